@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+import { readFileSync } from "node:fs";
+import { Command, Option } from "commander";
+import { GuardwireError } from "../errors.js";
+import { loadRules, readRuleSources } from "../guardian/rules/load.js";
+import { describeProblems, DEFAULT_PACK } from "./rules.js";
+import { runTail } from "./tail.js";
+import { runVerify } from "./verify.js";
+import { runWrap } from "./wrap.js";
+
+const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(",")];
+
+const program = new Command()
+  .name("guardwire")
+  .description("Guards AI-agent traffic: every MCP and A2A message judged, blocked or rewritten, and logged in a hash chain.")
+  .version(pkg.version)
+  .enablePositionalOptions()
+  .showHelpAfterError();
+
+program
+  .command("wrap")
+  .description("launch a stdio MCP server behind the guardian (use in a client's MCP config)")
+  .option("--rules <file|dir>", "rule file or directory (default: the shipped balanced pack)")
+  .option("--log <file>", "decision log file, or - for stderr", "./guardwire-decisions.ndjson")
+  .option("--name <route>", "route name for the log and rules (default: derived from the server command)")
+  .addOption(new Option("--fail-mode <mode>", "what to do when the guardian cannot judge").choices(["closed", "open"]).default("closed"))
+  .option("--max-frame-bytes <n>", "largest message accepted", (v) => parseInt(v, 10))
+  .option("--log-max-bytes <n>", "rotate the log at this size (the chain continues across files)", (v) => parseInt(v, 10))
+  .argument("<command...>", "the server command, after --")
+  .passThroughOptions()
+  .action(async (command: string[], o: { name?: string; rules?: string; log: string; failMode: "closed" | "open"; maxFrameBytes?: number; logMaxBytes?: number }) => {
+    process.exitCode = await runWrap(command, o);
+  });
+
+program
+  .command("check")
+  .description("validate rule files; prints every problem with file, line, column and key path")
+  .argument("[path]", "rule file or directory", DEFAULT_PACK)
+  .action((path: string) => {
+    const { ruleSet, problems } = loadRules(readRuleSources(path));
+    if (!ruleSet) {
+      process.stderr.write(describeProblems(problems) + "\n");
+      process.exitCode = 1;
+      return;
+    }
+    process.stdout.write(`ok: ${ruleSet.rules.length} rules in ${ruleSet.name} (default ${ruleSet.default}, hash ${ruleSet.hash})\n`);
+  });
+
+program
+  .command("tail")
+  .description("show decisions as readable lines, optionally following the log")
+  .argument("[file]", "decision log", "./guardwire-decisions.ndjson")
+  .option("-f, --follow", "keep reading as decisions are written (survives rotation)", false)
+  .option("--decision <d>", "only these decisions (allow, deny, modify); repeatable or comma-separated", collect)
+  .option("--method <m>", "only these methods (globs)", collect)
+  .option("--tool <t>", "only these tools (globs)", collect)
+  .option("--session <s>", "only these sessions", collect)
+  .option("--json", "print the raw NDJSON lines", false)
+  .option("--no-color", "no ANSI colours")
+  .action(async (file: string, o: { follow: boolean; decision?: string[]; method?: string[]; tool?: string[]; session?: string[]; json: boolean; color: boolean }) => {
+    const ac = new AbortController();
+    process.once("SIGINT", () => ac.abort());
+    process.once("SIGTERM", () => ac.abort());
+    process.exitCode = await runTail(
+      { file, follow: o.follow, json: o.json, color: o.color && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, decision: o.decision, method: o.method, tool: o.tool, session: o.session, signal: ac.signal },
+      process.stdout,
+      process.stderr,
+    );
+  });
+
+program
+  .command("verify")
+  .description("check the hash chain of decision logs (oldest file first); names the first bad line")
+  .argument("<files...>", "decision log files")
+  .option("--partial", "the oldest files were rotated away: start from the first line's prev instead of genesis", false)
+  .action(async (files: string[], o: { partial: boolean }) => {
+    process.exitCode = await runVerify(files, process.stdout, process.stderr, o);
+  });
+
+program.parseAsync(process.argv).catch((e: unknown) => {
+  if (e instanceof GuardwireError) {
+    process.stderr.write(`guardwire: ${e.message}\n`);
+    process.exitCode = e.code === "UPSTREAM_SPAWN_FAILED" ? 127 : 2;
+    return;
+  }
+  process.stderr.write(`guardwire: unexpected error: ${(e as Error).stack ?? String(e)}\n`);
+  process.exitCode = 70;
+});

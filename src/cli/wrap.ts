@@ -1,0 +1,91 @@
+import { DecisionLog } from "../decision-log/writer.js";
+import { GuardwireError } from "../errors.js";
+import { EmbeddedGuardian } from "../guardian/embedded.js";
+import { launchStdio } from "../proxy/stdio-launcher.js";
+import { DEFAULT_MAX_FRAME_BYTES } from "../protocol/safe-json.js";
+import { loadRulesOrThrow } from "./rules.js";
+
+export interface WrapOptions {
+  /** The route name in the log and in rules; derived from the server command when not given. */
+  name?: string;
+  rules?: string;
+  log: string;
+  failMode: "closed" | "open";
+  maxFrameBytes?: number;
+  logMaxBytes?: number;
+}
+
+/**
+ * `guardwire wrap -- <command> [args…]`: stdout is the protocol channel, so everything guardwire itself says goes to
+ * stderr, and the decision log never goes to stdout. Returns the exit code to use: the server's own.
+ */
+export async function runWrap(command: string[], opts: WrapOptions): Promise<number> {
+  const [cmd, ...args] = command;
+  if (!cmd) throw new GuardwireError("USAGE", "wrap needs a server command after --, e.g. guardwire wrap -- npx -y @modelcontextprotocol/server-everything");
+  if (opts.log === "/dev/stdout" || opts.log === "stdout") {
+    throw new GuardwireError("USAGE", "the decision log cannot go to stdout in wrap mode (stdout carries the protocol); use a file or - for stderr");
+  }
+  const ruleSet = loadRulesOrThrow(opts.rules);
+  const guardian = new EmbeddedGuardian(ruleSet, { failOpen: opts.failMode === "open" });
+  const log = DecisionLog.open({ dest: opts.log, stderr: process.stderr, maxBytes: opts.logMaxBytes });
+  const flush = () => {
+    try {
+      log.flushSync();
+    } catch {
+      // nothing more can be done at exit
+    }
+  };
+  process.on("exit", flush);
+
+  let launcher;
+  try {
+    launcher = await launchStdio({
+      command: cmd,
+      args,
+      env: process.env,
+      cwd: process.cwd(),
+      stdin: process.stdin,
+      stdout: process.stdout,
+      stderr: process.stderr,
+      guardian,
+      log,
+      failMode: opts.failMode,
+      maxFrameBytes: opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
+      route: opts.name ?? routeName(cmd, args),
+    });
+  } catch (e) {
+    flush();
+    throw e;
+  }
+  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.on(sig, () => {
+      flush();
+      launcher.signal(sig);
+    });
+  }
+  const exit = await launcher.done;
+  await log.close();
+  process.stdin.pause();
+  process.stdin.unref?.();
+  return exit.code ?? (exit.signal ? 128 + signalNumber(exit.signal) : 1);
+}
+
+const LAUNCHERS = new Set(["node", "npx", "npm", "pnpm", "yarn", "bunx", "bun", "deno", "python", "python3", "uv", "uvx", "pipx", "docker", "podman", "sh", "bash"]);
+
+/** `npx -y @modelcontextprotocol/server-filesystem /tmp` → "server-filesystem"; `./my-server` → "my-server". */
+export function routeName(cmd: string, args: string[]): string {
+  const base = (s: string) => (s.split(/[\\/]/).pop() ?? s).replace(/\.(m?js|cjs|ts|py|exe)$/, "");
+  if (!LAUNCHERS.has(base(cmd))) return base(cmd);
+  const target = args.find((a) => !a.startsWith("-") && !["run", "exec", "x", "dlx"].includes(a));
+  if (!target) return base(cmd);
+  // node …/server-everything/dist/index.js → "server-everything": generic file and folder names say nothing.
+  const parts = target.replace(/@[^/@]+$/, "").split(/[\\/]/).map(base).filter(Boolean);
+  const generic = new Set(["index", "main", "server", "cli", "dist", "build", "src", "lib", "bin", "out"]);
+  for (let i = parts.length - 1; i >= 0; i--) if (!generic.has(parts[i] as string)) return parts[i] as string;
+  return base(target);
+}
+
+function signalNumber(sig: NodeJS.Signals): number {
+  const table: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
+  return table[sig] ?? 1;
+}

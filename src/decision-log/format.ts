@@ -1,0 +1,46 @@
+import type { DecisionRecord } from "./record.js";
+
+const C = { reset: "\x1b[0m", dim: "\x1b[2m", red: "\x1b[31m", green: "\x1b[32m", yellow: "\x1b[33m", magenta: "\x1b[35m", bold: "\x1b[1m" };
+
+/** One readable line per decision, as `guardwire tail` prints it. */
+export function formatDecision(r: DecisionRecord, opts: { color: boolean }): string {
+  const paint = (code: string, s: string) => (opts.color ? code + s + C.reset : s);
+  const time = typeof r.time === "string" ? r.time.slice(11, 23) : "";
+  const label = (r.mode === "audit" ? `AUDIT:${r.decision}` : r.decision.toUpperCase()).padEnd(12);
+  const colour = r.mode === "audit" ? C.magenta : r.decision === "deny" ? C.red : r.decision === "modify" ? C.yellow : C.green;
+  const what = [r.method ?? "(no method)", r.tool ?? "", r.id !== null && r.id !== undefined ? `#${r.id}` : ""].filter(Boolean).join(" ");
+  const parts = [
+    paint(C.dim, time),
+    paint(C.bold + colour, label),
+    `${r.direction.padEnd(8)} ${r.kind.padEnd(12)}`,
+    what,
+  ];
+  if (r.rules?.length) parts.push(`[${r.rules.join(", ")}]`);
+  if (r.reasonCode?.length) parts.push(r.reasonCode.join(","));
+  if (r.decision !== "allow" && r.message) parts.push(paint(colour, r.message));
+  parts.push(paint(C.dim, `(${r.evalUs}µs) ${r.session} ${r.route}${r.failOpen ? " FAIL-OPEN" : ""}`));
+  return parts.join("  ");
+}
+
+export interface DecisionFilter {
+  decision?: string[];
+  method?: string[];
+  tool?: string[];
+  session?: string[];
+}
+
+export function matchesFilter(r: DecisionRecord, f: DecisionFilter): boolean {
+  const ok = (patterns: string[] | undefined, value: string | null | undefined) =>
+    !patterns || patterns.length === 0 || (value !== null && value !== undefined && patterns.some((p) => globToRegExp(p).test(value)));
+  return ok(f.decision, r.decision) && ok(f.method, r.method) && ok(f.tool, r.tool) && ok(f.session, r.session);
+}
+
+const cache = new Map<string, RegExp>();
+function globToRegExp(glob: string): RegExp {
+  let re = cache.get(glob);
+  if (!re) {
+    re = new RegExp("^" + glob.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*") + "$");
+    cache.set(glob, re);
+  }
+  return re;
+}

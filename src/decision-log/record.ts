@@ -1,0 +1,40 @@
+/**
+ * One decision, as written to the log. Field names are stable and documented in docs/decision-log.md.
+ * `prev` and `hash` are added by the writer: hash = sha256(prev + canonical(line without hash)).
+ */
+export interface DecisionInput {
+  session: string;
+  route: string;
+  transport: string;
+  protocol: "mcp" | "a2a" | "aos";
+  direction: "outbound" | "inbound";
+  kind: "request" | "response" | "notification" | "event";
+  id: string | number | null;
+  method: string | null;
+  tool: string | null;
+  agent: string | null;
+  decision: "allow" | "deny" | "modify";
+  mode: "enforce" | "audit";
+  rules: string[];
+  reasonCode: string[];
+  message: string;
+  evalUs: number;
+  /** SHA-256 (hex) of the canonical JSON of the message as received; null when the frame could not be parsed. */
+  digest: string | null;
+  /** Hash of the rule set that decided (so a line can be tied to the rules in force). */
+  ruleset?: string;
+  /** Set when failMode: open let a message through that the guardian could not judge. */
+  failOpen?: boolean;
+  /** Redacted preview of the message, only when explicitly enabled. */
+  preview?: string;
+}
+
+export interface DecisionRecord extends DecisionInput {
+  time: string;
+  seq: number;
+  prev: string;
+  hash: string;
+}
+
+/** The `prev` of the first line of a new chain. */
+export const GENESIS = "0".repeat(64);

@@ -1,0 +1,140 @@
+import type { JsonObject } from "../protocol/json-rpc.js";
+import { ErrorCode } from "../protocol/json-rpc.js";
+import { AOS_VERSION, type AosRequest, type AosResponse, type AosResult } from "./aos.js";
+import { evaluate, kindOf, type Decision, type MessageContext } from "./evaluate.js";
+import type { Guardian } from "./guardian.js";
+import type { CompiledRuleSet, Protocol } from "./rules/compile.js";
+
+const STEP_METHODS = new Set([
+  "steps/agentTrigger",
+  "steps/message",
+  "steps/toolCallRequest",
+  "steps/toolCallResult",
+  "steps/knowledgeRetrieval",
+  "steps/memoryStore",
+  "steps/memoryContextRetrieval",
+]);
+/** Steps that bring content into the agent, judged as inbound. */
+const INBOUND_STEPS = new Set(["steps/toolCallResult", "steps/knowledgeRetrieval", "steps/memoryContextRetrieval"]);
+
+export interface EmbeddedGuardianOptions {
+  failOpen?: boolean;
+  now?: () => Date;
+}
+
+/**
+ * The rule engine as a complete AOS guardian: `protocols/MCP`, `protocols/A2A` (wrapped `{message, context}` or flat
+ * params), `ping` and `steps/*`. In process: no serialization, answers synchronously.
+ */
+export class EmbeddedGuardian implements Guardian {
+  constructor(
+    private ruleSet: CompiledRuleSet,
+    private readonly opts: EmbeddedGuardianOptions = {},
+  ) {}
+
+  /** Hot reload: the next call sees the new rules; a call in progress keeps the ones it started with. */
+  setRules(ruleSet: CompiledRuleSet): void {
+    this.ruleSet = ruleSet;
+  }
+
+  get rules(): CompiledRuleSet {
+    return this.ruleSet;
+  }
+
+  call(req: AosRequest): AosResponse {
+    const id = typeof req?.id === "string" || typeof req?.id === "number" ? req.id : null;
+    if (req === null || typeof req !== "object" || req.jsonrpc !== "2.0" || typeof req.method !== "string" || id === null) {
+      return fail(id, ErrorCode.InvalidRequest, "Invalid JSON-RPC Request");
+    }
+    const params = req.params;
+    if (req.method === "ping") {
+      const now = (this.opts.now ?? (() => new Date()))();
+      return { jsonrpc: "2.0", id, result: { status: "connected", version: AOS_VERSION, timestamp: now.toISOString() } };
+    }
+    if (params === null || typeof params !== "object" || Array.isArray(params)) {
+      return fail(id, ErrorCode.InvalidParams, "Invalid method parameters: params must be an object");
+    }
+    if (req.method === "protocols/MCP" || req.method === "protocols/A2A") {
+      const protocol: Protocol = req.method === "protocols/MCP" ? "mcp" : "a2a";
+      const flat = params.jsonrpc === "2.0";
+      const message = flat ? params : params.message;
+      if (message === null || typeof message !== "object" || Array.isArray(message)) {
+        return fail(id, ErrorCode.InvalidParams, "Invalid method parameters: params.message must be a JSON-RPC message object");
+      }
+      const msg = message as JsonObject;
+      const ctx = readContext(flat ? undefined : params.context, msg);
+      const decision = evaluate(protocol, msg, ctx, this.ruleSet, null, { failOpen: this.opts.failOpen });
+      return { jsonrpc: "2.0", id, result: this.result(decision, req, flat) };
+    }
+    if (STEP_METHODS.has(req.method)) {
+      const ctx: MessageContext = { direction: INBOUND_STEPS.has(req.method) ? "inbound" : "outbound", kind: "request" };
+      const asMessage: JsonObject = { jsonrpc: "2.0", id, method: req.method, params: stepParams(req.method, params) };
+      const decision = evaluate("aos", asMessage, ctx, this.ruleSet, null, { failOpen: this.opts.failOpen });
+      if (decision.modified) {
+        const modifiedParams = (decision.modified.params ?? {}) as JsonObject;
+        return { jsonrpc: "2.0", id, result: this.result({ ...decision, modified: undefined }, req, false, { ...req, params: modifiedParams }) };
+      }
+      return { jsonrpc: "2.0", id, result: this.result(decision, req, false) };
+    }
+    return fail(id, ErrorCode.MethodNotFound, `Method not found: ${req.method}`);
+  }
+
+  private result(d: Decision, req: AosRequest, flat: boolean, modifiedRequest?: AosRequest): AosResult {
+    const audit = d.mode === "audit";
+    const data: JsonObject = { rules: d.rules, mode: d.mode, ruleset: this.ruleSet.hash };
+    if (d.rule) data.rule = d.rule;
+    if (d.audit) data.audit = d.audit;
+    if (d.errors) data.errors = d.errors;
+    // In audit mode the guardian reports what it would have done, and tells the agent to go ahead.
+    const result: AosResult = {
+      decision: audit ? "allow" : d.decision,
+      message: d.message,
+      reasonCode: d.reasonCode,
+      data,
+    };
+    if (audit) data.wouldBe = d.audit?.decision ?? d.decision;
+    if (!audit && d.modified) {
+      const params = flat ? d.modified : { ...(req.params ?? {}), message: d.modified };
+      result.modifiedRequest = { jsonrpc: "2.0", id: req.id, method: req.method, params: params as { message: Record<string, unknown> } };
+    } else if (!audit && modifiedRequest) {
+      result.modifiedRequest = modifiedRequest as AosResult["modifiedRequest"];
+    }
+    return result;
+  }
+}
+
+function fail(id: string | number | null, code: number, message: string): AosResponse {
+  return { jsonrpc: "2.0", id, error: { code, message } };
+}
+
+function readContext(raw: unknown, message: JsonObject): MessageContext {
+  const c = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? (raw as JsonObject) : {};
+  const kind = kindOf(message);
+  const direction = c.direction === "inbound" || c.direction === "outbound" ? c.direction : kind === "response" ? "inbound" : "outbound";
+  const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+  const obj = (v: unknown) => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as JsonObject) : null);
+  const agent = obj(c.agent);
+  const server = obj(c.server) ?? obj(c.peer);
+  return {
+    direction,
+    session: str(c.session),
+    route: str(c.route),
+    transport: str(c.transport),
+    agent: agent && typeof agent.id === "string" ? { id: agent.id } : null,
+    server: server && typeof server.name === "string" ? { name: server.name, version: str(server.version) } : null,
+    request: obj(c.request),
+    kind: c.kind === "event" ? "event" : undefined,
+  };
+}
+
+/** A step's params as rules see them: `args` are the tool inputs by name, so `args.path` works for steps too. */
+function stepParams(method: string, params: JsonObject): JsonObject {
+  if (method !== "steps/toolCallRequest") return params;
+  const call = params.toolCallRequest as { toolId?: unknown; inputs?: unknown } | undefined;
+  if (!call || !Array.isArray(call.inputs)) return params;
+  const args: JsonObject = {};
+  for (const input of call.inputs as { name?: unknown; value?: unknown }[]) {
+    if (input && typeof input.name === "string") Object.defineProperty(args, input.name, { value: input.value, enumerable: true, writable: true, configurable: true });
+  }
+  return { ...params, name: call.toolId, arguments: args };
+}

@@ -1,0 +1,210 @@
+import { MCP_PLUMBING, toolOf } from "../protocol/mcp.js";
+import { applyEdits } from "./edits.js";
+import type { CompiledRule, CompiledRuleSet, Direction, Protocol } from "./rules/compile.js";
+import { extractText } from "./text.js";
+
+export type Kind = "request" | "response" | "notification" | "event";
+export type DecisionName = "allow" | "deny" | "modify";
+
+/** What the proxy knows about a message besides the message itself (AOS `params.context`). */
+export interface MessageContext {
+  direction: Direction;
+  session?: string;
+  route?: string;
+  transport?: string;
+  agent?: { id: string } | null;
+  server?: { name: string; version?: string } | null;
+  /** For a response: the request it answers. */
+  request?: Record<string, unknown> | null;
+  /** Set by the proxy when it already knows; derived from the message otherwise. */
+  kind?: Kind;
+}
+
+export interface SessionView {
+  id: string;
+  labels: string[];
+  counts: Record<string, number>;
+}
+
+export interface Decision {
+  decision: DecisionName;
+  mode: "enforce" | "audit";
+  /** Ids of the rules that fired and decided (enforced). */
+  rules: string[];
+  /** The rule reported to the caller on a block: the first deny in load order. */
+  rule?: string;
+  reasonCode: string[];
+  message: string;
+  /** The message to send instead, for `modify`. */
+  modified?: Record<string, unknown>;
+  /** What audit-mode rules would have done, when any fired. */
+  audit?: { decision: DecisionName; rules: string[]; reasonCode: string[] };
+  /** Rules whose evaluation failed (each is a deny RULE_ERROR unless failing open). */
+  errors?: { rule: string; error: string }[];
+}
+
+export interface EvaluateOptions {
+  /** failMode: open — a rule that fails to evaluate is skipped instead of denying. */
+  failOpen?: boolean;
+}
+
+/**
+ * The embedded guardian's judgement: pure, no I/O. Every rule whose match holds and whose `when` is true fires;
+ * deny beats modify beats allow; modifications apply in load order; no rule fired means the rule set's default.
+ */
+export function evaluate(
+  protocol: Protocol,
+  message: Record<string, unknown>,
+  ctx: MessageContext,
+  ruleSet: CompiledRuleSet,
+  session: SessionView | null = null,
+  opts: EvaluateOptions = {},
+): Decision {
+  const kind = ctx.kind ?? kindOf(message);
+  const request = ctx.request ?? null;
+  const method = typeof message.method === "string" ? message.method : typeof request?.method === "string" ? request.method : null;
+  const params = (kind === "response" ? request?.params : message.params) ?? null;
+  const tool = toolOf(method ?? undefined, params);
+  const candidates = ruleSet.candidates(protocol, ctx.direction, method);
+
+  let vars: Record<string, unknown> | null = null;
+  const enforced: CompiledRule[] = [];
+  const audited: CompiledRule[] = [];
+  const errors: { rule: string; error: string }[] = [];
+
+  for (const rule of candidates) {
+    if (rule.kinds && !rule.kinds.has(kind)) continue;
+    if (rule.method && (method === null || !rule.method(method))) continue;
+    if (rule.tool && (tool === null || !rule.tool(tool))) continue;
+    if (rule.route && !rule.route(ctx.route ?? "")) continue;
+    if (rule.server && !rule.server(ctx.server?.name ?? "")) continue;
+    if (rule.agent && !rule.agent(ctx.agent?.id ?? "")) continue;
+    if (rule.when) {
+      vars ??= bindVariables(protocol, message, ctx, kind, method, params, tool, session);
+      if (rule.needsText && vars.text === null) vars.text = extractText(message);
+      let outcome: unknown;
+      try {
+        outcome = rule.when(vars);
+      } catch (e) {
+        errors.push({ rule: rule.id, error: (e as Error).message.split("\n")[0] ?? "evaluation failed" });
+        continue;
+      }
+      if (typeof outcome !== "boolean") {
+        errors.push({ rule: rule.id, error: `when must be true or false, got ${typeof outcome}` });
+        continue;
+      }
+      if (!outcome) continue;
+    }
+    (rule.mode === "audit" ? audited : enforced).push(rule);
+  }
+
+  const decision = combine(enforced, message, ruleSet, method);
+  if (errors.length > 0) {
+    decision.errors = errors;
+    if (!opts.failOpen) {
+      decision.decision = "deny";
+      decision.modified = undefined;
+      decision.rule ??= errors[0]?.rule;
+      decision.rules = [...decision.rules, ...errors.map((e) => e.rule)];
+      decision.reasonCode = ["RULE_ERROR", ...decision.reasonCode.filter((c) => c !== "RULE_ERROR")];
+      decision.message = `Rule ${errors[0]?.rule} failed to evaluate: ${errors[0]?.error}`;
+    }
+  }
+  if (audited.length > 0) {
+    const wouldBe = combine([...enforced, ...audited], message, ruleSet, method);
+    decision.audit = { decision: wouldBe.decision, rules: audited.map((r) => r.id), reasonCode: wouldBe.reasonCode };
+    if (enforced.length === 0 && errors.length === 0) decision.mode = "audit";
+  }
+  return decision;
+}
+
+function combine(fired: CompiledRule[], message: Record<string, unknown>, ruleSet: CompiledRuleSet, method: string | null): Decision {
+  const deny = fired.find((r) => r.decision === "deny");
+  const ids = fired.map((r) => r.id);
+  const codes = (rs: CompiledRule[]) => [...new Set(rs.flatMap((r) => (r.reasonCode ? [r.reasonCode] : [])))];
+  if (deny) {
+    return {
+      decision: "deny",
+      mode: "enforce",
+      rules: ids,
+      rule: deny.id,
+      reasonCode: codes(fired.filter((r) => r.decision === "deny")),
+      message: deny.message ?? deny.description ?? `denied by rule ${deny.id}`,
+    };
+  }
+  const modifiers = fired.filter((r) => r.decision === "modify");
+  if (modifiers.length > 0) {
+    let modified = message;
+    for (const r of modifiers) modified = applyEdits(modified, r.edits);
+    return {
+      decision: "modify",
+      mode: "enforce",
+      rules: ids,
+      rule: modifiers[0]?.id,
+      reasonCode: codes(modifiers),
+      message: modifiers.map((r) => r.message ?? r.description ?? `modified by rule ${r.id}`).join("; "),
+      modified,
+    };
+  }
+  if (fired.length > 0) {
+    return { decision: "allow", mode: "enforce", rules: ids, reasonCode: codes(fired), message: "allowed by rule" };
+  }
+  if (ruleSet.default === "deny" && !isPlumbing(message, method)) {
+    if (ruleSet.defaultMode === "audit") {
+      return {
+        decision: "allow",
+        mode: "audit",
+        rules: [],
+        reasonCode: [],
+        message: "no rule matched",
+        audit: { decision: "deny", rules: [], reasonCode: ["DEFAULT_DENY"] },
+      };
+    }
+    return { decision: "deny", mode: "enforce", rules: [], reasonCode: ["DEFAULT_DENY"], message: "not allowed by any rule (default: deny)" };
+  }
+  return { decision: "allow", mode: "enforce", rules: [], reasonCode: [], message: "no rule matched" };
+}
+
+/** Under `default: deny`, protocol plumbing and responses still pass unless a rule denies them. */
+function isPlumbing(message: Record<string, unknown>, method: string | null): boolean {
+  if (kindOf(message) === "response") return true;
+  return method !== null && MCP_PLUMBING.has(method);
+}
+
+export function kindOf(message: Record<string, unknown>): Kind {
+  if (typeof message.method === "string") return "id" in message ? "request" : "notification";
+  return "response";
+}
+
+function bindVariables(
+  protocol: Protocol,
+  message: Record<string, unknown>,
+  ctx: MessageContext,
+  kind: Kind,
+  method: string | null,
+  params: unknown,
+  tool: string | null,
+  session: SessionView | null,
+): Record<string, unknown> {
+  const p = params !== null && typeof params === "object" ? (params as Record<string, unknown>) : null;
+  const args = p && p.arguments !== null && typeof p.arguments === "object" ? p.arguments : {};
+  return {
+    message,
+    method,
+    params: p ?? {},
+    result: message.result ?? null,
+    error: message.error ?? null,
+    tool,
+    args,
+    text: null,
+    direction: ctx.direction,
+    kind,
+    protocol,
+    route: ctx.route ?? null,
+    server: ctx.server ?? null,
+    agent: ctx.agent?.id ?? null,
+    request: ctx.request ?? null,
+    session: session ?? { id: ctx.session ?? "", labels: [], counts: {} },
+    detections: [],
+  };
+}

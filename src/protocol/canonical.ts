@@ -1,0 +1,33 @@
+/**
+ * Canonical JSON: object keys sorted by UTF-16 code units, no whitespace, JSON.stringify's escaping for strings
+ * and numbers (the RFC 8785 scheme for the values guardwire sees). Used for message digests and the log's hash chain,
+ * so the same value always hashes the same whatever order its keys arrived in.
+ * Values reaching here are depth-capped by the parser, so recursion is bounded.
+ */
+export function canonicalize(value: unknown): string {
+  if (value === null || typeof value !== "object") {
+    if (value === undefined || typeof value === "function" || typeof value === "symbol") return "null";
+    if (typeof value === "bigint") return value.toString();
+    return JSON.stringify(value);
+  }
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ",";
+      out += canonicalize(value[i]);
+    }
+    return out + "]";
+  }
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj).sort();
+  let out = "{";
+  let first = true;
+  for (const k of keys) {
+    const v = obj[k];
+    if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
+    if (!first) out += ",";
+    first = false;
+    out += JSON.stringify(k) + ":" + canonicalize(v);
+  }
+  return out + "}";
+}

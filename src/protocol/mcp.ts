@@ -1,0 +1,29 @@
+/** MCP vocabulary the proxy and the rules depend on. */
+
+/** Requests a server sends to its client. */
+export const SERVER_TO_CLIENT_REQUESTS = new Set(["ping", "sampling/createMessage", "elicitation/create", "roots/list"]);
+
+/** Protocol plumbing that an allowlist (`default: deny`) still lets through unless a rule denies it. */
+export const MCP_PLUMBING = new Set([
+  "initialize",
+  "notifications/initialized",
+  "ping",
+  "notifications/cancelled",
+  "notifications/progress",
+]);
+
+/** The tool a message is about: the name of a `tools/call`. */
+export function toolOf(method: string | undefined, params: unknown): string | null {
+  if ((method !== "tools/call" && method !== "steps/toolCallRequest") || params === null || typeof params !== "object") return null;
+  const name = (params as { name?: unknown }).name;
+  return typeof name === "string" ? name : null;
+}
+
+/** Methods whose params/result identify a peer. */
+export function serverInfoOf(result: unknown): { name: string; version: string } | null {
+  if (result === null || typeof result !== "object") return null;
+  const info = (result as { serverInfo?: unknown }).serverInfo;
+  if (info === null || typeof info !== "object") return null;
+  const { name, version } = info as { name?: unknown; version?: unknown };
+  return typeof name === "string" ? { name, version: typeof version === "string" ? version : "" } : null;
+}

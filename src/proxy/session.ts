@@ -1,0 +1,463 @@
+import { createHash, randomBytes } from "node:crypto";
+import { renderBlock, renderUpstreamUnavailable, DEFAULT_RENDER, type RenderOptions } from "../actions/render.js";
+import type { DecisionInput } from "../decision-log/record.js";
+import { buildAosRequest, type AosProtocolMethod, type AosRequest, type AosResponse } from "../guardian/aos.js";
+import type { Guardian } from "../guardian/guardian.js";
+import { readVerdict, unavailable, type Verdict } from "../guardian/verdict.js";
+import { canonicalize } from "../protocol/canonical.js";
+import { classify, ErrorCode, errorResponse, idKey, type JsonObject, type JsonRpcId } from "../protocol/json-rpc.js";
+import { serverInfoOf, toolOf } from "../protocol/mcp.js";
+import { DEFAULT_MAX_DEPTH, parseJson, peekId } from "../protocol/safe-json.js";
+
+export type Direction = "outbound" | "inbound";
+
+/** One side of a session: where frames are sent. `text` is one JSON-RPC message or a batch array. */
+export interface Peer {
+  send(text: string): void;
+}
+
+export interface DecisionSink {
+  write(input: DecisionInput): unknown;
+}
+
+/** A frame as read off a transport: its text, or a note that it was too large to read (with its start). */
+export type Frame = { text: string } | { oversize: string; bytes: number };
+
+export interface SessionOptions {
+  guardian: Guardian;
+  log: DecisionSink;
+  route: string;
+  transport: string;
+  protocol?: "mcp" | "a2a";
+  failMode?: "closed" | "open";
+  maxDepth?: number;
+  maxFrameBytes?: number;
+  maxPending?: number;
+  guardianTimeoutMs?: number;
+  render?: RenderOptions;
+  agent?: { id: string } | null;
+  sessionId?: string;
+  now?: () => number;
+}
+
+interface Pending {
+  message: JsonObject;
+  method: string;
+  tool: string | null;
+  batch?: Batch;
+}
+
+/** Collects the replies of one downstream batch so they go back as one array (JSON-RPC batch semantics). */
+interface Batch {
+  replies: unknown[];
+  waiting: number;
+  forwarded: boolean;
+}
+
+interface Plan {
+  direction: Direction;
+  message: JsonObject;
+  kind: "request" | "response" | "notification";
+  id: JsonRpcId;
+  method: string | null;
+  tool: string | null;
+  request: Pending | undefined;
+  verdict: Verdict;
+  evalUs: number;
+  raw?: string;
+  batch?: Batch;
+}
+
+const DENIED_MEMORY = 1024;
+
+/**
+ * A session pairs a downstream (the agent) with an upstream (the server). Every message from either side is
+ * evaluated by the guardian before anything is sent; evaluations may overlap, but each direction delivers in the
+ * order it received. Requests are correlated in both directions, so a response knows the request it answers.
+ */
+export class Session {
+  readonly id: string;
+  private readonly opts: Required<Omit<SessionOptions, "agent" | "sessionId" | "now">> & { agent: { id: string } | null };
+  private readonly downstream: Peer;
+  private readonly upstream: Peer;
+  /** Requests from the agent awaiting the server's response, and the reverse. */
+  private readonly pendingOut = new Map<string, Pending>();
+  private readonly pendingIn = new Map<string, Pending>();
+  private readonly deniedOut: string[] = [];
+  private readonly queues: Record<Direction, Slot[]> = { outbound: [], inbound: [] };
+  private server: { name: string; version: string } | null = null;
+  private closed = false;
+  private readonly now: () => number;
+
+  constructor(downstream: Peer, upstream: Peer, opts: SessionOptions) {
+    this.downstream = downstream;
+    this.upstream = upstream;
+    this.id = opts.sessionId ?? `s-${randomBytes(4).toString("hex")}`;
+    this.now = opts.now ?? (() => performance.now());
+    this.opts = {
+      guardian: opts.guardian,
+      log: opts.log,
+      route: opts.route,
+      transport: opts.transport,
+      protocol: opts.protocol ?? "mcp",
+      failMode: opts.failMode ?? "closed",
+      maxDepth: opts.maxDepth ?? DEFAULT_MAX_DEPTH,
+      maxFrameBytes: opts.maxFrameBytes ?? 16 * 1024 * 1024,
+      maxPending: opts.maxPending ?? 4096,
+      guardianTimeoutMs: opts.guardianTimeoutMs ?? 2000,
+      render: opts.render ?? DEFAULT_RENDER,
+      agent: opts.agent ?? null,
+    };
+  }
+
+  /** A frame from the agent. */
+  fromDownstream(frame: Frame): void {
+    this.receive("outbound", frame);
+  }
+
+  /** A frame from the server. */
+  fromUpstream(frame: Frame): void {
+    this.receive("inbound", frame);
+  }
+
+  /** The upstream is gone: every request still waiting for it is answered with -32052, each one logged. */
+  upstreamClosed(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const [key, p] of this.pendingOut) {
+      this.pendingOut.delete(key);
+      const id = p.message.id as string | number;
+      this.deliver("inbound", JSON.stringify(renderUpstreamUnavailable(id, this.opts.route, reason)), id, p);
+      this.logRaw("inbound", "response", id, p.method, p.tool, "deny", ["UPSTREAM_UNAVAILABLE"], `upstream unavailable: ${reason}`, null);
+    }
+  }
+
+  get pendingCount(): number {
+    return this.pendingOut.size + this.pendingIn.size;
+  }
+
+  private receive(direction: Direction, frame: Frame): void {
+    if ("oversize" in frame) {
+      const id = peekId(frame.oversize);
+      this.refuse(direction, id, ErrorCode.InvalidRequest, `Message too large: ${frame.bytes} bytes exceeds the ${this.opts.maxFrameBytes}-byte limit`, "FRAME_TOO_LARGE");
+      return;
+    }
+    const parsed = parseJson(frame.text, { maxDepth: this.opts.maxDepth });
+    if (!parsed.ok) {
+      if (parsed.code === "TOO_DEEP") {
+        this.refuse(direction, parsed.id, ErrorCode.InvalidRequest, `Invalid Request: ${parsed.detail}`, "TOO_DEEP");
+      } else {
+        this.refuse(direction, null, ErrorCode.ParseError, "Parse error", "PARSE_ERROR");
+      }
+      return;
+    }
+    const value = parsed.value;
+    if (Array.isArray(value)) {
+      if (value.length === 0) {
+        this.refuse(direction, null, ErrorCode.InvalidRequest, "Invalid Request: empty batch", "INVALID_REQUEST");
+        return;
+      }
+      this.receiveBatch(direction, value);
+      return;
+    }
+    const plan = this.evaluateOne(direction, value, frame.text);
+    this.enqueue(direction, plan, (p) => p && this.apply(p));
+  }
+
+  private receiveBatch(direction: Direction, values: unknown[]): void {
+    // A batch is evaluated element by element, and applied as one unit so its replies can be re-joined.
+    const batch: Batch | undefined = direction === "outbound" ? { replies: [], waiting: 0, forwarded: false } : undefined;
+    const plans = values.map((v) => this.evaluateOne(direction, v, undefined, batch));
+    const all = plans.some((p) => p instanceof Promise) ? Promise.all(plans) : (plans as (Plan | null)[]);
+    this.enqueue(direction, all, (ps) => {
+      const forward: string[] = [];
+      for (const p of ps) if (p) this.apply(p, forward);
+      if (batch) {
+        if (forward.length > 0) this.upstream.send(`[${forward.join(",")}]`);
+        batch.forwarded = true;
+        this.flushBatch(batch);
+      } else if (forward.length > 0) {
+        // A batch from the server is passed on as a batch.
+        this.downstream.send(`[${forward.join(",")}]`);
+      }
+    });
+  }
+
+  private evaluateOne(direction: Direction, value: unknown, raw?: string, batch?: Batch): Plan | null | Promise<Plan | null> {
+    const c = classify(value);
+    if (!c.ok) {
+      this.refuse(direction, c.id, ErrorCode.InvalidRequest, `Invalid Request: ${c.reason}`, "INVALID_REQUEST", batch);
+      return null;
+    }
+    const message = c.message;
+    const pendingOther = direction === "outbound" ? this.pendingIn : this.pendingOut;
+    const request = c.kind === "response" && c.id !== null ? pendingOther.get(idKey(c.id)) : undefined;
+    const method = c.method ?? request?.method ?? null;
+    const tool = c.kind === "response" ? (request?.tool ?? null) : toolOf(c.method, message.params);
+    const base = { direction, message, kind: c.kind, id: c.id, method, tool, request, raw, batch };
+
+    const aos = buildAosRequest(this.aosMethod(), message, {
+      direction,
+      session: this.id,
+      route: this.opts.route,
+      transport: this.opts.transport,
+      agent: this.opts.agent,
+      server: this.server,
+      request: request?.message ?? null,
+    });
+    const started = this.now();
+    let answer: AosResponse | Promise<AosResponse>;
+    try {
+      answer = this.opts.guardian.call(aos);
+    } catch (e) {
+      return { ...base, verdict: unavailable(`guardian threw: ${(e as Error).message}`), evalUs: this.elapsedUs(started) };
+    }
+    if (!(answer instanceof Promise)) {
+      return { ...base, verdict: this.verdictOf(aos, answer, message), evalUs: this.elapsedUs(started) };
+    }
+    return withTimeout(answer, this.opts.guardianTimeoutMs).then(
+      (res) => ({ ...base, verdict: this.verdictOf(aos, res, message), evalUs: this.elapsedUs(started) }),
+      (e: Error) => ({ ...base, verdict: unavailable(e.message), evalUs: this.elapsedUs(started) }),
+    );
+  }
+
+  private verdictOf(aos: AosRequest, res: AosResponse, message: JsonObject): Verdict {
+    try {
+      return readVerdict(aos, res, message);
+    } catch (e) {
+      return unavailable(`unreadable guardian answer: ${(e as Error).message}`);
+    }
+  }
+
+  /** Turns a verdict into bytes on a wire, updates correlation state, and logs the decision once. */
+  private apply(p: Plan, batchForward?: string[]): void {
+    let v = p.verdict;
+    let failOpen = false;
+    if (v.unavailable && this.opts.failMode === "open") {
+      failOpen = true;
+      v = { ...v, action: "forward", decision: "allow" };
+    }
+    const sender = p.direction;
+    const key = p.id !== null && p.kind !== "notification" ? idKey(p.id) : null;
+
+    if (p.kind === "notification" && p.direction === "outbound" && this.isAboutDeniedRequest(p)) {
+      this.log(p, { ...v, action: "block", decision: "deny", reasonCode: ["REQUEST_DENIED"], message: "notification about a denied request dropped" }, false);
+      return;
+    }
+
+    if (v.action === "block") {
+      if (p.kind === "request") {
+        this.reply(sender, renderBlock(p.id, p.method, v, this.opts.render), p.batch);
+        if (p.direction === "outbound" && key) this.rememberDenied(key);
+      } else if (p.kind === "response" && key) {
+        // The response is replaced, so the requester is still answered.
+        const mine = p.direction === "outbound" ? this.pendingIn : this.pendingOut;
+        const pending = mine.get(key);
+        mine.delete(key);
+        if (pending) {
+          const block = renderBlock(p.id, p.direction === "outbound" ? null : pending.method, v, this.opts.render);
+          this.deliver(p.direction, JSON.stringify(block), p.id, pending);
+        }
+      }
+      this.log(p, v, failOpen);
+      return;
+    }
+
+    const text = v.action === "rewrite" && v.modified ? JSON.stringify(v.modified) : (p.raw ?? JSON.stringify(p.message));
+    if (p.kind === "request" && key) {
+      const mine = p.direction === "outbound" ? this.pendingOut : this.pendingIn;
+      if (mine.size >= this.opts.maxPending || mine.has(key)) {
+        const why = mine.has(key) ? "a request with this id is already pending" : `more than ${this.opts.maxPending} requests pending`;
+        this.refuse(sender, p.id, ErrorCode.InvalidRequest, `Invalid Request: ${why}`, mine.has(key) ? "DUPLICATE_ID" : "TOO_MANY_PENDING", p.batch, p.method, p.tool);
+        return;
+      }
+      const sent = v.action === "rewrite" && v.modified ? v.modified : p.message;
+      mine.set(key, { message: sent, method: p.method ?? "", tool: p.tool, batch: p.batch });
+      if (p.batch) p.batch.waiting++;
+    }
+    if (p.kind === "response" && key) {
+      const mine = p.direction === "outbound" ? this.pendingIn : this.pendingOut;
+      const pending = mine.get(key);
+      if (!pending) {
+        this.log(p, { ...v, action: "block", decision: "deny", reasonCode: ["UNSOLICITED_RESPONSE"], message: "response to no pending request dropped" }, false);
+        return;
+      }
+      mine.delete(key);
+      if (pending.method === "initialize" && p.direction === "inbound") this.server = serverInfoOf(p.message.result) ?? this.server;
+      this.log(p, v, failOpen);
+      this.deliver(p.direction, text, p.id, pending, batchForward);
+      return;
+    }
+    this.log(p, v, failOpen);
+    if (batchForward) batchForward.push(text);
+    else (p.direction === "outbound" ? this.upstream : this.downstream).send(text);
+  }
+
+  /** Sends a response toward the side that asked, into its batch if it came in one. */
+  private deliver(direction: Direction, text: string, _id: JsonRpcId, pending: Pending, batchForward?: string[]): void {
+    if (direction === "inbound" && pending.batch) {
+      pending.batch.replies.push(JSON.parse(text));
+      pending.batch.waiting--;
+      this.flushBatch(pending.batch);
+      return;
+    }
+    if (batchForward) batchForward.push(text);
+    else (direction === "outbound" ? this.upstream : this.downstream).send(text);
+  }
+
+  /** Answers the sender of a message directly (a block, a refusal). */
+  private reply(sender: Direction, response: unknown, batch?: Batch): void {
+    if (sender === "outbound" && batch) {
+      batch.replies.push(response);
+      return;
+    }
+    (sender === "outbound" ? this.downstream : this.upstream).send(JSON.stringify(response));
+  }
+
+  private flushBatch(batch: Batch): void {
+    if (!batch.forwarded || batch.waiting > 0 || batch.replies.length === 0) return;
+    const replies = batch.replies.splice(0);
+    this.downstream.send(JSON.stringify(replies));
+  }
+
+  /** A message that cannot be evaluated (unparsable, too large, invalid): the sender gets an error if it can be addressed. */
+  private refuse(
+    sender: Direction,
+    id: JsonRpcId,
+    code: number,
+    message: string,
+    reason: string,
+    batch?: Batch,
+    method: string | null = null,
+    tool: string | null = null,
+  ): void {
+    this.logRaw(sender, id === null ? "notification" : "request", id, method, tool, "deny", [reason], message, null);
+    // The server gets no answer to garbage it prints (it asked nothing); a request-shaped frame is answered.
+    if (sender === "inbound" && id === null) return;
+    if (sender === "inbound" && id !== null && this.pendingOut.has(idKey(id))) {
+      // An unreadable response: the agent's request is answered instead of left hanging.
+      const pending = this.pendingOut.get(idKey(id));
+      this.pendingOut.delete(idKey(id));
+      if (pending) this.deliver("inbound", JSON.stringify(errorResponse(id, code, message)), id, pending);
+      return;
+    }
+    this.reply(sender, errorResponse(id, code, message), batch);
+  }
+
+  private enqueue<T>(direction: Direction, value: T | Promise<T>, run: (v: T) => void): void {
+    const queue = this.queues[direction];
+    if (!(value instanceof Promise) && queue.length === 0) {
+      run(value);
+      return;
+    }
+    const slot: Slot = { done: false, run: () => {} };
+    queue.push(slot);
+    Promise.resolve(value).then((v) => {
+      slot.run = () => run(v);
+      slot.done = true;
+      while (queue.length > 0 && queue[0]?.done) queue.shift()?.run();
+    });
+  }
+
+  private isAboutDeniedRequest(p: Plan): boolean {
+    if (p.method !== "notifications/cancelled" && p.method !== "notifications/progress") return false;
+    const params = p.message.params as { requestId?: unknown } | undefined;
+    const rid = params?.requestId;
+    return (typeof rid === "string" || typeof rid === "number") && this.deniedOut.includes(idKey(rid));
+  }
+
+  private rememberDenied(key: string): void {
+    this.deniedOut.push(key);
+    if (this.deniedOut.length > DENIED_MEMORY) this.deniedOut.shift();
+  }
+
+  private aosMethod(): AosProtocolMethod {
+    return this.opts.protocol === "a2a" ? "protocols/A2A" : "protocols/MCP";
+  }
+
+  private elapsedUs(started: number): number {
+    return Math.round((this.now() - started) * 1000);
+  }
+
+  private log(p: Plan, v: Verdict, failOpen: boolean): void {
+    const input: DecisionInput = {
+      session: this.id,
+      route: this.opts.route,
+      transport: this.opts.transport,
+      protocol: this.opts.protocol,
+      direction: p.direction,
+      kind: p.kind,
+      id: p.id,
+      method: p.method,
+      tool: p.tool,
+      agent: this.opts.agent?.id ?? null,
+      decision: v.decision,
+      mode: v.mode,
+      rules: v.rules,
+      reasonCode: v.reasonCode,
+      message: v.message,
+      evalUs: p.evalUs,
+      digest: digest(p.message),
+    };
+    if (v.ruleset) input.ruleset = v.ruleset;
+    if (failOpen) input.failOpen = true;
+    this.opts.log.write(input);
+  }
+
+  private logRaw(
+    direction: Direction,
+    kind: DecisionInput["kind"],
+    id: JsonRpcId,
+    method: string | null,
+    tool: string | null,
+    decision: DecisionInput["decision"],
+    reasonCode: string[],
+    message: string,
+    messageDigest: string | null,
+  ): void {
+    this.opts.log.write({
+      session: this.id,
+      route: this.opts.route,
+      transport: this.opts.transport,
+      protocol: this.opts.protocol,
+      direction,
+      kind,
+      id,
+      method,
+      tool,
+      agent: this.opts.agent?.id ?? null,
+      decision,
+      mode: "enforce",
+      rules: [],
+      reasonCode,
+      message,
+      evalUs: 0,
+      digest: messageDigest,
+    });
+  }
+}
+
+interface Slot {
+  done: boolean;
+  run: () => void;
+}
+
+export function digest(message: unknown): string {
+  return createHash("sha256").update(canonicalize(message)).digest("hex");
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`guardian timed out after ${ms} ms`)), ms);
+    p.then(
+      (v) => {
+        clearTimeout(t);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(t);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}

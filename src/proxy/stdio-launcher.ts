@@ -1,0 +1,71 @@
+import type { Readable, Writable } from "node:stream";
+import type { Guardian } from "../guardian/guardian.js";
+import { NdjsonChannel } from "../transports/ndjson-channel.js";
+import { spawnStdioServer, type StdioServer } from "../transports/upstream/stdio.js";
+import { Session, type DecisionSink } from "./session.js";
+
+export interface LauncherOptions {
+  command: string;
+  args: string[];
+  env: Record<string, string | undefined>;
+  cwd?: string;
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  guardian: Guardian;
+  log: DecisionSink;
+  failMode: "closed" | "open";
+  maxFrameBytes: number;
+  route?: string;
+}
+
+export interface Launcher {
+  session: Session;
+  server: StdioServer;
+  /** Resolves with the server's exit once it has ended and every pending request was answered. */
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Forward a signal to the server (SIGINT/SIGTERM). */
+  signal(sig: NodeJS.Signals): void;
+}
+
+/**
+ * `guardwire wrap`: the agent talks to us on stdin/stdout, we talk to the real server on its stdin/stdout,
+ * and every line in between goes through a session.
+ */
+export async function launchStdio(opts: LauncherOptions): Promise<Launcher> {
+  const server = await spawnStdioServer({ command: opts.command, args: opts.args, env: opts.env, cwd: opts.cwd, stderr: opts.stderr });
+  const child = server.child;
+  if (!child.stdin || !child.stdout) throw new Error("child stdio not piped");
+
+  // Frames can only arrive once this function has returned to the event loop, after `session` exists.
+  const downstream = new NdjsonChannel(opts.stdin, opts.stdout, opts.maxFrameBytes, (f) => session.fromDownstream(f));
+  const upstream = new NdjsonChannel(child.stdout, child.stdin, opts.maxFrameBytes, (f) => session.fromUpstream(f));
+  downstream.feedsFrom(child.stdout);
+  upstream.feedsFrom(opts.stdin);
+  const session = new Session(downstream, upstream, {
+    guardian: opts.guardian,
+    log: opts.log,
+    route: opts.route ?? opts.command,
+    transport: "stdio",
+    failMode: opts.failMode,
+    maxFrameBytes: opts.maxFrameBytes,
+  });
+
+  // The agent closed its end: let the server finish, then escalate.
+  opts.stdin.on("end", () => void server.shutdown());
+
+  const done = server.exited.then((exit) => {
+    const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+    session.upstreamClosed(`server exited (${how})`);
+    return exit;
+  });
+
+  return {
+    session,
+    server,
+    done,
+    signal: (sig) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { GuardwireError } from "../../errors.js";
+
+export interface SpawnOptions {
+  command: string;
+  args: string[];
+  env: Record<string, string | undefined>;
+  cwd?: string;
+  /** Where the server's stderr goes (passed through untouched). */
+  stderr: NodeJS.WritableStream;
+}
+
+export interface StdioServer {
+  child: ChildProcess;
+  /** Resolves when the child has exited: its exit code, or the signal that ended it. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Close stdin, then SIGTERM after `graceMs`, then SIGKILL. */
+  shutdown(graceMs?: number): Promise<void>;
+}
+
+/** Starts an MCP server over stdio. Fails with UPSTREAM_SPAWN_FAILED and a message saying what to check. */
+export async function spawnStdioServer(opts: SpawnOptions): Promise<StdioServer> {
+  const child = spawn(opts.command, opts.args, {
+    env: opts.env,
+    cwd: opts.cwd,
+    stdio: ["pipe", "pipe", "pipe"],
+    windowsHide: true,
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once("spawn", resolve);
+    child.once("error", (e: NodeJS.ErrnoException) => {
+      const hint =
+        e.code === "ENOENT" ? "command not found (check PATH)" : e.code === "EACCES" ? "permission denied (is it executable?)" : e.message;
+      reject(new GuardwireError("UPSTREAM_SPAWN_FAILED", `Cannot start upstream "${opts.command}": ${hint}`, { cause: e }));
+    });
+  });
+  child.stderr?.pipe(opts.stderr as NodeJS.WritableStream & { write: (c: Buffer) => boolean }, { end: false });
+  child.stdin?.on("error", () => {
+    // EPIPE when the server exits first: its exit is handled through `exited`.
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once("close", (code, signal) => resolve({ code, signal }));
+  });
+  let shuttingDown: Promise<void> | undefined;
+  const shutdown = (graceMs = 2000): Promise<void> => {
+    shuttingDown ??= (async () => {
+      child.stdin?.end();
+      if (await settlesWithin(exited, graceMs)) return;
+      child.kill("SIGTERM");
+      if (await settlesWithin(exited, graceMs)) return;
+      child.kill("SIGKILL");
+      await exited;
+    })();
+    return shuttingDown;
+  };
+  return { child, exited, shutdown };
+}
+
+function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const t = setTimeout(() => resolve(false), ms);
+    p.then(() => {
+      clearTimeout(t);
+      resolve(true);
+    });
+  });
+}

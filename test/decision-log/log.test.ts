@@ -1,0 +1,159 @@
+import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { runTail } from "../../src/cli/tail.js";
+import type { DecisionInput } from "../../src/decision-log/record.js";
+import { GENESIS } from "../../src/decision-log/record.js";
+import { verifyChain, verifyFiles } from "../../src/decision-log/verify.js";
+import { DecisionLog } from "../../src/decision-log/writer.js";
+import { tempDir } from "../helpers.js";
+
+const input = (i: number, over: Partial<DecisionInput> = {}): DecisionInput => ({
+  session: "s-1", route: "r", transport: "stdio", protocol: "mcp", direction: "outbound", kind: "request", id: i,
+  method: "tools/call", tool: i % 2 ? "echo" : "get-sum", agent: null, decision: i % 3 === 0 ? "deny" : "allow", mode: "enforce",
+  rules: i % 3 === 0 ? ["r1"] : [], reasonCode: [], message: "m", evalUs: 3, digest: "ab".repeat(32), ...over,
+});
+
+async function writeLog(file: string, n: number, opts: { maxBytes?: number } = {}) {
+  const log = DecisionLog.open({ dest: file, ...opts, clock: () => new Date("2026-11-22T12:00:00Z") });
+  const records = Array.from({ length: n }, (_v, i) => log.write(input(i)));
+  await log.close();
+  return records;
+}
+
+describe("the decision log writer", () => {
+  it("writes exactly the record's fields, in order, one line each, chained from genesis", async () => {
+    const file = join(tempDir(), "d.ndjson");
+    const records = await writeLog(file, 3);
+    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    expect(lines).toHaveLength(3);
+    const first = JSON.parse(lines[0] as string);
+    expect(Object.keys(first)).toEqual(["time", "seq", "session", "route", "transport", "protocol", "direction", "kind", "id", "method", "tool", "agent", "decision", "mode", "rules", "reasonCode", "message", "evalUs", "digest", "prev", "hash"]);
+    expect(first).toEqual(records[0]);
+    expect(first.prev).toBe(GENESIS);
+    expect(JSON.parse(lines[1] as string).prev).toBe(first.hash);
+    expect(verifyChain(readFileSync(file, "utf8"))).toMatchObject({ ok: true, lines: 3 });
+  });
+
+  it("continues an existing log's chain when reopened", async () => {
+    const file = join(tempDir(), "d.ndjson");
+    await writeLog(file, 2);
+    const more = await writeLog(file, 2);
+    expect(more[0]?.seq).toBe(2);
+    expect(verifyChain(readFileSync(file, "utf8"))).toMatchObject({ ok: true, lines: 4, lastSeq: 3 });
+  });
+
+  it("rotates by size and keeps the chain across files", async () => {
+    const file = join(tempDir(), "d.ndjson");
+    await writeLog(file, 20, { maxBytes: 4000 });
+    expect(existsSync(`${file}.2`)).toBe(true);
+    const files = [5, 4, 3, 2, 1].map((i) => `${file}.${i}`).filter(existsSync).concat(file);
+    expect(await verifyFiles(files)).toMatchObject({ ok: true, lines: 20 });
+    // The newest file alone does not start at genesis: verify says so instead of passing it…
+    expect(await verifyFiles([file])).toMatchObject({ ok: false, line: 1 });
+    // …unless told the older files are gone, and then the rest of the chain is still checked.
+    expect(await verifyFiles([file], { partial: true })).toMatchObject({ ok: true });
+    // Files given out of order break the chain.
+    expect((await verifyFiles([...files].reverse())).ok).toBe(false);
+  });
+
+  it("flushSync puts every line on disk at once and refreshes the chain head", () => {
+    const file = join(tempDir(), "d.ndjson");
+    const log = DecisionLog.open({ dest: file });
+    const last = [0, 1, 2].map((i) => log.write(input(i))).at(-1);
+    log.flushSync();
+    expect(readFileSync(file, "utf8").trimEnd().split("\n")).toHaveLength(3);
+    expect(JSON.parse(readFileSync(`${file}.head`, "utf8"))).toMatchObject({ seq: 2, hash: last?.hash });
+  });
+});
+
+describe("verify", () => {
+  async function fixture(n = 6) {
+    const file = join(tempDir(), "d.ndjson");
+    await writeLog(file, n);
+    return { file, lines: readFileSync(file, "utf8").trimEnd().split("\n") };
+  }
+  const write = (file: string, lines: string[]) => writeFileSync(file, lines.join("\n") + "\n");
+
+  it("passes an untouched log", async () => {
+    const { file } = await fixture();
+    expect(await verifyFiles([file])).toMatchObject({ ok: true, lines: 6 });
+  });
+
+  it.each([1, 3, 6])("names line %i when it is edited", async (n) => {
+    const { file, lines } = await fixture();
+    lines[n - 1] = (lines[n - 1] as string).replace('"evalUs":3', '"evalUs":4');
+    write(file, lines);
+    expect(await verifyFiles([file])).toMatchObject({ ok: false, line: n });
+  });
+
+  it.each([1, 3, 6])("names line %i when line %i is deleted", async (n) => {
+    const { file, lines } = await fixture();
+    write(file, lines.filter((_l, i) => i !== n - 1));
+    expect(await verifyFiles([file])).toMatchObject({ ok: false, line: n });
+  });
+
+  it("catches reordered lines and appended garbage", async () => {
+    const { file, lines } = await fixture();
+    write(file, [lines[0], lines[2], lines[1], ...lines.slice(3)] as string[]);
+    expect(await verifyFiles([file])).toMatchObject({ ok: false, line: 2 });
+    write(file, lines);
+    appendFileSync(file, "garbage\n");
+    expect(await verifyFiles([file])).toMatchObject({ ok: false, line: 7 });
+  });
+});
+
+describe("tail", () => {
+  const sink = () => {
+    const s = new PassThrough();
+    let text = "";
+    s.on("data", (d: Buffer) => (text += d.toString()));
+    return { s, text: () => text };
+  };
+
+  it("prints readable lines, filtered, or the raw JSON", async () => {
+    const file = join(tempDir(), "d.ndjson");
+    await writeLog(file, 6);
+    const out = sink();
+    expect(await runTail({ file, follow: false, json: false, color: false, decision: ["deny"] }, out.s, sink().s)).toBe(0);
+    const lines = out.text().trimEnd().split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/DENY\s+outbound request\s+tools\/call get-sum #0\s+\[r1\]/);
+    const json = sink();
+    await runTail({ file, follow: false, json: true, color: false, tool: ["ec*"] }, json.s, sink().s);
+    expect(json.text().trimEnd().split("\n").map((l) => JSON.parse(l).tool)).toEqual(["echo", "echo", "echo"]);
+  });
+
+  it("a missing file is an error without -f", async () => {
+    const err = sink();
+    expect(await runTail({ file: join(tempDir(), "none.ndjson"), follow: false, json: false, color: false }, sink().s, err.s)).toBe(1);
+    expect(err.text()).toContain("no decision log");
+  });
+
+  it("-f follows new lines and survives rotation until aborted", async () => {
+    const file = join(tempDir(), "d.ndjson");
+    await writeLog(file, 1);
+    const out = sink();
+    const ac = new AbortController();
+    const done = runTail({ file, follow: true, json: true, color: false, signal: ac.signal, pollMs: 20 }, out.s, sink().s);
+    const waitFor = async (n: number) => {
+      for (let i = 0; i < 200 && out.text().split("\n").filter(Boolean).length < n; i++) await new Promise((r) => setTimeout(r, 10));
+    };
+    await waitFor(1);
+    const log = DecisionLog.open({ dest: file });
+    log.write(input(1));
+    log.flushSync();
+    await waitFor(2);
+    renameSync(file, `${file}.1`);
+    log.write(input(2));
+    await log.close();
+    const fresh = DecisionLog.open({ dest: file });
+    fresh.write(input(3));
+    await fresh.close();
+    await waitFor(4);
+    ac.abort();
+    expect(await done).toBe(0);
+    expect(out.text().trimEnd().split("\n").map((l) => JSON.parse(l).id)).toEqual([0, 1, 2, 3]);
+  });
+});

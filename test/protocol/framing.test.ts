@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { classify } from "../../src/protocol/json-rpc.js";
+import { decodeUtf8, LineFramer } from "../../src/protocol/ndjson.js";
+import { maxDepthOf, parseJson, peekId } from "../../src/protocol/safe-json.js";
+import { canonicalize } from "../../src/protocol/canonical.js";
+
+function frames(max: number, chunks: (string | Uint8Array)[]) {
+  const seen: (string | { oversize: string; bytes: number })[] = [];
+  const f = new LineFramer(max, {
+    onLine: (l) => seen.push(decodeUtf8(l)),
+    onOversize: (h, bytes) => seen.push({ oversize: decodeUtf8(h).slice(0, 20), bytes }),
+  });
+  for (const c of chunks) f.push(typeof c === "string" ? new TextEncoder().encode(c) : c);
+  f.end();
+  return seen;
+}
+
+describe("NDJSON framing", () => {
+  it("splits lines across arbitrary chunk boundaries, drops blank lines and CR", () => {
+    expect(frames(100, ['{"a"', ':1}\n\n{"b":2}\r', "\n", '{"c":3}'])).toEqual(['{"a":1}', '{"b":2}', '{"c":3}']);
+  });
+
+  it("refuses an over-limit line without buffering it, keeping its start, and goes on", () => {
+    const big = '{"jsonrpc":"2.0","id":77,"method":"x","params":"' + "a".repeat(500) + '"}';
+    const out = frames(100, [big.slice(0, 60), big.slice(60), '\n{"ok":1}\n']);
+    expect(out).toEqual([{ oversize: '{"jsonrpc":"2.0","id', bytes: big.length }, '{"ok":1}']);
+  });
+
+  it("is linear on a 40 MB line arriving in 64 KiB chunks", () => {
+    const chunk = new Uint8Array(65536).fill(0x61);
+    const f = new LineFramer(16 * 1024 * 1024, { onLine: () => {}, onOversize: () => {} });
+    const t = performance.now();
+    for (let i = 0; i < 640; i++) f.push(chunk);
+    f.push(new Uint8Array([0x0a]));
+    // Quadratic rescanning of 40 MB would take minutes; this is a sanity bound, not a speed target.
+    expect(performance.now() - t).toBeLessThan(5000);
+  });
+
+  it("keeps multi-byte characters split across chunks intact", () => {
+    const bytes = new TextEncoder().encode('"é😀"\n');
+    expect(frames(100, [bytes.subarray(0, 3), bytes.subarray(3)])).toEqual(['"é😀"']);
+  });
+});
+
+describe("safe JSON", () => {
+  it("refuses 200k-deep nesting without recursion, reading the id when it can", () => {
+    const deep = '{"jsonrpc":"2.0","id":5,"method":"m","params":' + "[".repeat(200_000) + "]".repeat(200_000) + "}";
+    const r = parseJson(deep, { maxDepth: 128 });
+    expect(r).toMatchObject({ ok: false, code: "TOO_DEEP", id: 5 });
+  });
+
+  it("ignores brackets inside strings when measuring depth", () => {
+    expect(maxDepthOf('{"a":"[[[[{{{\\"]]]"}', 10)).toBe(1);
+  });
+
+  it("parses __proto__ and constructor as plain own keys, polluting nothing", () => {
+    const r = parseJson('{"__proto__":{"polluted":1},"constructor":{"prototype":{"x":1}}}', { maxDepth: 10 });
+    expect(r.ok).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    if (r.ok) expect(Object.keys(r.value as object)).toEqual(["__proto__", "constructor"]);
+  });
+
+  it("reports unparsable text as a parse error with id null", () => {
+    expect(parseJson("{nope", { maxDepth: 10 })).toMatchObject({ ok: false, code: "PARSE_ERROR", id: null });
+  });
+
+  it("peeks ids of either type", () => {
+    expect(peekId('{"jsonrpc":"2.0","id":"abc","method"')).toBe("abc");
+    expect(peekId('{"id": -12, ')).toBe(-12);
+    expect(peekId('{"method":"x"')).toBeNull();
+  });
+});
+
+describe("JSON-RPC envelope", () => {
+  it.each([
+    [{ jsonrpc: "2.0", id: 1, method: "a" }, "request"],
+    [{ jsonrpc: "2.0", id: "x", method: "a", params: [1] }, "request"],
+    [{ jsonrpc: "2.0", method: "a" }, "notification"],
+    [{ jsonrpc: "2.0", id: 1, result: null }, "response"],
+    [{ jsonrpc: "2.0", id: null, error: { code: -32700, message: "x" } }, "response"],
+  ])("%j is a %s", (msg, kind) => {
+    expect(classify(msg)).toMatchObject({ ok: true, kind });
+  });
+
+  it.each([
+    [{ jsonrpc: "1.0", id: 1, method: "a" }, 1],
+    [{ jsonrpc: "2.0", id: 1, method: 5 }, 1],
+    [{ jsonrpc: "2.0", id: 1, method: "a", params: "s" }, 1],
+    [{ jsonrpc: "2.0", id: { x: 1 }, method: "a" }, null],
+    [{ jsonrpc: "2.0", id: 2, result: 1, error: { code: 1, message: "" } }, 2],
+    [{ jsonrpc: "2.0", id: 2, error: { code: "x", message: "" } }, 2],
+    ["a string", null],
+    [[1], null],
+  ])("%j is invalid (id %s)", (msg, id) => {
+    expect(classify(msg)).toMatchObject({ ok: false, id });
+  });
+});
+
+describe("canonical JSON", () => {
+  it("sorts keys at every level and has no whitespace", () => {
+    expect(canonicalize({ b: 1, a: [{ d: 1, c: "é" }], "": null })).toBe('{"":null,"a":[{"c":"é","d":1}],"b":1}');
+  });
+});

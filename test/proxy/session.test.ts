@@ -1,0 +1,145 @@
+import { describe, expect, it } from "vitest";
+import type { DecisionInput } from "../../src/decision-log/record.js";
+import type { AosRequest, AosResponse } from "../../src/guardian/aos.js";
+import { EmbeddedGuardian } from "../../src/guardian/embedded.js";
+import type { Guardian } from "../../src/guardian/guardian.js";
+import { loadRules } from "../../src/guardian/rules/load.js";
+import { Session } from "../../src/proxy/session.js";
+
+function ruleSet(yaml: string) {
+  const { ruleSet, problems } = loadRules([{ file: "t.yaml", text: yaml }]);
+  if (!ruleSet) throw new Error(JSON.stringify(problems));
+  return ruleSet;
+}
+
+/** A session wired to two in-memory peers, recording what each side receives and what is logged. */
+function harness(guardian: Guardian, opts: { failMode?: "closed" | "open"; guardianTimeoutMs?: number } = {}) {
+  const toAgent: unknown[] = [];
+  const toServer: unknown[] = [];
+  const log: DecisionInput[] = [];
+  const s = new Session(
+    { send: (t) => toAgent.push(JSON.parse(t)) },
+    { send: (t) => toServer.push(JSON.parse(t)) },
+    { guardian, log: { write: (d) => log.push(d) }, route: "r", transport: "test", ...opts },
+  );
+  const frame = (m: unknown) => ({ text: JSON.stringify(m) });
+  return { s, toAgent, toServer, log, agent: (m: unknown) => s.fromDownstream(frame(m)), server: (m: unknown) => s.fromUpstream(frame(m)) };
+}
+
+const call = (id: number, name: string, args: Record<string, unknown> = {}) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+const allowAll = new EmbeddedGuardian(ruleSet("name: open\nrules: []\n"));
+
+class ScriptedGuardian implements Guardian {
+  constructor(private readonly answer: (req: AosRequest) => AosResponse | Promise<AosResponse>) {}
+  call(req: AosRequest) {
+    return this.answer(req);
+  }
+}
+
+describe("session: fail closed", () => {
+  it("a rule that throws denies the call with RULE_ERROR, and the agent is answered", () => {
+    const g = new EmbeddedGuardian(ruleSet("name: t\nrules:\n  - { id: boom, when: 'args.n > 1', decision: deny }\n"));
+    const h = harness(g);
+    h.agent(call(1, "x", { n: "text" }));
+    expect(h.toServer).toEqual([]);
+    expect(h.toAgent[0]).toMatchObject({ id: 1, result: { isError: true } });
+    expect(h.log[0]).toMatchObject({ decision: "deny", reasonCode: ["RULE_ERROR"], rules: ["boom"] });
+  });
+
+  it("a guardian that throws, hangs or answers garbage is -32051 for a request and a drop for a notification", async () => {
+    for (const g of [
+      new ScriptedGuardian(() => {
+        throw new Error("exploded");
+      }),
+      new ScriptedGuardian(() => new Promise<AosResponse>(() => {})),
+      new ScriptedGuardian((req) => ({ jsonrpc: "2.0", id: req.id, result: { verdict: "yes" } })),
+    ]) {
+      const h = harness(g, { guardianTimeoutMs: 50 });
+      h.agent({ jsonrpc: "2.0", id: 7, method: "resources/list" });
+      h.agent({ jsonrpc: "2.0", method: "notifications/initialized" });
+      await new Promise((r) => setTimeout(r, 120));
+      expect(h.toServer).toEqual([]);
+      expect(h.toAgent).toEqual([{ jsonrpc: "2.0", id: 7, error: expect.objectContaining({ code: -32051, message: "Guardian unavailable" }) }]);
+      expect(h.log.map((l) => l.reasonCode)).toEqual([["GUARDIAN_UNAVAILABLE"], ["GUARDIAN_UNAVAILABLE"]]);
+    }
+  });
+
+  it("failMode open forwards what the guardian could not judge, and logs it as such", () => {
+    const h = harness(new ScriptedGuardian(() => { throw new Error("down"); }), { failMode: "open" });
+    h.agent(call(1, "x"));
+    expect(h.toServer).toEqual([call(1, "x")]);
+    expect(h.log[0]).toMatchObject({ decision: "allow", failOpen: true, reasonCode: ["GUARDIAN_UNAVAILABLE"] });
+  });
+});
+
+describe("session: correlation and order", () => {
+  it("an asynchronous guardian still delivers each direction in order", async () => {
+    let n = 0;
+    const delays = [30, 1, 15];
+    const g = new ScriptedGuardian(
+      (req) => new Promise((r) => setTimeout(() => r({ jsonrpc: "2.0", id: req.id, result: { decision: "allow", message: "" } }), delays[n++ % 3])),
+    );
+    const h = harness(g);
+    h.agent(call(1, "a"));
+    h.agent(call(2, "b"));
+    h.agent(call(3, "c"));
+    await new Promise((r) => setTimeout(r, 80));
+    expect(h.toServer.map((m) => (m as { id: number }).id)).toEqual([1, 2, 3]);
+  });
+
+  it("a response is judged with the request it answers, and an unsolicited one is dropped", () => {
+    const g = new EmbeddedGuardian(ruleSet("name: t\nrules:\n  - { id: no-secret-results, match: { direction: inbound, tool: read }, when: 'text.contains(\"secret\")', decision: deny }\n"));
+    const h = harness(g);
+    h.agent(call(1, "read"));
+    h.server({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "the secret" }] } });
+    expect(h.toAgent[0]).toMatchObject({ id: 1, result: { isError: true, content: [{ text: expect.stringContaining("no-secret-results") }] } });
+    h.server({ jsonrpc: "2.0", id: 99, result: {} });
+    expect(h.toAgent).toHaveLength(1);
+    expect(h.log.at(-1)).toMatchObject({ reasonCode: ["UNSOLICITED_RESPONSE"], decision: "deny" });
+  });
+
+  it("ids 1 and \"1\" are different requests; a reused pending id is refused", () => {
+    const h = harness(allowAll);
+    h.agent({ jsonrpc: "2.0", id: 1, method: "a" });
+    h.agent({ jsonrpc: "2.0", id: "1", method: "b" });
+    h.agent({ jsonrpc: "2.0", id: 1, method: "c" });
+    expect(h.toServer).toHaveLength(2);
+    expect(h.toAgent).toEqual([{ jsonrpc: "2.0", id: 1, error: expect.objectContaining({ code: -32600 }) }]);
+  });
+
+  it("progress and cancellation about a denied request are dropped", () => {
+    const g = new EmbeddedGuardian(ruleSet("name: t\nrules:\n  - { id: no, match: { tool: bad }, decision: deny }\n"));
+    const h = harness(g);
+    h.agent(call(5, "bad"));
+    h.agent({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } });
+    h.agent({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 6 } });
+    expect(h.toServer).toEqual([{ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 6 } }]);
+    expect(h.log.map((l) => [l.decision, l.reasonCode])).toEqual([["deny", []], ["deny", ["REQUEST_DENIED"]], ["allow", []]]);
+  });
+
+  it("allowed messages are forwarded byte for byte", () => {
+    const sent: string[] = [];
+    const s = new Session({ send: () => {} }, { send: (t) => sent.push(t) }, { guardian: allowAll, log: { write: () => {} }, route: "r", transport: "t" });
+    const raw = '{"id":1, "jsonrpc":"2.0","method":"x","params":{"z":1,"a":[1.0,2e3],"_meta":{"k":"\\u00e9"}}}';
+    s.fromDownstream({ text: raw });
+    expect(sent).toEqual([raw]);
+  });
+
+  it("every message is logged exactly once", () => {
+    const h = harness(allowAll);
+    h.agent(call(1, "a"));
+    h.server({ jsonrpc: "2.0", method: "notifications/message", params: {} });
+    h.server({ jsonrpc: "2.0", id: 1, result: {} });
+    h.agent({ jsonrpc: "2.0", method: "notifications/initialized" });
+    expect(h.log.map((l) => `${l.direction}:${l.kind}`)).toEqual(["outbound:request", "inbound:notification", "inbound:response", "outbound:notification"]);
+  });
+
+  it("when the upstream closes, every pending request gets -32052 with the route", () => {
+    const h = harness(allowAll);
+    h.agent(call(1, "a"));
+    h.agent(call(2, "b"));
+    h.s.upstreamClosed("server exited (code 1)");
+    expect(h.toAgent).toEqual([1, 2].map((id) => ({ jsonrpc: "2.0", id, error: { code: -32052, message: "Upstream unavailable", data: { route: "r", reason: "server exited (code 1)" } } })));
+    expect(h.s.pendingCount).toBe(0);
+  });
+});
