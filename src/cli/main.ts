@@ -26,10 +26,11 @@ program
   .option("--name <route>", "route name for the log and rules (default: derived from the server command)")
   .addOption(new Option("--fail-mode <mode>", "what to do when the guardian cannot judge").choices(["closed", "open"]).default("closed"))
   .option("--max-frame-bytes <n>", "largest message accepted", (v) => parseInt(v, 10))
+  .option("--log-preview", "add a redacted, truncated preview of each message to the log (off: only digests)", false)
   .option("--log-max-bytes <n>", "rotate the log at this size (the chain continues across files)", (v) => parseInt(v, 10))
   .argument("<command...>", "the server command, after --")
   .passThroughOptions()
-  .action(async (command: string[], o: { name?: string; rules?: string; log: string; failMode: "closed" | "open"; maxFrameBytes?: number; logMaxBytes?: number }) => {
+  .action(async (command: string[], o: { name?: string; rules?: string; log: string; failMode: "closed" | "open"; maxFrameBytes?: number; logMaxBytes?: number; logPreview: boolean }) => {
     process.exitCode = await runWrap(command, o);
   });
 

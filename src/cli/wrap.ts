@@ -13,6 +13,7 @@ export interface WrapOptions {
   failMode: "closed" | "open";
   maxFrameBytes?: number;
   logMaxBytes?: number;
+  logPreview?: boolean;
 }
 
 /**
@@ -52,6 +53,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
       failMode: opts.failMode,
       maxFrameBytes: opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
       route: opts.name ?? routeName(cmd, args),
+      logPreview: opts.logPreview ?? false,
     });
   } catch (e) {
     flush();

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { canonicalize } from "../protocol/canonical.js";
 import { readHead } from "./head.js";
@@ -39,10 +39,10 @@ export function verifyChain(text: string, start: { prev?: string; seq?: number }
       return fail("prev does not match the previous line's hash (a line before it was deleted, changed or reordered)");
     }
     if (seq !== undefined && rec.seq !== seq) return fail(`seq is ${rec.seq}, expected ${seq} (a line was deleted or reordered)`);
-    const { hash, ...rest } = rec;
-    const expected = createHash("sha256").update(prev).update(canonicalize(rest)).digest("hex");
-    if (hash !== expected) return fail("hash does not match the line's content (the line was changed)");
-    prev = hash as string;
+    const { hash: lineHash, ...rest } = rec;
+    const expected = hash("sha256", prev + canonicalize(rest), "hex");
+    if (lineHash !== expected) return fail("hash does not match the line's content (the line was changed)");
+    prev = lineHash as string;
     seq = (rec.seq as number) + 1;
   }
   return { ok: true, lines: lines.length, lastHash: prev, lastSeq: (seq ?? 0) - 1 };

@@ -1,7 +1,6 @@
-import { createHash } from "node:crypto";
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync } from "node:fs";
+import { hash } from "node:crypto";
+import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, statSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import pino from "pino";
 import { canonicalize } from "../protocol/canonical.js";
 import { writeHead } from "./head.js";
 import { GENESIS, type DecisionInput, type DecisionRecord } from "./record.js";
@@ -10,29 +9,32 @@ export interface DecisionLogOptions {
   /** A file path, or "-" for stderr. */
   dest: string;
   /** Used when dest is "-". */
-  stderr?: NodeJS.WritableStream & { fd?: number };
+  stderr?: NodeJS.WritableStream;
   /** Rotate when the file would exceed this many bytes; 0 or unset: never. */
   maxBytes?: number;
   /** Rotated files kept (file.1 … file.N). */
   keep?: number;
   clock?: () => Date;
-  /** How often the chain head beside the file is refreshed, in ms. */
-  headEveryMs?: number;
+  /** How often buffered lines are written and the chain head beside the file refreshed, in ms. */
+  flushEveryMs?: number;
 }
 
-type Destination = ReturnType<typeof pino.destination>;
 
 /**
- * The decision log: one NDJSON line per decision, written through pino's destination (sonic-boom, buffering lines
- * into 4 KiB writes so the hot path rarely touches the disk), each line chained to the previous by SHA-256:
- * hash = sha256(prev + canonical(line without hash)). Reopening an existing file continues its chain.
+ * The decision log: one NDJSON line per decision, each chained to the previous by SHA-256:
+ * hash = sha256(prev + canonical(line without hash)). Lines are buffered and written with one synchronous write per
+ * 64 KiB or per `flushEveryMs`, so the hot path does not touch the disk and no write can overtake another (which would
+ * reorder lines and break the chain). flushSync() (exit, signals) writes and fsyncs everything. Reopening an existing
+ * file continues its chain.
  */
 export class DecisionLog {
-  private dest!: Destination;
+  private fd = -1;
+  private pending: string[] = [];
+  private pendingChars = 0;
   private prev = GENESIS;
   private nextSeq = 0;
   private bytes = 0;
-  private headTimer: NodeJS.Timeout | undefined;
+  private timer: NodeJS.Timeout | undefined;
   private headDirty = false;
   private lastTime = "";
   /** The first write error (disk full, closed pipe); logging goes on being attempted, the proxy never crashes. */
@@ -50,7 +52,7 @@ export class DecisionLog {
       }
       log.bytes = statSync(opts.dest).size;
     }
-    log.openDestination();
+    log.openFile();
     return log;
   }
 
@@ -62,63 +64,87 @@ export class DecisionLog {
     return this.nextSeq;
   }
 
-  write(input: DecisionInput): DecisionRecord {
-    const time = (this.opts.clock?.() ?? new Date()).toISOString();
-    const unhashed = { time, seq: this.nextSeq, ...input, prev: this.prev };
-    const hash = createHash("sha256").update(this.prev).update(canonicalize(unhashed)).digest("hex");
-    const record: DecisionRecord = { ...unhashed, hash };
-    const line = JSON.stringify(record);
-    if (this.opts.maxBytes && this.bytes > 0 && this.bytes + line.length + 1 > this.opts.maxBytes) this.rotate();
-    this.dest.write(line + "\n");
-    this.bytes += Buffer.byteLength(line) + 1;
+  write(input: DecisionInput): void {
+    const time = this.opts.clock ? this.opts.clock().toISOString() : isoNow();
+    const seq = this.nextSeq;
+    const prev = this.prev;
+    const { line, canonical } = serialize(time, seq, input, prev);
+    const hash = hashHex(prev + canonical);
+    const full = line + ',"hash":"' + hash + '"}\n';
+    // Sizes are counted in UTF-16 units: rotation is approximate for non-ASCII text, which is fine for a size cap.
+    const size = this.bytes + this.pendingChars;
+    if (this.opts.maxBytes && size > 0 && size + full.length > this.opts.maxBytes) this.rotate();
+    this.pending.push(full);
+    this.pendingChars += full.length;
     this.prev = hash;
     this.nextSeq++;
     this.lastTime = time;
-    this.markHead();
-    return record;
+    this.headDirty = true;
+    if (this.pendingChars >= FLUSH_AT) this.flushBuffer();
+    else this.schedule();
   }
 
   /** Everything written so far is on disk when this returns (exit, signals). */
   flushSync(): void {
-    try {
-      this.dest.flushSync();
-    } catch (e) {
-      this.error ??= e as Error;
+    this.flushBuffer();
+    if (this.fd >= 0) {
+      try {
+        fsyncSync(this.fd);
+      } catch (e) {
+        this.error ??= e as Error;
+      }
     }
     this.writeHeadNow();
   }
 
   async close(): Promise<void> {
-    if (this.headTimer) clearTimeout(this.headTimer);
-    this.headTimer = undefined;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
     this.flushSync();
-    if (this.opts.dest === "-") return;
-    await new Promise<void>((resolve) => {
-      this.dest.once("close", () => resolve());
-      this.dest.once("error", () => resolve());
-      this.dest.end();
-    });
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
   }
 
-  private openDestination(): void {
-    // Opened synchronously so the destination is ready at once: flushSync works from the first line on.
-    let fd: number;
-    if (this.opts.dest === "-") fd = this.opts.stderr?.fd ?? 2;
-    else {
-      mkdirSync(dirname(this.opts.dest), { recursive: true });
-      fd = openSync(this.opts.dest, "a");
+  private openFile(): void {
+    if (this.opts.dest === "-") return;
+    mkdirSync(dirname(this.opts.dest), { recursive: true });
+    this.fd = openSync(this.opts.dest, "a");
+  }
+
+  private flushBuffer(): void {
+    if (this.pending.length === 0) return;
+    const data = this.pending.join("");
+    this.pending = [];
+    this.pendingChars = 0;
+    if (this.opts.dest === "-") {
+      // stderr: its own stream keeps the order; a pipe there may be non-blocking, so no writeSync.
+      (this.opts.stderr ?? { write: () => true }).write(data);
+      return;
     }
-    // Synchronous writes of 4 KiB batches: cheap per line, and never an async write in flight that a later
-    // flush could overtake (which would reorder lines and break the chain).
-    this.dest = pino.destination({ fd, sync: true, minLength: 4096 });
-    this.dest.on("error", (e: Error) => {
-      this.error ??= e;
-    });
+    const buf = Buffer.from(data);
+    try {
+      let off = 0;
+      while (off < buf.length) off += writeSync(this.fd, buf, off);
+      this.bytes += buf.length;
+    } catch (e) {
+      this.error ??= e as Error;
+    }
+  }
+
+  private schedule(): void {
+    if (this.timer) return;
+    // Lines reach the file (for tail -f) and the head is refreshed at most this often; no fsync on this path.
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flushBuffer();
+      this.writeHeadNow();
+    }, this.opts.flushEveryMs ?? 100);
+    this.timer.unref();
   }
 
   private rotate(): void {
     this.flushSync();
-    this.dest.end();
+    closeSync(this.fd);
     const keep = this.opts.keep ?? 5;
     const file = this.opts.dest;
     for (let i = keep - 1; i >= 1; i--) {
@@ -126,24 +152,7 @@ export class DecisionLog {
     }
     renameSync(file, `${file}.1`);
     this.bytes = 0;
-    this.openDestination();
-  }
-
-  private markHead(): void {
-    if (this.opts.dest === "-") return;
-    this.headDirty = true;
-    if (this.headTimer) return;
-    // Lines reach the file (for tail -f) and the head is refreshed at most this often; no fsync on this path.
-    this.headTimer = setTimeout(() => {
-      this.headTimer = undefined;
-      try {
-        this.dest.flush();
-      } catch (e) {
-        this.error ??= e as Error;
-      }
-      this.writeHeadNow();
-    }, this.opts.headEveryMs ?? 250);
-    this.headTimer.unref();
+    this.openFile();
   }
 
   private writeHeadNow(): void {
@@ -155,6 +164,84 @@ export class DecisionLog {
       this.error ??= e as Error;
     }
   }
+}
+
+const FLUSH_AT = 64 * 1024;
+
+/** Field order of a line (documented); `hash` comes last. */
+const LINE_KEYS = [
+  "time", "seq", "session", "route", "transport", "protocol", "direction", "kind", "id", "method", "tool", "agent",
+  "decision", "mode", "rules", "reasonCode", "message", "evalUs", "digest", "ruleset", "failOpen", "preview", "prev",
+] as const;
+const QUOTED = LINE_KEYS.map((k) => JSON.stringify(k));
+/** Positions of LINE_KEYS in canonical (sorted) order. */
+const SORTED = LINE_KEYS.map((_k, i) => i).sort((a, b) => ((LINE_KEYS[a] as string) < (LINE_KEYS[b] as string) ? -1 : 1));
+const KNOWN = new Set<string>(LINE_KEYS);
+
+/**
+ * The line (fields in documented order, without hash) and the canonical form the hash covers (sorted keys), from one
+ * serialization of each value. Values are primitives or string arrays, for which JSON.stringify is canonical.
+ */
+function serialize(time: string, seq: number, input: DecisionInput, prev: string): { line: string; canonical: string } {
+  const fields = input as unknown as Record<string, unknown>;
+  for (const k in input) {
+    if (!KNOWN.has(k)) {
+      // A field this writer does not know: generic (slower) path, same result.
+      const rec = Object.assign({ time, seq }, input, { prev });
+      const line = JSON.stringify(rec);
+      return { line: line.slice(0, -1), canonical: canonicalize(rec) };
+    }
+  }
+  const parts: (string | undefined)[] = new Array(LINE_KEYS.length);
+  for (let i = 0; i < LINE_KEYS.length; i++) {
+    const k = LINE_KEYS[i] as string;
+    const v = k === "time" ? time : k === "seq" ? seq : k === "prev" ? prev : fields[k];
+    parts[i] = v === undefined ? undefined : jsonValue(v);
+  }
+  let line = "{";
+  for (let i = 0; i < parts.length; i++) {
+    if (parts[i] === undefined) continue;
+    if (line.length > 1) line += ",";
+    line += QUOTED[i] + ":" + parts[i];
+  }
+  let canonical = "{";
+  for (const i of SORTED) {
+    if (parts[i] === undefined) continue;
+    if (canonical.length > 1) canonical += ",";
+    canonical += QUOTED[i] + ":" + parts[i];
+  }
+  return { line, canonical: canonical + "}" };
+}
+
+/** JSON.stringify for the values a record holds, without its per-call cost for the common plain strings. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+function jsonValue(v: unknown): string {
+  if (typeof v === "string") return NEEDS_ESCAPE.test(v) ? JSON.stringify(v) : '"' + v + '"';
+  if (typeof v === "number") return Number.isFinite(v) ? String(v) : "null";
+  if (v === null) return "null";
+  if (typeof v === "boolean") return v ? "true" : "false";
+  if (Array.isArray(v)) {
+    let out = "[";
+    for (let i = 0; i < v.length; i++) out += (i > 0 ? "," : "") + jsonValue(v[i]);
+    return out + "]";
+  }
+  return canonicalize(v);
+}
+
+/** toISOString is costly per call; decisions come many per millisecond under load. */
+let lastMs = -1;
+let lastIso = "";
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+}
+
+export function hashHex(text: string): string {
+  return hash("sha256", text, "hex");
 }
 
 /** The last complete line of a log file, read from its end. */

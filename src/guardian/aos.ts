@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { JsonObject } from "../protocol/json-rpc.js";
 import type { MessageContext } from "./evaluate.js";
 
@@ -14,22 +13,35 @@ export interface AosRequest {
   params?: JsonObject;
 }
 
-export const aosResultSchema = z.looseObject({
-  decision: z.enum(["allow", "deny", "modify"]),
-  message: z.string(),
-  reasoning: z.string().optional(),
-  reasonCode: z.array(z.string()).optional(),
-  data: z.record(z.string(), z.unknown()).optional(),
-  modifiedRequest: z
-    .looseObject({
-      jsonrpc: z.literal("2.0"),
-      id: z.union([z.string(), z.number()]),
-      method: z.string(),
-      params: z.looseObject({ message: z.record(z.string(), z.unknown()) }),
-    })
-    .optional(),
-});
-export type AosResult = z.infer<typeof aosResultSchema>;
+export interface AosResult {
+  decision: "allow" | "deny" | "modify";
+  message: string;
+  reasoning?: string;
+  reasonCode?: string[];
+  data?: Record<string, unknown>;
+  modifiedRequest?: { jsonrpc: "2.0"; id: string | number; method: string; params: { message: Record<string, unknown> } & JsonObject };
+}
+
+const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * Strict check of an AOSSuccessResult, read on every message (so hand-written rather than a schema walk):
+ * anything that does not fit is a failed evaluation for the caller.
+ */
+export function isAosResult(v: unknown): v is AosResult {
+  if (!isObject(v)) return false;
+  if (v.decision !== "allow" && v.decision !== "deny" && v.decision !== "modify") return false;
+  if (typeof v.message !== "string") return false;
+  if (v.reasoning !== undefined && typeof v.reasoning !== "string") return false;
+  if (v.reasonCode !== undefined && !(Array.isArray(v.reasonCode) && v.reasonCode.every((c) => typeof c === "string"))) return false;
+  if (v.data !== undefined && !isObject(v.data)) return false;
+  if (v.modifiedRequest !== undefined) {
+    const m = v.modifiedRequest;
+    if (!isObject(m) || m.jsonrpc !== "2.0" || (typeof m.id !== "string" && typeof m.id !== "number") || typeof m.method !== "string") return false;
+    if (!isObject(m.params) || !isObject(m.params.message)) return false;
+  }
+  return true;
+}
 
 export type AosResponse =
   | { jsonrpc: "2.0"; id: string | number | null; result: AosResult | JsonObject }

@@ -108,6 +108,10 @@ export function evaluate(
       decision.rules = [...decision.rules, ...errors.map((e) => e.rule)];
       decision.reasonCode = ["RULE_ERROR", ...decision.reasonCode.filter((c) => c !== "RULE_ERROR")];
       decision.message = `Rule ${errors[0]?.rule} failed to evaluate: ${errors[0]?.error}`;
+    } else {
+      // Failing open still says so: the decision stands, the broken rule is named in the log.
+      decision.reasonCode = [...decision.reasonCode, "RULE_ERROR"];
+      decision.message = `${decision.message}; rule ${errors[0]?.rule} failed to evaluate and was skipped (failMode: open)`;
     }
   }
   if (audited.length > 0) {

@@ -19,7 +19,8 @@ export function canonicalize(value: unknown): string {
     return out + "]";
   }
   const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj).sort();
+  const keys = Object.keys(obj);
+  if (!isSorted(keys)) keys.sort();
   let out = "{";
   let first = true;
   for (const k of keys) {
@@ -27,7 +28,23 @@ export function canonicalize(value: unknown): string {
     if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
     if (!first) out += ",";
     first = false;
-    out += JSON.stringify(k) + ":" + canonicalize(v);
+    out += quoteKey(k) + ":" + canonicalize(v);
   }
   return out + "}";
+}
+
+function isSorted(keys: string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if ((keys[i - 1] as string) > (keys[i] as string)) return false;
+  return true;
+}
+
+/** Keys repeat across messages (jsonrpc, id, method, params…): quote each once. Bounded, since keys come from the wire. */
+const quoted = new Map<string, string>();
+function quoteKey(k: string): string {
+  let q = quoted.get(k);
+  if (q === undefined) {
+    q = JSON.stringify(k);
+    if (quoted.size < 4096 && k.length <= 64) quoted.set(k, q);
+  }
+  return q;
 }

@@ -23,10 +23,17 @@ export class LineFramer {
     private readonly sink: FrameSink,
   ) {}
 
+  /** Lines are handed to the sink synchronously and may view the chunk: the sink must not keep them. */
   push(chunk: Uint8Array): void {
     let start = 0;
     while (start < chunk.length) {
       const nl = chunk.indexOf(NEWLINE, start);
+      if (nl !== -1 && this.buffered === 0 && !this.discarding && nl - start <= this.maxFrameBytes) {
+        // The whole line is in this chunk: no copy.
+        this.emit(chunk.subarray(start, nl));
+        start = nl + 1;
+        continue;
+      }
       const end = nl === -1 ? chunk.length : nl;
       this.append(chunk.subarray(start, end));
       if (nl === -1) return;
@@ -70,12 +77,16 @@ export class LineFramer {
       this.sink.onOversize(head, total);
       return;
     }
-    let line = concat(this.parts, this.buffered);
+    const line = concat(this.parts, this.buffered);
     this.parts = [];
     this.buffered = 0;
-    if (line.length > 0 && line[line.length - 1] === 0x0d) line = line.subarray(0, line.length - 1);
-    if (line.length === 0) return;
-    this.sink.onLine(line);
+    this.emit(line);
+  }
+
+  private emit(line: Uint8Array): void {
+    const end = line.length > 0 && line[line.length - 1] === 0x0d ? line.length - 1 : line.length;
+    if (end === 0) return;
+    this.sink.onLine(end === line.length ? line : line.subarray(0, end));
   }
 }
 

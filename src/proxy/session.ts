@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import { renderBlock, renderUpstreamUnavailable, DEFAULT_RENDER, type RenderOptions } from "../actions/render.js";
 import type { DecisionInput } from "../decision-log/record.js";
 import { buildAosRequest, type AosProtocolMethod, type AosRequest, type AosResponse } from "../guardian/aos.js";
 import type { Guardian } from "../guardian/guardian.js";
 import { readVerdict, unavailable, type Verdict } from "../guardian/verdict.js";
+import { redactedPreview } from "../decision-log/preview.js";
 import { canonicalize } from "../protocol/canonical.js";
 import { classify, ErrorCode, errorResponse, idKey, type JsonObject, type JsonRpcId } from "../protocol/json-rpc.js";
 import { serverInfoOf, toolOf } from "../protocol/mcp.js";
@@ -37,6 +38,8 @@ export interface SessionOptions {
   render?: RenderOptions;
   agent?: { id: string } | null;
   sessionId?: string;
+  /** Log a redacted preview of each message (off by default: raw content stays out of the log). */
+  logPreview?: boolean;
   now?: () => number;
 }
 
@@ -77,7 +80,7 @@ const DENIED_MEMORY = 1024;
  */
 export class Session {
   readonly id: string;
-  private readonly opts: Required<Omit<SessionOptions, "agent" | "sessionId" | "now">> & { agent: { id: string } | null };
+  private readonly opts: Required<Omit<SessionOptions, "agent" | "sessionId" | "now" | "logPreview">> & { agent: { id: string } | null; logPreview: boolean };
   private readonly downstream: Peer;
   private readonly upstream: Peer;
   /** Requests from the agent awaiting the server's response, and the reverse. */
@@ -107,6 +110,7 @@ export class Session {
       guardianTimeoutMs: opts.guardianTimeoutMs ?? 2000,
       render: opts.render ?? DEFAULT_RENDER,
       agent: opts.agent ?? null,
+      logPreview: opts.logPreview ?? false,
     };
   }
 
@@ -194,7 +198,8 @@ export class Session {
     const request = c.kind === "response" && c.id !== null ? pendingOther.get(idKey(c.id)) : undefined;
     const method = c.method ?? request?.method ?? null;
     const tool = c.kind === "response" ? (request?.tool ?? null) : toolOf(c.method, message.params);
-    const base = { direction, message, kind: c.kind, id: c.id, method, tool, request, raw, batch };
+    // Plans are built as literals: object spread is a slow path in V8 for this shape, and this runs per message.
+    const plan = (verdict: Verdict, evalUs: number): Plan => ({ direction, message, kind: c.kind, id: c.id, method, tool, request, raw, batch, verdict, evalUs });
 
     const aos = buildAosRequest(this.aosMethod(), message, {
       direction,
@@ -210,14 +215,14 @@ export class Session {
     try {
       answer = this.opts.guardian.call(aos);
     } catch (e) {
-      return { ...base, verdict: unavailable(`guardian threw: ${(e as Error).message}`), evalUs: this.elapsedUs(started) };
+      return plan(unavailable(`guardian threw: ${(e as Error).message}`), this.elapsedUs(started));
     }
     if (!(answer instanceof Promise)) {
-      return { ...base, verdict: this.verdictOf(aos, answer, message), evalUs: this.elapsedUs(started) };
+      return plan(this.verdictOf(aos, answer, message), this.elapsedUs(started));
     }
     return withTimeout(answer, this.opts.guardianTimeoutMs).then(
-      (res) => ({ ...base, verdict: this.verdictOf(aos, res, message), evalUs: this.elapsedUs(started) }),
-      (e: Error) => ({ ...base, verdict: unavailable(e.message), evalUs: this.elapsedUs(started) }),
+      (res) => plan(this.verdictOf(aos, res, message), this.elapsedUs(started)),
+      (e: Error) => plan(unavailable(e.message), this.elapsedUs(started)),
     );
   }
 
@@ -379,7 +384,26 @@ export class Session {
     return Math.round((this.now() - started) * 1000);
   }
 
+  /**
+   * Decisions are written right after the current turn, once the messages it produced are on their way: the log's
+   * cost (digest, hash chain) is not added to the message's latency. Order is kept; nothing is skipped.
+   */
+  private record(make: () => DecisionInput): void {
+    this.backlog.push(make);
+    if (this.backlog.length === 1) queueMicrotask(this.drainBacklog);
+  }
+
+  private readonly backlog: (() => DecisionInput)[] = [];
+  private readonly drainBacklog = (): void => {
+    const items = this.backlog.splice(0);
+    for (const make of items) this.opts.log.write(make());
+  };
+
   private log(p: Plan, v: Verdict, failOpen: boolean): void {
+    this.record(() => this.decisionOf(p, v, failOpen));
+  }
+
+  private decisionOf(p: Plan, v: Verdict, failOpen: boolean): DecisionInput {
     const input: DecisionInput = {
       session: this.id,
       route: this.opts.route,
@@ -401,7 +425,8 @@ export class Session {
     };
     if (v.ruleset) input.ruleset = v.ruleset;
     if (failOpen) input.failOpen = true;
-    this.opts.log.write(input);
+    if (this.opts.logPreview) input.preview = redactedPreview(p.message);
+    return input;
   }
 
   private logRaw(
@@ -415,7 +440,7 @@ export class Session {
     message: string,
     messageDigest: string | null,
   ): void {
-    this.opts.log.write({
+    this.record(() => ({
       session: this.id,
       route: this.opts.route,
       transport: this.opts.transport,
@@ -433,7 +458,7 @@ export class Session {
       message,
       evalUs: 0,
       digest: messageDigest,
-    });
+    }));
   }
 }
 
@@ -443,7 +468,7 @@ interface Slot {
 }
 
 export function digest(message: unknown): string {
-  return createHash("sha256").update(canonicalize(message)).digest("hex");
+  return hash("sha256", canonicalize(message), "hex");
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

@@ -17,6 +17,7 @@ export interface LauncherOptions {
   failMode: "closed" | "open";
   maxFrameBytes: number;
   route?: string;
+  logPreview?: boolean;
 }
 
 export interface Launcher {
@@ -49,6 +50,7 @@ export async function launchStdio(opts: LauncherOptions): Promise<Launcher> {
     transport: "stdio",
     failMode: opts.failMode,
     maxFrameBytes: opts.maxFrameBytes,
+    logPreview: opts.logPreview,
   });
 
   // The agent closed its end: let the server finish, then escalate.

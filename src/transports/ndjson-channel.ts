@@ -40,8 +40,19 @@ export class NdjsonChannel implements Peer {
 
   private source: Readable | undefined;
 
+  private corked = false;
+
   send(text: string): void {
     if (this.output.destroyed || this.output.writableEnded) return;
+    // Messages sent in the same turn (several lines from one chunk, a batch) leave in one write.
+    if (!this.corked) {
+      this.corked = true;
+      this.output.cork();
+      queueMicrotask(() => {
+        this.corked = false;
+        this.output.uncork();
+      });
+    }
     const ok = this.output.write(text + "\n");
     if (!ok && this.source && !this.paused.includes(this.source)) {
       this.source.pause();

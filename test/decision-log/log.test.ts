@@ -17,9 +17,9 @@ const input = (i: number, over: Partial<DecisionInput> = {}): DecisionInput => (
 
 async function writeLog(file: string, n: number, opts: { maxBytes?: number } = {}) {
   const log = DecisionLog.open({ dest: file, ...opts, clock: () => new Date("2026-11-22T12:00:00Z") });
-  const records = Array.from({ length: n }, (_v, i) => log.write(input(i)));
+  for (let i = 0; i < n; i++) log.write(input(i));
   await log.close();
-  return records;
+  return readFileSync(file, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>).slice(-n);
 }
 
 describe("the decision log writer", () => {
@@ -31,6 +31,7 @@ describe("the decision log writer", () => {
     const first = JSON.parse(lines[0] as string);
     expect(Object.keys(first)).toEqual(["time", "seq", "session", "route", "transport", "protocol", "direction", "kind", "id", "method", "tool", "agent", "decision", "mode", "rules", "reasonCode", "message", "evalUs", "digest", "prev", "hash"]);
     expect(first).toEqual(records[0]);
+    expect(first).toMatchObject({ ...input(0), time: "2026-11-22T12:00:00.000Z", seq: 0 });
     expect(first.prev).toBe(GENESIS);
     expect(JSON.parse(lines[1] as string).prev).toBe(first.hash);
     expect(verifyChain(readFileSync(file, "utf8"))).toMatchObject({ ok: true, lines: 3 });
@@ -61,8 +62,9 @@ describe("the decision log writer", () => {
   it("flushSync puts every line on disk at once and refreshes the chain head", () => {
     const file = join(tempDir(), "d.ndjson");
     const log = DecisionLog.open({ dest: file });
-    const last = [0, 1, 2].map((i) => log.write(input(i))).at(-1);
+    for (const i of [0, 1, 2]) log.write(input(i));
     log.flushSync();
+    const last = JSON.parse(readFileSync(file, "utf8").trimEnd().split("\n")[2] as string);
     expect(readFileSync(file, "utf8").trimEnd().split("\n")).toHaveLength(3);
     expect(JSON.parse(readFileSync(`${file}.head`, "utf8"))).toMatchObject({ seq: 2, hash: last?.hash });
   });
@@ -88,7 +90,7 @@ describe("verify", () => {
     expect(await verifyFiles([file])).toMatchObject({ ok: false, line: n });
   });
 
-  it.each([1, 3, 6])("names line %i when line %i is deleted", async (n) => {
+  it.each([1, 3, 6])("names line %i when that line is deleted", async (n) => {
     const { file, lines } = await fixture();
     write(file, lines.filter((_l, i) => i !== n - 1));
     expect(await verifyFiles([file])).toMatchObject({ ok: false, line: n });

@@ -141,6 +141,7 @@ rules:
     expect(d.errors?.[0]?.rule).toBe("typed");
     const open = evaluate("mcp", call("t", { a: "x" }), out, rs, null, { failOpen: true });
     expect(open.decision).toBe("allow");
+    expect(open.reasonCode).toEqual(["RULE_ERROR"]);
     expect(open.errors?.[0]?.rule).toBe("typed");
   });
 

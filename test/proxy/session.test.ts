@@ -23,7 +23,9 @@ function harness(guardian: Guardian, opts: { failMode?: "closed" | "open"; guard
     { guardian, log: { write: (d) => log.push(d) }, route: "r", transport: "test", ...opts },
   );
   const frame = (m: unknown) => ({ text: JSON.stringify(m) });
-  return { s, toAgent, toServer, log, agent: (m: unknown) => s.fromDownstream(frame(m)), server: (m: unknown) => s.fromUpstream(frame(m)) };
+  // Decisions are logged in a microtask after the messages go out; `settled` waits for that.
+  const settled = () => new Promise((r) => setTimeout(r, 0));
+  return { s, toAgent, toServer, log, settled, agent: (m: unknown) => s.fromDownstream(frame(m)), server: (m: unknown) => s.fromUpstream(frame(m)) };
 }
 
 const call = (id: number, name: string, args: Record<string, unknown> = {}) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
@@ -37,12 +39,13 @@ class ScriptedGuardian implements Guardian {
 }
 
 describe("session: fail closed", () => {
-  it("a rule that throws denies the call with RULE_ERROR, and the agent is answered", () => {
+  it("a rule that throws denies the call with RULE_ERROR, and the agent is answered", async () => {
     const g = new EmbeddedGuardian(ruleSet("name: t\nrules:\n  - { id: boom, when: 'args.n > 1', decision: deny }\n"));
     const h = harness(g);
     h.agent(call(1, "x", { n: "text" }));
     expect(h.toServer).toEqual([]);
     expect(h.toAgent[0]).toMatchObject({ id: 1, result: { isError: true } });
+    await h.settled();
     expect(h.log[0]).toMatchObject({ decision: "deny", reasonCode: ["RULE_ERROR"], rules: ["boom"] });
   });
 
@@ -64,10 +67,11 @@ describe("session: fail closed", () => {
     }
   });
 
-  it("failMode open forwards what the guardian could not judge, and logs it as such", () => {
+  it("failMode open forwards what the guardian could not judge, and logs it as such", async () => {
     const h = harness(new ScriptedGuardian(() => { throw new Error("down"); }), { failMode: "open" });
     h.agent(call(1, "x"));
     expect(h.toServer).toEqual([call(1, "x")]);
+    await h.settled();
     expect(h.log[0]).toMatchObject({ decision: "allow", failOpen: true, reasonCode: ["GUARDIAN_UNAVAILABLE"] });
   });
 });
@@ -87,7 +91,7 @@ describe("session: correlation and order", () => {
     expect(h.toServer.map((m) => (m as { id: number }).id)).toEqual([1, 2, 3]);
   });
 
-  it("a response is judged with the request it answers, and an unsolicited one is dropped", () => {
+  it("a response is judged with the request it answers, and an unsolicited one is dropped", async () => {
     const g = new EmbeddedGuardian(ruleSet("name: t\nrules:\n  - { id: no-secret-results, match: { direction: inbound, tool: read }, when: 'text.contains(\"secret\")', decision: deny }\n"));
     const h = harness(g);
     h.agent(call(1, "read"));
@@ -95,6 +99,7 @@ describe("session: correlation and order", () => {
     expect(h.toAgent[0]).toMatchObject({ id: 1, result: { isError: true, content: [{ text: expect.stringContaining("no-secret-results") }] } });
     h.server({ jsonrpc: "2.0", id: 99, result: {} });
     expect(h.toAgent).toHaveLength(1);
+    await h.settled();
     expect(h.log.at(-1)).toMatchObject({ reasonCode: ["UNSOLICITED_RESPONSE"], decision: "deny" });
   });
 
@@ -107,13 +112,14 @@ describe("session: correlation and order", () => {
     expect(h.toAgent).toEqual([{ jsonrpc: "2.0", id: 1, error: expect.objectContaining({ code: -32600 }) }]);
   });
 
-  it("progress and cancellation about a denied request are dropped", () => {
+  it("progress and cancellation about a denied request are dropped", async () => {
     const g = new EmbeddedGuardian(ruleSet("name: t\nrules:\n  - { id: no, match: { tool: bad }, decision: deny }\n"));
     const h = harness(g);
     h.agent(call(5, "bad"));
     h.agent({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } });
     h.agent({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 6 } });
     expect(h.toServer).toEqual([{ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 6 } }]);
+    await h.settled();
     expect(h.log.map((l) => [l.decision, l.reasonCode])).toEqual([["deny", []], ["deny", ["REQUEST_DENIED"]], ["allow", []]]);
   });
 
@@ -125,12 +131,13 @@ describe("session: correlation and order", () => {
     expect(sent).toEqual([raw]);
   });
 
-  it("every message is logged exactly once", () => {
+  it("every message is logged exactly once", async () => {
     const h = harness(allowAll);
     h.agent(call(1, "a"));
     h.server({ jsonrpc: "2.0", method: "notifications/message", params: {} });
     h.server({ jsonrpc: "2.0", id: 1, result: {} });
     h.agent({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await h.settled();
     expect(h.log.map((l) => `${l.direction}:${l.kind}`)).toEqual(["outbound:request", "inbound:notification", "inbound:response", "outbound:notification"]);
   });
 
