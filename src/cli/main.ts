@@ -2,8 +2,7 @@
 import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import { GuardwireError } from "../errors.js";
-import { loadRules, readRuleSources } from "../guardian/rules/load.js";
-import { describeProblems, DEFAULT_PACK } from "./rules.js";
+import { describeProblems, DEFAULT_PACK, readAndLoadRules } from "./rules.js";
 import { runTail } from "./tail.js";
 import { runVerify } from "./verify.js";
 import { runWrap } from "./wrap.js";
@@ -39,7 +38,7 @@ program
   .description("validate rule files; prints every problem with file, line, column and key path")
   .argument("[path]", "rule file or directory", DEFAULT_PACK)
   .action((path: string) => {
-    const { ruleSet, problems } = loadRules(readRuleSources(path));
+    const { ruleSet, problems } = readAndLoadRules(path);
     if (!ruleSet) {
       process.stderr.write(describeProblems(problems) + "\n");
       process.exitCode = 1;

@@ -27,9 +27,11 @@ describe("loading rules", () => {
     ].join("\n");
     const { ruleSet, problems } = loadRules([{ file: "bad.yaml", text }]);
     expect(ruleSet).toBeUndefined();
+    // Schema problems, and the compile problems of the rules that passed the schema, all at once.
     expect(problems.map((p) => [p.line, p.path])).toEqual([
       [4, "rules[0].decision"],
       [6, "rules[1].match"],
+      [12, "rules[2].modify[0]"],
     ]);
     expect(problems.every((p) => p.file === "bad.yaml" && p.column > 0)).toBe(true);
   });

@@ -68,7 +68,7 @@ export interface CompileProblem {
 }
 
 export function compileRuleSet(
-  files: { file: string; rules: RuleFile }[],
+  files: { file: string; rules: RuleFile; positions?: number[] }[],
   hash: string,
 ): { ruleSet: CompiledRuleSet; problems: CompileProblem[] } {
   const problems: CompileProblem[] = [];
@@ -76,13 +76,13 @@ export function compileRuleSet(
   const seen = new Map<string, string>();
   let defaultDecision: "allow" | "deny" = "allow";
   let defaultMode: "enforce" | "audit" = "audit";
-  for (const { file, rules: rf } of files) {
+  for (const { file, rules: rf, positions } of files) {
     if (rf.default === "deny") {
       defaultDecision = "deny";
       if (rf.mode === "enforce") defaultMode = "enforce";
     }
     rf.rules.forEach((rule, i) => {
-      const at = (...rest: (string | number)[]) => ["rules", i, ...rest];
+      const at = (...rest: (string | number)[]) => ["rules", positions?.[i] ?? i, ...rest];
       const prior = seen.get(rule.id);
       if (prior !== undefined) {
         problems.push({ file, path: at("id"), message: `duplicate rule id "${rule.id}" (first defined in ${prior})` });

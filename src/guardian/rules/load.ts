@@ -3,7 +3,7 @@ import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { LineCounter, isNode, parseDocument, type Document } from "yaml";
 import { compileRuleSet, type CompiledRuleSet, type CompileProblem } from "./compile.js";
-import { ruleFileSchema, type RuleFile } from "./schema.js";
+import { ruleFileSchema, ruleSchema, type RuleFile } from "./schema.js";
 
 /** One problem in a rule file, located for a human: file, line, column and key path. */
 export interface RuleProblem {
@@ -39,7 +39,7 @@ export function readRuleSources(path: string): RuleSource[] {
 /** Parse, validate and compile rule sources as a whole; every problem is reported, and no rule set is returned if any. */
 export function loadRules(sources: RuleSource[]): LoadedRules {
   const problems: RuleProblem[] = [];
-  const parsed: { file: string; rules: RuleFile; locate: (path: (string | number)[]) => { line: number; column: number } }[] = [];
+  const parsed: { file: string; rules: RuleFile; positions?: number[]; locate: (path: (string | number)[]) => { line: number; column: number } }[] = [];
   for (const src of sources) {
     const lineCounter = new LineCounter();
     const doc = parseDocument(src.text, { lineCounter, prettyErrors: false, uniqueKeys: true });
@@ -51,27 +51,43 @@ export function loadRules(sources: RuleSource[]): LoadedRules {
       }
       continue;
     }
-    const result = ruleFileSchema.safeParse(doc.toJS({ maxAliasCount: 100 }));
+    const raw: unknown = doc.toJS({ maxAliasCount: 100 });
+    const result = ruleFileSchema.safeParse(raw);
     if (!result.success) {
       for (const issue of result.error.issues) {
         const path = issue.path.filter((p): p is string | number => typeof p !== "symbol");
         const where = locate(path);
         problems.push({ file: src.file, ...where, path: formatPath(path), message: issue.message });
       }
+      // Rules that are valid on their own are still compiled, so their CEL and JSONPath problems show up too.
+      const rawRules = (raw as { rules?: unknown } | null)?.rules;
+      if (Array.isArray(rawRules)) {
+        const rules: RuleFile["rules"] = [];
+        const positions: number[] = [];
+        rawRules.forEach((r, i) => {
+          const ok = ruleSchema.safeParse(r);
+          if (ok.success) {
+            rules.push(ok.data);
+            positions.push(i);
+          }
+        });
+        parsed.push({ file: src.file, rules: { name: "invalid", mode: "enforce", default: "allow", rules }, positions, locate });
+      }
       continue;
     }
     parsed.push({ file: src.file, rules: result.data, locate });
   }
-  if (problems.length > 0) return { problems };
-
   const hash = createHash("sha256");
   for (const src of sources) hash.update(src.file).update("\0").update(src.text).update("\0");
   const compiled = compileRuleSet(
-    parsed.map((p) => ({ file: p.file, rules: p.rules })),
+    parsed.map((p) => ({ file: p.file, rules: p.rules, positions: p.positions })),
     hash.digest("hex").slice(0, 16),
   );
-  if (compiled.problems.length > 0) {
-    return { problems: compiled.problems.map((p) => located(p, parsed)) };
+  problems.push(...compiled.problems.map((p) => located(p, parsed)));
+  if (problems.length > 0) {
+    // Every problem, in file and line order.
+    problems.sort((a, b) => (a.file === b.file ? a.line - b.line || a.column - b.column : 0));
+    return { problems };
   }
   return { ruleSet: compiled.ruleSet, problems: [] };
 }
