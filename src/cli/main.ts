@@ -2,7 +2,9 @@
 import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import { GuardwireError } from "../errors.js";
-import { describeProblems, DEFAULT_PACK, readAndLoadRules } from "./rules.js";
+import { rulesJsonSchema } from "../guardian/rules/schema.js";
+import { describeProblems, DEFAULT_PACK, PACKS_DIR, readAndLoadRules } from "./rules.js";
+import { printTestSummary, runTestFiles } from "./test-rules.js";
 import { runTail } from "./tail.js";
 import { runVerify } from "./verify.js";
 import { runWrap } from "./wrap.js";
@@ -45,6 +47,25 @@ program
       return;
     }
     process.stdout.write(`ok: ${ruleSet.rules.length} rules in ${ruleSet.name} (default ${ruleSet.default}, hash ${ruleSet.hash})\n`);
+  });
+
+program
+  .command("test")
+  .description("run rule tests (*.test.yaml): each case's message against the rules, decision and message compared")
+  .argument("[path]", "a test file or a directory searched for *.test.yaml", PACKS_DIR)
+  .action((path: string) => {
+    const summary = runTestFiles(path);
+    printTestSummary(summary, process.stdout, Boolean(process.stdout.isTTY) && !process.env.NO_COLOR);
+    process.exitCode = summary.failed > 0 || summary.passed === 0 ? 1 : 0;
+  });
+
+program
+  .command("schema")
+  .description("print the JSON Schema of rule files (for editor completion)")
+  .argument("<what>", "rules")
+  .action((what: string) => {
+    if (what !== "rules") throw new GuardwireError("USAGE", `unknown schema "${what}" (known: rules)`);
+    process.stdout.write(JSON.stringify(rulesJsonSchema(), null, 2) + "\n");
   });
 
 program

@@ -1,16 +1,57 @@
 import { exec, type JsonValue } from "jsonpath-rfc9535";
+import type { Detection } from "./detectors/scan.js";
 import type { CompiledEdit } from "./rules/compile.js";
 
 type Path = (string | number)[];
 
-/** Applies edits in order to a copy of the message; the original is never touched. */
-export function applyEdits(message: Record<string, unknown>, edits: readonly CompiledEdit[]): Record<string, unknown> {
+/**
+ * Applies edits in order to a copy of the message; the original is never touched. `detections` are the findings of the
+ * rule's detectors, which a `redact` edit replaces exactly.
+ */
+export function applyEdits(message: Record<string, unknown>, edits: readonly CompiledEdit[], detections: readonly Detection[] = []): Record<string, unknown> {
   const doc = structuredClone(message);
-  for (const edit of edits) applyEdit(doc, edit);
+  for (const edit of edits) {
+    if (edit.op === "redact") redact(doc, detections, edit.with);
+    else applyEdit(doc, edit);
+  }
   return doc;
 }
 
-function applyEdit(doc: Record<string, unknown>, edit: CompiledEdit): void {
+/** Replaces each detected span with the replacement (`{type}` names the finding), rightmost first per string. */
+function redact(doc: Record<string, unknown>, detections: readonly Detection[], replacement: string): void {
+  const byPath = new Map<string, Detection[]>();
+  for (const d of detections) {
+    const key = JSON.stringify(d.path);
+    const list = byPath.get(key) ?? [];
+    list.push(d);
+    byPath.set(key, list);
+  }
+  for (const list of byPath.values()) {
+    const path = (list[0] as Detection).path;
+    const value = getAt(doc, path);
+    if (typeof value !== "string") continue;
+    list.sort((a, b) => b.start - a.start);
+    let out = value;
+    let floor = Infinity;
+    for (const d of list) {
+      if (d.end > floor) continue; // overlaps a span already replaced
+      out = out.slice(0, d.start) + replacement.replace("{type}", d.type) + out.slice(d.end);
+      floor = d.start;
+    }
+    setAt(doc, path, out, false);
+  }
+}
+
+function getAt(doc: unknown, path: Path): unknown {
+  let node = doc;
+  for (const key of path) {
+    if (node === null || typeof node !== "object") return undefined;
+    node = (node as Record<string | number, unknown>)[key];
+  }
+  return node;
+}
+
+function applyEdit(doc: Record<string, unknown>, edit: Exclude<CompiledEdit, { op: "redact" }>): void {
   const matches: { value: unknown; path: Path }[] = [];
   exec(doc as JsonValue, edit.path, (value, path) => matches.push({ value, path: [...path] }));
   switch (edit.op) {
@@ -28,8 +69,7 @@ function applyEdit(doc: Record<string, unknown>, edit: CompiledEdit): void {
     case "replace":
       for (const m of matches) {
         if (typeof m.value !== "string") continue;
-        edit.pattern.lastIndex = 0;
-        setAt(doc, m.path, m.value.replace(edit.pattern, edit.with), false);
+        setAt(doc, m.path, edit.pattern.replaceAll(m.value, edit.with), false);
       }
       return;
   }

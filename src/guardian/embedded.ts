@@ -4,6 +4,7 @@ import { AOS_VERSION, type AosRequest, type AosResponse, type AosResult } from "
 import { evaluate, kindOf, type Decision, type MessageContext } from "./evaluate.js";
 import type { Guardian } from "./guardian.js";
 import type { CompiledRuleSet, Protocol } from "./rules/compile.js";
+import { MemoryPinStore, SessionStore, SlidingWindowLimiter } from "./state.js";
 
 const STEP_METHODS = new Set([
   "steps/agentTrigger",
@@ -20,6 +21,8 @@ const INBOUND_STEPS = new Set(["steps/toolCallResult", "steps/knowledgeRetrieval
 export interface EmbeddedGuardianOptions {
   failOpen?: boolean;
   now?: () => Date;
+  /** Where tool_changed keeps its pins (default: in memory only). */
+  pins?: MemoryPinStore;
 }
 
 /**
@@ -27,10 +30,16 @@ export interface EmbeddedGuardianOptions {
  * params), `ping` and `steps/*`. In process: no serialization, answers synchronously.
  */
 export class EmbeddedGuardian implements Guardian {
+  private readonly sessions = new SessionStore();
+  private readonly limiter = new SlidingWindowLimiter();
+  private readonly pins: MemoryPinStore;
+
   constructor(
     private ruleSet: CompiledRuleSet,
     private readonly opts: EmbeddedGuardianOptions = {},
-  ) {}
+  ) {
+    this.pins = opts.pins ?? new MemoryPinStore();
+  }
 
   /** Hot reload: the next call sees the new rules; a call in progress keeps the ones it started with. */
   setRules(ruleSet: CompiledRuleSet): void {
@@ -63,13 +72,13 @@ export class EmbeddedGuardian implements Guardian {
       }
       const msg = message as JsonObject;
       const ctx = readContext(flat ? undefined : params.context, msg);
-      const decision = evaluate(protocol, msg, ctx, this.ruleSet, null, { failOpen: this.opts.failOpen });
+      const decision = this.judge(protocol, msg, ctx);
       return { jsonrpc: "2.0", id, result: this.result(decision, req, flat) };
     }
     if (STEP_METHODS.has(req.method)) {
       const ctx: MessageContext = { direction: INBOUND_STEPS.has(req.method) ? "inbound" : "outbound", kind: "request" };
       const asMessage: JsonObject = { jsonrpc: "2.0", id, method: req.method, params: stepParams(req.method, params) };
-      const decision = evaluate("aos", asMessage, ctx, this.ruleSet, null, { failOpen: this.opts.failOpen });
+      const decision = this.judge("aos", asMessage, ctx);
       if (decision.modified) {
         const modifiedParams = (decision.modified.params ?? {}) as JsonObject;
         return { jsonrpc: "2.0", id, result: this.result({ ...decision, modified: undefined }, req, false, { ...req, params: modifiedParams }) };
@@ -79,12 +88,33 @@ export class EmbeddedGuardian implements Guardian {
     return fail(id, ErrorCode.MethodNotFound, `Method not found: ${req.method}`);
   }
 
+  /** Evaluation is pure; the state it reads (labels, counts, windows, pins) is kept here and updated after. */
+  private judge(protocol: Protocol, message: JsonObject, ctx: MessageContext): Decision {
+    const sessionId = ctx.session ?? "";
+    const nowMs = (this.opts.now ?? (() => new Date()))().getTime();
+    const decision = evaluate(protocol, message, ctx, this.ruleSet, this.sessions.view(sessionId), {
+      failOpen: this.opts.failOpen,
+      pins: this.pins,
+      limiter: this.limiter,
+      now: nowMs,
+    });
+    const method = typeof message.method === "string" ? message.method : null;
+    const counted = method && "id" in message ? [method] : [];
+    const tool = method === "tools/call" ? (message.params as { name?: unknown } | undefined)?.name : undefined;
+    if (typeof tool === "string") counted.push(`tool:${tool}`);
+    if (decision.labels || counted.length > 0) this.sessions.update(sessionId, decision.labels, counted);
+    if (decision.newPins) this.pins.add(decision.newPins);
+    return decision;
+  }
+
   private result(d: Decision, req: AosRequest, flat: boolean, modifiedRequest?: AosRequest): AosResult {
     const audit = d.mode === "audit";
     const data: JsonObject = { rules: d.rules, mode: d.mode, ruleset: this.ruleSet.hash };
     if (d.rule) data.rule = d.rule;
     if (d.audit) data.audit = d.audit;
     if (d.errors) data.errors = d.errors;
+    if (d.detected) data.detected = d.detected;
+    if (d.labels) data.labels = d.labels;
     // In audit mode the guardian reports what it would have done, and tells the agent to go ahead.
     const result: AosResult = {
       decision: audit ? "allow" : d.decision,

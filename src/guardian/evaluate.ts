@@ -1,4 +1,6 @@
 import { MCP_PLUMBING, toolOf } from "../protocol/mcp.js";
+import { MessageScan, type Detection } from "./detectors/index.js";
+import type { NewPin, PinStore } from "./detectors/pins.js";
 import { applyEdits } from "./edits.js";
 import type { CompiledRule, CompiledRuleSet, Direction, Protocol } from "./rules/compile.js";
 import { extractText } from "./text.js";
@@ -41,11 +43,28 @@ export interface Decision {
   audit?: { decision: DecisionName; rules: string[]; reasonCode: string[] };
   /** Rules whose evaluation failed (each is a deny RULE_ERROR unless failing open). */
   errors?: { rule: string; error: string }[];
+  /** Session labels added by the rules that fired. */
+  labels?: string[];
+  /** Detection types found by the rules that fired. */
+  detected?: string[];
+  /** Tools seen for the first time by tool_changed, for the guardian to pin. */
+  newPins?: NewPin[];
 }
 
 export interface EvaluateOptions {
   /** failMode: open — a rule that fails to evaluate is skipped instead of denying. */
   failOpen?: boolean;
+  /** Pinned tool fingerprints, for the tool_changed detector. */
+  pins?: PinStore | null;
+  /** Sliding-window counters for `limit`. */
+  limiter?: Limiter | null;
+  /** Milliseconds, for `limit` windows. */
+  now?: number;
+}
+
+/** Counts hits per key in a sliding window; returns the count including this hit. */
+export interface Limiter {
+  hit(key: string, windowMs: number, now: number): number;
 }
 
 /**
@@ -68,9 +87,11 @@ export function evaluate(
   const candidates = ruleSet.candidates(protocol, ctx.direction, method);
 
   let vars: Record<string, unknown> | null = null;
+  let scan: MessageScan | null = null;
   const enforced: CompiledRule[] = [];
   const audited: CompiledRule[] = [];
   const errors: { rule: string; error: string }[] = [];
+  const found = new Map<CompiledRule, Detection[]>();
 
   for (const rule of candidates) {
     if (rule.kinds && !rule.kinds.has(kind)) continue;
@@ -79,9 +100,21 @@ export function evaluate(
     if (rule.route && !rule.route(ctx.route ?? "")) continue;
     if (rule.server && !rule.server(ctx.server?.name ?? "")) continue;
     if (rule.agent && !rule.agent(ctx.agent?.id ?? "")) continue;
+    let detections: Detection[] = [];
+    if (rule.detectors.length > 0) {
+      scan ??= new MessageScan(message, ctx.server?.name ?? ctx.route ?? "", opts.pins ?? null);
+      try {
+        for (const d of rule.detectors) for (const x of scan.run(d)) detections.push(x);
+      } catch (e) {
+        errors.push({ rule: rule.id, error: `detector failed: ${(e as Error).message}` });
+        continue;
+      }
+      if (detections.length === 0) continue;
+    }
     if (rule.when) {
       vars ??= bindVariables(protocol, message, ctx, kind, method, params, tool, session);
       if (rule.needsText && vars.text === null) vars.text = extractText(message);
+      vars.detections = detections;
       let outcome: unknown;
       try {
         outcome = rule.when(vars);
@@ -95,10 +128,17 @@ export function evaluate(
       }
       if (!outcome) continue;
     }
+    if (rule.limit) {
+      const by = rule.limit.key;
+      const who = by === "session" ? (ctx.session ?? "") : by === "agent" ? (ctx.agent?.id ?? "") : by === "route" ? (ctx.route ?? "") : (tool ?? "");
+      const count = opts.limiter ? opts.limiter.hit(`${rule.id}\u0000${who}`, rule.limit.perMs, opts.now ?? 0) : 0;
+      if (count <= rule.limit.count) continue;
+    }
+    if (detections.length > 0) found.set(rule, detections);
     (rule.mode === "audit" ? audited : enforced).push(rule);
   }
 
-  const decision = combine(enforced, message, ruleSet, method);
+  const decision = combine(enforced, message, ruleSet, method, found);
   if (errors.length > 0) {
     decision.errors = errors;
     if (!opts.failOpen) {
@@ -115,14 +155,65 @@ export function evaluate(
     }
   }
   if (audited.length > 0) {
-    const wouldBe = combine([...enforced, ...audited], message, ruleSet, method);
+    const wouldBe = combine([...enforced, ...audited], message, ruleSet, method, found);
     decision.audit = { decision: wouldBe.decision, rules: audited.map((r) => r.id), reasonCode: wouldBe.reasonCode };
     if (enforced.length === 0 && errors.length === 0) decision.mode = "audit";
+  }
+  const labels = [...enforced, ...audited].flatMap((r) => r.labels);
+  if (labels.length > 0) decision.labels = [...new Set(labels)];
+  if (found.size > 0) decision.detected = [...new Set([...found.values()].flat().map((d) => d.type))];
+  if (scan && scan.newPins.length > 0) decision.newPins = scan.newPins;
+  if (decision.decision !== "deny" && kind === "response" && method === "tools/list" && protocol === "mcp" && ctx.direction === "inbound") {
+    filterToolList(decision, message, ctx, ruleSet);
   }
   return decision;
 }
 
-function combine(fired: CompiledRule[], message: Record<string, unknown>, ruleSet: CompiledRuleSet, method: string | null): Decision {
+/**
+ * A tool that the rules deny unconditionally for this caller (a deny rule with no when/detect/limit whose match names
+ * it) is removed from tools/list results, so the model never plans with it. The filtering is a logged modify.
+ */
+function filterToolList(decision: Decision, message: Record<string, unknown>, ctx: MessageContext, ruleSet: CompiledRuleSet): void {
+  const base = decision.modified ?? message;
+  const result = base.result as { tools?: unknown } | undefined;
+  if (!result || !Array.isArray(result.tools)) return;
+  const outbound = ruleSet.candidates("mcp", "outbound", "tools/call").filter(
+    (r) =>
+      r.decision === "deny" &&
+      r.unconditional &&
+      r.mode === "enforce" &&
+      r.tool !== null &&
+      (!r.kinds || r.kinds.has("request")) &&
+      (!r.route || r.route(ctx.route ?? "")) &&
+      (!r.server || r.server(ctx.server?.name ?? "")) &&
+      (!r.agent || r.agent(ctx.agent?.id ?? "")),
+  );
+  if (outbound.length === 0) return;
+  const removedBy = new Set<string>();
+  const kept = result.tools.filter((t: unknown) => {
+    const name = t !== null && typeof t === "object" ? (t as { name?: unknown }).name : undefined;
+    if (typeof name !== "string") return true;
+    const rule = outbound.find((r) => r.tool?.(name));
+    if (rule) removedBy.add(rule.id);
+    return !rule;
+  });
+  if (removedBy.size === 0) return;
+  const modified = structuredClone(base);
+  (modified.result as { tools: unknown[] }).tools = kept;
+  decision.modified = modified;
+  decision.decision = "modify";
+  decision.rules = [...decision.rules, ...removedBy];
+  decision.reasonCode = [...decision.reasonCode, "TOOL_FILTERED"];
+  decision.message = `${result.tools.length - kept.length} tool(s) denied by rules removed from the list`;
+}
+
+function combine(
+  fired: CompiledRule[],
+  message: Record<string, unknown>,
+  ruleSet: CompiledRuleSet,
+  method: string | null,
+  found: Map<CompiledRule, Detection[]>,
+): Decision {
   const deny = fired.find((r) => r.decision === "deny");
   const ids = fired.map((r) => r.id);
   const codes = (rs: CompiledRule[]) => [...new Set(rs.flatMap((r) => (r.reasonCode ? [r.reasonCode] : [])))];
@@ -139,7 +230,7 @@ function combine(fired: CompiledRule[], message: Record<string, unknown>, ruleSe
   const modifiers = fired.filter((r) => r.decision === "modify");
   if (modifiers.length > 0) {
     let modified = message;
-    for (const r of modifiers) modified = applyEdits(modified, r.edits);
+    for (const r of modifiers) modified = applyEdits(modified, r.edits, found.get(r));
     return {
       decision: "modify",
       mode: "enforce",

@@ -1,6 +1,8 @@
-import { Environment } from "@marcbachmann/cel-js";
+import { Environment, serialize } from "@marcbachmann/cel-js";
 import parseJsonPath from "jsonpath-rfc9535/parser";
 import picomatch from "picomatch";
+import { compileDetector, type CompiledDetector } from "../detectors/index.js";
+import { regexProblem, safeRegex, type SafeRegex } from "../regex.js";
 import type { Edit, RuleFile } from "./schema.js";
 
 /** The variables a `when` expression can use (RULES.md). Every one is always bound, to null when absent. */
@@ -12,17 +14,56 @@ export const CEL_VARIABLES = [
 const celEnv = (() => {
   const env = new Environment({ unlistedVariablesAreDyn: false, enableOptionalTypes: true, homogeneousAggregateLiterals: false });
   for (const v of CEL_VARIABLES) env.registerVariable(v, "dyn");
+  // matches() on RE2, as CEL specifies: linear time whatever the pattern (see regex.ts).
+  env.registerFunction("string.re2Matches(string): bool", (s: string, p: string) => safeRegex(p).test(s));
+  env.registerFunction("re2Matches(string, string): bool", (s: string, p: string) => safeRegex(p).test(s));
   return env;
 })();
+
+type CelNode = { op: string; args: unknown };
+
+/**
+ * Compiles a `when` expression with every `matches()` call routed to RE2, and every literal pattern checked now,
+ * so a bad or unsupported regex is a load error, not a runtime deny.
+ */
+function compileWhen(expression: string): (vars: Record<string, unknown>) => unknown {
+  const first = celEnv.parse(expression);
+  const patterns: string[] = [];
+  let rewritten = false;
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (node === null || typeof node !== "object") return;
+    const n = node as CelNode;
+    if ((n.op === "rcall" || n.op === "call") && Array.isArray(n.args) && n.args[0] === "matches") {
+      n.args[0] = "re2Matches";
+      rewritten = true;
+      const callArgs = n.op === "rcall" ? n.args[2] : n.args[1];
+      const pattern = Array.isArray(callArgs) ? (callArgs[callArgs.length - 1] as CelNode | undefined) : undefined;
+      if (pattern?.op === "value" && typeof pattern.args === "string") patterns.push(pattern.args);
+    }
+    if (Array.isArray(n.args)) n.args.forEach(walk);
+    else walk(n.args);
+  };
+  walk(first.ast);
+  for (const p of patterns) {
+    const problem = regexProblem(p);
+    if (problem) throw new Error(problem);
+  }
+  const program = rewritten ? celEnv.parse(serialize(first.ast as never)) : first;
+  const checked = program.check();
+  if (!checked.valid) throw checked.error ?? new Error("invalid expression");
+  return program as (vars: Record<string, unknown>) => unknown;
+}
 
 export type Matcher = (value: string) => boolean;
 export type Protocol = "mcp" | "a2a" | "aos";
 export type Direction = "outbound" | "inbound";
 
 export type CompiledEdit =
+  | { op: "redact"; with: string }
   | { op: "set"; path: string; singular: (string | number)[] | null; value: unknown }
   | { op: "remove"; path: string }
-  | { op: "replace"; path: string; pattern: RegExp; with: string };
+  | { op: "replace"; path: string; pattern: SafeRegex; with: string };
 
 export interface CompiledRule {
   id: string;
@@ -45,6 +86,9 @@ export interface CompiledRule {
   agent: Matcher | null;
   when: ((vars: Record<string, unknown>) => unknown) | null;
   needsText: boolean;
+  detectors: CompiledDetector[];
+  limit: { count: number; perMs: number; key: "session" | "agent" | "route" | "tool" } | null;
+  labels: string[];
   edits: CompiledEdit[];
   /** No condition beyond `match`: the rule decides whenever it matches. */
   unconditional: boolean;
@@ -92,10 +136,7 @@ export function compileRuleSet(
       let when: CompiledRule["when"] = null;
       if (rule.when !== undefined) {
         try {
-          const program = celEnv.parse(rule.when);
-          const checked = program.check();
-          if (!checked.valid) throw checked.error ?? new Error("invalid expression");
-          when = program as (vars: Record<string, unknown>) => unknown;
+          when = compileWhen(rule.when);
         } catch (e) {
           problems.push({ file, path: at("when"), message: `invalid CEL expression: ${firstLine((e as Error).message)}` });
         }
@@ -106,6 +147,15 @@ export function compileRuleSet(
         if (typeof compiled === "string") problems.push({ file, path: at("modify", j), message: compiled });
         else edits.push(compiled);
       });
+      const detectors: CompiledDetector[] = [];
+      (rule.detect ?? []).forEach((spec, j) => {
+        const d = compileDetector(spec);
+        if (typeof d === "string") problems.push({ file, path: at("detect", j), message: d });
+        else detectors.push(d);
+      });
+      if (rule.modify?.some((e) => "redact" in e) && detectors.length === 0 && !rule.detect) {
+        problems.push({ file, path: at("modify"), message: "redact: detections needs detect: on the same rule" });
+      }
       const methods = m.method === undefined ? null : toList(m.method);
       rules.push({
         id: rule.id,
@@ -127,8 +177,11 @@ export function compileRuleSet(
         agent: m.agent === undefined ? null : globMatcher(toList(m.agent)),
         when,
         needsText: rule.when !== undefined && /\btext\b/.test(rule.when),
+        detectors,
+        limit: rule.limit ? { count: rule.limit.count, perMs: durationMs(rule.limit.per), key: rule.limit.key } : null,
+        labels: rule.label === undefined ? [] : toList(rule.label),
         edits,
-        unconditional: rule.when === undefined,
+        unconditional: rule.when === undefined && rule.detect === undefined && rule.limit === undefined,
       });
     });
   }
@@ -137,6 +190,7 @@ export function compileRuleSet(
 }
 
 function compileEdit(edit: Edit): CompiledEdit | string {
+  if ("redact" in edit) return { op: "redact", with: edit.with ?? "[REDACTED:{type}]" };
   if ("set" in edit) {
     const singular = checkPath(edit.set);
     if (typeof singular === "string") return singular;
@@ -148,11 +202,16 @@ function compileEdit(edit: Edit): CompiledEdit | string {
   }
   const r = checkPath(edit.replace);
   if (typeof r === "string") return r;
-  try {
-    return { op: "replace", path: edit.replace, pattern: new RegExp(edit.pattern, "g" + (edit.flags ?? "")), with: edit.with };
-  } catch (e) {
-    return `invalid pattern: ${(e as Error).message}`;
-  }
+  const problem = regexProblem(edit.pattern, edit.flags ?? "");
+  if (problem) return problem;
+  return { op: "replace", path: edit.replace, pattern: safeRegex(edit.pattern, edit.flags ?? ""), with: edit.with };
+}
+
+function durationMs(per: string): number {
+  const m = /^(\d+)(ms|s|m|h|d)$/.exec(per);
+  const n = Number(m?.[1] ?? 0);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(m?.[2] ?? "s") as "ms" | "s" | "m" | "h" | "d"];
+  return n * unit;
 }
 
 type PathSegment = { type: string; node?: { type: string; value?: unknown } };

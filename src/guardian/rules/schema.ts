@@ -4,6 +4,7 @@ const globs = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
 const reasonCode = z.string().regex(/^[A-Z][A-Z0-9_]*$/, "reasonCode must be UPPER_SNAKE_CASE");
 
 export const editSchema = z.union([
+  z.strictObject({ redact: z.literal("detections"), with: z.string().optional() }),
   z.strictObject({ set: z.string().startsWith("$"), value: z.unknown() }),
   z.strictObject({ remove: z.string().startsWith("$") }),
   z.strictObject({
@@ -36,6 +37,18 @@ export const ruleSchema = z
     description: z.string().optional(),
     match: matchSchema.optional(),
     when: z.string().min(1).optional(),
+    detect: z
+      .array(z.union([z.string().min(1), z.strictObject({ url: z.strictObject({ allow: z.array(z.string().min(1)).optional(), deny: z.array(z.string().min(1)).optional() }) })]))
+      .min(1)
+      .optional(),
+    limit: z
+      .strictObject({
+        count: z.number().int().positive(),
+        per: z.string().regex(/^\d+(ms|s|m|h|d)$/, "per is a duration such as 30s, 1m, 1h, 1d"),
+        key: z.enum(["session", "agent", "route", "tool"]).default("session"),
+      })
+      .optional(),
+    label: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
     decision: z.enum(["allow", "deny", "modify"]),
     modify: z.array(editSchema).min(1).optional(),
     reasonCode: reasonCode.optional(),
@@ -62,3 +75,11 @@ export const ruleFileSchema = z.strictObject({
 export type RuleFile = z.infer<typeof ruleFileSchema>;
 export type Rule = z.infer<typeof ruleSchema>;
 export type Edit = z.infer<typeof editSchema>;
+
+/** The JSON Schema of a rule file, generated from the zod schema (the single source), for editors. */
+export function rulesJsonSchema(): Record<string, unknown> {
+  return {
+    title: "guardwire rule file",
+    ...z.toJSONSchema(ruleFileSchema, { io: "input", unrepresentable: "any" }),
+  };
+}

@@ -1,0 +1,273 @@
+import { findAll, type Detection, type StringSite } from "./scan.js";
+
+/*
+ * Built-in detectors over a message's strings. Every pattern here is written to run in linear time: no nested
+ * unbounded quantifiers, and the costlier ones only run when a cheap literal they need is present.
+ */
+
+interface Pattern {
+  type: string;
+  re: RegExp;
+  /** Skip the regex unless one of these literals occurs (fast prefilter for large results). */
+  needs?: string[];
+  group?: number;
+  accept?: (match: string) => boolean;
+}
+
+function run(sites: StringSite[], patterns: Pattern[]): Detection[] {
+  const out: Detection[] = [];
+  for (const p of patterns) {
+    const candidates = p.needs ? sites.filter((s) => p.needs?.some((n) => s.value.includes(n))) : sites;
+    if (candidates.length === 0) continue;
+    const found = findAll(candidates, p.re, p.accept ? (m) => ((p.accept as (s: string) => boolean)(m[p.group ?? 0] ?? m[0]) ? p.type : null) : p.type, p.group);
+    for (const d of found) out.push(d);
+  }
+  return out;
+}
+
+const SECRETS: Pattern[] = [
+  { type: "secrets.aws_access_key", re: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, needs: ["AKIA", "ASIA"] },
+  { type: "secrets.aws_secret_key", re: /aws_secret_access_key["']?\s*[=:]\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/gi, group: 1, needs: ["ecret_access_key", "ECRET_ACCESS_KEY"] },
+  { type: "secrets.github_token", re: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g, needs: ["gh", "github_pat_"] },
+  { type: "secrets.gitlab_token", re: /\bglpat-[A-Za-z0-9_-]{20,}/g, needs: ["glpat-"] },
+  { type: "secrets.slack_token", re: /\bxox[baprs]-[A-Za-z0-9-]{10,}/g, needs: ["xox"] },
+  { type: "secrets.slack_webhook", re: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]{20,}/g, needs: ["hooks.slack.com"] },
+  { type: "secrets.stripe_key", re: /\b(?:sk|rk)_live_[A-Za-z0-9]{16,}/g, needs: ["_live_"] },
+  { type: "secrets.anthropic_key", re: /\bsk-ant-[A-Za-z0-9_-]{20,}/g, needs: ["sk-ant-"] },
+  { type: "secrets.openai_key", re: /\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, needs: ["sk-"], accept: (s) => /[0-9]/.test(s) && /[A-Za-z]/.test(s.slice(3)) },
+  { type: "secrets.google_api_key", re: /\bAIza[0-9A-Za-z_-]{35}\b/g, needs: ["AIza"] },
+  { type: "secrets.private_key", re: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----|$)/g, needs: ["PRIVATE KEY"] },
+  { type: "secrets.jwt", re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/g, needs: ["eyJ"] },
+  {
+    type: "secrets.connection_string",
+    re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/"'<>]{1,100}:([^\s@/"'<>]{3,200})@[^\s/"'<>]{1,255}/gi,
+    group: 1,
+    needs: ["://"],
+    accept: (pw) => !/^(?:\*+|x+|password|pass|secret|changeme|<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\})$/i.test(pw),
+  },
+];
+
+export function detectSecrets(sites: StringSite[]): Detection[] {
+  return run(sites, SECRETS);
+}
+
+function luhn(digits: string): boolean {
+  let sum = 0;
+  let double = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let d = digits.charCodeAt(i) - 48;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+function ibanValid(raw: string): boolean {
+  const s = raw.replace(/ /g, "");
+  if (s.length < 15 || s.length > 34) return false;
+  const moved = s.slice(4) + s.slice(0, 4);
+  let rem = 0;
+  for (const ch of moved) {
+    const code = ch.charCodeAt(0);
+    const v = code >= 65 ? String(code - 55) : ch;
+    for (const c of v) rem = (rem * 10 + (c.charCodeAt(0) - 48)) % 97;
+  }
+  return rem === 1;
+}
+
+const PII: Pattern[] = [
+  { type: "pii.email", re: /\b[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b/g, needs: ["@"], accept: (s) => !s.startsWith("git@") },
+  {
+    type: "pii.credit_card",
+    re: /(?<![\d.])(?:\d[ -]?){12,18}\d(?![\d.])/g,
+    accept: (s) => {
+      const digits = s.replace(/[ -]/g, "");
+      return digits.length >= 13 && digits.length <= 19 && /^[2-6]/.test(digits) && luhn(digits);
+    },
+  },
+  { type: "pii.ssn", re: /(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])/g, needs: ["-"] },
+  { type: "pii.phone", re: /(?<![\w+])(?:\+\d{1,3}[ .-]?)?(?:\(\d{3}\)\s?|\d{3}[ .-])\d{3}[ .-]\d{4}(?![\w-])/g },
+  { type: "pii.iban", re: /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/g, accept: ibanValid },
+  {
+    type: "pii.ip",
+    re: /(?<![\d.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\d.])/g,
+    needs: ["."],
+    accept: (ip) => !/^(?:127\.|0\.|10\.|192\.168\.|169\.254\.|172\.(?:1[6-9]|2\d|3[01])\.|255\.)/.test(ip),
+  },
+];
+
+export const PII_TYPES = PII.map((p) => p.type);
+
+export function detectPii(sites: StringSite[], only?: string): Detection[] {
+  return run(sites, only ? PII.filter((p) => p.type === only) : PII);
+}
+
+const INJECTION: Pattern[] = [
+  {
+    type: "prompt_injection.override",
+    re: /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+|these\s+|those\s+|my\s+|of\s+)*(?:previous|prior|above|earlier|preceding|system|original|initial|safety)\s+(?:instructions?|prompts?|directions?|rules|guidelines|messages?|context|guardrails)\b/gi,
+  },
+  { type: "prompt_injection.override", re: /\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:above|before|you\s+(?:were|have\s+been)\s+told)\b/gi },
+  { type: "prompt_injection.role", re: /\byou\s+are\s+(?:now|no\s+longer)\s+(?:an?\s+)?(?:DAN\b|unrestricted|jailbroken|in\s+developer\s+mode|free\s+of|not\s+bound|bound\s+by\s+no)/gi },
+  { type: "prompt_injection.role", re: /\b(?:new|updated|real|actual)\s+(?:system\s+)?instructions?\s*:/gi },
+  { type: "prompt_injection.role", re: /<\|(?:im_start|im_end|system|endoftext)\|>|\[\/?(?:INST|SYS)\]|<<\/?SYS>>/g, needs: ["<|", "[INST", "[/INST", "[SYS", "<<SYS", "<</SYS"] },
+  { type: "prompt_injection.secrecy", re: /\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|notify|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to)\s+the\s+user\b/gi },
+  {
+    type: "prompt_injection.exfiltration",
+    re: /\b(?:send|post|upload|exfiltrate|forward|email)\s+(?:the\s+|all\s+|any\s+|your\s+)?(?:contents?|data|credentials|secrets|api\s+keys?|keys|tokens?|conversation|chat\s+history|files?|environment\s+variables)\s+(?:\S+\s+){0,4}?to\s+(?:https?:\/\/|[\w.+-]+@|the\s+(?:url|address|endpoint)\b)/gi,
+  },
+  {
+    type: "prompt_injection.markdown_exfiltration",
+    re: /!\[[^\]\n]{0,200}\]\(\s*https?:\/\/[^)\s?]{1,500}\?[^)\s]{0,500}=(?:[^)\s&]{0,40}(?:\{\{|\$\{|%7B)|[A-Za-z0-9+/%_=-]{32,})/gi,
+    needs: ["]("],
+  },
+  { type: "prompt_injection.html_exfiltration", re: /<img\s[^>]{0,200}src=["']?https?:\/\/[^"'\s>?]{1,500}\?[^"'\s>]{0,500}=[A-Za-z0-9+/%_=-]{32,}/gi, needs: ["<img", "<IMG"] },
+];
+
+/** Tag characters, bidi overrides, and runs of invisible characters: text a human cannot see but a model reads. */
+const HIDDEN = /[\u{E0000}-\u{E007F}]+|[\u202A-\u202E\u2066-\u2069]|[\u200B\u200C\u200D\u2060\u2062\u2063\u2064\uFEFF]{2,}|(?<=\S)\uFEFF/gu;
+
+export function detectPromptInjection(sites: StringSite[]): Detection[] {
+  const out = run(sites, INJECTION);
+  for (const d of findAll(sites, HIDDEN, "prompt_injection.hidden_unicode")) out.push(d);
+  return out;
+}
+
+const POISONING: Pattern[] = [
+  { type: "tool_poisoning.hidden_tag", re: /<\/?(?:IMPORTANT|SYSTEM|instructions?|secret|hidden|admin|note\s+to\s+(?:ai|assistant|model))\b[^>]{0,50}>/gi, needs: ["<"] },
+  { type: "tool_poisoning.sensitive_file", re: /(?:~|\$HOME|%USERPROFILE%)?[/\\]?(?:\.ssh[/\\]\S{0,40}|\.aws[/\\]credentials|\.env\b|id_rsa\b|mcp\.json|\.cursor[/\\]|claude_desktop_config\.json|\.netrc|\.git-credentials)/gi },
+  { type: "tool_poisoning.chained_instruction", re: /\b(?:before|after|prior\s+to)\s+(?:using|calling|running|invoking)\s+(?:this|the|any)\s+tool\b[^.\n]{0,120}\b(?:must|should|always|first)\b/gi },
+  { type: "tool_poisoning.chained_instruction", re: /\b(?:you\s+must|always|first)\s+(?:call|use|invoke|run)\s+(?:the\s+)?[`'"]?[\w.-]+[`'"]?\s+tool\b[^.\n]{0,80}\b(?:with|and\s+pass|passing|including)\b/gi },
+  { type: "tool_poisoning.parameter_smuggling", re: /\b(?:pass|put|include|send|add)\s+(?:the\s+)?(?:contents?|value|text)\s+of\s+[^.\n]{1,80}\s+(?:in|into|as)\s+(?:the\s+)?[`'"]?\w+[`'"]?\s+(?:parameter|argument|field)/gi },
+];
+
+/** Instructions hidden in a tools/list result: tool descriptions and schemas. */
+export function detectToolPoisoning(message: Record<string, unknown>, sites: StringSite[]): Detection[] {
+  const toolSites = sites.filter((s) => s.path[0] === "result" && s.path[1] === "tools");
+  if (toolSites.length === 0) return [];
+  const out = run(toolSites, POISONING);
+  for (const d of detectPromptInjection(toolSites)) out.push({ ...d, type: d.type.replace("prompt_injection", "tool_poisoning") });
+  void message;
+  return out;
+}
+
+/** Path-like tokens: split on whitespace, quotes and shell punctuation. */
+const TOKEN = /[^\s"'`<>|;,()[\]{}]+/g;
+
+const SENSITIVE: { type: string; re: RegExp }[] = [
+  { type: "sensitive_path.ssh_key", re: /(?:^|[/\\])(?:\.ssh[/\\](?:id_[a-z0-9_]+|identity|authorized_keys)|id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?)$/i },
+  { type: "sensitive_path.cloud_credentials", re: /(?:^|[/\\])(?:\.aws[/\\](?:credentials|config)|\.azure[/\\](?:accessTokens\.json|msal_token_cache\.\w+)|gcloud[/\\](?:credentials\.db|access_tokens\.db|application_default_credentials\.json|legacy_credentials(?:[/\\].*)?)|\.kube[/\\]config|\.docker[/\\]config\.json|\.config[/\\]gh[/\\]hosts\.yml)$/i },
+  { type: "sensitive_path.dotenv", re: /(?:^|[/\\])\.env(?:\.(?!example$|sample$|template$|dist$|defaults$)[\w-]+)?$/i },
+  { type: "sensitive_path.credential_file", re: /(?:^|[/\\])(?:\.netrc|_netrc|\.git-credentials|\.npmrc|\.pypirc|\.pgpass|\.htpasswd|\.vault-token|\.terraformrc|credentials\.json|secrets\.ya?ml|\.gnupg(?:[/\\].*)?|\.password-store(?:[/\\].*)?|keychain-db|\.keychain)$/i },
+  { type: "sensitive_path.system", re: /^(?:\/etc\/(?:shadow|gshadow|sudoers(?:\.d\/.*)?|master\.passwd|security\/opasswd)|\/etc\/ssl\/private(?:\/.*)?|\/root(?:\/.*)?|\/proc\/(?:self|\d+)\/(?:environ|mem|maps)|\/var\/run\/docker\.sock|[A-Za-z]:\\Windows\\System32\\config\\(?:SAM|SYSTEM|SECURITY))$/i },
+  { type: "sensitive_path.browser_profile", re: /(?:Google[/\\]Chrome|google-chrome|Chromium|BraveSoftware|Microsoft[/\\]Edge|microsoft-edge|\.mozilla[/\\]firefox|Firefox[/\\]Profiles|Library[/\\]Safari)[/\\].*(?:Login Data|Cookies|Web Data|Local State|logins\.json|key[34]\.db|cookies\.sqlite|Cookies\.binarycookies)$/i },
+  { type: "sensitive_path.traversal", re: /(?:^|[/\\])\.\.[/\\]\.\.(?:[/\\]|$)|%2e%2e(?:%2f|%5c|\/)/i },
+];
+
+export function detectSensitivePath(sites: StringSite[]): Detection[] {
+  const out: Detection[] = [];
+  for (const site of sites) {
+    // A whole value that is one path may contain spaces ("…/Default/Login Data").
+    if (site.value.length < 4096 && !site.value.includes("\n") && site.value.includes(" ")) {
+      const whole = site.value.trim();
+      const hit = SENSITIVE.find((s) => s.re.test(whole));
+      if (hit) {
+        const start = site.value.indexOf(whole);
+        out.push({ type: hit.type, path: site.path, start, end: start + whole.length });
+        continue;
+      }
+    }
+    TOKEN.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = TOKEN.exec(site.value)) !== null) {
+      let token = m[0];
+      // `file:///…` URIs and `path=…`/`--path=…` options carry a path after a prefix.
+      const eq = token.lastIndexOf("=");
+      let offset = 0;
+      if (eq >= 0 && eq < token.length - 1) {
+        offset = eq + 1;
+        token = token.slice(offset);
+      }
+      if (token.startsWith("file://")) {
+        offset += 7;
+        token = token.slice(7);
+      }
+      if (token.length < 4 || token.endsWith(".pub")) continue;
+      for (const s of SENSITIVE) {
+        if (s.re.test(token)) {
+          const start = m.index + offset;
+          out.push({ type: s.type, path: site.path, start, end: start + token.length });
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+const SYSTEM_DIRS = "(?:bin|boot|dev|etc|home|lib|lib64|opt|root|sbin|srv|sys|usr|var|Users|System|Applications|Library)";
+const DANGEROUS: Pattern[] = [
+  {
+    type: "dangerous_command.recursive_delete",
+    re: new RegExp(
+      String.raw`\brm\s+(?:-{1,2}[\w-]+\s+)*?-[a-zA-Z]*[rR][a-zA-Z]*\s+(?:-{1,2}[\w-]+\s+)*(?:\/|\/\*|~\/?|~\/\*|\$HOME\/?|\$\{HOME\}\/?|\*|\/${SYSTEM_DIRS}\/?)(?=$|[\s;&|)])`,
+      "g",
+    ),
+    needs: ["rm "],
+  },
+  { type: "dangerous_command.recursive_delete", re: /\b(?:Remove-Item|del|rd|rmdir)\s+(?:\/[sq]\s+)*(?:-Recurse\s+)?(?:-Force\s+)?[A-Za-z]:\\(?:\*|Windows|Users)?(?=$|[\s;&|])/gi },
+  { type: "dangerous_command.disk_format", re: /\b(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|wipefs|format\s+[A-Za-z]:)\s/g },
+  { type: "dangerous_command.disk_overwrite", re: /\bdd\s[^\n;|]*\bof=\/dev\/(?:sd|hd|nvme|xvd|vd|disk|mmcblk|rdisk)|>\s*\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d)|\bshred\s[^\n;|]*\/dev\//g },
+  { type: "dangerous_command.remote_code", re: /\b(?:curl|wget|fetch|iwr|Invoke-WebRequest)\b[^\n|;]{0,300}\|\s*(?:sudo\s+)?(?:env\s+)?(?:ba|z|k|da|fi)?sh\b|\b(?:ba|z)?sh\s+-c\s+["']?\$\(\s*(?:curl|wget)\b|(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b|\b(?:iex|Invoke-Expression)\b[^\n]{0,100}\b(?:DownloadString|iwr|Invoke-WebRequest|curl)\b/gi },
+  { type: "dangerous_command.permissions", re: /\bchmod\s+(?:-[a-zA-Z]+\s+)*(?:0?777|a\+rwx|ugo\+rwx|[ug]?\+s)\s|\bchown\s+-R\s+\S+\s+\/(?=$|\s)/g },
+  { type: "dangerous_command.fork_bomb", re: /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/g },
+  { type: "dangerous_command.privilege_escalation", re: /\bsudo\s+(?:-[a-zA-Z]*[si][a-zA-Z]*\b|su\b|bash\b|sh\b|passwd\b|visudo\b)|\becho\s[^\n]{0,200}>>?\s*\/etc\/(?:sudoers|passwd|shadow)\b/g },
+  { type: "dangerous_command.history_tamper", re: /\b(?:history\s+-c|unset\s+HISTFILE|crontab\s+-r)\b|>\s*~?\/?\.(?:bash|zsh)_history\b/g },
+];
+
+export function detectDangerousCommand(sites: StringSite[]): Detection[] {
+  return run(sites, DANGEROUS);
+}
+
+export interface UrlParams {
+  allow?: string[];
+  deny?: string[];
+}
+
+const URL_RE = /\bhttps?:\/\/[^\s"'<>`)\]]+/gi;
+
+function hostGlob(pattern: string): RegExp {
+  const p = pattern.toLowerCase();
+  // `*.example.com` matches example.com and every subdomain.
+  const body = p.startsWith("*.")
+    ? `(?:[a-z0-9-]+\\.)*${escape(p.slice(2))}`
+    : p.split("*").map(escape).join("[a-z0-9.-]*");
+  return new RegExp(`^${body}$`);
+}
+const escape = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+
+export function compileUrlParams(params: UrlParams): { allow: RegExp[] | null; deny: RegExp[] } {
+  return { allow: params.allow ? params.allow.map(hostGlob) : null, deny: (params.deny ?? []).map(hostGlob) };
+}
+
+/** URLs whose host is on the deny list, or off the allow list when there is one. */
+export function detectUrls(sites: StringSite[], lists: { allow: RegExp[] | null; deny: RegExp[] }): Detection[] {
+  const out: Detection[] = [];
+  for (const d of findAll(sites.filter((s) => s.value.includes("://")), URL_RE, "url")) {
+    const site = sites.find((s) => s.path === d.path);
+    const raw = site?.value.slice(d.start, d.end) ?? "";
+    let host: string;
+    try {
+      host = new URL(raw).hostname.toLowerCase().replace(/^\[|\]$/g, "");
+    } catch {
+      continue;
+    }
+    if (lists.deny.some((re) => re.test(host))) out.push({ ...d, type: "url.denied" });
+    else if (lists.allow && !lists.allow.some((re) => re.test(host))) out.push({ ...d, type: "url.not_allowed" });
+  }
+  return out;
+}

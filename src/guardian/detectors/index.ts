@@ -1,0 +1,102 @@
+import {
+  compileUrlParams,
+  detectDangerousCommand,
+  detectPii,
+  detectPromptInjection,
+  detectSecrets,
+  detectSensitivePath,
+  detectToolPoisoning,
+  detectUrls,
+  PII_TYPES,
+  type UrlParams,
+} from "./content.js";
+import { detectToolChanges, type NewPin, type PinStore } from "./pins.js";
+import { collectStrings, type Detection, type StringSite } from "./scan.js";
+
+export type { Detection } from "./scan.js";
+
+export const DETECTOR_NAMES = [
+  "secrets",
+  "pii",
+  ...PII_TYPES,
+  "prompt_injection",
+  "tool_poisoning",
+  "tool_changed",
+  "sensitive_path",
+  "dangerous_command",
+  "url",
+] as const;
+
+/** A detector as a rule names it, compiled once: a cache key and how to run it over a message. */
+export interface CompiledDetector {
+  key: string;
+  run(scan: MessageScan): Detection[];
+}
+
+export function compileDetector(spec: string | { url: UrlParams }): CompiledDetector | string {
+  if (typeof spec !== "string") {
+    const lists = compileUrlParams(spec.url);
+    return { key: "url:" + JSON.stringify(spec.url), run: (s) => detectUrls(s.strings, lists) };
+  }
+  switch (spec) {
+    case "secrets":
+      return { key: spec, run: (s) => detectSecrets(s.strings) };
+    case "pii":
+      return { key: spec, run: (s) => detectPii(s.strings) };
+    case "prompt_injection":
+      return { key: spec, run: (s) => detectPromptInjection(s.strings) };
+    case "tool_poisoning":
+      return { key: spec, run: (s) => detectToolPoisoning(s.message, s.strings) };
+    case "tool_changed":
+      return { key: spec, run: (s) => s.toolChanges().detections };
+    case "sensitive_path":
+      return { key: spec, run: (s) => detectSensitivePath(s.strings) };
+    case "dangerous_command":
+      return { key: spec, run: (s) => detectDangerousCommand(s.strings) };
+    case "url":
+      return "the url detector needs its lists: { url: { deny: [...], allow: [...] } }";
+    default:
+      if ((PII_TYPES as string[]).includes(spec)) return { key: spec, run: (s) => detectPii(s.strings, spec) };
+      return `unknown detector "${spec}" (known: ${DETECTOR_NAMES.join(", ")})`;
+  }
+}
+
+/**
+ * One message as the detectors see it: its strings collected once, each detector run at most once and only when a
+ * rule that matches the message asks for it.
+ */
+export class MessageScan {
+  private sites: StringSite[] | undefined;
+  private readonly results = new Map<string, Detection[]>();
+  private changes: { detections: Detection[]; newPins: NewPin[] } | undefined;
+
+  constructor(
+    readonly message: Record<string, unknown>,
+    private readonly server: string,
+    private readonly pins: PinStore | null,
+  ) {}
+
+  get strings(): StringSite[] {
+    this.sites ??= collectStrings(this.message);
+    return this.sites;
+  }
+
+  run(detector: CompiledDetector): Detection[] {
+    let found = this.results.get(detector.key);
+    if (!found) {
+      found = detector.run(this);
+      this.results.set(detector.key, found);
+    }
+    return found;
+  }
+
+  toolChanges(): { detections: Detection[]; newPins: NewPin[] } {
+    this.changes ??= this.pins ? detectToolChanges(this.message, this.server, this.pins) : { detections: [], newPins: [] };
+    return this.changes;
+  }
+
+  /** Tools seen for the first time by a tool_changed check, to be pinned by the guardian. */
+  get newPins(): NewPin[] {
+    return this.changes?.newPins ?? [];
+  }
+}

@@ -1,0 +1,65 @@
+/** Where a string sits in a message: its JSON path from the message root. */
+export type JsonPath = (string | number)[];
+
+export interface StringSite {
+  path: JsonPath;
+  value: string;
+}
+
+/** One finding: what it is and exactly where, so `redact` can replace just it. */
+export interface Detection {
+  type: string;
+  path: JsonPath;
+  start: number;
+  end: number;
+}
+
+/**
+ * The strings of a message (params, result, error), collected once and shared by every detector and rule.
+ * Binary payloads (`data`/`blob` beside a `mimeType`) are skipped. Iterative, so depth does not matter.
+ */
+export function collectStrings(message: Record<string, unknown>, roots: string[] = ["params", "result", "error"]): StringSite[] {
+  const out: StringSite[] = [];
+  const stack: { value: unknown; path: JsonPath }[] = [];
+  for (let i = roots.length - 1; i >= 0; i--) {
+    const key = roots[i] as string;
+    if (message[key] !== undefined) stack.push({ value: message[key], path: [key] });
+  }
+  while (stack.length > 0) {
+    const { value, path } = stack.pop() as { value: unknown; path: JsonPath };
+    if (typeof value === "string") out.push({ path, value });
+    else if (Array.isArray(value)) for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: [...path, i] });
+    else if (value !== null && typeof value === "object") {
+      const o = value as Record<string, unknown>;
+      const binary = typeof o.mimeType === "string";
+      const keys = Object.keys(o);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const k = keys[i] as string;
+        if (binary && (k === "data" || k === "blob")) continue;
+        stack.push({ value: o[k], path: [...path, k] });
+      }
+    }
+  }
+  return out;
+}
+
+/** Runs a global regex over every string, recording each match (or its `group`) as a detection of `type`. */
+export function findAll(sites: StringSite[], re: RegExp, type: string | ((m: RegExpExecArray) => string | null), group = 0): Detection[] {
+  const out: Detection[] = [];
+  for (const site of sites) {
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(site.value)) !== null) {
+      if (m[0].length === 0) {
+        re.lastIndex++;
+        continue;
+      }
+      const t = typeof type === "string" ? type : type(m);
+      if (t === null) continue;
+      const text = m[group] ?? m[0];
+      const start = m.index + (group === 0 ? 0 : m[0].indexOf(text));
+      out.push({ type: t, path: site.path, start, end: start + text.length });
+    }
+  }
+  return out;
+}

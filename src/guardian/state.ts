@@ -1,0 +1,126 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type { Limiter, SessionView } from "./evaluate.js";
+import type { NewPin, PinStore } from "./detectors/pins.js";
+
+/** A Map that forgets its least recently used entries beyond `max`: state keyed by wire data stays bounded. */
+class Lru<K, V> {
+  private readonly map = new Map<K, V>();
+  constructor(private readonly max: number) {}
+  get(key: K): V | undefined {
+    const v = this.map.get(key);
+    if (v !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, v);
+    }
+    return v;
+  }
+  set(key: K, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as K);
+  }
+}
+
+/** Per-session labels (for flow rules) and message counts, kept by the guardian between evaluations. */
+export class SessionStore {
+  private readonly sessions = new Lru<string, { labels: Set<string>; counts: Record<string, number> }>(10_000);
+
+  view(id: string): SessionView {
+    const s = this.sessions.get(id);
+    return { id, labels: s ? [...s.labels] : [], counts: s ? { ...s.counts } : {} };
+  }
+
+  update(id: string, labels: string[] | undefined, counted: string[]): void {
+    let s = this.sessions.get(id);
+    if (!s) {
+      s = { labels: new Set(), counts: Object.create(null) as Record<string, number> };
+      this.sessions.set(id, s);
+    }
+    for (const l of labels ?? []) s.labels.add(l);
+    for (const c of counted) s.counts[c] = (s.counts[c] ?? 0) + 1;
+  }
+}
+
+/** Sliding-window counters for `limit`: each key keeps at most the timestamps its window can hold. */
+export class SlidingWindowLimiter implements Limiter {
+  private readonly hits = new Lru<string, number[]>(50_000);
+
+  hit(key: string, windowMs: number, now: number): number {
+    const list = (this.hits.get(key) ?? []).filter((t) => now - t < windowMs);
+    list.push(now);
+    // A limit fires once the count passes it; beyond 10,000 hits the exact number no longer matters.
+    if (list.length > 10_000) list.shift();
+    this.hits.set(key, list);
+    return list.length;
+  }
+}
+
+export class MemoryPinStore implements PinStore {
+  protected pins: Record<string, Record<string, string>> = Object.create(null) as Record<string, Record<string, string>>;
+
+  get(server: string, tool: string): string | undefined {
+    return Object.prototype.hasOwnProperty.call(this.pins, server) ? this.pins[server]?.[tool] : undefined;
+  }
+
+  add(list: NewPin[]): boolean {
+    let changed = false;
+    for (const p of list) {
+      if (this.get(p.server, p.tool) !== undefined) continue;
+      const forServer = (this.pins[p.server] ??= Object.create(null) as Record<string, string>);
+      forServer[p.tool] = p.fingerprint;
+      changed = true;
+    }
+    return changed;
+  }
+}
+
+/**
+ * Pins persisted in a JSON file (default ~/.guardwire/pins.json). A file that cannot be read as pins is never
+ * trusted: it is moved aside as `<file>.corrupt-<time>`, reported, and the pins are rebuilt from what is seen next.
+ */
+export class PinFile extends MemoryPinStore {
+  readonly problem: string | undefined;
+
+  constructor(private readonly path: string, now: () => Date = () => new Date()) {
+    super();
+    let text: string | undefined;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch {
+      return; // no pins yet
+    }
+    try {
+      const parsed = JSON.parse(text) as { version?: unknown; servers?: unknown };
+      if (parsed.version !== 1 || parsed.servers === null || typeof parsed.servers !== "object") throw new Error("not a guardwire pins file");
+      for (const [server, tools] of Object.entries(parsed.servers as Record<string, unknown>)) {
+        if (tools === null || typeof tools !== "object") throw new Error(`bad entry for server ${server}`);
+        for (const [tool, fp] of Object.entries(tools as Record<string, unknown>)) {
+          if (typeof fp !== "string" || !/^[0-9a-f]{64}$/.test(fp)) throw new Error(`bad fingerprint for ${server}/${tool}`);
+        }
+      }
+      this.pins = Object.assign(Object.create(null), parsed.servers) as Record<string, Record<string, string>>;
+    } catch (e) {
+      const aside = `${path}.corrupt-${now().toISOString().replace(/[:.]/g, "-")}`;
+      try {
+        renameSync(path, aside);
+      } catch {
+        // reported below either way
+      }
+      this.problem = `pins file ${path} is corrupt (${(e as Error).message}); moved to ${aside}, pins will be rebuilt`;
+    }
+  }
+
+  override add(list: NewPin[]): boolean {
+    const changed = super.add(list);
+    if (changed) this.save();
+    return changed;
+  }
+
+  private save(): void {
+    mkdirSync(dirname(this.path), { recursive: true });
+    const tmp = `${this.path}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ version: 1, servers: this.pins }, null, 2) + "\n");
+    renameSync(tmp, this.path);
+  }
+}
