@@ -40,7 +40,10 @@ export function runTestFiles(path: string): TestSummary {
     const { ruleSet, problems } = loadRules(sources);
     if (!ruleSet) throw new GuardwireError("RULES_INVALID", describeProblems(problems));
     const results = runRuleTests(ruleSet, parsed.data);
-    for (const r of results) r.ok ? summary.passed++ : summary.failed++;
+    for (const r of results) {
+      if (r.ok) summary.passed++;
+      else summary.failed++;
+    }
     summary.files.push({ file, results });
   }
   return summary;

@@ -100,7 +100,7 @@ export function evaluate(
     if (rule.route && !rule.route(ctx.route ?? "")) continue;
     if (rule.server && !rule.server(ctx.server?.name ?? "")) continue;
     if (rule.agent && !rule.agent(ctx.agent?.id ?? "")) continue;
-    let detections: Detection[] = [];
+    const detections: Detection[] = [];
     if (rule.detectors.length > 0) {
       scan ??= new MessageScan(message, ctx.server?.name ?? ctx.route ?? "", opts.pins ?? null);
       try {
