@@ -55,7 +55,7 @@ async function main() {
 
   const P = quick
     ? { gRounds: 2, gTimed: 5000, gWarm: 5000, gTput: 5000, lRounds: 3, lWarmCalls: 300, lCalls: 500, lSeq: 200 }
-    : { gRounds: 5, gTimed: 20000, gWarm: 20000, gTput: 20000, lRounds: 15, lWarmCalls: 1000, lCalls: 2000, lSeq: 500 };
+    : { gRounds: 5, gTimed: 20000, gWarm: 20000, gTput: 20000, lRounds: 21, lWarmCalls: 1000, lCalls: 2000, lSeq: 500 };
   const CONCURRENCY = 32;
   const WATCHDOG_S = 400;
   setTimeout(() => {
@@ -311,8 +311,11 @@ async function main() {
       const us = (s) => Math.round((s / tputCalls) * 1e6);
       return { client: us(c.client), middle: per[k].cpu.middle ? us(c.middle) : null, server: us(c.server) };
     };
-    const ratio = (k) => median(per[k].tput.map((x, i) => x / per.direct.tput[i]));
-    const added = (k) => median(per[k].p50.map((x, i) => x - per.direct.p50[i]));
+    const ratios = (k) => per[k].tput.map((x, i) => x / per.direct.tput[i]);
+    const addeds = (k) => per[k].p50.map((x, i) => x - per.direct.p50[i]);
+    const ratio = (k) => median(ratios(k));
+    const added = (k) => median(addeds(k));
+    const range = (xs) => [Math.min(...xs), Math.max(...xs)];
     results.launcher = {
       rounds: P.lRounds,
       concurrency: CONCURRENCY,
@@ -323,7 +326,9 @@ async function main() {
       relayThroughputRatio: ratio("relay"),
       p50ms: Object.fromEntries(kinds.map((k) => [k, median(per[k].p50)])),
       p99ms: Object.fromEntries(kinds.map((k) => [k, median(per[k].p99)])),
+      throughputRatioRange: range(ratios("proxied")),
       addedP50ms: added("proxied"),
+      addedP50msRange: range(addeds("proxied")),
       relayAddedP50ms: added("relay"),
       cpuUsPerCall: Object.fromEntries(kinds.map((k) => [k, cpuPerCall(k)])),
       log: { lines: logLines, bytes: logBytes, verified: logVerified },
@@ -345,9 +350,10 @@ async function main() {
     ["guardian p99", `${f(g.p99us, 1)} µs`],
     ["guardian throughput, one core", `${g.evalsPerSec.toLocaleString("en-US")} /s`],
     [`wrap / direct throughput, ${l.concurrency} in flight`, `${f(l.throughputRatio, 2)} ×`, "≥ 0.80 ×", l.throughputRatio >= 0.8],
+    [`  rounds ranged ${f(l.throughputRatioRange[0], 2)}–${f(l.throughputRatioRange[1], 2)} ×`, ""],
     [`  calls/s: direct ${l.callsPerSec.direct}, wrap ${l.callsPerSec.proxied}`, ""],
     ["wrap added p50 latency, sequential", `${f(l.addedP50ms, 3)} ms`, "≤ 0.100 ms", l.addedP50ms <= 0.1],
-    [`  p50: direct ${f(l.p50ms.direct, 3)} ms, wrap ${f(l.p50ms.proxied, 3)} ms`, ""],
+    [`  p50: direct ${f(l.p50ms.direct, 3)} ms, wrap ${f(l.p50ms.proxied, 3)} ms; rounds ranged ${f(l.addedP50msRange[0], 3)}–${f(l.addedP50msRange[1], 3)} ms`, ""],
     [`wrap CPU per call (both directions, logged)`, `${l.cpuUsPerCall.proxied.middle ?? "?"} µs`],
     ["reference: policy-free relay / direct throughput", `${f(l.relayThroughputRatio, 2)} ×`],
     ["reference: policy-free relay added p50", `${f(l.relayAddedP50ms, 3)} ms`],

@@ -24,7 +24,7 @@ const log = join(work, "guardwire-decisions.ndjson");
 // Exactly what a client config would run: guardwire wrap -- <the server command>.
 const transport = new StdioClientTransport({
   command: process.execPath,
-  args: [cli, "wrap", "--log", log, "--", process.execPath, server, files],
+  args: [cli, "wrap", "--log", log, "--pins", join(work, "pins.json"), "--", process.execPath, server, files],
   stderr: "ignore",
 });
 const client = new Client({ name: "guardwire-demo", version: "1.0.0" });

@@ -35,7 +35,8 @@ export async function connectWrapped(
 ): Promise<Wrapped> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, "wrap", ...wrapArgs, "--", ...server],
+    // Pins go to a temp file, never the real ~/.guardwire.
+    args: [CLI, "wrap", "--pins", join(tempDir(), "pins.json"), ...wrapArgs, "--", ...server],
     stderr: "pipe",
     env: { ...process.env, NO_COLOR: "1" } as Record<string, string>,
   });

@@ -7,7 +7,10 @@ import { describeProblems, DEFAULT_PACK, PACKS_DIR, readAndLoadRules } from "./r
 import { printTestSummary, runTestFiles } from "./test-rules.js";
 import { runTail } from "./tail.js";
 import { runVerify } from "./verify.js";
-import { runWrap } from "./wrap.js";
+import { runWrap, type WrapOptions } from "./wrap.js";
+import { buildGuardian, DEFAULT_PINS } from "./guardians.js";
+import { PinFile } from "../guardian/state.js";
+import { createGuardianHttpServer, serveGuardianStdio } from "../guardian/endpoint.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(",")];
@@ -27,12 +30,64 @@ program
   .option("--name <route>", "route name for the log and rules (default: derived from the server command)")
   .addOption(new Option("--fail-mode <mode>", "what to do when the guardian cannot judge").choices(["closed", "open"]).default("closed"))
   .option("--max-frame-bytes <n>", "largest message accepted", (v) => parseInt(v, 10))
+  .option("--pins <file>", "where tool_changed keeps tool fingerprints", DEFAULT_PINS)
+  .option("--guardian <url>", "also ask this remote AOS guardian (repeatable; a chain: most restrictive wins)", collect)
+  .option("--guardian-timeout-ms <n>", "timeout for a remote guardian", (v) => parseInt(v, 10), 2000)
+  .option("--guardian-header <header>", "header sent to remote guardians, 'Name: value' (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
+  .option("--no-watch", "do not reload the rules when they change")
   .option("--log-preview", "add a redacted, truncated preview of each message to the log (off: only digests)", false)
   .option("--log-max-bytes <n>", "rotate the log at this size (the chain continues across files)", (v) => parseInt(v, 10))
   .argument("<command...>", "the server command, after --")
   .passThroughOptions()
-  .action(async (command: string[], o: { name?: string; rules?: string; log: string; failMode: "closed" | "open"; maxFrameBytes?: number; logMaxBytes?: number; logPreview: boolean }) => {
+  .action(async (command: string[], o: WrapOptions) => {
     process.exitCode = await runWrap(command, o);
+  });
+
+program
+  .command("guardian")
+  .description("serve the embedded guardian to other agents: AOS over HTTP (--port) or NDJSON on stdin/stdout (--stdio)")
+  .option("--port <n>", "listen for AOS JSON-RPC over HTTP POST", (v) => parseInt(v, 10))
+  .option("--host <host>", "address to listen on", "127.0.0.1")
+  .option("--stdio", "speak AOS as NDJSON on stdin/stdout (announces `ready` first)", false)
+  .option("--rules <file|dir>", "rule file or directory (default: the shipped balanced pack)")
+  .option("--pins <file>", "where tool_changed keeps tool fingerprints", DEFAULT_PINS)
+  .addOption(new Option("--fail-mode <mode>", "rule errors deny (closed) or are skipped (open)").choices(["closed", "open"]).default("closed"))
+  .option("--no-watch", "do not reload the rules when they change")
+  .action(async (o: { port?: number; host: string; stdio: boolean; rules?: string; pins: string; failMode: "closed" | "open"; watch: boolean }) => {
+    if ((o.port === undefined) === !o.stdio) throw new GuardwireError("USAGE", "give exactly one of --port <n> or --stdio");
+    const { guardian, embedded } = buildGuardian(o, process.stderr);
+    const info = { version: pkg.version, ruleset: () => ({ name: embedded.rules.name, hash: embedded.rules.hash, rules: embedded.rules.rules.length }) };
+    if (o.stdio) {
+      await serveGuardianStdio(guardian, info, process.stdin, process.stdout);
+      return;
+    }
+    const server = createGuardianHttpServer(guardian, info);
+    server.listen(o.port, o.host, () => {
+      const a = server.address();
+      const port = a && typeof a === "object" ? a.port : o.port;
+      process.stderr.write(`guardwire: AOS guardian listening on http://${o.host}:${port}/\n`);
+    });
+    for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => server.close(() => process.exit(0)));
+  });
+
+program
+  .command("pins")
+  .description("list or reset the pinned tool fingerprints that tool_changed compares against")
+  .argument("[action]", "list | reset", "list")
+  .argument("[server]", "with reset: only this server's pins")
+  .option("--pins <file>", "the pins file", DEFAULT_PINS)
+  .action((action: string, server: string | undefined, o: { pins: string }) => {
+    const pins = new PinFile(o.pins);
+    if (pins.problem) process.stderr.write(`guardwire: ${pins.problem}\n`);
+    if (action === "list") {
+      for (const [srv, tools] of Object.entries(pins.all())) {
+        for (const [tool, fp] of Object.entries(tools)) process.stdout.write(`${srv}\t${tool}\t${fp.slice(0, 16)}\n`);
+      }
+      return;
+    }
+    if (action !== "reset") throw new GuardwireError("USAGE", `unknown pins action "${action}" (list or reset)`);
+    const n = pins.reset(server);
+    process.stdout.write(`reset ${n} pin${n === 1 ? "" : "s"}${server ? ` of ${server}` : ""}; tools are pinned again when next listed\n`);
   });
 
 program

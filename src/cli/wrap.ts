@@ -1,16 +1,13 @@
 import { DecisionLog } from "../decision-log/writer.js";
 import { GuardwireError } from "../errors.js";
-import { EmbeddedGuardian } from "../guardian/embedded.js";
 import { launchStdio } from "../proxy/stdio-launcher.js";
 import { DEFAULT_MAX_FRAME_BYTES } from "../protocol/safe-json.js";
-import { loadRulesOrThrow } from "./rules.js";
+import { buildGuardian, type GuardianOptions } from "./guardians.js";
 
-export interface WrapOptions {
+export interface WrapOptions extends GuardianOptions {
   /** The route name in the log and in rules; derived from the server command when not given. */
   name?: string;
-  rules?: string;
   log: string;
-  failMode: "closed" | "open";
   maxFrameBytes?: number;
   logMaxBytes?: number;
   logPreview?: boolean;
@@ -26,8 +23,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   if (opts.log === "/dev/stdout" || opts.log === "stdout") {
     throw new GuardwireError("USAGE", "the decision log cannot go to stdout in wrap mode (stdout carries the protocol); use a file or - for stderr");
   }
-  const ruleSet = loadRulesOrThrow(opts.rules);
-  const guardian = new EmbeddedGuardian(ruleSet, { failOpen: opts.failMode === "open" });
+  const { guardian, close: stopWatching } = buildGuardian(opts, process.stderr);
   const log = DecisionLog.open({ dest: opts.log, stderr: process.stderr, maxBytes: opts.logMaxBytes });
   const flush = () => {
     try {
@@ -54,6 +50,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
       maxFrameBytes: opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
       route: opts.name ?? routeName(cmd, args),
       logPreview: opts.logPreview ?? false,
+      guardianTimeoutMs: (opts.guardianTimeoutMs ?? 2000) + 500,
     });
   } catch (e) {
     flush();
@@ -66,6 +63,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
     });
   }
   const exit = await launcher.done;
+  stopWatching();
   await log.close();
   process.stdin.pause();
   process.stdin.unref?.();

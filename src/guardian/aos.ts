@@ -38,7 +38,8 @@ export function isAosResult(v: unknown): v is AosResult {
   if (v.modifiedRequest !== undefined) {
     const m = v.modifiedRequest;
     if (!isObject(m) || m.jsonrpc !== "2.0" || (typeof m.id !== "string" && typeof m.id !== "number") || typeof m.method !== "string") return false;
-    if (!isObject(m.params) || !isObject(m.params.message)) return false;
+    // The wrapped form ({message, …}) or the flat form (the message itself as params).
+    if (!isObject(m.params) || !(isObject(m.params.message) || m.params.jsonrpc === "2.0")) return false;
   }
   return true;
 }

@@ -92,7 +92,7 @@ export class EmbeddedGuardian implements Guardian {
   private judge(protocol: Protocol, message: JsonObject, ctx: MessageContext): Decision {
     const sessionId = ctx.session ?? "";
     const nowMs = (this.opts.now ?? (() => new Date()))().getTime();
-    const decision = evaluate(protocol, message, ctx, this.ruleSet, this.sessions.view(sessionId), {
+    const decision = evaluate(protocol, message, ctx, this.ruleSet, () => this.sessions.view(sessionId), {
       failOpen: this.opts.failOpen,
       pins: this.pins,
       limiter: this.limiter,

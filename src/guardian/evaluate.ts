@@ -76,7 +76,7 @@ export function evaluate(
   message: Record<string, unknown>,
   ctx: MessageContext,
   ruleSet: CompiledRuleSet,
-  session: SessionView | null = null,
+  session: SessionView | (() => SessionView) | null = null,
   opts: EvaluateOptions = {},
 ): Decision {
   const kind = ctx.kind ?? kindOf(message);
@@ -279,7 +279,7 @@ function bindVariables(
   method: string | null,
   params: unknown,
   tool: string | null,
-  session: SessionView | null,
+  session: SessionView | (() => SessionView) | null,
 ): Record<string, unknown> {
   const p = params !== null && typeof params === "object" ? (params as Record<string, unknown>) : null;
   const args = p && p.arguments !== null && typeof p.arguments === "object" ? p.arguments : {};
@@ -299,7 +299,7 @@ function bindVariables(
     server: ctx.server ?? null,
     agent: ctx.agent?.id ?? null,
     request: ctx.request ?? null,
-    session: session ?? { id: ctx.session ?? "", labels: [], counts: {} },
+    session: (typeof session === "function" ? session() : session) ?? { id: ctx.session ?? "", labels: [], counts: {} },
     detections: [],
   };
 }

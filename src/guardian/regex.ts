@@ -10,12 +10,17 @@ export interface SafeRegex {
   replaceAll(input: string, replacement: string): string;
 }
 
-const cache = new Map<string, SafeRegex>();
+/** Compiled patterns by flags, then pattern: a lookup per `matches()` call, without building a key string. */
+const caches = new Map<string, Map<string, SafeRegex>>();
 const MAX_CACHED = 1024;
 
 export function safeRegex(pattern: string, flags = ""): SafeRegex {
-  const key = flags + "/" + pattern;
-  const hit = cache.get(key);
+  let cache = caches.get(flags);
+  if (!cache) {
+    cache = new Map();
+    caches.set(flags, cache);
+  }
+  const hit = cache.get(pattern);
   if (hit) return hit;
   let f = 0;
   if (flags.includes("i")) f |= RE2JS.CASE_INSENSITIVE;
@@ -28,7 +33,7 @@ export function safeRegex(pattern: string, flags = ""): SafeRegex {
     replaceAll: (input, replacement) => re.matcher(input).replaceAll(() => replacement),
   };
   if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
-  cache.set(key, compiled);
+  cache.set(pattern, compiled);
   return compiled;
 }
 

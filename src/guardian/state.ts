@@ -111,6 +111,22 @@ export class PinFile extends MemoryPinStore {
     }
   }
 
+  all(): Record<string, Record<string, string>> {
+    return this.pins;
+  }
+
+  /** Forgets the pins of one server, or all of them; returns how many were dropped. */
+  reset(server?: string): number {
+    let n = 0;
+    for (const s of Object.keys(this.pins)) {
+      if (server !== undefined && s !== server) continue;
+      n += Object.keys(this.pins[s] ?? {}).length;
+      delete this.pins[s];
+    }
+    this.save();
+    return n;
+  }
+
   override add(list: NewPin[]): boolean {
     const changed = super.add(list);
     if (changed) this.save();

@@ -49,7 +49,7 @@ export function readVerdict(req: AosRequest, res: AosResponse, original: JsonObj
   if (r.decision === "deny") return make("block", "deny", "enforce", reasonCode, rules);
   const mr = r.modifiedRequest;
   if (!mr || mr.id !== req.id || mr.method !== req.method) return unavailable("modify without a matching modifiedRequest");
-  const modified = mr.params.message as JsonObject;
+  const modified = (mr.params.jsonrpc === "2.0" ? mr.params : mr.params.message) as JsonObject;
   const problem = invariantBroken(original, modified);
   if (problem) return unavailable(`modify rejected: ${problem}`);
   return make("rewrite", "modify", "enforce", reasonCode, rules, modified);

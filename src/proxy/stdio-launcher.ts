@@ -18,6 +18,7 @@ export interface LauncherOptions {
   maxFrameBytes: number;
   route?: string;
   logPreview?: boolean;
+  guardianTimeoutMs?: number;
 }
 
 export interface Launcher {
@@ -51,6 +52,7 @@ export async function launchStdio(opts: LauncherOptions): Promise<Launcher> {
     failMode: opts.failMode,
     maxFrameBytes: opts.maxFrameBytes,
     logPreview: opts.logPreview,
+    guardianTimeoutMs: opts.guardianTimeoutMs,
   });
 
   // The agent closed its end: let the server finish, then escalate.

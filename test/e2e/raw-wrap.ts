@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { CLI, ROOT } from "../helpers.js";
+import { CLI, ROOT, tempDir } from "../helpers.js";
 
 export const RAW_SERVER = join(ROOT, "test", "fixtures", "servers", "raw-server.mjs");
 
@@ -14,7 +14,8 @@ export class RawWrap {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   constructor(wrapArgs: string[], server: string[] = [process.execPath, RAW_SERVER], env: Record<string, string> = {}) {
-    this.proc = spawn(process.execPath, [CLI, "wrap", ...wrapArgs, "--", ...server], { env: { ...process.env, ...env }, stdio: "pipe" });
+    const pins = join(tempDir(), "pins.json");
+    this.proc = spawn(process.execPath, [CLI, "wrap", "--pins", pins, ...wrapArgs, "--", ...server], { env: { ...process.env, ...env }, stdio: "pipe" });
     this.proc.stderr.on("data", (d: Buffer) => (this.stderr += d.toString()));
     createInterface({ input: this.proc.stdout }).on("line", (line) => {
       const msg: unknown = JSON.parse(line);

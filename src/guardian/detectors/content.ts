@@ -8,21 +8,85 @@ import { findAll, type Detection, type StringSite } from "./scan.js";
 interface Pattern {
   type: string;
   re: RegExp;
-  /** Skip the regex unless one of these literals occurs (fast prefilter for large results). */
+  /** Skip the regex unless one of these literals occurs in the string (compared in lower case). */
   needs?: string[];
+  /** Run only where this literal occurs, starting at the token it sits in (for patterns a full scan would make slow). */
+  anchor?: { literal: string; back: RegExp; max: number };
   group?: number;
   accept?: (match: string) => boolean;
 }
 
-function run(sites: StringSite[], patterns: Pattern[]): Detection[] {
-  const out: Detection[] = [];
-  for (const p of patterns) {
-    const candidates = p.needs ? sites.filter((s) => p.needs?.some((n) => s.value.includes(n))) : sites;
-    if (candidates.length === 0) continue;
-    const found = findAll(candidates, p.re, p.accept ? (m) => ((p.accept as (s: string) => boolean)(m[p.group ?? 0] ?? m[0]) ? p.type : null) : p.type, p.group);
-    for (const d of found) out.push(d);
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+
+/** A string in lower case, computed once per string and shared by every prefilter. */
+const lowered = new WeakMap<StringSite, string>();
+function lower(site: StringSite): string {
+  let l = lowered.get(site);
+  if (l === undefined) {
+    l = site.value.toLowerCase();
+    lowered.set(site, l);
   }
-  return out;
+  return l;
+}
+
+/**
+ * Patterns with cheap prefilters: `indexOf` of literals the pattern cannot match without (one lower-cased copy of
+ * each string is shared). A large benign result costs a few memchr-speed scans, not one regex pass per pattern.
+ */
+class PatternGroup {
+  private readonly needs: (string[] | null)[];
+  private readonly prefilters: (RegExp | null)[];
+  private readonly sticky: (RegExp | null)[];
+  constructor(private readonly patterns: Pattern[]) {
+    this.needs = patterns.map((p) => (p.needs ? p.needs.map((n) => n.toLowerCase()) : null));
+    this.prefilters = patterns.map((p) => (p.needs ? new RegExp(p.needs.map(escapeRe).join("|"), "i") : null));
+    this.sticky = patterns.map((p) => (p.anchor ? new RegExp(p.re.source, p.re.flags.replace("g", "") + "y") : null));
+  }
+
+  run(sites: StringSite[], only?: (p: Pattern) => boolean): Detection[] {
+    const out: Detection[] = [];
+    for (let i = 0; i < this.patterns.length; i++) {
+      const p = this.patterns[i] as Pattern;
+      if (only && !only(p)) continue;
+      const needs = this.needs[i];
+      const pre = this.prefilters[i];
+      // Short strings: one small case-insensitive regex. Long ones: a shared lower-case copy and indexOf per literal.
+      const candidates =
+        needs && pre ? sites.filter((s) => (s.value.length < 4096 ? pre.test(s.value) : needs.some((n) => lower(s).includes(n)))) : sites;
+      if (candidates.length === 0) continue;
+      const sticky = this.sticky[i];
+      if (p.anchor && sticky) {
+        for (const site of candidates) anchored(site, p, sticky, out);
+        continue;
+      }
+      const accept = p.accept;
+      const found = findAll(candidates, p.re, accept ? (m) => (accept(m[p.group ?? 0] ?? m[0]) ? p.type : null) : p.type, p.group);
+      for (const d of found) out.push(d);
+    }
+    return out;
+  }
+}
+
+function anchored(site: StringSite, p: Pattern, sticky: RegExp, out: Detection[]): void {
+  const { literal, back, max } = p.anchor as NonNullable<Pattern["anchor"]>;
+  const v = site.value;
+  let pos = v.indexOf(literal);
+  while (pos >= 0) {
+    let start = pos;
+    while (start > 0 && pos - start < max && back.test(v[start - 1] as string)) start--;
+    sticky.lastIndex = start;
+    const m = sticky.exec(v);
+    let next = pos + literal.length;
+    if (m) {
+      const text = m[p.group ?? 0] ?? m[0];
+      if (!p.accept || p.accept(text)) {
+        const s = m.index + (p.group ? m[0].indexOf(text) : 0);
+        out.push({ type: p.type, path: site.path, start: s, end: s + text.length });
+      }
+      next = Math.max(next, m.index + m[0].length);
+    }
+    pos = v.indexOf(literal, next);
+  }
 }
 
 const SECRETS: Pattern[] = [
@@ -40,15 +104,16 @@ const SECRETS: Pattern[] = [
   { type: "secrets.jwt", re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/g, needs: ["eyJ"] },
   {
     type: "secrets.connection_string",
-    re: /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/"'<>]{1,100}:([^\s@/"'<>]{3,200})@[^\s/"'<>]{1,255}/gi,
+    re: /[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/"'<>]{1,100}:([^\s@/"'<>]{3,200})@[^\s/"'<>]{1,255}/gi,
     group: 1,
-    needs: ["://"],
+    anchor: { literal: "://", back: /[A-Za-z0-9+.-]/, max: 21 },
     accept: (pw) => !/^(?:\*+|x+|password|pass|secret|changeme|<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\})$/i.test(pw),
   },
 ];
 
+const SECRET_GROUP = new PatternGroup(SECRETS);
 export function detectSecrets(sites: StringSite[]): Detection[] {
-  return run(sites, SECRETS);
+  return SECRET_GROUP.run(sites);
 }
 
 function luhn(digits: string): boolean {
@@ -89,36 +154,38 @@ const PII: Pattern[] = [
       return digits.length >= 13 && digits.length <= 19 && /^[2-6]/.test(digits) && luhn(digits);
     },
   },
-  { type: "pii.ssn", re: /(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])/g, needs: ["-"] },
+  { type: "pii.ssn", re: /(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])/g },
   { type: "pii.phone", re: /(?<![\w+])(?:\+\d{1,3}[ .-]?)?(?:\(\d{3}\)\s?|\d{3}[ .-])\d{3}[ .-]\d{4}(?![\w-])/g },
   { type: "pii.iban", re: /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/g, accept: ibanValid },
   {
     type: "pii.ip",
     re: /(?<![\d.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\d.])/g,
-    needs: ["."],
     accept: (ip) => !/^(?:127\.|0\.|10\.|192\.168\.|169\.254\.|172\.(?:1[6-9]|2\d|3[01])\.|255\.)/.test(ip),
   },
 ];
 
 export const PII_TYPES = PII.map((p) => p.type);
 
+const PII_GROUP = new PatternGroup(PII);
 export function detectPii(sites: StringSite[], only?: string): Detection[] {
-  return run(sites, only ? PII.filter((p) => p.type === only) : PII);
+  return PII_GROUP.run(sites, only ? (p) => p.type === only : undefined);
 }
 
 const INJECTION: Pattern[] = [
   {
     type: "prompt_injection.override",
     re: /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+|these\s+|those\s+|my\s+|of\s+)*(?:previous|prior|above|earlier|preceding|system|original|initial|safety)\s+(?:instructions?|prompts?|directions?|rules|guidelines|messages?|context|guardrails)\b/gi,
+    needs: ["ignore", "disregard", "forget", "override", "bypass"],
   },
-  { type: "prompt_injection.override", re: /\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:above|before|you\s+(?:were|have\s+been)\s+told)\b/gi },
-  { type: "prompt_injection.role", re: /\byou\s+are\s+(?:now|no\s+longer)\s+(?:an?\s+)?(?:DAN\b|unrestricted|jailbroken|in\s+developer\s+mode|free\s+of|not\s+bound|bound\s+by\s+no)/gi },
-  { type: "prompt_injection.role", re: /\b(?:new|updated|real|actual)\s+(?:system\s+)?instructions?\s*:/gi },
+  { type: "prompt_injection.override", re: /\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:above|before|you\s+(?:were|have\s+been)\s+told)\b/gi, needs: ["ignore", "disregard", "forget"] },
+  { type: "prompt_injection.role", re: /\byou\s+are\s+(?:now|no\s+longer)\s+(?:an?\s+)?(?:DAN\b|unrestricted|jailbroken|in\s+developer\s+mode|free\s+of|not\s+bound|bound\s+by\s+no)/gi, needs: ["you"] },
+  { type: "prompt_injection.role", re: /\b(?:new|updated|real|actual)\s+(?:system\s+)?instructions?\s*:/gi, needs: ["instruction"] },
   { type: "prompt_injection.role", re: /<\|(?:im_start|im_end|system|endoftext)\|>|\[\/?(?:INST|SYS)\]|<<\/?SYS>>/g, needs: ["<|", "[INST", "[/INST", "[SYS", "<<SYS", "<</SYS"] },
-  { type: "prompt_injection.secrecy", re: /\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|notify|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to)\s+the\s+user\b/gi },
+  { type: "prompt_injection.secrecy", re: /\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|notify|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to)\s+the\s+user\b/gi, needs: ["user"] },
   {
     type: "prompt_injection.exfiltration",
     re: /\b(?:send|post|upload|exfiltrate|forward|email)\s+(?:the\s+|all\s+|any\s+|your\s+)?(?:contents?|data|credentials|secrets|api\s+keys?|keys|tokens?|conversation|chat\s+history|files?|environment\s+variables)\s+(?:\S+\s+){0,4}?to\s+(?:https?:\/\/|[\w.+-]+@|the\s+(?:url|address|endpoint)\b)/gi,
+    needs: ["send", "post", "upload", "exfiltrate", "forward", "email"],
   },
   {
     type: "prompt_injection.markdown_exfiltration",
@@ -131,8 +198,9 @@ const INJECTION: Pattern[] = [
 /** Tag characters, bidi overrides, and runs of invisible characters: text a human cannot see but a model reads. */
 const HIDDEN = /[\u{E0000}-\u{E007F}]+|[\u202A-\u202E\u2066-\u2069]|[\u200B\u200C\u200D\u2060\u2062\u2063\u2064\uFEFF]{2,}|(?<=\S)\uFEFF/gu;
 
+const INJECTION_GROUP = new PatternGroup(INJECTION);
 export function detectPromptInjection(sites: StringSite[]): Detection[] {
-  const out = run(sites, INJECTION);
+  const out = INJECTION_GROUP.run(sites);
   for (const d of findAll(sites, HIDDEN, "prompt_injection.hidden_unicode")) out.push(d);
   return out;
 }
@@ -145,11 +213,13 @@ const POISONING: Pattern[] = [
   { type: "tool_poisoning.parameter_smuggling", re: /\b(?:pass|put|include|send|add)\s+(?:the\s+)?(?:contents?|value|text)\s+of\s+[^.\n]{1,80}\s+(?:in|into|as)\s+(?:the\s+)?[`'"]?\w+[`'"]?\s+(?:parameter|argument|field)/gi },
 ];
 
+const POISONING_GROUP = new PatternGroup(POISONING);
+
 /** Instructions hidden in a tools/list result: tool descriptions and schemas. */
 export function detectToolPoisoning(message: Record<string, unknown>, sites: StringSite[]): Detection[] {
   const toolSites = sites.filter((s) => s.path[0] === "result" && s.path[1] === "tools");
   if (toolSites.length === 0) return [];
-  const out = run(toolSites, POISONING);
+  const out = POISONING_GROUP.run(toolSites);
   for (const d of detectPromptInjection(toolSites)) out.push({ ...d, type: d.type.replace("prompt_injection", "tool_poisoning") });
   void message;
   return out;
@@ -168,9 +238,17 @@ const SENSITIVE: { type: string; re: RegExp }[] = [
   { type: "sensitive_path.traversal", re: /(?:^|[/\\])\.\.[/\\]\.\.(?:[/\\]|$)|%2e%2e(?:%2f|%5c|\/)/i },
 ];
 
+/** One pass over a string: without one of these, no token in it can be a sensitive path. */
+const SENSITIVE_HINT = /\.ssh|id_|\.aws|\.azure|gcloud|\.kube|\.docker|\.config|\.env|netrc|credentials|\.npmrc|\.pypirc|\.pgpass|\.htpasswd|\.vault|\.terraformrc|secrets\.|\.gnupg|\.password|eychain|\/etc\/|\/root|\/proc\/|docker\.sock|ystem32|hrom|rave|dge|irefox|afari|\.\.[/\\]|%2[eE]%2[eE]/;
+/** The same for the names an attacker could write in another case on a case-insensitive file system. */
+const SENSITIVE_HINT_ANY_CASE = /\.ssh|\.aws|\.env|id_[rde]|\.kube|\.docker|\.gnupg|shadow|sudoers|netrc|credentials/i;
+/** A token can only be a path if it has a separator or starts like a dotfile. */
+const PATHISH = /[/\\]|^\.|^id_|%2e/i;
+
 export function detectSensitivePath(sites: StringSite[]): Detection[] {
   const out: Detection[] = [];
   for (const site of sites) {
+    if (!SENSITIVE_HINT.test(site.value) && !SENSITIVE_HINT_ANY_CASE.test(site.value)) continue;
     // A whole value that is one path may contain spaces ("…/Default/Login Data").
     if (site.value.length < 4096 && !site.value.includes("\n") && site.value.includes(" ")) {
       const whole = site.value.trim();
@@ -196,7 +274,7 @@ export function detectSensitivePath(sites: StringSite[]): Detection[] {
         offset += 7;
         token = token.slice(7);
       }
-      if (token.length < 4 || token.endsWith(".pub")) continue;
+      if (token.length < 4 || token.endsWith(".pub") || !PATHISH.test(token)) continue;
       for (const s of SENSITIVE) {
         if (s.re.test(token)) {
           const start = m.index + offset;
@@ -217,20 +295,21 @@ const DANGEROUS: Pattern[] = [
       String.raw`\brm\s+(?:-{1,2}[\w-]+\s+)*?-[a-zA-Z]*[rR][a-zA-Z]*\s+(?:-{1,2}[\w-]+\s+)*(?:\/|\/\*|~\/?|~\/\*|\$HOME\/?|\$\{HOME\}\/?|\*|\/${SYSTEM_DIRS}\/?)(?=$|[\s;&|)])`,
       "g",
     ),
-    needs: ["rm "],
+    needs: ["rm"],
   },
-  { type: "dangerous_command.recursive_delete", re: /\b(?:Remove-Item|del|rd|rmdir)\s+(?:\/[sq]\s+)*(?:-Recurse\s+)?(?:-Force\s+)?[A-Za-z]:\\(?:\*|Windows|Users)?(?=$|[\s;&|])/gi },
-  { type: "dangerous_command.disk_format", re: /\b(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|wipefs|format\s+[A-Za-z]:)\s/g },
-  { type: "dangerous_command.disk_overwrite", re: /\bdd\s[^\n;|]*\bof=\/dev\/(?:sd|hd|nvme|xvd|vd|disk|mmcblk|rdisk)|>\s*\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d)|\bshred\s[^\n;|]*\/dev\//g },
-  { type: "dangerous_command.remote_code", re: /\b(?:curl|wget|fetch|iwr|Invoke-WebRequest)\b[^\n|;]{0,300}\|\s*(?:sudo\s+)?(?:env\s+)?(?:ba|z|k|da|fi)?sh\b|\b(?:ba|z)?sh\s+-c\s+["']?\$\(\s*(?:curl|wget)\b|(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b|\b(?:iex|Invoke-Expression)\b[^\n]{0,100}\b(?:DownloadString|iwr|Invoke-WebRequest|curl)\b/gi },
-  { type: "dangerous_command.permissions", re: /\bchmod\s+(?:-[a-zA-Z]+\s+)*(?:0?777|a\+rwx|ugo\+rwx|[ug]?\+s)\s|\bchown\s+-R\s+\S+\s+\/(?=$|\s)/g },
-  { type: "dangerous_command.fork_bomb", re: /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/g },
-  { type: "dangerous_command.privilege_escalation", re: /\bsudo\s+(?:-[a-zA-Z]*[si][a-zA-Z]*\b|su\b|bash\b|sh\b|passwd\b|visudo\b)|\becho\s[^\n]{0,200}>>?\s*\/etc\/(?:sudoers|passwd|shadow)\b/g },
-  { type: "dangerous_command.history_tamper", re: /\b(?:history\s+-c|unset\s+HISTFILE|crontab\s+-r)\b|>\s*~?\/?\.(?:bash|zsh)_history\b/g },
+  { type: "dangerous_command.recursive_delete", re: /\b(?:Remove-Item|del|rd|rmdir)\s+(?:\/[sq]\s+)*(?:-Recurse\s+)?(?:-Force\s+)?[A-Za-z]:\\(?:\*|Windows|Users)?(?=$|[\s;&|])/gi, needs: [":\\"] },
+  { type: "dangerous_command.disk_format", re: /\b(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|wipefs|format\s+[A-Za-z]:)\s/g, needs: ["mkfs", "mke2fs", "wipefs", "format"] },
+  { type: "dangerous_command.disk_overwrite", re: /\bdd\s[^\n;|]*\bof=\/dev\/(?:sd|hd|nvme|xvd|vd|disk|mmcblk|rdisk)|>\s*\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d)|\bshred\s[^\n;|]*\/dev\//g, needs: ["/dev/"] },
+  { type: "dangerous_command.remote_code", re: /\b(?:curl|wget|fetch|iwr|Invoke-WebRequest)\b[^\n|;]{0,300}\|\s*(?:sudo\s+)?(?:env\s+)?(?:ba|z|k|da|fi)?sh\b|\b(?:ba|z)?sh\s+-c\s+["']?\$\(\s*(?:curl|wget)\b|(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b|\b(?:iex|Invoke-Expression)\b[^\n]{0,100}\b(?:DownloadString|iwr|Invoke-WebRequest|curl)\b/gi, needs: ["curl", "wget", "fetch", "iwr", "invoke-", "iex"] },
+  { type: "dangerous_command.permissions", re: /\bchmod\s+(?:-[a-zA-Z]+\s+)*(?:0?777|a\+rwx|ugo\+rwx|[ug]?\+s)\s|\bchown\s+-R\s+\S+\s+\/(?=$|\s)/g, needs: ["chmod", "chown"] },
+  { type: "dangerous_command.fork_bomb", re: /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/g, needs: [":()"] },
+  { type: "dangerous_command.privilege_escalation", re: /\bsudo\s+(?:-[a-zA-Z]*[si][a-zA-Z]*\b|su\b|bash\b|sh\b|passwd\b|visudo\b)|\becho\s[^\n]{0,200}>>?\s*\/etc\/(?:sudoers|passwd|shadow)\b/g, needs: ["sudo", "/etc/"] },
+  { type: "dangerous_command.history_tamper", re: /\b(?:history\s+-c|unset\s+HISTFILE|crontab\s+-r)\b|>\s*~?\/?\.(?:bash|zsh)_history\b/g, needs: ["history", "histfile", "crontab"] },
 ];
 
+const DANGEROUS_GROUP = new PatternGroup(DANGEROUS);
 export function detectDangerousCommand(sites: StringSite[]): Detection[] {
-  return run(sites, DANGEROUS);
+  return DANGEROUS_GROUP.run(sites);
 }
 
 export interface UrlParams {

@@ -1,0 +1,54 @@
+import type { JsonObject } from "../protocol/json-rpc.js";
+import type { AosRequest, AosResponse, AosResult } from "./aos.js";
+import type { Guardian } from "./guardian.js";
+import { readVerdict } from "./verdict.js";
+
+/**
+ * Several guardians in order. The most restrictive decision wins: the first deny ends the chain; modifications
+ * compose (each guardian judges the message as the previous one left it); a guardian that fails fails the chain.
+ */
+export class ChainGuardian implements Guardian {
+  constructor(private readonly guardians: Guardian[]) {}
+
+  async call(request: AosRequest): Promise<AosResponse> {
+    const params = (request.params ?? {}) as JsonObject;
+    const flat = params.jsonrpc === "2.0";
+    const original = (flat ? params : params.message) as JsonObject;
+    let message = original;
+    const rules: string[] = [];
+    const reasonCode: string[] = [];
+    const messages: string[] = [];
+    let modified = false;
+    for (const g of this.guardians) {
+      const req: AosRequest = { ...request, params: flat ? message : { ...params, message } };
+      let res: AosResponse;
+      try {
+        res = await g.call(req);
+      } catch (e) {
+        return { jsonrpc: "2.0", id: request.id, error: { code: -32603, message: `a guardian in the chain failed: ${(e as Error).message}` } };
+      }
+      const v = readVerdict(req, res, message);
+      if (v.unavailable) return { jsonrpc: "2.0", id: request.id, error: { code: -32603, message: `a guardian in the chain failed: ${v.message}` } };
+      rules.push(...v.rules);
+      reasonCode.push(...v.reasonCode);
+      if (v.action === "block") {
+        return { jsonrpc: "2.0", id: request.id, result: { decision: "deny", message: v.message, reasonCode, data: { rules, rule: v.rule ?? null, mode: "enforce" } } };
+      }
+      if (v.action === "rewrite" && v.modified) {
+        message = v.modified;
+        modified = true;
+        messages.push(v.message);
+      }
+    }
+    const result: AosResult = modified
+      ? {
+          decision: "modify",
+          message: messages.join("; "),
+          reasonCode,
+          data: { rules, mode: "enforce" },
+          modifiedRequest: { jsonrpc: "2.0", id: request.id, method: request.method, params: (flat ? message : { ...params, message }) as { message: JsonObject } },
+        }
+      : { decision: "allow", message: "allowed by every guardian in the chain", reasonCode, data: { rules, mode: "enforce" } };
+    return { jsonrpc: "2.0", id: request.id, result };
+  }
+}
