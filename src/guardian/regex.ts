@@ -54,15 +54,16 @@ export function regexProblem(pattern: string, flags = ""): string | null {
   }
 }
 
-/** The same text is usually tested by several case-insensitive patterns in a row: lower-case it once. */
-let lastInput = "";
-let lastLower = "";
+/** The same few strings (a message's text, its arguments) are tested by several patterns: lower-case each once. */
+const lowered = new Map<string, string>();
 function lowerOnce(input: string): string {
-  if (input !== lastInput) {
-    lastInput = input;
-    lastLower = input.toLowerCase();
+  let l = lowered.get(input);
+  if (l === undefined) {
+    if (lowered.size >= 16) lowered.clear();
+    l = input.toLowerCase();
+    lowered.set(input, l);
   }
-  return lastLower;
+  return l;
 }
 
 /** What every match must contain: one literal, or one of several (a required alternation). */

@@ -24,21 +24,30 @@ class Lru<K, V> {
 
 /** Per-session labels (for flow rules) and message counts, kept by the guardian between evaluations. */
 export class SessionStore {
-  private readonly sessions = new Lru<string, { labels: Set<string>; counts: Record<string, number> }>(10_000);
+  private readonly sessions = new Lru<string, { labels: Set<string>; list: string[]; counts: Record<string, number> }>(10_000);
 
+  /** What rules see as `session`: the live state, read-only by contract (CEL cannot write), never copied. */
   view(id: string): SessionView {
     const s = this.sessions.get(id);
-    return { id, labels: s ? [...s.labels] : [], counts: s ? { ...s.counts } : {} };
+    return s ? { id, labels: s.list, counts: s.counts } : { id, labels: [], counts: {} };
   }
 
   update(id: string, labels: string[] | undefined, counted: string[]): void {
     let s = this.sessions.get(id);
     if (!s) {
-      s = { labels: new Set(), counts: Object.create(null) as Record<string, number> };
+      s = { labels: new Set(), list: [], counts: Object.create(null) as Record<string, number> };
       this.sessions.set(id, s);
     }
-    for (const l of labels ?? []) s.labels.add(l);
-    for (const c of counted) s.counts[c] = (s.counts[c] ?? 0) + 1;
+    for (const l of labels ?? []) {
+      if (s.labels.has(l)) continue;
+      s.labels.add(l);
+      s.list.push(l);
+    }
+    for (const c of counted) {
+      // Method and tool names come from the wire: a session counts at most 1,024 distinct ones.
+      if (s.counts[c] === undefined && Object.keys(s.counts).length >= 1024) continue;
+      s.counts[c] = (s.counts[c] ?? 0) + 1;
+    }
   }
 }
 

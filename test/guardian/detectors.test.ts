@@ -152,6 +152,11 @@ describe("flow state: labels, limits, list filtering, pins", () => {
     expect(judge(new EmbeddedGuardian(rs, { pins: corrupt }), "v3")).toBe("allow");
   });
 
+  it("session.counts counts requests by method and tool", () => {
+    const g = new EmbeddedGuardian(rules("name: c\nrules:\n  - { id: third, match: { tool: x }, when: '\"tool:x\" in session.counts && session.counts[\"tool:x\"] >= 2.0', decision: deny }\n"));
+    expect([1, 2, 3].map(() => call(g, "x").decision)).toEqual(["allow", "allow", "deny"]);
+  });
+
   it("labels persist per session and drive flow rules", () => {
     const g = new EmbeddedGuardian(rules(`
 name: flow
