@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import { GuardwireError } from "../errors.js";
 import { rulesJsonSchema } from "../guardian/rules/schema.js";
+import { configJsonSchema } from "../config/schema.js";
 import { describeProblems, DEFAULT_PACK, PACKS_DIR, readAndLoadRules } from "./rules.js";
 import { printTestSummary, runTestFiles } from "./test-rules.js";
 import { runTail } from "./tail.js";
@@ -116,11 +117,13 @@ program
 
 program
   .command("schema")
-  .description("print the JSON Schema of rule files (for editor completion)")
-  .argument("<what>", "rules")
+  .description("print the JSON Schema of rule files or of the serve configuration (for editor completion)")
+  .argument("<what>", "rules | config")
   .action((what: string) => {
-    if (what !== "rules") throw new GuardwireError("USAGE", `unknown schema "${what}" (known: rules)`);
-    process.stdout.write(JSON.stringify(rulesJsonSchema(), null, 2) + "\n");
+    const schemas: Record<string, () => Record<string, unknown>> = { rules: rulesJsonSchema, config: configJsonSchema };
+    const make = schemas[what];
+    if (!make) throw new GuardwireError("USAGE", `unknown schema "${what}" (known: rules, config)`);
+    process.stdout.write(JSON.stringify(make(), null, 2) + "\n");
   });
 
 program

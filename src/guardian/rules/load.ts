@@ -1,18 +1,12 @@
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { LineCounter, isNode, parseDocument, type Document } from "yaml";
+import { formatFileProblem, formatPath, parseYaml, type FileProblem } from "../../config/yaml.js";
 import { compileRuleSet, type CompiledRuleSet, type CompileProblem } from "./compile.js";
 import { ruleFileSchema, ruleSchema, type RuleFile } from "./schema.js";
 
 /** One problem in a rule file, located for a human: file, line, column and key path. */
-export interface RuleProblem {
-  file: string;
-  line: number;
-  column: number;
-  path: string;
-  message: string;
-}
+export type RuleProblem = FileProblem;
 
 export interface RuleSource {
   file: string;
@@ -41,17 +35,13 @@ export function loadRules(sources: RuleSource[]): LoadedRules {
   const problems: RuleProblem[] = [];
   const parsed: { file: string; rules: RuleFile; positions?: number[]; locate: (path: (string | number)[]) => { line: number; column: number } }[] = [];
   for (const src of sources) {
-    const lineCounter = new LineCounter();
-    const doc = parseDocument(src.text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-    const locate = locator(doc, lineCounter);
-    if (doc.errors.length > 0) {
-      for (const err of doc.errors) {
-        const pos = lineCounter.linePos(err.pos[0]);
-        problems.push({ file: src.file, line: pos.line, column: pos.col, path: "", message: err.message.split("\n")[0] ?? "YAML error" });
-      }
+    const yaml = parseYaml(src.file, src.text);
+    const locate = yaml.locate;
+    if (yaml.problems.length > 0) {
+      problems.push(...yaml.problems);
       continue;
     }
-    const raw: unknown = doc.toJS({ maxAliasCount: 100 });
+    const raw: unknown = yaml.value;
     const result = ruleFileSchema.safeParse(raw);
     if (!result.success) {
       for (const issue of result.error.issues) {
@@ -101,24 +91,6 @@ function located(
   return { file: p.file, ...where, path: formatPath(p.path), message: p.message };
 }
 
-function locator(doc: Document, lc: LineCounter) {
-  return (path: (string | number)[]): { line: number; column: number } => {
-    // Walk up the path until a node exists (a missing key is reported where its parent is).
-    for (let n = path.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
-      if (isNode(node) && node.range) {
-        const pos = lc.linePos(node.range[0]);
-        return { line: pos.line, column: pos.col };
-      }
-    }
-    return { line: 1, column: 1 };
-  };
-}
+export { formatPath };
 
-export function formatPath(path: (string | number)[]): string {
-  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`)).join("");
-}
-
-export function formatProblem(p: RuleProblem): string {
-  return `${p.file}:${p.line}:${p.column}: ${p.path ? p.path + ": " : ""}${p.message}`;
-}
+export const formatProblem = formatFileProblem;

@@ -1,0 +1,78 @@
+import { z } from "zod";
+
+/*
+ * The `guardwire serve` configuration (ARCHITECTURE.md, "Configuration"): one zod schema, the single source for the
+ * TypeScript types and for the JSON Schema editors use (`guardwire schema config`).
+ */
+
+const headers = z.record(z.string(), z.string());
+
+export type GuardianConfig =
+  | { kind: "embedded" }
+  | { kind: "remote"; url: string; timeoutMs: number; headers?: Record<string, string> }
+  | { kind: "chain"; guardians: GuardianConfig[] };
+
+export const guardianSchema: z.ZodType<GuardianConfig> = z.lazy(() =>
+  z.discriminatedUnion("kind", [
+    z.strictObject({ kind: z.literal("embedded") }),
+    z.strictObject({ kind: z.literal("remote"), url: z.url({ protocol: /^https?$/ }), timeoutMs: z.number().int().positive().default(2000), headers: headers.optional() }),
+    z.strictObject({ kind: z.literal("chain"), guardians: z.array(guardianSchema).min(1) }),
+  ]),
+) as z.ZodType<GuardianConfig>;
+
+const mcpUpstream = z.union([
+  z.strictObject({ url: z.url({ protocol: /^https?$/ }), headers: headers.optional() }),
+  z.strictObject({ sse: z.url({ protocol: /^https?$/ }), headers: headers.optional() }),
+  z.strictObject({ ws: z.url({ protocol: /^wss?$/ }), headers: headers.optional() }),
+  z.strictObject({
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().optional(),
+  }),
+]);
+
+const routeSchema = z
+  .strictObject({
+    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, "name may use letters, digits, _ . -"),
+    path: z.string().regex(/^\/[A-Za-z0-9/_.-]*$/, "path starts with / and uses letters, digits, / _ . -"),
+    mcp: mcpUpstream.optional(),
+    a2a: z.strictObject({ url: z.url({ protocol: /^https?$/ }), headers: headers.optional(), passAuthorization: z.boolean().default(false) }).optional(),
+  })
+  .refine((r) => (r.mcp === undefined) !== (r.a2a === undefined), { message: "a route has exactly one upstream: mcp or a2a" });
+
+export const configSchema = z
+  .strictObject({
+    listen: z.strictObject({ host: z.string().default("127.0.0.1"), port: z.number().int().min(0).max(65535).default(7070) }).default({ host: "127.0.0.1", port: 7070 }),
+    /** Listening beyond loopback without agent keys is refused unless this is set. */
+    allowUnauthenticatedRemote: z.boolean().default(false),
+    allowedHosts: z.array(z.string()).optional(),
+    allowedOrigins: z.array(z.string()).optional(),
+    agents: z.array(z.strictObject({ id: z.string().min(1), key: z.string().min(16, "an agent key needs at least 16 characters") })).default([]),
+    rules: z.string().optional(),
+    log: z.string().default("./guardwire-decisions.ndjson"),
+    guardian: guardianSchema.default({ kind: "embedded" }),
+    failMode: z.enum(["closed", "open"]).default("closed"),
+    maxFrameBytes: z.number().int().positive().default(16 * 1024 * 1024),
+    routes: z.array(routeSchema).min(1, "at least one route is needed"),
+  })
+  .superRefine((c, ctx) => {
+    const seen = new Map<string, number>();
+    c.routes.forEach((r, i) => {
+      for (const key of [`name:${r.name}`, `path:${r.path}`]) {
+        const prior = seen.get(key);
+        if (prior !== undefined) ctx.addIssue({ code: "custom", path: ["routes", i, key.split(":")[0] as string], message: `duplicate route ${key.replace(":", " ")} (also routes[${prior}])` });
+        seen.set(key, i);
+      }
+    });
+    const loopback = c.listen.host === "127.0.0.1" || c.listen.host === "::1" || c.listen.host === "localhost";
+    if (!loopback && c.agents.length === 0 && !c.allowUnauthenticatedRemote) {
+      ctx.addIssue({ code: "custom", path: ["listen", "host"], message: `listening on ${c.listen.host} without agent keys is refused; add agents: [{id, key}] or set allowUnauthenticatedRemote: true` });
+    }
+  });
+
+export type Config = z.infer<typeof configSchema>;
+
+export function configJsonSchema(): Record<string, unknown> {
+  return { title: "guardwire serve configuration", ...z.toJSONSchema(configSchema, { io: "input", unrepresentable: "any" }) };
+}

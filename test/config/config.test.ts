@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/load.js";
+import { configJsonSchema } from "../../src/config/schema.js";
+
+const load = (text: string, env: Record<string, string> = {}) => loadConfig("g.yaml", env, () => text);
+
+describe("the serve configuration", () => {
+  it("loads the documented shape, with defaults, frozen", () => {
+    const { config, problems } = load(`
+listen: { host: 127.0.0.1, port: 7070 }
+rules: ./rules
+guardian: { kind: chain, guardians: [{ kind: embedded }, { kind: remote, url: "https://g.example/aos", headers: { Authorization: "Bearer \${TOKEN}" } }] }
+routes:
+  - { name: everything, path: /mcp/everything, mcp: { url: "http://127.0.0.1:3001/mcp" } }
+  - { name: files, path: /mcp/files, mcp: { command: npx, args: [-y, "@modelcontextprotocol/server-filesystem", /tmp] } }
+  - { name: travel, path: /a2a/travel, a2a: { url: "http://127.0.0.1:4000" } }
+`, { TOKEN: "s3cret" });
+    expect(problems).toEqual([]);
+    expect(config?.failMode).toBe("closed");
+    expect(config?.log).toBe("./guardwire-decisions.ndjson");
+    expect(config?.guardian).toEqual({ kind: "chain", guardians: [{ kind: "embedded" }, { kind: "remote", url: "https://g.example/aos", timeoutMs: 2000, headers: { Authorization: "Bearer s3cret" } }] });
+    expect(config?.routes[1]).toMatchObject({ mcp: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"] } });
+    expect(Object.isFrozen(config?.routes[0])).toBe(true);
+  });
+
+  it("reports every problem at once, with line, column and key path", () => {
+    const { config, problems } = load(`
+listen: { host: 0.0.0.0, port: 99999 }
+failMode: sometimes
+routes:
+  - { name: a, path: /mcp/a, mcp: { url: "http://x/mcp" }, a2a: { url: "http://y" } }
+  - { name: a, path: mcp/b, mcp: { url: "ftp://x" } }
+  - { name: c, path: /c, mcp: { command: srv }, colour: red }
+`);
+    expect(config).toBeUndefined();
+    const at = problems.map((p) => `${p.line}:${p.path}`);
+    expect(at).toEqual(expect.arrayContaining(["2:listen.port", "3:failMode", "5:routes[0]", "6:routes[1].path", "6:routes[1].mcp.url", "7:routes[2]"]));
+    expect(problems.every((p) => p.file === "g.yaml" && p.column > 0)).toBe(true);
+  });
+
+  it("refuses a non-loopback listen without agent keys, unless explicitly allowed", () => {
+    const base = `listen: { host: 0.0.0.0, port: 7070 }\nroutes: [{ name: a, path: /a, mcp: { url: "http://x/mcp" } }]\n`;
+    expect(load(base).problems.map((p) => p.path)).toEqual(["listen.host"]);
+    expect(load(base + "allowUnauthenticatedRemote: true\n").problems).toEqual([]);
+    expect(load(base + "agents: [{ id: claude, key: abcdefghijklmnopqrstuvwx }]\n").problems).toEqual([]);
+  });
+
+  it("names an unset environment variable where it is used", () => {
+    const { problems } = load(`routes: [{ name: a, path: /a, mcp: { url: "http://x/mcp", headers: { Authorization: "\${NOPE}" } } }]\n`);
+    expect(problems[0]).toMatchObject({ line: 1, message: expect.stringContaining("NOPE is not set") });
+  });
+
+  it("publishes a JSON Schema generated from the same zod schema", () => {
+    const schema = configJsonSchema();
+    expect(schema).toMatchObject({ type: "object", required: ["routes"] });
+    expect(Object.keys(schema.properties as object)).toEqual(expect.arrayContaining(["listen", "routes", "guardian", "failMode", "agents"]));
+  });
+});
