@@ -1,4 +1,5 @@
 import { open, stat, type FileHandle } from "node:fs/promises";
+import { setTimeout as delay } from "node:timers/promises";
 import type { DecisionRecord } from "./record.js";
 
 export function parseLine(line: string): DecisionRecord | undefined {
@@ -30,11 +31,8 @@ export async function followFile(path: string, opts: FollowOptions): Promise<voi
   let offset = 0;
   let partial = "";
   let warnedMissing = false;
-  const sleep = () =>
-    new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, pollMs);
-      opts.signal?.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
-    });
+  // timers/promises removes its abort listener when the timer fires: a listener per poll would pile up for as long as tail runs.
+  const sleep = () => delay(pollMs, undefined, { signal: opts.signal }).catch(() => undefined);
   try {
     while (!opts.signal?.aborted) {
       let st;

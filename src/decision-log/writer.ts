@@ -44,15 +44,21 @@ export class DecisionLog {
 
   static open(opts: DecisionLogOptions): DecisionLog {
     const log = new DecisionLog(opts);
+    let torn = false;
     if (opts.dest !== "-" && existsSync(opts.dest)) {
-      const last = lastRecord(opts.dest);
-      if (last) {
-        log.prev = last.hash;
-        log.nextSeq = last.seq + 1;
+      const end = lastRecord(opts.dest);
+      if (end.record) {
+        log.prev = end.record.hash;
+        log.nextSeq = end.record.seq + 1;
       }
+      torn = end.torn;
       log.bytes = statSync(opts.dest).size;
     }
+    // A stream error (EPIPE when whoever reads stderr went away) is remembered, never thrown at the proxy.
+    if (opts.dest === "-") opts.stderr?.on("error", (e: Error) => (log.error ??= e));
     log.openFile();
+    // A crash mid-write left half a line: end it, so the next record starts a line of its own (verify names the torn one).
+    if (torn) log.pending.push("\n");
     return log;
   }
 
@@ -73,7 +79,7 @@ export class DecisionLog {
     const full = line + ',"hash":"' + hash + '"}\n';
     // Sizes are counted in UTF-16 units: rotation is approximate for non-ASCII text, which is fine for a size cap.
     const size = this.bytes + this.pendingChars;
-    if (this.opts.maxBytes && size > 0 && size + full.length > this.opts.maxBytes) this.rotate();
+    if (this.opts.maxBytes && this.opts.dest !== "-" && size > 0 && size + full.length > this.opts.maxBytes) this.rotate();
     this.pending.push(full);
     this.pendingChars += full.length;
     this.prev = hash;
@@ -118,7 +124,7 @@ export class DecisionLog {
     this.pendingChars = 0;
     if (this.opts.dest === "-") {
       // stderr: its own stream keeps the order; a pipe there may be non-blocking, so no writeSync.
-      (this.opts.stderr ?? { write: () => true }).write(data);
+      if (!this.error) this.opts.stderr?.write(data);
       return;
     }
     const buf = Buffer.from(data);
@@ -144,15 +150,26 @@ export class DecisionLog {
 
   private rotate(): void {
     this.flushSync();
-    closeSync(this.fd);
+    this.bytes = 0;
     const keep = this.opts.keep ?? 5;
     const file = this.opts.dest;
-    for (let i = keep - 1; i >= 1; i--) {
-      if (existsSync(`${file}.${i}`)) renameSync(`${file}.${i}`, `${file}.${i + 1}`);
+    try {
+      for (let i = keep - 1; i >= 1; i--) {
+        if (existsSync(`${file}.${i}`)) renameSync(`${file}.${i}`, `${file}.${i + 1}`);
+      }
+      renameSync(file, `${file}.1`);
+    } catch (e) {
+      // Cannot rotate (permissions, something in the way): keep appending to this file, try again after maxBytes more.
+      this.error ??= e as Error;
+      return;
     }
-    renameSync(file, `${file}.1`);
-    this.bytes = 0;
-    this.openFile();
+    try {
+      closeSync(this.fd);
+      this.openFile();
+    } catch (e) {
+      this.error ??= e as Error;
+      this.fd = -1;
+    }
   }
 
   private writeHeadNow(): void {
@@ -244,24 +261,25 @@ export function hashHex(text: string): string {
   return hash("sha256", text, "hex");
 }
 
-/** The last complete line of a log file, read from its end. */
-function lastRecord(path: string): DecisionRecord | undefined {
+/** The last complete record of a log file, read from its end, and whether the file ends mid-line. */
+function lastRecord(path: string): { record: DecisionRecord | undefined; torn: boolean } {
   const fd = openSync(path, "r");
   try {
     const size = fstatSync(fd).size;
     const window = Math.min(size, 1024 * 1024);
     const buf = Buffer.alloc(window);
     readSync(fd, buf, 0, window, size - window);
+    const torn = size > 0 && buf[window - 1] !== 0x0a;
     const lines = buf.toString("utf8").split("\n").filter((l) => l.trim().length > 0);
     for (let i = lines.length - 1; i >= 0; i--) {
       try {
         const r = JSON.parse(lines[i] as string) as DecisionRecord;
-        if (typeof r.hash === "string" && typeof r.seq === "number") return r;
+        if (typeof r.hash === "string" && typeof r.seq === "number") return { record: r, torn };
       } catch {
         // a torn last line (crash mid-write): look further back
       }
     }
-    return undefined;
+    return { record: undefined, torn };
   } finally {
     closeSync(fd);
   }

@@ -6,6 +6,20 @@ export const AOS_VERSION = "0.1.0";
 
 export type AosProtocolMethod = "protocols/MCP" | "protocols/A2A";
 
+/** The AOS step methods (spec §4): what an agent reports about its own steps. */
+export const STEP_METHODS: readonly string[] = [
+  "steps/agentTrigger",
+  "steps/message",
+  "steps/toolCallRequest",
+  "steps/toolCallResult",
+  "steps/knowledgeRetrieval",
+  "steps/memoryStore",
+  "steps/memoryContextRetrieval",
+];
+
+/** Every AOS method a complete guardian answers. */
+export const AOS_METHODS: readonly string[] = ["protocols/MCP", "protocols/A2A", "ping", ...STEP_METHODS];
+
 export interface AosRequest {
   jsonrpc: "2.0";
   id: string | number;

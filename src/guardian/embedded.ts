@@ -1,20 +1,12 @@
 import type { JsonObject } from "../protocol/json-rpc.js";
 import { ErrorCode } from "../protocol/json-rpc.js";
-import { AOS_VERSION, type AosRequest, type AosResponse, type AosResult } from "./aos.js";
+import { AOS_VERSION, STEP_METHODS, type AosRequest, type AosResponse, type AosResult } from "./aos.js";
 import { evaluate, kindOf, type Decision, type MessageContext } from "./evaluate.js";
 import type { Guardian } from "./guardian.js";
 import type { CompiledRuleSet, Protocol } from "./rules/compile.js";
 import { MemoryPinStore, SessionStore, SlidingWindowLimiter } from "./state.js";
 
-const STEP_METHODS = new Set([
-  "steps/agentTrigger",
-  "steps/message",
-  "steps/toolCallRequest",
-  "steps/toolCallResult",
-  "steps/knowledgeRetrieval",
-  "steps/memoryStore",
-  "steps/memoryContextRetrieval",
-]);
+const STEPS = new Set(STEP_METHODS);
 /** Steps that bring content into the agent, judged as inbound. */
 const INBOUND_STEPS = new Set(["steps/toolCallResult", "steps/knowledgeRetrieval", "steps/memoryContextRetrieval"]);
 
@@ -75,7 +67,7 @@ export class EmbeddedGuardian implements Guardian {
       const decision = this.judge(protocol, msg, ctx);
       return { jsonrpc: "2.0", id, result: this.result(decision, req, flat) };
     }
-    if (STEP_METHODS.has(req.method)) {
+    if (STEPS.has(req.method)) {
       const ctx: MessageContext = { direction: INBOUND_STEPS.has(req.method) ? "inbound" : "outbound", kind: "request" };
       const asMessage: JsonObject = { jsonrpc: "2.0", id, method: req.method, params: stepParams(req.method, params) };
       const decision = this.judge("aos", asMessage, ctx);

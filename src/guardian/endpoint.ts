@@ -3,7 +3,7 @@ import type { Readable, Writable } from "node:stream";
 import { ErrorCode, errorResponse } from "../protocol/json-rpc.js";
 import { decodeUtf8, LineFramer } from "../protocol/ndjson.js";
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_FRAME_BYTES, parseJson, peekId } from "../protocol/safe-json.js";
-import { AOS_VERSION, type AosRequest } from "./aos.js";
+import { AOS_METHODS, AOS_VERSION, type AosRequest } from "./aos.js";
 import type { Guardian } from "./guardian.js";
 
 /**
@@ -15,18 +15,6 @@ export interface EndpointInfo {
   ruleset: () => { name: string; hash: string; rules: number };
 }
 
-export const AOS_METHODS = [
-  "protocols/MCP",
-  "protocols/A2A",
-  "ping",
-  "steps/agentTrigger",
-  "steps/message",
-  "steps/toolCallRequest",
-  "steps/toolCallResult",
-  "steps/knowledgeRetrieval",
-  "steps/memoryStore",
-  "steps/memoryContextRetrieval",
-];
 
 function describe(info: EndpointInfo) {
   return {

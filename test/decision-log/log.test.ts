@@ -1,8 +1,10 @@
-import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { getEventListeners } from "node:events";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
+import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { runTail } from "../../src/cli/tail.js";
+import { followFile } from "../../src/decision-log/reader.js";
 import type { DecisionInput } from "../../src/decision-log/record.js";
 import { GENESIS } from "../../src/decision-log/record.js";
 import { verifyChain, verifyFiles } from "../../src/decision-log/verify.js";
@@ -67,6 +69,53 @@ describe("the decision log writer", () => {
     const last = JSON.parse(readFileSync(file, "utf8").trimEnd().split("\n")[2] as string);
     expect(readFileSync(file, "utf8").trimEnd().split("\n")).toHaveLength(3);
     expect(JSON.parse(readFileSync(`${file}.head`, "utf8"))).toMatchObject({ seq: 2, hash: last?.hash });
+  });
+});
+
+describe("the writer never throws at the proxy", () => {
+  it("ignores maxBytes when logging to stderr", () => {
+    let text = "";
+    const stderr = new Writable({ write: (c, _e, cb) => ((text += String(c)), cb()) });
+    const log = DecisionLog.open({ dest: "-", stderr, maxBytes: 500 });
+    for (let i = 0; i < 10; i++) log.write(input(i));
+    log.flushSync();
+    expect(verifyChain(text)).toMatchObject({ ok: true, lines: 10 });
+    expect(log.error).toBeUndefined();
+  });
+
+  it("remembers a broken stderr pipe instead of crashing", async () => {
+    const stderr = new Writable({ write: (_c, _e, cb) => cb(Object.assign(new Error("write EPIPE"), { code: "EPIPE" })) });
+    const log = DecisionLog.open({ dest: "-", stderr });
+    log.write(input(0));
+    log.flushSync();
+    await new Promise((r) => setImmediate(r));
+    log.write(input(1));
+    log.flushSync();
+    expect((log.error as NodeJS.ErrnoException | undefined)?.code).toBe("EPIPE");
+  });
+
+  it("keeps appending to the current file when rotation fails", async () => {
+    const file = join(tempDir(), "d.ndjson");
+    mkdirSync(`${file}.1`);
+    writeFileSync(`${file}.1/x`, "in the way");
+    const log = DecisionLog.open({ dest: file, maxBytes: 600, keep: 1 });
+    for (let i = 0; i < 6; i++) log.write(input(i));
+    await log.close();
+    expect(log.error).toBeDefined();
+    expect(verifyChain(readFileSync(file, "utf8"))).toMatchObject({ ok: true, lines: 6 });
+  });
+
+  it("starts a new line after a torn last line, continuing from the last complete record", async () => {
+    const file = join(tempDir(), "d.ndjson");
+    const [first, second] = readFileSync((await writeLog(file, 2), file), "utf8").split("\n") as [string, string];
+    writeFileSync(file, first + "\n" + second.slice(0, 40));
+    const log = DecisionLog.open({ dest: file });
+    log.write(input(2));
+    await log.close();
+    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    expect(lines).toHaveLength(3);
+    expect(JSON.parse(lines[2] as string)).toMatchObject({ seq: 1, prev: JSON.parse(first).hash });
+    expect(verifyChain(readFileSync(file, "utf8"))).toMatchObject({ ok: false, line: 2 });
   });
 });
 
@@ -157,5 +206,16 @@ describe("tail", () => {
     ac.abort();
     expect(await done).toBe(0);
     expect(out.text().trimEnd().split("\n").map((l) => JSON.parse(l).id)).toEqual([0, 1, 2, 3]);
+  });
+
+  it("-f does not pile up abort listeners while it polls", async () => {
+    const file = join(tempDir(), "d.ndjson");
+    writeFileSync(file, "");
+    const ac = new AbortController();
+    const done = followFile(file, { follow: true, pollMs: 1, signal: ac.signal, onLine: () => undefined });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(getEventListeners(ac.signal, "abort").length).toBeLessThanOrEqual(1);
+    ac.abort();
+    await done;
   });
 });
