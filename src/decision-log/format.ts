@@ -1,3 +1,4 @@
+import { globRegExp } from "../protocol/glob.js";
 import type { DecisionRecord } from "./record.js";
 
 const C = { reset: "\x1b[0m", dim: "\x1b[2m", red: "\x1b[31m", green: "\x1b[32m", yellow: "\x1b[33m", magenta: "\x1b[35m", bold: "\x1b[1m" };
@@ -39,7 +40,7 @@ const cache = new Map<string, RegExp>();
 function globToRegExp(glob: string): RegExp {
   let re = cache.get(glob);
   if (!re) {
-    re = new RegExp("^" + glob.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*") + "$");
+    re = globRegExp(glob);
     cache.set(glob, re);
   }
   return re;

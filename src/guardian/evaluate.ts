@@ -3,7 +3,6 @@ import { MessageScan, type Detection } from "./detectors/index.js";
 import type { NewPin, PinStore } from "./detectors/pins.js";
 import { applyEdits } from "./edits.js";
 import type { CompiledRule, CompiledRuleSet, Direction, Protocol } from "./rules/compile.js";
-import { extractText } from "./text.js";
 
 export type Kind = "request" | "response" | "notification" | "event";
 export type DecisionName = "allow" | "deny" | "modify";
@@ -113,7 +112,10 @@ export function evaluate(
     }
     if (rule.when) {
       vars ??= bindVariables(protocol, message, ctx, kind, method, params, tool, session);
-      if (rule.needsText && vars.text === null) vars.text = extractText(message);
+      if (rule.needsText && vars.text === null) {
+        scan ??= new MessageScan(message, ctx.server?.name ?? ctx.route ?? "", opts.pins ?? null);
+        vars.text = scan.text;
+      }
       vars.detections = detections;
       let outcome: unknown;
       try {

@@ -1,3 +1,4 @@
+import { escapeRegExp, globRegExp } from "../../protocol/glob.js";
 import { findAll, type Detection, type StringSite } from "./scan.js";
 
 /*
@@ -16,7 +17,6 @@ interface Pattern {
   accept?: (match: string) => boolean;
 }
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 /** A string in lower case, computed once per string and shared by every prefilter. */
 const lowered = new WeakMap<StringSite, string>();
@@ -39,7 +39,7 @@ class PatternGroup {
   private readonly sticky: (RegExp | null)[];
   constructor(private readonly patterns: Pattern[]) {
     this.needs = patterns.map((p) => (p.needs ? p.needs.map((n) => n.toLowerCase()) : null));
-    this.prefilters = patterns.map((p) => (p.needs ? new RegExp(p.needs.map(escapeRe).join("|"), "i") : null));
+    this.prefilters = patterns.map((p) => (p.needs ? new RegExp(p.needs.map(escapeRegExp).join("|"), "i") : null));
     this.sticky = patterns.map((p) => (p.anchor ? new RegExp(p.re.source, p.re.flags.replace("g", "") + "y") : null));
   }
 
@@ -321,13 +321,9 @@ const URL_RE = /\bhttps?:\/\/[^\s"'<>`)\]]+/gi;
 
 function hostGlob(pattern: string): RegExp {
   const p = pattern.toLowerCase();
-  // `*.example.com` matches example.com and every subdomain.
-  const body = p.startsWith("*.")
-    ? `(?:[a-z0-9-]+\\.)*${escape(p.slice(2))}`
-    : p.split("*").map(escape).join("[a-z0-9.-]*");
-  return new RegExp(`^${body}$`);
+  // `*.example.com` is the apex and every subdomain; any other glob is an ordinary one.
+  return p.startsWith("*.") ? new RegExp(`^(?:[a-z0-9-]+\\.)*${escapeRegExp(p.slice(2))}$`) : globRegExp(p);
 }
-const escape = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
 
 export function compileUrlParams(params: UrlParams): { allow: RegExp[] | null; deny: RegExp[] } {
   return { allow: params.allow ? params.allow.map(hostGlob) : null, deny: (params.deny ?? []).map(hostGlob) };

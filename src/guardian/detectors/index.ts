@@ -81,6 +81,14 @@ export class MessageScan {
     return this.sites;
   }
 
+  /** All the message's text, as `text` in rules: the same strings the detectors scan. */
+  get text(): string {
+    this.joined ??= this.strings.map((s) => s.value).join("\n");
+    return this.joined;
+  }
+
+  private joined: string | undefined;
+
   run(detector: CompiledDetector): Detection[] {
     let found = this.results.get(detector.key);
     if (!found) {

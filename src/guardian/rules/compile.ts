@@ -1,6 +1,7 @@
 import { Environment, serialize } from "@marcbachmann/cel-js";
 import parseJsonPath from "jsonpath-rfc9535/parser";
 import { compileDetector, type CompiledDetector } from "../detectors/index.js";
+import { globSource } from "../../protocol/glob.js";
 import { regexProblem, safeRegex, type SafeRegex } from "../regex.js";
 import type { Edit, RuleFile } from "./schema.js";
 
@@ -280,39 +281,6 @@ function globMatcher(patterns: string[]): Matcher {
   }
   const re = new RegExp(`^(?:${patterns.map(globSource).join("|")})$`);
   return (v) => re.test(v);
-}
-
-/**
- * Names, not paths: `*` matches any run of characters (including `/`, so `notifications/*` and `*` read as people
- * expect), `?` one character, `[abc]`/`[!abc]` a class, `{a,b}` alternatives. Everything else is literal.
- */
-export function globSource(glob: string): string {
-  let out = "";
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i] as string;
-    if (c === "*") out += ".*";
-    else if (c === "?") out += ".";
-    else if (c === "[") {
-      const close = glob.indexOf("]", i + 2);
-      if (close < 0) {
-        out += "\\[";
-        continue;
-      }
-      let body = glob.slice(i + 1, close);
-      if (body.startsWith("!")) body = "^" + body.slice(1);
-      out += "[" + body.replace(/\\/g, "\\\\") + "]";
-      i = close;
-    } else if (c === "{") {
-      const close = glob.indexOf("}", i);
-      if (close < 0) {
-        out += "\\{";
-        continue;
-      }
-      out += "(?:" + glob.slice(i + 1, close).split(",").map(globSource).join("|") + ")";
-      i = close;
-    } else out += c.replace(/[.+^${}()|[\]\\/]/g, "\\$&");
-  }
-  return out;
 }
 
 function toList<T>(v: T | T[]): T[] {
