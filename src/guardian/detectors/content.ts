@@ -18,6 +18,22 @@ interface Pattern {
 }
 
 
+/** Whether a literal occurs in a long string, remembered per string: several patterns and groups share literals. */
+const seen = new WeakMap<StringSite, Map<string, boolean>>();
+function contains(site: StringSite, needle: string): boolean {
+  let m = seen.get(site);
+  if (!m) {
+    m = new Map();
+    seen.set(site, m);
+  }
+  let hit = m.get(needle);
+  if (hit === undefined) {
+    hit = lower(site).includes(needle);
+    m.set(needle, hit);
+  }
+  return hit;
+}
+
 /** A string in lower case, computed once per string and shared by every prefilter. */
 const lowered = new WeakMap<StringSite, string>();
 function lower(site: StringSite): string {
@@ -52,7 +68,7 @@ class PatternGroup {
       const pre = this.prefilters[i];
       // Short strings: one small case-insensitive regex. Long ones: a shared lower-case copy and indexOf per literal.
       const candidates =
-        needs && pre ? sites.filter((s) => (s.value.length < 4096 ? pre.test(s.value) : needs.some((n) => lower(s).includes(n)))) : sites;
+        needs && pre ? sites.filter((s) => (s.value.length < 4096 ? pre.test(s.value) : needs.some((n) => contains(s, n)))) : sites;
       if (candidates.length === 0) continue;
       const sticky = this.sticky[i];
       if (p.anchor && sticky) {
