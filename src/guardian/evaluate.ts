@@ -87,6 +87,7 @@ export function evaluate(
 
   let vars: Record<string, unknown> | null = null;
   let scan: MessageScan | null = null;
+  const scanned = () => (scan ??= new MessageScan(message, ctx.server?.name ?? ctx.route ?? "", opts.pins ?? null));
   const enforced: CompiledRule[] = [];
   const audited: CompiledRule[] = [];
   const errors: { rule: string; error: string }[] = [];
@@ -101,9 +102,8 @@ export function evaluate(
     if (rule.agent && !rule.agent(ctx.agent?.id ?? "")) continue;
     const detections: Detection[] = [];
     if (rule.detectors.length > 0) {
-      scan ??= new MessageScan(message, ctx.server?.name ?? ctx.route ?? "", opts.pins ?? null);
       try {
-        for (const d of rule.detectors) for (const x of scan.run(d)) detections.push(x);
+        for (const d of rule.detectors) for (const x of scanned().run(d)) detections.push(x);
       } catch (e) {
         errors.push({ rule: rule.id, error: `detector failed: ${(e as Error).message}` });
         continue;
@@ -112,10 +112,7 @@ export function evaluate(
     }
     if (rule.when) {
       vars ??= bindVariables(protocol, message, ctx, kind, method, params, tool, session);
-      if (rule.needsText && vars.text === null) {
-        scan ??= new MessageScan(message, ctx.server?.name ?? ctx.route ?? "", opts.pins ?? null);
-        vars.text = scan.text;
-      }
+      if (rule.needsText && vars.text === null) vars.text = scanned().text;
       vars.detections = detections;
       let outcome: unknown;
       try {
@@ -164,7 +161,9 @@ export function evaluate(
   const labels = [...enforced, ...audited].flatMap((r) => r.labels);
   if (labels.length > 0) decision.labels = [...new Set(labels)];
   if (found.size > 0) decision.detected = [...new Set([...found.values()].flat().map((d) => d.type))];
-  if (scan && scan.newPins.length > 0) decision.newPins = scan.newPins;
+  // `scan` is set inside `scanned()`, which the compiler cannot see through.
+  const newPins = (scan as MessageScan | null)?.newPins ?? [];
+  if (newPins.length > 0) decision.newPins = newPins;
   if (decision.decision !== "deny" && kind === "response" && method === "tools/list" && protocol === "mcp" && ctx.direction === "inbound") {
     filterToolList(decision, message, ctx, ruleSet);
   }

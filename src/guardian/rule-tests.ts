@@ -135,6 +135,6 @@ export function runRuleTests(ruleSet: CompiledRuleSet, file: RuleTestFile, now: 
         if (!isDeepStrictEqual(got, want.message)) failures.push(`${where}message differs:\n    got      ${JSON.stringify(got)}\n    expected ${JSON.stringify(want.message)}`);
       }
     });
-    return { name: c.name, label: c.label ?? ("steps" in c ? undefined : c.label), ok: failures.length === 0, decision: last, mode: lastMode, failures };
+    return { name: c.name, label: c.label, ok: failures.length === 0, decision: last, mode: lastMode, failures };
   });
 }

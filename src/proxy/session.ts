@@ -131,7 +131,7 @@ export class Session {
     for (const [key, p] of this.pendingOut) {
       this.pendingOut.delete(key);
       const id = p.message.id as string | number;
-      this.deliver("inbound", JSON.stringify(renderUpstreamUnavailable(id, this.opts.route, reason)), id, p);
+      this.deliver("inbound", JSON.stringify(renderUpstreamUnavailable(id, this.opts.route, reason)), p);
       this.logRaw("inbound", "response", id, p.method, p.tool, "deny", ["UPSTREAM_UNAVAILABLE"], `upstream unavailable: ${reason}`, null);
     }
   }
@@ -261,7 +261,7 @@ export class Session {
         mine.delete(key);
         if (pending) {
           const block = renderBlock(p.id, p.direction === "outbound" ? null : pending.method, v, this.opts.render);
-          this.deliver(p.direction, JSON.stringify(block), p.id, pending);
+          this.deliver(p.direction, JSON.stringify(block), pending);
         }
       }
       this.log(p, v, failOpen);
@@ -290,7 +290,7 @@ export class Session {
       mine.delete(key);
       if (pending.method === "initialize" && p.direction === "inbound") this.server = serverInfoOf(p.message.result) ?? this.server;
       this.log(p, v, failOpen);
-      this.deliver(p.direction, text, p.id, pending, batchForward);
+      this.deliver(p.direction, text, pending, batchForward);
       return;
     }
     this.log(p, v, failOpen);
@@ -299,7 +299,7 @@ export class Session {
   }
 
   /** Sends a response toward the side that asked, into its batch if it came in one. */
-  private deliver(direction: Direction, text: string, _id: JsonRpcId, pending: Pending, batchForward?: string[]): void {
+  private deliver(direction: Direction, text: string, pending: Pending, batchForward?: string[]): void {
     if (direction === "inbound" && pending.batch) {
       pending.batch.replies.push(JSON.parse(text));
       pending.batch.waiting--;
@@ -343,7 +343,7 @@ export class Session {
       // An unreadable response: the agent's request is answered instead of left hanging.
       const pending = this.pendingOut.get(idKey(id));
       this.pendingOut.delete(idKey(id));
-      if (pending) this.deliver("inbound", JSON.stringify(errorResponse(id, code, message)), id, pending);
+      if (pending) this.deliver("inbound", JSON.stringify(errorResponse(id, code, message)), pending);
       return;
     }
     this.reply(sender, errorResponse(id, code, message), batch);

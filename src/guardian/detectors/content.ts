@@ -232,12 +232,11 @@ const POISONING: Pattern[] = [
 const POISONING_GROUP = new PatternGroup(POISONING);
 
 /** Instructions hidden in a tools/list result: tool descriptions and schemas. */
-export function detectToolPoisoning(message: Record<string, unknown>, sites: StringSite[]): Detection[] {
+export function detectToolPoisoning(sites: StringSite[]): Detection[] {
   const toolSites = sites.filter((s) => s.path[0] === "result" && s.path[1] === "tools");
   if (toolSites.length === 0) return [];
   const out = POISONING_GROUP.run(toolSites);
   for (const d of detectPromptInjection(toolSites)) out.push({ ...d, type: d.type.replace("prompt_injection", "tool_poisoning") });
-  void message;
   return out;
 }
 

@@ -46,7 +46,7 @@ export function compileDetector(spec: string | { url: UrlParams }): CompiledDete
     case "prompt_injection":
       return { key: spec, run: (s) => detectPromptInjection(s.strings) };
     case "tool_poisoning":
-      return { key: spec, run: (s) => detectToolPoisoning(s.message, s.strings) };
+      return { key: spec, run: (s) => detectToolPoisoning(s.strings) };
     case "tool_changed":
       return { key: spec, run: (s) => s.toolChanges().detections };
     case "sensitive_path":
