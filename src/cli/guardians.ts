@@ -19,6 +19,8 @@ export interface GuardianOptions {
   guardian?: string[];
   guardianTimeoutMs?: number;
   guardianHeader?: string[];
+  /** Remote guardians with their own settings (from a serve config), after `guardian`. */
+  remotes?: { url: string; timeoutMs: number; headers?: Record<string, string> }[];
   watch?: boolean;
 }
 
@@ -45,7 +47,10 @@ export function buildGuardian(o: GuardianOptions, err: NodeJS.WritableStream): {
       return [h.slice(0, i).trim(), h.slice(i + 1).trim()];
     }),
   );
-  const remotes = (o.guardian ?? []).map((url) => new RemoteGuardian({ url, timeoutMs: o.guardianTimeoutMs, headers }));
+  const remotes = [
+    ...(o.guardian ?? []).map((url) => new RemoteGuardian({ url, timeoutMs: o.guardianTimeoutMs, headers })),
+    ...(o.remotes ?? []).map((r) => new RemoteGuardian(r)),
+  ];
   const guardian: Guardian = remotes.length > 0 ? new ChainGuardian([embedded, ...remotes]) : embedded;
   return { guardian, embedded, close: stop };
 }

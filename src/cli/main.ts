@@ -9,6 +9,7 @@ import { printTestSummary, runTestFiles } from "./test-rules.js";
 import { runTail } from "./tail.js";
 import { runVerify } from "./verify.js";
 import { runWrap, type WrapOptions } from "./wrap.js";
+import { runServe, type ServeOptions } from "./serve.js";
 import { buildGuardian, DEFAULT_PINS } from "./guardians.js";
 import { PinFile } from "../guardian/state.js";
 import { createGuardianHttpServer, serveGuardianStdio } from "../guardian/endpoint.js";
@@ -42,6 +43,16 @@ program
   .passThroughOptions()
   .action(async (command: string[], o: WrapOptions) => {
     process.exitCode = await runWrap(command, o);
+  });
+
+program
+  .command("serve")
+  .description("serve MCP routes over HTTP (Streamable HTTP, legacy SSE, WebSocket), each message judged by the guardian")
+  .requiredOption("--config <file>", "the serve configuration (YAML or JSON; `guardwire schema config` prints its JSON Schema)")
+  .option("--pins <file>", "where tool_changed keeps tool fingerprints", DEFAULT_PINS)
+  .option("--no-watch", "do not reload the rules when they change")
+  .action(async (o: ServeOptions) => {
+    await runServe(o);
   });
 
 program

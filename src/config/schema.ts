@@ -21,7 +21,7 @@ export const guardianSchema: z.ZodType<GuardianConfig> = z.lazy(() =>
 ) as z.ZodType<GuardianConfig>;
 
 const mcpUpstream = z.union([
-  z.strictObject({ url: z.url({ protocol: /^https?$/ }), headers: headers.optional() }),
+  z.strictObject({ url: z.url({ protocol: /^https?$/ }), headers: headers.optional(), timeoutMs: z.number().int().positive().default(60_000) }),
   z.strictObject({ sse: z.url({ protocol: /^https?$/ }), headers: headers.optional() }),
   z.strictObject({ ws: z.url({ protocol: /^wss?$/ }), headers: headers.optional() }),
   z.strictObject({
@@ -54,6 +54,10 @@ export const configSchema = z
     guardian: guardianSchema.default({ kind: "embedded" }),
     failMode: z.enum(["closed", "open"]).default("closed"),
     maxFrameBytes: z.number().int().positive().default(16 * 1024 * 1024),
+    /** A downstream session with no open stream and no request for this long is ended and its upstream released. */
+    sessionIdleSeconds: z.number().int().positive().default(1800),
+    /** Add a redacted preview of each message to the log (off: only digests). */
+    logPreview: z.boolean().default(false),
     routes: z.array(routeSchema).min(1, "at least one route is needed"),
   })
   .superRefine((c, ctx) => {

@@ -95,6 +95,9 @@ export const ErrorCode = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
+  /** Transport-level refusals of MCP's HTTP servers (bad headers, missing session), as the MCP SDK answers them. */
+  ServerError: -32000,
+  SessionNotFound: -32001,
   DeniedByPolicy: -32050,
   GuardianUnavailable: -32051,
   UpstreamUnavailable: -32052,

@@ -9,20 +9,15 @@ import { canonicalize } from "../protocol/canonical.js";
 import { classify, ErrorCode, errorResponse, idKey, type JsonObject, type JsonRpcId } from "../protocol/json-rpc.js";
 import { serverInfoOf, toolOf } from "../protocol/mcp.js";
 import { DEFAULT_MAX_DEPTH, parseJson, peekId } from "../protocol/safe-json.js";
+import type { Frame, Peer } from "../transports/types.js";
 
 export type Direction = "outbound" | "inbound";
 
-/** One side of a session: where frames are sent. `text` is one JSON-RPC message or a batch array. */
-export interface Peer {
-  send(text: string): void;
-}
+export type { Frame, Peer, SendInfo } from "../transports/types.js";
 
 export interface DecisionSink {
   write(input: DecisionInput): unknown;
 }
-
-/** A frame as read off a transport: its text, or a note that it was too large to read (with its start). */
-export type Frame = { text: string } | { oversize: string; bytes: number };
 
 export interface SessionOptions {
   guardian: Guardian;
@@ -44,6 +39,7 @@ export interface SessionOptions {
 }
 
 interface Pending {
+  key: string;
   message: JsonObject;
   method: string;
   tool: string | null;
@@ -55,6 +51,8 @@ interface Batch {
   replies: unknown[];
   waiting: number;
   forwarded: boolean;
+  /** The stream the joined reply goes on: the key of the batch's first request. */
+  stream: string | null;
 }
 
 interface Plan {
@@ -69,6 +67,9 @@ interface Plan {
   evalUs: number;
   raw?: string;
   batch?: Batch;
+  /** Inbound: the agent request stream the frame came on. Outbound: the downstream's context for the upstream. */
+  stream: string | null;
+  carry: unknown;
 }
 
 const DENIED_MEMORY = 1024;
@@ -128,7 +129,19 @@ export class Session {
   upstreamClosed(reason: string): void {
     if (this.closed) return;
     this.closed = true;
-    for (const [key, p] of this.pendingOut) {
+    // After the frames that arrived before it: a response already under evaluation still gets through.
+    this.enqueue("inbound", null, () => this.failPending([...this.pendingOut.keys()], reason));
+  }
+
+  /** These agent requests (id keys) cannot be answered by the server (a failed HTTP send, a broken stream): -32052. */
+  requestsFailed(keys: string[], reason: string): void {
+    this.enqueue("inbound", null, () => this.failPending(keys, reason));
+  }
+
+  private failPending(keys: string[], reason: string): void {
+    for (const key of keys) {
+      const p = this.pendingOut.get(key);
+      if (!p) continue;
       this.pendingOut.delete(key);
       const id = p.message.id as string | number;
       this.deliver("inbound", JSON.stringify(renderUpstreamUnavailable(id, this.opts.route, reason)), p);
@@ -146,7 +159,7 @@ export class Session {
       this.refuse(direction, id, ErrorCode.InvalidRequest, `Message too large: ${frame.bytes} bytes exceeds the ${this.opts.maxFrameBytes}-byte limit`, "FRAME_TOO_LARGE");
       return;
     }
-    const parsed = parseJson(frame.text, { maxDepth: this.opts.maxDepth });
+    const parsed = frame.value !== undefined ? { ok: true as const, value: frame.value } : parseJson(frame.text, { maxDepth: this.opts.maxDepth });
     if (!parsed.ok) {
       if (parsed.code === "TOO_DEEP") {
         this.refuse(direction, parsed.id, ErrorCode.InvalidRequest, `Invalid Request: ${parsed.detail}`, "TOO_DEEP");
@@ -161,45 +174,50 @@ export class Session {
         this.refuse(direction, null, ErrorCode.InvalidRequest, "Invalid Request: empty batch", "INVALID_REQUEST");
         return;
       }
-      this.receiveBatch(direction, value);
+      this.receiveBatch(direction, value, frame);
       return;
     }
-    const plan = this.evaluateOne(direction, value, frame.text);
+    const plan = this.evaluateOne(direction, value, frame, frame.text);
     this.enqueue(direction, plan, (p) => p && this.apply(p));
   }
 
-  private receiveBatch(direction: Direction, values: unknown[]): void {
+  private receiveBatch(direction: Direction, values: unknown[], frame: Frame): void {
     // A batch is evaluated element by element, and applied as one unit so its replies can be re-joined.
-    const batch: Batch | undefined = direction === "outbound" ? { replies: [], waiting: 0, forwarded: false } : undefined;
-    const plans = values.map((v) => this.evaluateOne(direction, v, undefined, batch));
+    const batch: Batch | undefined = direction === "outbound" ? { replies: [], waiting: 0, forwarded: false, stream: firstRequestKey(values) } : undefined;
+    const plans = values.map((v) => this.evaluateOne(direction, v, frame, undefined, batch));
     const all = plans.some((p) => p instanceof Promise) ? Promise.all(plans) : (plans as (Plan | null)[]);
     this.enqueue(direction, all, (ps) => {
       const forward: string[] = [];
       for (const p of ps) if (p) this.apply(p, forward);
       if (batch) {
-        if (forward.length > 0) this.upstream.send(`[${forward.join(",")}]`);
+        if (forward.length > 0) {
+          const requests = [...this.pendingOut.values()].filter((p) => p.batch === batch).map((p) => p.key);
+          this.upstream.send(`[${forward.join(",")}]`, { stream: requests[0] ?? null, requests, carry: frame.carry });
+        }
         batch.forwarded = true;
         this.flushBatch(batch);
       } else if (forward.length > 0) {
         // A batch from the server is passed on as a batch.
-        this.downstream.send(`[${forward.join(",")}]`);
+        this.downstream.send(`[${forward.join(",")}]`, { stream: frame.stream ?? null });
       }
     });
   }
 
-  private evaluateOne(direction: Direction, value: unknown, raw?: string, batch?: Batch): Plan | null | Promise<Plan | null> {
+  private evaluateOne(direction: Direction, value: unknown, frame: Frame, raw?: string, batch?: Batch): Plan | null | Promise<Plan | null> {
     const c = classify(value);
     if (!c.ok) {
       this.refuse(direction, c.id, ErrorCode.InvalidRequest, `Invalid Request: ${c.reason}`, "INVALID_REQUEST", batch);
       return null;
     }
+    const stream = frame.stream ?? null;
+    const carry = frame.carry;
     const message = c.message;
     const pendingOther = direction === "outbound" ? this.pendingIn : this.pendingOut;
     const request = c.kind === "response" && c.id !== null ? pendingOther.get(idKey(c.id)) : undefined;
     const method = c.method ?? request?.method ?? null;
     const tool = c.kind === "response" ? (request?.tool ?? null) : toolOf(c.method, message.params);
     // Plans are built as literals: object spread is a slow path in V8 for this shape, and this runs per message.
-    const plan = (verdict: Verdict, evalUs: number): Plan => ({ direction, message, kind: c.kind, id: c.id, method, tool, request, raw, batch, verdict, evalUs });
+    const plan = (verdict: Verdict, evalUs: number): Plan => ({ direction, message, kind: c.kind, id: c.id, method, tool, request, raw, batch, verdict, evalUs, stream, carry });
 
     const aos = buildAosRequest(this.aosMethod(), message, {
       direction,
@@ -261,7 +279,7 @@ export class Session {
         mine.delete(key);
         if (pending) {
           const block = renderBlock(p.id, p.direction === "outbound" ? null : pending.method, v, this.opts.render);
-          this.deliver(p.direction, JSON.stringify(block), pending);
+          this.deliver(p.direction, JSON.stringify(block), pending, p.carry);
         }
       }
       this.log(p, v, failOpen);
@@ -277,7 +295,7 @@ export class Session {
         return;
       }
       const sent = v.action === "rewrite" && v.modified ? v.modified : p.message;
-      mine.set(key, { message: sent, method: p.method ?? "", tool: p.tool, batch: p.batch });
+      mine.set(key, { key, message: sent, method: p.method ?? "", tool: p.tool, batch: p.batch });
       if (p.batch) p.batch.waiting++;
     }
     if (p.kind === "response" && key) {
@@ -290,16 +308,29 @@ export class Session {
       mine.delete(key);
       if (pending.method === "initialize" && p.direction === "inbound") this.server = serverInfoOf(p.message.result) ?? this.server;
       this.log(p, v, failOpen);
-      this.deliver(p.direction, text, pending, batchForward);
+      this.deliver(p.direction, text, pending, p.carry, batchForward);
       return;
     }
     this.log(p, v, failOpen);
     if (batchForward) batchForward.push(text);
-    else (p.direction === "outbound" ? this.upstream : this.downstream).send(text);
+    else if (p.direction === "outbound") this.upstream.send(text, key ? { stream: key, requests: [key], carry: p.carry } : { stream: null, carry: p.carry });
+    else this.downstream.send(text, { stream: p.stream ?? this.streamOf(p) });
+  }
+
+  /** A server message that came on no request's stream (stdio, WebSocket): progress is tied by its token. */
+  private streamOf(p: Plan): string | null {
+    if (p.method !== "notifications/progress") return null;
+    const token = (p.message.params as { progressToken?: unknown } | undefined)?.progressToken;
+    if (token === undefined) return null;
+    for (const pending of this.pendingOut.values()) {
+      const meta = (pending.message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta;
+      if (meta?.progressToken === token) return pending.key;
+    }
+    return null;
   }
 
   /** Sends a response toward the side that asked, into its batch if it came in one. */
-  private deliver(direction: Direction, text: string, pending: Pending, batchForward?: string[]): void {
+  private deliver(direction: Direction, text: string, pending: Pending, carry?: unknown, batchForward?: string[]): void {
     if (direction === "inbound" && pending.batch) {
       pending.batch.replies.push(JSON.parse(text));
       pending.batch.waiting--;
@@ -307,7 +338,8 @@ export class Session {
       return;
     }
     if (batchForward) batchForward.push(text);
-    else (direction === "outbound" ? this.upstream : this.downstream).send(text);
+    else if (direction === "outbound") this.upstream.send(text, { stream: null, carry });
+    else this.downstream.send(text, { stream: pending.key, answer: true });
   }
 
   /** Answers the sender of a message directly (a block, a refusal). */
@@ -316,13 +348,15 @@ export class Session {
       batch.replies.push(response);
       return;
     }
-    (sender === "outbound" ? this.downstream : this.upstream).send(JSON.stringify(response));
+    const id = (response as { id?: JsonRpcId }).id;
+    if (sender === "outbound") this.downstream.send(JSON.stringify(response), id === null || id === undefined ? { stream: null } : { stream: idKey(id), answer: true });
+    else this.upstream.send(JSON.stringify(response), { stream: null });
   }
 
   private flushBatch(batch: Batch): void {
     if (!batch.forwarded || batch.waiting > 0 || batch.replies.length === 0) return;
     const replies = batch.replies.splice(0);
-    this.downstream.send(JSON.stringify(replies));
+    this.downstream.send(JSON.stringify(replies), { stream: batch.stream, answer: true });
   }
 
   /** A message that cannot be evaluated (unparsable, too large, invalid): the sender gets an error if it can be addressed. */
@@ -485,4 +519,12 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
       },
     );
   });
+}
+
+function firstRequestKey(values: unknown[]): string | null {
+  for (const v of values) {
+    const o = v as { id?: unknown; method?: unknown } | null;
+    if (o && typeof o === "object" && typeof o.method === "string" && (typeof o.id === "string" || typeof o.id === "number")) return idKey(o.id);
+  }
+  return null;
 }

@@ -1,5 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import type { Frame, Peer } from "../proxy/session.js";
+import type { Frame, Peer } from "./types.js";
 import { decodeUtf8, LineFramer } from "../protocol/ndjson.js";
 
 /**

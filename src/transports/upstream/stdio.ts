@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { GuardwireError } from "../../errors.js";
+import { NdjsonChannel } from "../ndjson-channel.js";
+import type { SendInfo, UpstreamFactory } from "../types.js";
 
 export interface SpawnOptions {
   command: string;
@@ -65,3 +67,54 @@ function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
     });
   });
 }
+
+/**
+ * A stdio server as the upstream of one downstream session (`guardwire serve`): one child per session, ended with
+ * it. Frames sent before the child has started wait in order; a child that cannot start fails them.
+ */
+export function stdioUpstream(opts: Omit<SpawnOptions, "stderr">): UpstreamFactory {
+  return (sink, ctx) => {
+    let channel: NdjsonChannel | null = null;
+    let server: StdioServer | null = null;
+    let gone: string | null = null;
+    const queued: [string, SendInfo | undefined][] = [];
+    const fail = (info: SendInfo | undefined, reason: string) => {
+      if (info?.requests?.length) queueMicrotask(() => sink.failed(info.requests ?? [], reason));
+    };
+    spawnStdioServer({ ...opts, stderr: ctx.stderr }).then(
+      (s) => {
+        server = s;
+        const child = s.child;
+        if (!child.stdout || !child.stdin) throw new Error("child stdio not piped");
+        channel = new NdjsonChannel(child.stdout, child.stdin, ctx.maxFrameBytes, (f) => sink.frame(f));
+        for (const [text] of queued.splice(0)) channel.send(text);
+        void s.exited.then((exit) => {
+          gone = `server exited (${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`})`;
+          sink.closed(gone);
+        });
+      },
+      (e: Error) => {
+        gone = e.message;
+        for (const [, info] of queued.splice(0)) fail(info, gone);
+        sink.closed(gone);
+      },
+    );
+    return {
+      send(text, info) {
+        if (gone !== null) return fail(info, gone);
+        if (channel) return channel.send(text);
+        if (queued.length >= MAX_QUEUED) return fail(info, "upstream not started yet and its queue is full");
+        queued.push([text, info]);
+      },
+      async close() {
+        gone ??= "session ended";
+        queued.length = 0;
+        await server?.shutdown(1000);
+      },
+      pause: () => server?.child.stdout?.pause(),
+      resume: () => server?.child.stdout?.resume(),
+    };
+  };
+}
+
+const MAX_QUEUED = 1024;

@@ -1,0 +1,92 @@
+import type { AddressInfo } from "node:net";
+import { loadConfig } from "../config/load.js";
+import type { Config, GuardianConfig } from "../config/schema.js";
+import { formatFileProblem } from "../config/yaml.js";
+import { DecisionLog } from "../decision-log/writer.js";
+import { GuardwireError } from "../errors.js";
+import { createGuardServer, type ServedRoute } from "../proxy/server.js";
+import { legacySseEndpoint } from "../transports/downstream/legacy-sse.js";
+import { websocketEndpoint } from "../transports/downstream/websocket.js";
+import type { UpstreamFactory } from "../transports/types.js";
+import { legacySseUpstream } from "../transports/upstream/legacy-sse.js";
+import { stdioUpstream } from "../transports/upstream/stdio.js";
+import { streamableHttpUpstream, upstreamAgent } from "../transports/upstream/streamable-http.js";
+import { websocketUpstream } from "../transports/upstream/websocket.js";
+import { buildGuardian } from "./guardians.js";
+
+export interface ServeOptions {
+  config: string;
+  pins?: string;
+  watch?: boolean;
+}
+
+/** `guardwire serve --config <file>`: every route of the config behind one guardian and one decision log. */
+export async function runServe(o: ServeOptions): Promise<void> {
+  const { config, problems } = loadConfig(o.config, process.env);
+  if (!config) {
+    throw new GuardwireError("CONFIG_INVALID", `${o.config} is not a valid configuration:\n${problems.map((p) => "  " + formatFileProblem(p)).join("\n")}`);
+  }
+  const { guardian, close: stopWatching } = buildGuardian(
+    { rules: config.rules, failMode: config.failMode, pins: o.pins, watch: o.watch, remotes: remotesOf(config.guardian) },
+    process.stderr,
+  );
+  const log = DecisionLog.open({ dest: config.log, stderr: process.stderr });
+  const routes: ServedRoute[] = config.routes.map((r) => {
+    if (!r.mcp) throw new GuardwireError("CONFIG_INVALID", `route ${r.name}: A2A routes are not served yet (only mcp upstreams)`);
+    return {
+      path: r.path,
+      passthrough: "url" in r.mcp ? r.mcp.url : "sse" in r.mcp ? r.mcp.sse : undefined,
+      runtime: {
+        name: r.name,
+        upstream: upstreamOf(r.mcp),
+        guardian,
+        log,
+        failMode: config.failMode,
+        maxFrameBytes: config.maxFrameBytes,
+        stderr: process.stderr,
+        logPreview: config.logPreview,
+      },
+    };
+  });
+  const proxy = createGuardServer({
+    host: config.listen.host,
+    allowedHosts: config.allowedHosts,
+    allowedOrigins: config.allowedOrigins,
+    agents: config.agents,
+    routes,
+    maxBodyBytes: config.maxFrameBytes,
+    idleMs: config.sessionIdleSeconds * 1000,
+    extras: (connect) => [legacySseEndpoint({ connect, maxBodyBytes: config.maxFrameBytes }), websocketEndpoint({ connect, maxFrameBytes: config.maxFrameBytes })],
+  });
+  await new Promise<void>((resolve, reject) => {
+    proxy.server.once("error", (e: NodeJS.ErrnoException) => reject(new GuardwireError("USAGE", `cannot listen on ${config.listen.host}:${config.listen.port}: ${e.code ?? e.message}`)));
+    proxy.server.listen(config.listen.port, config.listen.host, resolve);
+  });
+  const { port } = proxy.server.address() as AddressInfo;
+  const host = config.listen.host.includes(":") ? `[${config.listen.host}]` : config.listen.host;
+  process.stderr.write(`guardwire: serving http://${host}:${port} (${config.routes.map((r) => `${r.name} at ${r.path}`).join(", ")})\n`);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    stopWatching();
+    await proxy.close();
+    await log.close();
+    process.exit(0);
+  };
+  for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => void stop());
+}
+
+function upstreamOf(mcp: NonNullable<Config["routes"][number]["mcp"]>): UpstreamFactory {
+  if ("url" in mcp) return streamableHttpUpstream({ url: mcp.url, headers: mcp.headers, timeoutMs: mcp.timeoutMs, dispatcher: upstreamAgent() });
+  if ("sse" in mcp) return legacySseUpstream({ url: mcp.sse, headers: mcp.headers });
+  if ("ws" in mcp) return websocketUpstream({ url: mcp.ws, headers: mcp.headers });
+  return stdioUpstream({ command: mcp.command, args: mcp.args, env: { ...process.env, ...mcp.env }, cwd: mcp.cwd });
+}
+
+function remotesOf(g: GuardianConfig): { url: string; timeoutMs: number; headers?: Record<string, string> }[] {
+  if (g.kind === "remote") return [{ url: g.url, timeoutMs: g.timeoutMs, headers: g.headers }];
+  if (g.kind === "chain") return g.guardians.flatMap(remotesOf);
+  return [];
+}

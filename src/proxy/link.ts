@@ -1,0 +1,56 @@
+import type { RenderOptions } from "../actions/render.js";
+import type { Guardian } from "../guardian/guardian.js";
+import type { Connection, Downstream, SessionPeer, Upstream, UpstreamFactory } from "../transports/types.js";
+import { Session, type DecisionSink } from "./session.js";
+
+/** What every session of one route shares. */
+export interface RouteRuntime {
+  name: string;
+  upstream: UpstreamFactory;
+  guardian: Guardian;
+  log: DecisionSink;
+  failMode: "closed" | "open";
+  maxFrameBytes: number;
+  stderr: NodeJS.WritableStream;
+  render?: RenderOptions;
+  logPreview?: boolean;
+  guardianTimeoutMs?: number;
+}
+
+/** Pairs one downstream session with a new upstream connection through a guarded session. */
+export function openLink(route: RouteRuntime, downstream: Downstream, who: SessionPeer): Connection & { session: Session } {
+  let closing: Promise<void> | undefined;
+  const upstream: Upstream = route.upstream(
+    {
+      frame: (f) => session.fromUpstream(f),
+      failed: (keys, reason, http) => {
+        if (http && downstream.refused) downstream.refused(keys, http);
+        session.requestsFailed(keys, reason);
+      },
+      closed: (reason) => {
+        session.upstreamClosed(reason);
+        if (!closing) queueMicrotask(() => downstream.upstreamGone(reason));
+      },
+    },
+    { route: route.name, stderr: route.stderr, maxFrameBytes: route.maxFrameBytes },
+  );
+  const session: Session = new Session(downstream, upstream, {
+    guardian: route.guardian,
+    log: route.log,
+    route: route.name,
+    transport: who.transport,
+    failMode: route.failMode,
+    maxFrameBytes: route.maxFrameBytes,
+    render: route.render,
+    logPreview: route.logPreview,
+    guardianTimeoutMs: route.guardianTimeoutMs,
+    agent: who.agent,
+    sessionId: who.sessionId,
+  });
+  return {
+    session,
+    receive: (f) => session.fromDownstream(f),
+    upstream,
+    close: () => (closing ??= upstream.close()),
+  };
+}

@@ -1,0 +1,194 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { createProxyServer } from "http-proxy-3";
+import { ErrorCode } from "../protocol/json-rpc.js";
+import { httpError } from "../transports/downstream/http-util.js";
+import { StreamableHttpEndpoint, type HttpCaller } from "../transports/downstream/streamable-http.js";
+import type { Connect } from "../transports/types.js";
+import { openLink, type RouteRuntime } from "./link.js";
+
+export interface ServedRoute {
+  path: string;
+  runtime: RouteRuntime;
+  /** An HTTP upstream's URL: its `/.well-known/*` documents (OAuth metadata) are passed through. */
+  passthrough?: string;
+}
+
+/** A downstream transport other than Streamable HTTP, mounted under a route path (legacy SSE, WebSocket). */
+export interface ExtraEndpoint {
+  /** Handles a plain HTTP request under the route; false when the path is not its own. */
+  handle?(suffix: string, req: IncomingMessage, res: ServerResponse, caller: HttpCaller, base: string): boolean;
+  /** Handles an upgrade under the route; false when the path is not its own. */
+  upgrade?(suffix: string, req: IncomingMessage, socket: Duplex, head: Buffer, caller: HttpCaller): boolean;
+  close(): Promise<void>;
+}
+
+export interface ProxyServerOptions {
+  /** The listening host: loopback listeners accept loopback Host and Origin names by default. */
+  host: string;
+  allowedHosts?: readonly string[];
+  allowedOrigins?: readonly string[];
+  agents: readonly { id: string; key: string }[];
+  routes: readonly ServedRoute[];
+  maxBodyBytes: number;
+  idleMs: number;
+  /** More downstream transports per route, built from the route's connect function. */
+  extras?: (connect: Connect, route: ServedRoute) => ExtraEndpoint[];
+}
+
+export interface ProxyServer {
+  server: Server;
+  /** Live downstream sessions across routes (Streamable HTTP). */
+  sessionCount(): number;
+  close(): Promise<void>;
+}
+
+interface Mounted {
+  route: ServedRoute;
+  http: StreamableHttpEndpoint;
+  extras: ExtraEndpoint[];
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+/**
+ * `guardwire serve`'s HTTP front: health probes, DNS-rebinding protection (Host and Origin), agent keys, then each
+ * route's downstream transports, and plain pass-through for the upstream's `/.well-known/*` documents.
+ */
+export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
+  const mounted = new Map<string, Mounted>();
+  for (const route of opts.routes) {
+    const connect: Connect = (downstream, who) => openLink(route.runtime, downstream, who);
+    mounted.set(route.path, {
+      route,
+      http: new StreamableHttpEndpoint({ connect, maxBodyBytes: opts.maxBodyBytes, idleMs: opts.idleMs }),
+      extras: opts.extras?.(connect, route) ?? [],
+    });
+  }
+  const keys = opts.agents.map((a) => ({ id: a.id, digest: sha256(a.key) }));
+  const loopbackListen = LOOPBACK.has(opts.host);
+  const passthrough = createProxyServer({ changeOrigin: true, ignorePath: true, xfwd: false });
+  passthrough.on("error", (_e, _req, res) => {
+    if (res && "writeHead" in res && !res.headersSent) httpError(res, 502, ErrorCode.UpstreamUnavailable, "Bad Gateway: the upstream cannot be reached");
+    else res?.destroy();
+  });
+
+  /** Host and Origin checks (DNS rebinding), then the agent's key. null: the request was answered (403/401). */
+  const admit = (req: IncomingMessage): { caller: HttpCaller } | { status: number; message: string; headers?: Record<string, string> } => {
+    const host = (req.headers.host ?? "").toLowerCase();
+    const hostname = host.replace(/:\d+$/, "");
+    const hostOk = opts.allowedHosts ? opts.allowedHosts.some((h) => h.toLowerCase() === host || h.toLowerCase() === hostname) : !loopbackListen || LOOPBACK.has(hostname);
+    if (!hostOk) return { status: 403, message: `Forbidden: Host ${host || "(none)"} is not allowed` };
+    const origin = req.headers.origin;
+    if (origin !== undefined && !originAllowed(origin, host, opts.allowedOrigins, loopbackListen)) {
+      return { status: 403, message: `Forbidden: Origin ${origin} is not allowed` };
+    }
+    const forward: Record<string, string> = {};
+    const auth = req.headers.authorization;
+    if (keys.length === 0) {
+      if (auth) forward.authorization = auth;
+      return { caller: { agent: null, forward } };
+    }
+    const viaHeader = req.headers["x-guardwire-key"];
+    const presented = typeof viaHeader === "string" ? viaHeader : auth?.startsWith("Bearer ") ? auth.slice(7).trim() : undefined;
+    const agent = presented === undefined ? null : matchKey(keys, presented);
+    if (!agent) return { status: 401, message: "Unauthorized: a valid agent key is required", headers: { "www-authenticate": 'Bearer realm="guardwire"' } };
+    // The agent's own Authorization goes on to the server unless it carried the guardwire key.
+    if (auth && typeof viaHeader === "string") forward.authorization = auth;
+    return { caller: { agent: { id: agent }, forward } };
+  };
+
+  const server = createServer((req, res) => {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const path = q === -1 ? url : url.slice(0, q);
+    if (path === "/healthz" || path === "/readyz") {
+      const body = JSON.stringify(path === "/healthz" ? { status: "ok" } : { status: "ready", routes: opts.routes.map((r) => r.runtime.name) });
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body);
+      return;
+    }
+    const admitted = admit(req);
+    if (!("caller" in admitted)) {
+      req.resume();
+      return httpError(res, admitted.status, ErrorCode.ServerError, admitted.message, null, admitted.headers);
+    }
+    const exact = mounted.get(path);
+    if (exact) return void exact.http.handle(req, res, admitted.caller);
+    const slash = path.lastIndexOf("/");
+    const under = mounted.get(path.slice(0, slash));
+    const base = `http://${req.headers.host ?? "localhost"}`;
+    if (under?.extras.some((e) => e.handle?.(path.slice(slash + 1), req, res, admitted.caller, base))) return;
+    const target = path.startsWith("/.well-known/") ? wellKnownTarget(path, mounted) : undefined;
+    if (target) return void passthrough.web(req, res, { target });
+    req.resume();
+    httpError(res, 404, ErrorCode.ServerError, `Not Found: no route at ${path}`);
+  });
+
+  server.on("upgrade", (req, socket, head) => {
+    const path = (req.url ?? "/").split("?")[0] as string;
+    const admitted = admit(req);
+    if (!("caller" in admitted)) {
+      socket.end(`HTTP/1.1 ${admitted.status} ${admitted.status === 401 ? "Unauthorized" : "Forbidden"}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+      return;
+    }
+    const slash = path.lastIndexOf("/");
+    const under = mounted.get(path.slice(0, slash));
+    if (under?.extras.some((e) => e.upgrade?.(path.slice(slash + 1), req, socket, head, admitted.caller))) return;
+    socket.end("HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+  });
+
+  return {
+    server,
+    sessionCount: () => [...mounted.values()].reduce((n, m) => n + m.http.sessionCount, 0),
+    async close() {
+      await Promise.all([...mounted.values()].flatMap((m) => [m.http.close(), ...m.extras.map((e) => e.close())]));
+      passthrough.close();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+
+/**
+ * `/.well-known/<doc>/<route path>` (RFC 9728 / RFC 8414 path insertion) → the upstream's own `/.well-known/<doc>/<its
+ * path>`; `/.well-known/<doc>` alone → the upstream's, when exactly one route can have it.
+ */
+function wellKnownTarget(path: string, mounted: Map<string, Mounted>): string | undefined {
+  const rest = path.slice("/.well-known/".length);
+  const cut = rest.indexOf("/");
+  const doc = cut === -1 ? rest : rest.slice(0, cut);
+  const suffix = cut === -1 ? "" : rest.slice(cut);
+  const candidates = [...mounted.values()].filter((m) => m.route.passthrough !== undefined);
+  const m = suffix ? candidates.find((c) => c.route.path === suffix) : candidates.length === 1 ? candidates[0] : undefined;
+  if (!m?.route.passthrough) return undefined;
+  const up = new URL(m.route.passthrough);
+  const upPath = up.pathname === "/" ? "" : up.pathname;
+  return `${up.origin}/.well-known/${doc}${suffix ? upPath : ""}`;
+}
+
+function originAllowed(origin: string, host: string, allowed: readonly string[] | undefined, loopbackListen: boolean): boolean {
+  if (allowed) return allowed.includes("*") || allowed.includes(origin);
+  let u: URL;
+  try {
+    u = new URL(origin);
+  } catch {
+    return false;
+  }
+  // Same origin as the proxy itself, or a loopback page talking to a loopback proxy.
+  return u.host === host || (loopbackListen && LOOPBACK.has(u.hostname));
+}
+
+function sha256(s: string): Buffer {
+  return createHash("sha256").update(s).digest();
+}
+
+/** Compares against every key, digest to digest, so the time taken says nothing about which or how much matched. */
+function matchKey(keys: readonly { id: string; digest: Buffer }[], presented: string): string | null {
+  const d = sha256(presented);
+  let found: string | null = null;
+  for (const k of keys) if (timingSafeEqual(k.digest, d) && found === null) found = k.id;
+  return found;
+}

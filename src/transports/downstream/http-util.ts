@@ -1,0 +1,52 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { errorResponse, type JsonRpcId } from "../../protocol/json-rpc.js";
+
+export type Body = { ok: true; text: string } | { ok: false; status: 413; bytes: number } | { ok: false; status: 400; bytes: number };
+
+/** Reads a request body up to `max` bytes; past that the rest is discarded and 413 is due. */
+export function readBody(req: IncomingMessage, max: number): Promise<Body> {
+  return new Promise((resolve) => {
+    const declared = Number(req.headers["content-length"] ?? NaN);
+    if (declared > max) {
+      req.resume();
+      resolve({ ok: false, status: 413, bytes: declared });
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let over = false;
+    req.on("data", (c: Buffer) => {
+      bytes += c.length;
+      if (bytes > max) over = true;
+      else chunks.push(c);
+    });
+    req.on("end", () => {
+      if (over) resolve({ ok: false, status: 413, bytes });
+      else resolve({ ok: true, text: chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks, bytes).toString("utf8") });
+    });
+    req.on("error", () => resolve({ ok: false, status: 400, bytes }));
+  });
+}
+
+/** An HTTP error whose body is a JSON-RPC error, as MCP servers answer transport-level problems. */
+export function httpError(res: ServerResponse, status: number, code: number, message: string, id: JsonRpcId = null, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify(errorResponse(id, code, message));
+  res.writeHead(status, { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** Does an Accept header admit this media type (exactly, or by `type/*` or `*\/*`)? */
+export function accepts(accept: string | undefined, type: string): boolean {
+  if (!accept) return false;
+  const major = type.slice(0, type.indexOf("/"));
+  return accept.split(",").some((part) => {
+    const t = part.split(";")[0]?.trim().toLowerCase();
+    return t === type || t === `${major}/*` || t === "*/*";
+  });
+}
+
+export const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", connection: "keep-alive" } as const;

@@ -1,0 +1,392 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { classify, ErrorCode, idKey } from "../../protocol/json-rpc.js";
+import { batchesAllowed, MCP_DEFAULT_HTTP_VERSION, MCP_PROTOCOL_VERSIONS } from "../../protocol/mcp.js";
+import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
+import { sseEvent, SSE_KEEPALIVE } from "../../protocol/sse.js";
+import type { Connect, Connection, Downstream, HttpCarry, HttpRefusal, SendInfo } from "../types.js";
+import { accepts, httpError, readBody, SSE_HEADERS } from "./http-util.js";
+
+export interface StreamableHttpOptions {
+  connect: Connect;
+  maxBodyBytes: number;
+  /** A session with no open stream and no request for this long is ended (its upstream released). */
+  idleMs: number;
+  /** Events kept per stream for `Last-Event-ID` resumption. */
+  replayEvents?: number;
+}
+
+/** The agent making an HTTP request, as the server's auth layer established it. */
+export interface HttpCaller {
+  agent: { id: string } | null;
+  /** Protocol headers to pass upstream (e.g. the agent's Authorization when guardwire did not consume it). */
+  forward: Record<string, string>;
+}
+
+/**
+ * MCP Streamable HTTP toward the agent, at one route path: POST (JSON or SSE replies), GET (the standalone stream, or a
+ * resumed one with `Last-Event-ID`), DELETE, `Mcp-Session-Id`. Each downstream session has its own guarded session
+ * and upstream. Every reply goes on the stream of the request it answers or relates to.
+ */
+export class StreamableHttpEndpoint {
+  private readonly sessions = new Map<string, HttpSession>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly opts: StreamableHttpOptions) {
+    this.timer = setInterval(() => this.sweep(), Math.min(20_000, Math.max(1000, opts.idleMs / 2)));
+    this.timer.unref();
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, caller: HttpCaller): Promise<void> {
+    const method = req.method ?? "GET";
+    if (method === "POST") return this.post(req, res, caller);
+    if (method === "GET") return this.get(req, res, caller);
+    if (method === "DELETE") return this.delete(req, res, caller);
+    httpError(res, 405, ErrorCode.ServerError, "Method not allowed", null, { allow: "GET, POST, DELETE" });
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await Promise.all([...this.sessions.values()].map((s) => s.end("proxy shutting down")));
+  }
+
+  /** The session a request names, or the HTTP answer that it has none (400 missing, 404 unknown or not the caller's). */
+  private sessionOf(req: IncomingMessage, res: ServerResponse, caller: HttpCaller): HttpSession | null {
+    const sid = req.headers["mcp-session-id"];
+    if (typeof sid !== "string") {
+      httpError(res, 400, ErrorCode.ServerError, "Bad Request: Mcp-Session-Id header is required");
+      return null;
+    }
+    const s = this.sessions.get(sid);
+    if (!s || s.agentId !== (caller.agent?.id ?? null)) {
+      httpError(res, 404, ErrorCode.SessionNotFound, "Session not found");
+      return null;
+    }
+    const version = req.headers["mcp-protocol-version"];
+    if (version !== undefined && (typeof version !== "string" || !MCP_PROTOCOL_VERSIONS.has(version))) {
+      httpError(res, 400, ErrorCode.ServerError, `Bad Request: Unsupported protocol version: ${String(version)}`);
+      return null;
+    }
+    s.touch();
+    return s;
+  }
+
+  private async post(req: IncomingMessage, res: ServerResponse, caller: HttpCaller): Promise<void> {
+    const type = req.headers["content-type"] ?? "";
+    if (!type.toLowerCase().startsWith("application/json")) {
+      req.resume();
+      return httpError(res, 415, ErrorCode.ServerError, "Unsupported Media Type: Content-Type must be application/json");
+    }
+    const accept = req.headers.accept;
+    if (!accepts(accept, "application/json") || !accepts(accept, "text/event-stream")) {
+      req.resume();
+      return httpError(res, 406, ErrorCode.ServerError, "Not Acceptable: Client must accept both application/json and text/event-stream");
+    }
+    const hasSession = req.headers["mcp-session-id"] !== undefined;
+    const existing = hasSession ? this.sessionOf(req, res, caller) : null;
+    if (hasSession && !existing) return void req.resume();
+
+    const body = await readBody(req, this.opts.maxBodyBytes);
+    if (!body.ok) {
+      if (body.status === 413) return httpError(res, 413, ErrorCode.InvalidRequest, `Payload Too Large: ${body.bytes} bytes exceeds the ${this.opts.maxBodyBytes}-byte limit`);
+      return httpError(res, 400, ErrorCode.ParseError, "Parse error: the request body could not be read");
+    }
+    const parsed = parseJson(body.text, { maxDepth: DEFAULT_MAX_DEPTH });
+    if (!parsed.ok) {
+      if (parsed.code === "TOO_DEEP") return httpError(res, 400, ErrorCode.InvalidRequest, `Invalid Request: ${parsed.detail}`, parsed.id);
+      return httpError(res, 400, ErrorCode.ParseError, "Parse error: Invalid JSON");
+    }
+    const batch = Array.isArray(parsed.value);
+    const items: unknown[] = batch ? (parsed.value as unknown[]) : [parsed.value];
+    const version = (req.headers["mcp-protocol-version"] as string | undefined) ?? MCP_DEFAULT_HTTP_VERSION;
+    if (batch && (items.length === 0 || !batchesAllowed(version))) {
+      const why = items.length === 0 ? "empty batch" : `batches are not allowed in protocol version ${version}`;
+      return httpError(res, 400, ErrorCode.InvalidRequest, `Invalid Request: ${why}`);
+    }
+    const requests: string[] = [];
+    let initialize = false;
+    for (const item of items) {
+      const c = classify(item);
+      if (!c.ok) return httpError(res, 400, ErrorCode.InvalidRequest, `Invalid Request: ${c.reason}`, c.id);
+      if (c.kind === "request") {
+        requests.push(idKey(c.id as string | number));
+        if (c.method === "initialize") initialize = true;
+      }
+    }
+    let session = existing;
+    if (!session) {
+      if (!initialize || batch) return httpError(res, 400, ErrorCode.ServerError, "Bad Request: Mcp-Session-Id header is required");
+      session = this.open(caller);
+    }
+    const carry = carryOf(req, caller);
+    const frame = { text: body.text, value: parsed.value, carry };
+    if (requests.length === 0) {
+      // Notifications and responses are accepted at once; the guardian still judges them before they go on.
+      res.writeHead(202, { "mcp-session-id": session.id }).end();
+      session.connection.receive(frame);
+      return;
+    }
+    session.expect(res, requests, batch);
+    session.connection.receive(frame);
+  }
+
+  private async get(req: IncomingMessage, res: ServerResponse, caller: HttpCaller): Promise<void> {
+    if (!accepts(req.headers.accept, "text/event-stream")) {
+      return httpError(res, 406, ErrorCode.ServerError, "Not Acceptable: Client must accept text/event-stream");
+    }
+    const session = this.sessionOf(req, res, caller);
+    if (!session) return;
+    const last = req.headers["last-event-id"];
+    if (typeof last === "string" && last.length > 0) return session.resume(last, res);
+    session.listen(res);
+  }
+
+  private async delete(req: IncomingMessage, res: ServerResponse, caller: HttpCaller): Promise<void> {
+    const session = this.sessionOf(req, res, caller);
+    if (!session) return;
+    await session.end("the agent ended the session");
+    res.writeHead(200, { "mcp-session-id": session.id }).end();
+  }
+
+  private open(caller: HttpCaller): HttpSession {
+    const id = randomUUID();
+    const s = new HttpSession(id, caller.agent?.id ?? null, this.opts.replayEvents ?? 256, () => this.sessions.delete(id));
+    s.connection = this.opts.connect(s, { transport: "streamable-http", agent: caller.agent, sessionId: id });
+    this.sessions.set(id, s);
+    return s;
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const s of this.sessions.values()) {
+      if (s.idleSince(now) > this.opts.idleMs) void s.end("idle session ended");
+      else s.keepalive();
+    }
+  }
+}
+
+/** One SSE stream of a session, kept as a short log so a reconnecting agent can resume it (`Last-Event-ID`). */
+interface Stream {
+  tag: string;
+  seq: number;
+  log: [number, string][];
+  res: ServerResponse | null;
+  /** The stream's request was answered: once written, the stream ends. */
+  done: boolean;
+}
+
+/** One POST that carried requests: it is answered as JSON, or switches to SSE when a related message comes first. */
+interface Exchange {
+  res: ServerResponse;
+  waiting: Set<string>;
+  batch: boolean;
+  stream: Stream | null;
+}
+
+const UNRELATED_BUFFER = 64;
+
+class HttpSession implements Downstream {
+  connection!: Connection;
+  private readonly exchanges = new Map<string, Exchange>();
+  /** Streams whose connection dropped before they were done, by tag: kept for resumption. */
+  private readonly detached = new Map<string, Stream>();
+  private standalone: Stream | null = null;
+  /** Server messages tied to no request while no stream is open: delivered when the agent opens its GET stream. */
+  private readonly unrelated: string[] = [];
+  private streams = 0;
+  private lastSeen = Date.now();
+  /** Responses whose buffers are full: the upstream is paused while any is. */
+  private readonly blocked = new Set<ServerResponse>();
+  private ended = false;
+
+  constructor(
+    readonly id: string,
+    readonly agentId: string | null,
+    private readonly replayEvents: number,
+    private readonly onEnd: () => void,
+  ) {}
+
+  touch(): void {
+    this.lastSeen = Date.now();
+  }
+
+  idleSince(now: number): number {
+    return this.exchanges.size > 0 || this.standalone?.res ? 0 : now - this.lastSeen;
+  }
+
+  keepalive(): void {
+    this.standalone?.res?.write(SSE_KEEPALIVE);
+  }
+
+  /** A POST awaits answers to these requests. */
+  expect(res: ServerResponse, requests: string[], batch: boolean): void {
+    const ex: Exchange = { res, waiting: new Set(requests), batch, stream: null };
+    for (const k of requests) this.exchanges.set(k, ex);
+    res.on("close", () => {
+      if (ex.waiting.size === 0) return;
+      // The agent stopped listening: release the upstream stream (the answer, if any, stays resumable).
+      for (const k of ex.waiting) {
+        if (this.exchanges.get(k) === ex) this.exchanges.delete(k);
+        this.connection.upstream.abandon?.(k);
+      }
+      if (ex.stream) {
+        ex.stream.res = null;
+        this.detached.set(ex.stream.tag, ex.stream);
+        for (const k of ex.waiting) this.detached.set(k, ex.stream);
+      }
+    });
+  }
+
+  send(text: string, info?: SendInfo): void {
+    if (this.ended) return;
+    const key = info?.stream ?? null;
+    if (key !== null) {
+      const ex = this.exchanges.get(key);
+      if (ex) return this.toExchange(ex, key, text, info?.answer === true);
+      const s = this.detached.get(key);
+      if (s) {
+        this.write(s, text);
+        if (info?.answer) this.finish(s, key);
+        return;
+      }
+      if (info?.answer) return; // its request is gone and so is its stream: nobody is waiting
+    }
+    if (this.standalone?.res) return this.write(this.standalone, text);
+    // No stream to put it on: a request's stream still open is the best guess of where the agent is listening.
+    const open = [...new Set(this.exchanges.values())].pop();
+    if (open) return this.toExchange(open, null, text, false);
+    if (this.unrelated.length >= UNRELATED_BUFFER) this.unrelated.shift();
+    this.unrelated.push(text);
+  }
+
+  refused(requests: string[], http: HttpRefusal): void {
+    const ex = requests[0] !== undefined ? this.exchanges.get(requests[0]) : undefined;
+    if (!ex || ex.stream || ex.res.headersSent) return;
+    for (const k of ex.waiting) this.exchanges.delete(k);
+    ex.waiting.clear();
+    ex.res.writeHead(http.status, { ...http.headers, "mcp-session-id": this.id }).end();
+  }
+
+  upstreamGone(): void {
+    void this.end("upstream gone");
+  }
+
+  /** GET without Last-Event-ID: the standalone stream (one at a time, as MCP says). */
+  listen(res: ServerResponse): void {
+    if (this.standalone?.res) {
+      httpError(res, 409, ErrorCode.ServerError, "Conflict: Only one SSE stream is allowed per session");
+      return;
+    }
+    this.standalone ??= { tag: "g", seq: 0, log: [], res: null, done: false };
+    this.attach(this.standalone, res);
+    this.connection.upstream.openStandalone?.();
+    for (const text of this.unrelated.splice(0)) this.write(this.standalone, text);
+  }
+
+  /** GET with Last-Event-ID: replay what followed that event on its stream, then go on with it live. */
+  resume(lastEventId: string, res: ServerResponse): void {
+    const dot = lastEventId.lastIndexOf(".");
+    const tag = lastEventId.slice(0, dot);
+    const after = Number(lastEventId.slice(dot + 1));
+    const s = tag === "g" ? this.standalone : this.detached.get(tag);
+    if (!s || s.res || !Number.isInteger(after)) {
+      httpError(res, 404, ErrorCode.ServerError, "Not Found: that stream cannot be resumed");
+      return;
+    }
+    this.attach(s, res, after);
+    if (s.done) this.finish(s, null);
+  }
+
+  async end(reason: string): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    this.onEnd();
+    for (const ex of new Set(this.exchanges.values())) ex.res.end();
+    this.exchanges.clear();
+    this.standalone?.res?.end();
+    this.detached.clear();
+    void reason;
+    await this.connection.close();
+  }
+
+  private toExchange(ex: Exchange, key: string | null, text: string, answer: boolean): void {
+    if (answer && key !== null) {
+      if (ex.batch) for (const k of ex.waiting) this.exchanges.delete(k);
+      else this.exchanges.delete(key);
+      if (ex.batch) ex.waiting.clear();
+      else ex.waiting.delete(key);
+    }
+    const complete = answer && ex.waiting.size === 0;
+    if (!ex.stream && complete && !ex.res.headersSent) {
+      // The common case: one answer and nothing before it, as plain JSON.
+      ex.res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text), "mcp-session-id": this.id });
+      ex.res.end(text);
+      return;
+    }
+    if (!ex.stream) {
+      if (ex.res.headersSent) return;
+      ex.stream = { tag: `p${++this.streams}`, seq: 0, log: [], res: null, done: false };
+      this.attach(ex.stream, ex.res);
+    }
+    if (answer && ex.batch) {
+      // SSE carries one message per event: a re-joined batch answer is split again.
+      for (const m of JSON.parse(text) as unknown[]) this.write(ex.stream, JSON.stringify(m));
+    } else {
+      this.write(ex.stream, text);
+    }
+    if (complete) this.finish(ex.stream, key);
+  }
+
+  private attach(s: Stream, res: ServerResponse, after?: number): void {
+    res.writeHead(200, { ...SSE_HEADERS, "mcp-session-id": this.id });
+    res.flushHeaders();
+    s.res = res;
+    res.on("close", () => {
+      if (s.res === res) s.res = null;
+      this.unblock(res);
+    });
+    res.on("drain", () => this.unblock(res));
+    if (after !== undefined) for (const [seq, text] of s.log) if (seq > after) this.put(s, seq, text);
+  }
+
+  private write(s: Stream, text: string): void {
+    const seq = ++s.seq;
+    s.log.push([seq, text]);
+    if (s.log.length > this.replayEvents) s.log.shift();
+    if (s.res) this.put(s, seq, text);
+  }
+
+  private put(s: Stream, seq: number, text: string): void {
+    const res = s.res as ServerResponse;
+    if (!res.write(sseEvent(text, `${s.tag}.${seq}`)) && !this.blocked.has(res)) {
+      // A slow reader: stop reading from the server until the agent catches up.
+      this.blocked.add(res);
+      if (this.blocked.size === 1) this.connection.upstream.pause?.();
+    }
+  }
+
+  private unblock(res: ServerResponse): void {
+    if (this.blocked.delete(res) && this.blocked.size === 0) this.connection.upstream.resume?.();
+  }
+
+  private finish(s: Stream, key: string | null): void {
+    s.done = true;
+    if (!s.res) return;
+    s.res.end();
+    s.res = null;
+    this.detached.delete(s.tag);
+    if (key !== null) this.detached.delete(key);
+  }
+}
+
+function carryOf(req: IncomingMessage, caller: HttpCaller): HttpCarry | undefined {
+  const version = req.headers["mcp-protocol-version"];
+  if (typeof version !== "string" && Object.keys(caller.forward).length === 0) return undefined;
+  const headers: Record<string, string> = { ...caller.forward };
+  if (typeof version === "string") headers["mcp-protocol-version"] = version;
+  return { headers };
+}

@@ -1,0 +1,114 @@
+/*
+ * The contract between transports and a session. A transport reads frames off its wire and hands them to the session;
+ * the session sends frames back through a Peer. Over stdio there is one stream each way; over HTTP a message belongs
+ * to a stream (the POST of the agent's request it answers or relates to), so sends say which one.
+ */
+
+/** A frame as read off a transport: its text, or a note that it was too large to read (with its start). */
+export type Frame = ReadFrame | { oversize: string; bytes: number; stream?: string | null; carry?: unknown };
+
+export interface ReadFrame {
+  /** One JSON-RPC message or a batch array, as received. */
+  text: string;
+  /** The parsed value, when the transport already parsed it safely (protocol/safe-json) to answer at its own layer. */
+  value?: unknown;
+  /**
+   * Inbound only: the agent request (its id key, protocol/json-rpc `idKey`) on whose upstream stream this message
+   * arrived, so it is delivered on that request's downstream stream. null or absent: not tied to a request.
+   */
+  stream?: string | null;
+  /** Outbound only: the downstream transport's context for this frame (e.g. protocol headers), handed to the upstream. */
+  carry?: unknown;
+}
+
+export interface SendInfo {
+  /**
+   * Toward the agent: the id key of the agent request this message answers or relates to (its HTTP stream), or null
+   * for messages tied to no request. Toward the server: the id key of the request being sent, or null.
+   */
+  stream: string | null;
+  /** Toward the agent: this message is the answer to `stream`'s request (the last thing on that stream). */
+  answer?: boolean;
+  /** Toward the server: the id keys of every request in this frame (one, several for a batch, none). */
+  requests?: string[];
+  /** Toward the server: the `carry` of the agent frame this send came from. */
+  carry?: unknown;
+}
+
+/** One side of a session: where frames are sent. `text` is one JSON-RPC message or a batch array. */
+export interface Peer {
+  send(text: string, info?: SendInfo): void;
+}
+
+/**
+ * An HTTP server's refusal that the agent must see as such (401/403 with `WWW-Authenticate`: the agent's OAuth flow
+ * depends on it), rather than a JSON-RPC error.
+ */
+export interface HttpRefusal {
+  status: number;
+  headers: Record<string, string>;
+}
+
+/** What an upstream reports to its session. */
+export interface UpstreamSink {
+  /** A frame from the server (`frame.stream` set when the transport knows the request stream it came on). */
+  frame(frame: Frame): void;
+  /** These requests (id keys) could not be delivered, or their stream broke before the answer: answer with -32052. */
+  failed(requests: string[], reason: string, http?: HttpRefusal): void;
+  /** The upstream is gone for good: every pending request is answered with -32052. */
+  closed(reason: string): void;
+}
+
+/** A server-facing connection for one downstream session. Sends made before it is connected are queued. */
+export interface Upstream extends Peer {
+  /** Ends the upstream side of the session: aborts its streams, ends the server session, stops a child. */
+  close(): Promise<void>;
+  /** The agent opened its standalone stream (HTTP GET): open the server's, where the transport has one. */
+  openStandalone?(): void;
+  /** The agent stopped listening for this request's stream: release the upstream stream that carries it. */
+  abandon?(request: string): void;
+  /** Backpressure from a slow agent: stop reading from the server until resumed. */
+  pause?(): void;
+  resume?(): void;
+}
+
+export interface UpstreamContext {
+  /** Route name, for error messages (-32052 carries it). */
+  route: string;
+  /** Where a child's stderr goes. */
+  stderr: NodeJS.WritableStream;
+  maxFrameBytes: number;
+}
+
+/** The `carry` of a frame received over HTTP: protocol headers to pass upstream (lower-case names). */
+export interface HttpCarry {
+  headers: Record<string, string>;
+}
+
+export type UpstreamFactory = (sink: UpstreamSink, ctx: UpstreamContext) => Upstream;
+
+/** An agent-facing session as a link sees it: a peer, told when the upstream refused over HTTP or went away. */
+export interface Downstream extends Peer {
+  /** The server refused these requests with an HTTP status the agent must see (401/403 for OAuth). */
+  refused?(requests: string[], http: HttpRefusal): void;
+  /** The upstream is gone: end the downstream session (its pending requests were already answered). */
+  upstreamGone(reason: string): void;
+}
+
+/** Who is on the agent side of a new session. */
+export interface SessionPeer {
+  transport: string;
+  agent: { id: string } | null;
+  sessionId?: string;
+}
+
+/** A guarded session as a downstream transport drives it. */
+export interface Connection {
+  /** A frame from the agent. */
+  receive(frame: Frame): void;
+  upstream: Upstream;
+  /** Ends both sides: the upstream stream, session or child is released. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export type Connect = (downstream: Downstream, who: SessionPeer) => Connection;

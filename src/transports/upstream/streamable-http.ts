@@ -1,0 +1,267 @@
+import type { Readable } from "node:stream";
+import { Agent, request, type Dispatcher } from "undici";
+import { idKey } from "../../protocol/json-rpc.js";
+import { protocolVersionOf } from "../../protocol/mcp.js";
+import { DEFAULT_MAX_DEPTH, parseJson, peekId } from "../../protocol/safe-json.js";
+import { readSse, SseTooLarge, type SseReadResult } from "../sse-reader.js";
+import type { Frame, HttpCarry, SendInfo, UpstreamFactory, UpstreamSink } from "../types.js";
+
+export interface StreamableHttpOptions {
+  url: string;
+  /** Configured headers sent on every upstream request (e.g. the server's own API key). */
+  headers?: Record<string, string>;
+  /** How long to wait for the server's response headers. */
+  timeoutMs?: number;
+  /** Shared by every session of a route: one keep-alive connection pool per upstream. */
+  dispatcher?: Dispatcher;
+}
+
+/** An HTTP connection pool for one route's upstream. */
+export function upstreamAgent(): Agent {
+  return new Agent({ keepAliveTimeout: 30_000, connectTimeout: 5_000, pipelining: 1 });
+}
+
+const MAX_RESUMES = 3;
+
+/**
+ * MCP Streamable HTTP toward the server (2025-03-26 and later): one POST per frame; a JSON or SSE reply; server
+ * messages that arrive on a POST's SSE stream are tagged with that request, so they reach the agent on the matching
+ * downstream stream. The server's session id and protocol version are carried on every later request.
+ */
+export function streamableHttpUpstream(opts: StreamableHttpOptions): UpstreamFactory {
+  const dispatcher = opts.dispatcher ?? upstreamAgent();
+  return (sink, ctx) => new StreamableHttpUpstream(opts, dispatcher, sink, ctx.route, ctx.maxFrameBytes);
+}
+
+class StreamableHttpUpstream {
+  private sessionId: string | undefined;
+  private protocolVersion: string | undefined;
+  private gone: string | null = null;
+  private readonly aborts = new Set<AbortController>();
+  private readonly byRequest = new Map<string, AbortController>();
+  private readonly bodies = new Set<Readable>();
+  private paused = false;
+  private standalone = false;
+
+  constructor(
+    private readonly opts: StreamableHttpOptions,
+    private readonly dispatcher: Dispatcher,
+    private readonly sink: UpstreamSink,
+    private readonly route: string,
+    private readonly maxFrameBytes: number,
+  ) {}
+
+  send(text: string, info?: SendInfo): void {
+    const requests = info?.requests ?? [];
+    if (this.gone !== null) {
+      if (requests.length > 0) queueMicrotask(() => this.sink.failed(requests, this.gone ?? "closed"));
+      return;
+    }
+    void this.post(text, requests, info?.stream ?? null, (info?.carry as HttpCarry | undefined)?.headers);
+  }
+
+  openStandalone(): void {
+    if (this.standalone || this.gone !== null || this.sessionId === undefined) return;
+    this.standalone = true;
+    void this.listen(undefined, new Set(), null, 0).finally(() => {
+      this.standalone = false;
+    });
+  }
+
+  abandon(key: string): void {
+    this.byRequest.get(key)?.abort(new Error("the agent stopped listening"));
+  }
+
+  pause(): void {
+    this.paused = true;
+    for (const b of this.bodies) b.pause();
+  }
+
+  resume(): void {
+    this.paused = false;
+    for (const b of this.bodies) b.resume();
+  }
+
+  async close(): Promise<void> {
+    if (this.gone === null) this.gone = "session ended";
+    for (const a of this.aborts) a.abort(new Error("session ended"));
+    if (this.sessionId === undefined) return;
+    // End the server's session too; a server that ignores DELETE (405) is fine.
+    try {
+      const res = await request(this.opts.url, { method: "DELETE", headers: this.headers(), dispatcher: this.dispatcher, headersTimeout: 2000, bodyTimeout: 2000 });
+      await res.body.dump();
+    } catch {
+      // nothing to do: the server may already be gone
+    }
+  }
+
+  private headers(extra?: Record<string, string>, accept = "application/json, text/event-stream"): Record<string, string> {
+    const h: Record<string, string> = { ...this.opts.headers, ...extra, accept };
+    if (this.sessionId !== undefined) h["mcp-session-id"] = this.sessionId;
+    if (h["mcp-protocol-version"] === undefined && this.protocolVersion !== undefined) h["mcp-protocol-version"] = this.protocolVersion;
+    return h;
+  }
+
+  private track(requests: Iterable<string>): AbortController {
+    const abort = new AbortController();
+    this.aborts.add(abort);
+    for (const k of requests) this.byRequest.set(k, abort);
+    return abort;
+  }
+
+  private untrack(abort: AbortController, requests: Iterable<string>): void {
+    this.aborts.delete(abort);
+    for (const k of requests) if (this.byRequest.get(k) === abort) this.byRequest.delete(k);
+  }
+
+  private async post(text: string, requests: string[], stream: string | null, carried: Record<string, string> | undefined): Promise<void> {
+    const abort = this.track(requests);
+    const waiting = new Set(requests);
+    const initialize = requests.length > 0 && this.sessionId === undefined && text.includes('"initialize"');
+    try {
+      const res = await request(this.opts.url, {
+        method: "POST",
+        headers: this.headers({ ...carried, "content-type": "application/json" }),
+        body: text,
+        dispatcher: this.dispatcher,
+        signal: abort.signal,
+        headersTimeout: this.opts.timeoutMs ?? 60_000,
+        bodyTimeout: 0,
+      });
+      const sid = header(res.headers["mcp-session-id"]);
+      if (sid !== undefined) this.sessionId = sid;
+      const type = header(res.headers["content-type"]) ?? "";
+      if (res.statusCode === 404 && this.sessionId !== undefined) {
+        await res.body.dump();
+        this.end("the server ended the session (HTTP 404)");
+        return;
+      }
+      let stop: SseReadResult | undefined;
+      if (type.startsWith("text/event-stream") && res.statusCode < 300) {
+        stop = await this.readStream(res.body, waiting, stream, initialize);
+      } else if (res.statusCode === 202 || res.statusCode === 204 || (res.statusCode < 300 && type === "")) {
+        await res.body.dump();
+      } else {
+        const body = await readBounded(res.body, this.maxFrameBytes);
+        // A JSON-RPC answer in an error status (400 with an error object) is still the server's answer.
+        if (typeof body === "string" && type.includes("json") && body.length > 0) this.deliver({ text: body }, waiting, stream, initialize);
+        else if (typeof body !== "string") this.deliver(body, waiting, stream, initialize);
+        if (res.statusCode >= 300 && waiting.size > 0) throw new Error(`HTTP ${res.statusCode} from upstream`);
+      }
+      // The stream ended without the answer: resume it where it stopped, as a client would (2025-11-25 polling).
+      if (waiting.size > 0 && stop?.lastEventId !== undefined) {
+        await this.listen(stop.lastEventId, waiting, stream, stop.retryMs ?? 0);
+      }
+      if (waiting.size > 0) throw new Error("the server closed the stream before answering");
+    } catch (e) {
+      if (waiting.size > 0) this.sink.failed([...waiting], reasonOf(e, abort));
+    } finally {
+      this.untrack(abort, requests);
+    }
+  }
+
+  /** GET: the standalone stream (no last id), or a resumed POST stream (with `Last-Event-ID`). */
+  private async listen(lastEventId: string | undefined, waiting: Set<string>, stream: string | null, delayMs: number): Promise<void> {
+    for (let attempt = 0; attempt < MAX_RESUMES && this.gone === null; attempt++) {
+      if (delayMs > 0) await new Promise((r) => setTimeout(r, Math.min(delayMs, 5000)));
+      const abort = this.track(waiting);
+      try {
+        const extra: Record<string, string> = lastEventId !== undefined ? { "last-event-id": lastEventId } : {};
+        const res = await request(this.opts.url, { method: "GET", headers: this.headers(extra, "text/event-stream"), dispatcher: this.dispatcher, signal: abort.signal, bodyTimeout: 0 });
+        if (res.statusCode !== 200) {
+          await res.body.dump();
+          return;
+        }
+        const stop = await this.readStream(res.body, waiting, stream, false);
+        if (stop.lastEventId === undefined) return;
+        if (lastEventId === undefined && waiting.size === 0) attempt = -1; // a standalone stream is kept open
+        lastEventId = stop.lastEventId;
+        delayMs = stop.retryMs ?? 1000;
+      } catch {
+        return;
+      } finally {
+        this.untrack(abort, waiting);
+      }
+    }
+  }
+
+  private async readStream(body: Readable, waiting: Set<string>, stream: string | null, initialize: boolean): Promise<SseReadResult> {
+    this.bodies.add(body);
+    if (this.paused) body.pause();
+    try {
+      return await readSse(body, this.maxFrameBytes, (ev) => {
+        if (ev.data.length > 0 && (ev.event === undefined || ev.event === "message")) this.deliver({ text: ev.data }, waiting, stream, initialize);
+      });
+    } catch (e) {
+      if (e instanceof SseTooLarge) {
+        this.deliver({ oversize: "", bytes: e.bytes }, waiting, stream, initialize);
+      }
+      throw e;
+    } finally {
+      this.bodies.delete(body);
+    }
+  }
+
+  /** Parses once (the session reuses the value), notes which awaited requests are answered, and hands it on. */
+  private deliver(frame: Frame, waiting: Set<string>, stream: string | null, initialize: boolean): void {
+    if ("oversize" in frame) {
+      const id = peekId(frame.oversize);
+      if (id !== null) waiting.delete(idKey(id));
+      this.sink.frame({ ...frame, stream });
+      return;
+    }
+    const parsed = parseJson(frame.text, { maxDepth: DEFAULT_MAX_DEPTH });
+    if (!parsed.ok) {
+      this.sink.frame({ text: frame.text, stream });
+      return;
+    }
+    for (const m of Array.isArray(parsed.value) ? parsed.value : [parsed.value]) {
+      const o = m as { id?: unknown; method?: unknown; result?: unknown } | null;
+      if (o === null || typeof o !== "object" || o.method !== undefined) continue;
+      if (typeof o.id === "string" || typeof o.id === "number") {
+        waiting.delete(idKey(o.id));
+        if (initialize) this.protocolVersion = protocolVersionOf(o.result) ?? this.protocolVersion;
+      }
+    }
+    this.sink.frame({ text: frame.text, value: parsed.value, stream });
+  }
+
+  private end(reason: string): void {
+    if (this.gone !== null) return;
+    this.gone = reason;
+    for (const a of this.aborts) a.abort(new Error(reason));
+    this.sink.closed(reason);
+  }
+}
+
+function header(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Reads a body up to `max` bytes: its text, or an oversize frame with its first KiB. */
+async function readBounded(body: Readable, max: number): Promise<string | { oversize: string; bytes: number }> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const c of body as AsyncIterable<Buffer>) {
+    bytes += c.length;
+    if (bytes > max) {
+      const head = Buffer.concat(chunks).subarray(0, 1024).toString("utf8");
+      body.destroy();
+      return { oversize: head, bytes };
+    }
+    chunks.push(c);
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks, bytes).toString("utf8");
+}
+
+function reasonOf(e: unknown, abort: AbortController): string {
+  if (abort.signal.aborted) {
+    const r: unknown = abort.signal.reason;
+    return r instanceof Error ? r.message : "aborted";
+  }
+  const err = e as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = err.code ?? err.cause?.code;
+  if (code === "UND_ERR_HEADERS_TIMEOUT") return "the server did not answer in time";
+  if (code === "UND_ERR_CONNECT_TIMEOUT") return "connecting to the server timed out";
+  return err.cause?.message ?? err.message ?? String(e);
+}

@@ -1,0 +1,66 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { EVERYTHING } from "../helpers.js";
+
+/** A free loopback port (the OS picks one; it is released before the caller binds it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const a = s.address();
+      const port = typeof a === "object" && a ? a.port : 0;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Running {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/** Waits until a child prints a line matching `ready` on stdout or stderr; fails if it exits first. */
+export function waitFor(child: ChildProcess, ready: RegExp, timeoutMs = 20_000): Promise<{ match: RegExpExecArray; output: () => string }> {
+  let out = "";
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`not ready after ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const on = (b: Buffer) => {
+      out += b.toString();
+      const m = ready.exec(out);
+      if (m) {
+        clearTimeout(t);
+        resolve({ match: m, output: () => out });
+      }
+    };
+    child.stdout?.on("data", on);
+    child.stderr?.on("data", on);
+    child.once("exit", (code) => {
+      clearTimeout(t);
+      reject(new Error(`exited with ${code} before ready:\n${out}`));
+    });
+  });
+}
+
+export function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const t = setTimeout(() => child.kill("SIGKILL"), 3000);
+    child.once("exit", () => {
+      clearTimeout(t);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/** server-everything over Streamable HTTP (`/mcp`) or legacy SSE (`/sse`), on a free port. */
+export async function startEverything(mode: "streamableHttp" | "sse"): Promise<Running> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+  const { output } = await waitFor(child, /listening on port|running on port/i);
+  const path = mode === "sse" ? "/sse" : "/mcp";
+  return { url: `http://127.0.0.1:${port}${path}`, child, output, stop: () => stopChild(child) };
+}
