@@ -39,14 +39,13 @@ export function httpError(res: ServerResponse, status: number, code: number, mes
   res.end(body);
 }
 
-/** Does an Accept header admit this media type (exactly, or by `type/*` or `*\/*`)? */
+/**
+ * Does an Accept header name this media type? Named literally, as the MCP SDK's servers require (a bare `*\/*` is
+ * refused with 406 there too, so clients already send both types by name).
+ */
 export function accepts(accept: string | undefined, type: string): boolean {
   if (!accept) return false;
-  const major = type.slice(0, type.indexOf("/"));
-  return accept.split(",").some((part) => {
-    const t = part.split(";")[0]?.trim().toLowerCase();
-    return t === type || t === `${major}/*` || t === "*/*";
-  });
+  return accept.split(",").some((part) => part.split(";")[0]?.trim().toLowerCase() === type);
 }
 
 export const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", connection: "keep-alive" } as const;

@@ -1,0 +1,221 @@
+import { writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { streamableHttpUpstream } from "../../src/transports/upstream/streamable-http.js";
+import { stdioUpstream } from "../../src/transports/upstream/stdio.js";
+import { EVERYTHING, tempDir } from "../helpers.js";
+import { startProxy, type InProcessProxy } from "../support/proxy.js";
+import { freePort, startEverything, type Running } from "../support/servers.js";
+
+const JSON_AND_SSE = "application/json, text/event-stream";
+const init = (id: number | string = 1) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+});
+
+async function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; json: () => Promise<Record<string, unknown>> }> {
+  const res = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json", accept: JSON_AND_SSE, ...headers } });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, json: async () => JSON.parse(text.startsWith("event:") || text.startsWith("id:") ? (/data: (.*)/.exec(text)?.[1] ?? "null") : text) as Record<string, unknown> };
+}
+
+describe("serve over HTTP: bad input, sessions, security", () => {
+  let up: Running;
+  let p: InProcessProxy;
+  let route: string;
+  let deadRoute: string;
+  let sid: string;
+
+  beforeAll(async () => {
+    up = await startEverything("streamableHttp");
+    const dead = `http://127.0.0.1:${await freePort()}/mcp`;
+    p = await startProxy(
+      [
+        { name: "everything", path: "/mcp/everything", upstream: streamableHttpUpstream({ url: up.url }), passthrough: up.url },
+        { name: "nowhere", path: "/mcp/nowhere", upstream: streamableHttpUpstream({ url: dead }) },
+      ],
+      { maxBodyBytes: 64 * 1024 },
+    );
+    route = `${p.base}/mcp/everything`;
+    deadRoute = `${p.base}/mcp/nowhere`;
+    const r = await post(route, JSON.stringify(init()));
+    expect(r.status).toBe(200);
+    sid = r.headers.get("mcp-session-id") ?? "";
+    expect(sid).toMatch(/^[0-9a-f-]{36}$/);
+  });
+  afterAll(async () => {
+    await p?.close();
+    await up?.stop();
+  });
+
+  const inSession = (h: Record<string, string> = {}) => ({ "mcp-session-id": sid, "mcp-protocol-version": "2025-06-18", ...h });
+
+  it("a malformed body is 400 with -32700", async () => {
+    const r = await post(route, "{nope", inSession());
+    expect(r.status).toBe(400);
+    expect(((await r.json()).error as { code: number }).code).toBe(-32700);
+  });
+
+  it("a wrong Content-Type is 415, a missing Accept is 406", async () => {
+    expect((await post(route, JSON.stringify(init(2)), { ...inSession(), "content-type": "text/plain" })).status).toBe(415);
+    const r = await fetch(route, { method: "POST", body: JSON.stringify(init(3)), headers: { "content-type": "application/json", ...inSession() } });
+    expect(r.status).toBe(406);
+  });
+
+  it("a body over the limit is 413", async () => {
+    const big = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "echo", arguments: { message: "x".repeat(100_000) } } });
+    expect((await post(route, big, inSession())).status).toBe(413);
+  });
+
+  it("an unknown session is 404 (so clients re-initialize); a missing one on a non-initialize request is 400", async () => {
+    const ping = JSON.stringify({ jsonrpc: "2.0", id: 4, method: "ping" });
+    expect((await post(route, ping, { "mcp-session-id": "nope" })).status).toBe(404);
+    expect((await post(route, ping)).status).toBe(400);
+  });
+
+  it("an invalid protocol version header is 400", async () => {
+    expect((await post(route, JSON.stringify({ jsonrpc: "2.0", id: 5, method: "ping" }), inSession({ "mcp-protocol-version": "1999-01-01" }))).status).toBe(400);
+  });
+
+  it("a batch where batches are not allowed is -32600", async () => {
+    const r = await post(route, JSON.stringify([{ jsonrpc: "2.0", id: 6, method: "ping" }]), inSession());
+    expect(r.status).toBe(400);
+    expect(((await r.json()).error as { code: number }).code).toBe(-32600);
+  });
+
+  it("a batch in 2025-03-26 is split, judged and re-joined", async () => {
+    const r = await post(route, JSON.stringify([{ jsonrpc: "2.0", id: 7, method: "ping" }, { jsonrpc: "2.0", id: 8, method: "tools/list" }]), inSession({ "mcp-protocol-version": "2025-03-26" }));
+    expect(r.status).toBe(200);
+  });
+
+  it("an unreachable upstream answers -32052 with the route name, never a hang or an HTML page", async () => {
+    const r = await post(deadRoute, JSON.stringify(init()));
+    expect(r.status).toBe(200);
+    const body = await r.json();
+    expect(body.id).toBe(1);
+    expect(body.error).toMatchObject({ code: -32052, data: { route: "nowhere" } });
+  });
+
+  it("DNS rebinding: a foreign Host or Origin is 403; health probes answer", async () => {
+    const evilHost = await new Promise<number>((resolve, reject) => {
+      const req = request(route, { method: "POST", headers: { host: "evil.example", "content-type": "application/json", accept: JSON_AND_SSE } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.end(JSON.stringify(init()));
+    });
+    expect(evilHost).toBe(403);
+    const evilOrigin = await post(route, JSON.stringify(init()), { origin: "https://evil.example" });
+    expect(evilOrigin.status).toBe(403);
+    const local = await post(route, JSON.stringify(init(11)), { origin: "http://localhost:3000" });
+    expect(local.status).toBe(200);
+    expect((await fetch(`${p.base}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${p.base}/readyz`)).json()).toMatchObject({ status: "ready" });
+  });
+
+  it("DELETE ends the session: later requests get 404", async () => {
+    const r = await post(route, JSON.stringify(init(12)));
+    const s = r.headers.get("mcp-session-id") ?? "";
+    const del = await fetch(route, { method: "DELETE", headers: { "mcp-session-id": s } });
+    expect(del.status).toBe(200);
+    expect((await post(route, JSON.stringify({ jsonrpc: "2.0", id: 13, method: "ping" }), { "mcp-session-id": s })).status).toBe(404);
+  });
+
+  it("every answer above is in the decision log, including the -32052", () => {
+    const lines = p.log();
+    expect(lines.some((l) => (l.reasonCode as string[]).includes("UPSTREAM_UNAVAILABLE") && l.route === "nowhere")).toBe(true);
+  });
+});
+
+describe("serve: agent keys", () => {
+  let up: Running;
+  let p: InProcessProxy;
+
+  beforeAll(async () => {
+    up = await startEverything("streamableHttp");
+    p = await startProxy([{ name: "e", path: "/mcp/e", upstream: streamableHttpUpstream({ url: up.url }) }], {
+      agents: [
+        { id: "claude-code", key: "k-0123456789abcdef" },
+        { id: "cursor", key: "k-fedcba9876543210" },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await p?.close();
+    await up?.stop();
+  });
+
+  it("no key or a wrong key is 401; a right key works and its id is the agent rules and the log see", async () => {
+    expect((await post(`${p.base}/mcp/e`, JSON.stringify(init()))).status).toBe(401);
+    expect((await post(`${p.base}/mcp/e`, JSON.stringify(init()), { authorization: "Bearer k-wrong-wrong-wrong" })).status).toBe(401);
+    const client = new Client({ name: "t", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${p.base}/mcp/e`), { requestInit: { headers: { authorization: "Bearer k-fedcba9876543210" } } }));
+    await client.listTools();
+    await client.close();
+    expect(p.log().some((l) => l.agent === "cursor" && l.method === "tools/list")).toBe(true);
+  });
+
+  it("a session belongs to the agent that opened it", async () => {
+    const r = await post(`${p.base}/mcp/e`, JSON.stringify(init()), { "x-guardwire-key": "k-0123456789abcdef" });
+    const s = r.headers.get("mcp-session-id") ?? "";
+    const other = await post(`${p.base}/mcp/e`, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }), { "x-guardwire-key": "k-fedcba9876543210", "mcp-session-id": s });
+    expect(other.status).toBe(404);
+  });
+});
+
+describe("serve: a stdio upstream lives as long as its downstream session", () => {
+  it("DELETE ends the child process", async () => {
+    const pidFile = join(tempDir(), "pid");
+    const script = join(tempDir(), "server.sh");
+    writeFileSync(script, `echo $$ > ${pidFile}\nexec "${process.execPath}" "${EVERYTHING}" stdio\n`);
+    const p = await startProxy([{ name: "s", path: "/mcp/s", upstream: stdioUpstream({ command: "sh", args: [script], env: process.env }) }]);
+    try {
+      const transport = new StreamableHTTPClientTransport(new URL(`${p.base}/mcp/s`));
+      const client = new Client({ name: "t", version: "1" });
+      await client.connect(transport);
+      await client.listTools();
+      const { readFileSync } = await import("node:fs");
+      const pid = Number(readFileSync(pidFile, "utf8"));
+      expect(() => process.kill(pid, 0)).not.toThrow();
+      await transport.terminateSession();
+      await client.close();
+      await expect.poll(() => { try { process.kill(pid, 0); return "alive"; } catch { return "gone"; } }, { timeout: 10_000 }).toBe("gone");
+      expect(p.proxy.sessionCount()).toBe(0);
+    } finally {
+      await p.close();
+    }
+  });
+});
+
+describe("serve: plain HTTP around MCP is passed through", () => {
+  it("the upstream's OAuth metadata is reachable at the proxy's well-known paths", async () => {
+    const { createServer } = await import("node:http");
+    const seen: string[] = [];
+    const upstream = createServer((req, res) => {
+      seen.push(req.url ?? "");
+      const body = JSON.stringify({ resource: "http://upstream.example/mcp", authorization_servers: ["http://auth.example"] });
+      res.writeHead(200, { "content-type": "application/json" }).end(body);
+    });
+    await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(upstream.address() as { port: number }).port}/mcp`;
+    const p = await startProxy([{ name: "o", path: "/mcp/o", upstream: streamableHttpUpstream({ url }), passthrough: url }]);
+    try {
+      const prm = await fetch(`${p.base}/.well-known/oauth-protected-resource/mcp/o`);
+      expect(prm.status).toBe(200);
+      expect(await prm.json()).toMatchObject({ authorization_servers: ["http://auth.example"] });
+      const as = await fetch(`${p.base}/.well-known/oauth-authorization-server`);
+      expect(as.status).toBe(200);
+      expect(seen).toEqual(["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server"]);
+      expect((await fetch(`${p.base}/elsewhere`)).status).toBe(404);
+    } finally {
+      await p.close();
+      upstream.close();
+    }
+  });
+});

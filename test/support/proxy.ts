@@ -1,0 +1,55 @@
+import { join } from "node:path";
+import { EmbeddedGuardian } from "../../src/guardian/embedded.js";
+import { loadRulesOrThrow } from "../../src/cli/rules.js";
+import { DecisionLog } from "../../src/decision-log/writer.js";
+import { createGuardServer, type ProxyServerOptions, type ProxyServer } from "../../src/proxy/server.js";
+import type { UpstreamFactory } from "../../src/transports/types.js";
+import { legacySseEndpoint } from "../../src/transports/downstream/legacy-sse.js";
+import { websocketEndpoint } from "../../src/transports/downstream/websocket.js";
+import { readLog, tempDir } from "../helpers.js";
+
+export interface InProcessProxy {
+  base: string;
+  proxy: ProxyServer;
+  log: () => Record<string, unknown>[];
+  close(): Promise<void>;
+}
+
+/** guardwire's HTTP front in this process, in front of real upstreams: for tests that poke at HTTP details. */
+export async function startProxy(
+  routes: { name: string; path: string; upstream: UpstreamFactory; passthrough?: string }[],
+  opts: { rules?: string; maxBodyBytes?: number; idleMs?: number } & Partial<Pick<ProxyServerOptions, "agents" | "allowedHosts" | "allowedOrigins">> = {},
+): Promise<InProcessProxy> {
+  const file = join(tempDir(), "decisions.ndjson");
+  const guardian = new EmbeddedGuardian(loadRulesOrThrow(opts.rules), {});
+  const log = DecisionLog.open({ dest: file, stderr: process.stderr });
+  const maxBodyBytes = opts.maxBodyBytes ?? 16 << 20;
+  const proxy = createGuardServer({
+    host: "127.0.0.1",
+    agents: opts.agents ?? [],
+    allowedHosts: opts.allowedHosts,
+    allowedOrigins: opts.allowedOrigins,
+    maxBodyBytes,
+    idleMs: opts.idleMs ?? 60_000,
+    routes: routes.map((r) => ({
+      path: r.path,
+      passthrough: r.passthrough,
+      runtime: { name: r.name, upstream: r.upstream, guardian, log, failMode: "closed" as const, maxFrameBytes: maxBodyBytes, stderr: process.stderr },
+    })),
+    extras: (connect) => [legacySseEndpoint({ connect, maxBodyBytes }), websocketEndpoint({ connect, maxFrameBytes: maxBodyBytes })],
+  });
+  await new Promise<void>((r) => proxy.server.listen(0, "127.0.0.1", r));
+  const a = proxy.server.address() as { port: number };
+  return {
+    base: `http://127.0.0.1:${a.port}`,
+    proxy,
+    log: () => {
+      log.flushSync();
+      return readLog(file);
+    },
+    async close() {
+      await proxy.close();
+      await log.close();
+    },
+  };
+}
