@@ -8,7 +8,10 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { streamableHttpUpstream } from "../../src/transports/upstream/streamable-http.js";
 import { stdioUpstream } from "../../src/transports/upstream/stdio.js";
-import { ACCEPTANCE_RULES, EVERYTHING } from "../helpers.js";
+import { join } from "node:path";
+import { legacySseUpstream } from "../../src/transports/upstream/legacy-sse.js";
+import { websocketUpstream } from "../../src/transports/upstream/websocket.js";
+import { ACCEPTANCE_RULES, EVERYTHING, ROOT } from "../helpers.js";
 import { startProxy, type InProcessProxy } from "../support/proxy.js";
 import { startEverything, type Running } from "../support/servers.js";
 
@@ -21,21 +24,30 @@ const text = (r: unknown) => (r as TextResult).content.map((c) => c.text).join("
 /** Each downstream kind × each upstream kind that needs no extra fixture: the same session must behave the same. */
 describe("serve: any downstream works with any upstream", () => {
   let up: Running;
+  let sse: Running;
   let p: InProcessProxy;
+  let wsServer: InProcessProxy;
 
   beforeAll(async () => {
     up = await startEverything("streamableHttp");
+    sse = await startEverything("sse");
+    // No published MCP server speaks WebSocket; a second guardwire serving server-everything at /ws stands in.
+    wsServer = await startProxy([{ name: "inner", path: "/inner", upstream: stdioUpstream({ command: process.execPath, args: [EVERYTHING, "stdio"], env: process.env }) }], { rules: join(ROOT, "rules", "audit-only.yaml") });
     p = await startProxy(
       [
         { name: "http", path: "/mcp/http", upstream: streamableHttpUpstream({ url: up.url }) },
         { name: "stdio", path: "/mcp/stdio", upstream: stdioUpstream({ command: process.execPath, args: [EVERYTHING, "stdio"], env: process.env }) },
+        { name: "sse", path: "/mcp/sse", upstream: legacySseUpstream({ url: sse.url }) },
+        { name: "ws", path: "/mcp/ws", upstream: websocketUpstream({ url: `${wsServer.base.replace("http", "ws")}/inner/ws` }) },
       ],
       { rules: ACCEPTANCE_RULES },
     );
   });
   afterAll(async () => {
     await p?.close();
+    await wsServer?.close();
     await up?.stop();
+    await sse?.stop();
   });
 
   const downstreams: Record<string, (route: string) => Transport> = {
@@ -45,7 +57,7 @@ describe("serve: any downstream works with any upstream", () => {
   };
 
   for (const [kind, make] of Object.entries(downstreams)) {
-    for (const route of ["/mcp/http", "/mcp/stdio"]) {
+    for (const route of ["/mcp/http", "/mcp/stdio", "/mcp/sse", "/mcp/ws"]) {
       it(`${kind} → ${route}: tools, a block, a rewrite, sampling, elicitation, logging`, async () => {
         const client = new Client({ name: "t", version: "1" }, { capabilities: { sampling: {}, elicitation: {} } });
         client.setRequestHandler(CreateMessageRequestSchema, async () => ({ model: "m", role: "assistant", content: { type: "text", text: "sampled-ok" } }));

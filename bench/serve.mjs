@@ -1,0 +1,230 @@
+// `npm run bench`, part 3: `guardwire serve`, measured against a direct connection in the same run.
+//   1. Streamable HTTP: MCP SDK client → guardwire route → server-everything (HTTP), vs the client → server directly.
+//   2. A stdio server served over HTTP: guardwire (guardian on, default pack) vs supergateway (no policy), same server.
+//   3. 1,000 idle sessions through an HTTP route: guardwire's RSS.
+//   4. A 10 MB tool result through an HTTP route: guardwire's peak RSS growth.
+// Rounds interleave the contenders in rotating order; medians across rounds are reported. Every loop is bounded.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { Agent, request } from "node:http";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const cli = join(root, "dist", "cli", "main.js");
+const everything = join(root, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
+const supergateway = join(root, "node_modules", "supergateway", "dist", "index.js");
+const bigServer = join(root, "bench", "big-result-server.mjs");
+const quick = process.argv.includes("--quick");
+const P = quick ? { rounds: 3, calls: 300, seq: 100, sessions: 200 } : { rounds: 9, calls: 1000, seq: 300, sessions: 1000 };
+const CONCURRENCY = 32;
+const dir = mkdtempSync(join(tmpdir(), "guardwire-bench-serve-"));
+const children = [];
+setTimeout(() => {
+  console.error("bench serve: still running after 400 s; giving up");
+  for (const c of children) c.kill("SIGKILL");
+  process.exit(2);
+}, 400_000).unref();
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function start(args, env, ready) {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let out = "";
+  return new Promise((resolve, reject) => {
+    const on = (b) => {
+      out += b.toString();
+      const m = ready.exec(out);
+      if (m) resolve({ child, match: m });
+    };
+    child.stdout.on("data", on);
+    child.stderr.on("data", on);
+    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited ${code}:\n${out}`)));
+  });
+}
+
+async function startEverythingHttp() {
+  const port = await freePort();
+  await start([everything, "streamableHttp"], { PORT: String(port) }, /listening on port/i);
+  return `http://127.0.0.1:${port}/mcp`;
+}
+
+async function startGuardwire(name, mcp) {
+  const config = join(dir, `${name}.yaml`);
+  const yaml = [
+    `listen: { host: 127.0.0.1, port: 0 }`,
+    `log: ${join(dir, `${name}.ndjson`)}`,
+    `routes:`,
+    `  - name: ${name}`,
+    `    path: /mcp/${name}`,
+    `    mcp: ${JSON.stringify(mcp)}`,
+  ].join("\n");
+  writeFileSync(config, yaml);
+  const { child, match } = await start([cli, "serve", "--config", config, "--pins", join(dir, "pins.json"), "--no-watch"], {}, /serving (http:\/\/\S+)/);
+  return { url: `${match[1]}/mcp/${name}`, pid: child.pid };
+}
+
+async function startSupergateway() {
+  const port = await freePort();
+  await start(
+    [supergateway, "--stdio", `${process.execPath} ${everything} stdio`, "--outputTransport", "streamableHttp", "--stateful", "--port", String(port), "--logLevel", "info"],
+    {},
+    /Listening on port|listening/i,
+  );
+  return `http://127.0.0.1:${port}/mcp`;
+}
+
+async function connect(url) {
+  const client = new Client({ name: "bench", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+const echo = (client, i) => client.callTool({ name: "echo", arguments: { message: `hello ${i}` } });
+
+/** Sequential latency (p50 of `seq` calls) and throughput (`calls` calls, 32 in flight) on one connection. */
+async function measure(client) {
+  for (let i = 0; i < 50; i++) await echo(client, i);
+  const lat = [];
+  for (let i = 0; i < P.seq; i++) {
+    const t = performance.now();
+    await echo(client, i);
+    lat.push(performance.now() - t);
+  }
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < P.calls) await echo(client, next++);
+    }),
+  );
+  return { p50: median(lat), tput: P.calls / ((performance.now() - t0) / 1000) };
+}
+
+async function rounds(contenders) {
+  const clients = {};
+  for (const [name, url] of Object.entries(contenders)) clients[name] = await connect(url);
+  const per = Object.fromEntries(Object.keys(contenders).map((n) => [n, []]));
+  const names = Object.keys(contenders);
+  for (let r = 0; r < P.rounds; r++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(r + k) % names.length];
+      per[name].push(await measure(clients[name]));
+    }
+  }
+  for (const c of Object.values(clients)) await c.close();
+  return per;
+}
+
+function rssMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: kb("VmRSS") / 1024, hwm: kb("VmHWM") / 1024 };
+}
+
+/** Opens one idle Streamable HTTP session with raw HTTP: initialize, initialized, and the standalone GET stream. */
+async function openIdleSession(url, agent) {
+  const post = (body, sid) =>
+    new Promise((resolve, reject) => {
+      const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+      if (sid) headers["mcp-session-id"] = sid;
+      const req = request(url, { method: "POST", headers, agent }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.headers["mcp-session-id"]));
+      });
+      req.on("error", reject);
+      req.end(JSON.stringify(body));
+    });
+  const sid = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "idle", version: "1" } } });
+  await post({ jsonrpc: "2.0", method: "notifications/initialized" }, sid);
+  await new Promise((resolve, reject) => {
+    const req = request(url, { method: "GET", headers: { accept: "text/event-stream", "mcp-session-id": sid, "mcp-protocol-version": "2025-06-18" }, agent }, (res) => resolve(res));
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+async function main() {
+  const results = { date: new Date().toISOString(), node: process.version, quick, params: { ...P, concurrency: CONCURRENCY } };
+
+  // 1 + 2: interleaved rounds of direct HTTP, guardwire HTTP→HTTP, guardwire HTTP→stdio and supergateway HTTP→stdio.
+  const direct = await startEverythingHttp();
+  const viaHttp = await startGuardwire("http", { url: direct });
+  const viaStdio = await startGuardwire("stdio", { command: process.execPath, args: [everything, "stdio"] });
+  const sg = await startSupergateway();
+  const per = await rounds({ direct, guardwire: viaHttp.url, guardwireStdio: viaStdio.url, supergateway: sg });
+  const med = (name, key) => median(per[name].map((m) => m[key]));
+  const ratio = (a, b, key) => median(per[a].map((m, i) => m[key] / per[b][i][key]));
+  const diff = (a, b, key) => median(per[a].map((m, i) => m[key] - per[b][i][key]));
+  results.http = {
+    directTput: med("direct", "tput"),
+    proxiedTput: med("guardwire", "tput"),
+    tputRatio: ratio("guardwire", "direct", "tput"),
+    directP50Ms: med("direct", "p50"),
+    proxiedP50Ms: med("guardwire", "p50"),
+    addedP50Ms: diff("guardwire", "direct", "p50"),
+  };
+  results.stdioOverHttp = {
+    guardwireTput: med("guardwireStdio", "tput"),
+    supergatewayTput: med("supergateway", "tput"),
+    tputRatio: ratio("guardwireStdio", "supergateway", "tput"),
+    guardwireP50Ms: med("guardwireStdio", "p50"),
+    supergatewayP50Ms: med("supergateway", "p50"),
+  };
+
+  // 3: idle sessions.
+  const idle = await startGuardwire("idle", { url: direct });
+  const before = rssMb(idle.pid).rss;
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+  for (let i = 0; i < P.sessions; i += 50) await Promise.all(Array.from({ length: Math.min(50, P.sessions - i) }, () => openIdleSession(idle.url, agent)));
+  await new Promise((r) => setTimeout(r, 1000));
+  results.idleSessions = { sessions: P.sessions, rssBeforeMb: before, rssAfterMb: rssMb(idle.pid).rss };
+  agent.destroy();
+
+  // 4: a 10 MB tool result.
+  const bigPort = await freePort();
+  await start([bigServer], { PORT: String(bigPort) }, /listening/);
+  const big = await startGuardwire("big", { url: `http://127.0.0.1:${bigPort}/mcp` });
+  const client = await connect(big.url);
+  await client.callTool({ name: "big", arguments: { mb: 1 } });
+  const base = rssMb(big.pid);
+  const r = await client.callTool({ name: "big", arguments: { mb: 10 } });
+  const size = r.content[0].text.length;
+  const after = rssMb(big.pid);
+  await client.close();
+  results.bigResult = { bytes: size, rssBeforeMb: base.rss, peakMb: after.hwm, growthMb: after.hwm - base.rss, growthRatio: (after.hwm - base.rss) / (size / 1024 / 1024) };
+
+  for (const c of children) c.kill("SIGTERM");
+  rmSync(dir, { recursive: true, force: true });
+
+  const h = results.http;
+  const s = results.stdioOverHttp;
+  const line = (what, value, target, ok) => console.log(`${what.padEnd(58)} ${value.padStart(14)}   ${target.padEnd(10)} ${ok ? "ok" : "MISSED"}`);
+  console.log(`\nguardwire serve bench — ${results.date.slice(0, 10)}, node ${process.version}${quick ? ", QUICK" : ""}, ${P.rounds} interleaved rounds, medians\n`);
+  line("Streamable HTTP throughput, proxied ÷ direct (32 in flight)", `${h.tputRatio.toFixed(2)} ×`, "≥ 0.85 ×", h.tputRatio >= 0.85);
+  line("Streamable HTTP added p50 latency", `+${h.addedP50Ms.toFixed(3)} ms`, "≤ 0.15 ms", h.addedP50Ms <= 0.15);
+  line("stdio over HTTP, guardwire ÷ supergateway throughput", `${s.tputRatio.toFixed(2)} ×`, "≥ 1.0 ×", s.tputRatio >= 1);
+  line("stdio over HTTP p50, guardwire vs supergateway", `${s.guardwireP50Ms.toFixed(2)} / ${s.supergatewayP50Ms.toFixed(2)} ms`, "≤", s.guardwireP50Ms <= s.supergatewayP50Ms);
+  line(`${P.sessions} idle sessions, guardwire RSS`, `${results.idleSessions.rssAfterMb.toFixed(0)} MB`, "< 250 MB", results.idleSessions.rssAfterMb < 250);
+  line("10 MB tool result, peak RSS growth ÷ size", `${results.bigResult.growthRatio.toFixed(2)} ×`, "< 3 ×", results.bigResult.growthRatio < 3);
+  console.log(`(direct ${h.directTput.toFixed(0)} calls/s, p50 ${h.directP50Ms.toFixed(3)} ms; proxied ${h.proxiedTput.toFixed(0)} calls/s, p50 ${h.proxiedP50Ms.toFixed(3)} ms)`);
+  writeFileSync(join(root, "bench", "results-serve.json"), JSON.stringify({ ...results, rounds: per }, null, 2) + "\n");
+  console.log("all figures, per round: bench/results-serve.json");
+  process.exit(0);
+}
+
+await main();

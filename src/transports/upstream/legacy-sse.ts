@@ -1,0 +1,67 @@
+import { request } from "undici";
+import { readSse, SseTooLarge } from "../sse-reader.js";
+import type { UpstreamFactory } from "../types.js";
+import { SendQueue } from "./queue.js";
+
+export interface LegacySseUpstreamOptions {
+  url: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * MCP 2024-11-05 HTTP+SSE toward the server: one GET stream carries everything the server says; its first event,
+ * `endpoint`, names where to POST (same origin only). The stream ending ends the session.
+ */
+export function legacySseUpstream(opts: LegacySseUpstreamOptions): UpstreamFactory {
+  return (sink, ctx) => {
+    const queue = new SendQueue(sink);
+    const abort = new AbortController();
+    let endpoint: string | null = null;
+    let body: NodeJS.ReadableStream | null = null;
+    const post = (text: string, requests: string[] | undefined) => {
+      request(endpoint as string, { method: "POST", headers: { ...opts.headers, "content-type": "application/json" }, body: text, signal: abort.signal }).then(
+        async (res) => {
+          await res.body.dump();
+          if (res.statusCode >= 300) queue.fail({ stream: null, requests }, `HTTP ${res.statusCode} from upstream`);
+        },
+        (e: Error) => queue.fail({ stream: null, requests }, e.message),
+      );
+    };
+    void (async () => {
+      try {
+        const res = await request(opts.url, { method: "GET", headers: { ...opts.headers, accept: "text/event-stream" }, signal: abort.signal, bodyTimeout: 0 });
+        if (res.statusCode !== 200) {
+          await res.body.dump();
+          throw new Error(`HTTP ${res.statusCode} from upstream`);
+        }
+        body = res.body;
+        await readSse(res.body, ctx.maxFrameBytes, (ev) => {
+          if (ev.event === "endpoint") {
+            const target = new URL(ev.data, opts.url);
+            if (target.origin !== new URL(opts.url).origin) throw new Error(`the server's endpoint ${target.origin} is not its own origin`);
+            if (endpoint === null) {
+              endpoint = target.href;
+              queue.drain((text, info) => post(text, info?.requests));
+            }
+          } else if (ev.event === undefined || ev.event === "message") {
+            sink.frame({ text: ev.data });
+          }
+        });
+        queue.close("the server closed its event stream");
+      } catch (e) {
+        queue.close(e instanceof SseTooLarge ? e.message : abort.signal.aborted ? "session ended" : (e as Error).message);
+      }
+    })();
+    return {
+      send(text, info) {
+        if (!queue.hold(text, info, endpoint !== null)) post(text, info?.requests);
+      },
+      async close() {
+        queue.close("session ended", false);
+        abort.abort();
+      },
+      pause: () => void body?.pause(),
+      resume: () => void body?.resume(),
+    };
+  };
+}
