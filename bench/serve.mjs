@@ -208,7 +208,7 @@ async function main() {
   await client.close();
   results.bigResult = { bytes: size, rssBeforeMb: base.rss, peakMb: after.hwm, growthMb: after.hwm - base.rss, growthRatio: (after.hwm - base.rss) / (size / 1024 / 1024) };
 
-  for (const c of children) c.kill("SIGTERM");
+  await Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => (c.once("exit", r), c.kill("SIGTERM"))) : null)));
   rmSync(dir, { recursive: true, force: true });
 
   const h = results.http;
