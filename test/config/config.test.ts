@@ -56,3 +56,16 @@ routes:
     expect(Object.keys(schema.properties as object)).toEqual(expect.arrayContaining(["listen", "routes", "guardian", "failMode", "agents"]));
   });
 });
+
+describe("examples/serve: every shipped config is valid", () => {
+  it("loads each example with its ${ENV} set", async () => {
+    const { readdirSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { loadConfig } = await import("../../src/config/load.js");
+    const dir = join(import.meta.dirname, "..", "..", "examples", "serve");
+    const env = { UPSTREAM_KEY: "x", GUARDWIRE_KEY_CLAUDE: "0123456789abcdef0", GUARDWIRE_KEY_CI: "0123456789abcdef1" };
+    const files = readdirSync(dir).filter((f) => f.endsWith(".yaml"));
+    expect(files.length).toBeGreaterThanOrEqual(5);
+    for (const f of files) expect(loadConfig(join(dir, f), env).problems, f).toEqual([]);
+  });
+});

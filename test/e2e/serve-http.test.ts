@@ -219,3 +219,25 @@ describe("serve: plain HTTP around MCP is passed through", () => {
     }
   });
 });
+
+describe("serve: an upstream's auth challenge reaches the agent as such", () => {
+  it("401 with WWW-Authenticate is passed down, so the agent can start its OAuth flow", async () => {
+    const { createServer } = await import("node:http");
+    const upstream = createServer((req, res) => {
+      req.resume();
+      res.writeHead(401, { "www-authenticate": 'Bearer resource_metadata="http://up.example/.well-known/oauth-protected-resource"' }).end();
+    });
+    await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(upstream.address() as { port: number }).port}/mcp`;
+    const p = await startProxy([{ name: "o", path: "/mcp/o", upstream: streamableHttpUpstream({ url }), passthrough: url }]);
+    try {
+      const r = await post(`${p.base}/mcp/o`, JSON.stringify(init()));
+      expect(r.status).toBe(401);
+      expect(r.headers.get("www-authenticate")).toContain("resource_metadata=");
+      expect(p.log().some((l) => (l.reasonCode as string[]).includes("UPSTREAM_UNAVAILABLE"))).toBe(true);
+    } finally {
+      await p.close();
+      upstream.close();
+    }
+  });
+});

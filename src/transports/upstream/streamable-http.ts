@@ -141,6 +141,13 @@ class StreamableHttpUpstream {
         stop = await this.readStream(res.body, waiting, stream, initialize);
       } else if (res.statusCode === 202 || res.statusCode === 204 || (res.statusCode < 300 && type === "")) {
         await res.body.dump();
+      } else if ((res.statusCode === 401 || res.statusCode === 403) && waiting.size > 0) {
+        // The agent's OAuth flow starts from this answer: it gets the status and the challenge, not a JSON-RPC error.
+        await res.body.dump();
+        const challenge = header(res.headers["www-authenticate"]);
+        const reason = `HTTP ${res.statusCode} from upstream`;
+        this.sink.failed([...waiting], reason, { status: res.statusCode, headers: challenge ? { "www-authenticate": challenge } : {} });
+        waiting.clear();
       } else {
         const body = await readBounded(res.body, this.maxFrameBytes);
         // A JSON-RPC answer in an error status (400 with an error object) is still the server's answer.
