@@ -64,6 +64,11 @@ export function classify(value: unknown): Classified {
     if (has(o, "result") || has(o, "error")) {
       return { ok: false, id: readableId, reason: "a message cannot carry both method and result/error" };
     }
+    if (o.jsonrpc === "2.0" && typeof o.method === "string" && paramsOk(o.params)) {
+      // The envelope is plainly valid: the schema would say the same, only slower (this runs for every message).
+      if (typeof rawId === "string" || typeof rawId === "number") return { ok: true, kind: "request", message: o, id: rawId, method: o.method };
+      if (!has(o, "id")) return { ok: true, kind: "notification", message: o, id: null, method: o.method };
+    }
     if (has(o, "id")) {
       const r = requestSchema.safeParse(o);
       if (!r.success) return { ok: false, id: readableId, reason: describe(r.error) };
@@ -74,11 +79,24 @@ export function classify(value: unknown): Classified {
     return { ok: true, kind: "notification", message: o, id: null, method: o.method as string };
   }
   if (has(o, "result") !== has(o, "error")) {
+    if (o.jsonrpc === "2.0" && (readableId !== null || rawId === null) && (has(o, "result") || errorOk(o.error))) {
+      return { ok: true, kind: "response", message: o, id: readableId };
+    }
     const r = responseSchema.safeParse(o);
     if (!r.success) return { ok: false, id: readableId, reason: describe(r.error) };
     return { ok: true, kind: "response", message: o, id: readableId };
   }
   return { ok: false, id: readableId, reason: "not a request, notification or response" };
+}
+
+function paramsOk(p: unknown): boolean {
+  return p === undefined || (typeof p === "object" && p !== null);
+}
+
+function errorOk(e: unknown): boolean {
+  if (typeof e !== "object" || e === null || Array.isArray(e)) return false;
+  const { code, message } = e as { code?: unknown; message?: unknown };
+  return Number.isInteger(code) && typeof message === "string";
 }
 
 function describe(error: z.ZodError): string {

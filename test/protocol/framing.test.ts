@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classify } from "../../src/protocol/json-rpc.js";
+import { classify, notificationSchema, requestSchema, responseSchema } from "../../src/protocol/json-rpc.js";
 import { decodeUtf8, LineFramer } from "../../src/protocol/ndjson.js";
 import { maxDepthOf, parseJson, peekId } from "../../src/protocol/safe-json.js";
 import { canonicalize } from "../../src/protocol/canonical.js";
@@ -99,5 +99,33 @@ describe("JSON-RPC envelope", () => {
 describe("canonical JSON", () => {
   it("sorts keys at every level and has no whitespace", () => {
     expect(canonicalize({ b: 1, a: [{ d: 1, c: "é" }], "": null })).toBe('{"":null,"a":[{"c":"é","d":1}],"b":1}');
+  });
+});
+
+describe("classify: the fast path agrees with the zod schemas", () => {
+  const cases: unknown[] = [
+    { jsonrpc: "2.0", id: 1, method: "m" },
+    { jsonrpc: "2.0", id: "a", method: "m", params: [] },
+    { jsonrpc: "2.0", id: 1, method: "m", params: null },
+    { jsonrpc: "2.0", id: 1, method: "m", params: 3 },
+    { jsonrpc: "2.0", id: null, method: "m" },
+    { jsonrpc: "2.0", id: true, method: "m" },
+    { jsonrpc: "1.0", id: 1, method: "m" },
+    { jsonrpc: "2.0", method: "n", params: {} },
+    { jsonrpc: "2.0", method: 5 },
+    { jsonrpc: "2.0", id: 1, result: null },
+    { jsonrpc: "2.0", id: null, error: { code: -32700, message: "x" } },
+    { jsonrpc: "2.0", id: 1, error: { code: 1.5, message: "x" } },
+    { jsonrpc: "2.0", id: 1, error: { code: 1 } },
+    { jsonrpc: "2.0", result: 1 },
+    { jsonrpc: "2.0", id: {}, result: 1 },
+  ];
+  it.each(cases.map((c) => [JSON.stringify(c), c]))("%s", (_, c) => {
+    const o = c as Record<string, unknown>;
+    const schemaOk =
+      "method" in o
+        ? !("result" in o || "error" in o) && ("id" in o ? requestSchema : notificationSchema).safeParse(o).success
+        : "result" in o !== "error" in o && responseSchema.safeParse(o).success;
+    expect(classify(c).ok).toBe(schemaOk);
   });
 });

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { Readable } from "node:stream";
 import { Agent, request, type Dispatcher } from "undici";
 import { idKey } from "../../protocol/json-rpc.js";
@@ -37,8 +38,9 @@ class StreamableHttpUpstream {
   private sessionId: string | undefined;
   private protocolVersion: string | undefined;
   private gone: string | null = null;
-  private readonly aborts = new Set<AbortController>();
-  private readonly byRequest = new Map<string, AbortController>();
+  /** One signal ends every request of the session; a single request is let go through its `InFlight`. */
+  private readonly all = new AbortController();
+  private readonly inFlight = new Map<string, InFlight>();
   private readonly bodies = new Set<Readable>();
   private paused = false;
   private standalone = false;
@@ -49,7 +51,10 @@ class StreamableHttpUpstream {
     private readonly sink: UpstreamSink,
     private readonly route: string,
     private readonly maxFrameBytes: number,
-  ) {}
+  ) {
+    // Every in-flight request of the session listens on this one signal.
+    setMaxListeners(0, this.all.signal);
+  }
 
   send(text: string, info?: SendInfo): void {
     const requests = info?.requests ?? [];
@@ -69,7 +74,10 @@ class StreamableHttpUpstream {
   }
 
   abandon(key: string): void {
-    this.byRequest.get(key)?.abort(new Error("the agent stopped listening"));
+    const f = this.inFlight.get(key);
+    if (!f || f.stopped) return;
+    f.stopped = new Error("the agent stopped listening");
+    f.body?.destroy(f.stopped);
   }
 
   pause(): void {
@@ -84,7 +92,7 @@ class StreamableHttpUpstream {
 
   async close(): Promise<void> {
     if (this.gone === null) this.gone = "session ended";
-    for (const a of this.aborts) a.abort(new Error("session ended"));
+    this.all.abort(new Error("session ended"));
     if (this.sessionId === undefined) return;
     // End the server's session too; a server that ignores DELETE (405) is fine.
     try {
@@ -102,20 +110,27 @@ class StreamableHttpUpstream {
     return h;
   }
 
-  private track(requests: Iterable<string>): AbortController {
-    const abort = new AbortController();
-    this.aborts.add(abort);
-    for (const k of requests) this.byRequest.set(k, abort);
-    return abort;
+  private track(requests: Iterable<string>): InFlight {
+    const f: InFlight = { body: null, stopped: null };
+    for (const k of requests) this.inFlight.set(k, f);
+    return f;
   }
 
-  private untrack(abort: AbortController, requests: Iterable<string>): void {
-    this.aborts.delete(abort);
-    for (const k of requests) if (this.byRequest.get(k) === abort) this.byRequest.delete(k);
+  private untrack(f: InFlight, requests: Iterable<string>): void {
+    for (const k of requests) if (this.inFlight.get(k) === f) this.inFlight.delete(k);
+  }
+
+  /** The response has arrived: its body can now be let go of, and is at once if the agent already left. */
+  private holds(f: InFlight, body: Readable): void {
+    f.body = body;
+    if (f.stopped) {
+      body.destroy(f.stopped);
+      throw f.stopped;
+    }
   }
 
   private async post(text: string, requests: string[], stream: string | null, carried: Record<string, string> | undefined): Promise<void> {
-    const abort = this.track(requests);
+    const f = this.track(requests);
     const waiting = new Set(requests);
     const initialize = requests.length > 0 && this.sessionId === undefined && text.includes('"initialize"');
     try {
@@ -124,10 +139,11 @@ class StreamableHttpUpstream {
         headers: this.headers({ ...carried, "content-type": "application/json" }),
         body: text,
         dispatcher: this.dispatcher,
-        signal: abort.signal,
+        signal: this.all.signal,
         headersTimeout: this.opts.timeoutMs ?? 60_000,
         bodyTimeout: 0,
       });
+      this.holds(f, res.body);
       const sid = header(res.headers["mcp-session-id"]);
       if (sid !== undefined) this.sessionId = sid;
       const type = header(res.headers["content-type"]) ?? "";
@@ -161,9 +177,9 @@ class StreamableHttpUpstream {
       }
       if (waiting.size > 0) throw new Error("the server closed the stream before answering");
     } catch (e) {
-      if (waiting.size > 0) this.sink.failed([...waiting], reasonOf(e, abort));
+      if (waiting.size > 0) this.sink.failed([...waiting], reasonOf(e, f.stopped ?? this.all.signal.reason));
     } finally {
-      this.untrack(abort, requests);
+      this.untrack(f, requests);
     }
   }
 
@@ -171,10 +187,11 @@ class StreamableHttpUpstream {
   private async listen(lastEventId: string | undefined, waiting: Set<string>, stream: string | null, delayMs: number): Promise<void> {
     for (let attempt = 0; attempt < MAX_RESUMES && this.gone === null; attempt++) {
       if (delayMs > 0) await new Promise((r) => setTimeout(r, Math.min(delayMs, 5000)));
-      const abort = this.track(waiting);
+      const f = this.track(waiting);
       try {
         const extra: Record<string, string> = lastEventId !== undefined ? { "last-event-id": lastEventId } : {};
-        const res = await request(this.opts.url, { method: "GET", headers: this.headers(extra, "text/event-stream"), dispatcher: this.dispatcher, signal: abort.signal, bodyTimeout: 0 });
+        const res = await request(this.opts.url, { method: "GET", headers: this.headers(extra, "text/event-stream"), dispatcher: this.dispatcher, signal: this.all.signal, bodyTimeout: 0 });
+        this.holds(f, res.body);
         if (res.statusCode !== 200) {
           await res.body.dump();
           return;
@@ -187,7 +204,7 @@ class StreamableHttpUpstream {
       } catch {
         return;
       } finally {
-        this.untrack(abort, waiting);
+        this.untrack(f, waiting);
       }
     }
   }
@@ -236,7 +253,7 @@ class StreamableHttpUpstream {
   private end(reason: string): void {
     if (this.gone !== null) return;
     this.gone = reason;
-    for (const a of this.aborts) a.abort(new Error(reason));
+    this.all.abort(new Error(reason));
     this.sink.closed(reason);
   }
 }
@@ -261,11 +278,14 @@ async function readBounded(body: Readable, max: number): Promise<string | { over
   return chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks, bytes).toString("utf8");
 }
 
-function reasonOf(e: unknown, abort: AbortController): string {
-  if (abort.signal.aborted) {
-    const r: unknown = abort.signal.reason;
-    return r instanceof Error ? r.message : "aborted";
-  }
+interface InFlight {
+  body: Readable | null;
+  /** Why this request was let go of (the agent stopped listening), once it was. */
+  stopped: Error | null;
+}
+
+function reasonOf(e: unknown, stopped: unknown): string {
+  if (stopped instanceof Error) return stopped.message;
   const err = e as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = err.code ?? err.cause?.code;
   if (code === "UND_ERR_HEADERS_TIMEOUT") return "the server did not answer in time";
