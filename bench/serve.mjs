@@ -68,6 +68,7 @@ async function startGuardwire(name, mcp) {
   const yaml = [
     `listen: { host: 127.0.0.1, port: 0 }`,
     `log: ${join(dir, `${name}.ndjson`)}`,
+    ...(process.env.BENCH_RULES ? [`rules: ${process.env.BENCH_RULES}`] : []),
     `routes:`,
     `  - name: ${name}`,
     `    path: /mcp/${name}`,
@@ -158,8 +159,27 @@ async function openIdleSession(url, agent) {
   });
 }
 
+/** A 10 MB tool result through an HTTP route: guardwire's peak RSS growth over its size. */
+async function bigResult() {
+  const bigPort = await freePort();
+  await start([bigServer], { PORT: String(bigPort) }, /listening/);
+  const big = await startGuardwire("big", { url: `http://127.0.0.1:${bigPort}/mcp` });
+  const client = await connect(big.url);
+  await client.callTool({ name: "big", arguments: { mb: 1 } });
+  const base = rssMb(big.pid);
+  const r = await client.callTool({ name: "big", arguments: { mb: 10 } });
+  const size = r.content[0].text.length;
+  const after = rssMb(big.pid);
+  await client.close();
+  return { bytes: size, rssBeforeMb: base.rss, peakMb: after.hwm, growthMb: after.hwm - base.rss, growthRatio: (after.hwm - base.rss) / (size / 1024 / 1024) };
+}
+
 async function main() {
   const results = { date: new Date().toISOString(), node: process.version, quick, params: { ...P, concurrency: CONCURRENCY } };
+  if (process.argv.includes("--big-only")) {
+    console.log(await bigResult());
+    process.exit(0);
+  }
 
   // 1 + 2: interleaved rounds of direct HTTP, guardwire HTTP→HTTP, guardwire HTTP→stdio and supergateway HTTP→stdio.
   const direct = await startEverythingHttp();
@@ -195,19 +215,7 @@ async function main() {
   results.idleSessions = { sessions: P.sessions, rssBeforeMb: before, rssAfterMb: rssMb(idle.pid).rss };
   agent.destroy();
 
-  // 4: a 10 MB tool result.
-  const bigPort = await freePort();
-  await start([bigServer], { PORT: String(bigPort) }, /listening/);
-  const big = await startGuardwire("big", { url: `http://127.0.0.1:${bigPort}/mcp` });
-  const client = await connect(big.url);
-  await client.callTool({ name: "big", arguments: { mb: 1 } });
-  const base = rssMb(big.pid);
-  const r = await client.callTool({ name: "big", arguments: { mb: 10 } });
-  const size = r.content[0].text.length;
-  const after = rssMb(big.pid);
-  await client.close();
-  results.bigResult = { bytes: size, rssBeforeMb: base.rss, peakMb: after.hwm, growthMb: after.hwm - base.rss, growthRatio: (after.hwm - base.rss) / (size / 1024 / 1024) };
-
+  results.bigResult = await bigResult();
   await Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => (c.once("exit", r), c.kill("SIGTERM"))) : null)));
   rmSync(dir, { recursive: true, force: true });
 

@@ -48,3 +48,48 @@ function quoteKey(k: string): string {
   }
   return q;
 }
+
+/** Strings longer than this are written in slices, so a large message is never copied whole to be hashed. */
+const SLICE = 1 << 18;
+
+/**
+ * The same canonical JSON as `canonicalize`, handed out in pieces (`write`), for digests of large messages: a 10 MB
+ * tool result is hashed without building its 10 MB canonical text. Slices never split a surrogate pair, so each
+ * slice escapes exactly as it would inside the whole string.
+ */
+export function writeCanonical(value: unknown, write: (piece: string) => void): void {
+  if (typeof value === "string" && value.length > SLICE) {
+    write('"');
+    for (let i = 0; i < value.length; ) {
+      let end = Math.min(i + SLICE, value.length);
+      const last = value.charCodeAt(end - 1);
+      if (end < value.length && last >= 0xd800 && last <= 0xdbff) end--;
+      const quoted = JSON.stringify(value.slice(i, end));
+      write(quoted.slice(1, -1));
+      i = end;
+    }
+    write('"');
+    return;
+  }
+  if (value === null || typeof value !== "object") return write(canonicalize(value));
+  if (Array.isArray(value)) {
+    write("[");
+    value.forEach((v, i) => {
+      if (i > 0) write(",");
+      writeCanonical(v, write);
+    });
+    return write("]");
+  }
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj).sort();
+  write("{");
+  let first = true;
+  for (const k of keys) {
+    const v = obj[k];
+    if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
+    write(`${first ? "" : ","}${quoteKey(k)}:`);
+    first = false;
+    writeCanonical(v, write);
+  }
+  write("}");
+}

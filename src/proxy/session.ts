@@ -1,11 +1,11 @@
-import { hash, randomBytes } from "node:crypto";
+import { createHash, hash, randomBytes } from "node:crypto";
 import { renderBlock, renderUpstreamUnavailable, DEFAULT_RENDER, type RenderOptions } from "../actions/render.js";
 import type { DecisionInput } from "../decision-log/record.js";
 import { buildAosRequest, type AosProtocolMethod, type AosRequest, type AosResponse } from "../guardian/aos.js";
 import type { Guardian } from "../guardian/guardian.js";
 import { readVerdict, unavailable, type Verdict } from "../guardian/verdict.js";
 import { redactedPreview } from "../decision-log/preview.js";
-import { canonicalize } from "../protocol/canonical.js";
+import { canonicalize, writeCanonical } from "../protocol/canonical.js";
 import { classify, ErrorCode, errorResponse, idKey, type JsonObject, type JsonRpcId } from "../protocol/json-rpc.js";
 import { serverInfoOf, toolOf } from "../protocol/mcp.js";
 import { DEFAULT_MAX_DEPTH, parseJson, peekId } from "../protocol/safe-json.js";
@@ -73,6 +73,7 @@ interface Plan {
 }
 
 const DENIED_MEMORY = 1024;
+const LARGE_MESSAGE = 1 << 20;
 
 /**
  * A session pairs a downstream (the agent) with an upstream (the server). Every message from either side is
@@ -455,7 +456,7 @@ export class Session {
       reasonCode: v.reasonCode,
       message: v.message,
       evalUs: p.evalUs,
-      digest: digest(p.message),
+      digest: digest(p.message, p.raw?.length ?? 0),
     };
     if (v.ruleset) input.ruleset = v.ruleset;
     if (failOpen) input.failOpen = true;
@@ -501,8 +502,12 @@ interface Slot {
   run: () => void;
 }
 
-export function digest(message: unknown): string {
-  return hash("sha256", canonicalize(message), "hex");
+/** SHA-256 of the canonical JSON of a message; a large one (by its wire size) is hashed piece by piece. */
+export function digest(message: unknown, size = 0): string {
+  if (size < LARGE_MESSAGE) return hash("sha256", canonicalize(message), "hex");
+  const h = createHash("sha256");
+  writeCanonical(message, (piece) => h.update(piece));
+  return h.digest("hex");
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

@@ -129,3 +129,15 @@ describe("classify: the fast path agrees with the zod schemas", () => {
     expect(classify(c).ok).toBe(schemaOk);
   });
 });
+
+describe("writeCanonical: the same text as canonicalize, in pieces", () => {
+  it("agrees on a large message with surrogate pairs across slice boundaries and escapes", async () => {
+    const { writeCanonical } = await import("../../src/protocol/canonical.js");
+    const big = ("a\u{1F600}\"\\\n".repeat(70_000) + "é").repeat(2);
+    const value = { z: [1, { big, y: null }], a: "x", "\u00e9": big.slice(0, 300_001) };
+    const pieces: string[] = [];
+    writeCanonical(value, (p) => void pieces.push(p));
+    expect(pieces.length).toBeGreaterThan(5);
+    expect(pieces.join("")).toBe(canonicalize(value));
+  });
+});

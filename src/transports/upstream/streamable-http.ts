@@ -262,20 +262,23 @@ function header(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** Reads a body up to `max` bytes: its text, or an oversize frame with its first KiB. */
+/**
+ * Reads a body up to `max` bytes: its text, or an oversize frame with its first KiB. Chunks are decoded as they come
+ * and dropped, so a large body is held once as bytes in flight and once as text, not three times.
+ */
 async function readBounded(body: Readable, max: number): Promise<string | { oversize: string; bytes: number }> {
-  const chunks: Buffer[] = [];
+  const decoder = new TextDecoder();
+  let text = "";
   let bytes = 0;
   for await (const c of body as AsyncIterable<Buffer>) {
     bytes += c.length;
     if (bytes > max) {
-      const head = Buffer.concat(chunks).subarray(0, 1024).toString("utf8");
       body.destroy();
-      return { oversize: head, bytes };
+      return { oversize: text.slice(0, 1024), bytes };
     }
-    chunks.push(c);
+    text += decoder.decode(c, { stream: true });
   }
-  return chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks, bytes).toString("utf8");
+  return text + decoder.decode();
 }
 
 interface InFlight {
