@@ -14,6 +14,34 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
+// Reference relay mode: `node bench/serve.mjs --relay <port> <target url>` is a policy-free Streamable HTTP relay (read
+// the body, parse it as any JSON-RPC-aware proxy must, POST it upstream with undici, stream the answer back): the floor
+// for any Node proxy that adds an HTTP hop. Measured in the same rounds, it shows what the hop itself costs here.
+if (process.argv[2] === "--relay") {
+  const { createServer: httpServer } = await import("node:http");
+  const undici = await import("undici");
+  const [port, target] = process.argv.slice(3);
+  const agent = new undici.Agent({ keepAliveTimeout: 30_000 });
+  httpServer(async (req, res) => {
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const body = Buffer.concat(chunks).toString();
+    if (body) JSON.parse(body);
+    const pass = (from, names) => Object.fromEntries(names.filter((n) => from[n] !== undefined).map((n) => [n, from[n]]));
+    const up = await undici.request(target, {
+      method: req.method,
+      headers: pass(req.headers, ["content-type", "accept", "mcp-session-id", "mcp-protocol-version", "last-event-id"]),
+      body: body || undefined,
+      dispatcher: agent,
+      bodyTimeout: 0,
+    });
+    res.writeHead(up.statusCode, pass(up.headers, ["content-type", "mcp-session-id", "cache-control"]));
+    for await (const c of up.body) res.write(c);
+    res.end();
+  }).listen(Number(port), "127.0.0.1", () => console.log("relay listening"));
+  await new Promise(() => {});
+}
+
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const cli = join(root, "dist", "cli", "main.js");
 const everything = join(root, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
@@ -77,6 +105,12 @@ async function startGuardwire(name, mcp) {
   writeFileSync(config, yaml);
   const { child, match } = await start([cli, "serve", "--config", config, "--pins", join(dir, "pins.json"), "--no-watch"], {}, /serving (http:\/\/\S+)/);
   return { url: `${match[1]}/mcp/${name}`, pid: child.pid };
+}
+
+async function startRelay(target) {
+  const port = await freePort();
+  await start([fileURLToPath(import.meta.url), "--relay", String(port), target], {}, /relay listening/);
+  return `http://127.0.0.1:${port}/mcp`;
 }
 
 async function startSupergateway() {
@@ -186,7 +220,8 @@ async function main() {
   const viaHttp = await startGuardwire("http", { url: direct });
   const viaStdio = await startGuardwire("stdio", { command: process.execPath, args: [everything, "stdio"] });
   const sg = await startSupergateway();
-  const per = await rounds({ direct, guardwire: viaHttp.url, guardwireStdio: viaStdio.url, supergateway: sg });
+  const relay = await startRelay(direct);
+  const per = await rounds({ direct, guardwire: viaHttp.url, relay, guardwireStdio: viaStdio.url, supergateway: sg });
   const med = (name, key) => median(per[name].map((m) => m[key]));
   const ratio = (a, b, key) => median(per[a].map((m, i) => m[key] / per[b][i][key]));
   const diff = (a, b, key) => median(per[a].map((m, i) => m[key] - per[b][i][key]));
@@ -197,6 +232,8 @@ async function main() {
     directP50Ms: med("direct", "p50"),
     proxiedP50Ms: med("guardwire", "p50"),
     addedP50Ms: diff("guardwire", "direct", "p50"),
+    relayTputRatio: ratio("relay", "direct", "tput"),
+    relayAddedP50Ms: diff("relay", "direct", "p50"),
   };
   results.stdioOverHttp = {
     guardwireTput: med("guardwireStdio", "tput"),
@@ -229,6 +266,7 @@ async function main() {
   line("stdio over HTTP p50, guardwire vs supergateway", `${s.guardwireP50Ms.toFixed(2)} / ${s.supergatewayP50Ms.toFixed(2)} ms`, "≤", s.guardwireP50Ms <= s.supergatewayP50Ms);
   line(`${P.sessions} idle sessions, guardwire RSS`, `${results.idleSessions.rssAfterMb.toFixed(0)} MB`, "< 250 MB", results.idleSessions.rssAfterMb < 250);
   line("10 MB tool result, peak RSS growth ÷ size", `${results.bigResult.growthRatio.toFixed(2)} ×`, "< 3 ×", results.bigResult.growthRatio < 3);
+  console.log(`reference: a policy-free Node HTTP relay in the same rounds: ${h.relayTputRatio.toFixed(2)} × throughput, +${h.relayAddedP50Ms.toFixed(3)} ms p50`);
   console.log(`(direct ${h.directTput.toFixed(0)} calls/s, p50 ${h.directP50Ms.toFixed(3)} ms; proxied ${h.proxiedTput.toFixed(0)} calls/s, p50 ${h.proxiedP50Ms.toFixed(3)} ms)`);
   writeFileSync(join(root, "bench", "results-serve.json"), JSON.stringify({ ...results, rounds: per }, null, 2) + "\n");
   console.log("all figures, per round: bench/results-serve.json");

@@ -1,0 +1,193 @@
+import { request, type IncomingMessage } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { streamableHttpUpstream } from "../../src/transports/upstream/streamable-http.js";
+import { stdioUpstream } from "../../src/transports/upstream/stdio.js";
+import type { UpstreamFactory } from "../../src/transports/types.js";
+import { EVERYTHING } from "../helpers.js";
+import { startProxy, type InProcessProxy } from "../support/proxy.js";
+import { startEverything, type Running } from "../support/servers.js";
+
+const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+
+interface SseEvent {
+  id?: string;
+  data: string;
+}
+
+/** A raw HTTP exchange whose SSE events are handed over as they arrive. */
+function open(url: string, method: "POST" | "GET", headers: Record<string, string>, body?: unknown): Promise<{ res: IncomingMessage; events: SseEvent[]; next: () => Promise<SseEvent | null>; close: () => void }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      const events: SseEvent[] = [];
+      const waiters: ((e: SseEvent | null) => void)[] = [];
+      let buf = "";
+      let read = 0;
+      let closed = false;
+      const push = (e: SseEvent | null) => {
+        if (e) events.push(e);
+        else closed = true;
+        waiters.splice(0).forEach((w) => w(e));
+      };
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => {
+        buf += d;
+        let i;
+        while ((i = buf.indexOf("\n\n")) >= 0) {
+          const block = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          const ev: SseEvent = { data: "" };
+          for (const line of block.split("\n")) {
+            if (line.startsWith("id: ")) ev.id = line.slice(4);
+            if (line.startsWith("data: ")) ev.data += line.slice(6);
+          }
+          if (ev.data) push(ev);
+        }
+      });
+      res.on("close", () => push(null));
+      resolve({
+        res,
+        events,
+        next: () =>
+          read < events.length ? Promise.resolve(events[read++] as SseEvent) : closed ? Promise.resolve(null) : new Promise((r) => waiters.push((e) => (e && read++, r(e)))),
+        close: () => req.destroy(),
+      });
+    });
+    req.on("error", reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
+async function initialize(url: string): Promise<string> {
+  const x = await open(url, "POST", HEADERS, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+  x.res.resume();
+  const sid = x.res.headers["mcp-session-id"] as string;
+  const n = await open(url, "POST", { ...HEADERS, "mcp-session-id": sid }, { jsonrpc: "2.0", method: "notifications/initialized" });
+  n.res.resume();
+  return sid;
+}
+
+const longCall = (id: number, seconds: number) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "trigger-long-running-operation", arguments: { duration: seconds, steps: 5 }, _meta: { progressToken: `t${id}` } },
+});
+
+describe("serve: streams", () => {
+  let up: Running;
+  let p: InProcessProxy;
+
+  beforeAll(async () => {
+    up = await startEverything("streamableHttp");
+    p = await startProxy([
+      { name: "http", path: "/mcp/http", upstream: streamableHttpUpstream({ url: up.url }) },
+      { name: "stdio", path: "/mcp/stdio", upstream: stdioUpstream({ command: process.execPath, args: [EVERYTHING, "stdio"], env: process.env }) },
+    ]);
+  });
+  afterAll(async () => {
+    await p?.close();
+    await up?.stop();
+  });
+
+  for (const route of ["http", "stdio"]) {
+    it(`${route}: progress travels on the POST stream of its request, then the answer, then the stream ends`, async () => {
+      const url = `${p.base}/mcp/${route}`;
+      const sid = await initialize(url);
+      const x = await open(url, "POST", { ...HEADERS, "mcp-session-id": sid }, longCall(7, 0.5));
+      expect(x.res.headers["content-type"]).toBe("text/event-stream");
+      const seen: unknown[] = [];
+      for (let e = await x.next(); e; e = await x.next()) seen.push(JSON.parse(e.data));
+      const progress = seen.filter((m) => (m as { method?: string }).method === "notifications/progress");
+      expect(progress.length).toBe(5);
+      expect(seen.at(-1)).toMatchObject({ id: 7, result: { content: [{ type: "text" }] } });
+      expect(x.events.every((e) => e.id !== undefined)).toBe(true);
+    });
+  }
+
+  it("a cut stream is resumed with GET + Last-Event-ID: what followed is replayed, then the answer", async () => {
+    const url = `${p.base}/mcp/stdio`;
+    const sid = await initialize(url);
+    const x = await open(url, "POST", { ...HEADERS, "mcp-session-id": sid }, longCall(8, 1));
+    const first = await x.next();
+    expect(first?.id).toBeDefined();
+    x.close();
+    await new Promise((r) => setTimeout(r, 600));
+    const g = await open(url, "GET", { accept: "text/event-stream", "mcp-session-id": sid, "last-event-id": first?.id as string });
+    expect(g.res.statusCode).toBe(200);
+    const seen: { method?: string; id?: number }[] = [];
+    for (let e = await g.next(); e; e = await g.next()) seen.push(JSON.parse(e.data) as { method?: string; id?: number });
+    // Nothing lost, nothing twice: what came before the cut plus what the resumed stream replayed is every step once.
+    const before = x.events.map((e) => JSON.parse(e.data) as { method?: string; params?: { progress?: number } });
+    const steps = [...before, ...seen].filter((m) => m.method === "notifications/progress").map((m) => (m as { params: { progress: number } }).params.progress);
+    expect(steps).toEqual([1, 2, 3, 4, 5]);
+    expect(seen.at(-1)).toMatchObject({ id: 8, result: {} });
+  });
+
+  it("an agent that disconnects mid-stream releases the upstream stream (the request is let go, and logged)", async () => {
+    const url = `${p.base}/mcp/http`;
+    const sid = await initialize(url);
+    const x = await open(url, "POST", { ...HEADERS, "mcp-session-id": sid }, longCall(9, 2));
+    await x.next();
+    x.close();
+    await expect
+      .poll(() => p.log().some((l) => l.route === "http" && l.id === 9 && String(l.message).includes("the agent stopped listening")), { timeout: 5000 })
+      .toBe(true);
+  });
+});
+
+describe("serve: a slow reader gets backpressure, not unbounded buffering", () => {
+  it("the upstream is paused while the agent does not read, and resumed when it does", async () => {
+    const calls: string[] = [];
+    let sent = 0;
+    let paused = false;
+    // An upstream that floods notifications as fast as it is allowed to: stands in for a chatty server.
+    const flood: UpstreamFactory = (sink) => {
+      const pump = () => {
+        while (!paused && sent < 20_000) {
+          sink.frame({ text: JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "x".repeat(2000) } }) });
+          sent++;
+          if (sent % 100 === 0) return void setImmediate(pump);
+        }
+      };
+      return {
+        send(text, info) {
+          const m = JSON.parse(text) as { id?: number; method?: string };
+          if (m.method === "initialize") {
+            sink.frame({ text: JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "flood", version: "1" } } }), stream: info?.stream ?? null });
+          }
+        },
+        openStandalone: () => setImmediate(pump),
+        pause: () => void ((paused = true), calls.push("pause")),
+        resume: () => void ((paused = false), calls.push("resume"), setImmediate(pump)),
+        close: async () => void (paused = true),
+      };
+    };
+    const p = await startProxy([{ name: "flood", path: "/mcp/flood", upstream: flood }], { rules: undefined });
+    try {
+      const url = `${p.base}/mcp/flood`;
+      const sid = await initialize(url);
+      const g = await open(url, "GET", { accept: "text/event-stream", "mcp-session-id": sid });
+      g.res.pause();
+      // Socket buffers absorb a few MB; then the proxy's writes stop draining and the upstream stays paused.
+      let last = -1;
+      await expect
+        .poll(
+          () => {
+            const still = paused && sent === last;
+            last = sent;
+            return still;
+          },
+          { timeout: 15_000, interval: 300 },
+        )
+        .toBe(true);
+      expect(sent).toBeLessThan(20_000);
+      expect(calls).toContain("pause");
+      g.res.resume();
+      await expect.poll(() => sent, { timeout: 15_000 }).toBe(20_000);
+      expect(calls).toContain("resume");
+      g.close();
+    } finally {
+      await p.close();
+    }
+  });
+});
