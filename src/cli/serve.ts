@@ -5,7 +5,10 @@ import { formatFileProblem } from "../config/yaml.js";
 import { DecisionLog } from "../decision-log/writer.js";
 import { GuardwireError } from "../errors.js";
 import { createGuardServer, type ServedRoute } from "../proxy/server.js";
+import { A2A_STREAMING_METHODS } from "../protocol/a2a.js";
+import { a2aEndpoint } from "../transports/downstream/a2a-http.js";
 import { legacySseEndpoint } from "../transports/downstream/legacy-sse.js";
+import { A2aRemote } from "../transports/upstream/a2a.js";
 import { websocketEndpoint } from "../transports/downstream/websocket.js";
 import type { UpstreamFactory } from "../transports/types.js";
 import { legacySseUpstream } from "../transports/upstream/legacy-sse.js";
@@ -31,8 +34,29 @@ export async function runServe(o: ServeOptions): Promise<void> {
     process.stderr,
   );
   const log = DecisionLog.open({ dest: config.log, stderr: process.stderr });
+  const remotes = new Map<string, A2aRemote>();
   const routes: ServedRoute[] = config.routes.map((r) => {
-    if (!r.mcp) throw new GuardwireError("CONFIG_INVALID", `route ${r.name}: A2A routes are not served yet (only mcp upstreams)`);
+    if (r.a2a) {
+      const remote = new A2aRemote({ url: r.a2a.url, headers: r.a2a.headers });
+      remotes.set(r.path, remote);
+      return {
+        path: r.path,
+        runtime: {
+          name: r.name,
+          protocol: "a2a",
+          upstream: remote.upstream(),
+          streamingMethods: A2A_STREAMING_METHODS,
+          server: () => (remote.name ? { name: remote.name, version: "" } : null),
+          guardian,
+          log,
+          failMode: config.failMode,
+          maxFrameBytes: config.maxFrameBytes,
+          stderr: process.stderr,
+          logPreview: config.logPreview,
+        },
+      };
+    }
+    if (!r.mcp) throw new GuardwireError("CONFIG_INVALID", `route ${r.name} has no upstream`);
     return {
       path: r.path,
       passthrough: "url" in r.mcp ? r.mcp.url : "sse" in r.mcp ? r.mcp.sse : undefined,
@@ -56,7 +80,14 @@ export async function runServe(o: ServeOptions): Promise<void> {
     routes,
     maxBodyBytes: config.maxFrameBytes,
     idleMs: config.sessionIdleSeconds * 1000,
-    extras: (connect) => [legacySseEndpoint({ connect, maxBodyBytes: config.maxFrameBytes }), websocketEndpoint({ connect, maxFrameBytes: config.maxFrameBytes })],
+    extras: (connect, route) => {
+      const remote = remotes.get(route.path);
+      if (remote) {
+        const passAuthorization = config.routes.find((r) => r.path === route.path)?.a2a?.passAuthorization ?? false;
+        return [a2aEndpoint({ connect, maxBodyBytes: config.maxFrameBytes, cardUpstream: (url) => remote.cardUpstream(url), passAuthorization })];
+      }
+      return [legacySseEndpoint({ connect, maxBodyBytes: config.maxFrameBytes }), websocketEndpoint({ connect, maxFrameBytes: config.maxFrameBytes })];
+    },
   });
   await new Promise<void>((resolve, reject) => {
     proxy.server.once("error", (e: NodeJS.ErrnoException) => reject(new GuardwireError("USAGE", `cannot listen on ${config.listen.host}:${config.listen.port}: ${e.code ?? e.message}`)));

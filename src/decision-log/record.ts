@@ -27,6 +27,10 @@ export interface DecisionInput {
   failOpen?: boolean;
   /** Redacted preview of the message, only when explicitly enabled. */
   preview?: string;
+  /** A2A: the remote agent (its card's name), and the task and context the message is about. */
+  peer?: string;
+  task?: string;
+  context?: string;
 }
 
 export interface DecisionRecord extends DecisionInput {

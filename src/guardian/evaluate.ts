@@ -1,3 +1,4 @@
+import { a2aOperation } from "../protocol/a2a.js";
 import { MCP_PLUMBING, toolOf } from "../protocol/mcp.js";
 import { MessageScan, type Detection } from "./detectors/index.js";
 import type { NewPin, PinStore } from "./detectors/pins.js";
@@ -97,6 +98,10 @@ export function evaluate(
     if (rule.kinds && !rule.kinds.has(kind)) continue;
     if (rule.method && (method === null || !rule.method(method))) continue;
     if (rule.tool && (tool === null || !rule.tool(tool))) continue;
+    if (rule.operation) {
+      const op = protocol === "a2a" ? a2aOperation(method) : null;
+      if (op === null || !rule.operation(op)) continue;
+    }
     if (rule.route && !rule.route(ctx.route ?? "")) continue;
     if (rule.server && !rule.server(ctx.server?.name ?? "")) continue;
     if (rule.agent && !rule.agent(ctx.agent?.id ?? "")) continue;
@@ -287,6 +292,7 @@ function bindVariables(
   return {
     message,
     method,
+    operation: protocol === "a2a" ? a2aOperation(method) : null,
     params: p ?? {},
     result: message.result ?? null,
     error: message.error ?? null,

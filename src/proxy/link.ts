@@ -15,18 +15,25 @@ export interface RouteRuntime {
   render?: RenderOptions;
   logPreview?: boolean;
   guardianTimeoutMs?: number;
+  /** What the route carries (default mcp). */
+  protocol?: "mcp" | "a2a";
+  /** Methods answered by a stream of responses (A2A). */
+  streamingMethods?: ReadonlySet<string>;
+  /** The peer, when the route knows it up front (an A2A agent's card name). */
+  server?: () => { name: string; version: string } | null;
 }
 
 /** Pairs one downstream session with a new upstream connection through a guarded session. */
-export function openLink(route: RouteRuntime, downstream: Downstream, who: SessionPeer): Connection & { session: Session } {
+export function openLink(route: RouteRuntime, downstream: Downstream, who: SessionPeer, factory: UpstreamFactory = route.upstream): Connection & { session: Session } {
   let closing: Promise<void> | undefined;
-  const upstream: Upstream = route.upstream(
+  const upstream: Upstream = factory(
     {
       frame: (f) => session.fromUpstream(f),
       failed: (keys, reason, http) => {
         if (http && downstream.refused) downstream.refused(keys, http);
         session.requestsFailed(keys, reason);
       },
+      ended: (keys) => session.requestsEnded(keys),
       closed: (reason) => {
         session.upstreamClosed(reason);
         if (!closing) queueMicrotask(() => downstream.upstreamGone(reason));
@@ -46,6 +53,9 @@ export function openLink(route: RouteRuntime, downstream: Downstream, who: Sessi
     guardianTimeoutMs: route.guardianTimeoutMs,
     agent: who.agent,
     sessionId: who.sessionId,
+    protocol: route.protocol,
+    streamingMethods: route.streamingMethods,
+    server: route.server?.() ?? null,
   });
   return {
     session,

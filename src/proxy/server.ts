@@ -15,9 +15,9 @@ export interface ServedRoute {
   passthrough?: string;
 }
 
-/** A downstream transport other than Streamable HTTP, mounted under a route path (legacy SSE, WebSocket). */
+/** A downstream transport other than MCP Streamable HTTP, mounted at or under a route path (legacy SSE, WebSocket, A2A). */
 export interface ExtraEndpoint {
-  /** Handles a plain HTTP request under the route; false when the path is not its own. */
+  /** Handles a plain HTTP request at the route (`suffix` "") or under it; false when the path is not its own. */
   handle?(suffix: string, req: IncomingMessage, res: ServerResponse, caller: HttpCaller, base: string): boolean;
   /** Handles an upgrade under the route; false when the path is not its own. */
   upgrade?(suffix: string, req: IncomingMessage, socket: Duplex, head: Buffer, caller: HttpCaller): boolean;
@@ -46,7 +46,8 @@ export interface ProxyServer {
 
 interface Mounted {
   route: ServedRoute;
-  http: StreamableHttpEndpoint;
+  /** MCP routes: Streamable HTTP at the route path itself. */
+  http: StreamableHttpEndpoint | null;
   extras: ExtraEndpoint[];
 }
 
@@ -59,10 +60,10 @@ const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
   const mounted = new Map<string, Mounted>();
   for (const route of opts.routes) {
-    const connect: Connect = (downstream, who) => openLink(route.runtime, downstream, who);
+    const connect: Connect = (downstream, who, upstream) => openLink(route.runtime, downstream, who, upstream);
     mounted.set(route.path, {
       route,
-      http: new StreamableHttpEndpoint({ connect, maxBodyBytes: opts.maxBodyBytes, idleMs: opts.idleMs }),
+      http: route.runtime.protocol === "a2a" ? null : new StreamableHttpEndpoint({ connect, maxBodyBytes: opts.maxBodyBytes, idleMs: opts.idleMs }),
       extras: opts.extras?.(connect, route) ?? [],
     });
   }
@@ -114,11 +115,10 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
       return httpError(res, admitted.status, ErrorCode.ServerError, admitted.message, null, admitted.headers);
     }
     const exact = mounted.get(path);
-    if (exact) return void exact.http.handle(req, res, admitted.caller);
-    const slash = path.lastIndexOf("/");
-    const under = mounted.get(path.slice(0, slash));
+    if (exact?.http) return void exact.http.handle(req, res, admitted.caller);
+    const [under, suffix] = exact ? [exact, ""] : routeUnder(path, mounted);
     const base = `http://${req.headers.host ?? "localhost"}`;
-    if (under?.extras.some((e) => e.handle?.(path.slice(slash + 1), req, res, admitted.caller, base))) return;
+    if (under?.extras.some((e) => e.handle?.(suffix, req, res, admitted.caller, base))) return;
     const target = path.startsWith("/.well-known/") ? wellKnownTarget(path, mounted) : undefined;
     if (target) return void passthrough.web(req, res, { target });
     req.resume();
@@ -132,17 +132,16 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
       socket.end(`HTTP/1.1 ${admitted.status} ${admitted.status === 401 ? "Unauthorized" : "Forbidden"}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
       return;
     }
-    const slash = path.lastIndexOf("/");
-    const under = mounted.get(path.slice(0, slash));
-    if (under?.extras.some((e) => e.upgrade?.(path.slice(slash + 1), req, socket, head, admitted.caller))) return;
+    const [under, suffix] = routeUnder(path, mounted);
+    if (under?.extras.some((e) => e.upgrade?.(suffix, req, socket, head, admitted.caller))) return;
     socket.end("HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
   });
 
   return {
     server,
-    sessionCount: () => [...mounted.values()].reduce((n, m) => n + m.http.sessionCount, 0),
+    sessionCount: () => [...mounted.values()].reduce((n, m) => n + (m.http?.sessionCount ?? 0), 0),
     async close() {
-      await Promise.all([...mounted.values()].flatMap((m) => [m.http.close(), ...m.extras.map((e) => e.close())]));
+      await Promise.all([...mounted.values()].flatMap((m) => [m.http?.close(), ...m.extras.map((e) => e.close())]));
       passthrough.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
@@ -151,6 +150,15 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
   };
 }
 
+
+/** The route a path lies under (the longest route path followed by "/"), and the rest of the path after it. */
+function routeUnder(path: string, mounted: Map<string, Mounted>): [Mounted | undefined, string] {
+  for (let cut = path.lastIndexOf("/"); cut > 0; cut = path.lastIndexOf("/", cut - 1)) {
+    const m = mounted.get(path.slice(0, cut));
+    if (m) return [m, path.slice(cut + 1)];
+  }
+  return [undefined, ""];
+}
 
 /**
  * `/.well-known/<doc>/<route path>` (RFC 9728 / RFC 8414 path insertion) → the upstream's own `/.well-known/<doc>/<its

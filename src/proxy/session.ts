@@ -7,6 +7,7 @@ import { readVerdict, unavailable, type Verdict } from "../guardian/verdict.js";
 import { redactedPreview } from "../decision-log/preview.js";
 import { canonicalize, writeCanonical } from "../protocol/canonical.js";
 import { classify, ErrorCode, errorResponse, idKey, type JsonObject, type JsonRpcId } from "../protocol/json-rpc.js";
+import { a2aIdsOf } from "../protocol/a2a.js";
 import { serverInfoOf, toolOf } from "../protocol/mcp.js";
 import { DEFAULT_MAX_DEPTH, parseJson, peekId } from "../protocol/safe-json.js";
 import type { Frame, Peer } from "../transports/types.js";
@@ -35,11 +36,17 @@ export interface SessionOptions {
   sessionId?: string;
   /** Log a redacted preview of each message (off by default: raw content stays out of the log). */
   logPreview?: boolean;
+  /** Methods answered by a stream of responses with the request's id (A2A), ended by `requestsEnded`. */
+  streamingMethods?: ReadonlySet<string>;
+  /** The peer, when known before any message (an A2A agent's card). */
+  server?: { name: string; version: string } | null;
   now?: () => number;
 }
 
 interface Pending {
   key: string;
+  /** Answered by a stream of responses: stays pending until the stream ends. */
+  streaming?: boolean;
   message: JsonObject;
   method: string;
   tool: string | null;
@@ -58,7 +65,7 @@ interface Batch {
 interface Plan {
   direction: Direction;
   message: JsonObject;
-  kind: "request" | "response" | "notification";
+  kind: "request" | "response" | "notification" | "event";
   id: JsonRpcId;
   method: string | null;
   tool: string | null;
@@ -82,9 +89,13 @@ const LARGE_MESSAGE = 1 << 20;
  */
 export class Session {
   readonly id: string;
-  private readonly opts: Required<Omit<SessionOptions, "agent" | "sessionId" | "now" | "logPreview">> & { agent: { id: string } | null; logPreview: boolean };
+  private readonly opts: Required<Omit<SessionOptions, "agent" | "sessionId" | "now" | "logPreview" | "streamingMethods" | "server">> & {
+    agent: { id: string } | null;
+    logPreview: boolean;
+    streamingMethods: ReadonlySet<string> | null;
+  };
   private readonly downstream: Peer;
-  private readonly upstream: Peer;
+  private readonly upstream: Peer & { abandon?(request: string): void };
   /** Requests from the agent awaiting the server's response, and the reverse. */
   private readonly pendingOut = new Map<string, Pending>();
   private readonly pendingIn = new Map<string, Pending>();
@@ -94,7 +105,7 @@ export class Session {
   private closed = false;
   private readonly now: () => number;
 
-  constructor(downstream: Peer, upstream: Peer, opts: SessionOptions) {
+  constructor(downstream: Peer, upstream: Peer & { abandon?(request: string): void }, opts: SessionOptions) {
     this.downstream = downstream;
     this.upstream = upstream;
     this.id = opts.sessionId ?? `s-${randomBytes(4).toString("hex")}`;
@@ -113,7 +124,9 @@ export class Session {
       render: opts.render ?? DEFAULT_RENDER,
       agent: opts.agent ?? null,
       logPreview: opts.logPreview ?? false,
+      streamingMethods: opts.streamingMethods ?? null,
     };
+    this.server = opts.server ?? null;
   }
 
   /** A frame from the agent. */
@@ -137,6 +150,18 @@ export class Session {
   /** These agent requests (id keys) cannot be answered by the server (a failed HTTP send, a broken stream): -32052. */
   requestsFailed(keys: string[], reason: string): void {
     this.enqueue("inbound", null, () => this.failPending(keys, reason));
+  }
+
+  /** The streams of these requests ended: their streamed answers are complete. */
+  requestsEnded(keys: string[]): void {
+    this.enqueue("inbound", null, () => {
+      for (const key of keys) {
+        const p = this.pendingOut.get(key);
+        if (!p?.streaming) continue;
+        this.pendingOut.delete(key);
+        this.downstream.end?.(key);
+      }
+    });
   }
 
   private failPending(keys: string[], reason: string): void {
@@ -281,6 +306,8 @@ export class Session {
         if (pending) {
           const block = renderBlock(p.id, p.direction === "outbound" ? null : pending.method, v, this.opts.render);
           this.deliver(p.direction, JSON.stringify(block), pending, p.carry);
+          // A denied event ends its stream: the agent got the error event, the server's stream is let go.
+          if (pending.streaming) this.upstream.abandon?.(key);
         }
       }
       this.log(p, v, failOpen);
@@ -296,7 +323,8 @@ export class Session {
         return;
       }
       const sent = v.action === "rewrite" && v.modified ? v.modified : p.message;
-      mine.set(key, { key, message: sent, method: p.method ?? "", tool: p.tool, batch: p.batch });
+      const streaming = p.direction === "outbound" && p.method !== null && this.opts.streamingMethods?.has(p.method) === true;
+      mine.set(key, { key, message: sent, method: p.method ?? "", tool: p.tool, batch: p.batch, streaming });
       if (p.batch) p.batch.waiting++;
     }
     if (p.kind === "response" && key) {
@@ -304,6 +332,12 @@ export class Session {
       const pending = mine.get(key);
       if (!pending) {
         this.log(p, { ...v, action: "block", decision: "deny", reasonCode: ["UNSOLICITED_RESPONSE"], message: "response to no pending request dropped" }, false);
+        return;
+      }
+      if (pending.streaming) {
+        // One event of a streamed answer: the request stays pending until its stream ends.
+        this.log({ ...p, kind: "event" }, v, failOpen);
+        this.downstream.send(text, { stream: key });
         return;
       }
       mine.delete(key);
@@ -461,6 +495,13 @@ export class Session {
     if (v.ruleset) input.ruleset = v.ruleset;
     if (failOpen) input.failOpen = true;
     if (this.opts.logPreview) input.preview = redactedPreview(p.message);
+    if (this.opts.protocol === "a2a") {
+      // The multi-agent view: which remote agent, which task and context, so delegation chains can be followed.
+      if (this.server) input.peer = this.server.name;
+      const ids = a2aIdsOf(p.message.result !== undefined || p.message.params !== undefined ? p.message : (p.request?.message ?? p.message));
+      if (ids.taskId) input.task = ids.taskId;
+      if (ids.contextId) input.context = ids.contextId;
+    }
     return input;
   }
 

@@ -38,6 +38,8 @@ export interface SendInfo {
 /** One side of a session: where frames are sent. `text` is one JSON-RPC message or a batch array. */
 export interface Peer {
   send(text: string, info?: SendInfo): void;
+  /** A streamed answer (A2A `message/stream`…) is complete: end that request's stream. */
+  end?(stream: string): void;
 }
 
 /**
@@ -57,6 +59,8 @@ export interface UpstreamSink {
   failed(requests: string[], reason: string, http?: HttpRefusal): void;
   /** The upstream is gone for good: every pending request is answered with -32052. */
   closed(reason: string): void;
+  /** The upstream streams of these requests ended normally (a streamed answer is complete). */
+  ended?(requests: string[]): void;
 }
 
 /** A server-facing connection for one downstream session. Sends made before it is connected are queued. */
@@ -111,4 +115,5 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-export type Connect = (downstream: Downstream, who: SessionPeer) => Connection;
+/** Opens a guarded session for a downstream; `upstream` replaces the route's own (an A2A card fetch). */
+export type Connect = (downstream: Downstream, who: SessionPeer, upstream?: UpstreamFactory) => Connection;

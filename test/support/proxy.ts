@@ -7,6 +7,9 @@ import type { UpstreamFactory } from "../../src/transports/types.js";
 import { legacySseEndpoint } from "../../src/transports/downstream/legacy-sse.js";
 import { websocketEndpoint } from "../../src/transports/downstream/websocket.js";
 import { readLog, tempDir } from "../helpers.js";
+import { A2A_STREAMING_METHODS } from "../../src/protocol/a2a.js";
+import { a2aEndpoint } from "../../src/transports/downstream/a2a-http.js";
+import type { A2aRemote } from "../../src/transports/upstream/a2a.js";
 
 export interface InProcessProxy {
   base: string;
@@ -17,7 +20,7 @@ export interface InProcessProxy {
 
 /** guardwire's HTTP front in this process, in front of real upstreams: for tests that poke at HTTP details. */
 export async function startProxy(
-  routes: { name: string; path: string; upstream: UpstreamFactory; passthrough?: string }[],
+  routes: ({ name: string; path: string; upstream: UpstreamFactory; passthrough?: string } | { name: string; path: string; a2a: A2aRemote })[],
   opts: { rules?: string; maxBodyBytes?: number; idleMs?: number } & Partial<Pick<ProxyServerOptions, "agents" | "allowedHosts" | "allowedOrigins">> = {},
 ): Promise<InProcessProxy> {
   const file = join(tempDir(), "decisions.ndjson");
@@ -31,12 +34,20 @@ export async function startProxy(
     allowedOrigins: opts.allowedOrigins,
     maxBodyBytes,
     idleMs: opts.idleMs ?? 60_000,
-    routes: routes.map((r) => ({
-      path: r.path,
-      passthrough: r.passthrough,
-      runtime: { name: r.name, upstream: r.upstream, guardian, log, failMode: "closed" as const, maxFrameBytes: maxBodyBytes, stderr: process.stderr },
-    })),
-    extras: (connect) => [legacySseEndpoint({ connect, maxBodyBytes }), websocketEndpoint({ connect, maxFrameBytes: maxBodyBytes })],
+    routes: routes.map((r) => {
+      const common = { name: r.name, guardian, log, failMode: "closed" as const, maxFrameBytes: maxBodyBytes, stderr: process.stderr };
+      if ("a2a" in r) {
+        const remote = r.a2a;
+        const server = () => (remote.name ? { name: remote.name, version: "" } : null);
+        return { path: r.path, runtime: { ...common, protocol: "a2a" as const, upstream: remote.upstream(), streamingMethods: A2A_STREAMING_METHODS, server } };
+      }
+      return { path: r.path, passthrough: r.passthrough, runtime: { ...common, upstream: r.upstream } };
+    }),
+    extras: (connect, route) => {
+      const r = routes.find((x) => x.path === route.path);
+      if (r && "a2a" in r) return [a2aEndpoint({ connect, maxBodyBytes, cardUpstream: (url) => r.a2a.cardUpstream(url), passAuthorization: false })];
+      return [legacySseEndpoint({ connect, maxBodyBytes }), websocketEndpoint({ connect, maxFrameBytes: maxBodyBytes })];
+    },
   });
   await new Promise<void>((r) => proxy.server.listen(0, "127.0.0.1", r));
   const a = proxy.server.address() as { port: number };

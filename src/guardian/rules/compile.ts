@@ -7,7 +7,7 @@ import type { Edit, RuleFile } from "./schema.js";
 
 /** The variables a `when` expression can use (RULES.md). Every one is always bound, to null when absent. */
 export const CEL_VARIABLES = [
-  "message", "method", "params", "result", "error", "tool", "args", "text", "direction", "kind",
+  "message", "method", "operation", "params", "result", "error", "tool", "args", "text", "direction", "kind",
   "protocol", "route", "server", "agent", "request", "session", "detections",
 ] as const;
 
@@ -81,6 +81,7 @@ export interface CompiledRule {
   methodLiterals: string[] | null;
   method: Matcher | null;
   tool: Matcher | null;
+  operation: Matcher | null;
   route: Matcher | null;
   server: Matcher | null;
   agent: Matcher | null;
@@ -172,6 +173,7 @@ export function compileRuleSet(
         methodLiterals: methods && methods.every((x) => !isGlob(x)) ? methods : null,
         method: methods ? globMatcher(methods) : null,
         tool: m.tool === undefined ? null : globMatcher(toList(m.tool)),
+        operation: m.operation === undefined ? null : globMatcher(toList(m.operation)),
         route: m.route === undefined ? null : globMatcher(toList(m.route)),
         server: m.server === undefined ? null : globMatcher(toList(m.server)),
         agent: m.agent === undefined ? null : globMatcher(toList(m.agent)),

@@ -26,6 +26,8 @@ export const matchSchema = z.strictObject({
     .optional(),
   method: globs.optional(),
   tool: globs.optional(),
+  /** A2A: the normalised operation (send, stream, get, list, cancel, subscribe, push-config, card), for 0.3 and 1.0 alike. */
+  operation: globs.optional(),
   route: globs.optional(),
   server: globs.optional(),
   agent: globs.optional(),

@@ -149,7 +149,7 @@ class StreamableHttpUpstream {
       const type = header(res.headers["content-type"]) ?? "";
       if (res.statusCode === 404 && this.sessionId !== undefined) {
         await res.body.dump();
-        this.end("the server ended the session (HTTP 404)");
+        this.terminate("the server ended the session (HTTP 404)");
         return;
       }
       let stop: SseReadResult | undefined;
@@ -176,6 +176,7 @@ class StreamableHttpUpstream {
         await this.listen(stop.lastEventId, waiting, stream, stop.retryMs ?? 0);
       }
       if (waiting.size > 0) throw new Error("the server closed the stream before answering");
+      if (requests.length > 0) this.sink.ended?.(requests);
     } catch (e) {
       if (waiting.size > 0) this.sink.failed([...waiting], reasonOf(e, f.stopped ?? this.all.signal.reason));
     } finally {
@@ -250,7 +251,7 @@ class StreamableHttpUpstream {
     this.sink.frame({ text: frame.text, value: parsed.value, stream });
   }
 
-  private end(reason: string): void {
+  private terminate(reason: string): void {
     if (this.gone !== null) return;
     this.gone = reason;
     this.all.abort(new Error(reason));

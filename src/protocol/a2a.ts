@@ -1,0 +1,96 @@
+/** A2A vocabulary the proxy and the rules depend on (A2A 0.3 and 1.0, JSON-RPC binding). */
+
+export type A2aOperation = "send" | "stream" | "get" | "list" | "cancel" | "subscribe" | "push-config" | "card";
+
+/** Each JSON-RPC method of both versions, normalised: one rule on `operation` covers 0.3 and 1.0. */
+const OPERATIONS: Record<string, A2aOperation> = {
+  "message/send": "send",
+  SendMessage: "send",
+  "message/stream": "stream",
+  SendStreamingMessage: "stream",
+  "tasks/get": "get",
+  GetTask: "get",
+  "tasks/list": "list",
+  ListTasks: "list",
+  "tasks/cancel": "cancel",
+  CancelTask: "cancel",
+  "tasks/resubscribe": "subscribe",
+  SubscribeToTask: "subscribe",
+  "tasks/pushNotificationConfig/set": "push-config",
+  "tasks/pushNotificationConfig/get": "push-config",
+  "tasks/pushNotificationConfig/list": "push-config",
+  "tasks/pushNotificationConfig/delete": "push-config",
+  CreateTaskPushNotificationConfig: "push-config",
+  GetTaskPushNotificationConfig: "push-config",
+  ListTaskPushNotificationConfigs: "push-config",
+  DeleteTaskPushNotificationConfig: "push-config",
+  "agent/getAuthenticatedExtendedCard": "card",
+  GetExtendedAgentCard: "card",
+  "agent/card": "card",
+};
+
+export function a2aOperation(method: string | null): A2aOperation | null {
+  return method === null ? null : (OPERATIONS[method] ?? null);
+}
+
+/** Methods whose answer is a stream of events, each a JSON-RPC response with the request's id. */
+export const A2A_STREAMING_METHODS: ReadonlySet<string> = new Set(["message/stream", "SendStreamingMessage", "tasks/resubscribe", "SubscribeToTask"]);
+
+/** The task and context a message, task or event is about, for the log's multi-agent view. */
+export function a2aIdsOf(message: Record<string, unknown>): { taskId: string | null; contextId: string | null } {
+  const body = (message.result ?? message.params) as Record<string, unknown> | undefined;
+  const inner = (body?.message ?? body?.task ?? body?.statusUpdate ?? body?.artifactUpdate ?? body) as Record<string, unknown> | undefined;
+  const pick = (k: string): string | null => {
+    for (const o of [inner, body]) {
+      const v = o?.[k];
+      if (typeof v === "string") return v;
+    }
+    return null;
+  };
+  // A task's own id is `id`; messages and events name it `taskId`.
+  const taskId = pick("taskId") ?? (inner?.kind === "task" || body?.kind === "task" ? pick("id") : null);
+  return { taskId, contextId: pick("contextId") };
+}
+
+/** Binding names in a card that the proxy carries. */
+const JSONRPC = "JSONRPC";
+
+/**
+ * The card a caller sees through the proxy: every interface URL leads to `proxyUrl`; interfaces the proxy cannot carry
+ * (gRPC, and HTTP+JSON until the REST binding is proxied) are removed, and so are `signatures`, which sign the
+ * upstream's URLs and cannot hold for the rewritten card (a client that verifies them would reject it).
+ * Returns null for a value that is not an agent card.
+ */
+export function rewriteAgentCard(card: unknown, proxyUrl: string): Record<string, unknown> | null {
+  if (card === null || typeof card !== "object" || Array.isArray(card)) return null;
+  const c = { ...(card as Record<string, unknown>) };
+  if (typeof c.name !== "string") return null;
+  const has03 = typeof c.url === "string";
+  const has10 = Array.isArray(c.supportedInterfaces);
+  if (!has03 && !has10) return null;
+  delete c.signatures;
+  if (has03) {
+    c.url = proxyUrl;
+    c.preferredTransport = JSONRPC;
+    if (Array.isArray(c.additionalInterfaces)) {
+      c.additionalInterfaces = (c.additionalInterfaces as Record<string, unknown>[])
+        .filter((i) => i && i.transport === JSONRPC)
+        .map((i) => ({ ...i, url: proxyUrl }));
+    }
+  }
+  if (has10) {
+    c.supportedInterfaces = (c.supportedInterfaces as Record<string, unknown>[])
+      .filter((i) => i && (i.protocolBinding ?? i.transport) === JSONRPC)
+      .map((i) => ({ ...i, url: proxyUrl }));
+  }
+  return c;
+}
+
+/** Where a card says its JSON-RPC binding is served (0.3 `url`/`additionalInterfaces`, 1.0 `supportedInterfaces`). */
+export function jsonRpcUrlOf(card: Record<string, unknown>): string | null {
+  const interfaces = [...(Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : []), ...(Array.isArray(card.additionalInterfaces) ? card.additionalInterfaces : [])] as Record<string, unknown>[];
+  const found = interfaces.find((i) => i && (i.protocolBinding ?? i.transport) === JSONRPC && typeof i.url === "string");
+  if (found) return found.url as string;
+  const preferred = card.preferredTransport ?? JSONRPC;
+  return preferred === JSONRPC && typeof card.url === "string" ? card.url : null;
+}

@@ -1,0 +1,147 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { A2A_STREAMING_METHODS, a2aOperation, rewriteAgentCard } from "../../protocol/a2a.js";
+import { classify, ErrorCode, idKey } from "../../protocol/json-rpc.js";
+import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
+import { sseEvent } from "../../protocol/sse.js";
+import type { Connect, Connection, Downstream, HttpCarry, SendInfo, UpstreamFactory } from "../types.js";
+import { httpError, readBody, SSE_HEADERS } from "./http-util.js";
+import type { HttpCaller } from "./streamable-http.js";
+
+export interface A2aEndpointOptions {
+  connect: Connect;
+  maxBodyBytes: number;
+  /** The guarded card fetch: an upstream answering `agent/card` with the card as served at `proxyUrl`. */
+  cardUpstream(proxyUrl: string): UpstreamFactory;
+  /** Pass the caller's Authorization to the remote agent. */
+  passAuthorization: boolean;
+}
+
+/** Request headers A2A defines, carried to the remote agent. */
+const CARRIED = ["a2a-version", "a2a-extensions", "x-a2a-extensions"];
+
+/**
+ * A2A's JSON-RPC binding toward the caller, at `<route>/`: the agent card at `<route>/.well-known/agent-card.json` (and
+ * `agent.json`) with every URL leading back here, and one guarded exchange per POST — a JSON answer, or for
+ * `message/stream`, `SendStreamingMessage` and the resubscribe methods, an SSE stream whose every event was judged.
+ */
+export function a2aEndpoint(opts: A2aEndpointOptions) {
+  const open = new Set<Connection>();
+
+  const card = (req: IncomingMessage, res: ServerResponse, caller: HttpCaller, base: string, routeUrl: string) => {
+    const ex = new A2aExchange(res, "card", false);
+    const c = opts.connect(ex, { transport: "a2a-jsonrpc", agent: caller.agent, sessionId: `card-${randomUUID().slice(0, 8)}` }, opts.cardUpstream(new URL(routeUrl, base).href));
+    ex.connection = c;
+    c.receive({ text: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "agent/card" }) });
+  };
+
+  const post = async (req: IncomingMessage, res: ServerResponse, caller: HttpCaller, base: string, routeUrl: string) => {
+    if (!(req.headers["content-type"] ?? "").toLowerCase().match(/^application\/(a2a\+)?json/)) {
+      req.resume();
+      return httpError(res, 415, ErrorCode.InvalidRequest, "Unsupported Media Type: Content-Type must be application/json");
+    }
+    const body = await readBody(req, opts.maxBodyBytes);
+    if (!body.ok) return httpError(res, body.status, body.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError, body.status === 413 ? "Payload Too Large" : "Parse error");
+    const parsed = parseJson(body.text, { maxDepth: DEFAULT_MAX_DEPTH });
+    if (!parsed.ok) return httpError(res, 400, parsed.code === "TOO_DEEP" ? ErrorCode.InvalidRequest : ErrorCode.ParseError, parsed.code === "TOO_DEEP" ? `Invalid Request: ${parsed.detail}` : "Parse error", parsed.id);
+    const c = classify(parsed.value);
+    if (!c.ok || c.kind !== "request") {
+      // A2A callers only send requests, one per POST.
+      return httpError(res, 400, ErrorCode.InvalidRequest, `Invalid Request: ${c.ok ? "A2A takes one request per call" : c.reason}`, c.id);
+    }
+    const ex = new A2aExchange(res, idKey(c.id as string | number), A2A_STREAMING_METHODS.has(c.method ?? ""), a2aOperation(c.method ?? null) === "card" ? new URL(routeUrl, base).href : null);
+    const conn = opts.connect(ex, { transport: "a2a-jsonrpc", agent: caller.agent, sessionId: `x-${randomUUID().slice(0, 8)}` });
+    ex.connection = conn;
+    open.add(conn);
+    res.on("close", () => {
+      open.delete(conn);
+      if (!ex.finished) conn.upstream.abandon?.(ex.key);
+      void conn.close();
+    });
+    conn.receive({ text: body.text, value: parsed.value, carry: carryOf(req, caller, opts.passAuthorization) });
+  };
+
+  return {
+    handle(suffix: string, req: IncomingMessage, res: ServerResponse, caller: HttpCaller, base: string): boolean {
+      const path = (req.url ?? "/").split("?")[0] as string;
+      const routeUrl = path.slice(0, path.length - suffix.length).replace(/\/?$/, "/");
+      if (req.method === "GET" && (suffix === ".well-known/agent-card.json" || suffix === ".well-known/agent.json")) card(req, res, caller, base, routeUrl);
+      else if (req.method === "POST" && suffix === "") void post(req, res, caller, base, routeUrl);
+      else return false;
+      return true;
+    },
+    async close(): Promise<void> {
+      await Promise.all([...open].map((c) => c.close()));
+    },
+  };
+}
+
+/** One caller request and its answer: JSON, or an SSE stream of judged events. */
+class A2aExchange implements Downstream {
+  connection!: Connection;
+  finished = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    readonly key: string,
+    private readonly streaming: boolean,
+    /** Set for extended-card requests: the card in the answer is rewritten to lead here. */
+    private readonly cardUrl: string | null = null,
+  ) {}
+
+  send(text: string, info?: SendInfo): void {
+    if (this.finished) return;
+    if (this.key === "card") return this.sendCard(text);
+    if (this.cardUrl) text = rewriteCardAnswer(text, this.cardUrl);
+    if (!this.streaming) {
+      this.finish(200, "application/json", text);
+      return;
+    }
+    if (!this.res.headersSent) this.res.writeHead(200, SSE_HEADERS);
+    this.res.write(sseEvent(text));
+    if (info?.answer) this.end();
+  }
+
+  end(): void {
+    if (this.finished) return;
+    this.finished = true;
+    if (!this.res.headersSent) this.res.writeHead(200, SSE_HEADERS);
+    this.res.end();
+    void this.connection.close();
+  }
+
+  upstreamGone(): void {
+    // The answer (-32052) was already sent by the session.
+  }
+
+  /** The card is served as a document, not a JSON-RPC answer; a denied or failed fetch is a 502 with the reason. */
+  private sendCard(text: string): void {
+    const m = JSON.parse(text) as { result?: unknown; error?: { message?: string; data?: unknown } };
+    if (m.result !== undefined) this.finish(200, "application/json", JSON.stringify(m.result));
+    else this.finish(502, "application/json", JSON.stringify({ error: m.error?.message ?? "agent card unavailable", data: m.error?.data ?? null }));
+  }
+
+  private finish(status: number, type: string, body: string): void {
+    this.finished = true;
+    if (!this.res.headersSent) this.res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(body) });
+    this.res.end(body);
+    void this.connection?.close();
+  }
+}
+
+function rewriteCardAnswer(text: string, proxyUrl: string): string {
+  const m = JSON.parse(text) as { result?: unknown };
+  if (m.result === undefined) return text;
+  const card = rewriteAgentCard(m.result, proxyUrl);
+  return card ? JSON.stringify({ ...m, result: card }) : text;
+}
+
+function carryOf(req: IncomingMessage, caller: HttpCaller, passAuthorization: boolean): HttpCarry | undefined {
+  const headers: Record<string, string> = {};
+  for (const h of CARRIED) {
+    const v = req.headers[h];
+    if (typeof v === "string") headers[h] = v;
+  }
+  if (passAuthorization && caller.forward.authorization) headers.authorization = caller.forward.authorization;
+  return Object.keys(headers).length > 0 ? { headers } : undefined;
+}

@@ -1,0 +1,132 @@
+import { request, type Dispatcher } from "undici";
+import { jsonRpcUrlOf, rewriteAgentCard } from "../../protocol/a2a.js";
+import type { Upstream, UpstreamFactory } from "../types.js";
+import { SendQueue } from "./queue.js";
+import { streamableHttpUpstream, upstreamAgent } from "./streamable-http.js";
+
+export interface A2aRemoteOptions {
+  /** The remote agent's base URL: its card is at `<url>/.well-known/agent-card.json` (or `agent.json`). */
+  url: string;
+  headers?: Record<string, string>;
+  /** How long a fetched card is used before it is fetched again. */
+  cardTtlMs?: number;
+  timeoutMs?: number;
+  dispatcher?: Dispatcher;
+}
+
+const CARD_PATHS = ["/.well-known/agent-card.json", "/.well-known/agent.json"];
+const MAX_CARD_BYTES = 1024 * 1024;
+
+/**
+ * A remote A2A agent: its card (fetched, checked, cached briefly) and upstreams to its JSON-RPC endpoint. Every
+ * request of a downstream exchange goes through the HTTP upstream (one POST each; streamed answers are SSE).
+ */
+export class A2aRemote {
+  private cached: { card: Record<string, unknown>; endpoint: string; at: number } | null = null;
+  private fetching: Promise<{ card: Record<string, unknown>; endpoint: string }> | null = null;
+  readonly dispatcher: Dispatcher;
+
+  constructor(private readonly opts: A2aRemoteOptions) {
+    this.dispatcher = opts.dispatcher ?? upstreamAgent();
+  }
+
+  /** The card's name, once a card was fetched (the `peer` of the log's multi-agent view). */
+  get name(): string | null {
+    const n = this.cached?.card.name;
+    return typeof n === "string" ? n : null;
+  }
+
+  /** The agent's own card and its JSON-RPC endpoint; fails with a clear reason when it is not a usable card. */
+  async card(): Promise<{ card: Record<string, unknown>; endpoint: string }> {
+    if (this.cached && Date.now() - this.cached.at < (this.opts.cardTtlMs ?? 60_000)) return this.cached;
+    this.fetching ??= this.fetchCard().finally(() => {
+      this.fetching = null;
+    });
+    return this.fetching;
+  }
+
+  private async fetchCard(): Promise<{ card: Record<string, unknown>; endpoint: string }> {
+    const base = this.opts.url.replace(/\/+$/, "");
+    let status = 0;
+    for (const path of CARD_PATHS) {
+      const res = await request(base + path, {
+        headers: { ...this.opts.headers, accept: "application/json" },
+        dispatcher: this.dispatcher,
+        headersTimeout: this.opts.timeoutMs ?? 10_000,
+        bodyTimeout: this.opts.timeoutMs ?? 10_000,
+      });
+      status = res.statusCode;
+      if (status === 404) {
+        await res.body.dump();
+        continue;
+      }
+      if (status !== 200) {
+        await res.body.dump();
+        break;
+      }
+      const text = await res.body.text();
+      if (text.length > MAX_CARD_BYTES) throw new Error("the agent card is larger than 1 MiB");
+      let card: unknown;
+      try {
+        card = JSON.parse(text);
+      } catch {
+        throw new Error("the agent card is not JSON");
+      }
+      if (!rewriteAgentCard(card, "")) throw new Error("the agent card is not an agent card (no name, url or supportedInterfaces)");
+      const c = card as Record<string, unknown>;
+      const endpoint = jsonRpcUrlOf(c);
+      if (!endpoint) throw new Error("the agent card offers no JSON-RPC interface");
+      this.cached = { card: c, endpoint: new URL(endpoint, base + "/").href, at: Date.now() };
+      return this.cached;
+    }
+    throw new Error(`no agent card at ${base}${CARD_PATHS[0]} (HTTP ${status})`);
+  }
+
+  /** Upstreams to the agent's JSON-RPC endpoint; sends wait for the card that names it. */
+  upstream(): UpstreamFactory {
+    return (sink, ctx) => {
+      const queue = new SendQueue(sink);
+      let real: Upstream | null = null;
+      this.card().then(
+        ({ endpoint }) => {
+          if (queue.gone !== null) return;
+          real = streamableHttpUpstream({ url: endpoint, headers: this.opts.headers, timeoutMs: this.opts.timeoutMs, dispatcher: this.dispatcher })(sink, ctx);
+          queue.drain((text, info) => real?.send(text, info));
+        },
+        (e: Error) => queue.close(`agent card unavailable: ${e.message}`),
+      );
+      return {
+        send: (text, info) => {
+          if (!queue.hold(text, info, real !== null)) real?.send(text, info);
+        },
+        close: async () => {
+          queue.close("exchange ended", false);
+          await real?.close();
+        },
+        abandon: (key) => real?.abandon?.(key),
+        pause: () => real?.pause?.(),
+        resume: () => real?.resume?.(),
+      };
+    };
+  }
+
+  /** An upstream that answers one `agent/card` request with the card as the proxy serves it: a guarded card fetch. */
+  cardUpstream(proxyUrl: string): UpstreamFactory {
+    return (sink) => {
+      let gone = false;
+      return {
+        send: (text, info) => {
+          const id = (JSON.parse(text) as { id?: unknown }).id;
+          if (id === undefined || gone) return;
+          this.card().then(
+            ({ card }) => sink.frame({ text: JSON.stringify({ jsonrpc: "2.0", id, result: rewriteAgentCard(card, proxyUrl) }), stream: info?.stream ?? null }),
+            (e: Error) => sink.failed(info?.requests ?? [], `agent card unavailable: ${e.message}`),
+          );
+        },
+        close: async () => {
+          gone = true;
+        },
+      };
+    };
+  }
+}

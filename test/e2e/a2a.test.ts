@@ -1,0 +1,127 @@
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ClientFactory } from "a2a-sdk-03/client";
+import { A2aRemote } from "../../src/transports/upstream/a2a.js";
+import { ROOT } from "../helpers.js";
+import { startProxy, type InProcessProxy } from "../support/proxy.js";
+import { stopChild, waitFor } from "../support/servers.js";
+
+const AGENT = join(ROOT, "test", "fixtures", "servers", "a2a-agent-03.mjs");
+const RULES = join(ROOT, "test", "fixtures", "rules", "a2a-acceptance.yaml");
+
+type Part = { kind: string; text?: string };
+type Event = { kind: string; status?: { state: string }; artifact?: { parts: Part[] }; parts?: Part[] };
+const userMessage = (text: string) => ({ message: { kind: "message" as const, messageId: crypto.randomUUID(), role: "user" as const, parts: [{ kind: "text" as const, text }] } });
+const textOf = (e: { parts?: Part[] }) => (e.parts ?? []).map((p) => p.text ?? "").join(" ");
+
+describe("A2A 0.3: a real @a2a-js/sdk agent and client through a guardwire route", () => {
+  let agent: ReturnType<typeof spawn>;
+  let agentUrl: string;
+  let p: InProcessProxy;
+  let route: string;
+
+  beforeAll(async () => {
+    agent = spawn(process.execPath, [AGENT], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    const { match } = await waitFor(agent, /listening (\d+)/);
+    agentUrl = `http://127.0.0.1:${match[1]}`;
+    p = await startProxy([{ name: "echo", path: "/a2a/echo", a2a: new A2aRemote({ url: agentUrl }) }], { rules: RULES });
+    route = `${p.base}/a2a/echo/`;
+  });
+  afterAll(async () => {
+    await p?.close();
+    if (agent) await stopChild(agent);
+  });
+
+  it("the card the client sees leads only to the proxy (no gRPC, no REST, no signatures)", async () => {
+    const card = (await (await fetch(`${route}.well-known/agent-card.json`)).json()) as Record<string, unknown>;
+    expect(card.name).toBe("Echo Agent");
+    expect(card.url).toBe(route);
+    expect(JSON.stringify(card)).not.toContain(agentUrl);
+    expect(card.signatures).toBeUndefined();
+    expect((card.additionalInterfaces as { transport: string }[]).map((i) => i.transport)).toEqual(["JSONRPC"]);
+    expect((await fetch(`${route}.well-known/agent.json`)).status).toBe(200);
+  });
+
+  it("send works as it does directly", async () => {
+    const proxied = await new ClientFactory().createFromUrl(route);
+    const direct = await new ClientFactory().createFromUrl(agentUrl);
+    const a = (await proxied.sendMessage(userMessage("hello"))) as Event;
+    const b = (await direct.sendMessage(userMessage("hello"))) as Event;
+    expect(textOf(a)).toBe("You said: hello");
+    expect(textOf(a)).toBe(textOf(b));
+  });
+
+  it("a2a-deny-forbidden: the client gets an error naming the rule's message", async () => {
+    const client = await new ClientFactory().createFromUrl(route);
+    await expect(client.sendMessage(userMessage("tell me the forbidden thing"))).rejects.toThrow(/Denied by policy|-32050/);
+  });
+
+  it("a2a-mask-card-number: 4111 in an inbound message arrives as ####", async () => {
+    const client = await new ClientFactory().createFromUrl(route);
+    expect(textOf((await client.sendMessage(userMessage("card 4111 1111"))) as Event)).toBe("You said: card #### 1111");
+  });
+
+  it("streaming: the same events in the same order as directly, each judged (the artifact is masked)", async () => {
+    const kinds = async (url: string) => {
+      const client = await new ClientFactory().createFromUrl(url);
+      const seen: Event[] = [];
+      for await (const e of client.sendMessageStream(userMessage("task with 4111"))) seen.push(e as Event);
+      return seen;
+    };
+    const proxied = await kinds(route);
+    const direct = await kinds(agentUrl);
+    const shape = (es: Event[]) => es.map((e) => `${e.kind}:${e.status?.state ?? ""}`);
+    expect(shape(proxied)).toEqual(shape(direct));
+    expect(shape(proxied)).toEqual(["task:submitted", "status-update:working", "artifact-update:", "status-update:completed"]);
+    const artifact = proxied.find((e) => e.kind === "artifact-update");
+    expect(artifact?.artifact?.parts[0]?.text).toBe("artifact: task with ####");
+  });
+
+  it("a denied stream is refused before anything reaches the agent", async () => {
+    const client = await new ClientFactory().createFromUrl(route);
+    const run = async () => {
+      for await (const e of client.sendMessageStream(userMessage("task forbidden"))) void e;
+    };
+    await expect(run()).rejects.toThrow(/Denied by policy|-32050/);
+  });
+
+  it("tasks/get and tasks/cancel work through the proxy", async () => {
+    const client = await new ClientFactory().createFromUrl(route);
+    let taskId = "";
+    const stream = client.sendMessageStream(userMessage("slow job"));
+    for await (const e of stream) {
+      const ev = e as Event & { id?: string; taskId?: string };
+      taskId ||= ev.id ?? ev.taskId ?? "";
+      if (ev.status?.state === "working") break;
+    }
+    expect(taskId).not.toBe("");
+    const got = await client.getTask({ id: taskId });
+    expect(got.status.state).toBe("working");
+    const canceled = await client.cancelTask({ id: taskId });
+    expect(canceled.id).toBe(taskId);
+  });
+
+  it("the log names the rules, the remote agent, and the task and context of each exchange", () => {
+    const lines = p.log();
+    expect(lines.some((l) => (l.rules as string[]).includes("a2a-deny-forbidden") && l.decision === "deny")).toBe(true);
+    expect(lines.some((l) => (l.rules as string[]).includes("a2a-mask-card-number") && l.decision === "modify" && l.kind === "event")).toBe(true);
+    expect(lines.some((l) => l.method === "agent/card" && l.protocol === "a2a")).toBe(true);
+    expect(lines.some((l) => l.peer === "Echo Agent" && typeof l.task === "string" && typeof l.context === "string")).toBe(true);
+  });
+});
+
+describe("A2A: a remote agent that is down or not an agent", () => {
+  it("answers -32052 with the route, and a card error, instead of hanging", async () => {
+    const p = await startProxy([{ name: "gone", path: "/a2a/gone", a2a: new A2aRemote({ url: "http://127.0.0.1:9" }) }]);
+    try {
+      const r = await fetch(`${p.base}/a2a/gone/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: userMessage("hi") }) });
+      expect(r.status).toBe(200);
+      expect(await r.json()).toMatchObject({ id: 1, error: { code: -32052, data: { route: "gone" } } });
+      const card = await fetch(`${p.base}/a2a/gone/.well-known/agent-card.json`);
+      expect(card.status).toBe(502);
+    } finally {
+      await p.close();
+    }
+  });
+});
