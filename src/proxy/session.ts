@@ -307,7 +307,11 @@ export class Session {
           const block = renderBlock(p.id, p.direction === "outbound" ? null : pending.method, v, this.opts.render);
           this.deliver(p.direction, JSON.stringify(block), pending, p.carry);
           // A denied event ends its stream: the agent got the error event, the server's stream is let go.
-          if (pending.streaming) this.upstream.abandon?.(key);
+          if (pending.streaming) {
+            this.upstream.abandon?.(key);
+            this.log({ ...p, kind: "event" }, v, failOpen);
+            return;
+          }
         }
       }
       this.log(p, v, failOpen);

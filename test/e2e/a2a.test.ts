@@ -125,3 +125,32 @@ describe("A2A: a remote agent that is down or not an agent", () => {
     }
   });
 });
+
+describe("A2A: a denied stream event ends the stream", () => {
+  it("the caller gets the events before it, then a -32050 error event, and the stream ends", async () => {
+    const { writeFileSync } = await import("node:fs");
+    const { tempDir } = await import("../helpers.js");
+    const rules = join(tempDir(), "deny-event.yaml");
+    writeFileSync(
+      rules,
+      ["name: deny-event", "default: allow", "rules:", "  - id: no-secret-artifacts", "    match: { protocol: a2a, direction: inbound, operation: stream }", '    when: \'text.contains("secret")\'', "    decision: deny", "    message: secret artifacts stay home"].join("\n"),
+    );
+    const agent = spawn(process.execPath, [AGENT], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    const { match } = await waitFor(agent, /listening (\d+)/);
+    const p = await startProxy([{ name: "echo", path: "/a2a/echo", a2a: new A2aRemote({ url: `http://127.0.0.1:${match[1]}` }) }], { rules });
+    try {
+      const client = await new ClientFactory().createFromUrl(`${p.base}/a2a/echo/`);
+      const seen: string[] = [];
+      const run = async () => {
+        for await (const e of client.sendMessageStream(userMessage("task secret"))) seen.push((e as Event).kind);
+      };
+      await expect(run()).rejects.toThrow(/Denied by policy|-32050/);
+      // The task and its first status update carry the user's text too ("task secret" is in the task's history).
+      expect(seen).not.toContain("artifact-update");
+      expect(p.log().some((l) => (l.rules as string[]).includes("no-secret-artifacts") && l.kind === "event" && l.decision === "deny")).toBe(true);
+    } finally {
+      await p.close();
+      await stopChild(agent);
+    }
+  });
+});

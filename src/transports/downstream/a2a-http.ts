@@ -80,6 +80,7 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
 class A2aExchange implements Downstream {
   connection!: Connection;
   finished = false;
+  private blocked = false;
 
   constructor(
     private readonly res: ServerResponse,
@@ -98,7 +99,15 @@ class A2aExchange implements Downstream {
       return;
     }
     if (!this.res.headersSent) this.res.writeHead(200, SSE_HEADERS);
-    this.res.write(sseEvent(text));
+    if (!this.res.write(sseEvent(text)) && !this.blocked) {
+      // A slow caller: the remote agent's stream is not read until this one drains.
+      this.blocked = true;
+      this.connection.upstream.pause?.();
+      this.res.once("drain", () => {
+        this.blocked = false;
+        this.connection.upstream.resume?.();
+      });
+    }
     if (info?.answer) this.end();
   }
 
