@@ -146,14 +146,15 @@ program
   .option("--method <m>", "only these methods (globs)", collect)
   .option("--tool <t>", "only these tools (globs)", collect)
   .option("--session <s>", "only these sessions", collect)
+  .option("--task <id>", "A2A: only exchanges about this task or context id (globs)", collect)
   .option("--json", "print the raw NDJSON lines", false)
   .option("--no-color", "no ANSI colours")
-  .action(async (file: string, o: { follow: boolean; decision?: string[]; method?: string[]; tool?: string[]; session?: string[]; json: boolean; color: boolean }) => {
+  .action(async (file: string, o: { follow: boolean; decision?: string[]; method?: string[]; tool?: string[]; session?: string[]; task?: string[]; json: boolean; color: boolean }) => {
     const ac = new AbortController();
     process.once("SIGINT", () => ac.abort());
     process.once("SIGTERM", () => ac.abort());
     process.exitCode = await runTail(
-      { file, follow: o.follow, json: o.json, color: o.color && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, decision: o.decision, method: o.method, tool: o.tool, session: o.session, signal: ac.signal },
+      { file, follow: o.follow, json: o.json, color: o.color && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, decision: o.decision, method: o.method, tool: o.tool, session: o.session, task: o.task, signal: ac.signal },
       process.stdout,
       process.stderr,
     );

@@ -19,6 +19,9 @@ export function formatDecision(r: DecisionRecord, opts: { color: boolean }): str
   if (r.rules?.length) parts.push(`[${r.rules.join(", ")}]`);
   if (r.reasonCode?.length) parts.push(r.reasonCode.join(","));
   if (r.decision !== "allow" && r.message) parts.push(paint(colour, r.message));
+  // A2A: who called whom about which task, so a chain of delegations can be followed across lines.
+  const a2a = r.protocol === "a2a" ? [`${r.agent ?? "?"}→${r.peer ?? r.route}`, r.task ? `task ${r.task}` : "", r.context ? `ctx ${r.context}` : ""].filter(Boolean).join(" ") : "";
+  if (a2a) parts.push(a2a);
   parts.push(paint(C.dim, `(${r.evalUs}µs) ${r.session} ${r.route}${r.failOpen ? " FAIL-OPEN" : ""}`));
   return parts.join("  ");
 }
@@ -28,12 +31,15 @@ export interface DecisionFilter {
   method?: string[];
   tool?: string[];
   session?: string[];
+  /** A2A: only the exchanges about this task or context. */
+  task?: string[];
 }
 
 export function matchesFilter(r: DecisionRecord, f: DecisionFilter): boolean {
   const ok = (patterns: string[] | undefined, value: string | null | undefined) =>
     !patterns || patterns.length === 0 || (value !== null && value !== undefined && patterns.some((p) => globToRegExp(p).test(value)));
-  return ok(f.decision, r.decision) && ok(f.method, r.method) && ok(f.tool, r.tool) && ok(f.session, r.session);
+  const task = !f.task || f.task.length === 0 || ok(f.task, r.task) || ok(f.task, r.context);
+  return ok(f.decision, r.decision) && ok(f.method, r.method) && ok(f.tool, r.tool) && ok(f.session, r.session) && task;
 }
 
 const cache = new Map<string, RegExp>();
