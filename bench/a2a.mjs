@@ -1,0 +1,85 @@
+// `npm run bench`, part 4: A2A through a guardwire route, against the same @a2a-js/sdk client → agent directly.
+//   1. message/send throughput at 32 concurrent calls, proxied ÷ direct;
+//   2. per streamed event: a stream of 200 artifact updates, (proxied − direct) stream time ÷ events.
+// Rounds interleave direct and proxied; medians across rounds. The agent is test/fixtures/servers/a2a-agent-03.mjs.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ClientFactory } from "a2a-sdk-03/client";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const quick = process.argv.includes("--quick");
+const P = quick ? { rounds: 3, calls: 300, streams: 5, events: 200 } : { rounds: 9, calls: 1000, streams: 10, events: 200 };
+const dir = mkdtempSync(join(tmpdir(), "guardwire-bench-a2a-"));
+const children = [];
+setTimeout(() => {
+  console.error("bench a2a: still running after 300 s; giving up");
+  for (const c of children) c.kill("SIGKILL");
+  process.exit(2);
+}, 300_000).unref();
+
+function start(args, ready) {
+  const child = spawn(process.execPath, args, { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let out = "";
+  return new Promise((resolve, reject) => {
+    const on = (b) => {
+      out += b.toString();
+      const m = ready.exec(out);
+      if (m) resolve(m);
+    };
+    child.stdout.on("data", on);
+    child.stderr.on("data", on);
+    child.once("exit", (code) => reject(new Error(`exited ${code}:\n${out}`)));
+  });
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const message = (text) => ({ message: { kind: "message", messageId: crypto.randomUUID(), role: "user", parts: [{ kind: "text", text }] } });
+
+async function measure(client) {
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: 32 }, async () => {
+    while (next++ < P.calls) await client.sendMessage(message("hello"));
+  }));
+  const tput = P.calls / ((performance.now() - t0) / 1000);
+  const perEvent = [];
+  for (let s = 0; s < P.streams; s++) {
+    const t = performance.now();
+    let n = 0;
+    for await (const e of client.sendMessageStream(message(`burst ${P.events}`))) if (e.kind === "artifact-update") n++;
+    if (n !== P.events) throw new Error(`expected ${P.events} events, got ${n}`);
+    perEvent.push((performance.now() - t) / P.events);
+  }
+  return { tput, perEventMs: median(perEvent) };
+}
+
+const agentPort = (await start([join(root, "test", "fixtures", "servers", "a2a-agent-03.mjs")], /listening (\d+)/))[1];
+const config = join(dir, "a2a.yaml");
+writeFileSync(config, [`listen: { host: 127.0.0.1, port: 0 }`, `log: ${join(dir, "a2a.ndjson")}`, `routes:`, `  - { name: echo, path: /a2a/echo, a2a: { url: "http://127.0.0.1:${agentPort}" } }`].join("\n"));
+const base = (await start([join(root, "dist", "cli", "main.js"), "serve", "--config", config, "--pins", join(dir, "pins.json"), "--no-watch"], /serving (http:\/\/\S+)/))[1];
+const direct = await new ClientFactory().createFromUrl(`http://127.0.0.1:${agentPort}`);
+const proxied = await new ClientFactory().createFromUrl(`${base}/a2a/echo/`);
+await measure(direct);
+await measure(proxied);
+const rounds = [];
+for (let r = 0; r < P.rounds; r++) {
+  const order = r % 2 ? [["proxied", proxied], ["direct", direct]] : [["direct", direct], ["proxied", proxied]];
+  const round = {};
+  for (const [name, client] of order) round[name] = await measure(client);
+  rounds.push(round);
+}
+const ratio = median(rounds.map((r) => r.proxied.tput / r.direct.tput));
+const added = median(rounds.map((r) => r.proxied.perEventMs - r.direct.perEventMs));
+const line = (what, value, target, ok) => console.log(`${what.padEnd(58)} ${value.padStart(14)}   ${target.padEnd(10)} ${ok ? "ok" : "MISSED"}`);
+console.log(`\nguardwire A2A bench — node ${process.version}${quick ? ", QUICK" : ""}, ${P.rounds} interleaved rounds, medians\n`);
+line("message/send throughput, proxied ÷ direct (32 in flight)", `${ratio.toFixed(2)} ×`, "≥ 0.85 ×", ratio >= 0.85);
+line("per streamed event, added latency", `+${(added * 1000).toFixed(0)} µs`, "≤ 100 µs", added <= 0.1);
+console.log(`(direct ${median(rounds.map((r) => r.direct.tput)).toFixed(0)} sends/s, ${(median(rounds.map((r) => r.direct.perEventMs)) * 1000).toFixed(0)} µs/event; proxied ${median(rounds.map((r) => r.proxied.tput)).toFixed(0)} sends/s, ${(median(rounds.map((r) => r.proxied.perEventMs)) * 1000).toFixed(0)} µs/event)`);
+writeFileSync(join(root, "bench", "results-a2a.json"), JSON.stringify({ date: new Date().toISOString(), node: process.version, quick, params: P, throughputRatio: ratio, addedPerEventMs: added, rounds }, null, 2) + "\n");
+await Promise.all(children.map((c) => new Promise((r) => (c.once("exit", r), c.kill("SIGTERM")))));
+rmSync(dir, { recursive: true, force: true });
+process.exit(0);
