@@ -1,6 +1,12 @@
 /** A2A vocabulary the proxy and the rules depend on (A2A 0.3 and 1.0, JSON-RPC binding). */
 
-export type A2aOperation = "send" | "stream" | "get" | "list" | "cancel" | "subscribe" | "push-config" | "card";
+export type A2aOperation = "send" | "stream" | "get" | "list" | "cancel" | "subscribe" | "push-config" | "push" | "card";
+
+/**
+ * An agent's webhook post (a push notification), as guardwire hands it to the guardian: an inbound notification with
+ * this method whose params are the posted body. A2A itself gives webhook posts no JSON-RPC method.
+ */
+export const A2A_PUSH_METHOD = "tasks/pushNotification";
 
 /** Each JSON-RPC method of both versions, normalised: one rule on `operation` covers 0.3 and 1.0. */
 const OPERATIONS: Record<string, A2aOperation> = {
@@ -27,6 +33,7 @@ const OPERATIONS: Record<string, A2aOperation> = {
   "agent/getAuthenticatedExtendedCard": "card",
   GetExtendedAgentCard: "card",
   "agent/card": "card",
+  [A2A_PUSH_METHOD]: "push",
 };
 
 export function a2aOperation(method: string | null): A2aOperation | null {
@@ -93,4 +100,41 @@ export function jsonRpcUrlOf(card: Record<string, unknown>): string | null {
   if (found) return found.url as string;
   const preferred = card.preferredTransport ?? JSONRPC;
   return preferred === JSONRPC && typeof card.url === "string" ? card.url : null;
+}
+
+/**
+ * Rewrites the callback `url` of every push-notification config in a request's params or a response's result: under
+ * `pushNotificationConfig`, `taskPushNotificationConfig`, `config`/`configs`, or a config at the top (1.0's flat
+ * `TaskPushNotificationConfig`). `map` returns the new URL, or null to keep it. Returns the same value when nothing
+ * changed.
+ */
+export function mapPushUrls<T>(value: T, map: (url: string, config: Record<string, unknown>) => string | null): T {
+  const visit = (v: unknown, isConfig: boolean, depth: number): unknown => {
+    if (depth > 6 || v === null || typeof v !== "object") return v;
+    if (Array.isArray(v)) {
+      let changed = false;
+      const out = v.map((x) => {
+        const y = visit(x, isConfig, depth + 1);
+        changed ||= y !== x;
+        return y;
+      });
+      return changed ? out : v;
+    }
+    const o = v as Record<string, unknown>;
+    let out: Record<string, unknown> | null = null;
+    if (isConfig && typeof o.url === "string") {
+      const url = map(o.url, o);
+      if (url !== null && url !== o.url) out = { ...o, url };
+    }
+    for (const [k, x] of Object.entries(o)) {
+      const y = visit(x, /push/i.test(k) || k === "config" || k === "configs", depth + 1);
+      if (y !== x) (out ??= { ...o })[k] = y;
+    }
+    return out ?? v;
+  };
+  return visit(value, isTopConfig(value), 0) as T;
+}
+
+function isTopConfig(v: unknown): boolean {
+  return v !== null && typeof v === "object" && !Array.isArray(v) && typeof (v as { url?: unknown }).url === "string" && "taskId" in v;
 }

@@ -87,6 +87,8 @@ export interface UpstreamContext {
 /** The `carry` of a frame received over HTTP: protocol headers to pass upstream (lower-case names). */
 export interface HttpCarry {
   headers: Record<string, string>;
+  /** A2A: where this proxy receives the agent's webhook posts for the route (`<proxy>/<route>/push/`). */
+  pushBase?: string;
 }
 
 export type UpstreamFactory = (sink: UpstreamSink, ctx: UpstreamContext) => Upstream;

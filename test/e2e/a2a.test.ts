@@ -154,3 +154,68 @@ describe("A2A: a denied stream event ends the stream", () => {
     }
   });
 });
+
+describe("A2A push notifications cross the guardian", () => {
+  it("the agent posts to the proxy; allowed posts reach the caller's webhook with its token, denied ones are dropped", async () => {
+    const { createServer } = await import("node:http");
+    const { writeFileSync } = await import("node:fs");
+    const { tempDir } = await import("../helpers.js");
+    const received: { token: string | undefined; body: { id?: string; status?: { state: string }; artifacts?: { parts: Part[] }[] } }[] = [];
+    const hook = createServer((req, res) => {
+      let b = "";
+      req.on("data", (c: Buffer) => (b += c.toString()));
+      req.on("end", () => {
+        received.push({ token: req.headers["x-a2a-notification-token"] as string | undefined, body: JSON.parse(b) as (typeof received)[number]["body"] });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => hook.listen(0, "127.0.0.1", r));
+    const hookUrl = `http://127.0.0.1:${(hook.address() as { port: number }).port}/hook`;
+    const rules = join(tempDir(), "push.yaml");
+    writeFileSync(
+      rules,
+      [
+        "name: push",
+        "default: allow",
+        "rules:",
+        "  - id: no-working-pushes",
+        "    match: { protocol: a2a, direction: inbound, operation: push }",
+        "    when: 'message.params.status.state == \"working\"'",
+        "    decision: deny",
+        "  - id: mask-in-pushes",
+        "    match: { protocol: a2a, direction: inbound, operation: push }",
+        "    when: 'text.contains(\"4111\")'",
+        "    decision: modify",
+        "    modify: [{ replace: \"$..text\", pattern: \"4111\", with: \"####\" }]",
+      ].join("\n"),
+    );
+    const agent = spawn(process.execPath, [AGENT], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    const { match } = await waitFor(agent, /listening (\d+)/);
+    const remote = new A2aRemote({ url: `http://127.0.0.1:${match[1]}` });
+    const p = await startProxy([{ name: "echo", path: "/a2a/echo", a2a: remote }], { rules });
+    try {
+      const client = await new ClientFactory().createFromUrl(`${p.base}/a2a/echo/`);
+      const task = (await client.sendMessage({ ...userMessage("task card 4111"), configuration: { blocking: true, pushNotificationConfig: { url: hookUrl, token: "tok-123" } } })) as { id: string };
+      await expect.poll(() => received.length, { timeout: 5000 }).toBeGreaterThan(0);
+      await new Promise((r) => setTimeout(r, 300));
+      // Every post reached the caller through the proxy, with the caller's token; none in the "working" state.
+      expect(received.every((r) => r.token === "tok-123")).toBe(true);
+      expect(received.some((r) => r.body.status?.state === "working")).toBe(false);
+      expect(received.some((r) => r.body.status?.state === "completed")).toBe(true);
+      expect(JSON.stringify(received)).not.toContain("4111");
+      // The caller sees its own callback URL in push-config answers, never the proxy's.
+      const cfg = await client.getTaskPushNotificationConfig({ id: task.id });
+      expect(cfg.pushNotificationConfig.url).toBe(hookUrl);
+      const lines = p.log();
+      expect(lines.some((l) => l.method === "tasks/pushNotification" && l.decision === "deny" && (l.rules as string[]).includes("no-working-pushes"))).toBe(true);
+      expect(lines.some((l) => l.method === "tasks/pushNotification" && l.decision === "modify")).toBe(true);
+      // A post to a callback nobody registered is refused.
+      const forged = await fetch(`${p.base}/a2a/echo/push/${"0".repeat(36)}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      expect(forged.status).toBe(404);
+    } finally {
+      await p.close();
+      await stopChild(agent);
+      hook.close();
+    }
+  });
+});

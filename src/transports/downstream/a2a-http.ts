@@ -1,6 +1,8 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { A2A_STREAMING_METHODS, a2aOperation, rewriteAgentCard } from "../../protocol/a2a.js";
+import { request } from "undici";
+import { A2A_PUSH_METHOD, A2A_STREAMING_METHODS, a2aOperation, mapPushUrls, rewriteAgentCard } from "../../protocol/a2a.js";
+import type { PushRelay } from "../a2a-push.js";
 import { classify, ErrorCode, idKey } from "../../protocol/json-rpc.js";
 import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
 import { sseEvent } from "../../protocol/sse.js";
@@ -15,7 +17,12 @@ export interface A2aEndpointOptions {
   cardUpstream(proxyUrl: string): UpstreamFactory;
   /** Pass the caller's Authorization to the remote agent. */
   passAuthorization: boolean;
+  /** Push callbacks registered through this route: the agent's webhook posts arrive at `<route>/push/<id>`. */
+  push?: PushRelay;
 }
+
+/** Headers an agent may carry its push token in (0.3 SDKs use the first). */
+const PUSH_TOKEN_HEADERS = ["x-a2a-notification-token", "authorization"];
 
 /** Request headers A2A defines, carried to the remote agent. */
 const CARRIED = ["a2a-version", "a2a-extensions", "x-a2a-extensions"];
@@ -49,7 +56,8 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
       // A2A callers only send requests, one per POST.
       return httpError(res, 400, ErrorCode.InvalidRequest, `Invalid Request: ${c.ok ? "A2A takes one request per call" : c.reason}`, c.id);
     }
-    const ex = new A2aExchange(res, idKey(c.id as string | number), A2A_STREAMING_METHODS.has(c.method ?? ""), a2aOperation(c.method ?? null) === "card" ? new URL(routeUrl, base).href : null);
+    const op = a2aOperation(c.method ?? null);
+    const ex = new A2aExchange(res, idKey(c.id as string | number), A2A_STREAMING_METHODS.has(c.method ?? ""), op === "card" ? new URL(routeUrl, base).href : null, op === "push-config" ? (opts.push ?? null) : null);
     const conn = opts.connect(ex, { transport: "a2a-jsonrpc", agent: caller.agent, sessionId: `x-${randomUUID().slice(0, 8)}` });
     ex.connection = conn;
     open.add(conn);
@@ -58,7 +66,39 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
       if (!ex.finished) conn.upstream.abandon?.(ex.key);
       void conn.close();
     });
-    conn.receive({ text: body.text, value: parsed.value, carry: carryOf(req, caller, opts.passAuthorization) });
+    const carry = carryOf(req, caller, opts.passAuthorization);
+    if (opts.push) carry.pushBase = new URL(`${routeUrl}push/`, base).href;
+    conn.receive({ text: body.text, value: parsed.value, carry });
+  };
+
+  /**
+   * The agent's webhook post for a callback registered through this route: judged as an inbound `tasks/pushNotification`
+   * and, if allowed (or modified), relayed to the caller's own URL with its token. A denied post is dropped (logged).
+   */
+  const webhook = async (id: string, req: IncomingMessage, res: ServerResponse) => {
+    const target = opts.push?.target(id);
+    if (!target) {
+      req.resume();
+      return httpError(res, 404, ErrorCode.ServerError, "Not Found: no such push callback");
+    }
+    const presented = PUSH_TOKEN_HEADERS.map((h) => req.headers[h]).find((v): v is string => typeof v === "string");
+    if (target.token !== null && !(presented !== undefined && sameSecret(presented.replace(/^Bearer\s+/i, ""), target.token))) {
+      req.resume();
+      return httpError(res, 401, ErrorCode.ServerError, "Unauthorized: wrong or missing notification token");
+    }
+    const body = await readBody(req, opts.maxBodyBytes);
+    if (!body.ok) return httpError(res, body.status, ErrorCode.InvalidRequest, body.status === 413 ? "Payload Too Large" : "Bad Request");
+    const parsed = parseJson(body.text, { maxDepth: DEFAULT_MAX_DEPTH });
+    if (!parsed.ok || parsed.value === null || typeof parsed.value !== "object") return httpError(res, 400, ErrorCode.ParseError, "Parse error: a notification is a JSON object");
+    res.writeHead(202).end();
+    const relay = new WebhookRelay(target.url, target.token);
+    const text = JSON.stringify({ jsonrpc: "2.0", method: A2A_PUSH_METHOD, params: parsed.value });
+    relay.connection = opts.connect(relay, { transport: "a2a-push", agent: null, sessionId: `push-${id.slice(0, 8)}` }, (sink) => {
+      queueMicrotask(() => sink.frame({ text }));
+      return { send: () => {}, close: async () => {} };
+    });
+    // A denied post is never relayed: the session is done once the post was judged either way.
+    setTimeout(() => void relay.connection.close(), 5000).unref();
   };
 
   return {
@@ -67,6 +107,7 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
       const routeUrl = path.slice(0, path.length - suffix.length).replace(/\/?$/, "/");
       if (req.method === "GET" && (suffix === ".well-known/agent-card.json" || suffix === ".well-known/agent.json")) card(req, res, caller, base, routeUrl);
       else if (req.method === "POST" && suffix === "") void post(req, res, caller, base, routeUrl);
+      else if (req.method === "POST" && suffix.startsWith("push/")) void webhook(suffix.slice(5), req, res);
       else return false;
       return true;
     },
@@ -88,12 +129,15 @@ class A2aExchange implements Downstream {
     private readonly streaming: boolean,
     /** Set for extended-card requests: the card in the answer is rewritten to lead here. */
     private readonly cardUrl: string | null = null,
+    /** Set for push-config requests: the caller gets its own callback URLs back, not the proxy's. */
+    private readonly push: PushRelay | null = null,
   ) {}
 
   send(text: string, info?: SendInfo): void {
     if (this.finished) return;
     if (this.key === "card") return this.sendCard(text);
     if (this.cardUrl) text = rewriteCardAnswer(text, this.cardUrl);
+    if (this.push) text = withCallerCallbacks(text, this.push);
     if (!this.streaming) {
       this.finish(200, "application/json", text);
       return;
@@ -145,12 +189,47 @@ function rewriteCardAnswer(text: string, proxyUrl: string): string {
   return card ? JSON.stringify({ ...m, result: card }) : text;
 }
 
-function carryOf(req: IncomingMessage, caller: HttpCaller, passAuthorization: boolean): HttpCarry | undefined {
+function withCallerCallbacks(text: string, push: PushRelay): string {
+  const m = JSON.parse(text) as { result?: unknown };
+  const result = mapPushUrls(m.result, (url) => push.original(url));
+  return result === m.result ? text : JSON.stringify({ ...m, result });
+}
+
+/** Relays a judged webhook post to the caller's own callback. */
+class WebhookRelay implements Downstream {
+  connection!: Connection;
+
+  constructor(
+    private readonly url: string,
+    private readonly token: string | null,
+  ) {}
+
+  send(text: string): void {
+    const params = (JSON.parse(text) as { params?: unknown }).params;
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (this.token !== null) headers["x-a2a-notification-token"] = this.token;
+    request(this.url, { method: "POST", headers, body: JSON.stringify(params), headersTimeout: 10_000, bodyTimeout: 10_000 }).then(
+      (r) => r.body.dump(),
+      () => {
+        // The caller's webhook is unreachable: the agent was already answered; the decision is in the log.
+      },
+    ).finally(() => void this.connection.close());
+  }
+
+  upstreamGone(): void {}
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const d = (s: string) => createHash("sha256").update(s).digest();
+  return timingSafeEqual(d(a), d(b));
+}
+
+function carryOf(req: IncomingMessage, caller: HttpCaller, passAuthorization: boolean): HttpCarry {
   const headers: Record<string, string> = {};
   for (const h of CARRIED) {
     const v = req.headers[h];
     if (typeof v === "string") headers[h] = v;
   }
   if (passAuthorization && caller.forward.authorization) headers.authorization = caller.forward.authorization;
-  return Object.keys(headers).length > 0 ? { headers } : undefined;
+  return { headers };
 }

@@ -1,6 +1,7 @@
 import { request, type Dispatcher } from "undici";
-import { jsonRpcUrlOf, rewriteAgentCard } from "../../protocol/a2a.js";
-import type { Upstream, UpstreamFactory } from "../types.js";
+import { a2aOperation, jsonRpcUrlOf, mapPushUrls, rewriteAgentCard } from "../../protocol/a2a.js";
+import { PushRelay } from "../a2a-push.js";
+import type { HttpCarry, SendInfo, Upstream, UpstreamFactory } from "../types.js";
 import { SendQueue } from "./queue.js";
 import { streamableHttpUpstream, upstreamAgent } from "./streamable-http.js";
 
@@ -25,6 +26,8 @@ export class A2aRemote {
   private cached: { card: Record<string, unknown>; endpoint: string; at: number } | null = null;
   private fetching: Promise<{ card: Record<string, unknown>; endpoint: string }> | null = null;
   readonly dispatcher: Dispatcher;
+  /** The callbacks callers registered through this route, replaced by the proxy's own. */
+  readonly push = new PushRelay();
 
   constructor(private readonly opts: A2aRemoteOptions) {
     this.dispatcher = opts.dispatcher ?? upstreamAgent();
@@ -97,6 +100,7 @@ export class A2aRemote {
       );
       return {
         send: (text, info) => {
+          text = this.withProxyCallbacks(text, info);
           if (!queue.hold(text, info, real !== null)) real?.send(text, info);
         },
         close: async () => {
@@ -108,6 +112,20 @@ export class A2aRemote {
         resume: () => real?.resume?.(),
       };
     };
+  }
+
+  /**
+   * A request that registers push callbacks (send, stream, push-config) leaves with the proxy's callback URLs in place
+   * of the caller's: the guardian judged the caller's own, the agent posts to the proxy. Other frames pass as they are.
+   */
+  private withProxyCallbacks(text: string, info: SendInfo | undefined): string {
+    const base = (info?.carry as HttpCarry | undefined)?.pushBase;
+    if (!base || !text.includes('"url"')) return text;
+    const m = JSON.parse(text) as { method?: string; params?: unknown };
+    const op = a2aOperation(m.method ?? null);
+    if (op !== "send" && op !== "stream" && op !== "push-config") return text;
+    const params = mapPushUrls(m.params, (url, config) => this.push.register(url, typeof config.token === "string" ? config.token : null, base));
+    return params === m.params ? text : JSON.stringify({ ...m, params });
   }
 
   /** An upstream that answers one `agent/card` request with the card as the proxy serves it: a guarded card fetch. */
