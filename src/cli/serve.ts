@@ -84,7 +84,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
       const remote = remotes.get(route.path);
       if (remote) {
         const passAuthorization = config.routes.find((r) => r.path === route.path)?.a2a?.passAuthorization ?? false;
-        return [a2aEndpoint({ connect, maxBodyBytes: config.maxFrameBytes, cardUpstream: (url) => remote.cardUpstream(url), passAuthorization, push: remote.push })];
+        return [a2aEndpoint({ connect, maxBodyBytes: config.maxFrameBytes, cardUpstream: (url) => remote.cardUpstream(url), passAuthorization, push: remote.push, restUpstream: remote.restUpstream() })];
       }
       return [legacySseEndpoint({ connect, maxBodyBytes: config.maxFrameBytes }), websocketEndpoint({ connect, maxFrameBytes: config.maxFrameBytes })];
     },

@@ -61,14 +61,16 @@ export function a2aIdsOf(message: Record<string, unknown>): { taskId: string | n
 
 /** Binding names in a card that the proxy carries. */
 const JSONRPC = "JSONRPC";
+const REST = "HTTP+JSON";
 
 /**
- * The card a caller sees through the proxy: every interface URL leads to `proxyUrl`; interfaces the proxy cannot carry
- * (gRPC, and HTTP+JSON until the REST binding is proxied) are removed, and so are `signatures`, which sign the
- * upstream's URLs and cannot hold for the rewritten card (a client that verifies them would reject it).
+ * The card a caller sees through the proxy: every interface URL leads to the proxy — JSON-RPC to `proxyUrl`, HTTP+JSON
+ * (REST) to `proxyUrl` + "rest" — and interfaces the proxy cannot carry (gRPC) are removed, and so are `signatures`,
+ * which sign the upstream's URLs and cannot hold for the rewritten card (a client that verifies them would reject it).
  * Returns null for a value that is not an agent card.
  */
 export function rewriteAgentCard(card: unknown, proxyUrl: string): Record<string, unknown> | null {
+  const urlFor = (binding: unknown) => (binding === JSONRPC ? proxyUrl : binding === REST ? `${proxyUrl}rest` : null);
   if (card === null || typeof card !== "object" || Array.isArray(card)) return null;
   const c = { ...(card as Record<string, unknown>) };
   if (typeof c.name !== "string") return null;
@@ -81,25 +83,76 @@ export function rewriteAgentCard(card: unknown, proxyUrl: string): Record<string
     c.preferredTransport = JSONRPC;
     if (Array.isArray(c.additionalInterfaces)) {
       c.additionalInterfaces = (c.additionalInterfaces as Record<string, unknown>[])
-        .filter((i) => i && i.transport === JSONRPC)
-        .map((i) => ({ ...i, url: proxyUrl }));
+        .filter((i) => i && urlFor(i.transport) !== null)
+        .map((i) => ({ ...i, url: urlFor(i.transport) }));
     }
   }
   if (has10) {
     c.supportedInterfaces = (c.supportedInterfaces as Record<string, unknown>[])
-      .filter((i) => i && (i.protocolBinding ?? i.transport) === JSONRPC)
-      .map((i) => ({ ...i, url: proxyUrl }));
+      .filter((i) => i && urlFor(i.protocolBinding ?? i.transport) !== null)
+      .map((i) => ({ ...i, url: urlFor(i.protocolBinding ?? i.transport) }));
   }
   return c;
 }
 
 /** Where a card says its JSON-RPC binding is served (0.3 `url`/`additionalInterfaces`, 1.0 `supportedInterfaces`). */
 export function jsonRpcUrlOf(card: Record<string, unknown>): string | null {
+  return bindingUrlOf(card, JSONRPC);
+}
+
+/** Where a card says its HTTP+JSON (REST) binding is served, if it has one. */
+export function restUrlOf(card: Record<string, unknown>): string | null {
+  return bindingUrlOf(card, REST);
+}
+
+function bindingUrlOf(card: Record<string, unknown>, binding: string): string | null {
   const interfaces = [...(Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : []), ...(Array.isArray(card.additionalInterfaces) ? card.additionalInterfaces : [])] as Record<string, unknown>[];
-  const found = interfaces.find((i) => i && (i.protocolBinding ?? i.transport) === JSONRPC && typeof i.url === "string");
+  const found = interfaces.find((i) => i && (i.protocolBinding ?? i.transport) === binding && typeof i.url === "string");
   if (found) return found.url as string;
   const preferred = card.preferredTransport ?? JSONRPC;
-  return preferred === JSONRPC && typeof card.url === "string" ? card.url : null;
+  return preferred === binding && typeof card.url === "string" ? card.url : null;
+}
+
+function decode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** A REST call as the guardian sees it: the JSON-RPC method it stands for, and whether its answer is a stream. */
+export interface RestCall {
+  method: string;
+  streaming: boolean;
+  /** Path parameters (task id, config id) and the query, for the message's params when the call has no body. */
+  pathParams: Record<string, string>;
+}
+
+/**
+ * The HTTP+JSON binding's routes (0.3 under `/v1`, 1.0 without), each named by its JSON-RPC equivalent so the same
+ * rules apply to both bindings. A path that is none of them is judged as `rest:<METHOD> <path>` and forwarded if allowed.
+ */
+export function restCallOf(httpMethod: string, path: string): RestCall {
+  const v03 = path.startsWith("/v1/");
+  const p = v03 ? path.slice(3) : path;
+  const name = (old: string, now: string) => (v03 ? old : now);
+  const m = httpMethod.toUpperCase();
+  let x: RegExpExecArray | null;
+  if (m === "POST" && p === "/message:send") return { method: name("message/send", "SendMessage"), streaming: false, pathParams: {} };
+  if (m === "POST" && p === "/message:stream") return { method: name("message/stream", "SendStreamingMessage"), streaming: true, pathParams: {} };
+  if ((m === "GET" && p === "/card") || (m === "GET" && p === "/extendedAgentCard")) return { method: name("agent/getAuthenticatedExtendedCard", "GetExtendedAgentCard"), streaming: false, pathParams: {} };
+  if (m === "GET" && p === "/tasks") return { method: "ListTasks", streaming: false, pathParams: {} };
+  if ((x = /^\/tasks\/([^/:]+):cancel$/.exec(p)) && m === "POST") return { method: name("tasks/cancel", "CancelTask"), streaming: false, pathParams: { id: decode(x[1] as string) } };
+  if ((x = /^\/tasks\/([^/:]+):subscribe$/.exec(p)) && (m === "GET" || m === "POST")) return { method: name("tasks/resubscribe", "SubscribeToTask"), streaming: true, pathParams: { id: decode(x[1] as string) } };
+  if ((x = /^\/tasks\/([^/:]+)$/.exec(p)) && m === "GET") return { method: name("tasks/get", "GetTask"), streaming: false, pathParams: { id: decode(x[1] as string) } };
+  if ((x = /^\/tasks\/([^/:]+)\/pushNotificationConfigs(?:\/([^/]+))?$/.exec(p))) {
+    const pathParams: Record<string, string> = { taskId: decode(x[1] as string) };
+    if (x[2] !== undefined) pathParams.configId = decode(x[2]);
+    const which = m === "POST" ? ["set", "CreateTaskPushNotificationConfig"] : m === "DELETE" ? ["delete", "DeleteTaskPushNotificationConfig"] : x[2] === undefined ? ["list", "ListTaskPushNotificationConfigs"] : ["get", "GetTaskPushNotificationConfig"];
+    return { method: name(`tasks/pushNotificationConfig/${which[0] as string}`, which[1] as string), streaming: false, pathParams };
+  }
+  return { method: `rest:${m} ${path}`, streaming: false, pathParams: {} };
 }
 
 /**

@@ -38,9 +38,9 @@ describe("A2A 1.0: a real @a2a-js/sdk 1.3.0 agent and client through a guardwire
     if (agent) await stopChild(agent);
   });
 
-  it("the card's supportedInterfaces lead only to the proxy (gRPC removed)", async () => {
+  it("the card's supportedInterfaces lead only to the proxy (gRPC removed, REST kept behind the proxy)", async () => {
     const card = (await (await fetch(`${route}.well-known/agent-card.json`)).json()) as { supportedInterfaces: { url: string; protocolBinding: string }[] };
-    expect(card.supportedInterfaces).toEqual([expect.objectContaining({ url: route, protocolBinding: "JSONRPC" })]);
+    expect(card.supportedInterfaces).toEqual([expect.objectContaining({ url: route, protocolBinding: "JSONRPC" }), expect.objectContaining({ url: `${route}rest`, protocolBinding: "HTTP+JSON" })]);
   });
 
   it("SendMessage works, deny and mask act as with 0.3", async () => {
@@ -80,6 +80,17 @@ describe("A2A 1.0: a real @a2a-js/sdk 1.3.0 agent and client through a guardwire
     expect(taskId).not.toBe("");
     expect((await client.getTask({ tenant: "", id: taskId, historyLength: undefined })).id).toBe(taskId);
     expect((await client.cancelTask({ tenant: "", id: taskId, metadata: undefined })).id).toBe(taskId);
+  });
+
+  it("the 1.0 HTTP+JSON binding (no /v1, application/a2a+json) is judged the same", async () => {
+    const { ClientFactoryOptions } = await import("a2a-sdk-10/client");
+    const client = await new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { preferredTransports: ["HTTP+JSON"] })).createFromUrl(route);
+    expect(textOf(((await client.sendMessage(request("rest 4111"))) as { parts?: Part[] }).parts)).toBe("You said: rest ####");
+    await expect(client.sendMessage(request("forbidden rest"))).rejects.toThrow();
+    const kinds: string[] = [];
+    for await (const e of client.sendMessageStream(request("task rest"))) if (e.payload) kinds.push(e.payload.$case);
+    expect(kinds).toEqual(["task", "statusUpdate", "artifactUpdate", "statusUpdate"]);
+    expect(p.log().some((l) => l.transport === "a2a-rest" && l.method === "SendMessage" && l.decision === "deny")).toBe(true);
   });
 
   it("the log shows 1.0 methods under the same rules", () => {

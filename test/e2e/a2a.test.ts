@@ -33,13 +33,16 @@ describe("A2A 0.3: a real @a2a-js/sdk agent and client through a guardwire route
     if (agent) await stopChild(agent);
   });
 
-  it("the card the client sees leads only to the proxy (no gRPC, no REST, no signatures)", async () => {
+  it("the card the client sees leads only to the proxy (no gRPC, no signatures)", async () => {
     const card = (await (await fetch(`${route}.well-known/agent-card.json`)).json()) as Record<string, unknown>;
     expect(card.name).toBe("Echo Agent");
     expect(card.url).toBe(route);
     expect(JSON.stringify(card)).not.toContain(agentUrl);
     expect(card.signatures).toBeUndefined();
-    expect((card.additionalInterfaces as { transport: string }[]).map((i) => i.transport)).toEqual(["JSONRPC"]);
+    expect(card.additionalInterfaces).toEqual([
+      { transport: "JSONRPC", url: route },
+      { transport: "HTTP+JSON", url: `${route}rest` },
+    ]);
     expect((await fetch(`${route}.well-known/agent.json`)).status).toBe(200);
   });
 
@@ -100,6 +103,27 @@ describe("A2A 0.3: a real @a2a-js/sdk agent and client through a guardwire route
     expect(got.status.state).toBe("working");
     const canceled = await client.cancelTask({ id: taskId });
     expect(canceled.id).toBe(taskId);
+  });
+
+  it("the HTTP+JSON (REST) binding is judged the same: send, deny, mask, stream, get, cancel", async () => {
+    const { ClientFactoryOptions } = await import("a2a-sdk-03/client");
+    const client = await new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { preferredTransports: ["HTTP+JSON"] })).createFromUrl(route);
+    expect(textOf((await client.sendMessage(userMessage("hello rest"))) as Event)).toBe("You said: hello rest");
+    expect(textOf((await client.sendMessage(userMessage("rest 4111"))) as Event)).toBe("You said: rest ####");
+    await expect(client.sendMessage(userMessage("forbidden over rest"))).rejects.toThrow();
+    const seen: Event[] = [];
+    for await (const e of client.sendMessageStream(userMessage("task 4111 rest"))) seen.push(e as Event);
+    expect(seen.map((e) => e.kind)).toEqual(["task", "status-update", "artifact-update", "status-update"]);
+    expect(seen.find((e) => e.kind === "artifact-update")?.artifact?.parts[0]?.text).toBe("artifact: task #### rest");
+    let taskId = "";
+    for await (const e of client.sendMessageStream(userMessage("slow rest"))) {
+      const ev = e as Event & { id?: string; taskId?: string };
+      taskId ||= ev.id ?? ev.taskId ?? "";
+      if (ev.status?.state === "working") break;
+    }
+    expect((await client.getTask({ id: taskId })).status.state).toBe("working");
+    expect((await client.cancelTask({ id: taskId })).id).toBe(taskId);
+    expect(p.log().some((l) => l.transport === "a2a-rest" && l.method === "message/send" && (l.rules as string[]).includes("a2a-deny-forbidden"))).toBe(true);
   });
 
   it("the log names the rules, the remote agent, and the task and context of each exchange", () => {

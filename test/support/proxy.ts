@@ -45,7 +45,7 @@ export async function startProxy(
     }),
     extras: (connect, route) => {
       const r = routes.find((x) => x.path === route.path);
-      if (r && "a2a" in r) return [a2aEndpoint({ connect, maxBodyBytes, cardUpstream: (url) => r.a2a.cardUpstream(url), passAuthorization: false, push: r.a2a.push })];
+      if (r && "a2a" in r) return [a2aEndpoint({ connect, maxBodyBytes, cardUpstream: (url) => r.a2a.cardUpstream(url), passAuthorization: false, push: r.a2a.push, restUpstream: r.a2a.restUpstream() })];
       return [legacySseEndpoint({ connect, maxBodyBytes }), websocketEndpoint({ connect, maxFrameBytes: maxBodyBytes })];
     },
   });

@@ -1,7 +1,7 @@
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { request } from "undici";
-import { A2A_PUSH_METHOD, A2A_STREAMING_METHODS, a2aOperation, mapPushUrls, rewriteAgentCard } from "../../protocol/a2a.js";
+import { A2A_PUSH_METHOD, A2A_STREAMING_METHODS, a2aOperation, mapPushUrls, restCallOf, rewriteAgentCard, type RestCall } from "../../protocol/a2a.js";
 import type { PushRelay } from "../a2a-push.js";
 import { classify, ErrorCode, idKey } from "../../protocol/json-rpc.js";
 import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
@@ -19,6 +19,14 @@ export interface A2aEndpointOptions {
   passAuthorization: boolean;
   /** Push callbacks registered through this route: the agent's webhook posts arrive at `<route>/push/<id>`. */
   push?: PushRelay;
+  /** The agent's HTTP+JSON binding, for calls to `<route>/rest/…`. */
+  restUpstream?: UpstreamFactory;
+}
+
+/** The caller's REST call as one JSON-RPC request: the body as params, or the path and query parameters. */
+function restMessage(call: RestCall, url: URL, body: unknown): Record<string, unknown> {
+  const params = body !== undefined ? body : { ...call.pathParams, ...Object.fromEntries(url.searchParams) };
+  return { jsonrpc: "2.0", id: 1, method: call.method, params };
 }
 
 /** Headers an agent may carry its push token in (0.3 SDKs use the first). */
@@ -71,6 +79,38 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
     conn.receive({ text: body.text, value: parsed.value, carry });
   };
 
+  /** A call on the HTTP+JSON binding (`<route>/rest/v1/message:send`, `<route>/rest/tasks/{id}`, …): judged the same. */
+  const rest = async (restPath: string, req: IncomingMessage, res: ServerResponse, caller: HttpCaller, base: string, routeUrl: string) => {
+    const method = (req.method ?? "GET").toUpperCase();
+    const url = new URL(req.url ?? "/", base);
+    const call = restCallOf(method, restPath);
+    let body: unknown;
+    if (method === "POST" || method === "PUT" || method === "PATCH") {
+      const read = await readBody(req, opts.maxBodyBytes);
+      if (!read.ok) return httpError(res, read.status, ErrorCode.InvalidRequest, read.status === 413 ? "Payload Too Large" : "Bad Request");
+      const parsed = read.text.trim() === "" ? { ok: true as const, value: {} } : parseJson(read.text, { maxDepth: DEFAULT_MAX_DEPTH });
+      if (!parsed.ok) return httpError(res, 400, ErrorCode.ParseError, "Parse error: the body is not JSON");
+      body = parsed.value;
+    } else {
+      req.resume();
+    }
+    const message = restMessage(call, url, body);
+    const op = a2aOperation(call.method);
+    const ex = new A2aExchange(res, "n:1", call.streaming, op === "card" ? new URL(routeUrl, base).href : null, op === "push-config" ? (opts.push ?? null) : null, true);
+    const conn = opts.connect(ex, { transport: "a2a-rest", agent: caller.agent, sessionId: `r-${randomUUID().slice(0, 8)}` }, opts.restUpstream);
+    ex.connection = conn;
+    open.add(conn);
+    res.on("close", () => {
+      open.delete(conn);
+      if (!ex.finished) conn.upstream.abandon?.(ex.key);
+      void conn.close();
+    });
+    const carry = carryOf(req, caller, opts.passAuthorization);
+    carry.rest = { method, path: restPath, query: url.search };
+    if (opts.push) carry.pushBase = new URL(`${routeUrl}push/`, base).href;
+    conn.receive({ text: JSON.stringify(message), value: message, carry });
+  };
+
   /**
    * The agent's webhook post for a callback registered through this route: judged as an inbound `tasks/pushNotification`
    * and, if allowed (or modified), relayed to the caller's own URL with its token. A denied post is dropped (logged).
@@ -108,6 +148,7 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
       if (req.method === "GET" && (suffix === ".well-known/agent-card.json" || suffix === ".well-known/agent.json")) card(req, res, caller, base, routeUrl);
       else if (req.method === "POST" && suffix === "") void post(req, res, caller, base, routeUrl);
       else if (req.method === "POST" && suffix.startsWith("push/")) void webhook(suffix.slice(5), req, res);
+      else if (suffix.startsWith("rest/") && opts.restUpstream) void rest(suffix.slice(4), req, res, caller, base, routeUrl);
       else return false;
       return true;
     },
@@ -131,6 +172,8 @@ class A2aExchange implements Downstream {
     private readonly cardUrl: string | null = null,
     /** Set for push-config requests: the caller gets its own callback URLs back, not the proxy's. */
     private readonly push: PushRelay | null = null,
+    /** HTTP+JSON binding: answers are documents (a result, or an HTTP error), not JSON-RPC envelopes. */
+    private readonly rest = false,
   ) {}
 
   send(text: string, info?: SendInfo): void {
@@ -138,11 +181,24 @@ class A2aExchange implements Downstream {
     if (this.key === "card") return this.sendCard(text);
     if (this.cardUrl) text = rewriteCardAnswer(text, this.cardUrl);
     if (this.push) text = withCallerCallbacks(text, this.push);
+    let event: string | undefined;
+    if (this.rest) {
+      const doc = restDocument(text);
+      if (!this.streaming || doc.status >= 300) {
+        if (!this.streaming || !this.res.headersSent) return this.finish(doc.status, doc.type, doc.body);
+        event = "error";
+      }
+      text = doc.body;
+    }
     if (!this.streaming) {
       this.finish(200, "application/json", text);
       return;
     }
     if (!this.res.headersSent) this.res.writeHead(200, SSE_HEADERS);
+    if (event) {
+      this.res.write(sseEvent(text, undefined, event));
+      return this.end();
+    }
     if (!this.res.write(sseEvent(text)) && !this.blocked) {
       // A slow caller: the remote agent's stream is not read until this one drains.
       this.blocked = true;
@@ -187,6 +243,20 @@ function rewriteCardAnswer(text: string, proxyUrl: string): string {
   if (m.result === undefined) return text;
   const card = rewriteAgentCard(m.result, proxyUrl);
   return card ? JSON.stringify({ ...m, result: card }) : text;
+}
+
+/**
+ * A judged answer as the HTTP+JSON binding gives it: a result is the document itself; an agent's HTTP error keeps its
+ * status and body; guardwire's own refusals map to 403 (-32050 denied), 503 (-32051 guardian unavailable) and 502
+ * (-32052 upstream unavailable), with the JSON-RPC error as the body.
+ */
+function restDocument(text: string): { status: number; type: string; body: string } {
+  const m = JSON.parse(text) as { result?: unknown; error?: { code: number; message: string; data?: unknown } };
+  if (m.error === undefined) return { status: 200, type: "application/json", body: JSON.stringify(m.result ?? null) };
+  const code = m.error.code;
+  if (code >= 300 && code < 600) return { status: code, type: "application/json", body: typeof m.error.data === "string" ? m.error.data : JSON.stringify(m.error.data ?? { error: m.error }) };
+  const status = code === ErrorCode.DeniedByPolicy ? 403 : code === ErrorCode.GuardianUnavailable ? 503 : code === ErrorCode.UpstreamUnavailable ? 502 : 500;
+  return { status, type: "application/json", body: JSON.stringify({ error: m.error }) };
 }
 
 function withCallerCallbacks(text: string, push: PushRelay): string {

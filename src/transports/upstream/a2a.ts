@@ -1,5 +1,7 @@
 import { request, type Dispatcher } from "undici";
-import { a2aOperation, jsonRpcUrlOf, mapPushUrls, rewriteAgentCard } from "../../protocol/a2a.js";
+import { a2aOperation, jsonRpcUrlOf, mapPushUrls, restUrlOf, rewriteAgentCard } from "../../protocol/a2a.js";
+import { idKey } from "../../protocol/json-rpc.js";
+import { readSse } from "../sse-reader.js";
 import { PushRelay } from "../a2a-push.js";
 import type { HttpCarry, SendInfo, Upstream, UpstreamFactory } from "../types.js";
 import { SendQueue } from "./queue.js";
@@ -23,8 +25,8 @@ const MAX_CARD_BYTES = 1024 * 1024;
  * request of a downstream exchange goes through the HTTP upstream (one POST each; streamed answers are SSE).
  */
 export class A2aRemote {
-  private cached: { card: Record<string, unknown>; endpoint: string; at: number } | null = null;
-  private fetching: Promise<{ card: Record<string, unknown>; endpoint: string }> | null = null;
+  private cached: { card: Record<string, unknown>; endpoint: string; rest: string | null; at: number } | null = null;
+  private fetching: Promise<{ card: Record<string, unknown>; endpoint: string; rest: string | null }> | null = null;
   readonly dispatcher: Dispatcher;
   /** The callbacks callers registered through this route, replaced by the proxy's own. */
   readonly push = new PushRelay();
@@ -40,7 +42,7 @@ export class A2aRemote {
   }
 
   /** The agent's own card and its JSON-RPC endpoint; fails with a clear reason when it is not a usable card. */
-  async card(): Promise<{ card: Record<string, unknown>; endpoint: string }> {
+  async card(): Promise<{ card: Record<string, unknown>; endpoint: string; rest: string | null }> {
     if (this.cached && Date.now() - this.cached.at < (this.opts.cardTtlMs ?? 60_000)) return this.cached;
     this.fetching ??= this.fetchCard().finally(() => {
       this.fetching = null;
@@ -48,7 +50,7 @@ export class A2aRemote {
     return this.fetching;
   }
 
-  private async fetchCard(): Promise<{ card: Record<string, unknown>; endpoint: string }> {
+  private async fetchCard(): Promise<{ card: Record<string, unknown>; endpoint: string; rest: string | null }> {
     const base = this.opts.url.replace(/\/+$/, "");
     let status = 0;
     for (const path of CARD_PATHS) {
@@ -79,7 +81,8 @@ export class A2aRemote {
       const c = card as Record<string, unknown>;
       const endpoint = jsonRpcUrlOf(c);
       if (!endpoint) throw new Error("the agent card offers no JSON-RPC interface");
-      this.cached = { card: c, endpoint: new URL(endpoint, base + "/").href, at: Date.now() };
+      const rest = restUrlOf(c);
+      this.cached = { card: c, endpoint: new URL(endpoint, base + "/").href, rest: rest === null ? null : new URL(rest, base + "/").href, at: Date.now() };
       return this.cached;
     }
     throw new Error(`no agent card at ${base}${CARD_PATHS[0]} (HTTP ${status})`);
@@ -126,6 +129,61 @@ export class A2aRemote {
     if (op !== "send" && op !== "stream" && op !== "push-config") return text;
     const params = mapPushUrls(m.params, (url, config) => this.push.register(url, typeof config.token === "string" ? config.token : null, base));
     return params === m.params ? text : JSON.stringify({ ...m, params });
+  }
+
+  /**
+   * The agent's HTTP+JSON binding for one REST call: the judged message's params become the body of the caller's
+   * call (method, path and query as the caller sent them) to the agent's REST base; the answer — a JSON document or
+   * an SSE stream of them — comes back as JSON-RPC results (HTTP errors as errors carrying the status and body), so
+   * the session judges and logs it like any other answer.
+   */
+  restUpstream(): UpstreamFactory {
+    return (sink, ctx) => {
+      const abort = new AbortController();
+      return {
+        send: (text, info) => {
+          const rest = (info?.carry as HttpCarry | undefined)?.rest;
+          text = this.withProxyCallbacks(text, info);
+          const m = JSON.parse(text) as { id?: string | number; params?: unknown };
+          if (!rest || m.id === undefined) return;
+          const key = idKey(m.id);
+          const answer = (body: Record<string, unknown>) => sink.frame({ text: JSON.stringify({ jsonrpc: "2.0", id: m.id, ...body }), stream: key });
+          void (async () => {
+            const { rest: base } = await this.card();
+            if (!base) throw new Error("the agent card offers no HTTP+JSON interface");
+            const headers: Record<string, string> = { ...this.opts.headers, ...(info?.carry as HttpCarry).headers, accept: "application/json, text/event-stream" };
+            const hasBody = rest.method === "POST" || rest.method === "PUT" || rest.method === "PATCH";
+            if (hasBody) headers["content-type"] = rest.path.startsWith("/v1/") ? "application/json" : "application/a2a+json";
+            const res = await request(base.replace(/\/+$/, "") + rest.path + rest.query, {
+              method: rest.method as "GET",
+              headers,
+              body: hasBody ? JSON.stringify(m.params ?? {}) : undefined,
+              dispatcher: this.dispatcher,
+              signal: abort.signal,
+              headersTimeout: this.opts.timeoutMs ?? 60_000,
+              bodyTimeout: 0,
+            });
+            const type = String(res.headers["content-type"] ?? "");
+            if (type.startsWith("text/event-stream") && res.statusCode < 300) {
+              await readSse(res.body, ctx.maxFrameBytes, (ev) => {
+                const data = ev.data.length > 0 ? (JSON.parse(ev.data) as unknown) : null;
+                if (ev.event === "error") answer({ error: { code: -32603, message: "error event from the agent", data } });
+                else answer({ result: data });
+              });
+              sink.ended?.([key]);
+              return;
+            }
+            const body = await res.body.text();
+            if (body.length > ctx.maxFrameBytes) throw new Error(`the agent's answer exceeds ${ctx.maxFrameBytes} bytes`);
+            const data = body.length > 0 && type.includes("json") ? (JSON.parse(body) as unknown) : body.length > 0 ? body : null;
+            if (res.statusCode < 300) answer({ result: data });
+            else answer({ error: { code: res.statusCode, message: `HTTP ${res.statusCode} from the agent`, data } });
+          })().catch((e: Error) => sink.failed([key], abort.signal.aborted ? "exchange ended" : e.message));
+        },
+        close: async () => abort.abort(),
+        abandon: () => abort.abort(),
+      };
+    };
   }
 
   /** An upstream that answers one `agent/card` request with the card as the proxy serves it: a guarded card fetch. */
