@@ -243,3 +243,49 @@ describe("A2A push notifications cross the guardian", () => {
     }
   });
 });
+
+describe("A2A: an agent that misbehaves", () => {
+  it("non-JSON answers, a broken stream, an oversized event and a card that is not a card each give -32052, never a hang", async () => {
+    const { createServer } = await import("node:http");
+    let base = "";
+    const bad = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        if (req.url === "/.well-known/agent-card.json") return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ name: "Bad", url: `${base}/rpc` }));
+        if (req.url === "/notacard/.well-known/agent-card.json") return res.writeHead(200, { "content-type": "application/json" }).end('{"hello":1}');
+        const text = (JSON.parse(body) as { params: { message: { parts: { text: string }[] } } }).params.message.parts[0]?.text ?? "";
+        if (text === "html") return res.writeHead(200, { "content-type": "text/html" }).end("<html>oops</html>");
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        if (text === "big") return res.write(`data: {"jsonrpc":"2.0","id":1,"result":{"x":"${"y".repeat(300_000)}`);
+        res.write('data: {"jsonrpc":"2.0","id":1,"result":{"kind":"task","id":"t","contextId":"c","status":{"state":"working"}}}\n\n');
+        setTimeout(() => res.destroy(), 50);
+      });
+    });
+    await new Promise<void>((r) => bad.listen(0, "127.0.0.1", r));
+    base = `http://127.0.0.1:${(bad.address() as { port: number }).port}`;
+    const p = await startProxy(
+      [
+        { name: "bad", path: "/a2a/bad", a2a: new A2aRemote({ url: base }) },
+        { name: "notacard", path: "/a2a/notacard", a2a: new A2aRemote({ url: `${base}/notacard` }) },
+      ],
+      { maxBodyBytes: 100_000 },
+    );
+    const call = async (route: string, method: string, text: string) => {
+      const r = await fetch(`${p.base}${route}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: userMessage(text) }) });
+      return r.text();
+    };
+    try {
+      expect(JSON.parse(await call("/a2a/bad/", "message/send", "html"))).toMatchObject({ id: 1, error: { code: -32052, data: { route: "bad" } } });
+      const broken = await call("/a2a/bad/", "message/stream", "broken");
+      expect(broken).toContain('"state":"working"');
+      expect(broken).toContain("-32052");
+      expect(await call("/a2a/bad/", "message/stream", "big")).toContain("-32052");
+      expect(JSON.parse(await call("/a2a/notacard/", "message/send", "hi"))).toMatchObject({ error: { code: -32052, data: { reason: expect.stringContaining("not an agent card") } } });
+      expect((await fetch(`${p.base}/a2a/notacard/.well-known/agent-card.json`)).status).toBe(502);
+    } finally {
+      await p.close();
+      bad.close();
+    }
+  });
+});

@@ -178,7 +178,9 @@ class StreamableHttpUpstream {
       if (waiting.size > 0) throw new Error("the server closed the stream before answering");
       if (requests.length > 0) this.sink.ended?.(requests);
     } catch (e) {
-      if (waiting.size > 0) this.sink.failed([...waiting], reasonOf(e, f.stopped ?? this.all.signal.reason));
+      // Every request of the POST: one already answered is no longer pending (a no-op), while a streamed answer (A2A)
+      // that broke after some events still is, and must be ended with an error rather than left open.
+      if (requests.length > 0) this.sink.failed(requests, reasonOf(e, f.stopped ?? this.all.signal.reason));
     } finally {
       this.untrack(f, requests);
     }
