@@ -75,7 +75,7 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
     else res?.destroy();
   });
 
-  /** Host and Origin checks (DNS rebinding), then the agent's key. null: the request was answered (403/401). */
+  /** Host and Origin checks (DNS rebinding), then the agent's key: the caller, or the refusal to answer with. */
   const admit = (req: IncomingMessage): { caller: HttpCaller } | { status: number; message: string; headers?: Record<string, string> } => {
     const host = (req.headers.host ?? "").toLowerCase();
     const hostname = host.replace(/:\d+$/, "");

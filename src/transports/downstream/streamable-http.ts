@@ -51,7 +51,7 @@ export class StreamableHttpEndpoint {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await Promise.all([...this.sessions.values()].map((s) => s.end("proxy shutting down")));
+    await Promise.all([...this.sessions.values()].map((s) => s.end()));
   }
 
   /** The session a request names, or the HTTP answer that it has none (400 missing, 404 unknown or not the caller's). */
@@ -148,7 +148,7 @@ export class StreamableHttpEndpoint {
   private async delete(req: IncomingMessage, res: ServerResponse, caller: HttpCaller): Promise<void> {
     const session = this.sessionOf(req, res, caller);
     if (!session) return;
-    await session.end("the agent ended the session");
+    await session.end();
     res.writeHead(200, { "mcp-session-id": session.id }).end();
   }
 
@@ -163,7 +163,7 @@ export class StreamableHttpEndpoint {
   private sweep(): void {
     const now = Date.now();
     for (const s of this.sessions.values()) {
-      if (s.idleSince(now) > this.opts.idleMs) void s.end("idle session ended");
+      if (s.idleSince(now) > this.opts.idleMs) void s.end();
       else s.keepalive();
     }
   }
@@ -272,7 +272,7 @@ class HttpSession implements Downstream {
   }
 
   upstreamGone(): void {
-    void this.end("upstream gone");
+    void this.end();
   }
 
   /** GET without Last-Event-ID: the standalone stream (one at a time, as MCP says). */
@@ -301,7 +301,8 @@ class HttpSession implements Downstream {
     if (s.done) this.finish(s, null);
   }
 
-  async end(reason: string): Promise<void> {
+  /** Ends the session: its streams, and its upstream (HTTP session deleted, child stopped). */
+  async end(): Promise<void> {
     if (this.ended) return;
     this.ended = true;
     this.onEnd();
@@ -309,7 +310,6 @@ class HttpSession implements Downstream {
     this.exchanges.clear();
     this.standalone?.res?.end();
     this.detached.clear();
-    void reason;
     await this.connection.close();
   }
 

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { GuardwireError } from "../../errors.js";
 import { NdjsonChannel } from "../ndjson-channel.js";
-import type { SendInfo, UpstreamFactory } from "../types.js";
+import type { UpstreamFactory } from "../types.js";
+import { SendQueue } from "./queue.js";
 
 export interface SpawnOptions {
   command: string;
@@ -74,41 +75,27 @@ function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {
  */
 export function stdioUpstream(opts: Omit<SpawnOptions, "stderr">): UpstreamFactory {
   return (sink, ctx) => {
+    const queue = new SendQueue(sink);
     let channel: NdjsonChannel | null = null;
     let server: StdioServer | null = null;
-    let gone: string | null = null;
-    const queued: [string, SendInfo | undefined][] = [];
-    const fail = (info: SendInfo | undefined, reason: string) => {
-      if (info?.requests?.length) queueMicrotask(() => sink.failed(info.requests ?? [], reason));
-    };
     spawnStdioServer({ ...opts, stderr: ctx.stderr }).then(
       (s) => {
         server = s;
         const child = s.child;
         if (!child.stdout || !child.stdin) throw new Error("child stdio not piped");
-        channel = new NdjsonChannel(child.stdout, child.stdin, ctx.maxFrameBytes, (f) => sink.frame(f));
-        for (const [text] of queued.splice(0)) channel.send(text);
-        void s.exited.then((exit) => {
-          gone = `server exited (${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`})`;
-          sink.closed(gone);
-        });
+        const c = new NdjsonChannel(child.stdout, child.stdin, ctx.maxFrameBytes, (f) => sink.frame(f));
+        channel = c;
+        queue.drain((text) => c.send(text));
+        void s.exited.then((exit) => queue.close(`server exited (${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`})`));
       },
-      (e: Error) => {
-        gone = e.message;
-        for (const [, info] of queued.splice(0)) fail(info, gone);
-        sink.closed(gone);
-      },
+      (e: Error) => queue.close(e.message),
     );
     return {
       send(text, info) {
-        if (gone !== null) return fail(info, gone);
-        if (channel) return channel.send(text);
-        if (queued.length >= MAX_QUEUED) return fail(info, "upstream not started yet and its queue is full");
-        queued.push([text, info]);
+        if (!queue.hold(text, info, channel !== null)) channel?.send(text);
       },
       async close() {
-        gone ??= "session ended";
-        queued.length = 0;
+        queue.close("session ended", false);
         await server?.shutdown(1000);
       },
       pause: () => server?.child.stdout?.pause(),
@@ -116,5 +103,3 @@ export function stdioUpstream(opts: Omit<SpawnOptions, "stderr">): UpstreamFacto
     };
   };
 }
-
-const MAX_QUEUED = 1024;
