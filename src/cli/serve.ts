@@ -37,7 +37,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
   const remotes = new Map<string, A2aRemote>();
   const routes: ServedRoute[] = config.routes.map((r) => {
     if (r.a2a) {
-      const remote = new A2aRemote({ url: r.a2a.url, headers: r.a2a.headers });
+      const remote = new A2aRemote({ url: r.a2a.url, headers: r.a2a.headers, timeoutMs: r.a2a.timeoutMs });
       remotes.set(r.path, remote);
       return {
         path: r.path,

@@ -37,7 +37,9 @@ const routeSchema = z
     name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, "name may use letters, digits, _ . -"),
     path: z.string().regex(/^\/[A-Za-z0-9/_.-]*$/, "path starts with / and uses letters, digits, / _ . -"),
     mcp: mcpUpstream.optional(),
-    a2a: z.strictObject({ url: z.url({ protocol: /^https?$/ }), headers: headers.optional(), passAuthorization: z.boolean().default(false) }).optional(),
+    a2a: z
+      .strictObject({ url: z.url({ protocol: /^https?$/ }), headers: headers.optional(), passAuthorization: z.boolean().default(false), timeoutMs: z.number().int().positive().default(60_000) })
+      .optional(),
   })
   .refine((r) => (r.mcp === undefined) !== (r.a2a === undefined), { message: "a route has exactly one upstream: mcp or a2a" });
 

@@ -81,6 +81,16 @@ describe("A2A 0.3: a real @a2a-js/sdk agent and client through a guardwire route
     expect(artifact?.artifact?.parts[0]?.text).toBe("artifact: task with ####");
   });
 
+  it("a 10 MB artifact streams through intact", async () => {
+    const client = await new ClientFactory().createFromUrl(route);
+    let size = 0;
+    for await (const e of client.sendMessageStream(userMessage("big 10"))) {
+      const ev = e as Event;
+      if (ev.kind === "artifact-update") size = ev.artifact?.parts[0]?.text?.length ?? 0;
+    }
+    expect(size).toBe(10 * 1024 * 1024);
+  });
+
   it("a denied stream is refused before anything reaches the agent", async () => {
     const client = await new ClientFactory().createFromUrl(route);
     const run = async () => {
@@ -256,6 +266,7 @@ describe("A2A: an agent that misbehaves", () => {
         if (req.url === "/notacard/.well-known/agent-card.json") return res.writeHead(200, { "content-type": "application/json" }).end('{"hello":1}');
         const text = (JSON.parse(body) as { params: { message: { parts: { text: string }[] } } }).params.message.parts[0]?.text ?? "";
         if (text === "html") return res.writeHead(200, { "content-type": "text/html" }).end("<html>oops</html>");
+        if (text === "slow") return; // never answers
         res.writeHead(200, { "content-type": "text/event-stream" });
         if (text === "big") return res.write(`data: {"jsonrpc":"2.0","id":1,"result":{"x":"${"y".repeat(300_000)}`);
         res.write('data: {"jsonrpc":"2.0","id":1,"result":{"kind":"task","id":"t","contextId":"c","status":{"state":"working"}}}\n\n');
@@ -268,6 +279,7 @@ describe("A2A: an agent that misbehaves", () => {
       [
         { name: "bad", path: "/a2a/bad", a2a: new A2aRemote({ url: base }) },
         { name: "notacard", path: "/a2a/notacard", a2a: new A2aRemote({ url: `${base}/notacard` }) },
+        { name: "slow", path: "/a2a/slow", a2a: new A2aRemote({ url: base, timeoutMs: 300 }) },
       ],
       { maxBodyBytes: 100_000 },
     );
@@ -283,6 +295,7 @@ describe("A2A: an agent that misbehaves", () => {
       expect(await call("/a2a/bad/", "message/stream", "big")).toContain("-32052");
       expect(JSON.parse(await call("/a2a/notacard/", "message/send", "hi"))).toMatchObject({ error: { code: -32052, data: { reason: expect.stringContaining("not an agent card") } } });
       expect((await fetch(`${p.base}/a2a/notacard/.well-known/agent-card.json`)).status).toBe(502);
+      expect(JSON.parse(await call("/a2a/slow/", "message/send", "slow"))).toMatchObject({ error: { code: -32052, data: { route: "slow", reason: expect.stringContaining("did not answer in time") } } });
     } finally {
       await p.close();
       bad.close();
