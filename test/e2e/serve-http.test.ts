@@ -241,3 +241,31 @@ describe("serve: an upstream's auth challenge reaches the agent as such", () => 
     }
   });
 });
+
+describe("serve: an upstream that refuses or stalls", () => {
+  it("HTTP 500 and a server that never answers both give -32052 with the route, in time", async () => {
+    const { createServer } = await import("node:http");
+    const upstream = createServer((req, res) => {
+      req.resume();
+      if (req.url === "/refuse") res.writeHead(500, { "content-type": "text/html" }).end("<h1>oops</h1>");
+      // "/stall": never answers
+    });
+    await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
+    const base = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
+    const p = await startProxy([
+      { name: "refuse", path: "/mcp/refuse", upstream: streamableHttpUpstream({ url: `${base}/refuse` }) },
+      { name: "stall", path: "/mcp/stall", upstream: streamableHttpUpstream({ url: `${base}/stall`, timeoutMs: 300 }) },
+    ]);
+    try {
+      const refused = await post(`${p.base}/mcp/refuse`, JSON.stringify(init()));
+      expect(refused.status).toBe(200);
+      expect(await refused.json()).toMatchObject({ id: 1, error: { code: -32052, data: { route: "refuse", reason: "HTTP 500 from upstream" } } });
+      const stalled = await post(`${p.base}/mcp/stall`, JSON.stringify(init()));
+      expect(await stalled.json()).toMatchObject({ id: 1, error: { code: -32052, data: { route: "stall", reason: "the server did not answer in time" } } });
+    } finally {
+      await p.close();
+      upstream.closeAllConnections();
+      upstream.close();
+    }
+  });
+});
