@@ -46,6 +46,21 @@ describe("A2A 0.3: a real @a2a-js/sdk agent and client through a guardwire route
     expect((await fetch(`${route}.well-known/agent.json`)).status).toBe(200);
   });
 
+  it("the extended card leads to the proxy too, over JSON-RPC and REST", async () => {
+    const ask = async (url: string) =>
+      (await (await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 5, method: "agent/getAuthenticatedExtendedCard" }) })).json()) as { result: Record<string, unknown> };
+    const direct = await ask(`${agentUrl}/a2a/jsonrpc`);
+    const rpc = await ask(route);
+    expect(rpc.result.name).toBe(direct.result.name);
+    expect(rpc.result.description).toBe(direct.result.description);
+    expect(rpc.result.url).toBe(route);
+    expect(JSON.stringify(rpc.result)).not.toContain(agentUrl);
+    const rest = (await (await fetch(`${route}rest/v1/card`)).json()) as Record<string, unknown>;
+    expect(rest.name).toBe(direct.result.name);
+    expect(rest.url).toBe(route);
+    expect(JSON.stringify(rest)).not.toContain(agentUrl);
+  });
+
   it("send works as it does directly", async () => {
     const proxied = await new ClientFactory().createFromUrl(route);
     const direct = await new ClientFactory().createFromUrl(agentUrl);
