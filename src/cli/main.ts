@@ -47,7 +47,7 @@ program
 
 program
   .command("serve")
-  .description("serve MCP routes over HTTP (Streamable HTTP, legacy SSE, WebSocket), each message judged by the guardian")
+  .description("serve MCP routes (Streamable HTTP, legacy SSE, WebSocket) and A2A routes over HTTP, each message judged by the guardian")
   .requiredOption("--config <file>", "the serve configuration (YAML or JSON; `guardwire schema config` prints its JSON Schema)")
   .option("--pins <file>", "where tool_changed keeps tool fingerprints", DEFAULT_PINS)
   .option("--no-watch", "do not reload the rules when they change")
