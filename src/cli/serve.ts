@@ -80,13 +80,15 @@ export async function runServe(o: ServeOptions): Promise<void> {
     routes,
     maxBodyBytes: config.maxFrameBytes,
     idleMs: config.sessionIdleSeconds * 1000,
+    maxSessions: config.maxSessionsPerRoute,
     extras: (connect, route) => {
       const remote = remotes.get(route.path);
       if (remote) {
         const passAuthorization = config.routes.find((r) => r.path === route.path)?.a2a?.passAuthorization ?? false;
         return [a2aEndpoint({ connect, maxBodyBytes: config.maxFrameBytes, cardUpstream: (url) => remote.cardUpstream(url), passAuthorization, push: remote.push, restUpstream: remote.restUpstream() })];
       }
-      return [legacySseEndpoint({ connect, maxBodyBytes: config.maxFrameBytes }), websocketEndpoint({ connect, maxFrameBytes: config.maxFrameBytes })];
+      const maxSessions = config.maxSessionsPerRoute;
+      return [legacySseEndpoint({ connect, maxBodyBytes: config.maxFrameBytes, maxSessions }), websocketEndpoint({ connect, maxFrameBytes: config.maxFrameBytes, maxSessions })];
     },
   });
   await new Promise<void>((resolve, reject) => {

@@ -58,6 +58,8 @@ export const configSchema = z
     maxFrameBytes: z.number().int().positive().default(16 * 1024 * 1024),
     /** A downstream session with no open stream and no request for this long is ended and its upstream released. */
     sessionIdleSeconds: z.number().int().positive().default(1800),
+    /** Live MCP sessions per route; a new one past this is refused with 503 (stdio routes: one child each). */
+    maxSessionsPerRoute: z.number().int().positive().default(10_000),
     /** Add a redacted preview of each message to the log (off: only digests). */
     logPreview: z.boolean().default(false),
     routes: z.array(routeSchema).min(1, "at least one route is needed"),

@@ -33,6 +33,8 @@ export interface ProxyServerOptions {
   routes: readonly ServedRoute[];
   maxBodyBytes: number;
   idleMs: number;
+  /** Live Streamable HTTP sessions per route (default 10,000). */
+  maxSessions?: number;
   /** More downstream transports per route, built from the route's connect function. */
   extras?: (connect: Connect, route: ServedRoute) => ExtraEndpoint[];
 }
@@ -63,7 +65,7 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
     const connect: Connect = (downstream, who, upstream) => openLink(route.runtime, downstream, who, upstream);
     mounted.set(route.path, {
       route,
-      http: route.runtime.protocol === "a2a" ? null : new StreamableHttpEndpoint({ connect, maxBodyBytes: opts.maxBodyBytes, idleMs: opts.idleMs }),
+      http: route.runtime.protocol === "a2a" ? null : new StreamableHttpEndpoint({ connect, maxBodyBytes: opts.maxBodyBytes, idleMs: opts.idleMs, maxSessions: opts.maxSessions }),
       extras: opts.extras?.(connect, route) ?? [],
     });
   }

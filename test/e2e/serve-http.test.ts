@@ -269,3 +269,22 @@ describe("serve: an upstream that refuses or stalls", () => {
     }
   });
 });
+
+describe("serve: sessions are bounded", () => {
+  it("past maxSessions a new initialize is refused with 503, and ending one makes room", async () => {
+    const p = await startProxy([{ name: "s", path: "/mcp/s", upstream: stdioUpstream({ command: process.execPath, args: [EVERYTHING, "stdio"], env: process.env }) }], { maxSessions: 2 });
+    try {
+      const url = `${p.base}/mcp/s`;
+      const a = await post(url, JSON.stringify(init(1)));
+      const b = await post(url, JSON.stringify(init(2)));
+      expect([a.status, b.status]).toEqual([200, 200]);
+      const c = await post(url, JSON.stringify(init(3)));
+      expect(c.status).toBe(503);
+      expect(c.headers.get("retry-after")).toBe("5");
+      await fetch(url, { method: "DELETE", headers: { "mcp-session-id": a.headers.get("mcp-session-id") ?? "" } });
+      expect((await post(url, JSON.stringify(init(4)))).status).toBe(200);
+    } finally {
+      await p.close();
+    }
+  });
+});

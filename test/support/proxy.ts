@@ -21,7 +21,7 @@ export interface InProcessProxy {
 /** guardwire's HTTP front in this process, in front of real upstreams: for tests that poke at HTTP details. */
 export async function startProxy(
   routes: ({ name: string; path: string; upstream: UpstreamFactory; passthrough?: string } | { name: string; path: string; a2a: A2aRemote })[],
-  opts: { rules?: string; maxBodyBytes?: number; idleMs?: number } & Partial<Pick<ProxyServerOptions, "agents" | "allowedHosts" | "allowedOrigins">> = {},
+  opts: { rules?: string; maxBodyBytes?: number; idleMs?: number } & Partial<Pick<ProxyServerOptions, "agents" | "allowedHosts" | "allowedOrigins" | "maxSessions">> = {},
 ): Promise<InProcessProxy> {
   const file = join(tempDir(), "decisions.ndjson");
   const guardian = new EmbeddedGuardian(loadRulesOrThrow(opts.rules), {});
@@ -34,6 +34,7 @@ export async function startProxy(
     allowedOrigins: opts.allowedOrigins,
     maxBodyBytes,
     idleMs: opts.idleMs ?? 60_000,
+    maxSessions: opts.maxSessions,
     routes: routes.map((r) => {
       const common = { name: r.name, guardian, log, failMode: "closed" as const, maxFrameBytes: maxBodyBytes, stderr: process.stderr };
       if ("a2a" in r) {

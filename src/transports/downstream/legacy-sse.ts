@@ -10,6 +10,8 @@ import type { HttpCaller } from "./streamable-http.js";
 export interface LegacySseOptions {
   connect: Connect;
   maxBodyBytes: number;
+  /** Open streams (sessions) at once; past it a new one is refused with 503. */
+  maxSessions?: number;
 }
 
 /**
@@ -28,6 +30,7 @@ export function legacySseEndpoint(opts: LegacySseOptions) {
     if (!accepts(req.headers.accept ?? "text/event-stream", "text/event-stream")) {
       return httpError(res, 406, ErrorCode.ServerError, "Not Acceptable: Client must accept text/event-stream");
     }
+    if (sessions.size >= (opts.maxSessions ?? 10_000)) return httpError(res, 503, ErrorCode.ServerError, "Service Unavailable: too many sessions on this route", null, { "retry-after": "5" });
     const id = randomUUID();
     const s = new SseSession(id, caller.agent?.id ?? null, res);
     s.connection = opts.connect(s, { transport: "sse", agent: caller.agent, sessionId: id });

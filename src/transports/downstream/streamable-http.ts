@@ -14,6 +14,8 @@ export interface StreamableHttpOptions {
   idleMs: number;
   /** Events kept per stream for `Last-Event-ID` resumption. */
   replayEvents?: number;
+  /** Live sessions on this route; past it, a new initialize is refused with 503 (memory and children stay bounded). */
+  maxSessions?: number;
 }
 
 /** The agent making an HTTP request, as the server's auth layer established it. */
@@ -120,6 +122,9 @@ export class StreamableHttpEndpoint {
     let session = existing;
     if (!session) {
       if (!initialize || batch) return httpError(res, 400, ErrorCode.ServerError, "Bad Request: Mcp-Session-Id header is required");
+      if (this.sessions.size >= (this.opts.maxSessions ?? 10_000)) {
+        return httpError(res, 503, ErrorCode.ServerError, `Service Unavailable: this route already has ${this.sessions.size} sessions; end one (DELETE) or retry later`, null, { "retry-after": "5" });
+      }
       session = this.open(caller);
     }
     const carry = carryOf(req, caller);
@@ -188,6 +193,8 @@ interface Exchange {
 }
 
 const UNRELATED_BUFFER = 64;
+/** Cut streams (and their request keys) kept for resumption per session. */
+const MAX_DETACHED = 128;
 
 class HttpSession implements Downstream {
   connection!: Connection;
@@ -237,6 +244,8 @@ class HttpSession implements Downstream {
         ex.stream.res = null;
         this.detached.set(ex.stream.tag, ex.stream);
         for (const k of ex.waiting) this.detached.set(k, ex.stream);
+        // Bounded: an agent that keeps dropping streams cannot make the session keep them all.
+        while (this.detached.size > MAX_DETACHED) this.detached.delete(this.detached.keys().next().value as string);
       }
     });
   }

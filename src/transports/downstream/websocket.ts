@@ -8,6 +8,8 @@ import type { HttpCaller } from "./streamable-http.js";
 export interface WebsocketOptions {
   connect: Connect;
   maxFrameBytes: number;
+  /** Open sockets at once; past it an upgrade is refused with 503. */
+  maxSessions?: number;
 }
 
 /** Past this many bytes queued toward a slow agent, the upstream is paused until the socket catches up. */
@@ -27,6 +29,10 @@ export function websocketEndpoint(opts: WebsocketOptions) {
   return {
     upgrade(suffix: string, req: IncomingMessage, socket: Duplex, head: Buffer, caller: HttpCaller): boolean {
       if (suffix !== "ws") return false;
+      if (wss.clients.size >= (opts.maxSessions ?? 10_000)) {
+        socket.end("HTTP/1.1 503 Service Unavailable\r\nretry-after: 5\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+        return true;
+      }
       wss.handleUpgrade(req, socket, head, (ws) => {
         const s = new WsSession(ws);
         s.connection = opts.connect(s, { transport: "websocket", agent: caller.agent, sessionId: randomUUID() });
