@@ -72,6 +72,36 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
   const keys = opts.agents.map((a) => ({ id: a.id, digest: sha256(a.key) }));
   const loopbackListen = LOOPBACK.has(opts.host);
   const passthrough = createProxyServer({ changeOrigin: true, ignorePath: true, xfwd: false });
+  // Protected-resource metadata names the resource: through the proxy, that is the proxy's route URL, or an OAuth
+  // client that checks it against the URL it connected to (the MCP SDK does) would stop.
+  const resourceOf = new WeakMap<IncomingMessage, string>();
+  passthrough.on("proxyRes", (proxyRes, req, res) => {
+    const resource = resourceOf.get(req);
+    const type = String(proxyRes.headers["content-type"] ?? "");
+    if (!resource || !type.includes("json") || (proxyRes.statusCode ?? 0) !== 200) {
+      res.writeHead(proxyRes.statusCode ?? 502, proxyRes.headers);
+      proxyRes.pipe(res);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    proxyRes.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size <= 1024 * 1024) chunks.push(c);
+    });
+    proxyRes.on("end", () => {
+      let body = Buffer.concat(chunks).toString("utf8");
+      try {
+        const doc = JSON.parse(body) as Record<string, unknown>;
+        if (typeof doc.resource === "string") body = JSON.stringify({ ...doc, resource });
+      } catch {
+        // not JSON after all: passed as it is
+      }
+      const headers = { ...proxyRes.headers, "content-length": String(Buffer.byteLength(body)) };
+      delete headers["transfer-encoding"];
+      res.writeHead(200, headers).end(body);
+    });
+  });
   passthrough.on("error", (_e, _req, res) => {
     if (res && "writeHead" in res && !res.headersSent) httpError(res, 502, ErrorCode.UpstreamUnavailable, "Bad Gateway: the upstream cannot be reached");
     else res?.destroy();
@@ -122,7 +152,11 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
     const base = `http://${req.headers.host ?? "localhost"}`;
     if (under?.extras.some((e) => e.handle?.(suffix, req, res, admitted.caller, base))) return;
     const target = path.startsWith("/.well-known/") ? wellKnownTarget(path, mounted) : undefined;
-    if (target) return void passthrough.web(req, res, { target });
+    if (target) {
+      const suffix = path.slice("/.well-known/oauth-protected-resource".length);
+      if (path.startsWith("/.well-known/oauth-protected-resource") && mounted.has(suffix)) resourceOf.set(req, `${base}${suffix}`);
+      return void passthrough.web(req, res, { target, selfHandleResponse: true });
+    }
     req.resume();
     httpError(res, 404, ErrorCode.ServerError, `Not Found: no route at ${path}`);
   });

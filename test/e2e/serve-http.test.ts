@@ -208,9 +208,11 @@ describe("serve: plain HTTP around MCP is passed through", () => {
     try {
       const prm = await fetch(`${p.base}/.well-known/oauth-protected-resource/mcp/o`);
       expect(prm.status).toBe(200);
-      expect(await prm.json()).toMatchObject({ authorization_servers: ["http://auth.example"] });
+      // The resource is the URL the agent connected to (the proxy's route), so its OAuth client's check holds.
+      expect(await prm.json()).toEqual({ resource: `${p.base}/mcp/o`, authorization_servers: ["http://auth.example"] });
       const as = await fetch(`${p.base}/.well-known/oauth-authorization-server`);
       expect(as.status).toBe(200);
+      expect(await as.json()).toMatchObject({ resource: "http://upstream.example/mcp" });
       expect(seen).toEqual(["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server"]);
       expect((await fetch(`${p.base}/elsewhere`)).status).toBe(404);
     } finally {
@@ -233,7 +235,7 @@ describe("serve: an upstream's auth challenge reaches the agent as such", () => 
     try {
       const r = await post(`${p.base}/mcp/o`, JSON.stringify(init()));
       expect(r.status).toBe(401);
-      expect(r.headers.get("www-authenticate")).toContain("resource_metadata=");
+      expect(r.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${p.base}/.well-known/oauth-protected-resource/mcp/o"`);
       expect(p.log().some((l) => (l.reasonCode as string[]).includes("UPSTREAM_UNAVAILABLE"))).toBe(true);
     } finally {
       await p.close();

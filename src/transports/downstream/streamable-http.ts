@@ -135,7 +135,9 @@ export class StreamableHttpEndpoint {
       session.connection.receive(frame);
       return;
     }
-    session.expect(res, requests, batch);
+    // Where this route's protected-resource metadata is, as the agent reaches it (RFC 9728 path insertion).
+    const here = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
+    session.expect(res, requests, batch, `${here.origin}/.well-known/oauth-protected-resource${here.pathname}`);
     session.connection.receive(frame);
   }
 
@@ -190,6 +192,8 @@ interface Exchange {
   waiting: Set<string>;
   batch: boolean;
   stream: Stream | null;
+  /** The proxy's own protected-resource metadata URL for this route, for an upstream's auth challenge. */
+  metadata: string;
 }
 
 const UNRELATED_BUFFER = 64;
@@ -230,8 +234,8 @@ class HttpSession implements Downstream {
   }
 
   /** A POST awaits answers to these requests. */
-  expect(res: ServerResponse, requests: string[], batch: boolean): void {
-    const ex: Exchange = { res, waiting: new Set(requests), batch, stream: null };
+  expect(res: ServerResponse, requests: string[], batch: boolean, metadata: string): void {
+    const ex: Exchange = { res, waiting: new Set(requests), batch, stream: null, metadata };
     for (const k of requests) this.exchanges.set(k, ex);
     res.on("close", () => {
       if (ex.waiting.size === 0) return;
@@ -277,7 +281,11 @@ class HttpSession implements Downstream {
     if (!ex || ex.stream || ex.res.headersSent) return;
     for (const k of ex.waiting) this.exchanges.delete(k);
     ex.waiting.clear();
-    ex.res.writeHead(http.status, { ...http.headers, "mcp-session-id": this.id }).end();
+    // The challenge names the proxy's metadata, so the agent's OAuth flow is for the URL it connected to.
+    const headers = { ...http.headers };
+    const challenge = headers["www-authenticate"];
+    if (challenge) headers["www-authenticate"] = challenge.replace(/resource_metadata="[^"]*"/, `resource_metadata="${ex.metadata}"`);
+    ex.res.writeHead(http.status, { ...headers, "mcp-session-id": this.id }).end();
   }
 
   upstreamGone(): void {
