@@ -188,7 +188,8 @@ const FLUSH_AT = 64 * 1024;
 /** Field order of a line (documented); `hash` comes last. */
 const LINE_KEYS = [
   "time", "seq", "session", "route", "transport", "protocol", "direction", "kind", "id", "method", "tool", "agent",
-  "decision", "mode", "rules", "reasonCode", "message", "evalUs", "digest", "ruleset", "failOpen", "preview", "prev",
+  "decision", "mode", "rules", "reasonCode", "message", "evalUs", "digest", "ruleset", "failOpen", "preview",
+  "peer", "task", "context", "prev",
 ] as const;
 const QUOTED = LINE_KEYS.map((k) => JSON.stringify(k));
 /** Positions of LINE_KEYS in canonical (sorted) order. */

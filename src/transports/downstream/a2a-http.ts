@@ -234,7 +234,8 @@ class A2aExchange implements Downstream {
     this.finished = true;
     if (!this.res.headersSent) this.res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(body) });
     this.res.end(body);
-    void this.connection?.close();
+    // After the turn: the upstream is still finishing the read that produced this answer.
+    queueMicrotask(() => void this.connection?.close());
   }
 }
 

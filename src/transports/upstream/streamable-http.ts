@@ -23,6 +23,7 @@ export function upstreamAgent(): Agent {
 }
 
 const MAX_RESUMES = 3;
+const SESSION_ENDED = new Error("session ended");
 
 /**
  * MCP Streamable HTTP toward the server (2025-03-26 and later): one POST per frame; a JSON or SSE reply; server
@@ -40,6 +41,8 @@ class StreamableHttpUpstream {
   private gone: string | null = null;
   /** One signal ends every request of the session; a single request is let go through its `InFlight`. */
   private readonly all = new AbortController();
+  /** Requests started on `all` (its listener count is raised past Node's warning level only when needed). */
+  private started = 0;
   private readonly inFlight = new Map<string, InFlight>();
   private readonly bodies = new Set<Readable>();
   private paused = false;
@@ -51,9 +54,12 @@ class StreamableHttpUpstream {
     private readonly sink: UpstreamSink,
     private readonly route: string,
     private readonly maxFrameBytes: number,
-  ) {
-    // Every in-flight request of the session listens on this one signal.
-    setMaxListeners(0, this.all.signal);
+  ) {}
+
+  /** The session's signal, for one more request. Every in-flight request listens on it. */
+  private signal(): AbortSignal {
+    if (++this.started === 8) setMaxListeners(0, this.all.signal);
+    return this.all.signal;
   }
 
   send(text: string, info?: SendInfo): void {
@@ -92,7 +98,8 @@ class StreamableHttpUpstream {
 
   async close(): Promise<void> {
     if (this.gone === null) this.gone = "session ended";
-    this.all.abort(new Error("session ended"));
+    // Only when something is still in flight: an abort (and its Error) costs more than the rest of a short exchange.
+    if (this.inFlight.size > 0 || this.bodies.size > 0) this.all.abort(SESSION_ENDED);
     if (this.sessionId === undefined) return;
     // End the server's session too; a server that ignores DELETE (405) is fine.
     try {
@@ -139,7 +146,7 @@ class StreamableHttpUpstream {
         headers: this.headers({ ...carried, "content-type": "application/json" }),
         body: text,
         dispatcher: this.dispatcher,
-        signal: this.all.signal,
+        signal: this.signal(),
         headersTimeout: this.opts.timeoutMs ?? 60_000,
         bodyTimeout: 0,
       });
@@ -193,7 +200,7 @@ class StreamableHttpUpstream {
       const f = this.track(waiting);
       try {
         const extra: Record<string, string> = lastEventId !== undefined ? { "last-event-id": lastEventId } : {};
-        const res = await request(this.opts.url, { method: "GET", headers: this.headers(extra, "text/event-stream"), dispatcher: this.dispatcher, signal: this.all.signal, bodyTimeout: 0 });
+        const res = await request(this.opts.url, { method: "GET", headers: this.headers(extra, "text/event-stream"), dispatcher: this.dispatcher, signal: this.signal(), bodyTimeout: 0 });
         this.holds(f, res.body);
         if (res.statusCode !== 200) {
           await res.body.dump();
