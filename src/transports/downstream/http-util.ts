@@ -45,7 +45,15 @@ export function httpError(res: ServerResponse, status: number, code: number, mes
  */
 export function accepts(accept: string | undefined, type: string): boolean {
   if (!accept) return false;
-  return accept.split(",").some((part) => part.split(";")[0]?.trim().toLowerCase() === type);
+  // Runs twice per POST: find the name, then check it is a whole entry (not "application/jsonx"), without splitting.
+  const lower = accept.length < 256 ? accept.toLowerCase() : accept.slice(0, 4096).toLowerCase();
+  for (let at = lower.indexOf(type); at !== -1; at = lower.indexOf(type, at + 1)) {
+    const before = lower.slice(0, at).trimEnd();
+    const after = lower.charCodeAt(at + type.length);
+    const endsWell = Number.isNaN(after) || after === 0x2c /* , */ || after === 0x3b /* ; */ || after === 0x20 || after === 0x09;
+    if ((before === "" || before.endsWith(",")) && endsWell) return true;
+  }
+  return false;
 }
 
 export const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", connection: "keep-alive" } as const;
