@@ -169,6 +169,33 @@ describe("serve: agent keys", () => {
   });
 });
 
+describe("serve: a legacy SSE or WebSocket agent that goes away releases its child", () => {
+  for (const kind of ["sse", "ws"] as const) {
+    it(`${kind}: closing the connection ends the stdio child`, async () => {
+      const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
+      const { WebSocketClientTransport } = await import("@modelcontextprotocol/sdk/client/websocket.js");
+      const { WebSocket } = await import("ws");
+      (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
+      const pidFile = join(tempDir(), "pid");
+      const script = join(tempDir(), "server.sh");
+      writeFileSync(script, `echo $$ > ${pidFile}\nexec "${process.execPath}" "${EVERYTHING}" stdio\n`);
+      const p = await startProxy([{ name: "s", path: "/mcp/s", upstream: stdioUpstream({ command: "sh", args: [script], env: process.env }) }]);
+      try {
+        const client = new Client({ name: "t", version: "1" });
+        await client.connect(kind === "sse" ? new SSEClientTransport(new URL(`${p.base}/mcp/s/sse`)) : new WebSocketClientTransport(new URL(`${p.base.replace("http", "ws")}/mcp/s/ws`)));
+        await client.listTools();
+        const { readFileSync } = await import("node:fs");
+        const pid = Number(readFileSync(pidFile, "utf8"));
+        expect(() => process.kill(pid, 0)).not.toThrow();
+        await client.close();
+        await expect.poll(() => { try { process.kill(pid, 0); return "alive"; } catch { return "gone"; } }, { timeout: 10_000 }).toBe("gone");
+      } finally {
+        await p.close();
+      }
+    });
+  }
+});
+
 describe("serve: a stdio upstream lives as long as its downstream session", () => {
   it("DELETE ends the child process", async () => {
     const pidFile = join(tempDir(), "pid");
