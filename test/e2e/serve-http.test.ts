@@ -299,6 +299,21 @@ describe("serve: an upstream that refuses or stalls", () => {
   });
 });
 
+describe("serve: idle sessions end", () => {
+  it("a session with no stream and no request past its idle time is ended: its next request gets 404", async () => {
+    const p = await startProxy([{ name: "s", path: "/mcp/s", upstream: stdioUpstream({ command: process.execPath, args: [EVERYTHING, "stdio"], env: process.env }) }], { idleMs: 500 });
+    try {
+      const r = await post(`${p.base}/mcp/s`, JSON.stringify(init()));
+      const sid = r.headers.get("mcp-session-id") ?? "";
+      expect(p.proxy.sessionCount()).toBe(1);
+      await expect.poll(() => p.proxy.sessionCount(), { timeout: 5000 }).toBe(0);
+      expect((await post(`${p.base}/mcp/s`, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }), { "mcp-session-id": sid })).status).toBe(404);
+    } finally {
+      await p.close();
+    }
+  });
+});
+
 describe("serve: sessions are bounded", () => {
   it("past maxSessions a new initialize is refused with 503, and ending one makes room", async () => {
     const p = await startProxy([{ name: "s", path: "/mcp/s", upstream: stdioUpstream({ command: process.execPath, args: [EVERYTHING, "stdio"], env: process.env }) }], { maxSessions: 2 });
