@@ -17,5 +17,7 @@ COPY --from=build /app/dist ./dist
 COPY rules ./rules
 USER node
 WORKDIR /home/node
+# `guardwire serve` listens here; in a container, listen on 0.0.0.0 with agent keys (see docs/serve.md).
+EXPOSE 7070
 ENTRYPOINT ["node", "/app/dist/cli/main.js"]
 CMD ["--help"]
