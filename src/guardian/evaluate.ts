@@ -117,7 +117,7 @@ export function evaluate(
     }
     if (rule.when) {
       vars ??= bindVariables(protocol, message, ctx, kind, method, params, tool, session);
-      if (rule.needsText && vars.text === null) vars.text = scanned().text;
+      if (rule.needsText && vars.text === null) vars.text = protocol === "a2a" ? scanned().partsText : scanned().text;
       vars.detections = detections;
       let outcome: unknown;
       try {

@@ -186,3 +186,30 @@ rules:
     expect(JSON.stringify(d.modified)).toContain('"__proto__":{"a":1,"polluted":true}');
   });
 });
+
+describe("A2A: operation and text", () => {
+  const set = rules(`
+name: a2a
+default: allow
+rules:
+  - id: no-sends-about-user
+    match: { protocol: a2a, operation: send }
+    when: 'text.contains("user")'
+    decision: deny
+  - id: no-streams
+    match: { protocol: a2a, operation: stream }
+    decision: deny
+`);
+  const send = (method: string, text: string) => ({ jsonrpc: "2.0", id: 1, method, params: { message: { kind: "message", messageId: "m-user-1", role: "user", parts: [{ kind: "text", text }] } } });
+
+  it("operation covers both versions' method names", () => {
+    expect(evaluate("a2a", send("message/stream", "hi"), out, set).decision).toBe("deny");
+    expect(evaluate("a2a", send("SendStreamingMessage", "hi"), out, set).decision).toBe("deny");
+    expect(evaluate("a2a", send("tasks/get", "hi"), out, set).decision).toBe("allow");
+  });
+
+  it("text is the text parts: the role and ids do not count, the words do", () => {
+    expect(evaluate("a2a", send("message/send", "hello"), out, set).decision).toBe("allow");
+    expect(evaluate("a2a", send("SendMessage", "ask the user"), out, set).decision).toBe("deny");
+  });
+});

@@ -89,6 +89,20 @@ export class MessageScan {
 
   private joined: string | undefined;
 
+  /**
+   * Only the text parts (strings under a `text` key): A2A's `text` in rules — the words of messages, task history,
+   * status messages and artifacts, without ids, kinds and roles.
+   */
+  get partsText(): string {
+    this.parts ??= this.strings
+      .filter((s) => s.path[s.path.length - 1] === "text")
+      .map((s) => s.value)
+      .join("\n");
+    return this.parts;
+  }
+
+  private parts: string | undefined;
+
   run(detector: CompiledDetector): Detection[] {
     let found = this.results.get(detector.key);
     if (!found) {
