@@ -212,6 +212,7 @@ async function main() {
   const results = { date: new Date().toISOString(), node: process.version, quick, params: { ...P, concurrency: CONCURRENCY } };
   if (process.argv.includes("--big-only")) {
     console.log(await bigResult());
+    for (const c of children) c.kill("SIGTERM");
     process.exit(0);
   }
 
