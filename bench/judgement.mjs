@@ -68,11 +68,12 @@ const [line] = await once(createInterface({ input: proc.stderr }), "line");
 const url = /listening on (\S+)/.exec(line)[1];
 const remote = new RemoteGuardian({ url, timeoutMs: 2000 });
 const lat = { embedded: [], remote: [] };
-for (let i = 0; i < 300; i++) await remote.call(reqs[i % 32]);
+// Warm both ends up (JIT, keep-alive sockets) as steady traffic would: 3,000 calls before anything is timed.
+for (let i = 0; i < 3000; i++) await remote.call(reqs[i % 32]);
 for (let round = 0; round < (quick ? 3 : 7); round++) {
   for (const which of round % 2 ? ["remote", "embedded"] : ["embedded", "remote"]) {
     const xs = [];
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < 500; i++) {
       const t = performance.now();
       if (which === "remote") await remote.call(reqs[i % 32]);
       else await Promise.resolve(guardian.call(reqs[i % 32]));

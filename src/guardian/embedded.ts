@@ -83,7 +83,7 @@ export class EmbeddedGuardian implements Guardian {
   /** Evaluation is pure; the state it reads (labels, counts, windows, pins) is kept here and updated after. */
   private judge(protocol: Protocol, message: JsonObject, ctx: MessageContext): Decision {
     const sessionId = ctx.session ?? "";
-    const nowMs = (this.opts.now ?? (() => new Date()))().getTime();
+    const nowMs = this.opts.now ? this.opts.now().getTime() : Date.now();
     const decision = evaluate(protocol, message, ctx, this.ruleSet, () => this.sessions.view(sessionId), {
       failOpen: this.opts.failOpen,
       pins: this.pins,

@@ -61,7 +61,7 @@ export function createGuardianHttpServer(guardian: Guardian, info: EndpointInfo,
   return createServer(async (req, res) => {
     const send = (status: number, body: unknown) => {
       const text = body === undefined ? "" : JSON.stringify(body);
-      res.writeHead(status, body === undefined ? {} : { "content-type": "application/json" });
+      res.writeHead(status, body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
       res.end(text);
     };
     if (req.method !== "POST") {

@@ -6,18 +6,22 @@ import type { NewPin, PinStore } from "./detectors/pins.js";
 /** A Map that forgets its least recently used entries beyond `max`: state keyed by wire data stays bounded. */
 class Lru<K, V> {
   private readonly map = new Map<K, V>();
+  /** The most recently used key: asking for it again (the common case) need not reorder anything. */
+  private newest: K | undefined;
   constructor(private readonly max: number) {}
   get(key: K): V | undefined {
     const v = this.map.get(key);
-    if (v !== undefined) {
+    if (v !== undefined && key !== this.newest) {
       this.map.delete(key);
       this.map.set(key, v);
+      this.newest = key;
     }
     return v;
   }
   set(key: K, value: V): void {
     this.map.delete(key);
     this.map.set(key, value);
+    this.newest = key;
     if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as K);
   }
 }

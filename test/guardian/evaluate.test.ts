@@ -145,6 +145,22 @@ rules:
     expect(open.errors?.[0]?.rule).toBe("typed");
   });
 
+  it("size() counts code points, list items and map keys, in both call forms", () => {
+    const rs = rules(`
+name: s
+rules:
+  - id: sizes
+    when: 'size(args.s) == 3 && args.s.size() == 3 && size(args.l) == 2 && args.l.size() == 2 && size(args.m) == 1 && size(text) == 5'
+    decision: deny
+`);
+    // Three code points, one of them a surrogate pair (four UTF-16 units); text is "t\na😀b", five.
+    expect(evaluate("mcp", call("t", { s: "a😀b", l: [1, 2], m: { k: 1 } }), out, rs).rule).toBe("sizes");
+    expect(evaluate("mcp", call("t", { s: "abcd", l: [1, 2], m: { k: 1 } }), out, rs).decision).toBe("allow");
+    const bad = loadRules([{ file: "t.yaml", text: "name: b\nrules:\n  - { id: b, when: 'size(1) > 0', decision: deny }\n" }]);
+    expect(bad.ruleSet).toBeUndefined();
+    expect(JSON.stringify(bad.problems)).toContain("size(int)");
+  });
+
   it("audit mode decides and reports, but the enforced decision stays allow", () => {
     const rs = rules(`
 name: a

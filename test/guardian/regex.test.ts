@@ -35,6 +35,9 @@ describe("required literals (a sound prefilter for RE2)", () => {
       ["(^|[;&|(]\\s*)(sudo|su|doas)\\s", "", "ls; sudo rm"],
       ["AKIA[0-9A-Z]{16}|xoxb-", "", "key AKIAIOSFODNN7EXAMPLE"],
       ["secret", "i", "SeCrEt"],
+      // RE2 folds case as Unicode does: the long s and the Kelvin sign match s and k, so the prefilter must too.
+      ["secret", "i", "\u017Fecret"],
+      ["(?i)kube/config", "", "\u212Aube/config"],
     ];
     for (const [pattern, flags, input] of cases) {
       expect(safeRegex(pattern, flags).test(input)).toBe(true);

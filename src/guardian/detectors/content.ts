@@ -9,97 +9,233 @@ import { findAll, type Detection, type StringSite } from "./scan.js";
 interface Pattern {
   type: string;
   re: RegExp;
-  /** Skip the regex unless one of these literals occurs in the string (compared in lower case). */
+  /** Skip the regex unless one of these literals occurs in the string (in any case when `re` has the `i` flag). */
   needs?: string[];
-  /** Run only where this literal occurs, starting at the token it sits in (for patterns a full scan would make slow). */
-  anchor?: { literal: string; back: RegExp; max: number };
+  /**
+   * Every match starts where this matches. In a long string `re` then runs only at those places, so a common word it
+   * needs ("you", "send") costs one search for the word, not a full pass of `re`.
+   */
+  starts?: RegExp;
+  /**
+   * Run only around this literal: every match holds it, preceded by at most `max` characters of the class `back`,
+   * and `after` matches at it. For patterns a full scan would make slow (a long unanchored prefix before `@` or `://`).
+   */
+  anchor?: { literal: string; back: RegExp; max: number; after: RegExp };
   group?: number;
   accept?: (match: string) => boolean;
 }
 
+/** Strings at least this long take the literal-search paths; shorter ones one small regex. */
+const LONG = 4096;
 
-/** Whether a literal occurs in a long string, remembered per string: several patterns and groups share literals. */
+/**
+ * Whether a literal occurs in a long string, remembered per string: several patterns and groups share literals.
+ * Exact-case literals are an `includes`; case-insensitive ones a one-literal regex (Boyer-Moore in V8), so no
+ * lower-cased copy of a large string is ever made.
+ */
 const seen = new WeakMap<StringSite, Map<string, boolean>>();
-function contains(site: StringSite, needle: string): boolean {
+function contains(site: StringSite, needle: Needle): boolean {
   let m = seen.get(site);
   if (!m) {
     m = new Map();
     seen.set(site, m);
   }
-  let hit = m.get(needle);
+  let hit = m.get(needle.key);
   if (hit === undefined) {
-    hit = lower(site).includes(needle);
-    m.set(needle, hit);
+    // The literal's rarest characters first: memchr-speed searches that rule a literal out when one is missing.
+    hit = needle.rare.every((cs) => cs.some((c) => hasChar(m, site.value, c))) && (needle.re ? needle.re.test(site.value) : site.value.includes(needle.text));
+    m.set(needle.key, hit);
   }
   return hit;
 }
 
-/** A string in lower case, computed once per string and shared by every prefilter. */
-const lowered = new WeakMap<StringSite, string>();
-function lower(site: StringSite): string {
-  let l = lowered.get(site);
-  if (l === undefined) {
-    l = site.value.toLowerCase();
-    lowered.set(site, l);
+function hasChar(cache: Map<string, boolean>, value: string, c: string): boolean {
+  const key = "c:" + c;
+  let hit = cache.get(key);
+  if (hit === undefined) {
+    hit = value.includes(c);
+    cache.set(key, hit);
   }
-  return l;
+  return hit;
+}
+
+interface Needle {
+  key: string;
+  text: string;
+  /** A case-insensitive search, for a literal with letters in an `i` pattern; otherwise `includes`. */
+  re: RegExp | null;
+  /** The literal's three least common characters, each as the forms it can take (both cases in an `i` pattern). */
+  rare: string[][];
+}
+
+/** Characters from the most to the least common in English prose and source code; anything absent is rarer still. */
+const BY_FREQUENCY = " etaoinsrhldcu\nmfpgwyb.,v/k\"'-_:=x()0123456789jq;{}z<>[]*#|@ETAOINSRHLDCUMFPGWYBVKXJQZ";
+
+function needle(text: string, ci: boolean): Needle {
+  const letters = ci && /[a-z]/i.test(text);
+  const rank = (c: string) => (BY_FREQUENCY.includes(c) ? BY_FREQUENCY.indexOf(c) : BY_FREQUENCY.length);
+  const chars = [...new Set(letters ? text.toLowerCase() : text)].sort((a, b) => rank(b) - rank(a)).slice(0, 3);
+  return {
+    key: (letters ? "i:" + text.toLowerCase() : text),
+    text,
+    re: letters ? new RegExp(escapeRegExp(text), "i") : null,
+    rare: chars.map((c) => (letters && c.toUpperCase() !== c ? [c, c.toUpperCase()] : [c])),
+  };
+}
+
+const sticky = (re: RegExp) => new RegExp(re.source, re.flags.replace("g", "") + "y");
+
+/** A pattern ready to run: every field always present, so the loops over patterns see one object shape. */
+class CompiledPattern {
+  readonly type: string;
+  readonly re: RegExp;
+  readonly group: number;
+  readonly accept: ((match: string) => boolean) | null;
+  readonly needles: Needle[] | null;
+  /**
+   * A test that any of the message's strings could match, run on all of them joined by newlines: the literals it
+   * needs, or for a pattern without literals and without `^`/`$` (which a newline would change) `re` itself.
+   */
+  readonly prefilter: RegExp | null;
+  /** `re` as a sticky regex, to try at one place. */
+  readonly at: RegExp;
+  readonly starts: RegExp | null;
+  readonly anchor: { literal: string; max: number; after: RegExp; back: Uint8Array } | null;
+
+  constructor(p: Pattern) {
+    const ci = p.re.flags.includes("i");
+    this.type = p.type;
+    this.re = p.re;
+    this.group = p.group ?? 0;
+    this.accept = p.accept ?? null;
+    this.needles = p.needs ? p.needs.map((n) => needle(n, ci)) : null;
+    const anchors = /(?<!\\)\$|(?<![[\\])\^/.test(p.re.source);
+    this.prefilter = p.needs
+      ? new RegExp(p.needs.map(escapeRegExp).join("|"), ci ? "i" : "")
+      : anchors
+        ? null
+        : new RegExp(p.re.source, p.re.flags.replace("g", ""));
+    this.at = sticky(p.re);
+    this.starts = p.starts ?? null;
+    this.anchor = null;
+    if (p.anchor) {
+      const back = new Uint8Array(128);
+      for (let c = 0; c < 128; c++) back[c] = p.anchor.back.test(String.fromCharCode(c)) ? 1 : 0;
+      this.anchor = { literal: p.anchor.literal, max: p.anchor.max, after: sticky(p.anchor.after), back };
+    }
+  }
 }
 
 /**
- * Patterns with cheap prefilters: `indexOf` of literals the pattern cannot match without (one lower-cased copy of
- * each string is shared). A large benign result costs a few memchr-speed scans, not one regex pass per pattern.
+ * Patterns with cheap prefilters: a search for literals the pattern cannot match without. A large benign result
+ * costs a few literal searches, not one regex pass per pattern.
  */
 class PatternGroup {
-  private readonly needs: (string[] | null)[];
-  private readonly prefilters: (RegExp | null)[];
-  private readonly sticky: (RegExp | null)[];
-  constructor(private readonly patterns: Pattern[]) {
-    this.needs = patterns.map((p) => (p.needs ? p.needs.map((n) => n.toLowerCase()) : null));
-    this.prefilters = patterns.map((p) => (p.needs ? new RegExp(p.needs.map(escapeRegExp).join("|"), "i") : null));
-    this.sticky = patterns.map((p) => (p.anchor ? new RegExp(p.re.source, p.re.flags.replace("g", "") + "y") : null));
+  private readonly patterns: CompiledPattern[];
+  constructor(patterns: Pattern[]) {
+    this.patterns = patterns.map((p) => new CompiledPattern(p));
   }
 
-  run(sites: StringSite[], only?: (p: Pattern) => boolean): Detection[] {
+  run(sites: StringSite[], only?: (p: CompiledPattern) => boolean, exhaustive = false): Detection[] {
     const out: Detection[] = [];
-    for (let i = 0; i < this.patterns.length; i++) {
-      const p = this.patterns[i] as Pattern;
+    // A short message is asked once per pattern, on all its strings together, before any one string is.
+    const all = exhaustive ? null : shortText(sites);
+    for (const p of this.patterns) {
       if (only && !only(p)) continue;
-      const needs = this.needs[i];
-      const pre = this.prefilters[i];
-      // Short strings: one small case-insensitive regex. Long ones: a shared lower-case copy and indexOf per literal.
-      const candidates =
-        needs && pre ? sites.filter((s) => (s.value.length < 4096 ? pre.test(s.value) : needs.some((n) => contains(s, n)))) : sites;
-      if (candidates.length === 0) continue;
-      const sticky = this.sticky[i];
-      if (p.anchor && sticky) {
-        for (const site of candidates) anchored(site, p, sticky, out);
-        continue;
+      if (all !== null && p.prefilter !== null && !p.prefilter.test(all)) continue;
+      for (const site of sites) {
+        if (exhaustive) {
+          found(site, p, p.re, 0, out);
+          continue;
+        }
+        const long = site.value.length >= LONG;
+        const needs = p.needles;
+        // Short strings: one small regex of the literals. Long ones: a search per literal, shared by every pattern.
+        if (needs && !(long ? needs.some((n) => contains(site, n)) : (p.prefilter as RegExp).test(site.value))) continue;
+        if (p.anchor !== null) anchored(site, p, p.anchor, out);
+        else if (p.starts !== null && long) startingAt(site, p, p.starts, out);
+        else found(site, p, p.re, 0, out);
       }
-      const accept = p.accept;
-      const found = findAll(candidates, p.re, accept ? (m) => (accept(m[p.group ?? 0] ?? m[0]) ? p.type : null) : p.type, p.group);
-      for (const d of found) out.push(d);
     }
     return out;
   }
 }
 
-function anchored(site: StringSite, p: Pattern, sticky: RegExp, out: Detection[]): void {
-  const { literal, back, max } = p.anchor as NonNullable<Pattern["anchor"]>;
+/** All of a message's strings, joined, when they are short together (else null); computed once per message. */
+const joined = new WeakMap<StringSite[], string | null>();
+function shortText(sites: StringSite[]): string | null {
+  if (sites.length === 1) return (sites[0] as StringSite).value.length < LONG ? (sites[0] as StringSite).value : null;
+  let all = joined.get(sites);
+  if (all === undefined) {
+    let size = 0;
+    for (const s of sites) size += s.value.length + 1;
+    all = size < LONG ? sites.map((s) => s.value).join("\n") : null;
+    joined.set(sites, all);
+  }
+  return all;
+}
+
+/** Records a match of `p` (or its group) unless `accept` turns it down. */
+function record(site: StringSite, p: CompiledPattern, m: RegExpExecArray, out: Detection[]): void {
+  const text = m[p.group] ?? m[0];
+  if (p.accept !== null && !p.accept(text)) return;
+  const start = m.index + (p.group ? m[0].indexOf(text) : 0);
+  out.push({ type: p.type, path: site.path, start, end: start + text.length });
+}
+
+/** Every match of the global `re` in the string, from `from`. */
+function found(site: StringSite, p: CompiledPattern, re: RegExp, from: number, out: Detection[]): void {
+  re.lastIndex = from;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(site.value)) !== null) {
+    if (m[0].length === 0) {
+      re.lastIndex++;
+      continue;
+    }
+    record(site, p, m, out);
+  }
+}
+
+/** The same matches as a full scan, trying `re` only where `starts` matches. */
+function startingAt(site: StringSite, p: CompiledPattern, starts: RegExp, out: Detection[]): void {
   const v = site.value;
+  starts.lastIndex = 0;
+  let s: RegExpExecArray | null;
+  while ((s = starts.exec(v)) !== null) {
+    p.at.lastIndex = s.index;
+    const m = p.at.exec(v);
+    if (m && m[0].length > 0) {
+      record(site, p, m, out);
+      starts.lastIndex = s.index + m[0].length;
+    } else starts.lastIndex = s.index + 1;
+  }
+}
+
+/**
+ * The same matches as a full scan, trying `re` only at the starts that can reach an occurrence of the anchor literal
+ * (at most `max` characters of the `back` class before it), and only where `after` holds at the literal.
+ */
+function anchored(site: StringSite, p: CompiledPattern, anchor: NonNullable<CompiledPattern["anchor"]>, out: Detection[]): void {
+  const { literal, max, after, back } = anchor;
+  const v = site.value;
+  let lastEnd = 0;
   let pos = v.indexOf(literal);
   while (pos >= 0) {
-    let start = pos;
-    while (start > 0 && pos - start < max && back.test(v[start - 1] as string)) start--;
-    sticky.lastIndex = start;
-    const m = sticky.exec(v);
     let next = pos + literal.length;
-    if (m) {
-      const text = m[p.group ?? 0] ?? m[0];
-      if (!p.accept || p.accept(text)) {
-        const s = m.index + (p.group ? m[0].indexOf(text) : 0);
-        out.push({ type: p.type, path: site.path, start: s, end: s + text.length });
+    after.lastIndex = pos;
+    if (after.test(v)) {
+      let start = pos;
+      while (start > lastEnd && pos - start < max && back[v.charCodeAt(start - 1)] === 1) start--;
+      for (let s = start; s <= pos; s++) {
+        p.at.lastIndex = s;
+        const m = p.at.exec(v);
+        if (m && m[0].length > 0) {
+          record(site, p, m, out);
+          lastEnd = s + m[0].length;
+          next = Math.max(next, lastEnd);
+          break;
+        }
       }
-      next = Math.max(next, m.index + m[0].length);
     }
     pos = v.indexOf(literal, next);
   }
@@ -107,8 +243,8 @@ function anchored(site: StringSite, p: Pattern, sticky: RegExp, out: Detection[]
 
 const SECRETS: Pattern[] = [
   { type: "secrets.aws_access_key", re: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, needs: ["AKIA", "ASIA"] },
-  { type: "secrets.aws_secret_key", re: /aws_secret_access_key["']?\s*[=:]\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/gi, group: 1, needs: ["ecret_access_key", "ECRET_ACCESS_KEY"] },
-  { type: "secrets.github_token", re: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g, needs: ["gh", "github_pat_"] },
+  { type: "secrets.aws_secret_key", re: /aws_secret_access_key["']?\s*[=:]\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/gi, group: 1, needs: ["ecret_access_key"] },
+  { type: "secrets.github_token", re: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g, needs: ["gh", "github_pat_"], starts: /\bgh[pousr]_|\bgithub_pat_/g },
   { type: "secrets.gitlab_token", re: /\bglpat-[A-Za-z0-9_-]{20,}/g, needs: ["glpat-"] },
   { type: "secrets.slack_token", re: /\bxox[baprs]-[A-Za-z0-9-]{10,}/g, needs: ["xox"] },
   { type: "secrets.slack_webhook", re: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]{20,}/g, needs: ["hooks.slack.com"] },
@@ -122,7 +258,8 @@ const SECRETS: Pattern[] = [
     type: "secrets.connection_string",
     re: /[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/"'<>]{1,100}:([^\s@/"'<>]{3,200})@[^\s/"'<>]{1,255}/gi,
     group: 1,
-    anchor: { literal: "://", back: /[A-Za-z0-9+.-]/, max: 21 },
+    needs: ["@"],
+    anchor: { literal: "://", back: /[A-Za-z0-9+.-]/, max: 21, after: /:\/\/[^\s:@/"'<>]{1,100}:[^\s@/"'<>]{3,200}@[^\s/"'<>]/ },
     accept: (pw) => !/^(?:\*+|x+|password|pass|secret|changeme|<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\})$/i.test(pw),
   },
 ];
@@ -161,7 +298,12 @@ function ibanValid(raw: string): boolean {
 }
 
 const PII: Pattern[] = [
-  { type: "pii.email", re: /\b[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b/g, needs: ["@"], accept: (s) => !s.startsWith("git@") },
+  {
+    type: "pii.email",
+    re: /\b[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b/g, needs: ["@"],
+    anchor: { literal: "@", back: /[A-Za-z0-9._%+-]/, max: 64, after: /@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b/ },
+    accept: (s) => !s.startsWith("git@"),
+  },
   {
     type: "pii.credit_card",
     re: /(?<![\d.])(?:\d[ -]?){12,18}\d(?![\d.])/g,
@@ -192,32 +334,37 @@ const INJECTION: Pattern[] = [
     type: "prompt_injection.override",
     re: /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+|these\s+|those\s+|my\s+|of\s+)*(?:previous|prior|above|earlier|preceding|system|original|initial|safety)\s+(?:instructions?|prompts?|directions?|rules|guidelines|messages?|context|guardrails)\b/gi,
     needs: ["ignore", "disregard", "forget", "override", "bypass"],
+    starts: /\b(?:ignore|disregard|forget|override|bypass)/gi,
   },
-  { type: "prompt_injection.override", re: /\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:above|before|you\s+(?:were|have\s+been)\s+told)\b/gi, needs: ["ignore", "disregard", "forget"] },
-  { type: "prompt_injection.role", re: /\byou\s+are\s+(?:now|no\s+longer)\s+(?:an?\s+)?(?:DAN\b|unrestricted|jailbroken|in\s+developer\s+mode|free\s+of|not\s+bound|bound\s+by\s+no)/gi, needs: ["you"] },
-  { type: "prompt_injection.role", re: /\b(?:new|updated|real|actual)\s+(?:system\s+)?instructions?\s*:/gi, needs: ["instruction"] },
+  { type: "prompt_injection.override", re: /\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:above|before|you\s+(?:were|have\s+been)\s+told)\b/gi, needs: ["ignore", "disregard", "forget"], starts: /\b(?:ignore|disregard|forget)/gi },
+  { type: "prompt_injection.role", re: /\byou\s+are\s+(?:now|no\s+longer)\s+(?:an?\s+)?(?:DAN\b|unrestricted|jailbroken|in\s+developer\s+mode|free\s+of|not\s+bound|bound\s+by\s+no)/gi, needs: ["you"], starts: /\byou\b/gi },
+  { type: "prompt_injection.role", re: /\b(?:new|updated|real|actual)\s+(?:system\s+)?instructions?\s*:/gi, needs: ["instruction"], starts: /\b(?:new|updated|real|actual)\b/gi },
   { type: "prompt_injection.role", re: /<\|(?:im_start|im_end|system|endoftext)\|>|\[\/?(?:INST|SYS)\]|<<\/?SYS>>/g, needs: ["<|", "[INST", "[/INST", "[SYS", "<<SYS", "<</SYS"] },
-  { type: "prompt_injection.secrecy", re: /\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|notify|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to)\s+the\s+user\b/gi, needs: ["user"] },
+  { type: "prompt_injection.secrecy", re: /\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|notify|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to)\s+the\s+user\b/gi, needs: ["user"], starts: /\b(?:do|never)/gi },
   {
     type: "prompt_injection.exfiltration",
     re: /\b(?:send|post|upload|exfiltrate|forward|email)\s+(?:the\s+|all\s+|any\s+|your\s+)?(?:contents?|data|credentials|secrets|api\s+keys?|keys|tokens?|conversation|chat\s+history|files?|environment\s+variables)\s+(?:\S+\s+){0,4}?to\s+(?:https?:\/\/|[\w.+-]+@|the\s+(?:url|address|endpoint)\b)/gi,
     needs: ["send", "post", "upload", "exfiltrate", "forward", "email"],
+    starts: /\b(?:send|post|upload|exfiltrate|forward|email)/gi,
   },
   {
     type: "prompt_injection.markdown_exfiltration",
     re: /!\[[^\]\n]{0,200}\]\(\s*https?:\/\/[^)\s?]{1,500}\?[^)\s]{0,500}=(?:[^)\s&]{0,40}(?:\{\{|\$\{|%7B)|[A-Za-z0-9+/%_=-]{32,})/gi,
     needs: ["]("],
+    starts: /!\[/g,
   },
-  { type: "prompt_injection.html_exfiltration", re: /<img\s[^>]{0,200}src=["']?https?:\/\/[^"'\s>?]{1,500}\?[^"'\s>]{0,500}=[A-Za-z0-9+/%_=-]{32,}/gi, needs: ["<img", "<IMG"] },
+  { type: "prompt_injection.html_exfiltration", re: /<img\s[^>]{0,200}src=["']?https?:\/\/[^"'\s>?]{1,500}\?[^"'\s>]{0,500}=[A-Za-z0-9+/%_=-]{32,}/gi, needs: ["<img"] },
 ];
 
 /** Tag characters, bidi overrides, and runs of invisible characters: text a human cannot see but a model reads. */
+const HIDDEN_CHARS = /[\u202A-\u202E\u2066-\u2069\u200B\u200C\u200D\u2060\u2062\u2063\u2064\uFEFF]|\uDB40[\uDC00-\uDC7F]/;
 const HIDDEN = /[\u{E0000}-\u{E007F}]+|[\u202A-\u202E\u2066-\u2069]|[\u200B\u200C\u200D\u2060\u2062\u2063\u2064\uFEFF]{2,}|(?<=\S)\uFEFF/gu;
 
 const INJECTION_GROUP = new PatternGroup(INJECTION);
 export function detectPromptInjection(sites: StringSite[]): Detection[] {
   const out = INJECTION_GROUP.run(sites);
-  for (const d of findAll(sites, HIDDEN, "prompt_injection.hidden_unicode")) out.push(d);
+  const suspect = sites.filter((s) => HIDDEN_CHARS.test(s.value));
+  for (const d of findAll(suspect, HIDDEN, "prompt_injection.hidden_unicode")) out.push(d);
   return out;
 }
 
@@ -262,6 +409,8 @@ const PATHISH = /[/\\]|^\.|^id_|%2e/i;
 
 export function detectSensitivePath(sites: StringSite[]): Detection[] {
   const out: Detection[] = [];
+  const all = shortText(sites);
+  if (all !== null && !SENSITIVE_HINT.test(all) && !SENSITIVE_HINT_ANY_CASE.test(all)) return out;
   for (const site of sites) {
     if (!SENSITIVE_HINT.test(site.value) && !SENSITIVE_HINT_ANY_CASE.test(site.value)) continue;
     // A whole value that is one path may contain spaces ("…/Default/Login Data").
@@ -319,10 +468,18 @@ const DANGEROUS: Pattern[] = [
   { type: "dangerous_command.permissions", re: /\bchmod\s+(?:-[a-zA-Z]+\s+)*(?:0?777|a\+rwx|ugo\+rwx|[ug]?\+s)\s|\bchown\s+-R\s+\S+\s+\/(?=$|\s)/g, needs: ["chmod", "chown"] },
   { type: "dangerous_command.fork_bomb", re: /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/g, needs: [":()"] },
   { type: "dangerous_command.privilege_escalation", re: /\bsudo\s+(?:-[a-zA-Z]*[si][a-zA-Z]*\b|su\b|bash\b|sh\b|passwd\b|visudo\b)|\becho\s[^\n]{0,200}>>?\s*\/etc\/(?:sudoers|passwd|shadow)\b/g, needs: ["sudo", "/etc/"] },
-  { type: "dangerous_command.history_tamper", re: /\b(?:history\s+-c|unset\s+HISTFILE|crontab\s+-r)\b|>\s*~?\/?\.(?:bash|zsh)_history\b/g, needs: ["history", "histfile", "crontab"] },
+  { type: "dangerous_command.history_tamper", re: /\b(?:history\s+-c|unset\s+HISTFILE|crontab\s+-r)\b|>\s*~?\/?\.(?:bash|zsh)_history\b/g, needs: ["history", "HISTFILE", "crontab"] },
 ];
 
 const DANGEROUS_GROUP = new PatternGroup(DANGEROUS);
+
+/**
+ * Every pattern of every detector with its shortcuts (literal prefilters, `starts`, anchors) or as a plain full
+ * scan. The two must find exactly the same things; a test holds them to it.
+ */
+export function detectAllPatterns(sites: StringSite[], shortcuts: boolean): Detection[] {
+  return [SECRET_GROUP, PII_GROUP, INJECTION_GROUP, POISONING_GROUP, DANGEROUS_GROUP].flatMap((g) => g.run(sites, undefined, !shortcuts));
+}
 export function detectDangerousCommand(sites: StringSite[]): Detection[] {
   return DANGEROUS_GROUP.run(sites);
 }

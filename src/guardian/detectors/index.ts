@@ -11,7 +11,7 @@ import {
   type UrlParams,
 } from "./content.js";
 import { detectToolChanges, type NewPin, type PinStore } from "./pins.js";
-import { collectStrings, type Detection, type StringSite } from "./scan.js";
+import { collectStrings, joinStrings, type Detection, type StringSite } from "./scan.js";
 
 export type { Detection } from "./scan.js";
 
@@ -83,7 +83,7 @@ export class MessageScan {
 
   /** All the message's text, as `text` in rules: the same strings the detectors scan. */
   get text(): string {
-    this.joined ??= this.strings.map((s) => s.value).join("\n");
+    this.joined ??= this.sites ? this.sites.map((s) => s.value).join("\n") : joinStrings(this.message);
     return this.joined;
   }
 

@@ -43,6 +43,35 @@ export function collectStrings(message: Record<string, unknown>, roots: string[]
   return out;
 }
 
+/**
+ * The same strings as `collectStrings`, in the same order, joined with newlines: what rules see as `text`, built
+ * without recording where each string sits when no detector needs that.
+ */
+export function joinStrings(message: Record<string, unknown>, roots: string[] = ["params", "result", "error"]): string {
+  const parts: string[] = [];
+  const stack: unknown[] = [];
+  for (let i = roots.length - 1; i >= 0; i--) {
+    const v = message[roots[i] as string];
+    if (v !== undefined) stack.push(v);
+  }
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === "string") parts.push(value);
+    else if (Array.isArray(value)) for (let i = value.length - 1; i >= 0; i--) stack.push(value[i]);
+    else if (value !== null && typeof value === "object") {
+      const o = value as Record<string, unknown>;
+      const binary = typeof o.mimeType === "string";
+      const keys = Object.keys(o);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const k = keys[i] as string;
+        if (binary && (k === "data" || k === "blob")) continue;
+        stack.push(o[k]);
+      }
+    }
+  }
+  return parts.join("\n");
+}
+
 /** Runs a global regex over every string, recording each match (or its `group`) as a detection of `type`. */
 export function findAll(sites: StringSite[], re: RegExp, type: string | ((m: RegExpExecArray) => string | null), group = 0): Detection[] {
   const out: Detection[] = [];

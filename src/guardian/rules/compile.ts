@@ -17,23 +17,43 @@ const celEnv = (() => {
   // matches() on RE2, as CEL specifies: linear time whatever the pattern (see regex.ts).
   env.registerFunction("string.re2Matches(string): bool", (s: string, p: string) => safeRegex(p).test(s));
   env.registerFunction("re2Matches(string, string): bool", (s: string, p: string) => safeRegex(p).test(s));
+  // size() as CEL defines it (code points for a string), without walking a string that has no surrogate pair.
+  const sizeOf: Record<string, (v: never) => bigint> = {
+    string: (v: string) => BigInt(SURROGATE.test(v) ? [...v].length : v.length),
+    bytes: (v: Uint8Array) => BigInt(v.length),
+    list: (v: unknown[]) => BigInt(v.length),
+    map: (v: object) => BigInt(v instanceof Map ? v.size : Object.keys(v).length),
+  };
+  for (const [type, fn] of Object.entries(sizeOf)) {
+    env.registerFunction(`fastSize(${type}): int`, fn);
+    env.registerFunction(`${type}.fastSize(): int`, fn);
+  }
   return env;
 })();
+
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 type CelNode = { op: string; args: unknown };
 
 /**
  * Compiles a `when` expression with every `matches()` call routed to RE2, and every literal pattern checked now,
- * so a bad or unsupported regex is a load error, not a runtime deny.
+ * so a bad or unsupported regex is a load error, not a runtime deny. `size()` is routed to the same function
+ * without the library's code-point walk of every string. Type errors are reported against the expression as written.
  */
 function compileWhen(expression: string): (vars: Record<string, unknown>) => unknown {
   const first = celEnv.parse(expression);
+  const asWritten = first.check();
+  if (!asWritten.valid) throw asWritten.error ?? new Error("invalid expression");
   const patterns: string[] = [];
   let rewritten = false;
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(walk);
     if (node === null || typeof node !== "object") return;
     const n = node as CelNode;
+    if ((n.op === "rcall" || n.op === "call") && Array.isArray(n.args) && n.args[0] === "size") {
+      n.args[0] = "fastSize";
+      rewritten = true;
+    }
     if ((n.op === "rcall" || n.op === "call") && Array.isArray(n.args) && n.args[0] === "matches") {
       n.args[0] = "re2Matches";
       rewritten = true;
@@ -276,13 +296,33 @@ function buildIndex(rules: CompiledRule[]): CompiledRuleSet["candidates"] {
 
 const isGlob = (s: string): boolean => /[*?[\]{}!]/.test(s);
 
+/**
+ * One matcher per distinct pattern list, shared by the rules that use it, remembering its last answer: several
+ * rules on the same tools ask the same question about the same message.
+ */
+const globMatchers = new Map<string, Matcher>();
+
 function globMatcher(patterns: string[]): Matcher {
+  const key = patterns.join("\u0000");
+  let matcher = globMatchers.get(key);
+  if (matcher) return matcher;
   if (patterns.every((p) => !isGlob(p))) {
     const set = new Set(patterns);
-    return (v) => set.has(v);
+    matcher = (v) => set.has(v);
+  } else {
+    const re = new RegExp(`^(?:${patterns.map(globSource).join("|")})$`);
+    let last: string | undefined;
+    let answer = false;
+    matcher = (v) => {
+      if (v !== last) {
+        answer = re.test(v);
+        last = v;
+      }
+      return answer;
+    };
   }
-  const re = new RegExp(`^(?:${patterns.map(globSource).join("|")})$`);
-  return (v) => re.test(v);
+  if (globMatchers.size < 4096) globMatchers.set(key, matcher);
+  return matcher;
 }
 
 function toList<T>(v: T | T[]): T[] {
