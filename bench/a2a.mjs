@@ -1,9 +1,12 @@
 // `npm run bench`, part 4: A2A through a guardwire route, against the same @a2a-js/sdk client → agent directly.
 //   1. message/send throughput at 32 concurrent calls, proxied ÷ direct;
 //   2. per streamed event: a stream of 200 artifact updates, (proxied − direct) stream time ÷ events.
-// Rounds interleave direct and proxied; medians across rounds. The agent is test/fixtures/servers/a2a-agent-03.mjs.
+// Rounds interleave direct, proxied and a policy-free relay (a reference: `node bench/serve.mjs --relay`, which reads
+// each POST, parses it, sends it on with undici and streams the answer back; the client uses the agent's card with its
+// url pointed at the relay); medians across rounds. The agent is test/fixtures/servers/a2a-agent-03.mjs.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -61,25 +64,39 @@ const agentPort = (await start([join(root, "test", "fixtures", "servers", "a2a-a
 const config = join(dir, "a2a.yaml");
 writeFileSync(config, [`listen: { host: 127.0.0.1, port: 0 }`, `log: ${join(dir, "a2a.ndjson")}`, `routes:`, `  - { name: echo, path: /a2a/echo, a2a: { url: "http://127.0.0.1:${agentPort}" } }`].join("\n"));
 const base = (await start([join(root, "dist", "cli", "main.js"), "serve", "--config", config, "--pins", join(dir, "pins.json"), "--no-watch"], /serving (http:\/\/\S+)/))[1];
+const relayPort = await new Promise((resolve) => {
+  const s = createServer().listen(0, "127.0.0.1", () => {
+    const { port } = s.address();
+    s.close(() => resolve(port));
+  });
+});
+const card = await (await fetch(`http://127.0.0.1:${agentPort}/.well-known/agent-card.json`)).json();
+await start([join(root, "bench", "serve.mjs"), "--relay", String(relayPort), card.url], /relay listening/);
 const direct = await new ClientFactory().createFromUrl(`http://127.0.0.1:${agentPort}`);
 const proxied = await new ClientFactory().createFromUrl(`${base}/a2a/echo/`);
-await measure(direct);
-await measure(proxied);
+const relay = await new ClientFactory().createFromAgentCard({ ...card, url: `http://127.0.0.1:${relayPort}/`, additionalInterfaces: [] });
+const contenders = [["direct", direct], ["proxied", proxied], ["relay", relay]];
+for (const [, client] of contenders) await measure(client);
 const rounds = [];
 for (let r = 0; r < P.rounds; r++) {
-  const order = r % 2 ? [["proxied", proxied], ["direct", direct]] : [["direct", direct], ["proxied", proxied]];
   const round = {};
-  for (const [name, client] of order) round[name] = await measure(client);
+  for (let i = 0; i < contenders.length; i++) {
+    const [name, client] = contenders[(i + r) % contenders.length];
+    round[name] = await measure(client);
+  }
   rounds.push(round);
 }
 const ratio = median(rounds.map((r) => r.proxied.tput / r.direct.tput));
 const added = median(rounds.map((r) => r.proxied.perEventMs - r.direct.perEventMs));
+const relayRatio = median(rounds.map((r) => r.relay.tput / r.direct.tput));
+const relayAdded = median(rounds.map((r) => r.relay.perEventMs - r.direct.perEventMs));
 const line = (what, value, target, ok) => console.log(`${what.padEnd(58)} ${value.padStart(14)}   ${target.padEnd(10)} ${ok ? "ok" : "MISSED"}`);
 console.log(`\nguardwire A2A bench — node ${process.version}${quick ? ", QUICK" : ""}, ${P.rounds} interleaved rounds, medians\n`);
 line("message/send throughput, proxied ÷ direct (32 in flight)", `${ratio.toFixed(2)} ×`, "≥ 0.85 ×", ratio >= 0.85);
 line("per streamed event, added latency", `+${(added * 1000).toFixed(0)} µs`, "≤ 100 µs", added <= 0.1);
+console.log(`reference: a policy-free Node HTTP relay in the same rounds: ${relayRatio.toFixed(2)} × throughput, +${(relayAdded * 1000).toFixed(0)} µs per event`);
 console.log(`(direct ${median(rounds.map((r) => r.direct.tput)).toFixed(0)} sends/s, ${(median(rounds.map((r) => r.direct.perEventMs)) * 1000).toFixed(0)} µs/event; proxied ${median(rounds.map((r) => r.proxied.tput)).toFixed(0)} sends/s, ${(median(rounds.map((r) => r.proxied.perEventMs)) * 1000).toFixed(0)} µs/event)`);
-writeFileSync(join(root, "bench", "results-a2a.json"), JSON.stringify({ date: new Date().toISOString(), node: process.version, quick, params: P, throughputRatio: ratio, addedPerEventMs: added, rounds }, null, 2) + "\n");
+writeFileSync(join(root, "bench", "results-a2a.json"), JSON.stringify({ date: new Date().toISOString(), node: process.version, quick, params: P, throughputRatio: ratio, addedPerEventMs: added, relayThroughputRatio: relayRatio, relayAddedPerEventMs: relayAdded, rounds }, null, 2) + "\n");
 await Promise.all(children.map((c) => new Promise((r) => (c.once("exit", r), c.kill("SIGTERM")))));
 rmSync(dir, { recursive: true, force: true });
 process.exit(0);

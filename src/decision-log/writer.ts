@@ -15,8 +15,10 @@ export interface DecisionLogOptions {
   /** Rotated files kept (file.1 … file.N). */
   keep?: number;
   clock?: () => Date;
-  /** How often buffered lines are written and the chain head beside the file refreshed, in ms. */
+  /** How often buffered lines are written, in ms (default 100). */
   flushEveryMs?: number;
+  /** How often, at most, the chain head beside the file is rewritten while lines keep coming, in ms (default 1000). */
+  headEveryMs?: number;
 }
 
 
@@ -36,6 +38,8 @@ export class DecisionLog {
   private bytes = 0;
   private timer: NodeJS.Timeout | undefined;
   private headDirty = false;
+  private headTimer: NodeJS.Timeout | undefined;
+  private lastHeadAt = 0;
   private lastTime = "";
   /** The first write error (disk full, closed pipe); logging goes on being attempted, the proxy never crashes. */
   error: Error | undefined;
@@ -105,7 +109,9 @@ export class DecisionLog {
 
   async close(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
+    if (this.headTimer) clearTimeout(this.headTimer);
     this.timer = undefined;
+    this.headTimer = undefined;
     this.flushSync();
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
@@ -139,13 +145,25 @@ export class DecisionLog {
 
   private schedule(): void {
     if (this.timer) return;
-    // Lines reach the file (for tail -f) and the head is refreshed at most this often; no fsync on this path.
+    // Lines reach the file (for tail -f) this often; no fsync on this path.
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.flushBuffer();
-      this.writeHeadNow();
+      this.scheduleHead();
     }, this.opts.flushEveryMs ?? 100);
     this.timer.unref();
+  }
+
+  /** The head is a file rewrite and a rename: at most once per `headEveryMs`, and always after the lines it names. */
+  private scheduleHead(): void {
+    if (this.headTimer || !this.headDirty) return;
+    const wait = Math.max(0, this.lastHeadAt + (this.opts.headEveryMs ?? 1000) - Date.now());
+    this.headTimer = setTimeout(() => {
+      this.headTimer = undefined;
+      this.flushBuffer();
+      this.writeHeadNow();
+    }, wait);
+    this.headTimer.unref();
   }
 
   private rotate(): void {
@@ -175,6 +193,7 @@ export class DecisionLog {
   private writeHeadNow(): void {
     if (!this.headDirty || this.opts.dest === "-") return;
     this.headDirty = false;
+    this.lastHeadAt = Date.now();
     try {
       writeHead(this.opts.dest, { seq: this.nextSeq - 1, hash: this.prev, time: this.lastTime });
     } catch (e) {

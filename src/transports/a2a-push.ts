@@ -1,9 +1,26 @@
 import { randomUUID } from "node:crypto";
 
-interface Target {
-  /** The caller's own callback URL and token, as its request gave them. */
-  url: string;
+/**
+ * What proves a webhook post comes from the agent the caller registered with, and what the caller expects on it: a
+ * token (0.3, and 1.0's legacy `token`, in `X-A2A-Notification-Token`) or 1.0's `authentication` (`scheme` and
+ * `credentials`, sent as `Authorization: <scheme> <credentials>`, which takes precedence, as in the SDK's sender).
+ */
+export interface PushCredentials {
   token: string | null;
+  authorization: string | null;
+}
+
+/** The credentials a push-notification config asks the agent to present. */
+export function pushCredentials(config: Record<string, unknown>): PushCredentials {
+  const auth = config.authentication as { scheme?: unknown; credentials?: unknown } | null | undefined;
+  const authorization = auth && typeof auth.scheme === "string" && auth.scheme !== "" && typeof auth.credentials === "string" && auth.credentials !== "" ? `${auth.scheme} ${auth.credentials}` : null;
+  const token = typeof config.token === "string" && config.token !== "" ? config.token : null;
+  return { token, authorization };
+}
+
+export interface PushTarget extends PushCredentials {
+  /** The caller's own callback URL, as its request gave it. */
+  url: string;
 }
 
 const MAX_TARGETS = 10_000;
@@ -14,16 +31,22 @@ const MAX_TARGETS = 10_000;
  * The table is bounded: past 10,000 registrations the oldest is forgotten (its posts are then refused with 404).
  */
 export class PushRelay {
-  private readonly targets = new Map<string, Target>();
+  private readonly targets = new Map<string, PushTarget>();
   /** Proxy URL → the caller's URL, to give callers their own URL back in push-config answers. */
   private readonly originals = new Map<string, string>();
 
   /** The proxy URL to give the agent instead of the caller's `url`. `base` is `<proxy>/<route>/push/`. */
-  register(url: string, token: string | null, base: string): string {
-    for (const [proxyUrl, original] of this.originals) if (original === url && proxyUrl.startsWith(base)) return proxyUrl;
+  register(url: string, credentials: PushCredentials, base: string): string {
+    for (const [proxyUrl, original] of this.originals) {
+      if (original !== url || !proxyUrl.startsWith(base)) continue;
+      // The same callback registered again: its latest credentials are the ones the agent will present.
+      const known = this.targets.get(proxyUrl.slice(base.length));
+      if (known) Object.assign(known, credentials);
+      return proxyUrl;
+    }
     const id = randomUUID();
     const proxyUrl = base + id;
-    this.targets.set(id, { url, token });
+    this.targets.set(id, { url, ...credentials });
     this.originals.set(proxyUrl, url);
     if (this.targets.size > MAX_TARGETS) {
       const oldest = this.targets.keys().next().value as string;
@@ -33,7 +56,7 @@ export class PushRelay {
     return proxyUrl;
   }
 
-  target(id: string): Target | undefined {
+  target(id: string): PushTarget | undefined {
     return this.targets.get(id);
   }
 

@@ -72,6 +72,34 @@ describe("the decision log writer", () => {
   });
 });
 
+describe("the chain head while lines keep coming", () => {
+  it("follows the lines on its own cadence, never names a line that is not in the file, and catches up when writes stop", async () => {
+    const file = join(tempDir(), "d.ndjson");
+    const log = DecisionLog.open({ dest: file, flushEveryMs: 10, headEveryMs: 150 });
+    const head = () => JSON.parse(readFileSync(`${file}.head`, "utf8")) as { seq: number };
+    const linesOnDisk = () => readFileSync(file, "utf8").trimEnd().split("\n").length;
+    const seen: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      log.write(input(i));
+      await new Promise((r) => setTimeout(r, 10));
+      try {
+        const h = head().seq;
+        expect(h).toBeLessThan(linesOnDisk());
+        seen.push(h);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+      }
+    }
+    // About 400 ms of writes with a head every 150 ms: a few distinct heads, not one per flush.
+    const distinct = new Set(seen).size;
+    expect(distinct).toBeGreaterThanOrEqual(1);
+    expect(distinct).toBeLessThan(10);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(head().seq).toBe(39);
+    await log.close();
+  });
+});
+
 describe("the writer never throws at the proxy", () => {
   it("ignores maxBytes when logging to stderr", () => {
     let text = "";

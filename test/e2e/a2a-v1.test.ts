@@ -99,3 +99,77 @@ describe("A2A 1.0: a real @a2a-js/sdk 1.3.0 agent and client through a guardwire
     expect(lines.some((l) => l.method === "SendStreamingMessage" && l.kind === "event" && (l.rules as string[]).includes("a2a-mask-card-number"))).toBe(true);
   });
 });
+
+describe("A2A 1.0 push notifications cross the guardian (authentication, a2a+json)", () => {
+  it("the agent's posts are judged, relayed with the caller's Authorization, and refused without it", async () => {
+    const { createServer } = await import("node:http");
+    const { writeFileSync } = await import("node:fs");
+    const { tempDir } = await import("../helpers.js");
+    type Received = { authorization?: string; type?: string; body: Record<string, { status?: { state?: string } }> };
+    const received: Received[] = [];
+    const hook = createServer((req, res) => {
+      let b = "";
+      req.on("data", (c: Buffer) => (b += c.toString()));
+      req.on("end", () => {
+        received.push({ authorization: req.headers.authorization, type: req.headers["content-type"], body: JSON.parse(b) as Received["body"] });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => hook.listen(0, "127.0.0.1", r));
+    const hookUrl = `http://127.0.0.1:${(hook.address() as { port: number }).port}/hook`;
+    const rules = join(tempDir(), "push10.yaml");
+    writeFileSync(
+      rules,
+      [
+        "name: push10",
+        "default: allow",
+        "rules:",
+        "  - id: no-working-pushes",
+        "    match: { protocol: a2a, direction: inbound, operation: push }",
+        "    when: 'has(message.params.statusUpdate) && message.params.statusUpdate.status.state == \"TASK_STATE_WORKING\"'",
+        "    decision: deny",
+        "  - id: mask-in-pushes",
+        "    match: { protocol: a2a, direction: inbound, operation: push }",
+        "    when: 'text.contains(\"4111\")'",
+        "    decision: modify",
+        "    modify: [{ replace: \"$..text\", pattern: \"4111\", with: \"####\" }]",
+      ].join("\n"),
+    );
+    const agent = spawn(process.execPath, [AGENT], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    const { match } = await waitFor(agent, /listening (\d+)/);
+    const agentUrl = `http://127.0.0.1:${match[1]}`;
+    const p = await startProxy([{ name: "echo1", path: "/a2a/echo1", a2a: new A2aRemote({ url: agentUrl }) }], { rules });
+    try {
+      const client = await new ClientFactory().createFromUrl(`${p.base}/a2a/echo1/`);
+      const push = { tenant: "", id: "", taskId: "", url: hookUrl, token: "", authentication: { scheme: "Bearer", credentials: "cred-1" } };
+      const task = (await client.sendMessage({ ...request("task card 4111"), configuration: { acceptedOutputModes: [], taskPushNotificationConfig: push, historyLength: undefined, returnImmediately: false } })) as { id: string };
+      await expect.poll(() => received.length, { timeout: 5000 }).toBeGreaterThan(0);
+      await new Promise((r) => setTimeout(r, 300));
+      // Every post reached the caller through the proxy with the caller's credentials and the agent's content type.
+      expect(received.every((r) => r.authorization === "Bearer cred-1" && r.type === "application/a2a+json")).toBe(true);
+      expect(received.some((r) => r.body.statusUpdate?.status?.state === "TASK_STATE_WORKING")).toBe(false);
+      expect(received.some((r) => r.body.statusUpdate?.status?.state === "TASK_STATE_COMPLETED" || r.body.task?.status?.state === "TASK_STATE_COMPLETED")).toBe(true);
+      expect(JSON.stringify(received)).not.toContain("4111");
+      // The caller sees its own URL; the agent holds the proxy's.
+      const mine = await client.listTaskPushNotificationConfig({ tenant: "", taskId: task.id, pageSize: 0, pageToken: "" });
+      expect(mine.configs.map((c) => c.url)).toEqual([hookUrl]);
+      const direct = await new ClientFactory().createFromUrl(agentUrl);
+      const theirs = (await direct.listTaskPushNotificationConfig({ tenant: "", taskId: task.id, pageSize: 0, pageToken: "" })).configs[0]?.url ?? "";
+      expect(theirs.startsWith(`${p.base}/a2a/echo1/push/`)).toBe(true);
+      // Posting to that callback without the caller's credentials is refused, and nothing reaches the caller.
+      const before = received.length;
+      const forged = await fetch(theirs, { method: "POST", headers: { "content-type": "application/a2a+json", authorization: "Bearer wrong" }, body: "{}" });
+      expect(forged.status).toBe(401);
+      expect((await fetch(theirs, { method: "POST", headers: { "content-type": "application/a2a+json" }, body: "{}" })).status).toBe(401);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(received.length).toBe(before);
+      const lines = p.log();
+      expect(lines.some((l) => l.method === "tasks/pushNotification" && l.decision === "deny" && (l.rules as string[]).includes("no-working-pushes"))).toBe(true);
+      expect(lines.some((l) => l.method === "tasks/pushNotification" && l.decision === "modify")).toBe(true);
+    } finally {
+      await p.close();
+      await stopChild(agent);
+      hook.close();
+    }
+  });
+});

@@ -2,7 +2,7 @@ import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { request } from "undici";
 import { A2A_PUSH_METHOD, A2A_STREAMING_METHODS, a2aOperation, mapPushUrls, restCallOf, rewriteAgentCard, type RestCall } from "../../protocol/a2a.js";
-import type { PushRelay } from "../a2a-push.js";
+import type { PushRelay, PushTarget } from "../a2a-push.js";
 import { classify, ErrorCode, idKey } from "../../protocol/json-rpc.js";
 import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
 import { sseEvent } from "../../protocol/sse.js";
@@ -121,8 +121,7 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
       req.resume();
       return httpError(res, 404, ErrorCode.ServerError, "Not Found: no such push callback");
     }
-    const presented = PUSH_TOKEN_HEADERS.map((h) => req.headers[h]).find((v): v is string => typeof v === "string");
-    if (target.token !== null && !(presented !== undefined && sameSecret(presented.replace(/^Bearer\s+/i, ""), target.token))) {
+    if (!presentsCredentials(req, target)) {
       req.resume();
       return httpError(res, 401, ErrorCode.ServerError, "Unauthorized: wrong or missing notification token");
     }
@@ -131,7 +130,8 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
     const parsed = parseJson(body.text, { maxDepth: DEFAULT_MAX_DEPTH });
     if (!parsed.ok || parsed.value === null || typeof parsed.value !== "object") return httpError(res, 400, ErrorCode.ParseError, "Parse error: a notification is a JSON object");
     res.writeHead(202).end();
-    const relay = new WebhookRelay(target.url, target.token);
+    const type = (req.headers["content-type"] ?? "").toLowerCase().startsWith("application/a2a+json") ? "application/a2a+json" : "application/json";
+    const relay = new WebhookRelay(target, type);
     const text = JSON.stringify({ jsonrpc: "2.0", method: A2A_PUSH_METHOD, params: parsed.value });
     relay.connection = opts.connect(relay, { transport: "a2a-push", agent: null, sessionId: `push-${id.slice(0, 8)}` }, (sink) => {
       queueMicrotask(() => sink.frame({ text }));
@@ -271,15 +271,17 @@ class WebhookRelay implements Downstream {
   connection!: Connection;
 
   constructor(
-    private readonly url: string,
-    private readonly token: string | null,
+    private readonly target: PushTarget,
+    private readonly contentType: string,
   ) {}
 
+  /** The post as the caller registered for it: its URL, its credentials, the agent's content type. */
   send(text: string): void {
     const params = (JSON.parse(text) as { params?: unknown }).params;
-    const headers: Record<string, string> = { "content-type": "application/json" };
-    if (this.token !== null) headers["x-a2a-notification-token"] = this.token;
-    request(this.url, { method: "POST", headers, body: JSON.stringify(params), headersTimeout: 10_000, bodyTimeout: 10_000 }).then(
+    const headers: Record<string, string> = { "content-type": this.contentType };
+    if (this.target.authorization !== null) headers.authorization = this.target.authorization;
+    else if (this.target.token !== null) headers["x-a2a-notification-token"] = this.target.token;
+    request(this.target.url, { method: "POST", headers, body: JSON.stringify(params), headersTimeout: 10_000, bodyTimeout: 10_000 }).then(
       (r) => r.body.dump(),
       () => {
         // The caller's webhook is unreachable: the agent was already answered; the decision is in the log.
@@ -288,6 +290,14 @@ class WebhookRelay implements Downstream {
   }
 
   upstreamGone(): void {}
+}
+
+/** The agent proves it is the one the caller registered with: the configured Authorization, or the token. */
+function presentsCredentials(req: IncomingMessage, target: PushTarget): boolean {
+  if (target.authorization !== null) return typeof req.headers.authorization === "string" && sameSecret(req.headers.authorization, target.authorization);
+  if (target.token === null) return true;
+  const presented = PUSH_TOKEN_HEADERS.map((h) => req.headers[h]).find((v): v is string => typeof v === "string");
+  return presented !== undefined && sameSecret(presented.replace(/^Bearer\s+/i, ""), target.token);
 }
 
 function sameSecret(a: string, b: string): boolean {

@@ -2,7 +2,7 @@ import { request, type Dispatcher } from "undici";
 import { a2aOperation, jsonRpcUrlOf, mapPushUrls, restUrlOf, rewriteAgentCard } from "../../protocol/a2a.js";
 import { idKey } from "../../protocol/json-rpc.js";
 import { readSse } from "../sse-reader.js";
-import { PushRelay } from "../a2a-push.js";
+import { PushRelay, pushCredentials } from "../a2a-push.js";
 import type { HttpCarry, SendInfo, Upstream, UpstreamFactory } from "../types.js";
 import { SendQueue } from "./queue.js";
 import { streamableHttpUpstream, upstreamAgent } from "./streamable-http.js";
@@ -127,7 +127,7 @@ export class A2aRemote {
     const m = JSON.parse(text) as { method?: string; params?: unknown };
     const op = a2aOperation(m.method ?? null);
     if (op !== "send" && op !== "stream" && op !== "push-config") return text;
-    const params = mapPushUrls(m.params, (url, config) => this.push.register(url, typeof config.token === "string" ? config.token : null, base));
+    const params = mapPushUrls(m.params, (url, config) => this.push.register(url, pushCredentials(config), base));
     return params === m.params ? text : JSON.stringify({ ...m, params });
   }
 
