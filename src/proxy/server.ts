@@ -35,6 +35,8 @@ export interface ProxyServerOptions {
   idleMs: number;
   /** Live Streamable HTTP sessions per route (default 10,000). */
   maxSessions?: number;
+  /** Characters of events a Streamable HTTP session keeps for `Last-Event-ID` resumption (default 16 Mi). */
+  replayChars?: number;
   /** More downstream transports per route, built from the route's connect function. */
   extras?: (connect: Connect, route: ServedRoute) => ExtraEndpoint[];
 }
@@ -65,7 +67,7 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
     const connect: Connect = (downstream, who, upstream) => openLink(route.runtime, downstream, who, upstream);
     mounted.set(route.path, {
       route,
-      http: route.runtime.protocol === "a2a" ? null : new StreamableHttpEndpoint({ connect, maxBodyBytes: opts.maxBodyBytes, idleMs: opts.idleMs, maxSessions: opts.maxSessions }),
+      http: route.runtime.protocol === "a2a" ? null : new StreamableHttpEndpoint({ connect, maxBodyBytes: opts.maxBodyBytes, idleMs: opts.idleMs, maxSessions: opts.maxSessions, replayChars: opts.replayChars }),
       extras: opts.extras?.(connect, route) ?? [],
     });
   }

@@ -123,6 +123,30 @@ describe("serve: streams", () => {
     expect(seen.at(-1)).toMatchObject({ id: 8, result: {} });
   });
 
+  it("replay logs are bounded in characters: a resume from before what was let go is refused, not served with a gap", async () => {
+    // A budget of 400 characters: the stream's seven events (about 60, 5 × 107 and 138 characters) do not all fit.
+    const small = await startProxy([{ name: "stdio", path: "/mcp/stdio", upstream: stdioUpstream({ command: process.execPath, args: [EVERYTHING, "stdio"], env: process.env }) }], { replayChars: 400 });
+    try {
+      const url = `${small.base}/mcp/stdio`;
+      const sid = await initialize(url);
+      const x = await open(url, "POST", { ...HEADERS, "mcp-session-id": sid }, longCall(11, 1));
+      const first = await x.next();
+      x.close();
+      // The rest of the stream (four more steps and the answer) is kept only as far as the budget allows.
+      await new Promise((r) => setTimeout(r, 1500));
+      const g = await open(url, "GET", { accept: "text/event-stream", "mcp-session-id": sid, "last-event-id": first?.id as string });
+      expect(g.res.statusCode).toBe(404);
+      g.res.resume();
+      // The session itself is fine: the next call works.
+      const y = await fetch(url, { method: "POST", headers: { ...HEADERS, "mcp-session-id": sid }, body: JSON.stringify({ jsonrpc: "2.0", id: 12, method: "tools/list" }) });
+      const text = await y.text();
+      const answer: unknown = JSON.parse(text.startsWith("{") ? text : (/data: (.*)/.exec(text)?.[1] ?? "null"));
+      expect(answer).toMatchObject({ id: 12, result: { tools: expect.any(Array) } });
+    } finally {
+      await small.close();
+    }
+  });
+
   it("an agent that disconnects mid-stream releases the upstream stream (the request is let go, and logged)", async () => {
     const url = `${p.base}/mcp/http`;
     const sid = await initialize(url);

@@ -21,7 +21,7 @@ export interface InProcessProxy {
 /** guardwire's HTTP front in this process, in front of real upstreams: for tests that poke at HTTP details. */
 export async function startProxy(
   routes: ({ name: string; path: string; upstream: UpstreamFactory; passthrough?: string } | { name: string; path: string; a2a: A2aRemote })[],
-  opts: { rules?: string; maxBodyBytes?: number; idleMs?: number } & Partial<Pick<ProxyServerOptions, "agents" | "allowedHosts" | "allowedOrigins" | "maxSessions">> = {},
+  opts: { rules?: string; maxBodyBytes?: number; idleMs?: number } & Partial<Pick<ProxyServerOptions, "agents" | "allowedHosts" | "allowedOrigins" | "maxSessions" | "replayChars">> = {},
 ): Promise<InProcessProxy> {
   const file = join(tempDir(), "decisions.ndjson");
   const guardian = new EmbeddedGuardian(loadRulesOrThrow(opts.rules), {});
@@ -35,6 +35,7 @@ export async function startProxy(
     maxBodyBytes,
     idleMs: opts.idleMs ?? 60_000,
     maxSessions: opts.maxSessions,
+    replayChars: opts.replayChars,
     routes: routes.map((r) => {
       const common = { name: r.name, guardian, log, failMode: "closed" as const, maxFrameBytes: maxBodyBytes, stderr: process.stderr };
       if ("a2a" in r) {

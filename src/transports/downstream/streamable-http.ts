@@ -14,6 +14,8 @@ export interface StreamableHttpOptions {
   idleMs: number;
   /** Events kept per stream for `Last-Event-ID` resumption. */
   replayEvents?: number;
+  /** Characters of event text kept per session for resumption, over all its streams (default 16 Mi). */
+  replayChars?: number;
   /** Live sessions on this route; past it, a new initialize is refused with 503 (memory and children stay bounded). */
   maxSessions?: number;
 }
@@ -161,7 +163,7 @@ export class StreamableHttpEndpoint {
 
   private open(caller: HttpCaller): HttpSession {
     const id = randomUUID();
-    const s = new HttpSession(id, caller.agent?.id ?? null, this.opts.replayEvents ?? 256, () => this.sessions.delete(id));
+    const s = new HttpSession(id, caller.agent?.id ?? null, this.opts.replayEvents ?? 256, this.opts.replayChars ?? 16 << 20, () => this.sessions.delete(id));
     s.connection = this.opts.connect(s, { transport: "streamable-http", agent: caller.agent, sessionId: id });
     this.sessions.set(id, s);
     return s;
@@ -181,6 +183,10 @@ interface Stream {
   tag: string;
   seq: number;
   log: [number, string][];
+  /** Characters of text in `log`. */
+  chars: number;
+  /** The last event no longer kept: a resume from before it cannot be served intact. */
+  dropped: number;
   res: ServerResponse | null;
   /** The stream's request was answered: once written, the stream ends. */
   done: boolean;
@@ -205,6 +211,8 @@ class HttpSession implements Downstream {
   private readonly exchanges = new Map<string, Exchange>();
   /** Streams whose connection dropped before they were done, by tag: kept for resumption. */
   private readonly detached = new Map<string, Stream>();
+  /** Characters kept in every stream's replay log, together. */
+  private logChars = 0;
   private standalone: Stream | null = null;
   /** Server messages tied to no request while no stream is open: delivered when the agent opens its GET stream. */
   private readonly unrelated: string[] = [];
@@ -218,6 +226,7 @@ class HttpSession implements Downstream {
     readonly id: string,
     readonly agentId: string | null,
     private readonly replayEvents: number,
+    private readonly replayChars: number,
     private readonly onEnd: () => void,
   ) {}
 
@@ -249,7 +258,12 @@ class HttpSession implements Downstream {
         this.detached.set(ex.stream.tag, ex.stream);
         for (const k of ex.waiting) this.detached.set(k, ex.stream);
         // Bounded: an agent that keeps dropping streams cannot make the session keep them all.
-        while (this.detached.size > MAX_DETACHED) this.detached.delete(this.detached.keys().next().value as string);
+        while (this.detached.size > MAX_DETACHED) {
+          const oldest = this.detached.keys().next().value as string;
+          const gone = this.detached.get(oldest) as Stream;
+          this.detached.delete(oldest);
+          if (![...this.detached.values()].includes(gone)) this.release(gone);
+        }
       }
     });
   }
@@ -298,7 +312,7 @@ class HttpSession implements Downstream {
       httpError(res, 409, ErrorCode.ServerError, "Conflict: Only one SSE stream is allowed per session");
       return;
     }
-    this.standalone ??= { tag: "g", seq: 0, log: [], res: null, done: false };
+    this.standalone ??= { tag: "g", seq: 0, log: [], chars: 0, dropped: 0, res: null, done: false };
     this.attach(this.standalone, res);
     this.connection.upstream.openStandalone?.();
     for (const text of this.unrelated.splice(0)) this.write(this.standalone, text);
@@ -310,7 +324,8 @@ class HttpSession implements Downstream {
     const tag = lastEventId.slice(0, dot);
     const after = Number(lastEventId.slice(dot + 1));
     const s = tag === "g" ? this.standalone : this.detached.get(tag);
-    if (!s || s.res || !Number.isInteger(after)) {
+    // Events after `after` that are no longer kept would be skipped without a word: refuse instead.
+    if (!s || s.res || !Number.isInteger(after) || after < s.dropped) {
       httpError(res, 404, ErrorCode.ServerError, "Not Found: that stream cannot be resumed");
       return;
     }
@@ -346,7 +361,7 @@ class HttpSession implements Downstream {
     }
     if (!ex.stream) {
       if (ex.res.headersSent) return;
-      ex.stream = { tag: `p${++this.streams}`, seq: 0, log: [], res: null, done: false };
+      ex.stream = { tag: `p${++this.streams}`, seq: 0, log: [], chars: 0, dropped: 0, res: null, done: false };
       this.attach(ex.stream, ex.res);
     }
     if (answer && ex.batch) {
@@ -373,8 +388,30 @@ class HttpSession implements Downstream {
   private write(s: Stream, text: string): void {
     const seq = ++s.seq;
     s.log.push([seq, text]);
-    if (s.log.length > this.replayEvents) s.log.shift();
+    s.chars += text.length;
+    this.logChars += text.length;
+    this.trim(s);
     if (s.res) this.put(s, seq, text);
+  }
+
+  /**
+   * The replay logs stay bounded in events per stream and in characters per session: past the session's budget the
+   * oldest events go first, from cut streams before live ones (so a big answer cannot keep megabytes alive).
+   */
+  private trim(s: Stream): void {
+    while (s.log.length > this.replayEvents) this.dropOldest(s);
+    if (this.logChars <= this.replayChars) return;
+    const streams = [...new Set(this.detached.values())];
+    if (this.standalone) streams.push(this.standalone);
+    if (!streams.includes(s)) streams.push(s);
+    for (const t of streams) while (this.logChars > this.replayChars && t.log.length > 0) this.dropOldest(t);
+  }
+
+  private dropOldest(s: Stream): void {
+    const [seq, text] = s.log.shift() as [number, string];
+    s.chars -= text.length;
+    this.logChars -= text.length;
+    s.dropped = seq;
   }
 
   private put(s: Stream, seq: number, text: string): void {
@@ -397,6 +434,15 @@ class HttpSession implements Downstream {
     s.res = null;
     this.detached.delete(s.tag);
     if (key !== null) this.detached.delete(key);
+    if (s !== this.standalone) this.release(s);
+  }
+
+  /** A stream that can no longer be resumed gives its replay log back to the session's budget. */
+  private release(s: Stream): void {
+    this.logChars -= s.chars;
+    s.chars = 0;
+    s.log = [];
+    s.dropped = s.seq;
   }
 }
 
