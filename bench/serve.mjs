@@ -193,8 +193,8 @@ async function openIdleSession(url, agent) {
   });
 }
 
-/** A 10 MB tool result through an HTTP route: guardwire's peak RSS growth over its size. */
-async function bigResult() {
+/** A 10 MB tool result through an HTTP route: guardwire's peak RSS growth over its size (one fresh proxy). */
+async function bigResultOnce() {
   const bigPort = await freePort();
   await start([bigServer], { PORT: String(bigPort) }, /listening/);
   const big = await startGuardwire("big", { url: `http://127.0.0.1:${bigPort}/mcp` });
@@ -205,7 +205,19 @@ async function bigResult() {
   const size = r.content[0].text.length;
   const after = rssMb(big.pid);
   await client.close();
+  for (const c of children.splice(-2)) c.kill("SIGTERM");
   return { bytes: size, rssBeforeMb: base.rss, peakMb: after.hwm, growthMb: after.hwm - base.rss, growthRatio: (after.hwm - base.rss) / (size / 1024 / 1024) };
+}
+
+/**
+ * Peak RSS depends on when V8 happens to collect the copies a large message passes through (the same run gave 1.7 ×
+ * to 5.8 × here), so the figure is the median of several fresh proxies, with the range.
+ */
+async function bigResult() {
+  const runs = [];
+  for (let i = 0; i < (quick ? 3 : 9); i++) runs.push(await bigResultOnce());
+  const ratios = runs.map((r) => r.growthRatio).sort((a, b) => a - b);
+  return { bytes: runs[0].bytes, runs, growthRatio: ratios[Math.floor(ratios.length / 2)], min: ratios[0], max: ratios[ratios.length - 1] };
 }
 
 async function main() {
@@ -266,7 +278,8 @@ async function main() {
   line("stdio over HTTP, guardwire ÷ supergateway throughput", `${s.tputRatio.toFixed(2)} ×`, "≥ 1.0 ×", s.tputRatio >= 1);
   line("stdio over HTTP p50, guardwire vs supergateway", `${s.guardwireP50Ms.toFixed(2)} / ${s.supergatewayP50Ms.toFixed(2)} ms`, "≤", s.guardwireP50Ms <= s.supergatewayP50Ms);
   line(`${P.sessions} idle sessions, guardwire RSS`, `${results.idleSessions.rssAfterMb.toFixed(0)} MB`, "< 250 MB", results.idleSessions.rssAfterMb < 250);
-  line("10 MB tool result, peak RSS growth ÷ size", `${results.bigResult.growthRatio.toFixed(2)} ×`, "< 3 ×", results.bigResult.growthRatio < 3);
+  line("10 MB tool result, peak RSS growth ÷ size (median)", `${results.bigResult.growthRatio.toFixed(2)} ×`, "< 3 ×", results.bigResult.growthRatio < 3);
+  console.log(`  ${results.bigResult.runs.length} fresh proxies, ranged ${results.bigResult.min.toFixed(2)}–${results.bigResult.max.toFixed(2)} ×`);
   console.log(`reference: a policy-free Node HTTP relay in the same rounds: ${h.relayTputRatio.toFixed(2)} × throughput, +${h.relayAddedP50Ms.toFixed(3)} ms p50`);
   console.log(`(direct ${h.directTput.toFixed(0)} calls/s, p50 ${h.directP50Ms.toFixed(3)} ms; proxied ${h.proxiedTput.toFixed(0)} calls/s, p50 ${h.proxiedP50Ms.toFixed(3)} ms)`);
   writeFileSync(join(root, "bench", "results-serve.json"), JSON.stringify({ ...results, rounds: per }, null, 2) + "\n");
