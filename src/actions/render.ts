@@ -12,15 +12,14 @@ export const DEFAULT_RENDER: RenderOptions = { toolCallBlock: "result" };
  * The reply a caller gets instead of what it asked for. A blocked tool call is a normal result with `isError`, so the
  * model sees why and the session survives; anything else is -32050 (denied) or -32051 (guardian unavailable).
  */
-export function renderBlock(id: JsonRpcId, method: string | null, verdict: Verdict, opts: RenderOptions = DEFAULT_RENDER): JsonRpcResponse {
+export function renderBlock(id: JsonRpcId, method: string | null, verdict: Verdict, opts: RenderOptions = DEFAULT_RENDER, stateless = false): JsonRpcResponse {
   if (method === "tools/call" && opts.toolCallBlock === "result") {
     const why = verdict.unavailable ? `guardian unavailable (${verdict.message})` : verdict.message;
     const rule = verdict.rule ? ` [rule ${verdict.rule}]` : "";
-    return {
-      jsonrpc: "2.0",
-      id,
-      result: { content: [{ type: "text", text: `Blocked by guardwire: ${why}${rule}` }], isError: true },
-    };
+    const result: Record<string, unknown> = { content: [{ type: "text", text: `Blocked by guardwire: ${why}${rule}` }], isError: true };
+    // Stateless-era (2026-07-28) results must say they are complete.
+    if (stateless) result.resultType = "complete";
+    return { jsonrpc: "2.0", id, result };
   }
   const data = { decision: "deny", reasonCode: verdict.reasonCode, rules: verdict.rules, message: verdict.message };
   if (verdict.unavailable) return errorResponse(id, ErrorCode.GuardianUnavailable, "Guardian unavailable", data);

@@ -63,6 +63,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
       runtime: {
         name: r.name,
         upstream: upstreamOf(r.mcp),
+        stateless: "url" in r.mcp,
         guardian,
         log,
         failMode: config.failMode,

@@ -19,6 +19,8 @@ export interface RouteRuntime {
   protocol?: "mcp" | "a2a";
   /** Methods answered by a stream of responses (A2A). */
   streamingMethods?: ReadonlySet<string>;
+  /** The upstream takes stateless MCP (2026-07-28) requests one by one: a Streamable HTTP upstream. */
+  stateless?: boolean;
   /** The peer, when the route knows it up front (an A2A agent's card name). */
   server?: () => { name: string; version: string } | null;
 }

@@ -67,7 +67,7 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
     const connect: Connect = (downstream, who, upstream) => openLink(route.runtime, downstream, who, upstream);
     mounted.set(route.path, {
       route,
-      http: route.runtime.protocol === "a2a" ? null : new StreamableHttpEndpoint({ connect, maxBodyBytes: opts.maxBodyBytes, idleMs: opts.idleMs, maxSessions: opts.maxSessions, replayChars: opts.replayChars }),
+      http: route.runtime.protocol === "a2a" ? null : new StreamableHttpEndpoint({ connect, maxBodyBytes: opts.maxBodyBytes, idleMs: opts.idleMs, maxSessions: opts.maxSessions, replayChars: opts.replayChars, stateless: route.runtime.stateless === true }),
       extras: opts.extras?.(connect, route) ?? [],
     });
   }

@@ -8,7 +8,7 @@ import { redactedPreview } from "../decision-log/preview.js";
 import { canonicalize, writeCanonical } from "../protocol/canonical.js";
 import { classify, ErrorCode, errorResponse, idKey, type JsonObject, type JsonRpcId } from "../protocol/json-rpc.js";
 import { a2aIdsOf } from "../protocol/a2a.js";
-import { serverInfoOf, toolOf } from "../protocol/mcp.js";
+import { envelopeVersionOf, isStatelessVersion, serverInfoOf, toolOf } from "../protocol/mcp.js";
 import { DEFAULT_MAX_DEPTH, parseJson, peekId } from "../protocol/safe-json.js";
 import type { Frame, Peer } from "../transports/types.js";
 
@@ -296,7 +296,7 @@ export class Session {
 
     if (v.action === "block") {
       if (p.kind === "request") {
-        this.reply(sender, renderBlock(p.id, p.method, v, this.opts.render), p.batch);
+        this.reply(sender, renderBlock(p.id, p.method, v, this.opts.render, isStatelessVersion(envelopeVersionOf(p.message))), p.batch);
         if (p.direction === "outbound" && key) this.rememberDenied(key);
       } else if (p.kind === "response" && key) {
         // The response is replaced, so the requester is still answered.
@@ -304,7 +304,7 @@ export class Session {
         const pending = mine.get(key);
         mine.delete(key);
         if (pending) {
-          const block = renderBlock(p.id, p.direction === "outbound" ? null : pending.method, v, this.opts.render);
+          const block = renderBlock(p.id, p.direction === "outbound" ? null : pending.method, v, this.opts.render, isStatelessVersion(envelopeVersionOf(pending.message)));
           this.deliver(p.direction, JSON.stringify(block), pending, p.carry);
           // A denied event ends its stream: the agent got the error event, the server's stream is let go.
           if (pending.streaming) {

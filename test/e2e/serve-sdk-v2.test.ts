@@ -6,13 +6,13 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { streamableHttpUpstream } from "../../src/transports/upstream/streamable-http.js";
 import { ROOT, tempDir } from "../helpers.js";
 import { startProxy, type InProcessProxy } from "../support/proxy.js";
-import { stopChild, waitFor } from "../support/servers.js";
+import { startEverything, stopChild, waitFor } from "../support/servers.js";
 
 const SERVER = join(ROOT, "test", "fixtures", "servers", "mcp-v2-server.mjs");
 
 /**
- * The v2 MCP SDK (client 2.4.0, server 2.4.0) through a route. guardwire speaks the 2025 revisions; a v2 client
- * negotiates those by default, and one set to `auto` falls back to them through the proxy.
+ * The v2 MCP SDK (client 2.4.0, server 2.4.0) through a route: the 2025 revisions (a v2 client's default), and the
+ * stateless 2026-07-28 revision on a route whose upstream takes it (every Streamable HTTP route of `serve`).
  */
 describe("serve: the v2 MCP SDK, client and server, through a route", () => {
   let server: ReturnType<typeof spawn>;
@@ -24,13 +24,63 @@ describe("serve: the v2 MCP SDK, client and server, through a route", () => {
     server = spawn(process.execPath, [SERVER], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
     upstream = (await waitFor(server, /listening (\S+)/)).match[1] as string;
     const rules = join(tempDir(), "v2.yaml");
-    writeFileSync(rules, "name: v2\ndefault: allow\nrules:\n  - id: no-forbidden-echo\n    match: { protocol: mcp, direction: outbound, method: tools/call, tool: echo }\n    when: 'args.message.contains(\"forbidden\")'\n    decision: deny\n    message: not that word\n");
-    p = await startProxy([{ name: "v2", path: "/mcp/v2", upstream: streamableHttpUpstream({ url: upstream }) }], { rules });
+    writeFileSync(
+      rules,
+      [
+        "name: v2",
+        "default: allow",
+        "rules:",
+        "  - id: no-forbidden-echo",
+        "    match: { protocol: mcp, direction: outbound, method: tools/call, tool: echo }",
+        "    when: 'args.message.contains(\"forbidden\")'",
+        "    decision: deny",
+        "    message: not that word",
+        "  - id: hide-secret",
+        "    match: { protocol: mcp, direction: outbound, method: tools/call, tool: echo }",
+        "    when: 'args.message.contains(\"secret\")'",
+        "    decision: modify",
+        "    modify: [{ replace: \"$.params.arguments.message\", pattern: \"secret\", with: \"[hidden]\" }]",
+      ].join("\n"),
+    );
+    p = await startProxy(
+      [
+        { name: "v2", path: "/mcp/v2", upstream: streamableHttpUpstream({ url: upstream }) },
+        { name: "v2s", path: "/mcp/v2s", upstream: streamableHttpUpstream({ url: upstream }), stateless: true },
+      ],
+      { rules },
+    );
     route = `${p.base}/mcp/v2`;
   });
   afterAll(async () => {
     await p?.close();
     if (server) await stopChild(server);
+  });
+
+  it("a client pinned to 2026-07-28 works statelessly through the route: every request judged, the rules act, nothing held", async () => {
+    const client = new Client({ name: "v2-agent", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${p.base}/mcp/v2s`)));
+    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["echo"]);
+    expect(await client.callTool({ name: "echo", arguments: { message: "stateless" } })).toMatchObject({ content: [{ type: "text", text: "Echo: stateless" }] });
+    const blocked = await client.callTool({ name: "echo", arguments: { message: "forbidden, statelessly" } });
+    expect(blocked).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining("not that word") }] });
+    // A rewritten request still agrees with its headers (the server checks Mcp-Method and Mcp-Name against the body).
+    expect(await client.callTool({ name: "echo", arguments: { message: "my secret" } })).toMatchObject({ content: [{ type: "text", text: "Echo: my [hidden]" }] });
+    await client.close();
+    const lines = p.log().filter((l) => l.route === "v2s");
+    expect(lines.map((l) => `${l.direction} ${l.method}`)).toEqual(expect.arrayContaining(["outbound server/discover", "inbound server/discover", "outbound tools/list", "outbound tools/call"]));
+    expect(lines.some((l) => l.method === "tools/call" && l.decision === "deny")).toBe(true);
+    // No session on either side: the proxy keeps none either.
+    expect(p.proxy.sessionCount()).toBe(0);
+  });
+
+  it("a stateless request on a route that cannot carry it is refused with 400, and an auto client falls back", async () => {
+    const res = await fetch(route, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } }),
+    });
+    expect(res.status).toBe(400);
   });
 
   for (const mode of ["legacy", "auto"] as const) {
@@ -52,5 +102,23 @@ describe("serve: the v2 MCP SDK, client and server, through a route", () => {
     expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     await client.close();
     expect(p.log().filter((l) => l.method === "tools/call" && l.decision === "deny").length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe("serve: a v2 client negotiating (auto) through a stateless-capable route to a 2025-only server", () => {
+  it("the probe reaches the server, which does not speak 2026-07-28, and the client falls back to initialize", async () => {
+    const up = await startEverything("streamableHttp");
+    const p = await startProxy([{ name: "e", path: "/mcp/e", upstream: streamableHttpUpstream({ url: up.url }), stateless: true }]);
+    try {
+      const client = new Client({ name: "v2-agent", version: "1" }, { versionNegotiation: { mode: "auto" } });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${p.base}/mcp/e`)));
+      expect(client.getNegotiatedProtocolVersion()).toBe("2025-11-25");
+      expect((await client.listTools()).tools.length).toBeGreaterThan(5);
+      await client.close();
+      expect(p.log().some((l) => l.method === "server/discover")).toBe(true);
+    } finally {
+      await p.close();
+      await up.stop();
+    }
   });
 });

@@ -20,7 +20,7 @@ export interface InProcessProxy {
 
 /** guardwire's HTTP front in this process, in front of real upstreams: for tests that poke at HTTP details. */
 export async function startProxy(
-  routes: ({ name: string; path: string; upstream: UpstreamFactory; passthrough?: string } | { name: string; path: string; a2a: A2aRemote })[],
+  routes: ({ name: string; path: string; upstream: UpstreamFactory; passthrough?: string; stateless?: boolean } | { name: string; path: string; a2a: A2aRemote })[],
   opts: { rules?: string; maxBodyBytes?: number; idleMs?: number } & Partial<Pick<ProxyServerOptions, "agents" | "allowedHosts" | "allowedOrigins" | "maxSessions" | "replayChars">> = {},
 ): Promise<InProcessProxy> {
   const file = join(tempDir(), "decisions.ndjson");
@@ -43,7 +43,7 @@ export async function startProxy(
         const server = () => (remote.name ? { name: remote.name, version: "" } : null);
         return { path: r.path, runtime: { ...common, protocol: "a2a" as const, upstream: remote.upstream(), streamingMethods: A2A_STREAMING_METHODS, server } };
       }
-      return { path: r.path, passthrough: r.passthrough, runtime: { ...common, upstream: r.upstream } };
+      return { path: r.path, passthrough: r.passthrough, runtime: { ...common, upstream: r.upstream, stateless: r.stateless } };
     }),
     extras: (connect, route) => {
       const r = routes.find((x) => x.path === route.path);

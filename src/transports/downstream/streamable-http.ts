@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { classify, ErrorCode, idKey } from "../../protocol/json-rpc.js";
-import { batchesAllowed, MCP_DEFAULT_HTTP_VERSION, MCP_PROTOCOL_VERSIONS } from "../../protocol/mcp.js";
+import { batchesAllowed, envelopeVersionOf, isStatelessVersion, MCP_DEFAULT_HTTP_VERSION, MCP_PROTOCOL_VERSIONS } from "../../protocol/mcp.js";
 import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
 import { sseEvent, SSE_KEEPALIVE } from "../../protocol/sse.js";
-import type { Connect, Connection, Downstream, HttpCarry, HttpRefusal, SendInfo } from "../types.js";
+import type { Connect, Connection, Downstream, Frame, HttpCarry, HttpRefusal, SendInfo } from "../types.js";
 import { accepts, httpError, readBody, SSE_HEADERS } from "./http-util.js";
 
 export interface StreamableHttpOptions {
@@ -18,6 +18,11 @@ export interface StreamableHttpOptions {
   replayChars?: number;
   /** Live sessions on this route; past it, a new initialize is refused with 503 (memory and children stay bounded). */
   maxSessions?: number;
+  /**
+   * The upstream takes stateless (2026-07-28) requests: each such POST is judged as a guarded exchange of its own.
+   * Otherwise they are refused with 400, and clients that negotiate fall back to `initialize`.
+   */
+  stateless?: boolean;
 }
 
 /** The agent making an HTTP request, as the server's auth layer established it. */
@@ -121,6 +126,10 @@ export class StreamableHttpEndpoint {
         if (c.method === "initialize") initialize = true;
       }
     }
+    const carry = carryOf(req, caller);
+    if (!existing && !batch && this.opts.stateless && (isStatelessVersion(req.headers["mcp-protocol-version"]) || isStatelessVersion(envelopeVersionOf(parsed.value)))) {
+      return this.stateless(req, res, caller, requests, { text: body.text, value: parsed.value, carry: statelessCarry(req, carry) });
+    }
     let session = existing;
     if (!session) {
       if (!initialize || batch) return httpError(res, 400, ErrorCode.ServerError, "Bad Request: Mcp-Session-Id header is required");
@@ -129,7 +138,6 @@ export class StreamableHttpEndpoint {
       }
       session = this.open(caller);
     }
-    const carry = carryOf(req, caller);
     const frame = { text: body.text, value: parsed.value, carry };
     if (requests.length === 0) {
       // Notifications and responses are accepted at once; the guardian still judges them before they go on.
@@ -141,6 +149,26 @@ export class StreamableHttpEndpoint {
     const here = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
     session.expect(res, requests, batch, `${here.origin}/.well-known/oauth-protected-resource${here.pathname}`);
     session.connection.receive(frame);
+  }
+
+  /**
+   * A stateless-era POST (MCP 2026-07-28): no session on either side, so it is one guarded exchange of its own — judged,
+   * sent upstream with its headers, its answer (JSON or a stream) judged on the way back, then let go. A notification
+   * is accepted at once and let go once it has had time to be sent on.
+   */
+  private stateless(req: IncomingMessage, res: ServerResponse, caller: HttpCaller, requests: string[], frame: Frame): void {
+    const s = new HttpSession("", caller.agent?.id ?? null, this.opts.replayEvents ?? 256, this.opts.replayChars ?? 16 << 20, () => {});
+    s.connection = this.opts.connect(s, { transport: "streamable-http", agent: caller.agent, sessionId: `x-${randomUUID().slice(0, 8)}` });
+    if (requests.length === 0) {
+      res.writeHead(202).end();
+      s.connection.receive(frame);
+      setTimeout(() => void s.end(), 10_000).unref();
+      return;
+    }
+    const here = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
+    s.expect(res, requests, false, `${here.origin}/.well-known/oauth-protected-resource${here.pathname}`);
+    res.on("close", () => void s.end());
+    s.connection.receive(frame);
   }
 
   private async get(req: IncomingMessage, res: ServerResponse, caller: HttpCaller): Promise<void> {
@@ -234,6 +262,11 @@ class HttpSession implements Downstream {
     this.lastSeen = Date.now();
   }
 
+  /** The session's id as a response header; a stateless exchange (id "") has none. */
+  private get idHeader(): Record<string, string> {
+    return this.id === "" ? {} : { "mcp-session-id": this.id };
+  }
+
   idleSince(now: number): number {
     return this.exchanges.size > 0 || this.standalone?.res ? 0 : now - this.lastSeen;
   }
@@ -299,7 +332,7 @@ class HttpSession implements Downstream {
     const headers = { ...http.headers };
     const challenge = headers["www-authenticate"];
     if (challenge) headers["www-authenticate"] = challenge.replace(/resource_metadata="[^"]*"/, `resource_metadata="${ex.metadata}"`);
-    ex.res.writeHead(http.status, { ...headers, "mcp-session-id": this.id }).end();
+    ex.res.writeHead(http.status, { ...headers, ...this.idHeader }).end();
   }
 
   upstreamGone(): void {
@@ -355,7 +388,7 @@ class HttpSession implements Downstream {
     const complete = answer && ex.waiting.size === 0;
     if (!ex.stream && complete && !ex.res.headersSent) {
       // The common case: one answer and nothing before it, as plain JSON.
-      ex.res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text), "mcp-session-id": this.id });
+      ex.res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...this.idHeader });
       ex.res.end(text);
       return;
     }
@@ -374,7 +407,7 @@ class HttpSession implements Downstream {
   }
 
   private attach(s: Stream, res: ServerResponse, after?: number): void {
-    res.writeHead(200, { ...SSE_HEADERS, "mcp-session-id": this.id });
+    res.writeHead(200, { ...SSE_HEADERS, ...this.idHeader });
     res.flushHeaders();
     s.res = res;
     res.on("close", () => {
@@ -444,6 +477,16 @@ class HttpSession implements Downstream {
     s.log = [];
     s.dropped = s.seq;
   }
+}
+
+/**
+ * What a stateless-era request carries upstream besides the session's own headers: its `MCP-Protocol-Version` and
+ * `Mcp-Param-*` headers (the upstream derives `Mcp-Method` and `Mcp-Name` from the judged body, so they match it).
+ */
+function statelessCarry(req: IncomingMessage, carry: HttpCarry | undefined): HttpCarry {
+  const headers: Record<string, string> = { ...carry?.headers };
+  for (const [k, v] of Object.entries(req.headers)) if (k.startsWith("mcp-param-") && typeof v === "string") headers[k] = v;
+  return { ...carry, headers };
 }
 
 function carryOf(req: IncomingMessage, caller: HttpCaller): HttpCarry | undefined {

@@ -2,7 +2,7 @@ import { setMaxListeners } from "node:events";
 import type { Readable } from "node:stream";
 import { Agent, request, type Dispatcher } from "undici";
 import { idKey } from "../../protocol/json-rpc.js";
-import { protocolVersionOf } from "../../protocol/mcp.js";
+import { isStatelessVersion, protocolVersionOf, statelessHeadersOf } from "../../protocol/mcp.js";
 import { DEFAULT_MAX_DEPTH, parseJson, peekId } from "../../protocol/safe-json.js";
 import { readSse, SseTooLarge, type SseReadResult } from "../sse-reader.js";
 import type { Frame, HttpCarry, SendInfo, UpstreamFactory, UpstreamSink } from "../types.js";
@@ -140,10 +140,13 @@ class StreamableHttpUpstream {
     const f = this.track(requests);
     const waiting = new Set(requests);
     const initialize = requests.length > 0 && this.sessionId === undefined && text.includes('"initialize"');
+    // A stateless-era request names its method (and tool, prompt, resource or task) in headers that must match the
+    // body: they are taken from the body as judged, so a rewrite by the rules cannot leave them disagreeing.
+    const derived = isStatelessVersion(carried?.["mcp-protocol-version"]) ? statelessHeadersOf(JSON.parse(text)) : undefined;
     try {
       const res = await request(this.opts.url, {
         method: "POST",
-        headers: this.headers({ ...carried, "content-type": "application/json" }),
+        headers: this.headers({ ...carried, ...derived, "content-type": "application/json" }),
         body: text,
         dispatcher: this.dispatcher,
         signal: this.signal(),
