@@ -70,8 +70,72 @@ export interface Limiter {
 /**
  * The embedded guardian's judgement: pure, no I/O. Every rule whose match holds and whose `when` is true fires;
  * deny beats modify beats allow; modifications apply in load order; no rule fired means the rule set's default.
+ *
+ * An MCP 2026-07-28 `input_required` result carries the server's requests to the client (sampling, elicitation,
+ * roots) inside it: each is also judged as the inbound request it stands for, so the rules written for
+ * `sampling/createMessage` or `elicitation/create` act on either revision. One denied denies the result; a modified
+ * one is rewritten in place.
  */
 export function evaluate(
+  protocol: Protocol,
+  message: Record<string, unknown>,
+  ctx: MessageContext,
+  ruleSet: CompiledRuleSet,
+  session: SessionView | (() => SessionView) | null = null,
+  opts: EvaluateOptions = {},
+): Decision {
+  const decision = evaluateMessage(protocol, message, ctx, ruleSet, session, opts);
+  if (protocol !== "mcp" || ctx.direction !== "inbound" || decision.decision === "deny") return decision;
+  const base = decision.modified ?? message;
+  const inputs = inputRequestsOf(base);
+  if (inputs === null) return decision;
+  let changed: Record<string, unknown> | null = null;
+  for (const [key, req] of inputs) {
+    const embedded = { jsonrpc: "2.0", id: `input:${key}`, method: req.method, params: req.params ?? {} };
+    const d = evaluateMessage(protocol, embedded, { ...ctx, kind: "request", request: null }, ruleSet, session, opts);
+    mergeInto(decision, d);
+    const where = `${req.method} (input request "${key}")`;
+    if (d.decision === "deny") {
+      return { ...decision, decision: "deny", mode: d.mode, rule: d.rule, reasonCode: d.reasonCode, message: `${d.message} — in ${where}`, modified: undefined };
+    }
+    if (d.decision === "modify" && d.modified) {
+      changed ??= { ...((base.result as { inputRequests: Record<string, unknown> }).inputRequests) };
+      changed[key] = { ...req, params: d.modified.params };
+      decision.message = decision.decision === "modify" ? `${decision.message}; ${d.message} — in ${where}` : `${d.message} — in ${where}`;
+      decision.decision = "modify";
+      decision.rule ??= d.rule;
+    }
+  }
+  if (changed) decision.modified = { ...base, result: { ...(base.result as object), inputRequests: changed } };
+  return decision;
+}
+
+/** The requests inside an `input_required` result, by key, when the message is one. */
+function inputRequestsOf(message: Record<string, unknown>): [string, { method: string; params?: unknown }][] | null {
+  const result = message.result as { resultType?: unknown; inputRequests?: unknown } | undefined;
+  if (!result || result.resultType !== "input_required" || result.inputRequests === null || typeof result.inputRequests !== "object") return null;
+  const out: [string, { method: string; params?: unknown }][] = [];
+  for (const [key, req] of Object.entries(result.inputRequests as Record<string, unknown>)) {
+    if (req !== null && typeof req === "object" && typeof (req as { method?: unknown }).method === "string") out.push([key, req as { method: string; params?: unknown }]);
+  }
+  return out.length > 0 ? out : null;
+}
+
+/** What an embedded request's judgement adds to its result's: the rules, codes, labels and findings, and any error. */
+function mergeInto(into: Decision, d: Decision): void {
+  const union = <T>(a: T[] | undefined, b: T[] | undefined) => (b && b.length > 0 ? [...new Set([...(a ?? []), ...b])] : a);
+  into.rules = union(into.rules, d.rules) ?? [];
+  into.reasonCode = union(into.reasonCode, d.reasonCode) ?? [];
+  const labels = union(into.labels, d.labels);
+  if (labels) into.labels = labels;
+  const detected = union(into.detected, d.detected);
+  if (detected) into.detected = detected;
+  if (d.errors) into.errors = [...(into.errors ?? []), ...d.errors];
+  if (d.audit && !into.audit) into.audit = d.audit;
+  if (d.mode === "enforce" && d.rules.length > 0) into.mode = "enforce";
+}
+
+function evaluateMessage(
   protocol: Protocol,
   message: Record<string, unknown>,
   ctx: MessageContext,

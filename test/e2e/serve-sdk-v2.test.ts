@@ -40,6 +40,16 @@ describe("serve: the v2 MCP SDK, client and server, through a route", () => {
         "    when: 'args.message.contains(\"secret\")'",
         "    decision: modify",
         "    modify: [{ replace: \"$.params.arguments.message\", pattern: \"secret\", with: \"[hidden]\" }]",
+        "  - id: no-forbidden-sampling",
+        "    match: { protocol: mcp, direction: inbound, method: sampling/createMessage }",
+        "    when: 'text.contains(\"forbidden\")'",
+        "    decision: deny",
+        "    message: the model may not be asked that",
+        "  - id: mask-sampling",
+        "    match: { protocol: mcp, direction: inbound, method: sampling/createMessage }",
+        "    when: 'text.contains(\"secret\")'",
+        "    decision: modify",
+        "    modify: [{ replace: \"$..text\", pattern: \"secret\", with: \"[hidden]\" }]",
       ].join("\n"),
     );
     p = await startProxy(
@@ -60,7 +70,7 @@ describe("serve: the v2 MCP SDK, client and server, through a route", () => {
     const client = new Client({ name: "v2-agent", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${p.base}/mcp/v2s`)));
     expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["echo"]);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["echo", "ask"]);
     expect(await client.callTool({ name: "echo", arguments: { message: "stateless" } })).toMatchObject({ content: [{ type: "text", text: "Echo: stateless" }] });
     const blocked = await client.callTool({ name: "echo", arguments: { message: "forbidden, statelessly" } });
     expect(blocked).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining("not that word") }] });
@@ -72,6 +82,28 @@ describe("serve: the v2 MCP SDK, client and server, through a route", () => {
     expect(lines.some((l) => l.method === "tools/call" && l.decision === "deny")).toBe(true);
     // No session on either side: the proxy keeps none either.
     expect(p.proxy.sessionCount()).toBe(0);
+  });
+
+  it("2026-07-28 sampling (an input_required result) is judged by the same rules as a sampling/createMessage request", async () => {
+    const client = new Client({ name: "v2-agent", version: "1" }, { capabilities: { sampling: {} }, versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    const asked: string[] = [];
+    client.setRequestHandler("sampling/createMessage", async (req) => {
+      const first = req.params.messages[0]?.content;
+      const text = first && !Array.isArray(first) && first.type === "text" ? first.text : "";
+      asked.push(text);
+      return { role: "assistant", model: "test", content: { type: "text", text: `answer to ${text}` } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${p.base}/mcp/v2s`)));
+    expect(await client.callTool({ name: "ask", arguments: { question: "why?" } })).toMatchObject({ content: [{ type: "text", text: "The model said: answer to why?" }] });
+    // Rewritten before the client's model sees it.
+    expect(await client.callTool({ name: "ask", arguments: { question: "my secret plan" } })).toMatchObject({ content: [{ type: "text", text: "The model said: answer to my [hidden] plan" }] });
+    // Denied: the model is never asked, the tool call ends blocked.
+    const blocked = await client.callTool({ name: "ask", arguments: { question: "the forbidden plan" } });
+    expect(blocked).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining("the model may not be asked that") }] });
+    expect(asked).toEqual(["why?", "my [hidden] plan"]);
+    await client.close();
+    const denied = p.log().find((l) => l.route === "v2s" && l.method === "tools/call" && l.direction === "inbound" && l.decision === "deny");
+    expect(denied?.rules).toContain("no-forbidden-sampling");
   });
 
   it("a stateless request on a route that cannot carry it is refused with 400, and an auto client falls back", async () => {
@@ -88,7 +120,7 @@ describe("serve: the v2 MCP SDK, client and server, through a route", () => {
       const client = new Client({ name: "v2-agent", version: "1" }, { versionNegotiation: { mode } });
       await client.connect(new StreamableHTTPClientTransport(new URL(route)));
       expect(client.getNegotiatedProtocolVersion()).toBe("2025-11-25");
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["echo"]);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["echo", "ask"]);
       expect(await client.callTool({ name: "echo", arguments: { message: "hi" } })).toMatchObject({ content: [{ type: "text", text: "Echo: hi" }] });
       const blocked = await client.callTool({ name: "echo", arguments: { message: "a forbidden word" } });
       expect(blocked).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining("not that word") }] });

@@ -161,6 +161,36 @@ rules:
     expect(JSON.stringify(bad.problems)).toContain("size(int)");
   });
 
+  it("the requests inside an input_required result (MCP 2026-07-28) are judged as the requests they stand for", () => {
+    const rs = rules(`
+name: ir
+rules:
+  - id: no-password-elicitation
+    match: { protocol: mcp, direction: inbound, method: elicitation/create }
+    when: 'text.contains("password")'
+    decision: deny
+    reasonCode: PHISHING
+  - id: mask-sampling
+    match: { protocol: mcp, direction: inbound, method: sampling/createMessage }
+    decision: modify
+    modify: [{ replace: "$..text", pattern: "4111", with: "####" }]
+`);
+    const ask = (inputRequests: Record<string, unknown>) => ({ jsonrpc: "2.0", id: 5, result: { resultType: "input_required", inputRequests } });
+    const sampling = { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "card 4111" } }], maxTokens: 9 } };
+    const modified = evaluate("mcp", ask({ s: sampling, r: { method: "roots/list" } }), inb, rs);
+    expect(modified.decision).toBe("modify");
+    expect(modified.rules).toEqual(["mask-sampling"]);
+    expect(JSON.stringify(modified.modified)).toContain("card ####");
+    expect((modified.modified?.result as { inputRequests: { r: unknown } }).inputRequests.r).toEqual({ method: "roots/list" });
+    const denied = evaluate("mcp", ask({ s: sampling, e: { method: "elicitation/create", params: { message: "your password please", requestedSchema: {} } } }), inb, rs);
+    expect(denied).toMatchObject({ decision: "deny", rule: "no-password-elicitation", reasonCode: ["PHISHING"] });
+    expect(denied.message).toContain('elicitation/create (input request "e")');
+    expect(denied.modified).toBeUndefined();
+    // An ordinary result, or the same shape going out, is not expanded.
+    expect(evaluate("mcp", { jsonrpc: "2.0", id: 6, result: { resultType: "complete", content: [] } }, inb, rs).decision).toBe("allow");
+    expect(evaluate("mcp", ask({ e: { method: "elicitation/create", params: { message: "password" } } }), out, rs).decision).toBe("allow");
+  });
+
   it("audit mode decides and reports, but the enforced decision stays allow", () => {
     const rs = rules(`
 name: a
