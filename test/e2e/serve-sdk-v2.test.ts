@@ -154,3 +154,41 @@ describe("serve: a v2 client negotiating (auto) through a stateless-capable rout
     }
   });
 });
+
+describe("serve: stateless exchanges in flight are bounded like sessions", () => {
+  it("past the route's limit a stateless request gets 503 with Retry-After, and the limit frees up as exchanges end", async () => {
+    const { createServer } = await import("node:http");
+    const held: import("node:http").ServerResponse[] = [];
+    const stall = createServer((req, res) => {
+      req.resume();
+      held.push(res);
+    });
+    await new Promise<void>((r) => stall.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(stall.address() as { port: number }).port}/mcp`;
+    const p = await startProxy([{ name: "s", path: "/mcp/s", upstream: streamableHttpUpstream({ url }), stateless: true }], { maxSessions: 1 });
+    const call = (id: number) =>
+      fetch(`${p.base}/mcp/s`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28" },
+        body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } }),
+      });
+    try {
+      const first = call(1);
+      await expect.poll(() => held.length).toBe(1);
+      const second = await call(2);
+      expect(second.status).toBe(503);
+      expect(second.headers.get("retry-after")).toBe("5");
+      // The stalled upstream answers: the first exchange completes and its place is free again.
+      const answer = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { tools: [], resultType: "complete" } });
+      held[0]?.writeHead(200, { "content-type": "application/json" }).end(answer);
+      expect(await (await first).json()).toMatchObject({ id: 1, result: { tools: [] } });
+      const third = call(3);
+      await expect.poll(() => held.length).toBe(2);
+      held[1]?.writeHead(200, { "content-type": "application/json" }).end(answer.replace('"id":1', '"id":3'));
+      expect((await third).status).toBe(200);
+    } finally {
+      await p.close();
+      stall.close();
+    }
+  });
+});

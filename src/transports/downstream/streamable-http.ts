@@ -46,6 +46,9 @@ export class StreamableHttpEndpoint {
     this.timer.unref();
   }
 
+  /** Stateless (2026-07-28) exchanges in flight. */
+  private exchanges = 0;
+
   get sessionCount(): number {
     return this.sessions.size;
   }
@@ -157,7 +160,12 @@ export class StreamableHttpEndpoint {
    * is accepted at once and let go once it has had time to be sent on.
    */
   private stateless(req: IncomingMessage, res: ServerResponse, caller: HttpCaller, requests: string[], frame: Frame): void {
-    const s = new HttpSession("", caller.agent?.id ?? null, this.opts.replayEvents ?? 256, this.opts.replayChars ?? 16 << 20, () => {});
+    // Exchanges in flight count against the route's session limit: a flood of them cannot hold unbounded upstreams.
+    if (this.sessions.size + this.exchanges >= (this.opts.maxSessions ?? 10_000)) {
+      return httpError(res, 503, ErrorCode.ServerError, `Service Unavailable: this route already has ${this.sessions.size + this.exchanges} sessions and exchanges; retry later`, null, { "retry-after": "5" });
+    }
+    this.exchanges++;
+    const s = new HttpSession("", caller.agent?.id ?? null, this.opts.replayEvents ?? 256, this.opts.replayChars ?? 16 << 20, () => this.exchanges--);
     s.connection = this.opts.connect(s, { transport: "streamable-http", agent: caller.agent, sessionId: `x-${randomUUID().slice(0, 8)}` });
     if (requests.length === 0) {
       res.writeHead(202).end();
