@@ -332,3 +332,39 @@ describe("serve: sessions are bounded", () => {
     }
   });
 });
+
+describe("serve: a large answer", () => {
+  it("a 10 MB result (in UTF-8) with non-ASCII text and surrogate pairs across the slice boundaries arrives byte for byte", async () => {
+    const { createServer } = await import("node:http");
+    // Emoji (surrogate pairs) every five characters, so about one slice boundary in five falls inside one.
+    const text = "ab😀é".repeat(1_300_000); // 6.5 M characters, 10.4 MB of UTF-8
+    const answer = (id: unknown) => JSON.stringify({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text }] } });
+    const upstream = createServer((req, res) => {
+      let b = "";
+      req.on("data", (c: Buffer) => (b += c.toString()));
+      req.on("end", () => {
+        if (b === "") return void res.writeHead(req.method === "DELETE" ? 200 : 405).end();
+        const m = JSON.parse(b) as { id?: unknown; method?: string };
+        if (m.method === "initialize") {
+          res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s1" });
+          res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "big", version: "1" } } }));
+        } else if (m.id === undefined) res.writeHead(202).end();
+        else res.writeHead(200, { "content-type": "application/json" }).end(answer(m.id));
+      });
+    });
+    await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(upstream.address() as { port: number }).port}/mcp`;
+    const p = await startProxy([{ name: "big", path: "/mcp/big", upstream: streamableHttpUpstream({ url }) }]);
+    try {
+      const client = new Client({ name: "t", version: "1" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${p.base}/mcp/big`)));
+      const r = (await client.callTool({ name: "big", arguments: {} })) as { content: { text: string }[] };
+      expect(r.content[0]?.text.length).toBe(text.length);
+      expect(r.content[0]?.text === text).toBe(true);
+      await client.close();
+    } finally {
+      await p.close();
+      upstream.close();
+    }
+  });
+});

@@ -57,3 +57,34 @@ export function accepts(accept: string | undefined, type: string): boolean {
 }
 
 export const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", connection: "keep-alive" } as const;
+
+/** Characters written at a time when a body is large. */
+const SLICE = 1 << 16;
+
+/**
+ * Ends a response with a text body. A large text goes out in slices (never splitting a surrogate pair), each turned
+ * into bytes as it is written, and the next one only once the socket has drained: the body is never held a second
+ * time as one whole buffer, so a 10 MB answer costs its text, not its text and its bytes.
+ */
+export function endWithText(res: ServerResponse, text: string): void {
+  if (text.length <= 4 * SLICE) {
+    res.end(text);
+    return;
+  }
+  let at = 0;
+  const next = (): void => {
+    while (at < text.length) {
+      let end = Math.min(at + SLICE, text.length);
+      const last = text.charCodeAt(end - 1);
+      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+      const more = res.write(text.slice(at, end));
+      at = end;
+      if (!more) {
+        res.once("drain", next);
+        return;
+      }
+    }
+    res.end();
+  };
+  next();
+}

@@ -5,7 +5,7 @@ import { batchesAllowed, envelopeVersionOf, isStatelessVersion, MCP_DEFAULT_HTTP
 import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
 import { sseEvent, SSE_KEEPALIVE } from "../../protocol/sse.js";
 import type { Connect, Connection, Downstream, Frame, HttpCarry, HttpRefusal, SendInfo } from "../types.js";
-import { accepts, httpError, readBody, SSE_HEADERS } from "./http-util.js";
+import { accepts, endWithText, httpError, readBody, SSE_HEADERS } from "./http-util.js";
 
 export interface StreamableHttpOptions {
   connect: Connect;
@@ -397,7 +397,7 @@ class HttpSession implements Downstream {
     if (!ex.stream && complete && !ex.res.headersSent) {
       // The common case: one answer and nothing before it, as plain JSON.
       ex.res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...this.idHeader });
-      ex.res.end(text);
+      endWithText(ex.res, text);
       return;
     }
     if (!ex.stream) {
