@@ -192,3 +192,42 @@ describe("serve: stateless exchanges in flight are bounded like sessions", () =>
     }
   });
 });
+
+describe("serve: stateless requests of one agent share a guardian session", () => {
+  it("a flow rule sees what an earlier stateless request labelled (no session on the wire, none lost in the guardian)", async () => {
+    const server = spawn(process.execPath, [SERVER], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    const upstream = (await waitFor(server, /listening (\S+)/)).match[1] as string;
+    const rules = join(tempDir(), "flow.yaml");
+    writeFileSync(
+      rules,
+      [
+        "name: flow",
+        "default: allow",
+        "rules:",
+        "  - id: taint",
+        "    match: { protocol: mcp, direction: inbound, kind: response, tool: echo }",
+        "    decision: allow",
+        "    label: tainted",
+        "  - id: no-ask-after-echo",
+        "    match: { protocol: mcp, direction: outbound, method: tools/call, tool: ask }",
+        "    when: '\"tainted\" in session.labels'",
+        "    decision: deny",
+        "    message: not after echo",
+      ].join("\n"),
+    );
+    const p = await startProxy([{ name: "v2s", path: "/mcp/v2s", upstream: streamableHttpUpstream({ url: upstream }), stateless: true }], { rules });
+    try {
+      const client = new Client({ name: "v2-agent", version: "1" }, { capabilities: { sampling: {} }, versionNegotiation: { mode: { pin: "2026-07-28" } } });
+      client.setRequestHandler("sampling/createMessage", async () => ({ role: "assistant", model: "test", content: { type: "text", text: "fine" } }));
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${p.base}/mcp/v2s`)));
+      expect(await client.callTool({ name: "ask", arguments: { question: "first" } })).toMatchObject({ content: [{ text: "The model said: fine" }] });
+      await client.callTool({ name: "echo", arguments: { message: "taints the session" } });
+      expect(await client.callTool({ name: "ask", arguments: { question: "second" } })).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("not after echo") }] });
+      await client.close();
+      expect(new Set(p.log().map((l) => l.session))).toEqual(new Set(["stateless:127.0.0.1"]));
+    } finally {
+      await p.close();
+      await stopChild(server);
+    }
+  });
+});

@@ -166,7 +166,10 @@ export class StreamableHttpEndpoint {
     }
     this.exchanges++;
     const s = new HttpSession("", caller.agent?.id ?? null, this.opts.replayEvents ?? 256, this.opts.replayChars ?? 16 << 20, () => this.exchanges--);
-    s.connection = this.opts.connect(s, { transport: "streamable-http", agent: caller.agent, sessionId: `x-${randomUUID().slice(0, 8)}` });
+    // No session on the wire, but the guardian's flow rules and limits need one: every stateless request of one agent
+    // (its key's id, or its address when the route has no keys) is judged in the same guardian session.
+    const who = caller.agent?.id ?? req.socket.remoteAddress ?? "unknown";
+    s.connection = this.opts.connect(s, { transport: "streamable-http", agent: caller.agent, sessionId: `stateless:${who}` });
     if (requests.length === 0) {
       res.writeHead(202).end();
       s.connection.receive(frame);
