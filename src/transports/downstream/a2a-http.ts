@@ -5,9 +5,9 @@ import { A2A_PUSH_METHOD, A2A_STREAMING_METHODS, a2aOperation, mapPushUrls, rest
 import type { PushRelay, PushTarget } from "../a2a-push.js";
 import { classify, ErrorCode, idKey } from "../../protocol/json-rpc.js";
 import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
-import { sseEvent } from "../../protocol/sse.js";
+import { sseEventParts } from "../../protocol/sse.js";
 import type { Connect, Connection, Downstream, HttpCarry, SendInfo, UpstreamFactory } from "../types.js";
-import { httpError, readBody, SSE_HEADERS } from "./http-util.js";
+import { httpError, readBody, SSE_HEADERS, writeParts } from "./http-util.js";
 import type { HttpCaller } from "./streamable-http.js";
 
 export interface A2aEndpointOptions {
@@ -196,10 +196,10 @@ class A2aExchange implements Downstream {
     }
     if (!this.res.headersSent) this.res.writeHead(200, SSE_HEADERS);
     if (event) {
-      this.res.write(sseEvent(text, undefined, event));
+      writeParts(this.res, sseEventParts(text, undefined, event));
       return this.end();
     }
-    if (!this.res.write(sseEvent(text)) && !this.blocked) {
+    if (!writeParts(this.res, sseEventParts(text)) && !this.blocked) {
       // A slow caller: the remote agent's stream is not read until this one drains.
       this.blocked = true;
       this.connection.upstream.pause?.();

@@ -58,6 +58,13 @@ export function accepts(accept: string | undefined, type: string): boolean {
 
 export const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", connection: "keep-alive" } as const;
 
+/** Writes the pieces of one SSE event back to back; false when the socket asked to wait (like `write`). */
+export function writeParts(res: ServerResponse, parts: string[]): boolean {
+  let more = true;
+  for (const p of parts) more = res.write(p) && more;
+  return more;
+}
+
 /** Characters written at a time when a body is large. */
 const SLICE = 1 << 16;
 

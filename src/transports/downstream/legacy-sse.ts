@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode } from "../../protocol/json-rpc.js";
 import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
-import { sseEvent, SSE_KEEPALIVE } from "../../protocol/sse.js";
+import { sseEvent, sseEventParts, SSE_KEEPALIVE } from "../../protocol/sse.js";
 import type { Connect, Connection, Downstream } from "../types.js";
-import { accepts, httpError, readBody, SSE_HEADERS } from "./http-util.js";
+import { accepts, httpError, readBody, SSE_HEADERS, writeParts } from "./http-util.js";
 import type { HttpCaller } from "./streamable-http.js";
 
 export interface LegacySseOptions {
@@ -96,7 +96,7 @@ class SseSession implements Downstream {
 
   send(text: string): void {
     if (this.res.writableEnded) return;
-    if (!this.res.write(sseEvent(text, undefined, "message")) && !this.blocked) {
+    if (!writeParts(this.res, sseEventParts(text, undefined, "message")) && !this.blocked) {
       this.blocked = true;
       this.connection.upstream.pause?.();
     }

@@ -3,9 +3,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { classify, ErrorCode, idKey } from "../../protocol/json-rpc.js";
 import { batchesAllowed, envelopeVersionOf, isStatelessVersion, MCP_DEFAULT_HTTP_VERSION, MCP_PROTOCOL_VERSIONS } from "../../protocol/mcp.js";
 import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
-import { sseEvent, SSE_KEEPALIVE } from "../../protocol/sse.js";
+import { sseEventParts, SSE_KEEPALIVE } from "../../protocol/sse.js";
 import type { Connect, Connection, Downstream, Frame, HttpCarry, HttpRefusal, SendInfo } from "../types.js";
-import { accepts, endWithText, httpError, readBody, SSE_HEADERS } from "./http-util.js";
+import { accepts, endWithText, httpError, readBody, SSE_HEADERS, writeParts } from "./http-util.js";
 
 export interface StreamableHttpOptions {
   connect: Connect;
@@ -460,7 +460,7 @@ class HttpSession implements Downstream {
 
   private put(s: Stream, seq: number, text: string): void {
     const res = s.res as ServerResponse;
-    if (!res.write(sseEvent(text, `${s.tag}.${seq}`)) && !this.blocked.has(res)) {
+    if (!writeParts(res, sseEventParts(text, `${s.tag}.${seq}`)) && !this.blocked.has(res)) {
       // A slow reader: stop reading from the server until the agent catches up.
       this.blocked.add(res);
       if (this.blocked.size === 1) this.connection.upstream.pause?.();
