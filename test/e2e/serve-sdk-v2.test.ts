@@ -70,10 +70,14 @@ describe("serve: the v2 MCP SDK, client and server, through a route", () => {
     const client = new Client({ name: "v2-agent", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${p.base}/mcp/v2s`)));
     expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["echo", "ask"]);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["echo", "ask", "steps"]);
     expect(await client.callTool({ name: "echo", arguments: { message: "stateless" } })).toMatchObject({ content: [{ type: "text", text: "Echo: stateless" }] });
     const blocked = await client.callTool({ name: "echo", arguments: { message: "forbidden, statelessly" } });
     expect(blocked).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining("not that word") }] });
+    // Progress before the answer: the upstream's answer is a stream, and so is the one the client gets.
+    const progress: number[] = [];
+    expect(await client.callTool({ name: "steps", arguments: {} }, { onprogress: (x) => progress.push(x.progress) })).toMatchObject({ content: [{ text: "three steps done" }] });
+    expect(progress).toEqual([1, 2, 3]);
     // A rewritten request still agrees with its headers (the server checks Mcp-Method and Mcp-Name against the body).
     expect(await client.callTool({ name: "echo", arguments: { message: "my secret" } })).toMatchObject({ content: [{ type: "text", text: "Echo: my [hidden]" }] });
     await client.close();
@@ -120,7 +124,7 @@ describe("serve: the v2 MCP SDK, client and server, through a route", () => {
       const client = new Client({ name: "v2-agent", version: "1" }, { versionNegotiation: { mode } });
       await client.connect(new StreamableHTTPClientTransport(new URL(route)));
       expect(client.getNegotiatedProtocolVersion()).toBe("2025-11-25");
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["echo", "ask"]);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["echo", "ask", "steps"]);
       expect(await client.callTool({ name: "echo", arguments: { message: "hi" } })).toMatchObject({ content: [{ type: "text", text: "Echo: hi" }] });
       const blocked = await client.callTool({ name: "echo", arguments: { message: "a forbidden word" } });
       expect(blocked).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining("not that word") }] });
