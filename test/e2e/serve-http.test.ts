@@ -334,7 +334,7 @@ describe("serve: sessions are bounded", () => {
 });
 
 describe("serve: a large answer", () => {
-  it("a 10 MB result (in UTF-8) with non-ASCII text and surrogate pairs across the slice boundaries arrives byte for byte", async () => {
+  it("a 10 MB result (in UTF-8) with non-ASCII text and surrogate pairs across the slice boundaries arrives byte for byte, as JSON and as an SSE event", async () => {
     const { createServer } = await import("node:http");
     // Emoji (surrogate pairs) every five characters, so about one slice boundary in five falls inside one.
     const text = "ab😀é".repeat(1_300_000); // 6.5 M characters, 10.4 MB of UTF-8
@@ -344,7 +344,15 @@ describe("serve: a large answer", () => {
       req.on("data", (c: Buffer) => (b += c.toString()));
       req.on("end", () => {
         if (b === "") return void res.writeHead(req.method === "DELETE" ? 200 : 405).end();
-        const m = JSON.parse(b) as { id?: unknown; method?: string };
+        const m = JSON.parse(b) as { id?: unknown; method?: string; params?: { _meta?: { progressToken?: unknown } } };
+        const token = m.params?._meta?.progressToken;
+        if (m.method === "tools/call" && token !== undefined) {
+          // Progress first, so the answer is a stream: one SSE event of 10 MB after a small one.
+          res.writeHead(200, { "content-type": "text/event-stream" });
+          res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: 1, total: 1 } })}\n\n`);
+          res.end(`data: ${answer(m.id)}\n\n`);
+          return;
+        }
         if (m.method === "initialize") {
           res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s1" });
           res.end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "big", version: "1" } } }));
@@ -361,6 +369,11 @@ describe("serve: a large answer", () => {
       const r = (await client.callTool({ name: "big", arguments: {} })) as { content: { text: string }[] };
       expect(r.content[0]?.text.length).toBe(text.length);
       expect(r.content[0]?.text === text).toBe(true);
+      // The same answer as an SSE event (after progress), written in paced slices too.
+      const progress: number[] = [];
+      const s = (await client.callTool({ name: "big", arguments: {} }, undefined, { onprogress: (x) => progress.push(x.progress) })) as { content: { text: string }[] };
+      expect(progress).toEqual([1]);
+      expect(s.content[0]?.text === text).toBe(true);
       await client.close();
     } finally {
       await p.close();

@@ -7,7 +7,7 @@ import { classify, ErrorCode, idKey } from "../../protocol/json-rpc.js";
 import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
 import { sseEventParts } from "../../protocol/sse.js";
 import type { Connect, Connection, Downstream, HttpCarry, SendInfo, UpstreamFactory } from "../types.js";
-import { httpError, readBody, SSE_HEADERS, writeParts } from "./http-util.js";
+import { eventWriter, httpError, readBody, SSE_HEADERS } from "./http-util.js";
 import type { HttpCaller } from "./streamable-http.js";
 
 export interface A2aEndpointOptions {
@@ -195,18 +195,18 @@ class A2aExchange implements Downstream {
       return;
     }
     if (!this.res.headersSent) this.res.writeHead(200, SSE_HEADERS);
+    const writer = eventWriter(this.res, () => {
+      this.blocked = false;
+      this.connection.upstream.resume?.();
+    });
     if (event) {
-      writeParts(this.res, sseEventParts(text, undefined, event));
+      writer.write(sseEventParts(text, undefined, event));
       return this.end();
     }
-    if (!writeParts(this.res, sseEventParts(text)) && !this.blocked) {
+    if (!writer.write(sseEventParts(text)) && !this.blocked) {
       // A slow caller: the remote agent's stream is not read until this one drains.
       this.blocked = true;
       this.connection.upstream.pause?.();
-      this.res.once("drain", () => {
-        this.blocked = false;
-        this.connection.upstream.resume?.();
-      });
     }
     if (info?.answer) this.end();
   }
@@ -215,7 +215,7 @@ class A2aExchange implements Downstream {
     if (this.finished) return;
     this.finished = true;
     if (!this.res.headersSent) this.res.writeHead(200, SSE_HEADERS);
-    this.res.end();
+    eventWriter(this.res).end();
     void this.connection.close();
   }
 

@@ -58,13 +58,6 @@ export function accepts(accept: string | undefined, type: string): boolean {
 
 export const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", connection: "keep-alive" } as const;
 
-/** Writes the pieces of one SSE event back to back; false when the socket asked to wait (like `write`). */
-export function writeParts(res: ServerResponse, parts: string[]): boolean {
-  let more = true;
-  for (const p of parts) more = res.write(p) && more;
-  return more;
-}
-
 /** Characters written at a time when a body is large. */
 const SLICE = 1 << 16;
 
@@ -78,20 +71,87 @@ export function endWithText(res: ServerResponse, text: string): void {
     res.end(text);
     return;
   }
-  let at = 0;
-  const next = (): void => {
-    while (at < text.length) {
-      let end = Math.min(at + SLICE, text.length);
-      const last = text.charCodeAt(end - 1);
-      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
-      const more = res.write(text.slice(at, end));
-      at = end;
-      if (!more) {
-        res.once("drain", next);
+  const w = eventWriter(res);
+  w.write([text]);
+  w.end();
+}
+
+const writers = new WeakMap<ServerResponse, EventWriter>();
+
+/** The writer of one response's SSE events, made on first use; `onIdle` is called when a backlog has drained. */
+export function eventWriter(res: ServerResponse, onIdle: () => void = () => {}): EventWriter {
+  let w = writers.get(res);
+  if (!w) {
+    w = new EventWriter(res, onIdle);
+    writers.set(res, w);
+  }
+  return w;
+}
+
+/**
+ * Writes a response's SSE events in order, pacing large ones: a piece over 64 Ki characters goes out in slices, each
+ * once the socket has drained, so a 10 MB event is never held whole a second time as bytes. Everything written to an
+ * SSE response goes through here, keep-alives and the end included, so nothing lands inside a paced event.
+ */
+export class EventWriter {
+  private readonly queue: string[] = [];
+  private waiting = false;
+  /** The caller was told to wait: it is told when the backlog has gone. */
+  private owed = false;
+  private ending = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly onIdle: () => void,
+  ) {}
+
+  /** Queues an event's pieces and writes what the socket takes; false, like `write`, when the caller should wait. */
+  write(parts: readonly string[]): boolean {
+    for (const p of parts) {
+      for (let at = 0; at < p.length; ) {
+        let end = Math.min(at + SLICE, p.length);
+        const last = p.charCodeAt(end - 1);
+        if (end < p.length && last >= 0xd800 && last <= 0xdbff) end--;
+        this.queue.push(at === 0 && end === p.length ? p : p.slice(at, end));
+        at = end;
+      }
+    }
+    if (!this.waiting) this.pump();
+    if (this.waiting) this.owed = true;
+    return !this.waiting;
+  }
+
+  /** A keep-alive comment: only between events, and only when nothing is waiting. */
+  idleWrite(text: string): void {
+    if (!this.waiting && this.queue.length === 0 && !this.ending && !this.res.writableEnded) this.res.write(text);
+  }
+
+  /** Ends the response once everything queued has been written. */
+  end(): void {
+    this.ending = true;
+    if (!this.waiting) this.pump();
+  }
+
+  private pump(): void {
+    this.waiting = false;
+    while (this.queue.length > 0) {
+      if (this.res.writableEnded || this.res.destroyed) {
+        this.queue.length = 0;
+        return;
+      }
+      if (!this.res.write(this.queue.shift() as string)) {
+        this.waiting = true;
+        this.res.once("drain", () => this.pump());
         return;
       }
     }
-    res.end();
-  };
-  next();
+    if (this.ending) {
+      if (!this.res.writableEnded) this.res.end();
+      return;
+    }
+    if (this.owed) {
+      this.owed = false;
+      this.onIdle();
+    }
+  }
 }

@@ -4,7 +4,7 @@ import { ErrorCode } from "../../protocol/json-rpc.js";
 import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
 import { sseEvent, sseEventParts, SSE_KEEPALIVE } from "../../protocol/sse.js";
 import type { Connect, Connection, Downstream } from "../types.js";
-import { accepts, httpError, readBody, SSE_HEADERS, writeParts } from "./http-util.js";
+import { accepts, eventWriter, httpError, readBody, SSE_HEADERS } from "./http-util.js";
 import type { HttpCaller } from "./streamable-http.js";
 
 export interface LegacySseOptions {
@@ -22,7 +22,7 @@ export interface LegacySseOptions {
 export function legacySseEndpoint(opts: LegacySseOptions) {
   const sessions = new Map<string, SseSession>();
   const timer = setInterval(() => {
-    for (const s of sessions.values()) s.res.write(SSE_KEEPALIVE);
+    for (const s of sessions.values()) eventWriter(s.res).idleWrite(SSE_KEEPALIVE);
   }, 20_000);
   timer.unref();
 
@@ -37,7 +37,7 @@ export function legacySseEndpoint(opts: LegacySseOptions) {
     sessions.set(id, s);
     res.writeHead(200, SSE_HEADERS);
     const messages = new URL((req.url ?? "").replace(/\/sse(\?.*)?$/, "/messages"), base);
-    res.write(sseEvent(`${messages.pathname}?sessionId=${id}`, undefined, "endpoint"));
+    eventWriter(res).write([sseEvent(`${messages.pathname}?sessionId=${id}`, undefined, "endpoint")]);
     res.on("close", () => {
       sessions.delete(id);
       void s.connection.close();
@@ -72,7 +72,7 @@ export function legacySseEndpoint(opts: LegacySseOptions) {
     },
     async close(): Promise<void> {
       clearInterval(timer);
-      for (const s of sessions.values()) s.res.end();
+      for (const s of sessions.values()) eventWriter(s.res).end();
       await Promise.all([...sessions.values()].map((s) => s.connection.close()));
     },
   };
@@ -87,7 +87,7 @@ class SseSession implements Downstream {
     readonly agentId: string | null,
     readonly res: ServerResponse,
   ) {
-    res.on("drain", () => {
+    eventWriter(res, () => {
       if (!this.blocked) return;
       this.blocked = false;
       this.connection.upstream.resume?.();
@@ -96,13 +96,13 @@ class SseSession implements Downstream {
 
   send(text: string): void {
     if (this.res.writableEnded) return;
-    if (!writeParts(this.res, sseEventParts(text, undefined, "message")) && !this.blocked) {
+    if (!eventWriter(this.res).write(sseEventParts(text, undefined, "message")) && !this.blocked) {
       this.blocked = true;
       this.connection.upstream.pause?.();
     }
   }
 
   upstreamGone(): void {
-    this.res.end();
+    eventWriter(this.res).end();
   }
 }

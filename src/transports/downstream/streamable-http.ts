@@ -5,7 +5,7 @@ import { batchesAllowed, envelopeVersionOf, isStatelessVersion, MCP_DEFAULT_HTTP
 import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
 import { sseEventParts, SSE_KEEPALIVE } from "../../protocol/sse.js";
 import type { Connect, Connection, Downstream, Frame, HttpCarry, HttpRefusal, SendInfo } from "../types.js";
-import { accepts, endWithText, httpError, readBody, SSE_HEADERS, writeParts } from "./http-util.js";
+import { accepts, endWithText, eventWriter, httpError, readBody, SSE_HEADERS } from "./http-util.js";
 
 export interface StreamableHttpOptions {
   connect: Connect;
@@ -283,7 +283,7 @@ class HttpSession implements Downstream {
   }
 
   keepalive(): void {
-    this.standalone?.res?.write(SSE_KEEPALIVE);
+    if (this.standalone?.res) eventWriter(this.standalone.res).idleWrite(SSE_KEEPALIVE);
   }
 
   /** A POST awaits answers to these requests. */
@@ -382,9 +382,9 @@ class HttpSession implements Downstream {
     if (this.ended) return;
     this.ended = true;
     this.onEnd();
-    for (const ex of new Set(this.exchanges.values())) ex.res.end();
+    for (const ex of new Set(this.exchanges.values())) eventWriter(ex.res).end();
     this.exchanges.clear();
-    this.standalone?.res?.end();
+    if (this.standalone?.res) eventWriter(this.standalone.res).end();
     this.detached.clear();
     await this.connection.close();
   }
@@ -425,7 +425,7 @@ class HttpSession implements Downstream {
       if (s.res === res) s.res = null;
       this.unblock(res);
     });
-    res.on("drain", () => this.unblock(res));
+    eventWriter(res, () => this.unblock(res));
     if (after !== undefined) for (const [seq, text] of s.log) if (seq > after) this.put(s, seq, text);
   }
 
@@ -460,7 +460,7 @@ class HttpSession implements Downstream {
 
   private put(s: Stream, seq: number, text: string): void {
     const res = s.res as ServerResponse;
-    if (!writeParts(res, sseEventParts(text, `${s.tag}.${seq}`)) && !this.blocked.has(res)) {
+    if (!eventWriter(res).write(sseEventParts(text, `${s.tag}.${seq}`)) && !this.blocked.has(res)) {
       // A slow reader: stop reading from the server until the agent catches up.
       this.blocked.add(res);
       if (this.blocked.size === 1) this.connection.upstream.pause?.();
@@ -474,7 +474,7 @@ class HttpSession implements Downstream {
   private finish(s: Stream, key: string | null): void {
     s.done = true;
     if (!s.res) return;
-    s.res.end();
+    eventWriter(s.res).end();
     s.res = null;
     this.detached.delete(s.tag);
     if (key !== null) this.detached.delete(key);
