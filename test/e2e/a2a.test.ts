@@ -317,3 +317,43 @@ describe("A2A: an agent that misbehaves", () => {
     }
   });
 });
+
+describe("A2A: the calls of one caller share a guardian session", () => {
+  it("a flow rule sees what an earlier call labelled, and the log shows one session per caller", async () => {
+    const { writeFileSync } = await import("node:fs");
+    const { tempDir } = await import("../helpers.js");
+    const rules = join(tempDir(), "flow.yaml");
+    writeFileSync(
+      rules,
+      [
+        "name: flow",
+        "default: allow",
+        "rules:",
+        "  - id: taint",
+        "    match: { protocol: a2a, direction: inbound, operation: send }",
+        "    when: 'text.contains(\"secret-doc\")'",
+        "    decision: allow",
+        "    label: tainted",
+        "  - id: no-send-after-secret",
+        "    match: { protocol: a2a, direction: outbound, operation: send }",
+        "    when: '\"tainted\" in session.labels'",
+        "    decision: deny",
+        "    message: not after the secret document",
+      ].join("\n"),
+    );
+    const agent = spawn(process.execPath, [AGENT], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    const { match } = await waitFor(agent, /listening (\d+)/);
+    const p = await startProxy([{ name: "echo", path: "/a2a/echo", a2a: new A2aRemote({ url: `http://127.0.0.1:${match[1]}` }) }], { rules });
+    try {
+      const client = await new ClientFactory().createFromUrl(`${p.base}/a2a/echo/`);
+      expect(await client.sendMessage(userMessage("hello"))).toMatchObject({ kind: "message" });
+      expect(await client.sendMessage(userMessage("show me secret-doc"))).toMatchObject({ kind: "message" });
+      await expect(client.sendMessage(userMessage("now send it on"))).rejects.toThrow(/not after the secret document|-32050|Denied/);
+      const sessions = new Set(p.log().map((l) => l.session));
+      expect(sessions).toEqual(new Set(["a2a:127.0.0.1"]));
+    } finally {
+      await p.close();
+      await stopChild(agent);
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { request } from "undici";
 import { A2A_PUSH_METHOD, A2A_STREAMING_METHODS, a2aOperation, mapPushUrls, restCallOf, rewriteAgentCard, type RestCall } from "../../protocol/a2a.js";
@@ -29,6 +29,15 @@ function restMessage(call: RestCall, url: URL, body: unknown): Record<string, un
   return { jsonrpc: "2.0", id: 1, method: call.method, params };
 }
 
+/**
+ * A2A has no session, but the guardian's flow rules and limits need one: every call of one caller (its key's id, or
+ * its address on a route without keys) is judged in the same guardian session, `a2a:<caller>` in the log. Each call
+ * still has a guarded exchange of its own (callers' request ids may repeat).
+ */
+function guardianSession(req: IncomingMessage, caller: HttpCaller): string {
+  return `a2a:${caller.agent?.id ?? req.socket.remoteAddress ?? "unknown"}`;
+}
+
 /** Headers an agent may carry its push token in (0.3 SDKs use the first). */
 const PUSH_TOKEN_HEADERS = ["x-a2a-notification-token", "authorization"];
 
@@ -45,7 +54,7 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
 
   const card = (req: IncomingMessage, res: ServerResponse, caller: HttpCaller, base: string, routeUrl: string) => {
     const ex = new A2aExchange(res, "card", false);
-    const c = opts.connect(ex, { transport: "a2a-jsonrpc", agent: caller.agent, sessionId: `card-${randomUUID().slice(0, 8)}` }, opts.cardUpstream(new URL(routeUrl, base).href));
+    const c = opts.connect(ex, { transport: "a2a-jsonrpc", agent: caller.agent, sessionId: guardianSession(req, caller) }, opts.cardUpstream(new URL(routeUrl, base).href));
     ex.connection = c;
     c.receive({ text: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "agent/card" }) });
   };
@@ -66,7 +75,7 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
     }
     const op = a2aOperation(c.method ?? null);
     const ex = new A2aExchange(res, idKey(c.id as string | number), A2A_STREAMING_METHODS.has(c.method ?? ""), op === "card" ? new URL(routeUrl, base).href : null, op === "push-config" ? (opts.push ?? null) : null);
-    const conn = opts.connect(ex, { transport: "a2a-jsonrpc", agent: caller.agent, sessionId: `x-${randomUUID().slice(0, 8)}` });
+    const conn = opts.connect(ex, { transport: "a2a-jsonrpc", agent: caller.agent, sessionId: guardianSession(req, caller) });
     ex.connection = conn;
     open.add(conn);
     res.on("close", () => {
@@ -97,7 +106,7 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
     const message = restMessage(call, url, body);
     const op = a2aOperation(call.method);
     const ex = new A2aExchange(res, "n:1", call.streaming, op === "card" ? new URL(routeUrl, base).href : null, op === "push-config" ? (opts.push ?? null) : null, true);
-    const conn = opts.connect(ex, { transport: "a2a-rest", agent: caller.agent, sessionId: `r-${randomUUID().slice(0, 8)}` }, opts.restUpstream);
+    const conn = opts.connect(ex, { transport: "a2a-rest", agent: caller.agent, sessionId: guardianSession(req, caller) }, opts.restUpstream);
     ex.connection = conn;
     open.add(conn);
     res.on("close", () => {
