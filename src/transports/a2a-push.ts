@@ -21,6 +21,8 @@ export function pushCredentials(config: Record<string, unknown>): PushCredential
 export interface PushTarget extends PushCredentials {
   /** The caller's own callback URL, as its request gave it. */
   url: string;
+  /** The guardian session of the caller that registered it. */
+  session?: string;
 }
 
 const MAX_TARGETS = 10_000;
@@ -36,17 +38,17 @@ export class PushRelay {
   private readonly originals = new Map<string, string>();
 
   /** The proxy URL to give the agent instead of the caller's `url`. `base` is `<proxy>/<route>/push/`. */
-  register(url: string, credentials: PushCredentials, base: string): string {
+  register(url: string, credentials: PushCredentials, base: string, session?: string): string {
     for (const [proxyUrl, original] of this.originals) {
       if (original !== url || !proxyUrl.startsWith(base)) continue;
       // The same callback registered again: its latest credentials are the ones the agent will present.
       const known = this.targets.get(proxyUrl.slice(base.length));
-      if (known) Object.assign(known, credentials);
+      if (known) Object.assign(known, credentials, session !== undefined ? { session } : {});
       return proxyUrl;
     }
     const id = randomUUID();
     const proxyUrl = base + id;
-    this.targets.set(id, { url, ...credentials });
+    this.targets.set(id, { url, ...credentials, ...(session !== undefined ? { session } : {}) });
     this.originals.set(proxyUrl, url);
     if (this.targets.size > MAX_TARGETS) {
       const oldest = this.targets.keys().next().value as string;

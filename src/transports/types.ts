@@ -89,6 +89,8 @@ export interface HttpCarry {
   headers: Record<string, string>;
   /** A2A: where this proxy receives the agent's webhook posts for the route (`<proxy>/<route>/push/`). */
   pushBase?: string;
+  /** A2A: the caller's guardian session, which the webhook posts for the callbacks it registers are judged in. */
+  pushSession?: string;
   /** A2A HTTP+JSON: the caller's REST call, replayed toward the agent's REST base with the judged body. */
   rest?: { method: string; path: string; query: string };
 }

@@ -258,6 +258,8 @@ describe("A2A push notifications cross the guardian", () => {
       const lines = p.log();
       expect(lines.some((l) => l.method === "tasks/pushNotification" && l.decision === "deny" && (l.rules as string[]).includes("no-working-pushes"))).toBe(true);
       expect(lines.some((l) => l.method === "tasks/pushNotification" && l.decision === "modify")).toBe(true);
+      // The posts are judged in the guardian session of the caller that registered the callback.
+      expect(new Set(lines.filter((l) => l.method === "tasks/pushNotification").map((l) => l.session))).toEqual(new Set(["a2a:127.0.0.1"]));
       // A post to a callback nobody registered is refused.
       const forged = await fetch(`${p.base}/a2a/echo/push/${"0".repeat(36)}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
       expect(forged.status).toBe(404);

@@ -84,7 +84,10 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
       void conn.close();
     });
     const carry = carryOf(req, caller, opts.passAuthorization);
-    if (opts.push) carry.pushBase = new URL(`${routeUrl}push/`, base).href;
+    if (opts.push) {
+      carry.pushBase = new URL(`${routeUrl}push/`, base).href;
+      carry.pushSession = guardianSession(req, caller);
+    }
     conn.receive({ text: body.text, value: parsed.value, carry });
   };
 
@@ -116,7 +119,10 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
     });
     const carry = carryOf(req, caller, opts.passAuthorization);
     carry.rest = { method, path: restPath, query: url.search };
-    if (opts.push) carry.pushBase = new URL(`${routeUrl}push/`, base).href;
+    if (opts.push) {
+      carry.pushBase = new URL(`${routeUrl}push/`, base).href;
+      carry.pushSession = guardianSession(req, caller);
+    }
     conn.receive({ text: JSON.stringify(message), value: message, carry });
   };
 
@@ -142,7 +148,8 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
     const type = (req.headers["content-type"] ?? "").toLowerCase().startsWith("application/a2a+json") ? "application/a2a+json" : "application/json";
     const relay = new WebhookRelay(target, type);
     const text = JSON.stringify({ jsonrpc: "2.0", method: A2A_PUSH_METHOD, params: parsed.value });
-    relay.connection = opts.connect(relay, { transport: "a2a-push", agent: null, sessionId: `push-${id.slice(0, 8)}` }, (sink) => {
+    // Judged in the session of the caller that registered the callback: what a post brings in counts for its flow rules.
+    relay.connection = opts.connect(relay, { transport: "a2a-push", agent: null, sessionId: target.session ?? `push-${id.slice(0, 8)}` }, (sink) => {
       queueMicrotask(() => sink.frame({ text }));
       return { send: () => {}, close: async () => {} };
     });

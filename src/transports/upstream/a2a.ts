@@ -127,7 +127,8 @@ export class A2aRemote {
     const m = JSON.parse(text) as { method?: string; params?: unknown };
     const op = a2aOperation(m.method ?? null);
     if (op !== "send" && op !== "stream" && op !== "push-config") return text;
-    const params = mapPushUrls(m.params, (url, config) => this.push.register(url, pushCredentials(config), base));
+    const session = (info?.carry as HttpCarry | undefined)?.pushSession;
+    const params = mapPushUrls(m.params, (url, config) => this.push.register(url, pushCredentials(config), base, session));
     return params === m.params ? text : JSON.stringify({ ...m, params });
   }
 
