@@ -132,16 +132,22 @@ class CompiledPattern {
  */
 class PatternGroup {
   private readonly patterns: CompiledPattern[];
+  /** Every literal any pattern needs, in any case: when none occurs in a short message, those patterns are all skipped. */
+  private readonly anyNeeds: RegExp | null;
   constructor(patterns: Pattern[]) {
     this.patterns = patterns.map((p) => new CompiledPattern(p));
+    const needs = [...new Set(patterns.flatMap((p) => p.needs ?? []))];
+    this.anyNeeds = needs.length > 0 ? new RegExp(needs.map(escapeRegExp).join("|"), "i") : null;
   }
 
   run(sites: StringSite[], only?: (p: CompiledPattern) => boolean, exhaustive = false): Detection[] {
     const out: Detection[] = [];
     // A short message is asked once per pattern, on all its strings together, before any one string is.
     const all = exhaustive ? null : shortText(sites);
+    const needsPossible = all === null || this.anyNeeds === null || this.anyNeeds.test(all);
     for (const p of this.patterns) {
       if (only && !only(p)) continue;
+      if (!needsPossible && p.needles !== null) continue;
       if (all !== null && p.prefilter !== null && !p.prefilter.test(all)) continue;
       for (const site of sites) {
         if (exhaustive) {
