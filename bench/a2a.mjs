@@ -5,7 +5,7 @@
 // each POST, parses it, sends it on with undici and streams the answer back; the client uses the agent's card with its
 // url pointed at the relay); medians across rounds. The agent is test/fixtures/servers/a2a-agent-03.mjs.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -31,7 +31,7 @@ function start(args, ready) {
     const on = (b) => {
       out += b.toString();
       const m = ready.exec(out);
-      if (m) resolve(m);
+      if (m) resolve(Object.assign(m, { pid: child.pid, child }));
     };
     child.stdout.on("data", on);
     child.stderr.on("data", on);
@@ -86,6 +86,26 @@ for (let r = 0; r < P.rounds; r++) {
   }
   rounds.push(round);
 }
+// 3. A 10 MB artifact streamed through a fresh proxy: its peak RSS growth over the artifact's size (median of three).
+const rssOf = (pid) => {
+  const st = readFileSync(`/proc/${pid}/status`, "utf8");
+  return { rss: Number(/VmRSS:\s+(\d+)/.exec(st)[1]) / 1024, hwm: Number(/VmHWM:\s+(\d+)/.exec(st)[1]) / 1024 };
+};
+const bigRuns = [];
+for (let i = 0; i < (quick ? 1 : 3); i++) {
+  const fresh = await start([join(root, "dist", "cli", "main.js"), "serve", "--config", config, "--pins", join(dir, "pins.json"), "--no-watch"], /serving (http:\/\/\S+)/);
+  const client = await new ClientFactory().createFromUrl(`${fresh[1]}/a2a/echo/`);
+  for await (const _e of client.sendMessageStream(message("big 1"))) void _e;
+  const before = rssOf(fresh.pid);
+  let size = 0;
+  for await (const e of client.sendMessageStream(message("big 10"))) if (e.kind === "artifact-update") size = e.artifact.parts[0].text.length;
+  const after = rssOf(fresh.pid);
+  if (size !== 10 * 1024 * 1024) throw new Error(`the 10 MB artifact arrived as ${size} characters`);
+  bigRuns.push((after.hwm - before.rss) / 10);
+  await new Promise((r) => (fresh.child.once("exit", r), fresh.child.kill("SIGTERM")));
+}
+const bigGrowth = median(bigRuns);
+
 const ratio = median(rounds.map((r) => r.proxied.tput / r.direct.tput));
 const added = median(rounds.map((r) => r.proxied.perEventMs - r.direct.perEventMs));
 const relayRatio = median(rounds.map((r) => r.relay.tput / r.direct.tput));
@@ -94,9 +114,10 @@ const line = (what, value, target, ok) => console.log(`${what.padEnd(58)} ${valu
 console.log(`\nguardwire A2A bench — node ${process.version}${quick ? ", QUICK" : ""}, ${P.rounds} interleaved rounds, medians\n`);
 line("message/send throughput, proxied ÷ direct (32 in flight)", `${ratio.toFixed(2)} ×`, "≥ 0.85 ×", ratio >= 0.85);
 line("per streamed event, added latency", `+${(added * 1000).toFixed(0)} µs`, "≤ 100 µs", added <= 0.1);
+console.log(`10 MB artifact streamed through a fresh proxy: peak RSS growth ÷ size ${bigGrowth.toFixed(2)} × (median of ${bigRuns.length}: ${bigRuns.map((x) => x.toFixed(2)).join(", ")})`);
 console.log(`reference: a policy-free Node HTTP relay in the same rounds: ${relayRatio.toFixed(2)} × throughput, +${(relayAdded * 1000).toFixed(0)} µs per event`);
 console.log(`(direct ${median(rounds.map((r) => r.direct.tput)).toFixed(0)} sends/s, ${(median(rounds.map((r) => r.direct.perEventMs)) * 1000).toFixed(0)} µs/event; proxied ${median(rounds.map((r) => r.proxied.tput)).toFixed(0)} sends/s, ${(median(rounds.map((r) => r.proxied.perEventMs)) * 1000).toFixed(0)} µs/event)`);
-writeFileSync(join(root, "bench", "results-a2a.json"), JSON.stringify({ date: new Date().toISOString(), node: process.version, quick, params: P, throughputRatio: ratio, addedPerEventMs: added, relayThroughputRatio: relayRatio, relayAddedPerEventMs: relayAdded, rounds }, null, 2) + "\n");
-await Promise.all(children.map((c) => new Promise((r) => (c.once("exit", r), c.kill("SIGTERM")))));
+writeFileSync(join(root, "bench", "results-a2a.json"), JSON.stringify({ date: new Date().toISOString(), node: process.version, quick, params: P, throughputRatio: ratio, addedPerEventMs: added, relayThroughputRatio: relayRatio, relayAddedPerEventMs: relayAdded, bigArtifactGrowth: bigGrowth, bigArtifactRuns: bigRuns, rounds }, null, 2) + "\n");
+await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((r) => (c.once("exit", r), c.kill("SIGTERM")))));
 rmSync(dir, { recursive: true, force: true });
 process.exit(0);
