@@ -4,7 +4,7 @@ import { AOS_VERSION, STEP_METHODS, type AosRequest, type AosResponse, type AosR
 import { evaluate, kindOf, type Decision, type MessageContext } from "./evaluate.js";
 import type { Guardian } from "./guardian.js";
 import type { CompiledRuleSet, Protocol } from "./rules/compile.js";
-import { MemoryPinStore, SessionStore, SlidingWindowLimiter } from "./state.js";
+import { InputRequestStore, MemoryPinStore, SessionStore, SlidingWindowLimiter } from "./state.js";
 
 const STEPS = new Set(STEP_METHODS);
 /** Steps that bring content into the agent, judged as inbound. */
@@ -24,6 +24,7 @@ export interface EmbeddedGuardianOptions {
 export class EmbeddedGuardian implements Guardian {
   private readonly sessions = new SessionStore();
   private readonly limiter = new SlidingWindowLimiter();
+  private readonly inputs = new InputRequestStore();
   private readonly pins: MemoryPinStore;
 
   constructor(
@@ -89,7 +90,9 @@ export class EmbeddedGuardian implements Guardian {
       pins: this.pins,
       limiter: this.limiter,
       now: nowMs,
+      inputRequest: (key) => this.inputs.get(sessionId, key),
     });
+    if (decision.inputRequests && decision.inputRequests.length > 0) this.inputs.remember(sessionId, decision.inputRequests);
     const method = typeof message.method === "string" ? message.method : null;
     const counted = method && "id" in message ? [method] : [];
     const tool = method === "tools/call" ? (message.params as { name?: unknown } | undefined)?.name : undefined;

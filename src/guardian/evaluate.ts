@@ -49,6 +49,15 @@ export interface Decision {
   detected?: string[];
   /** Tools seen for the first time by tool_changed, for the guardian to pin. */
   newPins?: NewPin[];
+  /** The requests an `input_required` result let through to the client, for the guardian to know the answers by. */
+  inputRequests?: InputRequest[];
+}
+
+/** A request inside an MCP 2026-07-28 `input_required` result, by its key. */
+export interface InputRequest {
+  key: string;
+  method: string;
+  params?: unknown;
 }
 
 export interface EvaluateOptions {
@@ -60,6 +69,8 @@ export interface EvaluateOptions {
   limiter?: Limiter | null;
   /** Milliseconds, for `limit` windows. */
   now?: number;
+  /** The request an `inputResponses` entry answers, as the session's earlier `input_required` result asked it. */
+  inputRequest?: (key: string) => InputRequest | undefined;
 }
 
 /** Counts hits per key in a sliding window; returns the count including this hit. */
@@ -85,7 +96,8 @@ export function evaluate(
   opts: EvaluateOptions = {},
 ): Decision {
   const decision = evaluateMessage(protocol, message, ctx, ruleSet, session, opts);
-  if (protocol !== "mcp" || ctx.direction !== "inbound" || decision.decision === "deny") return decision;
+  if (protocol !== "mcp" || decision.decision === "deny") return decision;
+  if (ctx.direction === "outbound") return judgeInputResponses(decision, message, ctx, ruleSet, session, opts);
   const base = decision.modified ?? message;
   const inputs = inputRequestsOf(base);
   if (inputs === null) return decision;
@@ -107,6 +119,49 @@ export function evaluate(
     }
   }
   if (changed) decision.modified = { ...base, result: { ...(base.result as object), inputRequests: changed } };
+  const sent = inputRequestsOf(decision.modified ?? base) ?? [];
+  decision.inputRequests = sent.map(([key, req]) => ({ key, method: req.method, params: req.params }));
+  return decision;
+}
+
+/**
+ * A retried request's `inputResponses` (MCP 2026-07-28) are the client's answers to the requests an earlier
+ * `input_required` result carried: each is judged as the outbound response it stands for, to the request the guardian
+ * remembered under its key (so `direction: outbound, kind: response, method: sampling/createMessage` rules act). One
+ * denied denies the retry; a modified one is rewritten in place.
+ */
+function judgeInputResponses(
+  decision: Decision,
+  message: Record<string, unknown>,
+  ctx: MessageContext,
+  ruleSet: CompiledRuleSet,
+  session: SessionView | (() => SessionView) | null,
+  opts: EvaluateOptions,
+): Decision {
+  const base = decision.modified ?? message;
+  const params = base.params as { inputResponses?: unknown } | undefined;
+  const responses = params?.inputResponses;
+  if (responses === null || typeof responses !== "object" || Array.isArray(responses)) return decision;
+  let changed: Record<string, unknown> | null = null;
+  for (const [key, result] of Object.entries(responses as Record<string, unknown>)) {
+    const asked = opts.inputRequest?.(key);
+    const id = `input:${key}`;
+    const request = asked ? { jsonrpc: "2.0", id, method: asked.method, params: asked.params ?? {} } : null;
+    const d = evaluateMessage("mcp", { jsonrpc: "2.0", id, result }, { ...ctx, kind: "response", request }, ruleSet, session, opts);
+    mergeInto(decision, d);
+    const where = `the answer to ${asked?.method ?? "an input request"} ("${key}")`;
+    if (d.decision === "deny") {
+      return { ...decision, decision: "deny", mode: d.mode, rule: d.rule, reasonCode: d.reasonCode, message: `${d.message} — in ${where}`, modified: undefined };
+    }
+    if (d.decision === "modify" && d.modified) {
+      changed ??= { ...(responses as Record<string, unknown>) };
+      changed[key] = d.modified.result;
+      decision.message = decision.decision === "modify" ? `${decision.message}; ${d.message} — in ${where}` : `${d.message} — in ${where}`;
+      decision.decision = "modify";
+      decision.rule ??= d.rule;
+    }
+  }
+  if (changed) decision.modified = { ...base, params: { ...(params as object), inputResponses: changed } };
   return decision;
 }
 

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import type { Limiter, SessionView } from "./evaluate.js";
+import type { InputRequest, Limiter, SessionView } from "./evaluate.js";
 import type { NewPin, PinStore } from "./detectors/pins.js";
 
 /** A Map that forgets its least recently used entries beyond `max`: state keyed by wire data stays bounded. */
@@ -52,6 +52,31 @@ export class SessionStore {
       if (s.counts[c] === undefined && Object.keys(s.counts).length >= 1024) continue;
       s.counts[c] = (s.counts[c] ?? 0) + 1;
     }
+  }
+}
+
+/**
+ * The requests `input_required` results let through to each session's client (MCP 2026-07-28), by key, so the
+ * answers in its retries can be judged as answers to them. Bounded: 10,000 sessions, the last 64 keys each.
+ */
+export class InputRequestStore {
+  private readonly sessions = new Lru<string, Map<string, InputRequest>>(10_000);
+
+  remember(session: string, requests: InputRequest[]): void {
+    let m = this.sessions.get(session);
+    if (!m) {
+      m = new Map();
+      this.sessions.set(session, m);
+    }
+    for (const r of requests) {
+      m.delete(r.key);
+      m.set(r.key, r);
+      if (m.size > 64) m.delete(m.keys().next().value as string);
+    }
+  }
+
+  get(session: string, key: string): InputRequest | undefined {
+    return this.sessions.get(session)?.get(key);
   }
 }
 

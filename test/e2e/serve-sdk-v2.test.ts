@@ -45,6 +45,11 @@ describe("serve: the v2 MCP SDK, client and server, through a route", () => {
         "    when: 'text.contains(\"forbidden\")'",
         "    decision: deny",
         "    message: the model may not be asked that",
+        "  - id: no-leaky-answers",
+        "    match: { protocol: mcp, direction: outbound, kind: response, method: sampling/createMessage }",
+        "    when: 'text.contains(\"leak\")'",
+        "    decision: deny",
+        "    message: that answer may not go back",
         "  - id: mask-sampling",
         "    match: { protocol: mcp, direction: inbound, method: sampling/createMessage }",
         "    when: 'text.contains(\"secret\")'",
@@ -105,6 +110,11 @@ describe("serve: the v2 MCP SDK, client and server, through a route", () => {
     const blocked = await client.callTool({ name: "ask", arguments: { question: "the forbidden plan" } });
     expect(blocked).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining("the model may not be asked that") }] });
     expect(asked).toEqual(["why?", "my [hidden] plan"]);
+    // The client's answer travels in the retry's inputResponses: judged as the sampling response it is.
+    const leaky = await client.callTool({ name: "ask", arguments: { question: "a leak" } });
+    expect(leaky).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining("that answer may not go back") }] });
+    expect(asked).toEqual(["why?", "my [hidden] plan", "a leak"]);
+    expect(p.log().some((l) => l.direction === "outbound" && l.method === "tools/call" && l.decision === "deny" && (l.rules as string[]).includes("no-leaky-answers"))).toBe(true);
     await client.close();
     const denied = p.log().find((l) => l.route === "v2s" && l.method === "tools/call" && l.direction === "inbound" && l.decision === "deny");
     expect(denied?.rules).toContain("no-forbidden-sampling");

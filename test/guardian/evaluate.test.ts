@@ -145,6 +145,33 @@ rules:
     expect(open.errors?.[0]?.rule).toBe("typed");
   });
 
+  it("a retry's inputResponses are judged as the responses they are, to the requests remembered by key", () => {
+    const rs = rules(`
+name: ir2
+rules:
+  - id: no-leak-back
+    match: { protocol: mcp, direction: outbound, kind: response, method: sampling/createMessage }
+    when: 'text.contains("leak")'
+    decision: deny
+  - id: mask-back
+    match: { protocol: mcp, direction: outbound, kind: response, method: sampling/createMessage }
+    decision: modify
+    modify: [{ replace: "$..text", pattern: "4111", with: "####" }]
+`);
+    const asked = { key: "m", method: "sampling/createMessage", params: { messages: [], maxTokens: 5 } };
+    const retry = (text: string) => ({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "ask", arguments: {}, inputResponses: { m: { role: "assistant", content: { type: "text", text } } } } });
+    const known = { inputRequest: (k: string) => (k === "m" ? asked : undefined) };
+    expect(evaluate("mcp", retry("a leak"), out, rs, null, known)).toMatchObject({ decision: "deny", rule: "no-leak-back" });
+    const masked = evaluate("mcp", retry("card 4111"), out, rs, null, known);
+    expect(masked.decision).toBe("modify");
+    expect(JSON.stringify(masked.modified)).toContain("card ####");
+    // Without the request it answers, the method is unknown: rules keyed on it do not apply.
+    expect(evaluate("mcp", retry("a leak"), out, rs).decision).toBe("allow");
+    // The inbound input_required result reports what it let through, for the guardian to remember.
+    const result = { jsonrpc: "2.0", id: 9, result: { resultType: "input_required", inputRequests: { m: { method: asked.method, params: asked.params } } } };
+    expect(evaluate("mcp", result, inb, rs).inputRequests).toEqual([asked]);
+  });
+
   it("size() counts code points, list items and map keys, in both call forms", () => {
     const rs = rules(`
 name: s
