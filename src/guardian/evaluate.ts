@@ -101,24 +101,20 @@ export function evaluate(
   const base = decision.modified ?? message;
   const inputs = inputRequestsOf(base);
   if (inputs === null) return decision;
-  let changed: Record<string, unknown> | null = null;
-  for (const [key, req] of inputs) {
-    const embedded = { jsonrpc: "2.0", id: `input:${key}`, method: req.method, params: req.params ?? {} };
-    const d = evaluateMessage(protocol, embedded, { ...ctx, kind: "request", request: null }, ruleSet, session, opts);
-    mergeInto(decision, d);
-    const where = `${req.method} (input request "${key}")`;
-    if (d.decision === "deny") {
-      return { ...decision, decision: "deny", mode: d.mode, rule: d.rule, reasonCode: d.reasonCode, message: `${d.message} — in ${where}`, modified: undefined };
-    }
-    if (d.decision === "modify" && d.modified) {
-      changed ??= { ...((base.result as { inputRequests: Record<string, unknown> }).inputRequests) };
-      changed[key] = { ...req, params: d.modified.params };
-      decision.message = decision.decision === "modify" ? `${decision.message}; ${d.message} — in ${where}` : `${d.message} — in ${where}`;
-      decision.decision = "modify";
-      decision.rule ??= d.rule;
-    }
+  const folded = foldEmbedded(
+    decision,
+    inputs.map(([key, req]) => ({
+      key,
+      where: `${req.method} (input request "${key}")`,
+      judge: () => evaluateMessage(protocol, { jsonrpc: "2.0", id: `input:${key}`, method: req.method, params: req.params ?? {} }, { ...ctx, kind: "request", request: null }, ruleSet, session, opts),
+      rewrite: (m: Record<string, unknown>) => ({ ...req, params: m.params }),
+    })),
+  );
+  if ("deny" in folded) return folded.deny;
+  if (folded.changed) {
+    const result = base.result as { inputRequests: Record<string, unknown> };
+    decision.modified = { ...base, result: { ...result, inputRequests: { ...result.inputRequests, ...folded.changed } } };
   }
-  if (changed) decision.modified = { ...base, result: { ...(base.result as object), inputRequests: changed } };
   const sent = inputRequestsOf(decision.modified ?? base) ?? [];
   decision.inputRequests = sent.map(([key, req]) => ({ key, method: req.method, params: req.params }));
   return decision;
@@ -142,27 +138,48 @@ function judgeInputResponses(
   const params = base.params as { inputResponses?: unknown } | undefined;
   const responses = params?.inputResponses;
   if (responses === null || typeof responses !== "object" || Array.isArray(responses)) return decision;
+  const folded = foldEmbedded(
+    decision,
+    Object.entries(responses as Record<string, unknown>).map(([key, result]) => {
+      const asked = opts.inputRequest?.(key);
+      const id = `input:${key}`;
+      const request = asked ? { jsonrpc: "2.0", id, method: asked.method, params: asked.params ?? {} } : null;
+      return {
+        key,
+        where: `the answer to ${asked?.method ?? "an input request"} ("${key}")`,
+        judge: () => evaluateMessage("mcp", { jsonrpc: "2.0", id, result }, { ...ctx, kind: "response", request }, ruleSet, session, opts),
+        rewrite: (m: Record<string, unknown>) => m.result,
+      };
+    }),
+  );
+  if ("deny" in folded) return folded.deny;
+  if (folded.changed) decision.modified = { ...base, params: { ...(params as object), inputResponses: { ...(responses as object), ...folded.changed } } };
+  return decision;
+}
+
+/**
+ * Judges the messages embedded in one message, in order, into its decision: the first denied one denies it (its
+ * message says where, and nothing after it is judged); modified ones come back rewritten, by key, to be put in place.
+ */
+function foldEmbedded(
+  decision: Decision,
+  items: { key: string; where: string; judge: () => Decision; rewrite: (modified: Record<string, unknown>) => unknown }[],
+): { deny: Decision } | { changed: Record<string, unknown> | null } {
   let changed: Record<string, unknown> | null = null;
-  for (const [key, result] of Object.entries(responses as Record<string, unknown>)) {
-    const asked = opts.inputRequest?.(key);
-    const id = `input:${key}`;
-    const request = asked ? { jsonrpc: "2.0", id, method: asked.method, params: asked.params ?? {} } : null;
-    const d = evaluateMessage("mcp", { jsonrpc: "2.0", id, result }, { ...ctx, kind: "response", request }, ruleSet, session, opts);
+  for (const { key, where, judge, rewrite } of items) {
+    const d = judge();
     mergeInto(decision, d);
-    const where = `the answer to ${asked?.method ?? "an input request"} ("${key}")`;
     if (d.decision === "deny") {
-      return { ...decision, decision: "deny", mode: d.mode, rule: d.rule, reasonCode: d.reasonCode, message: `${d.message} — in ${where}`, modified: undefined };
+      return { deny: { ...decision, decision: "deny", mode: d.mode, rule: d.rule, reasonCode: d.reasonCode, message: `${d.message} — in ${where}`, modified: undefined } };
     }
     if (d.decision === "modify" && d.modified) {
-      changed ??= { ...(responses as Record<string, unknown>) };
-      changed[key] = d.modified.result;
+      (changed ??= {})[key] = rewrite(d.modified);
       decision.message = decision.decision === "modify" ? `${decision.message}; ${d.message} — in ${where}` : `${d.message} — in ${where}`;
       decision.decision = "modify";
       decision.rule ??= d.rule;
     }
   }
-  if (changed) decision.modified = { ...base, params: { ...(params as object), inputResponses: changed } };
-  return decision;
+  return { changed };
 }
 
 /** The requests inside an `input_required` result, by key, when the message is one. */
