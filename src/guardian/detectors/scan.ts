@@ -15,20 +15,21 @@ export interface Detection {
 }
 
 /**
- * The strings of a message (params, result, error), collected once and shared by every detector and rule.
- * Binary payloads (`data`/`blob` beside a `mimeType`) are skipped. Iterative, so depth does not matter.
+ * Visits every string of a message (params, result, error) in document order, with its JSON path when `paths` is
+ * set (building paths costs an array per value, which `text` alone does not need). Binary payloads (`data`/`blob`
+ * beside a `mimeType`) are skipped. Iterative, so depth does not matter.
  */
-export function collectStrings(message: Record<string, unknown>, roots: string[] = ["params", "result", "error"]): StringSite[] {
-  const out: StringSite[] = [];
+function eachString(message: Record<string, unknown>, roots: string[], paths: boolean, visit: (value: string, path: JsonPath) => void): void {
+  const none: JsonPath = [];
   const stack: { value: unknown; path: JsonPath }[] = [];
   for (let i = roots.length - 1; i >= 0; i--) {
     const key = roots[i] as string;
-    if (message[key] !== undefined) stack.push({ value: message[key], path: [key] });
+    if (message[key] !== undefined) stack.push({ value: message[key], path: paths ? [key] : none });
   }
   while (stack.length > 0) {
     const { value, path } = stack.pop() as { value: unknown; path: JsonPath };
-    if (typeof value === "string") out.push({ path, value });
-    else if (Array.isArray(value)) for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: [...path, i] });
+    if (typeof value === "string") visit(value, path);
+    else if (Array.isArray(value)) for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: paths ? [...path, i] : none });
     else if (value !== null && typeof value === "object") {
       const o = value as Record<string, unknown>;
       const binary = typeof o.mimeType === "string";
@@ -36,10 +37,16 @@ export function collectStrings(message: Record<string, unknown>, roots: string[]
       for (let i = keys.length - 1; i >= 0; i--) {
         const k = keys[i] as string;
         if (binary && (k === "data" || k === "blob")) continue;
-        stack.push({ value: o[k], path: [...path, k] });
+        stack.push({ value: o[k], path: paths ? [...path, k] : none });
       }
     }
   }
+}
+
+/** The strings of a message, collected once and shared by every detector and rule. */
+export function collectStrings(message: Record<string, unknown>, roots: string[] = ["params", "result", "error"]): StringSite[] {
+  const out: StringSite[] = [];
+  eachString(message, roots, true, (value, path) => out.push({ path, value }));
   return out;
 }
 
@@ -49,26 +56,7 @@ export function collectStrings(message: Record<string, unknown>, roots: string[]
  */
 export function joinStrings(message: Record<string, unknown>, roots: string[] = ["params", "result", "error"]): string {
   const parts: string[] = [];
-  const stack: unknown[] = [];
-  for (let i = roots.length - 1; i >= 0; i--) {
-    const v = message[roots[i] as string];
-    if (v !== undefined) stack.push(v);
-  }
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (typeof value === "string") parts.push(value);
-    else if (Array.isArray(value)) for (let i = value.length - 1; i >= 0; i--) stack.push(value[i]);
-    else if (value !== null && typeof value === "object") {
-      const o = value as Record<string, unknown>;
-      const binary = typeof o.mimeType === "string";
-      const keys = Object.keys(o);
-      for (let i = keys.length - 1; i >= 0; i--) {
-        const k = keys[i] as string;
-        if (binary && (k === "data" || k === "blob")) continue;
-        stack.push(o[k]);
-      }
-    }
-  }
+  eachString(message, roots, false, (value) => parts.push(value));
   return parts.join("\n");
 }
 
