@@ -6,7 +6,7 @@ import { ClientFactory } from "a2a-sdk-10/client";
 import { A2aRemote } from "../../src/transports/upstream/a2a.js";
 import { ROOT } from "../helpers.js";
 import { startProxy, type InProcessProxy } from "../support/proxy.js";
-import { stopChild, waitFor } from "../support/servers.js";
+import { startWebhook, stopChild, waitFor } from "../support/servers.js";
 
 const AGENT = join(ROOT, "test", "fixtures", "servers", "a2a-agent-10.mjs");
 const RULES = join(ROOT, "test", "fixtures", "rules", "a2a-acceptance.yaml");
@@ -102,21 +102,10 @@ describe("A2A 1.0: a real @a2a-js/sdk 1.3.0 agent and client through a guardwire
 
 describe("A2A 1.0 push notifications cross the guardian (authentication, a2a+json)", () => {
   it("the agent's posts are judged, relayed with the caller's Authorization, and refused without it", async () => {
-    const { createServer } = await import("node:http");
     const { writeFileSync } = await import("node:fs");
     const { tempDir } = await import("../helpers.js");
-    type Received = { authorization?: string; type?: string; body: Record<string, { status?: { state?: string } }> };
-    const received: Received[] = [];
-    const hook = createServer((req, res) => {
-      let b = "";
-      req.on("data", (c: Buffer) => (b += c.toString()));
-      req.on("end", () => {
-        received.push({ authorization: req.headers.authorization, type: req.headers["content-type"], body: JSON.parse(b) as Received["body"] });
-        res.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((r) => hook.listen(0, "127.0.0.1", r));
-    const hookUrl = `http://127.0.0.1:${(hook.address() as { port: number }).port}/hook`;
+    const hook = await startWebhook<Record<string, { status?: { state?: string } }>>();
+    const { url: hookUrl, received } = hook;
     const rules = join(tempDir(), "push10.yaml");
     writeFileSync(
       rules,
@@ -146,10 +135,10 @@ describe("A2A 1.0 push notifications cross the guardian (authentication, a2a+jso
       await expect.poll(() => received.length, { timeout: 5000 }).toBeGreaterThan(0);
       await new Promise((r) => setTimeout(r, 300));
       // Every post reached the caller through the proxy with the caller's credentials and the agent's content type.
-      expect(received.every((r) => r.authorization === "Bearer cred-1" && r.type === "application/a2a+json")).toBe(true);
+      expect(received.every((r) => r.headers.authorization === "Bearer cred-1" && r.headers["content-type"] === "application/a2a+json")).toBe(true);
       expect(received.some((r) => r.body.statusUpdate?.status?.state === "TASK_STATE_WORKING")).toBe(false);
       expect(received.some((r) => r.body.statusUpdate?.status?.state === "TASK_STATE_COMPLETED" || r.body.task?.status?.state === "TASK_STATE_COMPLETED")).toBe(true);
-      expect(JSON.stringify(received)).not.toContain("4111");
+      expect(JSON.stringify(received.map((r) => r.body))).not.toContain("4111");
       // The caller sees its own URL; the agent holds the proxy's.
       const mine = await client.listTaskPushNotificationConfig({ tenant: "", taskId: task.id, pageSize: 0, pageToken: "" });
       expect(mine.configs.map((c) => c.url)).toEqual([hookUrl]);

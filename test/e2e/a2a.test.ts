@@ -5,7 +5,7 @@ import { ClientFactory } from "a2a-sdk-03/client";
 import { A2aRemote } from "../../src/transports/upstream/a2a.js";
 import { ROOT } from "../helpers.js";
 import { startProxy, type InProcessProxy } from "../support/proxy.js";
-import { stopChild, waitFor } from "../support/servers.js";
+import { startWebhook, stopChild, waitFor } from "../support/servers.js";
 
 const AGENT = join(ROOT, "test", "fixtures", "servers", "a2a-agent-03.mjs");
 const RULES = join(ROOT, "test", "fixtures", "rules", "a2a-acceptance.yaml");
@@ -206,20 +206,10 @@ describe("A2A: a denied stream event ends the stream", () => {
 
 describe("A2A push notifications cross the guardian", () => {
   it("the agent posts to the proxy; allowed posts reach the caller's webhook with its token, denied ones are dropped", async () => {
-    const { createServer } = await import("node:http");
     const { writeFileSync } = await import("node:fs");
     const { tempDir } = await import("../helpers.js");
-    const received: { token: string | undefined; body: { id?: string; status?: { state: string }; artifacts?: { parts: Part[] }[] } }[] = [];
-    const hook = createServer((req, res) => {
-      let b = "";
-      req.on("data", (c: Buffer) => (b += c.toString()));
-      req.on("end", () => {
-        received.push({ token: req.headers["x-a2a-notification-token"] as string | undefined, body: JSON.parse(b) as (typeof received)[number]["body"] });
-        res.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((r) => hook.listen(0, "127.0.0.1", r));
-    const hookUrl = `http://127.0.0.1:${(hook.address() as { port: number }).port}/hook`;
+    const hook = await startWebhook<{ id?: string; status?: { state: string }; artifacts?: { parts: Part[] }[] }>();
+    const { url: hookUrl, received } = hook;
     const rules = join(tempDir(), "push.yaml");
     writeFileSync(
       rules,
@@ -248,10 +238,10 @@ describe("A2A push notifications cross the guardian", () => {
       await expect.poll(() => received.length, { timeout: 5000 }).toBeGreaterThan(0);
       await new Promise((r) => setTimeout(r, 300));
       // Every post reached the caller through the proxy, with the caller's token; none in the "working" state.
-      expect(received.every((r) => r.token === "tok-123")).toBe(true);
+      expect(received.every((r) => r.headers["x-a2a-notification-token"] === "tok-123")).toBe(true);
       expect(received.some((r) => r.body.status?.state === "working")).toBe(false);
       expect(received.some((r) => r.body.status?.state === "completed")).toBe(true);
-      expect(JSON.stringify(received)).not.toContain("4111");
+      expect(JSON.stringify(received.map((r) => r.body))).not.toContain("4111");
       // The caller sees its own callback URL in push-config answers, never the proxy's.
       const cfg = await client.getTaskPushNotificationConfig({ id: task.id });
       expect(cfg.pushNotificationConfig.url).toBe(hookUrl);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer as createHttpServer, type IncomingHttpHeaders } from "node:http";
 import { createServer } from "node:net";
 import { EVERYTHING } from "../helpers.js";
 
@@ -63,4 +64,19 @@ export async function startEverything(mode: "streamableHttp" | "sse"): Promise<R
   const { output } = await waitFor(child, /listening on port|running on port/i);
   const path = mode === "sse" ? "/sse" : "/mcp";
   return { url: `http://127.0.0.1:${port}${path}`, child, output, stop: () => stopChild(child) };
+}
+
+/** A caller's webhook on loopback: every post it receives, with its headers and parsed body. */
+export async function startWebhook<B>(): Promise<{ url: string; received: { headers: IncomingHttpHeaders; body: B }[]; close: () => void }> {
+  const received: { headers: IncomingHttpHeaders; body: B }[] = [];
+  const server = createHttpServer((req, res) => {
+    let b = "";
+    req.on("data", (c: Buffer) => (b += c.toString()));
+    req.on("end", () => {
+      received.push({ headers: req.headers, body: JSON.parse(b) as B });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`, received, close: () => server.close() };
 }
