@@ -151,7 +151,7 @@ class PatternGroup {
       if (all !== null && p.prefilter !== null && !p.prefilter.test(all)) continue;
       for (const site of sites) {
         if (exhaustive) {
-          found(site, p, p.re, 0, out);
+          found(site, p, out);
           continue;
         }
         const long = site.value.length >= LONG;
@@ -160,7 +160,7 @@ class PatternGroup {
         if (needs && !(long ? needs.some((n) => contains(site, n)) : (p.prefilter as RegExp).test(site.value))) continue;
         if (p.anchor !== null) anchored(site, p, p.anchor, out);
         else if (p.starts !== null && long) startingAt(site, p, p.starts, out);
-        else found(site, p, p.re, 0, out);
+        else found(site, p, out);
       }
     }
     return out;
@@ -189,9 +189,10 @@ function record(site: StringSite, p: CompiledPattern, m: RegExpExecArray, out: D
   out.push({ type: p.type, path: site.path, start, end: start + text.length });
 }
 
-/** Every match of the global `re` in the string, from `from`. */
-function found(site: StringSite, p: CompiledPattern, re: RegExp, from: number, out: Detection[]): void {
-  re.lastIndex = from;
+/** Every match of the pattern in the string: a full scan. */
+function found(site: StringSite, p: CompiledPattern, out: Detection[]): void {
+  const re = p.re;
+  re.lastIndex = 0;
   let m: RegExpExecArray | null;
   while ((m = re.exec(site.value)) !== null) {
     if (m[0].length === 0) {
