@@ -49,6 +49,13 @@ function quoteKey(k: string): string {
   return q;
 }
 
+/** Where a slice of at most `size` characters from `at` ends, never between the two halves of a surrogate pair. */
+export function sliceEnd(s: string, at: number, size: number): number {
+  const end = Math.min(at + size, s.length);
+  const last = s.charCodeAt(end - 1);
+  return end < s.length && last >= 0xd800 && last <= 0xdbff ? end - 1 : end;
+}
+
 /** Strings longer than this are written in slices, so a large message is never copied whole to be hashed. */
 const SLICE = 1 << 18;
 
@@ -61,9 +68,7 @@ export function writeCanonical(value: unknown, write: (piece: string) => void): 
   if (typeof value === "string" && value.length > SLICE) {
     write('"');
     for (let i = 0; i < value.length; ) {
-      let end = Math.min(i + SLICE, value.length);
-      const last = value.charCodeAt(end - 1);
-      if (end < value.length && last >= 0xd800 && last <= 0xdbff) end--;
+      const end = sliceEnd(value, i, SLICE);
       const quoted = JSON.stringify(value.slice(i, end));
       write(quoted.slice(1, -1));
       i = end;

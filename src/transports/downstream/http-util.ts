@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { sliceEnd } from "../../protocol/canonical.js";
 import { errorResponse, type JsonRpcId } from "../../protocol/json-rpc.js";
 
 export type Body = { ok: true; text: string } | { ok: false; status: 413; bytes: number } | { ok: false; status: 400; bytes: number };
@@ -109,9 +110,7 @@ export class EventWriter {
   write(parts: readonly string[]): boolean {
     for (const p of parts) {
       for (let at = 0; at < p.length; ) {
-        let end = Math.min(at + SLICE, p.length);
-        const last = p.charCodeAt(end - 1);
-        if (end < p.length && last >= 0xd800 && last <= 0xdbff) end--;
+        const end = sliceEnd(p, at, SLICE);
         this.queue.push(at === 0 && end === p.length ? p : p.slice(at, end));
         at = end;
       }
