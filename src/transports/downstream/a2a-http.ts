@@ -8,7 +8,7 @@ import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
 import { sseEventParts } from "../../protocol/sse.js";
 import type { Connect, Connection, Downstream, HttpCarry, SendInfo, UpstreamFactory } from "../types.js";
 import { eventWriter, httpError, readBody, SSE_HEADERS } from "./http-util.js";
-import type { HttpCaller } from "./streamable-http.js";
+import { callerName, type HttpCaller } from "./streamable-http.js";
 
 export interface A2aEndpointOptions {
   connect: Connect;
@@ -35,7 +35,7 @@ function restMessage(call: RestCall, url: URL, body: unknown): Record<string, un
  * still has a guarded exchange of its own (callers' request ids may repeat).
  */
 function guardianSession(req: IncomingMessage, caller: HttpCaller): string {
-  return `a2a:${caller.agent?.id ?? req.socket.remoteAddress ?? "unknown"}`;
+  return `a2a:${callerName(req, caller)}`;
 }
 
 /** Headers an agent may carry its push token in (0.3 SDKs use the first). */

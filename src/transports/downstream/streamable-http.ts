@@ -33,6 +33,14 @@ export interface HttpCaller {
 }
 
 /**
+ * Who a sessionless caller is, for the guardian session its calls share (MCP 2026-07-28 exchanges, A2A calls): its
+ * key's id, or its address on a route without keys.
+ */
+export function callerName(req: IncomingMessage, caller: HttpCaller): string {
+  return caller.agent?.id ?? req.socket.remoteAddress ?? "unknown";
+}
+
+/**
  * MCP Streamable HTTP toward the agent, at one route path: POST (JSON or SSE replies), GET (the standalone stream, or a
  * resumed one with `Last-Event-ID`), DELETE, `Mcp-Session-Id`. Each downstream session has its own guarded session
  * and upstream. Every reply goes on the stream of the request it answers or relates to.
@@ -148,9 +156,7 @@ export class StreamableHttpEndpoint {
       session.connection.receive(frame);
       return;
     }
-    // Where this route's protected-resource metadata is, as the agent reaches it (RFC 9728 path insertion).
-    const here = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
-    session.expect(res, requests, batch, `${here.origin}/.well-known/oauth-protected-resource${here.pathname}`);
+    session.expect(res, requests, batch, metadataUrl(req));
     session.connection.receive(frame);
   }
 
@@ -165,19 +171,16 @@ export class StreamableHttpEndpoint {
       return httpError(res, 503, ErrorCode.ServerError, `Service Unavailable: this route already has ${this.sessions.size + this.exchanges} sessions and exchanges; retry later`, null, { "retry-after": "5" });
     }
     this.exchanges++;
-    const s = new HttpSession("", caller.agent?.id ?? null, this.opts.replayEvents ?? 256, this.opts.replayChars ?? 16 << 20, () => this.exchanges--);
-    // No session on the wire, but the guardian's flow rules and limits need one: every stateless request of one agent
-    // (its key's id, or its address when the route has no keys) is judged in the same guardian session.
-    const who = caller.agent?.id ?? req.socket.remoteAddress ?? "unknown";
-    s.connection = this.opts.connect(s, { transport: "streamable-http", agent: caller.agent, sessionId: `stateless:${who}` });
+    // No session on the wire, but the guardian's flow rules and limits need one: every stateless request of one caller
+    // is judged in the same guardian session.
+    const s = this.session("", caller, `stateless:${callerName(req, caller)}`, () => this.exchanges--);
     if (requests.length === 0) {
       res.writeHead(202).end();
       s.connection.receive(frame);
       setTimeout(() => void s.end(), 10_000).unref();
       return;
     }
-    const here = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
-    s.expect(res, requests, false, `${here.origin}/.well-known/oauth-protected-resource${here.pathname}`);
+    s.expect(res, requests, false, metadataUrl(req));
     res.on("close", () => void s.end());
     s.connection.receive(frame);
   }
@@ -202,9 +205,15 @@ export class StreamableHttpEndpoint {
 
   private open(caller: HttpCaller): HttpSession {
     const id = randomUUID();
-    const s = new HttpSession(id, caller.agent?.id ?? null, this.opts.replayEvents ?? 256, this.opts.replayChars ?? 16 << 20, () => this.sessions.delete(id));
-    s.connection = this.opts.connect(s, { transport: "streamable-http", agent: caller.agent, sessionId: id });
+    const s = this.session(id, caller, id, () => this.sessions.delete(id));
     this.sessions.set(id, s);
+    return s;
+  }
+
+  /** A downstream session (`id` "" for a stateless exchange) linked to a new guarded session upstream. */
+  private session(id: string, caller: HttpCaller, guardianSession: string, onEnd: () => void): HttpSession {
+    const s = new HttpSession(id, caller.agent?.id ?? null, this.opts.replayEvents ?? 256, this.opts.replayChars ?? 16 << 20, onEnd);
+    s.connection = this.opts.connect(s, { transport: "streamable-http", agent: caller.agent, sessionId: guardianSession });
     return s;
   }
 
@@ -488,6 +497,12 @@ class HttpSession implements Downstream {
     s.log = [];
     s.dropped = s.seq;
   }
+}
+
+/** Where the route's protected-resource metadata is, as the agent reaches it (RFC 9728 path insertion). */
+function metadataUrl(req: IncomingMessage): string {
+  const here = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
+  return `${here.origin}/.well-known/oauth-protected-resource${here.pathname}`;
 }
 
 /**
