@@ -105,3 +105,23 @@ describe("guardwire wrap --rules given twice", () => {
     expect(denied).toEqual([["no-blocked-word"], ["no-secrets-out"]]);
   }, 60_000);
 });
+
+describe("guardwire wrap hot reload of an extended file", () => {
+  it("reloads when the file a rule file extends changes", async () => {
+    const dir = tempDir();
+    const base = join(dir, "base.yaml");
+    const cap = (limit: number) => `name: base\nrules:\n  - { id: cap, match: { direction: outbound, tool: get-sum }, when: 'has(args.a) && args.a > ${limit}', decision: deny }\n`;
+    writeFileSync(base, cap(100));
+    writeFileSync(join(dir, "mine.yaml"), "name: mine\nextends: ./base.yaml\n");
+    const w = await connectWrapped(["--rules", join(dir, "mine.yaml"), "--log", join(dir, "d.ndjson")], [process.execPath, EVERYTHING, "stdio"]);
+    try {
+      const denied = async (a: number) => (await w.client.callTool({ name: "get-sum", arguments: { a, b: 0 } })).isError === true;
+      expect(await denied(50)).toBe(false);
+      writeFileSync(base, cap(10));
+      await expect.poll(() => w.stderr(), { timeout: 15_000 }).toContain("rules reloaded");
+      expect(await denied(50)).toBe(true);
+    } finally {
+      await w.client.close();
+    }
+  }, 60_000);
+});
