@@ -7,12 +7,13 @@ import { RemoteGuardian } from "../guardian/remote.js";
 import { formatProblem } from "../guardian/rules/load.js";
 import { watchRules } from "../guardian/rules/watch.js";
 import { PinFile } from "../guardian/state.js";
-import { DEFAULT_PACK, loadRulesOrThrow } from "./rules.js";
+import { loadRulesAndFiles, rulesOrDefault } from "./rules.js";
 
 export const DEFAULT_PINS = join(homedir(), ".guardwire", "pins.json");
 
 export interface GuardianOptions {
-  rules?: string;
+  /** Rule files, directories or shipped packs, loaded in this order as one set (docs/rules.md, Layering). */
+  rules?: string | string[];
   failMode: "closed" | "open";
   pins?: string;
   /** Remote AOS guardians run after the embedded one (a chain). */
@@ -26,13 +27,13 @@ export interface GuardianOptions {
 
 /** Builds the guardian a command uses, with hot reload of its rules; reports to `err`. */
 export function buildGuardian(o: GuardianOptions, err: NodeJS.WritableStream): { guardian: Guardian; embedded: EmbeddedGuardian; close: () => void } {
-  const ruleSet = loadRulesOrThrow(o.rules);
+  const { ruleSet, files } = loadRulesAndFiles(o.rules);
   const pins = new PinFile(o.pins ?? DEFAULT_PINS);
   if (pins.problem) err.write(`guardwire: ${pins.problem}\n`);
   const embedded = new EmbeddedGuardian(ruleSet, { failOpen: o.failMode === "open", pins });
   let stop = () => {};
   if (o.watch !== false) {
-    stop = watchRules(o.rules ?? DEFAULT_PACK, (loaded) => {
+    stop = watchRules(rulesOrDefault(o.rules), files, (loaded) => {
       if (loaded.ruleSet) {
         embedded.setRules(loaded.ruleSet);
         err.write(`guardwire: rules reloaded: ${loaded.ruleSet.rules.length} rules, hash ${loaded.ruleSet.hash}\n`);

@@ -4,7 +4,7 @@ import { Command, Option } from "commander";
 import { GuardwireError } from "../errors.js";
 import { rulesJsonSchema } from "../guardian/rules/schema.js";
 import { configJsonSchema } from "../config/schema.js";
-import { describeProblems, DEFAULT_PACK, PACKS_DIR, readAndLoadRules } from "./rules.js";
+import { describeProblems, PACKS_DIR, readAndLoadRules, rulesOrDefault } from "./rules.js";
 import { printTestSummary, runTestFiles } from "./test-rules.js";
 import { runTail } from "./tail.js";
 import { runVerify } from "./verify.js";
@@ -16,6 +16,7 @@ import { createGuardianHttpServer, serveGuardianStdio } from "../guardian/endpoi
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(",")];
+const repeat = (v: string, prev: string[] = []) => [...prev, v];
 
 const program = new Command()
   .name("guardwire")
@@ -27,7 +28,7 @@ const program = new Command()
 program
   .command("wrap")
   .description("launch a stdio MCP server behind the guardian (use in a client's MCP config)")
-  .option("--rules <file|dir>", "rule file or directory (default: the shipped balanced pack)")
+  .option("--rules <file|dir|pack>", "rule file, directory or shipped pack; repeatable, loaded in order as one set (default: balanced)", repeat)
   .option("--log <file>", "decision log file, or - for stderr", "./guardwire-decisions.ndjson")
   .option("--name <route>", "route name for the log and rules (default: derived from the server command)")
   .addOption(new Option("--fail-mode <mode>", "what to do when the guardian cannot judge").choices(["closed", "open"]).default("closed"))
@@ -61,11 +62,11 @@ program
   .option("--port <n>", "listen for AOS JSON-RPC over HTTP POST", (v) => parseInt(v, 10))
   .option("--host <host>", "address to listen on", "127.0.0.1")
   .option("--stdio", "speak AOS as NDJSON on stdin/stdout (announces `ready` first)", false)
-  .option("--rules <file|dir>", "rule file or directory (default: the shipped balanced pack)")
+  .option("--rules <file|dir|pack>", "rule file, directory or shipped pack; repeatable, loaded in order as one set (default: balanced)", repeat)
   .option("--pins <file>", "where tool_changed keeps tool fingerprints", DEFAULT_PINS)
   .addOption(new Option("--fail-mode <mode>", "rule errors deny (closed) or are skipped (open)").choices(["closed", "open"]).default("closed"))
   .option("--no-watch", "do not reload the rules when they change")
-  .action(async (o: { port?: number; host: string; stdio: boolean; rules?: string; pins: string; failMode: "closed" | "open"; watch: boolean }) => {
+  .action(async (o: { port?: number; host: string; stdio: boolean; rules?: string[]; pins: string; failMode: "closed" | "open"; watch: boolean }) => {
     if ((o.port === undefined) === !o.stdio) throw new GuardwireError("USAGE", "give exactly one of --port <n> or --stdio");
     const { guardian, embedded } = buildGuardian(o, process.stderr);
     const info = { version: pkg.version, ruleset: () => ({ name: embedded.rules.name, hash: embedded.rules.hash, rules: embedded.rules.rules.length }) };
@@ -105,9 +106,9 @@ program
 program
   .command("check")
   .description("validate rule files; prints every problem with file, line, column and key path")
-  .argument("[path]", "rule file or directory", DEFAULT_PACK)
-  .action((path: string) => {
-    const { ruleSet, problems } = readAndLoadRules(path);
+  .argument("[paths...]", "rule files, directories or shipped packs, loaded in order as one set (default: balanced)")
+  .action((paths: string[]) => {
+    const { ruleSet, problems } = readAndLoadRules(rulesOrDefault(paths));
     if (!ruleSet) {
       process.stderr.write(describeProblems(problems) + "\n");
       process.exitCode = 1;
@@ -120,8 +121,9 @@ program
   .command("test")
   .description("run rule tests (*.test.yaml): each case's message against the rules, decision and message compared")
   .argument("[path]", "a test file or a directory searched for *.test.yaml", PACKS_DIR)
-  .action((path: string) => {
-    const summary = runTestFiles(path);
+  .option("--rules <file|dir|pack>", "run against these rules (repeatable, in order) instead of each test file's rules:", repeat)
+  .action((path: string, o: { rules?: string[] }) => {
+    const summary = runTestFiles(path, o.rules);
     printTestSummary(summary, process.stdout, Boolean(process.stdout.isTTY) && !process.env.NO_COLOR);
     process.exitCode = summary.failed > 0 || summary.passed === 0 ? 1 : 0;
   });

@@ -1,10 +1,10 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parse } from "yaml";
 import { GuardwireError } from "../errors.js";
-import { loadRules, readRuleSources, type RuleSource } from "../guardian/rules/load.js";
+import { PACK_NAME } from "../guardian/rules/load.js";
 import { ruleTestFileSchema, runRuleTests, type CaseResult } from "../guardian/rule-tests.js";
-import { describeProblems } from "./rules.js";
+import { describeProblems, readAndLoadRules } from "./rules.js";
 
 /** The `*.test.yaml` files under a path (a file, or a directory searched recursively). */
 function testFiles(path: string): string[] {
@@ -20,8 +20,11 @@ export interface TestSummary {
   files: { file: string; results: CaseResult[] }[];
 }
 
-/** Runs rule tests: each file against the rules it names (`rules:`), or the rule files in its own directory. */
-export function runTestFiles(path: string): TestSummary {
+/**
+ * Runs rule tests: each file against `rules` when given (`guardwire test --rules`), else the rules it names (`rules:`),
+ * else the rule files in its own directory.
+ */
+export function runTestFiles(path: string, rules?: string[]): TestSummary {
   const summary: TestSummary = { passed: 0, failed: 0, files: [] };
   let files: string[];
   try {
@@ -35,9 +38,7 @@ export function runTestFiles(path: string): TestSummary {
       const issue = parsed.error.issues[0];
       throw new GuardwireError("RULES_INVALID", `${file}: ${issue?.path.join(".")}: ${issue?.message}`);
     }
-    const named = parsed.data.rules === undefined ? [dirname(file)] : [parsed.data.rules].flat().map((r) => resolve(dirname(file), r));
-    const sources: RuleSource[] = named.flatMap((p) => readRuleSources(p));
-    const { ruleSet, problems } = loadRules(sources);
+    const { ruleSet, problems } = readAndLoadRules(rules ?? rulesOf(file, parsed.data.rules));
     if (!ruleSet) throw new GuardwireError("RULES_INVALID", describeProblems(problems));
     const results = runRuleTests(ruleSet, parsed.data);
     for (const r of results) {
@@ -47,6 +48,15 @@ export function runTestFiles(path: string): TestSummary {
     summary.files.push({ file, results });
   }
   return summary;
+}
+
+/** A test file's `rules:`: paths relative to it, or shipped pack names. */
+function rulesOf(file: string, named: string | string[] | undefined): string[] {
+  if (named === undefined) return [dirname(file)];
+  return [named].flat().map((r) => {
+    const path = resolve(dirname(file), r);
+    return existsSync(path) || !PACK_NAME.test(r) ? path : r;
+  });
 }
 
 export function printTestSummary(s: TestSummary, out: NodeJS.WritableStream, color: boolean): void {

@@ -51,7 +51,8 @@ export const configSchema = z
     allowedHosts: z.array(z.string()).optional(),
     allowedOrigins: z.array(z.string()).optional(),
     agents: z.array(z.strictObject({ id: z.string().min(1), key: z.string().min(16, "an agent key needs at least 16 characters") })).default([]),
-    rules: z.string().optional(),
+    /** Rule files, directories or shipped packs, loaded in this order as one set (docs/rules.md, Layering). */
+    rules: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
     log: z.string().default("./guardwire-decisions.ndjson"),
     guardian: guardianSchema.default({ kind: "embedded" }),
     failMode: z.enum(["closed", "open"]).default("closed"),

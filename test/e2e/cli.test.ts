@@ -8,7 +8,7 @@ const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], {
 
 describe("guardwire check", () => {
   it("accepts the shipped pack and the default", () => {
-    expect(run("check", "rules").status).toBe(0);
+    expect(run("check", "rules/balanced.yaml").status).toBe(0);
     const r = run("check");
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^ok: \d+ rules in balanced/);

@@ -3,7 +3,7 @@ import parseJsonPath from "jsonpath-rfc9535/parser";
 import { compileDetector, type CompiledDetector } from "../detectors/index.js";
 import { globSource } from "../../protocol/glob.js";
 import { regexProblem, safeRegex, type SafeRegex } from "../regex.js";
-import type { Edit, RuleFile } from "./schema.js";
+import type { Edit, Rule } from "./schema.js";
 
 /** The variables a `when` expression can use (RULES.md). Every one is always bound, to null when absent. */
 export const CEL_VARIABLES = [
@@ -11,9 +11,22 @@ export const CEL_VARIABLES = [
   "protocol", "route", "server", "agent", "request", "session", "detections",
 ] as const;
 
+/**
+ * The variables whose type is always the same (evaluate.ts binds them), declared so the checker catches misuse at
+ * load (`text > 5`, `text.contains(1)`). The others can be null or of any JSON type and stay `dyn`.
+ */
+const CEL_TYPES: Partial<Record<(typeof CEL_VARIABLES)[number], string>> = {
+  text: "string",
+  direction: "string",
+  kind: "string",
+  protocol: "string",
+  session: "map<string, dyn>",
+  detections: "list<dyn>",
+};
+
 const celEnv = (() => {
   const env = new Environment({ unlistedVariablesAreDyn: false, enableOptionalTypes: true, homogeneousAggregateLiterals: false });
-  for (const v of CEL_VARIABLES) env.registerVariable(v, "dyn");
+  for (const v of CEL_VARIABLES) env.registerVariable(v, CEL_TYPES[v] ?? "dyn");
   // matches() on RE2, as CEL specifies: linear time whatever the pattern (see regex.ts).
   env.registerFunction("string.re2Matches(string): bool", (s: string, p: string) => safeRegex(p).test(s));
   env.registerFunction("re2Matches(string, string): bool", (s: string, p: string) => safeRegex(p).test(s));
@@ -72,8 +85,38 @@ function compileWhen(expression: string): (vars: Record<string, unknown>) => unk
   const program = rewritten ? celEnv.parse(serialize(first.ast as never)) : first;
   const checked = program.check();
   if (!checked.valid) throw checked.error ?? new Error("invalid expression");
+  const problem = whenProblem(first.ast, String(checked.type));
+  if (problem) throw new Error(problem);
   return program as (vars: Record<string, unknown>) => unknown;
 }
+
+/**
+ * What the checker cannot see through `dyn` but a rule almost never means: a `when` that is not a condition, and an
+ * ordering against a number written as a string (JSON numbers are doubles, so `args.a > "100"` has no overload and
+ * denies every call; on strings it would compare "9" above "100").
+ */
+function whenProblem(ast: unknown, type: string): string | null {
+  if (type !== "bool") {
+    const hint = type === "dyn" ? ` — its type is only known at run time; compare it (for example \`== true\`)` : "";
+    return `when must be a condition (bool), but this expression is ${type}${hint}`;
+  }
+  let problem: string | null = null;
+  const walk = (node: unknown): void => {
+    if (problem !== null || node === null || typeof node !== "object") return;
+    if (Array.isArray(node)) return node.forEach(walk);
+    const n = node as CelNode;
+    if (ORDERING.has(n.op) && Array.isArray(n.args)) {
+      const literal = (n.args as CelNode[]).find((a) => a?.op === "value" && typeof a.args === "string" && NUMERIC.test(a.args));
+      if (literal) problem = `"${String(literal.args)}" is a string: \`${n.op}\` with it fails on numbers (a rule error, so a deny); write the number ${String(literal.args)}`;
+    }
+    walk(n.args);
+  };
+  walk(ast);
+  return problem;
+}
+
+const ORDERING = new Set(["<", "<=", ">", ">="]);
+const NUMERIC = /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i;
 
 export type Matcher = (value: string) => boolean;
 export type Protocol = "mcp" | "a2a" | "aos";
@@ -132,27 +175,39 @@ export interface CompileProblem {
   message: string;
 }
 
+/** One rule file's rules as the loader resolved them: its mode in force (see docs/rules.md, Layering) and its `disable`. */
+export interface RuleLayer {
+  file: string;
+  rules: Rule[];
+  /** The mode of the rules that set none: this file's, or the one imposed by a file that extends it. */
+  mode: "enforce" | "audit";
+  disable: string[];
+  /** The index in the file of each rule, when invalid rules were left out. */
+  positions?: number[];
+}
+
+/**
+ * Compiles the layers in load order. `disable` drops rules of earlier layers, whose ids may then be defined again;
+ * any other id defined twice is a problem naming the file that defined it first.
+ */
 export function compileRuleSet(
-  files: { file: string; rules: RuleFile; positions?: number[] }[],
-  hash: string,
+  layers: RuleLayer[],
+  settings: { name: string; hash: string; default: "allow" | "deny"; defaultMode: "enforce" | "audit" },
 ): { ruleSet: CompiledRuleSet; problems: CompileProblem[] } {
   const problems: CompileProblem[] = [];
-  const rules: CompiledRule[] = [];
+  let rules: CompiledRule[] = [];
   const seen = new Map<string, string>();
-  let defaultDecision: "allow" | "deny" = "allow";
-  let defaultMode: "enforce" | "audit" = "audit";
-  for (const { file, rules: rf, positions } of files) {
-    if (rf.default === "deny") {
-      defaultDecision = "deny";
-      if (rf.mode === "enforce") defaultMode = "enforce";
-    }
-    rf.rules.forEach((rule, i) => {
+  for (const { file, rules: list, mode, disable, positions } of layers) {
+    disable.forEach((id, i) => {
+      if (!seen.has(id)) problems.push({ file, path: ["disable", i], message: `disable: no rule "${id}" is loaded before this file` });
+      seen.delete(id);
+    });
+    if (disable.length > 0) rules = rules.filter((r) => !disable.includes(r.id));
+    list.forEach((rule, i) => {
       const at = (...rest: (string | number)[]) => ["rules", positions?.[i] ?? i, ...rest];
       const prior = seen.get(rule.id);
-      if (prior !== undefined) {
-        problems.push({ file, path: at("id"), message: `duplicate rule id "${rule.id}" (first defined in ${prior})` });
-      }
-      seen.set(rule.id, file);
+      if (prior === undefined) seen.set(rule.id, file);
+      else problems.push({ file, path: at("id"), message: `duplicate rule id "${rule.id}" (first defined in ${prior})` });
       const m = rule.match ?? {};
       let when: CompiledRule["when"] = null;
       if (rule.when !== undefined) {
@@ -180,11 +235,11 @@ export function compileRuleSet(
       const methods = m.method === undefined ? null : toList(m.method);
       rules.push({
         id: rule.id,
-        order: rules.length,
+        order: 0,
         file,
         description: rule.description,
         decision: rule.decision,
-        mode: rule.mode ?? rf.mode,
+        mode: rule.mode ?? mode,
         reasonCode: rule.reasonCode,
         message: rule.message,
         protocols: m.protocol === undefined ? null : new Set(toList(m.protocol)),
@@ -207,8 +262,9 @@ export function compileRuleSet(
       });
     });
   }
-  const name = files.map((f) => f.rules.name).join("+") || "empty";
-  return { ruleSet: { name, hash, default: defaultDecision, defaultMode: defaultDecision === "deny" ? defaultMode : "enforce", rules, candidates: buildIndex(rules) }, problems };
+  rules.forEach((r, i) => (r.order = i));
+  const defaultMode = settings.default === "deny" ? settings.defaultMode : "enforce";
+  return { ruleSet: { name: settings.name, hash: settings.hash, default: settings.default, defaultMode, rules, candidates: buildIndex(rules) }, problems };
 }
 
 function compileEdit(edit: Edit): CompiledEdit | string {

@@ -33,9 +33,11 @@ export const matchSchema = z.strictObject({
   agent: globs.optional(),
 });
 
+const ruleId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, "id may use letters, digits, _ . : -");
+
 export const ruleSchema = z
   .strictObject({
-    id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, "id may use letters, digits, _ . : -"),
+    id: ruleId,
     description: z.string().optional(),
     match: matchSchema.optional(),
     when: z.string().min(1).optional(),
@@ -66,11 +68,16 @@ export const ruleSchema = z
     }
   });
 
+/** `mode` and `default` stay undefined when not written: a file that extends another inherits them (docs/rules.md). */
 export const ruleFileSchema = z.strictObject({
   name: z.string().min(1),
   description: z.string().optional(),
-  mode: z.enum(["enforce", "audit"]).default("enforce"),
-  default: z.enum(["allow", "deny"]).default("allow"),
+  /** Shipped pack names (`balanced`) or paths relative to this file, loaded before it. */
+  extends: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+  /** Rule ids loaded before this file (by `extends` or an earlier `--rules`) that are dropped. */
+  disable: z.array(ruleId).min(1).optional(),
+  mode: z.enum(["enforce", "audit"]).optional().describe("enforce (the default) or audit"),
+  default: z.enum(["allow", "deny"]).optional().describe("allow (the default) or deny"),
   rules: z.array(ruleSchema).default([]),
 });
 
