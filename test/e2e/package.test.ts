@@ -63,7 +63,7 @@ describe("the packed package, installed in a fresh project", () => {
        console.log(JSON.stringify({ names: Object.keys(g).sort(), decision: verdict.result.decision }));`,
     ]);
     const seen = JSON.parse(out) as { names: string[]; decision: string };
-    expect(seen.names).toEqual(expect.arrayContaining(["EmbeddedGuardian", "DecisionLog", "verifyChain", "loadConfig", "createGuardServer", "GuardwireError"]));
+    expect(seen.names).toEqual(expect.arrayContaining(["EmbeddedGuardian", "RemoteGuardian", "ChainGuardian", "createGuardianHttpServer", "DecisionLog", "verifyChain", "loadConfig", "createGuardServer", "GuardwireError"]));
     expect(seen.decision).toBe("allow");
   });
 
