@@ -99,6 +99,9 @@ export type Seen = [Decision, DecisionRecord, Verdict, typeof audit, typeof code
     for (const e of examples) {
       const out = run(process.execPath, [join("out", `${e.name}.js`)]);
       expect(out.length, e.name).toBeGreaterThan(0);
+      // An example that says what it prints (`console.log(…); // deny`) must print that.
+      const promised = /console\.log\(.*\); \/\/ (\w+)$/m.exec(e.code)?.[1];
+      if (promised) expect(out.trim(), e.name).toBe(promised);
     }
   }, 60_000);
 });
