@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type SpawnSyncOptions } from "node:child_process";
-import { chmodSync, mkdirSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { once } from "node:events";
 import { join } from "node:path";
@@ -79,6 +79,27 @@ describe("start-up failures: one line with the fix, never a stack trace", () => 
       child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
       const [code] = (await once(child, "exit")) as [number];
       expectOneLine({ status: code, stderr, lines: stderr.split("\n").filter((l) => l !== "") }, 2, new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}: the address is already in use \\(EADDRINUSE\\); choose another --port`));
+    } finally {
+      taken.close();
+    }
+  }, 30_000);
+
+  it("serve: a log that is a directory, and a port in use, name the config key to change", async () => {
+    const dir = tempDir();
+    const config = join(dir, "guardwire.yaml");
+    const write = (listenPort: number, log: string) =>
+      writeFileSync(config, [`listen: { host: 127.0.0.1, port: ${listenPort} }`, `log: ${log}`, "routes:", `  - { name: a, path: /a, mcp: { command: node } }`].join("\n"));
+    write(0, ".");
+    expectOneLine(run(["serve", "--config", config, ...pins()]), 2, new RegExp(`cannot write the decision log ${dir}: it is a directory \\(EISDIR\\); choose another path with log: in ${config}$`));
+    const taken = createServer().listen(0, "127.0.0.1");
+    await once(taken, "listening");
+    try {
+      write((taken.address() as { port: number }).port, "./d.ndjson");
+      const child = spawn(process.execPath, [CLI, "serve", "--config", config, ...pins()], { stdio: ["ignore", "ignore", "pipe"] });
+      let stderr = "";
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      const [code] = (await once(child, "exit")) as [number];
+      expectOneLine({ status: code, stderr, lines: stderr.split("\n").filter((l) => l !== "") }, 2, /the address is already in use \(EADDRINUSE\); choose another listen\.port in /);
     } finally {
       taken.close();
     }
