@@ -1,6 +1,10 @@
 /** guardwire as a library: the guardian, the session that runs it over any pair of peers, and the decision log. */
 export { EmbeddedGuardian, type EmbeddedGuardianOptions } from "./guardian/embedded.js";
 export type { Guardian } from "./guardian/guardian.js";
+export { RemoteGuardian, type RemoteGuardianOptions } from "./guardian/remote.js";
+export { ChainGuardian } from "./guardian/chain.js";
+export { createGuardianHttpServer, serveGuardianStdio, type EndpointInfo, type EndpointOptions } from "./guardian/endpoint.js";
+export { AgentKeys } from "./agent-keys.js";
 export { buildAosRequest, type AosRequest, type AosResponse, type AosResult } from "./guardian/aos.js";
 export { evaluate, type Decision, type MessageContext } from "./guardian/evaluate.js";
 export { loadRules, readRuleSources, formatProblem, type RuleProblem, type RuleSource } from "./guardian/rules/load.js";
@@ -23,3 +27,5 @@ export { legacySseUpstream } from "./transports/upstream/legacy-sse.js";
 export { websocketUpstream } from "./transports/upstream/websocket.js";
 export { A2aRemote } from "./transports/upstream/a2a.js";
 export { loadConfig } from "./config/load.js";
+export { configJsonSchema, type Config } from "./config/schema.js";
+export { formatFileProblem, type FileProblem } from "./config/yaml.js";

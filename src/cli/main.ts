@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
-import { Command, Option } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import { GuardwireError } from "../errors.js";
 import { rulesJsonSchema } from "../guardian/rules/schema.js";
 import { configJsonSchema } from "../config/schema.js";
@@ -10,20 +10,27 @@ import { runTail } from "./tail.js";
 import { runVerify } from "./verify.js";
 import { runWrap, type WrapOptions } from "./wrap.js";
 import { runServe, type ServeOptions } from "./serve.js";
-import { buildGuardian, DEFAULT_PINS } from "./guardians.js";
+import { DEFAULT_PINS } from "./guardians.js";
+import { runGuardian, KEYS_ENV, type GuardianCommandOptions } from "./guardian.js";
+import { wholeNumber } from "./startup.js";
 import { PinFile } from "../guardian/state.js";
-import { createGuardianHttpServer, serveGuardianStdio } from "../guardian/endpoint.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(",")];
 const repeat = (v: string, prev: string[] = []) => [...prev, v];
+
+// Every numeric option goes through one parser, with its range.
+const port = wholeNumber("a port (0 picks a free one)", 0, 65535);
+const frameBytes = wholeNumber("a size in bytes (1 KiB to 256 MiB)", 1024, 256 * 1024 * 1024);
+const timeoutMs = wholeNumber("milliseconds (at most 10 minutes)", 1, 600_000);
+const logBytes = wholeNumber("a size in bytes", 4096);
 
 const program = new Command()
   .name("guardwire")
   .description("Guards AI-agent traffic: every MCP and A2A message judged, blocked or rewritten, and logged in a hash chain.")
   .version(pkg.version)
   .enablePositionalOptions()
-  .showHelpAfterError();
+  .exitOverride();
 
 program
   .command("wrap")
@@ -32,14 +39,14 @@ program
   .option("--log <file>", "decision log file, or - for stderr", "./guardwire-decisions.ndjson")
   .option("--name <route>", "route name for the log and rules (default: derived from the server command)")
   .addOption(new Option("--fail-mode <mode>", "what to do when the guardian cannot judge").choices(["closed", "open"]).default("closed"))
-  .option("--max-frame-bytes <n>", "largest message accepted", (v) => parseInt(v, 10))
+  .option("--max-frame-bytes <n>", "largest message accepted", frameBytes)
   .option("--pins <file>", "where tool_changed keeps tool fingerprints", DEFAULT_PINS)
   .option("--guardian <url>", "also ask this remote AOS guardian (repeatable; a chain: most restrictive wins)", collect)
-  .option("--guardian-timeout-ms <n>", "timeout for a remote guardian", (v) => parseInt(v, 10), 2000)
+  .option("--guardian-timeout-ms <n>", "timeout for a remote guardian", timeoutMs, 2000)
   .option("--guardian-header <header>", "header sent to remote guardians, 'Name: value' (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
   .option("--no-watch", "do not reload the rules when they change")
   .option("--log-preview", "add a redacted, truncated preview of each message to the log (off: only digests)", false)
-  .option("--log-max-bytes <n>", "rotate the log at this size (the chain continues across files)", (v) => parseInt(v, 10))
+  .option("--log-max-bytes <n>", "rotate the log at this size (the chain continues across files)", logBytes)
   .argument("<command...>", "the server command, after --")
   .passThroughOptions()
   .action(async (command: string[], o: WrapOptions) => {
@@ -59,28 +66,19 @@ program
 program
   .command("guardian")
   .description("serve the embedded guardian to other agents: AOS over HTTP (--port) or NDJSON on stdin/stdout (--stdio)")
-  .option("--port <n>", "listen for AOS JSON-RPC over HTTP POST", (v) => parseInt(v, 10))
-  .option("--host <host>", "address to listen on", "127.0.0.1")
+  .option("--port <n>", "listen for AOS JSON-RPC over HTTP POST", port)
+  .option("--host <host>", "address to listen on (beyond loopback, keys are required)", "127.0.0.1")
+  .option("--key-file <file>", `callers must present one of these keys as Authorization: Bearer (one per line, "<key>" or "<id> <key>"; also ${KEYS_ENV})`)
+  .option("--allow-unauthenticated-remote", "listen beyond loopback without keys (refused otherwise)", false)
   .option("--stdio", "speak AOS as NDJSON on stdin/stdout (announces `ready` first)", false)
+  .option("--log <file>", "write each decision to this hash-chained log, or - for stderr (default: no log)")
+  .option("--max-frame-bytes <n>", "largest request body accepted", frameBytes)
   .option("--rules <file|dir|pack>", "rule file, directory or shipped pack; repeatable, loaded in order as one set (default: balanced)", repeat)
   .option("--pins <file>", "where tool_changed keeps tool fingerprints", DEFAULT_PINS)
   .addOption(new Option("--fail-mode <mode>", "rule errors deny (closed) or are skipped (open)").choices(["closed", "open"]).default("closed"))
   .option("--no-watch", "do not reload the rules when they change")
-  .action(async (o: { port?: number; host: string; stdio: boolean; rules?: string[]; pins: string; failMode: "closed" | "open"; watch: boolean }) => {
-    if ((o.port === undefined) === !o.stdio) throw new GuardwireError("USAGE", "give exactly one of --port <n> or --stdio");
-    const { guardian, embedded } = buildGuardian(o, process.stderr);
-    const info = { version: pkg.version, ruleset: () => ({ name: embedded.rules.name, hash: embedded.rules.hash, rules: embedded.rules.rules.length }) };
-    if (o.stdio) {
-      await serveGuardianStdio(guardian, info, process.stdin, process.stdout);
-      return;
-    }
-    const server = createGuardianHttpServer(guardian, info);
-    server.listen(o.port, o.host, () => {
-      const a = server.address();
-      const port = a && typeof a === "object" ? a.port : o.port;
-      process.stderr.write(`guardwire: AOS guardian listening on http://${o.host}:${port}/\n`);
-    });
-    for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => server.close(() => process.exit(0)));
+  .action(async (o: GuardianCommandOptions) => {
+    await runGuardian(o, pkg.version, process.env);
   });
 
 program
@@ -171,7 +169,18 @@ program
     process.exitCode = await runVerify(files, process.stdout, process.stderr, o);
   });
 
+// Usage errors are one line, like every other error: what was wrong, and where to read more.
+for (const command of [program, ...program.commands]) {
+  const help = command === program ? "guardwire --help" : `guardwire ${command.name()} --help`;
+  command.configureOutput({ outputError: (text, write) => write(`guardwire: ${text.trim().replace(/^error: /, "")} (see ${help})\n`) });
+}
+
 program.parseAsync(process.argv).catch((e: unknown) => {
+  if (e instanceof CommanderError) {
+    // Already written by outputError; --help and --version end here too, with code 0.
+    process.exitCode = e.exitCode === 0 ? 0 : 2;
+    return;
+  }
   if (e instanceof GuardwireError) {
     process.stderr.write(`guardwire: ${e.message}\n`);
     process.exitCode = e.code === "UPSTREAM_SPAWN_FAILED" ? 127 : 2;

@@ -1,8 +1,6 @@
-import type { AddressInfo } from "node:net";
 import { loadConfig } from "../config/load.js";
 import type { Config, GuardianConfig } from "../config/schema.js";
 import { formatFileProblem } from "../config/yaml.js";
-import { DecisionLog } from "../decision-log/writer.js";
 import { GuardwireError } from "../errors.js";
 import { createGuardServer, type ServedRoute } from "../proxy/server.js";
 import { A2A_STREAMING_METHODS } from "../protocol/a2a.js";
@@ -16,6 +14,7 @@ import { stdioUpstream } from "../transports/upstream/stdio.js";
 import { streamableHttpUpstream, upstreamAgent } from "../transports/upstream/streamable-http.js";
 import { websocketUpstream } from "../transports/upstream/websocket.js";
 import { buildGuardian } from "./guardians.js";
+import { hostPort, listenOn, openDecisionLog } from "./startup.js";
 
 export interface ServeOptions {
   config: string;
@@ -33,7 +32,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     { rules: config.rules, failMode: config.failMode, pins: o.pins, watch: o.watch, remotes: remotesOf(config.guardian) },
     process.stderr,
   );
-  const log = DecisionLog.open({ dest: config.log, stderr: process.stderr });
+  const log = openDecisionLog({ dest: config.log, stderr: process.stderr }, `choose another path with log: in ${o.config}`);
   const remotes = new Map<string, A2aRemote>();
   const routes: ServedRoute[] = config.routes.map((r) => {
     if (r.a2a) {
@@ -92,13 +91,8 @@ export async function runServe(o: ServeOptions): Promise<void> {
       return [legacySseEndpoint({ connect, maxBodyBytes: config.maxFrameBytes, maxSessions }), websocketEndpoint({ connect, maxFrameBytes: config.maxFrameBytes, maxSessions })];
     },
   });
-  await new Promise<void>((resolve, reject) => {
-    proxy.server.once("error", (e: NodeJS.ErrnoException) => reject(new GuardwireError("USAGE", `cannot listen on ${config.listen.host}:${config.listen.port}: ${e.code ?? e.message}`)));
-    proxy.server.listen(config.listen.port, config.listen.host, resolve);
-  });
-  const { port } = proxy.server.address() as AddressInfo;
-  const host = config.listen.host.includes(":") ? `[${config.listen.host}]` : config.listen.host;
-  process.stderr.write(`guardwire: serving http://${host}:${port} (${config.routes.map((r) => `${r.name} at ${r.path}`).join(", ")})\n`);
+  const port = await listenOn(proxy.server, config.listen.port, config.listen.host, `choose another listen.port in ${o.config}`);
+  process.stderr.write(`guardwire: serving http://${hostPort(config.listen.host, port)} (${config.routes.map((r) => `${r.name} at ${r.path}`).join(", ")})\n`);
 
   let stopping = false;
   const stop = async () => {

@@ -1,8 +1,8 @@
-import { DecisionLog } from "../decision-log/writer.js";
 import { GuardwireError } from "../errors.js";
 import { launchStdio } from "../proxy/stdio-launcher.js";
 import { DEFAULT_MAX_FRAME_BYTES } from "../protocol/safe-json.js";
 import { buildGuardian, type GuardianOptions } from "./guardians.js";
+import { openDecisionLog } from "./startup.js";
 
 export interface WrapOptions extends GuardianOptions {
   /** The route name in the log and in rules; derived from the server command when not given. */
@@ -24,7 +24,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
     throw new GuardwireError("USAGE", "the decision log cannot go to stdout in wrap mode (stdout carries the protocol); use a file or - for stderr");
   }
   const { guardian, close: stopWatching } = buildGuardian(opts, process.stderr);
-  const log = DecisionLog.open({ dest: opts.log, stderr: process.stderr, maxBytes: opts.logMaxBytes });
+  const log = openDecisionLog({ dest: opts.log, stderr: process.stderr, maxBytes: opts.logMaxBytes }, "choose another path with --log");
   const flush = () => {
     try {
       log.flushSync();

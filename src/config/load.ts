@@ -1,10 +1,14 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { PACK_NAME } from "../guardian/rules/load.js";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { explainIssue } from "./issues.js";
 import { configSchema, type Config } from "./schema.js";
 import { formatPath, parseYaml, type FileProblem } from "./yaml.js";
 
 /**
  * Reads a YAML or JSON config, interpolates `${ENV}` from `env`, validates it with the zod schema, and reports every
- * problem at once with file, line, column and key path. The config returned is frozen: read once, never changed.
+ * problem at once with file, line, column and key path. Relative paths in it are made absolute against the config
+ * file's folder. The config returned is frozen: read once, never changed.
  */
 export function loadConfig(file: string, env: Record<string, string | undefined>, read: (f: string) => string = (f) => readFileSync(f, "utf8")): { config?: Readonly<Config>; problems: FileProblem[] } {
   let text: string;
@@ -19,12 +23,30 @@ export function loadConfig(file: string, env: Record<string, string | undefined>
   const result = configSchema.safeParse(yaml.value ?? {});
   if (!result.success) {
     for (const issue of result.error.issues) {
-      const path = issue.path.filter((p): p is string | number => typeof p !== "symbol");
-      problems.push({ file, ...yaml.locate(path), path: formatPath(path), message: issue.message });
+      for (const { path, message } of explainIssue(issue, configSchema, yaml.value)) problems.push({ file, ...yaml.locate(path), path: formatPath(path), message });
     }
   }
   if (problems.length > 0 || !result.success) return { problems: problems.sort((a, b) => a.line - b.line || a.column - b.column) };
-  return { config: deepFreeze(result.data), problems: [] };
+  return { config: deepFreeze(resolvePaths(result.data, dirname(resolve(file)))), problems: [] };
+}
+
+/**
+ * A path in a config means the same wherever guardwire is started from: relative to the config file. A stdio route's
+ * server runs in the config's folder unless its `cwd` says otherwise, so its relative arguments resolve the same way.
+ */
+function resolvePaths(c: Config, base: string): Config {
+  const at = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
+  return {
+    ...c,
+    // A bare pack name ("balanced") stays a pack name unless a file of that name sits beside the config.
+    rules: c.rules === undefined ? undefined : mapRules(c.rules, (p) => (PACK_NAME.test(p) && !existsSync(at(p)) ? p : at(p))),
+    log: c.log === "-" ? c.log : at(c.log),
+    routes: c.routes.map((r) => (r.mcp && "command" in r.mcp ? { ...r, mcp: { ...r.mcp, cwd: at(r.mcp.cwd ?? ".") } } : r)),
+  };
+}
+
+function mapRules(rules: string | string[], f: (p: string) => string): string | string[] {
+  return Array.isArray(rules) ? rules.map(f) : f(rules);
 }
 
 function deepFreeze<T>(v: T): T {

@@ -8,7 +8,7 @@ import { InputRequestStore, MemoryPinStore, SessionStore, SlidingWindowLimiter }
 
 const STEPS = new Set(STEP_METHODS);
 /** Steps that bring content into the agent, judged as inbound. */
-const INBOUND_STEPS = new Set(["steps/toolCallResult", "steps/knowledgeRetrieval", "steps/memoryContextRetrieval"]);
+export const INBOUND_STEPS: ReadonlySet<string> = new Set(["steps/toolCallResult", "steps/knowledgeRetrieval", "steps/memoryContextRetrieval"]);
 
 export interface EmbeddedGuardianOptions {
   failOpen?: boolean;

@@ -1,10 +1,16 @@
+import { hash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { Readable, Writable } from "node:stream";
-import { ErrorCode, errorResponse } from "../protocol/json-rpc.js";
+import { AgentKeys, presentedKey } from "../agent-keys.js";
+import type { DecisionInput } from "../decision-log/record.js";
+import { canonicalize } from "../protocol/canonical.js";
+import { classify, ErrorCode, errorResponse, type JsonObject } from "../protocol/json-rpc.js";
 import { decodeUtf8, LineFramer } from "../protocol/ndjson.js";
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_FRAME_BYTES, parseJson, peekId } from "../protocol/safe-json.js";
-import { AOS_METHODS, AOS_VERSION, type AosRequest } from "./aos.js";
+import { AOS_METHODS, AOS_VERSION, STEP_METHODS, type AosRequest, type AosResponse } from "./aos.js";
+import { INBOUND_STEPS } from "./embedded.js";
 import type { Guardian } from "./guardian.js";
+import { readVerdict } from "./verdict.js";
 
 /**
  * The embedded guardian served to other agents: AOS over HTTP POST (`guardwire guardian --port`), or over NDJSON on a
@@ -15,6 +21,20 @@ export interface EndpointInfo {
   ruleset: () => { name: string; hash: string; rules: number };
 }
 
+export interface EndpointOptions {
+  /** Where each decision the endpoint gives is written (the hash-chained decision log). */
+  log?: { write(input: DecisionInput): unknown };
+  /** HTTP: callers must present one of these keys (Bearer or X-Guardwire-Key); none: no check (loopback only). */
+  keys?: AgentKeys;
+  maxBodyBytes?: number;
+}
+
+/** Who is calling, for the log: the key's id over HTTP with keys, else the transport. */
+interface Caller {
+  agent: string | null;
+  name: string;
+  transport: "aos-http" | "aos-stdio";
+}
 
 function describe(info: EndpointInfo) {
   return {
@@ -27,11 +47,19 @@ function describe(info: EndpointInfo) {
   };
 }
 
+interface Answering {
+  guardian: Guardian;
+  info: EndpointInfo;
+  log?: EndpointOptions["log"];
+  caller: Caller;
+}
+
 /** Answers one parsed JSON-RPC value (a request or a batch) with what goes back, or nothing for notifications. */
-async function answer(guardian: Guardian, info: EndpointInfo, value: unknown): Promise<unknown> {
+async function answer(a: Answering, value: unknown): Promise<unknown> {
+  const { guardian, info } = a;
   if (Array.isArray(value)) {
     if (value.length === 0) return errorResponse(null, ErrorCode.InvalidRequest, "Invalid Request: empty batch");
-    const replies = (await Promise.all(value.map((v) => answer(guardian, info, v)))).filter((r) => r !== undefined);
+    const replies = (await Promise.all(value.map((v) => answer(a, v)))).filter((r) => r !== undefined);
     return replies.length > 0 ? replies : undefined;
   }
   const req = value as AosRequest;
@@ -42,10 +70,53 @@ async function answer(guardian: Guardian, info: EndpointInfo, value: unknown): P
   if (!("id" in req)) return undefined;
   if (req.method === "describe") return { jsonrpc: "2.0", id: req.id, result: describe(info) };
   try {
-    return await guardian.call(req);
+    const started = performance.now();
+    const res = await guardian.call(req);
+    if (a.log) logDecision(a, req, res, Math.round((performance.now() - started) * 1000));
+    return res;
   } catch (e) {
     return errorResponse(req.id, ErrorCode.InternalError, `Internal error: ${(e as Error).message}`);
   }
+}
+
+const STEPS: ReadonlySet<string> = new Set(STEP_METHODS);
+
+/** One log line per decision given; answers that are not decisions (ping, errors) are not logged. */
+function logDecision(a: Answering, req: AosRequest, res: AosResponse, evalUs: number): void {
+  const isStep = STEPS.has(req.method);
+  if (!isStep && !req.method.startsWith("protocols/")) return;
+  if (!("result" in res)) return;
+  const params = (req.params ?? {}) as JsonObject;
+  const wrapped = params.message !== null && typeof params.message === "object" && !Array.isArray(params.message);
+  const message = (isStep || !wrapped ? params : params.message) as JsonObject;
+  const context = (wrapped && params.context && typeof params.context === "object" ? params.context : {}) as JsonObject;
+  const v = readVerdict(req, res, message);
+  const c = isStep ? null : classify(message);
+  const kind = c?.ok ? c.kind : "request";
+  const direction = context.direction === "inbound" || context.direction === "outbound" ? context.direction : (isStep ? INBOUND_STEPS.has(req.method) : kind === "response") ? "inbound" : "outbound";
+  const method = isStep ? req.method : typeof message.method === "string" ? message.method : null;
+  const args = (message.params ?? {}) as JsonObject;
+  const tool = isStep ? (typeof params.toolId === "string" ? params.toolId : null) : method === "tools/call" && typeof args.name === "string" ? args.name : null;
+  a.log?.write({
+    session: typeof context.session === "string" ? context.session : `aos:${a.caller.name}`,
+    route: typeof context.route === "string" ? context.route : "guardian",
+    transport: a.caller.transport,
+    protocol: req.method === "protocols/A2A" ? "a2a" : isStep ? "aos" : "mcp",
+    direction,
+    kind,
+    id: isStep ? req.id : typeof message.id === "string" || typeof message.id === "number" ? message.id : null,
+    method,
+    tool,
+    agent: a.caller.agent,
+    decision: v.decision,
+    mode: v.mode,
+    rules: v.rules,
+    reasonCode: v.reasonCode,
+    message: v.message,
+    evalUs,
+    digest: hash("sha256", canonicalize(message), "hex"),
+    ruleset: v.ruleset,
+  });
 }
 
 function parseOrError(text: string): { value: unknown } | { error: unknown } {
@@ -57,13 +128,26 @@ function parseOrError(text: string): { value: unknown } | { error: unknown } {
 }
 
 /** AOS over HTTP: POST application/json, one JSON-RPC request (or batch) per body. */
-export function createGuardianHttpServer(guardian: Guardian, info: EndpointInfo, maxBodyBytes = DEFAULT_MAX_FRAME_BYTES): Server {
+export function createGuardianHttpServer(guardian: Guardian, info: EndpointInfo, opts: EndpointOptions = {}): Server {
+  const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_FRAME_BYTES;
   return createServer(async (req, res) => {
     const send = (status: number, body: unknown) => {
       const text = body === undefined ? "" : JSON.stringify(body);
       res.writeHead(status, body === undefined ? {} : { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
       res.end(text);
     };
+    let caller: Caller = { agent: null, name: req.socket.remoteAddress ?? "unknown", transport: "aos-http" };
+    if (opts.keys && opts.keys.size > 0) {
+      const { key } = presentedKey(req.headers);
+      const agent = key === undefined ? null : opts.keys.match(key);
+      if (!agent) {
+        res.writeHead(401, { "www-authenticate": 'Bearer realm="guardwire"', "content-type": "application/json" });
+        res.end(JSON.stringify(errorResponse(null, ErrorCode.InvalidRequest, "Unauthorized: a valid guardian key is required")));
+        req.resume();
+        return;
+      }
+      caller = { agent, name: agent, transport: "aos-http" };
+    }
     if (req.method !== "POST") {
       res.writeHead(405, { allow: "POST" }).end();
       return;
@@ -82,7 +166,7 @@ export function createGuardianHttpServer(guardian: Guardian, info: EndpointInfo,
       send(200, p.error);
       return;
     }
-    const out = await answer(guardian, info, p.value);
+    const out = await answer({ guardian, info, log: opts.log, caller }, p.value);
     if (out === undefined) res.writeHead(204).end();
     else send(200, out);
   });
@@ -107,7 +191,8 @@ function readBody(req: IncomingMessage, max: number): Promise<string | null> {
  * AOS over NDJSON: one JSON-RPC message per line each way. The first line out is a `ready` notification (with what
  * `describe` returns), so a parent process knows when to start sending. Answers keep the order of the requests.
  */
-export function serveGuardianStdio(guardian: Guardian, info: EndpointInfo, input: Readable, output: Writable): Promise<void> {
+export function serveGuardianStdio(guardian: Guardian, info: EndpointInfo, input: Readable, output: Writable, opts: Pick<EndpointOptions, "log"> = {}): Promise<void> {
+  const answering: Answering = { guardian, info, log: opts.log, caller: { agent: null, name: "stdio", transport: "aos-stdio" } };
   output.write(JSON.stringify({ jsonrpc: "2.0", method: "ready", params: describe(info) }) + "\n");
   let chain = Promise.resolve();
   const reply = (make: () => Promise<unknown> | unknown) => {
@@ -122,7 +207,7 @@ export function serveGuardianStdio(guardian: Guardian, info: EndpointInfo, input
       const text = decodeUtf8(line);
       reply(() => {
         const p = parseOrError(text);
-        return "error" in p ? p.error : answer(guardian, info, p.value);
+        return "error" in p ? p.error : answer(answering, p.value);
       });
     },
     onOversize: (head) => {

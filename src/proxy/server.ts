@@ -1,7 +1,7 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { createProxyServer } from "http-proxy-3";
+import { AgentKeys, presentedKey } from "../agent-keys.js";
 import { ErrorCode } from "../protocol/json-rpc.js";
 import { httpError } from "../transports/downstream/http-util.js";
 import { StreamableHttpEndpoint, type HttpCaller } from "../transports/downstream/streamable-http.js";
@@ -71,7 +71,7 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
       extras: opts.extras?.(connect, route) ?? [],
     });
   }
-  const keys = opts.agents.map((a) => ({ id: a.id, digest: sha256(a.key) }));
+  const keys = new AgentKeys(opts.agents);
   const loopbackListen = LOOPBACK.has(opts.host);
   const passthrough = createProxyServer({ changeOrigin: true, ignorePath: true, xfwd: false });
   // Protected-resource metadata names the resource: through the proxy, that is the proxy's route URL, or an OAuth
@@ -121,16 +121,15 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
     }
     const forward: Record<string, string> = {};
     const auth = req.headers.authorization;
-    if (keys.length === 0) {
+    if (keys.size === 0) {
       if (auth) forward.authorization = auth;
       return { caller: { agent: null, forward } };
     }
-    const viaHeader = req.headers["x-guardwire-key"];
-    const presented = typeof viaHeader === "string" ? viaHeader : auth?.startsWith("Bearer ") ? auth.slice(7).trim() : undefined;
-    const agent = presented === undefined ? null : matchKey(keys, presented);
+    const presented = presentedKey(req.headers);
+    const agent = presented.key === undefined ? null : keys.match(presented.key);
     if (!agent) return { status: 401, message: "Unauthorized: a valid agent key is required", headers: { "www-authenticate": 'Bearer realm="guardwire"' } };
     // The agent's own Authorization goes on to the server unless it carried the guardwire key.
-    if (auth && typeof viaHeader === "string") forward.authorization = auth;
+    if (auth && presented.viaHeader) forward.authorization = auth;
     return { caller: { agent: { id: agent }, forward } };
   };
 
@@ -225,16 +224,4 @@ function originAllowed(origin: string, host: string, allowed: readonly string[] 
   }
   // Same origin as the proxy itself, or a loopback page talking to a loopback proxy.
   return u.host === host || (loopbackListen && LOOPBACK.has(u.hostname));
-}
-
-function sha256(s: string): Buffer {
-  return createHash("sha256").update(s).digest();
-}
-
-/** Compares against every key, digest to digest, so the time taken says nothing about which or how much matched. */
-function matchKey(keys: readonly { id: string; digest: Buffer }[], presented: string): string | null {
-  const d = sha256(presented);
-  let found: string | null = null;
-  for (const k of keys) if (timingSafeEqual(k.digest, d) && found === null) found = k.id;
-  return found;
 }

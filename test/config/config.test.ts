@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load.js";
 import { configJsonSchema } from "../../src/config/schema.js";
@@ -17,7 +18,9 @@ routes:
 `, { TOKEN: "s3cret" });
     expect(problems).toEqual([]);
     expect(config?.failMode).toBe("closed");
-    expect(config?.log).toBe("./guardwire-decisions.ndjson");
+    // The default log, like every relative path, is next to the config file (here g.yaml in the working directory).
+    expect(config?.log).toBe(resolve("guardwire-decisions.ndjson"));
+    expect(config?.rules).toBe(resolve("rules"));
     expect(config?.guardian).toEqual({ kind: "chain", guardians: [{ kind: "embedded" }, { kind: "remote", url: "https://g.example/aos", timeoutMs: 2000, headers: { Authorization: "Bearer s3cret" } }] });
     expect(config?.routes[1]).toMatchObject({ mcp: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"] } });
     expect(Object.isFrozen(config?.routes[0])).toBe(true);

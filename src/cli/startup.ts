@@ -1,0 +1,69 @@
+import type { Server } from "node:http";
+import { InvalidArgumentError } from "commander";
+import { DecisionLog, type DecisionLogOptions } from "../decision-log/writer.js";
+import { GuardwireError } from "../errors.js";
+
+/*
+ * What a command opens before traffic arrives — its numeric options, its decision log, its listening socket — each
+ * failure as one line that says what failed and how to fix it, never a stack trace.
+ */
+
+const ERRNO: Record<string, string> = {
+  EACCES: "permission denied",
+  EPERM: "not permitted",
+  EROFS: "read-only file system",
+  EISDIR: "it is a directory",
+  ENOTDIR: "a parent is not a directory",
+  ENOENT: "no such file or directory",
+  ENOSPC: "no space left on the device",
+  EADDRINUSE: "the address is already in use",
+  EADDRNOTAVAIL: "the address is not one of this machine's",
+  ENOTFOUND: "the host name does not resolve",
+};
+
+/** `permission denied (EACCES)`: the reason in words, the code for searching. */
+export function describeErrno(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (!code) return (e as Error).message;
+  return ERRNO[code] ? `${ERRNO[code]} (${code})` : code;
+}
+
+/**
+ * A commander parser for a whole number in [min, max], `what` naming it in the refusal ("a port", "bytes"): digits
+ * only, so `-5`, `1.5`, `abc` and `10k` are refused rather than read as something else.
+ */
+export function wholeNumber(what: string, min: number, max = Number.MAX_SAFE_INTEGER): (v: string) => number {
+  return (v) => {
+    const n = /^\d+$/.test(v.trim()) ? Number(v.trim()) : NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max) {
+      throw new InvalidArgumentError(`expected ${what}: a whole number ${max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`}`);
+    }
+    return n;
+  };
+}
+
+/** Opens the decision log; `fix` says how to choose another destination (`--log`, or the config's `log:`). */
+export function openDecisionLog(o: DecisionLogOptions, fix: string): DecisionLog {
+  try {
+    return DecisionLog.open(o);
+  } catch (e) {
+    throw new GuardwireError("LOG_UNWRITABLE", `cannot write the decision log ${o.dest}: ${describeErrno(e)}; ${fix}`, { cause: e });
+  }
+}
+
+/** Listens, or rejects with one line naming the address, the reason and `fix`. */
+export function listenOn(server: Server, port: number, host: string, fix: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const failed = (e: Error) => reject(new GuardwireError("USAGE", `cannot listen on ${hostPort(host, port)}: ${describeErrno(e)}; ${fix}`, { cause: e }));
+    server.once("error", failed);
+    server.listen(port, host, () => {
+      server.off("error", failed);
+      const a = server.address();
+      resolve(a && typeof a === "object" ? a.port : port);
+    });
+  });
+}
+
+export function hostPort(host: string, port: number): string {
+  return `${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
