@@ -51,6 +51,8 @@ interface Pending {
   method: string;
   tool: string | null;
   batch?: Batch;
+  /** The downstream's context of the agent frame (outbound requests): its answer goes back with it, to that exchange. */
+  carry?: unknown;
 }
 
 /** Collects the replies of one downstream batch so they go back as one array (JSON-RPC batch semantics). */
@@ -60,6 +62,8 @@ interface Batch {
   forwarded: boolean;
   /** The stream the joined reply goes on: the key of the batch's first request. */
   stream: string | null;
+  /** The downstream's context of the batch frame, handed back with the joined reply. */
+  carry: unknown;
 }
 
 interface Plan {
@@ -182,22 +186,22 @@ export class Session {
   private receive(direction: Direction, frame: Frame): void {
     if ("oversize" in frame) {
       const id = peekId(frame.oversize);
-      this.refuse(direction, id, ErrorCode.InvalidRequest, `Message too large: ${frame.bytes} bytes exceeds the ${this.opts.maxFrameBytes}-byte limit`, "FRAME_TOO_LARGE");
+      this.refuse(direction, id, ErrorCode.InvalidRequest, `Message too large: ${frame.bytes} bytes exceeds the ${this.opts.maxFrameBytes}-byte limit`, "FRAME_TOO_LARGE", { carry: frame.carry });
       return;
     }
     const parsed = frame.value !== undefined ? { ok: true as const, value: frame.value } : parseJson(frame.text, { maxDepth: this.opts.maxDepth });
     if (!parsed.ok) {
       if (parsed.code === "TOO_DEEP") {
-        this.refuse(direction, parsed.id, ErrorCode.InvalidRequest, `Invalid Request: ${parsed.detail}`, "TOO_DEEP");
+        this.refuse(direction, parsed.id, ErrorCode.InvalidRequest, `Invalid Request: ${parsed.detail}`, "TOO_DEEP", { carry: frame.carry });
       } else {
-        this.refuse(direction, null, ErrorCode.ParseError, "Parse error", "PARSE_ERROR");
+        this.refuse(direction, null, ErrorCode.ParseError, "Parse error", "PARSE_ERROR", { carry: frame.carry });
       }
       return;
     }
     const value = parsed.value;
     if (Array.isArray(value)) {
       if (value.length === 0) {
-        this.refuse(direction, null, ErrorCode.InvalidRequest, "Invalid Request: empty batch", "INVALID_REQUEST");
+        this.refuse(direction, null, ErrorCode.InvalidRequest, "Invalid Request: empty batch", "INVALID_REQUEST", { carry: frame.carry });
         return;
       }
       this.receiveBatch(direction, value, frame);
@@ -209,7 +213,7 @@ export class Session {
 
   private receiveBatch(direction: Direction, values: unknown[], frame: Frame): void {
     // A batch is evaluated element by element, and applied as one unit so its replies can be re-joined.
-    const batch: Batch | undefined = direction === "outbound" ? { replies: [], waiting: 0, forwarded: false, stream: firstRequestKey(values) } : undefined;
+    const batch: Batch | undefined = direction === "outbound" ? { replies: [], waiting: 0, forwarded: false, stream: firstRequestKey(values), carry: frame.carry } : undefined;
     const plans = values.map((v) => this.evaluateOne(direction, v, frame, undefined, batch));
     const all = plans.some((p) => p instanceof Promise) ? Promise.all(plans) : (plans as (Plan | null)[]);
     this.enqueue(direction, all, (ps) => {
@@ -232,7 +236,7 @@ export class Session {
   private evaluateOne(direction: Direction, value: unknown, frame: Frame, raw?: string, batch?: Batch): Plan | null | Promise<Plan | null> {
     const c = classify(value);
     if (!c.ok) {
-      this.refuse(direction, c.id, ErrorCode.InvalidRequest, `Invalid Request: ${c.reason}`, "INVALID_REQUEST", batch);
+      this.refuse(direction, c.id, ErrorCode.InvalidRequest, `Invalid Request: ${c.reason}`, "INVALID_REQUEST", { batch, carry: frame.carry });
       return null;
     }
     const stream = frame.stream ?? null;
@@ -296,8 +300,9 @@ export class Session {
 
     if (v.action === "block") {
       if (p.kind === "request") {
-        this.reply(sender, renderBlock(p.id, p.method, v, this.opts.render, isStatelessVersion(envelopeVersionOf(p.message))), p.batch);
-        if (p.direction === "outbound" && key) this.rememberDenied(key);
+        this.reply(sender, renderBlock(p.id, p.method, v, this.opts.render, isStatelessVersion(envelopeVersionOf(p.message))), p.batch, p.carry);
+        // A denied request that reuses a pending id says nothing about the pending one (its cancellation still goes on).
+        if (p.direction === "outbound" && key && !this.pendingOut.has(key)) this.rememberDenied(key);
       } else if (p.kind === "response" && key) {
         // The response is replaced, so the requester is still answered.
         const mine = p.direction === "outbound" ? this.pendingIn : this.pendingOut;
@@ -323,12 +328,13 @@ export class Session {
       const mine = p.direction === "outbound" ? this.pendingOut : this.pendingIn;
       if (mine.size >= this.opts.maxPending || mine.has(key)) {
         const why = mine.has(key) ? "a request with this id is already pending" : `more than ${this.opts.maxPending} requests pending`;
-        this.refuse(sender, p.id, ErrorCode.InvalidRequest, `Invalid Request: ${why}`, mine.has(key) ? "DUPLICATE_ID" : "TOO_MANY_PENDING", p.batch, p.method, p.tool);
+        const reason = mine.has(key) ? "DUPLICATE_ID" : "TOO_MANY_PENDING";
+        this.refuse(sender, p.id, ErrorCode.InvalidRequest, `Invalid Request: ${why}`, reason, { batch: p.batch, method: p.method, tool: p.tool, carry: p.carry });
         return;
       }
       const sent = v.action === "rewrite" && v.modified ? v.modified : p.message;
       const streaming = p.direction === "outbound" && p.method !== null && this.opts.streamingMethods?.has(p.method) === true;
-      mine.set(key, { key, message: sent, method: p.method ?? "", tool: p.tool, batch: p.batch, streaming });
+      mine.set(key, { key, message: sent, method: p.method ?? "", tool: p.tool, batch: p.batch, streaming, carry: p.direction === "outbound" ? p.carry : undefined });
       if (p.batch) p.batch.waiting++;
     }
     if (p.kind === "response" && key) {
@@ -378,24 +384,24 @@ export class Session {
     }
     if (batchForward) batchForward.push(text);
     else if (direction === "outbound") this.upstream.send(text, { stream: null, carry });
-    else this.downstream.send(text, { stream: pending.key, answer: true });
+    else this.downstream.send(text, { stream: pending.key, answer: true, carry: pending.carry });
   }
 
-  /** Answers the sender of a message directly (a block, a refusal). */
-  private reply(sender: Direction, response: unknown, batch?: Batch): void {
+  /** Answers the sender of a message directly (a block, a refusal), on the exchange its frame came in (`carry`). */
+  private reply(sender: Direction, response: unknown, batch?: Batch, carry?: unknown): void {
     if (sender === "outbound" && batch) {
       batch.replies.push(response);
       return;
     }
     const id = (response as { id?: JsonRpcId }).id;
-    if (sender === "outbound") this.downstream.send(JSON.stringify(response), id === null || id === undefined ? { stream: null } : { stream: idKey(id), answer: true });
+    if (sender === "outbound") this.downstream.send(JSON.stringify(response), id === null || id === undefined ? { stream: null } : { stream: idKey(id), answer: true, carry });
     else this.upstream.send(JSON.stringify(response), { stream: null });
   }
 
   private flushBatch(batch: Batch): void {
     if (!batch.forwarded || batch.waiting > 0 || batch.replies.length === 0) return;
     const replies = batch.replies.splice(0);
-    this.downstream.send(JSON.stringify(replies), { stream: batch.stream, answer: true });
+    this.downstream.send(JSON.stringify(replies), { stream: batch.stream, answer: true, carry: batch.carry });
   }
 
   /** A message that cannot be evaluated (unparsable, too large, invalid): the sender gets an error if it can be addressed. */
@@ -405,11 +411,9 @@ export class Session {
     code: number,
     message: string,
     reason: string,
-    batch?: Batch,
-    method: string | null = null,
-    tool: string | null = null,
+    about: { batch?: Batch; method?: string | null; tool?: string | null; carry?: unknown } = {},
   ): void {
-    this.logRaw(sender, id === null ? "notification" : "request", id, method, tool, "deny", [reason], message, null);
+    this.logRaw(sender, id === null ? "notification" : "request", id, about.method ?? null, about.tool ?? null, "deny", [reason], message, null);
     // The server gets no answer to garbage it prints (it asked nothing); a request-shaped frame is answered.
     if (sender === "inbound" && id === null) return;
     if (sender === "inbound" && id !== null && this.pendingOut.has(idKey(id))) {
@@ -419,7 +423,7 @@ export class Session {
       if (pending) this.deliver("inbound", JSON.stringify(errorResponse(id, code, message)), pending);
       return;
     }
-    this.reply(sender, errorResponse(id, code, message), batch);
+    this.reply(sender, errorResponse(id, code, message), about.batch, about.carry);
   }
 
   private enqueue<T>(direction: Direction, value: T | Promise<T>, run: (v: T) => void): void {

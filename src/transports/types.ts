@@ -17,7 +17,10 @@ export interface ReadFrame {
    * arrived, so it is delivered on that request's downstream stream. null or absent: not tied to a request.
    */
   stream?: string | null;
-  /** Outbound only: the downstream transport's context for this frame (e.g. protocol headers), handed to the upstream. */
+  /**
+   * Outbound only: the downstream transport's context for this frame (e.g. protocol headers), handed to the upstream,
+   * and back to the downstream with the frame's answers.
+   */
   carry?: unknown;
 }
 
@@ -31,7 +34,10 @@ export interface SendInfo {
   answer?: boolean;
   /** Toward the server: the id keys of every request in this frame (one, several for a batch, none). */
   requests?: string[];
-  /** Toward the server: the `carry` of the agent frame this send came from. */
+  /**
+   * Toward the server: the `carry` of the agent frame this send came from. Toward the agent, with `answer`: the `carry`
+   * of the request frame answered, so a downstream finds the exchange it came in even when ids repeat.
+   */
   carry?: unknown;
 }
 

@@ -150,3 +150,32 @@ describe("session: correlation and order", () => {
     expect(h.s.pendingCount).toBe(0);
   });
 });
+
+describe("session: a reused id", () => {
+  it("the refusal goes back with the duplicate's carry, the answer with the first's, so a downstream finds each exchange", () => {
+    const toAgent: { text: string; carry: unknown }[] = [];
+    const toServer: string[] = [];
+    const s = new Session({ send: (t, i) => toAgent.push({ text: t, carry: i?.carry }) }, { send: (t) => toServer.push(t) }, { guardian: allowAll, log: { write: () => {} }, route: "r", transport: "t" });
+    s.fromDownstream({ text: JSON.stringify(call(7, "slow")), carry: "first" });
+    s.fromDownstream({ text: JSON.stringify(call(7, "again")), carry: "second" });
+    s.fromDownstream({ text: JSON.stringify([call(7, "in-batch"), call(8, "b")]), carry: "batch" });
+    s.fromUpstream({ text: JSON.stringify([{ jsonrpc: "2.0", id: 8, result: { b: 1 } }]) });
+    s.fromUpstream({ text: JSON.stringify({ jsonrpc: "2.0", id: 7, result: { slow: 1 } }) });
+    expect(toServer).toHaveLength(2);
+    expect(toAgent.map((m) => [m.carry, JSON.parse(m.text)])).toEqual([
+      ["second", { jsonrpc: "2.0", id: 7, error: expect.objectContaining({ code: -32600 }) }],
+      ["batch", [{ jsonrpc: "2.0", id: 7, error: expect.objectContaining({ code: -32600 }) }, { jsonrpc: "2.0", id: 8, result: { b: 1 } }]],
+      ["first", { jsonrpc: "2.0", id: 7, result: { slow: 1 } }],
+    ]);
+  });
+
+  it("a denied request that reuses a pending id does not stop the pending one's cancellation", async () => {
+    const g = new EmbeddedGuardian(ruleSet("name: t\nrules:\n  - { id: no, match: { tool: bad }, decision: deny }\n"));
+    const h = harness(g);
+    h.agent(call(5, "good"));
+    h.agent(call(5, "bad"));
+    h.agent({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } });
+    expect(h.toServer).toEqual([call(5, "good"), { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } }]);
+    expect(h.toAgent).toEqual([{ jsonrpc: "2.0", id: 5, result: expect.objectContaining({ isError: true }) }]);
+  });
+});
