@@ -1,5 +1,5 @@
 import { createHash, hash, randomBytes } from "node:crypto";
-import { renderBlock, renderUpstreamUnavailable, DEFAULT_RENDER, type RenderOptions } from "../actions/render.js";
+import { renderBlock, renderUpstreamFailure, DEFAULT_RENDER, type RenderOptions } from "../actions/render.js";
 import type { DecisionInput } from "../decision-log/record.js";
 import { buildAosRequest, type AosProtocolMethod, type AosRequest, type AosResponse } from "../guardian/aos.js";
 import type { Guardian } from "../guardian/guardian.js";
@@ -10,7 +10,7 @@ import { classify, ErrorCode, errorResponse, idKey, type JsonObject, type JsonRp
 import { a2aIdsOf } from "../protocol/a2a.js";
 import { envelopeVersionOf, isStatelessVersion, serverInfoOf, toolOf } from "../protocol/mcp.js";
 import { DEFAULT_MAX_DEPTH, parseJson, peekId } from "../protocol/safe-json.js";
-import type { Frame, Peer } from "../transports/types.js";
+import type { Frame, HttpRefusal, Peer } from "../transports/types.js";
 
 export type Direction = "outbound" | "inbound";
 
@@ -143,17 +143,26 @@ export class Session {
     this.receive("inbound", frame);
   }
 
-  /** The upstream is gone: every request still waiting for it is answered with -32052, each one logged. */
-  upstreamClosed(reason: string): void {
+  /**
+   * The upstream is gone: every request still waiting for it is answered with -32052, each one logged; then `after`
+   * runs (ending the downstream session), so those answers go out first.
+   */
+  upstreamClosed(reason: string, after?: () => void): void {
     if (this.closed) return;
     this.closed = true;
     // After the frames that arrived before it: a response already under evaluation still gets through.
-    this.enqueue("inbound", null, () => this.failPending([...this.pendingOut.keys()], reason));
+    this.enqueue("inbound", null, () => {
+      this.failPending([...this.pendingOut.keys()], reason);
+      after?.();
+    });
   }
 
-  /** These agent requests (id keys) cannot be answered by the server (a failed HTTP send, a broken stream): -32052. */
-  requestsFailed(keys: string[], reason: string): void {
-    this.enqueue("inbound", null, () => this.failPending(keys, reason));
+  /**
+   * These agent requests (id keys) cannot be answered by the server (a failed HTTP send, a broken stream, an HTTP error
+   * status without an answer): -32052, or what the status means (actions/render `renderUpstreamFailure`).
+   */
+  requestsFailed(keys: string[], reason: string, http?: HttpRefusal): void {
+    this.enqueue("inbound", null, () => this.failPending(keys, reason, http));
   }
 
   /** The streams of these requests ended: their streamed answers are complete. */
@@ -168,14 +177,17 @@ export class Session {
     });
   }
 
-  private failPending(keys: string[], reason: string): void {
+  private failPending(keys: string[], reason: string, http?: HttpRefusal): void {
     for (const key of keys) {
       const p = this.pendingOut.get(key);
       if (!p) continue;
       this.pendingOut.delete(key);
       const id = p.message.id as string | number;
-      this.deliver("inbound", JSON.stringify(renderUpstreamUnavailable(id, this.opts.route, reason)), p);
-      this.logRaw("inbound", "response", id, p.method, p.tool, "deny", ["UPSTREAM_UNAVAILABLE"], `upstream unavailable: ${reason}`, null);
+      const answer = renderUpstreamFailure(id, this.opts.route, { reason, status: http?.status, retryAfter: http?.headers["retry-after"] });
+      this.deliver("inbound", JSON.stringify(answer), p);
+      const unavailable = answer.error?.code === ErrorCode.UpstreamUnavailable;
+      const code = unavailable ? "UPSTREAM_UNAVAILABLE" : "UPSTREAM_REFUSED";
+      this.logRaw("inbound", "response", id, p.method, p.tool, "deny", [code], `upstream ${unavailable ? "unavailable" : "refused"}: ${reason}`, null);
     }
   }
 
