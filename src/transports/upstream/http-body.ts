@@ -8,7 +8,15 @@ import type { HttpRefusal } from "../types.js";
  * not initialized").
  */
 export function lostSession(status: number, body: string): boolean {
-  return status === 404 || (status === 400 && /session|not initialized/i.test(body));
+  return status === 404 || saysSessionLost(status, body);
+}
+
+/**
+ * The same, said in words: for a GET, where a bare 404 may only mean that the server has no stream there (a framework's
+ * default page) or that one stream cannot be resumed.
+ */
+export function saysSessionLost(status: number, body: string): boolean {
+  return (status === 400 || status === 404) && /session|not initialized/i.test(body);
 }
 
 /**

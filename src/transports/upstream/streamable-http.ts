@@ -6,7 +6,7 @@ import { isStatelessVersion, protocolVersionOf, statelessHeadersOf } from "../..
 import { DEFAULT_MAX_DEPTH, parseJson, peekId } from "../../protocol/safe-json.js";
 import { readSse, SseTooLarge, type SseReadResult } from "../sse-reader.js";
 import type { Frame, HttpCarry, SendInfo, UpstreamFactory, UpstreamSink } from "../types.js";
-import { lostSession, readBounded, readErrorBody, refusalOf } from "./http-body.js";
+import { lostSession, readBounded, readErrorBody, refusalOf, saysSessionLost } from "./http-body.js";
 
 export interface StreamableHttpOptions {
   url: string;
@@ -221,7 +221,7 @@ class StreamableHttpUpstream {
         const res = await request(this.opts.url, { method: "GET", headers: this.headers(extra, "text/event-stream"), dispatcher: this.dispatcher, signal: this.signal(), bodyTimeout: 0 });
         this.holds(f, res.body);
         if (res.statusCode !== 200) {
-          if (lostSession(res.statusCode, await readErrorBody(res.body))) this.terminate(`the server lost the session (HTTP ${res.statusCode})`);
+          if (saysSessionLost(res.statusCode, await readErrorBody(res.body))) this.terminate(`the server lost the session (HTTP ${res.statusCode})`);
           return;
         }
         const stop = await this.readStream(res.body, waiting, stream, false);
