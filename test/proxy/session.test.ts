@@ -179,3 +179,26 @@ describe("session: a reused id", () => {
     expect(h.toAgent).toEqual([{ jsonrpc: "2.0", id: 5, result: expect.objectContaining({ isError: true }) }]);
   });
 });
+
+describe("session: an upstream's HTTP refusal", () => {
+  it("is answered by its status, from one table, and logged as refused or unavailable", async () => {
+    const cases: [number, Record<string, string>, number, string, string][] = [
+      [400, {}, -32600, "Upstream refused the request (HTTP 400)", "UPSTREAM_REFUSED"],
+      [413, {}, -32600, "Upstream refused the request: too large (HTTP 413)", "UPSTREAM_REFUSED"],
+      [401, {}, -32053, "Upstream requires authorization (HTTP 401)", "UPSTREAM_REFUSED"],
+      [403, {}, -32053, "Upstream refused authorization (HTTP 403)", "UPSTREAM_REFUSED"],
+      [429, { "retry-after": "30" }, -32052, "Upstream rate limited (HTTP 429)", "UPSTREAM_UNAVAILABLE"],
+      [404, {}, -32052, "Upstream unavailable", "UPSTREAM_UNAVAILABLE"],
+      [503, {}, -32052, "Upstream unavailable", "UPSTREAM_UNAVAILABLE"],
+    ];
+    for (const [status, headers, code, message, reasonCode] of cases) {
+      const h = harness(allowAll);
+      h.agent(call(1, "x"));
+      h.s.requestsFailed(["n:1"], `HTTP ${status} from upstream`, { status, headers });
+      const data = status === 429 ? { route: "r", reason: "HTTP 429 from upstream", status, retryAfter: "30" } : { route: "r", reason: `HTTP ${status} from upstream`, status };
+      expect(h.toAgent).toEqual([{ jsonrpc: "2.0", id: 1, error: { code, message, data } }]);
+      await h.settled();
+      expect(h.log.at(-1)).toMatchObject({ direction: "inbound", kind: "response", decision: "deny", reasonCode: [reasonCode] });
+    }
+  });
+});

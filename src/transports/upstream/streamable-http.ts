@@ -322,5 +322,6 @@ function reasonOf(e: unknown, stopped: unknown): string {
   if (code === "UND_ERR_CONNECT_TIMEOUT") return "connecting to the server timed out";
   const detail = err.cause?.message ?? err.message ?? String(e);
   if (code === "ECONNREFUSED") return `the server refused the connection: nothing listens there (${detail})`;
+  if (code === "ECONNRESET" || code === "UND_ERR_SOCKET") return `the server closed the connection (${detail})`;
   return detail;
 }
