@@ -341,7 +341,7 @@ export class Session {
       if (mine.size >= this.opts.maxPending || mine.has(key)) {
         const why = mine.has(key) ? "a request with this id is already pending" : `more than ${this.opts.maxPending} requests pending`;
         const reason = mine.has(key) ? "DUPLICATE_ID" : "TOO_MANY_PENDING";
-        this.refuse(sender, p.id, ErrorCode.InvalidRequest, `Invalid Request: ${why}`, reason, { batch: p.batch, method: p.method, tool: p.tool, carry: p.carry });
+        this.refuse(sender, p.id, ErrorCode.InvalidRequest, `Invalid Request: ${why}`, reason, { batch: p.batch, method: p.method, tool: p.tool, carry: p.carry, request: true });
         return;
       }
       const sent = v.action === "rewrite" && v.modified ? v.modified : p.message;
@@ -423,13 +423,14 @@ export class Session {
     code: number,
     message: string,
     reason: string,
-    about: { batch?: Batch; method?: string | null; tool?: string | null; carry?: unknown } = {},
+    about: { batch?: Batch; method?: string | null; tool?: string | null; carry?: unknown; request?: boolean } = {},
   ): void {
     this.logRaw(sender, id === null ? "notification" : "request", id, about.method ?? null, about.tool ?? null, "deny", [reason], message, null);
     // The server gets no answer to garbage it prints (it asked nothing); a request-shaped frame is answered.
     if (sender === "inbound" && id === null) return;
-    if (sender === "inbound" && id !== null && this.pendingOut.has(idKey(id))) {
-      // An unreadable response: the agent's request is answered instead of left hanging.
+    if (sender === "inbound" && id !== null && !about.request && this.pendingOut.has(idKey(id))) {
+      // An unreadable response: the agent's request is answered instead of left hanging. (A refused server request
+      // that shares an agent request's id is the server's to be answered, and leaves the agent's alone.)
       const pending = this.pendingOut.get(idKey(id));
       this.pendingOut.delete(idKey(id));
       if (pending) this.deliver("inbound", JSON.stringify(errorResponse(id, code, message)), pending);

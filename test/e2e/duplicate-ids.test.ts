@@ -16,16 +16,16 @@ describe("duplicate request ids over stdio (wrap)", () => {
 
   it("a reused pending id: the duplicate gets one -32600, the first its real answer", async () => {
     const from = w.mark();
-    w.write(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "sleep", params: { ms: 1500 } }) + "\n" + JSON.stringify({ jsonrpc: "2.0", id: 7, method: "ping" }) + "\n");
+    w.write(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "sleep", params: { ms: 3000 } }) + "\n" + JSON.stringify({ jsonrpc: "2.0", id: 7, method: "ping" }) + "\n");
     expect(await w.reply(7, 10_000, from)).toMatchObject({ error: { code: -32600 } });
     await w.next((m) => (m as Msg).id === 7 && (m as Msg).result !== undefined, 10_000, from);
     const answers = w.lines.slice(from).filter((m) => (m as Msg).id === 7);
-    expect(answers).toEqual([expect.objectContaining({ error: expect.objectContaining({ code: -32600 }) }), expect.objectContaining({ result: { slept: 1500 } })]);
+    expect(answers).toEqual([expect.objectContaining({ error: expect.objectContaining({ code: -32600 }) }), expect.objectContaining({ result: { slept: 3000 } })]);
   });
 
   it("a batch with an id twice, or with the id of a pending request: one answer for each element, the pending one still answered", async () => {
     const from = w.mark();
-    w.send({ jsonrpc: "2.0", id: 20, method: "sleep", params: { ms: 1500 } });
+    w.send({ jsonrpc: "2.0", id: 20, method: "sleep", params: { ms: 3000 } });
     w.send([
       { jsonrpc: "2.0", id: 21, method: "a" },
       { jsonrpc: "2.0", id: 21, method: "b" },
@@ -36,7 +36,7 @@ describe("duplicate request ids over stdio (wrap)", () => {
     expect(batch.filter((m) => m.id === 21 && m.result)).toHaveLength(1);
     expect(batch.filter((m) => m.id === 21 && m.error?.code === -32600)).toHaveLength(1);
     expect(batch.filter((m) => m.id === 20)).toEqual([expect.objectContaining({ error: expect.objectContaining({ code: -32600 }) })]);
-    expect(await w.next((m) => (m as Msg).id === 20 && (m as Msg).result !== undefined, 10_000, from)).toMatchObject({ result: { slept: 1500 } });
+    expect(await w.next((m) => (m as Msg).id === 20 && (m as Msg).result !== undefined, 10_000, from)).toMatchObject({ result: { slept: 3000 } });
   });
 
   it("a server that reuses the id of its own pending request: it is refused once, and the first is still passed on and answered", async () => {
@@ -101,7 +101,7 @@ describe("duplicate request ids over serve (raw HTTP, ids chosen)", () => {
   };
 
   it("a second POST with a pending id is refused once, on its own response; the first still gets its answer on its own", async () => {
-    const long = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "trigger-long-running-operation", arguments: { duration: 4, steps: 4 }, _meta: { progressToken: "p7" } } };
+    const long = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "trigger-long-running-operation", arguments: { duration: 8, steps: 8 }, _meta: { progressToken: "p7" } } };
     // The first progress switches the first POST to SSE: once its headers are here, request 7 is pending.
     const first = await fetch(route, { method: "POST", headers, body: JSON.stringify(long) });
     expect(first.headers.get("content-type")).toContain("text/event-stream");

@@ -202,3 +202,17 @@ describe("session: an upstream's HTTP refusal", () => {
     }
   });
 });
+
+describe("session: a server request that reuses an id", () => {
+  it("is refused to the server, and leaves alone an agent request that happens to share the id", () => {
+    const h = harness(allowAll);
+    h.agent({ jsonrpc: "2.0", id: "a", method: "tools/call", params: { name: "x" } });
+    const ask = { jsonrpc: "2.0", id: "a", method: "sampling/createMessage", params: {} };
+    h.server(ask);
+    h.server(ask);
+    expect(h.toAgent).toEqual([ask]);
+    expect(h.toServer).toEqual([{ jsonrpc: "2.0", id: "a", method: "tools/call", params: { name: "x" } }, { jsonrpc: "2.0", id: "a", error: expect.objectContaining({ code: -32600 }) }]);
+    h.server({ jsonrpc: "2.0", id: "a", result: { done: true } });
+    expect(h.toAgent).toEqual([ask, { jsonrpc: "2.0", id: "a", result: { done: true } }]);
+  });
+});
