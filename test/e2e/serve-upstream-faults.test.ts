@@ -141,6 +141,7 @@ describe("serve: an upstream's HTTP error says what happened", () => {
 
 describe("serve: a dead or restarted upstream ends the session, so the agent starts over", () => {
   let up: Running;
+  let legacy: Running;
   let p: InProcessProxy;
   let port: number;
   let route: string;
@@ -156,7 +157,6 @@ describe("serve: a dead or restarted upstream ends the session, so the agent sta
     route = `${p.base}/mcp/everything`;
     legacy = sse;
   }, 60_000);
-  let legacy: Running;
   afterAll(async () => {
     await p?.close();
     await up?.stop();
