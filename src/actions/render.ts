@@ -26,6 +26,35 @@ export function renderBlock(id: JsonRpcId, method: string | null, verdict: Verdi
   return errorResponse(id, ErrorCode.DeniedByPolicy, "Denied by policy", data);
 }
 
-export function renderUpstreamUnavailable(id: JsonRpcId, route: string, reason: string): JsonRpcResponse {
-  return errorResponse(id, ErrorCode.UpstreamUnavailable, "Upstream unavailable", { route, reason });
+/** Why the server did not answer: a reason, and its HTTP status (with `Retry-After`) when it answered with one. */
+export interface UpstreamFailure {
+  reason: string;
+  status?: number;
+  retryAfter?: string;
+}
+
+/**
+ * The answer to a request the server did not answer. The one place an upstream's HTTP status becomes a JSON-RPC error
+ * (docs/serve.md has the table): what the agent could change (a request too large, a bad request) is -32600,
+ * authorization -32053, everything else -32052 with the status, so the agent can tell them apart.
+ */
+export function renderUpstreamFailure(id: JsonRpcId, route: string, f: UpstreamFailure): JsonRpcResponse {
+  const { status, reason } = f;
+  if (status === undefined) return errorResponse(id, ErrorCode.UpstreamUnavailable, "Upstream unavailable", { route, reason });
+  const data: Record<string, unknown> = { route, reason, status };
+  const [code, message] = statusError(status);
+  if (status === 429 && f.retryAfter !== undefined) data.retryAfter = f.retryAfter;
+  return errorResponse(id, code, message, data);
+}
+
+function statusError(status: number): [number, string] {
+  if (status === 401) return [ErrorCode.UpstreamUnauthorized, "Upstream requires authorization (HTTP 401)"];
+  if (status === 403) return [ErrorCode.UpstreamUnauthorized, "Upstream refused authorization (HTTP 403)"];
+  if (status === 413) return [ErrorCode.InvalidRequest, "Upstream refused the request: too large (HTTP 413)"];
+  if (status === 429) return [ErrorCode.UpstreamUnavailable, "Upstream rate limited (HTTP 429)"];
+  // 404/405: the route's URL is not an MCP endpoint; 408: the server timed out. Nothing the request could change.
+  if (status >= 400 && status < 500 && status !== 404 && status !== 405 && status !== 408) {
+    return [ErrorCode.InvalidRequest, `Upstream refused the request (HTTP ${status})`];
+  }
+  return [ErrorCode.UpstreamUnavailable, "Upstream unavailable"];
 }

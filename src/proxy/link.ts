@@ -32,14 +32,18 @@ export function openLink(route: RouteRuntime, downstream: Downstream, who: Sessi
     {
       frame: (f) => session.fromUpstream(f),
       failed: (keys, reason, http) => {
-        if (http && downstream.refused) downstream.refused(keys, http);
-        session.requestsFailed(keys, reason);
+        // An auth challenge reaches a Streamable HTTP agent as the status itself: its OAuth flow starts there.
+        if (http && (http.status === 401 || http.status === 403) && downstream.refused) downstream.refused(keys, http);
+        session.requestsFailed(keys, reason, http);
       },
       ended: (keys) => session.requestsEnded(keys),
-      closed: (reason) => {
-        session.upstreamClosed(reason);
-        if (!closing) queueMicrotask(() => downstream.upstreamGone(reason));
-      },
+      // The pending requests are answered first, then the downstream session ends (the agent's next request: 404).
+      closed: (reason) =>
+        session.upstreamClosed(reason, () =>
+          queueMicrotask(() => {
+            if (!closing) downstream.upstreamGone(reason);
+          }),
+        ),
     },
     { route: route.name, stderr: route.stderr, maxFrameBytes: route.maxFrameBytes },
   );

@@ -1,5 +1,5 @@
 import { createHash, hash, randomBytes } from "node:crypto";
-import { renderBlock, renderUpstreamUnavailable, DEFAULT_RENDER, type RenderOptions } from "../actions/render.js";
+import { renderBlock, renderUpstreamFailure, DEFAULT_RENDER, type RenderOptions } from "../actions/render.js";
 import type { DecisionInput } from "../decision-log/record.js";
 import { buildAosRequest, type AosProtocolMethod, type AosRequest, type AosResponse } from "../guardian/aos.js";
 import type { Guardian } from "../guardian/guardian.js";
@@ -10,7 +10,7 @@ import { classify, ErrorCode, errorResponse, idKey, type JsonObject, type JsonRp
 import { a2aIdsOf } from "../protocol/a2a.js";
 import { envelopeVersionOf, isStatelessVersion, serverInfoOf, toolOf } from "../protocol/mcp.js";
 import { DEFAULT_MAX_DEPTH, parseJson, peekId } from "../protocol/safe-json.js";
-import type { Frame, Peer } from "../transports/types.js";
+import type { Frame, HttpRefusal, Peer } from "../transports/types.js";
 
 export type Direction = "outbound" | "inbound";
 
@@ -51,6 +51,8 @@ interface Pending {
   method: string;
   tool: string | null;
   batch?: Batch;
+  /** The downstream's context of the agent frame (outbound requests): its answer goes back with it, to that exchange. */
+  carry?: unknown;
 }
 
 /** Collects the replies of one downstream batch so they go back as one array (JSON-RPC batch semantics). */
@@ -60,6 +62,8 @@ interface Batch {
   forwarded: boolean;
   /** The stream the joined reply goes on: the key of the batch's first request. */
   stream: string | null;
+  /** The downstream's context of the batch frame, handed back with the joined reply. */
+  carry: unknown;
 }
 
 interface Plan {
@@ -139,17 +143,26 @@ export class Session {
     this.receive("inbound", frame);
   }
 
-  /** The upstream is gone: every request still waiting for it is answered with -32052, each one logged. */
-  upstreamClosed(reason: string): void {
+  /**
+   * The upstream is gone: every request still waiting for it is answered with -32052, each one logged; then `after`
+   * runs (ending the downstream session), so those answers go out first.
+   */
+  upstreamClosed(reason: string, after?: () => void): void {
     if (this.closed) return;
     this.closed = true;
     // After the frames that arrived before it: a response already under evaluation still gets through.
-    this.enqueue("inbound", null, () => this.failPending([...this.pendingOut.keys()], reason));
+    this.enqueue("inbound", null, () => {
+      this.failPending([...this.pendingOut.keys()], reason);
+      after?.();
+    });
   }
 
-  /** These agent requests (id keys) cannot be answered by the server (a failed HTTP send, a broken stream): -32052. */
-  requestsFailed(keys: string[], reason: string): void {
-    this.enqueue("inbound", null, () => this.failPending(keys, reason));
+  /**
+   * These agent requests (id keys) cannot be answered by the server (a failed HTTP send, a broken stream, an HTTP error
+   * status without an answer): -32052, or what the status means (actions/render `renderUpstreamFailure`).
+   */
+  requestsFailed(keys: string[], reason: string, http?: HttpRefusal): void {
+    this.enqueue("inbound", null, () => this.failPending(keys, reason, http));
   }
 
   /** The streams of these requests ended: their streamed answers are complete. */
@@ -164,14 +177,17 @@ export class Session {
     });
   }
 
-  private failPending(keys: string[], reason: string): void {
+  private failPending(keys: string[], reason: string, http?: HttpRefusal): void {
     for (const key of keys) {
       const p = this.pendingOut.get(key);
       if (!p) continue;
       this.pendingOut.delete(key);
       const id = p.message.id as string | number;
-      this.deliver("inbound", JSON.stringify(renderUpstreamUnavailable(id, this.opts.route, reason)), p);
-      this.logRaw("inbound", "response", id, p.method, p.tool, "deny", ["UPSTREAM_UNAVAILABLE"], `upstream unavailable: ${reason}`, null);
+      const answer = renderUpstreamFailure(id, this.opts.route, { reason, status: http?.status, retryAfter: http?.headers["retry-after"] });
+      this.deliver("inbound", JSON.stringify(answer), p);
+      const unavailable = answer.error?.code === ErrorCode.UpstreamUnavailable;
+      const code = unavailable ? "UPSTREAM_UNAVAILABLE" : "UPSTREAM_REFUSED";
+      this.logRaw("inbound", "response", id, p.method, p.tool, "deny", [code], `upstream ${unavailable ? "unavailable" : "refused"}: ${reason}`, null);
     }
   }
 
@@ -182,22 +198,22 @@ export class Session {
   private receive(direction: Direction, frame: Frame): void {
     if ("oversize" in frame) {
       const id = peekId(frame.oversize);
-      this.refuse(direction, id, ErrorCode.InvalidRequest, `Message too large: ${frame.bytes} bytes exceeds the ${this.opts.maxFrameBytes}-byte limit`, "FRAME_TOO_LARGE");
+      this.refuse(direction, id, ErrorCode.InvalidRequest, `Message too large: ${frame.bytes} bytes exceeds the ${this.opts.maxFrameBytes}-byte limit`, "FRAME_TOO_LARGE", { carry: frame.carry });
       return;
     }
     const parsed = frame.value !== undefined ? { ok: true as const, value: frame.value } : parseJson(frame.text, { maxDepth: this.opts.maxDepth });
     if (!parsed.ok) {
       if (parsed.code === "TOO_DEEP") {
-        this.refuse(direction, parsed.id, ErrorCode.InvalidRequest, `Invalid Request: ${parsed.detail}`, "TOO_DEEP");
+        this.refuse(direction, parsed.id, ErrorCode.InvalidRequest, `Invalid Request: ${parsed.detail}`, "TOO_DEEP", { carry: frame.carry });
       } else {
-        this.refuse(direction, null, ErrorCode.ParseError, "Parse error", "PARSE_ERROR");
+        this.refuse(direction, null, ErrorCode.ParseError, "Parse error", "PARSE_ERROR", { carry: frame.carry });
       }
       return;
     }
     const value = parsed.value;
     if (Array.isArray(value)) {
       if (value.length === 0) {
-        this.refuse(direction, null, ErrorCode.InvalidRequest, "Invalid Request: empty batch", "INVALID_REQUEST");
+        this.refuse(direction, null, ErrorCode.InvalidRequest, "Invalid Request: empty batch", "INVALID_REQUEST", { carry: frame.carry });
         return;
       }
       this.receiveBatch(direction, value, frame);
@@ -209,7 +225,7 @@ export class Session {
 
   private receiveBatch(direction: Direction, values: unknown[], frame: Frame): void {
     // A batch is evaluated element by element, and applied as one unit so its replies can be re-joined.
-    const batch: Batch | undefined = direction === "outbound" ? { replies: [], waiting: 0, forwarded: false, stream: firstRequestKey(values) } : undefined;
+    const batch: Batch | undefined = direction === "outbound" ? { replies: [], waiting: 0, forwarded: false, stream: firstRequestKey(values), carry: frame.carry } : undefined;
     const plans = values.map((v) => this.evaluateOne(direction, v, frame, undefined, batch));
     const all = plans.some((p) => p instanceof Promise) ? Promise.all(plans) : (plans as (Plan | null)[]);
     this.enqueue(direction, all, (ps) => {
@@ -232,7 +248,7 @@ export class Session {
   private evaluateOne(direction: Direction, value: unknown, frame: Frame, raw?: string, batch?: Batch): Plan | null | Promise<Plan | null> {
     const c = classify(value);
     if (!c.ok) {
-      this.refuse(direction, c.id, ErrorCode.InvalidRequest, `Invalid Request: ${c.reason}`, "INVALID_REQUEST", batch);
+      this.refuse(direction, c.id, ErrorCode.InvalidRequest, `Invalid Request: ${c.reason}`, "INVALID_REQUEST", { batch, carry: frame.carry });
       return null;
     }
     const stream = frame.stream ?? null;
@@ -296,8 +312,9 @@ export class Session {
 
     if (v.action === "block") {
       if (p.kind === "request") {
-        this.reply(sender, renderBlock(p.id, p.method, v, this.opts.render, isStatelessVersion(envelopeVersionOf(p.message))), p.batch);
-        if (p.direction === "outbound" && key) this.rememberDenied(key);
+        this.reply(sender, renderBlock(p.id, p.method, v, this.opts.render, isStatelessVersion(envelopeVersionOf(p.message))), p.batch, p.carry);
+        // A denied request that reuses a pending id says nothing about the pending one (its cancellation still goes on).
+        if (p.direction === "outbound" && key && !this.pendingOut.has(key)) this.rememberDenied(key);
       } else if (p.kind === "response" && key) {
         // The response is replaced, so the requester is still answered.
         const mine = p.direction === "outbound" ? this.pendingIn : this.pendingOut;
@@ -323,12 +340,13 @@ export class Session {
       const mine = p.direction === "outbound" ? this.pendingOut : this.pendingIn;
       if (mine.size >= this.opts.maxPending || mine.has(key)) {
         const why = mine.has(key) ? "a request with this id is already pending" : `more than ${this.opts.maxPending} requests pending`;
-        this.refuse(sender, p.id, ErrorCode.InvalidRequest, `Invalid Request: ${why}`, mine.has(key) ? "DUPLICATE_ID" : "TOO_MANY_PENDING", p.batch, p.method, p.tool);
+        const reason = mine.has(key) ? "DUPLICATE_ID" : "TOO_MANY_PENDING";
+        this.refuse(sender, p.id, ErrorCode.InvalidRequest, `Invalid Request: ${why}`, reason, { batch: p.batch, method: p.method, tool: p.tool, carry: p.carry, request: true });
         return;
       }
       const sent = v.action === "rewrite" && v.modified ? v.modified : p.message;
       const streaming = p.direction === "outbound" && p.method !== null && this.opts.streamingMethods?.has(p.method) === true;
-      mine.set(key, { key, message: sent, method: p.method ?? "", tool: p.tool, batch: p.batch, streaming });
+      mine.set(key, { key, message: sent, method: p.method ?? "", tool: p.tool, batch: p.batch, streaming, carry: p.direction === "outbound" ? p.carry : undefined });
       if (p.batch) p.batch.waiting++;
     }
     if (p.kind === "response" && key) {
@@ -378,24 +396,24 @@ export class Session {
     }
     if (batchForward) batchForward.push(text);
     else if (direction === "outbound") this.upstream.send(text, { stream: null, carry });
-    else this.downstream.send(text, { stream: pending.key, answer: true });
+    else this.downstream.send(text, { stream: pending.key, answer: true, carry: pending.carry });
   }
 
-  /** Answers the sender of a message directly (a block, a refusal). */
-  private reply(sender: Direction, response: unknown, batch?: Batch): void {
+  /** Answers the sender of a message directly (a block, a refusal), on the exchange its frame came in (`carry`). */
+  private reply(sender: Direction, response: unknown, batch?: Batch, carry?: unknown): void {
     if (sender === "outbound" && batch) {
       batch.replies.push(response);
       return;
     }
     const id = (response as { id?: JsonRpcId }).id;
-    if (sender === "outbound") this.downstream.send(JSON.stringify(response), id === null || id === undefined ? { stream: null } : { stream: idKey(id), answer: true });
+    if (sender === "outbound") this.downstream.send(JSON.stringify(response), id === null || id === undefined ? { stream: null } : { stream: idKey(id), answer: true, carry });
     else this.upstream.send(JSON.stringify(response), { stream: null });
   }
 
   private flushBatch(batch: Batch): void {
     if (!batch.forwarded || batch.waiting > 0 || batch.replies.length === 0) return;
     const replies = batch.replies.splice(0);
-    this.downstream.send(JSON.stringify(replies), { stream: batch.stream, answer: true });
+    this.downstream.send(JSON.stringify(replies), { stream: batch.stream, answer: true, carry: batch.carry });
   }
 
   /** A message that cannot be evaluated (unparsable, too large, invalid): the sender gets an error if it can be addressed. */
@@ -405,21 +423,20 @@ export class Session {
     code: number,
     message: string,
     reason: string,
-    batch?: Batch,
-    method: string | null = null,
-    tool: string | null = null,
+    about: { batch?: Batch; method?: string | null; tool?: string | null; carry?: unknown; request?: boolean } = {},
   ): void {
-    this.logRaw(sender, id === null ? "notification" : "request", id, method, tool, "deny", [reason], message, null);
+    this.logRaw(sender, id === null ? "notification" : "request", id, about.method ?? null, about.tool ?? null, "deny", [reason], message, null);
     // The server gets no answer to garbage it prints (it asked nothing); a request-shaped frame is answered.
     if (sender === "inbound" && id === null) return;
-    if (sender === "inbound" && id !== null && this.pendingOut.has(idKey(id))) {
-      // An unreadable response: the agent's request is answered instead of left hanging.
+    if (sender === "inbound" && id !== null && !about.request && this.pendingOut.has(idKey(id))) {
+      // An unreadable response: the agent's request is answered instead of left hanging. (A refused server request
+      // that shares an agent request's id is the server's to be answered, and leaves the agent's alone.)
       const pending = this.pendingOut.get(idKey(id));
       this.pendingOut.delete(idKey(id));
       if (pending) this.deliver("inbound", JSON.stringify(errorResponse(id, code, message)), pending);
       return;
     }
-    this.reply(sender, errorResponse(id, code, message), batch);
+    this.reply(sender, errorResponse(id, code, message), about.batch, about.carry);
   }
 
   private enqueue<T>(direction: Direction, value: T | Promise<T>, run: (v: T) => void): void {

@@ -17,7 +17,10 @@ export interface ReadFrame {
    * arrived, so it is delivered on that request's downstream stream. null or absent: not tied to a request.
    */
   stream?: string | null;
-  /** Outbound only: the downstream transport's context for this frame (e.g. protocol headers), handed to the upstream. */
+  /**
+   * Outbound only: the downstream transport's context for this frame (e.g. protocol headers), handed to the upstream,
+   * and back to the downstream with the frame's answers.
+   */
   carry?: unknown;
 }
 
@@ -31,7 +34,10 @@ export interface SendInfo {
   answer?: boolean;
   /** Toward the server: the id keys of every request in this frame (one, several for a batch, none). */
   requests?: string[];
-  /** Toward the server: the `carry` of the agent frame this send came from. */
+  /**
+   * Toward the server: the `carry` of the agent frame this send came from. Toward the agent, with `answer`: the `carry`
+   * of the request frame answered, so a downstream finds the exchange it came in even when ids repeat.
+   */
   carry?: unknown;
 }
 
@@ -43,8 +49,8 @@ export interface Peer {
 }
 
 /**
- * An HTTP server's refusal that the agent must see as such (401/403 with `WWW-Authenticate`: the agent's OAuth flow
- * depends on it), rather than a JSON-RPC error.
+ * An HTTP server's refusal: its status and the headers that say more (`WWW-Authenticate`, `Retry-After`). The session
+ * answers by status; 401/403 with a challenge also reach a Streamable HTTP agent as such (its OAuth flow starts there).
  */
 export interface HttpRefusal {
   status: number;
@@ -55,7 +61,7 @@ export interface HttpRefusal {
 export interface UpstreamSink {
   /** A frame from the server (`frame.stream` set when the transport knows the request stream it came on). */
   frame(frame: Frame): void;
-  /** These requests (id keys) could not be delivered, or their stream broke before the answer: answer with -32052. */
+  /** These requests (id keys) could not be delivered, or their stream broke before the answer, or `http` refused them. */
   failed(requests: string[], reason: string, http?: HttpRefusal): void;
   /** The upstream is gone for good: every pending request is answered with -32052. */
   closed(reason: string): void;
@@ -99,7 +105,7 @@ export type UpstreamFactory = (sink: UpstreamSink, ctx: UpstreamContext) => Upst
 
 /** An agent-facing session as a link sees it: a peer, told when the upstream refused over HTTP or went away. */
 export interface Downstream extends Peer {
-  /** The server refused these requests with an HTTP status the agent must see (401/403 for OAuth). */
+  /** The server refused these requests with a status the agent must see (401/403, for OAuth). */
   refused?(requests: string[], http: HttpRefusal): void;
   /** The upstream is gone: end the downstream session (its pending requests were already answered). */
   upstreamGone(reason: string): void;

@@ -263,7 +263,7 @@ describe("serve: an upstream's auth challenge reaches the agent as such", () => 
       const r = await post(`${p.base}/mcp/o`, JSON.stringify(init()));
       expect(r.status).toBe(401);
       expect(r.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${p.base}/.well-known/oauth-protected-resource/mcp/o"`);
-      expect(p.log().some((l) => (l.reasonCode as string[]).includes("UPSTREAM_UNAVAILABLE"))).toBe(true);
+      expect(p.log().some((l) => (l.reasonCode as string[]).includes("UPSTREAM_REFUSED"))).toBe(true);
     } finally {
       await p.close();
       upstream.close();

@@ -150,3 +150,69 @@ describe("session: correlation and order", () => {
     expect(h.s.pendingCount).toBe(0);
   });
 });
+
+describe("session: a reused id", () => {
+  it("the refusal goes back with the duplicate's carry, the answer with the first's, so a downstream finds each exchange", () => {
+    const toAgent: { text: string; carry: unknown }[] = [];
+    const toServer: string[] = [];
+    const s = new Session({ send: (t, i) => toAgent.push({ text: t, carry: i?.carry }) }, { send: (t) => toServer.push(t) }, { guardian: allowAll, log: { write: () => {} }, route: "r", transport: "t" });
+    s.fromDownstream({ text: JSON.stringify(call(7, "slow")), carry: "first" });
+    s.fromDownstream({ text: JSON.stringify(call(7, "again")), carry: "second" });
+    s.fromDownstream({ text: JSON.stringify([call(7, "in-batch"), call(8, "b")]), carry: "batch" });
+    s.fromUpstream({ text: JSON.stringify([{ jsonrpc: "2.0", id: 8, result: { b: 1 } }]) });
+    s.fromUpstream({ text: JSON.stringify({ jsonrpc: "2.0", id: 7, result: { slow: 1 } }) });
+    expect(toServer).toHaveLength(2);
+    expect(toAgent.map((m) => [m.carry, JSON.parse(m.text)])).toEqual([
+      ["second", { jsonrpc: "2.0", id: 7, error: expect.objectContaining({ code: -32600 }) }],
+      ["batch", [{ jsonrpc: "2.0", id: 7, error: expect.objectContaining({ code: -32600 }) }, { jsonrpc: "2.0", id: 8, result: { b: 1 } }]],
+      ["first", { jsonrpc: "2.0", id: 7, result: { slow: 1 } }],
+    ]);
+  });
+
+  it("a denied request that reuses a pending id does not stop the pending one's cancellation", async () => {
+    const g = new EmbeddedGuardian(ruleSet("name: t\nrules:\n  - { id: no, match: { tool: bad }, decision: deny }\n"));
+    const h = harness(g);
+    h.agent(call(5, "good"));
+    h.agent(call(5, "bad"));
+    h.agent({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } });
+    expect(h.toServer).toEqual([call(5, "good"), { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } }]);
+    expect(h.toAgent).toEqual([{ jsonrpc: "2.0", id: 5, result: expect.objectContaining({ isError: true }) }]);
+  });
+});
+
+describe("session: an upstream's HTTP refusal", () => {
+  it("is answered by its status, from one table, and logged as refused or unavailable", async () => {
+    const cases: [number, Record<string, string>, number, string, string][] = [
+      [400, {}, -32600, "Upstream refused the request (HTTP 400)", "UPSTREAM_REFUSED"],
+      [413, {}, -32600, "Upstream refused the request: too large (HTTP 413)", "UPSTREAM_REFUSED"],
+      [401, {}, -32053, "Upstream requires authorization (HTTP 401)", "UPSTREAM_REFUSED"],
+      [403, {}, -32053, "Upstream refused authorization (HTTP 403)", "UPSTREAM_REFUSED"],
+      [429, { "retry-after": "30" }, -32052, "Upstream rate limited (HTTP 429)", "UPSTREAM_UNAVAILABLE"],
+      [404, {}, -32052, "Upstream unavailable", "UPSTREAM_UNAVAILABLE"],
+      [503, {}, -32052, "Upstream unavailable", "UPSTREAM_UNAVAILABLE"],
+    ];
+    for (const [status, headers, code, message, reasonCode] of cases) {
+      const h = harness(allowAll);
+      h.agent(call(1, "x"));
+      h.s.requestsFailed(["n:1"], `HTTP ${status} from upstream`, { status, headers });
+      const data = status === 429 ? { route: "r", reason: "HTTP 429 from upstream", status, retryAfter: "30" } : { route: "r", reason: `HTTP ${status} from upstream`, status };
+      expect(h.toAgent).toEqual([{ jsonrpc: "2.0", id: 1, error: { code, message, data } }]);
+      await h.settled();
+      expect(h.log.at(-1)).toMatchObject({ direction: "inbound", kind: "response", decision: "deny", reasonCode: [reasonCode] });
+    }
+  });
+});
+
+describe("session: a server request that reuses an id", () => {
+  it("is refused to the server, and leaves alone an agent request that happens to share the id", () => {
+    const h = harness(allowAll);
+    h.agent({ jsonrpc: "2.0", id: "a", method: "tools/call", params: { name: "x" } });
+    const ask = { jsonrpc: "2.0", id: "a", method: "sampling/createMessage", params: {} };
+    h.server(ask);
+    h.server(ask);
+    expect(h.toAgent).toEqual([ask]);
+    expect(h.toServer).toEqual([{ jsonrpc: "2.0", id: "a", method: "tools/call", params: { name: "x" } }, { jsonrpc: "2.0", id: "a", error: expect.objectContaining({ code: -32600 }) }]);
+    h.server({ jsonrpc: "2.0", id: "a", result: { done: true } });
+    expect(h.toAgent).toEqual([ask, { jsonrpc: "2.0", id: "a", result: { done: true } }]);
+  });
+});

@@ -57,9 +57,9 @@ export function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** server-everything over Streamable HTTP (`/mcp`) or legacy SSE (`/sse`), on a free port. */
-export async function startEverything(mode: "streamableHttp" | "sse"): Promise<Running> {
-  const port = await freePort();
+/** server-everything over Streamable HTTP (`/mcp`) or legacy SSE (`/sse`), on a free port (or `port`: a restart). */
+export async function startEverything(mode: "streamableHttp" | "sse", port?: number): Promise<Running> {
+  port ??= await freePort();
   const child = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
   const { output } = await waitFor(child, /listening on port|running on port/i);
   const path = mode === "sse" ? "/sse" : "/mcp";

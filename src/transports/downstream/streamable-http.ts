@@ -156,7 +156,7 @@ export class StreamableHttpEndpoint {
       session.connection.receive(frame);
       return;
     }
-    session.expect(res, requests, batch, metadataUrl(req));
+    carry.exchange = session.expect(res, requests, batch, metadataUrl(req));
     session.connection.receive(frame);
   }
 
@@ -180,7 +180,7 @@ export class StreamableHttpEndpoint {
       setTimeout(() => void s.end(), 10_000).unref();
       return;
     }
-    s.expect(res, requests, false, metadataUrl(req));
+    (frame.carry as PostCarry).exchange = s.expect(res, requests, false, metadataUrl(req));
     res.on("close", () => void s.end());
     s.connection.receive(frame);
   }
@@ -248,6 +248,17 @@ interface Exchange {
   stream: Stream | null;
   /** The proxy's own protected-resource metadata URL for this route, for an upstream's auth challenge. */
   metadata: string;
+  /** The agent stopped listening before every answer came: what follows goes to its stream's replay log. */
+  cut: boolean;
+}
+
+/**
+ * The `carry` of a POST: its protocol headers, and the exchange that waits for its answers. Request ids are the
+ * agent's to choose and may repeat (a duplicate of a pending id is refused by the session), so an answer is routed
+ * by the exchange it names, never by its id alone.
+ */
+interface PostCarry extends HttpCarry {
+  exchange?: Exchange;
 }
 
 const UNRELATED_BUFFER = 64;
@@ -256,7 +267,8 @@ const MAX_DETACHED = 128;
 
 class HttpSession implements Downstream {
   connection!: Connection;
-  private readonly exchanges = new Map<string, Exchange>();
+  /** The POSTs waiting for each request id key, oldest first: the first is the one messages by id alone go to. */
+  private readonly exchanges = new Map<string, Exchange[]>();
   /** Streams whose connection dropped before they were done, by tag: kept for resumption. */
   private readonly detached = new Map<string, Stream>();
   /** Characters kept in every stream's replay log, together. */
@@ -296,15 +308,17 @@ class HttpSession implements Downstream {
   }
 
   /** A POST awaits answers to these requests. */
-  expect(res: ServerResponse, requests: string[], batch: boolean, metadata: string): void {
-    const ex: Exchange = { res, waiting: new Set(requests), batch, stream: null, metadata };
-    for (const k of requests) this.exchanges.set(k, ex);
+  expect(res: ServerResponse, requests: string[], batch: boolean, metadata: string): Exchange {
+    const ex: Exchange = { res, waiting: new Set(requests), batch, stream: null, metadata, cut: false };
+    for (const k of ex.waiting) this.exchanges.set(k, [...(this.exchanges.get(k) ?? []), ex]);
     res.on("close", () => {
       if (ex.waiting.size === 0) return;
-      // The agent stopped listening: release the upstream stream (the answer, if any, stays resumable).
+      ex.cut = true;
+      // The agent stopped listening: release the upstream stream (the answer, if any, stays resumable). Only the
+      // exchange that holds the id releases it: a refused duplicate's POST has no upstream request of its own.
       for (const k of ex.waiting) {
-        if (this.exchanges.get(k) === ex) this.exchanges.delete(k);
-        this.connection.upstream.abandon?.(k);
+        if (this.exchanges.get(k)?.[0] === ex) this.connection.upstream.abandon?.(k);
+        this.unbind(k, ex);
       }
       if (ex.stream) {
         ex.stream.res = null;
@@ -319,13 +333,29 @@ class HttpSession implements Downstream {
         }
       }
     });
+    return ex;
+  }
+
+  private unbind(key: string, ex: Exchange): void {
+    const list = this.exchanges.get(key)?.filter((e) => e !== ex) ?? [];
+    if (list.length > 0) this.exchanges.set(key, list);
+    else this.exchanges.delete(key);
   }
 
   send(text: string, info?: SendInfo): void {
     if (this.ended) return;
     const key = info?.stream ?? null;
+    const own = (info?.carry as PostCarry | undefined)?.exchange;
+    if (own) {
+      if (!own.cut) return this.toExchange(own, key, text, info?.answer === true);
+      if (own.stream) {
+        this.write(own.stream, text);
+        if (info?.answer) this.finish(own.stream, key);
+      }
+      return;
+    }
     if (key !== null) {
-      const ex = this.exchanges.get(key);
+      const ex = this.exchanges.get(key)?.[0];
       if (ex) return this.toExchange(ex, key, text, info?.answer === true);
       const s = this.detached.get(key);
       if (s) {
@@ -337,16 +367,16 @@ class HttpSession implements Downstream {
     }
     if (this.standalone?.res) return this.write(this.standalone, text);
     // No stream to put it on: a request's stream still open is the best guess of where the agent is listening.
-    const open = [...new Set(this.exchanges.values())].pop();
+    const open = this.openExchanges().pop();
     if (open) return this.toExchange(open, null, text, false);
     if (this.unrelated.length >= UNRELATED_BUFFER) this.unrelated.shift();
     this.unrelated.push(text);
   }
 
   refused(requests: string[], http: HttpRefusal): void {
-    const ex = requests[0] !== undefined ? this.exchanges.get(requests[0]) : undefined;
+    const ex = requests[0] !== undefined ? this.exchanges.get(requests[0])?.[0] : undefined;
     if (!ex || ex.stream || ex.res.headersSent) return;
-    for (const k of ex.waiting) this.exchanges.delete(k);
+    for (const k of ex.waiting) this.unbind(k, ex);
     ex.waiting.clear();
     // The challenge names the proxy's metadata, so the agent's OAuth flow is for the URL it connected to.
     const headers = { ...http.headers };
@@ -391,19 +421,25 @@ class HttpSession implements Downstream {
     if (this.ended) return;
     this.ended = true;
     this.onEnd();
-    for (const ex of new Set(this.exchanges.values())) eventWriter(ex.res).end();
+    for (const ex of this.openExchanges()) eventWriter(ex.res).end();
     this.exchanges.clear();
     if (this.standalone?.res) eventWriter(this.standalone.res).end();
     this.detached.clear();
     await this.connection.close();
   }
 
+  /** Every POST still waiting, in the order they came. */
+  private openExchanges(): Exchange[] {
+    return [...new Set([...this.exchanges.values()].flat())];
+  }
+
   private toExchange(ex: Exchange, key: string | null, text: string, answer: boolean): void {
     if (answer && key !== null) {
-      if (ex.batch) for (const k of ex.waiting) this.exchanges.delete(k);
-      else this.exchanges.delete(key);
-      if (ex.batch) ex.waiting.clear();
-      else ex.waiting.delete(key);
+      const done = ex.batch ? [...ex.waiting] : [key];
+      for (const k of done) {
+        this.unbind(k, ex);
+        ex.waiting.delete(k);
+      }
     }
     const complete = answer && ex.waiting.size === 0;
     if (!ex.stream && complete && !ex.res.headersSent) {
@@ -486,7 +522,7 @@ class HttpSession implements Downstream {
     eventWriter(s.res).end();
     s.res = null;
     this.detached.delete(s.tag);
-    if (key !== null) this.detached.delete(key);
+    if (key !== null && this.detached.get(key) === s) this.detached.delete(key);
     if (s !== this.standalone) this.release(s);
   }
 
@@ -515,9 +551,8 @@ function statelessCarry(req: IncomingMessage, carry: HttpCarry | undefined): Htt
   return { ...carry, headers };
 }
 
-function carryOf(req: IncomingMessage, caller: HttpCaller): HttpCarry | undefined {
+function carryOf(req: IncomingMessage, caller: HttpCaller): PostCarry {
   const version = req.headers["mcp-protocol-version"];
-  if (typeof version !== "string" && Object.keys(caller.forward).length === 0) return undefined;
   const headers: Record<string, string> = { ...caller.forward };
   if (typeof version === "string") headers["mcp-protocol-version"] = version;
   return { headers };

@@ -2,6 +2,7 @@ import { request } from "undici";
 import { readSse, SseTooLarge } from "../sse-reader.js";
 import type { UpstreamFactory } from "../types.js";
 import { SendQueue } from "./queue.js";
+import { lostSession, readErrorBody, refusalOf } from "./http-body.js";
 
 export interface LegacySseUpstreamOptions {
   url: string;
@@ -21,8 +22,17 @@ export function legacySseUpstream(opts: LegacySseUpstreamOptions): UpstreamFacto
     const post = (text: string, requests: string[] | undefined) => {
       request(endpoint as string, { method: "POST", headers: { ...opts.headers, "content-type": "application/json" }, body: text, signal: abort.signal }).then(
         async (res) => {
-          await res.body.dump();
-          if (res.statusCode >= 300) queue.fail({ stream: null, requests }, `HTTP ${res.statusCode} from upstream`);
+          if (res.statusCode < 300) return void (await res.body.dump());
+          const body = await readErrorBody(res.body);
+          if (lostSession(res.statusCode, body)) {
+            // The server no longer knows the session its endpoint named: end ours too, so the agent starts over.
+            const reason = `the server lost the session (HTTP ${res.statusCode}); the agent must initialize again`;
+            queue.fail({ stream: null, requests }, reason);
+            queue.close(reason);
+            abort.abort();
+            return;
+          }
+          queue.fail({ stream: null, requests }, `HTTP ${res.statusCode} from upstream`, refusalOf(res.statusCode, res.headers));
         },
         (e: Error) => queue.fail({ stream: null, requests }, e.message),
       );

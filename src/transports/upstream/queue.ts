@@ -1,4 +1,4 @@
-import type { SendInfo, UpstreamSink } from "../types.js";
+import type { HttpRefusal, SendInfo, UpstreamSink } from "../types.js";
 
 const MAX_QUEUED = 1024;
 
@@ -37,8 +37,8 @@ export class SendQueue {
     if (report) this.sink.closed(reason);
   }
 
-  fail(info: SendInfo | undefined, reason: string): void {
+  fail(info: SendInfo | undefined, reason: string, http?: HttpRefusal): void {
     const requests = info?.requests;
-    if (requests && requests.length > 0) queueMicrotask(() => this.sink.failed(requests, reason));
+    if (requests && requests.length > 0) queueMicrotask(() => this.sink.failed(requests, reason, http));
   }
 }

@@ -6,6 +6,7 @@ import { isStatelessVersion, protocolVersionOf, statelessHeadersOf } from "../..
 import { DEFAULT_MAX_DEPTH, parseJson, peekId } from "../../protocol/safe-json.js";
 import { readSse, SseTooLarge, type SseReadResult } from "../sse-reader.js";
 import type { Frame, HttpCarry, SendInfo, UpstreamFactory, UpstreamSink } from "../types.js";
+import { lostSession, readBounded, readErrorBody, refusalOf, saysSessionLost } from "./http-body.js";
 
 export interface StreamableHttpOptions {
   url: string;
@@ -23,6 +24,8 @@ export function upstreamAgent(): Agent {
 }
 
 const MAX_RESUMES = 3;
+/** Requests in a row that fail to reach the server before the session is ended (docs/serve.md). */
+const UNREACHABLE_LIMIT = 3;
 const SESSION_ENDED = new Error("session ended");
 
 /**
@@ -47,6 +50,8 @@ class StreamableHttpUpstream {
   private readonly bodies = new Set<Readable>();
   private paused = false;
   private standalone = false;
+  /** Requests in a row that could not reach the server. */
+  private unreachable = 0;
 
   constructor(
     private readonly opts: StreamableHttpOptions,
@@ -154,32 +159,39 @@ class StreamableHttpUpstream {
         bodyTimeout: 0,
       });
       this.holds(f, res.body);
+      this.unreachable = 0;
+      const sentSession = this.sessionId !== undefined;
       const sid = header(res.headers["mcp-session-id"]);
       if (sid !== undefined) this.sessionId = sid;
       const type = header(res.headers["content-type"]) ?? "";
-      if (res.statusCode === 404 && this.sessionId !== undefined) {
-        await res.body.dump();
-        this.terminate("the server ended the session (HTTP 404)");
-        return;
-      }
       let stop: SseReadResult | undefined;
       if (type.startsWith("text/event-stream") && res.statusCode < 300) {
         stop = await this.readStream(res.body, waiting, stream, initialize);
       } else if (res.statusCode === 202 || res.statusCode === 204 || (res.statusCode < 300 && type === "")) {
         await res.body.dump();
-      } else if ((res.statusCode === 401 || res.statusCode === 403) && waiting.size > 0) {
-        // The agent's OAuth flow starts from this answer: it gets the status and the challenge, not a JSON-RPC error.
-        await res.body.dump();
-        const challenge = header(res.headers["www-authenticate"]);
-        const reason = `HTTP ${res.statusCode} from upstream`;
-        this.sink.failed([...waiting], reason, { status: res.statusCode, headers: challenge ? { "www-authenticate": challenge } : {} });
-        waiting.clear();
-      } else {
+      } else if (res.statusCode < 300) {
         const body = await readBounded(res.body, this.maxFrameBytes);
-        // A JSON-RPC answer in an error status (400 with an error object) is still the server's answer.
-        if (typeof body === "string" && type.includes("json") && body.length > 0) this.deliver({ text: body }, waiting, stream, initialize);
-        else if (typeof body !== "string") this.deliver(body, waiting, stream, initialize);
-        if (res.statusCode >= 300 && waiting.size > 0) throw new Error(`HTTP ${res.statusCode} from upstream`);
+        if (typeof body !== "string") this.deliver(body, waiting, stream, initialize);
+        else if (type.includes("json") && body.length > 0) this.deliver({ text: body }, waiting, stream, initialize);
+      } else {
+        const text = await readErrorBody(res.body);
+        if (sentSession && lostSession(res.statusCode, text)) {
+          // The server no longer knows the session (ended, or restarted): the requests in flight are answered, then
+          // the downstream session ends too, so the agent's next request gets 404 and it starts over.
+          const reason = `the server lost the session (HTTP ${res.statusCode}); the agent must initialize again`;
+          if (waiting.size > 0) this.sink.failed([...waiting], reason);
+          waiting.clear();
+          this.terminate(reason);
+          return;
+        }
+        // The server's own JSON-RPC answer to a request, in an error status, is its answer (judged like any other);
+        // not to an auth challenge, though: the agent's OAuth flow starts from the status itself.
+        const challenge = res.statusCode === 401 || res.statusCode === 403;
+        if (!challenge && answersAny(text, waiting)) this.deliver({ text }, waiting, stream, initialize);
+        if (waiting.size > 0) {
+          this.sink.failed([...waiting], `HTTP ${res.statusCode} from upstream`, refusalOf(res.statusCode, res.headers));
+          waiting.clear();
+        }
       }
       // The stream ended without the answer: resume it where it stopped, as a client would (2025-11-25 polling).
       if (waiting.size > 0 && stop?.lastEventId !== undefined) {
@@ -190,7 +202,10 @@ class StreamableHttpUpstream {
     } catch (e) {
       // Every request of the POST: one already answered is no longer pending (a no-op), while a streamed answer (A2A)
       // that broke after some events still is, and must be ended with an error rather than left open.
-      if (requests.length > 0) this.sink.failed(requests, reasonOf(e, f.stopped ?? this.all.signal.reason));
+      const reason = reasonOf(e, f.stopped ?? this.all.signal.reason);
+      if (requests.length > 0) this.sink.failed(requests, reason);
+      // A server that stays unreachable has lost the session even if it comes back: end it rather than fail forever.
+      if (unreachable(e) && ++this.unreachable >= UNREACHABLE_LIMIT) this.terminate(`the server has been unreachable for ${this.unreachable} requests in a row (${reason})`);
     } finally {
       this.untrack(f, requests);
     }
@@ -206,7 +221,7 @@ class StreamableHttpUpstream {
         const res = await request(this.opts.url, { method: "GET", headers: this.headers(extra, "text/event-stream"), dispatcher: this.dispatcher, signal: this.signal(), bodyTimeout: 0 });
         this.holds(f, res.body);
         if (res.statusCode !== 200) {
-          await res.body.dump();
+          if (saysSessionLost(res.statusCode, await readErrorBody(res.body))) this.terminate(`the server lost the session (HTTP ${res.statusCode})`);
           return;
         }
         const stop = await this.readStream(res.body, waiting, stream, false);
@@ -275,29 +290,28 @@ function header(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/**
- * Reads a body up to `max` bytes: its text, or an oversize frame with its first KiB. Chunks are decoded as they come
- * and dropped, so a large body is held once as bytes in flight and once as text, not three times.
- */
-async function readBounded(body: Readable, max: number): Promise<string | { oversize: string; bytes: number }> {
-  const decoder = new TextDecoder();
-  let text = "";
-  let bytes = 0;
-  for await (const c of body as AsyncIterable<Buffer>) {
-    bytes += c.length;
-    if (bytes > max) {
-      body.destroy();
-      return { oversize: text.slice(0, 1024), bytes };
-    }
-    text += decoder.decode(c, { stream: true });
-  }
-  return text + decoder.decode();
-}
-
 interface InFlight {
   body: Readable | null;
   /** Why this request was let go of (the agent stopped listening), once it was. */
   stopped: Error | null;
+}
+
+/** Does this body hold a response to one of these requests (id keys)? */
+function answersAny(text: string, waiting: Set<string>): boolean {
+  const parsed = parseJson(text, { maxDepth: DEFAULT_MAX_DEPTH });
+  if (!parsed.ok) return false;
+  return (Array.isArray(parsed.value) ? parsed.value : [parsed.value]).some((m) => {
+    const o = m as { id?: unknown; method?: unknown } | null;
+    return o !== null && typeof o === "object" && o.method === undefined && (typeof o.id === "string" || typeof o.id === "number") && waiting.has(idKey(o.id));
+  });
+}
+
+const UNREACHABLE = new Set(["ECONNREFUSED", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_SOCKET"]);
+
+/** The request never reached a server that could answer it (nothing listening, the connection cut). */
+function unreachable(e: unknown): boolean {
+  const err = e as { code?: string; cause?: { code?: string } };
+  return UNREACHABLE.has(err.code ?? err.cause?.code ?? "");
 }
 
 function reasonOf(e: unknown, stopped: unknown): string {
@@ -306,5 +320,8 @@ function reasonOf(e: unknown, stopped: unknown): string {
   const code = err.code ?? err.cause?.code;
   if (code === "UND_ERR_HEADERS_TIMEOUT") return "the server did not answer in time";
   if (code === "UND_ERR_CONNECT_TIMEOUT") return "connecting to the server timed out";
-  return err.cause?.message ?? err.message ?? String(e);
+  const detail = err.cause?.message ?? err.message ?? String(e);
+  if (code === "ECONNREFUSED") return `the server refused the connection: nothing listens there (${detail})`;
+  if (code === "ECONNRESET" || code === "UND_ERR_SOCKET") return `the server closed the connection (${detail})`;
+  return detail;
 }
