@@ -39,6 +39,7 @@ program
   .option("--no-watch", "do not reload the rules when they change")
   .option("--log-preview", "add a redacted, truncated preview of each message to the log (off: only digests)", false)
   .option("--log-max-bytes <n>", "rotate the log at this size (the chain continues across files)", (v) => parseInt(v, 10))
+  .addOption(new Option("--log-sync <when>", "always: forward a message only once its decision line is fsynced (group commit)").choices(["interval", "always"]).default("interval"))
   .argument("<command...>", "the server command, after --")
   .passThroughOptions()
   .action(async (command: string[], o: WrapOptions) => {

@@ -2,7 +2,6 @@ import type { AddressInfo } from "node:net";
 import { loadConfig } from "../config/load.js";
 import type { Config, GuardianConfig } from "../config/schema.js";
 import { formatFileProblem } from "../config/yaml.js";
-import { DecisionLog } from "../decision-log/writer.js";
 import { GuardwireError } from "../errors.js";
 import { createGuardServer, type ServedRoute } from "../proxy/server.js";
 import { A2A_STREAMING_METHODS } from "../protocol/a2a.js";
@@ -15,6 +14,7 @@ import { legacySseUpstream } from "../transports/upstream/legacy-sse.js";
 import { stdioUpstream } from "../transports/upstream/stdio.js";
 import { streamableHttpUpstream, upstreamAgent } from "../transports/upstream/streamable-http.js";
 import { websocketUpstream } from "../transports/upstream/websocket.js";
+import { openDecisionLog } from "./decision-log.js";
 import { buildGuardian } from "./guardians.js";
 
 export interface ServeOptions {
@@ -33,7 +33,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     { rules: config.rules, failMode: config.failMode, pins: o.pins, watch: o.watch, remotes: remotesOf(config.guardian) },
     process.stderr,
   );
-  const log = DecisionLog.open({ dest: config.log, stderr: process.stderr });
+  const log = openDecisionLog(config.log, { sync: config.logSync });
   const remotes = new Map<string, A2aRemote>();
   const routes: ServedRoute[] = config.routes.map((r) => {
     if (r.a2a) {

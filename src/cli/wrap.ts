@@ -1,7 +1,8 @@
-import { DecisionLog } from "../decision-log/writer.js";
+import type { LogSync } from "../decision-log/writer.js";
 import { GuardwireError } from "../errors.js";
 import { launchStdio } from "../proxy/stdio-launcher.js";
 import { DEFAULT_MAX_FRAME_BYTES } from "../protocol/safe-json.js";
+import { openDecisionLog } from "./decision-log.js";
 import { buildGuardian, type GuardianOptions } from "./guardians.js";
 
 export interface WrapOptions extends GuardianOptions {
@@ -11,6 +12,8 @@ export interface WrapOptions extends GuardianOptions {
   maxFrameBytes?: number;
   logMaxBytes?: number;
   logPreview?: boolean;
+  /** `always`: a message is forwarded only once its decision line is written and fsynced (group commit). */
+  logSync?: LogSync;
 }
 
 /**
@@ -24,10 +27,11 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
     throw new GuardwireError("USAGE", "the decision log cannot go to stdout in wrap mode (stdout carries the protocol); use a file or - for stderr");
   }
   const { guardian, close: stopWatching } = buildGuardian(opts, process.stderr);
-  const log = DecisionLog.open({ dest: opts.log, stderr: process.stderr, maxBytes: opts.logMaxBytes });
+  const log = openDecisionLog(opts.log, { maxBytes: opts.logMaxBytes, sync: opts.logSync });
   const flush = () => {
     try {
       log.flushSync();
+      log.releaseLock();
     } catch {
       // nothing more can be done at exit
     }

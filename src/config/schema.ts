@@ -53,6 +53,8 @@ export const configSchema = z
     agents: z.array(z.strictObject({ id: z.string().min(1), key: z.string().min(16, "an agent key needs at least 16 characters") })).default([]),
     rules: z.string().optional(),
     log: z.string().default("./guardwire-decisions.ndjson"),
+    /** `always`: a message is forwarded only once its decision line is written and fsynced (docs/decision-log.md). */
+    logSync: z.enum(["interval", "always"]).default("interval"),
     guardian: guardianSchema.default({ kind: "embedded" }),
     failMode: z.enum(["closed", "open"]).default("closed"),
     maxFrameBytes: z.number().int().positive().default(16 * 1024 * 1024),
