@@ -190,6 +190,10 @@ export class DecisionLog {
     if (this.opts.dest === "-" || this.fd >= 0) return true;
     try {
       mkdirSync(dirname(this.opts.dest), { recursive: true });
+    } catch {
+      // opening says why more plainly (ENOTDIR, EACCES)
+    }
+    try {
       this.fd = openSync(this.opts.dest, "a");
       return true;
     } catch (e) {
