@@ -31,12 +31,12 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   const flush = () => {
     try {
       log.flushSync();
-      log.releaseLock();
     } catch {
       // nothing more can be done at exit
     }
   };
-  process.on("exit", flush);
+  // The lock goes last: after a signal, the server's last messages are still logged by this process.
+  process.on("exit", () => (flush(), log.releaseLock()));
 
   let launcher;
   try {
