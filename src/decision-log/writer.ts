@@ -223,8 +223,10 @@ export class DecisionLog {
     const b = this.batch;
     if (!b) return;
     this.batch = undefined;
-    if (this.failure || this.heldChars() > 0) b.reject(failureError(this.failure ?? { file: this.opts.dest, code: "EIO", message: "not written" }));
+    // Lines added during the flush (a note on recovery) are not this batch's: they go in the next one.
+    if (this.failure) b.reject(failureError(this.failure));
     else b.resolve();
+    if (this.pending.length > 0 && !this.failure && this.opts.sync === "always") settle(this.enlist());
   }
 
   private fsync(): void {
