@@ -257,6 +257,35 @@ describe("--log-sync always", () => {
   }, 30_000);
 });
 
+describe("logSync: always (serve)", () => {
+  it("each tool result reaches the client only once its decision line is in the file", async () => {
+    const dir = tempDir();
+    const log = join(dir, "d.ndjson");
+    const config = join(dir, "guardwire.yaml");
+    writeFileSync(
+      config,
+      ["listen: { host: 127.0.0.1, port: 0 }", `log: ${log}`, "logSync: always", "routes:", "  - name: everything", "    path: /mcp", `    mcp: { command: "${process.execPath}", args: ["${EVERYTHING}", stdio] }`].join("\n"),
+    );
+    const serve = spawn(process.execPath, [CLI, "serve", "--config", config, "--pins", join(dir, "pins.json")], { stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      const { match } = await waitFor(serve, /serving (http:\/\/\S+)/);
+      const client = new Client({ name: "sync", version: "1" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${match[1]}/mcp`)));
+      for (let i = 1; i <= 5; i++) {
+        await client.callTool({ name: "echo", arguments: { message: `m${i}` } });
+        const results = logLines(log).filter((l) => l.direction === "inbound" && l.kind === "response" && l.method === "tools/call");
+        expect(results).toHaveLength(i);
+      }
+      await client.close();
+    } finally {
+      const exited = new Promise((r) => serve.once("exit", r));
+      serve.kill("SIGTERM");
+      await exited;
+    }
+    expect(verify(log).status).toBe(0);
+  }, 60_000);
+});
+
 /** A 64 KiB tmpfs, where root may mount one; else undefined (the EFBIG case still runs). */
 function smallDisk(): string | undefined {
   const dir = tempDir();
