@@ -102,8 +102,7 @@ export class Session {
   private readonly downstream: Peer;
   private readonly upstream: Peer & { abandon?(request: string): void };
   /** Sync log only: what the session sent this turn, held until the turn's decision lines are on disk. */
-  private readonly held: (() => void)[] | undefined;
-  private heldSends: HeldSend[] = [];
+  private readonly held: Held[] | undefined;
   private released: Promise<void> = Promise.resolve();
   private releasing = false;
   /** Requests from the agent awaiting the server's response, and the reverse. */
@@ -492,47 +491,51 @@ export class Session {
     // Group commit: what this turn sent goes out once this turn's lines are synced, after earlier turns' (order kept).
     const synced = Promise.all(items.map((make) => this.opts.log.write(make())));
     synced.catch(() => undefined); // handled below, possibly after an earlier turn's
-    const sends = this.held.splice(0);
-    const records = this.heldSends.splice(0);
+    const held = this.held.splice(0);
     this.released = this.released
       .then(() => synced)
       .then(
         () => {
-          for (const send of sends) send();
+          for (const h of held) h.run();
         },
-        () => this.refuseHeld(records),
+        () => this.refuseHeld(held),
       );
   };
 
   /** Sync log: a peer whose sends wait for the decision lines of their turn (see drainBacklog). */
-  private holding<P extends Peer & { abandon?(request: string): void }>(side: HeldSend["side"], peer: P): P {
-    const hold = (run: () => void, send?: HeldSend) => {
+  private holding<P extends Peer & { abandon?(request: string): void }>(side: "upstream" | "downstream", peer: P): P {
+    const hold = (run: () => void, send?: Held["send"]) => {
       if (this.releasing) return run();
-      const held = this.held as (() => void)[];
-      held.push(run);
-      if (send) this.heldSends.push(send);
+      const held = this.held as Held[];
+      held.push({ run, send });
       if (held.length === 1 && this.backlog.length === 0) queueMicrotask(this.drainBacklog);
     };
-    const held = {
+    const holding = {
       send: (text: string, info?: SendInfo) => hold(() => peer.send(text, info), { side, text, info }),
       end: peer.end ? (stream: string) => hold(() => peer.end?.(stream)) : undefined,
       abandon: peer.abandon ? (request: string) => hold(() => peer.abandon?.(request)) : undefined,
     };
-    return held as unknown as P;
+    return holding as unknown as P;
   }
 
   /**
    * Sync log, the lines of a turn could not be synced: nothing of that turn is forwarded. Requests are answered with
    * -32051 (the agent's through its pending entry, the server's directly), responses are replaced by -32051 to the same
-   * id, notifications are dropped. The decision lines themselves stay held by the writer and are written when it can.
+   * id, notifications are dropped; streams are still ended. The decision lines stay held by the writer and are written
+   * when it can.
    */
-  private refuseHeld(sends: HeldSend[]): void {
+  private refuseHeld(held: Held[]): void {
     const failure = this.opts.log.failure ?? { file: "(decision log)", code: "EIO" };
     const verdict = logUnavailable(failure);
     const refusal = (id: JsonRpcId, method: string | null) => renderBlock(id, method, verdict, { toolCallBlock: "error" });
     this.releasing = true;
     try {
-      for (const { side, text, info } of sends) {
+      for (const { run, send } of held) {
+        if (!send) {
+          run();
+          continue;
+        }
+        const { side, text, info } = send;
         const value: unknown = JSON.parse(text);
         const kept: unknown[] = [];
         for (const el of Array.isArray(value) ? value : [value]) {
@@ -633,10 +636,10 @@ interface Slot {
   run: () => void;
 }
 
-interface HeldSend {
-  side: "upstream" | "downstream";
-  text: string;
-  info: SendInfo | undefined;
+/** Something the session did toward a peer, held (sync log); a send says what it was, so it can be refused instead. */
+interface Held {
+  run: () => void;
+  send?: { side: "upstream" | "downstream"; text: string; info: SendInfo | undefined };
 }
 
 /** While the decision log cannot be written, every message is refused: -32051, naming the file and the errno. */

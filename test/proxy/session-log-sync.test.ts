@@ -3,6 +3,7 @@ import type { DecisionInput } from "../../src/decision-log/record.js";
 import { EmbeddedGuardian } from "../../src/guardian/embedded.js";
 import { loadRules } from "../../src/guardian/rules/load.js";
 import { Session } from "../../src/proxy/session.js";
+import { idKey } from "../../src/protocol/json-rpc.js";
 
 const { ruleSet } = loadRules([{ file: "t.yaml", text: "name: open\nrules: []\n" }]);
 const allowAll = new EmbeddedGuardian(ruleSet as NonNullable<typeof ruleSet>);
@@ -13,6 +14,7 @@ const allowAll = new EmbeddedGuardian(ruleSet as NonNullable<typeof ruleSet>);
  */
 function harness(sync: "always" | "interval" = "always") {
   const toAgent: Record<string, unknown>[] = [];
+  const ended: string[] = [];
   const toServer: Record<string, unknown>[] = [];
   const written: DecisionInput[] = [];
   const commits: { resolve: () => void; reject: (e: Error) => void; lines: number }[] = [];
@@ -34,15 +36,15 @@ function harness(sync: "always" | "interval" = "always") {
     },
   };
   const s = new Session(
-    { send: (t) => toAgent.push(JSON.parse(t) as Record<string, unknown>) },
+    { send: (t) => toAgent.push(JSON.parse(t) as Record<string, unknown>), end: (stream) => ended.push(stream) },
     { send: (t) => toServer.push(JSON.parse(t) as Record<string, unknown>) },
-    { guardian: allowAll, log: sink, route: "r", transport: "test" },
+    { guardian: allowAll, log: sink, route: "r", transport: "test", streamingMethods: new Set(["message/stream"]) },
   );
   const frame = (m: unknown) => ({ text: JSON.stringify(m) });
   const turn = () => new Promise((r) => setTimeout(r, 0));
   /** Ends the open commit (the writer's setImmediate): later writes go to a new one. */
   const cut = () => (open = { resolve: () => {}, reject: () => {}, lines: 0 });
-  return { s, sink, toAgent, toServer, written, commits, turn, cut, agent: (m: unknown) => s.fromDownstream(frame(m)), server: (m: unknown) => s.fromUpstream(frame(m)) };
+  return { s, sink, ended, toAgent, toServer, written, commits, turn, cut, agent: (m: unknown) => s.fromDownstream(frame(m)), server: (m: unknown) => s.fromUpstream(frame(m)) };
 }
 
 const req = (id: number, method = "ping") => ({ jsonrpc: "2.0", id, method, params: {} });
@@ -91,6 +93,24 @@ describe("session with a sync log (--log-sync always)", () => {
     expect(refusal.error.data.reasonCode).toEqual(["LOG_UNAVAILABLE"]);
     expect(refusal.error.data.message).toContain("/logs/d.ndjson cannot be written (ENOSPC)");
     expect(h.s.pendingCount).toBe(0);
+  });
+
+  it("a failed commit still ends the streams its turn ended", async () => {
+    const h = harness();
+    h.agent(req(9, "message/stream"));
+    await h.turn();
+    h.commits[0]?.resolve();
+    await h.turn();
+    h.cut();
+    h.server({ jsonrpc: "2.0", id: 9, result: { kind: "status-update", final: true } });
+    h.s.requestsEnded([idKey(9)]);
+    await h.turn();
+    expect(h.ended).toEqual([]);
+    h.sink.failure = { file: "/logs/d.ndjson", code: "EIO" };
+    h.commits[1]?.reject(new Error("EIO"));
+    await h.turn();
+    expect(h.toAgent).toEqual([{ jsonrpc: "2.0", id: 9, error: expect.objectContaining({ code: -32051 }) }]);
+    expect(h.ended).toEqual([idKey(9)]);
   });
 
   it("while the log is down, every message is refused before it is forwarded (interval mode too)", async () => {
