@@ -79,6 +79,18 @@ class Driver {
   }
 }
 
+/** `guardwire serve` with one route to server-everything over stdio, logging to a fresh file. */
+async function startServe(...config: string[]) {
+  const dir = tempDir();
+  const log = join(dir, "d.ndjson");
+  const file = join(dir, "guardwire.yaml");
+  const route = `    mcp: { command: "${process.execPath}", args: ["${EVERYTHING}", stdio] }`;
+  writeFileSync(file, ["listen: { host: 127.0.0.1, port: 0 }", `log: ${log}`, ...config, "routes:", "  - name: everything", "    path: /mcp", route].join("\n"));
+  const serve = spawn(process.execPath, [CLI, "serve", "--config", file, "--pins", join(dir, "pins.json")], { stdio: ["ignore", "pipe", "pipe"] });
+  const { match } = await waitFor(serve, /serving (http:\/\/\S+)/);
+  return { serve, url: `${match[1]}/mcp`, log };
+}
+
 const verify = (...files: string[]) => spawnSync(process.execPath, [CLI, "verify", ...files], { encoding: "utf8" });
 
 function logLines(file: string): Record<string, unknown>[] {
@@ -144,19 +156,11 @@ describe("decision log durability: kill -9 under load", () => {
   }, 60_000);
 
   it("serve: verify reports an intact chain or a torn last line (crash), never tampering", async () => {
-    const dir = tempDir();
-    const log = join(dir, "d.ndjson");
-    const config = join(dir, "guardwire.yaml");
-    writeFileSync(
-      config,
-      ["listen: { host: 127.0.0.1, port: 0 }", `log: ${log}`, "routes:", "  - name: everything", "    path: /mcp", `    mcp: { command: "${process.execPath}", args: ["${EVERYTHING}", stdio] }`].join("\n"),
-    );
-    const serve = spawn(process.execPath, [CLI, "serve", "--config", config, "--pins", join(dir, "pins.json")], { stdio: ["ignore", "pipe", "pipe"] });
-    const { match } = await waitFor(serve, /serving (http:\/\/\S+)/);
+    const { serve, url, log } = await startServe();
     const clients = await Promise.all(
       Array.from({ length: 4 }, async () => {
         const c = new Client({ name: "load", version: "1" });
-        await c.connect(new StreamableHTTPClientTransport(new URL(`${match[1]}/mcp`)));
+        await c.connect(new StreamableHTTPClientTransport(new URL(url)));
         return c;
       }),
     );
@@ -259,18 +263,10 @@ describe("--log-sync always", () => {
 
 describe("logSync: always (serve)", () => {
   it("each tool result reaches the client only once its decision line is in the file", async () => {
-    const dir = tempDir();
-    const log = join(dir, "d.ndjson");
-    const config = join(dir, "guardwire.yaml");
-    writeFileSync(
-      config,
-      ["listen: { host: 127.0.0.1, port: 0 }", `log: ${log}`, "logSync: always", "routes:", "  - name: everything", "    path: /mcp", `    mcp: { command: "${process.execPath}", args: ["${EVERYTHING}", stdio] }`].join("\n"),
-    );
-    const serve = spawn(process.execPath, [CLI, "serve", "--config", config, "--pins", join(dir, "pins.json")], { stdio: ["ignore", "pipe", "pipe"] });
+    const { serve, url, log } = await startServe("logSync: always");
     try {
-      const { match } = await waitFor(serve, /serving (http:\/\/\S+)/);
       const client = new Client({ name: "sync", version: "1" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${match[1]}/mcp`)));
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
       for (let i = 1; i <= 5; i++) {
         await client.callTool({ name: "echo", arguments: { message: `m${i}` } });
         const results = logLines(log).filter((l) => l.direction === "inbound" && l.kind === "response" && l.method === "tools/call");

@@ -44,7 +44,15 @@ function harness(sync: "always" | "interval" = "always") {
   const turn = () => new Promise((r) => setTimeout(r, 0));
   /** Ends the open commit (the writer's setImmediate): later writes go to a new one. */
   const cut = () => (open = { resolve: () => {}, reject: () => {}, lines: 0 });
-  return { s, sink, ended, toAgent, toServer, written, commits, turn, cut, agent: (m: unknown) => s.fromDownstream(frame(m)), server: (m: unknown) => s.fromUpstream(frame(m)) };
+  /** Runs `act` as a turn of its own whose commit succeeds. */
+  const committed = async (act: () => void) => {
+    act();
+    await turn();
+    commits.at(-1)?.resolve();
+    await turn();
+    cut();
+  };
+  return { s, sink, ended, toAgent, toServer, written, commits, turn, cut, committed, agent: (m: unknown) => s.fromDownstream(frame(m)), server: (m: unknown) => s.fromUpstream(frame(m)) };
 }
 
 const req = (id: number, method = "ping") => ({ jsonrpc: "2.0", id, method, params: {} });
@@ -71,12 +79,8 @@ describe("session with a sync log (--log-sync always)", () => {
   it("a commit that fails forwards nothing of its turn: requests and responses become -32051, both ways", async () => {
     const h = harness();
     // The server asks the agent something; the agent asks the server something.
-    h.server(req(77, "roots/list"));
-    await h.turn();
-    h.commits[0]?.resolve();
-    await h.turn();
+    await h.committed(() => h.server(req(77, "roots/list")));
     expect(h.toAgent.map((m) => m.id)).toEqual([77]);
-    h.cut();
     // These pass the log-down check (the log still looks fine), but their commit fails.
     h.agent({ jsonrpc: "2.0", id: 77, result: { roots: [] } });
     h.agent(req(5, "tools/list"));
@@ -97,11 +101,7 @@ describe("session with a sync log (--log-sync always)", () => {
 
   it("a failed commit still ends the streams its turn ended", async () => {
     const h = harness();
-    h.agent(req(9, "message/stream"));
-    await h.turn();
-    h.commits[0]?.resolve();
-    await h.turn();
-    h.cut();
+    await h.committed(() => h.agent(req(9, "message/stream")));
     h.server({ jsonrpc: "2.0", id: 9, result: { kind: "status-update", final: true } });
     h.s.requestsEnded([idKey(9)]);
     await h.turn();
