@@ -3,7 +3,7 @@
 //   2. the launcher: MCP SDK client → `guardwire wrap` → server-everything, against the same client → server directly.
 // The machine may be shared and noisy, so launcher figures are ratios/differences against a direct connection measured
 // in the same round, rounds interleave the connections in rotating order, and medians across rounds are reported.
-// `node bench/run.mjs --quick` (after a build) runs fewer rounds. Every loop is bounded by a count; a watchdog ends
+// `node bench/run.mjs --quick` (after a build) runs fewer rounds; `--log-sync` runs only the `--log-sync always` case. Every loop is bounded by a count; a watchdog ends
 // the run if anything hangs.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -215,8 +215,8 @@ async function main() {
 
   async function connect(kind, log) {
     const args =
-      kind === "proxied"
-        ? [cli, "wrap", "--rules", rulesFile, "--log", log, "--", process.execPath, everything, "stdio"]
+      kind === "proxied" || kind === "synced"
+        ? [cli, "wrap", "--rules", rulesFile, "--log", kind === "synced" ? `${log}.synced` : log, ...(kind === "synced" ? ["--log-sync", "always"] : []), "--", process.execPath, everything, "stdio"]
         : kind === "relay"
           ? [self, "--relay", process.execPath, everything, "stdio"]
           : [everything, "stdio"];
@@ -334,6 +334,62 @@ async function main() {
       log: { lines: logLines, bytes: logBytes, verified: logVerified },
       perRound: Object.fromEntries(kinds.map((k) => [k, { callsPerSec: per[k].tput.map(Math.round), p50ms: per[k].p50, p99ms: per[k].p99 }])),
     };
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // 3. `--log-sync always` against the default (`node bench/run.mjs --log-sync`): each message forwarded only once its
+  //    decision line is written and fsynced (group commit), interleaved rounds as above.
+  async function benchLogSync() {
+    const dir = mkdtempSync(join(tmpdir(), "guardwire-bench-"));
+    const log = join(dir, "decisions.ndjson");
+    const kinds = ["proxied", "synced"];
+    const conns = {};
+    for (const k of kinds) conns[k] = await connect(k, log);
+    for (const k of kinds) await throughput(conns[k].client, P.lWarmCalls);
+    const per = Object.fromEntries(kinds.map((k) => [k, { tput: [], p50: [] }]));
+    for (let r = 0; r < P.lRounds; r++) {
+      const order = r % 2 ? [...kinds].reverse() : kinds;
+      for (const k of order) per[k].tput.push(await throughput(conns[k].client, P.lCalls));
+      for (const k of order) per[k].p50.push(pct(await sequential(conns[k].client, P.lSeq), 50));
+    }
+    for (const k of kinds) await conns[k].client.close();
+    let fs = "unknown";
+    try {
+      fs = execFileSync("stat", ["-f", "-c", "%T", dir], { encoding: "utf8" }).trim();
+    } catch {
+      // no stat(1): the file system type stays unknown
+    }
+    const verified = kinds.map((k) => {
+      try {
+        execFileSync(process.execPath, [cli, "verify", k === "synced" ? `${log}.synced` : log], { stdio: "ignore", timeout: 60000 });
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    rmSync(dir, { recursive: true, force: true });
+    results.logSync = {
+      fileSystem: fs,
+      rounds: P.lRounds,
+      concurrency: CONCURRENCY,
+      callsPerSec: Object.fromEntries(kinds.map((k) => [k, Math.round(median(per[k].tput))])),
+      p50ms: Object.fromEntries(kinds.map((k) => [k, median(per[k].p50)])),
+      throughputRatio: median(per.synced.tput.map((x, i) => x / per.proxied.tput[i])),
+      addedP50ms: median(per.synced.p50.map((x, i) => x - per.proxied.p50[i])),
+      verified,
+    };
+  }
+
+  if (process.argv.includes("--log-sync")) {
+    await benchLogSync();
+    const s = results.logSync;
+    const f = (n, d) => Number(n).toFixed(d);
+    console.log(`\nguardwire bench --log-sync — ${results.date.slice(0, 10)}, node ${process.version}, nproc ${nproc}${quick ? ", QUICK" : ""}, log on ${s.fileSystem}, ${s.rounds} rounds`);
+    console.log(`throughput, ${s.concurrency} in flight: default ${s.callsPerSec.proxied} calls/s, always ${s.callsPerSec.synced} calls/s (${f(s.throughputRatio, 2)} ×)`);
+    console.log(`sequential p50: default ${f(s.p50ms.proxied, 3)} ms, always ${f(s.p50ms.synced, 3)} ms (+${f(s.addedP50ms, 3)} ms)`);
+    console.log(`logs verified: ${s.verified.join(", ")}`);
+    writeFileSync(join(root, "bench", "results-log-sync.json"), JSON.stringify(results, null, 2) + "\n");
+    process.exit(0);
   }
 
   const t0 = performance.now();

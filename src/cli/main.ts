@@ -47,6 +47,7 @@ program
   .option("--no-watch", "do not reload the rules when they change")
   .option("--log-preview", "add a redacted, truncated preview of each message to the log (off: only digests)", false)
   .option("--log-max-bytes <n>", "rotate the log at this size (the chain continues across files)", logBytes)
+  .addOption(new Option("--log-sync <when>", "always: forward a message only once its decision line is fsynced (group commit)").choices(["interval", "always"]).default("interval"))
   .argument("<command...>", "the server command, after --")
   .passThroughOptions()
   .action(async (command: string[], o: WrapOptions) => {
@@ -140,7 +141,7 @@ program
 program
   .command("tail")
   .description("show decisions as readable lines, optionally following the log")
-  .argument("[file]", "decision log", "./guardwire-decisions.ndjson")
+  .argument("[files...]", "decision logs (several: one per server), default ./guardwire-decisions.ndjson")
   .option("-f, --follow", "keep reading as decisions are written (survives rotation)", false)
   .option("--decision <d>", "only these decisions (allow, deny, modify); repeatable or comma-separated", collect)
   .option("--method <m>", "only these methods (globs)", collect)
@@ -149,12 +150,12 @@ program
   .option("--task <id>", "A2A: only exchanges about this task or context id (globs)", collect)
   .option("--json", "print the raw NDJSON lines", false)
   .option("--no-color", "no ANSI colours")
-  .action(async (file: string, o: { follow: boolean; decision?: string[]; method?: string[]; tool?: string[]; session?: string[]; task?: string[]; json: boolean; color: boolean }) => {
+  .action(async (files: string[], o: { follow: boolean; decision?: string[]; method?: string[]; tool?: string[]; session?: string[]; task?: string[]; json: boolean; color: boolean }) => {
     const ac = new AbortController();
     process.once("SIGINT", () => ac.abort());
     process.once("SIGTERM", () => ac.abort());
     process.exitCode = await runTail(
-      { file, follow: o.follow, json: o.json, color: o.color && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, decision: o.decision, method: o.method, tool: o.tool, session: o.session, task: o.task, signal: ac.signal },
+      { file: files.length > 0 ? files : "./guardwire-decisions.ndjson", follow: o.follow, json: o.json, color: o.color && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, decision: o.decision, method: o.method, tool: o.tool, session: o.session, task: o.task, signal: ac.signal },
       process.stdout,
       process.stderr,
     );

@@ -32,7 +32,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     { rules: config.rules, failMode: config.failMode, pins: o.pins, watch: o.watch, remotes: remotesOf(config.guardian) },
     process.stderr,
   );
-  const log = openDecisionLog({ dest: config.log, stderr: process.stderr }, `choose another path with log: in ${o.config}`);
+  const log = openDecisionLog({ dest: config.log, stderr: process.stderr, sync: config.logSync }, `choose another path with log: in ${o.config}`);
   const remotes = new Map<string, A2aRemote>();
   const routes: ServedRoute[] = config.routes.map((r) => {
     if (r.a2a) {

@@ -42,12 +42,37 @@ export function wholeNumber(what: string, min: number, max = Number.MAX_SAFE_INT
   };
 }
 
-/** Opens the decision log; `fix` says how to choose another destination (`--log`, or the config's `log:`). */
-export function openDecisionLog(o: DecisionLogOptions, fix: string): DecisionLog {
+/**
+ * Opens the decision log as `wrap`, `serve` and `guardian` do: held by this process (`<log>.lock`, so a second
+ * guardwire on the same file is refused), problems reported on stderr. A log that cannot be written at start is a
+ * one-line refusal naming the file and `fix` (`--log`, or the config's `log:`); one that fails later refuses traffic
+ * until it can be written again (docs/decision-log.md).
+ */
+export function openDecisionLog(o: Omit<DecisionLogOptions, "lock" | "onProblem">, fix: string): DecisionLog {
+  let starting = true;
+  const onProblem = (text: string) => void (starting || process.stderr.write(text + "\n"));
+  let log: DecisionLog;
   try {
-    return DecisionLog.open(o);
+    log = DecisionLog.open({ ...o, onProblem, lock: { pid: process.pid, alive } });
   } catch (e) {
+    if (e instanceof GuardwireError) throw e;
     throw new GuardwireError("LOG_UNWRITABLE", `cannot write the decision log ${o.dest}: ${describeErrno(e)}; ${fix}`, { cause: e });
+  }
+  if (log.failure) {
+    const e = log.error;
+    void log.close();
+    throw new GuardwireError("LOG_UNWRITABLE", `cannot write the decision log ${o.dest}: ${describeErrno(e)}; ${fix}`, { cause: e });
+  }
+  starting = false;
+  return log;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -2,7 +2,8 @@ import { followFile, parseLine } from "../decision-log/reader.js";
 import { formatDecision, matchesFilter, type DecisionFilter } from "../decision-log/format.js";
 
 export interface TailOptions extends DecisionFilter {
-  file: string;
+  /** One log, or several (one per server): followed side by side, lines printed as each file grows. */
+  file: string | string[];
   follow: boolean;
   json: boolean;
   color: boolean;
@@ -10,26 +11,31 @@ export interface TailOptions extends DecisionFilter {
   pollMs?: number;
 }
 
-/** `guardwire tail`: readable decisions, filtered; with -f, follows the log across rotation until interrupted. */
+/** `guardwire tail`: readable decisions, filtered; with -f, follows the logs across rotation until interrupted. */
 export async function runTail(opts: TailOptions, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  const files = typeof opts.file === "string" ? [opts.file] : opts.file;
   let missing = false;
-  await followFile(opts.file, {
-    follow: opts.follow,
-    pollMs: opts.pollMs,
-    signal: opts.signal,
-    onMissing: () => {
-      missing = true;
-      err.write(opts.follow ? `guardwire: waiting for ${opts.file} to appear…\n` : `guardwire: no decision log at ${opts.file}\n`);
-    },
-    onLine: (line) => {
-      const r = parseLine(line);
-      if (!r) {
-        err.write(`guardwire: skipped a line that is not a decision\n`);
-        return;
-      }
-      if (!matchesFilter(r, opts)) return;
-      out.write((opts.json ? line : formatDecision(r, { color: opts.color })) + "\n");
-    },
-  });
+  await Promise.all(
+    files.map((file) =>
+      followFile(file, {
+        follow: opts.follow,
+        pollMs: opts.pollMs,
+        signal: opts.signal,
+        onMissing: () => {
+          missing = true;
+          err.write(opts.follow ? `guardwire: waiting for ${file} to appear…\n` : `guardwire: no decision log at ${file}\n`);
+        },
+        onLine: (line) => {
+          const r = parseLine(line);
+          if (!r) {
+            err.write(`guardwire: skipped a line that is not a decision\n`);
+            return;
+          }
+          if (!matchesFilter(r, opts)) return;
+          out.write((opts.json ? line : formatDecision(r, { color: opts.color })) + "\n");
+        },
+      }),
+    ),
+  );
   return missing && !opts.follow ? 1 : 0;
 }

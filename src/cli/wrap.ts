@@ -1,3 +1,4 @@
+import type { LogSync } from "../decision-log/writer.js";
 import { GuardwireError } from "../errors.js";
 import { launchStdio } from "../proxy/stdio-launcher.js";
 import { DEFAULT_MAX_FRAME_BYTES } from "../protocol/safe-json.js";
@@ -11,6 +12,8 @@ export interface WrapOptions extends GuardianOptions {
   maxFrameBytes?: number;
   logMaxBytes?: number;
   logPreview?: boolean;
+  /** `always`: a message is forwarded only once its decision line is written and fsynced (group commit). */
+  logSync?: LogSync;
 }
 
 /**
@@ -24,7 +27,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
     throw new GuardwireError("USAGE", "the decision log cannot go to stdout in wrap mode (stdout carries the protocol); use a file or - for stderr");
   }
   const { guardian, close: stopWatching } = buildGuardian(opts, process.stderr);
-  const log = openDecisionLog({ dest: opts.log, stderr: process.stderr, maxBytes: opts.logMaxBytes }, "choose another path with --log");
+  const log = openDecisionLog({ dest: opts.log, stderr: process.stderr, maxBytes: opts.logMaxBytes, sync: opts.logSync }, "choose another path with --log");
   const flush = () => {
     try {
       log.flushSync();
@@ -32,7 +35,8 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
       // nothing more can be done at exit
     }
   };
-  process.on("exit", flush);
+  // The lock goes last: after a signal, the server's last messages are still logged by this process.
+  process.on("exit", () => (flush(), log.releaseLock()));
 
   let launcher;
   try {

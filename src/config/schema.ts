@@ -54,6 +54,8 @@ export const configSchema = z
     /** Rule files, directories or shipped packs, loaded in this order as one set (docs/rules.md, Layering). */
     rules: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
     log: z.string().default("./guardwire-decisions.ndjson"),
+    /** `always`: a message is forwarded only once its decision line is written and fsynced (docs/decision-log.md). */
+    logSync: z.enum(["interval", "always"]).default("interval"),
     guardian: guardianSchema.default({ kind: "embedded" }),
     failMode: z.enum(["closed", "open"]).default("closed"),
     maxFrameBytes: z.number().int().positive().default(16 * 1024 * 1024),

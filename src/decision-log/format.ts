@@ -7,7 +7,7 @@ const C = { reset: "\x1b[0m", dim: "\x1b[2m", red: "\x1b[31m", green: "\x1b[32m"
 export function formatDecision(r: DecisionRecord, opts: { color: boolean }): string {
   const paint = (code: string, s: string) => (opts.color ? code + s + C.reset : s);
   const time = typeof r.time === "string" ? r.time.slice(11, 23) : "";
-  const label = (r.mode === "audit" ? `AUDIT:${r.decision}` : r.decision.toUpperCase()).padEnd(12);
+  const label = (r.kind === "log" ? "LOG" : r.mode === "audit" ? `AUDIT:${r.decision}` : r.decision.toUpperCase()).padEnd(12);
   const colour = r.mode === "audit" ? C.magenta : r.decision === "deny" ? C.red : r.decision === "modify" ? C.yellow : C.green;
   const what = [r.method ?? "(no method)", r.tool ?? "", r.id !== null && r.id !== undefined ? `#${r.id}` : ""].filter(Boolean).join(" ");
   const parts = [
@@ -18,7 +18,7 @@ export function formatDecision(r: DecisionRecord, opts: { color: boolean }): str
   ];
   if (r.rules?.length) parts.push(`[${r.rules.join(", ")}]`);
   if (r.reasonCode?.length) parts.push(r.reasonCode.join(","));
-  if (r.decision !== "allow" && r.message) parts.push(paint(colour, r.message));
+  if ((r.decision !== "allow" || r.kind === "log") && r.message) parts.push(paint(colour, r.message));
   // A2A: who called whom about which task, so a chain of delegations can be followed across lines.
   const a2a = r.protocol === "a2a" ? [`${r.agent ?? "?"}→${r.peer ?? r.route}`, r.task ? `task ${r.task}` : "", r.context ? `ctx ${r.context}` : ""].filter(Boolean).join(" ") : "";
   if (a2a) parts.push(a2a);

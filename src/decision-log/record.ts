@@ -8,7 +8,8 @@ export interface DecisionInput {
   transport: string;
   protocol: "mcp" | "a2a" | "aos";
   direction: "outbound" | "inbound";
-  kind: "request" | "response" | "notification" | "event";
+  /** `log`: a line about the log itself (a crash recovered, lines dropped while it was unwritable), not a message. */
+  kind: "request" | "response" | "notification" | "event" | "log";
   id: string | number | null;
   method: string | null;
   tool: string | null;
@@ -31,6 +32,8 @@ export interface DecisionInput {
   peer?: string;
   task?: string;
   context?: string;
+  /** On a `LOG_RECOVERED` line: sha256 of the torn line just before it, which that line closes. */
+  torn?: string;
 }
 
 export interface DecisionRecord extends DecisionInput {

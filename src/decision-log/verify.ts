@@ -5,35 +5,42 @@ import { readHead } from "./head.js";
 import { GENESIS } from "./record.js";
 
 export type VerifyResult =
-  | { ok: true; lines: number; lastHash: string; lastSeq: number }
+  | { ok: true; lines: number; lastHash: string; lastSeq: number; torn?: number; recovered: number }
   | { ok: false; line: number; reason: string; lines: number };
 
 /**
  * Checks a log's hash chain: every line parses, its hash is sha256(prev + canonical(line without hash)), its prev is
  * the previous line's hash, and seq counts up by one. The first line must start the chain (prev = GENESIS) unless
  * the chain it continues is given.
+ *
+ * What a crash leaves is told apart from tampering: an unreadable *last* line (cut mid-write, or not a record) is
+ * reported as `torn`, the chain before it intact; an unreadable line inside the log passes only when the next line is
+ * the writer's `LOG_RECOVERED` note naming it by its sha256 and continuing the chain from the line before it. Any
+ * other bad line — changed, removed, reordered or inserted — fails.
  */
 export function verifyChain(text: string, start: { prev?: string; seq?: number } = {}): VerifyResult {
   const lines = text.split("\n");
   if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
   let prev = start.prev ?? GENESIS;
   let seq = start.seq;
+  let recovered = 0;
+  let count = 0;
   for (let i = 0; i < lines.length; i++) {
     const n = i + 1;
     const line = lines[i] as string;
     const fail = (reason: string): VerifyResult => ({ ok: false, line: n, reason, lines: lines.length });
-    if (line.trim() === "") return fail("blank line inside the log");
-    let rec: Record<string, unknown>;
-    try {
-      rec = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      return fail("not JSON (edited or torn line)");
-    }
-    if (rec === null || typeof rec !== "object" || typeof rec.hash !== "string" || typeof rec.prev !== "string" || typeof rec.seq !== "number") {
-      return fail("not a decision record (hash, prev or seq missing)");
+    const rec = readRecord(line);
+    if (typeof rec === "string") {
+      if (i === lines.length - 1) return { ok: true, lines: count, lastHash: prev, lastSeq: (seq ?? 0) - 1, torn: n, recovered };
+      const next = readRecord(lines[i + 1] as string);
+      if (typeof next !== "string" && next.torn === hash("sha256", line, "hex") && next.prev === prev && next.reasonCode?.[0] === "LOG_RECOVERED") {
+        recovered++;
+        continue;
+      }
+      return fail(line.trim() === "" ? "blank line inside the log" : rec);
     }
     if (rec.prev !== prev) {
-      if (i === 0 && start.prev === undefined) {
+      if (count === 0 && start.prev === undefined) {
         return fail("the chain does not start at genesis: its first lines were deleted, or this is a rotated file (verify the earlier files with it, oldest first)");
       }
       return fail("prev does not match the previous line's hash (a line before it was deleted, changed or reordered)");
@@ -42,25 +49,52 @@ export function verifyChain(text: string, start: { prev?: string; seq?: number }
     const { hash: lineHash, ...rest } = rec;
     const expected = hash("sha256", prev + canonicalize(rest), "hex");
     if (lineHash !== expected) return fail("hash does not match the line's content (the line was changed)");
-    prev = lineHash as string;
-    seq = (rec.seq as number) + 1;
+    prev = lineHash;
+    seq = rec.seq + 1;
+    count++;
   }
-  return { ok: true, lines: lines.length, lastHash: prev, lastSeq: (seq ?? 0) - 1 };
+  return { ok: true, lines: count, lastHash: prev, lastSeq: (seq ?? 0) - 1, recovered };
+}
+
+interface ChainedLine {
+  hash: string;
+  prev: string;
+  seq: number;
+  torn?: unknown;
+  reasonCode?: unknown[];
+  [key: string]: unknown;
+}
+
+/** The line as a chained record, or why it is not one. */
+function readRecord(line: string): ChainedLine | string {
+  let rec: unknown;
+  try {
+    rec = JSON.parse(line);
+  } catch {
+    return "not JSON (edited, or torn by a crash and then written after)";
+  }
+  const r = rec as Partial<ChainedLine> | null;
+  if (r === null || typeof r !== "object" || typeof r.hash !== "string" || typeof r.prev !== "string" || typeof r.seq !== "number") {
+    return "not a decision record (hash, prev or seq missing)";
+  }
+  return r as ChainedLine;
 }
 
 export type FilesResult =
-  | { ok: true; lines: number; lastHash: string; lastSeq: number; note?: string }
+  | { ok: true; lines: number; lastHash: string; lastSeq: number; note?: string; torn?: { file: string; line: number }; recovered: number }
   | { ok: false; file: string; line: number; reason: string };
 
 /**
  * Verifies several files (oldest first, e.g. log.2 log.1 log) as one chain, then checks the newest file against the
- * head kept beside it, which catches lines deleted from the end.
+ * head kept beside it, which catches lines deleted from the end. A torn last line is accepted only in the newest file.
  */
 export async function verifyFiles(paths: string[], opts: { partial?: boolean } = {}): Promise<FilesResult> {
   let start: { prev?: string; seq?: number } = {};
   let first = true;
   let total = 0;
+  let recovered = 0;
   let newestLines = 0;
+  let torn: { file: string; line: number } | undefined;
   let last: { hash: string; seq: number } = { hash: GENESIS, seq: -1 };
   for (const path of paths) {
     let text: string;
@@ -80,10 +114,13 @@ export async function verifyFiles(paths: string[], opts: { partial?: boolean } =
       }
     }
     first = false;
+    if (torn) return { ok: false, file: torn.file, line: torn.line, reason: "unreadable line at the end of a file the chain continues after (changed, or cut)" };
     const r = verifyChain(text, start);
     if (!r.ok) return { ok: false, file: path, line: r.line, reason: r.reason };
     total += r.lines;
-    newestLines = r.lines;
+    recovered += r.recovered;
+    newestLines = r.lines + r.recovered;
+    if (r.torn) torn = { file: path, line: r.torn };
     if (r.lines > 0) last = { hash: r.lastHash, seq: r.lastSeq };
     start = { prev: last.hash, seq: last.seq + 1 };
   }
@@ -95,13 +132,16 @@ export async function verifyFiles(paths: string[], opts: { partial?: boolean } =
       return {
         ok: false,
         file: newest,
-        line: newestLines + 1,
-        reason: `missing: the log ends at seq ${last.seq} but its head records seq ${head.seq} (lines deleted from the end)`,
+        line: torn?.line ?? newestLines + 1,
+        reason: torn
+          ? `the last line is unreadable, and the chain head records seq ${head.seq} past the last whole line (seq ${last.seq}): a written line was changed or cut, not torn by a crash`
+          : `missing: the log ends at seq ${last.seq} but its head records seq ${head.seq} (lines deleted from the end)`,
       };
     }
     if (head.seq === last.seq && head.hash !== last.hash) {
       return { ok: false, file: newest, line: newestLines, reason: "the last line does not match the chain head (it was changed or replaced)" };
     }
   }
-  return { ok: true, lines: total, lastHash: last.hash, lastSeq: last.seq, note: head ? undefined : "no chain head beside the log: deletions at its end cannot be detected" };
+  const note = head ? undefined : "no chain head beside the log: deletions at its end cannot be detected";
+  return { ok: true, lines: total, lastHash: last.hash, lastSeq: last.seq, note, torn, recovered };
 }

@@ -3,6 +3,7 @@ import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readS
 import { dirname } from "node:path";
 import { canonicalize } from "../protocol/canonical.js";
 import { writeHead } from "./head.js";
+import { acquireLock, releaseLock, type LockOwner } from "./lock.js";
 import { GENESIS, type DecisionInput, type DecisionRecord } from "./record.js";
 
 export interface DecisionLogOptions {
@@ -19,41 +20,85 @@ export interface DecisionLogOptions {
   flushEveryMs?: number;
   /** How often, at most, the chain head beside the file is rewritten while lines keep coming, in ms (default 1000). */
   headEveryMs?: number;
+  /**
+   * `interval` (default): lines are buffered and written every `flushEveryMs`; write() returns nothing. `always`:
+   * group commit — the lines of one turn are written and fsynced together, and write() returns a promise settled then.
+   */
+  sync?: LogSync;
+  /** While the file cannot be written, how often to try again, in ms (default 1000). */
+  retryMs?: number;
+  /** Lines held while the file cannot be written, at most (bytes, default 8 MiB); more are counted, not kept. */
+  maxHeldBytes?: number;
+  /** Told when the file stops or starts being writable (one line each, for stderr). */
+  onProblem?: (text: string) => void;
+  /** Hold `<dest>.lock` for this process: a second writer on the same file is refused (LOG_IN_USE). */
+  lock?: LockOwner;
 }
 
+export type LogSync = "interval" | "always";
+
+/** Why the log cannot be written right now. */
+export interface LogFailure {
+  file: string;
+  /** errno code (ENOSPC, EACCES, EFBIG…). */
+  code: string;
+  message: string;
+}
+
+interface Batch {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (e: Error) => void;
+}
 
 /**
  * The decision log: one NDJSON line per decision, each chained to the previous by SHA-256:
  * hash = sha256(prev + canonical(line without hash)). Lines are buffered and written with one synchronous write per
  * 64 KiB or per `flushEveryMs`, so the hot path does not touch the disk and no write can overtake another (which would
  * reorder lines and break the chain). flushSync() (exit, signals) writes and fsyncs everything. Reopening an existing
- * file continues its chain.
+ * file continues its chain. When the file cannot be written, `failure` says why, the lines are held (bounded) and
+ * written, in order, when it can be again.
  */
 export class DecisionLog {
   private fd = -1;
   private pending: string[] = [];
   private pendingChars = 0;
+  /** Bytes of a write that failed part-way: they go first, so a line cut by ENOSPC is completed, not repeated. */
+  private stuck: Buffer | undefined;
   private prev = GENESIS;
   private nextSeq = 0;
+  /** The last line known to be in the file (what the head may name). */
+  private written = { seq: -1, hash: GENESIS, time: "" };
   private bytes = 0;
   private timer: NodeJS.Timeout | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
   private headDirty = false;
   private headTimer: NodeJS.Timeout | undefined;
   private lastHeadAt = 0;
   private lastTime = "";
-  /** The first write error (disk full, closed pipe); logging goes on being attempted, the proxy never crashes. */
+  private batch: Batch | undefined;
+  private dropped = 0;
+  private locked = false;
+  /** Set while the file cannot be written; the session refuses traffic meanwhile (nothing goes through unlogged). */
+  failure: LogFailure | undefined;
+  /** The first error met (disk full, closed pipe, failed rotation); logging goes on being attempted, the proxy never crashes. */
   error: Error | undefined;
 
   private constructor(private readonly opts: DecisionLogOptions) {}
 
   static open(opts: DecisionLogOptions): DecisionLog {
     const log = new DecisionLog(opts);
-    let torn = false;
+    if (opts.dest !== "-" && opts.lock) {
+      acquireLock(opts.dest, opts.lock);
+      log.locked = true;
+    }
+    let torn: TornTail | undefined;
     if (opts.dest !== "-" && existsSync(opts.dest)) {
       const end = lastRecord(opts.dest);
       if (end.record) {
         log.prev = end.record.hash;
         log.nextSeq = end.record.seq + 1;
+        log.written = { seq: end.record.seq, hash: end.record.hash, time: end.record.time };
       }
       torn = end.torn;
       log.bytes = statSync(opts.dest).size;
@@ -61,8 +106,11 @@ export class DecisionLog {
     // A stream error (EPIPE when whoever reads stderr went away) is remembered, never thrown at the proxy.
     if (opts.dest === "-") opts.stderr?.on("error", (e: Error) => (log.error ??= e));
     log.openFile();
-    // A crash mid-write left half a line: end it, so the next record starts a line of its own (verify names the torn one).
-    if (torn) log.pending.push("\n");
+    if (torn) {
+      // A crash mid-write left a torn last line: end it, and say so in the chain, which continues from the last whole line.
+      if (!torn.ended) log.pending.push("\n");
+      if (torn.clean) settle(log.write(noteOf("LOG_RECOVERED", `a torn last line (${torn.length} characters, a crash mid-write) was closed on restart; the chain continues from the line before it`), torn.hash));
+    }
     return log;
   }
 
@@ -74,73 +122,183 @@ export class DecisionLog {
     return this.nextSeq;
   }
 
-  write(input: DecisionInput): void {
+  get sync(): LogSync {
+    return this.opts.sync ?? "interval";
+  }
+
+  /** Interval mode: nothing. `always`: a promise settled when the line is on disk (rejected if it cannot be). */
+  write(input: DecisionInput, torn?: string): void | Promise<void> {
+    if (this.failure && this.heldChars() >= (this.opts.maxHeldBytes ?? MAX_HELD)) {
+      // Bounded: past the cap a line is not chained at all (so the chain stays whole), only counted.
+      this.dropped++;
+      return this.opts.sync === "always" ? Promise.reject(failureError(this.failure)) : undefined;
+    }
     const time = this.opts.clock ? this.opts.clock().toISOString() : isoNow();
     const seq = this.nextSeq;
     const prev = this.prev;
-    const { line, canonical } = serialize(time, seq, input, prev);
+    const { line, canonical } = serialize(time, seq, torn === undefined ? input : { ...input, torn }, prev);
     const hash = hashHex(prev + canonical);
     const full = line + ',"hash":"' + hash + '"}\n';
     // Sizes are counted in UTF-16 units: rotation is approximate for non-ASCII text, which is fine for a size cap.
     const size = this.bytes + this.pendingChars;
-    if (this.opts.maxBytes && this.opts.dest !== "-" && size > 0 && size + full.length > this.opts.maxBytes) this.rotate();
+    if (this.opts.maxBytes && this.opts.dest !== "-" && !this.failure && size > 0 && size + full.length > this.opts.maxBytes) this.rotate();
     this.pending.push(full);
     this.pendingChars += full.length;
     this.prev = hash;
     this.nextSeq++;
     this.lastTime = time;
     this.headDirty = true;
-    if (this.pendingChars >= FLUSH_AT) this.flushBuffer();
+    if (this.opts.sync === "always") return this.enlist();
+    if (this.pendingChars >= FLUSH_AT && !this.failure) this.flushBuffer();
     else this.schedule();
   }
 
   /** Everything written so far is on disk when this returns (exit, signals). */
   flushSync(): void {
     this.flushBuffer();
-    if (this.fd >= 0) {
-      try {
-        fsyncSync(this.fd);
-      } catch (e) {
-        this.error ??= e as Error;
-      }
-    }
+    this.fsync();
     this.writeHeadNow();
+    this.settleBatch();
+    if (this.failure && this.heldChars() > 0) {
+      this.opts.onProblem?.(`guardwire: ${this.heldChars()} bytes of decision lines could not be written to ${this.failure.file} (${this.failure.code}) and are lost`);
+    }
   }
 
   async close(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    if (this.headTimer) clearTimeout(this.headTimer);
+    for (const t of [this.timer, this.headTimer, this.retryTimer]) if (t) clearTimeout(t);
     this.timer = undefined;
     this.headTimer = undefined;
+    this.retryTimer = undefined;
     this.flushSync();
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
+    this.releaseLock();
   }
 
-  private openFile(): void {
-    if (this.opts.dest === "-") return;
-    mkdirSync(dirname(this.opts.dest), { recursive: true });
-    this.fd = openSync(this.opts.dest, "a");
+  /** Lets another process open the file (close() does it; at a hard exit the lock is found stale). */
+  releaseLock(): void {
+    if (!this.locked || !this.opts.lock) return;
+    this.locked = false;
+    releaseLock(this.opts.dest, this.opts.lock);
+  }
+
+  private heldChars(): number {
+    return this.pendingChars + (this.stuck?.length ?? 0);
+  }
+
+  private openFile(): boolean {
+    if (this.opts.dest === "-" || this.fd >= 0) return true;
+    try {
+      mkdirSync(dirname(this.opts.dest), { recursive: true });
+    } catch {
+      // opening says why more plainly (ENOTDIR, EACCES)
+    }
+    try {
+      this.fd = openSync(this.opts.dest, "a");
+      return true;
+    } catch (e) {
+      this.fail(e as NodeJS.ErrnoException);
+      return false;
+    }
+  }
+
+  /** `always`: the lines of this turn join one batch, written and fsynced together once the turn's I/O is done. */
+  private enlist(): Promise<void> {
+    if (!this.batch) {
+      let resolve!: () => void;
+      let reject!: (e: Error) => void;
+      const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+      this.batch = { promise, resolve, reject };
+      setImmediate(() => {
+        this.flushBuffer();
+        this.fsync();
+        this.settleBatch();
+        this.scheduleHead();
+      });
+    }
+    return this.batch.promise;
+  }
+
+  private settleBatch(): void {
+    const b = this.batch;
+    if (!b) return;
+    this.batch = undefined;
+    // Lines added during the flush (a note on recovery) are not this batch's: they go in the next one.
+    if (this.failure) b.reject(failureError(this.failure));
+    else b.resolve();
+    if (this.pending.length > 0 && !this.failure && this.opts.sync === "always") settle(this.enlist());
+  }
+
+  private fsync(): void {
+    if (this.fd < 0 || this.failure) return;
+    try {
+      fsyncSync(this.fd);
+    } catch (e) {
+      this.fail(e as NodeJS.ErrnoException);
+    }
   }
 
   private flushBuffer(): void {
-    if (this.pending.length === 0) return;
-    const data = this.pending.join("");
-    this.pending = [];
-    this.pendingChars = 0;
+    if (this.pending.length === 0 && !this.stuck) return;
     if (this.opts.dest === "-") {
+      const data = this.pending.join("");
+      this.pending = [];
+      this.pendingChars = 0;
       // stderr: its own stream keeps the order; a pipe there may be non-blocking, so no writeSync.
       if (!this.error) this.opts.stderr?.write(data);
       return;
     }
-    const buf = Buffer.from(data);
+    if (!this.openFile()) return;
+    const fresh = this.pending.length > 0 ? Buffer.from(this.pending.join("")) : undefined;
+    const buf = this.stuck && fresh ? Buffer.concat([this.stuck, fresh]) : (this.stuck ?? fresh ?? Buffer.alloc(0));
+    this.pending = [];
+    this.pendingChars = 0;
+    this.stuck = undefined;
+    let off = 0;
     try {
-      let off = 0;
       while (off < buf.length) off += writeSync(this.fd, buf, off);
-      this.bytes += buf.length;
     } catch (e) {
-      this.error ??= e as Error;
+      this.bytes += off;
+      this.stuck = buf.subarray(off);
+      this.fail(e as NodeJS.ErrnoException);
+      return;
     }
+    this.bytes += buf.length;
+    this.written = { seq: this.nextSeq - 1, hash: this.prev, time: this.lastTime };
+    if (this.failure) this.recovered();
+  }
+
+  private fail(e: NodeJS.ErrnoException): void {
+    this.error ??= e;
+    const first = !this.failure;
+    this.failure = { file: this.opts.dest, code: e.code ?? "EIO", message: e.message };
+    if (first) this.opts.onProblem?.(`guardwire: cannot write the decision log ${this.opts.dest} (${this.failure.code}): traffic is refused until it can be written`);
+    this.scheduleRetry();
+  }
+
+  private recovered(): void {
+    const was = this.failure;
+    this.failure = undefined;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.opts.onProblem?.(`guardwire: the decision log ${this.opts.dest} is writable again (after ${was?.code}); traffic resumes`);
+    if (this.dropped > 0) {
+      const n = this.dropped;
+      this.dropped = 0;
+      settle(this.write(noteOf("LOG_LINES_DROPPED", `${n} decision line(s) were not kept while the log could not be written (${was?.code}): more than ${this.opts.maxHeldBytes ?? MAX_HELD} bytes were waiting`)));
+    }
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.flushBuffer();
+      this.fsync();
+      if (this.failure) this.scheduleRetry();
+      else this.scheduleHead();
+    }, this.opts.retryMs ?? 1000);
+    this.retryTimer.unref();
   }
 
   private schedule(): void {
@@ -148,7 +306,7 @@ export class DecisionLog {
     // Lines reach the file (for tail -f) this often; no fsync on this path.
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.flushBuffer();
+      if (!this.failure) this.flushBuffer();
       this.scheduleHead();
     }, this.opts.flushEveryMs ?? 100);
     this.timer.unref();
@@ -160,7 +318,7 @@ export class DecisionLog {
     const wait = Math.max(0, this.lastHeadAt + (this.opts.headEveryMs ?? 1000) - Date.now());
     this.headTimer = setTimeout(() => {
       this.headTimer = undefined;
-      this.flushBuffer();
+      if (!this.failure) this.flushBuffer();
       this.writeHeadNow();
     }, wait);
     this.headTimer.unref();
@@ -168,6 +326,7 @@ export class DecisionLog {
 
   private rotate(): void {
     this.flushSync();
+    if (this.failure) return;
     this.bytes = 0;
     const keep = this.opts.keep ?? 5;
     const file = this.opts.dest;
@@ -181,25 +340,41 @@ export class DecisionLog {
       this.error ??= e as Error;
       return;
     }
-    try {
-      closeSync(this.fd);
-      this.openFile();
-    } catch (e) {
-      this.error ??= e as Error;
-      this.fd = -1;
-    }
+    closeSync(this.fd);
+    this.fd = -1;
+    this.openFile();
   }
 
   private writeHeadNow(): void {
-    if (!this.headDirty || this.opts.dest === "-") return;
-    this.headDirty = false;
+    if (!this.headDirty || this.opts.dest === "-" || this.written.seq < 0) return;
+    // The head names only lines in the file: while some are held, it waits for them.
+    this.headDirty = this.written.seq !== this.nextSeq - 1;
     this.lastHeadAt = Date.now();
     try {
-      writeHead(this.opts.dest, { seq: this.nextSeq - 1, hash: this.prev, time: this.lastTime });
+      writeHead(this.opts.dest, this.written);
     } catch (e) {
       this.error ??= e as Error;
     }
   }
+}
+
+const MAX_HELD = 8 * 1024 * 1024;
+
+function failureError(f: LogFailure): Error {
+  return Object.assign(new Error(`cannot write the decision log ${f.file} (${f.code})`), { code: f.code });
+}
+
+/** A write of the writer's own, whose outcome shows in `failure`. */
+function settle(ticket: void | Promise<void>): void {
+  if (ticket) ticket.catch(() => undefined);
+}
+
+/** A line about the log itself (kind `log`), not about a message. */
+function noteOf(reasonCode: string, message: string): DecisionInput {
+  return {
+    session: "-", route: "-", transport: "-", protocol: "mcp", direction: "inbound", kind: "log", id: null, method: null, tool: null,
+    agent: null, decision: "allow", mode: "enforce", rules: [], reasonCode: [reasonCode], message, evalUs: 0, digest: null,
+  };
 }
 
 const FLUSH_AT = 64 * 1024;
@@ -208,7 +383,7 @@ const FLUSH_AT = 64 * 1024;
 const LINE_KEYS = [
   "time", "seq", "session", "route", "transport", "protocol", "direction", "kind", "id", "method", "tool", "agent",
   "decision", "mode", "rules", "reasonCode", "message", "evalUs", "digest", "ruleset", "failOpen", "preview",
-  "peer", "task", "context", "prev",
+  "peer", "task", "context", "torn", "prev",
 ] as const;
 const QUOTED = LINE_KEYS.map((k) => JSON.stringify(k));
 /** Positions of LINE_KEYS in canonical (sorted) order. */
@@ -281,26 +456,53 @@ export function hashHex(text: string): string {
   return hash("sha256", text, "hex");
 }
 
-/** The last complete record of a log file, read from its end, and whether the file ends mid-line. */
-function lastRecord(path: string): { record: DecisionRecord | undefined; torn: boolean } {
+/** What a crash mid-write left at the end of a log: its last line, unreadable. */
+interface TornTail {
+  /** The torn text ended with a newline (a whole line that does not parse) rather than mid-line. */
+  ended: boolean;
+  /** Only the last line is bad, and the line before it (if any) is a whole record: a crash, not damage. */
+  clean: boolean;
+  /** sha256 of the torn line's text, as `verify` reads it: the note that closes it names it by this. */
+  hash: string;
+  length: number;
+}
+
+/** The last complete record of a log file, read from its end, and what a crash mid-write left after it. */
+function lastRecord(path: string): { record: DecisionRecord | undefined; torn: TornTail | undefined } {
   const fd = openSync(path, "r");
   try {
     const size = fstatSync(fd).size;
     const window = Math.min(size, 1024 * 1024);
     const buf = Buffer.alloc(window);
     readSync(fd, buf, 0, window, size - window);
-    const torn = size > 0 && buf[window - 1] !== 0x0a;
-    const lines = buf.toString("utf8").split("\n").filter((l) => l.trim().length > 0);
+    const ended = size === 0 || buf[window - 1] === 0x0a;
+    const lines = buf.toString("utf8").split("\n");
+    if (ended) lines.pop();
+    const last = lines[lines.length - 1];
+    let torn: TornTail | undefined;
+    if (last !== undefined && !readRecord(last)) {
+      const before = lines.length >= 2 ? readRecord(lines[lines.length - 2] as string) : undefined;
+      torn = { ended, clean: before !== undefined || (lines.length === 1 && window === size), hash: hashHex(last), length: last.length };
+      lines.pop();
+    } else if (!ended) {
+      // A whole record whose newline did not make it: only the newline is missing.
+      torn = { ended, clean: false, hash: "", length: 0 };
+    }
     for (let i = lines.length - 1; i >= 0; i--) {
-      try {
-        const r = JSON.parse(lines[i] as string) as DecisionRecord;
-        if (typeof r.hash === "string" && typeof r.seq === "number") return { record: r, torn };
-      } catch {
-        // a torn last line (crash mid-write): look further back
-      }
+      const r = readRecord(lines[i] as string);
+      if (r) return { record: r, torn };
     }
     return { record: undefined, torn };
   } finally {
     closeSync(fd);
+  }
+}
+
+function readRecord(line: string): DecisionRecord | undefined {
+  try {
+    const r = JSON.parse(line) as DecisionRecord;
+    return r !== null && typeof r === "object" && typeof r.hash === "string" && typeof r.seq === "number" ? r : undefined;
+  } catch {
+    return undefined;
   }
 }

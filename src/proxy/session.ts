@@ -10,14 +10,19 @@ import { classify, ErrorCode, errorResponse, idKey, type JsonObject, type JsonRp
 import { a2aIdsOf } from "../protocol/a2a.js";
 import { envelopeVersionOf, isStatelessVersion, serverInfoOf, toolOf } from "../protocol/mcp.js";
 import { DEFAULT_MAX_DEPTH, parseJson, peekId } from "../protocol/safe-json.js";
-import type { Frame, HttpRefusal, Peer } from "../transports/types.js";
+import type { Frame, HttpRefusal, Peer, SendInfo } from "../transports/types.js";
 
 export type Direction = "outbound" | "inbound";
 
 export type { Frame, Peer, SendInfo } from "../transports/types.js";
 
 export interface DecisionSink {
+  /** With `sync: "always"`, a promise settled when the line is on disk; otherwise nothing is awaited. */
   write(input: DecisionInput): unknown;
+  /** `always`: a message is delivered only once its decision line is written and synced (decision-log.md). */
+  readonly sync?: "interval" | "always";
+  /** Set while the log cannot be written: every message is refused meanwhile (-32051), nothing goes through unlogged. */
+  readonly failure?: { file: string; code: string } | undefined;
 }
 
 export interface SessionOptions {
@@ -100,6 +105,10 @@ export class Session {
   };
   private readonly downstream: Peer;
   private readonly upstream: Peer & { abandon?(request: string): void };
+  /** Sync log only: what the session sent this turn, held until the turn's decision lines are on disk. */
+  private readonly held: Held[] | undefined;
+  private released: Promise<void> = Promise.resolve();
+  private releasing = false;
   /** Requests from the agent awaiting the server's response, and the reverse. */
   private readonly pendingOut = new Map<string, Pending>();
   private readonly pendingIn = new Map<string, Pending>();
@@ -110,8 +119,9 @@ export class Session {
   private readonly now: () => number;
 
   constructor(downstream: Peer, upstream: Peer & { abandon?(request: string): void }, opts: SessionOptions) {
-    this.downstream = downstream;
-    this.upstream = upstream;
+    this.held = opts.log.sync === "always" ? [] : undefined;
+    this.downstream = this.held ? this.holding("downstream", downstream) : downstream;
+    this.upstream = this.held ? this.holding("upstream", upstream) : upstream;
     this.id = opts.sessionId ?? `s-${randomBytes(4).toString("hex")}`;
     this.now = opts.now ?? (() => performance.now());
     this.opts = {
@@ -302,6 +312,11 @@ export class Session {
       failOpen = true;
       v = { ...v, action: "forward", decision: "allow" };
     }
+    const logDown = this.opts.log.failure;
+    if (logDown) {
+      failOpen = false;
+      v = logUnavailable(logDown);
+    }
     const sender = p.direction;
     const key = p.id !== null && p.kind !== "notification" ? idKey(p.id) : null;
 
@@ -486,8 +501,82 @@ export class Session {
   private readonly backlog: (() => DecisionInput)[] = [];
   private readonly drainBacklog = (): void => {
     const items = this.backlog.splice(0);
-    for (const make of items) this.opts.log.write(make());
+    if (!this.held) {
+      for (const make of items) this.opts.log.write(make());
+      return;
+    }
+    // Group commit: what this turn sent goes out once this turn's lines are synced, after earlier turns' (order kept).
+    const synced = Promise.all(items.map((make) => this.opts.log.write(make())));
+    synced.catch(() => undefined); // handled below, possibly after an earlier turn's
+    const held = this.held.splice(0);
+    this.released = this.released
+      .then(() => synced)
+      .then(
+        () => {
+          for (const h of held) h.run();
+        },
+        () => this.refuseHeld(held),
+      );
   };
+
+  /** Sync log: a peer whose sends wait for the decision lines of their turn (see drainBacklog). */
+  private holding<P extends Peer & { abandon?(request: string): void }>(side: "upstream" | "downstream", peer: P): P {
+    const hold = (run: () => void, send?: Held["send"]) => {
+      if (this.releasing) return run();
+      const held = this.held as Held[];
+      held.push({ run, send });
+      if (held.length === 1 && this.backlog.length === 0) queueMicrotask(this.drainBacklog);
+    };
+    const holding = {
+      send: (text: string, info?: SendInfo) => hold(() => peer.send(text, info), { side, text, info }),
+      end: peer.end ? (stream: string) => hold(() => peer.end?.(stream)) : undefined,
+      abandon: peer.abandon ? (request: string) => hold(() => peer.abandon?.(request)) : undefined,
+    };
+    return holding as unknown as P;
+  }
+
+  /**
+   * Sync log, the lines of a turn could not be synced: nothing of that turn is forwarded. Requests are answered with
+   * -32051 (the agent's through its pending entry, the server's directly), responses are replaced by -32051 to the same
+   * id, notifications are dropped; streams are still ended. The decision lines stay held by the writer and are written
+   * when it can.
+   */
+  private refuseHeld(held: Held[]): void {
+    const failure = this.opts.log.failure ?? { file: "(decision log)", code: "EIO" };
+    const verdict = logUnavailable(failure);
+    const refusal = (id: JsonRpcId, method: string | null) => renderBlock(id, method, verdict, { toolCallBlock: "error" });
+    this.releasing = true;
+    try {
+      for (const { run, send } of held) {
+        if (!send) {
+          run();
+          continue;
+        }
+        const { side, text, info } = send;
+        const value: unknown = JSON.parse(text);
+        const kept: unknown[] = [];
+        for (const el of Array.isArray(value) ? value : [value]) {
+          const c = classify(el);
+          if (!c.ok || c.kind === "notification") continue;
+          if (c.kind === "response") kept.push(refusal(c.id, null));
+          else if (c.id === null) continue;
+          else if (side === "upstream") {
+            const pending = this.pendingOut.get(idKey(c.id));
+            this.pendingOut.delete(idKey(c.id));
+            if (pending) this.deliver("inbound", JSON.stringify(renderBlock(c.id, pending.method, verdict, this.opts.render)), pending);
+          } else {
+            this.pendingIn.delete(idKey(c.id));
+            this.upstream.send(JSON.stringify(refusal(c.id, null)), { stream: null });
+          }
+        }
+        if (kept.length === 0) continue;
+        const out = JSON.stringify(Array.isArray(value) ? kept : kept[0]);
+        (side === "upstream" ? this.upstream : this.downstream).send(out, info);
+      }
+    } finally {
+      this.releasing = false;
+    }
+  }
 
   private log(p: Plan, v: Verdict, failOpen: boolean): void {
     this.record(() => this.decisionOf(p, v, failOpen));
@@ -562,6 +651,18 @@ export class Session {
 interface Slot {
   done: boolean;
   run: () => void;
+}
+
+/** Something the session did toward a peer, held (sync log); a send says what it was, so it can be refused instead. */
+interface Held {
+  run: () => void;
+  send?: { side: "upstream" | "downstream"; text: string; info: SendInfo | undefined };
+}
+
+/** While the decision log cannot be written, every message is refused: -32051, naming the file and the errno. */
+function logUnavailable(failure: { file: string; code: string }): Verdict {
+  const why = `the decision log ${failure.file} cannot be written (${failure.code}): nothing is forwarded until it can be`;
+  return { ...unavailable(why), reasonCode: ["LOG_UNAVAILABLE"] };
 }
 
 /** SHA-256 of the canonical JSON of a message; a large one (by its wire size) is hashed piece by piece. */

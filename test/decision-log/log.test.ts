@@ -8,7 +8,7 @@ import { followFile } from "../../src/decision-log/reader.js";
 import type { DecisionInput } from "../../src/decision-log/record.js";
 import { GENESIS } from "../../src/decision-log/record.js";
 import { verifyChain, verifyFiles } from "../../src/decision-log/verify.js";
-import { DecisionLog } from "../../src/decision-log/writer.js";
+import { DecisionLog, hashHex } from "../../src/decision-log/writer.js";
 import { tempDir } from "../helpers.js";
 
 const input = (i: number, over: Partial<DecisionInput> = {}): DecisionInput => ({
@@ -141,9 +141,12 @@ describe("the writer never throws at the proxy", () => {
     log.write(input(2));
     await log.close();
     const lines = readFileSync(file, "utf8").trimEnd().split("\n");
-    expect(lines).toHaveLength(3);
-    expect(JSON.parse(lines[2] as string)).toMatchObject({ seq: 1, prev: JSON.parse(first).hash });
-    expect(verifyChain(readFileSync(file, "utf8"))).toMatchObject({ ok: false, line: 2 });
+    expect(lines).toHaveLength(4);
+    // The torn line stays as it was; a chained note names it, and the chain goes on from the line before it.
+    expect(lines[1]).toBe(second.slice(0, 40));
+    expect(JSON.parse(lines[2] as string)).toMatchObject({ seq: 1, kind: "log", reasonCode: ["LOG_RECOVERED"], torn: hashHex(second.slice(0, 40)), prev: JSON.parse(first).hash });
+    expect(JSON.parse(lines[3] as string)).toMatchObject({ seq: 2 });
+    expect(verifyChain(readFileSync(file, "utf8"))).toMatchObject({ ok: true, lines: 3, recovered: 1 });
   });
 });
 
@@ -178,7 +181,10 @@ describe("verify", () => {
     write(file, [lines[0], lines[2], lines[1], ...lines.slice(3)] as string[]);
     expect(await verifyFiles([file])).toMatchObject({ ok: false, line: 2 });
     write(file, lines);
+    // Garbage as the last line reads as a torn line (a crash); anywhere else it is tampering.
     appendFileSync(file, "garbage\n");
+    expect(await verifyFiles([file])).toMatchObject({ ok: true, torn: { line: 7 } });
+    appendFileSync(file, (lines[5] as string) + "\n");
     expect(await verifyFiles([file])).toMatchObject({ ok: false, line: 7 });
   });
 });

@@ -1,0 +1,140 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { runTail } from "../../src/cli/tail.js";
+import { lockPath } from "../../src/decision-log/lock.js";
+import type { DecisionInput } from "../../src/decision-log/record.js";
+import { verifyChain, verifyFiles } from "../../src/decision-log/verify.js";
+import { DecisionLog, hashHex } from "../../src/decision-log/writer.js";
+import { tempDir } from "../helpers.js";
+
+const input = (i: number): DecisionInput => ({
+  session: "s-1", route: "r", transport: "stdio", protocol: "mcp", direction: "outbound", kind: "request", id: i,
+  method: "tools/call", tool: "echo", agent: null, decision: "allow", mode: "enforce", rules: [], reasonCode: [], message: "m",
+  evalUs: 3, digest: "ab".repeat(32),
+});
+
+/** A log whose directory is, for now, a file: opening it fails with ENOTDIR until `fix()`. */
+function blockedLog() {
+  const dir = tempDir();
+  const blocker = join(dir, "logs");
+  writeFileSync(blocker, "in the way");
+  const file = join(blocker, "d.ndjson");
+  return { file, fix: () => (rmSync(blocker), mkdirSync(blocker)) };
+}
+
+describe("a log that cannot be written", () => {
+  it("says why in `failure`, holds the lines in order, and writes them when it can again", async () => {
+    const { file, fix } = blockedLog();
+    const problems: string[] = [];
+    const log = DecisionLog.open({ dest: file, retryMs: 20, onProblem: (t) => problems.push(t) });
+    expect(log.failure).toMatchObject({ file, code: "ENOTDIR" });
+    for (let i = 0; i < 5; i++) log.write(input(i));
+    fix();
+    for (let i = 0; i < 100 && log.failure; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(log.failure).toBeUndefined();
+    log.write(input(5));
+    await log.close();
+    expect(problems[0]).toContain(`cannot write the decision log ${file} (ENOTDIR)`);
+    expect(problems[1]).toContain("writable again");
+    expect(verifyChain(readFileSync(file, "utf8"))).toMatchObject({ ok: true, lines: 6 });
+    expect(await verifyFiles([file])).toMatchObject({ ok: true, lines: 6 });
+  });
+
+  it("keeps at most maxHeldBytes, counts the rest, and says so in the chain once it recovers", async () => {
+    const { file, fix } = blockedLog();
+    const log = DecisionLog.open({ dest: file, retryMs: 20, maxHeldBytes: 1500 });
+    for (let i = 0; i < 20; i++) log.write(input(i));
+    fix();
+    for (let i = 0; i < 100 && log.failure; i++) await new Promise((r) => setTimeout(r, 20));
+    await log.close();
+    const lines = readFileSync(file, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const note = lines.at(-1) as Record<string, unknown>;
+    expect(note).toMatchObject({ kind: "log", reasonCode: ["LOG_LINES_DROPPED"] });
+    expect(note.message).toMatch(/^\d+ decision line\(s\) were not kept/);
+    expect(lines.length - 1 + Number.parseInt(note.message as string, 10)).toBe(20);
+    expect(verifyChain(readFileSync(file, "utf8"))).toMatchObject({ ok: true });
+  });
+
+  it("always: a write's promise settles once the line is synced, and rejects while the log cannot be written", async () => {
+    const { file, fix } = blockedLog();
+    const log = DecisionLog.open({ dest: file, sync: "always", retryMs: 20 });
+    await expect(log.write(input(0))).rejects.toMatchObject({ code: "ENOTDIR" });
+    fix();
+    for (let i = 0; i < 100 && log.failure; i++) await new Promise((r) => setTimeout(r, 20));
+    await expect(log.write(input(1))).resolves.toBeUndefined();
+    // Both lines are in the file now: the one held while failing, then the new one.
+    expect(verifyChain(readFileSync(file, "utf8"))).toMatchObject({ ok: true, lines: 2 });
+    await log.close();
+  });
+});
+
+describe("verify and crashes", () => {
+  it("accepts a torn line inside the log only when the next line is the writer's note naming it", async () => {
+    const file = join(tempDir(), "d.ndjson");
+    const log = DecisionLog.open({ dest: file });
+    for (let i = 0; i < 3; i++) log.write(input(i));
+    await log.close();
+    const [a, b] = readFileSync(file, "utf8").split("\n") as [string, string];
+    writeFileSync(file, `${a}\n${b.slice(0, 33)}`);
+    const again = DecisionLog.open({ dest: file });
+    again.write(input(9));
+    await again.close();
+    const text = readFileSync(file, "utf8");
+    expect(verifyChain(text)).toMatchObject({ ok: true, lines: 3, recovered: 1 });
+    // A note that names some other text does not excuse the broken line.
+    const forged = text.replace(hashHex(b.slice(0, 33)), hashHex("something else"));
+    expect(verifyChain(forged)).toMatchObject({ ok: false, line: 2 });
+  });
+
+  it("a torn line at the end of a rotated file, with the chain going on in the next, is not a crash", async () => {
+    const dir = tempDir();
+    const older = join(dir, "d.ndjson.1");
+    const newer = join(dir, "d.ndjson");
+    const log = DecisionLog.open({ dest: older });
+    log.write(input(0));
+    await log.close();
+    writeFileSync(older, readFileSync(older, "utf8") + "{\"torn");
+    const next = DecisionLog.open({ dest: newer });
+    await next.close();
+    writeFileSync(newer, "");
+    expect(await verifyFiles([older, newer])).toMatchObject({ ok: false, file: older });
+  });
+});
+
+describe("one writer per log", () => {
+  const owner = (pid: number, live: number[]) => ({ pid, alive: (p: number) => live.includes(p) });
+
+  it("refuses a log a live process holds, takes over a stale lock, and lets go on close", async () => {
+    const file = join(tempDir(), "d.ndjson");
+    const first = DecisionLog.open({ dest: file, lock: owner(101, [101, 202]) });
+    expect(readFileSync(lockPath(file), "utf8")).toBe("101\n");
+    expect(() => DecisionLog.open({ dest: file, lock: owner(202, [101, 202]) })).toThrow(/already written by process 101/);
+    // 101 is gone (killed): its lock is stale.
+    const second = DecisionLog.open({ dest: file, lock: owner(202, [202]) });
+    expect(readFileSync(lockPath(file), "utf8")).toBe("202\n");
+    // The old holder closing late does not remove the new holder's lock.
+    await first.close();
+    expect(readFileSync(lockPath(file), "utf8")).toBe("202\n");
+    await second.close();
+    expect(existsSync(lockPath(file))).toBe(false);
+  });
+});
+
+describe("tail of several logs", () => {
+  it("prints the decisions of every file given", async () => {
+    const dir = tempDir();
+    const files = ["a.ndjson", "b.ndjson"].map((f) => join(dir, f));
+    for (const [n, f] of files.entries()) {
+      const log = DecisionLog.open({ dest: f });
+      log.write({ ...input(n), route: `route-${n}` });
+      await log.close();
+    }
+    const out = new PassThrough();
+    let text = "";
+    out.on("data", (d: Buffer) => (text += d.toString()));
+    expect(await runTail({ file: files, follow: false, json: true, color: false }, out, new PassThrough())).toBe(0);
+    expect(text.trimEnd().split("\n").map((l) => (JSON.parse(l) as { route: string }).route).sort()).toEqual(["route-0", "route-1"]);
+  });
+});
