@@ -7,7 +7,7 @@
 //   A2A through serve's `a2a:` route to a real @a2a-js/sdk agent: message/send and message/stream (tasks, rewritten
 //     artifacts, bursts of events, denied streams, a 1 MiB artifact);
 //   wrap processes (each with its own server) started, used and stopped.
-// The event-loop delay and heap come from bench/soak-probe.cjs, preloaded with `node --require`: guardwire itself is
+// The event-loop delay and heap come from bench/soak-probe.mjs, preloaded with `node --import`: guardwire itself is
 // unchanged. Results: a table per sample, the verdict, and bench/results-soak.json (or --out). Exit code 1 if any
 // check fails (growth, errors, unanswered requests, processes left behind), 2 if the run hangs.
 import { spawn } from "node:child_process";
@@ -26,7 +26,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const cli = join(root, "dist", "cli", "main.js");
 const everything = join(root, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 const agentScript = join(root, "test", "fixtures", "servers", "a2a-agent-03.mjs");
-const probe = join(root, "bench", "soak-probe.cjs");
+const probe = join(root, "bench", "soak-probe.mjs");
 const rules = join(root, "bench", "soak-rules.yaml");
 
 const option = (name, fallback) => {
@@ -60,9 +60,9 @@ const watchdog = setTimeout(() => {
 }, (P.minutes * 60 + 180) * 1000);
 watchdog.unref();
 
-/** Starts `node [--require probe] …args`, resolves when its output matches `ready`. */
+/** Starts `node [--import probe] …args`, resolves when its output matches `ready`. */
 function start(args, { env = {}, ready, probed = true }) {
-  const child = spawn(process.execPath, [...(probed ? ["--require", probe] : []), ...args], {
+  const child = spawn(process.execPath, [...(probed ? ["--import", probe] : []), ...args], {
     env: { ...process.env, ...(probed ? probeEnv : {}), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -114,7 +114,7 @@ async function firstProbeLine(pid) {
   const file = join(dir, `${pid}.ndjson`);
   const until = Date.now() + P.probeMs * 4;
   while (!existsSync(file) || readFileSync(file, "utf8").length === 0) {
-    if (Date.now() > until) throw new Error(`no probe line from ${pid}: was it started with --require ${probe}?`);
+    if (Date.now() > until) throw new Error(`no probe line from ${pid}: was it started with --import ${probe}?`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -226,7 +226,7 @@ const mcpKinds = (client) => ({
 async function connectWrap(probed) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [...(probed ? ["--require", probe] : []), cli, "wrap", "--rules", rules, "--log", join(dir, `wrap-${Date.now()}-${Math.random()}.ndjson`), "--pins", join(dir, "pins.json"), "--", process.execPath, everything, "stdio"],
+    args: [...(probed ? ["--import", probe] : []), cli, "wrap", "--rules", rules, "--log", join(dir, `wrap-${Date.now()}-${Math.random()}.ndjson`), "--pins", join(dir, "pins.json"), "--", process.execPath, everything, "stdio"],
     env: { ...process.env, NO_COLOR: "1", ...(probed ? probeEnv : {}) },
     stderr: "pipe",
   });
