@@ -327,7 +327,7 @@ function slopePerMin(points) {
 }
 
 function growth(rows, key, tolerance) {
-  const after = rows.filter((r) => r.minute >= P.warmupMinutes && r[key] !== null);
+  const after = rows.filter((r) => r.minute >= P.warmupMinutes - 0.01 && r[key] !== null);
   const warm = after[0][key];
   const last = after.at(-1)[key];
   const slope = slopePerMin(after.map((r) => ({ x: r.minute, y: r[key] })));

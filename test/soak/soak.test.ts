@@ -31,11 +31,13 @@ interface Soak {
 
 // The same script as `npm run soak`, for two minutes (a sample each minute, the first minute a warm-up) against the
 // built dist/: real `guardwire wrap` and `guardwire serve` processes, real servers, an A2A agent, real SDK clients.
+// Abandoned sessions expire after 15 s idle here (60 s in `npm run soak`), so that the number of live sessions, and
+// the memory they hold, has levelled off by the end of the warm-up minute.
 describe("soak (bench/soak.mjs --minutes 2)", () => {
   it("keeps RSS and descriptors flat after warm-up, answers every request, and has no unexpected error", { timeout: 420_000 }, async () => {
     const out = join(tempDir("guardwire-soak-test-"), "results.json");
     // Exit code 1 means a check failed; the JSON says which, and the assertions below name it.
-    await run(process.execPath, [join(ROOT, "bench", "soak.mjs"), "--minutes", "2", "--out", out], { maxBuffer: 16 * 1024 * 1024 }).catch((e: { code?: number }) => {
+    await run(process.execPath, [join(ROOT, "bench", "soak.mjs"), "--minutes", "2", "--idle", "15", "--out", out], { maxBuffer: 16 * 1024 * 1024 }).catch((e: { code?: number }) => {
       if (e.code !== 1) throw e;
     });
     const soak = JSON.parse(readFileSync(out, "utf8")) as Soak;
