@@ -391,10 +391,12 @@ async function main() {
   await Promise.all(watched.map((w) => firstProbeLine(w.pid)));
 
   const rows = [];
+  const trafficRows = [];
   const t0 = Date.now();
   const take = () => {
     const minute = (Date.now() - t0) / 60_000;
     const traffic = totals();
+    trafficRows.push({ minute, ...traffic });
     for (const w of watched) rows.push({ minute, process: w.name, ...sample(w.pid) });
     console.log(`\n${clock(minute)}  ${"process".padEnd(26)} ${"RSS MB".padStart(8)} ${"heap MB".padStart(8)} ${"fds".padStart(5)} ${"EL mean".padStart(8)} ${"EL p99".padStart(7)} ${"EL max".padStart(7)}  (ms)`);
     for (const r of rows.slice(-watched.length)) {
@@ -474,6 +476,7 @@ async function main() {
     kinds: Object.fromEntries(counts),
     processes,
     samples: rows,
+    trafficSamples: trafficRows,
   };
   writeFileSync(out, JSON.stringify(result, null, 2) + "\n");
   console.log(`all samples and counts: ${out}`);
