@@ -1,0 +1,160 @@
+import { randomUUID } from "node:crypto";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rawHttp, type Headers, type RawAnswer } from "../support/witness-client.js";
+import { answerMismatch, frameArb, materialize, mcpElementArb, nonce, type Frame } from "../support/witness-frames.js";
+import { KEYS, MAX_FRAME_BYTES, ROUTES, seedOf, startGuard, type Guard } from "../support/witness.js";
+
+/*
+ * Invariant, over MCP Streamable HTTP sessions on every kind of MCP upstream: generated frames (valid and not,
+ * batches, duplicate ids, oversize, deep), generated headers (Host, Origin, content type, accept, protocol version,
+ * agent keys, duplicated session ids), generated session ids (own, foreign, tampered, another key's, none) and
+ * interleavings of POST, GET and DELETE sent concurrently. Checked: (a) nothing reaches a witness unjudged; (b) every
+ * request in every POST gets exactly one answer on that POST (a refusal of the whole POST — 4xx — counts as its one
+ * answer), and a 202 is given only to a POST with no request in it.
+ */
+
+const ANSWER_MS = 6000;
+const VERSIONS = ["2025-03-26", "2025-06-18", "2025-11-25"] as const;
+type Key = keyof typeof KEYS;
+
+const sidArb = fc.oneof({ arbitrary: fc.constant("own" as const), weight: 8 }, fc.constantFrom("none", "other", "tampered", "random", "doubled") as fc.Arbitrary<"none" | "other" | "tampered" | "random" | "doubled">);
+const keyArb = fc.oneof({ arbitrary: fc.constant("own" as const), weight: 8 }, fc.constantFrom("other", "none", "wrong") as fc.Arbitrary<"other" | "none" | "wrong">);
+const headerArb = fc.record({
+  contentType: fc.oneof({ arbitrary: fc.constant("application/json"), weight: 8 }, fc.constantFrom("application/json; charset=utf-8", "text/plain", "")),
+  accept: fc.oneof({ arbitrary: fc.constant("application/json, text/event-stream"), weight: 8 }, fc.constantFrom("application/json", "text/event-stream", "*/*", "")),
+  host: fc.oneof({ arbitrary: fc.constant("own"), weight: 8 }, fc.constantFrom("localhost", "evil.example", "127.0.0.1.nip.io")),
+  origin: fc.oneof({ arbitrary: fc.constant(""), weight: 8 }, fc.constantFrom("http://localhost:3000", "http://evil.example", "null")),
+  version: fc.oneof({ arbitrary: fc.constant("own"), weight: 6 }, fc.constantFrom("none", "1999-01-01", ...VERSIONS)),
+});
+
+const opArb = (batches: boolean) =>
+  fc.oneof(
+  { arbitrary: fc.record({ op: fc.constant("post" as const), slot: fc.nat(1), sid: sidArb, key: keyArb, headers: headerArb, frame: frameArb(mcpElementArb, { batches }) }), weight: 8 },
+  { arbitrary: fc.record({ op: fc.constant("get" as const), slot: fc.nat(1), sid: sidArb, key: keyArb, lastEventId: fc.constantFrom("", "0.1", "1.0", "garbage") }), weight: 1 },
+  { arbitrary: fc.record({ op: fc.constant("delete" as const), slot: fc.nat(1), sid: sidArb, key: keyArb }), weight: 1 },
+);
+
+// Batches only toward the Streamable HTTP witness: the MCP SDK's stdio, SSE and WebSocket servers do not take batches
+// (they drop them unanswered), so there the answer check would test the SDK, not guardwire (docs/invariant.md).
+const runArb = fc.constantFrom<keyof typeof ROUTES>("http", "stdio", "sse", "ws").chain((route) =>
+  fc.record({
+    route: fc.constant(route),
+    sessions: fc.array(fc.record({ version: fc.constantFrom(...VERSIONS), key: fc.constantFrom<Key>("alice", "bob") }), { minLength: 1, maxLength: 2 }),
+    waves: fc.array(fc.array(opArb(route === "http"), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 }),
+  }),
+);
+
+type Op = ReturnType<typeof opArb> extends fc.Arbitrary<infer T> ? T : never;
+interface Slot {
+  sid: string;
+  key: Key;
+  version: string;
+}
+
+describe("invariant: Streamable HTTP sessions on every MCP upstream", () => {
+  let g: Guard;
+  beforeAll(async () => {
+    g = await startGuard();
+  }, 60_000);
+  afterAll(async () => {
+    await g?.stop();
+  });
+
+  it("nothing reaches a witness unjudged, and every request gets exactly one answer", async () => {
+    const seed = seedOf("sessions");
+    await fc.assert(
+      fc.asyncProperty(runArb, async (run) => {
+        const path = ROUTES[run.route];
+        const base = (key: Key | null, extra: Headers = {}): Headers => ({
+          host: `127.0.0.1:${g.port}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...(key ? { "x-guardwire-key": KEYS[key] } : {}),
+          ...extra,
+        });
+        const slots: Slot[] = [];
+        for (const s of run.sessions) {
+          const id = nonce("init");
+          const a = await rawHttp(g.port, {
+            method: "POST",
+            path,
+            headers: base(s.key),
+            body: JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: s.version, capabilities: {}, clientInfo: { name: `agent-${id}`, version: "1" } } }),
+            timeoutMs: ANSWER_MS * 2,
+          });
+          expect(a.status, `initialize on ${path}: ${a.body}`).toBe(200);
+          const sid = String(a.headers["mcp-session-id"]);
+          slots.push({ sid, key: s.key, version: s.version });
+          const n = await rawHttp(g.port, { method: "POST", path, headers: base(s.key, { "mcp-session-id": sid, "mcp-protocol-version": s.version }), body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), timeoutMs: ANSWER_MS });
+          expect(n.status).toBe(202);
+        }
+        const streams: { close(): void }[] = [];
+        const problems: string[] = [];
+
+        const headersOf = (op: Op, slot: Slot, other: Slot | undefined): Headers => {
+          const key: Key | null = op.key === "own" ? slot.key : op.key === "other" ? (slot.key === "alice" ? "bob" : "alice") : null;
+          const h = base(key);
+          if (op.key === "wrong") h["x-guardwire-key"] = "k-wrong-0123456789abcdef";
+          const sid = { own: slot.sid, none: undefined, other: other?.sid ?? randomUUID(), tampered: slot.sid.slice(0, -1) + (slot.sid.endsWith("0") ? "1" : "0"), random: randomUUID(), doubled: [slot.sid, slot.sid] }[op.sid];
+          if (sid !== undefined) h["mcp-session-id"] = sid;
+          h["mcp-protocol-version"] = slot.version;
+          return h;
+        };
+
+        const exec = async (op: Op): Promise<void> => {
+          const slot = slots[op.slot % slots.length] as Slot;
+          const other = slots.find((s) => s !== slot);
+          const h = headersOf(op, slot, other);
+          if (op.op === "get") {
+            const a = await rawHttp(g.port, { method: "GET", path, headers: { ...h, accept: "text/event-stream", ...(op.lastEventId ? { "last-event-id": op.lastEventId } : {}) }, timeoutMs: ANSWER_MS, untilHeaders: true });
+            streams.push(a);
+            if (a.hung) problems.push(`GET ${JSON.stringify(op)}: no answer`);
+            return;
+          }
+          if (op.op === "delete") {
+            const a = await rawHttp(g.port, { method: "DELETE", path, headers: h, timeoutMs: ANSWER_MS });
+            if (a.hung) problems.push(`DELETE ${JSON.stringify(op)}: no answer`);
+            return;
+          }
+          const x = op.headers;
+          if (x.contentType) h["content-type"] = x.contentType;
+          else delete h["content-type"];
+          if (x.accept) h.accept = x.accept;
+          else delete h.accept;
+          if (x.host !== "own") h.host = x.host;
+          if (x.origin) h.origin = x.origin;
+          if (x.version === "none") delete h["mcp-protocol-version"];
+          else if (x.version !== "own") h["mcp-protocol-version"] = x.version;
+          const frame: Frame = materialize(op.frame, MAX_FRAME_BYTES);
+          const a = await rawHttp(g.port, { method: "POST", path, headers: h, body: frame.text, timeoutMs: ANSWER_MS });
+          const wrong = answersWrong(a, frame);
+          if (wrong) problems.push(`POST ${cutJson(frame.text)} (sid ${op.sid}, key ${op.key}, headers ${JSON.stringify(x)}): ${wrong}`);
+        };
+
+        try {
+          for (const wave of run.waves) await Promise.all(wave.map(exec));
+        } finally {
+          for (const s of streams) s.close();
+          await Promise.all(slots.map((s) => rawHttp(g.port, { method: "DELETE", path, headers: base(s.key, { "mcp-session-id": s.sid }), timeoutMs: ANSWER_MS })));
+        }
+        expect(problems, "requests without exactly one answer").toEqual([]);
+        expect(await g.records.settle(), "reached a witness without an allow in the log").toEqual([]);
+      }),
+      { seed, numRuns: 40, interruptAfterTimeLimit: 40_000, markInterruptAsFailure: false },
+    );
+    expect(g.records.deliveries).toBeGreaterThan(0);
+  }, 180_000);
+});
+
+/** Invariant (b) for one POST, or null when it holds. */
+function answersWrong(a: RawAnswer, frame: Frame): string | null {
+  if (a.hung) return `no answer within ${ANSWER_MS} ms`;
+  if (a.error) return `connection error: ${a.error}`;
+  if (a.status === 202) return frame.expect.length > 0 ? `202 for a POST with requests ${JSON.stringify(frame.expect)}` : null;
+  if (a.status !== 200) return null;
+  const bad = answerMismatch(frame.expect, a.messages);
+  return bad.length > 0 ? `${bad.join("; ")} (got ${cutJson(JSON.stringify(a.messages))})` : null;
+}
+
+const cutJson = (s: string) => (s.length > 400 ? `${s.slice(0, 400)}…` : s);
