@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawHttp, rawUpgrade, type Headers } from "../support/witness-client.js";
-import { KEYS, ROUTES, seedOf, startGuard, type Guard } from "../support/witness.js";
+import { KEYS, ROUTES, replayOf, startGuard, type Guard } from "../support/witness.js";
 
 /*
  * Invariant, over request paths: whatever path an agent sends — dot segments, percent-encoded dots and slashes,
@@ -84,7 +84,7 @@ describe("invariant: every path", () => {
   });
 
   it("nothing reaches a witness unjudged, and every request and upgrade gets exactly one answer", async () => {
-    const seed = seedOf("paths");
+    const replay = replayOf("paths");
     const headers = (): Headers => ({ host: `127.0.0.1:${g.port}`, "x-guardwire-key": KEYS.alice, "content-type": "application/json", accept: "application/json, text/event-stream" });
     await fc.assert(
       fc.asyncProperty(pathArb, actionArb, async (path, action) => {
@@ -105,7 +105,7 @@ describe("invariant: every path", () => {
         expect(await g.records.settle(), `${action} at ${JSON.stringify(path)}: reached a witness without an allow in the log`).toEqual([]);
       }),
       // The examples always run: counterexamples found before, kept as regressions.
-      { seed, numRuns: 150, interruptAfterTimeLimit: 30_000, markInterruptAsFailure: false, examples: [["/.well-known/%2E%2E/mcp/http", "a2a-forbidden"], ["/.well-known/../mcp/http", "forbidden-call"]] },
+      { ...replay, numRuns: 150, interruptAfterTimeLimit: 30_000, markInterruptAsFailure: false, examples: [["/.well-known/%2E%2E/mcp/http", "a2a-forbidden"], ["/.well-known/../mcp/http", "forbidden-call"]] },
     );
     expect(g.records.deliveries).toBeGreaterThan(0);
   }, 120_000);

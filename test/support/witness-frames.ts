@@ -57,11 +57,11 @@ function deep(depth: number): unknown {
 /** A frame as generated (readable in a counterexample): one element, a batch, or bytes of a hostile kind. */
 export type FrameTemplate = { one: unknown } | { batch: unknown[] } | { raw: "not-json" | "truncated" | "empty-batch" | "empty" | "oversize" | "too-deep" | "deep-ok" };
 
-export function frameArb(element: fc.Arbitrary<unknown>, opts: { batches: boolean }): fc.Arbitrary<FrameTemplate> {
+export function frameArb(element: fc.Arbitrary<unknown>): fc.Arbitrary<FrameTemplate> {
   const hostile = fc.constantFrom("not-json", "truncated", "empty-batch", "empty", "oversize", "too-deep", "deep-ok").map((raw): FrameTemplate => ({ raw }));
   return fc.oneof(
     { arbitrary: element.map((one): FrameTemplate => ({ one })), weight: 6 },
-    { arbitrary: fc.array(element, { minLength: 1, maxLength: 4 }).map((batch): FrameTemplate => ({ batch })), weight: opts.batches ? 2 : 0 },
+    { arbitrary: fc.array(element, { minLength: 1, maxLength: 4 }).map((batch): FrameTemplate => ({ batch })), weight: 2 },
     { arbitrary: hostile, weight: 2 },
   );
 }

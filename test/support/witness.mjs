@@ -4,13 +4,16 @@
 // arrived, including what the SDK would reject. `node witness.mjs <stdio|http|sse|ws|a2a>`; the network kinds listen
 // on 127.0.0.1:0 and print `listening <port>`.
 //
+// Batches (MCP 2025-03-26) are taken on every transport: the SDK's McpServer judges each element, and over stdio and
+// WebSocket the replies to a batch go back as one array (the SDK's own stdio and SSE transports drop a batch unanswered).
+//
 // Paths are resolved the way WHATWG URL parsing resolves them (dot segments and %2e%2e removed), as most servers do:
 // a request the proxy passed on to `/.well-known/../mcp` lands on the MCP endpoint here, as it would on a real server.
 import { appendFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createInterface } from "node:readline";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { WebSocketServer } from "ws";
@@ -53,19 +56,44 @@ const parse = (text) => {
 
 const badRequest = (res) => res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }));
 
+/** A transport for the SDK server over a line or frame channel, with batches: each element in, the replies as one array. */
+function messageTransport(write) {
+  const batches = [];
+  const transport = {
+    async start() {},
+    async close() {},
+    async send(message) {
+      const batch = "method" in message ? undefined : batches.find((b) => b.want.has(message.id));
+      if (!batch) return write(JSON.stringify(message));
+      batch.want.delete(message.id);
+      batch.replies.push(message);
+      if (batch.want.size > 0) return;
+      batches.splice(batches.indexOf(batch), 1);
+      write(JSON.stringify(batch.replies));
+    },
+    receive(text) {
+      record(text);
+      const parsed = parse(text);
+      if (!parsed.ok) return;
+      if (!Array.isArray(parsed.value)) return transport.onmessage?.(parsed.value);
+      const ids = parsed.value.filter((m) => typeof m?.method === "string" && m.id !== undefined && m.id !== null).map((m) => m.id);
+      if (ids.length > 0) batches.push({ want: new Set(ids), replies: [] });
+      for (const m of parsed.value) transport.onmessage?.(m);
+    },
+  };
+  return transport;
+}
+
 async function listen(server) {
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   console.log(`listening ${server.address().port}`);
 }
 
 if (kind === "stdio") {
-  let partial = "";
-  process.stdin.on("data", (chunk) => {
-    const lines = (partial + chunk.toString("utf8")).split("\n");
-    partial = lines.pop() ?? "";
-    for (const line of lines) if (line.trim() !== "") record(line.replace(/\r$/, ""));
-  });
-  await mcpServer().connect(new StdioServerTransport());
+  const transport = messageTransport((text) => process.stdout.write(text + "\n"));
+  createInterface({ input: process.stdin, crlfDelay: Infinity }).on("line", (line) => line.trim() !== "" && transport.receive(line));
+  process.stdin.on("end", () => process.exit(0));
+  await mcpServer().connect(transport);
 } else if (kind === "http") {
   const sessions = new Map();
   await listen(
@@ -109,28 +137,17 @@ if (kind === "stdio") {
       if (!transport) return void res.writeHead(404).end();
       const parsed = parse(text);
       if (!parsed.ok) return badRequest(res);
-      await transport.handlePostMessage(req, res, parsed.value);
+      if (!Array.isArray(parsed.value)) return void (await transport.handlePostMessage(req, res, parsed.value));
+      for (const m of parsed.value) await transport.handleMessage(m);
+      res.writeHead(202).end("Accepted");
     }),
   );
 } else if (kind === "ws") {
   const server = createServer((_req, res) => res.writeHead(404).end());
   const wss = new WebSocketServer({ server, handleProtocols: (protocols) => (protocols.has("mcp") ? "mcp" : false) });
   wss.on("connection", (ws) => {
-    const transport = {
-      async start() {},
-      async send(message) {
-        ws.send(JSON.stringify(message));
-      },
-      async close() {
-        ws.close();
-      },
-    };
-    ws.on("message", (data) => {
-      const text = data.toString("utf8");
-      record(text);
-      const parsed = parse(text);
-      if (parsed.ok) transport.onmessage?.(parsed.value);
-    });
+    const transport = messageTransport((text) => ws.send(text));
+    ws.on("message", (data) => transport.receive(data.toString("utf8")));
     ws.on("close", () => transport.onclose?.());
     void mcpServer().connect(transport);
   });

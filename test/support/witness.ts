@@ -199,10 +199,13 @@ export async function startGuard(): Promise<Guard> {
   };
 }
 
-/** The seed and path of a property's runs, printed so a failure can be replayed (`fc.assert(…, {seed, path})`). */
-export function seedOf(name: string): number {
+/**
+ * The seed of a property's runs, printed so a failure can be replayed: `INVARIANT_SEED=<seed>` runs the same inputs,
+ * and `INVARIANT_PATH=<path>` (from fast-check's report) goes straight to the counterexample.
+ */
+export function replayOf(name: string): { seed: number; path?: string } {
   const fromEnv = Number(process.env.INVARIANT_SEED);
-  const seed = Number.isInteger(fromEnv) && process.env.INVARIANT_SEED ? fromEnv : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
-  process.stderr.write(`invariant: ${name} seed=${seed} (replay: INVARIANT_SEED=${seed})\n`);
-  return seed;
+  const seed = process.env.INVARIANT_SEED && Number.isInteger(fromEnv) ? fromEnv : (Date.now() ^ (Math.random() * 0x7fffffff)) | 0;
+  process.stderr.write(`invariant: ${name} seed=${seed} (replay: INVARIANT_SEED=${seed} npx vitest run test/invariant)\n`);
+  return process.env.INVARIANT_PATH ? { seed, path: process.env.INVARIANT_PATH } : { seed };
 }
