@@ -48,6 +48,15 @@ export const mcpElementArb: fc.Arbitrary<unknown> = fc.oneof(
   { arbitrary: fc.constantFrom({ jsonrpc: "2.0", id: { x: 1 }, method: "ping" }, { jsonrpc: "2.0", method: 7 }, { jsonrpc: "2.0" }, 42, "str", null), weight: 1 },
 );
 
+const userMessage = (text: string) => ({ message: { kind: "message", messageId: "m-1", role: "user", parts: [{ kind: "text", text }] } });
+/** A2A 0.3 elements: sends and streams the rules allow, rewrite and deny; reads of unknown tasks; invalid envelopes. */
+export const a2aElementArb: fc.Arbitrary<unknown> = fc.oneof(
+  { arbitrary: fc.tuple(fc.constantFrom("message/send", "message/stream"), wordArb).chain(([m, w]) => request(m, userMessage(w))), weight: 6 },
+  { arbitrary: fc.constantFrom("tasks/get", "tasks/cancel").chain((m) => request(m, { id: "no-such-task" })), weight: 1 },
+  { arbitrary: fc.constantFrom("unknown/method", "admin/reset").chain((m) => request(m)), weight: 1 },
+  { arbitrary: fc.constantFrom({ jsonrpc: "1.0", id: FRESH, method: "message/send" }, { jsonrpc: "2.0", id: FRESH, method: "message/send", params: "text" }, { jsonrpc: "2.0", id: { x: 1 }, method: "message/send" }, 42), weight: 1 },
+);
+
 function deep(depth: number): unknown {
   let v: unknown = "bottom";
   for (let i = 0; i < depth; i++) v = [v];

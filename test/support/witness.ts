@@ -44,7 +44,7 @@ export class Records {
   private readonly modified = new Map<string, number>();
   /** Every log line read so far, for the answer checks. */
   readonly log: Record<string, unknown>[] = [];
-  deliveries = 0;
+  private readonly counts = new Map<string, number>();
 
   constructor(
     readonly witnessFiles: string[],
@@ -81,8 +81,17 @@ export class Records {
     }
   }
 
+  /** Deliveries read so far, from every witness or from one kind. */
+  get deliveries(): number {
+    return [...this.counts.values()].reduce((a, b) => a + b, 0);
+  }
+
+  deliveriesOf(w: string): number {
+    return this.counts.get(w) ?? 0;
+  }
+
   private addDelivery(d: Delivery): void {
-    this.deliveries++;
+    bump(this.counts, d.w);
     let v: unknown;
     try {
       v = JSON.parse(d.text);

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawHttp, type Headers, type RawAnswer } from "../support/witness-client.js";
-import { answerMismatch, frameArb, materialize, mcpElementArb, nonce, type Frame } from "../support/witness-frames.js";
+import { a2aElementArb, answerMismatch, frameArb, FRESH, materialize, mcpElementArb, nonce, type Frame, type FrameTemplate } from "../support/witness-frames.js";
 import { KEYS, MAX_FRAME_BYTES, ROUTES, replayOf, startGuard, type Guard } from "../support/witness.js";
 
 /*
@@ -41,13 +41,24 @@ const runArb = fc.record({
 });
 
 type Op = typeof opArb extends fc.Arbitrary<infer T> ? T : never;
+type Run = typeof runArb extends fc.Arbitrary<infer T> ? T : never;
+
+/** Counterexamples found before, run first every time as regressions. */
+const plainPost = (frame: FrameTemplate): Op => ({ op: "post", slot: 0, sid: "own", key: "own", headers: { contentType: "application/json", accept: "application/json, text/event-stream", host: "own", origin: "", version: "own" }, frame });
+const echo = (id: string | number): FrameTemplate => ({ one: { jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { message: "hello" } } } });
+const EXAMPLES: [Run][] = [
+  // The same id twice at once in one session: the first request was never answered.
+  [{ route: "http", sessions: [{ version: "2025-06-18", key: "alice" }], waves: [[plainPost(echo(1)), plainPost(echo(1))]] }],
+  // A request and a DELETE of its session at once: the request got a 200 with no answer in it.
+  [{ route: "stdio", sessions: [{ version: "2025-06-18", key: "alice" }], waves: [[plainPost(echo(FRESH)), { op: "delete", slot: 0, sid: "own", key: "own" }]] }],
+];
 interface Slot {
   sid: string;
   key: Key;
   version: string;
 }
 
-describe("invariant: Streamable HTTP sessions on every MCP upstream", () => {
+describe("invariant: guardwire serve, every MCP upstream and an A2A agent", () => {
   let g: Guard;
   beforeAll(async () => {
     g = await startGuard();
@@ -136,10 +147,35 @@ describe("invariant: Streamable HTTP sessions on every MCP upstream", () => {
         expect(problems, "requests without exactly one answer").toEqual([]);
         expect(await g.records.settle(), "reached a witness without an allow in the log").toEqual([]);
       }),
-      { ...replay, numRuns: 40, interruptAfterTimeLimit: 40_000, markInterruptAsFailure: false },
+      { ...replay, numRuns: 30, interruptAfterTimeLimit: 25_000, markInterruptAsFailure: false, examples: EXAMPLES },
     );
     expect(g.records.deliveries).toBeGreaterThan(0);
   }, 180_000);
+  it("A2A: nothing reaches the agent unjudged, and every call gets exactly one answer (a stream: one that ends)", async () => {
+    const replay = replayOf("a2a");
+    const before = g.records.deliveriesOf("a2a");
+    const callArb = fc.record({ key: keyArb, frame: frameArb(a2aElementArb) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(callArb, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }), async (waves) => {
+        const problems: string[] = [];
+        const exec = async (call: { key: "own" | "other" | "none" | "wrong"; frame: Parameters<typeof materialize>[0] }) => {
+          const frame = materialize(call.frame, MAX_FRAME_BYTES);
+          const key = { own: KEYS.alice, other: KEYS.bob, none: undefined, wrong: "k-wrong-0123456789abcdef" }[call.key];
+          const headers: Headers = { host: `127.0.0.1:${g.port}`, "content-type": "application/json", accept: "application/json, text/event-stream", ...(key ? { "x-guardwire-key": key } : {}) };
+          const a = await rawHttp(g.port, { method: "POST", path: `${ROUTES.a2a}/`, headers, body: frame.text, timeoutMs: ANSWER_MS });
+          // A streamed answer is many responses with the request's id: at least one, in a stream that ended.
+          const streamed = String(a.headers["content-type"] ?? "").includes("text/event-stream");
+          const wrong = streamed && !a.hung ? (frame.expect.every((id) => a.messages.some((m) => (m as { id?: unknown }).id === id)) ? null : "a stream without its answer") : answersWrong(a, frame);
+          if (wrong) problems.push(`POST ${cutJson(frame.text)} (key ${call.key}): ${wrong}`);
+        };
+        for (const wave of waves) await Promise.all(wave.map(exec));
+        expect(problems, "calls without exactly one answer").toEqual([]);
+        expect(await g.records.settle(), "reached the agent without an allow in the log").toEqual([]);
+      }),
+      { ...replay, numRuns: 40, interruptAfterTimeLimit: 15_000, markInterruptAsFailure: false },
+    );
+    expect(g.records.deliveriesOf("a2a")).toBeGreaterThan(before);
+  }, 60_000);
 });
 
 /** Invariant (b) for one POST, or null when it holds. */
