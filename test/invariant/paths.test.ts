@@ -1,7 +1,7 @@
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rawHttp, rawUpgrade, type Headers } from "../support/witness-client.js";
-import { KEYS, ROUTES, replayOf, startGuard, type Guard } from "../support/witness.js";
+import { KEYS, ROUTES, replayOf, useGuard } from "../support/witness.js";
 
 /*
  * Invariant, over request paths: whatever path an agent sends — dot segments, percent-encoded dots and slashes,
@@ -75,15 +75,10 @@ function bodyOf(action: Action, id: string): string {
 }
 
 describe("invariant: every path", () => {
-  let g: Guard;
-  beforeAll(async () => {
-    g = await startGuard();
-  }, 60_000);
-  afterAll(async () => {
-    await g?.stop();
-  });
+  const guard = useGuard();
 
   it("nothing reaches a witness unjudged, and every request and upgrade gets exactly one answer", async () => {
+    const g = guard();
     const replay = replayOf("paths");
     const headers = (): Headers => ({ host: `127.0.0.1:${g.port}`, "x-guardwire-key": KEYS.alice, "content-type": "application/json", accept: "application/json, text/event-stream" });
     await fc.assert(

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rawHttp, type Headers, type RawAnswer } from "../support/witness-client.js";
 import { a2aElementArb, answerMismatch, frameArb, FRESH, materialize, mcpElementArb, nonce, type Frame, type FrameTemplate } from "../support/witness-frames.js";
-import { KEYS, MAX_FRAME_BYTES, ROUTES, replayOf, startGuard, type Guard } from "../support/witness.js";
+import { KEYS, MAX_FRAME_BYTES, ROUTES, replayOf, useGuard } from "../support/witness.js";
 
 /*
  * Invariant, over MCP Streamable HTTP sessions on every kind of MCP upstream: generated frames (valid and not,
@@ -59,15 +59,10 @@ interface Slot {
 }
 
 describe("invariant: guardwire serve, every MCP upstream and an A2A agent", () => {
-  let g: Guard;
-  beforeAll(async () => {
-    g = await startGuard();
-  }, 60_000);
-  afterAll(async () => {
-    await g?.stop();
-  });
+  const guard = useGuard();
 
   it("nothing reaches a witness unjudged, and every request gets exactly one answer", async () => {
+    const g = guard();
     const replay = replayOf("sessions");
     await fc.assert(
       fc.asyncProperty(runArb, async (run) => {
@@ -152,6 +147,7 @@ describe("invariant: guardwire serve, every MCP upstream and an A2A agent", () =
     expect(g.records.deliveries).toBeGreaterThan(0);
   }, 180_000);
   it("A2A: nothing reaches the agent unjudged, and every call gets exactly one answer (a stream: one that ends)", async () => {
+    const g = guard();
     const replay = replayOf("a2a");
     const before = g.records.deliveriesOf("a2a");
     const callArb = fc.record({ key: keyArb, frame: frameArb(a2aElementArb) });

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { digest } from "../../src/proxy/session.js";
 import { CLI, ROOT, tempDir } from "../helpers.js";
 import { stopChild, waitFor } from "./servers.js";
@@ -205,6 +206,21 @@ export async function startGuard(): Promise<Guard> {
       await stopChild(serve);
       await Promise.all(witnesses.map((w) => stopChild(w.child)));
     },
+  };
+}
+
+/** One guard for the tests of a describe block: started before them, stopped after them. */
+export function useGuard(): () => Guard {
+  let g: Guard | undefined;
+  beforeAll(async () => {
+    g = await startGuard();
+  }, 60_000);
+  afterAll(async () => {
+    await g?.stop();
+  });
+  return () => {
+    if (!g) throw new Error("the guard did not start");
+    return g;
   };
 }
 
