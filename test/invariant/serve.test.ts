@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { rawHttp, type Headers, type RawAnswer } from "../support/witness-client.js";
+import { rawHttp, rawUpgrade, type Headers, type RawAnswer } from "../support/witness-client.js";
 import { a2aElementArb, answerMismatch, frameArb, FRESH, materialize, mcpElementArb, nonce, type Frame, type FrameTemplate } from "../support/witness-frames.js";
 import { KEYS, MAX_FRAME_BYTES, ROUTES, replayOf, useGuard } from "../support/witness.js";
 
@@ -19,7 +19,8 @@ const VERSIONS = ["2025-03-26", "2025-06-18", "2025-11-25"] as const;
 type Key = keyof typeof KEYS;
 
 const sidArb = fc.oneof({ arbitrary: fc.constant("own" as const), weight: 8 }, fc.constantFrom("none", "other", "tampered", "random", "doubled") as fc.Arbitrary<"none" | "other" | "tampered" | "random" | "doubled">);
-const keyArb = fc.oneof({ arbitrary: fc.constant("own" as const), weight: 8 }, fc.constantFrom("other", "none", "wrong") as fc.Arbitrary<"other" | "none" | "wrong">);
+type KeyChoice = "own" | "other" | "none" | "wrong" | "doubled";
+const keyArb = fc.oneof({ arbitrary: fc.constant<KeyChoice>("own"), weight: 8 }, fc.constantFrom<KeyChoice>("other", "none", "wrong", "doubled"));
 const headerArb = fc.record({
   contentType: fc.oneof({ arbitrary: fc.constant("application/json"), weight: 8 }, fc.constantFrom("application/json; charset=utf-8", "text/plain", "")),
   accept: fc.oneof({ arbitrary: fc.constant("application/json, text/event-stream"), weight: 8 }, fc.constantFrom("application/json", "text/event-stream", "*/*", "")),
@@ -97,6 +98,7 @@ describe("invariant: guardwire serve, every MCP upstream and an A2A agent", () =
           const key: Key | null = op.key === "own" ? slot.key : op.key === "other" ? (slot.key === "alice" ? "bob" : "alice") : null;
           const h = base(key);
           if (op.key === "wrong") h["x-guardwire-key"] = "k-wrong-0123456789abcdef";
+          if (op.key === "doubled") h["x-guardwire-key"] = [KEYS[slot.key], KEYS.alice];
           const sid = { own: slot.sid, none: undefined, other: other?.sid ?? randomUUID(), tampered: slot.sid.slice(0, -1) + (slot.sid.endsWith("0") ? "1" : "0"), random: randomUUID(), doubled: [slot.sid, slot.sid] }[op.sid];
           if (sid !== undefined) h["mcp-session-id"] = sid;
           h["mcp-protocol-version"] = slot.version;
@@ -142,7 +144,7 @@ describe("invariant: guardwire serve, every MCP upstream and an A2A agent", () =
         expect(problems, "requests without exactly one answer").toEqual([]);
         expect(await g.records.settle(), "reached a witness without an allow in the log").toEqual([]);
       }),
-      { ...replay, numRuns: 30, interruptAfterTimeLimit: 25_000, markInterruptAsFailure: false, examples: EXAMPLES },
+      { ...replay, numRuns: 30, interruptAfterTimeLimit: 20_000, markInterruptAsFailure: false, examples: EXAMPLES },
     );
     expect(g.records.deliveries).toBeGreaterThan(0);
   }, 180_000);
@@ -154,9 +156,9 @@ describe("invariant: guardwire serve, every MCP upstream and an A2A agent", () =
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(callArb, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }), async (waves) => {
         const problems: string[] = [];
-        const exec = async (call: { key: "own" | "other" | "none" | "wrong"; frame: Parameters<typeof materialize>[0] }) => {
+        const exec = async (call: { key: KeyChoice; frame: FrameTemplate }) => {
           const frame = materialize(call.frame, MAX_FRAME_BYTES);
-          const key = { own: KEYS.alice, other: KEYS.bob, none: undefined, wrong: "k-wrong-0123456789abcdef" }[call.key];
+          const key = { own: KEYS.alice, other: KEYS.bob, none: undefined, wrong: "k-wrong-0123456789abcdef", doubled: [KEYS.alice, KEYS.alice] }[call.key];
           const headers: Headers = { host: `127.0.0.1:${g.port}`, "content-type": "application/json", accept: "application/json, text/event-stream", ...(key ? { "x-guardwire-key": key } : {}) };
           const a = await rawHttp(g.port, { method: "POST", path: `${ROUTES.a2a}/`, headers, body: frame.text, timeoutMs: ANSWER_MS });
           // A streamed answer is many responses with the request's id: at least one, in a stream that ended.
@@ -171,6 +173,25 @@ describe("invariant: guardwire serve, every MCP upstream and an A2A agent", () =
       { ...replay, numRuns: 40, interruptAfterTimeLimit: 15_000, markInterruptAsFailure: false },
     );
     expect(g.records.deliveriesOf("a2a")).toBeGreaterThan(before);
+  }, 60_000);
+  it("WebSocket downstream: nothing reaches a witness unjudged, and every request frame gets exactly one answer", async () => {
+    const g = guard();
+    const replay = replayOf("websocket");
+    // Oversize frames are left out: over WebSocket they end the connection (close 1009), as the protocol has it.
+    const frames = fc.array(frameArb(mcpElementArb).filter((t) => !("raw" in t && t.raw === "oversize")), { minLength: 1, maxLength: 6 });
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom<keyof typeof ROUTES>("http", "stdio", "sse", "ws"), frames, async (route, templates) => {
+        const sent = [{ text: JSON.stringify({ jsonrpc: "2.0", id: nonce("init"), method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "agent", version: "1" } } }), expect: [] as (string | number)[] }, ...templates.map((t) => materialize(t, MAX_FRAME_BYTES))];
+        const expected = sent.flatMap((f) => f.expect);
+        const headers: Headers = { host: `127.0.0.1:${g.port}`, "x-guardwire-key": KEYS.alice };
+        const u = await rawUpgrade(g.port, `${ROUTES[route]}/ws`, headers, sent.map((f) => f.text), expected, ANSWER_MS);
+        expect(u.status).toBe(101);
+        expect(u.hung, `no answer to some of ${JSON.stringify(expected)}: got ${cutJson(JSON.stringify(u.messages))}`).toBe(false);
+        expect(answerMismatch(expected, u.messages)).toEqual([]);
+        expect(await g.records.settle(), "reached a witness without an allow in the log").toEqual([]);
+      }),
+      { ...replay, numRuns: 30, interruptAfterTimeLimit: 10_000, markInterruptAsFailure: false },
+    );
   }, 60_000);
 });
 
