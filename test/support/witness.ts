@@ -70,7 +70,7 @@ export class Records {
    * Waits until every delivery so far is paired (the log is written at least every 100 ms), or gives up after `ms`;
    * returns what stayed unpaired and forgets it, so the next run starts clean.
    */
-  async settle(ms = 1500): Promise<Unjudged[]> {
+  async settle(ms = 3000): Promise<Unjudged[]> {
     const until = Date.now() + ms;
     for (;;) {
       const missing = this.account();
