@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { request, type IncomingHttpHeaders } from "node:http";
 import type { Duplex } from "node:stream";
 import { createParser } from "eventsource-parser";
+import { answerMismatch } from "./witness-frames.js";
 
 /*
  * A raw agent for the invariant suite: HTTP requests and WebSocket upgrades with the path, headers and body exactly as
@@ -96,7 +97,8 @@ export interface UpgradeAnswer {
 
 /**
  * A WebSocket upgrade at a raw path (subprotocol `mcp`); when it is accepted, `frames` are sent as text frames and
- * the server's frames read until every id in `expect` has an answer, or the time is up.
+ * the server's frames read until every request in `expect` has an answer (an id listed twice needs two), or the time
+ * is up.
  */
 export function rawUpgrade(port: number, path: string, headers: Headers, frames: string[], expect: (string | number)[], timeoutMs: number): Promise<UpgradeAnswer> {
   return new Promise((resolve) => {
@@ -121,14 +123,14 @@ export function rawUpgrade(port: number, path: string, headers: Headers, frames:
     });
     req.on("upgrade", (_res, s, head) => {
       socket = s;
+      const unanswered = () => answerMismatch(expect, messages, "missing").length > 0;
       const reader = frameReader((text) => {
         pushJson(messages, text);
-        const answered = new Set(messages.map((m) => (m as { id?: unknown }).id));
-        if (expect.every((id) => answered.has(id))) finish(101, false);
+        if (!unanswered()) finish(101, false);
       });
       if (head.length > 0) reader(head);
       s.on("data", reader);
-      s.on("close", () => finish(101, !expect.every((id) => messages.some((m) => (m as { id?: unknown }).id === id))));
+      s.on("close", () => finish(101, unanswered()));
       for (const f of frames) s.write(maskedTextFrame(f));
       if (expect.length === 0) finish(101, false);
     });
