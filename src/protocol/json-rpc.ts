@@ -132,3 +132,8 @@ export function errorResponse(id: JsonRpcId, code: number, message: string, data
 export function idKey(id: string | number): string {
   return typeof id === "number" ? `n:${id}` : `s:${id}`;
 }
+
+/** The id an `idKey` was made from. */
+export function idOfKey(key: string): string | number {
+  return key.startsWith("n:") ? Number(key.slice(2)) : key.slice(2);
+}

@@ -88,6 +88,12 @@ interface Plan {
   carry: unknown;
 }
 
+/** An element of a batch that goes on: its text, and its request's id key (null for notifications and responses). */
+interface Forward {
+  text: string;
+  key: string | null;
+}
+
 const DENIED_MEMORY = 1024;
 const LARGE_MESSAGE = 1 << 20;
 
@@ -239,18 +245,17 @@ export class Session {
     const plans = values.map((v) => this.evaluateOne(direction, v, frame, undefined, batch));
     const all = plans.some((p) => p instanceof Promise) ? Promise.all(plans) : (plans as (Plan | null)[]);
     this.enqueue(direction, all, (ps) => {
-      const forward: string[] = [];
+      const forward: Forward[] = [];
       for (const p of ps) if (p) this.apply(p, forward);
       if (batch) {
-        if (forward.length > 0) {
-          const requests = [...this.pendingOut.values()].filter((p) => p.batch === batch).map((p) => p.key);
-          this.upstream.send(`[${forward.join(",")}]`, { stream: requests[0] ?? null, requests, carry: frame.carry });
-        }
+        // One by one: MCP dropped batches in 2025-06-18, and servers that follow it (the SDK's stdio server) drop a
+        // batch unanswered. The replies are re-joined here all the same.
+        for (const f of forward) this.upstream.send(f.text, f.key ? { stream: f.key, requests: [f.key], carry: frame.carry } : { stream: null, carry: frame.carry });
         batch.forwarded = true;
         this.flushBatch(batch);
       } else if (forward.length > 0) {
         // A batch from the server is passed on as a batch.
-        this.downstream.send(`[${forward.join(",")}]`, { stream: frame.stream ?? null });
+        this.downstream.send(`[${forward.map((f) => f.text).join(",")}]`, { stream: frame.stream ?? null });
       }
     });
   }
@@ -305,7 +310,7 @@ export class Session {
   }
 
   /** Turns a verdict into bytes on a wire, updates correlation state, and logs the decision once. */
-  private apply(p: Plan, batchForward?: string[]): void {
+  private apply(p: Plan, batchForward?: Forward[]): void {
     let v = p.verdict;
     let failOpen = false;
     if (v.unavailable && this.opts.failMode === "open") {
@@ -384,7 +389,7 @@ export class Session {
       return;
     }
     this.log(p, v, failOpen);
-    if (batchForward) batchForward.push(text);
+    if (batchForward) batchForward.push({ text, key });
     else if (p.direction === "outbound") this.upstream.send(text, key ? { stream: key, requests: [key], carry: p.carry } : { stream: null, carry: p.carry });
     else this.downstream.send(text, { stream: p.stream ?? this.streamOf(p) });
   }
@@ -402,14 +407,14 @@ export class Session {
   }
 
   /** Sends a response toward the side that asked, into its batch if it came in one. */
-  private deliver(direction: Direction, text: string, pending: Pending, carry?: unknown, batchForward?: string[]): void {
+  private deliver(direction: Direction, text: string, pending: Pending, carry?: unknown, batchForward?: Forward[]): void {
     if (direction === "inbound" && pending.batch) {
       pending.batch.replies.push(JSON.parse(text));
       pending.batch.waiting--;
       this.flushBatch(pending.batch);
       return;
     }
-    if (batchForward) batchForward.push(text);
+    if (batchForward) batchForward.push({ text, key: null });
     else if (direction === "outbound") this.upstream.send(text, { stream: null, carry });
     else this.downstream.send(text, { stream: pending.key, answer: true, carry: pending.carry });
   }

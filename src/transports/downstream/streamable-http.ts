@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { classify, ErrorCode, idKey } from "../../protocol/json-rpc.js";
+import { classify, ErrorCode, errorResponse, idKey, idOfKey } from "../../protocol/json-rpc.js";
 import { batchesAllowed, envelopeVersionOf, isStatelessVersion, MCP_DEFAULT_HTTP_VERSION, MCP_PROTOCOL_VERSIONS } from "../../protocol/mcp.js";
 import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
 import { sseEventParts, SSE_KEEPALIVE } from "../../protocol/sse.js";
@@ -421,11 +421,26 @@ class HttpSession implements Downstream {
     if (this.ended) return;
     this.ended = true;
     this.onEnd();
+    this.answerUnanswered();
     for (const ex of this.openExchanges()) eventWriter(ex.res).end();
     this.exchanges.clear();
     if (this.standalone?.res) eventWriter(this.standalone.res).end();
     this.detached.clear();
     await this.connection.close();
+  }
+
+  /**
+   * A request still waiting when the session ends (a DELETE or shutdown racing it) gets its one answer here: the
+   * session's own answer could no longer reach a stream that is about to close.
+   */
+  private answerUnanswered(): void {
+    const gone = (k: string) => errorResponse(idOfKey(k), ErrorCode.UpstreamUnavailable, "Session ended before this request was answered", { reason: "session ended" });
+    for (const ex of this.openExchanges()) {
+      const keys = [...ex.waiting];
+      if (keys.length === 0 || ex.cut) continue;
+      if (ex.batch) this.toExchange(ex, keys[0] as string, JSON.stringify(keys.map(gone)), true);
+      else for (const k of keys) this.toExchange(ex, k, JSON.stringify(gone(k)), true);
+    }
   }
 
   /** Every POST still waiting, in the order they came. */
