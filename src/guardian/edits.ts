@@ -17,10 +17,18 @@ export function applyEdits(message: Record<string, unknown>, edits: readonly Com
   return doc;
 }
 
-/** Replaces each detected span with the replacement (`{type}` names the finding), rightmost first per string. */
+/**
+ * Replaces each detected span with the replacement (`{type}` names the finding), rightmost first per string; a finding
+ * that is a whole value (a tool in a list) is removed.
+ */
 function redact(doc: Record<string, unknown>, detections: readonly Detection[], replacement: string): void {
   const byPath = new Map<string, Detection[]>();
+  const whole: Path[] = [];
   for (const d of detections) {
+    if (d.whole) {
+      whole.push(d.path);
+      continue;
+    }
     const key = JSON.stringify(d.path);
     const list = byPath.get(key) ?? [];
     list.push(d);
@@ -40,6 +48,9 @@ function redact(doc: Record<string, unknown>, detections: readonly Detection[], 
     }
     setAt(doc, path, out, false);
   }
+  // Whole findings (a changed tool) are taken out, deepest and highest index first so the other paths stay valid.
+  whole.sort(comparePathsDesc);
+  for (const path of whole) removeAt(doc, path);
 }
 
 function getAt(doc: unknown, path: Path): unknown {

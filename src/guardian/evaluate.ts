@@ -366,20 +366,27 @@ function combine(
       rules: ids,
       rule: deny.id,
       reasonCode: codes(fired.filter((r) => r.decision === "deny")),
-      message: deny.message ?? deny.description ?? `denied by rule ${deny.id}`,
+      message: messageOf(deny, found, `denied by rule ${deny.id}`),
     };
   }
   const modifiers = fired.filter((r) => r.decision === "modify");
   if (modifiers.length > 0) {
     let modified = message;
-    for (const r of modifiers) modified = applyEdits(modified, r.edits, found.get(r));
+    // Whole findings (tools taken out of a list) go last, so the paths of every other finding still hold.
+    const whole: Detection[] = [];
+    for (const r of modifiers) {
+      const detections = found.get(r) ?? [];
+      if (detections.some((d) => d.whole) && r.edits.some((e) => e.op === "redact")) for (const d of detections) if (d.whole) whole.push(d);
+      modified = applyEdits(modified, r.edits, detections.filter((d) => !d.whole));
+    }
+    if (whole.length > 0) modified = applyEdits(modified, [{ op: "redact", with: "" }], whole);
     return {
       decision: "modify",
       mode: "enforce",
       rules: ids,
       rule: modifiers[0]?.id,
       reasonCode: codes(modifiers),
-      message: modifiers.map((r) => r.message ?? r.description ?? `modified by rule ${r.id}`).join("; "),
+      message: modifiers.map((r) => messageOf(r, found, `modified by rule ${r.id}`)).join("; "),
       modified,
     };
   }
@@ -400,6 +407,13 @@ function combine(
     return { decision: "deny", mode: "enforce", rules: [], reasonCode: ["DEFAULT_DENY"], message: "not allowed by any rule (default: deny)" };
   }
   return { decision: "allow", mode: "enforce", rules: [], reasonCode: [], message: "no rule matched" };
+}
+
+/** A rule's message, with what its findings say about themselves (which tool changed) when they say anything. */
+function messageOf(rule: CompiledRule, found: Map<CompiledRule, Detection[]>, fallback: string): string {
+  const base = rule.message ?? rule.description ?? fallback;
+  const details = [...new Set((found.get(rule) ?? []).flatMap((d) => (d.detail ? [d.detail] : [])))];
+  return details.length > 0 ? `${base}: ${details.join("; ")}` : base;
 }
 
 /** Under `default: deny`, protocol plumbing and responses still pass unless a rule denies them. */

@@ -142,7 +142,7 @@ describe("flow state: labels, limits, list filtering, pins", () => {
       return readVerdict(req, g.call(req), msg).decision;
     };
     expect(judge(new EmbeddedGuardian(rs, { pins: new PinFile(file) }), "v1")).toBe("allow");
-    expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ version: 1, servers: { srv: { t: expect.stringMatching(/^[0-9a-f]{64}$/) } } });
+    expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ version: 2, servers: { srv: { t: { fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/), definition: { name: "t", description: "v1" } } } } });
     // A new process reads the pins: the changed tool is caught.
     expect(judge(new EmbeddedGuardian(rs, { pins: new PinFile(file) }), "v2")).toBe("deny");
     writeFileSync(file, "{ this is not json");

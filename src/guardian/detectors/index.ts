@@ -10,7 +10,7 @@ import {
   PII_TYPES,
   type UrlParams,
 } from "./content.js";
-import { detectToolChanges, type NewPin, type PinStore } from "./pins.js";
+import { detectCallToChangedTool, detectToolChanges, type NewPin, type PinStore } from "./pins.js";
 import { collectStrings, joinStrings, type Detection, type StringSite } from "./scan.js";
 
 export type { Detection } from "./scan.js";
@@ -112,8 +112,14 @@ export class MessageScan {
     return found;
   }
 
+  /** Rug pulls: changed tools in a tools/list result, or a call to a tool whose change is not approved yet. */
   toolChanges(): { detections: Detection[]; newPins: NewPin[] } {
-    this.changes ??= this.pins ? detectToolChanges(this.message, this.server, this.pins) : { detections: [], newPins: [] };
+    if (!this.changes) {
+      const pins = this.pins;
+      if (pins === null) this.changes = { detections: [], newPins: [] };
+      else if (this.message.method === "tools/call") this.changes = { detections: detectCallToChangedTool(this.message, this.server, pins), newPins: [] };
+      else this.changes = detectToolChanges(this.message, this.server, pins);
+    }
     return this.changes;
   }
 
