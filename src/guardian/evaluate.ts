@@ -2,7 +2,7 @@ import { a2aOperation } from "../protocol/a2a.js";
 import { MCP_PLUMBING, toolOf } from "../protocol/mcp.js";
 import { MessageScan, type Detection } from "./detectors/index.js";
 import type { NewPin, PinStore } from "./detectors/pins.js";
-import { applyEdits } from "./edits.js";
+import { applyEdits, applyRedactions, type Redaction } from "./edits.js";
 import type { CompiledRule, CompiledRuleSet, Direction, Protocol } from "./rules/compile.js";
 
 export type Kind = "request" | "response" | "notification" | "event";
@@ -371,15 +371,17 @@ function combine(
   }
   const modifiers = fired.filter((r) => r.decision === "modify");
   if (modifiers.length > 0) {
-    let modified = message;
-    // Whole findings (tools taken out of a list) go last, so the paths of every other finding still hold.
-    const whole: Detection[] = [];
+    // Every rule's redactions in one pass (their offsets are into the original), then the other edits in load order.
+    const redactions: Redaction[] = [];
     for (const r of modifiers) {
-      const detections = found.get(r) ?? [];
-      if (detections.some((d) => d.whole) && r.edits.some((e) => e.op === "redact")) for (const d of detections) if (d.whole) whole.push(d);
-      modified = applyEdits(modified, r.edits, detections.filter((d) => !d.whole));
+      const edit = r.edits.find((e) => e.op === "redact");
+      if (edit) for (const d of found.get(r) ?? []) redactions.push({ ...d, with: edit.with });
     }
-    if (whole.length > 0) modified = applyEdits(modified, [{ op: "redact", with: "" }], whole);
+    let modified = applyRedactions(message, redactions);
+    for (const r of modifiers) {
+      const rest = r.edits.filter((e) => e.op !== "redact");
+      if (rest.length > 0) modified = applyEdits(modified, rest);
+    }
     return {
       decision: "modify",
       mode: "enforce",
