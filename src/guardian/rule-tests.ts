@@ -39,6 +39,8 @@ const stepSchema = z.strictObject({
   route: z.string().optional(),
   agent: z.string().optional(),
   label: z.enum(["attack", "benign"]).optional(),
+  /** The attack class a corpus case belongs to (or, for a benign case, the class it looks like), for per-class figures. */
+  class: z.string().optional(),
   expect: expectSchema,
 });
 
@@ -47,7 +49,7 @@ export const ruleTestFileSchema = z.strictObject({
   cases: z.array(
     z.union([
       stepSchema.extend({ name: z.string() }),
-      z.strictObject({ name: z.string(), label: z.enum(["attack", "benign"]).optional(), steps: z.array(stepSchema).min(1) }),
+      z.strictObject({ name: z.string(), label: z.enum(["attack", "benign"]).optional(), class: z.string().optional(), steps: z.array(stepSchema).min(1) }),
     ]),
   ),
 });
@@ -57,6 +59,7 @@ type Step = z.infer<typeof stepSchema>;
 export interface CaseResult {
   name: string;
   label?: "attack" | "benign";
+  class?: string;
   ok: boolean;
   /** The decision of the last step (what a corpus counts), and whether it was enforced or only audited. */
   decision: string;
@@ -141,7 +144,7 @@ export function runRuleTests(ruleSet: CompiledRuleSet, file: RuleTestFile, now: 
         if (!isDeepStrictEqual(got, want.message)) failures.push(`${where}message differs:\n    got      ${JSON.stringify(got)}\n    expected ${JSON.stringify(want.message)}`);
       }
     });
-    return { name: c.name, label: c.label, ok: failures.length === 0, decision: last, mode: lastMode, failures };
+    return { name: c.name, label: c.label, class: c.class, ok: failures.length === 0, decision: last, mode: lastMode, failures };
   });
 }
 

@@ -15,8 +15,12 @@ import type { Detection, StringSite } from "./scan.js";
  * after a lower-case letter or digit, `_KEY`), never alone or inside a word (`monkey`, `keyboard`).
  */
 const VOCABULARY = /[Ss]ecret|SECRET|[Pp]assw(?:or)?d|PASSW(?:OR)?D|[Pp]wd|PWD|[Pp]assphrase|PASSPHRASE|[Tt]oken|TOKEN|[Cc]redential|CREDENTIAL|[Aa]pi[Kk]ey|APIKEY|[Aa]uth|AUTH|(?<=[a-z0-9])Key|[_.-][Kk]ey|[_.-]KEY/g;
-/** After the name: optional closing quote, the separator, optional opening quote, the value. */
-const AFTER_NAME = /[A-Za-z0-9_.-]{0,60}["']?[ \t]{0,8}(?::=|=>|=|:)[ \t]{0,8}(["'`]?)([^\s"'`,;]{8,256})/y;
+/**
+ * After the vocabulary word: the rest of the name — nothing, a plural `s`, or a part after a separator or a capital
+ * (`secret_access_key`, `passwordFile`; not `tokenizer`, `author`) — an optional closing quote, the separator, an
+ * optional opening quote, the value.
+ */
+const AFTER_NAME = /(?:[sS](?![a-z]))?(?:[_.\-A-Z][A-Za-z0-9_.-]{0,60})?["']?[ \t]{0,8}(?::=|=>|=|:)[ \t]{0,8}(["'`]?)([^\s"'`,;]{8,256})/y;
 
 /** Values that are not secrets however they are named: placeholders, references, examples, identifiers. */
 const NOT_A_SECRET = [
@@ -26,16 +30,24 @@ const NOT_A_SECRET = [
   /^(?:sha(?:1|256|384|512)|md5)[-:]/i, // integrity fields
   /^(?:true|false|null|none|undefined|required|optional|string|number|boolean)$/i,
   /^https?:\/\/|^[a-z][a-z0-9+.-]*:\/\/[^:@]*$/i, // a URL without a password in it is an address, not a secret
-  /^[A-Za-z]+(?:[_.-][A-Za-z]+)*$/, // words (an env var name, a setting, a type)
+  /^data:/i, // an inline image or file
   /^\d+(?:\.\d+)*$/, // numbers and versions
 ];
 
-/** High entropy: long and random enough that it is unlikely to be a word, a name or a constant. */
+/** Words, each perhaps with a short number (`oauth2_client_credentials`, `X-API-Key`, `my-release-postgresql`): a name, not a secret. */
+function wordy(value: string): boolean {
+  return value.split(/[_./-]/).every((p) => /^(?:[a-z]+\d{0,3}|[A-Z]+\d{0,3}|[A-Z][a-z]+\d{0,3}|\d{1,4})$/.test(p));
+}
+
+/**
+ * High entropy: long and random enough that it is unlikely to be a word, a name or a constant. The bar is relative to
+ * the most a value of its length can have (log2 of its length), so short mixed passwords and long hex keys both count.
+ */
 function looksRandom(value: string): boolean {
   const classes = Number(/[a-z]/.test(value)) + Number(/[A-Z]/.test(value)) + Number(/[0-9]/.test(value)) + Number(/[^A-Za-z0-9]/.test(value));
-  if (value.length >= 20) return classes >= 2 && entropy(value) >= 3.7;
-  if (value.length >= 12) return classes >= 3 && entropy(value) >= 3.3;
-  return classes >= 3 && entropy(value) >= 2.9;
+  const most = Math.log2(value.length);
+  if (classes >= 3) return entropy(value) >= (value.length >= 12 ? 0.75 : 0.85) * most;
+  return classes === 2 && value.length >= 20 && entropy(value) >= Math.min(3.7, 0.85 * most);
 }
 
 export function detectSecretAssignments(sites: StringSite[]): Detection[] {
@@ -50,7 +62,7 @@ export function detectSecretAssignments(sites: StringSite[]): Detection[] {
       const a = AFTER_NAME.exec(v);
       if (!a) continue;
       const value = a[2] as string;
-      if (NOT_A_SECRET.some((re) => re.test(value)) || !looksRandom(value)) continue;
+      if (NOT_A_SECRET.some((re) => re.test(value)) || wordy(value) || !looksRandom(value)) continue;
       const end = AFTER_NAME.lastIndex;
       out.push({ type: "secrets.assignment", path: site.path, start: end - value.length, end });
       lastEnd = end;

@@ -355,13 +355,6 @@ const INJECTION: Pattern[] = [
     needs: ["send", "post", "upload", "exfiltrate", "forward", "email"],
     starts: /\b(?:send|post|upload|exfiltrate|forward|email)/gi,
   },
-  {
-    type: "prompt_injection.markdown_exfiltration",
-    re: /!\[[^\]\n]{0,200}\]\(\s*https?:\/\/[^)\s?]{1,500}\?[^)\s]{0,500}=(?:[^)\s&]{0,40}(?:\{\{|\$\{|%7B)|[A-Za-z0-9+/%_=-]{32,})/gi,
-    needs: ["]("],
-    starts: /!\[/g,
-  },
-  { type: "prompt_injection.html_exfiltration", re: /<img\s[^>]{0,200}src=["']?https?:\/\/[^"'\s>?]{1,500}\?[^"'\s>]{0,500}=[A-Za-z0-9+/%_=-]{32,}/gi, needs: ["<img"] },
 ];
 
 /** Tag characters, bidi overrides, and runs of invisible characters: text a human cannot see but a model reads. */

@@ -169,7 +169,7 @@ function carriedData(url: URL, kind: Kind, depth: number, allow: RegExp[]): stri
   for (const s of segments) pieces.push({ key: "", value: decode(s).replace(/\.(?:png|jpe?g|gif|svg|webp|ico|bmp)$/i, "") });
   if (url.hash.length > 1) pieces.push({ key: "#", value: decode(url.hash.slice(1)) });
   const raw = decode(url.pathname + url.search + url.hash);
-  if (PLACEHOLDER.test(raw) || QUERY_PLACEHOLDER.test(decode(url.search + url.hash))) return "placeholder";
+  if (PLACEHOLDER.test(raw) || QUERY_PLACEHOLDER.test(decode(url.search))) return "placeholder";
   if (detectSecrets([{ path: [], value: raw }]).length > 0) return "secret";
   for (const { key, value } of pieces) {
     if (depth < 2 && ABSOLUTE.test(value)) {
