@@ -42,7 +42,8 @@ interface Found {
 const INLINE = /\]\(\s{0,8}<?/y;
 const INLINE_URL = /(?:https?:)?\/\/[^\s)>"']{1,8192}/y;
 const REFERENCE = /^ {0,3}\[[^\]\n]{1,200}\]:[ \t]{0,8}<?((?:https?:)?\/\/[^\s>"']{1,8192})/gm;
-const TAG = /<(img|image|a|iframe|source|video|audio|embed|object|input|link|script|td|table|body)\b[^<>]{0,2048}>/gi;
+// Quoted attribute values may hold `<` and `>`; the branches start with different characters, so nothing backtracks.
+const TAG = /<(img|image|a|iframe|source|video|audio|embed|object|input|link|script|td|table|body)\b(?:[^<>"']|"[^"]{0,8192}"|'[^']{0,8192}'){0,2048}>/gi;
 const ATTR = /\b(src|href|srcset|poster|data|background|action|formaction)\s{0,4}=\s{0,4}(?:"([^"]{0,8192})"|'([^']{0,8192})'|([^\s"'>]{1,8192}))/gi;
 const CSS_URL = /url\(\s{0,8}["']?((?:https?:)?\/\/[^\s"')]{1,8192})/gi;
 const ABSOLUTE = /^(?:https?:)?\/\//i;
