@@ -6,8 +6,8 @@ import type { Detection, StringSite } from "./scan.js";
  * where the name says secret and the value looks random. This catches the secrets without a recognisable prefix
  * (database passwords, OAuth client secrets, signing keys) in loaded configs and env dumps.
  *
- * Linear time: one search for the vocabulary, then at each hit a bounded look back over the name and one sticky match
- * of the separator and value.
+ * Linear time: a literal search per vocabulary stem, then at each hit one sticky match of the word, and one of the
+ * rest of the name, the separator and the value (each bounded).
  */
 
 /**
@@ -50,15 +50,43 @@ function looksRandom(value: string): boolean {
   return classes === 2 && value.length >= 20 && entropy(value) >= Math.min(3.7, 0.85 * most);
 }
 
+/** One literal every vocabulary word holds, each searched for on its own (a literal search, not a regex pass per position). */
+const STEMS = ["secret", "passw", "pwd", "passphrase", "token", "credential", "apikey", "auth", "key"];
+const STEM_RES = STEMS.map((s) => new RegExp(s, "gi"));
+const VOCABULARY_AT = new RegExp(VOCABULARY.source, "y");
+
+/** Where a vocabulary word may start: at each stem, and one before `key` (for `_key`). Sorted, without repeats. */
+function candidates(v: string): number[] {
+  const at: number[] = [];
+  const add = (i: number, stem: string) => {
+    at.push(i);
+    if (stem.length === 3 && i > 0) at.push(i - 1);
+  };
+  // A lower-case copy and indexOf are far cheaper than a case-insensitive regex per hit; a copy whose length differs
+  // (a few Unicode letters lower-case to two units) would shift the offsets, so those strings take the regexes.
+  const lower = v.toLowerCase();
+  if (lower.length === v.length) {
+    for (const stem of STEMS) for (let i = lower.indexOf(stem); i >= 0; i = lower.indexOf(stem, i + 1)) add(i, stem);
+  } else {
+    STEM_RES.forEach((re, k) => {
+      re.lastIndex = 0;
+      for (let m; (m = re.exec(v)) !== null; ) add(m.index, STEMS[k] as string);
+    });
+  }
+  return at.length > 1 ? [...new Set(at)].sort((a, b) => a - b) : at;
+}
+
 export function detectSecretAssignments(sites: StringSite[]): Detection[] {
   const out: Detection[] = [];
   for (const site of sites) {
     const v = site.value;
-    VOCABULARY.lastIndex = 0;
     let lastEnd = 0;
-    for (let m; (m = VOCABULARY.exec(v)) !== null; ) {
-      if (m.index < lastEnd) continue;
-      AFTER_NAME.lastIndex = m.index + m[0].length;
+    for (const pos of candidates(v)) {
+      if (pos < lastEnd) continue;
+      VOCABULARY_AT.lastIndex = pos;
+      const m = VOCABULARY_AT.exec(v);
+      if (!m) continue;
+      AFTER_NAME.lastIndex = pos + m[0].length;
       const a = AFTER_NAME.exec(v);
       if (!a) continue;
       const value = a[2] as string;
@@ -66,7 +94,6 @@ export function detectSecretAssignments(sites: StringSite[]): Detection[] {
       const end = AFTER_NAME.lastIndex;
       out.push({ type: "secrets.assignment", path: site.path, start: end - value.length, end });
       lastEnd = end;
-      VOCABULARY.lastIndex = end;
     }
   }
   return out;

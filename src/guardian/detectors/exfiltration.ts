@@ -207,12 +207,22 @@ function judgeUrl(raw: string, kind: Kind, depth: number, allow: RegExp[]): stri
 /** Images and links whose URL carries data to a host off the allow list: the URL is the finding. */
 export function detectExfiltration(sites: StringSite[], allow: RegExp[]): Detection[] {
   const out: Detection[] = [];
+  // A document often repeats a URL (a badge, a logo): each distinct one is parsed and weighed once.
+  const judged = new Map<string, string | null>();
   for (const site of sites) {
     const v = site.value;
     if (!v.includes("//")) continue;
     for (const f of renderedUrls(v)) {
-      if (judgeUrl(v.slice(f.start, f.end), f.kind, 0, allow) === null) continue;
-      if (out.some((d) => d.path === site.path && d.start < f.end && f.start < d.end)) continue;
+      const url = v.slice(f.start, f.end);
+      const key = f.kind + url;
+      let verdict = judged.get(key);
+      if (verdict === undefined) {
+        verdict = judgeUrl(url, f.kind, 0, allow);
+        judged.set(key, verdict);
+      }
+      if (verdict === null) continue;
+      const last = out[out.length - 1];
+      if (last && last.path === site.path && last.start < f.end && f.start < last.end) continue;
       out.push({ type: `exfiltration.${f.kind}`, path: site.path, start: f.start, end: f.end });
     }
   }
