@@ -50,28 +50,33 @@ function looksRandom(value: string): boolean {
   return classes === 2 && value.length >= 20 && entropy(value) >= Math.min(3.7, 0.85 * most);
 }
 
-/** One literal every vocabulary word holds, each searched for on its own (a literal search, not a regex pass per position). */
-const STEMS = ["secret", "passw", "pwd", "passphrase", "token", "credential", "apikey", "auth", "key"];
-const STEM_RES = STEMS.map((s) => new RegExp(s, "gi"));
+/** One literal every vocabulary word holds (`pass` for password and passphrase, `key` for apikey and the suffixes). */
+const STEMS = ["secret", "pass", "pwd", "token", "credential", "auth", "key"];
+const STEM_RES = STEMS.map((s) => new RegExp(s, "i"));
 const VOCABULARY_AT = new RegExp(VOCABULARY.source, "y");
 
-/** Where a vocabulary word may start: at each stem, and one before `key` (for `_key`). Sorted, without repeats. */
+/**
+ * Where a vocabulary word may start: at each stem, and up to three before `key` (`_key`, `apikey`). Whether a stem
+ * occurs at all is one case-insensitive literal search (most strings hold none); the hits of those that do are found
+ * with indexOf in a lower-case copy, far cheaper per hit than a regex. A copy whose length differs (a few Unicode
+ * letters lower-case to two units) would shift the offsets, so such strings take the regex for every hit.
+ */
 function candidates(v: string): number[] {
+  const present = STEMS.filter((_s, k) => (STEM_RES[k] as RegExp).test(v));
+  if (present.length === 0) return [];
   const at: number[] = [];
   const add = (i: number, stem: string) => {
     at.push(i);
-    if (stem.length === 3 && i > 0) at.push(i - 1);
+    if (stem === "key") for (let back = 1; back <= 3 && i - back >= 0; back++) at.push(i - back);
   };
-  // A lower-case copy and indexOf are far cheaper than a case-insensitive regex per hit; a copy whose length differs
-  // (a few Unicode letters lower-case to two units) would shift the offsets, so those strings take the regexes.
   const lower = v.toLowerCase();
-  if (lower.length === v.length) {
-    for (const stem of STEMS) for (let i = lower.indexOf(stem); i >= 0; i = lower.indexOf(stem, i + 1)) add(i, stem);
-  } else {
-    STEM_RES.forEach((re, k) => {
-      re.lastIndex = 0;
-      for (let m; (m = re.exec(v)) !== null; ) add(m.index, STEMS[k] as string);
-    });
+  for (const stem of present) {
+    if (lower.length === v.length) {
+      for (let i = lower.indexOf(stem); i >= 0; i = lower.indexOf(stem, i + 1)) add(i, stem);
+    } else {
+      const re = new RegExp(stem, "gi");
+      for (let m; (m = re.exec(v)) !== null; ) add(m.index, stem);
+    }
   }
   return at.length > 1 ? [...new Set(at)].sort((a, b) => a - b) : at;
 }
