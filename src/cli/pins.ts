@@ -6,6 +6,14 @@ import { PinFile } from "../guardian/state.js";
 /** `guardwire pins list | reset [server] | show SERVER TOOL | approve SERVER TOOL`. */
 export function runPins(action: string, args: string[], file: string, out: { write(s: string): unknown }, err: { write(s: string): unknown }): void {
   const pins = new PinFile(file);
+  try {
+    pinsAction(pins, action, args, out, err);
+  } finally {
+    pins.close();
+  }
+}
+
+function pinsAction(pins: PinFile, action: string, args: string[], out: { write(s: string): unknown }, err: { write(s: string): unknown }): void {
   if (pins.problem) err.write(`guardwire: ${pins.problem}\n`);
   const [server, tool] = args;
   const needTool = () => {

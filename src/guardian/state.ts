@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, statSync, unwatchFile, watchFile, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { InputRequest, Limiter, SessionView } from "./evaluate.js";
 import type { NewPin, Pin, PinStore } from "./detectors/pins.js";
@@ -172,18 +172,21 @@ function readPins(text: string): Record<string, Record<string, Pin>> {
  * and a change waiting for approval. Version 1 files (fingerprints only) still load; their pins gain a definition the
  * next time the tool is seen unchanged. A file that cannot be read as pins is never trusted: it is moved aside as
  * `<file>.corrupt-<time>`, reported, and the pins are rebuilt from what is seen next. A running guardian picks up what
- * `guardwire pins approve` or `reset` wrote within a second.
+ * `guardwire pins approve` or `reset` wrote within about a second.
  */
 export class PinFile extends MemoryPinStore {
   readonly problem: string | undefined;
   private mtimeMs = 0;
-  private checkedAt = 0;
+  private readonly onChange = () => this.reload();
 
   constructor(
     private readonly path: string,
-    private readonly now: () => Date = () => new Date(),
+    now: () => Date = () => new Date(),
   ) {
     super();
+    // Approvals and resets come from another process (the pins command): the file is polled once a second, outside
+    // any evaluation, and never keeps the process alive.
+    watchFile(path, { interval: 1000, persistent: false }, this.onChange);
     let text: string | undefined;
     try {
       text = readFileSync(path, "utf8");
@@ -204,9 +207,9 @@ export class PinFile extends MemoryPinStore {
     }
   }
 
-  override get(server: string, tool: string): Pin | undefined {
-    this.refresh();
-    return super.get(server, tool);
+  /** Stops watching the file. */
+  close(): void {
+    unwatchFile(this.path, this.onChange);
   }
 
   all(): Record<string, Record<string, Pin>> {
@@ -227,7 +230,7 @@ export class PinFile extends MemoryPinStore {
 
   /** Accepts a tool's pending change as its new pin; false when there is none to accept. */
   approve(server: string, tool: string): boolean {
-    const pin = super.get(server, tool);
+    const pin = this.get(server, tool);
     if (!pin?.pending) return false;
     define(this.pins[server] as Record<string, Pin>, tool, pin.pending);
     this.save();
@@ -235,24 +238,20 @@ export class PinFile extends MemoryPinStore {
   }
 
   override add(list: NewPin[]): boolean {
-    this.refresh();
     const changed = super.add(list);
     if (changed) this.save();
     return changed;
   }
 
-  /** Re-reads the file when another process (the pins command) changed it; at most once a second. */
-  private refresh(): void {
-    const now = this.now().getTime();
-    if (now - this.checkedAt < 1000) return;
-    this.checkedAt = now;
+  /** Re-reads the file when another process changed it; an unreadable file leaves the pins held (saved again on the next change). */
+  private reload(): void {
     try {
       const mtimeMs = statSync(this.path).mtimeMs;
       if (mtimeMs === this.mtimeMs) return;
       this.pins = readPins(readFileSync(this.path, "utf8"));
       this.mtimeMs = mtimeMs;
     } catch {
-      // missing or unreadable now: keep the pins already held (they are saved again with the next change)
+      // missing or unreadable now
     }
   }
 

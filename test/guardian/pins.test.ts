@@ -48,10 +48,10 @@ describe("rug pulls: the changed tool is named, taken out, refused, shown and ap
     expect(call(g, "list_dir").decision).toBe("allow");
   });
 
-  it("pins show prints the diff; pins approve accepts it, and a running guardian sees the approval", () => {
+  it("pins show prints the diff; pins approve accepts it, and a running guardian sees the approval", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "pins-")), "pins.json");
-    let now = 0;
-    const g = new EmbeddedGuardian(ruleSet!, { pins: new PinFile(file, () => new Date(now)) });
+    const pinFile = new PinFile(file);
+    const g = new EmbeddedGuardian(ruleSet!, { pins: pinFile });
     list(g, [v1, other]);
     list(g, [v2, other]);
     const out = sink();
@@ -65,11 +65,11 @@ describe("rug pulls: the changed tool is named, taken out, refused, shown and ap
     runPins("approve", ["fs", "read_file"], file, sink(), sink());
     expect(() => runPins("approve", ["fs", "read_file"], file, sink(), sink())).toThrow(/no change waiting/);
     expect(() => runPins("show", ["fs", "nope"], file, sink(), sink())).toThrow(/no pin for tool "nope"/);
-    // The running guardian re-reads the file (at most once a second) and lets the approved definition through.
+    // The running guardian re-reads the file (polled once a second) and lets the approved definition through.
     utimesSync(file, new Date(), new Date(Date.now() + 5000));
-    now = 2000;
+    await expect.poll(() => call(g, "read_file").decision, { timeout: 10_000, interval: 200 }).toBe("allow");
     expect(list(g, [v2, other]).decision).toBe("allow");
-    expect(call(g, "read_file").decision).toBe("allow");
+    pinFile.close();
   });
 
   it("a version 1 pins file (fingerprints only) still loads, and its pins gain their definition", () => {
