@@ -17,7 +17,7 @@ const work = mkdtempSync(join(tmpdir(), "guardwire-demo-"));
 const files = join(work, "project");
 mkdirSync(join(files, ".ssh"), { recursive: true });
 writeFileSync(join(files, "notes.txt"), "Remember to ship the release notes on Friday.\n");
-writeFileSync(join(files, "deploy.log"), "deploy ok, using key AKIAIOSFODNN7EXAMPLE for the upload\n");
+writeFileSync(join(files, "deploy.log"), "deploy ok, using key AKIA4QWERTYUIOP2ZXCV for the upload\n");
 writeFileSync(join(files, ".ssh", "id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\nnot a real key\n-----END OPENSSH PRIVATE KEY-----\n");
 const log = join(work, "guardwire-decisions.ndjson");
 

@@ -12,8 +12,8 @@ import { runWrap, type WrapOptions } from "./wrap.js";
 import { runServe, type ServeOptions } from "./serve.js";
 import { DEFAULT_PINS } from "./guardians.js";
 import { runGuardian, KEYS_ENV, type GuardianCommandOptions } from "./guardian.js";
+import { runPins } from "./pins.js";
 import { wholeNumber } from "./startup.js";
-import { PinFile } from "../guardian/state.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(",")];
@@ -84,23 +84,11 @@ program
 
 program
   .command("pins")
-  .description("list or reset the pinned tool fingerprints that tool_changed compares against")
-  .argument("[action]", "list | reset", "list")
-  .argument("[server]", "with reset: only this server's pins")
+  .description("the tools pinned by tool_changed: list, reset [server], show SERVER TOOL (what changed), approve SERVER TOOL")
+  .argument("[action]", "list | reset | show | approve", "list")
+  .argument("[args...]", "reset: [server]; show and approve: SERVER TOOL")
   .option("--pins <file>", "the pins file", DEFAULT_PINS)
-  .action((action: string, server: string | undefined, o: { pins: string }) => {
-    const pins = new PinFile(o.pins);
-    if (pins.problem) process.stderr.write(`guardwire: ${pins.problem}\n`);
-    if (action === "list") {
-      for (const [srv, tools] of Object.entries(pins.all())) {
-        for (const [tool, fp] of Object.entries(tools)) process.stdout.write(`${srv}\t${tool}\t${fp.slice(0, 16)}\n`);
-      }
-      return;
-    }
-    if (action !== "reset") throw new GuardwireError("USAGE", `unknown pins action "${action}" (list or reset)`);
-    const n = pins.reset(server);
-    process.stdout.write(`reset ${n} pin${n === 1 ? "" : "s"}${server ? ` of ${server}` : ""}; tools are pinned again when next listed\n`);
-  });
+  .action((action: string, args: string[], o: { pins: string }) => runPins(action, args, o.pins, process.stdout, process.stderr));
 
 program
   .command("check")

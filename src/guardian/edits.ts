@@ -4,6 +4,9 @@ import type { CompiledEdit } from "./rules/compile.js";
 
 type Path = (string | number)[];
 
+/** A finding to redact, with what replaces it (`{type}` names the finding). */
+export type Redaction = Detection & { with: string };
+
 /**
  * Applies edits in order to a copy of the message; the original is never touched. `detections` are the findings of the
  * rule's detectors, which a `redact` edit replaces exactly.
@@ -11,35 +14,59 @@ type Path = (string | number)[];
 export function applyEdits(message: Record<string, unknown>, edits: readonly CompiledEdit[], detections: readonly Detection[] = []): Record<string, unknown> {
   const doc = structuredClone(message);
   for (const edit of edits) {
-    if (edit.op === "redact") redact(doc, detections, edit.with);
+    if (edit.op === "redact") redact(doc, detections.map((d) => ({ ...d, with: edit.with })));
     else applyEdit(doc, edit);
   }
   return doc;
 }
 
-/** Replaces each detected span with the replacement (`{type}` names the finding), rightmost first per string. */
-function redact(doc: Record<string, unknown>, detections: readonly Detection[], replacement: string): void {
-  const byPath = new Map<string, Detection[]>();
+/** Redacts the findings of several rules in one pass over a copy of the message, so every offset still holds. */
+export function applyRedactions(message: Record<string, unknown>, redactions: readonly Redaction[]): Record<string, unknown> {
+  const doc = structuredClone(message);
+  redact(doc, redactions);
+  return doc;
+}
+
+/**
+ * Replaces each detected span (`{type}` in its replacement names the finding). Where spans overlap, the one that starts
+ * first wins, and of those the longest (an injected passage containing a secret goes as a whole); among equal spans,
+ * the first given (the earlier rule). A finding that is a whole value (a tool in a list) is removed.
+ */
+function redact(doc: Record<string, unknown>, detections: readonly Redaction[]): void {
+  const byPath = new Map<string, Redaction[]>();
+  const whole: Path[] = [];
   for (const d of detections) {
+    if (d.whole) {
+      whole.push(d.path);
+      continue;
+    }
     const key = JSON.stringify(d.path);
     const list = byPath.get(key) ?? [];
     list.push(d);
     byPath.set(key, list);
   }
   for (const list of byPath.values()) {
-    const path = (list[0] as Detection).path;
+    const path = (list[0] as Redaction).path;
     const value = getAt(doc, path);
     if (typeof value !== "string") continue;
-    list.sort((a, b) => b.start - a.start);
-    let out = value;
-    let floor = Infinity;
+    list.sort((a, b) => a.start - b.start || b.end - a.end);
+    const kept: Redaction[] = [];
+    let reach = -1;
     for (const d of list) {
-      if (d.end > floor) continue; // overlaps a span already replaced
-      out = out.slice(0, d.start) + replacement.replace("{type}", d.type) + out.slice(d.end);
-      floor = d.start;
+      if (d.start < reach) continue; // overlaps a span already kept
+      kept.push(d);
+      reach = d.end;
+    }
+    let out = value;
+    for (let i = kept.length - 1; i >= 0; i--) {
+      const d = kept[i] as Redaction;
+      out = out.slice(0, d.start) + d.with.replace("{type}", d.type) + out.slice(d.end);
     }
     setAt(doc, path, out, false);
   }
+  // Whole findings go last, deepest and highest index first, so the other paths stay valid.
+  whole.sort(comparePathsDesc);
+  for (const path of whole) removeAt(doc, path);
 }
 
 function getAt(doc: unknown, path: Path): unknown {

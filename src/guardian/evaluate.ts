@@ -2,7 +2,7 @@ import { a2aOperation } from "../protocol/a2a.js";
 import { MCP_PLUMBING, toolOf } from "../protocol/mcp.js";
 import { MessageScan, type Detection } from "./detectors/index.js";
 import type { NewPin, PinStore } from "./detectors/pins.js";
-import { applyEdits } from "./edits.js";
+import { applyEdits, applyRedactions, type Redaction } from "./edits.js";
 import type { CompiledRule, CompiledRuleSet, Direction, Protocol } from "./rules/compile.js";
 
 export type Kind = "request" | "response" | "notification" | "event";
@@ -366,20 +366,29 @@ function combine(
       rules: ids,
       rule: deny.id,
       reasonCode: codes(fired.filter((r) => r.decision === "deny")),
-      message: deny.message ?? deny.description ?? `denied by rule ${deny.id}`,
+      message: messageOf(deny, found, `denied by rule ${deny.id}`),
     };
   }
   const modifiers = fired.filter((r) => r.decision === "modify");
   if (modifiers.length > 0) {
-    let modified = message;
-    for (const r of modifiers) modified = applyEdits(modified, r.edits, found.get(r));
+    // Every rule's redactions in one pass (their offsets are into the original), then the other edits in load order.
+    const redactions: Redaction[] = [];
+    for (const r of modifiers) {
+      const edit = r.edits.find((e) => e.op === "redact");
+      if (edit) for (const d of found.get(r) ?? []) redactions.push({ ...d, with: edit.with });
+    }
+    let modified = applyRedactions(message, redactions);
+    for (const r of modifiers) {
+      const rest = r.edits.filter((e) => e.op !== "redact");
+      if (rest.length > 0) modified = applyEdits(modified, rest);
+    }
     return {
       decision: "modify",
       mode: "enforce",
       rules: ids,
       rule: modifiers[0]?.id,
       reasonCode: codes(modifiers),
-      message: modifiers.map((r) => r.message ?? r.description ?? `modified by rule ${r.id}`).join("; "),
+      message: modifiers.map((r) => messageOf(r, found, `modified by rule ${r.id}`)).join("; "),
       modified,
     };
   }
@@ -400,6 +409,13 @@ function combine(
     return { decision: "deny", mode: "enforce", rules: [], reasonCode: ["DEFAULT_DENY"], message: "not allowed by any rule (default: deny)" };
   }
   return { decision: "allow", mode: "enforce", rules: [], reasonCode: [], message: "no rule matched" };
+}
+
+/** A rule's message, with what its findings say about themselves (which tool changed) when they say anything. */
+function messageOf(rule: CompiledRule, found: Map<CompiledRule, Detection[]>, fallback: string): string {
+  const base = rule.message ?? rule.description ?? fallback;
+  const details = [...new Set((found.get(rule) ?? []).flatMap((d) => (d.detail ? [d.detail] : [])))];
+  return details.length > 0 ? `${base}: ${details.join("; ")}` : base;
 }
 
 /** Under `default: deny`, protocol plumbing and responses still pass unless a rule denies them. */

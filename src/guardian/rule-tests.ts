@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { isDeepStrictEqual } from "node:util";
 import type { JsonObject } from "../protocol/json-rpc.js";
-import { buildAosRequest } from "./aos.js";
+import { buildAosRequest, type AosContext, type AosResult } from "./aos.js";
 import { EmbeddedGuardian } from "./embedded.js";
 import type { CompiledRuleSet } from "./rules/compile.js";
-import { readVerdict } from "./verdict.js";
+import { readVerdict, unavailable, type Verdict } from "./verdict.js";
 
 /*
  * Rule tests (`*.test.yaml`), run by `guardwire test`: each case is a message (or a sequence of steps, for flow rules
@@ -13,6 +13,7 @@ import { readVerdict } from "./verdict.js";
  *   result: { tool, args?, text }    → an inbound tools/call result (the request it answers is built too)
  *   tools:  [ { name, description, inputSchema? } ] → an inbound tools/list result
  *   message (+ request)              → any JSON-RPC message, as is
+ *   protocol: aos + message          → an AOS step: `message` is `{ method: "steps/…", params }`, sent as the AOS call
  */
 const expectSchema = z.strictObject({
   /** What is enforced: an audit-mode decision forwards the message, so it is `allow` here. */
@@ -27,7 +28,7 @@ const expectSchema = z.strictObject({
 
 const stepSchema = z.strictObject({
   name: z.string().optional(),
-  protocol: z.enum(["mcp", "a2a"]).default("mcp"),
+  protocol: z.enum(["mcp", "a2a", "aos"]).default("mcp"),
   direction: z.enum(["outbound", "inbound"]).optional(),
   call: z.strictObject({ tool: z.string(), args: z.record(z.string(), z.unknown()).default({}) }).optional(),
   result: z.strictObject({ tool: z.string(), args: z.record(z.string(), z.unknown()).default({}), text: z.string() }).optional(),
@@ -38,6 +39,8 @@ const stepSchema = z.strictObject({
   route: z.string().optional(),
   agent: z.string().optional(),
   label: z.enum(["attack", "benign"]).optional(),
+  /** The attack class a corpus case belongs to (or, for a benign case, the class it looks like), for per-class figures. */
+  class: z.string().optional(),
   expect: expectSchema,
 });
 
@@ -46,7 +49,7 @@ export const ruleTestFileSchema = z.strictObject({
   cases: z.array(
     z.union([
       stepSchema.extend({ name: z.string() }),
-      z.strictObject({ name: z.string(), label: z.enum(["attack", "benign"]).optional(), steps: z.array(stepSchema).min(1) }),
+      z.strictObject({ name: z.string(), label: z.enum(["attack", "benign"]).optional(), class: z.string().optional(), steps: z.array(stepSchema).min(1) }),
     ]),
   ),
 });
@@ -56,6 +59,7 @@ type Step = z.infer<typeof stepSchema>;
 export interface CaseResult {
   name: string;
   label?: "attack" | "benign";
+  class?: string;
   ok: boolean;
   /** The decision of the last step (what a corpus counts), and whether it was enforced or only audited. */
   decision: string;
@@ -110,7 +114,7 @@ export function runRuleTests(ruleSet: CompiledRuleSet, file: RuleTestFile, now: 
         failures.push(where + (e as Error).message);
         return;
       }
-      const ctx = {
+      const ctx: AosContext = {
         direction: built.direction,
         session,
         route: step.route ?? "test",
@@ -119,8 +123,13 @@ export function runRuleTests(ruleSet: CompiledRuleSet, file: RuleTestFile, now: 
         server: step.server ? { name: step.server } : { name: "test-server" },
         request: built.request,
       };
-      const req = buildAosRequest(step.protocol === "a2a" ? "protocols/A2A" : "protocols/MCP", built.message, ctx);
-      const v = readVerdict(req, guardian.call(req), built.message);
+      let v: Verdict;
+      try {
+        v = step.protocol === "aos" ? judgeStep(guardian, built.message) : judgeMessage(guardian, step.protocol, built.message, ctx);
+      } catch (e) {
+        failures.push(where + (e as Error).message);
+        return;
+      }
       const enforced = v.mode === "audit" ? "allow" : v.decision;
       last = enforced;
       lastMode = v.mode;
@@ -135,6 +144,34 @@ export function runRuleTests(ruleSet: CompiledRuleSet, file: RuleTestFile, now: 
         if (!isDeepStrictEqual(got, want.message)) failures.push(`${where}message differs:\n    got      ${JSON.stringify(got)}\n    expected ${JSON.stringify(want.message)}`);
       }
     });
-    return { name: c.name, label: c.label, ok: failures.length === 0, decision: last, mode: lastMode, failures };
+    return { name: c.name, label: c.label, class: c.class, ok: failures.length === 0, decision: last, mode: lastMode, failures };
   });
+}
+
+function judgeMessage(guardian: EmbeddedGuardian, protocol: "mcp" | "a2a", message: JsonObject, ctx: AosContext): Verdict {
+  const req = buildAosRequest(protocol === "a2a" ? "protocols/A2A" : "protocols/MCP", message, ctx);
+  return readVerdict(req, guardian.call(req), message);
+}
+
+/**
+ * An AOS step is its own AOS call (`steps/toolCallRequest`…), answered with the step's params as they should be
+ * when modified; the verdict's message is the step as `{ method, params }` again, so cases compare it as written.
+ */
+function judgeStep(guardian: EmbeddedGuardian, step: JsonObject): Verdict {
+  if (typeof step.method !== "string" || !step.method.startsWith("steps/")) throw new Error("an aos case needs message: { method: steps/…, params }");
+  const res = guardian.call({ jsonrpc: "2.0", id: ++ids, method: step.method, params: (step.params ?? {}) as JsonObject });
+  if ("error" in res) return unavailable(`guardian error ${res.error.code}: ${res.error.message}`);
+  const r = res.result as AosResult;
+  const data = (r.data ?? {}) as { rules?: string[]; mode?: "enforce" | "audit"; wouldBe?: Verdict["decision"]; audit?: { rules?: string[] } };
+  const audit = data.mode === "audit";
+  const params = r.modifiedRequest?.params;
+  return {
+    action: r.decision === "allow" ? "forward" : r.decision === "deny" ? "block" : "rewrite",
+    decision: audit ? (data.wouldBe ?? r.decision) : r.decision,
+    mode: audit ? "audit" : "enforce",
+    rules: [...(data.rules ?? []), ...(audit ? (data.audit?.rules ?? []) : [])],
+    reasonCode: r.reasonCode ?? [],
+    message: r.message,
+    modified: params ? { ...step, params } : undefined,
+  };
 }

@@ -1,7 +1,7 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, statSync, unwatchFile, watchFile, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { InputRequest, Limiter, SessionView } from "./evaluate.js";
-import type { NewPin, PinStore } from "./detectors/pins.js";
+import type { NewPin, Pin, PinStore } from "./detectors/pins.js";
 
 /** A Map that forgets its least recently used entries beyond `max`: state keyed by wire data stays bounded. */
 class Lru<K, V> {
@@ -95,49 +95,107 @@ export class SlidingWindowLimiter implements Limiter {
 }
 
 export class MemoryPinStore implements PinStore {
-  protected pins: Record<string, Record<string, string>> = Object.create(null) as Record<string, Record<string, string>>;
+  protected pins: Record<string, Record<string, Pin>> = Object.create(null) as Record<string, Record<string, Pin>>;
 
-  get(server: string, tool: string): string | undefined {
+  get(server: string, tool: string): Pin | undefined {
     return Object.prototype.hasOwnProperty.call(this.pins, server) ? this.pins[server]?.[tool] : undefined;
   }
 
+  /** Applies what an evaluation found: first sightings are pinned, changes kept pending, settled pins tidied. */
   add(list: NewPin[]): boolean {
     let changed = false;
     for (const p of list) {
-      if (this.get(p.server, p.tool) !== undefined) continue;
-      const forServer = (this.pins[p.server] ??= Object.create(null) as Record<string, string>);
-      forServer[p.tool] = p.fingerprint;
+      const pin = this.get(p.server, p.tool);
+      const seen = p.definition ? { fingerprint: p.fingerprint, definition: p.definition } : { fingerprint: p.fingerprint };
+      if (p.kind === "new") {
+        if (pin !== undefined) continue;
+        const forServer = (this.pins[p.server] ??= Object.create(null) as Record<string, Pin>);
+        define(forServer, p.tool, seen);
+      } else if (p.kind === "changed") {
+        if (pin === undefined || pin.pending?.fingerprint === p.fingerprint) continue;
+        pin.pending = seen;
+      } else {
+        if (pin === undefined) continue;
+        if (pin.legacy) define(this.pins[p.server] as Record<string, Pin>, p.tool, seen);
+        else if (pin.pending) delete pin.pending;
+        else continue;
+      }
       changed = true;
     }
     return changed;
   }
 }
 
+function define(o: object, key: string, value: unknown): void {
+  Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** One pin as stored: a fingerprint alone (version 1 files), or `{ fingerprint, definition?, pending? }`. */
+function readPin(raw: unknown, where: string): Pin {
+  if (typeof raw === "string") {
+    if (!HEX64.test(raw)) throw new Error(`bad fingerprint for ${where}`);
+    return { fingerprint: raw, legacy: true };
+  }
+  if (!isObject(raw) || typeof raw.fingerprint !== "string" || !HEX64.test(raw.fingerprint)) throw new Error(`bad pin for ${where}`);
+  if (raw.definition !== undefined && !isObject(raw.definition)) throw new Error(`bad definition for ${where}`);
+  const pin: Pin = { fingerprint: raw.fingerprint };
+  if (raw.definition !== undefined) pin.definition = raw.definition;
+  if (raw.legacy === true) pin.legacy = true;
+  if (raw.pending !== undefined) {
+    const p = raw.pending;
+    if (!isObject(p) || typeof p.fingerprint !== "string" || !HEX64.test(p.fingerprint) || (p.definition !== undefined && !isObject(p.definition))) {
+      throw new Error(`bad pending change for ${where}`);
+    }
+    pin.pending = p.definition !== undefined ? { fingerprint: p.fingerprint, definition: p.definition } : { fingerprint: p.fingerprint };
+  }
+  return pin;
+}
+
+function readPins(text: string): Record<string, Record<string, Pin>> {
+  const parsed = JSON.parse(text) as { version?: unknown; servers?: unknown };
+  if ((parsed.version !== 1 && parsed.version !== 2) || !isObject(parsed.servers)) throw new Error("not a guardwire pins file");
+  const pins = Object.create(null) as Record<string, Record<string, Pin>>;
+  for (const [server, tools] of Object.entries(parsed.servers)) {
+    if (!isObject(tools)) throw new Error(`bad entry for server ${server}`);
+    const forServer = Object.create(null) as Record<string, Pin>;
+    for (const [tool, raw] of Object.entries(tools)) define(forServer, tool, readPin(raw, `${server}/${tool}`));
+    define(pins, server, forServer);
+  }
+  return pins;
+}
+
 /**
- * Pins persisted in a JSON file (default ~/.guardwire/pins.json). A file that cannot be read as pins is never
- * trusted: it is moved aside as `<file>.corrupt-<time>`, reported, and the pins are rebuilt from what is seen next.
+ * Pins persisted in a JSON file (default ~/.guardwire/pins.json): per tool its fingerprint and approved definition,
+ * and a change waiting for approval. Version 1 files (fingerprints only) still load; their pins gain a definition the
+ * next time the tool is seen unchanged. A file that cannot be read as pins is never trusted: it is moved aside as
+ * `<file>.corrupt-<time>`, reported, and the pins are rebuilt from what is seen next. A running guardian picks up what
+ * `guardwire pins approve` or `reset` wrote within about a second.
  */
 export class PinFile extends MemoryPinStore {
   readonly problem: string | undefined;
+  private mtimeMs = 0;
+  private readonly onChange = () => this.reload();
 
-  constructor(private readonly path: string, now: () => Date = () => new Date()) {
+  constructor(
+    private readonly path: string,
+    now: () => Date = () => new Date(),
+  ) {
     super();
+    // Approvals and resets come from another process (the pins command): the file is polled once a second, outside
+    // any evaluation, and never keeps the process alive.
+    watchFile(path, { interval: 1000, persistent: false }, this.onChange);
     let text: string | undefined;
     try {
       text = readFileSync(path, "utf8");
+      this.mtimeMs = statSync(path).mtimeMs;
     } catch {
       return; // no pins yet
     }
     try {
-      const parsed = JSON.parse(text) as { version?: unknown; servers?: unknown };
-      if (parsed.version !== 1 || parsed.servers === null || typeof parsed.servers !== "object") throw new Error("not a guardwire pins file");
-      for (const [server, tools] of Object.entries(parsed.servers as Record<string, unknown>)) {
-        if (tools === null || typeof tools !== "object") throw new Error(`bad entry for server ${server}`);
-        for (const [tool, fp] of Object.entries(tools as Record<string, unknown>)) {
-          if (typeof fp !== "string" || !/^[0-9a-f]{64}$/.test(fp)) throw new Error(`bad fingerprint for ${server}/${tool}`);
-        }
-      }
-      this.pins = Object.assign(Object.create(null), parsed.servers) as Record<string, Record<string, string>>;
+      this.pins = readPins(text);
     } catch (e) {
       const aside = `${path}.corrupt-${now().toISOString().replace(/[:.]/g, "-")}`;
       try {
@@ -149,7 +207,12 @@ export class PinFile extends MemoryPinStore {
     }
   }
 
-  all(): Record<string, Record<string, string>> {
+  /** Stops watching the file. */
+  close(): void {
+    unwatchFile(this.path, this.onChange);
+  }
+
+  all(): Record<string, Record<string, Pin>> {
     return this.pins;
   }
 
@@ -165,16 +228,38 @@ export class PinFile extends MemoryPinStore {
     return n;
   }
 
+  /** Accepts a tool's pending change as its new pin; false when there is none to accept. */
+  approve(server: string, tool: string): boolean {
+    const pin = this.get(server, tool);
+    if (!pin?.pending) return false;
+    define(this.pins[server] as Record<string, Pin>, tool, pin.pending);
+    this.save();
+    return true;
+  }
+
   override add(list: NewPin[]): boolean {
     const changed = super.add(list);
     if (changed) this.save();
     return changed;
   }
 
+  /** Re-reads the file when another process changed it; an unreadable file leaves the pins held (saved again on the next change). */
+  private reload(): void {
+    try {
+      const mtimeMs = statSync(this.path).mtimeMs;
+      if (mtimeMs === this.mtimeMs) return;
+      this.pins = readPins(readFileSync(this.path, "utf8"));
+      this.mtimeMs = mtimeMs;
+    } catch {
+      // missing or unreadable now
+    }
+  }
+
   private save(): void {
     mkdirSync(dirname(this.path), { recursive: true });
     const tmp = `${this.path}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ version: 1, servers: this.pins }, null, 2) + "\n");
+    writeFileSync(tmp, JSON.stringify({ version: 2, servers: this.pins }, null, 2) + "\n");
     renameSync(tmp, this.path);
+    this.mtimeMs = statSync(this.path).mtimeMs;
   }
 }

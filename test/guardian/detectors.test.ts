@@ -24,7 +24,7 @@ const rules = (yaml: string) => {
 
 describe("detections carry type and exact location", () => {
   it("secrets: type, JSON path, start and end", () => {
-    const [d] = detect("secrets", args({ body: "x AKIAIOSFODNN7EXAMPLE y" }));
+    const [d] = detect("secrets", args({ body: "x AKIA4QWERTYUIOP2ZXCV y" }));
     expect(d).toEqual({ type: "secrets.aws_access_key", path: ["params", "arguments", "body"], start: 2, end: 22 });
   });
 
@@ -50,7 +50,7 @@ name: r
 rules:
   - { id: r, detect: [secrets, pii.email], decision: modify, modify: [{ redact: detections, with: "<{type}>" }] }
 `);
-    const d = evaluate("mcp", args({ a: "k=AKIAIOSFODNN7EXAMPLE, mail a@b.io; ghp_abcdefghijklmnopqrstuvwxyz0123456789!", n: 5 }), { direction: "outbound" }, rs);
+    const d = evaluate("mcp", args({ a: "k=AKIA4QWERTYUIOP2ZXCV, mail a@b.io; ghp_abcdefghijklmnopqrstuvwxyz0123456789!", n: 5 }), { direction: "outbound" }, rs);
     expect((d.modified?.params as { arguments: unknown }).arguments).toEqual({ a: "k=<secrets.aws_access_key>, mail <pii.email>; <secrets.github_token>!", n: 5 });
   });
 
@@ -59,7 +59,7 @@ rules:
     const d = compileDetector("secrets");
     if (typeof d === "string") throw new Error(d);
     const counting = { key: d.key, run: (s: MessageScan) => (runs++, d.run(s)) };
-    const scan = new MessageScan(args({ a: "AKIAIOSFODNN7EXAMPLE" }), "s", null);
+    const scan = new MessageScan(args({ a: "AKIA4QWERTYUIOP2ZXCV" }), "s", null);
     scan.run(counting);
     scan.run(counting);
     expect(runs).toBe(1);
@@ -142,7 +142,7 @@ describe("flow state: labels, limits, list filtering, pins", () => {
       return readVerdict(req, g.call(req), msg).decision;
     };
     expect(judge(new EmbeddedGuardian(rs, { pins: new PinFile(file) }), "v1")).toBe("allow");
-    expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ version: 1, servers: { srv: { t: expect.stringMatching(/^[0-9a-f]{64}$/) } } });
+    expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ version: 2, servers: { srv: { t: { fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/), definition: { name: "t", description: "v1" } } } } });
     // A new process reads the pins: the changed tool is caught.
     expect(judge(new EmbeddedGuardian(rs, { pins: new PinFile(file) }), "v2")).toBe("deny");
     writeFileSync(file, "{ this is not json");

@@ -39,6 +39,47 @@ describe("the default pack on the labelled corpus", () => {
     expect(fp).toEqual([]);
   });
 
+  // A class's recall may not fall below what it is now: a pack change that loses one attack of a class fails here by
+  // name, even while the overall figure stays above 97 %. Every class also keeps enough cases to mean something.
+  const CLASSES: Record<string, { recall: number; attacks: number; lookalikes?: number }> = {
+    sensitive_path: { recall: 1, attacks: 21 },
+    dangerous_command: { recall: 1, attacks: 17 },
+    secrets_out: { recall: 1, attacks: 11 },
+    secrets_in: { recall: 1, attacks: 3 },
+    prompt_injection: { recall: 1, attacks: 13 },
+    tool_poisoning_and_rug_pull: { recall: 1, attacks: 5 },
+    toxic_flow: { recall: 1, attacks: 2 },
+    exfiltration_link: { recall: 1, attacks: 29, lookalikes: 27 },
+    secret_assignment: { recall: 1, attacks: 27, lookalikes: 27 },
+  };
+  const caughtCase = (r: (typeof all)[number]) => r.mode === "enforce" && r.decision !== "allow";
+
+  it("every attack has a class, and every class keeps its recall and its size", () => {
+    expect(attacks.filter((r) => !r.class).map((r) => r.name)).toEqual([]);
+    const figures = Object.fromEntries(
+      Object.keys(CLASSES).map((c) => {
+        const of = attacks.filter((r) => r.class === c);
+        return [c, { recall: of.filter(caughtCase).length / of.length, attacks: of.length, missed: of.filter((r) => !caughtCase(r)).map((r) => r.name) }];
+      }),
+    );
+    for (const [c, floor] of Object.entries(CLASSES)) {
+      const f = figures[c] as { recall: number; attacks: number; missed: string[] };
+      expect({ c, missed: f.missed }).toEqual({ c, missed: [] });
+      expect(f.recall, c).toBeGreaterThanOrEqual(floor.recall);
+      expect(f.attacks, c).toBeGreaterThanOrEqual(floor.attacks);
+    }
+    expect(Object.keys(figures).sort()).toEqual([...new Set(attacks.map((r) => r.class))].sort());
+  });
+
+  it("the look-alikes of each new class pass untouched (precision 1)", () => {
+    for (const [c, floor] of Object.entries(CLASSES)) {
+      if (!floor.lookalikes) continue;
+      const of = benign.filter((r) => r.class === c);
+      expect(of.length, c).toBeGreaterThanOrEqual(floor.lookalikes);
+      expect(of.filter(caughtCase).map((r) => r.name)).toEqual([]);
+    }
+  });
+
   it("every case passes exactly as labelled", () => {
     expect(all.filter((r) => !r.ok).map((r) => `${r.name}: ${r.failures.join("; ")}`)).toEqual([]);
   });

@@ -249,8 +249,9 @@ function anchored(site: StringSite, p: CompiledPattern, anchor: NonNullable<Comp
 }
 
 const SECRETS: Pattern[] = [
-  { type: "secrets.aws_access_key", re: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, needs: ["AKIA", "ASIA"] },
-  { type: "secrets.aws_secret_key", re: /aws_secret_access_key["']?\s*[=:]\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/gi, group: 1, needs: ["ecret_access_key"] },
+  // AWS's documented example keys (AKIAIOSFODNN7EXAMPLE, wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY) are not secrets.
+  { type: "secrets.aws_access_key", re: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, needs: ["AKIA", "ASIA"], accept: (s) => !s.endsWith("EXAMPLE") },
+  { type: "secrets.aws_secret_key", re: /aws_secret_access_key["']?\s*[=:]\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/gi, group: 1, needs: ["ecret_access_key"], accept: (s) => !s.endsWith("EXAMPLEKEY") },
   { type: "secrets.github_token", re: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g, needs: ["gh", "github_pat_"], starts: /\bgh[pousr]_|\bgithub_pat_/g },
   { type: "secrets.gitlab_token", re: /\bglpat-[A-Za-z0-9_-]{20,}/g, needs: ["glpat-"] },
   { type: "secrets.slack_token", re: /\bxox[baprs]-[A-Za-z0-9-]{10,}/g, needs: ["xox"] },
@@ -354,13 +355,6 @@ const INJECTION: Pattern[] = [
     needs: ["send", "post", "upload", "exfiltrate", "forward", "email"],
     starts: /\b(?:send|post|upload|exfiltrate|forward|email)/gi,
   },
-  {
-    type: "prompt_injection.markdown_exfiltration",
-    re: /!\[[^\]\n]{0,200}\]\(\s*https?:\/\/[^)\s?]{1,500}\?[^)\s]{0,500}=(?:[^)\s&]{0,40}(?:\{\{|\$\{|%7B)|[A-Za-z0-9+/%_=-]{32,})/gi,
-    needs: ["]("],
-    starts: /!\[/g,
-  },
-  { type: "prompt_injection.html_exfiltration", re: /<img\s[^>]{0,200}src=["']?https?:\/\/[^"'\s>?]{1,500}\?[^"'\s>]{0,500}=[A-Za-z0-9+/%_=-]{32,}/gi, needs: ["<img"] },
 ];
 
 /** Tag characters, bidi overrides, and runs of invisible characters: text a human cannot see but a model reads. */
@@ -498,14 +492,14 @@ export interface UrlParams {
 
 const URL_RE = /\bhttps?:\/\/[^\s"'<>`)\]]+/gi;
 
-function hostGlob(pattern: string): RegExp {
+/** A host glob: `*.example.com` is the apex and every subdomain; any other glob is an ordinary one. */
+export function hostMatcher(pattern: string): RegExp {
   const p = pattern.toLowerCase();
-  // `*.example.com` is the apex and every subdomain; any other glob is an ordinary one.
   return p.startsWith("*.") ? new RegExp(`^(?:[a-z0-9-]+\\.)*${escapeRegExp(p.slice(2))}$`) : globRegExp(p);
 }
 
 export function compileUrlParams(params: UrlParams): { allow: RegExp[] | null; deny: RegExp[] } {
-  return { allow: params.allow ? params.allow.map(hostGlob) : null, deny: (params.deny ?? []).map(hostGlob) };
+  return { allow: params.allow ? params.allow.map(hostMatcher) : null, deny: (params.deny ?? []).map(hostMatcher) };
 }
 
 /** URLs whose host is on the deny list, or off the allow list when there is one. */

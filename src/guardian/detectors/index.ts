@@ -10,13 +10,17 @@ import {
   PII_TYPES,
   type UrlParams,
 } from "./content.js";
-import { detectToolChanges, type NewPin, type PinStore } from "./pins.js";
+import { detectSecretAssignments } from "./assignments.js";
+import { compileExfiltrationParams, detectExfiltration, type ExfiltrationParams } from "./exfiltration.js";
+import { detectCallToChangedTool, detectToolChanges, type NewPin, type PinStore } from "./pins.js";
 import { collectStrings, joinStrings, type Detection, type StringSite } from "./scan.js";
 
 export type { Detection } from "./scan.js";
 
 export const DETECTOR_NAMES = [
   "secrets",
+  "secret_assignment",
+  "exfiltration",
   "pii",
   ...PII_TYPES,
   "prompt_injection",
@@ -33,14 +37,24 @@ export interface CompiledDetector {
   run(scan: MessageScan): Detection[];
 }
 
-export function compileDetector(spec: string | { url: UrlParams }): CompiledDetector | string {
+export function compileDetector(spec: string | { url: UrlParams } | { exfiltration: ExfiltrationParams }): CompiledDetector | string {
   if (typeof spec !== "string") {
+    if ("exfiltration" in spec) {
+      const allow = compileExfiltrationParams(spec.exfiltration);
+      return { key: "exfiltration:" + JSON.stringify(spec.exfiltration), run: (s) => detectExfiltration(s.strings, allow) };
+    }
     const lists = compileUrlParams(spec.url);
     return { key: "url:" + JSON.stringify(spec.url), run: (s) => detectUrls(s.strings, lists) };
   }
   switch (spec) {
     case "secrets":
       return { key: spec, run: (s) => detectSecrets(s.strings) };
+    case "secret_assignment":
+      return { key: spec, run: (s) => detectSecretAssignments(s.strings) };
+    case "exfiltration": {
+      const allow = compileExfiltrationParams({});
+      return { key: spec, run: (s) => detectExfiltration(s.strings, allow) };
+    }
     case "pii":
       return { key: spec, run: (s) => detectPii(s.strings) };
     case "prompt_injection":
@@ -112,8 +126,14 @@ export class MessageScan {
     return found;
   }
 
+  /** Rug pulls: changed tools in a tools/list result, or a call to a tool whose change is not approved yet. */
   toolChanges(): { detections: Detection[]; newPins: NewPin[] } {
-    this.changes ??= this.pins ? detectToolChanges(this.message, this.server, this.pins) : { detections: [], newPins: [] };
+    if (!this.changes) {
+      const pins = this.pins;
+      if (pins === null) this.changes = { detections: [], newPins: [] };
+      else if (this.message.method === "tools/call") this.changes = { detections: detectCallToChangedTool(this.message, this.server, pins), newPins: [] };
+      else this.changes = detectToolChanges(this.message, this.server, pins);
+    }
     return this.changes;
   }
 

@@ -2,26 +2,83 @@ import { hash } from "node:crypto";
 import { canonicalize } from "../../protocol/canonical.js";
 import type { Detection } from "./scan.js";
 
-/** Pinned tool fingerprints, per server: what a tool looked like when it was first seen (and so approved). */
-export interface PinStore {
-  get(server: string, tool: string): string | undefined;
+/** What of a tool the model sees, and so what a pin holds: a change to any of it is a change to the tool. */
+export const PINNED_FIELDS = ["name", "title", "description", "inputSchema", "outputSchema", "annotations"] as const;
+export type ToolDefinition = Partial<Record<(typeof PINNED_FIELDS)[number], unknown>>;
+
+/** A definition larger than this is pinned by its fingerprint alone (a pins file stays small whatever a server sends). */
+const MAX_KEPT_DEFINITION = 64 * 1024;
+
+/** A tool as it was first seen (and so approved), and the definition seen since, when it changed. */
+export interface Pin {
+  fingerprint: string;
+  /** The approved definition, when it was kept (not for pins written before definitions were kept, or too large). */
+  definition?: ToolDefinition;
+  /** Pins written before annotations were pinned: compared by the fingerprint of the other fields only. */
+  legacy?: boolean;
+  /** The changed definition waiting for `guardwire pins approve`. */
+  pending?: { fingerprint: string; definition?: ToolDefinition };
 }
 
+/** Pinned tools, per server. */
+export interface PinStore {
+  get(server: string, tool: string): Pin | undefined;
+}
+
+/**
+ * What the guardian should write into its pin store after an evaluation: a tool seen for the first time (`new`), a
+ * change to a pinned tool (`changed`: kept as pending until approved), or a pinned tool seen as pinned again
+ * (`settled`: a legacy pin gets its definition, a pending change that was taken back is dropped).
+ */
 export interface NewPin {
   server: string;
   tool: string;
   fingerprint: string;
+  definition?: ToolDefinition;
+  kind: "new" | "changed" | "settled";
 }
 
-/** A tool's identity as the model sees it: name, description and schemas. */
+export function toolDefinition(tool: Record<string, unknown>): ToolDefinition {
+  const out: ToolDefinition = {};
+  for (const k of PINNED_FIELDS) if (tool[k] !== undefined) out[k] = tool[k];
+  return out;
+}
+
+/** A tool's identity as the model sees it: name, title, description, schemas and annotations. */
 export function toolFingerprint(tool: Record<string, unknown>): string {
+  return digest(toolDefinition(tool));
+}
+
+/** The fingerprint pins had before annotations were pinned (equal to the new one for a tool without annotations). */
+function legacyFingerprint(tool: Record<string, unknown>): string {
   const { name, title, description, inputSchema, outputSchema } = tool;
-  return hash("sha256", canonicalize({ name, title, description, inputSchema, outputSchema }), "hex");
+  return digest({ name, title, description, inputSchema, outputSchema });
+}
+
+function digest(value: unknown): string {
+  return hash("sha256", canonicalize(value), "hex");
+}
+
+/** A definition worth keeping in a pin, or undefined when it is too large to keep. */
+function kept(definition: ToolDefinition): ToolDefinition | undefined {
+  return canonicalize(definition).length <= MAX_KEPT_DEFINITION ? definition : undefined;
+}
+
+/** The fields whose values differ between two definitions, in PINNED_FIELDS order. */
+export function changedFields(before: ToolDefinition, after: ToolDefinition): string[] {
+  return PINNED_FIELDS.filter((k) => canonicalize(before[k]) !== canonicalize(after[k]));
+}
+
+/** What the log and the caller are told about a changed tool: its name, what changed, both digests, how to review. */
+export function describeChange(server: string, tool: string, pin: Pin, now: { fingerprint: string; definition?: ToolDefinition }): string {
+  const fields = pin.definition && now.definition ? changedFields(pin.definition, now.definition) : [];
+  const what = fields.length > 0 ? fields.join(", ") : "definition";
+  return `tool "${tool}" of server "${server}" changed (${what}): pinned sha256:${pin.fingerprint.slice(0, 12)}, now sha256:${now.fingerprint.slice(0, 12)}; review with: guardwire pins show ${server} ${tool}`;
 }
 
 /**
- * Rug pulls: a tool in a tools/list result whose fingerprint differs from the pinned one. Tools seen for the first
- * time are returned as new pins (the guardian stores them); a changed tool stays flagged until its pin is reset.
+ * Rug pulls in a tools/list result: a tool whose fingerprint differs from its pin. The finding is the whole tool (so a
+ * `redact` takes it out of the list); tools seen for the first time and changes are returned for the guardian to store.
  */
 export function detectToolChanges(message: Record<string, unknown>, server: string, pins: PinStore): { detections: Detection[]; newPins: NewPin[] } {
   const result = message.result as { tools?: unknown } | undefined;
@@ -32,13 +89,30 @@ export function detectToolChanges(message: Record<string, unknown>, server: stri
     if (tool === null || typeof tool !== "object") return;
     const t = tool as Record<string, unknown>;
     if (typeof t.name !== "string") return;
-    const fingerprint = toolFingerprint(t);
-    const pinned = pins.get(server, t.name);
-    if (pinned === undefined) newPins.push({ server, tool: t.name, fingerprint });
-    else if (pinned !== fingerprint) {
-      const description = typeof t.description === "string" ? t.description : "";
-      detections.push({ type: "tool_changed", path: ["result", "tools", i, "description"], start: 0, end: description.length });
+    const definition = toolDefinition(t);
+    const fingerprint = digest(definition);
+    const pin = pins.get(server, t.name);
+    if (pin === undefined) {
+      newPins.push({ server, tool: t.name, fingerprint, definition: kept(definition), kind: "new" });
+      return;
     }
+    if (pin.legacy ? pin.fingerprint === legacyFingerprint(t) : pin.fingerprint === fingerprint) {
+      // A legacy pin gets its definition; a change that was taken back is no longer pending.
+      if (pin.legacy || pin.pending) newPins.push({ server, tool: t.name, fingerprint, definition: kept(definition), kind: "settled" });
+      return;
+    }
+    if (pin.pending?.fingerprint !== fingerprint) newPins.push({ server, tool: t.name, fingerprint, definition: kept(definition), kind: "changed" });
+    detections.push({ type: "tool_changed", path: ["result", "tools", i], start: 0, end: 0, whole: true, detail: describeChange(server, t.name, pin, { fingerprint, definition }) });
   });
   return { detections, newPins };
+}
+
+/** A call to a tool whose last listing changed it (a change not yet approved): the finding is the tool's name. */
+export function detectCallToChangedTool(message: Record<string, unknown>, server: string, pins: PinStore): Detection[] {
+  const params = message.params as { name?: unknown } | undefined;
+  if (message.method !== "tools/call" || typeof params?.name !== "string") return [];
+  const pin = pins.get(server, params.name);
+  if (!pin?.pending) return [];
+  const detail = describeChange(server, params.name, pin, pin.pending);
+  return [{ type: "tool_changed", path: ["params", "name"], start: 0, end: params.name.length, detail }];
 }

@@ -12,6 +12,10 @@ export interface Detection {
   path: JsonPath;
   start: number;
   end: number;
+  /** The finding is the whole value at `path` (a tool in a list): `redact` takes it out instead of replacing a span. */
+  whole?: boolean;
+  /** What the finding is about, for the decision's message (which tool changed, and how). */
+  detail?: string;
 }
 
 /**

@@ -42,7 +42,13 @@ export const ruleSchema = z
     match: matchSchema.optional(),
     when: z.string().min(1).optional(),
     detect: z
-      .array(z.union([z.string().min(1), z.strictObject({ url: z.strictObject({ allow: z.array(z.string().min(1)).optional(), deny: z.array(z.string().min(1)).optional() }) })]))
+      .array(
+        z.union([
+          z.string().min(1),
+          z.strictObject({ url: z.strictObject({ allow: z.array(z.string().min(1)).optional(), deny: z.array(z.string().min(1)).optional() }) }),
+          z.strictObject({ exfiltration: z.strictObject({ allow: z.array(z.string().min(1)).optional() }) }),
+        ]),
+      )
       .min(1)
       .optional(),
     limit: z

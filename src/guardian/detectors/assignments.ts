@@ -1,0 +1,105 @@
+import { entropy } from "./exfiltration.js";
+import type { Detection, StringSite } from "./scan.js";
+
+/*
+ * Credentials written as an assignment — `name = value`, `NAME=value`, YAML `name: value`, JSON `"name": "value"` —
+ * where the name says secret and the value looks random. This catches the secrets without a recognisable prefix
+ * (database passwords, OAuth client secrets, signing keys) in loaded configs and env dumps.
+ *
+ * Linear time: a literal search per vocabulary stem, then at each hit one sticky match of the word, and one of the
+ * rest of the name, the separator and the value (each bounded).
+ */
+
+/**
+ * Words a secret's name contains, in lower, Capitalised or UPPER case. `key` only as a suffix (`_key`, `-key`, `Key`
+ * after a lower-case letter or digit, `_KEY`), never alone or inside a word (`monkey`, `keyboard`).
+ */
+const VOCABULARY = /[Ss]ecret|SECRET|[Pp]assw(?:or)?d|PASSW(?:OR)?D|[Pp]wd|PWD|[Pp]assphrase|PASSPHRASE|[Tt]oken|TOKEN|[Cc]redential|CREDENTIAL|[Aa]pi[Kk]ey|APIKEY|[Aa]uth|AUTH|(?<=[a-z0-9])Key|[_.-][Kk]ey|[_.-]KEY/g;
+/**
+ * After the vocabulary word: the rest of the name — nothing, a plural `s`, or a part after a separator or a capital
+ * (`secret_access_key`, `passwordFile`; not `tokenizer`, `author`) — an optional closing quote, the separator, an
+ * optional opening quote, the value.
+ */
+const AFTER_NAME = /(?:[sS](?![a-z]))?(?:[_.\-A-Z][A-Za-z0-9_.-]{0,60})?["']?[ \t]{0,8}(?::=|=>|=|:)[ \t]{0,8}(["'`]?)([^\s"'`,;]{8,256})/y;
+
+/** Values that are not secrets however they are named: placeholders, references, examples, identifiers. */
+const NOT_A_SECRET = [
+  /example|sample|dummy|placeholder|changeme|change_me|your[_-]|xxxx|\*{3}|redacted|fake|test|secret123|password123/i,
+  /^[<{[(]|^\$|^%|\$\{|\{\{|^process\.env|^os\.environ|^env\(|\(/,
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, // UUID
+  /^(?:sha(?:1|256|384|512)|md5)[-:]/i, // integrity fields
+  /^(?:true|false|null|none|undefined|required|optional|string|number|boolean)$/i,
+  /^https?:\/\/|^[a-z][a-z0-9+.-]*:\/\/[^:@]*$/i, // a URL without a password in it is an address, not a secret
+  /^data:/i, // an inline image or file
+  /^\d+(?:\.\d+)*$/, // numbers and versions
+];
+
+/** Words, each perhaps with a short number (`oauth2_client_credentials`, `X-API-Key`, `my-release-postgresql`): a name, not a secret. */
+function wordy(value: string): boolean {
+  return value.split(/[_./-]/).every((p) => /^(?:[a-z]+\d{0,3}|[A-Z]+\d{0,3}|[A-Z][a-z]+\d{0,3}|\d{1,4})$/.test(p));
+}
+
+/**
+ * High entropy: long and random enough that it is unlikely to be a word, a name or a constant. The bar is relative to
+ * the most a value of its length can have (log2 of its length), so short mixed passwords and long hex keys both count.
+ */
+function looksRandom(value: string): boolean {
+  const classes = Number(/[a-z]/.test(value)) + Number(/[A-Z]/.test(value)) + Number(/[0-9]/.test(value)) + Number(/[^A-Za-z0-9]/.test(value));
+  const most = Math.log2(value.length);
+  if (classes >= 3) return entropy(value) >= (value.length >= 12 ? 0.75 : 0.85) * most;
+  return classes === 2 && value.length >= 20 && entropy(value) >= Math.min(3.7, 0.85 * most);
+}
+
+/** One literal every vocabulary word holds (`pass` for password and passphrase, `key` for apikey and the suffixes). */
+const STEMS = ["secret", "pass", "pwd", "token", "credential", "auth", "key"];
+const STEM_RES = STEMS.map((s) => new RegExp(s, "i"));
+const VOCABULARY_AT = new RegExp(VOCABULARY.source, "y");
+
+/**
+ * Where a vocabulary word may start: at each stem, and up to three before `key` (`_key`, `apikey`). Whether a stem
+ * occurs at all is one case-insensitive literal search (most strings hold none); the hits of those that do are found
+ * with indexOf in a lower-case copy, far cheaper per hit than a regex. A copy whose length differs (a few Unicode
+ * letters lower-case to two units) would shift the offsets, so such strings take the regex for every hit.
+ */
+function candidates(v: string): number[] {
+  const present = STEMS.filter((_s, k) => (STEM_RES[k] as RegExp).test(v));
+  if (present.length === 0) return [];
+  const at: number[] = [];
+  const add = (i: number, stem: string) => {
+    at.push(i);
+    if (stem === "key") for (let back = 1; back <= 3 && i - back >= 0; back++) at.push(i - back);
+  };
+  const lower = v.toLowerCase();
+  for (const stem of present) {
+    if (lower.length === v.length) {
+      for (let i = lower.indexOf(stem); i >= 0; i = lower.indexOf(stem, i + 1)) add(i, stem);
+    } else {
+      const re = new RegExp(stem, "gi");
+      for (let m; (m = re.exec(v)) !== null; ) add(m.index, stem);
+    }
+  }
+  return at.length > 1 ? [...new Set(at)].sort((a, b) => a - b) : at;
+}
+
+export function detectSecretAssignments(sites: StringSite[]): Detection[] {
+  const out: Detection[] = [];
+  for (const site of sites) {
+    const v = site.value;
+    let lastEnd = 0;
+    for (const pos of candidates(v)) {
+      if (pos < lastEnd) continue;
+      VOCABULARY_AT.lastIndex = pos;
+      const m = VOCABULARY_AT.exec(v);
+      if (!m) continue;
+      AFTER_NAME.lastIndex = pos + m[0].length;
+      const a = AFTER_NAME.exec(v);
+      if (!a) continue;
+      const value = a[2] as string;
+      if (NOT_A_SECRET.some((re) => re.test(value)) || wordy(value) || !looksRandom(value)) continue;
+      const end = AFTER_NAME.lastIndex;
+      out.push({ type: "secrets.assignment", path: site.path, start: end - value.length, end });
+      lastEnd = end;
+    }
+  }
+  return out;
+}
