@@ -35,7 +35,10 @@ const mcpUpstream = z.union([
 const routeSchema = z
   .strictObject({
     name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, "name may use letters, digits, _ . -"),
-    path: z.string().regex(/^\/[A-Za-z0-9/_.-]*$/, "path starts with / and uses letters, digits, / _ . -"),
+    path: z
+      .string()
+      .regex(/^\/[A-Za-z0-9/_.-]*$/, "path starts with / and uses letters, digits, / _ . -")
+      .refine((p) => !p.includes("//") && !p.split("/").some((s) => s === "." || s === ".."), "path has no empty (//) or dot (. ..) segments: requests with them are refused"),
     mcp: mcpUpstream.optional(),
     a2a: z
       .strictObject({ url: z.url({ protocol: /^https?$/ }), headers: headers.optional(), passAuthorization: z.boolean().default(false), timeoutMs: z.number().int().positive().default(60_000) })

@@ -1,17 +1,17 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { createProxyServer } from "http-proxy-3";
 import { ErrorCode } from "../protocol/json-rpc.js";
 import { httpError } from "../transports/downstream/http-util.js";
 import { StreamableHttpEndpoint, type HttpCaller } from "../transports/downstream/streamable-http.js";
 import type { Connect } from "../transports/types.js";
 import { openLink, type RouteRuntime } from "./link.js";
+import { passWellKnown, wellKnownTarget, type WellKnownRoute } from "./well-known.js";
 
 export interface ServedRoute {
   path: string;
   runtime: RouteRuntime;
-  /** An HTTP upstream's URL: its `/.well-known/*` documents (OAuth metadata) are passed through. */
+  /** An HTTP upstream's URL: its OAuth metadata documents under `/.well-known/` are passed through. */
   passthrough?: string;
 }
 
@@ -58,8 +58,9 @@ interface Mounted {
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
 /**
- * `guardwire serve`'s HTTP front: health probes, DNS-rebinding protection (Host and Origin), agent keys, then each
- * route's downstream transports, and plain pass-through for the upstream's `/.well-known/*` documents.
+ * `guardwire serve`'s HTTP front: paths any parser could read otherwise refused first, health probes, DNS-rebinding
+ * protection (Host and Origin), agent keys, then each route's downstream transports, and the OAuth metadata documents
+ * of HTTP upstreams (read with GET or HEAD, fetched from a URL built here).
  */
 export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
   const mounted = new Map<string, Mounted>();
@@ -73,41 +74,7 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
   }
   const keys = opts.agents.map((a) => ({ id: a.id, digest: sha256(a.key) }));
   const loopbackListen = LOOPBACK.has(opts.host);
-  const passthrough = createProxyServer({ changeOrigin: true, ignorePath: true, xfwd: false });
-  // Protected-resource metadata names the resource: through the proxy, that is the proxy's route URL, or an OAuth
-  // client that checks it against the URL it connected to (the MCP SDK does) would stop.
-  const resourceOf = new WeakMap<IncomingMessage, string>();
-  passthrough.on("proxyRes", (proxyRes, req, res) => {
-    const resource = resourceOf.get(req);
-    const type = String(proxyRes.headers["content-type"] ?? "");
-    if (!resource || !type.includes("json") || (proxyRes.statusCode ?? 0) !== 200) {
-      res.writeHead(proxyRes.statusCode ?? 502, proxyRes.headers);
-      proxyRes.pipe(res);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    proxyRes.on("data", (c: Buffer) => {
-      size += c.length;
-      if (size <= 1024 * 1024) chunks.push(c);
-    });
-    proxyRes.on("end", () => {
-      let body = Buffer.concat(chunks).toString("utf8");
-      try {
-        const doc = JSON.parse(body) as Record<string, unknown>;
-        if (typeof doc.resource === "string") body = JSON.stringify({ ...doc, resource });
-      } catch {
-        // not JSON after all: passed as it is
-      }
-      const headers = { ...proxyRes.headers, "content-length": String(Buffer.byteLength(body)) };
-      delete headers["transfer-encoding"];
-      res.writeHead(200, headers).end(body);
-    });
-  });
-  passthrough.on("error", (_e, _req, res) => {
-    if (res && "writeHead" in res && !res.headersSent) httpError(res, 502, ErrorCode.UpstreamUnavailable, "Bad Gateway: the upstream cannot be reached");
-    else res?.destroy();
-  });
+  const wellKnown: WellKnownRoute[] = opts.routes.flatMap((r) => (r.passthrough ? [{ path: r.path, upstream: r.passthrough }] : []));
 
   /** Host and Origin checks (DNS rebinding), then the agent's key: the caller, or the refusal to answer with. */
   const admit = (req: IncomingMessage): { caller: HttpCaller } | { status: number; message: string; headers?: Record<string, string> } => {
@@ -135,9 +102,12 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
   };
 
   const server = createServer((req, res) => {
-    const url = req.url ?? "/";
-    const q = url.indexOf("?");
-    const path = q === -1 ? url : url.slice(0, q);
+    const path = pathOf(req);
+    const refused = pathProblem(path);
+    if (refused) {
+      req.resume();
+      return httpError(res, 400, ErrorCode.ServerError, `Bad Request: ${refused}`, null, { connection: "close" });
+    }
     if (path === "/healthz" || path === "/readyz") {
       const body = JSON.stringify(path === "/healthz" ? { status: "ok" } : { status: "ready", routes: opts.routes.map((r) => r.runtime.name) });
       res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body);
@@ -153,18 +123,20 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
     const [under, suffix] = exact ? [exact, ""] : routeUnder(path, mounted);
     const base = `http://${req.headers.host ?? "localhost"}`;
     if (under?.extras.some((e) => e.handle?.(suffix, req, res, admitted.caller, base))) return;
-    const target = path.startsWith("/.well-known/") ? wellKnownTarget(path, mounted) : undefined;
+    const target = path.startsWith("/.well-known/") ? wellKnownTarget(path, wellKnown) : undefined;
     if (target) {
-      const suffix = path.slice("/.well-known/oauth-protected-resource".length);
-      if (path.startsWith("/.well-known/oauth-protected-resource") && mounted.has(suffix)) resourceOf.set(req, `${base}${suffix}`);
-      return void passthrough.web(req, res, { target, selfHandleResponse: true });
+      req.resume();
+      if (req.method === "GET" || req.method === "HEAD") return void passWellKnown(req.method, target, base, res);
+      return httpError(res, 405, ErrorCode.ServerError, "Method Not Allowed: metadata documents are read with GET", null, { allow: "GET, HEAD" });
     }
     req.resume();
     httpError(res, 404, ErrorCode.ServerError, `Not Found: no route at ${path}`);
   });
 
   server.on("upgrade", (req, socket, head) => {
-    const path = (req.url ?? "/").split("?")[0] as string;
+    const path = pathOf(req);
+    const refused = pathProblem(path);
+    if (refused) return void socket.end(`HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
     const admitted = admit(req);
     if (!("caller" in admitted)) {
       socket.end(`HTTP/1.1 ${admitted.status} ${admitted.status === 401 ? "Unauthorized" : "Forbidden"}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
@@ -180,7 +152,6 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
     sessionCount: () => [...mounted.values()].reduce((n, m) => n + (m.http?.sessionCount ?? 0), 0),
     async close() {
       await Promise.all([...mounted.values()].flatMap((m) => [m.http?.close(), ...m.extras.map((e) => e.close())]));
-      passthrough.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
@@ -198,21 +169,25 @@ function routeUnder(path: string, mounted: Map<string, Mounted>): [Mounted | und
   return [undefined, ""];
 }
 
+/** The request's path: its target up to the query, exactly as sent (never decoded or normalised). */
+function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? "/";
+  const q = url.indexOf("?");
+  return q === -1 ? url : url.slice(0, q);
+}
+
 /**
- * `/.well-known/<doc>/<route path>` (RFC 9728 / RFC 8414 path insertion) → the upstream's own `/.well-known/<doc>/<its
- * path>`; `/.well-known/<doc>` alone → the upstream's, when exactly one route can have it.
+ * Why a path is refused before any routing, or null. Refused: whatever a parser further on (a URL class, a library, the
+ * upstream's router) could read as another path than the one routed here — dot segments, encoded dots, slashes or
+ * backslashes, backslashes, empty segments — and any target that is not a plain path.
  */
-function wellKnownTarget(path: string, mounted: Map<string, Mounted>): string | undefined {
-  const rest = path.slice("/.well-known/".length);
-  const cut = rest.indexOf("/");
-  const doc = cut === -1 ? rest : rest.slice(0, cut);
-  const suffix = cut === -1 ? "" : rest.slice(cut);
-  const candidates = [...mounted.values()].filter((m) => m.route.passthrough !== undefined);
-  const m = suffix ? candidates.find((c) => c.route.path === suffix) : candidates.length === 1 ? candidates[0] : undefined;
-  if (!m?.route.passthrough) return undefined;
-  const up = new URL(m.route.passthrough);
-  const upPath = up.pathname === "/" ? "" : up.pathname;
-  return `${up.origin}/.well-known/${doc}${suffix ? upPath : ""}`;
+export function pathProblem(path: string): string | null {
+  if (!path.startsWith("/")) return "the request target must be a path";
+  if (/%(2e|2f|5c)/i.test(path)) return "the path holds an encoded dot, slash or backslash";
+  if (path.includes("\\")) return "the path holds a backslash";
+  if (path.includes("//")) return "the path holds an empty segment (//)";
+  if (path.split("/").some((s) => s === "." || s === "..")) return "the path holds a dot segment";
+  return null;
 }
 
 function originAllowed(origin: string, host: string, allowed: readonly string[] | undefined, loopbackListen: boolean): boolean {
