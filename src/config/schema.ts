@@ -63,6 +63,23 @@ export const configSchema = z
     sessionIdleSeconds: z.number().int().positive().default(1800),
     /** Live MCP sessions per route; a new one past this is refused with 503 (stdio routes: one child each). */
     maxSessionsPerRoute: z.number().int().positive().default(10_000),
+    /** The HTTP front's timeouts and caps (docs/serve.md, "Limits"). */
+    http: z
+      .strictObject({
+        /** The whole header block of a request must arrive within this. */
+        headersTimeoutSeconds: z.number().positive().default(10),
+        /** The whole request, headers and body, must arrive within this; the response (a stream, a long call) is not bounded by it. */
+        requestTimeoutSeconds: z.number().positive().default(60),
+        /** An idle keep-alive connection is closed after this. */
+        keepAliveTimeoutSeconds: z.number().positive().default(5),
+        /** A connection that sends nothing for this long while it owes a request (or between requests) is closed. */
+        idleTimeoutSeconds: z.number().positive().default(30),
+        maxConnections: z.number().int().positive().default(2048),
+        maxConnectionsPerAddress: z.number().int().positive().default(256),
+        /** Request-body bytes held at once across the process; past it a request is refused with 503 and Retry-After. */
+        bodyBudgetBytes: z.number().int().positive().default(64 * 1024 * 1024),
+      })
+      .prefault({}),
     /** Add a redacted preview of each message to the log (off: only digests). */
     logPreview: z.boolean().default(false),
     routes: z.array(routeSchema).min(1, "at least one route is needed"),
@@ -76,6 +93,12 @@ export const configSchema = z
         seen.set(key, i);
       }
     });
+    if (c.http.bodyBudgetBytes < c.maxFrameBytes) {
+      ctx.addIssue({ code: "custom", path: ["http", "bodyBudgetBytes"], message: `bodyBudgetBytes (${c.http.bodyBudgetBytes}) must be at least maxFrameBytes (${c.maxFrameBytes}), or a largest body could never pass` });
+    }
+    if (c.http.headersTimeoutSeconds > c.http.requestTimeoutSeconds) {
+      ctx.addIssue({ code: "custom", path: ["http", "headersTimeoutSeconds"], message: "headersTimeoutSeconds must not exceed requestTimeoutSeconds" });
+    }
     const loopback = c.listen.host === "127.0.0.1" || c.listen.host === "::1" || c.listen.host === "localhost";
     if (!loopback && c.agents.length === 0 && !c.allowUnauthenticatedRemote) {
       ctx.addIssue({ code: "custom", path: ["listen", "host"], message: `listening on ${c.listen.host} without agent keys is refused; add agents: [{id, key}] or set allowUnauthenticatedRemote: true` });

@@ -1,11 +1,14 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { ErrorCode } from "../protocol/json-rpc.js";
-import { httpError } from "../transports/downstream/http-util.js";
+import { httpError, meterBody, socketError } from "../transports/downstream/http-util.js";
 import { StreamableHttpEndpoint, type HttpCaller } from "../transports/downstream/streamable-http.js";
 import type { Connect } from "../transports/types.js";
+import { ByteBudget, ConnectionCount, RefusalLog } from "./front-limits.js";
 import { openLink, type RouteRuntime } from "./link.js";
+import type { DecisionSink } from "./session.js";
 import { passWellKnown, wellKnownTarget, type WellKnownRoute } from "./well-known.js";
 
 export interface ServedRoute {
@@ -39,7 +42,36 @@ export interface ProxyServerOptions {
   replayChars?: number;
   /** More downstream transports per route, built from the route's connect function. */
   extras?: (connect: Connect, route: ServedRoute) => ExtraEndpoint[];
+  /** Where refusals made before the guardian are logged (kind `refused`, rate-limited); none: not logged. */
+  log?: DecisionSink;
+  /** Timeouts and caps of the HTTP front; see FRONT_DEFAULTS and docs/serve.md. */
+  front?: Partial<FrontLimits>;
 }
+
+export interface FrontLimits {
+  /** Request-body bytes held at once across the process; past it a request is refused with 503. */
+  bodyBudgetBytes: number;
+  /** The whole header block must arrive within this. */
+  headersTimeoutMs: number;
+  /** The whole request, headers and body, must arrive within this (never the response: streams are not cut). */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** A connection that sends nothing for this long while its request is still arriving is closed. */
+  idleTimeoutMs: number;
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
+}
+
+export const FRONT_DEFAULTS: FrontLimits = {
+  bodyBudgetBytes: 64 * 1024 * 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 30_000,
+  maxConnections: 2048,
+  maxConnectionsPerAddress: 256,
+};
 
 export interface ProxyServer {
   server: Server;
@@ -76,15 +108,20 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
   const loopbackListen = LOOPBACK.has(opts.host);
   const wellKnown: WellKnownRoute[] = opts.routes.flatMap((r) => (r.passthrough ? [{ path: r.path, upstream: r.passthrough }] : []));
 
+  const limits = { ...FRONT_DEFAULTS, ...opts.front };
+  const budget = new ByteBudget(limits.bodyBudgetBytes);
+  const connections = new ConnectionCount(limits.maxConnections, limits.maxConnectionsPerAddress);
+  const refusals = new RefusalLog(opts.log);
+
   /** Host and Origin checks (DNS rebinding), then the agent's key: the caller, or the refusal to answer with. */
-  const admit = (req: IncomingMessage): { caller: HttpCaller } | { status: number; message: string; headers?: Record<string, string> } => {
+  const admit = (req: IncomingMessage): { caller: HttpCaller } | Refused => {
     const host = (req.headers.host ?? "").toLowerCase();
     const hostname = host.replace(/:\d+$/, "");
     const hostOk = opts.allowedHosts ? opts.allowedHosts.some((h) => h.toLowerCase() === host || h.toLowerCase() === hostname) : !loopbackListen || LOOPBACK.has(hostname);
-    if (!hostOk) return { status: 403, message: `Forbidden: Host ${host || "(none)"} is not allowed` };
+    if (!hostOk) return { status: 403, reason: "HOST_NOT_ALLOWED", message: `Forbidden: Host ${host || "(none)"} is not allowed` };
     const origin = req.headers.origin;
     if (origin !== undefined && !originAllowed(origin, host, opts.allowedOrigins, loopbackListen)) {
-      return { status: 403, message: `Forbidden: Origin ${origin} is not allowed` };
+      return { status: 403, reason: "ORIGIN_NOT_ALLOWED", message: `Forbidden: Origin ${origin} is not allowed` };
     }
     const forward: Record<string, string> = {};
     const auth = req.headers.authorization;
@@ -95,29 +132,78 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
     const viaHeader = req.headers["x-guardwire-key"];
     const presented = typeof viaHeader === "string" ? viaHeader : auth?.startsWith("Bearer ") ? auth.slice(7).trim() : undefined;
     const agent = presented === undefined ? null : matchKey(keys, presented);
-    if (!agent) return { status: 401, message: "Unauthorized: a valid agent key is required", headers: { "www-authenticate": 'Bearer realm="guardwire"' } };
+    if (!agent) {
+      const message = `Unauthorized: ${presented === undefined ? "an agent key is required" : "the agent key is not valid"}`;
+      return { status: 401, reason: "UNAUTHORIZED", message, headers: { "www-authenticate": 'Bearer realm="guardwire"' } };
+    }
     // The agent's own Authorization goes on to the server unless it carried the guardwire key.
     if (auth && typeof viaHeader === "string") forward.authorization = auth;
     return { caller: { agent: { id: agent }, forward } };
   };
 
-  const server = createServer((req, res) => {
+  /** Logs a refusal (rate-limited) and answers it, closing the connection: its unread body is never read. */
+  const refuse = (req: IncomingMessage, answer: ServerResponse | Duplex, r: Refused, agent: string | null = null) => {
+    const path = pathOf(req);
+    const m = mounted.get(path) ?? routeUnder(path, mounted)[0];
+    const route = m ? { name: m.route.runtime.name, protocol: m.route.runtime.protocol ?? ("mcp" as const) } : null;
+    const transport = "writeHead" in answer ? "http" : "websocket";
+    refusals.note({ reason: r.reason, message: printable(`${req.method ?? "?"} ${path}: ${r.message}`), peer: addressOf(req.socket), route, agent, transport });
+    const headers = { ...r.headers, connection: "close" };
+    if ("writeHead" in answer) {
+      req.resume();
+      httpError(answer, r.status, ErrorCode.ServerError, r.message, null, headers);
+    } else {
+      socketError(answer, r.status, ErrorCode.ServerError, r.message, headers);
+    }
+  };
+
+  /**
+   * The body's bytes against the size limit and the process-wide budget, as declared (Content-Length, reserved at
+   * once) and as they arrive (chunked); refused at the first byte past either. Held until the exchange ends.
+   */
+  const gateBody = (req: IncomingMessage, res: ServerResponse, agent: string | null): boolean => {
+    const declared = Number(req.headers["content-length"] ?? 0) || 0;
+    const tooLarge = (bytes: number): Refused => ({ status: 413, reason: "BODY_TOO_LARGE", message: `Payload Too Large: ${bytes} bytes exceeds the ${opts.maxBodyBytes}-byte limit` });
+    const overBudget: Refused = { status: 503, reason: "OVER_BUDGET", message: "Service Unavailable: too many request bytes in flight, try again shortly", headers: { "retry-after": "1" } };
+    const refused = declared > opts.maxBodyBytes ? tooLarge(declared) : !budget.reserve(declared) ? overBudget : null;
+    if (refused) {
+      refuse(req, res, refused, agent);
+      return false;
+    }
+    let held = declared;
+    let seen = 0;
+    res.once("close", () => budget.release(held));
+    meterBody(req, (bytes) => {
+      seen += bytes;
+      const over = seen > opts.maxBodyBytes ? tooLarge(seen) : seen > held && !budget.reserve(seen - held) ? overBudget : null;
+      if (over) {
+        refuse(req, res, over, agent);
+        return over.status as 413 | 503;
+      }
+      held = Math.max(held, seen);
+      return null;
+    });
+    return true;
+  };
+
+  /** Requests being answered, by connection: a connection idle while its answer is on the way is not cut. */
+  const answering = new WeakMap<Socket, IncomingMessage>();
+
+  const server = createServer({ headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: Math.max(50, Math.min(1000, limits.headersTimeoutMs / 4)) }, (req, res) => {
+    answering.set(req.socket, req);
+    res.once("close", () => answering.get(req.socket) === req && answering.delete(req.socket));
     const path = pathOf(req);
     const refused = pathProblem(path);
-    if (refused) {
-      req.resume();
-      return httpError(res, 400, ErrorCode.ServerError, `Bad Request: ${refused}`, null, { connection: "close" });
-    }
+    if (refused) return refuse(req, res, { status: 400, reason: "PATH_REFUSED", message: `Bad Request: ${refused}` });
     if (path === "/healthz" || path === "/readyz") {
+      req.resume();
       const body = JSON.stringify(path === "/healthz" ? { status: "ok" } : { status: "ready", routes: opts.routes.map((r) => r.runtime.name) });
       res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body);
       return;
     }
     const admitted = admit(req);
-    if (!("caller" in admitted)) {
-      req.resume();
-      return httpError(res, admitted.status, ErrorCode.ServerError, admitted.message, null, admitted.headers);
-    }
+    if (!("caller" in admitted)) return refuse(req, res, admitted);
+    if (!gateBody(req, res, admitted.caller.agent?.id ?? null)) return;
     const exact = mounted.get(path);
     if (exact?.http) return void exact.http.handle(req, res, admitted.caller);
     const [under, suffix] = exact ? [exact, ""] : routeUnder(path, mounted);
@@ -132,16 +218,39 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
     req.resume();
     httpError(res, 404, ErrorCode.ServerError, `Not Found: no route at ${path}`);
   });
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.timeout = limits.idleTimeoutMs;
+  server.on("timeout", (socket: Socket) => {
+    if (!answering.get(socket)?.complete) socket.destroy();
+  });
 
-  server.on("upgrade", (req, socket, head) => {
-    const path = pathOf(req);
-    const refused = pathProblem(path);
-    if (refused) return void socket.end(`HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
-    const admitted = admit(req);
-    if (!("caller" in admitted)) {
-      socket.end(`HTTP/1.1 ${admitted.status} ${admitted.status === 401 ? "Unauthorized" : "Forbidden"}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+  // Node's own connection listener attaches the HTTP parser: only connections within the caps get one. One past a
+  // cap is answered 503 at once and closed, without reading a byte of it.
+  const parse = server.listeners("connection") as ((socket: Socket) => void)[];
+  server.removeAllListeners("connection");
+  server.on("connection", (socket: Socket) => {
+    const peer = addressOf(socket);
+    const counted = connections.open(peer);
+    if ("refused" in counted) {
+      socket.on("error", () => {});
+      refusals.note({ reason: "TOO_MANY_CONNECTIONS", message: `connection refused: ${counted.refused}`, peer, route: null, agent: null, transport: "http" });
+      socketError(socket, 503, ErrorCode.ServerError, `Service Unavailable: ${counted.refused}`, { "retry-after": "1", connection: "close" });
+      socket.resume();
+      setTimeout(() => socket.destroy(), 1000).unref();
       return;
     }
+    socket.once("close", counted.release);
+    for (const l of parse) l.call(server, socket);
+  });
+
+  server.on("upgrade", (req, socket: Socket, head) => {
+    // An upgraded connection (a WebSocket session) lives as long as its session; the front's idle timeout is for requests.
+    socket.setTimeout(0);
+    const path = pathOf(req);
+    const refused = pathProblem(path);
+    if (refused) return refuse(req, socket, { status: 400, reason: "PATH_REFUSED", message: `Bad Request: ${refused}` });
+    const admitted = admit(req);
+    if (!("caller" in admitted)) return refuse(req, socket, admitted);
     const [under, suffix] = routeUnder(path, mounted);
     if (under?.extras.some((e) => e.upgrade?.(suffix, req, socket, head, admitted.caller))) return;
     socket.end("HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
@@ -152,6 +261,7 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
     sessionCount: () => [...mounted.values()].reduce((n, m) => n + (m.http?.sessionCount ?? 0), 0),
     async close() {
       await Promise.all([...mounted.values()].flatMap((m) => [m.http?.close(), ...m.extras.map((e) => e.close())]));
+      refusals.flush();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
@@ -159,6 +269,26 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
   };
 }
 
+
+/** A refusal made before the guardian: its status, the reason code logged with it, and the message the caller gets. */
+interface Refused {
+  status: number;
+  reason: string;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+/** The caller's address, IPv4 callers on a dual-stack listener named as IPv4. */
+function addressOf(socket: Socket): string {
+  const a = socket.remoteAddress ?? "unknown";
+  return a.startsWith("::ffff:") ? a.slice(7) : a;
+}
+
+/** Text from a caller as a log line may carry it (tail prints it to a terminal): at most 300 characters, nothing unprintable. */
+function printable(text: string): string {
+  const clean = text.replace(/[^\x20-\x7e]/g, "?");
+  return clean.length > 300 ? `${clean.slice(0, 300)}…` : clean;
+}
 
 /** The route a path lies under (the longest route path followed by "/"), and the rest of the path after it. */
 function routeUnder(path: string, mounted: Map<string, Mounted>): [Mounted | undefined, string] {
