@@ -76,7 +76,7 @@ export const configSchema = z
         idleTimeoutSeconds: z.number().positive().default(30),
         maxConnections: z.number().int().positive().default(2048),
         maxConnectionsPerAddress: z.number().int().positive().default(256),
-        /** Request-body bytes held at once across the process; past it a request is refused with 503 and Retry-After. */
+        /** Memory for request bodies in flight across the process (each byte counts 4 times); past it: 503 with Retry-After. */
         bodyBudgetBytes: z.number().int().positive().default(64 * 1024 * 1024),
       })
       .prefault({}),
@@ -93,8 +93,9 @@ export const configSchema = z
         seen.set(key, i);
       }
     });
-    if (c.http.bodyBudgetBytes < c.maxFrameBytes) {
-      ctx.addIssue({ code: "custom", path: ["http", "bodyBudgetBytes"], message: `bodyBudgetBytes (${c.http.bodyBudgetBytes}) must be at least maxFrameBytes (${c.maxFrameBytes}), or a largest body could never pass` });
+    // Each body byte counts 4 times against the budget (src/proxy/server.ts, BODY_COST): a largest body must fit.
+    if (c.http.bodyBudgetBytes < 4 * c.maxFrameBytes) {
+      ctx.addIssue({ code: "custom", path: ["http", "bodyBudgetBytes"], message: `bodyBudgetBytes (${c.http.bodyBudgetBytes}) must be at least 4 × maxFrameBytes (${4 * c.maxFrameBytes}): each body byte counts 4 times, and a largest body must fit` });
     }
     if (c.http.headersTimeoutSeconds > c.http.requestTimeoutSeconds) {
       ctx.addIssue({ code: "custom", path: ["http", "headersTimeoutSeconds"], message: "headersTimeoutSeconds must not exceed requestTimeoutSeconds" });

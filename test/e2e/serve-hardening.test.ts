@@ -277,7 +277,8 @@ describe("serve: the front's timeouts, caps and byte budget", () => {
   }, 30_000);
 
   it("request bodies past the byte budget are refused with 503 and Retry-After, declared or chunked, and the budget comes back", async () => {
-    const p = await startProxy(route(), { maxBodyBytes: 64 * 1024, front: { bodyBudgetBytes: 200 * 1024 } });
+    // Each body byte counts 4 times: 800 KiB of budget is 200 KiB of bodies.
+    const p = await startProxy(route(), { maxBodyBytes: 64 * 1024, front: { bodyBudgetBytes: 800 * 1024 } });
     const held: Awaited<ReturnType<typeof open>>[] = [];
     try {
       const post = (length: number) => `POST /mcp/ev HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\naccept: ${JSON_AND_SSE}\r\ncontent-length: ${length}\r\n\r\n`;
