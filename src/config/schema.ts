@@ -72,7 +72,7 @@ export const configSchema = z
         requestTimeoutSeconds: z.number().positive().default(60),
         /** An idle keep-alive connection is closed after this. */
         keepAliveTimeoutSeconds: z.number().positive().default(5),
-        /** A connection that sends nothing for this long while it owes a request (or between requests) is closed. */
+        /** A connection that sends nothing for this long while its request is still arriving is closed. */
         idleTimeoutSeconds: z.number().positive().default(30),
         maxConnections: z.number().int().positive().default(2048),
         maxConnectionsPerAddress: z.number().int().positive().default(256),

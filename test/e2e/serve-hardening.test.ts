@@ -4,6 +4,9 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from "no
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/load.js";
+import { formatDecision } from "../../src/decision-log/format.js";
+import type { DecisionRecord } from "../../src/decision-log/record.js";
 import { streamableHttpUpstream } from "../../src/transports/upstream/streamable-http.js";
 import { ACCEPTANCE_RULES, CLI, readLog } from "../helpers.js";
 import { startProxy, type InProcessProxy } from "../support/proxy.js";
@@ -353,3 +356,25 @@ describe("serve: refusals before the guardian are logged, rate-limited, without 
 function mcpHeadersOf(): Record<string, string> {
   return { "content-type": "application/json", accept: JSON_AND_SSE };
 }
+
+describe("serve config: the front's options", () => {
+  const load = (text: string) => loadConfig("g.yaml", {}, () => text);
+  const routes = `routes:\n  - { name: ev, path: /mcp/ev, mcp: { url: "http://127.0.0.1:3001/mcp" } }\n`;
+
+  it("has documented defaults, and takes its own values", () => {
+    expect(load(routes).config?.http).toEqual({ headersTimeoutSeconds: 10, requestTimeoutSeconds: 60, keepAliveTimeoutSeconds: 5, idleTimeoutSeconds: 30, maxConnections: 2048, maxConnectionsPerAddress: 256, bodyBudgetBytes: 64 * 1024 * 1024 });
+    expect(load(`http: { maxConnectionsPerAddress: 8, idleTimeoutSeconds: 2.5 }\n${routes}`).config?.http).toMatchObject({ maxConnectionsPerAddress: 8, idleTimeoutSeconds: 2.5, maxConnections: 2048 });
+  });
+
+  it("refuses a budget a largest body cannot fit, a headers timeout past the request timeout, and route paths with dot or empty segments", () => {
+    const { problems } = load(`maxFrameBytes: 1048576\nhttp: { bodyBudgetBytes: 2097152, headersTimeoutSeconds: 90 }\nroutes:\n  - { name: a, path: /mcp/../a, mcp: { url: "http://x/mcp" } }\n  - { name: b, path: /mcp//b, mcp: { url: "http://x/mcp" } }\n`);
+    expect(problems.map((p) => p.path)).toEqual(expect.arrayContaining(["http.bodyBudgetBytes", "http.headersTimeoutSeconds", "routes[0].path", "routes[1].path"]));
+  });
+});
+
+describe("tail: a refused line reads as such", () => {
+  it("names the caller, the reason and what was refused", () => {
+    const r = { time: "2026-11-23T12:00:00.000Z", seq: 0, prev: "", hash: "", session: "refused:10.0.0.7", route: "ev", transport: "http", protocol: "mcp", direction: "outbound", kind: "refused", id: null, method: null, tool: null, agent: null, decision: "deny", mode: "enforce", rules: [], reasonCode: ["HOST_NOT_ALLOWED"], message: "POST /mcp/ev: Forbidden: Host evil.example is not allowed", evalUs: 0, digest: null, peer: "10.0.0.7" } satisfies DecisionRecord;
+    expect(formatDecision(r, { color: false })).toBe("12:00:00.000  DENY          outbound refused       from 10.0.0.7  HOST_NOT_ALLOWED  POST /mcp/ev: Forbidden: Host evil.example is not allowed  (0µs) refused:10.0.0.7 ev");
+  });
+});
