@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { ErrorCode } from "../protocol/json-rpc.js";
-import { httpError, meterBody, socketError } from "../transports/downstream/http-util.js";
+import { httpError, meterBody, meterFrames, socketError } from "../transports/downstream/http-util.js";
 import { StreamableHttpEndpoint, type HttpCaller } from "../transports/downstream/streamable-http.js";
 import type { Connect } from "../transports/types.js";
 import { ByteBudget, ConnectionCount, RefusalLog } from "./front-limits.js";
@@ -148,17 +148,21 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
     return { caller: { agent: { id: agent }, forward } };
   };
 
+  /** Logs a refusal, rate-limited, with the route its path names and the caller's address. */
+  const note = (req: IncomingMessage, r: Refused, agent: string | null, transport: "http" | "websocket") => {
+    const path = pathOf(req);
+    const m = mounted.get(path) ?? routeUnder(path, mounted)[0];
+    const route = m ? { name: m.route.runtime.name, protocol: m.route.runtime.protocol ?? ("mcp" as const) } : null;
+    refusals.note({ reason: r.reason, message: printable(`${req.method ?? "?"} ${path}: ${r.message}`), peer: addressOf(req.socket), route, agent, transport });
+  };
+
   /**
    * Logs a refusal (rate-limited) and answers it. A body declared within the size limit is drained unread first, so
    * the caller gets its answer whole and the connection stays usable; any other (oversized, chunked, endless) is never
    * read on: it is answered at once and the connection closes.
    */
   const refuse = (req: IncomingMessage, answer: ServerResponse | Duplex, r: Refused, agent: string | null = null) => {
-    const path = pathOf(req);
-    const m = mounted.get(path) ?? routeUnder(path, mounted)[0];
-    const route = m ? { name: m.route.runtime.name, protocol: m.route.runtime.protocol ?? ("mcp" as const) } : null;
-    const transport = "writeHead" in answer ? "http" : "websocket";
-    refusals.note({ reason: r.reason, message: printable(`${req.method ?? "?"} ${path}: ${r.message}`), peer: addressOf(req.socket), route, agent, transport });
+    note(req, r, agent, "writeHead" in answer ? "http" : "websocket");
     if (!("writeHead" in answer)) return socketError(answer, r.status, ErrorCode.ServerError, r.message, { ...r.headers, connection: "close" });
     req.resume();
     const declared = Number(req.headers["content-length"] ?? 0);
@@ -180,8 +184,7 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
   const gateBody = (req: IncomingMessage, res: ServerResponse, agent: string | null): boolean => {
     const declared = Number(req.headers["content-length"] ?? 0) || 0;
     const tooLarge = (bytes: number): Refused => ({ status: 413, reason: "BODY_TOO_LARGE", message: `Payload Too Large: ${bytes} bytes exceeds the ${opts.maxBodyBytes}-byte limit` });
-    const overBudget: Refused = { status: 503, reason: "OVER_BUDGET", message: "Service Unavailable: too many request bytes in flight, try again shortly", headers: { "retry-after": "1" } };
-    const refused = declared > opts.maxBodyBytes ? tooLarge(declared) : !budget.reserve(declared * BODY_COST) ? overBudget : null;
+    const refused = declared > opts.maxBodyBytes ? tooLarge(declared) : !budget.reserve(declared * BODY_COST) ? OVER_BUDGET : null;
     if (refused) {
       refuse(req, res, refused, agent);
       return false;
@@ -191,7 +194,7 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
     res.once("close", () => budget.release(held * BODY_COST));
     meterBody(req, (bytes) => {
       seen += bytes;
-      const over = seen > opts.maxBodyBytes ? tooLarge(seen) : seen > held && !budget.reserve((seen - held) * BODY_COST) ? overBudget : null;
+      const over = seen > opts.maxBodyBytes ? tooLarge(seen) : seen > held && !budget.reserve((seen - held) * BODY_COST) ? OVER_BUDGET : null;
       if (over) {
         refuse(req, res, over, agent);
         return over.status as 413 | 503;
@@ -268,6 +271,22 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
     const admitted = admit(req);
     if (!("caller" in admitted)) return refuse(req, socket, admitted);
     const [under, suffix] = routeUnder(path, mounted);
+    let held = 0;
+    meterFrames(req, {
+      take: (bytes) => {
+        if (!budget.reserve(bytes * BODY_COST)) {
+          note(req, OVER_BUDGET, admitted.caller.agent?.id ?? null, "websocket");
+          return false;
+        }
+        held += bytes;
+        return true;
+      },
+      settle: () => {
+        budget.release(held * BODY_COST);
+        held = 0;
+      },
+    });
+    socket.once("close", () => budget.release(held * BODY_COST));
     if (under?.extras.some((e) => e.upgrade?.(suffix, req, socket, head, admitted.caller))) return;
     socket.end("HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
   });
@@ -293,6 +312,8 @@ interface Refused {
   message: string;
   headers?: Record<string, string>;
 }
+
+const OVER_BUDGET: Refused = { status: 503, reason: "OVER_BUDGET", message: "Service Unavailable: too many request bytes in flight, try again shortly", headers: { "retry-after": "1" } };
 
 /** The caller's address, IPv4 callers on a dual-stack listener named as IPv4. */
 function addressOf(socket: Socket): string {

@@ -4,6 +4,7 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from "no
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
 import { loadConfig } from "../../src/config/load.js";
 import { formatDecision } from "../../src/decision-log/format.js";
 import type { DecisionRecord } from "../../src/decision-log/record.js";
@@ -312,6 +313,51 @@ describe("serve: the front's timeouts, caps and byte budget", () => {
       await p.close();
     }
   });
+});
+
+describe("serve: WebSocket messages draw on the same byte budget", () => {
+  it("a message that does not fit closes the session with 1013; once bodies are done, messages pass again", async () => {
+    const up = await startEverything("streamableHttp");
+    const p = await startProxy([{ name: "ev", path: "/mcp/ev", upstream: streamableHttpUpstream({ url: up.url }) }], { maxBodyBytes: 64 * 1024, front: { bodyBudgetBytes: 800 * 1024 } });
+    const held: Awaited<ReturnType<typeof open>>[] = [];
+    const wsUrl = `${p.base.replace("http", "ws")}/mcp/ev/ws`;
+    const connectWs = () =>
+      new Promise<WebSocket>((resolve, reject) => {
+        const ws = new WebSocket(wsUrl, "mcp");
+        ws.once("open", () => resolve(ws));
+        ws.once("error", reject);
+      });
+    try {
+      // 180 KiB of the 200 KiB of bodies the budget allows are held by three half-sent HTTP bodies.
+      for (let i = 0; i < 3; i++) {
+        const c = await open(p.base);
+        c.socket.write(`POST /mcp/ev HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\naccept: ${JSON_AND_SSE}\r\ncontent-length: ${60 * 1024}\r\n\r\n` + " ".repeat(30 * 1024));
+        held.push(c);
+      }
+      await expect.poll(async () => (await raw(p.base, "POST", "/mcp/ev", mcpHeadersOf(), " ".repeat(30 * 1024))).status, { timeout: 10_000 }).toBe(503);
+      const ws = await connectWs();
+      const closed = new Promise<number>((r) => ws.once("close", (code) => r(code)));
+      ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(40 * 1024) } }));
+      expect(await closed).toBe(1013);
+      for (const c of held.splice(0)) c.socket.destroy();
+      // The bodies gone, a WebSocket session works again.
+      await expect
+        .poll(async () => {
+          const again = await connectWs();
+          const reply = new Promise<string>((r) => again.once("message", (d) => r(String(d))));
+          again.send(INIT);
+          const text = await Promise.race([reply, new Promise<string>((r) => again.once("close", () => r("closed")))]);
+          again.close();
+          return text;
+        }, { timeout: 10_000 })
+        .toContain("serverInfo");
+      expect(p.log().some((l) => l.kind === "refused" && l.transport === "websocket" && (l.reasonCode as string[])[0] === "OVER_BUDGET")).toBe(true);
+    } finally {
+      for (const c of held) c.socket.destroy();
+      await p.close();
+      await up.stop();
+    }
+  }, 60_000);
 });
 
 describe("serve: refusals before the guardian are logged, rate-limited, without the key", () => {

@@ -18,6 +18,25 @@ export function meterBody(req: IncomingMessage, meter: BodyMeter): void {
   meters.set(req, meter);
 }
 
+/**
+ * The same budget as a WebSocket session's messages draw on it: bytes taken as they arrive on the socket (false: they
+ * do not fit, the refusal is logged and the session is to be closed), given back when a message is complete.
+ */
+export interface FrameMeter {
+  take(bytes: number): boolean;
+  settle(): void;
+}
+
+const frameMeters = new WeakMap<IncomingMessage, FrameMeter>();
+
+export function meterFrames(req: IncomingMessage, meter: FrameMeter): void {
+  frameMeters.set(req, meter);
+}
+
+export function frameMeterOf(req: IncomingMessage): FrameMeter | undefined {
+  return frameMeters.get(req);
+}
+
 /** Reads a request body up to `max` bytes; at the first byte past that (or one its meter refuses) it stops holding bytes. */
 export function readBody(req: IncomingMessage, max: number): Promise<Body> {
   return new Promise((resolve) => {

@@ -3,6 +3,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { Connect, Connection, Downstream } from "../types.js";
+import { frameMeterOf } from "./http-util.js";
 import type { HttpCaller } from "./streamable-http.js";
 
 export interface WebsocketOptions {
@@ -36,7 +37,16 @@ export function websocketEndpoint(opts: WebsocketOptions) {
       wss.handleUpgrade(req, socket, head, (ws) => {
         const s = new WsSession(ws);
         s.connection = opts.connect(s, { transport: "websocket", agent: caller.agent, sessionId: randomUUID() });
+        // The front's byte budget: a message's bytes count while it arrives; past the budget the session closes (1013).
+        const meter = frameMeterOf(req);
+        socket.on("data", (c: Buffer) => {
+          if (meter && !meter.take(c.length)) {
+            socket.pause();
+            ws.close(1013, "too many request bytes in flight, try again later");
+          }
+        });
         ws.on("message", (data, binary) => {
+          meter?.settle();
           const text = binary ? null : Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.from(data as ArrayBuffer).toString("utf8");
           if (text === null) return ws.close(1003, "text frames only");
           s.connection.receive({ text });
