@@ -18,8 +18,8 @@ const HIGH_WATER = 1024 * 1024;
 
 /**
  * MCP over WebSocket toward the agent at `<route>/ws` (subprotocol `mcp`, as the MCP SDK's WebSocket client asks):
- * one JSON-RPC message per text frame. A message over the size limit closes the socket with 1009; closing the socket
- * ends the session and releases its upstream.
+ * one JSON-RPC message per text frame. A message over the size limit closes the socket with 1009, one past the byte
+ * budget `serve`'s front sets (`meterFrames`) with 1013; closing the socket ends the session and releases its upstream.
  */
 export function websocketEndpoint(opts: WebsocketOptions) {
   const wss = new WebSocketServer({
@@ -39,12 +39,13 @@ export function websocketEndpoint(opts: WebsocketOptions) {
         s.connection = opts.connect(s, { transport: "websocket", agent: caller.agent, sessionId: randomUUID() });
         // The front's byte budget: a message's bytes count while it arrives; past the budget the session closes (1013).
         const meter = frameMeterOf(req);
-        socket.on("data", (c: Buffer) => {
-          if (meter && !meter.take(c.length)) {
+        if (meter) {
+          socket.on("data", (c: Buffer) => {
+            if (meter.take(c.length)) return;
             socket.pause();
             ws.close(1013, "too many request bytes in flight, try again later");
-          }
-        });
+          });
+        }
         ws.on("message", (data, binary) => {
           meter?.settle();
           const text = binary ? null : Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.from(data as ArrayBuffer).toString("utf8");
