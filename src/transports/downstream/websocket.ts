@@ -42,8 +42,11 @@ export function websocketEndpoint(opts: WebsocketOptions) {
         if (meter) {
           socket.on("data", (c: Buffer) => {
             if (meter.take(c.length)) return;
+            // Nothing more is read: the close frame goes out, and the socket is cut a moment later, not after the
+            // close handshake's 30 s (the agent's close frame would never be read).
             socket.pause();
             ws.close(1013, "too many request bytes in flight, try again later");
+            setTimeout(() => ws.terminate(), 1000).unref();
           });
         }
         ws.on("message", (data, binary) => {
