@@ -191,7 +191,24 @@ describe("serve: the front's timeouts, caps and byte budget", () => {
       clearInterval(drip);
       expect(end - start).toBeGreaterThanOrEqual(900);
       expect(end - start).toBeLessThan(8000);
-      expect(c.received()).not.toContain("200 OK");
+      expect(c.received()).toMatch(/^HTTP\/1\.1 408 /);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it("a connection silent mid-request is closed at the idle timeout, an idle keep-alive one at the keep-alive timeout", async () => {
+    const p = await startProxy(route(), { front: { headersTimeoutMs: 20_000, requestTimeoutMs: 20_000, idleTimeoutMs: 600, keepAliveTimeoutMs: 300 } });
+    try {
+      const silent = await open(p.base);
+      const start = Date.now();
+      silent.socket.write("POST /mcp/ev HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-length: 100\r\n\r\n{");
+      expect((await silent.closed) - start).toBeLessThan(10_000);
+      const kept = await open(p.base);
+      kept.socket.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+      await until(kept, /"status":"ok"/);
+      const answered = Date.now();
+      expect((await kept.closed) - answered).toBeLessThan(10_000);
     } finally {
       await p.close();
     }
