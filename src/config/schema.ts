@@ -74,8 +74,8 @@ export const configSchema = z
         keepAliveTimeoutSeconds: z.number().positive().default(5),
         /** A connection that sends nothing for this long while its request is still arriving is closed. */
         idleTimeoutSeconds: z.number().positive().default(30),
-        maxConnections: z.number().int().positive().default(2048),
-        maxConnectionsPerAddress: z.number().int().positive().default(256),
+        maxConnections: z.number().int().positive().default(4096),
+        maxConnectionsPerAddress: z.number().int().positive().default(2048),
         /** Memory for request bodies in flight across the process (each byte counts 4 times); past it: 503 with Retry-After. */
         bodyBudgetBytes: z.number().int().positive().default(64 * 1024 * 1024),
       })

@@ -69,8 +69,8 @@ export const FRONT_DEFAULTS: FrontLimits = {
   requestTimeoutMs: 60_000,
   keepAliveTimeoutMs: 5_000,
   idleTimeoutMs: 30_000,
-  maxConnections: 2048,
-  maxConnectionsPerAddress: 256,
+  maxConnections: 4096,
+  maxConnectionsPerAddress: 2048,
 };
 
 export interface ProxyServer {

@@ -425,8 +425,8 @@ describe("serve config: the front's options", () => {
   const routes = `routes:\n  - { name: ev, path: /mcp/ev, mcp: { url: "http://127.0.0.1:3001/mcp" } }\n`;
 
   it("has documented defaults, and takes its own values", () => {
-    expect(load(routes).config?.http).toEqual({ headersTimeoutSeconds: 10, requestTimeoutSeconds: 60, keepAliveTimeoutSeconds: 5, idleTimeoutSeconds: 30, maxConnections: 2048, maxConnectionsPerAddress: 256, bodyBudgetBytes: 64 * 1024 * 1024 });
-    expect(load(`http: { maxConnectionsPerAddress: 8, idleTimeoutSeconds: 2.5 }\n${routes}`).config?.http).toMatchObject({ maxConnectionsPerAddress: 8, idleTimeoutSeconds: 2.5, maxConnections: 2048 });
+    expect(load(routes).config?.http).toEqual({ headersTimeoutSeconds: 10, requestTimeoutSeconds: 60, keepAliveTimeoutSeconds: 5, idleTimeoutSeconds: 30, maxConnections: 4096, maxConnectionsPerAddress: 2048, bodyBudgetBytes: 64 * 1024 * 1024 });
+    expect(load(`http: { maxConnectionsPerAddress: 8, idleTimeoutSeconds: 2.5 }\n${routes}`).config?.http).toMatchObject({ maxConnectionsPerAddress: 8, idleTimeoutSeconds: 2.5, maxConnections: 4096 });
   });
 
   it("refuses a budget a largest body cannot fit, a headers timeout past the request timeout, and route paths with dot or empty segments", () => {
