@@ -3,6 +3,8 @@
 //   2. A stdio server served over HTTP: guardwire (guardian on, default pack) vs supergateway (no policy), same server.
 //   3. 1,000 idle sessions through an HTTP route: guardwire's RSS.
 //   4. A 10 MB tool result through an HTTP route: guardwire's peak RSS growth.
+//   5. 32 concurrent 15 MB request bodies through an HTTP route: guardwire's peak RSS stays under the body budget
+//      (http.bodyBudgetBytes, 64 MiB by default) over its baseline; the bodies past the budget get 503 (`--bodies-only`).
 // Rounds interleave the contenders in rotating order; medians across rounds are reported. Every loop is bounded.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -220,8 +222,55 @@ async function bigResult() {
   return { bytes: runs[0].bytes, runs, growthRatio: ratios[Math.floor(ratios.length / 2)], min: ratios[0], max: ratios[ratios.length - 1] };
 }
 
+/** One 15 MB tools/call body (a small call padded with an argument the server ignores), raw: its HTTP status. */
+function postBody(url, sid, body) {
+  return new Promise((resolve) => {
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18", "mcp-session-id": sid };
+    const req = request(url, { method: "POST", headers, agent: false }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode));
+    });
+    req.on("error", (e) => (process.env.BENCH_DEBUG && console.error(e.message), resolve(0)));
+    req.end(body);
+  });
+}
+
+/** 32 concurrent 15 MB bodies through a fresh proxy: peak RSS over the baseline, against the body budget. */
+async function largeBodies() {
+  const upstream = await startEverythingHttp();
+  const g = await startGuardwire("bodies", { url: upstream });
+  const sid = await new Promise((resolve, reject) => {
+    const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bodies", version: "1" } } };
+    const req = request(g.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" } }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.headers["mcp-session-id"]));
+    });
+    req.on("error", reject);
+    req.end(JSON.stringify(init));
+  });
+  await postBody(g.url, sid, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+  const size = 15 * 1024 * 1024;
+  const body = (i) => JSON.stringify({ jsonrpc: "2.0", id: 10 + i, method: "tools/call", params: { name: "get-sum", arguments: { a: 1, b: 2, pad: "x".repeat(size) } } });
+  // Warm-up: one body on its own, so the baseline includes what any single large body leaves behind.
+  await postBody(g.url, sid, body(-1));
+  await new Promise((r) => setTimeout(r, 1000));
+  const base = rssMb(g.pid);
+  const statuses = await Promise.all(Array.from({ length: 32 }, (_, i) => postBody(g.url, sid, body(i))));
+  const peak = rssMb(g.pid);
+  await new Promise((r) => setTimeout(r, 2000));
+  const after = rssMb(g.pid);
+  for (const c of children.splice(-2)) c.kill("SIGTERM");
+  const count = (code) => statuses.filter((s) => s === code).length;
+  return { bodies: 32, bodyBytes: size, budgetMb: 64, baselineMb: base.rss, peakMb: peak.hwm, growthMb: peak.hwm - base.rss, afterMb: after.rss, ok: count(200), refused503: count(503), other: 32 - count(200) - count(503) };
+}
+
 async function main() {
   const results = { date: new Date().toISOString(), node: process.version, quick, params: { ...P, concurrency: CONCURRENCY } };
+  if (process.argv.includes("--bodies-only")) {
+    console.log(await largeBodies());
+    for (const c of children) c.kill("SIGTERM");
+    process.exit(0);
+  }
   if (process.argv.includes("--big-only")) {
     console.log(await bigResult());
     for (const c of children) c.kill("SIGTERM");
@@ -266,6 +315,7 @@ async function main() {
   agent.destroy();
 
   results.bigResult = await bigResult();
+  results.largeBodies = await largeBodies();
   await Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => (c.once("exit", r), c.kill("SIGTERM"))) : null)));
   rmSync(dir, { recursive: true, force: true });
 
@@ -280,6 +330,9 @@ async function main() {
   line(`${P.sessions} idle sessions, guardwire RSS`, `${results.idleSessions.rssAfterMb.toFixed(0)} MB`, "< 250 MB", results.idleSessions.rssAfterMb < 250);
   line("10 MB tool result, peak RSS growth ÷ size (median)", `${results.bigResult.growthRatio.toFixed(2)} ×`, "< 3 ×", results.bigResult.growthRatio < 3);
   console.log(`  ${results.bigResult.runs.length} fresh proxies, ranged ${results.bigResult.min.toFixed(2)}–${results.bigResult.max.toFixed(2)} ×`);
+  const b = results.largeBodies;
+  line("32 concurrent 15 MB bodies, peak RSS over baseline", `${b.growthMb.toFixed(0)} MB`, `< ${b.budgetMb} MB`, b.growthMb < b.budgetMb);
+  console.log(`  ${b.ok} answered, ${b.refused503} refused 503 (over the budget), ${b.other} other; RSS ${b.baselineMb.toFixed(0)} MB before, ${b.afterMb.toFixed(0)} MB 2 s after`);
   console.log(`reference: a policy-free Node HTTP relay in the same rounds: ${h.relayTputRatio.toFixed(2)} × throughput, +${h.relayAddedP50Ms.toFixed(3)} ms p50`);
   console.log(`(direct ${h.directTput.toFixed(0)} calls/s, p50 ${h.directP50Ms.toFixed(3)} ms; proxied ${h.proxiedTput.toFixed(0)} calls/s, p50 ${h.proxiedP50Ms.toFixed(3)} ms)`);
   writeFileSync(join(root, "bench", "results-serve.json"), JSON.stringify({ ...results, rounds: per }, null, 2) + "\n");

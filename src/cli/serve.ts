@@ -81,6 +81,16 @@ export async function runServe(o: ServeOptions): Promise<void> {
     maxBodyBytes: config.maxFrameBytes,
     idleMs: config.sessionIdleSeconds * 1000,
     maxSessions: config.maxSessionsPerRoute,
+    log,
+    front: {
+      bodyBudgetBytes: config.http.bodyBudgetBytes,
+      headersTimeoutMs: config.http.headersTimeoutSeconds * 1000,
+      requestTimeoutMs: config.http.requestTimeoutSeconds * 1000,
+      keepAliveTimeoutMs: config.http.keepAliveTimeoutSeconds * 1000,
+      idleTimeoutMs: config.http.idleTimeoutSeconds * 1000,
+      maxConnections: config.http.maxConnections,
+      maxConnectionsPerAddress: config.http.maxConnectionsPerAddress,
+    },
     extras: (connect, route) => {
       const remote = remotes.get(route.path);
       if (remote) {

@@ -35,7 +35,10 @@ const mcpUpstream = z.union([
 const routeSchema = z
   .strictObject({
     name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, "name may use letters, digits, _ . -"),
-    path: z.string().regex(/^\/[A-Za-z0-9/_.-]*$/, "path starts with / and uses letters, digits, / _ . -"),
+    path: z
+      .string()
+      .regex(/^\/[A-Za-z0-9/_.-]*$/, "path starts with / and uses letters, digits, / _ . -")
+      .refine((p) => !p.includes("//") && !p.split("/").some((s) => s === "." || s === ".."), "path has no empty (//) or dot (. ..) segments: requests with them are refused"),
     mcp: mcpUpstream.optional(),
     a2a: z
       .strictObject({ url: z.url({ protocol: /^https?$/ }), headers: headers.optional(), passAuthorization: z.boolean().default(false), timeoutMs: z.number().int().positive().default(60_000) })
@@ -63,6 +66,23 @@ export const configSchema = z
     sessionIdleSeconds: z.number().int().positive().default(1800),
     /** Live MCP sessions per route; a new one past this is refused with 503 (stdio routes: one child each). */
     maxSessionsPerRoute: z.number().int().positive().default(10_000),
+    /** The HTTP front's timeouts and caps (docs/serve.md, "Limits"). */
+    http: z
+      .strictObject({
+        /** The whole header block of a request must arrive within this. */
+        headersTimeoutSeconds: z.number().positive().default(10),
+        /** The whole request, headers and body, must arrive within this; the response (a stream, a long call) is not bounded by it. */
+        requestTimeoutSeconds: z.number().positive().default(60),
+        /** An idle keep-alive connection is closed after this. */
+        keepAliveTimeoutSeconds: z.number().positive().default(5),
+        /** A connection that sends nothing for this long while its request is still arriving is closed. */
+        idleTimeoutSeconds: z.number().positive().default(30),
+        maxConnections: z.number().int().positive().default(4096),
+        maxConnectionsPerAddress: z.number().int().positive().default(2048),
+        /** Memory for request bodies in flight across the process (each byte counts 4 times); past it: 503 with Retry-After. */
+        bodyBudgetBytes: z.number().int().positive().default(64 * 1024 * 1024),
+      })
+      .prefault({}),
     /** Add a redacted preview of each message to the log (off: only digests). */
     logPreview: z.boolean().default(false),
     routes: z.array(routeSchema).min(1, "at least one route is needed"),
@@ -76,6 +96,13 @@ export const configSchema = z
         seen.set(key, i);
       }
     });
+    // Each body byte counts 4 times against the budget (src/proxy/server.ts, BODY_COST): a largest body must fit.
+    if (c.http.bodyBudgetBytes < 4 * c.maxFrameBytes) {
+      ctx.addIssue({ code: "custom", path: ["http", "bodyBudgetBytes"], message: `bodyBudgetBytes (${c.http.bodyBudgetBytes}) must be at least 4 × maxFrameBytes (${4 * c.maxFrameBytes}): each body byte counts 4 times, and a largest body must fit` });
+    }
+    if (c.http.headersTimeoutSeconds > c.http.requestTimeoutSeconds) {
+      ctx.addIssue({ code: "custom", path: ["http", "headersTimeoutSeconds"], message: "headersTimeoutSeconds must not exceed requestTimeoutSeconds" });
+    }
     const loopback = c.listen.host === "127.0.0.1" || c.listen.host === "::1" || c.listen.host === "localhost";
     if (!loopback && c.agents.length === 0 && !c.allowUnauthenticatedRemote) {
       ctx.addIssue({ code: "custom", path: ["listen", "host"], message: `listening on ${c.listen.host} without agent keys is refused; add agents: [{id, key}] or set allowUnauthenticatedRemote: true` });

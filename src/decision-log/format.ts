@@ -9,7 +9,9 @@ export function formatDecision(r: DecisionRecord, opts: { color: boolean }): str
   const time = typeof r.time === "string" ? r.time.slice(11, 23) : "";
   const label = (r.kind === "log" ? "LOG" : r.mode === "audit" ? `AUDIT:${r.decision}` : r.decision.toUpperCase()).padEnd(12);
   const colour = r.mode === "audit" ? C.magenta : r.decision === "deny" ? C.red : r.decision === "modify" ? C.yellow : C.green;
-  const what = [r.method ?? "(no method)", r.tool ?? "", r.id !== null && r.id !== undefined ? `#${r.id}` : ""].filter(Boolean).join(" ");
+  // A refusal before the guardian names no JSON-RPC message: the line says who was refused, its message what and why.
+  const refused = r.kind === "refused";
+  const what = refused ? `from ${r.peer ?? "?"}` : [r.method ?? "(no method)", r.tool ?? "", r.id !== null && r.id !== undefined ? `#${r.id}` : ""].filter(Boolean).join(" ");
   const parts = [
     paint(C.dim, time),
     paint(C.bold + colour, label),
@@ -20,7 +22,7 @@ export function formatDecision(r: DecisionRecord, opts: { color: boolean }): str
   if (r.reasonCode?.length) parts.push(r.reasonCode.join(","));
   if ((r.decision !== "allow" || r.kind === "log") && r.message) parts.push(paint(colour, r.message));
   // A2A: who called whom about which task, so a chain of delegations can be followed across lines.
-  const a2a = r.protocol === "a2a" ? [`${r.agent ?? "?"}→${r.peer ?? r.route}`, r.task ? `task ${r.task}` : "", r.context ? `ctx ${r.context}` : ""].filter(Boolean).join(" ") : "";
+  const a2a = r.protocol === "a2a" && !refused ? [`${r.agent ?? "?"}→${r.peer ?? r.route}`, r.task ? `task ${r.task}` : "", r.context ? `ctx ${r.context}` : ""].filter(Boolean).join(" ") : "";
   if (a2a) parts.push(a2a);
   parts.push(paint(C.dim, `(${r.evalUs}µs) ${r.session} ${r.route}${r.failOpen ? " FAIL-OPEN" : ""}`));
   return parts.join("  ");

@@ -8,8 +8,11 @@ export interface DecisionInput {
   transport: string;
   protocol: "mcp" | "a2a" | "aos";
   direction: "outbound" | "inbound";
-  /** `log`: a line about the log itself (a crash recovered, lines dropped while it was unwritable), not a message. */
-  kind: "request" | "response" | "notification" | "event" | "log";
+  /**
+   * `log`: a line about the log itself (a crash recovered, lines dropped while it was unwritable), not a message.
+   * `refused`: a request the HTTP front refused before any message reached the guardian (bad path, key, Host, size, caps).
+   */
+  kind: "request" | "response" | "notification" | "event" | "log" | "refused";
   id: string | number | null;
   method: string | null;
   tool: string | null;
@@ -28,7 +31,7 @@ export interface DecisionInput {
   failOpen?: boolean;
   /** Redacted preview of the message, only when explicitly enabled. */
   preview?: string;
-  /** A2A: the remote agent (its card's name), and the task and context the message is about. */
+  /** A2A: the remote agent (its card's name), and the task and context the message is about. Kind `refused`: the caller's address. */
   peer?: string;
   task?: string;
   context?: string;

@@ -1,17 +1,20 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
-import { createProxyServer } from "http-proxy-3";
 import { AgentKeys, presentedKey } from "../agent-keys.js";
 import { ErrorCode } from "../protocol/json-rpc.js";
-import { httpError } from "../transports/downstream/http-util.js";
+import { httpError, meterBody, meterFrames, socketError } from "../transports/downstream/http-util.js";
 import { StreamableHttpEndpoint, type HttpCaller } from "../transports/downstream/streamable-http.js";
 import type { Connect } from "../transports/types.js";
+import { ByteBudget, ConnectionCount, RefusalLog } from "./front-limits.js";
 import { openLink, type RouteRuntime } from "./link.js";
+import type { DecisionSink } from "./session.js";
+import { passWellKnown, wellKnownTarget, type WellKnownRoute } from "./well-known.js";
 
 export interface ServedRoute {
   path: string;
   runtime: RouteRuntime;
-  /** An HTTP upstream's URL: its `/.well-known/*` documents (OAuth metadata) are passed through. */
+  /** An HTTP upstream's URL: its OAuth metadata documents under `/.well-known/` are passed through. */
   passthrough?: string;
 }
 
@@ -39,7 +42,36 @@ export interface ProxyServerOptions {
   replayChars?: number;
   /** More downstream transports per route, built from the route's connect function. */
   extras?: (connect: Connect, route: ServedRoute) => ExtraEndpoint[];
+  /** Where refusals made before the guardian are logged (kind `refused`, rate-limited); none: not logged. */
+  log?: DecisionSink;
+  /** Timeouts and caps of the HTTP front; see FRONT_DEFAULTS and docs/serve.md. */
+  front?: Partial<FrontLimits>;
 }
+
+export interface FrontLimits {
+  /** Memory for request bodies in flight across the process, each byte counted BODY_COST times; past it: 503. */
+  bodyBudgetBytes: number;
+  /** The whole header block must arrive within this. */
+  headersTimeoutMs: number;
+  /** The whole request, headers and body, must arrive within this (never the response: streams are not cut). */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** A connection that sends nothing for this long while its request is still arriving is closed. */
+  idleTimeoutMs: number;
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
+}
+
+export const FRONT_DEFAULTS: FrontLimits = {
+  bodyBudgetBytes: 64 * 1024 * 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 30_000,
+  maxConnections: 4096,
+  maxConnectionsPerAddress: 2048,
+};
 
 export interface ProxyServer {
   server: Server;
@@ -55,11 +87,19 @@ interface Mounted {
   extras: ExtraEndpoint[];
 }
 
+/**
+ * What one request-body byte costs while its message is in flight: the bytes, their text, the parsed message, its
+ * canonical form for the digest and the bytes sent upstream (bench/serve.mjs measured about 3.5 ×). The byte budget
+ * counts each body byte this many times, so the budget bounds the memory, not only the bytes.
+ */
+export const BODY_COST = 4;
+
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
 /**
- * `guardwire serve`'s HTTP front: health probes, DNS-rebinding protection (Host and Origin), agent keys, then each
- * route's downstream transports, and plain pass-through for the upstream's `/.well-known/*` documents.
+ * `guardwire serve`'s HTTP front: paths any parser could read otherwise refused first, health probes, DNS-rebinding
+ * protection (Host and Origin), agent keys, then each route's downstream transports, and the OAuth metadata documents
+ * of HTTP upstreams (read with GET or HEAD, fetched from a URL built here).
  */
 export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
   const mounted = new Map<string, Mounted>();
@@ -73,51 +113,22 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
   }
   const keys = new AgentKeys(opts.agents);
   const loopbackListen = LOOPBACK.has(opts.host);
-  const passthrough = createProxyServer({ changeOrigin: true, ignorePath: true, xfwd: false });
-  // Protected-resource metadata names the resource: through the proxy, that is the proxy's route URL, or an OAuth
-  // client that checks it against the URL it connected to (the MCP SDK does) would stop.
-  const resourceOf = new WeakMap<IncomingMessage, string>();
-  passthrough.on("proxyRes", (proxyRes, req, res) => {
-    const resource = resourceOf.get(req);
-    const type = String(proxyRes.headers["content-type"] ?? "");
-    if (!resource || !type.includes("json") || (proxyRes.statusCode ?? 0) !== 200) {
-      res.writeHead(proxyRes.statusCode ?? 502, proxyRes.headers);
-      proxyRes.pipe(res);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    proxyRes.on("data", (c: Buffer) => {
-      size += c.length;
-      if (size <= 1024 * 1024) chunks.push(c);
-    });
-    proxyRes.on("end", () => {
-      let body = Buffer.concat(chunks).toString("utf8");
-      try {
-        const doc = JSON.parse(body) as Record<string, unknown>;
-        if (typeof doc.resource === "string") body = JSON.stringify({ ...doc, resource });
-      } catch {
-        // not JSON after all: passed as it is
-      }
-      const headers = { ...proxyRes.headers, "content-length": String(Buffer.byteLength(body)) };
-      delete headers["transfer-encoding"];
-      res.writeHead(200, headers).end(body);
-    });
-  });
-  passthrough.on("error", (_e, _req, res) => {
-    if (res && "writeHead" in res && !res.headersSent) httpError(res, 502, ErrorCode.UpstreamUnavailable, "Bad Gateway: the upstream cannot be reached");
-    else res?.destroy();
-  });
+  const wellKnown: WellKnownRoute[] = opts.routes.flatMap((r) => (r.passthrough ? [{ path: r.path, upstream: r.passthrough }] : []));
+
+  const limits = { ...FRONT_DEFAULTS, ...opts.front };
+  const budget = new ByteBudget(limits.bodyBudgetBytes);
+  const connections = new ConnectionCount(limits.maxConnections, limits.maxConnectionsPerAddress);
+  const refusals = new RefusalLog(opts.log);
 
   /** Host and Origin checks (DNS rebinding), then the agent's key: the caller, or the refusal to answer with. */
-  const admit = (req: IncomingMessage): { caller: HttpCaller } | { status: number; message: string; headers?: Record<string, string> } => {
+  const admit = (req: IncomingMessage): { caller: HttpCaller } | Refused => {
     const host = (req.headers.host ?? "").toLowerCase();
     const hostname = host.replace(/:\d+$/, "");
     const hostOk = opts.allowedHosts ? opts.allowedHosts.some((h) => h.toLowerCase() === host || h.toLowerCase() === hostname) : !loopbackListen || LOOPBACK.has(hostname);
-    if (!hostOk) return { status: 403, message: `Forbidden: Host ${host || "(none)"} is not allowed` };
+    if (!hostOk) return { status: 403, reason: "HOST_NOT_ALLOWED", message: `Forbidden: Host ${host || "(none)"} is not allowed` };
     const origin = req.headers.origin;
     if (origin !== undefined && !originAllowed(origin, host, opts.allowedOrigins, loopbackListen)) {
-      return { status: 403, message: `Forbidden: Origin ${origin} is not allowed` };
+      return { status: 403, reason: "ORIGIN_NOT_ALLOWED", message: `Forbidden: Origin ${origin} is not allowed` };
     }
     const forward: Record<string, string> = {};
     const auth = req.headers.authorization;
@@ -127,49 +138,154 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
     }
     const presented = presentedKey(req.headers);
     const agent = presented.key === undefined ? null : keys.match(presented.key);
-    if (!agent) return { status: 401, message: "Unauthorized: a valid agent key is required", headers: { "www-authenticate": 'Bearer realm="guardwire"' } };
+    if (!agent) {
+      const message = `Unauthorized: ${presented.key === undefined ? "an agent key is required" : "the agent key is not valid"}`;
+      return { status: 401, reason: "UNAUTHORIZED", message, headers: { "www-authenticate": 'Bearer realm="guardwire"' } };
+    }
     // The agent's own Authorization goes on to the server unless it carried the guardwire key.
     if (auth && presented.viaHeader) forward.authorization = auth;
     return { caller: { agent: { id: agent }, forward } };
   };
 
-  const server = createServer((req, res) => {
-    const url = req.url ?? "/";
-    const q = url.indexOf("?");
-    const path = q === -1 ? url : url.slice(0, q);
+  /** Logs a refusal, rate-limited, with the route its path names and the caller's address. */
+  const note = (req: IncomingMessage, r: Refused, agent: string | null, transport: "http" | "websocket") => {
+    const path = pathOf(req);
+    const m = mounted.get(path) ?? routeUnder(path, mounted)[0];
+    const route = m ? { name: m.route.runtime.name, protocol: m.route.runtime.protocol ?? ("mcp" as const) } : null;
+    refusals.note({ reason: r.reason, message: printable(`${req.method ?? "?"} ${path}: ${r.message}`), peer: addressOf(req.socket), route, agent, transport });
+  };
+
+  /**
+   * Logs a refusal (rate-limited) and answers it. A body declared within the size limit is drained unread first, so
+   * the caller gets its answer whole and the connection stays usable; any other (oversized, chunked, endless) is never
+   * read on: it is answered at once and the connection closes.
+   */
+  const refuse = (req: IncomingMessage, answer: ServerResponse | Duplex, r: Refused, agent: string | null = null) => {
+    note(req, r, agent, "writeHead" in answer ? "http" : "websocket");
+    if (!("writeHead" in answer)) return socketError(answer, r.status, ErrorCode.ServerError, r.message, { ...r.headers, connection: "close" });
+    req.resume();
+    const declared = Number(req.headers["content-length"] ?? 0);
+    if (req.headers["transfer-encoding"] !== undefined || declared > opts.maxBodyBytes) {
+      return httpError(answer, r.status, ErrorCode.ServerError, r.message, null, { ...r.headers, connection: "close" });
+    }
+    // Answered once the body is in (bounded by the request timeout): answered while the caller still sends, the
+    // connection would close under it (Node closes after the answer when the caller asked for `Connection: close`).
+    const send = () => httpError(answer, r.status, ErrorCode.ServerError, r.message, null, r.headers);
+    if (req.readableEnded) send();
+    else req.once("end", send);
+  };
+
+  /**
+   * The body's bytes against the size limit and the process-wide budget, as declared (Content-Length, reserved at
+   * once) and as they arrive (chunked); refused at the first byte past either. Held until the exchange ends. Each
+   * byte counts BODY_COST times: what a body costs while it is read, parsed, hashed and forwarded.
+   */
+  const gateBody = (req: IncomingMessage, res: ServerResponse, agent: string | null): boolean => {
+    const declared = Number(req.headers["content-length"] ?? 0) || 0;
+    const tooLarge = (bytes: number): Refused => ({ status: 413, reason: "BODY_TOO_LARGE", message: `Payload Too Large: ${bytes} bytes exceeds the ${opts.maxBodyBytes}-byte limit` });
+    const refused = declared > opts.maxBodyBytes ? tooLarge(declared) : !budget.reserve(declared * BODY_COST) ? OVER_BUDGET : null;
+    if (refused) {
+      refuse(req, res, refused, agent);
+      return false;
+    }
+    let held = declared;
+    let seen = 0;
+    res.once("close", () => budget.release(held * BODY_COST));
+    meterBody(req, (bytes) => {
+      seen += bytes;
+      const over = seen > opts.maxBodyBytes ? tooLarge(seen) : seen > held && !budget.reserve((seen - held) * BODY_COST) ? OVER_BUDGET : null;
+      if (over) {
+        refuse(req, res, over, agent);
+        return over.status as 413 | 503;
+      }
+      held = Math.max(held, seen);
+      return null;
+    });
+    return true;
+  };
+
+  /** Requests being answered, by connection: a connection idle while its answer is on the way is not cut. */
+  const answering = new WeakMap<Socket, IncomingMessage>();
+
+  const server = createServer({ headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, connectionsCheckingInterval: Math.max(50, Math.min(1000, limits.headersTimeoutMs / 4)) }, (req, res) => {
+    answering.set(req.socket, req);
+    res.once("close", () => answering.get(req.socket) === req && answering.delete(req.socket));
+    const path = pathOf(req);
+    const refused = pathProblem(path);
+    if (refused) return refuse(req, res, { status: 400, reason: "PATH_REFUSED", message: `Bad Request: ${refused}` });
     if (path === "/healthz" || path === "/readyz") {
+      req.resume();
       const body = JSON.stringify(path === "/healthz" ? { status: "ok" } : { status: "ready", routes: opts.routes.map((r) => r.runtime.name) });
       res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body);
       return;
     }
     const admitted = admit(req);
-    if (!("caller" in admitted)) {
-      req.resume();
-      return httpError(res, admitted.status, ErrorCode.ServerError, admitted.message, null, admitted.headers);
-    }
+    if (!("caller" in admitted)) return refuse(req, res, admitted);
+    if (!gateBody(req, res, admitted.caller.agent?.id ?? null)) return;
     const exact = mounted.get(path);
     if (exact?.http) return void exact.http.handle(req, res, admitted.caller);
     const [under, suffix] = exact ? [exact, ""] : routeUnder(path, mounted);
     const base = `http://${req.headers.host ?? "localhost"}`;
     if (under?.extras.some((e) => e.handle?.(suffix, req, res, admitted.caller, base))) return;
-    const target = path.startsWith("/.well-known/") ? wellKnownTarget(path, mounted) : undefined;
+    const target = path.startsWith("/.well-known/") ? wellKnownTarget(path, wellKnown) : undefined;
     if (target) {
-      const suffix = path.slice("/.well-known/oauth-protected-resource".length);
-      if (path.startsWith("/.well-known/oauth-protected-resource") && mounted.has(suffix)) resourceOf.set(req, `${base}${suffix}`);
-      return void passthrough.web(req, res, { target, selfHandleResponse: true });
+      req.resume();
+      if (req.method === "GET" || req.method === "HEAD") return void passWellKnown(req.method, target, base, res);
+      return httpError(res, 405, ErrorCode.ServerError, "Method Not Allowed: metadata documents are read with GET", null, { allow: "GET, HEAD" });
     }
     req.resume();
     httpError(res, 404, ErrorCode.ServerError, `Not Found: no route at ${path}`);
   });
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.timeout = limits.idleTimeoutMs;
+  server.on("timeout", (socket: Socket) => {
+    if (!answering.get(socket)?.complete) socket.destroy();
+  });
 
-  server.on("upgrade", (req, socket, head) => {
-    const path = (req.url ?? "/").split("?")[0] as string;
-    const admitted = admit(req);
-    if (!("caller" in admitted)) {
-      socket.end(`HTTP/1.1 ${admitted.status} ${admitted.status === 401 ? "Unauthorized" : "Forbidden"}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+  // Node's own connection listener attaches the HTTP parser: only connections within the caps get one. One past a
+  // cap is answered 503 at once and closed, without reading a byte of it.
+  const parse = server.listeners("connection") as ((socket: Socket) => void)[];
+  server.removeAllListeners("connection");
+  server.on("connection", (socket: Socket) => {
+    const peer = addressOf(socket);
+    const counted = connections.open(peer);
+    if ("refused" in counted) {
+      socket.on("error", () => {});
+      refusals.note({ reason: "TOO_MANY_CONNECTIONS", message: `connection refused: ${counted.refused}`, peer, route: null, agent: null, transport: "http" });
+      socketError(socket, 503, ErrorCode.ServerError, `Service Unavailable: ${counted.refused}`, { "retry-after": "1", connection: "close" });
+      socket.resume();
+      setTimeout(() => socket.destroy(), 1000).unref();
       return;
     }
+    socket.once("close", counted.release);
+    for (const l of parse) l.call(server, socket);
+  });
+
+  server.on("upgrade", (req, socket: Socket, head) => {
+    // An upgraded connection (a WebSocket session) lives as long as its session; the front's idle timeout is for requests.
+    socket.setTimeout(0);
+    const path = pathOf(req);
+    const refused = pathProblem(path);
+    if (refused) return refuse(req, socket, { status: 400, reason: "PATH_REFUSED", message: `Bad Request: ${refused}` });
+    const admitted = admit(req);
+    if (!("caller" in admitted)) return refuse(req, socket, admitted);
     const [under, suffix] = routeUnder(path, mounted);
+    let held = 0;
+    meterFrames(req, {
+      take: (bytes) => {
+        if (!budget.reserve(bytes * BODY_COST)) {
+          note(req, OVER_BUDGET, admitted.caller.agent?.id ?? null, "websocket");
+          return false;
+        }
+        held += bytes;
+        return true;
+      },
+      settle: () => {
+        budget.release(held * BODY_COST);
+        held = 0;
+      },
+    });
+    socket.once("close", () => budget.release(held * BODY_COST));
     if (under?.extras.some((e) => e.upgrade?.(suffix, req, socket, head, admitted.caller))) return;
     socket.end("HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
   });
@@ -179,7 +295,7 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
     sessionCount: () => [...mounted.values()].reduce((n, m) => n + (m.http?.sessionCount ?? 0), 0),
     async close() {
       await Promise.all([...mounted.values()].flatMap((m) => [m.http?.close(), ...m.extras.map((e) => e.close())]));
-      passthrough.close();
+      refusals.flush();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
@@ -187,6 +303,28 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
   };
 }
 
+
+/** A refusal made before the guardian: its status, the reason code logged with it, and the message the caller gets. */
+interface Refused {
+  status: number;
+  reason: string;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+const OVER_BUDGET: Refused = { status: 503, reason: "OVER_BUDGET", message: "Service Unavailable: too many request bytes in flight, try again shortly", headers: { "retry-after": "1" } };
+
+/** The caller's address, IPv4 callers on a dual-stack listener named as IPv4. */
+function addressOf(socket: Socket): string {
+  const a = socket.remoteAddress ?? "unknown";
+  return a.startsWith("::ffff:") ? a.slice(7) : a;
+}
+
+/** Text from a caller as a log line may carry it (tail prints it to a terminal): at most 300 characters, nothing unprintable. */
+function printable(text: string): string {
+  const clean = text.replace(/[^\x20-\x7e]/g, "?");
+  return clean.length > 300 ? `${clean.slice(0, 300)}…` : clean;
+}
 
 /** The route a path lies under (the longest route path followed by "/"), and the rest of the path after it. */
 function routeUnder(path: string, mounted: Map<string, Mounted>): [Mounted | undefined, string] {
@@ -197,21 +335,25 @@ function routeUnder(path: string, mounted: Map<string, Mounted>): [Mounted | und
   return [undefined, ""];
 }
 
+/** The request's path: its target up to the query, exactly as sent (never decoded or normalised). */
+function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? "/";
+  const q = url.indexOf("?");
+  return q === -1 ? url : url.slice(0, q);
+}
+
 /**
- * `/.well-known/<doc>/<route path>` (RFC 9728 / RFC 8414 path insertion) → the upstream's own `/.well-known/<doc>/<its
- * path>`; `/.well-known/<doc>` alone → the upstream's, when exactly one route can have it.
+ * Why a path is refused before any routing, or null. Refused: whatever a parser further on (a URL class, a library, the
+ * upstream's router) could read as another path than the one routed here — dot segments, encoded dots, slashes or
+ * backslashes, backslashes, empty segments — and any target that is not a plain path.
  */
-function wellKnownTarget(path: string, mounted: Map<string, Mounted>): string | undefined {
-  const rest = path.slice("/.well-known/".length);
-  const cut = rest.indexOf("/");
-  const doc = cut === -1 ? rest : rest.slice(0, cut);
-  const suffix = cut === -1 ? "" : rest.slice(cut);
-  const candidates = [...mounted.values()].filter((m) => m.route.passthrough !== undefined);
-  const m = suffix ? candidates.find((c) => c.route.path === suffix) : candidates.length === 1 ? candidates[0] : undefined;
-  if (!m?.route.passthrough) return undefined;
-  const up = new URL(m.route.passthrough);
-  const upPath = up.pathname === "/" ? "" : up.pathname;
-  return `${up.origin}/.well-known/${doc}${suffix ? upPath : ""}`;
+export function pathProblem(path: string): string | null {
+  if (!path.startsWith("/")) return "the request target must be a path";
+  if (/%(2e|2f|5c)/i.test(path)) return "the path holds an encoded dot, slash or backslash";
+  if (path.includes("\\")) return "the path holds a backslash";
+  if (path.includes("//")) return "the path holds an empty segment (//)";
+  if (path.split("/").some((s) => s === "." || s === "..")) return "the path holds a dot segment";
+  return null;
 }
 
 function originAllowed(origin: string, host: string, allowed: readonly string[] | undefined, loopbackListen: boolean): boolean {

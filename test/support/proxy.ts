@@ -15,13 +15,15 @@ export interface InProcessProxy {
   base: string;
   proxy: ProxyServer;
   log: () => Record<string, unknown>[];
+  /** The decision log's file. */
+  file: string;
   close(): Promise<void>;
 }
 
 /** guardwire's HTTP front in this process, in front of real upstreams: for tests that poke at HTTP details. */
 export async function startProxy(
   routes: ({ name: string; path: string; upstream: UpstreamFactory; passthrough?: string; stateless?: boolean } | { name: string; path: string; a2a: A2aRemote })[],
-  opts: { rules?: string; maxBodyBytes?: number; idleMs?: number } & Partial<Pick<ProxyServerOptions, "agents" | "allowedHosts" | "allowedOrigins" | "maxSessions" | "replayChars">> = {},
+  opts: { rules?: string; maxBodyBytes?: number; idleMs?: number } & Partial<Pick<ProxyServerOptions, "agents" | "allowedHosts" | "allowedOrigins" | "maxSessions" | "replayChars" | "front">> = {},
 ): Promise<InProcessProxy> {
   const file = join(tempDir(), "decisions.ndjson");
   const guardian = new EmbeddedGuardian(loadRulesOrThrow(opts.rules), {});
@@ -36,6 +38,8 @@ export async function startProxy(
     idleMs: opts.idleMs ?? 60_000,
     maxSessions: opts.maxSessions,
     replayChars: opts.replayChars,
+    front: opts.front,
+    log,
     routes: routes.map((r) => {
       const common = { name: r.name, guardian, log, failMode: "closed" as const, maxFrameBytes: maxBodyBytes, stderr: process.stderr };
       if ("a2a" in r) {
@@ -56,6 +60,7 @@ export async function startProxy(
   return {
     base: `http://127.0.0.1:${a.port}`,
     proxy,
+    file,
     log: () => {
       log.flushSync();
       return readLog(file);

@@ -1,10 +1,43 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import { sliceEnd } from "../../protocol/canonical.js";
 import { errorResponse, type JsonRpcId } from "../../protocol/json-rpc.js";
 
-export type Body = { ok: true; text: string } | { ok: false; status: 413; bytes: number } | { ok: false; status: 400; bytes: number };
+export type Body = { ok: true; text: string } | { ok: false; status: 400 | 413 | 503; bytes: number };
 
-/** Reads a request body up to `max` bytes; past that the rest is discarded and 413 is due. */
+/**
+ * Asked before a body's bytes are held, with the size of each chunk as it arrives: null to go on, or the status of the
+ * refusal it has already answered (413, 503; the connection is closing). `serve`'s front sets one on every request
+ * (`meterBody`), for its size limit and the process-wide byte budget.
+ */
+export type BodyMeter = (bytes: number) => 413 | 503 | null;
+
+const meters = new WeakMap<IncomingMessage, BodyMeter>();
+
+export function meterBody(req: IncomingMessage, meter: BodyMeter): void {
+  meters.set(req, meter);
+}
+
+/**
+ * The same budget as a WebSocket session's messages draw on it: bytes taken as they arrive on the socket (false: they
+ * do not fit, the refusal is logged and the session is to be closed), given back when a message is complete.
+ */
+export interface FrameMeter {
+  take(bytes: number): boolean;
+  settle(): void;
+}
+
+const frameMeters = new WeakMap<IncomingMessage, FrameMeter>();
+
+export function meterFrames(req: IncomingMessage, meter: FrameMeter): void {
+  frameMeters.set(req, meter);
+}
+
+export function frameMeterOf(req: IncomingMessage): FrameMeter | undefined {
+  return frameMeters.get(req);
+}
+
+/** Reads a request body up to `max` bytes; at the first byte past that (or one its meter refuses) it stops holding bytes. */
 export function readBody(req: IncomingMessage, max: number): Promise<Body> {
   return new Promise((resolve) => {
     const declared = Number(req.headers["content-length"] ?? NaN);
@@ -13,24 +46,36 @@ export function readBody(req: IncomingMessage, max: number): Promise<Body> {
       resolve({ ok: false, status: 413, bytes: declared });
       return;
     }
+    const meter = meters.get(req);
     const chunks: Buffer[] = [];
     let bytes = 0;
-    let over = false;
-    req.on("data", (c: Buffer) => {
+    let done = false;
+    const finish = (body: Body) => {
+      if (done) return;
+      done = true;
+      req.off("data", onData);
+      chunks.length = 0;
+      req.resume();
+      resolve(body);
+    };
+    const onData = (c: Buffer) => {
       bytes += c.length;
-      if (bytes > max) over = true;
+      const refused = meter?.(c.length) ?? (bytes > max ? 413 : null);
+      if (refused) finish({ ok: false, status: refused, bytes });
       else chunks.push(c);
-    });
+    };
+    req.on("data", onData);
     req.on("end", () => {
-      if (over) resolve({ ok: false, status: 413, bytes });
-      else resolve({ ok: true, text: chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks, bytes).toString("utf8") });
+      if (!done) finish({ ok: true, text: chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks, bytes).toString("utf8") });
     });
-    req.on("error", () => resolve({ ok: false, status: 400, bytes }));
+    req.on("error", () => finish({ ok: false, status: 400, bytes }));
   });
 }
 
 /** An HTTP error whose body is a JSON-RPC error, as MCP servers answer transport-level problems. */
 export function httpError(res: ServerResponse, status: number, code: number, message: string, id: JsonRpcId = null, headers: Record<string, string> = {}): void {
+  // Already answered (the front refused the body as it arrived): the caller gets that one answer only.
+  if (res.writableEnded) return;
   if (res.headersSent) {
     res.destroy();
     return;
@@ -38,6 +83,13 @@ export function httpError(res: ServerResponse, status: number, code: number, mes
   const body = JSON.stringify(errorResponse(id, code, message));
   res.writeHead(status, { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) });
   res.end(body);
+}
+
+/** The same answer written on a bare connection (an upgrade refused, a connection past a cap), which is then ended. */
+export function socketError(socket: Duplex, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify(errorResponse(null, code, message));
+  const head = Object.entries({ ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }).map(([k, v]) => `${k}: ${v}\r\n`);
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\n${head.join("")}\r\n${body}`);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { Connect, Connection, Downstream } from "../types.js";
+import { frameMeterOf } from "./http-util.js";
 import type { HttpCaller } from "./streamable-http.js";
 
 export interface WebsocketOptions {
@@ -17,8 +18,8 @@ const HIGH_WATER = 1024 * 1024;
 
 /**
  * MCP over WebSocket toward the agent at `<route>/ws` (subprotocol `mcp`, as the MCP SDK's WebSocket client asks):
- * one JSON-RPC message per text frame. A message over the size limit closes the socket with 1009; closing the socket
- * ends the session and releases its upstream.
+ * one JSON-RPC message per text frame. A message over the size limit closes the socket with 1009, one past the byte
+ * budget `serve`'s front sets (`meterFrames`) with 1013; closing the socket ends the session and releases its upstream.
  */
 export function websocketEndpoint(opts: WebsocketOptions) {
   const wss = new WebSocketServer({
@@ -36,7 +37,20 @@ export function websocketEndpoint(opts: WebsocketOptions) {
       wss.handleUpgrade(req, socket, head, (ws) => {
         const s = new WsSession(ws);
         s.connection = opts.connect(s, { transport: "websocket", agent: caller.agent, sessionId: randomUUID() });
+        // The front's byte budget: a message's bytes count while it arrives; past the budget the session closes (1013).
+        const meter = frameMeterOf(req);
+        if (meter) {
+          socket.on("data", (c: Buffer) => {
+            if (meter.take(c.length)) return;
+            // Nothing more is read: the close frame goes out, and the socket is cut a moment later, not after the
+            // close handshake's 30 s (the agent's close frame would never be read).
+            socket.pause();
+            ws.close(1013, "too many request bytes in flight, try again later");
+            setTimeout(() => ws.terminate(), 1000).unref();
+          });
+        }
         ws.on("message", (data, binary) => {
+          meter?.settle();
           const text = binary ? null : Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.from(data as ArrayBuffer).toString("utf8");
           if (text === null) return ws.close(1003, "text frames only");
           s.connection.receive({ text });
