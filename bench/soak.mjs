@@ -62,7 +62,7 @@ watchdog.unref();
 
 /** Starts `node [--import probe] …args`, resolves when its output matches `ready`. */
 function start(args, { env = {}, ready, probed = true }) {
-  const child = spawn(process.execPath, [...(probed ? ["--import", probe] : []), ...args], {
+  const child = spawn(process.execPath, [...(probed ? ["--expose-gc", "--import", probe] : []), ...args], {
     env: { ...process.env, ...(probed ? probeEnv : {}), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -226,7 +226,7 @@ const mcpKinds = (client) => ({
 async function connectWrap(probed) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [...(probed ? ["--import", probe] : []), cli, "wrap", "--rules", rules, "--log", join(dir, `wrap-${Date.now()}-${Math.random()}.ndjson`), "--pins", join(dir, "pins.json"), "--", process.execPath, everything, "stdio"],
+    args: [...(probed ? ["--expose-gc", "--import", probe] : []), cli, "wrap", "--rules", rules, "--log", join(dir, `wrap-${Date.now()}-${Math.random()}.ndjson`), "--pins", join(dir, "pins.json"), "--", process.execPath, everything, "stdio"],
     env: { ...process.env, NO_COLOR: "1", ...(probed ? probeEnv : {}) },
     stderr: "pipe",
   });

@@ -329,6 +329,11 @@ export class Session {
       this.log(p, { ...v, action: "block", decision: "deny", reasonCode: ["REQUEST_DENIED"], message: "notification about a denied request dropped" }, false);
       return;
     }
+    if (p.kind === "notification" && this.cancelsNothing(p)) {
+      // Nothing pending to cancel: passed on, it could cancel a request that arrives later with the same id.
+      this.log(p, { ...v, action: "block", decision: "deny", reasonCode: ["CANCEL_UNKNOWN_REQUEST"], message: "cancellation of a request that is not pending dropped" }, false);
+      return;
+    }
 
     if (v.action === "block") {
       if (p.kind === "request") {
@@ -479,6 +484,14 @@ export class Session {
     const params = p.message.params as { requestId?: unknown } | undefined;
     const rid = params?.requestId;
     return (typeof rid === "string" || typeof rid === "number") && this.deniedOut.includes(idKey(rid));
+  }
+
+  /** A `notifications/cancelled` naming a request the sender has no pending request for, on this side. */
+  private cancelsNothing(p: Plan): boolean {
+    if (p.method !== "notifications/cancelled" || this.opts.protocol !== "mcp") return false;
+    const rid = (p.message.params as { requestId?: unknown } | undefined)?.requestId;
+    if (typeof rid !== "string" && typeof rid !== "number") return false;
+    return !(p.direction === "outbound" ? this.pendingOut : this.pendingIn).has(idKey(rid));
   }
 
   private rememberDenied(key: string): void {

@@ -38,9 +38,12 @@ describe("guardwire check with layered rules", () => {
     const dir = tempDir();
     writeFileSync(join(dir, "mine.yaml"), MINE);
     writeFileSync(join(dir, "ext.yaml"), MINE.replace("name: mine\n", "name: ext\nextends: strict\ndisable: [allow-known-tools]\n"));
+    const pack = Number(/^ok: (\d+) rules/.exec(run("check", "balanced").stdout)?.[1]);
+    const mine = Number(/^ok: (\d+) rules/.exec(run("check", join(dir, "mine.yaml")).stdout)?.[1]);
+    expect(pack).toBeGreaterThan(0);
     const two = run("check", "balanced", join(dir, "mine.yaml"));
     expect(two.status, two.stderr).toBe(0);
-    expect(two.stdout).toMatch(/^ok: 11 rules in balanced\+mine \(default allow, /);
+    expect(two.stdout).toMatch(new RegExp(`^ok: ${pack + mine} rules in balanced\\+mine \\(default allow, `));
     const ext = run("check", join(dir, "ext.yaml"));
     expect(ext.status, ext.stderr).toBe(0);
     expect(ext.stdout).toMatch(/ rules in strict\+ext \(default deny, /);
@@ -95,7 +98,7 @@ describe("guardwire wrap --rules given twice", () => {
       const own = await w.client.callTool({ name: "echo", arguments: { message: "a blocked-word" } });
       expect(own.isError).toBe(true);
       expect(text(own)).toContain("that word is blocked");
-      const pack = await w.client.callTool({ name: "echo", arguments: { message: "key AKIAIOSFODNN7EXAMPLE" } });
+      const pack = await w.client.callTool({ name: "echo", arguments: { message: "key AKIA4QWERTYUIOP2ZXCV" } });
       expect(pack.isError).toBe(true);
       expect(text(pack)).toContain("[rule no-secrets-out]");
     } finally {

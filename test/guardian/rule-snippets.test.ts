@@ -24,10 +24,10 @@ describe("shipped rule files", () => {
     expect(problemsOf(readRuleSources(join(ROOT, file)))).toEqual([]);
   });
 
-  it.each(readdirSync(join(ROOT, "examples", "serve")).filter((f) => f.endsWith(".yaml")))("examples/serve/%s: its rules load (paths from the repository root)", (f) => {
+  it.each(readdirSync(join(ROOT, "examples", "serve")).filter((f) => f.endsWith(".yaml")))("examples/serve/%s: its rules load (paths relative to the config file)", (f) => {
     const config = parse(readFileSync(join(ROOT, "examples", "serve", f), "utf8")) as { rules?: string | string[] };
     const named = config.rules === undefined ? [] : [config.rules].flat();
-    const sources = named.flatMap((r) => readRuleSources(r.startsWith(".") ? join(ROOT, r) : r));
+    const sources = named.flatMap((r) => readRuleSources(r.startsWith(".") ? join(ROOT, "examples", "serve", r) : r));
     expect(problemsOf(sources)).toEqual([]);
   });
 });

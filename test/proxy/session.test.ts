@@ -116,11 +116,26 @@ describe("session: correlation and order", () => {
     const g = new EmbeddedGuardian(ruleSet("name: t\nrules:\n  - { id: no, match: { tool: bad }, decision: deny }\n"));
     const h = harness(g);
     h.agent(call(5, "bad"));
+    h.agent(call(6, "good"));
     h.agent({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } });
     h.agent({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 6 } });
-    expect(h.toServer).toEqual([{ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 6 } }]);
+    expect(h.toServer).toEqual([call(6, "good"), { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 6 } }]);
     await h.settled();
-    expect(h.log.map((l) => [l.decision, l.reasonCode])).toEqual([["deny", []], ["deny", ["REQUEST_DENIED"]], ["allow", []]]);
+    expect(h.log.map((l) => [l.decision, l.reasonCode])).toEqual([["deny", []], ["allow", []], ["deny", ["REQUEST_DENIED"]], ["allow", []]]);
+  });
+
+  it("a cancellation of a request that is not pending is dropped: it cannot cancel a later request with that id", async () => {
+    const h = harness(allowAll);
+    h.agent({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } });
+    h.agent(call(1, "a"));
+    expect(h.toServer).toEqual([call(1, "a")]);
+    h.server({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 9 } });
+    await h.settled();
+    expect(h.toAgent).toEqual([]);
+    expect(h.log.filter((l) => l.kind === "notification").map((l) => [l.direction, l.decision, l.reasonCode])).toEqual([
+      ["outbound", "deny", ["CANCEL_UNKNOWN_REQUEST"]],
+      ["inbound", "deny", ["CANCEL_UNKNOWN_REQUEST"]],
+    ]);
   });
 
   it("allowed messages are forwarded byte for byte", () => {
