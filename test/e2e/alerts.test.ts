@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CLI, connectWrapped, EVERYTHING, readLog, ROOT, tempDir } from "../helpers.js";
+import { ACCEPTANCE_RULES, CLI, connectWrapped, EVERYTHING, readLog, ROOT, tempDir } from "../helpers.js";
 import { startAlertReceiver } from "../support/alert-receiver.js";
 import { stopChild, waitFor } from "../support/servers.js";
 
@@ -151,6 +151,27 @@ describe("alerts from guardwire wrap to a real webhook", () => {
     }
     expect(hook.received).toHaveLength(1);
     expect(w.stderr()).toContain("alerts: 3 raised, 1 delivered, 2 held back as repeats");
+  });
+
+  it("a remote guardian's alert (AOS data.alert) is raised by the proxy", async () => {
+    const hook = await startAlertReceiver();
+    const guardian = spawn(process.execPath, [CLI, "guardian", "--host", "127.0.0.1", "--port", "0", "--rules", RULES, "--pins", join(tempDir(), "pins.json")], { stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      const { match } = await waitFor(guardian, /listening on (http:\/\/\S+)/);
+      const log = join(tempDir(), "decisions.ndjson");
+      // The local rules have no alert: the alert can only come from the remote guardian's answer.
+      const w = await connectWrapped(["--rules", ACCEPTANCE_RULES, "--guardian", match[1] as string, "--log", log, "--alert-webhook", hook.url], everything);
+      try {
+        await denied(w.client);
+        await hook.count(1);
+      } finally {
+        await w.client.close();
+      }
+    } finally {
+      await stopChild(guardian);
+      await hook.close();
+    }
+    expect(hook.received[0]?.body).toMatchObject({ severity: "high", rules: ["deny-launch-code"], decision: "deny", tool: "echo" });
   });
 
   it("a bad webhook URL is a one-line usage error", () => {
