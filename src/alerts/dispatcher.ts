@@ -89,16 +89,16 @@ export class AlertDispatcher implements AlertSink {
 
   raise(event: AlertEvent): void {
     this.stats.raised++;
-    let held = 0;
+    let heldBack = 0;
     if (this.deduper) {
       const admitted = this.deduper.admit(dedupeKey(event), this.now());
       if (admitted === null) {
         this.stats.suppressed++;
         return;
       }
-      held = admitted;
+      heldBack = admitted;
     }
-    const posted: Posted = { id: randomUUID(), time: new Date(this.now()).toISOString(), suppressed: held, event };
+    const posted: Posted = { id: randomUUID(), time: new Date(this.now()).toISOString(), suppressed: heldBack, event };
     for (const h of this.hooks) {
       if (severityRank(event.severity) < h.minRank) continue;
       if (h.held >= this.cfg.queue || this.closing) {

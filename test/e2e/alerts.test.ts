@@ -12,10 +12,21 @@ const RULES = join(ROOT, "test", "fixtures", "rules", "alerts.yaml");
 const SECRET = "launch-code 0000-TOP-SECRET";
 const everything = [process.execPath, EVERYTHING, "stdio"];
 
-/** `guardwire wrap` with the alert rules, a decision log in a fresh folder, and these alert flags. */
-async function wrapWith(flags: string[]) {
+type Hook = Awaited<ReturnType<typeof startAlertReceiver>>;
+
+/**
+ * `guardwire wrap` with the alert rules, a decision log in a fresh folder and these alert flags, driven by `drive`;
+ * then the client and the webhook are closed (wrap flushes its alerts as it stops).
+ */
+async function wrapWith(hook: Hook, flags: string[], drive: (client: Client) => Promise<void>) {
   const log = join(tempDir(), "decisions.ndjson");
-  const w = await connectWrapped(["--rules", RULES, "--log", log, ...flags], everything);
+  const w = await connectWrapped(["--rules", RULES, "--log", log, "--alert-webhook", hook.url, ...flags], everything);
+  try {
+    await drive(w.client);
+  } finally {
+    await w.client.close();
+    await hook.close();
+  }
   return { ...w, log };
 }
 
@@ -27,16 +38,12 @@ const denied = async (client: Client, message = SECRET) => {
 describe("alerts from guardwire wrap to a real webhook", () => {
   it("a denied call posts one JSON alert with the decision's fields and none of the message's content", async () => {
     const hook = await startAlertReceiver();
-    const w = await wrapWith(["--alert-webhook", hook.url, "--alert-header", "Authorization: Bearer hook-token", "--alert-min-severity", "medium"]);
-    try {
+    const w = await wrapWith(hook, ["--alert-header", "Authorization: Bearer hook-token", "--alert-min-severity", "medium"], async (client) => {
       // note-sums alerts at low severity: below --alert-min-severity, never posted.
-      await w.client.callTool({ name: "get-sum", arguments: { a: 1, b: 2 } });
-      await denied(w.client);
+      await client.callTool({ name: "get-sum", arguments: { a: 1, b: 2 } });
+      await denied(client);
       await hook.count(1);
-    } finally {
-      await w.client.close();
-      await hook.close();
-    }
+    });
     expect(hook.received).toHaveLength(1);
     const [post] = hook.received;
     const line = readLog(w.log).find((l) => l.tool === "echo" && l.decision === "deny");
@@ -75,14 +82,10 @@ describe("alerts from guardwire wrap to a real webhook", () => {
 
   it("--alert-format slack posts a Slack-compatible { text }", async () => {
     const hook = await startAlertReceiver();
-    const w = await wrapWith(["--alert-webhook", hook.url, "--alert-format", "slack"]);
-    try {
-      await denied(w.client);
+    await wrapWith(hook, ["--alert-format", "slack"], async (client) => {
+      await denied(client);
       await hook.count(1);
-    } finally {
-      await w.client.close();
-      await hook.close();
-    }
+    });
     const body = hook.received[0]?.body as { text: string };
     expect(Object.keys(body)).toEqual(["text"]);
     expect(body.text).toContain("*HIGH* guardwire alert: *deny* by `deny-launch-code` (LAUNCH_CODE)");
@@ -93,14 +96,10 @@ describe("alerts from guardwire wrap to a real webhook", () => {
 
   it("retries 5xx and 429 with backoff, honouring Retry-After, and delivers once", async () => {
     const hook = await startAlertReceiver([500, { status: 429, headers: { "retry-after": "1" } }, 200]);
-    const w = await wrapWith(["--alert-webhook", hook.url]);
-    try {
-      await denied(w.client);
+    const w = await wrapWith(hook, [], async (client) => {
+      await denied(client);
       await hook.count(3);
-    } finally {
-      await w.client.close();
-      await hook.close();
-    }
+    });
     expect(hook.received).toHaveLength(3);
     const ids = new Set(hook.received.map((r) => r.body.id));
     expect(ids.size).toBe(1);
@@ -113,20 +112,16 @@ describe("alerts from guardwire wrap to a real webhook", () => {
 
   it("a full queue drops alerts, counts and logs the drops, and traffic does not wait for a hung webhook", async () => {
     const hook = await startAlertReceiver(["hang", "hang"]);
-    const w = await wrapWith(["--alert-webhook", hook.url, "--alert-queue", "2"]);
     const burst = 20;
-    try {
-      await Promise.all(Array.from({ length: burst }, (_, i) => denied(w.client, `${SECRET} #${i}`)));
+    const w = await wrapWith(hook, ["--alert-queue", "2"], async (client) => {
+      await Promise.all(Array.from({ length: burst }, (_, i) => denied(client, `${SECRET} #${i}`)));
       // Every call was answered while the webhook still holds both of its posts unanswered.
       await hook.count(2);
       expect(hook.hanging).toHaveLength(2);
-      const allowed = await w.client.callTool({ name: "echo", arguments: { message: "still fine" } });
+      const allowed = await client.callTool({ name: "echo", arguments: { message: "still fine" } });
       expect(allowed.isError).toBeFalsy();
       hook.release();
-    } finally {
-      await w.client.close();
-      await hook.close();
-    }
+    });
     expect(hook.received).toHaveLength(2);
     const notes = readLog(w.log).filter((l) => l.kind === "log" && (l.reasonCode as string[])[0] === "ALERTS_DROPPED");
     expect(notes.length).toBeGreaterThanOrEqual(1);
@@ -141,14 +136,10 @@ describe("alerts from guardwire wrap to a real webhook", () => {
 
   it("--alert-dedupe-seconds posts repeats once and counts the ones held back", async () => {
     const hook = await startAlertReceiver();
-    const w = await wrapWith(["--alert-webhook", hook.url, "--alert-dedupe-seconds", "3600"]);
-    try {
-      for (let i = 0; i < 3; i++) await denied(w.client);
+    const w = await wrapWith(hook, ["--alert-dedupe-seconds", "3600"], async (client) => {
+      for (let i = 0; i < 3; i++) await denied(client);
       await hook.count(1);
-    } finally {
-      await w.client.close();
-      await hook.close();
-    }
+    });
     expect(hook.received).toHaveLength(1);
     expect(w.stderr()).toContain("alerts: 3 raised, 1 delivered, 2 held back as repeats");
   });
