@@ -74,7 +74,7 @@ export class AlertDispatcher implements AlertSink {
     this.random = deps.random ?? Math.random;
     this.deduper = deps.deduper ?? (cfg.dedupeSeconds > 0 ? new WindowDeduper(cfg.dedupeSeconds * 1000) : null);
     this.tally = new Tally(deps.note, deps.noteEveryMs ?? 10_000, this.now);
-    this.agent = new Agent({ connect: { timeout: cfg.timeoutMs }, connections: cfg.concurrency });
+    this.agent = new Agent({ connect: { timeout: cfg.timeoutMs } });
     this.hooks = cfg.webhooks.map((w) => ({
       cfg: w,
       label: new URL(w.url).origin,
@@ -98,7 +98,8 @@ export class AlertDispatcher implements AlertSink {
       }
       heldBack = admitted;
     }
-    const posted: Posted = { id: randomUUID(), time: new Date(this.now()).toISOString(), suppressed: heldBack, event };
+    // Made once, only if some webhook takes it: the drop path stays as cheap as a counter.
+    let posted: Posted | undefined;
     for (const h of this.hooks) {
       if (severityRank(event.severity) < h.minRank) continue;
       if (h.held >= this.cfg.queue || this.closing) {
@@ -107,6 +108,7 @@ export class AlertDispatcher implements AlertSink {
         continue;
       }
       h.held++;
+      posted ??= { at: this.now(), suppressed: heldBack, event };
       h.ready.push({ posted, attempt: 0 });
       this.schedule(h);
     }
@@ -199,6 +201,7 @@ export class AlertDispatcher implements AlertSink {
   }
 
   private async post(w: WebhookConfig, posted: Posted): Promise<{ ok: true } | { ok: false; retry: boolean; retryAfterMs?: number; why: string }> {
+    posted.id ??= randomUUID();
     try {
       const res = await request(w.url, {
         method: "POST",

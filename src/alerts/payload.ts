@@ -2,10 +2,13 @@ import type { AlertEvent } from "./event.js";
 
 export type AlertFormat = "json" | "slack";
 
-/** What is posted: the alert with its delivery id, time and (with de-duplication) how many like it were held back. */
+/**
+ * What is posted: the alert, when it was raised (ms since the epoch), how many like it were held back (de-duplication),
+ * and its id — made at the first post, the same on every retry and for every webhook.
+ */
 export interface Posted {
-  id: string;
-  time: string;
+  id?: string;
+  at: number;
   suppressed: number;
   event: AlertEvent;
 }
@@ -17,7 +20,7 @@ export function jsonPayload(p: Posted): Record<string, unknown> {
     type: "guardwire.alert",
     version: 1,
     id: p.id,
-    time: p.time,
+    time: new Date(p.at).toISOString(),
     severity: e.severity,
     rules: e.rules,
     decidedBy: e.decidedBy,
