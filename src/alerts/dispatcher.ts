@@ -180,7 +180,8 @@ export class AlertDispatcher implements AlertSink {
         h.waiting.add(t);
       } else {
         h.held--;
-        const why = this.abort.signal.aborted ? "guardwire stopped first" : `${outcome.why}, attempt ${job.attempt} of ${this.cfg.maxAttempts}`;
+        const last = `${outcome.why}, attempt ${job.attempt} of ${this.cfg.maxAttempts}`;
+        const why = outcome.retry && job.attempt < this.cfg.maxAttempts ? `guardwire stopped first (last: ${last})` : last;
         this.gaveUp(h, 1, why);
       }
     }
