@@ -122,7 +122,8 @@ describe("alerts from guardwire wrap to a real webhook", () => {
       expect(allowed.isError).toBeFalsy();
       hook.release();
     });
-    expect(hook.received).toHaveLength(2);
+    // Two alerts were taken (a post that timed out on a very loaded machine is retried with the same id).
+    expect(new Set(hook.received.map((r) => r.body.id)).size).toBe(2);
     const notes = readLog(w.log).filter((l) => l.kind === "log" && (l.reasonCode as string[])[0] === "ALERTS_DROPPED");
     expect(notes.length).toBeGreaterThanOrEqual(1);
     // Rate-limited: a burst of drops is a few notes, not one per alert; the last one has the total.
