@@ -25,6 +25,16 @@ export interface GuardianOptions {
   watch?: boolean;
 }
 
+/** `--…-header 'Name: value'` options as a header object. */
+export function headerOptions(list: string[] | undefined): Record<string, string> {
+  return Object.fromEntries(
+    (list ?? []).map((h) => {
+      const i = h.indexOf(":");
+      return [h.slice(0, i).trim(), h.slice(i + 1).trim()];
+    }),
+  );
+}
+
 /** Builds the guardian a command uses, with hot reload of its rules; reports to `err`. */
 export function buildGuardian(o: GuardianOptions, err: NodeJS.WritableStream): { guardian: Guardian; embedded: EmbeddedGuardian; close: () => void } {
   const { ruleSet, files } = loadRulesAndFiles(o.rules);
@@ -42,12 +52,7 @@ export function buildGuardian(o: GuardianOptions, err: NodeJS.WritableStream): {
       }
     });
   }
-  const headers = Object.fromEntries(
-    (o.guardianHeader ?? []).map((h) => {
-      const i = h.indexOf(":");
-      return [h.slice(0, i).trim(), h.slice(i + 1).trim()];
-    }),
-  );
+  const headers = headerOptions(o.guardianHeader);
   const remotes = [
     ...(o.guardian ?? []).map((url) => new RemoteGuardian({ url, timeoutMs: o.guardianTimeoutMs, headers })),
     ...(o.remotes ?? []).map((r) => new RemoteGuardian(r)),

@@ -48,6 +48,13 @@ program
   .option("--log-preview", "add a redacted, truncated preview of each message to the log (off: only digests)", false)
   .option("--log-max-bytes <n>", "rotate the log at this size (the chain continues across files)", logBytes)
   .addOption(new Option("--log-sync <when>", "always: forward a message only once its decision line is fsynced (group commit)").choices(["interval", "always"]).default("interval"))
+  // Alerts (docs/alerts.md): rules with `alert:` post to these webhooks.
+  .option("--alert-webhook <url>", "post an alert here when a rule with alert: fires (repeatable)", repeat)
+  .addOption(new Option("--alert-format <format>", "alert body: generic JSON or a Slack-compatible { text }").choices(["json", "slack"]))
+  .addOption(new Option("--alert-min-severity <severity>", "only alerts this severe or more").choices(["low", "medium", "high", "critical"]))
+  .option("--alert-header <header>", "header sent with each alert, 'Name: value' (repeatable)", repeat)
+  .option("--alert-queue <n>", "alerts held per webhook before new ones are dropped (default 1000)", wholeNumber("a count (1 to 1,000,000)", 1, 1_000_000))
+  .option("--alert-dedupe-seconds <n>", "post repeats of an alert (same rules, session, reason) once per this many seconds", wholeNumber("seconds", 0, 86_400))
   .argument("<command...>", "the server command, after --")
   .passThroughOptions()
   .action(async (command: string[], o: WrapOptions) => {

@@ -13,6 +13,7 @@ import { legacySseUpstream } from "../transports/upstream/legacy-sse.js";
 import { stdioUpstream } from "../transports/upstream/stdio.js";
 import { streamableHttpUpstream, upstreamAgent } from "../transports/upstream/streamable-http.js";
 import { websocketUpstream } from "../transports/upstream/websocket.js";
+import { closeAlerts, openAlerts } from "./alerts.js";
 import { buildGuardian } from "./guardians.js";
 import { hostPort, listenOn, openDecisionLog } from "./startup.js";
 
@@ -33,6 +34,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     process.stderr,
   );
   const log = openDecisionLog({ dest: config.log, stderr: process.stderr, sync: config.logSync }, `choose another path with log: in ${o.config}`);
+  const alerts = openAlerts(config.alerts, log, process.stderr);
   const remotes = new Map<string, A2aRemote>();
   const routes: ServedRoute[] = config.routes.map((r) => {
     if (r.a2a) {
@@ -52,6 +54,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
           maxFrameBytes: config.maxFrameBytes,
           stderr: process.stderr,
           logPreview: config.logPreview,
+          alerts,
         },
       };
     }
@@ -69,6 +72,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
         maxFrameBytes: config.maxFrameBytes,
         stderr: process.stderr,
         logPreview: config.logPreview,
+        alerts,
       },
     };
   });
@@ -110,6 +114,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     stopping = true;
     stopWatching();
     await proxy.close();
+    await closeAlerts(alerts, process.stderr);
     await log.close();
     process.exit(0);
   };

@@ -2,10 +2,11 @@ import type { LogSync } from "../decision-log/writer.js";
 import { GuardwireError } from "../errors.js";
 import { launchStdio } from "../proxy/stdio-launcher.js";
 import { DEFAULT_MAX_FRAME_BYTES } from "../protocol/safe-json.js";
+import { alertsFromFlags, closeAlerts, openAlerts, type AlertFlags } from "./alerts.js";
 import { buildGuardian, type GuardianOptions } from "./guardians.js";
 import { openDecisionLog } from "./startup.js";
 
-export interface WrapOptions extends GuardianOptions {
+export interface WrapOptions extends GuardianOptions, AlertFlags {
   /** The route name in the log and in rules; derived from the server command when not given. */
   name?: string;
   log: string;
@@ -26,6 +27,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   if (opts.log === "/dev/stdout" || opts.log === "stdout") {
     throw new GuardwireError("USAGE", "the decision log cannot go to stdout in wrap mode (stdout carries the protocol); use a file or - for stderr");
   }
+  const alertConfig = alertsFromFlags(opts);
   const { guardian, close: stopWatching } = buildGuardian(opts, process.stderr);
   const log = openDecisionLog({ dest: opts.log, stderr: process.stderr, maxBytes: opts.logMaxBytes, sync: opts.logSync }, "choose another path with --log");
   const flush = () => {
@@ -35,6 +37,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
       // nothing more can be done at exit
     }
   };
+  const alerts = openAlerts(alertConfig, log, process.stderr);
   // The lock goes last: after a signal, the server's last messages are still logged by this process.
   process.on("exit", () => (flush(), log.releaseLock()));
 
@@ -55,6 +58,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
       route: opts.name ?? routeName(cmd, args),
       logPreview: opts.logPreview ?? false,
       guardianTimeoutMs: (opts.guardianTimeoutMs ?? 2000) + 500,
+      alerts,
     });
   } catch (e) {
     flush();
@@ -68,6 +72,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   }
   const exit = await launcher.done;
   stopWatching();
+  await closeAlerts(alerts, process.stderr);
   await log.close();
   process.stdin.pause();
   process.stdin.unref?.();

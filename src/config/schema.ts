@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { alertsSchema } from "../alerts/config.js";
 
 /*
  * The `guardwire serve` configuration (ARCHITECTURE.md, "Configuration"): one zod schema, the single source for the
@@ -86,6 +87,8 @@ export const configSchema = z
     /** Add a redacted preview of each message to the log (off: only digests). */
     logPreview: z.boolean().default(false),
     routes: z.array(routeSchema).min(1, "at least one route is needed"),
+    /** Webhooks that decisions of rules with `alert:` are posted to (docs/alerts.md). */
+    alerts: alertsSchema.optional(),
   })
   .superRefine((c, ctx) => {
     const seen = new Map<string, number>();

@@ -370,7 +370,7 @@ function settle(ticket: void | Promise<void>): void {
 }
 
 /** A line about the log itself (kind `log`), not about a message. */
-function noteOf(reasonCode: string, message: string): DecisionInput {
+export function noteOf(reasonCode: string, message: string): DecisionInput {
   return {
     session: "-", route: "-", transport: "-", protocol: "mcp", direction: "inbound", kind: "log", id: null, method: null, tool: null,
     agent: null, decision: "allow", mode: "enforce", rules: [], reasonCode: [reasonCode], message, evalUs: 0, digest: null,

@@ -1,6 +1,7 @@
 import type { JsonObject } from "../protocol/json-rpc.js";
 import type { AosRequest, AosResponse, AosResult } from "./aos.js";
 import type { Guardian } from "./guardian.js";
+import { mergeAlerts, type AlertInfo } from "./alert.js";
 import { readVerdict } from "./verdict.js";
 
 /**
@@ -19,6 +20,8 @@ export class ChainGuardian implements Guardian {
     const reasonCode: string[] = [];
     const messages: string[] = [];
     let modified = false;
+    let alert: AlertInfo | undefined;
+    const dataOf = (more: JsonObject): JsonObject => (alert ? { ...more, alert: alert as unknown as JsonObject } : more);
     for (const g of this.guardians) {
       const req: AosRequest = { ...request, params: flat ? message : { ...params, message } };
       let res: AosResponse;
@@ -31,8 +34,9 @@ export class ChainGuardian implements Guardian {
       if (v.unavailable) return { jsonrpc: "2.0", id: request.id, error: { code: -32603, message: `a guardian in the chain failed: ${v.message}` } };
       rules.push(...v.rules);
       reasonCode.push(...v.reasonCode);
+      alert = mergeAlerts(alert, v.alert);
       if (v.action === "block") {
-        return { jsonrpc: "2.0", id: request.id, result: { decision: "deny", message: v.message, reasonCode, data: { rules, rule: v.rule ?? null, mode: "enforce" } } };
+        return { jsonrpc: "2.0", id: request.id, result: { decision: "deny", message: v.message, reasonCode, data: dataOf({ rules, rule: v.rule ?? null, mode: "enforce" }) } };
       }
       if (v.action === "rewrite" && v.modified) {
         message = v.modified;
@@ -45,10 +49,10 @@ export class ChainGuardian implements Guardian {
           decision: "modify",
           message: messages.join("; "),
           reasonCode,
-          data: { rules, mode: "enforce" },
+          data: dataOf({ rules, mode: "enforce" }),
           modifiedRequest: { jsonrpc: "2.0", id: request.id, method: request.method, params: (flat ? message : { ...params, message }) as { message: JsonObject } },
         }
-      : { decision: "allow", message: "allowed by every guardian in the chain", reasonCode, data: { rules, mode: "enforce" } };
+      : { decision: "allow", message: "allowed by every guardian in the chain", reasonCode, data: dataOf({ rules, mode: "enforce" }) };
     return { jsonrpc: "2.0", id: request.id, result };
   }
 }

@@ -110,6 +110,7 @@ export class EmbeddedGuardian implements Guardian {
     if (d.errors) data.errors = d.errors;
     if (d.detected) data.detected = d.detected;
     if (d.labels) data.labels = d.labels;
+    if (d.alert) data.alert = d.alert as unknown as JsonObject;
     // In audit mode the guardian reports what it would have done, and tells the agent to go ahead.
     const result: AosResult = {
       decision: audit ? "allow" : d.decision,

@@ -1,5 +1,6 @@
 import { a2aOperation } from "../protocol/a2a.js";
 import { MCP_PLUMBING, toolOf } from "../protocol/mcp.js";
+import { alertOf, mergeAlerts, type AlertInfo } from "./alert.js";
 import { MessageScan, type Detection } from "./detectors/index.js";
 import type { NewPin, PinStore } from "./detectors/pins.js";
 import { applyEdits, applyRedactions, type Redaction } from "./edits.js";
@@ -51,6 +52,8 @@ export interface Decision {
   newPins?: NewPin[];
   /** The requests an `input_required` result let through to the client, for the guardian to know the answers by. */
   inputRequests?: InputRequest[];
+  /** Alerting rules among those that fired (enforced or audited), with their highest severity. */
+  alert?: AlertInfo;
 }
 
 /** A request inside an MCP 2026-07-28 `input_required` result, by its key. */
@@ -205,6 +208,8 @@ function mergeInto(into: Decision, d: Decision): void {
   if (d.errors) into.errors = [...(into.errors ?? []), ...d.errors];
   if (d.audit && !into.audit) into.audit = d.audit;
   if (d.mode === "enforce" && d.rules.length > 0) into.mode = "enforce";
+  const alert = mergeAlerts(into.alert, d.alert);
+  if (alert) into.alert = alert;
 }
 
 function evaluateMessage(
@@ -301,6 +306,8 @@ function evaluateMessage(
   }
   const labels = [...enforced, ...audited].flatMap((r) => r.labels);
   if (labels.length > 0) decision.labels = [...new Set(labels)];
+  const alert = alertOf(enforced.concat(audited));
+  if (alert) decision.alert = alert;
   if (found.size > 0) decision.detected = [...new Set([...found.values()].flat().map((d) => d.type))];
   // `scan` is set inside `scanned()`, which the compiler cannot see through.
   const newPins = (scan as MessageScan | null)?.newPins ?? [];

@@ -1,6 +1,7 @@
 import { classify, type JsonObject } from "../protocol/json-rpc.js";
 import type { AosRequest, AosResponse } from "./aos.js";
 import { isAosResult } from "./aos.js";
+import { readAlert, type AlertInfo } from "./alert.js";
 
 /** What the proxy does with one message, read from a guardian's AOS answer. */
 export interface Verdict {
@@ -15,6 +16,8 @@ export interface Verdict {
   ruleset?: string;
   /** The message to send instead (action "rewrite"). */
   modified?: JsonObject;
+  /** The alerting rules that fired and their highest severity (`data.alert`), to be raised by the proxy. */
+  alert?: AlertInfo;
   /** The guardian could not judge: error, timeout, malformed or invariant-breaking answer. */
   unavailable?: boolean;
 }
@@ -32,9 +35,10 @@ export function readVerdict(req: AosRequest, res: AosResponse, original: JsonObj
   const rules = Array.isArray(data.rules) ? data.rules.filter((x): x is string => typeof x === "string") : [];
   const rule = typeof data.rule === "string" ? data.rule : undefined;
   const ruleset = typeof data.ruleset === "string" ? data.ruleset : undefined;
+  const alert = data.alert === undefined ? undefined : readAlert(data.alert);
   // Literals rather than object spread: this runs once per message, and spread is a slow path in V8 here.
   const make = (action: Verdict["action"], decision: Verdict["decision"], mode: Verdict["mode"], reasonCode: string[], ids: string[], modified?: JsonObject): Verdict => ({
-    action, decision, mode, rules: ids, rule, reasonCode, message: r.message, ruleset, modified,
+    action, decision, mode, rules: ids, rule, reasonCode, message: r.message, ruleset, modified, alert,
   });
   const reasonCode = r.reasonCode ?? [];
   if (data.mode === "audit") {

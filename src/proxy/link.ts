@@ -1,4 +1,5 @@
 import type { RenderOptions } from "../actions/render.js";
+import type { AlertSink } from "../alerts/event.js";
 import type { Guardian } from "../guardian/guardian.js";
 import type { Connection, Downstream, SessionPeer, Upstream, UpstreamFactory } from "../transports/types.js";
 import { Session, type DecisionSink } from "./session.js";
@@ -23,6 +24,8 @@ export interface RouteRuntime {
   stateless?: boolean;
   /** The peer, when the route knows it up front (an A2A agent's card name). */
   server?: () => { name: string; version: string } | null;
+  /** Where decisions of alerting rules are raised. */
+  alerts?: AlertSink | null;
 }
 
 /** Pairs one downstream session with a new upstream connection through a guarded session. */
@@ -62,6 +65,7 @@ export function openLink(route: RouteRuntime, downstream: Downstream, who: Sessi
     protocol: route.protocol,
     streamingMethods: route.streamingMethods,
     server: route.server?.() ?? null,
+    alerts: route.alerts,
   });
   return {
     session,

@@ -1,4 +1,5 @@
 import { createHash, hash, randomBytes } from "node:crypto";
+import { alertFromDecision, type AlertSink } from "../alerts/event.js";
 import { renderBlock, renderUpstreamFailure, DEFAULT_RENDER, type RenderOptions } from "../actions/render.js";
 import type { DecisionInput } from "../decision-log/record.js";
 import { buildAosRequest, type AosProtocolMethod, type AosRequest, type AosResponse } from "../guardian/aos.js";
@@ -46,6 +47,8 @@ export interface SessionOptions {
   /** The peer, when known before any message (an A2A agent's card). */
   server?: { name: string; version: string } | null;
   now?: () => number;
+  /** Where decisions of alerting rules are raised (docs/alerts.md). */
+  alerts?: AlertSink | null;
 }
 
 interface Pending {
@@ -104,7 +107,7 @@ const LARGE_MESSAGE = 1 << 20;
  */
 export class Session {
   readonly id: string;
-  private readonly opts: Required<Omit<SessionOptions, "agent" | "sessionId" | "now" | "logPreview" | "streamingMethods" | "server">> & {
+  private readonly opts: Required<Omit<SessionOptions, "agent" | "sessionId" | "now" | "logPreview" | "streamingMethods" | "server" | "alerts">> & {
     agent: { id: string } | null;
     logPreview: boolean;
     streamingMethods: ReadonlySet<string> | null;
@@ -123,6 +126,7 @@ export class Session {
   private server: { name: string; version: string } | null = null;
   private closed = false;
   private readonly now: () => number;
+  private readonly alerts: AlertSink | null;
 
   constructor(downstream: Peer, upstream: Peer & { abandon?(request: string): void }, opts: SessionOptions) {
     this.held = opts.log.sync === "always" ? [] : undefined;
@@ -147,6 +151,7 @@ export class Session {
       streamingMethods: opts.streamingMethods ?? null,
     };
     this.server = opts.server ?? null;
+    this.alerts = opts.alerts ?? null;
   }
 
   /** A frame from the agent. */
@@ -597,7 +602,19 @@ export class Session {
   }
 
   private log(p: Plan, v: Verdict, failOpen: boolean): void {
-    this.record(() => this.decisionOf(p, v, failOpen));
+    const { alert } = v;
+    if (!alert || !this.alerts) return this.record(() => this.decisionOf(p, v, failOpen));
+    // Raised from the log line, after the turn: the alert shares its digest and costs the message nothing.
+    const alerts = this.alerts;
+    this.record(() => {
+      const input = this.decisionOf(p, v, failOpen);
+      try {
+        alerts.raise(alertFromDecision(input, alert, this.server));
+      } catch {
+        // An alert is a side channel: whatever befalls it, the decision line is written.
+      }
+      return input;
+    });
   }
 
   private decisionOf(p: Plan, v: Verdict, failOpen: boolean): DecisionInput {

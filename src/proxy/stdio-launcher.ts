@@ -1,4 +1,5 @@
 import type { Readable, Writable } from "node:stream";
+import type { AlertSink } from "../alerts/event.js";
 import type { Guardian } from "../guardian/guardian.js";
 import { NdjsonChannel } from "../transports/ndjson-channel.js";
 import { spawnStdioServer, type StdioServer } from "../transports/upstream/stdio.js";
@@ -19,6 +20,7 @@ export interface LauncherOptions {
   route?: string;
   logPreview?: boolean;
   guardianTimeoutMs?: number;
+  alerts?: AlertSink | null;
 }
 
 export interface Launcher {
@@ -53,6 +55,7 @@ export async function launchStdio(opts: LauncherOptions): Promise<Launcher> {
     maxFrameBytes: opts.maxFrameBytes,
     logPreview: opts.logPreview,
     guardianTimeoutMs: opts.guardianTimeoutMs,
+    alerts: opts.alerts,
   });
 
   // The agent closed its end: let the server finish, then escalate.

@@ -3,6 +3,7 @@ import parseJsonPath from "jsonpath-rfc9535/parser";
 import { compileDetector, type CompiledDetector } from "../detectors/index.js";
 import { globSource } from "../../protocol/glob.js";
 import { regexProblem, safeRegex, type SafeRegex } from "../regex.js";
+import type { Severity } from "../alert.js";
 import type { Edit, Rule } from "./schema.js";
 
 /** The variables a `when` expression can use (RULES.md). Every one is always bound, to null when absent. */
@@ -156,6 +157,8 @@ export interface CompiledRule {
   edits: CompiledEdit[];
   /** No condition beyond `match`: the rule decides whenever it matches. */
   unconditional: boolean;
+  /** `alert:` — every decision this rule fires in raises an alert of this severity. */
+  alert: { severity: Severity } | null;
 }
 
 export interface CompiledRuleSet {
@@ -259,6 +262,7 @@ export function compileRuleSet(
         labels: rule.label === undefined ? [] : toList(rule.label),
         edits,
         unconditional: rule.when === undefined && rule.detect === undefined && rule.limit === undefined,
+        alert: rule.alert ?? null,
       });
     });
   }

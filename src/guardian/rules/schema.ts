@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SEVERITIES } from "../alert.js";
 
 const globs = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
 const reasonCode = z.string().regex(/^[A-Z][A-Z0-9_]*$/, "reasonCode must be UPPER_SNAKE_CASE");
@@ -64,6 +65,8 @@ export const ruleSchema = z
     reasonCode: reasonCode.optional(),
     message: z.string().optional(),
     mode: z.enum(["enforce", "audit"]).optional(),
+    /** Raise an alert whenever this rule fires (docs/alerts.md). */
+    alert: z.strictObject({ severity: z.enum(SEVERITIES).describe("low, medium, high or critical") }).optional(),
   })
   .superRefine((rule, ctx) => {
     if (rule.decision === "modify" && !rule.modify) {
