@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { buildAosRequest } from "../../src/guardian/aos.js";
+import { EmbeddedGuardian } from "../../src/guardian/embedded.js";
+import { loadRules, readRuleSources } from "../../src/guardian/rules/load.js";
+import { readVerdict } from "../../src/guardian/verdict.js";
+
+const problemsOf = (yaml: string) => loadRules([{ file: "x.yaml", text: yaml }]).problems.map((p) => `${String(p.path)}: ${p.message}`);
+const rule = (extra: string) => `name: t\nrules:\n  - id: a\n    match: { method: tools/call }\n${extra}`;
+
+const { ruleSet } = loadRules(readRuleSources("test/fixtures/rules/approval-acceptance.yaml"));
+if (!ruleSet) throw new Error("the acceptance rule does not load");
+const guardian = new EmbeddedGuardian(ruleSet);
+const echo = (message: string) => ({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "echo", arguments: { message } } });
+
+describe("decision: ask", () => {
+  it("loads the issue's acceptance rule as written", () => {
+    expect(ruleSet.rules[0]?.ask).toMatchObject({ timeoutMs: 10_000, onTimeout: "deny", remember: "once" });
+  });
+
+  it("checks durations, scopes and prompt placeholders at load", () => {
+    expect(problemsOf(rule("    decision: ask\n    ask: { timeout: soon }\n")).join()).toMatch(/ask.timeout.*duration/);
+    expect(problemsOf(rule("    decision: ask\n    ask: { timeout: 2h }\n")).join()).toMatch(/at most 1h/);
+    expect(problemsOf(rule("    decision: ask\n    ask: { remember: forever }\n")).join()).toMatch(/ask.remember/);
+    expect(problemsOf(rule('    decision: ask\n    ask: { prompt: "run {params.x}?" }\n')).join()).toMatch(/placeholder \{params.x\}/);
+    expect(problemsOf(rule('    decision: ask\n    ask: { prompt: "run {tool.name}?" }\n')).join()).toMatch(/placeholder \{tool.name\}/);
+    expect(problemsOf(rule("    decision: deny\n    ask: { timeout: 5s }\n")).join()).toMatch(/only apply to decision: ask/);
+    expect(problemsOf(rule("    decision: ask\n"))).toEqual([]);
+  });
+
+  it("answers AOS deny APPROVAL_REQUIRED with the request in data.approval; readVerdict holds it", () => {
+    const msg = echo("needs-approval: ship it");
+    const req = buildAosRequest("protocols/MCP", msg, { direction: "outbound", session: "s", route: "r", transport: "stdio" });
+    const res = guardian.call(req);
+    expect(res).toMatchObject({
+      result: {
+        decision: "deny",
+        reasonCode: ["APPROVAL_REQUIRED"],
+        message: "echo with an approval marker",
+        data: {
+          rule: "ask-echo",
+          ruleset: ruleSet.hash,
+          approval: { rule: "ask-echo", prompt: "Allow echo of needs-approval: ship it?", timeoutMs: 10_000, onTimeout: "deny", remember: "once", ruleset: ruleSet.hash },
+        },
+      },
+    });
+    const v = readVerdict(req, res, msg);
+    expect(v).toMatchObject({ action: "hold", decision: "ask", ask: { rule: "ask-echo", timeoutMs: 10_000 } });
+    expect(v.ask?.argsDigest).toMatch(/^[0-9a-f]{64}$/);
+    const other = guardian.call(buildAosRequest("protocols/MCP", echo("needs-approval: other"), { direction: "outbound" }));
+    const digestOf = (r: typeof res) => ("result" in r ? (r.result.data?.approval as { argsDigest: string }).argsDigest : "");
+    expect(digestOf(other)).not.toBe(v.ask?.argsDigest);
+  });
+
+  it("a message the rule does not ask about passes", () => {
+    const msg = echo("hello");
+    const req = buildAosRequest("protocols/MCP", msg, { direction: "outbound" });
+    expect(readVerdict(req, guardian.call(req), msg)).toMatchObject({ action: "forward", decision: "allow" });
+  });
+
+  it("a malformed approval request from a guardian blocks (fails closed)", () => {
+    const msg = echo("needs-approval");
+    const req = buildAosRequest("protocols/MCP", msg, { direction: "outbound" });
+    const res = { jsonrpc: "2.0" as const, id: req.id, result: { decision: "deny" as const, message: "ask", reasonCode: ["APPROVAL_REQUIRED"], data: { approval: { rule: "x", timeoutMs: -1 } } } };
+    expect(readVerdict(req, res, msg)).toMatchObject({ action: "block", decision: "deny" });
+  });
+
+  it("deny beats ask; ask carries the modify rules' edits for after the approval", () => {
+    const yaml = `name: t
+rules:
+  - id: ask-all
+    match: { method: tools/call }
+    decision: ask
+  - id: hide
+    match: { method: tools/call }
+    decision: modify
+    modify: [{ set: "$.params.arguments.extra", value: 1 }]
+  - id: no-rm
+    match: { method: tools/call, tool: rm }
+    decision: deny
+`;
+    const set = loadRules([{ file: "t.yaml", text: yaml }]).ruleSet;
+    if (!set) throw new Error("rules");
+    const g = new EmbeddedGuardian(set);
+    const msg = echo("x");
+    const req = buildAosRequest("protocols/MCP", msg, { direction: "outbound" });
+    const v = readVerdict(req, g.call(req), msg);
+    expect(v).toMatchObject({ action: "hold", ask: { prompt: "Approve tools/call echo?", modified: { params: { arguments: { message: "x", extra: 1 } } } } });
+    const rm = { ...msg, params: { name: "rm", arguments: {} } };
+    const req2 = buildAosRequest("protocols/MCP", rm, { direction: "outbound" });
+    expect(readVerdict(req2, g.call(req2), rm)).toMatchObject({ action: "block", decision: "deny", rule: "no-rm" });
+  });
+});
