@@ -9,6 +9,7 @@ import { printTestSummary, runTestFiles } from "./test-rules.js";
 import { runTail } from "./tail.js";
 import { runVerify } from "./verify.js";
 import { runWrap, type WrapOptions } from "./wrap.js";
+import { runApprovals, type ApprovalsOptions } from "./approvals.js";
 import { runServe, type ServeOptions } from "./serve.js";
 import { buildGuardian, DEFAULT_PINS } from "./guardians.js";
 import { PinFile } from "../guardian/state.js";
@@ -40,10 +41,26 @@ program
   .option("--no-watch", "do not reload the rules when they change")
   .option("--log-preview", "add a redacted, truncated preview of each message to the log (off: only digests)", false)
   .option("--log-max-bytes <n>", "rotate the log at this size (the chain continues across files)", (v) => parseInt(v, 10))
+  .option("--admin <host:port>", "serve the admin API (approvals) here, e.g. 127.0.0.1:7071 (see docs/approvals.md)")
+  .option("--admin-token <token>", "the admin API's bearer token (or GUARDWIRE_ADMIN_TOKEN; on loopback one is made up)")
   .argument("<command...>", "the server command, after --")
   .passThroughOptions()
   .action(async (command: string[], o: WrapOptions) => {
-    process.exitCode = await runWrap(command, o);
+    process.exitCode = await runWrap(command, { ...o, version: pkg.version });
+  });
+
+program
+  .command("approvals")
+  .description("list the messages held for approval, or approve / deny one (through a running guardwire's admin API)")
+  .argument("[action]", "list | approve | deny", "list")
+  .argument("[id]", "the approval id, with approve or deny")
+  .option("--admin <url>", "the admin API (default: GUARDWIRE_ADMIN_URL, or the one a running guardwire wrote down)")
+  .option("--token <token>", "its bearer token (default: GUARDWIRE_ADMIN_TOKEN, or the one written down)")
+  .addOption(new Option("--remember <scope>", "approve: also approve the same arguments again (up to the rule's remember)").choices(["once", "session", "always"]))
+  .option("--reason <text>", "why: logged, and shown to the agent on a deny")
+  .option("--json", "list as JSON", false)
+  .action(async (action: string, id: string | undefined, o: ApprovalsOptions) => {
+    process.exitCode = await runApprovals(id ? [action, id] : [action], o, process.stdout);
   });
 
 program

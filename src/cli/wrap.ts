@@ -3,6 +3,8 @@ import { GuardwireError } from "../errors.js";
 import { launchStdio } from "../proxy/stdio-launcher.js";
 import { DEFAULT_MAX_FRAME_BYTES } from "../protocol/safe-json.js";
 import { buildGuardian, type GuardianOptions } from "./guardians.js";
+import { ApprovalBroker } from "../approvals/broker.js";
+import { startAdmin, type StartedAdmin } from "./admin.js";
 
 export interface WrapOptions extends GuardianOptions {
   /** The route name in the log and in rules; derived from the server command when not given. */
@@ -11,6 +13,10 @@ export interface WrapOptions extends GuardianOptions {
   maxFrameBytes?: number;
   logMaxBytes?: number;
   logPreview?: boolean;
+  /** Serve the admin API (approvals) on HOST:PORT; its token from --admin-token or GUARDWIRE_ADMIN_TOKEN. */
+  admin?: string;
+  adminToken?: string;
+  version?: string;
 }
 
 /**
@@ -33,6 +39,9 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
     }
   };
   process.on("exit", flush);
+  const approvals = new ApprovalBroker();
+  let admin: StartedAdmin | undefined;
+  if (opts.admin) admin = await startAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, approvals, opts.version ?? "");
 
   let launcher;
   try {
@@ -51,6 +60,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
       route: opts.name ?? routeName(cmd, args),
       logPreview: opts.logPreview ?? false,
       guardianTimeoutMs: (opts.guardianTimeoutMs ?? 2000) + 500,
+      approvals,
     });
   } catch (e) {
     flush();
@@ -58,11 +68,17 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   }
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.on(sig, () => {
-      flush();
-      launcher.signal(sig);
+      // Every held request is answered (a deny) before the server is stopped.
+      approvals.shutdown();
+      setImmediate(() => {
+        flush();
+        launcher.signal(sig);
+      });
     });
   }
   const exit = await launcher.done;
+  approvals.shutdown();
+  await admin?.close();
   stopWatching();
   await log.close();
   process.stdin.pause();

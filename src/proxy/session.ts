@@ -11,6 +11,8 @@ import { a2aIdsOf } from "../protocol/a2a.js";
 import { envelopeVersionOf, isStatelessVersion, serverInfoOf, toolOf } from "../protocol/mcp.js";
 import { DEFAULT_MAX_DEPTH, parseJson, peekId } from "../protocol/safe-json.js";
 import type { Frame, Peer } from "../transports/types.js";
+import type { ApprovalBroker } from "../approvals/broker.js";
+import { SessionHolds } from "./hold.js";
 
 export type Direction = "outbound" | "inbound";
 
@@ -41,6 +43,8 @@ export interface SessionOptions {
   /** The peer, when known before any message (an A2A agent's card). */
   server?: { name: string; version: string } | null;
   now?: () => number;
+  /** Where `decision: ask` holds messages (docs/approvals.md); without it such messages are blocked. */
+  approvals?: ApprovalBroker;
 }
 
 interface Pending {
@@ -89,7 +93,7 @@ const LARGE_MESSAGE = 1 << 20;
  */
 export class Session {
   readonly id: string;
-  private readonly opts: Required<Omit<SessionOptions, "agent" | "sessionId" | "now" | "logPreview" | "streamingMethods" | "server">> & {
+  private readonly opts: Required<Omit<SessionOptions, "agent" | "sessionId" | "now" | "logPreview" | "streamingMethods" | "server" | "approvals">> & {
     agent: { id: string } | null;
     logPreview: boolean;
     streamingMethods: ReadonlySet<string> | null;
@@ -104,6 +108,7 @@ export class Session {
   private server: { name: string; version: string } | null = null;
   private closed = false;
   private readonly now: () => number;
+  private readonly holds: SessionHolds | null;
 
   constructor(downstream: Peer, upstream: Peer & { abandon?(request: string): void }, opts: SessionOptions) {
     this.downstream = downstream;
@@ -127,6 +132,8 @@ export class Session {
       streamingMethods: opts.streamingMethods ?? null,
     };
     this.server = opts.server ?? null;
+    const base = () => ({ session: this.id, route: this.opts.route, transport: this.opts.transport, protocol: this.opts.protocol, agent: this.opts.agent?.id ?? null });
+    this.holds = opts.approvals ? new SessionHolds({ broker: opts.approvals, downstream, base, record: (make) => this.record(make) }) : null;
   }
 
   /** A frame from the agent. */
@@ -143,6 +150,7 @@ export class Session {
   upstreamClosed(reason: string): void {
     if (this.closed) return;
     this.closed = true;
+    this.holds?.close();
     // After the frames that arrived before it: a response already under evaluation still gets through.
     this.enqueue("inbound", null, () => this.failPending([...this.pendingOut.keys()], reason));
   }
@@ -195,6 +203,7 @@ export class Session {
       return;
     }
     const value = parsed.value;
+    if (direction === "outbound" && this.holds?.intercept(value)) return;
     if (Array.isArray(value)) {
       if (value.length === 0) {
         this.refuse(direction, null, ErrorCode.InvalidRequest, "Invalid Request: empty batch", "INVALID_REQUEST");
@@ -294,6 +303,7 @@ export class Session {
       return;
     }
 
+    if (v.action === "hold") return this.hold(p, v);
     if (v.action === "block") {
       if (p.kind === "request") {
         this.reply(sender, renderBlock(p.id, p.method, v, this.opts.render, isStatelessVersion(envelopeVersionOf(p.message))), p.batch);
@@ -321,8 +331,8 @@ export class Session {
     const text = v.action === "rewrite" && v.modified ? JSON.stringify(v.modified) : (p.raw ?? JSON.stringify(p.message));
     if (p.kind === "request" && key) {
       const mine = p.direction === "outbound" ? this.pendingOut : this.pendingIn;
-      if (mine.size >= this.opts.maxPending || mine.has(key)) {
-        const why = mine.has(key) ? "a request with this id is already pending" : `more than ${this.opts.maxPending} requests pending`;
+      if (mine.size >= this.opts.maxPending || mine.has(key) || this.holds?.isHeld(key)) {
+        const why = mine.has(key) || this.holds?.isHeld(key) ? "a request with this id is already pending" : `more than ${this.opts.maxPending} requests pending`;
         this.refuse(sender, p.id, ErrorCode.InvalidRequest, `Invalid Request: ${why}`, mine.has(key) ? "DUPLICATE_ID" : "TOO_MANY_PENDING", p.batch, p.method, p.tool);
         return;
       }
@@ -355,6 +365,19 @@ export class Session {
     else if (p.direction === "outbound") this.upstream.send(text, key ? { stream: key, requests: [key], carry: p.carry } : { stream: null, carry: p.carry });
     else this.downstream.send(text, { stream: p.stream ?? this.streamOf(p) });
   }
+
+  // ---- approvals: a held request leaves the ordered queue; hold.ts asks, and its final verdict is applied here.
+  private hold(p: Plan, v: Verdict): void {
+    const key = p.id !== null ? idKey(p.id) : null;
+    if (!this.holds || !v.ask || p.kind !== "request" || p.direction !== "outbound" || p.batch || key === null || this.holds.isHeld(key) || this.pendingOut.has(key)) {
+      const why = this.holds ? "approval cannot hold this message (only single agent requests can be held)" : "no approval channel is configured";
+      return this.apply({ ...p, verdict: { ...v, action: "block", decision: "deny", reasonCode: ["APPROVAL_UNAVAILABLE"], message: `${v.message} — approval required, but ${why}` } });
+    }
+    const ctx = { session: this.id, route: this.opts.route, transport: this.opts.transport, agent: this.opts.agent?.id ?? null, server: this.server?.name ?? null, method: p.method, tool: p.tool };
+    const logHeld = (approval: NonNullable<Verdict["approval"]>) => this.log(p, { ...v, approval }, false);
+    void this.holds.hold({ ctx, key, message: p.message, verdict: { ...v, ask: v.ask }, logHeld }).then((final) => final && this.apply({ ...p, verdict: final }));
+  }
+  // ---- end approvals
 
   /** A server message that came on no request's stream (stdio, WebSocket): progress is tied by its token. */
   private streamOf(p: Plan): string | null {
@@ -497,6 +520,7 @@ export class Session {
       digest: digest(p.message, p.raw?.length ?? 0),
     };
     if (v.ruleset) input.ruleset = v.ruleset;
+    if (v.approval) input.approval = v.approval;
     if (failOpen) input.failOpen = true;
     if (this.opts.logPreview) input.preview = redactedPreview(p.message);
     if (this.opts.protocol === "a2a") {

@@ -3,6 +3,7 @@ import type { Guardian } from "../guardian/guardian.js";
 import { NdjsonChannel } from "../transports/ndjson-channel.js";
 import { spawnStdioServer, type StdioServer } from "../transports/upstream/stdio.js";
 import { Session, type DecisionSink } from "./session.js";
+import type { ApprovalBroker } from "../approvals/broker.js";
 
 export interface LauncherOptions {
   command: string;
@@ -19,6 +20,7 @@ export interface LauncherOptions {
   route?: string;
   logPreview?: boolean;
   guardianTimeoutMs?: number;
+  approvals?: ApprovalBroker;
 }
 
 export interface Launcher {
@@ -53,6 +55,7 @@ export async function launchStdio(opts: LauncherOptions): Promise<Launcher> {
     maxFrameBytes: opts.maxFrameBytes,
     logPreview: opts.logPreview,
     guardianTimeoutMs: opts.guardianTimeoutMs,
+    approvals: opts.approvals,
   });
 
   // The agent closed its end: let the server finish, then escalate.

@@ -47,7 +47,7 @@ describe("decision: ask", () => {
     expect(v).toMatchObject({ action: "hold", decision: "ask", ask: { rule: "ask-echo", timeoutMs: 10_000 } });
     expect(v.ask?.argsDigest).toMatch(/^[0-9a-f]{64}$/);
     const other = guardian.call(buildAosRequest("protocols/MCP", echo("needs-approval: other"), { direction: "outbound" }));
-    const digestOf = (r: typeof res) => ("result" in r ? (r.result.data?.approval as { argsDigest: string }).argsDigest : "");
+    const digestOf = (r: typeof res) => ("result" in r ? ((r.result.data as { approval?: { argsDigest: string } } | undefined)?.approval?.argsDigest ?? "") : "");
     expect(digestOf(other)).not.toBe(v.ask?.argsDigest);
   });
 
