@@ -165,7 +165,7 @@ export class SessionHolds {
     const remember = result?.content?.remember;
     const approve = action === "accept" && result?.content?.decision === "approve";
     const scope = isScope(remember) && e.allowed.includes(remember) ? remember : "once";
-    const why = action === "accept" ? reason : (reason ?? `${action}d in the client`);
+    const why = action === "accept" ? reason : (reason ?? `${action === "cancel" ? "cancelled" : "declined"} in the client`);
     this.host.broker.decide(e.approval, { approve, channel: "elicitation", reason: why, remember: approve ? scope : undefined });
   }
 
