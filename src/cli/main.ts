@@ -70,7 +70,7 @@ program
   .option("--pins <file>", "where tool_changed keeps tool fingerprints", DEFAULT_PINS)
   .option("--no-watch", "do not reload the rules when they change")
   .action(async (o: ServeOptions) => {
-    await runServe(o);
+    await runServe({ ...o, version: pkg.version });
   });
 
 program

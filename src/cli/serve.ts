@@ -16,9 +16,12 @@ import { stdioUpstream } from "../transports/upstream/stdio.js";
 import { streamableHttpUpstream, upstreamAgent } from "../transports/upstream/streamable-http.js";
 import { websocketUpstream } from "../transports/upstream/websocket.js";
 import { buildGuardian } from "./guardians.js";
+import { ApprovalBroker } from "../approvals/broker.js";
+import { startAdmin, type StartedAdmin } from "./admin.js";
 
 export interface ServeOptions {
   config: string;
+  version?: string;
   pins?: string;
   watch?: boolean;
 }
@@ -34,6 +37,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     process.stderr,
   );
   const log = DecisionLog.open({ dest: config.log, stderr: process.stderr });
+  const approvals = new ApprovalBroker();
   const remotes = new Map<string, A2aRemote>();
   const routes: ServedRoute[] = config.routes.map((r) => {
     if (r.a2a) {
@@ -53,6 +57,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
           maxFrameBytes: config.maxFrameBytes,
           stderr: process.stderr,
           logPreview: config.logPreview,
+          approvals,
         },
       };
     }
@@ -70,6 +75,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
         maxFrameBytes: config.maxFrameBytes,
         stderr: process.stderr,
         logPreview: config.logPreview,
+        approvals,
       },
     };
   });
@@ -99,11 +105,16 @@ export async function runServe(o: ServeOptions): Promise<void> {
   const { port } = proxy.server.address() as AddressInfo;
   const host = config.listen.host.includes(":") ? `[${config.listen.host}]` : config.listen.host;
   process.stderr.write(`guardwire: serving http://${host}:${port} (${config.routes.map((r) => `${r.name} at ${r.path}`).join(", ")})\n`);
+  const admin: StartedAdmin | undefined = config.admin ? await startAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, approvals, o.version ?? "") : undefined;
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    // Every held request is answered (a deny) before the sessions close.
+    approvals.shutdown();
+    await new Promise((resolve) => setImmediate(resolve));
+    await admin?.close();
     stopWatching();
     await proxy.close();
     await log.close();

@@ -2,6 +2,7 @@ import type { RenderOptions } from "../actions/render.js";
 import type { Guardian } from "../guardian/guardian.js";
 import type { Connection, Downstream, SessionPeer, Upstream, UpstreamFactory } from "../transports/types.js";
 import { Session, type DecisionSink } from "./session.js";
+import type { ApprovalBroker } from "../approvals/broker.js";
 
 /** What every session of one route shares. */
 export interface RouteRuntime {
@@ -23,6 +24,8 @@ export interface RouteRuntime {
   stateless?: boolean;
   /** The peer, when the route knows it up front (an A2A agent's card name). */
   server?: () => { name: string; version: string } | null;
+  /** Where `decision: ask` holds messages (docs/approvals.md). */
+  approvals?: ApprovalBroker;
 }
 
 /** Pairs one downstream session with a new upstream connection through a guarded session. */
@@ -58,6 +61,7 @@ export function openLink(route: RouteRuntime, downstream: Downstream, who: Sessi
     protocol: route.protocol,
     streamingMethods: route.streamingMethods,
     server: route.server?.() ?? null,
+    approvals: route.approvals,
   });
   return {
     session,

@@ -34,6 +34,7 @@ function eliciting(answer: (req: ElicitRequest) => ElicitResult) {
   return { client, asked };
 }
 
+const schemaOf = (req: ElicitRequest | undefined) => (req?.params as { requestedSchema: { properties: Record<string, unknown> } }).requestedSchema;
 const plain = () => new Client({ name: "no-elicitation", version: "1.0.0" }, { capabilities: {} });
 
 function admin(): { url: string; token: string } {
@@ -71,9 +72,9 @@ describe("approvals in wrap: the agent's own client asked through elicitation", 
     expect(text(r)).toBe("Echo: needs-approval: ship");
     expect(asked).toHaveLength(1);
     expect(asked[0]?.params.message).toBe("guardwire: Allow echo of needs-approval: ship?");
-    expect(asked[0]?.params.requestedSchema.properties.decision).toMatchObject({ enum: ["approve", "deny"] });
+    expect(schemaOf(asked[0]).properties.decision).toMatchObject({ enum: ["approve", "deny"] });
     // remember: once — no scope to choose.
-    expect(asked[0]?.params.requestedSchema.properties.remember).toBeUndefined();
+    expect(schemaOf(asked[0]).properties.remember).toBeUndefined();
     // A call the rule does not ask about is not held.
     expect(text(await w.client.callTool({ name: "echo", arguments: { message: "hello" } }))).toBe("Echo: hello");
     expect(asked).toHaveLength(1);
@@ -97,7 +98,7 @@ describe("approvals in wrap: the agent's own client asked through elicitation", 
     const rules = join(dir, "remember.yaml");
     writeFileSync(rules, readFileSync(ACCEPTANCE, "utf8").replace("remember: once", "remember: session"));
     const { client, asked } = eliciting((req) => {
-      expect(req.params.requestedSchema.properties.remember).toMatchObject({ enum: ["once", "session"] });
+      expect(schemaOf(req).properties.remember).toMatchObject({ enum: ["once", "session"] });
       return { action: "accept", content: { decision: "approve", remember: "session" } };
     });
     const w = await wrapped(client, rules);
