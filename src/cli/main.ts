@@ -161,19 +161,20 @@ program
   .description("show decisions as readable lines, optionally following the log")
   .argument("[file]", "decision log", "./guardwire-decisions.ndjson")
   .option("-f, --follow", "keep reading as decisions are written (survives rotation)", false)
-  .option("--decision <d>", "only these decisions (allow, deny, modify); repeatable or comma-separated", collect)
+  .option("--decision <d>", "only these decisions (allow, deny, modify, ask); repeatable or comma-separated", collect)
   .option("--method <m>", "only these methods (globs)", collect)
   .option("--tool <t>", "only these tools (globs)", collect)
   .option("--session <s>", "only these sessions", collect)
   .option("--task <id>", "A2A: only exchanges about this task or context id (globs)", collect)
   .option("--json", "print the raw NDJSON lines", false)
+  .option("--pending", "only approvals still held (requested, not yet decided)", false)
   .option("--no-color", "no ANSI colours")
-  .action(async (file: string, o: { follow: boolean; decision?: string[]; method?: string[]; tool?: string[]; session?: string[]; task?: string[]; json: boolean; color: boolean }) => {
+  .action(async (file: string, o: { pending: boolean; follow: boolean; decision?: string[]; method?: string[]; tool?: string[]; session?: string[]; task?: string[]; json: boolean; color: boolean }) => {
     const ac = new AbortController();
     process.once("SIGINT", () => ac.abort());
     process.once("SIGTERM", () => ac.abort());
     process.exitCode = await runTail(
-      { file, follow: o.follow, json: o.json, color: o.color && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, decision: o.decision, method: o.method, tool: o.tool, session: o.session, task: o.task, signal: ac.signal },
+      { file, follow: o.follow, pending: o.pending, json: o.json, color: o.color && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, decision: o.decision, method: o.method, tool: o.tool, session: o.session, task: o.task, signal: ac.signal },
       process.stdout,
       process.stderr,
     );

@@ -159,6 +159,14 @@ describe("approvals in wrap: a client without elicitation, decided by an operato
     const two = w.client.callTool({ name: "echo", arguments: { message: "needs-approval two" } });
     const list = await held(2);
     expect(new Set(list.map((h) => h.argsDigest)).size).toBe(2);
+    // tail --pending shows exactly these two once they are written.
+    let pending = "";
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+      pending = (await run(process.execPath, [CLI, "tail", "--pending", "--no-color", log])).stdout;
+      if (list.every((h) => pending.includes(h.id))) break;
+    }
+    expect(pending.trim().split("\n")).toHaveLength(2);
+    for (const h of list) expect(pending).toMatch(new RegExp(`ASK .*tools/call echo .*approval ${h.id} requested via admin`));
     // Not held: passes while both wait.
     expect(text(await w.client.callTool({ name: "echo", arguments: { message: "meanwhile" } }))).toBe("Echo: meanwhile");
     const byPrompt = (s: string) => list.find((h) => h.prompt.includes(s))?.id as string;
