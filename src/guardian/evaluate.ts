@@ -235,6 +235,8 @@ function evaluateMessage(
 
   for (const rule of candidates) {
     if (rule.kinds && !rule.kinds.has(kind)) continue;
+    // Only a request can be held for a person: an ask rule lets responses and notifications by.
+    if (rule.decision === "ask" && kind !== "request") continue;
     if (rule.method && (method === null || !rule.method(method))) continue;
     if (rule.tool && (tool === null || !rule.tool(tool))) continue;
     if (rule.operation) {

@@ -1,13 +1,13 @@
-import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFile, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import { CLI, EVERYTHING, readLog, ROOT, tempDir } from "../helpers.js";
-import { stopChild, waitFor } from "../support/servers.js";
+import { CLI, readLog, ROOT, tempDir } from "../helpers.js";
+import { startServeCli, stopChild, waitFor } from "../support/servers.js";
 
 const run = promisify(execFile);
 const ACCEPTANCE = join(ROOT, "test", "fixtures", "rules", "approval-acceptance.yaml");
@@ -23,26 +23,7 @@ describe("approvals in serve (Streamable HTTP)", () => {
   let base: string;
 
   beforeAll(async () => {
-    const config = join(dir, "guardwire.yaml");
-    writeFileSync(
-      config,
-      [
-        "listen: { host: 127.0.0.1, port: 0 }",
-        `rules: ${ACCEPTANCE}`,
-        `log: ${log}`,
-        "admin: { listen: 127.0.0.1:0 }",
-        "routes:",
-        "  - name: everything",
-        "    path: /mcp/everything",
-        `    mcp: { command: "${process.execPath}", args: ["${EVERYTHING}", stdio] }`,
-      ].join("\n"),
-    );
-    serve = spawn(process.execPath, [CLI, "serve", "--config", config, "--pins", join(dir, "pins.json")], {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, GUARDWIRE_ADMIN_FILE: adminFile },
-    });
-    const { match } = await waitFor(serve, /serving (http:\/\/\S+)/);
-    base = match[1] as string;
+    ({ child: serve, base } = await startServeCli(dir, { rules: ACCEPTANCE, log, extra: ["admin: { listen: 127.0.0.1:0 }"], env: { ...process.env, GUARDWIRE_ADMIN_FILE: adminFile } }));
     await waitFor(serve, /admin API on/);
   });
   afterAll(async () => {

@@ -25,6 +25,7 @@ describe("decision: ask", () => {
     expect(problemsOf(rule('    decision: ask\n    ask: { prompt: "run {tool.name}?" }\n')).join()).toMatch(/placeholder \{tool.name\}/);
     expect(problemsOf(rule("    decision: deny\n    ask: { timeout: 5s }\n")).join()).toMatch(/only apply to decision: ask/);
     expect(problemsOf(rule("    decision: ask\n"))).toEqual([]);
+    expect(problemsOf(`name: t\nrules:\n  - id: a\n    match: { kind: [request, response] }\n    decision: ask\n`).join()).toMatch(/only holds requests/);
   });
 
   it("answers AOS deny APPROVAL_REQUIRED with the request in data.approval; readVerdict holds it", () => {
@@ -49,6 +50,19 @@ describe("decision: ask", () => {
     const other = guardian.call(buildAosRequest("protocols/MCP", echo("needs-approval: other"), { direction: "outbound" }));
     const digestOf = (r: typeof res) => ("result" in r ? ((r.result.data as { approval?: { argsDigest: string } } | undefined)?.approval?.argsDigest ?? "") : "");
     expect(digestOf(other)).not.toBe(v.ask?.argsDigest);
+  });
+
+  it("an ask rule lets the response to the call it asked about by", () => {
+    const yaml = "name: t\nrules:\n  - id: ask-any-echo\n    match: { tool: echo }\n    decision: ask\n";
+    const set = loadRules([{ file: "t.yaml", text: yaml }]).ruleSet;
+    if (!set) throw new Error("rules");
+    const g = new EmbeddedGuardian(set);
+    const call = echo("x");
+    const res = { jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: "Echo: x" }] } };
+    const req = buildAosRequest("protocols/MCP", res, { direction: "inbound", request: call });
+    expect(readVerdict(req, g.call(req), res)).toMatchObject({ action: "forward", decision: "allow" });
+    const out = buildAosRequest("protocols/MCP", call, { direction: "outbound" });
+    expect(readVerdict(out, g.call(out), call)).toMatchObject({ action: "hold" });
   });
 
   it("a message the rule does not ask about passes", () => {

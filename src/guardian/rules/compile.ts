@@ -240,6 +240,9 @@ export function compileRuleSet(
         const compiled = compileAsk(rule.ask ?? {}, rule.message);
         if (typeof compiled === "string") problems.push({ file, path: at("ask"), message: compiled });
         else ask = compiled;
+        if (m.kind !== undefined && toList(m.kind).some((k) => k !== "request")) {
+          problems.push({ file, path: at("match", "kind"), message: "decision: ask only holds requests; match.kind can only be request" });
+        }
       }
       const methods = m.method === undefined ? null : toList(m.method);
       rules.push({
