@@ -5,16 +5,22 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { WebSocketClientTransport } from "@modelcontextprotocol/sdk/client/websocket.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { WebSocket as WsWebSocket } from "ws";
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { CLI, readLog, ROOT, tempDir } from "../helpers.js";
 import { startServeCli, stopChild, waitFor } from "../support/servers.js";
 
 const run = promisify(execFile);
+// Node 20 has no global WebSocket; the SDK's WebSocket client transport expects one. `ws` speaks the same API.
+(globalThis as { WebSocket?: unknown }).WebSocket ??= WsWebSocket;
 const ACCEPTANCE = join(ROOT, "test", "fixtures", "rules", "approval-acceptance.yaml");
 type TextResult = { content: { type: string; text: string }[]; isError?: boolean };
 const text = (r: unknown) => (r as TextResult).content.map((c) => c.text).join("\n");
 
-describe("approvals in serve (Streamable HTTP)", () => {
+describe("approvals in serve", () => {
   const dir = tempDir();
   const log = join(dir, "decisions.ndjson");
   const adminFile = join(dir, "admin.json");
@@ -31,10 +37,10 @@ describe("approvals in serve (Streamable HTTP)", () => {
     if (serve) await stopChild(serve);
   });
 
-  async function connect(answer?: () => ElicitResult): Promise<Client> {
+  async function connect(answer?: () => ElicitResult, transport?: Transport): Promise<Client> {
     const client = new Client({ name: "t", version: "1" }, { capabilities: answer ? { elicitation: {} } : {} });
     if (answer) client.setRequestHandler(ElicitRequestSchema, async () => answer());
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp/everything`)));
+    await client.connect(transport ?? new StreamableHTTPClientTransport(new URL(`${base}/mcp/everything`)));
     clients.push(client);
     return client;
   }
@@ -61,6 +67,14 @@ describe("approvals in serve (Streamable HTTP)", () => {
     expect(text(declined)).toContain("declined in the client");
   });
 
+  it("elicitation over legacy SSE and WebSocket: approve", async () => {
+    const transports: Transport[] = [new SSEClientTransport(new URL(`${base}/mcp/everything/sse`)), new WebSocketClientTransport(new URL(`${base.replace("http", "ws")}/mcp/everything/ws`))];
+    for (const t of transports) {
+      const client = await connect(() => ({ action: "accept", content: { decision: "approve", reason: "fine" } }), t);
+      expect(text(await client.callTool({ name: "echo", arguments: { message: "needs-approval legacy" } }))).toBe("Echo: needs-approval legacy");
+    }
+  });
+
   it("a client without elicitation, approved through the CLI", async () => {
     const client = await connect();
     const call = client.callTool({ name: "echo", arguments: { message: "needs-approval operator" } });
@@ -78,7 +92,7 @@ describe("approvals in serve (Streamable HTTP)", () => {
     expect(r.isError).toBe(true);
     await new Promise((resolve) => serve.once("exit", resolve));
     const decided = readLog(log).filter((l) => (l.approval as { step?: string } | undefined)?.step === "decided");
-    expect(decided.map((l) => (l.approval as { outcome: string }).outcome)).toEqual(["approved", "refused", "approved", "shutdown"]);
+    expect(decided.map((l) => (l.approval as { outcome: string }).outcome)).toEqual(["approved", "refused", "approved", "approved", "approved", "shutdown"]);
     const v = await run(process.execPath, [CLI, "verify", log]);
     expect(v.stdout).toMatch(/ok/i);
   });
