@@ -238,6 +238,10 @@ describe("the log after all of it", () => {
     expect(viaCli?.approval).toMatchObject({ outcome: "approved", reason: "looks fine" });
     expect(steps.find((s) => s.approval.by === "bob")?.approval).toMatchObject({ outcome: "refused", channel: "api" });
     expect(steps.some((s) => s.approval.step === "elicitation")).toBe(true);
+    // guardwire's own requests and the client's answers are only ever logged as approval steps: never forwarded.
+    const own = lines.filter((l) => typeof l.id === "string" && l.id.startsWith("guardwire-approval-"));
+    expect(own.length).toBeGreaterThan(0);
+    for (const l of own) expect(l).toMatchObject({ method: "elicitation/create", approval: { step: "elicitation" } });
     expect(steps.some((s) => s.approval.step === "remembered")).toBe(true);
     const v = await run(process.execPath, [CLI, "verify", log]);
     expect(v.stdout).toMatch(/ok/i);
