@@ -3,6 +3,7 @@ import { buildAosRequest } from "../../src/guardian/aos.js";
 import { EmbeddedGuardian } from "../../src/guardian/embedded.js";
 import { loadRules, readRuleSources } from "../../src/guardian/rules/load.js";
 import { readVerdict } from "../../src/guardian/verdict.js";
+import { runTestFiles } from "../../src/cli/test-rules.js";
 
 const problemsOf = (yaml: string) => loadRules([{ file: "x.yaml", text: yaml }]).problems.map((p) => `${String(p.path)}: ${p.message}`);
 const rule = (extra: string) => `name: t\nrules:\n  - id: a\n    match: { method: tools/call }\n${extra}`;
@@ -15,6 +16,11 @@ const echo = (message: string) => ({ jsonrpc: "2.0", id: 7, method: "tools/call"
 describe("decision: ask", () => {
   it("loads the issue's acceptance rule as written", () => {
     expect(ruleSet.rules[0]?.ask).toMatchObject({ timeoutMs: 10_000, onTimeout: "deny", remember: "once" });
+  });
+
+  it("rule tests can expect decision: ask (guardwire test)", () => {
+    const summary = runTestFiles("test/fixtures/rules/approval-acceptance.test.yaml");
+    expect(summary).toMatchObject({ passed: 2, failed: 0 });
   });
 
   it("checks durations, scopes and prompt placeholders at load", () => {
