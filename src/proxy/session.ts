@@ -369,7 +369,10 @@ export class Session {
   // ---- approvals: a held request leaves the ordered queue; hold.ts asks, and its final verdict is applied here.
   private hold(p: Plan, v: Verdict): void {
     const key = p.id !== null ? idKey(p.id) : null;
-    if (!this.holds || !v.ask || p.kind !== "request" || p.direction !== "outbound" || p.batch || key === null || this.holds.isHeld(key) || this.pendingOut.has(key)) {
+    if (key !== null && (this.holds?.isHeld(key) || this.pendingOut.has(key))) {
+      return this.refuse("outbound", p.id, ErrorCode.InvalidRequest, "Invalid Request: a request with this id is already pending", "DUPLICATE_ID", p.batch, p.method, p.tool);
+    }
+    if (!this.holds || !v.ask || p.kind !== "request" || p.direction !== "outbound" || p.batch || key === null) {
       const why = this.holds ? "approval cannot hold this message (only single agent requests can be held)" : "no approval channel is configured";
       return this.apply({ ...p, verdict: { ...v, action: "block", decision: "deny", reasonCode: ["APPROVAL_UNAVAILABLE"], message: `${v.message} — approval required, but ${why}` } });
     }
