@@ -331,9 +331,10 @@ export class Session {
     const text = v.action === "rewrite" && v.modified ? JSON.stringify(v.modified) : (p.raw ?? JSON.stringify(p.message));
     if (p.kind === "request" && key) {
       const mine = p.direction === "outbound" ? this.pendingOut : this.pendingIn;
-      if (mine.size >= this.opts.maxPending || mine.has(key) || this.holds?.isHeld(key)) {
-        const why = mine.has(key) || this.holds?.isHeld(key) ? "a request with this id is already pending" : `more than ${this.opts.maxPending} requests pending`;
-        this.refuse(sender, p.id, ErrorCode.InvalidRequest, `Invalid Request: ${why}`, mine.has(key) ? "DUPLICATE_ID" : "TOO_MANY_PENDING", p.batch, p.method, p.tool);
+      const taken = mine.has(key) || (p.direction === "outbound" && this.holds?.isHeld(key) === true);
+      if (mine.size >= this.opts.maxPending || taken) {
+        const why = taken ? "a request with this id is already pending" : `more than ${this.opts.maxPending} requests pending`;
+        this.refuse(sender, p.id, ErrorCode.InvalidRequest, `Invalid Request: ${why}`, taken ? "DUPLICATE_ID" : "TOO_MANY_PENDING", p.batch, p.method, p.tool);
         return;
       }
       const sent = v.action === "rewrite" && v.modified ? v.modified : p.message;
@@ -369,7 +370,7 @@ export class Session {
   // ---- approvals: a held request leaves the ordered queue; hold.ts asks, and its final verdict is applied here.
   private hold(p: Plan, v: Verdict): void {
     const key = p.id !== null ? idKey(p.id) : null;
-    if (key !== null && (this.holds?.isHeld(key) || this.pendingOut.has(key))) {
+    if (key !== null && p.direction === "outbound" && (this.holds?.isHeld(key) || this.pendingOut.has(key))) {
       return this.refuse("outbound", p.id, ErrorCode.InvalidRequest, "Invalid Request: a request with this id is already pending", "DUPLICATE_ID", p.batch, p.method, p.tool);
     }
     if (!this.holds || !v.ask || p.kind !== "request" || p.direction !== "outbound" || p.batch || key === null) {

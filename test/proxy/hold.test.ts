@@ -41,10 +41,18 @@ describe("session holds (proxy/hold.ts)", () => {
     expect(h.broker.list()).toHaveLength(1);
     h.agent(echo(1, "b"));
     expect(h.toAgent[0]).toMatchObject({ id: 1, error: { code: -32600, message: expect.stringMatching(/already pending/) } });
+    h.agent({ jsonrpc: "2.0", id: 1, method: "ping" });
+    expect(h.toAgent[1]).toMatchObject({ id: 1, error: { code: -32600 } });
+    await h.settled();
+    expect(h.log.filter((l) => l.reasonCode.includes("DUPLICATE_ID"))).toHaveLength(2);
+    h.toAgent.splice(0);
     h.broker.decide(h.broker.list()[0]?.id as string, { approve: true, channel: "api" });
     await h.settled();
     expect(h.toServer).toEqual([echo(1, "a")]);
+    h.s.fromUpstream({ text: JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "Echo: a" }] } }) });
+    await h.settled();
     expect(h.toAgent).toHaveLength(1);
+    expect(textOf(h.toAgent[0])).toBe("Echo: a");
   });
 
   it("past the session bound a new ask is refused at once with APPROVAL_LIMIT", async () => {
