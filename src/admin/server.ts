@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { hash, timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
-import type { ApprovalBroker } from "../approvals/broker.js";
+import type { ApprovalBroker, ApprovalOutcome, HeldApproval } from "../approvals/broker.js";
 import { isScope } from "../approvals/broker.js";
 import { GuardwireError } from "../errors.js";
 
@@ -13,9 +13,11 @@ export interface AdminOptions {
 }
 
 const MAX_BODY = 64 * 1024;
+/** Live event streams open at once; past this a new one is refused with 503. */
+const MAX_STREAMS = 32;
 
 /** The admin API's error codes (docs/approvals.md): stable, for scripts and the console. */
-type ApiError = "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "BAD_REQUEST" | "BAD_SCOPE" | "TOO_LARGE";
+type ApiError = "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "BAD_REQUEST" | "BAD_SCOPE" | "TOO_LARGE" | "TOO_MANY_STREAMS";
 
 /**
  * The admin API: one HTTP listener apart from agent traffic, JSON in and out, a bearer token on every request.
@@ -23,8 +25,9 @@ type ApiError = "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "BAD_REQUE
  */
 export function createAdminServer(opts: AdminOptions): Server {
   const expected = hash("sha256", opts.token, "buffer");
+  let streams = 0;
   const routes: { method: string; pattern: RegExp; run: (m: RegExpExecArray, body: () => Promise<Record<string, unknown>>) => Promise<[number, unknown]> | [number, unknown] }[] = [
-    { method: "GET", pattern: /^\/api$/, run: () => [200, { version: opts.version, endpoints: ["GET /api/approvals", "GET /api/approvals/:id", "POST /api/approvals/:id/approve", "POST /api/approvals/:id/deny"] }] },
+    { method: "GET", pattern: /^\/api$/, run: () => [200, { version: opts.version, endpoints: ["GET /api/events", "GET /api/approvals", "GET /api/approvals/:id", "POST /api/approvals/:id/approve", "POST /api/approvals/:id/deny"] }] },
     { method: "GET", pattern: /^\/api\/approvals$/, run: () => [200, { approvals: opts.broker.list() }] },
     {
       method: "GET",
@@ -68,6 +71,7 @@ export function createAdminServer(opts: AdminOptions): Server {
       return send(res, ...fail(401, "UNAUTHORIZED", "a valid bearer token is required"));
     }
     const path = new URL(req.url ?? "/", "http://admin").pathname;
+    if (path === "/api/events" && req.method === "GET") return events(res);
     const matching = routes.map((r) => ({ r, m: r.pattern.exec(path) })).filter((x) => x.m);
     const hit = matching.find((x) => x.r.method === req.method);
     if (!hit?.m) {
@@ -76,6 +80,24 @@ export function createAdminServer(opts: AdminOptions): Server {
     }
     const [status, body] = await hit.r.run(hit.m, () => readJson(req));
     send(res, status, body);
+  }
+
+  /** Server-sent events: `approval.requested` and `approval.decided`, as they happen (what a console follows). */
+  function events(res: ServerResponse): void {
+    if (streams >= MAX_STREAMS) return send(res, ...fail(503, "TOO_MANY_STREAMS", `at most ${MAX_STREAMS} event streams at once`));
+    streams++;
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" });
+    res.write(": guardwire admin events\n\n");
+    const emit = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const requested = (approval: HeldApproval) => emit("approval.requested", { approval });
+    const decided = (approval: HeldApproval, outcome: ApprovalOutcome) => emit("approval.decided", { approval, outcome });
+    opts.broker.on("requested", requested);
+    opts.broker.on("decided", decided);
+    res.once("close", () => {
+      streams--;
+      opts.broker.off("requested", requested);
+      opts.broker.off("decided", decided);
+    });
   }
 }
 

@@ -93,6 +93,29 @@ describe("the admin API", () => {
     await expect(r.outcome).resolves.toMatchObject({ outcome: "refused", channel: "api", reason: "no" });
   });
 
+  it("streams approval.requested and approval.decided as server-sent events", async () => {
+    const ac = new AbortController();
+    const res = await fetch((await ready) + "/api/events", { headers: { authorization: "Bearer s3cret-token" }, signal: ac.signal });
+    expect(res.headers.get("content-type")).toBe("text/event-stream");
+    const reader = (res.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+    let seen = "";
+    const until = async (re: RegExp) => {
+      while (!re.test(seen)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error("stream ended");
+        seen += value;
+      }
+    };
+    await until(/guardwire admin events/);
+    const r = held(broker.request(ctx(), ask(), ["admin"]));
+    await until(/event: approval.requested/);
+    broker.decide(r.held.id, { approve: true, channel: "api", by: "dana" });
+    await until(/event: approval.decided\ndata: .*\n\n/);
+    const decided = /event: approval.decided\ndata: (.*)\n/.exec(seen)?.[1] as string;
+    expect(JSON.parse(decided)).toMatchObject({ approval: { id: r.held.id }, outcome: { outcome: "approved", by: "dana" } });
+    ac.abort();
+  });
+
   it("a non-loopback listen without a token is refused at start", () => {
     expect(() => checkAdminListen("0.0.0.0", undefined)).toThrow(/not loopback: give it a token/);
     expect(() => checkAdminListen("0.0.0.0", "t")).not.toThrow();
