@@ -25,6 +25,7 @@ type ApiError = "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "BAD_REQUE
  */
 export function createAdminServer(opts: AdminOptions): Server {
   const expected = hash("sha256", opts.token, "buffer");
+  opts.broker.channels.add("admin");
   let streams = 0;
   const routes: { method: string; pattern: RegExp; run: (m: RegExpExecArray, body: () => Promise<Record<string, unknown>>) => Promise<[number, unknown]> | [number, unknown] }[] = [
     { method: "GET", pattern: /^\/api$/, run: () => [200, { version: opts.version, endpoints: ["GET /api/events", "GET /api/approvals", "GET /api/approvals/:id", "POST /api/approvals/:id/approve", "POST /api/approvals/:id/deny"] }] },

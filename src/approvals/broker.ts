@@ -76,6 +76,8 @@ export class ApprovalBroker extends EventEmitter<{ requested: [HeldApproval]; de
   private readonly remembered = new Map<string, { id: string; until: number; session: string | null }>();
   private readonly opts: Required<BrokerOptions>;
   private stopped = false;
+  /** The operator channels that can decide (the admin API once it listens); the agent's client adds elicitation. */
+  readonly channels = new Set<string>();
 
   constructor(opts: BrokerOptions = {}) {
     super();

@@ -90,7 +90,10 @@ export class SessionHolds {
     if (covered) {
       return approvedVerdict(req.verdict, { id: covered, step: "remembered", argsDigest: ask.argsDigest });
     }
-    const channels = this.canElicit ? ["elicitation", "admin"] : ["admin"];
+    const channels = [...(this.canElicit ? ["elicitation"] : []), ...broker.channels];
+    if (channels.length === 0) {
+      return deny(req.verdict, "APPROVAL_UNAVAILABLE", "approval required, but nobody can be asked: the client has no elicitation and no admin API is on");
+    }
     const asked = broker.request(req.ctx, ask, channels);
     if ("limit" in asked) {
       const where = asked.limit === "session" ? "in this session" : "in guardwire";

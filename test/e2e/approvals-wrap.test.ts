@@ -110,6 +110,15 @@ describe("approvals in wrap: the agent's own client asked through elicitation", 
   });
 });
 
+describe("approvals in wrap: nobody to ask", () => {
+  it("a client without elicitation and no admin API: blocked at once, APPROVAL_UNAVAILABLE", async () => {
+    const w = await wrapped(plain());
+    const r = (await w.client.callTool({ name: "echo", arguments: { message: "needs-approval alone" } })) as TextResult;
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain("nobody can be asked: the client has no elicitation and no admin API is on");
+  });
+});
+
 describe("approvals in wrap: a client without elicitation, decided by an operator", () => {
   let w: Wrapped;
   it("starts with --admin on loopback: a token is made up and written for the CLI", async () => {
@@ -217,6 +226,26 @@ describe("approvals in wrap: a client without elicitation, decided by an operato
     const r = (await call) as TextResult;
     expect(r.isError).toBe(true);
     expect(text(r)).toContain("approval required, but the session is closing");
+  });
+});
+
+describe("approvals in wrap: both channels", () => {
+  it("a client whose form fails (an error answer) can still be approved by an operator", async () => {
+    const client = new Client({ name: "broken-form", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async () => {
+      throw new Error("no screen to show a form on");
+    });
+    const w = await wrapped(client, ACCEPTANCE, ["--admin", "127.0.0.1:0"]);
+    const call = w.client.callTool({ name: "echo", arguments: { message: "needs-approval both" } });
+    const [h] = await held(1);
+    expect(h?.channels).toEqual(["elicitation", "admin"]);
+    // The form's error answer is logged; the request stays held for the operator.
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+      if (readLog(log).some((l) => l.message === "the client answered error")) break;
+    }
+    expect((await held(1)).map((x) => x.id)).toEqual([h?.id]);
+    await api("POST", `/api/approvals/${h?.id}/approve`);
+    expect(text(await call)).toBe("Echo: needs-approval both");
   });
 });
 

@@ -15,6 +15,7 @@ rules:
 
 /** A session with an ask rule between two in-memory peers (the agent and the server), and a broker. */
 function harness(broker = new ApprovalBroker(), opts: { approvals?: boolean } = {}) {
+  broker.channels.add("admin");
   const { ruleSet } = loadRules([{ file: "t.yaml", text: RULES }]);
   if (!ruleSet) throw new Error("rules");
   const toAgent: Record<string, unknown>[] = [];
