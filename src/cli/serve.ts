@@ -104,8 +104,9 @@ export async function runServe(o: ServeOptions): Promise<void> {
   });
   const { port } = proxy.server.address() as AddressInfo;
   const host = config.listen.host.includes(":") ? `[${config.listen.host}]` : config.listen.host;
-  process.stderr.write(`guardwire: serving http://${host}:${port} (${config.routes.map((r) => `${r.name} at ${r.path}`).join(", ")})\n`);
+  // Before "serving": a client that sees that line can use the admin API too.
   const admin: StartedAdmin | undefined = config.admin ? await startAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, approvals, o.version ?? "") : undefined;
+  process.stderr.write(`guardwire: serving http://${host}:${port} (${config.routes.map((r) => `${r.name} at ${r.path}`).join(", ")})\n`);
 
   let stopping = false;
   const stop = async () => {

@@ -3,8 +3,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from "a2a-sdk-03/client";
-import { CLI, readLog, ROOT, tempDir } from "../helpers.js";
-import { stopChild, waitFor } from "../support/servers.js";
+import { readLog, ROOT, tempDir } from "../helpers.js";
+import { startServeCli, stopChild, waitFor } from "../support/servers.js";
 
 const AGENT = join(ROOT, "test", "fixtures", "servers", "a2a-agent-03.mjs");
 
@@ -12,34 +12,29 @@ describe("approvals on an A2A route (serve): held, approved through the admin AP
   const dir = tempDir();
   const log = join(dir, "decisions.ndjson");
   const adminFile = join(dir, "admin.json");
-  let agent: ChildProcess;
-  let serve: ChildProcess;
-  let base: string;
+  const rules = join(dir, "rules.yaml");
+  writeFileSync(
+    rules,
+    [
+      "name: a2a-ask",
+      "rules:",
+      "  - id: ask-send",
+      "    match: { protocol: a2a, direction: outbound, operation: send }",
+      "    when: 'text.contains(\"needs-approval\")'",
+      "    decision: ask",
+      '    ask: { timeout: 20s, prompt: "Send a message through {route}?" }',
+    ].join("\n"),
+  );
+  let agent: ChildProcess | undefined;
+  let serve: ChildProcess | undefined;
+  let base = "";
 
   beforeAll(async () => {
-    agent = spawn(process.execPath, [AGENT], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
-    const port = (await waitFor(agent, /listening (\d+)/)).match[1];
-    const rules = join(dir, "rules.yaml");
-    writeFileSync(
-      rules,
-      [
-        "name: a2a-ask",
-        "rules:",
-        "  - id: ask-send",
-        "    match: { protocol: a2a, direction: outbound, operation: send }",
-        "    when: 'text.contains(\"needs-approval\")'",
-        "    decision: ask",
-        "    ask: { timeout: 20s, prompt: \"Send a message through {route}?\" }",
-      ].join("\n"),
-    );
-    const config = join(dir, "guardwire.yaml");
-    writeFileSync(
-      config,
-      ["listen: { host: 127.0.0.1, port: 0 }", `rules: ${rules}`, `log: ${log}`, "admin: { listen: 127.0.0.1:0 }", "routes:", "  - name: echo", "    path: /a2a/echo", `    a2a: { url: "http://127.0.0.1:${port}" }`].join("\n"),
-    );
-    serve = spawn(process.execPath, [CLI, "serve", "--config", config, "--pins", join(dir, "pins.json")], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, GUARDWIRE_ADMIN_FILE: adminFile } });
-    base = (await waitFor(serve, /serving (http:\/\/\S+)/)).match[1] as string;
-    await waitFor(serve, /admin API on/);
+    const a2aAgent = spawn(process.execPath, [AGENT], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    agent = a2aAgent;
+    const port = (await waitFor(a2aAgent, /listening (\d+)/)).match[1];
+    const routes = ["  - name: echo", "    path: /a2a/echo", `    a2a: { url: "http://127.0.0.1:${port}" }`];
+    ({ child: serve, base } = await startServeCli(dir, { rules, log, routes, extra: ["admin: { listen: 127.0.0.1:0 }"], env: { ...process.env, GUARDWIRE_ADMIN_FILE: adminFile } }));
   });
   afterAll(async () => {
     if (serve) await stopChild(serve);

@@ -11,7 +11,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { WebSocket as WsWebSocket } from "ws";
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { CLI, readLog, ROOT, tempDir } from "../helpers.js";
-import { startServeCli, stopChild, waitFor } from "../support/servers.js";
+import { startServeCli, stopChild } from "../support/servers.js";
 
 const run = promisify(execFile);
 // Node 20 has no global WebSocket; the SDK's WebSocket client transport expects one. `ws` speaks the same API.
@@ -30,7 +30,6 @@ describe("approvals in serve", () => {
 
   beforeAll(async () => {
     ({ child: serve, base } = await startServeCli(dir, { rules: ACCEPTANCE, log, extra: ["admin: { listen: 127.0.0.1:0 }"], env: { ...process.env, GUARDWIRE_ADMIN_FILE: adminFile } }));
-    await waitFor(serve, /admin API on/);
   });
   afterAll(async () => {
     for (const c of clients) await c.close().catch(() => {});

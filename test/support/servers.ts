@@ -59,12 +59,15 @@ export function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** `guardwire serve` as a child (port 0) with one route, `everything` at /mcp/everything: server-everything over stdio. */
-export async function startServeCli(dir: string, opts: { rules: string; log: string; extra?: string[]; env?: NodeJS.ProcessEnv }): Promise<{ child: ChildProcess; base: string }> {
+/**
+ * `guardwire serve` as a child (port 0); by default with one route, `everything` at /mcp/everything: server-everything
+ * over stdio.
+ */
+export async function startServeCli(dir: string, opts: { rules: string; log: string; extra?: string[]; routes?: string[]; env?: NodeJS.ProcessEnv }): Promise<{ child: ChildProcess; base: string }> {
   const config = join(dir, "guardwire.yaml");
   const lines = ["listen: { host: 127.0.0.1, port: 0 }", `rules: ${opts.rules}`, `log: ${opts.log}`, ...(opts.extra ?? [])];
-  const route = ["routes:", "  - name: everything", "    path: /mcp/everything", `    mcp: { command: "${process.execPath}", args: ["${EVERYTHING}", stdio] }`];
-  writeFileSync(config, [...lines, ...route].join("\n"));
+  const routes = opts.routes ?? ["  - name: everything", "    path: /mcp/everything", `    mcp: { command: "${process.execPath}", args: ["${EVERYTHING}", stdio] }`];
+  writeFileSync(config, [...lines, "routes:", ...routes].join("\n"));
   const child = spawn(process.execPath, [CLI, "serve", "--config", config, "--pins", join(dir, "pins.json")], { stdio: ["ignore", "pipe", "pipe"], env: opts.env ?? process.env });
   const { match } = await waitFor(child, /serving (http:\/\/\S+)/);
   return { child, base: match[1] as string };
