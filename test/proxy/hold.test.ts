@@ -14,9 +14,9 @@ rules:
 `;
 
 /** A session with an ask rule between two in-memory peers (the agent and the server), and a broker. */
-function harness(broker = new ApprovalBroker(), opts: { approvals?: boolean } = {}) {
+function harness(broker = new ApprovalBroker(), opts: { approvals?: boolean; rules?: string } = {}) {
   broker.channels.add("admin");
-  const { ruleSet } = loadRules([{ file: "t.yaml", text: RULES }]);
+  const { ruleSet } = loadRules([{ file: "t.yaml", text: opts.rules ?? RULES }]);
   if (!ruleSet) throw new Error("rules");
   const toAgent: Record<string, unknown>[] = [];
   const toServer: Record<string, unknown>[] = [];
@@ -107,5 +107,43 @@ describe("session holds (proxy/hold.ts)", () => {
     await other.settled();
     expect(textOf(other.toAgent[0])).toMatch(/the session is closing/);
     expect(broker.list()).toEqual([]);
+  });
+
+  it("onTimeout: allow forwards after the timeout; an approval forwards the modify rules' message", async () => {
+    const rules = `name: t
+rules:
+  - id: ask-echo
+    match: { method: tools/call, tool: echo }
+    decision: ask
+    ask: { timeout: 50ms, onTimeout: allow }
+  - id: tag
+    match: { method: tools/call, tool: echo }
+    decision: modify
+    modify: [{ set: "$.params.arguments.tagged", value: true }]
+`;
+    const h = harness(new ApprovalBroker(), { rules });
+    h.agent(echo(1, "late"));
+    await new Promise<void>((resolve) => h.broker.once("decided", () => resolve()));
+    await h.settled();
+    expect(h.toServer).toEqual([{ ...echo(1, "late"), params: { name: "echo", arguments: { message: "late", tagged: true } } }]);
+    await h.settled();
+    expect(h.log.at(-1)).toMatchObject({ id: 1, decision: "modify", reasonCode: ["APPROVAL_TIMEOUT"], approval: { step: "decided", outcome: "timeout" } });
+  });
+
+  it("a form left open in the client is withdrawn when an operator decides first", async () => {
+    const h = harness();
+    h.agent({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: { elicitation: {} }, clientInfo: { name: "c", version: "1" } } });
+    h.agent(echo(1, "x"));
+    await h.settled();
+    const form = h.toAgent.find((m) => m.method === "elicitation/create");
+    expect(form?.id).toMatch(/^guardwire-approval-ap-[0-9a-f]+-[0-9a-f]{16}$/);
+    expect(h.toServer.map((m) => m.method)).toEqual(["initialize"]);
+    h.broker.decide(h.broker.list()[0]?.id as string, { approve: false, channel: "api", reason: "no" });
+    await h.settled();
+    expect(h.toAgent.find((m) => m.method === "notifications/cancelled")).toMatchObject({ params: { requestId: form?.id } });
+    // A late answer to the withdrawn form is not the server's business: it is dropped, never forwarded.
+    h.agent({ jsonrpc: "2.0", id: form?.id, result: { action: "accept", content: { decision: "approve" } } });
+    await h.settled();
+    expect(h.toServer.map((m) => m.method)).toEqual(["initialize"]);
   });
 });
