@@ -105,7 +105,7 @@ export function createAdminServer(opts: AdminOptions): Server {
 /** A non-loopback admin listener without a token is refused: approving agent actions must not be open to the network. */
 export function checkAdminListen(host: string, token: string | undefined): void {
   if (!token && !isLoopback(host)) {
-    throw new GuardwireError("CONFIG_INVALID", `the admin API on ${host} is not loopback: give it a token (admin.token, or GUARDWIRE_ADMIN_TOKEN)`);
+    throw new GuardwireError("CONFIG_INVALID", `the admin API on ${host} is not loopback: give it a token (wrap --admin-token, admin.token in the serve config, or GUARDWIRE_ADMIN_TOKEN)`);
   }
 }
 

@@ -18,6 +18,9 @@ export interface ApprovalsOptions {
  */
 export async function runApprovals(args: string[], o: ApprovalsOptions, out: NodeJS.WritableStream): Promise<number> {
   const [action = "list", id] = args;
+  if (action !== "list" && action !== "approve" && action !== "deny") throw new GuardwireError("USAGE", `unknown approvals action "${action}" (list, approve ID, deny ID)`);
+  if (action !== "list" && !id) throw new GuardwireError("USAGE", `approvals ${action} needs the approval id (see guardwire approvals)`);
+  if (action === "deny" && o.remember) throw new GuardwireError("USAGE", "--remember only applies to approve");
   const { url, token } = locate(o);
   const call = async (method: string, path: string, body?: unknown) => {
     let res: Response;
@@ -42,11 +45,8 @@ export async function runApprovals(args: string[], o: ApprovalsOptions, out: Nod
     else for (const a of approvals) out.write(describe(a) + "\n");
     return 0;
   }
-  if (action !== "approve" && action !== "deny") throw new GuardwireError("USAGE", `unknown approvals action "${action}" (list, approve ID, deny ID)`);
-  if (!id) throw new GuardwireError("USAGE", `approvals ${action} needs the approval id (see guardwire approvals)`);
-  if (action === "deny" && o.remember) throw new GuardwireError("USAGE", "--remember only applies to approve");
   const body = { reason: o.reason, remember: o.remember, by: userName(), channel: "cli" };
-  const r = (await call("POST", `/api/approvals/${encodeURIComponent(id)}/${action}`, body)) as { approval: HeldApproval };
+  const r = (await call("POST", `/api/approvals/${encodeURIComponent(id as string)}/${action}`, body)) as { approval: HeldApproval };
   out.write(`${action === "approve" ? "approved" : "refused"} ${id} (${r.approval.tool ?? r.approval.method} on ${r.approval.route})\n`);
   return 0;
 }
