@@ -4,6 +4,7 @@ import { EmbeddedGuardian } from "../../src/guardian/embedded.js";
 import { loadRules, readRuleSources } from "../../src/guardian/rules/load.js";
 import { readVerdict } from "../../src/guardian/verdict.js";
 import { runTestFiles } from "../../src/cli/test-rules.js";
+import { ChainGuardian } from "../../src/guardian/chain.js";
 
 const problemsOf = (yaml: string) => loadRules([{ file: "x.yaml", text: yaml }]).problems.map((p) => `${String(p.path)}: ${p.message}`);
 const rule = (extra: string) => `name: t\nrules:\n  - id: a\n    match: { method: tools/call }\n${extra}`;
@@ -108,5 +109,24 @@ rules:
     const rm = { ...msg, params: { name: "rm", arguments: {} } };
     const req2 = buildAosRequest("protocols/MCP", rm, { direction: "outbound" });
     expect(readVerdict(req2, g.call(req2), rm)).toMatchObject({ action: "block", decision: "deny", rule: "no-rm" });
+  });
+
+  it("in a chain an ask is never lost: a later allow keeps it, a later deny beats it, a later modify is what an approval forwards", async () => {
+    const g = (yaml: string) => {
+      const set = loadRules([{ file: "t.yaml", text: `name: t\nrules:\n${yaml}` }]).ruleSet;
+      if (!set) throw new Error("rules");
+      return new EmbeddedGuardian(set);
+    };
+    const allow = g("  - { id: ok, match: { tool: echo }, decision: allow }\n");
+    const deny = g("  - { id: no, match: { tool: echo }, decision: deny }\n");
+    const tag = g('  - { id: tag, match: { tool: echo }, decision: modify, modify: [{ set: "$.params.arguments.tagged", value: 1 }] }\n');
+    const msg = echo("needs-approval chained");
+    const req = buildAosRequest("protocols/MCP", msg, { direction: "outbound" });
+    const held = readVerdict(req, await new ChainGuardian([guardian, allow]).call(req), msg);
+    expect(held).toMatchObject({ action: "hold", ask: { rule: "ask-echo", prompt: "Allow echo of needs-approval chained?" } });
+    expect(held.ask?.modified).toBeUndefined();
+    expect(readVerdict(req, await new ChainGuardian([guardian, deny]).call(req), msg)).toMatchObject({ action: "block", rule: "no" });
+    const rewritten = readVerdict(req, await new ChainGuardian([guardian, tag]).call(req), msg);
+    expect(rewritten).toMatchObject({ action: "hold", ask: { modified: { params: { arguments: { message: "needs-approval chained", tagged: 1 } } } } });
   });
 });
