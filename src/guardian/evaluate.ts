@@ -175,6 +175,11 @@ function foldEmbedded(
     if (d.decision === "deny") {
       return { deny: { ...decision, decision: "deny", mode: d.mode, rule: d.rule, reasonCode: d.reasonCode, message: `${d.message} — in ${where}`, modified: undefined } };
     }
+    if (d.decision === "ask") {
+      // A request carried inside a result cannot be held for a person on its own: it is refused (fail closed).
+      const why = `${d.message} — in ${where}, where approval cannot hold it`;
+      return { deny: { ...decision, decision: "deny", mode: d.mode, rule: d.rule, reasonCode: ["APPROVAL_UNAVAILABLE", ...d.reasonCode], message: why, modified: undefined, ask: undefined } };
+    }
     if (d.decision === "modify" && d.modified) {
       (changed ??= {})[key] = rewrite(d.modified);
       decision.message = decision.decision === "modify" ? `${decision.message}; ${d.message} — in ${where}` : `${d.message} — in ${where}`;

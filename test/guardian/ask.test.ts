@@ -5,6 +5,7 @@ import { loadRules, readRuleSources } from "../../src/guardian/rules/load.js";
 import { readVerdict } from "../../src/guardian/verdict.js";
 import { runTestFiles } from "../../src/cli/test-rules.js";
 import { ChainGuardian } from "../../src/guardian/chain.js";
+import { evaluate } from "../../src/guardian/evaluate.js";
 
 const problemsOf = (yaml: string) => loadRules([{ file: "x.yaml", text: yaml }]).problems.map((p) => `${String(p.path)}: ${p.message}`);
 const rule = (extra: string) => `name: t\nrules:\n  - id: a\n    match: { method: tools/call }\n${extra}`;
@@ -128,5 +129,14 @@ rules:
     expect(readVerdict(req, await new ChainGuardian([guardian, deny]).call(req), msg)).toMatchObject({ action: "block", rule: "no" });
     const rewritten = readVerdict(req, await new ChainGuardian([guardian, tag]).call(req), msg);
     expect(rewritten).toMatchObject({ action: "hold", ask: { modified: { params: { arguments: { message: "needs-approval chained", tagged: 1 } } } } });
+  });
+
+  it("an ask on a request inside an input_required result (MCP 2026-07-28) refuses the result: it cannot be held there", () => {
+    const set = loadRules([{ file: "t.yaml", text: "name: t\nrules:\n  - { id: ask-sampling, match: { direction: inbound, method: sampling/createMessage }, decision: ask }\n" }]).ruleSet;
+    if (!set) throw new Error("rules");
+    const result = { jsonrpc: "2.0", id: 5, result: { resultType: "input_required", inputRequests: { s: { method: "sampling/createMessage", params: { messages: [], maxTokens: 1 } } } } };
+    const d = evaluate("mcp", result, { direction: "inbound", request: { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "x" } } }, set);
+    expect(d).toMatchObject({ decision: "deny", rule: "ask-sampling", reasonCode: ["APPROVAL_UNAVAILABLE"] });
+    expect(d.ask).toBeUndefined();
   });
 });
