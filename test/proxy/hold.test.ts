@@ -110,13 +110,7 @@ describe("session holds (proxy/hold.ts)", () => {
   });
 
   it("onTimeout: allow forwards after the timeout; an approval forwards the modify rules' message", async () => {
-    const rules = `name: t
-rules:
-  - id: ask-echo
-    match: { method: tools/call, tool: echo }
-    decision: ask
-    ask: { timeout: 50ms, onTimeout: allow }
-  - id: tag
+    const rules = `${RULES.replace("ask: { timeout: 1h, remember: session }", "ask: { timeout: 50ms, onTimeout: allow }")}  - id: tag
     match: { method: tools/call, tool: echo }
     decision: modify
     modify: [{ set: "$.params.arguments.tagged", value: true }]
