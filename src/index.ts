@@ -9,7 +9,9 @@ export { buildAosRequest, type AosRequest, type AosResponse, type AosResult } fr
 export { evaluate, type Decision, type MessageContext } from "./guardian/evaluate.js";
 export { loadRules, readRuleSources, formatProblem, type RuleProblem, type RuleSource } from "./guardian/rules/load.js";
 export type { CompiledRuleSet } from "./guardian/rules/compile.js";
-export { readVerdict, type Verdict } from "./guardian/verdict.js";
+export { readVerdict, type Verdict, type ApprovalAsk } from "./guardian/verdict.js";
+export { ApprovalBroker, type BrokerOptions, type HeldApproval, type ApprovalOutcome, type HoldContext } from "./approvals/broker.js";
+export { createAdminServer, type AdminOptions } from "./admin/server.js";
 export { renderBlock } from "./actions/render.js";
 export { Session, type SessionOptions, type Peer, type Frame, type DecisionSink } from "./proxy/session.js";
 export { launchStdio, type LauncherOptions } from "./proxy/stdio-launcher.js";

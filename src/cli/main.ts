@@ -9,6 +9,7 @@ import { printTestSummary, runTestFiles } from "./test-rules.js";
 import { runTail } from "./tail.js";
 import { runVerify } from "./verify.js";
 import { runWrap, type WrapOptions } from "./wrap.js";
+import { runApprovals, type ApprovalsOptions } from "./approvals.js";
 import { runServe, type ServeOptions } from "./serve.js";
 import { DEFAULT_PINS } from "./guardians.js";
 import { runGuardian, KEYS_ENV, type GuardianCommandOptions } from "./guardian.js";
@@ -55,10 +56,26 @@ program
   .option("--alert-header <header>", "header sent with each alert, 'Name: value' (repeatable)", repeat)
   .option("--alert-queue <n>", "alerts held per webhook before new ones are dropped (default 1000)", wholeNumber("a count (1 to 1,000,000)", 1, 1_000_000))
   .option("--alert-dedupe-seconds <n>", "post repeats of an alert (same rules, session, reason) once per this many seconds", wholeNumber("seconds", 0, 86_400))
+  .option("--admin <host:port>", "serve the admin API (approvals) here, e.g. 127.0.0.1:7071 (see docs/approvals.md)")
+  .option("--admin-token <token>", "the admin API's bearer token (or GUARDWIRE_ADMIN_TOKEN; on loopback one is made up)")
   .argument("<command...>", "the server command, after --")
   .passThroughOptions()
   .action(async (command: string[], o: WrapOptions) => {
-    process.exitCode = await runWrap(command, o);
+    process.exitCode = await runWrap(command, { ...o, version: pkg.version });
+  });
+
+program
+  .command("approvals")
+  .description("list the messages held for approval, or approve / deny one (through a running guardwire's admin API)")
+  .argument("[action]", "list | approve | deny", "list")
+  .argument("[id]", "the approval id, with approve or deny")
+  .option("--admin <url>", "the admin API (default: GUARDWIRE_ADMIN_URL, or the one a running guardwire wrote down)")
+  .option("--token <token>", "its bearer token (default: GUARDWIRE_ADMIN_TOKEN, or the one written down)")
+  .addOption(new Option("--remember <scope>", "approve: also approve the same arguments again (up to the rule's remember)").choices(["once", "session", "always"]))
+  .option("--reason <text>", "why: logged, and shown to the agent on a deny")
+  .option("--json", "list as JSON", false)
+  .action(async (action: string, id: string | undefined, o: ApprovalsOptions) => {
+    process.exitCode = await runApprovals(id ? [action, id] : [action], o, process.stdout);
   });
 
 program
@@ -68,7 +85,7 @@ program
   .option("--pins <file>", "where tool_changed keeps tool fingerprints", DEFAULT_PINS)
   .option("--no-watch", "do not reload the rules when they change")
   .action(async (o: ServeOptions) => {
-    await runServe(o);
+    await runServe({ ...o, version: pkg.version });
   });
 
 program
@@ -138,19 +155,20 @@ program
   .description("show decisions as readable lines, optionally following the log")
   .argument("[files...]", "decision logs (several: one per server), default ./guardwire-decisions.ndjson")
   .option("-f, --follow", "keep reading as decisions are written (survives rotation)", false)
-  .option("--decision <d>", "only these decisions (allow, deny, modify); repeatable or comma-separated", collect)
+  .option("--decision <d>", "only these decisions (allow, deny, modify, ask); repeatable or comma-separated", collect)
   .option("--method <m>", "only these methods (globs)", collect)
   .option("--tool <t>", "only these tools (globs)", collect)
   .option("--session <s>", "only these sessions", collect)
   .option("--task <id>", "A2A: only exchanges about this task or context id (globs)", collect)
   .option("--json", "print the raw NDJSON lines", false)
+  .option("--pending", "only approvals still held (requested, not yet decided)", false)
   .option("--no-color", "no ANSI colours")
-  .action(async (files: string[], o: { follow: boolean; decision?: string[]; method?: string[]; tool?: string[]; session?: string[]; task?: string[]; json: boolean; color: boolean }) => {
+  .action(async (files: string[], o: { pending: boolean; follow: boolean; decision?: string[]; method?: string[]; tool?: string[]; session?: string[]; task?: string[]; json: boolean; color: boolean }) => {
     const ac = new AbortController();
     process.once("SIGINT", () => ac.abort());
     process.once("SIGTERM", () => ac.abort());
     process.exitCode = await runTail(
-      { file: files.length > 0 ? files : "./guardwire-decisions.ndjson", follow: o.follow, json: o.json, color: o.color && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, decision: o.decision, method: o.method, tool: o.tool, session: o.session, task: o.task, signal: ac.signal },
+      { file: files.length > 0 ? files : "./guardwire-decisions.ndjson", follow: o.follow, pending: o.pending, json: o.json, color: o.color && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, decision: o.decision, method: o.method, tool: o.tool, session: o.session, task: o.task, signal: ac.signal },
       process.stdout,
       process.stderr,
     );

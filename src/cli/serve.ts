@@ -16,9 +16,12 @@ import { websocketUpstream } from "../transports/upstream/websocket.js";
 import { closeAlerts, openAlerts } from "./alerts.js";
 import { buildGuardian } from "./guardians.js";
 import { hostPort, listenOn, openDecisionLog } from "./startup.js";
+import { ApprovalBroker } from "../approvals/broker.js";
+import { startAdmin, type StartedAdmin } from "./admin.js";
 
 export interface ServeOptions {
   config: string;
+  version?: string;
   pins?: string;
   watch?: boolean;
 }
@@ -35,6 +38,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
   );
   const log = openDecisionLog({ dest: config.log, stderr: process.stderr, sync: config.logSync }, `choose another path with log: in ${o.config}`);
   const alerts = openAlerts(config.alerts, log, process.stderr);
+  const approvals = new ApprovalBroker();
   const remotes = new Map<string, A2aRemote>();
   const routes: ServedRoute[] = config.routes.map((r) => {
     if (r.a2a) {
@@ -55,6 +59,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
           stderr: process.stderr,
           logPreview: config.logPreview,
           alerts,
+          approvals,
         },
       };
     }
@@ -73,6 +78,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
         stderr: process.stderr,
         logPreview: config.logPreview,
         alerts,
+        approvals,
       },
     };
   });
@@ -106,12 +112,18 @@ export async function runServe(o: ServeOptions): Promise<void> {
     },
   });
   const port = await listenOn(proxy.server, config.listen.port, config.listen.host, `choose another listen.port in ${o.config}`);
+  // Before "serving": a client that sees that line can use the admin API too.
+  const admin: StartedAdmin | undefined = config.admin ? await startAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, approvals, o.version ?? "") : undefined;
   process.stderr.write(`guardwire: serving http://${hostPort(config.listen.host, port)} (${config.routes.map((r) => `${r.name} at ${r.path}`).join(", ")})\n`);
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    // Every held request is answered (a deny) before the sessions close.
+    approvals.shutdown();
+    await new Promise((resolve) => setImmediate(resolve));
+    await admin?.close();
     stopWatching();
     await proxy.close();
     await closeAlerts(alerts, process.stderr);

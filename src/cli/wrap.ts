@@ -5,6 +5,8 @@ import { DEFAULT_MAX_FRAME_BYTES } from "../protocol/safe-json.js";
 import { alertsFromFlags, closeAlerts, openAlerts, type AlertFlags } from "./alerts.js";
 import { buildGuardian, type GuardianOptions } from "./guardians.js";
 import { openDecisionLog } from "./startup.js";
+import { ApprovalBroker } from "../approvals/broker.js";
+import { startAdmin, type StartedAdmin } from "./admin.js";
 
 export interface WrapOptions extends GuardianOptions, AlertFlags {
   /** The route name in the log and in rules; derived from the server command when not given. */
@@ -15,6 +17,10 @@ export interface WrapOptions extends GuardianOptions, AlertFlags {
   logPreview?: boolean;
   /** `always`: a message is forwarded only once its decision line is written and fsynced (group commit). */
   logSync?: LogSync;
+  /** Serve the admin API (approvals) on HOST:PORT; its token from --admin-token or GUARDWIRE_ADMIN_TOKEN. */
+  admin?: string;
+  adminToken?: string;
+  version?: string;
 }
 
 /**
@@ -40,6 +46,9 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   const alerts = openAlerts(alertConfig, log, process.stderr);
   // The lock goes last: after a signal, the server's last messages are still logged by this process.
   process.on("exit", () => (flush(), log.releaseLock()));
+  const approvals = new ApprovalBroker();
+  let admin: StartedAdmin | undefined;
+  if (opts.admin) admin = await startAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, approvals, opts.version ?? "");
 
   let launcher;
   try {
@@ -59,6 +68,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
       logPreview: opts.logPreview ?? false,
       guardianTimeoutMs: (opts.guardianTimeoutMs ?? 2000) + 500,
       alerts,
+      approvals,
     });
   } catch (e) {
     flush();
@@ -66,11 +76,17 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   }
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.on(sig, () => {
-      flush();
-      launcher.signal(sig);
+      // Every held request is answered (a deny) before the server is stopped.
+      approvals.shutdown();
+      setImmediate(() => {
+        flush();
+        launcher.signal(sig);
+      });
     });
   }
   const exit = await launcher.done;
+  approvals.shutdown();
+  await admin?.close();
   stopWatching();
   await closeAlerts(alerts, process.stderr);
   await log.close();

@@ -89,6 +89,13 @@ export const configSchema = z
     routes: z.array(routeSchema).min(1, "at least one route is needed"),
     /** Webhooks that decisions of rules with `alert:` are posted to (docs/alerts.md). */
     alerts: alertsSchema.optional(),
+    /** The admin API (approvals; docs/approvals.md): its own listener, loopback by default, bearer token. */
+    admin: z
+      .strictObject({
+        listen: z.string().regex(/^(?:(\[[^\]]+\]|[^:]+):)?\d{1,5}$/, "listen is HOST:PORT, e.g. 127.0.0.1:7071").default("127.0.0.1:7071"),
+        token: z.string().min(16, "an admin token needs at least 16 characters").optional(),
+      })
+      .optional(),
   })
   .superRefine((c, ctx) => {
     const seen = new Map<string, number>();

@@ -1,5 +1,5 @@
 import { globRegExp } from "../protocol/glob.js";
-import type { DecisionRecord } from "./record.js";
+import type { ApprovalStep, DecisionRecord } from "./record.js";
 
 const C = { reset: "\x1b[0m", dim: "\x1b[2m", red: "\x1b[31m", green: "\x1b[32m", yellow: "\x1b[33m", magenta: "\x1b[35m", bold: "\x1b[1m" };
 
@@ -8,7 +8,7 @@ export function formatDecision(r: DecisionRecord, opts: { color: boolean }): str
   const paint = (code: string, s: string) => (opts.color ? code + s + C.reset : s);
   const time = typeof r.time === "string" ? r.time.slice(11, 23) : "";
   const label = (r.kind === "log" ? "LOG" : r.mode === "audit" ? `AUDIT:${r.decision}` : r.decision.toUpperCase()).padEnd(12);
-  const colour = r.mode === "audit" ? C.magenta : r.decision === "deny" ? C.red : r.decision === "modify" ? C.yellow : C.green;
+  const colour = r.mode === "audit" || r.decision === "ask" ? C.magenta : r.decision === "deny" ? C.red : r.decision === "modify" ? C.yellow : C.green;
   // A refusal before the guardian names no JSON-RPC message: the line says who was refused, its message what and why.
   const refused = r.kind === "refused";
   const what = refused ? `from ${r.peer ?? "?"}` : [r.method ?? "(no method)", r.tool ?? "", r.id !== null && r.id !== undefined ? `#${r.id}` : ""].filter(Boolean).join(" ");
@@ -24,8 +24,18 @@ export function formatDecision(r: DecisionRecord, opts: { color: boolean }): str
   // A2A: who called whom about which task, so a chain of delegations can be followed across lines.
   const a2a = r.protocol === "a2a" && !refused ? [`${r.agent ?? "?"}→${r.peer ?? r.route}`, r.task ? `task ${r.task}` : "", r.context ? `ctx ${r.context}` : ""].filter(Boolean).join(" ") : "";
   if (a2a) parts.push(a2a);
+  if (r.approval) parts.push(paint(C.bold, approvalText(r.approval)));
   parts.push(paint(C.dim, `(${r.evalUs}µs) ${r.session} ${r.route}${r.failOpen ? " FAIL-OPEN" : ""}`));
   return parts.join("  ");
+}
+
+function approvalText(a: ApprovalStep): string {
+  if (a.step === "requested") return `approval ${a.id} requested via ${a.channels?.join(",") ?? "?"} until ${a.expires?.slice(11, 19) ?? "?"}`;
+  if (a.step === "decided") {
+    const by = [a.by, a.channel].filter(Boolean).join(" via ");
+    return `approval ${a.id} ${a.outcome}${by ? ` by ${by}` : ""} after ${((a.afterMs ?? 0) / 1000).toFixed(1)}s${a.remember && a.remember !== "once" ? ` (remember ${a.remember})` : ""}`;
+  }
+  return `approval ${a.id} ${a.step}`;
 }
 
 export interface DecisionFilter {

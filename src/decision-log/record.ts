@@ -17,7 +17,7 @@ export interface DecisionInput {
   method: string | null;
   tool: string | null;
   agent: string | null;
-  decision: "allow" | "deny" | "modify";
+  decision: "allow" | "deny" | "modify" | "ask";
   mode: "enforce" | "audit";
   rules: string[];
   reasonCode: string[];
@@ -37,6 +37,23 @@ export interface DecisionInput {
   context?: string;
   /** On a `LOG_RECOVERED` line: sha256 of the torn line just before it, which that line closes. */
   torn?: string;
+  /** Approvals: one step of a held message, linked by the approval id (docs/approvals.md). */
+  approval?: ApprovalStep;
+}
+
+export interface ApprovalStep {
+  id: string;
+  step: "requested" | "elicitation" | "decided" | "remembered";
+  /** requested: where the person is asked. decided: where the answer came from. */
+  channels?: string[];
+  channel?: string;
+  outcome?: "approved" | "refused" | "timeout" | "cancelled" | "shutdown";
+  by?: string;
+  afterMs?: number;
+  reason?: string;
+  remember?: "once" | "session" | "always";
+  argsDigest?: string;
+  expires?: string;
 }
 
 export interface DecisionRecord extends DecisionInput {

@@ -2,10 +2,11 @@ import type { JsonObject } from "../protocol/json-rpc.js";
 import type { AosRequest, AosResponse, AosResult } from "./aos.js";
 import type { Guardian } from "./guardian.js";
 import { mergeAlerts, type AlertInfo } from "./alert.js";
-import { readVerdict } from "./verdict.js";
+import { readVerdict, type ApprovalAsk } from "./verdict.js";
 
 /**
- * Several guardians in order. The most restrictive decision wins: the first deny ends the chain; modifications
+ * Several guardians in order. The most restrictive decision wins: the first deny ends the chain; an ask (approval
+ * required) beats modify and allow, and is what the chain answers unless a later guardian denies; modifications
  * compose (each guardian judges the message as the previous one left it); a guardian that fails fails the chain.
  */
 export class ChainGuardian implements Guardian {
@@ -22,6 +23,7 @@ export class ChainGuardian implements Guardian {
     let modified = false;
     let alert: AlertInfo | undefined;
     const dataOf = (more: JsonObject): JsonObject => (alert ? { ...more, alert: alert as unknown as JsonObject } : more);
+    let ask: { ask: ApprovalAsk; message: string; rule?: string } | undefined;
     for (const g of this.guardians) {
       const req: AosRequest = { ...request, params: flat ? message : { ...params, message } };
       let res: AosResponse;
@@ -38,11 +40,24 @@ export class ChainGuardian implements Guardian {
       if (v.action === "block") {
         return { jsonrpc: "2.0", id: request.id, result: { decision: "deny", message: v.message, reasonCode, data: dataOf({ rules, rule: v.rule ?? null, mode: "enforce" }) } };
       }
+      if (v.action === "hold" && v.ask) {
+        ask ??= { ask: v.ask, message: v.message, rule: v.rule };
+        if (v.ask.modified) {
+          message = v.ask.modified;
+          modified = true;
+        }
+      }
       if (v.action === "rewrite" && v.modified) {
         message = v.modified;
         modified = true;
         messages.push(v.message);
       }
+    }
+    if (ask) {
+      // Approval required: once approved, the message as the whole chain left it is forwarded.
+      const approval: JsonObject = { ...ask.ask, modified: modified ? message : undefined };
+      const data: JsonObject = { rules, rule: ask.rule ?? null, mode: "enforce", approval };
+      return { jsonrpc: "2.0", id: request.id, result: { decision: "deny", message: ask.message, reasonCode: ["APPROVAL_REQUIRED", ...reasonCode.filter((c) => c !== "APPROVAL_REQUIRED")], data } };
     }
     const result: AosResult = modified
       ? {

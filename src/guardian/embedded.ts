@@ -1,3 +1,5 @@
+import { hash } from "node:crypto";
+import { canonicalize } from "../protocol/canonical.js";
 import type { JsonObject } from "../protocol/json-rpc.js";
 import { ErrorCode } from "../protocol/json-rpc.js";
 import { AOS_VERSION, STEP_METHODS, type AosRequest, type AosResponse, type AosResult } from "./aos.js";
@@ -66,7 +68,7 @@ export class EmbeddedGuardian implements Guardian {
       const msg = message as JsonObject;
       const ctx = readContext(flat ? undefined : params.context, msg);
       const decision = this.judge(protocol, msg, ctx);
-      return { jsonrpc: "2.0", id, result: this.result(decision, req, flat) };
+      return { jsonrpc: "2.0", id, result: this.result(decision, req, flat, undefined, msg) };
     }
     if (STEPS.has(req.method)) {
       const ctx: MessageContext = { direction: INBOUND_STEPS.has(req.method) ? "inbound" : "outbound", kind: "request" };
@@ -102,7 +104,7 @@ export class EmbeddedGuardian implements Guardian {
     return decision;
   }
 
-  private result(d: Decision, req: AosRequest, flat: boolean, modifiedRequest?: AosRequest): AosResult {
+  private result(d: Decision, req: AosRequest, flat: boolean, modifiedRequest?: AosRequest, message?: JsonObject): AosResult {
     const audit = d.mode === "audit";
     const data: JsonObject = { rules: d.rules, mode: d.mode, ruleset: this.ruleSet.hash };
     if (d.rule) data.rule = d.rule;
@@ -113,12 +115,18 @@ export class EmbeddedGuardian implements Guardian {
     if (d.alert) data.alert = d.alert as unknown as JsonObject;
     // In audit mode the guardian reports what it would have done, and tells the agent to go ahead.
     const result: AosResult = {
-      decision: audit ? "allow" : d.decision,
+      decision: audit ? "allow" : d.decision === "ask" ? "deny" : d.decision,
       message: d.message,
       reasonCode: d.reasonCode,
       data,
     };
     if (audit) data.wouldBe = d.audit?.decision ?? d.decision;
+    if (!audit && d.decision === "ask" && d.ask) {
+      // AOS has no "ask": a deny that a consumer unaware of approvals enforces as is (fails closed).
+      result.reasonCode = ["APPROVAL_REQUIRED", ...d.reasonCode.filter((c) => c !== "APPROVAL_REQUIRED")];
+      data.approval = approvalRequest(d, message ?? {}, this.ruleSet.hash);
+      return result;
+    }
     if (!audit && d.modified) {
       const params = flat ? d.modified : { ...(req.params ?? {}), message: d.modified };
       result.modifiedRequest = { jsonrpc: "2.0", id: req.id, method: req.method, params: params as { message: Record<string, unknown> } };
@@ -127,6 +135,24 @@ export class EmbeddedGuardian implements Guardian {
     }
     return result;
   }
+}
+
+/** `data.approval` of an APPROVAL_REQUIRED answer (docs/guardian.md): what to ask, and what an approval is bound to. */
+function approvalRequest(d: Decision, message: JsonObject, ruleset: string): JsonObject {
+  const ask = d.ask as NonNullable<Decision["ask"]>;
+  const params = message.params as { arguments?: unknown } | undefined;
+  const args = message.method === "tools/call" ? (params?.arguments ?? null) : (params ?? null);
+  const approval: JsonObject = {
+    rule: ask.rule,
+    prompt: ask.prompt,
+    timeoutMs: ask.timeoutMs,
+    onTimeout: ask.onTimeout,
+    remember: ask.remember,
+    argsDigest: hash("sha256", canonicalize(args), "hex"),
+    ruleset,
+  };
+  if (d.modified) approval.modified = d.modified;
+  return approval;
 }
 
 function fail(id: string | number | null, code: number, message: string): AosResponse {

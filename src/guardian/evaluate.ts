@@ -3,11 +3,12 @@ import { MCP_PLUMBING, toolOf } from "../protocol/mcp.js";
 import { alertOf, mergeAlerts, type AlertInfo } from "./alert.js";
 import { MessageScan, type Detection } from "./detectors/index.js";
 import type { NewPin, PinStore } from "./detectors/pins.js";
+import { renderPrompt } from "./ask.js";
 import { applyEdits, applyRedactions, type Redaction } from "./edits.js";
 import type { CompiledRule, CompiledRuleSet, Direction, Protocol } from "./rules/compile.js";
 
 export type Kind = "request" | "response" | "notification" | "event";
-export type DecisionName = "allow" | "deny" | "modify";
+export type DecisionName = "allow" | "deny" | "modify" | "ask";
 
 /** What the proxy knows about a message besides the message itself (AOS `params.context`). */
 export interface MessageContext {
@@ -38,8 +39,10 @@ export interface Decision {
   rule?: string;
   reasonCode: string[];
   message: string;
-  /** The message to send instead, for `modify`. */
+  /** The message to send instead, for `modify` (and for `ask`, once approved, when modify rules also fired). */
   modified?: Record<string, unknown>;
+  /** decision: ask — what the person is asked (the prompt filled in), and what an approval covers. */
+  ask?: { rule: string; prompt: string; timeoutMs: number; onTimeout: "deny" | "allow"; remember: "once" | "session" | "always" };
   /** What audit-mode rules would have done, when any fired. */
   audit?: { decision: DecisionName; rules: string[]; reasonCode: string[] };
   /** Rules whose evaluation failed (each is a deny RULE_ERROR unless failing open). */
@@ -175,6 +178,11 @@ function foldEmbedded(
     if (d.decision === "deny") {
       return { deny: { ...decision, decision: "deny", mode: d.mode, rule: d.rule, reasonCode: d.reasonCode, message: `${d.message} — in ${where}`, modified: undefined } };
     }
+    if (d.decision === "ask") {
+      // A request carried inside a result cannot be held for a person on its own: it is refused (fail closed).
+      const why = `${d.message} — in ${where}, where approval cannot hold it`;
+      return { deny: { ...decision, decision: "deny", mode: d.mode, rule: d.rule, reasonCode: ["APPROVAL_UNAVAILABLE", ...d.reasonCode], message: why, modified: undefined, ask: undefined } };
+    }
     if (d.decision === "modify" && d.modified) {
       (changed ??= {})[key] = rewrite(d.modified);
       decision.message = decision.decision === "modify" ? `${decision.message}; ${d.message} — in ${where}` : `${d.message} — in ${where}`;
@@ -237,6 +245,8 @@ function evaluateMessage(
 
   for (const rule of candidates) {
     if (rule.kinds && !rule.kinds.has(kind)) continue;
+    // Only a request can be held for a person: an ask rule lets responses and notifications by.
+    if (rule.decision === "ask" && kind !== "request") continue;
     if (rule.method && (method === null || !rule.method(method))) continue;
     if (rule.tool && (tool === null || !rule.tool(tool))) continue;
     if (rule.operation) {
@@ -284,11 +294,18 @@ function evaluateMessage(
   }
 
   const decision = combine(enforced, message, ruleSet, method, found);
+  const asking = decision.decision === "ask" ? enforced.find((r) => r.decision === "ask") : undefined;
+  if (asking?.ask) {
+    vars ??= bindVariables(protocol, message, ctx, kind, method, params, tool, session);
+    const { timeoutMs, onTimeout, remember } = asking.ask;
+    decision.ask = { rule: asking.id, prompt: renderPrompt(asking.ask.prompt, vars), timeoutMs, onTimeout, remember };
+  }
   if (errors.length > 0) {
     decision.errors = errors;
     if (!opts.failOpen) {
       decision.decision = "deny";
       decision.modified = undefined;
+      decision.ask = undefined;
       decision.rule ??= errors[0]?.rule;
       decision.rules = [...decision.rules, ...errors.map((e) => e.rule)];
       decision.reasonCode = ["RULE_ERROR", ...decision.reasonCode.filter((c) => c !== "RULE_ERROR")];
@@ -377,6 +394,15 @@ function combine(
     };
   }
   const modifiers = fired.filter((r) => r.decision === "modify");
+  const ask = fired.find((r) => r.decision === "ask");
+  if (ask) {
+    // Held for a person; an approval forwards the message as the modify rules that also fired left it.
+    let modified: Record<string, unknown> | undefined;
+    for (const r of modifiers) modified = applyEdits(modified ?? message, r.edits, found.get(r));
+    const d: Decision = { decision: "ask", mode: "enforce", rules: ids, rule: ask.id, reasonCode: codes([ask]), message: ask.message ?? ask.description ?? `approval required by rule ${ask.id}` };
+    if (modified) d.modified = modified;
+    return d;
+  }
   if (modifiers.length > 0) {
     // Every rule's redactions in one pass (their offsets are into the original), then the other edits in load order.
     const redactions: Redaction[] = [];

@@ -17,7 +17,7 @@ import { readVerdict, unavailable, type Verdict } from "./verdict.js";
  */
 const expectSchema = z.strictObject({
   /** What is enforced: an audit-mode decision forwards the message, so it is `allow` here. */
-  decision: z.enum(["allow", "deny", "modify"]),
+  decision: z.enum(["allow", "deny", "modify", "ask"]),
   /** What audit-mode rules would have done, when that is what the case checks. */
   audit: z.enum(["allow", "deny", "modify"]).optional(),
   rules: z.array(z.string()).optional(),

@@ -1,3 +1,4 @@
+import type { ApprovalStep } from "../decision-log/record.js";
 import { classify, type JsonObject } from "../protocol/json-rpc.js";
 import type { AosRequest, AosResponse } from "./aos.js";
 import { isAosResult } from "./aos.js";
@@ -5,9 +6,9 @@ import { readAlert, type AlertInfo } from "./alert.js";
 
 /** What the proxy does with one message, read from a guardian's AOS answer. */
 export interface Verdict {
-  action: "forward" | "block" | "rewrite";
+  action: "forward" | "block" | "rewrite" | "hold";
   /** The decision as logged (in audit mode: what would have happened). */
-  decision: "allow" | "deny" | "modify";
+  decision: "allow" | "deny" | "modify" | "ask";
   mode: "enforce" | "audit";
   rules: string[];
   rule?: string;
@@ -20,6 +21,23 @@ export interface Verdict {
   alert?: AlertInfo;
   /** The guardian could not judge: error, timeout, malformed or invariant-breaking answer. */
   unavailable?: boolean;
+  /** action "hold": what a person is asked (an APPROVAL_REQUIRED answer's `data.approval`). */
+  ask?: ApprovalAsk;
+  /** How a hold ended, or the remembered approval that let it pass: logged with the decision. */
+  approval?: ApprovalStep;
+}
+
+/** An APPROVAL_REQUIRED answer's `data.approval` (docs/guardian.md). */
+export interface ApprovalAsk {
+  rule: string;
+  prompt: string;
+  timeoutMs: number;
+  onTimeout: "deny" | "allow";
+  remember: "once" | "session" | "always";
+  argsDigest: string;
+  ruleset: string;
+  /** What is forwarded once approved, when the rules also modify the message. */
+  modified?: JsonObject;
 }
 
 /**
@@ -43,13 +61,18 @@ export function readVerdict(req: AosRequest, res: AosResponse, original: JsonObj
   const reasonCode = r.reasonCode ?? [];
   if (data.mode === "audit") {
     if (r.decision !== "allow") return unavailable("audit-mode decision must be allow");
-    const wouldBe = data.wouldBe === "deny" || data.wouldBe === "modify" || data.wouldBe === "allow" ? data.wouldBe : r.decision;
+    const wouldBe = data.wouldBe === "deny" || data.wouldBe === "modify" || data.wouldBe === "allow" || data.wouldBe === "ask" ? data.wouldBe : r.decision;
     const auditInfo = data.audit as { rules?: unknown; reasonCode?: unknown } | undefined;
     const auditRules = Array.isArray(auditInfo?.rules) ? (auditInfo.rules as string[]) : [];
     const auditCodes = Array.isArray(auditInfo?.reasonCode) ? (auditInfo.reasonCode as string[]) : reasonCode;
     return make("forward", wouldBe, "audit", auditCodes, rules.concat(auditRules));
   }
   if (r.decision === "allow") return make("forward", "allow", "enforce", reasonCode, rules);
+  if (r.decision === "deny" && reasonCode.includes("APPROVAL_REQUIRED")) {
+    // A malformed approval request is an ordinary deny: the message is blocked, never forwarded unasked.
+    const ask = readAsk(data.approval, original);
+    if (ask) return { ...make("hold", "ask", "enforce", reasonCode, rules), ask };
+  }
   if (r.decision === "deny") return make("block", "deny", "enforce", reasonCode, rules);
   const mr = r.modifiedRequest;
   if (!mr || mr.id !== req.id || mr.method !== req.method) return unavailable("modify without a matching modifiedRequest");
@@ -57,6 +80,29 @@ export function readVerdict(req: AosRequest, res: AosResponse, original: JsonObj
   const problem = invariantBroken(original, modified);
   if (problem) return unavailable(`modify rejected: ${problem}`);
   return make("rewrite", "modify", "enforce", reasonCode, rules, modified);
+}
+
+function readAsk(raw: unknown, original: JsonObject): ApprovalAsk | null {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return null;
+  const a = raw as Record<string, unknown>;
+  const ok =
+    typeof a.rule === "string" &&
+    typeof a.prompt === "string" &&
+    typeof a.timeoutMs === "number" && a.timeoutMs > 0 && a.timeoutMs <= 3_600_000 &&
+    (a.onTimeout === "deny" || a.onTimeout === "allow") &&
+    (a.remember === "once" || a.remember === "session" || a.remember === "always") &&
+    typeof a.argsDigest === "string" && /^[0-9a-f]{64}$/.test(a.argsDigest) &&
+    typeof a.ruleset === "string";
+  if (!ok) return null;
+  const ask: ApprovalAsk = {
+    rule: a.rule as string, prompt: a.prompt as string, timeoutMs: a.timeoutMs as number, onTimeout: a.onTimeout as ApprovalAsk["onTimeout"],
+    remember: a.remember as ApprovalAsk["remember"], argsDigest: a.argsDigest as string, ruleset: a.ruleset as string,
+  };
+  if (a.modified !== undefined) {
+    if (a.modified === null || typeof a.modified !== "object" || invariantBroken(original, a.modified as JsonObject)) return null;
+    ask.modified = a.modified as JsonObject;
+  }
+  return ask;
 }
 
 /** A modification may change content, never the message's id, kind or method. */

@@ -3,6 +3,7 @@ import type { AlertSink } from "../alerts/event.js";
 import type { Guardian } from "../guardian/guardian.js";
 import type { Connection, Downstream, SessionPeer, Upstream, UpstreamFactory } from "../transports/types.js";
 import { Session, type DecisionSink } from "./session.js";
+import type { ApprovalBroker } from "../approvals/broker.js";
 
 /** What every session of one route shares. */
 export interface RouteRuntime {
@@ -26,6 +27,8 @@ export interface RouteRuntime {
   server?: () => { name: string; version: string } | null;
   /** Where decisions of alerting rules are raised. */
   alerts?: AlertSink | null;
+  /** Where `decision: ask` holds messages (docs/approvals.md). */
+  approvals?: ApprovalBroker;
 }
 
 /** Pairs one downstream session with a new upstream connection through a guarded session. */
@@ -66,6 +69,7 @@ export function openLink(route: RouteRuntime, downstream: Downstream, who: Sessi
     streamingMethods: route.streamingMethods,
     server: route.server?.() ?? null,
     alerts: route.alerts,
+    approvals: route.approvals,
   });
   return {
     session,

@@ -12,6 +12,8 @@ import { a2aIdsOf } from "../protocol/a2a.js";
 import { envelopeVersionOf, isStatelessVersion, serverInfoOf, toolOf } from "../protocol/mcp.js";
 import { DEFAULT_MAX_DEPTH, parseJson, peekId } from "../protocol/safe-json.js";
 import type { Frame, HttpRefusal, Peer, SendInfo } from "../transports/types.js";
+import type { ApprovalBroker } from "../approvals/broker.js";
+import { SessionHolds } from "./hold.js";
 
 export type Direction = "outbound" | "inbound";
 
@@ -49,6 +51,8 @@ export interface SessionOptions {
   now?: () => number;
   /** Where decisions of alerting rules are raised (docs/alerts.md). */
   alerts?: AlertSink | null;
+  /** Where `decision: ask` holds messages (docs/approvals.md); without it such messages are blocked. */
+  approvals?: ApprovalBroker;
 }
 
 interface Pending {
@@ -107,7 +111,7 @@ const LARGE_MESSAGE = 1 << 20;
  */
 export class Session {
   readonly id: string;
-  private readonly opts: Required<Omit<SessionOptions, "agent" | "sessionId" | "now" | "logPreview" | "streamingMethods" | "server" | "alerts">> & {
+  private readonly opts: Required<Omit<SessionOptions, "agent" | "sessionId" | "now" | "logPreview" | "streamingMethods" | "server" | "alerts" | "approvals">> & {
     agent: { id: string } | null;
     logPreview: boolean;
     streamingMethods: ReadonlySet<string> | null;
@@ -127,6 +131,7 @@ export class Session {
   private closed = false;
   private readonly now: () => number;
   private readonly alerts: AlertSink | null;
+  private readonly holds: SessionHolds | null;
 
   constructor(downstream: Peer, upstream: Peer & { abandon?(request: string): void }, opts: SessionOptions) {
     this.held = opts.log.sync === "always" ? [] : undefined;
@@ -152,6 +157,8 @@ export class Session {
     };
     this.server = opts.server ?? null;
     this.alerts = opts.alerts ?? null;
+    const base = () => ({ session: this.id, route: this.opts.route, transport: this.opts.transport, protocol: this.opts.protocol, agent: this.opts.agent?.id ?? null });
+    this.holds = opts.approvals ? new SessionHolds({ broker: opts.approvals, downstream, base, record: (make) => this.record(make) }) : null;
   }
 
   /** A frame from the agent. */
@@ -171,6 +178,7 @@ export class Session {
   upstreamClosed(reason: string, after?: () => void): void {
     if (this.closed) return;
     this.closed = true;
+    this.holds?.close();
     // After the frames that arrived before it: a response already under evaluation still gets through.
     this.enqueue("inbound", null, () => {
       this.failPending([...this.pendingOut.keys()], reason);
@@ -232,6 +240,7 @@ export class Session {
       return;
     }
     const value = parsed.value;
+    if (direction === "outbound" && this.holds?.intercept(value)) return;
     if (Array.isArray(value)) {
       if (value.length === 0) {
         this.refuse(direction, null, ErrorCode.InvalidRequest, "Invalid Request: empty batch", "INVALID_REQUEST", { carry: frame.carry });
@@ -340,6 +349,7 @@ export class Session {
       return;
     }
 
+    if (v.action === "hold") return this.hold(p, v);
     if (v.action === "block") {
       if (p.kind === "request") {
         this.reply(sender, renderBlock(p.id, p.method, v, this.opts.render, isStatelessVersion(envelopeVersionOf(p.message))), p.batch, p.carry);
@@ -368,10 +378,10 @@ export class Session {
     const text = v.action === "rewrite" && v.modified ? JSON.stringify(v.modified) : (p.raw ?? JSON.stringify(p.message));
     if (p.kind === "request" && key) {
       const mine = p.direction === "outbound" ? this.pendingOut : this.pendingIn;
-      if (mine.size >= this.opts.maxPending || mine.has(key)) {
-        const why = mine.has(key) ? "a request with this id is already pending" : `more than ${this.opts.maxPending} requests pending`;
-        const reason = mine.has(key) ? "DUPLICATE_ID" : "TOO_MANY_PENDING";
-        this.refuse(sender, p.id, ErrorCode.InvalidRequest, `Invalid Request: ${why}`, reason, { batch: p.batch, method: p.method, tool: p.tool, carry: p.carry, request: true });
+      const taken = mine.has(key) || (p.direction === "outbound" && this.holds?.isHeld(key) === true);
+      if (mine.size >= this.opts.maxPending || taken) {
+        const why = taken ? "a request with this id is already pending" : `more than ${this.opts.maxPending} requests pending`;
+        this.refuse(sender, p.id, ErrorCode.InvalidRequest, `Invalid Request: ${why}`, taken ? "DUPLICATE_ID" : "TOO_MANY_PENDING", { batch: p.batch, method: p.method, tool: p.tool, carry: p.carry, request: true });
         return;
       }
       const sent = v.action === "rewrite" && v.modified ? v.modified : p.message;
@@ -403,6 +413,22 @@ export class Session {
     else if (p.direction === "outbound") this.upstream.send(text, key ? { stream: key, requests: [key], carry: p.carry } : { stream: null, carry: p.carry });
     else this.downstream.send(text, { stream: p.stream ?? this.streamOf(p) });
   }
+
+  // ---- approvals: a held request leaves the ordered queue; hold.ts asks, and its final verdict is applied here.
+  private hold(p: Plan, v: Verdict): void {
+    const key = p.id !== null ? idKey(p.id) : null;
+    if (key !== null && p.direction === "outbound" && (this.holds?.isHeld(key) || this.pendingOut.has(key))) {
+      return this.refuse("outbound", p.id, ErrorCode.InvalidRequest, "Invalid Request: a request with this id is already pending", "DUPLICATE_ID", { batch: p.batch, method: p.method, tool: p.tool, carry: p.carry, request: true });
+    }
+    if (!this.holds || !v.ask || p.kind !== "request" || p.direction !== "outbound" || p.batch || key === null) {
+      const why = this.holds ? "approval cannot hold this message (only single agent requests can be held)" : "no approval channel is configured";
+      return this.apply({ ...p, verdict: { ...v, action: "block", decision: "deny", reasonCode: ["APPROVAL_UNAVAILABLE"], message: `${v.message} — approval required, but ${why}` } });
+    }
+    const ctx = { session: this.id, route: this.opts.route, transport: this.opts.transport, agent: this.opts.agent?.id ?? null, server: this.server?.name ?? null, method: p.method, tool: p.tool };
+    const logHeld = (approval: NonNullable<Verdict["approval"]>) => this.log(p, { ...v, approval }, false);
+    void this.holds.hold({ ctx, key, message: p.message, verdict: { ...v, ask: v.ask }, logHeld }).then((final) => final && this.apply({ ...p, verdict: final }));
+  }
+  // ---- end approvals
 
   /** A server message that came on no request's stream (stdio, WebSocket): progress is tied by its token. */
   private streamOf(p: Plan): string | null {
@@ -638,6 +664,7 @@ export class Session {
       digest: digest(p.message, p.raw?.length ?? 0),
     };
     if (v.ruleset) input.ruleset = v.ruleset;
+    if (v.approval) input.approval = v.approval;
     if (failOpen) input.failOpen = true;
     if (this.opts.logPreview) input.preview = redactedPreview(p.message);
     if (this.opts.protocol === "a2a") {

@@ -4,6 +4,7 @@ import type { Guardian } from "../guardian/guardian.js";
 import { NdjsonChannel } from "../transports/ndjson-channel.js";
 import { spawnStdioServer, type StdioServer } from "../transports/upstream/stdio.js";
 import { Session, type DecisionSink } from "./session.js";
+import type { ApprovalBroker } from "../approvals/broker.js";
 
 export interface LauncherOptions {
   command: string;
@@ -21,6 +22,7 @@ export interface LauncherOptions {
   logPreview?: boolean;
   guardianTimeoutMs?: number;
   alerts?: AlertSink | null;
+  approvals?: ApprovalBroker;
 }
 
 export interface Launcher {
@@ -56,6 +58,7 @@ export async function launchStdio(opts: LauncherOptions): Promise<Launcher> {
     logPreview: opts.logPreview,
     guardianTimeoutMs: opts.guardianTimeoutMs,
     alerts: opts.alerts,
+    approvals: opts.approvals,
   });
 
   // The agent closed its end: let the server finish, then escalate.

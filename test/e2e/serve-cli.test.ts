@@ -1,12 +1,12 @@
-import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { execFile, spawnSync, type ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ACCEPTANCE_RULES, CLI, EVERYTHING, readLog, ROOT, tempDir } from "../helpers.js";
-import { stopChild, waitFor } from "../support/servers.js";
+import { ACCEPTANCE_RULES, CLI, readLog, ROOT, tempDir } from "../helpers.js";
+import { startServeCli, stopChild } from "../support/servers.js";
 
 const INSPECTOR = join(ROOT, "node_modules", "@modelcontextprotocol", "inspector-cli", "build", "index.js");
 const run = promisify(execFile);
@@ -18,22 +18,7 @@ describe("guardwire serve (the CLI)", () => {
   let base: string;
 
   beforeAll(async () => {
-    const config = join(dir, "guardwire.yaml");
-    writeFileSync(
-      config,
-      [
-        "listen: { host: 127.0.0.1, port: 0 }",
-        `rules: ${ACCEPTANCE_RULES}`,
-        `log: ${log}`,
-        "routes:",
-        "  - name: everything",
-        "    path: /mcp/everything",
-        `    mcp: { command: "${process.execPath}", args: ["${EVERYTHING}", stdio] }`,
-      ].join("\n"),
-    );
-    serve = spawn(process.execPath, [CLI, "serve", "--config", config, "--pins", join(dir, "pins.json")], { stdio: ["ignore", "pipe", "pipe"] });
-    const { match } = await waitFor(serve, /serving (http:\/\/\S+)/);
-    base = match[1] as string;
+    ({ child: serve, base } = await startServeCli(dir, { rules: ACCEPTANCE_RULES, log }));
   });
   afterAll(async () => {
     if (serve) await stopChild(serve);

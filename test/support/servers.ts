@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer as createHttpServer, type IncomingHttpHeaders } from "node:http";
+import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { EVERYTHING } from "../helpers.js";
+import { join } from "node:path";
+import { CLI, EVERYTHING } from "../helpers.js";
 
 /** A free loopback port (the OS picks one; it is released before the caller binds it). */
 export function freePort(): Promise<number> {
@@ -55,6 +57,20 @@ export function stopChild(child: ChildProcess): Promise<void> {
     });
     child.kill("SIGTERM");
   });
+}
+
+/**
+ * `guardwire serve` as a child (port 0); by default with one route, `everything` at /mcp/everything: server-everything
+ * over stdio.
+ */
+export async function startServeCli(dir: string, opts: { rules: string; log: string; extra?: string[]; routes?: string[]; env?: NodeJS.ProcessEnv }): Promise<{ child: ChildProcess; base: string }> {
+  const config = join(dir, "guardwire.yaml");
+  const lines = ["listen: { host: 127.0.0.1, port: 0 }", `rules: ${opts.rules}`, `log: ${opts.log}`, ...(opts.extra ?? [])];
+  const routes = opts.routes ?? ["  - name: everything", "    path: /mcp/everything", `    mcp: { command: "${process.execPath}", args: ["${EVERYTHING}", stdio] }`];
+  writeFileSync(config, [...lines, "routes:", ...routes].join("\n"));
+  const child = spawn(process.execPath, [CLI, "serve", "--config", config, "--pins", join(dir, "pins.json")], { stdio: ["ignore", "pipe", "pipe"], env: opts.env ?? process.env });
+  const { match } = await waitFor(child, /serving (http:\/\/\S+)/);
+  return { child, base: match[1] as string };
 }
 
 /** server-everything over Streamable HTTP (`/mcp`) or legacy SSE (`/sse`), on a free port (or `port`: a restart). */

@@ -4,7 +4,8 @@ import { compileDetector, type CompiledDetector } from "../detectors/index.js";
 import { globSource } from "../../protocol/glob.js";
 import { regexProblem, safeRegex, type SafeRegex } from "../regex.js";
 import type { Severity } from "../alert.js";
-import type { Edit, Rule } from "./schema.js";
+import { ASK_DEFAULT_TIMEOUT_MS, ASK_MAX_TIMEOUT_MS, compilePrompt, type CompiledAsk } from "../ask.js";
+import type { Ask, Edit, Rule } from "./schema.js";
 
 /** The variables a `when` expression can use (RULES.md). Every one is always bound, to null when absent. */
 export const CEL_VARIABLES = [
@@ -134,9 +135,11 @@ export interface CompiledRule {
   order: number;
   file: string;
   description?: string;
-  decision: "allow" | "deny" | "modify";
+  decision: "allow" | "deny" | "modify" | "ask";
   mode: "enforce" | "audit";
   reasonCode?: string;
+  /** decision: ask — what is asked, for how long, and what an approval covers. */
+  ask: CompiledAsk | null;
   message?: string;
   protocols: ReadonlySet<Protocol> | null;
   direction: Direction | null;
@@ -235,6 +238,15 @@ export function compileRuleSet(
       if (rule.modify?.some((e) => "redact" in e) && detectors.length === 0 && !rule.detect) {
         problems.push({ file, path: at("modify"), message: "redact: detections needs detect: on the same rule" });
       }
+      let ask: CompiledAsk | null = null;
+      if (rule.decision === "ask") {
+        const compiled = compileAsk(rule.ask ?? {}, rule.message);
+        if (typeof compiled === "string") problems.push({ file, path: at("ask"), message: compiled });
+        else ask = compiled;
+        if (m.kind !== undefined && toList(m.kind).some((k) => k !== "request")) {
+          problems.push({ file, path: at("match", "kind"), message: "decision: ask only holds requests; match.kind can only be request" });
+        }
+      }
       const methods = m.method === undefined ? null : toList(m.method);
       rules.push({
         id: rule.id,
@@ -245,6 +257,7 @@ export function compileRuleSet(
         mode: rule.mode ?? mode,
         reasonCode: rule.reasonCode,
         message: rule.message,
+        ask,
         protocols: m.protocol === undefined ? null : new Set(toList(m.protocol)),
         direction: m.direction ?? null,
         kinds: m.kind === undefined ? null : new Set(toList(m.kind)),
@@ -287,6 +300,14 @@ function compileEdit(edit: Edit): CompiledEdit | string {
   const problem = regexProblem(edit.pattern, edit.flags ?? "");
   if (problem) return problem;
   return { op: "replace", path: edit.replace, pattern: safeRegex(edit.pattern, edit.flags ?? ""), with: edit.with };
+}
+
+function compileAsk(spec: Ask, message: string | undefined): CompiledAsk | string {
+  const timeoutMs = spec.timeout === undefined ? ASK_DEFAULT_TIMEOUT_MS : durationMs(spec.timeout);
+  if (timeoutMs <= 0 || timeoutMs > ASK_MAX_TIMEOUT_MS) return `ask.timeout must be above 0 and at most 1h (got ${spec.timeout})`;
+  const prompt = compilePrompt(spec.prompt ?? message ?? "Approve {method} {tool}?");
+  if (typeof prompt === "string") return `ask.prompt: ${prompt}`;
+  return { timeoutMs, onTimeout: spec.onTimeout ?? "deny", remember: spec.remember ?? "once", prompt };
 }
 
 function durationMs(per: string): number {

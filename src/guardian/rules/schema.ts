@@ -34,6 +34,18 @@ export const matchSchema = z.strictObject({
   agent: globs.optional(),
 });
 
+const duration = z.string().regex(/^\d+(ms|s|m|h|d)$/, "a duration such as 500ms, 30s, 5m, 1h, 1d");
+
+export const askSchema = z.strictObject({
+  /** How long the message is held before onTimeout applies (default 30s, at most 1h). */
+  timeout: duration.optional(),
+  onTimeout: z.enum(["deny", "allow"]).optional(),
+  /** once: this message only; session: the same arguments in this session; always: the same arguments from now on. */
+  remember: z.enum(["once", "session", "always"]).optional(),
+  /** Shown to the approver; {args.x}, {tool}, {method}, {route}, {server}, {agent} are filled in. */
+  prompt: z.string().min(1).optional(),
+});
+
 const ruleId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, "id may use letters, digits, _ . : -");
 
 export const ruleSchema = z
@@ -60,8 +72,10 @@ export const ruleSchema = z
       })
       .optional(),
     label: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
-    decision: z.enum(["allow", "deny", "modify"]),
+    decision: z.enum(["allow", "deny", "modify", "ask"]),
     modify: z.array(editSchema).min(1).optional(),
+    /** decision: ask — a person approves or refuses the held message (docs/approvals.md). */
+    ask: askSchema.optional(),
     reasonCode: reasonCode.optional(),
     message: z.string().optional(),
     mode: z.enum(["enforce", "audit"]).optional(),
@@ -74,6 +88,9 @@ export const ruleSchema = z
     }
     if (rule.decision !== "modify" && rule.modify) {
       ctx.addIssue({ code: "custom", path: ["modify"], message: `modify: edits only apply to decision: modify` });
+    }
+    if (rule.decision !== "ask" && rule.ask) {
+      ctx.addIssue({ code: "custom", path: ["ask"], message: "ask: settings only apply to decision: ask" });
     }
   });
 
@@ -93,6 +110,7 @@ export const ruleFileSchema = z.strictObject({
 export type RuleFile = z.infer<typeof ruleFileSchema>;
 export type Rule = z.infer<typeof ruleSchema>;
 export type Edit = z.infer<typeof editSchema>;
+export type Ask = z.infer<typeof askSchema>;
 
 /** The JSON Schema of a rule file, generated from the zod schema (the single source), for editors. */
 export function rulesJsonSchema(): Record<string, unknown> {

@@ -1,0 +1,210 @@
+import { randomBytes } from "node:crypto";
+import { EventEmitter } from "node:events";
+import type { ApprovalAsk } from "../guardian/verdict.js";
+
+export type RememberScope = "once" | "session" | "always";
+const SCOPES: RememberScope[] = ["once", "session", "always"];
+
+/** Where a held message came from: what an approval is bound to, with the arguments' digest and the rules' hash. */
+export interface HoldContext {
+  session: string;
+  route: string;
+  transport: string;
+  agent: string | null;
+  server: string | null;
+  method: string | null;
+  tool: string | null;
+}
+
+/** One held message as the admin API and the CLI show it. Never carries the arguments themselves. */
+export interface HeldApproval extends HoldContext {
+  id: string;
+  rule: string;
+  prompt: string;
+  argsDigest: string;
+  ruleset: string;
+  /** The widest scope an approver may give (the rule's `remember`). */
+  remember: RememberScope;
+  onTimeout: "deny" | "allow";
+  requestedAt: string;
+  expiresAt: string;
+  channels: string[];
+}
+
+export type ApprovalOutcome =
+  | { outcome: "approved"; channel: string; by?: string; reason?: string; remember: RememberScope; afterMs: number }
+  | { outcome: "refused"; channel: string; by?: string; reason?: string; afterMs: number }
+  | { outcome: "timeout"; afterMs: number }
+  | { outcome: "cancelled"; reason: string; afterMs: number }
+  | { outcome: "shutdown"; afterMs: number };
+
+export interface Decision {
+  approve: boolean;
+  channel: string;
+  by?: string;
+  reason?: string;
+  remember?: RememberScope;
+}
+
+export type DecideResult = { ok: true; approval: HeldApproval } | { ok: false; code: "NOT_FOUND" | "BAD_SCOPE"; message: string };
+
+export interface BrokerOptions {
+  /** Held messages per session and in all (default 16 and 256): past either, a new ask is refused at once. */
+  maxPerSession?: number;
+  maxTotal?: number;
+  /** Remembered approvals kept (default 4096, oldest dropped first) and how long `always` lasts (default 24h). */
+  maxRemembered?: number;
+  rememberAlwaysMs?: number;
+  now?: () => number;
+}
+
+interface Entry {
+  held: HeldApproval;
+  started: number;
+  timer: NodeJS.Timeout;
+  resolve: (o: ApprovalOutcome) => void;
+}
+
+/**
+ * Holds messages that a rule asks a person about, until someone decides, the timeout passes, the caller goes away
+ * or guardwire stops. Every held message gets exactly one outcome. Channels (the agent's client, the admin API, the
+ * CLI through it) call `decide`; the admin API and a console follow `requested` and `decided` events.
+ */
+export class ApprovalBroker extends EventEmitter<{ requested: [HeldApproval]; decided: [HeldApproval, ApprovalOutcome] }> {
+  private readonly held = new Map<string, Entry>();
+  /** Remembered approvals: binding key → the approval id that granted it and until when. */
+  private readonly remembered = new Map<string, { id: string; until: number; session: string | null }>();
+  private readonly opts: Required<BrokerOptions>;
+  private stopped = false;
+  /** The operator channels that can decide (the admin API once it listens); the agent's client adds elicitation. */
+  readonly channels = new Set<string>();
+
+  constructor(opts: BrokerOptions = {}) {
+    super();
+    this.opts = {
+      maxPerSession: opts.maxPerSession ?? 16,
+      maxTotal: opts.maxTotal ?? 256,
+      maxRemembered: opts.maxRemembered ?? 4096,
+      rememberAlwaysMs: opts.rememberAlwaysMs ?? 86_400_000,
+      now: opts.now ?? Date.now,
+    };
+  }
+
+  /** The id of an earlier approval that covers this exact call (same binding, arguments and rules), if any. */
+  coveredBy(ctx: HoldContext, ask: ApprovalAsk): string | null {
+    const now = this.opts.now();
+    for (const key of [bindingKey(ctx, ask, ctx.session), bindingKey(ctx, ask, null)]) {
+      const hit = this.remembered.get(key);
+      if (!hit) continue;
+      if (hit.until > now) return hit.id;
+      this.remembered.delete(key);
+    }
+    return null;
+  }
+
+  /** Holds a message, or says which bound refused it. */
+  request(ctx: HoldContext, ask: ApprovalAsk, channels: string[]): { held: HeldApproval; outcome: Promise<ApprovalOutcome> } | { limit: "session" | "process"; max: number } {
+    if (this.stopped || this.held.size >= this.opts.maxTotal) return { limit: "process", max: this.opts.maxTotal };
+    let mine = 0;
+    for (const e of this.held.values()) if (e.held.session === ctx.session) mine++;
+    if (mine >= this.opts.maxPerSession) return { limit: "session", max: this.opts.maxPerSession };
+    const started = this.opts.now();
+    const held: HeldApproval = {
+      id: `ap-${randomBytes(6).toString("hex")}`,
+      ...ctx,
+      rule: ask.rule,
+      prompt: ask.prompt,
+      argsDigest: ask.argsDigest,
+      ruleset: ask.ruleset,
+      remember: ask.remember,
+      onTimeout: ask.onTimeout,
+      requestedAt: new Date(started).toISOString(),
+      expiresAt: new Date(started + ask.timeoutMs).toISOString(),
+      channels,
+    };
+    const outcome = new Promise<ApprovalOutcome>((resolve) => {
+      const timer = setTimeout(() => this.finish(held.id, { outcome: "timeout", afterMs: this.opts.now() - started }), ask.timeoutMs);
+      this.held.set(held.id, { held, started, timer, resolve });
+    });
+    this.emit("requested", held);
+    return { held, outcome };
+  }
+
+  decide(id: string, d: Decision): DecideResult {
+    const entry = this.held.get(id);
+    if (!entry) return { ok: false, code: "NOT_FOUND", message: `no held approval ${id} (decided, expired or never asked)` };
+    const afterMs = this.opts.now() - entry.started;
+    if (!d.approve) {
+      this.finish(id, { outcome: "refused", channel: d.channel, by: d.by, reason: d.reason, afterMs });
+      return { ok: true, approval: entry.held };
+    }
+    const remember = d.remember ?? "once";
+    if (SCOPES.indexOf(remember) > SCOPES.indexOf(entry.held.remember)) {
+      return { ok: false, code: "BAD_SCOPE", message: `rule ${entry.held.rule} allows remembering at most "${entry.held.remember}", not "${remember}"` };
+    }
+    if (remember !== "once") this.remember(entry.held, remember);
+    this.finish(id, { outcome: "approved", channel: d.channel, by: d.by, reason: d.reason, remember, afterMs });
+    return { ok: true, approval: entry.held };
+  }
+
+  /** The caller withdrew (cancelled its request, went away): no answer is owed. */
+  cancel(id: string, reason: string): void {
+    const entry = this.held.get(id);
+    if (entry) this.finish(id, { outcome: "cancelled", reason, afterMs: this.opts.now() - entry.started });
+  }
+
+  /** The session holding it is closing: answered with a deny. */
+  stop(id: string): void {
+    const entry = this.held.get(id);
+    if (entry) this.finish(id, { outcome: "shutdown", afterMs: this.opts.now() - entry.started });
+  }
+
+  get(id: string): HeldApproval | undefined {
+    return this.held.get(id)?.held;
+  }
+
+  list(): HeldApproval[] {
+    return [...this.held.values()].map((e) => e.held);
+  }
+
+  /** A session ended: its remembered approvals go with it. */
+  endSession(session: string): void {
+    for (const [key, r] of this.remembered) if (r.session === session) this.remembered.delete(key);
+  }
+
+  /** guardwire is stopping: every held message is answered (a deny), and nothing new is held. */
+  shutdown(): void {
+    this.stopped = true;
+    for (const [id, e] of this.held) this.finish(id, { outcome: "shutdown", afterMs: this.opts.now() - e.started });
+  }
+
+  private finish(id: string, outcome: ApprovalOutcome): void {
+    const entry = this.held.get(id);
+    if (!entry) return;
+    this.held.delete(id);
+    clearTimeout(entry.timer);
+    entry.resolve(outcome);
+    this.emit("decided", entry.held, outcome);
+  }
+
+  private remember(h: HeldApproval, scope: "session" | "always"): void {
+    const session = scope === "session" ? h.session : null;
+    const key = bindingKey(h, h, session);
+    const until = scope === "always" ? this.opts.now() + this.opts.rememberAlwaysMs : Number.MAX_SAFE_INTEGER;
+    this.remembered.delete(key);
+    this.remembered.set(key, { id: h.id, until, session });
+    if (this.remembered.size > this.opts.maxRemembered) {
+      const oldest = this.remembered.keys().next().value;
+      if (oldest !== undefined) this.remembered.delete(oldest);
+    }
+  }
+}
+
+/** Route, agent, server, tool, rule, arguments and rules version: an approval covers exactly this and nothing else. */
+function bindingKey(ctx: Omit<HoldContext, "session">, ask: Pick<ApprovalAsk, "rule" | "argsDigest" | "ruleset">, session: string | null): string {
+  return [session ?? "*", ctx.route, ctx.agent ?? "", ctx.server ?? "", ctx.method ?? "", ctx.tool ?? "", ask.rule, ask.argsDigest, ask.ruleset].join("\u0000");
+}
+
+export function isScope(v: unknown): v is RememberScope {
+  return v === "once" || v === "session" || v === "always";
+}

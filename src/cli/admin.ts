@@ -1,0 +1,58 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { checkAdminListen, createAdminServer, parseListen } from "../admin/server.js";
+import type { ApprovalBroker } from "../approvals/broker.js";
+import { GuardwireError } from "../errors.js";
+
+/** Where a running guardwire leaves its admin URL and token for `guardwire approvals` (mode 0600). */
+export function adminFile(env: NodeJS.ProcessEnv = process.env): string {
+  return env.GUARDWIRE_ADMIN_FILE ?? join(homedir(), ".guardwire", "admin.json");
+}
+
+export interface StartedAdmin {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the admin API. Without a token (only allowed on loopback) one is made up; URL and token are written to the
+ * admin file so the CLI on this machine finds them, and the file is removed at exit.
+ */
+export async function startAdmin(listen: string | { host: string; port: number }, token: string | undefined, broker: ApprovalBroker, version: string): Promise<StartedAdmin> {
+  const { host, port } = typeof listen === "string" ? parseListen(listen) : listen;
+  checkAdminListen(host, token);
+  const secret = token ?? randomBytes(24).toString("base64url");
+  const server: Server = createAdminServer({ broker, token: secret, version });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (e: NodeJS.ErrnoException) => reject(new GuardwireError("USAGE", `cannot listen for the admin API on ${host}:${port}: ${e.code ?? e.message}`)));
+    server.listen(port, host, resolve);
+  });
+  const bound = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${bound}`;
+  const file = adminFile();
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  writeFileSync(file, JSON.stringify({ url, token: secret, pid: process.pid }) + "\n", { mode: 0o600 });
+  const forget = () => {
+    try {
+      const now = JSON.parse(readFileSync(file, "utf8")) as { pid?: number };
+      if (now.pid === process.pid) rmSync(file);
+    } catch {
+      // gone already, or another guardwire's
+    }
+  };
+  process.once("exit", forget);
+  process.stderr.write(`guardwire: admin API on ${url} (token in ${file})\n`);
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        forget();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,214 @@
+import { randomBytes } from "node:crypto";
+import type { ApprovalBroker, ApprovalOutcome, HeldApproval, HoldContext, RememberScope } from "../approvals/broker.js";
+import { isScope } from "../approvals/broker.js";
+import type { ApprovalStep, DecisionInput } from "../decision-log/record.js";
+import type { ApprovalAsk, Verdict } from "../guardian/verdict.js";
+import { idKey, type JsonObject } from "../protocol/json-rpc.js";
+import type { Peer } from "../transports/types.js";
+
+/** How often a held request that carries a progressToken is told it is still waiting. */
+export const HEARTBEAT_MS = 5000;
+
+export interface HoldHost {
+  broker: ApprovalBroker;
+  downstream: Peer;
+  /** The session's fields of a log line (session, route, transport, protocol, agent). */
+  base(): Pick<DecisionInput, "session" | "route" | "transport" | "protocol" | "agent">;
+  record(make: () => DecisionInput): void;
+  heartbeatMs?: number;
+}
+
+export interface HoldRequest {
+  ctx: HoldContext;
+  key: string;
+  message: JsonObject;
+  verdict: Verdict & { ask: ApprovalAsk };
+  /** Logs the held message itself (step requested). */
+  logHeld(step: ApprovalStep): void;
+}
+
+interface Elicit {
+  approval: string;
+  id: string;
+  allowed: RememberScope[];
+}
+
+/**
+ * The approvals side of one session: asks the broker, asks the agent's own client through MCP elicitation when it
+ * can, sends progress heartbeats, and turns the outcome into the verdict the session then applies. Requests sent to
+ * the client carry guardwire's own ids; their answers are taken here and never reach the server.
+ */
+export class SessionHolds {
+  private canElicit = false;
+  private readonly elicits = new Map<string, Elicit>();
+  /** Held agent requests (id key) → approval id. */
+  private readonly byKey = new Map<string, string>();
+
+  constructor(private readonly host: HoldHost) {}
+
+  /** The session is ending: what it holds is answered with a deny, and its remembered approvals are forgotten. */
+  close(): void {
+    for (const approval of this.byKey.values()) this.host.broker.stop(approval);
+    this.host.broker.endSession(this.host.base().session);
+  }
+
+  isHeld(key: string): boolean {
+    return this.byKey.has(key);
+  }
+
+  /**
+   * Sees every agent message before the guardian does: notes the client's elicitation capability, takes the answers
+   * to guardwire's own requests, and withdraws a held request the agent cancelled. True: the message is consumed.
+   */
+  intercept(value: unknown): boolean {
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+    const m = value as JsonObject;
+    if (m.method === "initialize") {
+      const caps = (m.params as { capabilities?: { elicitation?: unknown } } | undefined)?.capabilities?.elicitation;
+      this.canElicit = caps !== null && typeof caps === "object" && (!("url" in caps) || "form" in caps);
+      return false;
+    }
+    if (m.method === "notifications/cancelled") {
+      const rid = (m.params as { requestId?: unknown } | undefined)?.requestId;
+      const approval = typeof rid === "string" || typeof rid === "number" ? this.byKey.get(idKey(rid)) : undefined;
+      if (approval) this.host.broker.cancel(approval, "the agent cancelled its request");
+      return approval !== undefined;
+    }
+    if (m.method !== undefined || typeof m.id !== "string") return false;
+    const e = this.elicits.get(m.id);
+    if (!e) return false;
+    this.elicits.delete(m.id);
+    this.answer(e, m);
+    return true;
+  }
+
+  /** Resolves with the verdict to apply, or null when nothing is owed (the agent cancelled). */
+  async hold(req: HoldRequest): Promise<Verdict | null> {
+    const { broker } = this.host;
+    const ask = req.verdict.ask;
+    const covered = broker.coveredBy(req.ctx, ask);
+    if (covered) {
+      return approvedVerdict(req.verdict, { id: covered, step: "remembered", argsDigest: ask.argsDigest });
+    }
+    const channels = [...(this.canElicit ? ["elicitation"] : []), ...broker.channels];
+    if (channels.length === 0) {
+      return deny(req.verdict, "APPROVAL_UNAVAILABLE", "approval required, but nobody can be asked: the client has no elicitation and no admin API is on");
+    }
+    const asked = broker.request(req.ctx, ask, channels);
+    if ("limit" in asked) {
+      const where = asked.limit === "session" ? "in this session" : "in guardwire";
+      return deny(req.verdict, "APPROVAL_LIMIT", `approval required, but ${asked.max} approvals are already waiting ${where}; try again later`);
+    }
+    const { held } = asked;
+    this.byKey.set(req.key, held.id);
+    req.logHeld({ id: held.id, step: "requested", channels, argsDigest: ask.argsDigest, remember: ask.remember, expires: held.expiresAt });
+    const stopBeats = this.heartbeats(req.message, held);
+    const elicitId = this.canElicit ? this.elicit(held) : null;
+    const outcome = await asked.outcome;
+    stopBeats();
+    this.byKey.delete(req.key);
+    if (elicitId && this.elicits.delete(elicitId)) {
+      // Decided elsewhere: the client's form is withdrawn.
+      this.host.downstream.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: elicitId, reason: "decided elsewhere" } }), { stream: req.key });
+    }
+    return this.verdictOf(req, held, outcome);
+  }
+
+  private verdictOf(req: HoldRequest, held: HeldApproval, o: ApprovalOutcome): Verdict | null {
+    const v = req.verdict;
+    const step: ApprovalStep = { id: held.id, step: "decided", outcome: o.outcome, afterMs: o.afterMs };
+    if ("channel" in o) step.channel = o.channel;
+    if ("by" in o && o.by) step.by = o.by;
+    if ("reason" in o && o.reason) step.reason = o.reason;
+    if (o.outcome === "approved") return approvedVerdict(v, { ...step, remember: o.remember });
+    if (o.outcome === "cancelled") {
+      const id = req.message.id as string | number;
+      this.host.record(() => ({ ...this.outcomeLine(held), id, decision: "deny", reasonCode: ["APPROVAL_CANCELLED"], message: o.reason, approval: step }));
+      return null;
+    }
+    if (o.outcome === "timeout" && held.onTimeout === "allow") return { ...approvedVerdict(v, step), reasonCode: ["APPROVAL_TIMEOUT"], message: "no answer in time; onTimeout: allow" };
+    if (o.outcome === "timeout") return deny(v, "APPROVAL_TIMEOUT", `approval required, but nobody answered within ${Math.round(v.ask.timeoutMs / 1000)}s`, step);
+    if (o.outcome === "shutdown") return deny(v, "APPROVAL_SHUTDOWN", "approval required, but the session is closing", step);
+    const by = o.by ? ` ${o.by}` : "";
+    return deny(v, "APPROVAL_DENIED", `refused by the approver${by} (${o.channel})${o.reason ? `: ${o.reason}` : ""}`, step);
+  }
+
+  /** Sends the client a form: approve or deny, an optional reason, and the remember scopes the rule allows. */
+  private elicit(held: HeldApproval): string {
+    const id = `guardwire-approval-${held.id}-${randomBytes(8).toString("hex")}`;
+    const allowed = (["once", "session", "always"] as const).slice(0, ["once", "session", "always"].indexOf(held.remember) + 1);
+    const properties: JsonObject = {
+      decision: { type: "string", title: "Decision", enum: ["approve", "deny"], enumNames: ["Approve", "Deny"] },
+      reason: { type: "string", title: "Reason (optional)", maxLength: 500 },
+    };
+    if (allowed.length > 1) properties.remember = { type: "string", title: "Remember this approval for", enum: allowed, default: "once" };
+    const request = {
+      jsonrpc: "2.0",
+      id,
+      method: "elicitation/create",
+      params: { message: `guardwire: ${held.prompt}`, requestedSchema: { type: "object", properties, required: ["decision"] } },
+    };
+    this.elicits.set(id, { approval: held.id, id, allowed });
+    const key = [...this.byKey].find(([, a]) => a === held.id)?.[0] ?? null;
+    this.host.downstream.send(JSON.stringify(request), { stream: key });
+    this.host.record(() => ({ ...this.outcomeLine(held), direction: "inbound", kind: "request", id, method: "elicitation/create", tool: null, decision: "allow", reasonCode: [], message: "approval asked in the agent's client", approval: { id: held.id, step: "elicitation" } }));
+    return id;
+  }
+
+  private answer(e: Elicit, m: JsonObject): void {
+    const held = this.host.broker.get(e.approval);
+    const result = m.result as { action?: unknown; content?: { decision?: unknown; reason?: unknown; remember?: unknown } } | undefined;
+    const action = typeof result?.action === "string" ? result.action : "error";
+    const reason = typeof result?.content?.reason === "string" && result.content.reason.length > 0 ? result.content.reason.slice(0, 500) : undefined;
+    if (held) {
+      this.host.record(() => ({ ...this.outcomeLine(held), kind: "response", id: e.id, method: "elicitation/create", tool: null, decision: "allow", reasonCode: [], message: `the client answered ${action}`, approval: { id: held.id, step: "elicitation" } }));
+    }
+    // An error means the client cannot ask: the operator channels still can, until the timeout.
+    if (action === "error") return;
+    const remember = result?.content?.remember;
+    const approve = action === "accept" && result?.content?.decision === "approve";
+    const scope = isScope(remember) && e.allowed.includes(remember) ? remember : "once";
+    const why = action === "accept" ? reason : (reason ?? `${action === "cancel" ? "cancelled" : "declined"} in the client`);
+    this.host.broker.decide(e.approval, { approve, channel: "elicitation", reason: why, remember: approve ? scope : undefined });
+  }
+
+  private heartbeats(message: JsonObject, held: HeldApproval): () => void {
+    const token = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta?.progressToken;
+    if (typeof token !== "string" && typeof token !== "number") return () => {};
+    let progress = 0;
+    const key = typeof message.id === "string" || typeof message.id === "number" ? idKey(message.id) : null;
+    const timer = setInterval(() => {
+      const note = { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: ++progress, message: `waiting for approval ${held.id}` } };
+      this.host.downstream.send(JSON.stringify(note), { stream: key });
+    }, this.host.heartbeatMs ?? HEARTBEAT_MS);
+    return () => clearInterval(timer);
+  }
+
+  private outcomeLine(held: HeldApproval): DecisionInput {
+    return {
+      ...this.host.base(),
+      direction: "outbound",
+      kind: "request",
+      id: null,
+      method: held.method,
+      tool: held.tool,
+      decision: "deny",
+      mode: "enforce",
+      rules: [held.rule],
+      reasonCode: [],
+      message: "",
+      evalUs: 0,
+      digest: null,
+      ruleset: held.ruleset,
+    };
+  }
+}
+
+function approvedVerdict(v: Verdict & { ask: ApprovalAsk }, approval: ApprovalStep): Verdict {
+  const modified = v.ask.modified;
+  return { ...v, action: modified ? "rewrite" : "forward", decision: modified ? "modify" : "allow", modified, reasonCode: ["APPROVED"], message: "approved", approval };
+}
+
+function deny(v: Verdict, code: string, message: string, approval?: ApprovalStep): Verdict {
+  return { ...v, action: "block", decision: "deny", reasonCode: [code], message, approval };
+}

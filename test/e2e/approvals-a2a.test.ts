@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from "a2a-sdk-03/client";
+import { readLog, ROOT, tempDir } from "../helpers.js";
+import { startServeCli, stopChild, waitFor } from "../support/servers.js";
+
+const AGENT = join(ROOT, "test", "fixtures", "servers", "a2a-agent-03.mjs");
+
+describe("approvals on an A2A route (serve): held, approved through the admin API", () => {
+  const dir = tempDir();
+  const log = join(dir, "decisions.ndjson");
+  const adminFile = join(dir, "admin.json");
+  const rules = join(dir, "rules.yaml");
+  writeFileSync(
+    rules,
+    [
+      "name: a2a-ask",
+      "rules:",
+      "  - id: ask-send",
+      "    match: { protocol: a2a, direction: outbound, operation: send }",
+      "    when: 'text.contains(\"needs-approval\")'",
+      "    decision: ask",
+      '    ask: { timeout: 20s, prompt: "Send a message through {route}?" }',
+    ].join("\n"),
+  );
+  let agent: ChildProcess | undefined;
+  let serve: ChildProcess | undefined;
+  let base = "";
+
+  beforeAll(async () => {
+    const a2aAgent = spawn(process.execPath, [AGENT], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    agent = a2aAgent;
+    const port = (await waitFor(a2aAgent, /listening (\d+)/)).match[1];
+    const routes = ["  - name: echo", "    path: /a2a/echo", `    a2a: { url: "http://127.0.0.1:${port}" }`];
+    ({ child: serve, base } = await startServeCli(dir, { rules, log, routes, extra: ["admin: { listen: 127.0.0.1:0 }"], env: { ...process.env, GUARDWIRE_ADMIN_FILE: adminFile } }));
+  });
+  afterAll(async () => {
+    if (serve) await stopChild(serve);
+    if (agent) await stopChild(agent);
+  });
+
+  it("a message/send is held until approved, then answered by the agent; a refused one is an error", async () => {
+    const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({})], cardResolver: new DefaultAgentCardResolver({}) }));
+    const client = await factory.createFromUrl(`${base}/a2a/echo/`);
+    const send = (t: string) => client.sendMessage({ message: { kind: "message", messageId: crypto.randomUUID(), role: "user", parts: [{ kind: "text", text: t }] } });
+    const a = JSON.parse(readFileSync(adminFile, "utf8")) as { url: string; token: string };
+    const api = async (method: string, path: string, body?: unknown) =>
+      (await fetch(a.url + path, { method, headers: { authorization: `Bearer ${a.token}` }, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<Record<string, unknown>>;
+    const next = async (): Promise<{ id: string; prompt: string; route: string }> => {
+      for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+        const list = (await api("GET", "/api/approvals")).approvals as { id: string; prompt: string; route: string }[];
+        if (list[0]) return list[0];
+      }
+      throw new Error("nothing held");
+    };
+
+    const approved = send("needs-approval: hello");
+    const h = await next();
+    expect(h).toMatchObject({ prompt: "Send a message through echo?", route: "echo" });
+    await api("POST", `/api/approvals/${h.id}/approve`, { by: "carol" });
+    expect(JSON.stringify(await approved)).toContain("needs-approval: hello");
+
+    const refused = send("needs-approval: again").catch((e: Error) => e);
+    const r = await next();
+    await api("POST", `/api/approvals/${r.id}/deny`, { reason: "not now" });
+    expect(String(await refused)).toMatch(/Denied by policy/);
+
+    const decidedLines = () => readLog(log).filter((l) => (l.approval as { step?: string } | undefined)?.step === "decided");
+    // The log is written just after the answer: wait for the line.
+    for (const deadline = Date.now() + 10_000; decidedLines().length < 2 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+    const decided = decidedLines();
+    expect(decided.map((l) => [l.protocol, (l.approval as { outcome: string }).outcome])).toEqual([["a2a", "approved"], ["a2a", "refused"]]);
+  });
+});
