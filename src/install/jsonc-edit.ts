@@ -1,0 +1,56 @@
+import { applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErrorCode, type Edit, type FormattingOptions, type ParseError } from "jsonc-parser";
+import { ConfigSyntaxError, lineColumn } from "./config-error.js";
+
+/*
+ * JSON and JSONC files are changed by edits at a key path (jsonc-parser's modify + applyEdits), never parsed and
+ * dumped again: comments, key order, indentation and every other byte stay as the person wrote them.
+ */
+
+/** Parses JSON or JSONC (comments, trailing commas); the first error is a ConfigSyntaxError with its line and column. */
+export function parseJsonc(path: string, text: string): unknown {
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const first = errors[0];
+  if (first) {
+    const { line, column } = lineColumn(text, first.offset);
+    throw new ConfigSyntaxError(path, line, column, printParseErrorCode(first.error));
+  }
+  return value;
+}
+
+export function valueAt(doc: unknown, path: readonly string[]): unknown {
+  let v = doc;
+  for (const key of path) {
+    if (v === null || typeof v !== "object" || Array.isArray(v) || !Object.hasOwn(v, key)) return undefined;
+    v = (v as Record<string, unknown>)[key];
+  }
+  return v;
+}
+
+/** Sets (or, with `undefined`, removes) each key path in turn; everything else in the text is left as it was. */
+export function editJsonc(text: string, changes: { path: string[]; value: unknown }[]): string {
+  const formattingOptions = indentationOf(text);
+  return changes.reduce((t, c) => applyEdits(t, edits(t, c.path, c.value, formattingOptions)), text);
+}
+
+const PLACEHOLDER = "\u0000guardwire\u0000";
+
+/**
+ * modify() lays a new value out over several lines. Where the value (or, for a new key, its object) was written on
+ * one line — `"git": { "command": "uvx", "args": ["x"] }` — the new one stays on one line too, items separated the
+ * way the old ones were.
+ */
+function edits(text: string, path: string[], value: unknown, formattingOptions: FormattingOptions): Edit[] {
+  const tree = parseTree(text, [], { allowTrailingComma: true });
+  const node = tree && (findNodeAtLocation(tree, path) ?? findNodeAtLocation(tree, path.slice(0, -1)));
+  const old = node ? text.slice(node.offset, node.offset + node.length) : "\n";
+  if (value === undefined || old.includes("\n")) return modify(text, path, value, { formattingOptions });
+  const inline = Array.isArray(value) ? `[${value.map((v) => JSON.stringify(v)).join(/\[\s*"[^"]*",(?! )/.test(old) ? "," : ", ")}]` : JSON.stringify(value);
+  return modify(text, path, PLACEHOLDER, { formattingOptions }).map((e) => ({ ...e, content: e.content.replace(JSON.stringify(PLACEHOLDER), inline) }));
+}
+
+/** The file's own indentation and line ending, so that an added key looks like its neighbours. */
+function indentationOf(text: string): FormattingOptions {
+  const indent = /^[ \t]+(?=\S)/m.exec(text)?.[0] ?? "  ";
+  return { insertSpaces: !indent.startsWith("\t"), tabSize: indent.startsWith("\t") ? 1 : indent.length, eol: text.includes("\r\n") ? "\r\n" : "\n" };
+}
