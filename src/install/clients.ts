@@ -55,7 +55,7 @@ export interface ServerEntry {
 /** Every client config file that exists for this user and project, in the order of CLIENTS. */
 export function findClientConfigs(where: Where): ClientConfig[] {
   const wanted = new Set(where.clients ?? CLIENTS);
-  return candidates(where).filter((c) => wanted.has(c.client) && existsSync(c.path)).flatMap((c) => (c.client === "claude-code" && c.scope === "user" ? withClaudeProjects(c) : [c]));
+  return clientConfigLocations(where).filter((c) => wanted.has(c.client) && existsSync(c.path)).flatMap((c) => (c.client === "claude-code" && c.scope === "user" ? withClaudeProjects(c) : [c]));
 }
 
 /** The servers a config lists, in file order; a file that does not parse is a ConfigSyntaxError. */
@@ -100,7 +100,8 @@ function withClaudeProjects(user: ClientConfig): ClientConfig[] {
   return [user, ...perProject];
 }
 
-function candidates(w: Where): ClientConfig[] {
+/** Every place a config is looked for, whether it exists or not. */
+export function clientConfigLocations(w: Where): ClientConfig[] {
   const path = w.platform === "win32" ? win32 : posix;
   const { home, env, cwd } = w;
   // Where desktop apps keep their settings: %APPDATA%, ~/Library/Application Support, $XDG_CONFIG_HOME.

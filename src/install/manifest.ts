@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { GuardwireError } from "../errors.js";
 import type { ClientConfig, ClientName } from "./clients.js";
 import type { Launch } from "./wrap-entry.js";
 import { atomicWrite } from "./safe-write.js";
@@ -35,8 +36,15 @@ export interface Manifest {
 
 export function readManifest(path: string): Manifest {
   if (!existsSync(path)) return { version: 1, files: {} };
-  const m = JSON.parse(readFileSync(path, "utf8")) as Manifest;
-  if (m.version !== 1 || typeof m.files !== "object" || m.files === null) throw new Error(`${path} is not a guardwire install manifest`);
+  let m: Manifest | undefined;
+  try {
+    m = JSON.parse(readFileSync(path, "utf8")) as Manifest;
+  } catch {
+    // reported below
+  }
+  if (m?.version !== 1 || typeof m.files !== "object" || m.files === null) {
+    throw new GuardwireError("CONFIG_INVALID", `${path} is not a guardwire install manifest; move it aside (uninstall then has nothing to restore; the backups are in the folder beside it)`);
+  }
   return m;
 }
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 export const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
@@ -18,9 +18,11 @@ export function backup(file: string, dir: string, now: Date): string {
 
 /**
  * Replaces `file` with `text` atomically: a temporary file in the same directory, written, fsynced, given the
- * original's mode, then renamed over it. A reader sees the old file or the new one, never half of one.
+ * original's mode, then renamed over it. A reader sees the old file or the new one, never half of one. A symlink
+ * (a dotfiles repository) stays a symlink: its target is the file replaced.
  */
-export function atomicWrite(file: string, text: string | Buffer): void {
+export function atomicWrite(link: string, text: string | Buffer): void {
+  const file = realpathSync(link);
   const mode = statSync(file).mode & 0o7777;
   const tmp = join(dirname(file), `.${basename(file)}.guardwire-${randomBytes(6).toString("hex")}.tmp`);
   const fd = openSync(tmp, "wx", mode);
