@@ -6,7 +6,7 @@ import { editJsonc, valueAt } from "./jsonc-edit.js";
 import { readManifest, writeManifest, type InstalledEntry, type InstalledFile, type Manifest } from "./manifest.js";
 import { atomicWrite, backup, sha256 } from "./safe-write.js";
 import { editToml } from "./toml-edit.js";
-import { launchChanges, unwrap, wrapLaunch, type Launch, type WrapSettings } from "./wrap-entry.js";
+import { launchChanges, logFile, logOf, unwrap, wrapLaunch, type Launch, type WrapSettings } from "./wrap-entry.js";
 
 /*
  * install: every stdio server in every client config found becomes `guardwire wrap … -- <its command>`; uninstall
@@ -36,7 +36,10 @@ export interface FileReport {
 
 export function install(where: Where, settings: WrapSettings, state: State): FileReport[] {
   const manifest = readManifest(state.manifest);
-  const reports = byFile(findClientConfigs(where)).map(([path, configs]) => installFile(path, configs, settings, state, manifest));
+  const configs = findClientConfigs(where);
+  // Log files already in use, by entries guardwire wrapped before: a new server never shares one.
+  const logs = new Set(Object.values(manifest.files).flatMap((f) => f.entries.map((e) => logOf(e.wrapped) ?? "")));
+  const reports = byFile(configs).map(([path, group]) => installFile(path, group, { ...settings, logs }, state, manifest));
   if (!state.dryRun && reports.some((r) => r.changed)) writeManifest(state.manifest, manifest);
   return reports;
 }
@@ -50,7 +53,9 @@ export function uninstall(clients: readonly ClientName[] | undefined, state: Sta
   return reports;
 }
 
-function installFile(path: string, configs: ClientConfig[], settings: WrapSettings, state: State, manifest: Manifest): FileReport {
+type Settings = WrapSettings & { logs: Set<string> };
+
+function installFile(path: string, configs: ClientConfig[], settings: Settings, state: State, manifest: Manifest): FileReport {
   const first = configs[0] as ClientConfig;
   const report: FileReport = { path, client: first.client, changed: false, lines: [] };
   const before = readFileSync(path, "utf8");
@@ -88,7 +93,7 @@ function installFile(path: string, configs: ClientConfig[], settings: WrapSettin
 }
 
 /** Decides about one server: wrap it (pushed onto `entries`), or say why not. */
-function plan(config: ClientConfig, server: ServerEntry, settings: WrapSettings, entries: InstalledEntry[]): string | undefined {
+function plan(config: ClientConfig, server: ServerEntry, settings: Settings, entries: InstalledEntry[]): string | undefined {
   if (server.kind === "remote") {
     return `skipped remote server "${server.name}" (${server.url}): NOT guarded; install wraps stdio servers only; to guard it, add it as a route of \`guardwire serve\` and point the client at the route (docs/serve.md)`;
   }
@@ -96,7 +101,9 @@ function plan(config: ClientConfig, server: ServerEntry, settings: WrapSettings,
   const launch: Launch = { command: server.command as string, ...(server.raw.args !== undefined ? { args: server.args ?? [] } : {}) };
   if (unwrap(launch, settings.guardwire)) return `already guarded: "${server.name}"`;
   if (server.raw.args !== undefined && !server.args) return `skipped "${server.name}": its args are not a list of strings; left as it is`;
-  entries.push({ serversPath: config.serversPath, name: server.name, original: launch, wrapped: wrapLaunch(config, server, settings) });
+  const log = logFile(config, server.name, settings.logDir, settings.logs);
+  settings.logs.add(log);
+  entries.push({ serversPath: config.serversPath, name: server.name, original: launch, wrapped: wrapLaunch(server, log, settings) });
   return `wrapped "${server.name}": ${[launch.command, ...(launch.args ?? [])].join(" ")}`;
 }
 

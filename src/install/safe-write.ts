@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, copyFileSync, fsyncSync, mkdirSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, copyFileSync, fchmodSync, fsyncSync, mkdirSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 export const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
@@ -27,6 +27,7 @@ export function atomicWrite(link: string, text: string | Buffer): void {
   const tmp = join(dirname(file), `.${basename(file)}.guardwire-${randomBytes(6).toString("hex")}.tmp`);
   const fd = openSync(tmp, "wx", mode);
   try {
+    fchmodSync(fd, mode); // exactly the original's, whatever the umask
     writeSync(fd, typeof text === "string" ? Buffer.from(text) : text);
     fsyncSync(fd);
   } catch (e) {

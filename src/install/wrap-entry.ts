@@ -19,21 +19,32 @@ export interface Launch {
 }
 
 /** `guardwire wrap --name <server> --log <file> [--rules …] -- <command> <args…>`, as the entry's new command and args. */
-export function wrapLaunch(config: ClientConfig, server: ServerEntry, s: WrapSettings): Required<Launch> {
+export function wrapLaunch(server: ServerEntry, log: string, s: WrapSettings): Required<Launch> {
   const [command, ...lead] = s.guardwire as [string, ...string[]];
   const rules = s.rules.flatMap((r) => ["--rules", r]);
   const inner = [server.command as string, ...(server.args ?? [])];
-  return { command, args: [...lead, "wrap", "--name", server.name, "--log", logFile(config, server.name, s.logDir), ...rules, "--", ...inner] };
+  return { command, args: [...lead, "wrap", "--name", server.name, "--log", log, ...rules, "--", ...inner] };
 }
 
 /**
  * `~/.guardwire/logs/cursor-memory.ndjson`; a project's entries carry the project's folder name and a short hash of
- * its path, so that two projects' servers of one name never share a log.
+ * its path, so that two projects' servers of one name never share a log. A name already `taken` (VS Code and VS
+ * Code Insiders both have a "fetch") gets `-2`, `-3`…: a log has one writer, and clients start servers together.
  */
-export function logFile(config: ClientConfig, server: string, dir: string): string {
+export function logFile(config: ClientConfig, server: string, dir: string, taken: ReadonlySet<string>): string {
   const project = config.project;
   const where = project ? `-${basename(project)}-${createHash("sha256").update(project).digest("hex").slice(0, 6)}` : "";
-  return join(dir, `${config.client}${where}-${server}`.replace(/[^A-Za-z0-9._-]+/g, "_") + ".ndjson");
+  const stem = join(dir, `${config.client}${where}-${server}`.replace(/[^A-Za-z0-9._-]+/g, "_"));
+  let file = `${stem}.ndjson`;
+  for (let n = 2; taken.has(file); n++) file = `${stem}-${n}.ndjson`;
+  return file;
+}
+
+/** The `--log` of a `guardwire wrap … --` launch, if it has one. */
+export function logOf(launch: Launch): string | undefined {
+  const tokens = launch.args ?? [];
+  const at = tokens.indexOf("--log");
+  return at >= 0 && at < tokens.indexOf("--") ? tokens[at + 1] : undefined;
 }
 
 /**

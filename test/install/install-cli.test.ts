@@ -153,6 +153,37 @@ describe("guardwire install / uninstall on every client's real config, under a t
   });
 });
 
+describe("guardwire install over time", () => {
+  it("a server of the same name in two clients' files gets two logs; one added later is wrapped by the next install; uninstall keeps later edits", () => {
+    const home = tempDir("guardwire-home-");
+    const stable = join(home, ".config", "Code", "User", "mcp.json");
+    const insiders = join(home, ".config", "Code - Insiders", "User", "mcp.json");
+    const original = '{\n  "servers": {\n    "fetch": { "command": "uvx", "args": ["mcp-server-fetch"] }\n  }\n}\n';
+    writeClientFiles({ [stable]: original, [insiders]: original });
+    expect(gw(home, home, "install").code).toBe(0);
+    const logOf = (file: string, name: string) => {
+      const args = (parseJsonc(readFileSync(file, "utf8")) as { servers: Record<string, Entry> }).servers[name]?.args ?? [];
+      return args[args.indexOf("--log") + 1];
+    };
+    expect(logOf(stable, "fetch")).toBe(join(home, ".guardwire", "logs", "vscode-fetch.ndjson"));
+    expect(logOf(insiders, "fetch")).toBe(join(home, ".guardwire", "logs", "vscode-fetch-2.ndjson"));
+
+    // By hand: a new server, and the wrapped fetch now runs a newer version.
+    const edited = readFileSync(stable, "utf8").replace('"mcp-server-fetch"]', '"mcp-server-fetch==2.0"]').replace('"servers": {', '"servers": {\n    "git": { "command": "uvx", "args": ["mcp-server-git"] },');
+    writeFileSync(stable, edited);
+    const second = gw(home, home, "install");
+    expect(second.out).toContain('wrapped "git": uvx mcp-server-git');
+    expect(second.out).toContain('already guarded: "fetch"');
+    expect(logOf(stable, "git")).toBe(join(home, ".guardwire", "logs", "vscode-git.ndjson"));
+
+    const r = gw(home, home, "uninstall");
+    expect(r.code, r.err).toBe(0);
+    expect(readFileSync(insiders, "utf8")).toBe(original);
+    expect(readFileSync(stable, "utf8")).toBe('{\n  "servers": {\n    "git": { "command": "uvx", "args": ["mcp-server-git"] },\n    "fetch": { "command": "uvx", "args": ["mcp-server-fetch==2.0"] }\n  }\n}\n');
+    expect(r.out).toContain('unwrapped "fetch" (edited since install: the command it now wraps is kept)');
+  });
+});
+
 describe("guardwire install leaves a malformed config untouched and says where it is broken", () => {
   it("reports path:line:column, exits 1, and still guards the other files", () => {
     const { home, project, files } = setup();
