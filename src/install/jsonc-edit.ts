@@ -7,9 +7,10 @@ import { ConfigSyntaxError, lineColumn } from "./config-error.js";
  */
 
 /** Parses JSON or JSONC (comments, trailing commas); the first error is a ConfigSyntaxError with its line and column. */
-export function parseJsonc(path: string, text: string): unknown {
+export function parseJsonc(path: string, withBom: string): unknown {
+  const text = withBom.replace(/^\uFEFF/, ""); // Windows editors may start the file with one
   const errors: ParseError[] = [];
-  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
   const first = errors[0];
   if (first) {
     const { line, column } = lineColumn(text, first.offset);
@@ -28,25 +29,29 @@ export function valueAt(doc: unknown, path: readonly string[]): unknown {
 }
 
 /** Sets (or, with `undefined`, removes) each key path in turn; everything else in the text is left as it was. */
-export function editJsonc(text: string, changes: { path: string[]; value: unknown }[]): string {
+export function editJsonc(withBom: string, changes: { path: string[]; value: unknown }[]): string {
+  const bom = withBom.startsWith("\uFEFF") ? "\uFEFF" : "";
+  const text = withBom.slice(bom.length);
   const formattingOptions = indentationOf(text);
-  return changes.reduce((t, c) => applyEdits(t, edits(t, c.path, c.value, formattingOptions)), text);
+  return bom + changes.reduce((t, c) => applyEdits(t, edits(t, c.path, c.value, formattingOptions)), text);
 }
 
 const PLACEHOLDER = "\u0000guardwire\u0000";
 
 /**
- * modify() lays a new value out over several lines. Where the value (or, for a new key, its object) was written on
- * one line — `"git": { "command": "uvx", "args": ["x"] }` — the new one stays on one line too, items separated the
- * way the old ones were.
+ * modify() with formatting lays a new value (and the object around an added key) out over several lines. Where the
+ * value, or the object that gets a new key, was written on one line — `"git": { "command": "uvx", "args": ["x"] }` —
+ * the edit is made unformatted and the value written on one line, items separated the way the old ones were.
  */
 function edits(text: string, path: string[], value: unknown, formattingOptions: FormattingOptions): Edit[] {
   const tree = parseTree(text, [], { allowTrailingComma: true });
   const node = tree && (findNodeAtLocation(tree, path) ?? findNodeAtLocation(tree, path.slice(0, -1)));
   const old = node ? text.slice(node.offset, node.offset + node.length) : "\n";
-  if (value === undefined || old.includes("\n")) return modify(text, path, value, { formattingOptions });
+  if (old.includes("\n")) return modify(text, path, value, { formattingOptions });
+  // Unformatted edits touch only the value (or the key): the rest of the line stays as it is.
+  if (value === undefined) return modify(text, path, undefined, {});
   const inline = Array.isArray(value) ? `[${value.map((v) => JSON.stringify(v)).join(/\[\s*"[^"]*",(?! )/.test(old) ? "," : ", ")}]` : JSON.stringify(value);
-  return modify(text, path, PLACEHOLDER, { formattingOptions }).map((e) => ({ ...e, content: e.content.replace(JSON.stringify(PLACEHOLDER), inline) }));
+  return modify(text, path, PLACEHOLDER, {}).map((e) => ({ ...e, content: e.content.replace(/^,(?=\S)/, ", ").replace(JSON.stringify(PLACEHOLDER), inline) }));
 }
 
 /** The file's own indentation and line ending, so that an added key looks like its neighbours. */

@@ -46,7 +46,7 @@ function setKey(path: string, text: string, table: string[], key: string, value:
     if (value === undefined) return text;
     // A new key goes at the end of the table's key lines (before its trailing blank lines).
     const at = section.start + body.replace(/\s*$/, "").length;
-    return `${text.slice(0, at)}\n${key} = ${render(value)}${text.slice(at)}`;
+    return `${text.slice(0, at)}${text.includes("\r\n") ? "\r\n" : "\n"}${key} = ${render(value)}${text.slice(at)}`;
   }
   const valueStart = section.start + line.index + line[0].length;
   const valueEnd = scanValue(text, valueStart);

@@ -162,6 +162,13 @@ command = "x"
     expect(() => editToml("/c.toml", 'mcp_servers = { a = { command = "x" } }\n', [{ path: ["mcp_servers", "a", "command"], value: "y" }])).toThrow(/no \[mcp_servers\.a\] table/);
   });
 
+  it("JSONC: a one-line entry that gets or loses args stays one line; a BOM and CRLF stay; an empty file has no servers", () => {
+    const text = '\uFEFF{\r\n  "s": { "a": { "command": "x" }, "b": { "command": "y", "args": ["1"] } }\r\n}\r\n';
+    const added = editJsonc(text, [{ path: ["s", "a", "args"], value: ["2"] }, { path: ["s", "b", "args"], value: undefined }]);
+    expect(added).toBe('\uFEFF{\r\n  "s": { "a": { "command": "x", "args": ["2"] }, "b": { "command": "y" } }\r\n}\r\n');
+    expect(listServers({ client: "cursor", path: "/e.json", format: "json", scope: "user", serversPath: ["mcpServers"] }, "")).toEqual([]);
+  });
+
   it("JSONC: a one-line entry stays on one line; a multi-line one keeps the file's indentation", () => {
     const one = '{\n\t"s": { "a": { "command": "x", "args": ["1","2"] } } // c\n}\n';
     expect(editJsonc(one, [{ path: ["s", "a", "args"], value: ["3", "4"] }])).toBe('{\n\t"s": { "a": { "command": "x", "args": ["3","4"] } } // c\n}\n');
