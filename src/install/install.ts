@@ -154,6 +154,12 @@ function commit(report: FileReport, before: string, after: string, state: State,
     report.diff = createTwoFilesPatch(report.path, report.path, before, after, "now", "after");
     return report;
   }
+  // A client may write its own config meanwhile (Claude Code rewrites ~/.claude.json often): never write over that.
+  if (readFileSync(report.path, "utf8") !== before) {
+    report.changed = false;
+    report.error = `${report.path} changed while guardwire was working on it (is its client running?); left as it is: run the command again`;
+    return report;
+  }
   report.backup = backup(report.path, state.backups, state.now());
   atomicWrite(report.path, after);
   record();
