@@ -230,6 +230,26 @@ describe("guardwire doctor", () => {
     expect(after.out).toMatch(/remote server "linear" .* is NOT guarded/);
   });
 
+  it("finds rules that no longer load, a log path that is a folder, and a guardwire that is gone", () => {
+    const home = tempDir("guardwire-home-");
+    const rules = join(home, "my-rules.yaml");
+    writeFileSync(rules, readFileSync(ACCEPTANCE_RULES, "utf8"));
+    const cursor = join(home, ".cursor", "mcp.json");
+    writeClientFiles({
+      [cursor]: JSON.stringify({ mcpServers: { a: { command: "uvx", args: ["a"] }, b: { command: "node", args: ["/gone/dist/cli/main.js", "wrap", "--log", join(home, "logdir"), "--", "x"] } } }),
+    });
+    mkdirSync(join(home, "logdir"));
+    expect(gw(home, home, "install", "--rules", rules).code).toBe(0);
+    writeFileSync(rules, "rules:\n  - id: x\n    when: 'this is not CEL ((('\n");
+    const r = gw(home, home, "doctor");
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`FIX  rules ${rules} do not load: `);
+    expect(r.out).toContain("→ `guardwire check <rules>` lists each problem");
+    expect(r.out).toMatch(/^FIX {2}guarded servers run \/gone\/dist\/cli\/main\.js, which does not exist$/m);
+    expect(r.out).toMatch(new RegExp(`^FIX {2}log ${join(home, "logdir")} is not a file$`, "m"));
+    expect(r.out).toMatch(/^ok {3}log writable: .*cursor-a\.ndjson$/m);
+  });
+
   it("says all good (exit 0) when every server is guarded and everything loads", () => {
     const home = tempDir("guardwire-home-");
     const files = clientFiles(home, home);
