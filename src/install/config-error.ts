@@ -11,6 +11,17 @@ export class ConfigSyntaxError extends Error {
   }
 }
 
+/** A config file guardwire can read but not change safely (a layout it does not edit): it is left as it was. */
+export class ConfigEditError extends Error {
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
+    super(`${path}: ${reason}; the file is left as it was`);
+    this.name = "ConfigEditError";
+  }
+}
+
 /** 1-based line and column of a character offset. */
 export function lineColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);

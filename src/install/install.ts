@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createTwoFilesPatch } from "diff";
 import { findClientConfigs, listServers, parseDocument, type ClientConfig, type ClientName, type ServerEntry, type Where } from "./clients.js";
-import { ConfigSyntaxError } from "./config-error.js";
+import { ConfigEditError, ConfigSyntaxError } from "./config-error.js";
 import { editJsonc, valueAt } from "./jsonc-edit.js";
 import { readManifest, writeManifest, type InstalledEntry, type InstalledFile, type Manifest } from "./manifest.js";
 import { atomicWrite, backup, sha256 } from "./safe-write.js";
@@ -49,7 +49,7 @@ export function uninstall(clients: readonly ClientName[] | undefined, state: Sta
   const reports = Object.entries(manifest.files)
     .filter(([, f]) => !clients || clients.includes(f.client))
     .map(([path, f]) => uninstallFile(path, f, state, manifest));
-  if (!state.dryRun) writeManifest(state.manifest, manifest);
+  if (!state.dryRun && reports.length > 0) writeManifest(state.manifest, manifest);
   return reports;
 }
 
@@ -74,7 +74,7 @@ function installFile(path: string, configs: ClientConfig[], settings: Settings, 
   if (entries.length === 0) return report;
   let after: string;
   try {
-    after = applyChanges(first.format, path, before, entries.flatMap((e) => launchChanges(configOf(configs, e), e.name, e.wrapped)));
+    after = applyChanges(first.format, path, before, entries.flatMap((e) => launchChanges(e.serversPath, e.name, e.wrapped)));
   } catch (e) {
     return fail(report, e);
   }
@@ -134,7 +134,7 @@ function uninstallFile(path: string, f: InstalledFile, state: State, manifest: M
       }
       // Unchanged since install: exactly the original. Edited since: the command it now wraps, without guardwire.
       const back = sameLaunch(launch, e.wrapped) ? e.original : { command: inner.command, ...(inner.args?.length || e.original.args ? { args: inner.args ?? [] } : {}) };
-      changes.push(...launchChanges({ serversPath: e.serversPath } as ClientConfig, e.name, back));
+      changes.push(...launchChanges(e.serversPath, e.name, back));
       report.lines.push(`unwrapped "${e.name}"${sameLaunch(launch, e.wrapped) ? "" : " (edited since install: the command it now wraps is kept)"}; the file's other changes since install are kept`);
     }
     return commit(report, before, applyChanges(f.format, path, before, changes), state, done);
@@ -171,8 +171,9 @@ function applyChanges(format: ClientConfig["format"], path: string, text: string
 }
 
 function fail(report: FileReport, e: unknown): FileReport {
-  if (!(e instanceof ConfigSyntaxError) && !(e instanceof Error && e.message.startsWith(report.path))) throw e;
-  report.error = e instanceof ConfigSyntaxError ? `${e.message}; the file is left untouched` : `${e.message}`;
+  if (e instanceof ConfigSyntaxError) report.error = `${e.message}; the file is left untouched`;
+  else if (e instanceof ConfigEditError) report.error = e.message;
+  else throw e;
   report.changed = false;
   report.diff = undefined;
   return report;
@@ -180,10 +181,6 @@ function fail(report: FileReport, e: unknown): FileReport {
 
 function sameLaunch(a: Launch, b: Launch): boolean {
   return a.command === b.command && JSON.stringify(a.args) === JSON.stringify(b.args);
-}
-
-function configOf(configs: ClientConfig[], e: InstalledEntry): ClientConfig {
-  return configs.find((c) => c.serversPath.join("\0") === e.serversPath.join("\0")) as ClientConfig;
 }
 
 function byFile(configs: ClientConfig[]): [string, ClientConfig[]][] {

@@ -1,5 +1,5 @@
 import { parse, TomlError } from "smol-toml";
-import { ConfigSyntaxError } from "./config-error.js";
+import { ConfigEditError, ConfigSyntaxError } from "./config-error.js";
 
 /*
  * TOML (Codex's config.toml) is changed by rewriting only the value of the keys asked for, in place, inside their
@@ -32,14 +32,14 @@ export function editToml(path: string, text: string, changes: { path: string[]; 
     out = setKey(path, out, table, key, c.value);
   }
   if (JSON.stringify(parseToml(path, out)) !== JSON.stringify(wanted)) {
-    throw new Error(`${path}: the TOML edit did not produce the intended values; the file is left as it was`);
+    throw new ConfigEditError(path, "the TOML edit did not produce the intended values");
   }
   return out;
 }
 
 function setKey(path: string, text: string, table: string[], key: string, value: unknown): string {
   const section = findTable(text, table);
-  if (!section) throw new Error(`${path}: no [${table.join(".")}] table to edit (only that layout is supported); the file is left as it was`);
+  if (!section) throw new ConfigEditError(path, `no [${table.join(".")}] table to edit (only that layout is supported)`);
   const body = text.slice(section.start, section.end);
   const line = new RegExp(`^([ \\t]*)(?:${escape(key)}|"${escape(key)}"|'${escape(key)}')[ \\t]*=[ \\t]*`, "m").exec(body);
   if (!line) {
@@ -92,7 +92,7 @@ function scanValue(text: string, i: number): number {
 function render(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(render).join(", ")}]`;
   if (typeof value === "string") return JSON.stringify(value);
-  throw new Error(`cannot write ${typeof value} into TOML`);
+  throw new TypeError(`cannot write ${typeof value} into TOML`);
 }
 
 function escape(s: string): string {

@@ -64,8 +64,8 @@ export function unwrap(launch: Launch, ours: string[] = []): Launch | undefined 
 }
 
 /** The key-path changes that put `launch` into entry `name` (an absent `args` removes the key). */
-export function launchChanges(config: ClientConfig, name: string, launch: Launch): { path: string[]; value: unknown }[] {
-  const at = [...config.serversPath, name];
+export function launchChanges(serversPath: string[], name: string, launch: Launch): { path: string[]; value: unknown }[] {
+  const at = [...serversPath, name];
   return [
     { path: [...at, "command"], value: launch.command },
     { path: [...at, "args"], value: launch.args },
