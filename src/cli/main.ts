@@ -15,6 +15,8 @@ import { DEFAULT_PINS } from "./guardians.js";
 import { runGuardian, KEYS_ENV, type GuardianCommandOptions } from "./guardian.js";
 import { runPins } from "./pins.js";
 import { wholeNumber } from "./startup.js";
+import { runDoctor, runInstall, runUninstall, type InstallCommandOptions } from "./install.js";
+import { CLIENTS } from "../install/clients.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(",")];
@@ -181,6 +183,39 @@ program
   .option("--partial", "the oldest files were rotated away: start from the first line's prev instead of genesis", false)
   .action(async (files: string[], o: { partial: boolean }) => {
     process.exitCode = await runVerify(files, process.stdout, process.stderr, o);
+  });
+
+const clientList = `client to change (${CLIENTS.join(", ")}); repeatable or comma-separated (default: all)`;
+
+program
+  .command("install")
+  .description("guard every stdio MCP server of the clients installed here: each entry becomes `guardwire wrap … -- <its command>` (docs/install.md)")
+  .option("--client <name>", clientList, collect)
+  .option("--all", "every client found (the default)", false)
+  .option("--rules <file|dir|pack>", "the rules each wrapped server uses; repeatable, in order (default: balanced)", repeat)
+  .option("--log <dir>", "folder for the decision logs, one file per server (default: ~/.guardwire/logs)")
+  .option("--on-path", "run `guardwire` from PATH instead of this Node and this guardwire by absolute path", false)
+  .option("--dry-run", "change nothing; print a unified diff of each file that would change", false)
+  .action((o: InstallCommandOptions) => {
+    process.exitCode = runInstall(o);
+  });
+
+program
+  .command("uninstall")
+  .description("put back every entry install changed: byte for byte when the file is as install left it, otherwise only guardwire's entries")
+  .option("--client <name>", clientList, collect)
+  .option("--dry-run", "change nothing; print a unified diff of each file that would change", false)
+  .action((o: { client?: string[]; dryRun: boolean }) => {
+    process.exitCode = runUninstall(o);
+  });
+
+program
+  .command("doctor")
+  .description("check that every server is guarded, the logs are writable, the rules load and the pins file reads; a fix for each problem")
+  .option("--client <name>", clientList, collect)
+  .option("--pins <file>", "the pins file", DEFAULT_PINS)
+  .action((o: { client?: string[]; pins: string }) => {
+    process.exitCode = runDoctor(o);
   });
 
 // Usage errors are one line, like every other error: what was wrong, and where to read more.

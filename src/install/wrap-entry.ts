@@ -1,0 +1,73 @@
+import { createHash } from "node:crypto";
+import { basename, join } from "node:path";
+import type { ClientConfig, ServerEntry } from "./clients.js";
+
+/** How install writes `guardwire wrap` into an entry. */
+export interface WrapSettings {
+  /** The command that runs guardwire, then its leading arguments: `[node, /abs/dist/cli/main.js]` or `["guardwire"]`. */
+  guardwire: string[];
+  /** Each server logs to its own file here (a log file has one writer). */
+  logDir: string;
+  /** `--rules` values, in order (absolute paths or shipped pack names). */
+  rules: string[];
+}
+
+export interface Launch {
+  command: string;
+  /** Absent when the entry has no `args` key. */
+  args?: string[];
+}
+
+/** `guardwire wrap --name <server> --log <file> [--rules …] -- <command> <args…>`, as the entry's new command and args. */
+export function wrapLaunch(server: ServerEntry, log: string, s: WrapSettings): Required<Launch> {
+  const [command, ...lead] = s.guardwire as [string, ...string[]];
+  const rules = s.rules.flatMap((r) => ["--rules", r]);
+  const inner = [server.command as string, ...(server.args ?? [])];
+  return { command, args: [...lead, "wrap", "--name", server.name, "--log", log, ...rules, "--", ...inner] };
+}
+
+/**
+ * `~/.guardwire/logs/cursor-memory.ndjson`; a project's entries carry the project's folder name and a short hash of
+ * its path, so that two projects' servers of one name never share a log. A name already `taken` (VS Code and VS
+ * Code Insiders both have a "fetch") gets `-2`, `-3`…: a log has one writer, and clients start servers together.
+ */
+export function logFile(config: ClientConfig, server: string, dir: string, taken: ReadonlySet<string>): string {
+  const project = config.project;
+  const where = project ? `-${basename(project)}-${createHash("sha256").update(project).digest("hex").slice(0, 6)}` : "";
+  const stem = join(dir, `${config.client}${where}-${server}`.replace(/[^A-Za-z0-9._-]+/g, "_"));
+  let file = `${stem}.ndjson`;
+  for (let n = 2; taken.has(file); n++) file = `${stem}-${n}.ndjson`;
+  return file;
+}
+
+/** The `--log` of a `guardwire wrap … --` launch, if it has one. */
+export function logOf(launch: Launch): string | undefined {
+  const tokens = launch.args ?? [];
+  const at = tokens.indexOf("--log");
+  return at >= 0 && at < tokens.indexOf("--") ? tokens[at + 1] : undefined;
+}
+
+/**
+ * An entry already launched through `guardwire wrap … --`: by install, or by hand (`guardwire wrap`, `npx guardwire
+ * wrap`, `node …/dist/cli/main.js wrap`, `guardwire.cmd wrap`). The wrapped command follows the first `--`.
+ */
+export function unwrap(launch: Launch, ours: string[] = []): Launch | undefined {
+  const tokens = [launch.command, ...(launch.args ?? [])];
+  const at = tokens.indexOf("wrap");
+  if (at < 1) return undefined;
+  const isGuardwire = (t: string) => /guardwire/i.test(t) || /dist[\\/]cli[\\/]main\.js$/.test(t) || ours.includes(t);
+  if (!tokens.slice(0, at).some(isGuardwire)) return undefined;
+  const dashes = tokens.indexOf("--", at);
+  const inner = tokens.slice(dashes + 1);
+  if (dashes < 0 || inner.length === 0) return undefined;
+  return { command: inner[0] as string, args: inner.slice(1) };
+}
+
+/** The key-path changes that put `launch` into entry `name` (an absent `args` removes the key). */
+export function launchChanges(serversPath: string[], name: string, launch: Launch): { path: string[]; value: unknown }[] {
+  const at = [...serversPath, name];
+  return [
+    { path: [...at, "command"], value: launch.command },
+    { path: [...at, "args"], value: launch.args },
+  ];
+}
