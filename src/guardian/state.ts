@@ -113,6 +113,19 @@ export class MemoryPinStore implements PinStore {
   }
 }
 
+/** The pins of a pins file's text; throws, saying why, when it is not one. */
+export function parsePins(text: string): Record<string, Record<string, string>> {
+  const parsed = JSON.parse(text) as { version?: unknown; servers?: unknown };
+  if (parsed.version !== 1 || parsed.servers === null || typeof parsed.servers !== "object") throw new Error("not a guardwire pins file");
+  for (const [server, tools] of Object.entries(parsed.servers as Record<string, unknown>)) {
+    if (tools === null || typeof tools !== "object") throw new Error(`bad entry for server ${server}`);
+    for (const [tool, fp] of Object.entries(tools as Record<string, unknown>)) {
+      if (typeof fp !== "string" || !/^[0-9a-f]{64}$/.test(fp)) throw new Error(`bad fingerprint for ${server}/${tool}`);
+    }
+  }
+  return Object.assign(Object.create(null), parsed.servers) as Record<string, Record<string, string>>;
+}
+
 /**
  * Pins persisted in a JSON file (default ~/.guardwire/pins.json). A file that cannot be read as pins is never
  * trusted: it is moved aside as `<file>.corrupt-<time>`, reported, and the pins are rebuilt from what is seen next.
@@ -129,15 +142,7 @@ export class PinFile extends MemoryPinStore {
       return; // no pins yet
     }
     try {
-      const parsed = JSON.parse(text) as { version?: unknown; servers?: unknown };
-      if (parsed.version !== 1 || parsed.servers === null || typeof parsed.servers !== "object") throw new Error("not a guardwire pins file");
-      for (const [server, tools] of Object.entries(parsed.servers as Record<string, unknown>)) {
-        if (tools === null || typeof tools !== "object") throw new Error(`bad entry for server ${server}`);
-        for (const [tool, fp] of Object.entries(tools as Record<string, unknown>)) {
-          if (typeof fp !== "string" || !/^[0-9a-f]{64}$/.test(fp)) throw new Error(`bad fingerprint for ${server}/${tool}`);
-        }
-      }
-      this.pins = Object.assign(Object.create(null), parsed.servers) as Record<string, Record<string, string>>;
+      this.pins = parsePins(text);
     } catch (e) {
       const aside = `${path}.corrupt-${now().toISOString().replace(/[:.]/g, "-")}`;
       try {

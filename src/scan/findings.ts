@@ -1,0 +1,136 @@
+import { readFileSync } from "node:fs";
+import { detectPromptInjection, detectSecrets, detectToolPoisoning } from "../guardian/detectors/content.js";
+import { detectToolChanges, toolFingerprint, type PinStore } from "../guardian/detectors/pins.js";
+import { collectStrings, type Detection, type JsonPath } from "../guardian/detectors/scan.js";
+import { parsePins } from "../guardian/state.js";
+import { GuardwireError } from "../errors.js";
+import type { Item, Listing } from "./run.js";
+
+export type Severity = "high" | "medium";
+
+export type ItemKind = "tool" | "prompt" | "resource" | "resourceTemplate" | "instructions";
+
+export interface Finding {
+  type: string;
+  severity: Severity;
+  /** What carries it: a tool, prompt, resource or template (by name), or the server's instructions. */
+  kind: ItemKind;
+  name: string;
+  /** Where in it: `description`, `inputSchema.properties.path.description`… */
+  field: string;
+  /** The matched text, made visible (control and invisible characters escaped) and bounded; secrets masked. */
+  match: string;
+  /** The match in its context, `«match»`, up to 40 characters either side. */
+  excerpt: string;
+}
+
+export type PinStatus = "same" | "changed" | "new";
+
+/**
+ * Severity by detector: instructions planted for the model, credentials and changed tools are `high`; patterns that
+ * also occur in honest descriptions (a tool telling the model to call another one first, chat-template tokens) are
+ * `medium`. docs/scan.md has the table.
+ */
+export function severityOf(type: string): Severity {
+  return /\.(?:chained_instruction|role)$/.test(type) ? "medium" : "high";
+}
+
+/** Pins read from a file and never written: a scan only compares. A missing file is no pins; a corrupt one an error. */
+export function readPins(path: string): PinStore & { tools(server: string): string[] } {
+  let pins: Record<string, Record<string, string>> = Object.create(null) as Record<string, Record<string, string>>;
+  let text: string | undefined;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    // no pins yet: every tool is new
+  }
+  if (text !== undefined) {
+    try {
+      pins = parsePins(text);
+    } catch (e) {
+      throw new GuardwireError("CONFIG_INVALID", `pins file ${path} is not readable as pins: ${(e as Error).message}`);
+    }
+  }
+  const own = (server: string) => (Object.prototype.hasOwnProperty.call(pins, server) ? pins[server] : undefined);
+  return { get: (server, tool) => own(server)?.[tool], tools: (server) => Object.keys(own(server) ?? {}) };
+}
+
+const KEYS = [
+  { key: "tools", kind: "tool" },
+  { key: "prompts", kind: "prompt" },
+  { key: "resources", kind: "resource" },
+  { key: "resourceTemplates", kind: "resourceTemplate" },
+] as const;
+
+/**
+ * The guardian's detectors over what a server says about itself. Tools go through `tool_poisoning` (which includes
+ * the prompt-injection patterns), `secrets` and `tool_changed` against the pins under `pinName`; prompts, resources,
+ * templates and the server's instructions through `prompt_injection` and `secrets`.
+ */
+export function findingsOf(listing: Listing, pinName: string, pins: PinStore): { findings: Finding[]; pins: Record<string, PinStatus> } {
+  const findings: Finding[] = [];
+  const seen = new Set<string>();
+  const add = (message: Record<string, unknown>, detections: Detection[]) => {
+    for (const d of detections) {
+      const id = `${d.type}|${d.path.join("/")}|${d.start}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      findings.push(toFinding(message, d));
+    }
+  };
+  for (const { key } of KEYS) {
+    const message = { result: { [key]: listing[key] } };
+    const sites = collectStrings(message, ["result"]);
+    add(message, [...(key === "tools" ? detectToolPoisoning(sites) : detectPromptInjection(sites)), ...detectSecrets(sites)]);
+    if (key === "tools") add(message, detectToolChanges(message, pinName, pins).detections);
+  }
+  if (listing.instructions !== null) {
+    const message = { result: { instructions: listing.instructions } };
+    const sites = collectStrings(message, ["result"]);
+    add(message, [...detectPromptInjection(sites), ...detectSecrets(sites)]);
+  }
+  const status: Record<string, PinStatus> = {};
+  for (const tool of listing.tools) {
+    if (typeof tool.name !== "string") continue;
+    const pinned = pins.get(pinName, tool.name);
+    status[tool.name] = pinned === undefined ? "new" : pinned === toolFingerprint(tool) ? "same" : "changed";
+  }
+  return { findings, pins: status };
+}
+
+function toFinding(message: Record<string, unknown>, d: Detection): Finding {
+  const [, key, index, ...rest] = d.path as [string, string, number | string, ...JsonPath];
+  const value = String(at(message, d.path) ?? "");
+  const kindOf = KEYS.find((k) => k.key === key)?.kind ?? "instructions";
+  const item = kindOf === "instructions" ? undefined : (at(message, ["result", key, index]) as Item | undefined);
+  const name = item === undefined ? "" : String(item.name ?? item.uri ?? item.uriTemplate ?? `#${index}`);
+  const field = kindOf === "instructions" ? "instructions" : rest.map((p, i) => (typeof p === "number" ? `[${p}]` : (i > 0 ? "." : "") + p)).join("");
+  const secret = d.type.startsWith("secrets.");
+  const raw = value.slice(d.start, d.end);
+  const match = secret ? mask(raw) : clip(visible(raw), 120);
+  const before = visible(value.slice(Math.max(0, d.start - 40), d.start));
+  const after = visible(value.slice(d.end, d.end + 40));
+  const excerpt = `${d.start > 40 ? "…" : ""}${before}«${match}»${after}${d.end + 40 < value.length ? "…" : ""}`;
+  return { type: d.type, severity: severityOf(d.type), kind: kindOf, name: visible(name), field: visible(field), match, excerpt };
+}
+
+function at(root: unknown, path: JsonPath): unknown {
+  let v = root;
+  for (const p of path) v = v !== null && typeof v === "object" ? (v as Record<string | number, unknown>)[p] : undefined;
+  return v;
+}
+
+/** A secret is named, not repeated: its first four characters and its length. */
+const mask = (s: string) => `${visible(s.slice(0, 4))}…(${s.length} chars)`;
+
+const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max - 1) + "…" : s);
+
+/**
+ * Text from a server shown on a terminal or in CI logs: control characters (escape sequences), bidi overrides and
+ * invisible characters are written as `\u{…}` so a description can neither drive the terminal nor hide from the reader.
+ */
+export function visible(s: string): string {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]/gu, (c) =>
+    c === "\n" ? "\\n" : `\\u{${(c.codePointAt(0) as number).toString(16)}}`,
+  );
+}
