@@ -59,8 +59,8 @@ export async function listServer(entry: ServerEntry, timeoutMs: number): Promise
         return await listOver(new StreamableHTTPClientTransport(url, { requestInit }), "streamable-http", (c) => (current = c));
       } catch (e) {
         await close(current);
-        // Only an answer that says "not here" earns a second try over legacy SSE; a timeout does not.
-        if (!/\b(?:404|405|400)\b|Unexpected content type/i.test(String(e))) throw e;
+        // Only an answer that says "not here" earns a second try over legacy SSE (the SDK's own fallback rule).
+        if (![400, 404, 405].includes(httpStatus(e) ?? 0) && !/Unexpected content type/i.test(String(e))) throw e;
       }
     }
     return await listOver(new SSEClientTransport(url, { requestInit}), "sse", (c) => (current = c));
@@ -125,8 +125,18 @@ async function close(c: { client: Client; transport: Transport } | undefined): P
   }
 }
 
+/** The status of an HTTP transport's error (the SDK puts it in `code`). */
+function httpStatus(e: unknown): number | undefined {
+  const code = (e as { code?: unknown }).code;
+  return typeof code === "number" && code >= 100 && code < 600 ? code : undefined;
+}
+
 function oneLine(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
-  const text = err.code === "ENOENT" && err.syscall?.startsWith("spawn") ? `cannot start: ${err.path ?? "command"} not found (ENOENT)` : (err.message ?? String(e));
+  const status = httpStatus(e);
+  const text =
+    err.code === "ENOENT" && err.syscall?.startsWith("spawn")
+      ? `cannot start: ${err.path ?? "command"} not found (ENOENT)`
+      : (err.message ?? String(e)) + (status !== undefined ? ` (HTTP ${status})` : "");
   return text.replace(/\s+/g, " ").trim().slice(0, 500);
 }
