@@ -26,6 +26,8 @@ export type Listed = { ok: true; listing: Listing } | { ok: false; error: string
 const MAX_PAGES = 100;
 const MAX_ITEMS = 10_000;
 const STDERR_KEEP = 2000;
+/** All a remote server may send during one scan: a hostile endpoint cannot fill memory before the timeout. */
+export const MAX_HTTP_BYTES = 32 * 1024 * 1024;
 
 const KINDS = [
   { key: "tools", method: "tools/list", capability: "tools" },
@@ -54,16 +56,17 @@ export async function listServer(entry: ServerEntry, timeoutMs: number): Promise
     }
     const url = new URL(entry.url);
     const requestInit = { headers: entry.headers };
+    const fetch = cappedFetch(MAX_HTTP_BYTES);
     if (entry.transport === "auto") {
       try {
-        return await listOver(new StreamableHTTPClientTransport(url, { requestInit }), "streamable-http", (c) => (current = c));
+        return await listOver(new StreamableHTTPClientTransport(url, { requestInit, fetch }), "streamable-http", (c) => (current = c));
       } catch (e) {
         await close(current);
         // Only an answer that says "not here" earns a second try over legacy SSE (the SDK's own fallback rule).
         if (![400, 404, 405].includes(httpStatus(e) ?? 0) && !/Unexpected content type/i.test(String(e))) throw e;
       }
     }
-    return await listOver(new SSEClientTransport(url, { requestInit}), "sse", (c) => (current = c));
+    return await listOver(new SSEClientTransport(url, { requestInit, fetch }), "sse", (c) => (current = c));
   };
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -123,6 +126,26 @@ async function close(c: { client: Client; transport: Transport } | undefined): P
   } catch {
     // closing a server that never started
   }
+}
+
+/** `fetch` whose response bodies, together, may not exceed `limit` bytes: past it, the body errors. */
+function cappedFetch(limit: number): typeof fetch {
+  let total = 0;
+  return async (input, init) => {
+    const res = await fetch(input, init);
+    if (!res.body || [101, 204, 205, 304].includes(res.status)) return res;
+    const counted = res.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, out) {
+          total += chunk.byteLength;
+          if (total > limit) out.error(new Error(`the server sent more than ${limit} bytes`));
+          else out.enqueue(chunk);
+        },
+      }),
+    );
+    const wrapped = new Response(counted, { status: res.status, statusText: res.statusText, headers: res.headers });
+    return Object.defineProperties(wrapped, { url: { value: res.url }, redirected: { value: res.redirected } });
+  };
 }
 
 /** The status of an HTTP transport's error (the SDK puts it in `code`). */

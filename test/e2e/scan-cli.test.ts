@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -220,6 +222,33 @@ describe("guardwire scan: HTTP servers", () => {
     expect(wrong?.error).toBe("Streamable HTTP error: Error POSTing to endpoint: missing or wrong x-api-key (HTTP 401)");
     expect(legacy).toMatchObject({ status: "scanned", transport: "sse", findings: [] });
     expect(legacy?.tools.length).toBeGreaterThan(0);
+  });
+});
+
+describe("guardwire scan: a hostile HTTP endpoint", () => {
+  it("an answer without end is cut at 32 MiB: a row with the reason, not a full memory", async () => {
+    const chunk = "a".repeat(1 << 20);
+    const http = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"jsonrpc":"2.0","id":0,"result":{"x":"');
+      let n = 0;
+      const more = () => {
+        while (n++ < 40) if (!res.write(chunk)) return void res.once("drain", more);
+        res.end('"}}');
+      };
+      res.on("error", () => {});
+      more();
+    });
+    await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
+    try {
+      const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+      const { code, report } = await json(["--config", config({ big: { url } }), "--pins", pinsFile()]);
+      expect(code).toBe(3);
+      expect(report.servers[0]).toMatchObject({ status: "failed", error: "the server sent more than 33554432 bytes" });
+    } finally {
+      http.closeAllConnections();
+      http.close();
+    }
   });
 });
 
