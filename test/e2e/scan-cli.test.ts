@@ -17,7 +17,7 @@ const node = process.execPath;
 /** The built CLI as a real process: its exit code, stdout and stderr. */
 function scan(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(node, [CLI, "scan", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(node, [CLI, "scan", ...args], { env, cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -83,6 +83,18 @@ describe("guardwire scan: stdio servers", () => {
     expect(stdout).toMatch(/^ {2}HIGH +tool_poisoning\.hidden_tag +tool add: description +Adds two numbers\.\\n«<IMPORTANT>»/m);
     expect(stdout).toMatch(/^ {2}HIGH +secrets\.aws_access_key +tool deploy: description +.*«AKIA…\(20 chars\)»/m);
     expect(stdout).toMatch(/^1 server: 1 scanned, 0 not scanned; 6 findings \(6 high, 0 medium\)$/m);
+  });
+
+  it("the README's example prints what the README says", async () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const shown = /## Scan your servers[\s\S]*?```sh\n[\s\S]*?```\n\n```\n([\s\S]*?)```/.exec(readme)?.[1];
+    const file = config({
+      notes: { command: "node", args: ["test/fixtures/servers/poisoned-mcp-server.mjs"] },
+      github: { command: "github-mcp-server", args: ["stdio"] },
+    });
+    const { code, stdout } = await scan(["--config", file, "--pins", pinsFile()]);
+    expect(code).toBe(1);
+    expect(stdout).toBe(shown);
   });
 
   it("server-everything is clean: every tool, prompt, resource and template listed, no finding; exit 0", async () => {
