@@ -70,24 +70,27 @@ const KEYS = [
 export function findingsOf(listing: Listing, pinName: string, pins: PinStore): { findings: Finding[]; pins: Record<string, PinStatus> } {
   const findings: Finding[] = [];
   const seen = new Set<string>();
-  const add = (message: Record<string, unknown>, detections: Detection[]) => {
+  const judge = (message: Record<string, unknown>, detections: Detection[]) => {
+    // Every secret in a string is masked in every excerpt of that string, not only in its own finding's.
+    const secrets = new Map<string, Detection[]>();
+    for (const d of detections) if (d.type.startsWith("secrets.")) secrets.set(d.path.join("/"), [...(secrets.get(d.path.join("/")) ?? []), d]);
     for (const d of detections) {
       const id = `${d.type}|${d.path.join("/")}|${d.start}`;
       if (seen.has(id)) continue;
       seen.add(id);
-      findings.push(toFinding(message, d));
+      findings.push(toFinding(message, d, secrets.get(d.path.join("/")) ?? []));
     }
   };
   for (const { key } of KEYS) {
     const message = { result: { [key]: listing[key] } };
     const sites = collectStrings(message, ["result"]);
-    add(message, [...(key === "tools" ? detectToolPoisoning(sites) : detectPromptInjection(sites)), ...detectSecrets(sites)]);
-    if (key === "tools") add(message, detectToolChanges(message, pinName, pins).detections);
+    const changes = key === "tools" ? detectToolChanges(message, pinName, pins).detections : [];
+    judge(message, [...(key === "tools" ? detectToolPoisoning(sites) : detectPromptInjection(sites)), ...detectSecrets(sites), ...changes]);
   }
   if (listing.instructions !== null) {
     const message = { result: { instructions: listing.instructions } };
     const sites = collectStrings(message, ["result"]);
-    add(message, [...detectPromptInjection(sites), ...detectSecrets(sites)]);
+    judge(message, [...detectPromptInjection(sites), ...detectSecrets(sites)]);
   }
   const status: Record<string, PinStatus> = {};
   for (const tool of listing.tools) {
@@ -98,19 +101,21 @@ export function findingsOf(listing: Listing, pinName: string, pins: PinStore): {
   return { findings, pins: status };
 }
 
-function toFinding(message: Record<string, unknown>, d: Detection): Finding {
+function toFinding(message: Record<string, unknown>, d: Detection, secrets: Detection[]): Finding {
   const [, key, index, ...rest] = d.path as [string, string, number | string, ...JsonPath];
-  const value = String(at(message, d.path) ?? "");
   const kindOf = KEYS.find((k) => k.key === key)?.kind ?? "instructions";
   const item = kindOf === "instructions" ? undefined : (at(message, ["result", key, index]) as Item | undefined);
   const name = item === undefined ? "" : String(item.name ?? item.uri ?? item.uriTemplate ?? `#${index}`);
   const field = kindOf === "instructions" ? "instructions" : rest.map((p, i) => (typeof p === "number" ? `[${p}]` : (i > 0 ? "." : "") + p)).join("");
-  const secret = d.type.startsWith("secrets.");
-  const raw = value.slice(d.start, d.end);
-  const match = secret ? mask(raw) : clip(visible(raw), 120);
-  const before = visible(value.slice(Math.max(0, d.start - 40), d.start));
-  const after = visible(value.slice(d.end, d.end + 40));
-  const excerpt = `${d.start > 40 ? "…" : ""}${before}«${match}»${after}${d.end + 40 < value.length ? "…" : ""}`;
+  const { text, map, names } = masked(String(at(message, d.path) ?? ""), secrets);
+  const start = map(d.start, false);
+  const end = map(d.end, true);
+  // The context shows a secret's name whole or not at all.
+  const whole = (i: number, edge: "to" | "toEnd") => names.find((n) => i > n.to && i < n.toEnd)?.[edge] ?? i;
+  const from = whole(codePointEdge(text, Math.max(0, start - 40), -1), "to");
+  const to = whole(codePointEdge(text, Math.min(text.length, end + 40), 1), "toEnd");
+  const match = clip(visible(text.slice(start, end)), 120);
+  const excerpt = `${from > 0 ? "…" : ""}${visible(text.slice(from, start))}«${match}»${visible(text.slice(end, to))}${to < text.length ? "…" : ""}`;
   return { type: d.type, severity: severityOf(d.type), kind: kindOf, name: visible(name), field: visible(field), match, excerpt };
 }
 
@@ -120,10 +125,42 @@ function at(root: unknown, path: JsonPath): unknown {
   return v;
 }
 
-/** A secret is named, not repeated: its first four characters and its length. */
-const mask = (s: string) => `${visible(s.slice(0, 4))}…(${s.length} chars)`;
+/**
+ * The string with each secret replaced by its name (`AKIA…(20 chars)`: the first four characters and the length),
+ * and where an offset of the original lands in it (an offset inside a secret: the start or end of its name).
+ */
+function masked(value: string, secrets: Detection[]): { text: string; map: (i: number, end: boolean) => number; names: { to: number; toEnd: number }[] } {
+  const spans: { start: number; end: number; to: number; toEnd: number }[] = [];
+  let text = "";
+  let last = 0;
+  for (const s of [...secrets].sort((a, b) => a.start - b.start)) {
+    if (s.start < last) continue;
+    text += value.slice(last, s.start);
+    const name = `${value.slice(s.start, codePointEdge(value, s.start + 4, -1))}…(${s.end - s.start} chars)`;
+    spans.push({ start: s.start, end: s.end, to: text.length, toEnd: text.length + name.length });
+    text += name;
+    last = s.end;
+  }
+  text += value.slice(last);
+  const map = (i: number, end: boolean) => {
+    let shift = 0;
+    for (const s of spans) {
+      if (i <= s.start) break;
+      if (i < s.end) return end ? s.toEnd : s.to;
+      shift = s.toEnd - s.end;
+    }
+    return i + shift;
+  };
+  return { text, map, names: spans };
+}
 
-const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max - 1) + "…" : s);
+/** `i`, moved off the middle of a surrogate pair (backwards with -1, forwards with 1). */
+function codePointEdge(s: string, i: number, direction: -1 | 1): number {
+  const c = s.charCodeAt(i);
+  return i > 0 && i < s.length && c >= 0xdc00 && c <= 0xdfff ? i + direction : i;
+}
+
+const clip = (s: string, max: number) => (s.length > max ? s.slice(0, codePointEdge(s, max - 1, -1)) + "…" : s);
 
 /**
  * Text from a server shown on a terminal or in CI logs: control characters (escape sequences), bidi overrides and
