@@ -125,6 +125,11 @@ function at(root: unknown, path: JsonPath): unknown {
   return v;
 }
 
+/** Text with every secret the detectors know replaced by its name: a failing server's stderr may print its token. */
+export function withoutSecrets(text: string): string {
+  return masked(text, detectSecrets([{ path: [], value: text }])).text;
+}
+
 /**
  * The string with each secret replaced by its name (`AKIA…(20 chars)`: the first four characters and the length),
  * and where an offset of the original lands in it (an offset inside a secret: the start or end of its name).

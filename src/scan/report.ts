@@ -1,6 +1,6 @@
 import type { PinStore } from "../guardian/detectors/pins.js";
 import type { ServerEntry } from "./config.js";
-import { findingsOf, visible, type Finding, type PinStatus, type Severity } from "./findings.js";
+import { findingsOf, visible, withoutSecrets, type Finding, type PinStatus, type Severity } from "./findings.js";
 import { listServer } from "./run.js";
 
 /** One server's row: what it offers, what the detectors found, how its tools compare with their pins. */
@@ -70,7 +70,7 @@ async function scanOne(entry: ServerEntry, o: { timeoutMs: number; pins: PinStor
     findings: [],
   };
   const listed = await listServer(entry, o.timeoutMs);
-  if (!listed.ok) return { ...base, error: visible(listed.error) };
+  if (!listed.ok) return { ...base, error: visible(withoutSecrets(listed.error)) };
   const { listing } = listed;
   const { findings, pins } = findingsOf(listing, entry.pinName, o.pins);
   const label = (x: Record<string, unknown>) => visible(String(x.name ?? x.uri ?? x.uriTemplate ?? ""));

@@ -48,25 +48,31 @@ export async function listServer(entry: ServerEntry, timeoutMs: number): Promise
   if (entry.kind === "invalid") return { ok: false, error: entry.problem };
   let stderr = "";
   let current: { client: Client; transport: Transport } | undefined;
+  let finished = false;
+  // A fallback begun after the timeout must not start a connection nobody will close.
+  const started = (c: { client: Client; transport: Transport }) => {
+    if (finished) throw new Error("cancelled");
+    current = c;
+  };
   const attempt = async (): Promise<Listing> => {
     if (entry.kind === "stdio") {
       const transport = new StdioClientTransport({ command: entry.command, args: entry.args, env: entry.env, cwd: entry.cwd, stderr: "pipe" });
       transport.stderr?.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-STDERR_KEEP)));
-      return await listOver(transport, "stdio", (c) => (current = c));
+      return await listOver(transport, "stdio", started);
     }
     const url = new URL(entry.url);
     const requestInit = { headers: entry.headers };
     const fetch = cappedFetch(MAX_HTTP_BYTES);
     if (entry.transport === "auto") {
       try {
-        return await listOver(new StreamableHTTPClientTransport(url, { requestInit, fetch }), "streamable-http", (c) => (current = c));
+        return await listOver(new StreamableHTTPClientTransport(url, { requestInit, fetch }), "streamable-http", started);
       } catch (e) {
         await close(current);
         // Only an answer that says "not here" earns a second try over legacy SSE (the SDK's own fallback rule).
         if (![400, 404, 405].includes(httpStatus(e) ?? 0) && !/Unexpected content type/i.test(String(e))) throw e;
       }
     }
-    return await listOver(new SSEClientTransport(url, { requestInit, fetch }), "sse", (c) => (current = c));
+    return await listOver(new SSEClientTransport(url, { requestInit, fetch }), "sse", started);
   };
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -78,6 +84,7 @@ export async function listServer(entry: ServerEntry, timeoutMs: number): Promise
     const said = stderr.trim().split("\n").slice(-5).join(" | ");
     return { ok: false, error: oneLine(e) + (said ? ` (stderr: ${said})` : "") };
   } finally {
+    finished = true;
     clearTimeout(timer);
     await close(current);
   }
