@@ -17,6 +17,7 @@ import { runPins } from "./pins.js";
 import { wholeNumber } from "./startup.js";
 import { runDoctor, runInstall, runUninstall, type InstallCommandOptions } from "./install.js";
 import { CLIENTS } from "../install/clients.js";
+import { runScan, type ScanOptions } from "./scan.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(",")];
@@ -106,6 +107,18 @@ program
   .option("--no-watch", "do not reload the rules when they change")
   .action(async (o: GuardianCommandOptions) => {
     await runGuardian(o, pkg.version, process.env);
+  });
+
+program
+  .command("scan")
+  .description("start each configured MCP server, list what it offers, and report poisoned tools, injection, secrets and changed pins")
+  .option("--client <name>", `scan this client's servers: ${CLIENTS.join(", ")} (repeatable)`, repeat)
+  .option("--config <file>", "scan the servers of this client config file (JSON/JSONC with mcpServers or servers; repeatable)", repeat)
+  .option("--json", "print the report as JSON (docs/scan.md)", false)
+  .option("--timeout-ms <n>", "time each server has to start and list everything", timeoutMs, 15_000)
+  .option("--pins <file>", "compare tools with these pins (read only)", DEFAULT_PINS)
+  .action(async (o: ScanOptions) => {
+    process.exitCode = await runScan(o, process.stdout);
   });
 
 program

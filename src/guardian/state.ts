@@ -167,6 +167,11 @@ function readPins(text: string): Record<string, Record<string, Pin>> {
   return pins;
 }
 
+/** The pins of a pins file's text (read-only users such as `scan`); throws, saying why, when it is not one. */
+export function parsePins(text: string): Record<string, Record<string, Pin>> {
+  return readPins(text);
+}
+
 /**
  * Pins persisted in a JSON file (default ~/.guardwire/pins.json): per tool its fingerprint and approved definition,
  * and a change waiting for approval. Version 1 files (fingerprints only) still load; their pins gain a definition the

@@ -65,6 +65,11 @@ function kept(definition: ToolDefinition): ToolDefinition | undefined {
 }
 
 /** The fields whose values differ between two definitions, in PINNED_FIELDS order. */
+/** Whether a tool is still what its pin says (a version 1 pin was taken without annotations). */
+export function pinMatches(pin: Pin, tool: Record<string, unknown>, fingerprint = toolFingerprint(tool)): boolean {
+  return pin.legacy ? pin.fingerprint === legacyFingerprint(tool) : pin.fingerprint === fingerprint;
+}
+
 export function changedFields(before: ToolDefinition, after: ToolDefinition): string[] {
   return PINNED_FIELDS.filter((k) => canonicalize(before[k]) !== canonicalize(after[k]));
 }
@@ -96,7 +101,7 @@ export function detectToolChanges(message: Record<string, unknown>, server: stri
       newPins.push({ server, tool: t.name, fingerprint, definition: kept(definition), kind: "new" });
       return;
     }
-    if (pin.legacy ? pin.fingerprint === legacyFingerprint(t) : pin.fingerprint === fingerprint) {
+    if (pinMatches(pin, t, fingerprint)) {
       // A legacy pin gets its definition; a change that was taken back is no longer pending.
       if (pin.legacy || pin.pending) newPins.push({ server, tool: t.name, fingerprint, definition: kept(definition), kind: "settled" });
       return;
