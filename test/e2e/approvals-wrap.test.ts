@@ -12,12 +12,16 @@ const ACCEPTANCE = join(ROOT, "test", "fixtures", "rules", "approval-acceptance.
 type TextResult = { content: { type: string; text: string }[]; isError?: boolean };
 const text = (r: unknown) => (r as TextResult).content.map((c) => c.text).join("\n");
 const dir = tempDir();
-const log = join(dir, "decisions.ndjson");
+// One log per wrap (a log file has one writer); `log` is the newest one's, `logs` every one's.
+const logs: string[] = [];
+let log = "";
 // The admin API writes its URL and token here; the CLI reads them back.
 process.env.GUARDWIRE_ADMIN_FILE = join(dir, "admin.json");
 const open: Wrapped[] = [];
 
 async function wrapped(client: Client, rules = ACCEPTANCE, extra: string[] = []): Promise<Wrapped> {
+  log = join(dir, `decisions-${logs.length}.ndjson`);
+  logs.push(log);
   const w = await connectWrapped(["--rules", rules, "--log", log, ...extra], [process.execPath, EVERYTHING, "stdio"], client);
   open.push(w);
   return w;
@@ -252,7 +256,7 @@ describe("approvals in wrap: both channels", () => {
 describe("the log after all of it", () => {
   it("holds every step, linked by the approval id, and verifies", async () => {
     for (const w of open.splice(0)) await w.client.close().catch(() => {});
-    const lines = readLog(log);
+    const lines = logs.flatMap((f) => readLog(f));
     const steps = lines.filter((l) => l.approval) as { approval: { id: string; step: string; outcome?: string; channel?: string; by?: string; afterMs?: number; channels?: string[] }; decision: string; reasonCode: string[] }[];
     const byId = new Map<string, typeof steps>();
     for (const s of steps) byId.set(s.approval.id, [...(byId.get(s.approval.id) ?? []), s]);
@@ -272,7 +276,6 @@ describe("the log after all of it", () => {
     expect(own.length).toBeGreaterThan(0);
     for (const l of own) expect(l).toMatchObject({ method: "elicitation/create", approval: { step: "elicitation" } });
     expect(steps.some((s) => s.approval.step === "remembered")).toBe(true);
-    const v = await run(process.execPath, [CLI, "verify", log]);
-    expect(v.stdout).toMatch(/ok/i);
+    for (const f of logs) expect((await run(process.execPath, [CLI, "verify", f])).stdout).toMatch(/ok/i);
   });
 });
