@@ -3,7 +3,7 @@ import { EventEmitter } from "node:events";
 import type { ApprovalAsk } from "../guardian/verdict.js";
 
 export type RememberScope = "once" | "session" | "always";
-const SCOPES: RememberScope[] = ["once", "session", "always"];
+export const SCOPES: readonly RememberScope[] = ["once", "session", "always"];
 
 /** Where a held message came from: what an approval is bound to, with the arguments' digest and the rules' hash. */
 export interface HoldContext {

@@ -6,7 +6,7 @@ import { GuardwireError } from "../errors.js";
 import { CLIENTS, type ClientName, type Where } from "../install/clients.js";
 import { doctor } from "../install/doctor.js";
 import { install, uninstall, type FileReport, type State } from "../install/install.js";
-import { describeProblems, readAndLoadRules, rulesOrDefault } from "./rules.js";
+import { describeProblems, loadRulesOrThrow, readAndLoadRules, rulesOrDefault } from "./rules.js";
 
 /* `guardwire install`, `uninstall` and `doctor`: the process's home, platform, environment and folder go in here. */
 
@@ -36,8 +36,7 @@ export function runInstall(o: InstallCommandOptions): number {
   if (o.all && o.client) throw new GuardwireError("USAGE", "use --client or --all, not both");
   // A rule path is made absolute (the client starts servers from its own folder); a pack name stays a name.
   const rules = (o.rules ?? []).map((r) => (existsSync(resolve(r)) ? resolve(r) : r));
-  const loaded = readAndLoadRules(rulesOrDefault(rules));
-  if (!loaded.ruleSet) throw new GuardwireError("RULES_INVALID", describeProblems(loaded.problems));
+  loadRulesOrThrow(rules);
   // By default the entries run this very guardwire with this Node, by absolute path: desktop apps do not see a shell's PATH.
   const guardwire = o.onPath ? ["guardwire"] : [process.execPath, fileURLToPath(new URL("./main.js", import.meta.url))];
   const reports = install(where(o.client), { guardwire, logDir: resolve(o.log ?? join(stateDir(), "logs")), rules }, state(o.dryRun));

@@ -47,7 +47,7 @@ program
   .option("--pins <file>", "where tool_changed keeps tool fingerprints", DEFAULT_PINS)
   .option("--guardian <url>", "also ask this remote AOS guardian (repeatable; a chain: most restrictive wins)", collect)
   .option("--guardian-timeout-ms <n>", "timeout for a remote guardian", timeoutMs, 2000)
-  .option("--guardian-header <header>", "header sent to remote guardians, 'Name: value' (repeatable)", (v: string, prev: string[] = []) => [...prev, v])
+  .option("--guardian-header <header>", "header sent to remote guardians, 'Name: value' (repeatable)", repeat)
   .option("--no-watch", "do not reload the rules when they change")
   .option("--log-preview", "add a redacted, truncated preview of each message to the log (off: only digests)", false)
   .option("--log-max-bytes <n>", "rotate the log at this size (the chain continues across files)", logBytes)

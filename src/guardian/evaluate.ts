@@ -316,14 +316,15 @@ function evaluateMessage(
       decision.message = `${decision.message}; rule ${errors[0]?.rule} failed to evaluate and was skipped (failMode: open)`;
     }
   }
+  const fired = enforced.concat(audited);
   if (audited.length > 0) {
-    const wouldBe = combine([...enforced, ...audited], message, ruleSet, method, found);
+    const wouldBe = combine(fired, message, ruleSet, method, found);
     decision.audit = { decision: wouldBe.decision, rules: audited.map((r) => r.id), reasonCode: wouldBe.reasonCode };
     if (enforced.length === 0 && errors.length === 0) decision.mode = "audit";
   }
-  const labels = [...enforced, ...audited].flatMap((r) => r.labels);
+  const labels = fired.flatMap((r) => r.labels);
   if (labels.length > 0) decision.labels = [...new Set(labels)];
-  const alert = alertOf(enforced.concat(audited));
+  const alert = alertOf(fired);
   if (alert) decision.alert = alert;
   if (found.size > 0) decision.detected = [...new Set([...found.values()].flat().map((d) => d.type))];
   // `scan` is set inside `scanned()`, which the compiler cannot see through.

@@ -154,7 +154,8 @@ function readPin(raw: unknown, where: string): Pin {
   return pin;
 }
 
-function readPins(text: string): Record<string, Record<string, Pin>> {
+/** The pins of a pins file's text (also for read-only users such as `scan` and `doctor`); throws, saying why, when it is not one. */
+export function parsePins(text: string): Record<string, Record<string, Pin>> {
   const parsed = JSON.parse(text) as { version?: unknown; servers?: unknown };
   if ((parsed.version !== 1 && parsed.version !== 2) || !isObject(parsed.servers)) throw new Error("not a guardwire pins file");
   const pins = Object.create(null) as Record<string, Record<string, Pin>>;
@@ -167,10 +168,6 @@ function readPins(text: string): Record<string, Record<string, Pin>> {
   return pins;
 }
 
-/** The pins of a pins file's text (read-only users such as `scan`); throws, saying why, when it is not one. */
-export function parsePins(text: string): Record<string, Record<string, Pin>> {
-  return readPins(text);
-}
 
 /**
  * Pins persisted in a JSON file (default ~/.guardwire/pins.json): per tool its fingerprint and approved definition,
@@ -200,7 +197,7 @@ export class PinFile extends MemoryPinStore {
       return; // no pins yet
     }
     try {
-      this.pins = readPins(text);
+      this.pins = parsePins(text);
     } catch (e) {
       const aside = `${path}.corrupt-${now().toISOString().replace(/[:.]/g, "-")}`;
       try {
@@ -253,7 +250,7 @@ export class PinFile extends MemoryPinStore {
     try {
       const mtimeMs = statSync(this.path).mtimeMs;
       if (mtimeMs === this.mtimeMs) return;
-      this.pins = readPins(readFileSync(this.path, "utf8"));
+      this.pins = parsePins(readFileSync(this.path, "utf8"));
       this.mtimeMs = mtimeMs;
     } catch {
       // missing or unreadable now

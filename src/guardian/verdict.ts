@@ -3,6 +3,7 @@ import { classify, type JsonObject } from "../protocol/json-rpc.js";
 import type { AosRequest, AosResponse } from "./aos.js";
 import { isAosResult } from "./aos.js";
 import { readAlert, type AlertInfo } from "./alert.js";
+import { ASK_MAX_TIMEOUT_MS } from "./ask.js";
 
 /** What the proxy does with one message, read from a guardian's AOS answer. */
 export interface Verdict {
@@ -88,7 +89,7 @@ function readAsk(raw: unknown, original: JsonObject): ApprovalAsk | null {
   const ok =
     typeof a.rule === "string" &&
     typeof a.prompt === "string" &&
-    typeof a.timeoutMs === "number" && a.timeoutMs > 0 && a.timeoutMs <= 3_600_000 &&
+    typeof a.timeoutMs === "number" && a.timeoutMs > 0 && a.timeoutMs <= ASK_MAX_TIMEOUT_MS &&
     (a.onTimeout === "deny" || a.onTimeout === "allow") &&
     (a.remember === "once" || a.remember === "session" || a.remember === "always") &&
     typeof a.argsDigest === "string" && /^[0-9a-f]{64}$/.test(a.argsDigest) &&

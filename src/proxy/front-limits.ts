@@ -6,10 +6,6 @@ export class ByteBudget {
 
   constructor(readonly limit: number) {}
 
-  get inFlight(): number {
-    return this.used;
-  }
-
   /** Takes `bytes` from the budget, or nothing and false when they do not fit. */
   reserve(bytes: number): boolean {
     if (this.used + bytes > this.limit) return false;

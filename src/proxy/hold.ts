@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { ApprovalBroker, ApprovalOutcome, HeldApproval, HoldContext, RememberScope } from "../approvals/broker.js";
-import { isScope } from "../approvals/broker.js";
+import { isScope, SCOPES } from "../approvals/broker.js";
 import type { ApprovalStep, DecisionInput } from "../decision-log/record.js";
 import type { ApprovalAsk, Verdict } from "../guardian/verdict.js";
 import { idKey, type JsonObject } from "../protocol/json-rpc.js";
@@ -102,8 +102,8 @@ export class SessionHolds {
     const { held } = asked;
     this.byKey.set(req.key, held.id);
     req.logHeld({ id: held.id, step: "requested", channels, argsDigest: ask.argsDigest, remember: ask.remember, expires: held.expiresAt });
-    const stopBeats = this.heartbeats(req.message, held);
-    const elicitId = this.canElicit ? this.elicit(held) : null;
+    const stopBeats = this.heartbeats(req.message, held, req.key);
+    const elicitId = this.canElicit ? this.elicit(held, req.key) : null;
     const outcome = await asked.outcome;
     stopBeats();
     this.byKey.delete(req.key);
@@ -134,9 +134,9 @@ export class SessionHolds {
   }
 
   /** Sends the client a form: approve or deny, an optional reason, and the remember scopes the rule allows. */
-  private elicit(held: HeldApproval): string {
+  private elicit(held: HeldApproval, key: string): string {
     const id = `guardwire-approval-${held.id}-${randomBytes(8).toString("hex")}`;
-    const allowed = (["once", "session", "always"] as const).slice(0, ["once", "session", "always"].indexOf(held.remember) + 1);
+    const allowed = SCOPES.slice(0, SCOPES.indexOf(held.remember) + 1);
     const properties: JsonObject = {
       decision: { type: "string", title: "Decision", enum: ["approve", "deny"], enumNames: ["Approve", "Deny"] },
       reason: { type: "string", title: "Reason (optional)", maxLength: 500 },
@@ -149,7 +149,6 @@ export class SessionHolds {
       params: { message: `guardwire: ${held.prompt}`, requestedSchema: { type: "object", properties, required: ["decision"] } },
     };
     this.elicits.set(id, { approval: held.id, id, allowed });
-    const key = [...this.byKey].find(([, a]) => a === held.id)?.[0] ?? null;
     this.host.downstream.send(JSON.stringify(request), { stream: key });
     this.host.record(() => ({ ...this.outcomeLine(held), direction: "inbound", kind: "request", id, method: "elicitation/create", tool: null, decision: "allow", reasonCode: [], message: "approval asked in the agent's client", approval: { id: held.id, step: "elicitation" } }));
     return id;
@@ -172,11 +171,10 @@ export class SessionHolds {
     this.host.broker.decide(e.approval, { approve, channel: "elicitation", reason: why, remember: approve ? scope : undefined });
   }
 
-  private heartbeats(message: JsonObject, held: HeldApproval): () => void {
+  private heartbeats(message: JsonObject, held: HeldApproval, key: string): () => void {
     const token = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta?.progressToken;
     if (typeof token !== "string" && typeof token !== "number") return () => {};
     let progress = 0;
-    const key = typeof message.id === "string" || typeof message.id === "number" ? idKey(message.id) : null;
     const timer = setInterval(() => {
       const note = { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: ++progress, message: `waiting for approval ${held.id}` } };
       this.host.downstream.send(JSON.stringify(note), { stream: key });

@@ -378,7 +378,7 @@ export class Session {
     const text = v.action === "rewrite" && v.modified ? JSON.stringify(v.modified) : (p.raw ?? JSON.stringify(p.message));
     if (p.kind === "request" && key) {
       const mine = p.direction === "outbound" ? this.pendingOut : this.pendingIn;
-      const taken = mine.has(key) || (p.direction === "outbound" && this.holds?.isHeld(key) === true);
+      const taken = this.idTaken(p.direction, key);
       if (mine.size >= this.opts.maxPending || taken) {
         const why = taken ? "a request with this id is already pending" : `more than ${this.opts.maxPending} requests pending`;
         this.refuse(sender, p.id, ErrorCode.InvalidRequest, `Invalid Request: ${why}`, taken ? "DUPLICATE_ID" : "TOO_MANY_PENDING", { batch: p.batch, method: p.method, tool: p.tool, carry: p.carry, request: true });
@@ -417,7 +417,7 @@ export class Session {
   // ---- approvals: a held request leaves the ordered queue; hold.ts asks, and its final verdict is applied here.
   private hold(p: Plan, v: Verdict): void {
     const key = p.id !== null ? idKey(p.id) : null;
-    if (key !== null && p.direction === "outbound" && (this.holds?.isHeld(key) || this.pendingOut.has(key))) {
+    if (key !== null && p.direction === "outbound" && this.idTaken("outbound", key)) {
       return this.refuse("outbound", p.id, ErrorCode.InvalidRequest, "Invalid Request: a request with this id is already pending", "DUPLICATE_ID", { batch: p.batch, method: p.method, tool: p.tool, carry: p.carry, request: true });
     }
     if (!this.holds || !v.ask || p.kind !== "request" || p.direction !== "outbound" || p.batch || key === null) {
@@ -515,6 +515,12 @@ export class Session {
     const params = p.message.params as { requestId?: unknown } | undefined;
     const rid = params?.requestId;
     return (typeof rid === "string" || typeof rid === "number") && this.deniedOut.includes(idKey(rid));
+  }
+
+  /** A request id still in use on that side: pending, or (from the agent) held for approval. */
+  private idTaken(direction: Direction, key: string): boolean {
+    if (direction === "inbound") return this.pendingIn.has(key);
+    return this.pendingOut.has(key) || this.holds?.isHeld(key) === true;
   }
 
   /** A `notifications/cancelled` naming a request the sender has no pending request for, on this side. */

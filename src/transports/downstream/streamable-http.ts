@@ -310,7 +310,11 @@ class HttpSession implements Downstream {
   /** A POST awaits answers to these requests. */
   expect(res: ServerResponse, requests: string[], batch: boolean, metadata: string): Exchange {
     const ex: Exchange = { res, waiting: new Set(requests), batch, stream: null, metadata, cut: false };
-    for (const k of ex.waiting) this.exchanges.set(k, [...(this.exchanges.get(k) ?? []), ex]);
+    for (const k of ex.waiting) {
+      const list = this.exchanges.get(k);
+      if (list) list.push(ex);
+      else this.exchanges.set(k, [ex]);
+    }
     res.on("close", () => {
       if (ex.waiting.size === 0) return;
       ex.cut = true;
@@ -337,9 +341,11 @@ class HttpSession implements Downstream {
   }
 
   private unbind(key: string, ex: Exchange): void {
-    const list = this.exchanges.get(key)?.filter((e) => e !== ex) ?? [];
-    if (list.length > 0) this.exchanges.set(key, list);
-    else this.exchanges.delete(key);
+    const list = this.exchanges.get(key);
+    if (!list) return;
+    const at = list.indexOf(ex);
+    if (at >= 0) list.splice(at, 1);
+    if (list.length === 0) this.exchanges.delete(key);
   }
 
   send(text: string, info?: SendInfo): void {
