@@ -1,5 +1,6 @@
 import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute } from "node:path";
+import { parsePins } from "../guardian/state.js";
 import { findClientConfigs, listServers, type Where } from "./clients.js";
 import { unwrap } from "./wrap-entry.js";
 
@@ -111,8 +112,7 @@ function logFinding(log: string): Finding {
 function pinsFinding(pins: string): Finding {
   if (!existsSync(pins)) return { ok: true, what: `pins file ${pins}: none yet (tools are pinned when first listed)` };
   try {
-    const parsed = JSON.parse(readFileSync(pins, "utf8")) as { version?: unknown };
-    if (parsed.version !== 1) throw new Error("not a guardwire pins file");
+    parsePins(readFileSync(pins, "utf8"));
     return { ok: true, what: `pins file readable: ${pins}` };
   } catch (e) {
     return { ok: false, what: `pins file ${pins} cannot be read: ${(e as Error).message}`, fix: `move it aside or run \`guardwire pins reset\`; tools are pinned again when next listed` };

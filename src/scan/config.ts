@@ -3,6 +3,7 @@ import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { GuardwireError } from "../errors.js";
 import { clientConfigLocations, CLIENTS, findClientConfigs, listServers, type ClientName, type Where } from "../install/clients.js";
 import { ConfigSyntaxError } from "../install/config-error.js";
+import { unwrap } from "../install/wrap-entry.js";
 
 /** One server as a client config describes it, ready to be started the way that client starts it. */
 export type ServerEntry =
@@ -51,15 +52,14 @@ function toEntry(name: string, v: unknown): ServerEntry {
  * wrapper would redact what the scan is looking for, and pin tools. Its pins are under `--name` when given.
  */
 function unwrapGuardwire(e: Extract<ServerEntry, { kind: "stdio" }>): ServerEntry {
+  const inner = unwrap({ command: e.command, args: e.args });
+  if (!inner) return e;
   const all = [e.command, ...e.args];
-  const wrap = all.findIndex((a, i) => a === "wrap" && i > 0 && /guardwire/.test(all.slice(0, i).join(" ")));
-  const dashes = all.indexOf("--", wrap + 1);
-  if (wrap < 0 || dashes < 0 || dashes === all.length - 1) return e;
-  const options = all.slice(wrap + 1, dashes);
+  const wrap = all.indexOf("wrap");
+  const options = all.slice(wrap + 1, all.indexOf("--", wrap));
   const n = options.indexOf("--name");
   const named = options.find((o) => o.startsWith("--name="))?.slice("--name=".length) ?? (n >= 0 ? options[n + 1] : undefined);
-  const [command, ...args] = all.slice(dashes + 1) as [string, ...string[]];
-  return { ...e, command, args, pinName: named ?? e.name };
+  return { ...e, command: inner.command, args: inner.args ?? [], pinName: named ?? e.name };
 }
 
 /**

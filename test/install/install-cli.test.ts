@@ -228,6 +228,9 @@ describe("guardwire doctor", () => {
     const after = gw(home, project, "doctor");
     expect(after.out).not.toMatch(/"[^"]+" is NOT guarded/);
     expect(after.out).toMatch(/remote server "linear" .* is NOT guarded/);
+    // A pins file as guardwire writes it today (version 2, with definitions) is readable too.
+    writeFileSync(join(home, ".guardwire", "pins.json"), JSON.stringify({ version: 2, servers: { fs: { read: { fingerprint: "a".repeat(64), definition: { name: "read" } } } } }));
+    expect(gw(home, project, "doctor").out).toMatch(/^ok +pins file readable/m);
   });
 
   it("finds rules that no longer load, a log path that is a folder, and a guardwire that is gone", () => {

@@ -44,6 +44,8 @@ describe("scan: reading client configs", () => {
     expect(wrapped("guardwire", ["wrap", "--name", "fs", "--rules", "strict", "--", "npx", "server-fs"])).toMatchObject({ command: "npx", args: ["server-fs"], env: { K: "v" }, pinName: "fs" });
     expect(wrapped("npx", ["-y", "guardwire", "wrap", "--name=gh", "--", "gh-mcp"])).toMatchObject({ command: "gh-mcp", args: [], pinName: "gh" });
     expect(wrapped("node", ["/opt/guardwire/dist/cli/main.js", "wrap", "--", "srv", "--flag"])).toMatchObject({ command: "srv", args: ["--flag"], pinName: "e" });
+    // What `install` writes from a checkout whose path does not say "guardwire": this Node and its dist/cli/main.js.
+    expect(wrapped("/usr/bin/node", ["/home/me/src/gw/dist/cli/main.js", "wrap", "--name", "mem", "--log", "/l/m.ndjson", "--", "npx", "mem-mcp"])).toMatchObject({ command: "npx", args: ["mem-mcp"], pinName: "mem" });
     // Not guardwire's wrap: a server that happens to take a `wrap` argument.
     expect(wrapped("tool", ["wrap", "--", "x"])).toMatchObject({ command: "tool", args: ["wrap", "--", "x"] });
   });
