@@ -7,8 +7,9 @@ import { describe, expect, it } from "vitest";
 import { CLI, tempDir } from "../helpers.js";
 
 /** A real CLI process; its failure must be one line on stderr, no stack, and the right exit code. */
-function run(args: string[], opts: SpawnSyncOptions = {}) {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", timeout: 30_000, ...opts });
+function run(args: string[], opts: SpawnSyncOptions = {}, prefix: string[] = []) {
+  const [cmd, ...rest] = [...prefix, process.execPath, CLI, ...args] as [string, ...string[]];
+  const r = spawnSync(cmd, rest, { encoding: "utf8", timeout: 30_000, ...opts });
   return { status: r.status, stderr: String(r.stderr), lines: String(r.stderr).split("\n").filter((l) => l !== "") };
 }
 
@@ -58,9 +59,11 @@ describe("start-up failures: one line with the fix, never a stack trace", () => 
     mkdirSync(ro);
     chmodSync(ro, 0o555);
     chmodSync(dir, 0o755);
-    // root writes anywhere: run as nobody then, as a user would hit it.
-    const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-    const r = run(["wrap", "--pins", join(ro, "pins.json"), "--", "true"], { cwd: ro, ...asUser });
+    // root writes anywhere: without its override of file permissions then (setpriv, util-linux), as a user would hit
+    // it. (Running as another user instead would need the checkout readable by that user, which a clone under
+    // `mktemp -d` is not.)
+    const asUser = process.getuid?.() === 0 ? ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--"] : [];
+    const r = run(["wrap", "--pins", join(ro, "pins.json"), "--", "true"], { cwd: ro }, asUser);
     expectOneLine(r, 2, /^guardwire: cannot write the decision log \.\/guardwire-decisions\.ndjson: permission denied \(EACCES\); choose another path with --log$/);
   });
 
