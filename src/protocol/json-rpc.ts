@@ -106,7 +106,7 @@ function describe(error: z.ZodError): string {
   return `invalid JSON-RPC envelope${at}: ${issue.message}`;
 }
 
-/** Wire error codes. -32050..-32053 are guardwire's own, in JSON-RPC's server range, unused by MCP and A2A. */
+/** Wire error codes. -32050..-32054 are guardwire's own, in JSON-RPC's server range, unused by MCP and A2A. */
 export const ErrorCode = {
   ParseError: -32700,
   InvalidRequest: -32600,
@@ -121,6 +121,8 @@ export const ErrorCode = {
   UpstreamUnavailable: -32052,
   /** The server refused the request's authorization (its HTTP 401/403), where the status cannot reach the agent. */
   UpstreamUnauthorized: -32053,
+  /** A batch member the agent cancelled: its place in the joined batch reply, so the rest of the batch is answered. */
+  Cancelled: -32054,
 } as const;
 
 export function errorResponse(id: JsonRpcId, code: number, message: string, data?: unknown): JsonRpcResponse {

@@ -65,6 +65,8 @@ interface Pending {
   batch?: Batch;
   /** The downstream's context of the agent frame (outbound requests): its answer goes back with it, to that exchange. */
   carry?: unknown;
+  /** A batch member the agent cancelled: its batch slot is answered, and a late response from the server is dropped. */
+  cancelled?: boolean;
 }
 
 /** Collects the replies of one downstream batch so they go back as one array (JSON-RPC batch semantics). */
@@ -403,12 +405,17 @@ export class Session {
         return;
       }
       mine.delete(key);
+      if (pending.cancelled) {
+        this.log(p, { ...v, action: "block", decision: "deny", reasonCode: ["REQUEST_CANCELLED"], message: "response to a request the agent cancelled dropped (its batch was answered)" }, false);
+        return;
+      }
       if (pending.method === "initialize" && p.direction === "inbound") this.server = serverInfoOf(p.message.result) ?? this.server;
       this.log(p, v, failOpen);
       this.deliver(p.direction, text, pending, p.carry, batchForward);
       return;
     }
     this.log(p, v, failOpen);
+    if (p.direction === "outbound" && p.method === "notifications/cancelled") this.answerCancelledInBatch(p);
     if (batchForward) batchForward.push({ text, key });
     else if (p.direction === "outbound") this.upstream.send(text, key ? { stream: key, requests: [key], carry: p.carry } : { stream: null, carry: p.carry });
     else this.downstream.send(text, { stream: p.stream ?? this.streamOf(p) });
@@ -444,6 +451,7 @@ export class Session {
 
   /** Sends a response toward the side that asked, into its batch if it came in one. */
   private deliver(direction: Direction, text: string, pending: Pending, carry?: unknown, batchForward?: Forward[]): void {
+    if (pending.cancelled) return; // its batch slot was answered when the agent cancelled it
     if (direction === "inbound" && pending.batch) {
       pending.batch.replies.push(JSON.parse(text));
       pending.batch.waiting--;
@@ -464,6 +472,24 @@ export class Session {
     const id = (response as { id?: JsonRpcId }).id;
     if (sender === "outbound") this.downstream.send(JSON.stringify(response), id === null || id === undefined ? { stream: null } : { stream: idKey(id), answer: true, carry });
     else this.upstream.send(JSON.stringify(response), { stream: null });
+  }
+
+  /**
+   * The agent cancelled a request it sent in a batch: the server may now never answer it (MCP says it should not), so
+   * its slot in the joined reply is answered here and the rest of the batch goes back. A single request stays pending
+   * (the agent expects nothing; an answer that still comes is passed on).
+   */
+  private answerCancelledInBatch(p: Plan): void {
+    const rid = (p.message.params as { requestId?: unknown } | undefined)?.requestId;
+    if (typeof rid !== "string" && typeof rid !== "number") return;
+    const pending = this.pendingOut.get(idKey(rid));
+    if (!pending?.batch || pending.cancelled) return;
+    const batch = pending.batch;
+    pending.cancelled = true;
+    pending.batch = undefined;
+    batch.replies.push(errorResponse(rid, ErrorCode.Cancelled, "Request cancelled by the client"));
+    batch.waiting--;
+    this.flushBatch(batch);
   }
 
   private flushBatch(batch: Batch): void {

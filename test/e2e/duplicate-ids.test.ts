@@ -58,6 +58,27 @@ describe("duplicate request ids over stdio (wrap)", () => {
     await expect.poll(() => readLog(log).filter((l) => l.direction === "inbound" && (l.reasonCode as string[]).includes("DUPLICATE_ID")).length).toBe(1);
     expect(readLog(log).filter((l) => l.direction === "outbound" && (l.reasonCode as string[]).includes("DUPLICATE_ID"))).toHaveLength(3);
   });
+
+  it("a batch member the agent cancels: the rest of the batch is answered, the cancelled one once (-32054), a late answer dropped", async () => {
+    const from = w.mark();
+    w.send([
+      { jsonrpc: "2.0", id: 50, method: "hang" },
+      { jsonrpc: "2.0", id: 51, method: "sleep", params: { ms: 800 } },
+      { jsonrpc: "2.0", id: 52, method: "ping" },
+    ]);
+    // The server never answers 50 and answers 51 late: the cancellations must free the batch, not wait on them.
+    w.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 50, reason: "gave up" } });
+    w.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 51, reason: "gave up" } });
+    const batch = (await w.next((m) => Array.isArray(m), 10_000, from)) as Msg[];
+    expect(batch.map((m) => m.id).sort()).toEqual([50, 51, 52]);
+    expect(batch.filter((m) => m.error?.code === -32054).map((m) => m.id).sort()).toEqual([50, 51]);
+    expect(batch.find((m) => m.id === 52)?.result).toBeDefined();
+    // The server's late answer to 51 is not a second answer.
+    await expect.poll(() => readLog(log).filter((l) => (l.reasonCode as string[]).includes("REQUEST_CANCELLED")).length, { timeout: 5000 }).toBe(1);
+    w.send({ jsonrpc: "2.0", id: 53, method: "after" });
+    await w.reply(53, 10_000, from);
+    expect(w.lines.slice(from).filter((m) => !Array.isArray(m) && [50, 51, 52].includes((m as Msg).id as number))).toEqual([]);
+  });
 });
 
 const JSON_AND_SSE = "application/json, text/event-stream";
