@@ -11,7 +11,8 @@ export { loadRules, readRuleSources, formatProblem, type RuleProblem, type RuleS
 export type { CompiledRuleSet } from "./guardian/rules/compile.js";
 export { readVerdict, type Verdict, type ApprovalAsk } from "./guardian/verdict.js";
 export { ApprovalBroker, type BrokerOptions, type HeldApproval, type ApprovalOutcome, type HoldContext } from "./approvals/broker.js";
-export { createAdminServer, type AdminOptions } from "./admin/server.js";
+export { createAdminServer, type AdminOptions, type AdminRoute } from "./admin/server.js";
+export { DecisionFeed, type DecisionObserver } from "./observe/feed.js";
 export { renderBlock } from "./actions/render.js";
 export { Session, type SessionOptions, type Peer, type Frame, type DecisionSink } from "./proxy/session.js";
 export { launchStdio, type LauncherOptions } from "./proxy/stdio-launcher.js";

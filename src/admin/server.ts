@@ -1,104 +1,76 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { hash, timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
-import type { ApprovalBroker, ApprovalOutcome, HeldApproval } from "../approvals/broker.js";
-import { isScope } from "../approvals/broker.js";
 import { GuardwireError } from "../errors.js";
 
 export interface AdminOptions {
-  broker: ApprovalBroker;
-  /** Every request must carry `Authorization: Bearer <token>`. */
+  /** Every request must carry `Authorization: Bearer <token>` (routes marked `public` check their own credentials). */
   token: string;
   version: string;
+  /** What the listener serves: each part of guardwire contributes its routes (approvals, events, sessions, …). */
+  routes: AdminRoute[];
 }
 
-const MAX_BODY = 64 * 1024;
-/** Live event streams open at once; past this a new one is refused with 503. */
-const MAX_STREAMS = 32;
+export const MAX_BODY = 64 * 1024;
 
 /** The admin API's error codes (docs/approvals.md): stable, for scripts and the console. */
-type ApiError = "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "BAD_REQUEST" | "BAD_SCOPE" | "TOO_LARGE" | "TOO_MANY_STREAMS";
+export type ApiError = "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "BAD_REQUEST" | "BAD_SCOPE" | "TOO_LARGE" | "TOO_MANY_STREAMS" | "CONFLICT" | "FORBIDDEN";
+
+export interface AdminRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  /** The JSON object body (at most MAX_BODY bytes); `{}` when empty. */
+  body(): Promise<Record<string, unknown>>;
+}
+
+/** A JSON answer, or nothing when the route wrote the response itself (event streams, pages, metrics text). */
+export type AdminAnswer = [number, unknown] | void;
+
+export interface AdminRoute {
+  method: "GET" | "POST" | "PUT" | "DELETE" | "HEAD";
+  pattern: RegExp;
+  /** Listed by `GET /api` (e.g. "GET /api/approvals/:id"); unlisted routes are still served. */
+  doc?: string;
+  /** No bearer token: the route authenticates the caller itself (signed links) or serves nothing secret (page assets). */
+  public?: boolean;
+  run(m: RegExpExecArray, r: AdminRequest): Promise<AdminAnswer> | AdminAnswer;
+}
 
 /**
- * The admin API: one HTTP listener apart from agent traffic, JSON in and out, a bearer token on every request.
- * Routes are a table so sessions, a live decision stream and rules can be added beside approvals.
+ * The admin API: one HTTP listener apart from agent traffic, JSON in and out, a bearer token on every request but
+ * those of public routes. The routes come from the parts of guardwire that have something to show or control.
  */
 export function createAdminServer(opts: AdminOptions): Server {
   const expected = hash("sha256", opts.token, "buffer");
-  opts.broker.channels.add("admin");
-  let streams = 0;
-  const routes: { method: string; pattern: RegExp; run: (m: RegExpExecArray, body: () => Promise<Record<string, unknown>>) => Promise<[number, unknown]> | [number, unknown] }[] = [
-    { method: "GET", pattern: /^\/api$/, run: () => [200, { version: opts.version, endpoints: ["GET /api/events", "GET /api/approvals", "GET /api/approvals/:id", "POST /api/approvals/:id/approve", "POST /api/approvals/:id/deny"] }] },
-    { method: "GET", pattern: /^\/api\/approvals$/, run: () => [200, { approvals: opts.broker.list() }] },
-    {
-      method: "GET",
-      pattern: /^\/api\/approvals\/([\w-]+)$/,
-      run: (m) => {
-        const a = opts.broker.get(m[1] as string);
-        return a ? [200, { approval: a }] : fail(404, "NOT_FOUND", `no held approval ${m[1]}`);
-      },
-    },
-    {
-      method: "POST",
-      pattern: /^\/api\/approvals\/([\w-]+)\/(approve|deny)$/,
-      run: async (m, body) => {
-        const b = await body();
-        const reason = b.reason;
-        const by = b.by;
-        if (reason !== undefined && (typeof reason !== "string" || reason.length > 500)) return fail(400, "BAD_REQUEST", "reason must be a string of at most 500 characters");
-        if (by !== undefined && (typeof by !== "string" || by.length > 100)) return fail(400, "BAD_REQUEST", "by must be a string of at most 100 characters");
-        if (b.remember !== undefined && !isScope(b.remember)) return fail(400, "BAD_REQUEST", "remember must be once, session or always");
-        const channel = b.channel === "cli" ? "cli" : "api";
-        const approve = m[2] === "approve";
-        const r = opts.broker.decide(m[1] as string, { approve, channel, by, reason, remember: approve && isScope(b.remember) ? b.remember : undefined });
-        if (!r.ok) return fail(r.code === "NOT_FOUND" ? 404 : 400, r.code, r.message);
-        return [200, { approval: r.approval, decision: approve ? "approved" : "refused" }];
-      },
-    },
-  ];
+  const index: AdminRoute = { method: "GET", pattern: /^\/api$/, run: () => [200, { version: opts.version, endpoints: opts.routes.flatMap((r) => (r.doc ? [r.doc] : [])) }] };
+  const routes = [index, ...opts.routes];
 
   return createServer((req, res) => {
     void handle(req, res).catch((e: unknown) => {
+      if (res.headersSent) return void res.destroy();
       const [status, body] = e instanceof BodyError ? fail(e.status, e.code, e.message) : fail(400, "BAD_REQUEST", (e as Error).message);
       send(res, status, body);
     });
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const auth = req.headers.authorization ?? "";
-    const given = /^Bearer (.+)$/.exec(auth)?.[1];
-    if (!given || !timingSafeEqual(hash("sha256", given, "buffer"), expected)) {
-      res.setHeader("WWW-Authenticate", 'Bearer realm="guardwire-admin"');
-      return send(res, ...fail(401, "UNAUTHORIZED", "a valid bearer token is required"));
+    const url = new URL(req.url ?? "/", "http://admin");
+    const matching = routes.map((r) => ({ r, m: r.pattern.exec(url.pathname) })).filter((x) => x.m);
+    const hit = matching.find((x) => x.r.method === req.method || (req.method === "HEAD" && x.r.method === "GET"));
+    if (!hit?.r.public) {
+      const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+      if (!given || !timingSafeEqual(hash("sha256", given, "buffer"), expected)) {
+        res.setHeader("WWW-Authenticate", 'Bearer realm="guardwire-admin"');
+        return send(res, ...fail(401, "UNAUTHORIZED", "a valid bearer token is required"));
+      }
     }
-    const path = new URL(req.url ?? "/", "http://admin").pathname;
-    if (path === "/api/events" && req.method === "GET") return events(res);
-    const matching = routes.map((r) => ({ r, m: r.pattern.exec(path) })).filter((x) => x.m);
-    const hit = matching.find((x) => x.r.method === req.method);
     if (!hit?.m) {
-      if (matching.length > 0) return send(res, ...fail(405, "METHOD_NOT_ALLOWED", `${req.method} is not allowed on ${path}`));
-      return send(res, ...fail(404, "NOT_FOUND", `no such endpoint: ${path}`));
+      if (matching.length > 0) return send(res, ...fail(405, "METHOD_NOT_ALLOWED", `${req.method} is not allowed on ${url.pathname}`));
+      return send(res, ...fail(404, "NOT_FOUND", `no such endpoint: ${url.pathname}`));
     }
-    const [status, body] = await hit.r.run(hit.m, () => readJson(req));
-    send(res, status, body);
-  }
-
-  /** Server-sent events: `approval.requested` and `approval.decided`, as they happen (what a console follows). */
-  function events(res: ServerResponse): void {
-    if (streams >= MAX_STREAMS) return send(res, ...fail(503, "TOO_MANY_STREAMS", `at most ${MAX_STREAMS} event streams at once`));
-    streams++;
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store", connection: "keep-alive" });
-    res.write(": guardwire admin events\n\n");
-    const emit = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    const requested = (approval: HeldApproval) => emit("approval.requested", { approval });
-    const decided = (approval: HeldApproval, outcome: ApprovalOutcome) => emit("approval.decided", { approval, outcome });
-    opts.broker.on("requested", requested);
-    opts.broker.on("decided", decided);
-    res.once("close", () => {
-      streams--;
-      opts.broker.off("requested", requested);
-      opts.broker.off("decided", decided);
-    });
+    const answer = await hit.r.run(hit.m, { req, res, url, body: () => readJson(req) });
+    if (answer) send(res, answer[0], answer[1]);
   }
 }
 
@@ -123,7 +95,7 @@ export function parseListen(spec: string): { host: string; port: number } {
   return { host: (m[1] ?? "127.0.0.1").replace(/^\[|\]$/g, ""), port };
 }
 
-class BodyError extends Error {
+export class BodyError extends Error {
   constructor(
     readonly status: number,
     readonly code: ApiError,
@@ -133,7 +105,7 @@ class BodyError extends Error {
   }
 }
 
-async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+export async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of req as AsyncIterable<Buffer>) {
@@ -152,11 +124,11 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   return v as Record<string, unknown>;
 }
 
-function fail(status: number, code: ApiError, message: string): [number, unknown] {
+export function fail(status: number, code: ApiError, message: string): [number, unknown] {
   return [status, { error: { code, message } }];
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
+export function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", "content-length": Buffer.byteLength(text) });
   res.end(text);

@@ -4,13 +4,41 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
-import { checkAdminListen, createAdminServer, parseListen } from "../admin/server.js";
-import type { ApprovalBroker } from "../approvals/broker.js";
+import { checkAdminListen, createAdminServer, parseListen, type AdminRoute } from "../admin/server.js";
+import { approvalRoutes } from "../admin/approvals-api.js";
+import { eventRoutes, type EventSource } from "../admin/events.js";
+import type { ApprovalBroker, ApprovalOutcome, HeldApproval } from "../approvals/broker.js";
+import type { DecisionFeed } from "../observe/feed.js";
 import { GuardwireError } from "../errors.js";
 
 /** Where a running guardwire leaves its admin URL and token for `guardwire approvals` (mode 0600). */
 export function adminFile(env: NodeJS.ProcessEnv = process.env): string {
   return env.GUARDWIRE_ADMIN_FILE ?? join(homedir(), ".guardwire", "admin.json");
+}
+
+/** What the admin listener shows and controls. */
+export interface AdminParts {
+  version: string;
+  broker: ApprovalBroker;
+  /** Every decision as it is logged (the live decision stream). */
+  feed: DecisionFeed;
+}
+
+/** The routes of the admin listener, from each part (docs/approvals.md lists the API). */
+export function adminRoutes(parts: AdminParts): AdminRoute[] {
+  const { broker, feed } = parts;
+  const approvals: EventSource = (emit) => {
+    const requested = (approval: HeldApproval) => emit("approval.requested", { approval });
+    const decided = (approval: HeldApproval, outcome: ApprovalOutcome) => emit("approval.decided", { approval, outcome });
+    broker.on("requested", requested);
+    broker.on("decided", decided);
+    return () => {
+      broker.off("requested", requested);
+      broker.off("decided", decided);
+    };
+  };
+  const decisions: EventSource = (emit) => feed.add((decision, at) => emit("decision", { time: new Date(at).toISOString(), ...decision }));
+  return [...approvalRoutes(broker), ...eventRoutes([approvals, decisions])];
 }
 
 export interface StartedAdmin {
@@ -22,11 +50,11 @@ export interface StartedAdmin {
  * Starts the admin API. Without a token (only allowed on loopback) one is made up; URL and token are written to the
  * admin file so the CLI on this machine finds them, and the file is removed at exit.
  */
-export async function startAdmin(listen: string | { host: string; port: number }, token: string | undefined, broker: ApprovalBroker, version: string): Promise<StartedAdmin> {
+export async function startAdmin(listen: string | { host: string; port: number }, token: string | undefined, parts: AdminParts): Promise<StartedAdmin> {
   const { host, port } = typeof listen === "string" ? parseListen(listen) : listen;
   checkAdminListen(host, token);
   const secret = token ?? randomBytes(24).toString("base64url");
-  const server: Server = createAdminServer({ broker, token: secret, version });
+  const server: Server = createAdminServer({ token: secret, version: parts.version, routes: adminRoutes(parts) });
   await new Promise<void>((resolve, reject) => {
     server.once("error", (e: NodeJS.ErrnoException) => reject(new GuardwireError("USAGE", `cannot listen for the admin API on ${host}:${port}: ${e.code ?? e.message}`)));
     server.listen(port, host, resolve);

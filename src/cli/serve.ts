@@ -18,6 +18,7 @@ import { buildGuardian } from "./guardians.js";
 import { hostPort, listenOn, openDecisionLog } from "./startup.js";
 import { ApprovalBroker } from "../approvals/broker.js";
 import { startAdmin, type StartedAdmin } from "./admin.js";
+import { DecisionFeed } from "../observe/feed.js";
 
 export interface ServeOptions {
   config: string;
@@ -39,6 +40,8 @@ export async function runServe(o: ServeOptions): Promise<void> {
   const log = openDecisionLog({ dest: config.log, stderr: process.stderr, sync: config.logSync }, `choose another path with log: in ${o.config}`);
   const alerts = openAlerts(config.alerts, log, process.stderr);
   const approvals = new ApprovalBroker();
+  const feed = new DecisionFeed();
+  const sink = feed.tap(log);
   const remotes = new Map<string, A2aRemote>();
   const routes: ServedRoute[] = config.routes.map((r) => {
     if (r.a2a) {
@@ -53,7 +56,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
           streamingMethods: A2A_STREAMING_METHODS,
           server: () => (remote.name ? { name: remote.name, version: "" } : null),
           guardian,
-          log,
+          log: sink,
           failMode: config.failMode,
           maxFrameBytes: config.maxFrameBytes,
           stderr: process.stderr,
@@ -72,7 +75,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
         upstream: upstreamOf(r.mcp),
         stateless: "url" in r.mcp,
         guardian,
-        log,
+        log: sink,
         failMode: config.failMode,
         maxFrameBytes: config.maxFrameBytes,
         stderr: process.stderr,
@@ -91,7 +94,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     maxBodyBytes: config.maxFrameBytes,
     idleMs: config.sessionIdleSeconds * 1000,
     maxSessions: config.maxSessionsPerRoute,
-    log,
+    log: sink,
     front: {
       bodyBudgetBytes: config.http.bodyBudgetBytes,
       headersTimeoutMs: config.http.headersTimeoutSeconds * 1000,
@@ -113,7 +116,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
   });
   const port = await listenOn(proxy.server, config.listen.port, config.listen.host, `choose another listen.port in ${o.config}`);
   // Before "serving": a client that sees that line can use the admin API too.
-  const admin: StartedAdmin | undefined = config.admin ? await startAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, approvals, o.version ?? "") : undefined;
+  const admin: StartedAdmin | undefined = config.admin ? await startAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: o.version ?? "", broker: approvals, feed }) : undefined;
   process.stderr.write(`guardwire: serving http://${hostPort(config.listen.host, port)} (${config.routes.map((r) => `${r.name} at ${r.path}`).join(", ")})\n`);
 
   let stopping = false;

@@ -7,6 +7,7 @@ import { buildGuardian, type GuardianOptions } from "./guardians.js";
 import { openDecisionLog } from "./startup.js";
 import { ApprovalBroker } from "../approvals/broker.js";
 import { startAdmin, type StartedAdmin } from "./admin.js";
+import { DecisionFeed } from "../observe/feed.js";
 
 export interface WrapOptions extends GuardianOptions, AlertFlags {
   /** The route name in the log and in rules; derived from the server command when not given. */
@@ -47,8 +48,9 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   // The lock goes last: after a signal, the server's last messages are still logged by this process.
   process.on("exit", () => (flush(), log.releaseLock()));
   const approvals = new ApprovalBroker();
+  const feed = new DecisionFeed();
   let admin: StartedAdmin | undefined;
-  if (opts.admin) admin = await startAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, approvals, opts.version ?? "");
+  if (opts.admin) admin = await startAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, feed });
 
   let launcher;
   try {
@@ -61,7 +63,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
       stdout: process.stdout,
       stderr: process.stderr,
       guardian,
-      log,
+      log: feed.tap(log),
       failMode: opts.failMode,
       maxFrameBytes: opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
       route: opts.name ?? routeName(cmd, args),

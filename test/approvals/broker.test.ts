@@ -1,6 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkAdminListen, createAdminServer, parseListen } from "../../src/admin/server.js";
+import { adminRoutes } from "../../src/cli/admin.js";
+import { DecisionFeed } from "../../src/observe/feed.js";
 import { ApprovalBroker, type HoldContext } from "../../src/approvals/broker.js";
 import type { ApprovalAsk } from "../../src/guardian/verdict.js";
 
@@ -69,7 +71,8 @@ describe("the approval broker", () => {
 
 describe("the admin API", () => {
   const broker = new ApprovalBroker();
-  const server = createAdminServer({ broker, token: "s3cret-token", version: "test" });
+  const feed = new DecisionFeed();
+  const server = createAdminServer({ token: "s3cret-token", version: "test", routes: adminRoutes({ version: "test", broker, feed }) });
   const ready = new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
   afterAll(() => {
     broker.shutdown();
@@ -113,6 +116,31 @@ describe("the admin API", () => {
     await until(/event: approval.decided\ndata: .*\n\n/);
     const decided = /event: approval.decided\ndata: (.*)\n/.exec(seen)?.[1] as string;
     expect(JSON.parse(decided)).toMatchObject({ approval: { id: r.held.id }, outcome: { outcome: "approved", by: "dana" } });
+    ac.abort();
+  });
+
+  it("streams every decision that goes through the feed's tap, after the log got it; ?only= filters by event", async () => {
+    const written: unknown[] = [];
+    const sink = feed.tap({ write: (d) => written.push(d) });
+    const ac = new AbortController();
+    const res = await fetch((await ready) + "/api/events?only=decision", { headers: { authorization: "Bearer s3cret-token" }, signal: ac.signal });
+    const reader = (res.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+    let seen = "";
+    const until = async (re: RegExp) => {
+      while (!re.test(seen)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error("stream ended");
+        seen += value;
+      }
+    };
+    await until(/guardwire admin events/);
+    held(broker.request(ctx(), ask(), ["admin"])); // an approval event, filtered out by ?only=decision
+    const d = { session: "s-1", route: "r", transport: "stdio", protocol: "mcp", direction: "outbound", kind: "request", id: 1, method: "tools/call", tool: "echo", agent: null, decision: "deny", mode: "enforce", rules: ["no-echo"], reasonCode: ["X"], message: "m", evalUs: 3, digest: null } as const;
+    sink.write(d);
+    await until(/event: decision\ndata: .*\n\n/);
+    expect(written).toEqual([d]);
+    expect(seen).not.toMatch(/approval\./);
+    expect(JSON.parse(/event: decision\ndata: (.*)\n/.exec(seen)?.[1] as string)).toMatchObject({ ...d, time: expect.stringMatching(/^\d{4}-/) });
     ac.abort();
   });
 
