@@ -93,6 +93,15 @@ describe("A2A 1.0: a real @a2a-js/sdk 1.3.0 agent and client through a guardwire
     expect(p.log().some((l) => l.transport === "a2a-rest" && l.method === "SendMessage" && l.decision === "deny")).toBe(true);
   });
 
+  it("an agent's HTTP error on the REST binding keeps its status and body for the caller; the judged answer carries it in data, not as a JSON-RPC code", async () => {
+    const direct = await fetch(`${agentUrl}/a2a/rest/tasks/no-such-task`, { headers: { accept: "application/json" } });
+    const res = await fetch(`${route}rest/tasks/no-such-task`, { headers: { accept: "application/json" } });
+    expect(direct.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBe(direct.status);
+    expect(JSON.parse(await res.text())).toEqual(JSON.parse(await direct.text()));
+    expect(p.log().some((l) => l.transport === "a2a-rest" && l.method === "GetTask" && l.kind === "response")).toBe(true);
+  });
+
   it("the log shows 1.0 methods under the same rules", () => {
     const lines = p.log();
     expect(lines.some((l) => l.method === "SendMessage" && (l.rules as string[]).includes("a2a-deny-forbidden"))).toBe(true);

@@ -263,15 +263,18 @@ function rewriteCardAnswer(text: string, proxyUrl: string): string {
 }
 
 /**
- * A judged answer as the HTTP+JSON binding gives it: a result is the document itself; an agent's HTTP error keeps its
- * status and body; guardwire's own refusals map to 403 (-32050 denied), 503 (-32051 guardian unavailable) and 502
- * (-32052 upstream unavailable), with the JSON-RPC error as the body.
+ * A judged answer as the HTTP+JSON binding gives it: a result is the document itself; an agent's HTTP error (-32000,
+ * its status in `data.httpStatus`) keeps its status and body; guardwire's own refusals map to 403 (-32050 denied), 503
+ * (-32051 guardian unavailable) and 502 (-32052 upstream unavailable), with the JSON-RPC error as the body.
  */
 function restDocument(text: string): { status: number; type: string; body: string } {
   const m = JSON.parse(text) as { result?: unknown; error?: { code: number; message: string; data?: unknown } };
   if (m.error === undefined) return { status: 200, type: "application/json", body: JSON.stringify(m.result ?? null) };
   const code = m.error.code;
-  if (code >= 300 && code < 600) return { status: code, type: "application/json", body: typeof m.error.data === "string" ? m.error.data : JSON.stringify(m.error.data ?? { error: m.error }) };
+  const http = m.error.data as { httpStatus?: unknown; body?: unknown } | null | undefined;
+  if (code === ErrorCode.ServerError && typeof http?.httpStatus === "number" && http.httpStatus >= 300 && http.httpStatus < 600) {
+    return { status: http.httpStatus, type: "application/json", body: typeof http.body === "string" ? http.body : JSON.stringify(http.body ?? { error: m.error.message }) };
+  }
   const status = code === ErrorCode.DeniedByPolicy ? 403 : code === ErrorCode.GuardianUnavailable ? 503 : code === ErrorCode.UpstreamUnavailable ? 502 : 500;
   return { status, type: "application/json", body: JSON.stringify({ error: m.error }) };
 }

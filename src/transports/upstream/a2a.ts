@@ -1,6 +1,7 @@
 import { request, type Dispatcher } from "undici";
 import { a2aOperation, jsonRpcUrlOf, mapPushUrls, restUrlOf, rewriteAgentCard } from "../../protocol/a2a.js";
-import { idKey } from "../../protocol/json-rpc.js";
+import { ErrorCode, idKey } from "../../protocol/json-rpc.js";
+import { readBounded } from "./http-body.js";
 import { readSse } from "../sse-reader.js";
 import { PushRelay, pushCredentials } from "../a2a-push.js";
 import type { HttpCarry, SendInfo, Upstream, UpstreamFactory } from "../types.js";
@@ -174,11 +175,12 @@ export class A2aRemote {
               sink.ended?.([key]);
               return;
             }
-            const body = await res.body.text();
-            if (body.length > ctx.maxFrameBytes) throw new Error(`the agent's answer exceeds ${ctx.maxFrameBytes} bytes`);
+            const body = await readBounded(res.body, ctx.maxFrameBytes);
+            if (typeof body !== "string") throw new Error(`the agent's answer exceeds ${ctx.maxFrameBytes} bytes`);
             const data = body.length > 0 && type.includes("json") ? (JSON.parse(body) as unknown) : body.length > 0 ? body : null;
             if (res.statusCode < 300) answer({ result: data });
-            else answer({ error: { code: res.statusCode, message: `HTTP ${res.statusCode} from the agent`, data } });
+            // A JSON-RPC error code is not an HTTP status: the status travels in data, for the REST caller to get back.
+            else answer({ error: { code: ErrorCode.ServerError, message: `HTTP ${res.statusCode} from the agent`, data: { httpStatus: res.statusCode, body: data } } });
           })().catch((e: Error) => sink.failed([key], abort.signal.aborted ? "exchange ended" : e.message));
         },
         close: async () => abort.abort(),
