@@ -168,7 +168,7 @@ program
 program
   .command("tail")
   .description("show decisions as readable lines, optionally following the log")
-  .argument("[files...]", "decision logs (several: one per server), default ./guardwire-decisions.ndjson")
+  .argument("[files...]", "decision logs or directories of them (several: merged by time), default ./guardwire-decisions.ndjson")
   .option("-f, --follow", "keep reading as decisions are written (survives rotation)", false)
   .option("--decision <d>", "only these decisions (allow, deny, modify, ask); repeatable or comma-separated", collect)
   .option("--method <m>", "only these methods (globs)", collect)
@@ -191,8 +191,8 @@ program
 
 program
   .command("verify")
-  .description("check the hash chain of decision logs (oldest file first); names the first bad line")
-  .argument("<files...>", "decision log files")
+  .description("check the hash chain of every decision log given (a log with its rotated files is one chain); names the first bad line")
+  .argument("<files...>", "decision log files, or directories of them")
   .option("--partial", "the oldest files were rotated away: start from the first line's prev instead of genesis", false)
   .action(async (files: string[], o: { partial: boolean }) => {
     process.exitCode = await runVerify(files, process.stdout, process.stderr, o);

@@ -18,6 +18,8 @@ export interface FollowOptions {
   onLine(line: string): void;
   /** Called once if the file does not exist yet (follow mode waits for it). */
   onMissing?(): void;
+  /** Called once, when the lines the file held at start have all been passed to onLine (or it was found missing). */
+  onCaughtUp?(): void;
 }
 
 /**
@@ -31,6 +33,11 @@ export async function followFile(path: string, opts: FollowOptions): Promise<voi
   let offset = 0;
   let partial = "";
   let warnedMissing = false;
+  let caughtUp = false;
+  const reached = () => {
+    if (!caughtUp) opts.onCaughtUp?.();
+    caughtUp = true;
+  };
   // timers/promises removes its abort listener when the timer fires: a listener per poll would pile up for as long as tail runs.
   const sleep = () => delay(pollMs, undefined, { signal: opts.signal }).catch(() => undefined);
   try {
@@ -42,6 +49,7 @@ export async function followFile(path: string, opts: FollowOptions): Promise<voi
         if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
         if (!warnedMissing) opts.onMissing?.();
         warnedMissing = true;
+        reached();
         if (!opts.follow) return;
         await sleep();
         continue;
@@ -56,6 +64,7 @@ export async function followFile(path: string, opts: FollowOptions): Promise<voi
         partial = "";
       }
       offset = await drain(fh, offset);
+      reached();
       if (!opts.follow) return;
       await sleep();
     }

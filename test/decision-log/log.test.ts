@@ -1,9 +1,10 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { getEventListeners } from "node:events";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { runTail } from "../../src/cli/tail.js";
+import { runVerify } from "../../src/cli/verify.js";
 import { followFile } from "../../src/decision-log/reader.js";
 import type { DecisionInput } from "../../src/decision-log/record.js";
 import { GENESIS } from "../../src/decision-log/record.js";
@@ -16,6 +17,13 @@ const input = (i: number, over: Partial<DecisionInput> = {}): DecisionInput => (
   method: "tools/call", tool: i % 2 ? "echo" : "get-sum", agent: null, decision: i % 3 === 0 ? "deny" : "allow", mode: "enforce",
   rules: i % 3 === 0 ? ["r1"] : [], reasonCode: [], message: "m", evalUs: 3, digest: "ab".repeat(32), ...over,
 });
+
+const sink = () => {
+  const s = new PassThrough();
+  let text = "";
+  s.on("data", (d: Buffer) => (text += d.toString()));
+  return { s, text: () => text };
+};
 
 async function writeLog(file: string, n: number, opts: { maxBytes?: number } = {}) {
   const log = DecisionLog.open({ dest: file, ...opts, clock: () => new Date("2026-11-22T12:00:00Z") });
@@ -59,6 +67,33 @@ describe("the decision log writer", () => {
     expect(await verifyFiles([file], { partial: true })).toMatchObject({ ok: true });
     // Files given out of order break the chain.
     expect((await verifyFiles([...files].reverse())).ok).toBe(false);
+  });
+
+  it("guardwire verify checks every chain in the files or directory it is given, each named; the worst result decides", async () => {
+    const dir = tempDir();
+    const rotated = join(dir, "replica-a.ndjson");
+    await writeLog(rotated, 20, { maxBytes: 4000 });
+    await writeLog(join(dir, "replica-b.ndjson"), 3);
+    const oldest = [5, 4, 3, 2, 1].map((i) => `${rotated}.${i}`).find(existsSync) as string;
+    rmSync(oldest); // rotated away
+    const out = sink();
+    const err = sink();
+    expect(await runVerify([dir], out.s, err.s)).toBe(1); // replica-a's oldest files were rotated away
+    expect(err.text()).toMatch(/replica-a\.ndjson\.\d:1: tampered/);
+    expect(out.text()).toMatch(/replica-b\.ndjson: ok: 3 lines/);
+    const partial = sink();
+    expect(await runVerify([dir], partial.s, sink().s, { partial: true })).toBe(0);
+    expect(partial.text().trimEnd().split("\n")).toEqual([expect.stringMatching(/^.*replica-a\.ndjson: ok: \d+ lines/), expect.stringMatching(/^.*replica-b\.ndjson: ok: 3 lines/)]);
+    // Files given in any order: a log's rotated files are put oldest first.
+    const files = [1, 2, 3, 4, 5].map((i) => `${rotated}.${i}`).filter(existsSync);
+    expect(await runVerify([rotated, ...files], sink().s, sink().s, { partial: true })).toBe(0);
+    // One changed line in one chain: that chain is named, the other still reported ok.
+    const b = join(dir, "replica-b.ndjson");
+    writeFileSync(b, readFileSync(b, "utf8").replace('"message":"m"', '"message":"M"'));
+    const bad = sink();
+    expect(await runVerify([dir], sink().s, bad.s, { partial: true })).toBe(1);
+    expect(bad.text()).toMatch(/replica-b\.ndjson:1: tampered/);
+    expect(await runVerify([tempDir()], sink().s, sink().s)).toBe(2);
   });
 
   it("flushSync puts every line on disk at once and refreshes the chain head", () => {
@@ -190,12 +225,6 @@ describe("verify", () => {
 });
 
 describe("tail", () => {
-  const sink = () => {
-    const s = new PassThrough();
-    let text = "";
-    s.on("data", (d: Buffer) => (text += d.toString()));
-    return { s, text: () => text };
-  };
 
   it("prints readable lines, filtered, or the raw JSON", async () => {
     const file = join(tempDir(), "d.ndjson");
@@ -240,6 +269,40 @@ describe("tail", () => {
     ac.abort();
     expect(await done).toBe(0);
     expect(out.text().trimEnd().split("\n").map((l) => JSON.parse(l).id)).toEqual([0, 1, 2, 3]);
+  });
+
+  it("several logs (a directory of them) are merged by time, at start and with -f", async () => {
+    const dir = tempDir();
+    const at = (iso: string) => () => new Date(iso);
+    const a = DecisionLog.open({ dest: join(dir, "replica-a.ndjson"), clock: at("2026-11-22T12:00:01Z") });
+    a.write(input(1));
+    await a.close();
+    const b = DecisionLog.open({ dest: join(dir, "replica-b.ndjson"), clock: at("2026-11-22T12:00:00Z") });
+    b.write(input(0));
+    await b.close();
+    const a2 = DecisionLog.open({ dest: join(dir, "replica-a.ndjson"), clock: at("2026-11-22T12:00:02Z") });
+    a2.write(input(2));
+    await a2.close();
+    writeFileSync(join(dir, "notes.txt"), "not a log\n");
+    const out = sink();
+    expect(await runTail({ file: dir, follow: false, json: true, color: false }, out.s, sink().s)).toBe(0);
+    expect(out.text().trimEnd().split("\n").map((l) => JSON.parse(l).id)).toEqual([0, 1, 2]);
+
+    const live = sink();
+    const ac = new AbortController();
+    const done = runTail({ file: [join(dir, "replica-a.ndjson"), join(dir, "replica-b.ndjson")], follow: true, json: true, color: false, signal: ac.signal, pollMs: 20 }, live.s, sink().s);
+    const count = () => live.text().split("\n").filter(Boolean).length;
+    for (let i = 0; i < 300 && count() < 3; i++) await new Promise((r) => setTimeout(r, 10));
+    const b2 = DecisionLog.open({ dest: join(dir, "replica-b.ndjson"), clock: at("2026-11-22T12:00:03Z") });
+    b2.write(input(3));
+    await b2.close();
+    for (let i = 0; i < 300 && count() < 4; i++) await new Promise((r) => setTimeout(r, 10));
+    ac.abort();
+    expect(await done).toBe(0);
+    expect(live.text().trimEnd().split("\n").map((l) => JSON.parse(l).id)).toEqual([0, 1, 2, 3]);
+    const err = sink();
+    expect(await runTail({ file: tempDir(), follow: false, json: true, color: false }, sink().s, err.s)).toBe(1);
+    expect(err.text()).toMatch(/no decision logs/);
   });
 
   it("-f does not pile up abort listeners while it polls", async () => {

@@ -1,0 +1,38 @@
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * Decision log paths as given on the command line: a directory stands for the logs in it (`*.ndjson` and their
+ * rotated `*.ndjson.N`), a file for itself. Missing paths are kept, so the caller reports them.
+ */
+export function expandLogPaths(paths: string[]): string[] {
+  return paths.flatMap((p) => {
+    let dir = false;
+    try {
+      dir = statSync(p).isDirectory();
+    } catch {
+      return [p];
+    }
+    if (!dir) return [p];
+    return readdirSync(p)
+      .filter((f) => /\.ndjson(\.\d+)?$/.test(f))
+      .sort()
+      .map((f) => join(p, f));
+  });
+}
+
+/**
+ * The chains among these files: a log and its rotated files (`log.2`, `log.1`, `log`) are one chain, oldest first;
+ * different logs (one per server, one per replica) are different chains, in name order.
+ */
+export function chainsOf(files: string[]): string[][] {
+  const chains = new Map<string, { file: string; age: number }[]>();
+  for (const file of new Set(files)) {
+    const m = /^(.*)\.(\d+)$/.exec(file);
+    const base = m ? (m[1] as string) : file;
+    const list = chains.get(base) ?? [];
+    list.push({ file, age: m ? Number(m[2]) : 0 });
+    chains.set(base, list);
+  }
+  return [...chains.keys()].sort().map((base) => (chains.get(base) ?? []).sort((a, b) => b.age - a.age).map((x) => x.file));
+}
