@@ -33,8 +33,14 @@ export function presentedKey(headers: IncomingHttpHeaders): { key: string | unde
   return { key: auth?.startsWith("Bearer ") ? auth.slice(7).trim() : undefined, viaHeader: false };
 }
 
-/** Listening on one of these needs no agent keys. */
-export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["127.0.0.1", "::1", "localhost"]);
+/**
+ * A loopback host: `localhost`, 127.0.0.0/8, `::1` (bare or bracketed, as in a Host header). Listening on one needs no
+ * agent keys or admin token; the one list every such check uses.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase();
+  return h === "localhost" || h === "::1" || h === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
 
 function sha256(s: string): Buffer {
   return createHash("sha256").update(s).digest();

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { hash, timingSafeEqual } from "node:crypto";
-import { isIP } from "node:net";
+import { isLoopbackHost } from "../agent-keys.js";
 import { GuardwireError } from "../errors.js";
 
 export interface AdminOptions {
@@ -76,16 +76,11 @@ export function createAdminServer(opts: AdminOptions): Server {
 
 /** A non-loopback admin listener without a token is refused: approving agent actions must not be open to the network. */
 export function checkAdminListen(host: string, token: string | undefined): void {
-  if (!token && !isLoopback(host)) {
+  if (!token && !isLoopbackHost(host)) {
     throw new GuardwireError("CONFIG_INVALID", `the admin API on ${host} is not loopback: give it a token (wrap --admin-token, admin.token in the serve config, or GUARDWIRE_ADMIN_TOKEN)`);
   }
 }
 
-export function isLoopback(host: string): boolean {
-  if (host === "localhost") return true;
-  if (isIP(host) === 4) return host.startsWith("127.");
-  return host === "::1" || host === "[::1]";
-}
 
 /** `127.0.0.1:7070`, `[::1]:7070` or `7070` (loopback). */
 export function parseListen(spec: string): { host: string; port: number } {

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { AgentKeys, LOOPBACK_HOSTS } from "../agent-keys.js";
+import { AgentKeys, isLoopbackHost } from "../agent-keys.js";
 import type { DecisionLog } from "../decision-log/writer.js";
 import { GuardwireError } from "../errors.js";
 import { createGuardianHttpServer, serveGuardianStdio, type EndpointInfo } from "../guardian/endpoint.js";
@@ -27,7 +27,7 @@ const MIN_KEY = 16;
 export async function runGuardian(o: GuardianCommandOptions, version: string, env: Record<string, string | undefined>): Promise<void> {
   if ((o.port === undefined) === !o.stdio) throw new GuardwireError("USAGE", "give exactly one of --port <n> or --stdio");
   const keys = new AgentKeys(o.stdio ? [] : readKeys(o.keyFile, env[KEYS_ENV]));
-  if (!o.stdio && keys.size === 0 && !LOOPBACK_HOSTS.has(o.host) && !o.allowUnauthenticatedRemote) {
+  if (!o.stdio && keys.size === 0 && !isLoopbackHost(o.host) && !o.allowUnauthenticatedRemote) {
     throw new GuardwireError(
       "USAGE",
       `listening on ${o.host} without keys is refused; give keys with --key-file <file> or ${KEYS_ENV}, or listen on 127.0.0.1 (or add --allow-unauthenticated-remote)`,
@@ -48,7 +48,7 @@ export async function runGuardian(o: GuardianCommandOptions, version: string, en
   }
   const server = createGuardianHttpServer(guardian, info, { keys, log, maxBodyBytes: o.maxFrameBytes });
   const port = await listenOn(server, o.port as number, o.host, "choose another --port (0 picks a free one) or --host");
-  const access = keys.size > 0 ? `${keys.size} key${keys.size === 1 ? "" : "s"}` : LOOPBACK_HOSTS.has(o.host) ? "no keys, loopback only" : "NO KEYS: anyone who can reach it may call it";
+  const access = keys.size > 0 ? `${keys.size} key${keys.size === 1 ? "" : "s"}` : isLoopbackHost(o.host) ? "no keys, loopback only" : "NO KEYS: anyone who can reach it may call it";
   process.stderr.write(`guardwire: AOS guardian listening on http://${hostPort(o.host, port)}/ (${access})\n`);
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => server.close(() => void stop(0)));
 }

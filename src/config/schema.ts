@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { alertsSchema } from "../alerts/config.js";
+import { isLoopbackHost } from "../agent-keys.js";
 
 /*
  * The `guardwire serve` configuration (ARCHITECTURE.md, "Configuration"): one zod schema, the single source for the
@@ -113,7 +114,7 @@ export const configSchema = z
     if (c.http.headersTimeoutSeconds > c.http.requestTimeoutSeconds) {
       ctx.addIssue({ code: "custom", path: ["http", "headersTimeoutSeconds"], message: "headersTimeoutSeconds must not exceed requestTimeoutSeconds" });
     }
-    const loopback = c.listen.host === "127.0.0.1" || c.listen.host === "::1" || c.listen.host === "localhost";
+    const loopback = isLoopbackHost(c.listen.host);
     if (!loopback && c.agents.length === 0 && !c.allowUnauthenticatedRemote) {
       ctx.addIssue({ code: "custom", path: ["listen", "host"], message: `listening on ${c.listen.host} without agent keys is refused; add agents: [{id, key}] or set allowUnauthenticatedRemote: true` });
     }

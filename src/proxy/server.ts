@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
-import { AgentKeys, presentedKey } from "../agent-keys.js";
+import { AgentKeys, isLoopbackHost, presentedKey } from "../agent-keys.js";
 import { ErrorCode } from "../protocol/json-rpc.js";
 import { httpError, meterBody, meterFrames, socketError } from "../transports/downstream/http-util.js";
 import { StreamableHttpEndpoint, type HttpCaller } from "../transports/downstream/streamable-http.js";
@@ -94,7 +94,6 @@ interface Mounted {
  */
 export const BODY_COST = 4;
 
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
 /**
  * `guardwire serve`'s HTTP front: paths any parser could read otherwise refused first, health probes, DNS-rebinding
@@ -112,7 +111,7 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
     });
   }
   const keys = new AgentKeys(opts.agents);
-  const loopbackListen = LOOPBACK.has(opts.host);
+  const loopbackListen = isLoopbackHost(opts.host);
   const wellKnown: WellKnownRoute[] = opts.routes.flatMap((r) => (r.passthrough ? [{ path: r.path, upstream: r.passthrough }] : []));
 
   const limits = { ...FRONT_DEFAULTS, ...opts.front };
@@ -124,7 +123,7 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
   const admit = (req: IncomingMessage): { caller: HttpCaller } | Refused => {
     const host = (req.headers.host ?? "").toLowerCase();
     const hostname = host.replace(/:\d+$/, "");
-    const hostOk = opts.allowedHosts ? opts.allowedHosts.some((h) => h.toLowerCase() === host || h.toLowerCase() === hostname) : !loopbackListen || LOOPBACK.has(hostname);
+    const hostOk = opts.allowedHosts ? opts.allowedHosts.some((h) => h.toLowerCase() === host || h.toLowerCase() === hostname) : !loopbackListen || isLoopbackHost(hostname);
     if (!hostOk) return { status: 403, reason: "HOST_NOT_ALLOWED", message: `Forbidden: Host ${host || "(none)"} is not allowed` };
     const origin = req.headers.origin;
     if (origin !== undefined && !originAllowed(origin, host, opts.allowedOrigins, loopbackListen)) {
@@ -365,5 +364,5 @@ function originAllowed(origin: string, host: string, allowed: readonly string[] 
     return false;
   }
   // Same origin as the proxy itself, or a loopback page talking to a loopback proxy.
-  return u.host === host || (loopbackListen && LOOPBACK.has(u.hostname));
+  return u.host === host || (loopbackListen && isLoopbackHost(u.hostname));
 }

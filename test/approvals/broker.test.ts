@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { checkAdminListen, createAdminServer, parseListen } from "../../src/admin/server.js";
 import { adminRoutes } from "../../src/cli/admin.js";
 import { DecisionFeed } from "../../src/observe/feed.js";
+import { isLoopbackHost } from "../../src/agent-keys.js";
 import type { DecisionInput } from "../../src/decision-log/record.js";
 import { ApprovalBroker, type HoldContext } from "../../src/approvals/broker.js";
 import type { ApprovalAsk } from "../../src/guardian/verdict.js";
@@ -149,6 +150,9 @@ describe("the admin API", () => {
     expect(() => checkAdminListen("0.0.0.0", undefined)).toThrow(/not loopback: give it a token/);
     expect(() => checkAdminListen("0.0.0.0", "t")).not.toThrow();
     expect(() => checkAdminListen("127.0.0.1", undefined)).not.toThrow();
+    // One loopback test for every listener (admin, serve, guardian): 127/8, ::1 bare or bracketed, localhost.
+    for (const h of ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost", "LOCALHOST"]) expect(isLoopbackHost(h), h).toBe(true);
+    for (const h of ["0.0.0.0", "128.0.0.1", "127.0.0.1.nip.io", "::", "localhost.example", "10.0.0.1"]) expect(isLoopbackHost(h), h).toBe(false);
     expect(parseListen("[::1]:7071")).toEqual({ host: "::1", port: 7071 });
     expect(parseListen("7071")).toEqual({ host: "127.0.0.1", port: 7071 });
     expect(() => parseListen("host")).toThrow(/HOST:PORT/);
