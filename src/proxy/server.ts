@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { AgentKeys, isLoopbackHost, presentedKey } from "../agent-keys.js";
@@ -234,6 +234,16 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
     }
     req.resume();
     httpError(res, 404, ErrorCode.ServerError, `Not Found: no route at ${path}`);
+  });
+  // What Node's HTTP parser refuses before any request exists (a headers or request timeout, bytes that are not HTTP,
+  // headers too large): answered as Node would, and logged as refused like every other refusal of the front.
+  server.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) => {
+    // A client that hung up mid-request (reset, or end of stream inside a body) refused nothing: it left.
+    if (err.code === "ECONNRESET" || err.code === "HPE_INVALID_EOF_STATE" || !socket.writable) return void socket.destroy();
+    const status = err.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : err.code === "HPE_HEADER_OVERFLOW" ? 431 : 400;
+    const reason = status === 408 ? "REQUEST_TIMEOUT" : status === 431 ? "HEADERS_TOO_LARGE" : "HTTP_PARSE_ERROR";
+    refusals.note({ reason, message: `${status} ${STATUS_CODES[status]}: ${err.code ?? err.message}`, peer: addressOf(socket as Socket), route: null, agent: null, transport: "http" });
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
   });
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   server.timeout = limits.idleTimeoutMs;
