@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, readFileSync, statSync } from "node:
 import { dirname, isAbsolute } from "node:path";
 import { parsePins } from "../guardian/state.js";
 import { findClientConfigs, listServers, type Where } from "./clients.js";
-import { unwrap } from "./wrap-entry.js";
+import { unwrap, wrapFlags } from "./wrap-entry.js";
 
 /*
  * doctor: is every server guarded, and would the guarded ones start? Each finding says what to do. Nothing here
@@ -66,7 +66,7 @@ function guardedFindings(launches: string[][], o: DoctorInput): Finding[] {
   };
   for (const tokens of launches) {
     const at = tokens.indexOf("wrap");
-    const opts = wrapOptions(tokens.slice(at + 1, tokens.indexOf("--", at)));
+    const opts = wrapFlags(tokens);
     for (const t of tokens.slice(0, at).filter((t) => isAbsolute(t))) {
       once(`exe ${t}`, () => (existsSync(t) ? undefined : { ok: false, what: `guarded servers run ${t}, which does not exist`, fix: "run `guardwire install` again from the guardwire you use now" }));
     }
@@ -81,19 +81,6 @@ function guardedFindings(launches: string[][], o: DoctorInput): Finding[] {
   return out;
 }
 
-function wrapOptions(tokens: string[]): { log?: string; rules: string[] } {
-  const o: { log?: string; rules: string[] } = { rules: [] };
-  for (let i = 0; i < tokens.length; i++) {
-    const [flag, inline] = (tokens[i] as string).split(/=(.*)/s) as [string, string | undefined];
-    const value = inline ?? tokens[i + 1];
-    if (flag !== "--log" && flag !== "--rules") continue;
-    if (inline === undefined) i++;
-    if (value === undefined) continue;
-    if (flag === "--log") o.log = value;
-    else o.rules.push(value);
-  }
-  return o;
-}
 
 function logFinding(log: string): Finding {
   if (log === "-") return { ok: true, what: "a guarded server logs to stderr (--log -)" };

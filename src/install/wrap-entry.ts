@@ -40,11 +40,34 @@ export function logFile(config: ClientConfig, server: string, dir: string, taken
   return file;
 }
 
+/** The options of a `guardwire wrap … --` launch that install, doctor and scan read (`--flag value` or `--flag=value`). */
+export interface WrapFlags {
+  name?: string;
+  log?: string;
+  rules: string[];
+}
+
+/** The flags between `wrap` and `--` of a launch (all tokens, command first); the last `--name`/`--log` wins. */
+export function wrapFlags(tokens: string[]): WrapFlags {
+  const at = tokens.indexOf("wrap");
+  if (at < 0) return { rules: [] };
+  const end = tokens.indexOf("--", at);
+  const options = tokens.slice(at + 1, end < 0 ? tokens.length : end);
+  const o: WrapFlags = { rules: [] };
+  for (let i = 0; i < options.length; i++) {
+    const [flag, inline] = (options[i] as string).split(/=(.*)/s) as [string, string | undefined];
+    if (flag !== "--log" && flag !== "--rules" && flag !== "--name") continue;
+    const value = inline ?? options[++i];
+    if (value === undefined) continue;
+    if (flag === "--rules") o.rules.push(value);
+    else o[flag === "--log" ? "log" : "name"] = value;
+  }
+  return o;
+}
+
 /** The `--log` of a `guardwire wrap … --` launch, if it has one. */
 export function logOf(launch: Launch): string | undefined {
-  const tokens = launch.args ?? [];
-  const at = tokens.indexOf("--log");
-  return at >= 0 && at < tokens.indexOf("--") ? tokens[at + 1] : undefined;
+  return wrapFlags([launch.command, ...(launch.args ?? [])]).log;
 }
 
 /**

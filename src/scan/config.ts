@@ -3,7 +3,7 @@ import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { GuardwireError } from "../errors.js";
 import { clientConfigLocations, CLIENTS, findClientConfigs, listServers, type ClientName, type Where } from "../install/clients.js";
 import { ConfigSyntaxError } from "../install/config-error.js";
-import { unwrap } from "../install/wrap-entry.js";
+import { unwrap, wrapFlags } from "../install/wrap-entry.js";
 
 /** One server as a client config describes it, ready to be started the way that client starts it. */
 export type ServerEntry =
@@ -54,12 +54,7 @@ function toEntry(name: string, v: unknown): ServerEntry {
 function unwrapGuardwire(e: Extract<ServerEntry, { kind: "stdio" }>): ServerEntry {
   const inner = unwrap({ command: e.command, args: e.args });
   if (!inner) return e;
-  const all = [e.command, ...e.args];
-  const wrap = all.indexOf("wrap");
-  const options = all.slice(wrap + 1, all.indexOf("--", wrap));
-  const n = options.indexOf("--name");
-  const named = options.find((o) => o.startsWith("--name="))?.slice("--name=".length) ?? (n >= 0 ? options[n + 1] : undefined);
-  return { ...e, command: inner.command, args: inner.args ?? [], pinName: named ?? e.name };
+  return { ...e, command: inner.command, args: inner.args ?? [], pinName: wrapFlags([e.command, ...e.args]).name ?? e.name };
 }
 
 /**
