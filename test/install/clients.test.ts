@@ -6,7 +6,7 @@ import { clientConfigLocations, ConfigSyntaxError, findClientConfigs, listServer
 import { editJsonc } from "../../src/install/jsonc-edit.js";
 import { editToml } from "../../src/install/toml-edit.js";
 import { atomicWrite } from "../../src/install/safe-write.js";
-import { unwrap } from "../../src/install/wrap-entry.js";
+import { unwrap, wrapFlags } from "../../src/install/wrap-entry.js";
 import { tempDir } from "../helpers.js";
 
 function touch(path: string, text = "{}\n") {
@@ -190,6 +190,12 @@ describe("unwrap: entries wrapped by install or by hand", () => {
   it("other commands that mention wrap are not guardwire", () => {
     expect(unwrap({ command: "npx", args: ["some-wrap-tool", "wrap", "--", "x"] })).toBeUndefined();
     expect(unwrap({ command: "guardwire", args: ["wrap"] })).toBeUndefined();
+  });
+
+  it("wrapFlags reads --name, --log and every --rules, with or without =, only before --", () => {
+    const tokens = ["node", "/opt/gw/dist/cli/main.js", "wrap", "--name=fs", "--log", "/l/fs.ndjson", "--rules", "strict", "--rules=extra.yaml", "--", "server", "--log", "x", "--name", "y"];
+    expect(wrapFlags(tokens)).toEqual({ name: "fs", log: "/l/fs.ndjson", rules: ["strict", "extra.yaml"] });
+    expect(wrapFlags(["npx", "server", "--log", "x"])).toEqual({ rules: [] });
   });
 });
 
