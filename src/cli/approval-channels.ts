@@ -4,9 +4,9 @@ import { ApprovalLinks } from "../admin/approval-links.js";
 import { ApprovalBroker } from "../approvals/broker.js";
 import { approvalsSchema, type ApprovalsConfig } from "../approvals/config.js";
 import { startApprovalWebhooks } from "../approvals/webhook.js";
-import { noteOf } from "../decision-log/writer.js";
 import type { DecisionSink } from "../proxy/session.js";
 import { GuardwireError } from "../errors.js";
+import { noteTo } from "./alerts.js";
 import { headerOptions } from "./guardians.js";
 
 /** `wrap`'s approval options (docs/approvals.md). */
@@ -54,10 +54,7 @@ export interface ApprovalChannels {
  * Webhooks need the admin listener their links point to; on a Unix socket they also need a public URL.
  */
 export function openApprovalChannels(cfg: ApprovalsConfig | undefined, admin: string | undefined, log: DecisionSink, stderr: NodeJS.WritableStream): ApprovalChannels {
-  const say = (code: string, message: string) => {
-    stderr.write(`guardwire: ${message}\n`);
-    void Promise.resolve(log.write(noteOf(code, message))).catch(() => undefined);
-  };
+  const say = noteTo(log, stderr);
   const rememberFile = cfg?.rememberFile === null ? null : (cfg?.rememberFile ?? defaultApprovalsFile());
   const broker = new ApprovalBroker({ rememberFile, warn: (m) => say("APPROVALS_FILE_UNWRITABLE", m) });
   const webhooks = cfg?.webhooks.length ? cfg : undefined;

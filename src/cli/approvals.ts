@@ -31,19 +31,15 @@ export async function runApprovals(args: string[], o: ApprovalsOptions, out: Nod
   if (action === "deny" && o.remember) throw new GuardwireError("USAGE", "--remember only applies to approve");
   const call = adminClient(o);
 
-  if (action === "list") {
-    const { approvals } = (await call("GET", "/api/approvals")) as { approvals: HeldApproval[] };
-    if (o.json) out.write(JSON.stringify(approvals, null, 2) + "\n");
-    else if (approvals.length === 0) out.write("no approvals waiting\n");
-    else for (const a of approvals) out.write(describe(a) + "\n");
+  const print = <T>(list: T[], none: string, line: (x: T) => string) => {
+    if (o.json) out.write(JSON.stringify(list, null, 2) + "\n");
+    else if (list.length === 0) out.write(none + "\n");
+    else for (const x of list) out.write(line(x) + "\n");
     return 0;
-  }
+  };
+  if (action === "list") return print(((await call("GET", "/api/approvals")) as { approvals: HeldApproval[] }).approvals, "no approvals waiting", describe);
   if (action === "remembered") {
-    const { remembered } = (await call("GET", "/api/approvals/remembered")) as { remembered: Remembered[] };
-    if (o.json) out.write(JSON.stringify(remembered, null, 2) + "\n");
-    else if (remembered.length === 0) out.write("no remembered approvals\n");
-    else for (const r of remembered) out.write(describeRemembered(r) + "\n");
-    return 0;
+    return print(((await call("GET", "/api/approvals/remembered")) as { remembered: Remembered[] }).remembered, "no remembered approvals", describeRemembered);
   }
   if (action === "forget") {
     const r = (await call("DELETE", id ? `/api/approvals/remembered/${encodeURIComponent(id)}` : "/api/approvals/remembered")) as { forgotten: number };
