@@ -156,6 +156,18 @@ describe("the approval webhook in wrap", () => {
   });
 });
 
+describe("the approval webhook needs the admin API", () => {
+  it("wrap --approval-webhook without --admin, or with a Unix socket and no public URL, is refused at start", async () => {
+    const fail = async (extra: string[]) => {
+      const r = await run(process.execPath, [CLI, "wrap", "--rules", RULES, "--log", join(dir, "refused.ndjson"), "--approval-webhook", "http://127.0.0.1:9/hook", ...extra, "--", process.execPath, EVERYTHING, "stdio"]).catch((e: { code: number; stderr: string }) => e);
+      expect((r as { code: number }).code).not.toBe(0);
+      return (r as { stderr: string }).stderr;
+    };
+    expect(await fail([])).toContain("approval webhooks need the admin API");
+    expect(await fail(["--admin", `unix:${join(dir, "no-public.sock")}`])).toContain("need a public URL for their links");
+  }, 60_000);
+});
+
 describe("the approval webhook in serve", () => {
   const sdir = tempDir();
   const log = join(sdir, "decisions.ndjson");
