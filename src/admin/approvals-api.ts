@@ -6,6 +6,18 @@ import { fail, type AdminRoute } from "./server.js";
 export function approvalRoutes(broker: ApprovalBroker): AdminRoute[] {
   broker.channels.add("admin");
   return [
+    // Before /api/approvals/:id, which would take "remembered" for an id.
+    { method: "GET", pattern: /^\/api\/approvals\/remembered$/, doc: "GET /api/approvals/remembered", run: () => [200, { remembered: broker.listRemembered() }] },
+    { method: "DELETE", pattern: /^\/api\/approvals\/remembered$/, doc: "DELETE /api/approvals/remembered", run: () => [200, { forgotten: broker.forget("all") }] },
+    {
+      method: "DELETE",
+      pattern: /^\/api\/approvals\/remembered\/([\w-]+)$/,
+      doc: "DELETE /api/approvals/remembered/:id",
+      run: (m) => {
+        const n = broker.forget(m[1] as string);
+        return n > 0 ? [200, { forgotten: n }] : fail(404, "NOT_FOUND", `no remembered approval ${m[1]}`);
+      },
+    },
     { method: "GET", pattern: /^\/api\/approvals$/, doc: "GET /api/approvals", run: () => [200, { approvals: broker.list() }] },
     {
       method: "GET",

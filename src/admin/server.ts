@@ -4,8 +4,11 @@ import { isLoopbackHost } from "../agent-keys.js";
 import { GuardwireError } from "../errors.js";
 
 export interface AdminOptions {
-  /** Every request must carry `Authorization: Bearer <token>` (routes marked `public` check their own credentials). */
-  token: string;
+  /**
+   * Every request must carry `Authorization: Bearer <token>` (routes marked `public` check their own credentials).
+   * null: no token (a Unix socket, whose file permissions are the credential).
+   */
+  token: string | null;
   version: string;
   /** What the listener serves: each part of guardwire contributes its routes (approvals, events, sessions, …). */
   routes: AdminRoute[];
@@ -42,7 +45,7 @@ export interface AdminRoute {
  * those of public routes. The routes come from the parts of guardwire that have something to show or control.
  */
 export function createAdminServer(opts: AdminOptions): Server {
-  const expected = hash("sha256", opts.token, "buffer");
+  const expected = opts.token === null ? null : hash("sha256", opts.token, "buffer");
   const index: AdminRoute = { method: "GET", pattern: /^\/api$/, run: () => [200, { version: opts.version, endpoints: opts.routes.flatMap((r) => (r.doc ? [r.doc] : [])) }] };
   const routes = [index, ...opts.routes];
 
@@ -58,7 +61,7 @@ export function createAdminServer(opts: AdminOptions): Server {
     const url = new URL(req.url ?? "/", "http://admin");
     const matching = routes.map((r) => ({ r, m: r.pattern.exec(url.pathname) })).filter((x) => x.m);
     const hit = matching.find((x) => x.r.method === req.method || (req.method === "HEAD" && x.r.method === "GET"));
-    if (!hit?.r.public) {
+    if (expected && !hit?.r.public) {
       const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
       if (!given || !timingSafeEqual(hash("sha256", given, "buffer"), expected)) {
         res.setHeader("WWW-Authenticate", 'Bearer realm="guardwire-admin"');
@@ -82,8 +85,15 @@ export function checkAdminListen(host: string, token: string | undefined): void 
 }
 
 
-/** `127.0.0.1:7070`, `[::1]:7070` or `7070` (loopback). */
-export function parseListen(spec: string): { host: string; port: number } {
+export type AdminListen = { host: string; port: number } | { socket: string };
+
+/** `127.0.0.1:7070`, `[::1]:7070`, `7070` (loopback) or `unix:/path/admin.sock`. */
+export function parseListen(spec: string): AdminListen {
+  if (spec.startsWith("unix:")) {
+    const socket = spec.slice("unix:".length);
+    if (!socket.startsWith("/")) throw new GuardwireError("USAGE", `admin listen address "${spec}" needs an absolute socket path (unix:/path/admin.sock)`);
+    return { socket };
+  }
   const m = /^(?:(\[[^\]]+\]|[^:]+):)?(\d{1,5})$/.exec(spec);
   const port = Number(m?.[2]);
   if (!m || port > 65535) throw new GuardwireError("USAGE", `admin listen address "${spec}" is not HOST:PORT (e.g. 127.0.0.1:7070)`);

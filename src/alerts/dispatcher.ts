@@ -4,7 +4,7 @@ import { severityRank } from "../guardian/alert.js";
 import type { AlertsConfig, WebhookConfig } from "./config.js";
 import { dedupeKey, WindowDeduper, type AlertDeduper } from "./dedupe.js";
 import type { AlertEvent, AlertSink } from "./event.js";
-import { render, type Posted } from "./payload.js";
+import { render, type AlertFormat, type Posted } from "./payload.js";
 
 export type AlertNoteCode = "ALERTS_DROPPED" | "ALERTS_UNDELIVERED";
 
@@ -12,6 +12,8 @@ export interface DispatcherDeps {
   /** Told about dropped and undelivered alerts: at most one note per kind every `noteEveryMs`, each summing up since the last. */
   note: (code: AlertNoteCode, message: string) => void;
   noteEveryMs?: number;
+  /** What the notes call one delivery (default "alert"): the approval webhook reuses this dispatcher. */
+  noun?: string;
   /** Milliseconds (dedupe windows, the shutdown deadline). */
   now?: () => number;
   random?: () => number;
@@ -29,8 +31,18 @@ export interface AlertStats {
   undelivered: number;
 }
 
+/**
+ * One thing to post to every webhook it is queued for, rendered in each webhook's format. Its id is made at the first
+ * post and sent in `idHeader`, the same on every retry and for every webhook, for the receiver to drop repeats.
+ */
+export interface Outgoing {
+  id?: string;
+  idHeader: string;
+  body(format: AlertFormat, id: string): string;
+}
+
 interface Job {
-  posted: Posted;
+  out: Outgoing;
   attempt: number;
 }
 
@@ -73,7 +85,7 @@ export class AlertDispatcher implements AlertSink {
     this.now = deps.now ?? Date.now;
     this.random = deps.random ?? Math.random;
     this.deduper = deps.deduper ?? (cfg.dedupeSeconds > 0 ? new WindowDeduper(cfg.dedupeSeconds * 1000) : null);
-    this.tally = new Tally(deps.note, deps.noteEveryMs ?? 10_000, this.now);
+    this.tally = new Tally(deps.note, deps.noteEveryMs ?? 10_000, this.now, deps.noun ?? "alert");
     this.agent = new Agent({ connect: { timeout: cfg.timeoutMs } });
     this.hooks = cfg.webhooks.map((w) => ({
       cfg: w,
@@ -99,19 +111,36 @@ export class AlertDispatcher implements AlertSink {
       heldBack = admitted;
     }
     // Made once, only if some webhook takes it: the drop path stays as cheap as a counter.
-    let posted: Posted | undefined;
+    let out: Outgoing | undefined;
     for (const h of this.hooks) {
       if (severityRank(event.severity) < h.minRank) continue;
-      if (h.held >= this.cfg.queue || this.closing) {
-        this.stats.dropped++;
-        this.tally.count("ALERTS_DROPPED", h.label, this.closing ? "guardwire was stopping" : `its queue of ${this.cfg.queue} was full`);
-        continue;
+      if (!this.admit(h)) continue;
+      if (!out) {
+        const posted: Posted = { at: this.now(), suppressed: heldBack, event };
+        out = { idHeader: "x-guardwire-alert-id", body: (format, id) => render(format, { ...posted, id }) };
       }
-      h.held++;
-      posted ??= { at: this.now(), suppressed: heldBack, event };
-      h.ready.push({ posted, attempt: 0 });
-      this.schedule(h);
+      this.enqueue(h, out);
     }
+  }
+
+  /** Queues one delivery for every webhook (no severity filter, no de-duplication): the approval webhook's way in. */
+  deliver(out: Outgoing): void {
+    this.stats.raised++;
+    for (const h of this.hooks) if (this.admit(h)) this.enqueue(h, out);
+  }
+
+  /** Room in the webhook's queue, or the delivery is dropped (counted, noted). */
+  private admit(h: Hook): boolean {
+    if (h.held < this.cfg.queue && !this.closing) return true;
+    this.stats.dropped++;
+    this.tally.count("ALERTS_DROPPED", h.label, this.closing ? "guardwire was stopping" : `its queue of ${this.cfg.queue} was full`);
+    return false;
+  }
+
+  private enqueue(h: Hook, out: Outgoing): void {
+    h.held++;
+    h.ready.push({ out, attempt: 0 });
+    this.schedule(h);
   }
 
   /** Keeps delivering for at most `flushMs`, then abandons the rest (counted, noted); resolves with the final counts. */
@@ -162,7 +191,7 @@ export class AlertDispatcher implements AlertSink {
 
   private async attempt(h: Hook, job: Job): Promise<void> {
     job.attempt++;
-    const outcome = await this.post(h.cfg, job.posted);
+    const outcome = await this.post(h.cfg, job.out);
     h.active--;
     if (outcome.ok) {
       h.held--;
@@ -201,14 +230,14 @@ export class AlertDispatcher implements AlertSink {
     return Math.round(step * (0.5 + this.random() / 2));
   }
 
-  private async post(w: WebhookConfig, posted: Posted): Promise<{ ok: true } | { ok: false; retry: boolean; retryAfterMs?: number; why: string }> {
-    posted.id ??= randomUUID();
+  private async post(w: WebhookConfig, out: Outgoing): Promise<{ ok: true } | { ok: false; retry: boolean; retryAfterMs?: number; why: string }> {
+    const id = (out.id ??= randomUUID());
     try {
       const res = await request(w.url, {
         method: "POST",
         dispatcher: this.agent,
-        headers: { "content-type": "application/json", "user-agent": "guardwire-alerts", "x-guardwire-alert-id": posted.id, ...w.headers },
-        body: render(w.format, posted),
+        headers: { "content-type": "application/json", "user-agent": "guardwire-alerts", [out.idHeader]: id, ...w.headers },
+        body: out.body(w.format, id),
         signal: AbortSignal.any([AbortSignal.timeout(this.cfg.timeoutMs), this.abort.signal]),
       });
       await res.body.dump().catch(() => undefined);
@@ -247,6 +276,7 @@ class Tally {
     private readonly note: DispatcherDeps["note"],
     private readonly everyMs: number,
     private readonly now: () => number,
+    private readonly noun: string,
   ) {}
 
   count(code: AlertNoteCode, hook: string, why: string, n = 1): void {
@@ -269,7 +299,7 @@ class Tally {
     for (const [code, s] of this.since) {
       const total = this.totals.get(code) ?? s.n;
       const what = code === "ALERTS_DROPPED" ? "dropped" : "not delivered";
-      this.note(code, `${s.n} alert(s) ${what} for webhook ${s.hook}: ${s.why} (${total} ${what} since start)`);
+      this.note(code, `${s.n} ${this.noun}(s) ${what} for webhook ${s.hook}: ${s.why} (${total} ${what} since start)`);
     }
     this.since.clear();
   }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
 import type { ApprovalAsk } from "../guardian/verdict.js";
+import { bindingKey, RememberedApprovals, type Binding, type Remembered } from "./remembered.js";
 
 export type RememberScope = "once" | "session" | "always";
 export const SCOPES: readonly RememberScope[] = ["once", "session", "always"];
@@ -55,6 +56,10 @@ export interface BrokerOptions {
   /** Remembered approvals kept (default 4096, oldest dropped first) and how long `always` lasts (default 24h). */
   maxRemembered?: number;
   rememberAlwaysMs?: number;
+  /** Where `remember: always` approvals are kept across restarts (docs/approvals.md); none: in memory only. */
+  rememberFile?: string | null;
+  /** Told what goes wrong with the file after start (it cannot be written). */
+  warn?: (message: string) => void;
   now?: () => number;
 }
 
@@ -70,11 +75,10 @@ interface Entry {
  * or guardwire stops. Every held message gets exactly one outcome. Channels (the agent's client, the admin API, the
  * CLI through it) call `decide`; the admin API and a console follow `requested` and `decided` events.
  */
-export class ApprovalBroker extends EventEmitter<{ requested: [HeldApproval]; decided: [HeldApproval, ApprovalOutcome] }> {
+export class ApprovalBroker extends EventEmitter<{ requested: [HeldApproval, (() => string) | undefined]; decided: [HeldApproval, ApprovalOutcome] }> {
   private readonly held = new Map<string, Entry>();
-  /** Remembered approvals: binding key → the approval id that granted it and until when. */
-  private readonly remembered = new Map<string, { id: string; until: number; session: string | null }>();
-  private readonly opts: Required<BrokerOptions>;
+  private readonly remembered: RememberedApprovals;
+  private readonly opts: Required<Omit<BrokerOptions, "rememberFile" | "warn">>;
   private stopped = false;
   /** The operator channels that can decide (the admin API once it listens); the agent's client adds elicitation. */
   readonly channels = new Set<string>();
@@ -88,22 +92,30 @@ export class ApprovalBroker extends EventEmitter<{ requested: [HeldApproval]; de
       rememberAlwaysMs: opts.rememberAlwaysMs ?? 86_400_000,
       now: opts.now ?? Date.now,
     };
+    this.remembered = new RememberedApprovals(opts.rememberFile ?? null, this.opts.maxRemembered, this.opts.now, opts.warn ?? (() => {}));
   }
 
   /** The id of an earlier approval that covers this exact call (same binding, arguments and rules), if any. */
   coveredBy(ctx: HoldContext, ask: ApprovalAsk): string | null {
-    const now = this.opts.now();
-    for (const key of [bindingKey(ctx, ask, ctx.session), bindingKey(ctx, ask, null)]) {
-      const hit = this.remembered.get(key);
-      if (!hit) continue;
-      if (hit.until > now) return hit.id;
-      this.remembered.delete(key);
-    }
-    return null;
+    const b = binding(ctx, ask);
+    return (this.remembered.find(bindingKey(b, ctx.session)) ?? this.remembered.find(bindingKey(b, null)))?.id ?? null;
   }
 
-  /** Holds a message, or says which bound refused it. */
-  request(ctx: HoldContext, ask: ApprovalAsk, channels: string[]): { held: HeldApproval; outcome: Promise<ApprovalOutcome> } | { limit: "session" | "process"; max: number } {
+  /** The approvals remembered now (session and always), for the admin API. */
+  listRemembered(): Remembered[] {
+    return this.remembered.list();
+  }
+
+  /** Revokes remembered approvals: the one an approval id granted, or every one; returns how many went. */
+  forget(id: string | "all"): number {
+    return this.remembered.remove((r) => id === "all" || r.id === id);
+  }
+
+  /**
+   * Holds a message, or says which bound refused it. `args` gives a redacted preview of its arguments for channels
+   * that show them (the webhook); the held approval itself never carries them.
+   */
+  request(ctx: HoldContext, ask: ApprovalAsk, channels: string[], args?: () => string): { held: HeldApproval; outcome: Promise<ApprovalOutcome> } | { limit: "session" | "process"; max: number } {
     if (this.stopped || this.held.size >= this.opts.maxTotal) return { limit: "process", max: this.opts.maxTotal };
     let mine = 0;
     for (const e of this.held.values()) if (e.held.session === ctx.session) mine++;
@@ -126,7 +138,7 @@ export class ApprovalBroker extends EventEmitter<{ requested: [HeldApproval]; de
       const timer = setTimeout(() => this.finish(held.id, { outcome: "timeout", afterMs: this.opts.now() - started }), ask.timeoutMs);
       this.held.set(held.id, { held, started, timer, resolve });
     });
-    this.emit("requested", held);
+    this.emit("requested", held, args);
     return { held, outcome };
   }
 
@@ -169,7 +181,7 @@ export class ApprovalBroker extends EventEmitter<{ requested: [HeldApproval]; de
 
   /** A session ended: its remembered approvals go with it. */
   endSession(session: string): void {
-    for (const [key, r] of this.remembered) if (r.session === session) this.remembered.delete(key);
+    this.remembered.endSession(session);
   }
 
   /** guardwire is stopping: every held message is answered (a deny), and nothing new is held. */
@@ -188,21 +200,20 @@ export class ApprovalBroker extends EventEmitter<{ requested: [HeldApproval]; de
   }
 
   private remember(h: HeldApproval, scope: "session" | "always"): void {
-    const session = scope === "session" ? h.session : null;
-    const key = bindingKey(h, h, session);
-    const until = scope === "always" ? this.opts.now() + this.opts.rememberAlwaysMs : Number.MAX_SAFE_INTEGER;
-    this.remembered.delete(key);
-    this.remembered.set(key, { id: h.id, until, session });
-    if (this.remembered.size > this.opts.maxRemembered) {
-      const oldest = this.remembered.keys().next().value;
-      if (oldest !== undefined) this.remembered.delete(oldest);
-    }
+    const now = this.opts.now();
+    this.remembered.add({
+      id: h.id,
+      scope,
+      session: scope === "session" ? h.session : null,
+      ...binding(h, h),
+      grantedAt: new Date(now).toISOString(),
+      expiresAt: scope === "always" ? new Date(now + this.opts.rememberAlwaysMs).toISOString() : null,
+    });
   }
 }
 
-/** Route, agent, server, tool, rule, arguments and rules version: an approval covers exactly this and nothing else. */
-function bindingKey(ctx: Omit<HoldContext, "session">, ask: Pick<ApprovalAsk, "rule" | "argsDigest" | "ruleset">, session: string | null): string {
-  return [session ?? "*", ctx.route, ctx.agent ?? "", ctx.server ?? "", ctx.method ?? "", ctx.tool ?? "", ask.rule, ask.argsDigest, ask.ruleset].join("\u0000");
+function binding(ctx: Omit<HoldContext, "session">, ask: Pick<ApprovalAsk, "rule" | "argsDigest" | "ruleset">): Binding {
+  return { route: ctx.route, agent: ctx.agent, server: ctx.server, method: ctx.method, tool: ctx.tool, rule: ask.rule, argsDigest: ask.argsDigest, ruleset: ask.ruleset };
 }
 
 export function isScope(v: unknown): v is RememberScope {

@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { checkAdminListen, createAdminServer, parseListen, type AdminRoute } from "../admin/server.js";
 import { approvalRoutes } from "../admin/approvals-api.js";
+import type { ApprovalLinks } from "../admin/approval-links.js";
 import { eventRoutes, type EventSource } from "../admin/events.js";
 import type { ApprovalBroker, ApprovalOutcome, HeldApproval } from "../approvals/broker.js";
 import type { DecisionFeed } from "../observe/feed.js";
@@ -22,6 +23,8 @@ export interface AdminParts {
   broker: ApprovalBroker;
   /** Every decision as it is logged (the live decision stream). */
   feed: DecisionFeed;
+  /** The approval webhook's signed links (public routes), when approval webhooks are configured. */
+  links?: ApprovalLinks;
 }
 
 /** The routes of the admin listener, from each part (docs/approvals.md lists the API). */
@@ -38,33 +41,31 @@ export function adminRoutes(parts: AdminParts): AdminRoute[] {
     };
   };
   const decisions: EventSource = (emit) => feed.add((decision, at) => emit("decision", { time: new Date(at).toISOString(), ...decision }));
-  return [...approvalRoutes(broker), ...eventRoutes([approvals, decisions])];
+  return [...approvalRoutes(broker), ...eventRoutes([approvals, decisions]), ...(parts.links?.routes() ?? [])];
 }
 
 export interface StartedAdmin {
+  /** `http://host:port`, or `unix:/path` for a Unix socket. */
   url: string;
   close(): Promise<void>;
 }
 
 /**
- * Starts the admin API. Without a token (only allowed on loopback) one is made up; URL and token are written to the
- * admin file so the CLI on this machine finds them, and the file is removed at exit.
+ * Starts the admin API. On TCP without a token (only allowed on loopback) one is made up; on a Unix socket (mode
+ * 0600) no token is needed unless one is given. URL and token are written to the admin file so the CLI on this
+ * machine finds them; the file and the socket are removed at exit.
  */
-export async function startAdmin(listen: string | { host: string; port: number }, token: string | undefined, parts: AdminParts): Promise<StartedAdmin> {
-  const { host, port } = typeof listen === "string" ? parseListen(listen) : listen;
-  checkAdminListen(host, token);
-  const secret = token ?? randomBytes(24).toString("base64url");
+export async function startAdmin(listen: string, token: string | undefined, parts: AdminParts): Promise<StartedAdmin> {
+  const where = parseListen(listen);
+  if ("host" in where) checkAdminListen(where.host, token);
+  const secret = token ?? ("socket" in where ? null : randomBytes(24).toString("base64url"));
   const server: Server = createAdminServer({ token: secret, version: parts.version, routes: adminRoutes(parts) });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", (e: NodeJS.ErrnoException) => reject(new GuardwireError("USAGE", `cannot listen for the admin API on ${host}:${port}: ${e.code ?? e.message}`)));
-    server.listen(port, host, resolve);
-  });
-  const bound = (server.address() as AddressInfo).port;
-  const url = `http://${host.includes(":") ? `[${host}]` : host}:${bound}`;
+  const url = "socket" in where ? await listenSocket(server, where.socket) : await listenTcp(server, where.host, where.port);
   const file = adminFile();
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   writeFileSync(file, JSON.stringify({ url, token: secret, pid: process.pid }) + "\n", { mode: 0o600 });
   const forget = () => {
+    if ("socket" in where) rmSync(where.socket, { force: true });
     try {
       const now = JSON.parse(readFileSync(file, "utf8")) as { pid?: number };
       if (now.pid === process.pid) rmSync(file);
@@ -73,7 +74,7 @@ export async function startAdmin(listen: string | { host: string; port: number }
     }
   };
   process.once("exit", forget);
-  process.stderr.write(`guardwire: admin API on ${url} (token in ${file})\n`);
+  process.stderr.write(`guardwire: admin API on ${url} (${secret ? `token in ${file}` : "no token: the socket's file mode is the credential"})\n`);
   return {
     url,
     close: () =>
@@ -83,4 +84,50 @@ export async function startAdmin(listen: string | { host: string; port: number }
         server.closeAllConnections();
       }),
   };
+}
+
+async function listenTcp(server: Server, host: string, port: number): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (e: NodeJS.ErrnoException) => reject(new GuardwireError("USAGE", `cannot listen for the admin API on ${host}:${port}: ${e.code ?? e.message}`)));
+    server.listen(port, host, resolve);
+  });
+  const bound = (server.address() as AddressInfo).port;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${bound}`;
+}
+
+/**
+ * A Unix socket, mode 0600 from the start (the umask is narrowed while it is made). A live socket at the path is
+ * another process's: refused. A stale one (nobody answers) is replaced; anything else there is refused.
+ */
+async function listenSocket(server: Server, path: string): Promise<string> {
+  const taken = (why: string) => new GuardwireError("USAGE", `cannot listen for the admin API on unix:${path}: ${why}`);
+  let existing;
+  try {
+    existing = lstatSync(path);
+  } catch {
+    existing = null;
+  }
+  if (existing && !existing.isSocket()) throw taken("the path exists and is not a socket");
+  if (existing && (await answers(path))) throw taken("another process is listening on it");
+  if (existing) rmSync(path);
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (e: NodeJS.ErrnoException) => reject(taken(e.code ?? e.message)));
+    const umask = process.umask(0o177);
+    try {
+      server.listen(path, resolve);
+    } finally {
+      process.umask(umask);
+    }
+  });
+  chmodSync(path, 0o600);
+  return `unix:${path}`;
+}
+
+function answers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect(path);
+    s.once("connect", () => (s.destroy(), resolve(true)));
+    s.once("error", () => resolve(false));
+  });
 }

@@ -41,12 +41,15 @@ export function alertsFromFlags(f: AlertFlags): AlertsConfig | undefined {
 /** Starts alert delivery; dropped and undelivered alerts are noted in the decision log (kind `log`) and on stderr. */
 export function openAlerts(cfg: AlertsConfig | undefined, log: DecisionSink, stderr: NodeJS.WritableStream): AlertDispatcher | null {
   if (!cfg) return null;
-  return new AlertDispatcher(cfg, {
-    note: (code, message) => {
-      stderr.write(`guardwire: ${message}\n`);
-      void Promise.resolve(log.write(noteOf(code, message))).catch(() => undefined);
-    },
-  });
+  return new AlertDispatcher(cfg, { note: noteTo(log, stderr) });
+}
+
+/** Says something on stderr and notes it in the decision log (kind `log`, the code as its reasonCode). */
+export function noteTo(log: DecisionSink, stderr: NodeJS.WritableStream): (code: string, message: string) => void {
+  return (code, message) => {
+    stderr.write(`guardwire: ${message}\n`);
+    void Promise.resolve(log.write(noteOf(code, message))).catch(() => undefined);
+  };
 }
 
 /** Flushes briefly (the config's `flushMs`) and says what became of the alerts raised. */

@@ -59,8 +59,12 @@ program
   .option("--alert-header <header>", "header sent with each alert, 'Name: value' (repeatable)", repeat)
   .option("--alert-queue <n>", "alerts held per webhook before new ones are dropped (default 1000)", wholeNumber("a count (1 to 1,000,000)", 1, 1_000_000))
   .option("--alert-dedupe-seconds <n>", "post repeats of an alert (same rules, session, reason) once per this many seconds", wholeNumber("seconds", 0, 86_400))
-  .option("--admin <host:port>", "serve the admin API (approvals) here, e.g. 127.0.0.1:7071 (see docs/approvals.md)")
-  .option("--admin-token <token>", "the admin API's bearer token (or GUARDWIRE_ADMIN_TOKEN; on loopback one is made up)")
+  .option("--admin <host:port>", "serve the admin API (approvals) here, e.g. 127.0.0.1:7071 or unix:/path/admin.sock (see docs/approvals.md)")
+  .option("--admin-token <token>", "the admin API's bearer token (or GUARDWIRE_ADMIN_TOKEN; on loopback one is made up, a Unix socket needs none)")
+  .option("--admin-public-url <url>", "the admin API's root as approvers reach it (a reverse proxy): the approval links point there")
+  .option("--approval-webhook <url>", "post each held message here as an approval request with signed approve/deny links (repeatable; needs --admin)", repeat)
+  .option("--approval-webhook-header <header>", "header sent with each approval request, 'Name: value' (repeatable)", repeat)
+  .option("--approvals-file <file>", "where remember: always approvals are kept across restarts, or none (default ~/.guardwire/approvals.json)")
   .argument("<command...>", "the server command, after --")
   .passThroughOptions()
   .action(async (command: string[], o: WrapOptions) => {
@@ -69,14 +73,15 @@ program
 
 program
   .command("approvals")
-  .description("list the messages held for approval, or approve / deny one (through a running guardwire's admin API)")
-  .argument("[action]", "list | approve | deny", "list")
-  .argument("[id]", "the approval id, with approve or deny")
-  .option("--admin <url>", "the admin API (default: GUARDWIRE_ADMIN_URL, or the one a running guardwire wrote down)")
+  .description("list the messages held for approval, approve / deny one, list or forget remembered approvals (through a running guardwire's admin API)")
+  .argument("[action]", "list | approve | deny | remembered | forget", "list")
+  .argument("[id]", "the approval id, with approve, deny or forget")
+  .option("--admin <url>", "the admin API, http://HOST:PORT or unix:/path (default: GUARDWIRE_ADMIN_URL, or the one a running guardwire wrote down)")
   .option("--token <token>", "its bearer token (default: GUARDWIRE_ADMIN_TOKEN, or the one written down)")
   .addOption(new Option("--remember <scope>", "approve: also approve the same arguments again (up to the rule's remember)").choices(["once", "session", "always"]))
   .option("--reason <text>", "why: logged, and shown to the agent on a deny")
   .option("--json", "list as JSON", false)
+  .option("--all", "forget: every remembered approval", false)
   .action(async (action: string, id: string | undefined, o: ApprovalsOptions) => {
     process.exitCode = await runApprovals(id ? [action, id] : [action], o, process.stdout);
   });

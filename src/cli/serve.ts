@@ -16,7 +16,7 @@ import { websocketUpstream } from "../transports/upstream/websocket.js";
 import { closeAlerts, openAlerts } from "./alerts.js";
 import { buildGuardian } from "./guardians.js";
 import { hostPort, listenOn, openDecisionLog } from "./startup.js";
-import { ApprovalBroker } from "../approvals/broker.js";
+import { openApprovalChannels } from "./approval-channels.js";
 import { startAdmin, type StartedAdmin } from "./admin.js";
 import { DecisionFeed } from "../observe/feed.js";
 
@@ -39,7 +39,8 @@ export async function runServe(o: ServeOptions): Promise<void> {
   );
   const log = openDecisionLog({ dest: config.log, stderr: process.stderr, sync: config.logSync }, `choose another path with log: in ${o.config}`);
   const alerts = openAlerts(config.alerts, log, process.stderr);
-  const approvals = new ApprovalBroker();
+  const channels = openApprovalChannels(config.approvals, config.admin?.listen, log, process.stderr);
+  const approvals = channels.broker;
   const feed = new DecisionFeed();
   const sink = feed.tap(log);
   const remotes = new Map<string, A2aRemote>();
@@ -116,7 +117,8 @@ export async function runServe(o: ServeOptions): Promise<void> {
   });
   const port = await listenOn(proxy.server, config.listen.port, config.listen.host, `choose another listen.port in ${o.config}`);
   // Before "serving": a client that sees that line can use the admin API too.
-  const admin: StartedAdmin | undefined = config.admin ? await startAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: o.version ?? "", broker: approvals, feed }) : undefined;
+  const admin: StartedAdmin | undefined = config.admin ? await startAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: o.version ?? "", broker: approvals, feed, links: channels.links }) : undefined;
+  channels.listening(admin?.url);
   process.stderr.write(`guardwire: serving http://${hostPort(config.listen.host, port)} (${config.routes.map((r) => `${r.name} at ${r.path}`).join(", ")})\n`);
 
   let stopping = false;
@@ -127,6 +129,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     approvals.shutdown();
     await new Promise((resolve) => setImmediate(resolve));
     await admin?.close();
+    await channels.close();
     stopWatching();
     await proxy.close();
     await closeAlerts(alerts, process.stderr);

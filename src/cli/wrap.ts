@@ -5,11 +5,11 @@ import { DEFAULT_MAX_FRAME_BYTES } from "../protocol/safe-json.js";
 import { alertsFromFlags, closeAlerts, openAlerts, type AlertFlags } from "./alerts.js";
 import { buildGuardian, type GuardianOptions } from "./guardians.js";
 import { openDecisionLog } from "./startup.js";
-import { ApprovalBroker } from "../approvals/broker.js";
+import { approvalsFromFlags, openApprovalChannels, type ApprovalFlags } from "./approval-channels.js";
 import { startAdmin, type StartedAdmin } from "./admin.js";
 import { DecisionFeed } from "../observe/feed.js";
 
-export interface WrapOptions extends GuardianOptions, AlertFlags {
+export interface WrapOptions extends GuardianOptions, AlertFlags, ApprovalFlags {
   /** The route name in the log and in rules; derived from the server command when not given. */
   name?: string;
   log: string;
@@ -18,7 +18,7 @@ export interface WrapOptions extends GuardianOptions, AlertFlags {
   logPreview?: boolean;
   /** `always`: a message is forwarded only once its decision line is written and fsynced (group commit). */
   logSync?: LogSync;
-  /** Serve the admin API (approvals) on HOST:PORT; its token from --admin-token or GUARDWIRE_ADMIN_TOKEN. */
+  /** Serve the admin API (approvals) on HOST:PORT or unix:/path; its token from --admin-token or GUARDWIRE_ADMIN_TOKEN. */
   admin?: string;
   adminToken?: string;
   version?: string;
@@ -35,6 +35,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
     throw new GuardwireError("USAGE", "the decision log cannot go to stdout in wrap mode (stdout carries the protocol); use a file or - for stderr");
   }
   const alertConfig = alertsFromFlags(opts);
+  const approvalConfig = approvalsFromFlags(opts);
   const { guardian, close: stopWatching } = buildGuardian(opts, process.stderr);
   const log = openDecisionLog({ dest: opts.log, stderr: process.stderr, maxBytes: opts.logMaxBytes, sync: opts.logSync }, "choose another path with --log");
   const flush = () => {
@@ -47,10 +48,12 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   const alerts = openAlerts(alertConfig, log, process.stderr);
   // The lock goes last: after a signal, the server's last messages are still logged by this process.
   process.on("exit", () => (flush(), log.releaseLock()));
-  const approvals = new ApprovalBroker();
+  const channels = openApprovalChannels(approvalConfig, opts.admin, log, process.stderr);
+  const approvals = channels.broker;
   const feed = new DecisionFeed();
   let admin: StartedAdmin | undefined;
-  if (opts.admin) admin = await startAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, feed });
+  if (opts.admin) admin = await startAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, feed, links: channels.links });
+  channels.listening(admin?.url);
 
   let launcher;
   try {
@@ -89,6 +92,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   const exit = await launcher.done;
   approvals.shutdown();
   await admin?.close();
+  await channels.close();
   stopWatching();
   await closeAlerts(alerts, process.stderr);
   await log.close();

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { alertsSchema } from "../alerts/config.js";
 import { isLoopbackHost } from "../agent-keys.js";
+import { approvalsSchema } from "../approvals/config.js";
 
 /*
  * The `guardwire serve` configuration (ARCHITECTURE.md, "Configuration"): one zod schema, the single source for the
@@ -90,10 +91,15 @@ export const configSchema = z
     routes: z.array(routeSchema).min(1, "at least one route is needed"),
     /** Webhooks that decisions of rules with `alert:` are posted to (docs/alerts.md). */
     alerts: alertsSchema.optional(),
+    /** Approval webhooks, their links' public URL, and where remember: always is kept (docs/approvals.md). */
+    approvals: approvalsSchema.optional(),
     /** The admin API (approvals; docs/approvals.md): its own listener, loopback by default, bearer token. */
     admin: z
       .strictObject({
-        listen: z.string().regex(/^(?:(\[[^\]]+\]|[^:]+):)?\d{1,5}$/, "listen is HOST:PORT, e.g. 127.0.0.1:7071").default("127.0.0.1:7071"),
+        listen: z
+          .string()
+          .regex(/^(?:(?:(\[[^\]]+\]|[^:]+):)?\d{1,5}|unix:\/.+)$/, "listen is HOST:PORT (e.g. 127.0.0.1:7071) or unix:/path/admin.sock")
+          .default("127.0.0.1:7071"),
         token: z.string().min(16, "an admin token needs at least 16 characters").optional(),
       })
       .optional(),

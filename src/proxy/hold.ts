@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { ApprovalBroker, ApprovalOutcome, HeldApproval, HoldContext, RememberScope } from "../approvals/broker.js";
 import { isScope, SCOPES } from "../approvals/broker.js";
 import type { ApprovalStep, DecisionInput } from "../decision-log/record.js";
+import { redactedPreview } from "../decision-log/preview.js";
 import type { ApprovalAsk, Verdict } from "../guardian/verdict.js";
 import { idKey, type JsonObject } from "../protocol/json-rpc.js";
 import type { Peer } from "../transports/types.js";
@@ -94,7 +95,7 @@ export class SessionHolds {
     if (channels.length === 0) {
       return deny(req.verdict, "APPROVAL_UNAVAILABLE", "approval required, but nobody can be asked: the client has no elicitation and no admin API is on");
     }
-    const asked = broker.request(req.ctx, ask, channels);
+    const asked = broker.request(req.ctx, ask, channels, () => argumentsPreview(req.message));
     if ("limit" in asked) {
       const where = asked.limit === "session" ? "in this session" : "in guardwire";
       return deny(req.verdict, "APPROVAL_LIMIT", `approval required, but ${asked.max} approvals are already waiting ${where}; try again later`);
@@ -209,4 +210,10 @@ function approvedVerdict(v: Verdict & { ask: ApprovalAsk }, approval: ApprovalSt
 
 function deny(v: Verdict, code: string, message: string, approval?: ApprovalStep): Verdict {
   return { ...v, action: "block", decision: "deny", reasonCode: [code], message, approval };
+}
+
+/** A tool call's arguments (else the params), redacted and cut like the log's preview: for the approval webhook. */
+function argumentsPreview(message: JsonObject): string {
+  const params = message.params as { arguments?: unknown } | undefined;
+  return redactedPreview({ params: params?.arguments ?? params ?? null }, 2000);
 }
