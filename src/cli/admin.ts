@@ -7,6 +7,8 @@ import type { Server } from "node:http";
 import { checkAdminListen, createAdminServer, parseListen, type AdminRoute } from "../admin/server.js";
 import { approvalRoutes } from "../admin/approvals-api.js";
 import { eventRoutes, type EventSource } from "../admin/events.js";
+import { metricsRoutes } from "../admin/metrics-api.js";
+import type { GuardwireMetrics } from "../observe/metrics.js";
 import type { ApprovalBroker, ApprovalOutcome, HeldApproval } from "../approvals/broker.js";
 import type { DecisionFeed } from "../observe/feed.js";
 import { GuardwireError } from "../errors.js";
@@ -22,6 +24,8 @@ export interface AdminParts {
   broker: ApprovalBroker;
   /** Every decision as it is logged (the live decision stream). */
   feed: DecisionFeed;
+  /** `GET /metrics` (docs/observability.md). */
+  metrics?: GuardwireMetrics;
 }
 
 /** The routes of the admin listener, from each part (docs/approvals.md lists the API). */
@@ -38,7 +42,7 @@ export function adminRoutes(parts: AdminParts): AdminRoute[] {
     };
   };
   const decisions: EventSource = (emit) => feed.add((decision, at) => emit("decision", { time: new Date(at).toISOString(), ...decision }));
-  return [...approvalRoutes(broker), ...eventRoutes([approvals, decisions])];
+  return [...approvalRoutes(broker), ...eventRoutes([approvals, decisions]), ...(parts.metrics ? metricsRoutes(parts.metrics) : [])];
 }
 
 export interface StartedAdmin {

@@ -19,6 +19,7 @@ import { hostPort, listenOn, openDecisionLog } from "./startup.js";
 import { ApprovalBroker } from "../approvals/broker.js";
 import { startAdmin, type StartedAdmin } from "./admin.js";
 import { DecisionFeed } from "../observe/feed.js";
+import { openMetrics, openTracing } from "./observe.js";
 
 export interface ServeOptions {
   config: string;
@@ -42,6 +43,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
   const approvals = new ApprovalBroker();
   const feed = new DecisionFeed();
   const sink = feed.tap(log);
+  const tracing = openTracing(o.version);
   const remotes = new Map<string, A2aRemote>();
   const routes: ServedRoute[] = config.routes.map((r) => {
     if (r.a2a) {
@@ -63,6 +65,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
           logPreview: config.logPreview,
           alerts,
           approvals,
+          tracer: tracing?.tracer,
         },
       };
     }
@@ -82,6 +85,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
         logPreview: config.logPreview,
         alerts,
         approvals,
+        tracer: tracing?.tracer,
       },
     };
   });
@@ -116,7 +120,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
   });
   const port = await listenOn(proxy.server, config.listen.port, config.listen.host, `choose another listen.port in ${o.config}`);
   // Before "serving": a client that sees that line can use the admin API too.
-  const admin: StartedAdmin | undefined = config.admin ? await startAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: o.version ?? "", broker: approvals, feed }) : undefined;
+  const admin: StartedAdmin | undefined = config.admin ? await startAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: o.version ?? "", broker: approvals, feed, metrics: openMetrics(config.admin, { version: o.version ?? "", feed, broker: approvals, log, alerts }) }) : undefined;
   process.stderr.write(`guardwire: serving http://${hostPort(config.listen.host, port)} (${config.routes.map((r) => `${r.name} at ${r.path}`).join(", ")})\n`);
 
   let stopping = false;
@@ -130,6 +134,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     stopWatching();
     await proxy.close();
     await closeAlerts(alerts, process.stderr);
+    await tracing?.shutdown().catch(() => undefined);
     await log.close();
     process.exit(0);
   };

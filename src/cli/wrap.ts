@@ -8,6 +8,7 @@ import { openDecisionLog } from "./startup.js";
 import { ApprovalBroker } from "../approvals/broker.js";
 import { startAdmin, type StartedAdmin } from "./admin.js";
 import { DecisionFeed } from "../observe/feed.js";
+import { openMetrics, openTracing } from "./observe.js";
 
 export interface WrapOptions extends GuardianOptions, AlertFlags {
   /** The route name in the log and in rules; derived from the server command when not given. */
@@ -49,8 +50,9 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   process.on("exit", () => (flush(), log.releaseLock()));
   const approvals = new ApprovalBroker();
   const feed = new DecisionFeed();
+  const tracing = openTracing(opts.version);
   let admin: StartedAdmin | undefined;
-  if (opts.admin) admin = await startAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, feed });
+  if (opts.admin) admin = await startAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, feed, metrics: openMetrics(opts.admin, { version: opts.version ?? "", feed, broker: approvals, log, alerts }) });
 
   let launcher;
   try {
@@ -71,6 +73,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
       guardianTimeoutMs: (opts.guardianTimeoutMs ?? 2000) + 500,
       alerts,
       approvals,
+      tracer: tracing?.tracer,
     });
   } catch (e) {
     flush();
@@ -91,6 +94,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   await admin?.close();
   stopWatching();
   await closeAlerts(alerts, process.stderr);
+  await tracing?.shutdown().catch(() => undefined);
   await log.close();
   process.stdin.pause();
   process.stdin.unref?.();
