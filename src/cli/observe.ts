@@ -1,12 +1,20 @@
-import { GuardwireMetrics, type MetricsOptions } from "../observe/metrics.js";
-import { startTracing, type StartedTracing } from "../observe/tracing.js";
+import type { GuardwireMetrics, MetricsOptions } from "../observe/metrics.js";
+import type { StartedTracing } from "../observe/tracing.js";
 
-/** Traces when the OTEL_* environment asks for them (docs/observability.md); null otherwise. */
-export function openTracing(version: string | undefined): StartedTracing | null {
-  return startTracing(process.env, version ?? "", (line) => process.stderr.write(line + "\n"));
+/**
+ * Traces when the environment asks for them (`OTEL_TRACES_EXPORTER=otlp`, docs/observability.md); null otherwise.
+ * The OpenTelemetry packages are loaded only then: with tracing off, `wrap` starts and runs as if they were not there.
+ */
+export async function openTracing(version: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<StartedTracing | null> {
+  const exporters = (env.OTEL_TRACES_EXPORTER ?? "").split(",").map((s) => s.trim());
+  if (!exporters.includes("otlp") || env.OTEL_SDK_DISABLED === "true") return null;
+  const { startTracing } = await import("../observe/tracing.js");
+  return startTracing(env, version ?? "", (line) => process.stderr.write(line + "\n"));
 }
 
-/** The metrics the admin listener serves; made only when there is an admin listener to serve them. */
-export function openMetrics(admin: unknown, o: MetricsOptions): GuardwireMetrics | undefined {
-  return admin ? new GuardwireMetrics(o) : undefined;
+/** The metrics the admin listener serves, made (and prom-client loaded) only when there is an admin listener. */
+export async function openMetrics(admin: unknown, o: MetricsOptions): Promise<GuardwireMetrics | undefined> {
+  if (!admin) return undefined;
+  const { GuardwireMetrics } = await import("../observe/metrics.js");
+  return new GuardwireMetrics(o);
 }

@@ -123,7 +123,7 @@ export class GuardwireMetrics {
     });
     this.ruleMatches = new Counter({ name: "guardwire_rule_matches_total", help: "Rules that fired, each counted once per decision it took part in", labelNames: ["route", "rule", "decision"], registers });
     this.evaluation = new Histogram({ name: "guardwire_guardian_evaluation_seconds", help: "Time the guardian took to judge a message", labelNames: ["route", "protocol", "direction"], buckets: EVAL_BUCKETS, registers });
-    this.guardianErrors = new Counter({ name: "guardwire_guardian_errors_total", help: "Messages refused because the guardian, a rule or the log could not judge or record them", labelNames: ["route", "reason"], registers });
+    this.guardianErrors = new Counter({ name: "guardwire_guardian_errors_total", help: "Messages the guardian, a rule or the log could not judge or record (refused, or let through by failMode: open)", labelNames: ["route", "reason"], registers });
     const mcpLabels = ["route", "mcp_method_name", "gen_ai_tool_name", "error_type", "network_transport"];
     this.serverOperation = new Histogram({ name: "mcp_server_operation_duration_seconds", help: "MCP requests from agents, from receipt until guardwire's answer went back (OpenTelemetry mcp.server.operation.duration)", labelNames: mcpLabels, buckets: OPERATION_BUCKETS, registers });
     this.clientOperation = new Histogram({ name: "mcp_client_operation_duration_seconds", help: "MCP requests guardwire forwarded, from sending until the server's response arrived (OpenTelemetry mcp.client.operation.duration)", labelNames: mcpLabels, buckets: OPERATION_BUCKETS, registers });
@@ -162,7 +162,7 @@ export class GuardwireMetrics {
       this.stops.push(() => broker.off("decided", decided));
     }
     if (opts.log) this.logMetrics(opts.log, registers);
-    if (opts.alerts) this.alertMetrics(opts.alerts, registers);
+    this.alertMetrics(opts.alerts ?? null, registers);
     this.stops.push(opts.feed.add((d) => this.observe(d)));
   }
 
@@ -216,7 +216,8 @@ export class GuardwireMetrics {
     const key = `${d.session}\u0000${typeof d.id}:${d.id}`;
     if (d.direction === "outbound" && d.kind === "request") {
       if (d.decision === "ask") return; // held: paired when its final decision is logged
-      if (d.decision === "deny") return this.answeredHere(d, method, tool, d.evalUs / 1e6);
+      // An audit-mode deny was forwarded all the same: only an enforced one was answered here.
+      if (d.decision === "deny" && d.mode === "enforce") return this.answeredHere(d, method, tool, d.evalUs / 1e6);
       this.inFlight.delete(key);
       this.inFlight.set(key, { at: this.now(), evalUs: d.evalUs, route: d.route, protocol: d.protocol, transport: d.transport, method, tool });
       if (this.inFlight.size > MAX_IN_FLIGHT) this.inFlight.delete(this.inFlight.keys().next().value as string);
@@ -227,7 +228,7 @@ export class GuardwireMetrics {
     if (!sent) return;
     this.inFlight.delete(key);
     const elapsed = Math.max(0, (this.now() - sent.at) / 1000);
-    const errorType = d.decision === "deny" ? refusalErrorType(d.reasonCode, d.method) : "";
+    const errorType = d.decision === "deny" && d.mode === "enforce" ? refusalErrorType(d.reasonCode, d.method) : "";
     if (sent.protocol === "a2a") {
       this.a2aUpstream.observe({ route: sent.route, method: sent.method, error_type: errorType }, Math.max(0, elapsed - d.evalUs / 1e6));
       return;
@@ -301,7 +302,8 @@ export class GuardwireMetrics {
     new Gauge({ name: "guardwire_log_writable", help: "1 while the decision log can be written; 0 while it cannot (all traffic is refused meanwhile)", registers, collect: read((s) => (s.writable ? 1 : 0)) });
   }
 
-  private alertMetrics(alerts: { readonly stats: AlertStats }, registers: Registry[]): void {
+  /** Listed without alerts configured too (all zero), so dashboards and alerting rules find the series. */
+  private alertMetrics(alerts: { readonly stats: AlertStats } | null, registers: Registry[]): void {
     new Counter({
       name: "guardwire_alerts_total",
       help: "Alerts by what became of them: raised, suppressed (repeats), delivered, dropped (queue full), undelivered",
@@ -309,7 +311,8 @@ export class GuardwireMetrics {
       registers,
       collect() {
         this.reset();
-        for (const [outcome, n] of Object.entries(alerts.stats)) this.inc({ outcome }, n);
+        const stats: AlertStats = alerts?.stats ?? { raised: 0, suppressed: 0, delivered: 0, dropped: 0, undelivered: 0 };
+        for (const [outcome, n] of Object.entries(stats)) this.inc({ outcome }, n);
       },
     });
   }

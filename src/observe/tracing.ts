@@ -65,15 +65,17 @@ export class MessageTracing implements MessageTracer {
     if (answer && requestKey) parent = (m.kind === "response" ? take(this.requests, requestKey) : this.requests.get(requestKey)) ?? ROOT_CONTEXT;
     else if (meta) parent = propagator.extract(ROOT_CONTEXT, meta, getter);
 
-    const span = this.tracer.startSpan(
-      spanName(m),
-      { kind: answer ? SpanKind.INTERNAL : SpanKind.SERVER, startTime: since ?? now - m.evalUs / 1000, attributes: this.attributes(m, params) },
-      parent,
-    );
-    const errorType = errorTypeOf(m);
-    if (errorType) {
-      span.setAttribute(ATTR_ERROR_TYPE, errorType);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: m.sent ? errorMessage(m.sent) : m.verdict.message });
+    const span = this.tracer.startSpan(spanName(m), { kind: answer ? SpanKind.INTERNAL : SpanKind.SERVER, startTime: since ?? now - m.evalUs / 1000 }, parent);
+    if (span.isRecording()) {
+      // Attributes only for spans that are kept: a message the sampler leaves out costs no more than its context.
+      span.setAttributes(this.attributes(m, params));
+      const errorType = errorTypeOf(m);
+      if (errorType) {
+        span.setAttribute(ATTR_ERROR_TYPE, errorType);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: m.sent ? errorMessage(m.sent) : m.verdict.message });
+      }
+    } else if (m.method === "initialize") {
+      this.protocolVersion(m, params);
     }
     span.end(now);
     if (!m.sent || answer) return undefined;
@@ -179,12 +181,10 @@ export interface StartedTracing {
 }
 
 /**
- * Tracing from the standard OTEL_* variables: on only with `OTEL_TRACES_EXPORTER=otlp` (and not `OTEL_SDK_DISABLED`);
- * spans go out as OTLP/HTTP JSON, batched, to `OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT`. Null when off.
+ * Tracing configured by the standard OTEL_* variables (whether it is on at all is the caller's to decide: cli/observe.ts):
+ * spans go out as OTLP/HTTP JSON, batched, to `OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT`.
  */
-export function startTracing(env: Record<string, string | undefined>, version: string, warn: (line: string) => void, exporter?: SpanExporter): StartedTracing | null {
-  const exporters = (env.OTEL_TRACES_EXPORTER ?? "").split(",").map((s) => s.trim());
-  if (!exporters.includes("otlp") || env.OTEL_SDK_DISABLED === "true") return null;
+export function startTracing(env: Record<string, string | undefined>, version: string, warn: (line: string) => void, exporter?: SpanExporter): StartedTracing {
   const protocol = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL;
   if (protocol && protocol !== "http/json") warn(`guardwire: traces are exported as OTLP http/json; OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not supported (collectors take http/json on the same endpoint)`);
   const resource = defaultResource()

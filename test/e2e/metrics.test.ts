@@ -144,6 +144,16 @@ describe("GET /metrics on serve's admin listener", () => {
     expect(tools.size).toBeLessThanOrEqual(101 + 1); // 100 names, `other`, and "" (messages without a tool)
     expect(total(s, "guardwire_decisions_total", { direction: "outbound", kind: "request", method: "tools/call" })).toBeGreaterThanOrEqual(105);
   }, 60_000);
+
+  it("every metric the Grafana dashboard queries is served", async () => {
+    const dashboard = JSON.parse(readFileSync(join(ROOT, "examples", "grafana", "guardwire.json"), "utf8")) as { panels: { targets: { expr: string }[] }[] };
+    const used = new Set(dashboard.panels.flatMap((p) => p.targets.flatMap((t) => [...t.expr.matchAll(/\b(?:guardwire|mcp)_\w+(?=[{[])/g)].map((m) => m[0].replace(/_(bucket|count|sum)$/, "")))));
+    expect(used.size).toBeGreaterThan(10); // metric names are followed by a selector or a range; label names are not
+    const a = admin();
+    const text = await (await fetch(`${a.url}/metrics`, { headers: { authorization: `Bearer ${a.token}` } })).text();
+    const served = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]));
+    expect([...used].filter((m) => !served.has(m))).toEqual([]);
+  });
 });
 
 describe("GET /metrics on wrap --admin", () => {

@@ -1,4 +1,4 @@
-import type { ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -6,7 +6,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CLI, ROOT, tempDir } from "../helpers.js";
 import { startOtlpReceiver, type ReceivedSpan } from "../support/otlp-receiver.js";
-import { startServeCli, stopChild } from "../support/servers.js";
+import { ClientFactory } from "a2a-sdk-03/client";
+import { startServeCli, stopChild, waitFor } from "../support/servers.js";
 
 const TRACE_SERVER = join(ROOT, "test", "fixtures", "servers", "trace-server.mjs");
 const RULES = join(ROOT, "test", "fixtures", "rules", "metrics.yaml");
@@ -148,5 +149,44 @@ describe("traces: SDK client → guardwire serve (Streamable HTTP) → SDK serve
     expect(span.traceId).toBe(agentTrace);
     expect(span.attributes).toMatchObject({ "guardwire.decision": "deny", "guardwire.rules": ["deny-big-sum"], "guardwire.reason_codes": ["TOO_BIG"], "error.type": "tool_error" });
     expect(span.status.code).toBe(2); // ERROR
+  });
+});
+
+describe("traces: A2A SDK client → guardwire serve → A2A SDK agent", () => {
+  const dir = tempDir();
+  let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+  let agent: ChildProcess;
+  let serve: ChildProcess;
+  let route: string;
+
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    agent = spawn(process.execPath, [join(ROOT, "test", "fixtures", "servers", "a2a-agent-03.mjs")], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+    const { match } = await waitFor(agent, /listening (\d+)/);
+    const started = await startServeCli(dir, {
+      rules: RULES,
+      log: join(dir, "decisions.ndjson"),
+      routes: ["  - name: echo-agent", "    path: /a2a/echo", `    a2a: { url: "http://127.0.0.1:${match[1]}" }`],
+      env: { ...process.env, ...otelEnv(receiver.endpoint) },
+    });
+    serve = started.child;
+    route = `${started.base}/a2a/echo/`;
+  }, 60_000);
+  afterAll(async () => {
+    if (serve) await stopChild(serve);
+    if (agent) await stopChild(agent);
+    await receiver?.close();
+  });
+
+  it("a message/send and its answer get spans, linked, with the decision", async () => {
+    const client = await new ClientFactory().createFromUrl(route);
+    const answer = (await client.sendMessage({ message: { kind: "message", messageId: crypto.randomUUID(), role: "user", parts: [{ kind: "text", text: "hello" }] } })) as { parts?: { text?: string }[] };
+    expect(answer.parts?.[0]?.text).toBe("You said: hello");
+    const spans = await receiver.until((s) => s.some((x) => x.name === "message/send" && x.attributes["guardwire.kind"] === "response"));
+    const request = spanOf(spans, "message/send", "request");
+    const response = spanOf(spans, "message/send", "response");
+    expect(request.attributes).toMatchObject({ "rpc.method": "message/send", "guardwire.decision": "allow", "guardwire.route": "echo-agent", "network.transport": "tcp" });
+    expect(request.attributes["mcp.method.name"]).toBeUndefined();
+    expect(response.parentSpanId).toBe(request.spanId);
   });
 });
