@@ -12,9 +12,8 @@ export async function openTracing(version: string | undefined, env: NodeJS.Proce
   return startTracing(env, version ?? "", (line) => process.stderr.write(line + "\n"));
 }
 
-/** The metrics the admin listener serves, made (and prom-client loaded) only when there is an admin listener. */
-export async function openMetrics(admin: unknown, o: MetricsOptions): Promise<GuardwireMetrics | undefined> {
-  if (!admin) return undefined;
+/** The metrics the admin listener serves; prom-client is loaded only when there is an admin listener to serve them. */
+export async function openMetrics(o: MetricsOptions): Promise<GuardwireMetrics> {
   const { GuardwireMetrics } = await import("../observe/metrics.js");
   return new GuardwireMetrics(o);
 }
