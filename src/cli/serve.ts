@@ -120,7 +120,8 @@ export async function runServe(o: ServeOptions): Promise<void> {
   });
   const port = await listenOn(proxy.server, config.listen.port, config.listen.host, `choose another listen.port in ${o.config}`);
   // Before "serving": a client that sees that line can use the admin API too.
-  const admin: StartedAdmin | undefined = config.admin ? await startAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: o.version ?? "", broker: approvals, feed, metrics: await openMetrics({ version: o.version ?? "", feed, broker: approvals, log, alerts }) }) : undefined;
+  const metrics = config.admin ? await openMetrics({ version: o.version ?? "", feed, broker: approvals, log, alerts }) : undefined;
+  const admin: StartedAdmin | undefined = config.admin ? await startAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: o.version ?? "", broker: approvals, feed, metrics }) : undefined;
   process.stderr.write(`guardwire: serving http://${hostPort(config.listen.host, port)} (${config.routes.map((r) => `${r.name} at ${r.path}`).join(", ")})\n`);
 
   let stopping = false;

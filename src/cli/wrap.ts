@@ -52,7 +52,8 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   const feed = new DecisionFeed();
   const tracing = await openTracing(opts.version);
   let admin: StartedAdmin | undefined;
-  if (opts.admin) admin = await startAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, feed, metrics: await openMetrics({ version: opts.version ?? "", feed, broker: approvals, log, alerts }) });
+  const metrics = opts.admin ? await openMetrics({ version: opts.version ?? "", feed, broker: approvals, log, alerts }) : undefined;
+  if (opts.admin) admin = await startAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, feed, metrics });
 
   let launcher;
   try {

@@ -14,8 +14,20 @@ export interface LogStats {
   writable: boolean;
 }
 
-/** The live sessions per route, from whoever keeps them (the session registry); until one is set, from the feed. */
-export type SessionCount = () => Iterable<{ route: string; count: number }>;
+/** A session as the session registry (src/control) reports it: enough to count it by route and time it. */
+export interface ListedSession {
+  route: string;
+  transport: string;
+  /** ISO time. */
+  started: string;
+}
+
+/** The session registry, as metrics need it: its live sessions, and a `closed` event per session that ends. */
+export interface SessionSource {
+  list(): ListedSession[];
+  on(event: "closed", listener: (s: ListedSession) => void): unknown;
+  off(event: "closed", listener: (s: ListedSession) => void): unknown;
+}
 
 export interface MetricsOptions {
   version: string;
@@ -93,7 +105,7 @@ export class GuardwireMetrics {
   private readonly idleMs: number;
   private readonly inFlight = new Map<string, InFlight>();
   private readonly sessions = new Map<string, SeenSession>();
-  private sessionCount: SessionCount | null = null;
+  private sessionSource: SessionSource | null = null;
   private readonly stops: (() => void)[] = [];
 
   private readonly decisions: Counter;
@@ -166,14 +178,16 @@ export class GuardwireMetrics {
     this.stops.push(opts.feed.add((d) => this.observe(d)));
   }
 
-  /** The session registry's count replaces the feed-based one (sessions seen in the feed, idle ones expired). */
-  setSessionCount(count: SessionCount | null): void {
-    this.sessionCount = count;
-  }
-
-  /** A session ended (from the session registry): its duration. */
-  sessionEnded(s: { route: string; transport: string; durationMs: number }): void {
-    this.sessionDuration.observe({ route: s.route, network_transport: networkTransport(s.transport) }, s.durationMs / 1000);
+  /**
+   * Active sessions and session durations from the session registry, instead of the estimate from the feed (sessions
+   * seen in it, expired when idle).
+   */
+  followSessions(source: SessionSource): void {
+    this.sessionSource = source;
+    this.sessions.clear();
+    const closed = (s: ListedSession) => this.sessionEnded(s.route, s.transport, Date.now() - Date.parse(s.started));
+    source.on("closed", closed);
+    this.stops.push(() => source.off("closed", closed));
   }
 
   /** Prometheus text exposition. */
@@ -245,7 +259,7 @@ export class GuardwireMetrics {
   }
 
   private trackSession(d: DecisionInput): void {
-    if (this.sessionCount) return;
+    if (this.sessionSource) return;
     const at = this.now();
     const s = this.sessions.get(d.session);
     if (s) {
@@ -259,22 +273,24 @@ export class GuardwireMetrics {
   }
 
   private activeSessions(): Iterable<{ route: string; count: number }> {
-    if (this.sessionCount) return this.sessionCount();
+    if (this.sessionSource) return countByRoute(this.sessionSource.list());
     const cutoff = this.now() - this.idleMs;
     for (const [id, s] of this.sessions) {
       if (s.last > cutoff) break;
       this.expire(id);
     }
-    const byRoute = new Map<string, number>();
-    for (const s of this.sessions.values()) byRoute.set(s.route, (byRoute.get(s.route) ?? 0) + 1);
-    return [...byRoute].map(([route, count]) => ({ route, count }));
+    return countByRoute(this.sessions.values());
   }
 
   private expire(id: string): void {
     const s = this.sessions.get(id);
     if (!s) return;
     this.sessions.delete(id);
-    this.sessionEnded({ route: s.route, transport: s.transport, durationMs: s.last - s.first });
+    this.sessionEnded(s.route, s.transport, s.last - s.first);
+  }
+
+  private sessionEnded(route: string, transport: string, durationMs: number): void {
+    this.sessionDuration.observe({ route, network_transport: networkTransport(transport) }, Math.max(0, durationMs) / 1000);
   }
 
   private logMetrics(log: { stats(): LogStats }, registers: Registry[]): void {
@@ -316,4 +332,10 @@ export class GuardwireMetrics {
       },
     });
   }
+}
+
+function countByRoute(sessions: Iterable<{ route: string }>): { route: string; count: number }[] {
+  const byRoute = new Map<string, number>();
+  for (const s of sessions) byRoute.set(s.route, (byRoute.get(s.route) ?? 0) + 1);
+  return [...byRoute].map(([route, count]) => ({ route, count }));
 }

@@ -1,8 +1,9 @@
+import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
 import type { MetricValueWithName } from "prom-client";
 import type { DecisionInput } from "../../src/decision-log/record.js";
 import { DecisionFeed } from "../../src/observe/feed.js";
-import { GuardwireMetrics, LabelCap } from "../../src/observe/metrics.js";
+import { GuardwireMetrics, LabelCap, type ListedSession } from "../../src/observe/metrics.js";
 
 const base: DecisionInput = { session: "s-1", route: "r", transport: "streamable-http", protocol: "mcp", direction: "outbound", kind: "request", id: 1, method: "tools/call", tool: "echo", agent: null, decision: "allow", mode: "enforce", rules: [], reasonCode: [], message: "", evalUs: 10, digest: null };
 
@@ -44,7 +45,7 @@ describe("GuardwireMetrics", () => {
     expect(await value("guardwire_guardian_errors_total", { reason: "GUARDIAN_UNAVAILABLE" })).toBe(1);
   });
 
-  it("sessions seen in the feed are active until idle; then their duration is recorded; a registry's count replaces them", async () => {
+  it("sessions seen in the feed are active until idle; then their duration is recorded", async () => {
     const { sink, metrics, value, advance } = setup();
     sink.write(base);
     advance(600);
@@ -56,7 +57,25 @@ describe("GuardwireMetrics", () => {
     expect(await value("guardwire_sessions_active", { route: "r" })).toBe(0);
     const durations = (await metrics.registry.getSingleMetric("mcp_server_session_duration_seconds")?.get())?.values ?? [];
     expect((durations as MetricValueWithName<string>[]).find((v) => v.metricName === "mcp_server_session_duration_seconds_sum")?.value).toBeCloseTo(0.9, 5);
-    metrics.setSessionCount(() => [{ route: "r", count: 7 }]);
-    expect(await value("guardwire_sessions_active", { route: "r" })).toBe(7);
+  });
+
+  it("with a session registry, its live sessions are counted and a closed one's duration recorded", async () => {
+    const { sink, metrics, value } = setup();
+    // The registry's shape (src/control): its list and its `closed` events.
+    const live: ListedSession[] = [
+      { route: "r", transport: "stdio", started: new Date(Date.now() - 5000).toISOString() },
+      { route: "r2", transport: "websocket", started: new Date().toISOString() },
+    ];
+    const registry = Object.assign(new EventEmitter<{ closed: [ListedSession] }>(), { list: () => live });
+    metrics.followSessions(registry);
+    sink.write({ ...base, session: "s-9", route: "feed-only" });
+    expect(await value("guardwire_sessions_active", { route: "r" })).toBe(1);
+    expect(await value("guardwire_sessions_active", { route: "feed-only" })).toBe(0);
+    const [gone] = live.splice(0, 1);
+    registry.emit("closed", gone as ListedSession);
+    expect(await value("guardwire_sessions_active", { route: "r" })).toBe(0);
+    expect(await value("mcp_server_session_duration_seconds", { route: "r", network_transport: "pipe" })).toBeGreaterThanOrEqual(5);
+    metrics.close();
+    expect(registry.listenerCount("closed")).toBe(0);
   });
 });
