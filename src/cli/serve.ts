@@ -135,8 +135,8 @@ export async function runServe(o: ServeOptions): Promise<void> {
     stopWatching();
     await proxy.close();
     await closeAlerts(alerts, process.stderr);
-    await tracing?.shutdown().catch(() => undefined);
     await log.close();
+    await tracing?.shutdown();
     process.exit(0);
   };
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => void stop());

@@ -95,8 +95,8 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   await admin?.close();
   stopWatching();
   await closeAlerts(alerts, process.stderr);
-  await tracing?.shutdown().catch(() => undefined);
   await log.close();
+  await tracing?.shutdown();
   process.stdin.pause();
   process.stdin.unref?.();
   return exit.code ?? (exit.signal ? 128 + signalNumber(exit.signal) : 1);

@@ -19,6 +19,8 @@ import { networkTransport, refusalErrorType } from "./conventions.js";
 
 /** Requests whose span a response is linked to, and sessions whose protocol version is known: bounded, oldest out. */
 const MAX_REMEMBERED = 10_000;
+/** How long an exit waits for the last spans to be exported (the OTLP exporter retries for longer). */
+const SHUTDOWN_MS = 1000;
 const propagator = new W3CTraceContextPropagator();
 type Meta = Record<string, unknown>;
 const getter: TextMapGetter<Meta> = {
@@ -176,7 +178,7 @@ function take<V>(map: Map<string, V>, key: string): V | undefined {
 
 export interface StartedTracing {
   tracer: MessageTracing;
-  /** Exports what is still queued, then stops. */
+  /** Exports what is still queued, then stops: within `SHUTDOWN_MS`, so an unreachable collector cannot hold up an exit. */
   shutdown(): Promise<void>;
 }
 
@@ -208,7 +210,15 @@ export function startTracing(env: Record<string, string | undefined>, version: s
     spanProcessors: [processor],
   });
   const captureContent = env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT === "true";
-  return { tracer: new MessageTracing(provider.getTracer("guardwire", version), { captureContent }), shutdown: () => provider.shutdown() };
+  const shutdown = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, SHUTDOWN_MS);
+      provider.shutdown().then(
+        () => (clearTimeout(timer), resolve()),
+        () => (clearTimeout(timer), resolve()),
+      );
+    });
+  return { tracer: new MessageTracing(provider.getTracer("guardwire", version), { captureContent }), shutdown };
 }
 
 /** `OTEL_TRACES_SAMPLER` (+ `_ARG`), default `parentbased_always_on`. */
