@@ -8,6 +8,8 @@ import { checkAdminListen, createAdminServer, parseListen, type AdminRoute } fro
 import { approvalRoutes } from "../admin/approvals-api.js";
 import type { ApprovalLinks } from "../admin/approval-links.js";
 import { eventRoutes, type EventSource } from "../admin/events.js";
+import { metricsRoutes } from "../admin/metrics-api.js";
+import type { GuardwireMetrics } from "../observe/metrics.js";
 import type { ApprovalBroker, ApprovalOutcome, HeldApproval } from "../approvals/broker.js";
 import type { DecisionFeed } from "../observe/feed.js";
 import { GuardwireError } from "../errors.js";
@@ -25,6 +27,8 @@ export interface AdminParts {
   feed: DecisionFeed;
   /** The approval webhook's signed links (public routes), when approval webhooks are configured. */
   links?: ApprovalLinks;
+  /** `GET /metrics` (docs/observability.md). */
+  metrics?: GuardwireMetrics;
 }
 
 /** The routes of the admin listener, from each part (docs/approvals.md lists the API). */
@@ -41,7 +45,8 @@ export function adminRoutes(parts: AdminParts): AdminRoute[] {
     };
   };
   const decisions: EventSource = (emit) => feed.add((decision, at) => emit("decision", { time: new Date(at).toISOString(), ...decision }));
-  return [...approvalRoutes(broker), ...eventRoutes([approvals, decisions]), ...(parts.links?.routes() ?? [])];
+  const { links, metrics } = parts;
+  return [...approvalRoutes(broker), ...eventRoutes([approvals, decisions]), ...(links?.routes() ?? []), ...(metrics ? metricsRoutes(metrics) : [])];
 }
 
 export interface StartedAdmin {

@@ -19,6 +19,7 @@ import { hostPort, listenOn, openDecisionLog } from "./startup.js";
 import { openApprovalChannels } from "./approval-channels.js";
 import { startAdmin, type StartedAdmin } from "./admin.js";
 import { DecisionFeed } from "../observe/feed.js";
+import { openMetrics, openTracing } from "./observe.js";
 
 export interface ServeOptions {
   config: string;
@@ -43,6 +44,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
   const approvals = channels.broker;
   const feed = new DecisionFeed();
   const sink = feed.tap(log);
+  const tracing = await openTracing(o.version);
   const remotes = new Map<string, A2aRemote>();
   const routes: ServedRoute[] = config.routes.map((r) => {
     if (r.a2a) {
@@ -64,6 +66,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
           logPreview: config.logPreview,
           alerts,
           approvals,
+          tracer: tracing?.tracer,
         },
       };
     }
@@ -83,6 +86,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
         logPreview: config.logPreview,
         alerts,
         approvals,
+        tracer: tracing?.tracer,
       },
     };
   });
@@ -117,7 +121,8 @@ export async function runServe(o: ServeOptions): Promise<void> {
   });
   const port = await listenOn(proxy.server, config.listen.port, config.listen.host, `choose another listen.port in ${o.config}`);
   // Before "serving": a client that sees that line can use the admin API too.
-  const admin: StartedAdmin | undefined = config.admin ? await startAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: o.version ?? "", broker: approvals, feed, links: channels.links }) : undefined;
+  const metrics = config.admin ? await openMetrics({ version: o.version ?? "", feed, broker: approvals, log, alerts }) : undefined;
+  const admin: StartedAdmin | undefined = config.admin ? await startAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: o.version ?? "", broker: approvals, feed, links: channels.links, metrics }) : undefined;
   channels.listening(admin?.url);
   process.stderr.write(`guardwire: serving http://${hostPort(config.listen.host, port)} (${config.routes.map((r) => `${r.name} at ${r.path}`).join(", ")})\n`);
 
@@ -134,6 +139,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     await proxy.close();
     await closeAlerts(alerts, process.stderr);
     await log.close();
+    await tracing?.shutdown();
     process.exit(0);
   };
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => void stop());

@@ -8,6 +8,7 @@ import { openDecisionLog } from "./startup.js";
 import { approvalsFromFlags, openApprovalChannels, type ApprovalFlags } from "./approval-channels.js";
 import { startAdmin, type StartedAdmin } from "./admin.js";
 import { DecisionFeed } from "../observe/feed.js";
+import { openMetrics, openTracing } from "./observe.js";
 
 export interface WrapOptions extends GuardianOptions, AlertFlags, ApprovalFlags {
   /** The route name in the log and in rules; derived from the server command when not given. */
@@ -51,8 +52,10 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   const channels = openApprovalChannels(approvalConfig, opts.admin, log, process.stderr);
   const approvals = channels.broker;
   const feed = new DecisionFeed();
+  const tracing = await openTracing(opts.version);
   let admin: StartedAdmin | undefined;
-  if (opts.admin) admin = await startAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, feed, links: channels.links });
+  const metrics = opts.admin ? await openMetrics({ version: opts.version ?? "", feed, broker: approvals, log, alerts }) : undefined;
+  if (opts.admin) admin = await startAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, feed, links: channels.links, metrics });
   channels.listening(admin?.url);
 
   let launcher;
@@ -74,6 +77,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
       guardianTimeoutMs: (opts.guardianTimeoutMs ?? 2000) + 500,
       alerts,
       approvals,
+      tracer: tracing?.tracer,
     });
   } catch (e) {
     flush();
@@ -96,6 +100,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   stopWatching();
   await closeAlerts(alerts, process.stderr);
   await log.close();
+  await tracing?.shutdown();
   process.stdin.pause();
   process.stdin.unref?.();
   return exit.code ?? (exit.signal ? 128 + signalNumber(exit.signal) : 1);

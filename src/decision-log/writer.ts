@@ -78,6 +78,8 @@ export class DecisionLog {
   private lastTime = "";
   private batch: Batch | undefined;
   private dropped = 0;
+  /** Totals since this process opened the log, for metrics: bytes written, lines dropped, the first seq it wrote. */
+  private readonly totals = { bytes: 0, dropped: 0, fromSeq: 0 };
   private locked = false;
   /** Set while the file cannot be written; the session refuses traffic meanwhile (nothing goes through unlogged). */
   failure: LogFailure | undefined;
@@ -103,6 +105,7 @@ export class DecisionLog {
       torn = end.torn;
       log.bytes = statSync(opts.dest).size;
     }
+    log.totals.fromSeq = log.nextSeq;
     // A stream error (EPIPE when whoever reads stderr went away) is remembered, never thrown at the proxy.
     if (opts.dest === "-") opts.stderr?.on("error", (e: Error) => (log.error ??= e));
     log.openFile();
@@ -122,6 +125,11 @@ export class DecisionLog {
     return this.nextSeq;
   }
 
+  /** Read-only figures for metrics: lines chained and bytes written by this process, lines dropped, the chain's head. */
+  stats(): { lines: number; bytes: number; dropped: number; head: { seq: number; time: string }; writable: boolean } {
+    return { lines: this.nextSeq - this.totals.fromSeq, bytes: this.totals.bytes, dropped: this.totals.dropped, head: { seq: this.nextSeq - 1, time: this.lastTime || this.written.time }, writable: !this.failure };
+  }
+
   get sync(): LogSync {
     return this.opts.sync ?? "interval";
   }
@@ -131,6 +139,7 @@ export class DecisionLog {
     if (this.failure && this.heldChars() >= (this.opts.maxHeldBytes ?? MAX_HELD)) {
       // Bounded: past the cap a line is not chained at all (so the chain stays whole), only counted.
       this.dropped++;
+      this.totals.dropped++;
       return this.opts.sync === "always" ? Promise.reject(failureError(this.failure)) : undefined;
     }
     const time = this.opts.clock ? this.opts.clock().toISOString() : isoNow();
@@ -246,6 +255,7 @@ export class DecisionLog {
       this.pendingChars = 0;
       // stderr: its own stream keeps the order; a pipe there may be non-blocking, so no writeSync.
       if (!this.error) this.opts.stderr?.write(data);
+      this.totals.bytes += Buffer.byteLength(data);
       return;
     }
     if (!this.openFile()) return;
@@ -259,11 +269,13 @@ export class DecisionLog {
       while (off < buf.length) off += writeSync(this.fd, buf, off);
     } catch (e) {
       this.bytes += off;
+      this.totals.bytes += off;
       this.stuck = buf.subarray(off);
       this.fail(e as NodeJS.ErrnoException);
       return;
     }
     this.bytes += buf.length;
+    this.totals.bytes += buf.length;
     this.written = { seq: this.nextSeq - 1, hash: this.prev, time: this.lastTime };
     if (this.failure) this.recovered();
   }

@@ -2,7 +2,7 @@ import type { RenderOptions } from "../actions/render.js";
 import type { AlertSink } from "../alerts/event.js";
 import type { Guardian } from "../guardian/guardian.js";
 import type { Connection, Downstream, SessionPeer, Upstream, UpstreamFactory } from "../transports/types.js";
-import { Session, type DecisionSink } from "./session.js";
+import { Session, type DecisionSink, type MessageTracer } from "./session.js";
 import type { ApprovalBroker } from "../approvals/broker.js";
 
 /** What every session of one route shares. */
@@ -29,6 +29,8 @@ export interface RouteRuntime {
   alerts?: AlertSink | null;
   /** Where `decision: ask` holds messages (docs/approvals.md). */
   approvals?: ApprovalBroker;
+  /** Spans of judged messages (docs/observability.md). */
+  tracer?: MessageTracer | null;
 }
 
 /** Pairs one downstream session with a new upstream connection through a guarded session. */
@@ -70,6 +72,7 @@ export function openLink(route: RouteRuntime, downstream: Downstream, who: Sessi
     server: route.server?.() ?? null,
     alerts: route.alerts,
     approvals: route.approvals,
+    tracer: route.tracer,
   });
   return {
     session,

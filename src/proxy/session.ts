@@ -53,6 +53,31 @@ export interface SessionOptions {
   alerts?: AlertSink | null;
   /** Where `decision: ask` holds messages (docs/approvals.md); without it such messages are blocked. */
   approvals?: ApprovalBroker;
+  /** Traces (docs/observability.md): told of every judged message; absent, tracing costs one null check per message. */
+  tracer?: MessageTracer | null;
+}
+
+/** One judged message and its verdict, as a tracer sees it (src/observe/tracing.ts). */
+export interface JudgedMessage {
+  session: string;
+  route: string;
+  transport: string;
+  protocol: "mcp" | "a2a";
+  direction: Direction;
+  kind: "request" | "response" | "notification" | "event";
+  id: JsonRpcId;
+  method: string | null;
+  tool: string | null;
+  /** As received; `sent` is what goes on (rewritten or as received), null when the message stops here. */
+  message: JsonObject;
+  sent: JsonObject | null;
+  verdict: Verdict;
+  evalUs: number;
+}
+
+export interface MessageTracer {
+  /** Records the message's span; for a request or notification that goes on, may return it with its `params._meta` carrying the span. */
+  judged(m: JudgedMessage): JsonObject | undefined;
 }
 
 interface Pending {
@@ -113,7 +138,7 @@ const LARGE_MESSAGE = 1 << 20;
  */
 export class Session {
   readonly id: string;
-  private readonly opts: Required<Omit<SessionOptions, "agent" | "sessionId" | "now" | "logPreview" | "streamingMethods" | "server" | "alerts" | "approvals">> & {
+  private readonly opts: Required<Omit<SessionOptions, "agent" | "sessionId" | "now" | "logPreview" | "streamingMethods" | "server" | "alerts" | "approvals" | "tracer">> & {
     agent: { id: string } | null;
     logPreview: boolean;
     streamingMethods: ReadonlySet<string> | null;
@@ -134,6 +159,7 @@ export class Session {
   private readonly now: () => number;
   private readonly alerts: AlertSink | null;
   private readonly holds: SessionHolds | null;
+  private readonly tracer: MessageTracer | null;
 
   constructor(downstream: Peer, upstream: Peer & { abandon?(request: string): void }, opts: SessionOptions) {
     this.held = opts.log.sync === "always" ? [] : undefined;
@@ -159,6 +185,7 @@ export class Session {
     };
     this.server = opts.server ?? null;
     this.alerts = opts.alerts ?? null;
+    this.tracer = opts.tracer ?? null;
     const base = () => ({ session: this.id, route: this.opts.route, transport: this.opts.transport, protocol: this.opts.protocol, agent: this.opts.agent?.id ?? null });
     this.holds = opts.approvals ? new SessionHolds({ broker: opts.approvals, downstream, base, record: (make) => this.record(make) }) : null;
   }
@@ -414,11 +441,12 @@ export class Session {
       this.deliver(p.direction, text, pending, p.carry, batchForward);
       return;
     }
-    this.log(p, v, failOpen);
+    const traced = this.log(p, v, failOpen);
+    const out = traced ? JSON.stringify(traced) : text;
     if (p.direction === "outbound" && p.method === "notifications/cancelled") this.answerCancelledInBatch(p);
-    if (batchForward) batchForward.push({ text, key });
-    else if (p.direction === "outbound") this.upstream.send(text, key ? { stream: key, requests: [key], carry: p.carry } : { stream: null, carry: p.carry });
-    else this.downstream.send(text, { stream: p.stream ?? this.streamOf(p) });
+    if (batchForward) batchForward.push({ text: out, key });
+    else if (p.direction === "outbound") this.upstream.send(out, key ? { stream: key, requests: [key], carry: p.carry } : { stream: null, carry: p.carry });
+    else this.downstream.send(out, { stream: p.stream ?? this.streamOf(p) });
   }
 
   // ---- approvals: a held request leaves the ordered queue; hold.ts asks, and its final verdict is applied here.
@@ -659,9 +687,14 @@ export class Session {
     }
   }
 
-  private log(p: Plan, v: Verdict, failOpen: boolean): void {
+  /** Logs the decision (after the turn); with tracing on, returns the message to send instead (trace context in `_meta`). */
+  private log(p: Plan, v: Verdict, failOpen: boolean): JsonObject | undefined {
+    const traced = this.tracer ? this.trace(p, v) : undefined;
     const { alert } = v;
-    if (!alert || !this.alerts) return this.record(() => this.decisionOf(p, v, failOpen));
+    if (!alert || !this.alerts) {
+      this.record(() => this.decisionOf(p, v, failOpen));
+      return traced;
+    }
     // Raised from the log line, after the turn: the alert shares its digest and costs the message nothing.
     const alerts = this.alerts;
     this.record(() => {
@@ -673,6 +706,19 @@ export class Session {
       }
       return input;
     });
+    return traced;
+  }
+
+  private trace(p: Plan, v: Verdict): JsonObject | undefined {
+    const goesOn = v.action === "forward" || v.action === "rewrite";
+    const sent = goesOn ? (v.action === "rewrite" && v.modified ? v.modified : p.message) : null;
+    const { direction, kind, id, method, tool, message, evalUs } = p;
+    const m: JudgedMessage = { session: this.id, route: this.opts.route, transport: this.opts.transport, protocol: this.opts.protocol, direction, kind, id, method, tool, message, sent, verdict: v, evalUs };
+    try {
+      return this.tracer?.judged(m);
+    } catch {
+      return undefined; // a tracer's failure never touches the traffic
+    }
   }
 
   private decisionOf(p: Plan, v: Verdict, failOpen: boolean): DecisionInput {

@@ -3,7 +3,7 @@ import type { AlertSink } from "../alerts/event.js";
 import type { Guardian } from "../guardian/guardian.js";
 import { NdjsonChannel } from "../transports/ndjson-channel.js";
 import { spawnStdioServer, type StdioServer } from "../transports/upstream/stdio.js";
-import { Session, type DecisionSink } from "./session.js";
+import { Session, type DecisionSink, type MessageTracer } from "./session.js";
 import type { ApprovalBroker } from "../approvals/broker.js";
 
 export interface LauncherOptions {
@@ -23,6 +23,7 @@ export interface LauncherOptions {
   guardianTimeoutMs?: number;
   alerts?: AlertSink | null;
   approvals?: ApprovalBroker;
+  tracer?: MessageTracer | null;
 }
 
 export interface Launcher {
@@ -59,6 +60,7 @@ export async function launchStdio(opts: LauncherOptions): Promise<Launcher> {
     guardianTimeoutMs: opts.guardianTimeoutMs,
     alerts: opts.alerts,
     approvals: opts.approvals,
+    tracer: opts.tracer,
   });
 
   // The agent closed its end: let the server finish, then escalate.
