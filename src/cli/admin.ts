@@ -7,6 +7,8 @@ import type { Server } from "node:http";
 import { checkAdminListen, createAdminServer, parseListen, type AdminRoute } from "../admin/server.js";
 import { approvalRoutes } from "../admin/approvals-api.js";
 import { eventRoutes, type EventSource } from "../admin/events.js";
+import { sessionEvents, sessionRoutes } from "../admin/sessions-api.js";
+import type { SessionRegistry } from "../control/registry.js";
 import type { ApprovalBroker, ApprovalOutcome, HeldApproval } from "../approvals/broker.js";
 import type { DecisionFeed } from "../observe/feed.js";
 import { GuardwireError } from "../errors.js";
@@ -22,11 +24,13 @@ export interface AdminParts {
   broker: ApprovalBroker;
   /** Every decision as it is logged (the live decision stream). */
   feed: DecisionFeed;
+  /** The live sessions (docs/sessions.md). */
+  sessions?: SessionRegistry;
 }
 
 /** The routes of the admin listener, from each part (docs/approvals.md lists the API). */
 export function adminRoutes(parts: AdminParts): AdminRoute[] {
-  const { broker, feed } = parts;
+  const { broker, feed, sessions } = parts;
   const approvals: EventSource = (emit) => {
     const requested = (approval: HeldApproval) => emit("approval.requested", { approval });
     const decided = (approval: HeldApproval, outcome: ApprovalOutcome) => emit("approval.decided", { approval, outcome });
@@ -38,7 +42,8 @@ export function adminRoutes(parts: AdminParts): AdminRoute[] {
     };
   };
   const decisions: EventSource = (emit) => feed.add((decision, at) => emit("decision", { time: new Date(at).toISOString(), ...decision }));
-  return [...approvalRoutes(broker), ...eventRoutes([approvals, decisions])];
+  const live = sessions ? { routes: sessionRoutes(sessions), events: [sessionEvents(sessions)] } : { routes: [], events: [] };
+  return [...approvalRoutes(broker), ...live.routes, ...eventRoutes([approvals, decisions, ...live.events])];
 }
 
 export interface StartedAdmin {
