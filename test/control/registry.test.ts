@@ -152,18 +152,24 @@ describe("the session registry", () => {
     expect(seen.map(([e]) => e)).toEqual(["opened", "updated", "closed"]);
   });
 
-  it("a caller's exchanges (A2A) share one entry; its suspension outlasts them until resumed", async () => {
-    const r = new SessionRegistry();
+  it("a caller's exchanges (A2A) share one entry, listed between calls until idle; a suspension outlasts them", async () => {
+    const r = new SessionRegistry({ callerIdleMs: 20 });
+    const seen = events(r);
     const x = link("a2a:bob", { shared: true, protocol: "a2a", transport: "a2a-jsonrpc" });
     const offX = r.register(x.l);
     r.suspend("a2a:bob");
     offX();
+    await new Promise((res) => setTimeout(res, 50));
     expect(r.get("a2a:bob")).toMatchObject({ state: "suspended" });
     const y = link("a2a:bob", { shared: true, protocol: "a2a", transport: "a2a-jsonrpc" });
-    r.register(y.l);
+    const offY = r.register(y.l);
     const held = y.gate(call(1));
     r.resume("a2a:bob");
     expect(await held).toBe("pass");
     expect(r.list()).toHaveLength(1);
+    offY();
+    expect(r.list()).toHaveLength(1);
+    while (r.list().length > 0) await new Promise((res) => setTimeout(res, 10));
+    expect(seen.filter(([e]) => e === "opened" || e === "closed").map(([e]) => e)).toEqual(["opened", "closed"]);
   });
 });
