@@ -1,12 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from "a2a-sdk-03/client";
 import { readLog, ROOT, tempDir } from "../helpers.js";
-import { startServeCli, stopChild, waitFor } from "../support/servers.js";
+import { a2aSender, adminJson, startA2aServeWithAdmin, stopChild } from "../support/servers.js";
 
-const AGENT = join(ROOT, "test", "fixtures", "servers", "a2a-agent-03.mjs");
 const RULES = join(ROOT, "test", "fixtures", "rules", "sessions.yaml");
 type Info = { id: string; transport: string; protocol: string; server: { name: string } | null; messages: { outbound: number; inbound: number }; held: number; state: string };
 
@@ -19,11 +16,7 @@ describe("live sessions on an A2A route (serve): a caller listed, suspended, res
   let base = "";
 
   beforeAll(async () => {
-    const a2aAgent = spawn(process.execPath, [AGENT], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
-    agent = a2aAgent;
-    const port = (await waitFor(a2aAgent, /listening (\d+)/)).match[1];
-    const routes = ["  - name: echo", "    path: /a2a/echo", `    a2a: { url: "http://127.0.0.1:${port}" }`];
-    ({ child: serve, base } = await startServeCli(dir, { rules: RULES, log, routes, extra: ["admin: { listen: 127.0.0.1:0 }"], env: { ...process.env, GUARDWIRE_ADMIN_FILE: adminFile } }));
+    ({ agent, serve, base } = await startA2aServeWithAdmin(dir, { rules: RULES, log, adminFile }));
   });
   afterAll(async () => {
     if (serve) await stopChild(serve);
@@ -31,12 +24,8 @@ describe("live sessions on an A2A route (serve): a caller listed, suspended, res
   });
 
   it("between and during its calls", async () => {
-    const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({})], cardResolver: new DefaultAgentCardResolver({}) }));
-    const client = await factory.createFromUrl(`${base}/a2a/echo/`);
-    const send = (t: string) => client.sendMessage({ message: { kind: "message", messageId: crypto.randomUUID(), role: "user", parts: [{ kind: "text", text: t }] } });
-    const a = JSON.parse(readFileSync(adminFile, "utf8")) as { url: string; token: string };
-    const api = async (method: string, path: string, body?: unknown) =>
-      (await fetch(a.url + path, { method, headers: { authorization: `Bearer ${a.token}` }, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<Record<string, unknown>>;
+    const send = await a2aSender(`${base}/a2a/echo/`);
+    const api = adminJson(adminFile);
     const caller = async (ok: (s: Info) => boolean): Promise<Info> => {
       for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
         const s = ((await api("GET", "/api/sessions")).sessions as Info[]).find((x) => x.protocol === "a2a");
