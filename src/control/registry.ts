@@ -89,7 +89,7 @@ const INFO_CHARS = 200;
  * The live sessions of this process, for an operator: listed with their statistics, suspended (new requests from the
  * agent held, or refused), resumed (held requests go on, in order) and killed (pending requests answered, both ends
  * closed). Each session gets a gate (`Session.control`) checked where agent messages enter; statistics come from the
- * decision feed. Events `opened`, `updated` (state, client or server known) and `closed` carry a SessionInfo.
+ * decision feed. Events `opened`, `updated` (suspended, resumed, the client known) and `closed` carry a SessionInfo.
  */
 export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updated: [SessionInfo]; closed: [SessionInfo] }> {
   private readonly live = new Map<string, Live>();
@@ -273,6 +273,7 @@ export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updat
 
   private info(live: Live): SessionInfo {
     const link = live.first;
+    // A caller's entry between calls has no link left: its first one still says who it was.
     let server: PeerInfo | null = null;
     for (const l of live.links) server ??= l.session.serverInfo;
     const approvals = this.opts.broker?.list().filter((a) => a.session === live.id).length ?? 0;
