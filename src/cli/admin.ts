@@ -10,6 +10,8 @@ import type { ApprovalLinks } from "../admin/approval-links.js";
 import { eventRoutes, type EventSource } from "../admin/events.js";
 import { metricsRoutes } from "../admin/metrics-api.js";
 import type { GuardwireMetrics } from "../observe/metrics.js";
+import { sessionEvents, sessionRoutes } from "../admin/sessions-api.js";
+import type { SessionRegistry } from "../control/registry.js";
 import type { ApprovalBroker, ApprovalOutcome, HeldApproval } from "../approvals/broker.js";
 import type { DecisionFeed } from "../observe/feed.js";
 import { GuardwireError } from "../errors.js";
@@ -29,11 +31,13 @@ export interface AdminParts {
   links?: ApprovalLinks;
   /** `GET /metrics` (docs/observability.md). */
   metrics?: GuardwireMetrics;
+  /** The live sessions (docs/sessions.md). */
+  sessions?: SessionRegistry;
 }
 
 /** The routes of the admin listener, from each part (docs/approvals.md lists the API). */
 export function adminRoutes(parts: AdminParts): AdminRoute[] {
-  const { broker, feed } = parts;
+  const { broker, feed, sessions } = parts;
   const approvals: EventSource = (emit) => {
     const requested = (approval: HeldApproval) => emit("approval.requested", { approval });
     const decided = (approval: HeldApproval, outcome: ApprovalOutcome) => emit("approval.decided", { approval, outcome });
@@ -46,7 +50,8 @@ export function adminRoutes(parts: AdminParts): AdminRoute[] {
   };
   const decisions: EventSource = (emit) => feed.add((decision, at) => emit("decision", { time: new Date(at).toISOString(), ...decision }));
   const { links, metrics } = parts;
-  return [...approvalRoutes(broker), ...eventRoutes([approvals, decisions]), ...(links?.routes() ?? []), ...(metrics ? metricsRoutes(metrics) : [])];
+  const live = sessions ? { routes: sessionRoutes(sessions), events: [sessionEvents(sessions)] } : { routes: [], events: [] };
+  return [...approvalRoutes(broker), ...live.routes, ...eventRoutes([approvals, decisions, ...live.events]), ...(links?.routes() ?? []), ...(metrics ? metricsRoutes(metrics) : [])];
 }
 
 export interface StartedAdmin {

@@ -1,14 +1,10 @@
-import { readFileSync } from "node:fs";
 import { userInfo } from "node:os";
-import { Agent, request, type Dispatcher } from "undici";
 import type { HeldApproval } from "../approvals/broker.js";
 import type { Remembered } from "../approvals/remembered.js";
 import { GuardwireError } from "../errors.js";
-import { adminFile } from "./admin.js";
+import { adminClient, type AdminClientOptions } from "./admin-client.js";
 
-export interface ApprovalsOptions {
-  admin?: string;
-  token?: string;
+export interface ApprovalsOptions extends AdminClientOptions {
   remember?: string;
   reason?: string;
   json?: boolean;
@@ -37,45 +33,19 @@ export async function runApprovals(args: string[], o: ApprovalsOptions, out: Nod
     else for (const x of list) out.write(line(x) + "\n");
     return 0;
   };
-  if (action === "list") return print(((await call("GET", "/api/approvals")) as { approvals: HeldApproval[] }).approvals, "no approvals waiting", describe);
+  if (action === "list") return print((await call<{ approvals: HeldApproval[] }>("GET", "/api/approvals")).approvals, "no approvals waiting", describe);
   if (action === "remembered") {
-    return print(((await call("GET", "/api/approvals/remembered")) as { remembered: Remembered[] }).remembered, "no remembered approvals", describeRemembered);
+    return print((await call<{ remembered: Remembered[] }>("GET", "/api/approvals/remembered")).remembered, "no remembered approvals", describeRemembered);
   }
   if (action === "forget") {
-    const r = (await call("DELETE", id ? `/api/approvals/remembered/${encodeURIComponent(id)}` : "/api/approvals/remembered")) as { forgotten: number };
+    const r = await call<{ forgotten: number }>("DELETE", id ? `/api/approvals/remembered/${encodeURIComponent(id)}` : "/api/approvals/remembered");
     out.write(`forgot ${r.forgotten} remembered approval(s)\n`);
     return 0;
   }
   const body = { reason: o.reason, remember: o.remember, by: userName(), channel: "cli" };
-  const r = (await call("POST", `/api/approvals/${encodeURIComponent(id as string)}/${action}`, body)) as { approval: HeldApproval };
+  const r = await call<{ approval: HeldApproval }>("POST", `/api/approvals/${encodeURIComponent(id as string)}/${action}`, body);
   out.write(`${action === "approve" ? "approved" : "refused"} ${id} (${r.approval.tool ?? r.approval.method} on ${r.approval.route})\n`);
   return 0;
-}
-
-type Call = (method: "GET" | "POST" | "DELETE", path: string, body?: unknown) => Promise<Record<string, unknown>>;
-
-/** Calls the admin API: `http(s)://…`, or `unix:/path` (its socket; the token is then optional). */
-function adminClient(o: ApprovalsOptions): Call {
-  const { url, token } = locate(o);
-  const socketPath = url.startsWith("unix:") ? url.slice("unix:".length) : undefined;
-  const dispatcher = socketPath ? new Agent({ connect: { socketPath } }) : undefined;
-  const origin = socketPath ? "http://localhost" : url;
-  return async (method, path, body) => {
-    let res: Dispatcher.ResponseData;
-    try {
-      res = await request(new URL(path, origin), {
-        method,
-        dispatcher,
-        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch (e) {
-      throw new GuardwireError("USAGE", `cannot reach the admin API at ${url}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (is guardwire running with --admin?)`);
-    }
-    const data = (await res.body.json().catch(() => ({}))) as { error?: { code: string; message: string } } & Record<string, unknown>;
-    if (res.statusCode >= 300) throw new GuardwireError("USAGE", `${data.error?.message ?? `HTTP ${res.statusCode}`}${data.error?.code ? ` (${data.error.code})` : ""}`);
-    return data;
-  };
 }
 
 function describe(a: HeldApproval): string {
@@ -88,28 +58,6 @@ function describeRemembered(r: Remembered): string {
   const what = r.tool ? `${r.method} ${r.tool}` : (r.method ?? "");
   const until = r.expiresAt ? `until ${r.expiresAt}` : `for session ${r.session}`;
   return `${r.id}  ${r.scope}  ${what}  route ${r.route}${r.agent ? `  agent ${r.agent}` : ""}  rule ${r.rule}  args ${r.argsDigest.slice(0, 12)}…  ${until}`;
-}
-
-function locate(o: ApprovalsOptions): { url: string; token: string | undefined } {
-  let url = o.admin ?? process.env.GUARDWIRE_ADMIN_URL;
-  let token = o.token ?? process.env.GUARDWIRE_ADMIN_TOKEN;
-  const file = adminFile();
-  if (!url || !token) {
-    try {
-      const saved = JSON.parse(readFileSync(file, "utf8")) as { url?: string; token?: string | null };
-      // The saved token belongs to the saved URL only.
-      if (!url || url === saved.url) {
-        url ??= saved.url;
-        token ??= saved.token ?? undefined;
-      }
-    } catch {
-      // reported below
-    }
-  }
-  if (!url) throw new GuardwireError("USAGE", `no admin API found: give --admin URL (or unix:/path) and --token, or run guardwire with --admin (it writes ${file})`);
-  if (url.startsWith("unix:")) return { url, token };
-  if (!token) throw new GuardwireError("USAGE", `no token for the admin API at ${url}: give --token or GUARDWIRE_ADMIN_TOKEN`);
-  return { url: /^https?:\/\//.test(url) ? url : `http://${url}`, token };
 }
 
 function userName(): string | undefined {

@@ -10,6 +10,7 @@ import { runTail } from "./tail.js";
 import { runVerify } from "./verify.js";
 import { runWrap, type WrapOptions } from "./wrap.js";
 import { runApprovals, type ApprovalsOptions } from "./approvals.js";
+import { runSessions, type SessionsOptions } from "./sessions.js";
 import { runServe, type ServeOptions } from "./serve.js";
 import { DEFAULT_PINS } from "./guardians.js";
 import { runGuardian, KEYS_ENV, type GuardianCommandOptions } from "./guardian.js";
@@ -59,7 +60,7 @@ program
   .option("--alert-header <header>", "header sent with each alert, 'Name: value' (repeatable)", repeat)
   .option("--alert-queue <n>", "alerts held per webhook before new ones are dropped (default 1000)", wholeNumber("a count (1 to 1,000,000)", 1, 1_000_000))
   .option("--alert-dedupe-seconds <n>", "post repeats of an alert (same rules, session, reason) once per this many seconds", wholeNumber("seconds", 0, 86_400))
-  .option("--admin <host:port>", "serve the admin API (approvals) here, e.g. 127.0.0.1:7071 or unix:/path/admin.sock (see docs/approvals.md)")
+  .option("--admin <host:port>", "serve the admin API (approvals, sessions, metrics) here, e.g. 127.0.0.1:7071 or unix:/path/admin.sock (see docs/approvals.md)")
   .option("--admin-token <token>", "the admin API's bearer token (or GUARDWIRE_ADMIN_TOKEN; on loopback one is made up, a Unix socket needs none)")
   .option("--admin-public-url <url>", "the admin API's root as approvers reach it (a reverse proxy): the approval links point there")
   .option("--approval-webhook <url>", "post each held message here as an approval request with signed approve/deny links (repeatable; needs --admin)", repeat)
@@ -84,6 +85,20 @@ program
   .option("--all", "forget: every remembered approval", false)
   .action(async (action: string, id: string | undefined, o: ApprovalsOptions) => {
     process.exitCode = await runApprovals(id ? [action, id] : [action], o, process.stdout);
+  });
+
+program
+  .command("sessions")
+  .description("list the live sessions, or suspend / resume / kill one (through a running guardwire's admin API)")
+  .argument("[action]", "list | suspend | resume | kill", "list")
+  .argument("[id]", "the session id, with suspend, resume or kill")
+  .option("--admin <url>", "the admin API (default: GUARDWIRE_ADMIN_URL, or the one a running guardwire wrote down)")
+  .option("--token <token>", "its bearer token (default: GUARDWIRE_ADMIN_TOKEN, or the one written down)")
+  .addOption(new Option("--mode <mode>", "suspend: hold new requests until resumed (default), or refuse them").choices(["hold", "refuse"]))
+  .option("--reason <text>", "suspend, kill: why; logged and shown to the agent")
+  .option("--json", "print JSON", false)
+  .action(async (action: string, id: string | undefined, o: SessionsOptions) => {
+    process.exitCode = await runSessions(id ? [action, id] : [action], o, process.stdout);
   });
 
 program

@@ -20,6 +20,7 @@ import { openApprovalChannels } from "./approval-channels.js";
 import { startAdmin, type StartedAdmin } from "./admin.js";
 import { DecisionFeed } from "../observe/feed.js";
 import { openMetrics, openTracing } from "./observe.js";
+import { SessionRegistry } from "../control/registry.js";
 
 export interface ServeOptions {
   config: string;
@@ -45,6 +46,9 @@ export async function runServe(o: ServeOptions): Promise<void> {
   const feed = new DecisionFeed();
   const sink = feed.tap(log);
   const tracing = await openTracing(o.version);
+  // Live control only where an operator can reach it: the admin API.
+  const sessions = config.admin ? new SessionRegistry({ broker: approvals }) : undefined;
+  sessions?.observe(feed);
   const remotes = new Map<string, A2aRemote>();
   const routes: ServedRoute[] = config.routes.map((r) => {
     if (r.a2a) {
@@ -67,6 +71,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
           alerts,
           approvals,
           tracer: tracing?.tracer,
+          sessions,
         },
       };
     }
@@ -87,6 +92,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
         alerts,
         approvals,
         tracer: tracing?.tracer,
+        sessions,
       },
     };
   });
@@ -122,7 +128,10 @@ export async function runServe(o: ServeOptions): Promise<void> {
   const port = await listenOn(proxy.server, config.listen.port, config.listen.host, `choose another listen.port in ${o.config}`);
   // Before "serving": a client that sees that line can use the admin API too.
   const metrics = config.admin ? await openMetrics({ version: o.version ?? "", feed, broker: approvals, log, alerts }) : undefined;
-  const admin: StartedAdmin | undefined = config.admin ? await startAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: o.version ?? "", broker: approvals, feed, links: channels.links, metrics }) : undefined;
+  if (metrics && sessions) metrics.followSessions(sessions);
+  const admin: StartedAdmin | undefined = config.admin
+    ? await startAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: o.version ?? "", broker: approvals, feed, links: channels.links, metrics, sessions })
+    : undefined;
   channels.listening(admin?.url);
   process.stderr.write(`guardwire: serving http://${hostPort(config.listen.host, port)} (${config.routes.map((r) => `${r.name} at ${r.path}`).join(", ")})\n`);
 
@@ -132,6 +141,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     stopping = true;
     // Every held request is answered (a deny) before the sessions close.
     approvals.shutdown();
+    sessions?.shutdown();
     await new Promise((resolve) => setImmediate(resolve));
     await admin?.close();
     await channels.close();

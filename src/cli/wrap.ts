@@ -9,6 +9,7 @@ import { approvalsFromFlags, openApprovalChannels, type ApprovalFlags } from "./
 import { startAdmin, type StartedAdmin } from "./admin.js";
 import { DecisionFeed } from "../observe/feed.js";
 import { openMetrics, openTracing } from "./observe.js";
+import { SessionRegistry } from "../control/registry.js";
 
 export interface WrapOptions extends GuardianOptions, AlertFlags, ApprovalFlags {
   /** The route name in the log and in rules; derived from the server command when not given. */
@@ -54,8 +55,11 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   const feed = new DecisionFeed();
   const tracing = await openTracing(opts.version);
   let admin: StartedAdmin | undefined;
+  const sessions = opts.admin ? new SessionRegistry({ broker: approvals }) : undefined;
+  sessions?.observe(feed);
   const metrics = opts.admin ? await openMetrics({ version: opts.version ?? "", feed, broker: approvals, log, alerts }) : undefined;
-  if (opts.admin) admin = await startAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, feed, links: channels.links, metrics });
+  if (metrics && sessions) metrics.followSessions(sessions);
+  if (opts.admin) admin = await startAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, feed, links: channels.links, metrics, sessions });
   channels.listening(admin?.url);
 
   let launcher;
@@ -78,6 +82,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
       alerts,
       approvals,
       tracer: tracing?.tracer,
+      sessions,
     });
   } catch (e) {
     flush();
@@ -87,6 +92,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
     process.on(sig, () => {
       // Every held request is answered (a deny) before the server is stopped.
       approvals.shutdown();
+      sessions?.shutdown();
       setImmediate(() => {
         flush();
         launcher.signal(sig);
@@ -95,6 +101,8 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   }
   const exit = await launcher.done;
   approvals.shutdown();
+  const killed = launcher.killed();
+  if (killed) process.stderr.write(`guardwire: ${killed}; the server was stopped (exit ${KILLED_EXIT})\n`);
   await admin?.close();
   await channels.close();
   stopWatching();
@@ -103,8 +111,12 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   await tracing?.shutdown();
   process.stdin.pause();
   process.stdin.unref?.();
+  if (killed) return KILLED_EXIT;
   return exit.code ?? (exit.signal ? 128 + signalNumber(exit.signal) : 1);
 }
+
+/** wrap's exit code when an operator killed its session (docs/sessions.md). */
+const KILLED_EXIT = 3;
 
 const LAUNCHERS = new Set(["node", "npx", "npm", "pnpm", "yarn", "bunx", "bun", "deno", "python", "python3", "uv", "uvx", "pipx", "docker", "podman", "sh", "bash"]);
 

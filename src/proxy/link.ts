@@ -4,6 +4,7 @@ import type { Guardian } from "../guardian/guardian.js";
 import type { Connection, Downstream, SessionPeer, Upstream, UpstreamFactory } from "../transports/types.js";
 import { Session, type DecisionSink, type MessageTracer } from "./session.js";
 import type { ApprovalBroker } from "../approvals/broker.js";
+import type { SessionRegistry } from "../control/registry.js";
 
 /** What every session of one route shares. */
 export interface RouteRuntime {
@@ -31,6 +32,8 @@ export interface RouteRuntime {
   approvals?: ApprovalBroker;
   /** Spans of judged messages (docs/observability.md). */
   tracer?: MessageTracer | null;
+  /** Where an operator lists, suspends, resumes and kills live sessions (docs/sessions.md). */
+  sessions?: SessionRegistry;
 }
 
 /** Pairs one downstream session with a new upstream connection through a guarded session. */
@@ -74,10 +77,17 @@ export function openLink(route: RouteRuntime, downstream: Downstream, who: Sessi
     approvals: route.approvals,
     tracer: route.tracer,
   });
-  return {
+  const unregister = route.sessions?.register({
     session,
-    receive: (f) => session.fromDownstream(f),
-    upstream,
-    close: () => (closing ??= upstream.close()),
-  };
+    route: route.name,
+    transport: who.transport,
+    protocol: route.protocol ?? "mcp",
+    agent: who.agent?.id ?? null,
+    downstream,
+    shared: route.protocol === "a2a" || who.sessionId?.startsWith("stateless:") === true,
+    // Pending requests are answered first; the downstream ends after them (404, WebSocket closed, SSE stream ended).
+    kill: (message) => session.kill(message, () => (downstream.upstreamGone(message), void close())),
+  });
+  const close = () => (closing ??= (unregister?.(), upstream.close()));
+  return { session, receive: (f) => session.fromDownstream(f), upstream, close };
 }
