@@ -29,18 +29,31 @@ export function sessionRoutes(registry: SessionRegistry): AdminRoute[] {
         if (b.mode !== undefined && b.mode !== "hold" && b.mode !== "refuse") return fail(400, "BAD_REQUEST", "mode must be hold or refuse");
         const reason = reasonOf(b);
         if (reason === false) return reasonError();
-        return answer(registry.suspend(id(m), { mode: b.mode, reason }));
+        const by = byOf(b);
+        if (by === false) return byError();
+        return answer(registry.suspend(id(m), { mode: b.mode, reason, by }));
       },
     },
-    { method: "POST", pattern: new RegExp(`^/api/sessions/${ID}/resume$`), doc: "POST /api/sessions/:id/resume", run: (m) => answer(registry.resume(id(m))) },
+    {
+      method: "POST",
+      pattern: new RegExp(`^/api/sessions/${ID}/resume$`),
+      doc: "POST /api/sessions/:id/resume",
+      run: async (m, r) => {
+        const by = byOf(await r.body());
+        return by === false ? byError() : answer(registry.resume(id(m), { by }));
+      },
+    },
     {
       method: "POST",
       pattern: new RegExp(`^/api/sessions/${ID}/kill$`),
       doc: "POST /api/sessions/:id/kill",
       run: async (m, r) => {
-        const reason = reasonOf(await r.body());
+        const b = await r.body();
+        const reason = reasonOf(b);
         if (reason === false) return reasonError();
-        return answer(registry.kill(id(m), reason), { killed: true });
+        const by = byOf(b);
+        if (by === false) return byError();
+        return answer(registry.kill(id(m), reason, by), { killed: true });
       },
     },
   ];
@@ -67,4 +80,11 @@ function reasonOf(b: Record<string, unknown>): string | undefined | false {
   return typeof reason === "string" && reason.length <= 500 ? reason : false;
 }
 
+/** Who acted (the CLI sends the user's login name), written in the action's log line. */
+function byOf(b: Record<string, unknown>): string | undefined | false {
+  if (b.by === undefined || b.by === null || b.by === "") return undefined;
+  return typeof b.by === "string" && b.by.length <= 100 ? b.by : false;
+}
+
+const byError = () => fail(400, "BAD_REQUEST", "by must be a string of at most 100 characters");
 const reasonError = () => fail(400, "BAD_REQUEST", "reason must be a string of at most 500 characters");

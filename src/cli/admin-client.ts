@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { userInfo } from "node:os";
 import { Agent, request, type Dispatcher } from "undici";
 import { GuardwireError } from "../errors.js";
 import { adminFile } from "./admin.js";
@@ -59,4 +60,13 @@ function locate(o: AdminClientOptions): { url: string; token: string | undefined
   if (url.startsWith("unix:")) return { url, token };
   if (!token) throw new GuardwireError("USAGE", `no token for the admin API at ${url}: give --token or GUARDWIRE_ADMIN_TOKEN`);
   return { url: /^https?:\/\//.test(url) ? url : `http://${url}`, token };
+}
+
+/** Who is acting, for the log line of an approval or a session action (the login name; unknown in some containers). */
+export function userName(): string | undefined {
+  try {
+    return userInfo().username;
+  } catch {
+    return undefined;
+  }
 }

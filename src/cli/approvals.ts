@@ -1,8 +1,7 @@
-import { userInfo } from "node:os";
 import type { HeldApproval } from "../approvals/broker.js";
 import type { Remembered } from "../approvals/remembered.js";
 import { GuardwireError } from "../errors.js";
-import { adminClient, type AdminClientOptions } from "./admin-client.js";
+import { adminClient, userName, type AdminClientOptions } from "./admin-client.js";
 
 export interface ApprovalsOptions extends AdminClientOptions {
   remember?: string;
@@ -58,12 +57,4 @@ function describeRemembered(r: Remembered): string {
   const what = r.tool ? `${r.method} ${r.tool}` : (r.method ?? "");
   const until = r.expiresAt ? `until ${r.expiresAt}` : `for session ${r.session}`;
   return `${r.id}  ${r.scope}  ${what}  route ${r.route}${r.agent ? `  agent ${r.agent}` : ""}  rule ${r.rule}  args ${r.argsDigest.slice(0, 12)}…  ${until}`;
-}
-
-function userName(): string | undefined {
-  try {
-    return userInfo().username;
-  } catch {
-    return undefined;
-  }
 }

@@ -47,7 +47,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
   const sink = feed.tap(log);
   const tracing = await openTracing(o.version);
   // Live control only where an operator can reach it: the admin API.
-  const sessions = config.admin ? new SessionRegistry({ broker: approvals }) : undefined;
+  const sessions = config.admin ? new SessionRegistry({ broker: approvals, log: sink }) : undefined;
   sessions?.observe(feed);
   const remotes = new Map<string, A2aRemote>();
   const routes: ServedRoute[] = config.routes.map((r) => {

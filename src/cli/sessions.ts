@@ -1,6 +1,6 @@
 import type { SessionInfo } from "../control/registry.js";
 import { GuardwireError } from "../errors.js";
-import { adminClient, type AdminClientOptions } from "./admin-client.js";
+import { adminClient, userName, type AdminClientOptions } from "./admin-client.js";
 
 export interface SessionsOptions extends AdminClientOptions {
   mode?: string;
@@ -30,7 +30,8 @@ export async function runSessions(args: string[], o: SessionsOptions, out: NodeJ
     return 0;
   }
   const path = `/api/sessions/${encodeURIComponent(id as string)}/${action}`;
-  const body = action === "suspend" ? { mode: o.mode, reason: o.reason } : action === "kill" ? { reason: o.reason } : undefined;
+  const by = userName();
+  const body = action === "suspend" ? { mode: o.mode, reason: o.reason, by } : action === "kill" ? { reason: o.reason, by } : { by };
   const { session } = await call<{ session: SessionInfo }>("POST", path, body);
   if (o.json) out.write(JSON.stringify(session, null, 2) + "\n");
   else out.write(`${PAST[action as keyof typeof PAST]} ${session.id} (${session.transport} on ${session.route})${action === "suspend" ? `: new requests ${session.suspend?.mode === "refuse" ? "refused" : "held"}` : ""}\n`);

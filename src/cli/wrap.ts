@@ -55,7 +55,8 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   const feed = new DecisionFeed();
   const tracing = await openTracing(opts.version);
   let admin: StartedAdmin | undefined;
-  const sessions = opts.admin ? new SessionRegistry({ broker: approvals }) : undefined;
+  const sink = feed.tap(log);
+  const sessions = opts.admin ? new SessionRegistry({ broker: approvals, log: sink }) : undefined;
   sessions?.observe(feed);
   const metrics = opts.admin ? await openMetrics({ version: opts.version ?? "", feed, broker: approvals, log, alerts }) : undefined;
   if (metrics && sessions) metrics.followSessions(sessions);
@@ -73,7 +74,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
       stdout: process.stdout,
       stderr: process.stderr,
       guardian,
-      log: feed.tap(log),
+      log: sink,
       failMode: opts.failMode,
       maxFrameBytes: opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
       route: opts.name ?? routeName(cmd, args),

@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { ApprovalBroker } from "../approvals/broker.js";
 import type { DecisionFeed } from "../observe/feed.js";
+import type { DecisionSink } from "../proxy/session.js";
 import { idKey, type JsonObject } from "../protocol/json-rpc.js";
 import { clientInfoOf } from "../protocol/mcp.js";
 import { progressHeartbeats } from "../proxy/hold.js";
@@ -48,6 +49,8 @@ export type ControlResult = { ok: true; session: SessionInfo } | { ok: false; co
 export interface RegistryOptions {
   /** Where held approvals are counted per session. */
   broker?: ApprovalBroker;
+  /** Where each operator action (suspend, resume, kill) is written, as a decision line of kind `control`. */
+  log?: DecisionSink;
   /** Messages a suspension holds per session and in all (default 64 and 1024); past either, a request is refused. */
   maxHeld?: number;
   maxHeldTotal?: number;
@@ -98,7 +101,7 @@ export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updat
   private readonly live = new Map<string, Live>();
   private heldCount = 0;
   private heldChars = 0;
-  private readonly opts: Required<Omit<RegistryOptions, "broker">> & { broker?: ApprovalBroker };
+  private readonly opts: Required<Omit<RegistryOptions, "broker" | "log">> & Pick<RegistryOptions, "broker" | "log">;
 
   constructor(opts: RegistryOptions = {}) {
     super();
@@ -113,7 +116,7 @@ export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updat
       live.last = at;
       // An approval's request and elicitation lines are steps of one message, counted once (its decided line).
       const step = d.approval?.step;
-      if (step === "requested" || step === "elicitation") return;
+      if (step === "requested" || step === "elicitation" || d.kind === "control") return;
       if (d.direction === "outbound") live.outbound++;
       else live.inbound++;
       if (d.decision === "deny") live.denies++;
@@ -149,26 +152,29 @@ export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updat
   }
 
   /** New requests from the agent are held (`hold`, the default) or refused; a second suspend changes mode and reason. */
-  suspend(id: string, o: { mode?: SuspendMode; reason?: string } = {}): ControlResult {
+  suspend(id: string, o: { mode?: SuspendMode; reason?: string; by?: string } = {}): ControlResult {
     const live = this.live.get(id);
     if (!live) return notFound(id);
     live.suspend = { mode: o.mode ?? "hold", reason: o.reason, since: live.suspend?.since ?? Date.now() };
+    this.note(live, "suspend", "deny", "SESSION_SUSPENDED", `session suspended by an operator (${live.suspend.mode})`, o);
     return this.changed(live);
   }
 
   /** Held requests go on, in the order they came. */
-  resume(id: string): ControlResult {
+  resume(id: string, o: { by?: string } = {}): ControlResult {
     const live = this.live.get(id);
     if (!live) return notFound(id);
     live.suspend = null;
+    this.note(live, "resume", "allow", "SESSION_RESUMED", `session resumed by an operator (${live.held.length} held request(s) go on)`, o);
     this.release(live.held.splice(0), "pass");
     return this.changed(live);
   }
 
   /** Held requests are refused, each link answers what is pending and closes both ends (SESSION_KILLED). */
-  kill(id: string, reason?: string): ControlResult {
+  kill(id: string, reason?: string, by?: string): ControlResult {
     const live = this.live.get(id);
     if (!live) return notFound(id);
+    this.note(live, "kill", "deny", "SESSION_KILLED", "session killed by an operator", { reason, by });
     const message = `session killed by an operator${reason ? `: ${reason}` : ""}`;
     live.killed = message;
     const session = this.info(live);
@@ -267,6 +273,13 @@ export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updat
     if (!info) return;
     live.client = { name: info.name.slice(0, INFO_CHARS), version: info.version.slice(0, INFO_CHARS) };
     this.changed(live);
+  }
+
+  /** The operator's action, in the hash chain before anything it causes: who (when known), what, and why. */
+  private note(live: Live, action: "suspend" | "resume" | "kill", decision: "allow" | "deny", reasonCode: string, what: string, o: { reason?: string; by?: string }): void {
+    const message = `${what}${o.by ? ` (${o.by})` : ""}${o.reason ? `: ${o.reason}` : ""}`;
+    const { route, transport, protocol, agent } = live.about;
+    this.opts.log?.write({ session: live.id, route, transport, protocol, direction: "outbound", kind: "control", id: null, method: `guardwire/${action}`, tool: null, agent, decision, mode: "enforce", rules: [], reasonCode: [reasonCode], message, evalUs: 0, digest: null });
   }
 
   private changed(live: Live): ControlResult {

@@ -20,7 +20,7 @@ export function formatDecision(r: DecisionRecord, opts: { color: boolean }): str
   ];
   if (r.rules?.length) parts.push(`[${r.rules.join(", ")}]`);
   if (r.reasonCode?.length) parts.push(r.reasonCode.join(","));
-  if ((r.decision !== "allow" || r.kind === "log") && r.message) parts.push(paint(colour, r.message));
+  if ((r.decision !== "allow" || r.kind === "log" || r.kind === "control") && r.message) parts.push(paint(colour, r.message));
   // A2A: who called whom about which task, so a chain of delegations can be followed across lines.
   const a2a = r.protocol === "a2a" && !refused ? [`${r.agent ?? "?"}→${r.peer ?? r.route}`, r.task ? `task ${r.task}` : "", r.context ? `ctx ${r.context}` : ""].filter(Boolean).join(" ") : "";
   if (a2a) parts.push(a2a);

@@ -11,8 +11,9 @@ export interface DecisionInput {
   /**
    * `log`: a line about the log itself (a crash recovered, lines dropped while it was unwritable), not a message.
    * `refused`: a request the HTTP front refused before any message reached the guardian (bad path, key, Host, size, caps).
+   * `control`: an operator's action on a live session (method `guardwire/suspend`, `guardwire/resume`, `guardwire/kill`).
    */
-  kind: "request" | "response" | "notification" | "event" | "log" | "refused";
+  kind: "request" | "response" | "notification" | "event" | "log" | "refused" | "control";
   id: string | number | null;
   method: string | null;
   tool: string | null;

@@ -5,6 +5,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { userInfo } from "node:os";
 import { CLI, connectWrapped, EVERYTHING, readLog, ROOT, tempDir, type Wrapped } from "../helpers.js";
 
 const run = promisify(execFile);
@@ -156,8 +157,21 @@ describe("live sessions in wrap", () => {
     expect(w.stderr()).toContain("guardwire: session killed by an operator: runaway; the server was stopped (exit 3)");
   }, 60_000);
 
-  it("the log holds the refusals and the kill, and verifies", async () => {
-    const lines = readLog(log);
+  it("the log holds each operator action (who, what, why), the refusals and the kill, and verifies", async () => {
+    const all = readLog(log);
+    const actions = all.filter((l) => l.kind === "control").map((l) => `${l.method as string} ${l.decision as string} ${(l.reasonCode as string[]).join()} ${l.message as string}`);
+    const me = userInfo().username;
+    expect(actions).toEqual([
+      `guardwire/suspend deny SESSION_SUSPENDED session suspended by an operator (hold) (${me}): looking into it`,
+      `guardwire/resume allow SESSION_RESUMED session resumed by an operator (2 held request(s) go on) (${me})`,
+      "guardwire/suspend deny SESSION_SUSPENDED session suspended by an operator (hold)",
+      "guardwire/resume allow SESSION_RESUMED session resumed by an operator (1 held request(s) go on)",
+      "guardwire/suspend deny SESSION_SUSPENDED session suspended by an operator (refuse): maintenance",
+      "guardwire/resume allow SESSION_RESUMED session resumed by an operator (0 held request(s) go on)",
+      "guardwire/suspend deny SESSION_SUSPENDED session suspended by an operator (hold)",
+      `guardwire/kill deny SESSION_KILLED session killed by an operator (${me}): runaway`,
+    ]);
+    const lines = all.filter((l) => l.kind !== "control");
     expect(lines.filter((l) => (l.reasonCode as string[]).includes("SESSION_SUSPENDED"))).toHaveLength(1);
     const killed = lines.filter((l) => (l.reasonCode as string[]).includes("SESSION_KILLED"));
     expect(killed.map((l) => l.tool).sort()).toEqual(["echo", "trigger-long-running-operation"]);
