@@ -58,6 +58,8 @@ export function createAdminServer(opts: AdminOptions): Server {
     const url = new URL(req.url ?? "/", "http://admin");
     const matching = routes.map((r) => ({ r, m: r.pattern.exec(url.pathname) })).filter((x) => x.m);
     const hit = matching.find((x) => x.r.method === req.method || (req.method === "HEAD" && x.r.method === "GET"));
+    const refused = crossSite(req);
+    if (refused) return send(res, ...fail(403, "FORBIDDEN", refused));
     if (!hit?.r.public) {
       const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
       if (!given || !timingSafeEqual(hash("sha256", given, "buffer"), expected)) {
@@ -72,6 +74,20 @@ export function createAdminServer(opts: AdminOptions): Server {
     const answer = await hit.r.run(hit.m, { req, res, url, body: () => readJson(req) });
     if (answer) send(res, answer[0], answer[1]);
   }
+}
+
+/**
+ * Defence in depth for browsers (the bearer token alone already stops cross-site requests, as a page elsewhere
+ * cannot read it): a request that says where it comes from must come from this listener's own page, and a browser's
+ * change (anything but GET/HEAD) must be JSON, which no plain form or image can send.
+ */
+function crossSite(req: IncomingMessage): string | undefined {
+  const origin = req.headers.origin;
+  if (origin === undefined) return undefined;
+  if (origin !== `http://${req.headers.host}`) return `requests from ${origin} are not accepted (only the console served here)`;
+  if (req.method === "GET" || req.method === "HEAD") return undefined;
+  if (!/^application\/json\b/i.test(req.headers["content-type"] ?? "")) return "a browser request that changes something must be sent as application/json";
+  return undefined;
 }
 
 /** A non-loopback admin listener without a token is refused: approving agent actions must not be open to the network. */
@@ -130,6 +146,6 @@ export function fail(status: number, code: ApiError, message: string): [number, 
 
 export function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", "content-length": Buffer.byteLength(text) });
+  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", "x-content-type-options": "nosniff", "content-length": Buffer.byteLength(text) });
   res.end(text);
 }

@@ -9,6 +9,12 @@ import { approvalRoutes } from "../admin/approvals-api.js";
 import { eventRoutes, type EventSource } from "../admin/events.js";
 import type { ApprovalBroker, ApprovalOutcome, HeldApproval } from "../approvals/broker.js";
 import type { DecisionFeed } from "../observe/feed.js";
+import { consoleRoutes } from "../admin/console.js";
+import { rulesRoutes, type RulesControl } from "../admin/rules-api.js";
+import { playgroundRoutes } from "../admin/playground-api.js";
+import { DecisionStats, statsRoutes } from "../admin/stats.js";
+import { logRoutes, type LogView } from "../admin/log-api.js";
+import type { EmbeddedGuardian } from "../guardian/embedded.js";
 import { GuardwireError } from "../errors.js";
 
 /** Where a running guardwire leaves its admin URL and token for `guardwire approvals` (mode 0600). */
@@ -22,6 +28,14 @@ export interface AdminParts {
   broker: ApprovalBroker;
   /** Every decision as it is logged (the live decision stream). */
   feed: DecisionFeed;
+  /** The browser console's views of the rules, the playground and the log (docs/console.md). */
+  console?: ConsoleParts;
+}
+
+export interface ConsoleParts {
+  embedded: EmbeddedGuardian;
+  rules: RulesControl;
+  log: LogView;
 }
 
 /** The routes of the admin listener, from each part (docs/approvals.md lists the API). */
@@ -38,7 +52,11 @@ export function adminRoutes(parts: AdminParts): AdminRoute[] {
     };
   };
   const decisions: EventSource = (emit) => feed.add((decision, at) => emit("decision", { time: new Date(at).toISOString(), ...decision }));
-  return [...approvalRoutes(broker), ...eventRoutes([approvals, decisions])];
+  const stats = new DecisionStats();
+  feed.add((decision, at) => stats.observe(decision, at));
+  const ui = parts.console;
+  const consoleApi = ui ? [...rulesRoutes(ui.rules, stats), ...playgroundRoutes(ui.embedded), ...logRoutes(ui.log)] : [];
+  return [...approvalRoutes(broker), ...eventRoutes([approvals, decisions]), ...statsRoutes(stats), ...consoleApi, ...consoleRoutes()];
 }
 
 export interface StartedAdmin {

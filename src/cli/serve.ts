@@ -15,7 +15,7 @@ import { streamableHttpUpstream, upstreamAgent } from "../transports/upstream/st
 import { websocketUpstream } from "../transports/upstream/websocket.js";
 import { closeAlerts, openAlerts } from "./alerts.js";
 import { buildGuardian } from "./guardians.js";
-import { hostPort, listenOn, openDecisionLog } from "./startup.js";
+import { hostPort, listenOn, logView, openDecisionLog } from "./startup.js";
 import { ApprovalBroker } from "../approvals/broker.js";
 import { startAdmin, type StartedAdmin } from "./admin.js";
 import { DecisionFeed } from "../observe/feed.js";
@@ -33,7 +33,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
   if (!config) {
     throw new GuardwireError("CONFIG_INVALID", `${o.config} is not a valid configuration:\n${problems.map((p) => "  " + formatFileProblem(p)).join("\n")}`);
   }
-  const { guardian, close: stopWatching } = buildGuardian(
+  const { guardian, embedded, rules, close: stopWatching } = buildGuardian(
     { rules: config.rules, failMode: config.failMode, pins: o.pins, watch: o.watch, remotes: remotesOf(config.guardian) },
     process.stderr,
   );
@@ -116,7 +116,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
   });
   const port = await listenOn(proxy.server, config.listen.port, config.listen.host, `choose another listen.port in ${o.config}`);
   // Before "serving": a client that sees that line can use the admin API too.
-  const admin: StartedAdmin | undefined = config.admin ? await startAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: o.version ?? "", broker: approvals, feed }) : undefined;
+  const admin: StartedAdmin | undefined = config.admin ? await startAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: o.version ?? "", broker: approvals, feed, console: { embedded, rules, log: logView(config.log, log) } }) : undefined;
   process.stderr.write(`guardwire: serving http://${hostPort(config.listen.host, port)} (${config.routes.map((r) => `${r.name} at ${r.path}`).join(", ")})\n`);
 
   let stopping = false;

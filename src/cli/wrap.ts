@@ -4,7 +4,7 @@ import { launchStdio } from "../proxy/stdio-launcher.js";
 import { DEFAULT_MAX_FRAME_BYTES } from "../protocol/safe-json.js";
 import { alertsFromFlags, closeAlerts, openAlerts, type AlertFlags } from "./alerts.js";
 import { buildGuardian, type GuardianOptions } from "./guardians.js";
-import { openDecisionLog } from "./startup.js";
+import { logView, openDecisionLog } from "./startup.js";
 import { ApprovalBroker } from "../approvals/broker.js";
 import { startAdmin, type StartedAdmin } from "./admin.js";
 import { DecisionFeed } from "../observe/feed.js";
@@ -35,7 +35,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
     throw new GuardwireError("USAGE", "the decision log cannot go to stdout in wrap mode (stdout carries the protocol); use a file or - for stderr");
   }
   const alertConfig = alertsFromFlags(opts);
-  const { guardian, close: stopWatching } = buildGuardian(opts, process.stderr);
+  const { guardian, embedded, rules, close: stopWatching } = buildGuardian(opts, process.stderr);
   const log = openDecisionLog({ dest: opts.log, stderr: process.stderr, maxBytes: opts.logMaxBytes, sync: opts.logSync }, "choose another path with --log");
   const flush = () => {
     try {
@@ -50,7 +50,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   const approvals = new ApprovalBroker();
   const feed = new DecisionFeed();
   let admin: StartedAdmin | undefined;
-  if (opts.admin) admin = await startAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, feed });
+  if (opts.admin) admin = await startAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, feed, console: { embedded, rules, log: logView(opts.log, log) } });
 
   let launcher;
   try {
