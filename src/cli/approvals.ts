@@ -57,7 +57,7 @@ function describe(a: HeldApproval): string {
   return `${a.id}  ${what}  route ${a.route}${a.agent ? `  agent ${a.agent}` : ""}  rule ${a.rule}  ${left}s left  remember ≤ ${a.remember}\n    ${a.prompt}`;
 }
 
-function locate(o: ApprovalsOptions): { url: string; token: string } {
+export function locate(o: { admin?: string; token?: string }): { url: string; token: string } {
   let url = o.admin ?? process.env.GUARDWIRE_ADMIN_URL;
   let token = o.token ?? process.env.GUARDWIRE_ADMIN_TOKEN;
   if (!url || !token) {
