@@ -1,0 +1,89 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { CLI } from "../helpers.js";
+import { launchChromium, openConsole, pageProblems, serveWithConsole, type ServedConsole } from "./browser.js";
+
+const run = promisify(execFile);
+
+describe("console: overview, the link, and the page's security", () => {
+  let served: ServedConsole;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    served = await serveWithConsole();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await served?.close();
+  });
+
+  it("guardwire console prints a link whose token the page keeps in sessionStorage and takes off the address bar", async () => {
+    const { stdout } = await run(process.execPath, [CLI, "console"], { env: { ...process.env, GUARDWIRE_ADMIN_FILE: join(served.dir, "admin.json") } });
+    const link = stdout.trim();
+    expect(link).toBe(`${served.admin.url}/console/#token=${encodeURIComponent(served.admin.token)}`);
+    const page = await browser.newPage();
+    await page.goto(link);
+    await page.locator("#status.live").waitFor();
+    expect(page.url()).not.toContain(served.admin.token);
+    expect(await page.evaluate(() => sessionStorage.getItem("guardwire.token"))).toBe(served.admin.token);
+    expect(await page.evaluate(() => document.cookie)).toBe("");
+    await page.close();
+  });
+
+  it("without a token the page asks for one; a wrong one is refused", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${served.admin.url}/console/`);
+    await page.locator("#login").waitFor();
+    await page.fill("input[name=token]", "wrong");
+    await page.click("#login button");
+    await page.locator("#login .error").getByText("The token was refused.").waitFor();
+    await page.fill("input[name=token]", served.admin.token);
+    await page.click("#login button");
+    await page.locator("#status.live").waitFor();
+    await page.close();
+  });
+
+  it("the overview charts decisions by decision and by rule, shows the chain head and verifies the log", async () => {
+    const client = await served.client();
+    await client.callTool({ name: "echo", arguments: { message: "hello" } });
+    await client.callTool({ name: "echo", arguments: { message: "forbidden" } });
+    await client.callTool({ name: "echo", arguments: { message: "a secret" } });
+    const page = await openConsole(browser, served.admin, "overview");
+    await expect.poll(async () => Number(await page.locator("#overview-totals .total.deny .n").textContent()), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    expect(Number(await page.locator("#overview-totals .total.allow .n").textContent())).toBeGreaterThanOrEqual(1);
+    expect(Number(await page.locator("#overview-totals .total.modify .n").textContent())).toBeGreaterThanOrEqual(1);
+    const charts = page.locator("#overview-charts figure");
+    expect(await charts.count()).toBe(2);
+    expect(await charts.nth(0).locator("rect").count()).toBeGreaterThan(0);
+    expect(await charts.nth(1).textContent()).toContain("deny-forbidden-echo");
+    // The head is written within a second of the last line.
+    await expect.poll(async () => (await page.click("#tab-live"), await page.click("#tab-overview"), await page.locator("#overview-chain").textContent()), { timeout: 10_000 }).toMatch(/head seq\d+/);
+    await page.click("#verify-button");
+    await page.locator("#verify-result.ok").getByText(/Chain intact: \d+ lines/).waitFor();
+    expect(pageProblems(page)).toEqual([]);
+    await page.close();
+  });
+
+  it("serves the page under a strict CSP, and refuses cross-origin and non-JSON browser requests", async () => {
+    const { url, token } = served.admin;
+    const page = await fetch(`${url}/console/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
+    expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(await page.text()).not.toContain(token);
+    expect((await fetch(`${url}/api/rules`)).status).toBe(401);
+    const auth = { authorization: `Bearer ${token}` };
+    const other = await fetch(`${url}/api/rules/reload`, { method: "POST", headers: { ...auth, origin: "http://evil.example", "content-type": "application/json" }, body: "{}" });
+    expect(other.status).toBe(403);
+    const form = await fetch(`${url}/api/rules/reload`, { method: "POST", headers: { ...auth, origin: url, "content-type": "text/plain" }, body: "{}" });
+    expect(form.status).toBe(403);
+    const own = await fetch(`${url}/api/rules/reload`, { method: "POST", headers: { ...auth, origin: url, "content-type": "application/json" }, body: "{}" });
+    expect(own.status).toBe(200);
+  });
+});
