@@ -1,3 +1,4 @@
+import { api } from "./api.js";
 import { badge, fill, h, select, time } from "./dom.js";
 import { fields, openDetails, type View } from "./view.js";
 
@@ -182,6 +183,17 @@ export function liveView(): View {
     );
   }
 
+  // What was decided before the page opened; the stream may already have brought some of it.
+  const key = (d: Decision) => [d.time, d.session, d.direction, d.kind, String(d.id), d.digest, d.decision].join("\u0000");
+  void api<{ decisions: Decision[] }>("GET", "/api/decisions/recent").then(
+    (r) => {
+      const seen = new Set(kept.map(key));
+      const merged = [...r.decisions.filter((d) => !seen.has(key(d))), ...kept].sort((a, b) => a.time.localeCompare(b.time)).slice(-KEEP);
+      kept.splice(0, kept.length, ...merged);
+      refilter();
+    },
+    () => {},
+  );
   status();
   return {
     id: "live",

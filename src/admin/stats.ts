@@ -83,3 +83,24 @@ function count(m: Map<string, number>, key: string): void {
 export function statsRoutes(stats: DecisionStats): AdminRoute[] {
   return [{ method: "GET", pattern: /^\/api\/stats$/, doc: "GET /api/stats", run: () => [200, stats.snapshot()] }];
 }
+
+/** The last decisions, as the event stream shows them: what the live view starts from when it opens. */
+export class RecentDecisions {
+  private ring: unknown[] = [];
+
+  constructor(private readonly max = 200) {}
+
+  add(shown: unknown): void {
+    this.ring.push(shown);
+    if (this.ring.length > this.max) this.ring.shift();
+  }
+
+  list(): unknown[] {
+    return [...this.ring];
+  }
+}
+
+/** `GET /api/decisions/recent`: the last decisions, oldest first. */
+export function recentRoutes(recent: RecentDecisions): AdminRoute[] {
+  return [{ method: "GET", pattern: /^\/api\/decisions\/recent$/, doc: "GET /api/decisions/recent", run: () => [200, { decisions: recent.list() }] }];
+}

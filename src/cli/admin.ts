@@ -12,7 +12,8 @@ import type { DecisionFeed } from "../observe/feed.js";
 import { consoleRoutes } from "../admin/console.js";
 import { rulesRoutes, type RulesControl } from "../admin/rules-api.js";
 import { playgroundRoutes } from "../admin/playground-api.js";
-import { DecisionStats, statsRoutes } from "../admin/stats.js";
+import { DecisionStats, RecentDecisions, recentRoutes, statsRoutes } from "../admin/stats.js";
+import type { DecisionInput } from "../decision-log/record.js";
 import { logRoutes, type LogView } from "../admin/log-api.js";
 import type { EmbeddedGuardian } from "../guardian/embedded.js";
 import { GuardwireError } from "../errors.js";
@@ -51,12 +52,17 @@ export function adminRoutes(parts: AdminParts): AdminRoute[] {
       broker.off("decided", decided);
     };
   };
-  const decisions: EventSource = (emit) => feed.add((decision, at) => emit("decision", { time: new Date(at).toISOString(), ...decision }));
+  const shown = (decision: DecisionInput, at: number) => ({ time: new Date(at).toISOString(), ...decision });
+  const decisions: EventSource = (emit) => feed.add((decision, at) => emit("decision", shown(decision, at)));
   const stats = new DecisionStats();
-  feed.add((decision, at) => stats.observe(decision, at));
+  const recent = new RecentDecisions();
+  feed.add((decision, at) => {
+    stats.observe(decision, at);
+    if (decision.kind !== "log") recent.add(shown(decision, at));
+  });
   const ui = parts.console;
   const consoleApi = ui ? [...rulesRoutes(ui.rules, stats), ...playgroundRoutes(ui.embedded), ...logRoutes(ui.log)] : [];
-  return [...approvalRoutes(broker), ...eventRoutes([approvals, decisions]), ...statsRoutes(stats), ...consoleApi, ...consoleRoutes()];
+  return [...approvalRoutes(broker), ...eventRoutes([approvals, decisions]), ...statsRoutes(stats), ...recentRoutes(recent), ...consoleApi, ...consoleRoutes()];
 }
 
 export interface StartedAdmin {

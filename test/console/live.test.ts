@@ -88,6 +88,15 @@ describe("console: live decisions in Chromium (serve)", () => {
     await page.close();
   });
 
+  it("a page opened later starts from the recent decisions", async () => {
+    await client.callTool({ name: "echo", arguments: { message: "before the page" } });
+    const page = await openConsole(browser, served.admin, "live");
+    await rows(page).filter({ hasText: "echo" }).first().waitFor();
+    await page.click("#live-table tbody tr:first-child");
+    expect(await page.locator("#details").textContent()).toContain("tools/call");
+    await page.close();
+  });
+
   it("wire data is text: a decision whose message and tool are markup creates no element and runs nothing", async () => {
     const page = await openConsole(browser, served.admin, "live");
     const markup = '<img src=x onerror="window.__xss=1">';
