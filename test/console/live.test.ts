@@ -107,7 +107,8 @@ describe("console: live decisions in Chromium (serve)", () => {
     expect(await row.locator("td:nth-child(7)").textContent()).toBe(markup);
     await row.click();
     await page.locator("#details pre.preview").waitFor();
-    expect(await page.evaluate(() => ({ imgs: document.querySelectorAll("img, script:not([src]), b").length, xss: (window as { __xss?: unknown }).__xss ?? null }))).toEqual({ imgs: 0, xss: null });
+    // (A string: this runs in the page, not in Node.)
+    expect(await page.evaluate(`({ imgs: document.querySelectorAll("img, script:not([src]), b").length, xss: window.__xss ?? null })`)).toEqual({ imgs: 0, xss: null });
     expect(pageProblems(page)).toEqual([]);
     await page.close();
   });

@@ -29,8 +29,8 @@ describe("console: overview, the link, and the page's security", () => {
     await page.goto(link);
     await page.locator("#status.live").waitFor();
     expect(page.url()).not.toContain(served.admin.token);
-    expect(await page.evaluate(() => sessionStorage.getItem("guardwire.token"))).toBe(served.admin.token);
-    expect(await page.evaluate(() => document.cookie)).toBe("");
+    expect(await page.evaluate(`sessionStorage.getItem("guardwire.token")`)).toBe(served.admin.token);
+    expect(await page.evaluate("document.cookie")).toBe("");
     await page.close();
   });
 
