@@ -1,35 +1,21 @@
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { describe, expect, it } from "vitest";
 import { readLog, tempDir } from "../helpers.js";
-import { CONSOLE_RULES, launchChromium, openConsole, pageProblems, serveWithConsole, type ServedConsole } from "./browser.js";
+import { CONSOLE_RULES, consoleSuite, openConsole, pageProblems } from "./browser.js";
 
 type TextResult = { content: { type: string; text: string }[]; isError?: boolean };
 const text = (r: unknown) => (r as TextResult).content.map((c) => c.text).join("\n");
 
 describe("console: approvals, playground, rules in Chromium", () => {
   const rules = join(tempDir(), "rules.yaml");
-  let served: ServedConsole;
-  let browser: Browser;
-  let client: Client;
-
-  beforeAll(async () => {
-    copyFileSync(CONSOLE_RULES, rules);
-    browser = await launchChromium();
-    served = await serveWithConsole({ rules });
-    client = await served.client();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await served?.close();
-  });
+  copyFileSync(CONSOLE_RULES, rules);
+  const s = consoleSuite({ rules });
 
   it("a held call shows with its time left, is approved by a click, and completes", async () => {
-    const page = await openConsole(browser, served.admin, "approvals");
+    const page = await openConsole(s.browser, s.served.admin, "approvals");
     await page.getByText("Nothing is waiting for approval.").waitFor();
-    const call = client.callTool({ name: "echo", arguments: { message: "needs-approval from the console" } });
+    const call = s.client.callTool({ name: "echo", arguments: { message: "needs-approval from the console" } });
     const card = page.locator(".card", { hasText: "Allow echo of needs-approval from the console?" });
     await card.waitFor({ timeout: 10_000 });
     await card.getByText(/\d+s left, then deny/).waitFor();
@@ -38,7 +24,7 @@ describe("console: approvals, playground, rules in Chromium", () => {
     await card.getByRole("button", { name: "Approve" }).click();
     expect(text(await call)).toBe("Echo: needs-approval from the console");
     await card.waitFor({ state: "detached" });
-    const decided = () => readLog(served.log).find((l) => (l.approval as { step?: string } | undefined)?.step === "decided");
+    const decided = () => readLog(s.served.log).find((l) => (l.approval as { step?: string } | undefined)?.step === "decided");
     await expect.poll(decided).toBeDefined();
     expect(decided()?.approval).toMatchObject({ outcome: "approved", reason: "looks fine", remember: "session", by: "console" });
     expect(pageProblems(page)).toEqual([]);
@@ -46,8 +32,8 @@ describe("console: approvals, playground, rules in Chromium", () => {
   });
 
   it("a held call denied by a click gets the deny, with the reason", async () => {
-    const page = await openConsole(browser, served.admin, "approvals");
-    const call = client.callTool({ name: "echo", arguments: { message: "needs-approval, to be refused" } });
+    const page = await openConsole(s.browser, s.served.admin, "approvals");
+    const call = s.client.callTool({ name: "echo", arguments: { message: "needs-approval, to be refused" } });
     const card = page.locator(".card", { hasText: "to be refused" });
     await card.waitFor({ timeout: 10_000 });
     await card.locator("input[name=reason]").fill("not today");
@@ -59,8 +45,8 @@ describe("console: approvals, playground, rules in Chromium", () => {
   });
 
   it("the playground answers with the rules, reason codes and a diff, and nothing is forwarded or logged", async () => {
-    const page = await openConsole(browser, served.admin, "playground");
-    const linesBefore = readFileSync(served.log, "utf8").split("\n").length;
+    const page = await openConsole(s.browser, s.served.admin, "playground");
+    const linesBefore = readFileSync(s.served.log, "utf8").split("\n").length;
     const msg = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "echo", arguments: { message: "my secret plan" } } };
     await page.fill("textarea[name=message]", JSON.stringify(msg));
     await page.click("#playground-run");
@@ -83,15 +69,15 @@ describe("console: approvals, playground, rules in Chromium", () => {
 
     // The log writes within 100 ms; nothing the playground judged may appear in it, nor reach the server.
     await new Promise((r) => setTimeout(r, 300));
-    const after = readFileSync(served.log, "utf8");
+    const after = readFileSync(s.served.log, "utf8");
     expect(after.split("\n").length).toBe(linesBefore);
     expect(after).not.toContain("playground");
     await page.close();
   });
 
   it("rules: each rule's fired count; a bad edit is refused on reload and the old rules stay; a good one loads", async () => {
-    const page = await openConsole(browser, served.admin, "rules");
-    await client.callTool({ name: "echo", arguments: { message: "forbidden once more" } });
+    const page = await openConsole(s.browser, s.served.admin, "rules");
+    await s.client.callTool({ name: "echo", arguments: { message: "forbidden once more" } });
     const fired = page.locator('#rules-table tr[data-rule="deny-forbidden-echo"] td.fired');
     await page.click("#tab-overview");
     await page.click("#tab-rules");
@@ -103,13 +89,13 @@ describe("console: approvals, playground, rules in Chromium", () => {
     await page.locator("#rules-reload .error").getByText("Not reloaded").waitFor();
     expect(await page.locator("#rules-reload pre").textContent()).toMatch(/rules\.yaml:\d+:\d+: rules\[\d+\]\.decision/);
     // The rules in force still judge: a forbidden echo is denied.
-    expect(((await client.callTool({ name: "echo", arguments: { message: "forbidden still" } })) as TextResult).isError).toBe(true);
+    expect(((await s.client.callTool({ name: "echo", arguments: { message: "forbidden still" } })) as TextResult).isError).toBe(true);
 
     writeFileSync(rules, good + "  - id: deny-get-sum\n    match: { method: tools/call, tool: get-sum }\n    decision: deny\n");
     await page.click("#rules-reload-button");
     await page.locator("#rules-reload .ok").getByText("Reloaded").waitFor();
     await page.locator('#rules-table tr[data-rule="deny-get-sum"]').waitFor();
-    expect(((await client.callTool({ name: "get-sum", arguments: { a: 1, b: 2 } })) as TextResult).isError).toBe(true);
+    expect(((await s.client.callTool({ name: "get-sum", arguments: { a: 1, b: 2 } })) as TextResult).isError).toBe(true);
     // The refused reload is a 422, which Chromium reports as a failed load: expected.
     expect(pageProblems(page).filter((p) => !p.includes("/api/rules/reload") && !p.includes("status of 422"))).toEqual([]);
     await page.close();

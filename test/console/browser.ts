@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ChildProcess } from "node:child_process";
+import { afterAll, beforeAll } from "vitest";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -60,6 +61,28 @@ export async function serveWithConsole(opts: { rules?: string; extra?: string[] 
       await stopChild(child);
     },
   };
+}
+
+export interface ConsoleSuite {
+  browser: Browser;
+  served: ServedConsole;
+  /** A client connected before the tests run. */
+  client: Client;
+}
+
+/** Chromium, a serve with the console and one client for a describe block; the fields are set once beforeAll ran. */
+export function consoleSuite(opts: { rules?: string; extra?: string[] } = {}): ConsoleSuite {
+  const suite = {} as ConsoleSuite;
+  beforeAll(async () => {
+    suite.browser = await launchChromium();
+    suite.served = await serveWithConsole(opts);
+    suite.client = await suite.served.client();
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.served?.close();
+  });
+  return suite;
 }
 
 /** Opens the console as a person would, with the link `guardwire console` prints, and waits for the live stream. */

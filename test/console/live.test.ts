@@ -1,32 +1,20 @@
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CLI, EVERYTHING, tempDir } from "../helpers.js";
 import { waitForAdminFile } from "./wait.js";
-import { CONSOLE_RULES, launchChromium, openConsole, pageProblems, serveWithConsole, type ServedConsole } from "./browser.js";
+import { CONSOLE_RULES, consoleSuite, launchChromium, openConsole, pageProblems } from "./browser.js";
 
 const rows = (page: Page) => page.locator("#live-table tbody tr");
 
 describe("console: live decisions in Chromium (serve)", () => {
-  let served: ServedConsole;
-  let browser: Browser;
-  let client: Client;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    served = await serveWithConsole({ extra: ["logPreview: true"] });
-    client = await served.client();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await served?.close();
-  });
+  const s = consoleSuite({ extra: ["logPreview: true"] });
 
   it("a real client's call shows as a row, and its details open on a click", async () => {
-    const page = await openConsole(browser, served.admin, "live");
-    const r = (await client.callTool({ name: "echo", arguments: { message: "say forbidden things" } })) as { isError?: boolean };
+    const page = await openConsole(s.browser, s.served.admin, "live");
+    const r = (await s.client.callTool({ name: "echo", arguments: { message: "say forbidden things" } })) as { isError?: boolean };
     expect(r.isError).toBe(true);
     const row = rows(page).filter({ hasText: "deny-forbidden-echo" });
     await row.first().waitFor({ timeout: 5000 });
@@ -45,10 +33,10 @@ describe("console: live decisions in Chromium (serve)", () => {
   });
 
   it("filters like tail's: decision, tool, rule, route, direction; pause holds new rows until resume", async () => {
-    const page = await openConsole(browser, served.admin, "live");
-    await client.callTool({ name: "echo", arguments: { message: "plain" } });
-    await client.callTool({ name: "echo", arguments: { message: "forbidden again" } });
-    await client.callTool({ name: "get-sum", arguments: { a: 1, b: 2 } });
+    const page = await openConsole(s.browser, s.served.admin, "live");
+    await s.client.callTool({ name: "echo", arguments: { message: "plain" } });
+    await s.client.callTool({ name: "echo", arguments: { message: "forbidden again" } });
+    await s.client.callTool({ name: "get-sum", arguments: { a: 1, b: 2 } });
     await rows(page).filter({ hasText: "get-sum" }).first().waitFor();
     const shown = async () => (await rows(page).allTextContents()).length;
 
@@ -78,7 +66,7 @@ describe("console: live decisions in Chromium (serve)", () => {
 
     await page.click("#live-pause");
     const before = await shown();
-    await client.callTool({ name: "echo", arguments: { message: "while paused" } });
+    await s.client.callTool({ name: "echo", arguments: { message: "while paused" } });
     await page.getByText(/paused — [1-9]\d* new waiting/).waitFor();
     expect(await shown()).toBe(before);
     await page.click("#live-pause");
@@ -89,8 +77,8 @@ describe("console: live decisions in Chromium (serve)", () => {
   });
 
   it("a page opened later starts from the recent decisions", async () => {
-    await client.callTool({ name: "echo", arguments: { message: "before the page" } });
-    const page = await openConsole(browser, served.admin, "live");
+    await s.client.callTool({ name: "echo", arguments: { message: "before the page" } });
+    const page = await openConsole(s.browser, s.served.admin, "live");
     await rows(page).filter({ hasText: "echo" }).first().waitFor();
     await page.click("#live-table tbody tr:first-child");
     expect(await page.locator("#details").textContent()).toContain("tools/call");
@@ -98,9 +86,9 @@ describe("console: live decisions in Chromium (serve)", () => {
   });
 
   it("wire data is text: a decision whose message and tool are markup creates no element and runs nothing", async () => {
-    const page = await openConsole(browser, served.admin, "live");
+    const page = await openConsole(s.browser, s.served.admin, "live");
     const markup = '<img src=x onerror="window.__xss=1">';
-    await client.callTool({ name: markup, arguments: { note: "<script>window.__xss=2</script>" } });
+    await s.client.callTool({ name: markup, arguments: { note: "<script>window.__xss=2</script>" } });
     const row = rows(page).filter({ hasText: "deny-markup" }).first();
     await row.waitFor();
     expect(await row.locator("td.message").textContent()).toBe('<img src=x onerror="window.__xss=1"> <b>bold</b>');

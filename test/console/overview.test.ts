@@ -1,58 +1,46 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { CLI } from "../helpers.js";
-import { launchChromium, openConsole, pageProblems, serveWithConsole, type ServedConsole } from "./browser.js";
+import { consoleSuite, openConsole, pageProblems } from "./browser.js";
 
 const run = promisify(execFile);
 
 describe("console: overview, the link, and the page's security", () => {
-  let served: ServedConsole;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    served = await serveWithConsole();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await served?.close();
-  });
+  const s = consoleSuite();
 
   it("guardwire console prints a link whose token the page keeps in sessionStorage and takes off the address bar", async () => {
-    const { stdout } = await run(process.execPath, [CLI, "console"], { env: { ...process.env, GUARDWIRE_ADMIN_FILE: join(served.dir, "admin.json") } });
+    const { stdout } = await run(process.execPath, [CLI, "console"], { env: { ...process.env, GUARDWIRE_ADMIN_FILE: join(s.served.dir, "admin.json") } });
     const link = stdout.trim();
-    expect(link).toBe(`${served.admin.url}/console/#token=${encodeURIComponent(served.admin.token)}`);
-    const page = await browser.newPage();
+    expect(link).toBe(`${s.served.admin.url}/console/#token=${encodeURIComponent(s.served.admin.token)}`);
+    const page = await s.browser.newPage();
     await page.goto(link);
     await page.locator("#status.live").waitFor();
-    expect(page.url()).not.toContain(served.admin.token);
-    expect(await page.evaluate(`sessionStorage.getItem("guardwire.token")`)).toBe(served.admin.token);
+    expect(page.url()).not.toContain(s.served.admin.token);
+    expect(await page.evaluate(`sessionStorage.getItem("guardwire.token")`)).toBe(s.served.admin.token);
     expect(await page.evaluate("document.cookie")).toBe("");
     await page.close();
   });
 
   it("without a token the page asks for one; a wrong one is refused", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${served.admin.url}/console/`);
+    const page = await s.browser.newPage();
+    await page.goto(`${s.served.admin.url}/console/`);
     await page.locator("#login").waitFor();
     await page.fill("input[name=token]", "wrong");
     await page.click("#login button");
     await page.locator("#login .error").getByText("The token was refused.").waitFor();
-    await page.fill("input[name=token]", served.admin.token);
+    await page.fill("input[name=token]", s.served.admin.token);
     await page.click("#login button");
     await page.locator("#status.live").waitFor();
     await page.close();
   });
 
   it("the overview charts decisions by decision and by rule, shows the chain head and verifies the log", async () => {
-    const client = await served.client();
-    await client.callTool({ name: "echo", arguments: { message: "hello" } });
-    await client.callTool({ name: "echo", arguments: { message: "forbidden" } });
-    await client.callTool({ name: "echo", arguments: { message: "a secret" } });
-    const page = await openConsole(browser, served.admin, "overview");
+    await s.client.callTool({ name: "echo", arguments: { message: "hello" } });
+    await s.client.callTool({ name: "echo", arguments: { message: "forbidden" } });
+    await s.client.callTool({ name: "echo", arguments: { message: "a secret" } });
+    const page = await openConsole(s.browser, s.served.admin, "overview");
     await expect.poll(async () => Number(await page.locator("#overview-totals .total.deny .n").textContent()), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
     expect(Number(await page.locator("#overview-totals .total.allow .n").textContent())).toBeGreaterThanOrEqual(1);
     expect(Number(await page.locator("#overview-totals .total.modify .n").textContent())).toBeGreaterThanOrEqual(1);
@@ -69,7 +57,7 @@ describe("console: overview, the link, and the page's security", () => {
   });
 
   it("serves the page under a strict CSP, and refuses cross-origin and non-JSON browser requests", async () => {
-    const { url, token } = served.admin;
+    const { url, token } = s.served.admin;
     const page = await fetch(`${url}/console/`);
     expect(page.status).toBe(200);
     expect(page.headers.get("content-security-policy")).toBe(
