@@ -75,6 +75,7 @@ await shot("overview", async () => {
   await page.locator("#overview-charts figure").first().waitFor();
   await page.click("#verify-button");
   await page.locator("#verify-result").waitFor();
+  await page.evaluate("window.scrollTo(0, 0)");
 });
 await shot("live", async () => {
   await page.click("#tab-live");

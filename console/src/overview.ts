@@ -1,6 +1,6 @@
 import { api } from "./api.js";
 import { fill, h, svg, time } from "./dom.js";
-import { errorLine, fields, type View } from "./view.js";
+import { errorLine, fields, refreshing, type View } from "./view.js";
 
 interface Stats {
   since: string;
@@ -54,7 +54,6 @@ export function overviewView(): View {
   const verifyOut = h("div", { id: "overview-verify" });
   const verify = h("button", { type: "button", id: "verify-button", on: { click: () => void runVerify() } }, "Verify the chain");
   const root = h("section", { id: "view-overview" }, totals, charts, h("h3", null, "Decision log"), chain, h("div", { class: "toolbar" }, verify), verifyOut);
-  let timer: number | undefined;
 
   async function load(): Promise<void> {
     try {
@@ -109,14 +108,5 @@ export function overviewView(): View {
     }
   }
 
-  return {
-    id: "overview",
-    title: "Overview",
-    root,
-    show() {
-      void load();
-      timer = window.setInterval(() => void load(), 5000);
-    },
-    hide: () => window.clearInterval(timer),
-  };
+  return { id: "overview", title: "Overview", root, ...refreshing(load) };
 }

@@ -1,6 +1,6 @@
 import { api, ApiError } from "./api.js";
 import { badge, fill, h, time } from "./dom.js";
-import { errorLine, type View } from "./view.js";
+import { errorLine, refreshing, type View } from "./view.js";
 
 interface RulesAnswer {
   ruleset: { name: string; hash: string; default: string; defaultMode: string };
@@ -25,7 +25,6 @@ export function rulesView(): View {
     head,
     h("table", { class: "grid", id: "rules-table" }, h("thead", null, h("tr", null, ...["rule", "pack", "decision", "mode", "reason code", "fired", "description"].map((c) => h("th", null, c)))), body),
   );
-  let timer: number | undefined;
 
   function render(r: RulesAnswer): void {
     fill(
@@ -75,14 +74,5 @@ export function rulesView(): View {
     }
   }
 
-  return {
-    id: "rules",
-    title: "Rules",
-    root,
-    show() {
-      void load();
-      timer = window.setInterval(() => void load(), 5000);
-    },
-    hide: () => window.clearInterval(timer),
-  };
+  return { id: "rules", title: "Rules", root, ...refreshing(load) };
 }

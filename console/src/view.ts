@@ -36,3 +36,15 @@ export function fields(rows: [string, string | number | null | undefined | Node]
 export function errorLine(e: unknown): HTMLElement {
   return h("p", { class: "error" }, e instanceof Error ? e.message : String(e));
 }
+
+/** A view that loads when shown and again every few seconds while it stays shown. */
+export function refreshing(load: () => Promise<void>, everyMs = 5000): Pick<View, "show" | "hide"> {
+  let timer: number | undefined;
+  return {
+    show() {
+      void load();
+      timer = window.setInterval(() => void load(), everyMs);
+    },
+    hide: () => window.clearInterval(timer),
+  };
+}
