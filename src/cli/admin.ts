@@ -7,6 +7,8 @@ import type { Server } from "node:http";
 import { checkAdminListen, createAdminServer, parseListen, type AdminRoute } from "../admin/server.js";
 import { approvalRoutes } from "../admin/approvals-api.js";
 import { eventRoutes, type EventSource } from "../admin/events.js";
+import { sessionEvents, sessionRoutes } from "../admin/sessions-api.js";
+import type { SessionRegistry } from "../control/registry.js";
 import type { ApprovalBroker, ApprovalOutcome, HeldApproval } from "../approvals/broker.js";
 import type { DecisionFeed } from "../observe/feed.js";
 import { consoleRoutes } from "../admin/console.js";
@@ -29,6 +31,8 @@ export interface AdminParts {
   broker: ApprovalBroker;
   /** Every decision as it is logged (the live decision stream). */
   feed: DecisionFeed;
+  /** The live sessions (docs/sessions.md). */
+  sessions?: SessionRegistry;
   /** The browser console's views of the rules, the playground and the log (docs/console.md). */
   console?: ConsoleParts;
 }
@@ -41,7 +45,7 @@ export interface ConsoleParts {
 
 /** The routes of the admin listener, from each part (docs/approvals.md lists the API). */
 export function adminRoutes(parts: AdminParts): AdminRoute[] {
-  const { broker, feed } = parts;
+  const { broker, feed, sessions } = parts;
   const approvals: EventSource = (emit) => {
     const requested = (approval: HeldApproval) => emit("approval.requested", { approval });
     const decided = (approval: HeldApproval, outcome: ApprovalOutcome) => emit("approval.decided", { approval, outcome });
@@ -54,6 +58,7 @@ export function adminRoutes(parts: AdminParts): AdminRoute[] {
   };
   const shown = (decision: DecisionInput, at: number) => ({ time: new Date(at).toISOString(), ...decision });
   const decisions: EventSource = (emit) => feed.add((decision, at) => emit("decision", shown(decision, at)));
+  const live = sessions ? { routes: sessionRoutes(sessions), events: [sessionEvents(sessions)] } : { routes: [], events: [] };
   const stats = new DecisionStats();
   const recent = new RecentDecisions();
   feed.add((decision, at) => {
@@ -62,7 +67,15 @@ export function adminRoutes(parts: AdminParts): AdminRoute[] {
   });
   const ui = parts.console;
   const consoleApi = ui ? [...rulesRoutes(ui.rules, stats), ...playgroundRoutes(ui.embedded), ...logRoutes(ui.log)] : [];
-  return [...approvalRoutes(broker), ...eventRoutes([approvals, decisions]), ...statsRoutes(stats), ...recentRoutes(recent), ...consoleApi, ...consoleRoutes()];
+  return [
+    ...approvalRoutes(broker),
+    ...live.routes,
+    ...eventRoutes([approvals, decisions, ...live.events]),
+    ...statsRoutes(stats),
+    ...recentRoutes(recent),
+    ...consoleApi,
+    ...consoleRoutes(),
+  ];
 }
 
 export interface StartedAdmin {

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { locate } from "./approvals.js";
+import { locate } from "./admin-client.js";
 
 export interface ConsoleOptions {
   admin?: string;

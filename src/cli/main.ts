@@ -11,6 +11,7 @@ import { runVerify } from "./verify.js";
 import { runWrap, type WrapOptions } from "./wrap.js";
 import { runApprovals, type ApprovalsOptions } from "./approvals.js";
 import { runConsole, type ConsoleOptions } from "./console.js";
+import { runSessions, type SessionsOptions } from "./sessions.js";
 import { runServe, type ServeOptions } from "./serve.js";
 import { DEFAULT_PINS } from "./guardians.js";
 import { runGuardian, KEYS_ENV, type GuardianCommandOptions } from "./guardian.js";
@@ -60,7 +61,7 @@ program
   .option("--alert-header <header>", "header sent with each alert, 'Name: value' (repeatable)", repeat)
   .option("--alert-queue <n>", "alerts held per webhook before new ones are dropped (default 1000)", wholeNumber("a count (1 to 1,000,000)", 1, 1_000_000))
   .option("--alert-dedupe-seconds <n>", "post repeats of an alert (same rules, session, reason) once per this many seconds", wholeNumber("seconds", 0, 86_400))
-  .option("--admin <host:port>", "serve the admin API (approvals) here, e.g. 127.0.0.1:7071 (see docs/approvals.md)")
+  .option("--admin <host:port>", "serve the admin API (approvals, sessions) here, e.g. 127.0.0.1:7071 (see docs/approvals.md)")
   .option("--admin-token <token>", "the admin API's bearer token (or GUARDWIRE_ADMIN_TOKEN; on loopback one is made up)")
   .argument("<command...>", "the server command, after --")
   .passThroughOptions()
@@ -80,6 +81,20 @@ program
   .option("--json", "list as JSON", false)
   .action(async (action: string, id: string | undefined, o: ApprovalsOptions) => {
     process.exitCode = await runApprovals(id ? [action, id] : [action], o, process.stdout);
+  });
+
+program
+  .command("sessions")
+  .description("list the live sessions, or suspend / resume / kill one (through a running guardwire's admin API)")
+  .argument("[action]", "list | suspend | resume | kill", "list")
+  .argument("[id]", "the session id, with suspend, resume or kill")
+  .option("--admin <url>", "the admin API (default: GUARDWIRE_ADMIN_URL, or the one a running guardwire wrote down)")
+  .option("--token <token>", "its bearer token (default: GUARDWIRE_ADMIN_TOKEN, or the one written down)")
+  .addOption(new Option("--mode <mode>", "suspend: hold new requests until resumed (default), or refuse them").choices(["hold", "refuse"]))
+  .option("--reason <text>", "suspend, kill: why; logged and shown to the agent")
+  .option("--json", "print JSON", false)
+  .action(async (action: string, id: string | undefined, o: SessionsOptions) => {
+    process.exitCode = await runSessions(id ? [action, id] : [action], o, process.stdout);
   });
 
 program

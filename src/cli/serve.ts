@@ -19,6 +19,7 @@ import { hostPort, listenOn, logView, openDecisionLog } from "./startup.js";
 import { ApprovalBroker } from "../approvals/broker.js";
 import { startAdmin, type StartedAdmin } from "./admin.js";
 import { DecisionFeed } from "../observe/feed.js";
+import { SessionRegistry } from "../control/registry.js";
 
 export interface ServeOptions {
   config: string;
@@ -42,6 +43,9 @@ export async function runServe(o: ServeOptions): Promise<void> {
   const approvals = new ApprovalBroker();
   const feed = new DecisionFeed();
   const sink = feed.tap(log);
+  // Live control only where an operator can reach it: the admin API.
+  const sessions = config.admin ? new SessionRegistry({ broker: approvals }) : undefined;
+  sessions?.observe(feed);
   const remotes = new Map<string, A2aRemote>();
   const routes: ServedRoute[] = config.routes.map((r) => {
     if (r.a2a) {
@@ -63,6 +67,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
           logPreview: config.logPreview,
           alerts,
           approvals,
+          sessions,
         },
       };
     }
@@ -82,6 +87,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
         logPreview: config.logPreview,
         alerts,
         approvals,
+        sessions,
       },
     };
   });
@@ -116,7 +122,15 @@ export async function runServe(o: ServeOptions): Promise<void> {
   });
   const port = await listenOn(proxy.server, config.listen.port, config.listen.host, `choose another listen.port in ${o.config}`);
   // Before "serving": a client that sees that line can use the admin API too.
-  const admin: StartedAdmin | undefined = config.admin ? await startAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: o.version ?? "", broker: approvals, feed, console: { embedded, rules, log: logView(config.log, log) } }) : undefined;
+  const admin: StartedAdmin | undefined = config.admin
+    ? await startAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, {
+        version: o.version ?? "",
+        broker: approvals,
+        feed,
+        sessions,
+        console: { embedded, rules, log: logView(config.log, log) },
+      })
+    : undefined;
   process.stderr.write(`guardwire: serving http://${hostPort(config.listen.host, port)} (${config.routes.map((r) => `${r.name} at ${r.path}`).join(", ")})\n`);
 
   let stopping = false;
@@ -125,6 +139,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     stopping = true;
     // Every held request is answered (a deny) before the sessions close.
     approvals.shutdown();
+    sessions?.shutdown();
     await new Promise((resolve) => setImmediate(resolve));
     await admin?.close();
     stopWatching();

@@ -8,6 +8,7 @@ import { logView, openDecisionLog } from "./startup.js";
 import { ApprovalBroker } from "../approvals/broker.js";
 import { startAdmin, type StartedAdmin } from "./admin.js";
 import { DecisionFeed } from "../observe/feed.js";
+import { SessionRegistry } from "../control/registry.js";
 
 export interface WrapOptions extends GuardianOptions, AlertFlags {
   /** The route name in the log and in rules; derived from the server command when not given. */
@@ -50,7 +51,12 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   const approvals = new ApprovalBroker();
   const feed = new DecisionFeed();
   let admin: StartedAdmin | undefined;
-  if (opts.admin) admin = await startAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, feed, console: { embedded, rules, log: logView(opts.log, log) } });
+  const sessions = opts.admin ? new SessionRegistry({ broker: approvals }) : undefined;
+  sessions?.observe(feed);
+  if (opts.admin) {
+    const ui = { embedded, rules, log: logView(opts.log, log) };
+    admin = await startAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, feed, sessions, console: ui });
+  }
 
   let launcher;
   try {
@@ -71,6 +77,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
       guardianTimeoutMs: (opts.guardianTimeoutMs ?? 2000) + 500,
       alerts,
       approvals,
+      sessions,
     });
   } catch (e) {
     flush();
@@ -80,6 +87,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
     process.on(sig, () => {
       // Every held request is answered (a deny) before the server is stopped.
       approvals.shutdown();
+      sessions?.shutdown();
       setImmediate(() => {
         flush();
         launcher.signal(sig);
@@ -88,14 +96,20 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   }
   const exit = await launcher.done;
   approvals.shutdown();
+  const killed = launcher.killed();
+  if (killed) process.stderr.write(`guardwire: ${killed}; the server was stopped (exit ${KILLED_EXIT})\n`);
   await admin?.close();
   stopWatching();
   await closeAlerts(alerts, process.stderr);
   await log.close();
   process.stdin.pause();
   process.stdin.unref?.();
+  if (killed) return KILLED_EXIT;
   return exit.code ?? (exit.signal ? 128 + signalNumber(exit.signal) : 1);
 }
+
+/** wrap's exit code when an operator killed its session (docs/sessions.md). */
+const KILLED_EXIT = 3;
 
 const LAUNCHERS = new Set(["node", "npx", "npm", "pnpm", "yarn", "bunx", "bun", "deno", "python", "python3", "uv", "uvx", "pipx", "docker", "podman", "sh", "bash"]);
 

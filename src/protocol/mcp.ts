@@ -21,8 +21,17 @@ export function toolOf(method: string | undefined, params: unknown): string | nu
 
 /** Methods whose params/result identify a peer. */
 export function serverInfoOf(result: unknown): { name: string; version: string } | null {
+  return peerInfoOf(result, "serverInfo");
+}
+
+/** The agent's client, from the params of its `initialize`. */
+export function clientInfoOf(params: unknown): { name: string; version: string } | null {
+  return peerInfoOf(params, "clientInfo");
+}
+
+function peerInfoOf(result: unknown, key: "serverInfo" | "clientInfo"): { name: string; version: string } | null {
   if (result === null || typeof result !== "object") return null;
-  const info = (result as { serverInfo?: unknown }).serverInfo;
+  const info = (result as Record<string, unknown>)[key];
   if (info === null || typeof info !== "object") return null;
   const { name, version } = info as { name?: unknown; version?: unknown };
   return typeof name === "string" ? { name, version: typeof version === "string" ? version : "" } : null;

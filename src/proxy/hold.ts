@@ -102,7 +102,7 @@ export class SessionHolds {
     const { held } = asked;
     this.byKey.set(req.key, held.id);
     req.logHeld({ id: held.id, step: "requested", channels, argsDigest: ask.argsDigest, remember: ask.remember, expires: held.expiresAt });
-    const stopBeats = this.heartbeats(req.message, held, req.key);
+    const stopBeats = progressHeartbeats(this.host.downstream, req.message, req.key, `waiting for approval ${held.id}`, this.host.heartbeatMs);
     const elicitId = this.canElicit ? this.elicit(held, req.key) : null;
     const outcome = await asked.outcome;
     stopBeats();
@@ -171,17 +171,6 @@ export class SessionHolds {
     this.host.broker.decide(e.approval, { approve, channel: "elicitation", reason: why, remember: approve ? scope : undefined });
   }
 
-  private heartbeats(message: JsonObject, held: HeldApproval, key: string): () => void {
-    const token = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta?.progressToken;
-    if (typeof token !== "string" && typeof token !== "number") return () => {};
-    let progress = 0;
-    const timer = setInterval(() => {
-      const note = { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: ++progress, message: `waiting for approval ${held.id}` } };
-      this.host.downstream.send(JSON.stringify(note), { stream: key });
-    }, this.host.heartbeatMs ?? HEARTBEAT_MS);
-    return () => clearInterval(timer);
-  }
-
   private outcomeLine(held: HeldApproval): DecisionInput {
     return {
       ...this.host.base(),
@@ -200,6 +189,21 @@ export class SessionHolds {
       ruleset: held.ruleset,
     };
   }
+}
+
+/**
+ * Tells a held request that carries a progressToken, every `everyMs`, that it is still waiting (clients that reset
+ * their timeout on progress keep waiting). Used by approvals and by a suspended session (src/control). Returns the stop.
+ */
+export function progressHeartbeats(downstream: Peer, message: JsonObject, key: string, note: string, everyMs = HEARTBEAT_MS): () => void {
+  const token = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta?.progressToken;
+  if (typeof token !== "string" && typeof token !== "number") return () => {};
+  let progress = 0;
+  const timer = setInterval(() => {
+    const beat = { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: ++progress, message: note } };
+    downstream.send(JSON.stringify(beat), { stream: key });
+  }, everyMs);
+  return () => clearInterval(timer);
 }
 
 function approvedVerdict(v: Verdict & { ask: ApprovalAsk }, approval: ApprovalStep): Verdict {

@@ -4,6 +4,7 @@ import type { Guardian } from "../guardian/guardian.js";
 import type { Connection, Downstream, SessionPeer, Upstream, UpstreamFactory } from "../transports/types.js";
 import { Session, type DecisionSink } from "./session.js";
 import type { ApprovalBroker } from "../approvals/broker.js";
+import type { SessionRegistry } from "../control/registry.js";
 
 /** What every session of one route shares. */
 export interface RouteRuntime {
@@ -29,6 +30,8 @@ export interface RouteRuntime {
   alerts?: AlertSink | null;
   /** Where `decision: ask` holds messages (docs/approvals.md). */
   approvals?: ApprovalBroker;
+  /** Where an operator lists, suspends, resumes and kills live sessions (docs/sessions.md). */
+  sessions?: SessionRegistry;
 }
 
 /** Pairs one downstream session with a new upstream connection through a guarded session. */
@@ -71,10 +74,17 @@ export function openLink(route: RouteRuntime, downstream: Downstream, who: Sessi
     alerts: route.alerts,
     approvals: route.approvals,
   });
-  return {
+  const unregister = route.sessions?.register({
     session,
-    receive: (f) => session.fromDownstream(f),
-    upstream,
-    close: () => (closing ??= upstream.close()),
-  };
+    route: route.name,
+    transport: who.transport,
+    protocol: route.protocol ?? "mcp",
+    agent: who.agent?.id ?? null,
+    downstream,
+    shared: route.protocol === "a2a" || who.sessionId?.startsWith("stateless:") === true,
+    // Pending requests are answered first; the downstream ends after them (404, WebSocket closed, SSE stream ended).
+    kill: (message) => session.kill(message, () => setImmediate(() => (downstream.upstreamGone(message), void close()))),
+  });
+  const close = () => (closing ??= (unregister?.(), upstream.close()));
+  return { session, receive: (f) => session.fromDownstream(f), upstream, close };
 }

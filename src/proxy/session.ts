@@ -28,6 +28,17 @@ export interface DecisionSink {
   readonly failure?: { file: string; code: string } | undefined;
 }
 
+/**
+ * Live control (src/control): what an operator's suspension makes of a message from the agent. `pass` goes on; a
+ * refusal is answered (requests) or dropped (notifications) and logged; a promise holds the message until it settles
+ * (resume: `pass`; kill/shutdown: a refusal; `null`: withdrawn, nothing owed).
+ */
+export type GateRefusal = { message: string; reasonCode: string; answer?: boolean };
+export type GateResult = "pass" | GateRefusal | Promise<"pass" | GateRefusal>;
+export interface SessionGate {
+  gate(value: unknown, frame: Frame): GateResult;
+}
+
 export interface SessionOptions {
   guardian: Guardian;
   log: DecisionSink;
@@ -134,6 +145,8 @@ export class Session {
   private readonly now: () => number;
   private readonly alerts: AlertSink | null;
   private readonly holds: SessionHolds | null;
+  /** Set by whoever registers the session for live control (src/control/registry.ts), before any frame arrives. */
+  control: SessionGate | null = null;
 
   constructor(downstream: Peer, upstream: Peer & { abandon?(request: string): void }, opts: SessionOptions) {
     this.held = opts.log.sync === "always" ? [] : undefined;
@@ -222,6 +235,58 @@ export class Session {
     }
   }
 
+  /** The server's name and version, once its `initialize` answer (or the route) told them. */
+  get serverInfo(): { name: string; version: string } | null {
+    return this.server;
+  }
+
+  /**
+   * An operator killed the session (src/control): every request still waiting for the server is answered with a
+   * deny (SESSION_KILLED), each logged; then `after` runs (closing both ends).
+   */
+  kill(message: string, after: () => void): void {
+    if (this.closed) return after();
+    this.closed = true;
+    this.holds?.close();
+    this.enqueue("inbound", null, () => {
+      for (const p of [...this.pendingOut.values()]) {
+        this.pendingOut.delete(p.key);
+        const id = p.message.id as string | number;
+        this.deliver("inbound", JSON.stringify(errorResponse(id, ErrorCode.DeniedByPolicy, message, { decision: "deny", reasonCode: ["SESSION_KILLED"], message })), p);
+        this.logRaw("inbound", "response", id, p.method, p.tool, "deny", ["SESSION_KILLED"], message, null);
+      }
+      after();
+    });
+  }
+
+  // ---- live control: the gate's answer for an agent message; true when the message is not to be processed now.
+  private gated(g: GateResult, value: unknown, frame: Frame): boolean {
+    if (g === "pass") return false;
+    if (g instanceof Promise) void g.then((r) => (r === "pass" ? this.receive("outbound", { ...frame, value } as Frame) : this.refuseGated(value, frame, r)));
+    else this.refuseGated(value, frame, g);
+    return true;
+  }
+
+  /** Requests get a -32050 error carrying the message, notifications are dropped; agent responses in a batch go on. */
+  private refuseGated(value: unknown, frame: Frame, r: GateRefusal): void {
+    const values = Array.isArray(value) ? value : [value];
+    const batch: Batch | undefined = Array.isArray(value) ? { replies: [], waiting: 0, forwarded: true, stream: firstRequestKey(value), carry: frame.carry } : undefined;
+    for (const el of values) {
+      const m = (el ?? {}) as { id?: unknown; method?: unknown; params?: unknown };
+      const method = typeof m.method === "string" ? m.method : null;
+      const id = typeof m.id === "string" || typeof m.id === "number" ? m.id : null;
+      if (method === null) {
+        if (id !== null) this.receive("outbound", { text: JSON.stringify(el), value: el, carry: frame.carry });
+        continue;
+      }
+      const tool = toolOf(method, m.params);
+      if (id === null || r.answer === false) this.logRaw("outbound", id === null ? "notification" : "request", id, method, tool, "deny", [r.reasonCode], r.message, null);
+      else this.refuse("outbound", id, ErrorCode.DeniedByPolicy, r.message, r.reasonCode, { batch, method, tool, carry: frame.carry, request: true });
+    }
+    if (batch) this.flushBatch(batch);
+  }
+  // ---- end live control
+
   get pendingCount(): number {
     return this.pendingOut.size + this.pendingIn.size;
   }
@@ -242,6 +307,7 @@ export class Session {
       return;
     }
     const value = parsed.value;
+    if (direction === "outbound" && this.control && this.gated(this.control.gate(value, frame), value, frame)) return;
     if (direction === "outbound" && this.holds?.intercept(value)) return;
     if (Array.isArray(value)) {
       if (value.length === 0) {

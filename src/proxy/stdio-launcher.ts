@@ -5,6 +5,7 @@ import { NdjsonChannel } from "../transports/ndjson-channel.js";
 import { spawnStdioServer, type StdioServer } from "../transports/upstream/stdio.js";
 import { Session, type DecisionSink } from "./session.js";
 import type { ApprovalBroker } from "../approvals/broker.js";
+import type { SessionRegistry } from "../control/registry.js";
 
 export interface LauncherOptions {
   command: string;
@@ -23,6 +24,8 @@ export interface LauncherOptions {
   guardianTimeoutMs?: number;
   alerts?: AlertSink | null;
   approvals?: ApprovalBroker;
+  /** Live control (docs/sessions.md): a kill answers what is pending and stops the server. */
+  sessions?: SessionRegistry;
 }
 
 export interface Launcher {
@@ -32,6 +35,8 @@ export interface Launcher {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Forward a signal to the server (SIGINT/SIGTERM). */
   signal(sig: NodeJS.Signals): void;
+  /** Why an operator killed the session, once one did. */
+  killed(): string | undefined;
 }
 
 /**
@@ -48,10 +53,11 @@ export async function launchStdio(opts: LauncherOptions): Promise<Launcher> {
   const upstream = new NdjsonChannel(child.stdout, child.stdin, opts.maxFrameBytes, (f) => session.fromUpstream(f));
   downstream.feedsFrom(child.stdout);
   upstream.feedsFrom(opts.stdin);
+  const route = opts.route ?? opts.command;
   const session = new Session(downstream, upstream, {
     guardian: opts.guardian,
     log: opts.log,
-    route: opts.route ?? opts.command,
+    route,
     transport: "stdio",
     failMode: opts.failMode,
     maxFrameBytes: opts.maxFrameBytes,
@@ -61,12 +67,28 @@ export async function launchStdio(opts: LauncherOptions): Promise<Launcher> {
     approvals: opts.approvals,
   });
 
+  let killed: string | undefined;
+  const unregister = opts.sessions?.register({
+    session,
+    route,
+    transport: "stdio",
+    protocol: "mcp",
+    agent: null,
+    downstream,
+    // What is pending is answered on stdout first; then the server is stopped, and wrap exits with it.
+    kill: (message) => {
+      killed = message;
+      session.kill(message, () => setImmediate(() => void server.shutdown()));
+    },
+  });
+
   // The agent closed its end: let the server finish, then escalate.
   opts.stdin.on("end", () => void server.shutdown());
 
   const done = server.exited.then((exit) => {
     const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
     session.upstreamClosed(`server exited (${how})`);
+    unregister?.();
     return exit;
   });
 
@@ -74,6 +96,7 @@ export async function launchStdio(opts: LauncherOptions): Promise<Launcher> {
     session,
     server,
     done,
+    killed: () => killed,
     signal: (sig) => {
       if (child.exitCode === null && child.signalCode === null) child.kill(sig);
     },

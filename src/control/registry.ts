@@ -1,0 +1,298 @@
+import { EventEmitter } from "node:events";
+import type { ApprovalBroker } from "../approvals/broker.js";
+import type { DecisionFeed } from "../observe/feed.js";
+import { idKey, type JsonObject } from "../protocol/json-rpc.js";
+import { clientInfoOf } from "../protocol/mcp.js";
+import { progressHeartbeats } from "../proxy/hold.js";
+import type { Frame, GateRefusal, GateResult, Peer, SessionGate } from "../proxy/session.js";
+
+export type SuspendMode = "hold" | "refuse";
+export type PeerInfo = { name: string; version: string };
+
+/** One live session as the admin API, the CLI and the console show it (docs/sessions.md). */
+export interface SessionInfo {
+  id: string;
+  route: string;
+  transport: string;
+  protocol: "mcp" | "a2a";
+  agent: string | null;
+  client: PeerInfo | null;
+  server: PeerInfo | null;
+  started: string;
+  lastActivity: string;
+  messages: { outbound: number; inbound: number };
+  denies: number;
+  /** Approvals waiting in this session, and requests held by a suspension. */
+  held: number;
+  state: "active" | "suspended";
+  suspend?: { mode: SuspendMode; reason?: string; since: string };
+}
+
+/** What the creator of a guarded session (link.ts, the stdio launcher) hands the registry. */
+export interface SessionLink {
+  session: { readonly id: string; readonly serverInfo: PeerInfo | null; control: SessionGate | null };
+  route: string;
+  transport: string;
+  protocol: "mcp" | "a2a";
+  agent: string | null;
+  /** Where heartbeats of held requests go (the agent's side). */
+  downstream: Peer;
+  /** The id names a caller whose exchanges come and go (A2A, stateless MCP): a suspension outlasts them. */
+  shared?: boolean;
+  /** Answers what is pending and closes both ends; called once, by kill. */
+  kill(message: string): void;
+}
+
+export type ControlResult = { ok: true; session: SessionInfo } | { ok: false; code: "NOT_FOUND"; message: string };
+
+export interface RegistryOptions {
+  /** Where held approvals are counted per session. */
+  broker?: ApprovalBroker;
+  /** Messages a suspension holds per session and in all (default 64 and 1024); past either, a request is refused. */
+  maxHeld?: number;
+  maxHeldTotal?: number;
+  /** Characters of held messages in all (default 64 Mi): held messages stay bounded in memory. */
+  maxHeldChars?: number;
+  heartbeatMs?: number;
+}
+
+interface Held {
+  live: Live;
+  link: SessionLink;
+  key: string | null;
+  chars: number;
+  settle(r: "pass" | GateRefusal): void;
+}
+
+interface Live {
+  id: string;
+  links: Set<SessionLink>;
+  first: SessionLink;
+  client: PeerInfo | null;
+  started: number;
+  last: number;
+  outbound: number;
+  inbound: number;
+  denies: number;
+  suspend: { mode: SuspendMode; reason?: string; since: number } | null;
+  held: Held[];
+  killed?: string;
+}
+
+const INFO_CHARS = 200;
+
+/**
+ * The live sessions of this process, for an operator: listed with their statistics, suspended (new requests from the
+ * agent held, or refused), resumed (held requests go on, in order) and killed (pending requests answered, both ends
+ * closed). Each session gets a gate (`Session.control`) checked where agent messages enter; statistics come from the
+ * decision feed. Events `opened`, `updated` (state, client or server known) and `closed` carry a SessionInfo.
+ */
+export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updated: [SessionInfo]; closed: [SessionInfo] }> {
+  private readonly live = new Map<string, Live>();
+  private heldCount = 0;
+  private heldChars = 0;
+  private readonly opts: Required<Omit<RegistryOptions, "broker">> & { broker?: ApprovalBroker };
+
+  constructor(opts: RegistryOptions = {}) {
+    super();
+    this.opts = { maxHeld: 64, maxHeldTotal: 1024, maxHeldChars: 64 << 20, heartbeatMs: 5000, ...opts };
+  }
+
+  /** Counts each session's messages, denies and last activity from the decisions as they are logged. */
+  observe(feed: DecisionFeed): () => void {
+    return feed.add((d, at) => {
+      const live = this.live.get(d.session);
+      if (!live) return;
+      live.last = at;
+      // An approval's request and elicitation lines are steps of one message, counted once (its decided line).
+      const step = d.approval?.step;
+      if (step === "requested" || step === "elicitation") return;
+      if (d.direction === "outbound") live.outbound++;
+      else live.inbound++;
+      if (d.decision === "deny") live.denies++;
+    });
+  }
+
+  /** Lists a session (or joins its caller's entry) and gives it its gate; returns the unregister. */
+  register(link: SessionLink): () => void {
+    const id = link.session.id;
+    let live = this.live.get(id);
+    const opened = !live;
+    if (!live) {
+      const now = Date.now();
+      live = { id, links: new Set(), first: link, client: null, started: now, last: now, outbound: 0, inbound: 0, denies: 0, suspend: null, held: [] };
+      this.live.set(id, live);
+    }
+    live.links.add(link);
+    const entry = live;
+    link.session.control = { gate: (value, frame) => this.gate(entry, link, value, frame) };
+    if (opened) this.emit("opened", this.info(entry));
+    return () => this.unlink(entry, link);
+  }
+
+  list(): SessionInfo[] {
+    return [...this.live.values()].map((l) => this.info(l));
+  }
+
+  get(id: string): SessionInfo | undefined {
+    const live = this.live.get(id);
+    return live && this.info(live);
+  }
+
+  /** New requests from the agent are held (`hold`, the default) or refused; a second suspend changes mode and reason. */
+  suspend(id: string, o: { mode?: SuspendMode; reason?: string } = {}): ControlResult {
+    const live = this.live.get(id);
+    if (!live) return notFound(id);
+    live.suspend = { mode: o.mode ?? "hold", reason: o.reason, since: live.suspend?.since ?? Date.now() };
+    return this.changed(live);
+  }
+
+  /** Held requests go on, in the order they came. */
+  resume(id: string): ControlResult {
+    const live = this.live.get(id);
+    if (!live) return notFound(id);
+    live.suspend = null;
+    this.release(live.held.splice(0), "pass");
+    const r = this.changed(live);
+    if (live.links.size === 0) this.drop(live);
+    return r;
+  }
+
+  /** Held requests are refused, each link answers what is pending and closes both ends (SESSION_KILLED). */
+  kill(id: string, reason?: string): ControlResult {
+    const live = this.live.get(id);
+    if (!live) return notFound(id);
+    const message = `session killed by an operator${reason ? `: ${reason}` : ""}`;
+    live.killed = message;
+    const session = this.info(live);
+    this.release(live.held.splice(0), { message, reasonCode: "SESSION_KILLED" });
+    for (const link of live.links) link.kill(message);
+    this.drop(live);
+    return { ok: true, session };
+  }
+
+  /** guardwire is stopping: every held request gets its answer (a deny) before the sessions close. */
+  shutdown(): void {
+    for (const live of this.live.values()) this.release(live.held.splice(0), { message: "guardwire is shutting down: the session was suspended, its request not forwarded", reasonCode: "SESSION_SHUTDOWN" });
+  }
+
+  private gate(live: Live, link: SessionLink, value: unknown, frame: Frame): GateResult {
+    if (live.suspend === null && live.killed === undefined) {
+      if (live.client === null) this.noteClient(live, value);
+      return "pass";
+    }
+    if (live.killed !== undefined) return { message: live.killed, reasonCode: "SESSION_KILLED" };
+    const s = live.suspend as NonNullable<Live["suspend"]>;
+    const m = (Array.isArray(value) ? null : value) as JsonObject | null;
+    if (isResponseOnly(value)) return "pass";
+    if (m?.method === "notifications/cancelled") {
+      this.withdraw(live, link, (m.params as { requestId?: unknown } | undefined)?.requestId);
+      return "pass";
+    }
+    const why = `session suspended by an operator${s.reason ? `: ${s.reason}` : ""}`;
+    if (s.mode === "refuse") return { message: why, reasonCode: "SESSION_SUSPENDED" };
+    const chars = "text" in frame ? frame.text.length : 0;
+    if (live.held.length >= this.opts.maxHeld || this.heldCount >= this.opts.maxHeldTotal || this.heldChars + chars > this.opts.maxHeldChars) {
+      return { message: `${why} (too many requests are already held; try again after it is resumed)`, reasonCode: "SESSION_SUSPENDED" };
+    }
+    const id = m?.id;
+    const key = typeof id === "string" || typeof id === "number" ? idKey(id) : null;
+    return new Promise((resolve) => {
+      const stop = m && key ? progressHeartbeats(link.downstream, m, key, `session suspended by an operator: request held`, this.opts.heartbeatMs) : () => {};
+      const held: Held = {
+        live,
+        link,
+        key,
+        chars,
+        settle: (r) => {
+          stop();
+          this.heldCount--;
+          this.heldChars -= chars;
+          resolve(r);
+        },
+      };
+      live.held.push(held);
+      this.heldCount++;
+      this.heldChars += chars;
+    });
+  }
+
+  /** The agent cancelled a request that is held: it is let go, logged, and owed no answer (MCP). */
+  private withdraw(live: Live, link: SessionLink, rid: unknown): void {
+    if (typeof rid !== "string" && typeof rid !== "number") return;
+    const i = live.held.findIndex((h) => h.link === link && h.key === idKey(rid));
+    if (i < 0) return;
+    const [h] = live.held.splice(i, 1);
+    h?.settle({ message: "request cancelled by the agent while its session was suspended", reasonCode: "REQUEST_CANCELLED", answer: false });
+  }
+
+  private release(held: Held[], r: "pass" | GateRefusal): void {
+    for (const h of held) h.settle(r);
+  }
+
+  private unlink(live: Live, link: SessionLink): void {
+    if (!live.links.delete(link)) return;
+    const mine = live.held.filter((h) => h.link === link);
+    live.held = live.held.filter((h) => h.link !== link);
+    this.release(mine, { message: "the session closed while suspended: request not forwarded", reasonCode: "SESSION_CLOSED" });
+    if (live.links.size > 0) return;
+    // A caller's suspension outlasts its exchanges, so its next call is held too.
+    if (live.suspend && live.first.shared && live.killed === undefined) return;
+    this.drop(live);
+  }
+
+  private drop(live: Live): void {
+    if (this.live.get(live.id) !== live) return;
+    this.live.delete(live.id);
+    this.emit("closed", this.info(live));
+  }
+
+  private noteClient(live: Live, value: unknown): void {
+    const m = value as { method?: unknown; params?: unknown } | null;
+    if (m === null || typeof m !== "object" || m.method !== "initialize") return;
+    const info = clientInfoOf(m.params);
+    if (!info) return;
+    live.client = { name: info.name.slice(0, INFO_CHARS), version: info.version.slice(0, INFO_CHARS) };
+    this.changed(live);
+  }
+
+  private changed(live: Live): ControlResult {
+    const session = this.info(live);
+    this.emit("updated", session);
+    return { ok: true, session };
+  }
+
+  private info(live: Live): SessionInfo {
+    const link = live.first;
+    let server: PeerInfo | null = null;
+    for (const l of live.links) server ??= l.session.serverInfo;
+    const approvals = this.opts.broker?.list().filter((a) => a.session === live.id).length ?? 0;
+    const info: SessionInfo = {
+      id: live.id,
+      route: link.route,
+      transport: link.transport,
+      protocol: link.protocol,
+      agent: link.agent,
+      client: live.client,
+      server: server ?? link.session.serverInfo,
+      started: new Date(live.started).toISOString(),
+      lastActivity: new Date(live.last).toISOString(),
+      messages: { outbound: live.outbound, inbound: live.inbound },
+      denies: live.denies,
+      held: approvals + live.held.length,
+      state: live.suspend ? "suspended" : "active",
+    };
+    if (live.suspend) info.suspend = { mode: live.suspend.mode, ...(live.suspend.reason ? { reason: live.suspend.reason } : {}), since: new Date(live.suspend.since).toISOString() };
+    return info;
+  }
+}
+
+function notFound(id: string): ControlResult {
+  return { ok: false, code: "NOT_FOUND", message: `no live session ${id}` };
+}
+
+/** Answers from the agent (to the server's requests) go on while suspended: the server is waiting for them. */
+function isResponseOnly(value: unknown): boolean {
+  const isResponse = (v: unknown) => v !== null && typeof v === "object" && !("method" in v);
+  return Array.isArray(value) ? value.length > 0 && value.every(isResponse) : isResponse(value);
+}
