@@ -3,6 +3,7 @@ import { fill, h, svg, time } from "./dom.js";
 import { errorLine, fields, refreshing, type View } from "./view.js";
 
 interface Stats {
+  now: string;
   since: string;
   bucketMs: number;
   totals: Record<string, number>;
@@ -23,12 +24,23 @@ const W = 640;
 const H = 160;
 
 /** Stacked bars, one per time bucket, one colour per series; each bar's title tells its counts. */
-function chart(buckets: { t: string; values: Record<string, number> }[], series: string[], colours: Record<string, string>, label: string, swatch: (s: string, i: number) => string): Element {
+function chart(
+  buckets: { t: string; values: Record<string, number> }[],
+  now: string,
+  bucketMs: number,
+  series: string[],
+  colours: Record<string, string>,
+  label: string,
+  swatch: (s: string, i: number) => string,
+): Element {
+  buckets = buckets.filter((b) => Date.parse(b.t) > Date.parse(now) - SHOWN * bucketMs);
   const max = Math.max(1, ...buckets.map((b) => series.reduce((n, s) => n + (b.values[s] ?? 0), 0)));
   const slot = W / SHOWN;
-  const bars = buckets.map((b, i) => {
+  // Placed by time (the server's clock), so a quiet minute shows as a gap.
+  const end = Date.parse(now) - (Date.parse(now) % bucketMs);
+  const bars = buckets.map((b) => {
     let y = H;
-    const x = (SHOWN - buckets.length + i) * slot;
+    const x = (SHOWN - 1 - Math.round((end - Date.parse(b.t)) / bucketMs)) * slot;
     const parts = series.flatMap((s) => {
       const n = b.values[s] ?? 0;
       if (n === 0) return [];
@@ -42,7 +54,11 @@ function chart(buckets: { t: string; values: Record<string, number> }[], series:
   return h(
     "figure",
     { class: "chart" },
-    svg("svg", { viewBox: `0 0 ${W} ${H + 16}`, role: "img", "aria-label": label }, svg("line", { x1: 0, y1: H, x2: W, y2: H, class: "axis" }), svg("text", { x: 2, y: 10, class: "tick" }, String(max)), ...bars),
+    svg("svg", { viewBox: `0 0 ${W} ${H + 16}`, role: "img", "aria-label": label }, svg("line", { x1: 0, y1: H, x2: W, y2: H, class: "axis" }), svg("text", { x: 2, y: 10, class: "tick" }, String(max)),
+      svg("text", { x: 2, y: H + 13, class: "tick" }, `−${Math.round((SHOWN * bucketMs) / 60_000)} min`),
+      svg("text", { x: W - 2, y: H + 13, class: "tick", "text-anchor": "end" }, "now"),
+      ...bars,
+    ),
     h("figcaption", null, label, " ", ...series.map((s) => h("span", { class: "legend" }, h("i", { class: `swatch ${swatch(s, series.indexOf(s))}` }), s))),
   );
 }
@@ -67,8 +83,8 @@ export function overviewView(): View {
       const ruleColours = Object.fromEntries(top.map((r, i) => [r, PALETTE[i] as string]));
       fill(
         charts,
-        chart(last.map((b) => ({ t: b.t, values: b.decisions })), DECISIONS, decisionColours, "Decisions over time", (s) => `d-${s}`),
-        top.length > 0 ? chart(last.map((b) => ({ t: b.t, values: b.rules })), top, ruleColours, "Rules fired over time", (_s, i) => `s-${i}`) : h("p", { class: "muted" }, "No rule has fired yet."),
+        chart(last.map((b) => ({ t: b.t, values: b.decisions })), s.now, s.bucketMs, DECISIONS, decisionColours, "Decisions over time", (s) => `d-${s}`),
+        top.length > 0 ? chart(last.map((b) => ({ t: b.t, values: b.rules })), s.now, s.bucketMs, top, ruleColours, "Rules fired over time", (_s, i) => `s-${i}`) : h("p", { class: "muted" }, "No rule has fired yet."),
       );
       fill(
         chain,

@@ -1,6 +1,6 @@
 import { api, ApiError } from "./api.js";
 import { fill, h, select, time } from "./dom.js";
-import { errorLine, fields, openDetails, type View } from "./view.js";
+import { errorLine, fields, openDetails, refreshing, type View } from "./view.js";
 
 /** SessionInfo of the Sessions API (docs/console.md, ADMIN contract). */
 interface Session {
@@ -48,7 +48,8 @@ export function sessionsView(): View {
     }
   }
 
-  function row(s: Session): HTMLTableRowElement {
+  /** The actions cell is made once per session and state, so a reason being typed or an armed kill survive refreshes. */
+  function actionsCell(s: Session): HTMLTableCellElement {
     const error = h("span");
     const reason = h("input", { name: "reason", placeholder: "reason", class: "short" });
     let mode = "hold";
@@ -64,11 +65,14 @@ export function sessionsView(): View {
       s.state === "active"
         ? [modes, h("button", { type: "button", on: { click: () => void act(s, "suspend", { mode, reason: reason.value || undefined }, error) } }, "Suspend")]
         : [h("button", { type: "button", class: "approve", on: { click: () => void act(s, "resume", {}, error) } }, "Resume")];
+    return h("td", { class: "actions" }, ...actions, reason, kill, error);
+  }
+
+  function infoCells(s: Session): HTMLTableCellElement[] {
     const peer = (p: { name: string; version: string } | null) => (p ? `${p.name} ${p.version}`.trim() : "");
-    return h(
-      "tr",
-      { data: { session: s.id, state: s.state } },
-      h("td", { class: "clickable", on: { click: () => openDetails(`session ${s.id}`, fields(Object.entries(s).map(([k, v]) => [k, typeof v === "object" && v !== null ? JSON.stringify(v) : (v as string)]))) } }, s.route),
+    const shown: [string, string][] = Object.entries(s).map(([k, v]) => [k, typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)]);
+    return [
+      h("td", { class: "clickable", title: "details", on: { click: () => openDetails(`session ${s.id}`, fields(shown)) } }, s.route),
       h("td", null, s.agent ?? ""),
       h("td", null, peer(s.client)),
       h("td", null, peer(s.server)),
@@ -79,12 +83,35 @@ export function sessionsView(): View {
       h("td", null, s.denies),
       h("td", null, s.held),
       h("td", null, s.state === "suspended" ? `suspended (${s.suspend?.mode ?? ""})${s.suspend?.reason ? ": " + s.suspend.reason : ""}` : "active"),
-      h("td", { class: "actions" }, ...actions, reason, kill, error),
-    );
+    ];
   }
 
+  const rows = new Map<string, { tr: HTMLTableRowElement; actions: HTMLTableCellElement; state: string; info: string }>();
   function render(): void {
-    fill(body, ...[...sessions.values()].sort((a, b) => b.started.localeCompare(a.started)).map(row));
+    for (const [id, r] of rows) {
+      if (sessions.has(id)) continue;
+      r.tr.remove();
+      rows.delete(id);
+    }
+    [...sessions.values()]
+      .sort((a, b) => b.started.localeCompare(a.started))
+      .forEach((s, i) => {
+        let r = rows.get(s.id);
+        if (!r || r.state !== s.state) {
+          const actions = actionsCell(s);
+          const tr = h("tr", { data: { session: s.id, state: s.state } }, actions);
+          r?.tr.replaceWith(tr);
+          r = { tr, actions, state: s.state, info: "" };
+          rows.set(s.id, r);
+        }
+        const info = JSON.stringify(s);
+        if (r.info !== info) {
+          r.info = info;
+          while (r.tr.firstElementChild && r.tr.firstElementChild !== r.actions) r.tr.firstElementChild.remove();
+          r.actions.before(...infoCells(s));
+        }
+        if (body.children[i] !== r.tr) body.insertBefore(r.tr, body.children[i] ?? null);
+      });
     if (sessions.size === 0 && !note.firstChild) fill(note, h("p", { class: "empty" }, "No live sessions."));
     else if (sessions.size > 0) fill(note);
   }
@@ -105,7 +132,8 @@ export function sessionsView(): View {
     id: "sessions",
     title: "Sessions",
     root,
-    show: () => void load(),
+    // Events bring state changes at once; message counts and last activity are read again every few seconds.
+    ...refreshing(load),
     event(name, data) {
       const s = (data as { session?: Session }).session;
       if (!s || !name.startsWith("session.")) return;

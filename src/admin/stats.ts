@@ -56,6 +56,7 @@ export class DecisionStats {
   snapshot(now = Date.now()) {
     const oldest = now - this.bucketMs * this.max;
     return {
+      now: new Date(now).toISOString(),
       since: new Date(this.since).toISOString(),
       bucketMs: this.bucketMs,
       totals: { ...this.totals },
