@@ -54,6 +54,8 @@ export interface RegistryOptions {
   /** Characters of held messages in all (default 64 Mi): held messages stay bounded in memory. */
   maxHeldChars?: number;
   heartbeatMs?: number;
+  /** A caller's entry (A2A, stateless MCP) stays listed this long after its last exchange (default 10 min). */
+  callerIdleMs?: number;
 }
 
 interface Held {
@@ -77,6 +79,8 @@ interface Live {
   suspend: { mode: SuspendMode; reason?: string; since: number } | null;
   held: Held[];
   killed?: string;
+  /** A caller's entry with no exchange in flight: dropped when this fires. */
+  idle?: NodeJS.Timeout;
 }
 
 const INFO_CHARS = 200;
@@ -95,7 +99,7 @@ export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updat
 
   constructor(opts: RegistryOptions = {}) {
     super();
-    this.opts = { maxHeld: 64, maxHeldTotal: 1024, maxHeldChars: 64 << 20, heartbeatMs: 5000, ...opts };
+    this.opts = { maxHeld: 64, maxHeldTotal: 1024, maxHeldChars: 64 << 20, heartbeatMs: 5000, callerIdleMs: 600_000, ...opts };
   }
 
   /** Counts each session's messages, denies and last activity from the decisions as they are logged. */
@@ -124,6 +128,7 @@ export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updat
       this.live.set(id, live);
     }
     live.links.add(link);
+    clearTimeout(live.idle);
     const entry = live;
     link.session.control = { gate: (value, frame) => this.gate(entry, link, value, frame) };
     if (opened) this.emit("opened", this.info(entry));
@@ -153,9 +158,7 @@ export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updat
     if (!live) return notFound(id);
     live.suspend = null;
     this.release(live.held.splice(0), "pass");
-    const r = this.changed(live);
-    if (live.links.size === 0) this.drop(live);
-    return r;
+    return this.changed(live);
   }
 
   /** Held requests are refused, each link answers what is pending and closes both ends (SESSION_KILLED). */
@@ -236,12 +239,18 @@ export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updat
     live.held = live.held.filter((h) => h.link !== link);
     this.release(mine, { message: "the session closed while suspended: request not forwarded", reasonCode: "SESSION_CLOSED" });
     if (live.links.size > 0) return;
-    // A caller's suspension outlasts its exchanges, so its next call is held too.
-    if (live.suspend && live.first.shared && live.killed === undefined) return;
-    this.drop(live);
+    if (!live.first.shared || live.killed !== undefined) return this.drop(live);
+    // A caller is listed between its calls, so it can be suspended; a suspension outlasts its exchanges.
+    const idle = () => {
+      if (live.links.size > 0) return;
+      if (live.suspend) live.idle = setTimeout(idle, this.opts.callerIdleMs).unref();
+      else this.drop(live);
+    };
+    live.idle = setTimeout(idle, this.opts.callerIdleMs).unref();
   }
 
   private drop(live: Live): void {
+    clearTimeout(live.idle);
     if (this.live.get(live.id) !== live) return;
     this.live.delete(live.id);
     this.emit("closed", this.info(live));

@@ -252,7 +252,7 @@ export class Session {
       for (const p of [...this.pendingOut.values()]) {
         this.pendingOut.delete(p.key);
         const id = p.message.id as string | number;
-        this.deliver("inbound", JSON.stringify(errorResponse(id, ErrorCode.DeniedByPolicy, message, { decision: "deny", reasonCode: ["SESSION_KILLED"], message })), p);
+        this.deliver("inbound", JSON.stringify(errorResponse(id, ErrorCode.DeniedByPolicy, message)), p);
         this.logRaw("inbound", "response", id, p.method, p.tool, "deny", ["SESSION_KILLED"], message, null);
       }
       after();

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { checkAdminListen, createAdminServer, parseListen } from "../../src/admin/server.js";
 import { adminRoutes } from "../../src/cli/admin.js";
 import { DecisionFeed } from "../../src/observe/feed.js";
+import type { DecisionInput } from "../../src/decision-log/record.js";
 import { ApprovalBroker, type HoldContext } from "../../src/approvals/broker.js";
 import type { ApprovalAsk } from "../../src/guardian/verdict.js";
 
@@ -135,7 +136,7 @@ describe("the admin API", () => {
     };
     await until(/guardwire admin events/);
     held(broker.request(ctx(), ask(), ["admin"])); // an approval event, filtered out by ?only=decision
-    const d = { session: "s-1", route: "r", transport: "stdio", protocol: "mcp", direction: "outbound", kind: "request", id: 1, method: "tools/call", tool: "echo", agent: null, decision: "deny", mode: "enforce", rules: ["no-echo"], reasonCode: ["X"], message: "m", evalUs: 3, digest: null } as const;
+    const d = { session: "s-1", route: "r", transport: "stdio", protocol: "mcp", direction: "outbound", kind: "request", id: 1, method: "tools/call", tool: "echo", agent: null, decision: "deny", mode: "enforce", rules: ["no-echo"], reasonCode: ["X"], message: "m", evalUs: 3, digest: null } satisfies DecisionInput;
     sink.write(d);
     await until(/event: decision\ndata: .*\n\n/);
     expect(written).toEqual([d]);

@@ -1,12 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from "a2a-sdk-03/client";
-import { readLog, ROOT, tempDir } from "../helpers.js";
-import { startServeCli, stopChild, waitFor } from "../support/servers.js";
-
-const AGENT = join(ROOT, "test", "fixtures", "servers", "a2a-agent-03.mjs");
+import { readLog, tempDir } from "../helpers.js";
+import { a2aSender, adminJson, startA2aServeWithAdmin, stopChild } from "../support/servers.js";
 
 describe("approvals on an A2A route (serve): held, approved through the admin API", () => {
   const dir = tempDir();
@@ -30,11 +27,7 @@ describe("approvals on an A2A route (serve): held, approved through the admin AP
   let base = "";
 
   beforeAll(async () => {
-    const a2aAgent = spawn(process.execPath, [AGENT], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
-    agent = a2aAgent;
-    const port = (await waitFor(a2aAgent, /listening (\d+)/)).match[1];
-    const routes = ["  - name: echo", "    path: /a2a/echo", `    a2a: { url: "http://127.0.0.1:${port}" }`];
-    ({ child: serve, base } = await startServeCli(dir, { rules, log, routes, extra: ["admin: { listen: 127.0.0.1:0 }"], env: { ...process.env, GUARDWIRE_ADMIN_FILE: adminFile } }));
+    ({ agent, serve, base } = await startA2aServeWithAdmin(dir, { rules, log, adminFile }));
   });
   afterAll(async () => {
     if (serve) await stopChild(serve);
@@ -42,12 +35,8 @@ describe("approvals on an A2A route (serve): held, approved through the admin AP
   });
 
   it("a message/send is held until approved, then answered by the agent; a refused one is an error", async () => {
-    const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({})], cardResolver: new DefaultAgentCardResolver({}) }));
-    const client = await factory.createFromUrl(`${base}/a2a/echo/`);
-    const send = (t: string) => client.sendMessage({ message: { kind: "message", messageId: crypto.randomUUID(), role: "user", parts: [{ kind: "text", text: t }] } });
-    const a = JSON.parse(readFileSync(adminFile, "utf8")) as { url: string; token: string };
-    const api = async (method: string, path: string, body?: unknown) =>
-      (await fetch(a.url + path, { method, headers: { authorization: `Bearer ${a.token}` }, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<Record<string, unknown>>;
+    const send = await a2aSender(`${base}/a2a/echo/`);
+    const api = adminJson(adminFile);
     const next = async (): Promise<{ id: string; prompt: string; route: string }> => {
       for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
         const list = (await api("GET", "/api/approvals")).approvals as { id: string; prompt: string; route: string }[];

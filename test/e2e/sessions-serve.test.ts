@@ -213,4 +213,18 @@ describe("live sessions in serve", () => {
     ]);
     expect((await run(process.execPath, [CLI, "verify", log])).stdout).toMatch(/ok/i);
   });
+
+  it("a shutdown answers a held request with a deny before the sessions close", async () => {
+    const client = await connect("at-shutdown", streamable());
+    const s = await sessionOf("at-shutdown");
+    await api("POST", `/api/sessions/${s.id}/suspend`, {});
+    const held = client.callTool({ name: "echo", arguments: { message: "held at shutdown" } }).catch((e: unknown) => e);
+    await sessionOf("at-shutdown", (x) => x.held === 1);
+    serve.kill("SIGTERM");
+    const e = await held;
+    expect(e).toBeInstanceOf(McpError);
+    expect((e as McpError).message).toContain("guardwire is shutting down: the session was suspended, its request not forwarded");
+    await new Promise((r) => serve.once("exit", r));
+    expect(readLog(log).filter((l) => (l.reasonCode as string[]).includes("SESSION_SHUTDOWN")).map((l) => l.tool)).toEqual(["echo"]);
+  });
 });

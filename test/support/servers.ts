@@ -2,8 +2,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer as createHttpServer, type IncomingHttpHeaders } from "node:http";
 import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { readFileSync } from "node:fs";
+import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from "a2a-sdk-03/client";
 import { join } from "node:path";
-import { CLI, EVERYTHING } from "../helpers.js";
+import { CLI, EVERYTHING, ROOT } from "../helpers.js";
 
 /** A free loopback port (the OS picks one; it is released before the caller binds it). */
 export function freePort(): Promise<number> {
@@ -95,4 +97,31 @@ export async function startWebhook<B>(): Promise<{ url: string; received: { head
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`, received, close: () => server.close() };
+}
+
+/**
+ * The A2A fixture agent (a2a-sdk 0.3) behind `guardwire serve` at /a2a/echo, with the admin API on loopback; its URL
+ * and token go to `adminFile`. Both children are returned for stopChild.
+ */
+export async function startA2aServeWithAdmin(dir: string, opts: { rules: string; log: string; adminFile: string }): Promise<{ agent: ChildProcess; serve: ChildProcess; base: string }> {
+  const agent = spawn(process.execPath, [join(ROOT, "test", "fixtures", "servers", "a2a-agent-03.mjs")], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
+  const port = (await waitFor(agent, /listening (\d+)/)).match[1];
+  const routes = ["  - name: echo", "    path: /a2a/echo", `    a2a: { url: "http://127.0.0.1:${port}" }`];
+  const env = { ...process.env, GUARDWIRE_ADMIN_FILE: opts.adminFile };
+  const { child: serve, base } = await startServeCli(dir, { rules: opts.rules, log: opts.log, routes, extra: ["admin: { listen: 127.0.0.1:0 }"], env });
+  return { agent, serve, base };
+}
+
+/** An A2A 0.3 SDK client of the agent card at `url`: sends one text message per call. */
+export async function a2aSender(url: string): Promise<(text: string) => ReturnType<Awaited<ReturnType<ClientFactory["createFromUrl"]>>["sendMessage"]>> {
+  const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({})], cardResolver: new DefaultAgentCardResolver({}) }));
+  const client = await factory.createFromUrl(url);
+  return (t) => client.sendMessage({ message: { kind: "message", messageId: crypto.randomUUID(), role: "user", parts: [{ kind: "text", text: t }] } });
+}
+
+/** Calls the admin API a running guardwire wrote to `adminFile`; resolves with the JSON answer. */
+export function adminJson(adminFile: string): (method: string, path: string, body?: unknown) => Promise<Record<string, unknown>> {
+  const a = JSON.parse(readFileSync(adminFile, "utf8")) as { url: string; token: string };
+  return async (method, path, body) =>
+    (await fetch(a.url + path, { method, headers: { authorization: `Bearer ${a.token}` }, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<Record<string, unknown>>;
 }
