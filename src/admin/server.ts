@@ -58,14 +58,14 @@ export function createAdminServer(opts: AdminOptions): Server {
     const url = new URL(req.url ?? "/", "http://admin");
     const matching = routes.map((r) => ({ r, m: r.pattern.exec(url.pathname) })).filter((x) => x.m);
     const hit = matching.find((x) => x.r.method === req.method || (req.method === "HEAD" && x.r.method === "GET"));
-    const refused = crossSite(req);
-    if (refused) return send(res, ...fail(403, "FORBIDDEN", refused));
     if (!hit?.r.public) {
       const given = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
       if (!given || !timingSafeEqual(hash("sha256", given, "buffer"), expected)) {
         res.setHeader("WWW-Authenticate", 'Bearer realm="guardwire-admin"');
         return send(res, ...fail(401, "UNAUTHORIZED", "a valid bearer token is required"));
       }
+      const refused = crossSite(req);
+      if (refused) return send(res, ...fail(403, "FORBIDDEN", refused));
     }
     if (!hit?.m) {
       if (matching.length > 0) return send(res, ...fail(405, "METHOD_NOT_ALLOWED", `${req.method} is not allowed on ${url.pathname}`));
@@ -77,17 +77,26 @@ export function createAdminServer(opts: AdminOptions): Server {
 }
 
 /**
- * Defence in depth for browsers (the bearer token alone already stops cross-site requests, as a page elsewhere
- * cannot read it): a request that says where it comes from must come from this listener's own page, and a browser's
- * change (anything but GET/HEAD) must be JSON, which no plain form or image can send.
+ * Defence in depth for browsers on the token's routes (the bearer token alone already stops cross-site requests, as a
+ * page elsewhere cannot read it; public routes guard themselves): a request that says where it comes from must come
+ * from a page of this listener (its host; the scheme may differ behind a TLS proxy), and a browser's change (anything
+ * but GET/HEAD) must be JSON, which no plain form or image can send.
  */
 function crossSite(req: IncomingMessage): string | undefined {
   const origin = req.headers.origin;
   if (origin === undefined) return undefined;
-  if (origin !== `http://${req.headers.host}`) return `requests from ${origin} are not accepted (only the console served here)`;
+  if (hostOf(origin) !== req.headers.host) return `requests from ${origin} are not accepted (only the console served here)`;
   if (req.method === "GET" || req.method === "HEAD") return undefined;
   if (!/^application\/json\b/i.test(req.headers["content-type"] ?? "")) return "a browser request that changes something must be sent as application/json";
   return undefined;
+}
+
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A non-loopback admin listener without a token is refused: approving agent actions must not be open to the network. */
