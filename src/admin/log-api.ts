@@ -3,6 +3,9 @@ import { readHead } from "../decision-log/head.js";
 import { verifyFiles } from "../decision-log/verify.js";
 import { fail, type AdminRoute } from "./server.js";
 
+/** verify reads each file whole, inside the running guardwire: past this, it is a job for `guardwire verify`. */
+export const MAX_VERIFY_BYTES = 256 * 1024 * 1024;
+
 /** The decision log the admin listener reports on: its file (null when it goes to stderr) and a way to flush it. */
 export interface LogView {
   file: string | null;
@@ -34,6 +37,8 @@ export function logRoutes(log: LogView): AdminRoute[] {
         try {
           log.flush();
           const files = [...rotated(log.file), log.file];
+          const bytes = files.reduce((n, f) => n + (existsSync(f) ? statSync(f).size : 0), 0);
+          if (bytes > MAX_VERIFY_BYTES) return fail(413, "TOO_LARGE", `the log is ${bytes} bytes; verify it with guardwire verify ${files.join(" ")} (or rotate it: --log-max-bytes)`);
           const started = Date.now();
           // partial: rotated files beyond the kept ones are gone, so the oldest kept file may start mid-chain.
           const result = await verifyFiles(files, { partial: true, headFirst: true });
