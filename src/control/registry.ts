@@ -69,8 +69,11 @@ interface Held {
 interface Live {
   id: string;
   links: Set<SessionLink>;
-  first: SessionLink;
+  /** Who opened the entry (route, transport, protocol, agent, shared), kept apart from any one session object. */
+  about: Pick<SessionLink, "route" | "transport" | "protocol" | "agent" | "shared">;
   client: PeerInfo | null;
+  /** The server, as the last session that knew it said. */
+  server: PeerInfo | null;
   started: number;
   last: number;
   outbound: number;
@@ -89,7 +92,7 @@ const INFO_CHARS = 200;
  * The live sessions of this process, for an operator: listed with their statistics, suspended (new requests from the
  * agent held, or refused), resumed (held requests go on, in order) and killed (pending requests answered, both ends
  * closed). Each session gets a gate (`Session.control`) checked where agent messages enter; statistics come from the
- * decision feed. Events `opened`, `updated` (state, client or server known) and `closed` carry a SessionInfo.
+ * decision feed. Events `opened`, `updated` (suspended, resumed, the client known) and `closed` carry a SessionInfo.
  */
 export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updated: [SessionInfo]; closed: [SessionInfo] }> {
   private readonly live = new Map<string, Live>();
@@ -124,7 +127,8 @@ export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updat
     const opened = !live;
     if (!live) {
       const now = Date.now();
-      live = { id, links: new Set(), first: link, client: null, started: now, last: now, outbound: 0, inbound: 0, denies: 0, suspend: null, held: [] };
+      const about = { route: link.route, transport: link.transport, protocol: link.protocol, agent: link.agent, shared: link.shared };
+      live = { id, links: new Set(), about, client: null, server: null, started: now, last: now, outbound: 0, inbound: 0, denies: 0, suspend: null, held: [] };
       this.live.set(id, live);
     }
     live.links.add(link);
@@ -239,7 +243,7 @@ export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updat
     live.held = live.held.filter((h) => h.link !== link);
     this.release(mine, { message: "the session closed while suspended: request not forwarded", reasonCode: "SESSION_CLOSED" });
     if (live.links.size > 0) return;
-    if (!live.first.shared || live.killed !== undefined) return this.drop(live);
+    if (!live.about.shared || live.killed !== undefined) return this.drop(live);
     // A caller is listed between its calls, so it can be suspended; a suspension outlasts its exchanges.
     const idle = () => {
       if (live.links.size > 0) return;
@@ -272,18 +276,17 @@ export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updat
   }
 
   private info(live: Live): SessionInfo {
-    const link = live.first;
-    let server: PeerInfo | null = null;
-    for (const l of live.links) server ??= l.session.serverInfo;
+    const { about } = live;
+    for (const l of live.links) live.server = l.session.serverInfo ?? live.server;
     const approvals = this.opts.broker?.list().filter((a) => a.session === live.id).length ?? 0;
     const info: SessionInfo = {
       id: live.id,
-      route: link.route,
-      transport: link.transport,
-      protocol: link.protocol,
-      agent: link.agent,
+      route: about.route,
+      transport: about.transport,
+      protocol: about.protocol,
+      agent: about.agent,
       client: live.client,
-      server: server ?? link.session.serverInfo,
+      server: live.server,
       started: new Date(live.started).toISOString(),
       lastActivity: new Date(live.last).toISOString(),
       messages: { outbound: live.outbound, inbound: live.inbound },

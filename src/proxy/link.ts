@@ -83,7 +83,7 @@ export function openLink(route: RouteRuntime, downstream: Downstream, who: Sessi
     downstream,
     shared: route.protocol === "a2a" || who.sessionId?.startsWith("stateless:") === true,
     // Pending requests are answered first; the downstream ends after them (404, WebSocket closed, SSE stream ended).
-    kill: (message) => session.kill(message, () => setImmediate(() => (downstream.upstreamGone(message), void close()))),
+    kill: (message) => session.kill(message, () => (downstream.upstreamGone(message), void close())),
   });
   const close = () => (closing ??= (unregister?.(), upstream.close()));
   return { session, receive: (f) => session.fromDownstream(f), upstream, close };

@@ -30,8 +30,8 @@ export interface DecisionSink {
 
 /**
  * Live control (src/control): what an operator's suspension makes of a message from the agent. `pass` goes on; a
- * refusal is answered (requests) or dropped (notifications) and logged; a promise holds the message until it settles
- * (resume: `pass`; kill/shutdown: a refusal; `null`: withdrawn, nothing owed).
+ * refusal is answered (requests; `answer: false`: withdrawn, nothing owed) or dropped (notifications), and logged; a
+ * promise holds the message until it settles (resume: `pass`; kill, shutdown: a refusal).
  */
 export type GateRefusal = { message: string; reasonCode: string; answer?: boolean };
 export type GateResult = "pass" | GateRefusal | Promise<"pass" | GateRefusal>;
@@ -242,10 +242,12 @@ export class Session {
 
   /**
    * An operator killed the session (src/control): every request still waiting for the server is answered with a
-   * deny (SESSION_KILLED), each logged; then `after` runs (closing both ends).
+   * deny (SESSION_KILLED), each logged; `after` (closing both ends) runs once those answers, and what this turn
+   * answered besides (held requests, approvals), are out — with a sync log, once their lines are on disk.
    */
   kill(message: string, after: () => void): void {
-    if (this.closed) return after();
+    const then = (): void => void setImmediate(() => void this.released.then(after, after));
+    if (this.closed) return then();
     this.closed = true;
     this.holds?.close();
     this.enqueue("inbound", null, () => {
@@ -255,7 +257,7 @@ export class Session {
         this.deliver("inbound", JSON.stringify(errorResponse(id, ErrorCode.DeniedByPolicy, message)), p);
         this.logRaw("inbound", "response", id, p.method, p.tool, "deny", ["SESSION_KILLED"], message, null);
       }
-      after();
+      then();
     });
   }
 

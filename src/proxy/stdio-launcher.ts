@@ -78,7 +78,7 @@ export async function launchStdio(opts: LauncherOptions): Promise<Launcher> {
     // What is pending is answered on stdout first; then the server is stopped, and wrap exits with it.
     kill: (message) => {
       killed = message;
-      session.kill(message, () => setImmediate(() => void server.shutdown()));
+      session.kill(message, () => void server.shutdown());
     },
   });
 

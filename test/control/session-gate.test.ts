@@ -8,21 +8,24 @@ import { Session } from "../../src/proxy/session.js";
 const { ruleSet } = loadRules([{ file: "t.yaml", text: "name: open\nrules: []\n" }]);
 
 /** A real session between two in-memory peers, registered for live control. */
-function live() {
+function live(sink?: { write(d: DecisionInput): unknown; sync: "always" }) {
   const toAgent: unknown[] = [];
   const toServer: unknown[] = [];
   const log: DecisionInput[] = [];
   const downstream = { send: (t: string) => toAgent.push(JSON.parse(t)) };
-  const s = new Session(downstream, { send: (t) => toServer.push(JSON.parse(t)) }, { guardian: new EmbeddedGuardian(ruleSet as NonNullable<typeof ruleSet>), log: { write: (d) => log.push(d) }, route: "r", transport: "test", sessionId: "s-1" });
+  const s = new Session(downstream, { send: (t) => toServer.push(JSON.parse(t)) }, { guardian: new EmbeddedGuardian(ruleSet as NonNullable<typeof ruleSet>), log: sink ?? { write: (d) => log.push(d) }, route: "r", transport: "test", sessionId: "s-1" });
   const registry = new SessionRegistry();
   let closed = 0;
-  registry.register({ session: s, route: "r", transport: "test", protocol: "mcp", agent: null, downstream, kill: (m) => s.kill(m, () => closed++) });
+  let onClose: () => void = () => {};
+  const closing = new Promise<void>((r) => (onClose = r));
+  registry.register({ session: s, route: "r", transport: "test", protocol: "mcp", agent: null, downstream, kill: (m) => s.kill(m, () => (closed++, onClose())) });
   const settled = () => new Promise((r) => setTimeout(r, 0));
   const agent = (m: unknown) => s.fromDownstream({ text: JSON.stringify(m) });
-  return { s, registry, toAgent, toServer, log, settled, agent, closed: () => closed };
+  return { s, registry, toAgent, toServer, log, settled, agent, closed: () => closed, closing };
 }
 
 const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: {} } });
+const err = (id: number) => ({ jsonrpc: "2.0", id, error: { code: -32050, message: "session killed by an operator: runaway" } });
 const note = { jsonrpc: "2.0", method: "notifications/roots/list_changed" };
 
 describe("a session's gate (live control)", () => {
@@ -62,8 +65,7 @@ describe("a session's gate (live control)", () => {
     h.registry.suspend("s-1");
     h.agent(call(2));
     h.registry.kill("s-1", "runaway");
-    await h.settled();
-    const err = (id: number) => ({ jsonrpc: "2.0", id, error: { code: -32050, message: "session killed by an operator: runaway" } });
+    await h.closing;
     expect(h.toAgent).toEqual([err(1), err(2)]);
     expect(h.closed()).toBe(1);
     h.s.fromUpstream({ text: JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} }) });
@@ -71,5 +73,21 @@ describe("a session's gate (live control)", () => {
     expect(h.toAgent).toHaveLength(2);
     expect(h.log.filter((l) => l.reasonCode.includes("SESSION_KILLED")).map((l) => l.id)).toEqual([1, 2]);
     expect(h.log.at(-1)).toMatchObject({ reasonCode: ["UNSOLICITED_RESPONSE"] });
+  });
+
+  it("kill with a sync log: both ends close only once the answers' lines are on disk and the answers are out", async () => {
+    const syncs: (() => void)[] = [];
+    const h = live({ sync: "always", write: () => new Promise<void>((r) => syncs.push(r)) });
+    h.agent(call(1));
+    while (syncs.length < 1) await h.settled();
+    for (const done of syncs.splice(0)) done();
+    await h.settled();
+    h.registry.kill("s-1", "runaway");
+    while (syncs.length < 1) await h.settled();
+    expect(h.toAgent).toEqual([]);
+    expect(h.closed()).toBe(0);
+    for (const done of syncs.splice(0)) done();
+    await h.closing;
+    expect(h.toAgent).toEqual([err(1)]);
   });
 });
