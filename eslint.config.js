@@ -9,4 +9,14 @@ export default tseslint.config(
       "no-restricted-syntax": ["error", { selector: "ExportAllDeclaration", message: "Export by name, not export *." }],
     },
   },
+  {
+    // The console renders wire data: text only, never parsed as HTML (docs/console.md, Security).
+    files: ["console/**/*.ts"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        ...["innerHTML", "outerHTML", "insertAdjacentHTML", "write", "writeln", "createContextualFragment", "setHTMLUnsafe"].map((property) => ({ property, message: "wire data is text: build elements with h() from dom.ts" })),
+      ],
+    },
+  },
 );

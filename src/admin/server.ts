@@ -67,6 +67,8 @@ export function createAdminServer(opts: AdminOptions): Server {
         res.setHeader("WWW-Authenticate", 'Bearer realm="guardwire-admin"');
         return send(res, ...fail(401, "UNAUTHORIZED", "a valid bearer token is required"));
       }
+      const refused = crossSite(req);
+      if (refused) return send(res, ...fail(403, "FORBIDDEN", refused));
     }
     if (!hit?.m) {
       if (matching.length > 0) return send(res, ...fail(405, "METHOD_NOT_ALLOWED", `${req.method} is not allowed on ${url.pathname}`));
@@ -74,6 +76,29 @@ export function createAdminServer(opts: AdminOptions): Server {
     }
     const answer = await hit.r.run(hit.m, { req, res, url, body: () => readJson(req) });
     if (answer) send(res, answer[0], answer[1]);
+  }
+}
+
+/**
+ * Defence in depth for browsers on the token's routes (the bearer token alone already stops cross-site requests, as a
+ * page elsewhere cannot read it; public routes guard themselves): a request that says where it comes from must come
+ * from a page of this listener (its host; the scheme may differ behind a TLS proxy), and a browser's change (anything
+ * but GET/HEAD) must be JSON, which no plain form or image can send.
+ */
+function crossSite(req: IncomingMessage): string | undefined {
+  const origin = req.headers.origin;
+  if (origin === undefined) return undefined;
+  if (hostOf(origin) !== req.headers.host) return `requests from ${origin} are not accepted (only the console served here)`;
+  if (req.method === "GET" || req.method === "HEAD") return undefined;
+  if (!/^application\/json\b/i.test(req.headers["content-type"] ?? "")) return "a browser request that changes something must be sent as application/json";
+  return undefined;
+}
+
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
   }
 }
 
@@ -135,6 +160,6 @@ export function fail(status: number, code: ApiError, message: string): [number, 
 
 export function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", "content-length": Buffer.byteLength(text) });
+  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", "x-content-type-options": "nosniff", "content-length": Buffer.byteLength(text) });
   res.end(text);
 }

@@ -40,7 +40,7 @@ export function adminClient(o: AdminClientOptions): AdminCall {
   };
 }
 
-function locate(o: AdminClientOptions): { url: string; token: string | undefined } {
+export function locate(o: AdminClientOptions): { url: string; token: string | undefined } {
   let url = o.admin ?? process.env.GUARDWIRE_ADMIN_URL;
   let token = o.token ?? process.env.GUARDWIRE_ADMIN_TOKEN;
   const file = adminFile();

@@ -14,6 +14,13 @@ import { sessionEvents, sessionRoutes } from "../admin/sessions-api.js";
 import type { SessionRegistry } from "../control/registry.js";
 import type { ApprovalBroker, ApprovalOutcome, HeldApproval } from "../approvals/broker.js";
 import type { DecisionFeed } from "../observe/feed.js";
+import { consoleRoutes } from "../admin/console.js";
+import { rulesRoutes, type RulesControl } from "../admin/rules-api.js";
+import { playgroundRoutes } from "../admin/playground-api.js";
+import { DecisionStats, RecentDecisions, recentRoutes, statsRoutes } from "../admin/stats.js";
+import type { DecisionInput } from "../decision-log/record.js";
+import { logRoutes, type LogView } from "../admin/log-api.js";
+import type { EmbeddedGuardian } from "../guardian/embedded.js";
 import { GuardwireError } from "../errors.js";
 
 /** Where a running guardwire leaves its admin URL and token for `guardwire approvals` (mode 0600). */
@@ -33,6 +40,14 @@ export interface AdminParts {
   metrics?: GuardwireMetrics;
   /** The live sessions (docs/sessions.md). */
   sessions?: SessionRegistry;
+  /** The browser console's views of the rules, the playground and the log (docs/console.md). */
+  console?: ConsoleParts;
+}
+
+export interface ConsoleParts {
+  embedded: EmbeddedGuardian;
+  rules: RulesControl;
+  log: LogView;
 }
 
 /** The routes of the admin listener, from each part (docs/approvals.md lists the API). */
@@ -48,10 +63,28 @@ export function adminRoutes(parts: AdminParts): AdminRoute[] {
       broker.off("decided", decided);
     };
   };
-  const decisions: EventSource = (emit) => feed.add((decision, at) => emit("decision", { time: new Date(at).toISOString(), ...decision }));
-  const { links, metrics } = parts;
+  const shown = (decision: DecisionInput, at: number) => ({ time: new Date(at).toISOString(), ...decision });
+  const decisions: EventSource = (emit) => feed.add((decision, at) => emit("decision", shown(decision, at)));
   const live = sessions ? { routes: sessionRoutes(sessions), events: [sessionEvents(sessions)] } : { routes: [], events: [] };
-  return [...approvalRoutes(broker), ...live.routes, ...eventRoutes([approvals, decisions, ...live.events]), ...(links?.routes() ?? []), ...(metrics ? metricsRoutes(metrics) : [])];
+  const stats = new DecisionStats();
+  const recent = new RecentDecisions();
+  feed.add((decision, at) => {
+    stats.observe(decision, at);
+    if (decision.kind !== "log") recent.add(shown(decision, at));
+  });
+  const { links, metrics, console: ui } = parts;
+  const consoleApi = ui ? [...rulesRoutes(ui.rules, stats), ...playgroundRoutes(ui.embedded), ...logRoutes(ui.log)] : [];
+  return [
+    ...approvalRoutes(broker),
+    ...live.routes,
+    ...eventRoutes([approvals, decisions, ...live.events]),
+    ...statsRoutes(stats),
+    ...recentRoutes(recent),
+    ...consoleApi,
+    ...consoleRoutes(),
+    ...(links?.routes() ?? []),
+    ...(metrics ? metricsRoutes(metrics) : []),
+  ];
 }
 
 export interface StartedAdmin {

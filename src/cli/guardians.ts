@@ -4,10 +4,11 @@ import { ChainGuardian } from "../guardian/chain.js";
 import { EmbeddedGuardian } from "../guardian/embedded.js";
 import type { Guardian } from "../guardian/guardian.js";
 import { RemoteGuardian } from "../guardian/remote.js";
-import { formatProblem } from "../guardian/rules/load.js";
+import { formatProblem, type LoadedRules } from "../guardian/rules/load.js";
 import { watchRules } from "../guardian/rules/watch.js";
 import { PinFile } from "../guardian/state.js";
-import { loadRulesAndFiles, rulesOrDefault } from "./rules.js";
+import type { RulesControl, RulesReload } from "../admin/rules-api.js";
+import { loadRulesAndFiles, readAndLoadRules, rulesOrDefault } from "./rules.js";
 
 export const DEFAULT_PINS = join(homedir(), ".guardwire", "pins.json");
 
@@ -35,28 +36,50 @@ export function headerOptions(list: string[] | undefined): Record<string, string
   );
 }
 
-/** Builds the guardian a command uses, with hot reload of its rules; reports to `err`. */
-export function buildGuardian(o: GuardianOptions, err: NodeJS.WritableStream): { guardian: Guardian; embedded: EmbeddedGuardian; close: () => void } {
+/** Builds the guardian a command uses, with hot reload of its rules (file changes, and the console's reload); reports to `err`. */
+export function buildGuardian(
+  o: GuardianOptions,
+  err: NodeJS.WritableStream,
+): { guardian: Guardian; embedded: EmbeddedGuardian; rules: RulesControl; close: () => void } {
   const { ruleSet, files } = loadRulesAndFiles(o.rules);
   const pins = new PinFile(o.pins ?? DEFAULT_PINS);
   if (pins.problem) err.write(`guardwire: ${pins.problem}\n`);
   const embedded = new EmbeddedGuardian(ruleSet, { failOpen: o.failMode === "open", pins });
-  let stop = () => {};
-  if (o.watch !== false) {
-    stop = watchRules(rulesOrDefault(o.rules), files, (loaded) => {
-      if (loaded.ruleSet) {
-        embedded.setRules(loaded.ruleSet);
-        err.write(`guardwire: rules reloaded: ${loaded.ruleSet.rules.length} rules, hash ${loaded.ruleSet.hash}\n`);
-      } else {
-        err.write(`guardwire: rules NOT reloaded, the previous rules stay in force:\n${loaded.problems.map((p) => "  " + formatProblem(p)).join("\n")}\n`);
+  const paths = rulesOrDefault(o.rules);
+  let last: RulesReload = { at: new Date().toISOString(), by: "start", ok: true, rules: ruleSet.rules.length, hash: ruleSet.hash };
+  // One way in for every reload: the new rules are swapped in only when the whole set loads; otherwise the old stay.
+  const apply = (loaded: LoadedRules, by: RulesReload["by"]): RulesReload => {
+    const at = new Date().toISOString();
+    if (loaded.ruleSet) {
+      embedded.setRules(loaded.ruleSet);
+      err.write(`guardwire: rules reloaded: ${loaded.ruleSet.rules.length} rules, hash ${loaded.ruleSet.hash}\n`);
+      last = { at, by, ok: true, rules: loaded.ruleSet.rules.length, hash: loaded.ruleSet.hash };
+    } else {
+      const problems = loaded.problems.map((p) => formatProblem(p));
+      err.write(`guardwire: rules NOT reloaded, the previous rules stay in force:\n${problems.map((p) => "  " + p).join("\n")}\n`);
+      last = { at, by, ok: false, problems };
+    }
+    return last;
+  };
+  const rules: RulesControl = {
+    paths,
+    current: () => embedded.rules,
+    last: () => last,
+    reload: () => {
+      try {
+        return apply(readAndLoadRules(paths), "console");
+      } catch (e) {
+        return apply({ problems: [{ file: paths.join(", "), line: 0, column: 0, path: "", message: (e as Error).message }], files: [] }, "console");
       }
-    });
-  }
+    },
+  };
+  let stop = () => {};
+  if (o.watch !== false) stop = watchRules(paths, files, (loaded) => void apply(loaded, "watch"));
   const headers = headerOptions(o.guardianHeader);
   const remotes = [
     ...(o.guardian ?? []).map((url) => new RemoteGuardian({ url, timeoutMs: o.guardianTimeoutMs, headers })),
     ...(o.remotes ?? []).map((r) => new RemoteGuardian(r)),
   ];
   const guardian: Guardian = remotes.length > 0 ? new ChainGuardian([embedded, ...remotes]) : embedded;
-  return { guardian, embedded, close: stop };
+  return { guardian, embedded, rules, close: stop };
 }

@@ -10,6 +10,7 @@ import { runTail } from "./tail.js";
 import { runVerify } from "./verify.js";
 import { runWrap, type WrapOptions } from "./wrap.js";
 import { runApprovals, type ApprovalsOptions } from "./approvals.js";
+import { runConsole, type ConsoleOptions } from "./console.js";
 import { runSessions, type SessionsOptions } from "./sessions.js";
 import { runServe, type ServeOptions } from "./serve.js";
 import { DEFAULT_PINS } from "./guardians.js";
@@ -99,6 +100,16 @@ program
   .option("--json", "print JSON", false)
   .action(async (action: string, id: string | undefined, o: SessionsOptions) => {
     process.exitCode = await runSessions(id ? [action, id] : [action], o, process.stdout);
+  });
+
+program
+  .command("console")
+  .description("print the browser console's link (with its token) for a running guardwire's admin API; --open opens it")
+  .option("--admin <url>", "the admin API (default: GUARDWIRE_ADMIN_URL, or the one a running guardwire wrote down)")
+  .option("--token <token>", "its bearer token (default: GUARDWIRE_ADMIN_TOKEN, or the one written down)")
+  .option("--open", "open the link in the default browser", false)
+  .action((o: ConsoleOptions) => {
+    process.exitCode = runConsole(o, process.stdout, process.stderr);
   });
 
 program

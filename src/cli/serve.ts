@@ -15,7 +15,7 @@ import { streamableHttpUpstream, upstreamAgent } from "../transports/upstream/st
 import { websocketUpstream } from "../transports/upstream/websocket.js";
 import { closeAlerts, openAlerts } from "./alerts.js";
 import { buildGuardian } from "./guardians.js";
-import { hostPort, listenOn, openDecisionLog } from "./startup.js";
+import { hostPort, listenOn, logView, openDecisionLog } from "./startup.js";
 import { openApprovalChannels } from "./approval-channels.js";
 import { startAdmin, type StartedAdmin } from "./admin.js";
 import { DecisionFeed } from "../observe/feed.js";
@@ -35,7 +35,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
   if (!config) {
     throw new GuardwireError("CONFIG_INVALID", `${o.config} is not a valid configuration:\n${problems.map((p) => "  " + formatFileProblem(p)).join("\n")}`);
   }
-  const { guardian, close: stopWatching } = buildGuardian(
+  const { guardian, embedded, rules, close: stopWatching } = buildGuardian(
     { rules: config.rules, failMode: config.failMode, pins: o.pins, watch: o.watch, remotes: remotesOf(config.guardian) },
     process.stderr,
   );
@@ -130,7 +130,15 @@ export async function runServe(o: ServeOptions): Promise<void> {
   const metrics = config.admin ? await openMetrics({ version: o.version ?? "", feed, broker: approvals, log, alerts }) : undefined;
   if (metrics && sessions) metrics.followSessions(sessions);
   const admin: StartedAdmin | undefined = config.admin
-    ? await startAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: o.version ?? "", broker: approvals, feed, links: channels.links, metrics, sessions })
+    ? await startAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, {
+        version: o.version ?? "",
+        broker: approvals,
+        feed,
+        links: channels.links,
+        metrics,
+        sessions,
+        console: { embedded, rules, log: logView(config.log, log) },
+      })
     : undefined;
   channels.listening(admin?.url);
   process.stderr.write(`guardwire: serving http://${hostPort(config.listen.host, port)} (${config.routes.map((r) => `${r.name} at ${r.path}`).join(", ")})\n`);

@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { Server } from "node:http";
 import { InvalidArgumentError } from "commander";
 import { DecisionLog, type DecisionLogOptions } from "../decision-log/writer.js";
@@ -65,6 +66,11 @@ export function openDecisionLog(o: Omit<DecisionLogOptions, "lock" | "onProblem"
   }
   starting = false;
   return log;
+}
+
+/** The log as the admin API reports on it: its file (none when it goes to stderr). */
+export function logView(dest: string, log: DecisionLog): { file: string | null; flush(): void } {
+  return { file: dest === "-" ? null : resolve(dest), flush: () => log.flushSync() };
 }
 
 function alive(pid: number): boolean {

@@ -4,7 +4,7 @@ import { launchStdio } from "../proxy/stdio-launcher.js";
 import { DEFAULT_MAX_FRAME_BYTES } from "../protocol/safe-json.js";
 import { alertsFromFlags, closeAlerts, openAlerts, type AlertFlags } from "./alerts.js";
 import { buildGuardian, type GuardianOptions } from "./guardians.js";
-import { openDecisionLog } from "./startup.js";
+import { logView, openDecisionLog } from "./startup.js";
 import { approvalsFromFlags, openApprovalChannels, type ApprovalFlags } from "./approval-channels.js";
 import { startAdmin, type StartedAdmin } from "./admin.js";
 import { DecisionFeed } from "../observe/feed.js";
@@ -38,7 +38,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   }
   const alertConfig = alertsFromFlags(opts);
   const approvalConfig = approvalsFromFlags(opts);
-  const { guardian, close: stopWatching } = buildGuardian(opts, process.stderr);
+  const { guardian, embedded, rules, close: stopWatching } = buildGuardian(opts, process.stderr);
   const log = openDecisionLog({ dest: opts.log, stderr: process.stderr, maxBytes: opts.logMaxBytes, sync: opts.logSync }, "choose another path with --log");
   const flush = () => {
     try {
@@ -60,7 +60,10 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   sessions?.observe(feed);
   const metrics = opts.admin ? await openMetrics({ version: opts.version ?? "", feed, broker: approvals, log, alerts }) : undefined;
   if (metrics && sessions) metrics.followSessions(sessions);
-  if (opts.admin) admin = await startAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, feed, links: channels.links, metrics, sessions });
+  if (opts.admin) {
+    const ui = { embedded, rules, log: logView(opts.log, log) };
+    admin = await startAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, feed, links: channels.links, metrics, sessions, console: ui });
+  }
   channels.listening(admin?.url);
 
   let launcher;

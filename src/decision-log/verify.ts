@@ -87,8 +87,11 @@ export type FilesResult =
 /**
  * Verifies several files (oldest first, e.g. log.2 log.1 log) as one chain, then checks the newest file against the
  * head kept beside it, which catches lines deleted from the end. A torn last line is accepted only in the newest file.
+ * `headFirst`: read the head before the files (for a log still being written, as the console's verify does).
  */
-export async function verifyFiles(paths: string[], opts: { partial?: boolean } = {}): Promise<FilesResult> {
+export async function verifyFiles(paths: string[], opts: { partial?: boolean; headFirst?: boolean } = {}): Promise<FilesResult> {
+  // A log being written: its head, read before the file, names a line the read will find (the head never leads the log).
+  const early = opts.headFirst && paths.length > 0 ? readHead(paths[paths.length - 1] as string) : undefined;
   let start: { prev?: string; seq?: number } = {};
   let first = true;
   let total = 0;
@@ -125,7 +128,7 @@ export async function verifyFiles(paths: string[], opts: { partial?: boolean } =
     start = { prev: last.hash, seq: last.seq + 1 };
   }
   const newest = paths[paths.length - 1];
-  const head = newest ? readHead(newest) : undefined;
+  const head = opts.headFirst ? early : newest ? readHead(newest) : undefined;
   if (newest && head) {
     if (head.seq < 0) return { ok: false, file: `${newest}.head`, line: 1, reason: "the chain head file is unreadable" };
     if (head.seq > last.seq) {

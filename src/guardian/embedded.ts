@@ -45,6 +45,19 @@ export class EmbeddedGuardian implements Guardian {
     return this.ruleSet;
   }
 
+  /**
+   * A decision for a message that is not traffic (the console's playground): the rules in force and the pins are
+   * read, nothing is kept — no labels, no counts, no limit window, no new pin, no held input request.
+   */
+  trial(protocol: Protocol, message: JsonObject, ctx: MessageContext): Decision {
+    return evaluate(protocol, message, ctx, this.ruleSet, { id: ctx.session ?? "", labels: [], counts: {} }, {
+      failOpen: this.opts.failOpen,
+      pins: this.pins,
+      limiter: new SlidingWindowLimiter(),
+      now: this.opts.now ? this.opts.now().getTime() : Date.now(),
+    });
+  }
+
   call(req: AosRequest): AosResponse {
     const id = typeof req?.id === "string" || typeof req?.id === "number" ? req.id : null;
     if (req === null || typeof req !== "object" || req.jsonrpc !== "2.0" || typeof req.method !== "string" || id === null) {

@@ -67,6 +67,14 @@ describe("the packed package, installed in a fresh project", () => {
     expect(seen.decision).toBe("allow");
   });
 
+  it("ships the console's page and scripts (no CDN: the browser loads only these)", () => {
+    const dir = join(project, "node_modules", "guardwire", "dist", "console");
+    const html = readFileSync(join(dir, "index.html"), "utf8");
+    const local = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] as string).filter((u) => u !== "data:,");
+    expect(local).toEqual(["/console/style.css", "/console/main.js"]);
+    for (const f of ["style.css", "main.js", "dom.js", "api.js"]) expect(readFileSync(join(dir, f), "utf8").length, f).toBeGreaterThan(0);
+  });
+
   it("loads with require() too (Node ≥ 20.19 loads ES modules synchronously)", () => {
     const out = run(process.execPath, ["-e", `console.log(typeof require("guardwire").EmbeddedGuardian)`]);
     expect(out.trim()).toBe("function");

@@ -59,10 +59,12 @@ describe("live sessions on an A2A route (serve): a caller listed, suspended, res
 
     // A new call after a kill is a new entry for the same caller.
     expect(JSON.stringify(await send("again"))).toContain("again");
-    const killedLines = () => readLog(log).filter((l) => (l.reasonCode as string[]).includes("SESSION_KILLED"));
+    const killedLines = () => readLog(log).filter((l) => l.kind !== "control" && (l.reasonCode as string[]).includes("SESSION_KILLED"));
     // The log is written just after the answer: wait for the line.
     for (const deadline = Date.now() + 10_000; killedLines().length === 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
-    const lines = readLog(log);
+    const all = readLog(log);
+    expect(all.filter((l) => l.kind === "control").map((l) => `${l.protocol as string} ${l.method as string}`)).toEqual(expect.arrayContaining(["a2a guardwire/suspend", "a2a guardwire/resume", "a2a guardwire/kill"]));
+    const lines = all.filter((l) => l.kind !== "control");
     expect(lines.filter((l) => (l.reasonCode as string[]).includes("SESSION_SUSPENDED")).map((l) => l.protocol)).toEqual(["a2a"]);
     expect(lines.filter((l) => (l.reasonCode as string[]).includes("SESSION_KILLED")).map((l) => l.method)).toEqual(["message/send"]);
   });

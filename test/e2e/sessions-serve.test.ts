@@ -200,8 +200,12 @@ describe("live sessions in serve", () => {
     ac.abort();
   });
 
-  it("the log holds the refusal and the kills, and verifies", async () => {
-    const lines = readLog(log);
+  it("the log holds the operator's actions, the refusal and the kills, and verifies", async () => {
+    const all = readLog(log);
+    const kills = all.filter((l) => l.kind === "control" && l.method === "guardwire/kill");
+    expect(kills.map((l) => l.transport).sort()).toEqual(["sse", "streamable-http", "websocket"]);
+    expect(all.filter((l) => l.kind === "control" && l.method === "guardwire/suspend").length).toBeGreaterThanOrEqual(3);
+    const lines = all.filter((l) => l.kind !== "control");
     expect(lines.filter((l) => (l.reasonCode as string[]).includes("SESSION_SUSPENDED"))).toHaveLength(1);
     const killed = lines.filter((l) => (l.reasonCode as string[]).includes("SESSION_KILLED"));
     // Streamable HTTP: the long call and the held echo; WebSocket: the long call; SSE: the held echo.
