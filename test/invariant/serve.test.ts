@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { rawHttp, rawUpgrade, type Headers, type RawAnswer } from "../support/witness-client.js";
-import { a2aElementArb, answerMismatch, frameArb, FRESH, materialize, mcpElementArb, nonce, type Frame, type FrameTemplate } from "../support/witness-frames.js";
+import { a2aElementArb, answerMismatch, cancelledIn, frameArb, FRESH, materialize, mcpElementArb, nonce, type Frame, type FrameTemplate } from "../support/witness-frames.js";
 import { KEYS, MAX_FRAME_BYTES, ROUTES, replayOf, useGuard } from "../support/witness.js";
 
 /*
@@ -184,10 +184,11 @@ describe("invariant: guardwire serve, every MCP upstream and an A2A agent", () =
         const sent = [{ text: JSON.stringify({ jsonrpc: "2.0", id: nonce("init"), method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "agent", version: "1" } } }), expect: [] as (string | number)[] }, ...templates.map((t) => materialize(t, MAX_FRAME_BYTES))];
         const expected = sent.flatMap((f) => f.expect);
         const headers: Headers = { host: `127.0.0.1:${g.port}`, "x-guardwire-key": KEYS.alice };
-        const u = await rawUpgrade(g.port, `${ROUTES[route]}/ws`, headers, sent.map((f) => f.text), expected, ANSWER_MS);
+        const cancelled = cancelledIn(sent);
+        const u = await rawUpgrade(g.port, `${ROUTES[route]}/ws`, headers, sent.map((f) => f.text), expected, ANSWER_MS, cancelled);
         expect(u.status).toBe(101);
         expect(u.hung, `no answer to some of ${JSON.stringify(expected)}: got ${cutJson(JSON.stringify(u.messages))}`).toBe(false);
-        expect(answerMismatch(expected, u.messages)).toEqual([]);
+        expect(answerMismatch(expected, u.messages, "any", cancelled)).toEqual([]);
         expect(await g.records.settle(), "reached a witness without an allow in the log").toEqual([]);
       }),
       { ...replay, numRuns: 30, interruptAfterTimeLimit: 10_000, markInterruptAsFailure: false },
@@ -201,7 +202,7 @@ function answersWrong(a: RawAnswer, frame: Frame): string | null {
   if (a.error) return `connection error: ${a.error}`;
   if (a.status === 202) return frame.expect.length > 0 ? `202 for a POST with requests ${JSON.stringify(frame.expect)}` : null;
   if (a.status !== 200) return null;
-  const bad = answerMismatch(frame.expect, a.messages);
+  const bad = answerMismatch(frame.expect, a.messages, "any", frame.cancels);
   return bad.length > 0 ? `${bad.join("; ")} (got ${cutJson(JSON.stringify(a.messages))})` : null;
 }
 

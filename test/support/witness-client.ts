@@ -100,7 +100,7 @@ export interface UpgradeAnswer {
  * the server's frames read until every request in `expect` has an answer (an id listed twice needs two), or the time
  * is up.
  */
-export function rawUpgrade(port: number, path: string, headers: Headers, frames: string[], expect: (string | number)[], timeoutMs: number): Promise<UpgradeAnswer> {
+export function rawUpgrade(port: number, path: string, headers: Headers, frames: string[], expect: (string | number)[], timeoutMs: number, cancelled: (string | number)[] = []): Promise<UpgradeAnswer> {
   return new Promise((resolve) => {
     const req = request({ host: "127.0.0.1", port, method: "GET", path: wirePath(path), setHost: false });
     for (const [k, v] of Object.entries({ ...headers, connection: "Upgrade", upgrade: "websocket", "sec-websocket-version": "13", "sec-websocket-key": randomBytes(16).toString("base64"), "sec-websocket-protocol": "mcp" })) req.setHeader(k, v);
@@ -123,7 +123,7 @@ export function rawUpgrade(port: number, path: string, headers: Headers, frames:
     });
     req.on("upgrade", (_res, s, head) => {
       socket = s;
-      const unanswered = () => answerMismatch(expect, messages, "missing").length > 0;
+      const unanswered = () => answerMismatch(expect, messages, "missing", cancelled).length > 0;
       const reader = frameReader((text) => {
         pushJson(messages, text);
         if (!unanswered()) finish(101, false);
