@@ -1,0 +1,137 @@
+// CPU profile of `guardwire wrap` or `guardwire serve` under load: `node bench/profile.mjs wrap|serve [--calls N]`
+// (after a build). The MCP SDK client calls server-everything's `echo` through guardwire, 32 in flight, then
+// sequentially; guardwire runs under `node --cpu-prof`, and the top frames by self time are printed (and the
+// .cpuprofile kept under bench/profiles/ for a closer look in Chrome DevTools). The warm-up calls are profiled too, so
+// the JIT's share shows; the figures are for finding where time goes, not for comparing runs (bench/run.mjs does that).
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const cli = join(root, "dist", "cli", "main.js");
+const everything = join(root, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
+const what = process.argv[2];
+if (what !== "wrap" && what !== "serve") {
+  console.error("usage: node bench/profile.mjs wrap|serve [--calls N] [--top N]");
+  process.exit(2);
+}
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const CALLS = arg("--calls", 20000);
+const TOP = arg("--top", 25);
+const dir = mkdtempSync(join(tmpdir(), "guardwire-profile-"));
+const profDir = join(dir, "prof");
+const children = [];
+setTimeout(() => {
+  console.error("profile: still running after 300 s; giving up");
+  for (const c of children) c.kill("SIGKILL");
+  process.exit(2);
+}, 300_000).unref();
+
+const echo = (client, i) => client.callTool({ name: "echo", arguments: { message: `hello ${i}` } });
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function start(args, env, ready) {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let out = "";
+  return new Promise((resolve, reject) => {
+    const on = (b) => {
+      out += b.toString();
+      const m = ready.exec(out);
+      if (m) resolve({ child, match: m });
+    };
+    child.stdout.on("data", on);
+    child.stderr.on("data", on);
+    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited ${code}:\n${out}`)));
+  });
+}
+
+async function connect() {
+  const prof = ["--cpu-prof", `--cpu-prof-dir=${profDir}`];
+  if (what === "wrap") {
+    const args = [...prof, cli, "wrap", "--rules", join(root, "bench", "rules-30.yaml"), "--log", join(dir, "d.ndjson"), "--", process.execPath, everything, "stdio"];
+    const transport = new StdioClientTransport({ command: process.execPath, args, stderr: "ignore" });
+    const client = new Client({ name: "guardwire-profile", version: "1.0.0" });
+    await client.connect(transport);
+    return { client, stop: () => client.close() };
+  }
+  const port = await freePort();
+  await start([everything, "streamableHttp"], { PORT: String(port) }, /listening on port/i);
+  const config = join(dir, "serve.yaml");
+  const rules = process.env.BENCH_RULES ? [`rules: ${process.env.BENCH_RULES}`] : [];
+  writeFileSync(config, [`listen: { host: 127.0.0.1, port: 0 }`, `log: ${join(dir, "d.ndjson")}`, ...rules, `routes:`, `  - name: http`, `    path: /mcp/http`, `    mcp: { url: "http://127.0.0.1:${port}/mcp" }`].join("\n"));
+  const { child, match } = await start([...prof, cli, "serve", "--config", config, "--pins", join(dir, "pins.json"), "--no-watch"], {}, /serving (http:\/\/\S+)/);
+  const client = new Client({ name: "guardwire-profile", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${match[1]}/mcp/http`)));
+  return {
+    client,
+    stop: async () => {
+      await client.close();
+      // SIGTERM: serve exits cleanly, and node writes the profile on the way out.
+      await new Promise((r) => (child.once("exit", r), child.kill("SIGTERM")));
+    },
+  };
+}
+
+const { client, stop } = await connect();
+let next = 0;
+const t0 = performance.now();
+await Promise.all(
+  Array.from({ length: 32 }, async () => {
+    while (next < CALLS) await echo(client, next++);
+  }),
+);
+const tput = CALLS / ((performance.now() - t0) / 1000);
+for (let i = 0; i < Math.floor(CALLS / 10); i++) await echo(client, i);
+await stop();
+for (const c of children) c.kill("SIGTERM");
+// The profile is written as the process exits.
+for (let i = 0; i < 100 && !(readdirSync(profDir, { withFileTypes: true }).some((f) => f.name.endsWith(".cpuprofile"))); i++) await new Promise((r) => setTimeout(r, 100));
+const file = readdirSync(profDir).find((f) => f.endsWith(".cpuprofile"));
+if (!file) throw new Error("no profile written");
+const profile = JSON.parse(readFileSync(join(profDir, file), "utf8"));
+
+// Self time per frame (function + file:line), from the sample counts.
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const counts = new Map();
+for (const id of profile.samples) counts.set(id, (counts.get(id) ?? 0) + 1);
+const self = new Map();
+let total = 0;
+for (const [id, n] of counts) {
+  const node = byId.get(id);
+  const f = node.callFrame;
+  const url = f.url.replace(`file://${root}/`, "").replace(/^node:/, "node:");
+  const key = `${f.functionName || "(anonymous)"}  ${url ? `${url}:${f.lineNumber + 1}` : ""}`.trim();
+  self.set(key, (self.get(key) ?? 0) + n);
+  total += n;
+}
+const idle = self.get("(idle)") ?? 0;
+const busy = total - idle;
+const rows = [...self].filter(([k]) => k !== "(idle)").sort((a, b) => b[1] - a[1]).slice(0, TOP);
+console.log(`\n${what} under load: ${CALLS} calls at 32 in flight (${Math.round(tput)} calls/s) + ${Math.floor(CALLS / 10)} sequential; ${busy} busy samples of ${total}`);
+console.log("self %  frame");
+for (const [k, n] of rows) console.log(`${((n / busy) * 100).toFixed(1).padStart(5)}  ${k}`);
+const out = join(root, "bench", "profiles");
+mkdirSync(out, { recursive: true });
+const kept = join(out, `${what}-${new Date().toISOString().replace(/[:.]/g, "-")}.cpuprofile`);
+writeFileSync(kept, JSON.stringify(profile));
+console.log(`profile: ${kept}`);
+rmSync(dir, { recursive: true, force: true });
+process.exit(0);
