@@ -1,6 +1,7 @@
 import { hash } from "node:crypto";
 import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, statSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { canonicalize } from "../protocol/canonical.js";
 import { writeHead } from "./head.js";
 import { acquireLock, releaseLock, type LockOwner } from "./lock.js";
 import { GENESIS, RECORD_VERSION, type DecisionInput, type DecisionRecord } from "./record.js";
@@ -404,24 +405,9 @@ function serialize(time: string, seq: number, input: DecisionInput, prev: string
     const v = k === "v" ? RECORD_VERSION : k === "time" ? time : k === "seq" ? seq : k === "prev" ? prev : fields[k];
     if (v === undefined) continue;
     if (i > 0) line += ",";
-    line += (QUOTED[i] as string) + ":" + jsonValue(v);
+    line += (QUOTED[i] as string) + ":" + canonicalize(v);
   }
   return line;
-}
-
-/** JSON.stringify for the values a record holds, without its per-call cost for the common plain strings. */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-function jsonValue(v: unknown): string {
-  if (typeof v === "string") return NEEDS_ESCAPE.test(v) ? JSON.stringify(v) : '"' + v + '"';
-  if (typeof v === "number") return Number.isFinite(v) ? String(v) : "null";
-  if (v === null) return "null";
-  if (typeof v === "boolean") return v ? "true" : "false";
-  if (Array.isArray(v)) {
-    let out = "[";
-    for (let i = 0; i < v.length; i++) out += (i > 0 ? "," : "") + jsonValue(v[i]);
-    return out + "]";
-  }
-  return JSON.stringify(v);
 }
 
 /** toISOString is costly per call; decisions come many per millisecond under load. */
