@@ -386,28 +386,54 @@ const LINE_KEYS = [
   "decision", "mode", "rules", "reasonCode", "message", "evalUs", "digest", "ruleset", "failOpen", "preview",
   "peer", "task", "context", "torn", "approval", "prev",
 ] as const;
-const QUOTED = LINE_KEYS.map((k) => JSON.stringify(k));
 const KNOWN = new Set<string>(LINE_KEYS);
+/** The optional fields, in order, between `digest` and `prev`. */
+const OPTIONAL = ["ruleset", "failOpen", "preview", "peer", "task", "context", "torn", "approval"] as const;
+const OPTIONAL_QUOTED = OPTIONAL.map((k) => `,"${k}":`);
 
 /**
  * A line without its hash and closing brace (what the hash covers): fields in documented order, each value
  * serialized once. Records hold primitives, string arrays and small objects (approval).
  */
 function serialize(time: string, seq: number, input: DecisionInput, prev: string): string {
-  const fields = input as unknown as Record<string, unknown>;
   for (const k in input) {
     // A field this writer does not know: generic (slower) path, same guarantees.
     if (!KNOWN.has(k)) return JSON.stringify(Object.assign({ v: RECORD_VERSION, time, seq }, input, { prev })).slice(0, -1);
   }
-  let line = "{";
-  for (let i = 0; i < LINE_KEYS.length; i++) {
-    const k = LINE_KEYS[i] as string;
-    const v = k === "v" ? RECORD_VERSION : k === "time" ? time : k === "seq" ? seq : k === "prev" ? prev : fields[k];
-    if (v === undefined) continue;
-    if (i > 0) line += ",";
-    line += (QUOTED[i] as string) + ":" + canonicalize(v);
+  const r = input;
+  let line =
+    `{"v":${RECORD_VERSION},"time":${canonicalize(time)},"seq":${seq},"session":${str(r.session)},"route":${str(r.route)},"transport":${str(r.transport)}` +
+    `,"protocol":${str(r.protocol)},"direction":${str(r.direction)},"kind":${str(r.kind)},"id":${canonicalize(r.id)},"method":${opt(r.method)}` +
+    `,"tool":${opt(r.tool)},"agent":${opt(r.agent)},"decision":${str(r.decision)},"mode":${str(r.mode)},"rules":${strings(r.rules)}` +
+    `,"reasonCode":${strings(r.reasonCode)},"message":${str(r.message)},"evalUs":${canonicalize(r.evalUs)},"digest":${opt(r.digest)}`;
+  const fields = input as unknown as Record<string, unknown>;
+  for (let i = 0; i < OPTIONAL.length; i++) {
+    const v = fields[OPTIONAL[i] as string];
+    if (v !== undefined) line += (OPTIONAL_QUOTED[i] as string) + canonicalize(v);
   }
-  return line;
+  return line + `,"prev":${canonicalize(prev)}`;
+}
+
+/** Short strings repeat from line to line (session, route, decision, message…): each is escaped once. Bounded. */
+const quotedStrings = new Map<string, string>();
+function str(s: string): string {
+  let q = quotedStrings.get(s);
+  if (q === undefined) {
+    q = canonicalize(s);
+    if (s.length <= 64) {
+      if (quotedStrings.size >= 4096) quotedStrings.clear();
+      quotedStrings.set(s, q);
+    }
+  }
+  return q;
+}
+const opt = (s: string | null | undefined): string => (typeof s === "string" ? str(s) : canonicalize(s ?? null));
+function strings(xs: readonly string[] | undefined): string {
+  if (!Array.isArray(xs)) return canonicalize(xs ?? null);
+  if (xs.length === 0) return "[]";
+  let out = "[";
+  for (let i = 0; i < xs.length; i++) out += (i > 0 ? "," : "") + (typeof xs[i] === "string" ? str(xs[i] as string) : canonicalize(xs[i]));
+  return out + "]";
 }
 
 /** toISOString is costly per call; decisions come many per millisecond under load. */
