@@ -17,8 +17,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const cli = join(root, "dist", "cli", "main.js");
 const everything = join(root, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 const what = process.argv[2];
-if (what !== "wrap" && what !== "serve") {
-  console.error("usage: node bench/profile.mjs wrap|serve [--calls N] [--top N]");
+if (what !== "wrap" && what !== "serve" && what !== "--summarise") {
+  console.error("usage: node bench/profile.mjs wrap|serve [--calls N] [--top N]  |  node bench/profile.mjs --summarise <file.cpuprofile>");
   process.exit(2);
 }
 const arg = (name, dflt) => {
@@ -90,6 +90,11 @@ async function connect() {
   };
 }
 
+if (what === "--summarise") {
+  rmSync(dir, { recursive: true, force: true });
+  summarise(JSON.parse(readFileSync(process.argv[3], "utf8")), process.argv[3]);
+  process.exit(0);
+}
 const { client, stop } = await connect();
 let next = 0;
 const t0 = performance.now();
@@ -108,26 +113,7 @@ const file = readdirSync(profDir).find((f) => f.endsWith(".cpuprofile"));
 if (!file) throw new Error("no profile written");
 const profile = JSON.parse(readFileSync(join(profDir, file), "utf8"));
 
-// Self time per frame (function + file:line), from the sample counts.
-const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-const counts = new Map();
-for (const id of profile.samples) counts.set(id, (counts.get(id) ?? 0) + 1);
-const self = new Map();
-let total = 0;
-for (const [id, n] of counts) {
-  const node = byId.get(id);
-  const f = node.callFrame;
-  const url = f.url.replace(`file://${root}/`, "").replace(/^node:/, "node:");
-  const key = `${f.functionName || "(anonymous)"}  ${url ? `${url}:${f.lineNumber + 1}` : ""}`.trim();
-  self.set(key, (self.get(key) ?? 0) + n);
-  total += n;
-}
-const idle = self.get("(idle)") ?? 0;
-const busy = total - idle;
-const rows = [...self].filter(([k]) => k !== "(idle)").sort((a, b) => b[1] - a[1]).slice(0, TOP);
-console.log(`\n${what} under load: ${CALLS} calls at 32 in flight (${Math.round(tput)} calls/s) + ${Math.floor(CALLS / 10)} sequential; ${busy} busy samples of ${total}`);
-console.log("self %  frame");
-for (const [k, n] of rows) console.log(`${((n / busy) * 100).toFixed(1).padStart(5)}  ${k}`);
+summarise(profile, `${what} under load: ${CALLS} calls at 32 in flight (${Math.round(tput)} calls/s) + ${Math.floor(CALLS / 10)} sequential`);
 const out = join(root, "bench", "profiles");
 mkdirSync(out, { recursive: true });
 const kept = join(out, `${what}-${new Date().toISOString().replace(/[:.]/g, "-")}.cpuprofile`);
@@ -135,3 +121,45 @@ writeFileSync(kept, JSON.stringify(profile));
 console.log(`profile: ${kept}`);
 rmSync(dir, { recursive: true, force: true });
 process.exit(0);
+
+/** Where a frame's self time belongs, for the summary by category. */
+function categoryOf(fn, url) {
+  if (fn === "(garbage collector)") return "garbage collection";
+  if (/decision-log\/|protocol\/canonical|^digest$|^hashHex$/.test(url + " " + fn) || (fn === "hash" && url.startsWith("node:internal/crypto"))) return "decision log (serialize, digest, SHA-256, write)";
+  if (/dist\/guardian\/|cel-js|re2js/.test(url)) return "guardian (rules, CEL, RE2, detectors)";
+  if (/protocol\/(safe-json|json-rpc|mcp|a2a)|^parse$/.test(url + " " + fn) || fn === "parse") return "JSON parse and classify";
+  if (/dist\/proxy\/|dist\/transports\/|protocol\/ndjson|sse-reader|eventsource-parser/.test(url)) return "session and guardwire transports";
+  if (/undici|node:_http|^parseHeaders$|llhttp|wasm/.test(url + " " + fn)) return "HTTP (node:http, undici)";
+  if (/zod/.test(url)) return "JSON parse and classify";
+  if (/node:internal\/modules|commander|node:internal\/bootstrap/.test(url) || /compileSourceTextModule|wrapSafe|internalModuleStat|realpathSync/.test(fn)) return "start-up (module loading)";
+  if (/^(writev|writeUtf8String|writeBuffer|writeLatin1String|read|readBuffer)$/.test(fn) || /node:net|stream|node:internal\/stream_base/.test(url)) return "pipe and socket I/O (syscalls, streams)";
+  if (fn === "(program)") return "(program)";
+  return "other";
+}
+
+function summarise(profile, title) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const counts = new Map();
+  for (const id of profile.samples) counts.set(id, (counts.get(id) ?? 0) + 1);
+  const self = new Map();
+  const cats = new Map();
+  let busy = 0;
+  let total = 0;
+  for (const [id, n] of counts) {
+    const f = byId.get(id).callFrame;
+    total += n;
+    if (f.functionName === "(idle)") continue;
+    busy += n;
+    const url = f.url.replace(`file://${root}/`, "").replace(/^file:\/\/.*\/node_modules\//, "node_modules/");
+    const key = `${f.functionName || "(anonymous)"}  ${url ? `${url}:${f.lineNumber + 1}` : ""}`.trim();
+    self.set(key, (self.get(key) ?? 0) + n);
+    const cat = categoryOf(f.functionName, url);
+    cats.set(cat, (cats.get(cat) ?? 0) + n);
+  }
+  const pct = (n) => ((n / busy) * 100).toFixed(1).padStart(5);
+  console.log(`\n${title}; ${busy} busy samples of ${total}`);
+  console.log("by category (self time):");
+  for (const [k, n] of [...cats].sort((a, b) => b[1] - a[1])) console.log(`${pct(n)}  ${k}`);
+  console.log("top frames (self time):");
+  for (const [k, n] of [...self].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`${pct(n)}  ${k}`);
+}

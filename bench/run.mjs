@@ -3,7 +3,7 @@
 //   2. the launcher: MCP SDK client → `guardwire wrap` → server-everything, against the same client → server directly.
 // The machine may be shared and noisy, so launcher figures are ratios/differences against a direct connection measured
 // in the same round, rounds interleave the connections in rotating order, and medians across rounds are reported.
-// `node bench/run.mjs --quick` (after a build) runs fewer rounds; `--log-sync` runs only the `--log-sync always` case. Every loop is bounded by a count; a watchdog ends
+// `node bench/run.mjs --quick` (after a build) runs fewer rounds (`--rounds N`: N launcher rounds); `--log-sync` runs only the `--log-sync always` case. Every loop is bounded by a count; a watchdog ends
 // the run if anything hangs.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -65,6 +65,8 @@ async function main() {
   const P = quick
     ? { gRounds: 2, gTimed: 5000, gWarm: 5000, gTput: 5000, lRounds: 3, lWarmCalls: 300, lCalls: 500, lSeq: 200 }
     : { gRounds: 5, gTimed: 20000, gWarm: 20000, gTput: 20000, lRounds: 21, lWarmCalls: 1000, lCalls: 2000, lSeq: 500 };
+  const roundsArg = process.argv.indexOf("--rounds");
+  if (roundsArg > 0) P.lRounds = Number(process.argv[roundsArg + 1]) || P.lRounds;
   const CONCURRENCY = 32;
   const WATCHDOG_S = 400;
   setTimeout(() => {

@@ -345,8 +345,8 @@ async function main() {
     console.log(`\nguardwire serve bench, Streamable HTTP only — ${results.date.slice(0, 10)}, node ${process.version}${quick ? ", QUICK" : ""}, ${P.rounds} interleaved rounds, medians\n`);
     vsRelay();
     writeFileSync(join(root, "bench", "results-serve-http.json"), JSON.stringify({ ...results, rounds: per }, null, 2) + "\n");
-    for (const c of children) c.kill("SIGTERM");
-    rmSync(dir, { recursive: true, force: true });
+    await Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => (c.once("exit", r), c.kill("SIGTERM"))) : null)));
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
     process.exit(0);
   }
   results.stdioOverHttp = {
