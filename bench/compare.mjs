@@ -7,12 +7,13 @@
 //      process's CPU per call from /proc.
 // Medians over rounds. The other checkout is typically `git archive <commit> | tar -x -C /tmp/x` with node_modules
 // linked and `npx tsc -p tsconfig.build.json` run there.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { cpuOf, numberArg, watchdog } from "./lib.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const other = process.argv[2] && !process.argv[2].startsWith("--") ? resolve(process.argv[2]) : null;
@@ -20,15 +21,11 @@ if (!other) {
   console.error("usage: node bench/compare.mjs <other guardwire checkout, built> [--rounds N]");
   process.exit(2);
 }
-const roundsAt = process.argv.indexOf("--rounds");
-const ROUNDS = roundsAt > 0 ? Number(process.argv[roundsAt + 1]) : 10;
+const ROUNDS = numberArg("--rounds", 10);
 const everything = join(root, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 const rules = join(root, "bench", "rules-30.yaml");
 const dir = mkdtempSync(join(tmpdir(), "guardwire-compare-"));
-setTimeout(() => {
-  console.error("compare: still running after 600 s; giving up");
-  process.exit(2);
-}, 600_000).unref();
+watchdog("compare", 600);
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const builds = { before: other, after: root };
 
@@ -67,11 +64,6 @@ for (let r = 0; r < 44; r++) {
 for (const k of Object.keys(s)) await s[k].log.close();
 
 // 2. End to end.
-const cpuOf = (pid) => {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(f[11]) + Number(f[12])) / 100;
-};
 const kinds = {
   pipe: [join(root, "bench", "run.mjs"), "--pipe", process.execPath, everything, "stdio"],
   before: [join(other, "dist", "cli", "main.js"), "wrap", "--rules", rules, "--log", join(dir, "e2e-before.ndjson"), "--", process.execPath, everything, "stdio"],

@@ -3,15 +3,14 @@
 // sequentially; guardwire runs under `node --cpu-prof`, and the top frames by self time are printed (and the
 // .cpuprofile kept under bench/profiles/ for a closer look in Chrome DevTools). The warm-up calls are profiled too, so
 // the JIT's share shows; the figures are for finding where time goes, not for comparing runs (bench/run.mjs does that).
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { freePort, numberArg, startNode, watchdog } from "./lib.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const cli = join(root, "dist", "cli", "main.js");
@@ -21,47 +20,16 @@ if (what !== "wrap" && what !== "serve" && what !== "--summarise") {
   console.error("usage: node bench/profile.mjs wrap|serve [--calls N] [--top N]  |  node bench/profile.mjs --summarise <file.cpuprofile>");
   process.exit(2);
 }
-const arg = (name, dflt) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : dflt;
-};
-const CALLS = arg("--calls", 20000);
-const TOP = arg("--top", 25);
+const CALLS = numberArg("--calls", 20000);
+const TOP = numberArg("--top", 25);
 const dir = mkdtempSync(join(tmpdir(), "guardwire-profile-"));
 const profDir = join(dir, "prof");
 const children = [];
-setTimeout(() => {
-  console.error("profile: still running after 300 s; giving up");
-  for (const c of children) c.kill("SIGKILL");
-  process.exit(2);
-}, 300_000).unref();
+watchdog("profile", 300, children);
 
 const echo = (client, i) => client.callTool({ name: "echo", arguments: { message: `hello ${i}` } });
 
-function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function start(args, env, ready) {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let out = "";
-  return new Promise((resolve, reject) => {
-    const on = (b) => {
-      out += b.toString();
-      const m = ready.exec(out);
-      if (m) resolve({ child, match: m });
-    };
-    child.stdout.on("data", on);
-    child.stderr.on("data", on);
-    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited ${code}:\n${out}`)));
-  });
-}
+const start = (args, env, ready) => startNode(children, args, env, ready);
 
 async function connect() {
   const prof = ["--cpu-prof", `--cpu-prof-dir=${profDir}`];

@@ -54,6 +54,7 @@ async function main() {
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
   const { buildAosRequest, EmbeddedGuardian, loadRules, readRuleSources } = await import("../dist/index.js");
+  const { cpuOf } = await import("./lib.mjs");
 
   const self = fileURLToPath(import.meta.url);
   const root = join(dirname(self), "..");
@@ -200,22 +201,6 @@ async function main() {
 
   // -------------------------------------------------------------------------------------------------------------
   // 2. The launcher.
-  let clkTck = 100;
-  try {
-    clkTck = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-  } catch {
-    // Linux's usual value stands.
-  }
-  /** CPU seconds (user+system) a process has used so far, from /proc; null where /proc is not there. */
-  const cpuOf = (pid) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      return (Number(f[11]) + Number(f[12])) / clkTck;
-    } catch {
-      return null;
-    }
-  };
   const childOf = (pid) => {
     try {
       return Number(readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/)[0]) || null;

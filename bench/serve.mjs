@@ -6,15 +6,14 @@
 //   5. 32 concurrent 15 MB request bodies through an HTTP route: guardwire's peak RSS stays under the body budget
 //      (http.bodyBudgetBytes, 64 MiB by default) over its baseline; the bodies past the budget get 503 (`--bodies-only`).
 // Rounds interleave the contenders in rotating order; medians across rounds are reported. Every loop is bounded.
-import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { cpuOf, freePort, startNode, watchdog } from "./lib.mjs";
 
 // Reference relay mode: `node bench/serve.mjs --relay <port> <target url>` is a policy-free Streamable HTTP relay (read
 // the body, parse it as any JSON-RPC-aware proxy must, POST it upstream with undici, stream the answer back): the floor
@@ -55,38 +54,11 @@ const P = quick ? { rounds: 3, calls: 300, seq: 100, sessions: 200 } : { rounds:
 const CONCURRENCY = 32;
 const dir = mkdtempSync(join(tmpdir(), "guardwire-bench-serve-"));
 const children = [];
-setTimeout(() => {
-  console.error("bench serve: still running after 400 s; giving up");
-  for (const c of children) c.kill("SIGKILL");
-  process.exit(2);
-}, 400_000).unref();
+watchdog("bench serve", 400, children);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function start(args, env, ready) {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let out = "";
-  return new Promise((resolve, reject) => {
-    const on = (b) => {
-      out += b.toString();
-      const m = ready.exec(out);
-      if (m) resolve({ child, match: m });
-    };
-    child.stdout.on("data", on);
-    child.stderr.on("data", on);
-    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited ${code}:\n${out}`)));
-  });
-}
+const start = (args, env, ready) => startNode(children, args, env, ready);
 
 async function startEverythingHttp() {
   const port = await freePort();
@@ -133,24 +105,6 @@ async function connect(url) {
 }
 
 const echo = (client, i) => client.callTool({ name: "echo", arguments: { message: `hello ${i}` } });
-
-let clkTck = 100;
-try {
-  clkTck = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-} catch {
-  // Linux's usual value stands.
-}
-/** CPU seconds (user+system) a process has used so far, from /proc; null without a pid or /proc. */
-function cpuOf(pid) {
-  if (!pid) return null;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(f[11]) + Number(f[12])) / clkTck;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Sequential latency (p50 of `seq` calls) and throughput (`calls` calls, 32 in flight) on one connection, and the CPU

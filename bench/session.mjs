@@ -10,14 +10,11 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DecisionLog, EmbeddedGuardian, loadRules, readRuleSources, Session, verifyFiles } from "../dist/index.js";
+import { numberArg } from "./lib.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const arg = (name, dflt) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : dflt;
-};
-const CALLS = arg("--calls", 50000);
-const ROUNDS = arg("--rounds", 5);
+const CALLS = numberArg("--calls", 50000);
+const ROUNDS = numberArg("--rounds", 5);
 const dir = mkdtempSync(join(tmpdir(), "guardwire-session-bench-"));
 
 const { ruleSet, problems } = loadRules(readRuleSources(join(root, "bench", "rules-30.yaml")));
