@@ -573,7 +573,7 @@ export class Session {
   /**
    * Decisions are written right after the current turn, once the messages it produced are on their way: the log's
    * cost (digest, hash chain) is not added to the message's latency. The drain is queued one microtask later than
-   * the transports' own flush of this turn's sends (a stdio channel uncorks in a microtask queued at its first send),
+   * the transports' own flush of this turn's sends (a stdio channel writes in a microtask queued at its first send),
    * so those bytes are written first. Order is kept; nothing is skipped; it all happens within the same turn.
    */
   private record(make: () => DecisionInput): void {
