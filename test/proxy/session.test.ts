@@ -245,10 +245,10 @@ describe("sequential latency on stdio", () => {
     serverIn.on("data", (b: Buffer) => events.push(`to server: ${JSON.parse(b.toString()).id}`));
     // What a write has handed on by the time the line is made: PassThrough emits `data` synchronously on write.
     const log = { write: (d: DecisionInput) => void events.push(`logged ${d.direction} ${d.id}`) };
-    let session: Session | undefined;
-    const down = new NdjsonChannel(agentIn, agentOut, 1 << 20, (f) => session?.fromDownstream(f));
-    const up = new NdjsonChannel(serverOut, serverIn, 1 << 20, (f) => session?.fromUpstream(f));
-    session = new Session(down, up, { guardian: allowAll, log, route: "r", transport: "stdio" });
+    // Frames arrive only after this turn, once `session` exists (as in stdio-launcher).
+    const down = new NdjsonChannel(agentIn, agentOut, 1 << 20, (f) => session.fromDownstream(f));
+    const up = new NdjsonChannel(serverOut, serverIn, 1 << 20, (f) => session.fromUpstream(f));
+    const session = new Session(down, up, { guardian: allowAll, log, route: "r", transport: "stdio" });
 
     agentIn.write(JSON.stringify(call(7, "echo", { message: "hi" })) + "\n");
     await new Promise((r) => setImmediate(r));
