@@ -49,7 +49,23 @@ const crafted = [
   'text.matches(r"rm\\s+-rf") == true',
   'text.contains("a") != false',
   'direction == "outbound"', // not specialised: the CEL program runs
+  "has(args.path) && size(args.path) > 3",
+  'has(args.path) && args.path.startsWith("/etc/")',
+  "has(params._meta) && has(params._meta.telemetry)",
+  "has(params._meta.telemetry)", // an error where _meta is missing: the CEL program says so
+  'args.message.contains("a") || text.contains("x")',
+  "has(args.__proto__)",
 ];
+
+/** `args` and `params` of every shape a rule can meet, JSON-parsed as on the wire. */
+const shapes: [unknown, unknown][] = [
+  "{}", '{"path":"/etc/passwd"}', '{"path":"/home"}', '{"path":5}', '{"path":null}', '{"path":["/etc/"]}', '{"message":"😀😀😀😀"}',
+  '{"message":"a"}', '{"message":{"a":1}}', '{"__proto__":"x"}', '{"path":{"__proto__":null}}',
+].flatMap((a) =>
+  ['{"_meta":{"telemetry":1}}', '{"_meta":{"telemetry":null}}', '{"_meta":"x"}', '{"_meta":null}', '{"_meta":{}}', "{}", '{"_meta":[1]}'].map(
+    (p) => [JSON.parse(a), JSON.parse(p)] as [unknown, unknown],
+  ),
+);
 
 describe("CEL `when` specialised at load", () => {
   it("specialises the common shapes of the shipped packs", () => {
@@ -57,6 +73,7 @@ describe("CEL `when` specialised at load", () => {
     const specialised = expressions.filter(isSpecialised);
     expect(specialised.length).toBeGreaterThanOrEqual(6);
     expect(specialised).toContain("size(text) > 1000000");
+    expect(specialised).toContain("has(params._meta) && has(params._meta.telemetry)");
     expect(specialised).not.toContain('direction == "outbound"');
   });
 
@@ -73,8 +90,9 @@ describe("CEL `when` specialised at load", () => {
       } catch {
         continue; // an expression the regex above cut badly: it is not one of the packs' own
       }
-      for (const text of texts) {
-        const vars = { message: {}, method: "tools/call", operation: null, params: {}, result: null, error: null, tool: "t", args: {}, text, direction: "outbound", kind: "request", protocol: "mcp", route: null, server: null, agent: null, request: null, session: { id: "s", labels: [], counts: {} }, detections: [] };
+      const inputs = [...texts.map((text) => ({ text, args: {}, params: {} })), ...shapes.map(([args, params]) => ({ text: "hello", args, params }))];
+      for (const { text, args, params } of inputs) {
+        const vars = { message: {}, method: "tools/call", operation: null, params, result: null, error: null, tool: "t", args, text, direction: "outbound", kind: "request", protocol: "mcp", route: null, server: null, agent: null, request: null, session: { id: "s", labels: [], counts: {} }, detections: [] };
         let want: unknown;
         try {
           want = slow(vars);
@@ -87,7 +105,7 @@ describe("CEL `when` specialised at load", () => {
         } catch {
           got = "error";
         }
-        expect(got, `${expression} on ${JSON.stringify(text.slice(0, 40))}`).toEqual(want);
+        expect(got, `${expression} on ${JSON.stringify({ text: text.slice(0, 40), args, params })}`).toEqual(want);
         compared++;
       }
     }

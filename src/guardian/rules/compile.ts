@@ -6,7 +6,7 @@ import { regexProblem, safeRegex, type SafeRegex } from "../regex.js";
 import type { Severity } from "../alert.js";
 import { ASK_DEFAULT_TIMEOUT_MS, ASK_MAX_TIMEOUT_MS, compilePrompt, type CompiledAsk } from "../ask.js";
 import type { Ask, Edit, Rule } from "./schema.js";
-import { specialiseWhen } from "./specialise.js";
+import { BAIL, specialiseWhen } from "./specialise.js";
 
 /** The variables a `when` expression can use (RULES.md). Every one is always bound, to null when absent. */
 export const CEL_VARIABLES = [
@@ -62,8 +62,17 @@ export function compileWhen(expression: string, opts: { specialise?: boolean } =
   const fast = opts.specialise === false ? null : specialiseWhen(ast);
   if (!fast) return run;
   const { test, vars: strings } = fast;
-  // A variable that is not a string after all (never, as evaluate.ts binds them): the CEL program decides.
-  return (vars) => (strings.every((k) => typeof vars[k] === "string") ? test(vars) : run(vars));
+  // A variable that is not a string after all (never, as evaluate.ts binds them), or a value the test was not made
+  // for (BAIL): the CEL program decides.
+  return (vars) => {
+    if (!strings.every((k) => typeof vars[k] === "string")) return run(vars);
+    try {
+      return test(vars);
+    } catch (e) {
+      if (e === BAIL) return run(vars);
+      throw e;
+    }
+  };
 }
 
 /** The checked CEL program of a `when`, and its AST as rewritten (matches → RE2, size → fastSize). */
