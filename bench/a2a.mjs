@@ -4,39 +4,25 @@
 // Rounds interleave direct, proxied and a policy-free relay (a reference: `node bench/serve.mjs --relay`, which reads
 // each POST, parses it, sends it on with undici and streams the answer back; the client uses the agent's card with its
 // url pointed at the relay); medians across rounds. The agent is test/fixtures/servers/a2a-agent-03.mjs.
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ClientFactory } from "a2a-sdk-03/client";
+import { startNode, watchdog } from "./lib.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const quick = process.argv.includes("--quick");
 const P = quick ? { rounds: 3, calls: 300, streams: 5, events: 200 } : { rounds: 9, calls: 1000, streams: 10, events: 200 };
 const dir = mkdtempSync(join(tmpdir(), "guardwire-bench-a2a-"));
 const children = [];
-setTimeout(() => {
-  console.error("bench a2a: still running after 300 s; giving up");
-  for (const c of children) c.kill("SIGKILL");
-  process.exit(2);
-}, 300_000).unref();
+watchdog("bench a2a", 300, children);
 
-function start(args, ready) {
-  const child = spawn(process.execPath, args, { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let out = "";
-  return new Promise((resolve, reject) => {
-    const on = (b) => {
-      out += b.toString();
-      const m = ready.exec(out);
-      if (m) resolve(Object.assign(m, { pid: child.pid, child }));
-    };
-    child.stdout.on("data", on);
-    child.stderr.on("data", on);
-    child.once("exit", (code) => reject(new Error(`exited ${code}:\n${out}`)));
-  });
+/** The match of `ready` in the child's output, with its pid and the child. */
+async function start(args, ready) {
+  const { child, match } = await startNode(children, args, { PORT: "0" }, ready);
+  return Object.assign(match, { pid: child.pid, child });
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -6,15 +6,14 @@
 //   5. 32 concurrent 15 MB request bodies through an HTTP route: guardwire's peak RSS stays under the body budget
 //      (http.bodyBudgetBytes, 64 MiB by default) over its baseline; the bodies past the budget get 503 (`--bodies-only`).
 // Rounds interleave the contenders in rotating order; medians across rounds are reported. Every loop is bounded.
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { cpuOf, freePort, startNode, watchdog } from "./lib.mjs";
 
 // Reference relay mode: `node bench/serve.mjs --relay <port> <target url>` is a policy-free Streamable HTTP relay (read
 // the body, parse it as any JSON-RPC-aware proxy must, POST it upstream with undici, stream the answer back): the floor
@@ -50,42 +49,16 @@ const everything = join(root, "node_modules", "@modelcontextprotocol", "server-e
 const supergateway = join(root, "node_modules", "supergateway", "dist", "index.js");
 const bigServer = join(root, "bench", "big-result-server.mjs");
 const quick = process.argv.includes("--quick");
+const httpOnly = process.argv.includes("--http-only");
 const P = quick ? { rounds: 3, calls: 300, seq: 100, sessions: 200 } : { rounds: 9, calls: 1000, seq: 300, sessions: 1000 };
 const CONCURRENCY = 32;
 const dir = mkdtempSync(join(tmpdir(), "guardwire-bench-serve-"));
 const children = [];
-setTimeout(() => {
-  console.error("bench serve: still running after 400 s; giving up");
-  for (const c of children) c.kill("SIGKILL");
-  process.exit(2);
-}, 400_000).unref();
+watchdog("bench serve", 400, children);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function start(args, env, ready) {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let out = "";
-  return new Promise((resolve, reject) => {
-    const on = (b) => {
-      out += b.toString();
-      const m = ready.exec(out);
-      if (m) resolve({ child, match: m });
-    };
-    child.stdout.on("data", on);
-    child.stderr.on("data", on);
-    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited ${code}:\n${out}`)));
-  });
-}
+const start = (args, env, ready) => startNode(children, args, env, ready);
 
 async function startEverythingHttp() {
   const port = await freePort();
@@ -111,8 +84,8 @@ async function startGuardwire(name, mcp) {
 
 async function startRelay(target) {
   const port = await freePort();
-  await start([fileURLToPath(import.meta.url), "--relay", String(port), target], {}, /relay listening/);
-  return `http://127.0.0.1:${port}/mcp`;
+  const { child } = await start([fileURLToPath(import.meta.url), "--relay", String(port), target], {}, /relay listening/);
+  return { url: `http://127.0.0.1:${port}/mcp`, pid: child.pid };
 }
 
 async function startSupergateway() {
@@ -133,8 +106,11 @@ async function connect(url) {
 
 const echo = (client, i) => client.callTool({ name: "echo", arguments: { message: `hello ${i}` } });
 
-/** Sequential latency (p50 of `seq` calls) and throughput (`calls` calls, 32 in flight) on one connection. */
-async function measure(client) {
+/**
+ * Sequential latency (p50 of `seq` calls) and throughput (`calls` calls, 32 in flight) on one connection, and the CPU
+ * the middle process (`pid`, when there is one) used per call in the throughput phase.
+ */
+async function measure(client, pid) {
   for (let i = 0; i < 50; i++) await echo(client, i);
   const lat = [];
   for (let i = 0; i < P.seq; i++) {
@@ -143,24 +119,27 @@ async function measure(client) {
     lat.push(performance.now() - t);
   }
   let next = 0;
+  const cpu0 = cpuOf(pid);
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < P.calls) await echo(client, next++);
     }),
   );
-  return { p50: median(lat), tput: P.calls / ((performance.now() - t0) / 1000) };
+  const tput = P.calls / ((performance.now() - t0) / 1000);
+  const cpu1 = cpuOf(pid);
+  return { p50: median(lat), tput, cpuUs: cpu0 === null || cpu1 === null ? null : ((cpu1 - cpu0) / P.calls) * 1e6 };
 }
 
 async function rounds(contenders) {
   const clients = {};
-  for (const [name, url] of Object.entries(contenders)) clients[name] = await connect(url);
+  for (const [name, c] of Object.entries(contenders)) clients[name] = await connect(typeof c === "string" ? c : c.url);
   const per = Object.fromEntries(Object.keys(contenders).map((n) => [n, []]));
   const names = Object.keys(contenders);
   for (let r = 0; r < P.rounds; r++) {
     for (let k = 0; k < names.length; k++) {
       const name = names[(r + k) % names.length];
-      per[name].push(await measure(clients[name]));
+      per[name].push(await measure(clients[name], typeof contenders[name] === "string" ? null : contenders[name].pid));
     }
   }
   for (const c of Object.values(clients)) await c.close();
@@ -280,10 +259,13 @@ async function main() {
   // 1 + 2: interleaved rounds of direct HTTP, guardwire HTTP→HTTP, guardwire HTTP→stdio and supergateway HTTP→stdio.
   const direct = await startEverythingHttp();
   const viaHttp = await startGuardwire("http", { url: direct });
-  const viaStdio = await startGuardwire("stdio", { command: process.execPath, args: [everything, "stdio"] });
-  const sg = await startSupergateway();
   const relay = await startRelay(direct);
-  const per = await rounds({ direct, guardwire: viaHttp.url, relay, guardwireStdio: viaStdio.url, supergateway: sg });
+  const contenders = { direct, guardwire: viaHttp, relay };
+  if (!httpOnly) {
+    contenders.guardwireStdio = (await startGuardwire("stdio", { command: process.execPath, args: [everything, "stdio"] })).url;
+    contenders.supergateway = await startSupergateway();
+  }
+  const per = await rounds(contenders);
   const med = (name, key) => median(per[name].map((m) => m[key]));
   const ratio = (a, b, key) => median(per[a].map((m, i) => m[key] / per[b][i][key]));
   const diff = (a, b, key) => median(per[a].map((m, i) => m[key] - per[b][i][key]));
@@ -296,7 +278,31 @@ async function main() {
     addedP50Ms: diff("guardwire", "direct", "p50"),
     relayTputRatio: ratio("relay", "direct", "tput"),
     relayAddedP50Ms: diff("relay", "direct", "p50"),
+    // The targets: guardwire against the bare relay measured in the same rounds.
+    relayTput: med("relay", "tput"),
+    relayP50Ms: med("relay", "p50"),
+    tputRatioVsRelay: ratio("guardwire", "relay", "tput"),
+    addedP50MsVsRelay: diff("guardwire", "relay", "p50"),
+    cpuUsPerCall: med("guardwire", "cpuUs"),
+    relayCpuUsPerCall: med("relay", "cpuUs"),
+    cpuRatioVsRelay: ratio("guardwire", "relay", "cpuUs"),
   };
+  const line = (what, value, target, ok) => console.log(`${what.padEnd(58)} ${value.padStart(14)}   ${target.padEnd(10)} ${ok ? "ok" : "MISSED"}`);
+  const h = results.http;
+  const vsRelay = () => {
+    line("Streamable HTTP CPU per call, guardwire ÷ bare relay", `${h.cpuRatioVsRelay.toFixed(2)} ×`, "≤ 1.3 ×", h.cpuRatioVsRelay <= 1.3);
+    console.log(`  CPU per call (median of rounds): guardwire ${h.cpuUsPerCall.toFixed(0)} µs, relay ${h.relayCpuUsPerCall.toFixed(0)} µs`);
+    line("Streamable HTTP added p50 over the bare relay, sequential", `+${h.addedP50MsVsRelay.toFixed(3)} ms`, "≤ 0.05 ms", h.addedP50MsVsRelay <= 0.05);
+    console.log(`  p50: direct ${h.directP50Ms.toFixed(3)}, relay ${h.relayP50Ms.toFixed(3)}, guardwire ${h.proxiedP50Ms.toFixed(3)} ms; throughput guardwire ÷ relay ${h.tputRatioVsRelay.toFixed(2)} ×`);
+  };
+  if (httpOnly) {
+    console.log(`\nguardwire serve bench, Streamable HTTP only — ${results.date.slice(0, 10)}, node ${process.version}${quick ? ", QUICK" : ""}, ${P.rounds} interleaved rounds, medians\n`);
+    vsRelay();
+    writeFileSync(join(root, "bench", "results-serve-http.json"), JSON.stringify({ ...results, rounds: per }, null, 2) + "\n");
+    await Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => (c.once("exit", r), c.kill("SIGTERM"))) : null)));
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    process.exit(0);
+  }
   results.stdioOverHttp = {
     guardwireTput: med("guardwireStdio", "tput"),
     supergatewayTput: med("supergateway", "tput"),
@@ -319,9 +325,7 @@ async function main() {
   await Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => (c.once("exit", r), c.kill("SIGTERM"))) : null)));
   rmSync(dir, { recursive: true, force: true });
 
-  const h = results.http;
   const s = results.stdioOverHttp;
-  const line = (what, value, target, ok) => console.log(`${what.padEnd(58)} ${value.padStart(14)}   ${target.padEnd(10)} ${ok ? "ok" : "MISSED"}`);
   console.log(`\nguardwire serve bench — ${results.date.slice(0, 10)}, node ${process.version}${quick ? ", QUICK" : ""}, ${P.rounds} interleaved rounds, medians\n`);
   line("Streamable HTTP throughput, proxied ÷ direct (32 in flight)", `${h.tputRatio.toFixed(2)} ×`, "≥ 0.85 ×", h.tputRatio >= 0.85);
   line("Streamable HTTP added p50 latency", `+${h.addedP50Ms.toFixed(3)} ms`, "≤ 0.15 ms", h.addedP50Ms <= 0.15);
@@ -333,6 +337,7 @@ async function main() {
   const b = results.largeBodies;
   line("32 concurrent 15 MB bodies, peak RSS over baseline", `${b.growthMb.toFixed(0)} MB`, `< ${b.budgetMb} MB`, b.growthMb < b.budgetMb);
   console.log(`  ${b.ok} answered, ${b.refused503} refused 503 (over the budget), ${b.other} other; RSS ${b.baselineMb.toFixed(0)} MB before, ${b.afterMb.toFixed(0)} MB 2 s after`);
+  vsRelay();
   console.log(`reference: a policy-free Node HTTP relay in the same rounds: ${h.relayTputRatio.toFixed(2)} × throughput, +${h.relayAddedP50Ms.toFixed(3)} ms p50`);
   console.log(`(direct ${h.directTput.toFixed(0)} calls/s, p50 ${h.directP50Ms.toFixed(3)} ms; proxied ${h.proxiedTput.toFixed(0)} calls/s, p50 ${h.proxiedP50Ms.toFixed(3)} ms)`);
   writeFileSync(join(root, "bench", "results-serve.json"), JSON.stringify({ ...results, rounds: per }, null, 2) + "\n");

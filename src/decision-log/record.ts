@@ -1,6 +1,6 @@
 /**
  * One decision, as written to the log. Field names are stable and documented in docs/decision-log.md.
- * `prev` and `hash` are added by the writer: hash = sha256(prev + canonical(line without hash)).
+ * `v`, `time`, `seq`, `prev` and `hash` are added by the writer: hash = sha256 of the line's bytes before `,"hash"`.
  */
 export interface DecisionInput {
   session: string;
@@ -58,11 +58,19 @@ export interface ApprovalStep {
 }
 
 export interface DecisionRecord extends DecisionInput {
+  /** The record version: 2 (absent on version-1 lines, whose hash covered their canonical JSON). */
+  v?: number;
   time: string;
   seq: number;
   prev: string;
   hash: string;
 }
+
+/**
+ * The record version the writer writes. 1 (no `v` field): hash = sha256(prev + canonical JSON of the line without
+ * hash). 2: hash = sha256 of the line's exact bytes from `{` up to the `,"hash":` that ends it (`prev` is among them).
+ */
+export const RECORD_VERSION = 2;
 
 /** The `prev` of the first line of a new chain. */
 export const GENESIS = "0".repeat(64);

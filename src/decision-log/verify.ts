@@ -2,15 +2,16 @@ import { hash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { canonicalize } from "../protocol/canonical.js";
 import { readHead } from "./head.js";
-import { GENESIS } from "./record.js";
+import { GENESIS, RECORD_VERSION } from "./record.js";
 
 export type VerifyResult =
   | { ok: true; lines: number; lastHash: string; lastSeq: number; torn?: number; recovered: number }
   | { ok: false; line: number; reason: string; lines: number };
 
 /**
- * Checks a log's hash chain: every line parses, its hash is sha256(prev + canonical(line without hash)), its prev is
- * the previous line's hash, and seq counts up by one. The first line must start the chain (prev = GENESIS) unless
+ * Checks a log's hash chain: every line parses, its hash holds (version 2: sha256 of the line's bytes before the hash;
+ * version 1, lines without `v`: sha256(prev + canonical(line without hash))), its prev is the previous line's hash,
+ * and seq counts up by one. Versions may follow each other in one file (a log written on by a newer guardwire). The first line must start the chain (prev = GENESIS) unless
  * the chain it continues is given.
  *
  * What a crash leaves is told apart from tampering: an unreadable *last* line (cut mid-write, or not a record) is
@@ -46,9 +47,9 @@ export function verifyChain(text: string, start: { prev?: string; seq?: number }
       return fail("prev does not match the previous line's hash (a line before it was deleted, changed or reordered)");
     }
     if (seq !== undefined && rec.seq !== seq) return fail(`seq is ${rec.seq}, expected ${seq} (a line was deleted or reordered)`);
-    const { hash: lineHash, ...rest } = rec;
-    const expected = hash("sha256", prev + canonicalize(rest), "hex");
-    if (lineHash !== expected) return fail("hash does not match the line's content (the line was changed)");
+    const bad = checkHash(line, rec, prev);
+    if (bad) return fail(bad);
+    const lineHash = rec.hash;
     prev = lineHash;
     seq = rec.seq + 1;
     count++;
@@ -56,10 +57,30 @@ export function verifyChain(text: string, start: { prev?: string; seq?: number }
   return { ok: true, lines: count, lastHash: prev, lastSeq: (seq ?? 0) - 1, recovered };
 }
 
+/** Why a line's own hash does not hold, by its record version; undefined when it holds. */
+function checkHash(line: string, rec: ChainedLine, prev: string): string | undefined {
+  const changed = "hash does not match the line's content (the line was changed)";
+  if (rec.v === undefined) {
+    // Version 1: sha256(prev + canonical JSON of the record without its hash).
+    const { hash: lineHash, ...rest } = rec;
+    return lineHash === hash("sha256", prev + canonicalize(rest), "hex") ? undefined : changed;
+  }
+  if (rec.v !== RECORD_VERSION) return `unknown record version ${JSON.stringify(rec.v)}`;
+  // Version 2: sha256 of the exact bytes before the hash, which must close the line as the writer writes it. A line
+  // with `v` cannot be passed off as version 1: `v` is among the bytes hashed.
+  const body = line.length - HASH_TAIL;
+  if (body <= 0 || line.slice(body) !== `,"hash":"${rec.hash}"}`) return "the line does not end with its hash (the line was changed)";
+  return rec.hash === hash("sha256", line.slice(0, body), "hex") ? undefined : changed;
+}
+
+/** `,"hash":"` + 64 hex digits + `"}`. */
+const HASH_TAIL = 9 + 64 + 2;
+
 interface ChainedLine {
   hash: string;
   prev: string;
   seq: number;
+  v?: unknown;
   torn?: unknown;
   reasonCode?: unknown[];
   [key: string]: unknown;

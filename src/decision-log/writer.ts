@@ -4,7 +4,7 @@ import { dirname } from "node:path";
 import { canonicalize } from "../protocol/canonical.js";
 import { writeHead } from "./head.js";
 import { acquireLock, releaseLock, type LockOwner } from "./lock.js";
-import { GENESIS, type DecisionInput, type DecisionRecord } from "./record.js";
+import { GENESIS, RECORD_VERSION, type DecisionInput, type DecisionRecord } from "./record.js";
 
 export interface DecisionLogOptions {
   /** A file path, or "-" for stderr. */
@@ -52,8 +52,8 @@ interface Batch {
 }
 
 /**
- * The decision log: one NDJSON line per decision, each chained to the previous by SHA-256:
- * hash = sha256(prev + canonical(line without hash)). Lines are buffered and written with one synchronous write per
+ * The decision log: one NDJSON line per decision, each chained to the previous by SHA-256 over the exact bytes of
+ * the line up to its hash, which include the previous line's hash (`prev`): record version 2 (docs/decision-log.md). Lines are buffered and written with one synchronous write per
  * 64 KiB or per `flushEveryMs`, so the hot path does not touch the disk and no write can overtake another (which would
  * reorder lines and break the chain). flushSync() (exit, signals) writes and fsyncs everything. Reopening an existing
  * file continues its chain. When the file cannot be written, `failure` says why, the lines are held (bounded) and
@@ -145,9 +145,10 @@ export class DecisionLog {
     const time = this.opts.clock ? this.opts.clock().toISOString() : isoNow();
     const seq = this.nextSeq;
     const prev = this.prev;
-    const { line, canonical } = serialize(time, seq, torn === undefined ? input : { ...input, torn }, prev);
-    const hash = hashHex(prev + canonical);
-    const full = line + ',"hash":"' + hash + '"}\n';
+    // Version 2: the hash covers the exact bytes of the line before its hash (prev included), serialized once.
+    const body = serialize(time, seq, torn === undefined ? input : { ...input, torn }, prev);
+    const hash = hashHex(body);
+    const full = body + ',"hash":"' + hash + '"}\n';
     // Sizes are counted in UTF-16 units: rotation is approximate for non-ASCII text, which is fine for a size cap.
     const size = this.bytes + this.pendingChars;
     if (this.opts.maxBytes && this.opts.dest !== "-" && !this.failure && size > 0 && size + full.length > this.opts.maxBytes) this.rotate();
@@ -393,63 +394,58 @@ const FLUSH_AT = 64 * 1024;
 
 /** Field order of a line (documented); `hash` comes last. */
 const LINE_KEYS = [
-  "time", "seq", "session", "route", "transport", "protocol", "direction", "kind", "id", "method", "tool", "agent",
+  "v", "time", "seq", "session", "route", "transport", "protocol", "direction", "kind", "id", "method", "tool", "agent",
   "decision", "mode", "rules", "reasonCode", "message", "evalUs", "digest", "ruleset", "failOpen", "preview",
-  "peer", "task", "context", "torn", "prev",
+  "peer", "task", "context", "torn", "approval", "prev",
 ] as const;
-const QUOTED = LINE_KEYS.map((k) => JSON.stringify(k));
-/** Positions of LINE_KEYS in canonical (sorted) order. */
-const SORTED = LINE_KEYS.map((_k, i) => i).sort((a, b) => ((LINE_KEYS[a] as string) < (LINE_KEYS[b] as string) ? -1 : 1));
 const KNOWN = new Set<string>(LINE_KEYS);
+/** The optional fields, in order, between `digest` and `prev`. */
+const OPTIONAL = ["ruleset", "failOpen", "preview", "peer", "task", "context", "torn", "approval"] as const;
+const OPTIONAL_QUOTED = OPTIONAL.map((k) => `,"${k}":`);
 
 /**
- * The line (fields in documented order, without hash) and the canonical form the hash covers (sorted keys), from one
- * serialization of each value. Values are primitives or string arrays, for which JSON.stringify is canonical.
+ * A line without its hash and closing brace (what the hash covers): fields in documented order, each value
+ * serialized once. Records hold primitives, string arrays and small objects (approval).
  */
-function serialize(time: string, seq: number, input: DecisionInput, prev: string): { line: string; canonical: string } {
-  const fields = input as unknown as Record<string, unknown>;
+function serialize(time: string, seq: number, input: DecisionInput, prev: string): string {
   for (const k in input) {
-    if (!KNOWN.has(k)) {
-      // A field this writer does not know: generic (slower) path, same result.
-      const rec = Object.assign({ time, seq }, input, { prev });
-      const line = JSON.stringify(rec);
-      return { line: line.slice(0, -1), canonical: canonicalize(rec) };
-    }
+    // A field this writer does not know: generic (slower) path, same guarantees.
+    if (!KNOWN.has(k)) return JSON.stringify(Object.assign({ v: RECORD_VERSION, time, seq }, input, { prev })).slice(0, -1);
   }
-  const parts: (string | undefined)[] = new Array(LINE_KEYS.length);
-  for (let i = 0; i < LINE_KEYS.length; i++) {
-    const k = LINE_KEYS[i] as string;
-    const v = k === "time" ? time : k === "seq" ? seq : k === "prev" ? prev : fields[k];
-    parts[i] = v === undefined ? undefined : jsonValue(v);
+  const r = input;
+  let line =
+    `{"v":${RECORD_VERSION},"time":${canonicalize(time)},"seq":${seq},"session":${str(r.session)},"route":${str(r.route)},"transport":${str(r.transport)}` +
+    `,"protocol":${str(r.protocol)},"direction":${str(r.direction)},"kind":${str(r.kind)},"id":${canonicalize(r.id)},"method":${opt(r.method)}` +
+    `,"tool":${opt(r.tool)},"agent":${opt(r.agent)},"decision":${str(r.decision)},"mode":${str(r.mode)},"rules":${strings(r.rules)}` +
+    `,"reasonCode":${strings(r.reasonCode)},"message":${str(r.message)},"evalUs":${canonicalize(r.evalUs)},"digest":${opt(r.digest)}`;
+  const fields = input as unknown as Record<string, unknown>;
+  for (let i = 0; i < OPTIONAL.length; i++) {
+    const v = fields[OPTIONAL[i] as string];
+    if (v !== undefined) line += (OPTIONAL_QUOTED[i] as string) + canonicalize(v);
   }
-  let line = "{";
-  for (let i = 0; i < parts.length; i++) {
-    if (parts[i] === undefined) continue;
-    if (line.length > 1) line += ",";
-    line += QUOTED[i] + ":" + parts[i];
-  }
-  let canonical = "{";
-  for (const i of SORTED) {
-    if (parts[i] === undefined) continue;
-    if (canonical.length > 1) canonical += ",";
-    canonical += QUOTED[i] + ":" + parts[i];
-  }
-  return { line, canonical: canonical + "}" };
+  return line + `,"prev":${canonicalize(prev)}`;
 }
 
-/** JSON.stringify for the values a record holds, without its per-call cost for the common plain strings. */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-function jsonValue(v: unknown): string {
-  if (typeof v === "string") return NEEDS_ESCAPE.test(v) ? JSON.stringify(v) : '"' + v + '"';
-  if (typeof v === "number") return Number.isFinite(v) ? String(v) : "null";
-  if (v === null) return "null";
-  if (typeof v === "boolean") return v ? "true" : "false";
-  if (Array.isArray(v)) {
-    let out = "[";
-    for (let i = 0; i < v.length; i++) out += (i > 0 ? "," : "") + jsonValue(v[i]);
-    return out + "]";
+/** Short strings repeat from line to line (session, route, decision, message…): each is escaped once. Bounded. */
+const quotedStrings = new Map<string, string>();
+function str(s: string): string {
+  let q = quotedStrings.get(s);
+  if (q === undefined) {
+    q = canonicalize(s);
+    if (s.length <= 64) {
+      if (quotedStrings.size >= 4096) quotedStrings.clear();
+      quotedStrings.set(s, q);
+    }
   }
-  return canonicalize(v);
+  return q;
+}
+const opt = (s: string | null | undefined): string => (typeof s === "string" ? str(s) : canonicalize(s ?? null));
+function strings(xs: readonly string[] | undefined): string {
+  if (!Array.isArray(xs)) return canonicalize(xs ?? null);
+  if (xs.length === 0) return "[]";
+  let out = "[";
+  for (let i = 0; i < xs.length; i++) out += (i > 0 ? "," : "") + (typeof xs[i] === "string" ? str(xs[i] as string) : canonicalize(xs[i]));
+  return out + "]";
 }
 
 /** toISOString is costly per call; decisions come many per millisecond under load. */

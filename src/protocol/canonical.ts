@@ -5,11 +5,22 @@
  * Values reaching here are depth-capped by the parser, so recursion is bounded.
  */
 export function canonicalize(value: unknown): string {
-  if (value === null || typeof value !== "object") {
-    if (value === undefined || typeof value === "function" || typeof value === "symbol") return "null";
-    if (typeof value === "bigint") return value.toString();
-    return JSON.stringify(value);
+  switch (typeof value) {
+    case "string":
+      return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : '"' + value + '"';
+    case "number":
+      // Number's own toString is JSON's for finite numbers.
+      return Number.isFinite(value) ? "" + value : "null";
+    case "boolean":
+      return value ? "true" : "false";
+    case "bigint":
+      return value.toString();
+    case "object":
+      break;
+    default:
+      return "null";
   }
+  if (value === null) return "null";
   if (Array.isArray(value)) {
     let out = "[";
     for (let i = 0; i < value.length; i++) {
@@ -23,7 +34,8 @@ export function canonicalize(value: unknown): string {
   if (!isSorted(keys)) keys.sort();
   let out = "{";
   let first = true;
-  for (const k of keys) {
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
     const v = obj[k];
     if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
     if (!first) out += ",";
@@ -32,6 +44,9 @@ export function canonicalize(value: unknown): string {
   }
   return out + "}";
 }
+
+/** A string JSON.stringify would escape: quotes, backslashes, control characters, lone surrogates (checked there). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 function isSorted(keys: string[]): boolean {
   for (let i = 1; i < keys.length; i++) if ((keys[i - 1] as string) > (keys[i] as string)) return false;

@@ -40,27 +40,30 @@ export class NdjsonChannel implements Peer {
 
   private source: Readable | undefined;
 
-  private corked = false;
+  /** Lines sent this turn, not yet written. */
+  private queued = "";
 
   send(text: string): void {
     if (this.output.destroyed || this.output.writableEnded) return;
-    // Messages sent in the same turn (several lines from one chunk, a batch) leave in one write.
-    if (!this.corked) {
-      this.corked = true;
-      this.output.cork();
-      queueMicrotask(() => {
-        this.corked = false;
-        this.output.uncork();
-      });
-    }
-    const ok = this.output.write(text + "\n");
+    // Messages sent in the same turn (several lines from one chunk, a batch) leave in one write, once the turn's
+    // work is done; the session makes its decision lines after that write (session.ts, record).
+    if (this.queued === "") queueMicrotask(this.flush);
+    this.queued += text + "\n";
+  }
+
+  private readonly flush = (): void => {
+    const data = this.queued;
+    this.queued = "";
+    if (data === "" || this.output.destroyed || this.output.writableEnded) return;
+    const ok = this.output.write(data);
     if (!ok && this.source && !this.paused.includes(this.source)) {
       this.source.pause();
       this.paused.push(this.source);
     }
-  }
+  };
 
   end(): void {
+    this.flush();
     if (!this.output.writableEnded) this.output.end();
   }
 }

@@ -8,6 +8,7 @@ import { runVerify } from "../../src/cli/verify.js";
 import { followFile } from "../../src/decision-log/reader.js";
 import type { DecisionInput } from "../../src/decision-log/record.js";
 import { GENESIS } from "../../src/decision-log/record.js";
+import { canonicalize } from "../../src/protocol/canonical.js";
 import { verifyChain, verifyFiles } from "../../src/decision-log/verify.js";
 import { DecisionLog, hashHex } from "../../src/decision-log/writer.js";
 import { tempDir } from "../helpers.js";
@@ -39,9 +40,13 @@ describe("the decision log writer", () => {
     const lines = readFileSync(file, "utf8").trimEnd().split("\n");
     expect(lines).toHaveLength(3);
     const first = JSON.parse(lines[0] as string);
-    expect(Object.keys(first)).toEqual(["time", "seq", "session", "route", "transport", "protocol", "direction", "kind", "id", "method", "tool", "agent", "decision", "mode", "rules", "reasonCode", "message", "evalUs", "digest", "prev", "hash"]);
+    expect(Object.keys(first)).toEqual(["v", "time", "seq", "session", "route", "transport", "protocol", "direction", "kind", "id", "method", "tool", "agent", "decision", "mode", "rules", "reasonCode", "message", "evalUs", "digest", "prev", "hash"]);
     expect(first).toEqual(records[0]);
-    expect(first).toMatchObject({ ...input(0), time: "2026-11-22T12:00:00.000Z", seq: 0 });
+    expect(first).toMatchObject({ ...input(0), v: 2, time: "2026-11-22T12:00:00.000Z", seq: 0 });
+    // Version 2: the hash covers the line's exact bytes before it.
+    const line = lines[0] as string;
+    expect(line.endsWith(`,"hash":"${first.hash}"}`)).toBe(true);
+    expect(first.hash).toBe(hashHex(line.slice(0, line.lastIndexOf(',"hash":'))));
     expect(first.prev).toBe(GENESIS);
     expect(JSON.parse(lines[1] as string).prev).toBe(first.hash);
     expect(verifyChain(readFileSync(file, "utf8"))).toMatchObject({ ok: true, lines: 3 });
@@ -221,6 +226,66 @@ describe("verify", () => {
     expect(await verifyFiles([file])).toMatchObject({ ok: true, torn: { line: 7 } });
     appendFileSync(file, (lines[5] as string) + "\n");
     expect(await verifyFiles([file])).toMatchObject({ ok: false, line: 7 });
+  });
+});
+
+describe("verify, across record versions", () => {
+  /** Version-1 lines, as guardwire wrote them before record version 2: hash = sha256(prev + canonical JSON without hash). */
+  function v1Lines(n: number, from: { prev: string; seq: number } = { prev: GENESIS, seq: 0 }): string[] {
+    const out: string[] = [];
+    let prev = from.prev;
+    for (let i = 0; i < n; i++) {
+      const rec = { time: "2026-11-20T12:00:00.000Z", seq: from.seq + i, ...input(i), prev };
+      const hash = hashHex(prev + canonicalize(rec));
+      out.push(JSON.stringify({ ...rec, hash }));
+      prev = hash;
+    }
+    return out;
+  }
+  const write = (file: string, lines: string[]) => writeFileSync(file, lines.join("\n") + "\n");
+
+  it("verifies a version-1 log, and one a newer writer continued in version 2", async () => {
+    const file = join(tempDir(), "d.ndjson");
+    const old = v1Lines(4);
+    write(file, old);
+    expect(await verifyFiles([file])).toMatchObject({ ok: true, lines: 4 });
+    // Reopened by this writer: it continues the old chain with version-2 lines.
+    const more = await writeLog(file, 3);
+    expect(more.map((r) => [r.v, r.seq])).toEqual([[2, 4], [2, 5], [2, 6]]);
+    expect(more[0]?.prev).toBe(JSON.parse(old[3] as string).hash);
+    expect(await verifyFiles([file])).toMatchObject({ ok: true, lines: 7 });
+  });
+
+  it.each([2, 6])("names line %i of a mixed log when it is edited, deleted or moved", async (n) => {
+    const file = join(tempDir(), "d.ndjson");
+    write(file, v1Lines(4));
+    await writeLog(file, 3);
+    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    write(file, lines.map((l, i) => (i === n - 1 ? l.replace('"evalUs":3', '"evalUs":4') : l)));
+    expect(await verifyFiles([file])).toMatchObject({ ok: false, line: n });
+    write(file, lines.filter((_l, i) => i !== n - 1));
+    expect(await verifyFiles([file])).toMatchObject({ ok: false, line: n });
+    write(file, lines.map((l, i) => (i === n - 1 ? (lines[n] as string) : i === n ? (lines[n - 1] as string) : l)));
+    expect(await verifyFiles([file])).toMatchObject({ ok: false, line: n });
+  });
+
+  it("catches a version-2 line changed in ways its parsed fields do not show, or passed off as another version", async () => {
+    const file = join(tempDir(), "d.ndjson");
+    await writeLog(file, 3);
+    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+    const edits: ((l: string) => string)[] = [
+      (l) => l.replace('"seq":1,', '"seq": 1,'), // whitespace: the same record, other bytes
+      (l) => l.replace('"digest":', '"route":"r","digest":'), // a duplicate key with the same value
+      (l) => l.replace('"v":2,', ""), // dropped to version 1 (its hash was not made that way)
+      (l) => l.replace('"v":2,', '"v":3,'),
+      (l) => l.replace(/"}$/, '" }'),
+    ];
+    for (const edit of edits) {
+      const changed = edit(lines[1] as string);
+      expect(changed).not.toBe(lines[1]);
+      write(file, [lines[0], changed, lines[2]] as string[]);
+      expect(await verifyFiles([file])).toMatchObject({ ok: false, line: 2 });
+    }
   });
 });
 

@@ -231,3 +231,29 @@ describe("session: a server request that reuses an id", () => {
     expect(h.toAgent).toEqual([ask, { jsonrpc: "2.0", id: "a", result: { done: true } }]);
   });
 });
+
+describe("sequential latency on stdio", () => {
+  it("writes a forwarded message before its decision line is made, in the same turn, in both directions", async () => {
+    const { NdjsonChannel } = await import("../../src/transports/ndjson-channel.js");
+    const { PassThrough } = await import("node:stream");
+    const agentIn = new PassThrough();
+    const agentOut = new PassThrough();
+    const serverIn = new PassThrough();
+    const serverOut = new PassThrough();
+    const events: string[] = [];
+    agentOut.on("data", (b: Buffer) => events.push(`to agent: ${JSON.parse(b.toString()).id}`));
+    serverIn.on("data", (b: Buffer) => events.push(`to server: ${JSON.parse(b.toString()).id}`));
+    // What a write has handed on by the time the line is made: PassThrough emits `data` synchronously on write.
+    const log = { write: (d: DecisionInput) => void events.push(`logged ${d.direction} ${d.id}`) };
+    // Frames arrive only after this turn, once `session` exists (as in stdio-launcher).
+    const down = new NdjsonChannel(agentIn, agentOut, 1 << 20, (f) => session.fromDownstream(f));
+    const up = new NdjsonChannel(serverOut, serverIn, 1 << 20, (f) => session.fromUpstream(f));
+    const session = new Session(down, up, { guardian: allowAll, log, route: "r", transport: "stdio" });
+
+    agentIn.write(JSON.stringify(call(7, "echo", { message: "hi" })) + "\n");
+    await new Promise((r) => setImmediate(r));
+    serverOut.write(JSON.stringify({ jsonrpc: "2.0", id: 7, result: { content: [] } }) + "\n");
+    await new Promise((r) => setImmediate(r));
+    expect(events).toEqual(["to server: 7", "logged outbound 7", "to agent: 7", "logged inbound 7"]);
+  });
+});

@@ -6,6 +6,7 @@ import { regexProblem, safeRegex, type SafeRegex } from "../regex.js";
 import type { Severity } from "../alert.js";
 import { ASK_DEFAULT_TIMEOUT_MS, ASK_MAX_TIMEOUT_MS, compilePrompt, type CompiledAsk } from "../ask.js";
 import type { Ask, Edit, Rule } from "./schema.js";
+import { BAIL, specialiseWhen } from "./specialise.js";
 
 /** The variables a `when` expression can use (RULES.md). Every one is always bound, to null when absent. */
 export const CEL_VARIABLES = [
@@ -54,8 +55,28 @@ type CelNode = { op: string; args: unknown };
  * Compiles a `when` expression with every `matches()` call routed to RE2, and every literal pattern checked now,
  * so a bad or unsupported regex is a load error, not a runtime deny. `size()` is routed to the same function
  * without the library's code-point walk of every string. Type errors are reported against the expression as written.
+ * Common shapes run as plain functions specialised at load (specialise.ts); `specialise: false` is for tests.
  */
-function compileWhen(expression: string): (vars: Record<string, unknown>) => unknown {
+export function compileWhen(expression: string, opts: { specialise?: boolean } = {}): (vars: Record<string, unknown>) => unknown {
+  const { run, ast } = parseWhen(expression);
+  const fast = opts.specialise === false ? null : specialiseWhen(ast);
+  if (!fast) return run;
+  const { test, vars: strings } = fast;
+  // A variable that is not a string after all (never, as evaluate.ts binds them), or a value the test was not made
+  // for (BAIL): the CEL program decides.
+  return (vars) => {
+    if (!strings.every((k) => typeof vars[k] === "string")) return run(vars);
+    try {
+      return test(vars);
+    } catch (e) {
+      if (e === BAIL) return run(vars);
+      throw e;
+    }
+  };
+}
+
+/** The checked CEL program of a `when`, and its AST as rewritten (matches → RE2, size → fastSize). */
+export function parseWhen(expression: string): { run: (vars: Record<string, unknown>) => unknown; ast: unknown } {
   const first = celEnv.parse(expression);
   const asWritten = first.check();
   if (!asWritten.valid) throw asWritten.error ?? new Error("invalid expression");
@@ -89,7 +110,7 @@ function compileWhen(expression: string): (vars: Record<string, unknown>) => unk
   if (!checked.valid) throw checked.error ?? new Error("invalid expression");
   const problem = whenProblem(first.ast, String(checked.type));
   if (problem) throw new Error(problem);
-  return program as (vars: Record<string, unknown>) => unknown;
+  return { run: program as (vars: Record<string, unknown>) => unknown, ast: first.ast };
 }
 
 /**
