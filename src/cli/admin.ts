@@ -20,6 +20,7 @@ import { playgroundRoutes } from "../admin/playground-api.js";
 import { DecisionStats, RecentDecisions, recentRoutes, statsRoutes } from "../admin/stats.js";
 import type { DecisionInput } from "../decision-log/record.js";
 import { logRoutes, type LogView } from "../admin/log-api.js";
+import { openApiRoutes } from "../admin/openapi.js";
 import type { EmbeddedGuardian } from "../guardian/embedded.js";
 import { GuardwireError } from "../errors.js";
 
@@ -74,7 +75,7 @@ export function adminRoutes(parts: AdminParts): AdminRoute[] {
   });
   const { links, metrics, console: ui } = parts;
   const consoleApi = ui ? [...rulesRoutes(ui.rules, stats), ...playgroundRoutes(ui.embedded), ...logRoutes(ui.log)] : [];
-  return [
+  const routes = [
     ...approvalRoutes(broker),
     ...live.routes,
     ...eventRoutes([approvals, decisions, ...live.events]),
@@ -85,6 +86,7 @@ export function adminRoutes(parts: AdminParts): AdminRoute[] {
     ...(links?.routes() ?? []),
     ...(metrics ? metricsRoutes(metrics) : []),
   ];
+  return [...routes, ...openApiRoutes(parts.version, routes)];
 }
 
 export interface StartedAdmin {

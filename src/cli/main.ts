@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from "commander";
 import { GuardwireError } from "../errors.js";
 import { rulesJsonSchema } from "../guardian/rules/schema.js";
 import { configJsonSchema } from "../config/schema.js";
+import { adminOpenApi } from "../admin/openapi.js";
 import { describeProblems, PACKS_DIR, readAndLoadRules, rulesOrDefault } from "./rules.js";
 import { printTestSummary, runTestFiles } from "./test-rules.js";
 import { runTail } from "./tail.js";
@@ -187,12 +188,12 @@ program
 
 program
   .command("schema")
-  .description("print the JSON Schema of rule files or of the serve configuration (for editor completion)")
-  .argument("<what>", "rules | config")
+  .description("print the JSON Schema of rule files or of the serve configuration (for editor completion), or the admin API's OpenAPI document")
+  .argument("<what>", "rules | config | admin")
   .action((what: string) => {
-    const schemas: Record<string, () => Record<string, unknown>> = { rules: rulesJsonSchema, config: configJsonSchema };
+    const schemas: Record<string, () => Record<string, unknown>> = { rules: rulesJsonSchema, config: configJsonSchema, admin: () => adminOpenApi(pkg.version) };
     const make = schemas[what];
-    if (!make) throw new GuardwireError("USAGE", `unknown schema "${what}" (known: rules, config)`);
+    if (!make) throw new GuardwireError("USAGE", `unknown schema "${what}" (known: rules, config, admin)`);
     process.stdout.write(JSON.stringify(make(), null, 2) + "\n");
   });
 
