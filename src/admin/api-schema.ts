@@ -27,6 +27,13 @@ export const apiError = z.strictObject({ error: z.strictObject({ code: z.enum(AP
 export const linkError = z.strictObject({ error: z.strictObject({ code: z.enum(LINK_ERROR_CODES), message: z.string() }) });
 
 export const apiIndex = z.strictObject({ version: z.string(), endpoints: z.array(z.string()) });
+/** `GET /api/openapi.json`, in outline (its own content is OpenAPI's). */
+export const openApiDocument = z.looseObject({
+  openapi: z.literal("3.1.0"),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.record(z.string(), z.unknown())),
+  components: z.looseObject({ schemas: z.record(z.string(), z.unknown()) }),
+});
 
 const scope = z.enum(["once", "session", "always"]);
 

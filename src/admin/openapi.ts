@@ -7,6 +7,7 @@ const COMPONENTS = {
   Error: s.apiError,
   LinkError: s.linkError,
   Index: s.apiIndex,
+  OpenApiDocument: s.openApiDocument,
   HeldApproval: s.heldApproval,
   ApprovalOutcome: s.approvalOutcome,
   Remembered: s.remembered,
@@ -67,7 +68,7 @@ const BAD = { 400: "Error" } as const;
  */
 const OPERATIONS: Record<string, Operation> = {
   "GET /api": { summary: "guardwire's version and the endpoints this listener serves", answers: { 200: "Index" } },
-  "GET /api/openapi.json": { summary: "this document", answers: { 200: ["application/json", "an OpenAPI 3.1 document"] } },
+  "GET /api/openapi.json": { summary: "this document", answers: { 200: "OpenApiDocument" } },
   "GET /api/approvals": { summary: "the held approvals", answers: { 200: "ApprovalList" } },
   "GET /api/approvals/:id": { summary: "one held approval", answers: { 200: "ApprovalOne", ...HELD } },
   "POST /api/approvals/:id/approve|deny": { summary: "approve or refuse a held approval", body: "DecideBody", answers: { 200: "ApprovalDecided", ...BAD, ...HELD } },
@@ -153,8 +154,8 @@ function operation(doc: string, op: Operation) {
 }
 
 /**
- * The admin API as an OpenAPI 3.1 document. Given the listener's routes, only what it serves is in it (wrap without
- * the console has no rules API); without them, everything guardwire's admin listener can serve (`guardwire schema admin`).
+ * The admin API as an OpenAPI 3.1 document. Given the listener's routes, only what it serves is in it (no signed
+ * links without an approval webhook); without them, everything guardwire's admin listener can serve (`guardwire schema admin`).
  */
 export function adminOpenApi(version: string, routes?: AdminRoute[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
