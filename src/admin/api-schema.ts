@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ApiError } from "./server.js";
 import type { ApprovalOutcome, HeldApproval } from "../approvals/broker.js";
-import type { Remembered } from "../approvals/remembered.js";
+import type { Binding, Remembered } from "../approvals/remembered.js";
 import type { SessionInfo } from "../control/registry.js";
 import type { ApprovalStep, DecisionInput } from "../decision-log/record.js";
 import type { ChainHead } from "../decision-log/head.js";
@@ -37,26 +37,30 @@ export const openApiDocument = z.looseObject({
 
 const scope = z.enum(["once", "session", "always"]);
 
-export const heldApproval = z
-  .strictObject({
-    id: z.string(),
-    session: z.string(),
-    route: z.string(),
-    transport: z.string(),
-    agent: z.string().nullable(),
-    server: z.string().nullable(),
-    method: z.string().nullable(),
-    tool: z.string().nullable(),
-    rule: z.string(),
-    prompt: z.string(),
-    argsDigest: z.string(),
-    ruleset: z.string(),
-    remember: scope.describe("the widest scope an approver may give"),
-    onTimeout: z.enum(["deny", "allow"]),
-    requestedAt: iso,
-    expiresAt: iso,
-    channels: z.array(z.string()),
-  });
+/** What an approval is bound to (the Binding of src/approvals/remembered.ts), shared by held and remembered approvals. */
+const binding = {
+  route: z.string(),
+  agent: z.string().nullable(),
+  server: z.string().nullable(),
+  method: z.string().nullable(),
+  tool: z.string().nullable(),
+  rule: z.string(),
+  argsDigest: z.string(),
+  ruleset: z.string(),
+};
+
+export const heldApproval = z.strictObject({
+  id: z.string(),
+  session: z.string(),
+  transport: z.string(),
+  ...binding,
+  prompt: z.string(),
+  remember: scope.describe("the widest scope an approver may give"),
+  onTimeout: z.enum(["deny", "allow"]),
+  requestedAt: iso,
+  expiresAt: iso,
+  channels: z.array(z.string()),
+});
 
 export const approvalOutcome = z
   .discriminatedUnion("outcome", [
@@ -67,22 +71,14 @@ export const approvalOutcome = z
     z.strictObject({ outcome: z.literal("shutdown"), afterMs: z.number() }),
   ]);
 
-export const remembered = z
-  .strictObject({
-    id: z.string().describe("the approval that granted it"),
-    scope: z.enum(["session", "always"]),
-    session: z.string().nullable(),
-    route: z.string(),
-    agent: z.string().nullable(),
-    server: z.string().nullable(),
-    method: z.string().nullable(),
-    tool: z.string().nullable(),
-    rule: z.string(),
-    argsDigest: z.string(),
-    ruleset: z.string(),
-    grantedAt: iso,
-    expiresAt: iso.nullable().describe("null: until the session ends"),
-  });
+export const remembered = z.strictObject({
+  id: z.string().describe("the approval that granted it"),
+  scope: z.enum(["session", "always"]),
+  session: z.string().nullable(),
+  ...binding,
+  grantedAt: iso,
+  expiresAt: iso.nullable().describe("null: until the session ends"),
+});
 
 const peer = z.strictObject({ name: z.string(), version: z.string() });
 
@@ -294,6 +290,7 @@ const agree = <T extends true>(_proof?: T) => {};
 agree<Same<z.infer<typeof heldApproval>, HeldApproval>>();
 agree<Same<z.infer<typeof approvalOutcome>, ApprovalOutcome>>();
 agree<Same<z.infer<typeof remembered>, Remembered>>();
+agree<Same<z.infer<z.ZodObject<typeof binding>>, Binding>>();
 agree<Same<z.infer<typeof sessionInfo>, SessionInfo>>();
 agree<Same<z.infer<typeof approvalStep>, ApprovalStep>>();
 agree<Same<z.infer<typeof decisionInput>, DecisionInput>>();
