@@ -3,7 +3,7 @@ import * as s from "./api-schema.js";
 import type { AdminRoute } from "./server.js";
 
 /** Every schema the document names, by its component name. */
-const COMPONENTS = {
+export const COMPONENTS = {
   Error: s.apiError,
   LinkError: s.linkError,
   Index: s.apiIndex,
@@ -41,7 +41,7 @@ const COMPONENTS = {
 } as const;
 type Component = keyof typeof COMPONENTS;
 
-const EVENT_COMPONENTS: Record<s.EventName, Component> = {
+export const EVENT_COMPONENTS: Record<s.EventName, Component> = {
   "approval.requested": "ApprovalRequestedEvent",
   "approval.decided": "ApprovalDecidedEvent",
   decision: "DecisionEvent",

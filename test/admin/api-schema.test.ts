@@ -10,7 +10,9 @@ import { CLI, connectWrapped, EVERYTHING, tempDir, type Wrapped } from "../helpe
 import { startAlertReceiver } from "../support/alert-receiver.js";
 import { startServeCli, stopChild } from "../support/servers.js";
 import * as s from "../../src/admin/api-schema.js";
-import { pathsOf } from "../../src/admin/openapi.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { adminOpenApi, COMPONENTS, EVENT_COMPONENTS, pathsOf } from "../../src/admin/openapi.js";
 
 const run = promisify(execFile);
 const dir = tempDir();
@@ -35,6 +37,20 @@ process.env.GUARDWIRE_APPROVALS_FILE = join(dir, "approvals.json");
 const plain = (name: string) => new Client({ name, version: "1.0.0" }, { capabilities: {} });
 
 type Admin = { url: string; token: string };
+
+/**
+ * The document's own JSON Schemas, as a client in another language would use them: every answer must pass these too,
+ * not only the zod schemas they are made from.
+ */
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+ajv.addSchema({ $id: "admin", components: (adminOpenApi("test") as { components: unknown }).components });
+function published(name: string, data: unknown): void {
+  const validate = ajv.getSchema(`admin#/components/schemas/${name}`);
+  if (!validate) throw new Error(`no component ${name}`);
+  expect(validate(data) ? [] : validate.errors, `${name} per the OpenAPI document`).toEqual([]);
+}
+const componentOf = (schema: z.ZodType) => Object.entries(COMPONENTS).find(([, c]) => c === schema)?.[0];
 type Answer = { status: number; data: unknown };
 type OpenApi = { openapi: string; paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: { $ref: string } }> }> }>>; components: { schemas: Record<string, unknown> } };
 
@@ -51,6 +67,9 @@ function client(adminFile: string) {
   async function call<T extends z.ZodType>(schema: T, status: number, method: string, path: string, body?: unknown, token?: string | null): Promise<z.infer<T>> {
     const r = await api(method, path, body, token);
     expect({ path, status: r.status }).toEqual({ path, status });
+    const name = componentOf(schema);
+    if (!name) throw new Error(`${path}: its schema is not a component of the document`);
+    published(name, r.data);
     return schema.parse(r.data);
   }
   /** Polls until `ok` holds for the parsed answer (the admin API is the source of truth). */
@@ -107,6 +126,7 @@ function checkEvents(seen: { event: string; data: unknown }[]): Record<string, n
     const schema = s.EVENTS[e.event as s.EventName];
     expect(schema, `a schema for event ${e.event}`).toBeDefined();
     schema.parse(e.data);
+    published(EVENT_COMPONENTS[e.event as s.EventName], e.data);
     counts[e.event] = (counts[e.event] ?? 0) + 1;
   }
   return counts;
@@ -167,6 +187,10 @@ describe("the admin API in serve answers what its schema says", () => {
     const list = await until(s.approvalsList, "/api/approvals", (v) => v.approvals.length === 1);
     const ap = list.approvals[0] as z.infer<typeof s.heldApproval>;
     expect(await call(s.approvalOne, 200, "GET", `/api/approvals/${ap.id}`)).toEqual({ approval: ap });
+    // Both schemas are closed: a field they do not name, or one missing, fails.
+    expect(() => s.approvalOne.parse({ approval: { ...ap, extra: 1 } })).toThrow();
+    expect(ajv.getSchema("admin#/components/schemas/ApprovalOne")?.({ approval: { ...ap, extra: 1 } })).toBe(false);
+    expect(ajv.getSchema("admin#/components/schemas/ApprovalOne")?.({ approval: { ...ap, prompt: undefined } })).toBe(false);
     await call(s.apiError, 400, "POST", `/api/approvals/${ap.id}/approve`, { remember: "forever" });
     await call(s.apiError, 400, "POST", `/api/approvals/${ap.id}/approve`, "[1]");
     const decided = await call(s.approvalDecided, 200, "POST", `/api/approvals/${ap.id}/approve`, { remember: "session", reason: "ok", by: "tester" });
@@ -278,10 +302,12 @@ describe("the admin API in wrap --admin (with signed links for the approval webh
     const first = await post();
     expect(first.status).toBe(200);
     expect(s.approvalDecided.parse(first.data).decision).toBe("approved");
+    published("ApprovalDecided", first.data);
     await held;
     const again = await post();
     expect(again.status).toBe(409);
     expect(s.linkError.parse(again.data).error.code).toBe("LINK_USED");
+    published("LinkError", again.data);
 
     const list = await until(s.sessionsList, "/api/sessions", (v) => v.sessions.length === 1 && v.sessions[0]?.client?.name === "wrap-client");
     expect(list.sessions[0]?.transport).toBe("stdio");
