@@ -172,10 +172,3 @@ export function adminOpenApi(version: string, routes?: AdminRoute[]): Record<str
     components: { schemas: schemas(), securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
   };
 }
-
-/** `GET /api/openapi.json`: the document for this listener's routes. */
-export function openApiRoutes(version: string, routes: AdminRoute[]): AdminRoute[] {
-  const self: AdminRoute = { method: "GET", pattern: /^\/api\/openapi\.json$/, doc: "GET /api/openapi.json", run: () => [200, doc] };
-  const doc = adminOpenApi(version, [...routes, self]);
-  return [self];
-}

@@ -20,7 +20,6 @@ import { playgroundRoutes } from "../admin/playground-api.js";
 import { DecisionStats, RecentDecisions, recentRoutes, statsRoutes } from "../admin/stats.js";
 import type { DecisionInput } from "../decision-log/record.js";
 import { logRoutes, type LogView } from "../admin/log-api.js";
-import { openApiRoutes } from "../admin/openapi.js";
 import type { EmbeddedGuardian } from "../guardian/embedded.js";
 import { GuardwireError } from "../errors.js";
 
@@ -86,7 +85,19 @@ export function adminRoutes(parts: AdminParts): AdminRoute[] {
     ...(links?.routes() ?? []),
     ...(metrics ? metricsRoutes(metrics) : []),
   ];
-  return [...routes, ...openApiRoutes(parts.version, routes)];
+  return [...routes, openApiRoute(parts.version, routes)];
+}
+
+/** `GET /api/openapi.json`: the document for these routes, made when first asked for (its schemas load only then). */
+function openApiRoute(version: string, routes: AdminRoute[]): AdminRoute {
+  let doc: Record<string, unknown> | undefined;
+  const self: AdminRoute = {
+    method: "GET",
+    pattern: /^\/api\/openapi\.json$/,
+    doc: "GET /api/openapi.json",
+    run: async () => [200, (doc ??= (await import("../admin/openapi.js")).adminOpenApi(version, [...routes, self]))],
+  };
+  return self;
 }
 
 export interface StartedAdmin {

@@ -4,7 +4,6 @@ import { Command, CommanderError, Option } from "commander";
 import { GuardwireError } from "../errors.js";
 import { rulesJsonSchema } from "../guardian/rules/schema.js";
 import { configJsonSchema } from "../config/schema.js";
-import { adminOpenApi } from "../admin/openapi.js";
 import { describeProblems, PACKS_DIR, readAndLoadRules, rulesOrDefault } from "./rules.js";
 import { printTestSummary, runTestFiles } from "./test-rules.js";
 import { runTail } from "./tail.js";
@@ -190,11 +189,16 @@ program
   .command("schema")
   .description("print the JSON Schema of rule files or of the serve configuration (for editor completion), or the admin API's OpenAPI document")
   .argument("<what>", "rules | config | admin")
-  .action((what: string) => {
-    const schemas: Record<string, () => Record<string, unknown>> = { rules: rulesJsonSchema, config: configJsonSchema, admin: () => adminOpenApi(pkg.version) };
+  .action(async (what: string) => {
+    const schemas: Record<string, () => Record<string, unknown> | Promise<Record<string, unknown>>> = {
+      rules: rulesJsonSchema,
+      config: configJsonSchema,
+      // Loaded only here and when the listener is asked for it: wrap and serve start without it.
+      admin: async () => (await import("../admin/openapi.js")).adminOpenApi(pkg.version),
+    };
     const make = schemas[what];
     if (!make) throw new GuardwireError("USAGE", `unknown schema "${what}" (known: rules, config, admin)`);
-    process.stdout.write(JSON.stringify(make(), null, 2) + "\n");
+    process.stdout.write(JSON.stringify(await make(), null, 2) + "\n");
   });
 
 program
