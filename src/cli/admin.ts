@@ -74,7 +74,7 @@ export function adminRoutes(parts: AdminParts): AdminRoute[] {
   });
   const { links, metrics, console: ui } = parts;
   const consoleApi = ui ? [...rulesRoutes(ui.rules, stats), ...playgroundRoutes(ui.embedded), ...logRoutes(ui.log)] : [];
-  return [
+  const routes = [
     ...approvalRoutes(broker),
     ...live.routes,
     ...eventRoutes([approvals, decisions, ...live.events]),
@@ -85,6 +85,19 @@ export function adminRoutes(parts: AdminParts): AdminRoute[] {
     ...(links?.routes() ?? []),
     ...(metrics ? metricsRoutes(metrics) : []),
   ];
+  return [...routes, openApiRoute(parts.version, routes)];
+}
+
+/** `GET /api/openapi.json`: the document for these routes, made when first asked for (its schemas load only then). */
+function openApiRoute(version: string, routes: AdminRoute[]): AdminRoute {
+  let doc: Record<string, unknown> | undefined;
+  const self: AdminRoute = {
+    method: "GET",
+    pattern: /^\/api\/openapi\.json$/,
+    doc: "GET /api/openapi.json",
+    run: async () => [200, (doc ??= (await import("../admin/openapi.js")).adminOpenApi(version, [...routes, self]))],
+  };
+  return self;
 }
 
 export interface StartedAdmin {

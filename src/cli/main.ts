@@ -187,13 +187,18 @@ program
 
 program
   .command("schema")
-  .description("print the JSON Schema of rule files or of the serve configuration (for editor completion)")
-  .argument("<what>", "rules | config")
-  .action((what: string) => {
-    const schemas: Record<string, () => Record<string, unknown>> = { rules: rulesJsonSchema, config: configJsonSchema };
+  .description("print the JSON Schema of rule files or of the serve configuration (for editor completion), or the admin API's OpenAPI document")
+  .argument("<what>", "rules | config | admin")
+  .action(async (what: string) => {
+    const schemas: Record<string, () => Record<string, unknown> | Promise<Record<string, unknown>>> = {
+      rules: rulesJsonSchema,
+      config: configJsonSchema,
+      // Loaded only here and when the listener is asked for it: wrap and serve start without it.
+      admin: async () => (await import("../admin/openapi.js")).adminOpenApi(pkg.version),
+    };
     const make = schemas[what];
-    if (!make) throw new GuardwireError("USAGE", `unknown schema "${what}" (known: rules, config)`);
-    process.stdout.write(JSON.stringify(make(), null, 2) + "\n");
+    if (!make) throw new GuardwireError("USAGE", `unknown schema "${what}" (known: rules, config, admin)`);
+    process.stdout.write(JSON.stringify(await make(), null, 2) + "\n");
   });
 
 program
