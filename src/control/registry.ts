@@ -95,7 +95,8 @@ const INFO_CHARS = 200;
  * The live sessions of this process, for an operator: listed with their statistics, suspended (new requests from the
  * agent held, or refused), resumed (held requests go on, in order) and killed (pending requests answered, both ends
  * closed). Each session gets a gate (`Session.control`) checked where agent messages enter; statistics come from the
- * decision feed. Events `opened`, `updated` (suspended, resumed, the client known) and `closed` carry a SessionInfo.
+ * decision feed. Events `opened`, `updated` (suspended, resumed, the client or server known, a request or approval held
+ * or let go) and `closed` carry a SessionInfo.
  */
 export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updated: [SessionInfo]; closed: [SessionInfo] }> {
   private readonly live = new Map<string, Live>();
@@ -106,6 +107,13 @@ export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updat
   constructor(opts: RegistryOptions = {}) {
     super();
     this.opts = { maxHeld: 64, maxHeldTotal: 1024, maxHeldChars: 64 << 20, heartbeatMs: 5000, callerIdleMs: 600_000, ...opts };
+    // A session's held count includes its waiting approvals: each one held or decided is an update of the session.
+    const approvalChanged = (a: { session: string }) => {
+      const live = this.live.get(a.session);
+      if (live) this.changed(live);
+    };
+    opts.broker?.on("requested", approvalChanged);
+    opts.broker?.on("decided", approvalChanged);
   }
 
   /** Counts each session's messages, denies and last activity from the decisions as they are logged. */
@@ -120,6 +128,8 @@ export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updat
       if (d.direction === "outbound") live.outbound++;
       else live.inbound++;
       if (d.decision === "deny") live.denies++;
+      // The server became known (its answer to initialize): an update, once.
+      if (live.server === null && [...live.links].some((l) => l.session.serverInfo !== null)) this.changed(live);
     });
   }
 
@@ -227,6 +237,7 @@ export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updat
       live.held.push(held);
       this.heldCount++;
       this.heldChars += chars;
+      this.changed(live);
     });
   }
 
@@ -237,6 +248,7 @@ export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updat
     if (i < 0) return;
     const [h] = live.held.splice(i, 1);
     h?.settle({ message: "request cancelled by the agent while its session was suspended", reasonCode: "REQUEST_CANCELLED", answer: false });
+    this.changed(live);
   }
 
   private release(held: Held[], r: "pass" | GateRefusal): void {

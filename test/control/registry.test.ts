@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { SessionRegistry, type SessionInfo, type SessionLink } from "../../src/control/registry.js";
 import type { DecisionInput } from "../../src/decision-log/record.js";
 import { DecisionFeed } from "../../src/observe/feed.js";
+import { ApprovalBroker } from "../../src/approvals/broker.js";
+import type { ApprovalAsk } from "../../src/guardian/verdict.js";
 import type { GateResult, SessionGate } from "../../src/proxy/session.js";
 
 /** A link as link.ts makes one, with what the registry does to it recorded. */
@@ -48,6 +50,24 @@ describe("the session registry", () => {
     sink.write(line({ session: "other" }));
     expect(r.get("s-1")).toMatchObject({ id: "s-1", route: "r", transport: "websocket", agent: "alice", client: { name: "cli", version: "9" }, server: { name: "srv", version: "1" }, messages: { outbound: 2, inbound: 1 }, denies: 1, held: 0, state: "active" });
     expect(seen.map(([e, s]) => `${e} ${s.client?.name ?? "-"}`)).toEqual(["opened -", "updated cli"]);
+  });
+
+  it("an update goes out when the held count changes: a request held by a suspension, an approval held or decided", async () => {
+    const broker = new ApprovalBroker();
+    const r = new SessionRegistry({ broker });
+    const a = link("s-1");
+    r.register(a.l);
+    const seen = events(r);
+    r.suspend("s-1");
+    const waiting = a.gate(call(1)) as Promise<unknown>;
+    const ask: ApprovalAsk = { rule: "ask-echo", prompt: "ok?", timeoutMs: 60_000, onTimeout: "deny", remember: "once", argsDigest: "a".repeat(64), ruleset: "h1" };
+    const h = broker.request({ session: "s-1", route: "r", transport: "websocket", agent: "alice", server: "srv", method: "tools/call", tool: "echo" }, ask, ["admin"]);
+    if ("limit" in h) throw new Error("refused");
+    expect(seen.map(([e, s]) => `${e} ${s.held}`)).toEqual(["updated 0", "updated 1", "updated 2"]);
+    broker.decide(h.held.id, { approve: true, channel: "api" });
+    r.resume("s-1");
+    await waiting;
+    expect(seen.map(([e, s]) => `${e} ${s.held}`).slice(3)).toEqual(["updated 1", "updated 0"]);
   });
 
   it("suspend hold: requests wait and go on in order at resume; responses and notifications about them pass", async () => {
@@ -149,7 +169,7 @@ describe("the session registry", () => {
     off();
     expect(await held).toMatchObject({ reasonCode: "SESSION_CLOSED" });
     expect(r.list()).toEqual([]);
-    expect(seen.map(([e]) => e)).toEqual(["opened", "updated", "closed"]);
+    expect(seen.map(([e]) => e)).toEqual(["opened", "updated", "updated", "closed"]); // suspended, a request held, closed
   });
 
   it("a caller's exchanges (A2A) share one entry, listed between calls until idle; a suspension outlasts them", async () => {
