@@ -5,12 +5,13 @@
 // against no tracing code at all. Connections stay open; rounds interleave the variants in rotating order; medians
 // across rounds are reported. `--quick` runs fewer rounds. Results go to bench/results-tracing.json.
 import { createServer } from "node:http";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { cpuOf } from "./lib.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const cli = join(root, "dist", "cli", "main.js");
@@ -48,16 +49,6 @@ const variants = {
   ...(baseline ? { baseline: { cli: baseline, env: clean } } : {}),
 };
 
-const clkTck = 100;
-const cpuOf = (pid) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(f[11]) + Number(f[12])) / clkTck;
-  } catch {
-    return null;
-  }
-};
 
 async function connect(name) {
   const v = variants[name];

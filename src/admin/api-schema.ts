@@ -9,6 +9,7 @@ import type { FilesResult } from "../decision-log/verify.js";
 import type { Decision } from "../guardian/evaluate.js";
 import type { RulesReload } from "./rules-api.js";
 import type { DecisionStats } from "./stats.js";
+import { bindingFields } from "../approvals/remembered.js";
 
 /**
  * The JSON bodies of the admin API (docs/approvals.md "Schema"): what each route answers and accepts. Where a
@@ -38,16 +39,7 @@ export const openApiDocument = z.looseObject({
 const scope = z.enum(["once", "session", "always"]);
 
 /** What an approval is bound to (the Binding of src/approvals/remembered.ts), shared by held and remembered approvals. */
-const binding = {
-  route: z.string(),
-  agent: z.string().nullable(),
-  server: z.string().nullable(),
-  method: z.string().nullable(),
-  tool: z.string().nullable(),
-  rule: z.string(),
-  argsDigest: z.string(),
-  ruleset: z.string(),
-};
+const binding = bindingFields;
 
 export const heldApproval = z.strictObject({
   id: z.string(),

@@ -30,10 +30,8 @@ export interface Remembered extends Binding {
 
 const FILE_VERSION = 1;
 
-const entrySchema = z.strictObject({
-  id: z.string().min(1),
-  scope: z.literal("always"),
-  session: z.null(),
+/** What an approval is bound to (Binding below), as zod fields: the file's entries and the admin API's schema. */
+export const bindingFields = {
   route: z.string(),
   agent: z.string().nullable(),
   server: z.string().nullable(),
@@ -42,6 +40,13 @@ const entrySchema = z.strictObject({
   rule: z.string(),
   argsDigest: z.string().regex(/^[0-9a-f]{64}$/),
   ruleset: z.string(),
+};
+
+const entrySchema = z.strictObject({
+  id: z.string().min(1),
+  scope: z.literal("always"),
+  session: z.null(),
+  ...bindingFields,
   grantedAt: z.iso.datetime(),
   expiresAt: z.iso.datetime(),
 });

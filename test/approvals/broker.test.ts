@@ -80,6 +80,21 @@ describe("the admin API", () => {
     broker.shutdown();
     server.close();
   });
+  /** The admin event stream, read as it comes. */
+  const stream = async (path: string) => {
+    const ac = new AbortController();
+    const res = await fetch((await ready) + path, { headers: { authorization: "Bearer s3cret-token" }, signal: ac.signal });
+    const reader = (res.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+    let seen = "";
+    const until = async (re: RegExp) => {
+      while (!re.test(seen)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error("stream ended");
+        seen += value;
+      }
+    };
+    return { type: res.headers.get("content-type"), until, seen: () => seen, close: () => ac.abort() };
+  };
   const call = async (method: string, path: string, body?: string, token = "s3cret-token") => {
     const res = await fetch((await ready) + path, { method, headers: { authorization: `Bearer ${token}` }, body });
     return { status: res.status, body: (await res.json()) as { error?: { code: string } } & Record<string, unknown> };
@@ -99,51 +114,31 @@ describe("the admin API", () => {
   });
 
   it("streams approval.requested and approval.decided as server-sent events", async () => {
-    const ac = new AbortController();
-    const res = await fetch((await ready) + "/api/events", { headers: { authorization: "Bearer s3cret-token" }, signal: ac.signal });
-    expect(res.headers.get("content-type")).toBe("text/event-stream");
-    const reader = (res.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
-    let seen = "";
-    const until = async (re: RegExp) => {
-      while (!re.test(seen)) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error("stream ended");
-        seen += value;
-      }
-    };
-    await until(/guardwire admin events/);
+    const events = await stream("/api/events");
+    expect(events.type).toBe("text/event-stream");
+    await events.until(/guardwire admin events/);
     const r = held(broker.request(ctx(), ask(), ["admin"]));
-    await until(/event: approval.requested/);
+    await events.until(/event: approval.requested/);
     broker.decide(r.held.id, { approve: true, channel: "api", by: "dana" });
-    await until(/event: approval.decided\ndata: .*\n\n/);
-    const decided = /event: approval.decided\ndata: (.*)\n/.exec(seen)?.[1] as string;
+    await events.until(/event: approval.decided\ndata: .*\n\n/);
+    const decided = /event: approval.decided\ndata: (.*)\n/.exec(events.seen())?.[1] as string;
     expect(JSON.parse(decided)).toMatchObject({ approval: { id: r.held.id }, outcome: { outcome: "approved", by: "dana" } });
-    ac.abort();
+    events.close();
   });
 
   it("streams every decision that goes through the feed's tap, after the log got it; ?only= filters by event", async () => {
     const written: unknown[] = [];
     const sink = feed.tap({ write: (d) => written.push(d) });
-    const ac = new AbortController();
-    const res = await fetch((await ready) + "/api/events?only=decision", { headers: { authorization: "Bearer s3cret-token" }, signal: ac.signal });
-    const reader = (res.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
-    let seen = "";
-    const until = async (re: RegExp) => {
-      while (!re.test(seen)) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error("stream ended");
-        seen += value;
-      }
-    };
-    await until(/guardwire admin events/);
+    const events = await stream("/api/events?only=decision");
+    await events.until(/guardwire admin events/);
     held(broker.request(ctx(), ask(), ["admin"])); // an approval event, filtered out by ?only=decision
     const d = { session: "s-1", route: "r", transport: "stdio", protocol: "mcp", direction: "outbound", kind: "request", id: 1, method: "tools/call", tool: "echo", agent: null, decision: "deny", mode: "enforce", rules: ["no-echo"], reasonCode: ["X"], message: "m", evalUs: 3, digest: null } satisfies DecisionInput;
     sink.write(d);
-    await until(/event: decision\ndata: .*\n\n/);
+    await events.until(/event: decision\ndata: .*\n\n/);
     expect(written).toEqual([d]);
-    expect(seen).not.toMatch(/approval\./);
-    expect(JSON.parse(/event: decision\ndata: (.*)\n/.exec(seen)?.[1] as string)).toMatchObject({ ...d, time: expect.stringMatching(/^\d{4}-/) });
-    ac.abort();
+    expect(events.seen()).not.toMatch(/approval\./);
+    expect(JSON.parse(/event: decision\ndata: (.*)\n/.exec(events.seen())?.[1] as string)).toMatchObject({ ...d, time: expect.stringMatching(/^\d{4}-/) });
+    events.close();
   });
 
   it("a non-loopback listen without a token is refused at start", () => {
