@@ -9,11 +9,13 @@ import { approvalRoutes } from "../admin/approvals-api.js";
 import type { ApprovalLinks } from "../admin/approval-links.js";
 import { eventRoutes, type EventSource } from "../admin/events.js";
 import { metricsRoutes } from "../admin/metrics-api.js";
-import type { GuardwireMetrics } from "../observe/metrics.js";
+import type { GuardwireMetrics, MetricsOptions } from "../observe/metrics.js";
 import { sessionEvents, sessionRoutes } from "../admin/sessions-api.js";
-import type { SessionRegistry } from "../control/registry.js";
+import { SessionRegistry } from "../control/registry.js";
 import type { ApprovalBroker, ApprovalOutcome, HeldApproval } from "../approvals/broker.js";
-import type { DecisionFeed } from "../observe/feed.js";
+import { DecisionFeed } from "../observe/feed.js";
+import type { DecisionSink } from "../proxy/session.js";
+import { openMetrics } from "./observe.js";
 import { consoleRoutes } from "../admin/console.js";
 import { rulesRoutes, type RulesControl } from "../admin/rules-api.js";
 import { playgroundRoutes } from "../admin/playground-api.js";
@@ -98,6 +100,37 @@ function openApiRoute(version: string, routes: AdminRoute[]): AdminRoute {
     run: async () => [200, (doc ??= (await import("../admin/openapi.js")).adminOpenApi(version, [...routes, self]))],
   };
   return self;
+}
+
+/** What the operator side of a guardwire process follows: every decision through the feed; with the admin API, the live sessions. */
+export interface Operator {
+  feed: DecisionFeed;
+  /** The decision log, tapped by the feed: what sessions write to. */
+  sink: DecisionSink;
+  sessions?: SessionRegistry;
+}
+
+/** The feed over the log, and (only where an operator can reach it: with the admin API) the session registry. */
+export function openOperator(log: DecisionSink, broker: ApprovalBroker, withAdmin: boolean): Operator {
+  const feed = new DecisionFeed();
+  const sink = feed.tap(log);
+  const sessions = withAdmin ? new SessionRegistry({ broker, log: sink }) : undefined;
+  sessions?.observe(feed);
+  return { feed, sink, sessions };
+}
+
+/** The admin parts `wrap` and `serve` give: the operator's feed and sessions, and what the metrics read. */
+export interface OperatorAdmin extends Omit<AdminParts, "feed" | "sessions" | "metrics"> {
+  operator: Operator;
+  measured: Pick<MetricsOptions, "log" | "alerts">;
+}
+
+/** The admin listener of `wrap` and `serve`, with its metrics following the live sessions. */
+export async function startOperatorAdmin(listen: string, token: string | undefined, o: OperatorAdmin): Promise<StartedAdmin> {
+  const { operator, measured, ...parts } = o;
+  const metrics = await openMetrics({ version: parts.version, feed: operator.feed, broker: parts.broker, ...measured });
+  if (operator.sessions) metrics.followSessions(operator.sessions);
+  return startAdmin(listen, token, { ...parts, feed: operator.feed, sessions: operator.sessions, metrics });
 }
 
 export interface StartedAdmin {

@@ -17,10 +17,8 @@ import { closeAlerts, openAlerts } from "./alerts.js";
 import { buildGuardian } from "./guardians.js";
 import { hostPort, listenOn, logView, openDecisionLog } from "./startup.js";
 import { openApprovalChannels } from "./approval-channels.js";
-import { startAdmin, type StartedAdmin } from "./admin.js";
-import { DecisionFeed } from "../observe/feed.js";
-import { openMetrics, openTracing } from "./observe.js";
-import { SessionRegistry } from "../control/registry.js";
+import { openOperator, startOperatorAdmin, type StartedAdmin } from "./admin.js";
+import { openTracing } from "./observe.js";
 
 export interface ServeOptions {
   config: string;
@@ -43,12 +41,9 @@ export async function runServe(o: ServeOptions): Promise<void> {
   const alerts = openAlerts(config.alerts, log, process.stderr);
   const channels = openApprovalChannels(config.approvals, config.admin?.listen, log, process.stderr);
   const approvals = channels.broker;
-  const feed = new DecisionFeed();
-  const sink = feed.tap(log);
   const tracing = await openTracing(o.version);
-  // Live control only where an operator can reach it: the admin API.
-  const sessions = config.admin ? new SessionRegistry({ broker: approvals, log: sink }) : undefined;
-  sessions?.observe(feed);
+  const operator = openOperator(log, approvals, Boolean(config.admin));
+  const { sink, sessions } = operator;
   const remotes = new Map<string, A2aRemote>();
   const routes: ServedRoute[] = config.routes.map((r) => {
     if (r.a2a) {
@@ -127,16 +122,13 @@ export async function runServe(o: ServeOptions): Promise<void> {
   });
   const port = await listenOn(proxy.server, config.listen.port, config.listen.host, `choose another listen.port in ${o.config}`);
   // Before "serving": a client that sees that line can use the admin API too.
-  const metrics = config.admin ? await openMetrics({ version: o.version ?? "", feed, broker: approvals, log, alerts }) : undefined;
-  if (metrics && sessions) metrics.followSessions(sessions);
   const admin: StartedAdmin | undefined = config.admin
-    ? await startAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, {
+    ? await startOperatorAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, {
         version: o.version ?? "",
         broker: approvals,
-        feed,
+        operator,
+        measured: { log, alerts },
         links: channels.links,
-        metrics,
-        sessions,
         console: { embedded, rules, log: logView(config.log, log) },
       })
     : undefined;

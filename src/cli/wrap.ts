@@ -6,10 +6,8 @@ import { alertsFromFlags, closeAlerts, openAlerts, type AlertFlags } from "./ale
 import { buildGuardian, type GuardianOptions } from "./guardians.js";
 import { logView, openDecisionLog } from "./startup.js";
 import { approvalsFromFlags, openApprovalChannels, type ApprovalFlags } from "./approval-channels.js";
-import { startAdmin, type StartedAdmin } from "./admin.js";
-import { DecisionFeed } from "../observe/feed.js";
-import { openMetrics, openTracing } from "./observe.js";
-import { SessionRegistry } from "../control/registry.js";
+import { openOperator, startOperatorAdmin, type StartedAdmin } from "./admin.js";
+import { openTracing } from "./observe.js";
 
 export interface WrapOptions extends GuardianOptions, AlertFlags, ApprovalFlags {
   /** The route name in the log and in rules; derived from the server command when not given. */
@@ -52,17 +50,13 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   process.on("exit", () => (flush(), log.releaseLock()));
   const channels = openApprovalChannels(approvalConfig, opts.admin, log, process.stderr);
   const approvals = channels.broker;
-  const feed = new DecisionFeed();
   const tracing = await openTracing(opts.version);
+  const operator = openOperator(log, approvals, Boolean(opts.admin));
+  const { sink, sessions } = operator;
   let admin: StartedAdmin | undefined;
-  const sink = feed.tap(log);
-  const sessions = opts.admin ? new SessionRegistry({ broker: approvals, log: sink }) : undefined;
-  sessions?.observe(feed);
-  const metrics = opts.admin ? await openMetrics({ version: opts.version ?? "", feed, broker: approvals, log, alerts }) : undefined;
-  if (metrics && sessions) metrics.followSessions(sessions);
   if (opts.admin) {
     const ui = { embedded, rules, log: logView(opts.log, log) };
-    admin = await startAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, feed, links: channels.links, metrics, sessions, console: ui });
+    admin = await startOperatorAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, operator, measured: { log, alerts }, links: channels.links, console: ui });
   }
   channels.listening(admin?.url);
 

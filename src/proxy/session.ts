@@ -249,16 +249,23 @@ export class Session {
   }
 
   private failPending(keys: string[], reason: string, http?: HttpRefusal): void {
+    this.answerPending(keys, (id) => {
+      const answer = renderUpstreamFailure(id, this.opts.route, { reason, status: http?.status, retryAfter: http?.headers["retry-after"] });
+      const unavailable = answer.error?.code === ErrorCode.UpstreamUnavailable;
+      return { answer, code: unavailable ? "UPSTREAM_UNAVAILABLE" : "UPSTREAM_REFUSED", message: `upstream ${unavailable ? "unavailable" : "refused"}: ${reason}` };
+    });
+  }
+
+  /** These agent requests will get no answer from the server: each is answered here, and logged as a deny. */
+  private answerPending(keys: string[], answerOf: (id: string | number) => { answer: unknown; code: string; message: string }): void {
     for (const key of keys) {
       const p = this.pendingOut.get(key);
       if (!p) continue;
       this.pendingOut.delete(key);
       const id = p.message.id as string | number;
-      const answer = renderUpstreamFailure(id, this.opts.route, { reason, status: http?.status, retryAfter: http?.headers["retry-after"] });
+      const { answer, code, message } = answerOf(id);
       this.deliver("inbound", JSON.stringify(answer), p);
-      const unavailable = answer.error?.code === ErrorCode.UpstreamUnavailable;
-      const code = unavailable ? "UPSTREAM_UNAVAILABLE" : "UPSTREAM_REFUSED";
-      this.logRaw("inbound", "response", id, p.method, p.tool, "deny", [code], `upstream ${unavailable ? "unavailable" : "refused"}: ${reason}`, null);
+      this.logRaw("inbound", "response", id, p.method, p.tool, "deny", [code], message, null);
     }
   }
 
@@ -278,12 +285,7 @@ export class Session {
     this.closed = true;
     this.holds?.close();
     this.enqueue("inbound", null, () => {
-      for (const p of [...this.pendingOut.values()]) {
-        this.pendingOut.delete(p.key);
-        const id = p.message.id as string | number;
-        this.deliver("inbound", JSON.stringify(errorResponse(id, ErrorCode.DeniedByPolicy, message)), p);
-        this.logRaw("inbound", "response", id, p.method, p.tool, "deny", ["SESSION_KILLED"], message, null);
-      }
+      this.answerPending([...this.pendingOut.keys()], (id) => ({ answer: errorResponse(id, ErrorCode.DeniedByPolicy, message), code: "SESSION_KILLED", message }));
       then();
     });
   }
