@@ -19,6 +19,8 @@ import { hostPort, listenOn, logView, openDecisionLog } from "./startup.js";
 import { openApprovalChannels } from "./approval-channels.js";
 import { openOperator, startOperatorAdmin, type StartedAdmin } from "./admin.js";
 import { openTracing } from "./observe.js";
+import { hostname } from "node:os";
+import { SharedStore } from "../store/redis.js";
 
 export interface ServeOptions {
   config: string;
@@ -37,7 +39,12 @@ export async function runServe(o: ServeOptions): Promise<void> {
     { rules: config.rules, failMode: config.failMode, pins: o.pins, watch: o.watch, remotes: remotesOf(config.guardian) },
     process.stderr,
   );
-  const log = openDecisionLog({ dest: config.log, stderr: process.stderr, sync: config.logSync }, `choose another path with log: in ${o.config}`);
+  // Several replicas share state through Redis (docs/scale.md); without `store:` everything stays in this process.
+  const replica = config.replica.id ?? process.env.GUARDWIRE_REPLICA ?? hostname();
+  // Each replica writes its own chain, in a file named after it (guardwire verify and tail take the folder).
+  const logPath = config.store ? replicaLogPath(config.log, replica) : config.log;
+  const log = openDecisionLog({ dest: logPath, stderr: process.stderr, sync: config.logSync }, `choose another path with log: in ${o.config}`);
+  const store = config.store ? new SharedStore(config.store) : null;
   const alerts = openAlerts(config.alerts, log, process.stderr);
   const channels = openApprovalChannels(config.approvals, config.admin?.listen, log, process.stderr);
   const approvals = channels.broker;
@@ -129,11 +136,12 @@ export async function runServe(o: ServeOptions): Promise<void> {
         operator,
         measured: { log, alerts },
         links: channels.links,
-        console: { embedded, rules, log: logView(config.log, log) },
+        console: { embedded, rules, log: logView(logPath, log) },
       })
     : undefined;
   channels.listening(admin?.url);
-  process.stderr.write(`guardwire: serving http://${hostPort(config.listen.host, port)} (${config.routes.map((r) => `${r.name} at ${r.path}`).join(", ")})\n`);
+  const shared = store ? `; replica ${replica}, shared state in ${store.state.url}` : "";
+  process.stderr.write(`guardwire: serving http://${hostPort(config.listen.host, port)} (${config.routes.map((r) => `${r.name} at ${r.path}`).join(", ")}${shared})\n`);
 
   let stopping = false;
   const stop = async () => {
@@ -150,9 +158,18 @@ export async function runServe(o: ServeOptions): Promise<void> {
     await closeAlerts(alerts, process.stderr);
     await log.close();
     await tracing?.shutdown();
+    await store?.close();
     process.exit(0);
   };
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => void stop());
+}
+
+/** `decisions.ndjson` for replica r1 is `decisions.r1.ndjson` (`-` and stdout stay as they are). */
+export function replicaLogPath(path: string, replica: string): string {
+  if (path === "-") return path;
+  const slash = path.lastIndexOf("/");
+  const dot = path.lastIndexOf(".");
+  return dot > slash + 1 ? `${path.slice(0, dot)}.${replica}${path.slice(dot)}` : `${path}.${replica}`;
 }
 
 function upstreamOf(mcp: NonNullable<Config["routes"][number]["mcp"]>): UpstreamFactory {

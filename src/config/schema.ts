@@ -93,6 +93,37 @@ export const configSchema = z
     alerts: alertsSchema.optional(),
     /** Approval webhooks, their links' public URL, and where remember: always is kept (docs/approvals.md). */
     approvals: approvalsSchema.optional(),
+    /**
+     * Shared state for several replicas (docs/scale.md): labels, counts, limit windows, pins, held approvals, the
+     * session registry and alert de-duplication live in Redis. Without it, all of that stays in this process.
+     */
+    store: z
+      .strictObject({
+        /** redis://[user:password@]host:port[/db] or rediss:// (TLS). */
+        redis: z.string().regex(/^rediss?:\/\/.+/, "redis is a redis:// or rediss:// URL"),
+        /** Every key guardwire writes starts with this (several deployments may share one Redis). */
+        keyPrefix: z.string().default("guardwire:"),
+        /** While Redis cannot be reached: `closed` refuses every judged message with -32051; `local` judges with this replica's memory only. */
+        onUnavailable: z.enum(["closed", "local"]).default("closed"),
+        /** A Redis command slower than this counts as Redis unavailable. */
+        timeoutMs: z.number().int().positive().default(500),
+      })
+      .optional(),
+    /** This process among several (docs/scale.md). */
+    replica: z
+      .strictObject({
+        /** Names this replica in every log record and log file name; default $GUARDWIRE_REPLICA, else the host name. */
+        id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/, "a replica id uses letters, digits, _ . - (at most 63)").optional(),
+        /** The URL other replicas reach this one at, for sessions that live here (stdio and WebSocket upstreams). */
+        advertise: z.url({ protocol: /^https?$/ }).optional(),
+      })
+      .prefault({}),
+    /** Keys sealing guardwire's Mcp-Session-Id (AES-256-GCM): the first seals, every one opens (rotation). */
+    sessions: z
+      .strictObject({
+        keys: z.array(z.string().regex(/^[A-Za-z0-9+/]{43}=$/, "a session key is 32 bytes in base64 (openssl rand -base64 32)")).min(1),
+      })
+      .optional(),
     /** The admin API (approvals; docs/approvals.md): its own listener, loopback by default, bearer token. */
     admin: z
       .strictObject({
@@ -119,6 +150,9 @@ export const configSchema = z
     }
     if (c.http.headersTimeoutSeconds > c.http.requestTimeoutSeconds) {
       ctx.addIssue({ code: "custom", path: ["http", "headersTimeoutSeconds"], message: "headersTimeoutSeconds must not exceed requestTimeoutSeconds" });
+    }
+    if (c.store && !c.sessions) {
+      ctx.addIssue({ code: "custom", path: ["store"], message: "store: needs sessions.keys too, so that every replica can open the session tokens of the others (openssl rand -base64 32)" });
     }
     const loopback = isLoopbackHost(c.listen.host);
     if (!loopback && c.agents.length === 0 && !c.allowUnauthenticatedRemote) {

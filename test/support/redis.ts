@@ -1,0 +1,41 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { freePort, stopChild, waitFor } from "./servers.js";
+
+/** Says what to install when a binary a test needs is missing (tests that need it fail with this, never skip). */
+export function requireBinary(name: string, aptPackage: string): string {
+  const found = spawnSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" });
+  const path = found.stdout.trim();
+  if (found.status !== 0 || path === "") {
+    throw new Error(`${name} is not installed: this test needs the real ${name} from Debian's packages (apt-get install -y ${aptPackage}); .ci/run installs it`);
+  }
+  return path;
+}
+
+export interface RunningRedis {
+  url: string;
+  port: number;
+  /** Stops the server (SIGTERM); `start()` brings it back on the same port, empty. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+/** A real redis-server on a free loopback port, no persistence. Fails with the apt command when redis-server is missing. */
+export async function startRedis(): Promise<RunningRedis> {
+  const bin = requireBinary("redis-server", "redis-server");
+  const port = await freePort();
+  let child: ChildProcess | null = null;
+  const start = async () => {
+    child = spawn(bin, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "yes"], { stdio: ["ignore", "pipe", "pipe"] });
+    await waitFor(child, /Ready to accept connections/);
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    start,
+    stop: async () => {
+      if (child) await stopChild(child);
+      child = null;
+    },
+  };
+}
