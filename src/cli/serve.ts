@@ -20,7 +20,7 @@ import { openApprovalChannels } from "./approval-channels.js";
 import { openOperator, startOperatorAdmin, type StartedAdmin } from "./admin.js";
 import { openTracing } from "./observe.js";
 import { hostname } from "node:os";
-import { SharedStore } from "../store/redis.js";
+import type { SharedStore } from "../store/redis.js";
 
 export interface ServeOptions {
   config: string;
@@ -44,7 +44,8 @@ export async function runServe(o: ServeOptions): Promise<void> {
   // Each replica writes its own chain, in a file named after it (guardwire verify and tail take the folder).
   const logPath = config.store ? replicaLogPath(config.log, replica) : config.log;
   const log = openDecisionLog({ dest: logPath, stderr: process.stderr, sync: config.logSync }, `choose another path with log: in ${o.config}`);
-  const store = config.store ? new SharedStore(config.store) : null;
+  // ioredis is loaded only when a store is configured.
+  const store: SharedStore | null = config.store ? new (await import("../store/redis.js")).SharedStore(config.store) : null;
   const alerts = openAlerts(config.alerts, log, process.stderr);
   const channels = openApprovalChannels(config.approvals, config.admin?.listen, log, process.stderr);
   const approvals = channels.broker;
