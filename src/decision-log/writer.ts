@@ -33,6 +33,10 @@ export interface DecisionLogOptions {
   onProblem?: (text: string) => void;
   /** Hold `<dest>.lock` for this process: a second writer on the same file is refused (LOG_IN_USE). */
   lock?: LockOwner;
+  /** Written as `replica` on every line (several replicas, docs/scale.md). */
+  replica?: string;
+  /** The hash of the rules in force now, written as `ruleset` on every line that does not name the rules that decided it. */
+  ruleset?: () => string;
 }
 
 export type LogSync = "interval" | "always";
@@ -146,7 +150,7 @@ export class DecisionLog {
     const seq = this.nextSeq;
     const prev = this.prev;
     // Version 2: the hash covers the exact bytes of the line before its hash (prev included), serialized once.
-    const body = serialize(time, seq, torn === undefined ? input : { ...input, torn }, prev);
+    const body = serialize(time, seq, torn === undefined ? input : { ...input, torn }, prev, this.opts);
     const hash = hashHex(body);
     const full = body + ',"hash":"' + hash + '"}\n';
     // Sizes are counted in UTF-16 units: rotation is approximate for non-ASCII text, which is fine for a size cap.
@@ -395,22 +399,25 @@ const FLUSH_AT = 64 * 1024;
 /** Field order of a line (documented); `hash` comes last. */
 const LINE_KEYS = [
   "v", "time", "seq", "session", "route", "transport", "protocol", "direction", "kind", "id", "method", "tool", "agent",
-  "decision", "mode", "rules", "reasonCode", "message", "evalUs", "digest", "ruleset", "failOpen", "preview",
+  "decision", "mode", "rules", "reasonCode", "message", "evalUs", "digest", "ruleset", "replica", "failOpen", "preview",
   "peer", "task", "context", "torn", "approval", "prev",
 ] as const;
 const KNOWN = new Set<string>(LINE_KEYS);
-/** The optional fields, in order, between `digest` and `prev`. */
-const OPTIONAL = ["ruleset", "failOpen", "preview", "peer", "task", "context", "torn", "approval"] as const;
+/** The optional fields, in order, between `replica` and `prev`. */
+const OPTIONAL = ["failOpen", "preview", "peer", "task", "context", "torn", "approval"] as const;
 const OPTIONAL_QUOTED = OPTIONAL.map((k) => `,"${k}":`);
 
 /**
  * A line without its hash and closing brace (what the hash covers): fields in documented order, each value
- * serialized once. Records hold primitives, string arrays and small objects (approval).
+ * serialized once. Records hold primitives, string arrays and small objects (approval). `ruleset` and `replica`
+ * default to the writer's (two short strings, quoted once and cached).
  */
-function serialize(time: string, seq: number, input: DecisionInput, prev: string): string {
+function serialize(time: string, seq: number, input: DecisionInput, prev: string, stamp: Pick<DecisionLogOptions, "replica" | "ruleset">): string {
+  const ruleset = input.ruleset ?? stamp.ruleset?.();
+  const replica = input.replica ?? stamp.replica;
   for (const k in input) {
     // A field this writer does not know: generic (slower) path, same guarantees.
-    if (!KNOWN.has(k)) return JSON.stringify(Object.assign({ v: RECORD_VERSION, time, seq }, input, { prev })).slice(0, -1);
+    if (!KNOWN.has(k)) return JSON.stringify(Object.assign({ v: RECORD_VERSION, time, seq }, input, { ruleset, replica, prev })).slice(0, -1);
   }
   const r = input;
   let line =
@@ -418,6 +425,8 @@ function serialize(time: string, seq: number, input: DecisionInput, prev: string
     `,"protocol":${str(r.protocol)},"direction":${str(r.direction)},"kind":${str(r.kind)},"id":${canonicalize(r.id)},"method":${opt(r.method)}` +
     `,"tool":${opt(r.tool)},"agent":${opt(r.agent)},"decision":${str(r.decision)},"mode":${str(r.mode)},"rules":${strings(r.rules)}` +
     `,"reasonCode":${strings(r.reasonCode)},"message":${str(r.message)},"evalUs":${canonicalize(r.evalUs)},"digest":${opt(r.digest)}`;
+  if (ruleset !== undefined) line += `,"ruleset":${str(ruleset)}`;
+  if (replica !== undefined) line += `,"replica":${str(replica)}`;
   const fields = input as unknown as Record<string, unknown>;
   for (let i = 0; i < OPTIONAL.length; i++) {
     const v = fields[OPTIONAL[i] as string];
