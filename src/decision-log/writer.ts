@@ -85,12 +85,15 @@ export class DecisionLog {
   /** Totals since this process opened the log, for metrics: bytes written, lines dropped, the first seq it wrote. */
   private readonly totals = { bytes: 0, dropped: 0, fromSeq: 0 };
   private locked = false;
+  private readonly stamp: Stamp;
   /** Set while the file cannot be written; the session refuses traffic meanwhile (nothing goes through unlogged). */
   failure: LogFailure | undefined;
   /** The first error met (disk full, closed pipe, failed rotation); logging goes on being attempted, the proxy never crashes. */
   error: Error | undefined;
 
-  private constructor(private readonly opts: DecisionLogOptions) {}
+  private constructor(private readonly opts: DecisionLogOptions) {
+    this.stamp = new Stamp(opts.replica, opts.ruleset);
+  }
 
   static open(opts: DecisionLogOptions): DecisionLog {
     const log = new DecisionLog(opts);
@@ -150,7 +153,7 @@ export class DecisionLog {
     const seq = this.nextSeq;
     const prev = this.prev;
     // Version 2: the hash covers the exact bytes of the line before its hash (prev included), serialized once.
-    const body = serialize(time, seq, torn === undefined ? input : { ...input, torn }, prev, this.opts);
+    const body = serialize(time, seq, torn === undefined ? input : { ...input, torn }, prev, this.stamp);
     const hash = hashHex(body);
     const full = body + ',"hash":"' + hash + '"}\n';
     // Sizes are counted in UTF-16 units: rotation is approximate for non-ASCII text, which is fine for a size cap.
@@ -408,16 +411,44 @@ const OPTIONAL = ["failOpen", "preview", "peer", "task", "context", "torn", "app
 const OPTIONAL_QUOTED = OPTIONAL.map((k) => `,"${k}":`);
 
 /**
- * A line without its hash and closing brace (what the hash covers): fields in documented order, each value
- * serialized once. Records hold primitives, string arrays and small objects (approval). `ruleset` and `replica`
- * default to the writer's (two short strings, quoted once and cached).
+ * The `ruleset` and `replica` a line carries unless it names its own: the rules in force and this writer's replica,
+ * quoted once (again only when the rules change), so stamping a line costs a comparison and a concatenation.
  */
-function serialize(time: string, seq: number, input: DecisionInput, prev: string, stamp: Pick<DecisionLogOptions, "replica" | "ruleset">): string {
-  const ruleset = input.ruleset ?? stamp.ruleset?.();
-  const replica = input.replica ?? stamp.replica;
+class Stamp {
+  private hash: string | undefined;
+  private hashField = "";
+  private readonly replicaField: string;
+
+  constructor(
+    readonly replica: string | undefined,
+    private readonly current: (() => string) | undefined,
+  ) {
+    this.replicaField = replica === undefined ? "" : `,"replica":${canonicalize(replica)}`;
+  }
+
+  ruleset(input: DecisionInput): string | undefined {
+    return input.ruleset ?? this.current?.();
+  }
+
+  /** `,"ruleset":…,"replica":…` for this line, in the documented order (each left out when unknown). */
+  fields(input: DecisionInput): string {
+    const hash = this.ruleset(input);
+    if (hash !== this.hash) {
+      this.hash = hash;
+      this.hashField = hash === undefined ? "" : `,"ruleset":${canonicalize(hash)}`;
+    }
+    return this.hashField + (input.replica === undefined ? this.replicaField : `,"replica":${canonicalize(input.replica)}`);
+  }
+}
+
+/**
+ * A line without its hash and closing brace (what the hash covers): fields in documented order, each value
+ * serialized once. Records hold primitives, string arrays and small objects (approval).
+ */
+function serialize(time: string, seq: number, input: DecisionInput, prev: string, stamp: Stamp): string {
   for (const k in input) {
     // A field this writer does not know: generic (slower) path, same guarantees.
-    if (!KNOWN.has(k)) return JSON.stringify(Object.assign({ v: RECORD_VERSION, time, seq }, input, { ruleset, replica, prev })).slice(0, -1);
+    if (!KNOWN.has(k)) return JSON.stringify(Object.assign({ v: RECORD_VERSION, time, seq }, input, { ruleset: stamp.ruleset(input), replica: input.replica ?? stamp.replica, prev })).slice(0, -1);
   }
   const r = input;
   let line =
@@ -425,8 +456,7 @@ function serialize(time: string, seq: number, input: DecisionInput, prev: string
     `,"protocol":${str(r.protocol)},"direction":${str(r.direction)},"kind":${str(r.kind)},"id":${canonicalize(r.id)},"method":${opt(r.method)}` +
     `,"tool":${opt(r.tool)},"agent":${opt(r.agent)},"decision":${str(r.decision)},"mode":${str(r.mode)},"rules":${strings(r.rules)}` +
     `,"reasonCode":${strings(r.reasonCode)},"message":${str(r.message)},"evalUs":${canonicalize(r.evalUs)},"digest":${opt(r.digest)}`;
-  if (ruleset !== undefined) line += `,"ruleset":${str(ruleset)}`;
-  if (replica !== undefined) line += `,"replica":${str(replica)}`;
+  line += stamp.fields(input);
   const fields = input as unknown as Record<string, unknown>;
   for (let i = 0; i < OPTIONAL.length; i++) {
     const v = fields[OPTIONAL[i] as string];
