@@ -187,6 +187,17 @@ describe("decision logs, health and rollout across three replicas (real HAProxy,
     expect(new Set(merged.map((x) => x.replica))).toEqual(new Set(["r1", "r2", "r3"]));
     const readable = await run(process.execPath, [CLI, "tail", "--no-color", cluster.logDir]);
     expect(readable.stdout).toMatch(/ @r2/);
+
+    // One replica's log changed: verify names that file and line, the other chains still reported whole, exit 1.
+    const r2 = join(cluster.logDir, "decisions.r2.ndjson");
+    const text = readFileSync(r2, "utf8");
+    writeFileSync(r2, text.replace('"replica":"r2"', '"replica":"r1"'));
+    const tampered = await run(process.execPath, [CLI, "verify", cluster.logDir]).then(() => ({ code: 0, stdout: "", stderr: "" }), (e: { code: number; stdout: string; stderr: string }) => e);
+    expect(tampered.code).toBe(1);
+    expect(tampered.stderr).toMatch(/decisions\.r2\.ndjson:1: tampered/);
+    expect(tampered.stdout).toMatch(/decisions\.r1\.ndjson: ok: /);
+    expect(tampered.stdout).toMatch(/decisions\.r3\.ndjson: ok: /);
+    writeFileSync(r2, text);
   }, 60_000);
 
   const readLogOf = (id: string) =>
