@@ -1,11 +1,12 @@
-# Build stage: compile TypeScript with the dev toolchain.
+# Build stage: compile TypeScript (the CLI and the admin console) with the dev toolchain.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npx tsc -p tsconfig.build.json
+COPY console ./console
+RUN npm run build
 
 # Runtime stage: production dependencies and the compiled CLI only, as a non-root user.
 FROM node:20-bookworm-slim
@@ -15,6 +16,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY rules ./rules
+# Where serve's decision logs (a volume: one file per replica) and its own state (pins, admin file) go, owned by the
+# user guardwire runs as, so a volume mounted there starts writable.
+RUN mkdir -p /var/log/guardwire /home/node/.guardwire && chown node:node /var/log/guardwire /home/node/.guardwire
 USER node
 WORKDIR /home/node
 # `guardwire serve` listens here; in a container, listen on 0.0.0.0 with agent keys (see docs/serve.md).

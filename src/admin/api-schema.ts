@@ -128,6 +128,7 @@ const decisionInput = z.strictObject({
   evalUs: z.number(),
   digest: z.string().nullable(),
   ruleset: z.string().optional(),
+  replica: z.string().optional(),
   failOpen: z.boolean().optional(),
   preview: z.string().optional(),
   peer: z.string().optional(),

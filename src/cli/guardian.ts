@@ -34,7 +34,7 @@ export async function runGuardian(o: GuardianCommandOptions, version: string, en
     );
   }
   const { guardian, embedded, close: stopWatching } = buildGuardian(o, process.stderr);
-  const log: DecisionLog | undefined = o.log === undefined ? undefined : openDecisionLog({ dest: o.log, stderr: process.stderr }, "choose another path with --log");
+  const log: DecisionLog | undefined = o.log === undefined ? undefined : openDecisionLog({ dest: o.log, stderr: process.stderr, replica: env.GUARDWIRE_REPLICA || undefined, ruleset: () => embedded.rules.hash }, "choose another path with --log");
   const info: EndpointInfo = { version, ruleset: () => ({ name: embedded.rules.name, hash: embedded.rules.hash, rules: embedded.rules.rules.length }) };
   const stop = async (code: number) => {
     stopWatching();

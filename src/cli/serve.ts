@@ -43,7 +43,11 @@ export async function runServe(o: ServeOptions): Promise<void> {
   const replica = config.replica.id ?? process.env.GUARDWIRE_REPLICA ?? hostname();
   // Each replica writes its own chain, in a file named after it (guardwire verify and tail take the folder).
   const logPath = config.store ? replicaLogPath(config.log, replica) : config.log;
-  const log = openDecisionLog({ dest: logPath, stderr: process.stderr, sync: config.logSync }, `choose another path with log: in ${o.config}`);
+  // Every line names this replica and the rules in force (a hot reload shows in the next line).
+  const ruleset = () => embedded.rules.hash;
+  const log = openDecisionLog({ dest: logPath, stderr: process.stderr, sync: config.logSync, replica, ruleset }, `choose another path with log: in ${o.config}`);
+  // From the first stop signal /readyz answers 503, so a load balancer sends nothing new here.
+  let stopping = false;
   // ioredis is loaded only when a store is configured.
   const store: SharedStore | null = config.store ? new (await import("../store/redis.js")).SharedStore(config.store) : null;
   const alerts = openAlerts(config.alerts, log, process.stderr);
@@ -109,6 +113,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     idleMs: config.sessionIdleSeconds * 1000,
     maxSessions: config.maxSessionsPerRoute,
     log: sink,
+    health: { version: o.version ?? "", replica, rules: () => embedded.rules, store, stopping: () => stopping },
     front: {
       bodyBudgetBytes: config.http.bodyBudgetBytes,
       headersTimeoutMs: config.http.headersTimeoutSeconds * 1000,
@@ -135,7 +140,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
         version: o.version ?? "",
         broker: approvals,
         operator,
-        measured: { log, alerts },
+        measured: { log, alerts, store, ruleset },
         links: channels.links,
         console: { embedded, rules, log: logView(logPath, log) },
       })
@@ -144,7 +149,6 @@ export async function runServe(o: ServeOptions): Promise<void> {
   const shared = store ? `; replica ${replica}, shared state in ${store.state.url}` : "";
   process.stderr.write(`guardwire: serving http://${hostPort(config.listen.host, port)} (${config.routes.map((r) => `${r.name} at ${r.path}`).join(", ")}${shared})\n`);
 
-  let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;

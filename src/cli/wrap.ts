@@ -37,7 +37,9 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   const alertConfig = alertsFromFlags(opts);
   const approvalConfig = approvalsFromFlags(opts);
   const { guardian, embedded, rules, close: stopWatching } = buildGuardian(opts, process.stderr);
-  const log = openDecisionLog({ dest: opts.log, stderr: process.stderr, maxBytes: opts.logMaxBytes, sync: opts.logSync }, "choose another path with --log");
+  // One process, one file: a replica id only when the environment names one (docs/decision-log.md).
+  const stamp = { replica: process.env.GUARDWIRE_REPLICA || undefined, ruleset: () => embedded.rules.hash };
+  const log = openDecisionLog({ dest: opts.log, stderr: process.stderr, maxBytes: opts.logMaxBytes, sync: opts.logSync, ...stamp }, "choose another path with --log");
   const flush = () => {
     try {
       log.flushSync();
@@ -56,7 +58,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   let admin: StartedAdmin | undefined;
   if (opts.admin) {
     const ui = { embedded, rules, log: logView(opts.log, log) };
-    admin = await startOperatorAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, operator, measured: { log, alerts }, links: channels.links, console: ui });
+    admin = await startOperatorAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, operator, measured: { log, alerts, ruleset: stamp.ruleset }, links: channels.links, console: ui });
   }
   channels.listening(admin?.url);
 

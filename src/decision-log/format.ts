@@ -25,7 +25,8 @@ export function formatDecision(r: DecisionRecord, opts: { color: boolean }): str
   const a2a = r.protocol === "a2a" && !refused ? [`${r.agent ?? "?"}→${r.peer ?? r.route}`, r.task ? `task ${r.task}` : "", r.context ? `ctx ${r.context}` : ""].filter(Boolean).join(" ") : "";
   if (a2a) parts.push(a2a);
   if (r.approval) parts.push(paint(C.bold, approvalText(r.approval)));
-  parts.push(paint(C.dim, `(${r.evalUs}µs) ${r.session} ${r.route}${r.failOpen ? " FAIL-OPEN" : ""}`));
+  // Logs of several replicas merged by time: which one wrote the line.
+  parts.push(paint(C.dim, `(${r.evalUs}µs) ${r.session} ${r.route}${r.replica ? ` @${r.replica}` : ""}${r.failOpen ? " FAIL-OPEN" : ""}`));
   return parts.join("  ");
 }
 

@@ -26,8 +26,10 @@ export interface DecisionInput {
   evalUs: number;
   /** SHA-256 (hex) of the canonical JSON of the message as received; null when the frame could not be parsed. */
   digest: string | null;
-  /** Hash of the rule set that decided (so a line can be tied to the rules in force). */
+  /** Hash of the rule set that decided (so a line can be tied to the rules in force); the writer adds the one in force when absent. */
   ruleset?: string;
+  /** The replica that wrote the line (`serve`; `wrap` and `guardian` only with $GUARDWIRE_REPLICA); added by the writer. */
+  replica?: string;
   /** Set when failMode: open let a message through that the guardian could not judge. */
   failOpen?: boolean;
   /** Redacted preview of the message, only when explicitly enabled. */

@@ -33,6 +33,10 @@ export interface DecisionLogOptions {
   onProblem?: (text: string) => void;
   /** Hold `<dest>.lock` for this process: a second writer on the same file is refused (LOG_IN_USE). */
   lock?: LockOwner;
+  /** Written as `replica` on every line (several replicas, docs/scale.md). */
+  replica?: string;
+  /** The hash of the rules in force now, written as `ruleset` on every line that does not name the rules that decided it. */
+  ruleset?: () => string;
 }
 
 export type LogSync = "interval" | "always";
@@ -81,12 +85,15 @@ export class DecisionLog {
   /** Totals since this process opened the log, for metrics: bytes written, lines dropped, the first seq it wrote. */
   private readonly totals = { bytes: 0, dropped: 0, fromSeq: 0 };
   private locked = false;
+  private readonly stamp: Stamp;
   /** Set while the file cannot be written; the session refuses traffic meanwhile (nothing goes through unlogged). */
   failure: LogFailure | undefined;
   /** The first error met (disk full, closed pipe, failed rotation); logging goes on being attempted, the proxy never crashes. */
   error: Error | undefined;
 
-  private constructor(private readonly opts: DecisionLogOptions) {}
+  private constructor(private readonly opts: DecisionLogOptions) {
+    this.stamp = new Stamp(opts.replica, opts.ruleset);
+  }
 
   static open(opts: DecisionLogOptions): DecisionLog {
     const log = new DecisionLog(opts);
@@ -146,7 +153,7 @@ export class DecisionLog {
     const seq = this.nextSeq;
     const prev = this.prev;
     // Version 2: the hash covers the exact bytes of the line before its hash (prev included), serialized once.
-    const body = serialize(time, seq, torn === undefined ? input : { ...input, torn }, prev);
+    const body = serialize(time, seq, torn === undefined ? input : { ...input, torn }, prev, this.stamp);
     const hash = hashHex(body);
     const full = body + ',"hash":"' + hash + '"}\n';
     // Sizes are counted in UTF-16 units: rotation is approximate for non-ASCII text, which is fine for a size cap.
@@ -395,22 +402,53 @@ const FLUSH_AT = 64 * 1024;
 /** Field order of a line (documented); `hash` comes last. */
 const LINE_KEYS = [
   "v", "time", "seq", "session", "route", "transport", "protocol", "direction", "kind", "id", "method", "tool", "agent",
-  "decision", "mode", "rules", "reasonCode", "message", "evalUs", "digest", "ruleset", "failOpen", "preview",
+  "decision", "mode", "rules", "reasonCode", "message", "evalUs", "digest", "ruleset", "replica", "failOpen", "preview",
   "peer", "task", "context", "torn", "approval", "prev",
 ] as const;
 const KNOWN = new Set<string>(LINE_KEYS);
-/** The optional fields, in order, between `digest` and `prev`. */
-const OPTIONAL = ["ruleset", "failOpen", "preview", "peer", "task", "context", "torn", "approval"] as const;
+/** The optional fields, in order, between `replica` and `prev`. */
+const OPTIONAL = ["failOpen", "preview", "peer", "task", "context", "torn", "approval"] as const;
 const OPTIONAL_QUOTED = OPTIONAL.map((k) => `,"${k}":`);
+
+/**
+ * The `ruleset` and `replica` a line carries unless it names its own: the rules in force and this writer's replica,
+ * quoted once (again only when the rules change), so stamping a line costs a comparison and a concatenation.
+ */
+class Stamp {
+  private hash: string | undefined;
+  private hashField = "";
+  private readonly replicaField: string;
+
+  constructor(
+    readonly replica: string | undefined,
+    private readonly current: (() => string) | undefined,
+  ) {
+    this.replicaField = replica === undefined ? "" : `,"replica":${canonicalize(replica)}`;
+  }
+
+  ruleset(input: DecisionInput): string | undefined {
+    return input.ruleset ?? this.current?.();
+  }
+
+  /** `,"ruleset":…,"replica":…` for this line, in the documented order (each left out when unknown). */
+  fields(input: DecisionInput): string {
+    const hash = this.ruleset(input);
+    if (hash !== this.hash) {
+      this.hash = hash;
+      this.hashField = hash === undefined ? "" : `,"ruleset":${canonicalize(hash)}`;
+    }
+    return this.hashField + (input.replica === undefined ? this.replicaField : `,"replica":${canonicalize(input.replica)}`);
+  }
+}
 
 /**
  * A line without its hash and closing brace (what the hash covers): fields in documented order, each value
  * serialized once. Records hold primitives, string arrays and small objects (approval).
  */
-function serialize(time: string, seq: number, input: DecisionInput, prev: string): string {
+function serialize(time: string, seq: number, input: DecisionInput, prev: string, stamp: Stamp): string {
   for (const k in input) {
     // A field this writer does not know: generic (slower) path, same guarantees.
-    if (!KNOWN.has(k)) return JSON.stringify(Object.assign({ v: RECORD_VERSION, time, seq }, input, { prev })).slice(0, -1);
+    if (!KNOWN.has(k)) return JSON.stringify(Object.assign({ v: RECORD_VERSION, time, seq }, input, { ruleset: stamp.ruleset(input), replica: input.replica ?? stamp.replica, prev })).slice(0, -1);
   }
   const r = input;
   let line =
@@ -418,6 +456,7 @@ function serialize(time: string, seq: number, input: DecisionInput, prev: string
     `,"protocol":${str(r.protocol)},"direction":${str(r.direction)},"kind":${str(r.kind)},"id":${canonicalize(r.id)},"method":${opt(r.method)}` +
     `,"tool":${opt(r.tool)},"agent":${opt(r.agent)},"decision":${str(r.decision)},"mode":${str(r.mode)},"rules":${strings(r.rules)}` +
     `,"reasonCode":${strings(r.reasonCode)},"message":${str(r.message)},"evalUs":${canonicalize(r.evalUs)},"digest":${opt(r.digest)}`;
+  line += stamp.fields(input);
   const fields = input as unknown as Record<string, unknown>;
   for (let i = 0; i < OPTIONAL.length; i++) {
     const v = fields[OPTIONAL[i] as string];

@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
 import type { ApprovalBroker, ApprovalOutcome, HeldApproval } from "../approvals/broker.js";
 import type { AlertStats } from "../alerts/dispatcher.js";
 import type { DecisionInput } from "../decision-log/record.js";
+import type { StoreStatus } from "../store/redis.js";
 import { networkTransport, refusalErrorType } from "./conventions.js";
 import type { DecisionFeed } from "./feed.js";
 
@@ -35,6 +36,10 @@ export interface MetricsOptions {
   broker?: ApprovalBroker;
   log?: { stats(): LogStats };
   alerts?: { readonly stats: AlertStats } | null;
+  /** The shared store of several replicas (docs/scale.md), when one is configured. */
+  store?: { readonly state: StoreStatus } | null;
+  /** The hash of the rules in force now (a hot reload shows at the next scrape). */
+  ruleset?: () => string;
   /** Distinct values kept per wire-named label (tool, method, rule, reason); the rest are counted as `other`. */
   labelCap?: number;
   /** A session not seen in the feed for this long is no longer counted as active (feed-based count only). */
@@ -175,6 +180,20 @@ export class GuardwireMetrics {
     }
     if (opts.log) this.logMetrics(opts.log, registers);
     this.alertMetrics(opts.alerts ?? null, registers);
+    if (opts.store) storeMetrics(opts.store, registers);
+    const ruleset = opts.ruleset;
+    if (ruleset) {
+      new Gauge({
+        name: "guardwire_rules_info",
+        help: "The rules in force, by the hash each log line carries as `ruleset` (always 1): a rollout has converged when every replica shows the same",
+        labelNames: ["ruleset"],
+        registers,
+        collect() {
+          this.reset();
+          this.set({ ruleset: ruleset() }, 1);
+        },
+      });
+    }
     this.stops.push(opts.feed.add((d) => this.observe(d)));
   }
 
@@ -332,6 +351,35 @@ export class GuardwireMetrics {
       },
     });
   }
+}
+
+/** Read at scrape time from the store's own state. */
+function storeMetrics(store: { readonly state: StoreStatus }, registers: Registry[]): void {
+  new Gauge({
+    name: "guardwire_store_up",
+    help: "1 while the shared store (Redis) is connected and ready; 0 while connecting or down",
+    registers,
+    collect() {
+      this.set(store.state.state === "up" ? 1 : 0);
+    },
+  });
+  new Counter({
+    name: "guardwire_store_reconnects_total",
+    help: "Reconnection attempts to the shared store (Redis) since start",
+    registers,
+    collect() {
+      this.reset();
+      this.inc(store.state.reconnects);
+    },
+  });
+  new Gauge({
+    name: "guardwire_store_state_since_seconds",
+    help: "When the shared store's connection last changed state (Unix time)",
+    registers,
+    collect() {
+      this.set(Date.parse(store.state.since) / 1000);
+    },
+  });
 }
 
 function countByRoute(sessions: Iterable<{ route: string }>): { route: string; count: number }[] {

@@ -7,6 +7,7 @@ import { httpError, meterBody, meterFrames, socketError } from "../transports/do
 import { StreamableHttpEndpoint, type HttpCaller } from "../transports/downstream/streamable-http.js";
 import type { Connect } from "../transports/types.js";
 import { ByteBudget, ConnectionCount, RefusalLog } from "./front-limits.js";
+import { liveness, readiness, type HealthAnswer, type HealthSource } from "./health.js";
 import { openLink, type RouteRuntime } from "./link.js";
 import type { DecisionSink } from "./session.js";
 import { passWellKnown, wellKnownTarget, type WellKnownRoute } from "./well-known.js";
@@ -46,6 +47,8 @@ export interface ProxyServerOptions {
   log?: DecisionSink;
   /** Timeouts and caps of the HTTP front; see FRONT_DEFAULTS and docs/serve.md. */
   front?: Partial<FrontLimits>;
+  /** What /healthz and /readyz report (replica, rules, store); none: bare answers. */
+  health?: HealthSource;
 }
 
 export interface FrontLimits {
@@ -214,8 +217,10 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
     if (refused) return refuse(req, res, { status: 400, reason: "PATH_REFUSED", message: `Bad Request: ${refused}` });
     if (path === "/healthz" || path === "/readyz") {
       req.resume();
-      const body = JSON.stringify(path === "/healthz" ? { status: "ok" } : { status: "ready", routes: opts.routes.map((r) => r.runtime.name) });
-      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body);
+      const routes = opts.routes.map((r) => r.runtime.name);
+      const answer: HealthAnswer = !opts.health ? { status: 200, body: path === "/healthz" ? { status: "ok" } : { status: "ready", routes } } : path === "/healthz" ? liveness(opts.health) : readiness(opts.health, routes);
+      const body = JSON.stringify(answer.body);
+      res.writeHead(answer.status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "cache-control": "no-store" }).end(body);
       return;
     }
     const admitted = admit(req);
