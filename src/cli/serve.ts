@@ -1,5 +1,5 @@
 import { loadConfig } from "../config/load.js";
-import type { Config, GuardianConfig } from "../config/schema.js";
+import { REPLICA_ID, type Config, type GuardianConfig } from "../config/schema.js";
 import { formatFileProblem } from "../config/yaml.js";
 import { GuardwireError } from "../errors.js";
 import { createGuardServer, type ServedRoute } from "../proxy/server.js";
@@ -40,7 +40,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     process.stderr,
   );
   // Several replicas share state through Redis (docs/scale.md); without `store:` everything stays in this process.
-  const replica = config.replica.id ?? process.env.GUARDWIRE_REPLICA ?? hostname();
+  const replica = replicaId(config.replica.id ?? process.env.GUARDWIRE_REPLICA ?? hostname());
   // Each replica writes its own chain, in a file named after it (guardwire verify and tail take the folder).
   const logPath = config.store ? replicaLogPath(config.log, replica) : config.log;
   // Every line names this replica and the rules in force (a hot reload shows in the next line).
@@ -167,6 +167,12 @@ export async function runServe(o: ServeOptions): Promise<void> {
     process.exit(0);
   };
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => void stop());
+}
+
+/** The replica id as given, when it can name a file; refused otherwise (it goes into the log's file name). */
+function replicaId(id: string): string {
+  if (!REPLICA_ID.test(id)) throw new GuardwireError("CONFIG_INVALID", `replica id ${JSON.stringify(id)} (from replica.id, $GUARDWIRE_REPLICA or the host name) may use only letters, digits, _ . - (at most 63, not starting with . or -); set replica.id`);
+  return id;
 }
 
 /** `decisions.ndjson` for replica r1 is `decisions.r1.ndjson` (`-` and stdout stay as they are). */

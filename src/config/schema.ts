@@ -10,6 +10,9 @@ import { approvalsSchema } from "../approvals/config.js";
 
 const headers = z.record(z.string(), z.string());
 
+/** A replica id names a log file: letters, digits, `_ . -`, no leading dot. */
+export const REPLICA_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
+
 export type GuardianConfig =
   | { kind: "embedded" }
   | { kind: "remote"; url: string; timeoutMs: number; headers?: Record<string, string> }
@@ -113,7 +116,7 @@ export const configSchema = z
     replica: z
       .strictObject({
         /** Names this replica in every log record and log file name; default $GUARDWIRE_REPLICA, else the host name. */
-        id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/, "a replica id uses letters, digits, _ . - (at most 63)").optional(),
+        id: z.string().regex(REPLICA_ID, "a replica id uses letters, digits, _ . - (at most 63)").optional(),
         /** The URL other replicas reach this one at, for sessions that live here (stdio and WebSocket upstreams). */
         advertise: z.url({ protocol: /^https?$/ }).optional(),
       })

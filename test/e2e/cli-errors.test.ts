@@ -112,3 +112,12 @@ describe("start-up failures: one line with the fix, never a stack trace", () => 
     expectOneLine(run(["guardian", ...pins()]), 2, /give exactly one of --port <n> or --stdio/);
   });
 });
+
+describe("serve: a replica id names a log file", () => {
+  it("an id that could leave the log's folder is refused at start, in one line", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "c.yaml"), 'listen: {host: 127.0.0.1, port: 0}\nroutes:\n  - name: a\n    path: /a\n    mcp: {command: "true"}\n');
+    const r = run(["serve", "--config", join(dir, "c.yaml")], { env: { ...process.env, GUARDWIRE_REPLICA: "../evil" } });
+    expectOneLine(r, 2, /replica id "\.\.\/evil" .* set replica\.id$/);
+  });
+});
