@@ -20,6 +20,8 @@ export interface HoldContext {
 /** One held message as the admin API and the CLI show it. Never carries the arguments themselves. */
 export interface HeldApproval extends HoldContext {
   id: string;
+  /** With a shared store: the replica holding it (the call waits there). */
+  replica?: string;
   rule: string;
   prompt: string;
   argsDigest: string;
@@ -48,6 +50,19 @@ export interface Decision {
 }
 
 export type DecideResult = { ok: true; approval: HeldApproval } | { ok: false; code: "NOT_FOUND" | "BAD_SCOPE"; message: string };
+
+/** With a shared store: decided already (elsewhere, or by the timeout), or the store or holding replica unreachable. */
+export type DeskResult = DecideResult | { ok: false; code: "CONFLICT" | "UNAVAILABLE"; message: string };
+
+/**
+ * Where the admin API and the signed links list and decide held approvals: this process's broker, or with a shared
+ * store every replica's (src/store/approvals-ops.ts).
+ */
+export interface ApprovalDesk {
+  list(): HeldApproval[] | Promise<{ approvals: HeldApproval[]; incomplete?: string }>;
+  get(id: string): HeldApproval | undefined | Promise<HeldApproval | undefined>;
+  decide(id: string, d: Decision): DeskResult | Promise<DeskResult>;
+}
 
 export interface BrokerOptions {
   /** Held messages per session and in all (default 16 and 256): past either, a new ask is refused at once. */

@@ -21,6 +21,7 @@ import { openOperator, startOperatorAdmin, type StartedAdmin } from "./admin.js"
 import { openTracing } from "./observe.js";
 import { hostname } from "node:os";
 import type { SharedStore } from "../store/redis.js";
+import { OpsBus } from "../store/ops-bus.js";
 
 export interface ServeOptions {
   config: string;
@@ -46,11 +47,13 @@ export async function runServe(o: ServeOptions): Promise<void> {
   const log = openDecisionLog({ dest: logPath, stderr: process.stderr, sync: config.logSync }, `choose another path with log: in ${o.config}`);
   // ioredis is loaded only when a store is configured.
   const store: SharedStore | null = config.store ? new (await import("../store/redis.js")).SharedStore(config.store) : null;
-  const alerts = openAlerts(config.alerts, log, process.stderr);
-  const channels = openApprovalChannels(config.approvals, config.admin?.listen, log, process.stderr);
+  // Approvals, live sessions and alerts across replicas go over one operator channel (docs/scale.md).
+  const bus = store ? new OpsBus(store, replica) : null;
+  const alerts = openAlerts(config.alerts, log, process.stderr, bus);
+  const channels = openApprovalChannels(config.approvals, config.admin?.listen, log, process.stderr, bus && { bus, keys: config.sessions?.keys ?? [] });
   const approvals = channels.broker;
   const tracing = await openTracing(o.version);
-  const operator = openOperator(log, approvals, Boolean(config.admin));
+  const operator = openOperator(log, approvals, Boolean(config.admin), bus);
   const { sink, sessions } = operator;
   const remotes = new Map<string, A2aRemote>();
   const routes: ServedRoute[] = config.routes.map((r) => {
@@ -137,6 +140,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
         operator,
         measured: { log, alerts },
         links: channels.links,
+        shared: { approvals: channels.shared },
         console: { embedded, rules, log: logView(logPath, log) },
       })
     : undefined;
@@ -152,6 +156,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     approvals.shutdown();
     sessions?.shutdown();
     await new Promise((resolve) => setImmediate(resolve));
+    await operator.shared?.close();
     await admin?.close();
     await channels.close();
     stopWatching();
@@ -159,6 +164,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     await closeAlerts(alerts, process.stderr);
     await log.close();
     await tracing?.shutdown();
+    await bus?.close();
     await store?.close();
     process.exit(0);
   };
