@@ -52,11 +52,13 @@ describe("the operator side across three replicas behind HAProxy (real Redis)", 
   let cluster: Cluster;
   let agent: ChildProcess;
   let hook: Awaited<ReturnType<typeof startAlertReceiver>>;
+  let approvalHook: Awaited<ReturnType<typeof startAlertReceiver>>;
   let redis: Redis;
   const clients: Client[] = [];
 
   beforeAll(async () => {
     hook = await startAlertReceiver();
+    approvalHook = await startAlertReceiver();
     agent = spawn(process.execPath, [join(ROOT, "test", "fixtures", "servers", "a2a-agent-03.mjs")], { env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "pipe"] });
     const port = (await waitFor(agent, /listening (\d+)/)).match[1];
     const rules = join(dir, "rules.yaml");
@@ -64,7 +66,7 @@ describe("the operator side across three replicas behind HAProxy (real Redis)", 
     cluster = await startCluster(dir, {
       rules,
       admin: true,
-      extra: [`alerts: { webhooks: [{ url: "${hook.url}" }], dedupeSeconds: 600 }`],
+      extra: [`alerts: { webhooks: [{ url: "${hook.url}" }], dedupeSeconds: 600 }`, `approvals: { webhooks: [{ url: "${approvalHook.url}" }] }`],
       routes: [
         "  - name: everything",
         "    path: /mcp/everything",
@@ -82,6 +84,7 @@ describe("the operator side across three replicas behind HAProxy (real Redis)", 
     await cluster?.stop();
     if (agent) await stopChild(agent);
     await hook?.close();
+    await approvalHook?.close();
   });
 
   /** The admin API of replica i (0-based), with the status of each answer. */
@@ -108,16 +111,50 @@ describe("the operator side across three replicas behind HAProxy (real Redis)", 
       `${n} held approval(s) listed on r${i + 1}`,
     );
 
+  /** The admin event stream of replica i: resolves with the first event named `name` whose data `ok` accepts. */
+  async function nextEvent(i: number, name: string, ok: (data: Record<string, unknown>) => boolean): Promise<{ event: Promise<Record<string, unknown>> }> {
+    const a = JSON.parse(readFileSync(cluster.replicas[i]!.adminFile, "utf8")) as { url: string; token: string };
+    const ac = new AbortController();
+    const res = await fetch(`${a.url}/api/events?only=${name}`, { headers: { authorization: `Bearer ${a.token}`, accept: "text/event-stream" }, signal: ac.signal });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const event = (async () => {
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the event stream of r${i + 1} ended before ${name}`);
+        buffer += new TextDecoder().decode(value);
+        let at: number;
+        while ((at = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, at);
+          buffer = buffer.slice(at + 2);
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (/^event: (.*)$/m.exec(block)?.[1] !== name || !data) continue;
+          const parsed = JSON.parse(data) as Record<string, unknown>;
+          if (ok(parsed)) {
+            ac.abort();
+            return parsed;
+          }
+        }
+      }
+    })();
+    return { event };
+  }
+
   it("an approval held on r1 is listed and approved through r2; a second decision through r3 gets 409; a deny through r3 denies", async () => {
     const client = await connectTo(0, "approver-test");
+    // A console on r3 sees r1's approval held, then decided, over the operator channel.
+    const requested = await nextEvent(2, "approval.requested", (d) => (d.approval as Held).replica === "r1");
+    const decided = await nextEvent(2, "approval.decided", (d) => (d.outcome as { outcome: string }).outcome === "approved");
     const call = client.callTool({ name: "echo", arguments: { message: "needs-approval across replicas" } }, undefined, { timeout: 60_000 });
     const [held] = await heldOn(1, 1);
+    expect(((await requested.event).approval as Held).id).toBe(held!.id);
     expect(held).toMatchObject({ replica: "r1", tool: "echo" });
     expect((await admin(2)("GET", `/api/approvals/${held!.id}`)).data.approval).toMatchObject({ id: held!.id, replica: "r1" });
 
     const approved = await admin(1)("POST", `/api/approvals/${held!.id}/approve`, { by: "alice" });
     expect(approved).toMatchObject({ status: 200, data: { decision: "approved", approval: { id: held!.id, replica: "r1" } } });
     expect(text(await call)).toBe("Echo: needs-approval across replicas");
+    expect(await decided.event).toMatchObject({ approval: { id: held!.id, replica: "r1" }, outcome: { outcome: "approved", channel: "api", by: "alice" } });
 
     const again = await admin(2)("POST", `/api/approvals/${held!.id}/deny`, {});
     expect(again.status).toBe(409);
@@ -132,6 +169,31 @@ describe("the operator side across three replicas behind HAProxy (real Redis)", 
     expect(r.isError).toBe(true);
     expect(text(r)).toContain("not today");
     expect(((await admin(0)("GET", "/api/approvals")).data.approvals as Held[]).length).toBe(0);
+  }, 90_000);
+
+  it("a signed link of an approval held on r1 works through r2, once, cluster-wide", async () => {
+    const client = await connectTo(0, "link-test");
+    const before = approvalHook.received.length;
+    const call = client.callTool({ name: "echo", arguments: { message: "needs-approval by link" } }, undefined, { timeout: 60_000 });
+    await approvalHook.count(before + 1);
+    const { links } = approvalHook.received[before]!.body as { links: { approve: string; deny: string } };
+    // The links point at r1's admin listener; behind a shared public URL they may land on any replica.
+    const on = (i: number, link: string) => {
+      const a = JSON.parse(readFileSync(cluster.replicas[i]!.adminFile, "utf8")) as { url: string };
+      const u = new URL(link);
+      return `${a.url}${u.pathname}${u.search}`;
+    };
+    const post = async (url: string) => {
+      const res = await fetch(url, { method: "POST", headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" }, body: "reason=ok" });
+      return { status: res.status, data: (await res.json()) as Record<string, unknown> };
+    };
+    expect((await fetch(on(1, links.approve))).status).toBe(200);
+    expect(await post(on(1, links.approve))).toMatchObject({ status: 200, data: { decision: "approved" } });
+    expect(text(await call)).toBe("Echo: needs-approval by link");
+    expect(await post(on(2, links.deny))).toMatchObject({ status: 409, data: { error: { code: "LINK_USED" } } });
+    expect(await post(on(0, links.approve))).toMatchObject({ status: 409, data: { error: { code: "LINK_USED" } } });
+    const forged = on(1, links.approve).replace(/sig=[^&]+/, "sig=AAAA");
+    expect(await post(forged)).toMatchObject({ status: 403, data: { error: { code: "LINK_INVALID" } } });
   }, 90_000);
 
   it("sessions listed through any replica include the others'; a kill through r3 ends a session held on r1 and sticks in Redis", async () => {
