@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApprovalBroker, type HoldContext } from "../../src/approvals/broker.js";
+import type { ApprovalAsk } from "../../src/guardian/verdict.js";
+import { SharedDeduper } from "../../src/store/alerts-ops.js";
+import { SharedApprovals } from "../../src/store/approvals-ops.js";
+import { OpsBus, type BusOptions } from "../../src/store/ops-bus.js";
+import { SharedStore } from "../../src/store/redis.js";
+import { startRedis, type RunningRedis } from "../support/redis.js";
+
+const ctx: HoldContext = { session: "s1", route: "r", transport: "stdio", agent: null, server: "srv", method: "tools/call", tool: "echo" };
+const ask: ApprovalAsk = { rule: "ask-echo", prompt: "ok?", timeoutMs: 60_000, onTimeout: "deny", remember: "once", argsDigest: "a".repeat(64), ruleset: "h1" };
+
+async function until<T>(get: () => Promise<T> | T, ok: (v: T) => boolean, what: string, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await get();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`${what}: last seen ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("the operator side's Redis pieces (real redis-server)", () => {
+  let redis: RunningRedis;
+  const stores: SharedStore[] = [];
+  const buses: OpsBus[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    for (const b of buses) await b.close().catch(() => undefined);
+    for (const s of stores) await s.close();
+    await redis.stop();
+  });
+
+  const store = async (prefix = "t:") => {
+    const s = new SharedStore({ redis: redis.url, keyPrefix: prefix, onUnavailable: "closed", timeoutMs: 500 });
+    stores.push(s);
+    await until(() => s.up, Boolean, "the store comes up");
+    return s;
+  };
+  /** A replica's operator channel, once it is subscribed and its heartbeat is seen. */
+  const bus = async (id: string, opts: BusOptions = {}, prefix = "t:") => {
+    const b = new OpsBus(await store(prefix), id, opts);
+    buses.push(b);
+    await until(() => b.replicas(), (l) => l.includes(id), `${id} is alive`);
+    await until(async () => (await b.store.client.pubsub("NUMSUB", b.channel))[1] as number, (n) => n >= buses.filter((x) => x.channel === b.channel).length, `${id} is subscribed`);
+    return b;
+  };
+
+  it("a request reaches the replicas that handle it; one that received it but does not answer is counted missing", async () => {
+    const a = await bus("a", { replyMs: 300 }, "bus1:");
+    const b = await bus("b", {}, "bus1:");
+    b.handle("echo", (body) => ({ got: body }));
+    expect(await a.request("echo", 1)).toEqual({ answers: [{ replica: "b", body: { got: 1 } }], missing: 0 });
+    const c = await bus("c", {}, "bus1:");
+    expect(await a.request("echo", 2)).toEqual({ answers: [{ replica: "b", body: { got: 2 } }], missing: 1 });
+    c.handle("echo", () => "c here");
+    expect(await a.request("echo", 3, "c")).toEqual({ answers: [{ replica: "c", body: "c here" }], missing: 0 });
+    const events: unknown[] = [];
+    b.on("note", (body, from) => events.push([body, from]));
+    a.emit("note", { x: 1 });
+    await until(() => events.length, (n) => n === 1, "the event arrives");
+    expect(events).toEqual([[{ x: 1 }, "a"]]);
+  });
+
+  it("a replica that dies leaves no approvable ghost: its held approvals drop out of the others' lists and out of Redis", async () => {
+    const opts = { heartbeatMs: 100, aliveMs: 400, replyMs: 500 };
+    const a = await bus("a", opts, "ghost:");
+    const b = await bus("b", opts, "ghost:");
+    const brokerA = new ApprovalBroker();
+    const brokerB = new ApprovalBroker();
+    new SharedApprovals(a, brokerA);
+    const onB = new SharedApprovals(b, brokerB);
+    const h = brokerA.request(ctx, ask, ["admin"]);
+    if ("limit" in h) throw new Error("refused");
+    const listed = await until(() => onB.list(), (l) => l.approvals.length === 1, "b lists a's approval");
+    expect(listed.approvals[0]).toMatchObject({ id: h.held.id, replica: "a" });
+    // a dies without a word: its connection closes, its heartbeat stops.
+    await a.store.close();
+    expect((await onB.decide(h.held.id, { approve: true, channel: "api" })).ok).toBe(false);
+    await until(() => onB.list(), (l) => l.approvals.length === 0, "a's approval is no longer listed");
+    await until(() => b.store.client.exists(b.store.key("approval", h.held.id)), (n) => n === 0, "a's approval is gone from Redis");
+    onB.close();
+    brokerA.shutdown();
+    brokerB.shutdown();
+  });
+
+  it("alerts: the first replica in a window posts, the others hold back; after the window it posts again; Redis down: posted", async () => {
+    const one = new SharedDeduper(await store("dd:"), "r1", 400);
+    const two = new SharedDeduper(await store("dd:"), "r2", 400);
+    const now = Date.now();
+    expect(await one.admit("k", now)).toBe(0);
+    expect(await two.admit("k", now)).toBeNull();
+    // Repeats within the window are held back from the local cache, without a round trip.
+    expect(one.admit("k", now + 1)).toBeNull();
+    expect(two.admit("k", now + 1)).toBeNull();
+    const probe = stores[stores.length - 1] as SharedStore;
+    await until(() => probe.client.keys("dd:alert:*"), (k) => k.length === 0, "the window ends in Redis");
+    // r2 says how many repeats it held back before this one (its own: the first and the local repeat).
+    expect(await two.admit("k", Date.now() + 500)).toBe(2);
+    expect(await one.admit("k", Date.now() + 500)).toBeNull();
+    await redis.stop();
+    await until(() => probe.up, (up) => !up, "the store notices Redis is gone");
+    expect(await one.admit("other", Date.now())).toBe(0);
+    expect(one.admit("other", Date.now())).toBeNull();
+    await redis.start();
+  });
+});
