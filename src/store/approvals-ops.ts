@@ -1,5 +1,6 @@
 import type { ApprovalBroker, ApprovalDesk, ApprovalOutcome, Decision, DeskResult, HeldApproval } from "../approvals/broker.js";
 import type { LinkUses } from "../approvals/webhook.js";
+import type { Remembered } from "../approvals/remembered.js";
 import type { OpsBus } from "./ops-bus.js";
 
 /** A decided approval is remembered this long, so a late second decision is told so (409), not "never asked". */
@@ -18,6 +19,8 @@ export class SharedApprovals implements ApprovalDesk, LinkUses {
   /** Approvals this replica held and settled lately: a later decision gets a 409 saying how it ended. */
   private readonly recent = new Map<string, string>();
   private readonly index: string;
+  /** `remember: always` approvals of every replica: a hash of approval id → Remembered. */
+  private readonly always: string;
   private readonly stops: (() => void)[] = [];
 
   constructor(
@@ -25,11 +28,27 @@ export class SharedApprovals implements ApprovalDesk, LinkUses {
     private readonly broker: ApprovalBroker,
   ) {
     this.index = bus.store.key("approvals", "held");
+    this.always = bus.store.key("approvals", "always");
     const requested = (held: HeldApproval) => this.held(held);
     const decided = (held: HeldApproval, outcome: ApprovalOutcome) => this.settled(held, outcome);
+    const remembered = (r: Remembered) => this.remembered(r);
+    const forgot = (id: string) => this.forgot(id);
     broker.on("requested", requested);
     broker.on("decided", decided);
-    this.stops.push(() => broker.off("requested", requested), () => broker.off("decided", decided));
+    broker.on("remembered", remembered);
+    broker.on("forgot", forgot);
+    this.stops.push(
+      () => broker.off("requested", requested),
+      () => broker.off("decided", decided),
+      () => broker.off("remembered", remembered),
+      () => broker.off("forgot", forgot),
+      bus.on("approval.remembered", (b) => broker.adopt((b as { remembered: Remembered }).remembered)),
+      bus.on("approval.forgotten", (b) => void broker.drop((b as { id: string }).id)),
+      // Whenever Redis is (again) reachable, the approvals remembered for good by any replica are loaded.
+      bus.store.onState((st) => {
+        if (st.state === "up") void this.loadRemembered();
+      }),
+    );
     bus.handle("approval.decide", (body) => {
       const { id, decision } = body as { id: string; decision: Decision };
       return this.decideHere(id, decision);
@@ -151,6 +170,33 @@ export class SharedApprovals implements ApprovalDesk, LinkUses {
       .exec()
       .catch(() => undefined);
     this.bus.emit("approval.decided", { approval: this.tag(held), outcome });
+  }
+
+  /**
+   * Remembered for good here: kept in Redis and told to the other replicas, which add it to their own (each judges
+   * from memory: no round trip per message). The hash lives as long as its newest entry.
+   */
+  private remembered(r: Remembered): void {
+    const ms = r.expiresAt ? Math.max(1000, Date.parse(r.expiresAt) - Date.now()) : INDEX_MS;
+    this.bus.store.client.multi().hset(this.always, r.id, JSON.stringify(r)).pexpire(this.always, ms, "GT").pexpire(this.always, ms, "NX").exec().catch(() => undefined);
+    this.bus.emit("approval.remembered", { remembered: r });
+  }
+
+  private forgot(id: string): void {
+    (id === "all" ? this.bus.store.client.del(this.always) : this.bus.store.client.hdel(this.always, id)).catch(() => undefined);
+    this.bus.emit("approval.forgotten", { id });
+  }
+
+  private async loadRemembered(): Promise<void> {
+    const all = await this.bus.store.client.hgetall(this.always).catch(() => ({}) as Record<string, string>);
+    const now = Date.now();
+    const expired: string[] = [];
+    for (const [id, text] of Object.entries(all)) {
+      const r = JSON.parse(text) as Remembered;
+      if (r.expiresAt && Date.parse(r.expiresAt) <= now) expired.push(id);
+      else this.broker.adopt(r);
+    }
+    if (expired.length > 0) this.bus.store.client.hdel(this.always, ...expired).catch(() => undefined);
   }
 
   private forget(ids: string[]): void {

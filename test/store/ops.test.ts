@@ -86,6 +86,25 @@ describe("the operator side's Redis pieces (real redis-server)", () => {
     brokerB.shutdown();
   });
 
+  it("remember: always is shared: an approval remembered on a covers the same call on b and on a replica started later; forgetting on b forgets everywhere", async () => {
+    const a = await bus("a", {}, "always:");
+    const b = await bus("b", {}, "always:");
+    const always = { ...ask, remember: "always" as const };
+    const [brokerA, brokerB, brokerC] = [new ApprovalBroker(), new ApprovalBroker(), new ApprovalBroker()];
+    const shared = [new SharedApprovals(a, brokerA), new SharedApprovals(b, brokerB)];
+    const h = brokerA.request(ctx, always, ["admin"]);
+    if ("limit" in h) throw new Error("refused");
+    expect(brokerA.decide(h.held.id, { approve: true, channel: "api", remember: "always" })).toMatchObject({ ok: true });
+    await until(() => brokerB.coveredBy({ ...ctx, session: "another" }, always), (id) => id === h.held.id, "b knows a's approval");
+    const c = await bus("c", {}, "always:");
+    shared.push(new SharedApprovals(c, brokerC));
+    await until(() => brokerC.coveredBy(ctx, always), (id) => id === h.held.id, "c loaded it from Redis");
+    expect(brokerB.forget(h.held.id)).toBe(1);
+    await until(() => [brokerA.coveredBy(ctx, always), brokerC.coveredBy(ctx, always)], (ids) => ids.every((id) => id === null), "a and c forgot it");
+    expect(await b.store.client.hlen(b.store.key("approvals", "always"))).toBe(0);
+    for (const s of shared) s.close();
+  });
+
   it("alerts: the first replica in a window posts, the others hold back; after the window it posts again; Redis down: posted", async () => {
     const one = new SharedDeduper(await store("dd:"), "r1", 400);
     const two = new SharedDeduper(await store("dd:"), "r2", 400);
