@@ -67,7 +67,7 @@ export class OpsBus {
     this.timer = setInterval(() => this.beat(), this.opts.heartbeatMs).unref();
   }
 
-  /** Answers requests of `type` from other replicas (the answer goes back to the asker only). */
+  /** Answers requests of `type` from other replicas (the answer goes back to the asker only; null where none is set). */
   handle(type: string, answer: (body: unknown) => unknown): void {
     this.handlers.set(type, answer);
   }
@@ -153,8 +153,8 @@ export class OpsBus {
       for (const l of this.listeners.get(w.type) ?? []) l(w.body, w.from);
     } else if (w.kind === "req") {
       if (w.to !== undefined && w.to !== this.replica) return;
-      const answer = this.handlers.get(w.type);
-      if (!answer) return;
+      // A replica without this part (no admin API, so no session registry) still answers, with null: no one waits.
+      const answer = this.handlers.get(w.type) ?? (() => null);
       void Promise.resolve()
         .then(() => answer(w.body))
         .then((body) => this.publish({ kind: "res", from: this.replica, to: w.from, rid: w.rid, body }))

@@ -114,7 +114,7 @@ export class SharedSessions implements SessionDesk {
     const results = [this.here(a)];
     try {
       const replies = await this.bus.request("session.control", a);
-      results.push(...replies.answers.map((x) => x.body as ControlResult));
+      results.push(...replies.answers.flatMap((x) => (x.body ? [x.body as ControlResult] : [])));
       if (replies.missing > 0) problem ??= `${replies.missing} replica(s) did not answer`;
     } catch (e) {
       problem ??= (e as Error).message;

@@ -10,6 +10,7 @@ import { Redis } from "ioredis";
 import { CLI, EVERYTHING, ROOT, tempDir } from "../helpers.js";
 import { startAlertReceiver } from "../support/alert-receiver.js";
 import { startCluster, type Cluster } from "../support/cluster.js";
+import { until } from "../support/poll.js";
 import { a2aSender, stopChild, waitFor } from "../support/servers.js";
 
 const run = promisify(execFile);
@@ -37,16 +38,6 @@ rules:
 `;
 
 /** Polls until `get` gives something `ok` accepts (the admin APIs are the source of truth; no fixed sleeps). */
-async function until<T>(get: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await get();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`${what}: last seen ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe("the operator side across three replicas behind HAProxy (real Redis)", () => {
   const dir = tempDir();
   let cluster: Cluster;
