@@ -4,6 +4,8 @@ import { ApprovalBroker, type HoldContext } from "../../src/approvals/broker.js"
 import type { ApprovalAsk } from "../../src/guardian/verdict.js";
 import { SharedDeduper } from "../../src/store/alerts-ops.js";
 import { SharedApprovals } from "../../src/store/approvals-ops.js";
+import { SessionRegistry, type SessionLink } from "../../src/control/registry.js";
+import { killedKey, SharedSessions } from "../../src/store/sessions-ops.js";
 import { OpsBus, type BusOptions } from "../../src/store/ops-bus.js";
 import { SharedStore } from "../../src/store/redis.js";
 import { until } from "../support/poll.js";
@@ -101,6 +103,60 @@ describe("the operator side's Redis pieces (real redis-server)", () => {
     await until(() => [brokerA.coveredBy(ctx, always), brokerC.coveredBy(ctx, always)], (ids) => ids.every((id) => id === null), "a and c forgot it");
     expect(await b.store.client.hlen(b.store.key("approvals", "always"))).toBe(0);
     for (const s of shared) s.close();
+  });
+
+  it("a session continued on two replicas is listed by each, and a kill through a third reaches both and is marked", async () => {
+    const opts = { replyMs: 2000 };
+    const [a, b, c] = [await bus("a", opts, "kill:"), await bus("b", opts, "kill:"), await bus("c", opts, "kill:")];
+    const kills: string[] = [];
+    const link = (replica: string): SessionLink => ({
+      session: { id: "s-shared", serverInfo: null, control: null },
+      route: "everything",
+      transport: "streamable-http",
+      protocol: "mcp",
+      agent: null,
+      downstream: { send: () => undefined },
+      kill: (m) => kills.push(`${replica}: ${m}`),
+    });
+    const [ra, rb, rc] = [new SessionRegistry(), new SessionRegistry(), new SessionRegistry()];
+    const shared = [new SharedSessions(a, ra, { gapMs: 10 }), new SharedSessions(b, rb, { gapMs: 10 }), new SharedSessions(c, rc, { gapMs: 10 })];
+    ra.register(link("a"));
+    rb.register(link("b"));
+    const listed = await until(() => shared[2]!.list(), (l) => l.sessions.length === 2, "c lists the session of a and of b");
+    expect(listed.sessions.map((x) => [x.id, x.replica]).sort()).toEqual([["s-shared", "a"], ["s-shared", "b"]]);
+    expect(await shared[2]!.get("s-shared")).toMatchObject({ id: "s-shared" });
+
+    const r = await shared[2]!.kill("s-shared", "rogue", "ops");
+    expect(r).toMatchObject({ ok: true, session: { id: "s-shared" } });
+    expect(kills.sort()).toEqual(["a: session killed by an operator: rogue", "b: session killed by an operator: rogue"]);
+    expect(await c.store.client.pttl(killedKey(c.store, "s-shared"))).toBeGreaterThan(23 * 3_600_000);
+    await until(() => shared[2]!.list(), (l) => l.sessions.length === 0, "the killed session is listed nowhere");
+    expect(await shared[0]!.kill("s-shared")).toMatchObject({ ok: false, code: "NOT_FOUND" });
+    for (const x of shared) await x.close();
+  });
+
+  it("Redis down: a replica lists and decides what it holds itself, says the list is incomplete, and cannot decide another's", async () => {
+    const a = await bus("a", {}, "down:");
+    const b = await bus("b", {}, "down:");
+    const [brokerA, brokerB] = [new ApprovalBroker(), new ApprovalBroker()];
+    const [onA, onB] = [new SharedApprovals(a, brokerA), new SharedApprovals(b, brokerB)];
+    const mine = brokerB.request(ctx, ask, ["admin"]);
+    const theirs = brokerA.request(ctx, ask, ["admin"]);
+    if ("limit" in mine || "limit" in theirs) throw new Error("refused");
+    await until(() => onB.list(), (l) => l.approvals.length === 2, "b lists both");
+    await redis.stop();
+    await until(() => b.store.up, (up) => !up, "b notices Redis is gone");
+    const listed = await onB.list();
+    expect(listed.approvals.map((x) => x.id)).toEqual([mine.held.id]);
+    expect(listed.incomplete).toMatch(/Redis/);
+    expect(await onB.decide(theirs.held.id, { approve: true, channel: "api" })).toMatchObject({ ok: false, code: "UNAVAILABLE" });
+    expect(await onB.decide(mine.held.id, { approve: true, channel: "api" })).toMatchObject({ ok: true });
+    await expect(mine.outcome).resolves.toMatchObject({ outcome: "approved" });
+    await redis.start();
+    onA.close();
+    onB.close();
+    brokerA.shutdown();
+    brokerB.shutdown();
   });
 
   it("alerts: the first replica in a window posts, the others hold back; after the window it posts again; Redis down: posted", async () => {
