@@ -20,9 +20,9 @@ import { bindingFields } from "../approvals/remembered.js";
 
 const iso = z.iso.datetime();
 
-export const API_ERROR_CODES = ["UNAUTHORIZED", "NOT_FOUND", "METHOD_NOT_ALLOWED", "BAD_REQUEST", "BAD_SCOPE", "TOO_LARGE", "TOO_MANY_STREAMS", "CONFLICT", "FORBIDDEN"] as const;
+export const API_ERROR_CODES = ["UNAUTHORIZED", "NOT_FOUND", "METHOD_NOT_ALLOWED", "BAD_REQUEST", "BAD_SCOPE", "TOO_LARGE", "TOO_MANY_STREAMS", "CONFLICT", "FORBIDDEN", "UNAVAILABLE"] as const;
 /** The signed approval links' own refusals (their JSON answer, for a caller that sends `Accept: application/json`). */
-export const LINK_ERROR_CODES = ["LINK_INVALID", "LINK_EXPIRED", "LINK_USED", "APPROVAL_GONE", "TOO_LARGE"] as const;
+export const LINK_ERROR_CODES = ["LINK_INVALID", "LINK_EXPIRED", "LINK_USED", "APPROVAL_GONE", "TOO_LARGE", "UNAVAILABLE"] as const;
 
 export const apiError = z.strictObject({ error: z.strictObject({ code: z.enum(API_ERROR_CODES), message: z.string() }) });
 export const linkError = z.strictObject({ error: z.strictObject({ code: z.enum(LINK_ERROR_CODES), message: z.string() }) });
@@ -43,6 +43,7 @@ const binding = bindingFields;
 
 export const heldApproval = z.strictObject({
   id: z.string(),
+  replica: z.string().optional().describe("with a shared store: the replica holding it"),
   session: z.string(),
   transport: z.string(),
   ...binding,
@@ -77,6 +78,7 @@ const peer = z.strictObject({ name: z.string(), version: z.string() });
 export const sessionInfo = z
   .strictObject({
     id: z.string(),
+    replica: z.string().optional().describe("with a shared store: the replica holding it"),
     route: z.string(),
     transport: z.string(),
     protocol: z.enum(["mcp", "a2a"]),
@@ -143,13 +145,15 @@ export const decisionEvent = decisionInput.extend({ time: iso });
 
 // ---- answers, by route
 
-export const approvalsList = z.strictObject({ approvals: z.array(heldApproval) });
+/** With a shared store that cannot be reached: only this replica's are listed, and this says so. */
+const incomplete = z.string().optional().describe("with a shared store: why other replicas' entries are missing");
+export const approvalsList = z.strictObject({ approvals: z.array(heldApproval), incomplete });
 export const approvalOne = z.strictObject({ approval: heldApproval });
 export const approvalDecided = z.strictObject({ approval: heldApproval, decision: z.enum(["approved", "refused"]) });
 export const rememberedList = z.strictObject({ remembered: z.array(remembered) });
 export const forgotten = z.strictObject({ forgotten: z.number().int() });
 
-export const sessionsList = z.strictObject({ sessions: z.array(sessionInfo) });
+export const sessionsList = z.strictObject({ sessions: z.array(sessionInfo), incomplete });
 export const sessionOne = z.strictObject({ session: sessionInfo });
 export const sessionKilled = z.strictObject({ session: sessionInfo, killed: z.literal(true) });
 

@@ -1,9 +1,12 @@
-import type { ApprovalBroker } from "../approvals/broker.js";
+import type { ApprovalBroker, ApprovalDesk, DeskResult } from "../approvals/broker.js";
 import { isScope } from "../approvals/broker.js";
-import { fail, type AdminRoute } from "./server.js";
+import { fail, type AdminAnswer, type AdminRoute } from "./server.js";
 
-/** Held approvals: list, read, approve, deny (docs/approvals.md). */
-export function approvalRoutes(broker: ApprovalBroker): AdminRoute[] {
+/**
+ * Held approvals: list, read, approve, deny (docs/approvals.md). `desk` lists and decides them: the broker, or with a
+ * shared store those of every replica (docs/scale.md); remembered approvals are the broker's.
+ */
+export function approvalRoutes(broker: ApprovalBroker, desk: ApprovalDesk = broker): AdminRoute[] {
   broker.channels.add("admin");
   return [
     // Before /api/approvals/:id, which would take "remembered" for an id.
@@ -18,13 +21,21 @@ export function approvalRoutes(broker: ApprovalBroker): AdminRoute[] {
         return n > 0 ? [200, { forgotten: n }] : fail(404, "NOT_FOUND", `no remembered approval ${m[1]}`);
       },
     },
-    { method: "GET", pattern: /^\/api\/approvals$/, doc: "GET /api/approvals", run: () => [200, { approvals: broker.list() }] },
+    {
+      method: "GET",
+      pattern: /^\/api\/approvals$/,
+      doc: "GET /api/approvals",
+      run: async () => {
+        const listed = await desk.list();
+        return [200, Array.isArray(listed) ? { approvals: listed } : listed];
+      },
+    },
     {
       method: "GET",
       pattern: /^\/api\/approvals\/([\w-]+)$/,
       doc: "GET /api/approvals/:id",
-      run: (m) => {
-        const a = broker.get(m[1] as string);
+      run: async (m) => {
+        const a = await desk.get(m[1] as string);
         return a ? [200, { approval: a }] : fail(404, "NOT_FOUND", `no held approval ${m[1]}`);
       },
     },
@@ -41,10 +52,17 @@ export function approvalRoutes(broker: ApprovalBroker): AdminRoute[] {
         if (b.remember !== undefined && !isScope(b.remember)) return fail(400, "BAD_REQUEST", "remember must be once, session or always");
         const channel = b.channel === "cli" ? "cli" : "api";
         const approve = m[2] === "approve";
-        const d = broker.decide(m[1] as string, { approve, channel, by, reason, remember: approve && isScope(b.remember) ? b.remember : undefined });
-        if (!d.ok) return fail(d.code === "NOT_FOUND" ? 404 : 400, d.code, d.message);
+        const d = await desk.decide(m[1] as string, { approve, channel, by, reason, remember: approve && isScope(b.remember) ? b.remember : undefined });
+        if (!d.ok) return refusal(d);
         return [200, { approval: d.approval, decision: approve ? "approved" : "refused" }];
       },
     },
   ];
+}
+
+const STATUS = { NOT_FOUND: 404, BAD_SCOPE: 400, CONFLICT: 409, UNAVAILABLE: 503 } as const;
+
+/** Why a decision was not taken, as the admin API's error (409: decided already, on any replica). */
+function refusal(d: Extract<DeskResult, { ok: false }>): AdminAnswer {
+  return fail(STATUS[d.code], d.code, d.message);
 }

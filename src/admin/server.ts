@@ -17,7 +17,7 @@ export interface AdminOptions {
 export const MAX_BODY = 64 * 1024;
 
 /** The admin API's error codes (docs/approvals.md): stable, for scripts and the console. */
-export type ApiError = "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "BAD_REQUEST" | "BAD_SCOPE" | "TOO_LARGE" | "TOO_MANY_STREAMS" | "CONFLICT" | "FORBIDDEN";
+export type ApiError = "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "BAD_REQUEST" | "BAD_SCOPE" | "TOO_LARGE" | "TOO_MANY_STREAMS" | "CONFLICT" | "FORBIDDEN" | "UNAVAILABLE";
 
 export interface AdminRequest {
   req: IncomingMessage;

@@ -1,22 +1,36 @@
-import type { ControlResult, SessionInfo, SessionRegistry } from "../control/registry.js";
+import type { ControlResult, SessionDesk, SessionInfo, SessionRegistry } from "../control/registry.js";
 import type { EventSource } from "./events.js";
 import { fail, type AdminAnswer, type AdminRoute } from "./server.js";
 
 /** Session ids are guardwire's (`s-…`, UUIDs) or a caller's (`a2a:…`, `stateless:…`): any URL-escaped text. */
 const ID = "([^/]+)";
 
-/** Live sessions: list, read, suspend, resume, kill (docs/sessions.md). */
-export function sessionRoutes(registry: SessionRegistry): AdminRoute[] {
+/**
+ * Live sessions: list, read, suspend, resume, kill (docs/sessions.md). `registry`: this process's, or with a shared
+ * store every replica's (docs/scale.md).
+ */
+export function sessionRoutes(registry: SessionDesk): AdminRoute[] {
   const id = (m: RegExpExecArray) => decodeURIComponent(m[1] as string);
-  const answer = (r: ControlResult, extra: Record<string, unknown> = {}): AdminAnswer => (r.ok ? [200, { session: r.session, ...extra }] : fail(404, r.code, r.message));
+  const answer = async (pending: ControlResult | Promise<ControlResult>, extra: Record<string, unknown> = {}): Promise<AdminAnswer> => {
+    const r = await pending;
+    return r.ok ? [200, { session: r.session, ...extra }] : fail(r.code === "NOT_FOUND" ? 404 : 503, r.code, r.message);
+  };
   return [
-    { method: "GET", pattern: /^\/api\/sessions$/, doc: "GET /api/sessions", run: () => [200, { sessions: registry.list() }] },
+    {
+      method: "GET",
+      pattern: /^\/api\/sessions$/,
+      doc: "GET /api/sessions",
+      run: async () => {
+        const listed = await registry.list();
+        return [200, Array.isArray(listed) ? { sessions: listed } : listed];
+      },
+    },
     {
       method: "GET",
       pattern: new RegExp(`^/api/sessions/${ID}$`),
       doc: "GET /api/sessions/:id",
-      run: (m) => {
-        const s = registry.get(id(m));
+      run: async (m) => {
+        const s = await registry.get(id(m));
         return s ? [200, { session: s }] : fail(404, "NOT_FOUND", `no live session ${id(m)}`);
       },
     },

@@ -1,12 +1,12 @@
 import type { AlertEvent } from "./event.js";
 
 /**
- * Decides whether an alert is posted or held back as a repeat. Synchronous, so raising stays constant time; a store
- * shared across replicas (a later issue) implements the same interface over a local cache.
+ * Decides whether an alert is posted or held back as a repeat. Synchronous in memory, so raising stays constant time;
+ * the one shared across replicas (src/store/alerts-ops.ts) answers from a local cache when it can, else asks Redis.
  */
 export interface AlertDeduper {
   /** null: a repeat within the window, held back. A number: post it, saying how many repeats were held back before it. */
-  admit(key: string, now: number): number | null;
+  admit(key: string, now: number): number | null | Promise<number | null>;
 }
 
 /** Same alerting rules, session, reason codes and decision: the same alert. */

@@ -101,15 +101,22 @@ export class AlertDispatcher implements AlertSink {
 
   raise(event: AlertEvent): void {
     this.stats.raised++;
-    let heldBack = 0;
-    if (this.deduper) {
-      const admitted = this.deduper.admit(dedupeKey(event), this.now());
-      if (admitted === null) {
-        this.stats.suppressed++;
-        return;
-      }
-      heldBack = admitted;
+    if (!this.deduper) return this.queue(event, 0);
+    const admitted = this.deduper.admit(dedupeKey(event), this.now());
+    // A deduper shared across replicas may have to ask its store first: the alert is queued when it answers.
+    if (admitted instanceof Promise) void admitted.then((n) => this.admitted(event, n));
+    else this.admitted(event, admitted);
+  }
+
+  private admitted(event: AlertEvent, heldBack: number | null): void {
+    if (heldBack === null) {
+      this.stats.suppressed++;
+      return;
     }
+    this.queue(event, heldBack);
+  }
+
+  private queue(event: AlertEvent, heldBack: number): void {
     // Made once, only if some webhook takes it: the drop path stays as cheap as a counter.
     let out: Outgoing | undefined;
     for (const h of this.hooks) {

@@ -20,6 +20,8 @@ export interface HoldContext {
 /** One held message as the admin API and the CLI show it. Never carries the arguments themselves. */
 export interface HeldApproval extends HoldContext {
   id: string;
+  /** With a shared store: the replica holding it (the call waits there). */
+  replica?: string;
   rule: string;
   prompt: string;
   argsDigest: string;
@@ -49,6 +51,19 @@ export interface Decision {
 
 export type DecideResult = { ok: true; approval: HeldApproval } | { ok: false; code: "NOT_FOUND" | "BAD_SCOPE"; message: string };
 
+/** With a shared store: decided already (elsewhere, or by the timeout), or the store or holding replica unreachable. */
+export type DeskResult = DecideResult | { ok: false; code: "CONFLICT" | "UNAVAILABLE"; message: string };
+
+/**
+ * Where the admin API and the signed links list and decide held approvals: this process's broker, or with a shared
+ * store every replica's (src/store/approvals-ops.ts).
+ */
+export interface ApprovalDesk {
+  list(): HeldApproval[] | Promise<{ approvals: HeldApproval[]; incomplete?: string }>;
+  get(id: string): HeldApproval | undefined | Promise<HeldApproval | undefined>;
+  decide(id: string, d: Decision): DeskResult | Promise<DeskResult>;
+}
+
 export interface BrokerOptions {
   /** Held messages per session and in all (default 16 and 256): past either, a new ask is refused at once. */
   maxPerSession?: number;
@@ -75,7 +90,13 @@ interface Entry {
  * or guardwire stops. Every held message gets exactly one outcome. Channels (the agent's client, the admin API, the
  * CLI through it) call `decide`; the admin API and a console follow `requested` and `decided` events.
  */
-export class ApprovalBroker extends EventEmitter<{ requested: [HeldApproval, (() => string) | undefined]; decided: [HeldApproval, ApprovalOutcome] }> {
+export class ApprovalBroker extends EventEmitter<{
+  requested: [HeldApproval, (() => string) | undefined];
+  decided: [HeldApproval, ApprovalOutcome];
+  /** An approval remembered for good (`always`), or forgotten through the admin API: shared with other replicas. */
+  remembered: [Remembered];
+  forgot: [string | "all"];
+}> {
   private readonly held = new Map<string, Entry>();
   private readonly remembered: RememberedApprovals;
   private readonly opts: Required<Omit<BrokerOptions, "rememberFile" | "warn">>;
@@ -108,6 +129,18 @@ export class ApprovalBroker extends EventEmitter<{ requested: [HeldApproval, (()
 
   /** Revokes remembered approvals: the one an approval id granted, or every one; returns how many went. */
   forget(id: string | "all"): number {
+    const n = this.drop(id);
+    if (n > 0) this.emit("forgot", id);
+    return n;
+  }
+
+  /** Another replica remembered an approval for good (docs/scale.md): it covers the same calls here. */
+  adopt(r: Remembered): void {
+    if (r.scope === "always" && (!r.expiresAt || Date.parse(r.expiresAt) > this.opts.now())) this.remembered.add(r);
+  }
+
+  /** Another replica forgot remembered approvals: forgotten here too, without telling anyone. */
+  drop(id: string | "all"): number {
     return this.remembered.remove((r) => id === "all" || r.id === id);
   }
 
@@ -201,14 +234,16 @@ export class ApprovalBroker extends EventEmitter<{ requested: [HeldApproval, (()
 
   private remember(h: HeldApproval, scope: "session" | "always"): void {
     const now = this.opts.now();
-    this.remembered.add({
+    const r: Remembered = {
       id: h.id,
       scope,
       session: scope === "session" ? h.session : null,
       ...binding(h, h),
       grantedAt: new Date(now).toISOString(),
       expiresAt: scope === "always" ? new Date(now + this.opts.rememberAlwaysMs).toISOString() : null,
-    });
+    };
+    this.remembered.add(r);
+    if (scope === "always") this.emit("remembered", r);
   }
 }
 

@@ -7,6 +7,12 @@ export interface ApprovalLinkPair {
   deny: string;
 }
 
+/** Which link of an approval was used, remembered across replicas with a shared store (docs/scale.md). */
+export interface LinkUses {
+  used(id: string): Promise<"approve" | "deny" | undefined>;
+  use(id: string, action: "approve" | "deny", ttlMs: number): void;
+}
+
 /** The JSON approval request a webhook is posted (docs/approvals.md, "The approval webhook"). */
 export function approvalRequest(held: HeldApproval, args: string | null, links: ApprovalLinkPair): Record<string, unknown> {
   return {

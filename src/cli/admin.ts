@@ -12,6 +12,9 @@ import { metricsRoutes } from "../admin/metrics-api.js";
 import type { GuardwireMetrics, MetricsOptions } from "../observe/metrics.js";
 import { sessionEvents, sessionRoutes } from "../admin/sessions-api.js";
 import { SessionRegistry } from "../control/registry.js";
+import type { SharedApprovals } from "../store/approvals-ops.js";
+import type { OpsBus } from "../store/ops-bus.js";
+import { SharedSessions } from "../store/sessions-ops.js";
 import type { ApprovalBroker, ApprovalOutcome, HeldApproval } from "../approvals/broker.js";
 import { DecisionFeed } from "../observe/feed.js";
 import type { DecisionSink } from "../proxy/session.js";
@@ -44,6 +47,13 @@ export interface AdminParts {
   sessions?: SessionRegistry;
   /** The browser console's views of the rules, the playground and the log (docs/console.md). */
   console?: ConsoleParts;
+  /** With a shared store: every replica's held approvals and live sessions (docs/scale.md). */
+  shared?: Shared;
+}
+
+export interface Shared {
+  approvals?: SharedApprovals;
+  sessions?: SharedSessions;
 }
 
 export interface ConsoleParts {
@@ -67,7 +77,10 @@ export function adminRoutes(parts: AdminParts): AdminRoute[] {
   };
   const shown = (decision: DecisionInput, at: number) => ({ time: new Date(at).toISOString(), ...decision });
   const decisions: EventSource = (emit) => feed.add((decision, at) => emit("decision", shown(decision, at)));
-  const live = sessions ? { routes: sessionRoutes(sessions), events: [sessionEvents(sessions)] } : { routes: [], events: [] };
+  const { shared } = parts;
+  const live = sessions ? { routes: sessionRoutes(shared?.sessions ?? sessions), events: [sessionEvents(sessions)] } : { routes: [], events: [] };
+  // Other replicas' approvals and sessions reach this replica's event stream over the operator channel.
+  const remote: EventSource[] = [shared?.approvals, shared?.sessions].flatMap((s) => (s ? [(emit: Parameters<EventSource>[0]) => s.events(emit)] : []));
   const stats = new DecisionStats();
   const recent = new RecentDecisions();
   feed.add((decision, at) => {
@@ -77,9 +90,9 @@ export function adminRoutes(parts: AdminParts): AdminRoute[] {
   const { links, metrics, console: ui } = parts;
   const consoleApi = ui ? [...rulesRoutes(ui.rules, stats), ...playgroundRoutes(ui.embedded), ...logRoutes(ui.log)] : [];
   const routes = [
-    ...approvalRoutes(broker),
+    ...approvalRoutes(broker, shared?.approvals),
     ...live.routes,
-    ...eventRoutes([approvals, decisions, ...live.events]),
+    ...eventRoutes([approvals, decisions, ...live.events, ...remote]),
     ...statsRoutes(stats),
     ...recentRoutes(recent),
     ...consoleApi,
@@ -108,15 +121,21 @@ export interface Operator {
   /** The decision log, tapped by the feed: what sessions write to. */
   sink: DecisionSink;
   sessions?: SessionRegistry;
+  /** With a shared store: the sessions of every replica. */
+  shared?: SharedSessions;
 }
 
-/** The feed over the log, and (only where an operator can reach it: with the admin API) the session registry. */
-export function openOperator(log: DecisionSink, broker: ApprovalBroker, withAdmin: boolean): Operator {
+/**
+ * The feed over the log, and (only where an operator can reach it: with the admin API) the session registry; with a
+ * shared store's operator channel, listed and controlled across replicas.
+ */
+export function openOperator(log: DecisionSink, broker: ApprovalBroker, withAdmin: boolean, bus?: OpsBus | null): Operator {
   const feed = new DecisionFeed();
   const sink = feed.tap(log);
   const sessions = withAdmin ? new SessionRegistry({ broker, log: sink }) : undefined;
   sessions?.observe(feed);
-  return { feed, sink, sessions };
+  const shared = sessions && bus ? new SharedSessions(bus, sessions) : undefined;
+  return { feed, sink, sessions, shared };
 }
 
 /** The admin parts `wrap` and `serve` give: the operator's feed and sessions, and what the metrics read. */
@@ -130,7 +149,8 @@ export async function startOperatorAdmin(listen: string, token: string | undefin
   const { operator, measured, ...parts } = o;
   const metrics = await openMetrics({ version: parts.version, feed: operator.feed, broker: parts.broker, ...measured });
   if (operator.sessions) metrics.followSessions(operator.sessions);
-  return startAdmin(listen, token, { ...parts, feed: operator.feed, sessions: operator.sessions, metrics });
+  const shared = { ...parts.shared, sessions: operator.shared };
+  return startAdmin(listen, token, { ...parts, feed: operator.feed, sessions: operator.sessions, metrics, shared });
 }
 
 export interface StartedAdmin {

@@ -5,6 +5,8 @@ import type { DecisionSink } from "../proxy/session.js";
 import { GuardwireError } from "../errors.js";
 import type { Severity } from "../guardian/alert.js";
 import { headerOptions } from "./guardians.js";
+import type { OpsBus } from "../store/ops-bus.js";
+import { SharedDeduper } from "../store/alerts-ops.js";
 
 /** `wrap`'s alert options (docs/alerts.md). */
 export interface AlertFlags {
@@ -38,10 +40,14 @@ export function alertsFromFlags(f: AlertFlags): AlertsConfig | undefined {
   return parsed.data;
 }
 
-/** Starts alert delivery; dropped and undelivered alerts are noted in the decision log (kind `log`) and on stderr. */
-export function openAlerts(cfg: AlertsConfig | undefined, log: DecisionSink, stderr: NodeJS.WritableStream): AlertDispatcher | null {
+/**
+ * Starts alert delivery; dropped and undelivered alerts are noted in the decision log (kind `log`) and on stderr.
+ * With a shared store, repeats are held back across replicas (docs/scale.md).
+ */
+export function openAlerts(cfg: AlertsConfig | undefined, log: DecisionSink, stderr: NodeJS.WritableStream, bus?: OpsBus | null): AlertDispatcher | null {
   if (!cfg) return null;
-  return new AlertDispatcher(cfg, { note: noteTo(log, stderr) });
+  const deduper = bus && cfg.dedupeSeconds > 0 ? new SharedDeduper(bus.store, bus.replica, cfg.dedupeSeconds * 1000) : undefined;
+  return new AlertDispatcher(cfg, { note: noteTo(log, stderr), deduper });
 }
 
 /** Says something on stderr and notes it in the decision log (kind `log`, the code as its reasonCode). */

@@ -1,7 +1,10 @@
+import { hkdfSync } from "node:crypto";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { ApprovalLinks } from "../admin/approval-links.js";
-import { ApprovalBroker } from "../approvals/broker.js";
+import { ApprovalBroker, type ApprovalDesk } from "../approvals/broker.js";
+import type { OpsBus } from "../store/ops-bus.js";
+import { SharedApprovals } from "../store/approvals-ops.js";
 import { approvalsSchema, type ApprovalsConfig } from "../approvals/config.js";
 import { startApprovalWebhooks } from "../approvals/webhook.js";
 import type { DecisionSink } from "../proxy/session.js";
@@ -41,6 +44,8 @@ export function approvalsFromFlags(f: ApprovalFlags): ApprovalsConfig {
 
 export interface ApprovalChannels {
   broker: ApprovalBroker;
+  /** With a shared store: every replica's held approvals, listed and decided through this one. */
+  shared: SharedApprovals | undefined;
   /** The signed links' routes for the admin listener, when webhooks are configured. */
   links: ApprovalLinks | undefined;
   /** The admin listener is up at `url`: the links point there unless a public URL is configured. */
@@ -53,24 +58,38 @@ export interface ApprovalChannels {
  * The broker with its remembered approvals (loaded from the file: a bad file stops here) and the webhook channel.
  * Webhooks need the admin listener their links point to; on a Unix socket they also need a public URL.
  */
-export function openApprovalChannels(cfg: ApprovalsConfig | undefined, admin: string | undefined, log: DecisionSink, stderr: NodeJS.WritableStream): ApprovalChannels {
+/** With a shared store (serve): the replicas' operator channel, and the session keys the links' key is derived from. */
+export interface SharedChannels {
+  bus: OpsBus;
+  keys: string[];
+}
+
+export function openApprovalChannels(cfg: ApprovalsConfig | undefined, admin: string | undefined, log: DecisionSink, stderr: NodeJS.WritableStream, cluster?: SharedChannels | null): ApprovalChannels {
   const say = noteTo(log, stderr);
   const rememberFile = cfg?.rememberFile === null ? null : (cfg?.rememberFile ?? defaultApprovalsFile());
   const broker = new ApprovalBroker({ rememberFile, warn: (m) => say("APPROVALS_FILE_UNWRITABLE", m) });
+  const shared = cluster ? new SharedApprovals(cluster.bus, broker) : undefined;
+  const desk: ApprovalDesk = shared ?? broker;
   const webhooks = cfg?.webhooks.length ? cfg : undefined;
-  if (!webhooks) return { broker, links: undefined, listening: () => {}, close: async () => {} };
+  if (!webhooks) return { broker, shared, links: undefined, listening: () => {}, close: async () => shared?.close() };
   if (!admin) throw new GuardwireError("CONFIG_INVALID", "approval webhooks need the admin API, which serves their links: add --admin (wrap) or admin: (serve)");
   if (admin.startsWith("unix:") && !webhooks.publicUrl) {
     throw new GuardwireError("CONFIG_INVALID", "approval webhooks with the admin API on a Unix socket need a public URL for their links (--admin-public-url, or approvals.publicUrl)");
   }
-  const links = new ApprovalLinks(broker);
+  // Every replica derives the same links' key from the session keys: a link works through any of them.
+  const keys = (cluster?.keys ?? []).map((k) => Buffer.from(hkdfSync("sha256", Buffer.from(k, "base64"), "", "guardwire approval links", 32)));
+  const links = new ApprovalLinks(desk, Date.now, shared && { keys, uses: shared });
   const hooks = startApprovalWebhooks(webhooks, broker, (held) => links.linksFor(held), {
     note: (code, message) => say(code === "ALERTS_DROPPED" ? "APPROVAL_WEBHOOK_DROPPED" : "APPROVAL_WEBHOOK_UNDELIVERED", message),
   });
   return {
     broker,
+    shared,
     links,
     listening: (url) => void (links.base = webhooks.publicUrl ?? url ?? ""),
-    close: () => hooks.close(),
+    close: async () => {
+      shared?.close();
+      await hooks.close();
+    },
   };
 }

@@ -32,7 +32,11 @@ export async function runApprovals(args: string[], o: ApprovalsOptions, out: Nod
     else for (const x of list) out.write(line(x) + "\n");
     return 0;
   };
-  if (action === "list") return print((await call<{ approvals: HeldApproval[] }>("GET", "/api/approvals")).approvals, "no approvals waiting", describe);
+  if (action === "list") {
+    const listed = await call<{ approvals: HeldApproval[]; incomplete?: string }>("GET", "/api/approvals");
+    if (listed.incomplete && !o.json) out.write(`only this replica's approvals: ${listed.incomplete}\n`);
+    return print(listed.approvals, "no approvals waiting", describe);
+  }
   if (action === "remembered") {
     return print((await call<{ remembered: Remembered[] }>("GET", "/api/approvals/remembered")).remembered, "no remembered approvals", describeRemembered);
   }
@@ -50,7 +54,7 @@ export async function runApprovals(args: string[], o: ApprovalsOptions, out: Nod
 function describe(a: HeldApproval): string {
   const left = Math.max(0, Math.round((Date.parse(a.expiresAt) - Date.now()) / 1000));
   const what = a.tool ? `${a.method} ${a.tool}` : (a.method ?? "");
-  return `${a.id}  ${what}  route ${a.route}${a.agent ? `  agent ${a.agent}` : ""}  rule ${a.rule}  ${left}s left  remember ≤ ${a.remember}\n    ${a.prompt}`;
+  return `${a.id}  ${what}  route ${a.route}${a.agent ? `  agent ${a.agent}` : ""}${a.replica ? `  on ${a.replica}` : ""}  rule ${a.rule}  ${left}s left  remember ≤ ${a.remember}\n    ${a.prompt}`;
 }
 
 function describeRemembered(r: Remembered): string {

@@ -21,6 +21,7 @@ import { openOperator, startOperatorAdmin, type StartedAdmin } from "./admin.js"
 import { openTracing } from "./observe.js";
 import { hostname } from "node:os";
 import type { SharedStore } from "../store/redis.js";
+import { OpsBus } from "../store/ops-bus.js";
 
 export interface ServeOptions {
   config: string;
@@ -50,11 +51,13 @@ export async function runServe(o: ServeOptions): Promise<void> {
   let stopping = false;
   // ioredis is loaded only when a store is configured.
   const store: SharedStore | null = config.store ? new (await import("../store/redis.js")).SharedStore(config.store) : null;
-  const alerts = openAlerts(config.alerts, log, process.stderr);
-  const channels = openApprovalChannels(config.approvals, config.admin?.listen, log, process.stderr);
+  // Approvals, live sessions and alerts across replicas go over one operator channel (docs/scale.md).
+  const bus = store ? new OpsBus(store, replica) : null;
+  const alerts = openAlerts(config.alerts, log, process.stderr, bus);
+  const channels = openApprovalChannels(config.approvals, config.admin?.listen, log, process.stderr, bus && { bus, keys: config.sessions?.keys ?? [] });
   const approvals = channels.broker;
   const tracing = await openTracing(o.version);
-  const operator = openOperator(log, approvals, Boolean(config.admin));
+  const operator = openOperator(log, approvals, Boolean(config.admin), bus);
   const { sink, sessions } = operator;
   const remotes = new Map<string, A2aRemote>();
   const routes: ServedRoute[] = config.routes.map((r) => {
@@ -142,6 +145,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
         operator,
         measured: { log, alerts, store, ruleset },
         links: channels.links,
+        shared: { approvals: channels.shared },
         console: { embedded, rules, log: logView(logPath, log) },
       })
     : undefined;
@@ -156,6 +160,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     approvals.shutdown();
     sessions?.shutdown();
     await new Promise((resolve) => setImmediate(resolve));
+    await operator.shared?.close();
     await admin?.close();
     await channels.close();
     stopWatching();
@@ -163,6 +168,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     await closeAlerts(alerts, process.stderr);
     await log.close();
     await tracing?.shutdown();
+    await bus?.close();
     await store?.close();
     process.exit(0);
   };

@@ -23,7 +23,8 @@ export async function runSessions(args: string[], o: SessionsOptions, out: NodeJ
   const call = adminClient(o);
 
   if (action === "list") {
-    const { sessions } = await call<{ sessions: SessionInfo[] }>("GET", "/api/sessions");
+    const { sessions, incomplete } = await call<{ sessions: SessionInfo[]; incomplete?: string }>("GET", "/api/sessions");
+    if (incomplete && !o.json) out.write(`only this replica's sessions: ${incomplete}\n`);
     if (o.json) out.write(JSON.stringify(sessions, null, 2) + "\n");
     else if (sessions.length === 0) out.write("no live sessions\n");
     else out.write(table(sessions));
@@ -40,10 +41,13 @@ export async function runSessions(args: string[], o: SessionsOptions, out: NodeJ
 
 const PAST = { suspend: "suspended", resume: "resumed", kill: "killed" } as const;
 
+/** With a shared store every entry names its replica: a REPLICA column after the id. */
 function table(sessions: SessionInfo[]): string {
-  const head = ["ID", "ROUTE", "TRANSPORT", "AGENT", "CLIENT", "SERVER", "STARTED", "OUT/IN", "DENIES", "HELD", "LAST", "STATE"];
+  const replicas = sessions.some((s) => s.replica !== undefined);
+  const head = ["ID", ...(replicas ? ["REPLICA"] : []), "ROUTE", "TRANSPORT", "AGENT", "CLIENT", "SERVER", "STARTED", "OUT/IN", "DENIES", "HELD", "LAST", "STATE"];
   const rows = sessions.map((s) => [
     s.id,
+    ...(replicas ? [s.replica ?? "-"] : []),
     s.route,
     s.transport,
     s.agent ?? "-",

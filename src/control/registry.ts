@@ -13,6 +13,8 @@ export type PeerInfo = { name: string; version: string };
 /** One live session as the admin API, the CLI and the console show it (docs/sessions.md). */
 export interface SessionInfo {
   id: string;
+  /** With a shared store: the replica holding it (one session continued on several replicas is listed by each). */
+  replica?: string;
   route: string;
   transport: string;
   protocol: "mcp" | "a2a";
@@ -44,7 +46,19 @@ export interface SessionLink {
   kill(message: string): void;
 }
 
-export type ControlResult = { ok: true; session: SessionInfo } | { ok: false; code: "NOT_FOUND"; message: string };
+export type ControlResult = { ok: true; session: SessionInfo } | { ok: false; code: "NOT_FOUND" | "UNAVAILABLE"; message: string };
+
+/**
+ * Where the admin API lists and controls live sessions: this process's registry, or with a shared store every
+ * replica's (src/store/sessions-ops.ts).
+ */
+export interface SessionDesk {
+  list(): SessionInfo[] | Promise<{ sessions: SessionInfo[]; incomplete?: string }>;
+  get(id: string): SessionInfo | undefined | Promise<SessionInfo | undefined>;
+  suspend(id: string, o: { mode?: SuspendMode; reason?: string; by?: string }): ControlResult | Promise<ControlResult>;
+  resume(id: string, o: { by?: string }): ControlResult | Promise<ControlResult>;
+  kill(id: string, reason?: string, by?: string): ControlResult | Promise<ControlResult>;
+}
 
 export interface RegistryOptions {
   /** Where held approvals are counted per session. */
