@@ -186,7 +186,8 @@ export class MemoryPinStore implements PinStore {
   }
 }
 
-function define(o: object, key: string, value: unknown): void {
+/** Names from the wire (servers, tools) as own properties, whatever they are (`__proto__` included). */
+export function define(o: object, key: string, value: unknown): void {
   Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
