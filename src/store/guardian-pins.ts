@@ -33,11 +33,17 @@ export class SharedPins extends MemoryPinStore {
     sub.on("message", (channel: string, server: string) => {
       if (channel === this.channel) void this.reread([server]);
     });
-    // Changes announced while either connection was down were missed: the whole copy is read again.
-    sub.on("ready", () => void this.load().catch(() => {}));
-    sub.subscribe(this.channel).catch(() => {
-      // subscribed again on reconnection (ioredis resubscribes)
-    });
+    // Without an offline queue a subscription can only be asked for on a ready connection; changes announced while
+    // either connection was down were missed, so the whole copy is read again once subscribed.
+    const subscribe = () =>
+      void sub
+        .subscribe(this.channel)
+        .then(() => this.load())
+        .catch(() => {
+          // tried again when the connection is next ready
+        });
+    sub.on("ready", subscribe);
+    if (sub.status === "ready") subscribe();
     store.onState((s) => {
       if (s.state === "up") void this.load().catch(() => {});
       else this.loaded = false;
