@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { ChainableCommander, Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { SessionView } from "../guardian/evaluate.js";
 import type { SharedReads, SharedState, WindowHit } from "../guardian/state.js";
 import type { SharedStore } from "./redis.js";
@@ -11,22 +11,34 @@ const MAX_COUNTED = 1024;
 const MAX_HITS = 10_000;
 
 /**
- * One hit in a sliding window, on Redis's clock (one clock for every replica): hits older than the window dropped,
- * this one added, the count returned, the key expiring with the window.
+ * Everything one message reads, in one command: the session's labels and counts (KEYS 1 and 2, when ARGV[1] is 1),
+ * and one hit in each sliding window (KEYS 3…, with their length and a member in ARGV), on Redis's clock (one clock
+ * for every replica): hits older than the window dropped, this one added, the count returned, the key expiring with
+ * the window.
  */
-const WINDOW_HIT = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local w = tonumber(ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - w)
-redis.call('ZADD', KEYS[1], now, ARGV[2])
-local n = redis.call('ZCARD', KEYS[1])
-if n > ${MAX_HITS} then
-  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, n - ${MAX_HITS} - 1)
-  n = ${MAX_HITS}
+const READ = `
+local out = {{}, {}}
+if ARGV[1] == '1' then
+  out[1] = redis.call('SMEMBERS', KEYS[1])
+  out[2] = redis.call('HGETALL', KEYS[2])
 end
-redis.call('PEXPIRE', KEYS[1], w)
-return n`;
+if #KEYS > 2 then
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  for i = 3, #KEYS do
+    local w = tonumber(ARGV[2 * i - 4])
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - w)
+    redis.call('ZADD', KEYS[i], now, ARGV[2 * i - 3])
+    local n = redis.call('ZCARD', KEYS[i])
+    if n > ${MAX_HITS} then
+      redis.call('ZREMRANGEBYRANK', KEYS[i], 0, n - ${MAX_HITS} - 1)
+      n = ${MAX_HITS}
+    end
+    redis.call('PEXPIRE', KEYS[i], w)
+    out[i] = n
+  end
+end
+return out`;
 
 /** A decision's labels and counted names added to its session (at most 1,024 names), the TTL refreshed. */
 const SESSION_WRITE = `
@@ -41,10 +53,8 @@ redis.call('PEXPIRE', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[2], ARGV[1])
 return 0`;
 
-type Scripted = ChainableCommander & {
-  gwWindowHit(key: string, windowMs: number, member: string): ChainableCommander;
-};
 type ScriptedClient = Redis & {
+  gwRead(numKeys: number, ...keysThenArgs: (string | number)[]): Promise<[string[], string[], ...number[]]>;
   gwSessionWrite(labels: string, counts: string, ttlMs: number, nLabels: number, ...names: string[]): Promise<unknown>;
 };
 
@@ -78,7 +88,7 @@ export class SharedGuardianState implements SharedState {
     this.sessionTtlMs = Math.max(60_000, opts.sessionTtlMs ?? 3_600_000);
     const client = store.client;
     // EVALSHA, with the script sent once more when Redis forgot it (a restart).
-    client.defineCommand("gwWindowHit", { numberOfKeys: 1, lua: WINDOW_HIT });
+    client.defineCommand("gwRead", { lua: READ });
     client.defineCommand("gwSessionWrite", { numberOfKeys: 2, lua: SESSION_WRITE });
     this.client = client as ScriptedClient;
     this.pins = new SharedPins(store);
@@ -96,29 +106,22 @@ export class SharedGuardianState implements SharedState {
   }
 
   fetch(session: string | null, windows: { key: string; windowMs: number }[]): Promise<SharedReads> {
-    const p = this.client.pipeline() as Scripted;
-    if (session !== null) {
-      p.smembers(this.sessionKey(session, "labels"));
-      p.hgetall(this.sessionKey(session, "counts"));
-    }
+    const id = session ?? "";
+    const keys = [this.sessionKey(id, "labels"), this.sessionKey(id, "counts"), ...windows.map((w) => this.store.key("limit", w.key))];
+    const args: (string | number)[] = [session !== null ? 1 : 0];
     const members = windows.map((w) => {
       const member = `${this.tag}:${(this.seq = (this.seq + 1) % Number.MAX_SAFE_INTEGER)}`;
-      p.gwWindowHit(this.store.key("limit", w.key), w.windowMs, member);
+      args.push(w.windowMs, member);
       return member;
     });
-    return p.exec().then((results) => {
-      if (!results) throw new Error("pipeline discarded");
-      for (const [err] of results) if (err) throw err;
-      const values = results.map(([, v]) => v);
+    return this.client.gwRead(keys.length, ...keys, ...args).then(([labels, flat, ...counts]) => {
       let view: SessionView | null = null;
       if (session !== null) {
-        const counts = Object.create(null) as Record<string, number>;
-        for (const [name, n] of Object.entries(values[1] as Record<string, string>)) counts[name] = Number(n);
-        view = { id: session, labels: values[0] as string[], counts };
-        values.splice(0, 2);
+        const tally = Object.create(null) as Record<string, number>;
+        for (let i = 0; i + 1 < flat.length; i += 2) tally[flat[i] as string] = Number(flat[i + 1]);
+        view = { id: session, labels, counts: tally };
       }
-      const hits: WindowHit[] = windows.map((w, i) => ({ key: w.key, count: Number(values[i]), member: members[i] as string }));
-      return { session: view, hits };
+      return { session: view, hits: windows.map((w, i) => ({ key: w.key, count: Number(counts[i]), member: members[i] as string })) };
     });
   }
 

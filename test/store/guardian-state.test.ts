@@ -195,28 +195,30 @@ describe("the guardian's state shared through Redis: two guardians as two replic
   it("one pipelined round trip at most per judged message, none when its rules read no shared state", async () => {
     const round = async (run: () => { sync: boolean; verdict: Promise<unknown> }) => {
       const before = await commandCalls(a.store);
-      const pipelines = countPipelines(a.store);
+      const trips = countRoundTrips(a.store);
       const r = run();
+      // What the answer waits for is sent before call() returns; writes go after the reads are answered.
+      const awaited = trips.n;
       await r.verdict;
-      const n = pipelines.stop();
       await new Promise((resolve) => setTimeout(resolve, 50)); // the unawaited writes land
+      const writes = trips.n - awaited;
+      trips.stop();
       const after = await commandCalls(a.store);
       const ran = Object.fromEntries(Object.entries(after).filter(([k, v]) => k !== "info" && v !== (before[k] ?? 0)).map(([k, v]) => [k, v - (before[k] ?? 0)]));
-      return { sync: r.sync, pipelines: n, ran };
+      return { sync: r.sync, awaited, writes, ran };
     };
-    // Reads the session: one awaited pipeline (SMEMBERS + HGETALL), then the counts written without waiting.
+    // Reads the session: one awaited round trip (one script: SMEMBERS + HGETALL), then the counts written without waiting.
     const flow = await round(() => callTool(a.guardian, "rt", "send"));
-    expect(flow.sync).toBe(false);
-    expect(flow.pipelines).toBe(1);
-    expect(flow.ran).toMatchObject({ smembers: 1, hgetall: 1 });
-    // Counted in a limit window: one pipeline with the window's script.
+    expect(flow).toMatchObject({ sync: false, awaited: 1, writes: 1 });
+    expect(flow.ran).toMatchObject({ evalsha: 2, smembers: 1, hgetall: 1, hincrby: 2 });
+    // Counted in a limit window: the same one round trip, the window's hit in it.
     const limited = await round(() => callTool(a.guardian, "rt", "echo", {}, "/rt"));
-    expect(limited.sync).toBe(false);
-    expect(limited.pipelines).toBe(1);
+    expect(limited).toMatchObject({ sync: false, awaited: 1, writes: 1 });
+    expect(limited.ran).toMatchObject({ zadd: 1, zcard: 1 });
+    expect(limited.ran.smembers).toBeUndefined();
     // Reads nothing shared (a response no rule reads the session or limits for): answered at once, no round trip.
     const plain = await round(() => toolResult(a.guardian, "rt", "other"));
-    expect(plain.sync).toBe(true);
-    expect(plain.pipelines).toBe(0);
+    expect(plain).toMatchObject({ sync: true, awaited: 0, writes: 0 });
     expect(plain.ran).toEqual({});
   });
 
@@ -265,13 +267,22 @@ describe("the guardian's state shared through Redis: two guardians as two replic
   }, 60_000);
 });
 
-/** Counts the pipelines a store's command connection sends (each one write to the socket, one round trip). */
-function countPipelines(store: SharedStore): { stop(): number } {
-  const client = store.client as unknown as { pipeline: (...a: unknown[]) => { exec: (...a: unknown[]) => Promise<unknown> } };
-  const original = client.pipeline;
+/**
+ * Counts the round trips a store's command connection starts: a command on its own, or a pipeline (its commands go
+ * out together, with the stream the pipeline owns).
+ */
+function countRoundTrips(store: SharedStore): { readonly n: number; stop(): void } {
+  type Send = (command: unknown, stream?: unknown, ...rest: unknown[]) => unknown;
+  const client = store.client as unknown as { sendCommand: Send; pipeline: (...a: unknown[]) => { exec: (...a: unknown[]) => unknown } };
+  const send = client.sendCommand;
+  const pipeline = client.pipeline;
   let n = 0;
+  client.sendCommand = function (this: unknown, command, stream, ...rest) {
+    if (stream === undefined) n++;
+    return send.call(this, command, stream, ...rest);
+  };
   client.pipeline = function (this: unknown, ...args: unknown[]) {
-    const p = original.apply(this, args);
+    const p = pipeline.apply(this, args);
     const exec = p.exec;
     p.exec = function (this: unknown, ...e: unknown[]) {
       n++;
@@ -280,9 +291,12 @@ function countPipelines(store: SharedStore): { stop(): number } {
     return p;
   };
   return {
-    stop: () => {
-      client.pipeline = original;
+    get n() {
       return n;
+    },
+    stop: () => {
+      client.sendCommand = send;
+      client.pipeline = pipeline;
     },
   };
 }
