@@ -6,10 +6,12 @@ import { AOS_VERSION, STEP_METHODS, type AosRequest, type AosResponse, type AosR
 import { evaluate, kindOf, limitKey, matchesStatically, type Decision, type Limiter, type MessageContext, type SessionView } from "./evaluate.js";
 import type { Guardian } from "./guardian.js";
 import type { CompiledRuleSet, Protocol } from "./rules/compile.js";
-import { toolOf } from "../protocol/mcp.js";
+import { MCP_PLUMBING, toolOf } from "../protocol/mcp.js";
 import { InputRequestStore, MemoryPinStore, PrefetchedLimiter, SessionStore, SlidingWindowLimiter, type SharedState, type WindowHit } from "./state.js";
 
 const STEPS = new Set(STEP_METHODS);
+/** Requests whose count alone never makes a message need the store: the handshake goes on while Redis is away. */
+const HANDSHAKE: ReadonlySet<string> = new Set([...MCP_PLUMBING, "server/discover"]);
 /** Steps that bring content into the agent, judged as inbound. */
 export const INBOUND_STEPS: ReadonlySet<string> = new Set(["steps/toolCallResult", "steps/knowledgeRetrieval", "steps/memoryContextRetrieval"]);
 
@@ -159,7 +161,8 @@ export class EmbeddedGuardian<Answer extends AosResponse | Promise<AosResponse> 
     const request = ctx.request ?? null;
     const method = typeof message.method === "string" ? message.method : typeof request?.method === "string" ? request.method : null;
     const tool = toolOf(method ?? undefined, (kind === "response" ? request?.params : message.params) ?? null);
-    const needs: Needs = { session: false, windows: [], pins: false, writes: this.sessionRead && kind === "request" };
+    const counted = kind === "request" && method !== null && !HANDSHAKE.has(method);
+    const needs: Needs = { session: false, windows: [], pins: false, writes: this.sessionRead && counted };
     for (const rule of this.ruleSet.candidates(protocol, ctx.direction, method)) {
       if (!matchesStatically(rule, protocol, ctx, kind, method, tool)) continue;
       if (rule.readsSession) needs.session = true;

@@ -18,6 +18,15 @@ rules:
     decision: deny
     reasonCode: RATE_LIMITED
     message: echo is limited to 10 calls a minute on this route
+  - id: taint-steps
+    match: { direction: inbound, kind: response, tool: steps }
+    decision: allow
+    label: untrusted
+  - id: no-ask-after-steps
+    match: { direction: outbound, method: tools/call, tool: ask }
+    when: '"untrusted" in session.labels'
+    decision: deny
+    message: no asking the model after untrusted steps
 `;
 
 type Outcome = { text?: string; isError?: boolean; error?: { code: number; message: string; data?: Record<string, unknown> } };
@@ -42,11 +51,14 @@ describe("shared state across three replicas behind HAProxy (real Redis, HAProxy
     if (server) await stopChild(server);
   });
 
-  async function echoOnce(message: string): Promise<Outcome> {
+  const echoOnce = (message: string) => callOnce("echo", { message });
+
+  /** One call in a new client through HAProxy: its result's text, or the JSON-RPC error it got. */
+  async function callOnce(name: string, args: Record<string, unknown>): Promise<Outcome> {
     const client = new Client({ name: "scale-state", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
     try {
       await client.connect(new StreamableHTTPClientTransport(new URL(`${cluster.base}/mcp/echo`)));
-      const r = (await client.callTool({ name: "echo", arguments: { message } })) as { isError?: boolean; content: { text: string }[] };
+      const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
       return { text: r.content.map((c) => c.text).join("\n"), isError: r.isError };
     } catch (e) {
       const err = e as { code?: unknown; message: string; data?: unknown };
@@ -57,15 +69,24 @@ describe("shared state across three replicas behind HAProxy (real Redis, HAProxy
     }
   }
 
-  /** The replicas whose decision log judged a call to echo: the calls were spread. */
-  const replicasThatJudged = () =>
-    cluster.replicas.filter((r) => {
-      try {
-        return readFileSync(join(cluster.logDir, `decisions.${r.id}.ndjson`), "utf8").includes('"tools/call"');
-      } catch {
-        return false;
-      }
-    }).length;
+  /** The replicas whose decision log has a line with `text` in it. */
+  const replicasLogging = (text: string) =>
+    cluster.replicas
+      .filter((r) => {
+        try {
+          return readFileSync(join(cluster.logDir, `decisions.${r.id}.ndjson`), "utf8").includes(text);
+        } catch {
+          return false;
+        }
+      })
+      .map((r) => r.id);
+  /** The replicas that logged `text`, once `count` of them have (log lines are written a moment after the answer). */
+  async function logged(text: string, count: number): Promise<string[]> {
+    for (const end = Date.now() + 10_000; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) {
+      if (replicasLogging(text).length >= count) break;
+    }
+    return replicasLogging(text);
+  }
 
   it("a limit of 10 a minute on a route holds globally: the 11th and 12th calls are denied, whichever replica takes them", async () => {
     const results: Outcome[] = [];
@@ -75,7 +96,19 @@ describe("shared state across three replicas behind HAProxy (real Redis, HAProxy
       expect(r.isError).toBe(true);
       expect(r.text).toMatch(/limited to 10 calls a minute/);
     }
-    expect(replicasThatJudged()).toBe(3);
+    expect(await logged('"tools/call"', 3)).toHaveLength(3);
+  }, 120_000);
+
+  it("a label set by a decision on one replica is used by a flow rule on the others", async () => {
+    // Stateless exchanges of one caller share one guardian session (by caller), on every replica.
+    expect((await callOnce("steps", {})).text).toBe("three steps done");
+    const labelledBy = await logged('"taint-steps"', 1);
+    expect(labelledBy).toHaveLength(1);
+    const denied: Outcome[] = [];
+    for (let i = 0; i < 3; i++) denied.push(await callOnce("ask", { question: "anything" }));
+    for (const d of denied) expect(d).toMatchObject({ isError: true, text: expect.stringContaining("no asking the model after untrusted steps") });
+    const deniedBy = await logged('"no-ask-after-steps"', 2);
+    expect(deniedBy.filter((r) => r !== labelledBy[0]).length).toBeGreaterThan(0);
   }, 120_000);
 
   it("Redis stopped: the client gets -32051 naming Redis; calls go through again once it is back", async () => {

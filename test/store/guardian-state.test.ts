@@ -222,7 +222,7 @@ describe("the guardian's state shared through Redis: two guardians as two replic
     expect(plain.ran).toEqual({});
   });
 
-  it("Redis stopped: a message that needs shared state gets -32051 naming Redis; one that needs none is judged; back when Redis returns", async () => {
+  it("Redis stopped: a message that needs shared state gets -32051 naming Redis; one that needs none (a notification, the handshake) is judged; back when Redis returns", async () => {
     await redis.stop();
     await until(() => !a.state.available);
     const { res, v } = await callTool(a.guardian, "d1", "send").verdict;
@@ -240,6 +240,10 @@ describe("the guardian's state shared through Redis: two guardians as two replic
     const note = judge(a.guardian, { jsonrpc: "2.0", method: "notifications/progress", params: {} }, { direction: "inbound", session: "d1", route: "/mcp" });
     expect(note.sync).toBe(true);
     expect((await note.verdict).v.decision).toBe("allow");
+    // The handshake goes on (its count alone does not need the store): the client is told on its first real request.
+    const hello = judge(a.guardian, { jsonrpc: "2.0", id: ++seq, method: "initialize", params: {} }, { direction: "outbound", session: "d2", route: "/mcp" });
+    expect(hello.sync).toBe(true);
+    expect((await hello.verdict).v.decision).toBe("allow");
     await redis.start();
     await until(() => a.state.available && b.state.available);
     expect((await callTool(a.guardian, "d1", "send").verdict).v.decision).toBe("allow");
