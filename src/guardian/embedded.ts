@@ -40,7 +40,8 @@ interface Needs {
 
 /**
  * The rule engine as a complete AOS guardian: `protocols/MCP`, `protocols/A2A` (wrapped `{message, context}` or flat
- * params), `ping` and `steps/*`. In process: no serialization, answers synchronously.
+ * params), `ping` and `steps/*`. In process: no serialization, answers synchronously — with a shared store
+ * (`withStore`), a promise when the message's rules need state from it first.
  */
 export class EmbeddedGuardian<Answer extends AosResponse | Promise<AosResponse> = AosResponse> implements Guardian {
   private readonly sessions = new SessionStore();
@@ -161,8 +162,8 @@ export class EmbeddedGuardian<Answer extends AosResponse | Promise<AosResponse> 
     const request = ctx.request ?? null;
     const method = typeof message.method === "string" ? message.method : typeof request?.method === "string" ? request.method : null;
     const tool = toolOf(method ?? undefined, (kind === "response" ? request?.params : message.params) ?? null);
-    const counted = kind === "request" && method !== null && !HANDSHAKE.has(method);
-    const needs: Needs = { session: false, windows: [], pins: false, writes: this.sessionRead && counted };
+    const countsIt = kind === "request" && method !== null && !HANDSHAKE.has(method);
+    const needs: Needs = { session: false, windows: [], pins: false, writes: this.sessionRead && countsIt };
     for (const rule of this.ruleSet.candidates(protocol, ctx.direction, method)) {
       if (!matchesStatically(rule, protocol, ctx, kind, method, tool)) continue;
       if (rule.readsSession) needs.session = true;
