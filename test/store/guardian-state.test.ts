@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runSharedPins } from "../../src/cli/pins.js";
 import { buildAosRequest, type AosResponse } from "../../src/guardian/aos.js";
+import { ChainGuardian } from "../../src/guardian/chain.js";
 import { EmbeddedGuardian, type AnyEmbeddedGuardian } from "../../src/guardian/embedded.js";
 import { loadRules } from "../../src/guardian/rules/load.js";
 import { readVerdict } from "../../src/guardian/verdict.js";
@@ -233,6 +234,9 @@ describe("the guardian's state shared through Redis: two guardians as two replic
     const agent = renderBlock(7, "tools/call", v);
     expect(agent).toMatchObject({ id: 7, error: { code: -32051, data: { store: "redis", state: "down", reasonCode: ["STORE_UNAVAILABLE"] } } });
     expect((agent as { error: { message: string } }).error.message).toMatch(/Redis/);
+    // Through a chain of guardians, the store's error is passed on as it is.
+    const chained = await new ChainGuardian([a.guardian]).call(buildAosRequest("protocols/MCP", { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "send" } }, { direction: "outbound", session: "d1" }));
+    expect(chained).toMatchObject({ id: expect.anything(), error: { code: -32051, data: { store: "redis" } } });
     // A limited call and a pin-reading listing need it too.
     expect((await callTool(b.guardian, "d1", "echo", {}, "/down").verdict).v.store).toMatchObject({ store: "redis" });
     expect((await listTools(b.guardian, [{ name: "t" }]).verdict).v.store).toMatchObject({ store: "redis" });
