@@ -225,7 +225,7 @@ describe("the guardian's state shared through Redis: two guardians as two replic
 
   it("Redis stopped: a message that needs shared state gets -32051 naming Redis; one that needs none (a notification, the handshake) is judged; back when Redis returns", async () => {
     await redis.stop();
-    await until(() => !a.state.available);
+    await until(() => !a.state.available && !b.state.available);
     const { res, v } = await callTool(a.guardian, "d1", "send").verdict;
     expect("error" in res && res.error.code).toBe(-32051);
     expect(v).toMatchObject({ unavailable: true, reasonCode: ["STORE_UNAVAILABLE"], store: { store: "redis" } });
