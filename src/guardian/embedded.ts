@@ -115,18 +115,30 @@ export class EmbeddedGuardian<Answer extends AosResponse | Promise<AosResponse> 
       }
       const msg = message as JsonObject;
       const ctx = readContext(flat ? undefined : params.context, msg);
-      return answerWith(id, this.judge(protocol, msg, ctx), (decision) => this.result(decision, req, flat, undefined, msg));
+      const judged = this.judge(protocol, msg, ctx);
+      if (judged instanceof Promise) return judged.then((j) => this.protocolAnswer(id, j, req, flat, msg));
+      return this.protocolAnswer(id, judged, req, flat, msg);
     }
     if (STEPS.has(req.method)) {
       const ctx: MessageContext = { direction: INBOUND_STEPS.has(req.method) ? "inbound" : "outbound", kind: "request" };
       const asMessage: JsonObject = { jsonrpc: "2.0", id, method: req.method, params: stepParams(req.method, params) };
-      return answerWith(id, this.judge("aos", asMessage, ctx), (decision) => {
-        if (!decision.modified) return this.result(decision, req, false);
-        const modifiedParams = (decision.modified.params ?? {}) as JsonObject;
-        return this.result({ ...decision, modified: undefined }, req, false, { ...req, params: modifiedParams });
-      });
+      const judged = this.judge("aos", asMessage, ctx);
+      if (judged instanceof Promise) return judged.then((j) => this.stepAnswer(id, j, req));
+      return this.stepAnswer(id, judged, req);
     }
     return fail(id, ErrorCode.MethodNotFound, `Method not found: ${req.method}`);
+  }
+
+  private protocolAnswer(id: string | number, judged: Judged, req: AosRequest, flat: boolean, msg: JsonObject): AosResponse {
+    if (isRefusal(judged)) return { jsonrpc: "2.0", id, error: judged.refused };
+    return { jsonrpc: "2.0", id, result: this.result(judged, req, flat, undefined, msg) };
+  }
+
+  private stepAnswer(id: string | number, judged: Judged, req: AosRequest): AosResponse {
+    if (isRefusal(judged)) return { jsonrpc: "2.0", id, error: judged.refused };
+    if (!judged.modified) return { jsonrpc: "2.0", id, result: this.result(judged, req, false) };
+    const modifiedParams = (judged.modified.params ?? {}) as JsonObject;
+    return { jsonrpc: "2.0", id, result: this.result({ ...judged, modified: undefined }, req, false, { ...req, params: modifiedParams }) };
   }
 
   /**
@@ -178,8 +190,9 @@ export class EmbeddedGuardian<Answer extends AosResponse | Promise<AosResponse> 
   private decide(protocol: Protocol, message: JsonObject, ctx: MessageContext, shared: SharedState | null, limiter: Limiter, fetched?: SessionView): Decision {
     const sessionId = ctx.session ?? "";
     const nowMs = this.opts.now ? this.opts.now().getTime() : Date.now();
-    const view = fetched ?? (shared ? { id: sessionId, labels: [], counts: {} } : undefined);
-    const decision = evaluate(protocol, message, ctx, this.ruleSet, view ?? (() => this.sessions.view(sessionId)), {
+    // With a store, rules that read the session made it be fetched; the others see none (they do not read it).
+    const view = fetched ?? (shared ? { id: sessionId, labels: [], counts: {} } : () => this.sessions.view(sessionId));
+    const decision = evaluate(protocol, message, ctx, this.ruleSet, view, {
       failOpen: this.opts.failOpen,
       pins: this.pins,
       limiter,
@@ -191,8 +204,8 @@ export class EmbeddedGuardian<Answer extends AosResponse | Promise<AosResponse> 
     const counted = method && "id" in message ? [method] : [];
     const tool = method === "tools/call" ? (message.params as { name?: unknown } | undefined)?.name : undefined;
     if (typeof tool === "string") counted.push(`tool:${tool}`);
-    const released: WindowHit[] = limiter instanceof PrefetchedLimiter ? limiter.unused() : [];
     if (shared) {
+      const released: WindowHit[] = limiter instanceof PrefetchedLimiter ? limiter.unused() : [];
       if (shared.available) shared.record(sessionId, decision.labels ?? [], counted, released);
     } else if (decision.labels || counted.length > 0) {
       this.sessions.update(sessionId, decision.labels, counted);
@@ -252,10 +265,9 @@ function approvalRequest(d: Decision, message: JsonObject, ruleset: string): Jso
   return approval;
 }
 
-/** The answer to a judged request: its result, or the store's error; a promise only when judging waited for the store. */
-function answerWith(id: string | number, judged: Judged | Promise<Judged>, result: (d: Decision) => AosResult): AosResponse | Promise<AosResponse> {
-  const respond = (j: Judged): AosResponse => ("refused" in j ? { jsonrpc: "2.0", id, error: j.refused } : { jsonrpc: "2.0", id, result: result(j) });
-  return judged instanceof Promise ? judged.then(respond) : respond(judged);
+/** A decision has a `decision`; the store's refusal has none. */
+function isRefusal(j: Judged): j is { refused: StoreError } {
+  return (j as Partial<Decision>).decision === undefined;
 }
 
 function fail(id: string | number | null, code: number, message: string): AosResponse {
