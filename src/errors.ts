@@ -4,6 +4,7 @@ export type GuardwireErrorCode =
   | "RULES_INVALID"
   | "CONFIG_INVALID"
   | "LOG_UNWRITABLE"
+  | "STORE_UNAVAILABLE"
   | "USAGE";
 
 export class GuardwireError extends Error {

@@ -13,6 +13,8 @@ export const DEFAULT_RENDER: RenderOptions = { toolCallBlock: "result" };
  * model sees why and the session survives; anything else is -32050 (denied) or -32051 (guardian unavailable).
  */
 export function renderBlock(id: JsonRpcId, method: string | null, verdict: Verdict, opts: RenderOptions = DEFAULT_RENDER, stateless = false): JsonRpcResponse {
+  // An unreachable shared store is an outage, not a policy: always the -32051 error, with the store's data.
+  if (verdict.store) return errorResponse(id, ErrorCode.GuardianUnavailable, verdict.message, { decision: "deny", reasonCode: verdict.reasonCode, rules: verdict.rules, ...verdict.store });
   if (method === "tools/call" && opts.toolCallBlock === "result") {
     const why = verdict.unavailable ? `guardian unavailable (${verdict.message})` : verdict.message;
     const rule = verdict.rule ? ` [rule ${verdict.rule}]` : "";

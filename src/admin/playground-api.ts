@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { diffLines } from "diff";
-import type { EmbeddedGuardian } from "../guardian/embedded.js";
+import type { AnyEmbeddedGuardian } from "../guardian/embedded.js";
 import type { JsonObject } from "../protocol/json-rpc.js";
 import { DEFAULT_MAX_DEPTH, maxDepthOf, parseJson } from "../protocol/safe-json.js";
 import { fail, type AdminRoute } from "./server.js";
@@ -10,7 +10,7 @@ import { fail, type AdminRoute } from "./server.js";
  * evaluator answers; nothing is sent anywhere, nothing is logged, no session state changes (EmbeddedGuardian.trial).
  * Body: `{ message: object | JSON text, direction: "outbound"|"inbound", protocol: "mcp"|"a2a", route?, agent?, server? }`.
  */
-export function playgroundRoutes(embedded: EmbeddedGuardian): AdminRoute[] {
+export function playgroundRoutes(embedded: AnyEmbeddedGuardian): AdminRoute[] {
   return [
     {
       method: "POST",

@@ -25,7 +25,7 @@ import { playgroundRoutes } from "../admin/playground-api.js";
 import { DecisionStats, RecentDecisions, recentRoutes, statsRoutes } from "../admin/stats.js";
 import type { DecisionInput } from "../decision-log/record.js";
 import { logRoutes, type LogView } from "../admin/log-api.js";
-import type { EmbeddedGuardian } from "../guardian/embedded.js";
+import type { AnyEmbeddedGuardian } from "../guardian/embedded.js";
 import { GuardwireError } from "../errors.js";
 
 /** Where a running guardwire leaves its admin URL and token for `guardwire approvals` (mode 0600). */
@@ -57,7 +57,7 @@ export interface Shared {
 }
 
 export interface ConsoleParts {
-  embedded: EmbeddedGuardian;
+  embedded: AnyEmbeddedGuardian;
   rules: RulesControl;
   log: LogView;
 }

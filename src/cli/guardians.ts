@@ -1,12 +1,12 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { ChainGuardian } from "../guardian/chain.js";
-import { EmbeddedGuardian } from "../guardian/embedded.js";
+import { EmbeddedGuardian, type AnyEmbeddedGuardian } from "../guardian/embedded.js";
 import type { Guardian } from "../guardian/guardian.js";
 import { RemoteGuardian } from "../guardian/remote.js";
 import { formatProblem, type LoadedRules } from "../guardian/rules/load.js";
 import { watchRules } from "../guardian/rules/watch.js";
-import { PinFile } from "../guardian/state.js";
+import { PinFile, type SharedState } from "../guardian/state.js";
 import type { RulesControl, RulesReload } from "../admin/rules-api.js";
 import { loadRulesAndFiles, readAndLoadRules, rulesOrDefault } from "./rules.js";
 
@@ -24,6 +24,8 @@ export interface GuardianOptions {
   /** Remote guardians with their own settings (from a serve config), after `guardian`. */
   remotes?: { url: string; timeoutMs: number; headers?: Record<string, string> }[];
   watch?: boolean;
+  /** Labels, counts, limit windows and pins shared with other replicas (serve with `store:`); `pins` is then unused. */
+  shared?: SharedState;
 }
 
 /** `--…-header 'Name: value'` options as a header object. */
@@ -40,11 +42,17 @@ export function headerOptions(list: string[] | undefined): Record<string, string
 export function buildGuardian(
   o: GuardianOptions,
   err: NodeJS.WritableStream,
-): { guardian: Guardian; embedded: EmbeddedGuardian; rules: RulesControl; close: () => void } {
+): { guardian: Guardian; embedded: AnyEmbeddedGuardian; rules: RulesControl; close: () => void } {
   const { ruleSet, files } = loadRulesAndFiles(o.rules);
-  const pins = new PinFile(o.pins ?? DEFAULT_PINS);
-  if (pins.problem) err.write(`guardwire: ${pins.problem}\n`);
-  const embedded = new EmbeddedGuardian(ruleSet, { failOpen: o.failMode === "open", pins });
+  const failOpen = o.failMode === "open";
+  let embedded: AnyEmbeddedGuardian;
+  if (o.shared) {
+    embedded = EmbeddedGuardian.withStore(ruleSet, o.shared, { failOpen });
+  } else {
+    const pins = new PinFile(o.pins ?? DEFAULT_PINS);
+    if (pins.problem) err.write(`guardwire: ${pins.problem}\n`);
+    embedded = new EmbeddedGuardian(ruleSet, { failOpen, pins });
+  }
   const paths = rulesOrDefault(o.rules);
   let last: RulesReload = { at: new Date().toISOString(), by: "start", ok: true, rules: ruleSet.rules.length, hash: ruleSet.hash };
   // One way in for every reload: the new rules are swapped in only when the whole set loads; otherwise the old stay.

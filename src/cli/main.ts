@@ -15,7 +15,7 @@ import { runSessions, type SessionsOptions } from "./sessions.js";
 import { runServe, type ServeOptions } from "./serve.js";
 import { DEFAULT_PINS } from "./guardians.js";
 import { runGuardian, KEYS_ENV, type GuardianCommandOptions } from "./guardian.js";
-import { runPins } from "./pins.js";
+import { runPins, runSharedPins } from "./pins.js";
 import { wholeNumber } from "./startup.js";
 import { runDoctor, runInstall, runUninstall, type InstallCommandOptions } from "./install.js";
 import { CLIENTS } from "../install/clients.js";
@@ -158,7 +158,10 @@ program
   .argument("[action]", "list | reset | show | approve", "list")
   .argument("[args...]", "reset: [server]; show and approve: SERVER TOOL")
   .option("--pins <file>", "the pins file", DEFAULT_PINS)
-  .action((action: string, args: string[], o: { pins: string }) => runPins(action, args, o.pins, process.stdout, process.stderr));
+  .option("--config <file>", "a serve config with store: the pins its replicas share in Redis")
+  .action(async (action: string, args: string[], o: { pins: string; config?: string }) =>
+    o.config ? await runSharedPins(action, args, o.config, process.stdout, process.stderr) : runPins(action, args, o.pins, process.stdout, process.stderr),
+  );
 
 program
   .command("check")

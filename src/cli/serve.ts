@@ -36,12 +36,18 @@ export async function runServe(o: ServeOptions): Promise<void> {
   if (!config) {
     throw new GuardwireError("CONFIG_INVALID", `${o.config} is not a valid configuration:\n${problems.map((p) => "  " + formatFileProblem(p)).join("\n")}`);
   }
-  const { guardian, embedded, rules, close: stopWatching } = buildGuardian(
-    { rules: config.rules, failMode: config.failMode, pins: o.pins, watch: o.watch, remotes: remotesOf(config.guardian) },
-    process.stderr,
-  );
   // Several replicas share state through Redis (docs/scale.md); without `store:` everything stays in this process.
   const replica = replicaId(config.replica.id ?? process.env.GUARDWIRE_REPLICA ?? hostname());
+  // ioredis is loaded only when a store is configured.
+  const store: SharedStore | null = config.store ? new (await import("../store/redis.js")).SharedStore(config.store) : null;
+  // The guardian's labels, counts, limit windows and pins then live in Redis too (docs/scale.md, Shared state).
+  const sharedState = store
+    ? new (await import("../store/guardian-state.js")).SharedGuardianState(store, { sessionTtlMs: config.sessionIdleSeconds * 1000, warn: (line) => process.stderr.write(line) })
+    : undefined;
+  const { guardian, embedded, rules, close: stopWatching } = buildGuardian(
+    { rules: config.rules, failMode: config.failMode, pins: o.pins, watch: o.watch, remotes: remotesOf(config.guardian), shared: sharedState },
+    process.stderr,
+  );
   // Each replica writes its own chain, in a file named after it (guardwire verify and tail take the folder).
   const logPath = config.store ? replicaLogPath(config.log, replica) : config.log;
   // Every line names this replica and the rules in force (a hot reload shows in the next line).
@@ -49,8 +55,6 @@ export async function runServe(o: ServeOptions): Promise<void> {
   const log = openDecisionLog({ dest: logPath, stderr: process.stderr, sync: config.logSync, replica, ruleset }, `choose another path with log: in ${o.config}`);
   // From the first stop signal /readyz answers 503, so a load balancer sends nothing new here.
   let stopping = false;
-  // ioredis is loaded only when a store is configured.
-  const store: SharedStore | null = config.store ? new (await import("../store/redis.js")).SharedStore(config.store) : null;
   // Approvals, live sessions and alerts across replicas go over one operator channel (docs/scale.md).
   const bus = store ? new OpsBus(store, replica) : null;
   const alerts = openAlerts(config.alerts, log, process.stderr, bus);

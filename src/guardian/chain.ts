@@ -33,6 +33,7 @@ export class ChainGuardian implements Guardian {
         return { jsonrpc: "2.0", id: request.id, error: { code: -32603, message: `a guardian in the chain failed: ${(e as Error).message}` } };
       }
       const v = readVerdict(req, res, message);
+      if (v.store && "error" in res) return { jsonrpc: "2.0", id: request.id, error: res.error };
       if (v.unavailable) return { jsonrpc: "2.0", id: request.id, error: { code: -32603, message: `a guardian in the chain failed: ${v.message}` } };
       rules.push(...v.rules);
       reasonCode.push(...v.reasonCode);

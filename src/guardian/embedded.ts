@@ -3,12 +3,15 @@ import { canonicalize } from "../protocol/canonical.js";
 import type { JsonObject } from "../protocol/json-rpc.js";
 import { ErrorCode } from "../protocol/json-rpc.js";
 import { AOS_VERSION, STEP_METHODS, type AosRequest, type AosResponse, type AosResult } from "./aos.js";
-import { evaluate, kindOf, type Decision, type MessageContext } from "./evaluate.js";
+import { evaluate, kindOf, limitKey, matchesStatically, type Decision, type Limiter, type MessageContext, type SessionView } from "./evaluate.js";
 import type { Guardian } from "./guardian.js";
 import type { CompiledRuleSet, Protocol } from "./rules/compile.js";
-import { InputRequestStore, MemoryPinStore, SessionStore, SlidingWindowLimiter } from "./state.js";
+import { MCP_PLUMBING, toolOf } from "../protocol/mcp.js";
+import { InputRequestStore, MemoryPinStore, PrefetchedLimiter, SessionStore, SlidingWindowLimiter, type SharedState, type WindowHit } from "./state.js";
 
 const STEPS = new Set(STEP_METHODS);
+/** Requests whose count alone never makes a message need the store: the handshake goes on while Redis is away. */
+const HANDSHAKE: ReadonlySet<string> = new Set([...MCP_PLUMBING, "server/discover"]);
 /** Steps that bring content into the agent, judged as inbound. */
 export const INBOUND_STEPS: ReadonlySet<string> = new Set(["steps/toolCallResult", "steps/knowledgeRetrieval", "steps/memoryContextRetrieval"]);
 
@@ -19,26 +22,54 @@ export interface EmbeddedGuardianOptions {
   pins?: MemoryPinStore;
 }
 
+/** An embedded guardian with or without a store (what the console and the commands hold). */
+export type AnyEmbeddedGuardian = EmbeddedGuardian<AosResponse | Promise<AosResponse>>;
+
+type StoreError = ReturnType<SharedState["unavailable"]>;
+/** A decision, or the store's error when the message needs shared state that cannot be reached. */
+type Judged = Decision | { refused: StoreError };
+
+/** What judging one message will read and write of the shared state, known from the rules before evaluation. */
+interface Needs {
+  session: boolean;
+  windows: { key: string; windowMs: number }[];
+  pins: boolean;
+  /** Labels or counts this message adds, read by some rule of the set. */
+  writes: boolean;
+}
+
 /**
  * The rule engine as a complete AOS guardian: `protocols/MCP`, `protocols/A2A` (wrapped `{message, context}` or flat
- * params), `ping` and `steps/*`. In process: no serialization, answers synchronously.
+ * params), `ping` and `steps/*`. In process: no serialization, answers synchronously — with a shared store
+ * (`withStore`), a promise when the message's rules need state from it first.
  */
-export class EmbeddedGuardian implements Guardian {
+export class EmbeddedGuardian<Answer extends AosResponse | Promise<AosResponse> = AosResponse> implements Guardian {
   private readonly sessions = new SessionStore();
   private readonly limiter = new SlidingWindowLimiter();
   private readonly inputs = new InputRequestStore();
-  private readonly pins: MemoryPinStore;
+  private readonly pins: MemoryPinStore | SharedState["pins"];
+  /** Whether any rule of the set reads `session` (then labels and counts are state worth keeping shared). */
+  private sessionRead: boolean;
 
   constructor(
     private ruleSet: CompiledRuleSet,
     private readonly opts: EmbeddedGuardianOptions = {},
+    /** Labels, counts, limit windows and pins shared with other replicas (docs/scale.md): see `withStore`. */
+    private readonly shared: SharedState | null = null,
   ) {
-    this.pins = opts.pins ?? new MemoryPinStore();
+    this.pins = shared?.pins ?? opts.pins ?? new MemoryPinStore();
+    this.sessionRead = ruleSet.rules.some((r) => r.readsSession);
+  }
+
+  /** A guardian whose state is shared with other replicas: it answers with a promise when it waited for the store. */
+  static withStore(ruleSet: CompiledRuleSet, shared: SharedState, opts: Omit<EmbeddedGuardianOptions, "pins"> = {}): AnyEmbeddedGuardian {
+    return new EmbeddedGuardian<AosResponse | Promise<AosResponse>>(ruleSet, opts, shared);
   }
 
   /** Hot reload: the next call sees the new rules; a call in progress keeps the ones it started with. */
   setRules(ruleSet: CompiledRuleSet): void {
     this.ruleSet = ruleSet;
+    this.sessionRead = ruleSet.rules.some((r) => r.readsSession);
   }
 
   get rules(): CompiledRuleSet {
@@ -58,7 +89,11 @@ export class EmbeddedGuardian implements Guardian {
     });
   }
 
-  call(req: AosRequest): AosResponse {
+  call(req: AosRequest): Answer {
+    return this.answer(req) as Answer;
+  }
+
+  private answer(req: AosRequest): AosResponse | Promise<AosResponse> {
     const id = typeof req?.id === "string" || typeof req?.id === "number" ? req.id : null;
     if (req === null || typeof req !== "object" || req.jsonrpc !== "2.0" || typeof req.method !== "string" || id === null) {
       return fail(id, ErrorCode.InvalidRequest, "Invalid JSON-RPC Request");
@@ -80,30 +115,87 @@ export class EmbeddedGuardian implements Guardian {
       }
       const msg = message as JsonObject;
       const ctx = readContext(flat ? undefined : params.context, msg);
-      const decision = this.judge(protocol, msg, ctx);
-      return { jsonrpc: "2.0", id, result: this.result(decision, req, flat, undefined, msg) };
+      const judged = this.judge(protocol, msg, ctx);
+      if (judged instanceof Promise) return judged.then((j) => this.protocolAnswer(id, j, req, flat, msg));
+      return this.protocolAnswer(id, judged, req, flat, msg);
     }
     if (STEPS.has(req.method)) {
       const ctx: MessageContext = { direction: INBOUND_STEPS.has(req.method) ? "inbound" : "outbound", kind: "request" };
       const asMessage: JsonObject = { jsonrpc: "2.0", id, method: req.method, params: stepParams(req.method, params) };
-      const decision = this.judge("aos", asMessage, ctx);
-      if (decision.modified) {
-        const modifiedParams = (decision.modified.params ?? {}) as JsonObject;
-        return { jsonrpc: "2.0", id, result: this.result({ ...decision, modified: undefined }, req, false, { ...req, params: modifiedParams }) };
-      }
-      return { jsonrpc: "2.0", id, result: this.result(decision, req, false) };
+      const judged = this.judge("aos", asMessage, ctx);
+      if (judged instanceof Promise) return judged.then((j) => this.stepAnswer(id, j, req));
+      return this.stepAnswer(id, judged, req);
     }
     return fail(id, ErrorCode.MethodNotFound, `Method not found: ${req.method}`);
   }
 
-  /** Evaluation is pure; the state it reads (labels, counts, windows, pins) is kept here and updated after. */
-  private judge(protocol: Protocol, message: JsonObject, ctx: MessageContext): Decision {
+  private protocolAnswer(id: string | number, judged: Judged, req: AosRequest, flat: boolean, msg: JsonObject): AosResponse {
+    if (isRefusal(judged)) return { jsonrpc: "2.0", id, error: judged.refused };
+    return { jsonrpc: "2.0", id, result: this.result(judged, req, flat, undefined, msg) };
+  }
+
+  private stepAnswer(id: string | number, judged: Judged, req: AosRequest): AosResponse {
+    if (isRefusal(judged)) return { jsonrpc: "2.0", id, error: judged.refused };
+    if (!judged.modified) return { jsonrpc: "2.0", id, result: this.result(judged, req, false) };
+    const modifiedParams = (judged.modified.params ?? {}) as JsonObject;
+    return { jsonrpc: "2.0", id, result: this.result({ ...judged, modified: undefined }, req, false, { ...req, params: modifiedParams }) };
+  }
+
+  /**
+   * Evaluation is pure; the state it reads (labels, counts, windows, pins) is kept here and updated after. With a
+   * shared store, a message whose rules read the session or count it in a limit window waits for one round trip.
+   */
+  private judge(protocol: Protocol, message: JsonObject, ctx: MessageContext): Judged | Promise<Judged> {
+    const shared = this.shared;
+    if (!shared) return this.decide(protocol, message, ctx, null, this.limiter);
+    const needs = this.needs(protocol, message, ctx);
+    const needed = needs.session || needs.windows.length > 0 || needs.pins || needs.writes;
+    if (!shared.available && needed) return this.withoutStore(shared, protocol, message, ctx, shared.unavailable());
+    if (!needs.session && needs.windows.length === 0) return this.decide(protocol, message, ctx, shared, this.limiter);
+    return shared.fetch(needs.session ? (ctx.session ?? "") : null, needs.windows).then(
+      (reads) => {
+        const limiter = new PrefetchedLimiter(reads.hits, this.limiter);
+        return this.decide(protocol, message, ctx, shared, limiter, reads.session ?? undefined);
+      },
+      (e: Error) => this.withoutStore(shared, protocol, message, ctx, shared.unavailable(e.message)),
+    );
+  }
+
+  /** Redis is away and the message needs it: refused (`closed`), or judged with this replica's memory (`local`). */
+  private withoutStore(shared: SharedState, protocol: Protocol, message: JsonObject, ctx: MessageContext, error: StoreError): Judged {
+    if (shared.onUnavailable === "closed") return { refused: error };
+    shared.fellBack(error.message);
+    return this.decide(protocol, message, ctx, null, this.limiter);
+  }
+
+  /** What the rules that may fire on this message read and write, before any of it is read (their `match` decides). */
+  private needs(protocol: Protocol, message: JsonObject, ctx: MessageContext): Needs {
+    const kind = ctx.kind ?? kindOf(message);
+    const request = ctx.request ?? null;
+    const method = typeof message.method === "string" ? message.method : typeof request?.method === "string" ? request.method : null;
+    const tool = toolOf(method ?? undefined, (kind === "response" ? request?.params : message.params) ?? null);
+    const countsIt = kind === "request" && method !== null && !HANDSHAKE.has(method);
+    const needs: Needs = { session: false, windows: [], pins: false, writes: this.sessionRead && countsIt };
+    for (const rule of this.ruleSet.candidates(protocol, ctx.direction, method)) {
+      if (!matchesStatically(rule, protocol, ctx, kind, method, tool)) continue;
+      if (rule.readsSession) needs.session = true;
+      if (rule.limit) needs.windows.push({ key: limitKey(rule, ctx, tool), windowMs: rule.limit.perMs });
+      if (rule.labels.length > 0 && this.sessionRead) needs.writes = true;
+      if (rule.detectors.some((d) => d.key === "tool_changed")) needs.pins = true;
+    }
+    return needs;
+  }
+
+  /** Evaluates, then keeps what the decision changed: in the shared store when one is given, in memory otherwise. */
+  private decide(protocol: Protocol, message: JsonObject, ctx: MessageContext, shared: SharedState | null, limiter: Limiter, fetched?: SessionView): Decision {
     const sessionId = ctx.session ?? "";
     const nowMs = this.opts.now ? this.opts.now().getTime() : Date.now();
-    const decision = evaluate(protocol, message, ctx, this.ruleSet, () => this.sessions.view(sessionId), {
+    // With a store, rules that read the session made it be fetched; the others see none (they do not read it).
+    const view = fetched ?? (shared ? { id: sessionId, labels: [], counts: {} } : () => this.sessions.view(sessionId));
+    const decision = evaluate(protocol, message, ctx, this.ruleSet, view, {
       failOpen: this.opts.failOpen,
       pins: this.pins,
-      limiter: this.limiter,
+      limiter,
       now: nowMs,
       inputRequest: (key) => this.inputs.get(sessionId, key),
     });
@@ -112,7 +204,12 @@ export class EmbeddedGuardian implements Guardian {
     const counted = method && "id" in message ? [method] : [];
     const tool = method === "tools/call" ? (message.params as { name?: unknown } | undefined)?.name : undefined;
     if (typeof tool === "string") counted.push(`tool:${tool}`);
-    if (decision.labels || counted.length > 0) this.sessions.update(sessionId, decision.labels, counted);
+    if (shared) {
+      const released: WindowHit[] = limiter instanceof PrefetchedLimiter ? limiter.unused() : [];
+      if (shared.available) shared.record(sessionId, decision.labels ?? [], counted, released);
+    } else if (decision.labels || counted.length > 0) {
+      this.sessions.update(sessionId, decision.labels, counted);
+    }
     if (decision.newPins) this.pins.add(decision.newPins);
     return decision;
   }
@@ -166,6 +263,11 @@ function approvalRequest(d: Decision, message: JsonObject, ruleset: string): Jso
   };
   if (d.modified) approval.modified = d.modified;
   return approval;
+}
+
+/** A decision has a `decision`; the store's refusal has none. */
+function isRefusal(j: Judged): j is { refused: StoreError } {
+  return (j as Partial<Decision>).decision === undefined;
 }
 
 function fail(id: string | number | null, code: number, message: string): AosResponse {

@@ -244,18 +244,7 @@ function evaluateMessage(
   const found = new Map<CompiledRule, Detection[]>();
 
   for (const rule of candidates) {
-    if (rule.kinds && !rule.kinds.has(kind)) continue;
-    // Only a request can be held for a person: an ask rule lets responses and notifications by.
-    if (rule.decision === "ask" && kind !== "request") continue;
-    if (rule.method && (method === null || !rule.method(method))) continue;
-    if (rule.tool && (tool === null || !rule.tool(tool))) continue;
-    if (rule.operation) {
-      const op = protocol === "a2a" ? a2aOperation(method) : null;
-      if (op === null || !rule.operation(op)) continue;
-    }
-    if (rule.route && !rule.route(ctx.route ?? "")) continue;
-    if (rule.server && !rule.server(ctx.server?.name ?? "")) continue;
-    if (rule.agent && !rule.agent(ctx.agent?.id ?? "")) continue;
+    if (!matchesStatically(rule, protocol, ctx, kind, method, tool)) continue;
     const detections: Detection[] = [];
     if (rule.detectors.length > 0) {
       try {
@@ -284,9 +273,7 @@ function evaluateMessage(
       if (!outcome) continue;
     }
     if (rule.limit) {
-      const by = rule.limit.key;
-      const who = by === "session" ? (ctx.session ?? "") : by === "agent" ? (ctx.agent?.id ?? "") : by === "route" ? (ctx.route ?? "") : (tool ?? "");
-      const count = opts.limiter ? opts.limiter.hit(`${rule.id}\u0000${who}`, rule.limit.perMs, opts.now ?? 0) : 0;
+      const count = opts.limiter ? opts.limiter.hit(limitKey(rule, ctx, tool), rule.limit.perMs, opts.now ?? 0) : 0;
       if (count <= rule.limit.count) continue;
     }
     if (detections.length > 0) found.set(rule, detections);
@@ -334,6 +321,33 @@ function evaluateMessage(
     filterToolList(decision, message, ctx, ruleSet);
   }
   return decision;
+}
+
+/**
+ * Whether a rule's `match` (everything but `when`, detectors and `limit`) holds for a message: the part of a rule that
+ * can be decided before any state is read (the shared store prefetches limit windows by it).
+ */
+export function matchesStatically(rule: CompiledRule, protocol: Protocol, ctx: MessageContext, kind: Kind, method: string | null, tool: string | null): boolean {
+  if (rule.kinds && !rule.kinds.has(kind)) return false;
+  // Only a request can be held for a person: an ask rule lets responses and notifications by.
+  if (rule.decision === "ask" && kind !== "request") return false;
+  if (rule.method && (method === null || !rule.method(method))) return false;
+  if (rule.tool && (tool === null || !rule.tool(tool))) return false;
+  if (rule.operation) {
+    const op = protocol === "a2a" ? a2aOperation(method) : null;
+    if (op === null || !rule.operation(op)) return false;
+  }
+  if (rule.route && !rule.route(ctx.route ?? "")) return false;
+  if (rule.server && !rule.server(ctx.server?.name ?? "")) return false;
+  if (rule.agent && !rule.agent(ctx.agent?.id ?? "")) return false;
+  return true;
+}
+
+/** The window a `limit` rule counts this message in: the rule, and who it is counted for (`limit.key`). */
+export function limitKey(rule: CompiledRule, ctx: MessageContext, tool: string | null): string {
+  const by = rule.limit?.key;
+  const who = by === "session" ? (ctx.session ?? "") : by === "agent" ? (ctx.agent?.id ?? "") : by === "route" ? (ctx.route ?? "") : (tool ?? "");
+  return `${rule.id}\u0000${who}`;
 }
 
 /**

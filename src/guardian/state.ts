@@ -80,6 +80,66 @@ export class InputRequestStore {
   }
 }
 
+/**
+ * Guardian state shared by several replicas (docs/scale.md, Shared state), kept in a store outside the process:
+ * src/store/guardian-state.ts keeps it in Redis. The embedded guardian reads it in at most one round trip per message.
+ */
+export interface SharedState {
+  /** Pins, read from a local copy the store keeps current (no round trip); first sightings and changes written through. */
+  readonly pins: PinStore & { add(list: NewPin[]): unknown };
+  /** Whether the store can be used now (connected, pins loaded). */
+  readonly available: boolean;
+  /** While it cannot: refuse what needs it (`closed`), or judge with this replica's memory (`local`). */
+  readonly onUnavailable: "closed" | "local";
+  /** The error a message that needs shared state gets while the store is away (-32051, data naming the store). */
+  unavailable(detail?: string): { code: number; message: string; data: Record<string, unknown> };
+  /** One round trip: the session's labels and counts (when `session` is given), and a hit recorded in each window. */
+  fetch(session: string | null, windows: { key: string; windowMs: number }[]): Promise<SharedReads>;
+  /** After a decision, not awaited: labels and counts added, the hits of windows whose rule did not fire given back. */
+  record(session: string, labels: readonly string[], counted: readonly string[], released: readonly WindowHit[]): void;
+  /** Judging goes on with local state while the store is away (`local`): said once per outage. */
+  fellBack(why: string): void;
+}
+
+export interface WindowHit {
+  key: string;
+  /** The hits in the window, this one included. */
+  count: number;
+  /** What identifies this hit in the window, to give it back. */
+  member: string;
+}
+
+export interface SharedReads {
+  session: SessionView | null;
+  hits: WindowHit[];
+}
+
+/**
+ * A limiter answering from the hits the shared store recorded before evaluation. A window that was not fetched (a
+ * request judged inside an `input_required` result) is counted by this replica alone.
+ */
+export class PrefetchedLimiter implements Limiter {
+  private readonly hits = new Map<string, WindowHit>();
+  constructor(
+    hits: WindowHit[],
+    private readonly fallback: Limiter,
+  ) {
+    for (const h of hits) this.hits.set(h.key, h);
+  }
+
+  hit(key: string, windowMs: number, now: number): number {
+    const h = this.hits.get(key);
+    if (!h) return this.fallback.hit(key, windowMs, now);
+    this.hits.delete(key);
+    return h.count;
+  }
+
+  /** The hits evaluation never asked for: their rule's other conditions did not hold, so they do not count. */
+  unused(): WindowHit[] {
+    return [...this.hits.values()];
+  }
+}
+
 /** Sliding-window counters for `limit`: each key keeps at most the timestamps its window can hold. */
 export class SlidingWindowLimiter implements Limiter {
   private readonly hits = new Lru<string, number[]>(50_000);
@@ -126,7 +186,8 @@ export class MemoryPinStore implements PinStore {
   }
 }
 
-function define(o: object, key: string, value: unknown): void {
+/** Names from the wire (servers, tools) as own properties, whatever they are (`__proto__` included). */
+export function define(o: object, key: string, value: unknown): void {
   Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
 }
 

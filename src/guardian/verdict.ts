@@ -1,5 +1,5 @@
 import type { ApprovalStep } from "../decision-log/record.js";
-import { classify, type JsonObject } from "../protocol/json-rpc.js";
+import { classify, ErrorCode, type JsonObject } from "../protocol/json-rpc.js";
 import type { AosRequest, AosResponse } from "./aos.js";
 import { isAosResult } from "./aos.js";
 import { readAlert, type AlertInfo } from "./alert.js";
@@ -22,6 +22,8 @@ export interface Verdict {
   alert?: AlertInfo;
   /** The guardian could not judge: error, timeout, malformed or invariant-breaking answer. */
   unavailable?: boolean;
+  /** The guardian could not reach its shared state store: its error's `data` (naming the store), passed to the caller. */
+  store?: Record<string, unknown>;
   /** action "hold": what a person is asked (an APPROVAL_REQUIRED answer's `data.approval`). */
   ask?: ApprovalAsk;
   /** How a hold ended, or the remembered approval that let it pass: logged with the decision. */
@@ -47,7 +49,7 @@ export interface ApprovalAsk {
  */
 export function readVerdict(req: AosRequest, res: AosResponse, original: JsonObject): Verdict {
   if (!res || typeof res !== "object" || res.id !== req.id) return unavailable("guardian answered a different request");
-  if ("error" in res) return unavailable(`guardian error ${res.error?.code}: ${res.error?.message}`);
+  if ("error" in res) return storeUnavailable(res.error) ?? unavailable(`guardian error ${res.error?.code}: ${res.error?.message}`);
   if (!isAosResult(res.result)) return unavailable("malformed guardian decision");
   const r = res.result;
   const data = r.data ?? {};
@@ -128,4 +130,11 @@ export function unavailable(message: string): Verdict {
     message,
     unavailable: true,
   };
+}
+
+/** A guardian's -32051 whose data names a store (Redis): the message is refused with that error as it is. */
+export function storeUnavailable(error: { code: number; message: string; data?: unknown } | undefined): Verdict | null {
+  const data = error?.data;
+  if (error?.code !== ErrorCode.GuardianUnavailable || data === null || typeof data !== "object" || typeof (data as { store?: unknown }).store !== "string") return null;
+  return { ...unavailable(error.message), reasonCode: ["STORE_UNAVAILABLE"], store: data as Record<string, unknown> };
 }

@@ -426,7 +426,8 @@ export class Session {
   private apply(p: Plan, batchForward?: Forward[]): void {
     let v = p.verdict;
     let failOpen = false;
-    if (v.unavailable && this.opts.failMode === "open") {
+    // A store refusal is store.onUnavailable's to decide (closed), not failMode's.
+    if (v.unavailable && !v.store && this.opts.failMode === "open") {
       failOpen = true;
       v = { ...v, action: "forward", decision: "allow" };
     }

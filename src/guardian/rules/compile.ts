@@ -175,6 +175,8 @@ export interface CompiledRule {
   agent: Matcher | null;
   when: ((vars: Record<string, unknown>) => unknown) | null;
   needsText: boolean;
+  /** Its `when` reads `session` (labels, counts): with a shared store, judging it needs them fetched first. */
+  readsSession: boolean;
   detectors: CompiledDetector[];
   limit: { count: number; perMs: number; key: "session" | "agent" | "route" | "tool" } | null;
   labels: string[];
@@ -291,6 +293,7 @@ export function compileRuleSet(
         agent: m.agent === undefined ? null : globMatcher(toList(m.agent)),
         when,
         needsText: rule.when !== undefined && /\btext\b/.test(rule.when),
+        readsSession: rule.when !== undefined && /\bsession\b/.test(rule.when),
         detectors,
         limit: rule.limit ? { count: rule.limit.count, perMs: durationMs(rule.limit.per), key: rule.limit.key } : null,
         labels: rule.label === undefined ? [] : toList(rule.label),

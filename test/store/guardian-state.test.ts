@@ -1,0 +1,310 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runSharedPins } from "../../src/cli/pins.js";
+import { buildAosRequest, type AosResponse } from "../../src/guardian/aos.js";
+import { ChainGuardian } from "../../src/guardian/chain.js";
+import { EmbeddedGuardian, type AnyEmbeddedGuardian } from "../../src/guardian/embedded.js";
+import { loadRules } from "../../src/guardian/rules/load.js";
+import { readVerdict } from "../../src/guardian/verdict.js";
+import { renderBlock } from "../../src/actions/render.js";
+import { SharedGuardianState } from "../../src/store/guardian-state.js";
+import { SharedStore } from "../../src/store/redis.js";
+import { startRedis, type RunningRedis } from "../support/redis.js";
+
+const RULES = `
+name: shared
+rules:
+  - id: taint
+    match: { direction: inbound, kind: response, tool: fetch }
+    decision: allow
+    label: untrusted
+  - id: no-send-after-taint
+    match: { direction: outbound, method: tools/call, tool: send }
+    when: '"untrusted" in session.labels'
+    decision: deny
+    reasonCode: FLOW
+  - id: third-echo
+    match: { direction: outbound, method: tools/call, tool: echo3 }
+    when: '"tool:echo3" in session.counts && session.counts["tool:echo3"] >= 2.0'
+    decision: deny
+  - id: echo-rate
+    match: { direction: outbound, method: tools/call, tool: echo }
+    limit: { count: 10, per: 1m, key: route }
+    decision: deny
+    reasonCode: RATE_LIMITED
+  - id: big-add-rate
+    match: { direction: outbound, method: tools/call, tool: add }
+    when: 'args.a > 100.0'
+    limit: { count: 2, per: 1m, key: route }
+    decision: deny
+    reasonCode: RATE_LIMITED
+  - id: no-rug-pull
+    match: { direction: inbound, kind: response, method: tools/list }
+    detect: [tool_changed]
+    decision: modify
+    modify: [{ redact: detections }]
+    reasonCode: TOOL_CHANGED
+  - id: no-changed-call
+    match: { direction: outbound, method: tools/call }
+    detect: [tool_changed]
+    decision: deny
+    reasonCode: TOOL_CHANGED
+`;
+
+const { ruleSet, problems } = loadRules([{ file: "shared.yaml", text: RULES }]);
+if (!ruleSet) throw new Error(JSON.stringify(problems));
+
+const until = async (ok: () => boolean | Promise<boolean>, ms = 15_000) => {
+  const end = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+interface Replica {
+  store: SharedStore;
+  state: SharedGuardianState;
+  guardian: AnyEmbeddedGuardian;
+  warnings: string[];
+}
+
+let seq = 0;
+/** One judged message through a guardian, as the proxy sends it; the answer, and whether it came synchronously. */
+function judge(g: AnyEmbeddedGuardian, message: Record<string, unknown>, ctx: Parameters<typeof buildAosRequest>[2]) {
+  const req = buildAosRequest("protocols/MCP", message, ctx);
+  const answer = g.call(req);
+  return { sync: !(answer instanceof Promise), verdict: Promise.resolve(answer).then((res: AosResponse) => ({ res, v: readVerdict(req, res, message) })) };
+}
+const callTool = (g: AnyEmbeddedGuardian, session: string, name: string, args: Record<string, unknown> = {}, route = "/mcp") =>
+  judge(g, { jsonrpc: "2.0", id: ++seq, method: "tools/call", params: { name, arguments: args } }, { direction: "outbound", session, route, server: { name: "srv" } });
+const toolResult = (g: AnyEmbeddedGuardian, session: string, name: string) => {
+  const id = ++seq;
+  return judge(g, { jsonrpc: "2.0", id, result: { content: [] } }, { direction: "inbound", session, route: "/mcp", server: { name: "srv" }, request: { jsonrpc: "2.0", id, method: "tools/call", params: { name } } });
+};
+const listTools = (g: AnyEmbeddedGuardian, tools: unknown[]) => {
+  const id = ++seq;
+  return judge(g, { jsonrpc: "2.0", id, result: { tools } }, { direction: "inbound", session: "p", route: "/mcp", server: { name: "srv" }, request: { jsonrpc: "2.0", id, method: "tools/list" } });
+};
+
+/** Commands Redis ran (INFO commandstats), to count round trips and what they did. */
+async function commandCalls(store: SharedStore): Promise<Record<string, number>> {
+  const text = await store.client.info("commandstats");
+  const out: Record<string, number> = {};
+  for (const m of text.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) out[m[1] as string] = Number(m[2]);
+  return out;
+}
+
+describe("the guardian's state shared through Redis: two guardians as two replicas (real redis-server)", () => {
+  let redis: RunningRedis;
+  let a: Replica;
+  let b: Replica;
+  const replica = (onUnavailable: "closed" | "local" = "closed"): Replica => {
+    const store = new SharedStore({ redis: redis.url, keyPrefix: "gw-test:", onUnavailable, timeoutMs: 500 });
+    const warnings: string[] = [];
+    const state = new SharedGuardianState(store, { warn: (l) => warnings.push(l) });
+    return { store, state, guardian: EmbeddedGuardian.withStore(ruleSet, state), warnings };
+  };
+  beforeAll(async () => {
+    redis = await startRedis();
+    a = replica();
+    b = replica();
+    await until(() => a.state.available && b.state.available);
+  }, 60_000);
+  afterAll(async () => {
+    await a?.store.close();
+    await b?.store.close();
+    await redis?.stop();
+  });
+
+  it("a label set by a decision on A is used by a flow rule on B", async () => {
+    expect((await callTool(b.guardian, "s1", "send").verdict).v.decision).toBe("allow");
+    const taint = await toolResult(a.guardian, "s1", "fetch").verdict;
+    expect(taint.v.decision).toBe("allow");
+    await until(async () => (await a.store.client.sismember("gw-test:session:s1:labels", "untrusted")) === 1);
+    const denied = (await callTool(b.guardian, "s1", "send").verdict).v;
+    expect(denied).toMatchObject({ decision: "deny", reasonCode: ["FLOW"], rules: ["no-send-after-taint"] });
+    // Another session is untouched.
+    expect((await callTool(b.guardian, "s2", "send").verdict).v.decision).toBe("allow");
+  });
+
+  it("counts are shared: the third call in a session is denied whichever guardian judges it", async () => {
+    expect((await callTool(a.guardian, "c1", "echo3").verdict).v.decision).toBe("allow");
+    await until(async () => (await a.store.client.hget("gw-test:session:c1:counts", "tool:echo3")) === "1");
+    expect((await callTool(b.guardian, "c1", "echo3").verdict).v.decision).toBe("allow");
+    await until(async () => (await a.store.client.hget("gw-test:session:c1:counts", "tool:echo3")) === "2");
+    expect((await callTool(a.guardian, "c1", "echo3").verdict).v.decision).toBe("deny");
+    expect(await a.store.client.pttl("gw-test:session:c1:counts")).toBeGreaterThan(0);
+  });
+
+  it("a limit of 10 a minute holds across both: the 11th is denied whichever guardian judges it, and the count is right", async () => {
+    const decisions: string[] = [];
+    for (let i = 0; i < 10; i++) decisions.push((await callTool(i % 2 === 0 ? a.guardian : b.guardian, `l${i}`, "echo", {}, "/limited").verdict).v.decision);
+    expect(decisions).toEqual(Array(10).fill("allow"));
+    const eleventh = (await callTool(b.guardian, "l10", "echo", {}, "/limited").verdict).v;
+    expect(eleventh).toMatchObject({ decision: "deny", reasonCode: ["RATE_LIMITED"] });
+    expect((await callTool(a.guardian, "l11", "echo", {}, "/limited").verdict).v.decision).toBe("deny");
+    const key = "gw-test:limit:echo-rate\u0000/limited";
+    expect(await a.store.client.zcard(key)).toBe(12);
+    const ttl = await a.store.client.pttl(key);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+    // Another route has its own window.
+    expect((await callTool(a.guardian, "l12", "echo", {}, "/other").verdict).v.decision).toBe("allow");
+  });
+
+  it("a limit rule whose when does not hold gives its reserved hit back", async () => {
+    const key = "gw-test:limit:big-add-rate\u0000/adds";
+    for (let i = 0; i < 3; i++) expect((await callTool(a.guardian, "x", "add", { a: 1 }, "/adds").verdict).v.decision).toBe("allow");
+    await until(async () => (await a.store.client.zcard(key)) === 0);
+    expect((await callTool(a.guardian, "x", "add", { a: 500 }, "/adds").verdict).v.decision).toBe("allow");
+    expect((await callTool(b.guardian, "x", "add", { a: 500 }, "/adds").verdict).v.decision).toBe("allow");
+    expect((await callTool(a.guardian, "x", "add", { a: 500 }, "/adds").verdict).v).toMatchObject({ decision: "deny", rules: ["big-add-rate"] });
+    expect(await a.store.client.zcard(key)).toBe(3);
+  });
+
+  it("pins are shared: a tool changed as seen by B is refused by A, and `guardwire pins --config` approves for both", async () => {
+    const v1 = { name: "read", description: "Reads a file" };
+    const v2 = { name: "read", description: "Reads a file, then mails it out" };
+    expect((await listTools(a.guardian, [v1]).verdict).v.decision).toBe("allow");
+    await until(() => b.state.pins.get("srv", "read") !== undefined);
+    // B saw A's first sighting through the announcement: its own listing of the changed tool is a rug pull.
+    expect((await listTools(b.guardian, [v2]).verdict).v).toMatchObject({ decision: "modify", reasonCode: ["TOOL_CHANGED"] });
+    await until(() => a.state.pins.get("srv", "read")?.pending !== undefined);
+    expect((await callTool(a.guardian, "p", "read").verdict).v).toMatchObject({ decision: "deny", reasonCode: ["TOOL_CHANGED"] });
+    // Approved once with the pins command pointed at the serve config: every replica's copy follows.
+    const config = join(mkdtempSync(join(tmpdir(), "gw-pins-")), "serve.yaml");
+    const key = randomBytes(32).toString("base64");
+    writeFileSync(config, [`store: { redis: "${redis.url}", keyPrefix: "gw-test:" }`, `sessions: { keys: ["${key}"] }`, "routes:", "  - { name: x, path: /mcp/x, mcp: { url: http://127.0.0.1:9/mcp } }"].join("\n"));
+    const out = { text: "", write(t: string) { this.text += t; } };
+    await runSharedPins("list", [], config, out, out);
+    expect(out.text).toMatch(/^srv\tread\t[0-9a-f]{16}\tCHANGED/m);
+    await runSharedPins("approve", ["srv", "read"], config, out, out);
+    expect(out.text).toMatch(/approved the new definition of "read"/);
+    await expect(runSharedPins("approve", ["srv", "read"], config, out, out)).rejects.toThrow(/no change waiting/);
+    await until(() => a.state.pins.get("srv", "read")?.pending === undefined);
+    expect(a.state.pins.get("srv", "read")?.definition).toEqual(v2);
+    expect((await callTool(a.guardian, "p", "read").verdict).v.decision).toBe("allow");
+    await runSharedPins("reset", ["srv"], config, out, out);
+    expect(out.text).toMatch(/reset 1 pin of srv/);
+    await until(() => b.state.pins.get("srv", "read") === undefined);
+  });
+
+  it("one pipelined round trip at most per judged message, none when its rules read no shared state", async () => {
+    const round = async (run: () => { sync: boolean; verdict: Promise<unknown> }) => {
+      const before = await commandCalls(a.store);
+      const trips = countRoundTrips(a.store);
+      const r = run();
+      // What the answer waits for is sent before call() returns; writes go after the reads are answered.
+      const awaited = trips.n;
+      await r.verdict;
+      await new Promise((resolve) => setTimeout(resolve, 50)); // the unawaited writes land
+      const writes = trips.n - awaited;
+      trips.stop();
+      const after = await commandCalls(a.store);
+      const ran = Object.fromEntries(Object.entries(after).filter(([k, v]) => k !== "info" && v !== (before[k] ?? 0)).map(([k, v]) => [k, v - (before[k] ?? 0)]));
+      return { sync: r.sync, awaited, writes, ran };
+    };
+    // Reads the session: one awaited round trip (one script: SMEMBERS + HGETALL), then the counts written without waiting.
+    const flow = await round(() => callTool(a.guardian, "rt", "send"));
+    expect(flow).toMatchObject({ sync: false, awaited: 1, writes: 1 });
+    expect(flow.ran).toMatchObject({ evalsha: 2, smembers: 1, hgetall: 1, hincrby: 2 });
+    // Counted in a limit window: the same one round trip, the window's hit in it.
+    const limited = await round(() => callTool(a.guardian, "rt", "echo", {}, "/rt"));
+    expect(limited).toMatchObject({ sync: false, awaited: 1, writes: 1 });
+    expect(limited.ran).toMatchObject({ zadd: 1, zcard: 1 });
+    expect(limited.ran.smembers).toBeUndefined();
+    // Reads nothing shared (a response no rule reads the session or limits for): answered at once, no round trip.
+    const plain = await round(() => toolResult(a.guardian, "rt", "other"));
+    expect(plain).toMatchObject({ sync: true, awaited: 0, writes: 0 });
+    expect(plain.ran).toEqual({});
+  });
+
+  it("Redis stopped: a message that needs shared state gets -32051 naming Redis; one that needs none (a notification, the handshake) is judged; back when Redis returns", async () => {
+    await redis.stop();
+    await until(() => !a.state.available && !b.state.available);
+    const { res, v } = await callTool(a.guardian, "d1", "send").verdict;
+    expect("error" in res && res.error.code).toBe(-32051);
+    expect(v).toMatchObject({ unavailable: true, reasonCode: ["STORE_UNAVAILABLE"], store: { store: "redis" } });
+    expect(v.message).toMatch(/Redis/);
+    // What the agent gets through the proxy: the -32051 error with the store's data, also for a tool call.
+    const agent = renderBlock(7, "tools/call", v);
+    expect(agent).toMatchObject({ id: 7, error: { code: -32051, data: { store: "redis", state: "down", reasonCode: ["STORE_UNAVAILABLE"] } } });
+    expect((agent as { error: { message: string } }).error.message).toMatch(/Redis/);
+    // Through a chain of guardians, the store's error is passed on as it is.
+    const chained = await new ChainGuardian([a.guardian]).call(buildAosRequest("protocols/MCP", { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "send" } }, { direction: "outbound", session: "d1" }));
+    expect(chained).toMatchObject({ id: expect.anything(), error: { code: -32051, data: { store: "redis" } } });
+    // A limited call and a pin-reading listing need it too.
+    expect((await callTool(b.guardian, "d1", "echo", {}, "/down").verdict).v.store).toMatchObject({ store: "redis" });
+    expect((await listTools(b.guardian, [{ name: "t" }]).verdict).v.store).toMatchObject({ store: "redis" });
+    // A notification no rule reads shared state for is judged as usual.
+    const note = judge(a.guardian, { jsonrpc: "2.0", method: "notifications/progress", params: {} }, { direction: "inbound", session: "d1", route: "/mcp" });
+    expect(note.sync).toBe(true);
+    expect((await note.verdict).v.decision).toBe("allow");
+    // The handshake goes on (its count alone does not need the store): the client is told on its first real request.
+    const hello = judge(a.guardian, { jsonrpc: "2.0", id: ++seq, method: "initialize", params: {} }, { direction: "outbound", session: "d2", route: "/mcp" });
+    expect(hello.sync).toBe(true);
+    expect((await hello.verdict).v.decision).toBe("allow");
+    await redis.start();
+    await until(() => a.state.available && b.state.available);
+    expect((await callTool(a.guardian, "d1", "send").verdict).v.decision).toBe("allow");
+  }, 60_000);
+
+  it("onUnavailable local: judged with this replica's memory while Redis is away, said once on stderr", async () => {
+    const c = replica("local");
+    try {
+      await until(() => c.state.available);
+      await redis.stop();
+      await until(() => !c.state.available);
+      const first = await toolResult(c.guardian, "loc", "fetch").verdict;
+      expect(first.v.decision).toBe("allow");
+      // The label set while away is kept in this replica's memory and read from there.
+      expect((await callTool(c.guardian, "loc", "send").verdict).v).toMatchObject({ decision: "deny", rules: ["no-send-after-taint"] });
+      for (let i = 0; i < 11; i++) await callTool(c.guardian, "loc", "echo", {}, "/local").verdict;
+      expect((await callTool(c.guardian, "loc", "echo", {}, "/local").verdict).v.reasonCode).toEqual(["RATE_LIMITED"]);
+      expect(c.warnings).toHaveLength(1);
+      expect(c.warnings[0]).toMatch(/Redis.*local/);
+    } finally {
+      await redis.start();
+      await until(() => a.state.available && b.state.available);
+      await c.store.close();
+    }
+  }, 60_000);
+});
+
+/**
+ * Counts the round trips a store's command connection starts: a command on its own, or a pipeline (its commands go
+ * out together, with the stream the pipeline owns).
+ */
+function countRoundTrips(store: SharedStore): { readonly n: number; stop(): void } {
+  type Send = (command: unknown, stream?: unknown, ...rest: unknown[]) => unknown;
+  const client = store.client as unknown as { sendCommand: Send; pipeline: (...a: unknown[]) => { exec: (...a: unknown[]) => unknown } };
+  const send = client.sendCommand;
+  const pipeline = client.pipeline;
+  let n = 0;
+  client.sendCommand = function (this: unknown, command, stream, ...rest) {
+    if (stream === undefined) n++;
+    return send.call(this, command, stream, ...rest);
+  };
+  client.pipeline = function (this: unknown, ...args: unknown[]) {
+    const p = pipeline.apply(this, args);
+    const exec = p.exec;
+    p.exec = function (this: unknown, ...e: unknown[]) {
+      n++;
+      return exec.apply(this, e);
+    };
+    return p;
+  };
+  return {
+    get n() {
+      return n;
+    },
+    stop: () => {
+      client.sendCommand = send;
+      client.pipeline = pipeline;
+    },
+  };
+}
