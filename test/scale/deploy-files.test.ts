@@ -85,7 +85,8 @@ describe("examples/compose: Redis, three replicas, HAProxy with the shipped conf
     expect(target).toBe("/usr/local/etc/haproxy/haproxy.cfg");
     const env = envOf("haproxy");
     const wanted = [...readFileSync(SHIPPED_HAPROXY_CFG, "utf8").matchAll(/"\$\{([A-Z0-9_]+)\}"/g)].map((m) => m[1] as string);
-    expect(wanted.sort()).toEqual(["GW_BIND", "GW_REPLICA_1", "GW_REPLICA_2", "GW_REPLICA_3"]);
+    const distinct = [...new Set(wanted)];
+    expect(distinct.sort()).toEqual(["GW_BIND", "GW_REPLICA_1", "GW_REPLICA_2", "GW_REPLICA_3"]);
     for (const name of wanted) expect(env[name], name).toBeTruthy();
     expect([1, 2, 3].map((n) => env[`GW_REPLICA_${n}`])).toEqual(replicas.map((id) => `${id}:7070`));
     expect(h.ports).toContain(`${env.GW_BIND?.replace(/^:/, "")}:${env.GW_BIND?.replace(/^:/, "")}`);
