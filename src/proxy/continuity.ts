@@ -1,0 +1,68 @@
+import type { SharedStore } from "../store/redis.js";
+import type { SessionTicket, SessionTokens } from "../store/session-token.js";
+import type { SessionContinuity, SessionState } from "../transports/downstream/streamable-http.js";
+
+export interface ContinuityOptions {
+  tokens: SessionTokens;
+  /** This replica's id: sessions that cannot move are sealed naming it. */
+  replica: string;
+  /** Where kills and ends are recorded (several replicas); null: one process. */
+  store: SharedStore | null;
+  /** Other processes hold the keys (`sessions.keys`): sessions are let go of, not ended, when idle here. */
+  shared: boolean;
+  /** Replicas find each other (a registry): event ids name the replica keeping a stream's replay log. */
+  cluster: boolean;
+}
+
+/** How long a session ended for good stays recorded, so that no replica continues it from its token. */
+const ENDED_TTL_SECONDS = 24 * 3600;
+const NOT_FOUND = { status: 404 as const, message: "Session not found" };
+
+/**
+ * Sealed session ids for one route (docs/scale.md). A session whose upstream is Streamable HTTP can be continued by any
+ * replica from its token; every other kind lives in the replica named in it, which the others forward to
+ * (src/proxy/forward.ts).
+ */
+export function routeContinuity(o: ContinuityOptions, route: string, movable: boolean): SessionContinuity {
+  const killedOrEnded = (session: string) => [o.store?.key("session", session, "killed") ?? "", o.store?.key("session", session, "ended") ?? ""];
+  return {
+    shared: o.shared,
+    eventPrefix: o.cluster ? `${o.replica}~` : "",
+    seal(state: SessionState, owned = false): string {
+      const ticket: SessionTicket = {
+        route,
+        agent: state.agent,
+        session: state.session,
+        upstream: state.upstream?.sessionId ?? null,
+        protocol: state.upstream?.protocolVersion ?? null,
+        server: state.server,
+        owner: owned || !movable ? o.replica : null,
+        issued: Math.floor(Date.now() / 1000),
+      };
+      try {
+        return o.tokens.seal(ticket);
+      } catch {
+        // A server session id too long for a header: the session stays with this replica instead.
+        return o.tokens.seal({ ...ticket, upstream: null, protocol: null, owner: o.replica });
+      }
+    },
+    async restore(token, agent) {
+      const t = o.tokens.open(token);
+      // A session that lives in a replica was forwarded there when that replica is alive; reaching here, it is gone.
+      if (!t || t.route !== route || t.agent !== agent || t.owner !== null) return NOT_FOUND;
+      if (o.store) {
+        try {
+          // Once per session per replica, not per message: killed by an operator, or ended by the agent.
+          if ((await o.store.client.exists(...killedOrEnded(t.session))) > 0) return NOT_FOUND;
+        } catch {
+          if (o.store.onUnavailable === "closed") return { status: 503, message: `Service Unavailable: ${o.store.unavailable().message}; the session cannot be continued on this replica now` };
+        }
+      }
+      return { agent: t.agent, session: t.session, upstream: t.upstream === null ? null : { sessionId: t.upstream, protocolVersion: t.protocol }, server: t.server };
+    },
+    ended(session) {
+      // Needs no answer: a replica that misses it finds the server's session gone on its first request.
+      o.store?.client.set(o.store.key("session", session, "ended"), "1", "EX", ENDED_TTL_SECONDS).catch(() => {});
+    },
+  };
+}

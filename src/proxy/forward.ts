@@ -1,0 +1,120 @@
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { ErrorCode } from "../protocol/json-rpc.js";
+import type { ReplicaRegistry } from "../store/replicas.js";
+import type { SessionTokens } from "../store/session-token.js";
+import { httpError, readBody } from "../transports/downstream/http-util.js";
+
+/** Marks a request one replica forwarded to another: it is never forwarded again. */
+export const HOP_HEADER = "x-guardwire-hop";
+/** A hop header older than this is refused (clocks of replicas agree within it). */
+const HOP_MAX_AGE_S = 60;
+/** Hop-by-hop headers: they describe one connection, not the request. */
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te", "trailer", HOP_HEADER]);
+
+/**
+ * Requests for sessions that live in another replica (stdio, WebSocket and legacy-SSE upstreams, legacy-SSE agents, a
+ * stream resumed with `Last-Event-ID`) go to that replica, found in the registry, and its answer comes back as it is
+ * streamed (docs/scale.md). The hop carries a MAC under the session key, so no outsider can pass for a replica.
+ */
+export class SessionForwarder {
+  constructor(
+    private readonly tokens: SessionTokens,
+    private readonly registry: ReplicaRegistry,
+    private readonly maxBodyBytes: number,
+  ) {}
+
+  /** True when the request is taken (forwarded, or refused); false: it is this replica's to answer. */
+  take(req: IncomingMessage, res: ServerResponse): boolean {
+    const hop = req.headers[HOP_HEADER];
+    if (hop !== undefined) {
+      if (typeof hop === "string" && this.hopValid(hop, req)) return false;
+      req.resume();
+      httpError(res, 403, ErrorCode.ServerError, `Forbidden: the ${HOP_HEADER} header is for guardwire's replicas only`);
+      return true;
+    }
+    const owner = this.ownerOf(req);
+    if (owner === null || owner === this.registry.id) return false;
+    void this.forward(owner, req, res);
+    return true;
+  }
+
+  /** The replica a request's session or stream lives in, when it names one. */
+  private ownerOf(req: IncomingMessage): string | null {
+    const last = req.headers["last-event-id"];
+    if (req.method === "GET" && typeof last === "string" && last.includes("~")) return last.slice(0, last.indexOf("~"));
+    const token = sessionTokenOf(req);
+    return token === null ? null : (this.tokens.open(token)?.owner ?? null);
+  }
+
+  private async forward(owner: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const base = await this.registry.urlOf(owner);
+    if (base === null) {
+      req.resume();
+      return gone(res, owner);
+    }
+    let body: string | undefined;
+    if (req.method === "POST") {
+      const b = await readBody(req, this.maxBodyBytes);
+      if (!b.ok) return httpError(res, b.status, b.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError, b.status === 413 ? "Payload Too Large" : "Parse error: the request body could not be read");
+      body = b.text;
+    } else {
+      req.resume();
+    }
+    const headers: OutgoingHttpHeaders = withoutHopByHop(req.headers);
+    headers[HOP_HEADER] = this.hopFor(req);
+    if (body !== undefined) headers["content-length"] = Buffer.byteLength(body);
+    const target = new URL(req.url ?? "/", base);
+    const out = (target.protocol === "https:" ? httpsRequest : httpRequest)(target, { method: req.method, headers });
+    out.on("response", (answer) => {
+      res.writeHead(answer.statusCode ?? 502, withoutHopByHop(answer.headers));
+      res.flushHeaders();
+      answer.pipe(res);
+      answer.on("error", () => res.destroy());
+    });
+    out.on("error", () => {
+      if (res.headersSent) return void res.destroy();
+      // Nothing listens where the replica was: it is gone, with the sessions it held.
+      this.registry.forget(owner);
+      gone(res, owner);
+    });
+    res.on("close", () => out.destroy());
+    out.end(body);
+  }
+
+  private hopFor(req: IncomingMessage): string {
+    const at = Math.floor(Date.now() / 1000);
+    return `${at}.${this.tokens.hopMac(hopText(at, req))}`;
+  }
+
+  private hopValid(hop: string, req: IncomingMessage): boolean {
+    const dot = hop.indexOf(".");
+    const at = Number(hop.slice(0, dot));
+    if (dot < 1 || !Number.isInteger(at) || Math.abs(Date.now() / 1000 - at) > HOP_MAX_AGE_S) return false;
+    return this.tokens.hopValid(hopText(at, req), hop.slice(dot + 1));
+  }
+}
+
+/** What a hop's MAC covers: when, the method, the target and the session or stream it is for. */
+function hopText(at: number, req: IncomingMessage): string {
+  const last = req.headers["last-event-id"];
+  return `${at} ${req.method ?? ""} ${req.url ?? ""} ${sessionTokenOf(req) ?? ""} ${typeof last === "string" ? last : ""}`;
+}
+
+/** The session token a request names: `Mcp-Session-Id`, or legacy SSE's `?sessionId=`. */
+function sessionTokenOf(req: IncomingMessage): string | null {
+  const header = req.headers["mcp-session-id"];
+  if (typeof header === "string") return header;
+  const q = (req.url ?? "").indexOf("?");
+  return q === -1 ? null : new URLSearchParams((req.url as string).slice(q + 1)).get("sessionId");
+}
+
+function withoutHopByHop(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v;
+  return out;
+}
+
+function gone(res: ServerResponse, owner: string): void {
+  httpError(res, 404, ErrorCode.SessionNotFound, `Session not found: the replica holding this session (${owner}) is gone; initialize a new session`);
+}
