@@ -54,7 +54,8 @@ export async function runServe(o: ServeOptions): Promise<void> {
   // Sealed session ids: with `sessions.keys` every replica opens every token; without, a key of this process alone.
   const tokens = new SessionTokens(config.sessions?.keys ?? []);
   const registry = store ? new ReplicaRegistry(store, replica) : null;
-  const continuityOptions = { tokens, replica, store, shared: Boolean(config.sessions), cluster: registry !== null };
+  const forwarder = registry ? new SessionForwarder(tokens, registry, config.maxFrameBytes) : undefined;
+  const continuityOptions = { tokens, replica, store, shared: Boolean(config.sessions), cluster: registry !== null, forward: forwarder?.relay.bind(forwarder) };
   const continuities = new Map<string, SessionContinuity>();
   const continuityOf = (route: ServedRoute) => {
     let c = continuities.get(route.path);
@@ -135,7 +136,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
       maxConnectionsPerAddress: config.http.maxConnectionsPerAddress,
     },
     continuity: continuityOf,
-    forward: registry ? new SessionForwarder(tokens, registry, config.maxFrameBytes) : undefined,
+    forward: forwarder,
     extras: (connect, route) => {
       const remote = remotes.get(route.path);
       if (remote) {

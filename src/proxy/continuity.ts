@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { SharedStore } from "../store/redis.js";
 import type { SessionTicket, SessionTokens } from "../store/session-token.js";
 import type { SessionContinuity, SessionState } from "../transports/downstream/streamable-http.js";
@@ -12,11 +13,15 @@ export interface ContinuityOptions {
   shared: boolean;
   /** Replicas find each other (a registry): event ids name the replica keeping a stream's replay log. */
   cluster: boolean;
+  /** Sends a request, its body already read, to another replica (src/proxy/forward.ts). */
+  forward?: (replica: string, req: IncomingMessage, res: ServerResponse, body: string) => boolean;
 }
 
 /** How long a session ended for good stays recorded, so that no replica continues it from its token. */
 const ENDED_TTL_SECONDS = 24 * 3600;
 const NOT_FOUND = { status: 404 as const, message: "Session not found" };
+/** How long a server's request to the agent is remembered with the replica that delivered it. */
+const ASKED_TTL_SECONDS = 600;
 
 /**
  * Sealed session ids for one route (docs/scale.md). A session whose upstream is Streamable HTTP can be continued by any
@@ -25,7 +30,27 @@ const NOT_FOUND = { status: 404 as const, message: "Session not found" };
  */
 export function routeContinuity(o: ContinuityOptions, route: string, movable: boolean): SessionContinuity {
   const killedOrEnded = (session: string) => [o.store?.key("session", session, "killed") ?? "", o.store?.key("session", session, "ended") ?? ""];
+  const { store, forward } = o;
+  const relay: SessionContinuity["relay"] =
+    store && forward && movable
+      ? {
+          asked(session, request) {
+            // Needs no answer: without it, an answer landing on another replica is dropped as unsolicited (and logged).
+            store.client.set(store.key("session", session, "asked", request), o.replica, "EX", ASKED_TTL_SECONDS).catch(() => {});
+          },
+          async askedWhere(session, request) {
+            try {
+              const at = await store.client.get(store.key("session", session, "asked", request));
+              return at === o.replica ? null : at;
+            } catch {
+              return null;
+            }
+          },
+          send: forward,
+        }
+      : undefined;
   return {
+    relay,
     shared: o.shared,
     eventPrefix: o.cluster ? `${o.replica}~` : "",
     seal(state: SessionState, owned = false): string {

@@ -39,6 +39,13 @@ export class SessionForwarder {
     return true;
   }
 
+  /** Sends a request whose body this replica already read to replica `owner`, and its answer back; false: one forwarded here already. */
+  relay(owner: string, req: IncomingMessage, res: ServerResponse, body: string): boolean {
+    if (req.headers[HOP_HEADER] !== undefined) return false;
+    void this.forward(owner, req, res, body);
+    return true;
+  }
+
   /** The replica a request's session or stream lives in, when it names one. */
   private ownerOf(req: IncomingMessage): string | null {
     const last = req.headers["last-event-id"];
@@ -47,18 +54,18 @@ export class SessionForwarder {
     return token === null ? null : (this.tokens.open(token)?.owner ?? null);
   }
 
-  private async forward(owner: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async forward(owner: string, req: IncomingMessage, res: ServerResponse, read?: string): Promise<void> {
     const base = await this.registry.urlOf(owner);
     if (base === null) {
       req.resume();
       return gone(res, owner);
     }
-    let body: string | undefined;
-    if (req.method === "POST") {
+    let body = read;
+    if (body === undefined && req.method === "POST") {
       const b = await readBody(req, this.maxBodyBytes);
       if (!b.ok) return httpError(res, b.status, b.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError, b.status === 413 ? "Payload Too Large" : "Parse error: the request body could not be read");
       body = b.text;
-    } else {
+    } else if (body === undefined) {
       req.resume();
     }
     const headers: OutgoingHttpHeaders = withoutHopByHop(req.headers);

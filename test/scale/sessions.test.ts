@@ -3,7 +3,10 @@ import { createServer, request, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SessionTokens } from "../../src/store/session-token.js";
@@ -90,9 +93,10 @@ async function eventually(check: () => void, timeoutMs = 10_000): Promise<void> 
   }
 }
 
-async function sdkClient(url: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const client = new Client({ name: "scale-test", version: "1" });
-  const transport = new StreamableHTTPClientTransport(new URL(url));
+async function sdkClient<T extends Transport = StreamableHTTPClientTransport>(url: string, transport: T = new StreamableHTTPClientTransport(new URL(url)) as unknown as T): Promise<{ client: Client; transport: T }> {
+  const client = new Client({ name: "scale-test", version: "1" }, { capabilities: { sampling: {}, elicitation: {} } });
+  client.setRequestHandler(CreateMessageRequestSchema, async () => ({ model: "m", role: "assistant", content: { type: "text", text: "sampled-ok" } }));
+  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "decline" }));
   await client.connect(transport);
   return { client, transport };
 }
@@ -132,12 +136,14 @@ async function kill(r: Replica): Promise<void> {
 describe("sessions across three replicas behind HAProxy (round-robin, no affinity)", () => {
   const dir = tempDir("guardwire-scale-sessions-");
   let everything: Running;
+  let legacy: Running;
   let recorder: Awaited<ReturnType<typeof startRecorder>>;
   let cluster: Cluster;
   let tokens: SessionTokens;
 
   beforeAll(async () => {
     everything = await startEverything("streamableHttp");
+    legacy = await startEverything("sse");
     recorder = await startRecorder(everything.url);
     const rules = join(dir, "rules.yaml");
     writeFileSync(rules, RULES);
@@ -150,6 +156,9 @@ describe("sessions across three replicas behind HAProxy (round-robin, no affinit
         "  - name: stdio",
         "    path: /mcp/stdio",
         `    mcp: { command: "${process.execPath}", args: ["${EVERYTHING}", stdio] }`,
+        "  - name: legacy",
+        "    path: /mcp/legacy",
+        `    mcp: { sse: "${legacy.url}" }`,
       ],
     });
     tokens = clusterTokens(cluster.replicas[0] as Replica);
@@ -158,6 +167,7 @@ describe("sessions across three replicas behind HAProxy (round-robin, no affinit
     await cluster?.stop();
     recorder?.close();
     await everything?.stop();
+    await legacy?.stop();
   });
 
   it("(a) an SDK client's session works through HAProxy, its calls are spread over the replicas, in one guardian session", async () => {
@@ -264,6 +274,34 @@ describe("sessions across three replicas behind HAProxy (round-robin, no affinit
     // Only guardwire's replicas can mark a request as forwarded.
     const forged = await post(`${cluster.base}/mcp/stdio`, sid, { jsonrpc: "2.0", id: 9, method: "tools/list" }, { "x-guardwire-hop": `${Math.floor(Date.now() / 1000)}.AAAA` });
     expect(forged.status).toBe(403);
+    await client.close();
+  });
+
+  it("sampling and elicitation across replicas: the agent's answer, wherever it lands, reaches the replica awaiting it", async () => {
+    const { client } = await sdkClient(`${cluster.base}/mcp/http`);
+    for (let i = 0; i < 4; i++) {
+      const r = await client.callTool({ name: "trigger-sampling-request", arguments: { prompt: `hi ${i}`, maxTokens: 5 } });
+      expect(JSON.stringify(r.content)).toContain("sampled-ok");
+      const e = await client.callTool({ name: "trigger-elicitation-request", arguments: {} });
+      expect(JSON.stringify(e.content).toLowerCase()).toContain("decline");
+    }
+    const unsolicited = [...logsByReplica(cluster).values()].flat().filter((l) => (l.reasonCode as string[] | undefined)?.includes("UNSOLICITED_RESPONSE"));
+    expect(unsolicited).toEqual([]);
+    await client.close();
+  });
+
+  it("a legacy-SSE agent: its POSTs to messages?sessionId= land on any replica and are forwarded to the one holding its stream", async () => {
+    const { client } = await sdkClient(`${cluster.base}/mcp/stdio/sse`, new SSEClientTransport(new URL(`${cluster.base}/mcp/stdio/sse`)));
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    for (let i = 1; i <= 6; i++) expect(await sum(client, i)).toContain(String(i + 1));
+    expect(JSON.stringify((await client.callTool({ name: "trigger-sampling-request", arguments: { prompt: "hi", maxTokens: 5 } })).content)).toContain("sampled-ok");
+    await client.close();
+  });
+
+  it("a legacy-SSE upstream lives in one replica: its session is forwarded there", async () => {
+    const { client, transport } = await sdkClient(`${cluster.base}/mcp/legacy`);
+    for (let i = 1; i <= 6; i++) expect(await sum(client, i)).toContain(String(i + 1));
+    expect(tokens.open(transport.sessionId as string)?.owner).toMatch(/^r[123]$/);
     await client.close();
   });
 

@@ -51,6 +51,16 @@ export interface SessionContinuity {
   readonly shared: boolean;
   /** Event ids of resumable streams start with this (`<replica>~`), so a resumption finds the replica keeping them. */
   readonly eventPrefix: string;
+  /**
+   * Several replicas: the server's requests to the agent (sampling, elicitation…) are recorded with the replica that
+   * delivered them, and the agent's answer landing on another replica is relayed there, to the session awaiting it.
+   */
+  relay?: {
+    asked(session: string, request: string): void;
+    askedWhere(session: string, request: string): Promise<string | null>;
+    /** False: not sent (the request was itself forwarded here): it is answered here. */
+    send(replica: string, req: IncomingMessage, res: ServerResponse, body: string): boolean;
+  };
 }
 
 /** The agent making an HTTP request, as the server's auth layer established it. */
@@ -165,10 +175,12 @@ export class StreamableHttpEndpoint {
       return httpError(res, 400, ErrorCode.InvalidRequest, `Invalid Request: ${why}`);
     }
     const requests: string[] = [];
+    const answers: string[] = [];
     let initialize = false;
     for (const item of items) {
       const c = classify(item);
       if (!c.ok) return httpError(res, 400, ErrorCode.InvalidRequest, `Invalid Request: ${c.reason}`, c.id);
+      if (c.kind === "response" && (typeof c.id === "string" || typeof c.id === "number")) answers.push(idKey(c.id));
       if (c.kind === "request") {
         requests.push(idKey(c.id as string | number));
         if (c.method === "initialize") initialize = true;
@@ -185,6 +197,10 @@ export class StreamableHttpEndpoint {
         return httpError(res, 503, ErrorCode.ServerError, `Service Unavailable: this route already has ${this.sessions.size} sessions; end one (DELETE) or retry later`, null, { "retry-after": "5" });
       }
       session = this.open(caller);
+    }
+    if (existing && requests.length === 0 && answers.length > 0) {
+      const elsewhere = await this.askedElsewhere(existing, answers);
+      if (elsewhere && this.opts.continuity?.relay?.send(elsewhere, req, res, body.text)) return;
     }
     const frame = { text: body.text, value: parsed.value, carry };
     if (requests.length === 0) {
@@ -261,6 +277,17 @@ export class StreamableHttpEndpoint {
     return s;
   }
 
+  /**
+   * The replica that delivered the server requests these answers are for, when it is not this one (the agent answers
+   * through whichever replica the load balancer picks); null: they are this replica's.
+   */
+  private async askedElsewhere(s: HttpSession, answers: string[]): Promise<string | null> {
+    const relay = this.opts.continuity?.relay;
+    const unknown = answers.filter((k) => !s.asked.delete(k));
+    if (!relay || unknown.length === 0) return null;
+    return relay.askedWhere(s.guardianSession, unknown[0] as string);
+  }
+
   /** A session idle or on a replica that stops: released when another replica may continue it, else ended. */
   private letGo(s: HttpSession): Promise<void> {
     return this.opts.continuity?.shared ? s.letGo() : s.end();
@@ -296,6 +323,8 @@ export class StreamableHttpEndpoint {
   /** A downstream session (`id` "" for a stateless exchange) linked to a new guarded session upstream. */
   private session(id: string, caller: HttpCaller, guardianSession: string, onEnd: (ended: boolean) => void, resume?: { upstream: UpstreamState | null; server: SessionState["server"] }): HttpSession {
     const s = new HttpSession(id, caller.agent?.id ?? null, this.opts.replayEvents ?? 256, this.opts.replayChars ?? 16 << 20, onEnd, this.opts.continuity?.eventPrefix ?? "");
+    const relay = this.opts.continuity?.relay;
+    if (relay && id !== "") s.onAsk = (key) => relay.asked(id, key);
     s.connection = this.opts.connect(s, { transport: "streamable-http", agent: caller.agent, sessionId: guardianSession, resume });
     return s;
   }
@@ -367,6 +396,9 @@ class HttpSession implements Downstream {
   /** The token the agent knows this session by, once sent; `sealer` makes it (without one: the guardian session id). */
   sealed: string | null = null;
   sealer: (() => string) | null = null;
+  /** Several replicas: the server's requests this replica delivered, awaiting the agent's answer (bounded). */
+  readonly asked = new Set<string>();
+  onAsk: ((request: string) => void) | null = null;
 
   constructor(
     /** The guardian's session id ("" for a stateless exchange). */
@@ -447,6 +479,7 @@ class HttpSession implements Downstream {
 
   send(text: string, info?: SendInfo): void {
     if (this.ended) return;
+    if (this.onAsk && !info?.answer) this.noteAsk(text);
     const key = info?.stream ?? null;
     const own = (info?.carry as PostCarry | undefined)?.exchange;
     if (own) {
@@ -474,6 +507,17 @@ class HttpSession implements Downstream {
     if (open) return this.toExchange(open, null, text, false);
     if (this.unrelated.length >= UNRELATED_BUFFER) this.unrelated.shift();
     this.unrelated.push(text);
+  }
+
+  /** A request of the server's: its answer may come through another replica, which must find this one. */
+  private noteAsk(text: string): void {
+    if (!text.includes('"method"') || !text.includes('"id"')) return;
+    const m = JSON.parse(text) as { id?: unknown; method?: unknown };
+    if (typeof m.method !== "string" || (typeof m.id !== "string" && typeof m.id !== "number")) return;
+    const key = idKey(m.id);
+    if (this.asked.size >= 256) this.asked.delete(this.asked.values().next().value as string);
+    this.asked.add(key);
+    this.onAsk?.(key);
   }
 
   refused(requests: string[], http: HttpRefusal): void {
