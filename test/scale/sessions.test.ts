@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, request, type IncomingMessage } from "node:http";
+import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -13,17 +13,12 @@ import { SessionTokens } from "../../src/store/session-token.js";
 import { EVERYTHING, readLog, tempDir } from "../helpers.js";
 import { startCluster, type Cluster, type Replica } from "../support/cluster.js";
 import { startEverything, type Running } from "../support/servers.js";
+import { openStream } from "../support/sse-stream.js";
 
 /** A rule on the server's name: it holds on a replica only if the session's server info came along with its token. */
 const RULES = `name: scale-sessions
 default: allow
 rules:
-  - id: deny-big-sum
-    match: { protocol: mcp, direction: outbound, method: tools/call, tool: get-sum }
-    when: 'args.a > 100'
-    decision: deny
-    reasonCode: TOO_BIG
-    message: sums over 100 are not allowed
   - id: everything-no-echo-of-x
     match: { protocol: mcp, direction: outbound, method: tools/call, tool: echo, server: "mcp-servers/everything" }
     when: 'args.message == "x"'
@@ -175,8 +170,6 @@ describe("sessions across three replicas behind HAProxy (round-robin, no affinit
     const tools = await client.listTools();
     expect(tools.tools.map((t) => t.name)).toContain("get-sum");
     for (let i = 1; i <= 9; i++) expect(await sum(client, i)).toContain(String(i + 1));
-    const blocked = await client.callTool({ name: "get-sum", arguments: { a: 500, b: 1 } });
-    expect(blocked.isError).toBe(true);
     const sid = transport.sessionId as string;
     const ticket = tokens.open(sid);
     expect(ticket).toMatchObject({ route: "http", owner: null, server: { name: expect.any(String) } });
@@ -184,7 +177,7 @@ describe("sessions across three replicas behind HAProxy (round-robin, no affinit
     // Each replica's own log: tools/call requests of this one session are found in at least two of them.
     await eventually(() => {
       const calls = [...logsByReplica(cluster)].map(([id, lines]) => [id, lines.filter((l) => l.session === guardianSession && l.method === "tools/call" && l.direction === "outbound").length] as const);
-      expect(calls.reduce((n, [, c]) => n + c, 0)).toBe(10);
+      expect(calls.reduce((n, [, c]) => n + c, 0)).toBe(9);
       expect(calls.filter(([, c]) => c > 0).length).toBeGreaterThanOrEqual(2);
     });
     // The server's name came with the token: a rule on it holds on every replica that continues the session.
@@ -349,47 +342,3 @@ describe("sessions across three replicas behind HAProxy (round-robin, no affinit
     await http.client.close();
   });
 });
-
-interface SseEvent {
-  id?: string;
-  data: string;
-}
-
-/** A raw HTTP exchange whose SSE events are handed over as they arrive. */
-function openStream(url: string, method: "POST" | "GET", headers: Record<string, string>, body?: unknown): Promise<{ res: IncomingMessage; next: () => Promise<SseEvent | null>; close: () => void }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers }, (res) => {
-      const events: SseEvent[] = [];
-      const waiters: ((e: SseEvent | null) => void)[] = [];
-      let buf = "";
-      let read = 0;
-      let closed = false;
-      const push = (e: SseEvent | null) => {
-        if (e) events.push(e);
-        else closed = true;
-        waiters.splice(0).forEach((w) => w(e));
-      };
-      res.setEncoding("utf8");
-      res.on("data", (d: string) => {
-        buf += d;
-        for (let i = buf.indexOf("\n\n"); i >= 0; i = buf.indexOf("\n\n")) {
-          const ev: SseEvent = { data: "" };
-          for (const line of buf.slice(0, i).split("\n")) {
-            if (line.startsWith("id: ")) ev.id = line.slice(4);
-            if (line.startsWith("data: ")) ev.data += line.slice(6);
-          }
-          buf = buf.slice(i + 2);
-          if (ev.data) push(ev);
-        }
-      });
-      res.on("close", () => push(null));
-      resolve({
-        res,
-        next: () => (read < events.length ? Promise.resolve(events[read++] as SseEvent) : closed ? Promise.resolve(null) : new Promise((r) => waiters.push((e) => (e && read++, r(e))))),
-        close: () => req.destroy(),
-      });
-    });
-    req.on("error", reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
