@@ -20,6 +20,8 @@ export interface ContinuityOptions {
 /** How long a session ended for good stays recorded, so that no replica continues it from its token. */
 const ENDED_TTL_SECONDS = 24 * 3600;
 const NOT_FOUND = { status: 404 as const, message: "Session not found" };
+/** Sessions ended for good remembered in this process (oldest forgotten first), with or without a store. */
+const ENDED_HERE = 10_000;
 /** How long a server's request to the agent is remembered with the replica that delivered it. */
 const ASKED_TTL_SECONDS = 600;
 
@@ -31,6 +33,7 @@ const ASKED_TTL_SECONDS = 600;
 export function routeContinuity(o: ContinuityOptions, route: string, movable: boolean): SessionContinuity {
   const killedOrEnded = (session: string) => [o.store?.key("session", session, "killed") ?? "", o.store?.key("session", session, "ended") ?? ""];
   const { store, forward } = o;
+  const endedHere = new Set<string>();
   const relay: SessionContinuity["relay"] =
     store && forward && movable
       ? {
@@ -74,7 +77,7 @@ export function routeContinuity(o: ContinuityOptions, route: string, movable: bo
     async restore(token, agent) {
       const t = o.tokens.open(token);
       // A session that lives in a replica was forwarded there when that replica is alive; reaching here, it is gone.
-      if (!t || t.route !== route || t.agent !== agent || t.owner !== null) return NOT_FOUND;
+      if (!t || t.route !== route || t.agent !== agent || t.owner !== null || endedHere.has(t.session)) return NOT_FOUND;
       if (o.store) {
         try {
           // Once per session per replica, not per message: killed by an operator, or ended by the agent.
@@ -86,6 +89,8 @@ export function routeContinuity(o: ContinuityOptions, route: string, movable: bo
       return { agent: t.agent, session: t.session, upstream: t.upstream === null ? null : { sessionId: t.upstream, protocolVersion: t.protocol }, server: t.server };
     },
     ended(session) {
+      if (endedHere.size >= ENDED_HERE) endedHere.delete(endedHere.values().next().value as string);
+      endedHere.add(session);
       // Needs no answer: a replica that misses it finds the server's session gone on its first request.
       o.store?.client.set(o.store.key("session", session, "ended"), "1", "EX", ENDED_TTL_SECONDS).catch(() => {});
     },

@@ -1,5 +1,5 @@
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
-import { request as httpsRequest } from "node:https";
+import { Agent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { ErrorCode } from "../protocol/json-rpc.js";
 import type { ReplicaRegistry } from "../store/replicas.js";
 import type { SessionTokens } from "../store/session-token.js";
@@ -9,6 +9,8 @@ import { httpError, readBody } from "../transports/downstream/http-util.js";
 export const HOP_HEADER = "x-guardwire-hop";
 /** A hop header older than this is refused (clocks of replicas agree within it). */
 const HOP_MAX_AGE_S = 60;
+/** Failures to connect: nothing listens where the replica was, so it is gone (with the sessions it held). */
+const GONE = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT"]);
 /** Hop-by-hop headers: they describe one connection, not the request. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te", "trailer", HOP_HEADER]);
 
@@ -23,6 +25,9 @@ export class SessionForwarder {
     private readonly registry: ReplicaRegistry,
     private readonly maxBodyBytes: number,
   ) {}
+
+  /** A connection per forwarded request: a kept-alive one the other replica is closing could fail a request that was sent. */
+  private readonly agents = { http: new Agent({ keepAlive: false }), https: new HttpsAgent({ keepAlive: false }) };
 
   /** True when the request is taken (forwarded, or refused); false: it is this replica's to answer. */
   take(req: IncomingMessage, res: ServerResponse): boolean {
@@ -55,7 +60,13 @@ export class SessionForwarder {
   }
 
   private async forward(owner: string, req: IncomingMessage, res: ServerResponse, read?: string): Promise<void> {
-    const base = await this.registry.urlOf(owner);
+    let base: string | null;
+    try {
+      base = await this.registry.urlOf(owner);
+    } catch (e) {
+      req.resume();
+      return httpError(res, 503, ErrorCode.GuardianUnavailable, `Service Unavailable: the replica holding this session (${owner}) cannot be looked up in Redis (${(e as Error).message}); retry shortly`, null, { "retry-after": "1" });
+    }
     if (base === null) {
       req.resume();
       return gone(res, owner);
@@ -72,16 +83,19 @@ export class SessionForwarder {
     headers[HOP_HEADER] = this.hopFor(req);
     if (body !== undefined) headers["content-length"] = Buffer.byteLength(body);
     const target = new URL(req.url ?? "/", base);
-    const out = (target.protocol === "https:" ? httpsRequest : httpRequest)(target, { method: req.method, headers });
+    const https = target.protocol === "https:";
+    const out = (https ? httpsRequest : httpRequest)(target, { method: req.method, headers, agent: https ? this.agents.https : this.agents.http });
     out.on("response", (answer) => {
       res.writeHead(answer.statusCode ?? 502, withoutHopByHop(answer.headers));
       res.flushHeaders();
       answer.pipe(res);
       answer.on("error", () => res.destroy());
     });
-    out.on("error", () => {
+    out.on("error", (e: NodeJS.ErrnoException) => {
       if (res.headersSent) return void res.destroy();
-      // Nothing listens where the replica was: it is gone, with the sessions it held.
+      if (!GONE.has(e.code ?? "")) {
+        return httpError(res, 502, ErrorCode.UpstreamUnavailable, `Bad Gateway: the replica holding this session (${owner}) broke off the request (${e.code ?? e.message})`);
+      }
       this.registry.forget(owner);
       gone(res, owner);
     });

@@ -9,6 +9,7 @@ const CACHE_MS = 2000;
  */
 export class ReplicaRegistry {
   private timer: NodeJS.Timeout | null = null;
+  private stopWatching: (() => void) | null = null;
   private advertised: string | null = null;
   private readonly cache = new Map<string, { url: string | null; at: number }>();
 
@@ -22,21 +23,17 @@ export class ReplicaRegistry {
   /** Starts the heartbeat once this replica listens: other replicas reach it at `url`. */
   announce(url: string): void {
     this.advertised = url;
-    this.beat();
+    // At once, and again whenever Redis comes (back) up: a beat missed while it was away is not waited for.
+    this.stopWatching = this.store.onState((s) => s.state === "up" && this.beat());
     this.timer = setInterval(() => this.beat(), Math.max(100, Math.floor(this.ttlMs / 3)));
     this.timer.unref();
   }
 
-  /** The URL replica `id` is reached at, or null when it is gone (no heartbeat) or Redis cannot tell. */
+  /** The URL replica `id` is reached at, or null when it is gone (no heartbeat). Rejects when Redis cannot tell. */
   async urlOf(id: string): Promise<string | null> {
     const hit = this.cache.get(id);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.url;
-    let url: string | null;
-    try {
-      url = await this.store.client.get(this.store.key("replica", id));
-    } catch {
-      return null;
-    }
+    const url = await this.store.client.get(this.store.key("replica", id));
     if (this.cache.size > 1024) this.cache.clear();
     this.cache.set(id, { url, at: Date.now() });
     return url;
@@ -50,6 +47,7 @@ export class ReplicaRegistry {
   /** Stops the heartbeat and removes this replica at once (a graceful stop), rather than waiting for the TTL. */
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    this.stopWatching?.();
     if (this.advertised === null) return;
     try {
       await this.store.client.del(this.store.key("replica", this.id));

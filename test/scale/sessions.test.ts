@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,9 +11,9 @@ import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextpr
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SessionTokens } from "../../src/store/session-token.js";
-import { EVERYTHING, readLog, tempDir } from "../helpers.js";
+import { ACCEPTANCE_RULES, EVERYTHING, readLog, tempDir } from "../helpers.js";
 import { startCluster, type Cluster, type Replica } from "../support/cluster.js";
-import { startEverything, type Running } from "../support/servers.js";
+import { startEverything, startServeCli, stopChild, type Running } from "../support/servers.js";
 import { openStream } from "../support/sse-stream.js";
 
 /** A rule on the server's name: it holds on a replica only if the session's server info came along with its token. */
@@ -340,5 +341,56 @@ describe("sessions across three replicas behind HAProxy (round-robin, no affinit
     expect(await sum(again.client, 41)).toContain("42");
     await again.client.close();
     await http.client.close();
+  });
+});
+
+describe("one replica, no store: tokens and restarts", () => {
+  const dir = tempDir("guardwire-scale-one-");
+  let everything: Running;
+  let recorder: Awaited<ReturnType<typeof startRecorder>>;
+  const key = randomBytes(32).toString("base64");
+
+  beforeAll(async () => {
+    everything = await startEverything("streamableHttp");
+    recorder = await startRecorder(everything.url);
+  });
+  afterAll(async () => {
+    recorder?.close();
+    await everything?.stop();
+  });
+
+  const serve = (extra: string[]) => startServeCli(dir, { rules: ACCEPTANCE_RULES, log: join(dir, "decisions.ndjson"), extra, routes: ["  - name: http", "    path: /mcp/http", `    mcp: { url: "${recorder.url}" }`] });
+
+  it("with sessions.keys, a restarted replica continues a session from its token (the server's session was let go of, not ended)", async () => {
+    const first = await serve([`sessions: { keys: ["${key}"] }`]);
+    const sid = await initialize(`${first.base}/mcp/http`);
+    expect(await answerOf(await post(`${first.base}/mcp/http`, sid, { jsonrpc: "2.0", id: 1, method: "tools/list" }))).toMatchObject({ id: 1, result: {} });
+    await stopChild(first.child);
+    expect(recorder.seen.filter((s) => s.method === "DELETE")).toEqual([]);
+    const second = await serve([`sessions: { keys: ["${key}"] }`]);
+    try {
+      const initializes = recorder.seen.filter((s) => s.body.includes('"initialize"')).length;
+      expect(await answerOf(await post(`${second.base}/mcp/http`, sid, { jsonrpc: "2.0", id: 2, method: "tools/list" }))).toMatchObject({ id: 2, result: { tools: expect.any(Array) } });
+      expect(recorder.seen.filter((s) => s.body.includes('"initialize"')).length).toBe(initializes);
+      // DELETE ends it for good: its token is not continued again, even here.
+      expect((await fetch(`${second.base}/mcp/http`, { method: "DELETE", headers: { "mcp-session-id": sid } })).status).toBe(200);
+      expect(recorder.seen.filter((s) => s.method === "DELETE").length).toBe(1);
+      expect((await post(`${second.base}/mcp/http`, sid, { jsonrpc: "2.0", id: 3, method: "tools/list" })).status).toBe(404);
+    } finally {
+      await stopChild(second.child);
+    }
+  });
+
+  it("without sessions.keys, a token opens only in the process that sealed it (as before: a restart loses the session)", async () => {
+    const first = await serve([]);
+    const sid = await initialize(`${first.base}/mcp/http`);
+    await stopChild(first.child);
+    const second = await serve([]);
+    try {
+      const res = await post(`${second.base}/mcp/http`, sid, { jsonrpc: "2.0", id: 1, method: "tools/list" });
+      expect(res.status).toBe(404);
+    } finally {
+      await stopChild(second.child);
+    }
   });
 });
