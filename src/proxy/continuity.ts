@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { ErrorCode } from "../protocol/json-rpc.js";
 import type { SharedStore } from "../store/redis.js";
 import type { SessionTicket, SessionTokens } from "../store/session-token.js";
 import type { SessionContinuity, SessionState } from "../transports/downstream/streamable-http.js";
@@ -83,7 +84,7 @@ export function routeContinuity(o: ContinuityOptions, route: string, movable: bo
           // Once per session per replica, not per message: killed by an operator, or ended by the agent.
           if ((await o.store.client.exists(...killedOrEnded(t.session))) > 0) return NOT_FOUND;
         } catch {
-          if (o.store.onUnavailable === "closed") return { status: 503, message: `Service Unavailable: ${o.store.unavailable().message}; the session cannot be continued on this replica now` };
+          if (o.store.onUnavailable === "closed") return { status: 503, code: ErrorCode.GuardianUnavailable, message: `Service Unavailable: ${o.store.unavailable().message}; the session cannot be continued on this replica now` };
         }
       }
       return { agent: t.agent, session: t.session, upstream: t.upstream === null ? null : { sessionId: t.upstream, protocolVersion: t.protocol }, server: t.server };

@@ -77,11 +77,11 @@ function logsByReplica(c: Cluster): Map<string, Record<string, unknown>[]> {
 }
 
 /** Polls until `check` passes (log lines reach the file a moment after the answer). */
-async function eventually(check: () => void, timeoutMs = 10_000): Promise<void> {
+async function eventually(check: () => void | Promise<void>, timeoutMs = 10_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     try {
-      return check();
+      return await check();
     } catch (e) {
       if (Date.now() > until) throw e;
       await new Promise((r) => setTimeout(r, 100));
@@ -320,6 +320,33 @@ describe("sessions across three replicas behind HAProxy (round-robin, no affinit
     const lost = await fetch(`${b.base}/mcp/http`, { headers: { accept: "text/event-stream", "mcp-session-id": sid, "last-event-id": "r9~p1.1" } });
     expect(lost.status).toBe(404);
     expect((await answerOf(lost)).error?.message).toMatch(/replica holding this session \(r9\) is gone/);
+  });
+
+  it("the standalone GET stream opens on a replica that did not hold the session", async () => {
+    const [a, , c] = cluster.replicas as [Replica, Replica, Replica];
+    const sid = await initialize(`${a.base}/mcp/http`);
+    const g = await openStream(`${c.base}/mcp/http`, "GET", { accept: "text/event-stream", "mcp-session-id": sid, "mcp-protocol-version": "2025-06-18" });
+    expect(g.res.statusCode).toBe(200);
+    expect(g.res.headers["content-type"]).toBe("text/event-stream");
+    g.close();
+  });
+
+  it("Redis stopped: a replica that must check the session first answers 503 naming Redis; once Redis is back it continues", async () => {
+    const [a, b] = cluster.replicas as [Replica, Replica];
+    const sid = await initialize(`${a.base}/mcp/http`);
+    await cluster.redis.stop();
+    try {
+      const res = await post(`${b.base}/mcp/http`, sid, { jsonrpc: "2.0", id: 1, method: "tools/list" });
+      expect(res.status).toBe(503);
+      const answer = await answerOf(res);
+      expect(answer.error).toMatchObject({ code: -32051, message: expect.stringMatching(/Redis/) });
+    } finally {
+      await cluster.redis.start();
+    }
+    await eventually(async () => {
+      const res = await post(`${b.base}/mcp/http`, sid, { jsonrpc: "2.0", id: 2, method: "tools/list" });
+      expect(res.status).toBe(200);
+    }, 20_000);
   });
 
   it("(b) a replica killed mid-session: the HTTP-upstream session goes on elsewhere; the stdio one gets the documented 404, and a new session works", async () => {

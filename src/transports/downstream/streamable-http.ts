@@ -36,6 +36,13 @@ export interface SessionState {
   server: { name: string; version: string } | null;
 }
 
+/** Why a token's session is not continued here: the HTTP status, the message, and the JSON-RPC code (default -32001). */
+export interface RestoreRefusal {
+  status: 404 | 503;
+  message: string;
+  code?: number;
+}
+
 /** Session ids as sealed tokens (docs/scale.md), for one route. */
 export interface SessionContinuity {
   /** The token naming this session; `owned`: it lives in this replica whatever the route's upstream. */
@@ -44,7 +51,7 @@ export interface SessionContinuity {
    * The session a token names, to continue here; or the refusal: 404 (not sealed by us, another route or agent, killed
    * or ended, or it lives in a replica) or 503 (the shared store cannot say whether it was killed).
    */
-  restore(token: string, agent: string | null): Promise<SessionState | { status: 404 | 503; message: string }>;
+  restore(token: string, agent: string | null): Promise<SessionState | RestoreRefusal>;
   /** The session ended for good (DELETE, kill, the server lost it): no replica continues it. */
   ended(session: string): void;
   /** Other replicas may continue sessions: one that idles out or a replica that stops lets go without ending it. */
@@ -86,7 +93,7 @@ export function callerName(req: IncomingMessage, caller: HttpCaller): string {
 export class StreamableHttpEndpoint {
   private readonly sessions = new Map<string, HttpSession>();
   /** Tokens being restored (a read of the shared store): a second request for one waits for the first. */
-  private readonly restoring = new Map<string, Promise<HttpSession | { status: 404 | 503; message: string }>>();
+  private readonly restoring = new Map<string, Promise<HttpSession | RestoreRefusal>>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly opts: StreamableHttpOptions) {
@@ -129,7 +136,7 @@ export class StreamableHttpEndpoint {
     const found = this.sessions.get(sid) ?? (await this.restore(sid, caller));
     if (!(found instanceof HttpSession) || found.agentId !== agent) {
       const refusal = found instanceof HttpSession ? null : found;
-      httpError(res, refusal?.status ?? 404, refusal?.status === 503 ? ErrorCode.GuardianUnavailable : ErrorCode.SessionNotFound, refusal?.message ?? "Session not found");
+      httpError(res, refusal?.status ?? 404, refusal?.code ?? ErrorCode.SessionNotFound, refusal?.message ?? "Session not found", null, refusal?.status === 503 ? { "retry-after": "1" } : {});
       return null;
     }
     const s = found;
@@ -300,7 +307,7 @@ export class StreamableHttpEndpoint {
   }
 
   /** A session another replica began (or this one let go of), continued from its token; or why it cannot be. */
-  private restore(token: string, caller: HttpCaller): Promise<HttpSession | { status: 404 | 503; message: string }> {
+  private restore(token: string, caller: HttpCaller): Promise<HttpSession | RestoreRefusal> {
     const continuity = this.opts.continuity;
     if (!continuity) return Promise.resolve({ status: 404, message: "Session not found" });
     let pending = this.restoring.get(token);
@@ -310,7 +317,7 @@ export class StreamableHttpEndpoint {
       if ("status" in state) return state;
       const again = this.sessions.get(token);
       if (again) return again;
-      if (this.sessions.size >= (this.opts.maxSessions ?? 10_000)) return { status: 503 as const, message: `Service Unavailable: this route already has ${this.sessions.size} sessions on this replica; retry later` };
+      if (this.sessions.size >= (this.opts.maxSessions ?? 10_000)) return { status: 503 as const, code: ErrorCode.ServerError, message: `Service Unavailable: this route already has ${this.sessions.size} sessions on this replica; retry later` };
       const s = this.session(state.session, caller, state.session, (ended) => this.forget(s, ended), { upstream: state.upstream, server: state.server });
       s.sealed = token;
       this.sessions.set(token, s);
