@@ -22,6 +22,11 @@ import { openTracing } from "./observe.js";
 import { hostname } from "node:os";
 import type { SharedStore } from "../store/redis.js";
 import { OpsBus } from "../store/ops-bus.js";
+import { SessionTokens } from "../store/session-token.js";
+import { advertisedUrl, ReplicaRegistry } from "../store/replicas.js";
+import { routeContinuity } from "../proxy/continuity.js";
+import { SessionForwarder } from "../proxy/forward.js";
+import type { SessionContinuity } from "../transports/downstream/streamable-http.js";
 
 export interface ServeOptions {
   config: string;
@@ -59,6 +64,18 @@ export async function runServe(o: ServeOptions): Promise<void> {
   const bus = store ? new OpsBus(store, replica) : null;
   const alerts = openAlerts(config.alerts, log, process.stderr, bus);
   const channels = openApprovalChannels(config.approvals, config.admin?.listen, log, process.stderr, bus && { bus, keys: config.sessions?.keys ?? [] });
+  // Sealed session ids: with `sessions.keys` every replica opens every token; without, a key of this process alone.
+  const tokens = new SessionTokens(config.sessions?.keys ?? []);
+  const registry = store ? new ReplicaRegistry(store, replica) : null;
+  const forwarder = registry ? new SessionForwarder(tokens, registry, config.maxFrameBytes) : undefined;
+  const continuityOptions = { tokens, replica, store, shared: Boolean(config.sessions), cluster: registry !== null, forward: forwarder?.relay.bind(forwarder) };
+  const continuities = new Map<string, SessionContinuity>();
+  const continuityOf = (route: ServedRoute) => {
+    let c = continuities.get(route.path);
+    // Only a Streamable HTTP upstream's session can be continued by another replica; the others live in this one.
+    if (!c) continuities.set(route.path, (c = routeContinuity(continuityOptions, route.runtime.name, route.runtime.stateless === true)));
+    return c;
+  };
   const approvals = channels.broker;
   const tracing = await openTracing(o.version);
   const operator = openOperator(log, approvals, Boolean(config.admin), bus);
@@ -130,6 +147,8 @@ export async function runServe(o: ServeOptions): Promise<void> {
       maxConnections: config.http.maxConnections,
       maxConnectionsPerAddress: config.http.maxConnectionsPerAddress,
     },
+    continuity: continuityOf,
+    forward: forwarder,
     extras: (connect, route) => {
       const remote = remotes.get(route.path);
       if (remote) {
@@ -137,10 +156,15 @@ export async function runServe(o: ServeOptions): Promise<void> {
         return [a2aEndpoint({ connect, maxBodyBytes: config.maxFrameBytes, cardUpstream: (url) => remote.cardUpstream(url), passAuthorization, push: remote.push, restUpstream: remote.restUpstream() })];
       }
       const maxSessions = config.maxSessionsPerRoute;
-      return [legacySseEndpoint({ connect, maxBodyBytes: config.maxFrameBytes, maxSessions }), websocketEndpoint({ connect, maxFrameBytes: config.maxFrameBytes, maxSessions })];
+      return [legacySseEndpoint({ connect, maxBodyBytes: config.maxFrameBytes, maxSessions, continuity: continuityOf(route) }), websocketEndpoint({ connect, maxFrameBytes: config.maxFrameBytes, maxSessions })];
     },
   });
   const port = await listenOn(proxy.server, config.listen.port, config.listen.host, `choose another listen.port in ${o.config}`);
+  if (registry) {
+    const url = advertisedUrl(config.replica.advertise, config.listen.host, port);
+    if (url) registry.announce(url);
+    else process.stderr.write(`guardwire: replica ${replica} listens on every address and has no replica.advertise: other replicas cannot forward to it, so its stdio, WebSocket and legacy-SSE sessions end when a request for them lands elsewhere (docs/scale.md)\n`);
+  }
   // Before "serving": a client that sees that line can use the admin API too.
   const admin: StartedAdmin | undefined = config.admin
     ? await startOperatorAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, {
@@ -173,6 +197,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     await log.close();
     await tracing?.shutdown();
     await bus?.close();
+    await registry?.close();
     await store?.close();
     process.exit(0);
   };

@@ -56,7 +56,7 @@ export function openLink(route: RouteRuntime, downstream: Downstream, who: Sessi
           }),
         ),
     },
-    { route: route.name, stderr: route.stderr, maxFrameBytes: route.maxFrameBytes },
+    { route: route.name, stderr: route.stderr, maxFrameBytes: route.maxFrameBytes, resume: who.resume?.upstream ?? null },
   );
   const session: Session = new Session(downstream, upstream, {
     guardian: route.guardian,
@@ -72,7 +72,7 @@ export function openLink(route: RouteRuntime, downstream: Downstream, who: Sessi
     sessionId: who.sessionId,
     protocol: route.protocol,
     streamingMethods: route.streamingMethods,
-    server: route.server?.() ?? null,
+    server: who.resume?.server ?? route.server?.() ?? null,
     alerts: route.alerts,
     approvals: route.approvals,
     tracer: route.tracer,
@@ -89,5 +89,7 @@ export function openLink(route: RouteRuntime, downstream: Downstream, who: Sessi
     kill: (message) => session.kill(message, () => (downstream.upstreamGone(message), void close())),
   });
   const close = () => (closing ??= (unregister?.(), upstream.close()));
-  return { session, receive: (f) => session.fromDownstream(f), upstream, close };
+  const release = () => (closing ??= (unregister?.(), upstream.release ? upstream.release() : upstream.close()));
+  const state = () => ({ upstream: upstream.state?.() ?? null, server: session.serverInfo });
+  return { session, receive: (f) => session.fromDownstream(f), upstream, close, release, state };
 }

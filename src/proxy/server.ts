@@ -4,7 +4,7 @@ import type { Duplex } from "node:stream";
 import { AgentKeys, isLoopbackHost, presentedKey } from "../agent-keys.js";
 import { ErrorCode } from "../protocol/json-rpc.js";
 import { httpError, meterBody, meterFrames, socketError } from "../transports/downstream/http-util.js";
-import { StreamableHttpEndpoint, type HttpCaller } from "../transports/downstream/streamable-http.js";
+import { StreamableHttpEndpoint, type HttpCaller, type SessionContinuity } from "../transports/downstream/streamable-http.js";
 import type { Connect } from "../transports/types.js";
 import { ByteBudget, ConnectionCount, RefusalLog } from "./front-limits.js";
 import { liveness, readiness, type HealthAnswer, type HealthSource } from "./health.js";
@@ -49,6 +49,10 @@ export interface ProxyServerOptions {
   front?: Partial<FrontLimits>;
   /** What /healthz and /readyz report (replica, rules, store); none: bare answers. */
   health?: HealthSource;
+  /** Sealed session ids per route (src/proxy/continuity.ts); none: random ids, sessions stay in this process. */
+  continuity?: (route: ServedRoute) => SessionContinuity;
+  /** Takes requests for sessions that live in another replica (src/proxy/forward.ts); true: taken. */
+  forward?: { take(req: IncomingMessage, res: ServerResponse): boolean };
 }
 
 export interface FrontLimits {
@@ -109,7 +113,7 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
     const connect: Connect = (downstream, who, upstream) => openLink(route.runtime, downstream, who, upstream);
     mounted.set(route.path, {
       route,
-      http: route.runtime.protocol === "a2a" ? null : new StreamableHttpEndpoint({ connect, maxBodyBytes: opts.maxBodyBytes, idleMs: opts.idleMs, maxSessions: opts.maxSessions, replayChars: opts.replayChars, stateless: route.runtime.stateless === true }),
+      http: route.runtime.protocol === "a2a" ? null : new StreamableHttpEndpoint({ connect, maxBodyBytes: opts.maxBodyBytes, idleMs: opts.idleMs, maxSessions: opts.maxSessions, replayChars: opts.replayChars, stateless: route.runtime.stateless === true, continuity: opts.continuity?.(route) }),
       extras: opts.extras?.(connect, route) ?? [],
     });
   }
@@ -226,6 +230,7 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
     const admitted = admit(req);
     if (!("caller" in admitted)) return refuse(req, res, admitted);
     if (!gateBody(req, res, admitted.caller.agent?.id ?? null)) return;
+    if (opts.forward?.take(req, res)) return;
     const exact = mounted.get(path);
     if (exact?.http) return void exact.http.handle(req, res, admitted.caller);
     const [under, suffix] = exact ? [exact, ""] : routeUnder(path, mounted);

@@ -80,6 +80,16 @@ export interface Upstream extends Peer {
   /** Backpressure from a slow agent: stop reading from the server until resumed. */
   pause?(): void;
   resume?(): void;
+  /** The server's session as this connection knows it (a Streamable HTTP upstream), to seal into the agent's token. */
+  state?(): UpstreamState | null;
+  /** Lets go of the session here without ending the server's (another replica goes on with it); else as `close`. */
+  release?(): Promise<void>;
+}
+
+/** A server session another replica can continue: its id and the protocol version its `initialize` answer chose. */
+export interface UpstreamState {
+  sessionId: string;
+  protocolVersion: string | null;
 }
 
 export interface UpstreamContext {
@@ -88,6 +98,8 @@ export interface UpstreamContext {
   /** Where a child's stderr goes. */
   stderr: NodeJS.WritableStream;
   maxFrameBytes: number;
+  /** Continue this server session (restored from a session token) instead of starting one. */
+  resume?: UpstreamState | null;
 }
 
 /** The `carry` of a frame received over HTTP: protocol headers to pass upstream (lower-case names). */
@@ -116,6 +128,8 @@ export interface SessionPeer {
   transport: string;
   agent: { id: string } | null;
   sessionId?: string;
+  /** A session continued from its token on this replica: its server session, and the server it already knows. */
+  resume?: { upstream: UpstreamState | null; server: { name: string; version: string } | null };
 }
 
 /** A guarded session as a downstream transport drives it. */
@@ -125,6 +139,10 @@ export interface Connection {
   upstream: Upstream;
   /** Ends both sides: the upstream stream, session or child is released. Safe to call twice. */
   close(): Promise<void>;
+  /** Like `close`, but the server's session is left open for another replica to continue. */
+  release?(): Promise<void>;
+  /** What a session token seals: the server session and the server's name and version, once known. */
+  state?(): { upstream: UpstreamState | null; server: { name: string; version: string } | null };
 }
 
 /** Opens a guarded session for a downstream; `upstream` replaces the route's own (an A2A card fetch). */

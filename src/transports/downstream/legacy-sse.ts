@@ -5,13 +5,18 @@ import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
 import { sseEvent, sseEventParts, SSE_KEEPALIVE } from "../../protocol/sse.js";
 import type { Connect, Connection, Downstream } from "../types.js";
 import { accepts, eventWriter, httpError, readBody, SSE_HEADERS } from "./http-util.js";
-import type { HttpCaller } from "./streamable-http.js";
+import type { HttpCaller, SessionContinuity } from "./streamable-http.js";
 
 export interface LegacySseOptions {
   connect: Connect;
   maxBodyBytes: number;
   /** Open streams (sessions) at once; past it a new one is refused with 503. */
   maxSessions?: number;
+  /**
+   * Seals the `sessionId` of the messages URL, naming this replica: a POST that another replica receives is forwarded
+   * here, where the session's one stream is (docs/scale.md). None: a random id.
+   */
+  continuity?: SessionContinuity;
 }
 
 /**
@@ -31,9 +36,11 @@ export function legacySseEndpoint(opts: LegacySseOptions) {
       return httpError(res, 406, ErrorCode.ServerError, "Not Acceptable: Client must accept text/event-stream");
     }
     if (sessions.size >= (opts.maxSessions ?? 10_000)) return httpError(res, 503, ErrorCode.ServerError, "Service Unavailable: too many sessions on this route", null, { "retry-after": "5" });
-    const id = randomUUID();
-    const s = new SseSession(id, caller.agent?.id ?? null, res);
-    s.connection = opts.connect(s, { transport: "sse", agent: caller.agent, sessionId: id });
+    const guardian = randomUUID();
+    const agent = caller.agent?.id ?? null;
+    const id = opts.continuity ? opts.continuity.seal({ agent, session: guardian, upstream: null, server: null }, true) : guardian;
+    const s = new SseSession(id, agent, res);
+    s.connection = opts.connect(s, { transport: "sse", agent: caller.agent, sessionId: guardian });
     sessions.set(id, s);
     res.writeHead(200, SSE_HEADERS);
     const messages = new URL((req.url ?? "").replace(/\/sse(\?.*)?$/, "/messages"), base);

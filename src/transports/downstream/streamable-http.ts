@@ -4,7 +4,7 @@ import { classify, ErrorCode, errorResponse, idKey, idOfKey } from "../../protoc
 import { batchesAllowed, envelopeVersionOf, isStatelessVersion, MCP_DEFAULT_HTTP_VERSION, MCP_PROTOCOL_VERSIONS } from "../../protocol/mcp.js";
 import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
 import { sseEventParts, SSE_KEEPALIVE } from "../../protocol/sse.js";
-import type { Connect, Connection, Downstream, Frame, HttpCarry, HttpRefusal, SendInfo } from "../types.js";
+import type { Connect, Connection, Downstream, Frame, HttpCarry, HttpRefusal, SendInfo, UpstreamState } from "../types.js";
 import { accepts, endWithText, eventWriter, httpError, readBody, SSE_HEADERS } from "./http-util.js";
 
 export interface StreamableHttpOptions {
@@ -23,6 +23,51 @@ export interface StreamableHttpOptions {
    * Otherwise they are refused with 400, and clients that negotiate fall back to `initialize`.
    */
   stateless?: boolean;
+  /** Sealed session ids that any replica can continue (src/proxy/continuity.ts); none: a random id per session. */
+  continuity?: SessionContinuity;
+}
+
+/** What a session token seals about a session, besides its route. */
+export interface SessionState {
+  agent: string | null;
+  /** The guardian's session id: the same on every replica that continues the session. */
+  session: string;
+  upstream: UpstreamState | null;
+  server: { name: string; version: string } | null;
+}
+
+/** Why a token's session is not continued here: the HTTP status, the message, and the JSON-RPC code (default -32001). */
+export interface RestoreRefusal {
+  status: 404 | 503;
+  message: string;
+  code?: number;
+}
+
+/** Session ids as sealed tokens (docs/scale.md), for one route. */
+export interface SessionContinuity {
+  /** The token naming this session; `owned`: it lives in this replica whatever the route's upstream. */
+  seal(state: SessionState, owned?: boolean): string;
+  /**
+   * The session a token names, to continue here; or the refusal: 404 (not sealed by us, another route or agent, killed
+   * or ended, or it lives in a replica) or 503 (the shared store cannot say whether it was killed).
+   */
+  restore(token: string, agent: string | null): Promise<SessionState | RestoreRefusal>;
+  /** The session ended for good (DELETE, kill, the server lost it): no replica continues it. */
+  ended(session: string): void;
+  /** Other replicas may continue sessions: one that idles out or a replica that stops lets go without ending it. */
+  readonly shared: boolean;
+  /** Event ids of resumable streams start with this (`<replica>~`), so a resumption finds the replica keeping them. */
+  readonly eventPrefix: string;
+  /**
+   * Several replicas: the server's requests to the agent (sampling, elicitation…) are recorded with the replica that
+   * delivered them, and the agent's answer landing on another replica is relayed there, to the session awaiting it.
+   */
+  relay?: {
+    asked(session: string, request: string): void;
+    askedWhere(session: string, request: string): Promise<string | null>;
+    /** False: not sent (the request was itself forwarded here): it is answered here. */
+    send(replica: string, req: IncomingMessage, res: ServerResponse, body: string): boolean;
+  };
 }
 
 /** The agent making an HTTP request, as the server's auth layer established it. */
@@ -47,6 +92,8 @@ export function callerName(req: IncomingMessage, caller: HttpCaller): string {
  */
 export class StreamableHttpEndpoint {
   private readonly sessions = new Map<string, HttpSession>();
+  /** Tokens being restored (a read of the shared store): a second request for one waits for the first. */
+  private readonly restoring = new Map<string, Promise<HttpSession | RestoreRefusal>>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly opts: StreamableHttpOptions) {
@@ -71,21 +118,28 @@ export class StreamableHttpEndpoint {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
-    await Promise.all([...this.sessions.values()].map((s) => s.end()));
+    // Sessions another replica can continue are let go here, not ended upstream.
+    await Promise.all([...new Set(this.sessions.values())].map((s) => this.letGo(s)));
   }
 
-  /** The session a request names, or the HTTP answer that it has none (400 missing, 404 unknown or not the caller's). */
-  private sessionOf(req: IncomingMessage, res: ServerResponse, caller: HttpCaller): HttpSession | null {
+  /**
+   * The session a request names, continued from its token when another replica began it; or the HTTP answer that it
+   * has none (400 missing, 404 unknown or not the caller's).
+   */
+  private async sessionOf(req: IncomingMessage, res: ServerResponse, caller: HttpCaller): Promise<HttpSession | null> {
     const sid = req.headers["mcp-session-id"];
     if (typeof sid !== "string") {
       httpError(res, 400, ErrorCode.ServerError, "Bad Request: Mcp-Session-Id header is required");
       return null;
     }
-    const s = this.sessions.get(sid);
-    if (!s || s.agentId !== (caller.agent?.id ?? null)) {
-      httpError(res, 404, ErrorCode.SessionNotFound, "Session not found");
+    const agent = caller.agent?.id ?? null;
+    const found = this.sessions.get(sid) ?? (await this.restore(sid, caller));
+    if (!(found instanceof HttpSession) || found.agentId !== agent) {
+      const refusal = found instanceof HttpSession ? null : found;
+      httpError(res, refusal?.status ?? 404, refusal?.code ?? ErrorCode.SessionNotFound, refusal?.message ?? "Session not found", null, refusal?.status === 503 ? { "retry-after": "1" } : {});
       return null;
     }
+    const s = found;
     const version = req.headers["mcp-protocol-version"];
     if (version !== undefined && (typeof version !== "string" || !MCP_PROTOCOL_VERSIONS.has(version))) {
       httpError(res, 400, ErrorCode.ServerError, `Bad Request: Unsupported protocol version: ${String(version)}`);
@@ -107,7 +161,7 @@ export class StreamableHttpEndpoint {
       return httpError(res, 406, ErrorCode.ServerError, "Not Acceptable: Client must accept both application/json and text/event-stream");
     }
     const hasSession = req.headers["mcp-session-id"] !== undefined;
-    const existing = hasSession ? this.sessionOf(req, res, caller) : null;
+    const existing = hasSession ? await this.sessionOf(req, res, caller) : null;
     if (hasSession && !existing) return void req.resume();
 
     const body = await readBody(req, this.opts.maxBodyBytes);
@@ -128,10 +182,12 @@ export class StreamableHttpEndpoint {
       return httpError(res, 400, ErrorCode.InvalidRequest, `Invalid Request: ${why}`);
     }
     const requests: string[] = [];
+    const answers: string[] = [];
     let initialize = false;
     for (const item of items) {
       const c = classify(item);
       if (!c.ok) return httpError(res, 400, ErrorCode.InvalidRequest, `Invalid Request: ${c.reason}`, c.id);
+      if (c.kind === "response" && (typeof c.id === "string" || typeof c.id === "number")) answers.push(idKey(c.id));
       if (c.kind === "request") {
         requests.push(idKey(c.id as string | number));
         if (c.method === "initialize") initialize = true;
@@ -148,6 +204,10 @@ export class StreamableHttpEndpoint {
         return httpError(res, 503, ErrorCode.ServerError, `Service Unavailable: this route already has ${this.sessions.size} sessions; end one (DELETE) or retry later`, null, { "retry-after": "5" });
       }
       session = this.open(caller);
+    }
+    if (existing && requests.length === 0 && answers.length > 0) {
+      const elsewhere = await this.askedElsewhere(existing, answers);
+      if (elsewhere && this.opts.continuity?.relay?.send(elsewhere, req, res, body.text)) return;
     }
     const frame = { text: body.text, value: parsed.value, carry };
     if (requests.length === 0) {
@@ -189,7 +249,7 @@ export class StreamableHttpEndpoint {
     if (!accepts(req.headers.accept, "text/event-stream")) {
       return httpError(res, 406, ErrorCode.ServerError, "Not Acceptable: Client must accept text/event-stream");
     }
-    const session = this.sessionOf(req, res, caller);
+    const session = await this.sessionOf(req, res, caller);
     if (!session) return;
     const last = req.headers["last-event-id"];
     if (typeof last === "string" && last.length > 0) return session.resume(last, res);
@@ -197,30 +257,89 @@ export class StreamableHttpEndpoint {
   }
 
   private async delete(req: IncomingMessage, res: ServerResponse, caller: HttpCaller): Promise<void> {
-    const session = this.sessionOf(req, res, caller);
+    const session = await this.sessionOf(req, res, caller);
     if (!session) return;
     await session.end();
     res.writeHead(200, { "mcp-session-id": session.id }).end();
   }
 
+  /**
+   * A new session. Its id is sealed when first sent, with the answer to `initialize`: by then the token can carry the
+   * server's session and name. Until then it is known here by its guardian session id alone.
+   */
   private open(caller: HttpCaller): HttpSession {
-    const id = randomUUID();
-    const s = this.session(id, caller, id, () => this.sessions.delete(id));
-    this.sessions.set(id, s);
+    const guardian = randomUUID();
+    const continuity = this.opts.continuity;
+    const agent = caller.agent?.id ?? null;
+    const s = this.session(guardian, caller, guardian, (ended) => this.forget(s, ended));
+    if (continuity) {
+      s.sealer = () => {
+        const token = continuity.seal({ agent, session: guardian, ...s.connection.state?.() ?? { upstream: null, server: null } });
+        this.sessions.delete(guardian);
+        this.sessions.set(token, s);
+        return token;
+      };
+    }
+    this.sessions.set(guardian, s);
     return s;
   }
 
+  /**
+   * The replica that delivered the server requests these answers are for, when it is not this one (the agent answers
+   * through whichever replica the load balancer picks); null: they are this replica's.
+   */
+  private async askedElsewhere(s: HttpSession, answers: string[]): Promise<string | null> {
+    const relay = this.opts.continuity?.relay;
+    const unknown = answers.filter((k) => !s.asked.delete(k));
+    if (!relay || unknown.length === 0) return null;
+    return relay.askedWhere(s.guardianSession, unknown[0] as string);
+  }
+
+  /** A session idle or on a replica that stops: released when another replica may continue it, else ended. */
+  private letGo(s: HttpSession): Promise<void> {
+    return this.opts.continuity?.shared ? s.letGo() : s.end();
+  }
+
+  private forget(s: HttpSession, ended: boolean): void {
+    this.sessions.delete(s.guardianSession);
+    if (s.sealed !== null) this.sessions.delete(s.sealed);
+    if (ended && s.sealed !== null) this.opts.continuity?.ended(s.guardianSession);
+  }
+
+  /** A session another replica began (or this one let go of), continued from its token; or why it cannot be. */
+  private restore(token: string, caller: HttpCaller): Promise<HttpSession | RestoreRefusal> {
+    const continuity = this.opts.continuity;
+    if (!continuity) return Promise.resolve({ status: 404, message: "Session not found" });
+    let pending = this.restoring.get(token);
+    if (pending) return pending;
+    pending = (async () => {
+      const state = await continuity.restore(token, caller.agent?.id ?? null);
+      if ("status" in state) return state;
+      const again = this.sessions.get(token);
+      if (again) return again;
+      if (this.sessions.size >= (this.opts.maxSessions ?? 10_000)) return { status: 503 as const, code: ErrorCode.ServerError, message: `Service Unavailable: this route already has ${this.sessions.size} sessions on this replica; retry later` };
+      const s = this.session(state.session, caller, state.session, (ended) => this.forget(s, ended), { upstream: state.upstream, server: state.server });
+      s.sealed = token;
+      this.sessions.set(token, s);
+      return s;
+    })().finally(() => this.restoring.delete(token));
+    if (this.restoring.size < 1024) this.restoring.set(token, pending);
+    return pending;
+  }
+
   /** A downstream session (`id` "" for a stateless exchange) linked to a new guarded session upstream. */
-  private session(id: string, caller: HttpCaller, guardianSession: string, onEnd: () => void): HttpSession {
-    const s = new HttpSession(id, caller.agent?.id ?? null, this.opts.replayEvents ?? 256, this.opts.replayChars ?? 16 << 20, onEnd);
-    s.connection = this.opts.connect(s, { transport: "streamable-http", agent: caller.agent, sessionId: guardianSession });
+  private session(id: string, caller: HttpCaller, guardianSession: string, onEnd: (ended: boolean) => void, resume?: { upstream: UpstreamState | null; server: SessionState["server"] }): HttpSession {
+    const s = new HttpSession(id, caller.agent?.id ?? null, this.opts.replayEvents ?? 256, this.opts.replayChars ?? 16 << 20, onEnd, this.opts.continuity?.eventPrefix ?? "");
+    const relay = this.opts.continuity?.relay;
+    if (relay && id !== "") s.onAsk = (key) => relay.asked(id, key);
+    s.connection = this.opts.connect(s, { transport: "streamable-http", agent: caller.agent, sessionId: guardianSession, resume });
     return s;
   }
 
   private sweep(): void {
     const now = Date.now();
-    for (const s of this.sessions.values()) {
-      if (s.idleSince(now) > this.opts.idleMs) void s.end();
+    for (const s of new Set(this.sessions.values())) {
+      if (s.idleSince(now) > this.opts.idleMs) void this.letGo(s);
       else s.keepalive();
     }
   }
@@ -281,14 +400,31 @@ class HttpSession implements Downstream {
   /** Responses whose buffers are full: the upstream is paused while any is. */
   private readonly blocked = new Set<ServerResponse>();
   private ended = false;
+  /** The token the agent knows this session by, once sent; `sealer` makes it (without one: the guardian session id). */
+  sealed: string | null = null;
+  sealer: (() => string) | null = null;
+  /** Several replicas: the server's requests this replica delivered, awaiting the agent's answer (bounded). */
+  readonly asked = new Set<string>();
+  onAsk: ((request: string) => void) | null = null;
 
   constructor(
-    readonly id: string,
+    /** The guardian's session id ("" for a stateless exchange). */
+    readonly guardianSession: string,
     readonly agentId: string | null,
     private readonly replayEvents: number,
     private readonly replayChars: number,
-    private readonly onEnd: () => void,
+    /** `ended`: for good (DELETE, kill, upstream gone); false: let go here while another replica may go on with it. */
+    private readonly onEnd: (ended: boolean) => void,
+    /** Starts every stream's event ids: the replica keeping the replay log, for a resumption elsewhere to find it. */
+    private readonly eventPrefix: string,
   ) {}
+
+  /** The agent's `Mcp-Session-Id` ("" for a stateless exchange): sealed on first use. */
+  get id(): string {
+    if (this.guardianSession === "") return "";
+    this.sealed ??= this.sealer ? this.sealer() : this.guardianSession;
+    return this.sealed;
+  }
 
   touch(): void {
     this.lastSeen = Date.now();
@@ -350,6 +486,7 @@ class HttpSession implements Downstream {
 
   send(text: string, info?: SendInfo): void {
     if (this.ended) return;
+    if (this.onAsk && !info?.answer) this.noteAsk(text);
     const key = info?.stream ?? null;
     const own = (info?.carry as PostCarry | undefined)?.exchange;
     if (own) {
@@ -379,6 +516,17 @@ class HttpSession implements Downstream {
     this.unrelated.push(text);
   }
 
+  /** A request of the server's: its answer may come through another replica, which must find this one. */
+  private noteAsk(text: string): void {
+    if (!text.includes('"method"') || !text.includes('"id"')) return;
+    const m = JSON.parse(text) as { id?: unknown; method?: unknown };
+    if (typeof m.method !== "string" || (typeof m.id !== "string" && typeof m.id !== "number")) return;
+    const key = idKey(m.id);
+    if (this.asked.size >= 256) this.asked.delete(this.asked.values().next().value as string);
+    this.asked.add(key);
+    this.onAsk?.(key);
+  }
+
   refused(requests: string[], http: HttpRefusal): void {
     const ex = requests[0] !== undefined ? this.exchanges.get(requests[0])?.[0] : undefined;
     if (!ex || ex.stream || ex.res.headersSent) return;
@@ -401,7 +549,7 @@ class HttpSession implements Downstream {
       httpError(res, 409, ErrorCode.ServerError, "Conflict: Only one SSE stream is allowed per session");
       return;
     }
-    this.standalone ??= { tag: "g", seq: 0, log: [], chars: 0, dropped: 0, res: null, done: false };
+    this.standalone ??= { tag: `${this.eventPrefix}g`, seq: 0, log: [], chars: 0, dropped: 0, res: null, done: false };
     this.attach(this.standalone, res);
     this.connection.upstream.openStandalone?.();
     for (const text of this.unrelated.splice(0)) this.write(this.standalone, text);
@@ -412,7 +560,7 @@ class HttpSession implements Downstream {
     const dot = lastEventId.lastIndexOf(".");
     const tag = lastEventId.slice(0, dot);
     const after = Number(lastEventId.slice(dot + 1));
-    const s = tag === "g" ? this.standalone : this.detached.get(tag);
+    const s = tag === `${this.eventPrefix}g` ? this.standalone : this.detached.get(tag);
     // Events after `after` that are no longer kept would be skipped without a word: refuse instead.
     if (!s || s.res || !Number.isInteger(after) || after < s.dropped) {
       httpError(res, 404, ErrorCode.ServerError, "Not Found: that stream cannot be resumed");
@@ -423,16 +571,25 @@ class HttpSession implements Downstream {
   }
 
   /** Ends the session: its streams, and its upstream (HTTP session deleted, child stopped). */
-  async end(): Promise<void> {
+  end(): Promise<void> {
+    return this.stop(false);
+  }
+
+  /** Ends the session here only: the server's session stays for another replica to continue. */
+  letGo(): Promise<void> {
+    return this.stop(true);
+  }
+
+  private async stop(release: boolean): Promise<void> {
     if (this.ended) return;
     this.ended = true;
-    this.onEnd();
+    this.onEnd(!release);
     this.answerUnanswered();
     for (const ex of this.openExchanges()) eventWriter(ex.res).end();
     this.exchanges.clear();
     if (this.standalone?.res) eventWriter(this.standalone.res).end();
     this.detached.clear();
-    await this.connection.close();
+    await (release && this.connection.release ? this.connection.release() : this.connection.close());
   }
 
   /**
@@ -471,7 +628,7 @@ class HttpSession implements Downstream {
     }
     if (!ex.stream) {
       if (ex.res.headersSent) return;
-      ex.stream = { tag: `p${++this.streams}`, seq: 0, log: [], chars: 0, dropped: 0, res: null, done: false };
+      ex.stream = { tag: `${this.eventPrefix}p${++this.streams}`, seq: 0, log: [], chars: 0, dropped: 0, res: null, done: false };
       this.attach(ex.stream, ex.res);
     }
     if (answer && ex.batch) {

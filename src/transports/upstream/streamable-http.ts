@@ -5,7 +5,7 @@ import { idKey } from "../../protocol/json-rpc.js";
 import { isStatelessVersion, protocolVersionOf, statelessHeadersOf } from "../../protocol/mcp.js";
 import { DEFAULT_MAX_DEPTH, parseJson, peekId } from "../../protocol/safe-json.js";
 import { readSse, SseTooLarge, type SseReadResult } from "../sse-reader.js";
-import type { Frame, HttpCarry, SendInfo, UpstreamFactory, UpstreamSink } from "../types.js";
+import type { Frame, HttpCarry, SendInfo, UpstreamFactory, UpstreamSink, UpstreamState } from "../types.js";
 import { lostSession, readBounded, readErrorBody, refusalOf, saysSessionLost } from "./http-body.js";
 
 export interface StreamableHttpOptions {
@@ -35,7 +35,7 @@ const SESSION_ENDED = new Error("session ended");
  */
 export function streamableHttpUpstream(opts: StreamableHttpOptions): UpstreamFactory {
   const dispatcher = opts.dispatcher ?? upstreamAgent();
-  return (sink, ctx) => new StreamableHttpUpstream(opts, dispatcher, sink, ctx.route, ctx.maxFrameBytes);
+  return (sink, ctx) => new StreamableHttpUpstream(opts, dispatcher, sink, ctx.route, ctx.maxFrameBytes, ctx.resume ?? null);
 }
 
 class StreamableHttpUpstream {
@@ -59,7 +59,16 @@ class StreamableHttpUpstream {
     private readonly sink: UpstreamSink,
     private readonly route: string,
     private readonly maxFrameBytes: number,
-  ) {}
+    resume: UpstreamState | null,
+  ) {
+    // A session continued from its token (another replica initialized it): no second initialize upstream.
+    this.sessionId = resume?.sessionId;
+    this.protocolVersion = resume?.protocolVersion ?? undefined;
+  }
+
+  state(): UpstreamState | null {
+    return this.sessionId === undefined ? null : { sessionId: this.sessionId, protocolVersion: this.protocolVersion ?? null };
+  }
 
   /** The session's signal, for one more request. Every in-flight request listens on it. */
   private signal(): AbortSignal {
@@ -102,9 +111,7 @@ class StreamableHttpUpstream {
   }
 
   async close(): Promise<void> {
-    if (this.gone === null) this.gone = "session ended";
-    // Only when something is still in flight: an abort (and its Error) costs more than the rest of a short exchange.
-    if (this.inFlight.size > 0 || this.bodies.size > 0) this.all.abort(SESSION_ENDED);
+    await this.release();
     if (this.sessionId === undefined) return;
     // End the server's session too; a server that ignores DELETE (405) is fine.
     try {
@@ -113,6 +120,13 @@ class StreamableHttpUpstream {
     } catch {
       // nothing to do: the server may already be gone
     }
+  }
+
+  /** Stops this connection's streams; the server's session stays, for another replica to go on with. */
+  async release(): Promise<void> {
+    if (this.gone === null) this.gone = "session ended";
+    // Only when something is still in flight: an abort (and its Error) costs more than the rest of a short exchange.
+    if (this.inFlight.size > 0 || this.bodies.size > 0) this.all.abort(SESSION_ENDED);
   }
 
   private headers(extra?: Record<string, string>, accept = "application/json, text/event-stream"): Record<string, string> {
