@@ -282,11 +282,11 @@ program.parseAsync(process.argv).catch((e: unknown) => {
     process.exitCode = e.exitCode === 0 ? 0 : 2;
     return;
   }
+  // A command that failed may have opened things that keep the process alive (a Redis link, timers): it ends here.
   if (e instanceof GuardwireError) {
     process.stderr.write(`guardwire: ${e.message}\n`);
-    process.exitCode = e.code === "UPSTREAM_SPAWN_FAILED" ? 127 : 2;
-    return;
+    process.exit(e.code === "UPSTREAM_SPAWN_FAILED" ? 127 : 2);
   }
   process.stderr.write(`guardwire: unexpected error: ${(e as Error).stack ?? String(e)}\n`);
-  process.exitCode = 70;
+  process.exit(70);
 });

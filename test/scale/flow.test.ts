@@ -11,7 +11,8 @@ import { startEverything, type Running } from "../support/servers.js";
  * Issue 14's cross-replica promise, end to end: one SDK client's session spread over three replicas behind HAProxy
  * (round-robin, no affinity), and a label set by a decision on one replica used by a flow rule on another.
  */
-const RULES = `rules:
+const RULES = `name: flow-across-replicas
+rules:
   - id: touched-echo
     match: { direction: outbound, method: tools/call, tool: echo }
     decision: allow
