@@ -472,6 +472,8 @@ async function main() {
     tolerance: "RSS: max(25 MB, 20 % of the first sample after warm-up); fds: max(10, 25 %); growth and slope × span both within it",
     ok: failures.length === 0,
     failures,
+    // On failure the decision logs (serve.ndjson, wrap-*.ndjson) are kept here, to see what each process decided.
+    logs: failures.length ? dir : null,
     traffic: { ...traffic, unanswered },
     kinds: Object.fromEntries(counts),
     processes,
@@ -484,7 +486,8 @@ async function main() {
   await wrap.client.close().catch(() => {});
   await serveClient.close().catch(() => {});
   await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((r) => (c.once("exit", r), c.kill("SIGTERM")))));
-  rmSync(dir, { recursive: true, force: true });
+  if (failures.length) console.log(`decision logs kept for inspection: ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
   process.exit(failures.length ? 1 : 0);
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { GuardwireError } from "../errors.js";
-import { clientConfigLocations, CLIENTS, findClientConfigs, listServers, type ClientName, type Where } from "../install/clients.js";
+import { clientConfigLocations, CLIENTS, findClientConfigs, listServers, parseDocument, type ClientName, type Where } from "../install/clients.js";
 import { ConfigSyntaxError } from "../install/config-error.js";
 import { unwrap, wrapFlags } from "../install/wrap-entry.js";
 
@@ -17,10 +17,12 @@ const strings = (v: unknown): Record<string, string> =>
 
 /**
  * The servers of a client config file: JSON or JSONC (comments, trailing commas) with `mcpServers` (Claude Desktop,
- * Claude Code, Cursor, Windsurf, Gemini CLI), `servers` (VS Code's mcp.json) or `mcp.servers` (VS Code settings).
+ * Claude Code, Cursor, Windsurf, Gemini CLI), `servers` (VS Code's mcp.json) or `mcp.servers` (VS Code settings);
+ * or, for a file named `*.toml`, Codex's `[mcp_servers.NAME]` tables.
  * Disabled entries (`disabled: true`) are left out, as their client leaves them.
  */
 export function parseClientConfig(text: string, path: string): ServerEntry[] {
+  if (path.toLowerCase().endsWith(".toml")) return parseCodexConfig(text, path);
   const errors: ParseError[] = [];
   const doc: unknown = parse(text, errors, { allowTrailingComma: true });
   if (errors.length > 0) {
@@ -31,6 +33,22 @@ export function parseClientConfig(text: string, path: string): ServerEntry[] {
   if (!record(doc)) throw new GuardwireError("CONFIG_INVALID", `${path}: not a JSON object`);
   const servers = doc.mcpServers ?? doc.servers ?? (record(doc.mcp) ? doc.mcp.servers : undefined);
   if (!record(servers)) throw new GuardwireError("CONFIG_INVALID", `${path}: no "mcpServers" (or VS Code "servers") object`);
+  return entriesOf(servers);
+}
+
+function parseCodexConfig(text: string, path: string): ServerEntry[] {
+  let doc: unknown;
+  try {
+    doc = parseDocument({ path, format: "toml" }, text);
+  } catch (e) {
+    throw new GuardwireError("CONFIG_INVALID", (e as Error).message);
+  }
+  const servers = record(doc) ? doc.mcp_servers : undefined;
+  if (!record(servers)) throw new GuardwireError("CONFIG_INVALID", `${path}: no [mcp_servers.NAME] table`);
+  return entriesOf(servers);
+}
+
+function entriesOf(servers: Record<string, unknown>): ServerEntry[] {
   return Object.entries(servers)
     .filter(([, v]) => !(record(v) && v.disabled === true))
     .map(([name, v]) => toEntry(name, v));
@@ -38,7 +56,8 @@ export function parseClientConfig(text: string, path: string): ServerEntry[] {
 
 function toEntry(name: string, v: unknown): ServerEntry {
   if (!record(v)) return { name, kind: "invalid", problem: "the entry is not an object", pinName: name };
-  const url = typeof v.url === "string" ? v.url : typeof v.serverUrl === "string" ? v.serverUrl : undefined;
+  // Windsurf writes `serverUrl`, Gemini CLI `httpUrl`; the others `url`.
+  const url = [v.url, v.serverUrl, v.httpUrl].find((u): u is string => typeof u === "string");
   if (typeof v.command === "string" && v.command.length > 0) {
     const args = Array.isArray(v.args) ? v.args.filter((a): a is string => typeof a === "string") : [];
     return unwrapGuardwire({ name, kind: "stdio", command: v.command, args, env: strings(v.env), cwd: typeof v.cwd === "string" ? v.cwd : undefined, pinName: name });

@@ -248,8 +248,11 @@ describe("serve: the front's timeouts, caps and byte budget", () => {
     }
   });
 
-  it("the connection past the per-address cap is answered 503 with Retry-After; a freed slot is usable again", async () => {
-    const p = await startProxy(route(), { front: { maxConnectionsPerAddress: 3, keepAliveTimeoutMs: 30_000 } });
+  it.each([
+    ["per-address", { maxConnectionsPerAddress: 3 }, "127.0.0.1 has 3 connections open (maxConnectionsPerAddress)"],
+    ["total", { maxConnections: 3 }, "the proxy has 3 connections open (maxConnections)"],
+  ])("the connection past the %s cap is answered 503 with Retry-After; a freed slot is usable again", async (_cap, cap, why) => {
+    const p = await startProxy(route(), { front: { ...cap, keepAliveTimeoutMs: 30_000 } });
     const held: Awaited<ReturnType<typeof open>>[] = [];
     try {
       for (let i = 0; i < 3; i++) {
@@ -271,7 +274,9 @@ describe("serve: the front's timeouts, caps and byte budget", () => {
         if (status !== 200) await sleep(50);
       }
       expect(status).toBe(200);
-      expect(p.log().filter((l) => l.kind === "refused")[0]).toMatchObject({ reasonCode: ["TOO_MANY_CONNECTIONS"], peer: "127.0.0.1" });
+      const refused = p.log().filter((l) => l.kind === "refused")[0];
+      expect(refused).toMatchObject({ reasonCode: ["TOO_MANY_CONNECTIONS"], peer: "127.0.0.1" });
+      expect(refused?.message).toContain(why);
     } finally {
       for (const c of held) c.socket.destroy();
       await p.close();

@@ -29,6 +29,19 @@ describe("scan: reading client configs", () => {
     ]);
   });
 
+  it("Gemini CLI's httpUrl is a remote server's URL, as with --client gemini", () => {
+    expect(parseClientConfig('{ "mcpServers": { "g": { "httpUrl": "https://example.test/mcp", "headers": { "X": "y" } } } }', ".gemini/settings.json")).toEqual([
+      { name: "g", kind: "http", url: "https://example.test/mcp", headers: { X: "y" }, transport: "auto", pinName: "g" },
+    ]);
+  });
+
+  it("a Codex config.toml given with --config: its [mcp_servers.NAME] tables; a TOML error names file, line and column", () => {
+    const toml = ['model = "o3"', "", "[mcp_servers.fs]", 'command = "npx"', 'args = ["-y", "server-fs", "/tmp"]', 'env = { A = "1" }', "", "[mcp_servers.off]", 'command = "x"', "disabled = true", ""].join("\n");
+    expect(parseClientConfig(toml, "/home/me/.codex/config.toml")).toEqual([{ name: "fs", kind: "stdio", command: "npx", args: ["-y", "server-fs", "/tmp"], env: { A: "1" }, pinName: "fs" }]);
+    expect(() => parseClientConfig('model = "o3"\n', "config.toml")).toThrow("config.toml: no [mcp_servers.NAME] table");
+    expect(() => parseClientConfig("[mcp_servers.fs\ncommand = 1\n", "config.toml")).toThrow(/^config\.toml:1:\d+: /);
+  });
+
   it("errors name the file and position; an entry without command or url is a row, not an error", () => {
     expect(() => parseClientConfig('{ "mcpServers": { "a": [ }', "x.json")).toThrow(/^x\.json:1:26: ValueExpected$/);
     expect(() => parseClientConfig("[]", "x.json")).toThrow("x.json: not a JSON object");

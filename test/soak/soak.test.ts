@@ -25,6 +25,7 @@ interface Kind {
 interface Soak {
   ok: boolean;
   failures: string[];
+  logs: string | null;
   traffic: Kind & { unanswered: number };
   kinds: Record<string, Kind>;
   processes: Record<string, { guardwire: boolean; rssMb: Growth; fds: Growth }>;
@@ -44,7 +45,7 @@ describe("soak (bench/soak.mjs --minutes 2)", () => {
     const soak = JSON.parse(readFileSync(out, "utf8")) as Soak;
 
     const errored = Object.entries(soak.kinds).filter(([, c]) => c.errors > 0).map(([kind, c]) => ({ kind, samples: c.errorSamples }));
-    expect(soak.traffic.errors, JSON.stringify({ failures: soak.failures, errored })).toBe(0);
+    expect(soak.traffic.errors, JSON.stringify({ failures: soak.failures, errored, logs: soak.logs })).toBe(0);
     expect(soak.traffic.unanswered).toBe(0);
     expect(soak.traffic.sent).toBe(soak.traffic.answered + soak.traffic.denied + soak.traffic.abandoned);
     // Every kind of traffic really ran, with the outcome its rule gives.
