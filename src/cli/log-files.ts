@@ -36,3 +36,18 @@ export function chainsOf(files: string[]): string[][] {
   }
   return [...chains.keys()].sort().map((base) => (chains.get(base) ?? []).sort((a, b) => b.age - a.age).map((x) => x.file));
 }
+
+/**
+ * What `guardwire tail` reads when given no file: the logs `wrap` and `serve` write by default in the working folder
+ * (`guardwire-decisions.ndjson`, and `guardwire-decisions.<server>.ndjson`, one per wrapped server), merged by time;
+ * the single default name when there is none yet (so `tail -f` waits for it).
+ */
+export function defaultLogs(dir = "."): string[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter((f) => /^guardwire-decisions(\.[A-Za-z0-9_][A-Za-z0-9._-]*)?\.ndjson$/.test(f));
+  } catch {
+    // an unreadable folder: the default name, reported as missing by the caller
+  }
+  return names.length > 0 ? names.sort().map((f) => join(dir, f)) : [join(dir, "guardwire-decisions.ndjson")];
+}

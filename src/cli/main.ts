@@ -7,6 +7,7 @@ import { configJsonSchema } from "../config/schema.js";
 import { describeProblems, PACKS_DIR, readAndLoadRules, rulesOrDefault } from "./rules.js";
 import { printTestSummary, runTestFiles } from "./test-rules.js";
 import { runTail } from "./tail.js";
+import { defaultLogs } from "./log-files.js";
 import { runVerify } from "./verify.js";
 import { runWrap, type WrapOptions } from "./wrap.js";
 import { runApprovals, type ApprovalsOptions } from "./approvals.js";
@@ -42,7 +43,7 @@ program
   .command("wrap")
   .description("launch a stdio MCP server behind the guardian (use in a client's MCP config)")
   .option("--rules <file|dir|pack>", "rule file, directory or shipped pack; repeatable, loaded in order as one set (default: balanced)", repeat)
-  .option("--log <file>", "decision log file, or - for stderr", "./guardwire-decisions.ndjson")
+  .option("--log <file>", "decision log file, or - for stderr (default: ./guardwire-decisions.<name>.ndjson, a file per server)")
   .option("--name <route>", "route name for the log and rules (default: derived from the server command)")
   .addOption(new Option("--fail-mode <mode>", "what to do when the guardian cannot judge").choices(["closed", "open"]).default("closed"))
   .option("--max-frame-bytes <n>", "largest message accepted", frameBytes)
@@ -207,7 +208,7 @@ program
 program
   .command("tail")
   .description("show decisions as readable lines, optionally following the log")
-  .argument("[files...]", "decision logs or directories of them (several: merged by time), default ./guardwire-decisions.ndjson")
+  .argument("[files...]", "decision logs or directories of them (several: merged by time); default: every guardwire-decisions*.ndjson here")
   .option("-f, --follow", "keep reading as decisions are written (survives rotation)", false)
   .option("--decision <d>", "only these decisions (allow, deny, modify, ask); repeatable or comma-separated", collect)
   .option("--method <m>", "only these methods (globs)", collect)
@@ -222,7 +223,7 @@ program
     process.once("SIGINT", () => ac.abort());
     process.once("SIGTERM", () => ac.abort());
     process.exitCode = await runTail(
-      { file: files.length > 0 ? files : "./guardwire-decisions.ndjson", follow: o.follow, pending: o.pending, json: o.json, color: o.color && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, decision: o.decision, method: o.method, tool: o.tool, session: o.session, task: o.task, signal: ac.signal },
+      { file: files.length > 0 ? files : defaultLogs(), follow: o.follow, pending: o.pending, json: o.json, color: o.color && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, decision: o.decision, method: o.method, tool: o.tool, session: o.session, task: o.task, signal: ac.signal },
       process.stdout,
       process.stderr,
     );

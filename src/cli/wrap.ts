@@ -5,6 +5,7 @@ import { DEFAULT_MAX_FRAME_BYTES } from "../protocol/safe-json.js";
 import { alertsFromFlags, closeAlerts, openAlerts, type AlertFlags } from "./alerts.js";
 import { buildGuardian, type GuardianOptions } from "./guardians.js";
 import { logView, openDecisionLog } from "./startup.js";
+import { defaultWrapLog, routeName } from "../install/wrap-entry.js";
 import { approvalsFromFlags, openApprovalChannels, type ApprovalFlags } from "./approval-channels.js";
 import { openOperator, startOperatorAdmin, type StartedAdmin } from "./admin.js";
 import { openTracing } from "./observe.js";
@@ -12,7 +13,8 @@ import { openTracing } from "./observe.js";
 export interface WrapOptions extends GuardianOptions, AlertFlags, ApprovalFlags {
   /** The route name in the log and in rules; derived from the server command when not given. */
   name?: string;
-  log: string;
+  /** Default: ./guardwire-decisions.<name>.ndjson, one file per server (a log has one writer). */
+  log?: string;
   maxFrameBytes?: number;
   logMaxBytes?: number;
   logPreview?: boolean;
@@ -31,7 +33,9 @@ export interface WrapOptions extends GuardianOptions, AlertFlags, ApprovalFlags 
 export async function runWrap(command: string[], opts: WrapOptions): Promise<number> {
   const [cmd, ...args] = command;
   if (!cmd) throw new GuardwireError("USAGE", "wrap needs a server command after --, e.g. guardwire wrap -- npx -y @modelcontextprotocol/server-everything");
-  if (opts.log === "/dev/stdout" || opts.log === "stdout") {
+  const route = opts.name ?? routeName(cmd, args);
+  const logDest = opts.log ?? defaultWrapLog(route);
+  if (logDest === "/dev/stdout" || logDest === "stdout") {
     throw new GuardwireError("USAGE", "the decision log cannot go to stdout in wrap mode (stdout carries the protocol); use a file or - for stderr");
   }
   const alertConfig = alertsFromFlags(opts);
@@ -39,7 +43,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   const { guardian, embedded, rules, close: stopWatching } = buildGuardian(opts, process.stderr);
   // One process, one file: a replica id only when the environment names one (docs/decision-log.md).
   const stamp = { replica: process.env.GUARDWIRE_REPLICA || undefined, ruleset: () => embedded.rules.hash };
-  const log = openDecisionLog({ dest: opts.log, stderr: process.stderr, maxBytes: opts.logMaxBytes, sync: opts.logSync, ...stamp }, "choose another path with --log");
+  const log = openDecisionLog({ dest: logDest, stderr: process.stderr, maxBytes: opts.logMaxBytes, sync: opts.logSync, ...stamp }, "choose another path with --log");
   const flush = () => {
     try {
       log.flushSync();
@@ -57,7 +61,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   const { sink, sessions } = operator;
   let admin: StartedAdmin | undefined;
   if (opts.admin) {
-    const ui = { embedded, rules, log: logView(opts.log, log) };
+    const ui = { embedded, rules, log: logView(logDest, log) };
     admin = await startOperatorAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, operator, measured: { log, alerts, ruleset: stamp.ruleset }, links: channels.links, console: ui });
   }
   channels.listening(admin?.url);
@@ -76,7 +80,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
       log: sink,
       failMode: opts.failMode,
       maxFrameBytes: opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
-      route: opts.name ?? routeName(cmd, args),
+      route,
       logPreview: opts.logPreview ?? false,
       guardianTimeoutMs: (opts.guardianTimeoutMs ?? 2000) + 500,
       alerts,
@@ -117,21 +121,6 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
 
 /** wrap's exit code when an operator killed its session (docs/sessions.md). */
 const KILLED_EXIT = 3;
-
-const LAUNCHERS = new Set(["node", "npx", "npm", "pnpm", "yarn", "bunx", "bun", "deno", "python", "python3", "uv", "uvx", "pipx", "docker", "podman", "sh", "bash"]);
-
-/** `npx -y @modelcontextprotocol/server-filesystem /tmp` → "server-filesystem"; `./my-server` → "my-server". */
-export function routeName(cmd: string, args: string[]): string {
-  const base = (s: string) => (s.split(/[\\/]/).pop() ?? s).replace(/\.(m?js|cjs|ts|py|exe)$/, "");
-  if (!LAUNCHERS.has(base(cmd))) return base(cmd);
-  const target = args.find((a) => !a.startsWith("-") && !["run", "exec", "x", "dlx"].includes(a));
-  if (!target) return base(cmd);
-  // node …/server-everything/dist/index.js → "server-everything": generic file and folder names say nothing.
-  const parts = target.replace(/@[^/@]+$/, "").split(/[\\/]/).map(base).filter(Boolean);
-  const generic = new Set(["index", "main", "server", "cli", "dist", "build", "src", "lib", "bin", "out"]);
-  for (let i = parts.length - 1; i >= 0; i--) if (!generic.has(parts[i] as string)) return parts[i] as string;
-  return base(target);
-}
 
 function signalNumber(sig: NodeJS.Signals): number {
   const table: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };

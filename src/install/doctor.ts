@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, readFileSync, statSync } from "node:
 import { dirname, isAbsolute } from "node:path";
 import { parsePins } from "../guardian/state.js";
 import { findClientConfigs, listServers, type Where } from "./clients.js";
-import { unwrap, wrapFlags } from "./wrap-entry.js";
+import { defaultWrapLog, routeName, unwrap, wrapFlags } from "./wrap-entry.js";
 
 /*
  * doctor: is every server guarded, and would the guarded ones start? Each finding says what to do. Nothing here
@@ -70,7 +70,9 @@ function guardedFindings(launches: string[][], o: DoctorInput): Finding[] {
     for (const t of tokens.slice(0, at).filter((t) => isAbsolute(t))) {
       once(`exe ${t}`, () => (existsSync(t) ? undefined : { ok: false, what: `guarded servers run ${t}, which does not exist`, fix: "run `guardwire install` again from the guardwire you use now" }));
     }
-    const log = opts.log ?? "./guardwire-decisions.ndjson";
+    const inner = tokens.indexOf("--", at);
+    const [cmd, ...args] = inner < 0 ? [] : tokens.slice(inner + 1);
+    const log = opts.log ?? defaultWrapLog(opts.name ?? (cmd ? routeName(cmd, args) : "server"));
     once(`log ${log}`, () => logFinding(log));
     once(`rules ${opts.rules.join("\0")}`, () => {
       const problem = o.checkRules(opts.rules);

@@ -94,3 +94,26 @@ export function launchChanges(serversPath: string[], name: string, launch: Launc
     { path: [...at, "args"], value: launch.args },
   ];
 }
+
+const LAUNCHERS = new Set(["node", "npx", "npm", "pnpm", "yarn", "bunx", "bun", "deno", "python", "python3", "uv", "uvx", "pipx", "docker", "podman", "sh", "bash"]);
+
+/** `npx -y @modelcontextprotocol/server-filesystem /tmp` → "server-filesystem"; `./my-server` → "my-server". */
+export function routeName(cmd: string, args: string[]): string {
+  const base = (s: string) => (s.split(/[\\/]/).pop() ?? s).replace(/\.(m?js|cjs|ts|py|exe)$/, "");
+  if (!LAUNCHERS.has(base(cmd))) return base(cmd);
+  const target = args.find((a) => !a.startsWith("-") && !["run", "exec", "x", "dlx"].includes(a));
+  if (!target) return base(cmd);
+  // node …/server-everything/dist/index.js → "server-everything": generic file and folder names say nothing.
+  const parts = target.replace(/@[^/@]+$/, "").split(/[\\/]/).map(base).filter(Boolean);
+  const generic = new Set(["index", "main", "server", "cli", "dist", "build", "src", "lib", "bin", "out"]);
+  for (let i = parts.length - 1; i >= 0; i--) if (!generic.has(parts[i] as string)) return parts[i] as string;
+  return base(target);
+}
+
+/**
+ * Where `wrap` logs without `--log`: a file per server name in the working folder, since a log has one writer and a
+ * client starts its servers together (`guardwire tail` with no file reads them all).
+ */
+export function defaultWrapLog(name: string): string {
+  return `./guardwire-decisions.${name.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[.-]+/, "") || "server"}.ndjson`;
+}

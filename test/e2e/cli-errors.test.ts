@@ -64,7 +64,7 @@ describe("start-up failures: one line with the fix, never a stack trace", () => 
     // `mktemp -d` is not.)
     const asUser = process.getuid?.() === 0 ? ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--"] : [];
     const r = run(["wrap", "--pins", join(ro, "pins.json"), "--", "true"], { cwd: ro }, asUser);
-    expectOneLine(r, 2, /^guardwire: cannot write the decision log \.\/guardwire-decisions\.ndjson: permission denied \(EACCES\); choose another path with --log$/);
+    expectOneLine(r, 2, /^guardwire: cannot write the decision log \.\/guardwire-decisions\.true\.ndjson: permission denied \(EACCES\); choose another path with --log$/);
   });
 
   it("a log path that is a directory", () => {
