@@ -28,6 +28,16 @@ export function renderBlock(id: JsonRpcId, method: string | null, verdict: Verdi
   return errorResponse(id, ErrorCode.DeniedByPolicy, "Denied by policy", data);
 }
 
+/**
+ * A call refused because its tool changed (reason `TOOL_CHANGED`) shows the caller still lists that tool: it is told
+ * to list again (`notifications/tools/list_changed`), and gets the list without it. Null for anything else.
+ */
+export function staleToolListNotice(method: string | null, verdict: Verdict): string | null {
+  return method === "tools/call" && verdict.reasonCode.includes("TOOL_CHANGED") ? TOOLS_LIST_CHANGED : null;
+}
+
+const TOOLS_LIST_CHANGED = JSON.stringify({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+
 /** Why the server did not answer: a reason, and its HTTP status (with `Retry-After`) when it answered with one. */
 export interface UpstreamFailure {
   reason: string;

@@ -1,6 +1,6 @@
 import { createHash, hash, randomBytes } from "node:crypto";
 import { alertFromDecision, type AlertSink } from "../alerts/event.js";
-import { renderBlock, renderUpstreamFailure, DEFAULT_RENDER, type RenderOptions } from "../actions/render.js";
+import { renderBlock, renderUpstreamFailure, staleToolListNotice, DEFAULT_RENDER, type RenderOptions } from "../actions/render.js";
 import type { DecisionInput } from "../decision-log/record.js";
 import { buildAosRequest, type AosProtocolMethod, type AosRequest, type AosResponse } from "../guardian/aos.js";
 import type { Guardian } from "../guardian/guardian.js";
@@ -452,6 +452,8 @@ export class Session {
     if (v.action === "hold") return this.hold(p, v);
     if (v.action === "block") {
       if (p.kind === "request") {
+        const stale = p.direction === "outbound" && !p.batch ? staleToolListNotice(p.method, v) : null;
+        if (stale) this.downstream.send(stale, { stream: key });
         this.reply(sender, renderBlock(p.id, p.method, v, this.opts.render, isStatelessVersion(envelopeVersionOf(p.message))), p.batch, p.carry);
         // A denied request that reuses a pending id says nothing about the pending one (its cancellation still goes on).
         if (p.direction === "outbound" && key && !this.pendingOut.has(key)) this.rememberDenied(key);

@@ -1,13 +1,14 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { CLI, connectWrapped, readLog, ROOT, tempDir } from "../helpers.js";
 
 const SERVER = join(ROOT, "test", "fixtures", "servers", "rug-pull-server.mjs");
 type Text = { content: { type: string; text: string }[]; isError?: boolean };
 
 describe("a rug pull through guardwire wrap (default pack, real MCP SDK client and server)", () => {
-  it("takes away only the changed tool, refuses calls to it naming it, and pins show / approve work on it", async () => {
+  it("takes away only the changed tool, refuses calls to it naming it (and tells the client its list is stale), and pins show / approve work on it", async () => {
     const dir = tempDir();
     const pins = join(dir, "pins.json");
     const log = join(dir, "decisions.ndjson");
@@ -16,7 +17,13 @@ describe("a rug pull through guardwire wrap (default pack, real MCP SDK client a
       expect((await w.client.listTools()).tools.map((t) => t.name)).toEqual(["get_time", "echo"]);
       // The server changes get_time: the list the client gets has only echo.
       expect((await w.client.listTools()).tools.map((t) => t.name)).toEqual(["echo"]);
+      // A call to the changed tool shows the client still lists it: guardwire tells it to list again.
+      let listChanged = 0;
+      w.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        listChanged++;
+      });
       const refused = (await w.client.callTool({ name: "get_time", arguments: {} })) as Text;
+      await expect.poll(() => listChanged, { timeout: 5000 }).toBe(1);
       expect(refused.isError).toBe(true);
       expect(refused.content[0]?.text).toContain(`tool "get_time" of server "rug-pull" changed (description, annotations)`);
       expect(refused.content[0]?.text).toContain("guardwire pins show rug-pull get_time");
