@@ -5,7 +5,7 @@
 // (inbound). Reports each build's median over rounds of the per-round mean µs per evaluation.
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { numberArg } from "./lib.mjs";
+import { judgementCall, numberArg } from "./lib.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const other = process.argv[2] && !process.argv[2].startsWith("--") ? resolve(process.argv[2]) : null;
@@ -18,20 +18,7 @@ const packArg = process.argv.indexOf("--pack");
 const pack = packArg > 0 ? process.argv[packArg + 1] : "balanced";
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-const call = (i) => ({
-  jsonrpc: "2.0",
-  id: i,
-  method: "tools/call",
-  params: {
-    name: "run_command",
-    arguments: {
-      command: `cd /home/dev/project && npm run build && git status --short # ${i}`,
-      cwd: "/home/dev/project",
-      path: "/home/dev/project/src/components/nested/module/implementation.ts",
-      text: "Refactor the session module so that request ids are correlated in both directions; ".repeat(8),
-    },
-  },
-});
+const call = judgementCall;
 const echo = (i) => ({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "echo", arguments: { message: `hello ${i}` } } });
 const result = (i) => ({
   jsonrpc: "2.0",
