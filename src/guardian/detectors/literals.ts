@@ -2,7 +2,7 @@ import type { StringSite } from "./scan.js";
 
 /*
  * The detectors' literal prefilter for a short message: one pass over all its strings notes which pairs of adjacent
- * ASCII characters it holds (case-folded), which single characters, and how many digits. A literal whose pairs are
+ * characters it holds (case-folded), which single characters, and how many digits. A literal whose pairs are
  * not all there cannot occur in the message in any case, so a detector whose literals are all absent skips its
  * regexes. Only a necessary condition: whatever it lets through is still decided by the detector's own regexes, so
  * the findings are exactly those of a full scan (a test holds them to it).
@@ -26,10 +26,10 @@ export function literalId(text: string): number {
   const key = text.toLowerCase();
   let id = ids.get(key);
   if (id === undefined) {
-    if (!/^[\x01-\x7f]+$/.test(key)) throw new Error(`a prefilter literal is ASCII without NUL: ${JSON.stringify(text)}`);
+    if (!/^[\x00-\x7f]+$/.test(key)) throw new Error(`a prefilter literal is ASCII: ${JSON.stringify(text)}`);
     const seen = new Int32Array(key.length);
-    seen[0] = key.charCodeAt(0);
-    for (let i = 1; i < key.length; i++) seen[i] = (key.charCodeAt(i - 1) << 7) | key.charCodeAt(i);
+    seen[0] = fold(key.charCodeAt(0));
+    for (let i = 1; i < key.length; i++) seen[i] = (fold(key.charCodeAt(i - 1)) << 7) | fold(key.charCodeAt(i));
     id = registry.length;
     registry.push(seen);
     ids.set(key, id);
@@ -56,9 +56,12 @@ export class MessageLiterals {
   }
 }
 
-/** ASCII folded to lower case; every other character is 0, which no literal holds (non-`u` `i` regexes never match an ASCII letter with one). */
-const FOLD = new Uint8Array(128);
-for (let c = 1; c < 128; c++) FOLD[c] = c >= 65 && c <= 90 ? c + 32 : c;
+/**
+ * Characters as the pass sees them: the 0x20 bit set (upper-case ASCII letters become lower-case) and only the low
+ * seven bits kept. Coarser than case folding (`@` and a backtick, or a non-ASCII character and some ASCII one, look
+ * alike), which only lets more through, and branch-free.
+ */
+const fold = (c: number): number => (c | 0x20) & 0x7f;
 
 /** The pass (epoch) that last saw each character and each pair of characters: nothing is cleared between messages. */
 const singles = new Uint16Array(128);
@@ -103,7 +106,7 @@ function mark(sites: StringSite[]): number {
     let prev = 0;
     for (let i = 0; i < v.length; i++) {
       const c = v.charCodeAt(i);
-      const f = c < 128 ? (FOLD[c] as number) : 0;
+      const f = fold(c);
       singles[f] = e;
       pairs[(prev << 7) | f] = e;
       prev = f;
