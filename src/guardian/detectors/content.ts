@@ -173,18 +173,21 @@ class PatternGroup {
   }
 }
 
-/** All of a message's strings, joined, when they are short together (else null); computed once per message. */
-const joined = new WeakMap<StringSite[], string | null>();
+/**
+ * All of a message's strings, joined, when they are short together (else null). Kept for the last message only (the
+ * detectors of one message ask one after the other), and only a short one, so no large message outlives its turn.
+ */
+let lastSites: StringSite[] | null = null;
+let lastJoined = "";
 function shortText(sites: StringSite[]): string | null {
   if (sites.length === 1) return (sites[0] as StringSite).value.length < LONG ? (sites[0] as StringSite).value : null;
-  let all = joined.get(sites);
-  if (all === undefined) {
-    let size = 0;
-    for (const s of sites) size += s.value.length + 1;
-    all = size < LONG ? sites.map((s) => s.value).join("\n") : null;
-    joined.set(sites, all);
-  }
-  return all;
+  if (sites === lastSites) return lastJoined;
+  let size = 0;
+  for (const s of sites) size += s.value.length + 1;
+  if (size >= LONG) return null;
+  lastSites = sites;
+  lastJoined = sites.map((s) => s.value).join("\n");
+  return lastJoined;
 }
 
 /** Records a match of `p` (or its group) unless `accept` turns it down. */

@@ -40,7 +40,7 @@ export function literalId(text: string): number {
 /** What one pass found in a message. */
 export class MessageLiterals {
   constructor(
-    private readonly sites: StringSite[],
+    readonly sites: StringSite[],
     private stamp: number,
     /** How many ASCII digits the message holds. */
     readonly digits: number,
@@ -68,25 +68,21 @@ const singles = new Uint16Array(128);
 const pairs = new Uint16Array(128 * 128);
 let epoch = 0;
 
-/** The last message asked about: the detectors of one message ask one after the other. */
-let lastSites: StringSite[] | null = null;
+/**
+ * The last message asked about (the detectors of one message ask one after the other), and only a short one, so no
+ * large message outlives its turn here.
+ */
 let last: MessageLiterals | null = null;
 
 /** The literals of a short message (null for a long one), computed once per list of strings. */
 export function literalsOf(sites: StringSite[]): MessageLiterals | null {
-  if (sites !== lastSites) {
-    lastSites = sites;
-    last = scan(sites);
-  }
-  return last;
-}
-
-function scan(sites: StringSite[]): MessageLiterals | null {
+  if (last !== null && last.sites === sites) return last;
   let size = 0;
   for (const s of sites) size += s.value.length;
   if (size >= SHORT) return null;
   const stamp = mark(sites);
-  return new MessageLiterals(sites, stamp, markedDigits);
+  last = new MessageLiterals(sites, stamp, markedDigits);
+  return last;
 }
 
 /** The ASCII digits the last `mark` saw. */
