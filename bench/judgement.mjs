@@ -6,6 +6,7 @@ import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { judgementCall } from "./lib.mjs";
 import { buildAosRequest, EmbeddedGuardian, loadRules, readRuleSources } from "../dist/index.js";
 import { RemoteGuardian } from "../dist/guardian/remote.js";
 
@@ -16,20 +17,7 @@ const { ruleSet } = loadRules(readRuleSources(join(root, "rules", "balanced.yaml
 const guardian = new EmbeddedGuardian(ruleSet);
 
 // 1. A 1 KB tools/call: every rule of the pack that matches a tool call runs its detectors.
-const call = (i) => ({
-  jsonrpc: "2.0",
-  id: i,
-  method: "tools/call",
-  params: {
-    name: "run_command",
-    arguments: {
-      command: `cd /home/dev/project && npm run build && git status --short # ${i}`,
-      cwd: "/home/dev/project",
-      path: "/home/dev/project/src/components/nested/module/implementation.ts",
-      text: "Refactor the session module so that request ids are correlated in both directions; ".repeat(8),
-    },
-  },
-});
+const call = judgementCall;
 const ctx = { direction: "outbound", session: "s-bench", route: "bench", transport: "stdio" };
 const reqs = Array.from({ length: 32 }, (_v, i) => buildAosRequest("protocols/MCP", call(i), ctx));
 const bytes = JSON.stringify(call(0)).length;

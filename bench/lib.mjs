@@ -63,3 +63,21 @@ export function numberArg(name, dflt) {
   const i = process.argv.indexOf(name);
   return i > 0 ? Number(process.argv[i + 1]) : dflt;
 }
+
+/** The judgement bench's 942 B `tools/call` (a shell command, paths and a paragraph of text), with id `i`. */
+export function judgementCall(i) {
+  return {
+    jsonrpc: "2.0",
+    id: i,
+    method: "tools/call",
+    params: {
+      name: "run_command",
+      arguments: {
+        command: `cd /home/dev/project && npm run build && git status --short # ${i}`,
+        cwd: "/home/dev/project",
+        path: "/home/dev/project/src/components/nested/module/implementation.ts",
+        text: "Refactor the session module so that request ids are correlated in both directions; ".repeat(8),
+      },
+    },
+  };
+}

@@ -1,19 +1,6 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import { detectAllPatterns } from "../../src/guardian/detectors/content.js";
-
-/** Every string value in the labelled corpus: attacks and benign traffic alike. */
-function corpusStrings(): string[] {
-  const out: string[] = [];
-  const walk = (v: unknown): void => {
-    if (typeof v === "string") out.push(v);
-    else if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === "object") Object.values(v).forEach(walk);
-  };
-  for (const f of ["attacks", "benign"]) walk(parse(readFileSync(`test/fixtures/corpus/${f}.test.yaml`, "utf8")));
-  return out;
-}
+import { corpusStrings } from "../support/corpus-strings.js";
 
 const crafted = [
   "mail ana@example.org, bob.smith+x@mail.co.uk and x@y, then @scope/pkg and a@b.c",

@@ -1,4 +1,5 @@
 import { entropy } from "./exfiltration.js";
+import { literalId, literalsOf } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -81,8 +82,13 @@ function candidates(v: string): number[] {
   return at.length > 1 ? [...new Set(at)].sort((a, b) => a - b) : at;
 }
 
-export function detectSecretAssignments(sites: StringSite[]): Detection[] {
+const STEM_IDS = STEMS.map(literalId);
+
+/** Secret assignments; `prefilter` false skips the message-wide stem check (what it must never change). */
+export function detectSecretAssignments(sites: StringSite[], prefilter = true): Detection[] {
   const out: Detection[] = [];
+  const lits = prefilter ? literalsOf(sites) : null;
+  if (lits !== null && !lits.any(STEM_IDS)) return out;
   for (const site of sites) {
     const v = site.value;
     let lastEnd = 0;

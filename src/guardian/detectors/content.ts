@@ -1,4 +1,5 @@
 import { escapeRegExp, globRegExp } from "../../protocol/glob.js";
+import { literalId, literalsOf } from "./literals.js";
 import { findAll, type Detection, type StringSite } from "./scan.js";
 
 /*
@@ -23,6 +24,8 @@ interface Pattern {
   anchor?: { literal: string; back: RegExp; max: number; after: RegExp };
   group?: number;
   accept?: (match: string) => boolean;
+  /** Every match holds at least this many ASCII digits: a message with fewer is skipped. */
+  digits?: number;
 }
 
 /** Strings at least this long take the literal-search paths; shorter ones one small regex. */
@@ -92,6 +95,9 @@ class CompiledPattern {
   readonly group: number;
   readonly accept: ((match: string) => boolean) | null;
   readonly needles: Needle[] | null;
+  /** The `needs` as ids for the message-wide prefilter (`literals.ts`). */
+  readonly needIds: number[] | null;
+  readonly digits: number;
   /**
    * A test that any of the message's strings could match, run on all of them joined by newlines: the literals it
    * needs, or for a pattern without literals and without `^`/`$` (which a newline would change) `re` itself.
@@ -109,6 +115,8 @@ class CompiledPattern {
     this.group = p.group ?? 0;
     this.accept = p.accept ?? null;
     this.needles = p.needs ? p.needs.map((n) => needle(n, ci)) : null;
+    this.needIds = p.needs ? p.needs.map(literalId) : null;
+    this.digits = p.digits ?? 0;
     const anchors = /(?<!\\)\$|(?<![[\\])\^/.test(p.re.source);
     this.prefilter = p.needs
       ? new RegExp(p.needs.map(escapeRegExp).join("|"), ci ? "i" : "")
@@ -132,22 +140,20 @@ class CompiledPattern {
  */
 class PatternGroup {
   private readonly patterns: CompiledPattern[];
-  /** Every literal any pattern needs, in any case: when none occurs in a short message, those patterns are all skipped. */
-  private readonly anyNeeds: RegExp | null;
   constructor(patterns: Pattern[]) {
     this.patterns = patterns.map((p) => new CompiledPattern(p));
-    const needs = [...new Set(patterns.flatMap((p) => p.needs ?? []))];
-    this.anyNeeds = needs.length > 0 ? new RegExp(needs.map(escapeRegExp).join("|"), "i") : null;
   }
 
   run(sites: StringSite[], only?: (p: CompiledPattern) => boolean, exhaustive = false): Detection[] {
     const out: Detection[] = [];
-    // A short message is asked once per pattern, on all its strings together, before any one string is.
-    const all = exhaustive ? null : shortText(sites);
-    const needsPossible = all === null || this.anyNeeds === null || this.anyNeeds.test(all);
+    // A short message: first the literals and digits every pattern needs, from one pass shared by all detectors;
+    // then each pattern that may match is asked once, on all the strings together, before any one string is.
+    const lits = exhaustive ? null : literalsOf(sites);
+    let all: string | null | undefined = exhaustive ? null : undefined;
     for (const p of this.patterns) {
       if (only && !only(p)) continue;
-      if (!needsPossible && p.needles !== null) continue;
+      if (lits !== null && ((p.needIds !== null && !lits.any(p.needIds)) || p.digits > lits.digits)) continue;
+      if (all === undefined) all = shortText(sites);
       if (all !== null && p.prefilter !== null && !p.prefilter.test(all)) continue;
       for (const site of sites) {
         if (exhaustive) {
@@ -167,18 +173,21 @@ class PatternGroup {
   }
 }
 
-/** All of a message's strings, joined, when they are short together (else null); computed once per message. */
-const joined = new WeakMap<StringSite[], string | null>();
+/**
+ * All of a message's strings, joined, when they are short together (else null). Kept for the last message only (the
+ * detectors of one message ask one after the other), and only a short one, so no large message outlives its turn.
+ */
+let lastSites: StringSite[] | null = null;
+let lastJoined = "";
 function shortText(sites: StringSite[]): string | null {
   if (sites.length === 1) return (sites[0] as StringSite).value.length < LONG ? (sites[0] as StringSite).value : null;
-  let all = joined.get(sites);
-  if (all === undefined) {
-    let size = 0;
-    for (const s of sites) size += s.value.length + 1;
-    all = size < LONG ? sites.map((s) => s.value).join("\n") : null;
-    joined.set(sites, all);
-  }
-  return all;
+  if (sites === lastSites) return lastJoined;
+  let size = 0;
+  for (const s of sites) size += s.value.length + 1;
+  if (size >= LONG) return null;
+  lastSites = sites;
+  lastJoined = sites.map((s) => s.value).join("\n");
+  return lastJoined;
 }
 
 /** Records a match of `p` (or its group) unless `accept` turns it down. */
@@ -315,17 +324,19 @@ const PII: Pattern[] = [
   {
     type: "pii.credit_card",
     re: /(?<![\d.])(?:\d[ -]?){12,18}\d(?![\d.])/g,
+    digits: 13,
     accept: (s) => {
       const digits = s.replace(/[ -]/g, "");
       return digits.length >= 13 && digits.length <= 19 && /^[2-6]/.test(digits) && luhn(digits);
     },
   },
-  { type: "pii.ssn", re: /(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])/g },
-  { type: "pii.phone", re: /(?<![\w+])(?:\+\d{1,3}[ .-]?)?(?:\(\d{3}\)\s?|\d{3}[ .-])\d{3}[ .-]\d{4}(?![\w-])/g },
-  { type: "pii.iban", re: /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/g, accept: ibanValid },
+  { type: "pii.ssn", re: /(?<![\d-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\d-])/g, digits: 9 },
+  { type: "pii.phone", re: /(?<![\w+])(?:\+\d{1,3}[ .-]?)?(?:\(\d{3}\)\s?|\d{3}[ .-])\d{3}[ .-]\d{4}(?![\w-])/g, digits: 10 },
+  { type: "pii.iban", re: /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/g, accept: ibanValid, digits: 2 },
   {
     type: "pii.ip",
     re: /(?<![\d.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\d.])/g,
+    digits: 4,
     accept: (ip) => !/^(?:127\.|0\.|10\.|192\.168\.|169\.254\.|172\.(?:1[6-9]|2\d|3[01])\.|255\.)/.test(ip),
   },
 ];
@@ -371,7 +382,11 @@ export function detectPromptInjection(sites: StringSite[]): Detection[] {
 
 const POISONING: Pattern[] = [
   { type: "tool_poisoning.hidden_tag", re: /<\/?(?:IMPORTANT|SYSTEM|instructions?|secret|hidden|admin|note\s+to\s+(?:ai|assistant|model))\b[^>]{0,50}>/gi, needs: ["<"] },
-  { type: "tool_poisoning.sensitive_file", re: /(?:~|\$HOME|%USERPROFILE%)?[/\\]?(?:\.ssh[/\\]\S{0,40}|\.aws[/\\]credentials|\.env\b|id_rsa\b|mcp\.json|\.cursor[/\\]|claude_desktop_config\.json|\.netrc|\.git-credentials)/gi },
+  {
+    type: "tool_poisoning.sensitive_file",
+    re: /(?:~|\$HOME|%USERPROFILE%)?[/\\]?(?:\.ssh[/\\]\S{0,40}|\.aws[/\\]credentials|\.env\b|id_rsa\b|mcp\.json|\.cursor[/\\]|claude_desktop_config\.json|\.netrc|\.git-credentials)/gi,
+    needs: [".ssh", ".aws", ".env", "id_rsa", "mcp.json", ".cursor", "claude_desktop_config.json", ".netrc", ".git-credentials"],
+  },
   { type: "tool_poisoning.chained_instruction", re: /\b(?:before|after|prior\s+to)\s+(?:using|calling|running|invoking)\s+(?:this|the|any)\s+tool\b[^.\n]{0,120}\b(?:must|should|always|first)\b/gi },
   { type: "tool_poisoning.chained_instruction", re: /\b(?:you\s+must|always|first)\s+(?:call|use|invoke|run)\s+(?:the\s+)?[`'"]?[\w.-]+[`'"]?\s+tool\b[^.\n]{0,80}\b(?:with|and\s+pass|passing|including)\b/gi },
   { type: "tool_poisoning.parameter_smuggling", re: /\b(?:pass|put|include|send|add)\s+(?:the\s+)?(?:contents?|value|text)\s+of\s+[^.\n]{1,80}\s+(?:in|into|as)\s+(?:the\s+)?[`'"]?\w+[`'"]?\s+(?:parameter|argument|field)/gi },
@@ -401,19 +416,23 @@ const SENSITIVE: { type: string; re: RegExp }[] = [
   { type: "sensitive_path.traversal", re: /(?:^|[/\\])\.\.[/\\]\.\.(?:[/\\]|$)|%2e%2e(?:%2f|%5c|\/)/i },
 ];
 
-/** One pass over a string: without one of these, no token in it can be a sensitive path. */
-const SENSITIVE_HINT = /\.ssh|id_|\.aws|\.azure|gcloud|\.kube|\.docker|\.config|\.env|netrc|credentials|\.npmrc|\.pypirc|\.pgpass|\.htpasswd|\.vault|\.terraformrc|secrets\.|\.gnupg|\.password|eychain|\/etc\/|\/root|\/proc\/|docker\.sock|ystem32|hrom|rave|dge|irefox|afari|\.\.[/\\]|%2[eE]%2[eE]/;
-/** The same for the names an attacker could write in another case on a case-insensitive file system. */
-const SENSITIVE_HINT_ANY_CASE = /\.ssh|\.aws|\.env|id_[rde]|\.kube|\.docker|\.gnupg|shadow|sudoers|netrc|credentials/i;
+/**
+ * Without one of these (in any case: the paths are matched in any case, as Windows and macOS file systems do), no
+ * token in a string can be a sensitive path.
+ */
+const HINTS = [".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", ".config", ".env", "netrc", "credentials", ".npmrc", ".pypirc", ".pgpass", ".htpasswd", ".vault", ".terraformrc", "secrets.", ".gnupg", ".password", "eychain", "/etc/", "/root", "/proc/", "docker.sock", "ystem32", "hrom", "rave", "dge", "irefox", "afari", "../", "..\\", "%2e%2e", "shadow", "sudoers"];
+const SENSITIVE_HINT = new RegExp(HINTS.map(escapeRegExp).join("|"), "i");
+const SENSITIVE_HINT_IDS = HINTS.map(literalId);
 /** A token can only be a path if it has a separator or starts like a dotfile. */
 const PATHISH = /[/\\]|^\.|^id_|%2e/i;
 
-export function detectSensitivePath(sites: StringSite[]): Detection[] {
+/** Sensitive paths; `prefilter` false takes every token of every string (what the hints must never change). */
+export function detectSensitivePath(sites: StringSite[], prefilter = true): Detection[] {
   const out: Detection[] = [];
-  const all = shortText(sites);
-  if (all !== null && !SENSITIVE_HINT.test(all) && !SENSITIVE_HINT_ANY_CASE.test(all)) return out;
+  const lits = prefilter ? literalsOf(sites) : null;
+  if (lits !== null && !lits.any(SENSITIVE_HINT_IDS)) return out;
   for (const site of sites) {
-    if (!SENSITIVE_HINT.test(site.value) && !SENSITIVE_HINT_ANY_CASE.test(site.value)) continue;
+    if (prefilter && !SENSITIVE_HINT.test(site.value)) continue;
     // A whole value that is one path may contain spaces ("…/Default/Login Data").
     if (site.value.length < 4096 && !site.value.includes("\n") && site.value.includes(" ")) {
       const whole = site.value.trim();

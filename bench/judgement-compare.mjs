@@ -1,0 +1,60 @@
+// Before/after for the guardian's judgement on a shared, noisy machine: `node bench/judgement-compare.mjs <other
+// checkout, built> [--rounds N] [--pack name]` evaluates the default pack (or rules/<name>.yaml) in process with both
+// builds IN THE SAME RUN, alternating rounds of 4,000 evaluations, so load that comes and goes falls on both alike.
+// Messages: judgement.mjs's 942 B `tools/call` (outbound), a short `echo` call, and a 1 KB benign tool result
+// (inbound). Reports each build's median over rounds of the per-round mean µs per evaluation.
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { judgementCall, numberArg } from "./lib.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const other = process.argv[2] && !process.argv[2].startsWith("--") ? resolve(process.argv[2]) : null;
+if (!other) {
+  console.error("usage: node bench/judgement-compare.mjs <other guardwire checkout, built> [--rounds N] [--pack name]");
+  process.exit(2);
+}
+const ROUNDS = numberArg("--rounds", 30);
+const packArg = process.argv.indexOf("--pack");
+const pack = packArg > 0 ? process.argv[packArg + 1] : "balanced";
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+const call = judgementCall;
+const echo = (i) => ({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "echo", arguments: { message: `hello ${i}` } } });
+const result = (i) => ({
+  jsonrpc: "2.0",
+  id: i,
+  result: { content: [{ type: "text", text: `Build ${i} finished. The parser now reads each frame once and the session forwards it in the same turn; `.repeat(9) }] },
+});
+const shapes = {
+  "1 KB tools/call, outbound": (M, i) => M.buildAosRequest("protocols/MCP", call(i), { direction: "outbound", session: "s", route: "bench", transport: "stdio" }),
+  "echo tools/call, outbound": (M, i) => M.buildAosRequest("protocols/MCP", echo(i), { direction: "outbound", session: "s", route: "bench", transport: "stdio" }),
+  "1 KB tool result, inbound": (M, i) =>
+    M.buildAosRequest("protocols/MCP", result(i), { direction: "inbound", session: "s", route: "bench", transport: "stdio", request: { jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "run_tests", arguments: {} } } }),
+};
+
+async function build(dir) {
+  const M = await import(join(dir, "dist", "index.js"));
+  const { ruleSet } = M.loadRules(M.readRuleSources(join(root, "rules", `${pack}.yaml`)));
+  const guardian = new M.EmbeddedGuardian(ruleSet);
+  const reqs = Object.fromEntries(Object.entries(shapes).map(([k, f]) => [k, Array.from({ length: 32 }, (_v, i) => f(M, i))]));
+  return { guardian, reqs };
+}
+const builds = { before: await build(other), after: await build(root) };
+const per = Object.fromEntries(Object.keys(shapes).map((k) => [k, { before: [], after: [] }]));
+for (const b of Object.values(builds)) for (const k in shapes) for (let i = 0; i < 20000; i++) b.guardian.call(b.reqs[k][i % 32]);
+for (let r = 0; r < ROUNDS; r++) {
+  for (const k in shapes) {
+    for (const name of r % 2 ? ["before", "after"] : ["after", "before"]) {
+      const { guardian, reqs } = builds[name];
+      const t = performance.now();
+      for (let i = 0; i < 4000; i++) guardian.call(reqs[k][i % 32]);
+      per[k][name].push(((performance.now() - t) / 4000) * 1000);
+    }
+  }
+}
+console.log(`\nguardwire judgement compare — ${new Date().toISOString()}, node ${process.version}, pack ${pack}, ${ROUNDS} alternating rounds; before: ${other}`);
+for (const k in shapes) {
+  const b = median(per[k].before);
+  const a = median(per[k].after);
+  console.log(`  ${k.padEnd(28)} before ${b.toFixed(2)} µs, after ${a.toFixed(2)} µs (${(((a - b) / b) * 100).toFixed(0)} %)`);
+}
