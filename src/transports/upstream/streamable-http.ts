@@ -20,7 +20,9 @@ export interface StreamableHttpOptions {
 
 /** An HTTP connection pool for one route's upstream. */
 export function upstreamAgent(): Agent {
-  return new Agent({ keepAliveTimeout: 30_000, connectTimeout: 5_000, pipelining: 1 });
+  // A server's `Keep-Alive: timeout=5` (Node's default) is trusted for 1 s, not 3: a connection reused just as the
+  // server closes it fails a request the server never saw (-32052), and a busy event loop widens that window.
+  return new Agent({ keepAliveTimeout: 30_000, keepAliveTimeoutThreshold: 4_000, connectTimeout: 5_000, pipelining: 1 });
 }
 
 const MAX_RESUMES = 3;
