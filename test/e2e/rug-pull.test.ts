@@ -2,7 +2,10 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CLI, connectWrapped, readLog, ROOT, tempDir } from "../helpers.js";
+import { startServeCli, stopChild } from "../support/servers.js";
 
 const SERVER = join(ROOT, "test", "fixtures", "servers", "rug-pull-server.mjs");
 type Text = { content: { type: string; text: string }[]; isError?: boolean };
@@ -48,4 +51,31 @@ describe("a rug pull through guardwire wrap (default pack, real MCP SDK client a
       await w.client.close();
     }
   });
+});
+
+describe("a rug pull through guardwire serve (Streamable HTTP agent, stdio server, default pack)", () => {
+  it("takes away only the changed tool, refuses calls to it, and the notification to list again arrives over HTTP", async () => {
+    const dir = tempDir();
+    const log = join(dir, "decisions.ndjson");
+    const routes = ["  - name: rug", "    path: /mcp/rug", `    mcp: { command: "${process.execPath}", args: ["${SERVER}"] }`];
+    const { child, base } = await startServeCli(dir, { rules: "balanced", log, routes });
+    const client = new Client({ name: "t", version: "1" });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp/rug`)));
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["get_time", "echo"]);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["echo"]);
+      let listChanged = 0;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        listChanged++;
+      });
+      const refused = (await client.callTool({ name: "get_time", arguments: {} })) as Text;
+      expect(refused.isError).toBe(true);
+      expect(refused.content[0]?.text).toContain(`tool "get_time" of server "rug-pull" changed`);
+      await expect.poll(() => listChanged, { timeout: 5000 }).toBe(1);
+      expect(((await client.callTool({ name: "echo", arguments: { text: "hi" } })) as Text).content[0]?.text).toBe("hi");
+    } finally {
+      await client.close();
+      await stopChild(child);
+    }
+  }, 60_000);
 });
