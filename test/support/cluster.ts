@@ -93,7 +93,11 @@ async function startReplica(dir: string, id: string, key: string, redisUrl: stri
   writeFileSync(config, lines.join("\n") + "\n");
   const env = { ...(opts.env ?? process.env), GUARDWIRE_REPLICA: id, GUARDWIRE_ADMIN_FILE: adminFile };
   const child = spawn(process.execPath, [CLI, "serve", "--config", config, "--pins", join(dir, `${id}.pins.json`)], { stdio: ["ignore", "pipe", "pipe"], env });
-  const { match } = await waitFor(child, /serving (http:\/\/\S+)/);
+  // A replica that does not come up is stopped here: the cluster's stop() only knows the ones that did.
+  const { match } = await waitFor(child, /serving (http:\/\/\S+)/).catch(async (e: unknown) => {
+    await stopChild(child);
+    throw e;
+  });
   return { id, base: match[1] as string, child, adminFile, config, stop: () => stopChild(child) };
 }
 

@@ -71,7 +71,11 @@ export async function startServeCli(dir: string, opts: { rules: string; log: str
   const routes = opts.routes ?? ["  - name: everything", "    path: /mcp/everything", `    mcp: { command: "${process.execPath}", args: ["${EVERYTHING}", stdio] }`];
   writeFileSync(config, [...lines, "routes:", ...routes].join("\n"));
   const child = spawn(process.execPath, [CLI, "serve", "--config", config, "--pins", join(dir, "pins.json")], { stdio: ["ignore", "pipe", "pipe"], env: opts.env ?? process.env });
-  const { match } = await waitFor(child, /serving (http:\/\/\S+)/);
+  // One that does not come up is stopped, not left behind.
+  const { match } = await waitFor(child, /serving (http:\/\/\S+)/).catch(async (e: unknown) => {
+    await stopChild(child);
+    throw e;
+  });
   return { child, base: match[1] as string };
 }
 
