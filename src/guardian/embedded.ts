@@ -3,10 +3,10 @@ import { canonicalize } from "../protocol/canonical.js";
 import type { JsonObject } from "../protocol/json-rpc.js";
 import { ErrorCode } from "../protocol/json-rpc.js";
 import { AOS_VERSION, STEP_METHODS, type AosRequest, type AosResponse, type AosResult } from "./aos.js";
-import { evaluate, kindOf, limitKey, matchesStatically, type Decision, type Limiter, type MessageContext, type SessionView } from "./evaluate.js";
+import { evaluate, factsOf, kindOf, limitKey, matchesStatically, type Decision, type Limiter, type MessageContext, type SessionView } from "./evaluate.js";
 import type { Guardian } from "./guardian.js";
 import type { CompiledRuleSet, Protocol } from "./rules/compile.js";
-import { MCP_PLUMBING, toolOf } from "../protocol/mcp.js";
+import { MCP_PLUMBING } from "../protocol/mcp.js";
 import { InputRequestStore, MemoryPinStore, PrefetchedLimiter, SessionStore, SlidingWindowLimiter, type SharedState, type WindowHit } from "./state.js";
 
 const STEPS = new Set(STEP_METHODS);
@@ -170,10 +170,7 @@ export class EmbeddedGuardian<Answer extends AosResponse | Promise<AosResponse> 
 
   /** What the rules that may fire on this message read and write, before any of it is read (their `match` decides). */
   private needs(protocol: Protocol, message: JsonObject, ctx: MessageContext): Needs {
-    const kind = ctx.kind ?? kindOf(message);
-    const request = ctx.request ?? null;
-    const method = typeof message.method === "string" ? message.method : typeof request?.method === "string" ? request.method : null;
-    const tool = toolOf(method ?? undefined, (kind === "response" ? request?.params : message.params) ?? null);
+    const { kind, method, tool } = factsOf(message, ctx);
     const countsIt = kind === "request" && method !== null && !HANDSHAKE.has(method);
     const needs: Needs = { session: false, windows: [], pins: false, writes: this.sessionRead && countsIt };
     for (const rule of this.ruleSet.candidates(protocol, ctx.direction, method)) {

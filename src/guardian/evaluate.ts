@@ -228,11 +228,7 @@ function evaluateMessage(
   session: SessionView | (() => SessionView) | null = null,
   opts: EvaluateOptions = {},
 ): Decision {
-  const kind = ctx.kind ?? kindOf(message);
-  const request = ctx.request ?? null;
-  const method = typeof message.method === "string" ? message.method : typeof request?.method === "string" ? request.method : null;
-  const params = (kind === "response" ? request?.params : message.params) ?? null;
-  const tool = toolOf(method ?? undefined, params);
+  const { kind, method, params, tool } = factsOf(message, ctx);
   const candidates = ruleSet.candidates(protocol, ctx.direction, method);
 
   let vars: Record<string, unknown> | null = null;
@@ -321,6 +317,18 @@ function evaluateMessage(
     filterToolList(decision, message, ctx, ruleSet);
   }
   return decision;
+}
+
+/**
+ * What rules match a message by: its kind, its method (a response's is its request's), the params that say what it is
+ * about (a response's are its request's) and the tool they name.
+ */
+export function factsOf(message: Record<string, unknown>, ctx: MessageContext): { kind: Kind; method: string | null; params: unknown; tool: string | null } {
+  const kind = ctx.kind ?? kindOf(message);
+  const request = ctx.request ?? null;
+  const method = typeof message.method === "string" ? message.method : typeof request?.method === "string" ? request.method : null;
+  const params = (kind === "response" ? request?.params : message.params) ?? null;
+  return { kind, method, params, tool: toolOf(method ?? undefined, params) };
 }
 
 /**
