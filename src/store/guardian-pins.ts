@@ -29,21 +29,8 @@ export class SharedPins extends MemoryPinStore {
     super();
     this.channel = store.key("pins-changed");
     store.client.defineCommand("gwPinApprove", { numberOfKeys: 2, lua: APPROVE });
-    const sub = store.subscriber();
-    sub.on("message", (channel: string, server: string) => {
-      if (channel === this.channel) void this.reread([server]);
-    });
-    // Without an offline queue a subscription can only be asked for on a ready connection; changes announced while
-    // either connection was down were missed, so the whole copy is read again once subscribed.
-    const subscribe = () =>
-      void sub
-        .subscribe(this.channel)
-        .then(() => this.load())
-        .catch(() => {
-          // tried again when the connection is next ready
-        });
-    sub.on("ready", subscribe);
-    if (sub.status === "ready") subscribe();
+    // Changes announced while either connection was down were missed: the whole copy is read again once subscribed.
+    store.listen(this.channel, (server) => void this.reread([server]), () => this.load());
     store.onState((s) => {
       if (s.state === "up") void this.load().catch(() => {});
       else this.loaded = false;

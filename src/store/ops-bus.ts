@@ -53,14 +53,7 @@ export class OpsBus {
     this.opts = { heartbeatMs: 5000, aliveMs: 15_000, replyMs: 3000, ...opts };
     this.channel = store.key("ops", "bus");
     this.alive = store.key("ops", "replicas");
-    const sub = store.subscriber();
-    // No offline queue: subscribe whenever the connection is (again) ready.
-    const subscribe = () => void sub.subscribe(this.channel).catch(() => undefined);
-    sub.on("ready", subscribe);
-    if (sub.status === "ready") subscribe();
-    sub.on("message", (channel: string, text: string) => {
-      if (channel === this.channel) this.receive(text);
-    });
+    store.listen(this.channel, (text) => this.receive(text));
     this.stopState = store.onState((s) => {
       if (s.state === "up") this.beat();
     });

@@ -84,6 +84,26 @@ export class SharedStore {
     return this.sub;
   }
 
+  /**
+   * Messages published on `channel`. The subscriber has no offline queue, so the subscription is asked for whenever
+   * its connection is (again) ready; `subscribed` runs after each, for a caller to catch up on what it missed.
+   */
+  listen(channel: string, onMessage: (text: string) => void, subscribed?: () => Promise<unknown>): void {
+    const sub = this.subscriber();
+    sub.on("message", (c: string, text: string) => {
+      if (c === channel) onMessage(text);
+    });
+    const subscribe = () =>
+      void sub
+        .subscribe(channel)
+        .then(() => subscribed?.())
+        .catch(() => {
+          // asked again when the connection is next ready
+        });
+    sub.on("ready", subscribe);
+    if (sub.status === "ready") subscribe();
+  }
+
   /** A key in guardwire's namespace: the prefix and the parts joined with `:`. */
   key(...parts: string[]): string {
     return this.prefix + parts.join(":");
