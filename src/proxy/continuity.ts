@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode } from "../protocol/json-rpc.js";
 import type { SharedStore } from "../store/redis.js";
+import { killedKey } from "../store/sessions-ops.js";
 import type { SessionTicket, SessionTokens } from "../store/session-token.js";
 import type { SessionContinuity, SessionState } from "../transports/downstream/streamable-http.js";
 
@@ -32,7 +33,6 @@ const ASKED_TTL_SECONDS = 600;
  * (src/proxy/forward.ts).
  */
 export function routeContinuity(o: ContinuityOptions, route: string, movable: boolean): SessionContinuity {
-  const killedOrEnded = (session: string) => [o.store?.key("session", session, "killed") ?? "", o.store?.key("session", session, "ended") ?? ""];
   const { store, forward } = o;
   const endedHere = new Set<string>();
   const relay: SessionContinuity["relay"] =
@@ -79,12 +79,12 @@ export function routeContinuity(o: ContinuityOptions, route: string, movable: bo
       const t = o.tokens.open(token);
       // A session that lives in a replica was forwarded there when that replica is alive; reaching here, it is gone.
       if (!t || t.route !== route || t.agent !== agent || t.owner !== null || endedHere.has(t.session)) return NOT_FOUND;
-      if (o.store) {
+      if (store) {
         try {
           // Once per session per replica, not per message: killed by an operator, or ended by the agent.
-          if ((await o.store.client.exists(...killedOrEnded(t.session))) > 0) return NOT_FOUND;
+          if ((await store.client.exists(killedKey(store, t.session), endedKey(store, t.session))) > 0) return NOT_FOUND;
         } catch {
-          if (o.store.onUnavailable === "closed") return { status: 503, code: ErrorCode.GuardianUnavailable, message: `Service Unavailable: ${o.store.unavailable().message}; the session cannot be continued on this replica now` };
+          if (store.onUnavailable === "closed") return { status: 503, code: ErrorCode.GuardianUnavailable, message: `Service Unavailable: ${store.unavailable().message}; the session cannot be continued on this replica now` };
         }
       }
       return { agent: t.agent, session: t.session, upstream: t.upstream === null ? null : { sessionId: t.upstream, protocolVersion: t.protocol }, server: t.server };
@@ -93,7 +93,12 @@ export function routeContinuity(o: ContinuityOptions, route: string, movable: bo
       if (endedHere.size >= ENDED_HERE) endedHere.delete(endedHere.values().next().value as string);
       endedHere.add(session);
       // Needs no answer: a replica that misses it finds the server's session gone on its first request.
-      o.store?.client.set(o.store.key("session", session, "ended"), "1", "EX", ENDED_TTL_SECONDS).catch(() => {});
+      store?.client.set(endedKey(store, session), "1", "EX", ENDED_TTL_SECONDS).catch(() => {});
     },
   };
+}
+
+/** The mark of a session ended for good (DELETE, the server lost it), beside an operator's kill (`killedKey`). */
+function endedKey(store: SharedStore, session: string): string {
+  return store.key("session", session, "ended");
 }

@@ -26,9 +26,9 @@ export class SessionForwarder {
     private readonly maxBodyBytes: number,
   ) {}
 
-  /** A connection per forwarded request: a kept-alive one the other replica is closing could fail a request that was sent. */
   /** Owners of tokens seen lately: opening a token (about 30 µs) is done once per token, not per request. */
   private readonly owners = new Map<string, string | null>();
+  /** A connection per forwarded request: a kept-alive one the other replica is closing could fail a request that was sent. */
   private readonly agents = { http: new Agent({ keepAlive: false }), https: new HttpsAgent({ keepAlive: false }) };
 
   /** True when the request is taken (forwarded, or refused); false: it is this replica's to answer. */
