@@ -62,6 +62,9 @@ export class SharedStore {
       retryStrategy: (times) => (this.closed ? null : reconnectDelay(times)),
       // Commands never wait for a reconnection: the caller decides (fail closed or local).
       autoResendUnfulfilledCommands: false,
+      // `listen` subscribes again on every ready; ioredis's own resubscription, sent without an offline queue as the
+      // link comes and goes, could fail with nobody to catch it (an unhandled rejection).
+      autoResubscribe: false,
     });
     if (role === "commands") {
       r.on("ready", () => this.set("up"));
@@ -85,8 +88,9 @@ export class SharedStore {
   }
 
   /**
-   * Messages published on `channel`. The subscriber has no offline queue, so the subscription is asked for whenever
-   * its connection is (again) ready; `subscribed` runs after each, for a caller to catch up on what it missed.
+   * Messages published on `channel`. The subscriber has no offline queue (and ioredis's own resubscription is off), so
+   * the subscription is asked for whenever its connection is (again) ready; `subscribed` runs after each, for a caller
+   * to catch up on what it missed.
    */
   listen(channel: string, onMessage: (text: string) => void, subscribed?: () => Promise<unknown>): void {
     const sub = this.subscriber();

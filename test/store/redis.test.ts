@@ -43,6 +43,32 @@ describe("the Redis link (real redis-server)", () => {
     expect(states).toEqual(expect.arrayContaining(["connecting", "up", "down"]));
   });
 
+  it("listen: subscribed again whenever the link comes back (messages after a Redis restart arrive, catch-up runs each time)", async () => {
+    const got: string[] = [];
+    let subscribed = 0;
+    store.listen("t:chan", (text) => got.push(text), async () => {
+      subscribed++;
+    });
+    const publish = async (text: string) => {
+      const until = Date.now() + 10_000;
+      // Published until received: a subscription is asked for on the next ready connection.
+      while (!got.includes(text)) {
+        if (Date.now() > until) throw new Error(`${text} never arrived`);
+        await store.client.publish("t:chan", text).catch(() => 0);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    await until(() => store.up);
+    await publish("before");
+    const before = subscribed;
+    await redis.stop();
+    await until(() => !store.up);
+    await redis.start();
+    await until(() => store.up);
+    await publish("after");
+    expect(subscribed).toBeGreaterThan(before);
+  });
+
   it("backs off from 50 ms to 2 s, jittered", () => {
     expect(reconnectDelay(1, () => 0.5)).toBe(50);
     expect(reconnectDelay(3, () => 0.5)).toBe(200);
