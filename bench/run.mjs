@@ -46,6 +46,64 @@ if (process.argv[2] === "--pipe") {
   relay(child.stdout, process.stdout);
   process.stdin.on("end", () => child.stdin.end());
   child.on("exit", (code) => process.exit(code ?? 0));
+} else if (process.argv[2] === "--chained") {
+  // Chaining relay mode: `node bench/run.mjs --chained <log file> <command> [args…]` is the parsing relay plus, for
+  // every message, what a hash-chained decision line costs at least: SHA-256 of the message as received, a line of
+  // the decision log's fields (record version 2: the same fields, an allow with no rule), SHA-256 over that line, and
+  // buffered appends to the file every 100 ms. It judges nothing: the floor for any proxy that logs every message in a
+  // hash chain, which is what wrap's CPU target is set against. `guardwire verify` accepts its file.
+  const { spawn } = await import("node:child_process");
+  const { hash } = await import("node:crypto");
+  const { openSync, writeSync } = await import("node:fs");
+  const [file, command, ...args] = process.argv.slice(3);
+  const fd = openSync(file, "a");
+  const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
+  let prev = "0".repeat(64);
+  let seq = 0;
+  let pending = "";
+  let timer;
+  const flush = () => {
+    timer = undefined;
+    if (pending) writeSync(fd, pending);
+    pending = "";
+  };
+  const q = (v) => (v === undefined || v === null ? "null" : JSON.stringify(v));
+  const record = (direction, line, m) => {
+    const kind = m.method === undefined ? "response" : m.id === undefined ? "notification" : "request";
+    const tool = m.method === "tools/call" ? m.params?.name : undefined;
+    const body =
+      `{"v":2,"time":"${new Date().toISOString()}","seq":${seq++},"session":"s-chained","route":"bench","transport":"stdio","protocol":"mcp",` +
+      `"direction":"${direction}","kind":"${kind}","id":${q(m.id)},"method":${q(m.method)},"tool":${q(tool)},"agent":null,"decision":"allow",` +
+      `"mode":"enforce","rules":[],"reasonCode":[],"message":"","evalUs":0,"digest":"${hash("sha256", line, "hex")}","prev":"${prev}"`;
+    prev = hash("sha256", body, "hex");
+    pending += body + `,"hash":"${prev}"}\n`;
+    timer ??= setTimeout(flush, 100);
+  };
+  const relay = (src, dst, direction) => {
+    let buf = "";
+    src.setEncoding("utf8");
+    src.on("data", (d) => {
+      buf += d;
+      let i;
+      const lines = [];
+      while ((i = buf.indexOf("\n")) >= 0) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        lines.push([line, JSON.parse(line)]);
+      }
+      if (lines.length === 0) return;
+      // Written first, chained after, as wrap does.
+      dst.write(lines.map(([line]) => line + "\n").join(""));
+      for (const [line, m] of lines) record(direction, line, m);
+    });
+  };
+  relay(process.stdin, child.stdin, "outbound");
+  relay(child.stdout, process.stdout, "inbound");
+  process.stdin.on("end", () => child.stdin.end());
+  child.on("exit", (code) => {
+    flush();
+    process.exit(code ?? 0);
+  });
 } else {
   await main();
 }
@@ -215,6 +273,8 @@ async function main() {
         ? [cli, "wrap", "--rules", rulesFile, "--log", kind === "synced" ? `${log}.synced` : log, ...(kind === "synced" ? ["--log-sync", "always"] : []), "--", process.execPath, everything, "stdio"]
         : kind === "relay" || kind === "pipe"
           ? [self, `--${kind}`, process.execPath, everything, "stdio"]
+          : kind === "chained"
+            ? [self, "--chained", `${log}.chained`, process.execPath, everything, "stdio"]
           : [everything, "stdio"];
     const transport = new StdioClientTransport({ command: process.execPath, args, stderr: "ignore" });
     const client = new Client({ name: "guardwire-bench", version: "1.0.0" });
@@ -251,7 +311,7 @@ async function main() {
   async function benchLauncher() {
     const dir = mkdtempSync(join(tmpdir(), "guardwire-bench-"));
     const log = join(dir, "decisions.ndjson");
-    const kinds = ["direct", "pipe", "relay", "proxied"];
+    const kinds = ["direct", "pipe", "relay", "chained", "proxied"];
     const conns = {};
     for (const k of kinds) conns[k] = await connect(k, log);
     const check = await echo(conns.proxied.client, "check");
@@ -285,8 +345,9 @@ async function main() {
 
     // Close, let wrap flush its log, and check the log holds a verified line per message.
     const wrapPid = conns.proxied.pid;
+    const chainedPid = conns.chained.pid;
     for (const k of kinds) await conns[k].client.close();
-    for (let i = 0; i < 100 && existsSync(`/proc/${wrapPid}`); i++) await new Promise((res) => setTimeout(res, 50));
+    for (let i = 0; i < 100 && (existsSync(`/proc/${wrapPid}`) || existsSync(`/proc/${chainedPid}`)); i++) await new Promise((res) => setTimeout(res, 50));
     let logLines = null;
     let logVerified = null;
     let logBytes = null;
@@ -299,6 +360,14 @@ async function main() {
       } catch {
         logVerified = false;
       }
+    }
+    // The chaining relay's file is a real hash chain too: verify reads it like wrap's.
+    let chainedVerified = false;
+    try {
+      execFileSync(process.execPath, [cli, "verify", `${log}.chained`], { stdio: "ignore", timeout: 60000 });
+      chainedVerified = true;
+    } catch {
+      chainedVerified = false;
     }
     rmSync(dir, { recursive: true, force: true });
 
@@ -326,6 +395,8 @@ async function main() {
       addedP50ms: added("proxied"),
       addedP50msRange: range(addeds("proxied")),
       relayAddedP50ms: added("relay"),
+      // The floor for a proxy that hash-chains a line per message (judging nothing), in the same rounds.
+      chained: { vsPipeThroughputRatio: ratio("chained", "pipe"), vsPipeAddedP50ms: added("chained", "pipe"), verified: chainedVerified },
       pipeThroughputRatio: ratio("pipe"),
       pipeAddedP50ms: added("pipe"),
       // The targets: wrap against the bare byte pipe measured in the same rounds.
@@ -424,12 +495,14 @@ async function main() {
     ["reference: bare pipe / direct throughput; added p50", `${f(l.pipeThroughputRatio, 2)} ×; ${f(l.pipeAddedP50ms, 3)} ms`],
     ["reference: parsing relay / direct throughput; added p50", `${f(l.relayThroughputRatio, 2)} ×; ${f(l.relayAddedP50ms, 3)} ms`],
     [`reference: parsing relay CPU per call`, `${l.cpuUsPerCall.relay.middle ?? "?"} µs`],
+    [`floor: chaining relay CPU per call (judges nothing)`, `${l.cpuUsPerCall.chained.middle ?? "?"} µs`],
+    [`  chaining relay / bare pipe throughput; added p50; chain`, `${f(l.chained.vsPipeThroughputRatio, 2)} ×; ${f(l.chained.vsPipeAddedP50ms, 3)} ms; ${l.chained.verified ? "verified" : "NOT verified"}`],
   ];
   console.log(`\nguardwire bench — ${results.date.slice(0, 10)}, node ${process.version}, nproc ${nproc}${quick ? ", QUICK" : ""}, ${results.seconds} s`);
   console.log(`launcher: ${l.rounds} interleaved rounds, medians; decision log ${l.log.lines} lines, chain ${l.log.verified ? "verified" : "NOT verified"}\n`);
   for (const [what, value, target, ok] of rows) {
     const status = target === undefined ? "" : `${target.padEnd(11)} ${ok ? "ok" : "MISSED"}`;
-    console.log(`${what.padEnd(52)} ${value.padStart(12)}   ${status}`);
+    console.log(`${what.padEnd(60)} ${value.padStart(12)}   ${status}`);
   }
   writeFileSync(join(root, "bench", "results.json"), JSON.stringify(results, null, 2) + "\n");
   console.log("\nall figures, per round: bench/results.json");

@@ -20,7 +20,7 @@ export class NdjsonChannel implements Peer {
       onLine: (line) => onFrame({ text: decodeUtf8(line) }),
       onOversize: (head, bytes) => onFrame({ oversize: decodeUtf8(head), bytes }),
     });
-    input.on("data", (chunk: Buffer) => this.framer.push(chunk));
+    input.on("data", (chunk: Buffer) => inTurn(() => this.framer.push(chunk)));
     input.on("end", () => this.framer.end());
     output.on("drain", () => {
       const paused = this.paused;
@@ -46,12 +46,17 @@ export class NdjsonChannel implements Peer {
   send(text: string): void {
     if (this.output.destroyed || this.output.writableEnded) return;
     // Messages sent in the same turn (several lines from one chunk, a batch) leave in one write, once the turn's
-    // work is done; the session makes its decision lines after that write (session.ts, record).
-    if (this.queued === "") queueMicrotask(this.flush);
+    // work is done: at the end of the input chunk being handled, or, for a send from anywhere else (a guardian that
+    // answered later), in a microtask. The session makes its decision lines after that write (session.ts, record).
+    if (this.queued === "") {
+      if (turns > 0) dirty.push(this);
+      else queueMicrotask(this.flush);
+    }
     this.queued += text + "\n";
   }
 
-  private readonly flush = (): void => {
+  /** Writes what this turn queued. */
+  readonly flush = (): void => {
     const data = this.queued;
     this.queued = "";
     if (data === "" || this.output.destroyed || this.output.writableEnded) return;
@@ -65,5 +70,21 @@ export class NdjsonChannel implements Peer {
   end(): void {
     this.flush();
     if (!this.output.writableEnded) this.output.end();
+  }
+}
+
+/**
+ * An input chunk's turn: the lines it makes any channel send are written as soon as the chunk has been handled, before
+ * the stream's own bookkeeping and the turn's microtasks (the decision lines among them) run, so nothing waits between
+ * judging a message and writing it.
+ */
+let turns = 0;
+const dirty: NdjsonChannel[] = [];
+function inTurn(handle: () => void): void {
+  turns++;
+  try {
+    handle();
+  } finally {
+    if (--turns === 0 && dirty.length > 0) for (const c of dirty.splice(0)) c.flush();
   }
 }
