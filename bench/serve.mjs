@@ -66,7 +66,7 @@ async function startEverythingHttp() {
   return `http://127.0.0.1:${port}/mcp`;
 }
 
-async function startGuardwire(name, mcp) {
+async function startGuardwire(name, mcp, build = root) {
   const config = join(dir, `${name}.yaml`);
   const yaml = [
     `listen: { host: 127.0.0.1, port: 0 }`,
@@ -78,7 +78,7 @@ async function startGuardwire(name, mcp) {
     `    mcp: ${JSON.stringify(mcp)}`,
   ].join("\n");
   writeFileSync(config, yaml);
-  const { child, match } = await start([cli, "serve", "--config", config, "--pins", join(dir, "pins.json"), "--no-watch"], {}, /serving (http:\/\/\S+)/);
+  const { child, match } = await start([join(build, "dist", "cli", "main.js"), "serve", "--config", config, "--pins", join(dir, "pins.json"), "--no-watch"], {}, /serving (http:\/\/\S+)/);
   return { url: `${match[1]}/mcp/${name}`, pid: child.pid };
 }
 
@@ -261,6 +261,8 @@ async function main() {
   const viaHttp = await startGuardwire("http", { url: direct });
   const relay = await startRelay(direct);
   const contenders = { direct, guardwire: viaHttp, relay };
+  // BENCH_OTHER=<another checkout, built>: its guardwire in the same rounds too (before/after a change).
+  if (process.env.BENCH_OTHER) contenders.other = await startGuardwire("other", { url: direct }, process.env.BENCH_OTHER);
   if (!httpOnly) {
     contenders.guardwireStdio = (await startGuardwire("stdio", { command: process.execPath, args: [everything, "stdio"] })).url;
     contenders.supergateway = await startSupergateway();
@@ -287,6 +289,11 @@ async function main() {
     relayCpuUsPerCall: med("relay", "cpuUs"),
     cpuRatioVsRelay: ratio("guardwire", "relay", "cpuUs"),
   };
+  if (per.other) {
+    results.http.other = { build: process.env.BENCH_OTHER, cpuUsPerCall: med("other", "cpuUs"), cpuRatioVsRelay: ratio("other", "relay", "cpuUs"), cpuRatioVsThis: ratio("guardwire", "other", "cpuUs"), addedP50MsVsThis: diff("guardwire", "other", "p50") };
+    const o = results.http.other;
+    console.log(`BENCH_OTHER ${o.build}: CPU per call ${o.cpuUsPerCall.toFixed(0)} µs (÷ relay ${o.cpuRatioVsRelay.toFixed(2)} ×); this build ÷ other ${o.cpuRatioVsThis.toFixed(3)} ×, p50 ${o.addedP50MsVsThis >= 0 ? "+" : ""}${o.addedP50MsVsThis.toFixed(3)} ms`);
+  }
   const line = (what, value, target, ok) => console.log(`${what.padEnd(58)} ${value.padStart(14)}   ${target.padEnd(10)} ${ok ? "ok" : "MISSED"}`);
   const h = results.http;
   const vsRelay = () => {

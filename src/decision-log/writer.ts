@@ -452,8 +452,9 @@ function serialize(time: string, seq: number, input: DecisionInput, prev: string
   }
   const r = input;
   let line =
-    `{"v":${RECORD_VERSION},"time":${canonicalize(time)},"seq":${seq},"session":${str(r.session)},"route":${str(r.route)},"transport":${str(r.transport)}` +
-    `,"protocol":${str(r.protocol)},"direction":${str(r.direction)},"kind":${str(r.kind)},"id":${canonicalize(r.id)},"method":${opt(r.method)}` +
+    `{"v":${RECORD_VERSION},"time":${canonicalize(time)},"seq":${seq}` +
+    sessionFields(r) +
+    `,"direction":${str(r.direction)},"kind":${str(r.kind)},"id":${canonicalize(r.id)},"method":${opt(r.method)}` +
     `,"tool":${opt(r.tool)},"agent":${opt(r.agent)},"decision":${str(r.decision)},"mode":${str(r.mode)},"rules":${strings(r.rules)}` +
     `,"reasonCode":${strings(r.reasonCode)},"message":${str(r.message)},"evalUs":${canonicalize(r.evalUs)},"digest":${opt(r.digest)}`;
   line += stamp.fields(input);
@@ -463,6 +464,20 @@ function serialize(time: string, seq: number, input: DecisionInput, prev: string
     if (v !== undefined) line += (OPTIONAL_QUOTED[i] as string) + canonicalize(v);
   }
   return line + `,"prev":${canonicalize(prev)}`;
+}
+
+/** `,"session":…,"route":…,"transport":…,"protocol":…`: the same for every line of a session, made once per run of them. */
+const lastSession = { session: "", route: "", transport: "", protocol: "", text: "" };
+function sessionFields(r: DecisionInput): string {
+  const l = lastSession;
+  if (l.text === "" || l.session !== r.session || l.route !== r.route || l.transport !== r.transport || l.protocol !== r.protocol) {
+    l.text = `,"session":${str(r.session)},"route":${str(r.route)},"transport":${str(r.transport)},"protocol":${str(r.protocol)}`;
+    l.session = r.session;
+    l.route = r.route;
+    l.transport = r.transport;
+    l.protocol = r.protocol;
+  }
+  return l.text;
 }
 
 /** Short strings repeat from line to line (session, route, decision, message…): each is escaped once. Bounded. */
@@ -487,15 +502,29 @@ function strings(xs: readonly string[] | undefined): string {
   return out + "]";
 }
 
-/** toISOString is costly per call; decisions come many per millisecond under load. */
+/**
+ * toISOString is costly per call, and decisions come many per millisecond under load, or one per millisecond when
+ * calls are sparse: the text up to the seconds is made once per second, the milliseconds are appended.
+ */
 let lastMs = -1;
 let lastIso = "";
+let lastSecond = -1;
+let secondPrefix = "";
 function isoNow(): string {
-  const ms = Date.now();
-  if (ms !== lastMs) {
-    lastMs = ms;
-    lastIso = new Date(ms).toISOString();
+  return isoAt(Date.now());
+}
+
+/** `new Date(ms).toISOString()`, for the times of 0000–9999 (any time a log line is written). */
+export function isoAt(ms: number): string {
+  if (ms === lastMs) return lastIso;
+  lastMs = ms;
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    secondPrefix = new Date(second * 1000).toISOString().slice(0, 20); // "YYYY-MM-DDTHH:MM:SS."
   }
+  const milli = ms - second * 1000;
+  lastIso = secondPrefix + (milli < 10 ? "00" : milli < 100 ? "0" : "") + milli + "Z";
   return lastIso;
 }
 

@@ -216,7 +216,7 @@ export class StreamableHttpEndpoint {
       session.connection.receive(frame);
       return;
     }
-    carry.exchange = session.expect(res, requests, batch, metadataUrl(req));
+    carry.exchange = session.expect(res, requests, batch, () => metadataUrl(req));
     session.connection.receive(frame);
   }
 
@@ -240,7 +240,7 @@ export class StreamableHttpEndpoint {
       setTimeout(() => void s.end(), 10_000).unref();
       return;
     }
-    (frame.carry as PostCarry).exchange = s.expect(res, requests, false, metadataUrl(req));
+    (frame.carry as PostCarry).exchange = s.expect(res, requests, false, () => metadataUrl(req));
     res.on("close", () => void s.end());
     s.connection.receive(frame);
   }
@@ -365,8 +365,8 @@ interface Exchange {
   waiting: Set<string>;
   batch: boolean;
   stream: Stream | null;
-  /** The proxy's own protected-resource metadata URL for this route, for an upstream's auth challenge. */
-  metadata: string;
+  /** The proxy's own protected-resource metadata URL for this route, for an upstream's auth challenge (made if one comes). */
+  metadata: () => string;
   /** The agent stopped listening before every answer came: what follows goes to its stream's replay log. */
   cut: boolean;
 }
@@ -444,7 +444,7 @@ class HttpSession implements Downstream {
   }
 
   /** A POST awaits answers to these requests. */
-  expect(res: ServerResponse, requests: string[], batch: boolean, metadata: string): Exchange {
+  expect(res: ServerResponse, requests: string[], batch: boolean, metadata: () => string): Exchange {
     const ex: Exchange = { res, waiting: new Set(requests), batch, stream: null, metadata, cut: false };
     for (const k of ex.waiting) {
       const list = this.exchanges.get(k);
@@ -535,7 +535,7 @@ class HttpSession implements Downstream {
     // The challenge names the proxy's metadata, so the agent's OAuth flow is for the URL it connected to.
     const headers = { ...http.headers };
     const challenge = headers["www-authenticate"];
-    if (challenge) headers["www-authenticate"] = challenge.replace(/resource_metadata="[^"]*"/, `resource_metadata="${ex.metadata}"`);
+    if (challenge) headers["www-authenticate"] = challenge.replace(/resource_metadata="[^"]*"/, `resource_metadata="${ex.metadata()}"`);
     ex.res.writeHead(http.status, { ...headers, ...this.idHeader }).end();
   }
 

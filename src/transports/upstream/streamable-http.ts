@@ -157,6 +157,15 @@ class StreamableHttpUpstream {
     }
   }
 
+  private split: { origin: string; path: string } | undefined;
+  private target(): { origin: string; path: string } {
+    if (!this.split) {
+      const u = new URL(this.opts.url);
+      this.split = { origin: u.origin, path: u.search ? u.pathname + u.search : u.pathname };
+    }
+    return this.split;
+  }
+
   private async post(text: string, requests: string[], stream: string | null, carried: Record<string, string> | undefined): Promise<void> {
     const f = this.track(requests);
     const waiting = new Set(requests);
@@ -165,11 +174,14 @@ class StreamableHttpUpstream {
     // body: they are taken from the body as judged, so a rewrite by the rules cannot leave them disagreeing.
     const derived = isStatelessVersion(carried?.["mcp-protocol-version"]) ? statelessHeadersOf(JSON.parse(text)) : undefined;
     try {
-      const res = await request(this.opts.url, {
+      // Straight to the dispatcher, with the URL split once: undici's `request(url)` parses the URL on every call.
+      const { origin, path } = this.target();
+      const res = await this.dispatcher.request({
+        origin,
+        path,
         method: "POST",
         headers: this.headers({ ...carried, ...derived, "content-type": "application/json" }),
         body: text,
-        dispatcher: this.dispatcher,
         signal: this.signal(),
         headersTimeout: this.opts.timeoutMs ?? 60_000,
         bodyTimeout: 0,
