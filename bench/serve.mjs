@@ -44,7 +44,6 @@ if (process.argv[2] === "--relay") {
 }
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const cli = join(root, "dist", "cli", "main.js");
 const everything = join(root, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 const supergateway = join(root, "node_modules", "supergateway", "dist", "index.js");
 const bigServer = join(root, "bench", "big-result-server.mjs");
