@@ -50,7 +50,7 @@ export class ConnectionCount {
 }
 
 export interface Refusal {
-  /** UNAUTHORIZED, HOST_NOT_ALLOWED, ORIGIN_NOT_ALLOWED, BODY_TOO_LARGE, PATH_REFUSED, OVER_BUDGET, TOO_MANY_CONNECTIONS. */
+  /** UNAUTHORIZED, HOST_MALFORMED, HOST_NOT_ALLOWED, ORIGIN_NOT_ALLOWED, BODY_TOO_LARGE, PATH_REFUSED, OVER_BUDGET, TOO_MANY_CONNECTIONS. */
   reason: string;
   message: string;
   /** The caller's address. */

@@ -129,6 +129,8 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
   /** Host and Origin checks (DNS rebinding), then the agent's key: the caller, or the refusal to answer with. */
   const admit = (req: IncomingMessage): { caller: HttpCaller } | Refused => {
     const host = (req.headers.host ?? "").toLowerCase();
+    // URLs are built on the Host (metadata, agent cards, push endpoints): one that is not host[:port] is refused here.
+    if (host !== "" && !wellFormedHost(host)) return { status: 400, reason: "HOST_MALFORMED", message: `Bad Request: the Host header is not a host[:port]` };
     const hostname = host.replace(/:\d+$/, "");
     const hostOk = opts.allowedHosts ? opts.allowedHosts.some((h) => h.toLowerCase() === host || h.toLowerCase() === hostname) : !loopbackListen || isLoopbackHost(hostname);
     if (!hostOk) return { status: 403, reason: "HOST_NOT_ALLOWED", message: `Forbidden: Host ${host || "(none)"} is not allowed` };
@@ -379,6 +381,17 @@ export function pathProblem(path: string): string | null {
 
 /** Whatever pathProblem refuses matches this: an escape, a backslash, an empty segment, a dot segment. */
 const SUSPECT_PATH = /%(2e|2f|5c)|\\|\/\/|\/\.\.?(\/|$)/i;
+
+/** `host[:port]`: a registered name or IPv4 address, or a bracketed IPv6 address, that a URL can be built on as is. */
+function wellFormedHost(host: string): boolean {
+  if (!/^(?:[a-z0-9._~-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/.test(host)) return false;
+  try {
+    new URL(`http://${host}/`);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function originAllowed(origin: string, host: string, allowed: readonly string[] | undefined, loopbackListen: boolean): boolean {
   if (allowed) return allowed.includes("*") || allowed.includes(origin);

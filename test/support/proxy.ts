@@ -23,14 +23,15 @@ export interface InProcessProxy {
 /** guardwire's HTTP front in this process, in front of real upstreams: for tests that poke at HTTP details. */
 export async function startProxy(
   routes: ({ name: string; path: string; upstream: UpstreamFactory; passthrough?: string; stateless?: boolean } | { name: string; path: string; a2a: A2aRemote })[],
-  opts: { rules?: string; maxBodyBytes?: number; idleMs?: number } & Partial<Pick<ProxyServerOptions, "agents" | "allowedHosts" | "allowedOrigins" | "maxSessions" | "replayChars" | "front">> = {},
+  /** `listenHost`: the address the server is told it listens on (loopback or not: the Host checks follow it); it binds 127.0.0.1 all the same. */
+  opts: { rules?: string; maxBodyBytes?: number; idleMs?: number; listenHost?: string } & Partial<Pick<ProxyServerOptions, "agents" | "allowedHosts" | "allowedOrigins" | "maxSessions" | "replayChars" | "front">> = {},
 ): Promise<InProcessProxy> {
   const file = join(tempDir(), "decisions.ndjson");
   const guardian = new EmbeddedGuardian(loadRulesOrThrow(opts.rules), {});
   const log = DecisionLog.open({ dest: file, stderr: process.stderr });
   const maxBodyBytes = opts.maxBodyBytes ?? 16 << 20;
   const proxy = createGuardServer({
-    host: "127.0.0.1",
+    host: opts.listenHost ?? "127.0.0.1",
     agents: opts.agents ?? [],
     allowedHosts: opts.allowedHosts,
     allowedOrigins: opts.allowedOrigins,
