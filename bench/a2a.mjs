@@ -17,10 +17,6 @@ const quick = process.argv.includes("--quick");
 const P = quick ? { rounds: 3, calls: 300, streams: 5, events: 200 } : { rounds: 9, calls: 1000, streams: 10, events: 200 };
 const dir = mkdtempSync(join(tmpdir(), "guardwire-bench-a2a-"));
 const children = [];
-// Whatever ends the run (an error included), the servers it started go with it.
-process.on("exit", () => {
-  for (const c of children) c.kill("SIGKILL");
-});
 watchdog("bench a2a", 300, children);
 
 /** The match of `ready` in the child's output, with its pid and the child. */

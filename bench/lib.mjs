@@ -30,11 +30,16 @@ export function startNode(children, args, env, ready) {
   });
 }
 
-/** Ends the run if it is still going after `seconds` (every loop is bounded; this is for a hang). */
+/**
+ * Ends the run if it is still going after `seconds` (every loop is bounded; this is for a hang). However the run ends
+ * (a hang, an error, done), the `children` it started go with it.
+ */
 export function watchdog(name, seconds, children = []) {
+  process.on("exit", () => {
+    for (const c of children) c.kill("SIGKILL");
+  });
   setTimeout(() => {
     console.error(`${name}: still running after ${seconds} s; giving up`);
-    for (const c of children) c.kill("SIGKILL");
     process.exit(2);
   }, seconds * 1000).unref();
 }

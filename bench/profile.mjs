@@ -25,10 +25,6 @@ const TOP = numberArg("--top", 25);
 const dir = mkdtempSync(join(tmpdir(), "guardwire-profile-"));
 const profDir = join(dir, "prof");
 const children = [];
-// Whatever ends the run (an error included), the servers it started go with it.
-process.on("exit", () => {
-  for (const c of children) c.kill("SIGKILL");
-});
 watchdog("profile", 300, children);
 
 const echo = (client, i) => client.callTool({ name: "echo", arguments: { message: `hello ${i}` } });

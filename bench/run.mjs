@@ -28,20 +28,13 @@ if (process.argv[2] === "--pipe") {
   const { spawn } = await import("node:child_process");
   const [command, ...args] = process.argv.slice(3);
   const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
-  const relay = (src, dst) => {
-    let buf = "";
-    src.setEncoding("utf8");
-    src.on("data", (d) => {
-      buf += d;
-      let i;
-      while ((i = buf.indexOf("\n")) >= 0) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 1);
+  const relay = (src, dst) =>
+    eachChunkLines(src, (lines) => {
+      for (const line of lines) {
         JSON.parse(line);
         dst.write(line + "\n");
       }
     });
-  };
   relay(process.stdin, child.stdin);
   relay(child.stdout, process.stdout);
   process.stdin.on("end", () => child.stdin.end());
@@ -79,24 +72,13 @@ if (process.argv[2] === "--pipe") {
     pending += body + `,"hash":"${prev}"}\n`;
     timer ??= setTimeout(flush, 100);
   };
-  const relay = (src, dst, direction) => {
-    let buf = "";
-    src.setEncoding("utf8");
-    src.on("data", (d) => {
-      buf += d;
-      let i;
-      const lines = [];
-      while ((i = buf.indexOf("\n")) >= 0) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 1);
-        lines.push([line, JSON.parse(line)]);
-      }
-      if (lines.length === 0) return;
+  const relay = (src, dst, direction) =>
+    eachChunkLines(src, (lines) => {
+      const messages = lines.map((line) => JSON.parse(line));
       // Written first, chained after, as wrap does.
-      dst.write(lines.map(([line]) => line + "\n").join(""));
-      for (const [line, m] of lines) record(direction, line, m);
+      dst.write(lines.map((line) => line + "\n").join(""));
+      lines.forEach((line, i) => record(direction, line, messages[i]));
     });
-  };
   relay(process.stdin, child.stdin, "outbound");
   relay(child.stdout, process.stdout, "inbound");
   process.stdin.on("end", () => child.stdin.end());
@@ -106,6 +88,22 @@ if (process.argv[2] === "--pipe") {
   });
 } else {
   await main();
+}
+
+/** The relays' framing: the whole lines each chunk completes (none: not called), as text. */
+function eachChunkLines(src, handle) {
+  let buf = "";
+  src.setEncoding("utf8");
+  src.on("data", (d) => {
+    buf += d;
+    const lines = [];
+    let i;
+    while ((i = buf.indexOf("\n")) >= 0) {
+      lines.push(buf.slice(0, i));
+      buf = buf.slice(i + 1);
+    }
+    if (lines.length > 0) handle(lines);
+  });
 }
 
 async function main() {

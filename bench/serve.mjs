@@ -53,10 +53,6 @@ const P = quick ? { rounds: 3, calls: 300, seq: 100, sessions: 200 } : { rounds:
 const CONCURRENCY = 32;
 const dir = mkdtempSync(join(tmpdir(), "guardwire-bench-serve-"));
 const children = [];
-// Whatever ends the run (an error included), the servers it started go with it.
-process.on("exit", () => {
-  for (const c of children) c.kill("SIGKILL");
-});
 watchdog("bench serve", 400, children);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

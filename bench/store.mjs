@@ -20,10 +20,6 @@ const rounds = numberArg("--rounds", quick ? 4 : 10);
 const perRound = numberArg("--calls", quick ? 1000 : 2000);
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 const children = [];
-// Whatever ends the run (an error included), the servers it started go with it.
-process.on("exit", () => {
-  for (const c of children) c.kill("SIGKILL");
-});
 watchdog("bench/store.mjs", 600, children);
 
 if (spawnSync("sh", ["-c", "command -v redis-server"]).status !== 0) {

@@ -675,7 +675,8 @@ export class Session {
    * Decisions are written right after the current turn, once the messages it produced are on their way: the log's
    * cost (digest, hash chain) is not added to the message's latency. The drain is queued one microtask later than
    * the transports' own flush of this turn's sends (a stdio channel writes at the end of the input chunk it handles,
-   * or in a microtask queued at its first send from elsewhere), so those bytes are written first. Order is kept; nothing is skipped; it all happens within the same turn.
+   * or in a microtask queued at its first send from elsewhere), so those bytes are written first. Order is kept;
+   * nothing is skipped; it all happens within the same turn.
    */
   private record(make: () => DecisionInput): void {
     this.backlog.push(make);
