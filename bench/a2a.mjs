@@ -47,8 +47,13 @@ async function measure(client) {
 }
 
 const agentPort = (await start([join(root, "test", "fixtures", "servers", "a2a-agent-03.mjs")], /listening (\d+)/))[1];
-const config = join(dir, "a2a.yaml");
-writeFileSync(config, [`listen: { host: 127.0.0.1, port: 0 }`, `log: ${join(dir, "a2a.ndjson")}`, `routes:`, `  - { name: echo, path: /a2a/echo, a2a: { url: "http://127.0.0.1:${agentPort}" } }`].join("\n"));
+/** A serve config for the agent, with its own decision log (a log file is written by one process at a time). */
+const configOf = (name) => {
+  const file = join(dir, `${name}.yaml`);
+  writeFileSync(file, [`listen: { host: 127.0.0.1, port: 0 }`, `log: ${join(dir, `${name}.ndjson`)}`, `routes:`, `  - { name: echo, path: /a2a/echo, a2a: { url: "http://127.0.0.1:${agentPort}" } }`].join("\n"));
+  return file;
+};
+const config = configOf("a2a");
 const base = (await start([join(root, "dist", "cli", "main.js"), "serve", "--config", config, "--pins", join(dir, "pins.json"), "--no-watch"], /serving (http:\/\/\S+)/))[1];
 const relayPort = await new Promise((resolve) => {
   const s = createServer().listen(0, "127.0.0.1", () => {
@@ -79,7 +84,7 @@ const rssOf = (pid) => {
 };
 const bigRuns = [];
 for (let i = 0; i < (quick ? 1 : 3); i++) {
-  const fresh = await start([join(root, "dist", "cli", "main.js"), "serve", "--config", config, "--pins", join(dir, "pins.json"), "--no-watch"], /serving (http:\/\/\S+)/);
+  const fresh = await start([join(root, "dist", "cli", "main.js"), "serve", "--config", configOf(`fresh-${i}`), "--pins", join(dir, "pins.json"), "--no-watch"], /serving (http:\/\/\S+)/);
   const client = await new ClientFactory().createFromUrl(`${fresh[1]}/a2a/echo/`);
   for await (const _e of client.sendMessageStream(message("big 1"))) void _e;
   const before = rssOf(fresh.pid);
