@@ -39,16 +39,24 @@ if (process.argv[2] === "--pipe") {
   relay(child.stdout, process.stdout);
   process.stdin.on("end", () => child.stdin.end());
   child.on("exit", (code) => process.exit(code ?? 0));
-} else if (process.argv[2] === "--chained") {
+} else if (process.argv[2] === "--chained" || process.argv[2] === "--judging") {
   // Chaining relay mode: `node bench/run.mjs --chained <log file> <command> [args…]` is the parsing relay plus, for
   // every message, what a hash-chained decision line costs at least: SHA-256 of the message as received, a line of
   // the decision log's fields (record version 2: the same fields, an allow with no rule), SHA-256 over that line, and
   // buffered appends to the file every 100 ms. It judges nothing: the floor for any proxy that logs every message in a
   // hash chain, which is what wrap's CPU target is set against. `guardwire verify` accepts its file.
+  // Judging relay mode: `node bench/run.mjs --judging <rules file> <log file> <command> [args…]` is the chaining relay
+  // that also has every message judged, as it is forwarded, by guardwire's embedded guardian under those rules (the AOS
+  // call wrap makes, without its session: no request/response pairing, no id bookkeeping, no canonical digest), acts
+  // on the verdict (a denied request is answered with an error, a modified message is sent as modified) and writes the
+  // decision, rules and ruleset in the line: the floor for a proxy that judges every message with those rules and
+  // hash-chains its decisions.
   const { spawn } = await import("node:child_process");
   const { hash } = await import("node:crypto");
   const { openSync, writeSync } = await import("node:fs");
-  const [file, command, ...args] = process.argv.slice(3);
+  const judging = process.argv[2] === "--judging";
+  const [rulesFile, file, command, ...args] = judging ? process.argv.slice(3) : [undefined, ...process.argv.slice(3)];
+  const judge = judging ? await guardianOf(rulesFile) : null;
   const fd = openSync(file, "a");
   const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
   let prev = "0".repeat(64);
@@ -61,26 +69,42 @@ if (process.argv[2] === "--pipe") {
     pending = "";
   };
   const q = (v) => (v === undefined || v === null ? "null" : JSON.stringify(v));
-  const record = (direction, line, m) => {
+  const allowed = { decision: "allow", rules: [], reasonCode: [], message: "", evalUs: 0, ruleset: undefined };
+  const record = (direction, line, m, v = allowed) => {
     const kind = m.method === undefined ? "response" : m.id === undefined ? "notification" : "request";
     const tool = m.method === "tools/call" ? m.params?.name : undefined;
     const body =
       `{"v":2,"time":"${new Date().toISOString()}","seq":${seq++},"session":"s-chained","route":"bench","transport":"stdio","protocol":"mcp",` +
-      `"direction":"${direction}","kind":"${kind}","id":${q(m.id)},"method":${q(m.method)},"tool":${q(tool)},"agent":null,"decision":"allow",` +
-      `"mode":"enforce","rules":[],"reasonCode":[],"message":"","evalUs":0,"digest":"${hash("sha256", line, "hex")}","prev":"${prev}"`;
+      `"direction":"${direction}","kind":"${kind}","id":${q(m.id)},"method":${q(m.method)},"tool":${q(tool)},"agent":null,"decision":"${v.decision}",` +
+      `"mode":"enforce","rules":${q(v.rules)},"reasonCode":${q(v.reasonCode)},"message":${q(v.message)},"evalUs":${v.evalUs},"digest":"${hash("sha256", line, "hex")}"` +
+      `${v.ruleset ? `,"ruleset":"${v.ruleset}"` : ""},"prev":"${prev}"`;
     prev = hash("sha256", body, "hex");
     pending += body + `,"hash":"${prev}"}\n`;
     timer ??= setTimeout(flush, 100);
   };
-  const relay = (src, dst, direction) =>
+  const relay = (src, dst, back, direction) =>
     eachChunkLines(src, (lines) => {
       const messages = lines.map((line) => JSON.parse(line));
-      // Written first, chained after, as wrap does.
-      dst.write(lines.map((line) => line + "\n").join(""));
-      lines.forEach((line, i) => record(direction, line, messages[i]));
+      if (!judge) {
+        // Written first, chained after, as wrap does.
+        dst.write(lines.map((line) => line + "\n").join(""));
+        lines.forEach((line, i) => record(direction, line, messages[i]));
+        return;
+      }
+      const verdicts = messages.map((m) => judge(m, direction));
+      let out = "";
+      let refusals = "";
+      messages.forEach((m, i) => {
+        const v = verdicts[i];
+        if (v.decision !== "deny") out += (v.modified ? JSON.stringify(v.modified) : lines[i]) + "\n";
+        else if (m.id !== undefined && m.method !== undefined) refusals += JSON.stringify({ jsonrpc: "2.0", id: m.id, error: { code: -32001, message: v.message } }) + "\n";
+      });
+      if (out) dst.write(out);
+      if (refusals) back.write(refusals);
+      lines.forEach((line, i) => record(direction, line, messages[i], verdicts[i]));
     });
-  relay(process.stdin, child.stdin, "outbound");
-  relay(child.stdout, process.stdout, "inbound");
+  relay(process.stdin, child.stdin, process.stdout, "outbound");
+  relay(child.stdout, process.stdout, child.stdin, "inbound");
   process.stdin.on("end", () => child.stdin.end());
   child.on("exit", (code) => {
     flush();
@@ -88,6 +112,29 @@ if (process.argv[2] === "--pipe") {
   });
 } else {
   await main();
+}
+
+/** The judging relay's guardian: guardwire's embedded guardian on those rules, called as wrap calls it (AOS protocols/MCP). */
+async function guardianOf(rulesFile) {
+  const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+  const { EmbeddedGuardian, loadRules, readRuleSources } = await import(join(root, "dist", "index.js"));
+  const { ruleSet } = loadRules(readRuleSources(rulesFile));
+  const guardian = new EmbeddedGuardian(ruleSet);
+  let id = 0;
+  return (message, direction) => {
+    const t = performance.now();
+    const answer = guardian.call({ jsonrpc: "2.0", id: ++id, method: "protocols/MCP", params: { message, context: { direction, session: "s-judging" } } });
+    const r = answer.result ?? { decision: "deny", message: answer.error?.message ?? "no answer", reasonCode: ["GUARDIAN_ERROR"], data: {} };
+    return {
+      decision: r.decision,
+      rules: r.data?.rules ?? [],
+      reasonCode: r.reasonCode ?? [],
+      message: r.message ?? "",
+      evalUs: Math.round((performance.now() - t) * 1000),
+      ruleset: r.data?.ruleset,
+      modified: r.modifiedRequest?.params?.message,
+    };
+  };
 }
 
 /** The relays' framing: the whole lines each chunk completes (none: not called), as text. */
@@ -273,7 +320,9 @@ async function main() {
           ? [self, `--${kind}`, process.execPath, everything, "stdio"]
           : kind === "chained"
             ? [self, "--chained", `${log}.chained`, process.execPath, everything, "stdio"]
-          : [everything, "stdio"];
+            : kind === "judging"
+              ? [self, "--judging", rulesFile, `${log}.judging`, process.execPath, everything, "stdio"]
+              : [everything, "stdio"];
     const transport = new StdioClientTransport({ command: process.execPath, args, stderr: "ignore" });
     const client = new Client({ name: "guardwire-bench", version: "1.0.0" });
     await client.connect(transport);
@@ -309,7 +358,7 @@ async function main() {
   async function benchLauncher() {
     const dir = mkdtempSync(join(tmpdir(), "guardwire-bench-"));
     const log = join(dir, "decisions.ndjson");
-    const kinds = ["direct", "pipe", "relay", "chained", "proxied"];
+    const kinds = ["direct", "pipe", "relay", "chained", "judging", "proxied"];
     const conns = {};
     for (const k of kinds) conns[k] = await connect(k, log);
     const check = await echo(conns.proxied.client, "check");
@@ -343,9 +392,9 @@ async function main() {
 
     // Close, let wrap flush its log, and check the log holds a verified line per message.
     const wrapPid = conns.proxied.pid;
-    const chainedPid = conns.chained.pid;
+    const relayPids = [conns.chained.pid, conns.judging.pid];
     for (const k of kinds) await conns[k].client.close();
-    for (let i = 0; i < 100 && (existsSync(`/proc/${wrapPid}`) || existsSync(`/proc/${chainedPid}`)); i++) await new Promise((res) => setTimeout(res, 50));
+    for (let i = 0; i < 100 && [wrapPid, ...relayPids].some((pid) => existsSync(`/proc/${pid}`)); i++) await new Promise((res) => setTimeout(res, 50));
     let logLines = null;
     let logVerified = null;
     let logBytes = null;
@@ -359,14 +408,17 @@ async function main() {
         logVerified = false;
       }
     }
-    // The chaining relay's file is a real hash chain too: verify reads it like wrap's.
-    let chainedVerified = false;
-    try {
-      execFileSync(process.execPath, [cli, "verify", `${log}.chained`], { stdio: "ignore", timeout: 60000 });
-      chainedVerified = true;
-    } catch {
-      chainedVerified = false;
-    }
+    // The chaining and judging relays' files are real hash chains too: verify reads them like wrap's.
+    const verifies = (file) => {
+      try {
+        execFileSync(process.execPath, [cli, "verify", file], { stdio: "ignore", timeout: 60000 });
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const chainedVerified = verifies(`${log}.chained`);
+    const judgingVerified = verifies(`${log}.judging`);
     rmSync(dir, { recursive: true, force: true });
 
     const cpuPerCall = (k) => {
@@ -395,6 +447,8 @@ async function main() {
       relayAddedP50ms: added("relay"),
       // The floor for a proxy that hash-chains a line per message (judging nothing), in the same rounds.
       chained: { vsPipeThroughputRatio: ratio("chained", "pipe"), vsPipeAddedP50ms: added("chained", "pipe"), verified: chainedVerified },
+      // The floor for a proxy that also judges every message with the same rules (the embedded guardian, no session).
+      judging: { vsPipeThroughputRatio: ratio("judging", "pipe"), vsPipeAddedP50ms: added("judging", "pipe"), verified: judgingVerified },
       pipeThroughputRatio: ratio("pipe"),
       pipeAddedP50ms: added("pipe"),
       // The targets: wrap against the bare byte pipe measured in the same rounds.
@@ -495,6 +549,8 @@ async function main() {
     [`reference: parsing relay CPU per call`, `${l.cpuUsPerCall.relay.middle ?? "?"} µs`],
     [`floor: chaining relay CPU per call (judges nothing)`, `${l.cpuUsPerCall.chained.middle ?? "?"} µs`],
     [`  chaining relay / bare pipe throughput; added p50; chain`, `${f(l.chained.vsPipeThroughputRatio, 2)} ×; ${f(l.chained.vsPipeAddedP50ms, 3)} ms; ${l.chained.verified ? "verified" : "NOT verified"}`],
+    [`floor: judging relay CPU per call (chains, and judges with the same rules)`, `${l.cpuUsPerCall.judging.middle ?? "?"} µs`],
+    [`  judging relay / bare pipe throughput; added p50; chain`, `${f(l.judging.vsPipeThroughputRatio, 2)} ×; ${f(l.judging.vsPipeAddedP50ms, 3)} ms; ${l.judging.verified ? "verified" : "NOT verified"}`],
   ];
   console.log(`\nguardwire bench — ${results.date.slice(0, 10)}, node ${process.version}, nproc ${nproc}${quick ? ", QUICK" : ""}, ${results.seconds} s`);
   console.log(`launcher: ${l.rounds} interleaved rounds, medians; decision log ${l.log.lines} lines, chain ${l.log.verified ? "verified" : "NOT verified"}\n`);

@@ -70,6 +70,8 @@ export class DecisionLog {
   /** Bytes of a write that failed part-way: they go first, so a line cut by ENOSPC is completed, not repeated. */
   private stuck: Buffer | undefined;
   private prev = GENESIS;
+  /** `,"prev":"…"`, made when the hash is: this writer's own hashes are hex, quoted as they are. */
+  private prevField = `,"prev":"${GENESIS}"`;
   private nextSeq = 0;
   /** The last line known to be in the file (what the head may name). */
   private written = { seq: -1, hash: GENESIS, time: "" };
@@ -106,6 +108,8 @@ export class DecisionLog {
       const end = lastRecord(opts.dest);
       if (end.record) {
         log.prev = end.record.hash;
+        // Read back from the file: escaped like any string (a damaged file's last hash may be anything).
+        log.prevField = `,"prev":${canonicalize(log.prev)}`;
         log.nextSeq = end.record.seq + 1;
         log.written = { seq: end.record.seq, hash: end.record.hash, time: end.record.time };
       }
@@ -149,11 +153,13 @@ export class DecisionLog {
       this.totals.dropped++;
       return this.opts.sync === "always" ? Promise.reject(failureError(this.failure)) : undefined;
     }
+    // The writer's own time is ISO digits and punctuation, quoted as is; a given clock's is escaped like any string.
     const time = this.opts.clock ? this.opts.clock().toISOString() : isoNow();
+    const timeField = this.opts.clock ? canonicalize(time) : '"' + time + '"';
     const seq = this.nextSeq;
     const prev = this.prev;
     // Version 2: the hash covers the exact bytes of the line before its hash (prev included), serialized once.
-    const body = serialize(time, seq, torn === undefined ? input : { ...input, torn }, prev, this.stamp);
+    const body = serialize(time, timeField, seq, torn === undefined ? input : { ...input, torn }, prev, this.prevField, this.stamp);
     const hash = hashHex(body);
     const full = body + ',"hash":"' + hash + '"}\n';
     // Sizes are counted in UTF-16 units: rotation is approximate for non-ASCII text, which is fine for a size cap.
@@ -162,6 +168,7 @@ export class DecisionLog {
     this.pending.push(full);
     this.pendingChars += full.length;
     this.prev = hash;
+    this.prevField = ',"prev":"' + hash + '"';
     this.nextSeq++;
     this.lastTime = time;
     this.headDirty = true;
@@ -445,25 +452,33 @@ class Stamp {
  * A line without its hash and closing brace (what the hash covers): fields in documented order, each value
  * serialized once. Records hold primitives, string arrays and small objects (approval).
  */
-function serialize(time: string, seq: number, input: DecisionInput, prev: string, stamp: Stamp): string {
+function serialize(time: string, timeField: string, seq: number, input: DecisionInput, prev: string, prevField: string, stamp: Stamp): string {
   for (const k in input) {
     // A field this writer does not know: generic (slower) path, same guarantees.
     if (!KNOWN.has(k)) return JSON.stringify(Object.assign({ v: RECORD_VERSION, time, seq }, input, { ruleset: stamp.ruleset(input), replica: input.replica ?? stamp.replica, prev })).slice(0, -1);
   }
   const r = input;
   let line =
-    `{"v":${RECORD_VERSION},"time":${canonicalize(time)},"seq":${seq}` +
+    `{"v":${RECORD_VERSION},"time":${timeField},"seq":${seq}` +
     sessionFields(r) +
     `,"direction":${str(r.direction)},"kind":${str(r.kind)},"id":${canonicalize(r.id)},"method":${opt(r.method)}` +
     `,"tool":${opt(r.tool)},"agent":${opt(r.agent)},"decision":${str(r.decision)},"mode":${str(r.mode)},"rules":${strings(r.rules)}` +
-    `,"reasonCode":${strings(r.reasonCode)},"message":${str(r.message)},"evalUs":${canonicalize(r.evalUs)},"digest":${opt(r.digest)}`;
+    `,"reasonCode":${strings(r.reasonCode)},"message":${str(r.message)},"evalUs":${canonicalize(r.evalUs)},"digest":${digestField(r.digest)}`;
   line += stamp.fields(input);
   const fields = input as unknown as Record<string, unknown>;
   for (let i = 0; i < OPTIONAL.length; i++) {
     const v = fields[OPTIONAL[i] as string];
     if (v !== undefined) line += (OPTIONAL_QUOTED[i] as string) + canonicalize(v);
   }
-  return line + `,"prev":${canonicalize(prev)}`;
+  return line + prevField;
+}
+
+/**
+ * A message digest is 64 hex digits made by guardwire (`hash(…, "hex")`), new on every line: quoted as it is, not
+ * looked up in (and crowding out) the cache of repeated strings, nor scanned (which costs as much as the lookup here).
+ */
+function digestField(d: string | null): string {
+  return typeof d === "string" && d.length === 64 ? '"' + d + '"' : canonicalize(d);
 }
 
 /** `,"session":…,"route":…,"transport":…,"protocol":…`: the same for every line of a session, made once per run of them. */
