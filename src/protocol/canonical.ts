@@ -31,7 +31,7 @@ export function canonicalize(value: unknown): string {
   }
   const obj = value as Record<string, unknown>;
   const keys = Object.keys(obj);
-  if (!isSorted(keys)) keys.sort();
+  sortKeys(keys);
   let out = "{";
   let first = true;
   for (let i = 0; i < keys.length; i++) {
@@ -48,9 +48,25 @@ export function canonicalize(value: unknown): string {
 /** A string JSON.stringify would escape: quotes, backslashes, control characters, lone surrogates (checked there). */
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
-function isSorted(keys: string[]): boolean {
-  for (let i = 1; i < keys.length; i++) if ((keys[i - 1] as string) > (keys[i] as string)) return false;
-  return true;
+/**
+ * Keys in UTF-16 code-unit order, as `Array.prototype.sort` puts strings: the few keys of a JSON-RPC object by
+ * insertion (no sort call, nothing moved when already in order), many (a wire-sized object) by the built-in sort.
+ */
+function sortKeys(keys: string[]): void {
+  const n = keys.length;
+  if (n > 16) {
+    for (let i = 1; i < n; i++) if ((keys[i - 1] as string) > (keys[i] as string)) return void keys.sort();
+    return;
+  }
+  for (let i = 1; i < n; i++) {
+    const k = keys[i] as string;
+    let j = i - 1;
+    while (j >= 0 && (keys[j] as string) > k) {
+      keys[j + 1] = keys[j] as string;
+      j--;
+    }
+    keys[j + 1] = k;
+  }
 }
 
 /** Keys repeat across messages (jsonrpc, id, method, params…): quote each once. Bounded, since keys come from the wire. */

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { classify, notificationSchema, requestSchema, responseSchema } from "../../src/protocol/json-rpc.js";
 import { decodeUtf8, LineFramer } from "../../src/protocol/ndjson.js";
@@ -99,6 +100,33 @@ describe("JSON-RPC envelope", () => {
 describe("canonical JSON", () => {
   it("sorts keys at every level and has no whitespace", () => {
     expect(canonicalize({ b: 1, a: [{ d: 1, c: "é" }], "": null })).toBe('{"":null,"a":[{"c":"é","d":1}],"b":1}');
+  });
+
+  it("is JSON.stringify's text with every object's keys in the built-in sort's order, few keys or many", () => {
+    // The reference: keys sorted by Array.prototype.sort (UTF-16 code units), everything else as JSON.stringify writes it
+    // (not through an object: JS would put integer-like keys such as "10" first again).
+    const reference = (v: unknown): string =>
+      Array.isArray(v)
+        ? `[${v.map(reference).join(",")}]`
+        : v !== null && typeof v === "object"
+          ? `{${Object.keys(v)
+              .sort()
+              .map((k) => `${JSON.stringify(k)}:${reference((v as Record<string, unknown>)[k])}`)
+              .join(",")}}`
+          : JSON.stringify(v);
+    const key = fc.oneof(fc.string({ maxLength: 4 }), fc.string({ unit: "binary", maxLength: 3 }), fc.constantFrom("a", "B", "_meta", "é", "\ud83d\ude00", "\ud800", "10", "9", ""));
+    const value = fc.letrec((tie) => ({
+      leaf: fc.oneof(fc.string({ unit: "binary", maxLength: 6 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.boolean(), fc.constant(null)),
+      node: fc.oneof({ depthSize: "small" }, tie("leaf"), fc.array(tie("node"), { maxLength: 4 }), fc.dictionary(key, tie("node"), { maxKeys: 40 })),
+    })).node;
+    fc.assert(
+      fc.property(value, (v) => {
+        // Through the wire form, as guardwire sees messages (JSON.parse makes "__proto__" an own key, numbers normal).
+        const parsed: unknown = JSON.parse(JSON.stringify(v));
+        expect(canonicalize(parsed)).toBe(reference(parsed));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
