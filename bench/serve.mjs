@@ -15,6 +15,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { cpuOf, freePort, startNode, watchdog } from "./lib.mjs";
 
+/** A difference with its sign: +0.012, -0.034. */
+const signed = (x) => `${x >= 0 ? "+" : ""}${x.toFixed(3)}`;
+
 // Reference relay mode: `node bench/serve.mjs --relay <port> <target url>` is a policy-free Streamable HTTP relay (read
 // the body, parse it as any JSON-RPC-aware proxy must, POST it upstream with undici, stream the answer back): the floor
 // for any Node proxy that adds an HTTP hop. Measured in the same rounds, it shows what the hop itself costs here.
@@ -298,7 +301,7 @@ async function main() {
   const vsRelay = () => {
     line("Streamable HTTP CPU per call, guardwire ÷ bare relay", `${h.cpuRatioVsRelay.toFixed(2)} ×`, "≤ 1.3 ×", h.cpuRatioVsRelay <= 1.3);
     console.log(`  CPU per call (median of rounds): guardwire ${h.cpuUsPerCall.toFixed(0)} µs, relay ${h.relayCpuUsPerCall.toFixed(0)} µs`);
-    line("Streamable HTTP added p50 over the bare relay, sequential", `+${h.addedP50MsVsRelay.toFixed(3)} ms`, "≤ 0.05 ms", h.addedP50MsVsRelay <= 0.05);
+    line("Streamable HTTP added p50 over the bare relay, sequential", `${signed(h.addedP50MsVsRelay)} ms`, "≤ 0.05 ms", h.addedP50MsVsRelay <= 0.05);
     console.log(`  p50: direct ${h.directP50Ms.toFixed(3)}, relay ${h.relayP50Ms.toFixed(3)}, guardwire ${h.proxiedP50Ms.toFixed(3)} ms; throughput guardwire ÷ relay ${h.tputRatioVsRelay.toFixed(2)} ×`);
   };
   if (httpOnly) {
@@ -334,7 +337,7 @@ async function main() {
   const s = results.stdioOverHttp;
   console.log(`\nguardwire serve bench — ${results.date.slice(0, 10)}, node ${process.version}${quick ? ", QUICK" : ""}, ${P.rounds} interleaved rounds, medians\n`);
   line("Streamable HTTP throughput, proxied ÷ direct (32 in flight)", `${h.tputRatio.toFixed(2)} ×`, "≥ 0.85 ×", h.tputRatio >= 0.85);
-  line("Streamable HTTP added p50 latency", `+${h.addedP50Ms.toFixed(3)} ms`, "≤ 0.15 ms", h.addedP50Ms <= 0.15);
+  line("Streamable HTTP added p50 latency", `${signed(h.addedP50Ms)} ms`, "≤ 0.15 ms", h.addedP50Ms <= 0.15);
   line("stdio over HTTP, guardwire ÷ supergateway throughput", `${s.tputRatio.toFixed(2)} ×`, "≥ 1.0 ×", s.tputRatio >= 1);
   line("stdio over HTTP p50, guardwire vs supergateway", `${s.guardwireP50Ms.toFixed(2)} / ${s.supergatewayP50Ms.toFixed(2)} ms`, "≤", s.guardwireP50Ms <= s.supergatewayP50Ms);
   line(`${P.sessions} idle sessions, guardwire RSS`, `${results.idleSessions.rssAfterMb.toFixed(0)} MB`, "< 250 MB", results.idleSessions.rssAfterMb < 250);
@@ -344,7 +347,7 @@ async function main() {
   line("32 concurrent 15 MB bodies, peak RSS over baseline", `${b.growthMb.toFixed(0)} MB`, `< ${b.budgetMb} MB`, b.growthMb < b.budgetMb);
   console.log(`  ${b.ok} answered, ${b.refused503} refused 503 (over the budget), ${b.other} other; RSS ${b.baselineMb.toFixed(0)} MB before, ${b.afterMb.toFixed(0)} MB 2 s after`);
   vsRelay();
-  console.log(`reference: a policy-free Node HTTP relay in the same rounds: ${h.relayTputRatio.toFixed(2)} × throughput, +${h.relayAddedP50Ms.toFixed(3)} ms p50`);
+  console.log(`reference: a policy-free Node HTTP relay in the same rounds: ${h.relayTputRatio.toFixed(2)} × throughput, ${signed(h.relayAddedP50Ms)} ms p50`);
   console.log(`(direct ${h.directTput.toFixed(0)} calls/s, p50 ${h.directP50Ms.toFixed(3)} ms; proxied ${h.proxiedTput.toFixed(0)} calls/s, p50 ${h.proxiedP50Ms.toFixed(3)} ms)`);
   writeFileSync(join(root, "bench", "results-serve.json"), JSON.stringify({ ...results, rounds: per }, null, 2) + "\n");
   console.log("all figures, per round: bench/results-serve.json");
