@@ -378,16 +378,28 @@ export function pathProblem(path: string): string | null {
   return null;
 }
 
-/** `host[:port]`: a registered name or IPv4 address, or a bracketed IPv6 address, that a URL can be built on as is. */
+/**
+ * `host[:port]`: a registered name or IPv4 address, or a bracketed IPv6 address, that a URL can be built on as is.
+ * Clients send the same Host on every request: the answers for the last few hundred are kept (building a URL to
+ * check one costs more than the rest of admission).
+ */
 function wellFormedHost(host: string): boolean {
-  if (!/^(?:[a-z0-9._~-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/.test(host)) return false;
-  try {
-    new URL(`http://${host}/`);
-    return true;
-  } catch {
-    return false;
+  let ok = hostsSeen.get(host);
+  if (ok !== undefined) return ok;
+  ok = /^(?:[a-z0-9._~-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/.test(host);
+  if (ok) {
+    try {
+      new URL(`http://${host}/`);
+    } catch {
+      ok = false;
+    }
   }
+  if (host.length > 255) return ok;
+  if (hostsSeen.size >= 256) hostsSeen.clear();
+  hostsSeen.set(host, ok);
+  return ok;
 }
+const hostsSeen = new Map<string, boolean>();
 
 function originAllowed(origin: string, host: string, allowed: readonly string[] | undefined, loopbackListen: boolean): boolean {
   if (allowed) return allowed.includes("*") || allowed.includes(origin);

@@ -20,9 +20,11 @@ export interface StreamableHttpOptions {
 
 /** An HTTP connection pool for one route's upstream. */
 export function upstreamAgent(): Agent {
-  // A server's `Keep-Alive: timeout=5` (Node's default) is trusted for 1 s, not 3: a connection reused just as the
-  // server closes it fails a request the server never saw (-32052), and a busy event loop widens that window.
-  return new Agent({ keepAliveTimeout: 30_000, keepAliveTimeoutThreshold: 4_000, connectTimeout: 5_000, pipelining: 1 });
+  // A connection reused just as the server closes it fails a request the server never saw (-32052), and a busy event
+  // loop widens that window. A server's `Keep-Alive: timeout=5` (Node's default) is trusted for 1 s, not 3; a server
+  // that sends no hint — the MCP SDK's SSE answers set their own `connection` header, so Node adds none — may still
+  // close at Node's 5 s: such a connection is let go after 3 s (undici's idle timers tick about once a second).
+  return new Agent({ keepAliveTimeout: 3_000, keepAliveTimeoutThreshold: 4_000, connectTimeout: 5_000, pipelining: 1 });
 }
 
 const MAX_RESUMES = 3;
