@@ -10,9 +10,12 @@ export interface SseReadResult {
 
 /**
  * Reads an SSE body to its end, handing each event on. Memory is bounded: an event that grows past `maxEventBytes`
- * before it is complete stops the read with an error (the parser would otherwise buffer it without limit).
+ * before it is complete stops the read with an error (the parser would otherwise buffer it without limit), and the
+ * body is destroyed. Read by its `data` events, not an async iterator: the chunks come without a promise each, and
+ * `body.pause()` (a slow agent downstream) really stops the reading, which then backs up to the server; an iterator
+ * keeps pulling whatever pause() says.
  */
-export async function readSse(body: Readable, maxEventBytes: number, onEvent: (ev: EventSourceMessage) => void): Promise<SseReadResult> {
+export function readSse(body: Readable, maxEventBytes: number, onEvent: (ev: EventSourceMessage) => void): Promise<SseReadResult> {
   const result: SseReadResult = { lastEventId: undefined, retryMs: undefined };
   let sinceEvent = 0;
   const parser = createParser({
@@ -26,13 +29,50 @@ export async function readSse(body: Readable, maxEventBytes: number, onEvent: (e
     },
   });
   const decoder = new TextDecoder();
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    sinceEvent += chunk.length;
-    if (sinceEvent > maxEventBytes) throw new SseTooLarge(sinceEvent);
-    parser.feed(decoder.decode(chunk, { stream: true }));
-  }
-  parser.feed(decoder.decode());
-  return result;
+  return new Promise<SseReadResult>((resolve, reject) => {
+    let done = false;
+    const finish = (error?: Error): void => {
+      if (done) return;
+      done = true;
+      body.off("data", onData);
+      body.off("end", onEnd);
+      body.off("error", finish);
+      body.off("close", onClose);
+      if (error) reject(error);
+      else resolve(result);
+    };
+    /** Stops on an error of this side (a too-large event, a handler that threw): the body is let go, as a loop's break would. */
+    const stop = (error: Error): void => {
+      finish(error);
+      body.destroy();
+    };
+    const onData = (chunk: Buffer): void => {
+      sinceEvent += chunk.length;
+      if (sinceEvent > maxEventBytes) return stop(new SseTooLarge(sinceEvent));
+      try {
+        parser.feed(decoder.decode(chunk, { stream: true }));
+      } catch (e) {
+        stop(e as Error);
+      }
+    };
+    const onEnd = (): void => {
+      try {
+        parser.feed(decoder.decode());
+      } catch (e) {
+        return finish(e as Error);
+      }
+      finish();
+    };
+    // Closed before its end, without an error of its own (destroyed): the stream was cut.
+    const onClose = (): void => finish(Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" }));
+    // Let go before this read began: nothing more will come, and no event would say so.
+    if (body.readableEnded) return onEnd();
+    if (body.destroyed) return onClose();
+    body.on("data", onData);
+    body.on("end", onEnd);
+    body.on("error", finish);
+    body.on("close", onClose);
+  });
 }
 
 export class SseTooLarge extends Error {
