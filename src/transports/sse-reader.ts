@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 
 export interface SseReadResult {
@@ -28,7 +29,8 @@ export function readSse(body: Readable, maxEventBytes: number, onEvent: (ev: Eve
       result.retryMs = ms;
     },
   });
-  const decoder = new TextDecoder();
+  // UTF-8 split across chunks is joined; StringDecoder does it without the ICU converter a streaming TextDecoder uses.
+  const decoder = new StringDecoder("utf8");
   return new Promise<SseReadResult>((resolve, reject) => {
     let done = false;
     const finish = (error?: Error): void => {
@@ -50,14 +52,14 @@ export function readSse(body: Readable, maxEventBytes: number, onEvent: (ev: Eve
       sinceEvent += chunk.length;
       if (sinceEvent > maxEventBytes) return stop(new SseTooLarge(sinceEvent));
       try {
-        parser.feed(decoder.decode(chunk, { stream: true }));
+        parser.feed(decoder.write(chunk));
       } catch (e) {
         stop(e as Error);
       }
     };
     const onEnd = (): void => {
       try {
-        parser.feed(decoder.decode());
+        parser.feed(decoder.end());
       } catch (e) {
         return finish(e as Error);
       }
