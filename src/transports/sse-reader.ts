@@ -40,6 +40,8 @@ export function readSse(body: Readable, maxEventBytes: number, onEvent: (ev: Eve
       body.off("end", onEnd);
       body.off("error", finish);
       body.off("close", onClose);
+      // Settled: what the body reports from now on (undici's abort error once it is destroyed) is nobody's to throw.
+      body.on("error", ignore);
       if (error) reject(error);
       else resolve(result);
     };
@@ -76,6 +78,8 @@ export function readSse(body: Readable, maxEventBytes: number, onEvent: (ev: Eve
     body.on("close", onClose);
   });
 }
+
+const ignore = (): void => undefined;
 
 export class SseTooLarge extends Error {
   constructor(readonly bytes: number) {
