@@ -1,8 +1,9 @@
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { GuardwireError } from "../errors.js";
 import { atomicWrite } from "../install/safe-write.js";
+import { makeDirs } from "../fs-dirs.js";
 
 /** What an approval is bound to: it covers a call only when every one of these is the same. */
 export interface Binding {
@@ -173,7 +174,7 @@ export class RememberedApprovals {
     if (!file) return;
     const now = this.now();
     const approvals = [...this.entries.values()].filter((r) => r.scope === "always" && r.expiresAt && Date.parse(r.expiresAt) > now);
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    makeDirs(dirname(file), 0o700);
     try {
       writeFileSync(file, "", { mode: 0o600, flag: "wx" });
     } catch {

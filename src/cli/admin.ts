@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { connect, type AddressInfo } from "node:net";
@@ -27,6 +27,7 @@ import type { DecisionInput } from "../decision-log/record.js";
 import { logRoutes, type LogView } from "../admin/log-api.js";
 import type { AnyEmbeddedGuardian } from "../guardian/embedded.js";
 import { GuardwireError } from "../errors.js";
+import { makeDirs } from "../fs-dirs.js";
 
 /** Where a running guardwire leaves its admin URL and token for `guardwire approvals` (mode 0600). */
 export function adminFile(env: NodeJS.ProcessEnv = process.env): string {
@@ -171,7 +172,7 @@ export async function startAdmin(listen: string, token: string | undefined, part
   const server: Server = createAdminServer({ token: secret, version: parts.version, routes: adminRoutes(parts) });
   const url = "socket" in where ? await listenSocket(server, where.socket) : await listenTcp(server, where.host, where.port);
   const file = adminFile();
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  makeDirs(dirname(file), 0o700);
   writeFileSync(file, JSON.stringify({ url, token: secret, pid: process.pid }) + "\n", { mode: 0o600 });
   const forget = () => {
     if ("socket" in where) rmSync(where.socket, { force: true });
@@ -219,7 +220,7 @@ async function listenSocket(server: Server, path: string): Promise<string> {
   if (existing && !existing.isSocket()) throw taken("the path exists and is not a socket");
   if (existing && (await answers(path))) throw taken("another process is listening on it");
   if (existing) rmSync(path);
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  makeDirs(dirname(path), 0o700);
   await new Promise<void>((resolve, reject) => {
     server.once("error", (e: NodeJS.ErrnoException) => reject(taken(e.code ?? e.message)));
     const umask = process.umask(0o177);

@@ -1,6 +1,7 @@
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { linkSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { GuardwireError } from "../errors.js";
+import { makeDirs } from "../fs-dirs.js";
 
 /** The process that holds a log, and how to tell whether another holder is still alive (given by the CLI). */
 export interface LockOwner {
@@ -20,7 +21,7 @@ export function acquireLock(logPath: string, owner: LockOwner): void {
   const path = lockPath(logPath);
   const mine = `${path}.${owner.pid}`;
   try {
-    mkdirSync(dirname(logPath), { recursive: true });
+    makeDirs(dirname(logPath));
     writeFileSync(mine, `${owner.pid}\n`);
   } catch {
     // The directory cannot be written: neither can the log, which reports that itself (and refuses traffic).

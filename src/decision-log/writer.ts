@@ -1,10 +1,11 @@
 import { hash } from "node:crypto";
-import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readSync, renameSync, statSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { canonicalize } from "../protocol/canonical.js";
 import { writeHead } from "./head.js";
 import { acquireLock, releaseLock, type LockOwner } from "./lock.js";
 import { GENESIS, RECORD_VERSION, type DecisionInput, type DecisionRecord } from "./record.js";
+import { makeDirs } from "../fs-dirs.js";
 
 export interface DecisionLogOptions {
   /** A file path, or "-" for stderr. */
@@ -213,7 +214,7 @@ export class DecisionLog {
   private openFile(): boolean {
     if (this.opts.dest === "-" || this.fd >= 0) return true;
     try {
-      mkdirSync(dirname(this.opts.dest), { recursive: true });
+      makeDirs(dirname(this.opts.dest));
     } catch {
       // opening says why more plainly (ENOTDIR, EACCES)
     }

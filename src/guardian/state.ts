@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, renameSync, statSync, unwatchFile, watchFile, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, statSync, unwatchFile, watchFile, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { InputRequest, Limiter, SessionView } from "./evaluate.js";
 import type { NewPin, Pin, PinStore } from "./detectors/pins.js";
+import { makeDirs } from "../fs-dirs.js";
 
 /** A Map that forgets its least recently used entries beyond `max`: state keyed by wire data stays bounded. */
 class Lru<K, V> {
@@ -319,7 +320,7 @@ export class PinFile extends MemoryPinStore {
   }
 
   private save(): void {
-    mkdirSync(dirname(this.path), { recursive: true });
+    makeDirs(dirname(this.path));
     const tmp = `${this.path}.tmp`;
     writeFileSync(tmp, JSON.stringify({ version: 2, servers: this.pins }, null, 2) + "\n");
     renameSync(tmp, this.path);

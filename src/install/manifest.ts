@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { GuardwireError } from "../errors.js";
 import type { ClientConfig, ClientName } from "./clients.js";
 import type { Launch } from "./wrap-entry.js";
 import { atomicWrite } from "./safe-write.js";
+import { makeDirs } from "../fs-dirs.js";
 
 /*
  * What install changed, so that uninstall can put it back (`~/.guardwire/installed.json`). Per file: the backup
@@ -51,6 +52,6 @@ export function readManifest(path: string): Manifest {
 export function writeManifest(path: string, m: Manifest): void {
   const text = JSON.stringify(m, null, 2) + "\n";
   if (existsSync(path)) return atomicWrite(path, text);
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  makeDirs(dirname(path), 0o700);
   writeFileSync(path, text, { mode: 0o600 });
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, copyFileSync, fchmodSync, fsyncSync, mkdirSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, copyFileSync, fchmodSync, fsyncSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { makeDirs } from "../fs-dirs.js";
 
 export const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
 
@@ -9,7 +10,7 @@ export const sha256 = (data: string | Buffer) => createHash("sha256").update(dat
  * is the caller's (one run's backups share it).
  */
 export function backup(file: string, dir: string, now: Date): string {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirs(dir, 0o700);
   const stamp = now.toISOString().replace(/[:.]/g, "-");
   const copy = join(dir, `${stamp}-${basename(file)}-${sha256(file).slice(0, 8)}`);
   copyFileSync(file, copy);

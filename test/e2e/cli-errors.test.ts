@@ -67,6 +67,12 @@ describe("start-up failures: one line with the fix, never a stack trace", () => 
     expectOneLine(r, 2, /^guardwire: cannot write the decision log \.\/guardwire-decisions\.true\.ndjson: permission denied \(EACCES\); choose another path with --log$/);
   });
 
+  it("a log under a directory that cannot hold one (/proc) is refused at once, not a process spinning", () => {
+    // Node 20's recursive mkdir loops forever on such a path; the timeout turns a regression into a failure.
+    const r = run(["wrap", "--log", "/proc/guardwire-nope/d.ndjson", ...pins(), "--", "true"], { timeout: 15_000 });
+    expectOneLine(r, 2, /^guardwire: cannot write the decision log \/proc\/guardwire-nope\/d\.ndjson: no such file or directory \(ENOENT\); choose another path with --log$/);
+  });
+
   it("a log path that is a directory", () => {
     const dir = tempDir();
     expectOneLine(run(["guardian", "--stdio", "--log", dir, ...pins()], { input: "" }), 2, /cannot write the decision log .*: it is a directory \(EISDIR\); choose another path with --log$/);
