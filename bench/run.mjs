@@ -116,8 +116,7 @@ if (process.argv[2] === "--pipe") {
 
 /** The judging relay's guardian: guardwire's embedded guardian on those rules, called as wrap calls it (AOS protocols/MCP). */
 async function guardianOf(rulesFile) {
-  const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-  const { EmbeddedGuardian, loadRules, readRuleSources } = await import(join(root, "dist", "index.js"));
+  const { EmbeddedGuardian, loadRules, readRuleSources } = await import("../dist/index.js");
   const { ruleSet } = loadRules(readRuleSources(rulesFile));
   const guardian = new EmbeddedGuardian(ruleSet);
   let id = 0;
