@@ -3,8 +3,10 @@
 //   2. the launcher: MCP SDK client → `guardwire wrap` → server-everything, against the same client → server directly.
 // The machine may be shared and noisy, so launcher figures are ratios/differences against a direct connection measured
 // in the same round, rounds interleave the connections in rotating order, and medians across rounds are reported.
-// `node bench/run.mjs --quick` (after a build) runs fewer rounds (`--rounds N`: N launcher rounds); `--log-sync` runs only the `--log-sync always` case. Every loop is bounded by a count; a watchdog ends
-// the run if anything hangs.
+//   3. the decision log's two modes through wrap: `--log-sync interval` (the default: each turn's decision lines written
+//      to the file before what they decide is forwarded) against `--log-sync always` (written and fsynced first).
+// `node bench/run.mjs --quick` (after a build) runs fewer rounds (`--rounds N`: N launcher rounds); `--log-sync` runs only
+// the third part. Every loop is bounded by a count; a watchdog ends the run if anything hangs.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -43,8 +45,10 @@ if (process.argv[2] === "--pipe") {
   // Chaining relay mode: `node bench/run.mjs --chained <log file> <command> [args…]` is the parsing relay plus, for
   // every message, what a hash-chained decision line costs at least: SHA-256 of the message as received, a line of
   // the decision log's fields (record version 2: the same fields, an allow with no rule), SHA-256 over that line, and
-  // buffered appends to the file every 100 ms. It judges nothing: the floor for any proxy that logs every message in a
-  // hash chain, which is what wrap's CPU target is set against. `guardwire verify` accepts its file.
+  // the lines of each chunk appended to the file in one write before the chunk's messages are forwarded (as wrap
+  // commits a turn's decisions before it forwards them: a killed process leaves no forwarded message without its
+  // line). It judges nothing: the floor for any proxy that logs every message in a hash chain, which is what wrap's CPU
+  // target is set against. `guardwire verify` accepts its file.
   // Judging relay mode: `node bench/run.mjs --judging <rules file> <log file> <command> [args…]` is the chaining relay
   // that also has every message judged, as it is forwarded, by guardwire's embedded guardian under those rules (the AOS
   // call wrap makes, without its session: no request/response pairing, no id bookkeeping, no canonical digest), acts
@@ -62,9 +66,7 @@ if (process.argv[2] === "--pipe") {
   let prev = "0".repeat(64);
   let seq = 0;
   let pending = "";
-  let timer;
   const flush = () => {
-    timer = undefined;
     if (pending) writeSync(fd, pending);
     pending = "";
   };
@@ -80,15 +82,15 @@ if (process.argv[2] === "--pipe") {
       `${v.ruleset ? `,"ruleset":"${v.ruleset}"` : ""},"prev":"${prev}"`;
     prev = hash("sha256", body, "hex");
     pending += body + `,"hash":"${prev}"}\n`;
-    timer ??= setTimeout(flush, 100);
   };
   const relay = (src, dst, back, direction) =>
     eachChunkLines(src, (lines) => {
       const messages = lines.map((line) => JSON.parse(line));
       if (!judge) {
-        // Written first, chained after, as wrap does.
-        dst.write(lines.map((line) => line + "\n").join(""));
+        // The chunk's lines are chained and written, then its messages forwarded, as wrap does.
         lines.forEach((line, i) => record(direction, line, messages[i]));
+        flush();
+        dst.write(lines.map((line) => line + "\n").join(""));
         return;
       }
       const verdicts = messages.map((m) => judge(m, direction));
@@ -99,9 +101,10 @@ if (process.argv[2] === "--pipe") {
         if (v.decision !== "deny") out += (v.modified ? JSON.stringify(v.modified) : lines[i]) + "\n";
         else if (m.id !== undefined && m.method !== undefined) refusals += JSON.stringify({ jsonrpc: "2.0", id: m.id, error: { code: -32001, message: v.message } }) + "\n";
       });
+      lines.forEach((line, i) => record(direction, line, messages[i], verdicts[i]));
+      flush();
       if (out) dst.write(out);
       if (refusals) back.write(refusals);
-      lines.forEach((line, i) => record(direction, line, messages[i], verdicts[i]));
     });
   relay(process.stdin, child.stdin, process.stdout, "outbound");
   relay(child.stdout, process.stdout, child.stdin, "inbound");
@@ -522,6 +525,7 @@ async function main() {
   const t0 = performance.now();
   benchGuardian();
   await benchLauncher();
+  await benchLogSync();
   results.seconds = Math.round((performance.now() - t0) / 1000);
 
   // -------------------------------------------------------------------------------------------------------------
@@ -550,6 +554,9 @@ async function main() {
     [`  chaining relay / bare pipe throughput; added p50; chain`, `${f(l.chained.vsPipeThroughputRatio, 2)} ×; ${f(l.chained.vsPipeAddedP50ms, 3)} ms; ${l.chained.verified ? "verified" : "NOT verified"}`],
     [`floor: judging relay CPU per call (chains, and judges with the same rules)`, `${l.cpuUsPerCall.judging.middle ?? "?"} µs`],
     [`  judging relay / bare pipe throughput; added p50; chain`, `${f(l.judging.vsPipeThroughputRatio, 2)} ×; ${f(l.judging.vsPipeAddedP50ms, 3)} ms; ${l.judging.verified ? "verified" : "NOT verified"}`],
+    [`log-sync interval (default): calls/s, ${results.logSync.concurrency} in flight; sequential p50`, `${results.logSync.callsPerSec.proxied}; ${f(results.logSync.p50ms.proxied, 3)} ms`],
+    [`log-sync always (fsync first, log on ${results.logSync.fileSystem}): calls/s; p50`, `${results.logSync.callsPerSec.synced}; ${f(results.logSync.p50ms.synced, 3)} ms`],
+    [`  always / interval throughput; added p50; chains`, `${f(results.logSync.throughputRatio, 2)} ×; +${f(results.logSync.addedP50ms, 3)} ms; ${results.logSync.verified.every(Boolean) ? "verified" : "NOT verified"}`],
   ];
   console.log(`\nguardwire bench — ${results.date.slice(0, 10)}, node ${process.version}, nproc ${nproc}${quick ? ", QUICK" : ""}, ${results.seconds} s`);
   console.log(`launcher: ${l.rounds} interleaved rounds, medians; decision log ${l.log.lines} lines, chain ${l.log.verified ? "verified" : "NOT verified"}\n`);

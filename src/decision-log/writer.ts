@@ -1,8 +1,8 @@
 import { hash } from "node:crypto";
-import { closeSync, existsSync, fstatSync, fsyncSync, openSync, readSync, renameSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fdatasync, fstatSync, fsyncSync, openSync, readSync, renameSync, statSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { canonicalize } from "../protocol/canonical.js";
-import { writeHead } from "./head.js";
+import { writeHead, writeHeadDurably } from "./head.js";
 import { acquireLock, releaseLock, type LockOwner } from "./lock.js";
 import { GENESIS, RECORD_VERSION, type DecisionInput, type DecisionRecord } from "./record.js";
 import { makeDirs } from "../fs-dirs.js";
@@ -22,8 +22,9 @@ export interface DecisionLogOptions {
   /** How often, at most, the chain head beside the file is rewritten while lines keep coming, in ms (default 1000). */
   headEveryMs?: number;
   /**
-   * `interval` (default): lines are buffered and written every `flushEveryMs`; write() returns nothing. `always`:
-   * group commit — the lines of one turn are written and fsynced together, and write() returns a promise settled then.
+   * What `barrier()` waits for. `interval` (default): the lines are written to the file (the OS has them: a killed
+   * process loses none); they reach the disk with the next chain-head update (at most `headEveryMs` later) or at exit.
+   * `always`: the lines are also fsynced. Either way a turn's lines are one write (and one fsync): a group commit.
    */
   sync?: LogSync;
   /** While the file cannot be written, how often to try again, in ms (default 1000). */
@@ -50,19 +51,23 @@ export interface LogFailure {
   message: string;
 }
 
-interface Batch {
-  promise: Promise<void>;
-  resolve: () => void;
-  reject: (e: Error) => void;
+/** Something waiting for the lines written so far to be committed (`barrier`). */
+interface Waiter {
+  then: () => void;
+  failed: () => void;
 }
 
 /**
  * The decision log: one NDJSON line per decision, each chained to the previous by SHA-256 over the exact bytes of
- * the line up to its hash, which include the previous line's hash (`prev`): record version 2 (docs/decision-log.md). Lines are buffered and written with one synchronous write per
- * 64 KiB or per `flushEveryMs`, so the hot path does not touch the disk and no write can overtake another (which would
- * reorder lines and break the chain). flushSync() (exit, signals) writes and fsyncs everything. Reopening an existing
- * file continues its chain. When the file cannot be written, `failure` says why, the lines are held (bounded) and
- * written, in order, when it can be again.
+ * the line up to its hash, which include the previous line's hash (`prev`): record version 2 (docs/decision-log.md).
+ * Lines are buffered and written with synchronous writes, so no write can overtake another (which would reorder lines
+ * and break the chain): at each `barrier()` — the proxy's commit point before it forwards what the lines decide, one
+ * write per turn however many sessions wait — or every `flushEveryMs` for lines nobody waits on. With `sync: always`
+ * a barrier also waits for an fsync, run off the event loop; while one runs, the next turns' lines gather for the next.
+ * The chain head beside the file names only lines an fsync has covered, so a machine crash never leaves it ahead of
+ * the log. flushSync() (exit, signals) writes and fsyncs everything. Reopening an existing file continues its chain.
+ * When the file cannot be written, `failure` says why, the lines are held (bounded) and written, in order, when it can
+ * be again.
  */
 export class DecisionLog {
   private fd = -1;
@@ -79,11 +84,23 @@ export class DecisionLog {
   private bytes = 0;
   private timer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
+  /** The last line an fsync has covered: the most the chain head may name. */
+  private durable = { seq: -1, hash: GENESIS, time: "" };
   private headDirty = false;
   private headTimer: NodeJS.Timeout | undefined;
+  /** A head update is under way (its fsyncs run off the event loop). */
+  private headBusy = false;
+  /** Counts head writes and rotations: an update that started before one of them does not rename its head in. */
+  private headGen = 0;
   private lastHeadAt = 0;
   private lastTime = "";
-  private batch: Batch | undefined;
+  /** Waiting for this turn's write; `always`: waiting for the next fsync, and covered by the one in flight. */
+  private waiters: Waiter[] = [];
+  private unsynced: Waiter[] = [];
+  private syncing = false;
+  private commitQueued = false;
+  /** Counts files opened by rotation: an fsync of a file rotated away was covered by the rotation's own. */
+  private fileGen = 0;
   private dropped = 0;
   /** Totals since this process opened the log, for metrics: bytes written, lines dropped, the first seq it wrote. */
   private readonly totals = { bytes: 0, dropped: 0, fromSeq: 0 };
@@ -113,6 +130,7 @@ export class DecisionLog {
         log.prevField = `,"prev":${canonicalize(log.prev)}`;
         log.nextSeq = end.record.seq + 1;
         log.written = { seq: end.record.seq, hash: end.record.hash, time: end.record.time };
+        log.durable = log.written;
       }
       torn = end.torn;
       log.bytes = statSync(opts.dest).size;
@@ -124,7 +142,7 @@ export class DecisionLog {
     if (torn) {
       // A crash mid-write left a torn last line: end it, and say so in the chain, which continues from the last whole line.
       if (!torn.ended) log.pending.push("\n");
-      if (torn.clean) settle(log.write(noteOf("LOG_RECOVERED", `a torn last line (${torn.length} characters, a crash mid-write) was closed on restart; the chain continues from the line before it`), torn.hash));
+      if (torn.clean) log.write(noteOf("LOG_RECOVERED", `a torn last line (${torn.length} characters, a crash mid-write) was closed on restart; the chain continues from the line before it`), torn.hash);
     }
     return log;
   }
@@ -146,13 +164,13 @@ export class DecisionLog {
     return this.opts.sync ?? "interval";
   }
 
-  /** Interval mode: nothing. `always`: a promise settled when the line is on disk (rejected if it cannot be). */
-  write(input: DecisionInput, torn?: string): void | Promise<void> {
+  /** Chains the line and buffers it; `barrier()` (or the next timer) writes it. */
+  write(input: DecisionInput, torn?: string): void {
     if (this.failure && this.heldChars() >= (this.opts.maxHeldBytes ?? MAX_HELD)) {
       // Bounded: past the cap a line is not chained at all (so the chain stays whole), only counted.
       this.dropped++;
       this.totals.dropped++;
-      return this.opts.sync === "always" ? Promise.reject(failureError(this.failure)) : undefined;
+      return;
     }
     // The writer's own time is ISO digits and punctuation, quoted as is; a given clock's is escaped like any string.
     const time = this.opts.clock ? this.opts.clock().toISOString() : isoNow();
@@ -173,9 +191,66 @@ export class DecisionLog {
     this.nextSeq++;
     this.lastTime = time;
     this.headDirty = true;
-    if (this.opts.sync === "always") return this.enlist();
     if (this.pendingChars >= FLUSH_AT && !this.failure) this.flushBuffer();
     else this.schedule();
+  }
+
+  /**
+   * Runs `then` once every line written so far is committed — in the file (`interval`), or in the file and fsynced
+   * (`always`) — or `failed` if it cannot be (`failure` says why). The barriers of one turn share one write: the first
+   * queues the commit in a microtask, so whatever else this turn decides joins it. Barriers complete in the order they
+   * were made.
+   */
+  barrier(then: () => void, failed: () => void): void {
+    this.waiters.push({ then, failed });
+    if (this.commitQueued) return;
+    this.commitQueued = true;
+    queueMicrotask(this.commitTurn);
+  }
+
+  private readonly commitTurn = (): void => {
+    this.commitQueued = false;
+    const waiters = this.waiters;
+    this.waiters = [];
+    if (!this.failure) this.flushBuffer();
+    if (this.failure) {
+      for (const w of waiters) w.failed();
+      return;
+    }
+    if (this.opts.sync !== "always" || this.opts.dest === "-") {
+      for (const w of waiters) w.then();
+      this.scheduleHead();
+      return;
+    }
+    for (const w of waiters) this.unsynced.push(w);
+    this.syncNext();
+  };
+
+  /** `always`: one fsync at a time, off the event loop, covering every line written before it started. */
+  private syncNext(): void {
+    if (this.syncing || this.unsynced.length === 0) return;
+    if (this.failure) {
+      for (const w of this.unsynced.splice(0)) w.failed();
+      return;
+    }
+    const covered = this.unsynced;
+    this.unsynced = [];
+    const mark = this.written;
+    const gen = this.fileGen;
+    this.syncing = true;
+    fdatasync(this.fd, (e) => {
+      this.syncing = false;
+      // A file rotated away meanwhile was fsynced by the rotation before it was closed.
+      if (e && gen === this.fileGen) this.fail(e);
+      if (this.failure) {
+        for (const w of covered) w.failed();
+      } else {
+        if (gen === this.fileGen && mark.seq > this.durable.seq) this.durable = mark;
+        for (const w of covered) w.then();
+        this.scheduleHead();
+      }
+      this.syncNext();
+    });
   }
 
   /** Everything written so far is on disk when this returns (exit, signals). */
@@ -183,7 +258,7 @@ export class DecisionLog {
     this.flushBuffer();
     this.fsync();
     this.writeHeadNow();
-    this.settleBatch();
+    this.settleWaiters();
     if (this.failure && this.heldChars() > 0) {
       this.opts.onProblem?.(`guardwire: ${this.heldChars()} bytes of decision lines could not be written to ${this.failure.file} (${this.failure.code}) and are lost`);
     }
@@ -197,6 +272,8 @@ export class DecisionLog {
     this.flushSync();
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
+    // An fsync still in flight on the closed file was covered by flushSync's.
+    this.fileGen++;
     this.releaseLock();
   }
 
@@ -227,37 +304,19 @@ export class DecisionLog {
     }
   }
 
-  /** `always`: the lines of this turn join one batch, written and fsynced together once the turn's I/O is done. */
-  private enlist(): Promise<void> {
-    if (!this.batch) {
-      let resolve!: () => void;
-      let reject!: (e: Error) => void;
-      const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
-      this.batch = { promise, resolve, reject };
-      setImmediate(() => {
-        this.flushBuffer();
-        this.fsync();
-        this.settleBatch();
-        this.scheduleHead();
-      });
-    }
-    return this.batch.promise;
-  }
-
-  private settleBatch(): void {
-    const b = this.batch;
-    if (!b) return;
-    this.batch = undefined;
-    // Lines added during the flush (a note on recovery) are not this batch's: they go in the next one.
-    if (this.failure) b.reject(failureError(this.failure));
-    else b.resolve();
-    if (this.pending.length > 0 && !this.failure && this.opts.sync === "always") settle(this.enlist());
+  /** After a synchronous flush and fsync (exit, rotation): whoever waits is told, written or not. */
+  private settleWaiters(): void {
+    const all = [...this.unsynced, ...this.waiters];
+    this.unsynced = [];
+    this.waiters = [];
+    for (const w of all) (this.failure ? w.failed : w.then)();
   }
 
   private fsync(): void {
     if (this.fd < 0 || this.failure) return;
     try {
       fsyncSync(this.fd);
+      this.durable = this.written;
     } catch (e) {
       this.fail(e as NodeJS.ErrnoException);
     }
@@ -313,7 +372,7 @@ export class DecisionLog {
     if (this.dropped > 0) {
       const n = this.dropped;
       this.dropped = 0;
-      settle(this.write(noteOf("LOG_LINES_DROPPED", `${n} decision line(s) were not kept while the log could not be written (${was?.code}): more than ${this.opts.maxHeldBytes ?? MAX_HELD} bytes were waiting`)));
+      this.write(noteOf("LOG_LINES_DROPPED", `${n} decision line(s) were not kept while the log could not be written (${was?.code}): more than ${this.opts.maxHeldBytes ?? MAX_HELD} bytes were waiting`));
     }
   }
 
@@ -340,21 +399,49 @@ export class DecisionLog {
     this.timer.unref();
   }
 
-  /** The head is a file rewrite and a rename: at most once per `headEveryMs`, and always after the lines it names. */
+  /**
+   * The head is rewritten at most once per `headEveryMs`, naming only lines on disk: the log is fsynced first, then the
+   * head is written aside, fsynced, renamed into place and its directory fsynced (head.ts). The fsyncs run off the
+   * event loop. So after a machine crash the head may lag the log, never lead it.
+   */
   private scheduleHead(): void {
-    if (this.headTimer || !this.headDirty) return;
+    if (this.headTimer || this.headBusy || !this.headDirty || this.opts.dest === "-") return;
     const wait = Math.max(0, this.lastHeadAt + (this.opts.headEveryMs ?? 1000) - Date.now());
     this.headTimer = setTimeout(() => {
       this.headTimer = undefined;
       if (!this.failure) this.flushBuffer();
-      this.writeHeadNow();
+      this.updateHead();
     }, wait);
     this.headTimer.unref();
+  }
+
+  private updateHead(): void {
+    if (this.failure || this.fd < 0 || this.written.seq < 0) return;
+    const mark = this.written;
+    const gen = this.headGen;
+    const fileGen = this.fileGen;
+    this.headBusy = true;
+    this.headDirty = false;
+    this.lastHeadAt = Date.now();
+    const done = (e?: Error | null): void => {
+      this.headBusy = false;
+      if (e) this.error ??= e;
+      if (e || mark.seq !== this.nextSeq - 1) this.headDirty = true;
+      this.scheduleHead();
+    };
+    fdatasync(this.fd, (e) => {
+      if (e) return done(fileGen === this.fileGen ? e : null);
+      if (fileGen !== this.fileGen) return done();
+      if (mark.seq > this.durable.seq) this.durable = mark;
+      // Renamed in only if no head was written since this one started (a rotation, an exit): never backwards.
+      writeHeadDurably(this.opts.dest, this.durable, () => gen === this.headGen, done);
+    });
   }
 
   private rotate(): void {
     this.flushSync();
     if (this.failure) return;
+    this.fileGen++;
     this.bytes = 0;
     const keep = this.opts.keep ?? 5;
     const file = this.opts.dest;
@@ -373,13 +460,15 @@ export class DecisionLog {
     this.openFile();
   }
 
+  /** After an fsync of the log (flushSync): the head, written and synced before this returns. */
   private writeHeadNow(): void {
-    if (!this.headDirty || this.opts.dest === "-" || this.written.seq < 0) return;
-    // The head names only lines in the file: while some are held, it waits for them.
-    this.headDirty = this.written.seq !== this.nextSeq - 1;
+    if (!this.headDirty || this.opts.dest === "-" || this.durable.seq < 0) return;
+    // The head names only lines on disk: while some are held, it waits for them.
+    this.headDirty = this.durable.seq !== this.nextSeq - 1;
     this.lastHeadAt = Date.now();
+    this.headGen++;
     try {
-      writeHead(this.opts.dest, this.written);
+      writeHead(this.opts.dest, this.durable);
     } catch (e) {
       this.error ??= e as Error;
     }
@@ -388,14 +477,6 @@ export class DecisionLog {
 
 const MAX_HELD = 8 * 1024 * 1024;
 
-function failureError(f: LogFailure): Error {
-  return Object.assign(new Error(`cannot write the decision log ${f.file} (${f.code})`), { code: f.code });
-}
-
-/** A write of the writer's own, whose outcome shows in `failure`. */
-function settle(ticket: void | Promise<void>): void {
-  if (ticket) ticket.catch(() => undefined);
-}
 
 /** A line about the log itself (kind `log`), not about a message. */
 export function noteOf(reasonCode: string, message: string): DecisionInput {

@@ -22,8 +22,8 @@ export interface EndpointInfo {
 }
 
 export interface EndpointOptions {
-  /** Where each decision the endpoint gives is written (the hash-chained decision log). */
-  log?: { write(input: DecisionInput): unknown };
+  /** Where each decision the endpoint gives is written (the hash-chained decision log), before it is answered. */
+  log?: { write(input: DecisionInput): unknown; barrier?(then: () => void, failed: () => void): void; readonly failure?: { file: string; code: string } | undefined };
   /** HTTP: callers must present one of these keys (Bearer or X-Guardwire-Key); none: no check (loopback only). */
   keys?: AgentKeys;
   maxBodyBytes?: number;
@@ -72,8 +72,14 @@ async function answer(a: Answering, value: unknown): Promise<unknown> {
   try {
     const started = performance.now();
     const res = await guardian.call(req);
-    if (a.log) logDecision(a, req, res, Math.round((performance.now() - started) * 1000));
-    return res;
+    if (!a.log) return res;
+    logDecision(a, req, res, Math.round((performance.now() - started) * 1000));
+    // A decision is answered once its line is committed; a log that cannot be written answers none (fail closed).
+    const log = a.log;
+    const committed = await new Promise<boolean>((resolve) => (log.barrier ? log.barrier(() => resolve(true), () => resolve(false)) : resolve(true)));
+    if (committed) return res;
+    const f = log.failure;
+    return errorResponse(req.id, ErrorCode.InternalError, `Internal error: the decision log ${f?.file ?? ""} cannot be written (${f?.code ?? "EIO"}): no decision is given until it can be`);
   } catch (e) {
     return errorResponse(req.id, ErrorCode.InternalError, `Internal error: ${(e as Error).message}`);
   }

@@ -41,9 +41,7 @@ export class DecisionFeed {
         }
         return written;
       },
-      get sync() {
-        return sink.sync;
-      },
+      barrier: sink.barrier ? (then: () => void, failed: () => void) => sink.barrier?.(then, failed) : undefined,
       get failure() {
         return sink.failure;
       },

@@ -20,10 +20,13 @@ export type Direction = "outbound" | "inbound";
 export type { Frame, Peer, SendInfo } from "../transports/types.js";
 
 export interface DecisionSink {
-  /** With `sync: "always"`, a promise settled when the line is on disk; otherwise nothing is awaited. */
   write(input: DecisionInput): unknown;
-  /** `always`: a message is delivered only once its decision line is written and synced (decision-log.md). */
-  readonly sync?: "interval" | "always";
+  /**
+   * The commit point: `then` runs once every line written so far is committed (in the file, and with `--log-sync
+   * always` fsynced), `failed` if it cannot be. A session forwards what a turn decided only from `then`
+   * (decision-log.md). A sink without it is taken as committed at once.
+   */
+  barrier?(then: () => void, failed: () => void): void;
   /** Set while the log cannot be written: every message is refused meanwhile (-32051), nothing goes through unlogged. */
   readonly failure?: { file: string; code: string } | undefined;
 }
@@ -156,10 +159,11 @@ export class Session {
   };
   private readonly downstream: Peer;
   private readonly upstream: Peer & { abandon?(request: string): void };
-  /** Sync log only: what the session sent this turn, held until the turn's decision lines are on disk. */
-  private readonly held: Held[] | undefined;
-  private released: Promise<void> = Promise.resolve();
+  /** What the session sent this turn, held until the turn's decision lines are committed (`record`). */
+  private held: Held[] = [];
   private releasing = false;
+  /** Set while the session sends an answer of its own (a block, a refusal): see `refuseHeld`. */
+  private authoring = false;
   /** Requests from the agent awaiting the server's response, and the reverse. */
   private readonly pendingOut = new Map<string, Pending>();
   private readonly pendingIn = new Map<string, Pending>();
@@ -175,9 +179,8 @@ export class Session {
   control: SessionGate | null = null;
 
   constructor(downstream: Peer, upstream: Peer & { abandon?(request: string): void }, opts: SessionOptions) {
-    this.held = opts.log.sync === "always" ? [] : undefined;
-    this.downstream = this.held ? this.holding("downstream", downstream) : downstream;
-    this.upstream = this.held ? this.holding("upstream", upstream) : upstream;
+    this.downstream = this.holding("downstream", downstream);
+    this.upstream = this.holding("upstream", upstream);
     this.id = opts.sessionId ?? `s-${randomBytes(4).toString("hex")}`;
     this.now = opts.now ?? (() => performance.now());
     this.opts = {
@@ -215,7 +218,7 @@ export class Session {
 
   /**
    * The upstream is gone: every request still waiting for it is answered with -32052, each one logged; then `after`
-   * runs (ending the downstream session), so those answers go out first.
+   * runs (ending the downstream session), once those answers are out.
    */
   upstreamClosed(reason: string, after?: () => void): void {
     if (this.closed) return;
@@ -224,7 +227,7 @@ export class Session {
     // After the frames that arrived before it: a response already under evaluation still gets through.
     this.enqueue("inbound", null, () => {
       this.failPending([...this.pendingOut.keys()], reason);
-      after?.();
+      if (after) this.holdAction(after);
     });
   }
 
@@ -264,7 +267,7 @@ export class Session {
       this.pendingOut.delete(key);
       const id = p.message.id as string | number;
       const { answer, code, message } = answerOf(id);
-      this.deliver("inbound", JSON.stringify(answer), p);
+      this.authored(() => this.deliver("inbound", JSON.stringify(answer), p));
       this.logRaw("inbound", "response", id, p.method, p.tool, "deny", [code], message, null);
     }
   }
@@ -277,10 +280,10 @@ export class Session {
   /**
    * An operator killed the session (src/control): every request still waiting for the server is answered with a
    * deny (SESSION_KILLED), each logged; `after` (closing both ends) runs once those answers, and what this turn
-   * answered besides (held requests, approvals), are out — with a sync log, once their lines are on disk.
+   * answered besides (held requests, approvals), are out: once their lines are committed.
    */
   kill(message: string, after: () => void): void {
-    const then = (): void => void setImmediate(() => void this.released.then(after, after));
+    const then = (): void => void setImmediate(() => this.afterCommitted(after));
     if (this.closed) return then();
     this.closed = true;
     this.holds?.close();
@@ -453,7 +456,7 @@ export class Session {
     if (v.action === "block") {
       if (p.kind === "request") {
         const stale = p.direction === "outbound" && !p.batch ? staleToolListNotice(p.method, v) : null;
-        if (stale) this.downstream.send(stale, { stream: key });
+        if (stale) this.authored(() => this.downstream.send(stale, { stream: key }));
         this.reply(sender, renderBlock(p.id, p.method, v, this.opts.render, isStatelessVersion(envelopeVersionOf(p.message))), p.batch, p.carry);
         // A denied request that reuses a pending id says nothing about the pending one (its cancellation still goes on).
         if (p.direction === "outbound" && key && !this.pendingOut.has(key)) this.rememberDenied(key);
@@ -464,7 +467,7 @@ export class Session {
         mine.delete(key);
         if (pending) {
           const block = renderBlock(p.id, p.direction === "outbound" ? null : pending.method, v, this.opts.render, isStatelessVersion(envelopeVersionOf(pending.message)));
-          this.deliver(p.direction, JSON.stringify(block), pending, p.carry);
+          this.authored(() => this.deliver(p.direction, JSON.stringify(block), pending, p.carry));
           // A denied event ends its stream: the agent got the error event, the server's stream is let go.
           if (pending.streaming) {
             this.upstream.abandon?.(key);
@@ -571,8 +574,23 @@ export class Session {
       return;
     }
     const id = (response as { id?: JsonRpcId }).id;
-    if (sender === "outbound") this.downstream.send(JSON.stringify(response), id === null || id === undefined ? { stream: null } : { stream: idKey(id), answer: true, carry });
-    else this.upstream.send(JSON.stringify(response), { stream: null });
+    this.authoring = true;
+    try {
+      if (sender === "outbound") this.downstream.send(JSON.stringify(response), id === null || id === undefined ? { stream: null } : { stream: idKey(id), answer: true, carry });
+      else this.upstream.send(JSON.stringify(response), { stream: null });
+    } finally {
+      this.authoring = false;
+    }
+  }
+
+  /** Runs `send` as an answer of the session's own (a block, a refusal, an error), not something passed on. */
+  private authored(send: () => void): void {
+    this.authoring = true;
+    try {
+      send();
+    } finally {
+      this.authoring = false;
+    }
   }
 
   /**
@@ -616,7 +634,7 @@ export class Session {
       // that shares an agent request's id is the server's to be answered, and leaves the agent's alone.)
       const pending = this.pendingOut.get(idKey(id));
       this.pendingOut.delete(idKey(id));
-      if (pending) this.deliver("inbound", JSON.stringify(errorResponse(id, code, message)), pending);
+      if (pending) this.authored(() => this.deliver("inbound", JSON.stringify(errorResponse(id, code, message)), pending));
       return;
     }
     this.reply(sender, errorResponse(id, code, message), about.batch, about.carry);
@@ -672,50 +690,50 @@ export class Session {
   }
 
   /**
-   * Decisions are written right after the current turn, once the messages it produced are on their way: the log's
-   * cost (digest, hash chain) is not added to the message's latency. The drain is queued one microtask later than
-   * the transports' own flush of this turn's sends (a stdio channel writes at the end of the input chunk it handles,
-   * or in a microtask queued at its first send from elsewhere), so those bytes are written first. Order is kept;
-   * nothing is skipped; it all happens within the same turn.
+   * A decision is committed to the log before what it decided leaves: the session's sends are held (`holding`), and at
+   * the end of the turn — a microtask, once everything the turn's input held has been judged — the turn's decision
+   * lines are made and written, and the log's barrier releases the held sends, in order, once the lines are in the
+   * file (with `--log-sync always`, on disk). Every session's turn shares the log's one write (group commit). If the
+   * lines cannot be committed, nothing of the turn goes on (`refuseHeld`). So a `kill -9` never leaves a forwarded
+   * message without its decision line.
    */
   private record(make: () => DecisionInput): void {
     this.backlog.push(make);
-    if (this.backlog.length === 1) queueMicrotask(this.held ? this.drainBacklog : this.drainAfterSends);
+    if (this.backlog.length === 1 && this.held.length === 0) queueMicrotask(this.drainBacklog);
   }
-
-  private readonly drainAfterSends = (): void => queueMicrotask(this.drainBacklog);
 
   private readonly backlog: (() => DecisionInput)[] = [];
   private readonly drainBacklog = (): void => {
-    const items = this.backlog.splice(0);
-    if (!this.held) {
-      for (const make of items) this.opts.log.write(make());
-      return;
-    }
-    // Group commit: what this turn sent goes out once this turn's lines are synced, after earlier turns' (order kept).
-    const synced = Promise.all(items.map((make) => this.opts.log.write(make())));
-    synced.catch(() => undefined); // handled below, possibly after an earlier turn's
-    const held = this.held.splice(0);
-    this.released = this.released
-      .then(() => synced)
-      .then(
-        () => {
-          for (const h of held) h.run();
-        },
-        () => this.refuseHeld(held),
-      );
+    const log = this.opts.log;
+    if (this.backlog.length > 0) for (const make of this.backlog.splice(0)) log.write(make());
+    if (this.held.length === 0) return;
+    const held = this.held;
+    this.held = [];
+    if (!log.barrier) return release(held);
+    log.barrier(
+      () => release(held),
+      () => this.refuseHeld(held),
+    );
   };
 
-  /** Sync log: a peer whose sends wait for the decision lines of their turn (see drainBacklog). */
+  /** Runs `fn` once everything sent so far has been released (its lines committed), or could not be. */
+  private afterCommitted(fn: () => void): void {
+    if (this.opts.log.barrier) this.opts.log.barrier(fn, fn);
+    else fn();
+  }
+
+  /** Runs `fn` with this turn's sends, after them: once their lines are committed (or could not be). */
+  private holdAction(fn: () => void, send?: Held["send"]): void {
+    if (this.releasing) return fn();
+    this.held.push({ run: fn, send });
+    if (this.held.length === 1 && this.backlog.length === 0) queueMicrotask(this.drainBacklog);
+  }
+
+  /** A peer whose sends wait for the decision lines of their turn (see `record`). */
   private holding<P extends Peer & { abandon?(request: string): void }>(side: "upstream" | "downstream", peer: P): P {
-    const hold = (run: () => void, send?: Held["send"]) => {
-      if (this.releasing) return run();
-      const held = this.held as Held[];
-      held.push({ run, send });
-      if (held.length === 1 && this.backlog.length === 0) queueMicrotask(this.drainBacklog);
-    };
+    const hold = (run: () => void, send?: Held["send"]): void => this.holdAction(run, send);
     const holding = {
-      send: (text: string, info?: SendInfo) => hold(() => peer.send(text, info), { side, text, info }),
+      send: (text: string, info?: SendInfo) => hold(() => peer.send(text, info), { side, text, info, own: this.authoring }),
       end: peer.end ? (stream: string) => hold(() => peer.end?.(stream)) : undefined,
       abandon: peer.abandon ? (request: string) => hold(() => peer.abandon?.(request)) : undefined,
     };
@@ -723,10 +741,10 @@ export class Session {
   }
 
   /**
-   * Sync log, the lines of a turn could not be synced: nothing of that turn is forwarded. Requests are answered with
-   * -32051 (the agent's through its pending entry, the server's directly), responses are replaced by -32051 to the same
-   * id, notifications are dropped; streams are still ended. The decision lines stay held by the writer and are written
-   * when it can.
+   * The lines of a turn could not be committed: nothing of that turn is forwarded. Requests are answered with -32051
+   * (the agent's through its pending entry, the server's directly), responses are replaced by -32051 to the same id,
+   * notifications are dropped; streams are still ended; the session's own answers (blocks, refusals: nothing passed
+   * on) go as they are. The decision lines stay held by the writer and are written when it can.
    */
   private refuseHeld(held: Held[]): void {
     const failure = this.opts.log.failure ?? { file: "(decision log)", code: "EIO" };
@@ -735,7 +753,7 @@ export class Session {
     this.releasing = true;
     try {
       for (const { run, send } of held) {
-        if (!send) {
+        if (!send || send.own) {
           run();
           continue;
         }
@@ -871,10 +889,14 @@ interface Slot {
   run: () => void;
 }
 
-/** Something the session did toward a peer, held (sync log); a send says what it was, so it can be refused instead. */
+/** Something the session did toward a peer, held until its turn's lines are committed; a send says what it was, so it can be refused instead. */
 interface Held {
   run: () => void;
-  send?: { side: "upstream" | "downstream"; text: string; info: SendInfo | undefined };
+  send?: { side: "upstream" | "downstream"; text: string; info: SendInfo | undefined; own: boolean };
+}
+
+function release(held: Held[]): void {
+  for (const h of held) h.run();
 }
 
 /** While the decision log cannot be written, every message is refused: -32051, naming the file and the errno. */

@@ -57,15 +57,45 @@ describe("a log that cannot be written", () => {
     expect(verifyChain(readFileSync(file, "utf8"))).toMatchObject({ ok: true });
   });
 
-  it("always: a write's promise settles once the line is synced, and rejects while the log cannot be written", async () => {
+  it("always: a barrier passes once the lines before it are synced, fails while the log cannot be written, and barriers pass in order", async () => {
     const { file, fix } = blockedLog();
     const log = DecisionLog.open({ dest: file, sync: "always", retryMs: 20 });
-    await expect(log.write(input(0))).rejects.toMatchObject({ code: "ENOTDIR" });
+    const barrier = () => new Promise<string>((resolve) => log.barrier(() => resolve("written"), () => resolve("failed")));
+    log.write(input(0));
+    expect(await barrier()).toBe("failed");
+    expect(log.failure).toMatchObject({ code: "ENOTDIR" });
     fix();
     for (let i = 0; i < 100 && log.failure; i++) await new Promise((r) => setTimeout(r, 20));
-    await expect(log.write(input(1))).resolves.toBeUndefined();
+    log.write(input(1));
+    expect(await barrier()).toBe("written");
     // Both lines are in the file now: the one held while failing, then the new one.
     expect(verifyChain(readFileSync(file, "utf8"))).toMatchObject({ ok: true, lines: 2 });
+    // Turns one after another, while earlier fsyncs are still running: they pass in the order they were made.
+    const order: number[] = [];
+    const all: Promise<void>[] = [];
+    for (let t = 0; t < 20; t++) {
+      log.write(input(2 + t));
+      all.push(new Promise((resolve) => log.barrier(() => (order.push(t), resolve()), () => resolve())));
+      await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all(all);
+    expect(order).toEqual([...Array(20).keys()]);
+    await log.close();
+  });
+
+  it("interval: a barrier passes once the lines before it are in the file, one write for the whole turn", async () => {
+    const file = join(tempDir(), "d.ndjson");
+    const log = DecisionLog.open({ dest: file, flushEveryMs: 60_000 });
+    const passed: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      log.write(input(i));
+      log.barrier(() => passed.push(i), () => passed.push(-1));
+    }
+    // Nothing is written until the turn's commit, a microtask later; then all three lines at once.
+    expect(readFileSync(file, "utf8")).toBe("");
+    await Promise.resolve();
+    expect(passed).toEqual([0, 1, 2]);
+    expect(verifyChain(readFileSync(file, "utf8"))).toMatchObject({ ok: true, lines: 3 });
     await log.close();
   });
 });

@@ -41,8 +41,10 @@ describe("session holds (proxy/hold.ts)", () => {
     expect(h.toServer).toEqual([]);
     expect(h.broker.list()).toHaveLength(1);
     h.agent(echo(1, "b"));
+    await h.settled();
     expect(h.toAgent[0]).toMatchObject({ id: 1, error: { code: -32600, message: expect.stringMatching(/already pending/) } });
     h.agent({ jsonrpc: "2.0", id: 1, method: "ping" });
+    await h.settled();
     expect(h.toAgent[1]).toMatchObject({ id: 1, error: { code: -32600 } });
     await h.settled();
     expect(h.log.filter((l) => l.reasonCode.includes("DUPLICATE_ID"))).toHaveLength(2);

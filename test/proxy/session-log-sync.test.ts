@@ -9,30 +9,30 @@ const { ruleSet } = loadRules([{ file: "t.yaml", text: "name: open\nrules: []\n"
 const allowAll = new EmbeddedGuardian(ruleSet as NonNullable<typeof ruleSet>);
 
 /**
- * A session on a sink like `--log-sync always`: each write returns the ticket of the current commit, which the test
- * settles by hand (a commit = what was written since the last one).
+ * A session on a sink whose commits the test settles by hand, like `--log-sync always`: every barrier of a turn joins
+ * the open commit (a commit = the barriers made since the last `cut`). `interval`: barriers pass at once.
  */
 function harness(sync: "always" | "interval" = "always") {
   const toAgent: Record<string, unknown>[] = [];
   const ended: string[] = [];
   const toServer: Record<string, unknown>[] = [];
   const written: DecisionInput[] = [];
-  const commits: { resolve: () => void; reject: (e: Error) => void; lines: number }[] = [];
-  let open: (typeof commits)[number] & { promise?: Promise<void> } = { resolve: () => {}, reject: () => {}, lines: 0 };
+  type Commit = { waiters: { then: () => void; failed: () => void }[]; resolve: () => void; reject: () => void };
+  const commits: Commit[] = [];
+  let open: Commit | undefined;
   const sink = {
-    sync,
     failure: undefined as { file: string; code: string } | undefined,
     write(d: DecisionInput) {
       written.push(d);
-      if (sync === "interval") return undefined;
-      if (!open.promise) {
-        const c: typeof open = { resolve: () => {}, reject: () => {}, lines: 0 };
-        c.promise = new Promise<void>((res, rej) => ((c.resolve = res), (c.reject = rej)));
+    },
+    barrier(then: () => void, failed: () => void) {
+      if (sync === "interval") return sink.failure ? failed() : then();
+      if (!open) {
+        const c: Commit = { waiters: [], resolve: () => c.waiters.forEach((w) => w.then()), reject: () => c.waiters.forEach((w) => w.failed()) };
         commits.push(c);
         open = c;
       }
-      open.lines++;
-      return open.promise;
+      open.waiters.push({ then, failed });
     },
   };
   const s = new Session(
@@ -42,8 +42,8 @@ function harness(sync: "always" | "interval" = "always") {
   );
   const frame = (m: unknown) => ({ text: JSON.stringify(m) });
   const turn = () => new Promise((r) => setTimeout(r, 0));
-  /** Ends the open commit (the writer's setImmediate): later writes go to a new one. */
-  const cut = () => (open = { resolve: () => {}, reject: () => {}, lines: 0 });
+  /** Ends the open commit (the writer's fsync starts): later barriers go to a new one. */
+  const cut = () => (open = undefined);
   /** Runs `act` as a turn of its own whose commit succeeds. */
   const committed = async (act: () => void) => {
     act();
@@ -58,7 +58,7 @@ function harness(sync: "always" | "interval" = "always") {
 const req = (id: number, method = "ping") => ({ jsonrpc: "2.0", id, method, params: {} });
 
 describe("session with a sync log (--log-sync always)", () => {
-  it("forwards a message only once its decision line is committed, in order across commits", async () => {
+  it("forwards a message only once its decision line is committed, each turn with its commit", async () => {
     const h = harness();
     h.agent(req(1));
     await h.turn();
@@ -67,11 +67,10 @@ describe("session with a sync log (--log-sync always)", () => {
     await h.turn();
     expect(h.written.map((d) => d.id)).toEqual([1, 2]);
     expect(h.toServer).toEqual([]);
-    // The second commit lands first: nothing overtakes the first message.
-    h.commits[1]?.resolve();
-    await h.turn();
-    expect(h.toServer).toEqual([]);
     h.commits[0]?.resolve();
+    await h.turn();
+    expect(h.toServer.map((m) => m.id)).toEqual([1]);
+    h.commits[1]?.resolve();
     await h.turn();
     expect(h.toServer.map((m) => m.id)).toEqual([1, 2]);
   });
@@ -87,7 +86,7 @@ describe("session with a sync log (--log-sync always)", () => {
     h.agent({ jsonrpc: "2.0", method: "notifications/initialized" });
     await h.turn();
     h.sink.failure = { file: "/logs/d.ndjson", code: "ENOSPC" };
-    h.commits[1]?.reject(new Error("ENOSPC"));
+    h.commits[1]?.reject();
     await h.turn();
     await h.turn();
     // The server's request got an error answer instead of the agent's result; the notification was dropped.
@@ -107,7 +106,7 @@ describe("session with a sync log (--log-sync always)", () => {
     await h.turn();
     expect(h.ended).toEqual([]);
     h.sink.failure = { file: "/logs/d.ndjson", code: "EIO" };
-    h.commits[1]?.reject(new Error("EIO"));
+    h.commits[1]?.reject();
     await h.turn();
     expect(h.toAgent).toEqual([{ jsonrpc: "2.0", id: 9, error: expect.objectContaining({ code: -32051 }) }]);
     expect(h.ended).toEqual([idKey(9)]);
@@ -118,12 +117,14 @@ describe("session with a sync log (--log-sync always)", () => {
     h.sink.failure = { file: "/logs/d.ndjson", code: "EACCES" };
     h.agent(req(1));
     h.server(req(2, "sampling/createMessage"));
+    await h.turn();
     expect(h.toServer).toEqual([{ jsonrpc: "2.0", id: 2, error: expect.objectContaining({ code: -32051 }) }]);
     expect(h.toAgent).toEqual([{ jsonrpc: "2.0", id: 1, error: expect.objectContaining({ code: -32051 }) }]);
     await h.turn();
     expect(h.written.map((d) => d.reasonCode)).toEqual([["LOG_UNAVAILABLE"], ["LOG_UNAVAILABLE"]]);
     h.sink.failure = undefined;
     h.agent(req(3));
+    await h.turn();
     expect(h.toServer.at(-1)).toMatchObject({ id: 3, method: "ping" });
   });
 });

@@ -23,7 +23,7 @@ function harness(guardian: Guardian, opts: { failMode?: "closed" | "open"; guard
     { guardian, log: { write: (d) => log.push(d) }, route: "r", transport: "test", ...opts },
   );
   const frame = (m: unknown) => ({ text: JSON.stringify(m) });
-  // Decisions are logged in a microtask after the messages go out; `settled` waits for that.
+  // A turn's sends are held until its decision lines are made and committed (a microtask later); `settled` waits for that.
   const settled = () => new Promise((r) => setTimeout(r, 0));
   return { s, toAgent, toServer, log, settled, agent: (m: unknown) => s.fromDownstream(frame(m)), server: (m: unknown) => s.fromUpstream(frame(m)) };
 }
@@ -43,6 +43,7 @@ describe("session: fail closed", () => {
     const g = new EmbeddedGuardian(ruleSet("name: t\nrules:\n  - { id: boom, when: 'args.n > 1', decision: deny }\n"));
     const h = harness(g);
     h.agent(call(1, "x", { n: "text" }));
+    await h.settled();
     expect(h.toServer).toEqual([]);
     expect(h.toAgent[0]).toMatchObject({ id: 1, result: { isError: true } });
     await h.settled();
@@ -70,8 +71,8 @@ describe("session: fail closed", () => {
   it("failMode open forwards what the guardian could not judge, and logs it as such", async () => {
     const h = harness(new ScriptedGuardian(() => { throw new Error("down"); }), { failMode: "open" });
     h.agent(call(1, "x"));
-    expect(h.toServer).toEqual([call(1, "x")]);
     await h.settled();
+    expect(h.toServer).toEqual([call(1, "x")]);
     expect(h.log[0]).toMatchObject({ decision: "allow", failOpen: true, reasonCode: ["GUARDIAN_UNAVAILABLE"] });
   });
 });
@@ -96,6 +97,7 @@ describe("session: correlation and order", () => {
     const h = harness(g);
     h.agent(call(1, "read"));
     h.server({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "the secret" }] } });
+    await h.settled();
     expect(h.toAgent[0]).toMatchObject({ id: 1, result: { isError: true, content: [{ text: expect.stringContaining("no-secret-results") }] } });
     h.server({ jsonrpc: "2.0", id: 99, result: {} });
     expect(h.toAgent).toHaveLength(1);
@@ -103,11 +105,12 @@ describe("session: correlation and order", () => {
     expect(h.log.at(-1)).toMatchObject({ reasonCode: ["UNSOLICITED_RESPONSE"], decision: "deny" });
   });
 
-  it("ids 1 and \"1\" are different requests; a reused pending id is refused", () => {
+  it("ids 1 and \"1\" are different requests; a reused pending id is refused", async () => {
     const h = harness(allowAll);
     h.agent({ jsonrpc: "2.0", id: 1, method: "a" });
     h.agent({ jsonrpc: "2.0", id: "1", method: "b" });
     h.agent({ jsonrpc: "2.0", id: 1, method: "c" });
+    await h.settled();
     expect(h.toServer).toHaveLength(2);
     expect(h.toAgent).toEqual([{ jsonrpc: "2.0", id: 1, error: expect.objectContaining({ code: -32600 }) }]);
   });
@@ -119,8 +122,8 @@ describe("session: correlation and order", () => {
     h.agent(call(6, "good"));
     h.agent({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } });
     h.agent({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 6 } });
-    expect(h.toServer).toEqual([call(6, "good"), { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 6 } }]);
     await h.settled();
+    expect(h.toServer).toEqual([call(6, "good"), { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 6 } }]);
     expect(h.log.map((l) => [l.decision, l.reasonCode])).toEqual([["deny", []], ["allow", []], ["deny", ["REQUEST_DENIED"]], ["allow", []]]);
   });
 
@@ -128,6 +131,7 @@ describe("session: correlation and order", () => {
     const h = harness(allowAll);
     h.agent({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } });
     h.agent(call(1, "a"));
+    await h.settled();
     expect(h.toServer).toEqual([call(1, "a")]);
     h.server({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 9 } });
     await h.settled();
@@ -138,11 +142,12 @@ describe("session: correlation and order", () => {
     ]);
   });
 
-  it("allowed messages are forwarded byte for byte", () => {
+  it("allowed messages are forwarded byte for byte", async () => {
     const sent: string[] = [];
     const s = new Session({ send: () => {} }, { send: (t) => sent.push(t) }, { guardian: allowAll, log: { write: () => {} }, route: "r", transport: "t" });
     const raw = '{"id":1, "jsonrpc":"2.0","method":"x","params":{"z":1,"a":[1.0,2e3],"_meta":{"k":"\\u00e9"}}}';
     s.fromDownstream({ text: raw });
+    await new Promise((r) => setTimeout(r, 0));
     expect(sent).toEqual([raw]);
   });
 
@@ -156,18 +161,19 @@ describe("session: correlation and order", () => {
     expect(h.log.map((l) => `${l.direction}:${l.kind}`)).toEqual(["outbound:request", "inbound:notification", "inbound:response", "outbound:notification"]);
   });
 
-  it("when the upstream closes, every pending request gets -32052 with the route", () => {
+  it("when the upstream closes, every pending request gets -32052 with the route", async () => {
     const h = harness(allowAll);
     h.agent(call(1, "a"));
     h.agent(call(2, "b"));
     h.s.upstreamClosed("server exited (code 1)");
+    await h.settled();
     expect(h.toAgent).toEqual([1, 2].map((id) => ({ jsonrpc: "2.0", id, error: { code: -32052, message: "Upstream unavailable", data: { route: "r", reason: "server exited (code 1)" } } })));
     expect(h.s.pendingCount).toBe(0);
   });
 });
 
 describe("session: a reused id", () => {
-  it("the refusal goes back with the duplicate's carry, the answer with the first's, so a downstream finds each exchange", () => {
+  it("the refusal goes back with the duplicate's carry, the answer with the first's, so a downstream finds each exchange", async () => {
     const toAgent: { text: string; carry: unknown }[] = [];
     const toServer: string[] = [];
     const s = new Session({ send: (t, i) => toAgent.push({ text: t, carry: i?.carry }) }, { send: (t) => toServer.push(t) }, { guardian: allowAll, log: { write: () => {} }, route: "r", transport: "t" });
@@ -176,6 +182,7 @@ describe("session: a reused id", () => {
     s.fromDownstream({ text: JSON.stringify([call(7, "in-batch"), call(8, "b")]), carry: "batch" });
     s.fromUpstream({ text: JSON.stringify([{ jsonrpc: "2.0", id: 8, result: { b: 1 } }]) });
     s.fromUpstream({ text: JSON.stringify({ jsonrpc: "2.0", id: 7, result: { slow: 1 } }) });
+    await new Promise((r) => setTimeout(r, 0));
     expect(toServer).toHaveLength(2);
     expect(toAgent.map((m) => [m.carry, JSON.parse(m.text)])).toEqual([
       ["second", { jsonrpc: "2.0", id: 7, error: expect.objectContaining({ code: -32600 }) }],
@@ -190,6 +197,7 @@ describe("session: a reused id", () => {
     h.agent(call(5, "good"));
     h.agent(call(5, "bad"));
     h.agent({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } });
+    await h.settled();
     expect(h.toServer).toEqual([call(5, "good"), { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } }]);
     expect(h.toAgent).toEqual([{ jsonrpc: "2.0", id: 5, result: expect.objectContaining({ isError: true }) }]);
   });
@@ -210,6 +218,7 @@ describe("session: an upstream's HTTP refusal", () => {
       const h = harness(allowAll);
       h.agent(call(1, "x"));
       h.s.requestsFailed(["n:1"], `HTTP ${status} from upstream`, { status, headers });
+      await h.settled();
       const data = status === 429 ? { route: "r", reason: "HTTP 429 from upstream", status, retryAfter: "30" } : { route: "r", reason: `HTTP ${status} from upstream`, status };
       expect(h.toAgent).toEqual([{ jsonrpc: "2.0", id: 1, error: { code, message, data } }]);
       await h.settled();
@@ -219,21 +228,23 @@ describe("session: an upstream's HTTP refusal", () => {
 });
 
 describe("session: a server request that reuses an id", () => {
-  it("is refused to the server, and leaves alone an agent request that happens to share the id", () => {
+  it("is refused to the server, and leaves alone an agent request that happens to share the id", async () => {
     const h = harness(allowAll);
     h.agent({ jsonrpc: "2.0", id: "a", method: "tools/call", params: { name: "x" } });
     const ask = { jsonrpc: "2.0", id: "a", method: "sampling/createMessage", params: {} };
     h.server(ask);
     h.server(ask);
+    await h.settled();
     expect(h.toAgent).toEqual([ask]);
     expect(h.toServer).toEqual([{ jsonrpc: "2.0", id: "a", method: "tools/call", params: { name: "x" } }, { jsonrpc: "2.0", id: "a", error: expect.objectContaining({ code: -32600 }) }]);
     h.server({ jsonrpc: "2.0", id: "a", result: { done: true } });
+    await h.settled();
     expect(h.toAgent).toEqual([ask, { jsonrpc: "2.0", id: "a", result: { done: true } }]);
   });
 });
 
-describe("sequential latency on stdio", () => {
-  it("writes a forwarded message before its decision line is made, in the same turn, in both directions", async () => {
+describe("write before forward on stdio", () => {
+  it("commits a message's decision line before it forwards the message, in the same turn, in both directions", async () => {
     const { NdjsonChannel } = await import("../../src/transports/ndjson-channel.js");
     const { PassThrough } = await import("node:stream");
     const agentIn = new PassThrough();
@@ -243,8 +254,11 @@ describe("sequential latency on stdio", () => {
     const events: string[] = [];
     agentOut.on("data", (b: Buffer) => events.push(`to agent: ${JSON.parse(b.toString()).id}`));
     serverIn.on("data", (b: Buffer) => events.push(`to server: ${JSON.parse(b.toString()).id}`));
-    // What a write has handed on by the time the line is made: PassThrough emits `data` synchronously on write.
-    const log = { write: (d: DecisionInput) => void events.push(`logged ${d.direction} ${d.id}`) };
+    // PassThrough emits `data` synchronously on write, so `events` is the order of the writes.
+    const log = {
+      write: (d: DecisionInput) => void events.push(`logged ${d.direction} ${d.id}`),
+      barrier: (then: () => void) => (events.push("committed"), then()),
+    };
     // Frames arrive only after this turn, once `session` exists (as in stdio-launcher).
     const down = new NdjsonChannel(agentIn, agentOut, 1 << 20, (f) => session.fromDownstream(f));
     const up = new NdjsonChannel(serverOut, serverIn, 1 << 20, (f) => session.fromUpstream(f));
@@ -254,6 +268,6 @@ describe("sequential latency on stdio", () => {
     await new Promise((r) => setImmediate(r));
     serverOut.write(JSON.stringify({ jsonrpc: "2.0", id: 7, result: { content: [] } }) + "\n");
     await new Promise((r) => setImmediate(r));
-    expect(events).toEqual(["to server: 7", "logged outbound 7", "to agent: 7", "logged inbound 7"]);
+    expect(events).toEqual(["logged outbound 7", "committed", "to server: 7", "logged inbound 7", "committed", "to agent: 7"]);
   });
 });
