@@ -67,7 +67,7 @@ export class Records {
   }
 
   /**
-   * Waits until every delivery so far is paired (the log is written at least every 100 ms), or gives up after `ms`;
+   * Waits until every delivery so far is paired (a line is written before its message is forwarded; a delivery read a moment before its line is read waits), or gives up after `ms`;
    * returns what stayed unpaired and forgets it, so the next run starts clean.
    */
   async settle(ms = 3000): Promise<Unjudged[]> {
