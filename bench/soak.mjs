@@ -8,8 +8,9 @@
 //     artifacts, bursts of events, denied streams, a 1 MiB artifact);
 //   wrap processes (each with its own server) started, used and stopped.
 // The event-loop delay and heap come from bench/soak-probe.mjs, preloaded with `node --import`: guardwire itself is
-// unchanged. Results: a table per sample, the verdict, and bench/results-soak.json (or --out). Exit code 1 if any
-// check fails (growth, errors, unanswered requests, processes left behind), 2 if the run hangs.
+// unchanged. Results: a table per sample, the verdict, and bench/results-soak.json (or --out). Then the fault runs
+// (bench/faults.mjs) for --fault-minutes (default half of --minutes; 0: one pass; --no-faults: none). Exit code 1 if any check fails
+// (growth, errors, unanswered requests, processes left behind, a fault run's violation), 2 if the run hangs.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -37,6 +38,7 @@ const P = {
   minutes: Number(option("--minutes", 10)),
   everySeconds: Number(option("--every", 60)),
   warmupMinutes: Number(option("--warmup", 1)),
+  faultMinutes: Number(option("--fault-minutes", Number(option("--minutes", 10)) / 2)),
   sessionIdleSeconds: Number(option("--idle", 60)),
   probeMs: 5000,
   maxInFlightPerKind: 8,
@@ -488,7 +490,11 @@ async function main() {
   await Promise.all(children.filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((r) => (c.once("exit", r), c.kill("SIGTERM")))));
   if (failures.length) console.log(`decision logs kept for inspection: ${dir}`);
   else rmSync(dir, { recursive: true, force: true });
-  process.exit(failures.length ? 1 : 0);
+  clearTimeout(watchdog);
+  if (process.argv.includes("--no-faults")) process.exit(failures.length ? 1 : 0);
+  console.log(`\nfault runs, for ${P.faultMinutes} minute(s): node bench/faults.mjs --minutes ${P.faultMinutes}`);
+  const faults = await new Promise((resolve) => spawn(process.execPath, [join(root, "bench", "faults.mjs"), "--minutes", String(P.faultMinutes)], { stdio: "inherit" }).on("exit", (code) => resolve(code ?? 1)));
+  process.exit(failures.length || faults !== 0 ? 1 : 0);
 }
 
 await main();
