@@ -82,7 +82,6 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
       maxFrameBytes: opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
       route,
       logPreview: opts.logPreview ?? false,
-      guardianTimeoutMs: (opts.guardianTimeoutMs ?? 2000) + 500,
       alerts,
       approvals,
       tracer: tracing?.tracer,

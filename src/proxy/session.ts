@@ -3,7 +3,7 @@ import { alertFromDecision, type AlertSink } from "../alerts/event.js";
 import { renderBlock, renderUpstreamFailure, staleToolListNotice, DEFAULT_RENDER, type RenderOptions } from "../actions/render.js";
 import type { DecisionInput } from "../decision-log/record.js";
 import { buildAosRequest, type AosProtocolMethod, type AosRequest, type AosResponse } from "../guardian/aos.js";
-import type { Guardian } from "../guardian/guardian.js";
+import { judgementDeadlineMs, type Guardian } from "../guardian/guardian.js";
 import { readVerdict, unavailable, type Verdict } from "../guardian/verdict.js";
 import { redactedPreview } from "../decision-log/preview.js";
 import { canonicalize, writeCanonical } from "../protocol/canonical.js";
@@ -49,6 +49,7 @@ export interface SessionOptions {
   maxDepth?: number;
   maxFrameBytes?: number;
   maxPending?: number;
+  /** How long a verdict is waited for; default: the guardian's own timeout and a margin (`judgementDeadlineMs`). */
   guardianTimeoutMs?: number;
   render?: RenderOptions;
   agent?: { id: string } | null;
@@ -190,7 +191,7 @@ export class Session {
       maxDepth: opts.maxDepth ?? DEFAULT_MAX_DEPTH,
       maxFrameBytes: opts.maxFrameBytes ?? 16 * 1024 * 1024,
       maxPending: opts.maxPending ?? 4096,
-      guardianTimeoutMs: opts.guardianTimeoutMs ?? 2000,
+      guardianTimeoutMs: opts.guardianTimeoutMs ?? judgementDeadlineMs(opts.guardian),
       render: opts.render ?? DEFAULT_RENDER,
       agent: opts.agent ?? null,
       logPreview: opts.logPreview ?? false,
