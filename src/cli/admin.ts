@@ -142,7 +142,7 @@ export function openOperator(log: DecisionSink, broker: ApprovalBroker, withAdmi
 /** The admin parts `wrap` and `serve` give: the operator's feed and sessions, and what the metrics read. */
 export interface OperatorAdmin extends Omit<AdminParts, "feed" | "sessions" | "metrics"> {
   operator: Operator;
-  measured: Pick<MetricsOptions, "log" | "alerts" | "store" | "ruleset">;
+  measured: Pick<MetricsOptions, "log" | "alerts" | "store" | "ruleset" | "upstreamTransport">;
 }
 
 /** The admin listener of `wrap` and `serve`, with its metrics following the live sessions. */

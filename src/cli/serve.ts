@@ -91,6 +91,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
           name: r.name,
           protocol: "a2a",
           upstream: remote.upstream(),
+          upstreamTransport: "a2a",
           streamingMethods: A2A_STREAMING_METHODS,
           server: () => (remote.name ? { name: remote.name, version: "" } : null),
           guardian,
@@ -113,6 +114,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
       runtime: {
         name: r.name,
         upstream: upstreamOf(r.mcp),
+        upstreamTransport: upstreamTransportOf(r.mcp),
         stateless: "url" in r.mcp,
         guardian,
         log: sink,
@@ -165,13 +167,14 @@ export async function runServe(o: ServeOptions): Promise<void> {
     if (url) registry.announce(url);
     else process.stderr.write(`guardwire: replica ${replica} listens on every address and has no replica.advertise: other replicas cannot forward to it, so its stdio, WebSocket and legacy-SSE sessions end when a request for them lands elsewhere (docs/scale.md)\n`);
   }
+  const upstreamTransports = new Map(routes.map((r) => [r.runtime.name, r.runtime.upstreamTransport]));
   // Before "serving": a client that sees that line can use the admin API too.
   const admin: StartedAdmin | undefined = config.admin
     ? await startOperatorAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, {
         version: o.version ?? "",
         broker: approvals,
         operator,
-        measured: { log, alerts, store, ruleset },
+        measured: { log, alerts, store, ruleset, upstreamTransport: (route) => upstreamTransports.get(route) },
         links: channels.links,
         shared: { approvals: channels.shared },
         console: { embedded, rules, log: logView(logPath, log) },
@@ -223,6 +226,11 @@ function upstreamOf(mcp: NonNullable<Config["routes"][number]["mcp"]>): Upstream
   if ("sse" in mcp) return legacySseUpstream({ url: mcp.sse, headers: mcp.headers });
   if ("ws" in mcp) return websocketUpstream({ url: mcp.ws, headers: mcp.headers });
   return stdioUpstream({ command: mcp.command, args: mcp.args, env: { ...process.env, ...mcp.env }, cwd: mcp.cwd });
+}
+
+/** The kind of server transport a route's `mcp:` names (the `transport` vocabulary of the log's downstreams). */
+export function upstreamTransportOf(mcp: NonNullable<Config["routes"][number]["mcp"]>): string {
+  return "url" in mcp ? "streamable-http" : "sse" in mcp ? "sse" : "ws" in mcp ? "websocket" : "stdio";
 }
 
 function remotesOf(g: GuardianConfig): { url: string; timeoutMs: number; headers?: Record<string, string> }[] {

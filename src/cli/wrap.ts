@@ -62,7 +62,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   let admin: StartedAdmin | undefined;
   if (opts.admin) {
     const ui = { embedded, rules, log: logView(logDest, log) };
-    admin = await startOperatorAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, operator, measured: { log, alerts, ruleset: stamp.ruleset }, links: channels.links, console: ui });
+    admin = await startOperatorAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, operator, measured: { log, alerts, ruleset: stamp.ruleset, upstreamTransport: () => "stdio" }, links: channels.links, console: ui });
   }
   channels.listening(admin?.url);
 
@@ -82,7 +82,6 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
       maxFrameBytes: opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
       route,
       logPreview: opts.logPreview ?? false,
-      guardianTimeoutMs: (opts.guardianTimeoutMs ?? 2000) + 500,
       alerts,
       approvals,
       tracer: tracing?.tracer,

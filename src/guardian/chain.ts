@@ -10,7 +10,13 @@ import { readVerdict, type ApprovalAsk } from "./verdict.js";
  * compose (each guardian judges the message as the previous one left it); a guardian that fails fails the chain.
  */
 export class ChainGuardian implements Guardian {
-  constructor(private readonly guardians: Guardian[]) {}
+  /** The members are asked one after the other: a message may wait for each one's timeout in turn. */
+  readonly timeoutMs: number | undefined;
+
+  constructor(private readonly guardians: Guardian[]) {
+    const timed = guardians.filter((g) => g.timeoutMs !== undefined);
+    this.timeoutMs = timed.length > 0 ? timed.reduce((sum, g) => sum + (g.timeoutMs ?? 0), 0) : undefined;
+  }
 
   async call(request: AosRequest): Promise<AosResponse> {
     const params = (request.params ?? {}) as JsonObject;

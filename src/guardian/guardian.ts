@@ -8,4 +8,23 @@ import type { AosRequest, AosResponse } from "./aos.js";
 export interface Guardian {
   call(request: AosRequest): AosResponse | Promise<AosResponse>;
   close?(): Promise<void>;
+  /**
+   * How long one call may take before it fails on its own: a remote guardian's configured timeout; a chain's, the sum of
+   * its members' (they are asked in turn). Absent for guardians that answer in process.
+   */
+  readonly timeoutMs?: number;
+}
+
+/** What a session waits for a verdict when nothing else is configured, and at least. */
+export const DEFAULT_JUDGEMENT_MS = 2000;
+/** Past a guardian's own timeout, so the guardian's failure (which names it) comes first. */
+const JUDGEMENT_MARGIN_MS = 500;
+
+/**
+ * How long a session waits for a verdict from `guardian` before refusing the message (GUARDIAN_UNAVAILABLE): the
+ * guardian's own timeout plus a margin, never less than the default. A remote guardian configured to wait 4 s is then
+ * waited for, on every route and transport.
+ */
+export function judgementDeadlineMs(guardian: Guardian): number {
+  return Math.max(DEFAULT_JUDGEMENT_MS, (guardian.timeoutMs ?? 0) + JUDGEMENT_MARGIN_MS);
 }

@@ -3,9 +3,11 @@ import https from "node:https";
 import type { AosRequest, AosResponse } from "./aos.js";
 import type { Guardian } from "./guardian.js";
 
+const DEFAULT_TIMEOUT_MS = 2000;
+
 export interface RemoteGuardianOptions {
   url: string;
-  /** Per call; past it the call fails (and the message is denied, unless failing open). */
+  /** Per call (default 2000); past it the call fails (and the message is denied, unless failing open). */
   timeoutMs?: number;
   headers?: Record<string, string>;
   /** Largest answer accepted. */
@@ -20,9 +22,11 @@ export interface RemoteGuardianOptions {
 export class RemoteGuardian implements Guardian {
   private readonly url: URL;
   private readonly agent: http.Agent;
+  readonly timeoutMs: number;
 
   constructor(private readonly opts: RemoteGuardianOptions) {
     this.url = new URL(opts.url);
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const secure = this.url.protocol === "https:";
     this.agent = secure ? new https.Agent({ keepAlive: true, maxSockets: 64 }) : new http.Agent({ keepAlive: true, maxSockets: 64 });
   }
@@ -65,7 +69,7 @@ export class RemoteGuardian implements Guardian {
           res.on("error", (e) => reject(e));
         },
       );
-      const timer = setTimeout(() => req.destroy(new Error(`guardian at ${where} timed out after ${this.opts.timeoutMs ?? 2000} ms`)), this.opts.timeoutMs ?? 2000);
+      const timer = setTimeout(() => req.destroy(new Error(`guardian at ${where} timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
       req.on("error", (e) => {
         clearTimeout(timer);
         reject(e);

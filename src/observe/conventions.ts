@@ -1,8 +1,17 @@
 /** Values of the OpenTelemetry MCP semantic conventions that metrics and traces both derive from guardwire's data. */
 
-/** `network.transport`: `pipe` for stdio, `tcp` for everything over HTTP. */
+/**
+ * `network.transport` of a transport, the agent's or the server's: `pipe` for stdio (`wrap`, and a route's
+ * `mcp: {command}`), `tcp` for everything over HTTP and WebSocket.
+ */
 export function networkTransport(transport: string): string {
   return transport === "stdio" ? "pipe" : "tcp";
+}
+
+/** `network.protocol.name`: `http`, or `websocket`; none over stdio. */
+export function networkProtocol(transport: string): string | undefined {
+  if (transport === "stdio") return undefined;
+  return transport === "websocket" ? "websocket" : "http";
 }
 
 /** What the caller got when guardwire answered a request itself, per reason code (the JSON-RPC code, as `error.type`). */

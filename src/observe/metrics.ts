@@ -40,6 +40,8 @@ export interface MetricsOptions {
   store?: { readonly state: StoreStatus } | null;
   /** The hash of the rules in force now (a hot reload shows at the next scrape). */
   ruleset?: () => string;
+  /** A route's server transport (`stdio`, `streamable-http`, …), for the upstream time's `network_transport`. */
+  upstreamTransport?: (route: string) => string | undefined;
   /** Distinct values kept per wire-named label (tool, method, rule, reason); the rest are counted as `other`. */
   labelCap?: number;
   /** A session not seen in the feed for this long is no longer counted as active (feed-based count only). */
@@ -109,6 +111,7 @@ export class GuardwireMetrics {
   private readonly now: () => number;
   private readonly idleMs: number;
   private readonly inFlight = new Map<string, InFlight>();
+  private readonly upstreamTransport: (route: string) => string | undefined;
   private readonly sessions = new Map<string, SeenSession>();
   private sessionSource: SessionSource | null = null;
   private readonly stops: (() => void)[] = [];
@@ -128,14 +131,16 @@ export class GuardwireMetrics {
     this.cap = new LabelCap(opts.labelCap ?? LABEL_CAP);
     this.now = opts.now ?? (() => performance.now());
     this.idleMs = opts.sessionIdleMs ?? 10 * 60_000;
+    this.upstreamTransport = opts.upstreamTransport ?? (() => undefined);
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     new Gauge({ name: "guardwire_info", help: "guardwire's version (always 1)", labelNames: ["version"], registers }).set({ version: opts.version }, 1);
 
+    // The method and tool under the conventions' names, as the histograms and spans carry them (A2A's as rpc_method).
     this.decisions = new Counter({
       name: "guardwire_decisions_total",
-      help: "Decisions logged, by route, protocol, direction, kind, method, tool, decision, mode and the first rule that fired",
-      labelNames: ["route", "protocol", "direction", "kind", "method", "tool", "decision", "mode", "rule"],
+      help: "Decisions logged, by route, protocol, direction, kind, method (mcp_method_name or rpc_method), tool (gen_ai_tool_name), decision, mode and the first rule that fired",
+      labelNames: ["route", "protocol", "direction", "kind", "mcp_method_name", "rpc_method", "gen_ai_tool_name", "decision", "mode", "rule"],
       registers,
     });
     this.ruleMatches = new Counter({ name: "guardwire_rule_matches_total", help: "Rules that fired, each counted once per decision it took part in", labelNames: ["route", "rule", "decision"], registers });
@@ -144,7 +149,7 @@ export class GuardwireMetrics {
     const mcpLabels = ["route", "mcp_method_name", "gen_ai_tool_name", "error_type", "network_transport"];
     this.serverOperation = new Histogram({ name: "mcp_server_operation_duration_seconds", help: "MCP requests from agents, from receipt until guardwire's answer went back (OpenTelemetry mcp.server.operation.duration)", labelNames: mcpLabels, buckets: OPERATION_BUCKETS, registers });
     this.clientOperation = new Histogram({ name: "mcp_client_operation_duration_seconds", help: "MCP requests guardwire forwarded, from sending until the server's response arrived (OpenTelemetry mcp.client.operation.duration)", labelNames: mcpLabels, buckets: OPERATION_BUCKETS, registers });
-    this.a2aUpstream = new Histogram({ name: "guardwire_a2a_upstream_duration_seconds", help: "A2A calls guardwire forwarded, from sending until the remote agent's response arrived", labelNames: ["route", "method", "error_type"], buckets: OPERATION_BUCKETS, registers });
+    this.a2aUpstream = new Histogram({ name: "guardwire_a2a_upstream_duration_seconds", help: "A2A calls guardwire forwarded, from sending until the remote agent's response arrived", labelNames: ["route", "rpc_method", "error_type"], buckets: OPERATION_BUCKETS, registers });
     this.sessionDuration = new Histogram({ name: "mcp_server_session_duration_seconds", help: "Sessions from their first message to their end (OpenTelemetry mcp.server.session.duration)", labelNames: ["route", "network_transport"], buckets: SESSION_BUCKETS, registers });
     const active = () => this.activeSessions();
     new Gauge({
@@ -227,7 +232,19 @@ export class GuardwireMetrics {
     const method = this.cap.value("method", d.method);
     const tool = this.cap.value("tool", d.tool);
     const rule = this.cap.value("rule", d.rules[0]);
-    this.decisions.inc({ route: d.route, protocol: d.protocol, direction: d.direction, kind: d.kind, method, tool, decision: d.decision, mode: d.mode, rule });
+    const a2a = d.protocol === "a2a";
+    this.decisions.inc({
+      route: d.route,
+      protocol: d.protocol,
+      direction: d.direction,
+      kind: d.kind,
+      mcp_method_name: a2a ? "" : method,
+      rpc_method: a2a ? method : "",
+      gen_ai_tool_name: tool,
+      decision: d.decision,
+      mode: d.mode,
+      rule,
+    });
     // A held message is logged again when it is decided: its rules and evaluation were counted the first time.
     const again = d.approval !== undefined && d.approval.step !== "requested";
     if (!again) {
@@ -263,12 +280,14 @@ export class GuardwireMetrics {
     const elapsed = Math.max(0, (this.now() - sent.at) / 1000);
     const errorType = d.decision === "deny" && d.mode === "enforce" ? refusalErrorType(d.reasonCode, d.method) : "";
     if (sent.protocol === "a2a") {
-      this.a2aUpstream.observe({ route: sent.route, method: sent.method, error_type: errorType }, Math.max(0, elapsed - d.evalUs / 1e6));
+      this.a2aUpstream.observe({ route: sent.route, rpc_method: sent.method, error_type: errorType }, Math.max(0, elapsed - d.evalUs / 1e6));
       return;
     }
-    const labels = { route: sent.route, mcp_method_name: sent.method, gen_ai_tool_name: sent.tool, error_type: errorType, network_transport: networkTransport(sent.transport) };
-    this.clientOperation.observe(labels, Math.max(0, elapsed - d.evalUs / 1e6));
-    this.serverOperation.observe(labels, elapsed + sent.evalUs / 1e6);
+    const labels = { route: sent.route, mcp_method_name: sent.method, gen_ai_tool_name: sent.tool, error_type: errorType };
+    // Each side's own transport: the server's for the upstream time (pipe for a stdio server), the agent's for the rest.
+    const upstream = this.upstreamTransport(sent.route);
+    this.clientOperation.observe({ ...labels, network_transport: upstream ? networkTransport(upstream) : "" }, Math.max(0, elapsed - d.evalUs / 1e6));
+    this.serverOperation.observe({ ...labels, network_transport: networkTransport(sent.transport) }, elapsed + sent.evalUs / 1e6);
   }
 
   /** An agent request guardwire answered itself (denied): the operation took the judgement. */

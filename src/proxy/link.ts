@@ -32,6 +32,8 @@ export interface RouteRuntime {
   approvals?: ApprovalBroker;
   /** Spans of judged messages (docs/observability.md). */
   tracer?: MessageTracer | null;
+  /** The kind of server transport (`stdio`, `streamable-http`, `sse`, `websocket`, `a2a`), for the upstream hop's spans. */
+  upstreamTransport?: string;
   /** Where an operator lists, suspends, resumes and kills live sessions (docs/sessions.md). */
   sessions?: SessionRegistry;
 }
@@ -39,26 +41,34 @@ export interface RouteRuntime {
 /** Pairs one downstream session with a new upstream connection through a guarded session. */
 export function openLink(route: RouteRuntime, downstream: Downstream, who: SessionPeer, factory: UpstreamFactory = route.upstream): Connection & { session: Session } {
   let closing: Promise<void> | undefined;
+  // The tracer times each request's trip to the server around the session (null when tracing is off).
+  const hops = route.tracer?.hops?.(() => session.id, route.upstreamTransport ?? null) ?? null;
   const upstream: Upstream = factory(
     {
       frame: (f) => session.fromUpstream(f),
       failed: (keys, reason, http) => {
+        hops?.failed(keys, reason, http?.status);
         // An auth challenge reaches a Streamable HTTP agent as the status itself: its OAuth flow starts there.
         if (http && (http.status === 401 || http.status === 403) && downstream.refused) downstream.refused(keys, http);
         session.requestsFailed(keys, reason, http);
       },
-      ended: (keys) => session.requestsEnded(keys),
-      // The pending requests are answered first, then the downstream session ends (the agent's next request: 404).
+      ended: (keys) => {
+        hops?.ended(keys);
+        session.requestsEnded(keys);
+      },
+      // The pending requests are answered first (answers already in judgement end their hops), then the downstream
+      // session ends (the agent's next request: 404).
       closed: (reason) =>
-        session.upstreamClosed(reason, () =>
+        session.upstreamClosed(reason, () => {
+          hops?.closed(reason);
           queueMicrotask(() => {
             if (!closing) downstream.upstreamGone(reason);
-          }),
-        ),
+          });
+        }),
     },
     { route: route.name, stderr: route.stderr, maxFrameBytes: route.maxFrameBytes, resume: who.resume?.upstream ?? null },
   );
-  const session: Session = new Session(downstream, upstream, {
+  const session: Session = new Session(downstream, hops ? hops.wrap(upstream) : upstream, {
     guardian: route.guardian,
     log: route.log,
     route: route.name,
@@ -76,6 +86,7 @@ export function openLink(route: RouteRuntime, downstream: Downstream, who: Sessi
     alerts: route.alerts,
     approvals: route.approvals,
     tracer: route.tracer,
+    clientSession: downstream.clientSessionId ? () => downstream.clientSessionId?.() ?? null : undefined,
   });
   const unregister = route.sessions?.register({
     session,
@@ -86,7 +97,10 @@ export function openLink(route: RouteRuntime, downstream: Downstream, who: Sessi
     downstream,
     shared: route.protocol === "a2a" || who.sessionId?.startsWith("stateless:") === true,
     // Pending requests are answered first; the downstream ends after them (404, WebSocket closed, SSE stream ended).
-    kill: (message) => session.kill(message, () => (downstream.upstreamGone(message), void close())),
+    kill: (message) => {
+      hops?.closed(message);
+      session.kill(message, () => (downstream.upstreamGone(message), void close()));
+    },
   });
   const close = () => (closing ??= (unregister?.(), upstream.close()));
   const release = () => (closing ??= (unregister?.(), upstream.release ? upstream.release() : upstream.close()));

@@ -3,7 +3,7 @@ import { alertFromDecision, type AlertSink } from "../alerts/event.js";
 import { renderBlock, renderUpstreamFailure, staleToolListNotice, DEFAULT_RENDER, type RenderOptions } from "../actions/render.js";
 import type { DecisionInput } from "../decision-log/record.js";
 import { buildAosRequest, type AosProtocolMethod, type AosRequest, type AosResponse } from "../guardian/aos.js";
-import type { Guardian } from "../guardian/guardian.js";
+import { judgementDeadlineMs, type Guardian } from "../guardian/guardian.js";
 import { readVerdict, unavailable, type Verdict } from "../guardian/verdict.js";
 import { redactedPreview } from "../decision-log/preview.js";
 import { canonicalize, writeCanonical } from "../protocol/canonical.js";
@@ -14,6 +14,7 @@ import { DEFAULT_MAX_DEPTH, parseJson, peekId } from "../protocol/safe-json.js";
 import type { Frame, HttpRefusal, Peer, SendInfo } from "../transports/types.js";
 import type { ApprovalBroker } from "../approvals/broker.js";
 import { SessionHolds } from "./hold.js";
+import type { UpstreamHops } from "./hops.js";
 
 export type Direction = "outbound" | "inbound";
 
@@ -52,6 +53,7 @@ export interface SessionOptions {
   maxDepth?: number;
   maxFrameBytes?: number;
   maxPending?: number;
+  /** How long a verdict is waited for; default: the guardian's own timeout and a margin (`judgementDeadlineMs`). */
   guardianTimeoutMs?: number;
   render?: RenderOptions;
   agent?: { id: string } | null;
@@ -69,6 +71,8 @@ export interface SessionOptions {
   approvals?: ApprovalBroker;
   /** Traces (docs/observability.md): told of every judged message; absent, tracing costs one null check per message. */
   tracer?: MessageTracer | null;
+  /** The session id the agent holds (`Mcp-Session-Id`), for traces; none for stdio, WebSocket and A2A. */
+  clientSession?: () => string | null;
 }
 
 /** One judged message and its verdict, as a tracer sees it (src/observe/tracing.ts). */
@@ -87,11 +91,17 @@ export interface JudgedMessage {
   sent: JsonObject | null;
   verdict: Verdict;
   evalUs: number;
+  /** The session id the agent holds (`Mcp-Session-Id`), once it has one; null otherwise. */
+  clientSession: string | null;
+  /** The downstream's context of the frame (over HTTP, `HttpCarry`: the request's trace headers among it). */
+  carry: unknown;
 }
 
 export interface MessageTracer {
   /** Records the message's span; for a request or notification that goes on, may return it with its `params._meta` carrying the span. */
   judged(m: JudgedMessage): JsonObject | undefined;
+  /** The upstream hop of a new session (`upstream`: the server's transport, `stdio`, `streamable-http`, …, when known). */
+  hops?(session: () => string, upstream: string | null): UpstreamHops | null;
 }
 
 interface Pending {
@@ -152,7 +162,7 @@ const LARGE_MESSAGE = 1 << 20;
  */
 export class Session {
   readonly id: string;
-  private readonly opts: Required<Omit<SessionOptions, "agent" | "sessionId" | "now" | "logPreview" | "streamingMethods" | "server" | "alerts" | "approvals" | "tracer">> & {
+  private readonly opts: Required<Omit<SessionOptions, "agent" | "sessionId" | "now" | "logPreview" | "streamingMethods" | "server" | "alerts" | "approvals" | "tracer" | "clientSession">> & {
     agent: { id: string } | null;
     logPreview: boolean;
     streamingMethods: ReadonlySet<string> | null;
@@ -175,6 +185,7 @@ export class Session {
   private readonly alerts: AlertSink | null;
   private readonly holds: SessionHolds | null;
   private readonly tracer: MessageTracer | null;
+  private readonly clientSession: (() => string | null) | null;
   /** Set by whoever registers the session for live control (src/control/registry.ts), before any frame arrives. */
   control: SessionGate | null = null;
 
@@ -193,7 +204,7 @@ export class Session {
       maxDepth: opts.maxDepth ?? DEFAULT_MAX_DEPTH,
       maxFrameBytes: opts.maxFrameBytes ?? 16 * 1024 * 1024,
       maxPending: opts.maxPending ?? 4096,
-      guardianTimeoutMs: opts.guardianTimeoutMs ?? 2000,
+      guardianTimeoutMs: opts.guardianTimeoutMs ?? judgementDeadlineMs(opts.guardian),
       render: opts.render ?? DEFAULT_RENDER,
       agent: opts.agent ?? null,
       logPreview: opts.logPreview ?? false,
@@ -202,6 +213,7 @@ export class Session {
     this.server = opts.server ?? null;
     this.alerts = opts.alerts ?? null;
     this.tracer = opts.tracer ?? null;
+    this.clientSession = opts.clientSession ?? null;
     const base = () => ({ session: this.id, route: this.opts.route, transport: this.opts.transport, protocol: this.opts.protocol, agent: this.opts.agent?.id ?? null });
     this.holds = opts.approvals ? new SessionHolds({ broker: opts.approvals, downstream, base, record: (make) => this.record(make) }) : null;
   }
@@ -809,7 +821,8 @@ export class Session {
     const goesOn = v.action === "forward" || v.action === "rewrite";
     const sent = goesOn ? (v.action === "rewrite" && v.modified ? v.modified : p.message) : null;
     const { direction, kind, id, method, tool, message, evalUs } = p;
-    const m: JudgedMessage = { session: this.id, route: this.opts.route, transport: this.opts.transport, protocol: this.opts.protocol, direction, kind, id, method, tool, message, sent, verdict: v, evalUs };
+    const clientSession = this.clientSession?.() ?? null;
+    const m: JudgedMessage = { session: this.id, route: this.opts.route, transport: this.opts.transport, protocol: this.opts.protocol, direction, kind, id, method, tool, message, sent, verdict: v, evalUs, clientSession, carry: p.carry };
     try {
       return this.tracer?.judged(m);
     } catch {

@@ -55,7 +55,9 @@ export async function launchStdio(opts: LauncherOptions): Promise<Launcher> {
   downstream.feedsFrom(child.stdout);
   upstream.feedsFrom(opts.stdin);
   const route = opts.route ?? opts.command;
-  const session = new Session(downstream, upstream, {
+  // The tracer times each request's trip to the server around the session (null when tracing is off).
+  const hops = opts.tracer?.hops?.(() => session.id, "stdio") ?? null;
+  const session: Session = new Session(downstream, hops ? hops.wrap(upstream) : upstream, {
     guardian: opts.guardian,
     log: opts.log,
     route,
@@ -80,6 +82,7 @@ export async function launchStdio(opts: LauncherOptions): Promise<Launcher> {
     // What is pending is answered on stdout first; then the server is stopped, and wrap exits with it.
     kill: (message) => {
       killed = message;
+      hops?.closed(message);
       session.kill(message, () => void server.shutdown());
     },
   });
@@ -89,7 +92,7 @@ export async function launchStdio(opts: LauncherOptions): Promise<Launcher> {
 
   const done = server.exited.then((exit) => {
     const how = exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
-    session.upstreamClosed(`server exited (${how})`);
+    session.upstreamClosed(`server exited (${how})`, () => hops?.closed(`server exited (${how})`));
     unregister?.();
     return exit;
   });

@@ -105,6 +105,8 @@ export interface UpstreamContext {
 /** The `carry` of a frame received over HTTP: protocol headers to pass upstream (lower-case names). */
 export interface HttpCarry {
   headers: Record<string, string>;
+  /** The W3C trace context headers of the agent's HTTP request, for its spans (never passed upstream as they are). */
+  trace?: TraceHeaders;
   /** A2A: where this proxy receives the agent's webhook posts for the route (`<proxy>/<route>/push/`). */
   pushBase?: string;
   /** A2A: the caller's guardian session, which the webhook posts for the callbacks it registers are judged in. */
@@ -115,8 +117,19 @@ export interface HttpCarry {
 
 export type UpstreamFactory = (sink: UpstreamSink, ctx: UpstreamContext) => Upstream;
 
+/** `traceparent` (and `tracestate`) as an HTTP request carried them. */
+export interface TraceHeaders {
+  traceparent: string;
+  tracestate?: string;
+}
+
 /** An agent-facing session as a link sees it: a peer, told when the upstream refused over HTTP or went away. */
 export interface Downstream extends Peer {
+  /**
+   * The session id the agent holds (`Mcp-Session-Id`, legacy SSE's `sessionId`) once it was given one; null before, and
+   * for transports without one (stdio, WebSocket, A2A, stateless exchanges).
+   */
+  clientSessionId?(): string | null;
   /** The server refused these requests with a status the agent must see (401/403, for OAuth). */
   refused?(requests: string[], http: HttpRefusal): void;
   /** The upstream is gone: end the downstream session (its pending requests were already answered). */

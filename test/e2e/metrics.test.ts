@@ -78,29 +78,33 @@ describe("GET /metrics on serve's admin listener", () => {
     expect(wrong.status).toBe(401);
   });
 
-  it("counts decisions by route, protocol, direction, method, tool, decision and rule, and times them", async () => {
-    const echo = { route: "everything", protocol: "mcp", direction: "outbound", kind: "request", method: "tools/call", tool: "echo", decision: "allow", mode: "enforce", rule: "" };
+  it("counts decisions by route, protocol, direction, method, tool, decision and rule (the conventions' label names), and times them", async () => {
+    const echo = { route: "everything", protocol: "mcp", direction: "outbound", kind: "request", mcp_method_name: "tools/call", rpc_method: "", gen_ai_tool_name: "echo", decision: "allow", mode: "enforce", rule: "" };
     const before = await scrape(admin());
     await client.callTool({ name: "echo", arguments: { message: "hello" } });
     const denied = (await client.callTool({ name: "get-sum", arguments: { a: 500, b: 1 } })) as { isError?: boolean };
     expect(denied.isError).toBe(true);
-    const s = await scrapeUntil(admin(), (x) => total(x, "guardwire_decisions_total", { tool: "get-sum", direction: "outbound" }) >= 1 && total(x, "mcp_client_operation_duration_seconds_count", { gen_ai_tool_name: "echo" }) >= 1);
+    const s = await scrapeUntil(admin(), (x) => total(x, "guardwire_decisions_total", { gen_ai_tool_name: "get-sum", direction: "outbound" }) >= 1 && total(x, "mcp_client_operation_duration_seconds_count", { gen_ai_tool_name: "echo" }) >= 1);
 
     expect(total(s, "guardwire_decisions_total", echo) - total(before, "guardwire_decisions_total", echo)).toBe(1);
-    expect(total(s, "guardwire_decisions_total", { tool: "get-sum", direction: "outbound", decision: "deny", rule: "deny-big-sum" })).toBe(1);
+    // The counter carries exactly these labels: the histograms' names for method and tool, no `method` or `tool`.
+    const counted = s.find((x) => x.name === "guardwire_decisions_total" && x.labels.gen_ai_tool_name === "echo");
+    expect(Object.keys(counted?.labels ?? {}).sort()).toEqual(["decision", "direction", "gen_ai_tool_name", "kind", "mcp_method_name", "mode", "protocol", "route", "rpc_method", "rule"]);
+    expect(total(s, "guardwire_decisions_total", { gen_ai_tool_name: "get-sum", direction: "outbound", decision: "deny", rule: "deny-big-sum" })).toBe(1);
     expect(total(s, "guardwire_rule_matches_total", { route: "everything", rule: "deny-big-sum", decision: "deny" })).toBe(1);
     // The server's answers are judged too (inbound responses), and the handshake (initialize) is counted.
-    expect(total(s, "guardwire_decisions_total", { direction: "inbound", kind: "response", method: "tools/call", tool: "echo" })).toBeGreaterThanOrEqual(1);
-    expect(total(s, "guardwire_decisions_total", { method: "initialize", direction: "outbound" })).toBe(1);
+    expect(total(s, "guardwire_decisions_total", { direction: "inbound", kind: "response", mcp_method_name: "tools/call", gen_ai_tool_name: "echo" })).toBeGreaterThanOrEqual(1);
+    expect(total(s, "guardwire_decisions_total", { mcp_method_name: "initialize", direction: "outbound" })).toBe(1);
 
     // Evaluation time: one observation per judged message.
     const evals = total(s, "guardwire_guardian_evaluation_seconds_count", { route: "everything", protocol: "mcp" });
     expect(evals).toBeGreaterThanOrEqual(total(s, "guardwire_decisions_total", { route: "everything" }) - 2);
     expect(total(s, "guardwire_guardian_evaluation_seconds_sum")).toBeGreaterThan(0);
 
-    // Upstream time (the MCP client side) for the forwarded echo, and the agent-facing time for both calls.
+    // Upstream time (the MCP client side) for the forwarded echo, and the agent-facing time for both calls. Each has its
+    // side's transport: the route's server is a stdio child (pipe), the agent came over HTTP (tcp).
     const http = { mcp_method_name: "tools/call", network_transport: "tcp", route: "everything" };
-    expect(total(s, "mcp_client_operation_duration_seconds_count", { ...http, gen_ai_tool_name: "echo", error_type: "" })).toBe(1);
+    expect(total(s, "mcp_client_operation_duration_seconds_count", { ...http, network_transport: "pipe", gen_ai_tool_name: "echo", error_type: "" })).toBe(1);
     expect(total(s, "mcp_client_operation_duration_seconds_count", { gen_ai_tool_name: "get-sum" })).toBe(0);
     expect(total(s, "mcp_server_operation_duration_seconds_count", { ...http, gen_ai_tool_name: "echo", error_type: "" })).toBe(1);
     expect(total(s, "mcp_server_operation_duration_seconds_count", { ...http, gen_ai_tool_name: "get-sum", error_type: "tool_error" })).toBe(1);
@@ -137,12 +141,12 @@ describe("GET /metrics on serve's admin listener", () => {
 
   it("folds tool names past the cap into `other`", async () => {
     for (let i = 0; i < 105; i++) await client.callTool({ name: `made-up-${i}`, arguments: {} }).catch(() => undefined);
-    const s = await scrapeUntil(admin(), (x) => total(x, "guardwire_decisions_total", { tool: "other", direction: "outbound" }) >= 1);
-    const tools = new Set(s.filter((x) => x.name === "guardwire_decisions_total").map((x) => x.labels.tool));
+    const s = await scrapeUntil(admin(), (x) => total(x, "guardwire_decisions_total", { gen_ai_tool_name: "other", direction: "outbound" }) >= 1);
+    const tools = new Set(s.filter((x) => x.name === "guardwire_decisions_total").map((x) => x.labels.gen_ai_tool_name));
     expect(tools.has("other")).toBe(true);
     expect(tools.has("echo")).toBe(true); // the first ones seen keep their names
     expect(tools.size).toBeLessThanOrEqual(101 + 1); // 100 names, `other`, and "" (messages without a tool)
-    expect(total(s, "guardwire_decisions_total", { direction: "outbound", kind: "request", method: "tools/call" })).toBeGreaterThanOrEqual(105);
+    expect(total(s, "guardwire_decisions_total", { direction: "outbound", kind: "request", mcp_method_name: "tools/call" })).toBeGreaterThanOrEqual(105);
   }, 60_000);
 
   it("every metric the Grafana dashboard queries is served", async () => {
@@ -174,7 +178,7 @@ describe("GET /metrics on wrap --admin", () => {
     expect((await fetch(`${admin.url}/metrics`)).status).toBe(401);
     await w.client.callTool({ name: "echo", arguments: { message: "over stdio" } });
     const s = await scrapeUntil(admin, (x) => total(x, "mcp_client_operation_duration_seconds_count", { gen_ai_tool_name: "echo" }) >= 1);
-    expect(total(s, "guardwire_decisions_total", { route: "server-everything", protocol: "mcp", direction: "outbound", method: "tools/call", tool: "echo", decision: "allow" })).toBe(1);
+    expect(total(s, "guardwire_decisions_total", { route: "server-everything", protocol: "mcp", direction: "outbound", mcp_method_name: "tools/call", gen_ai_tool_name: "echo", decision: "allow" })).toBe(1);
     expect(total(s, "mcp_client_operation_duration_seconds_count", { route: "server-everything", network_transport: "pipe", gen_ai_tool_name: "echo" })).toBe(1);
     expect(total(s, "guardwire_sessions_active", { route: "server-everything" })).toBe(1);
     expect(total(s, "guardwire_log_lines_total")).toBeGreaterThan(0);

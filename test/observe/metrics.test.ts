@@ -7,12 +7,12 @@ import { GuardwireMetrics, LabelCap, type ListedSession } from "../../src/observ
 
 const base: DecisionInput = { session: "s-1", route: "r", transport: "streamable-http", protocol: "mcp", direction: "outbound", kind: "request", id: 1, method: "tools/call", tool: "echo", agent: null, decision: "allow", mode: "enforce", rules: [], reasonCode: [], message: "", evalUs: 10, digest: null };
 
-function setup() {
+function setup(upstreamTransport?: (route: string) => string | undefined) {
   let now = 0;
   const feed = new DecisionFeed();
   const written: DecisionInput[] = [];
   const sink = feed.tap({ write: (d) => void written.push(d) });
-  const metrics = new GuardwireMetrics({ version: "t", feed, sessionIdleMs: 1000, now: () => now });
+  const metrics = new GuardwireMetrics({ version: "t", feed, sessionIdleMs: 1000, now: () => now, upstreamTransport });
   /** The value of `name` (a histogram's `_sum`) summed over the series whose labels include `labels`. */
   const value = async (name: string, labels: Record<string, string> = {}) => {
     const m = (await metrics.registry.getSingleMetric(name)?.get()) ?? { type: "counter", values: [] };
@@ -27,6 +27,28 @@ describe("GuardwireMetrics", () => {
     const cap = new LabelCap(2);
     expect(["a", "b", "c", "a", "d", null].map((v) => cap.value("tool", v))).toEqual(["a", "b", "other", "a", "other", ""]);
     expect(cap.value("method", "c")).toBe("c"); // one budget per label
+  });
+
+  it("the decision counter names method and tool as the histograms do: mcp_method_name (A2A: rpc_method) and gen_ai_tool_name", async () => {
+    const { sink, metrics } = setup();
+    sink.write(base);
+    sink.write({ ...base, protocol: "a2a", id: 2, method: "message/send", tool: null, transport: "a2a-jsonrpc" });
+    const values = ((await metrics.registry.getSingleMetric("guardwire_decisions_total")?.get())?.values ?? []).map((v) => v.labels);
+    expect(values).toEqual([
+      { route: "r", protocol: "mcp", direction: "outbound", kind: "request", mcp_method_name: "tools/call", rpc_method: "", gen_ai_tool_name: "echo", decision: "allow", mode: "enforce", rule: "" },
+      { route: "r", protocol: "a2a", direction: "outbound", kind: "request", mcp_method_name: "", rpc_method: "message/send", gen_ai_tool_name: "", decision: "allow", mode: "enforce", rule: "" },
+    ]);
+  });
+
+  it("upstream time carries the server's transport (pipe for a stdio server), agent-facing time the agent's", async () => {
+    const { sink, value, advance } = setup((route) => (route === "r" ? "stdio" : undefined));
+    sink.write(base); // the agent came over Streamable HTTP
+    advance(200);
+    sink.write({ ...base, direction: "inbound", kind: "response", evalUs: 0 });
+    expect(await value("mcp_client_operation_duration_seconds", { network_transport: "pipe" })).toBeCloseTo(0.2, 5);
+    expect(await value("mcp_client_operation_duration_seconds", { network_transport: "tcp" })).toBe(0);
+    expect(await value("mcp_server_operation_duration_seconds", { network_transport: "tcp" })).toBeCloseTo(0.2, 4);
+    expect(await value("mcp_server_operation_duration_seconds", { network_transport: "pipe" })).toBe(0);
   });
 
   it("an audit-mode deny went on: it is paired with its response, not counted as answered here", async () => {

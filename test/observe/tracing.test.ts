@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { AlwaysOffSampler, InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
-import { MessageTracing } from "../../src/observe/tracing.js";
+import { SpanKind } from "@opentelemetry/api";
+import { MessageTracing, SpanIds } from "../../src/observe/tracing.js";
+import type { SessionUpstream } from "../../src/proxy/hops.js";
+import type { JsonObject } from "../../src/protocol/json-rpc.js";
+import type { SendInfo } from "../../src/transports/types.js";
 import type { JudgedMessage } from "../../src/proxy/session.js";
 import type { Verdict } from "../../src/guardian/verdict.js";
 
@@ -27,6 +31,8 @@ function judged(over: Partial<JudgedMessage> & Pick<JudgedMessage, "message">): 
     sent: m,
     verdict: allow,
     evalUs: 20,
+    clientSession: null,
+    carry: undefined,
     ...over,
   };
 }
@@ -81,5 +87,85 @@ describe("MessageTracing", () => {
     const out = tracer.judged(judged({ message: { jsonrpc: "2.0", id: 5, method: "tools/list", params: { _meta: { traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00" } } } }));
     expect(exporter.getFinishedSpans()).toHaveLength(0);
     expect((out?.params as { _meta: { traceparent: string } })._meta.traceparent).toMatch(/^00-4bf92f3577b34da6a3ce929d0e0e4736-[0-9a-f]{16}-00$/);
+  });
+});
+
+describe("MessageTracing: the upstream hop", () => {
+  function hopTracing(sampled = true) {
+    const exporter = new InMemorySpanExporter();
+    const ids = new SpanIds();
+    const provider = new TracerProvider({ idGenerator: ids, spanProcessors: [new SimpleSpanProcessor({ exporter })], ...(sampled ? {} : { sampler: new AlwaysOffSampler() }) });
+    const tracer = new MessageTracing(provider.getTracer("test"), { ids });
+    const sent: { text: string; info?: SendInfo }[] = [];
+    const hops = tracer.hops(() => "s-1", "stdio");
+    if (!hops) throw new Error("hops need span ids");
+    const upstream = hops.wrap({ send: (text, info) => void sent.push({ text, info }) });
+    const finished = (kind: SpanKind) => exporter.getFinishedSpans().filter((s) => s.kind === kind);
+    return { exporter, tracer, hops, upstream, sent, finished };
+  }
+  const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: {} } });
+  const send = (upstream: SessionUpstream, out: JsonObject | undefined, id: number) => upstream.send(JSON.stringify(out), { stream: `n:${id}`, requests: [`n:${id}`] });
+
+  it("the request carries the hop's span id; the hop starts when it is sent, under the judgement, and ends when the answer arrives", () => {
+    const { tracer, upstream, sent, finished } = hopTracing();
+    const out = tracer.judged(judged({ message: call(1), tool: "echo" }));
+    expect(finished(SpanKind.CLIENT)).toHaveLength(0);
+    send(upstream, out, 1);
+    expect(sent).toHaveLength(1);
+    tracer.judged(judged({ direction: "inbound", kind: "response", method: "tools/call", tool: "echo", message: { jsonrpc: "2.0", id: 1, result: { content: [] } }, evalUs: 0 }));
+    const [judgement] = finished(SpanKind.SERVER);
+    const [hop] = finished(SpanKind.CLIENT);
+    const carried = (JSON.parse(sent[0]?.text ?? "{}") as { params: { _meta: { traceparent: string } } }).params._meta.traceparent;
+    expect(carried).toBe(`00-${hop?.spanContext().traceId}-${hop?.spanContext().spanId}-01`);
+    expect(hop?.parentSpanContext?.spanId).toBe(judgement?.spanContext().spanId);
+    expect(hop?.name).toBe("tools/call echo");
+    expect(hop?.attributes).toMatchObject({ "mcp.method.name": "tools/call", "gen_ai.tool.name": "echo", "network.transport": "pipe", "jsonrpc.request.id": "1" });
+    // It ended at the answer's arrival, where the answer's judgement began.
+    const [response] = finished(SpanKind.INTERNAL);
+    const millis = (t: [number, number] | undefined) => (t ? t[0] * 1000 + t[1] / 1e6 : 0);
+    expect(millis(hop?.endTime)).toBeLessThanOrEqual(millis(response?.startTime) + 1);
+  });
+
+  it("an error answer, an HTTP refusal, a lost upstream and a cancellation end the hop as failed", () => {
+    const { tracer, hops, upstream, finished } = hopTracing();
+    for (const id of [1, 2, 3, 4]) send(upstream, tracer.judged(judged({ message: call(id), tool: "echo" })), id);
+    tracer.judged(judged({ direction: "inbound", kind: "response", method: "tools/call", message: { jsonrpc: "2.0", id: 1, error: { code: -32602, message: "bad arguments" } } }));
+    hops.failed(["n:2"], "HTTP 503 from the server", 503);
+    tracer.judged(judged({ kind: "notification", message: { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3 } } }));
+    hops.closed("server exited (code 1)");
+    const byId = new Map(finished(SpanKind.CLIENT).map((s) => [s.attributes["jsonrpc.request.id"], s]));
+    expect(byId.get("1")?.attributes).toMatchObject({ "error.type": "-32602", "rpc.response.status_code": "-32602" });
+    expect(byId.get("1")?.status).toEqual({ code: 2, message: "bad arguments" });
+    expect(byId.get("2")?.attributes["error.type"]).toBe("503");
+    expect(byId.get("3")?.attributes["error.type"]).toBe("cancelled");
+    expect(byId.get("4")?.attributes["error.type"]).toBe("unanswered");
+    expect(byId.get("4")?.status.message).toBe("server exited (code 1)");
+  });
+
+  it("a request judged but never sent has no hop; a denied one none either", () => {
+    const { tracer, hops, finished } = hopTracing();
+    tracer.judged(judged({ message: call(1), tool: "echo" }));
+    tracer.judged(judged({ message: call(2), tool: "echo", sent: null, verdict: { ...allow, action: "block", decision: "deny" } }));
+    hops.closed("gone");
+    expect(finished(SpanKind.CLIENT)).toHaveLength(0);
+  });
+
+  it("sampled out: nothing is exported, and the request still carries the hop's (not sampled) context", () => {
+    const { tracer, upstream, sent, exporter } = hopTracing(false);
+    send(upstream, tracer.judged(judged({ message: call(1), tool: "echo" })), 1);
+    expect(exporter.getFinishedSpans()).toHaveLength(0);
+    expect(sent[0]?.text).toMatch(/"traceparent":"00-[0-9a-f]{32}-[0-9a-f]{16}-00"/);
+  });
+
+  it("an HTTP request's traceparent is the parent when params._meta has none", () => {
+    const { tracer, finished } = hopTracing();
+    const carry = { headers: {}, trace: { traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01" } };
+    tracer.judged(judged({ message: call(1), tool: "echo", carry, clientSession: "mcp-session-1" }));
+    const [span] = finished(SpanKind.SERVER);
+    expect(span?.spanContext().traceId).toBe("4bf92f3577b34da6a3ce929d0e0e4736");
+    expect(span?.parentSpanContext?.spanId).toBe("00f067aa0ba902b7");
+    expect(span?.attributes["mcp.session.id"]).toBe("mcp-session-1");
+    tracer.judged(judged({ message: call(2), tool: "echo", carry: { headers: {}, trace: { traceparent: "garbage" } } }));
+    expect(finished(SpanKind.SERVER)[1]?.parentSpanContext).toBeUndefined();
   });
 });

@@ -9,6 +9,10 @@ export interface ReceivedSpan {
   spanId: string;
   parentSpanId: string;
   status: { code?: number; message?: string };
+  /** Nanoseconds since the epoch, as OTLP/JSON writes them (strings). */
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  links: { traceId: string; spanId: string; attributes: Record<string, unknown> }[];
   attributes: Record<string, unknown>;
   service: unknown;
 }
@@ -37,11 +41,16 @@ export async function startOtlpReceiver(): Promise<{ endpoint: string; spans: Re
         return;
       }
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
-        resourceSpans: { resource?: { attributes?: { key: string; value: AnyValue }[] }; scopeSpans: { spans: (Omit<ReceivedSpan, "attributes" | "service"> & { attributes?: { key: string; value: AnyValue }[] })[] }[] }[];
+        resourceSpans: { resource?: { attributes?: { key: string; value: AnyValue }[] }; scopeSpans: { spans: (Omit<ReceivedSpan, "attributes" | "service" | "links"> & { attributes?: { key: string; value: AnyValue }[]; links?: { traceId: string; spanId: string; attributes?: { key: string; value: AnyValue }[] }[] })[] }[] }[];
       };
       for (const rs of body.resourceSpans) {
         const service = flat(rs.resource?.attributes)["service.name"];
-        for (const ss of rs.scopeSpans) for (const s of ss.spans) spans.push({ ...s, parentSpanId: s.parentSpanId ?? "", attributes: flat(s.attributes), service });
+        for (const ss of rs.scopeSpans) {
+          for (const s of ss.spans) {
+            const links = (s.links ?? []).map((l) => ({ traceId: l.traceId, spanId: l.spanId, attributes: flat(l.attributes) }));
+            spans.push({ ...s, parentSpanId: s.parentSpanId ?? "", attributes: flat(s.attributes), links, service });
+          }
+        }
       }
       res.writeHead(200, { "content-type": "application/json" }).end("{}");
     });

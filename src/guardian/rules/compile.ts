@@ -49,6 +49,10 @@ const celEnv = (() => {
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 
+/** What a `limit` may count: a response or event is never counted nor withheld for a limit (docs/rules.md). */
+const LIMITED_KINDS: readonly string[] = ["request", "notification"];
+const LIMIT_DEFAULT_KINDS: ReadonlySet<string> = new Set(["request"]);
+
 type CelNode = { op: string; args: unknown };
 
 /**
@@ -270,6 +274,9 @@ export function compileRuleSet(
           problems.push({ file, path: at("match", "kind"), message: "decision: ask only holds requests; match.kind can only be request" });
         }
       }
+      if (rule.limit && m.kind !== undefined && toList(m.kind).some((k) => !LIMITED_KINDS.includes(k))) {
+        problems.push({ file, path: at("match", "kind"), message: "a limit counts requests (and notifications, with kind: notification), never responses or events: their request already went on, and its answer is never withheld for a limit — count the request instead" });
+      }
       const methods = m.method === undefined ? null : toList(m.method);
       rules.push({
         id: rule.id,
@@ -283,7 +290,8 @@ export function compileRuleSet(
         ask,
         protocols: m.protocol === undefined ? null : new Set(toList(m.protocol)),
         direction: m.direction ?? null,
-        kinds: m.kind === undefined ? null : new Set(toList(m.kind)),
+        // A limit counts requests unless its match names other kinds (notifications): never the answers coming back.
+        kinds: m.kind === undefined ? (rule.limit ? LIMIT_DEFAULT_KINDS : null) : new Set(toList(m.kind)),
         methodLiterals: methods && methods.every((x) => !isGlob(x)) ? methods : null,
         method: methods ? globMatcher(methods) : null,
         tool: m.tool === undefined ? null : globMatcher(toList(m.tool)),

@@ -7,7 +7,7 @@ import { classify, ErrorCode, idKey } from "../../protocol/json-rpc.js";
 import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
 import { sseEventParts } from "../../protocol/sse.js";
 import type { Connect, Connection, Downstream, HttpCarry, SendInfo, UpstreamFactory } from "../types.js";
-import { eventWriter, httpError, readBody, SSE_HEADERS } from "./http-util.js";
+import { eventWriter, httpError, readBody, SSE_HEADERS, traceHeadersOf } from "./http-util.js";
 import { callerName, type HttpCaller } from "./streamable-http.js";
 
 export interface A2aEndpointOptions {
@@ -331,5 +331,6 @@ function carryOf(req: IncomingMessage, caller: HttpCaller, passAuthorization: bo
     if (typeof v === "string") headers[h] = v;
   }
   if (passAuthorization && caller.forward.authorization) headers.authorization = caller.forward.authorization;
-  return { headers };
+  const trace = traceHeadersOf(req);
+  return trace ? { headers, trace } : { headers };
 }

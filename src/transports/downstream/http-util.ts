@@ -2,6 +2,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:ht
 import type { Duplex } from "node:stream";
 import { sliceEnd } from "../../protocol/canonical.js";
 import { errorResponse, type JsonRpcId } from "../../protocol/json-rpc.js";
+import type { TraceHeaders } from "../types.js";
 
 export type Body = { ok: true; text: string } | { ok: false; status: 400 | 413 | 503; bytes: number };
 
@@ -90,6 +91,17 @@ export function socketError(socket: Duplex, status: number, code: number, messag
   const body = JSON.stringify(errorResponse(null, code, message));
   const head = Object.entries({ ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }).map(([k, v]) => `${k}: ${v}\r\n`);
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\n${head.join("")}\r\n${body}`);
+}
+
+/** Longest `traceparent`/`tracestate` taken from a request (W3C: 55 and 512 characters); longer ones are ignored. */
+const MAX_TRACE_HEADER = 512;
+
+/** The W3C trace context headers of a request, when it has a `traceparent` (read, not validated: the tracer does). */
+export function traceHeadersOf(req: IncomingMessage): TraceHeaders | undefined {
+  const traceparent = req.headers.traceparent;
+  if (typeof traceparent !== "string" || traceparent.length > MAX_TRACE_HEADER) return undefined;
+  const tracestate = req.headers.tracestate;
+  return typeof tracestate === "string" && tracestate.length <= MAX_TRACE_HEADER ? { traceparent, tracestate } : { traceparent };
 }
 
 /**

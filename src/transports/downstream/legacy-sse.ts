@@ -4,7 +4,7 @@ import { ErrorCode } from "../../protocol/json-rpc.js";
 import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
 import { sseEvent, sseEventParts, SSE_KEEPALIVE } from "../../protocol/sse.js";
 import type { Connect, Connection, Downstream } from "../types.js";
-import { accepts, eventWriter, httpError, readBody, SSE_HEADERS } from "./http-util.js";
+import { accepts, eventWriter, httpError, readBody, SSE_HEADERS, traceHeadersOf } from "./http-util.js";
 import type { HttpCaller, SessionContinuity } from "./streamable-http.js";
 
 export interface LegacySseOptions {
@@ -67,7 +67,8 @@ export function legacySseEndpoint(opts: LegacySseOptions) {
     const parsed = parseJson(body.text, { maxDepth: DEFAULT_MAX_DEPTH });
     if (!parsed.ok) return httpError(res, 400, parsed.code === "TOO_DEEP" ? ErrorCode.InvalidRequest : ErrorCode.ParseError, parsed.code === "TOO_DEEP" ? `Invalid Request: ${parsed.detail}` : "Parse error: Invalid JSON", parsed.id);
     res.writeHead(202, { "content-type": "text/plain" }).end("Accepted");
-    s.connection.receive({ text: body.text, value: parsed.value });
+    const trace = traceHeadersOf(req);
+    s.connection.receive(trace ? { text: body.text, value: parsed.value, carry: { headers: {}, trace } } : { text: body.text, value: parsed.value });
   };
 
   return {
@@ -99,6 +100,11 @@ class SseSession implements Downstream {
       this.blocked = false;
       this.connection.upstream.resume?.();
     });
+  }
+
+  /** The `sessionId` of the messages URL the agent was given. */
+  clientSessionId(): string {
+    return this.id;
   }
 
   send(text: string): void {

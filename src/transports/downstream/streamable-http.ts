@@ -5,7 +5,7 @@ import { batchesAllowed, envelopeVersionOf, isStatelessVersion, MCP_DEFAULT_HTTP
 import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
 import { sseEventParts, SSE_KEEPALIVE } from "../../protocol/sse.js";
 import type { Connect, Connection, Downstream, Frame, HttpCarry, HttpRefusal, SendInfo, UpstreamState } from "../types.js";
-import { accepts, endWithText, eventWriter, httpError, readBody, SSE_HEADERS } from "./http-util.js";
+import { accepts, endWithText, eventWriter, httpError, readBody, SSE_HEADERS, traceHeadersOf } from "./http-util.js";
 
 export interface StreamableHttpOptions {
   connect: Connect;
@@ -426,6 +426,12 @@ class HttpSession implements Downstream {
     return this.sealed;
   }
 
+  /** The `Mcp-Session-Id` the agent was given, without sealing it (null before its first use, and for an exchange). */
+  clientSessionId(): string | null {
+    if (this.guardianSession === "") return null;
+    return this.sealed ?? (this.sealer ? null : this.guardianSession);
+  }
+
   touch(): void {
     this.lastSeen = Date.now();
   }
@@ -733,5 +739,6 @@ function carryOf(req: IncomingMessage, caller: HttpCaller): PostCarry {
   const version = req.headers["mcp-protocol-version"];
   const headers: Record<string, string> = { ...caller.forward };
   if (typeof version === "string") headers["mcp-protocol-version"] = version;
-  return { headers };
+  const trace = traceHeadersOf(req);
+  return trace ? { headers, trace } : { headers };
 }
