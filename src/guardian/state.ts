@@ -423,7 +423,11 @@ export class PinFile extends MemoryPinStore {
   /** One save at a time; a save takes every change queued when it starts, and goes on while more were queued. */
   private persist(): void {
     if (this.saving || this.queued.length === 0) return;
-    this.saving = this.save().finally(() => (this.saving = null));
+    this.saving = this.save().finally(() => {
+      this.saving = null;
+      // Queued as the save ended; after a failure the retry's timer saves them.
+      if (this.retry === undefined) this.persist();
+    });
   }
 
   private async save(): Promise<void> {
