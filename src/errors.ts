@@ -5,6 +5,7 @@ export type GuardwireErrorCode =
   | "CONFIG_INVALID"
   | "LOG_UNWRITABLE"
   | "STORE_UNAVAILABLE"
+  | "FILE_LOCKED"
   | "USAGE";
 
 export class GuardwireError extends Error {

@@ -37,7 +37,7 @@ export async function runGuardian(o: GuardianCommandOptions, version: string, en
   const log: DecisionLog | undefined = o.log === undefined ? undefined : openDecisionLog({ dest: o.log, stderr: process.stderr, replica: env.GUARDWIRE_REPLICA || undefined, ruleset: () => embedded.rules.hash }, "choose another path with --log");
   const info: EndpointInfo = { version, ruleset: () => ({ name: embedded.rules.name, hash: embedded.rules.hash, rules: embedded.rules.rules.length }) };
   const stop = async (code: number) => {
-    stopWatching();
+    await stopWatching();
     await log?.close();
     process.exit(code);
   };

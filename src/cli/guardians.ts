@@ -9,6 +9,7 @@ import { watchRules } from "../guardian/rules/watch.js";
 import { PinFile, type SharedState } from "../guardian/state.js";
 import type { RulesControl, RulesReload } from "../admin/rules-api.js";
 import { loadRulesAndFiles, readAndLoadRules, rulesOrDefault } from "./rules.js";
+import { thisProcess } from "./startup.js";
 
 export const DEFAULT_PINS = join(homedir(), ".guardwire", "pins.json");
 
@@ -42,14 +43,15 @@ export function headerOptions(list: string[] | undefined): Record<string, string
 export function buildGuardian(
   o: GuardianOptions,
   err: NodeJS.WritableStream,
-): { guardian: Guardian; embedded: AnyEmbeddedGuardian; rules: RulesControl; close: () => void } {
+): { guardian: Guardian; embedded: AnyEmbeddedGuardian; rules: RulesControl; close: () => Promise<void> } {
   const { ruleSet, files } = loadRulesAndFiles(o.rules);
   const failOpen = o.failMode === "open";
   let embedded: AnyEmbeddedGuardian;
+  let pins: PinFile | undefined;
   if (o.shared) {
     embedded = EmbeddedGuardian.withStore(ruleSet, o.shared, { failOpen });
   } else {
-    const pins = new PinFile(o.pins ?? DEFAULT_PINS);
+    pins = new PinFile(o.pins ?? DEFAULT_PINS, { owner: thisProcess, onError: (m) => err.write(`guardwire: ${m}\n`) });
     if (pins.problem) err.write(`guardwire: ${pins.problem}\n`);
     embedded = new EmbeddedGuardian(ruleSet, { failOpen, pins });
   }
@@ -89,5 +91,11 @@ export function buildGuardian(
     ...(o.remotes ?? []).map((r) => new RemoteGuardian(r)),
   ];
   const guardian: Guardian = remotes.length > 0 ? new ChainGuardian([embedded, ...remotes]) : embedded;
-  return { guardian, embedded, rules, close: stop };
+  // Pins seen last are saved before the process ends.
+  const close = async () => {
+    stop();
+    await pins?.flush();
+    pins?.close();
+  };
+  return { guardian, embedded, rules, close };
 }

@@ -161,7 +161,7 @@ program
   .option("--pins <file>", "the pins file", DEFAULT_PINS)
   .option("--config <file>", "a serve config with store: the pins its replicas share in Redis")
   .action(async (action: string, args: string[], o: { pins: string; config?: string }) =>
-    o.config ? await runSharedPins(action, args, o.config, process.stdout, process.stderr) : runPins(action, args, o.pins, process.stdout, process.stderr),
+    o.config ? await runSharedPins(action, args, o.config, process.stdout, process.stderr) : await runPins(action, args, o.pins, process.stdout, process.stderr),
   );
 
 program

@@ -4,6 +4,7 @@ import { PINNED_FIELDS, type Pin, type ToolDefinition } from "../guardian/detect
 import { PinFile } from "../guardian/state.js";
 import { loadConfig } from "../config/load.js";
 import { formatFileProblem } from "../config/yaml.js";
+import { thisProcess } from "./startup.js";
 
 type Out = { write(s: string): unknown };
 
@@ -16,11 +17,14 @@ interface Pins {
   approve(server: string, tool: string): boolean | Promise<boolean>;
 }
 
-/** `guardwire pins list | reset [server] | show SERVER TOOL | approve SERVER TOOL`. */
-export function runPins(action: string, args: string[], file: string, out: Out, err: Out): void {
-  const pins = new PinFile(file);
+/**
+ * `guardwire pins list | reset [server] | show SERVER TOOL | approve SERVER TOOL`. An approval or a reset is made to
+ * the file as it is when written, under its lock, so pins other processes write meanwhile are kept.
+ */
+export async function runPins(action: string, args: string[], file: string, out: Out, err: Out): Promise<void> {
+  const pins = new PinFile(file, { owner: thisProcess });
   try {
-    void pinsAction(pins, action, args, out, err);
+    await pinsAction(pins, action, args, out, err);
   } finally {
     pins.close();
   }

@@ -194,7 +194,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     await operator.shared?.close();
     await admin?.close();
     await channels.close();
-    stopWatching();
+    await stopWatching();
     await proxy.close();
     await closeAlerts(alerts, process.stderr);
     await log.close();

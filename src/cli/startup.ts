@@ -73,6 +73,9 @@ export function logView(dest: string, log: DecisionLog): { file: string | null; 
   return { file: dest === "-" ? null : resolve(dest), flush: () => log.flushSync() };
 }
 
+/** This process, as the holder of a lock file (pins, src/fs-lock.ts). */
+export const thisProcess = { pid: process.pid, alive };
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -108,7 +108,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   if (killed) process.stderr.write(`guardwire: ${killed}; the server was stopped (exit ${KILLED_EXIT})\n`);
   await admin?.close();
   await channels.close();
-  stopWatching();
+  await stopWatching();
   await closeAlerts(alerts, process.stderr);
   await log.close();
   await tracing?.shutdown();

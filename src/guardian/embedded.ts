@@ -146,6 +146,8 @@ export class EmbeddedGuardian<Answer extends AosResponse | Promise<AosResponse> 
    * shared store, a message whose rules read the session or count it in a limit window waits for one round trip.
    */
   private judge(protocol: Protocol, message: JsonObject, ctx: MessageContext): Judged | Promise<Judged> {
+    // A tool list is compared with the pins as they are now, whichever process wrote them (one stat of a pins file).
+    if (ctx.direction === "inbound" && isToolList(message)) this.pins.refresh?.();
     const shared = this.shared;
     if (!shared) return this.decide(protocol, message, ctx, null, this.limiter);
     const needs = this.needs(protocol, message, ctx);
@@ -269,6 +271,11 @@ function isRefusal(j: Judged): j is { refused: StoreError } {
 
 function fail(id: string | number | null, code: number, message: string): AosResponse {
   return { jsonrpc: "2.0", id, error: { code, message } };
+}
+
+function isToolList(message: JsonObject): boolean {
+  const result = message.result;
+  return result !== null && typeof result === "object" && Array.isArray((result as { tools?: unknown }).tools);
 }
 
 function readContext(raw: unknown, message: JsonObject): MessageContext {

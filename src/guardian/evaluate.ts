@@ -233,7 +233,8 @@ function evaluateMessage(
 
   let vars: Record<string, unknown> | null = null;
   let scan: MessageScan | null = null;
-  const scanned = () => (scan ??= new MessageScan(message, ctx.server?.name ?? ctx.route ?? "", opts.pins ?? null));
+  // Pins are the route's (a name the configuration gives, not one the server chooses): docs/rules.md, Tool pins.
+  const scanned = () => (scan ??= new MessageScan(message, { key: ctx.route ?? ctx.server?.name ?? "", reported: ctx.server?.name ?? null }, opts.pins ?? null));
   const enforced: CompiledRule[] = [];
   const audited: CompiledRule[] = [];
   const errors: { rule: string; error: string }[] = [];

@@ -1,8 +1,10 @@
-import { readFileSync, renameSync, statSync, unwatchFile, watchFile, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, statSync, unwatchFile, watchFile } from "node:fs";
 import { dirname } from "node:path";
 import type { InputRequest, Limiter, SessionView } from "./evaluate.js";
 import type { NewPin, Pin, PinStore } from "./detectors/pins.js";
+import { writeFileAtomic } from "../fs-atomic.js";
 import { makeDirs } from "../fs-dirs.js";
+import { withFileLock, type LockOptions, type LockOwner } from "../fs-lock.js";
 
 /** A Map that forgets its least recently used entries beyond `max`: state keyed by wire data stays bounded. */
 class Lru<K, V> {
@@ -155,41 +157,86 @@ export class SlidingWindowLimiter implements Limiter {
   }
 }
 
+export type Pins = Record<string, Record<string, Pin>>;
+
+const own = <T>(o: Record<string, T>, key: string): T | undefined => (Object.prototype.hasOwnProperty.call(o, key) ? o[key] : undefined);
+const hasTools = (pins: Pins, server: string): boolean => {
+  const tools = own(pins, server);
+  for (const _ in tools) return true;
+  return false;
+};
+
+/**
+ * Applies what an evaluation found to a table of pins: first sightings are pinned, changes kept pending, settled pins
+ * tidied. The same list is applied to this process's copy and, when saved, to what the file holds then, so each case
+ * also says what to do when another process changed the pin meanwhile: a tool it pinned first keeps its pin (a
+ * different sighting here is a change waiting for approval), a change it approved is not made pending again.
+ */
+export function applyNewPins(pins: Pins, list: readonly NewPin[]): boolean {
+  let changed = false;
+  for (const p of list) {
+    if (p.from !== undefined && !hasTools(pins, p.server) && hasTools(pins, p.from)) {
+      // Pins found under the name the server reports (an older pins file) are the route's from now on.
+      define(pins, p.server, copyTools(own(pins, p.from) as Record<string, Pin>));
+      changed = true;
+    }
+    const tools = own(pins, p.server);
+    const pin = tools && own(tools, p.tool);
+    const seen = p.definition ? { fingerprint: p.fingerprint, definition: p.definition } : { fingerprint: p.fingerprint };
+    const isPin = pin !== undefined && !pin.legacy && pin.fingerprint === p.fingerprint;
+    if (p.kind === "new") {
+      if (pin === undefined) {
+        if (tools) define(tools, p.tool, seen);
+        else define(pins, p.server, define(Object.create(null) as Record<string, Pin>, p.tool, seen));
+      } else if (pin.legacy || isPin || pin.pending?.fingerprint === p.fingerprint) continue;
+      else pin.pending = seen;
+    } else if (p.kind === "changed") {
+      if (pin === undefined || pin.pending?.fingerprint === p.fingerprint) continue;
+      if (isPin) {
+        if (!pin.pending) continue;
+        delete pin.pending;
+      } else pin.pending = seen;
+    } else {
+      if (pin === undefined) continue;
+      if (pin.legacy) define(tools as Record<string, Pin>, p.tool, seen);
+      else if (isPin && pin.pending) delete pin.pending;
+      else continue;
+    }
+    changed = true;
+  }
+  return changed;
+}
+
+function copyTools(tools: Record<string, Pin>): Record<string, Pin> {
+  const out = Object.create(null) as Record<string, Pin>;
+  for (const [tool, pin] of Object.entries(tools)) define(out, tool, pin.pending ? { ...pin, pending: { ...pin.pending } } : { ...pin });
+  return out;
+}
+
 export class MemoryPinStore implements PinStore {
-  protected pins: Record<string, Record<string, Pin>> = Object.create(null) as Record<string, Record<string, Pin>>;
+  protected pins: Pins = Object.create(null) as Pins;
 
   get(server: string, tool: string): Pin | undefined {
-    return Object.prototype.hasOwnProperty.call(this.pins, server) ? this.pins[server]?.[tool] : undefined;
+    const tools = own(this.pins, server);
+    return tools && own(tools, tool);
+  }
+
+  has(server: string): boolean {
+    return hasTools(this.pins, server);
   }
 
   /** Applies what an evaluation found: first sightings are pinned, changes kept pending, settled pins tidied. */
   add(list: NewPin[]): boolean {
-    let changed = false;
-    for (const p of list) {
-      const pin = this.get(p.server, p.tool);
-      const seen = p.definition ? { fingerprint: p.fingerprint, definition: p.definition } : { fingerprint: p.fingerprint };
-      if (p.kind === "new") {
-        if (pin !== undefined) continue;
-        const forServer = (this.pins[p.server] ??= Object.create(null) as Record<string, Pin>);
-        define(forServer, p.tool, seen);
-      } else if (p.kind === "changed") {
-        if (pin === undefined || pin.pending?.fingerprint === p.fingerprint) continue;
-        pin.pending = seen;
-      } else {
-        if (pin === undefined) continue;
-        if (pin.legacy) define(this.pins[p.server] as Record<string, Pin>, p.tool, seen);
-        else if (pin.pending) delete pin.pending;
-        else continue;
-      }
-      changed = true;
-    }
-    return changed;
+    return applyNewPins(this.pins, list);
   }
+
+  /** Nothing to take in: only this process changes pins kept in memory. */
+  refresh(): void {}
 }
 
 /** Names from the wire (servers, tools) as own properties, whatever they are (`__proto__` included). */
-export function define(o: object, key: string, value: unknown): void {
-  Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
+export function define<O extends object>(o: O, key: string, value: unknown): O {
+  return Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -231,99 +278,263 @@ export function parsePins(text: string): Record<string, Record<string, Pin>> {
 }
 
 
+/** The options of a pins file. */
+export interface PinFileOptions {
+  /** This process, for the lock `<file>.lock` every writer takes (src/fs-lock.ts). */
+  owner: LockOwner;
+  now?: () => Date;
+  /** Told when pins could not be saved (they stay in force here and are saved again later), and when they were. */
+  onError?: (message: string) => void;
+  lock?: LockOptions;
+}
+
+/** A change to the pins: applied to this process's copy at once, and to the file's pins, under the lock, when saved. */
+interface Change {
+  apply(pins: Pins): unknown;
+  /** An intentional change (approve, reset) waits for the file: its result, or why it could not be saved. */
+  done?(result: unknown): void;
+  failed?(e: Error): void;
+}
+
+/** Changes waiting to be saved while the file cannot be written: beyond this, the oldest pins seen are saved no more. */
+const MAX_UNSAVED = 10_000;
+
 /**
- * Pins persisted in a JSON file (default ~/.guardwire/pins.json): per tool its fingerprint and approved definition,
- * and a change waiting for approval. Version 1 files (fingerprints only) still load; their pins gain a definition the
- * next time the tool is seen unchanged. A file that cannot be read as pins is never trusted: it is moved aside as
- * `<file>.corrupt-<time>`, reported, and the pins are rebuilt from what is seen next. A running guardian picks up what
- * `guardwire pins approve` or `reset` wrote within about a second.
+ * Pins persisted in a JSON file (default ~/.guardwire/pins.json), shared by every process that uses it (each `wrap`
+ * of a client, `serve`, `guardian`, the pins command): per server and tool, the fingerprint and approved definition,
+ * and a change waiting for approval. A process never writes its copy over the file: each change it makes is applied,
+ * under the lock `<file>.lock`, to the file as it is then, written to a temporary file, fsynced and renamed into place
+ * (src/fs-atomic.ts), off the event loop; so what others pinned meanwhile is kept, and a tool another process pinned
+ * first stays pinned as it saw it. The file is re-read when it changed (polled once a second, and before every tool
+ * list is judged), so a rug pull is caught against pins another process wrote.
+ *
+ * Version 1 files (fingerprints only) still load; their pins gain a definition the next time the tool is seen
+ * unchanged. A file that cannot be read as pins is never trusted: it is moved aside as `<file>.corrupt-<time>`,
+ * reported, and the pins are rebuilt from what is seen next (a running process writes back what it holds).
  */
 export class PinFile extends MemoryPinStore {
-  readonly problem: string | undefined;
-  private mtimeMs = 0;
-  private readonly onChange = () => this.reload();
+  problem: string | undefined;
+  /** The pins as last read from or written to the file: this process's copy is these plus the changes not yet saved. */
+  private base: Pins = Object.create(null) as Pins;
+  /** Which version of the file `base` is (inode, size, mtime: each write is a new inode). */
+  private version = "";
+  private queued: Change[] = [];
+  private writing: Change[] = [];
+  private saving: Promise<void> | null = null;
+  private retry: ReturnType<typeof setTimeout> | undefined;
+  private failures = 0;
+  private readonly lockPath: string;
+  private readonly onChange = () => this.refresh();
 
   constructor(
     private readonly path: string,
-    now: () => Date = () => new Date(),
+    private readonly opts: PinFileOptions,
   ) {
     super();
+    this.lockPath = `${path}.lock`;
     // Approvals and resets come from another process (the pins command): the file is polled once a second, outside
     // any evaluation, and never keeps the process alive.
     watchFile(path, { interval: 1000, persistent: false }, this.onChange);
-    let text: string | undefined;
-    try {
-      text = readFileSync(path, "utf8");
-      this.mtimeMs = statSync(path).mtimeMs;
-    } catch {
-      return; // no pins yet
-    }
-    try {
-      this.pins = parsePins(text);
-    } catch (e) {
-      const aside = `${path}.corrupt-${now().toISOString().replace(/[:.]/g, "-")}`;
-      try {
-        renameSync(path, aside);
-      } catch {
-        // reported below either way
-      }
-      this.problem = `pins file ${path} is corrupt (${(e as Error).message}); moved to ${aside}, pins will be rebuilt`;
-    }
+    const read = this.read();
+    if (read === "corrupt") this.problem = this.moveAside();
+    else if (read) [this.base, this.version] = read;
+    this.pins = clonePins(this.base);
   }
 
-  /** Stops watching the file. */
+  /** Stops watching the file and retrying (`flush` first to save what is waiting). */
   close(): void {
     unwatchFile(this.path, this.onChange);
+    clearTimeout(this.retry);
+    this.retry = undefined;
   }
 
-  all(): Record<string, Record<string, Pin>> {
+  /** Saves what is waiting to be saved; resolves once it is on disk, or once saving failed (reported). */
+  async flush(): Promise<void> {
+    clearTimeout(this.retry);
+    this.retry = undefined;
+    this.persist();
+    while (this.saving) await this.saving;
+  }
+
+  all(): Pins {
     return this.pins;
   }
 
-  /** Forgets the pins of one server, or all of them; returns how many were dropped. */
-  reset(server?: string): number {
-    let n = 0;
-    for (const s of Object.keys(this.pins)) {
-      if (server !== undefined && s !== server) continue;
-      n += Object.keys(this.pins[s] ?? {}).length;
-      delete this.pins[s];
-    }
-    this.save();
-    return n;
+  /** Re-reads the file if another process changed it; an unreadable file leaves the pins held (saved again on the next change). */
+  override refresh(): void {
+    const read = this.read();
+    if (read === undefined || read === "corrupt") return;
+    [this.base, this.version] = read;
+    this.rebuild();
   }
 
-  /** Accepts a tool's pending change as its new pin; false when there is none to accept. */
-  approve(server: string, tool: string): boolean {
-    const pin = this.get(server, tool);
-    if (!pin?.pending) return false;
-    define(this.pins[server] as Record<string, Pin>, tool, pin.pending);
-    this.save();
-    return true;
+  /** Forgets the pins of one server, or all of them, in the file as it is; resolves to how many were dropped. */
+  reset(server?: string): Promise<number> {
+    return this.update((pins) => {
+      let n = 0;
+      for (const s of Object.keys(pins)) {
+        if (server !== undefined && s !== server) continue;
+        n += Object.keys(pins[s] ?? {}).length;
+        delete pins[s];
+      }
+      return n;
+    });
+  }
+
+  /**
+   * Accepts a tool's pending change as its new pin; false when there is none to accept, or when the file holds
+   * another change for it than the one this process read (the server changed it again: look again).
+   */
+  approve(server: string, tool: string): Promise<boolean> {
+    this.refresh();
+    const reviewed = this.get(server, tool)?.pending;
+    if (!reviewed) return Promise.resolve(false);
+    return this.update((pins) => {
+      const tools = own(pins, server);
+      const pin = tools && own(tools, tool);
+      if (!tools || pin?.pending?.fingerprint !== reviewed.fingerprint) return false;
+      define(tools, tool, pin.pending);
+      return true;
+    });
   }
 
   override add(list: NewPin[]): boolean {
     const changed = super.add(list);
-    if (changed) this.save();
+    if (changed) {
+      const oldest = this.queued.length >= MAX_UNSAVED ? this.queued.findIndex((c) => !c.done) : -1;
+      if (oldest >= 0) this.queued.splice(oldest, 1);
+      this.change({ apply: (pins) => applyNewPins(pins, list) });
+    }
     return changed;
   }
 
-  /** Re-reads the file when another process changed it; an unreadable file leaves the pins held (saved again on the next change). */
-  private reload(): void {
-    try {
-      const mtimeMs = statSync(this.path).mtimeMs;
-      if (mtimeMs === this.mtimeMs) return;
-      this.pins = parsePins(readFileSync(this.path, "utf8"));
-      this.mtimeMs = mtimeMs;
-    } catch {
-      // missing or unreadable now
+  private update<T>(apply: (pins: Pins) => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      apply(this.pins);
+      this.change({ apply, done: (r) => resolve(r as T), failed: reject });
+    });
+  }
+
+  private change(c: Change): void {
+    this.queued.push(c);
+    if (this.retry === undefined) this.persist();
+  }
+
+  /** One save at a time; a save takes every change queued when it starts, and goes on while more were queued. */
+  private persist(): void {
+    if (this.saving || this.queued.length === 0) return;
+    this.saving = this.save().finally(() => {
+      this.saving = null;
+      // Queued as the save ended; after a failure the retry's timer saves them.
+      if (this.retry === undefined) this.persist();
+    });
+  }
+
+  private async save(): Promise<void> {
+    while (this.queued.length > 0) {
+      const batch = (this.writing = this.queued);
+      this.queued = [];
+      let results: unknown[];
+      try {
+        makeDirs(dirname(this.path));
+        results = await withFileLock(this.lockPath, this.opts.owner, () => this.write(batch), this.opts.lock);
+      } catch (e) {
+        this.writing = [];
+        // An intentional change fails to whoever asked for it; pins seen stay in force here and are saved later.
+        for (const c of batch) c.failed?.(e as Error);
+        this.queued = [...batch.filter((c) => !c.failed), ...this.queued];
+        this.rebuild();
+        this.failed(e as Error);
+        return;
+      }
+      batch.forEach((c, i) => c.done?.(results[i]));
+      if (this.failures > 0) this.opts.onError?.(`pins saved to ${this.path} again`);
+      this.failures = 0;
     }
   }
 
-  private save(): void {
-    makeDirs(dirname(this.path));
-    const tmp = `${this.path}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ version: 2, servers: this.pins }, null, 2) + "\n");
-    renameSync(tmp, this.path);
-    this.mtimeMs = statSync(this.path).mtimeMs;
+  /** Under the lock: the file as it is now, with the batch applied, written back (unless nothing changed). */
+  private async write(batch: Change[]): Promise<unknown[]> {
+    const read = this.read(true);
+    let fresh: Pins;
+    if (read === "corrupt") {
+      this.problem = this.moveAside();
+      this.opts.onError?.(this.problem);
+      fresh = clonePins(this.base);
+    } else fresh = read ? read[0] : (Object.create(null) as Pins);
+    const before = serialize(fresh);
+    const results = batch.map((c) => c.apply(fresh));
+    const text = serialize(fresh);
+    if (text !== before || read === undefined || read === "corrupt") await writeFileAtomic(this.path, text);
+    this.base = fresh;
+    this.version = versionOf(this.path);
+    this.writing = [];
+    this.rebuild();
+    return results;
   }
+
+  /** The copy this process judges with: the file's pins and the changes not yet in it. */
+  private rebuild(): void {
+    const pins = clonePins(this.base);
+    for (const c of this.writing) c.apply(pins);
+    for (const c of this.queued) c.apply(pins);
+    this.pins = pins;
+  }
+
+  /** Saving failed: said once until it works again, and tried again after a while (at most every 30 s). */
+  private failed(e: Error): void {
+    if (this.failures === 0) this.opts.onError?.(`pins could not be saved to ${this.path} (${e.message}); they stay in force here and are saved again when possible`);
+    this.failures++;
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      this.persist();
+    }, Math.min(30_000, 500 * 2 ** this.failures));
+    this.retry.unref?.();
+  }
+
+  /**
+   * The file's pins and version; undefined when it is missing, unchanged since last read (unless `always`), or
+   * unreadable; "corrupt" when it is there but not a pins file.
+   */
+  private read(always = false): [Pins, string] | "corrupt" | undefined {
+    let text: string;
+    let version: string;
+    try {
+      version = versionOf(this.path);
+      if (!always && version === this.version) return undefined;
+      text = readFileSync(this.path, "utf8");
+    } catch (e) {
+      if (always && (e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+      return undefined;
+    }
+    try {
+      return [parsePins(text), version];
+    } catch {
+      return "corrupt";
+    }
+  }
+
+  private moveAside(): string {
+    const aside = `${this.path}.corrupt-${(this.opts.now ?? (() => new Date()))().toISOString().replace(/[:.]/g, "-")}`;
+    let why = "not a pins file";
+    try {
+      parsePins(readFileSync(this.path, "utf8"));
+    } catch (e) {
+      why = (e as Error).message;
+    }
+    try {
+      renameSync(this.path, aside);
+    } catch {
+      // reported either way
+    }
+    return `pins file ${this.path} is corrupt (${why}); moved to ${aside}, pins will be rebuilt`;
+  }
+}
+
+const serialize = (pins: Pins) => JSON.stringify({ version: 2, servers: pins }, null, 2) + "\n";
+const clonePins = (pins: Pins) => parsePins(serialize(pins));
+
+function versionOf(path: string): string {
+  const st = statSync(path);
+  return `${st.ino}:${st.size}:${st.mtimeMs}`;
 }

@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from "node:crypto";
-import { closeSync, copyFileSync, fchmodSync, fsyncSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { createHash } from "node:crypto";
+import { copyFileSync, realpathSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+import { writeFileAtomicSync } from "../fs-atomic.js";
 import { makeDirs } from "../fs-dirs.js";
 
 export const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
@@ -18,29 +19,11 @@ export function backup(file: string, dir: string, now: Date): string {
 }
 
 /**
- * Replaces `file` with `text` atomically: a temporary file in the same directory, written, fsynced, given the
- * original's mode, then renamed over it. A reader sees the old file or the new one, never half of one. A symlink
- * (a dotfiles repository) stays a symlink: its target is the file replaced.
+ * Replaces `file` with `text` atomically and durably (src/fs-atomic.ts), with the original's mode. A reader sees the
+ * old file or the new one, never half of one. A symlink (a dotfiles repository) stays a symlink: its target is the
+ * file replaced.
  */
 export function atomicWrite(link: string, text: string | Buffer): void {
   const file = realpathSync(link);
-  const mode = statSync(file).mode & 0o7777;
-  const tmp = join(dirname(file), `.${basename(file)}.guardwire-${randomBytes(6).toString("hex")}.tmp`);
-  const fd = openSync(tmp, "wx", mode);
-  try {
-    fchmodSync(fd, mode); // exactly the original's, whatever the umask
-    writeSync(fd, typeof text === "string" ? Buffer.from(text) : text);
-    fsyncSync(fd);
-  } catch (e) {
-    closeSync(fd);
-    unlinkSync(tmp);
-    throw e;
-  }
-  closeSync(fd);
-  try {
-    renameSync(tmp, file);
-  } catch (e) {
-    unlinkSync(tmp);
-    throw e;
-  }
+  writeFileAtomicSync(file, text, { mode: statSync(file).mode & 0o7777 });
 }

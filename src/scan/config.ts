@@ -3,7 +3,7 @@ import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
 import { GuardwireError } from "../errors.js";
 import { clientConfigLocations, CLIENTS, findClientConfigs, listServers, parseDocument, type ClientName, type Where } from "../install/clients.js";
 import { ConfigSyntaxError } from "../install/config-error.js";
-import { unwrap, wrapFlags } from "../install/wrap-entry.js";
+import { routeName, unwrap, wrapFlags } from "../install/wrap-entry.js";
 
 /** One server as a client config describes it, ready to be started the way that client starts it. */
 export type ServerEntry =
@@ -68,12 +68,14 @@ function toEntry(name: string, v: unknown): ServerEntry {
 
 /**
  * An entry already wrapped (`guardwire wrap [--name N] … -- cmd args`) is scanned as the server inside it: the
- * wrapper would redact what the scan is looking for, and pin tools. Its pins are under `--name` when given.
+ * wrapper would redact what the scan is looking for, and pin tools. Its pins are where that wrap keeps them: under
+ * `--name` (which install writes), else under the name wrap derives from the command.
  */
 function unwrapGuardwire(e: Extract<ServerEntry, { kind: "stdio" }>): ServerEntry {
   const inner = unwrap({ command: e.command, args: e.args });
   if (!inner) return e;
-  return { ...e, command: inner.command, args: inner.args ?? [], pinName: wrapFlags([e.command, ...e.args]).name ?? e.name };
+  const args = inner.args ?? [];
+  return { ...e, command: inner.command, args, pinName: wrapFlags([e.command, ...e.args]).name ?? routeName(inner.command, args) };
 }
 
 /**

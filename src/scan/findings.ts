@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { detectPromptInjection, detectSecrets, detectToolPoisoning } from "../guardian/detectors/content.js";
-import { detectToolChanges, pinMatches, type Pin, type PinStore } from "../guardian/detectors/pins.js";
+import { detectToolChanges, pinMatches, pinsFor, type Pin, type PinScope, type PinStore } from "../guardian/detectors/pins.js";
 import { collectStrings, type Detection, type JsonPath } from "../guardian/detectors/scan.js";
 import { parsePins } from "../guardian/state.js";
 import { GuardwireError } from "../errors.js";
@@ -52,7 +52,8 @@ export function readPins(path: string): PinStore & { tools(server: string): stri
     }
   }
   const own = (server: string) => (Object.prototype.hasOwnProperty.call(pins, server) ? pins[server] : undefined);
-  return { get: (server, tool) => own(server)?.[tool], tools: (server) => Object.keys(own(server) ?? {}) };
+  const tools = (server: string) => Object.keys(own(server) ?? {});
+  return { get: (server, tool) => (tools(server).includes(tool) ? own(server)?.[tool] : undefined), has: (server) => tools(server).length > 0, tools };
 }
 
 const KEYS = [
@@ -64,10 +65,14 @@ const KEYS = [
 
 /**
  * The guardian's detectors over what a server says about itself. Tools go through `tool_poisoning` (which includes
- * the prompt-injection patterns), `secrets` and `tool_changed` against the pins under `pinName`; prompts, resources,
- * templates and the server's instructions through `prompt_injection` and `secrets`.
+ * the prompt-injection patterns), `secrets` and `tool_changed` against the pins under `pinName` (or, when it has
+ * none, under the name the server reports, as `wrap` reads pins files of older versions); prompts, resources,
+ * templates and the server's instructions through `prompt_injection` and `secrets`. `pinnedFor` is the name whose pins
+ * were compared.
  */
-export function findingsOf(listing: Listing, pinName: string, pins: PinStore): { findings: Finding[]; pins: Record<string, PinStatus> } {
+export function findingsOf(listing: Listing, pinName: string, pins: PinStore): { findings: Finding[]; pins: Record<string, PinStatus>; pinnedFor: string } {
+  const scope: PinScope = { key: pinName, reported: listing.serverInfo?.name ?? null };
+  const { at } = pinsFor(pins, scope);
   const findings: Finding[] = [];
   const seen = new Set<string>();
   const judge = (message: Record<string, unknown>, detections: Detection[]) => {
@@ -84,7 +89,7 @@ export function findingsOf(listing: Listing, pinName: string, pins: PinStore): {
   for (const { key } of KEYS) {
     const message = { result: { [key]: listing[key] } };
     const sites = collectStrings(message, ["result"]);
-    const changes = key === "tools" ? detectToolChanges(message, pinName, pins).detections : [];
+    const changes = key === "tools" ? detectToolChanges(message, scope, pins).detections : [];
     judge(message, [...(key === "tools" ? detectToolPoisoning(sites) : detectPromptInjection(sites)), ...detectSecrets(sites), ...changes]);
   }
   if (listing.instructions !== null) {
@@ -92,13 +97,13 @@ export function findingsOf(listing: Listing, pinName: string, pins: PinStore): {
     const sites = collectStrings(message, ["result"]);
     judge(message, [...detectPromptInjection(sites), ...detectSecrets(sites)]);
   }
-  const status: Record<string, PinStatus> = {};
+  const status = Object.create(null) as Record<string, PinStatus>;
   for (const tool of listing.tools) {
     if (typeof tool.name !== "string") continue;
-    const pinned = pins.get(pinName, tool.name);
+    const pinned = pins.get(at, tool.name);
     status[tool.name] = pinned === undefined ? "new" : pinMatches(pinned, tool) ? "same" : "changed";
   }
-  return { findings, pins: status };
+  return { findings, pins: status, pinnedFor: at };
 }
 
 function toFinding(message: Record<string, unknown>, d: Detection, secrets: Detection[]): Finding {

@@ -13,6 +13,8 @@ export interface ServerReport {
   transport: string | null;
   serverInfo: { name: string; version: string } | null;
   tools: { name: string; pin: PinStatus }[];
+  /** The server name in the pins file whose pins the tools were compared with (null when not scanned). */
+  pinName: string | null;
   prompts: string[];
   resources: string[];
   resourceTemplates: string[];
@@ -63,6 +65,7 @@ async function scanOne(entry: ServerEntry, o: { timeoutMs: number; pins: PinStor
     transport: null,
     serverInfo: null,
     tools: [],
+    pinName: null,
     prompts: [],
     resources: [],
     resourceTemplates: [],
@@ -72,7 +75,7 @@ async function scanOne(entry: ServerEntry, o: { timeoutMs: number; pins: PinStor
   const listed = await listServer(entry, o.timeoutMs);
   if (!listed.ok) return { ...base, error: visible(withoutSecrets(listed.error)) };
   const { listing } = listed;
-  const { findings, pins } = findingsOf(listing, entry.pinName, o.pins);
+  const { findings, pins, pinnedFor } = findingsOf(listing, entry.pinName, o.pins);
   const label = (x: Record<string, unknown>) => visible(String(x.name ?? x.uri ?? x.uriTemplate ?? ""));
   return {
     ...base,
@@ -80,10 +83,11 @@ async function scanOne(entry: ServerEntry, o: { timeoutMs: number; pins: PinStor
     transport: listing.transport,
     serverInfo: listing.serverInfo && { name: visible(listing.serverInfo.name), version: visible(listing.serverInfo.version) },
     tools: Object.entries(pins).map(([name, pin]) => ({ name: visible(name), pin })),
+    pinName: visible(pinnedFor),
     prompts: listing.prompts.map(label),
     resources: listing.resources.map(label),
     resourceTemplates: listing.resourceTemplates.map(label),
-    pinnedMissing: o.pins.tools(entry.pinName).filter((t) => !(t in pins)).map(visible),
+    pinnedMissing: o.pins.tools(pinnedFor).filter((t) => !Object.hasOwn(pins, t)).map(visible),
     findings,
   };
 }
@@ -100,7 +104,7 @@ export function renderReport(r: ScanReport): string {
     const info = s.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}`.trim() + ", " : "";
     out.push(`  ${info}${s.transport}: ${n(s.tools.length, "tool")}, ${n(s.prompts.length, "prompt")}, ${n(s.resources.length, "resource")}, ${n(s.resourceTemplates.length, "resource template")}`);
     if (s.tools.length > 0) {
-      out.push(...table(["TOOL", "PIN"], s.tools.map((t) => [t.name, t.pin === "same" ? "pinned, same" : t.pin === "changed" ? "CHANGED since pinned" : "new (not pinned)"])));
+      out.push(...table(["TOOL", `PIN (${s.pinName})`], s.tools.map((t) => [t.name, t.pin === "same" ? "pinned, same" : t.pin === "changed" ? "CHANGED since pinned" : "new (not pinned)"])));
     }
     if (s.pinnedMissing.length > 0) out.push(`  pinned but no longer listed: ${s.pinnedMissing.join(", ")}`);
     if (s.findings.length === 0) out.push("  no findings");

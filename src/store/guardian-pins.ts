@@ -52,10 +52,18 @@ export class SharedPins extends MemoryPinStore {
   }
 
   override add(list: NewPin[]): boolean {
+    // Pins found under the name a server reports (kept so before pins were keyed by route) become the route's.
+    const adopted = new Set(list.filter((n) => n.from !== undefined && !this.has(n.server) && this.has(n.from)).map((n) => n.server));
     const changed = super.add(list);
     if (list.length === 0) return changed;
     const p = this.store.client.pipeline();
     const servers = new Set<string>();
+    for (const server of adopted) {
+      for (const [tool, { pending, ...pin }] of Object.entries(this.pins[server] ?? {})) {
+        p.hsetnx(this.pinsKey(server), tool, JSON.stringify(pin)).sadd(this.serversKey(), server);
+        if (pending) p.hsetnx(this.pendingKey(server), tool, JSON.stringify(pending));
+      }
+    }
     for (const n of list) {
       const seen = JSON.stringify(n.definition ? { fingerprint: n.fingerprint, definition: n.definition } : { fingerprint: n.fingerprint });
       // A first sighting never replaces a pin another replica wrote first (the announcement brings that one here).

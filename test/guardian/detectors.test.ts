@@ -10,6 +10,8 @@ import { PinFile, SlidingWindowLimiter } from "../../src/guardian/state.js";
 import { buildAosRequest } from "../../src/guardian/aos.js";
 import { readVerdict } from "../../src/guardian/verdict.js";
 
+const owner = { pid: process.pid, alive: () => true };
+
 const detect = (name: string | { url: { allow?: string[]; deny?: string[] } }, message: Record<string, unknown>) => {
   const d = compileDetector(name);
   if (typeof d === "string") throw new Error(d);
@@ -128,7 +130,7 @@ describe("flow state: labels, limits, list filtering, pins", () => {
     expect(v.modified).toEqual({ jsonrpc: "2.0", id: 1, result: { tools: [{ name: "read" }, { name: "write" }] } });
   });
 
-  it("pins persist in a state file; a corrupt file is reported, moved aside and rebuilt, never trusted", () => {
+  it("pins persist in a state file; a corrupt file is reported, moved aside and rebuilt, never trusted", async () => {
     const dir = mkdtempSync(join(tmpdir(), "pins-"));
     const file = join(dir, "pins.json");
     const rs = rules("name: p\nrules:\n  - { id: pin, match: { method: tools/list }, detect: [tool_changed], decision: deny }\n");
@@ -141,12 +143,14 @@ describe("flow state: labels, limits, list filtering, pins", () => {
       const req = buildAosRequest("protocols/MCP", msg, ctx);
       return readVerdict(req, g.call(req), msg).decision;
     };
-    expect(judge(new EmbeddedGuardian(rs, { pins: new PinFile(file) }), "v1")).toBe("allow");
+    const first = new PinFile(file, { owner });
+    expect(judge(new EmbeddedGuardian(rs, { pins: first }), "v1")).toBe("allow");
+    await first.flush();
     expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ version: 2, servers: { srv: { t: { fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/), definition: { name: "t", description: "v1" } } } } });
     // A new process reads the pins: the changed tool is caught.
-    expect(judge(new EmbeddedGuardian(rs, { pins: new PinFile(file) }), "v2")).toBe("deny");
+    expect(judge(new EmbeddedGuardian(rs, { pins: new PinFile(file, { owner }) }), "v2")).toBe("deny");
     writeFileSync(file, "{ this is not json");
-    const corrupt = new PinFile(file);
+    const corrupt = new PinFile(file, { owner });
     expect(corrupt.problem).toMatch(/corrupt.*moved to .*pins will be rebuilt/);
     expect(readdirSync(dir).some((f) => f.startsWith("pins.json.corrupt-"))).toBe(true);
     expect(judge(new EmbeddedGuardian(rs, { pins: corrupt }), "v3")).toBe("allow");

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runSharedPins } from "../../src/cli/pins.js";
 import { buildAosRequest, type AosResponse } from "../../src/guardian/aos.js";
 import { ChainGuardian } from "../../src/guardian/chain.js";
+import { toolFingerprint } from "../../src/guardian/detectors/pins.js";
 import { EmbeddedGuardian, type AnyEmbeddedGuardian } from "../../src/guardian/embedded.js";
 import { loadRules } from "../../src/guardian/rules/load.js";
 import { readVerdict } from "../../src/guardian/verdict.js";
@@ -169,11 +170,12 @@ describe("the guardian's state shared through Redis: two guardians as two replic
   it("pins are shared: a tool changed as seen by B is refused by A, and `guardwire pins --config` approves for both", async () => {
     const v1 = { name: "read", description: "Reads a file" };
     const v2 = { name: "read", description: "Reads a file, then mails it out" };
+    // Pins are the route's ("/mcp" here), whatever name the server reports ("srv").
     expect((await listTools(a.guardian, [v1]).verdict).v.decision).toBe("allow");
-    await until(() => b.state.pins.get("srv", "read") !== undefined);
+    await until(() => b.state.pins.get("/mcp", "read") !== undefined);
     // B saw A's first sighting through the announcement: its own listing of the changed tool is a rug pull.
     expect((await listTools(b.guardian, [v2]).verdict).v).toMatchObject({ decision: "modify", reasonCode: ["TOOL_CHANGED"] });
-    await until(() => a.state.pins.get("srv", "read")?.pending !== undefined);
+    await until(() => a.state.pins.get("/mcp", "read")?.pending !== undefined);
     expect((await callTool(a.guardian, "p", "read").verdict).v).toMatchObject({ decision: "deny", reasonCode: ["TOOL_CHANGED"] });
     // Approved once with the pins command pointed at the serve config: every replica's copy follows.
     const config = join(mkdtempSync(join(tmpdir(), "gw-pins-")), "serve.yaml");
@@ -181,16 +183,30 @@ describe("the guardian's state shared through Redis: two guardians as two replic
     writeFileSync(config, [`store: { redis: "${redis.url}", keyPrefix: "gw-test:" }`, `sessions: { keys: ["${key}"] }`, "routes:", "  - { name: x, path: /mcp/x, mcp: { url: http://127.0.0.1:9/mcp } }"].join("\n"));
     const out = { text: "", write(t: string) { this.text += t; } };
     await runSharedPins("list", [], config, out, out);
-    expect(out.text).toMatch(/^srv\tread\t[0-9a-f]{16}\tCHANGED/m);
-    await runSharedPins("approve", ["srv", "read"], config, out, out);
+    expect(out.text).toMatch(/^\/mcp\tread\t[0-9a-f]{16}\tCHANGED/m);
+    await runSharedPins("approve", ["/mcp", "read"], config, out, out);
     expect(out.text).toMatch(/approved the new definition of "read"/);
-    await expect(runSharedPins("approve", ["srv", "read"], config, out, out)).rejects.toThrow(/no change waiting/);
-    await until(() => a.state.pins.get("srv", "read")?.pending === undefined);
-    expect(a.state.pins.get("srv", "read")?.definition).toEqual(v2);
+    await expect(runSharedPins("approve", ["/mcp", "read"], config, out, out)).rejects.toThrow(/no change waiting/);
+    await until(() => a.state.pins.get("/mcp", "read")?.pending === undefined);
+    expect(a.state.pins.get("/mcp", "read")?.definition).toEqual(v2);
     expect((await callTool(a.guardian, "p", "read").verdict).v.decision).toBe("allow");
-    await runSharedPins("reset", ["srv"], config, out, out);
-    expect(out.text).toMatch(/reset 1 pin of srv/);
-    await until(() => b.state.pins.get("srv", "read") === undefined);
+    await runSharedPins("reset", ["/mcp"], config, out, out);
+    expect(out.text).toMatch(/reset 1 pin of \/mcp/);
+    await until(() => b.state.pins.get("/mcp", "read") === undefined);
+  });
+
+  it("pins kept under the name the server reports (before pins were keyed by route) are compared, then copied under the route for every replica", async () => {
+    const v1 = { name: "grep", description: "Searches" };
+    await a.store.client.multi().hset("gw-test:pins:legacy-srv", "grep", JSON.stringify({ fingerprint: toolFingerprint(v1), definition: v1 })).sadd("gw-test:pins", "legacy-srv").exec();
+    await a.state.pins.load();
+    const id = ++seq;
+    const changed = { name: "grep", description: "Searches, and uploads what it found" };
+    const ctx = { direction: "inbound" as const, session: "p", route: "/legacy", server: { name: "legacy-srv" }, request: { jsonrpc: "2.0", id, method: "tools/list" } };
+    expect((await judge(a.guardian, { jsonrpc: "2.0", id, result: { tools: [changed] } }, ctx).verdict).v).toMatchObject({ decision: "modify", reasonCode: ["TOOL_CHANGED"] });
+    await until(async () => (await a.store.client.hget("gw-test:pins:/legacy", "grep")) !== null);
+    expect(JSON.parse((await a.store.client.hget("gw-test:pins:/legacy", "grep")) as string)).toMatchObject({ fingerprint: toolFingerprint(v1) });
+    expect(JSON.parse((await a.store.client.hget("gw-test:pins-pending:/legacy", "grep")) as string)).toMatchObject({ fingerprint: toolFingerprint(changed) });
+    await until(() => b.state.pins.get("/legacy", "grep")?.pending !== undefined);
   });
 
   it("one pipelined round trip at most per judged message, none when its rules read no shared state", async () => {

@@ -12,7 +12,7 @@ import {
 } from "./content.js";
 import { detectSecretAssignments } from "./assignments.js";
 import { compileExfiltrationParams, detectExfiltration, type ExfiltrationParams } from "./exfiltration.js";
-import { detectCallToChangedTool, detectToolChanges, type NewPin, type PinStore } from "./pins.js";
+import { detectCallToChangedTool, detectToolChanges, type NewPin, type PinScope, type PinStore } from "./pins.js";
 import { collectStrings, joinStrings, type Detection, type StringSite } from "./scan.js";
 
 export type { Detection } from "./scan.js";
@@ -86,9 +86,14 @@ export class MessageScan {
 
   constructor(
     readonly message: Record<string, unknown>,
-    private readonly server: string,
+    /** Whose pins `tool_changed` compares with (a name alone: the key). */
+    server: PinScope | string,
     private readonly pins: PinStore | null,
-  ) {}
+  ) {
+    this.scope = typeof server === "string" ? { key: server } : server;
+  }
+
+  private readonly scope: PinScope;
 
   get strings(): StringSite[] {
     this.sites ??= collectStrings(this.message);
@@ -131,8 +136,8 @@ export class MessageScan {
     if (!this.changes) {
       const pins = this.pins;
       if (pins === null) this.changes = { detections: [], newPins: [] };
-      else if (this.message.method === "tools/call") this.changes = { detections: detectCallToChangedTool(this.message, this.server, pins), newPins: [] };
-      else this.changes = detectToolChanges(this.message, this.server, pins);
+      else if (this.message.method === "tools/call") this.changes = { detections: detectCallToChangedTool(this.message, this.scope, pins), newPins: [] };
+      else this.changes = detectToolChanges(this.message, this.scope, pins);
     }
     return this.changes;
   }

@@ -23,6 +23,28 @@ export interface Pin {
 /** Pinned tools, per server. */
 export interface PinStore {
   get(server: string, tool: string): Pin | undefined;
+  /** Whether any tool of the server is pinned. */
+  has(server: string): boolean;
+  /** Takes in what other processes changed (a pins file re-read when it changed); called before a tool list is judged. */
+  refresh?(): void;
+}
+
+/**
+ * Where a server's pins are: under `key`, the name the proxy's configuration gives it (`wrap --name`, which `install`
+ * writes; else the name wrap derives from the command; a `serve` route's name), never a name the server chooses. Pins
+ * files written before pins were keyed so hold them under the name the server reports (`serverInfo.name`): for a key
+ * with no pins yet, those are compared, and the first write copies them under the key.
+ */
+export interface PinScope {
+  key: string;
+  reported?: string | null;
+}
+
+/** The server name whose pins apply, and `from` when they are the ones under the reported name (see PinScope). */
+export function pinsFor(pins: PinStore, scope: PinScope): { at: string; from?: string } {
+  const r = scope.reported;
+  if (r != null && r !== scope.key && !pins.has(scope.key) && pins.has(r)) return { at: r, from: r };
+  return { at: scope.key };
 }
 
 /**
@@ -36,6 +58,8 @@ export interface NewPin {
   fingerprint: string;
   definition?: ToolDefinition;
   kind: "new" | "changed" | "settled";
+  /** The comparison was with the pins under this (reported) name: they are copied under `server` first. */
+  from?: string;
 }
 
 export function toolDefinition(tool: Record<string, unknown>): ToolDefinition {
@@ -64,12 +88,12 @@ function kept(definition: ToolDefinition): ToolDefinition | undefined {
   return canonicalize(definition).length <= MAX_KEPT_DEFINITION ? definition : undefined;
 }
 
-/** The fields whose values differ between two definitions, in PINNED_FIELDS order. */
 /** Whether a tool is still what its pin says (a version 1 pin was taken without annotations). */
 export function pinMatches(pin: Pin, tool: Record<string, unknown>, fingerprint = toolFingerprint(tool)): boolean {
   return pin.legacy ? pin.fingerprint === legacyFingerprint(tool) : pin.fingerprint === fingerprint;
 }
 
+/** The fields whose values differ between two definitions, in PINNED_FIELDS order. */
 export function changedFields(before: ToolDefinition, after: ToolDefinition): string[] {
   return PINNED_FIELDS.filter((k) => canonicalize(before[k]) !== canonicalize(after[k]));
 }
@@ -85,39 +109,44 @@ export function describeChange(server: string, tool: string, pin: Pin, now: { fi
  * Rug pulls in a tools/list result: a tool whose fingerprint differs from its pin. The finding is the whole tool (so a
  * `redact` takes it out of the list); tools seen for the first time and changes are returned for the guardian to store.
  */
-export function detectToolChanges(message: Record<string, unknown>, server: string, pins: PinStore): { detections: Detection[]; newPins: NewPin[] } {
+export function detectToolChanges(message: Record<string, unknown>, scope: PinScope, pins: PinStore): { detections: Detection[]; newPins: NewPin[] } {
   const result = message.result as { tools?: unknown } | undefined;
   const detections: Detection[] = [];
   const newPins: NewPin[] = [];
   if (!result || !Array.isArray(result.tools)) return { detections, newPins };
+  const server = scope.key;
+  const { at, from } = pinsFor(pins, scope);
+  const found = (tool: string, fingerprint: string, definition: ToolDefinition, kind: NewPin["kind"]): NewPin =>
+    from === undefined ? { server, tool, fingerprint, definition: kept(definition), kind } : { server, tool, fingerprint, definition: kept(definition), kind, from };
   result.tools.forEach((tool: unknown, i: number) => {
     if (tool === null || typeof tool !== "object") return;
     const t = tool as Record<string, unknown>;
     if (typeof t.name !== "string") return;
     const definition = toolDefinition(t);
     const fingerprint = digest(definition);
-    const pin = pins.get(server, t.name);
+    const pin = pins.get(at, t.name);
     if (pin === undefined) {
-      newPins.push({ server, tool: t.name, fingerprint, definition: kept(definition), kind: "new" });
+      newPins.push(found(t.name, fingerprint, definition, "new"));
       return;
     }
     if (pinMatches(pin, t, fingerprint)) {
-      // A legacy pin gets its definition; a change that was taken back is no longer pending.
-      if (pin.legacy || pin.pending) newPins.push({ server, tool: t.name, fingerprint, definition: kept(definition), kind: "settled" });
+      // A legacy pin gets its definition; a change that was taken back is no longer pending; pins found under the
+      // reported name are copied under the key.
+      if (pin.legacy || pin.pending || from !== undefined) newPins.push(found(t.name, fingerprint, definition, "settled"));
       return;
     }
-    if (pin.pending?.fingerprint !== fingerprint) newPins.push({ server, tool: t.name, fingerprint, definition: kept(definition), kind: "changed" });
+    if (pin.pending?.fingerprint !== fingerprint || from !== undefined) newPins.push(found(t.name, fingerprint, definition, "changed"));
     detections.push({ type: "tool_changed", path: ["result", "tools", i], start: 0, end: 0, whole: true, detail: describeChange(server, t.name, pin, { fingerprint, definition }) });
   });
   return { detections, newPins };
 }
 
 /** A call to a tool whose last listing changed it (a change not yet approved): the finding is the tool's name. */
-export function detectCallToChangedTool(message: Record<string, unknown>, server: string, pins: PinStore): Detection[] {
+export function detectCallToChangedTool(message: Record<string, unknown>, scope: PinScope, pins: PinStore): Detection[] {
   const params = message.params as { name?: unknown } | undefined;
   if (message.method !== "tools/call" || typeof params?.name !== "string") return [];
-  const pin = pins.get(server, params.name);
+  const pin = pins.get(pinsFor(pins, scope).at, params.name);
   if (!pin?.pending) return [];
-  const detail = describeChange(server, params.name, pin, pin.pending);
+  const detail = describeChange(scope.key, params.name, pin, pin.pending);
   return [{ type: "tool_changed", path: ["params", "name"], start: 0, end: params.name.length, detail }];
 }
