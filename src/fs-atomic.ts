@@ -8,6 +8,15 @@ export interface AtomicWriteOptions {
   mode?: number;
 }
 
+export interface AsyncAtomicWriteOptions extends AtomicWriteOptions {
+  /**
+   * Asked once the new content is on disk beside `path`: false leaves `path` as it is (the write is dropped). The
+   * check and the rename then happen in one turn of the event loop, so nothing this process writes to `path`
+   * synchronously in between can be replaced by older content.
+   */
+  replaceIf?: () => boolean;
+}
+
 /** A temporary name beside `path`, unique to this write: two writers never share a temporary file. */
 const tempFor = (path: string) => join(dirname(path), `.${basename(path)}.guardwire-${randomBytes(6).toString("hex")}.tmp`);
 
@@ -41,8 +50,8 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, opt
   syncDirSync(dirname(path));
 }
 
-/** `writeFileAtomicSync` off the event loop: the writes and fsyncs run on libuv's threads. */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: AtomicWriteOptions = {}): Promise<void> {
+/** `writeFileAtomicSync` off the event loop: the writes and fsyncs run on libuv's threads. False: `replaceIf` said no. */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: AsyncAtomicWriteOptions = {}): Promise<boolean> {
   const tmp = tempFor(path);
   const file = await open(tmp, "wx", opts.mode ?? 0o666);
   try {
@@ -56,7 +65,12 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     throw e;
   }
   try {
-    await rename(tmp, path);
+    if (!opts.replaceIf) await rename(tmp, path);
+    else if (opts.replaceIf()) renameSync(tmp, path);
+    else {
+      await unlink(tmp).catch(() => {});
+      return false;
+    }
   } catch (e) {
     await unlink(tmp).catch(() => {});
     throw e;
@@ -70,6 +84,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   } finally {
     await dir?.close().catch(() => {});
   }
+  return true;
 }
 
 /** Makes a rename or a new entry in `dir` durable. */

@@ -6,7 +6,7 @@
 //     sync and mounted again; `verify` must say intact or torn, and the head must not name a line the disk lacks.
 // Prints what it measured per round; exit 1 on any violation, 2 on a hang.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -177,7 +177,7 @@ async function crashRound(r) {
   mkdirSync(mnt, { recursive: true });
   mkdirSync(copyMnt);
   const image = join(dir, "fs.img");
-  execFileSync("truncate", ["-s", "64M", image]);
+  execFileSync("truncate", ["-s", "256M", image]);
   execFileSync("mkfs.ext4", ["-q", "-F", image]);
   execFileSync("mount", ["-o", "loop", image, mnt]);
   try {
@@ -202,7 +202,7 @@ async function crashRound(r) {
     wrap.kill("SIGSTOP");
     await sleep(300);
     const copy = join(dir, "crash.img");
-    copyFileSync(image, copy);
+    execFileSync("cp", ["--sparse=always", image, copy]);
     wrap.kill("SIGCONT");
     stop = true;
     await traffic;

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers.js";
 
@@ -26,7 +26,7 @@ export function requireLoopFs(): void {
   }
 }
 
-export function mountImage(sizeMb = 64): LoopFs {
+export function mountImage(sizeMb = 256): LoopFs {
   requireLoopFs();
   const base = tempDir("guardwire-loopfs-");
   const image = join(base, "fs.img");
@@ -40,7 +40,7 @@ export function mountImage(sizeMb = 64): LoopFs {
     dir,
     snapshot() {
       const copy = join(base, `crash-${++n}.img`);
-      copyFileSync(image, copy);
+      execFileSync("cp", ["--sparse=always", image, copy]);
       return copy;
     },
     unmount: () => umount(dir),
