@@ -111,6 +111,8 @@ export class SharedStore {
   private runIdRead = false;
   private runIdChecked: string | undefined;
   private readonly probe: NodeJS.Timeout;
+  /** Counts reads from Redis on the command connection. */
+  private heard = 0;
 
   constructor(private readonly opts: StoreOptions) {
     this.prefix = opts.keyPrefix;
@@ -149,6 +151,8 @@ export class SharedStore {
         if (answer instanceof Promise) answer.catch((e: unknown) => this.failed(e));
         return answer;
       }) as Redis["sendCommand"];
+      // Anything read from Redis: a timeout is not a freeze when an answer was waiting (a stalled event loop here).
+      r.on("connect", () => r.stream.on("data", () => this.heard++));
       r.on("ready", () => {
         this.frozen = false;
         this.runIdRead = false;
@@ -287,7 +291,13 @@ export class SharedStore {
    * reported by the connection's own events.
    */
   private failed(e: unknown): void {
-    if (e instanceof Error && timedOut(e)) this.unresponsive();
+    if (!(e instanceof Error && timedOut(e))) return;
+    // Decided after the socket's pending input is read (setImmediate runs after I/O): when this process was too busy
+    // to read an answer that had arrived, Redis is not the one stalled.
+    const heard = this.heard;
+    setImmediate(() => {
+      if (this.heard === heard) this.unresponsive();
+    });
   }
 
   /** Redis does not answer in time: the connection and what waits on it are dropped, and it is opened again (backoff). */
@@ -317,7 +327,8 @@ export class SharedStore {
    * a link that is up.
    */
   unavailable(detail?: string): { code: number; message: string; data: Record<string, unknown> } {
-    const why = this.status.state === "up" ? (detail ?? "up") : (this.status.lastError ?? this.status.state);
+    const stalled = `not answering within ${this.opts.timeoutMs} ms`;
+    const why = this.status.state === "up" ? (detail === "Command timed out" ? stalled : (detail ?? "up")) : (this.status.lastError ?? this.status.state);
     return {
       code: ErrorCode.GuardianUnavailable,
       message: `guardwire's shared state store (Redis) is unavailable: ${why}`,
