@@ -160,7 +160,7 @@ export class SharedGuardianState implements SharedState {
     const end = new Date(until).toISOString();
     return {
       code: ErrorCode.GuardianUnavailable,
-      message: `guardwire's shared state store (Redis) lost its limit counts at ${at} (${reset.cause}): the limit rules that count this message refuse it until ${end} (store.limitsAfterReset)`,
+      message: `guardwire's shared state store (Redis) lost its limit counts at ${at}: ${reset.cause}; the limit rules that count this message refuse it until ${end} (store.limitsAfterReset)`,
       data: { store: "redis", state: "reset", url: this.store.state.url, error: reset.cause, resetAt: at, heldUntil: end },
     };
   }

@@ -160,8 +160,9 @@ export class SharedStore {
         this.check().catch(() => undefined);
       });
       r.on("error", (e: Error) => {
-        // A connection opened again to a frozen Redis times out in its ready check: still unresponsive, not down.
-        if (timedOut(e)) return this.unresponsive();
+        // A connection opened to a frozen Redis times out in its ready check (or, its backlog full, in connecting):
+        // unresponsive, not down.
+        if (timedOut(e) || (this.frozen && /ETIMEDOUT/.test(e.message))) return this.unresponsive();
         this.frozen = false;
         this.set("down", e.message);
       });
@@ -359,9 +360,9 @@ export class SharedStore {
   }
 }
 
-/** A command, or a connection's ready check, that Redis did not answer in time. */
+/** A command, or a connection's ready check, that Redis did not answer in time (ioredis's commandTimeout). */
 function timedOut(e: Error): boolean {
-  return /timed out|ETIMEDOUT/i.test(e.message);
+  return e.message.includes("Command timed out");
 }
 
 /** The first 8 characters of a run_id (enough to tell two apart in a log line). */
