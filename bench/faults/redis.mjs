@@ -72,7 +72,8 @@ async function main() {
   const redisUrl = `redis://127.0.0.1:${redisPort}`;
   let redis = null;
   const startRedis = async () => {
-    redis = spawn("redis-server", ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "pipe"] });
+    // Its own folder: a dump.rdb where the run was started must not be read back into a Redis meant to start empty.
+    redis = spawn("redis-server", ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdio: ["ignore", "pipe", "pipe"] });
     children.push(redis);
     await new Promise((resolve, reject) => {
       let out = "";

@@ -1,3 +1,4 @@
+import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
 import { PROBE_MS, SharedStore, type StoreDataEvent } from "../../src/store/redis.js";
@@ -20,7 +21,7 @@ describe("the Redis link: frozen servers and lost data (real redis-server)", () 
   });
 
   /** A store with what it reports: its data events, in order. */
-  function connect(url: string, prefix = "t:", probeMs?: number): { store: SharedStore; events: StoreDataEvent[] } {
+  function connectStore(url: string, prefix = "t:", probeMs?: number): { store: SharedStore; events: StoreDataEvent[] } {
     const store = new SharedStore({ redis: url, keyPrefix: prefix, onUnavailable: "closed", timeoutMs: 300, probeMs });
     open.push(store);
     const events: StoreDataEvent[] = [];
@@ -31,7 +32,7 @@ describe("the Redis link: frozen servers and lost data (real redis-server)", () 
 
   it("a frozen Redis: unresponsive (not answering within N ms) while stopped, up again after SIGCONT; commands meanwhile fail at once", async () => {
     redis = await startRedis();
-    const { store } = connect(redis.url);
+    const { store } = connectStore(redis.url);
     await checked(store);
     redis.signal("SIGSTOP");
     const t0 = Date.now();
@@ -58,7 +59,7 @@ describe("the Redis link: frozen servers and lost data (real redis-server)", () 
   it("any command that times out makes the link unresponsive at once, without waiting for the periodic check", async () => {
     redis = await startRedis();
     // No periodic check here: the command alone finds it.
-    const { store } = connect(redis.url, "t2:", 3_600_000);
+    const { store } = connectStore(redis.url, "t2:", 3_600_000);
     await checked(store);
     redis.signal("SIGSTOP");
     const err = await store.client.get("t:y").then(
@@ -75,7 +76,7 @@ describe("the Redis link: frozen servers and lost data (real redis-server)", () 
 
   it("a timeout while this process was too busy to read Redis's answer is not a freeze: the link stays up", async () => {
     redis = await startRedis();
-    const { store } = connect(redis.url, "t3:", 3_600_000);
+    const { store } = connectStore(redis.url, "t3:", 3_600_000);
     await checked(store);
     // The event loop stalls past the deadline while the answer waits in the socket. Stalled in the check phase, the
     // next turn of the loop runs the command's timer before it reads the socket: the command times out.
@@ -97,7 +98,7 @@ describe("the Redis link: frozen servers and lost data (real redis-server)", () 
 
   it("the first look at an empty Redis is a new store, not a loss; a restart without persistence is a loss, named with the run_id change", async () => {
     redis = await startRedis();
-    const { store, events } = connect(redis.url);
+    const { store, events } = connectStore(redis.url);
     await checked(store);
     const first = store.epochId;
     expect(first).not.toBe("");
@@ -114,7 +115,7 @@ describe("the Redis link: frozen servers and lost data (real redis-server)", () 
 
   it("FLUSHALL without a restart is a loss, found by the periodic check", async () => {
     redis = await startRedis();
-    const { store, events } = connect(redis.url);
+    const { store, events } = connectStore(redis.url);
     await checked(store);
     const admin = new Redis(redis.url);
     await admin.flushall();
@@ -128,7 +129,7 @@ describe("the Redis link: frozen servers and lost data (real redis-server)", () 
 
   it("a restart that kept the data (AOF) changes the run_id only: no loss, said as kept", async () => {
     redis = await startRedis({ aof: tempDir() });
-    const { store, events } = connect(redis.url);
+    const { store, events } = connectStore(redis.url);
     await checked(store);
     const first = store.epochId;
     await redis.stop();
@@ -139,16 +140,56 @@ describe("the Redis link: frozen servers and lost data (real redis-server)", () 
     expect(store.state.resets).toBe(0);
   }, 60_000);
 
+  it("a failover behind one address to a replica holding the data (another run_id, the marker there): kept, not lost", async () => {
+    const primary = await startRedis();
+    const replica = await startRedis();
+    const admin = new Redis(replica.url);
+    // One address in front of both, as Sentinel behind a proxy gives (a TCP relay, switched by the test).
+    let target = primary.port;
+    const relays = new Set<Socket>();
+    const relay = createServer((a) => {
+      const b = connect(target, "127.0.0.1");
+      relays.add(a).add(b);
+      a.pipe(b).pipe(a);
+      const end = () => (a.destroy(), b.destroy());
+      a.on("error", end).on("close", end);
+      b.on("error", end).on("close", end);
+    });
+    await new Promise<void>((r) => relay.listen(0, "127.0.0.1", r));
+    try {
+      const { store, events } = connectStore(`redis://127.0.0.1:${(relay.address() as AddressInfo).port}`);
+      await checked(store);
+      const first = store.epochId;
+      await admin.replicaof("127.0.0.1", String(primary.port));
+      await until(async () => (await admin.hget("t:epoch", "id")) === first, Boolean, "replica synced");
+      // Failover: the replica promoted, the address switched to it, the primary gone.
+      await admin.replicaof("NO", "ONE");
+      target = replica.port;
+      for (const s of relays) s.destroy();
+      await primary.stop();
+      await until(() => events.length, (n) => n > 0, "failover noticed");
+      expect(events).toEqual([{ kind: "kept", cause: expect.stringMatching(/^Redis restarted or failed over \(run_id \w{8} → \w{8}\) with guardwire's data intact/) }]);
+      expect(store.epochId).toBe(first);
+      expect(store.state.resets).toBe(0);
+    } finally {
+      admin.disconnect();
+      relay.close();
+      for (const s of relays) s.destroy();
+      await primary.stop();
+      await replica.stop();
+    }
+  }, 60_000);
+
   it("several replicas: each finds the loss, at the same moment, whichever looked first; one started later learns it at its start", async () => {
     redis = await startRedis();
-    const a = connect(redis.url);
-    const b = connect(redis.url);
+    const a = connectStore(redis.url);
+    const b = connectStore(redis.url);
     await checked(a.store);
     await checked(b.store);
     await redis.stop();
     await redis.start();
     // A replica starting now may take the empty store for new before the running ones look: they still find the loss.
-    const c = connect(redis.url);
+    const c = connectStore(redis.url);
     await until(() => a.events.length > 0 && b.events.length > 0 && c.events.length > 0, Boolean, "every replica knows the loss");
     const at = (e: StoreDataEvent | undefined) => (e as Extract<StoreDataEvent, { kind: "lost" }>).at;
     expect(a.events[0]).toMatchObject({ kind: "lost", atStart: false });

@@ -1,4 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { freePort, stopChild, waitFor } from "./servers.js";
 
 /** Says what to install when a binary a test needs is missing (tests that need it fail with this, never skip). */
@@ -29,7 +32,9 @@ export async function startRedis(opts: { aof?: string } = {}): Promise<RunningRe
   const bin = requireBinary("redis-server", "redis-server");
   const port = await freePort();
   let child: ChildProcess | null = null;
-  const persistence = opts.aof ? ["--appendonly", "yes", "--appendfsync", "always", "--dir", opts.aof] : ["--appendonly", "no"];
+  // Its own folder either way: a replica's full sync writes dump.rdb there, which must never be read back by a
+  // server meant to start empty (nor land in the working directory).
+  const persistence = opts.aof ? ["--appendonly", "yes", "--appendfsync", "always", "--dir", opts.aof] : ["--appendonly", "no", "--dir", mkdtempSync(join(tmpdir(), "guardwire-redis-"))];
   const start = async () => {
     child = spawn(bin, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", ...persistence, "--protected-mode", "yes"], { stdio: ["ignore", "pipe", "pipe"] });
     await waitFor(child, /Ready to accept connections/);
