@@ -419,6 +419,33 @@ describe("limits after Redis lost guardwire's data: held closed for a window, sa
   }, 60_000);
 });
 
+describe("a Redis restart that kept the data (AOF): noted, nothing held (real redis-server)", () => {
+  it("the note says STORE_RESTARTED with the run_id change; limits go on counting", async () => {
+    const redis = await startRedis({ aof: mkdtempSync(join(tmpdir(), "gw-aof-")) });
+    const store = new SharedStore({ redis: redis.url, keyPrefix: "kept:", onUnavailable: "closed", timeoutMs: 500 });
+    try {
+      const state = new SharedGuardianState(store, { longestWindowMs: () => 60_000 });
+      const notes: [string, string][] = [];
+      state.noteTo((code, message) => notes.push([code, message]));
+      await until(() => state.available);
+      const { ruleSet: rules } = loadRules([{ file: "r.yaml", text: RULES }]);
+      const g = EmbeddedGuardian.withStore(rules as NonNullable<typeof rules>, state);
+      for (let i = 0; i < 10; i++) expect((await callTool(g, "k", "echo", {}, "/kept").verdict).v.decision).toBe("allow");
+      await redis.stop();
+      await redis.start();
+      await until(() => notes.length > 0);
+      expect(notes).toEqual([["STORE_RESTARTED", expect.stringMatching(/^Redis restarted or failed over \(run_id \w{8} → \w{8}\) with guardwire's data intact: nothing was lost$/)]]);
+      await until(() => state.available);
+      // The window survived the restart: the eleventh call is over the limit of 10.
+      expect((await callTool(g, "k", "echo", {}, "/kept").verdict).v).toMatchObject({ decision: "deny", reasonCode: ["RATE_LIMITED"] });
+      expect(state.state.limitsHeldUntil).toBeUndefined();
+    } finally {
+      await store.close();
+      await redis.stop();
+    }
+  }, 60_000);
+});
+
 async function untilValue<T>(get: () => Promise<T>, ok: (v: T) => boolean, ms: number): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
