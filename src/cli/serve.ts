@@ -13,7 +13,7 @@ import { legacySseUpstream } from "../transports/upstream/legacy-sse.js";
 import { stdioUpstream } from "../transports/upstream/stdio.js";
 import { streamableHttpUpstream, upstreamAgent } from "../transports/upstream/streamable-http.js";
 import { websocketUpstream } from "../transports/upstream/websocket.js";
-import { closeAlerts, openAlerts } from "./alerts.js";
+import { closeAlerts, noteTo, openAlerts } from "./alerts.js";
 import { buildGuardian } from "./guardians.js";
 import { hostPort, listenOn, logView, openDecisionLog } from "./startup.js";
 import { openApprovalChannels } from "./approval-channels.js";
@@ -46,18 +46,28 @@ export async function runServe(o: ServeOptions): Promise<void> {
   // ioredis is loaded only when a store is configured.
   const store: SharedStore | null = config.store ? new (await import("../store/redis.js")).SharedStore(config.store) : null;
   // The guardian's labels, counts, limit windows and pins then live in Redis too (docs/scale.md, Shared state).
+  // After Redis lost its data, limit rules are held for a window (store.limitsAfterReset); /healthz says until when.
+  let longestWindowMs = () => 0;
   const sharedState = store
-    ? new (await import("../store/guardian-state.js")).SharedGuardianState(store, { sessionTtlMs: config.sessionIdleSeconds * 1000, warn: (line) => process.stderr.write(line) })
+    ? new (await import("../store/guardian-state.js")).SharedGuardianState(store, {
+        sessionTtlMs: config.sessionIdleSeconds * 1000,
+        warn: (line) => process.stderr.write(line),
+        limitsAfterReset: config.store?.limitsAfterReset,
+        longestWindowMs: () => longestWindowMs(),
+      })
     : undefined;
   const { guardian, embedded, rules, close: stopWatching } = buildGuardian(
     { rules: config.rules, failMode: config.failMode, pins: o.pins, watch: o.watch, remotes: remotesOf(config.guardian), shared: sharedState },
     process.stderr,
   );
+  longestWindowMs = () => Math.max(0, ...embedded.rules.rules.map((r) => r.limit?.perMs ?? 0));
   // Each replica writes its own chain, in a file named after it (guardwire verify and tail take the folder).
   const logPath = config.store ? replicaLogPath(config.log, replica) : config.log;
   // Every line names this replica and the rules in force (a hot reload shows in the next line).
   const ruleset = () => embedded.rules.hash;
   const log = openDecisionLog({ dest: logPath, stderr: process.stderr, sync: config.logSync, replica, ruleset }, `choose another path with log: in ${o.config}`);
+  // A loss of Redis's data (and a failover that kept it) is noted in the log (kind `log`) and on stderr.
+  sharedState?.noteTo(noteTo(log, process.stderr));
   // From the first stop signal /readyz answers 503, so a load balancer sends nothing new here.
   let stopping = false;
   // Approvals, live sessions and alerts across replicas go over one operator channel (docs/scale.md).
@@ -139,7 +149,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     idleMs: config.sessionIdleSeconds * 1000,
     maxSessions: config.maxSessionsPerRoute,
     log: sink,
-    health: { version: o.version ?? "", replica, rules: () => embedded.rules, store, stopping: () => stopping },
+    health: { version: o.version ?? "", replica, rules: () => embedded.rules, store: sharedState ?? null, stopping: () => stopping },
     front: {
       bodyBudgetBytes: config.http.bodyBudgetBytes,
       headersTimeoutMs: config.http.headersTimeoutSeconds * 1000,
@@ -174,7 +184,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
         version: o.version ?? "",
         broker: approvals,
         operator,
-        measured: { log, alerts, store, ruleset, upstreamTransport: (route) => upstreamTransports.get(route) },
+        measured: { log, alerts, store: sharedState ?? null, ruleset, upstreamTransport: (route) => upstreamTransports.get(route) },
         links: channels.links,
         shared: { approvals: channels.shared },
         console: { embedded, rules, log: logView(logPath, log) },

@@ -108,8 +108,13 @@ export const configSchema = z
         keyPrefix: z.string().default("guardwire:"),
         /** While Redis cannot be reached: `closed` refuses every judged message with -32051; `local` judges with this replica's memory only. */
         onUnavailable: z.enum(["closed", "local"]).default("closed"),
-        /** A Redis command slower than this counts as Redis unavailable. */
+        /** A Redis command slower than this counts as Redis unavailable (a frozen Redis is found by it too). */
         timeoutMs: z.number().int().positive().default(500),
+        /**
+         * After Redis lost guardwire's data (restarted empty, flushed): `window` holds each limit rule closed for one
+         * of its own windows; a number of seconds holds every limit rule that long; 0 lets limits count afresh at once.
+         */
+        limitsAfterReset: z.union([z.literal("window"), z.number().int().nonnegative()]).default("window"),
       })
       .optional(),
     /** This process among several (docs/scale.md). */

@@ -185,8 +185,11 @@ export class EmbeddedGuardian<Answer extends AosResponse | Promise<AosResponse> 
     return needs;
   }
 
-  /** Evaluates, then keeps what the decision changed: in the shared store when one is given, in memory otherwise. */
-  private decide(protocol: Protocol, message: JsonObject, ctx: MessageContext, shared: SharedState | null, limiter: Limiter, fetched?: SessionView): Decision {
+  /**
+   * Evaluates, then keeps what the decision changed: in the shared store when one is given, in memory otherwise. A
+   * message counted by a limit window the store holds closed (it lost its data) is refused instead, and not counted.
+   */
+  private decide(protocol: Protocol, message: JsonObject, ctx: MessageContext, shared: SharedState | null, limiter: Limiter, fetched?: SessionView): Judged {
     const sessionId = ctx.session ?? "";
     const nowMs = this.opts.now ? this.opts.now().getTime() : Date.now();
     // With a store, rules that read the session made it be fetched; the others see none (they do not read it).
@@ -198,6 +201,13 @@ export class EmbeddedGuardian<Answer extends AosResponse | Promise<AosResponse> 
       now: nowMs,
       inputRequest: (key) => this.inputs.get(sessionId, key),
     });
+    if (shared && limiter instanceof PrefetchedLimiter) {
+      const held = shared.held(limiter.consulted());
+      if (held) {
+        shared.record(sessionId, [], [], [...limiter.consulted(), ...limiter.unused()]);
+        return { refused: held };
+      }
+    }
     if (decision.inputRequests && decision.inputRequests.length > 0) this.inputs.remember(sessionId, decision.inputRequests);
     const method = typeof message.method === "string" ? message.method : null;
     const counted = method && "id" in message ? [method] : [];

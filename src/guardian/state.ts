@@ -102,10 +102,16 @@ export interface SharedState {
   record(session: string, labels: readonly string[], counted: readonly string[], released: readonly WindowHit[]): void;
   /** Judging goes on with local state while the store is away (`local`): said once per outage. */
   fellBack(why: string): void;
+  /**
+   * The refusal (-32051) for a message these limit windows counted, while they are held closed because the store
+   * lost its data (docs/scale.md, Redis restarted or emptied); null when none is.
+   */
+  held(windows: readonly { windowMs: number }[]): { code: number; message: string; data: Record<string, unknown> } | null;
 }
 
 export interface WindowHit {
   key: string;
+  windowMs: number;
   /** The hits in the window, this one included. */
   count: number;
   /** What identifies this hit in the window, to give it back. */
@@ -123,6 +129,7 @@ export interface SharedReads {
  */
 export class PrefetchedLimiter implements Limiter {
   private readonly hits = new Map<string, WindowHit>();
+  private readonly used: WindowHit[] = [];
   constructor(
     hits: WindowHit[],
     private readonly fallback: Limiter,
@@ -134,7 +141,13 @@ export class PrefetchedLimiter implements Limiter {
     const h = this.hits.get(key);
     if (!h) return this.fallback.hit(key, windowMs, now);
     this.hits.delete(key);
+    this.used.push(h);
     return h.count;
+  }
+
+  /** The hits evaluation asked for: their rules counted the message. */
+  consulted(): WindowHit[] {
+    return this.used;
   }
 
   /** The hits evaluation never asked for: their rule's other conditions did not hold, so they do not count. */

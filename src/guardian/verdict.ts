@@ -132,9 +132,13 @@ export function unavailable(message: string): Verdict {
   };
 }
 
-/** A guardian's -32051 whose data names a store (Redis): the message is refused with that error as it is. */
+/**
+ * A guardian's -32051 whose data names a store (Redis): the message is refused with that error as it is. Reason
+ * STORE_RESET when the store lost its data and limits are held (`state: "reset"`), STORE_UNAVAILABLE otherwise.
+ */
 export function storeUnavailable(error: { code: number; message: string; data?: unknown } | undefined): Verdict | null {
   const data = error?.data;
   if (error?.code !== ErrorCode.GuardianUnavailable || data === null || typeof data !== "object" || typeof (data as { store?: unknown }).store !== "string") return null;
-  return { ...unavailable(error.message), reasonCode: ["STORE_UNAVAILABLE"], store: data as Record<string, unknown> };
+  const reason = (data as { state?: unknown }).state === "reset" ? "STORE_RESET" : "STORE_UNAVAILABLE";
+  return { ...unavailable(error.message), reasonCode: [reason], store: data as Record<string, unknown> };
 }

@@ -376,7 +376,7 @@ export class GuardwireMetrics {
 function storeMetrics(store: { readonly state: StoreStatus }, registers: Registry[]): void {
   new Gauge({
     name: "guardwire_store_up",
-    help: "1 while the shared store (Redis) is connected and ready; 0 while connecting or down",
+    help: "1 while the shared store (Redis) is connected and answering; 0 while connecting, unresponsive (not answering in time) or down",
     registers,
     collect() {
       this.set(store.state.state === "up" ? 1 : 0);
@@ -397,6 +397,23 @@ function storeMetrics(store: { readonly state: StoreStatus }, registers: Registr
     registers,
     collect() {
       this.set(Date.parse(store.state.since) / 1000);
+    },
+  });
+  new Counter({
+    name: "guardwire_store_resets_total",
+    help: "Losses of guardwire's data in the shared store (Redis restarted empty, flushed) this replica found while running",
+    registers,
+    collect() {
+      this.reset();
+      this.inc(store.state.resets);
+    },
+  });
+  new Gauge({
+    name: "guardwire_store_limits_held",
+    help: "1 while limit rules are held closed after the shared store lost its data (store.limitsAfterReset); 0 otherwise",
+    registers,
+    collect() {
+      this.set(store.state.limitsHeldUntil ? 1 : 0);
     },
   });
 }

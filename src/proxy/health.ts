@@ -29,7 +29,8 @@ export function liveness(src: HealthSource): HealthAnswer {
  */
 export function readiness(src: HealthSource, routes: string[]): HealthAnswer {
   const store = src.store;
-  const reason = src.stopping() ? "stopping" : store && store.onUnavailable === "closed" && store.state.state !== "up" ? `the shared store (Redis) is ${store.state.state}` : null;
+  const s = store?.state;
+  const reason = src.stopping() ? "stopping" : s && store.onUnavailable === "closed" && s.state !== "up" ? `the shared store (Redis) is ${s.state}${s.lastError ? `: ${s.lastError}` : ""}` : null;
   return reason ? { status: 503, body: { status: "not ready", reason, ...facts(src) } } : { status: 200, body: { status: "ready", routes, ...facts(src) } };
 }
 
@@ -40,5 +41,15 @@ function facts(src: HealthSource): Record<string, unknown> {
 
 /** The store's state without its URL: the probes answer anyone who can reach the port. */
 function storeFacts(s: StoreStatus, onUnavailable: string): Record<string, unknown> {
-  return { backend: s.backend, state: s.state, since: s.since, ...(s.lastError ? { lastError: s.lastError } : {}), reconnects: s.reconnects, onUnavailable };
+  return {
+    backend: s.backend,
+    state: s.state,
+    since: s.since,
+    ...(s.lastError ? { lastError: s.lastError } : {}),
+    reconnects: s.reconnects,
+    onUnavailable,
+    resets: s.resets,
+    ...(s.lastReset ? { lastReset: s.lastReset } : {}),
+    ...(s.limitsHeldUntil ? { limitsHeldUntil: s.limitsHeldUntil } : {}),
+  };
 }

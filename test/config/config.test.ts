@@ -53,6 +53,16 @@ routes:
     expect(problems[0]).toMatchObject({ line: 1, message: expect.stringContaining("NOPE is not set") });
   });
 
+  it("store: timeoutMs 500 and limitsAfterReset window by default; limitsAfterReset takes seconds (0: none), nothing else", () => {
+    const base = `sessions: { keys: ["${Buffer.alloc(32, 7).toString("base64")}"] }\nroutes: [{ name: a, path: /a, mcp: { url: "http://x/mcp" } }]\n`;
+    expect(load(base + `store: { redis: "redis://r:6379" }\n`).config?.store).toEqual({ redis: "redis://r:6379", keyPrefix: "guardwire:", onUnavailable: "closed", timeoutMs: 500, limitsAfterReset: "window" });
+    expect(load(base + `store: { redis: "redis://r:6379", limitsAfterReset: 600 }\n`).config?.store?.limitsAfterReset).toBe(600);
+    expect(load(base + `store: { redis: "redis://r:6379", limitsAfterReset: 0 }\n`).config?.store?.limitsAfterReset).toBe(0);
+    for (const bad of ["forever", "-1", "1.5"]) {
+      expect(load(base + `store: { redis: "redis://r:6379", limitsAfterReset: ${bad} }\n`).problems.map((p) => p.path)).toEqual(["store.limitsAfterReset"]);
+    }
+  });
+
   it("publishes a JSON Schema generated from the same zod schema", () => {
     const schema = configJsonSchema();
     expect(schema).toMatchObject({ type: "object", required: ["routes"] });

@@ -6,7 +6,7 @@ import { GuardwireMetrics } from "../../src/observe/metrics.js";
 import type { StoreStatus } from "../../src/store/redis.js";
 
 const status = (state: StoreStatus["state"], over: Partial<StoreStatus> = {}): StoreStatus => ({
-  backend: "redis", state, url: "redis://:***@redis:6379/0", since: "2026-11-23T18:00:00.000Z", reconnects: 3, ...over,
+  backend: "redis", state, url: "redis://:***@redis:6379/0", since: "2026-11-23T18:00:00.000Z", reconnects: 3, resets: 0, ...over,
 });
 
 function source(over: Partial<HealthSource> = {}): HealthSource {
@@ -19,9 +19,21 @@ describe("/healthz and /readyz payloads", () => {
     expect(a.status).toBe(200);
     expect(a.body).toEqual({
       status: "ok", version: "1.2.3", replica: "r1", ruleset: { name: "team", hash: "5d0f3a1b2c3d4e5f", rules: 3 },
-      store: { backend: "redis", state: "down", since: "2026-11-23T18:00:00.000Z", lastError: "connect ECONNREFUSED 10.0.0.5:6379", reconnects: 3, onUnavailable: "closed" },
+      store: { backend: "redis", state: "down", since: "2026-11-23T18:00:00.000Z", lastError: "connect ECONNREFUSED 10.0.0.5:6379", reconnects: 3, onUnavailable: "closed", resets: 0 },
     });
     expect(JSON.stringify(a.body)).not.toContain("redis://");
+  });
+
+  it("after a loss of the store's data: healthz shows how many, the last one, and until when limit rules are held; readyz stays 200", () => {
+    const lastReset = { at: "2026-11-23T18:00:00.000Z", cause: "Redis restarted empty (run_id 1a2b3c4d → 5e6f7a8b)" };
+    const store = { state: status("up", { resets: 1, lastReset, limitsHeldUntil: "2026-11-23T18:01:00.000Z" }), onUnavailable: "closed" as const };
+    expect(liveness(source({ store })).body.store).toMatchObject({ state: "up", resets: 1, lastReset, limitsHeldUntil: "2026-11-23T18:01:00.000Z" });
+    expect(readiness(source({ store }), ["a"]).status).toBe(200);
+  });
+
+  it("readyz is 503 while Redis does not answer in time, naming it", () => {
+    const r = readiness(source({ store: { state: status("unresponsive", { lastError: "not answering within 500 ms" }), onUnavailable: "closed" } }), ["a"]);
+    expect(r).toMatchObject({ status: 503, body: { reason: "the shared store (Redis) is unresponsive: not answering within 500 ms", store: { state: "unresponsive" } } });
   });
 
   it("without a store: store is null and readyz is 200 with the routes", () => {
@@ -50,7 +62,12 @@ describe("/metrics: the store and the rules version", () => {
     const values = async (name: string) => ((await metrics.registry.getSingleMetric(name)?.get())?.values ?? []) as MetricValueWithName<string>[];
     expect((await values("guardwire_store_up"))[0]?.value).toBe(1);
     expect((await values("guardwire_store_reconnects_total"))[0]?.value).toBe(3);
-    store.state = status("down", { reconnects: 5 });
+    expect((await values("guardwire_store_resets_total"))[0]?.value).toBe(0);
+    expect((await values("guardwire_store_limits_held"))[0]?.value).toBe(0);
+    store.state = status("up", { resets: 2, limitsHeldUntil: "2026-11-23T18:01:00.000Z" });
+    expect((await values("guardwire_store_resets_total"))[0]?.value).toBe(2);
+    expect((await values("guardwire_store_limits_held"))[0]?.value).toBe(1);
+    store.state = status("unresponsive", { reconnects: 5 });
     hash = "bbbbbbbbbbbbbbbb";
     expect((await values("guardwire_store_up"))[0]?.value).toBe(0);
     expect((await values("guardwire_store_reconnects_total"))[0]?.value).toBe(5);

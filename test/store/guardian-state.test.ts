@@ -104,7 +104,8 @@ describe("the guardian's state shared through Redis: two guardians as two replic
   let a: Replica;
   let b: Replica;
   const replica = (onUnavailable: "closed" | "local" = "closed"): Replica => {
-    const store = new SharedStore({ redis: redis.url, keyPrefix: "gw-test:", onUnavailable, timeoutMs: 500 });
+    // No periodic check: the round-trip test counts every command (the link is still checked on each connection).
+    const store = new SharedStore({ redis: redis.url, keyPrefix: "gw-test:", onUnavailable, timeoutMs: 500, probeMs: 3_600_000 });
     const warnings: string[] = [];
     const state = new SharedGuardianState(store, { warn: (l) => warnings.push(l) });
     return { store, state, guardian: EmbeddedGuardian.withStore(ruleSet, state), warnings };
@@ -323,4 +324,150 @@ function countRoundTrips(store: SharedStore): { readonly n: number; stop(): void
       client.pipeline = pipeline;
     },
   };
+}
+
+const RESET_RULES = `
+name: after-reset
+rules:
+  - id: echo-rate
+    match: { direction: outbound, method: tools/call, tool: echo }
+    limit: { count: 3, per: 3s, key: route }
+    decision: deny
+    reasonCode: RATE_LIMITED
+  - id: big-add-rate
+    match: { direction: outbound, method: tools/call, tool: add }
+    when: 'args.a > 100.0'
+    limit: { count: 3, per: 3s, key: route }
+    decision: deny
+    reasonCode: RATE_LIMITED
+`;
+
+describe("limits after Redis lost guardwire's data: held closed for a window, said in the log (real redis-server)", () => {
+  const loaded = loadRules([{ file: "reset.yaml", text: RESET_RULES }]).ruleSet;
+  if (!loaded) throw new Error("reset rules do not load");
+  const resetRules = loaded;
+  let redis: RunningRedis;
+  const stores: SharedStore[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await Promise.all(stores.map((s) => s.close()));
+    await redis?.stop();
+  });
+
+  /** A replica with its own key prefix (each test its own data) and the notes it writes. */
+  async function replicaOf(prefix: string, limitsAfterReset?: "window" | number) {
+    const store = new SharedStore({ redis: redis.url, keyPrefix: prefix, onUnavailable: "closed", timeoutMs: 500 });
+    stores.push(store);
+    const state = new SharedGuardianState(store, { limitsAfterReset, longestWindowMs: () => 3000 });
+    const notes: [string, string][] = [];
+    state.noteTo((code, message) => notes.push([code, message]));
+    await until(() => state.available);
+    return { store, state, notes, guardian: EmbeddedGuardian.withStore(resetRules, state) };
+  }
+  /** Deletes one prefix's keys (as FLUSHALL would, without touching the other tests' data). */
+  async function wipe(store: SharedStore, prefix: string) {
+    const keys = await store.client.keys(`${prefix}*`);
+    if (keys.length > 0) await store.client.del(...keys);
+  }
+  const echo = async (g: AnyEmbeddedGuardian, route: string) => (await callTool(g, "s", "echo", {}, route).verdict).v;
+
+  it("window (the default): the calls a limit counts are refused with -32051 STORE_RESET until one window has passed, then counted again from zero", async () => {
+    const r = await replicaOf("rs1:");
+    for (let i = 0; i < 3; i++) expect((await echo(r.guardian, "/r")).decision).toBe("allow");
+    await wipe(r.store, "rs1:");
+    const { res, v } = await callTool(r.guardian, "s", "echo", {}, "/r").verdict;
+    expect("error" in res && res.error).toMatchObject({ code: -32051, message: expect.stringMatching(/lost its limit counts at .* refuse it until .*store\.limitsAfterReset/) });
+    expect(v).toMatchObject({ unavailable: true, reasonCode: ["STORE_RESET"], store: { store: "redis", state: "reset", error: expect.stringContaining("deleted without a restart") } });
+    expect(renderBlock(4, "tools/call", v)).toMatchObject({ error: { code: -32051, data: { reasonCode: ["STORE_RESET"], state: "reset" } } });
+    // The replica says so once, in its log and on stderr; /healthz and /metrics read the hold from its state.
+    expect(r.notes).toEqual([["STORE_RESET", expect.stringMatching(/deleted without a restart .*limit rules refuse the messages they count \(-32051, STORE_RESET\) until each has counted one whole window again/)]]);
+    expect(r.state.state).toMatchObject({ resets: 1, limitsHeldUntil: expect.any(String), lastReset: { cause: expect.stringContaining("FLUSHALL") } });
+    // What no limit counts goes on: another tool, and a limit rule whose `when` does not hold.
+    expect((await callTool(r.guardian, "s", "other", {}, "/r").verdict).v.decision).toBe("allow");
+    expect((await callTool(r.guardian, "s", "add", { a: 1 }, "/r").verdict).v.decision).toBe("allow");
+    expect((await callTool(r.guardian, "s", "add", { a: 500 }, "/r").verdict).v.reasonCode).toEqual(["STORE_RESET"]);
+    // Refused calls are not counted: once the window has passed, three are allowed and the fourth is over the limit.
+    const heldUntil = Date.parse(v.store?.heldUntil as string);
+    const back = await untilValue(() => echo(r.guardian, "/r"), (d) => d.decision === "allow", 15_000);
+    expect(Date.now()).toBeGreaterThanOrEqual(heldUntil);
+    expect(back.decision).toBe("allow");
+    for (let i = 0; i < 2; i++) expect((await echo(r.guardian, "/r")).decision).toBe("allow");
+    expect(await echo(r.guardian, "/r")).toMatchObject({ decision: "deny", reasonCode: ["RATE_LIMITED"] });
+    expect(r.state.state.limitsHeldUntil).toBeUndefined();
+  }, 60_000);
+
+  it("limitsAfterReset: 0 counts afresh at once, and says so", async () => {
+    const r = await replicaOf("rs2:", 0);
+    for (let i = 0; i < 3; i++) expect((await echo(r.guardian, "/r")).decision).toBe("allow");
+    await wipe(r.store, "rs2:");
+    expect((await echo(r.guardian, "/r")).decision).toBe("allow");
+    expect(r.notes).toEqual([["STORE_RESET", expect.stringContaining("limits count afresh from now (store.limitsAfterReset: 0)")]]);
+  }, 60_000);
+
+  it("limitsAfterReset in seconds holds every limit rule that long, whatever its window", async () => {
+    const r = await replicaOf("rs3:", 1);
+    await echo(r.guardian, "/r");
+    await wipe(r.store, "rs3:");
+    const refused = await echo(r.guardian, "/r");
+    expect(refused.reasonCode).toEqual(["STORE_RESET"]);
+    expect(Date.parse(refused.store?.heldUntil as string) - Date.parse(refused.store?.resetAt as string)).toBe(1000);
+    expect(r.notes[0]?.[1]).toMatch(/for 1 s: until .* \(store.limitsAfterReset: 1\)/);
+    await untilValue(() => echo(r.guardian, "/r"), (d) => d.decision === "allow", 15_000);
+  }, 60_000);
+
+  it("two replicas: both find the loss and both hold; each writes its own note", async () => {
+    const a = await replicaOf("rs4:");
+    const b = await replicaOf("rs4:");
+    for (let i = 0; i < 3; i++) expect((await echo(i % 2 ? a.guardian : b.guardian, "/r")).decision).toBe("allow");
+    await wipe(a.store, "rs4:");
+    // A finds it through its next read, B through its periodic check (or the other way round), at the same moment.
+    expect((await echo(a.guardian, "/r")).reasonCode).toEqual(["STORE_RESET"]);
+    await until(() => b.notes.length > 0);
+    expect((await echo(b.guardian, "/r")).reasonCode).toEqual(["STORE_RESET"]);
+    // Whichever looked first names the deletion; the other learns it from the marker the first wrote.
+    const said = [...a.notes, ...b.notes];
+    expect(said.map((n) => n[0])).toEqual(["STORE_RESET", "STORE_RESET"]);
+    expect(said.filter((n) => n[1].startsWith("guardwire's keys in Redis were deleted without a restart"))).toHaveLength(1);
+    expect(said.filter((n) => n[1].startsWith("another replica found guardwire's data in Redis lost"))).toHaveLength(1);
+    expect(Math.abs(Date.parse(a.state.state.lastReset?.at ?? "") - Date.parse(b.state.state.lastReset?.at ?? ""))).toBeLessThan(1000);
+  }, 60_000);
+});
+
+describe("a Redis restart that kept the data (AOF): noted, nothing held (real redis-server)", () => {
+  it("the note says STORE_RESTARTED with the run_id change; limits go on counting", async () => {
+    const redis = await startRedis({ aof: mkdtempSync(join(tmpdir(), "gw-aof-")) });
+    const store = new SharedStore({ redis: redis.url, keyPrefix: "kept:", onUnavailable: "closed", timeoutMs: 500 });
+    try {
+      const state = new SharedGuardianState(store, { longestWindowMs: () => 60_000 });
+      const notes: [string, string][] = [];
+      state.noteTo((code, message) => notes.push([code, message]));
+      await until(() => state.available);
+      const { ruleSet: rules } = loadRules([{ file: "r.yaml", text: RULES }]);
+      const g = EmbeddedGuardian.withStore(rules as NonNullable<typeof rules>, state);
+      for (let i = 0; i < 10; i++) expect((await callTool(g, "k", "echo", {}, "/kept").verdict).v.decision).toBe("allow");
+      await redis.stop();
+      await redis.start();
+      await until(() => notes.length > 0);
+      expect(notes).toEqual([["STORE_RESTARTED", expect.stringMatching(/^Redis restarted or failed over \(run_id \w{8} → \w{8}\) with guardwire's data intact: nothing was lost$/)]]);
+      await until(() => state.available);
+      // The window survived the restart: the eleventh call is over the limit of 10.
+      expect((await callTool(g, "k", "echo", {}, "/kept").verdict).v).toMatchObject({ decision: "deny", reasonCode: ["RATE_LIMITED"] });
+      expect(state.state.limitsHeldUntil).toBeUndefined();
+    } finally {
+      await store.close();
+      await redis.stop();
+    }
+  }, 60_000);
+});
+
+async function untilValue<T>(get: () => Promise<T>, ok: (v: T) => boolean, ms: number): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await get();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`condition not met in time: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
