@@ -12,6 +12,7 @@ import { a2aIdsOf } from "../protocol/a2a.js";
 import { envelopeVersionOf, isStatelessVersion, serverInfoOf, toolOf } from "../protocol/mcp.js";
 import { DEFAULT_MAX_DEPTH, parseJson, peekId } from "../protocol/safe-json.js";
 import type { Frame, HttpRefusal, Peer, SendInfo } from "../transports/types.js";
+import { receiptOf } from "../transports/receipt.js";
 import type { ApprovalBroker } from "../approvals/broker.js";
 import { SessionHolds } from "./hold.js";
 
@@ -205,7 +206,13 @@ export class Session {
 
   /** A frame from the agent. */
   fromDownstream(frame: Frame): void {
+    const receipt = receiptOf(frame.carry);
+    if (!receipt) return this.receive("outbound", frame);
+    // Its sender waits until the server has it: held until the frame, and every one before it, is decided and what
+    // goes on is handed to the upstream (which holds it in turn until the server has it).
+    const release = receipt.hold();
     this.receive("outbound", frame);
+    this.enqueue("outbound", null, () => this.afterSends(release));
   }
 
   /** A frame from the server. */
@@ -706,14 +713,16 @@ export class Session {
       );
   };
 
+  /** Runs `run` once what the session sent so far has gone to the peers (a sync log holds sends until their lines are on disk). */
+  private afterSends(run: () => void, send?: Held["send"]): void {
+    if (!this.held || this.releasing) return run();
+    this.held.push({ run, send });
+    if (this.held.length === 1 && this.backlog.length === 0) queueMicrotask(this.drainBacklog);
+  }
+
   /** Sync log: a peer whose sends wait for the decision lines of their turn (see drainBacklog). */
   private holding<P extends Peer & { abandon?(request: string): void }>(side: "upstream" | "downstream", peer: P): P {
-    const hold = (run: () => void, send?: Held["send"]) => {
-      if (this.releasing) return run();
-      const held = this.held as Held[];
-      held.push({ run, send });
-      if (held.length === 1 && this.backlog.length === 0) queueMicrotask(this.drainBacklog);
-    };
+    const hold = (run: () => void, send?: Held["send"]) => this.afterSends(run, send);
     const holding = {
       send: (text: string, info?: SendInfo) => hold(() => peer.send(text, info), { side, text, info }),
       end: peer.end ? (stream: string) => hold(() => peer.end?.(stream)) : undefined,

@@ -4,7 +4,8 @@ import { classify, ErrorCode, errorResponse, idKey, idOfKey } from "../../protoc
 import { batchesAllowed, envelopeVersionOf, isStatelessVersion, MCP_DEFAULT_HTTP_VERSION, MCP_PROTOCOL_VERSIONS } from "../../protocol/mcp.js";
 import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
 import { sseEventParts, SSE_KEEPALIVE } from "../../protocol/sse.js";
-import type { Connect, Connection, Downstream, Frame, HttpCarry, HttpRefusal, SendInfo, UpstreamState } from "../types.js";
+import type { Connect, Connection, Downstream, HttpCarry, HttpRefusal, SendInfo, UpstreamState } from "../types.js";
+import { Receipt, type Undelivered } from "../receipt.js";
 import { accepts, endWithText, eventWriter, httpError, readBody, SSE_HEADERS } from "./http-util.js";
 
 export interface StreamableHttpOptions {
@@ -211,9 +212,10 @@ export class StreamableHttpEndpoint {
     }
     const frame = { text: body.text, value: parsed.value, carry };
     if (requests.length === 0) {
-      // Notifications and responses are accepted at once; the guardian still judges them before they go on.
-      res.writeHead(202, { "mcp-session-id": session.id }).end();
-      session.connection.receive(frame);
+      // Notifications and responses are acknowledged once the server has them (or they were judged not to go on), so
+      // what the agent sends next, through whichever replica, reaches the server after them (docs/scale.md, Order).
+      const s = session;
+      void this.delivered(s, frame).then((problem) => acknowledge(res, problem, s.id));
       return;
     }
     carry.exchange = session.expect(res, requests, batch, () => metadataUrl(req));
@@ -223,9 +225,9 @@ export class StreamableHttpEndpoint {
   /**
    * A stateless-era POST (MCP 2026-07-28): no session on either side, so it is one guarded exchange of its own — judged,
    * sent upstream with its headers, its answer (JSON or a stream) judged on the way back, then let go. A notification
-   * is accepted at once and let go once it has had time to be sent on.
+   * is acknowledged, and let go, once the server has it.
    */
-  private stateless(req: IncomingMessage, res: ServerResponse, caller: HttpCaller, requests: string[], frame: Frame): void {
+  private stateless(req: IncomingMessage, res: ServerResponse, caller: HttpCaller, requests: string[], frame: PostFrame): void {
     // Exchanges in flight count against the route's session limit: a flood of them cannot hold unbounded upstreams.
     if (this.sessions.size + this.exchanges >= (this.opts.maxSessions ?? 10_000)) {
       return httpError(res, 503, ErrorCode.ServerError, `Service Unavailable: this route already has ${this.sessions.size + this.exchanges} sessions and exchanges; retry later`, null, { "retry-after": "5" });
@@ -233,16 +235,27 @@ export class StreamableHttpEndpoint {
     this.exchanges++;
     // No session on the wire, but the guardian's flow rules and limits need one: every stateless request of one caller
     // is judged in the same guardian session.
-    const s = this.session("", caller, `stateless:${callerName(req, caller)}`, () => this.exchanges--);
+    const s = this.session("", caller, `stateless:${callerName(req, caller)}`, () => {
+      this.exchanges--;
+    });
     if (requests.length === 0) {
-      res.writeHead(202).end();
-      s.connection.receive(frame);
-      setTimeout(() => void s.end(), 10_000).unref();
+      void this.delivered(s, frame).then((problem) => {
+        acknowledge(res, problem, "");
+        void s.end();
+      });
       return;
     }
-    (frame.carry as PostCarry).exchange = s.expect(res, requests, false, () => metadataUrl(req));
+    frame.carry.exchange = s.expect(res, requests, false, () => metadataUrl(req));
     res.on("close", () => void s.end());
     s.connection.receive(frame);
+  }
+
+  /** Hands notifications or responses to the session; settles once the server has them, or with why it does not. */
+  private delivered(s: HttpSession, frame: PostFrame): Promise<Undelivered | null> {
+    const receipt = (frame.carry.receipt = new Receipt());
+    s.connection.receive(frame);
+    receipt.close();
+    return receipt.settled;
   }
 
   private async get(req: IncomingMessage, res: ServerResponse, caller: HttpCaller): Promise<void> {
@@ -378,6 +391,13 @@ interface Exchange {
  */
 interface PostCarry extends HttpCarry {
   exchange?: Exchange;
+}
+
+/** A POST's body as the session receives it. */
+interface PostFrame {
+  text: string;
+  value: unknown;
+  carry: PostCarry;
 }
 
 const UNRELATED_BUFFER = 64;
@@ -711,6 +731,17 @@ class HttpSession implements Downstream {
     s.log = [];
     s.dropped = s.seq;
   }
+}
+
+/**
+ * The answer to a POST of notifications or responses: 202 once the server has them; 404 when the server no longer knows
+ * the session (the agent starts a new one); 502 when they did not reach it.
+ */
+function acknowledge(res: ServerResponse, problem: Undelivered | null, sessionId: string): void {
+  if (res.writableEnded || res.destroyed) return;
+  if (problem?.status === 404) return httpError(res, 404, ErrorCode.SessionNotFound, `Session not found: ${problem.reason}`);
+  if (problem) return httpError(res, 502, ErrorCode.UpstreamUnavailable, `Bad Gateway: the server did not take the message: ${problem.reason}`);
+  res.writeHead(202, sessionId === "" ? {} : { "mcp-session-id": sessionId }).end();
 }
 
 /** Where the route's protected-resource metadata is, as the agent reaches it (RFC 9728 path insertion). */
