@@ -16,6 +16,8 @@ export interface SharedSessionsOptions {
   ttlMs?: number;
   /** A session opened, updated or closed is written within this (default 500 ms), never more often. */
   gapMs?: number;
+  /** How long a kill is marked in Redis (default a day): at least as long as a session token can be continued. */
+  killedMs?: number;
 }
 
 type Action = { action: "suspend"; id: string; o: { mode?: SuspendMode; reason?: string; by?: string } } | { action: "resume"; id: string; o: { by?: string } } | { action: "kill"; id: string; reason?: string; by?: string };
@@ -25,8 +27,9 @@ const EVENTS = ["opened", "updated", "closed"] as const;
 /**
  * The live sessions of every replica (docs/scale.md). Each replica keeps its own list in a Redis hash, rewritten every
  * few seconds and soon after a session opens, changes or closes (never per message), with a TTL, so a replica that
- * died drops out. Listing reads every live replica's hash; suspend, resume and kill go to every replica over the
- * operator channel, and each acts on the copy it holds. A kill is also marked in Redis for a day.
+ * died drops out. Listing reads every live replica's hash and merges the copies of one session (a session continued
+ * on several replicas is one row, with the sums of its counts and the replicas holding it); suspend, resume and kill
+ * go to every replica over the operator channel, and each acts on the copy it holds. A kill is also marked in Redis.
  */
 export class SharedSessions implements SessionDesk {
   private readonly timer: NodeJS.Timeout;
@@ -34,17 +37,19 @@ export class SharedSessions implements SessionDesk {
   private last = 0;
   private readonly opts: Required<SharedSessionsOptions>;
   private readonly stops: (() => void)[] = [];
+  /** This replica's session events, told to the others once the list they describe is in Redis. */
+  private readonly outbox: [string, SessionInfo][] = [];
 
   constructor(
     private readonly bus: OpsBus,
     private readonly registry: SessionRegistry,
     opts: SharedSessionsOptions = {},
   ) {
-    this.opts = { refreshMs: 5000, ttlMs: 15_000, gapMs: 500, ...opts };
+    this.opts = { refreshMs: 5000, ttlMs: 15_000, gapMs: 500, killedMs: KILLED_MS, ...opts };
     for (const name of EVENTS) {
       const f = (session: SessionInfo) => {
+        this.outbox.push([`session.${name}`, this.tag(session)]);
         this.soon();
-        bus.emit(`session.${name}`, { session: this.tag(session) });
       };
       registry.on(name, f);
       this.stops.push(() => registry.off(name, f));
@@ -53,9 +58,22 @@ export class SharedSessions implements SessionDesk {
     this.timer = setInterval(() => this.flush(), this.opts.refreshMs).unref();
   }
 
-  /** Sessions opened, changed and closed on other replicas (for the event stream). */
+  /**
+   * Sessions opened, changed and closed on any replica (for the event stream), each as the merged row the list shows:
+   * `session.closed` once no replica holds the session any more, `session.updated` while another still does.
+   */
   events(emit: (event: string, data: unknown) => void): () => void {
-    const offs = EVENTS.map((name) => this.bus.on(`session.${name}`, (b) => emit(`session.${name}`, b)));
+    // One after the other: a session's events must not overtake each other while their rows are read.
+    let chain = Promise.resolve();
+    const changed = (name: (typeof EVENTS)[number], copy: SessionInfo, from: string) => {
+      chain = chain.then(() => this.merged(name, copy, from)).then(([event, session]) => emit(event, { session }));
+    };
+    const offs = EVENTS.flatMap((name) => {
+      const local = (s: SessionInfo) => changed(name, this.tag(s), this.bus.replica);
+      this.registry.on(name, local);
+      const remote = this.bus.on(`session.${name}`, (b, from) => changed(name, (b as { session: SessionInfo }).session, from));
+      return [() => this.registry.off(name, local), remote];
+    });
     return () => offs.forEach((off) => off());
   }
 
@@ -63,7 +81,7 @@ export class SharedSessions implements SessionDesk {
     const mine = this.registry.list().map((s) => this.tag(s));
     try {
       const others = await this.others();
-      return { sessions: [...mine, ...others.flatMap((texts) => texts.map((t) => JSON.parse(t) as SessionInfo))] };
+      return { sessions: mergeSessions([...mine, ...others.flatMap((texts) => texts.map((t) => JSON.parse(t) as SessionInfo))]) };
     } catch (e) {
       return { sessions: mine, incomplete: this.bus.store.unavailable((e as Error).message).message };
     }
@@ -71,16 +89,39 @@ export class SharedSessions implements SessionDesk {
 
   async get(id: string): Promise<SessionInfo | undefined> {
     const mine = this.registry.get(id);
-    if (mine) return this.tag(mine);
+    const copies = mine ? [this.tag(mine)] : [];
     try {
-      const replicas = (await this.bus.replicas()).filter((r) => r !== this.bus.replica);
-      const p = this.bus.store.client.pipeline();
-      for (const r of replicas) p.hget(this.hashOf(r), id);
-      for (const [, text] of (await p.exec()) ?? []) if (typeof text === "string") return JSON.parse(text) as SessionInfo;
+      copies.push(...(await this.copiesOf(id, [this.bus.replica])));
     } catch {
       // Redis away: only this replica's sessions can be seen
     }
-    return undefined;
+    return copies.length > 0 ? mergeSession(copies) : undefined;
+  }
+
+  /** The copies of a session held by the live replicas other than `except`, as they last wrote them to Redis. */
+  private async copiesOf(id: string, except: string[]): Promise<SessionInfo[]> {
+    const replicas = (await this.bus.replicas()).filter((r) => !except.includes(r));
+    if (replicas.length === 0) return [];
+    const p = this.bus.store.client.pipeline();
+    for (const r of replicas) p.hget(this.hashOf(r), id);
+    return ((await p.exec()) ?? []).flatMap(([, text]) => (typeof text === "string" ? [JSON.parse(text) as SessionInfo] : []));
+  }
+
+  /** A session's event as the merged row: `from`'s copy as the event says, the others' as held here or in Redis. */
+  private async merged(name: (typeof EVENTS)[number], copy: SessionInfo, from: string): Promise<[string, SessionInfo]> {
+    const copies = name === "closed" ? [] : [copy];
+    try {
+      if (from !== this.bus.replica) {
+        const mine = this.registry.get(copy.id);
+        if (mine) copies.push(this.tag(mine));
+      }
+      copies.push(...(await this.copiesOf(copy.id, [from, this.bus.replica])));
+    } catch {
+      return [`session.${name}`, copy];
+    }
+    if (copies.length === 0) return ["session.closed", copy];
+    const merged = mergeSession(copies);
+    return [name === "opened" && copies.length === 1 ? "session.opened" : "session.updated", merged];
   }
 
   suspend(id: string, o: { mode?: SuspendMode; reason?: string; by?: string }): Promise<ControlResult> {
@@ -110,7 +151,7 @@ export class SharedSessions implements SessionDesk {
   private async control(a: Action): Promise<ControlResult> {
     const store = this.bus.store;
     let problem: string | undefined;
-    if (a.action === "kill") await store.client.set(killedKey(store, a.id), "1", "PX", KILLED_MS).catch((e: Error) => (problem = e.message));
+    if (a.action === "kill") await store.client.set(killedKey(store, a.id), "1", "PX", this.opts.killedMs).catch((e: Error) => (problem = e.message));
     const results = [this.here(a)];
     try {
       const replies = await this.bus.request("session.control", a);
@@ -119,8 +160,8 @@ export class SharedSessions implements SessionDesk {
     } catch (e) {
       problem ??= (e as Error).message;
     }
-    const found = results.find((r) => r.ok);
-    if (found) return found;
+    const found = results.flatMap((r) => (r.ok ? [r.session] : []));
+    if (found.length > 0) return { ok: true, session: mergeSession(found) };
     if (problem) return { ok: false, code: "UNAVAILABLE", message: `no live session ${a.id} here, and the other replicas could not all be asked: ${store.unavailable(problem).message}` };
     return { ok: false, code: "NOT_FOUND", message: `no live session ${a.id} on any replica` };
   }
@@ -151,21 +192,67 @@ export class SharedSessions implements SessionDesk {
     }, wait).unref();
   }
 
-  /** This replica's whole list, replaced in one transaction, sent without waiting. */
+  /**
+   * This replica's whole list, replaced in one transaction, sent without waiting; the events it reflects are told to
+   * the other replicas once it is written, so a row they read on an event is the one the event describes.
+   */
   private flush(): void {
     this.last = Date.now();
     const hash = this.hashOf(this.bus.replica);
     const m = this.bus.store.client.multi().del(hash);
     const sessions = this.registry.list();
     if (sessions.length > 0) m.hset(hash, Object.fromEntries(sessions.map((s) => [s.id, JSON.stringify(this.tag(s))]))).pexpire(hash, this.opts.ttlMs);
-    m.exec().catch(() => undefined);
+    const told = this.outbox.splice(0);
+    const tell = () => {
+      for (const [event, session] of told) this.bus.emit(event, { session });
+    };
+    m.exec().then(tell, tell);
   }
 
   private tag(s: SessionInfo): SessionInfo {
-    return { ...s, replica: this.bus.replica };
+    return { ...s, replicas: [this.bus.replica] };
   }
 
   private hashOf(replica: string): string {
     return this.bus.store.key("ops", "sessions", replica);
   }
 }
+
+/** One row per session: the copies of each (one per replica holding it) merged, in the order first seen. */
+export function mergeSessions(copies: SessionInfo[]): SessionInfo[] {
+  const byId = new Map<string, SessionInfo[]>();
+  for (const c of copies) {
+    const list = byId.get(c.id);
+    if (list) list.push(c);
+    else byId.set(c.id, [c]);
+  }
+  return [...byId.values()].map(mergeSession);
+}
+
+/**
+ * The copies of one session held by several replicas, as one: counts summed, the earliest start and the latest
+ * activity, the client and server where known, suspended if any copy is, and every replica holding it (sorted).
+ */
+export function mergeSession(copies: SessionInfo[]): SessionInfo {
+  const [first, ...rest] = copies as [SessionInfo, ...SessionInfo[]];
+  if (rest.length === 0) return first;
+  const all = [first, ...rest];
+  const suspended = all.find((c) => c.state === "suspended");
+  const merged: SessionInfo = {
+    ...first,
+    replicas: [...new Set(all.flatMap((c) => c.replicas ?? []))].sort(),
+    client: all.find((c) => c.client !== null)?.client ?? null,
+    server: all.find((c) => c.server !== null)?.server ?? null,
+    started: all.map((c) => c.started).sort()[0] as string,
+    lastActivity: all.map((c) => c.lastActivity).sort().at(-1) as string,
+    messages: { outbound: sum(all, (c) => c.messages.outbound), inbound: sum(all, (c) => c.messages.inbound) },
+    denies: sum(all, (c) => c.denies),
+    held: sum(all, (c) => c.held),
+    state: suspended ? "suspended" : "active",
+  };
+  if (suspended?.suspend) merged.suspend = suspended.suspend;
+  else delete merged.suspend;
+  return merged;
+}
+
+const sum = (all: SessionInfo[], f: (c: SessionInfo) => number) => all.reduce((n, c) => n + f(c), 0);

@@ -53,8 +53,13 @@ export interface SessionContinuity {
    * or ended, or it lives in a replica) or 503 (the shared store cannot say whether it was killed).
    */
   restore(token: string, agent: string | null): Promise<SessionState | RestoreRefusal>;
-  /** The session ended for good (DELETE, kill, the server lost it): no replica continues it. */
-  ended(session: string): void;
+  /**
+   * The session ended for good (DELETE, kill, the server lost it): no replica continues it, and every replica holding
+   * it ends its copy; settles once they have.
+   */
+  ended(session: string): Promise<void>;
+  /** Sessions ended on another replica are ended here through `w` (several replicas). */
+  watch?(w: EndWatcher): () => void;
   /** Other replicas may continue sessions: one that idles out or a replica that stops lets go without ending it. */
   readonly shared: boolean;
   /** Event ids of resumable streams start with this (`<replica>~`), so a resumption finds the replica keeping them. */
@@ -69,6 +74,14 @@ export interface SessionContinuity {
     /** False: not sent (the request was itself forwarded here): it is answered here. */
     send(replica: string, req: IncomingMessage, res: ServerResponse, body: string): boolean;
   };
+}
+
+/** A route's sessions as the replicas' ends reach them (src/proxy/continuity.ts). */
+export interface EndWatcher {
+  /** Another replica ended this session (its server session is gone): end the copy held here; true if there was one. */
+  end(session: string): boolean;
+  /** The guardian session ids held here, to be checked after a time ends could not be heard of. */
+  held(): string[];
 }
 
 /** The agent making an HTTP request, as the server's auth layer established it. */
@@ -97,9 +110,12 @@ export class StreamableHttpEndpoint {
   private readonly restoring = new Map<string, Promise<HttpSession | RestoreRefusal>>();
   private readonly timer: NodeJS.Timeout;
 
+  private readonly unwatch: () => void;
+
   constructor(private readonly opts: StreamableHttpOptions) {
     this.timer = setInterval(() => this.sweep(), Math.min(20_000, Math.max(1000, opts.idleMs / 2)));
     this.timer.unref();
+    this.unwatch = opts.continuity?.watch?.({ end: (id) => this.endedElsewhere(id), held: () => this.held() }) ?? (() => {});
   }
 
   /** Stateless (2026-07-28) exchanges in flight. */
@@ -119,6 +135,7 @@ export class StreamableHttpEndpoint {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
+    this.unwatch();
     // Sessions another replica can continue are let go here, not ended upstream.
     await Promise.all([...new Set(this.sessions.values())].map((s) => this.letGo(s)));
   }
@@ -269,11 +286,28 @@ export class StreamableHttpEndpoint {
     session.listen(res);
   }
 
+  /** Ends the session for good: upstream, and on every replica that holds it, before the answer (docs/scale.md, Ends). */
   private async delete(req: IncomingMessage, res: ServerResponse, caller: HttpCaller): Promise<void> {
     const session = await this.sessionOf(req, res, caller);
     if (!session) return;
     await session.end();
     res.writeHead(200, { "mcp-session-id": session.id }).end();
+  }
+
+  /** Another replica ended the session: this replica's copy is let go (the server's session is already ended). */
+  private endedElsewhere(guardianSession: string): boolean {
+    let found = false;
+    for (const s of this.sessions.values()) {
+      if (s.guardianSession !== guardianSession) continue;
+      found = true;
+      void s.letGo();
+    }
+    return found;
+  }
+
+  /** The guardian session ids of the sessions held here that another replica could end (they have a token). */
+  private held(): string[] {
+    return [...new Set([...this.sessions.values()].filter((s) => s.sealed !== null).map((s) => s.guardianSession))];
   }
 
   /**
@@ -313,10 +347,10 @@ export class StreamableHttpEndpoint {
     return this.opts.continuity?.shared ? s.letGo() : s.end();
   }
 
-  private forget(s: HttpSession, ended: boolean): void {
+  private forget(s: HttpSession, ended: boolean): Promise<void> | undefined {
     this.sessions.delete(s.guardianSession);
     if (s.sealed !== null) this.sessions.delete(s.sealed);
-    if (ended && s.sealed !== null) this.opts.continuity?.ended(s.guardianSession);
+    return ended && s.sealed !== null ? this.opts.continuity?.ended(s.guardianSession) : undefined;
   }
 
   /** A session another replica began (or this one let go of), continued from its token; or why it cannot be. */
@@ -341,7 +375,7 @@ export class StreamableHttpEndpoint {
   }
 
   /** A downstream session (`id` "" for a stateless exchange) linked to a new guarded session upstream. */
-  private session(id: string, caller: HttpCaller, guardianSession: string, onEnd: (ended: boolean) => void, resume?: { upstream: UpstreamState | null; server: SessionState["server"] }): HttpSession {
+  private session(id: string, caller: HttpCaller, guardianSession: string, onEnd: (ended: boolean) => Promise<void> | undefined | void, resume?: { upstream: UpstreamState | null; server: SessionState["server"] }): HttpSession {
     const s = new HttpSession(id, caller.agent?.id ?? null, this.opts.replayEvents ?? 256, this.opts.replayChars ?? 16 << 20, onEnd, this.opts.continuity?.eventPrefix ?? "");
     const relay = this.opts.continuity?.relay;
     if (relay && id !== "") s.onAsk = (key) => relay.asked(id, key);
@@ -433,8 +467,11 @@ class HttpSession implements Downstream {
     readonly agentId: string | null,
     private readonly replayEvents: number,
     private readonly replayChars: number,
-    /** `ended`: for good (DELETE, kill, upstream gone); false: let go here while another replica may go on with it. */
-    private readonly onEnd: (ended: boolean) => void,
+    /**
+     * `ended`: for good (DELETE, kill, upstream gone); false: let go here while another replica may go on with it. What
+     * it returns (the end told to the other replicas) is awaited before the session's end settles.
+     */
+    private readonly onEnd: (ended: boolean) => Promise<void> | undefined | void,
     /** Starts every stream's event ids: the replica keeping the replay log, for a resumption elsewhere to find it. */
     private readonly eventPrefix: string,
   ) {}
@@ -603,13 +640,13 @@ class HttpSession implements Downstream {
   private async stop(release: boolean): Promise<void> {
     if (this.ended) return;
     this.ended = true;
-    this.onEnd(!release);
+    const told = this.onEnd(!release);
     this.answerUnanswered();
     for (const ex of this.openExchanges()) eventWriter(ex.res).end();
     this.exchanges.clear();
     if (this.standalone?.res) eventWriter(this.standalone.res).end();
     this.detached.clear();
-    await (release && this.connection.release ? this.connection.release() : this.connection.close());
+    await Promise.all([told, release && this.connection.release ? this.connection.release() : this.connection.close()]);
   }
 
   /**
