@@ -13,7 +13,7 @@ export type PeerInfo = { name: string; version: string };
 /** One live session as the admin API, the CLI and the console show it (docs/sessions.md). */
 export interface SessionInfo {
   id: string;
-  /** With a shared store: the replicas holding it (a session continued on several is one entry, its counts summed). */
+  /** With a shared store: the replicas it went through (a session continued on several is one entry, its counts summed). */
   replicas?: string[];
   route: string;
   transport: string;

@@ -1,4 +1,5 @@
 import type { ControlResult, SessionDesk, SessionInfo, SessionRegistry, SuspendMode } from "../control/registry.js";
+import type { ChainableCommander } from "ioredis";
 import type { OpsBus } from "./ops-bus.js";
 import type { SharedStore } from "./redis.js";
 
@@ -28,8 +29,9 @@ const EVENTS = ["opened", "updated", "closed"] as const;
  * The live sessions of every replica (docs/scale.md). Each replica keeps its own list in a Redis hash, rewritten every
  * few seconds and soon after a session opens, changes or closes (never per message), with a TTL, so a replica that
  * died drops out. Listing reads every live replica's hash and merges the copies of one session (a session continued
- * on several replicas is one row, with the sums of its counts and the replicas holding it); suspend, resume and kill
- * go to every replica over the operator channel, and each acts on the copy it holds. A kill is also marked in Redis.
+ * on several replicas is one row, with the sums of its counts and every replica it went through, also those that let
+ * go of their copy); suspend, resume and kill go to every replica over the operator channel, and each acts on the copy
+ * it holds. A kill is also marked in Redis.
  */
 export class SharedSessions implements SessionDesk {
   private readonly timer: NodeJS.Timeout;
@@ -81,7 +83,7 @@ export class SharedSessions implements SessionDesk {
     const mine = this.registry.list().map((s) => this.tag(s));
     try {
       const others = await this.others();
-      return { sessions: mergeSessions([...mine, ...others.flatMap((texts) => texts.map((t) => JSON.parse(t) as SessionInfo))]) };
+      return { sessions: await this.withHistory(mergeSessions([...mine, ...others.flatMap((texts) => texts.map((t) => JSON.parse(t) as SessionInfo))])) };
     } catch (e) {
       return { sessions: mine, incomplete: this.bus.store.unavailable((e as Error).message).message };
     }
@@ -92,10 +94,24 @@ export class SharedSessions implements SessionDesk {
     const copies = mine ? [this.tag(mine)] : [];
     try {
       copies.push(...(await this.copiesOf(id, [this.bus.replica])));
+      if (copies.length > 0) return (await this.withHistory([mergeSession(copies)]))[0];
     } catch {
       // Redis away: only this replica's sessions can be seen
     }
     return copies.length > 0 ? mergeSession(copies) : undefined;
+  }
+
+  /**
+   * Rows with what replicas that let go of their copy (idle there, or stopped) had counted: a session's counts and
+   * replicas cover every replica it went through while it lives somewhere.
+   */
+  private async withHistory(rows: SessionInfo[]): Promise<SessionInfo[]> {
+    const kept = rows.filter((r) => !isCaller(r.id));
+    if (kept.length === 0) return rows;
+    const p = this.bus.store.client.pipeline();
+    for (const r of kept) p.hgetall(this.historyOf(r.id));
+    const found = new Map(((await p.exec()) ?? []).map(([, h], i) => [kept[i]?.id, h as Record<string, string>]));
+    return rows.map((r) => withGone(r, found.get(r.id)));
   }
 
   /** The copies of a session held by the live replicas other than `except`, as they last wrote them to Redis. */
@@ -120,7 +136,7 @@ export class SharedSessions implements SessionDesk {
       return [`session.${name}`, copy];
     }
     if (copies.length === 0) return ["session.closed", copy];
-    const merged = mergeSession(copies);
+    const merged = (await this.withHistory([mergeSession(copies)]).catch(() => [mergeSession(copies)]))[0] as SessionInfo;
     return [name === "opened" && copies.length === 1 ? "session.opened" : "session.updated", merged];
   }
 
@@ -136,16 +152,22 @@ export class SharedSessions implements SessionDesk {
     return this.control({ action: "kill", id, reason, by });
   }
 
-  /** Takes this replica's entries out of Redis (guardwire is stopping). */
+  /**
+   * Takes this replica's entries out of Redis (guardwire is stopping: its sessions are let go of, and other replicas
+   * may go on with them), keeping what they counted with each session.
+   */
   async close(): Promise<void> {
     clearInterval(this.timer);
     clearTimeout(this.pending);
     for (const stop of this.stops) stop();
-    await this.bus.store.client.del(this.hashOf(this.bus.replica)).catch(() => undefined);
+    const m = this.bus.store.client.multi().del(this.hashOf(this.bus.replica));
+    for (const s of this.registry.list()) this.keepCounts(m, this.tag(s));
+    await m.exec().catch(() => undefined);
   }
 
   /**
-   * Acts here, then asks every other replica to act on its copy; the answer is the first copy found (404 when none).
+   * Acts here, then asks every other replica to act on its copy; the answer is the merged row of the copies acted on
+   * (404 when none).
    * A kill is marked in Redis first, so a replica about to restore the session from its token refuses to.
    */
   private async control(a: Action): Promise<ControlResult> {
@@ -161,7 +183,7 @@ export class SharedSessions implements SessionDesk {
       problem ??= (e as Error).message;
     }
     const found = results.flatMap((r) => (r.ok ? [r.session] : []));
-    if (found.length > 0) return { ok: true, session: mergeSession(found) };
+    if (found.length > 0) return { ok: true, session: (await this.withHistory([mergeSession(found)]).catch(() => [mergeSession(found)]))[0] as SessionInfo };
     if (problem) return { ok: false, code: "UNAVAILABLE", message: `no live session ${a.id} here, and the other replicas could not all be asked: ${store.unavailable(problem).message}` };
     return { ok: false, code: "NOT_FOUND", message: `no live session ${a.id} on any replica` };
   }
@@ -203,6 +225,8 @@ export class SharedSessions implements SessionDesk {
     const sessions = this.registry.list();
     if (sessions.length > 0) m.hset(hash, Object.fromEntries(sessions.map((s) => [s.id, JSON.stringify(this.tag(s))]))).pexpire(hash, this.opts.ttlMs);
     const told = this.outbox.splice(0);
+    // A copy let go of here: what it counted stays with the session (as the same write takes it off this list).
+    for (const [event, s] of told) if (event === "session.closed") this.keepCounts(m, s);
     const tell = () => {
       for (const [event, session] of told) this.bus.emit(event, { session });
     };
@@ -215,6 +239,20 @@ export class SharedSessions implements SessionDesk {
 
   private hashOf(replica: string): string {
     return this.bus.store.key("ops", "sessions", replica);
+  }
+
+  /** Adds what this replica's copy of a session counted to the session's record of copies let go of. */
+  private keepCounts(m: ChainableCommander, s: SessionInfo): void {
+    if (isCaller(s.id)) return;
+    const h = this.historyOf(s.id);
+    const r = this.bus.replica;
+    m.hincrby(h, "outbound", s.messages.outbound).hincrby(h, "inbound", s.messages.inbound).hincrby(h, "denies", s.denies);
+    m.hsetnx(h, `started:${r}`, s.started).hset(h, `last:${r}`, s.lastActivity).pexpire(h, this.opts.killedMs);
+  }
+
+  /** What the copies of a session that were let go of had counted, and on which replicas. */
+  private historyOf(id: string): string {
+    return this.bus.store.key("ops", "session", id, "gone");
   }
 }
 
@@ -256,3 +294,29 @@ export function mergeSession(copies: SessionInfo[]): SessionInfo {
 }
 
 const sum = (all: SessionInfo[], f: (c: SessionInfo) => number) => all.reduce((n, c) => n + f(c), 0);
+
+/** An A2A or stateless caller's entry: each is a caller's exchanges, counted afresh once its entry is gone. */
+const isCaller = (id: string) => id.startsWith("a2a:") || id.startsWith("stateless:");
+
+/** A row with the counts and replicas of the copies let go of (`gone`, as written at their close). */
+function withGone(row: SessionInfo, gone: Record<string, string> | undefined): SessionInfo {
+  if (!gone || Object.keys(gone).length === 0) return row;
+  const replicas = new Set(row.replicas ?? []);
+  let { started, lastActivity } = row;
+  for (const [k, v] of Object.entries(gone)) {
+    const at = k.indexOf(":");
+    if (at < 0) continue;
+    replicas.add(k.slice(at + 1));
+    if (k.startsWith("started:") && v < started) started = v;
+    if (k.startsWith("last:") && v > lastActivity) lastActivity = v;
+  }
+  const n = (k: string) => Number(gone[k] ?? 0) || 0;
+  return {
+    ...row,
+    replicas: [...replicas].sort(),
+    started,
+    lastActivity,
+    messages: { outbound: row.messages.outbound + n("outbound"), inbound: row.messages.inbound + n("inbound") },
+    denies: row.denies + n("denies"),
+  };
+}

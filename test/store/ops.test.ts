@@ -107,7 +107,7 @@ describe("the operator side's Redis pieces (real redis-server)", () => {
     for (const s of shared) s.close();
   });
 
-  it("a session continued on two replicas is one row (counts summed, both replicas named), and a kill through a third reaches both and is marked", async () => {
+  it("a session continued on two replicas is one row (counts summed, both replicas named, also once one let go of it), and a kill through a third reaches the holder and is marked", async () => {
     const opts = { replyMs: 2000 };
     const [a, b, c] = [await bus("a", opts, "kill:"), await bus("b", opts, "kill:"), await bus("c", opts, "kill:")];
     const kills: string[] = [];
@@ -128,7 +128,7 @@ describe("the operator side's Redis pieces (real redis-server)", () => {
     const events: [string, SessionInfo][] = [];
     const stop = shared[2]!.events((event, data) => events.push([event, (data as { session: SessionInfo }).session]));
     ra.register(link("a"));
-    rb.register(link("b"));
+    const letGoOnB = rb.register(link("b"));
     const line = (direction: "outbound" | "inbound", decision: "allow" | "deny") =>
       ({ session: "s-shared", route: "everything", transport: "streamable-http", protocol: "mcp", direction, kind: "request", id: 1, method: "tools/call", tool: "echo", agent: null, decision, mode: "enforce", rules: [], reasonCode: [], message: "", evalUs: 0, digest: null }) as DecisionInput;
     const sinkA = feeds[0]!.tap({ write: () => undefined });
@@ -148,9 +148,15 @@ describe("the operator side's Redis pieces (real redis-server)", () => {
     // c's event stream shows the merged row too, never one replica's partial copy as the session.
     await until(() => events.at(-1), (e) => e?.[1].replicas?.length === 2, "an event carries the merged row");
 
+    // b lets go of its copy (idle there): the row still counts what b counted, and names b among the replicas it went through.
+    letGoOnB();
+    await until(() => shared[2]!.list(), (l) => l.sessions.length === 1 && rb.get("s-shared") === undefined, "b's copy is gone");
+    const after = await until(() => shared[2]!.list(), (l) => l.sessions[0]?.denies === 2, "b's counts kept");
+    expect(after.sessions).toMatchObject([{ id: "s-shared", replicas: ["a", "b"], messages: { outbound: 5, inbound: 2 }, denies: 2 }]);
+
     const r = await shared[2]!.kill("s-shared", "rogue", "ops");
     expect(r).toMatchObject({ ok: true, session: { id: "s-shared", replicas: ["a", "b"], messages: { outbound: 5, inbound: 2 } } });
-    expect(kills.sort()).toEqual(["a: session killed by an operator: rogue", "b: session killed by an operator: rogue"]);
+    expect(kills).toEqual(["a: session killed by an operator: rogue"]);
     expect(await c.store.client.pttl(killedKey(c.store, "s-shared"))).toBeGreaterThan(89_000_000);
     await until(() => shared[2]!.list(), (l) => l.sessions.length === 0, "the killed session is listed nowhere");
     // Closed only once no replica holds it: the last event for it says so.
