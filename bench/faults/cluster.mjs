@@ -151,8 +151,8 @@ async function listed(r, guardianSession) {
   return (await res.json()).sessions.filter((s) => s.id === guardianSession);
 }
 
-const ackMs = [];
-const deleteMs = [];
+const ackMs = { http: [], stdio: [] };
+const deleteMs = { http: [], stdio: [] };
 let checks404 = 0;
 let orderChecks = 0;
 let listChecks = 0;
@@ -168,7 +168,7 @@ async function round(n, route) {
   sessions++;
   const t0 = performance.now();
   const note = await post(url(b), sid, { jsonrpc: "2.0", method: "notifications/initialized" });
-  ackMs.push(performance.now() - t0);
+  ackMs[route].push(performance.now() - t0);
   if (note.status !== 202) return violation(`${route} round ${n}: notifications/initialized through ${b.id} answered ${note.status}`);
   const tools = (await answerOf(await post(url(c), sid, { jsonrpc: "2.0", id: 1, method: "tools/list" }))).result?.tools?.map((t) => t.name) ?? [];
   orderChecks++;
@@ -192,7 +192,7 @@ async function round(n, route) {
   }
   const t1 = performance.now();
   const del = await fetch(url(c), { method: "DELETE", headers: { "mcp-session-id": sid } });
-  deleteMs.push(performance.now() - t1);
+  deleteMs[route].push(performance.now() - t1);
   if (del.status !== 200) violation(`${route} round ${n}: DELETE through ${c.id} answered ${del.status}`);
   for (const r of replicas) {
     const res = await post(url(r), sid, { jsonrpc: "2.0", id: 99, method: "tools/list" });
@@ -219,8 +219,11 @@ recorder.close();
 const ms = (x) => `${x.toFixed(1)} ms`;
 console.log(`faults/cluster: ${rounds} rounds, ${sessions} sessions (Streamable HTTP and stdio upstreams, 3 replicas, real Redis) in ${seconds.toFixed(1)} s`);
 console.log(`  order: ${orderChecks} notification-then-request checks across replicas (the notification held ${HOLD_MS} ms on its way to the HTTP server), ${seen.size} HTTP server sessions' arrival order checked`);
-console.log(`  notification acknowledged (202) after: p50 ${ms(percentile(ackMs, 50))}, p99 ${ms(percentile(ackMs, 99))}`);
-console.log(`  DELETE answered after: p50 ${ms(percentile(deleteMs, 50))}, p99 ${ms(percentile(deleteMs, 99))}; then ${checks404} requests with the deleted token, each through a replica`);
+for (const route of ["http", "stdio"]) {
+  const how = route === "http" ? "Streamable HTTP server, notification held 20 ms" : "stdio child, through the owner";
+  console.log(`  ${route} (${how}): 202 after p50 ${ms(percentile(ackMs[route], 50))}, p99 ${ms(percentile(ackMs[route], 99))}; DELETE answered after p50 ${ms(percentile(deleteMs[route], 50))}, p99 ${ms(percentile(deleteMs[route], 99))}`);
+}
+console.log(`  after each DELETE, a request with the deleted token through every replica: ${checks404} requests`);
 console.log(`  listings: ${listChecks} checks of one merged row naming every replica`);
 console.log(violations.length === 0 ? "  no violation" : `  ${violations.length} violation(s)`);
 process.exit(violations.length === 0 ? 0 : 1);
