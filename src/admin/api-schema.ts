@@ -78,7 +78,7 @@ const peer = z.strictObject({ name: z.string(), version: z.string() });
 export const sessionInfo = z
   .strictObject({
     id: z.string(),
-    replica: z.string().optional().describe("with a shared store: the replica holding it"),
+    replicas: z.array(z.string()).optional().describe("with a shared store: the replicas it went through (their counts are summed)"),
     route: z.string(),
     transport: z.string(),
     protocol: z.enum(["mcp", "a2a"]),

@@ -14,7 +14,7 @@ import { sessionEvents, sessionRoutes } from "../admin/sessions-api.js";
 import { SessionRegistry } from "../control/registry.js";
 import type { SharedApprovals } from "../store/approvals-ops.js";
 import type { OpsBus } from "../store/ops-bus.js";
-import { SharedSessions } from "../store/sessions-ops.js";
+import { SharedSessions, type SharedSessionsOptions } from "../store/sessions-ops.js";
 import type { ApprovalBroker, ApprovalOutcome, HeldApproval } from "../approvals/broker.js";
 import { DecisionFeed } from "../observe/feed.js";
 import type { DecisionSink } from "../proxy/session.js";
@@ -79,7 +79,8 @@ export function adminRoutes(parts: AdminParts): AdminRoute[] {
   const shown = (decision: DecisionInput, at: number) => ({ time: new Date(at).toISOString(), ...decision });
   const decisions: EventSource = (emit) => feed.add((decision, at) => emit("decision", shown(decision, at)));
   const { shared } = parts;
-  const live = sessions ? { routes: sessionRoutes(shared?.sessions ?? sessions), events: [sessionEvents(sessions)] } : { routes: [], events: [] };
+  // With a shared store, session events (this replica's and the others') carry the merged row the list shows.
+  const live = sessions ? { routes: sessionRoutes(shared?.sessions ?? sessions), events: shared?.sessions ? [] : [sessionEvents(sessions)] } : { routes: [], events: [] };
   // Other replicas' approvals and sessions reach this replica's event stream over the operator channel.
   const remote: EventSource[] = [shared?.approvals, shared?.sessions].flatMap((s) => (s ? [(emit: Parameters<EventSource>[0]) => s.events(emit)] : []));
   const stats = new DecisionStats();
@@ -130,12 +131,12 @@ export interface Operator {
  * The feed over the log, and (only where an operator can reach it: with the admin API) the session registry; with a
  * shared store's operator channel, listed and controlled across replicas.
  */
-export function openOperator(log: DecisionSink, broker: ApprovalBroker, withAdmin: boolean, bus?: OpsBus | null): Operator {
+export function openOperator(log: DecisionSink, broker: ApprovalBroker, withAdmin: boolean, bus?: OpsBus | null, sharedOptions?: SharedSessionsOptions): Operator {
   const feed = new DecisionFeed();
   const sink = feed.tap(log);
   const sessions = withAdmin ? new SessionRegistry({ broker, log: sink }) : undefined;
   sessions?.observe(feed);
-  const shared = sessions && bus ? new SharedSessions(bus, sessions) : undefined;
+  const shared = sessions && bus ? new SharedSessions(bus, sessions, sharedOptions) : undefined;
   return { feed, sink, sessions, shared };
 }
 

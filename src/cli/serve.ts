@@ -24,7 +24,7 @@ import type { SharedStore } from "../store/redis.js";
 import { OpsBus } from "../store/ops-bus.js";
 import { SessionTokens } from "../store/session-token.js";
 import { advertisedUrl, ReplicaRegistry } from "../store/replicas.js";
-import { routeContinuity } from "../proxy/continuity.js";
+import { DEFAULT_SESSION_MAX_AGE_SECONDS, routeContinuity, SessionEnds } from "../proxy/continuity.js";
 import { SessionForwarder } from "../proxy/forward.js";
 import type { SessionContinuity } from "../transports/downstream/streamable-http.js";
 
@@ -78,7 +78,9 @@ export async function runServe(o: ServeOptions): Promise<void> {
   const tokens = new SessionTokens(config.sessions?.keys ?? []);
   const registry = store ? new ReplicaRegistry(store, replica) : null;
   const forwarder = registry ? new SessionForwarder(tokens, registry, config.maxFrameBytes) : undefined;
-  const continuityOptions = { tokens, replica, store, shared: Boolean(config.sessions), cluster: registry !== null, forward: forwarder?.relay.bind(forwarder) };
+  // A session ended for good (DELETE, kill, the server lost it) is ended on every replica and marked in Redis.
+  const ends = new SessionEnds(store, bus, config.sessions?.maxAgeSeconds ?? DEFAULT_SESSION_MAX_AGE_SECONDS);
+  const continuityOptions = { tokens, replica, store, ends, shared: Boolean(config.sessions), cluster: registry !== null, forward: forwarder?.relay.bind(forwarder) };
   const continuities = new Map<string, SessionContinuity>();
   const continuityOf = (route: ServedRoute) => {
     let c = continuities.get(route.path);
@@ -88,7 +90,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
   };
   const approvals = channels.broker;
   const tracing = await openTracing(o.version);
-  const operator = openOperator(log, approvals, Boolean(config.admin), bus);
+  const operator = openOperator(log, approvals, Boolean(config.admin), bus, { killedMs: ends.markSeconds * 1000 });
   const { sink, sessions } = operator;
   const remotes = new Map<string, A2aRemote>();
   const routes: ServedRoute[] = config.routes.map((r) => {

@@ -41,13 +41,13 @@ export async function runSessions(args: string[], o: SessionsOptions, out: NodeJ
 
 const PAST = { suspend: "suspended", resume: "resumed", kill: "killed" } as const;
 
-/** With a shared store every entry names its replica: a REPLICA column after the id. */
+/** With a shared store every entry names the replicas holding it: a REPLICAS column after the id. */
 function table(sessions: SessionInfo[]): string {
-  const replicas = sessions.some((s) => s.replica !== undefined);
-  const head = ["ID", ...(replicas ? ["REPLICA"] : []), "ROUTE", "TRANSPORT", "AGENT", "CLIENT", "SERVER", "STARTED", "OUT/IN", "DENIES", "HELD", "LAST", "STATE"];
+  const replicas = sessions.some((s) => s.replicas !== undefined);
+  const head = ["ID", ...(replicas ? ["REPLICAS"] : []), "ROUTE", "TRANSPORT", "AGENT", "CLIENT", "SERVER", "STARTED", "OUT/IN", "DENIES", "HELD", "LAST", "STATE"];
   const rows = sessions.map((s) => [
     s.id,
-    ...(replicas ? [s.replica ?? "-"] : []),
+    ...(replicas ? [s.replicas?.join(",") || "-"] : []),
     s.route,
     s.transport,
     s.agent ?? "-",

@@ -130,6 +130,11 @@ export const configSchema = z
     sessions: z
       .strictObject({
         keys: z.array(z.string().regex(/^[A-Za-z0-9+/]{43}=$/, "a session key is 32 bytes in base64 (openssl rand -base64 32)")).min(1),
+        /**
+         * How long after its session began a token can be continued by a replica that does not hold it (a replica that
+         * does goes on); an ended session's mark in Redis lives as long, so no replica ever continues it.
+         */
+        maxAgeSeconds: z.number().int().min(60).default(86_400),
       })
       .optional(),
     /** The admin API (approvals; docs/approvals.md): its own listener, loopback by default, bearer token. */

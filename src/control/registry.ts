@@ -13,8 +13,8 @@ export type PeerInfo = { name: string; version: string };
 /** One live session as the admin API, the CLI and the console show it (docs/sessions.md). */
 export interface SessionInfo {
   id: string;
-  /** With a shared store: the replica holding it (one session continued on several replicas is listed by each). */
-  replica?: string;
+  /** With a shared store: the replicas it went through (a session continued on several is one entry, its counts summed). */
+  replicas?: string[];
   route: string;
   transport: string;
   protocol: "mcp" | "a2a";

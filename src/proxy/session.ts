@@ -12,6 +12,7 @@ import { a2aIdsOf } from "../protocol/a2a.js";
 import { envelopeVersionOf, isStatelessVersion, serverInfoOf, toolOf } from "../protocol/mcp.js";
 import { DEFAULT_MAX_DEPTH, parseJson, peekId } from "../protocol/safe-json.js";
 import type { Frame, HttpRefusal, Peer, SendInfo } from "../transports/types.js";
+import { receiptOf } from "../transports/receipt.js";
 import type { ApprovalBroker } from "../approvals/broker.js";
 import { SessionHolds } from "./hold.js";
 import type { UpstreamHops } from "./hops.js";
@@ -220,7 +221,13 @@ export class Session {
 
   /** A frame from the agent. */
   fromDownstream(frame: Frame): void {
+    const receipt = receiptOf(frame.carry);
+    if (!receipt) return this.receive("outbound", frame);
+    // Its sender waits until the server has it: held until the frame, and every one before it, is decided and what
+    // goes on is handed to the upstream (which holds it in turn until the server has it).
+    const release = receipt.hold();
     this.receive("outbound", frame);
+    this.enqueue("outbound", null, () => this.holdAction(release));
   }
 
   /** A frame from the server. */

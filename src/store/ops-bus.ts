@@ -41,6 +41,7 @@ export class OpsBus {
   private readonly handlers = new Map<string, (body: unknown) => unknown>();
   private readonly listeners = new Map<string, Set<(body: unknown, from: string) => void>>();
   private readonly waiting = new Map<string, Waiting>();
+  private readonly subscribed = new Set<() => void>();
   private readonly timer: NodeJS.Timeout;
   private readonly stopState: () => void;
   private closed = false;
@@ -53,7 +54,13 @@ export class OpsBus {
     this.opts = { heartbeatMs: 5000, aliveMs: 15_000, replyMs: 3000, ...opts };
     this.channel = store.key("ops", "bus");
     this.alive = store.key("ops", "replicas");
-    store.listen(this.channel, (text) => this.receive(text));
+    store.listen(
+      this.channel,
+      (text) => this.receive(text),
+      async () => {
+        for (const l of this.subscribed) l();
+      },
+    );
     this.stopState = store.onState((s) => {
       if (s.state === "up") this.beat();
     });
@@ -71,6 +78,15 @@ export class OpsBus {
     if (!set) this.listeners.set(type, (set = new Set()));
     set.add(listener);
     return () => set.delete(listener);
+  }
+
+  /**
+   * Runs whenever the channel is (again) subscribed: what was published while this replica was not listening is lost,
+   * so whoever must not miss a message catches up from Redis here.
+   */
+  onSubscribed(listener: () => void): () => void {
+    this.subscribed.add(listener);
+    return () => this.subscribed.delete(listener);
   }
 
   /** Tells the other replicas, without waiting (an event lost while Redis is away is not retried). */

@@ -4,6 +4,8 @@
  * to a stream (the POST of the agent's request it answers or relates to), so sends say which one.
  */
 
+import type { Receipt } from "./receipt.js";
+
 /** A frame as read off a transport: its text, or a note that it was too large to read (with its start). */
 export type Frame = ReadFrame | { oversize: string; bytes: number; stream?: string | null; carry?: unknown };
 
@@ -113,6 +115,8 @@ export interface HttpCarry {
   pushSession?: string;
   /** A2A HTTP+JSON: the caller's REST call, replayed toward the agent's REST base with the judged body. */
   rest?: { method: string; path: string; query: string };
+  /** Notifications and responses: the agent's POST is answered once the server has them (src/transports/receipt.ts). */
+  receipt?: Receipt;
 }
 
 export type UpstreamFactory = (sink: UpstreamSink, ctx: UpstreamContext) => Upstream;

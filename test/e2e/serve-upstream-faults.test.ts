@@ -206,6 +206,25 @@ describe("serve: a dead or restarted upstream ends the session, so the agent sta
     up = await startEverything("streamableHttp", port);
   }, 60_000);
 
+  it("a notification's POST is answered once the server has it: 202; 502 (-32052) while the server is down; 404 once it lost the session", async () => {
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
+    const init = await fetch(route, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }) });
+    await init.text();
+    const sid = init.headers.get("mcp-session-id") as string;
+    const notify = () => fetch(route, { method: "POST", headers: { ...headers, "mcp-session-id": sid }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+    expect((await notify()).status).toBe(202);
+    await up.stop();
+    const down = await notify();
+    expect(down.status).toBe(502);
+    expect(((await down.json()) as { error: RpcError }).error).toMatchObject({ code: -32052, message: expect.stringMatching(/did not take the message/) });
+    up = await startEverything("streamableHttp", port);
+    const lost = await notify();
+    expect(lost.status).toBe(404);
+    expect(((await lost.json()) as { error: RpcError }).error.message).toMatch(/^Session not found: the server lost the session/);
+    // The session ended with it: what follows is 404 too, and nothing more reaches the server.
+    expect((await notify()).status).toBe(404);
+  }, 60_000);
+
   it("a legacy-SSE upstream whose event stream ends takes the session with it: 404, and a new initialize works", async () => {
     const c = await connect(`${p.base}/mcp/legacy`);
     expect((await echo(c)).result).toBeDefined();

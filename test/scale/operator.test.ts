@@ -17,7 +17,7 @@ const run = promisify(execFile);
 type TextResult = { content: { type: string; text: string }[]; isError?: boolean };
 const text = (r: unknown) => (r as TextResult).content.map((c) => c.text).join("\n");
 type Held = { id: string; replica?: string; tool: string | null };
-type Info = { id: string; replica?: string; client: { name: string } | null };
+type Info = { id: string; replicas?: string[]; client: { name: string } | null };
 
 const RULES = `name: operator-cluster
 default: allow
@@ -192,7 +192,7 @@ describe("the operator side across three replicas behind HAProxy (real Redis)", 
     expect(text(await client.callTool({ name: "echo", arguments: { message: "hi" } }))).toBe("Echo: hi");
     const sessions = (i: number) => async () => ((await admin(i)("GET", "/api/sessions")).data.sessions as Info[]) ?? [];
     const mine = (l: Info[]) => l.find((s) => s.client?.name === "kill-me");
-    for (const i of [1, 2]) await until(sessions(i), (l) => mine(l)?.replica === "r1", `r${i + 1} lists the session of r1`);
+    for (const i of [1, 2]) await until(sessions(i), (l) => mine(l)?.replicas?.join() === "r1", `r${i + 1} lists the session of r1`);
     const s = mine(await sessions(2)()) as Info;
 
     let progress: () => void = () => {};
@@ -202,7 +202,7 @@ describe("the operator side across three replicas behind HAProxy (real Redis)", 
       .catch((e: unknown) => e);
     await started;
     const killed = await admin(2)("POST", `/api/sessions/${encodeURIComponent(s.id)}/kill`, { reason: "rogue" });
-    expect(killed).toMatchObject({ status: 200, data: { killed: true, session: { id: s.id, replica: "r1" } } });
+    expect(killed).toMatchObject({ status: 200, data: { killed: true, session: { id: s.id, replicas: ["r1"] } } });
     const e = await long;
     expect(e).toBeInstanceOf(McpError);
     expect((e as McpError).message).toContain("session killed by an operator: rogue");

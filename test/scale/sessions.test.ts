@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
 import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -11,10 +12,14 @@ import { CreateMessageRequestSchema, ElicitRequestSchema } from "@modelcontextpr
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SessionTokens } from "../../src/store/session-token.js";
-import { ACCEPTANCE_RULES, EVERYTHING, readLog, tempDir } from "../helpers.js";
+import { promisify } from "node:util";
+import { ACCEPTANCE_RULES, CLI, EVERYTHING, readLog, tempDir } from "../helpers.js";
 import { startCluster, type Cluster, type Replica } from "../support/cluster.js";
 import { startEverything, startServeCli, stopChild, type Running } from "../support/servers.js";
+import { until } from "../support/poll.js";
 import { openStream } from "../support/sse-stream.js";
+
+const run = promisify(execFile);
 
 /** A rule on the server's name: it holds on a replica only if the session's server info came along with its token. */
 const RULES = `name: scale-sessions
@@ -37,8 +42,11 @@ interface Seen {
   body: string;
 }
 
-/** A pass-through in front of server-everything that records every request (what reaches the upstream). */
-async function startRecorder(target: string): Promise<{ url: string; seen: Seen[]; close: () => void }> {
+/**
+ * A pass-through in front of server-everything that records every request as it passes it on (what reaches the
+ * upstream, in the order it does). `holdMs` keeps a request back that long first: a slow network or a busy replica.
+ */
+async function startRecorder(target: string, holdMs: (body: string) => number = () => 0): Promise<{ url: string; seen: Seen[]; close: () => void }> {
   const seen: Seen[] = [];
   const to = new URL(target);
   const server = createServer((req, res) => {
@@ -46,14 +54,19 @@ async function startRecorder(target: string): Promise<{ url: string; seen: Seen[
     req.setEncoding("utf8");
     req.on("data", (c: string) => (body += c));
     req.on("end", () => {
-      seen.push({ method: req.method ?? "", session: req.headers["mcp-session-id"] as string | undefined, body });
-      const out = request(to, { method: req.method, headers: { ...req.headers, host: to.host } }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      });
-      out.on("error", () => res.destroy());
-      res.on("close", () => out.destroy());
-      out.end(body);
+      const pass = () => {
+        seen.push({ method: req.method ?? "", session: req.headers["mcp-session-id"] as string | undefined, body });
+        const out = request(to, { method: req.method, headers: { ...req.headers, host: to.host } }, (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        });
+        out.on("error", () => res.destroy());
+        res.on("close", () => out.destroy());
+        out.end(body);
+      };
+      const ms = holdMs(body);
+      if (ms > 0) setTimeout(pass, ms);
+      else pass();
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -103,21 +116,42 @@ const sum = async (client: Client, a: number) => {
   return JSON.stringify(r.content);
 };
 
-/** The JSON-RPC answer of a POST, whether it came as JSON or as one SSE event. */
+/** The JSON-RPC answer of a POST, whether it came as JSON or as an SSE event (after any notifications on its stream). */
 async function answerOf(res: Response): Promise<{ id?: unknown; result?: unknown; error?: { message: string } }> {
   const text = await res.text();
-  return JSON.parse(text.startsWith("{") ? text : (/data: (.*)/.exec(text)?.[1] ?? "null"));
+  if (text.startsWith("{")) return JSON.parse(text);
+  type Message = { id?: unknown; method?: unknown; result?: unknown; error?: { message: string } };
+  const events = [...text.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1] as string) as Message);
+  return events.find((e) => e.method === undefined) ?? events[0] ?? {};
 }
 
-async function initialize(url: string): Promise<string> {
-  const r = await fetch(url, { method: "POST", headers: HEADERS, body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }) });
+/** `initialize` (with the sampling capability, for which server-everything adds tools once initialized) and the notification. */
+async function initialize(url: string, notifyAt = url): Promise<string> {
+  const r = await fetch(url, { method: "POST", headers: HEADERS, body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: { sampling: {} }, clientInfo: { name: "raw", version: "1" } } }) });
   expect(r.status).toBe(200);
   await r.text();
   const sid = r.headers.get("mcp-session-id") as string;
-  const n = await fetch(url, { method: "POST", headers: { ...HEADERS, "mcp-session-id": sid }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+  const n = await fetch(notifyAt, { method: "POST", headers: { ...HEADERS, "mcp-session-id": sid }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
   expect(n.status).toBe(202);
   return sid;
 }
+
+/** The names of the tools a `tools/list` through `url` answers. */
+async function toolNames(url: string, sid: string, id: number | string): Promise<string[]> {
+  const answer = (await answerOf(await post(url, sid, { jsonrpc: "2.0", id, method: "tools/list" }))) as { result?: { tools: { name: string }[] } };
+  return (answer.result?.tools ?? []).map((t) => t.name);
+}
+
+/** Replica r's admin API (the cluster runs one on each). */
+function adminOf(r: Replica): (method: string, path: string) => Promise<{ status: number; data: Record<string, unknown> }> {
+  return async (method, path) => {
+    const a = JSON.parse(readFileSync(r.adminFile, "utf8")) as { url: string; token: string };
+    const res = await fetch(a.url + path, { method, headers: { authorization: `Bearer ${a.token}` } });
+    return { status: res.status, data: (await res.json()) as Record<string, unknown> };
+  };
+}
+
+type Listed = { id: string; replicas?: string[]; messages: { outbound: number; inbound: number }; denies: number };
 
 const post = (url: string, sid: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(url, { method: "POST", headers: { ...HEADERS, "mcp-session-id": sid, ...headers }, body: JSON.stringify(body) });
@@ -134,6 +168,8 @@ describe("sessions across three replicas behind HAProxy (round-robin, no affinit
   let everything: Running;
   let legacy: Running;
   let recorder: Awaited<ReturnType<typeof startRecorder>>;
+  /** In front of the same server, holding each `notifications/initialized` back for a while (a slow path to the server). */
+  let slow: Awaited<ReturnType<typeof startRecorder>>;
   let cluster: Cluster;
   let tokens: SessionTokens;
 
@@ -141,11 +177,16 @@ describe("sessions across three replicas behind HAProxy (round-robin, no affinit
     everything = await startEverything("streamableHttp");
     legacy = await startEverything("sse");
     recorder = await startRecorder(everything.url);
+    slow = await startRecorder(everything.url, (body) => (body.includes('"notifications/initialized"') ? 700 : 0));
     const rules = join(dir, "rules.yaml");
     writeFileSync(rules, RULES);
     cluster = await startCluster(dir, {
       rules,
+      admin: true,
       routes: [
+        "  - name: slow",
+        "    path: /mcp/slow",
+        `    mcp: { url: "${slow.url}" }`,
         "  - name: http",
         "    path: /mcp/http",
         `    mcp: { url: "${recorder.url}" }`,
@@ -162,6 +203,7 @@ describe("sessions across three replicas behind HAProxy (round-robin, no affinit
   afterAll(async () => {
     await cluster?.stop();
     recorder?.close();
+    slow?.close();
     await everything?.stop();
     await legacy?.stop();
   });
@@ -246,6 +288,81 @@ describe("sessions across three replicas behind HAProxy (round-robin, no affinit
     const upstream = tokens.open(sid)?.upstream;
     expect(recorder.seen.some((s) => s.method === "DELETE" && s.session === upstream)).toBe(true);
     await eventually(async () => expect((await post(`${c.base}/mcp/http`, sid, { jsonrpc: "2.0", id: 2, method: "tools/list" })).status).toBe(404));
+  });
+
+  it("a DELETE through HAProxy ends the session on every replica: while it lives it is one row with summed counts; afterwards 404 everywhere and listed nowhere", async () => {
+    const { client, transport } = await sdkClient(`${cluster.base}/mcp/http`);
+    for (let i = 1; i <= 9; i++) expect(await sum(client, i)).toContain(String(i + 1));
+    const sid = transport.sessionId as string;
+    const guardianSession = tokens.open(sid)?.session as string;
+    // Every replica that judged a message of it holds a copy (continued from its token); the log lines reach each
+    // replica's file a moment after the answers, so they are read again on every poll.
+    const lines = () => [...logsByReplica(cluster)].map(([id, l]) => [id, l.filter((x) => x.session === guardianSession)] as const).filter(([, l]) => l.length > 0);
+    const count = (dir: string) => lines().reduce((n, [, l]) => n + l.filter((x) => x.direction === dir).length, 0);
+    const judgedOn = () => lines().map(([id]) => id);
+    // Through any replica's admin API: one row, naming every replica it touched, with the counts of all of them.
+    let holders: string[] = [];
+    for (const r of cluster.replicas) {
+      const rows = await until(
+        async () => (((await adminOf(r)("GET", "/api/sessions")).data.sessions as Listed[]) ?? []).filter((s) => s.id === guardianSession),
+        (l) => l.length === 1 && judgedOn().every((id) => l[0]?.replicas?.includes(id)) && l[0]?.messages.outbound === count("outbound") && l[0]?.messages.inbound === count("inbound"),
+        `${r.id} lists one merged row with the summed counts of the replicas' logs`,
+      );
+      holders = rows[0]?.replicas ?? [];
+      expect(holders.length).toBeGreaterThanOrEqual(2);
+      expect(rows[0]?.denies).toBe(0);
+      expect((await adminOf(r)("GET", `/api/sessions/${guardianSession}`)).data.session).toMatchObject({ id: guardianSession, replicas: holders });
+    }
+    // The CLI shows the same row: one line for the session, its replicas in one column.
+    const listed = await run(process.execPath, [CLI, "sessions"], { env: { ...process.env, GUARDWIRE_ADMIN_FILE: cluster.replicas[1]!.adminFile } });
+    expect(listed.stdout.split("\n").filter((l) => l.startsWith(guardianSession))).toEqual([expect.stringContaining(holders.join(","))]);
+
+    await transport.terminateSession();
+    // Answered once every replica ended its copy: at once, each answers 404 (not -32052 from a stale copy).
+    for (const r of cluster.replicas) {
+      const res = await post(`${r.base}/mcp/http`, sid, { jsonrpc: "2.0", id: `after-${r.id}`, method: "tools/list" });
+      expect(res.status, `${r.id} after DELETE`).toBe(404);
+      expect((await answerOf(res)).error?.message).toMatch(/^Session not found/);
+      const g = await fetch(`${r.base}/mcp/http`, { headers: { accept: "text/event-stream", "mcp-session-id": sid } });
+      expect(g.status).toBe(404);
+      await g.body?.cancel();
+      expect((await fetch(`${r.base}/mcp/http`, { method: "DELETE", headers: { "mcp-session-id": sid } })).status).toBe(404);
+    }
+    for (const r of cluster.replicas) {
+      await until(async () => ((await adminOf(r)("GET", "/api/sessions")).data.sessions as Listed[]).filter((s) => s.id === guardianSession), (l) => l.length === 0, `${r.id} no longer lists it`);
+      expect((await adminOf(r)("GET", `/api/sessions/${guardianSession}`)).status).toBe(404);
+    }
+    // The end is marked in Redis for longer than a token lives (sessions.maxAgeSeconds, default a day).
+    const redis = new Redis(cluster.redis.url);
+    try {
+      expect(await redis.ttl(`guardwire:session:${guardianSession}:ended`)).toBeGreaterThan(86_400);
+    } finally {
+      redis.disconnect();
+    }
+    await client.close();
+  });
+
+  it("order across replicas: a notification is acknowledged once the server has it, so the request sent next through another replica comes after it", async () => {
+    const [a, b, c] = cluster.replicas as [Replica, Replica, Replica];
+    // The notification goes through r2, whose way to the server is slow (700 ms); the next request through r3.
+    const sid = await initialize(`${a.base}/mcp/slow`, `${b.base}/mcp/slow`);
+    const names = await toolNames(`${c.base}/mcp/slow`, sid, "next");
+    // server-everything adds its sampling tools when `notifications/initialized` arrives: they are there.
+    expect(names).toContain("trigger-sampling-request");
+    const upstream = tokens.open(sid)?.upstream;
+    const order = slow.seen.filter((x) => x.session === upstream && x.method === "POST").map((x) => (JSON.parse(x.body) as { method?: string }).method);
+    expect(order).toEqual(["notifications/initialized", "tools/list"]);
+  });
+
+  it("order across replicas, forwarded: a notification through one replica and a request through another reach the owner's server in order", async () => {
+    const [a, b, c] = cluster.replicas as [Replica, Replica, Replica];
+    for (let i = 0; i < 3; i++) {
+      const sid = await initialize(`${a.base}/mcp/stdio`, `${b.base}/mcp/stdio`);
+      expect(tokens.open(sid)?.owner).toBe(a.id);
+      expect(await toolNames(`${c.base}/mcp/stdio`, sid, i)).toContain("trigger-sampling-request");
+      expect((await fetch(`${c.base}/mcp/stdio`, { method: "DELETE", headers: { "mcp-session-id": sid } })).status).toBe(200);
+      expect((await post(`${b.base}/mcp/stdio`, sid, { jsonrpc: "2.0", id: 1, method: "tools/list" })).status).toBe(404);
+    }
   });
 
   it("(e) a stdio-upstream session works across replicas: requests landing elsewhere are forwarded to its owner", async () => {

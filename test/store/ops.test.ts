@@ -4,7 +4,9 @@ import { ApprovalBroker, type HoldContext } from "../../src/approvals/broker.js"
 import type { ApprovalAsk } from "../../src/guardian/verdict.js";
 import { SharedDeduper } from "../../src/store/alerts-ops.js";
 import { SharedApprovals } from "../../src/store/approvals-ops.js";
-import { SessionRegistry, type SessionLink } from "../../src/control/registry.js";
+import { SessionRegistry, type SessionInfo, type SessionLink } from "../../src/control/registry.js";
+import type { DecisionInput } from "../../src/decision-log/record.js";
+import { DecisionFeed } from "../../src/observe/feed.js";
 import { killedKey, SharedSessions } from "../../src/store/sessions-ops.js";
 import { OpsBus, type BusOptions } from "../../src/store/ops-bus.js";
 import { SharedStore } from "../../src/store/redis.js";
@@ -105,7 +107,7 @@ describe("the operator side's Redis pieces (real redis-server)", () => {
     for (const s of shared) s.close();
   });
 
-  it("a session continued on two replicas is listed by each, and a kill through a third reaches both and is marked", async () => {
+  it("a session continued on two replicas is one row (counts summed, both replicas named, also once one let go of it), and a kill through a third reaches the holder and is marked", async () => {
     const opts = { replyMs: 2000 };
     const [a, b, c] = [await bus("a", opts, "kill:"), await bus("b", opts, "kill:"), await bus("c", opts, "kill:")];
     const kills: string[] = [];
@@ -118,20 +120,49 @@ describe("the operator side's Redis pieces (real redis-server)", () => {
       downstream: { send: () => undefined },
       kill: (m) => kills.push(`${replica}: ${m}`),
     });
+    // Each replica counts the decisions its own copy logged (a real feed, as serve wires it).
+    const feeds = [new DecisionFeed(), new DecisionFeed(), new DecisionFeed()];
     const [ra, rb, rc] = [new SessionRegistry(), new SessionRegistry(), new SessionRegistry()];
-    const shared = [new SharedSessions(a, ra, { gapMs: 10 }), new SharedSessions(b, rb, { gapMs: 10 }), new SharedSessions(c, rc, { gapMs: 10 })];
+    [ra, rb, rc].forEach((r, i) => r.observe(feeds[i]!));
+    const shared = [new SharedSessions(a, ra, { gapMs: 10 }), new SharedSessions(b, rb, { gapMs: 10 }), new SharedSessions(c, rc, { gapMs: 10, killedMs: 90_000_000 })];
+    const events: [string, SessionInfo][] = [];
+    const stop = shared[2]!.events((event, data) => events.push([event, (data as { session: SessionInfo }).session]));
     ra.register(link("a"));
-    rb.register(link("b"));
-    const listed = await until(() => shared[2]!.list(), (l) => l.sessions.length === 2, "c lists the session of a and of b");
-    expect(listed.sessions.map((x) => [x.id, x.replica]).sort()).toEqual([["s-shared", "a"], ["s-shared", "b"]]);
-    expect(await shared[2]!.get("s-shared")).toMatchObject({ id: "s-shared" });
+    const letGoOnB = rb.register(link("b"));
+    const line = (direction: "outbound" | "inbound", decision: "allow" | "deny") =>
+      ({ session: "s-shared", route: "everything", transport: "streamable-http", protocol: "mcp", direction, kind: "request", id: 1, method: "tools/call", tool: "echo", agent: null, decision, mode: "enforce", rules: [], reasonCode: [], message: "", evalUs: 0, digest: null }) as DecisionInput;
+    const sinkA = feeds[0]!.tap({ write: () => undefined });
+    const sinkB = feeds[1]!.tap({ write: () => undefined });
+    for (let i = 0; i < 3; i++) sinkA.write(line("outbound", "allow"));
+    sinkA.write(line("inbound", "allow"));
+    for (let i = 0; i < 2; i++) sinkB.write(line("outbound", "deny"));
+    sinkB.write(line("inbound", "allow"));
+    // Counts reach Redis with each replica's next write of its list (a registry event, or the periodic one).
+    ra.suspend("s-shared", { mode: "hold" });
+    rb.suspend("s-shared", { mode: "hold" });
+    const listed = await until(() => shared[2]!.list(), (l) => l.sessions[0]?.messages.outbound === 5, "c lists one merged row with both copies' counts");
+    expect(listed.sessions).toHaveLength(1);
+    expect(listed.sessions[0]).toMatchObject({ id: "s-shared", replicas: ["a", "b"], messages: { outbound: 5, inbound: 2 }, denies: 2, state: "suspended" });
+    expect(await shared[2]!.get("s-shared")).toMatchObject({ id: "s-shared", replicas: ["a", "b"], messages: { outbound: 5, inbound: 2 } });
+    expect(await shared[0]!.get("s-shared")).toMatchObject({ replicas: ["a", "b"], denies: 2 });
+    // c's event stream shows the merged row too, never one replica's partial copy as the session.
+    await until(() => events.at(-1), (e) => e?.[1].replicas?.length === 2, "an event carries the merged row");
+
+    // b lets go of its copy (idle there): the row still counts what b counted, and names b among the replicas it went through.
+    letGoOnB();
+    await until(() => shared[2]!.list(), (l) => l.sessions.length === 1 && rb.get("s-shared") === undefined, "b's copy is gone");
+    const after = await until(() => shared[2]!.list(), (l) => l.sessions[0]?.denies === 2, "b's counts kept");
+    expect(after.sessions).toMatchObject([{ id: "s-shared", replicas: ["a", "b"], messages: { outbound: 5, inbound: 2 }, denies: 2 }]);
 
     const r = await shared[2]!.kill("s-shared", "rogue", "ops");
-    expect(r).toMatchObject({ ok: true, session: { id: "s-shared" } });
-    expect(kills.sort()).toEqual(["a: session killed by an operator: rogue", "b: session killed by an operator: rogue"]);
-    expect(await c.store.client.pttl(killedKey(c.store, "s-shared"))).toBeGreaterThan(23 * 3_600_000);
+    expect(r).toMatchObject({ ok: true, session: { id: "s-shared", replicas: ["a", "b"], messages: { outbound: 5, inbound: 2 } } });
+    expect(kills).toEqual(["a: session killed by an operator: rogue"]);
+    expect(await c.store.client.pttl(killedKey(c.store, "s-shared"))).toBeGreaterThan(89_000_000);
     await until(() => shared[2]!.list(), (l) => l.sessions.length === 0, "the killed session is listed nowhere");
+    // Closed only once no replica holds it: the last event for it says so.
+    await until(() => events.at(-1), (e) => e?.[0] === "session.closed", "the last event is session.closed");
     expect(await shared[0]!.kill("s-shared")).toMatchObject({ ok: false, code: "NOT_FOUND" });
+    stop();
     for (const x of shared) await x.close();
   });
 

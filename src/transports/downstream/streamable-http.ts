@@ -4,7 +4,8 @@ import { classify, ErrorCode, errorResponse, idKey, idOfKey } from "../../protoc
 import { batchesAllowed, envelopeVersionOf, isStatelessVersion, MCP_DEFAULT_HTTP_VERSION, MCP_PROTOCOL_VERSIONS } from "../../protocol/mcp.js";
 import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
 import { sseEventParts, SSE_KEEPALIVE } from "../../protocol/sse.js";
-import type { Connect, Connection, Downstream, Frame, HttpCarry, HttpRefusal, SendInfo, UpstreamState } from "../types.js";
+import type { Connect, Connection, Downstream, HttpCarry, HttpRefusal, SendInfo, UpstreamState } from "../types.js";
+import { Receipt, type Undelivered } from "../receipt.js";
 import { accepts, endWithText, eventWriter, httpError, readBody, SSE_HEADERS, traceHeadersOf } from "./http-util.js";
 
 export interface StreamableHttpOptions {
@@ -52,8 +53,13 @@ export interface SessionContinuity {
    * or ended, or it lives in a replica) or 503 (the shared store cannot say whether it was killed).
    */
   restore(token: string, agent: string | null): Promise<SessionState | RestoreRefusal>;
-  /** The session ended for good (DELETE, kill, the server lost it): no replica continues it. */
-  ended(session: string): void;
+  /**
+   * The session ended for good (DELETE, kill, the server lost it): no replica continues it, and every replica holding
+   * it ends its copy; settles once they have.
+   */
+  ended(session: string): Promise<void>;
+  /** Sessions ended on another replica are ended here through `w` (several replicas). */
+  watch?(w: EndWatcher): () => void;
   /** Other replicas may continue sessions: one that idles out or a replica that stops lets go without ending it. */
   readonly shared: boolean;
   /** Event ids of resumable streams start with this (`<replica>~`), so a resumption finds the replica keeping them. */
@@ -68,6 +74,14 @@ export interface SessionContinuity {
     /** False: not sent (the request was itself forwarded here): it is answered here. */
     send(replica: string, req: IncomingMessage, res: ServerResponse, body: string): boolean;
   };
+}
+
+/** A route's sessions as the replicas' ends reach them (src/proxy/continuity.ts). */
+export interface EndWatcher {
+  /** Another replica ended this session (its server session is gone): end the copy held here; true if there was one. */
+  end(session: string): boolean;
+  /** The guardian session ids held here, to be checked after a time ends could not be heard of. */
+  held(): string[];
 }
 
 /** The agent making an HTTP request, as the server's auth layer established it. */
@@ -96,9 +110,12 @@ export class StreamableHttpEndpoint {
   private readonly restoring = new Map<string, Promise<HttpSession | RestoreRefusal>>();
   private readonly timer: NodeJS.Timeout;
 
+  private readonly unwatch: () => void;
+
   constructor(private readonly opts: StreamableHttpOptions) {
     this.timer = setInterval(() => this.sweep(), Math.min(20_000, Math.max(1000, opts.idleMs / 2)));
     this.timer.unref();
+    this.unwatch = opts.continuity?.watch?.({ end: (id) => this.endedElsewhere(id), held: () => this.held() }) ?? (() => {});
   }
 
   /** Stateless (2026-07-28) exchanges in flight. */
@@ -118,6 +135,7 @@ export class StreamableHttpEndpoint {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
+    this.unwatch();
     // Sessions another replica can continue are let go here, not ended upstream.
     await Promise.all([...new Set(this.sessions.values())].map((s) => this.letGo(s)));
   }
@@ -211,9 +229,10 @@ export class StreamableHttpEndpoint {
     }
     const frame = { text: body.text, value: parsed.value, carry };
     if (requests.length === 0) {
-      // Notifications and responses are accepted at once; the guardian still judges them before they go on.
-      res.writeHead(202, { "mcp-session-id": session.id }).end();
-      session.connection.receive(frame);
+      // Notifications and responses are acknowledged once the server has them (or they were judged not to go on), so
+      // what the agent sends next, through whichever replica, reaches the server after them (docs/scale.md, Order).
+      const s = session;
+      void this.delivered(s, frame).then((problem) => acknowledge(res, problem, s.id));
       return;
     }
     carry.exchange = session.expect(res, requests, batch, () => metadataUrl(req));
@@ -223,9 +242,9 @@ export class StreamableHttpEndpoint {
   /**
    * A stateless-era POST (MCP 2026-07-28): no session on either side, so it is one guarded exchange of its own — judged,
    * sent upstream with its headers, its answer (JSON or a stream) judged on the way back, then let go. A notification
-   * is accepted at once and let go once it has had time to be sent on.
+   * is acknowledged, and let go, once the server has it.
    */
-  private stateless(req: IncomingMessage, res: ServerResponse, caller: HttpCaller, requests: string[], frame: Frame): void {
+  private stateless(req: IncomingMessage, res: ServerResponse, caller: HttpCaller, requests: string[], frame: PostFrame): void {
     // Exchanges in flight count against the route's session limit: a flood of them cannot hold unbounded upstreams.
     if (this.sessions.size + this.exchanges >= (this.opts.maxSessions ?? 10_000)) {
       return httpError(res, 503, ErrorCode.ServerError, `Service Unavailable: this route already has ${this.sessions.size + this.exchanges} sessions and exchanges; retry later`, null, { "retry-after": "5" });
@@ -233,16 +252,27 @@ export class StreamableHttpEndpoint {
     this.exchanges++;
     // No session on the wire, but the guardian's flow rules and limits need one: every stateless request of one caller
     // is judged in the same guardian session.
-    const s = this.session("", caller, `stateless:${callerName(req, caller)}`, () => this.exchanges--);
+    const s = this.session("", caller, `stateless:${callerName(req, caller)}`, () => {
+      this.exchanges--;
+    });
     if (requests.length === 0) {
-      res.writeHead(202).end();
-      s.connection.receive(frame);
-      setTimeout(() => void s.end(), 10_000).unref();
+      void this.delivered(s, frame).then((problem) => {
+        acknowledge(res, problem, "");
+        void s.end();
+      });
       return;
     }
-    (frame.carry as PostCarry).exchange = s.expect(res, requests, false, () => metadataUrl(req));
+    frame.carry.exchange = s.expect(res, requests, false, () => metadataUrl(req));
     res.on("close", () => void s.end());
     s.connection.receive(frame);
+  }
+
+  /** Hands notifications or responses to the session; settles once the server has them, or with why it does not. */
+  private delivered(s: HttpSession, frame: PostFrame): Promise<Undelivered | null> {
+    const receipt = (frame.carry.receipt = new Receipt());
+    s.connection.receive(frame);
+    receipt.close();
+    return receipt.settled;
   }
 
   private async get(req: IncomingMessage, res: ServerResponse, caller: HttpCaller): Promise<void> {
@@ -256,11 +286,28 @@ export class StreamableHttpEndpoint {
     session.listen(res);
   }
 
+  /** Ends the session for good: upstream, and on every replica that holds it, before the answer (docs/scale.md, Ends). */
   private async delete(req: IncomingMessage, res: ServerResponse, caller: HttpCaller): Promise<void> {
     const session = await this.sessionOf(req, res, caller);
     if (!session) return;
     await session.end();
     res.writeHead(200, { "mcp-session-id": session.id }).end();
+  }
+
+  /** Another replica ended the session: this replica's copy is let go (the server's session is already ended). */
+  private endedElsewhere(guardianSession: string): boolean {
+    let found = false;
+    for (const s of this.sessions.values()) {
+      if (s.guardianSession !== guardianSession) continue;
+      found = true;
+      void s.letGo();
+    }
+    return found;
+  }
+
+  /** The guardian session ids of the sessions held here that another replica could end (they have a token). */
+  private held(): string[] {
+    return [...new Set([...this.sessions.values()].filter((s) => s.sealed !== null).map((s) => s.guardianSession))];
   }
 
   /**
@@ -300,10 +347,10 @@ export class StreamableHttpEndpoint {
     return this.opts.continuity?.shared ? s.letGo() : s.end();
   }
 
-  private forget(s: HttpSession, ended: boolean): void {
+  private forget(s: HttpSession, ended: boolean): Promise<void> | undefined {
     this.sessions.delete(s.guardianSession);
     if (s.sealed !== null) this.sessions.delete(s.sealed);
-    if (ended && s.sealed !== null) this.opts.continuity?.ended(s.guardianSession);
+    return ended && s.sealed !== null ? this.opts.continuity?.ended(s.guardianSession) : undefined;
   }
 
   /** A session another replica began (or this one let go of), continued from its token; or why it cannot be. */
@@ -328,7 +375,7 @@ export class StreamableHttpEndpoint {
   }
 
   /** A downstream session (`id` "" for a stateless exchange) linked to a new guarded session upstream. */
-  private session(id: string, caller: HttpCaller, guardianSession: string, onEnd: (ended: boolean) => void, resume?: { upstream: UpstreamState | null; server: SessionState["server"] }): HttpSession {
+  private session(id: string, caller: HttpCaller, guardianSession: string, onEnd: (ended: boolean) => Promise<void> | undefined | void, resume?: { upstream: UpstreamState | null; server: SessionState["server"] }): HttpSession {
     const s = new HttpSession(id, caller.agent?.id ?? null, this.opts.replayEvents ?? 256, this.opts.replayChars ?? 16 << 20, onEnd, this.opts.continuity?.eventPrefix ?? "");
     const relay = this.opts.continuity?.relay;
     if (relay && id !== "") s.onAsk = (key) => relay.asked(id, key);
@@ -380,6 +427,13 @@ interface PostCarry extends HttpCarry {
   exchange?: Exchange;
 }
 
+/** A POST's body as the session receives it. */
+interface PostFrame {
+  text: string;
+  value: unknown;
+  carry: PostCarry;
+}
+
 const UNRELATED_BUFFER = 64;
 /** Cut streams (and their request keys) kept for resumption per session. */
 const MAX_DETACHED = 128;
@@ -413,8 +467,11 @@ class HttpSession implements Downstream {
     readonly agentId: string | null,
     private readonly replayEvents: number,
     private readonly replayChars: number,
-    /** `ended`: for good (DELETE, kill, upstream gone); false: let go here while another replica may go on with it. */
-    private readonly onEnd: (ended: boolean) => void,
+    /**
+     * `ended`: for good (DELETE, kill, upstream gone); false: let go here while another replica may go on with it. What
+     * it returns (the end told to the other replicas) is awaited before the session's end settles.
+     */
+    private readonly onEnd: (ended: boolean) => Promise<void> | undefined | void,
     /** Starts every stream's event ids: the replica keeping the replay log, for a resumption elsewhere to find it. */
     private readonly eventPrefix: string,
   ) {}
@@ -589,13 +646,13 @@ class HttpSession implements Downstream {
   private async stop(release: boolean): Promise<void> {
     if (this.ended) return;
     this.ended = true;
-    this.onEnd(!release);
+    const told = this.onEnd(!release);
     this.answerUnanswered();
     for (const ex of this.openExchanges()) eventWriter(ex.res).end();
     this.exchanges.clear();
     if (this.standalone?.res) eventWriter(this.standalone.res).end();
     this.detached.clear();
-    await (release && this.connection.release ? this.connection.release() : this.connection.close());
+    await Promise.all([told, release && this.connection.release ? this.connection.release() : this.connection.close()]);
   }
 
   /**
@@ -717,6 +774,17 @@ class HttpSession implements Downstream {
     s.log = [];
     s.dropped = s.seq;
   }
+}
+
+/**
+ * The answer to a POST of notifications or responses: 202 once the server has them; 404 when the server no longer knows
+ * the session (the agent starts a new one); 502 when they did not reach it.
+ */
+function acknowledge(res: ServerResponse, problem: Undelivered | null, sessionId: string): void {
+  if (res.writableEnded || res.destroyed) return;
+  if (problem?.status === 404) return httpError(res, 404, ErrorCode.SessionNotFound, `Session not found: ${problem.reason}`);
+  if (problem) return httpError(res, 502, ErrorCode.UpstreamUnavailable, `Bad Gateway: the server did not take the message: ${problem.reason}`);
+  res.writeHead(202, sessionId === "" ? {} : { "mcp-session-id": sessionId }).end();
 }
 
 /** Where the route's protected-resource metadata is, as the agent reaches it (RFC 9728 path insertion). */

@@ -5,6 +5,7 @@ import { idKey } from "../../protocol/json-rpc.js";
 import { isStatelessVersion, protocolVersionOf, statelessHeadersOf } from "../../protocol/mcp.js";
 import { DEFAULT_MAX_DEPTH, parseJson, peekId } from "../../protocol/safe-json.js";
 import { readSse, SseTooLarge, type SseReadResult } from "../sse-reader.js";
+import type { Undelivered } from "../receipt.js";
 import type { Frame, HttpCarry, SendInfo, UpstreamFactory, UpstreamSink, UpstreamState } from "../types.js";
 import { lostSession, readBounded, readErrorBody, refusalOf, saysSessionLost } from "./http-body.js";
 
@@ -56,6 +57,8 @@ class StreamableHttpUpstream {
   private standalone = false;
   /** Requests in a row that could not reach the server. */
   private unreachable = 0;
+  /** Settles once the server has answered every notification and response POSTed so far (null: none is on its way). */
+  private unanswered: Promise<unknown> | null = null;
 
   constructor(
     private readonly opts: StreamableHttpOptions,
@@ -86,7 +89,8 @@ class StreamableHttpUpstream {
       if (requests.length > 0) queueMicrotask(() => this.sink.failed(requests, this.gone ?? "closed"));
       return;
     }
-    void this.post(text, requests, info?.stream ?? null, (info?.carry as HttpCarry | undefined)?.headers);
+    const carry = info?.carry as HttpCarry | undefined;
+    void this.post(text, requests, info?.stream ?? null, carry?.headers, requests.length === 0 ? carry?.receipt?.hold() : undefined);
   }
 
   openStandalone(): void {
@@ -168,7 +172,24 @@ class StreamableHttpUpstream {
     return this.split;
   }
 
-  private async post(text: string, requests: string[], stream: string | null, carried: Record<string, string> | undefined): Promise<void> {
+  /**
+   * Notifications and responses: sent in order with the session's other messages (a later POST waits until the server
+   * answered them, so it cannot overtake them on another connection), and the agent's POST that carried them is
+   * acknowledged once it did (`delivered`, src/transports/receipt.ts).
+   */
+  private async post(text: string, requests: string[], stream: string | null, carried: Record<string, string> | undefined, delivered?: (problem?: Undelivered) => void): Promise<void> {
+    const ahead = this.unanswered;
+    let answered: (problem?: Undelivered) => void = () => {};
+    if (requests.length === 0) {
+      const mine = new Promise<Undelivered | undefined>((resolve) => (answered = resolve));
+      void mine.then(delivered);
+      const all = ahead ? Promise.all([ahead, mine]) : mine;
+      this.unanswered = all;
+      void all.then(() => {
+        if (this.unanswered === all) this.unanswered = null;
+      });
+    }
+    if (ahead) await ahead;
     const f = this.track(requests);
     const waiting = new Set(requests);
     const initialize = requests.length > 0 && this.sessionId === undefined && text.includes('"initialize"');
@@ -191,6 +212,7 @@ class StreamableHttpUpstream {
       this.holds(f, res.body);
       this.unreachable = 0;
       const sentSession = this.sessionId !== undefined;
+      if (res.statusCode < 300) answered();
       const sid = header(res.headers["mcp-session-id"]);
       if (sid !== undefined) this.sessionId = sid;
       const type = header(res.headers["content-type"]) ?? "";
@@ -209,6 +231,7 @@ class StreamableHttpUpstream {
           // The server no longer knows the session (ended, or restarted): the requests in flight are answered, then
           // the downstream session ends too, so the agent's next request gets 404 and it starts over.
           const reason = `the server lost the session (HTTP ${res.statusCode}); the agent must initialize again`;
+          answered({ status: 404, reason });
           if (waiting.size > 0) this.sink.failed([...waiting], reason);
           waiting.clear();
           this.terminate(reason);
@@ -216,6 +239,7 @@ class StreamableHttpUpstream {
         }
         // The server's own JSON-RPC answer to a request, in an error status, is its answer (judged like any other);
         // not to an auth challenge, though: the agent's OAuth flow starts from the status itself.
+        answered({ status: 502, reason: `HTTP ${res.statusCode} from upstream` });
         const challenge = res.statusCode === 401 || res.statusCode === 403;
         if (!challenge && answersAny(text, waiting)) this.deliver({ text }, waiting, stream, initialize);
         if (waiting.size > 0) {
@@ -233,10 +257,12 @@ class StreamableHttpUpstream {
       // Every request of the POST: one already answered is no longer pending (a no-op), while a streamed answer (A2A)
       // that broke after some events still is, and must be ended with an error rather than left open.
       const reason = reasonOf(e, f.stopped ?? this.all.signal.reason);
+      answered({ status: this.all.signal.reason === SESSION_ENDED ? 404 : 502, reason });
       if (requests.length > 0) this.sink.failed(requests, reason);
       // A server that stays unreachable has lost the session even if it comes back: end it rather than fail forever.
       if (unreachable(e) && ++this.unreachable >= UNREACHABLE_LIMIT) this.terminate(`the server has been unreachable for ${this.unreachable} requests in a row (${reason})`);
     } finally {
+      answered();
       this.untrack(f, requests);
     }
   }
