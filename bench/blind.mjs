@@ -358,6 +358,7 @@ async function runMcp(c, work) {
   if (!exited) child.kill("SIGKILL");
   children.delete(child);
 
+  writeFileSync(join(dir, "client.ndjson"), received.map((line) => JSON.stringify({ dir: "in", line })).join("\n") + "\n");
   const serverLines = readFileSync(recordFile, "utf8")
     .split("\n")
     .filter(Boolean)
@@ -480,7 +481,7 @@ async function fetchText(url, init) {
   }
 }
 
-async function runA2a(c, a2a) {
+async function runA2a(c, a2a, work) {
   const t0 = performance.now();
   const headers = a2a.headersOf(c);
   const slots = {};
@@ -499,6 +500,8 @@ async function runA2a(c, a2a) {
   const ms = performance.now() - t0;
   await new Promise((r) => setTimeout(r, 20));
   const rec = await (await fetch(`${a2a.agentBase}/__record/${c.id}`)).json();
+  // What crossed both ends, for a look with --keep.
+  writeFileSync(join(work, `${c.id}.a2a.json`), JSON.stringify({ callerSent: body, callerGotCard: card, callerGot: res, agentRecord: rec }, null, 2));
 
   // The card: its content (not the URLs a proxy must rewrite) as the agent served it and as the caller got it.
   const served = rec.cards.length ? parse(rec.cards[rec.cards.length - 1]) : undefined;
@@ -620,7 +623,7 @@ async function main() {
     if (a2aCases.length) {
       const a2a = await startA2a(a2aCases, work);
       await pool(a2aCases, 4, async (c) => {
-        const r = await runA2a(c, a2a);
+        const r = await runA2a(c, a2a, work);
         results.set(c.id, { ...r, ...score(c, r) });
         if (VERBOSE) console.error(`a2a ${c.id}: ${results.get(c.id).verdict} ${results.get(c.id).detail}`);
       });
