@@ -13,6 +13,7 @@ import {
 import { detectSecretAssignments } from "./assignments.js";
 import { compileExfiltrationParams, detectExfiltration, type ExfiltrationParams } from "./exfiltration.js";
 import { detectCallToChangedTool, detectToolChanges, type NewPin, type PinScope, type PinStore } from "./pins.js";
+import { normalize, type NormalText } from "./normalize.js";
 import { collectStrings, joinStrings, type Detection, type StringSite } from "./scan.js";
 
 export type { Detection } from "./scan.js";
@@ -121,6 +122,18 @@ export class MessageScan {
   }
 
   private parts: string | undefined;
+
+  /** A string of this message as the detectors read it (normalize.ts), made once per string. */
+  normal(site: StringSite): NormalText {
+    let n = this.normals.get(site);
+    if (!n) {
+      n = normalize(site.value);
+      this.normals.set(site, n);
+    }
+    return n;
+  }
+
+  private readonly normals = new Map<StringSite, NormalText>();
 
   run(detector: CompiledDetector): Detection[] {
     let found = this.results.get(detector.key);
