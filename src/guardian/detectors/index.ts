@@ -13,7 +13,7 @@ import {
 import { detectSecretAssignments } from "./assignments.js";
 import { compileExfiltrationParams, detectExfiltration, type ExfiltrationParams } from "./exfiltration.js";
 import { detectCallToChangedTool, detectToolChanges, type NewPin, type PinScope, type PinStore } from "./pins.js";
-import { normalize, type NormalText } from "./normalize.js";
+import { detectHiddenText, findAllNormalised, normalize, type NormalText } from "./normalize.js";
 import { collectStrings, joinStrings, type Detection, type StringSite } from "./scan.js";
 
 export type { Detection } from "./scan.js";
@@ -49,7 +49,7 @@ export function compileDetector(spec: string | { url: UrlParams } | { exfiltrati
   }
   switch (spec) {
     case "secrets":
-      return { key: spec, run: (s) => detectSecrets(s.strings) };
+      return { key: spec, run: (s) => findAllNormalised(s, s.strings, detectSecrets) };
     case "secret_assignment":
       return { key: spec, run: (s) => detectSecretAssignments(s.strings) };
     case "exfiltration": {
@@ -59,9 +59,15 @@ export function compileDetector(spec: string | { url: UrlParams } | { exfiltrati
     case "pii":
       return { key: spec, run: (s) => detectPii(s.strings) };
     case "prompt_injection":
-      return { key: spec, run: (s) => detectPromptInjection(s.strings) };
+      return { key: spec, run: (s) => [...findAllNormalised(s, s.strings, detectPromptInjection), ...detectHiddenText(s, s.strings)] };
     case "tool_poisoning":
-      return { key: spec, run: (s) => detectToolPoisoning(s.strings) };
+      return {
+        key: spec,
+        run: (s) => [
+          ...findAllNormalised(s, s.strings, detectToolPoisoning),
+          ...detectHiddenText(s, s.strings.filter((site) => site.path[0] === "result"), "tool_poisoning.hidden_text"),
+        ],
+      };
     case "tool_changed":
       return { key: spec, run: (s) => s.toolChanges().detections };
     case "sensitive_path":
@@ -125,15 +131,10 @@ export class MessageScan {
 
   /** A string of this message as the detectors read it (normalize.ts), made once per string. */
   normal(site: StringSite): NormalText {
-    let n = this.normals.get(site);
-    if (!n) {
-      n = normalize(site.value);
-      this.normals.set(site, n);
-    }
-    return n;
+    // Kept on the site itself (a site belongs to one message): cheaper than a map per message.
+    site.normal ??= normalize(site.value);
+    return site.normal;
   }
-
-  private readonly normals = new Map<StringSite, NormalText>();
 
   run(detector: CompiledDetector): Detection[] {
     let found = this.results.get(detector.key);

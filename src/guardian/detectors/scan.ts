@@ -1,9 +1,13 @@
+import type { NormalText } from "./normalize.js";
+
 /** Where a string sits in a message: its JSON path from the message root. */
 export type JsonPath = (string | number)[];
 
 export interface StringSite {
   path: JsonPath;
   value: string;
+  /** The string as the detectors read it, made once by `MessageScan.normal` (normalize.ts). */
+  normal?: NormalText | undefined;
 }
 
 /** One finding: what it is and exactly where, so `redact` can replace just it. */
@@ -50,7 +54,7 @@ function eachString(message: Record<string, unknown>, roots: string[], paths: bo
 /** The strings of a message, collected once and shared by every detector and rule. */
 export function collectStrings(message: Record<string, unknown>, roots: string[] = ["params", "result", "error"]): StringSite[] {
   const out: StringSite[] = [];
-  eachString(message, roots, true, (value, path) => out.push({ path, value }));
+  eachString(message, roots, true, (value, path) => out.push({ path, value, normal: undefined }));
   return out;
 }
 
