@@ -69,18 +69,21 @@ export function hasEncodedRun(s: string): boolean {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** Whether decoded text reads as text: no controls but whitespace, at most 1 in 20 characters unusual, some letters. */
+/**
+ * Whether decoded text reads as text (it is already valid UTF-8): no control characters but white space, no
+ * replacement character, and letters in at least a quarter of its first 16 characters. Invisible and format
+ * characters count as text: the layer is normalised again, and they are what it may be hiding.
+ */
 function readable(text: string): boolean {
   if (text.length === 0) return false;
-  let odd = 0;
   let letters = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x20 ? c !== 0x09 && c !== 0x0a && c !== 0x0d : c === 0x7f || (c >= 0x80 && c < 0xa0) || c === 0xfffd) return false;
     if ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a) letters++;
-    else if (c > 0x7f && !/[\p{L}\p{N}\p{P}\p{Zs}]/u.test(text[i] as string)) odd++;
+    else if (c > 0x7f && c < 0xd800 && /\p{L}/u.test(text[i] as string)) letters++;
   }
-  return odd * 20 <= text.length && letters * 4 >= Math.min(text.length, 16);
+  return letters * 4 >= Math.min(text.length, 16);
 }
 
 function decodeBytes(bytes: Uint8Array): string | null {

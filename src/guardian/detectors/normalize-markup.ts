@@ -401,7 +401,11 @@ function reportScreen(t: string, screen: Screen, inp: Mapped, hidden: HiddenSpan
   };
   for (let i = 0; i < t.length; i++) {
     const s = st[i] as number;
-    if (!(s & PRINTED)) continue;
+    if (!(s & PRINTED)) {
+      // A line break ends a span: hidden text on two lines is two findings.
+      if (start >= 0 && t.charCodeAt(i) === 0x0a) close();
+      continue;
+    }
     const ch = t[i] as string;
     const blank = ch === " " || ch === "\t";
     const isHidden = (s & CONCEALED) !== 0 || (screen.ok && (s & SHOWN) === 0);
@@ -437,7 +441,6 @@ const BLOCK = new Set([
 const IMPLIES_CLOSE: Record<string, readonly string[]> = {
   p: ["p"], li: ["li"], dt: ["dt", "dd"], dd: ["dt", "dd"], tr: ["tr", "td", "th"], td: ["td", "th"], th: ["td", "th"], option: ["option"],
 };
-const MAX_DEPTH = 256;
 /** How far down the open elements an end tag looks for its element. */
 const CLOSE_REACH = 32;
 const MAX_ATTRIBUTE = 4096;
@@ -485,7 +488,6 @@ class HtmlReader implements TokenizerCallbacks {
   private pos = 0;
   private broke = true;
   private readonly stack: Open[] = [];
-  private overflow = 0;
   /** The outermost hidden element: its index in `stack`, where it starts, and its text so far. */
   private hiddenAt = -1;
   private hiddenStart = 0;
@@ -594,14 +596,10 @@ class HtmlReader implements TokenizerCallbacks {
   private open(tagEnd: number): void {
     const name = this.tag;
     const top = this.stack[this.stack.length - 1];
-    if (top && this.overflow === 0 && IMPLIES_CLOSE[name]?.includes(top.name)) this.pop(this.stack.length - 1, this.tagStart);
+    if (top && IMPLIES_CLOSE[name]?.includes(top.name)) this.pop(this.stack.length - 1, this.tagStart);
     this.markup(this.tagStart, false);
     this.markup(tagEnd, BLOCK.has(name));
     if (VOID.has(name)) return;
-    if (this.stack.length >= MAX_DEPTH) {
-      this.overflow++;
-      return;
-    }
     const style = this.attrs.get("style");
     const hides = this.attrs.has("hidden") || name === "template" || (style !== undefined && styleHides(style));
     this.stack.push({ name });
@@ -617,13 +615,10 @@ class HtmlReader implements TokenizerCallbacks {
     const gt = this.t.indexOf(">", end);
     const tagEnd = gt < 0 ? this.t.length : gt + 1;
     this.markup(start - 2, false);
-    if (this.overflow > 0) this.overflow--;
-    else {
-      for (let k = this.stack.length - 1; k >= 0 && k >= this.stack.length - CLOSE_REACH; k--) {
-        if ((this.stack[k] as Open).name === name) {
-          this.pop(k, tagEnd);
-          break;
-        }
+    for (let k = this.stack.length - 1; k >= 0 && k >= this.stack.length - CLOSE_REACH; k--) {
+      if ((this.stack[k] as Open).name === name) {
+        this.pop(k, tagEnd);
+        break;
       }
     }
     this.markup(tagEnd, BLOCK.has(name));
@@ -655,7 +650,8 @@ class HtmlReader implements TokenizerCallbacks {
  * by the `hidden` attribute, `<template>`, or an inline style (display:none, visibility:hidden, font-size 0 or 1px,
  * opacity 0, zero height with overflow hidden, far off-screen, scale(0), text the colour of its background) are
  * reported as `html_hidden` with their text; comments as `html_comment`. Parsed with htmlparser2's tokenizer (linear);
- * the open elements are kept here, bounded in depth, so deep nesting stays linear too.
+ * the open elements are kept here (an end tag looks at most `CLOSE_REACH` deep for its element), so deep nesting stays
+ * linear too — htmlparser2's own Parser shifts its element stack at the front and takes quadratic time on it.
  */
 export function htmlStage(inp: Mapped, hidden: HiddenSpan[], plain: Plain): Mapped {
   const t = inp.text;

@@ -26,6 +26,20 @@ const JOINING_SCRIPT = /[\u0590-\u08FF\u0900-\u0DFF\u0E00-\u0FFF\u1000-\u109F\u1
 const EMOJI = /[\p{Extended_Pictographic}\p{Emoji_Modifier}\u20E3\uFE0F]/u;
 const WORD_CHAR = /[\p{L}\p{M}\p{N}]/u;
 
+/** Whether a character (one code point) is a letter, mark or digit; ASCII without a regex. */
+function wordChar(ch: string): boolean {
+  const c = ch.charCodeAt(0);
+  if (c < 0x80) return (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a);
+  return WORD_CHAR.test(ch);
+}
+
+/** Whether a character is part of a word a zero-width character may split: a word character or an invisible one. */
+function inWord(ch: string): boolean {
+  return ch !== "" && (wordChar(ch) || HAS_INVISIBLE.test(ch));
+}
+
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, "g");
+
 const BLACK_FLAG = "\u{1F3F4}";
 /** An emoji tag sequence after a black flag (the flags of England, Scotland, Wales…): lower-case tag letters and digits, then CANCEL TAG. */
 const FLAG_TAGS = /^(?:\uDB40[\uDC30-\uDC39\uDC61-\uDC7A]){2,8}\uDB40\uDC7F$/;
@@ -92,6 +106,10 @@ export function invisibleStage(inp: Mapped, hidden: HiddenSpan[], plain: (s: str
   // A regex of its own: `plain` runs this stage again, on hidden text, from inside the loop.
   const re = new RegExp(INVISIBLE);
   let last = 0;
+  /** The word the last zero-width span is in (its end in `t`, and the span): a later split inside it extends the span. */
+  let word = { end: -1, span: null as HiddenSpan | null };
+  /** Where the last bidi span reported ends in `t`: an opener inside it is part of it. */
+  let bidiUntil = -1;
   let m: RegExpExecArray | null;
   while ((m = re.exec(t)) !== null) {
     const run = m[0];
@@ -133,14 +151,22 @@ export function invisibleStage(inp: Mapped, hidden: HiddenSpan[], plain: (s: str
     b.drop(i, j);
     last = j;
     if (ZERO_WIDTH.test(run)) {
-      if (WORD_CHAR.test(prev) && WORD_CHAR.test(next)) span("zero_width", i, j, plain(wordAround(t, i, j)));
-      else if (run.length >= 2) span("zero_width", i, j, "");
+      if (prev !== "" && next !== "" && wordChar(prev) && wordChar(next)) {
+        // One span per word, from its first split to its last, with the word joined as its text.
+        if (word.span !== null && i < word.end) word.span.end = inp.endOf(j);
+        else {
+          const [a, e] = wordAround(t, i, j);
+          span("zero_width", i, j, joinedWord(t.slice(a, e)));
+          word = { end: e, span: hidden[hidden.length - 1] as HiddenSpan };
+        }
+      } else if (run.length >= 2) span("zero_width", i, j, "");
     }
     for (let k = 0; k < run.length; k++) {
-      if (BIDI_OPEN.test(run[k] as string)) {
+      if (i + k >= bidiUntil && BIDI_OPEN.test(run[k] as string)) {
         const end = bidiEnd(t, i + k + 1);
         const closed = t.charCodeAt(end) === 0x202c || t.charCodeAt(end) === 0x2069;
-        span("bidi", i + k, closed ? end + 1 : end, plain(t.slice(i + k + 1, end)));
+        bidiUntil = closed ? end + 1 : end;
+        span("bidi", i + k, bidiUntil, plain(t.slice(i + k + 1, end)));
       }
     }
   }
@@ -149,13 +175,18 @@ export function invisibleStage(inp: Mapped, hidden: HiddenSpan[], plain: (s: str
   return b.finish();
 }
 
-/** The word a zero-width run at `[i, j)` splits, joined (other invisible characters in it left out). */
-function wordAround(t: string, i: number, j: number): string {
+/** The span of the word a zero-width run at `[i, j)` splits (invisible characters in it included), at most `AROUND` either side. */
+function wordAround(t: string, i: number, j: number): [number, number] {
   let a = i;
-  while (a > 0 && i - a < AROUND && (WORD_CHAR.test(before(t, a)) || HAS_INVISIBLE.test(before(t, a)))) a -= before(t, a).length;
+  for (let ch = before(t, a); a > 0 && i - a < AROUND && inWord(ch); ch = before(t, a)) a -= ch.length;
   let e = j;
-  while (e < t.length && e - j < AROUND && (WORD_CHAR.test(after(t, e)) || HAS_INVISIBLE.test(after(t, e)))) e += after(t, e).length;
-  return t.slice(a, e);
+  for (let ch = after(t, e); e < t.length && e - j < AROUND && inWord(ch); ch = after(t, e)) e += ch.length;
+  return [a, e];
+}
+
+/** A word's text with every invisible character out, folded as the view is (NFKC, then the skeleton). */
+function joinedWord(s: string): string {
+  return skeleton(s.replace(INVISIBLE_ALL, "").normalize("NFKC"));
 }
 
 /** Where a bidi span opened before `from` ends: its PDF/PDI, the end of the line, or `BIDI_REACH` characters on. */
@@ -197,13 +228,15 @@ export function nfkcStage(inp: Mapped): Mapped {
     b.keep(last, a);
     last = e;
     const clusters = run.match(CLUSTER) ?? [];
-    if (clusters.map((c) => c.normalize("NFKC")).join("") !== normal) {
+    const folded = clusters.map((c) => c.normalize("NFKC"));
+    if (folded.join("") !== normal) {
       b.put(normal, a, e);
       continue;
     }
     let p = a;
-    for (const c of clusters) {
-      const n = c.normalize("NFKC");
+    for (let k = 0; k < clusters.length; k++) {
+      const c = clusters[k] as string;
+      const n = folded[k] as string;
       if (n === c) b.keep(p, p + c.length);
       else b.put(n, p, p + c.length);
       p += c.length;
@@ -254,20 +287,34 @@ function letterCounts(s: string): { ascii: number; lookalike: number; other: num
 /**
  * Reads Latin look-alikes as Latin (a confusable skeleton), word by word, and only where that cannot turn ordinary
  * non-Latin text into nonsense: a word is read as Latin when every letter in it is ASCII or a look-alike, and either
- * it mixes in an ASCII letter ("іgnоrе" with Cyrillic і, о, е) or the text around it is Latin (fewer than one letter
- * in ten outside Latin and its look-alikes). Russian or Greek prose keeps its words; a word that has a letter without
- * a Latin look-alike is never touched. The result is idempotent: what is changed becomes ASCII, and the counts the
- * choice rests on do not change.
+ * it mixes in an ASCII letter ("іgnоrе" with Cyrillic і, о, е) or the text around it is Latin (its letters, counting
+ * the mixed words as Latin, are more ASCII than look-alike, and fewer than one in ten is neither). Russian or Greek
+ * prose keeps its words, and so does a Greek word on its own ("σου"); a word that has a letter without a Latin
+ * look-alike is never touched. The result is idempotent: what is changed becomes ASCII, and the counts the choice
+ * rests on are those the result has.
  */
 export function skeletonStage(inp: Mapped): Mapped {
   const t = inp.text;
   if (!LOOKALIKE_CLASS.test(t)) return inp;
-  const counts = letterCounts(t);
-  const latin = counts.other * 10 < counts.ascii + counts.lookalike + counts.other;
+  let ascii = 0;
+  let lookalike = 0;
+  let other = 0;
+  LETTERS.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = LETTERS.exec(t)) !== null) {
+    const w = letterCounts(m[0]);
+    // A mixed word is read as Latin whatever the text around it: count it as it will be.
+    if (w.other === 0 && w.ascii > 0) ascii += w.ascii + w.lookalike;
+    else {
+      ascii += w.ascii;
+      lookalike += w.lookalike;
+      other += w.other;
+    }
+  }
+  const latin = ascii > lookalike && other * 10 < ascii + lookalike + other;
   const b = new MappedBuilder(inp);
   LETTERS.lastIndex = 0;
   let last = 0;
-  let m: RegExpExecArray | null;
   while ((m = LETTERS.exec(t)) !== null) {
     const word = m[0];
     if (!LOOKALIKE_CLASS.test(word)) continue;

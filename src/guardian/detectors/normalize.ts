@@ -98,8 +98,8 @@ const SHORT = 128;
 /** Anything the checks above look at: outside ASCII, ESC, backspace, CR, `<`, `%`, `&`, `]` (one character class: the fastest scan). */
 const TRIGGER = /[^\t\n\x20-\x24\x27-\x3b\x3d-\x5c\x5e-\x7e]/;
 
-/** The Unicode stages alone, for the text of hidden spans. */
-function plainText(s: string): string {
+/** The Unicode stages alone (invisible characters, NFKC, skeleton): what the text of a hidden span is given as. */
+export function unicodeText(s: string): string {
   return skeletonStage(nfkcStage(invisibleStage(Mapped.identity(s), [], (x) => x))).text;
 }
 
@@ -112,10 +112,10 @@ function normalizeAt(value: string, depth: number, budget: { left: number }): No
   if (plain(value)) return identity(value);
   const hidden: HiddenSpan[] = [];
   let m = Mapped.identity(value);
-  m = terminalStage(m, hidden, plainText);
-  m = htmlStage(m, hidden, plainText);
-  markdownComments(m, hidden, plainText);
-  m = invisibleStage(m, hidden, plainText);
+  m = terminalStage(m, hidden, unicodeText);
+  m = htmlStage(m, hidden, unicodeText);
+  markdownComments(m, hidden, unicodeText);
+  m = invisibleStage(m, hidden, unicodeText);
   m = nfkcStage(m);
   m = skeletonStage(m);
   const decoded: DecodedLayer[] = [];
@@ -246,17 +246,21 @@ export function hiddenSpans(scan: NormalSource, sites: StringSite[]): SiteHidden
   return out;
 }
 
-/** Kinds of hiding that only serve to hide: text in them that reads as words is a finding of its own. */
-const CONCEALING: ReadonlySet<HiddenSpan["kind"]> = new Set(["tag_text", "variation_text", "ansi_concealed", "html_hidden"]);
+/**
+ * Kinds of hiding that only serve to hide: text in them that reads as words is a finding of its own. Hidden HTML is
+ * not one of them: pages hide menus, dialogs and templates all the time, so its text is judged by what it says (it is
+ * in the view the injection detector reads), not for being hidden.
+ */
+const CONCEALING: ReadonlySet<HiddenSpan["kind"]> = new Set(["tag_text", "variation_text", "ansi_concealed"]);
 /** Words: two runs of two or more letters. */
 const WORDS = /\p{L}{2,}[^\p{L}]+\p{L}{2,}/u;
 
 /**
  * `prompt_injection.hidden_text`: text a reader cannot see but a model reads — tag characters or variation
- * selectors that spell words, text concealed by terminal colours or SGR 8, text in an HTML element hidden by its
- * style or the `hidden` attribute — when it holds at least two words. The span is the hidden run in the original, so
- * a redaction cuts just it. Comments, erased terminal lines, zero-width and bidi characters are common in ordinary
- * text and are not findings by themselves (`hiddenSpans` has them for detectors that judge the text).
+ * selectors that spell words, text concealed by terminal colours, SGR 8 or a string sequence nobody sees — when it
+ * holds at least two words. The span is the hidden run in the original, so a redaction cuts just it. Hidden HTML
+ * elements, comments, erased terminal lines, zero-width and bidi characters are common in ordinary text and are not
+ * findings by themselves (`hiddenSpans` has them for detectors that judge the text).
  */
 export function detectHiddenText(scan: NormalSource, sites: StringSite[], type = "prompt_injection.hidden_text"): Detection[] {
   const out: Detection[] = [];
