@@ -1,4 +1,4 @@
-import { entropy } from "./exfiltration.js";
+import { entropy } from "./entropy.js";
 import { literalId, literalsOf } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
 

@@ -1,4 +1,8 @@
-import { detectSecrets, hostMatcher } from "./content.js";
+import { hostMatcher } from "./content.js";
+import { entropy } from "./entropy.js";
+import { detectSecrets } from "./secrets.js";
+
+export { entropy };
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -133,18 +137,6 @@ function decode(s: string): string {
   } catch {
     return s;
   }
-}
-
-/** Shannon entropy in bits per character. */
-export function entropy(s: string): number {
-  const counts = new Map<string, number>();
-  for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
-  let h = 0;
-  for (const n of counts.values()) {
-    const p = n / s.length;
-    h -= p * Math.log2(p);
-  }
-  return h;
 }
 
 /** A long run of encoded data: base64/base64url with mixed classes and high entropy, or hex longer than a digest. */
