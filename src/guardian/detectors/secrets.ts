@@ -181,14 +181,14 @@ const FORMATS: Format[] = [
   token("secrets.perplexity_key", ["pplx-"], "[A-Za-z0-9]{48}"),
   token("secrets.replicate_token", ["r8_"], "[A-Za-z0-9]{37}", END, { entropy: 3 }),
   // --- structural --------------------------------------------------------------------------------------------------
-  // PEM (PKCS#1, PKCS#8, SEC1 `EC`, encrypted), OpenSSH and PGP private keys: the header and a body of 40 base64
-  // characters or more (a documentation snippet with `...` is not a key), up to the footer or the end of the string.
-  // In JSON text (a service-account file) the newlines are `\n` escapes.
+  // PEM (PKCS#1, PKCS#8, SEC1 `EC`, encrypted), OpenSSH and PGP private keys: the header and a body of base64, up to
+  // the footer; or, cut off before any footer, 40 base64 characters or more. A documentation snippet with `...` for
+  // its body is not a key. In JSON text (a service-account file) the newlines are `\n` escapes.
   f(
     "secrets.private_key",
     ["-----BEGIN "],
-    String.raw`-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:\s|\\[rn])*(?:[A-Za-z-]{2,32}: ?[^\n\\]{0,128}(?:\r?\n|\\r?\\n)(?:\s|\\[rn])*){0,4}[A-Za-z0-9+/=]{40}(?:[A-Za-z0-9+/=\s]|\\[rn]){0,16384}?(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|(?![A-Za-z0-9+/=\s\\]))`,
-    { entropy: 0 },
+    String.raw`-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:\s|\\[rn])*(?:[A-Za-z-]{2,32}: ?[^\n\\]{0,128}(?:\r?\n|(?:\\r)?\\n)(?:\s|\\[rn])*){0,4}[A-Za-z0-9+/=]{8}(?:[A-Za-z0-9+/=]|\r?\n[ \t]{0,32}|(?:\\r)?\\n[ \t]{0,32}){0,16384}?(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|(?![A-Za-z0-9+/=\r\n\\]))`,
+    { entropy: 0, accept: (s) => s.includes("-----END") || s.replace(/\\[rn]|[^A-Za-z0-9+/=]/g, "").length >= 60 },
   ),
   token("secrets.jwt", ["eyJ"], "[A-Za-z0-9_-]{8,4096}\\.eyJ[A-Za-z0-9_-]{8,8192}\\.[A-Za-z0-9_-]{16,1024}", TOKEN_END, { accept: realJwt, entropy: 0 }),
   f("secrets.bearer_token", ["Bearer "], String.raw`Bearer[ ]{1,4}([A-Za-z0-9._~+/-]{24,4096}=*)(?![A-Za-z0-9._~+/=-])`, {
