@@ -292,7 +292,7 @@ const DEFAULT_PASSWORDS = new Set([
   "postgres", "postgresql", "root", "guest", "admin", "administrator", "password", "passwd", "pass", "secret", "changeme", "change_me",
   "example", "test", "testing", "mysql", "mariadb", "mongo", "mongodb", "rabbitmq", "redis", "mysecretpassword", "pgpassword",
   "dev", "development", "local", "localhost", "user", "default", "docker", "toor", "123456", "12345678", "letmein", "qwerty",
-  "sa", "oracle", "yourstrong(!)password", "yourstrong!passw0rd", "minioadmin", "keycloak", "airflow", "superset", "grafana",
+  "sa", "oracle", "foobared", "yourstrong(!)password", "yourstrong!passw0rd", "minioadmin", "keycloak", "airflow", "superset", "grafana",
 ]);
 
 /** Values that stand for a password rather than being one. */
