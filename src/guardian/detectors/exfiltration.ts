@@ -1,5 +1,6 @@
 import { hostMatcher } from "./content.js";
 import { entropy } from "./entropy.js";
+import { literalId, literalsOf } from "./literals.js";
 import { detectSecrets } from "./secrets.js";
 
 export { entropy };
@@ -433,6 +434,20 @@ const REQUEST_URL = /\bhttps?:\/\/[^\s"'<>`)\]}]{1,8192}/gi;
 /** A host name of three labels or more, standing alone (a `dig`/`nslookup` argument, a `host` parameter). */
 const HOST_NAME = /(?<![\w.@/:-])(?:[A-Za-z0-9_-]{1,63}\.){2,8}[A-Za-z]{2,24}(?![\w.-]|:\/\/|\()/g;
 
+/** Arguments that name a host, and commands that resolve or contact one: where a bare host name is a request. */
+const HOST_KEYS = /^(?:host|hostname|domain|server|target|address|fqdn|name_?server|lookup)$/i;
+const HOST_WORDS = ["dig", "nslookup", "host", "ping", "curl", "wget", "nc ", "ncat", "telnet", "ssh", "Resolve-DnsName", "getent"];
+const HOST_COMMANDS = new RegExp(`\\b(?:${HOST_WORDS.map((w) => w.trim()).join("|")})\\b`, "i");
+const HOST_WORD_IDS = HOST_WORDS.map(literalId);
+const URL_IDS = [literalId("://")];
+
+function hostContext(site: StringSite, words: boolean): boolean {
+  const key = site.path[site.path.length - 1];
+  return (typeof key === "string" && HOST_KEYS.test(key)) || (words && site.value.includes(".") && HOST_COMMANDS.test(site.value));
+}
+
+const requested = new WeakMap<StringSite[], Requested[]>();
+
 interface Requested {
   site: StringSite;
   url: string;
@@ -452,7 +467,14 @@ function requestedUrls(sites: StringSite[], message: Record<string, unknown>): R
   if (typeof method !== "string" || !("id" in message)) return [];
   const tool = TOOL_CALLS.has(method);
   if (!tool && !A2A_SENDS.has(method)) return [];
+  // The exfiltration and url_data detectors of one message ask for the same list.
+  const cached = requested.get(sites);
+  if (cached) return cached;
   const out: Requested[] = [];
+  requested.set(sites, out);
+  const lits = literalsOf(sites);
+  const urls = lits === null || lits.any(URL_IDS);
+  const words = lits === null || lits.any(HOST_WORD_IDS);
   for (const site of sites) {
     if (site.path[0] !== "params" || site.path.includes("_meta") || site.encoded !== undefined) continue;
     const v = site.value;
@@ -461,14 +483,14 @@ function requestedUrls(sites: StringSite[], message: Record<string, unknown>): R
       if ((key === "uri" || key === "url") && /^https?:\/\//i.test(v)) out.push({ site, url: v, start: 0, end: v.length, host: false });
       continue;
     }
-    if (v.includes("://")) {
+    if (urls && v.includes("://")) {
       REQUEST_URL.lastIndex = 0;
       for (let m; (m = REQUEST_URL.exec(v)) !== null; ) {
         const url = m[0].replace(/[.,;:!?]+$/, "");
         out.push({ site, url, start: m.index, end: m.index + url.length, host: false });
       }
     }
-    if (v.length <= 65536 && v.includes(".")) {
+    if (v.length <= 65536 && hostContext(site, words)) {
       HOST_NAME.lastIndex = 0;
       for (let m; (m = HOST_NAME.exec(v)) !== null; ) out.push({ site, url: m[0], start: m.index, end: m.index + m[0].length, host: true });
     }

@@ -35,6 +35,8 @@ export const DETECTOR_NAMES = [
   "url",
 ] as const;
 
+const PII: CompiledDetector = { key: "pii", run: (s) => detectPii(s.strings) };
+
 /** A detector as a rule names it, compiled once: a cache key and how to run it over a message. */
 export interface CompiledDetector {
   key: string;
@@ -68,7 +70,8 @@ export function compileDetector(spec: string | { url: UrlParams } | { exfiltrati
       return { key: spec, run: (s) => detectUrlData(s.strings, lists, s.message) };
     }
     case "pii_bulk":
-      return { key: spec, run: (s) => detectPiiBulk(s.strings) };
+      // The PII findings are the `pii` detector's, shared with the rules that log them.
+      return { key: spec, run: (s) => detectPiiBulk(s.strings, () => s.run(PII)) };
     case "pii":
       return { key: spec, run: (s) => detectPii(s.strings) };
     case "prompt_injection":
@@ -166,7 +169,7 @@ export class MessageScan {
     const e = encoded;
     return found.map((d) => {
       const length = e.get(d.path);
-      return length === undefined ? d : { ...d, start: 0, end: length, detail: d.detail ?? "in a file's decoded content" };
+      return length === undefined ? d : { ...d, start: 0, end: length, encoded: "base64" as const, detail: d.detail ?? "in a file's decoded content" };
     });
   }
 

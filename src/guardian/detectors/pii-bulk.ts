@@ -1,4 +1,5 @@
 import { detectPii } from "./content.js";
+import { literalsOf } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -36,9 +37,12 @@ const EXPIRY_KEY = /(?:^|_|-)(?:exp|expiry|expiration|exp_?date|expiry_?date|val
 const EXPIRY_VALUE = /^\s*(?:0?[1-9]|1[0-2]) ?[/-] ?(?:\d{2}|20\d{2})\s*$/;
 
 /** Bulk identity and payment data in one message (see above). */
-export function detectPiiBulk(sites: StringSite[]): Detection[] {
-  const pii = detectPii(sites);
-  const of = (type: string) => pii.filter((d) => d.type === type);
+export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () => detectPii(sites)): Detection[] {
+  // Nine digits at least (an SSN; a card or an IBAN has more): a short message with fewer holds none of them.
+  const lits = literalsOf(sites);
+  if (lits !== null && lits.digits < 9) return [];
+  const found = pii();
+  const of = (type: string) => found.filter((d) => d.type === type);
   const ssns = of("pii.ssn");
   const cards = of("pii.credit_card").filter((d) => !TEST_CARDS.has(digitsAt(sites, d)));
   const ibans = of("pii.iban");

@@ -23,6 +23,11 @@ export interface Detection {
   whole?: boolean;
   /** What the finding is about, for the decision's message (which tool changed, and how). */
   detail?: string;
+  /**
+   * The finding is in a file's decoded text and stands for the whole base64 payload at `path`: a redaction writes its
+   * replacement base64-encoded, so the payload stays valid base64 (clients check it) and decodes to the marker.
+   */
+  encoded?: "base64";
 }
 
 /**
