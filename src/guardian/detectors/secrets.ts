@@ -326,14 +326,14 @@ function connectionString(site: StringSite, at: number, found: Detection[]): voi
     if (user.length >= 20) found.push({ type: "secrets.connection_string", path: site.path, start: from, end: colon });
     return;
   }
-  if (password.length < 3 || PASSWORD_PLACEHOLDER.test(password) || PASSWORD_PLACEHOLDER.test(user) && password === user) return;
+  if (password.length < 4 || PASSWORD_PLACEHOLDER.test(password) || PASSWORD_PLACEHOLDER.test(user) && password === user) return;
   let plain = password;
   try {
     plain = decodeURIComponent(password);
   } catch {
     // kept as written
   }
-  if (DEFAULT_PASSWORDS.has(plain.toLowerCase()) || FILLER.test(plain) || /^(?:password|passw0rd|secret|changeme)\d{0,3}$/i.test(plain)) return;
+  if (DEFAULT_PASSWORDS.has(plain.toLowerCase()) || FILLER.test(plain) || /password|passwd|^(?:secret|changeme)\d{0,3}$/i.test(plain)) return;
   found.push({ type: "secrets.connection_string", path: site.path, start: colon + 1, end: lastAt });
 }
 
