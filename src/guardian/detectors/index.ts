@@ -11,7 +11,8 @@ import {
   type UrlParams,
 } from "./content.js";
 import { detectSecretAssignments } from "./assignments.js";
-import { compileExfiltrationParams, detectExfiltration, type ExfiltrationParams } from "./exfiltration.js";
+import { compileExfiltrationParams, detectExfiltration, detectUrlData, type ExfiltrationParams } from "./exfiltration.js";
+import { detectPiiBulk } from "./pii-bulk.js";
 import { detectCallToChangedTool, detectToolChanges, type NewPin, type PinScope, type PinStore } from "./pins.js";
 import { normalize, type NormalText } from "./normalize.js";
 import { collectStrings, joinStrings, type Detection, type StringSite } from "./scan.js";
@@ -22,7 +23,9 @@ export const DETECTOR_NAMES = [
   "secrets",
   "secret_assignment",
   "exfiltration",
+  "url_data",
   "pii",
+  "pii_bulk",
   ...PII_TYPES,
   "prompt_injection",
   "tool_poisoning",
@@ -32,17 +35,23 @@ export const DETECTOR_NAMES = [
   "url",
 ] as const;
 
+const PII: CompiledDetector = { key: "pii", run: (s) => detectPii(s.strings) };
+
 /** A detector as a rule names it, compiled once: a cache key and how to run it over a message. */
 export interface CompiledDetector {
   key: string;
   run(scan: MessageScan): Detection[];
 }
 
-export function compileDetector(spec: string | { url: UrlParams } | { exfiltration: ExfiltrationParams }): CompiledDetector | string {
+export function compileDetector(spec: string | { url: UrlParams } | { exfiltration: ExfiltrationParams } | { url_data: ExfiltrationParams }): CompiledDetector | string {
   if (typeof spec !== "string") {
     if ("exfiltration" in spec) {
-      const allow = compileExfiltrationParams(spec.exfiltration);
-      return { key: "exfiltration:" + JSON.stringify(spec.exfiltration), run: (s) => detectExfiltration(s.strings, allow) };
+      const lists = compileExfiltrationParams(spec.exfiltration);
+      return { key: "exfiltration:" + JSON.stringify(spec.exfiltration), run: (s) => detectExfiltration(s.strings, lists, s.message) };
+    }
+    if ("url_data" in spec) {
+      const lists = compileExfiltrationParams(spec.url_data);
+      return { key: "url_data:" + JSON.stringify(spec.url_data), run: (s) => detectUrlData(s.strings, lists, s.message) };
     }
     const lists = compileUrlParams(spec.url);
     return { key: "url:" + JSON.stringify(spec.url), run: (s) => detectUrls(s.strings, lists) };
@@ -53,9 +62,16 @@ export function compileDetector(spec: string | { url: UrlParams } | { exfiltrati
     case "secret_assignment":
       return { key: spec, run: (s) => detectSecretAssignments(s.strings) };
     case "exfiltration": {
-      const allow = compileExfiltrationParams({});
-      return { key: spec, run: (s) => detectExfiltration(s.strings, allow) };
+      const lists = compileExfiltrationParams({});
+      return { key: spec, run: (s) => detectExfiltration(s.strings, lists, s.message) };
     }
+    case "url_data": {
+      const lists = compileExfiltrationParams({});
+      return { key: spec, run: (s) => detectUrlData(s.strings, lists, s.message) };
+    }
+    case "pii_bulk":
+      // The PII findings are the `pii` detector's, shared with the rules that log them.
+      return { key: spec, run: (s) => detectPiiBulk(s.strings, () => s.run(PII)) };
     case "pii":
       return { key: spec, run: (s) => detectPii(s.strings) };
     case "prompt_injection":
@@ -138,10 +154,23 @@ export class MessageScan {
   run(detector: CompiledDetector): Detection[] {
     let found = this.results.get(detector.key);
     if (!found) {
-      found = detector.run(this);
+      found = this.onOriginal(detector.run(this));
       this.results.set(detector.key, found);
     }
     return found;
+  }
+
+  /** Findings in a file's decoded text stand for the whole encoded payload: the text a redaction can replace. */
+  private onOriginal(found: Detection[]): Detection[] {
+    if (found.length === 0) return found;
+    let encoded: Map<unknown, number> | undefined;
+    for (const site of this.sites ?? []) if (site.encoded !== undefined) (encoded ??= new Map()).set(site.path, site.encoded);
+    if (encoded === undefined) return found;
+    const e = encoded;
+    return found.map((d) => {
+      const length = e.get(d.path);
+      return length === undefined ? d : { ...d, start: 0, end: length, encoded: "base64" as const, detail: d.detail ?? "in a file's decoded content" };
+    });
   }
 
   /** Rug pulls: changed tools in a tools/list result, or a call to a tool whose change is not approved yet. */
