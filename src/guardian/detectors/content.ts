@@ -111,8 +111,10 @@ class CompiledPattern {
   constructor(p: Pattern) {
     const ci = p.re.flags.includes("i");
     this.type = p.type;
-    this.re = p.re;
     this.group = p.group ?? 0;
+    // A group's own span comes from the match's indices (`d`): searching the match for the group's text would find an
+    // earlier copy of it (`postgres://u:u@…` has the password twice).
+    this.re = this.group > 0 && !p.re.flags.includes("d") ? new RegExp(p.re.source, p.re.flags + "d") : p.re;
     this.accept = p.accept ?? null;
     this.needles = p.needs ? p.needs.map((n) => needle(n, ci)) : null;
     this.needIds = p.needs ? p.needs.map(literalId) : null;
@@ -123,7 +125,7 @@ class CompiledPattern {
       : anchors
         ? null
         : new RegExp(p.re.source, p.re.flags.replace("g", ""));
-    this.at = sticky(p.re);
+    this.at = sticky(this.re);
     this.starts = p.starts ?? null;
     this.anchor = null;
     if (p.anchor) {
@@ -190,11 +192,12 @@ function shortText(sites: StringSite[]): string | null {
   return lastJoined;
 }
 
-/** Records a match of `p` (or its group) unless `accept` turns it down. */
+/** Records a match of `p` (or its group, exactly where the group matched) unless `accept` turns it down. */
 function record(site: StringSite, p: CompiledPattern, m: RegExpExecArray, out: Detection[]): void {
-  const text = m[p.group] ?? m[0];
+  const span = p.group ? m.indices?.[p.group] : undefined;
+  const text = span ? (m[p.group] as string) : m[0];
   if (p.accept !== null && !p.accept(text)) return;
-  const start = m.index + (p.group ? m[0].indexOf(text) : 0);
+  const start = span ? span[0] : m.index;
   out.push({ type: p.type, path: site.path, start, end: start + text.length });
 }
 
