@@ -61,7 +61,7 @@ export function commandName(word: string): string {
 
 /** Whether a line may hold anything judged here: one pass over its words. */
 function worthParsing(text: string): boolean {
-  if (/[A-Za-z0-9][\\'"]|\$'|\$\{|\/dev\/(?:tcp|udp)|:\(\)|[A-Za-z]:\\/.test(text)) return true;
+  if (/[A-Za-z0-9][\\'"]|\$'|\$\{|\/dev\/(?:tcp|udp|sd|hd|nvme|xvd|vd|disk|mmcblk|rdisk)|_history\b|:\(\)|[A-Za-z]:\\/.test(text)) return true;
   const words = text.match(/[A-Za-z0-9_.+-]+/g);
   if (!words) return false;
   for (const w of words) {
@@ -134,10 +134,17 @@ function shellPayload(args: Word[]): Word | null {
 function interpreterCode(name: string, args: Word[]): Word | null {
   const flags = name === "php" ? ["-r"] : name === "python" ? ["-c"] : name === "lua" ? ["-e"] : ["-e", "-E", "-p", "--eval", "--print"];
   for (let i = 0; i < args.length; i++) {
-    const t = (args[i] as Word).text;
+    const w = args[i] as Word;
+    const t = w.text;
     if (flags.includes(t)) return args[i + 1] ?? null;
     // perl -le '…', python -Sc '…'
-    if (/^-[a-zA-Z]+$/.test(t) && flags.some((f) => f.length === 2 && t.endsWith(f[1] as string))) return args[i + 1] ?? null;
+    if (/^-[a-zA-Z]+$/.test(t)) {
+      if (flags.some((f) => f.length === 2 && t.endsWith(f[1] as string))) return args[i + 1] ?? null;
+      continue;
+    }
+    // ruby -e'…', python -c'…': the code joined to its flag.
+    const joined = flags.find((f) => f.length === 2 && t.startsWith(f));
+    if (joined) return { ...w, text: t.slice(2) };
     if (!isOption(t)) return null;
   }
   return null;
@@ -416,6 +423,8 @@ interface Context {
 }
 
 const MAX_DEPTH = 3;
+/** Findings kept per command line: one is enough to refuse it; a few say why. */
+const MAX_FINDINGS = 32;
 const MAX_PARSES = 8;
 
 /** Whether a script (or anything run inside it) has a stage matching `test`. */
@@ -453,6 +462,7 @@ function judgePipeline(
   seenSub: Set<Script>,
 ): void {
   const add = (type: string, detail: string, start = p.start, end = p.end) => {
+    if (out.length >= MAX_FINDINGS) return;
     const at = map(start, end);
     if (!out.some((f) => f.type === type && f.start === at.start && f.end === at.end)) out.push({ type, detail, ...at });
   };
@@ -524,6 +534,16 @@ function judgePipeline(
       } else {
         const hit = judgeCode(x.word.text, x.kind === "powershell");
         if (hit) add(hit.type, hit.detail, x.word.start, x.word.end);
+        else if (x.kind === "code" && ctx.depth < MAX_DEPTH && CODE.shell.test(x.word.text)) {
+          // `os.system("curl … | sh")`, `child_process.exec("nc -e …")`: the command lines the code hands a shell.
+          for (const line of quoted(x.word.text)) {
+            if (ctx.parses >= MAX_PARSES) break;
+            ctx.parses++;
+            const inner: CommandFinding[] = [];
+            judgeText(line, { depth: ctx.depth + 1, parses: ctx.parses }, inner);
+            for (const f of inner) add(f.type, f.detail, x.word.start, x.word.end);
+          }
+        }
       }
     }
     // What runs inside words and assignments is judged as scripts of its own.
@@ -539,6 +559,21 @@ function judgePipeline(
     }
   });
   if (shell >= 0 && network >= 0) add("dangerous_command.reverse_shell", `${resolved[shell]?.name} is piped to and from ${resolved[network]?.name}`);
+}
+
+/** The string literals of a piece of code (at most a few, each bounded), quotes taken off. */
+function quoted(code: string): string[] {
+  const out: string[] = [];
+  const c = code.length > MAX_CODE ? code.slice(0, MAX_CODE) : code;
+  for (let i = 0; i < c.length && out.length < 8; i++) {
+    const q = c[i];
+    if (q !== '"' && q !== "'" && q !== "`") continue;
+    let j = i + 1;
+    while (j < c.length && c[j] !== q) j += c[j] === "\\" ? 2 : 1;
+    if (j - i > 4) out.push(c.slice(i + 1, j));
+    i = j;
+  }
+  return out;
 }
 
 const baseName = (p: string) => p.slice(Math.max(p.lastIndexOf("/"), p.lastIndexOf("\\")) + 1);
@@ -582,7 +617,7 @@ const SEGMENT = MAX_PARSED;
 
 function judgeText(text: string, ctx: Context, out: CommandFinding[]): void {
   if (text.length > SEGMENT) {
-    for (let start = 0; start < text.length; ) {
+    for (let start = 0; start < text.length && out.length < MAX_FINDINGS; ) {
       let end = Math.min(text.length, start + SEGMENT);
       if (end < text.length) {
         const cut = Math.max(text.lastIndexOf("\n", end), text.lastIndexOf(";", end));

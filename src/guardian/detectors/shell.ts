@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { Language, Parser, type Node } from "web-tree-sitter";
+import { Language, Parser, type Tree } from "web-tree-sitter";
 
 /*
  * Shell command lines as the command detector reads them: statements, pipelines, commands with their words and
@@ -64,7 +64,7 @@ export interface Script {
 export const MAX_PARSED = 4096;
 /** The parser reports progress every 100 operations or so; past this many reports the line goes to the tokenizer. */
 const MAX_PROGRESS_REPORTS = 64;
-/** Nodes visited per line: a bound on the walk whatever the tree. */
+/** Nodes copied per line: a bound on the walk whatever the tree (a line with more is read by the tokenizer). */
 const MAX_NODES = 4000;
 /** Words kept per line by the tokenizer. */
 const MAX_TOKENS = 4000;
@@ -80,13 +80,18 @@ export function parseShell(text: string): Script & { errors: boolean } {
       let reports = 0;
       const tree = parser.parse((i) => (i < text.length ? text.slice(i, i + 1024) : ""), null, { progressCallback: () => ++reports > MAX_PROGRESS_REPORTS });
       if (tree) {
+        let root: Node | null;
+        let errors: boolean;
         try {
-          const root = tree.rootNode;
-          const walk = new Walk(text);
-          const script = walk.script(root);
-          if (!walk.exhausted) return { ...script, errors: root.hasError };
+          root = plain(tree);
+          errors = tree.rootNode.hasError;
         } finally {
           tree.delete();
+        }
+        if (root) {
+          const walk = new Walk(text);
+          const script = walk.script(root);
+          if (!walk.exhausted) return { ...script, errors };
         }
       }
     } catch {
@@ -96,15 +101,62 @@ export function parseShell(text: string): Script & { errors: boolean } {
   return { ...tokenize(text, 0, 0), errors: false };
 }
 
-/** From tree-sitter's nodes to the shapes above, within a node budget. */
+/** A syntax node copied out of the parser's memory: reading nodes through the WebAssembly API one call at a time costs more than the parse. */
+interface Node {
+  type: string;
+  isNamed: boolean;
+  start: number;
+  end: number;
+  field: string | null;
+  children: Node[];
+}
+
+/** The whole tree in one walk of a cursor, or null past MAX_NODES. */
+function plain(tree: Tree): Node | null {
+  const c = tree.walk();
+  try {
+    const make = (): Node => ({ type: c.nodeType, isNamed: c.nodeIsNamed, start: c.startIndex, end: c.endIndex, field: c.currentFieldName, children: [] });
+    const root = make();
+    const parents = [root];
+    let count = 0;
+    if (c.gotoFirstChild()) {
+      outer: for (;;) {
+        if (++count > MAX_NODES) return null;
+        const n = make();
+        (parents[parents.length - 1] as Node).children.push(n);
+        if (c.gotoFirstChild()) {
+          parents.push(n);
+          continue;
+        }
+        for (;;) {
+          if (c.gotoNextSibling()) break;
+          if (parents.length === 1) break outer;
+          c.gotoParent();
+          parents.pop();
+        }
+      }
+    }
+    return root;
+  } finally {
+    c.delete();
+  }
+}
+
+const named = (n: Node) => n.children.filter((c) => c.isNamed);
+
+/** From the syntax tree to the shapes above, within a node budget. */
 class Walk {
   private visited = 0;
   exhausted = false;
   constructor(private readonly text: string) {}
 
   private visit(): boolean {
-    if (++this.visited > MAX_NODES) this.exhausted = true;
+    if (++this.visited > MAX_NODES * 4) this.exhausted = true;
     return !this.exhausted;
+  }
+
+  private src(n: Node): string {
+    return this.text.slice(n.start, n.end);
   }
 
   script(node: Node): Script {
@@ -119,8 +171,8 @@ class Walk {
     switch (node.type) {
       case "pipeline": {
         const commands: Command[] = [];
-        for (const c of node.namedChildren) if (c) this.stage(c, commands, out);
-        if (commands.length > 0) out.push({ commands, start: node.startIndex, end: node.endIndex });
+        for (const c of named(node)) this.stage(c, commands, out);
+        if (commands.length > 0) out.push({ commands, start: node.start, end: node.end });
         return;
       }
       case "command":
@@ -130,7 +182,7 @@ class Walk {
       case "test_command": {
         const commands: Command[] = [];
         this.stage(node, commands, out);
-        if (commands.length > 0) out.push({ commands, start: node.startIndex, end: node.endIndex });
+        if (commands.length > 0) out.push({ commands, start: node.start, end: node.end });
         return;
       }
       case "variable_assignment":
@@ -138,11 +190,11 @@ class Walk {
         // `x=$(curl …)`: no command of its own, but the scripts in its value run.
         const subs: Script[] = [];
         this.substitutions(node, subs);
-        if (subs.length > 0) out.push({ commands: [{ words: [], redirects: [], assigned: subs, start: node.startIndex, end: node.endIndex }], start: node.startIndex, end: node.endIndex });
+        if (subs.length > 0) out.push({ commands: [{ words: [], redirects: [], assigned: subs, start: node.start, end: node.end }], start: node.start, end: node.end });
         return;
       }
       default:
-        for (const c of node.namedChildren) if (c) this.statements(c, out);
+        for (const c of named(node)) this.statements(c, out);
     }
   }
 
@@ -151,36 +203,31 @@ class Walk {
     if (!this.visit()) return;
     switch (node.type) {
       case "command":
-        commands.push(this.command(node));
+        commands.push(this.command(node, commands, out));
         return;
       case "declaration_command":
       case "unset_command":
       case "test_command": {
         const words: Word[] = [];
-        for (const c of node.children) if (c) words.push(this.word(c));
-        commands.push({ words, redirects: [], start: node.startIndex, end: node.endIndex });
+        for (const c of node.children) words.push(this.word(c));
+        commands.push({ words, redirects: [], start: node.start, end: node.end });
         return;
       }
       case "redirected_statement": {
-        const body = node.childForFieldName("body");
+        const body = node.children.find((c) => c.field === "body") ?? null;
         const redirects: Redirect[] = [];
         const after: Node[] = [];
-        for (const c of node.namedChildren) {
-          if (!c || (body !== null && c.equals(body))) continue;
-          this.redirect(c, redirects, after);
-        }
+        for (const c of named(node)) if (c !== body) this.redirect(c, redirects, after);
         const before = commands.length;
         if (body) {
-          if (body.type === "pipeline" || body.type === "list" || body.type === "command" || body.type === "redirected_statement") {
-            if (body.type === "command" || body.type === "redirected_statement") this.stage(body, commands, out);
-            else {
-              // The grammar hangs a redirection after `a | b` or `a && b` on the whole: it belongs to the last command.
-              const inner: Pipeline[] = [];
-              this.statements(body, inner);
-              const last = inner.pop();
-              out.push(...inner);
-              if (last) commands.push(...last.commands);
-            }
+          if (body.type === "command" || body.type === "redirected_statement") this.stage(body, commands, out);
+          else if (body.type === "pipeline" || body.type === "list") {
+            // The grammar hangs a redirection after `a | b` or `a && b` on the whole: it belongs to the last command.
+            const inner: Pipeline[] = [];
+            this.statements(body, inner);
+            const last = inner.pop();
+            out.push(...inner);
+            if (last) commands.push(...last.commands);
           } else {
             const inner: Pipeline[] = [];
             this.statements(body, inner);
@@ -191,13 +238,8 @@ class Walk {
         }
         const last = commands[commands.length - 1];
         if (last && commands.length > before) last.redirects.push(...redirects);
-        else if (redirects.length > 0) commands.push({ words: [], redirects, start: node.startIndex, end: node.endIndex });
-        // `cat <<EOF | sh`: the grammar puts `| sh` inside the here-document's redirection.
-        for (const p of after) {
-          if (p.type === "pipeline") {
-            for (const c of p.namedChildren) if (c) this.stage(c, commands, out);
-          } else this.stage(p, commands, out);
-        }
+        else if (redirects.length > 0) commands.push({ words: [], redirects, start: node.start, end: node.end });
+        this.continued(after, commands, out);
         return;
       }
       default: {
@@ -211,13 +253,21 @@ class Walk {
     }
   }
 
-  private command(node: Node): Command {
+  /** `cat <<EOF | sh`: the grammar puts `| sh` inside the here-document's redirection; it continues the pipeline. */
+  private continued(after: Node[], commands: Command[], out: Pipeline[]): void {
+    for (const p of after) {
+      if (p.type === "pipeline") {
+        for (const c of named(p)) this.stage(c, commands, out);
+      } else this.stage(p, commands, out);
+    }
+  }
+
+  private command(node: Node, commands: Command[], out: Pipeline[]): Command {
     const words: Word[] = [];
     const redirects: Redirect[] = [];
     const after: Node[] = [];
     const assigned: Script[] = [];
-    for (const c of node.namedChildren) {
-      if (!c) continue;
+    for (const c of named(node)) {
       if (c.type === "variable_assignment") {
         // `FOO=bar cmd`: the assignment is not a word of the command, but what runs in it does.
         this.substitutions(c, assigned);
@@ -228,14 +278,19 @@ class Walk {
         continue;
       }
       if (c.type === "command_name") {
-        const name = c.namedChildren[0];
-        words.push(name ? this.word(name) : this.word(c));
+        const name = named(c)[0];
+        words.push(this.word(name ?? c));
         continue;
       }
       words.push(this.word(c));
     }
-    const cmd: Command = { words, redirects, start: node.startIndex, end: node.endIndex };
+    const cmd: Command = { words, redirects, start: node.start, end: node.end };
     if (assigned.length > 0) cmd.assigned = assigned;
+    if (after.length > 0) {
+      commands.push(cmd);
+      this.continued(after, commands, out);
+      return commands.pop() as Command;
+    }
     return cmd;
   }
 
@@ -245,19 +300,17 @@ class Walk {
     let target: Word | null = null;
     let body: string | undefined;
     for (const c of node.children) {
-      if (!c) continue;
       if (!c.isNamed) {
         if (op === "") op = c.type;
         continue;
       }
       switch (c.type) {
         case "file_descriptor":
-          break;
         case "heredoc_start":
         case "heredoc_end":
           break;
         case "heredoc_body":
-          body = c.text;
+          body = this.src(c);
           break;
         case "pipeline":
         case "command":
@@ -267,7 +320,6 @@ class Walk {
           break;
         default:
           if (target === null) target = this.word(c);
-          else if (node.type === "herestring_redirect") target = null;
       }
     }
     if (node.type === "herestring_redirect" && target) body = target.text;
@@ -278,7 +330,7 @@ class Walk {
   word(node: Node): Word {
     const subs: Script[] = [];
     const text = this.wordText(node, subs);
-    const w: Word = { text, start: node.startIndex, end: node.endIndex, subs };
+    const w: Word = { text, start: node.start, end: node.end, subs };
     if (node.type === "process_substitution") w.file = true;
     return w;
   }
@@ -287,39 +339,38 @@ class Walk {
     if (!this.visit()) return "";
     switch (node.type) {
       case "word":
-        return unescapeWord(node.text);
+        return unescapeWord(this.src(node));
       case "raw_string":
-        return node.text.slice(1, -1);
+        return this.src(node).slice(1, -1);
       case "ansi_c_string":
-        return ansiC(node.text.slice(2, -1));
+        return ansiC(this.src(node).slice(2, -1));
       case "string": {
         let s = "";
         for (const c of node.children) {
-          if (!c || !c.isNamed) continue;
-          s += c.type === "string_content" ? unescapeDouble(c.text) : this.wordText(c, subs);
+          if (!c.isNamed) continue;
+          s += c.type === "string_content" ? unescapeDouble(this.src(c)) : this.wordText(c, subs);
         }
         return s;
       }
       case "concatenation": {
         let s = "";
-        for (const c of node.children) if (c) s += c.isNamed ? this.wordText(c, subs) : c.text;
+        for (const c of node.children) s += c.isNamed ? this.wordText(c, subs) : this.src(c);
         return s;
       }
       case "command_substitution":
       case "process_substitution":
         subs.push(this.script(node));
-        return node.text;
+        return this.src(node);
       default:
         this.substitutions(node, subs);
-        return node.text;
+        return this.src(node);
     }
   }
 
   /** The scripts inside a node that is not itself a word (an expansion, an assignment's value). */
   private substitutions(node: Node, subs: Script[]): void {
     if (!this.visit()) return;
-    for (const c of node.namedChildren) {
-      if (!c) continue;
+    for (const c of named(node)) {
       if (c.type === "command_substitution" || c.type === "process_substitution") subs.push(this.script(c));
       else this.substitutions(c, subs);
     }
