@@ -28,7 +28,7 @@ export type SchemaOf = (tool: string) => unknown;
 /** Lower case, without `_`, `-`, `.` and spaces: `file_path`, `filePath` and `file-path` are one name. */
 const key = (name: string) => name.toLowerCase().replace(/[-_. ]/g, "");
 
-const PATH_NAMES = new Set(["path", "paths", "file", "files", "filename", "filenames", "filepath", "filepaths", "source", "sources", "src", "destination", "dest", "dst", "dir", "dirs", "directory", "directories", "folder", "folders", "cwd", "workdir", "workingdirectory", "root", "roots", "socket", "location", "target", "targetpath", "newpath", "oldpath", "output", "input", "repo", "repository", "includepath", "configfile", "keyfile", "identityfile"]);
+const PATH_NAMES = new Set(["path", "paths", "file", "files", "filename", "filenames", "filepath", "filepaths", "source", "sources", "src", "destination", "dest", "dst", "dir", "dirs", "directory", "directories", "folder", "folders", "cwd", "workdir", "workingdirectory", "root", "roots", "socket", "location", "target", "targetpath", "newpath", "oldpath", "output", "repo", "repository", "includepath", "configfile", "keyfile", "identityfile"]);
 /** Name endings that make an argument a path: `repo_path`, `output_file`, `working_dir`, `config_dir`. */
 const PATH_ENDINGS = ["path", "paths", "file", "files", "filename", "dir", "directory", "folder"];
 const URL_NAMES = new Set(["url", "urls", "uri", "uris", "href", "link", "endpoint", "webhook", "webhookurl", "address", "resource", "resourceuri"]);
@@ -97,7 +97,7 @@ function schemaRole(schema: unknown, name: string): SiteRole | null {
   const format = typeof prop.format === "string" ? prop.format : typeof prop.items?.format === "string" ? prop.items.format : "";
   if (/^(?:uri|uri-reference|iri|iri-reference)$/.test(format)) return "url";
   const desc = typeof prop.description === "string" ? prop.description : typeof prop.items?.description === "string" ? prop.items.description : "";
-  if (/\b(?:path|paths|file ?name|directory|folder)\b/i.test(desc.slice(0, 300))) return "path";
+  if (/\b(?:path|paths|file|files|file ?name|directory|folder)\b/i.test(desc.slice(0, 300))) return "path";
   return null;
 }
 
