@@ -57,16 +57,48 @@ function nameWords(tool: string): string[] {
 const COMMAND_TOOL_WORDS = new Set(["run", "exec", "execute", "shell", "bash", "sh", "zsh", "terminal", "cmd", "command", "commands", "console", "powershell", "pwsh", "process", "spawn", "script", "ssh", "repl", "tmux", "subprocess", "cli"]);
 const FILE_TOOL_WORDS = new Set(["file", "files", "read", "write", "open", "edit", "cat", "view", "dir", "directory", "ls", "list", "fs", "path", "upload", "download", "copy", "move", "rename", "delete", "remove", "create", "append", "save", "load", "tree", "stat", "tail", "head", "glob", "search", "find", "grep", "mkdir", "touch", "resource", "resources", "document", "attachment"]);
 
+/** What a tool's name says it does, remembered per name (a bounded table: names come from the wire). */
+const toolKinds = new Map<string, { command: boolean; file: boolean }>();
+function toolKind(tool: string): { command: boolean; file: boolean } {
+  let k = toolKinds.get(tool);
+  if (!k) {
+    const words = nameWords(tool);
+    k = { command: words.some((w) => COMMAND_TOOL_WORDS.has(w)), file: words.some((w) => FILE_TOOL_WORDS.has(w)) };
+    if (toolKinds.size >= 1024) toolKinds.clear();
+    toolKinds.set(tool, k);
+  }
+  return k;
+}
+
 export function isCommandTool(tool: string): boolean {
-  return nameWords(tool).some((w) => COMMAND_TOOL_WORDS.has(w));
+  return toolKind(tool).command;
 }
 
 function isFileTool(tool: string): boolean {
-  return nameWords(tool).some((w) => FILE_TOOL_WORDS.has(w));
+  return toolKind(tool).file;
 }
+
+/** Roles by tool and argument name, remembered (bounded, like the tool names). */
+const argRoles = new Map<string, Map<string, SiteRole>>();
 
 /** The role of an argument by its name (the nearest named key), in a call to `tool`. */
 export function argumentRole(name: string, tool: string): SiteRole {
+  let byName = argRoles.get(tool);
+  if (!byName) {
+    if (argRoles.size >= 1024) argRoles.clear();
+    byName = new Map();
+    argRoles.set(tool, byName);
+  }
+  let role = byName.get(name);
+  if (role === undefined) {
+    role = roleByName(name, tool);
+    if (byName.size >= 1024) byName.clear();
+    byName.set(name, role);
+  }
+  return role;
+}
+
+function roleByName(name: string, tool: string): SiteRole {
   const k = key(name);
   if (COMMAND_NAMES.has(k)) return "command";
   if (isCommandTool(tool) && COMMAND_TOOL_ARGS.has(k)) return "command";
@@ -81,10 +113,10 @@ export function argumentRole(name: string, tool: string): SiteRole {
  * An argument whose name says nothing is read as a path when its value is one (`{"socket": "/var/run/docker.sock"}`).
  */
 export function looksLikePath(value: string): boolean {
-  if (value.length < 2 || value.length > 4096 || /[\s"'<>|;`]/.test(value.trim())) return false;
-  const v = value.trim();
-  return /^(?:~|\$HOME\b|\$\{HOME\}|%USERPROFILE%|\.{1,2}[/\\]|\/|[A-Za-z]:[/\\]|\\\\|file:)/i.test(v) || /^\.[A-Za-z0-9_-]+(?:[/\\]|$)/.test(v);
+  return value.length >= 2 && value.length <= 4096 && PATH_START.test(value) && !/[\s"'<>|;`]/.test(value.trim());
 }
+
+const PATH_START = /^\s*(?:~|\$HOME\b|\$\{HOME\}|%USERPROFILE%|\.{1,2}[/\\]|\/|[A-Za-z]:[/\\]|\\\\|file:|\.[A-Za-z0-9_-]+(?:[/\\]|\s*$))/i;
 
 /** What a schema says of one property: a URI format, or a description that calls it a path or a file. */
 function schemaRole(schema: unknown, name: string): SiteRole | null {
@@ -107,12 +139,15 @@ function nearestName(path: JsonPath, from: number): string | null {
   return null;
 }
 
+/** A site with its role, built field by field (an object spread here costs microseconds per string). */
+const roled = (site: StringSite, role: SiteRole): RoledSite => ({ path: site.path, value: site.value, role });
+
 function callArg(site: StringSite, tool: string, top: string | null, name: string | null, schemaOf: SchemaOf | undefined): RoledSite {
   let role: SiteRole = name === null ? "other" : argumentRole(name, tool);
   if (role === "other" && top !== null && schemaOf) role = schemaRole(schemaOf(tool), top) ?? "other";
   // A value that is itself a path is one; so is a one-token value of a tool that works on files.
-  if (role === "other" && (looksLikePath(site.value) || (isFileTool(tool) && /^\S+$/.test(site.value)))) role = "path";
-  return { ...site, role, tool };
+  if (role === "other" && (looksLikePath(site.value) || (isFileTool(tool) && site.value.length <= 4096 && /^\S+$/.test(site.value)))) role = "path";
+  return { path: site.path, value: site.value, role, tool };
 }
 
 /**
@@ -129,20 +164,20 @@ export function siteRoles(message: Record<string, unknown>, sites: readonly Stri
   const inputs = call && Array.isArray(call.inputs) ? call.inputs.map((i: unknown) => (i !== null && typeof i === "object" && typeof (i as { name?: unknown }).name === "string" ? (i as { name: string }).name : null)) : null;
   return sites.map((site): RoledSite => {
     const p = site.path;
-    if (p[0] !== "params") return { ...site, role: "content" };
+    if (p[0] !== "params") return roled(site, "content");
     if ((method === "tools/call" || steps) && tool !== null) {
       if (p[1] === "arguments") return callArg(site, tool, typeof p[2] === "string" ? p[2] : null, nearestName(p, 2), schemaOf);
       if (inputs && p[1] === "toolCallRequest" && p[2] === "inputs" && typeof p[3] === "number" && p[4] === "value") {
         const name = inputs[p[3]] ?? null;
         return callArg(site, tool, name, p.length > 5 ? (nearestName(p, 5) ?? name) : name, schemaOf);
       }
-      if (p.length === 2 && p[1] === "name") return { ...site, role: "other" };
+      if (p.length === 2 && p[1] === "name") return roled(site, "other");
     }
-    if (method === "resources/read" && p[1] === "uri") return { ...site, role: "url" };
+    if (method === "resources/read" && p[1] === "uri") return roled(site, "url");
     const last = nearestName(p, 1);
     // An A2A file part: `{ kind: "file", file: { uri, name, mimeType } }`.
-    if (last === "uri" && p.includes("file")) return { ...site, role: "url" };
-    if (p.includes("parts") || p.includes("messages") || p.includes("history") || p.includes("artifacts")) return { ...site, role: "content" };
-    return { ...site, role: last !== null && CONTENT_NAMES.has(key(last)) ? "content" : "other" };
+    if (last === "uri" && p.includes("file")) return roled(site, "url");
+    if (p.includes("parts") || p.includes("messages") || p.includes("history") || p.includes("artifacts")) return roled(site, "content");
+    return roled(site, last !== null && CONTENT_NAMES.has(key(last)) ? "content" : "other");
   });
 }
