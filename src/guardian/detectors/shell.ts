@@ -75,6 +75,19 @@ const MAX_TOKENS = 4000;
  * read it with the tokenizer too.
  */
 export function parseShell(text: string): Script & { errors: boolean } {
+  let script = parsed.get(text);
+  if (!script) {
+    script = parseOnce(text);
+    // The two detectors that read command lines (commands, paths) read the same ones: each is parsed once.
+    if (parsed.size >= 16) parsed.delete(parsed.keys().next().value as string);
+    parsed.set(text, script);
+  }
+  return script;
+}
+
+const parsed = new Map<string, Script & { errors: boolean }>();
+
+function parseOnce(text: string): Script & { errors: boolean } {
   if (text.length <= MAX_PARSED) {
     try {
       let reports = 0;
