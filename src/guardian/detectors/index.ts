@@ -1,19 +1,11 @@
-import {
-  compileUrlParams,
-  detectDangerousCommand,
-  detectPii,
-  detectPromptInjection,
-  detectSecrets,
-  detectSensitivePath,
-  detectToolPoisoning,
-  detectUrls,
-  PII_TYPES,
-  type UrlParams,
-} from "./content.js";
+import { compileUrlParams, detectPii, detectPromptInjection, detectSecrets, detectToolPoisoning, detectUrls, PII_TYPES, type UrlParams } from "./content.js";
+import { judgeCommandLine } from "./commands.js";
+import { detectSensitivePath, mayHoldSensitivePath } from "./paths.js";
+import { siteRoles, type RoledSite } from "./sites.js";
 import { detectSecretAssignments } from "./assignments.js";
 import { compileExfiltrationParams, detectExfiltration, detectUrlData, type ExfiltrationParams } from "./exfiltration.js";
 import { detectPiiBulk } from "./pii-bulk.js";
-import { detectCallToChangedTool, detectToolChanges, type NewPin, type PinScope, type PinStore } from "./pins.js";
+import { detectCallToChangedTool, detectToolChanges, pinsFor, type NewPin, type PinScope, type PinStore } from "./pins.js";
 import { normalize, type NormalText } from "./normalize.js";
 import { collectStrings, joinStrings, type Detection, type StringSite } from "./scan.js";
 
@@ -81,15 +73,25 @@ export function compileDetector(spec: string | { url: UrlParams } | { exfiltrati
     case "tool_changed":
       return { key: spec, run: (s) => s.toolChanges().detections };
     case "sensitive_path":
-      return { key: spec, run: (s) => detectSensitivePath(s.strings) };
+      return { key: spec, run: (s) => (mayHoldSensitivePath(s.strings) ? detectSensitivePath(s.roles, false) : []) };
     case "dangerous_command":
-      return { key: spec, run: (s) => detectDangerousCommand(s.strings) };
+      return { key: spec, run: (s) => detectDangerousCommand(s.roles) };
     case "url":
       return "the url detector needs its lists: { url: { deny: [...], allow: [...] } }";
     default:
       if ((PII_TYPES as string[]).includes(spec)) return { key: spec, run: (s) => detectPii(s.strings, spec) };
       return `unknown detector "${spec}" (known: ${DETECTOR_NAMES.join(", ")})`;
   }
+}
+
+/** Dangerous command lines, judged by their grammar, where a tool runs one (`command` sites only: commands.ts). */
+export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[] {
+  const out: Detection[] = [];
+  for (const site of sites) {
+    if (site.role !== "command") continue;
+    for (const f of judgeCommandLine(site.value)) out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: f.detail });
+  }
+  return out;
 }
 
 /**
@@ -115,6 +117,22 @@ export class MessageScan {
   get strings(): StringSite[] {
     this.sites ??= collectStrings(this.message);
     return this.sites;
+  }
+
+  /**
+   * Each string with its role (sites.ts): a path a tool opens, a command it runs, a URL, content, or other. A tool's
+   * input schema, when its definition is pinned, refines the roles of arguments whose names say nothing.
+   */
+  get roles(): RoledSite[] {
+    this.roled ??= siteRoles(this.message, this.strings, this.pins ? (tool) => this.schemaOf(tool) : undefined);
+    return this.roled;
+  }
+
+  private roled: RoledSite[] | undefined;
+
+  private schemaOf(tool: string): unknown {
+    const pins = this.pins as PinStore;
+    return pins.get(pinsFor(pins, this.scope).at, tool)?.definition?.inputSchema;
   }
 
   /** All the message's text, as `text` in rules: the same strings the detectors scan. */

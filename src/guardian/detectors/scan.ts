@@ -82,9 +82,13 @@ export function joinStrings(message: Record<string, unknown>, roots: string[] = 
   return parts.join("\n");
 }
 
-/** Runs a global regex over every string, recording each match (or its `group`) as a detection of `type`. */
-export function findAll(sites: StringSite[], re: RegExp, type: string | ((m: RegExpExecArray) => string | null), group = 0): Detection[] {
+/**
+ * Runs a global regex over every string, recording each match (or its `group`, exactly where the group matched: the
+ * match's indices, never a search for the group's text) as a detection of `type`.
+ */
+export function findAll(sites: StringSite[], regex: RegExp, type: string | ((m: RegExpExecArray) => string | null), group = 0): Detection[] {
   const out: Detection[] = [];
+  const re = group !== 0 && !regex.hasIndices ? new RegExp(regex.source, regex.flags + "d") : regex;
   for (const site of sites) {
     re.lastIndex = 0;
     let m: RegExpExecArray | null;
@@ -95,9 +99,10 @@ export function findAll(sites: StringSite[], re: RegExp, type: string | ((m: Reg
       }
       const t = typeof type === "string" ? type : type(m);
       if (t === null) continue;
-      const text = m[group] ?? m[0];
-      const start = m.index + (group === 0 ? 0 : m[0].indexOf(text));
-      out.push({ type: t, path: site.path, start, end: start + text.length });
+      const span = group === 0 ? undefined : m.indices?.[group];
+      const start = span ? span[0] : m.index;
+      const end = span ? span[1] : m.index + m[0].length;
+      out.push({ type: t, path: site.path, start, end });
     }
   }
   return out;
