@@ -1,19 +1,12 @@
-import {
-  compileUrlParams,
-  detectDangerousCommand,
-  detectPii,
-  detectPromptInjection,
-  detectSecrets,
-  detectSensitivePath,
-  detectToolPoisoning,
-  detectUrls,
-  PII_TYPES,
-  type UrlParams,
-} from "./content.js";
+import { compileUrlParams, detectPii, detectPromptInjection, detectSecrets, detectToolPoisoning, detectUrls, PII_TYPES, type UrlParams } from "./content.js";
+import { judgeCommandLine } from "./commands.js";
+import { detectSensitivePath, mayHoldSensitivePath } from "./paths.js";
+import { siteRoles, type RoledSite } from "./sites.js";
 import { detectSecretAssignments } from "./assignments.js";
-import { compileExfiltrationParams, detectExfiltration, type ExfiltrationParams } from "./exfiltration.js";
-import { detectCallToChangedTool, detectToolChanges, type NewPin, type PinScope, type PinStore } from "./pins.js";
-import { detectHiddenText, findAllNormalised, normalize, type NormalText } from "./normalize.js";
+import { compileExfiltrationParams, detectExfiltration, detectUrlData, type ExfiltrationParams } from "./exfiltration.js";
+import { detectPiiBulk } from "./pii-bulk.js";
+import { detectCallToChangedTool, detectToolChanges, pinsFor, type NewPin, type PinScope, type PinStore } from "./pins.js";
+import { detectHiddenText, findAllNormalised, findInViews, hasViews, normalize, type NormalText } from "./normalize.js";
 import { collectStrings, joinStrings, type Detection, type StringSite } from "./scan.js";
 
 export type { Detection } from "./scan.js";
@@ -22,7 +15,9 @@ export const DETECTOR_NAMES = [
   "secrets",
   "secret_assignment",
   "exfiltration",
+  "url_data",
   "pii",
+  "pii_bulk",
   ...PII_TYPES,
   "prompt_injection",
   "tool_poisoning",
@@ -32,17 +27,23 @@ export const DETECTOR_NAMES = [
   "url",
 ] as const;
 
+const PII: CompiledDetector = { key: "pii", run: (s) => detectPii(s.strings) };
+
 /** A detector as a rule names it, compiled once: a cache key and how to run it over a message. */
 export interface CompiledDetector {
   key: string;
   run(scan: MessageScan): Detection[];
 }
 
-export function compileDetector(spec: string | { url: UrlParams } | { exfiltration: ExfiltrationParams }): CompiledDetector | string {
+export function compileDetector(spec: string | { url: UrlParams } | { exfiltration: ExfiltrationParams } | { url_data: ExfiltrationParams }): CompiledDetector | string {
   if (typeof spec !== "string") {
     if ("exfiltration" in spec) {
-      const allow = compileExfiltrationParams(spec.exfiltration);
-      return { key: "exfiltration:" + JSON.stringify(spec.exfiltration), run: (s) => detectExfiltration(s.strings, allow) };
+      const lists = compileExfiltrationParams(spec.exfiltration);
+      return { key: "exfiltration:" + JSON.stringify(spec.exfiltration), run: (s) => findAllNormalised(s, s.strings, (v) => detectExfiltration(v, lists, s.message)) };
+    }
+    if ("url_data" in spec) {
+      const lists = compileExfiltrationParams(spec.url_data);
+      return { key: "url_data:" + JSON.stringify(spec.url_data), run: (s) => findAllNormalised(s, s.strings, (v) => detectUrlData(v, lists, s.message)) };
     }
     const lists = compileUrlParams(spec.url);
     return { key: "url:" + JSON.stringify(spec.url), run: (s) => detectUrls(s.strings, lists) };
@@ -51,11 +52,18 @@ export function compileDetector(spec: string | { url: UrlParams } | { exfiltrati
     case "secrets":
       return { key: spec, run: (s) => findAllNormalised(s, s.strings, detectSecrets) };
     case "secret_assignment":
-      return { key: spec, run: (s) => detectSecretAssignments(s.strings) };
+      return { key: spec, run: (s) => findAllNormalised(s, s.strings, detectSecretAssignments) };
     case "exfiltration": {
-      const allow = compileExfiltrationParams({});
-      return { key: spec, run: (s) => detectExfiltration(s.strings, allow) };
+      const lists = compileExfiltrationParams({});
+      return { key: spec, run: (s) => findAllNormalised(s, s.strings, (v) => detectExfiltration(v, lists, s.message)) };
     }
+    case "url_data": {
+      const lists = compileExfiltrationParams({});
+      return { key: spec, run: (s) => findAllNormalised(s, s.strings, (v) => detectUrlData(v, lists, s.message)) };
+    }
+    case "pii_bulk":
+      // The PII findings are the `pii` detector's, shared with the rules that log them.
+      return { key: spec, run: (s) => detectPiiBulk(s.strings, () => s.run(PII)) };
     case "pii":
       return { key: spec, run: (s) => detectPii(s.strings) };
     case "prompt_injection":
@@ -63,23 +71,42 @@ export function compileDetector(spec: string | { url: UrlParams } | { exfiltrati
     case "tool_poisoning":
       return {
         key: spec,
-        run: (s) => [
-          ...findAllNormalised(s, s.strings, detectToolPoisoning),
-          ...detectHiddenText(s, s.strings.filter((site) => site.path[0] === "result"), "tool_poisoning.hidden_text"),
-        ],
+        run: (s) => [...findAllNormalised(s, s.strings, detectToolPoisoning), ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")],
       };
     case "tool_changed":
       return { key: spec, run: (s) => s.toolChanges().detections };
     case "sensitive_path":
-      return { key: spec, run: (s) => detectSensitivePath(s.strings) };
+      return {
+        key: spec,
+        run: (s) => {
+          // A file system opens the literal name: only encoded layers hide a path (a percent-encoded file: URI).
+          const found = mayHoldSensitivePath(s.strings) ? detectSensitivePath(s.roles, false) : [];
+          return hasViews(s, s.strings, "decoded") ? findInViews(s, s.roles, (v) => detectSensitivePath(v), "decoded", found) : found;
+        },
+      };
     case "dangerous_command":
-      return { key: spec, run: (s) => detectDangerousCommand(s.strings) };
+      // A shell runs the literal line: only encoded layers hide a command (base64 or hex handed to a decoder).
+      return { key: spec, run: (s) => findAllNormalised(s, s.roles, detectDangerousCommand, "decoded") };
     case "url":
       return "the url detector needs its lists: { url: { deny: [...], allow: [...] } }";
     default:
       if ((PII_TYPES as string[]).includes(spec)) return { key: spec, run: (s) => detectPii(s.strings, spec) };
       return `unknown detector "${spec}" (known: ${DETECTOR_NAMES.join(", ")})`;
   }
+}
+
+/** What a server says about itself to the model: its tools, prompts, resources, templates and instructions. */
+const SELF_DESCRIPTION = new Set(["tools", "prompts", "resources", "resourceTemplates", "instructions"]);
+const selfDescription = (site: StringSite) => site.path[0] === "result" && SELF_DESCRIPTION.has(site.path[1] as string);
+
+/** Dangerous command lines, judged by their grammar, where a tool runs one (`command` sites only: commands.ts). */
+export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[] {
+  const out: Detection[] = [];
+  for (const site of sites) {
+    if (site.role !== "command") continue;
+    for (const f of judgeCommandLine(site.value)) out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: f.detail });
+  }
+  return out;
 }
 
 /**
@@ -107,6 +134,22 @@ export class MessageScan {
     return this.sites;
   }
 
+  /**
+   * Each string with its role (sites.ts): a path a tool opens, a command it runs, a URL, content, or other. A tool's
+   * input schema, when its definition is pinned, refines the roles of arguments whose names say nothing.
+   */
+  get roles(): RoledSite[] {
+    this.roled ??= siteRoles(this.message, this.strings, this.pins ? (tool) => this.schemaOf(tool) : undefined);
+    return this.roled;
+  }
+
+  private roled: RoledSite[] | undefined;
+
+  private schemaOf(tool: string): unknown {
+    const pins = this.pins as PinStore;
+    return pins.get(pinsFor(pins, this.scope).at, tool)?.definition?.inputSchema;
+  }
+
   /** All the message's text, as `text` in rules: the same strings the detectors scan. */
   get text(): string {
     this.joined ??= this.sites ? this.sites.map((s) => s.value).join("\n") : joinStrings(this.message);
@@ -129,20 +172,45 @@ export class MessageScan {
 
   private parts: string | undefined;
 
-  /** A string of this message as the detectors read it (normalize.ts), made once per string. */
+  /**
+   * A string of this message as the detectors read it (normalize.ts), made once per string: kept on the site, and by
+   * value for the copies of sites that `roles` makes.
+   */
   normal(site: StringSite): NormalText {
-    // Kept on the site itself (a site belongs to one message): cheaper than a map per message.
-    site.normal ??= normalize(site.value);
-    return site.normal;
+    let n = site.normal;
+    if (n === undefined) {
+      n = this.normals?.get(site.value);
+      if (n === undefined) {
+        n = normalize(site.value);
+        (this.normals ??= new Map()).set(site.value, n);
+      }
+      site.normal = n;
+    }
+    return n;
   }
+
+  private normals: Map<string, NormalText> | undefined;
 
   run(detector: CompiledDetector): Detection[] {
     let found = this.results.get(detector.key);
     if (!found) {
-      found = detector.run(this);
+      found = this.onOriginal(detector.run(this));
       this.results.set(detector.key, found);
     }
     return found;
+  }
+
+  /** Findings in a file's decoded text stand for the whole encoded payload: the text a redaction can replace. */
+  private onOriginal(found: Detection[]): Detection[] {
+    if (found.length === 0) return found;
+    let encoded: Map<unknown, number> | undefined;
+    for (const site of this.sites ?? []) if (site.encoded !== undefined) (encoded ??= new Map()).set(site.path, site.encoded);
+    if (encoded === undefined) return found;
+    const e = encoded;
+    return found.map((d) => {
+      const length = e.get(d.path);
+      return length === undefined ? d : { ...d, start: 0, end: length, encoded: "base64" as const, detail: d.detail ?? "in a file's decoded content" };
+    });
   }
 
   /** Rug pulls: changed tools in a tools/list result, or a call to a tool whose change is not approved yet. */

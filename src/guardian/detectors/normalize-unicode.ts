@@ -44,6 +44,11 @@ const BLACK_FLAG = "\u{1F3F4}";
 /** An emoji tag sequence after a black flag (the flags of England, Scotland, Wales…): lower-case tag letters and digits, then CANCEL TAG. */
 const FLAG_TAGS = /^(?:\uDB40[\uDC30-\uDC39\uDC61-\uDC7A]){2,8}\uDB40\uDC7F$/;
 
+/** Whether `[start, end)` of `s` is an emoji tag sequence: the tag characters after a black flag that make it a subdivision flag. */
+export function isEmojiTagSequence(s: string, start: number, end: number): boolean {
+  return s.slice(Math.max(0, start - 2), start) === BLACK_FLAG && FLAG_TAGS.test(s.slice(start, end));
+}
+
 /** At most this many characters either side are read to name the word a zero-width character splits, or a bidi span. */
 const AROUND = 64;
 const BIDI_REACH = 1024;

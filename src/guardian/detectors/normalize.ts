@@ -139,19 +139,26 @@ export interface NormalSource {
   normal(site: StringSite): NormalText;
 }
 
+/**
+ * Which views of a string a detector reads beyond the string itself: `all` — its normalised text and every decoded
+ * layer (for what a model reads: instructions, secrets, URLs); `decoded` — the decoded layers alone (for what a shell
+ * or a file system acts on, which never folds look-alikes or skips invisible characters, but may be handed an
+ * encoded command or a percent-encoded `file:` URI).
+ */
+export type Views = "all" | "decoded";
+
 /** A string the detectors read in place of a site, and how its spans map back to the site's own string. */
-interface View {
-  site: StringSite;
+interface View<S extends StringSite> {
+  site: S;
   text: string;
   /** The span of the site's string a span of `text` came from. */
   back(start: number, end: number): { start: number; end: number };
 }
 
-/** The views of a site beyond its own string: its normalised text (when it differs) and every decoded layer's. */
-function viewsOf(site: StringSite, normal: NormalText): readonly View[] {
-  if (normal.identity) return NONE;
-  const out: View[] = [];
-  if (normal.text !== site.value) out.push({ site, text: normal.text, back: (s, e) => normal.original(s, e) });
+/** The views of a site beyond its own string: its normalised text (when it differs and `which` is `all`) and every decoded layer's. */
+function viewsOf<S extends StringSite>(site: S, normal: NormalText, which: Views, out: View<S>[]): void {
+  if (normal.identity) return;
+  if (which === "all" && normal.text !== site.value) out.push({ site, text: normal.text, back: (s, e) => normal.original(s, e) });
   const layers = (n: NormalText, outer: { start: number; end: number } | null) => {
     for (const layer of n.decoded) {
       // A finding in a decoded layer maps to the whole encoded run in the site's string (the outermost one).
@@ -161,35 +168,53 @@ function viewsOf(site: StringSite, normal: NormalText): readonly View[] {
     }
   };
   layers(normal, null);
-  return out;
+}
+
+/** Whether any of the sites has a view of the kind `which` beyond its own string (cheap once the sites are normalised). */
+export function hasViews(scan: NormalSource, sites: readonly StringSite[], which: Views = "all"): boolean {
+  for (const site of sites) {
+    const n = scan.normal(site);
+    if (!n.identity && (n.decoded.length > 0 || (which === "all" && n.text !== site.value))) return true;
+  }
+  return false;
 }
 
 /**
  * Runs a detector over the sites as they are and over what normalisation makes of them (each site's normalised text
- * and decoded layers), with every finding mapped back into the site's own string. A finding the plain run already
- * made is not repeated. The detector sees ordinary `StringSite`s, so it needs no change to see through hiding.
+ * and decoded layers, or the decoded layers alone: `which`), with every finding mapped back into the site's own
+ * string. A finding the plain run already made is not repeated. The detector sees sites like its own (a view keeps
+ * its site's role and tool), so it needs no change to see through hiding.
  */
-export function findAllNormalised(scan: NormalSource, sites: StringSite[], detect: (sites: StringSite[]) => Detection[]): Detection[];
+export function findAllNormalised<S extends StringSite>(scan: NormalSource, sites: readonly S[], detect: (sites: S[]) => Detection[], which?: Views): Detection[];
 /** The same for one regex (global), each match a finding of `type`. */
-export function findAllNormalised(scan: NormalSource, sites: StringSite[], re: RegExp, type: string): Detection[];
-export function findAllNormalised(scan: NormalSource, sites: StringSite[], detect: ((sites: StringSite[]) => Detection[]) | RegExp, type?: string): Detection[] {
-  const run = typeof detect === "function" ? detect : (s: StringSite[]) => matchAll(s, detect, type ?? "match");
-  const found = run(sites);
-  let views: View[] | null = null;
+export function findAllNormalised(scan: NormalSource, sites: readonly StringSite[], re: RegExp, type: string): Detection[];
+export function findAllNormalised<S extends StringSite>(scan: NormalSource, sites: readonly S[], detect: ((sites: S[]) => Detection[]) | RegExp, option?: string): Detection[] {
+  if (typeof detect === "function") return findInViews(scan, sites, detect, (option as Views | undefined) ?? "all", detect(sites as S[]));
+  const run = (s: S[]) => matchAll(s, detect, option ?? "match");
+  return findInViews(scan, sites, run, "all", run(sites as S[]));
+}
+
+/**
+ * The findings of `detect` over the views of the sites (`which`), mapped back and added to `found` (the plain run's,
+ * which are not repeated). For a detector whose plain run the caller makes itself (with a prefilter of its own).
+ */
+export function findInViews<S extends StringSite>(scan: NormalSource, sites: readonly S[], detect: (sites: S[]) => Detection[], which: Views, found: Detection[]): Detection[] {
+  let views: View<S>[] | null = null;
   for (const site of sites) {
     const n = scan.normal(site);
-    if (!n.identity) (views ??= []).push(...viewsOf(site, n));
+    if (!n.identity) viewsOf(site, n, which, (views ??= []));
   }
   if (views === null || views.length === 0) return found;
   const seen = new Set(found.map(key));
   // Each view is a site of its own (a path array of its own, so a finding names the view it came from).
-  const byPath = new Map<JsonPath, View>();
-  const viewSites = views.map((v) => {
+  const byPath = new Map<JsonPath, View<S>>();
+  const viewSites = views.map((v): S => {
     const path = [...v.site.path];
     byPath.set(path, v);
-    return { path, value: v.text };
+    return { ...v.site, path, value: v.text, normal: undefined };
   });
-  for (const d of run(viewSites)) {
+  const out = found.slice();
+  for (const d of detect(viewSites)) {
     const v = byPath.get(d.path);
     if (!v) continue;
     const span = d.whole ? { start: 0, end: v.site.value.length } : v.back(d.start, d.end);
@@ -197,14 +222,14 @@ export function findAllNormalised(scan: NormalSource, sites: StringSite[], detec
     const k = key(mapped);
     if (seen.has(k)) continue;
     seen.add(k);
-    found.push(mapped);
+    out.push(mapped);
   }
-  return found;
+  return out;
 }
 
 const key = (d: Detection) => `${d.type}\u0000${d.start}\u0000${d.end}\u0000${JSON.stringify(d.path)}`;
 
-function matchAll(sites: StringSite[], re: RegExp, type: string): Detection[] {
+function matchAll(sites: readonly StringSite[], re: RegExp, type: string): Detection[] {
   const out: Detection[] = [];
   for (const site of sites) {
     re.lastIndex = 0;
@@ -228,7 +253,7 @@ export interface SiteHiddenSpan extends HiddenSpan {
 }
 
 /** Every hidden span of the sites, in order per site: for detectors that judge what was hidden. */
-export function hiddenSpans(scan: NormalSource, sites: StringSite[]): SiteHiddenSpan[] {
+export function hiddenSpans(scan: NormalSource, sites: readonly StringSite[]): SiteHiddenSpan[] {
   const out: SiteHiddenSpan[] = [];
   for (const site of sites) {
     const n = scan.normal(site);
@@ -262,7 +287,7 @@ const WORDS = /\p{L}{2,}[^\p{L}]+\p{L}{2,}/u;
  * elements, comments, erased terminal lines, zero-width and bidi characters are common in ordinary text and are not
  * findings by themselves (`hiddenSpans` has them for detectors that judge the text).
  */
-export function detectHiddenText(scan: NormalSource, sites: StringSite[], type = "prompt_injection.hidden_text"): Detection[] {
+export function detectHiddenText(scan: NormalSource, sites: readonly StringSite[], type = "prompt_injection.hidden_text"): Detection[] {
   const out: Detection[] = [];
   for (const h of hiddenSpans(scan, sites)) {
     if (!CONCEALING.has(h.kind) || !WORDS.test(h.text)) continue;
