@@ -191,6 +191,18 @@ export class MessageScan {
 
   private normals: Map<string, NormalText> | undefined;
 
+  /** Whether every string of the message is its own view: normalised once, then the view helpers skip the message. */
+  allPlain(): boolean {
+    if (this.plainAll === undefined) {
+      let all = true;
+      for (const site of this.strings) if (!this.normal(site).identity) all = false;
+      this.plainAll = all;
+    }
+    return this.plainAll;
+  }
+
+  private plainAll: boolean | undefined;
+
   run(detector: CompiledDetector): Detection[] {
     let found = this.results.get(detector.key);
     if (!found) {

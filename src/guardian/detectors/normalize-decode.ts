@@ -33,6 +33,7 @@ const isHex = (c: number) => (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && 
  */
 export function hasEncodedRun(s: string): boolean {
   const n = s.length;
+  // `i` always follows a character that cannot be in a run (or is 0).
   let i = 0;
   while (i + MIN_BASE64 <= n) {
     const probe = i + MIN_BASE64 - 1;
@@ -41,30 +42,34 @@ export function hasEncodedRun(s: string): boolean {
       i = probe + 1;
       continue;
     }
+    // The run through the probe: back to its start, on to its end; each character is read once.
     let k = probe;
     while (k > i) {
       const c = s.charCodeAt(k - 1);
       if (c >= 128 || B64[c] === 0) break;
       k--;
     }
-    if (k > i) {
-      i = k;
-      continue;
-    }
-    // [i, i + MIN_BASE64) is all base64: extend it and look for a capital (or a run of hex digits).
-    let e = i;
-    let upper = false;
-    let hex = true;
-    for (; e < n; e++) {
+    let e = probe + 1;
+    while (e < n) {
       const c = s.charCodeAt(e);
       if (c >= 128 || B64[c] === 0) break;
-      if (c >= 0x41 && c <= 0x5a) upper = true;
-      else if (hex && !isHex(c)) hex = false;
+      e++;
     }
-    if (upper || (hex && e - i >= MIN_HEX)) return true;
+    if (e - k >= MIN_BASE64 && worthDecoding(s, k, e)) return true;
     i = e + 1;
   }
   return false;
+}
+
+/** Whether a run of the base64 alphabet has a capital in it, or is all hex digits and long enough. */
+function worthDecoding(s: string, start: number, end: number): boolean {
+  let hex = true;
+  for (let k = start; k < end; k++) {
+    const c = s.charCodeAt(k);
+    if (c >= 0x41 && c <= 0x5a) return true;
+    if (hex && !isHex(c)) hex = false;
+  }
+  return hex && end - start >= MIN_HEX;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });

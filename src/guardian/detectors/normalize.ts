@@ -137,6 +137,8 @@ function normalizeAt(value: string, depth: number, budget: { left: number }): No
 /** What the helpers need of a message scan (`MessageScan` in index.ts): each string's view, made once. */
 export interface NormalSource {
   normal(site: StringSite): NormalText;
+  /** Whether every string of the message is its own view (nothing to see through): the helpers then do nothing. */
+  allPlain?(): boolean;
 }
 
 /**
@@ -172,6 +174,7 @@ function viewsOf<S extends StringSite>(site: S, normal: NormalText, which: Views
 
 /** Whether any of the sites has a view of the kind `which` beyond its own string (cheap once the sites are normalised). */
 export function hasViews(scan: NormalSource, sites: readonly StringSite[], which: Views = "all"): boolean {
+  if (scan.allPlain?.() === true) return false;
   for (const site of sites) {
     const n = scan.normal(site);
     if (!n.identity && (n.decoded.length > 0 || (which === "all" && n.text !== site.value))) return true;
@@ -199,6 +202,7 @@ export function findAllNormalised<S extends StringSite>(scan: NormalSource, site
  * which are not repeated). For a detector whose plain run the caller makes itself (with a prefilter of its own).
  */
 export function findInViews<S extends StringSite>(scan: NormalSource, sites: readonly S[], detect: (sites: S[]) => Detection[], which: Views, found: Detection[]): Detection[] {
+  if (scan.allPlain?.() === true) return found;
   let views: View<S>[] | null = null;
   for (const site of sites) {
     const n = scan.normal(site);
@@ -255,6 +259,7 @@ export interface SiteHiddenSpan extends HiddenSpan {
 /** Every hidden span of the sites, in order per site: for detectors that judge what was hidden. */
 export function hiddenSpans(scan: NormalSource, sites: readonly StringSite[]): SiteHiddenSpan[] {
   const out: SiteHiddenSpan[] = [];
+  if (scan.allPlain?.() === true) return out;
   for (const site of sites) {
     const n = scan.normal(site);
     if (n.identity) continue;
