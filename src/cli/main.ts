@@ -289,6 +289,15 @@ program
     process.exitCode = runDoctor(o);
   });
 
+// The detectors load the shell grammar (WebAssembly) asynchronously: every command that runs waits for it, so that
+// nothing is judged before it is there. Loaded here, not at the top, so that --version and --help do not pay for it.
+program.hook("preAction", async () => {
+  const { detectorsReady } = await import("../guardian/detectors/index.js");
+  await detectorsReady().catch((e: unknown) => {
+    throw new GuardwireError("RULES_INVALID", `the detectors could not be loaded (reinstall guardwire): ${(e as Error).message}`);
+  });
+});
+
 // Usage errors are one line, like every other error: what was wrong, and where to read more.
 for (const command of [program, ...program.commands]) {
   const help = command === program ? "guardwire --help" : `guardwire ${command.name()} --help`;
