@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, lstatSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { connect, type AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { checkAdminListen, createAdminServer, parseListen, type AdminRoute } from "../admin/server.js";
@@ -28,11 +27,9 @@ import { logRoutes, type LogView } from "../admin/log-api.js";
 import type { AnyEmbeddedGuardian } from "../guardian/embedded.js";
 import { GuardwireError } from "../errors.js";
 import { makeDirs } from "../fs-dirs.js";
+import { adminFile } from "./admin-client.js";
 
-/** Where a running guardwire leaves its admin URL and token for `guardwire approvals` (mode 0600). */
-export function adminFile(env: NodeJS.ProcessEnv = process.env): string {
-  return env.GUARDWIRE_ADMIN_FILE ?? join(homedir(), ".guardwire", "admin.json");
-}
+export { adminFile };
 
 /** What the admin listener shows and controls. */
 export interface AdminParts {

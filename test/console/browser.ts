@@ -6,15 +6,16 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ROOT, tempDir } from "../helpers.js";
+import { chromiumPath } from "../../scripts/test-setup.mjs";
 import { startServeCli, stopChild } from "../support/servers.js";
 
-/** Debian's chromium package (.ci/run installs it). */
-export const CHROMIUM = "/usr/bin/chromium";
+/** Debian's chromium package (`npm test` installs it: scripts/test-setup.mjs, which looks at the same path). */
+export const CHROMIUM: string = chromiumPath();
 export const CONSOLE_RULES = join(ROOT, "test", "fixtures", "rules", "console.yaml");
 
 /** Chromium, headless. Without the binary this fails — the console must not go untested by accident. */
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`the console tests need Chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run does)`);
+  if (!existsSync(CHROMIUM)) throw new Error(`the console tests need Chromium at ${CHROMIUM}: apt-get install -y chromium (npm test does, as root on Debian)`);
   // Playwright gives the browser a temporary profile of its own (a fresh user-data-dir, removed on close).
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--headless=new", "--no-sandbox"] });
 }
