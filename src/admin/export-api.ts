@@ -2,7 +2,7 @@ import { createReadStream, existsSync } from "node:fs";
 import { once } from "node:events";
 import type { ServerResponse } from "node:http";
 import { createInterface } from "node:readline";
-import { matchesFilter, type DecisionFilter } from "../decision-log/format.js";
+import { matchesFilter, splitPatterns, type DecisionFilter } from "../decision-log/format.js";
 import { parseLine } from "../decision-log/reader.js";
 import type { DecisionRecord } from "../decision-log/record.js";
 import { rotatedLogs, type LogView } from "./log-api.js";
@@ -67,7 +67,7 @@ export function parseQuery(p: URLSearchParams): ExportQuery | string {
   if (from === undefined || to === undefined) return "from and to must be ISO 8601 times (e.g. 2026-11-26T10:00:00Z)";
   const filter: DecisionFilter = {};
   for (const k of EXPORT_FILTERS) {
-    const globs = p.getAll(k).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+    const globs = p.getAll(k).flatMap(splitPatterns);
     if (globs.length > 0) filter[k] = globs;
   }
   return { format, from, to, filter };

@@ -57,6 +57,24 @@ export interface DecisionFilter {
   task?: string[];
 }
 
+/** A filter's text as a list of globs: split at commas, except inside `{a,b}` alternatives; blanks dropped. */
+export function splitPatterns(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const c = text[i];
+    if (c === "{") depth++;
+    else if (c === "}" && depth > 0) depth--;
+    else if ((c === "," && depth === 0) || c === undefined) {
+      const p = text.slice(start, i).trim();
+      if (p !== "") out.push(p);
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
 export function matchesFilter(r: Pick<DecisionRecord, "decision" | "method" | "tool" | "session" | "route" | "agent" | "direction" | "rules" | "task" | "context">, f: DecisionFilter): boolean {
   const ok = (patterns: string[] | undefined, value: string | null | undefined) =>
     !patterns || patterns.length === 0 || (value !== null && value !== undefined && patterns.some((p) => globToRegExp(p).test(value)));
