@@ -117,6 +117,39 @@ describe("console: the live view's sessions, filters, rules and details in Chrom
     await page.close();
   });
 
+  it("Export: the view's filters and a time range, saved as NDJSON (the log's lines) and as CSV", async () => {
+    await s.client.callTool({ name: "echo", arguments: { message: "forbidden, to export" } });
+    const page = await openConsole(s.browser, s.served.admin, "live");
+    await page.selectOption("select[name=filter-decision]", "deny");
+    await page.fill("input[name=filter-tool]", "ech?");
+    const save = async (button: string) => {
+      const [download] = await Promise.all([page.waitForEvent("download"), page.click(button)]);
+      const path = join(tempDir(), download.suggestedFilename());
+      await download.saveAs(path);
+      return { name: download.suggestedFilename(), text: readFileSync(path, "utf8") };
+    };
+    const nd = await save("#export-ndjson");
+    expect(nd.name).toBe("guardwire-decisions.ndjson");
+    const lines = nd.text.split("\n").filter(Boolean).map((l) => JSON.parse(l) as { decision: string; tool: string; hash: string; message: string });
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((l) => l.decision === "deny" && l.tool === "echo" && /^[0-9a-f]{64}$/.test(l.hash))).toBe(true);
+    expect(lines.some((l) => l.message === "echo of a forbidden word")).toBe(true);
+    await page.locator("#export-note").getByText(/^saved guardwire-decisions\.ndjson \(\d+ bytes\)$/).waitFor();
+
+    const csv = await save("#export-csv");
+    const records = csv.text.split("\r\n").filter(Boolean);
+    expect(records[0]?.startsWith("time,seq,session,route,agent,direction,kind,id,method,tool,decision,")).toBe(true);
+    expect(records.length).toBe(lines.length + 1);
+
+    // A range that ends before any of it: the header alone.
+    await page.fill("input[name=export-to]", "2001-01-01T00:00:00");
+    const empty = await save("#export-csv");
+    expect(empty.name).toMatch(/^guardwire-decisions__2001-01-01T\d\d-00-00-000Z\.csv$/);
+    expect(empty.text.split("\r\n").filter(Boolean)).toHaveLength(1);
+    expect(pageProblems(page)).toEqual([]);
+    await page.close();
+  });
+
   it("keyboard: Tab reaches a row, Enter opens its details with focus on close, Escape closes them and focus returns", async () => {
     const page = await openConsole(s.browser, s.served.admin, "live");
     await s.client.callTool({ name: "echo", arguments: { message: "forbidden, by keyboard" } });
