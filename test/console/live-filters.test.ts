@@ -23,7 +23,7 @@ describe("console: the live view's sessions, filters, rules and details in Chrom
     const page = await openConsole(s.browser, s.served.admin, "live");
     await s.client.callTool({ name: "echo", arguments: { message: "from the first" } });
     await other.callTool({ name: "echo", arguments: { message: "from the second" } });
-    await expect.poll(async () => new Set(await rows(page).evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.session))).size, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(async () => new Set(await rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-session")))).size, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
 
     const first = rows(page).first();
     const id = (await first.getAttribute("data-session")) as string;
@@ -32,12 +32,12 @@ describe("console: the live view's sessions, filters, rules and details in Chrom
     expect(await button.getAttribute("title")).toContain(id);
     await button.click();
     expect(await page.inputValue("input[name=filter-session]")).toBe(id);
-    await expect.poll(async () => new Set(await rows(page).evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.session)))).toEqual(new Set([id]));
+    await expect.poll(async () => new Set(await rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-session"))))).toEqual(new Set([id]));
     // The click on the id filters; it does not open the row's details.
     expect(await page.locator("#details").isHidden()).toBe(true);
     // A glob on the session, as tail --session takes it.
     await page.fill("input[name=filter-session]", `${id.slice(0, 4)}*`);
-    await expect.poll(async () => (await rows(page).evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.session))).every((x) => x?.startsWith(id.slice(0, 4)))).toBe(true);
+    await expect.poll(async () => (await rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-session")))).every((x) => x?.startsWith(id.slice(0, 4)))).toBe(true);
     await page.fill("input[name=filter-session]", "");
     expect(pageProblems(page)).toEqual([]);
     await page.close();
