@@ -1,5 +1,5 @@
 /**
- * The live view's filters, with `guardwire tail`'s meaning (src/decision-log/format.ts, `matchesFilter`): each field
+ * The live view's filters, with `guardwire tail`'s meaning (src/observe/filter.ts, `matchesFilter`): each field
  * is a list of globs (a text box takes them comma-separated, as `tail --tool a,b` does; `{a,b}` stays one glob) and a value matches when any
  * glob matches it; a decision matches when every field given matches. An empty field matches everything; a field
  * given never matches a missing value (a filter on agent hides lines without one). `rule` matches when any of the
@@ -21,7 +21,7 @@ export interface Filterable {
   tool: string | null;
 }
 
-/** A text box's value as a list of globs (`splitPatterns` of format.ts): split at commas outside `{a,b}`, blanks dropped. */
+/** A text box's value as a list of globs (`splitPatterns` of src/observe/filter.ts): split at commas outside `{a,b}`, blanks dropped. */
 export function patterns(text: string): string[] {
   const out: string[] = [];
   let depth = 0;

@@ -2,7 +2,7 @@ import { createReadStream, existsSync } from "node:fs";
 import { once } from "node:events";
 import type { ServerResponse } from "node:http";
 import { createInterface } from "node:readline";
-import { matchesFilter, splitPatterns, type DecisionFilter } from "../decision-log/format.js";
+import { matchesFilter, splitPatterns, type DecisionFilter } from "../observe/filter.js";
 import { parseLine } from "../decision-log/reader.js";
 import type { DecisionRecord } from "../decision-log/record.js";
 import { rotatedLogs, type LogView } from "./log-api.js";

@@ -39,48 +39,20 @@ function approvalText(a: ApprovalStep): string {
   return `approval ${a.id} ${a.step}`;
 }
 
-/**
- * Which decisions `tail`, the console's live view and its export show: each field a list of globs, any of which may
- * match; a decision is shown when every field given matches (console/src/filter.ts keeps the page's copy).
- */
 export interface DecisionFilter {
   decision?: string[];
   method?: string[];
   tool?: string[];
   session?: string[];
-  route?: string[];
-  agent?: string[];
-  direction?: string[];
-  /** Any of the line's rules. */
-  rule?: string[];
   /** A2A: only the exchanges about this task or context. */
   task?: string[];
 }
 
-/** A filter's text as a list of globs: split at commas, except inside `{a,b}` alternatives; blanks dropped. */
-export function splitPatterns(text: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i <= text.length; i++) {
-    const c = text[i];
-    if (c === "{") depth++;
-    else if (c === "}" && depth > 0) depth--;
-    else if ((c === "," && depth === 0) || c === undefined) {
-      const p = text.slice(start, i).trim();
-      if (p !== "") out.push(p);
-      start = i + 1;
-    }
-  }
-  return out;
-}
-
-export function matchesFilter(r: Pick<DecisionRecord, "decision" | "method" | "tool" | "session" | "route" | "agent" | "direction" | "rules" | "task" | "context">, f: DecisionFilter): boolean {
+export function matchesFilter(r: DecisionRecord, f: DecisionFilter): boolean {
   const ok = (patterns: string[] | undefined, value: string | null | undefined) =>
     !patterns || patterns.length === 0 || (value !== null && value !== undefined && patterns.some((p) => globToRegExp(p).test(value)));
   const task = !f.task || f.task.length === 0 || ok(f.task, r.task) || ok(f.task, r.context);
-  const rule = !f.rule || f.rule.length === 0 || (r.rules ?? []).some((x) => ok(f.rule, x));
-  return ok(f.decision, r.decision) && ok(f.method, r.method) && ok(f.tool, r.tool) && ok(f.session, r.session) && ok(f.route, r.route) && ok(f.agent, r.agent) && ok(f.direction, r.direction) && rule && task;
+  return ok(f.decision, r.decision) && ok(f.method, r.method) && ok(f.tool, r.tool) && ok(f.session, r.session) && task;
 }
 
 const cache = new Map<string, RegExp>();

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAdminServer } from "../../src/admin/server.js";
 import { csvCell, exportRoutes, parseQuery } from "../../src/admin/export-api.js";
-import { matchesFilter, splitPatterns, type DecisionFilter } from "../../src/decision-log/format.js";
+import { matchesFilter, splitPatterns, type DecisionFilter } from "../../src/observe/filter.js";
 import { matcher, patterns } from "../../console/src/filter.js";
 import { tempDir } from "../helpers.js";
 
@@ -138,7 +138,7 @@ describe("GET /api/decisions/export", () => {
 });
 
 describe("the console's filter is tail's", () => {
-  const records: Parameters<typeof matchesFilter>[0][] = [
+  const records: (Parameters<typeof matchesFilter>[0] & Parameters<ReturnType<typeof matcher>>[0])[] = [
     { session: "s-1", route: "files", agent: "claude", rules: ["deny-secrets", "audit-x"], decision: "deny", direction: "outbound", method: "tools/call", tool: "read_file", task: undefined, context: undefined },
     { session: "s-2", route: "web", agent: null, rules: [], decision: "allow", direction: "inbound", method: null, tool: null, task: undefined, context: undefined },
     { session: "3f2a-9", route: "files", agent: "cursor", rules: ["allow-read"], decision: "allow", direction: "outbound", method: "resources/read", tool: null, task: undefined, context: undefined },
