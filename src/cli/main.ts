@@ -5,6 +5,7 @@ import { Command, CommanderError, Option } from "commander";
 import { GuardwireError } from "../errors.js";
 import { CLIENTS } from "../install/client-names.js";
 import { DEFAULT_PINS, hostAndPort, KEYS_ENV, wholeNumber } from "./options.js";
+import { splitPatterns } from "../observe/filter.js";
 import type { WrapOptions } from "./wrap.js";
 import type { ApprovalsOptions } from "./approvals.js";
 import type { ConsoleOptions } from "./console.js";
@@ -22,6 +23,8 @@ type TailCommandOptions = DecisionFilter & { pending: boolean; follow: boolean; 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 const PACKS_DIR = fileURLToPath(new URL("../../rules", import.meta.url));
 const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(",")];
+// Glob filters split at commas outside `{a,b}`, as the console's do (src/observe/filter.ts).
+const globs = (v: string, prev: string[] = []) => [...prev, ...splitPatterns(v)];
 const repeat = (v: string, prev: string[] = []) => [...prev, v];
 
 // Every numeric option goes through one parser, with its range.
@@ -220,12 +223,12 @@ program
   .argument("[files...]", "decision logs or directories of them (several: merged by time); default: every guardwire-decisions*.ndjson here")
   .option("-f, --follow", "keep reading as decisions are written (survives rotation)", false)
   .option("--decision <d>", "only these decisions (allow, deny, modify, ask); repeatable or comma-separated", collect)
-  .option("--method <m>", "only these methods (globs)", collect)
-  .option("--tool <t>", "only these tools (globs)", collect)
-  .option("--session <s>", "only these sessions", collect)
-  .option("--route <r>", "only these routes (serve's route names, wrap's --name; globs)", collect)
-  .option("--agent <a>", "only these callers (serve's agent ids; globs)", collect)
-  .option("--rule <id>", "only decisions naming one of these rules (globs)", collect)
+  .option("--method <m>", "only these methods (globs)", globs)
+  .option("--tool <t>", "only these tools (globs)", globs)
+  .option("--session <s>", "only these sessions", globs)
+  .option("--route <r>", "only these routes (serve's route names, wrap's --name; globs)", globs)
+  .option("--agent <a>", "only these callers (serve's agent ids; globs)", globs)
+  .option("--rule <id>", "only decisions naming one of these rules (globs)", globs)
   .option("--task <id>", "A2A: only exchanges about this task or context id (globs)", collect)
   .option("--json", "print the raw NDJSON lines", false)
   .option("--pending", "only approvals still held (requested, not yet decided)", false)

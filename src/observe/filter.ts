@@ -23,6 +23,8 @@ export interface DecisionFilter {
   agent?: string[];
   /** Any of the ids in the decision's `rules`. */
   rule?: string[];
+  /** `outbound` or `inbound` (the console's direction choice; the export's `direction=`). */
+  direction?: string[];
   /** A2A: only the exchanges about this task or context. */
   task?: string[];
 }
@@ -36,6 +38,7 @@ export interface FilterableDecision {
   route?: string | null;
   agent?: string | null;
   rules?: readonly string[] | null;
+  direction?: string | null;
   task?: string | null;
   context?: string | null;
 }
@@ -50,9 +53,28 @@ export function matchesFilter(r: FilterableDecision, f: DecisionFilter): boolean
     (none(f.session) || any(f.session, r.session)) &&
     (none(f.route) || any(f.route, r.route)) &&
     (none(f.agent) || any(f.agent, r.agent)) &&
+    (none(f.direction) || any(f.direction, r.direction)) &&
     rule &&
     task
   );
+}
+
+/** A filter's text as a list of globs: split at commas, except inside `{a,b}` alternatives; blanks dropped. */
+export function splitPatterns(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const c = text[i];
+    if (c === "{") depth++;
+    else if (c === "}" && depth > 0) depth--;
+    else if ((c === "," && depth === 0) || c === undefined) {
+      const p = text.slice(start, i).trim();
+      if (p !== "") out.push(p);
+      start = i + 1;
+    }
+  }
+  return out;
 }
 
 const none = (patterns: string[] | undefined): boolean => !patterns || patterns.length === 0;

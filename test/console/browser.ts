@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll } from "vitest";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ROOT, tempDir } from "../helpers.js";
@@ -86,8 +86,11 @@ export function consoleSuite(opts: { rules?: string; extra?: string[] } = {}): C
   return suite;
 }
 
-/** Opens the console as a person would, with the link `guardwire console` prints, and waits for the live stream. */
-export async function openConsole(browser: Browser, admin: { url: string; token: string }, view = "overview"): Promise<Page> {
+/**
+ * Opens the console as a person would, with the link `guardwire console` prints, and waits for the live stream. A
+ * context: its viewport and permissions (a browser: a fresh page at the default size).
+ */
+export async function openConsole(browser: Browser | BrowserContext, admin: { url: string; token: string }, view = "overview"): Promise<Page> {
   const page = await browser.newPage();
   const problems: string[] = [];
   page.on("pageerror", (e) => problems.push(e.message));
