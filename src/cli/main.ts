@@ -5,7 +5,6 @@ import { Command, CommanderError, Option } from "commander";
 import { GuardwireError } from "../errors.js";
 import { CLIENTS } from "../install/client-names.js";
 import { DEFAULT_PINS, hostAndPort, KEYS_ENV, wholeNumber } from "./options.js";
-import { splitPatterns } from "../observe/filter.js";
 import type { WrapOptions } from "./wrap.js";
 import type { ApprovalsOptions } from "./approvals.js";
 import type { ConsoleOptions } from "./console.js";
@@ -23,8 +22,6 @@ type TailCommandOptions = DecisionFilter & { pending: boolean; follow: boolean; 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 const PACKS_DIR = fileURLToPath(new URL("../../rules", import.meta.url));
 const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(",")];
-// Glob filters split at commas outside `{a,b}`, as the console's do (src/observe/filter.ts).
-const globs = (v: string, prev: string[] = []) => [...prev, ...splitPatterns(v)];
 const repeat = (v: string, prev: string[] = []) => [...prev, v];
 
 // Every numeric option goes through one parser, with its range.
@@ -223,22 +220,25 @@ program
   .argument("[files...]", "decision logs or directories of them (several: merged by time); default: every guardwire-decisions*.ndjson here")
   .option("-f, --follow", "keep reading as decisions are written (survives rotation)", false)
   .option("--decision <d>", "only these decisions (allow, deny, modify, ask); repeatable or comma-separated", collect)
-  .option("--method <m>", "only these methods (globs)", globs)
-  .option("--tool <t>", "only these tools (globs)", globs)
-  .option("--session <s>", "only these sessions", globs)
-  .option("--route <r>", "only these routes (serve's route names, wrap's --name; globs)", globs)
-  .option("--agent <a>", "only these callers (serve's agent ids; globs)", globs)
-  .option("--rule <id>", "only decisions naming one of these rules (globs)", globs)
+  .option("--method <m>", "only these methods (globs)", repeat)
+  .option("--tool <t>", "only these tools (globs)", repeat)
+  .option("--session <s>", "only these sessions", repeat)
+  .option("--route <r>", "only these routes (serve's route names, wrap's --name; globs)", repeat)
+  .option("--agent <a>", "only these callers (serve's agent ids; globs)", repeat)
+  .option("--rule <id>", "only decisions naming one of these rules (globs)", repeat)
   .option("--task <id>", "A2A: only exchanges about this task or context id (globs)", collect)
   .option("--json", "print the raw NDJSON lines", false)
   .option("--pending", "only approvals still held (requested, not yet decided)", false)
   .option("--no-color", "no ANSI colours")
   .action(async (files: string[], o: TailCommandOptions) => {
-    const [{ runTail }, { defaultLogs }] = await Promise.all([import("./tail.js"), import("./log-files.js")]);
+    const [{ runTail }, { defaultLogs }, { splitPatterns }] = await Promise.all([import("./tail.js"), import("./log-files.js"), import("../observe/filter.js")]);
     const ac = new AbortController();
     process.once("SIGINT", () => ac.abort());
     process.once("SIGTERM", () => ac.abort());
-    const { color, ...rest } = o;
+    const { color, ...given } = o;
+    // Glob filters are split here, at commas outside `{a,b}`, as the console's are (src/observe/filter.ts).
+    const rest = { ...given };
+    for (const k of ["method", "tool", "session", "route", "agent", "rule"] as const) if (rest[k]) rest[k] = rest[k].flatMap(splitPatterns);
     process.exitCode = await runTail(
       { ...rest, file: files.length > 0 ? files : defaultLogs(), defaulted: files.length === 0, color: color && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, signal: ac.signal },
       process.stdout,

@@ -71,6 +71,9 @@ describe("tail: --route, --agent and --rule", () => {
     expect(ids(["--rule", "no-*"])).toEqual([1, 4]);
     expect(ids(["--rule", "log-pii"])).toEqual([3]);
     expect(ids(["--rule", "no-secrets-out", "--rule", "no-credential-files"])).toEqual([1, 4]);
+    // A comma inside {a,b} belongs to the glob, as in the console's filters.
+    expect(ids(["--route", "{fs,github}"])).toEqual([1, 2, 3, 4]);
+    expect(ids(["--rule", "{log-pii,no-secrets-out},no-credential-files"])).toEqual([1, 3, 4]);
   });
 
   it("filters combine with AND; a decision without the field (no agent, no rule) does not match a filter on it", () => {
