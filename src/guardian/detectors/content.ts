@@ -1,5 +1,6 @@
 import { escapeRegExp, globRegExp } from "../../protocol/glob.js";
 import { literalId, literalsOf } from "./literals.js";
+import { isEmojiTagSequence } from "./normalize-unicode.js";
 import { findAll, type Detection, type StringSite } from "./scan.js";
 
 /*
@@ -352,8 +353,11 @@ const HIDDEN = /[\u{E0000}-\u{E007F}]+|[\u202A-\u202E\u2066-\u2069]|[\u200B\u200
 const INJECTION_GROUP = new PatternGroup(INJECTION);
 export function detectPromptInjection(sites: StringSite[]): Detection[] {
   const out = INJECTION_GROUP.run(sites);
-  const suspect = sites.filter((s) => HIDDEN_CHARS.test(s.value));
-  for (const d of findAll(suspect, HIDDEN, "prompt_injection.hidden_unicode")) out.push(d);
+  for (const site of sites) {
+    if (!HIDDEN_CHARS.test(site.value)) continue;
+    // The flags of England, Scotland and Wales are tag characters too, and hide nothing.
+    for (const d of findAll([site], HIDDEN, "prompt_injection.hidden_unicode")) if (!isEmojiTagSequence(site.value, d.start, d.end)) out.push(d);
+  }
   return out;
 }
 

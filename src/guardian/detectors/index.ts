@@ -6,7 +6,7 @@ import { detectSecretAssignments } from "./assignments.js";
 import { compileExfiltrationParams, detectExfiltration, detectUrlData, type ExfiltrationParams } from "./exfiltration.js";
 import { detectPiiBulk } from "./pii-bulk.js";
 import { detectCallToChangedTool, detectToolChanges, pinsFor, type NewPin, type PinScope, type PinStore } from "./pins.js";
-import { normalize, type NormalText } from "./normalize.js";
+import { detectHiddenText, findAllNormalised, findInViews, hasViews, normalize, type NormalText } from "./normalize.js";
 import { collectStrings, joinStrings, type Detection, type StringSite } from "./scan.js";
 import { shellReady } from "./shell.js";
 
@@ -49,27 +49,27 @@ export function compileDetector(spec: string | { url: UrlParams } | { exfiltrati
   if (typeof spec !== "string") {
     if ("exfiltration" in spec) {
       const lists = compileExfiltrationParams(spec.exfiltration);
-      return { key: "exfiltration:" + JSON.stringify(spec.exfiltration), run: (s) => detectExfiltration(s.strings, lists, s.message) };
+      return { key: "exfiltration:" + JSON.stringify(spec.exfiltration), run: (s) => findAllNormalised(s, s.strings, (v) => detectExfiltration(v, lists, s.message)) };
     }
     if ("url_data" in spec) {
       const lists = compileExfiltrationParams(spec.url_data);
-      return { key: "url_data:" + JSON.stringify(spec.url_data), run: (s) => detectUrlData(s.strings, lists, s.message) };
+      return { key: "url_data:" + JSON.stringify(spec.url_data), run: (s) => findAllNormalised(s, s.strings, (v) => detectUrlData(v, lists, s.message)) };
     }
     const lists = compileUrlParams(spec.url);
     return { key: "url:" + JSON.stringify(spec.url), run: (s) => detectUrls(s.strings, lists) };
   }
   switch (spec) {
     case "secrets":
-      return { key: spec, run: (s) => detectSecrets(s.strings) };
+      return { key: spec, run: (s) => findAllNormalised(s, s.strings, detectSecrets) };
     case "secret_assignment":
-      return { key: spec, run: (s) => detectSecretAssignments(s.strings) };
+      return { key: spec, run: (s) => findAllNormalised(s, s.strings, detectSecretAssignments) };
     case "exfiltration": {
       const lists = compileExfiltrationParams({});
-      return { key: spec, run: (s) => detectExfiltration(s.strings, lists, s.message) };
+      return { key: spec, run: (s) => findAllNormalised(s, s.strings, (v) => detectExfiltration(v, lists, s.message)) };
     }
     case "url_data": {
       const lists = compileExfiltrationParams({});
-      return { key: spec, run: (s) => detectUrlData(s.strings, lists, s.message) };
+      return { key: spec, run: (s) => findAllNormalised(s, s.strings, (v) => detectUrlData(v, lists, s.message)) };
     }
     case "pii_bulk":
       // The PII findings are the `pii` detector's, shared with the rules that log them.
@@ -77,15 +77,26 @@ export function compileDetector(spec: string | { url: UrlParams } | { exfiltrati
     case "pii":
       return { key: spec, run: (s) => detectPii(s.strings) };
     case "prompt_injection":
-      return { key: spec, run: (s) => detectPromptInjection(s.strings) };
+      return { key: spec, run: (s) => [...findAllNormalised(s, s.strings, detectPromptInjection), ...detectHiddenText(s, s.strings)] };
     case "tool_poisoning":
-      return { key: spec, run: (s) => detectToolPoisoning(s.strings) };
+      return {
+        key: spec,
+        run: (s) => [...findAllNormalised(s, s.strings, detectToolPoisoning), ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")],
+      };
     case "tool_changed":
       return { key: spec, run: (s) => s.toolChanges().detections };
     case "sensitive_path":
-      return { key: spec, run: (s) => (mayHoldSensitivePath(s.strings) ? detectSensitivePath(s.roles, false) : []) };
+      return {
+        key: spec,
+        run: (s) => {
+          // A file system opens the literal name: only encoded layers hide a path (a percent-encoded file: URI).
+          const found = mayHoldSensitivePath(s.strings) ? detectSensitivePath(s.roles, false) : [];
+          return hasViews(s, s.strings, "decoded") ? findInViews(s, s.roles, (v) => detectSensitivePath(v), "decoded", found) : found;
+        },
+      };
     case "dangerous_command":
-      return { key: spec, run: (s) => detectDangerousCommand(s.roles) };
+      // A shell runs the literal line: only encoded layers hide a command (base64 or hex handed to a decoder).
+      return { key: spec, run: (s) => findAllNormalised(s, s.roles, detectDangerousCommand, "decoded") };
     case "url":
       return "the url detector needs its lists: { url: { deny: [...], allow: [...] } }";
     default:
@@ -93,6 +104,10 @@ export function compileDetector(spec: string | { url: UrlParams } | { exfiltrati
       return `unknown detector "${spec}" (known: ${DETECTOR_NAMES.join(", ")})`;
   }
 }
+
+/** What a server says about itself to the model: its tools, prompts, resources, templates and instructions. */
+const SELF_DESCRIPTION = new Set(["tools", "prompts", "resources", "resourceTemplates", "instructions"]);
+const selfDescription = (site: StringSite) => site.path[0] === "result" && SELF_DESCRIPTION.has(site.path[1] as string);
 
 /** Dangerous command lines, judged by their grammar, where a tool runs one (`command` sites only: commands.ts). */
 export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[] {
@@ -167,17 +182,36 @@ export class MessageScan {
 
   private parts: string | undefined;
 
-  /** A string of this message as the detectors read it (normalize.ts), made once per string. */
+  /**
+   * A string of this message as the detectors read it (normalize.ts), made once per string: kept on the site, and by
+   * value for the copies of sites that `roles` makes.
+   */
   normal(site: StringSite): NormalText {
-    let n = this.normals.get(site);
-    if (!n) {
-      n = normalize(site.value);
-      this.normals.set(site, n);
+    let n = site.normal;
+    if (n === undefined) {
+      n = this.normals?.get(site.value);
+      if (n === undefined) {
+        n = normalize(site.value);
+        (this.normals ??= new Map()).set(site.value, n);
+      }
+      site.normal = n;
     }
     return n;
   }
 
-  private readonly normals = new Map<StringSite, NormalText>();
+  private normals: Map<string, NormalText> | undefined;
+
+  /** Whether every string of the message is its own view: normalised once, then the view helpers skip the message. */
+  allPlain(): boolean {
+    if (this.plainAll === undefined) {
+      let all = true;
+      for (const site of this.strings) if (!this.normal(site).identity) all = false;
+      this.plainAll = all;
+    }
+    return this.plainAll;
+  }
+
+  private plainAll: boolean | undefined;
 
   run(detector: CompiledDetector): Detection[] {
     let found = this.results.get(detector.key);

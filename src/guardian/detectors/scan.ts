@@ -1,4 +1,5 @@
 import { DECODED_PER_MESSAGE, fileText, isFilePayload } from "./files.js";
+import type { NormalText } from "./normalize.js";
 
 /** Where a string sits in a message: its JSON path from the message root. */
 export type JsonPath = (string | number)[];
@@ -11,6 +12,8 @@ export interface StringSite {
    * long. A finding in a decoded value stands for the whole encoded string (MessageScan maps it there).
    */
   encoded?: number;
+  /** The string as the detectors read it, made once by `MessageScan.normal` (normalize.ts). */
+  normal?: NormalText | undefined;
 }
 
 /** One finding: what it is and exactly where, so `redact` can replace just it. */
@@ -68,7 +71,7 @@ function eachString(message: Record<string, unknown>, roots: string[], paths: bo
 /** The strings of a message, collected once and shared by every detector and rule. */
 export function collectStrings(message: Record<string, unknown>, roots: string[] = ["params", "result", "error"]): StringSite[] {
   const out: StringSite[] = [];
-  eachString(message, roots, true, (value, path, encoded) => out.push(encoded === undefined ? { path, value } : { path, value, encoded }));
+  eachString(message, roots, true, (value, path, encoded) => out.push(encoded === undefined ? { path, value, normal: undefined } : { path, value, encoded, normal: undefined }));
   return out;
 }
 
