@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { detectSecretAssignments } from "../../src/guardian/detectors/assignments.js";
 import { hasEncodedRun } from "../../src/guardian/detectors/normalize-decode.js";
 import { corpusStrings } from "../support/corpus-strings.js";
 
@@ -105,5 +106,45 @@ describe("the encoded-run check answers as before", () => {
     const strings = corpusStrings(["attacks", "benign", "exfiltration", "hidden", "secret-assignments", "secrets-exfil-pii"]);
     expect(strings.length).toBeGreaterThan(100);
     for (const s of strings) for (const v of [s, s.toUpperCase(), s.toLowerCase()]) expect(hasEncodedRun(v), v.slice(0, 80)).toBe(referenceHasEncodedRun(v));
+  });
+});
+
+/** Assignments and near-misses: names of every shape, blanks and quotes before the separator, separators alone. */
+const ASSIGNMENT_PIECES = [
+  "password = 'Zx9!kQ2#pL7v'", "client_secret: 8f7Hq2LmZx0Pk3Vw9Rt6", 'apiKey="A1b2C3d4E5f6G7h8"', "TOKEN=Qw8#Er7$Ty6^", "aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY",
+  "DB_PASSWORD        =        hunter2Zx9kQ2pL", "db_password         :  Zx9kQ2pLqq", "X-Api-Key: 9f8e7d6c5b4a3f2e1d0c", "my.very.long.prefix.of.a.name.that.goes.on.and.on.secret_key_for_the_service_in_production = Zx9kQ2pLrT5vB8nM",
+  '"passphrase": "correct-Horse-battery-9"', "auth_token => 'aB3dE5gH7jK9mN1p'", "credentials:=Zx9kQ2pLrT5v", "PWD=Zx9kQ2pLrT5v", "monkey=Zx9kQ2pLrT5v", "tokenizer: Zx9kQ2pLrT5v",
+  "password\t\t= Zx9kQ2pLrT5v",
+  // The farthest a word can be from its separator: ten letters, a plural, a 61-character rest, a quote, eight blanks.
+  "credentials_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'        = Zx9kQ2pLrT5vB8nM", "prefix.secret_of_the_payments_service_in_the_production_environment_aa\"        = Zx9kQ2pLrT5vB8nM", "password '= Zx9kQ2pLrT5v", "key=Zx9kQ2pLrT5v", "_key=Zx9kQ2pLrT5v", "secret", "=", ":", " ", "\n", "'", '"', "\t", "https://example.com/a?b=1", "Lorem ipsum dolor sit amet, ",
+];
+const assignmentText = fc.array(fc.oneof({ arbitrary: fc.constantFrom(...ASSIGNMENT_PIECES), weight: 8 }, { arbitrary: fc.string({ maxLength: 6 }), weight: 1 }), { maxLength: 60 }).map((ps) => ps.join(""));
+const FILLER = "Lorem ipsum dolor sit amet, consectetur adipiscing elit 1234 https://example.com/a?b=1 ~/notes.txt. ".repeat(42);
+
+describe("secret assignments in a long string: the stems looked for before separators only", () => {
+  it("find what a search of the whole string finds, on random text and the corpus", () => {
+    let found = 0;
+    const same = (value: string) => {
+      const sites = [{ path: ["result", "text"], value }];
+      const near = detectSecretAssignments(sites, false, true);
+      expect(near, value.slice(0, 120)).toEqual(detectSecretAssignments(sites, false, false));
+      found += near.length;
+    };
+    fc.assert(
+      fc.property(assignmentText, assignmentText, (a, b) => {
+        same(a + FILLER + b);
+        same(FILLER + a + b);
+        same(a + FILLER.slice(0, 4096 - Math.min(4096, a.length)) + b);
+      }),
+      { numRuns: 300 },
+    );
+    const strings = corpusStrings(["attacks", "benign", "exfiltration", "hidden", "secret-assignments", "secrets-exfil-pii"]);
+    for (let i = 0; i < strings.length; i += 20) {
+      const joined = strings.slice(i, i + 20).join("\n");
+      same(joined.length >= 4096 ? joined : joined + FILLER);
+      same(FILLER + joined.toUpperCase());
+    }
+    // The comparison is not between empty lists.
+    expect(found).toBeGreaterThan(300);
   });
 });
