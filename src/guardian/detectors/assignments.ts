@@ -63,7 +63,8 @@ const VOCABULARY_AT = new RegExp(VOCABULARY.source, "y");
  * letters lower-case to two units) would shift the offsets, so such strings take the regex for every hit.
  */
 function candidates(v: string, nearSeparators: boolean): number[] {
-  if (nearSeparators && v.length >= LONG) return candidatesBeforeSeparators(v);
+  const near = nearSeparators && v.length >= LONG ? candidatesBeforeSeparators(v) : null;
+  if (near !== null) return near;
   const present = STEMS.filter((_s, k) => (STEM_RES[k] as RegExp).test(v));
   if (present.length === 0) return [];
   const at: number[] = [];
@@ -112,12 +113,23 @@ function stemAt(v: string, i: number, end: number, stem: string): boolean {
  * `=`), found without reading the whole string once per stem: at each separator, back over up to eight blanks, a
  * quote and the name's characters (at most `WORD_REACH` in all), and the stems looked for in that name alone. The
  * names of different separators do not overlap (a separator is not a name character), so the string is read about
- * once. Positions no match can start at are left out; any match's are all there.
+ * once. Positions no match can start at are left out; any match's are all there. Null when separators are too
+ * dense for this to pay.
  */
-function candidatesBeforeSeparators(v: string): number[] {
+function candidatesBeforeSeparators(v: string): number[] | null {
+  // A separator costs about as much as 32 characters of the whole-string searches: text denser in them (JSON, logs,
+  // env files) takes those searches, judged by its first characters, or as soon as it proves denser than that.
+  let budget = v.length >> 5;
+  let sample = 0;
+  for (let i = 0; i < LONG; i++) {
+    const c = v.charCodeAt(i);
+    if (c === 0x3a || c === 0x3d) sample++;
+  }
+  if (sample > LONG >> 5) return null;
   const at: number[] = [];
   for (const sep of [":", "="]) {
     for (let q = v.indexOf(sep); q >= 0; q = v.indexOf(sep, q + 1)) {
+      if (--budget < 0) return null;
       let end = q;
       while (end > 0 && q - end < 8 && (v.charCodeAt(end - 1) === 0x20 || v.charCodeAt(end - 1) === 0x09)) end--;
       if (end > 0 && (v.charCodeAt(end - 1) === 0x22 || v.charCodeAt(end - 1) === 0x27)) end--;
