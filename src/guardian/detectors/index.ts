@@ -1,15 +1,5 @@
-import {
-  compileUrlParams,
-  detectDangerousCommand,
-  detectPii,
-  detectPromptInjection,
-  detectSecrets,
-  detectSensitivePath,
-  detectToolPoisoning,
-  detectUrls,
-  PII_TYPES,
-  type UrlParams,
-} from "./content.js";
+import { compileUrlParams, detectDangerousCommand, detectPii, detectSecrets, detectSensitivePath, detectUrls, PII_TYPES, type UrlParams } from "./content.js";
+import { detectInjection, detectPoisoning, type InjectionParams } from "./injection.js";
 import { detectSecretAssignments } from "./assignments.js";
 import { compileExfiltrationParams, detectExfiltration, type ExfiltrationParams } from "./exfiltration.js";
 import { detectCallToChangedTool, detectToolChanges, type NewPin, type PinScope, type PinStore } from "./pins.js";
@@ -38,8 +28,18 @@ export interface CompiledDetector {
   run(scan: MessageScan): Detection[];
 }
 
-export function compileDetector(spec: string | { url: UrlParams } | { exfiltration: ExfiltrationParams }): CompiledDetector | string {
+export type DetectorSpec = string | { url: UrlParams } | { exfiltration: ExfiltrationParams } | { prompt_injection: InjectionParams } | { tool_poisoning: InjectionParams };
+
+export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
   if (typeof spec !== "string") {
+    if ("prompt_injection" in spec) {
+      const p = spec.prompt_injection;
+      return { key: "prompt_injection:" + JSON.stringify(p), run: (s) => detectInjection(s.injectionInput, p) };
+    }
+    if ("tool_poisoning" in spec) {
+      const p = spec.tool_poisoning;
+      return { key: "tool_poisoning:" + JSON.stringify(p), run: (s) => detectPoisoning(s.injectionInput, p) };
+    }
     if ("exfiltration" in spec) {
       const allow = compileExfiltrationParams(spec.exfiltration);
       return { key: "exfiltration:" + JSON.stringify(spec.exfiltration), run: (s) => detectExfiltration(s.strings, allow) };
@@ -59,9 +59,9 @@ export function compileDetector(spec: string | { url: UrlParams } | { exfiltrati
     case "pii":
       return { key: spec, run: (s) => detectPii(s.strings) };
     case "prompt_injection":
-      return { key: spec, run: (s) => detectPromptInjection(s.strings) };
+      return { key: spec, run: (s) => detectInjection(s.injectionInput) };
     case "tool_poisoning":
-      return { key: spec, run: (s) => detectToolPoisoning(s.strings) };
+      return { key: spec, run: (s) => detectPoisoning(s.injectionInput) };
     case "tool_changed":
       return { key: spec, run: (s) => s.toolChanges().detections };
     case "sensitive_path":
@@ -134,6 +134,11 @@ export class MessageScan {
   }
 
   private readonly normals = new Map<StringSite, NormalText>();
+
+  /** What the injection scorer reads: the strings, the message (for where each sits) and their normal forms. */
+  get injectionInput(): { sites: StringSite[]; message: Record<string, unknown>; normal: (site: StringSite) => NormalText } {
+    return { sites: this.strings, message: this.message, normal: (site) => this.normal(site) };
+  }
 
   run(detector: CompiledDetector): Detection[] {
     let found = this.results.get(detector.key);

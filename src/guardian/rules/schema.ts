@@ -60,6 +60,8 @@ export const ruleSchema = z
           z.string().min(1),
           z.strictObject({ url: z.strictObject({ allow: z.array(z.string().min(1)).optional(), deny: z.array(z.string().min(1)).optional() }) }),
           z.strictObject({ exfiltration: z.strictObject({ allow: z.array(z.string().min(1)).optional() }) }),
+          z.strictObject({ prompt_injection: z.strictObject({ threshold: z.number().min(1).max(12).optional() }) }),
+          z.strictObject({ tool_poisoning: z.strictObject({ threshold: z.number().min(1).max(12).optional() }) }),
         ]),
       )
       .min(1)
