@@ -60,7 +60,8 @@ function redact(doc: Record<string, unknown>, detections: readonly Redaction[]):
     let out = value;
     for (let i = kept.length - 1; i >= 0; i--) {
       const d = kept[i] as Redaction;
-      out = out.slice(0, d.start) + d.with.replace("{type}", d.type) + out.slice(d.end);
+      const replacement = d.with.replace("{type}", d.type);
+      out = out.slice(0, d.start) + (d.encoded === "base64" ? Buffer.from(replacement).toString("base64") : replacement) + out.slice(d.end);
     }
     setAt(doc, path, out, false);
   }

@@ -246,7 +246,8 @@ export class SharedSessions implements SessionDesk {
     if (isCaller(s.id)) return;
     const h = this.historyOf(s.id);
     const r = this.bus.replica;
-    m.hincrby(h, "outbound", s.messages.outbound).hincrby(h, "inbound", s.messages.inbound).hincrby(h, "denies", s.denies);
+    // Per replica, so a reader that sees this copy both still listed and already let go of counts it once.
+    m.hincrby(h, `outbound:${r}`, s.messages.outbound).hincrby(h, `inbound:${r}`, s.messages.inbound).hincrby(h, `denies:${r}`, s.denies);
     m.hsetnx(h, `started:${r}`, s.started).hset(h, `last:${r}`, s.lastActivity).pexpire(h, this.opts.killedMs);
   }
 
@@ -298,25 +299,34 @@ const sum = (all: SessionInfo[], f: (c: SessionInfo) => number) => all.reduce((n
 /** An A2A or stateless caller's entry: each is a caller's exchanges, counted afresh once its entry is gone. */
 const isCaller = (id: string) => id.startsWith("a2a:") || id.startsWith("stateless:");
 
-/** A row with the counts and replicas of the copies let go of (`gone`, as written at their close). */
+/**
+ * A row with the counts and replicas of the copies let go of (`gone`, as written at their close, per replica). A
+ * replica whose copy the row already holds is not counted again from `gone`: reads of the lists and of `gone` are not
+ * one snapshot, so a copy may show in both (a kill's answer, a listing made while a replica lets go). A replica that
+ * held the session, let go of it and holds it again shows its new copy's counts until it lets go again.
+ */
 function withGone(row: SessionInfo, gone: Record<string, string> | undefined): SessionInfo {
   if (!gone || Object.keys(gone).length === 0) return row;
-  const replicas = new Set(row.replicas ?? []);
+  const live = new Set(row.replicas ?? []);
+  const replicas = new Set(live);
   let { started, lastActivity } = row;
+  const sum = { outbound: 0, inbound: 0, denies: 0 };
   for (const [k, v] of Object.entries(gone)) {
     const at = k.indexOf(":");
     if (at < 0) continue;
-    replicas.add(k.slice(at + 1));
-    if (k.startsWith("started:") && v < started) started = v;
-    if (k.startsWith("last:") && v > lastActivity) lastActivity = v;
+    const field = k.slice(0, at);
+    const replica = k.slice(at + 1);
+    replicas.add(replica);
+    if (field === "started" && v < started) started = v;
+    else if (field === "last" && v > lastActivity) lastActivity = v;
+    else if ((field === "outbound" || field === "inbound" || field === "denies") && !live.has(replica)) sum[field] += Number(v) || 0;
   }
-  const n = (k: string) => Number(gone[k] ?? 0) || 0;
   return {
     ...row,
     replicas: [...replicas].sort(),
     started,
     lastActivity,
-    messages: { outbound: row.messages.outbound + n("outbound"), inbound: row.messages.inbound + n("inbound") },
-    denies: row.denies + n("denies"),
+    messages: { outbound: row.messages.outbound + sum.outbound, inbound: row.messages.inbound + sum.inbound },
+    denies: row.denies + sum.denies,
   };
 }

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { detectSecretAssignments } from "../../src/guardian/detectors/assignments.js";
-import { detectAllPatterns, detectSensitivePath } from "../../src/guardian/detectors/content.js";
+import { detectAllPatterns } from "../../src/guardian/detectors/content.js";
+import { detectSensitivePath } from "../../src/guardian/detectors/paths.js";
 import type { StringSite } from "../../src/guardian/detectors/scan.js";
 import { corpusStrings } from "../support/corpus-strings.js";
 

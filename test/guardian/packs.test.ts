@@ -44,13 +44,15 @@ describe("the default pack on the labelled corpus", () => {
   const CLASSES: Record<string, { recall: number; attacks: number; lookalikes?: number }> = {
     sensitive_path: { recall: 1, attacks: 21 },
     dangerous_command: { recall: 1, attacks: 17 },
-    secrets_out: { recall: 1, attacks: 11 },
-    secrets_in: { recall: 1, attacks: 3 },
+    secrets_out: { recall: 1, attacks: 16 },
+    secrets_in: { recall: 1, attacks: 5 },
     prompt_injection: { recall: 1, attacks: 13 },
     tool_poisoning_and_rug_pull: { recall: 1, attacks: 5 },
     toxic_flow: { recall: 1, attacks: 2 },
     exfiltration_link: { recall: 1, attacks: 29, lookalikes: 27 },
     secret_assignment: { recall: 1, attacks: 27, lookalikes: 27 },
+    exfiltration_url: { recall: 1, attacks: 10, lookalikes: 7 },
+    pii_bulk: { recall: 1, attacks: 6, lookalikes: 5 },
   };
   const caughtCase = (r: (typeof all)[number]) => r.mode === "enforce" && r.decision !== "allow";
 

@@ -23,8 +23,8 @@ describe("invariant: guardwire wrap", () => {
   const answers: unknown[] = [];
   const stdoutGarbage: string[] = [];
 
-  const waitFor = async (ids: (string | number)[], from: number, cancelled: (string | number)[] = []): Promise<void> => {
-    const until = Date.now() + ANSWER_MS;
+  const waitFor = async (ids: (string | number)[], from: number, cancelled: (string | number)[] = [], ms = ANSWER_MS): Promise<void> => {
+    const until = Date.now() + ms;
     while (answerMismatch(ids, answers.slice(from), "missing", cancelled).length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   };
 
@@ -44,7 +44,8 @@ describe("invariant: guardwire wrap", () => {
       }
     });
     wrap.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "agent", version: "1" } } }) + "\n");
-    await waitFor(["init"], 0);
+    // The first answer also waits for wrap and its server to start: slow on a loaded machine (6 s were not enough).
+    await waitFor(["init"], 0, [], 45_000);
     expect(answers.length).toBe(1);
     wrap.stdin.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
   }, 60_000);

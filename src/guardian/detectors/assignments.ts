@@ -1,4 +1,4 @@
-import { entropy } from "./exfiltration.js";
+import { entropy } from "./entropy.js";
 import { literalId, literalsOf } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
 
@@ -84,6 +84,18 @@ function candidates(v: string): number[] {
 
 const STEM_IDS = STEMS.map(literalId);
 
+/**
+ * A one-time token in a link's query (`?token=…` of a password-reset, e-mail confirmation or invitation link): the
+ * link is for the user to follow, not a credential to redact.
+ */
+function linkToken(v: string, pos: number, word: string): boolean {
+  if (word.toLowerCase() !== "token") return false;
+  let s = pos;
+  while (s > 0 && pos - s < 24 && /[A-Za-z_-]/.test(v[s - 1] as string)) s--;
+  if (s === 0 || (v[s - 1] !== "?" && v[s - 1] !== "&")) return false;
+  return /^(?:(?:reset|password_reset|confirm|confirmation|invite|invitation|verify|verification|email|magic|login|signup|activation)[_-]?)?$/i.test(v.slice(s, pos));
+}
+
 /** Secret assignments; `prefilter` false skips the message-wide stem check (what it must never change). */
 export function detectSecretAssignments(sites: StringSite[], prefilter = true): Detection[] {
   const out: Detection[] = [];
@@ -101,7 +113,7 @@ export function detectSecretAssignments(sites: StringSite[], prefilter = true): 
       const a = AFTER_NAME.exec(v);
       if (!a) continue;
       const value = a[2] as string;
-      if (NOT_A_SECRET.some((re) => re.test(value)) || wordy(value) || !looksRandom(value)) continue;
+      if (NOT_A_SECRET.some((re) => re.test(value)) || wordy(value) || !looksRandom(value) || linkToken(v, pos, m[0])) continue;
       const end = AFTER_NAME.lastIndex;
       out.push({ type: "secrets.assignment", path: site.path, start: end - value.length, end });
       lastEnd = end;

@@ -111,8 +111,10 @@ class CompiledPattern {
   constructor(p: Pattern) {
     const ci = p.re.flags.includes("i");
     this.type = p.type;
-    this.re = p.re;
     this.group = p.group ?? 0;
+    // A group's own span comes from the match's indices (`d`): searching the match for the group's text would find an
+    // earlier copy of it (`postgres://u:u@…` has the password twice).
+    this.re = this.group > 0 && !p.re.flags.includes("d") ? new RegExp(p.re.source, p.re.flags + "d") : p.re;
     this.accept = p.accept ?? null;
     this.needles = p.needs ? p.needs.map((n) => needle(n, ci)) : null;
     this.needIds = p.needs ? p.needs.map(literalId) : null;
@@ -123,7 +125,7 @@ class CompiledPattern {
       : anchors
         ? null
         : new RegExp(p.re.source, p.re.flags.replace("g", ""));
-    this.at = sticky(p.re);
+    this.at = sticky(this.re);
     this.starts = p.starts ?? null;
     this.anchor = null;
     if (p.anchor) {
@@ -190,11 +192,12 @@ function shortText(sites: StringSite[]): string | null {
   return lastJoined;
 }
 
-/** Records a match of `p` (or its group) unless `accept` turns it down. */
+/** Records a match of `p` (or its group, exactly where the group matched) unless `accept` turns it down. */
 function record(site: StringSite, p: CompiledPattern, m: RegExpExecArray, out: Detection[]): void {
-  const text = m[p.group] ?? m[0];
+  const span = p.group ? m.indices?.[p.group] : undefined;
+  const text = span ? (m[p.group] as string) : m[0];
   if (p.accept !== null && !p.accept(text)) return;
-  const start = m.index + (p.group ? m[0].indexOf(text) : 0);
+  const start = span ? span[0] : m.index;
   out.push({ type: p.type, path: site.path, start, end: start + text.length });
 }
 
@@ -257,34 +260,8 @@ function anchored(site: StringSite, p: CompiledPattern, anchor: NonNullable<Comp
   }
 }
 
-const SECRETS: Pattern[] = [
-  // AWS's documented example keys (AKIAIOSFODNN7EXAMPLE, wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY) are not secrets.
-  { type: "secrets.aws_access_key", re: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, needs: ["AKIA", "ASIA"], accept: (s) => !s.endsWith("EXAMPLE") },
-  { type: "secrets.aws_secret_key", re: /aws_secret_access_key["']?\s*[=:]\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/gi, group: 1, needs: ["ecret_access_key"], accept: (s) => !s.endsWith("EXAMPLEKEY") },
-  { type: "secrets.github_token", re: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g, needs: ["gh", "github_pat_"], starts: /\bgh[pousr]_|\bgithub_pat_/g },
-  { type: "secrets.gitlab_token", re: /\bglpat-[A-Za-z0-9_-]{20,}/g, needs: ["glpat-"] },
-  { type: "secrets.slack_token", re: /\bxox[baprs]-[A-Za-z0-9-]{10,}/g, needs: ["xox"] },
-  { type: "secrets.slack_webhook", re: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]{20,}/g, needs: ["hooks.slack.com"] },
-  { type: "secrets.stripe_key", re: /\b(?:sk|rk)_live_[A-Za-z0-9]{16,}/g, needs: ["_live_"] },
-  { type: "secrets.anthropic_key", re: /\bsk-ant-[A-Za-z0-9_-]{20,}/g, needs: ["sk-ant-"] },
-  { type: "secrets.openai_key", re: /\bsk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, needs: ["sk-"], accept: (s) => /[0-9]/.test(s) && /[A-Za-z]/.test(s.slice(3)) },
-  { type: "secrets.google_api_key", re: /\bAIza[0-9A-Za-z_-]{35}\b/g, needs: ["AIza"] },
-  { type: "secrets.private_key", re: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY( BLOCK)?-----|$)/g, needs: ["PRIVATE KEY"] },
-  { type: "secrets.jwt", re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/g, needs: ["eyJ"] },
-  {
-    type: "secrets.connection_string",
-    re: /[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:@/"'<>]{1,100}:([^\s@/"'<>]{3,200})@[^\s/"'<>]{1,255}/gi,
-    group: 1,
-    needs: ["@"],
-    anchor: { literal: "://", back: /[A-Za-z0-9+.-]/, max: 21, after: /:\/\/[^\s:@/"'<>]{1,100}:[^\s@/"'<>]{3,200}@[^\s/"'<>]/ },
-    accept: (pw) => !/^(?:\*+|x+|password|pass|secret|changeme|<[^>]*>|\$\{[^}]*\}|\{\{[^}]*\}\})$/i.test(pw),
-  },
-];
-
-const SECRET_GROUP = new PatternGroup(SECRETS);
-export function detectSecrets(sites: StringSite[]): Detection[] {
-  return SECRET_GROUP.run(sites);
-}
+// Secrets by format: secrets.ts.
+export { detectSecrets } from "./secrets.js";
 
 function luhn(digits: string): boolean {
   let sum = 0;
@@ -351,105 +328,12 @@ export function detectPii(sites: StringSite[], only?: string): Detection[] {
 // Prompt injection and tool poisoning are scored judgements, not patterns: injection.ts.
 export { detectPromptInjection, detectToolPoisoning } from "./injection.js";
 
-/** Path-like tokens: split on whitespace, quotes and shell punctuation. */
-const TOKEN = /[^\s"'`<>|;,()[\]{}]+/g;
-
-const SENSITIVE: { type: string; re: RegExp }[] = [
-  { type: "sensitive_path.ssh_key", re: /(?:^|[/\\])(?:\.ssh[/\\](?:id_[a-z0-9_]+|identity|authorized_keys)|id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?)$/i },
-  { type: "sensitive_path.cloud_credentials", re: /(?:^|[/\\])(?:\.aws[/\\](?:credentials|config)|\.azure[/\\](?:accessTokens\.json|msal_token_cache\.\w+)|gcloud[/\\](?:credentials\.db|access_tokens\.db|application_default_credentials\.json|legacy_credentials(?:[/\\].*)?)|\.kube[/\\]config|\.docker[/\\]config\.json|\.config[/\\]gh[/\\]hosts\.yml)$/i },
-  { type: "sensitive_path.dotenv", re: /(?:^|[/\\])\.env(?:\.(?!example$|sample$|template$|dist$|defaults$)[\w-]+)?$/i },
-  { type: "sensitive_path.credential_file", re: /(?:^|[/\\])(?:\.netrc|_netrc|\.git-credentials|\.npmrc|\.pypirc|\.pgpass|\.htpasswd|\.vault-token|\.terraformrc|credentials\.json|secrets\.ya?ml|\.gnupg(?:[/\\].*)?|\.password-store(?:[/\\].*)?|keychain-db|\.keychain)$/i },
-  { type: "sensitive_path.system", re: /^(?:\/etc\/(?:shadow|gshadow|sudoers(?:\.d\/.*)?|master\.passwd|security\/opasswd)|\/etc\/ssl\/private(?:\/.*)?|\/root(?:\/.*)?|\/proc\/(?:self|\d+)\/(?:environ|mem|maps)|\/var\/run\/docker\.sock|[A-Za-z]:\\Windows\\System32\\config\\(?:SAM|SYSTEM|SECURITY))$/i },
-  { type: "sensitive_path.browser_profile", re: /(?:Google[/\\]Chrome|google-chrome|Chromium|BraveSoftware|Microsoft[/\\]Edge|microsoft-edge|\.mozilla[/\\]firefox|Firefox[/\\]Profiles|Library[/\\]Safari)[/\\].*(?:Login Data|Cookies|Web Data|Local State|logins\.json|key[34]\.db|cookies\.sqlite|Cookies\.binarycookies)$/i },
-  { type: "sensitive_path.traversal", re: /(?:^|[/\\])\.\.[/\\]\.\.(?:[/\\]|$)|%2e%2e(?:%2f|%5c|\/)/i },
-];
-
-/**
- * Without one of these (in any case: the paths are matched in any case, as Windows and macOS file systems do), no
- * token in a string can be a sensitive path.
- */
-const HINTS = [".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", ".config", ".env", "netrc", "credentials", ".npmrc", ".pypirc", ".pgpass", ".htpasswd", ".vault", ".terraformrc", "secrets.", ".gnupg", ".password", "eychain", "/etc/", "/root", "/proc/", "docker.sock", "ystem32", "hrom", "rave", "dge", "irefox", "afari", "../", "..\\", "%2e%2e", "shadow", "sudoers"];
-const SENSITIVE_HINT = new RegExp(HINTS.map(escapeRegExp).join("|"), "i");
-const SENSITIVE_HINT_IDS = HINTS.map(literalId);
-/** A token can only be a path if it has a separator or starts like a dotfile. */
-const PATHISH = /[/\\]|^\.|^id_|%2e/i;
-
-/** Sensitive paths; `prefilter` false takes every token of every string (what the hints must never change). */
-export function detectSensitivePath(sites: StringSite[], prefilter = true): Detection[] {
-  const out: Detection[] = [];
-  const lits = prefilter ? literalsOf(sites) : null;
-  if (lits !== null && !lits.any(SENSITIVE_HINT_IDS)) return out;
-  for (const site of sites) {
-    if (prefilter && !SENSITIVE_HINT.test(site.value)) continue;
-    // A whole value that is one path may contain spaces ("…/Default/Login Data").
-    if (site.value.length < 4096 && !site.value.includes("\n") && site.value.includes(" ")) {
-      const whole = site.value.trim();
-      const hit = SENSITIVE.find((s) => s.re.test(whole));
-      if (hit) {
-        const start = site.value.indexOf(whole);
-        out.push({ type: hit.type, path: site.path, start, end: start + whole.length });
-        continue;
-      }
-    }
-    TOKEN.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = TOKEN.exec(site.value)) !== null) {
-      let token = m[0];
-      // `file:///…` URIs and `path=…`/`--path=…` options carry a path after a prefix.
-      const eq = token.lastIndexOf("=");
-      let offset = 0;
-      if (eq >= 0 && eq < token.length - 1) {
-        offset = eq + 1;
-        token = token.slice(offset);
-      }
-      if (token.startsWith("file://")) {
-        offset += 7;
-        token = token.slice(7);
-      }
-      if (token.length < 4 || token.endsWith(".pub") || !PATHISH.test(token)) continue;
-      for (const s of SENSITIVE) {
-        if (s.re.test(token)) {
-          const start = m.index + offset;
-          out.push({ type: s.type, path: site.path, start, end: start + token.length });
-          break;
-        }
-      }
-    }
-  }
-  return out;
-}
-
-const SYSTEM_DIRS = "(?:bin|boot|dev|etc|home|lib|lib64|opt|root|sbin|srv|sys|usr|var|Users|System|Applications|Library)";
-const DANGEROUS: Pattern[] = [
-  {
-    type: "dangerous_command.recursive_delete",
-    re: new RegExp(
-      String.raw`\brm\s+(?:-{1,2}[\w-]+\s+)*?-[a-zA-Z]*[rR][a-zA-Z]*\s+(?:-{1,2}[\w-]+\s+)*(?:\/|\/\*|~\/?|~\/\*|\$HOME\/?|\$\{HOME\}\/?|\*|\/${SYSTEM_DIRS}\/?)(?=$|[\s;&|)])`,
-      "g",
-    ),
-    needs: ["rm"],
-  },
-  { type: "dangerous_command.recursive_delete", re: /\b(?:Remove-Item|del|rd|rmdir)\s+(?:\/[sq]\s+)*(?:-Recurse\s+)?(?:-Force\s+)?[A-Za-z]:\\(?:\*|Windows|Users)?(?=$|[\s;&|])/gi, needs: [":\\"] },
-  { type: "dangerous_command.disk_format", re: /\b(?:mkfs(?:\.[a-z0-9]+)?|mke2fs|wipefs|format\s+[A-Za-z]:)\s/g, needs: ["mkfs", "mke2fs", "wipefs", "format"] },
-  { type: "dangerous_command.disk_overwrite", re: /\bdd\s[^\n;|]*\bof=\/dev\/(?:sd|hd|nvme|xvd|vd|disk|mmcblk|rdisk)|>\s*\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d)|\bshred\s[^\n;|]*\/dev\//g, needs: ["/dev/"] },
-  { type: "dangerous_command.remote_code", re: /\b(?:curl|wget|fetch|iwr|Invoke-WebRequest)\b[^\n|;]{0,300}\|\s*(?:sudo\s+)?(?:env\s+)?(?:ba|z|k|da|fi)?sh\b|\b(?:ba|z)?sh\s+-c\s+["']?\$\(\s*(?:curl|wget)\b|(?:ba|z)?sh\s+<\(\s*(?:curl|wget)\b|\b(?:iex|Invoke-Expression)\b[^\n]{0,100}\b(?:DownloadString|iwr|Invoke-WebRequest|curl)\b/gi, needs: ["curl", "wget", "fetch", "iwr", "invoke-", "iex"] },
-  { type: "dangerous_command.permissions", re: /\bchmod\s+(?:-[a-zA-Z]+\s+)*(?:0?777|a\+rwx|ugo\+rwx|[ug]?\+s)\s|\bchown\s+-R\s+\S+\s+\/(?=$|\s)/g, needs: ["chmod", "chown"] },
-  { type: "dangerous_command.fork_bomb", re: /:\(\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/g, needs: [":()"] },
-  { type: "dangerous_command.privilege_escalation", re: /\bsudo\s+(?:-[a-zA-Z]*[si][a-zA-Z]*\b|su\b|bash\b|sh\b|passwd\b|visudo\b)|\becho\s[^\n]{0,200}>>?\s*\/etc\/(?:sudoers|passwd|shadow)\b/g, needs: ["sudo", "/etc/"] },
-  { type: "dangerous_command.history_tamper", re: /\b(?:history\s+-c|unset\s+HISTFILE|crontab\s+-r)\b|>\s*~?\/?\.(?:bash|zsh)_history\b/g, needs: ["history", "HISTFILE", "crontab"] },
-];
-
-const DANGEROUS_GROUP = new PatternGroup(DANGEROUS);
-
 /**
  * Every pattern of every detector with its shortcuts (literal prefilters, `starts`, anchors) or as a plain full
  * scan. The two must find exactly the same things; a test holds them to it.
  */
 export function detectAllPatterns(sites: StringSite[], shortcuts: boolean): Detection[] {
-  return [SECRET_GROUP, PII_GROUP, DANGEROUS_GROUP].flatMap((g) => g.run(sites, undefined, !shortcuts));
-}
-export function detectDangerousCommand(sites: StringSite[]): Detection[] {
-  return DANGEROUS_GROUP.run(sites);
+  return [PII_GROUP].flatMap((g) => g.run(sites, undefined, !shortcuts));
 }
 
 export interface UrlParams {

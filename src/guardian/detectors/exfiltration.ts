@@ -1,4 +1,9 @@
-import { detectSecrets, hostMatcher } from "./content.js";
+import { hostMatcher } from "./content.js";
+import { entropy } from "./entropy.js";
+import { literalId, literalsOf } from "./literals.js";
+import { detectSecrets } from "./secrets.js";
+
+export { entropy };
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -22,15 +27,67 @@ export const DEFAULT_EXFILTRATION_ALLOW = [
   "images.unsplash.com",
 ];
 
+/**
+ * Services that exist to receive requests and show them to whoever made the bin: request inspectors, out-of-band
+ * interaction servers of penetration tools, tunnels to someone's laptop, anonymous file drops. A request to one of
+ * them from a tool, or an image or link to one that carries anything, is exfiltration whatever it carries.
+ */
+export const DEFAULT_COLLECTORS = [
+  "webhook.site",
+  "*.webhook.site",
+  "*.requestbin.com",
+  "requestbin.net",
+  "*.requestbin.net",
+  "*.pipedream.net",
+  "*.interact.sh",
+  "*.interactsh.com",
+  "*.oast.fun",
+  "*.oast.live",
+  "*.oast.me",
+  "*.oast.online",
+  "*.oast.pro",
+  "*.oast.site",
+  "*.burpcollaborator.net",
+  "*.oastify.com",
+  "*.ngrok.io",
+  "*.ngrok.app",
+  "*.ngrok.dev",
+  "*.ngrok-free.app",
+  "*.ngrok-free.dev",
+  "*.trycloudflare.com",
+  "*.loca.lt",
+  "*.serveo.net",
+  "*.requestcatcher.com",
+  "*.beeceptor.com",
+  "hookbin.com",
+  "postb.in",
+  "ptsv2.com",
+  "ptsv3.com",
+  "*.requestinspector.com",
+  "*.dnslog.cn",
+  "*.ceye.io",
+  "canarytokens.com",
+  "*.canarytokens.com",
+  "transfer.sh",
+  "0x0.st",
+];
+
 export interface ExfiltrationParams {
   allow?: string[];
+  collectors?: string[];
 }
 
-export function compileExfiltrationParams(params: ExfiltrationParams): RegExp[] {
-  return (params.allow ?? DEFAULT_EXFILTRATION_ALLOW).map(hostMatcher);
+export interface ExfiltrationLists {
+  allow: RegExp[];
+  collectors: RegExp[];
 }
 
-type Kind = "image" | "link";
+export function compileExfiltrationParams(params: ExfiltrationParams): ExfiltrationLists {
+  return { allow: (params.allow ?? DEFAULT_EXFILTRATION_ALLOW).map(hostMatcher), collectors: (params.collectors ?? DEFAULT_COLLECTORS).map(hostMatcher) };
+}
+
+/** What happens with a URL: an image is fetched by the client on its own, a link is offered, a request is made by a tool. */
+type Kind = "image" | "link" | "request";
 
 /** Where a URL sits: what renders it, and its span in the string. */
 interface Found {
@@ -135,18 +192,6 @@ function decode(s: string): string {
   }
 }
 
-/** Shannon entropy in bits per character. */
-export function entropy(s: string): number {
-  const counts = new Map<string, number>();
-  for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
-  let h = 0;
-  for (const n of counts.values()) {
-    const p = n / s.length;
-    h -= p * Math.log2(p);
-  }
-  return h;
-}
-
 /** A long run of encoded data: base64/base64url with mixed classes and high entropy, or hex longer than a digest. */
 function isBlob(s: string): boolean {
   if (s.length < 32) return false;
@@ -162,23 +207,121 @@ function isProse(s: string): boolean {
   return words.length >= 5 || (words.length >= 4 && s.length >= 30);
 }
 
-/** What in a URL carries data out, or null: the pieces a renderer's request would hand the host. */
-function carriedData(url: URL, kind: Kind, depth: number, allow: RegExp[]): string | null {
+/** Query keys whose value is a password or a key in plain words, not an identifier (`token` is left out: reset links). */
+const PASSWORD_KEYS = /^(?:password|passwd|pwd|pass|passcode|passphrase|secret|client_secret|api_?key|private_?key|secret_?key|access_?key)$/i;
+/** "password is hunter2", "pwd: …" in a path, a query value or a fragment. */
+const PASSWORD_WORDS = /\b(?:password|passwd|passcode|passphrase|pwd|pw)\b[ _:=-]{0,3}(?:is[ :]{1,2}|was[ :]{1,2}|[:=])[ ]{0,2}[^\s&#/]{4,}/i;
+const PASSWORD_PLACEHOLDER = /^(?:\*+|x+|\.{3}|<[^>]*>|\{[^}]*\}|\$\{?[A-Z_]+\}?|password|changeme)$/i;
+
+/** Text a credentials file or an environment dump holds, once decoded. */
+const CREDENTIAL_TEXT = /aws_(?:access_key_id|secret_access_key|session_token)|-----BEGIN [A-Z ]*PRIVATE KEY|_authToken|\b(?:password|passwd|secret|token|api_?key)\b\s{0,4}[=:]|^\s*\[(?:default|profile [^\]]+)\]\s*$|^[A-Z][A-Z0-9_]{2,40}=\S+$/im;
+
+/**
+ * What an encoded value decodes to, when it is text (base64, base64url or hex; at most 16 KB looked at): the text, or
+ * null for binary data.
+ */
+function decodedText(value: string): string | null {
+  const s = value.length > 16384 ? value.slice(0, 16384) : value;
+  const bytes = HEX.test(s) && s.length % 2 === 0 ? Buffer.from(s, "hex") : Buffer.from(s, "base64");
+  if (bytes.length < 6) return null;
+  let printable = 0;
+  for (const b of bytes) if ((b >= 32 && b < 127) || b === 9 || b === 10 || b === 13) printable++;
+  return printable >= bytes.length * 0.9 ? bytes.toString("latin1") : null;
+}
+
+/** Whether encoded data decodes to credentials: a recognised token, or the lines of a credentials file or `.env`. */
+function encodedCredentials(value: string): boolean {
+  const text = decodedText(value);
+  return text !== null && (CREDENTIAL_TEXT.test(text) || detectSecrets([{ path: [], value: text }]).length > 0);
+}
+
+/** Hosts in one registrable domain's label of this host that carry data: encoded text, or a long run of it. */
+function hostData(host: string): string | null {
+  if (/^[\d.]+$/.test(host) || host.includes(":")) return null;
+  const labels = host.split(".");
+  // The last two labels name the domain (three under a two-letter second level such as co.uk): what is left is the
+  // attacker's to fill.
+  const keep = labels.length >= 3 && (labels[labels.length - 2] as string).length <= 3 && (labels[labels.length - 1] as string).length === 2 ? 3 : 2;
+  const sub = labels.slice(0, Math.max(0, labels.length - keep));
+  let dataLength = 0;
+  let dataLabels = 0;
+  for (const label of sub) {
+    const l = label.replace(/^x--/, "");
+    if (l.length < 12) continue;
+    const hex = HEX.test(l);
+    const b64 = /^[A-Za-z0-9_-]+$/.test(l) && /[0-9]/.test(l) && /[a-z]/i.test(l);
+    if (!hex && !b64) continue;
+    if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(l)) continue; // a UUID
+    if (hex && l.length >= 16 && l.length % 2 === 0 && decodedText(l) !== null) return "encoded text in the host name";
+    if (b64 && l.length >= 16 && decodedText(l) !== null && /^[\x20-\x7e\t\n\r]*$/.test(decodedText(l) as string) && wordsIn(decodedText(l) as string)) return "encoded text in the host name";
+    if (base32Text(l)) return "encoded text in the host name";
+    if (hex && l.length >= 48) return "encoded data in the host name";
+    dataLength += l.length;
+    dataLabels++;
+  }
+  return dataLabels >= 2 && dataLength >= 60 ? "encoded data in the host name" : null;
+}
+
+/** Decoded bytes that read as words (letters and spaces, punctuation of text), not printable noise. */
+function wordsIn(text: string): boolean {
+  const letters = text.replace(/[^A-Za-z]/g, "").length;
+  return letters >= text.length * 0.6 && /[aeiou]/i.test(text);
+}
+
+/** A label that is base32 (RFC 4648, any case) of text. */
+function base32Text(label: string): boolean {
+  const l = label.toUpperCase().replace(/=+$/, "");
+  if (l.length < 16 || !/^[A-Z2-7]+$/.test(l) || !/[2-7]/.test(l)) return false;
+  const A = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let bits = 0;
+  let acc = 0;
+  let out = "";
+  for (const c of l) {
+    acc = (acc << 5) | A.indexOf(c);
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      out += String.fromCharCode((acc >> bits) & 0xff);
+    }
+  }
+  return /^[\x20-\x7e\t\n\r]+$/.test(out) && wordsIn(out);
+}
+
+/** Presigned and signed URLs (S3, GCS, Azure SAS, CloudFront): a download link a service issued, not data leaving. */
+function presigned(url: URL): boolean {
+  const q = url.searchParams;
+  return (
+    (q.has("X-Amz-Signature") && q.has("X-Amz-Credential")) ||
+    (q.has("X-Goog-Signature") && q.has("X-Goog-Credential")) ||
+    (q.has("Signature") && (q.has("AWSAccessKeyId") || q.has("GoogleAccessId") || q.has("Key-Pair-Id")) && (q.has("Expires") || q.has("Policy"))) ||
+    (q.has("sig") && q.has("sv") && (q.has("se") || q.has("sp")))
+  );
+}
+
+/** What in a URL carries data out, or null: the pieces a renderer's (or a tool's) request would hand the host. */
+function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLists): string | null {
   const pieces: { key: string; value: string }[] = [];
   for (const [key, value] of url.searchParams) pieces.push({ key, value });
   const segments = url.pathname.split("/").filter((s) => s.length > 0);
   for (const s of segments) pieces.push({ key: "", value: decode(s).replace(/\.(?:png|jpe?g|gif|svg|webp|ico|bmp)$/i, "") });
   if (url.hash.length > 1) pieces.push({ key: "#", value: decode(url.hash.slice(1)) });
   const raw = decode(url.pathname + url.search + url.hash);
-  if (PLACEHOLDER.test(raw) || QUERY_PLACEHOLDER.test(decode(url.search))) return "placeholder";
+  if (PLACEHOLDER.test(raw) || QUERY_PLACEHOLDER.test(decode(url.search)) || (kind === "request" && /\$\(|`/.test(raw))) return "placeholder";
   if (detectSecrets([{ path: [], value: raw }]).length > 0) return "secret";
+  if (PASSWORD_WORDS.test(raw)) return "password";
   for (const { key, value } of pieces) {
     if (depth < 2 && ABSOLUTE.test(value)) {
-      const nested = judgeUrl(value, kind, depth + 1, allow);
+      const nested = judgeUrl(value, kind, depth + 1, lists);
       if (nested) return nested;
       continue;
     }
-    if (isBlob(value) || value.split(/[.:|,;]/).some(isBlob)) return "encoded data";
+    if (PASSWORD_KEYS.test(key) && value.length >= 4 && !PASSWORD_PLACEHOLDER.test(value)) return "password";
+    const blobs = isBlob(value) ? [value] : value.split(/[.:|,;]/).filter(isBlob);
+    if (blobs.some(encodedCredentials)) return "encoded credentials";
+    // A tool's request may carry a pagination cursor or a signed id: only credentials count there (and anything,
+    // after the session saw a secret: the url_data detector).
+    if (kind === "request") continue;
+    if (blobs.length > 0) return "encoded data";
     if (key === "" || value.length < 16) continue;
     if (kind === "image" && isProse(value)) return "text";
     // A link's query may hold words (a search); an image's may not, and neither may hold a random-looking value.
@@ -187,25 +330,56 @@ function carriedData(url: URL, kind: Kind, depth: number, allow: RegExp[]): stri
   return null;
 }
 
-function judgeUrl(raw: string, kind: Kind, depth: number, allow: RegExp[]): string | null {
+function parse(raw: string): URL | null {
   let url: URL;
   try {
     url = new URL(raw.startsWith("//") ? `https:${raw}` : raw);
   } catch {
     return null;
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
-  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, "");
-  if (allow.some((re) => re.test(host))) {
+  return url.protocol === "http:" || url.protocol === "https:" ? url : null;
+}
+
+const hostOf = (url: URL) => url.hostname.toLowerCase().replace(/^\[|\]$/g, "");
+
+function judgeUrl(raw: string, kind: Kind, depth: number, lists: ExfiltrationLists): string | null {
+  const url = parse(raw);
+  if (url === null) return null;
+  const host = hostOf(url);
+  if (lists.collectors.some((re) => re.test(host))) {
+    // A request to a collector, or an image or link to one carrying anything beyond its bare address.
+    if (kind === "request" || url.search.length > 1 || url.hash.length > 1 || url.pathname.length > 1) return "a request collector";
+  }
+  if (lists.allow.some((re) => re.test(host))) {
     // An allowed host can still forward a URL in its query (badge endpoints, image proxies).
-    for (const [, value] of url.searchParams) if (depth < 2 && ABSOLUTE.test(value)) return judgeUrl(value, kind, depth + 1, allow);
+    for (const [, value] of url.searchParams) if (depth < 2 && ABSOLUTE.test(value)) return judgeUrl(value, kind, depth + 1, lists);
     return null;
   }
-  return carriedData(url, kind, depth, allow);
+  const dns = hostData(host);
+  if (dns !== null) return dns;
+  if (presigned(url)) return null;
+  return carriedData(url, kind, depth, lists);
+}
+
+/**
+ * Whether a URL a tool is asked to open carries any data to a host off the allow list: an encoded or random-looking
+ * value, or words, in its query, path or fragment. Not a finding by itself (searches and pagination cursors look the
+ * same); the default pack refuses it once the session has seen a secret.
+ */
+function carriesAnything(raw: string, lists: ExfiltrationLists): boolean {
+  const url = parse(raw);
+  if (url === null) return false;
+  const host = hostOf(url);
+  if (lists.allow.some((re) => re.test(host)) || presigned(url)) return false;
+  for (const [key, value] of url.searchParams) {
+    if (value.length >= 16 && (isBlob(value) || (/[A-Za-z]/.test(value) && entropy(value) >= 3.5) || (DATA_KEYS.test(key) && isProse(value)))) return true;
+  }
+  for (const s of url.pathname.split("/")) if (isBlob(decode(s))) return true;
+  return hostData(host) !== null;
 }
 
 /** Images and links whose URL carries data to a host off the allow list: the URL is the finding. */
-export function detectExfiltration(sites: StringSite[], allow: RegExp[]): Detection[] {
+export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists, message?: Record<string, unknown>): Detection[] {
   const out: Detection[] = [];
   // A document often repeats a URL (a badge, a logo): each distinct one is parsed and weighed once.
   const judged = new Map<string, string | null>();
@@ -217,13 +391,108 @@ export function detectExfiltration(sites: StringSite[], allow: RegExp[]): Detect
       const key = f.kind + url;
       let verdict = judged.get(key);
       if (verdict === undefined) {
-        verdict = judgeUrl(url, f.kind, 0, allow);
+        verdict = judgeUrl(url, f.kind, 0, lists);
         judged.set(key, verdict);
       }
       if (verdict === null) continue;
       const last = out[out.length - 1];
       if (last && last.path === site.path && last.start < f.end && f.start < last.end) continue;
       out.push({ type: `exfiltration.${f.kind}`, path: site.path, start: f.start, end: f.end });
+    }
+  }
+  if (message !== undefined) {
+    for (const r of requestedUrls(sites, message)) {
+      const verdict = r.host ? hostVerdict(r.url, lists) : judgeUrl(r.url, "request", 0, lists);
+      if (verdict === null) continue;
+      if (out.some((d) => d.path === r.site.path && d.start < r.end && r.start < d.end)) continue;
+      out.push({ type: r.host ? "exfiltration.dns" : "exfiltration.request", path: r.site.path, start: r.start, end: r.end, detail: `the URL carries ${verdict}` });
+    }
+  }
+  return out;
+}
+
+/** URLs a tool is asked to open that carry any data off the allow list (see carriesAnything): for flow rules. */
+export function detectUrlData(sites: StringSite[], lists: ExfiltrationLists, message: Record<string, unknown>): Detection[] {
+  const out: Detection[] = [];
+  for (const r of requestedUrls(sites, message)) {
+    if (r.host ? hostData(r.url.toLowerCase()) !== null : carriesAnything(r.url, lists)) out.push({ type: "url_data", path: r.site.path, start: r.start, end: r.end });
+  }
+  return out;
+}
+
+function hostVerdict(host: string, lists: ExfiltrationLists): string | null {
+  const h = host.toLowerCase();
+  if (lists.collectors.some((re) => re.test(h))) return "a request collector";
+  if (lists.allow.some((re) => re.test(h))) return null;
+  return hostData(h);
+}
+
+/** Methods whose arguments a tool or an agent acts on: the URLs in them are requested, not shown. */
+const TOOL_CALLS = new Set(["tools/call", "steps/toolCallRequest"]);
+const A2A_SENDS = new Set(["message/send", "message/stream", "SendMessage", "SendStreamingMessage"]);
+const REQUEST_URL = /\bhttps?:\/\/[^\s"'<>`)\]}]{1,8192}/gi;
+/** A host name of three labels or more, standing alone (a `dig`/`nslookup` argument, a `host` parameter). */
+const HOST_NAME = /(?<![\w.@/:-])(?:[A-Za-z0-9_-]{1,63}\.){2,8}[A-Za-z]{2,24}(?![\w.-]|:\/\/|\()/g;
+
+/** Arguments that name a host, and commands that resolve or contact one: where a bare host name is a request. */
+const HOST_KEYS = /^(?:host|hostname|domain|server|target|address|fqdn|name_?server|lookup)$/i;
+const HOST_WORDS = ["dig", "nslookup", "host", "ping", "curl", "wget", "nc ", "ncat", "telnet", "ssh", "Resolve-DnsName", "getent"];
+const HOST_COMMANDS = new RegExp(`\\b(?:${HOST_WORDS.map((w) => w.trim()).join("|")})\\b`, "i");
+const HOST_WORD_IDS = HOST_WORDS.map(literalId);
+const URL_IDS = [literalId("://")];
+
+function hostContext(site: StringSite, words: boolean): boolean {
+  const key = site.path[site.path.length - 1];
+  return (typeof key === "string" && HOST_KEYS.test(key)) || (words && site.value.includes(".") && HOST_COMMANDS.test(site.value));
+}
+
+const requested = new WeakMap<StringSite[], Requested[]>();
+
+interface Requested {
+  site: StringSite;
+  url: string;
+  start: number;
+  end: number;
+  /** A bare host name, not a URL. */
+  host: boolean;
+}
+
+/**
+ * The URLs an outbound request asks to be opened: every http(s) URL in a tool call's arguments (a fetch's `url`, a
+ * `curl` in a command, a webhook target) and every bare host name there, and the `uri`/`url` of the parts sent to
+ * another agent (which it will fetch).
+ */
+function requestedUrls(sites: StringSite[], message: Record<string, unknown>): Requested[] {
+  const method = message.method;
+  if (typeof method !== "string" || !("id" in message)) return [];
+  const tool = TOOL_CALLS.has(method);
+  if (!tool && !A2A_SENDS.has(method)) return [];
+  // The exfiltration and url_data detectors of one message ask for the same list.
+  const cached = requested.get(sites);
+  if (cached) return cached;
+  const out: Requested[] = [];
+  requested.set(sites, out);
+  const lits = literalsOf(sites);
+  const urls = lits === null || lits.any(URL_IDS);
+  const words = lits === null || lits.any(HOST_WORD_IDS);
+  for (const site of sites) {
+    if (site.path[0] !== "params" || site.path.includes("_meta") || site.encoded !== undefined) continue;
+    const v = site.value;
+    if (!tool) {
+      const key = site.path[site.path.length - 1];
+      if ((key === "uri" || key === "url") && /^https?:\/\//i.test(v)) out.push({ site, url: v, start: 0, end: v.length, host: false });
+      continue;
+    }
+    if (urls && v.includes("://")) {
+      REQUEST_URL.lastIndex = 0;
+      for (let m; (m = REQUEST_URL.exec(v)) !== null; ) {
+        const url = m[0].replace(/[.,;:!?]+$/, "");
+        out.push({ site, url, start: m.index, end: m.index + url.length, host: false });
+      }
+    }
+    if (v.length <= 65536 && hostContext(site, words)) {
+      HOST_NAME.lastIndex = 0;
+      for (let m; (m = HOST_NAME.exec(v)) !== null; ) out.push({ site, url: m[0], start: m.index, end: m.index + m[0].length, host: true });
     }
   }
   return out;

@@ -1,8 +1,12 @@
-import { compileUrlParams, detectDangerousCommand, detectPii, detectSecrets, detectSensitivePath, detectUrls, PII_TYPES, type UrlParams } from "./content.js";
-import { detectInjection, detectPoisoning, type InjectionParams } from "./injection.js";
+import { compileUrlParams, detectPii, detectSecrets, detectUrls, PII_TYPES, type UrlParams } from "./content.js";
+import { detectInjection, detectPoisoning, type InjectionInput, type InjectionParams } from "./injection.js";
+import { judgeCommandLine } from "./commands.js";
+import { detectSensitivePath, mayHoldSensitivePath } from "./paths.js";
+import { siteRoles, type RoledSite } from "./sites.js";
 import { detectSecretAssignments } from "./assignments.js";
-import { compileExfiltrationParams, detectExfiltration, type ExfiltrationParams } from "./exfiltration.js";
-import { detectCallToChangedTool, detectToolChanges, type NewPin, type PinScope, type PinStore } from "./pins.js";
+import { compileExfiltrationParams, detectExfiltration, detectUrlData, type ExfiltrationParams } from "./exfiltration.js";
+import { detectPiiBulk } from "./pii-bulk.js";
+import { detectCallToChangedTool, detectToolChanges, pinsFor, type NewPin, type PinScope, type PinStore } from "./pins.js";
 import { normalize, type NormalText } from "./normalize.js";
 import { collectStrings, joinStrings, type Detection, type StringSite } from "./scan.js";
 
@@ -12,7 +16,9 @@ export const DETECTOR_NAMES = [
   "secrets",
   "secret_assignment",
   "exfiltration",
+  "url_data",
   "pii",
+  "pii_bulk",
   ...PII_TYPES,
   "prompt_injection",
   "tool_poisoning",
@@ -22,13 +28,21 @@ export const DETECTOR_NAMES = [
   "url",
 ] as const;
 
+const PII: CompiledDetector = { key: "pii", run: (s) => detectPii(s.strings) };
+
 /** A detector as a rule names it, compiled once: a cache key and how to run it over a message. */
 export interface CompiledDetector {
   key: string;
   run(scan: MessageScan): Detection[];
 }
 
-export type DetectorSpec = string | { url: UrlParams } | { exfiltration: ExfiltrationParams } | { prompt_injection: InjectionParams } | { tool_poisoning: InjectionParams };
+export type DetectorSpec =
+  | string
+  | { url: UrlParams }
+  | { exfiltration: ExfiltrationParams }
+  | { url_data: ExfiltrationParams }
+  | { prompt_injection: InjectionParams }
+  | { tool_poisoning: InjectionParams };
 
 export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
   if (typeof spec !== "string") {
@@ -41,8 +55,12 @@ export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
       return { key: "tool_poisoning:" + JSON.stringify(p), run: (s) => detectPoisoning(s.injectionInput, p) };
     }
     if ("exfiltration" in spec) {
-      const allow = compileExfiltrationParams(spec.exfiltration);
-      return { key: "exfiltration:" + JSON.stringify(spec.exfiltration), run: (s) => detectExfiltration(s.strings, allow) };
+      const lists = compileExfiltrationParams(spec.exfiltration);
+      return { key: "exfiltration:" + JSON.stringify(spec.exfiltration), run: (s) => detectExfiltration(s.strings, lists, s.message) };
+    }
+    if ("url_data" in spec) {
+      const lists = compileExfiltrationParams(spec.url_data);
+      return { key: "url_data:" + JSON.stringify(spec.url_data), run: (s) => detectUrlData(s.strings, lists, s.message) };
     }
     const lists = compileUrlParams(spec.url);
     return { key: "url:" + JSON.stringify(spec.url), run: (s) => detectUrls(s.strings, lists) };
@@ -53,9 +71,16 @@ export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
     case "secret_assignment":
       return { key: spec, run: (s) => detectSecretAssignments(s.strings) };
     case "exfiltration": {
-      const allow = compileExfiltrationParams({});
-      return { key: spec, run: (s) => detectExfiltration(s.strings, allow) };
+      const lists = compileExfiltrationParams({});
+      return { key: spec, run: (s) => detectExfiltration(s.strings, lists, s.message) };
     }
+    case "url_data": {
+      const lists = compileExfiltrationParams({});
+      return { key: spec, run: (s) => detectUrlData(s.strings, lists, s.message) };
+    }
+    case "pii_bulk":
+      // The PII findings are the `pii` detector's, shared with the rules that log them.
+      return { key: spec, run: (s) => detectPiiBulk(s.strings, () => s.run(PII)) };
     case "pii":
       return { key: spec, run: (s) => detectPii(s.strings) };
     case "prompt_injection":
@@ -65,15 +90,25 @@ export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
     case "tool_changed":
       return { key: spec, run: (s) => s.toolChanges().detections };
     case "sensitive_path":
-      return { key: spec, run: (s) => detectSensitivePath(s.strings) };
+      return { key: spec, run: (s) => (mayHoldSensitivePath(s.strings) ? detectSensitivePath(s.roles, false) : []) };
     case "dangerous_command":
-      return { key: spec, run: (s) => detectDangerousCommand(s.strings) };
+      return { key: spec, run: (s) => detectDangerousCommand(s.roles) };
     case "url":
       return "the url detector needs its lists: { url: { deny: [...], allow: [...] } }";
     default:
       if ((PII_TYPES as string[]).includes(spec)) return { key: spec, run: (s) => detectPii(s.strings, spec) };
       return `unknown detector "${spec}" (known: ${DETECTOR_NAMES.join(", ")})`;
   }
+}
+
+/** Dangerous command lines, judged by their grammar, where a tool runs one (`command` sites only: commands.ts). */
+export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[] {
+  const out: Detection[] = [];
+  for (const site of sites) {
+    if (site.role !== "command") continue;
+    for (const f of judgeCommandLine(site.value)) out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: f.detail });
+  }
+  return out;
 }
 
 /**
@@ -99,6 +134,22 @@ export class MessageScan {
   get strings(): StringSite[] {
     this.sites ??= collectStrings(this.message);
     return this.sites;
+  }
+
+  /**
+   * Each string with its role (sites.ts): a path a tool opens, a command it runs, a URL, content, or other. A tool's
+   * input schema, when its definition is pinned, refines the roles of arguments whose names say nothing.
+   */
+  get roles(): RoledSite[] {
+    this.roled ??= siteRoles(this.message, this.strings, this.pins ? (tool) => this.schemaOf(tool) : undefined);
+    return this.roled;
+  }
+
+  private roled: RoledSite[] | undefined;
+
+  private schemaOf(tool: string): unknown {
+    const pins = this.pins as PinStore;
+    return pins.get(pinsFor(pins, this.scope).at, tool)?.definition?.inputSchema;
   }
 
   /** All the message's text, as `text` in rules: the same strings the detectors scan. */
@@ -136,17 +187,33 @@ export class MessageScan {
   private readonly normals = new Map<StringSite, NormalText>();
 
   /** What the injection scorer reads: the strings, the message (for where each sits) and their normal forms. */
-  get injectionInput(): { sites: StringSite[]; message: Record<string, unknown>; normal: (site: StringSite) => NormalText } {
-    return { sites: this.strings, message: this.message, normal: (site) => this.normal(site) };
+  get injectionInput(): InjectionInput {
+    this.injection ??= { sites: this.strings, message: this.message, normal: (site) => this.normal(site) };
+    return this.injection;
   }
+
+  private injection: InjectionInput | undefined;
 
   run(detector: CompiledDetector): Detection[] {
     let found = this.results.get(detector.key);
     if (!found) {
-      found = detector.run(this);
+      found = this.onOriginal(detector.run(this));
       this.results.set(detector.key, found);
     }
     return found;
+  }
+
+  /** Findings in a file's decoded text stand for the whole encoded payload: the text a redaction can replace. */
+  private onOriginal(found: Detection[]): Detection[] {
+    if (found.length === 0) return found;
+    let encoded: Map<unknown, number> | undefined;
+    for (const site of this.sites ?? []) if (site.encoded !== undefined) (encoded ??= new Map()).set(site.path, site.encoded);
+    if (encoded === undefined) return found;
+    const e = encoded;
+    return found.map((d) => {
+      const length = e.get(d.path);
+      return length === undefined ? d : { ...d, start: 0, end: length, encoded: "base64" as const, detail: d.detail ?? "in a file's decoded content" };
+    });
   }
 
   /** Rug pulls: changed tools in a tools/list result, or a call to a tool whose change is not approved yet. */

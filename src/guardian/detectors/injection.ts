@@ -986,50 +986,6 @@ function hiddenUnicode(site: StringSite, role: Role, out: Finding[]): void {
   }
 }
 
-/** The JSON path of the nearest array element holding `path` (a content item, an A2A part). */
-function itemOf(path: JsonPath): JsonPath {
-  for (let i = path.length - 1; i >= 0; i--) if (typeof path[i] === "number") return path.slice(0, i + 1);
-  return path.slice(0, -1);
-}
-
-const TEXT_MIME = /^(?:text\/|application\/(?:json|ld\+json|x?yaml|xml|x-sh|javascript|toml|x-httpd-php|markdown|csv|x-ndjson|sql))/i;
-const TEXT_NAME = /\.(?:txt|md|markdown|json|ya?ml|xml|html?|csv|tsv|ini|toml|cfg|conf|env|sh|py|js|ts|log|sql|rst)$/i;
-
-/** Text files carried as base64 (A2A file parts' `bytes`/`raw`, MCP `blob`s): their decoded text, by the item holding them. */
-function encodedTexts(message: Record<string, unknown>): { path: JsonPath; site: JsonPath; text: string }[] {
-  const out: { path: JsonPath; site: JsonPath; text: string }[] = [];
-  const stack: { v: unknown; path: JsonPath }[] = [];
-  for (const root of ["params", "result"]) if (message[root] !== undefined) stack.push({ v: message[root], path: [root] });
-  let visited = 0;
-  while (stack.length > 0 && visited++ < 20000) {
-    const { v, path } = stack.pop() as { v: unknown; path: JsonPath };
-    if (v === null || typeof v !== "object") continue;
-    if (Array.isArray(v)) {
-      v.forEach((x, i) => stack.push({ v: x, path: [...path, i] }));
-      continue;
-    }
-    const o = v as Record<string, unknown>;
-    const mime = [o.mimeType, o.mediaType, o.mime_type].find((x) => typeof x === "string") as string | undefined;
-    const name = [o.name, o.filename, o.fileName].find((x) => typeof x === "string") as string | undefined;
-    const key = ["bytes", "raw", "blob"].find((k) => typeof o[k] === "string");
-    if (key && ((mime && TEXT_MIME.test(mime)) || (name && TEXT_NAME.test(name)))) {
-      const b64 = o[key] as string;
-      if (b64.length <= 4_000_000) {
-        try {
-          const bin = atob(b64.replace(/\s+/g, ""));
-          const bytes = Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
-          out.push({ path: itemOf([...path, key]), site: [...path, key], text: new TextDecoder("utf-8").decode(bytes) });
-        } catch {
-          // not base64: the string itself is judged as text
-        }
-      }
-      continue;
-    }
-    for (const [k, x] of Object.entries(o)) if (x !== null && typeof x === "object") stack.push({ v: x, path: [...path, k] });
-  }
-  return out;
-}
-
 export interface InjectionInput {
   sites: StringSite[];
   message: Record<string, unknown> | null;
@@ -1043,8 +999,6 @@ interface Finding extends Detection {
 const cache = new WeakMap<StringSite[], Map<number, Finding[]>>();
 
 type Push = (site: { path: JsonPath }, role: Role, c: Cut, start: number, end: number, whole?: boolean) => void;
-
-const samePath = (a: JsonPath, b: JsonPath) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /**
  * Every instruction span in a message, at a threshold: each string judged in its role; hidden spans and decoded
@@ -1070,10 +1024,9 @@ function findings(input: InjectionInput, threshold: number): Finding[] {
     if (whole) f.whole = true;
     out.push(f);
   };
-  const encoded = message ? encodedTexts(message) : [];
   const groups = new Map<string, StringSite[]>();
   for (const site of input.sites) {
-    if (site.value.length === 0 || encoded.some((x) => samePath(x.site, site.path))) continue;
+    if (site.value.length === 0) continue;
     const role = roleOf(message, site.path);
     const ctx: Ctx = { role, self: selfName(message, site.path), tools };
     const before = out.length;
@@ -1098,13 +1051,6 @@ function findings(input: InjectionInput, threshold: number): Finding[] {
     }
   }
   for (const sites of groups.values()) judgeSiblings(sites, message, tools, threshold, push);
-  for (const { path, text } of encoded) {
-    const ctx: Ctx = { role: "content", self: null, tools };
-    const fields = jsonFields(text);
-    const cuts = fields ? fields.flatMap((f) => judgeText(f.value, ctx, threshold)) : judgeText(normalize(text).text, ctx, threshold);
-    const best = cuts.reduce<Cut | null>((a, c) => (a === null || c.score > a.score ? c : a), null);
-    if (best) push({ path }, "content", best, 0, 0, true);
-  }
   byThreshold ??= new Map();
   byThreshold.set(threshold, out);
   cache.set(input.sites, byThreshold);

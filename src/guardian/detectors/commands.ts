@@ -1,0 +1,723 @@
+import { parseShell, tokenize, MAX_PARSED, type Command, type Pipeline, type Script, type Word } from "./shell.js";
+
+/*
+ * Dangerous commands, judged on the command line's grammar (shell.ts), never on text that merely mentions them: a
+ * Dockerfile being written, a README quoting `curl … | bash`, a commit message. Only `command` sites (sites.ts) are
+ * read. What is judged (docs/detection.md, "Commands"):
+ *
+ * - download → execute: a download piped into a shell or interpreter that runs its input, `bash <(curl …)`,
+ *   `sh -c "$(curl …)"`, `eval "$(wget -O- …)"`, a downloaded file run later in the same line, PowerShell cradles;
+ * - decode → execute: `base64 -d | bash`, `eval "$(echo … | base64 -d)"`, interpreters running decoded code;
+ * - network sockets as shells: `/dev/tcp` redirections of a shell, `nc -e`, `ncat --exec`, `socat … exec:`, a shell
+ *   between network pipes (the mkfifo reverse shell), socket one-liners in Python, Perl, PHP, Ruby, Node, awk;
+ * - encoded PowerShell (`-EncodedCommand`, `-enc`, `-e`);
+ * - privileged containers and host namespaces: `docker run --privileged`, host root or docker.sock mounts,
+ *   `--pid=host`, dangerous capabilities, `kubectl debug node/…`, pods with hostPID or privileged, `nsenter -t 1`;
+ * - credential folders sent over the network: `tar` of `~/.ssh` piped to `curl`, `curl -F f=@~/.aws/credentials`;
+ * - the destructive class: `rm -rf /` and its kin, mkfs, dd to disks, fork bombs, `chmod 777`, sudo to a root shell,
+ *   writes to /etc/sudoers, clearing shell history.
+ *
+ * `-c` payloads of shells (and `eval`) are read as command lines of their own, to a bounded depth; the code given to
+ * interpreters (`python -c`, `perl -e`, …) and PowerShell's `-Command` are read for the calls that make them
+ * dangerous. Nothing here throws: a line the grammar cannot take is read by the tokenizer.
+ */
+
+export interface CommandFinding {
+  type: string;
+  start: number;
+  end: number;
+  /** What was recognised, in words (no arguments: a command line may carry secrets). */
+  detail: string;
+}
+
+const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "busybox"]);
+const INTERPRETERS = new Set(["python", "perl", "ruby", "php", "node", "nodejs", "deno", "bun", "lua", "tclsh", "osascript", "jshell", "groovy", "rscript"]);
+const POWERSHELL = new Set(["powershell", "pwsh"]);
+const DOWNLOADERS = new Set(["curl", "wget", "fetch", "aria2c", "http", "https", "xh", "iwr", "irm", "invoke-webrequest", "invoke-restmethod", "lwp-download", "lwp-request"]);
+const DECODERS = new Set(["base64", "basenc", "base32", "openssl", "xxd", "uudecode", "gunzip", "zcat", "gzip", "bzip2", "bunzip2", "xz", "unxz", "rev", "tr"]);
+const NETWORK = new Set(["nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "socat", "telnet", "curl", "wget", "ssh", "scp", "sftp", "rsync", "openssl", "http", "https", "xh", "ftp", "tftp", "aws", "gsutil", "rclone", "s3cmd", "az", "gcloud"]);
+const WRAPPERS = new Set(["sudo", "doas", "env", "nohup", "nice", "time", "timeout", "stdbuf", "command", "builtin", "exec", "setsid", "unbuffer", "ionice", "chronic", "torsocks", "proxychains", "proxychains4"]);
+const CONTAINERS = new Set(["docker", "podman", "nerdctl", "ctr"]);
+
+/**
+ * Words that make a line worth parsing: without one of them (and without quotes or escapes inside a word, which can
+ * hide one), no class above can be present.
+ */
+const TRIGGERS = new Set([
+  ...SHELLS, ...INTERPRETERS, ...POWERSHELL, ...DOWNLOADERS, ...DECODERS, ...NETWORK, ...CONTAINERS,
+  "eval", "source", "exec", "iex", "invoke-expression", "mkfifo", "kubectl", "nsenter", "chroot", "rm", "del", "rd", "rmdir", "remove-item",
+  "mke2fs", "wipefs", "mkswap", "format", "dd", "shred", "chmod", "chown", "sudo", "doas", "su", "history", "crontab", "unset", "useradd",
+  "usermod", "passwd", "visudo", "tee", "tar", "zip", "7z", "gpg", "awk", "gawk", "export", "histfile", "histsize", "python2", "python3", "nodejs",
+]);
+
+/** The command's name as judged: last path segment, lower case, without `.exe` or a version (`python3.12` → python). */
+export function commandName(word: string): string {
+  let n = word.slice(Math.max(word.lastIndexOf("/"), word.lastIndexOf("\\")) + 1).toLowerCase();
+  if (n.endsWith(".exe")) n = n.slice(0, -4);
+  const m = /^(python|perl|ruby|php|node|lua|pip)[\d.]*$/.exec(n);
+  if (m) n = m[1] as string;
+  return n;
+}
+
+/** Whether a line may hold anything judged here: one pass over its words. */
+function worthParsing(text: string): boolean {
+  if (/[A-Za-z0-9][\\'"]|\$'|\$\{|\/dev\/(?:tcp|udp|sd|hd|nvme|xvd|vd|disk|mmcblk|rdisk)|_history\b|:\(\)|[A-Za-z]:\\/.test(text)) return true;
+  const words = text.match(/[A-Za-z0-9_.+-]+/g);
+  if (!words) return false;
+  for (const w of words) {
+    const l = w.toLowerCase();
+    if (TRIGGERS.has(l) || /^mkfs/.test(l) || TRIGGERS.has(commandName(l))) return true;
+  }
+  return false;
+}
+
+/** What one command is, once wrappers (`sudo`, `env`, `nohup`, …) are taken off. */
+interface Resolved {
+  name: string;
+  /** The words after the name. */
+  args: Word[];
+  /** The name's word (for spans). */
+  word: Word | null;
+  /** Run through sudo or doas. */
+  sudo: boolean;
+  /** `sudo -s`, `sudo -i`, `sudo --login`: a root shell. */
+  rootShell: boolean;
+}
+
+function resolve(c: Command): Resolved {
+  const w = c.words;
+  let i = 0;
+  let sudo = false;
+  let rootShell = false;
+  while (i < w.length) {
+    const name = commandName((w[i] as Word).text);
+    if (name === "busybox" && i + 1 < w.length) {
+      i++;
+      continue;
+    }
+    if (!WRAPPERS.has(name)) break;
+    if (name === "sudo" || name === "doas") sudo = true;
+    i++;
+    while (i < w.length) {
+      const t = (w[i] as Word).text;
+      if (name === "env" && /^[A-Za-z_][A-Za-z0-9_]*=/.test(t)) i++;
+      else if (t.startsWith("-") && t !== "-") {
+        if ((name === "sudo" || name === "doas") && ((/^-[a-zA-Z]+$/.test(t) && /[si]/.test(t)) || t === "--shell" || t === "--login")) rootShell = true;
+        // Options that take a value: sudo -u root, env -u NAME, nice -n 10, timeout -s KILL, ionice -c 3.
+        const takes = (name === "sudo" && /^-[ugCDhprtU]$/.test(t)) || (name === "env" && /^-[uSC]$/.test(t)) || (name === "nice" && t === "-n") || (name === "timeout" && /^-[sk]$/.test(t)) || (name === "ionice" && /^-[cnp]$/.test(t)) || (name === "stdbuf" && /^-[ioe]$/.test(t));
+        i += takes ? 2 : 1;
+        if (t === "--") break;
+      } else if (name === "timeout" && /^\d/.test(t)) i++;
+      else break;
+    }
+  }
+  const word = w[i] ?? null;
+  return { name: word ? commandName(word.text) : "", args: w.slice(i + 1), word, sudo, rootShell };
+}
+
+const isOption = (t: string) => t.startsWith("-") && t.length > 1;
+
+/** The `-c` payload of a shell (`bash -c`, `sh -lc`, `zsh -xc`), or null. */
+function shellPayload(args: Word[]): Word | null {
+  for (let i = 0; i < args.length; i++) {
+    const t = (args[i] as Word).text;
+    if (!isOption(t)) return null;
+    if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(t) && !t.startsWith("--")) {
+      for (let j = i + 1; j < args.length; j++) if (!isOption((args[j] as Word).text)) return args[j] as Word;
+      return null;
+    }
+  }
+  return null;
+}
+
+/** The code an interpreter is given on its command line (`python -c`, `perl -e`, `ruby -e`, `php -r`, `node -e`). */
+function interpreterCode(name: string, args: Word[]): Word | null {
+  const flags = name === "php" ? ["-r"] : name === "python" ? ["-c"] : name === "lua" ? ["-e"] : ["-e", "-E", "-p", "--eval", "--print"];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i] as Word;
+    const t = w.text;
+    if (flags.includes(t)) return args[i + 1] ?? null;
+    // perl -le '…', python -Sc '…'
+    if (/^-[a-zA-Z]+$/.test(t)) {
+      if (flags.some((f) => f.length === 2 && t.endsWith(f[1] as string))) return args[i + 1] ?? null;
+      continue;
+    }
+    // ruby -e'…', python -c'…': the code joined to its flag.
+    const joined = flags.find((f) => f.length === 2 && t.startsWith(f));
+    if (joined) return { ...w, text: t.slice(2) };
+    if (!isOption(t)) return null;
+  }
+  return null;
+}
+
+/** Whether a shell or interpreter takes its program from standard input (`sh`, `bash -s`, `python -`, `sh /dev/stdin`). */
+function runsStdin(r: Resolved): boolean {
+  if (r.name === "iex" || r.name === "invoke-expression") return true;
+  if (r.name === "source" || r.name === ".") return r.args.some((a) => a.text === "/dev/stdin" || a.text === "-");
+  if (!SHELLS.has(r.name) && !INTERPRETERS.has(r.name) && !POWERSHELL.has(r.name)) return false;
+  if (r.name === "busybox") return false;
+  if (POWERSHELL.has(r.name)) return r.args.some((a) => a.text === "-" || /^-c(ommand)?$/i.test(a.text)) && r.args.some((a) => a.text === "-");
+  if (SHELLS.has(r.name) && shellPayload(r.args)) return false;
+  if (INTERPRETERS.has(r.name) && interpreterCode(r.name, r.args)) return false;
+  for (const a of r.args) {
+    const t = a.text;
+    if (t === "-" || t === "/dev/stdin" || t === "-s" || t === "--") return true;
+    if (isOption(t)) continue;
+    return false; // a script file
+  }
+  return true;
+}
+
+const isShellOrInterpreter = (name: string) => SHELLS.has(name) || INTERPRETERS.has(name) || POWERSHELL.has(name);
+
+const toStdout = (v: string | undefined) => v === "-" || v === "/dev/stdout";
+
+/** Where a downloader writes: standard output (null), or a file (its name; "" when it names it after the URL). */
+function downloadTarget(r: Resolved): string | null {
+  const a = r.args.map((x) => x.text);
+  const url = a.find((t) => /^(?:https?|ftp):\/\//i.test(t));
+  const named = () => url?.replace(/[?#].*$/, "").split("/").pop() ?? "";
+  if (r.name === "curl") {
+    for (let i = 0; i < a.length; i++) {
+      const t = a[i] as string;
+      if (t === "-o" || t === "--output" || (/^-[a-zA-Z]*o$/.test(t) && !t.startsWith("--"))) return toStdout(a[i + 1]) ? null : (a[i + 1] ?? "");
+      if (t.startsWith("--output=")) return toStdout(t.slice(9)) ? null : t.slice(9);
+      if (t === "--remote-name" || t === "--remote-name-all" || (/^-[a-zA-Z]*O[a-zA-Z]*$/.test(t) && !t.startsWith("--"))) return named();
+    }
+    return null;
+  }
+  if (r.name === "wget" || r.name === "fetch" || r.name === "aria2c" || r.name === "lwp-download") {
+    for (let i = 0; i < a.length; i++) {
+      const t = a[i] as string;
+      if (/^-[a-zA-Z]*O-$/.test(t) || t === "--output-document=-") return null;
+      if (t === "-O" || t === "-o" || t === "--output-document" || (/^-[a-zA-Z]*[Oo]$/.test(t) && !t.startsWith("--"))) return toStdout(a[i + 1]) ? null : (a[i + 1] ?? "");
+      if (t.startsWith("--output-document=")) return toStdout(t.slice(18)) ? null : t.slice(18);
+    }
+    return named();
+  }
+  return null;
+}
+
+/** A downloader whose download goes to standard output (`curl URL`, `wget -qO- URL`, `iwr URL`), not to a file. */
+function downloadsToStdout(r: Resolved): boolean {
+  return DOWNLOADERS.has(r.name) && downloadTarget(r) === null;
+}
+
+/** The file a downloader writes, when it writes one (`curl -o x.sh`, `curl -O URL`, `wget URL`, `wget -O x URL`). */
+function downloadedFile(r: Resolved): string | null {
+  if (!DOWNLOADERS.has(r.name)) return null;
+  const f = downloadTarget(r);
+  return f ? f : null;
+}
+
+/** A stage that decodes its input (`base64 -d`, `xxd -r`, `openssl enc -d`, `gunzip`, `rev`, `tr`). */
+function decodes(r: Resolved): boolean {
+  if (!DECODERS.has(r.name)) return false;
+  const a = r.args.map((x) => x.text);
+  switch (r.name) {
+    case "base64":
+    case "basenc":
+    case "base32":
+      return a.some((t) => t === "--decode" || /^-[a-zA-Z]*[dD][a-zA-Z]*$/.test(t));
+    case "openssl":
+      return a.some((t) => t === "-d" || t === "-base64" || t === "base64" || t === "-a") && a.some((t) => t === "-d");
+    case "xxd":
+      return a.some((t) => /^-[a-zA-Z]*r/.test(t) || t === "-revert");
+    case "gzip":
+    case "bzip2":
+    case "xz":
+      return a.some((t) => t === "-d" || t === "--decompress" || /^-[a-zA-Z]*d[a-zA-Z]*$/.test(t));
+    default:
+      return true;
+  }
+}
+
+/** `echo -e '\x63…'` or `printf '\143…'`: text built from escapes, the shell's own decoder. */
+function printsEscapes(r: Resolved): boolean {
+  if (r.name !== "printf" && r.name !== "echo") return false;
+  const escapes = r.args.reduce((n, a) => n + (a.text.match(/\\(?:x[0-9a-fA-F]{2}|[0-7]{3}|u[0-9a-fA-F]{4})/g)?.length ?? 0), 0);
+  return escapes >= 4;
+}
+
+/** Paths that hold credentials: the folders (`~/.ssh`, `~/.aws`, …) and the files inside them. */
+const CRED_FOLDER = /(?:^|[/\\])(?:\.ssh|\.aws|\.gnupg|\.kube|\.docker|\.azure|\.password-store|\.config[/\\]gcloud|\.config[/\\]gh|\.git-credentials|\.netrc|\.npmrc|\.pypirc|\.pgpass|\.vault-token)(?:[/\\].*)?$|(?:^|[/\\])(?:id_(?:rsa|dsa|ecdsa|ed25519)|\.env)$|^\/etc\/(?:shadow|gshadow|sudoers)$/i;
+
+export function isCredentialPath(text: string): boolean {
+  const t = text.replace(/^@/, "").replace(/^[A-Za-z_][\w-]*=[@<]?/, "");
+  return !t.endsWith(".pub") && CRED_FOLDER.test(t.replace(/[/\\]+$/, ""));
+}
+
+/** A command that reads credentials: one of its operands is a credential folder or file (or its input is one). */
+function readsCredentials(r: Resolved, c: Command): boolean {
+  if (["chmod", "chown", "chgrp", "ls", "stat", "mkdir", "touch", "ssh-keygen", "ssh-add", "test", "["].includes(r.name)) return false;
+  return r.args.some((a) => !isOption(a.text) && isCredentialPath(a.text)) || c.redirects.some((d) => d.op.startsWith("<") && d.target !== null && isCredentialPath(d.target.text));
+}
+
+/** A command that sends to the network: a client with a remote end, or a `/dev/tcp` redirection. */
+function sends(r: Resolved, c: Command): boolean {
+  if (c.redirects.some((d) => d.target && /^\/dev\/(?:tcp|udp)\//.test(d.target.text))) return true;
+  if (!NETWORK.has(r.name)) return false;
+  const a = r.args.map((x) => x.text);
+  if (r.name === "openssl") return a.includes("s_client");
+  if (r.name === "aws") return a.includes("s3") || a.includes("s3api");
+  if (r.name === "scp" || r.name === "rsync" || r.name === "sftp") return a.some((t) => /^[^/\\]+:/.test(t) && !/^[A-Za-z]:[\\/]/.test(t));
+  return true;
+}
+
+/** curl/wget arguments that upload a credential file: `-d @f`, `--data-binary @f`, `-F x=@f`, `-T f`, `--post-file=f`. */
+function uploadsCredentials(r: Resolved): boolean {
+  const a = r.args.map((x) => x.text);
+  for (let i = 0; i < a.length; i++) {
+    const t = a[i] as string;
+    const next = a[i + 1] ?? "";
+    if (r.name === "curl") {
+      if (/^(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|-F|--form(?:-string)?|--json)$/.test(t) && /[@<]/.test(next) && isCredentialPath(next.slice(next.search(/[@<]/) + 1))) return true;
+      if (/^--(?:data(?:-binary|-urlencode)?|form|json)=/.test(t) && /[@<]/.test(t) && isCredentialPath(t.slice(t.search(/[@<]/) + 1))) return true;
+      if ((t === "-T" || t === "--upload-file") && isCredentialPath(next)) return true;
+    }
+    if (r.name === "wget" && /^--(?:post|body)-file=/.test(t) && isCredentialPath(t.slice(t.indexOf("=") + 1))) return true;
+    if (["scp", "rsync", "sftp"].includes(r.name) && !isOption(t) && isCredentialPath(t) && a.some((x) => /^[^/\\]+:/.test(x) && !/^[A-Za-z]:[\\/]/.test(x))) return true;
+  }
+  return false;
+}
+
+/** The file an archiver writes (`tar czf F …`, `tar -cf F`, `tar --file=F`, `zip F …`, `7z a F …`), when its operands hold credentials. */
+function archivedCredentials(r: Resolved, c: Command): string | null {
+  if (!readsCredentials(r, c)) return null;
+  const a = r.args.map((x) => x.text);
+  if (r.name === "tar") {
+    for (let i = 0; i < a.length; i++) {
+      const t = a[i] as string;
+      if (t.startsWith("--file=")) return t.slice(7);
+      if ((t === "-f" || t === "--file" || (/^-?[a-zA-Z]*f$/.test(t) && i === 0) || /^-[a-zA-Z]*f$/.test(t)) && a[i + 1]) return a[i + 1] as string;
+    }
+  }
+  if (r.name === "zip" || r.name === "gpg") return a.find((t) => !isOption(t)) ?? null;
+  if (r.name === "7z") return a.filter((t) => !isOption(t))[1] ?? null;
+  const out = c.redirects.find((d) => (d.op === ">" || d.op === ">>") && d.target);
+  return out?.target?.text ?? null;
+}
+
+const HOST_MOUNTS = /^(?:\/|\/etc|\/root|\/var\/run\/docker\.sock|\/run\/docker\.sock|\/var\/run|\/run|\/proc|\/sys|\/boot|\/dev|\/home|\/var\/lib\/docker|\/var\/lib\/kubelet|\/run\/containerd(?:\/containerd\.sock)?|\/var\/run\/containerd(?:\/containerd\.sock)?|\/var\/run\/crio\/crio\.sock|\/usr|\/bin|\/sbin|\/lib)$/;
+
+/** What makes a container run as the host: the flag or mount that does, or null. */
+function privilegedContainer(r: Resolved): string | null {
+  const a = r.args.map((x) => x.text);
+  const sub = a.filter((t) => !isOption(t));
+  if (CONTAINERS.has(r.name)) {
+    const verb = sub[0] === "container" ? sub[1] : sub[0];
+    if (!["run", "create", "exec", "start", "update"].includes(verb ?? "") && r.name !== "ctr") return null;
+    for (let i = 0; i < a.length; i++) {
+      const t = a[i] as string;
+      const [flag, inline] = t.startsWith("--") && t.includes("=") ? [t.slice(0, t.indexOf("=")), t.slice(t.indexOf("=") + 1)] : [t, undefined];
+      const value = (inline ?? a[i + 1] ?? "").trim();
+      if (flag === "--privileged" && inline !== "false") return "--privileged";
+      if ((flag === "--pid" || flag === "--ipc" || flag === "--userns" || flag === "--cgroupns") && value === "host") return `${flag}=host`;
+      if (flag === "--cap-add" && /^(?:cap_)?(?:all|sys_admin|sys_ptrace|sys_module|dac_read_search|sys_rawio)$/i.test(value)) return `--cap-add ${value.toUpperCase()}`;
+      if (flag === "--security-opt" && /(?:apparmor|seccomp)[=:]unconfined|label[=:]disable|systempaths=unconfined/i.test(value)) return `--security-opt ${value}`;
+      if (flag === "--device" && /^\/dev\/(?:sd|nvme|hd|xvd|vd|mem|kmem|port|disk|mmcblk)/.test(value)) return "a host disk device";
+      if (flag === "-v" || flag === "--volume") {
+        const source = value.split(":")[0]?.replace(/(?<=.)\/+$/, "") ?? "";
+        if (HOST_MOUNTS.test(source)) return `a mount of the host's ${source}`;
+      }
+      if (flag === "--mount" || (r.name === "ctr" && flag === "--mount")) {
+        const m = /(?:^|,)(?:source|src)=([^,]+)/.exec(value);
+        const source = m?.[1]?.replace(/(?<=.)\/+$/, "") ?? "";
+        if (HOST_MOUNTS.test(source)) return `a mount of the host's ${source}`;
+      }
+    }
+    return null;
+  }
+  if (r.name === "kubectl") {
+    if (sub[0] === "debug" && sub.some((t) => /^node\//.test(t))) return "kubectl debug on a node";
+    if (a.some((t) => /^--profile=sysadmin$/.test(t)) || (a.includes("--profile") && a[a.indexOf("--profile") + 1] === "sysadmin")) return "kubectl debug --profile=sysadmin";
+    const overrides = a.find((t, i) => t.startsWith("--overrides=") || a[i - 1] === "--overrides");
+    if (overrides && /hostPID|hostIPC|hostNetwork|"privileged"\s*:\s*true|hostPath/.test(overrides)) return "a pod with host namespaces or privileges";
+    if (a.includes("--privileged") || a.includes("--privileged=true")) return "--privileged";
+    return null;
+  }
+  if (r.name === "nsenter") {
+    for (let i = 0; i < a.length; i++) {
+      const t = a[i] as string;
+      if (((t === "-t" || t === "--target") && a[i + 1] === "1") || t === "-t1" || t === "--target=1") return "nsenter into the host's init (pid 1)";
+    }
+  }
+  return null;
+}
+
+/** Code given to an interpreter, or PowerShell text: what its calls say it does. */
+const CODE = {
+  socket: /\bsocket\s*\.\s*socket\b|\bsocket\s*\(|\bTCPSocket\b|\bIO::Socket\b|\bfsockopen\s*\(|\bnet\s*\.\s*(?:Socket|connect|createConnection)\b|require\s*\(\s*['"]net['"]\s*\)|\/inet\/(?:tcp|udp)\/|\/dev\/(?:tcp|udp)\/|\bNet\.Sockets\.TCPClient\b|\bstream_socket_client\s*\(|\bsocket\.create_connection\b/i,
+  shell: /\bdup2\b|\bpty\s*\.\s*spawn\b|\bsubprocess\b|\/bin\/(?:ba|z|da|k)?sh\b|\bcmd(?:\.exe)?\b|\bchild_process\b|\bproc_open\b|\bshell_exec\b|\bpassthru\b|\bpopen\b|\bexec\s*[("'`]|\bsystem\s*\(|\bspawn\s*\(|\bIO\.popen\b|\bSTDIN\s*\.\s*reopen\b|\bexecSync\b|\|&\s*getline|\bGetStream\s*\(/i,
+  decode: /\bb64decode\b|\bbase64_decode\b|\bdecode_base64\b|\bdecodebytes\b|\ba2b_base64\b|['"]base64['"]|\batob\s*\(|\bFromBase64String\b|\bunpack\s*\(\s*['"]m|\.decode\s*\(\s*['"](?:base64|hex|rot13|rot_13)|\bcodecs\s*\.\s*decode\b|\bbytes\s*\.\s*fromhex\b|\bunhexlify\b|\bzlib\s*\.\s*decompress\b|\bgzinflate\b|\bstr_rot13\b|\bGZipStream\b|\bDeflateStream\b/i,
+  run: /\bexec\s*\(|\beval\s*\(|\bcompile\s*\(|\bnew\s+Function\s*\(|\bsystem\s*\(|\bpopen\b|\bsubprocess\b|\bchild_process\b|\bexecSync\b|\bspawn\s*\(|\binstance_eval\b|\bassert\s*\(|\bcreate_function\b|\bpassthru\b|\bshell_exec\b|\bIEX\b|\bInvoke-Expression\b|\bInvoke-Command\b|\[ScriptBlock\]::Create\b|\bvm\s*\.\s*run/i,
+  download: /\burlopen\b|\burllib\b|\brequests\s*\.\s*get\b|\bhttp\.client\b|\bhttplib\b|\bLWP::|\bNet::HTTP\b|\bHTTP::Tiny\b|\bopen-uri\b|\bURI\s*\.\s*open\b|\bfile_get_contents\s*\(\s*['"]https?:|\bcurl_exec\b|\bhttps?\s*\.\s*get\s*\(|\bfetch\s*\(\s*['"`]https?:|\bDownloadString\b|\bDownloadData\b|\bDownloadFile\b|\bInvoke-WebRequest\b|\bInvoke-RestMethod\b|\biwr\b|\birm\b|\bNet\.WebClient\b|\bStart-BitsTransfer\b|\bwget\b|\bcurl\b/i,
+};
+const MAX_CODE = 16384;
+
+/** Judges a piece of code (an interpreter's `-c`, PowerShell text): the dangerous class it belongs to, or null. */
+function judgeCode(code: string, powershell: boolean): { type: string; detail: string } | null {
+  const c = code.length > MAX_CODE ? code.slice(0, MAX_CODE) : code;
+  if (CODE.socket.test(c) && CODE.shell.test(c)) return { type: "dangerous_command.reverse_shell", detail: "opens a network socket and gives it a shell" };
+  const runs = CODE.run.test(c);
+  if (runs && CODE.download.test(c)) return { type: "dangerous_command.download_execute", detail: "downloads code and runs it" };
+  if (runs && CODE.decode.test(c)) return { type: "dangerous_command.decode_execute", detail: "decodes hidden code and runs it" };
+  if (powershell && /(?:^|\s)-(?:e|ec|en|enc|enco|encod|encode|encoded|encodedc|encodedco|encodedcom|encodedcomm|encodedcomma|encodedcomman|encodedcommand)\s+[A-Za-z0-9+/=]{8,}/i.test(c)) return { type: "dangerous_command.powershell_encoded", detail: "runs an encoded PowerShell command" };
+  return null;
+}
+
+const POWERSHELL_ENCODED = /^[-/](?:e|ec|en|enc|enco|encod|encode|encoded|encodedc|encodedco|encodedcom|encodedcomm|encodedcomma|encodedcomman|encodedcommand)$/i;
+
+/** Recursive delete targets that wipe a system or a home: `/`, `/*`, `~`, `$HOME`, `*` at the top, system folders. */
+const WIPE_TARGET = /^(?:\/|\/\*|~|~\/|~\/\*|\$HOME\/?|\$\{HOME\}\/?|\$HOME\/\*|\*|\/(?:bin|boot|dev|etc|home|lib|lib64|opt|root|sbin|srv|sys|usr|var|Users|System|Applications|Library)(?:\/|\/\*)?)$/;
+const DISK = /^\/dev\/(?:sd[a-z]|hd[a-z]|nvme\d|xvd[a-z]|vd[a-z]|disk\d|mmcblk\d|rdisk\d)/;
+const ROOT_FILES = /^\/etc\/(?:sudoers(?:\.d\/.*)?|passwd|shadow|gshadow)$/;
+
+/** Judges one resolved command on its own. */
+function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: string) => void): void {
+  const a = r.args.map((x) => x.text);
+  const name = r.name;
+  // -- destructive
+  if (name === "rm") {
+    const recursive = a.some((t) => t === "--recursive" || (/^-[a-zA-Z]+$/.test(t) && /[rR]/.test(t)));
+    if (a.includes("--no-preserve-root")) add("dangerous_command.recursive_delete", "rm --no-preserve-root");
+    else if (recursive && a.some((t) => !isOption(t) && WIPE_TARGET.test(t))) add("dangerous_command.recursive_delete", "deletes a system folder or the home folder recursively");
+  }
+  if (/^mkfs(?:\..+)?$/.test(name) || name === "mke2fs" || name === "wipefs" || name === "mkswap") add("dangerous_command.disk_format", `${name} formats a disk`);
+  if (name === "format" && a.some((t) => /^[A-Za-z]:$/.test(t))) add("dangerous_command.disk_format", "format of a drive");
+  if (name === "dd" && a.some((t) => t.startsWith("of=") && DISK.test(t.slice(3)))) add("dangerous_command.disk_overwrite", "dd over a disk device");
+  if (name === "shred" && a.some((t) => t.startsWith("/dev/"))) add("dangerous_command.disk_overwrite", "shred of a device");
+  if (c.redirects.some((d) => (d.op === ">" || d.op === ">|" || d.op === "&>") && d.target && DISK.test(d.target.text))) add("dangerous_command.disk_overwrite", "writes over a disk device");
+  if (name === "chmod" && a.some((t) => /^(?:0?777|a\+rwx|ugo\+rwx|[ugoa]*\+[rwx]*s[rwx]*)$/.test(t)) && a.filter((t) => !isOption(t)).length >= 2) add("dangerous_command.permissions", "chmod that opens files to everyone or sets setuid");
+  if (name === "chown" && a.some((t) => t === "-R" || t === "--recursive") && a.some((t) => t === "/")) add("dangerous_command.permissions", "chown -R of /");
+  // -- privilege escalation
+  if (r.sudo && ["su", "bash", "sh", "zsh", "passwd", "visudo"].includes(name)) add("dangerous_command.privilege_escalation", `sudo ${name}`);
+  if (r.rootShell) add("dangerous_command.privilege_escalation", "sudo to a root shell");
+  if (c.redirects.some((d) => (d.op === ">" || d.op === ">>") && d.target && ROOT_FILES.test(d.target.text))) add("dangerous_command.privilege_escalation", "writes to the system's accounts or sudoers");
+  if (name === "tee" && a.some((t) => ROOT_FILES.test(t))) add("dangerous_command.privilege_escalation", "writes to the system's accounts or sudoers");
+  if ((name === "useradd" || name === "usermod") && a.some((t, i) => (t === "-u" || t === "--uid") && a[i + 1] === "0")) add("dangerous_command.privilege_escalation", "an account with uid 0");
+  // -- history
+  if ((name === "history" && a.includes("-c")) || (name === "unset" && a.includes("HISTFILE")) || (name === "crontab" && a.includes("-r"))) add("dangerous_command.history_tamper", `${name} ${a[0] ?? ""}`.trim());
+  if (c.redirects.some((d) => d.op.startsWith(">") && d.target && /(?:^|\/)\.(?:bash|zsh)_history$/.test(d.target.text))) add("dangerous_command.history_tamper", "overwrites the shell history");
+  if (name === "export" && a.some((t) => /^HISTFILE=\/dev\/null$|^HISTSIZE=0$/.test(t))) add("dangerous_command.history_tamper", "turns off the shell history");
+  // -- network sockets as shells
+  const tcp = c.redirects.some((d) => d.target && /^\/dev\/(?:tcp|udp)\//.test(d.target.text));
+  if (tcp && (isShellOrInterpreter(name) || name === "exec" || c.words.length === 0 || commandName(c.words[0]?.text ?? "") === "exec")) add("dangerous_command.reverse_shell", "a shell on a /dev/tcp socket");
+  if (["nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"].includes(name) && a.some((t) => t === "--exec" || t === "--sh-exec" || t === "--lua-exec" || t.startsWith("--exec=") || t.startsWith("--sh-exec=") || (/^-[a-zA-Z]+$/.test(t) && /[ec]/.test(t)))) add("dangerous_command.reverse_shell", `${name} that runs a program for the connection`);
+  if (name === "socat" && a.some((t) => /^(?:exec|system):/i.test(t)) && a.some((t) => /^(?:tcp|udp|openssl|ssl|tcp4|tcp6|tcp-listen|tcp4-listen|udp-listen)[:-]/i.test(t))) add("dangerous_command.reverse_shell", "socat that joins a socket to a program");
+  if ((name === "awk" || name === "gawk") && a.some((t) => /\/inet\/(?:tcp|udp)\//.test(t))) add("dangerous_command.reverse_shell", "awk on a network socket");
+  // -- PowerShell
+  if (POWERSHELL.has(name) && a.some((t) => POWERSHELL_ENCODED.test(t))) add("dangerous_command.powershell_encoded", "runs an encoded PowerShell command");
+  // -- containers and host namespaces
+  const priv = privilegedContainer(r);
+  if (priv) add("dangerous_command.privileged_container", `a container or pod with ${priv}`);
+  if (name === "kubectl" && (a.includes("apply") || a.includes("create")) && c.redirects.some((d) => d.body !== undefined && /hostPID:\s*true|hostIPC:\s*true|privileged:\s*true|hostPath:/.test(d.body))) add("dangerous_command.privileged_container", "a pod with host namespaces or privileges");
+  // -- credentials over the network
+  if (uploadsCredentials(r)) add("dangerous_command.credential_exfiltration", `${name} uploads a credential file`);
+  if (sends(r, c) && c.redirects.some((d) => d.op.startsWith("<") && d.target !== null && isCredentialPath(d.target.text))) add("dangerous_command.credential_exfiltration", `${name} sends a credential file`);
+}
+
+interface Context {
+  depth: number;
+  parses: number;
+}
+
+const MAX_DEPTH = 3;
+/** Findings kept per command line: one is enough to refuse it; a few say why. */
+const MAX_FINDINGS = 32;
+const MAX_PARSES = 8;
+
+/** Whether a script (or anything run inside it) has a stage matching `test`. */
+function anyStage(s: Script, test: (r: Resolved, c: Command) => boolean, budget = { n: 2000 }): boolean {
+  for (const p of s.pipelines) {
+    for (const c of p.commands) {
+      if (--budget.n < 0) return false;
+      const r = resolve(c);
+      if (test(r, c)) return true;
+      for (const w of c.words) for (const sub of w.subs) if (anyStage(sub, test, budget)) return true;
+      for (const sub of c.assigned ?? []) if (anyStage(sub, test, budget)) return true;
+    }
+  }
+  return false;
+}
+
+const fetches = (r: Resolved) => downloadsToStdout(r);
+const decodesOrPrints = (r: Resolved) => decodes(r) || printsEscapes(r);
+
+/** Judges a script: every pipeline, every command, and what runs inside words; findings are in the text's coordinates. */
+function judgeScript(s: Script, ctx: Context, out: CommandFinding[], map: (start: number, end: number) => { start: number; end: number }): void {
+  const downloaded = new Set<string>();
+  const archives = new Set<string>();
+  const seenSub = new Set<Script>();
+  for (const p of s.pipelines) judgePipeline(p, ctx, out, map, downloaded, archives, seenSub);
+}
+
+function judgePipeline(
+  p: Pipeline,
+  ctx: Context,
+  out: CommandFinding[],
+  map: (start: number, end: number) => { start: number; end: number },
+  downloaded: Set<string>,
+  archives: Set<string>,
+  seenSub: Set<Script>,
+): void {
+  const add = (type: string, detail: string, start = p.start, end = p.end) => {
+    if (out.length >= MAX_FINDINGS) return;
+    const at = map(start, end);
+    if (!out.some((f) => f.type === type && f.start === at.start && f.end === at.end)) out.push({ type, detail, ...at });
+  };
+  const resolved = p.commands.map((c) => resolve(c));
+  let fetched = -1;
+  let decoded = -1;
+  let credentials = -1;
+  let network = -1;
+  let shell = -1;
+  resolved.forEach((r, i) => {
+    const c = p.commands[i] as Command;
+    const at = (type: string, detail: string) => add(type, detail, c.start, c.end);
+    judgeCommand(r, c, at);
+    // Stages: what flows from one into the next.
+    if (fetched < 0 && (fetches(r) || c.redirects.some((d) => d.op.startsWith("<") && d.target && /^\/dev\/(?:tcp|udp)\//.test(d.target.text)) || (["nc", "ncat", "netcat"].includes(r.name) && i === 0))) fetched = i;
+    if (decoded < 0 && decodesOrPrints(r)) decoded = i;
+    if (credentials < 0 && readsCredentials(r, c)) credentials = i;
+    if (i > 0 && sends(r, c) && credentials >= 0 && credentials < i) add("dangerous_command.credential_exfiltration", `credentials read by ${resolved[credentials]?.name} are sent by ${r.name}`);
+    if (["nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "telnet", "socat"].includes(r.name) || (r.name === "openssl" && r.args.some((x) => x.text === "s_client"))) network = network < 0 ? i : network;
+    if (SHELLS.has(r.name) && r.name !== "busybox" && shellPayload(r.args) === null) shell = shell < 0 ? i : shell;
+    if (runsStdin(r)) {
+      if (fetched >= 0 && fetched < i) add("dangerous_command.download_execute", `a download (${resolved[fetched]?.name}) is piped into ${r.name}`);
+      if (decoded >= 0 && decoded < i) add("dangerous_command.decode_execute", `decoded text (${resolved[decoded]?.name}) is piped into ${r.name}`);
+      // `bash <<< "$(curl …)"`, `sh < /dev/tcp/…`
+      for (const d of c.redirects) {
+        if (!d.op.startsWith("<") || !d.target) continue;
+        if (d.target.subs.some((sub) => anyStage(sub, fetches))) add("dangerous_command.download_execute", `a download is fed to ${r.name}`);
+        if (d.target.subs.some((sub) => anyStage(sub, decodesOrPrints))) add("dangerous_command.decode_execute", `decoded text is fed to ${r.name}`);
+      }
+    }
+    // `bash <(curl …)`, `source <(wget -O- …)`, `python3 <(curl …)`
+    const runsFiles = isShellOrInterpreter(r.name) || r.name === "source" || r.name === ".";
+    if (runsFiles) {
+      for (const w of r.args) {
+        if (!w.file) continue;
+        if (w.subs.some((sub) => anyStage(sub, fetches))) add("dangerous_command.download_execute", `${r.name} runs a download through a process substitution`);
+        if (w.subs.some((sub) => anyStage(sub, decodesOrPrints))) add("dangerous_command.decode_execute", `${r.name} runs decoded text through a process substitution`);
+      }
+    }
+    // `sh -c "$(curl …)"`, `eval "$(echo … | base64 -d)"`, `$(curl …)` as the command itself.
+    const payload = SHELLS.has(r.name) ? shellPayload(r.args) : null;
+    const evaluated = r.name === "eval" ? r.args : payload ? [payload] : r.word && r.word.subs.length > 0 ? [r.word] : [];
+    for (const w of evaluated) {
+      if (w.subs.some((sub) => anyStage(sub, fetches))) add("dangerous_command.download_execute", `${r.name || "the shell"} runs what a download prints`);
+      if (w.subs.some((sub) => anyStage(sub, decodesOrPrints))) add("dangerous_command.decode_execute", `${r.name || "the shell"} runs decoded text`);
+    }
+    // A downloaded file run later in the same line: `curl -o x.sh URL && bash x.sh`, `wget URL; chmod +x f; ./f`.
+    const file = downloadedFile(r);
+    if (file) downloaded.add(baseName(file));
+    if (downloaded.size > 0 && i === 0 && !DOWNLOADERS.has(r.name)) {
+      const runsIt = (r.word && downloaded.has(baseName(r.word.text)) && /[/\\]/.test(r.word.text)) || ((isShellOrInterpreter(r.name) || r.name === "source" || r.name === ".") && r.args.some((w) => !isOption(w.text) && downloaded.has(baseName(w.text))));
+      if (runsIt) add("dangerous_command.download_execute", "runs a file downloaded earlier in the same command line");
+    }
+    // Credentials archived to a file, then that file sent: `tar czf /tmp/k.tgz ~/.ssh && curl -F f=@/tmp/k.tgz …`.
+    const archive = archivedCredentials(r, c);
+    if (archive && archive !== "-") archives.add(baseName(archive));
+    const mentions = (t: string) => [t, t.slice(t.lastIndexOf("@") + 1), t.slice(t.lastIndexOf("=") + 1), t.slice(t.lastIndexOf("<") + 1)].some((x) => x !== "" && archives.has(baseName(x)));
+    if (archives.size > 0 && !archive && sends(r, c) && (r.args.some((w) => mentions(w.text)) || c.redirects.some((d) => d.op.startsWith("<") && d.target && mentions(d.target.text)))) {
+      add("dangerous_command.credential_exfiltration", `an archive of credentials is sent by ${r.name}`);
+    }
+    // Payloads: shells' `-c` (and eval's words) as command lines; interpreters' code and PowerShell as code.
+    for (const x of embedded(r, c)) {
+      if (x.kind === "shell") {
+        if (ctx.depth >= MAX_DEPTH || ctx.parses >= MAX_PARSES) continue;
+        ctx.parses++;
+        const inner: CommandFinding[] = [];
+        judgeText(x.word.text, { depth: ctx.depth + 1, parses: ctx.parses }, inner);
+        for (const f of inner) add(f.type, f.detail, x.word.start, x.word.end);
+      } else {
+        const hit = judgeCode(x.word.text, x.kind === "powershell");
+        if (hit) add(hit.type, hit.detail, x.word.start, x.word.end);
+        else if (x.kind === "code" && ctx.depth < MAX_DEPTH && CODE.shell.test(x.word.text)) {
+          // `os.system("curl … | sh")`, `child_process.exec("nc -e …")`: the command lines the code hands a shell.
+          for (const line of quoted(x.word.text)) {
+            if (ctx.parses >= MAX_PARSES) break;
+            ctx.parses++;
+            const inner: CommandFinding[] = [];
+            judgeText(line, { depth: ctx.depth + 1, parses: ctx.parses }, inner);
+            for (const f of inner) add(f.type, f.detail, x.word.start, x.word.end);
+          }
+        }
+      }
+    }
+    // What runs inside words and assignments is judged as scripts of its own.
+    for (const w of c.words) for (const sub of w.subs) if (!seenSub.has(sub)) {
+      seenSub.add(sub);
+      const inner: CommandFinding[] = [];
+      judgeScript(sub, ctx, inner, map);
+      for (const f of inner) add(f.type, f.detail, f.start, f.end);
+    }
+    for (const sub of c.assigned ?? []) if (!seenSub.has(sub)) {
+      seenSub.add(sub);
+      judgeScript(sub, ctx, out, map);
+    }
+  });
+  if (shell >= 0 && network >= 0) add("dangerous_command.reverse_shell", `${resolved[shell]?.name} is piped to and from ${resolved[network]?.name}`);
+}
+
+/** The string literals of a piece of code (at most a few, each bounded), quotes taken off. */
+function quoted(code: string): string[] {
+  const out: string[] = [];
+  const c = code.length > MAX_CODE ? code.slice(0, MAX_CODE) : code;
+  for (let i = 0; i < c.length && out.length < 8; i++) {
+    const q = c[i];
+    if (q !== '"' && q !== "'" && q !== "`") continue;
+    let j = i + 1;
+    while (j < c.length && c[j] !== q) j += c[j] === "\\" ? 2 : 1;
+    if (j - i > 4) out.push(c.slice(i + 1, j));
+    i = j;
+  }
+  return out;
+}
+
+const baseName = (p: string) => p.slice(Math.max(p.lastIndexOf("/"), p.lastIndexOf("\\")) + 1);
+
+/** Command lines and code carried inside a command's words: `bash -c '…'`, `eval …`, `python -c '…'`, `pwsh -Command …`. */
+function embedded(r: Resolved, c: Command): { kind: "shell" | "code" | "powershell"; word: Word }[] {
+  const out: { kind: "shell" | "code" | "powershell"; word: Word }[] = [];
+  const words = c.words;
+  for (let i = 0; i < words.length; i++) {
+    const n = commandName((words[i] as Word).text);
+    const rest = words.slice(i + 1);
+    if (SHELLS.has(n) && n !== "busybox") {
+      const w = shellPayload(rest);
+      if (w) out.push({ kind: "shell", word: w });
+    } else if (INTERPRETERS.has(n)) {
+      const w = interpreterCode(n, rest);
+      if (w) out.push({ kind: "code", word: w });
+    } else if (POWERSHELL.has(n)) {
+      const at = rest.findIndex((w) => /^[-/](?:c|command)$/i.test(w.text));
+      const code = at >= 0 ? rest.slice(at + 1) : rest.filter((w) => !/^[-/]/.test(w.text));
+      if (code.length > 0) {
+        const first = code[0] as Word;
+        const last = code[code.length - 1] as Word;
+        out.push({ kind: "powershell", word: { text: code.map((w) => w.text).join(" "), start: first.start, end: last.end, subs: [] } });
+      }
+    } else if ((n === "awk" || n === "gawk") && i === 0) {
+      const prog = rest.find((w) => !isOption(w.text));
+      if (prog) out.push({ kind: "code", word: prog });
+    }
+  }
+  if (r.name === "eval" && r.args.length > 0) {
+    const first = r.args[0] as Word;
+    const last = r.args[r.args.length - 1] as Word;
+    out.push({ kind: "shell", word: { text: r.args.map((w) => w.text).join(" "), start: first.start, end: last.end, subs: [] } });
+  }
+  return out;
+}
+
+/** Long lines are judged a segment at a time, cut at line ends or `;` (each segment at most this long). */
+const SEGMENT = MAX_PARSED;
+
+function judgeText(text: string, ctx: Context, out: CommandFinding[]): void {
+  if (text.length > SEGMENT) {
+    for (let start = 0; start < text.length && out.length < MAX_FINDINGS; ) {
+      let end = Math.min(text.length, start + SEGMENT);
+      if (end < text.length) {
+        const cut = Math.max(text.lastIndexOf("\n", end), text.lastIndexOf(";", end));
+        if (cut > start + SEGMENT / 2) end = cut + 1;
+      }
+      const segment = text.slice(start, end);
+      if (worthParsing(segment)) judgeScript(tokenize(segment, start, 0), ctx, out, (s, e) => ({ start: s, end: e }));
+      start = end;
+    }
+  } else if (worthParsing(text)) {
+    const parsed = parseShell(text);
+    judgeScript(parsed, ctx, out, (s, e) => ({ start: s, end: e }));
+    // The grammar read the line with errors (or not at all): the tokenizer's reading is judged too.
+    if (parsed.errors) judgeScript(tokenize(text, 0, 0), ctx, out, (s, e) => ({ start: s, end: e }));
+  }
+  // PowerShell and Windows lines the shell grammar does not read: their calls, and the old text checks.
+  const ps = POWERSHELL_WORDS.test(text.slice(0, MAX_CODE)) ? judgeCode(text, true) : null;
+  if (ps && !out.some((f) => f.type === ps.type)) out.push({ type: ps.type, detail: ps.detail, start: 0, end: text.length });
+  for (const t of TEXT_CHECKS) {
+    if (!text.includes(t.needs)) continue;
+    t.re.lastIndex = 0;
+    const m = t.re.exec(text.length > MAX_CODE * 4 ? text.slice(0, MAX_CODE * 4) : text);
+    if (m && !out.some((f) => f.type === t.type)) out.push({ type: t.type, detail: t.detail, start: m.index, end: m.index + m[0].length });
+  }
+}
+
+/** Lines no shell grammar reads (cmd.exe, PowerShell) and the fork bomb, checked as text: linear patterns, command sites only. */
+const POWERSHELL_WORDS = /\b(?:iex|invoke-expression|invoke-webrequest|iwr|irm|downloadstring|frombase64string|tcpclient|powershell|pwsh)\b|\s-enc\b/i;
+
+const TEXT_CHECKS: { type: string; detail: string; needs: string; re: RegExp }[] = [
+  { type: "dangerous_command.recursive_delete", needs: ":\\", detail: "deletes a Windows drive or system folder recursively", re: /\b(?:Remove-Item|del|rd|rmdir|erase)\s+(?:[-/][A-Za-z]+\s+){0,6}["']?[A-Za-z]:\\(?:\*|Windows|Users)?["']?(?=$|[\s;&|])(?:\s+[-/][A-Za-z]+){0,6}/gi },
+  { type: "dangerous_command.fork_bomb", needs: "()", detail: "a fork bomb", re: /([A-Za-z_][\w]{0,30}|:)\(\)\s{0,10}\{\s{0,10}\1\s{0,10}\|\s{0,10}\1\s{0,10}&\s{0,10};?\s{0,10}\}\s{0,10};?\s{0,10}\1/g },
+  { type: "dangerous_command.disk_format", needs: ":", detail: "format of a drive", re: /\bformat(?:\.com)?\s+[A-Za-z]:(?=$|[\s/])/gi },
+];
+
+/** Recent lines and their findings: the dangerous_command and sensitive_path detectors read the same lines. */
+const recent = new Map<string, CommandFinding[]>();
+
+/** Judges a command line (a `command` site's value). Never throws. */
+export function judgeCommandLine(text: string): CommandFinding[] {
+  const hit = recent.get(text);
+  if (hit) return hit;
+  const out: CommandFinding[] = [];
+  try {
+    judgeText(text, { depth: 0, parses: 0 }, out);
+  } catch {
+    // Nothing here should throw; if it does, the line is judged by the tokenizer alone.
+    try {
+      judgeScript(tokenize(text.slice(0, SEGMENT), 0, 0), { depth: MAX_DEPTH, parses: MAX_PARSES }, out, (s, e) => ({ start: s, end: e }));
+    } catch {
+      // the line stays unjudged by this detector only; every other detector still runs
+    }
+  }
+  out.sort((x, y) => x.start - y.start || y.end - x.end);
+  if (text.length <= 4096) {
+    if (recent.size >= 64) recent.delete(recent.keys().next().value as string);
+    recent.set(text, out);
+  }
+  return out;
+}
+
+/**
+ * The file operands of a command line, as the sensitive-path detector judges them: operands of commands that read,
+ * copy or send a file's contents, and redirection targets. Commands that only touch a file's metadata (`chmod 600
+ * ~/.ssh/id_ed25519`, `ls`, `stat`) or use a key without revealing it (`ssh -i`, `ssh-add`) are left out.
+ */
+export function commandOperands(text: string): { text: string; start: number; end: number; writes: boolean }[] {
+  const out: { text: string; start: number; end: number; writes: boolean }[] = [];
+  try {
+    const script = text.length <= SEGMENT ? parseShell(text) : tokenize(text.slice(0, SEGMENT * 4), 0, 0);
+    collectOperands(script, out, 0);
+  } catch {
+    // no operands found is the answer for a line nothing can read
+  }
+  return out;
+}
+
+const METADATA_ONLY = new Set(["chmod", "chown", "chgrp", "ls", "stat", "test", "[", "[[", "mkdir", "touch", "ssh", "ssh-keygen", "ssh-add", "ssh-copy-id", "realpath", "dirname", "basename", "file", "du", "wc", "readlink", "cd", "pushd", "which", "type", "echo", "printf", "git", "eval"]);
+
+function collectOperands(s: Script, out: { text: string; start: number; end: number; writes: boolean }[], depth: number): void {
+  for (const p of s.pipelines) {
+    for (const c of p.commands) {
+      const r = resolve(c);
+      if (r.name && !METADATA_ONLY.has(r.name)) {
+        for (const w of r.args) {
+          if (w.text.startsWith("-") && !w.text.includes("=")) continue;
+          const value = w.text.includes("=") && w.text.startsWith("-") ? w.text.slice(w.text.indexOf("=") + 1) : w.text;
+          out.push({ text: value.replace(/^@/, ""), start: w.start, end: w.end, writes: false });
+        }
+      }
+      for (const d of c.redirects) if (d.target && !/^&?\d*-?$/.test(d.target.text) && d.body === undefined) out.push({ text: d.target.text, start: d.target.start, end: d.target.end, writes: d.op.startsWith(">") || d.op === "&>" || d.op === "&>>" });
+      if (depth < MAX_DEPTH) {
+        for (const w of c.words) for (const sub of w.subs) collectOperands(sub, out, depth + 1);
+        const payload = SHELLS.has(r.name) ? shellPayload(r.args) : null;
+        if (payload && payload.text.length <= SEGMENT) {
+          const inner: { text: string; start: number; end: number; writes: boolean }[] = [];
+          collectOperands(parseShell(payload.text), inner, depth + 1);
+          for (const o of inner) out.push({ ...o, start: payload.start, end: payload.end });
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,200 @@
+import { escapeRegExp } from "../../protocol/glob.js";
+import { commandOperands } from "./commands.js";
+import { literalId, literalsOf } from "./literals.js";
+import type { Detection, StringSite } from "./scan.js";
+import type { RoledSite } from "./sites.js";
+
+/*
+ * Sensitive paths: keys, credential files, protected system files, browser profiles, and paths that climb out of the
+ * working tree. Judged only where a path is (docs/detection.md, "Where each detector looks"): `path` arguments, the
+ * file operands and redirections of `command` arguments, and `file:` URIs (`url` arguments, `resources/read`).
+ * File contents, commit messages, memory, thoughts and results are never read for paths.
+ */
+
+/** Path-like tokens: split on whitespace, quotes and shell punctuation. */
+const TOKEN = /[^\s"'`<>|;,()[\]{}]+/g;
+
+const SENSITIVE: { type: string; re: RegExp }[] = [
+  {
+    type: "sensitive_path.ssh_key",
+    // Anything in ~/.ssh but its config, known hosts and public keys; private keys by their usual names anywhere.
+    re: /(?:^|[/\\])(?:\.ssh[/\\](?!(?:config|known_hosts(?:\.old)?|environment)$)[^/\\]+|id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?|\.ssh[/\\]authorized_keys)$|^\/etc\/ssh\/ssh_host_[a-z0-9]+_key$/i,
+  },
+  {
+    type: "sensitive_path.cloud_credentials",
+    re: /(?:^|[/\\])(?:\.aws[/\\](?:credentials|config|sso[/\\]cache[/\\].+|cli[/\\]cache[/\\].+)|\.azure[/\\](?:accessTokens\.json|msal_token_cache\.\w+|azureProfile\.json|service_principal_entries\.json)|gcloud[/\\](?:credentials\.db|access_tokens\.db|application_default_credentials\.json|legacy_credentials(?:[/\\].*)?)|\.kube[/\\]config|\.docker[/\\]config\.json|\.config[/\\]gh[/\\]hosts\.yml|\.terraform\.d[/\\]credentials\.tfrc\.json|\.pulumi[/\\]credentials\.json|\.config[/\\]rclone[/\\]rclone\.conf|\.s3cfg|\.boto|\.databrickscfg)$|^(?:\/var)?\/run\/secrets\/(?:kubernetes\.io\/serviceaccount\/(?:token|namespace|ca\.crt)|eks\.amazonaws\.com\/serviceaccount\/token|.+)$|^\/etc\/kubernetes\/(?:admin\.conf|kubelet\.conf|controller-manager\.conf|scheduler\.conf|pki\/.+\.key)$|^\/var\/lib\/kubelet\/pki\/.+\.key$/i,
+  },
+  { type: "sensitive_path.dotenv", re: /(?:^|[/\\])\.env(?:\.(?!example$|sample$|template$|dist$|defaults$|schema$)[\w-]+)?$/i },
+  {
+    type: "sensitive_path.credential_file",
+    re: /(?:^|[/\\])(?:\.netrc|_netrc|\.git-credentials|\.config[/\\]git[/\\]credentials|\.npmrc|\.pypirc|\.pgpass|\.my\.cnf|\.htpasswd|\.vault-token|\.terraformrc|credentials\.json|secrets\.ya?ml|\.gnupg(?:[/\\].*)?|\.password-store(?:[/\\].*)?|keychain-db|\.keychain|\.cargo[/\\]credentials(?:\.toml)?|\.gem[/\\]credentials|\.composer[/\\]auth\.json|\.config[/\\]composer[/\\]auth\.json|\.(?:bash|zsh|psql|mysql|sh)_history|Microsoft[/\\]Credentials(?:[/\\].*)?|Microsoft[/\\]Protect(?:[/\\].*)?)$/i,
+  },
+  {
+    type: "sensitive_path.system",
+    re: /^(?:\/etc\/(?:shadow|gshadow|sudoers(?:\.d\/.*)?|master\.passwd|security\/opasswd)|\/etc\/ssl\/private(?:\/.*)?|\/root(?:\/.*)?|\/proc\/(?:self|\d+|thread-self)\/(?:environ|mem|maps|cmdline)|\/(?:var\/)?run\/docker\.sock|\/(?:var\/)?run\/containerd\/containerd\.sock|[A-Za-z]:\\Windows\\System32\\config\\(?:SAM|SYSTEM|SECURITY)|[A-Za-z]:\\Windows\\repair\\SAM)$/i,
+  },
+  {
+    type: "sensitive_path.browser_profile",
+    re: /(?:Google[/\\]Chrome|google-chrome|Chromium|BraveSoftware|Microsoft[/\\]Edge|microsoft-edge|\.mozilla[/\\]firefox|Firefox[/\\]Profiles|Library[/\\]Safari)[/\\].*(?:Login Data|Cookies|Web Data|Local State|logins\.json|key[34]\.db|cookies\.sqlite|Cookies\.binarycookies)$/i,
+  },
+];
+
+/** Without one of these (in any case), no token of a string can be a sensitive path or a traversal. */
+const HINTS = [".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", ".config", ".env", "netrc", "credentials", ".npmrc", ".pypirc", ".pgpass", ".my.cnf", ".htpasswd", ".vault", ".terraform", ".pulumi", ".s3cfg", ".boto", ".databrickscfg", "secrets", ".gnupg", ".password", "eychain", "/etc/", "/root", "/proc/", "/run/", "docker.sock", "ystem32", "\\windows\\", "hrom", "rave", "dge", "irefox", "afari", "../", "..\\", "%2e", "shadow", "sudoers", "_history", "/var/lib/kubelet", ".cargo", ".gem", "auth.json", "icrosoft"];
+const SENSITIVE_HINT = new RegExp(HINTS.map(escapeRegExp).join("|"), "i");
+const SENSITIVE_HINT_IDS = HINTS.map(literalId);
+/** A token can only be a path if it has a separator or starts like a dotfile. */
+const PATHISH = /[/\\]|^\.|^id_|%2e/i;
+
+/**
+ * Whether a relative path climbs out of where it starts by two levels or more (`../../x`, `docs/../../../etc`), or an
+ * absolute one climbs two levels at once (`/srv/app/../../etc`). One level up (`../README.md`, a sibling checkout)
+ * passes. Percent-encoded dots are always a traversal: nobody writes a path like that but to get past a check.
+ */
+function climbsOut(path: string): boolean {
+  if (/%2e%2e/i.test(path)) return true;
+  if (!path.includes("..")) return false;
+  const segments = path.split(/[/\\]+/);
+  const absolute = /^(?:[/\\]|[A-Za-z]:|~|\$HOME|\$\{HOME\}|file:)/i.test(path);
+  let depth = 0;
+  let run = 0;
+  for (const s of segments) {
+    if (s === "..") {
+      depth--;
+      run++;
+      if (absolute ? run >= 2 : depth <= -2) return true;
+    } else {
+      run = 0;
+      if (s !== "." && s !== "") depth++;
+    }
+  }
+  return false;
+}
+
+/** `..` and `.` segments of an absolute path resolved, so `/app/../etc/shadow` is judged as `/etc/shadow`. */
+function lexical(path: string): string {
+  if (!path.startsWith("/") || !/(?:^|\/)\.{1,2}(?:\/|$)/.test(path)) return path;
+  const out: string[] = [];
+  for (const s of path.split("/")) {
+    if (s === "" || s === ".") continue;
+    if (s === "..") out.pop();
+    else out.push(s);
+  }
+  return "/" + out.join("/");
+}
+
+/** The kind of sensitive path a single path is, or null. */
+export function sensitiveKind(path: string): string | null {
+  if (path.length < 4 || path.endsWith(".pub")) return null;
+  if (climbsOut(path)) return "sensitive_path.traversal";
+  const p = lexical(path);
+  for (const s of SENSITIVE) if (s.re.test(p)) return s.type;
+  return null;
+}
+
+/** Every sensitive path in a string read as paths (a whole value, or its tokens); spans in the string. */
+function pathsIn(value: string): { type: string; start: number; end: number; path: string }[] {
+  const out: { type: string; start: number; end: number; path: string }[] = [];
+  // A whole value that is one path may contain spaces ("…/Default/Login Data").
+  if (value.length < 4096 && !value.includes("\n") && value.includes(" ")) {
+    const whole = value.trim();
+    const type = sensitiveKind(whole);
+    if (type) {
+      const start = value.indexOf(whole);
+      out.push({ type, start, end: start + whole.length, path: whole });
+      return out;
+    }
+  }
+  TOKEN.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = TOKEN.exec(value)) !== null) {
+    let token = m[0];
+    // `file:///…` URIs and `path=…`/`--path=…` options carry a path after a prefix.
+    const eq = token.lastIndexOf("=");
+    let offset = 0;
+    if (eq >= 0 && eq < token.length - 1) {
+      offset = eq + 1;
+      token = token.slice(offset);
+    }
+    if (/^file:\/\//i.test(token)) {
+      const host = token.slice(7).indexOf("/");
+      const cut = host > 0 && !/^[A-Za-z]:/.test(token.slice(7)) ? 7 + host : 7;
+      offset += cut;
+      token = token.slice(cut);
+    }
+    if (token.length < 4 || !PATHISH.test(token)) continue;
+    let type = sensitiveKind(token);
+    if (!type && token.includes("%")) type = sensitiveKind(percentDecoded(token));
+    if (type) out.push({ type, start: m.index + offset, end: m.index + offset + token.length, path: token });
+  }
+  return out;
+}
+
+function percentDecoded(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+const KINDS: Record<string, string> = {
+  "sensitive_path.ssh_key": "an SSH key",
+  "sensitive_path.cloud_credentials": "cloud or cluster credentials",
+  "sensitive_path.dotenv": "an environment file with secrets",
+  "sensitive_path.credential_file": "a credential file",
+  "sensitive_path.system": "a protected system file",
+  "sensitive_path.browser_profile": "a browser's saved logins or cookies",
+  "sensitive_path.traversal": "a path outside the working tree",
+};
+
+/** What a tool does with its path, from its name: the verb of the refusal ("writing", not "reading", for a write). */
+function verbOf(tool: string | undefined): string {
+  const t = (tool ?? "").toLowerCase();
+  if (/write|create|save|append|put|upload|edit|patch|update|replace|insert/.test(t)) return "writing";
+  if (/move|rename|copy|cp\b|mv\b/.test(t)) return "moving or copying";
+  if (/delete|remove|unlink|rm\b/.test(t)) return "deleting";
+  if (/list|tree|search|find|glob|stat|info|exists/.test(t)) return "listing";
+  return "reading";
+}
+
+function detail(type: string, path: string, action: string): string {
+  const shown = path.length > 120 ? path.slice(0, 117) + "…" : path;
+  return `${action} ${shown} (${KINDS[type] ?? "a sensitive path"})`;
+}
+
+/** Whether any string of a message may hold a sensitive path (a literal prefilter: false means surely none). */
+export function mayHoldSensitivePath(sites: StringSite[]): boolean {
+  const lits = literalsOf(sites);
+  if (lits !== null) return lits.any(SENSITIVE_HINT_IDS);
+  return sites.some((s) => SENSITIVE_HINT.test(s.value));
+}
+
+/**
+ * Sensitive paths where a message names a path: `path` and `url` (file: URIs) sites and the file operands of
+ * `command` sites. A site without a role (a caller that has none) is read as a path. `prefilter` false takes every
+ * token of every string (what the hints must never change).
+ */
+export function detectSensitivePath(sites: readonly (StringSite | RoledSite)[], prefilter = true): Detection[] {
+  const out: Detection[] = [];
+  const lits = prefilter ? literalsOf(sites as StringSite[]) : null;
+  if (lits !== null && !lits.any(SENSITIVE_HINT_IDS)) return out;
+  for (const site of sites) {
+    const role = "role" in site ? site.role : "path";
+    if (role === "content" || role === "other") continue;
+    if (prefilter && !SENSITIVE_HINT.test(site.value)) continue;
+    const tool = "tool" in site ? site.tool : undefined;
+    if (role === "command") {
+      for (const o of commandOperands(site.value)) {
+        for (const f of pathsIn(o.text)) {
+          out.push({ type: f.type, path: site.path, start: o.start, end: o.end, detail: detail(f.type, f.path, o.writes ? "a shell command writing" : "a shell command reading") });
+          break;
+        }
+      }
+      continue;
+    }
+    if (role === "url" && !/^\s*file:/i.test(site.value) && !/%2e%2e/i.test(site.value)) continue;
+    for (const f of pathsIn(site.value)) out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: detail(f.type, f.path, role === "url" ? "reading" : verbOf(tool)) });
+  }
+  return out;
+}

@@ -1,0 +1,341 @@
+import { entropy } from "./entropy.js";
+import { LiteralFinder } from "./literal-finder.js";
+import { literalId, literalsOf } from "./literals.js";
+import type { Detection, StringSite } from "./scan.js";
+
+/*
+ * Credentials by their published formats: the prefixed token formats of gitleaks' rule set (MIT licence,
+ * config/gitleaks.toml, 2026-07) for the services an agent's tools touch, ported as data, plus the structural ones —
+ * private keys (PEM, OpenSSH, PGP, EC), JSON Web Tokens, connection strings with passwords, Azure storage account keys
+ * and `.npmrc` auth tokens. Secrets without a prefix (a database password, a signing key) are `secret_assignment`'s.
+ * Why a port and not secretlint: docs/dependencies.md.
+ *
+ * Linear time: every format starts at a literal (or a bounded, fixed look-back before one), found by LiteralFinder in
+ * one pass per rare character; at each hit one sticky regex without nested quantifiers is tried. Connection strings
+ * are parsed by hand at each `://`.
+ *
+ * Not secrets: values in the documented-examples allow list (AWS's, jwt.io's, Stripe's docs keys, the Azure storage
+ * emulator's published key…), fillers (`xxxx`, `EXAMPLE`, `your_…`), publishable keys (Stripe `pk_`, Mapbox `pk.`),
+ * the access key id inside a presigned or signed URL (`X-Amz-Credential=`, `AWSAccessKeyId=`), and well-known default
+ * passwords in connection strings (`postgres:postgres`, `guest:guest`, `root:root`): see docs/detection.md.
+ */
+
+interface Format {
+  type: string;
+  /** Literals every match starts with (or holds, with `back`). */
+  prefixes: string[];
+  /** Tried (sticky) where the match starts: the whole match is the secret, or its group 1 when it has one. */
+  re: RegExp;
+  /** The match starts up to `max` characters of `cls` before the literal (the digits of a Telegram bot token). */
+  back?: { cls: RegExp; max: number };
+  /** Least Shannon entropy (bits per character) of the secret; 2.5 unless given. */
+  entropy?: number;
+  accept?: (secret: string, value: string, start: number) => boolean;
+  /** The match may follow a letter or digit (a Telegram token in `/bot<token>/`). */
+  inside?: boolean;
+}
+
+const END = String.raw`(?![A-Za-z0-9])`;
+const TOKEN_END = String.raw`(?![A-Za-z0-9_-])`;
+const f = (type: string, prefixes: string[], body: string, opts: Partial<Format> = {}): Format => ({ type, prefixes, re: new RegExp(body, "y"), ...opts });
+/** A prefixed token: one of the prefixes, then `rest`. */
+const token = (type: string, prefixes: string[], rest: string, end = END, opts: Partial<Format> = {}): Format =>
+  f(type, prefixes, `(?:${prefixes.map(esc).join("|")})${rest}${end}`, opts);
+const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Published example values: documentation shows them, so they are not anyone's secret. */
+const DOCUMENTED = new Set([
+  "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+  "je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY",
+  "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+  "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
+  "sk_test_26PHem9AhJZvU623DfE1x4sd",
+  "ghp_16C7e42F292c6912E7710c838347Ae178B4a",
+  "AIzaSyDaGmWKa4JsXZ-HjGw7ISLn_3namBGewQe",
+  "AIzaSyabcdefghijklmnopqrstuvwxyz1234567",
+  "AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs",
+  "AIzaSyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM",
+  "AIzaSyDMAScliyLx7F0NPDEJi1QmyCgHIAODrlU",
+  "AIzaSyD3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0",
+  // The Azure storage emulator's (Azurite's) published account key for devstoreaccount1.
+  "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+  // jwt.io's example token (HS256, "John Doe").
+  "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+]);
+
+/** Fillers and markers that make a value an example or a placeholder, not a credential. */
+const FILLER = /EXAMPLE|example|x{6,}|X{6,}|\*{3,}|\.\.\.|not[-_]?a[-_]?real|notreal|dummy|DUMMY|fake|FAKE|placeholder|PLACEHOLDER|your[-_]|YOUR[-_]|redacted|REDACTED|<|>|\$\{|\{\{/;
+
+function plausible(secret: string, least: number): boolean {
+  if (DOCUMENTED.has(secret) || FILLER.test(secret)) return false;
+  return secret.length < 12 || entropy(secret) >= least;
+}
+
+/** An access key id inside a presigned URL or a SigV4 `Authorization` header: identifies a key, does not grant it. */
+function signedCredential(value: string, start: number): boolean {
+  const before = value.slice(Math.max(0, start - 20), start);
+  return /(?:Credential|AWSAccessKeyId)(?:=|%3D)$/i.test(before);
+}
+
+/** A JWT whose header decodes to a JSON object naming its algorithm, and that is not a documented example. */
+function realJwt(s: string): boolean {
+  const [h, p] = s.split(".");
+  const header = b64json(h ?? "");
+  if (!header || (typeof header.alg !== "string" && typeof header.typ !== "string")) return false;
+  const payload = b64json(p ?? "");
+  // jwt.io shows the same claims under every algorithm.
+  if (payload && payload.sub === "1234567890" && payload.name === "John Doe") return false;
+  return true;
+}
+
+function b64json(s: string): Record<string, unknown> | null {
+  if (s.length > 8192) return null;
+  try {
+    const v: unknown = JSON.parse(Buffer.from(s, "base64url").toString("utf8"));
+    return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+const B64 = "[A-Za-z0-9+/]";
+const FORMATS: Format[] = [
+  // --- cloud providers ---------------------------------------------------------------------------------------------
+  token("secrets.aws_access_key", ["AKIA", "ASIA", "ABIA", "ACCA"], "[A-Z0-9]{16}", END, {
+    accept: (s, v, start) => !s.endsWith("EXAMPLE") && !signedCredential(v, start),
+    entropy: 2.5,
+  }),
+  f(
+    "secrets.aws_secret_key",
+    ["aws_secret_access_key", "AWS_SECRET_ACCESS_KEY", "SecretAccessKey", "secretAccessKey", "aws_secret_key", "AWS_SECRET_KEY"],
+    String.raw`[A-Za-z_]{6,21}["']?[ \t]{0,8}(?:=|:|=>)[ \t]{0,8}["']?(${B64}{40})(?![A-Za-z0-9/+=])`,
+    { entropy: 3.5 },
+  ),
+  f("secrets.aws_session_token", ["aws_session_token", "AWS_SESSION_TOKEN", "SessionToken", "sessionToken"], String.raw`[A-Za-z_]{6,17}["']?[ \t]{0,8}(?:=|:|=>)[ \t]{0,8}["']?(${B64}{100,2048}={0,2})(?![A-Za-z0-9/+=])`, { entropy: 4 }),
+  token("secrets.google_api_key", ["AIza"], "[0-9A-Za-z_-]{35}", TOKEN_END, { entropy: 3.5 }),
+  token("secrets.google_oauth_secret", ["GOCSPX-"], "[A-Za-z0-9_-]{28}", TOKEN_END),
+  token("secrets.google_oauth_token", ["ya29."], "[A-Za-z0-9_-]{30,2048}", TOKEN_END, { entropy: 3.5 }),
+  f("secrets.azure_storage_key", ["AccountKey="], `(?:AccountKey=)(${B64}{86}==)`),
+  f("secrets.azure_storage_key", ["SharedAccessKey="], `(?:SharedAccessKey=)(${B64}{43}=)`),
+  // A client secret is `xxx` + a digit + `Q~` + 31 to 34 more: the literal is `Q~`, four characters into the secret.
+  f("secrets.azure_ad_client_secret", ["Q~"], String.raw`[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])`, { back: { cls: /[A-Za-z0-9_~.]/, max: 4 } }),
+  token("secrets.digitalocean_token", ["dop_v1_", "doo_v1_", "dor_v1_"], "[a-f0-9]{64}"),
+  token("secrets.alibaba_access_key", ["LTAI"], "[A-Za-z0-9]{20}", END, { entropy: 3 }),
+  token("secrets.heroku_api_key", ["HRKU-AA"], "[0-9A-Za-z_-]{58}", TOKEN_END),
+  token("secrets.flyio_token", ["fo1_"], "[A-Za-z0-9_-]{43}", TOKEN_END),
+  token("secrets.vault_token", ["hvs.", "hvb."], "[A-Za-z0-9_-]{90,300}", TOKEN_END),
+  token("secrets.planetscale_token", ["pscale_tkn_", "pscale_pw_", "pscale_oauth_"], "[A-Za-z0-9_=.-]{32,64}", TOKEN_END),
+  token("secrets.supabase_token", ["sbp_"], "[a-f0-9]{40}"),
+  token("secrets.pulumi_token", ["pul-"], "[a-f0-9]{40}"),
+  token("secrets.age_secret_key", ["AGE-SECRET-KEY-1"], "[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"),
+  token("secrets.tailscale_key", ["tskey-"], "[a-z]{3,8}-[A-Za-z0-9]{6,20}-[A-Za-z0-9]{16,64}"),
+  // --- code hosts and registries -----------------------------------------------------------------------------------
+  token("secrets.github_token", ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], "[A-Za-z0-9]{36,255}", TOKEN_END),
+  token("secrets.github_token", ["github_pat_"], "[A-Za-z0-9_]{22,255}", TOKEN_END),
+  token("secrets.gitlab_token", ["glpat-", "glptt-", "gldt-", "glrt-", "gloas-", "glft-", "glsoat-", "glffct-", "glimt-", "glagent-", "glcbt-", "GR1348941"], "[A-Za-z0-9_.-]{20,300}", TOKEN_END),
+  token("secrets.npm_token", ["npm_"], "[A-Za-z0-9]{36}", END, { entropy: 3 }),
+  // `.npmrc`: `//registry.npmjs.org/:_authToken=…` (also `_auth=` and `_password=`, base64); `${NPM_TOKEN}` is a reference.
+  f("secrets.npmrc_auth", ["_authToken=", "_auth=", "_password="], String.raw`_(?:authToken|auth|password)=[ \t]{0,4}["']?([^\s"'$]{8,512})`),
+  token("secrets.pypi_token", ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], "[A-Za-z0-9_-]{50,1000}", TOKEN_END),
+  token("secrets.rubygems_token", ["rubygems_"], "[a-f0-9]{48}"),
+  token("secrets.docker_token", ["dckr_pat_", "dckr_oat_"], "[A-Za-z0-9_-]{27,64}", TOKEN_END),
+  token("secrets.artifactory_key", ["AKCp"], "[A-Za-z0-9]{69}"),
+  token("secrets.huggingface_token", ["hf_", "api_org_"], "[A-Za-z]{34}", END, { entropy: 3.5 }),
+  token("secrets.postman_key", ["PMAK-"], "[a-f0-9]{24}-[a-f0-9]{34}"),
+  token("secrets.sentry_token", ["sntryu_"], "[a-f0-9]{64}"),
+  token("secrets.sentry_token", ["sntrys_"], "eyJ[A-Za-z0-9+/=_]{60,400}", END),
+  token("secrets.atlassian_token", ["ATATT3"], "[A-Za-z0-9_=-]{180,200}", TOKEN_END),
+  token("secrets.figma_token", ["figd_"], "[A-Za-z0-9_-]{40}", TOKEN_END),
+  token("secrets.linear_key", ["lin_api_"], "[A-Za-z0-9]{40}"),
+  token("secrets.notion_token", ["ntn_"], "[0-9]{11}[A-Za-z0-9]{35}"),
+  token("secrets.grafana_token", ["glsa_"], "[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}"),
+  token("secrets.grafana_token", ["glc_"], "[A-Za-z0-9+/]{32,400}={0,3}", TOKEN_END, { entropy: 3.5 }),
+  token("secrets.grafana_token", ["eyJrIjoi"], "[A-Za-z0-9]{70,400}={0,3}"),
+  token("secrets.newrelic_key", ["NRAK-"], "[A-Z0-9]{27}"),
+  token("secrets.onepassword_token", ["ops_eyJ"], "[A-Za-z0-9+/]{250,}={0,3}"),
+  // --- messaging, payments, e-mail ---------------------------------------------------------------------------------
+  token("secrets.slack_token", ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxo-", "xoxe-", "xapp-"], "[A-Za-z0-9-]{10,250}", END),
+  f("secrets.slack_webhook", ["hooks.slack.com/"], String.raw`hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_+-]{20,200}`),
+  f("secrets.discord_webhook", ["discord.com/api/webhooks/", "discordapp.com/api/webhooks/"], String.raw`discord(?:app)?\.com/api/webhooks/\d{17,20}/[A-Za-z0-9_-]{60,70}`),
+  f("secrets.teams_webhook", [".webhook.office.com/webhookb2/"], String.raw`\.webhook\.office\.com/webhookb2/[A-Za-z0-9@/-]{40,200}`, { entropy: 2 }),
+  // Bot tokens: the bot's numeric id, `:AA`, and 33 more.
+  f("secrets.telegram_bot_token", [":AA"], String.raw`\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])`, { back: { cls: /[0-9]/, max: 10 }, inside: true }),
+  // Stripe: secret and restricted keys, live or test, and webhook signing secrets; `pk_` keys are publishable.
+  token("secrets.stripe_key", ["sk_live_", "rk_live_", "sk_test_", "rk_test_", "sk_prod_", "rk_prod_"], "[A-Za-z0-9]{16,247}"),
+  token("secrets.stripe_webhook_secret", ["whsec_"], "[A-Za-z0-9+/=]{32,80}", END),
+  token("secrets.square_token", ["sq0atp-", "sq0csp-"], "[A-Za-z0-9_-]{22,60}", TOKEN_END),
+  token("secrets.square_token", ["EAAA"], "[A-Za-z0-9_-]{60}", TOKEN_END, { entropy: 3.5 }),
+  token("secrets.shopify_token", ["shpat_", "shpca_", "shppa_", "shpss_"], "[a-fA-F0-9]{32}"),
+  token("secrets.sendgrid_key", ["SG."], "[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}", TOKEN_END),
+  token("secrets.sendinblue_key", ["xkeysib-"], "[a-f0-9]{64}-[A-Za-z0-9]{16}"),
+  token("secrets.mailgun_key", ["key-"], "[a-f0-9]{32}", END, { entropy: 3 }),
+  token("secrets.twilio_key", ["SK"], "[0-9a-f]{32}", END, { entropy: 3 }),
+  token("secrets.mapbox_secret_token", ["sk.eyJ"], "[A-Za-z0-9_-]{20,400}\\.[A-Za-z0-9_-]{20,100}", TOKEN_END),
+  // --- AI providers ------------------------------------------------------------------------------------------------
+  token("secrets.anthropic_key", ["sk-ant-"], "[A-Za-z0-9_-]{20,300}", TOKEN_END),
+  f("secrets.openai_key", ["sk-"], String.raw`sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,300}(?![A-Za-z0-9_-])`, {
+    accept: (s) => /[0-9]/.test(s) && /[A-Za-z]/.test(s.slice(3)),
+  }),
+  token("secrets.groq_key", ["gsk_"], "[A-Za-z0-9]{52}"),
+  token("secrets.xai_key", ["xai-"], "[A-Za-z0-9]{80}"),
+  token("secrets.perplexity_key", ["pplx-"], "[A-Za-z0-9]{48}"),
+  token("secrets.replicate_token", ["r8_"], "[A-Za-z0-9]{37}", END, { entropy: 3 }),
+  // --- structural --------------------------------------------------------------------------------------------------
+  // PEM (PKCS#1, PKCS#8, SEC1 `EC`, encrypted), OpenSSH and PGP private keys: the header and a body of base64, up to
+  // the footer; or, cut off before any footer, 40 base64 characters or more. A documentation snippet with `...` for
+  // its body is not a key. In JSON text (a service-account file) the newlines are `\n` escapes.
+  f(
+    "secrets.private_key",
+    ["-----BEGIN "],
+    String.raw`-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:\s|\\[rn])*(?:[A-Za-z-]{2,32}: ?[^\n\\]{0,128}(?:\r?\n|(?:\\r)?\\n)(?:\s|\\[rn])*){0,4}[A-Za-z0-9+/=]{8}(?:[A-Za-z0-9+/=]|\r?\n[ \t]{0,32}|(?:\\r)?\\n[ \t]{0,32}){0,16384}?(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|(?![A-Za-z0-9+/=\r\n\\]))`,
+    { entropy: 0, accept: (s) => s.includes("-----END") || s.replace(/\\[rn]|[^A-Za-z0-9+/=]/g, "").length >= 60 },
+  ),
+  token("secrets.jwt", ["eyJ"], "[A-Za-z0-9_-]{8,4096}\\.eyJ[A-Za-z0-9_-]{8,8192}\\.[A-Za-z0-9_-]{16,1024}", TOKEN_END, { accept: realJwt, entropy: 0 }),
+  f("secrets.bearer_token", ["Bearer "], String.raw`Bearer[ ]{1,4}([A-Za-z0-9._~+/-]{24,4096}=*)(?![A-Za-z0-9._~+/=-])`, {
+    entropy: 3.5,
+    // A JWT is reported as one (once), and a word or an identifier is not a token.
+    accept: (s) => !s.startsWith("eyJ") && /[0-9]/.test(s) && /[A-Za-z]/.test(s),
+  }),
+];
+
+const LITERALS: string[] = [];
+/** For each literal, the formats that start with it. */
+const BY_LITERAL: Format[][] = [];
+for (const fmt of FORMATS) {
+  for (const p of fmt.prefixes) {
+    let i = LITERALS.indexOf(p);
+    if (i < 0) {
+      i = LITERALS.length;
+      LITERALS.push(p);
+      BY_LITERAL.push([]);
+    }
+    (BY_LITERAL[i] as Format[]).push(fmt);
+  }
+}
+/** Of two findings of one span, the format listed first names it (a connection string's password last). */
+const ORDER = new Map<string, number>();
+FORMATS.forEach((x, i) => ORDER.has(x.type) || ORDER.set(x.type, i));
+const FINDER = new LiteralFinder(LITERALS);
+const IDS = LITERALS.map((l) => [literalId(l)]);
+const PREFILTER_IDS = [...IDS.flat(), literalId("://")];
+
+/** Strings at least this long are searched by rare character (LiteralFinder); shorter ones literal by literal. */
+const LONG = 4096;
+
+const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/** Recognised credentials in the strings; `prefilter` false skips the message-wide literal check (what it must never change). */
+export function detectSecrets(sites: StringSite[], prefilter = true): Detection[] {
+  const out: Detection[] = [];
+  const lits = prefilter ? literalsOf(sites) : null;
+  let present: number[] | null = null;
+  if (lits !== null) {
+    if (!lits.any(PREFILTER_IDS)) return out;
+    present = [];
+    for (let i = 0; i < IDS.length; i++) if (lits.any(IDS[i] as number[])) present.push(i);
+  }
+  for (const site of sites) {
+    const v = site.value;
+    const found: Detection[] = [];
+    const hit = (id: number, at: number) => {
+      for (const fmt of BY_LITERAL[id] as Format[]) match(site, fmt, at, found);
+    };
+    // `user:password@`: only in a string with an `@`, looked for at each `://`.
+    if (v.includes("@")) for (let at = v.indexOf("://"); at >= 0; at = v.indexOf("://", at + 3)) connectionString(site, at, found);
+    if (present !== null && v.length < LONG) {
+      for (const id of present) {
+        const lit = LITERALS[id] as string;
+        for (let at = v.indexOf(lit); at >= 0; at = v.indexOf(lit, at + 1)) hit(id, at);
+      }
+    } else FINDER.find(v, hit);
+    keepApart(found, out);
+  }
+  return out;
+}
+
+/** The findings of one string, without overlaps (the first, then the longest, wins), in order. */
+function keepApart(found: Detection[], out: Detection[]): void {
+  if (found.length === 0) return;
+  found.sort((a, b) => a.start - b.start || b.end - a.end || (ORDER.get(a.type) ?? 999) - (ORDER.get(b.type) ?? 999));
+  let reach = -1;
+  for (const d of found) {
+    if (d.start < reach) continue;
+    out.push(d);
+    reach = d.end;
+  }
+}
+
+function match(site: StringSite, fmt: Format, at: number, found: Detection[]): void {
+  const v = site.value;
+  let start = at;
+  if (fmt.back) {
+    while (start > 0 && at - start < fmt.back.max && fmt.back.cls.test(v[start - 1] as string)) start--;
+  }
+  // Not inside a longer token: a match that starts with a letter or digit has none just before it.
+  if (!fmt.inside && start > 0 && isAlnum(v.charCodeAt(start)) && isAlnum(v.charCodeAt(start - 1))) return;
+  fmt.re.lastIndex = start;
+  const m = fmt.re.exec(v);
+  if (!m) return;
+  const secret = m[1] ?? m[0];
+  const from = m[1] === undefined ? m.index : m.index + m[0].lastIndexOf(secret);
+  if (!plausible(secret, fmt.entropy ?? 2.5)) return;
+  if (fmt.accept && !fmt.accept(secret, v, from)) return;
+  found.push({ type: fmt.type, path: site.path, start: from, end: from + secret.length });
+}
+
+/**
+ * Well-known default passwords: the ones a database or broker image ships with or its documentation shows, that
+ * every scanner tries first. A connection string holding one (`postgres://postgres:postgres@db:5432/app` in a compose
+ * file) carries no secret, so it is not reported.
+ */
+const DEFAULT_PASSWORDS = new Set([
+  "postgres", "postgresql", "root", "guest", "admin", "administrator", "password", "passwd", "pass", "secret", "changeme", "change_me",
+  "example", "test", "testing", "mysql", "mariadb", "mongo", "mongodb", "rabbitmq", "redis", "mysecretpassword", "pgpassword",
+  "dev", "development", "local", "localhost", "user", "default", "docker", "toor", "123456", "12345678", "letmein", "qwerty",
+  "sa", "oracle", "foobared", "yourstrong(!)password", "yourstrong!passw0rd", "minioadmin", "keycloak", "airflow", "superset", "grafana",
+]);
+
+/** Values that stand for a password rather than being one. */
+const PASSWORD_PLACEHOLDER = /^(?:\*+|x+|\.{3}|<[^>]*>|\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|\{\{[^}]*\}\}|%[A-Z_]+%|\[[^\]]*\])$/i;
+
+/** URL characters that end an authority. */
+const AUTHORITY_END = new Set([..."/?#\"'<>`\\ \t\r\n"].map((c) => c.charCodeAt(0)));
+
+/**
+ * `scheme://user:password@host…`: the password is the finding (percent-encoded as written). An empty user
+ * (`redis://:password@cache:6379/0`) counts; GitHub's `token:x-oauth-basic@` puts the secret in the user instead.
+ */
+function connectionString(site: StringSite, at: number, found: Detection[]): void {
+  const v = site.value;
+  let s = at;
+  while (s > 0 && at - s < 24 && /[A-Za-z0-9+.-]/.test(v[s - 1] as string)) s--;
+  if (s === at || !/[A-Za-z]/.test(v[s] as string)) return;
+  const from = at + 3;
+  let end = from;
+  let lastAt = -1;
+  while (end < v.length && end - from < 1024 && !AUTHORITY_END.has(v.charCodeAt(end))) {
+    if (v.charCodeAt(end) === 64) lastAt = end; // @
+    end++;
+  }
+  if (lastAt < 0 || lastAt === end - 1) return;
+  const colon = v.indexOf(":", from);
+  if (colon < 0 || colon > lastAt) return;
+  const user = v.slice(from, colon);
+  const password = v.slice(colon + 1, lastAt);
+  if (password === "x-oauth-basic" || password === "x-oauth-token") {
+    if (user.length >= 20) found.push({ type: "secrets.connection_string", path: site.path, start: from, end: colon });
+    return;
+  }
+  if (password.length < 4 || PASSWORD_PLACEHOLDER.test(password) || PASSWORD_PLACEHOLDER.test(user) && password === user) return;
+  let plain = password;
+  try {
+    plain = decodeURIComponent(password);
+  } catch {
+    // kept as written
+  }
+  if (DEFAULT_PASSWORDS.has(plain.toLowerCase()) || FILLER.test(plain) || /password|passwd|^(?:secret|changeme)\d{0,3}$/i.test(plain)) return;
+  found.push({ type: "secrets.connection_string", path: site.path, start: colon + 1, end: lastAt });
+}
+
+/** The formats' names, for docs and tests. */
+export const SECRET_TYPES = [...new Set([...FORMATS.map((x) => x.type), "secrets.connection_string"])];
