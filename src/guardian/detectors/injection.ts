@@ -356,8 +356,8 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   if (request && SMUGGLE.test(unit)) addR(sig, "smuggle");
   if (request && ctx.role === "content") addR(sig, "request");
 
-  // Who is addressed.
-  if (has("ai")) {
+  // Who is addressed (a prompt is addressed to the model by definition: there it says nothing).
+  if (has("ai") && ctx.role !== "prompt") {
     for (let i = 0; i < n; i++) {
       const t = toks[i] as Tok;
       if (!t.cues.includes("ai")) continue;
@@ -480,7 +480,8 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   sig.own = Object.keys(sig.t).length + Object.keys(sig.r).length > 0;
   // Cues that extend a cut over this unit (a URL or an address left after an instruction is its tail).
   if (!sig.cue) sig.cue = request || has("ai") || has("machine") || has("personal") || unit.includes("://") || unit.includes("@") || unit.includes("~/") || unit.includes("/.");
-  sig.report = has("report") || unit.includes("e.g.") || unit.includes("example") || unit.includes("such as");
+  // Words about attacks, as words ("example" in a host name such as fix-perms.example is not one).
+  sig.report = has("report") || unit.includes("e.g.") || unit.includes("such as");
   if (sig.own && /["“„«「`]/.test(unit)) {
     sig.quoted = quotedSpans(text, s, e);
     const inside = sig.quoted.reduce((a, [x, y]) => a + (y - x), 0);
@@ -563,7 +564,6 @@ const END_LINE = /^[ \t]{0,8}[-=*#[<(]{0,8}[ \t]{0,4}(?:END[ _]OF[ _](?:TOOL|FUN
 const HEADER_LINE = /^[ \t]{0,8}(?:#{1,6}[ \t]{0,4})?[[<(*]{0,3}[ \t]{0,2}(?:(?:SYSTEM|ADMIN|ADMINISTRATOR|DEVELOPER|SECURITY|OPERATOR)(?:[ _](?:NOTICE|MESSAGE|ALERT|UPDATE|OVERRIDE|PROMPT|INSTRUCTIONS?|NOTE|WARNING|DIRECTIVE|COMMAND|REQUIREMENT))?|(?:System|Admin|Developer)[ _](?:notice|message|alert|update|override|prompt|instructions?|note|directive)|(?:IMPORTANT|URGENT|NEW|UPDATED)[ _]INSTRUCTIONS?|INSTRUCTIONS?[ _](?:FOR|TO)[ _](?:THE[ _])?(?:AI|ASSISTANT|MODEL|AGENT|LLM))[ \t]{0,2}[\]>)*]{0,3}[ \t]{0,2}(?:[:\-—]|$)/gm;
 const SYSTEM_HASH = /#{2,}[ \t]{0,4}\(?[ \t]{0,2}system[_ ]?(?:message|prompt|instructions?|note)[ \t]{0,2}\)?/gi;
 const HEADING = /^[ \t]{0,3}#{1,6}[ \t]{1,4}(?:instructions?|new instructions|system|rules)[ \t]*:?[ \t]*$/gim;
-const COMMENT = /<!--[^]{0,8192}?-->/g;
 const TAG = /<(system|instructions?|important|information|admin|secret|hidden|note|sys|directive|override|assistant_instructions|ai_instructions|system_message)(?:\s[^<>]{0,60})?>/gi;
 
 interface Marker {
@@ -611,27 +611,69 @@ function markers(text: string, regions: readonly { s: number; e: number }[]): Ma
     const afterEnd = endAt >= 0 && t.s > endAt;
     if ((user && model) || afterEnd || t.who === "system") out.push({ s: t.s, e: t.e, kind: "turn", reach: text.length });
   }
-  all(HEADER_LINE, (m) => out.push({ s: m.index, e: m.index + m[0].length, kind: "header", reach: paragraphEnd(text, m.index) }));
-  all(SYSTEM_HASH, (m) => out.push({ s: m.index, e: m.index + m[0].length, kind: "header", reach: paragraphEnd(text, m.index) }));
-  all(HEADING, (m) => out.push({ s: m.index, e: m.index + m[0].length, kind: "heading", reach: paragraphEnd(text, m.index + m[0].length + 1) }));
+  const paraEnd = paragraphEnds(text);
+  all(HEADER_LINE, (m) => out.push({ s: m.index, e: m.index + m[0].length, kind: "header", reach: paraEnd(m.index) }));
+  all(SYSTEM_HASH, (m) => out.push({ s: m.index, e: m.index + m[0].length, kind: "header", reach: paraEnd(m.index) }));
+  all(HEADING, (m) => out.push({ s: m.index, e: m.index + m[0].length, kind: "heading", reach: paraEnd(m.index + m[0].length + 1) }));
+  // An element reaches its closing tag (searched once per name and position: tags come in order).
+  let lower: string | undefined;
+  const closes = new Map<string, number>();
   all(TAG, (m) => {
     const name = (m[1] as string).toLowerCase();
     const from = m.index + m[0].length;
-    const close = text.slice(from, from + 16384).toLowerCase().indexOf(`</${name}`);
-    const end = close >= 0 ? text.indexOf(">", from + close) + 1 : from;
+    let close = closes.get(name);
+    if (close === undefined || (close >= 0 && close < from)) {
+      if (lower === undefined) {
+        lower = text.toLowerCase();
+        // A character whose lower case is longer would shift offsets: search as written then.
+        if (lower.length !== text.length) lower = text;
+      }
+      close = lower.indexOf(`</${name}`, from);
+      closes.set(name, close);
+    }
+    const end = close >= 0 && close - from <= 16384 ? text.indexOf(">", close) + 1 : from;
     const strong = /system|instruction|admin|override|directive|sys/.test(name);
     out.push({ s: m.index, e: from, kind: strong ? "header" : "tag", reach: Math.max(end, from) });
   });
-  all(COMMENT, (m) => out.push({ s: m.index, e: m.index + 4, kind: "comment", reach: m.index + m[0].length }));
+  // Comments: each opening to its closing, searched with indexOf (no closing after one opening: none after a later one).
+  for (const r of regions) {
+    let at = r.s;
+    for (let n = 0; n < 500; n++) {
+      const open = text.indexOf("<!--", at);
+      if (open < 0 || open >= r.e) break;
+      const close = text.indexOf("-->", open + 4);
+      if (close < 0 || close - open > 8192) {
+        at = open + 4;
+        if (close < 0) break;
+        continue;
+      }
+      out.push({ s: open, e: open + 4, kind: "comment", reach: close + 3 });
+      at = close + 3;
+    }
+  }
   if (endAt >= 0) out.push({ s: endAt, e: endAt, kind: "after_marker", reach: text.length });
   return out;
 }
 
-function paragraphEnd(text: string, from: number): number {
-  const m = /\n[ \t]*\n/g;
-  m.lastIndex = from;
-  const r = m.exec(text);
-  return r ? r.index : text.length;
+/** Where the paragraph holding a position ends (the next blank line, or the end): blank lines found once. */
+function paragraphEnds(text: string): (from: number) => number {
+  let blanks: number[] | undefined;
+  return (from) => {
+    if (blanks === undefined) {
+      blanks = [];
+      const re = /\n[ \t]*\n/g;
+      let m: RegExpExecArray | null;
+      while ((m = re.exec(text)) !== null) blanks.push(m.index);
+    }
+    let lo = 0;
+    let hi = blanks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((blanks[mid] as number) < from) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < blanks.length ? (blanks[lo] as number) : text.length;
+  };
 }
 
 /* ---------------------------------------------------------------------------------------------------------------- */
@@ -716,22 +758,31 @@ function rScore(sig: Sig): number {
  */
 function fire(units: Unit[], threshold: number, window: number, extra: Partial<Record<TClass, number>>, unquoted?: (u: Unit) => Sig): Cut[] {
   const cuts: Cut[] = [];
+  // Per paragraph: the strongest of each targeting signal (what an unbounded window lends), and whether it reports.
+  const paraT = new Map<number, Partial<Record<TClass, number>>>();
+  const paraReport = new Set<number>();
+  for (const v of units) {
+    if (v.sig.report) paraReport.add(v.para);
+    if (window !== Infinity) continue;
+    let t = paraT.get(v.para);
+    if (!t) paraT.set(v.para, (t = {}));
+    for (const [k, x] of Object.entries(v.sig.t) as [TClass, number][]) if ((t[k] ?? 0) < x) t[k] = x;
+  }
+  const tsum = (x: Partial<Record<TClass, number>>) => Math.min(T_CAP, (Object.values(x) as number[]).reduce((a, b) => a + b, 0));
+  // The last unit the previous cut reached: a unit inside it adds nothing but its score.
+  let covered = -1;
   for (let i = 0; i < units.length; i++) {
     const u = units[i] as Unit;
     if (!u.sig.own) continue;
     const t: Partial<Record<TClass, number>> = { ...extra };
-    for (let j = Math.max(0, i - window); j <= Math.min(units.length - 1, i + window); j++) {
-      const v = units[j] as Unit;
-      if (v.para !== u.para) continue;
-      for (const [k, x] of Object.entries(v.sig.t) as [TClass, number][]) if ((t[k] ?? 0) < x) t[k] = x;
-    }
-    const tsum = (x: Partial<Record<TClass, number>>) => Math.min(T_CAP, (Object.values(x) as number[]).reduce((a, b) => a + b, 0));
+    const lent = window === Infinity ? [paraT.get(u.para) ?? {}] : units.slice(Math.max(0, i - window), i + window + 1).filter((v) => v.para === u.para).map((v) => v.sig.t);
+    for (const from of lent) for (const [k, x] of Object.entries(from) as [TClass, number][]) if ((t[k] ?? 0) < x) t[k] = x;
     let score = tsum(t) + rScore(u.sig);
     if (score < threshold || !(Object.keys(t).some((k) => PRIMARY.has(k)) || Object.keys(u.sig.r).some((k) => PRIMARY.has(k)))) continue;
     // Quoted in an article about attacks, and no instruction without the quotation: a mention, not a use. Half the
     // weight, and only the quotation is cut if it still fires (a concrete harmful ask in a quote does).
     let reported = false;
-    if (unquoted && u.sig.quoted.length > 0 && units.some((v) => v.para === u.para && v.sig.report)) {
+    if (unquoted && u.sig.quoted.length > 0 && paraReport.has(u.para)) {
       const bare = unquoted(u);
       const rest: Partial<Record<TClass, number>> = { ...extra };
       for (const [k, x] of Object.entries(bare.t) as [TClass, number][]) rest[k] = x;
@@ -747,11 +798,17 @@ function fire(units: Unit[], threshold: number, window: number, extra: Partial<R
       for (const [a, b] of u.sig.quoted) cuts.push({ start: a, end: b, kind, score, signals });
       continue;
     }
+    if (i <= covered) {
+      const last = cuts[cuts.length - 1] as Cut;
+      if (score > last.score) Object.assign(last, { kind, score, signals });
+      continue;
+    }
     // The run of neighbouring units with cues, within the paragraph.
     let a = i;
     let b = i;
-    while (a > 0 && (units[a - 1] as Unit).para === u.para && (units[a - 1] as Unit).sig.cue) a--;
+    while (a > 0 && a > covered + 1 && (units[a - 1] as Unit).para === u.para && (units[a - 1] as Unit).sig.cue) a--;
     while (b < units.length - 1 && (units[b + 1] as Unit).para === u.para && (units[b + 1] as Unit).sig.cue) b++;
+    covered = b;
     cuts.push({ start: (units[a] as Unit).s, end: (units[b] as Unit).e, kind, score, signals });
   }
   return cuts;
@@ -777,17 +834,26 @@ export function judgeText(text: string, ctx: Ctx, threshold: number, extra: Part
     });
   }
   const units: Unit[] = [];
+  // Markers by start; a sweep keeps, per kind, the farthest reach of those started so far (so a unit learns which
+  // markers cover it in time linear in units and markers). An end marker counts only in the unit it stands in.
+  const sorted = [...marks].sort((x, y) => x.s - y.s);
+  const reachOf = new Map<TClass, number>();
+  let next = 0;
   chosen.forEach((p, pi) => {
-    const here = marks.filter((k) => k.s < p.e && k.reach > p.s);
     for (const [s, e] of sentences(text, p.s, p.e)) {
       const sig = analyse(text, s, e, ctx);
-      for (const k of here) {
-        if (k.s < e && k.reach > s && (k.s >= s || k.kind !== "end_marker")) {
-          if (k.kind === "heading" && ctx.role !== "content") continue;
-          addT(sig, k.kind);
-          sig.own = true;
-        }
+      const own = (kind: TClass) => {
+        if (kind === "heading" && ctx.role !== "content") return;
+        addT(sig, kind);
+        sig.own = true;
+      };
+      for (; next < sorted.length && (sorted[next] as Marker).s < e; next++) {
+        const k = sorted[next] as Marker;
+        if (k.kind === "end_marker") {
+          if (k.s >= s) own(k.kind);
+        } else if (k.reach > (reachOf.get(k.kind) ?? -1)) reachOf.set(k.kind, k.reach);
       }
+      for (const [kind, reach] of reachOf) if (reach > s) own(kind);
       units.push({ s, e, sig, para: pi });
     }
   });
@@ -803,16 +869,30 @@ export function judgeText(text: string, ctx: Ctx, threshold: number, extra: Part
 /** Widens cuts to the element, paragraph, spoofed zone or whole string they cover most of, and merges them. */
 function widen(text: string, cuts: Cut[], marks: Marker[]): Cut[] {
   if (cuts.length === 0) return cuts;
+  // Elements by start (at most the 64 nearest are tried per cut), and where each spoofing kind first appears.
+  const elements = marks.filter((k) => (k.kind === "tag" || k.kind === "header" || k.kind === "comment") && k.reach - k.s < 16384).sort((x, y) => x.s - y.s);
+  const firstOf = new Map<string, number>();
+  for (const k of marks) if ((k.kind === "after_marker" || k.kind === "end_marker" || k.kind === "turn" || k.kind === "chat_token") && k.s < (firstOf.get(k.kind) ?? Infinity)) firstOf.set(k.kind, k.s);
   for (const c of cuts) {
     // Inside an element that frames it (<IMPORTANT>…</IMPORTANT>): the element.
-    for (const k of marks) {
-      if ((k.kind === "tag" || k.kind === "header" || k.kind === "comment") && k.s <= c.start + 200 && k.reach >= c.end && k.reach - k.s < 16384) {
+    let hi = elements.length;
+    let lo = 0;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((elements[mid] as Marker).s <= c.start + 200) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let j = lo - 1; j >= Math.max(0, lo - 64); j--) {
+      const k = elements[j] as Marker;
+      if (k.reach >= c.end) {
         c.start = Math.min(c.start, k.s);
         c.end = Math.max(c.end, k.reach);
       }
-      // After a fake end of output or invented turns: to the end of the string.
-      if ((k.kind === "after_marker" || k.kind === "end_marker" || k.kind === "turn" || k.kind === "chat_token") && k.s <= c.end && c.signals.includes(k.kind)) {
-        c.start = Math.min(c.start, k.s);
+    }
+    // After a fake end of output or invented turns: to the end of the string.
+    for (const [kind, at] of firstOf) {
+      if (at <= c.end && c.signals.includes(kind)) {
+        c.start = Math.min(c.start, at);
         c.end = text.length;
       }
     }
