@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { compileDetector, MessageScan, type Detection } from "../../src/guardian/detectors/index.js";
 import { detectInjection, judgeText, THRESHOLDS, type Role } from "../../src/guardian/detectors/injection.js";
 import { applyRedactions } from "../../src/guardian/edits.js";
-import { ATTACKS, BENIGN, HONEST, POISONED, SAMPLING, SAMPLING_BENIGN, type Case } from "./injection-cases.js";
+import { ATTACKS, BENIGN, HONEST, MORE_ATTACKS, MORE_BENIGN, POISONED, SAMPLING, SAMPLING_BENIGN, type Case } from "./injection-cases.js";
 
 /*
  * The injection scorer (injection.ts) on cases written for it (injection-cases.ts): each attack fires at the balanced
@@ -35,6 +35,26 @@ describe("injection as a scored judgement", () => {
 
   describe("benign look-alikes pass at the balanced threshold", () => {
     for (const c of BENIGN) it(c.name, () => expect(judgeText(c.text, ctx(), THRESHOLDS.balanced)).toEqual([]));
+  });
+
+  describe("more attacks (e-mails, invites, issues, CVs, READMEs, reviews, bank notices, chats, pages; it, de, es, fr, pt, ru, zh)", () => {
+    for (const c of MORE_ATTACKS) it(c.name, () => expect(judgeText(c.text, ctx(), THRESHOLDS.balanced).length).toBeGreaterThan(0));
+  });
+
+  describe("more look-alikes: imperatives to people, docs about the user and about AI, security articles", () => {
+    for (const c of MORE_BENIGN) it(c.name, () => expect(judgeText(c.text, ctx(), THRESHOLDS.balanced)).toEqual([]));
+  });
+
+  it("the gate never changes a finding: every case judged with and without it, alone and inside longer text", () => {
+    const all = [...ATTACKS, ...BENIGN, ...MORE_ATTACKS, ...MORE_BENIGN];
+    const filler = "The quarterly report covers revenue, churn and hiring across the three regions.\n\n";
+    for (const c of all) {
+      for (const text of [c.text, filler + c.text + "\n\n" + filler, c.text.toUpperCase(), c.text.toLowerCase()]) {
+        for (const threshold of [THRESHOLDS.balanced, THRESHOLDS.strict]) {
+          expect(judgeText(text, ctx(), threshold), `${c.name} @${threshold}`).toEqual(judgeText(text, ctx(), threshold, {}, false));
+        }
+      }
+    }
   });
 
   describe("poisoned self-descriptions fire (tools, prompts, resources, templates, server instructions, agent cards)", () => {

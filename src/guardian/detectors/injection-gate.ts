@@ -117,8 +117,8 @@ const EXTRA: [string, number][] = [
   // Persona without a name: developer mode, no restrictions, not bound by.
   ["developer jailbreak unrestricted restrictions filters bound", G.PWEAK],
   // Secrets named in several words (a head and a tail), and credential files.
-  ["api access secret private ssh signing bearer session refresh auth authentication system environment env aws clave claves clé clés chave chaves ключ ключи variables security verification one-time recovery backup otp 2fa mfa login credit card social bank account routing date dates passport home personal chat conversation mot mots código códigos codes número numéro cartão tarjeta carte", G.HEAD],
-  ["key keys token tokens prompt prompts variable variables var vars credentials api schlüssel code codes pin card cards number numbers details security birth address addresses data information history log logs account accounts passe seguridad verificación segurança sécurité vérification bancaire tarjeta cartão crédito credito entorno environnement d'environnement", G.TAIL],
+  ["api access secret private ssh signing bearer session refresh auth authentication system environment env aws banking online clave claves clé clés chave chaves ключ ключи variables security verification one-time recovery backup otp 2fa mfa login credit card social bank account routing date dates passport home personal chat conversation mot mots código códigos codes número numéro cartão tarjeta carte", G.HEAD],
+  ["key keys token tokens prompt prompts variable variables var vars credentials api schlüssel code codes pin card cards number numbers details security birth address addresses data information history log logs account accounts login logins credentials passwords passe seguridad verificación segurança sécurité vérification bancaire tarjeta cartão crédito credito entorno environnement d'environnement", G.TAIL],
   ["api-schlüssel id_rsa id_dsa id_ecdsa id_ed25519 git-credentials shadow passwd sudoers environ wallet bash_history sicherheitscode kreditkarte", G.MACHINE],
   // Downloaded code run.
   ["curl wget iwr iex invoke-webrequest base64 enc encodedcommand tcp nc", G.DOWNLOAD],
@@ -265,6 +265,9 @@ export function pieces(text: string): Piece[] {
   let h = 0;
   let h6 = 0;
   let len = 0;
+  /** After an elided prefix: its length with the apostrophe, and the hash of the rest. */
+  let elided = 0;
+  let ha = 0;
   let wordStart = 0;
   let lastNl = -1;
   let lt = -9;
@@ -288,16 +291,23 @@ export function pieces(text: string): Piece[] {
     if (t > 0) {
       if (len === 0) wordStart = i;
       h = (Math.imul(h, 31) + t) | 0;
+      ha = (Math.imul(ha, 31) + t) | 0;
       if (++len === 7) h6 = h;
       continue;
     }
     if ((t === APOS || t === HYPHEN) && len > 0 && i + 1 < L && fold(text.charCodeAt(i + 1)) > 0) {
+      // Elision ("l'assistente", "all'utente"): the word after a short prefix is hashed on its own as well.
+      if (t === APOS && len <= 4) {
+        elided = len + 1;
+        ha = 0;
+      }
       h = (Math.imul(h, 31) + (t === APOS ? 39 : 45)) | 0;
       if (++len === 7) h6 = h;
       continue;
     }
     if (len > 0) {
       let bits = get(keys, vals, key(h));
+      if (elided > 0 && len > elided) bits |= get(keys, vals, key(ha));
       if (len >= 7) bits |= get(keys, vals, key(h6 ^ SALT7));
       const afterLt = wordStart === lt + 1 || (wordStart === lt + 2 && text.charCodeAt(lt + 1) === 47);
       const atLine = wordStart - lastNl <= 12 && leadOnly(text, lastNl + 1, wordStart);
@@ -318,9 +328,13 @@ export function pieces(text: string): Piece[] {
         seen |= bits;
         if ((bits & ALONE) !== 0) sure = true;
         if ((bits & G.GENERIC) !== 0 && wn - lastVoc <= 4) sure = true;
+        // "Agents:", "Model," — a generic noun spoken to.
+        if ((bits & G.GENERIC) !== 0 && (c === 58 || c === 44)) sure = true;
         if ((bits & (G.VOC | G.AI)) !== 0) lastVoc = wn;
         if ((bits & (G.INSTR | G.SCOPE)) !== 0 && wn - lastOverride <= 9) sure = true;
         if ((bits & G.OVERRIDE) !== 0) lastOverride = wn;
+        // "ignore the user's request".
+        if ((bits & G.TGT) !== 0 && wn - lastOverride <= 3) sure = true;
         if ((bits & (G.TGT | G.COMM)) !== 0) {
           if (wn - lastNeg <= 12) sure = true;
           lastTold = wn;
@@ -344,6 +358,8 @@ export function pieces(text: string): Piece[] {
       }
       len = 0;
       h = 0;
+      ha = 0;
+      elided = 0;
     }
     if (t === 0 || t === APOS || t === HYPHEN) continue;
     if (t === NL) {

@@ -3,7 +3,7 @@
  * instruction — who is addressed, what is asked, what must be hidden — not a phrase an attack was seen using: the
  * scorer's structure (injection.ts) decides whether the classes found make an instruction aimed at the model.
  *
- * Languages: English, Spanish, French, German, Portuguese, Russian by word (lower-case, accents kept); Chinese and
+ * Languages: English, Spanish, French, German, Portuguese, Italian, Russian by word (lower-case, accents kept); Chinese and
  * Japanese by substring (no spaces to split on), in `CJK`. Verb lists hold the forms an instruction uses: the
  * imperative (and the English base form), and separately the forms that need a modal or "without" before them.
  */
@@ -61,28 +61,28 @@ const WORDS: Partial<Record<Cue, string>> = {
     "asistente asistentes ia modelo agente agentes assistente assistentes " + // es pt
     "modèle agents " + // fr (assistant, agent, ia above)
     "assistent assistenten ki modell sprachmodell " + // de
-    "ассистент ассистенту ассистента помощник помощнику ии модель модели агент агенту нейросеть бот",
+    "ассистент ассистенту ассистента помощник помощнику ии модель модели агент агенту нейросеть бот assistente intelligenza",
   you: "you your yours yourself u " +
     "tú tu te ti usted tus vosotros " +
     "toi vous votre vos ton ta tes " +
     "du dich dir dein deine deinen euch " +
     "você vocês teu tua seu sua " +
-    "ты вы тебе тебя вас вам твой ваш ваши твои",
+    "ты вы тебе тебя вас вам твой ваш ваши твои tuo tua tuoi voi",
   neg: "not never don't dont do-not no nor " +
-    "nunca jamás jamais ne pas nicht nie niemals kein keine não nem не никогда",
-  comm: "tell mention inform notify alert reveal disclose show say report warn acknowledge explain display surface let " +
+    "nunca jamás jamais ne pas nicht nie niemals kein keine não nem не никогда non mai",
+  comm: "tell mention inform notify alert reveal disclose show say report warn acknowledge explain display surface let flag " +
     "telling mentioning informing notifying alerting revealing disclosing showing saying reporting warning " +
     "digas diga decir decirle decirles menciones mencione mencionar informes informe informar reveles revele revelar avises avise avisar muestres comentes cuentes " +
     "dis dites dire mentionne mentionnez mentionner informez informer révèle révélez révéler préviens prévenez prévenir signale signalez signaler montre montrez parle parlez " +
     "sag sage sagen erwähne erwähnen informiere informieren verrate verraten mitteilen teile benachrichtige benachrichtigen zeige zeigen warne " +
     "dizer mencionar revelar conte contar mostre mostrar " +
-    "говори говорите сообщай сообщайте сообщать упоминай упоминайте упоминать рассказывай рассказывайте раскрывай показывай предупреждай говоря сообщая упоминая",
+    "говори говорите сообщай сообщайте сообщать упоминай упоминайте упоминать рассказывай рассказывайте раскрывай показывай предупреждай говоря сообщая упоминая dire dirlo dirle dirgli dica menzionare menzionarlo informare informarlo avvisare rivelare mostrare",
   target: "user user's users human humans operator owner requester " +
     "usuario usuaria usuarios humano " +
     "utilisateur utilisatrice utilisateurs l'utilisateur humain " +
     "benutzer nutzer anwender benutzerin nutzerin " +
     "usuário usuária utilizador " +
-    "пользователю пользователь пользователя пользователей человеку",
+    "пользователю пользователь пользователя пользователей человеку utente l'utente utenti",
   anyone: "anyone anybody them nobody someone " +
     "nadie alguien nadie personne quiconque niemandem niemand jemandem ninguém alguém никому никого",
   stealth: "silently quietly secretly covertly discreetly invisibly unnoticed stealthily " +
@@ -90,26 +90,26 @@ const WORDS: Partial<Record<Cue, string>> = {
     "secrètement discrètement silencieusement " +
     "heimlich unbemerkt stillschweigend unauffällig " +
     "segredo " +
-    "тайно незаметно втайне тихо скрытно",
-  without: "without sin sans ohne sem без",
+    "тайно незаметно втайне тихо скрытно segretamente silenziosamente discretamente",
+  without: "without sin sans ohne sem без senza",
   override: "ignore disregard forget override bypass discard abandon neglect " +
     "ignora ignorar olvida olvide olvidar omite omita descarta " +
     "ignorez ignorer oublie oubliez oublier néglige " +
     "ignoriere ignorieren ignorier vergiss vergessen missachte missachten " +
     "esqueça esquece esquecer desconsidere desconsiderar descarte " +
-    "игнорируй игнорируйте проигнорируй проигнорируйте забудь забудьте игнорировать забыть отбрось пренебреги",
+    "игнорируй игнорируйте проигнорируй проигнорируйте забудь забудьте игнорировать забыть отбрось пренебреги ignora ignori ignorare dimentica dimentichi dimenticare",
   scope: "previous prior above earlier preceding original initial system all existing former " +
     "anteriores anterior previas previos originales todas todos " +
     "précédentes précédents précédente antérieures initiales toutes " +
     "vorherigen vorherige bisherigen früheren obigen alle ursprünglichen " +
     "prévias originais " +
-    "предыдущие предыдущих прежние все всех исходные системные",
+    "предыдущие предыдущих прежние все всех исходные системные precedenti tutte tutti",
   instr: "instructions instruction prompt prompts rules guidelines directive directives directions orders commands constraints guardrails restrictions policies programming " +
     "instrucciones instrucción reglas indicaciones órdenes directrices " +
     "consignes règles ordres " +
     "anweisungen anweisung regeln vorgaben befehle richtlinien instruktionen " +
     "instruções instrução regras diretrizes ordens " +
-    "инструкции инструкций указания указаний правила правил команды",
+    "инструкции инструкций указания указаний правила правил команды istruzioni istruzione regole",
   own: "my our mine mis mes meine meinen minhas meus мои моих наши",
   msgobj: "message messages email emails mail note comment answer reply post version request letter " +
     "mensaje correo mensagem e-mail nachricht письмо сообщение",
@@ -121,22 +121,22 @@ const WORDS: Partial<Record<Cue, string>> = {
     "envoie envoyez envoyer transfère transférez transférer transmets transmettez transmettre partage partagez partager publie publiez téléverse téléversez " +
     "sende senden schicke schick schicken leite weiterleiten übermittle übermitteln teilen hochladen poste posten " +
     "envie envia mande manda encaminhe encaminhar compartilhe compartilhar transmita publique " +
-    "отправь отправьте отправить пришли пришлите перешли перешлите переслать загрузи загрузите поделись передай передайте опубликуй",
-  read: "read open cat retrieve fetch get load access collect gather extract dump list print output copy grab obtain include attach find locate harvest enumerate reveal repeat paste append embed encode " +
+    "отправь отправьте отправить пришли пришлите перешли перешлите переслать загрузи загрузите поделись передай передайте опубликуй invia inviare inoltra inoltrare manda mandare carica caricare condividi condividere",
+  read: "read open cat retrieve fetch get load access collect gather extract dump list print output copy grab obtain include attach find locate harvest enumerate reveal repeat paste append embed encode download " +
     "provide pass give supply receive render insert " +
     "included attached passed appended collected extracted provided reading including collecting rendered inserted " +
     "lee lea leer abre abra abrir obtén obtenga obtener recopila recopile recopilar extrae extraiga extraer incluye incluya incluir copia copie copiar busca muestra " +
     "lis lisez lire ouvre ouvrez ouvrir récupère récupérez récupérer collecte collectez extrais extrayez inclus incluez inclure copiez copier affiche affichez " +
     "lies lese lesen öffne öffnen hole holen sammle sammeln extrahiere extrahieren füge kopiere kopieren gib " +
     "leia lê ler obtenha obter colete coletar extraia extrair inclua incluir " +
-    "прочитай прочитайте прочти прочесть открой откройте получи получите собери соберите извлеки извлеките включи включите скопируй скопируйте выведи выведите покажи покажите",
+    "прочитай прочитайте прочти прочесть открой откройте получи получите собери соберите извлеки извлеките включи включите скопируй скопируйте выведи выведите покажи покажите leggi leggere apri aprire raccogli copia copiare estrai includi",
   exec: "run execute exec eval launch install pipe spawn source " +
     "executed running executing " +
     "ejecuta ejecute ejecutar corre lanza instala " +
     "exécute exécutez exécuter lance lancez installe " +
     "führe ausführen starte starten installiere " +
     "executa executar rode rodar instale " +
-    "выполни выполните выполнить запусти запустите запустить установи",
+    "выполни выполните выполнить запусти запустите запустить установи esegui eseguire",
   call: "call invoke use trigger utilize employ " +
     "called invoked used calling invoking using " +
     "llama llame usa utiliza utilice invoca " +
@@ -157,25 +157,25 @@ const WORDS: Partial<Record<Cue, string>> = {
   decode: "decode decrypt deobfuscate unescape decoded decrypted " +
     "decodifica décode decodiere декодируй расшифруй",
   machine: "credentials credential apikey api_key apikeys token tokens secret secrets privatekey private_key keychain cookies wallet mnemonic passphrase " +
-    "credenciales identifiants jetons jeton zugangsdaten schlüssel geheimnis credenciais учётные учетные токен токены секрет ключи",
+    "credenciales identifiants jetons jeton zugangsdaten schlüssel geheimnis credenciais учётные учетные токен токены секрет ключи credenziali chiavi segreti",
   personal: "password passwords passwd otp 2fa mfa passport cvv cvc ssn iban conversation conversations " +
-    "contraseña contraseñas passwort passwörter kennwort senha senhas пароль пароли пароля паролей паролем паспорт",
-  bulk: "all every each entire whole full complete todos todas cada completo tous toutes chaque entier alle jede jeden gesamte ganze inteiro все всех каждый весь всю",
-  files: "files file documents emails messages contacts conversation conversations history chats inbox tabs archivos correos fichiers courriels dateien nachrichten arquivos mensagens файлы письма переписку",
+    "contraseña contraseñas passwort passwörter kennwort senha senhas пароль пароли пароля паролей паролем паспорт password",
+  bulk: "all every each entire whole full complete todos todas cada completo tous toutes chaque entier alle jede jeden gesamte ganze inteiro все всех каждый весь всю tutte tutti ogni intero intera",
+  files: "files file documents emails messages contacts conversation conversations history chats inbox tabs archivos correos fichiers courriels dateien nachrichten arquivos mensagens файлы письма переписку email file documenti messaggi",
   urgent: "urgent urgently immediately asap important critical mandatory priority " +
-    "urgente inmediatamente importante immédiatement impératif dringend sofort wichtig unverzüglich imediatamente срочно немедленно важно обязательно",
+    "urgente inmediatamente importante immédiatement impératif dringend sofort wichtig unverzüglich imediatamente срочно немедленно важно обязательно urgente subito immediatamente",
   modal: "must should need needs have has required shall ensure remember always " +
     "debes deberás tienes necesitas asegúrate recuerda siempre " +
     "dois devez devras faut toujours veuillez " +
     "musst müssen sollst sollen immer " +
     "deve deves precisa tem sempre " +
-    "должен должны должна нужно необходимо всегда",
+    "должен должны должна нужно необходимо всегда devi dovete sempre",
   auth: "authorized authorised authorization authorisation permission approved consented allowed " +
     "autorizado autorizó autorisé autorisée autorisiert erlaubt autorizou разрешил разрешено авторизовал",
   frame: "instead todo beforehand " + "desormais désormais stattdessen вместо отныне",
   task: "task goal objective job mission tarea objetivo tâche objectif aufgabe ziel tarefa задача цель",
   newadj: "new real actual updated nueva nuevo nuevas nouvelle nouvelles nouveau neue neuen nova novas novo новая новые",
-  recipient: "recipient recipients bcc cc payee beneficiary iban destinatario destinatarios destinataire destinataires empfänger destinatário получатель получателя",
+  recipient: "recipient recipients bcc cc payee beneficiary iban destinatario destinatarios destinataire destinataires empfänger destinatário получатель получателя destinatario",
   money: "money funds payment usd eur dollars euros dinero argent geld dinheiro деньги средства",
   tool: "tool tools function functions skill skills plugin action herramienta outil werkzeug ferramenta инструмент функцию",
   command: "command commands script shell terminal bash powershell sh zsh cmd curl wget sudo comando commande befehl команду",

@@ -50,6 +50,7 @@ const T = {
   hidden_instructions: 4,
   urgency: 0.5,
   discretion: 0.5,
+  no_confirm: 1.5,
   hidden: 2,
   cross_tool: 2,
   prompt: 2,
@@ -65,6 +66,7 @@ const R = {
   read_secret: 2.5,
   exec: 1.5,
   exec_download: 2.5,
+  weaken: 2.5,
   call: 1,
   call_sending: 2,
   recipients: 2.5,
@@ -162,6 +164,11 @@ function tokenize(text: string, s: number, e: number): Tok[] {
     if (upper && w.includes("\u2019")) w = w.replace(/\u2019/g, "'");
     let entry = lookup(w);
     if (!entry && w.endsWith("'s")) entry = lookup(w.slice(0, -2));
+    // Elision (Italian, French): "l'assistente", "all'utente", "dell'IA" read as the word after the apostrophe.
+    if (!entry) {
+      const apos = w.indexOf("'");
+      if (apos > 0 && apos <= 4 && apos < w.length - 1) entry = lookup(w.slice(apos + 1));
+    }
     if (!entry && w.length >= 7 && STEM_RE.test(w)) {
       const stem = STEMS.find(([x, , where]) => (where === "prefix" ? w.startsWith(x) : w.includes(x)));
       if (stem) entry = { cues: [stem[1]], imp: false };
@@ -185,7 +192,7 @@ function clauseBreak(text: string, a: number, b: number): boolean {
 
 const VERB_CUES: Cue[] = ["send", "read", "exec", "call", "pay", "delete", "follow", "decode", "override", "comm", "act"];
 const CLAUSE_JOIN = new Set(["and", "then", "also", "y", "et", "und", "e", "и", "затем", "потом", "puis", "dann", "depois", "but", "or", "pero", "mais", "aber", "mas", "но", "luego", "ensuite", "а"]);
-const PREP = new Set(["to", "for", "para", "pour", "für", "an", "à", "a", "для", "al"]);
+const PREP = new Set(["to", "for", "para", "pour", "für", "an", "à", "a", "для", "al", "per", "alla", "allo"]);
 const VOCATIVE_NOUN = new Set(["note", "message", "memo", "reminder", "instructions", "notice", "nota", "mensaje", "hinweis", "nachricht", "mensagem", "примечание", "сообщение", "notice"]);
 const IF_YOU_ARE = [
   ["if", "you", "are"],
@@ -213,7 +220,7 @@ const ROLE_NOUNS = new Set(["user", "user's", "owner", "admin", "administrator",
 /** Sensitive things named in several words, and paths of credential files: machine secrets and personal ones. */
 const SECRET_PHRASES = /\b(?:api[\s_-]?keys?|access[\s_-]keys?|secret[\s_-]keys?|private[\s_-]keys?|ssh[\s_-]keys?|signing[\s_-]keys?|(?:auth(?:entication)?|bearer|session|access|refresh)[\s_-]tokens?|system[\s_-]prompts?|(?:environment|env)[\s_-]var(?:iable)?s?|aws[\s_-]credentials|clav(?:e|es)[\s_-]api|cl[ée]s?[\s_-]api|api-schl[üu]ssel|chaves?[\s_-]de[\s_-]api|ключ(?:и)?[\s_-]api|variables[\s_-]de[\s_-]entorno|variables[\s_-]d'environnement)\b/i;
 const SECRET_PATH = /(?:^|[\s"'`(=:])(?:~|\$HOME|%USERPROFILE%)?[/\\]?\.(?:ssh|aws|gnupg|kube|docker)(?:[/\\]|\b)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?:^|[\s"'`(/\\])\.env(?!\.(?:example|sample|template|dist|defaults)\b)(?:\.[\w-]+)?\b|(?:^|[\s"'`(/\\=:~])(?:\.netrc|\.git-credentials|\.npmrc|\.pypirc|\.pgpass|\.bash_history)\b|\b(?:mcp\.json|claude_desktop_config\.json|credentials\.json|wallet\.dat)\b|\/etc\/(?:shadow|passwd|sudoers)|\/proc\/self\/environ/i;
-const PERSONAL_PHRASES = /\b(?:security[\s_-]codes?|verification[\s_-]codes?|one[\s-]time[\s_-](?:password|code|pin)s?|(?:2fa|mfa|otp|recovery|backup|auth(?:entication)?|login)[\s_-]codes?|credit[\s_-]cards?|card[\s_-](?:numbers?|details)|social[\s_-]security(?:[\s_-]numbers?)?|bank[\s_-](?:accounts?|details)|account[\s_-]numbers?|routing[\s_-]numbers?|dates?[\s_-]of[\s_-]birth|passport[\s_-](?:numbers?|details)|home[\s_-]address(?:es)?|personal[\s_-](?:data|information|details)|chat[\s_-](?:history|logs?)|conversation[\s_-](?:history|so[\s_-]far)|(?:the|this|our|entire|whole|full)[\s_-]conversation|mots?[\s_-]de[\s_-]passe|c[óo]digos?[\s_-]de[\s_-](?:seguridad|verificaci[óo]n|seguran[çc]a)|codes?[\s_-]de[\s_-](?:s[ée]curit[ée]|v[ée]rification)|sicherheitscode|n[úu]mero[\s_-]de[\s_-](?:tarjeta|cart[ãa]o)|num[ée]ro[\s_-]de[\s_-]carte|kreditkarte\w{0,3}|cart[ãa]o[\s_-]de[\s_-]cr[ée]dito|tarjeta[\s_-]de[\s_-]cr[ée]dito|carte[\s_-]bancaire)\b/i;
+const PERSONAL_PHRASES = /\b(?:security[\s_-]codes?|verification[\s_-]codes?|one[\s-]time[\s_-](?:password|code|pin)s?|(?:2fa|mfa|otp|recovery|backup|auth(?:entication)?|login)[\s_-]codes?|credit[\s_-]cards?|card[\s_-](?:numbers?|details)|social[\s_-]security(?:[\s_-]numbers?)?|bank[\s_-](?:accounts?|details|logins?|credentials|passwords?)|(?:online[\s_-])?banking[\s_-](?:logins?|passwords?|credentials)|account[\s_-]numbers?|routing[\s_-]numbers?|dates?[\s_-]of[\s_-]birth|passport[\s_-](?:numbers?|details)|home[\s_-]address(?:es)?|personal[\s_-](?:data|information|details)|chat[\s_-](?:history|logs?)|conversation[\s_-](?:history|so[\s_-]far)|(?:the|this|our|entire|whole|full)[\s_-]conversation|mots?[\s_-]de[\s_-]passe|c[óo]digos?[\s_-]de[\s_-](?:seguridad|verificaci[óo]n|seguran[çc]a)|codes?[\s_-]de[\s_-](?:s[ée]curit[ée]|v[ée]rification)|sicherheitscode|n[úu]mero[\s_-]de[\s_-](?:tarjeta|cart[ãa]o)|num[ée]ro[\s_-]de[\s_-]carte|kreditkarte\w{0,3}|cart[ãa]o[\s_-]de[\s_-]cr[ée]dito|tarjeta[\s_-]de[\s_-]cr[ée]dito|carte[\s_-]bancaire)\b/i;
 const URL = /\bhttps?:\/\/[^\s"'<>`)]{2,}|\b(?:[a-z0-9-]{1,63}\.){1,8}(?:com|net|org|io|dev|app|xyz|site|top|ru|cn|info|biz|example|evil|cc|me|co|sh|ly|tk|ml|ga|cf|gq|link|click|online)\/[^\s"'<>`)]*/i;
 const EMAIL = /\b[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}\b/;
 const DEST_WORDS = new Set(["webhook", "endpoint", "url", "link", "image", "img", "server", "address", "domain", "website", "site", "query", "dirección", "adresse", "adresse", "endereço", "адрес", "сервер"]);
@@ -296,14 +303,15 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     if (POLITE.has(w(i))) polite = true;
     if (!starts[i]) continue;
     let j = i;
-    while (j < n && j - i < 4 && (at(j, "filler") || (at(j, "ai") && /[,:]/.test(gap(j + 1))))) j++;
+    // Fillers ("please", "now"), a vocative ("Assistant,") and a manner adverb ("quietly copy…") may come first.
+    while (j < n && j - i < 4 && (at(j, "filler") || at(j, "stealth") || at(j, "urgent") || (at(j, "ai") && /[,:]/.test(gap(j + 1))))) j++;
     if (j < n && (toks[j] as Tok).imp && VERB_CUES.some((c) => at(j, c)) && !negatedAt(j)) requested.push(j);
   }
   if (has("modal") || present.size > 0) {
     for (let i = 0; i < n; i++) {
       const t = toks[i] as Tok;
       const needsTo = t.w === "need" || t.w === "needs" || t.w === "have" || t.w === "has";
-      const isModal = (t.cues.includes("modal") && (!needsTo || w(i + 1) === "to")) || ((t.w === "make" || t.w === "be") && w(i + 1) === "sure") || ((t.w === "want" || t.w === "require" || t.w === "ask" || t.w === "need") && w(i + 1) === "you");
+      const isModal = (t.cues.includes("modal") && (!needsTo || w(i + 1) === "to")) || ((t.w === "make" || t.w === "be") && w(i + 1) === "sure") || (WANT.has(t.w) && w(i + 1) === "you") || (t.w === "like" && w(i + 1) === "you" && w(i - 1) === "would");
       if (!isModal) continue;
       for (let j = i + 1; j < Math.min(n, i + 6); j++) {
         if (VERB_CUES.some((c) => at(j, c)) && !negatedAt(j)) {
@@ -332,18 +340,25 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
 
   // What is asked.
   const carries = requested.some((i) => EMBED.has(w(i))) && (link || toks.some((t) => t.w === "image" || t.w === "img" || t.w === "link" || t.w === "url" || t.w === "query"));
-  if (asks("send") || carries) {
+  // Attaching something to a message for an outside address sends it.
+  const attaches = requested.some((i) => ATTACH.has(w(i))) && dest;
+  if (asks("send") || carries || attaches) {
     if (machine) addR(sig, dest ? "send_secret_out" : "send_secret");
     else if (personal) addR(sig, dest ? "send_personal_out" : "send_personal");
     else if (dest) addR(sig, "send_out");
   }
-  if ((asks("read") || asks("comm") || asks("send") || asks("call")) && (machine || personal)) {
+  // Reading, handing over or changing secrets and personal data ("reply with the API keys", "change the bank details").
+  if ((asks("read") || asks("comm") || asks("send") || asks("call") || asks("act")) && (machine || personal)) {
     addR(sig, "read_secret");
     const bulky = near("bulk", "files", 3) || toks.some((t, i) => t.cues.includes("bulk") && [1, 2, 3].some((d) => at(i + d, "machine") || at(i + d, "personal") || at(i + d, "files")));
     // A description asking the model to read a credential file is never honest (a token "passed as an argument" can be).
     sig.r.read_secret = R.read_secret + (bulky ? 0.5 : 0) + (secretPath && ctx.role === "description" ? 1.5 : 0);
   }
   if (asks("exec") && (has("command") || CODE.test(unit))) addR(sig, DOWNLOAD_EXEC.test(unit) ? "exec_download" : "exec");
+  // Fetching a program from the web to run it.
+  if ((asks("exec") || asks("read")) && EXECUTABLE_URL.test(unit)) addR(sig, "exec_download");
+  // Turning a protection off: antivirus, firewall, two-factor, logging, reviews.
+  if (request && WEAKEN.test(unit)) addR(sig, "weaken");
   if (asks("call") && (has("tool") || IDENTIFIER.test(unit))) {
     const named = /`([\w.-]{2,60})`|\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b/.exec(unit);
     addR(sig, named && SENDING_TOOL.test(named[1] ?? named[2] ?? "") ? "call_sending" : "call");
@@ -364,7 +379,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       // Short forms count only as written for a name: "AI", "KI", "IA", "ИИ" (the French "ai" is "have").
       if (t.w.length <= 2 && t.raw !== t.raw.toUpperCase()) continue;
       // Generic nouns ("model", "agent", "bot") only beside an AI word or directly addressed.
-      if (GENERIC_AI.has(t.w) && !(at(i - 1, "ai") || VOCATIVE_NOUN.has(w(i - 1)) || GREETING.has(w(i - 1)))) continue;
+      // ("Agents:" or "Model," opening a clause that speaks to "you" is a vocative too.)
+      const genericVocative = starts[i] && /^\s*[,:]/.test(text.slice(t.e, t.e + 3)) && (has("you") || requested.length > 0);
+      if (GENERIC_AI.has(t.w) && !(at(i - 1, "ai") || VOCATIVE_NOUN.has(w(i - 1)) || GREETING.has(w(i - 1)) || genericVocative)) continue;
       const before = toks.slice(Math.max(0, i - 5), i).map((x) => x.w);
       const lineStartColon = i === 0 && /^\s*:/.test(text.slice(t.e, t.e + 3)) && /^[\s>*#_]*$/.test(text.slice(text.lastIndexOf("\n", t.s - 1) + 1, t.s));
       const vocative =
@@ -374,6 +391,10 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
         (w(i - 1) === "you" && gap(i).includes(",")) ||
         (at(i - 1, "ai") && w(i - 2) === "you" && gap(i - 1).includes(",")) ||
         (i <= 2 && /^\s*[,:]/.test(text.slice(t.e, t.e + 3)) && !lineStartColon) ||
+        // "@assistant", "@copilot": mentioned by name.
+        text.charCodeAt(t.s - 1) === 64 ||
+        // "AI reviewers:", "AI agents," opening the text.
+        (i <= 2 && i + 1 < n && /^\s*[,:]/.test(text.slice((toks[i + 1] as Tok).e, (toks[i + 1] as Tok).e + 3)) && /^\s+$/.test(gap(i + 1))) ||
         IF_YOU_ARE.some((p) => before.slice(-p.length).join(" ") === p.join(" ") || before.slice(-p.length - 1, -1).join(" ") === p.join(" ")) ||
         (READING.has(w(i + 1)) && THIS.has(w(i + 2))) ||
         (READING.has(w(i + 2)) && THIS.has(w(i + 3)));
@@ -392,6 +413,11 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       let scope = false;
       let own = false;
       for (let j = i + 1; j < Math.min(n, i + 7); j++) {
+        // "the user's request": what the model was asked, set aside.
+        if (at(j, "msgobj") && (at(j - 1, "target") || at(j - 2, "target")) && (w(j - 1) === "user's" || w(j - 1) === "human's" || w(j - 2) === "the")) {
+          strong = true;
+          break;
+        }
         if (at(j, "msgobj") && !at(j, "instr")) break;
         if (at(j, "own")) own = true;
         if (at(j, "scope") || SCOPE_DET.has(w(j))) scope = true;
@@ -439,12 +465,18 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     }
   }
   for (let i = 0; i < n - 2; i++) {
+    // "keep it from the user", "keep this off the user's radar", "keep the user out of the loop".
+    if (w(i) === "keep" && toks.slice(i + 1, i + 6).some((x) => x.cues.includes("target")) && toks.slice(i + 1, i + 5).some((x) => AWAY.has(x.w))) addT(sig, "secrecy");
     if (w(i) === "keep" && THIS.has(w(i + 1)) && (CONFIDENTIAL.has(w(i + 2)) || CONFIDENTIAL.has(w(i + 3)))) {
       if (toks.slice(i + 3, i + 7).some((x) => x.cues.includes("target"))) addT(sig, "secrecy");
       else addT(sig, "discretion");
     }
   }
   if (has("stealth") && request) addT(sig, "stealth");
+  // Acting without the user's say: "do not ask for confirmation", "without asking", "no need to confirm".
+  for (let i = 0; i < n - 1; i++) {
+    if ((at(i, "neg") || at(i, "without")) && toks.slice(i + 1, i + 4).some((x) => CONFIRM.has(x.w))) addT(sig, "no_confirm");
+  }
 
   // Claims of authority, framing around the model's task, urgency.
   if (has("auth") && toks.some((t) => ROLE_NOUNS.has(t.w) || t.cues.includes("target"))) addT(sig, "authority");
@@ -492,6 +524,13 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
 
 /** Verbs that put data into something (a URL, an image, a field). */
 const EMBED = new Set(["append", "embed", "encode", "include", "insert", "render", "put", "add", "attach", "paste", "inject", "incluye", "inclus", "incluez", "füge", "inclua", "включи", "добавь"]);
+const WANT = new Set(["want", "wants", "require", "requires", "ask", "asks", "need", "needs", "expect", "expects", "instruct", "instructs", "order", "orders", "direct", "directs"]);
+const AWAY = new Set(["from", "off", "away", "out"]);
+const ATTACH = new Set(["attach", "include", "append", "cc", "bcc", "adjunta", "joins", "joignez", "hänge", "anexe"]);
+/** A program fetched from the web (an installer, a script). */
+const EXECUTABLE_URL = /\bhttps?:\/\/[^\s"'<>`)]{1,200}\.(?:exe|msi|bat|cmd|ps1|scr|dmg|pkg|apk|jar|vbs|appimage|deb|rpm)\b/i;
+const WEAKEN = /\b(?:disable|deactivate|uninstall|turn\s{1,3}off|switch\s{1,3}off|skip|bypass)\s{1,3}(?:[\w'-]{1,20}\s{1,3}){0,3}?(?:antivirus|anti-virus|firewall|defender|2fa|mfa|two-factor|2-factor|security|logging|audit(?:ing)?|protection|sandbox|safeguards?|code\s{1,3}review|reviews?|scanning)\b/i;
+const CONFIRM = new Set(["review", "reviewing", "checking", "confirm", "confirmation", "confirming", "asking", "permission", "approval", "consent", "verify", "double-check", "confirmación", "confirmar", "confirmation", "bestätigung", "bestätigen", "confirmação", "подтверждения", "подтверждение", "conferma"]);
 const POLITE = new Set(["please", "kindly", "bitte", "пожалуйста", "veuillez", "plaît", "favor", "pls", "plz"]);
 const GENERIC_AI = new Set(["model", "models", "agent", "agents", "bot", "модель", "модели", "modelo", "modell", "agente", "agentes", "агент", "агенту", "бот", "modèle"]);
 const GREETING = new Set(["hey", "hi", "hello", "dear", "attention", "attn", "querido", "querida", "cher", "chère", "liebe", "lieber", "caro", "cara", "дорогой", "привет", "hola", "bonjour", "hallo", "olá", "atención", "achtung", "atenção", "внимание"]);
@@ -609,7 +648,8 @@ function markers(text: string, regions: readonly { s: number; e: number }[]): Ma
   const model = turns.some((t) => ["assistant", "ai", "claude", "chatgpt", "gpt", "model", "bot", "a"].includes(t.who));
   for (const t of turns) {
     const afterEnd = endAt >= 0 && t.s > endAt;
-    if ((user && model) || afterEnd || t.who === "system") out.push({ s: t.s, e: t.e, kind: "turn", reach: text.length });
+    // A lone "System:" line is a log line as often as a spoofed turn: it counts as a header (below), not also as a turn.
+    if ((user && model) || afterEnd) out.push({ s: t.s, e: t.e, kind: "turn", reach: text.length });
   }
   const paraEnd = paragraphEnds(text);
   all(HEADER_LINE, (m) => out.push({ s: m.index, e: m.index + m[0].length, kind: "header", reach: paraEnd(m.index) }));
@@ -737,10 +777,10 @@ const KIND_ORDER: [string, (TClass | RClass)[]][] = [
   ["recipients", ["recipients", "send_copy"]],
   ["payment", ["payment"]],
   ["destructive", ["destructive"]],
-  ["command", ["exec", "exec_download"]],
+  ["command", ["exec", "exec_download", "weaken"]],
   ["parameter_smuggling", ["smuggle"]],
   ["tool_call", ["call", "call_sending"]],
-  ["secrecy", ["secrecy", "secrecy_weak", "stealth"]],
+  ["secrecy", ["secrecy", "secrecy_weak", "stealth", "no_confirm"]],
   ["hidden_text", ["hidden", "hidden_instructions"]],
 ];
 
@@ -815,11 +855,12 @@ function fire(units: Unit[], threshold: number, window: number, extra: Partial<R
 }
 
 /** The instruction spans of one text (a string, a hidden span, a decoded layer, a JSON field), in its own offsets. */
-export function judgeText(text: string, ctx: Ctx, threshold: number, extra: Partial<Record<TClass, number>> = {}): Cut[] {
+export function judgeText(text: string, ctx: Ctx, threshold: number, extra: Partial<Record<TClass, number>> = {}, gate = true): Cut[] {
   if (text.length === 0) return [];
   const all = pieces(text);
   // Content is read only where a finding is possible (injection-gate.ts); a description, a prompt or hidden text whole.
-  const gated = ctx.role === "content" && Object.keys(extra).length === 0;
+  // (`gate` false reads content whole too: what the gate must never change, as a test holds it to.)
+  const gated = gate && ctx.role === "content" && Object.keys(extra).length === 0;
   let chosen = gated ? all.filter((p) => p.possible) : all;
   if (chosen.length === 0) return [];
   const marks = markers(text, chosen);
@@ -1237,6 +1278,7 @@ const SIGNAL_NAMES: Record<string, string> = {
   read_secret: "reads secrets",
   exec: "runs a command",
   exec_download: "runs downloaded code",
+  weaken: "turns a protection off",
   call: "calls a tool",
   call_sending: "calls a sending tool",
   recipients: "changes recipients",
@@ -1245,6 +1287,7 @@ const SIGNAL_NAMES: Record<string, string> = {
   smuggle: "smuggles data in a parameter",
   send_copy: "sends a copy out",
   discretion: "asks for discretion",
+  no_confirm: "acts without the user's confirmation",
   request: "imperative",
 };
 
