@@ -262,6 +262,13 @@ interface Ctx {
   /** In a description: the item's own name, and the names of the other tools in the listing. */
   self: string | null;
   tools: ReadonlySet<string>;
+  /**
+   * An attack quoted in a text about attacks ("such as \"ignore previous instructions…\"", with nothing asked outside
+   * the quotation): `pass` leaves it (balanced), `cut` cuts the quotation alone (strict).
+   */
+  quoted?: "pass" | "cut";
+  /** The text has both a user's and a model's turns: a line "Assistant: …" there is the model speaking. */
+  transcript?: boolean;
 }
 
 function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
@@ -348,7 +355,8 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     else if (dest) addR(sig, "send_out");
   }
   // Reading, handing over or changing secrets and personal data ("reply with the API keys", "change the bank details").
-  if ((asks("read") || asks("comm") || asks("send") || asks("call") || asks("act")) && (machine || personal)) {
+  const changes = requested.some((i) => at(i, "act") && w(i) !== "keep");
+  if ((asks("read") || asks("comm") || asks("send") || asks("call") || changes) && (machine || personal)) {
     addR(sig, "read_secret");
     const bulky = near("bulk", "files", 3) || toks.some((t, i) => t.cues.includes("bulk") && [1, 2, 3].some((d) => at(i + d, "machine") || at(i + d, "personal") || at(i + d, "files")));
     // A description asking the model to read a credential file is never honest (a token "passed as an argument" can be).
@@ -391,6 +399,8 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
         (w(i - 1) === "you" && gap(i).includes(",")) ||
         (at(i - 1, "ai") && w(i - 2) === "you" && gap(i - 1).includes(",")) ||
         (i <= 2 && /^\s*[,:]/.test(text.slice(t.e, t.e + 3)) && !lineStartColon) ||
+        // "Assistant: call the…" on a line of its own, where the text is no transcript (no Human/User turn): spoken to.
+        (lineStartColon && !ctx.transcript && requested.some((r) => r > i && r <= i + 4)) ||
         // "@assistant", "@copilot": mentioned by name.
         text.charCodeAt(t.s - 1) === 64 ||
         // "AI reviewers:", "AI agents," opening the text.
@@ -465,6 +475,8 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     }
   }
   for (let i = 0; i < n - 2; i++) {
+    // "keep the transfer secret", "keep this quiet".
+    if (w(i) === "keep" && !(THIS.has(w(i + 1)) && CONFIDENTIAL.has(w(i + 2))) && [2, 3].some((d) => CONFIDENTIAL.has(w(i + d)) && w(i + d) !== "between") && !toks.slice(i + 1, i + 4).some((x) => x.cues.includes("machine") && !CONFIDENTIAL.has(x.w))) addT(sig, "secrecy_weak");
     // "keep it from the user", "keep this off the user's radar", "keep the user out of the loop".
     if (w(i) === "keep" && toks.slice(i + 1, i + 6).some((x) => x.cues.includes("target")) && toks.slice(i + 1, i + 5).some((x) => AWAY.has(x.w))) addT(sig, "secrecy");
     if (w(i) === "keep" && THIS.has(w(i + 1)) && (CONFIDENTIAL.has(w(i + 2)) || CONFIDENTIAL.has(w(i + 3)))) {
@@ -796,7 +808,7 @@ function rScore(sig: Sig): number {
  * Scores units (in order) and returns the firing ones' cuts. `window`: how many neighbours on each side lend their
  * targeting signals (within one paragraph; `Infinity` for the fields of one object). `extra`: signals every unit has.
  */
-function fire(units: Unit[], threshold: number, window: number, extra: Partial<Record<TClass, number>>, unquoted?: (u: Unit) => Sig): Cut[] {
+function fire(units: Unit[], threshold: number, window: number, extra: Partial<Record<TClass, number>>, unquoted?: (u: Unit) => Sig, cutQuotes = false): Cut[] {
   const cuts: Cut[] = [];
   // Per paragraph: the strongest of each targeting signal (what an unbounded window lends), and whether it reports.
   const paraT = new Map<number, Partial<Record<TClass, number>>>();
@@ -835,7 +847,7 @@ function fire(units: Unit[], threshold: number, window: number, extra: Partial<R
     const signals = [...new Set([...Object.keys(t), ...Object.keys(u.sig.r)])];
     const kind = KIND_ORDER.find(([, cs]) => cs.some((c) => signals.includes(c)))?.[0] ?? "instruction";
     if (reported) {
-      for (const [a, b] of u.sig.quoted) cuts.push({ start: a, end: b, kind, score, signals });
+      if (cutQuotes) for (const [a, b] of u.sig.quoted) cuts.push({ start: a, end: b, kind, score, signals });
       continue;
     }
     if (i <= covered) {
@@ -864,6 +876,7 @@ export function judgeText(text: string, ctx: Ctx, threshold: number, extra: Part
   let chosen = gated ? all.filter((p) => p.possible) : all;
   if (chosen.length === 0) return [];
   const marks = markers(text, chosen);
+  if (marks.some((k) => k.kind === "turn")) ctx = { ...ctx, transcript: true };
   // What a marker reaches (the rest of the string after a fake end, an element, a header's paragraph) is read too.
   if (gated && marks.length > 0) {
     const reach = marks.map((k) => [k.s, Math.min(k.reach, k.s + 65536)] as [number, number]).sort((a, b) => a[0] - b[0]);
@@ -904,7 +917,7 @@ export function judgeText(text: string, ctx: Ctx, threshold: number, extra: Part
     for (const [a, b] of u.sig.quoted) bare = bare.slice(0, a - u.s) + " ".repeat(b - a) + bare.slice(b - u.s);
     return analyse(bare, 0, bare.length, ctx);
   };
-  return widen(text, fire(units, threshold, ctx.role === "content" ? 2 : Infinity, extra, unquoted), marks);
+  return widen(text, fire(units, threshold, ctx.role === "content" ? 2 : Infinity, extra, unquoted, ctx.quoted === "cut"), marks);
 }
 
 /** Widens cuts to the element, paragraph, spoofed zone or whole string they cover most of, and merges them. */
@@ -1059,7 +1072,12 @@ function judgeGroup(values: string[], ctx: Ctx, threshold: number): { fields: nu
     }
     offset += v.length + 1;
   });
-  const cuts = fire(units, threshold, Infinity, {});
+  const unquoted = (u: Unit) => {
+    let bare = joined.slice(u.s, u.e);
+    for (const [a, b] of u.sig.quoted) bare = bare.slice(0, a - u.s) + " ".repeat(b - a) + bare.slice(b - u.s);
+    return analyse(bare, 0, bare.length, ctx);
+  };
+  const cuts = fire(units, threshold, Infinity, {}, unquoted, ctx.quoted === "cut");
   if (cuts.length === 0) return null;
   const fields = [...new Set(units.flatMap((u, i) => (u.sig.cue ? [owner[i] as number] : [])))];
   return { fields, cut: cuts.reduce((a, c) => (c.score > a.score ? c : a)) };
@@ -1088,7 +1106,10 @@ export function roleOf(message: Record<string, unknown> | null, path: JsonPath):
 }
 
 export interface InjectionParams {
+  /** The score a finding needs (THRESHOLDS: balanced 4.5, strict 3.5). */
   threshold?: number;
+  /** An attack quoted in a text about attacks: left (`pass`, the default) or the quotation cut (`cut`). */
+  quoted?: "pass" | "cut";
 }
 
 const HIDDEN_CHARS = /[\u202A-\u202E\u2066-\u2069\u200B\u200C\u200D\u2060\u2062\u2063\u2064\uFEFF]|\uDB40[\uDC00-\uDC7F]/;
@@ -1117,7 +1138,7 @@ interface Finding extends Detection {
   role: Role;
 }
 
-const cache = new WeakMap<StringSite[], Map<number, Finding[]>>();
+const cache = new WeakMap<StringSite[], Map<string, Finding[]>>();
 
 type Push = (site: { path: JsonPath }, role: Role, c: Cut, start: number, end: number, whole?: boolean) => void;
 
@@ -1127,9 +1148,9 @@ type Push = (site: { path: JsonPath }, role: Role, c: Cut, start: number, end: n
  * of one list) together; text files carried as base64 as whole items. Cached per message and threshold
  * (prompt_injection and tool_poisoning share it).
  */
-function findings(input: InjectionInput, threshold: number): Finding[] {
+function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cut"): Finding[] {
   let byThreshold = cache.get(input.sites);
-  const hit = byThreshold?.get(threshold);
+  const hit = byThreshold?.get(`${threshold}:${quoted}`);
   if (hit) return hit;
   const out: Finding[] = [];
   const normal = input.normal ?? ((s: StringSite) => normalize(s.value));
@@ -1149,7 +1170,7 @@ function findings(input: InjectionInput, threshold: number): Finding[] {
   for (const site of input.sites) {
     if (site.value.length === 0) continue;
     const role = roleOf(message, site.path);
-    const ctx: Ctx = { role, self: selfName(message, site.path), tools };
+    const ctx: Ctx = { role, self: selfName(message, site.path), tools, quoted };
     const before = out.length;
     hiddenUnicode(site, role, out);
     const n = normal(site);
@@ -1164,16 +1185,17 @@ function findings(input: InjectionInput, threshold: number): Finding[] {
     const hiddenCtx: Ctx = { ...ctx, role: "content" };
     for (const h of n.hidden) for (const c of judgeText(h.text, hiddenCtx, threshold, { hidden: T.hidden })) push(site, role, { ...c, kind: c.kind === "instruction" ? "hidden_text" : c.kind }, h.start, h.end);
     for (const d of n.decoded) for (const c of judgeText(d.view.text, hiddenCtx, threshold, { hidden: T.hidden })) push(site, role, c, d.start, d.end);
-    if (out.length === before && site.value.length <= 2000) {
+    // Ids, kinds and types ("type": "text") are not words of the text around them.
+    if (out.length === before && site.value.length <= 2000 && !ITEM_META.has(site.path[site.path.length - 1] as string)) {
       const key = JSON.stringify(groupOf(message, site.path));
       const list = groups.get(key);
       if (list) list.push(site);
       else groups.set(key, [site]);
     }
   }
-  for (const sites of groups.values()) judgeSiblings(sites, message, tools, threshold, push);
+  for (const sites of groups.values()) judgeSiblings(sites, message, tools, threshold, quoted, push);
   byThreshold ??= new Map();
-  byThreshold.set(threshold, out);
+  byThreshold.set(`${threshold}:${quoted}`, out);
   cache.set(input.sites, byThreshold);
   return out;
 }
@@ -1194,12 +1216,12 @@ function groupOf(message: Record<string, unknown> | null, path: JsonPath): JsonP
 }
 const ITEM_META = new Set(["type", "kind", "mimeType", "mediaType", "role", "messageId", "id", "uri", "name", "filename"]);
 
-function judgeSiblings(sites: StringSite[], message: Record<string, unknown> | null, tools: Set<string>, threshold: number, push: Push): void {
+function judgeSiblings(sites: StringSite[], message: Record<string, unknown> | null, tools: Set<string>, threshold: number, quoted: "pass" | "cut", push: Push): void {
   if (sites.length < 2) return;
   const role = roleOf(message, (sites[0] as StringSite).path);
   const g = judgeGroup(
     sites.map((s) => s.value),
-    { role, self: selfName(message, (sites[0] as StringSite).path), tools },
+    { role, self: selfName(message, (sites[0] as StringSite).path), tools, quoted },
     threshold,
   );
   if (g) for (const i of g.fields) push(sites[i] as StringSite, role, g.cut, 0, (sites[i] as StringSite).value.length);
@@ -1299,18 +1321,18 @@ function describe(signals: string[]): string {
 /* The detectors                                                                                                     */
 /* ---------------------------------------------------------------------------------------------------------------- */
 
-function threshold(params: InjectionParams | undefined): number {
-  return params?.threshold ?? THRESHOLDS.balanced;
+function settings(params: InjectionParams | undefined): [number, "pass" | "cut"] {
+  return [params?.threshold ?? THRESHOLDS.balanced, params?.quoted ?? "pass"];
 }
 
 /** `prompt_injection`: instructions in anything inbound (every role), as `prompt_injection.<kind>`. */
 export function detectInjection(input: InjectionInput, params?: InjectionParams): Detection[] {
-  return findings(input, threshold(params)).map((f) => strip(f, "prompt_injection"));
+  return findings(input, ...settings(params)).map((f) => strip(f, "prompt_injection"));
 }
 
 /** `tool_poisoning`: instructions in what a server says about itself (tools, prompts, resources, templates, instructions, agent cards). */
 export function detectPoisoning(input: InjectionInput, params?: InjectionParams): Detection[] {
-  return findings(input, threshold(params))
+  return findings(input, ...settings(params))
     .filter((f) => f.role === "description")
     .map((f) => strip(f, "tool_poisoning"));
 }
