@@ -139,7 +139,6 @@ const STEM_WORDS: [string, number][] = [
 ];
 
 const SIZE = 1 << 13;
-const MASK = SIZE - 1;
 /** Word classes by hash (open addressing), and in a second table the pass's own word kinds (TAG, TURN…). */
 const keys = new Int32Array(SIZE);
 const vals = new Int32Array(SIZE);
