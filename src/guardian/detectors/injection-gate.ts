@@ -285,12 +285,22 @@ export function pieces(text: string): Piece[] {
   // The text is read with a newline after it, so the last word ends inside the loop.
   const end = L + 1;
   for (let i = 0; i < end; i++) {
-    const c = i < L ? text.charCodeAt(i) : 10;
+    let c = i < L ? text.charCodeAt(i) : 10;
+    // The common case first: a run of lower-case ASCII letters, hashed in a tight loop.
+    if (c >= 97 && c <= 122) {
+      if (len === 0) wordStart = i;
+      do {
+        h = (Math.imul(h, 31) + c) | 0;
+        if (elided > 0) ha = (Math.imul(ha, 31) + c) | 0;
+        if (++len === 7) h6 = h;
+        c = ++i < L ? text.charCodeAt(i) : 10;
+      } while (c >= 97 && c <= 122);
+    }
     const t = c < 128 ? (ASCII[c] as number) : other(c);
     if (t > 0) {
       if (len === 0) wordStart = i;
       h = (Math.imul(h, 31) + t) | 0;
-      ha = (Math.imul(ha, 31) + t) | 0;
+      if (elided > 0) ha = (Math.imul(ha, 31) + t) | 0;
       if (++len === 7) h6 = h;
       continue;
     }
