@@ -194,20 +194,21 @@ const VERB_CUES: Cue[] = ["send", "read", "exec", "call", "pay", "delete", "foll
 const CLAUSE_JOIN = new Set(["and", "then", "also", "y", "et", "und", "e", "и", "затем", "потом", "puis", "dann", "depois", "but", "or", "pero", "mais", "aber", "mas", "но", "luego", "ensuite", "а"]);
 const PREP = new Set(["to", "for", "para", "pour", "für", "an", "à", "a", "для", "al", "per", "alla", "allo"]);
 const VOCATIVE_NOUN = new Set(["note", "message", "memo", "reminder", "instructions", "notice", "nota", "mensaje", "hinweis", "nachricht", "mensagem", "примечание", "сообщение", "notice"]);
+/** "If you are an AI…": the words before the AI word (or before the word before it), each with a space in front. */
 const IF_YOU_ARE = [
-  ["if", "you", "are"],
-  ["if", "you're"],
-  ["si", "eres"],
-  ["si", "tu", "es"],
-  ["si", "vous", "êtes"],
-  ["wenn", "du"],
-  ["falls", "du"],
-  ["se", "você", "é"],
-  ["если", "ты"],
-  ["если", "вы"],
-  ["as", "an"],
-  ["you", "are", "an"],
-  ["you", "are", "a"],
+  " if you are",
+  " if you're",
+  " si eres",
+  " si tu es",
+  " si vous êtes",
+  " wenn du",
+  " falls du",
+  " se você é",
+  " если ты",
+  " если вы",
+  " as an",
+  " you are an",
+  " you are a",
 ];
 const READING = new Set(["reading", "processing", "parsing", "summarizing", "summarising", "browsing", "viewing", "analyzing", "analysing", "seeing", "scanning", "indexing", "crawling", "handling"]);
 const REPLY_VERBS = new Set(["answer", "answering", "respond", "responding", "reply", "replying", "continue", "proceed", "complete", "solve", "finish", "summarize", "summarise", "start", "perform", "do", "can", "process", "read", "translate", "analyze", "analyse", "see", "encounter", "handle", "return", "write", "use"]);
@@ -226,6 +227,8 @@ const EMAIL = /\b[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}\b/;
 const DEST_WORDS = new Set(["webhook", "endpoint", "url", "link", "image", "img", "server", "address", "domain", "website", "site", "query", "dirección", "adresse", "adresse", "endereço", "адрес", "сервер"]);
 const CODE = /`[^`\n]{2,200}`|\$\(|\|\s{0,4}(?:ba|z|da)?sh\b|\bcurl\s|\bwget\s|\bpowershell\b|\bbash\s-c\b|\bsudo\s|\bchmod\s|\bpython3?\s-c\b|\bnode\s-e\b|\bnc\s-[el]/i;
 const DOWNLOAD_EXEC = /\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{0,200}\|\s{0,4}(?:sudo\s{1,4})?(?:ba|z|da)?sh\b|\bbase64\s{1,4}(?:-d|--decode)\b[^\n]{0,100}\|\s{0,4}(?:ba|z)?sh\b|-e(?:nc|ncodedcommand)\s{1,4}[A-Za-z0-9+/=]{20}|\biex\b|\/dev\/tcp\/|\bnc\s{1,4}-e\b/i;
+/** What an identifier needs: a backtick, an underscore or a lower-case letter before a capital. */
+const IDENTIFIER_HINT = /[`_]|[a-z][A-Z]/;
 const IDENTIFIER = /`[A-Za-z][\w.-]{1,60}`|\b[a-z][a-z0-9]{1,30}(?:_[a-z0-9]{1,30}){1,6}\b|\b[a-z]{2,20}(?:[A-Z][a-z0-9]{1,20}){1,5}\b/;
 const SENDING_TOOL = /send|mail|transfer|pay|wire|post|upload|share|forward|delete|remove|publish|tweet|webhook|http|fetch|exec|run|shell|write/i;
 const AMOUNT = /[$€£¥]\s{0,2}\d|\b\d[\d,.]{0,15}\s{0,2}(?:usd|eur|gbp|dollars?|euros?|btc|eth)\b|\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}\b/i;
@@ -341,8 +344,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     secretPath = SECRET_PATH.test(unit);
     machine = has("machine") || secretPath || SECRET_PHRASES.test(unit);
     personal = has("personal") || PERSONAL_PHRASES.test(unit) || near("bulk", "files", 3);
-    link = URL.test(unit);
-    dest = link || EMAIL.test(unit) || toks.some((t, i) => t.w === "to" && (w(i + 1) === "me" || w(i + 1) === "us")) || toks.some((t) => DEST_WORDS.has(t.w));
+    // (Each pattern only where its one necessary character is: a URL has "/", an address "@".)
+    link = unit.includes("/") && URL.test(unit);
+    dest = link || (unit.includes("@") && EMAIL.test(unit)) || toks.some((t, i) => t.w === "to" && (w(i + 1) === "me" || w(i + 1) === "us")) || toks.some((t) => DEST_WORDS.has(t.w));
   }
 
   // What is asked.
@@ -364,10 +368,10 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   }
   if (asks("exec") && (has("command") || CODE.test(unit))) addR(sig, DOWNLOAD_EXEC.test(unit) ? "exec_download" : "exec");
   // Fetching a program from the web to run it.
-  if ((asks("exec") || asks("read")) && EXECUTABLE_URL.test(unit)) addR(sig, "exec_download");
+  if ((asks("exec") || asks("read")) && link && EXECUTABLE_URL.test(unit)) addR(sig, "exec_download");
   // Turning a protection off: antivirus, firewall, two-factor, logging, reviews.
   if (request && WEAKEN.test(unit)) addR(sig, "weaken");
-  if (asks("call") && (has("tool") || IDENTIFIER.test(unit))) {
+  if (asks("call") && (has("tool") || (IDENTIFIER_HINT.test(unit) && IDENTIFIER.test(unit)))) {
     const named = /`([\w.-]{2,60})`|\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b/.exec(unit);
     addR(sig, named && SENDING_TOOL.test(named[1] ?? named[2] ?? "") ? "call_sending" : "call");
     if (ctx.role === "description" && sig.r.call === R.call) sig.r.call = 0.5;
@@ -391,6 +395,8 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       const genericVocative = starts[i] && /^\s*[,:]/.test(text.slice(t.e, t.e + 3)) && (has("you") || requested.length > 0);
       if (GENERIC_AI.has(t.w) && !(at(i - 1, "ai") || VOCATIVE_NOUN.has(w(i - 1)) || GREETING.has(w(i - 1)) || genericVocative)) continue;
       const before = toks.slice(Math.max(0, i - 5), i).map((x) => x.w);
+      const upTo = " " + before.join(" ");
+      const upToPrevious = " " + before.slice(0, -1).join(" ");
       const lineStartColon = i === 0 && /^\s*:/.test(text.slice(t.e, t.e + 3)) && /^[\s>*#_]*$/.test(text.slice(text.lastIndexOf("\n", t.s - 1) + 1, t.s));
       const vocative =
         VOCATIVE_NOUN.has(w(i - 1)) ||
@@ -405,7 +411,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
         text.charCodeAt(t.s - 1) === 64 ||
         // "AI reviewers:", "AI agents," opening the text.
         (i <= 2 && i + 1 < n && /^\s*[,:]/.test(text.slice((toks[i + 1] as Tok).e, (toks[i + 1] as Tok).e + 3)) && /^\s+$/.test(gap(i + 1))) ||
-        IF_YOU_ARE.some((p) => before.slice(-p.length).join(" ") === p.join(" ") || before.slice(-p.length - 1, -1).join(" ") === p.join(" ")) ||
+        IF_YOU_ARE.some((p) => upTo.endsWith(p) || upToPrevious.endsWith(p)) ||
         (READING.has(w(i + 1)) && THIS.has(w(i + 2))) ||
         (READING.has(w(i + 2)) && THIS.has(w(i + 3)));
       if (vocative) addT(sig, "addressed");
@@ -734,6 +740,11 @@ function paragraphEnds(text: string): (from: number) => number {
 
 const ABBREVIATIONS = /(?:\b(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|st|no|fig|approx|incl|cf)|\b[A-Z])$/i;
 
+/** White space as `\s` has it (ASCII, no-break and the Unicode spaces). */
+function space(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || (c >= 0x2000 && c <= 0x200a) || c === 0x1680 || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
 /** Sentences of [s, e): ends at . ! ? (followed by a space or the end), at CJK stops, and at line breaks. */
 function sentences(text: string, s: number, e: number): [number, number][] {
   const out: [number, number][] = [];
@@ -741,8 +752,8 @@ function sentences(text: string, s: number, e: number): [number, number][] {
   const push = (end: number) => {
     let a = start;
     let b = end;
-    while (a < b && /\s/.test(text[a] as string)) a++;
-    while (b > a && /\s/.test(text[b - 1] as string)) b--;
+    while (a < b && space(text.charCodeAt(a))) a++;
+    while (b > a && space(text.charCodeAt(b - 1))) b--;
     if (b > a) out.push([a, b]);
     start = end;
   };
@@ -753,7 +764,7 @@ function sentences(text: string, s: number, e: number): [number, number][] {
     else if (c === 46 || c === 33 || c === 63) {
       let j = i + 1;
       while (j < e && /["'”’)\]»*_]/.test(text[j] as string)) j++;
-      if (j < e && !/\s/.test(text[j] as string)) continue;
+      if (j < e && !space(text.charCodeAt(j))) continue;
       if (c === 46 && ABBREVIATIONS.test(text.slice(Math.max(s, i - 8), i))) continue;
       push(j);
       i = j - 1;
@@ -1167,8 +1178,10 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
     out.push(f);
   };
   const groups = new Map<string, StringSite[]>();
+  const quiet: StringSite[] = [];
   for (const site of input.sites) {
-    if (site.value.length === 0) continue;
+    // Too short to carry a word of an instruction, or a kind, type or id ("type": "text"): not read.
+    if (site.value.length < 3 || (site.value.length <= 40 && SKIPPED_KEYS.has(site.path[site.path.length - 1] as string))) continue;
     const role = roleOf(message, site.path);
     const ctx: Ctx = { role, self: selfName(message, site.path), tools, quoted };
     const before = out.length;
@@ -1182,11 +1195,15 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
         push(site, role, c, o.start, o.end);
       }
     }
-    const hiddenCtx: Ctx = { ...ctx, role: "content" };
+    const hiddenCtx: Ctx = n.hidden.length + n.decoded.length > 0 ? { ...ctx, role: "content" } : ctx;
     for (const h of n.hidden) for (const c of judgeText(h.text, hiddenCtx, threshold, { hidden: T.hidden })) push(site, role, { ...c, kind: c.kind === "instruction" ? "hidden_text" : c.kind }, h.start, h.end);
     for (const d of n.decoded) for (const c of judgeText(d.view.text, hiddenCtx, threshold, { hidden: T.hidden })) push(site, role, c, d.start, d.end);
     // Ids, kinds and types ("type": "text") are not words of the text around them.
-    if (out.length === before && site.value.length <= 2000 && !ITEM_META.has(site.path[site.path.length - 1] as string)) {
+    if (out.length === before && site.value.length <= 2000 && !ITEM_META.has(site.path[site.path.length - 1] as string)) quiet.push(site);
+  }
+  // Strings without a finding of their own, judged with the others of their object or list (two or more).
+  if (quiet.length >= 2) {
+    for (const site of quiet) {
       const key = JSON.stringify(groupOf(message, site.path));
       const list = groups.get(key);
       if (list) list.push(site);
@@ -1215,6 +1232,8 @@ function groupOf(message: Record<string, unknown> | null, path: JsonPath): JsonP
   return texts.length <= 1 ? parent.slice(0, -1) : parent;
 }
 const ITEM_META = new Set(["type", "kind", "mimeType", "mediaType", "role", "messageId", "id", "uri", "name", "filename"]);
+/** Keys whose values are never words: the kind of an item, a media type, a role, an id. */
+const SKIPPED_KEYS = new Set(["type", "kind", "mimeType", "mediaType", "role", "messageId", "contextId", "taskId", "artifactId", "jsonrpc", "protocolVersion", "state"]);
 
 function judgeSiblings(sites: StringSite[], message: Record<string, unknown> | null, tools: Set<string>, threshold: number, quoted: "pass" | "cut", push: Push): void {
   if (sites.length < 2) return;
