@@ -7,8 +7,9 @@ import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { judgementCall } from "./lib.mjs";
-import { buildAosRequest, EmbeddedGuardian, loadRules, readRuleSources } from "../dist/index.js";
+import { buildAosRequest, detectorsReady, EmbeddedGuardian, loadRules, readRuleSources } from "../dist/index.js";
 import { RemoteGuardian } from "../dist/guardian/remote.js";
+await detectorsReady(); // the shell grammar loads asynchronously
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const quick = process.argv.includes("--quick");

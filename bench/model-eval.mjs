@@ -60,7 +60,8 @@ if (args["llm-guardrail"]) {
   };
 }
 
-const { buildAosRequest, EmbeddedGuardian, loadRules, readRuleSources } = await import("../dist/index.js");
+const { buildAosRequest, detectorsReady, EmbeddedGuardian, loadRules, readRuleSources } = await import("../dist/index.js");
+await detectorsReady(); // the shell grammar loads asynchronously
 const { compileDetector, MessageScan } = await import("../dist/guardian/detectors/index.js");
 
 // ---- the labelled set ---------------------------------------------------------------------------------------

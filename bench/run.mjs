@@ -119,7 +119,8 @@ if (process.argv[2] === "--pipe") {
 
 /** The judging relay's guardian: guardwire's embedded guardian on those rules, called as wrap calls it (AOS protocols/MCP). */
 async function guardianOf(rulesFile) {
-  const { EmbeddedGuardian, loadRules, readRuleSources } = await import("../dist/index.js");
+  const { detectorsReady, EmbeddedGuardian, loadRules, readRuleSources } = await import("../dist/index.js");
+  await detectorsReady();
   const { ruleSet } = loadRules(readRuleSources(rulesFile));
   const guardian = new EmbeddedGuardian(ruleSet);
   let id = 0;
@@ -158,7 +159,8 @@ function eachChunkLines(src, handle) {
 async function main() {
   const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
   const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-  const { buildAosRequest, EmbeddedGuardian, loadRules, readRuleSources } = await import("../dist/index.js");
+  const { buildAosRequest, detectorsReady, EmbeddedGuardian, loadRules, readRuleSources } = await import("../dist/index.js");
+  await detectorsReady();
   const { cpuOf } = await import("./lib.mjs");
 
   const self = fileURLToPath(import.meta.url);

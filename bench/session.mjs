@@ -9,8 +9,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DecisionLog, EmbeddedGuardian, loadRules, readRuleSources, Session, verifyFiles } from "../dist/index.js";
+import { DecisionLog, detectorsReady, EmbeddedGuardian, loadRules, readRuleSources, Session, verifyFiles } from "../dist/index.js";
 import { numberArg } from "./lib.mjs";
+await detectorsReady(); // the shell grammar loads asynchronously
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const CALLS = numberArg("--calls", 50000);

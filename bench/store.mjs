@@ -9,10 +9,11 @@ import { spawn, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildAosRequest, EmbeddedGuardian, loadRules } from "../dist/index.js";
+import { buildAosRequest, detectorsReady, EmbeddedGuardian, loadRules } from "../dist/index.js";
 import { SharedStore } from "../dist/store/redis.js";
 import { SharedGuardianState } from "../dist/store/guardian-state.js";
 import { cpuOf, freePort, numberArg, watchdog } from "./lib.mjs";
+await detectorsReady(); // the shell grammar loads asynchronously
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const quick = process.argv.includes("--quick");

@@ -1,8 +1,8 @@
 // `npm run demo`: guardwire's embedded guardian with the default rules in front of a real MCP server
 // (@modelcontextprotocol/server-filesystem on a temp dir), driven by the real MCP SDK client, then the decisions
-// as `guardwire tail` shows them.
+// as `guardwire tail` shows them. Its temporary folder is removed at the end (`--keep` keeps it, to look around).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,6 +14,11 @@ const cli = join(root, "dist", "cli", "main.js");
 const server = join(root, "node_modules", "@modelcontextprotocol", "server-filesystem", "dist", "index.js");
 
 const work = mkdtempSync(join(tmpdir(), "guardwire-demo-"));
+const keep = process.argv.includes("--keep");
+// However the demo ends, its folder goes with it (unless --keep).
+process.on("exit", () => {
+  if (!keep) rmSync(work, { recursive: true, force: true });
+});
 const files = join(work, "project");
 mkdirSync(join(files, ".ssh"), { recursive: true });
 writeFileSync(join(files, "notes.txt"), "Remember to ship the release notes on Friday.\n");
@@ -50,3 +55,4 @@ spawnSync(process.execPath, [cli, "tail", log], { stdio: "inherit", env: { ...pr
 console.log(`\nAnd the log's hash chain, as \`guardwire verify ${log}\` checks it:\n`);
 const verify = spawnSync(process.execPath, [cli, "verify", log], { stdio: "inherit" });
 process.exitCode = verify.status ?? 1;
+console.log(keep ? `\nThe demo's files stay in ${work}.` : `\nThe demo's folder ${work} is removed (\`node examples/demo.mjs --keep\` keeps it).`);

@@ -8,7 +8,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 const ROOT = resolve(import.meta.dirname, "..");
-const OUT = join(ROOT, "docs", "img");
+// OUT and WIDTH: to look at the pages elsewhere or at another width (the docs' pictures: docs/img, 1200).
+const OUT = process.env.OUT ?? join(ROOT, "docs", "img");
+const WIDTH = Number(process.env.WIDTH ?? 1200);
 const TRAFFIC_SECONDS = Number(process.env.TRAFFIC_SECONDS ?? 40);
 const dir = mkdtempSync(join(tmpdir(), "guardwire-shots-"));
 const everything = join(ROOT, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
@@ -62,7 +64,7 @@ for (let i = 0; Date.now() < end; i++) {
 const held = agents[1].callTool({ name: "echo", arguments: { message: "needs-approval: deploy to production" } }).catch(() => {});
 
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: ["--headless=new", "--no-sandbox"] });
-const page = await browser.newPage({ viewport: { width: 1200, height: 640 } });
+const page = await browser.newPage({ viewport: { width: WIDTH, height: 640 } });
 await page.goto(`${admin.url}/console/#token=${encodeURIComponent(admin.token)}`);
 await page.locator("#status.live").waitFor();
 const shot = async (view, prepare) => {
@@ -85,6 +87,8 @@ await shot("live", async () => {
   await page.locator("#live-table tbody tr", { hasText: "deny-forbidden-echo" }).first().click();
   await page.locator("#details").waitFor();
 });
+// The details pane covers the page on a narrow screen: Escape closes it.
+await page.keyboard.press("Escape");
 await shot("sessions", () => page.waitForTimeout(500));
 await shot("approvals", () => page.locator(".card").first().waitFor());
 await shot("rules", () => page.locator("#rules-table tbody tr").first().waitFor());
@@ -93,6 +97,14 @@ await shot("playground", async () => {
   await page.click("#playground-run");
   await page.locator("#playground-result pre.diff").waitFor();
 });
+// The sessions view on a phone's width: rows become labelled cards, Suspend and Kill stay on screen.
+if (WIDTH > 360) {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.click("#tab-sessions");
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: join(OUT, "console-narrow.png") });
+  console.log("docs/img/console-narrow.png");
+}
 await browser.close();
 for (const a of agents) await a.close().catch(() => {});
 serve.kill("SIGTERM");

@@ -1,5 +1,6 @@
 /** guardwire as a library: the guardian, the session that runs it over any pair of peers, and the decision log. */
 export { EmbeddedGuardian, type EmbeddedGuardianOptions } from "./guardian/embedded.js";
+export { detectorsReady } from "./guardian/detectors/index.js";
 export type { Guardian } from "./guardian/guardian.js";
 export { RemoteGuardian, type RemoteGuardianOptions } from "./guardian/remote.js";
 export { ChainGuardian } from "./guardian/chain.js";

@@ -97,3 +97,28 @@ async function readEvents(body: ReadableStream<Uint8Array>, listener: Listener):
     }
   }
 }
+
+/**
+ * Fetches a file the admin API streams (it needs the token, so a plain link cannot) and saves it under the name the
+ * server gives. The browser holds the one file while saving it; the server streams it from the log line by line.
+ */
+export async function download(path: string): Promise<{ name: string; bytes: number }> {
+  const res = await fetch(path, { headers: headers(false), cache: "no-store" });
+  if (res.status === 401) onUnauthorized();
+  if (!res.ok) {
+    const data = (await res.json().catch(() => ({}))) as { error?: { code: string; message: string } };
+    throw new ApiError(res.status, data.error?.code ?? `HTTP_${res.status}`, data.error?.message ?? `HTTP ${res.status}`, data);
+  }
+  const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ?? "guardwire-decisions";
+  const blob = await res.blob();
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return { name, bytes: blob.size };
+}

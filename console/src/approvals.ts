@@ -16,16 +16,64 @@ interface Approval {
   onTimeout: "deny" | "allow";
   requestedAt: string;
   expiresAt: string;
+  replica?: string;
+  /** The call's arguments, redacted as the log's preview is (absent for an approval held by another replica). */
+  arguments?: string;
 }
 
 const SCOPES = ["once", "session", "always"] as const;
+/** The operator's choice, kept in this browser (not a secret): notify of new approvals or not. */
+const NOTIFY = "guardwire.notify";
 
-export function approvalsView(): View {
+/** The held approvals; `counted` is told how many are waiting whenever that changes (the tab's badge). */
+export function approvalsView(counted: (n: number) => void): View {
   const held = new Map<string, Approval>();
   const list = h("div", { class: "cards", id: "approvals-list" });
   const note = h("div");
-  const root = h("section", { id: "view-approvals" }, h("p", { class: "muted" }, "Messages a rule holds for a person. Approve or deny; the list follows live."), note, list);
+  const notify = h("input", { type: "checkbox", name: "notify", id: "approvals-notify", checked: localStorage.getItem(NOTIFY) === "1", on: { change: () => void setNotify(notify.checked) } });
+  const notifyNote = h("span", { class: "muted", id: "approvals-notify-note" });
+  const root = h(
+    "section",
+    { id: "view-approvals" },
+    h("p", { class: "muted" }, "Messages a rule holds for a person. Approve or deny; the list follows live."),
+    h("div", { class: "toolbar" }, h("label", { for: "approvals-notify" }, notify, " notify me of new approvals (browser notification)"), notifyNote),
+    note,
+    list,
+  );
   const left = new Map<string, HTMLElement>();
+  let shown = false;
+
+  async function setNotify(on: boolean): Promise<void> {
+    if (on && typeof Notification === "undefined") {
+      notify.checked = false;
+      notifyNote.textContent = "this browser has no notifications";
+      return;
+    }
+    if (on && Notification.permission !== "granted") {
+      const p = await Notification.requestPermission();
+      if (p !== "granted") {
+        notify.checked = false;
+        notifyNote.textContent = "notifications are blocked for this page (the browser's site settings)";
+        localStorage.removeItem(NOTIFY);
+        return;
+      }
+    }
+    notifyNote.textContent = "";
+    if (on) localStorage.setItem(NOTIFY, "1");
+    else localStorage.removeItem(NOTIFY);
+  }
+
+  /** A notification for a new approval, unless the person is looking at this list already. */
+  function announce(a: Approval): void {
+    if (!notify.checked || typeof Notification === "undefined" || Notification.permission !== "granted") return;
+    if (shown && document.visibilityState === "visible") return;
+    const n = new Notification(`guardwire: approval needed (${a.tool ?? a.method ?? a.route})`, { body: a.prompt, tag: a.id });
+    n.onclick = () => {
+      window.focus();
+      document.getElementById("tab-approvals")?.click();
+      n.close();
+    };
+  }
 
   const tick = () => {
     for (const [id, el] of left) {
@@ -38,10 +86,10 @@ export function approvalsView(): View {
   setInterval(tick, 1000);
 
   function card(a: Approval): HTMLElement {
-    const reason = h("input", { name: "reason", placeholder: "reason (logged; shown to the agent on a deny)" });
+    const reason = h("input", { name: "reason", placeholder: "reason (logged; shown to the agent on a deny)", attrs: { "aria-label": "reason" } });
     const scopes = SCOPES.slice(0, SCOPES.indexOf(a.remember) + 1);
     let remember = "once";
-    const scope = select("once", scopes.map((s) => [s, `remember: ${s}`]), (v) => (remember = v), "remember");
+    const scope = select("once", scopes.map((s) => [s, `remember: ${s}`]), (v) => (remember = v), "remember", "remember this approval");
     const error = h("div");
     const decide = async (action: "approve" | "deny") => {
       try {
@@ -53,11 +101,15 @@ export function approvalsView(): View {
     };
     const timer = h("span", { class: "muted" });
     left.set(a.id, timer);
+    const what = a.tool ? `${a.method} ${a.tool}` : (a.method ?? "");
     return h(
       "div",
-      { class: "card", data: { approval: a.id } },
-      h("div", { class: "card-head" }, h("strong", null, a.tool ? `${a.method} ${a.tool}` : (a.method ?? "")), " ", timer),
+      { class: "card", data: { approval: a.id }, attrs: { role: "group", "aria-label": `approval ${what}` } },
+      h("div", { class: "card-head" }, h("strong", null, what), " ", timer),
       h("p", { class: "prompt" }, a.prompt),
+      a.arguments !== undefined
+        ? h("div", null, h("div", { class: "muted" }, "arguments (redacted)"), h("pre", { class: "arguments" }, pretty(a.arguments)))
+        : h("p", { class: "muted arguments-missing" }, a.replica ? `arguments: held on replica ${a.replica}, not shown here` : "arguments: not available on this guardwire"),
       h("div", { class: "muted" }, `route ${a.route}`, a.agent ? ` · agent ${a.agent}` : "", ` · rule ${a.rule} · session ${a.session} · id ${a.id}`),
       h(
         "div",
@@ -87,6 +139,7 @@ export function approvalsView(): View {
       list.append(el);
     }
     fill(note, held.size === 0 ? h("p", { class: "empty" }, "Nothing is waiting for approval.") : null);
+    counted(held.size);
     tick();
   }
 
@@ -104,19 +157,36 @@ export function approvalsView(): View {
       fill(note, errorLine(e));
     }
   }
+  // Loaded at once, not when first shown: the tab's badge counts what waits from the start.
+  void load();
 
   return {
     id: "approvals",
     title: "Approvals",
     root,
-    show: () => void load(),
+    show: () => {
+      shown = true;
+      void load();
+    },
+    hide: () => (shown = false),
     event(name, data) {
       const a = (data as { approval?: Approval }).approval;
       if (!a) return;
       if (name === "approval.requested") {
+        const fresh = !held.has(a.id);
         held.set(a.id, a);
         render();
+        if (fresh) announce(a);
       } else if (name === "approval.decided") remove(a.id);
     },
   };
+}
+
+/** The redacted preview is JSON when it was not cut: shown indented. */
+function pretty(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
 }

@@ -41,7 +41,24 @@ function askToken(message?: string): void {
 }
 
 function start(): void {
-  const views: View[] = [overviewView(), liveView(), sessionsView(), approvalsView(), rulesView(), playgroundView()];
+  const live = liveView();
+  const pending = h("span", { class: "count", id: "approvals-count", hidden: true, attrs: { "aria-label": "approvals waiting" } });
+  const counted = (n: number) => {
+    pending.textContent = String(n);
+    pending.hidden = n === 0;
+    document.title = n > 0 ? `(${n}) guardwire console` : "guardwire console";
+  };
+  const views: View[] = [
+    overviewView(),
+    live,
+    sessionsView((id) => {
+      live.onlySession(id);
+      show("live");
+    }),
+    approvalsView(counted),
+    rulesView(),
+    playgroundView(),
+  ];
   let current: View | undefined;
   const buttons = new Map<string, HTMLButtonElement>();
   const show = (id: string) => {
@@ -50,13 +67,17 @@ function start(): void {
     current?.hide?.();
     current = view;
     closeDetails();
-    for (const [vid, b] of buttons) b.classList.toggle("active", vid === view.id);
+    for (const [vid, b] of buttons) {
+      b.classList.toggle("active", vid === view.id);
+      if (vid === view.id) b.setAttribute("aria-current", "page");
+      else b.removeAttribute("aria-current");
+    }
     main.replaceChildren(view.root);
     view.show?.();
     history.replaceState(null, "", `#${view.id}`);
   };
   for (const v of views) {
-    const b = h("button", { type: "button", id: `tab-${v.id}`, on: { click: () => show(v.id) } }, v.title);
+    const b = h("button", { type: "button", id: `tab-${v.id}`, on: { click: () => show(v.id) } }, v.title, v.id === "approvals" ? pending : null);
     buttons.set(v.id, b);
     tabs.append(b);
   }
@@ -73,6 +94,9 @@ function start(): void {
       status.className = live ? "status live" : "status";
     },
   );
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") closeDetails();
+  });
   show(location.hash.slice(1) || "overview");
 }
 

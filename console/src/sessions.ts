@@ -1,5 +1,5 @@
 import { api, ApiError } from "./api.js";
-import { fill, h, select, time } from "./dom.js";
+import { fill, h, select, shortId, time, type Child } from "./dom.js";
 import { errorLine, fields, openDetails, refreshing, type View } from "./view.js";
 
 /** SessionInfo of the Sessions API (docs/console.md, ADMIN contract). */
@@ -13,14 +13,20 @@ interface Session {
   server: { name: string; version: string } | null;
   started: string;
   lastActivity: string;
+  replicas?: string[];
   messages: { outbound: number; inbound: number };
   denies: number;
   held: number;
   state: "active" | "suspended";
   suspend?: { mode: "hold" | "refuse"; reason?: string; since: string };
+  /** The agent has no stream open and no request in flight (Streamable HTTP): since when, and when the session ends. */
+  idle?: { since: string; ends: string };
 }
 
-export function sessionsView(): View {
+const COLUMNS = ["session", "route", "agent", "client", "server", "transport", "started", "last activity", "out / in", "denies", "held", "state", ""];
+
+/** The live sessions; `decisionsOf` shows one session's decisions (the live view, filtered). */
+export function sessionsView(decisionsOf: (id: string) => void): View {
   const sessions = new Map<string, Session>();
   const body = h("tbody");
   const note = h("div");
@@ -32,7 +38,7 @@ export function sessionsView(): View {
     h(
       "table",
       { class: "grid", id: "sessions-table" },
-      h("thead", null, h("tr", null, ...["route", "agent", "client", "server", "transport", "started", "last activity", "out / in", "denies", "held", "state", ""].map((c) => h("th", null, c)))),
+      h("thead", null, h("tr", null, ...COLUMNS.map((c) => h("th", null, c)))),
       body,
     ),
   );
@@ -50,39 +56,49 @@ export function sessionsView(): View {
 
   /** The actions cell is made once per session and state, so a reason being typed or an armed kill survive refreshes. */
   function actionsCell(s: Session): HTMLTableCellElement {
-    const error = h("span");
-    const reason = h("input", { name: "reason", placeholder: "reason", class: "short" });
+    const error = h("span", { attrs: { role: "alert" } });
+    const reason = h("input", { name: "reason", placeholder: "reason (the agent sees it)", class: "short", attrs: { "aria-label": "reason, shown to the agent and logged" } });
     let mode = "hold";
-    const modes = select("hold", [["hold", "hold"], ["refuse", "refuse"]], (v) => (mode = v), "mode");
+    const modes = select("hold", [["hold", "hold"], ["refuse", "refuse"]], (v) => (mode = v), "mode", "suspend mode");
     const kill = h("button", { type: "button", class: "deny", on: { click: () => confirmKill() } }, "Kill");
     // Two steps instead of confirm(): a dialog would block the page.
     const confirmKill = () => {
-      if (kill.dataset.armed) return void act(s, "kill", { reason: reason.value || undefined }, error);
+      if (kill.dataset.armed) return void act(s, "kill", { reason: reason.value || undefined, by: "console" }, error);
       kill.dataset.armed = "1";
       kill.textContent = "Confirm kill";
     };
     const actions =
       s.state === "active"
-        ? [modes, h("button", { type: "button", on: { click: () => void act(s, "suspend", { mode, reason: reason.value || undefined }, error) } }, "Suspend")]
-        : [h("button", { type: "button", class: "approve", on: { click: () => void act(s, "resume", {}, error) } }, "Resume")];
-    return h("td", { class: "actions" }, ...actions, reason, kill, error);
+        ? [modes, h("button", { type: "button", on: { click: () => void act(s, "suspend", { mode, reason: reason.value || undefined, by: "console" }, error) } }, "Suspend")]
+        : [h("button", { type: "button", class: "approve", on: { click: () => void act(s, "resume", { by: "console" }, error) } }, "Resume")];
+    return h("td", { class: "actions", data: { label: "actions" } }, ...actions, reason, kill, error);
   }
 
   function infoCells(s: Session): HTMLTableCellElement[] {
     const peer = (p: { name: string; version: string } | null) => (p ? `${p.name} ${p.version}`.trim() : "");
-    const shown: [string, string][] = Object.entries(s).map(([k, v]) => [k, typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)]);
+    const cell = (label: string, title: string | undefined, ...children: Child[]) => h("td", { title, data: { label } }, ...children);
+    const copy = h("button", { type: "button", class: "link", title: `copy ${s.id}`, attrs: { "aria-label": `copy the session id ${s.id}` }, on: { click: () => void copyText(s.id, copy) } }, "copy");
+    const id = h(
+      "td",
+      { class: "session-id", data: { label: "session" } },
+      h("button", { type: "button", class: "link mono", title: `${s.id}: its decisions`, on: { click: () => decisionsOf(s.id) } }, shortId(s.id)),
+      " ",
+      copy,
+    );
+    const details = h("button", { type: "button", class: "link", title: "details", on: { click: () => openDetails(`session ${s.id}`, sessionFields(s)) } }, s.route);
     return [
-      h("td", { class: "clickable", title: "details", on: { click: () => openDetails(`session ${s.id}`, fields(shown)) } }, s.route),
-      h("td", null, s.agent ?? ""),
-      h("td", null, peer(s.client)),
-      h("td", null, peer(s.server)),
-      h("td", null, `${s.transport} · ${s.protocol}`),
-      h("td", { title: s.started }, time(s.started)),
-      h("td", { title: s.lastActivity }, time(s.lastActivity)),
-      h("td", null, `${s.messages.outbound} / ${s.messages.inbound}`),
-      h("td", null, s.denies),
-      h("td", null, s.held),
-      h("td", null, s.state === "suspended" ? `suspended (${s.suspend?.mode ?? ""})${s.suspend?.reason ? ": " + s.suspend.reason : ""}` : "active"),
+      id,
+      cell("route", undefined, details),
+      cell("agent", undefined, s.agent ?? ""),
+      cell("client", undefined, peer(s.client)),
+      cell("server", undefined, peer(s.server)),
+      cell("transport", undefined, `${s.transport} · ${s.protocol}`),
+      cell("started", s.started, time(s.started)),
+      cell("last activity", s.lastActivity, time(s.lastActivity)),
+      cell("out / in", undefined, `${s.messages.outbound} / ${s.messages.inbound}`),
+      cell("denies", undefined, s.denies),
+      cell("held", undefined, s.held),
+      cell("state", s.idle ? `no stream open and no request in flight since ${s.idle.since}; ends at ${s.idle.ends} unless the agent comes back` : undefined, stateText(s)),
     ];
   }
 
@@ -100,6 +116,7 @@ export function sessionsView(): View {
         if (!r || r.state !== s.state) {
           const actions = actionsCell(s);
           const tr = h("tr", { data: { session: s.id, state: s.state } }, actions);
+          tr.setAttribute("aria-label", `session ${shortId(s.id)} on ${s.route}`);
           r?.tr.replaceWith(tr);
           r = { tr, actions, state: s.state, info: "" };
           rows.set(s.id, r);
@@ -142,4 +159,47 @@ export function sessionsView(): View {
       render();
     },
   };
+}
+
+/** "active", "idle since 10:02:03 (ends 10:32:03)", or the suspension with its mode and reason. */
+export function stateText(s: Pick<Session, "state" | "suspend" | "idle">): string {
+  if (s.state === "suspended") return `suspended (${s.suspend?.mode ?? ""})${s.suspend?.reason ? ": " + s.suspend.reason : ""}`;
+  if (s.idle) return `idle since ${time(s.idle.since)} (ends ${time(s.idle.ends)})`;
+  return "active";
+}
+
+function sessionFields(s: Session): HTMLElement {
+  const peer = (p: { name: string; version: string } | null) => (p ? `${p.name} ${p.version}`.trim() : null);
+  return fields([
+    ["session id", s.id],
+    ["state", stateText(s)],
+    ["route", s.route],
+    ["transport", `${s.transport} · ${s.protocol}`],
+    ["agent", s.agent],
+    ["client", peer(s.client)],
+    ["server", peer(s.server)],
+    ["started", s.started],
+    ["last activity", s.lastActivity],
+    ["messages out / in", `${s.messages.outbound} / ${s.messages.inbound}`],
+    ["denies", s.denies],
+    ["held", s.held],
+    ["suspended since", s.suspend?.since],
+    ["idle since", s.idle?.since],
+    ["ends if still idle", s.idle?.ends],
+    ["replicas", s.replicas?.join(", ")],
+  ]);
+}
+
+/** The clipboard where the page may use it (loopback or HTTPS); else the id is selected for the person to copy. */
+async function copyText(text: string, button: HTMLElement): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+    button.textContent = "copied";
+  } catch {
+    const input = h("input", { value: text, class: "short mono", attrs: { readonly: "", "aria-label": "session id" } });
+    button.replaceWith(input);
+    input.select();
+    return;
+  }
+  setTimeout(() => (button.textContent = "copy"), 1500);
 }

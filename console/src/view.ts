@@ -10,17 +10,46 @@ export interface View {
   event?(name: string, data: unknown): void;
 }
 
-/** The side panel: one thing's details at a time. */
+/** Where focus was before the details opened: it goes back there when they close. */
+let returnFocus: HTMLElement | null = null;
+
+/** The side panel: one thing's details at a time. Focus moves to its close button; Escape closes it. */
 export function openDetails(title: string, ...content: Node[]): void {
   const aside = document.getElementById("details") as HTMLElement;
-  aside.replaceChildren(h("div", { class: "details-head" }, h("strong", null, title), h("button", { type: "button", class: "close", title: "close", on: { click: closeDetails } }, "×")), ...content);
+  const close = h("button", { type: "button", class: "close", title: "close (Escape)", attrs: { "aria-label": "close the details" }, on: { click: closeDetails } }, "×");
+  aside.replaceChildren(h("div", { class: "details-head" }, h("strong", { id: "details-title" }, title), close), ...content);
+  aside.setAttribute("aria-labelledby", "details-title");
+  if (aside.hidden) returnFocus = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   aside.hidden = false;
+  close.focus();
 }
 
 export function closeDetails(): void {
   const aside = document.getElementById("details") as HTMLElement;
+  if (aside.hidden) return;
   aside.hidden = true;
   aside.replaceChildren();
+  if (returnFocus?.isConnected) returnFocus.focus();
+  returnFocus = null;
+}
+
+/** One step of an approval (the log line's `approval`), as fields. */
+export function approvalFields(a: Record<string, unknown>): HTMLElement {
+  const text = (v: unknown) => (v === undefined || v === null ? null : Array.isArray(v) ? v.join(", ") : String(v));
+  const after = typeof a.afterMs === "number" ? `${(a.afterMs / 1000).toFixed(1)} s` : null;
+  return fields([
+    ["approval id", text(a.id)],
+    ["step", text(a.step)],
+    ["outcome", text(a.outcome)],
+    ["by", text(a.by)],
+    ["channel", text(a.channel)],
+    ["asked via", text(a.channels)],
+    ["reason", text(a.reason)],
+    ["remember", text(a.remember)],
+    ["decided after", after],
+    ["expires", text(a.expires)],
+    ["arguments digest", text(a.argsDigest)],
+  ]);
 }
 
 /** A definition list of fields; values are text. */

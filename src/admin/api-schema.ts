@@ -55,6 +55,11 @@ export const heldApproval = z.strictObject({
   channels: z.array(z.string()),
 });
 
+/** A held approval as the API shows it: with its call's redacted arguments where this process holds it. */
+export const shownApproval = heldApproval.extend({
+  arguments: z.string().optional().describe("the call's arguments, redacted as the log's preview (at most 2000 characters); absent for another replica's approval"),
+});
+
 export const approvalOutcome = z
   .discriminatedUnion("outcome", [
     z.strictObject({ outcome: z.literal("approved"), channel: z.string(), by: z.string().optional(), reason: z.string().optional(), remember: scope, afterMs: z.number() }),
@@ -92,6 +97,7 @@ export const sessionInfo = z
     held: z.number().int().describe("approvals waiting in this session, and requests held by a suspension"),
     state: z.enum(["active", "suspended"]),
     suspend: z.strictObject({ mode: z.enum(["hold", "refuse"]), reason: z.string().optional(), since: iso }).optional(),
+    idle: z.strictObject({ since: iso, ends: iso }).optional().describe("Streamable HTTP: no stream open and no request in flight since `since`; the session ends at `ends` unless the agent comes back"),
   });
 
 const approvalStep = z.strictObject({
@@ -147,8 +153,8 @@ export const decisionEvent = decisionInput.extend({ time: iso });
 
 /** With a shared store that cannot be reached: only this replica's are listed, and this says so. */
 const incomplete = z.string().optional().describe("with a shared store: why other replicas' entries are missing");
-export const approvalsList = z.strictObject({ approvals: z.array(heldApproval), incomplete });
-export const approvalOne = z.strictObject({ approval: heldApproval });
+export const approvalsList = z.strictObject({ approvals: z.array(shownApproval), incomplete });
+export const approvalOne = z.strictObject({ approval: shownApproval });
 export const approvalDecided = z.strictObject({ approval: heldApproval, decision: z.enum(["approved", "refused"]) });
 export const rememberedList = z.strictObject({ remembered: z.array(remembered) });
 export const forgotten = z.strictObject({ forgotten: z.number().int() });
@@ -266,7 +272,7 @@ export const playgroundBody = z
 
 // ---- the event stream (`GET /api/events`): each event's name and its data
 
-export const approvalRequestedEvent = z.strictObject({ approval: heldApproval });
+export const approvalRequestedEvent = z.strictObject({ approval: shownApproval });
 export const approvalDecidedEvent = z.strictObject({ approval: heldApproval, outcome: approvalOutcome });
 export const sessionEvent = z.strictObject({ session: sessionInfo });
 

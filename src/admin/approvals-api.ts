@@ -1,12 +1,52 @@
-import type { ApprovalBroker, ApprovalDesk, DeskResult } from "../approvals/broker.js";
+import type { ApprovalBroker, ApprovalDesk, ApprovalOutcome, DeskResult, HeldApproval } from "../approvals/broker.js";
 import { isScope } from "../approvals/broker.js";
+import type { EventSource } from "./events.js";
 import { fail, type AdminAnswer, type AdminRoute } from "./server.js";
+
+/** A held approval as the admin API shows it: with the call's arguments, redacted, when this process holds it. */
+export type ShownApproval = HeldApproval & { arguments?: string };
+
+/**
+ * The redacted arguments of the approvals this process holds (the preview the approval webhook sends: secret-looking
+ * keys and credential-shaped values masked, at most 2000 characters), so the person approving sees what they approve.
+ * Kept while the approval is held; bounded as the broker bounds held approvals.
+ */
+export class HeldArguments {
+  private readonly text = new Map<string, string>();
+
+  constructor(broker: ApprovalBroker) {
+    broker.on("requested", (a, args) => {
+      if (args) this.text.set(a.id, args());
+    });
+    broker.on("decided", (a) => this.text.delete(a.id));
+  }
+
+  show(a: HeldApproval): ShownApproval {
+    const args = this.text.get(a.id);
+    return args === undefined ? a : { ...a, arguments: args };
+  }
+}
+
+/** `approval.requested` (with the arguments) and `approval.decided` on `GET /api/events`. */
+export function approvalEvents(broker: ApprovalBroker, args: HeldArguments): EventSource {
+  return (emit) => {
+    const requested = (approval: HeldApproval) => emit("approval.requested", { approval: args.show(approval) });
+    const decided = (approval: HeldApproval, outcome: ApprovalOutcome) => emit("approval.decided", { approval, outcome });
+    broker.on("requested", requested);
+    broker.on("decided", decided);
+    return () => {
+      broker.off("requested", requested);
+      broker.off("decided", decided);
+    };
+  };
+}
 
 /**
  * Held approvals: list, read, approve, deny (docs/approvals.md). `desk` lists and decides them: the broker, or with a
  * shared store those of every replica (docs/scale.md); remembered approvals are the broker's.
  */
-export function approvalRoutes(broker: ApprovalBroker, desk: ApprovalDesk = broker): AdminRoute[] {
+export function approvalRoutes(broker: ApprovalBroker, desk: ApprovalDesk = broker, args?: HeldArguments): AdminRoute[] {
+  const show = (a: HeldApproval): ShownApproval => args?.show(a) ?? a;
   broker.channels.add("admin");
   return [
     // Before /api/approvals/:id, which would take "remembered" for an id.
@@ -27,7 +67,7 @@ export function approvalRoutes(broker: ApprovalBroker, desk: ApprovalDesk = brok
       doc: "GET /api/approvals",
       run: async () => {
         const listed = await desk.list();
-        return [200, Array.isArray(listed) ? { approvals: listed } : listed];
+        return [200, Array.isArray(listed) ? { approvals: listed.map(show) } : { ...listed, approvals: listed.approvals.map(show) }];
       },
     },
     {
@@ -36,7 +76,7 @@ export function approvalRoutes(broker: ApprovalBroker, desk: ApprovalDesk = brok
       doc: "GET /api/approvals/:id",
       run: async (m) => {
         const a = await desk.get(m[1] as string);
-        return a ? [200, { approval: a }] : fail(404, "NOT_FOUND", `no held approval ${m[1]}`);
+        return a ? [200, { approval: show(a) }] : fail(404, "NOT_FOUND", `no held approval ${m[1]}`);
       },
     },
     {

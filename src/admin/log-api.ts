@@ -22,7 +22,7 @@ export function logRoutes(log: LogView): AdminRoute[] {
       doc: "GET /api/log/head",
       run: () => {
         if (!log.file) return [200, { file: null, head: null, bytes: null }];
-        return [200, { file: log.file, head: readHead(log.file) ?? null, bytes: existsSync(log.file) ? statSync(log.file).size : 0, rotated: rotated(log.file).length }];
+        return [200, { file: log.file, head: readHead(log.file) ?? null, bytes: existsSync(log.file) ? statSync(log.file).size : 0, rotated: rotatedLogs(log.file).length }];
       },
     },
     {
@@ -36,7 +36,7 @@ export function logRoutes(log: LogView): AdminRoute[] {
         running = true;
         try {
           log.flush();
-          const files = [...rotated(log.file), log.file];
+          const files = [...rotatedLogs(log.file), log.file];
           const bytes = files.reduce((n, f) => n + (existsSync(f) ? statSync(f).size : 0), 0);
           if (bytes > MAX_VERIFY_BYTES) return fail(413, "TOO_LARGE", `the log is ${bytes} bytes; verify it with guardwire verify ${files.join(" ")} (or rotate it: --log-max-bytes)`);
           const started = Date.now();
@@ -52,7 +52,7 @@ export function logRoutes(log: LogView): AdminRoute[] {
 }
 
 /** `log.N` … `log.1`, oldest first, as the writer rotates them. */
-function rotated(file: string): string[] {
+export function rotatedLogs(file: string): string[] {
   const found: string[] = [];
   for (let i = 1; existsSync(`${file}.${i}`); i++) found.unshift(`${file}.${i}`);
   return found;

@@ -1,8 +1,19 @@
 import { readFileSync } from "node:fs";
-import { userInfo } from "node:os";
-import { Agent, request, type Dispatcher } from "undici";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { homedir, userInfo } from "node:os";
+import { join } from "node:path";
 import { GuardwireError } from "../errors.js";
-import { adminFile } from "./admin.js";
+
+/*
+ * Node's own http client, not undici: `guardwire sessions` and `approvals` are short commands run by hand or from an
+ * approval script under a timeout, and loading undici took longer than the call itself (docs/benchmarks.md).
+ */
+
+/** Where a running guardwire leaves its admin URL and token for `guardwire approvals` (mode 0600). */
+export function adminFile(env: NodeJS.ProcessEnv = process.env): string {
+  return env.GUARDWIRE_ADMIN_FILE ?? join(homedir(), ".guardwire", "admin.json");
+}
 
 export interface AdminClientOptions {
   admin?: string;
@@ -20,24 +31,37 @@ export type AdminCall = <T>(method: "GET" | "POST" | "DELETE", path: string, bod
 export function adminClient(o: AdminClientOptions): AdminCall {
   const { url, token } = locate(o);
   const socketPath = url.startsWith("unix:") ? url.slice("unix:".length) : undefined;
-  const dispatcher = socketPath ? new Agent({ connect: { socketPath } }) : undefined;
   const origin = socketPath ? "http://localhost" : url;
   return async <T>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<T> => {
-    let res: Dispatcher.ResponseData;
+    let res: { status: number; text: string };
     try {
-      res = await request(new URL(path, origin), {
-        method,
-        dispatcher,
-        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
+      res = await send(new URL(path, origin), method, socketPath, { ...(token ? { authorization: `Bearer ${token}` } : {}), "content-type": "application/json" }, body === undefined ? undefined : JSON.stringify(body));
     } catch (e) {
       throw new GuardwireError("USAGE", `cannot reach the admin API at ${url}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (is guardwire running with --admin?)`);
     }
-    const data = (await res.body.json().catch(() => ({}))) as { error?: { code: string; message: string } } & Record<string, unknown>;
-    if (res.statusCode >= 300) throw new GuardwireError("USAGE", `${data.error?.message ?? `HTTP ${res.statusCode}`}${data.error?.code ? ` (${data.error.code})` : ""}`);
+    let data: { error?: { code: string; message: string } } & Record<string, unknown> = {};
+    try {
+      data = JSON.parse(res.text) as typeof data;
+    } catch {
+      // not JSON: reported by status below
+    }
+    if (res.status >= 300) throw new GuardwireError("USAGE", `${data.error?.message ?? `HTTP ${res.status}`}${data.error?.code ? ` (${data.error.code})` : ""}`);
     return data as T;
   };
+}
+
+/** One request, its whole answer as text. */
+function send(url: URL, method: string, socketPath: string | undefined, headers: Record<string, string>, body: string | undefined): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = (url.protocol === "https:" ? httpsRequest : httpRequest)(url, { method, headers, socketPath }, (res: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
 }
 
 export function locate(o: AdminClientOptions): { url: string; token: string | undefined } {

@@ -1,11 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, lstatSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import { connect, type AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { checkAdminListen, createAdminServer, parseListen, type AdminRoute } from "../admin/server.js";
-import { approvalRoutes } from "../admin/approvals-api.js";
+import { approvalEvents, approvalRoutes, HeldArguments } from "../admin/approvals-api.js";
 import type { ApprovalLinks } from "../admin/approval-links.js";
 import { eventRoutes, type EventSource } from "../admin/events.js";
 import { metricsRoutes } from "../admin/metrics-api.js";
@@ -15,7 +14,7 @@ import { SessionRegistry } from "../control/registry.js";
 import type { SharedApprovals } from "../store/approvals-ops.js";
 import type { OpsBus } from "../store/ops-bus.js";
 import { SharedSessions, type SharedSessionsOptions } from "../store/sessions-ops.js";
-import type { ApprovalBroker, ApprovalOutcome, HeldApproval } from "../approvals/broker.js";
+import type { ApprovalBroker } from "../approvals/broker.js";
 import { DecisionFeed } from "../observe/feed.js";
 import type { DecisionSink } from "../proxy/session.js";
 import { openMetrics } from "./observe.js";
@@ -25,14 +24,13 @@ import { playgroundRoutes } from "../admin/playground-api.js";
 import { DecisionStats, RecentDecisions, recentRoutes, statsRoutes } from "../admin/stats.js";
 import type { DecisionInput } from "../decision-log/record.js";
 import { logRoutes, type LogView } from "../admin/log-api.js";
+import { exportRoutes } from "../admin/export-api.js";
 import type { AnyEmbeddedGuardian } from "../guardian/embedded.js";
 import { GuardwireError } from "../errors.js";
 import { makeDirs } from "../fs-dirs.js";
+import { adminFile } from "./admin-client.js";
 
-/** Where a running guardwire leaves its admin URL and token for `guardwire approvals` (mode 0600). */
-export function adminFile(env: NodeJS.ProcessEnv = process.env): string {
-  return env.GUARDWIRE_ADMIN_FILE ?? join(homedir(), ".guardwire", "admin.json");
-}
+export { adminFile };
 
 /** What the admin listener shows and controls. */
 export interface AdminParts {
@@ -66,16 +64,8 @@ export interface ConsoleParts {
 /** The routes of the admin listener, from each part (docs/approvals.md lists the API). */
 export function adminRoutes(parts: AdminParts): AdminRoute[] {
   const { broker, feed, sessions } = parts;
-  const approvals: EventSource = (emit) => {
-    const requested = (approval: HeldApproval) => emit("approval.requested", { approval });
-    const decided = (approval: HeldApproval, outcome: ApprovalOutcome) => emit("approval.decided", { approval, outcome });
-    broker.on("requested", requested);
-    broker.on("decided", decided);
-    return () => {
-      broker.off("requested", requested);
-      broker.off("decided", decided);
-    };
-  };
+  const args = new HeldArguments(broker);
+  const approvals = approvalEvents(broker, args);
   const shown = (decision: DecisionInput, at: number) => ({ time: new Date(at).toISOString(), ...decision });
   const decisions: EventSource = (emit) => feed.add((decision, at) => emit("decision", shown(decision, at)));
   const { shared } = parts;
@@ -90,9 +80,9 @@ export function adminRoutes(parts: AdminParts): AdminRoute[] {
     if (decision.kind !== "log") recent.add(shown(decision, at));
   });
   const { links, metrics, console: ui } = parts;
-  const consoleApi = ui ? [...rulesRoutes(ui.rules, stats), ...playgroundRoutes(ui.embedded), ...logRoutes(ui.log)] : [];
+  const consoleApi = ui ? [...rulesRoutes(ui.rules, stats), ...playgroundRoutes(ui.embedded), ...logRoutes(ui.log), ...exportRoutes(ui.log)] : [];
   const routes = [
-    ...approvalRoutes(broker, shared?.approvals),
+    ...approvalRoutes(broker, shared?.approvals, args),
     ...live.routes,
     ...eventRoutes([approvals, decisions, ...live.events, ...remote]),
     ...statsRoutes(stats),

@@ -3,6 +3,7 @@ import { AgentKeys, isLoopbackHost } from "../agent-keys.js";
 import type { DecisionLog } from "../decision-log/writer.js";
 import { GuardwireError } from "../errors.js";
 import { createGuardianHttpServer, serveGuardianStdio, type EndpointInfo } from "../guardian/endpoint.js";
+import { KEYS_ENV } from "./options.js";
 import { buildGuardian, type GuardianOptions } from "./guardians.js";
 import { describeErrno, hostPort, listenOn, openDecisionLog } from "./startup.js";
 
@@ -17,7 +18,7 @@ export interface GuardianCommandOptions extends GuardianOptions {
 }
 
 /** The environment variable that carries the guardian's keys (never argv: other users can read a command line). */
-export const KEYS_ENV = "GUARDWIRE_GUARDIAN_KEYS";
+export { KEYS_ENV };
 const MIN_KEY = 16;
 
 /**

@@ -1,5 +1,3 @@
-import { homedir } from "node:os";
-import { join } from "node:path";
 import { ChainGuardian } from "../guardian/chain.js";
 import { EmbeddedGuardian, type AnyEmbeddedGuardian } from "../guardian/embedded.js";
 import type { Guardian } from "../guardian/guardian.js";
@@ -10,8 +8,9 @@ import { PinFile, type SharedState } from "../guardian/state.js";
 import type { RulesControl, RulesReload } from "../admin/rules-api.js";
 import { loadRulesAndFiles, readAndLoadRules, rulesOrDefault } from "./rules.js";
 import { thisProcess } from "./startup.js";
+import { DEFAULT_PINS } from "./options.js";
 
-export const DEFAULT_PINS = join(homedir(), ".guardwire", "pins.json");
+export { DEFAULT_PINS };
 
 export interface GuardianOptions {
   /** Rule files, directories or shipped packs, loaded in this order as one set (docs/rules.md, Layering). */

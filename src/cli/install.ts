@@ -62,9 +62,12 @@ export function runDoctor(o: { client?: string[]; pins: string }): number {
       }
     },
   });
-  for (const f of findings) process.stdout.write(`${f.ok ? "ok  " : "FIX "} ${f.what}\n${f.fix ? `     → ${f.fix}\n` : ""}`);
+  for (const f of findings) process.stdout.write(`${f.note ? "note" : f.ok ? "ok  " : "FIX "} ${f.what}\n${f.fix ? `     → ${f.fix}\n` : ""}`);
+  // Only what a person can fix here fails the command; notes (a remote server install cannot wrap) are said, not failed.
   const problems = findings.filter((f) => !f.ok).length;
-  process.stdout.write(problems === 0 ? "all good\n" : `${problems} thing${problems === 1 ? "" : "s"} to fix\n`);
+  const notes = findings.filter((f) => f.note).length;
+  const noted = notes > 0 ? ` (${notes} note${notes === 1 ? "" : "s"} above)` : "";
+  process.stdout.write(problems === 0 ? `all good${noted}\n` : `${problems} thing${problems === 1 ? "" : "s"} to fix${noted}\n`);
   return problems === 0 ? 0 : 1;
 }
 

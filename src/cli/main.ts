@@ -1,28 +1,26 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { Command, CommanderError, Option } from "commander";
 import { GuardwireError } from "../errors.js";
-import { rulesJsonSchema } from "../guardian/rules/schema.js";
-import { configJsonSchema } from "../config/schema.js";
-import { describeProblems, PACKS_DIR, readAndLoadRules, rulesOrDefault } from "./rules.js";
-import { printTestSummary, runTestFiles } from "./test-rules.js";
-import { runTail } from "./tail.js";
-import { defaultLogs } from "./log-files.js";
-import { runVerify } from "./verify.js";
-import { runWrap, type WrapOptions } from "./wrap.js";
-import { runApprovals, type ApprovalsOptions } from "./approvals.js";
-import { runConsole, type ConsoleOptions } from "./console.js";
-import { runSessions, type SessionsOptions } from "./sessions.js";
-import { runServe, type ServeOptions } from "./serve.js";
-import { DEFAULT_PINS } from "./guardians.js";
-import { runGuardian, KEYS_ENV, type GuardianCommandOptions } from "./guardian.js";
-import { runPins, runSharedPins } from "./pins.js";
-import { wholeNumber } from "./startup.js";
-import { runDoctor, runInstall, runUninstall, type InstallCommandOptions } from "./install.js";
-import { CLIENTS } from "../install/clients.js";
-import { runScan, type ScanOptions } from "./scan.js";
+import { CLIENTS } from "../install/client-names.js";
+import { DEFAULT_PINS, hostAndPort, KEYS_ENV, wholeNumber } from "./options.js";
+import type { WrapOptions } from "./wrap.js";
+import type { ApprovalsOptions } from "./approvals.js";
+import type { ConsoleOptions } from "./console.js";
+import type { SessionsOptions } from "./sessions.js";
+import type { ServeOptions } from "./serve.js";
+import type { GuardianCommandOptions } from "./guardian.js";
+import type { InstallCommandOptions } from "./install.js";
+import type { ScanOptions } from "./scan.js";
+import type { DecisionFilter } from "../observe/filter.js";
 
+type TailCommandOptions = DecisionFilter & { pending: boolean; follow: boolean; json: boolean; color: boolean };
+
+// Each command loads its own code when it runs (`await import`), so `--version`, `sessions` and `approvals` start in a
+// fraction of the time the rules, the proxy and the transports take to load.
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+const PACKS_DIR = fileURLToPath(new URL("../../rules", import.meta.url));
 const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(",")];
 const repeat = (v: string, prev: string[] = []) => [...prev, v];
 
@@ -71,6 +69,7 @@ program
   .argument("<command...>", "the server command, after --")
   .passThroughOptions()
   .action(async (command: string[], o: WrapOptions) => {
+    const { runWrap } = await import("./wrap.js");
     process.exitCode = await runWrap(command, { ...o, version: pkg.version });
   });
 
@@ -86,6 +85,7 @@ program
   .option("--json", "list as JSON", false)
   .option("--all", "forget: every remembered approval", false)
   .action(async (action: string, id: string | undefined, o: ApprovalsOptions) => {
+    const { runApprovals } = await import("./approvals.js");
     process.exitCode = await runApprovals(id ? [action, id] : [action], o, process.stdout);
   });
 
@@ -100,6 +100,7 @@ program
   .option("--reason <text>", "suspend, kill: why; logged and shown to the agent")
   .option("--json", "print JSON", false)
   .action(async (action: string, id: string | undefined, o: SessionsOptions) => {
+    const { runSessions } = await import("./sessions.js");
     process.exitCode = await runSessions(id ? [action, id] : [action], o, process.stdout);
   });
 
@@ -109,7 +110,8 @@ program
   .option("--admin <url>", "the admin API (default: GUARDWIRE_ADMIN_URL, or the one a running guardwire wrote down)")
   .option("--token <token>", "its bearer token (default: GUARDWIRE_ADMIN_TOKEN, or the one written down)")
   .option("--open", "open the link in the default browser", false)
-  .action((o: ConsoleOptions) => {
+  .action(async (o: ConsoleOptions) => {
+    const { runConsole } = await import("./console.js");
     process.exitCode = runConsole(o, process.stdout, process.stderr);
   });
 
@@ -117,9 +119,11 @@ program
   .command("serve")
   .description("serve MCP routes (Streamable HTTP, legacy SSE, WebSocket) and A2A routes over HTTP, each message judged by the guardian")
   .requiredOption("--config <file>", "the serve configuration (YAML or JSON; `guardwire schema config` prints its JSON Schema)")
+  .option("--listen <host:port>", "listen here instead of the config's listen: (replicas on one host share one config)", hostAndPort)
   .option("--pins <file>", "where tool_changed keeps tool fingerprints", DEFAULT_PINS)
   .option("--no-watch", "do not reload the rules when they change")
   .action(async (o: ServeOptions) => {
+    const { runServe } = await import("./serve.js");
     await runServe({ ...o, version: pkg.version });
   });
 
@@ -138,6 +142,7 @@ program
   .addOption(new Option("--fail-mode <mode>", "rule errors deny (closed) or are skipped (open)").choices(["closed", "open"]).default("closed"))
   .option("--no-watch", "do not reload the rules when they change")
   .action(async (o: GuardianCommandOptions) => {
+    const { runGuardian } = await import("./guardian.js");
     await runGuardian(o, pkg.version, process.env);
   });
 
@@ -150,6 +155,7 @@ program
   .option("--timeout-ms <n>", "time each server has to start and list everything", timeoutMs, 15_000)
   .option("--pins <file>", "compare tools with these pins (read only)", DEFAULT_PINS)
   .action(async (o: ScanOptions) => {
+    const { runScan } = await import("./scan.js");
     process.exitCode = await runScan(o, process.stdout);
   });
 
@@ -160,15 +166,17 @@ program
   .argument("[args...]", "reset: [server]; show and approve: SERVER TOOL")
   .option("--pins <file>", "the pins file", DEFAULT_PINS)
   .option("--config <file>", "a serve config with store: the pins its replicas share in Redis")
-  .action(async (action: string, args: string[], o: { pins: string; config?: string }) =>
-    o.config ? await runSharedPins(action, args, o.config, process.stdout, process.stderr) : await runPins(action, args, o.pins, process.stdout, process.stderr),
-  );
+  .action(async (action: string, args: string[], o: { pins: string; config?: string }) => {
+    const { runPins, runSharedPins } = await import("./pins.js");
+    await (o.config ? runSharedPins(action, args, o.config, process.stdout, process.stderr) : runPins(action, args, o.pins, process.stdout, process.stderr));
+  });
 
 program
   .command("check")
   .description("validate rule files; prints every problem with file, line, column and key path")
   .argument("[paths...]", "rule files, directories or shipped packs, loaded in order as one set (default: balanced)")
-  .action((paths: string[]) => {
+  .action(async (paths: string[]) => {
+    const { describeProblems, readAndLoadRules, rulesOrDefault } = await import("./rules.js");
     const { ruleSet, problems } = readAndLoadRules(rulesOrDefault(paths));
     if (!ruleSet) {
       process.stderr.write(describeProblems(problems) + "\n");
@@ -183,7 +191,8 @@ program
   .description("run rule tests (*.test.yaml): each case's message against the rules, decision and message compared")
   .argument("[path]", "a test file or a directory searched for *.test.yaml", PACKS_DIR)
   .option("--rules <file|dir|pack>", "run against these rules (repeatable, in order) instead of each test file's rules:", repeat)
-  .action((path: string, o: { rules?: string[] }) => {
+  .action(async (path: string, o: { rules?: string[] }) => {
+    const { printTestSummary, runTestFiles } = await import("./test-rules.js");
     const summary = runTestFiles(path, o.rules);
     printTestSummary(summary, process.stdout, Boolean(process.stdout.isTTY) && !process.env.NO_COLOR);
     process.exitCode = summary.failed > 0 || summary.passed === 0 ? 1 : 0;
@@ -195,8 +204,8 @@ program
   .argument("<what>", "rules | config | admin")
   .action(async (what: string) => {
     const schemas: Record<string, () => Record<string, unknown> | Promise<Record<string, unknown>>> = {
-      rules: rulesJsonSchema,
-      config: configJsonSchema,
+      rules: async () => (await import("../guardian/rules/schema.js")).rulesJsonSchema(),
+      config: async () => (await import("../config/schema.js")).configJsonSchema(),
       // Loaded only here and when the listener is asked for it: wrap and serve start without it.
       admin: async () => (await import("../admin/openapi.js")).adminOpenApi(pkg.version),
     };
@@ -211,19 +220,27 @@ program
   .argument("[files...]", "decision logs or directories of them (several: merged by time); default: every guardwire-decisions*.ndjson here")
   .option("-f, --follow", "keep reading as decisions are written (survives rotation)", false)
   .option("--decision <d>", "only these decisions (allow, deny, modify, ask); repeatable or comma-separated", collect)
-  .option("--method <m>", "only these methods (globs)", collect)
-  .option("--tool <t>", "only these tools (globs)", collect)
-  .option("--session <s>", "only these sessions", collect)
+  .option("--method <m>", "only these methods (globs)", repeat)
+  .option("--tool <t>", "only these tools (globs)", repeat)
+  .option("--session <s>", "only these sessions", repeat)
+  .option("--route <r>", "only these routes (serve's route names, wrap's --name; globs)", repeat)
+  .option("--agent <a>", "only these callers (serve's agent ids; globs)", repeat)
+  .option("--rule <id>", "only decisions naming one of these rules (globs)", repeat)
   .option("--task <id>", "A2A: only exchanges about this task or context id (globs)", collect)
   .option("--json", "print the raw NDJSON lines", false)
   .option("--pending", "only approvals still held (requested, not yet decided)", false)
   .option("--no-color", "no ANSI colours")
-  .action(async (files: string[], o: { pending: boolean; follow: boolean; decision?: string[]; method?: string[]; tool?: string[]; session?: string[]; task?: string[]; json: boolean; color: boolean }) => {
+  .action(async (files: string[], o: TailCommandOptions) => {
+    const [{ runTail }, { defaultLogs }, { splitPatterns }] = await Promise.all([import("./tail.js"), import("./log-files.js"), import("../observe/filter.js")]);
     const ac = new AbortController();
     process.once("SIGINT", () => ac.abort());
     process.once("SIGTERM", () => ac.abort());
+    const { color, ...given } = o;
+    // Glob filters are split here, at commas outside `{a,b}`, as the console's are (src/observe/filter.ts).
+    const rest = { ...given };
+    for (const k of ["method", "tool", "session", "route", "agent", "rule"] as const) if (rest[k]) rest[k] = rest[k].flatMap(splitPatterns);
     process.exitCode = await runTail(
-      { file: files.length > 0 ? files : defaultLogs(), follow: o.follow, pending: o.pending, json: o.json, color: o.color && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, decision: o.decision, method: o.method, tool: o.tool, session: o.session, task: o.task, signal: ac.signal },
+      { ...rest, file: files.length > 0 ? files : defaultLogs(), defaulted: files.length === 0, color: color && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR, signal: ac.signal },
       process.stdout,
       process.stderr,
     );
@@ -235,6 +252,7 @@ program
   .argument("<files...>", "decision log files, or directories of them")
   .option("--partial", "the oldest files were rotated away: start from the first line's prev instead of genesis", false)
   .action(async (files: string[], o: { partial: boolean }) => {
+    const { runVerify } = await import("./verify.js");
     process.exitCode = await runVerify(files, process.stdout, process.stderr, o);
   });
 
@@ -249,7 +267,8 @@ program
   .option("--log <dir>", "folder for the decision logs, one file per server (default: ~/.guardwire/logs)")
   .option("--on-path", "run `guardwire` from PATH instead of this Node and this guardwire by absolute path", false)
   .option("--dry-run", "change nothing; print a unified diff of each file that would change", false)
-  .action((o: InstallCommandOptions) => {
+  .action(async (o: InstallCommandOptions) => {
+    const { runInstall } = await import("./install.js");
     process.exitCode = runInstall(o);
   });
 
@@ -258,7 +277,8 @@ program
   .description("put back every entry install changed: byte for byte when the file is as install left it, otherwise only guardwire's entries")
   .option("--client <name>", clientList, collect)
   .option("--dry-run", "change nothing; print a unified diff of each file that would change", false)
-  .action((o: { client?: string[]; dryRun: boolean }) => {
+  .action(async (o: { client?: string[]; dryRun: boolean }) => {
+    const { runUninstall } = await import("./install.js");
     process.exitCode = runUninstall(o);
   });
 
@@ -267,15 +287,38 @@ program
   .description("check that every server is guarded, the logs are writable, the rules load and the pins file reads; a fix for each problem")
   .option("--client <name>", clientList, collect)
   .option("--pins <file>", "the pins file", DEFAULT_PINS)
-  .action((o: { client?: string[]; pins: string }) => {
+  .action(async (o: { client?: string[]; pins: string }) => {
+    const { runDoctor } = await import("./install.js");
     process.exitCode = runDoctor(o);
   });
+
+// The detectors load the shell grammar (WebAssembly) asynchronously: every command that judges or loads rules waits
+// for it, so that nothing is judged before it is there. Loaded here, not at the top, so that --version and --help do
+// not pay for it, nor the commands that never judge (they talk to a running guardwire, or read a log or a file).
+const JUDGES_NOTHING = new Set(["approvals", "sessions", "console", "tail", "verify", "schema", "pins", "uninstall"]);
+program.hook("preAction", async (_program, command) => {
+  if (JUDGES_NOTHING.has(command.name())) return;
+  const { detectorsReady } = await import("../guardian/detectors/index.js");
+  await detectorsReady().catch((e: unknown) => {
+    throw new GuardwireError("RULES_INVALID", `the detectors could not be loaded (reinstall guardwire): ${(e as Error).message}`);
+  });
+});
 
 // Usage errors are one line, like every other error: what was wrong, and where to read more.
 for (const command of [program, ...program.commands]) {
   const help = command === program ? "guardwire --help" : `guardwire ${command.name()} --help`;
   command.configureOutput({ outputError: (text, write) => write(`guardwire: ${text.trim().replace(/^error: /, "")} (see ${help})\n`) });
 }
+
+// A closed pipe (`guardwire tail LOG | head -1`) ends a command quietly, with 0: the reader has what it wanted.
+// wrap and guardian speak a protocol on stdout and handle its end themselves.
+program.hook("preAction", (_program, command) => {
+  if (command.name() === "wrap" || command.name() === "guardian") return;
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code !== "EPIPE") throw e;
+    process.exit(0);
+  });
+});
 
 program.parseAsync(process.argv).catch((e: unknown) => {
   if (e instanceof CommanderError) {

@@ -33,11 +33,14 @@ export interface ServeOptions {
   version?: string;
   pins?: string;
   watch?: boolean;
+  /** `--listen HOST:PORT`: over the config's `listen:`. */
+  listen?: { host: string; port: number };
 }
 
 /** `guardwire serve --config <file>`: every route of the config behind one guardian and one decision log. */
 export async function runServe(o: ServeOptions): Promise<void> {
-  const { config, problems } = loadConfig(o.config, process.env);
+  const { config, problems, unreadable } = loadConfig(o.config, process.env, undefined, { listen: o.listen });
+  if (unreadable) throw new GuardwireError("CONFIG_INVALID", problems[0]?.message ?? `cannot read ${o.config}`);
   if (!config) {
     throw new GuardwireError("CONFIG_INVALID", `${o.config} is not a valid configuration:\n${problems.map((p) => "  " + formatFileProblem(p)).join("\n")}`);
   }
@@ -173,7 +176,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
       return [legacySseEndpoint({ connect, maxBodyBytes: config.maxFrameBytes, maxSessions, continuity: continuityOf(route) }), websocketEndpoint({ connect, maxFrameBytes: config.maxFrameBytes, maxSessions })];
     },
   });
-  const port = await listenOn(proxy.server, config.listen.port, config.listen.host, `choose another listen.port in ${o.config}`);
+  const port = await listenOn(proxy.server, config.listen.port, config.listen.host, o.listen ? "choose another --listen" : `choose another listen.port in ${o.config}`);
   if (registry) {
     const url = advertisedUrl(config.replica.advertise, config.listen.host, port);
     if (url) registry.announce(url);

@@ -1,8 +1,9 @@
 import { resolve } from "node:path";
 import type { Server } from "node:http";
-import { InvalidArgumentError } from "commander";
 import { DecisionLog, type DecisionLogOptions } from "../decision-log/writer.js";
 import { GuardwireError } from "../errors.js";
+
+export { wholeNumber } from "./options.js";
 
 /*
  * What a command opens before traffic arrives — its numeric options, its decision log, its listening socket — each
@@ -27,20 +28,6 @@ export function describeErrno(e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
   if (!code) return (e as Error).message;
   return ERRNO[code] ? `${ERRNO[code]} (${code})` : code;
-}
-
-/**
- * A commander parser for a whole number in [min, max], `what` naming it in the refusal ("a port", "bytes"): digits
- * only, so `-5`, `1.5`, `abc` and `10k` are refused rather than read as something else.
- */
-export function wholeNumber(what: string, min: number, max = Number.MAX_SAFE_INTEGER): (v: string) => number {
-  return (v) => {
-    const n = /^\d+$/.test(v.trim()) ? Number(v.trim()) : NaN;
-    if (!Number.isSafeInteger(n) || n < min || n > max) {
-      throw new InvalidArgumentError(`expected ${what}: a whole number ${max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`}`);
-    }
-    return n;
-  };
 }
 
 /**

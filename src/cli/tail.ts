@@ -1,6 +1,8 @@
 import { followFile, parseLine } from "../decision-log/reader.js";
-import { formatDecision, matchesFilter, type DecisionFilter } from "../decision-log/format.js";
+import { formatDecision } from "../decision-log/format.js";
+import { matchesFilter, type DecisionFilter } from "../observe/filter.js";
 import type { DecisionRecord } from "../decision-log/record.js";
+import { dirname, resolve } from "node:path";
 import { expandLogPaths } from "./log-files.js";
 
 export interface TailOptions extends DecisionFilter {
@@ -13,6 +15,8 @@ export interface TailOptions extends DecisionFilter {
   pollMs?: number;
   /** Only approvals still held: requested, with no decision yet in the log. */
   pending?: boolean;
+  /** No log was named: `file` is the default (./guardwire-decisions*.ndjson), and a missing one is said as such. */
+  defaulted?: boolean;
 }
 
 /**
@@ -54,7 +58,7 @@ export async function runTail(opts: TailOptions, out: NodeJS.WritableStream, err
         signal: opts.signal,
         onMissing: () => {
           missing = true;
-          err.write(opts.follow ? `guardwire: waiting for ${file} to appear…\n` : `guardwire: no decision log at ${file}\n`);
+          err.write(opts.follow ? `guardwire: waiting for ${file} to appear…\n` : opts.defaulted ? noDefaultLog(file) : `guardwire: no decision log at ${resolve(file)}\n`);
         },
         onCaughtUp: caughtUp,
         onLine: (line) => {
@@ -71,4 +75,12 @@ export async function runTail(opts: TailOptions, out: NodeJS.WritableStream, err
   );
   if (opts.pending && !opts.follow) for (const line of held.values()) show(line, parseLine(line) as DecisionRecord);
   return missing && !opts.follow ? 1 : 0;
+}
+
+/** Where `tail` looked when given no log, and how to name one. */
+function noDefaultLog(file: string): string {
+  return (
+    `guardwire: no decision log found: looked for guardwire-decisions*.ndjson in ${resolve(dirname(file))}; ` +
+    `name a log or a folder of logs: guardwire tail <file|folder> (install's servers log to ~/.guardwire/logs/)\n`
+  );
 }

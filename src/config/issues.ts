@@ -44,6 +44,13 @@ function schemaAt(schema: z.ZodType, path: Path): z.ZodType | undefined {
   return s;
 }
 
+/** `number` or `boolean` where the schema wants one at this key path (for `${ENV}` values); otherwise undefined. */
+export function scalarTypeAt(schema: z.ZodType, path: Path): "number" | "boolean" | undefined {
+  const s = schemaAt(schema, path);
+  const type = s && defOf(s).type;
+  return type === "number" || type === "int" ? "number" : type === "boolean" ? "boolean" : undefined;
+}
+
 /** The object forms a schema accepts: one for an object, several for a union of objects. */
 function forms(s: z.ZodType | undefined): string[][] {
   if (!s) return [];
@@ -68,11 +75,15 @@ function distance(a: string, b: string): number {
   return row[b.length] as number;
 }
 
+/** The known key a given one most likely meant: a near miss (a typo) or a known key it begins (a shortening). */
+function nearest(k: string, known: string[]): string | undefined {
+  const near = (k: string, n: string) => distance(k, n) <= Math.max(1, Math.floor(k.length / 3)) || (k.length >= 3 && n.startsWith(k));
+  return known.filter((n) => near(k.toLowerCase(), n.toLowerCase())).sort((a, b) => distance(k, a) - distance(k, b))[0];
+}
+
 function unknownKeys(keys: string[], all: string[][]): string {
   const known = [...new Set(all.flat())];
-  // A near miss (a typo) or a known key that the given one begins (a shortening).
-  const near = (k: string, n: string) => distance(k, n) <= Math.max(1, Math.floor(k.length / 3)) || (k.length >= 3 && n.startsWith(k));
-  const hints = keys.map((k) => known.filter((n) => near(k.toLowerCase(), n.toLowerCase())).sort((a, b) => distance(k, a) - distance(k, b))[0]);
+  const hints = keys.map((k) => nearest(k, known));
   const named = keys.map((k, i) => `"${k}"${hints[i] ? ` (did you mean "${hints[i]}"?)` : ""}`).join(", ");
   return `unknown key${keys.length === 1 ? "" : "s"} ${named}; expected ${expected(all)}`;
 }
@@ -103,4 +114,24 @@ export function explainIssue(issue: z.core.$ZodIssue, schema: z.ZodType, value: 
   const mixed = given.filter((k) => !(all[best.i] as string[]).includes(k));
   if (mixed.length > 0) return [{ path, message: `keys of different forms (${given.join(", ")}); expected ${expected(all)}` }];
   return branch.flatMap((inner) => explainIssue({ ...inner, path: [...path, ...inner.path] } as z.core.$ZodIssue, schema, value));
+}
+
+/**
+ * Every issue explained. A key missing only because it was misspelt (`decison:`) is reported once, as the typo: the
+ * "expected one of …" about the missing `decision` would only repeat it.
+ */
+export function explainIssues(issues: readonly z.core.$ZodIssue[], schema: z.ZodType, value: unknown): { path: Path; message: string }[] {
+  const meant = new Set<string>();
+  for (const issue of issues) {
+    if (issue.code !== "unrecognized_keys") continue;
+    const path = issue.path.filter((p): p is string | number => typeof p !== "symbol");
+    const known = [...new Set(forms(schemaAt(schema, path)).flat())];
+    for (const k of issue.keys) {
+      const hint = nearest(k, known);
+      if (hint !== undefined && valueAt(value, [...path, hint]) === undefined) meant.add(JSON.stringify([...path, hint]));
+    }
+  }
+  return issues
+    .filter((i) => i.code === "unrecognized_keys" || !meant.has(JSON.stringify(i.path.filter((p) => typeof p !== "symbol"))))
+    .flatMap((i) => explainIssue(i, schema, value));
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { PACK_NAME } from "../guardian/rules/load.js";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { explainIssue } from "./issues.js";
+import { explainIssues, scalarTypeAt } from "./issues.js";
 import { configSchema, type Config } from "./schema.js";
 import { formatPath, parseYaml, type FileProblem } from "./yaml.js";
 
@@ -10,24 +10,52 @@ import { formatPath, parseYaml, type FileProblem } from "./yaml.js";
  * problem at once with file, line, column and key path. Relative paths in it are made absolute against the config
  * file's folder. The config returned is frozen: read once, never changed.
  */
-export function loadConfig(file: string, env: Record<string, string | undefined>, read: (f: string) => string = (f) => readFileSync(f, "utf8")): { config?: Readonly<Config>; problems: FileProblem[] } {
+export function loadConfig(
+  file: string,
+  env: Record<string, string | undefined>,
+  read: (f: string) => string = (f) => readFileSync(f, "utf8"),
+  overrides: ConfigOverrides = {},
+): { config?: Readonly<Config>; problems: FileProblem[]; unreadable?: boolean } {
   let text: string;
   try {
     text = read(file);
   } catch (e) {
-    return { problems: [{ file, line: 0, column: 0, path: "", message: `cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` }] };
+    return { problems: [{ file, line: 0, column: 0, path: "", message: `cannot read ${file}: ${unreadable(e)}` }], unreadable: true };
   }
-  const yaml = parseYaml(file, text, env);
+  const yaml = parseYaml(file, text, env, (path) => scalarTypeAt(configSchema, path));
   const problems = [...yaml.problems];
   if (yaml.value === undefined && problems.length > 0) return { problems };
-  const result = configSchema.safeParse(yaml.value ?? {});
+  const result = configSchema.safeParse(withOverrides(yaml.value ?? {}, overrides));
   if (!result.success) {
-    for (const issue of result.error.issues) {
-      for (const { path, message } of explainIssue(issue, configSchema, yaml.value)) problems.push({ file, ...yaml.locate(path), path: formatPath(path), message });
+    // A value already reported (an environment variable that is not a number) is not reported again by the schema.
+    const reported = new Set(problems.map((p) => `${p.line}:${p.column}`));
+    for (const { path, message } of explainIssues(result.error.issues, configSchema, yaml.value)) {
+      const at = yaml.locate(path);
+      if (!reported.has(`${at.line}:${at.column}`)) problems.push({ file, ...at, path: formatPath(path), message });
     }
   }
   if (problems.length > 0 || !result.success) return { problems: problems.sort((a, b) => a.line - b.line || a.column - b.column) };
   return { config: deepFreeze(resolvePaths(result.data, dirname(resolve(file)))), problems: [] };
+}
+
+/** What the command line sets over the file: `serve --listen HOST:PORT` (so replicas on one host share a config). */
+export interface ConfigOverrides {
+  listen?: { host: string; port: number };
+}
+
+/** The overrides over the file's values, before validation: a refusal (a public host without keys) still applies. */
+function withOverrides(value: unknown, o: ConfigOverrides): unknown {
+  if (!o.listen || value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  const listen = (value as { listen?: unknown }).listen;
+  return { ...value, listen: { ...(listen && typeof listen === "object" ? listen : {}), ...o.listen } };
+}
+
+const ERRNO: Record<string, string> = { ENOENT: "no such file", EACCES: "permission denied", EISDIR: "it is a directory", ENOTDIR: "a parent is not a directory" };
+
+/** `no such file`: why a config cannot be read, in words. */
+function unreadable(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  return code ? (ERRNO[code] ?? code) : (e as Error).message;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { LineCounter, isNode, isScalar, parseDocument, visit, type Document } from "yaml";
+import { LineCounter, isNode, isPair, isScalar, isSeq, parseDocument, visit, type Document } from "yaml";
 
 /** A problem in a YAML (or JSON) file, located for a human. */
 export interface FileProblem {
@@ -16,28 +16,49 @@ export interface ParsedYaml {
   locate(path: (string | number)[]): { line: number; column: number };
 }
 
+/** The type a key path's value must have, where it is not a string: `${ENV}` there becomes that type. */
+export type TypeAt = (path: (string | number)[]) => "number" | "boolean" | undefined;
+
 /**
  * Parses YAML keeping positions, so every later validation error can name file, line, column and key path.
- * With `env`, `${NAME}` in string values is replaced from it (for secrets); an unset variable is a problem.
+ * With `env`, `${NAME}` in string values is replaced from it (for secrets); an unset variable is a problem. A value
+ * that is only `${NAME}` where `typeAt` says a number or a boolean is read as one (`port: ${GW_PORT}`).
+ * A syntax error is reported once, where it starts: the parser's follow-on errors only repeat it.
  */
-export function parseYaml(file: string, text: string, env?: Record<string, string | undefined>): ParsedYaml {
+export function parseYaml(file: string, text: string, env?: Record<string, string | undefined>, typeAt?: TypeAt): ParsedYaml {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const locate = locator(doc, lineCounter);
-  const problems: FileProblem[] = doc.errors.map((err) => {
-    const pos = lineCounter.linePos(err.pos[0]);
-    return { file, line: pos.line, column: pos.col, path: "", message: err.message.split("\n")[0] ?? "YAML error" };
-  });
-  if (problems.length > 0) return { value: undefined, problems, locate };
+  const first = doc.errors[0];
+  if (first) {
+    const pos = lineCounter.linePos(first.pos[0]);
+    // `{ port: ${GW_PORT} }`: in a flow map or list, `{` opens a map, so a variable there must be quoted.
+    const near = text.slice(Math.max(0, first.pos[0] - 2), first.pos[0] + 2);
+    const hint = env && near.includes("${") ? ' (inside { } or [ ], quote a variable: "${NAME}")' : "";
+    return { value: undefined, problems: [{ file, line: pos.line, column: pos.col, path: "", message: (first.message.split("\n")[0] ?? "YAML error") + hint }], locate };
+  }
+  const problems: FileProblem[] = [];
   if (env) {
     visit(doc, {
-      Scalar(_key, node) {
+      Scalar(_key, node, ancestors) {
         if (!isScalar(node) || typeof node.value !== "string" || !node.value.includes("${")) return;
+        const at = () => lineCounter.linePos(node.range?.[0] ?? 0);
+        const whole = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(node.value);
+        const path = whole && typeAt ? keyPath(ancestors, node) : null;
+        const type = path ? typeAt?.(path) : undefined;
+        if (whole && type) {
+          const name = whole[1] as string;
+          const v = env[name];
+          const typed = v === undefined ? undefined : type === "number" ? asNumber(v) : asBoolean(v);
+          if (v === undefined) problems.push({ file, ...lc(at()), path: "", message: `environment variable ${name} is not set (used as ${whole[0]})` });
+          else if (typed === undefined) problems.push({ file, ...lc(at()), path: "", message: `environment variable ${name} is ${JSON.stringify(v)}, not ${type === "number" ? "a number" : "true or false"} (used as ${whole[0]})` });
+          else node.value = typed;
+          return;
+        }
         node.value = node.value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, name: string) => {
           const v = env[name];
           if (v === undefined) {
-            const pos = lineCounter.linePos(node.range?.[0] ?? 0);
-            problems.push({ file, line: pos.line, column: pos.col, path: "", message: `environment variable ${name} is not set (used as ${whole})` });
+            problems.push({ file, ...lc(at()), path: "", message: `environment variable ${name} is not set (used as ${whole})` });
             return whole;
           }
           return v;
@@ -46,6 +67,32 @@ export function parseYaml(file: string, text: string, env?: Record<string, strin
     });
   }
   return { value: doc.toJS({ maxAliasCount: 100 }), problems, locate };
+}
+
+const lc = (pos: { line: number; col: number }) => ({ line: pos.line, column: pos.col });
+
+function asNumber(v: string): number | undefined {
+  return /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : undefined;
+}
+
+function asBoolean(v: string): boolean | undefined {
+  const t = v.trim().toLowerCase();
+  return t === "true" ? true : t === "false" ? false : undefined;
+}
+
+/** The key path of a value node from its ancestors (a map's key itself has none: null). */
+function keyPath(ancestors: readonly unknown[], node: unknown): (string | number)[] | null {
+  const chain = [...ancestors, node];
+  const path: (string | number)[] = [];
+  for (let i = 0; i < chain.length - 1; i++) {
+    const a = chain[i];
+    const child = chain[i + 1];
+    if (isPair(a)) {
+      if (child === a.key) return null;
+      path.push(isScalar(a.key) ? String(a.key.value) : String(a.key));
+    } else if (isSeq(a)) path.push(a.items.indexOf(child as never));
+  }
+  return path;
 }
 
 function locator(doc: Document, lc: LineCounter) {
@@ -67,5 +114,7 @@ export function formatPath(path: (string | number)[]): string {
 }
 
 export function formatFileProblem(p: FileProblem): string {
+  // Line 0: about the file (or folder) as a whole, so no position.
+  if (p.line === 0) return `${p.file}: ${p.message}`;
   return `${p.file}:${p.line}:${p.column}: ${p.path ? p.path + ": " : ""}${p.message}`;
 }

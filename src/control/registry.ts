@@ -6,6 +6,7 @@ import { idKey, type JsonObject } from "../protocol/json-rpc.js";
 import { clientInfoOf } from "../protocol/mcp.js";
 import { progressHeartbeats } from "../proxy/hold.js";
 import type { Frame, GateRefusal, GateResult, Peer, SessionGate } from "../proxy/session.js";
+import type { Downstream } from "../transports/types.js";
 
 export type SuspendMode = "hold" | "refuse";
 export type PeerInfo = { name: string; version: string };
@@ -29,6 +30,11 @@ export interface SessionInfo {
   held: number;
   state: "active" | "suspended";
   suspend?: { mode: SuspendMode; reason?: string; since: string };
+  /**
+   * The agent's transport has nothing open (Streamable HTTP: no stream, no request in flight): since when, and when
+   * the session ends unless the agent comes back (`sessionIdleSeconds`). Absent while it is connected.
+   */
+  idle?: { since: string; ends: string };
 }
 
 /** What the creator of a guarded session (link.ts, the stdio launcher) hands the registry. */
@@ -38,8 +44,8 @@ export interface SessionLink {
   transport: string;
   protocol: "mcp" | "a2a";
   agent: string | null;
-  /** Where heartbeats of held requests go (the agent's side). */
-  downstream: Peer;
+  /** Where heartbeats of held requests go (the agent's side); whether it is idle. */
+  downstream: Peer & Pick<Downstream, "idle">;
   /** The id names a caller whose exchanges come and go (A2A, stateless MCP): a suspension outlasts them. */
   shared?: boolean;
   /** Answers what is pending and closes both ends; called once, by kill. */
@@ -334,6 +340,12 @@ export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updat
       state: live.suspend ? "suspended" : "active",
     };
     if (live.suspend) info.suspend = { mode: live.suspend.mode, ...(live.suspend.reason ? { reason: live.suspend.reason } : {}), since: new Date(live.suspend.since).toISOString() };
+    const idle = [...live.links].map((l) => l.downstream.idle?.() ?? null);
+    if (idle.length > 0 && idle.every((i) => i !== null)) {
+      const since = Math.max(...idle.map((i) => (i as { since: number }).since));
+      const ends = Math.min(...idle.map((i) => (i as { ends: number }).ends));
+      info.idle = { since: new Date(since).toISOString(), ends: new Date(ends).toISOString() };
+    }
     return info;
   }
 }

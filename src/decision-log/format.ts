@@ -1,4 +1,3 @@
-import { globRegExp } from "../protocol/glob.js";
 import type { ApprovalStep, DecisionRecord } from "./record.js";
 
 const C = { reset: "\x1b[0m", dim: "\x1b[2m", red: "\x1b[31m", green: "\x1b[32m", yellow: "\x1b[33m", magenta: "\x1b[35m", bold: "\x1b[1m" };
@@ -39,28 +38,3 @@ function approvalText(a: ApprovalStep): string {
   return `approval ${a.id} ${a.step}`;
 }
 
-export interface DecisionFilter {
-  decision?: string[];
-  method?: string[];
-  tool?: string[];
-  session?: string[];
-  /** A2A: only the exchanges about this task or context. */
-  task?: string[];
-}
-
-export function matchesFilter(r: DecisionRecord, f: DecisionFilter): boolean {
-  const ok = (patterns: string[] | undefined, value: string | null | undefined) =>
-    !patterns || patterns.length === 0 || (value !== null && value !== undefined && patterns.some((p) => globToRegExp(p).test(value)));
-  const task = !f.task || f.task.length === 0 || ok(f.task, r.task) || ok(f.task, r.context);
-  return ok(f.decision, r.decision) && ok(f.method, r.method) && ok(f.tool, r.tool) && ok(f.session, r.session) && task;
-}
-
-const cache = new Map<string, RegExp>();
-function globToRegExp(glob: string): RegExp {
-  let re = cache.get(glob);
-  if (!re) {
-    re = globRegExp(glob);
-    cache.set(glob, re);
-  }
-  return re;
-}

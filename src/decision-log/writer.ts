@@ -1,4 +1,5 @@
 import { hash } from "node:crypto";
+import { syncDirSync } from "../fs-atomic.js";
 import { closeSync, existsSync, fdatasync, fstatSync, fsyncSync, openSync, readSync, renameSync, statSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { canonicalize } from "../protocol/canonical.js";
@@ -296,7 +297,11 @@ export class DecisionLog {
       // opening says why more plainly (ENOTDIR, EACCES)
     }
     try {
+      const created = !existsSync(this.opts.dest);
       this.fd = openSync(this.opts.dest, "a");
+      // A new file's name is made durable once, so that a crash never leaves a head (written after an fsync of the
+      // log) beside no log at all.
+      if (created) syncNewName(dirname(this.opts.dest));
       return true;
     } catch (e) {
       this.fail(e as NodeJS.ErrnoException);
@@ -304,7 +309,7 @@ export class DecisionLog {
     }
   }
 
-  /** After a synchronous flush and fsync (exit, rotation): whoever waits is told, written or not. */
+    /** After a synchronous flush and fsync (exit, rotation): whoever waits is told, written or not. */
   private settleWaiters(): void {
     const all = [...this.unsynced, ...this.waiters];
     this.unsynced = [];
@@ -677,5 +682,14 @@ function readRecord(line: string): DecisionRecord | undefined {
     return r !== null && typeof r === "object" && typeof r.hash === "string" && typeof r.seq === "number" ? r : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** Best effort: a directory this process may write in but not open (no read permission) keeps the log working. */
+function syncNewName(dir: string): void {
+  try {
+    syncDirSync(dir);
+  } catch {
+    // the name becomes durable at the filesystem's next commit
   }
 }

@@ -2,6 +2,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { posix, win32 } from "node:path";
 import { parseJsonc, valueAt } from "./jsonc-edit.js";
 import { parseToml } from "./toml-edit.js";
+import { CLIENTS, type ClientName } from "./client-names.js";
+
+export { CLIENTS, type ClientName };
 
 export { ConfigSyntaxError } from "./config-error.js";
 
@@ -9,9 +12,6 @@ export { ConfigSyntaxError } from "./config-error.js";
  * Where each MCP client keeps its servers, per OS, and how to read them. `install`, `uninstall`, `doctor` and `scan`
  * all start from findClientConfigs(); nothing here writes. docs/install.md has the table of locations.
  */
-
-export const CLIENTS = ["claude-desktop", "claude-code", "cursor", "vscode", "windsurf", "gemini", "codex"] as const;
-export type ClientName = (typeof CLIENTS)[number];
 
 export interface Where {
   home: string;

@@ -12,8 +12,10 @@ import { defaultWrapLog, routeName, unwrap, wrapFlags } from "./wrap-entry.js";
 export interface Finding {
   ok: boolean;
   what: string;
-  /** For a problem: what to do about it. */
+  /** For a problem: what to do about it. For a note: how to go further. */
   fix?: string;
+  /** Worth knowing, but nothing guardwire set up is broken: a remote server install cannot wrap (ok stays true). */
+  note?: boolean;
 }
 
 export interface DoctorInput extends Where {
@@ -47,7 +49,13 @@ export function doctor(o: DoctorInput): Finding[] {
         findings.push({ ok: true, what: `${where}: "${s.name}" is guarded` });
         guarded.push([s.command as string, ...(s.args ?? [])]);
       } else if (s.kind === "stdio") findings.push({ ok: false, what: `${where}: "${s.name}" is NOT guarded`, fix: `guardwire install --client ${config.client}` });
-      else if (s.kind === "remote") findings.push({ ok: false, what: `${where}: remote server "${s.name}" (${s.url}) is NOT guarded`, fix: "add it as a route of `guardwire serve` and point the client at the route (docs/serve.md)" });
+      else if (s.kind === "remote")
+        findings.push({
+          ok: true,
+          note: true,
+          what: `${where}: remote server "${s.name}" (${s.url}) is NOT guarded: install cannot wrap a server it does not start`,
+          fix: "to guard it, add it as a route of `guardwire serve` and point the client at the route (docs/serve.md)",
+        });
     }
   }
   findings.push(...guardedFindings(guarded, o), pinsFinding(o.pins));

@@ -138,6 +138,11 @@ export interface Downstream extends Peer {
   refused?(requests: string[], http: HttpRefusal): void;
   /** The upstream is gone: end the downstream session (its pending requests were already answered). */
   upstreamGone(reason: string): void;
+  /**
+   * A transport whose agent can go away without a word (Streamable HTTP: no stream open, no request in flight): since
+   * when it has been so, and when the session ends if the agent does not come back; null while it is connected.
+   */
+  idle?(): { since: number; ends: number } | null;
 }
 
 /** Who is on the agent side of a new session. */

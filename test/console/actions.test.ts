@@ -31,6 +31,49 @@ describe("console: approvals, playground, rules in Chromium", () => {
     await page.close();
   });
 
+  it("the tab counts what waits; an opted-in browser notification tells of a new one; the card shows its redacted arguments", async () => {
+    const context = await s.browser.newContext();
+    await context.grantPermissions(["notifications"], { origin: s.served.admin.url });
+    // The page's own Notification, recorded as it is made (the notification itself is the OS's, out of the page's reach).
+    await context.addInitScript(`{
+      const Real = window.Notification;
+      window.__notes = [];
+      window.Notification = class extends Real {
+        constructor(title, options) { super(title, options); window.__notes.push({ title, body: options && options.body }); }
+      };
+    }`);
+    const page = await openConsole(context, s.served.admin, "approvals");
+    const badge = page.locator("#tab-approvals .count");
+    expect(await badge.isHidden()).toBe(true);
+    await page.check("#approvals-notify");
+    expect(await page.evaluate(`localStorage.getItem("guardwire.notify")`)).toBe("1");
+    await page.click("#tab-overview");
+    const call = s.client.callTool({ name: "echo", arguments: { message: "needs-approval with key sk-live0123456789abcdefghijkl" } });
+    await badge.getByText("1", { exact: true }).waitFor({ timeout: 10_000 });
+    expect(await page.title()).toBe("(1) guardwire console");
+    await expect.poll(() => page.evaluate("window.__notes")).toEqual([{ title: "guardwire: approval needed (echo)", body: "Allow echo of needs-approval with key sk-live0123456789abcdefghijkl?" }]);
+
+    await page.click("#tab-approvals");
+    const card = page.locator(".card", { hasText: "needs-approval with key" });
+    const args = card.locator("pre.arguments");
+    await args.waitFor();
+    // The arguments as the log's preview redacts them: a credential-shaped value is masked.
+    expect(JSON.parse((await args.textContent()) as string)).toEqual({ message: "needs-approval with key [redacted]" });
+    await card.getByRole("button", { name: "Deny" }).click();
+    await call;
+    await badge.waitFor({ state: "hidden" });
+    expect(await page.title()).toBe("guardwire console");
+    // A second one while the list is in view: no notification (the person is looking at it).
+    const again = s.client.callTool({ name: "echo", arguments: { message: "needs-approval while watching" } });
+    const second = page.locator(".card", { hasText: "while watching" });
+    await second.waitFor({ timeout: 10_000 });
+    expect(await page.evaluate("window.__notes.length")).toBe(1);
+    await second.getByRole("button", { name: "Deny" }).click();
+    await again;
+    expect(pageProblems(page)).toEqual([]);
+    await context.close();
+  });
+
   it("a held call denied by a click gets the deny, with the reason", async () => {
     const page = await openConsole(s.browser, s.served.admin, "approvals");
     const call = s.client.callTool({ name: "echo", arguments: { message: "needs-approval, to be refused" } });

@@ -2,19 +2,20 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll } from "vitest";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ROOT, tempDir } from "../helpers.js";
+import { chromiumPath } from "../../scripts/test-setup.mjs";
 import { startServeCli, stopChild } from "../support/servers.js";
 
-/** Debian's chromium package (.ci/run installs it). */
-export const CHROMIUM = "/usr/bin/chromium";
+/** Debian's chromium package (`npm test` installs it: scripts/test-setup.mjs, which looks at the same path). */
+export const CHROMIUM: string = chromiumPath();
 export const CONSOLE_RULES = join(ROOT, "test", "fixtures", "rules", "console.yaml");
 
 /** Chromium, headless. Without the binary this fails — the console must not go untested by accident. */
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`the console tests need Chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run does)`);
+  if (!existsSync(CHROMIUM)) throw new Error(`the console tests need Chromium at ${CHROMIUM}: apt-get install -y chromium (npm test does, as root on Debian)`);
   // Playwright gives the browser a temporary profile of its own (a fresh user-data-dir, removed on close).
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--headless=new", "--no-sandbox"] });
 }
@@ -85,8 +86,11 @@ export function consoleSuite(opts: { rules?: string; extra?: string[] } = {}): C
   return suite;
 }
 
-/** Opens the console as a person would, with the link `guardwire console` prints, and waits for the live stream. */
-export async function openConsole(browser: Browser, admin: { url: string; token: string }, view = "overview"): Promise<Page> {
+/**
+ * Opens the console as a person would, with the link `guardwire console` prints, and waits for the live stream. A
+ * context: its viewport and permissions (a browser: a fresh page at the default size).
+ */
+export async function openConsole(browser: Browser | BrowserContext, admin: { url: string; token: string }, view = "overview"): Promise<Page> {
   const page = await browser.newPage();
   const problems: string[] = [];
   page.on("pageerror", (e) => problems.push(e.message));

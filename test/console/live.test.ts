@@ -8,6 +8,7 @@ import { waitForAdminFile } from "./wait.js";
 import { CONSOLE_RULES, consoleSuite, launchChromium, openConsole, pageProblems } from "./browser.js";
 
 const rows = (page: Page) => page.locator("#live-table tbody tr");
+const col = (name: string) => `td[data-label="${name}"]`;
 
 describe("console: live decisions in Chromium (serve)", () => {
   const s = consoleSuite({ extra: ["logPreview: true"] });
@@ -18,7 +19,7 @@ describe("console: live decisions in Chromium (serve)", () => {
     expect(r.isError).toBe(true);
     const row = rows(page).filter({ hasText: "deny-forbidden-echo" });
     await row.first().waitFor({ timeout: 5000 });
-    expect(await row.first().locator("td").nth(1).textContent()).toContain("deny");
+    expect(await row.first().locator(col("decision")).textContent()).toContain("deny");
     await row.first().click();
     const details = page.locator("#details");
     await details.waitFor();
@@ -41,16 +42,16 @@ describe("console: live decisions in Chromium (serve)", () => {
     const shown = async () => (await rows(page).allTextContents()).length;
 
     await page.selectOption("select[name=filter-decision]", "deny");
-    await expect.poll(async () => (await rows(page).locator("td:nth-child(2)").allTextContents()).every((t) => t.includes("deny"))).toBe(true);
+    await expect.poll(async () => (await rows(page).locator(col("decision")).allTextContents()).every((t) => t.includes("deny"))).toBe(true);
     expect(await shown()).toBeGreaterThan(0);
     await page.selectOption("select[name=filter-decision]", "");
 
     await page.fill("input[name=filter-tool]", "get-*");
-    await expect.poll(async () => new Set(await rows(page).locator("td:nth-child(7)").allTextContents())).toEqual(new Set(["get-sum"]));
+    await expect.poll(async () => new Set(await rows(page).locator(col("tool")).allTextContents())).toEqual(new Set(["get-sum"]));
     await page.fill("input[name=filter-tool]", "");
 
     await page.fill("input[name=filter-rule]", "deny-forbidden-echo");
-    await expect.poll(async () => (await rows(page).locator("td:nth-child(8)").allTextContents()).every((t) => t === "deny-forbidden-echo")).toBe(true);
+    await expect.poll(async () => (await rows(page).locator(col("rule")).allTextContents()).every((t) => t === "deny-forbidden-echo")).toBe(true);
     expect(await shown()).toBeGreaterThan(0);
     await page.fill("input[name=filter-rule]", "");
 
@@ -60,7 +61,7 @@ describe("console: live decisions in Chromium (serve)", () => {
     await expect.poll(shown).toBeGreaterThan(0);
 
     await page.selectOption("select[name=filter-direction]", "inbound");
-    await expect.poll(async () => (await rows(page).locator("td:nth-child(3)").allTextContents()).every((t) => t === "←")).toBe(true);
+    await expect.poll(async () => (await rows(page).locator(col("dir")).allTextContents()).every((t) => t === "←")).toBe(true);
     await page.selectOption("select[name=filter-direction]", "");
     await page.fill("input[name=filter-route]", "");
 
@@ -92,7 +93,7 @@ describe("console: live decisions in Chromium (serve)", () => {
     const row = rows(page).filter({ hasText: "deny-markup" }).first();
     await row.waitFor();
     expect(await row.locator("td.message").textContent()).toBe('<img src=x onerror="window.__xss=1"> <b>bold</b>');
-    expect(await row.locator("td:nth-child(7)").textContent()).toBe(markup);
+    expect(await row.locator(col("tool")).textContent()).toBe(markup);
     await row.click();
     await page.locator("#details pre.preview").waitFor();
     // (A string: this runs in the page, not in Node.)
@@ -120,8 +121,8 @@ describe("console: wrap --admin serves it too", () => {
       await client.callTool({ name: "echo", arguments: { message: "a secret through wrap" } });
       const row = rows(page).filter({ hasText: "hide-secret-word" }).first();
       await row.waitFor({ timeout: 5000 });
-      expect(await row.locator("td:nth-child(2)").textContent()).toContain("modify");
-      expect(await row.locator("td:nth-child(4)").textContent()).toBe("server-everything");
+      expect(await row.locator(col("decision")).textContent()).toContain("modify");
+      expect(await row.locator(col("route")).textContent()).toBe("server-everything");
     } finally {
       await client.close();
       await browser.close();

@@ -56,6 +56,38 @@ describe("console: overview, the link, and the page's security", () => {
     await page.close();
   });
 
+  it("the charts are as wide as their card at any window width; the rules chart uses none of the decisions' colours", async () => {
+    await s.client.callTool({ name: "echo", arguments: { message: "forbidden" } });
+    await s.client.callTool({ name: "echo", arguments: { message: "a secret" } });
+    const decisionColours = ["#59a14f", "#4e79a7", "#edc948", "#e15759"];
+    for (const width of [1400, 700, 360]) {
+      const context = await s.browser.newContext({ viewport: { width, height: 800 } });
+      const page = await openConsole(context, s.served.admin, "overview");
+      const charts = page.locator("#overview-charts figure");
+      await expect.poll(() => charts.count(), { timeout: 10_000 }).toBe(2);
+      for (let i = 0; i < 2; i++) {
+        // The axis spans the whole drawing: it is as wide as the card inside its padding.
+        const inner = await page.evaluate(`(() => { const f = document.querySelectorAll("#overview-charts figure")[${i}]; const c = getComputedStyle(f); return f.clientWidth - parseFloat(c.paddingLeft) - parseFloat(c.paddingRight); })()`);
+        const axis = (await charts.nth(i).locator("line.axis").boundingBox())?.width ?? 0;
+        expect(Math.abs(axis - (inner as number)), `chart ${i} at ${width} px`).toBeLessThanOrEqual(3);
+      }
+      const fills = await charts.nth(1).locator("rect").evaluateAll((rs) => rs.map((r) => r.getAttribute("fill")));
+      expect(fills.length).toBeGreaterThan(0);
+      expect(fills.filter((f) => decisionColours.includes(f ?? ""))).toEqual([]);
+      const swatches = (await page.evaluate(`[...document.querySelectorAll("#overview-charts figure")[1].querySelectorAll(".swatch")].map((e) => getComputedStyle(e).backgroundColor)`)) as string[];
+      expect(swatches.length).toBeGreaterThan(0);
+      expect(swatches.filter((c) => ["rgb(89, 161, 79)", "rgb(78, 121, 167)", "rgb(237, 201, 72)", "rgb(225, 87, 89)"].includes(c))).toEqual([]);
+      expect(pageProblems(page)).toEqual([]);
+      await context.close();
+    }
+    // A window resized redraws them for the new width.
+    const page = await openConsole(s.browser, s.served.admin, "overview");
+    await page.locator("#overview-charts figure").first().waitFor();
+    await page.setViewportSize({ width: 900, height: 700 });
+    await expect.poll(async () => (await page.locator("#overview-charts line.axis").first().boundingBox())?.width ?? 0).toBeLessThan(900);
+    await page.close();
+  });
+
   it("serves the page under a strict CSP, and refuses cross-origin and non-JSON browser requests", async () => {
     const { url, token } = s.served.admin;
     const page = await fetch(`${url}/console/`);

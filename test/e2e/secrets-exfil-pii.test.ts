@@ -55,10 +55,11 @@ describe("secrets, exfiltration URLs and bulk PII through guardwire wrap (defaul
     }
   });
 
-  it("secrets in a file come back cut at their exact spans; the .env blob resource is replaced", async () => {
+  it("secrets in a file come back cut at their exact spans, in a blob resource too; reading a .env resource is refused", async () => {
     const r = text(await w.client.callTool({ name: "read_file", arguments: { path: "deploy-notes.txt" } }));
     expect(r).toBe("STRIPE_SECRET_KEY=[REDACTED:secrets.stripe_key]\nREDIS_URL=redis://:[REDACTED:secrets.connection_string]@cache:6379/0\n");
-    const res = await w.client.readResource({ uri: "file:///app/.env" });
+    await expect(w.client.readResource({ uri: "file:///app/.env" })).rejects.toThrow(/-32050/);
+    const res = await w.client.readResource({ uri: "file:///app/deploy/runtime.bin" });
     const blob = (res.contents[0] as { blob: string }).blob;
     // Still base64 (the SDK client checks it), now of the marker.
     expect(Buffer.from(blob, "base64").toString("utf8")).toMatch(/^\[REDACTED:secrets\.(?:stripe_key|connection_string)\]$/);

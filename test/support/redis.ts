@@ -9,7 +9,7 @@ export function requireBinary(name: string, aptPackage: string): string {
   const found = spawnSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" });
   const path = found.stdout.trim();
   if (found.status !== 0 || path === "") {
-    throw new Error(`${name} is not installed: this test needs the real ${name} from Debian's packages (apt-get install -y ${aptPackage}); .ci/run installs it`);
+    throw new Error(`${name} is not installed: this test needs the real ${name} from Debian's packages (apt-get install -y ${aptPackage}); npm test installs it as root on Debian`);
   }
   return path;
 }

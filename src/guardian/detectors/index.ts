@@ -9,8 +9,18 @@ import { detectPiiBulk } from "./pii-bulk.js";
 import { detectCallToChangedTool, detectToolChanges, pinsFor, type NewPin, type PinScope, type PinStore } from "./pins.js";
 import { normalize, type NormalText } from "./normalize.js";
 import { collectStrings, joinStrings, type Detection, type StringSite } from "./scan.js";
+import { shellReady } from "./shell.js";
 
 export type { Detection } from "./scan.js";
+
+/**
+ * Resolves once every detector is loaded (the shell grammar is WebAssembly, loaded asynchronously); rejects if one
+ * cannot be. Commands await it before they judge; a library caller should too (until then, command lines are read by
+ * the shell tokenizer alone).
+ */
+export function detectorsReady(): Promise<void> {
+  return shellReady;
+}
 
 export const DETECTOR_NAMES = [
   "secrets",

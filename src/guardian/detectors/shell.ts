@@ -5,18 +5,28 @@ import { Language, Parser, type Tree } from "web-tree-sitter";
 /*
  * Shell command lines as the command detector reads them: statements, pipelines, commands with their words and
  * redirections, and the scripts that run inside words (`$(…)`, backticks, `<(…)`, `>(…)`). The grammar is
- * tree-sitter-bash (docs/dependencies.md says why), run by web-tree-sitter's WebAssembly build: loaded once, when
- * this module is imported, then every parse is synchronous. A line the parser cannot take (too long, over its
+ * tree-sitter-bash (docs/dependencies.md says why), run by web-tree-sitter's WebAssembly build: its loading starts
+ * when this module is imported and ends a few tens of milliseconds later (`shellReady`, which every command awaits
+ * before it judges anything); every parse after that is synchronous. Until then (a library caller judging at once),
+ * lines are read by the tokenizer. There is no top-level await, so the package can still be `require()`d. A line the parser cannot take (too long, over its
  * operation budget) is read by a bounded tokenizer into the same shape instead; nothing here throws on any input.
  */
 
 const require = createRequire(import.meta.url);
 /** The runtime's WebAssembly (the project's type libraries do not declare it). */
 const { Module } = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => Parameters<typeof Language.loadSync>[0] } }).WebAssembly;
-await Parser.init();
-const BASH = Language.loadSync(new Module(readFileSync(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"))));
-const parser = new Parser();
-parser.setLanguage(BASH);
+let parser: Parser | undefined;
+/**
+ * Resolves once the grammar is loaded; rejects if it cannot be (a broken install), which every command reports before
+ * it starts. A library caller that does not wait has its lines read by the tokenizer until then.
+ */
+export const shellReady: Promise<void> = Parser.init().then(() => {
+  const p = new Parser();
+  p.setLanguage(Language.loadSync(new Module(readFileSync(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm")))));
+  parser = p;
+  parsed.clear(); // lines the tokenizer read meanwhile are read again by the grammar
+});
+shellReady.catch(() => undefined); // handled by whoever awaits it; never an unhandled rejection
 
 /** A word of a command: its text as the shell would pass it (quotes removed, escapes undone), and where it is. */
 export interface Word {
@@ -88,7 +98,7 @@ export function parseShell(text: string): Script & { errors: boolean } {
 const parsed = new Map<string, Script & { errors: boolean }>();
 
 function parseOnce(text: string): Script & { errors: boolean } {
-  if (text.length <= MAX_PARSED) {
+  if (parser && text.length <= MAX_PARSED) {
     try {
       let reports = 0;
       const tree = parser.parse((i) => (i < text.length ? text.slice(i, i + 1024) : ""), null, { progressCallback: () => ++reports > MAX_PROGRESS_REPORTS });

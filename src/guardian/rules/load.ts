@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { explainIssues } from "../../config/issues.js";
 import { formatFileProblem, formatPath, parseYaml, type FileProblem } from "../../config/yaml.js";
 import { compileRuleSet, type CompiledRuleSet, type RuleLayer } from "./compile.js";
 import { ruleFileSchema, ruleSchema, type Rule } from "./schema.js";
@@ -84,10 +85,8 @@ function parseFile(file: string, text: string, problems: RuleProblem[]): ParsedF
     const ext = d.extends === undefined ? [] : [d.extends].flat();
     return { file, name: d.name, extends: ext, disable: d.disable ?? [], mode: d.mode, default: d.default, rules: d.rules, locate: yaml.locate };
   }
-  for (const issue of result.error.issues) {
-    const path = issue.path.filter((p): p is string | number => typeof p !== "symbol");
-    problems.push({ file, ...yaml.locate(path), path: formatPath(path), message: issue.message });
-  }
+  // A typo in a key is named with the nearest known key, as in the serve config (`decison` → did you mean `decision`?).
+  for (const { path, message } of explainIssues(result.error.issues, ruleFileSchema, raw)) problems.push({ file, ...yaml.locate(path), path: formatPath(path), message });
   const rawRules = (raw as { rules?: unknown } | null)?.rules;
   if (!Array.isArray(rawRules)) return null;
   const rules: Rule[] = [];

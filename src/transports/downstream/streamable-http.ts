@@ -111,6 +111,11 @@ export class StreamableHttpEndpoint {
   private readonly timer: NodeJS.Timeout;
 
   private readonly unwatch: () => void;
+  /**
+   * Why sessions ended here without the agent's DELETE (killed by an operator, the server gone), by the id the agent
+   * holds: its next request learns why in the 404. Bounded: the newest GONE_KEPT, for at most GONE_MS.
+   */
+  private readonly endedWhy = new Map<string, { reason: string; at: number }>();
 
   constructor(private readonly opts: StreamableHttpOptions) {
     this.timer = setInterval(() => this.sweep(), Math.min(20_000, Math.max(1000, opts.idleMs / 2)));
@@ -153,7 +158,8 @@ export class StreamableHttpEndpoint {
     const agent = caller.agent?.id ?? null;
     const found = this.sessions.get(sid) ?? (await this.restore(sid, caller));
     if (!(found instanceof HttpSession) || found.agentId !== agent) {
-      const refusal = found instanceof HttpSession ? null : found;
+      const why = found instanceof HttpSession ? undefined : this.endedWhy.get(sid);
+      const refusal = found instanceof HttpSession ? null : why && Date.now() - why.at < GONE_MS ? { status: 404 as const, message: `Session not found: ${why.reason}` } : found;
       httpError(res, refusal?.status ?? 404, refusal?.code ?? ErrorCode.SessionNotFound, refusal?.message ?? "Session not found", null, refusal?.status === 503 ? { "retry-after": "1" } : {});
       return null;
     }
@@ -342,6 +348,15 @@ export class StreamableHttpEndpoint {
     return relay.askedWhere(s.guardianSession, unknown[0] as string);
   }
 
+  /** The session ended because its upstream did (or an operator killed it): remembered for the agent's next request. */
+  private gone(s: HttpSession, reason: string): void {
+    const id = s.clientSessionId();
+    if (id === null) return;
+    this.endedWhy.delete(id);
+    this.endedWhy.set(id, { reason, at: Date.now() });
+    while (this.endedWhy.size > GONE_KEPT) this.endedWhy.delete(this.endedWhy.keys().next().value as string);
+  }
+
   /** A session idle or on a replica that stops: released when another replica may continue it, else ended. */
   private letGo(s: HttpSession): Promise<void> {
     return this.opts.continuity?.shared ? s.letGo() : s.end();
@@ -377,6 +392,8 @@ export class StreamableHttpEndpoint {
   /** A downstream session (`id` "" for a stateless exchange) linked to a new guarded session upstream. */
   private session(id: string, caller: HttpCaller, guardianSession: string, onEnd: (ended: boolean) => Promise<void> | undefined | void, resume?: { upstream: UpstreamState | null; server: SessionState["server"] }): HttpSession {
     const s = new HttpSession(id, caller.agent?.id ?? null, this.opts.replayEvents ?? 256, this.opts.replayChars ?? 16 << 20, onEnd, this.opts.continuity?.eventPrefix ?? "");
+    s.idleMs = this.opts.idleMs;
+    s.onGone = (reason) => this.gone(s, reason);
     const relay = this.opts.continuity?.relay;
     if (relay && id !== "") s.onAsk = (key) => relay.asked(id, key);
     s.connection = this.opts.connect(s, { transport: "streamable-http", agent: caller.agent, sessionId: guardianSession, resume });
@@ -435,6 +452,9 @@ interface PostFrame {
 }
 
 const UNRELATED_BUFFER = 64;
+/** Ended sessions whose reason is kept for the agent's next request, and for how long. */
+const GONE_KEPT = 1024;
+const GONE_MS = 3_600_000;
 /** Cut streams (and their request keys) kept for resumption per session. */
 const MAX_DETACHED = 128;
 
@@ -460,6 +480,10 @@ class HttpSession implements Downstream {
   /** Several replicas: the server's requests this replica delivered, awaiting the agent's answer (bounded). */
   readonly asked = new Set<string>();
   onAsk: ((request: string) => void) | null = null;
+  /** The endpoint's idle limit: a session idle this long is ended. */
+  idleMs = 0;
+  /** Told why the session ends when its upstream does (an operator's kill, the server gone). */
+  onGone: ((reason: string) => void) | null = null;
 
   constructor(
     /** The guardian's session id ("" for a stateless exchange). */
@@ -502,6 +526,11 @@ class HttpSession implements Downstream {
     return this.exchanges.size > 0 || this.standalone?.res ? 0 : now - this.lastSeen;
   }
 
+  idle(): { since: number; ends: number } | null {
+    if (this.ended || this.guardianSession === "" || this.idleSince(Date.now()) === 0) return null;
+    return { since: this.lastSeen, ends: this.lastSeen + this.idleMs };
+  }
+
   keepalive(): void {
     if (this.standalone?.res) eventWriter(this.standalone.res).idleWrite(SSE_KEEPALIVE);
   }
@@ -515,6 +544,7 @@ class HttpSession implements Downstream {
       else this.exchanges.set(k, [ex]);
     }
     res.on("close", () => {
+      this.touch();
       if (ex.waiting.size === 0) return;
       ex.cut = true;
       // The agent stopped listening: release the upstream stream (the answer, if any, stays resumable). Only the
@@ -602,7 +632,8 @@ class HttpSession implements Downstream {
     ex.res.writeHead(http.status, { ...headers, ...this.idHeader }).end();
   }
 
-  upstreamGone(): void {
+  upstreamGone(reason: string): void {
+    this.onGone?.(reason);
     void this.end();
   }
 
@@ -708,6 +739,7 @@ class HttpSession implements Downstream {
     res.flushHeaders();
     s.res = res;
     res.on("close", () => {
+      this.touch();
       if (s.res === res) s.res = null;
       this.unblock(res);
     });
