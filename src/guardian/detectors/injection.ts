@@ -301,6 +301,15 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     }
   }
   if (n === 0 && !cjk) return sig;
+  // No word of any class: only urgency marks and the cut-extending characters can be here (exactly what the full
+  // reading below would find for such a unit).
+  if (present.size === 0 && !cjk && ctx.role === "content") {
+    if (unit.includes("!!!") || unit.includes("ASAP")) addT(sig, "urgency");
+    sig.own = Object.keys(sig.t).length > 0;
+    if (!sig.cue) sig.cue = unit.includes("://") || unit.includes("@") || unit.includes("~/") || unit.includes("/.");
+    sig.report = unit.includes("e.g.") || unit.includes("such as");
+    return sig;
+  }
 
   // Clauses: where an imperative can stand.
   const starts: boolean[] = toks.map((t, i) => i === 0 || CLAUSE_JOIN.has(w(i - 1)) || clauseBreak(text, (toks[i - 1] as Tok).e, t.s));
