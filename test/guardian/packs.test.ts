@@ -53,6 +53,8 @@ describe("the default pack on the labelled corpus", () => {
     secret_assignment: { recall: 1, attacks: 27, lookalikes: 27 },
     exfiltration_url: { recall: 1, attacks: 10, lookalikes: 7 },
     pii_bulk: { recall: 1, attacks: 6, lookalikes: 5 },
+    injection_structure: { recall: 1, attacks: 18, lookalikes: 9 },
+    poisoning_elsewhere: { recall: 1, attacks: 5, lookalikes: 5 },
   };
   const caughtCase = (r: (typeof all)[number]) => r.mode === "enforce" && r.decision !== "allow";
 

@@ -1,6 +1,5 @@
 import { escapeRegExp, globRegExp } from "../../protocol/glob.js";
 import { literalId, literalsOf } from "./literals.js";
-import { isEmojiTagSequence } from "./normalize-unicode.js";
 import { findAll, type Detection, type StringSite } from "./scan.js";
 
 /*
@@ -326,70 +325,15 @@ export function detectPii(sites: StringSite[], only?: string): Detection[] {
   return PII_GROUP.run(sites, only ? (p) => p.type === only : undefined);
 }
 
-const INJECTION: Pattern[] = [
-  {
-    type: "prompt_injection.override",
-    re: /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+|these\s+|those\s+|my\s+|of\s+)*(?:previous|prior|above|earlier|preceding|system|original|initial|safety)\s+(?:instructions?|prompts?|directions?|rules|guidelines|messages?|context|guardrails)\b/gi,
-    needs: ["ignore", "disregard", "forget", "override", "bypass"],
-    starts: /\b(?:ignore|disregard|forget|override|bypass)/gi,
-  },
-  { type: "prompt_injection.override", re: /\b(?:ignore|disregard|forget)\s+(?:everything|all)\s+(?:above|before|you\s+(?:were|have\s+been)\s+told)\b/gi, needs: ["ignore", "disregard", "forget"], starts: /\b(?:ignore|disregard|forget)/gi },
-  { type: "prompt_injection.role", re: /\byou\s+are\s+(?:now|no\s+longer)\s+(?:an?\s+)?(?:DAN\b|unrestricted|jailbroken|in\s+developer\s+mode|free\s+of|not\s+bound|bound\s+by\s+no)/gi, needs: ["you"], starts: /\byou\b/gi },
-  { type: "prompt_injection.role", re: /\b(?:new|updated|real|actual)\s+(?:system\s+)?instructions?\s*:/gi, needs: ["instruction"], starts: /\b(?:new|updated|real|actual)\b/gi },
-  { type: "prompt_injection.role", re: /<\|(?:im_start|im_end|system|endoftext)\|>|\[\/?(?:INST|SYS)\]|<<\/?SYS>>/g, needs: ["<|", "[INST", "[/INST", "[SYS", "<<SYS", "<</SYS"] },
-  { type: "prompt_injection.secrecy", re: /\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|notify|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to)\s+the\s+user\b/gi, needs: ["user"], starts: /\b(?:do|never)/gi },
-  {
-    type: "prompt_injection.exfiltration",
-    re: /\b(?:send|post|upload|exfiltrate|forward|email)\s+(?:the\s+|all\s+|any\s+|your\s+)?(?:contents?|data|credentials|secrets|api\s+keys?|keys|tokens?|conversation|chat\s+history|files?|environment\s+variables)\s+(?:\S+\s+){0,4}?to\s+(?:https?:\/\/|[\w.+-]+@|the\s+(?:url|address|endpoint)\b)/gi,
-    needs: ["send", "post", "upload", "exfiltrate", "forward", "email"],
-    starts: /\b(?:send|post|upload|exfiltrate|forward|email)/gi,
-  },
-];
-
-/** Tag characters, bidi overrides, and runs of invisible characters: text a human cannot see but a model reads. */
-const HIDDEN_CHARS = /[\u202A-\u202E\u2066-\u2069\u200B\u200C\u200D\u2060\u2062\u2063\u2064\uFEFF]|\uDB40[\uDC00-\uDC7F]/;
-const HIDDEN = /[\u{E0000}-\u{E007F}]+|[\u202A-\u202E\u2066-\u2069]|[\u200B\u200C\u200D\u2060\u2062\u2063\u2064\uFEFF]{2,}|(?<=\S)\uFEFF/gu;
-
-const INJECTION_GROUP = new PatternGroup(INJECTION);
-export function detectPromptInjection(sites: StringSite[]): Detection[] {
-  const out = INJECTION_GROUP.run(sites);
-  for (const site of sites) {
-    if (!HIDDEN_CHARS.test(site.value)) continue;
-    // The flags of England, Scotland and Wales are tag characters too, and hide nothing.
-    for (const d of findAll([site], HIDDEN, "prompt_injection.hidden_unicode")) if (!isEmojiTagSequence(site.value, d.start, d.end)) out.push(d);
-  }
-  return out;
-}
-
-const POISONING: Pattern[] = [
-  { type: "tool_poisoning.hidden_tag", re: /<\/?(?:IMPORTANT|SYSTEM|instructions?|secret|hidden|admin|note\s+to\s+(?:ai|assistant|model))\b[^>]{0,50}>/gi, needs: ["<"] },
-  {
-    type: "tool_poisoning.sensitive_file",
-    re: /(?:~|\$HOME|%USERPROFILE%)?[/\\]?(?:\.ssh[/\\]\S{0,40}|\.aws[/\\]credentials|\.env\b|id_rsa\b|mcp\.json|\.cursor[/\\]|claude_desktop_config\.json|\.netrc|\.git-credentials)/gi,
-    needs: [".ssh", ".aws", ".env", "id_rsa", "mcp.json", ".cursor", "claude_desktop_config.json", ".netrc", ".git-credentials"],
-  },
-  { type: "tool_poisoning.chained_instruction", re: /\b(?:before|after|prior\s+to)\s+(?:using|calling|running|invoking)\s+(?:this|the|any)\s+tool\b[^.\n]{0,120}\b(?:must|should|always|first)\b/gi },
-  { type: "tool_poisoning.chained_instruction", re: /\b(?:you\s+must|always|first)\s+(?:call|use|invoke|run)\s+(?:the\s+)?[`'"]?[\w.-]+[`'"]?\s+tool\b[^.\n]{0,80}\b(?:with|and\s+pass|passing|including)\b/gi },
-  { type: "tool_poisoning.parameter_smuggling", re: /\b(?:pass|put|include|send|add)\s+(?:the\s+)?(?:contents?|value|text)\s+of\s+[^.\n]{1,80}\s+(?:in|into|as)\s+(?:the\s+)?[`'"]?\w+[`'"]?\s+(?:parameter|argument|field)/gi },
-];
-
-const POISONING_GROUP = new PatternGroup(POISONING);
-
-/** Instructions hidden in a tools/list result: tool descriptions and schemas. */
-export function detectToolPoisoning(sites: StringSite[]): Detection[] {
-  const toolSites = sites.filter((s) => s.path[0] === "result" && s.path[1] === "tools");
-  if (toolSites.length === 0) return [];
-  const out = POISONING_GROUP.run(toolSites);
-  for (const d of detectPromptInjection(toolSites)) out.push({ ...d, type: d.type.replace("prompt_injection", "tool_poisoning") });
-  return out;
-}
+// Prompt injection and tool poisoning are scored judgements, not patterns: injection.ts.
+export { detectPromptInjection, detectToolPoisoning } from "./injection.js";
 
 /**
  * Every pattern of every detector with its shortcuts (literal prefilters, `starts`, anchors) or as a plain full
  * scan. The two must find exactly the same things; a test holds them to it.
  */
 export function detectAllPatterns(sites: StringSite[], shortcuts: boolean): Detection[] {
-  return [PII_GROUP, INJECTION_GROUP, POISONING_GROUP].flatMap((g) => g.run(sites, undefined, !shortcuts));
+  return [PII_GROUP].flatMap((g) => g.run(sites, undefined, !shortcuts));
 }
 
 export interface UrlParams {

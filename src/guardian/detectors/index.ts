@@ -1,4 +1,5 @@
-import { compileUrlParams, detectPii, detectPromptInjection, detectSecrets, detectToolPoisoning, detectUrls, PII_TYPES, type UrlParams } from "./content.js";
+import { compileUrlParams, detectPii, detectSecrets, detectUrls, PII_TYPES, type UrlParams } from "./content.js";
+import { detectInjection, detectPoisoning, type InjectionInput, type InjectionParams } from "./injection.js";
 import { judgeCommandLine } from "./commands.js";
 import { detectSensitivePath, mayHoldSensitivePath } from "./paths.js";
 import { siteRoles, type RoledSite } from "./sites.js";
@@ -45,8 +46,24 @@ export interface CompiledDetector {
   run(scan: MessageScan): Detection[];
 }
 
-export function compileDetector(spec: string | { url: UrlParams } | { exfiltration: ExfiltrationParams } | { url_data: ExfiltrationParams }): CompiledDetector | string {
+export type DetectorSpec =
+  | string
+  | { url: UrlParams }
+  | { exfiltration: ExfiltrationParams }
+  | { url_data: ExfiltrationParams }
+  | { prompt_injection: InjectionParams }
+  | { tool_poisoning: InjectionParams };
+
+export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
   if (typeof spec !== "string") {
+    if ("prompt_injection" in spec) {
+      const p = spec.prompt_injection;
+      return { key: "prompt_injection:" + JSON.stringify(p), run: (s) => injection(s, p) };
+    }
+    if ("tool_poisoning" in spec) {
+      const p = spec.tool_poisoning;
+      return { key: "tool_poisoning:" + JSON.stringify(p), run: (s) => poisoning(s, p) };
+    }
     if ("exfiltration" in spec) {
       const lists = compileExfiltrationParams(spec.exfiltration);
       return { key: "exfiltration:" + JSON.stringify(spec.exfiltration), run: (s) => findAllNormalised(s, s.strings, (v) => detectExfiltration(v, lists, s.message)) };
@@ -77,12 +94,9 @@ export function compileDetector(spec: string | { url: UrlParams } | { exfiltrati
     case "pii":
       return { key: spec, run: (s) => detectPii(s.strings) };
     case "prompt_injection":
-      return { key: spec, run: (s) => [...findAllNormalised(s, s.strings, detectPromptInjection), ...detectHiddenText(s, s.strings)] };
+      return { key: spec, run: (s) => injection(s) };
     case "tool_poisoning":
-      return {
-        key: spec,
-        run: (s) => [...findAllNormalised(s, s.strings, detectToolPoisoning), ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")],
-      };
+      return { key: spec, run: (s) => poisoning(s) };
     case "tool_changed":
       return { key: spec, run: (s) => s.toolChanges().detections };
     case "sensitive_path":
@@ -105,9 +119,21 @@ export function compileDetector(spec: string | { url: UrlParams } | { exfiltrati
   }
 }
 
+/**
+ * The scored judgement (injection.ts), plus text hidden so that only a model reads it (tag characters or variation
+ * selectors spelling words, text concealed in a terminal): a finding whatever it says (normalize.ts).
+ */
+function injection(s: MessageScan, p?: InjectionParams): Detection[] {
+  return [...detectInjection(s.injectionInput, p), ...detectHiddenText(s, s.strings)];
+}
+
 /** What a server says about itself to the model: its tools, prompts, resources, templates and instructions. */
 const SELF_DESCRIPTION = new Set(["tools", "prompts", "resources", "resourceTemplates", "instructions"]);
 const selfDescription = (site: StringSite) => site.path[0] === "result" && SELF_DESCRIPTION.has(site.path[1] as string);
+
+function poisoning(s: MessageScan, p?: InjectionParams): Detection[] {
+  return [...detectPoisoning(s.injectionInput, p), ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
+}
 
 /** Dangerous command lines, judged by their grammar, where a tool runs one (`command` sites only: commands.ts). */
 export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[] {
@@ -212,6 +238,14 @@ export class MessageScan {
   }
 
   private plainAll: boolean | undefined;
+
+  /** What the injection scorer reads: the strings, the message (for where each sits) and their normal forms. */
+  get injectionInput(): InjectionInput {
+    this.injection ??= { sites: this.strings, message: this.message, normal: (site) => this.normal(site) };
+    return this.injection;
+  }
+
+  private injection: InjectionInput | undefined;
 
   run(detector: CompiledDetector): Detection[] {
     let found = this.results.get(detector.key);

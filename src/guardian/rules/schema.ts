@@ -48,6 +48,9 @@ export const askSchema = z.strictObject({
 
 const ruleId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, "id may use letters, digits, _ . : -");
 
+/** The injection scorer's settings (docs/detection.md, "How injection is judged"). */
+const injectionParams = z.strictObject({ threshold: z.number().min(1).max(12).optional(), quoted: z.enum(["pass", "cut"]).optional() });
+
 export const ruleSchema = z
   .strictObject({
     id: ruleId,
@@ -61,6 +64,8 @@ export const ruleSchema = z
           z.strictObject({ url: z.strictObject({ allow: z.array(z.string().min(1)).optional(), deny: z.array(z.string().min(1)).optional() }) }),
           z.strictObject({ exfiltration: z.strictObject({ allow: z.array(z.string().min(1)).optional(), collectors: z.array(z.string().min(1)).optional() }) }),
           z.strictObject({ url_data: z.strictObject({ allow: z.array(z.string().min(1)).optional(), collectors: z.array(z.string().min(1)).optional() }) }),
+          z.strictObject({ prompt_injection: injectionParams }),
+          z.strictObject({ tool_poisoning: injectionParams }),
         ]),
       )
       .min(1)

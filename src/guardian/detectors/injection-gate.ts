@@ -1,0 +1,416 @@
+import { isCjk, wordsOf, type Cue } from "./injection-lexicon.js";
+
+/*
+ * The injection scorer's gate: one pass over a text, without allocating, that notes per paragraph which cue classes
+ * its words hold (a hash of each lower-cased word, and of its first 5, 6 and 7 characters for stems, looked up in a
+ * table built from the lexicon) and whether it has a marker candidate (`<|`, `</`, a tag name after `<`, `[INST`, a
+ * heading or a role word at a line start, an upper-case END). A finding always holds at least one primary cue
+ * (injection.ts, PRIMARY); a paragraph whose classes cannot make one is never read further. So the gate is exact:
+ * what it skips could not have fired.
+ *
+ * Cost: a few integer operations per character and one table probe per word.
+ */
+
+/** Classes of words, as the pass tests them (one bit each). */
+export const G = {
+  AI: 1 << 0,
+  GENERIC: 1 << 1,
+  VOC: 1 << 2,
+  OVERRIDE: 1 << 3,
+  INSTR: 1 << 4,
+  SCOPE: 1 << 5,
+  PERSONA: 1 << 6,
+  PWEAK: 1 << 7,
+  YOU: 1 << 8,
+  NEG: 1 << 9,
+  COMM: 1 << 10,
+  TGT: 1 << 11,
+  STEALTH: 1 << 12,
+  AUTH: 1 << 13,
+  ROLE: 1 << 14,
+  BE: 1 << 15,
+  NEWADJ: 1 << 16,
+  TASK: 1 << 17,
+  FOLLOW: 1 << 18,
+  DECODE: 1 << 19,
+  HIDDENADJ: 1 << 20,
+  MACHINE: 1 << 21,
+  PERSONAL: 1 << 22,
+  BULK: 1 << 23,
+  FILES: 1 << 24,
+  RECIPIENT: 1 << 25,
+  PAY: 1 << 26,
+  DELETE: 1 << 27,
+  DOWNLOAD: 1 << 28,
+  HEAD: 1 << 29,
+  TAIL: 1 << 30,
+} as const;
+
+/** Any one of these words alone can start a finding. */
+const ALONE = G.AI | G.PERSONA | G.STEALTH | G.MACHINE | G.PERSONAL | G.RECIPIENT | G.PAY | G.DOWNLOAD;
+
+/** Word kinds the pass tests itself (not classes of a paragraph). */
+const TAG = 1;
+const TURN = 2;
+const HEADER = 8;
+const DOTTED = 4;
+const DOTNEXT = 16;
+
+/** A colon within `max` characters after `i` on the same line (`Human:`, `**User**:`, `System notice:`). */
+function colonAfter(text: string, i: number, max: number): boolean {
+  for (let j = i; j < Math.min(text.length, i + max); j++) {
+    const c = text.charCodeAt(j);
+    if (c === 58) return true;
+    if (c === 10) return false;
+  }
+  return false;
+}
+/** The word starts with two capitals (`SYSTEM`, `IMPORTANT`). */
+const upper = (text: string, at: number) => {
+  const a = text.charCodeAt(at);
+  const b = text.charCodeAt(at + 1);
+  return a >= 65 && a <= 90 && b >= 65 && b <= 90;
+};
+
+const GENERIC_AI = new Set(["model", "models", "agent", "agents", "bot", "модель", "модели", "modelo", "modell", "agente", "agentes", "агент", "агенту", "бот", "modèle"]);
+
+const FROM_CUES: [Cue, number][] = [
+  ["ai", G.AI],
+  ["scope", G.SCOPE],
+  ["override", G.OVERRIDE],
+  ["persona", G.PERSONA],
+  ["neg", G.NEG],
+  ["without", G.NEG],
+  ["comm", G.COMM],
+  ["target", G.TGT],
+  ["anyone", G.TGT],
+  ["stealth", G.STEALTH],
+  ["auth", G.AUTH],
+  ["newadj", G.NEWADJ],
+  ["task", G.TASK],
+  ["follow", G.FOLLOW],
+  ["decode", G.DECODE],
+  ["hiddenadj", G.HIDDENADJ],
+  ["machine", G.MACHINE],
+  ["personal", G.PERSONAL],
+  ["bulk", G.BULK],
+  ["files", G.FILES],
+  ["recipient", G.RECIPIENT],
+  ["pay", G.PAY],
+  ["delete", G.DELETE],
+  ["instr", G.INSTR],
+  ["you", G.YOU],
+];
+
+/** Words the scorer's structure reads besides the lexicon's classes (kept in step with injection.ts). */
+const EXTRA: [string, number][] = [
+  ["everything anything tout alles tudo всё", G.SCOPE],
+  // Secrecy: "keep it secret", "in your response", "without the user knowing".
+  ["response reply answer summary output responses replies answers summaries respuesta réponse antwort resposta ответ ответе", G.TGT],
+  ["keep", G.NEG],
+  // Addressing: "Note to the model", "Hey agent".
+  ["note message memo reminder instructions notice nota mensaje hinweis nachricht mensagem примечание сообщение hey hi hello dear attention attn querido querida cher chère liebe lieber caro cara дорогой привет hola bonjour hallo olá atención achtung atenção внимание", G.VOC],
+  // Authority: "I am the administrator", "on behalf of the user".
+  ["user user's owner admin administrator developer creator operator manager ceo boss usuario utilisateur benutzer usuário пользователь администратор разработчик", G.ROLE],
+  ["am i'm soy suis bin sou", G.BE],
+  ["behalf", G.AUTH],
+  // Persona without a name: developer mode, no restrictions, not bound by.
+  ["developer jailbreak unrestricted restrictions filters bound", G.PWEAK],
+  // Secrets named in several words (a head and a tail), and credential files.
+  ["api access secret private ssh signing bearer session refresh auth authentication system environment env aws banking online clave claves clé clés chave chaves ключ ключи variables security verification one-time recovery backup otp 2fa mfa login credit card social bank account routing date dates passport home personal chat conversation mot mots código códigos codes número numéro cartão tarjeta carte", G.HEAD],
+  ["key keys token tokens prompt prompts variable variables var vars credentials api schlüssel code codes pin card cards number numbers details security birth address addresses data information history log logs account accounts login logins credentials passwords passe seguridad verificación segurança sécurité vérification bancaire tarjeta cartão crédito credito entorno environnement d'environnement", G.TAIL],
+  ["api-schlüssel id_rsa id_dsa id_ecdsa id_ed25519 git-credentials shadow passwd sudoers environ wallet bash_history sicherheitscode kreditkarte", G.MACHINE],
+  // Downloaded code run.
+  ["curl wget iwr iex invoke-webrequest base64 enc encodedcommand tcp nc", G.DOWNLOAD],
+];
+/** Dot-files: a credential path only after a dot (`~/.ssh`, `.env`). */
+const DOTTED_WORDS = "ssh aws gnupg kube docker env netrc npmrc pypirc pgpass git-credentials bash_history";
+/** Tag names that frame instructions or end a tool's output (after `<` or `</`). */
+const TAG_WORDS = "system instructions instruction important information admin secret hidden note sys directive override assistant_instructions ai_instructions system_message tool_result tool_results toolresult tool_output tool_outputs tool_response tool_call function_results function_result function_output function_response function_calls result results output outputs search_results document documents context data observation email file_contents file_content page webpage web_page start_of_turn end_of_turn";
+/** Line starts: invented turns (a colon follows) and system-style headers (in capitals, or a colon later on the line). */
+const TURN_WORDS = "human user assistant ai system claude chatgpt gpt model bot h a";
+const HEADER_WORDS = "system_message system admin administrator developer security operator important urgent new updated instructions instruction";
+/** Stems (7 characters) whatever the ending: typos and inflections ("iunstructions" is read by the scorer's substring). */
+const STEM_WORDS: [string, number][] = [
+  ["instruc anweisu инструк", G.INSTR],
+  ["credent", G.MACHINE],
+  ["passwor contras", G.PERSONAL],
+  ["untrust externa retriev", 0],
+];
+
+const SIZE = 1 << 13;
+/** Word classes by hash (open addressing), and in a second table the pass's own word kinds (TAG, TURN…). */
+const keys = new Int32Array(SIZE);
+const vals = new Int32Array(SIZE);
+const kindKeys = new Int32Array(1024);
+const kindVals = new Int32Array(1024);
+
+/** Lower-cases a character code as the pass reads words (ASCII, Latin-1 and Latin Extended-A, Cyrillic); -1 if not a word character. */
+function fold(c: number): number {
+  if (c < 128) {
+    const l = c | 32;
+    if (l >= 97 && l <= 122) return l;
+    if ((c >= 48 && c <= 57) || c === 95) return c;
+    return -1;
+  }
+  if (c >= 0xc0 && c <= 0x24f) return c === 0xd7 || c === 0xf7 ? -1 : c <= 0xde ? c + 32 : c;
+  if (c >= 0x400 && c <= 0x4ff) return c >= 0x410 && c <= 0x42f ? c + 32 : c < 0x410 ? c + 80 : c;
+  return -1;
+}
+
+/** A table key: the hash, with 0 (an empty slot) moved aside. */
+const key = (h: number) => (h === 0 ? 1 : h);
+const SALT7 = 0x7c7c7;
+
+function hashOf(word: string): number {
+  let h = 0;
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    h = (Math.imul(h, 31) + (c === 0x2019 ? 39 : c === 39 || c === 45 ? c : fold(c))) | 0;
+  }
+  return h;
+}
+
+function put(k: Int32Array, v: Int32Array, h: number, bits: number): void {
+  const m = k.length - 1;
+  let j = h & m;
+  while (k[j] !== 0 && k[j] !== h) j = (j + 1) & m;
+  k[j] = h;
+  v[j] = (v[j] as number) | bits;
+}
+
+function get(k: Int32Array, v: Int32Array, h: number): number {
+  const m = k.length - 1;
+  let j = h & m;
+  let x: number;
+  while ((x = k[j] as number) !== 0) {
+    if (x === h) return v[j] as number;
+    j = (j + 1) & m;
+  }
+  return 0;
+}
+
+for (const [cue, bits] of FROM_CUES) for (const w of wordsOf(cue)) put(keys, vals, key(hashOf(w.replace(/^\./, ""))), cue === "ai" && GENERIC_AI.has(w) ? G.GENERIC : bits);
+for (const [words, bits] of EXTRA) for (const w of words.split(" ")) put(keys, vals, key(hashOf(w)), bits);
+for (const [stems, bits] of STEM_WORDS) {
+  for (const s of stems.split(" ")) {
+    if (s.length !== 7) throw new Error(`a stem is 7 characters: ${s}`);
+    if (bits !== 0) put(keys, vals, key(hashOf(s) ^ SALT7), bits);
+    else put(kindKeys, kindVals, key(hashOf(s) ^ SALT7), TAG);
+  }
+}
+for (const w of DOTTED_WORDS.split(" ")) put(kindKeys, kindVals, key(hashOf(w)), DOTTED);
+for (const w of TAG_WORDS.split(" ")) put(kindKeys, kindVals, key(hashOf(w)), TAG);
+for (const w of TURN_WORDS.split(" ")) put(kindKeys, kindVals, key(hashOf(w)), TURN);
+for (const w of HEADER_WORDS.split(" ")) put(kindKeys, kindVals, key(hashOf(w)), HEADER);
+for (const w of ["mcp", "claude_desktop_config"]) put(kindKeys, kindVals, key(hashOf(w)), DOTNEXT);
+
+/** ASCII characters as the pass sees them: > 0 a word character (folded), 0 nothing special, < 0 a special. */
+const NL = -1;
+const LT = -2;
+const LB = -3;
+const DOT = -4;
+const APOS = -5;
+const HYPHEN = -6;
+const STOP = -7;
+const CJK_CHAR = -8;
+const ASCII = new Int16Array(128);
+for (let c = 0; c < 128; c++) ASCII[c] = fold(c) > 0 ? fold(c) : 0;
+ASCII[10] = NL;
+ASCII[60] = LT;
+ASCII[91] = LB;
+ASCII[46] = DOT;
+ASCII[39] = APOS;
+ASCII[45] = HYPHEN;
+ASCII[33] = STOP;
+ASCII[63] = STOP;
+
+function other(c: number): number {
+  if (c === 0x2019) return APOS;
+  if (c === 0x3002) return STOP;
+  if (c >= 0x3040 && isCjk(c)) return CJK_CHAR;
+  const f = fold(c);
+  return f > 0 ? f : 0;
+}
+
+/** Only characters a marker may follow at a line start between `a` and `b` (`> `, `## `, `**`, `=== `, `[`). */
+function leadOnly(text: string, a: number, b: number): boolean {
+  for (let i = a; i < b; i++) {
+    const c = text.charCodeAt(i);
+    if (!(c === 32 || c === 9 || c === 13 || c === 62 || c === 42 || c === 95 || c === 35 || c === 61 || c === 45 || c === 91 || c === 40 || c === 60)) return false;
+  }
+  return true;
+}
+
+/** A paragraph (or a 4 KB piece of a longer one), and whether its words could make a finding. */
+export interface Piece {
+  s: number;
+  e: number;
+  /** At least one primary cue is possible here (injection.ts, PRIMARY). */
+  possible: boolean;
+}
+
+/**
+ * The paragraphs of `text` (pieces of at most about 4 KB), each marked possible when its words could make a primary
+ * cue as the scorer reads them: a word that suffices alone, or two that must stand near each other within the windows
+ * injection.ts uses (widened by a few words, since the pass splits at dots where the scorer's tokens do not).
+ */
+export function pieces(text: string): Piece[] {
+  const out: Piece[] = [];
+  const L = text.length;
+  let start = 0;
+  let sure = false;
+  let seen = 0;
+  let h = 0;
+  let h6 = 0;
+  let len = 0;
+  /** After an elided prefix: its length with the apostrophe, and the hash of the rest. */
+  let elided = 0;
+  let ha = 0;
+  let wordStart = 0;
+  let lastNl = -1;
+  let lt = -9;
+  // Word counter, and where the last word of each pairing class was.
+  let wn = 0;
+  let lastVoc = -99;
+  let lastOverride = -99;
+  let lastNeg = -99;
+  let lastTold = -99;
+  let lastBe = -99;
+  let lastNew = -99;
+  let lastFollow = -99;
+  let lastHead = -99;
+  let lastBulk = -99;
+  let lastDelete = -99;
+  // The text is read with a newline after it, so the last word ends inside the loop.
+  const end = L + 1;
+  for (let i = 0; i < end; i++) {
+    let c = i < L ? text.charCodeAt(i) : 10;
+    // The common case first: a run of lower-case ASCII letters, hashed in a tight loop.
+    if (c >= 97 && c <= 122) {
+      if (len === 0) wordStart = i;
+      do {
+        h = (Math.imul(h, 31) + c) | 0;
+        if (elided > 0) ha = (Math.imul(ha, 31) + c) | 0;
+        if (++len === 7) h6 = h;
+        c = ++i < L ? text.charCodeAt(i) : 10;
+      } while (c >= 97 && c <= 122);
+    }
+    const t = c < 128 ? (ASCII[c] as number) : other(c);
+    if (t > 0) {
+      if (len === 0) wordStart = i;
+      h = (Math.imul(h, 31) + t) | 0;
+      if (elided > 0) ha = (Math.imul(ha, 31) + t) | 0;
+      if (++len === 7) h6 = h;
+      continue;
+    }
+    if ((t === APOS || t === HYPHEN) && len > 0 && i + 1 < L && fold(text.charCodeAt(i + 1)) > 0) {
+      // Elision ("l'assistente", "all'utente"): the word after a short prefix is hashed on its own as well.
+      if (t === APOS && len <= 4) {
+        elided = len + 1;
+        ha = 0;
+      }
+      h = (Math.imul(h, 31) + (t === APOS ? 39 : 45)) | 0;
+      if (++len === 7) h6 = h;
+      continue;
+    }
+    if (len > 0) {
+      let bits = get(keys, vals, key(h));
+      if (elided > 0 && len > elided) bits |= get(keys, vals, key(ha));
+      if (len >= 7) bits |= get(keys, vals, key(h6 ^ SALT7));
+      const afterLt = wordStart === lt + 1 || (wordStart === lt + 2 && text.charCodeAt(lt + 1) === 47);
+      const atLine = wordStart - lastNl <= 12 && leadOnly(text, lastNl + 1, wordStart);
+      const dotted = wordStart > 0 && text.charCodeAt(wordStart - 1) === 46 && (wordStart < 2 || fold(text.charCodeAt(wordStart - 2)) === -1);
+      if (afterLt || atLine || dotted || t === DOT) {
+        const k = get(kindKeys, kindVals, key(h)) | (len >= 7 ? get(kindKeys, kindVals, key(h6 ^ SALT7)) : 0);
+        if (k !== 0) {
+          if ((k & TAG) !== 0 && afterLt) sure = true;
+          if ((k & TURN) !== 0 && atLine && colonAfter(text, i, 4)) sure = true;
+          if ((k & HEADER) !== 0 && atLine && (upper(text, wordStart) || colonAfter(text, i, 40))) sure = true;
+          if ((k & DOTTED) !== 0 && dotted) sure = true;
+          if ((k & DOTNEXT) !== 0 && t === DOT) sure = true;
+        }
+      }
+      if (len === 3 && text.charCodeAt(wordStart) === 69 && text.charCodeAt(wordStart + 1) === 78 && text.charCodeAt(wordStart + 2) === 68) sure = true;
+      wn++;
+      if (bits !== 0) {
+        seen |= bits;
+        if ((bits & ALONE) !== 0) sure = true;
+        if ((bits & G.GENERIC) !== 0 && wn - lastVoc <= 4) sure = true;
+        // "Agents:", "Model," — a generic noun spoken to.
+        if ((bits & G.GENERIC) !== 0 && (c === 58 || c === 44)) sure = true;
+        if ((bits & (G.VOC | G.AI)) !== 0) lastVoc = wn;
+        if ((bits & (G.INSTR | G.SCOPE)) !== 0 && wn - lastOverride <= 9) sure = true;
+        if ((bits & G.OVERRIDE) !== 0) lastOverride = wn;
+        // "ignore the user's request".
+        if ((bits & G.TGT) !== 0 && wn - lastOverride <= 3) sure = true;
+        if ((bits & (G.TGT | G.COMM)) !== 0) {
+          if (wn - lastNeg <= 12) sure = true;
+          lastTold = wn;
+        }
+        if ((bits & G.NEG) !== 0) {
+          if (wn - lastTold <= 6) sure = true;
+          lastNeg = wn;
+        }
+        if ((bits & G.ROLE) !== 0 && wn - lastBe <= 5) sure = true;
+        if ((bits & G.BE) !== 0) lastBe = wn;
+        if ((bits & (G.TASK | G.INSTR)) !== 0 && wn - lastNew <= 4) sure = true;
+        if ((bits & G.NEWADJ) !== 0) lastNew = wn;
+        if ((bits & G.HIDDENADJ) !== 0 && wn - lastFollow <= 5) sure = true;
+        if ((bits & G.FOLLOW) !== 0) lastFollow = wn;
+        if ((bits & G.TAIL) !== 0 && wn - lastHead <= 4) sure = true;
+        if ((bits & G.HEAD) !== 0) lastHead = wn;
+        if ((bits & G.FILES) !== 0 && wn - lastBulk <= 5) sure = true;
+        if ((bits & G.BULK) !== 0) lastBulk = wn;
+        if ((bits & (G.BULK | G.FILES)) !== 0 && wn - lastDelete <= 7) sure = true;
+        if ((bits & G.DELETE) !== 0) lastDelete = wn;
+      }
+      len = 0;
+      h = 0;
+      ha = 0;
+      elided = 0;
+    }
+    if (t === 0 || t === APOS || t === HYPHEN) continue;
+    if (t === NL) {
+      // A blank line ends a paragraph.
+      let blank = true;
+      for (let j = lastNl + 1; j < i; j++) {
+        const x = text.charCodeAt(j);
+        if (x !== 32 && x !== 9 && x !== 13) {
+          blank = false;
+          break;
+        }
+      }
+      if (blank && lastNl >= start && i > start) {
+        out.push({ s: start, e: i, possible: sure || pairs(seen) });
+        start = i;
+        sure = false;
+        seen = 0;
+        wn += 100;
+      }
+      lastNl = i;
+    } else if (t === LT) {
+      const n = i + 1 < L ? text.charCodeAt(i + 1) : 0;
+      if (n === 124 || n === 33 || n === 60) sure = true;
+      lt = i;
+    } else if (t === LB) {
+      const n = i + 1 < L ? text.charCodeAt(i + 1) : 0;
+      if (n === 73 || n === 83 || n === 47) sure = true;
+    } else if (t === CJK_CHAR) sure = true;
+    // A long paragraph is read in pieces, cut after a sentence.
+    if ((t === DOT || t === STOP) && i - start > 4096 && (i + 1 >= L || text.charCodeAt(i + 1) <= 32)) {
+      out.push({ s: start, e: i + 1, possible: sure || pairs(seen) });
+      start = i + 1;
+      sure = false;
+      seen = 0;
+      wn += 100;
+    }
+  }
+  if (start < L) out.push({ s: start, e: L, possible: sure || pairs(seen) });
+  return out;
+}
+
+/** Pairs the scorer reads anywhere in one unit (no nearness needed). */
+function pairs(seen: number): boolean {
+  return ((seen & G.PWEAK) !== 0 && (seen & G.YOU) !== 0) || ((seen & G.AUTH) !== 0 && (seen & (G.ROLE | G.TGT)) !== 0) || ((seen & G.FOLLOW) !== 0 && (seen & G.DECODE) !== 0);
+}

@@ -1,0 +1,1389 @@
+import { pieces } from "./injection-gate.js";
+import { CJK, isCjk, lookup, STEMS, type Cue } from "./injection-lexicon.js";
+import { normalize, type NormalText } from "./normalize.js";
+import type { Detection, JsonPath, StringSite } from "./scan.js";
+
+/*
+ * Prompt injection and tool poisoning as a scored judgement (docs/detection.md, "How injection is judged").
+ *
+ * Text is cut into units — sentences within paragraphs, the fields of one JSON object — and each unit is read for
+ * cue classes (injection-lexicon.ts): who is addressed, what is asked, what must be hidden, whether the text pretends
+ * to be the system or the end of the tool's output. Targeting signals (T) are summed over a unit and its neighbours
+ * (capped); the request (R) is the unit's own. A unit whose T + R reaches the threshold (balanced 4.5, strict 3.5)
+ * fires, and the whole instruction is cut: the run of neighbouring units that carry cues, widened to the paragraph,
+ * the element or the whole field when it covers most of it, and to the end of the string after a fake end-of-output
+ * marker or invented turns — never a phrase out of a sentence.
+ *
+ * Bounded and linear: one allocation-free pass (injection-gate.ts) finds the paragraphs that could hold a finding, and
+ * only those are read; each unit is capped; every regex here has bounded repetitions and none nested.
+ */
+
+export const THRESHOLDS = { balanced: 4.5, strict: 3.5 } as const;
+
+/** What a string is to the model: data (a tool result, a message), a server's self-description, or a prompt. */
+export type Role = "content" | "description" | "prompt";
+
+/** Targeting signals: who is addressed and how the text places itself. */
+const T = {
+  addressed: 2.5,
+  addressed_2p: 1.5,
+  addressed_subject: 2,
+  override: 4.5,
+  override_weak: 1.5,
+  persona: 4.5,
+  persona_weak: 3,
+  chat_token: 4.5,
+  turn: 2.5,
+  end_marker: 2.5,
+  after_marker: 1.5,
+  header: 2.5,
+  tag: 2,
+  comment: 1,
+  heading: 0.5,
+  secrecy: 3,
+  secrecy_weak: 1.5,
+  stealth: 2,
+  authority: 1.5,
+  framing: 1,
+  remedy: 1.5,
+  new_task: 3,
+  hidden_instructions: 4,
+  urgency: 0.5,
+  discretion: 0.5,
+  no_confirm: 1.5,
+  hidden: 2,
+  cross_tool: 2,
+  prompt: 2,
+} as const;
+
+/** Requests: what the text asks for. */
+const R = {
+  send_secret_out: 4.5,
+  send_secret: 3,
+  send_personal_out: 3.5,
+  send_personal: 2.5,
+  send_out: 1.5,
+  read_secret: 2.5,
+  exec: 1.5,
+  exec_download: 2.5,
+  weaken: 2.5,
+  call: 1,
+  call_sending: 2,
+  recipients: 2.5,
+  payment: 2.5,
+  destructive: 2.5,
+  smuggle: 2,
+  send_copy: 2.5,
+  request: 0.5,
+} as const;
+
+/**
+ * A finding needs one of these: what makes text an attack rather than a request a person might make (the model
+ * addressed, its instructions overridden, a role or boundary faked, secrecy, hidden text; or a request for secrets,
+ * personal data, recipients, money, deletion, downloaded code). Framing, urgency, commands and tool calls only add.
+ * The gate (injection-gate.ts) skips paragraphs that cannot hold one.
+ */
+const PRIMARY = new Set<string>([
+  "addressed", "addressed_2p", "addressed_subject", "override", "override_weak", "persona", "persona_weak", "chat_token", "turn", "end_marker",
+  "after_marker", "header", "tag", "secrecy", "secrecy_weak", "stealth", "authority", "new_task", "hidden_instructions", "hidden", "cross_tool", "prompt",
+  "send_secret_out", "send_secret", "send_personal_out", "send_personal", "read_secret", "recipients", "payment", "destructive", "exec_download",
+]);
+
+type TClass = keyof typeof T;
+type RClass = keyof typeof R;
+const T_CAP = 6;
+const R_CAP = 5;
+
+/** The signals of one unit. */
+interface Sig {
+  t: Partial<Record<TClass, number>>;
+  /** The unit has a signal of its own (only such a unit can fire; its neighbours lend it theirs). */
+  own: boolean;
+  r: Partial<Record<RClass, number>>;
+  /** Any cue at all: a unit with one extends an instruction's cut. */
+  cue: boolean;
+  /** The share of the unit's letters inside quotation marks, and the quoted spans (absolute offsets). */
+  quoted: [number, number][];
+  quotedShare: number;
+  report: boolean;
+}
+
+const emptySig = (): Sig => ({ t: {}, r: {}, own: false, cue: false, quoted: [], quotedShare: 0, report: false });
+const addT = (s: Sig, c: TClass, w: number = T[c]) => {
+  if ((s.t[c] ?? 0) < w) s.t[c] = w;
+  s.cue = true;
+};
+const addR = (s: Sig, c: RClass) => {
+  s.r[c] = R[c];
+  s.cue = true;
+};
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* Words                                                                                                             */
+/* ---------------------------------------------------------------------------------------------------------------- */
+
+interface Tok {
+  w: string;
+  raw: string;
+  s: number;
+  e: number;
+  cues: readonly Cue[];
+  imp: boolean;
+}
+
+function wordChar(c: number): boolean {
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+  if (isCjk(c)) return false;
+  if ((c >= 0x2000 && c <= 0x206f) || (c >= 0x3000 && c <= 0x303f) || (c >= 0xd800 && c <= 0xdfff) || (c >= 0xfe00 && c <= 0xfe6f)) return false;
+  return !(c === 0xa0 || c === 0xa1 || c === 0xab || c === 0xbb || c === 0xbf || c === 0xb7 || c === 0xd7 || c === 0xf7);
+}
+/** Inside a word between word characters: hyphen, apostrophes, dot (`gpt-4o`, `don't`, `e.g`). */
+const joiner = (c: number) => c === 45 || c === 39 || c === 0x2019 || c === 46;
+
+const MAX_UNIT = 1200;
+
+function tokenize(text: string, s: number, e: number): Tok[] {
+  const out: Tok[] = [];
+  let i = s;
+  while (i < e && out.length < 300) {
+    if (!wordChar(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let upper = false;
+    for (; i < e; i++) {
+      const c = text.charCodeAt(i);
+      if (wordChar(c)) {
+        if ((c >= 65 && c <= 90) || c >= 128) upper = true;
+      } else if (!(joiner(c) && i + 1 < e && wordChar(text.charCodeAt(i + 1)))) break;
+      else if (c === 0x2019) upper = true;
+    }
+    const raw = text.slice(start, i);
+    let w = upper ? raw.toLowerCase() : raw;
+    if (upper && w.includes("\u2019")) w = w.replace(/\u2019/g, "'");
+    let entry = lookup(w);
+    if (!entry && w.endsWith("'s")) entry = lookup(w.slice(0, -2));
+    // Elision (Italian, French): "l'assistente", "all'utente", "dell'IA" read as the word after the apostrophe.
+    if (!entry) {
+      const apos = w.indexOf("'");
+      if (apos > 0 && apos <= 4 && apos < w.length - 1) entry = lookup(w.slice(apos + 1));
+    }
+    if (!entry && w.length >= 7 && STEM_RE.test(w)) {
+      const stem = STEMS.find(([x, , where]) => (where === "prefix" ? w.startsWith(x) : w.includes(x)));
+      if (stem) entry = { cues: [stem[1]], imp: false };
+    }
+    out.push({ w, raw, s: start, e: i, cues: entry?.cues ?? NONE, imp: entry?.imp ?? false });
+  }
+  return out;
+}
+const STEM_RE = new RegExp(STEMS.map(([x]) => x).join("|"));
+const NONE: readonly Cue[] = [];
+
+/** Punctuation between two words that opens a new clause. */
+function clauseBreak(text: string, a: number, b: number): boolean {
+  for (let i = a; i < b; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 44 || c === 59 || c === 58 || c === 40 || c === 41 || c === 91 || c === 93 || c === 34 || c === 33 || c === 63 || c === 62 || c === 42 || c === 0x2014 || c === 0x2013 || c === 0x201c || c === 0x201d || c === 0xab || c === 0xbb || c === 0xa1 || c === 0xbf) return true;
+    if (c === 45 && i > a && i + 1 < b && text.charCodeAt(i - 1) === 32 && text.charCodeAt(i + 1) === 32) return true;
+  }
+  return false;
+}
+
+const VERB_CUES: Cue[] = ["send", "read", "exec", "call", "pay", "delete", "follow", "decode", "override", "comm", "act"];
+const CLAUSE_JOIN = new Set(["and", "then", "also", "y", "et", "und", "e", "и", "затем", "потом", "puis", "dann", "depois", "but", "or", "pero", "mais", "aber", "mas", "но", "luego", "ensuite", "а"]);
+const PREP = new Set(["to", "for", "para", "pour", "für", "an", "à", "a", "для", "al", "per", "alla", "allo"]);
+const VOCATIVE_NOUN = new Set(["note", "message", "memo", "reminder", "instructions", "notice", "nota", "mensaje", "hinweis", "nachricht", "mensagem", "примечание", "сообщение", "notice"]);
+/** "If you are an AI…": the words before the AI word (or before the word before it), each with a space in front. */
+const IF_YOU_ARE = [
+  " if you are",
+  " if you're",
+  " si eres",
+  " si tu es",
+  " si vous êtes",
+  " wenn du",
+  " falls du",
+  " se você é",
+  " если ты",
+  " если вы",
+  " as an",
+  " you are an",
+  " you are a",
+];
+const READING = new Set(["reading", "processing", "parsing", "summarizing", "summarising", "browsing", "viewing", "analyzing", "analysing", "seeing", "scanning", "indexing", "crawling", "handling"]);
+const REPLY_VERBS = new Set(["answer", "answering", "respond", "responding", "reply", "replying", "continue", "proceed", "complete", "solve", "finish", "summarize", "summarise", "start", "perform", "do", "can", "process", "read", "translate", "analyze", "analyse", "see", "encounter", "handle", "return", "write", "use"]);
+const RESPONSE_NOUNS = new Set(["response", "reply", "answer", "summary", "output", "responses", "replies", "answers", "summaries", "respuesta", "réponse", "antwort", "resposta", "ответ", "ответе"]);
+const KNOW_VERBS = new Set(["know", "knowing", "notice", "noticing", "see", "seeing", "find", "learn", "suspect", "realize", "realise", "realizing", "aware", "noticed"]);
+const PERMISSION = new Set(["can", "may", "could", "might", "safely", "feel", "free", "optionally", "if", "puedes", "peux", "pouvez", "kannst", "können", "pode", "можешь", "можете"]);
+const CONFIDENTIAL = new Set(["secret", "hidden", "confidential", "private", "between", "quiet", "secreto", "secrète", "geheim", "segredo", "секрете", "тайне"]);
+const ROLE_NOUNS = new Set(["user", "user's", "owner", "admin", "administrator", "developer", "creator", "operator", "manager", "ceo", "boss", "usuario", "utilisateur", "benutzer", "usuário", "пользователь", "администратор", "разработчик"]);
+
+/** Sensitive things named in several words, and paths of credential files: machine secrets and personal ones. */
+const SECRET_PHRASES = /\b(?:api[\s_-]?keys?|access[\s_-]keys?|secret[\s_-]keys?|private[\s_-]keys?|ssh[\s_-]keys?|signing[\s_-]keys?|(?:auth(?:entication)?|bearer|session|access|refresh)[\s_-]tokens?|system[\s_-]prompts?|(?:environment|env)[\s_-]var(?:iable)?s?|aws[\s_-]credentials|clav(?:e|es)[\s_-]api|cl[ée]s?[\s_-]api|api-schl[üu]ssel|chaves?[\s_-]de[\s_-]api|ключ(?:и)?[\s_-]api|variables[\s_-]de[\s_-]entorno|variables[\s_-]d'environnement)\b/i;
+const SECRET_PATH = /(?:^|[\s"'`(=:])(?:~|\$HOME|%USERPROFILE%)?[/\\]?\.(?:ssh|aws|gnupg|kube|docker)(?:[/\\]|\b)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?:^|[\s"'`(/\\])\.env(?!\.(?:example|sample|template|dist|defaults)\b)(?:\.[\w-]+)?\b|(?:^|[\s"'`(/\\=:~])(?:\.netrc|\.git-credentials|\.npmrc|\.pypirc|\.pgpass|\.bash_history)\b|\b(?:mcp\.json|claude_desktop_config\.json|credentials\.json|wallet\.dat)\b|\/etc\/(?:shadow|passwd|sudoers)|\/proc\/self\/environ/i;
+const PERSONAL_PHRASES = /\b(?:security[\s_-]codes?|verification[\s_-]codes?|one[\s-]time[\s_-](?:password|code|pin)s?|(?:2fa|mfa|otp|recovery|backup|auth(?:entication)?|login)[\s_-]codes?|credit[\s_-]cards?|card[\s_-](?:numbers?|details)|social[\s_-]security(?:[\s_-]numbers?)?|bank[\s_-](?:accounts?|details|logins?|credentials|passwords?)|(?:online[\s_-])?banking[\s_-](?:logins?|passwords?|credentials)|account[\s_-]numbers?|routing[\s_-]numbers?|dates?[\s_-]of[\s_-]birth|passport[\s_-](?:numbers?|details)|home[\s_-]address(?:es)?|personal[\s_-](?:data|information|details)|chat[\s_-](?:history|logs?)|conversation[\s_-](?:history|so[\s_-]far)|(?:the|this|our|entire|whole|full)[\s_-]conversation|mots?[\s_-]de[\s_-]passe|c[óo]digos?[\s_-]de[\s_-](?:seguridad|verificaci[óo]n|seguran[çc]a)|codes?[\s_-]de[\s_-](?:s[ée]curit[ée]|v[ée]rification)|sicherheitscode|n[úu]mero[\s_-]de[\s_-](?:tarjeta|cart[ãa]o)|num[ée]ro[\s_-]de[\s_-]carte|kreditkarte\w{0,3}|cart[ãa]o[\s_-]de[\s_-]cr[ée]dito|tarjeta[\s_-]de[\s_-]cr[ée]dito|carte[\s_-]bancaire)\b/i;
+const URL = /\bhttps?:\/\/[^\s"'<>`)]{2,}|\b(?:[a-z0-9-]{1,63}\.){1,8}(?:com|net|org|io|dev|app|xyz|site|top|ru|cn|info|biz|example|evil|cc|me|co|sh|ly|tk|ml|ga|cf|gq|link|click|online)\/[^\s"'<>`)]*/i;
+const EMAIL = /\b[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}\b/;
+const DEST_WORDS = new Set(["webhook", "endpoint", "url", "link", "image", "img", "server", "address", "domain", "website", "site", "query", "dirección", "adresse", "adresse", "endereço", "адрес", "сервер"]);
+const CODE = /`[^`\n]{2,200}`|\$\(|\|\s{0,4}(?:ba|z|da)?sh\b|\bcurl\s|\bwget\s|\bpowershell\b|\bbash\s-c\b|\bsudo\s|\bchmod\s|\bpython3?\s-c\b|\bnode\s-e\b|\bnc\s-[el]/i;
+const DOWNLOAD_EXEC = /\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{0,200}\|\s{0,4}(?:sudo\s{1,4})?(?:ba|z|da)?sh\b|\bbase64\s{1,4}(?:-d|--decode)\b[^\n]{0,100}\|\s{0,4}(?:ba|z)?sh\b|-e(?:nc|ncodedcommand)\s{1,4}[A-Za-z0-9+/=]{20}|\biex\b|\/dev\/tcp\/|\bnc\s{1,4}-e\b/i;
+/** What an identifier needs: a backtick, an underscore or a lower-case letter before a capital. */
+const IDENTIFIER_HINT = /[`_]|[a-z][A-Z]/;
+const IDENTIFIER = /`[A-Za-z][\w.-]{1,60}`|\b[a-z][a-z0-9]{1,30}(?:_[a-z0-9]{1,30}){1,6}\b|\b[a-z]{2,20}(?:[A-Z][a-z0-9]{1,20}){1,5}\b/;
+const SENDING_TOOL = /send|mail|transfer|pay|wire|post|upload|share|forward|delete|remove|publish|tweet|webhook|http|fetch|exec|run|shell|write/i;
+const AMOUNT = /[$€£¥]\s{0,2}\d|\b\d[\d,.]{0,15}\s{0,2}(?:usd|eur|gbp|dollars?|euros?|btc|eth)\b|\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}\b/i;
+const SMUGGLE = /\b(?:pass|put|include|send|add|provide|append|insert|embed|copy)\s{1,4}(?:(?:the|its|their|all|full|entire)\s{1,4})?(?:contents?|value|text|output|result|data)\s{1,4}(?:of\s)?[^.\n]{0,100}?\b(?:in|into|as|to)\s{1,4}(?:the\s{1,4})?[`'"]?[\w-]{1,40}[`'"]?\s{1,4}(?:parameter|argument|field|param|arg|property|input)\b/i;
+const REMEDY = /\b(?:if|when|should)\s{1,4}(?:(?:this|that|the)\s{1,4}(?:tool|call|request|command|operation|function)|it|this|that)\s{1,4}(?:fails?|errors?|returns\s{1,4}an?\s{1,4}error|does(?:n't|\s{1,4}not)\s{1,4}work|is\s{1,4}(?:denied|blocked|refused))|\bon\s{1,4}(?:error|failure)\b|\bto\s{1,4}(?:fix|resolve|repair)\s{1,4}(?:this|the)\s{1,4}(?:error|issue|problem)|\botherwise\s{1,4}(?:the\s{1,4}tool|it|this)\s{1,4}will\s{1,4}(?:not\s{1,4}work|fail)/i;
+/** A standing order: something to do on every future message, e-mail or payment. */
+const STANDING = /\b(?:for|on|in|with)\s{1,4}(?:every|each|all|any)\s{1,4}(?:future\s{1,4}|other\s{1,4})?(?:e-?mails?|messages?|transfers?|payments?|requests?|responses?|replies|answers|tool\s{1,4}calls?|invoices?)\b/i;
+const OTHER_TOOLS = /\b(?:any|all|every|each|other)\s{1,4}(?:other\s{1,4})?(?:tools?|functions?|tool\s{1,4}calls?)\b|\b(?:emails?|messages?)\s{1,4}(?:you\s{1,4})?(?:send|sent)\b|\bwhen(?:ever)?\s{1,4}(?:sending|writing|replying)\b|\b(?:instead\s{1,4}of|rather\s{1,4}than)\s{1,4}(?:using|calling)\b/i;
+const TRIGGER = new Set(["when", "whenever", "before", "after", "each", "every", "while", "if", "once", "prior"]);
+
+/** Quotation marks, as opening → closing. */
+const QUOTES: Record<string, string> = { '"': '"', "\u201c": "\u201d", "\u201e": "\u201c", "\u00ab": "\u00bb", "\u300c": "\u300d", "`": "`", "\u2018": "\u2019" };
+
+/** Where quoted text runs in a unit (bounded: pairs on one paragraph, at most 600 characters apart). */
+function quotedSpans(text: string, s: number, e: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = s; i < e; i++) {
+    const close = QUOTES[text[i] as string];
+    if (close === undefined) continue;
+    const j = text.indexOf(close, i + 1);
+    if (j < 0 || j >= e || j - i > 600) continue;
+    out.push([i, j + 1]);
+    i = j;
+  }
+  return out;
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* One unit                                                                                                          */
+/* ---------------------------------------------------------------------------------------------------------------- */
+
+interface Ctx {
+  role: Role;
+  /** In a description: the item's own name, and the names of the other tools in the listing. */
+  self: string | null;
+  tools: ReadonlySet<string>;
+  /**
+   * An attack quoted in a text about attacks ("such as \"ignore previous instructions…\"", with nothing asked outside
+   * the quotation): `pass` leaves it (balanced), `cut` cuts the quotation alone (strict).
+   */
+  quoted?: "pass" | "cut";
+  /** The text has both a user's and a model's turns: a line "Assistant: …" there is the model speaking. */
+  transcript?: boolean;
+}
+
+function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
+  const sig = emptySig();
+  if (e - s > MAX_UNIT) e = s + MAX_UNIT;
+  const unit = text.slice(s, e);
+  const toks = tokenize(text, s, e);
+  const n = toks.length;
+  const present = new Set<Cue>();
+  for (const t of toks) for (const c of t.cues) present.add(c);
+  const has = (c: Cue) => present.has(c);
+  const at = (i: number, c: Cue) => i >= 0 && i < n && (toks[i] as Tok).cues.includes(c);
+  const find = (c: Cue, from: number, to: number) => {
+    for (let i = Math.max(0, from); i < Math.min(n, to); i++) if ((toks[i] as Tok).cues.includes(c)) return i;
+    return -1;
+  };
+  const gap = (i: number) => (i <= 0 ? text.slice(s, n > 0 ? (toks[0] as Tok).s : e) : i >= n ? text.slice((toks[n - 1] as Tok).e, e) : text.slice((toks[i - 1] as Tok).e, (toks[i] as Tok).s));
+  const w = (i: number) => (i >= 0 && i < n ? (toks[i] as Tok).w : "");
+  /** A word of class `a`, then one of class `b` at most `d` words later. */
+  const near = (a: Cue, b: Cue, d: number) => toks.some((t, i) => t.cues.includes(a) && find(b, i + 1, i + 1 + d) >= 0);
+  let cjk = false;
+  for (let i = s; i < e; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x3040 && isCjk(c)) {
+      cjk = true;
+      break;
+    }
+  }
+  if (n === 0 && !cjk) return sig;
+  // No word of any class: only urgency marks and the cut-extending characters can be here (exactly what the full
+  // reading below would find for such a unit).
+  if (present.size === 0 && !cjk && ctx.role === "content") {
+    if (unit.includes("!!!") || unit.includes("ASAP")) addT(sig, "urgency");
+    sig.own = Object.keys(sig.t).length > 0;
+    if (!sig.cue) sig.cue = unit.includes("://") || unit.includes("@") || unit.includes("~/") || unit.includes("/.");
+    sig.report = unit.includes("e.g.") || unit.includes("such as");
+    return sig;
+  }
+
+  // Clauses: where an imperative can stand.
+  const starts: boolean[] = toks.map((t, i) => i === 0 || CLAUSE_JOIN.has(w(i - 1)) || clauseBreak(text, (toks[i - 1] as Tok).e, t.s));
+  const negatedAt = (i: number) => at(i - 1, "neg") || at(i - 2, "neg") || (at(i - 1, "filler") && at(i - 2, "neg"));
+
+  // Requested verbs: imperatives at clause starts (after fillers and a vocative), and verbs after a modal.
+  const requested: number[] = [];
+  let polite = false;
+  for (let i = 0; i < n; i++) {
+    if (POLITE.has(w(i))) polite = true;
+    if (!starts[i]) continue;
+    let j = i;
+    // Fillers ("please", "now"), a vocative ("Assistant,") and a manner adverb ("quietly copy…") may come first.
+    while (j < n && j - i < 4 && (at(j, "filler") || at(j, "stealth") || at(j, "urgent") || (at(j, "ai") && /[,:]/.test(gap(j + 1))))) j++;
+    if (j < n && (toks[j] as Tok).imp && VERB_CUES.some((c) => at(j, c)) && !negatedAt(j)) requested.push(j);
+  }
+  if (has("modal") || present.size > 0) {
+    for (let i = 0; i < n; i++) {
+      const t = toks[i] as Tok;
+      const needsTo = t.w === "need" || t.w === "needs" || t.w === "have" || t.w === "has";
+      const isModal = (t.cues.includes("modal") && (!needsTo || w(i + 1) === "to")) || ((t.w === "make" || t.w === "be") && w(i + 1) === "sure") || (WANT.has(t.w) && w(i + 1) === "you") || (t.w === "like" && w(i + 1) === "you" && w(i - 1) === "would");
+      if (!isModal) continue;
+      for (let j = i + 1; j < Math.min(n, i + 6); j++) {
+        if (VERB_CUES.some((c) => at(j, c)) && !negatedAt(j)) {
+          requested.push(j);
+          break;
+        }
+      }
+    }
+  }
+  const asks = (c: Cue) => requested.some((i) => at(i, c));
+  const request = requested.length > 0 || polite;
+
+  // Objects (read only when something is asked: they weigh nothing alone).
+  let machine = false;
+  let secretPath = false;
+  let personal = false;
+  let dest = false;
+  let link = false;
+  if (request || cjk) {
+    secretPath = SECRET_PATH.test(unit);
+    machine = has("machine") || secretPath || SECRET_PHRASES.test(unit);
+    personal = has("personal") || PERSONAL_PHRASES.test(unit) || near("bulk", "files", 3);
+    // (Each pattern only where its one necessary character is: a URL has "/", an address "@".)
+    link = unit.includes("/") && URL.test(unit);
+    dest = link || (unit.includes("@") && EMAIL.test(unit)) || toks.some((t, i) => t.w === "to" && (w(i + 1) === "me" || w(i + 1) === "us")) || toks.some((t) => DEST_WORDS.has(t.w));
+  }
+
+  // What is asked.
+  const carries = requested.some((i) => EMBED.has(w(i))) && (link || toks.some((t) => t.w === "image" || t.w === "img" || t.w === "link" || t.w === "url" || t.w === "query"));
+  // Attaching something to a message for an outside address sends it.
+  const attaches = requested.some((i) => ATTACH.has(w(i))) && dest;
+  if (asks("send") || carries || attaches) {
+    if (machine) addR(sig, dest ? "send_secret_out" : "send_secret");
+    else if (personal) addR(sig, dest ? "send_personal_out" : "send_personal");
+    else if (dest) addR(sig, "send_out");
+  }
+  // Reading, handing over or changing secrets and personal data ("reply with the API keys", "change the bank details").
+  const changes = requested.some((i) => at(i, "act") && w(i) !== "keep");
+  if ((asks("read") || asks("comm") || asks("send") || asks("call") || changes) && (machine || personal)) {
+    addR(sig, "read_secret");
+    const bulky = near("bulk", "files", 3) || toks.some((t, i) => t.cues.includes("bulk") && [1, 2, 3].some((d) => at(i + d, "machine") || at(i + d, "personal") || at(i + d, "files")));
+    // A description asking the model to read a credential file is never honest (a token "passed as an argument" can be).
+    sig.r.read_secret = R.read_secret + (bulky ? 0.5 : 0) + (secretPath && ctx.role === "description" ? 1.5 : 0);
+  }
+  if (asks("exec") && (has("command") || CODE.test(unit))) addR(sig, DOWNLOAD_EXEC.test(unit) ? "exec_download" : "exec");
+  // Fetching a program from the web to run it.
+  if ((asks("exec") || asks("read")) && link && EXECUTABLE_URL.test(unit)) addR(sig, "exec_download");
+  // Turning a protection off: antivirus, firewall, two-factor, logging, reviews.
+  if (request && WEAKEN.test(unit)) addR(sig, "weaken");
+  if (asks("call") && (has("tool") || (IDENTIFIER_HINT.test(unit) && IDENTIFIER.test(unit)))) {
+    const named = /`([\w.-]{2,60})`|\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b/.exec(unit);
+    addR(sig, named && SENDING_TOOL.test(named[1] ?? named[2] ?? "") ? "call_sending" : "call");
+    if (ctx.role === "description" && sig.r.call === R.call) sig.r.call = 0.5;
+  }
+  if (has("recipient") && (request || has("modal")) && (dest || asks("send") || toks.some((t) => RECIPIENT_VERBS.has(t.w)))) addR(sig, "recipients");
+  if (asks("send") && dest && toks.some((t) => t.w === "also" || t.w === "copy")) addR(sig, "send_copy");
+  if (asks("pay") && (has("money") || AMOUNT.test(unit))) addR(sig, "payment");
+  if (asks("delete") && (near("delete", "bulk", 5) || near("delete", "files", 5))) addR(sig, "destructive");
+  if (request && SMUGGLE.test(unit)) addR(sig, "smuggle");
+  if (request && ctx.role === "content") addR(sig, "request");
+
+  // Who is addressed (a prompt is addressed to the model by definition: there it says nothing).
+  if (has("ai") && ctx.role !== "prompt") {
+    for (let i = 0; i < n; i++) {
+      const t = toks[i] as Tok;
+      if (!t.cues.includes("ai")) continue;
+      // Short forms count only as written for a name: "AI", "KI", "IA", "ИИ" (the French "ai" is "have").
+      if (t.w.length <= 2 && t.raw !== t.raw.toUpperCase()) continue;
+      // Generic nouns ("model", "agent", "bot") only beside an AI word or directly addressed.
+      // ("Agents:" or "Model," opening a clause that speaks to "you" is a vocative too.)
+      const genericVocative = starts[i] && /^\s*[,:]/.test(text.slice(t.e, t.e + 3)) && (has("you") || requested.length > 0);
+      if (GENERIC_AI.has(t.w) && !(at(i - 1, "ai") || VOCATIVE_NOUN.has(w(i - 1)) || GREETING.has(w(i - 1)) || genericVocative)) continue;
+      const before = toks.slice(Math.max(0, i - 5), i).map((x) => x.w);
+      const upTo = " " + before.join(" ");
+      const upToPrevious = " " + before.slice(0, -1).join(" ");
+      const lineStartColon = i === 0 && /^\s*:/.test(text.slice(t.e, t.e + 3)) && /^[\s>*#_]*$/.test(text.slice(text.lastIndexOf("\n", t.s - 1) + 1, t.s));
+      const vocative =
+        VOCATIVE_NOUN.has(w(i - 1)) ||
+        GREETING.has(w(i - 1)) ||
+        ((PREP.has(w(i - 1)) || DETERMINER.has(w(i - 1))) && (VOCATIVE_NOUN.has(w(i - 2)) || VOCATIVE_NOUN.has(w(i - 3)) || GREETING.has(w(i - 2)) || (PREP.has(w(i - 2)) && VOCATIVE_NOUN.has(w(i - 3))))) ||
+        (w(i - 1) === "you" && gap(i).includes(",")) ||
+        (at(i - 1, "ai") && w(i - 2) === "you" && gap(i - 1).includes(",")) ||
+        (i <= 2 && /^\s*[,:]/.test(text.slice(t.e, t.e + 3)) && !lineStartColon) ||
+        // "Assistant: call the…" on a line of its own, where the text is no transcript (no Human/User turn): spoken to.
+        (lineStartColon && !ctx.transcript && requested.some((r) => r > i && r <= i + 4)) ||
+        // "@assistant", "@copilot": mentioned by name.
+        text.charCodeAt(t.s - 1) === 64 ||
+        // "AI reviewers:", "AI agents," opening the text.
+        (i <= 2 && i + 1 < n && /^\s*[,:]/.test(text.slice((toks[i + 1] as Tok).e, (toks[i + 1] as Tok).e + 3)) && /^\s+$/.test(gap(i + 1))) ||
+        IF_YOU_ARE.some((p) => upTo.endsWith(p) || upToPrevious.endsWith(p)) ||
+        (READING.has(w(i + 1)) && THIS.has(w(i + 2))) ||
+        (READING.has(w(i + 2)) && THIS.has(w(i + 3)));
+      if (vocative) addT(sig, "addressed");
+      else if (has("you")) addT(sig, "addressed_2p");
+      else if ((starts[i] || DETERMINER.has(w(i - 1))) && (at(i + 1, "modal") || at(i + 2, "modal"))) addT(sig, "addressed_subject");
+    }
+  }
+
+  // Overriding what the model was told: the verb, then what was said before ("previous", "your", "all"…) and the
+  // instructions themselves, or "everything above".
+  if (has("override")) {
+    for (let i = 0; i < n; i++) {
+      if (!at(i, "override") || at(i - 1, "neg")) continue;
+      let strong = false;
+      let scope = false;
+      let own = false;
+      for (let j = i + 1; j < Math.min(n, i + 7); j++) {
+        // "the user's request": what the model was asked, set aside.
+        if (at(j, "msgobj") && (at(j - 1, "target") || at(j - 2, "target")) && (w(j - 1) === "user's" || w(j - 1) === "human's" || w(j - 2) === "the")) {
+          strong = true;
+          break;
+        }
+        if (at(j, "msgobj") && !at(j, "instr")) break;
+        if (at(j, "own")) own = true;
+        if (at(j, "scope") || SCOPE_DET.has(w(j))) scope = true;
+        if (at(j, "instr")) {
+          strong = scope || at(j + 1, "scope") || at(j + 2, "scope") || w(j + 1) === "above";
+          // "the instructions I sent yesterday": the writer's own.
+          if (["i", "we"].includes(w(j + 1)) || ["i", "we"].includes(w(j + 2))) own = true;
+          break;
+        }
+        if (EVERYTHING.has(w(j)) && toks.slice(j + 1, j + 4).some((y) => BEFORE_NOW.has(y.w))) strong = true;
+        if (scope && BEFORE_NOW.has(w(j)) && (j === n - 1 || /[.!;:\n]/.test(gap(j + 1)) || w(j + 1) === "and")) strong = true;
+      }
+      if (!strong) continue;
+      if (own) addT(sig, "override_weak");
+      else if (toks.slice(Math.max(0, i - 3), i).some((x) => PERMISSION.has(x.w))) addT(sig, "override_weak", 2);
+      else addT(sig, "override");
+    }
+  }
+  // "you are now DAN", "developer mode".
+  if (has("persona")) {
+    for (let i = 0; i < n; i++) {
+      if (!at(i, "persona") || (w(i) === "dan" && toks[i]?.raw !== "DAN")) continue;
+      const near = toks.slice(Math.max(0, i - 4), i).map((x) => x.w);
+      if (near.includes("are") || near.includes("be") || near.includes("act") || near.includes("as") || near.includes("now") || w(i + 1) === "mode") addT(sig, "persona");
+    }
+  }
+  if (has("you") && PERSONA_WEAK.test(unit)) addT(sig, "persona_weak");
+
+  // Keeping the user in the dark: a negation or "without" near a telling verb and the user.
+  if (has("neg") || has("without")) {
+    for (let i = 0; i < n; i++) {
+      if (!at(i, "neg") && !at(i, "without")) continue;
+      const lo = Math.max(0, i - 3);
+      const hi = Math.min(n, i + 8);
+      if (toks.slice(i + 1, i + 3).some((x) => NOT_SECRECY.has(x.w))) continue;
+      const c = find("comm", lo, hi);
+      const tg = find("target", lo, hi);
+      const response = toks.slice(i + 1, hi).some((x) => RESPONSE_NOUNS.has(x.w));
+      if (c >= 0 && tg >= 0) addT(sig, "secrecy");
+      else if (tg >= 0 && at(i, "without") && toks.slice(tg + 1, tg + 3).some((x) => KNOW_VERBS.has(x.w))) addT(sig, "secrecy");
+      else if ((c >= 0 || find("read", i + 1, i + 3) >= 0) && response) addT(sig, "secrecy");
+      else if (c >= 0 && find("anyone", lo, hi) >= 0) addT(sig, "secrecy_weak");
+      else if (c > i && c - i <= 3 && THIS.has(w(c + 1)) && request) addT(sig, "secrecy_weak");
+      if (at(i, "neg") && tg >= 0 && tg < i && toks.slice(i + 1, i + 3).some((x) => KNOW_VERBS.has(x.w))) addT(sig, "secrecy");
+    }
+  }
+  for (let i = 0; i < n - 2; i++) {
+    // "keep the transfer secret", "keep this quiet".
+    if (w(i) === "keep" && !(THIS.has(w(i + 1)) && CONFIDENTIAL.has(w(i + 2))) && [2, 3].some((d) => CONFIDENTIAL.has(w(i + d)) && w(i + d) !== "between") && !toks.slice(i + 1, i + 4).some((x) => x.cues.includes("machine") && !CONFIDENTIAL.has(x.w))) addT(sig, "secrecy_weak");
+    // "keep it from the user", "keep this off the user's radar", "keep the user out of the loop".
+    if (w(i) === "keep" && toks.slice(i + 1, i + 6).some((x) => x.cues.includes("target")) && toks.slice(i + 1, i + 5).some((x) => AWAY.has(x.w))) addT(sig, "secrecy");
+    if (w(i) === "keep" && THIS.has(w(i + 1)) && (CONFIDENTIAL.has(w(i + 2)) || CONFIDENTIAL.has(w(i + 3)))) {
+      if (toks.slice(i + 3, i + 7).some((x) => x.cues.includes("target"))) addT(sig, "secrecy");
+      else addT(sig, "discretion");
+    }
+  }
+  if (has("stealth") && request) addT(sig, "stealth");
+  // Acting without the user's say: "do not ask for confirmation", "without asking", "no need to confirm".
+  for (let i = 0; i < n - 1; i++) {
+    if ((at(i, "neg") || at(i, "without")) && toks.slice(i + 1, i + 4).some((x) => CONFIRM.has(x.w))) addT(sig, "no_confirm");
+  }
+
+  // Claims of authority, framing around the model's task, urgency.
+  if (has("auth") && toks.some((t) => ROLE_NOUNS.has(t.w) || t.cues.includes("target"))) addT(sig, "authority");
+  for (let i = 0; i < n; i++) {
+    const x = w(i);
+    if ((I_AM.has(x) && BE.has(w(i + 1)) || x === "i'm") && DETERMINER.has(w(i + (x === "i'm" ? 1 : 2))) && (ROLE_NOUNS.has(w(i + 3)) || ROLE_NOUNS.has(w(i + 4)))) addT(sig, "authority");
+    if (x === "behalf" && toks.slice(i + 1, i + 4).some((y) => y.cues.includes("target"))) addT(sig, "authority");
+    if ((x === "before" || x === "after") && w(i + 1) === "you" && REPLY_VERBS.has(w(i + 2))) addT(sig, "framing");
+    if (x === "when" && w(i + 1) === "you" && REPLY_VERBS.has(w(i + 2)) && THIS.has(w(i + 3))) addT(sig, "framing");
+    if (x === "in" && w(i + 1) === "your" && RESPONSE_NOUNS.has(w(i + 2))) addT(sig, "framing");
+    if (x === "from" && w(i + 1) === "now" && w(i + 2) === "on") addT(sig, "framing");
+    if (at(i, "frame") && (x !== "todo" || toks[i]?.raw === "TODO")) addT(sig, "framing");
+    if (at(i, "newadj") && (NEW_TASK.has(w(i + 1)) || (NEW_TASK.has(w(i + 2)) && at(i + 1, "scope")))) {
+      const j = NEW_TASK.has(w(i + 1)) ? i + 1 : i + 2;
+      addT(sig, "new_task", w(i - 1) === "your" || /^\s*:/.test(gap(j + 1)) ? T.new_task : 1.5);
+    }
+    if (at(i, "follow") && find("hiddenadj", i + 1, i + 4) >= 0 && find("instr", i + 1, i + 6) >= 0) addT(sig, "hidden_instructions");
+  }
+  if (has("decode") && has("follow")) addT(sig, "hidden_instructions");
+  if (request && REMEDY.test(unit)) addT(sig, "remedy");
+  if (request && STANDING.test(unit)) addT(sig, "framing");
+  if (has("urgent") || unit.includes("!!!") || unit.includes("ASAP")) addT(sig, "urgency");
+
+  // One tool's description reaching into how other tools are used.
+  if (ctx.role === "description") {
+    const triggered = toks.some((t) => TRIGGER.has(t.w));
+    if ((triggered || has("modal") || request) && (otherTool(unit, toks, ctx) || OTHER_TOOLS.test(unit))) addT(sig, "cross_tool");
+  }
+
+  if (cjk) cjkCues(unit, sig);
+  if (ctx.role === "prompt") addT(sig, "prompt");
+
+  sig.own = Object.keys(sig.t).length + Object.keys(sig.r).length > 0;
+  // Cues that extend a cut over this unit (a URL or an address left after an instruction is its tail).
+  if (!sig.cue) sig.cue = request || has("ai") || has("machine") || has("personal") || unit.includes("://") || unit.includes("@") || unit.includes("~/") || unit.includes("/.");
+  // Words about attacks, as words ("example" in a host name such as fix-perms.example is not one).
+  sig.report = has("report") || unit.includes("e.g.") || unit.includes("such as");
+  if (sig.own && /["“„«「`]/.test(unit)) {
+    sig.quoted = quotedSpans(text, s, e);
+    const inside = sig.quoted.reduce((a, [x, y]) => a + (y - x), 0);
+    sig.quotedShare = inside / Math.max(1, e - s);
+  }
+  return sig;
+}
+
+/** Verbs that put data into something (a URL, an image, a field). */
+const EMBED = new Set(["append", "embed", "encode", "include", "insert", "render", "put", "add", "attach", "paste", "inject", "incluye", "inclus", "incluez", "füge", "inclua", "включи", "добавь"]);
+const WANT = new Set(["want", "wants", "require", "requires", "ask", "asks", "need", "needs", "expect", "expects", "instruct", "instructs", "order", "orders", "direct", "directs"]);
+const AWAY = new Set(["from", "off", "away", "out"]);
+const ATTACH = new Set(["attach", "include", "append", "cc", "bcc", "adjunta", "joins", "joignez", "hänge", "anexe"]);
+/** A program fetched from the web (an installer, a script). */
+const EXECUTABLE_URL = /\bhttps?:\/\/[^\s"'<>`)]{1,200}\.(?:exe|msi|bat|cmd|ps1|scr|dmg|pkg|apk|jar|vbs|appimage|deb|rpm)\b/i;
+const WEAKEN = /\b(?:disable|deactivate|uninstall|turn\s{1,3}off|switch\s{1,3}off|skip|bypass)\s{1,3}(?:[\w'-]{1,20}\s{1,3}){0,3}?(?:antivirus|anti-virus|firewall|defender|2fa|mfa|two-factor|2-factor|security|logging|audit(?:ing)?|protection|sandbox|safeguards?|code\s{1,3}review|reviews?|scanning)\b/i;
+const CONFIRM = new Set(["review", "reviewing", "checking", "confirm", "confirmation", "confirming", "asking", "permission", "approval", "consent", "verify", "double-check", "confirmación", "confirmar", "confirmation", "bestätigung", "bestätigen", "confirmação", "подтверждения", "подтверждение", "conferma"]);
+const POLITE = new Set(["please", "kindly", "bitte", "пожалуйста", "veuillez", "plaît", "favor", "pls", "plz"]);
+const GENERIC_AI = new Set(["model", "models", "agent", "agents", "bot", "модель", "модели", "modelo", "modell", "agente", "agentes", "агент", "агенту", "бот", "modèle"]);
+const GREETING = new Set(["hey", "hi", "hello", "dear", "attention", "attn", "querido", "querida", "cher", "chère", "liebe", "lieber", "caro", "cara", "дорогой", "привет", "hola", "bonjour", "hallo", "olá", "atención", "achtung", "atenção", "внимание"]);
+const DETERMINER = new Set(["the", "your", "any", "all", "every", "la", "le", "l'", "die", "den", "der", "o", "a", "el", "tu", "ton", "votre", "dein", "ihr", "seu", "sua", "my", "this"]);
+/** Words that point back at what the model was told: "your", "these", "all". */
+const SCOPE_DET = new Set(["your", "these", "those", "any", "tus", "tes", "vos", "deine", "ihre", "suas", "seus", "твои", "ваши", "свои"]);
+const EVERYTHING = new Set(["everything", "anything", "tout", "alles", "tudo", "всё", "все"]);
+const BEFORE_NOW = new Set(["above", "before", "told", "said", "earlier", "prior", "previous", "so", "anteriores", "précédentes", "vorherigen", "предыдущие", "выше"]);
+const NOT_SECRECY = new Set(["forget", "hesitate", "fail", "olvides", "oublie", "oubliez", "vergiss", "esqueça", "забудь", "забывай"]);
+const THIS = new Set(["this", "it", "that", "these", "esto", "eso", "cela", "ça", "das", "dies", "isso", "isto", "это", "lo", "le"]);
+const RECIPIENT_VERBS = new Set(["add", "change", "replace", "update", "set", "include", "also", "redirect", "reroute", "swap"]);
+const I_AM = new Set(["i", "soy", "je", "ich", "eu", "я"]);
+const BE = new Set(["am", "soy", "suis", "bin", "sou"]);
+const NEW_TASK = new Set(["task", "goal", "objective", "mission", "instructions", "instruction", "prompt", "directive", "directives", "tarea", "tâche", "aufgabe", "tarefa", "задача", "instrucciones", "consignes", "anweisungen", "instruções", "инструкции"]);
+const PERSONA_WEAK = /\b(?:developer|god|jailbreak|unrestricted|debug)\s{1,3}mode\b|\b(?:no|without(?:\s{1,3}any)?)\s{1,3}(?:restrictions|limits|filters|guidelines|rules)\b|\bfree\s{1,3}of\s{1,3}(?:all\s{1,3})?(?:rules|restrictions)|\bnot\s{1,3}bound\s{1,3}by\b/i;
+const TOOLISH_BEFORE = new Set(["call", "calls", "calling", "called", "use", "uses", "using", "used", "invoke", "invoking", "invoked", "run", "running", "when", "whenever", "before", "after", "the"]);
+
+/**
+ * Another tool named in a description: one of the listing's names (not the item's own), or a snake_case or backticked
+ * name used as a tool ("when send_email is used", "call `log_event`").
+ */
+function otherTool(unit: string, toks: Tok[], ctx: Ctx): boolean {
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i] as Tok;
+    if (t.raw === ctx.self || !/[_A-Z]/.test(t.raw.slice(1)) || t.raw.length < 4) continue;
+    if (ctx.tools.has(t.raw)) return true;
+    const prev = toks[i - 1]?.w ?? "";
+    const next = toks[i + 1]?.w ?? "";
+    const quoted = unit.includes("`" + t.raw + "`");
+    if (/^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/.test(t.raw) || quoted) {
+      if (TOOLISH_BEFORE.has(prev) || next === "tool" || next === "function" || ((next === "is" || next === "are") && ["used", "called", "invoked"].includes(toks[i + 2]?.w ?? ""))) return true;
+    }
+  }
+  return false;
+}
+
+/** Chinese and Japanese: cue classes by substring. */
+function cjkCues(unit: string, sig: Sig): void {
+  const hit = (k: string) => (CJK[k] ?? []).some((x) => unit.includes(x));
+  const ai = hit("ai") || /\bAI\b/.test(unit);
+  const request = hit("modal") || hit("send") || hit("read") || hit("exec");
+  if (ai && (/(?:致|给|へ|に告ぐ)/.test(unit) || /(?:助手|アシスタント|AI|エージェント)\s?[：:、，,]/.test(unit))) addT(sig, "addressed");
+  else if (ai && hit("you")) addT(sig, "addressed_2p");
+  if (hit("override") && (hit("instr") || hit("scope"))) addT(sig, "override");
+  if (hit("secrecy")) addT(sig, hit("target") ? "secrecy" : "stealth");
+  if (hit("urgent")) addT(sig, "urgency");
+  if (hit("frame")) addT(sig, "framing");
+  if (hit("auth") && hit("target")) addT(sig, "authority");
+  const machine = hit("machine") || SECRET_PHRASES.test(unit) || SECRET_PATH.test(unit);
+  const personal = hit("personal");
+  const dest = URL.test(unit) || EMAIL.test(unit);
+  if (hit("send")) {
+    if (machine) addR(sig, dest ? "send_secret_out" : "send_secret");
+    else if (personal) addR(sig, dest ? "send_personal_out" : "send_personal");
+    else if (dest) addR(sig, "send_out");
+  }
+  if ((hit("read") || hit("send")) && (machine || personal)) addR(sig, "read_secret");
+  if (hit("exec") && CODE.test(unit)) addR(sig, DOWNLOAD_EXEC.test(unit) ? "exec_download" : "exec");
+  if (request) addR(sig, "request");
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* Markers the text places itself with                                                                               */
+/* ---------------------------------------------------------------------------------------------------------------- */
+
+const CHAT_TOKEN = /<\|[a-z_]{2,30}\|>|\[\/?(?:INST|SYS)\]|<<\/?SYS>>|<\/?(?:start_of_turn|end_of_turn)>/gi;
+const TURN = /^[ \t>*_#]{0,8}(human|user|assistant|ai|system|claude|chatgpt|gpt|model|bot|h|a)[ \t]{0,3}(?:\*\*)?:/gim;
+const END_TAG = /<\/(?:tool_?(?:results?|outputs?|response|call)|function_?(?:results?|outputs?|response|calls?)|results?|outputs?|search_results|documents?|context|data|observation|untrusted[\w-]{0,20}|external[\w-]{0,20}|email|file_contents?|page|web_?page|retrieved[\w-]{0,20})>/gi;
+const END_LINE = /^[ \t]{0,8}[-=*#[<(]{0,8}[ \t]{0,4}(?:END[ _]OF[ _](?:TOOL|FUNCTION|SEARCH|DOCUMENT|FILE|EMAIL|MESSAGE|RESULTS?|OUTPUT|CONTEXT|DATA|PAGE|UNTRUSTED|INPUT|CONTENT)[A-Z _]{0,20}|(?:TOOL|FUNCTION)[ _](?:RESULT|OUTPUT)[ _]END|\/?END)[ \t]{0,4}[-=*\]>)]{0,8}[ \t]*$/gm;
+const HEADER_LINE = /^[ \t]{0,8}(?:#{1,6}[ \t]{0,4})?[[<(*]{0,3}[ \t]{0,2}(?:(?:SYSTEM|ADMIN|ADMINISTRATOR|DEVELOPER|SECURITY|OPERATOR)(?:[ _](?:NOTICE|MESSAGE|ALERT|UPDATE|OVERRIDE|PROMPT|INSTRUCTIONS?|NOTE|WARNING|DIRECTIVE|COMMAND|REQUIREMENT))?|(?:System|Admin|Developer)[ _](?:notice|message|alert|update|override|prompt|instructions?|note|directive)|(?:IMPORTANT|URGENT|NEW|UPDATED)[ _]INSTRUCTIONS?|INSTRUCTIONS?[ _](?:FOR|TO)[ _](?:THE[ _])?(?:AI|ASSISTANT|MODEL|AGENT|LLM))[ \t]{0,2}[\]>)*]{0,3}[ \t]{0,2}(?:[:\-—]|$)/gm;
+const SYSTEM_HASH = /#{2,}[ \t]{0,4}\(?[ \t]{0,2}system[_ ]?(?:message|prompt|instructions?|note)[ \t]{0,2}\)?/gi;
+const HEADING = /^[ \t]{0,3}#{1,6}[ \t]{1,4}(?:instructions?|new instructions|system|rules)[ \t]*:?[ \t]*$/gim;
+const TAG = /<(system|instructions?|important|information|admin|secret|hidden|note|sys|directive|override|assistant_instructions|ai_instructions|system_message)(?:\s[^<>]{0,60})?>/gi;
+
+interface Marker {
+  s: number;
+  e: number;
+  kind: TClass;
+  /** Everything from `s` to here carries the marker's weight (an element, a header's paragraph, a spoofed zone). */
+  reach: number;
+}
+
+/** The markers in the given regions of a text (its chosen pieces). */
+function markers(text: string, regions: readonly { s: number; e: number }[]): Marker[] {
+  const out: Marker[] = [];
+  // Each region is searched on its own (a search never runs past its region), with offsets into the text.
+  const slices = regions.map((r) => ({ at: r.s, text: text.slice(r.s, r.e) }));
+  const all = (re: RegExp, f: (m: RegExpExecArray) => void) => {
+    for (const r of slices) {
+      re.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      let guard = 0;
+      while ((m = re.exec(r.text)) !== null && guard++ < 500) {
+        if (m[0].length === 0) re.lastIndex++;
+        else {
+          m.index += r.at;
+          f(m);
+        }
+      }
+    }
+  };
+  all(CHAT_TOKEN, (m) => out.push({ s: m.index, e: m.index + m[0].length, kind: "chat_token", reach: text.length }));
+  let endAt = -1;
+  all(END_TAG, (m) => {
+    out.push({ s: m.index, e: m.index + m[0].length, kind: "end_marker", reach: text.length });
+    if (endAt < 0 || m.index < endAt) endAt = m.index;
+  });
+  all(END_LINE, (m) => {
+    out.push({ s: m.index, e: m.index + m[0].length, kind: "end_marker", reach: text.length });
+    if (endAt < 0 || m.index < endAt) endAt = m.index;
+  });
+  const turns: { s: number; e: number; who: string }[] = [];
+  all(TURN, (m) => turns.push({ s: m.index, e: m.index + m[0].length, who: (m[1] as string).toLowerCase() }));
+  const user = turns.some((t) => ["human", "user", "h"].includes(t.who));
+  const model = turns.some((t) => ["assistant", "ai", "claude", "chatgpt", "gpt", "model", "bot", "a"].includes(t.who));
+  for (const t of turns) {
+    const afterEnd = endAt >= 0 && t.s > endAt;
+    // A lone "System:" line is a log line as often as a spoofed turn: it counts as a header (below), not also as a turn.
+    if ((user && model) || afterEnd) out.push({ s: t.s, e: t.e, kind: "turn", reach: text.length });
+  }
+  const paraEnd = paragraphEnds(text);
+  all(HEADER_LINE, (m) => out.push({ s: m.index, e: m.index + m[0].length, kind: "header", reach: paraEnd(m.index) }));
+  all(SYSTEM_HASH, (m) => out.push({ s: m.index, e: m.index + m[0].length, kind: "header", reach: paraEnd(m.index) }));
+  all(HEADING, (m) => out.push({ s: m.index, e: m.index + m[0].length, kind: "heading", reach: paraEnd(m.index + m[0].length + 1) }));
+  // An element reaches its closing tag (searched once per name and position: tags come in order).
+  let lower: string | undefined;
+  const closes = new Map<string, number>();
+  all(TAG, (m) => {
+    const name = (m[1] as string).toLowerCase();
+    const from = m.index + m[0].length;
+    let close = closes.get(name);
+    if (close === undefined || (close >= 0 && close < from)) {
+      if (lower === undefined) {
+        lower = text.toLowerCase();
+        // A character whose lower case is longer would shift offsets: search as written then.
+        if (lower.length !== text.length) lower = text;
+      }
+      close = lower.indexOf(`</${name}`, from);
+      closes.set(name, close);
+    }
+    const end = close >= 0 && close - from <= 16384 ? text.indexOf(">", close) + 1 : from;
+    const strong = /system|instruction|admin|override|directive|sys/.test(name);
+    out.push({ s: m.index, e: from, kind: strong ? "header" : "tag", reach: Math.max(end, from) });
+  });
+  // Comments: each opening to its closing, searched with indexOf (no closing after one opening: none after a later one).
+  for (const r of regions) {
+    let at = r.s;
+    for (let n = 0; n < 500; n++) {
+      const open = text.indexOf("<!--", at);
+      if (open < 0 || open >= r.e) break;
+      const close = text.indexOf("-->", open + 4);
+      if (close < 0 || close - open > 8192) {
+        at = open + 4;
+        if (close < 0) break;
+        continue;
+      }
+      out.push({ s: open, e: open + 4, kind: "comment", reach: close + 3 });
+      at = close + 3;
+    }
+  }
+  if (endAt >= 0) out.push({ s: endAt, e: endAt, kind: "after_marker", reach: text.length });
+  return out;
+}
+
+/** Where the paragraph holding a position ends (the next blank line, or the end): blank lines found once. */
+function paragraphEnds(text: string): (from: number) => number {
+  let blanks: number[] | undefined;
+  return (from) => {
+    if (blanks === undefined) {
+      blanks = [];
+      const re = /\n[ \t]*\n/g;
+      let m: RegExpExecArray | null;
+      while ((m = re.exec(text)) !== null) blanks.push(m.index);
+    }
+    let lo = 0;
+    let hi = blanks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((blanks[mid] as number) < from) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < blanks.length ? (blanks[lo] as number) : text.length;
+  };
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* Units, windows, cuts                                                                                             */
+/* ---------------------------------------------------------------------------------------------------------------- */
+
+const ABBREVIATIONS = /(?:\b(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|st|no|fig|approx|incl|cf)|\b[A-Z])$/i;
+
+/** White space as `\s` has it (ASCII, no-break and the Unicode spaces). */
+function space(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || (c >= 0x2000 && c <= 0x200a) || c === 0x1680 || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** Sentences of [s, e): ends at . ! ? (followed by a space or the end), at CJK stops, and at line breaks. */
+function sentences(text: string, s: number, e: number): [number, number][] {
+  const out: [number, number][] = [];
+  let start = s;
+  const push = (end: number) => {
+    let a = start;
+    let b = end;
+    while (a < b && space(text.charCodeAt(a))) a++;
+    while (b > a && space(text.charCodeAt(b - 1))) b--;
+    if (b > a) out.push([a, b]);
+    start = end;
+  };
+  for (let i = s; i < e; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) push(i + 1);
+    else if (c === 0x3002 || c === 0xff01 || c === 0xff1f) push(i + 1);
+    else if (c === 46 || c === 33 || c === 63) {
+      let j = i + 1;
+      while (j < e && /["'”’)\]»*_]/.test(text[j] as string)) j++;
+      if (j < e && !space(text.charCodeAt(j))) continue;
+      if (c === 46 && ABBREVIATIONS.test(text.slice(Math.max(s, i - 8), i))) continue;
+      push(j);
+      i = j - 1;
+    }
+    if (i - start > MAX_UNIT) push(i + 1);
+  }
+  push(e);
+  return out;
+}
+
+export interface Cut {
+  start: number;
+  end: number;
+  kind: string;
+  score: number;
+  signals: string[];
+}
+
+interface Unit {
+  s: number;
+  e: number;
+  sig: Sig;
+  para: number;
+}
+
+/** Which class names a finding: the most telling signal of the window that fired. */
+const KIND_ORDER: [string, (TClass | RClass)[]][] = [
+  ["override", ["override", "override_weak", "new_task", "persona", "persona_weak"]],
+  ["role", ["chat_token", "turn", "end_marker", "after_marker", "header"]],
+  ["cross_tool", ["cross_tool"]],
+  ["exfiltration", ["send_secret_out", "send_personal_out", "send_secret", "send_personal", "send_out"]],
+  ["credentials", ["read_secret"]],
+  ["recipients", ["recipients", "send_copy"]],
+  ["payment", ["payment"]],
+  ["destructive", ["destructive"]],
+  ["command", ["exec", "exec_download", "weaken"]],
+  ["parameter_smuggling", ["smuggle"]],
+  ["tool_call", ["call", "call_sending"]],
+  ["secrecy", ["secrecy", "secrecy_weak", "stealth", "no_confirm"]],
+  ["hidden_text", ["hidden", "hidden_instructions"]],
+];
+
+function rScore(sig: Sig): number {
+  const vals = Object.values(sig.r) as number[];
+  if (vals.length === 0) return 0;
+  const max = Math.max(...vals);
+  const strong = vals.filter((v) => v >= 1.5).length;
+  return Math.min(R_CAP, max + (strong >= 2 ? 0.5 : 0));
+}
+
+/**
+ * Scores units (in order) and returns the firing ones' cuts. `window`: how many neighbours on each side lend their
+ * targeting signals (within one paragraph; `Infinity` for the fields of one object). `extra`: signals every unit has.
+ */
+function fire(units: Unit[], threshold: number, window: number, extra: Partial<Record<TClass, number>>, unquoted?: (u: Unit) => Sig, cutQuotes = false): Cut[] {
+  const cuts: Cut[] = [];
+  // Per paragraph: the strongest of each targeting signal (what an unbounded window lends), and whether it reports.
+  const paraT = new Map<number, Partial<Record<TClass, number>>>();
+  const paraReport = new Set<number>();
+  for (const v of units) {
+    if (v.sig.report) paraReport.add(v.para);
+    if (window !== Infinity) continue;
+    let t = paraT.get(v.para);
+    if (!t) paraT.set(v.para, (t = {}));
+    for (const [k, x] of Object.entries(v.sig.t) as [TClass, number][]) if ((t[k] ?? 0) < x) t[k] = x;
+  }
+  const tsum = (x: Partial<Record<TClass, number>>) => Math.min(T_CAP, (Object.values(x) as number[]).reduce((a, b) => a + b, 0));
+  // The last unit the previous cut reached: a unit inside it adds nothing but its score.
+  let covered = -1;
+  for (let i = 0; i < units.length; i++) {
+    const u = units[i] as Unit;
+    if (!u.sig.own) continue;
+    const t: Partial<Record<TClass, number>> = { ...extra };
+    const lent = window === Infinity ? [paraT.get(u.para) ?? {}] : units.slice(Math.max(0, i - window), i + window + 1).filter((v) => v.para === u.para).map((v) => v.sig.t);
+    for (const from of lent) for (const [k, x] of Object.entries(from) as [TClass, number][]) if ((t[k] ?? 0) < x) t[k] = x;
+    let score = tsum(t) + rScore(u.sig);
+    if (score < threshold || !(Object.keys(t).some((k) => PRIMARY.has(k)) || Object.keys(u.sig.r).some((k) => PRIMARY.has(k)))) continue;
+    // Quoted in an article about attacks, and no instruction without the quotation: a mention, not a use. Half the
+    // weight, and only the quotation is cut if it still fires (a concrete harmful ask in a quote does).
+    let reported = false;
+    if (unquoted && u.sig.quoted.length > 0 && paraReport.has(u.para)) {
+      const bare = unquoted(u);
+      const rest: Partial<Record<TClass, number>> = { ...extra };
+      for (const [k, x] of Object.entries(bare.t) as [TClass, number][]) rest[k] = x;
+      if (tsum(rest) + rScore(bare) < threshold) {
+        reported = true;
+        score /= 2;
+      }
+    }
+    if (score < threshold) continue;
+    const signals = [...new Set([...Object.keys(t), ...Object.keys(u.sig.r)])];
+    const kind = KIND_ORDER.find(([, cs]) => cs.some((c) => signals.includes(c)))?.[0] ?? "instruction";
+    if (reported) {
+      if (cutQuotes) for (const [a, b] of u.sig.quoted) cuts.push({ start: a, end: b, kind, score, signals });
+      continue;
+    }
+    if (i <= covered) {
+      const last = cuts[cuts.length - 1] as Cut;
+      if (score > last.score) Object.assign(last, { kind, score, signals });
+      continue;
+    }
+    // The run of neighbouring units with cues, within the paragraph.
+    let a = i;
+    let b = i;
+    while (a > 0 && a > covered + 1 && (units[a - 1] as Unit).para === u.para && (units[a - 1] as Unit).sig.cue) a--;
+    while (b < units.length - 1 && (units[b + 1] as Unit).para === u.para && (units[b + 1] as Unit).sig.cue) b++;
+    covered = b;
+    cuts.push({ start: (units[a] as Unit).s, end: (units[b] as Unit).e, kind, score, signals });
+  }
+  return cuts;
+}
+
+/** The instruction spans of one text (a string, a hidden span, a decoded layer, a JSON field), in its own offsets. */
+export function judgeText(text: string, ctx: Ctx, threshold: number, extra: Partial<Record<TClass, number>> = {}, gate = true): Cut[] {
+  if (text.length === 0) return [];
+  const all = pieces(text);
+  // Content is read only where a finding is possible (injection-gate.ts); a description, a prompt or hidden text whole.
+  // (`gate` false reads content whole too: what the gate must never change, as a test holds it to.)
+  const gated = gate && ctx.role === "content" && Object.keys(extra).length === 0;
+  let chosen = gated ? all.filter((p) => p.possible) : all;
+  if (chosen.length === 0) return [];
+  const marks = markers(text, chosen);
+  if (marks.some((k) => k.kind === "turn")) ctx = { ...ctx, transcript: true };
+  // What a marker reaches (the rest of the string after a fake end, an element, a header's paragraph) is read too.
+  if (gated && marks.length > 0) {
+    const reach = marks.map((k) => [k.s, Math.min(k.reach, k.s + 65536)] as [number, number]).sort((a, b) => a[0] - b[0]);
+    let r = 0;
+    let far = -1;
+    chosen = all.filter((p) => {
+      while (r < reach.length && (reach[r] as [number, number])[0] < p.e) far = Math.max(far, (reach[r++] as [number, number])[1]);
+      return p.possible || far > p.s;
+    });
+  }
+  const units: Unit[] = [];
+  // Markers by start; a sweep keeps, per kind, the farthest reach of those started so far (so a unit learns which
+  // markers cover it in time linear in units and markers). An end marker counts only in the unit it stands in.
+  const sorted = [...marks].sort((x, y) => x.s - y.s);
+  const reachOf = new Map<TClass, number>();
+  let next = 0;
+  chosen.forEach((p, pi) => {
+    for (const [s, e] of sentences(text, p.s, p.e)) {
+      const sig = analyse(text, s, e, ctx);
+      const own = (kind: TClass) => {
+        if (kind === "heading" && ctx.role !== "content") return;
+        addT(sig, kind);
+        sig.own = true;
+      };
+      for (; next < sorted.length && (sorted[next] as Marker).s < e; next++) {
+        const k = sorted[next] as Marker;
+        if (k.kind === "end_marker") {
+          if (k.s >= s) own(k.kind);
+        } else if (k.reach > (reachOf.get(k.kind) ?? -1)) reachOf.set(k.kind, k.reach);
+      }
+      for (const [kind, reach] of reachOf) if (reach > s) own(kind);
+      units.push({ s, e, sig, para: pi });
+    }
+  });
+  // The same unit with its quotations blanked out: what it says outside them.
+  const unquoted = (u: Unit) => {
+    let bare = text.slice(u.s, u.e);
+    for (const [a, b] of u.sig.quoted) bare = bare.slice(0, a - u.s) + " ".repeat(b - a) + bare.slice(b - u.s);
+    return analyse(bare, 0, bare.length, ctx);
+  };
+  return widen(text, fire(units, threshold, ctx.role === "content" ? 2 : Infinity, extra, unquoted, ctx.quoted === "cut"), marks);
+}
+
+/** Widens cuts to the element, paragraph, spoofed zone or whole string they cover most of, and merges them. */
+function widen(text: string, cuts: Cut[], marks: Marker[]): Cut[] {
+  if (cuts.length === 0) return cuts;
+  // Elements by start (at most the 64 nearest are tried per cut), and where each spoofing kind first appears.
+  const elements = marks.filter((k) => (k.kind === "tag" || k.kind === "header" || k.kind === "comment") && k.reach - k.s < 16384).sort((x, y) => x.s - y.s);
+  const firstOf = new Map<string, number>();
+  for (const k of marks) if ((k.kind === "after_marker" || k.kind === "end_marker" || k.kind === "turn" || k.kind === "chat_token") && k.s < (firstOf.get(k.kind) ?? Infinity)) firstOf.set(k.kind, k.s);
+  for (const c of cuts) {
+    // Inside an element that frames it (<IMPORTANT>…</IMPORTANT>): the element.
+    let hi = elements.length;
+    let lo = 0;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((elements[mid] as Marker).s <= c.start + 200) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let j = lo - 1; j >= Math.max(0, lo - 64); j--) {
+      const k = elements[j] as Marker;
+      if (k.reach >= c.end) {
+        c.start = Math.min(c.start, k.s);
+        c.end = Math.max(c.end, k.reach);
+      }
+    }
+    // After a fake end of output or invented turns: to the end of the string.
+    for (const [kind, at] of firstOf) {
+      if (at <= c.end && c.signals.includes(kind)) {
+        c.start = Math.min(c.start, at);
+        c.end = text.length;
+      }
+    }
+  }
+  cuts.sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: Cut[] = [];
+  for (const c of cuts) {
+    const last = merged[merged.length - 1];
+    if (last && c.start <= last.end) {
+      if (c.score > last.score) {
+        last.kind = c.kind;
+        last.score = c.score;
+        last.signals = c.signals;
+      }
+      last.end = Math.max(last.end, c.end);
+    } else merged.push({ ...c });
+  }
+  // Next to nothing left (a "Sure." before the instruction): all of it.
+  if (text.length - merged.reduce((a, c) => a + c.end - c.start, 0) > 64) return merged;
+  const total = visible(text, 0, text.length);
+  const cut = merged.reduce((a, c) => a + visible(text, c.start, c.end), 0);
+  if (total - cut <= 5) return [{ ...(merged.reduce((a, c) => (c.score > a.score ? c : a)) as Cut), start: 0, end: text.length }];
+  return merged;
+}
+
+function visible(text: string, s: number, e: number): number {
+  let n = 0;
+  for (let i = s; i < e; i++) if (text.charCodeAt(i) > 32) n++;
+  return n;
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* JSON inside a text, sibling fields                                                                                */
+/* ---------------------------------------------------------------------------------------------------------------- */
+
+/** A string value of JSON held in a text: its decoded value, its raw span (inside the quotes), its parent. */
+interface Field {
+  value: string;
+  start: number;
+  end: number;
+  parent: number;
+  /** Offsets in `value` → offsets in the raw text (one more entry than `value` has characters). */
+  map: Int32Array | null;
+}
+
+/** The string values of a JSON text, with their raw spans; null when the text is not JSON. Linear, bounded. */
+export function jsonFields(text: string): Field[] | null {
+  const first = text.search(/\S/);
+  if (first < 0 || (text[first] !== "{" && text[first] !== "[") || text.length > 2_000_000) return null;
+  try {
+    JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const out: Field[] = [];
+  const stack: number[] = [];
+  let containers = 0;
+  for (let i = first; i < text.length; i++) {
+    const c = text[i];
+    if (c === "{" || c === "[") stack.push(containers++);
+    else if (c === "}" || c === "]") stack.pop();
+    else if (c === '"') {
+      let j = i + 1;
+      let escaped = false;
+      while (j < text.length && text[j] !== '"') {
+        if (text[j] === "\\") {
+          escaped = true;
+          j++;
+        }
+        j++;
+      }
+      let k = j + 1;
+      while (k < text.length && /\s/.test(text[k] as string)) k++;
+      const isKey = text[k] === ":";
+      if (!isKey && out.length < 5000) {
+        const raw = text.slice(i + 1, j);
+        out.push(escaped ? unescapeJson(raw, i + 1) : { value: raw, start: i + 1, end: j, parent: stack[stack.length - 1] ?? -1, map: null });
+        (out[out.length - 1] as Field).parent = stack[stack.length - 1] ?? -1;
+      }
+      i = j;
+    }
+  }
+  return out;
+}
+
+function unescapeJson(raw: string, offset: number): Field {
+  let value = "";
+  const map: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    map.push(offset + i);
+    if (raw[i] !== "\\") {
+      value += raw[i];
+      continue;
+    }
+    const n = raw[i + 1];
+    if (n === "u") {
+      value += String.fromCharCode(parseInt(raw.slice(i + 2, i + 6), 16));
+      i += 5;
+    } else {
+      value += n === "n" ? "\n" : n === "t" ? "\t" : n === "r" ? "\r" : n === "b" ? "\b" : n === "f" ? "\f" : (n as string);
+      i += 1;
+    }
+  }
+  map.push(offset + raw.length);
+  return { value, start: offset, end: offset + raw.length, parent: -1, map: Int32Array.from(map) };
+}
+
+/**
+ * Fields of one object judged together, for an instruction split across them ("subject": "Note to the assistant",
+ * "body": "read ~/.aws/credentials", "footer": "and post it to …"): every field with a cue is cut when the group fires.
+ * Returns the indexes of the fields to cut, with the firing cut's description.
+ */
+function judgeGroup(values: string[], ctx: Ctx, threshold: number): { fields: number[]; cut: Cut } | null {
+  if (values.length < 2 || values.length > 64 || values.some((v) => v.length > 2000)) return null;
+  const units: Unit[] = [];
+  const owner: number[] = [];
+  const joined = values.join("\n");
+  let offset = 0;
+  values.forEach((v, fi) => {
+    for (const [s, e] of sentences(v, 0, v.length)) {
+      units.push({ s: s + offset, e: e + offset, sig: analyse(joined, s + offset, e + offset, ctx), para: 0 });
+      owner.push(fi);
+    }
+    offset += v.length + 1;
+  });
+  const unquoted = (u: Unit) => {
+    let bare = joined.slice(u.s, u.e);
+    for (const [a, b] of u.sig.quoted) bare = bare.slice(0, a - u.s) + " ".repeat(b - a) + bare.slice(b - u.s);
+    return analyse(bare, 0, bare.length, ctx);
+  };
+  const cuts = fire(units, threshold, Infinity, {}, unquoted, ctx.quoted === "cut");
+  if (cuts.length === 0) return null;
+  const fields = [...new Set(units.flatMap((u, i) => (u.sig.cue ? [owner[i] as number] : [])))];
+  return { fields, cut: cuts.reduce((a, c) => (c.score > a.score ? c : a)) };
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* Messages                                                                                                          */
+/* ---------------------------------------------------------------------------------------------------------------- */
+
+const DESCRIBED = new Set(["tools", "prompts", "resources", "resourceTemplates"]);
+
+/** Whether a result is an A2A agent card (a card fetch's answer). */
+export function isAgentCard(result: unknown): boolean {
+  if (result === null || typeof result !== "object" || Array.isArray(result)) return false;
+  const c = result as Record<string, unknown>;
+  return typeof c.name === "string" && (Array.isArray(c.skills) || (c.capabilities !== null && typeof c.capabilities === "object")) && (typeof c.url === "string" || Array.isArray(c.supportedInterfaces) || typeof c.protocolVersion === "string");
+}
+
+/** What a string is to the model, from where it sits. */
+export function roleOf(message: Record<string, unknown> | null, path: JsonPath): Role {
+  if (path[0] === "params" && (path[1] === "systemPrompt" || path[1] === "messages") && (message === null || message.method === "sampling/createMessage")) return "prompt";
+  if (path[0] !== "result") return "content";
+  if (DESCRIBED.has(path[1] as string) || path[1] === "instructions") return "description";
+  if (message !== null && isAgentCard(message.result)) return "description";
+  return "content";
+}
+
+export interface InjectionParams {
+  /** The score a finding needs (THRESHOLDS: balanced 4.5, strict 3.5). */
+  threshold?: number;
+  /** An attack quoted in a text about attacks: left (`pass`, the default) or the quotation cut (`cut`). */
+  quoted?: "pass" | "cut";
+}
+
+const HIDDEN_CHARS = /[\u202A-\u202E\u2066-\u2069\u200B\u200C\u200D\u2060\u2062\u2063\u2064\uFEFF]|\uDB40[\uDC00-\uDC7F]/;
+const HIDDEN = /[\u{E0000}-\u{E007F}]+|[\u202A-\u202E\u2066-\u2069]|[\u200B\u200C\u200D\u2060\u2062\u2063\u2064\uFEFF]{2,}|(?<=\S)\uFEFF/gu;
+/** A flag emoji's tag sequence (🏴 + tag letters + cancel tag: England, Scotland, Wales). */
+const EMOJI_TAGS = /^(?:\u{E0061}|\u{E0062}|\u{E0063}|\u{E0064}|\u{E0065}|\u{E0066}|\u{E0067}|\u{E0068}|\u{E0069}|\u{E006A}|\u{E006B}|\u{E006C}|\u{E006D}|\u{E006E}|\u{E006F}|\u{E0070}|\u{E0071}|\u{E0072}|\u{E0073}|\u{E0074}|\u{E0075}|\u{E0076}|\u{E0077}|\u{E0078}|\u{E0079}|\u{E007A}|[\u{E0030}-\u{E0039}]){2,7}\u{E007F}$/u;
+
+/** Hidden characters: tag characters spelling text, bidi overrides, runs of zero-width characters (emoji sequences pass). */
+function hiddenUnicode(site: StringSite, role: Role, out: Finding[]): void {
+  if (!HIDDEN_CHARS.test(site.value)) return;
+  HIDDEN.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = HIDDEN.exec(site.value)) !== null) {
+    if (EMOJI_TAGS.test(m[0]) && site.value.slice(Math.max(0, m.index - 2), m.index) === "\u{1F3F4}") continue;
+    out.push({ type: "hidden_unicode", path: site.path, start: m.index, end: m.index + m[0].length, role });
+  }
+}
+
+export interface InjectionInput {
+  sites: StringSite[];
+  message: Record<string, unknown> | null;
+  normal?: (site: StringSite) => NormalText;
+}
+
+interface Finding extends Detection {
+  role: Role;
+}
+
+const cache = new WeakMap<StringSite[], Map<string, Finding[]>>();
+
+type Push = (site: { path: JsonPath }, role: Role, c: Cut, start: number, end: number, whole?: boolean) => void;
+
+/**
+ * Every instruction span in a message, at a threshold: each string judged in its role; hidden spans and decoded
+ * layers (normalize.ts) judged as hidden text; JSON texts field by field; the fields of one object (and the text parts
+ * of one list) together; text files carried as base64 as whole items. Cached per message and threshold
+ * (prompt_injection and tool_poisoning share it).
+ */
+function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cut"): Finding[] {
+  let byThreshold = cache.get(input.sites);
+  const hit = byThreshold?.get(`${threshold}:${quoted}`);
+  if (hit) return hit;
+  const out: Finding[] = [];
+  const normal = input.normal ?? ((s: StringSite) => normalize(s.value));
+  const message = input.message;
+  const tools = new Set<string>();
+  const listed = message?.result as Record<string, unknown> | undefined;
+  for (const key of ["tools", "prompts"]) {
+    const items = listed?.[key];
+    if (Array.isArray(items)) for (const t of items) if (t && typeof (t as { name?: unknown }).name === "string") tools.add((t as { name: string }).name);
+  }
+  const push: Push = (site, role, c, start, end, whole = false) => {
+    const f: Finding = { type: c.kind, path: site.path, start, end, role, detail: `score ${c.score.toFixed(1)} ≥ ${threshold}: ${describe(c.signals)}` };
+    if (whole) f.whole = true;
+    out.push(f);
+  };
+  const groups = new Map<string, StringSite[]>();
+  const quiet: StringSite[] = [];
+  for (const site of input.sites) {
+    // Too short to carry a word of an instruction, or a kind, type or id ("type": "text"): not read.
+    if (site.value.length < 3 || (site.value.length <= 40 && SKIPPED_KEYS.has(site.path[site.path.length - 1] as string))) continue;
+    const role = roleOf(message, site.path);
+    const ctx: Ctx = { role, self: selfName(message, site.path), tools, quoted };
+    const before = out.length;
+    hiddenUnicode(site, role, out);
+    const n = normal(site);
+    const fields = role === "content" ? jsonFields(n.text) : null;
+    if (fields) judgeJson(site, n, fields, ctx, threshold, push);
+    else {
+      for (const c of judgeText(n.text, ctx, threshold)) {
+        const o = n.identity ? { start: c.start, end: c.end } : n.original(c.start, c.end);
+        push(site, role, c, o.start, o.end);
+      }
+    }
+    const hiddenCtx: Ctx = n.hidden.length + n.decoded.length > 0 ? { ...ctx, role: "content" } : ctx;
+    for (const h of n.hidden) for (const c of judgeText(h.text, hiddenCtx, threshold, { hidden: T.hidden })) push(site, role, { ...c, kind: c.kind === "instruction" ? "hidden_text" : c.kind }, h.start, h.end);
+    for (const d of n.decoded) for (const c of judgeText(d.view.text, hiddenCtx, threshold, { hidden: T.hidden })) push(site, role, c, d.start, d.end);
+    // Ids, kinds and types ("type": "text") are not words of the text around them.
+    if (out.length === before && site.value.length <= 2000 && !ITEM_META.has(site.path[site.path.length - 1] as string)) quiet.push(site);
+  }
+  // Strings without a finding of their own, judged with the others of their object or list (two or more).
+  if (quiet.length >= 2) {
+    for (const site of quiet) {
+      const key = JSON.stringify(groupOf(message, site.path));
+      const list = groups.get(key);
+      if (list) list.push(site);
+      else groups.set(key, [site]);
+    }
+  }
+  for (const sites of groups.values()) judgeSiblings(sites, message, tools, threshold, quoted, push);
+  byThreshold ??= new Map();
+  byThreshold.set(`${threshold}:${quoted}`, out);
+  cache.set(input.sites, byThreshold);
+  return out;
+}
+
+/**
+ * The strings judged together with this one: its object's other fields — or, for an item of a list holding one text
+ * (an MCP content item, an A2A part), the other items' texts.
+ */
+function groupOf(message: Record<string, unknown> | null, path: JsonPath): JsonPath {
+  const parent = path.slice(0, -1);
+  const index = parent[parent.length - 1];
+  if (typeof index !== "number" || message === null) return parent;
+  let node: unknown = message;
+  for (const k of parent) node = node !== null && typeof node === "object" ? (node as Record<string | number, unknown>)[k] : undefined;
+  if (node === null || typeof node !== "object") return parent;
+  const texts = Object.entries(node as Record<string, unknown>).filter(([k, v]) => typeof v === "string" && !ITEM_META.has(k));
+  return texts.length <= 1 ? parent.slice(0, -1) : parent;
+}
+const ITEM_META = new Set(["type", "kind", "mimeType", "mediaType", "role", "messageId", "id", "uri", "name", "filename"]);
+/** Keys whose values are never words: the kind of an item, a media type, a role, an id. */
+const SKIPPED_KEYS = new Set(["type", "kind", "mimeType", "mediaType", "role", "messageId", "contextId", "taskId", "artifactId", "jsonrpc", "protocolVersion", "state"]);
+
+function judgeSiblings(sites: StringSite[], message: Record<string, unknown> | null, tools: Set<string>, threshold: number, quoted: "pass" | "cut", push: Push): void {
+  if (sites.length < 2) return;
+  const role = roleOf(message, (sites[0] as StringSite).path);
+  const g = judgeGroup(
+    sites.map((s) => s.value),
+    { role, self: selfName(message, (sites[0] as StringSite).path), tools, quoted },
+    threshold,
+  );
+  if (g) for (const i of g.fields) push(sites[i] as StringSite, role, g.cut, 0, (sites[i] as StringSite).value.length);
+}
+
+function judgeJson(site: StringSite, n: NormalText, fields: Field[], ctx: Ctx, threshold: number, push: Push): void {
+  const toRaw = (f: Field, i: number) => (f.map ? (f.map[Math.min(i, f.map.length - 1)] as number) : f.start + i);
+  const map = (s: number, e: number) => (n.identity ? { start: s, end: e } : n.original(s, e));
+  const quiet: Field[] = [];
+  for (const f of fields) {
+    const cuts = judgeText(f.value, ctx, threshold);
+    for (const c of cuts) {
+      const o = map(toRaw(f, c.start), toRaw(f, c.end));
+      push(site, ctx.role, c, o.start, o.end);
+    }
+    if (cuts.length === 0 && f.value.length <= 2000) quiet.push(f);
+  }
+  const byParent = new Map<number, Field[]>();
+  for (const f of quiet) byParent.set(f.parent, [...(byParent.get(f.parent) ?? []), f]);
+  for (const list of byParent.values()) {
+    const g = judgeGroup(
+      list.map((f) => f.value),
+      ctx,
+      threshold,
+    );
+    if (!g) continue;
+    for (const i of g.fields) {
+      const f = list[i] as Field;
+      const o = map(f.start, f.end);
+      push(site, ctx.role, g.cut, o.start, o.end);
+    }
+  }
+}
+
+/** In a listing, the name of the item a string belongs to (a tool's own name is not "another tool"). */
+function selfName(message: Record<string, unknown> | null, path: JsonPath): string | null {
+  if (message === null || path[0] !== "result" || typeof path[2] !== "number") return null;
+  const list = (message.result as Record<string, unknown> | undefined)?.[path[1] as string];
+  const item = Array.isArray(list) ? (list[path[2]] as { name?: unknown } | undefined) : undefined;
+  return typeof item?.name === "string" ? item.name : null;
+}
+
+const SIGNAL_NAMES: Record<string, string> = {
+  addressed: "addresses the AI",
+  addressed_2p: "speaks to the AI",
+  addressed_subject: "directs the AI",
+  override: "overrides instructions",
+  override_weak: "sets instructions aside",
+  persona: "assigns a persona",
+  persona_weak: "unlocks a mode",
+  chat_token: "chat-template tokens",
+  turn: "invented turns",
+  end_marker: "fake end of output",
+  after_marker: "text after a fake end",
+  header: "system-style header",
+  tag: "instruction tag",
+  heading: "instructions heading",
+  comment: "in a comment",
+  secrecy: "hides it from the user",
+  secrecy_weak: "asks for secrecy",
+  stealth: "asks to act silently",
+  authority: "claims authority",
+  framing: "reframes the task",
+  remedy: "fake error remedy",
+  new_task: "assigns a new task",
+  hidden_instructions: "hidden instructions",
+  urgency: "urgency",
+  hidden: "hidden text",
+  cross_tool: "changes how other tools are used",
+  prompt: "prompt to the model",
+  send_secret_out: "sends secrets out",
+  send_secret: "sends secrets",
+  send_personal_out: "sends personal data out",
+  send_personal: "sends personal data",
+  send_out: "sends data out",
+  read_secret: "reads secrets",
+  exec: "runs a command",
+  exec_download: "runs downloaded code",
+  weaken: "turns a protection off",
+  call: "calls a tool",
+  call_sending: "calls a sending tool",
+  recipients: "changes recipients",
+  payment: "moves money",
+  destructive: "deletes data",
+  smuggle: "smuggles data in a parameter",
+  send_copy: "sends a copy out",
+  discretion: "asks for discretion",
+  no_confirm: "acts without the user's confirmation",
+  request: "imperative",
+};
+
+function describe(signals: string[]): string {
+  return signals.map((s) => SIGNAL_NAMES[s] ?? s).join(", ");
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* The detectors                                                                                                     */
+/* ---------------------------------------------------------------------------------------------------------------- */
+
+function settings(params: InjectionParams | undefined): [number, "pass" | "cut"] {
+  return [params?.threshold ?? THRESHOLDS.balanced, params?.quoted ?? "pass"];
+}
+
+/** `prompt_injection`: instructions in anything inbound (every role), as `prompt_injection.<kind>`. */
+export function detectInjection(input: InjectionInput, params?: InjectionParams): Detection[] {
+  return findings(input, ...settings(params)).map((f) => strip(f, "prompt_injection"));
+}
+
+/** `tool_poisoning`: instructions in what a server says about itself (tools, prompts, resources, templates, instructions, agent cards). */
+export function detectPoisoning(input: InjectionInput, params?: InjectionParams): Detection[] {
+  return findings(input, ...settings(params))
+    .filter((f) => f.role === "description")
+    .map((f) => strip(f, "tool_poisoning"));
+}
+
+function strip(f: Finding, prefix: string): Detection {
+  const d: Detection = { type: `${prefix}.${f.type}`, path: f.path, start: f.start, end: f.end };
+  if (f.whole) d.whole = true;
+  if (f.detail) d.detail = f.detail;
+  return d;
+}
+
+/** Site-only forms (guardwire scan): roles from the paths alone. */
+export function detectPromptInjection(sites: StringSite[], params?: InjectionParams): Detection[] {
+  return detectInjection({ sites, message: null }, params);
+}
+export function detectToolPoisoning(sites: StringSite[], params?: InjectionParams): Detection[] {
+  return detectPoisoning({ sites, message: null }, params);
+}
+
+/** For tests and tuning: every unit of a text with its signals. */
+export function debugUnits(text: string, ctx: Ctx): { text: string; t: object; r: object; cue: boolean }[] {
+  return sentences(text, 0, text.length).map(([s, e]) => {
+    const sig = analyse(text, s, e, ctx);
+    return { text: text.slice(s, e), t: sig.t, r: sig.r, cue: sig.cue };
+  });
+}
