@@ -7,8 +7,8 @@ import type { Detection, StringSite } from "./scan.js";
  * where the name says secret and the value looks random. This catches the secrets without a recognisable prefix
  * (database passwords, OAuth client secrets, signing keys) in loaded configs and env dumps.
  *
- * Linear time: a literal search per vocabulary stem, then at each hit one sticky match of the word, and one of the
- * rest of the name, the separator and the value (each bounded).
+ * Linear time: a literal search per vocabulary stem (in a long string, only in the names before separators), then at
+ * each hit one sticky match of the word, and one of the rest of the name, the separator and the value (each bounded).
  */
 
 /**
