@@ -100,7 +100,17 @@ const TRIGGER = /[^\t\n\x20-\x24\x27-\x3b\x3d-\x5c\x5e-\x7e]/;
 
 /** The Unicode stages alone (invisible characters, NFKC, skeleton): what the text of a hidden span is given as. */
 export function unicodeText(s: string): string {
-  return skeletonStage(nfkcStage(invisibleStage(Mapped.identity(s), [], (x) => x))).text;
+  return unicodeStages(invisibleStage(Mapped.identity(s), [], (x) => x)).text;
+}
+
+/**
+ * NFKC, then the skeleton; NFKC again where the skeleton changed a letter, since a Latin letter put in for a
+ * look-alike can compose with a combining mark after it ("Ο̈" → "O" + U+0308 → "Ö"), which keeps the pass idempotent.
+ */
+function unicodeStages(m: Mapped): Mapped {
+  const n = nfkcStage(m);
+  const k = skeletonStage(n);
+  return k === n ? k : nfkcStage(k);
 }
 
 /** Normalises one string (bounded in time and memory whatever its content). */
@@ -115,9 +125,7 @@ function normalizeAt(value: string, depth: number, budget: { left: number }): No
   m = terminalStage(m, hidden, unicodeText);
   m = htmlStage(m, hidden, unicodeText);
   markdownComments(m, hidden, unicodeText);
-  m = invisibleStage(m, hidden, unicodeText);
-  m = nfkcStage(m);
-  m = skeletonStage(m);
+  m = unicodeStages(invisibleStage(m, hidden, unicodeText));
   const decoded: DecodedLayer[] = [];
   if (depth < MAX_DEPTH) {
     for (const run of encodedRuns(m.text, budget)) {
