@@ -50,3 +50,25 @@ for (const [name, text] of Object.entries(texts)) {
     console.log(`${name.padEnd(28)} ${role.padEnd(12)} wall median ${ms[2].toFixed(1).padStart(7)} ms (min ${ms[0].toFixed(1)})  cpu median ${cpu[2].toFixed(1).padStart(7)} ms (min ${cpu[0].toFixed(1)})  cuts ${cuts.length}`);
   }
 }
+
+// The same texts as a tool result judged by the detector (prompt_injection, the default budget of close reading).
+const { detectInjection, BUDGET } = await import("../dist/guardian/detectors/injection.js");
+for (const [name, text] of Object.entries(texts)) {
+  if (only.length && !only.some((o) => name.includes(o))) continue;
+  const message = { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text }] } };
+  const run = () => detectInjection({ sites: [{ path: ["result", "content", 0, "text"], value: text }], message });
+  let found = run();
+  const ms = [];
+  const cpu = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    const c = process.cpuUsage();
+    found = run();
+    cpu.push(process.cpuUsage(c).user / 1000);
+    ms.push(performance.now() - t);
+  }
+  ms.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
+  const kinds = [...new Set(found.map((d) => d.type))].join(" ") || "none";
+  console.log(`detector, budget ${BUDGET}: ${name.padEnd(28)} wall median ${ms[2].toFixed(1).padStart(7)} ms (min ${ms[0].toFixed(1)})  cpu median ${cpu[2].toFixed(1).padStart(7)} ms  findings ${found.length} (${kinds})`);
+}

@@ -285,11 +285,23 @@ interface Ctx {
   quoted?: "pass" | "cut";
   /** The text has both a user's and a model's turns: a line "Assistant: …" there is the model speaking. */
   transcript?: boolean;
+  /** Characters the message may still have read closely (analysed); none: no limit. */
+  budget?: Budget;
 }
+
+/** What is left of a message's budget of closely read characters (docs/detection.md, "What judging costs"). */
+interface Budget {
+  left: number;
+}
+/** The default budget: 128 Ki characters read closely per message (about 50 ms of the scorer on a loaded 2-core machine). */
+export const BUDGET = 131_072;
+/** Thrown when a message's budget is spent: the string being judged (and every later one needing a close reading) is unjudged. */
+class OverBudget extends Error {}
 
 function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   const sig = emptySig();
   if (e - s > MAX_UNIT) e = s + MAX_UNIT;
+  if (ctx.budget !== undefined && (ctx.budget.left -= e - s) < 0) throw new OverBudget();
   const unit = text.slice(s, e);
   const toks = tokenize(text, s, e);
   const n = toks.length;
@@ -1218,6 +1230,11 @@ export interface InjectionParams {
   threshold?: number;
   /** An attack quoted in a text about attacks: left (`pass`, the default) or the quotation cut (`cut`). */
   quoted?: "pass" | "cut";
+  /**
+   * Characters a message may have read closely (BUDGET by default); a string left when it is spent is judged
+   * unjudged (`prompt_injection.unjudged`, the whole string) — fail closed, never passed unread.
+   */
+  budget?: number;
 }
 
 const HIDDEN_CHARS = /[\u202A-\u202E\u2066-\u2069\u200B\u200C\u200D\u2060\u2062\u2063\u2064\uFEFF]|\uDB40[\uDC00-\uDC7F]/;
@@ -1256,9 +1273,9 @@ type Push = (site: { path: JsonPath }, role: Role, c: Cut, start: number, end: n
  * of one list) together; text files carried as base64 as whole items. Cached per message and threshold
  * (prompt_injection and tool_poisoning share it).
  */
-function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cut"): Finding[] {
+function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cut", limit: number): Finding[] {
   let byThreshold = cache.get(input.sites);
-  const hit = byThreshold?.get(`${threshold}:${quoted}`);
+  const hit = byThreshold?.get(`${threshold}:${quoted}:${limit}`);
   if (hit) return hit;
   const out: Finding[] = [];
   const normal = input.normal ?? ((s: StringSite) => normalize(s.value));
@@ -1276,25 +1293,35 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
   };
   const groups = new Map<string, StringSite[]>();
   const quiet: StringSite[] = [];
+  const budget: Budget = { left: limit };
+  const unjudged = (site: StringSite, role: Role) =>
+    out.push({ type: "unjudged", path: site.path, start: 0, end: site.value.length, role, detail: `more text to read closely than the message's budget (${limit} characters): removed unjudged` });
   for (const site of input.sites) {
     // Too short to carry a word of an instruction, or a kind, type or id ("type": "text"): not read.
     if (site.value.length < 3 || (site.value.length <= 40 && SKIPPED_KEYS.has(site.path[site.path.length - 1] as string))) continue;
     const role = roleOf(message, site.path);
-    const ctx: Ctx = { role, self: selfName(message, site.path), tools, quoted };
+    const ctx: Ctx = { role, self: selfName(message, site.path), tools, quoted, budget };
     const before = out.length;
     hiddenUnicode(site, role, out);
     const n = normal(site);
-    const fields = role === "content" ? jsonFields(n.text) : null;
-    if (fields) judgeJson(site, n, fields, ctx, threshold, push);
-    else {
-      for (const c of judgeText(n.text, ctx, threshold)) {
-        const o = n.identity ? { start: c.start, end: c.end } : n.original(c.start, c.end);
-        push(site, role, c, o.start, o.end);
+    const judged = out.length;
+    try {
+      const fields = role === "content" ? jsonFields(n.text) : null;
+      if (fields) judgeJson(site, n, fields, ctx, threshold, push);
+      else {
+        for (const c of judgeText(n.text, ctx, threshold)) {
+          const o = n.identity ? { start: c.start, end: c.end } : n.original(c.start, c.end);
+          push(site, role, c, o.start, o.end);
+        }
       }
+      const hiddenCtx: Ctx = n.hidden.length + n.decoded.length > 0 ? { ...ctx, role: "content" } : ctx;
+      for (const h of n.hidden) for (const c of judgeText(h.text, hiddenCtx, threshold, { hidden: T.hidden })) push(site, role, { ...c, kind: c.kind === "instruction" ? "hidden_text" : c.kind }, h.start, h.end);
+      for (const d of n.decoded) for (const c of judgeText(d.view.text, hiddenCtx, threshold, { hidden: T.hidden })) push(site, role, c, d.start, d.end);
+    } catch (err) {
+      if (!(err instanceof OverBudget)) throw err;
+      out.length = judged;
+      unjudged(site, role);
     }
-    const hiddenCtx: Ctx = n.hidden.length + n.decoded.length > 0 ? { ...ctx, role: "content" } : ctx;
-    for (const h of n.hidden) for (const c of judgeText(h.text, hiddenCtx, threshold, { hidden: T.hidden })) push(site, role, { ...c, kind: c.kind === "instruction" ? "hidden_text" : c.kind }, h.start, h.end);
-    for (const d of n.decoded) for (const c of judgeText(d.view.text, hiddenCtx, threshold, { hidden: T.hidden })) push(site, role, c, d.start, d.end);
     // Ids, kinds and types ("type": "text") are not words of the text around them.
     if (out.length === before && site.value.length <= 2000 && !ITEM_META.has(site.path[site.path.length - 1] as string)) quiet.push(site);
   }
@@ -1307,9 +1334,16 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
       else groups.set(key, [site]);
     }
   }
-  for (const sites of groups.values()) judgeSiblings(sites, message, tools, threshold, quoted, push);
+  for (const sites of groups.values()) {
+    try {
+      judgeSiblings(sites, message, tools, threshold, quoted, push, budget);
+    } catch (err) {
+      if (!(err instanceof OverBudget)) throw err;
+      for (const site of sites) unjudged(site, roleOf(message, site.path));
+    }
+  }
   byThreshold ??= new Map();
-  byThreshold.set(`${threshold}:${quoted}`, out);
+  byThreshold.set(`${threshold}:${quoted}:${limit}`, out);
   cache.set(input.sites, byThreshold);
   return out;
 }
@@ -1332,12 +1366,12 @@ const ITEM_META = new Set(["type", "kind", "mimeType", "mediaType", "role", "mes
 /** Keys whose values are never words: the kind of an item, a media type, a role, an id. */
 const SKIPPED_KEYS = new Set(["type", "kind", "mimeType", "mediaType", "role", "messageId", "contextId", "taskId", "artifactId", "jsonrpc", "protocolVersion", "state"]);
 
-function judgeSiblings(sites: StringSite[], message: Record<string, unknown> | null, tools: Set<string>, threshold: number, quoted: "pass" | "cut", push: Push): void {
+function judgeSiblings(sites: StringSite[], message: Record<string, unknown> | null, tools: Set<string>, threshold: number, quoted: "pass" | "cut", push: Push, budget: Budget): void {
   if (sites.length < 2) return;
   const role = roleOf(message, (sites[0] as StringSite).path);
   const g = judgeGroup(
     sites.map((s) => s.value),
-    { role, self: selfName(message, (sites[0] as StringSite).path), tools, quoted },
+    { role, self: selfName(message, (sites[0] as StringSite).path), tools, quoted, budget },
     threshold,
   );
   if (g) for (const i of g.fields) push(sites[i] as StringSite, role, g.cut, 0, (sites[i] as StringSite).value.length);
@@ -1437,8 +1471,8 @@ function describe(signals: string[]): string {
 /* The detectors                                                                                                     */
 /* ---------------------------------------------------------------------------------------------------------------- */
 
-function settings(params: InjectionParams | undefined): [number, "pass" | "cut"] {
-  return [params?.threshold ?? THRESHOLDS.balanced, params?.quoted ?? "pass"];
+function settings(params: InjectionParams | undefined): [number, "pass" | "cut", number] {
+  return [params?.threshold ?? THRESHOLDS.balanced, params?.quoted ?? "pass", params?.budget ?? BUDGET];
 }
 
 /** `prompt_injection`: instructions in anything inbound (every role), as `prompt_injection.<kind>`. */
