@@ -7,8 +7,8 @@ import type { Detection, StringSite } from "./scan.js";
  * where the name says secret and the value looks random. This catches the secrets without a recognisable prefix
  * (database passwords, OAuth client secrets, signing keys) in loaded configs and env dumps.
  *
- * Linear time: a literal search per vocabulary stem, then at each hit one sticky match of the word, and one of the
- * rest of the name, the separator and the value (each bounded).
+ * Linear time: a literal search per vocabulary stem (in a long string, only in the names before separators), then at
+ * each hit one sticky match of the word, and one of the rest of the name, the separator and the value (each bounded).
  */
 
 /**
@@ -62,7 +62,9 @@ const VOCABULARY_AT = new RegExp(VOCABULARY.source, "y");
  * with indexOf in a lower-case copy, far cheaper per hit than a regex. A copy whose length differs (a few Unicode
  * letters lower-case to two units) would shift the offsets, so such strings take the regex for every hit.
  */
-function candidates(v: string): number[] {
+function candidates(v: string, nearSeparators: boolean): number[] {
+  const near = nearSeparators && v.length >= LONG ? candidatesBeforeSeparators(v) : null;
+  if (near !== null) return near;
   const present = STEMS.filter((_s, k) => (STEM_RES[k] as RegExp).test(v));
   if (present.length === 0) return [];
   const at: number[] = [];
@@ -84,6 +86,70 @@ function candidates(v: string): number[] {
 
 const STEM_IDS = STEMS.map(literalId);
 
+/** Strings at least this long look for stems only before separators (a search per stem would read all of them). */
+const LONG = 4096;
+/**
+ * How far before its separator a match's word can start: the longest word (10), a plural `s`, the rest of the name
+ * (61), a quote and eight blanks (`AFTER_NAME`).
+ */
+const WORD_REACH = 10 + 1 + 61 + 1 + 8;
+/** Characters of a name (`AFTER_NAME`'s rest of the name; every vocabulary word is made of them). */
+const NAME_CHAR = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") NAME_CHAR[c.charCodeAt(0)] = 1;
+const isNameChar = (c: number) => c < 128 && NAME_CHAR[c] === 1;
+/** The stems by their first letter (lower case). */
+const STEMS_BY_FIRST: (string[] | undefined)[] = new Array<string[] | undefined>(128).fill(undefined);
+for (const stem of STEMS) (STEMS_BY_FIRST[stem.charCodeAt(0)] ??= []).push(stem);
+
+/** Whether `stem` (lower case) occurs at `i` in any case, ending by `end`. */
+function stemAt(v: string, i: number, end: number, stem: string): boolean {
+  if (i + stem.length > end) return false;
+  for (let k = 1; k < stem.length; k++) if ((v.charCodeAt(i + k) | 0x20) !== stem.charCodeAt(k)) return false;
+  return true;
+}
+
+/**
+ * The same candidates as `candidates` gives for the matches (a match's word lies in the name just before a `:` or
+ * `=`), found without reading the whole string once per stem: at each separator, back over up to eight blanks, a
+ * quote and the name's characters (at most `WORD_REACH` in all), and the stems looked for in that name alone. The
+ * names of different separators do not overlap (a separator is not a name character), so the string is read about
+ * once. Positions no match can start at are left out; any match's are all there. Null when separators are too
+ * dense for this to pay.
+ */
+function candidatesBeforeSeparators(v: string): number[] | null {
+  // A separator costs about as much as 32 characters of the whole-string searches: text denser in them (JSON, logs,
+  // env files) takes those searches, judged by its first characters, or as soon as it proves denser than that.
+  let budget = v.length >> 5;
+  let sample = 0;
+  for (let i = 0; i < LONG; i++) {
+    const c = v.charCodeAt(i);
+    if (c === 0x3a || c === 0x3d) sample++;
+  }
+  if (sample > LONG >> 5) return null;
+  const at: number[] = [];
+  for (const sep of [":", "="]) {
+    for (let q = v.indexOf(sep); q >= 0; q = v.indexOf(sep, q + 1)) {
+      if (--budget < 0) return null;
+      let end = q;
+      while (end > 0 && q - end < 8 && (v.charCodeAt(end - 1) === 0x20 || v.charCodeAt(end - 1) === 0x09)) end--;
+      if (end > 0 && (v.charCodeAt(end - 1) === 0x22 || v.charCodeAt(end - 1) === 0x27)) end--;
+      let start = end;
+      while (start > 0 && q - start < WORD_REACH && isNameChar(v.charCodeAt(start - 1))) start--;
+      // Each stem at each place of the name, in any case (the name is ASCII: the 0x20 bit folds a letter's case).
+      for (let i = start; i + 3 <= end; i++) {
+        const first = STEMS_BY_FIRST[v.charCodeAt(i) | 0x20];
+        if (first === undefined) continue;
+        for (const stem of first) {
+          if (!stemAt(v, i, end, stem)) continue;
+          at.push(i);
+          if (stem === "key") for (let back = 1; back <= 3 && i - back >= 0; back++) at.push(i - back);
+        }
+      }
+    }
+  }
+  return at.length > 1 ? [...new Set(at)].sort((a, b) => a - b) : at;
+}
+
 /**
  * A one-time token in a link's query (`?token=…` of a password-reset, e-mail confirmation or invitation link): the
  * link is for the user to follow, not a credential to redact.
@@ -96,15 +162,18 @@ function linkToken(v: string, pos: number, word: string): boolean {
   return /^(?:(?:reset|password_reset|confirm|confirmation|invite|invitation|verify|verification|email|magic|login|signup|activation)[_-]?)?$/i.test(v.slice(s, pos));
 }
 
-/** Secret assignments; `prefilter` false skips the message-wide stem check (what it must never change). */
-export function detectSecretAssignments(sites: StringSite[], prefilter = true): Detection[] {
+/**
+ * Secret assignments; `prefilter` false skips the message-wide stem check, `nearSeparators` false looks for the stems
+ * in all of a long string (what neither may ever change).
+ */
+export function detectSecretAssignments(sites: StringSite[], prefilter = true, nearSeparators = true): Detection[] {
   const out: Detection[] = [];
   const lits = prefilter ? literalsOf(sites) : null;
   if (lits !== null && !lits.any(STEM_IDS)) return out;
   for (const site of sites) {
     const v = site.value;
     let lastEnd = 0;
-    for (const pos of candidates(v)) {
+    for (const pos of candidates(v, nearSeparators)) {
       if (pos < lastEnd) continue;
       VOCABULARY_AT.lastIndex = pos;
       const m = VOCABULARY_AT.exec(v);

@@ -28,34 +28,30 @@ const isHex = (c: number) => (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && 
 
 /**
  * Whether the string holds a run of base64 characters at least `MIN_BASE64` long with an upper-case letter in it (the
- * fast path's question: prose, paths and lower-case identifiers have none). Skips ahead: a character that cannot be
- * in a run rules out every run through it, so most windows cost one look.
+ * fast path's question: prose, paths and lower-case identifiers have none). Skips ahead: the last character of a
+ * window of `MIN_BASE64` is read first, then the window backwards; the first character outside the alphabet rules out
+ * every window through it, so a word of prose costs the few characters read back to its start.
  */
 export function hasEncodedRun(s: string): boolean {
   const n = s.length;
   // `i` always follows a character that cannot be in a run (or is 0).
   let i = 0;
   while (i + MIN_BASE64 <= n) {
-    const probe = i + MIN_BASE64 - 1;
-    const p = s.charCodeAt(probe);
-    if (p >= 128 || B64[p] === 0) {
-      i = probe + 1;
+    let k = i + MIN_BASE64 - 1;
+    let c = s.charCodeAt(k);
+    while (c < 128 && B64[c] === 1 && k > i) c = s.charCodeAt(--k);
+    if (c >= 128 || B64[c] === 0) {
+      i = k + 1;
       continue;
     }
-    // The run through the probe: back to its start, on to its end; each character is read once.
-    let k = probe;
-    while (k > i) {
-      const c = s.charCodeAt(k - 1);
-      if (c >= 128 || B64[c] === 0) break;
-      k--;
-    }
-    let e = probe + 1;
+    // The window [i, i + MIN_BASE64) is all in the alphabet: on to the run's end (it starts at i).
+    let e = i + MIN_BASE64;
     while (e < n) {
-      const c = s.charCodeAt(e);
-      if (c >= 128 || B64[c] === 0) break;
+      const d = s.charCodeAt(e);
+      if (d >= 128 || B64[d] === 0) break;
       e++;
     }
-    if (e - k >= MIN_BASE64 && worthDecoding(s, k, e)) return true;
+    if (worthDecoding(s, i, e)) return true;
     i = e + 1;
   }
   return false;

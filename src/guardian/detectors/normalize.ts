@@ -2,7 +2,7 @@ import { Mapped } from "./mapped.js";
 import { encodedRuns, hasEncodedRun, MAX_DECODED } from "./normalize-decode.js";
 import { htmlStage, markdownComments, REFERENCE, TAG, terminalStage } from "./normalize-markup.js";
 import { invisibleStage, nfkcStage, skeletonStage } from "./normalize-unicode.js";
-import type { Detection, JsonPath, StringSite } from "./scan.js";
+import { findAll, type Detection, type JsonPath, type StringSite } from "./scan.js";
 
 /**
  * One normalisation pass before the detectors (issue 24): what attackers hide text in — compatibility forms,
@@ -193,7 +193,7 @@ export function findAllNormalised<S extends StringSite>(scan: NormalSource, site
 export function findAllNormalised(scan: NormalSource, sites: readonly StringSite[], re: RegExp, type: string): Detection[];
 export function findAllNormalised<S extends StringSite>(scan: NormalSource, sites: readonly S[], detect: ((sites: S[]) => Detection[]) | RegExp, option?: string): Detection[] {
   if (typeof detect === "function") return findInViews(scan, sites, detect, (option as Views | undefined) ?? "all", detect(sites as S[]));
-  const run = (s: S[]) => matchAll(s, detect, option ?? "match");
+  const run = (s: S[]) => findAll(s, detect, option ?? "match");
   return findInViews(scan, sites, run, "all", run(sites as S[]));
 }
 
@@ -233,21 +233,6 @@ export function findInViews<S extends StringSite>(scan: NormalSource, sites: rea
 
 const key = (d: Detection) => `${d.type}\u0000${d.start}\u0000${d.end}\u0000${JSON.stringify(d.path)}`;
 
-function matchAll(sites: readonly StringSite[], re: RegExp, type: string): Detection[] {
-  const out: Detection[] = [];
-  for (const site of sites) {
-    re.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(site.value)) !== null) {
-      if (m[0].length === 0) {
-        re.lastIndex++;
-        continue;
-      }
-      out.push({ type, path: site.path, start: m.index, end: m.index + m[0].length });
-    }
-  }
-  return out;
-}
 
 /** A hidden span of a site, in the site's own string (a span found in a decoded layer is the whole encoded run). */
 export interface SiteHiddenSpan extends HiddenSpan {

@@ -89,7 +89,7 @@ export function joinStrings(message: Record<string, unknown>, roots: string[] = 
  * Runs a global regex over every string, recording each match (or its `group`, exactly where the group matched: the
  * match's indices, never a search for the group's text) as a detection of `type`.
  */
-export function findAll(sites: StringSite[], regex: RegExp, type: string | ((m: RegExpExecArray) => string | null), group = 0): Detection[] {
+export function findAll(sites: readonly StringSite[], regex: RegExp, type: string | ((m: RegExpExecArray) => string | null), group = 0): Detection[] {
   const out: Detection[] = [];
   const re = group !== 0 && !regex.hasIndices ? new RegExp(regex.source, regex.flags + "d") : regex;
   for (const site of sites) {
