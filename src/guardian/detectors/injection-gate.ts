@@ -248,6 +248,13 @@ export interface Piece {
   e: number;
   /** At least one primary cue is possible here (injection.ts, PRIMARY). */
   possible: boolean;
+  /**
+   * Where a primary cue may be: the positions of the events that made the piece possible (the end of the word that
+   * completed a cue, or a marker's character). A sentence holding none of them cannot hold a primary cue itself.
+   */
+  hot: number[];
+  /** A pair the scorer reads anywhere in one sentence (no nearness) is here: any sentence may hold a primary cue. */
+  whole: boolean;
 }
 
 /**
@@ -261,6 +268,12 @@ export function pieces(text: string): Piece[] {
   let start = 0;
   let sure = false;
   let seen = 0;
+  /** Where this piece's events were (a word's end, a marker's character): the scorer reads the sentences around them. */
+  let ev: number[] = [];
+  const hit = (at: number) => {
+    sure = true;
+    ev.push(at);
+  };
   let h = 0;
   let h6 = 0;
   let len = 0;
@@ -324,45 +337,45 @@ export function pieces(text: string): Piece[] {
       if (afterLt || atLine || dotted || t === DOT) {
         const k = get(kindKeys, kindVals, key(h)) | (len >= 7 ? get(kindKeys, kindVals, key(h6 ^ SALT7)) : 0);
         if (k !== 0) {
-          if ((k & TAG) !== 0 && afterLt) sure = true;
-          if ((k & TURN) !== 0 && atLine && colonAfter(text, i, 4)) sure = true;
-          if ((k & HEADER) !== 0 && atLine && (upper(text, wordStart) || colonAfter(text, i, 40))) sure = true;
-          if ((k & DOTTED) !== 0 && dotted) sure = true;
-          if ((k & DOTNEXT) !== 0 && t === DOT) sure = true;
+          if ((k & TAG) !== 0 && afterLt) hit(i);
+          if ((k & TURN) !== 0 && atLine && colonAfter(text, i, 4)) hit(i);
+          if ((k & HEADER) !== 0 && atLine && (upper(text, wordStart) || colonAfter(text, i, 40))) hit(i);
+          if ((k & DOTTED) !== 0 && dotted) hit(i);
+          if ((k & DOTNEXT) !== 0 && t === DOT) hit(i);
         }
       }
-      if (len === 3 && text.charCodeAt(wordStart) === 69 && text.charCodeAt(wordStart + 1) === 78 && text.charCodeAt(wordStart + 2) === 68) sure = true;
+      if (len === 3 && text.charCodeAt(wordStart) === 69 && text.charCodeAt(wordStart + 1) === 78 && text.charCodeAt(wordStart + 2) === 68) hit(i);
       wn++;
       if (bits !== 0) {
         seen |= bits;
-        if ((bits & ALONE) !== 0) sure = true;
-        if ((bits & G.GENERIC) !== 0 && wn - lastVoc <= 4) sure = true;
+        if ((bits & ALONE) !== 0) hit(i);
+        if ((bits & G.GENERIC) !== 0 && wn - lastVoc <= 4) hit(i);
         // "Agents:", "Model," — a generic noun spoken to.
-        if ((bits & G.GENERIC) !== 0 && (c === 58 || c === 44)) sure = true;
+        if ((bits & G.GENERIC) !== 0 && (c === 58 || c === 44)) hit(i);
         if ((bits & (G.VOC | G.AI)) !== 0) lastVoc = wn;
-        if ((bits & (G.INSTR | G.SCOPE)) !== 0 && wn - lastOverride <= 9) sure = true;
+        if ((bits & (G.INSTR | G.SCOPE)) !== 0 && wn - lastOverride <= 9) hit(i);
         if ((bits & G.OVERRIDE) !== 0) lastOverride = wn;
         // "ignore the user's request".
-        if ((bits & G.TGT) !== 0 && wn - lastOverride <= 3) sure = true;
+        if ((bits & G.TGT) !== 0 && wn - lastOverride <= 3) hit(i);
         if ((bits & (G.TGT | G.COMM)) !== 0) {
-          if (wn - lastNeg <= 12) sure = true;
+          if (wn - lastNeg <= 12) hit(i);
           lastTold = wn;
         }
         if ((bits & G.NEG) !== 0) {
-          if (wn - lastTold <= 6) sure = true;
+          if (wn - lastTold <= 6) hit(i);
           lastNeg = wn;
         }
-        if ((bits & G.ROLE) !== 0 && wn - lastBe <= 5) sure = true;
+        if ((bits & G.ROLE) !== 0 && wn - lastBe <= 5) hit(i);
         if ((bits & G.BE) !== 0) lastBe = wn;
-        if ((bits & (G.TASK | G.INSTR)) !== 0 && wn - lastNew <= 4) sure = true;
+        if ((bits & (G.TASK | G.INSTR)) !== 0 && wn - lastNew <= 4) hit(i);
         if ((bits & G.NEWADJ) !== 0) lastNew = wn;
-        if ((bits & G.HIDDENADJ) !== 0 && wn - lastFollow <= 5) sure = true;
+        if ((bits & G.HIDDENADJ) !== 0 && wn - lastFollow <= 5) hit(i);
         if ((bits & G.FOLLOW) !== 0) lastFollow = wn;
-        if ((bits & G.TAIL) !== 0 && wn - lastHead <= 4) sure = true;
+        if ((bits & G.TAIL) !== 0 && wn - lastHead <= 4) hit(i);
         if ((bits & G.HEAD) !== 0) lastHead = wn;
-        if ((bits & G.FILES) !== 0 && wn - lastBulk <= 5) sure = true;
+        if ((bits & G.FILES) !== 0 && wn - lastBulk <= 5) hit(i);
         if ((bits & G.BULK) !== 0) lastBulk = wn;
-        if ((bits & (G.BULK | G.FILES)) !== 0 && wn - lastDelete <= 7) sure = true;
+        if ((bits & (G.BULK | G.FILES)) !== 0 && wn - lastDelete <= 7) hit(i);
         if ((bits & G.DELETE) !== 0) lastDelete = wn;
       }
       len = 0;
@@ -382,7 +395,8 @@ export function pieces(text: string): Piece[] {
         }
       }
       if (blank && lastNl >= start && i > start) {
-        out.push({ s: start, e: i, possible: sure || pairs(seen) });
+        out.push(piece(start, i, sure, seen, ev));
+        ev = [];
         start = i;
         sure = false;
         seen = 0;
@@ -391,23 +405,29 @@ export function pieces(text: string): Piece[] {
       lastNl = i;
     } else if (t === LT) {
       const n = i + 1 < L ? text.charCodeAt(i + 1) : 0;
-      if (n === 124 || n === 33 || n === 60) sure = true;
+      if (n === 124 || n === 33 || n === 60) hit(i);
       lt = i;
     } else if (t === LB) {
       const n = i + 1 < L ? text.charCodeAt(i + 1) : 0;
-      if (n === 73 || n === 83 || n === 47) sure = true;
-    } else if (t === CJK_CHAR) sure = true;
+      if (n === 73 || n === 83 || n === 47) hit(i);
+    } else if (t === CJK_CHAR) hit(i);
     // A long paragraph is read in pieces, cut after a sentence.
     if ((t === DOT || t === STOP) && i - start > 4096 && (i + 1 >= L || text.charCodeAt(i + 1) <= 32)) {
-      out.push({ s: start, e: i + 1, possible: sure || pairs(seen) });
+      out.push(piece(start, i + 1, sure, seen, ev));
+      ev = [];
       start = i + 1;
       sure = false;
       seen = 0;
       wn += 100;
     }
   }
-  if (start < L) out.push({ s: start, e: L, possible: sure || pairs(seen) });
+  if (start < L) out.push(piece(start, L, sure, seen, ev));
   return out;
+}
+
+function piece(s: number, e: number, sure: boolean, seen: number, hot: number[]): Piece {
+  const whole = pairs(seen);
+  return { s, e, possible: sure || whole, hot, whole };
 }
 
 /** Pairs the scorer reads anywhere in one unit (no nearness needed). */

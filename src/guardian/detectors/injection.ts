@@ -242,14 +242,27 @@ const TRIGGER = new Set(["when", "whenever", "before", "after", "each", "every",
 /** Quotation marks, as opening → closing. */
 const QUOTES: Record<string, string> = { '"': '"', "\u201c": "\u201d", "\u201e": "\u201c", "\u00ab": "\u00bb", "\u300c": "\u300d", "`": "`", "\u2018": "\u2019" };
 
+/** Only white space, `>`, `*`, `#` or `_` between the line's start and `at` (read backwards, stopping at the first other character). */
+function leadBack(text: string, at: number): boolean {
+  for (let i = at - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 10) return true;
+    if (!(space(c) || c === 62 || c === 42 || c === 35 || c === 95)) return false;
+  }
+  return true;
+}
+
 /** Where quoted text runs in a unit (bounded: pairs on one paragraph, at most 600 characters apart). */
 function quotedSpans(text: string, s: number, e: number): [number, number][] {
   const out: [number, number][] = [];
   for (let i = s; i < e; i++) {
     const close = QUOTES[text[i] as string];
     if (close === undefined) continue;
-    const j = text.indexOf(close, i + 1);
-    if (j < 0 || j >= e || j - i > 600) continue;
+    // (Searched only as far as a pair may reach: an unclosed mark costs 600 characters, never the rest of the text.)
+    let j = i + 1;
+    const last = Math.min(e, i + 601);
+    while (j < last && text[j] !== close) j++;
+    if (j >= last) continue;
     out.push([i, j + 1]);
     i = j;
   }
@@ -272,11 +285,23 @@ interface Ctx {
   quoted?: "pass" | "cut";
   /** The text has both a user's and a model's turns: a line "Assistant: …" there is the model speaking. */
   transcript?: boolean;
+  /** Characters the message may still have read closely (analysed); none: no limit. */
+  budget?: Budget;
 }
+
+/** What is left of a message's budget of closely read characters (docs/detection.md, "What judging costs"). */
+interface Budget {
+  left: number;
+}
+/** The default budget: 128 Ki characters read closely per message (about 50 ms of the scorer on a loaded 2-core machine). */
+export const BUDGET = 131_072;
+/** Thrown when a message's budget is spent: the string being judged (and every later one needing a close reading) is unjudged. */
+class OverBudget extends Error {}
 
 function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   const sig = emptySig();
   if (e - s > MAX_UNIT) e = s + MAX_UNIT;
+  if (ctx.budget !== undefined && (ctx.budget.left -= e - s) < 0) throw new OverBudget();
   const unit = text.slice(s, e);
   const toks = tokenize(text, s, e);
   const n = toks.length;
@@ -406,7 +431,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       const before = toks.slice(Math.max(0, i - 5), i).map((x) => x.w);
       const upTo = " " + before.join(" ");
       const upToPrevious = " " + before.slice(0, -1).join(" ");
-      const lineStartColon = i === 0 && /^\s*:/.test(text.slice(t.e, t.e + 3)) && /^[\s>*#_]*$/.test(text.slice(text.lastIndexOf("\n", t.s - 1) + 1, t.s));
+      const lineStartColon = i === 0 && /^\s*:/.test(text.slice(t.e, t.e + 3)) && leadBack(text, t.s);
       const vocative =
         VOCATIVE_NOUN.has(w(i - 1)) ||
         GREETING.has(w(i - 1)) ||
@@ -685,6 +710,7 @@ function markers(text: string, regions: readonly { s: number; e: number }[]): Ma
   // An element reaches its closing tag (searched once per name and position: tags come in order).
   let lower: string | undefined;
   const closes = new Map<string, number>();
+  const ends = new Map<number, number>();
   all(TAG, (m) => {
     const name = (m[1] as string).toLowerCase();
     const from = m.index + m[0].length;
@@ -698,17 +724,30 @@ function markers(text: string, regions: readonly { s: number; e: number }[]): Ma
       close = lower.indexOf(`</${name}`, from);
       closes.set(name, close);
     }
-    const end = close >= 0 && close - from <= 16384 ? text.indexOf(">", close) + 1 : from;
+    let end = from;
+    if (close >= 0 && close - from <= 16384) {
+      // (The closing tag's ">" found once per closing tag, however many openings share it.)
+      let gt = ends.get(close);
+      if (gt === undefined) ends.set(close, (gt = text.indexOf(">", close) + 1));
+      end = gt;
+    }
     const strong = /system|instruction|admin|override|directive|sys/.test(name);
     out.push({ s: m.index, e: from, kind: strong ? "header" : "tag", reach: Math.max(end, from) });
   });
   // Comments: each opening to its closing, searched with indexOf (no closing after one opening: none after a later one).
+  // Both searches resume where the last one ended (regions come in order), so the text is read once, not once per region.
+  let nextOpen = -1;
+  let nextClose = -1;
   for (const r of regions) {
     let at = r.s;
     for (let n = 0; n < 500; n++) {
-      const open = text.indexOf("<!--", at);
+      if (nextOpen !== -2 && nextOpen < at) nextOpen = text.indexOf("<!--", at);
+      if (nextOpen < 0) nextOpen = -2;
+      const open = nextOpen;
       if (open < 0 || open >= r.e) break;
-      const close = text.indexOf("-->", open + 4);
+      if (nextClose !== -2 && nextClose < open + 4) nextClose = text.indexOf("-->", open + 4);
+      if (nextClose < 0) nextClose = -2;
+      const close = nextClose === -2 ? -1 : nextClose;
       if (close < 0 || close - open > 8192) {
         at = open + 4;
         if (close < 0) break;
@@ -797,6 +836,39 @@ interface Unit {
   e: number;
   sig: Sig;
   para: number;
+  /** The unit cannot fire: no unit within its window can hold a primary cue (its signals are then never read to fire it). */
+  cold?: boolean;
+}
+
+/**
+ * A unit of gated content, read (analysed) only when its signals are asked for: when it may fire, lends to one that
+ * may, or extends a cut. `kinds`: the markers that cover it.
+ */
+class LazyUnit implements Unit {
+  private read: Sig | undefined;
+  cold = false;
+  constructor(
+    readonly s: number,
+    readonly e: number,
+    readonly para: number,
+    private readonly text: string,
+    private readonly ctx: Ctx,
+    private readonly kinds: TClass[],
+  ) {}
+  get sig(): Sig {
+    if (this.read === undefined) this.read = withMarkers(analyse(this.text, this.s, this.e, this.ctx), this.kinds, this.ctx);
+    return this.read;
+  }
+}
+
+/** A unit's signals with the markers that cover it (a heading only in content). */
+function withMarkers(sig: Sig, kinds: readonly TClass[], ctx: Ctx): Sig {
+  for (const kind of kinds) {
+    if (kind === "heading" && ctx.role !== "content") continue;
+    addT(sig, kind);
+    sig.own = true;
+  }
+  return sig;
 }
 
 /** Which class names a finding: the most telling signal of the window that fired. */
@@ -832,20 +904,33 @@ function fire(units: Unit[], threshold: number, window: number, extra: Partial<R
   const cuts: Cut[] = [];
   // Per paragraph: the strongest of each targeting signal (what an unbounded window lends), and whether it reports.
   const paraT = new Map<number, Partial<Record<TClass, number>>>();
-  const paraReport = new Set<number>();
-  for (const v of units) {
-    if (v.sig.report) paraReport.add(v.para);
-    if (window !== Infinity) continue;
-    let t = paraT.get(v.para);
-    if (!t) paraT.set(v.para, (t = {}));
-    for (const [k, x] of Object.entries(v.sig.t) as [TClass, number][]) if ((t[k] ?? 0) < x) t[k] = x;
+  if (window === Infinity) {
+    for (const v of units) {
+      let t = paraT.get(v.para);
+      if (!t) paraT.set(v.para, (t = {}));
+      for (const [k, x] of Object.entries(v.sig.t) as [TClass, number][]) if ((t[k] ?? 0) < x) t[k] = x;
+    }
   }
+  // Whether a unit's paragraph reports on attacks: its units are contiguous, so they are found around the unit (and
+  // read only when a quotation asks).
+  const paraReport = new Map<number, boolean>();
+  const reports = (i: number): boolean => {
+    const para = (units[i] as Unit).para;
+    let r = paraReport.get(para);
+    if (r === undefined) {
+      r = false;
+      for (let j = i; j >= 0 && (units[j] as Unit).para === para && !r; j--) r = (units[j] as Unit).sig.report;
+      for (let j = i + 1; j < units.length && (units[j] as Unit).para === para && !r; j++) r = (units[j] as Unit).sig.report;
+      paraReport.set(para, r);
+    }
+    return r;
+  };
   const tsum = (x: Partial<Record<TClass, number>>) => Math.min(T_CAP, (Object.values(x) as number[]).reduce((a, b) => a + b, 0));
   // The last unit the previous cut reached: a unit inside it adds nothing but its score.
   let covered = -1;
   for (let i = 0; i < units.length; i++) {
     const u = units[i] as Unit;
-    if (!u.sig.own) continue;
+    if (u.cold || !u.sig.own) continue;
     const t: Partial<Record<TClass, number>> = { ...extra };
     const lent = window === Infinity ? [paraT.get(u.para) ?? {}] : units.slice(Math.max(0, i - window), i + window + 1).filter((v) => v.para === u.para).map((v) => v.sig.t);
     for (const from of lent) for (const [k, x] of Object.entries(from) as [TClass, number][]) if ((t[k] ?? 0) < x) t[k] = x;
@@ -854,7 +939,7 @@ function fire(units: Unit[], threshold: number, window: number, extra: Partial<R
     // Quoted in an article about attacks, and no instruction without the quotation: a mention, not a use. Half the
     // weight, and only the quotation is cut if it still fires (a concrete harmful ask in a quote does).
     let reported = false;
-    if (unquoted && u.sig.quoted.length > 0 && paraReport.has(u.para)) {
+    if (unquoted && u.sig.quoted.length > 0 && reports(i)) {
       const bare = unquoted(u);
       const rest: Partial<Record<TClass, number>> = { ...extra };
       for (const [k, x] of Object.entries(bare.t) as [TClass, number][]) rest[k] = x;
@@ -913,24 +998,39 @@ export function judgeText(text: string, ctx: Ctx, threshold: number, extra: Part
   const sorted = [...marks].sort((x, y) => x.s - y.s);
   const reachOf = new Map<TClass, number>();
   let next = 0;
+  // Gated content is read lazily: a unit is analysed only when it may fire (a unit within its window holds one of the
+  // gate's events, or a marker covers it), lends to one that may, or extends a cut. A unit without an event cannot
+  // hold a primary cue (injection-gate.ts), so a unit with none in its window cannot fire: what is skipped could not
+  // have changed a finding, as the tests hold it to (gated and ungated findings equal).
+  const hot: boolean[] = [];
   chosen.forEach((p, pi) => {
+    let ev = 0;
     for (const [s, e] of sentences(text, p.s, p.e)) {
-      const sig = analyse(text, s, e, ctx);
-      const own = (kind: TClass) => {
-        if (kind === "heading" && ctx.role !== "content") return;
-        addT(sig, kind);
-        sig.own = true;
-      };
+      const kinds: TClass[] = [];
       for (; next < sorted.length && (sorted[next] as Marker).s < e; next++) {
         const k = sorted[next] as Marker;
         if (k.kind === "end_marker") {
-          if (k.s >= s) own(k.kind);
+          if (k.s >= s) kinds.push(k.kind);
         } else if (k.reach > (reachOf.get(k.kind) ?? -1)) reachOf.set(k.kind, k.reach);
       }
-      for (const [kind, reach] of reachOf) if (reach > s) own(kind);
-      units.push({ s, e, sig, para: pi });
+      for (const [kind, reach] of reachOf) if (reach > s) kinds.push(kind);
+      if (gated) {
+        // Events before this unit belong to earlier ones (units come in order); one at s - 1 or e + 1 counts for both sides.
+        while (ev < p.hot.length && (p.hot[ev] as number) < s - 1) ev++;
+        hot.push(p.whole || kinds.length > 0 || (ev < p.hot.length && (p.hot[ev] as number) <= e + 1));
+        units.push(new LazyUnit(s, e, pi, text, ctx, kinds));
+      } else units.push({ s, e, sig: withMarkers(analyse(text, s, e, ctx), kinds, ctx), para: pi });
     }
   });
+  if (gated) {
+    const window = 2;
+    for (let i = 0; i < units.length; i++) {
+      const u = units[i] as Unit;
+      let warm = false;
+      for (let j = Math.max(0, i - window); j <= Math.min(units.length - 1, i + window) && !warm; j++) warm = hot[j] === true && (units[j] as Unit).para === u.para;
+      u.cold = !warm;
+    }
+  }
   // The same unit with its quotations blanked out: what it says outside them.
   const unquoted = (u: Unit) => {
     let bare = text.slice(u.s, u.e);
@@ -1130,6 +1230,11 @@ export interface InjectionParams {
   threshold?: number;
   /** An attack quoted in a text about attacks: left (`pass`, the default) or the quotation cut (`cut`). */
   quoted?: "pass" | "cut";
+  /**
+   * Characters a message may have read closely (BUDGET by default); a string left when it is spent is judged
+   * unjudged (`prompt_injection.unjudged`, the whole string) — fail closed, never passed unread.
+   */
+  budget?: number;
 }
 
 const HIDDEN_CHARS = /[\u202A-\u202E\u2066-\u2069\u200B\u200C\u200D\u2060\u2062\u2063\u2064\uFEFF]|\uDB40[\uDC00-\uDC7F]/;
@@ -1168,9 +1273,9 @@ type Push = (site: { path: JsonPath }, role: Role, c: Cut, start: number, end: n
  * of one list) together; text files carried as base64 as whole items. Cached per message and threshold
  * (prompt_injection and tool_poisoning share it).
  */
-function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cut"): Finding[] {
+function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cut", limit: number): Finding[] {
   let byThreshold = cache.get(input.sites);
-  const hit = byThreshold?.get(`${threshold}:${quoted}`);
+  const hit = byThreshold?.get(`${threshold}:${quoted}:${limit}`);
   if (hit) return hit;
   const out: Finding[] = [];
   const normal = input.normal ?? ((s: StringSite) => normalize(s.value));
@@ -1188,25 +1293,35 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
   };
   const groups = new Map<string, StringSite[]>();
   const quiet: StringSite[] = [];
+  const budget: Budget = { left: limit };
+  const unjudged = (site: StringSite, role: Role) =>
+    out.push({ type: "unjudged", path: site.path, start: 0, end: site.value.length, role, detail: `more text to read closely than the message's budget (${limit} characters): removed unjudged` });
   for (const site of input.sites) {
     // Too short to carry a word of an instruction, or a kind, type or id ("type": "text"): not read.
     if (site.value.length < 3 || (site.value.length <= 40 && SKIPPED_KEYS.has(site.path[site.path.length - 1] as string))) continue;
     const role = roleOf(message, site.path);
-    const ctx: Ctx = { role, self: selfName(message, site.path), tools, quoted };
+    const ctx: Ctx = { role, self: selfName(message, site.path), tools, quoted, budget };
     const before = out.length;
     hiddenUnicode(site, role, out);
     const n = normal(site);
-    const fields = role === "content" ? jsonFields(n.text) : null;
-    if (fields) judgeJson(site, n, fields, ctx, threshold, push);
-    else {
-      for (const c of judgeText(n.text, ctx, threshold)) {
-        const o = n.identity ? { start: c.start, end: c.end } : n.original(c.start, c.end);
-        push(site, role, c, o.start, o.end);
+    const judged = out.length;
+    try {
+      const fields = role === "content" ? jsonFields(n.text) : null;
+      if (fields) judgeJson(site, n, fields, ctx, threshold, push);
+      else {
+        for (const c of judgeText(n.text, ctx, threshold)) {
+          const o = n.identity ? { start: c.start, end: c.end } : n.original(c.start, c.end);
+          push(site, role, c, o.start, o.end);
+        }
       }
+      const hiddenCtx: Ctx = n.hidden.length + n.decoded.length > 0 ? { ...ctx, role: "content" } : ctx;
+      for (const h of n.hidden) for (const c of judgeText(h.text, hiddenCtx, threshold, { hidden: T.hidden })) push(site, role, { ...c, kind: c.kind === "instruction" ? "hidden_text" : c.kind }, h.start, h.end);
+      for (const d of n.decoded) for (const c of judgeText(d.view.text, hiddenCtx, threshold, { hidden: T.hidden })) push(site, role, c, d.start, d.end);
+    } catch (err) {
+      if (!(err instanceof OverBudget)) throw err;
+      out.length = judged;
+      unjudged(site, role);
     }
-    const hiddenCtx: Ctx = n.hidden.length + n.decoded.length > 0 ? { ...ctx, role: "content" } : ctx;
-    for (const h of n.hidden) for (const c of judgeText(h.text, hiddenCtx, threshold, { hidden: T.hidden })) push(site, role, { ...c, kind: c.kind === "instruction" ? "hidden_text" : c.kind }, h.start, h.end);
-    for (const d of n.decoded) for (const c of judgeText(d.view.text, hiddenCtx, threshold, { hidden: T.hidden })) push(site, role, c, d.start, d.end);
     // Ids, kinds and types ("type": "text") are not words of the text around them.
     if (out.length === before && site.value.length <= 2000 && !ITEM_META.has(site.path[site.path.length - 1] as string)) quiet.push(site);
   }
@@ -1219,9 +1334,16 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
       else groups.set(key, [site]);
     }
   }
-  for (const sites of groups.values()) judgeSiblings(sites, message, tools, threshold, quoted, push);
+  for (const sites of groups.values()) {
+    try {
+      judgeSiblings(sites, message, tools, threshold, quoted, push, budget);
+    } catch (err) {
+      if (!(err instanceof OverBudget)) throw err;
+      for (const site of sites) unjudged(site, roleOf(message, site.path));
+    }
+  }
   byThreshold ??= new Map();
-  byThreshold.set(`${threshold}:${quoted}`, out);
+  byThreshold.set(`${threshold}:${quoted}:${limit}`, out);
   cache.set(input.sites, byThreshold);
   return out;
 }
@@ -1244,12 +1366,12 @@ const ITEM_META = new Set(["type", "kind", "mimeType", "mediaType", "role", "mes
 /** Keys whose values are never words: the kind of an item, a media type, a role, an id. */
 const SKIPPED_KEYS = new Set(["type", "kind", "mimeType", "mediaType", "role", "messageId", "contextId", "taskId", "artifactId", "jsonrpc", "protocolVersion", "state"]);
 
-function judgeSiblings(sites: StringSite[], message: Record<string, unknown> | null, tools: Set<string>, threshold: number, quoted: "pass" | "cut", push: Push): void {
+function judgeSiblings(sites: StringSite[], message: Record<string, unknown> | null, tools: Set<string>, threshold: number, quoted: "pass" | "cut", push: Push, budget: Budget): void {
   if (sites.length < 2) return;
   const role = roleOf(message, (sites[0] as StringSite).path);
   const g = judgeGroup(
     sites.map((s) => s.value),
-    { role, self: selfName(message, (sites[0] as StringSite).path), tools, quoted },
+    { role, self: selfName(message, (sites[0] as StringSite).path), tools, quoted, budget },
     threshold,
   );
   if (g) for (const i of g.fields) push(sites[i] as StringSite, role, g.cut, 0, (sites[i] as StringSite).value.length);
@@ -1349,8 +1471,8 @@ function describe(signals: string[]): string {
 /* The detectors                                                                                                     */
 /* ---------------------------------------------------------------------------------------------------------------- */
 
-function settings(params: InjectionParams | undefined): [number, "pass" | "cut"] {
-  return [params?.threshold ?? THRESHOLDS.balanced, params?.quoted ?? "pass"];
+function settings(params: InjectionParams | undefined): [number, "pass" | "cut", number] {
+  return [params?.threshold ?? THRESHOLDS.balanced, params?.quoted ?? "pass", params?.budget ?? BUDGET];
 }
 
 /** `prompt_injection`: instructions in anything inbound (every role), as `prompt_injection.<kind>`. */
