@@ -431,6 +431,21 @@ export const REFERENCE = /&#[xX]?[0-9A-Fa-f]{1,7};/;
 /** Something that reads as markup: a tag, an end tag, a comment, or a numeric character reference. */
 export const LOOKS_LIKE_HTML = new RegExp(`${TAG.source}|${REFERENCE.source}`);
 
+/**
+ * The elements of HTML (and the SVG and MathML roots). A tag of any other name (`<IMPORTANT>`, `<instructions>`) is not
+ * markup a browser hides but text a model reads, and often the signal itself: it stays in the view as written.
+ */
+const HTML_ELEMENTS = new Set(
+  (
+    "a abbr acronym address applet area article aside audio b base basefont bdi bdo big blockquote body br button canvas caption center " +
+    "cite code col colgroup data datalist dd del details dfn dialog dir div dl dt em embed fieldset figcaption figure font footer form " +
+    "frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html i iframe image img input ins kbd keygen label legend li link listing main " +
+    "map mark marquee math menu meta meter nav nobr noembed noframes noscript object ol optgroup option output p param picture plaintext " +
+    "pre progress q rp rt ruby s samp script search section select slot small source spacer span strike strong style sub summary sup svg " +
+    "table tbody td template textarea tfoot th thead time title tr track tt u ul var video wbr xmp"
+  ).split(" "),
+);
+
 const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr", "param", "keygen"]);
 const BLOCK = new Set([
   "address", "article", "aside", "blockquote", "body", "br", "center", "dd", "details", "dialog", "div", "dl", "dt", "fieldset", "figcaption",
@@ -595,6 +610,10 @@ class HtmlReader implements TokenizerCallbacks {
 
   private open(tagEnd: number): void {
     const name = this.tag;
+    if (!HTML_ELEMENTS.has(name)) {
+      this.text(this.tagStart, tagEnd);
+      return;
+    }
     const top = this.stack[this.stack.length - 1];
     if (top && IMPLIES_CLOSE[name]?.includes(top.name)) this.pop(this.stack.length - 1, this.tagStart);
     this.markup(this.tagStart, false);
@@ -614,6 +633,10 @@ class HtmlReader implements TokenizerCallbacks {
     const name = this.t.slice(start, end).toLowerCase();
     const gt = this.t.indexOf(">", end);
     const tagEnd = gt < 0 ? this.t.length : gt + 1;
+    if (!HTML_ELEMENTS.has(name)) {
+      this.text(start - 2, tagEnd);
+      return;
+    }
     this.markup(start - 2, false);
     for (let k = this.stack.length - 1; k >= 0 && k >= this.stack.length - CLOSE_REACH; k--) {
       if ((this.stack[k] as Open).name === name) {
