@@ -16,7 +16,7 @@ import type { OpsBus } from "../store/ops-bus.js";
 import { SharedSessions, type SharedSessionsOptions } from "../store/sessions-ops.js";
 import type { ApprovalBroker } from "../approvals/broker.js";
 import { DecisionFeed } from "../observe/feed.js";
-import type { DecisionSink } from "../proxy/session.js";
+import type { DecisionSink } from "../proxy/pipeline.js";
 import { openMetrics } from "./observe.js";
 import { consoleRoutes } from "../admin/console.js";
 import { rulesRoutes, type RulesControl } from "../admin/rules-api.js";

@@ -1,7 +1,7 @@
 import { alertsSchema, type AlertsConfig } from "../alerts/config.js";
 import { AlertDispatcher } from "../alerts/dispatcher.js";
 import { noteOf } from "../decision-log/writer.js";
-import type { DecisionSink } from "../proxy/session.js";
+import type { DecisionSink } from "../proxy/pipeline.js";
 import { GuardwireError } from "../errors.js";
 import type { Severity } from "../guardian/alert.js";
 import { headerOptions } from "./guardians.js";

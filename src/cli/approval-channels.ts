@@ -7,7 +7,7 @@ import type { OpsBus } from "../store/ops-bus.js";
 import { SharedApprovals } from "../store/approvals-ops.js";
 import { approvalsSchema, type ApprovalsConfig } from "../approvals/config.js";
 import { startApprovalWebhooks } from "../approvals/webhook.js";
-import type { DecisionSink } from "../proxy/session.js";
+import type { DecisionSink } from "../proxy/pipeline.js";
 import { GuardwireError } from "../errors.js";
 import { noteTo } from "./alerts.js";
 import { headerOptions } from "./guardians.js";

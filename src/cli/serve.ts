@@ -13,12 +13,10 @@ import { legacySseUpstream } from "../transports/upstream/legacy-sse.js";
 import { stdioUpstream } from "../transports/upstream/stdio.js";
 import { streamableHttpUpstream, upstreamAgent } from "../transports/upstream/streamable-http.js";
 import { websocketUpstream } from "../transports/upstream/websocket.js";
-import { closeAlerts, noteTo, openAlerts } from "./alerts.js";
-import { buildGuardian } from "./guardians.js";
-import { hostPort, listenOn, logView, openDecisionLog } from "./startup.js";
-import { openApprovalChannels } from "./approval-channels.js";
-import { openOperator, startOperatorAdmin, type StartedAdmin } from "./admin.js";
-import { openTracing } from "./observe.js";
+import { noteTo } from "./alerts.js";
+import { hostPort, listenOn, logView } from "./startup.js";
+import { startOperatorAdmin, type StartedAdmin } from "./admin.js";
+import { answerHeldFirst, openCore, Runtime } from "./runtime.js";
 import { hostname } from "node:os";
 import type { SharedStore } from "../store/redis.js";
 import { OpsBus } from "../store/ops-bus.js";
@@ -59,30 +57,41 @@ export async function runServe(o: ServeOptions): Promise<void> {
         longestWindowMs: () => longestWindowMs(),
       })
     : undefined;
-  const { guardian, embedded, rules, close: stopWatching } = buildGuardian(
-    { rules: config.rules, failMode: config.failMode, pins: o.pins, watch: o.watch, remotes: remotesOf(config.guardian), shared: sharedState },
-    process.stderr,
-  );
-  longestWindowMs = () => Math.max(0, ...embedded.rules.rules.map((r) => r.limit?.perMs ?? 0));
   // Each replica writes its own chain, in a file named after it (guardwire verify and tail take the folder).
   const logPath = config.store ? replicaLogPath(config.log, replica) : config.log;
-  // Every line names this replica and the rules in force (a hot reload shows in the next line).
+  // The composition root: every part opened once, in order, and closed in reverse (runtime.ts).
+  const runtime = new Runtime(process.stderr);
+  if (store) runtime.onClose("store", store, (s) => s.close());
+  // Approvals, live sessions and alerts across replicas go over one operator channel (docs/scale.md).
+  const bus = store ? runtime.onClose("operator channel", new OpsBus(store, replica), (b) => b.close()) : null;
+  const registry = store ? runtime.onClose("replica registry", new ReplicaRegistry(store, replica), (r) => r.close()) : null;
+  // A session ended for good (DELETE, kill, the server lost it) is ended on every replica and marked in Redis.
+  const ends = new SessionEnds(store, bus, config.sessions?.maxAgeSeconds ?? DEFAULT_SESSION_MAX_AGE_SECONDS);
+  const core = await openCore(
+    {
+      guardian: { rules: config.rules, failMode: config.failMode, pins: o.pins, watch: o.watch, remotes: remotesOf(config.guardian), shared: sharedState },
+      // Every line names this replica and the rules in force (a hot reload shows in the next line).
+      log: { dest: logPath, sync: config.logSync, replica },
+      logFix: `choose another path with log: in ${o.config}`,
+      alerts: config.alerts,
+      approvals: config.approvals,
+      admin: config.admin?.listen,
+      cluster: bus && { bus, keys: config.sessions?.keys ?? [], sessions: { killedMs: ends.markSeconds * 1000 } },
+      version: o.version,
+      stderr: process.stderr,
+    },
+    runtime,
+  );
+  const { embedded, log, operator, channels } = core;
+  longestWindowMs = () => Math.max(0, ...embedded.rules.rules.map((r) => r.limit?.perMs ?? 0));
   const ruleset = () => embedded.rules.hash;
-  const log = openDecisionLog({ dest: logPath, stderr: process.stderr, sync: config.logSync, replica, ruleset }, `choose another path with log: in ${o.config}`);
   // A loss of Redis's data (and a failover that kept it) is noted in the log (kind `log`) and on stderr.
   sharedState?.noteTo(noteTo(log, process.stderr));
   // From the first stop signal /readyz answers 503, so a load balancer sends nothing new here.
   let stopping = false;
-  // Approvals, live sessions and alerts across replicas go over one operator channel (docs/scale.md).
-  const bus = store ? new OpsBus(store, replica) : null;
-  const alerts = openAlerts(config.alerts, log, process.stderr, bus);
-  const channels = openApprovalChannels(config.approvals, config.admin?.listen, log, process.stderr, bus && { bus, keys: config.sessions?.keys ?? [] });
   // Sealed session ids: with `sessions.keys` every replica opens every token; without, a key of this process alone.
   const tokens = new SessionTokens(config.sessions?.keys ?? []);
-  const registry = store ? new ReplicaRegistry(store, replica) : null;
   const forwarder = registry ? new SessionForwarder(tokens, registry, config.maxFrameBytes) : undefined;
-  // A session ended for good (DELETE, kill, the server lost it) is ended on every replica and marked in Redis.
-  const ends = new SessionEnds(store, bus, config.sessions?.maxAgeSeconds ?? DEFAULT_SESSION_MAX_AGE_SECONDS);
   const continuityOptions = { tokens, replica, store, ends, shared: Boolean(config.sessions), cluster: registry !== null, forward: forwarder?.relay.bind(forwarder) };
   const continuities = new Map<string, SessionContinuity>();
   const continuityOf = (route: ServedRoute) => {
@@ -91,10 +100,18 @@ export async function runServe(o: ServeOptions): Promise<void> {
     if (!c) continuities.set(route.path, (c = routeContinuity(continuityOptions, route.runtime.name, route.runtime.stateless === true)));
     return c;
   };
-  const approvals = channels.broker;
-  const tracing = await openTracing(o.version);
-  const operator = openOperator(log, approvals, Boolean(config.admin), bus, { killedMs: ends.markSeconds * 1000 });
-  const { sink, sessions } = operator;
+  // What every route's sessions share, by reference: the judge, the log, the features as stages.
+  const shared = {
+    judge: core.judge,
+    log: operator.sink,
+    stages: core.stages,
+    tracer: core.tracing?.tracer,
+    sessions: operator.sessions,
+    failMode: config.failMode,
+    maxFrameBytes: config.maxFrameBytes,
+    stderr: process.stderr,
+    logPreview: config.logPreview,
+  };
   const remotes = new Map<string, A2aRemote>();
   const routes: ServedRoute[] = config.routes.map((r) => {
     if (r.a2a) {
@@ -109,16 +126,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
           upstreamTransport: "a2a",
           streamingMethods: A2A_STREAMING_METHODS,
           server: () => (remote.name ? { name: remote.name, version: "" } : null),
-          guardian,
-          log: sink,
-          failMode: config.failMode,
-          maxFrameBytes: config.maxFrameBytes,
-          stderr: process.stderr,
-          logPreview: config.logPreview,
-          alerts,
-          approvals,
-          tracer: tracing?.tracer,
-          sessions,
+          ...shared,
         },
       };
     }
@@ -131,16 +139,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
         upstream: upstreamOf(r.mcp),
         upstreamTransport: upstreamTransportOf(r.mcp),
         stateless: "url" in r.mcp,
-        guardian,
-        log: sink,
-        failMode: config.failMode,
-        maxFrameBytes: config.maxFrameBytes,
-        stderr: process.stderr,
-        logPreview: config.logPreview,
-        alerts,
-        approvals,
-        tracer: tracing?.tracer,
-        sessions,
+        ...shared,
       },
     };
   });
@@ -153,7 +152,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     maxBodyBytes: config.maxFrameBytes,
     idleMs: config.sessionIdleSeconds * 1000,
     maxSessions: config.maxSessionsPerRoute,
-    log: sink,
+    log: operator.sink,
     health: { version: o.version ?? "", replica, rules: () => embedded.rules, store: sharedState ?? null, stopping: () => stopping },
     front: {
       bodyBudgetBytes: config.http.bodyBudgetBytes,
@@ -176,6 +175,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
       return [legacySseEndpoint({ connect, maxBodyBytes: config.maxFrameBytes, maxSessions, continuity: continuityOf(route) }), websocketEndpoint({ connect, maxFrameBytes: config.maxFrameBytes, maxSessions })];
     },
   });
+  runtime.onClose("proxy", proxy, (p) => p.close());
   const port = await listenOn(proxy.server, config.listen.port, config.listen.host, o.listen ? "choose another --listen" : `choose another listen.port in ${o.config}`);
   if (registry) {
     const url = advertisedUrl(config.replica.advertise, config.listen.host, port);
@@ -187,36 +187,24 @@ export async function runServe(o: ServeOptions): Promise<void> {
   const admin: StartedAdmin | undefined = config.admin
     ? await startOperatorAdmin(config.admin.listen, config.admin.token ?? process.env.GUARDWIRE_ADMIN_TOKEN, {
         version: o.version ?? "",
-        broker: approvals,
+        broker: channels.broker,
         operator,
-        measured: { log, alerts, store: sharedState ?? null, ruleset, upstreamTransport: (route) => upstreamTransports.get(route) },
+        measured: { log, alerts: core.alerts, store: sharedState ?? null, ruleset, upstreamTransport: (route) => upstreamTransports.get(route) },
         links: channels.links,
         shared: { approvals: channels.shared },
-        console: { embedded, rules, log: logView(logPath, log) },
+        console: { embedded, rules: core.rules, log: logView(logPath, log) },
       })
     : undefined;
+  if (admin) runtime.onClose("admin", admin, (a) => a.close());
+  answerHeldFirst(core);
   channels.listening(admin?.url);
-  const shared = store ? `; replica ${replica}, shared state in ${store.state.url}` : "";
-  process.stderr.write(`guardwire: serving http://${hostPort(config.listen.host, port)} (${config.routes.map((r) => `${r.name} at ${r.path}`).join(", ")}${shared})\n`);
+  const where = store ? `; replica ${replica}, shared state in ${store.state.url}` : "";
+  process.stderr.write(`guardwire: serving http://${hostPort(config.listen.host, port)} (${config.routes.map((r) => `${r.name} at ${r.path}`).join(", ")}${where})\n`);
 
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    // Every held request is answered (a deny) before the sessions close.
-    approvals.shutdown();
-    sessions?.shutdown();
-    await new Promise((resolve) => setImmediate(resolve));
-    await operator.shared?.close();
-    await admin?.close();
-    await channels.close();
-    await stopWatching();
-    await proxy.close();
-    await closeAlerts(alerts, process.stderr);
-    await log.close();
-    await tracing?.shutdown();
-    await bus?.close();
-    await registry?.close();
-    await store?.close();
+    await runtime.close();
     process.exit(0);
   };
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => void stop());

@@ -2,13 +2,13 @@ import type { LogSync } from "../decision-log/writer.js";
 import { GuardwireError } from "../errors.js";
 import { launchStdio } from "../proxy/stdio-launcher.js";
 import { DEFAULT_MAX_FRAME_BYTES } from "../protocol/safe-json.js";
-import { alertsFromFlags, closeAlerts, openAlerts, type AlertFlags } from "./alerts.js";
-import { buildGuardian, type GuardianOptions } from "./guardians.js";
-import { logView, openDecisionLog } from "./startup.js";
+import { alertsFromFlags, type AlertFlags } from "./alerts.js";
+import type { GuardianOptions } from "./guardians.js";
+import { logView } from "./startup.js";
 import { defaultWrapLog, routeName } from "../install/wrap-entry.js";
-import { approvalsFromFlags, openApprovalChannels, type ApprovalFlags } from "./approval-channels.js";
-import { openOperator, startOperatorAdmin, type StartedAdmin } from "./admin.js";
-import { openTracing } from "./observe.js";
+import { approvalsFromFlags, type ApprovalFlags } from "./approval-channels.js";
+import { startOperatorAdmin } from "./admin.js";
+import { answerHeldFirst, openCore } from "./runtime.js";
 
 export interface WrapOptions extends GuardianOptions, AlertFlags, ApprovalFlags {
   /** The route name in the log and in rules; derived from the server command when not given. */
@@ -38,12 +38,19 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   if (logDest === "/dev/stdout" || logDest === "stdout") {
     throw new GuardwireError("USAGE", "the decision log cannot go to stdout in wrap mode (stdout carries the protocol); use a file or - for stderr");
   }
-  const alertConfig = alertsFromFlags(opts);
-  const approvalConfig = approvalsFromFlags(opts);
-  const { guardian, embedded, rules, close: stopWatching } = buildGuardian(opts, process.stderr);
-  // One process, one file: a replica id only when the environment names one (docs/decision-log.md).
-  const stamp = { replica: process.env.GUARDWIRE_REPLICA || undefined, ruleset: () => embedded.rules.hash };
-  const log = openDecisionLog({ dest: logDest, stderr: process.stderr, maxBytes: opts.logMaxBytes, sync: opts.logSync, ...stamp }, "choose another path with --log");
+  // The composition root: every part opened once, in order, and closed in reverse (runtime.ts).
+  const core = await openCore({
+    guardian: opts,
+    // One process, one file: a replica id only when the environment names one (docs/decision-log.md).
+    log: { dest: logDest, maxBytes: opts.logMaxBytes, sync: opts.logSync, replica: process.env.GUARDWIRE_REPLICA || undefined },
+    logFix: "choose another path with --log",
+    alerts: alertsFromFlags(opts),
+    approvals: approvalsFromFlags(opts),
+    admin: opts.admin,
+    version: opts.version,
+    stderr: process.stderr,
+  });
+  const { runtime, log, embedded, operator, channels } = core;
   const flush = () => {
     try {
       log.flushSync();
@@ -51,20 +58,16 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
       // nothing more can be done at exit
     }
   };
-  const alerts = openAlerts(alertConfig, log, process.stderr);
   // The lock goes last: after a signal, the server's last messages are still logged by this process.
   process.on("exit", () => (flush(), log.releaseLock()));
-  const channels = openApprovalChannels(approvalConfig, opts.admin, log, process.stderr);
-  const approvals = channels.broker;
-  const tracing = await openTracing(opts.version);
-  const operator = openOperator(log, approvals, Boolean(opts.admin));
-  const { sink, sessions } = operator;
-  let admin: StartedAdmin | undefined;
   if (opts.admin) {
-    const ui = { embedded, rules, log: logView(logDest, log) };
-    admin = await startOperatorAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: approvals, operator, measured: { log, alerts, ruleset: stamp.ruleset, upstreamTransport: () => "stdio" }, links: channels.links, console: ui });
-  }
-  channels.listening(admin?.url);
+    const ui = { embedded, rules: core.rules, log: logView(logDest, log) };
+    const measured = { log, alerts: core.alerts, ruleset: () => embedded.rules.hash, upstreamTransport: () => "stdio" };
+    const admin = await startOperatorAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: channels.broker, operator, measured, links: channels.links, console: ui });
+    runtime.onClose("admin", admin, (a) => a.close());
+    channels.listening(admin.url);
+  } else channels.listening(undefined);
+  answerHeldFirst(core);
 
   let launcher;
   try {
@@ -76,16 +79,15 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
       stdin: process.stdin,
       stdout: process.stdout,
       stderr: process.stderr,
-      guardian,
-      log: sink,
+      judge: core.judge,
+      log: operator.sink,
       failMode: opts.failMode,
       maxFrameBytes: opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
       route,
       logPreview: opts.logPreview ?? false,
-      alerts,
-      approvals,
-      tracer: tracing?.tracer,
-      sessions,
+      stages: core.stages,
+      tracer: core.tracing?.tracer,
+      sessions: operator.sessions,
     });
   } catch (e) {
     flush();
@@ -94,8 +96,8 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.on(sig, () => {
       // Every held request is answered (a deny) before the server is stopped.
-      approvals.shutdown();
-      sessions?.shutdown();
+      channels.broker.shutdown();
+      operator.sessions?.shutdown();
       setImmediate(() => {
         flush();
         launcher.signal(sig);
@@ -103,15 +105,9 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
     });
   }
   const exit = await launcher.done;
-  approvals.shutdown();
   const killed = launcher.killed();
   if (killed) process.stderr.write(`guardwire: ${killed}; the server was stopped (exit ${KILLED_EXIT})\n`);
-  await admin?.close();
-  await channels.close();
-  await stopWatching();
-  await closeAlerts(alerts, process.stderr);
-  await log.close();
-  await tracing?.shutdown();
+  await runtime.close();
   process.stdin.pause();
   process.stdin.unref?.();
   if (killed) return KILLED_EXIT;

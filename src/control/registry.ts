@@ -1,11 +1,14 @@
 import { EventEmitter } from "node:events";
 import type { ApprovalBroker } from "../approvals/broker.js";
 import type { DecisionFeed } from "../observe/feed.js";
-import type { DecisionSink } from "../proxy/session.js";
+import type { DecisionSink } from "../proxy/pipeline.js";
 import { idKey, type JsonObject } from "../protocol/json-rpc.js";
 import { clientInfoOf } from "../protocol/mcp.js";
-import { progressHeartbeats } from "../proxy/hold.js";
-import type { Frame, GateRefusal, GateResult, Peer, SessionGate } from "../proxy/session.js";
+import { progressHeartbeats } from "../proxy/heartbeats.js";
+import type { Frame, GateRefusal, GateResult, Peer } from "../proxy/pipeline.js";
+import type { LiveSessions, SessionLink } from "../proxy/live.js";
+
+export type { SessionLink } from "../proxy/live.js";
 import type { Downstream } from "../transports/types.js";
 
 export type SuspendMode = "hold" | "refuse";
@@ -38,20 +41,6 @@ export interface SessionInfo {
 }
 
 /** What the creator of a guarded session (link.ts, the stdio launcher) hands the registry. */
-export interface SessionLink {
-  session: { readonly id: string; readonly serverInfo: PeerInfo | null; control: SessionGate | null };
-  route: string;
-  transport: string;
-  protocol: "mcp" | "a2a";
-  agent: string | null;
-  /** Where heartbeats of held requests go (the agent's side); whether it is idle. */
-  downstream: Peer & Pick<Downstream, "idle">;
-  /** The id names a caller whose exchanges come and go (A2A, stateless MCP): a suspension outlasts them. */
-  shared?: boolean;
-  /** Answers what is pending and closes both ends; called once, by kill. */
-  kill(message: string): void;
-}
-
 export type ControlResult = { ok: true; session: SessionInfo } | { ok: false; code: "NOT_FOUND" | "UNAVAILABLE"; message: string };
 
 /**
@@ -114,11 +103,11 @@ const INFO_CHARS = 200;
 /**
  * The live sessions of this process, for an operator: listed with their statistics, suspended (new requests from the
  * agent held, or refused), resumed (held requests go on, in order) and killed (pending requests answered, both ends
- * closed). Each session gets a gate (`Session.control`) checked where agent messages enter; statistics come from the
+ * closed). Each session gets a gate (an admission stage, `Session.use`) checked where agent messages enter; statistics come from the
  * decision feed. Events `opened`, `updated` (suspended, resumed, the client or server known, a request or approval held
  * or let go) and `closed` carry a SessionInfo.
  */
-export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updated: [SessionInfo]; closed: [SessionInfo] }> {
+export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updated: [SessionInfo]; closed: [SessionInfo] }> implements LiveSessions {
   private readonly live = new Map<string, Live>();
   private heldCount = 0;
   private heldChars = 0;
@@ -167,7 +156,7 @@ export class SessionRegistry extends EventEmitter<{ opened: [SessionInfo]; updat
     live.links.add(link);
     clearTimeout(live.idle);
     const entry = live;
-    link.session.control = { gate: (value, frame) => this.gate(entry, link, value, frame) };
+    link.session.use({ name: "control", admit: (value, frame) => this.gate(entry, link, value, frame) });
     if (opened) this.emit("opened", this.info(entry));
     return () => this.unlink(entry, link);
   }

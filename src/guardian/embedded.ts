@@ -5,6 +5,9 @@ import { ErrorCode } from "../protocol/json-rpc.js";
 import { AOS_VERSION, STEP_METHODS, type AosRequest, type AosResponse, type AosResult } from "./aos.js";
 import { evaluate, factsOf, kindOf, limitKey, matchesStatically, type Decision, type Limiter, type MessageContext, type SessionView } from "./evaluate.js";
 import type { Guardian } from "./guardian.js";
+import type { JudgeContext } from "./judge.js";
+import { readContext } from "./context.js";
+import { invariantBroken, storeUnavailable, unavailable, type ApprovalAsk, type Verdict } from "./verdict.js";
 import type { CompiledRuleSet, Protocol } from "./rules/compile.js";
 import { MCP_PLUMBING } from "../protocol/mcp.js";
 import { InputRequestStore, MemoryPinStore, PrefetchedLimiter, SessionStore, SlidingWindowLimiter, type SharedState, type WindowHit } from "./state.js";
@@ -93,6 +96,21 @@ export class EmbeddedGuardian<Answer extends AosResponse | Promise<AosResponse> 
     return this.answer(req) as Answer;
   }
 
+  /**
+   * The proxy's way in (`judgeOf`): the decision becomes a verdict directly — the verdict `readVerdict` reads from
+   * what `call` answers for the same message, without building the AOS request and reading it back.
+   */
+  judge(message: JsonObject, ctx: JudgeContext): Verdict | Promise<Verdict> {
+    const judged = this.settle(ctx.protocol, message, ctx);
+    if (judged instanceof Promise) return judged.then((j) => this.verdictOf(j, message));
+    return this.verdictOf(judged, message);
+  }
+
+  private verdictOf(j: Judged, message: JsonObject): Verdict {
+    if (isRefusal(j)) return storeUnavailable(j.refused) ?? unavailable(`guardian error ${j.refused.code}: ${j.refused.message}`);
+    return verdictOfDecision(j, message, this.ruleSet.hash);
+  }
+
   private answer(req: AosRequest): AosResponse | Promise<AosResponse> {
     const id = typeof req?.id === "string" || typeof req?.id === "number" ? req.id : null;
     if (req === null || typeof req !== "object" || req.jsonrpc !== "2.0" || typeof req.method !== "string" || id === null) {
@@ -115,14 +133,14 @@ export class EmbeddedGuardian<Answer extends AosResponse | Promise<AosResponse> 
       }
       const msg = message as JsonObject;
       const ctx = readContext(flat ? undefined : params.context, msg);
-      const judged = this.judge(protocol, msg, ctx);
+      const judged = this.settle(protocol, msg, ctx);
       if (judged instanceof Promise) return judged.then((j) => this.protocolAnswer(id, j, req, flat, msg));
       return this.protocolAnswer(id, judged, req, flat, msg);
     }
     if (STEPS.has(req.method)) {
       const ctx: MessageContext = { direction: INBOUND_STEPS.has(req.method) ? "inbound" : "outbound", kind: "request" };
       const asMessage: JsonObject = { jsonrpc: "2.0", id, method: req.method, params: stepParams(req.method, params) };
-      const judged = this.judge("aos", asMessage, ctx);
+      const judged = this.settle("aos", asMessage, ctx);
       if (judged instanceof Promise) return judged.then((j) => this.stepAnswer(id, j, req));
       return this.stepAnswer(id, judged, req);
     }
@@ -145,7 +163,7 @@ export class EmbeddedGuardian<Answer extends AosResponse | Promise<AosResponse> 
    * Evaluation is pure; the state it reads (labels, counts, windows, pins) is kept here and updated after. With a
    * shared store, a message whose rules read the session or count it in a limit window waits for one round trip.
    */
-  private judge(protocol: Protocol, message: JsonObject, ctx: MessageContext): Judged | Promise<Judged> {
+  private settle(protocol: Protocol, message: JsonObject, ctx: MessageContext): Judged | Promise<Judged> {
     // A tool list is compared with the pins as they are now, whichever process wrote them (one stat of a pins file).
     if (ctx.direction === "inbound" && isToolList(message)) this.pins.refresh?.();
     const shared = this.shared;
@@ -242,7 +260,7 @@ export class EmbeddedGuardian<Answer extends AosResponse | Promise<AosResponse> 
     if (audit) data.wouldBe = d.audit?.decision ?? d.decision;
     if (!audit && d.decision === "ask" && d.ask) {
       // AOS has no "ask": a deny that a consumer unaware of approvals enforces as is (fails closed).
-      result.reasonCode = ["APPROVAL_REQUIRED", ...d.reasonCode.filter((c) => c !== "APPROVAL_REQUIRED")];
+      result.reasonCode = askCodes(d.reasonCode);
       data.approval = approvalRequest(d, message ?? {}, this.ruleSet.hash);
       return result;
     }
@@ -258,10 +276,14 @@ export class EmbeddedGuardian<Answer extends AosResponse | Promise<AosResponse> 
 
 /** `data.approval` of an APPROVAL_REQUIRED answer (docs/guardian.md): what to ask, and what an approval is bound to. */
 function approvalRequest(d: Decision, message: JsonObject, ruleset: string): JsonObject {
+  return approvalAsk(d, message, ruleset) as unknown as JsonObject;
+}
+
+function approvalAsk(d: Decision, message: JsonObject, ruleset: string): ApprovalAsk {
   const ask = d.ask as NonNullable<Decision["ask"]>;
   const params = message.params as { arguments?: unknown } | undefined;
   const args = message.method === "tools/call" ? (params?.arguments ?? null) : (params ?? null);
-  const approval: JsonObject = {
+  const approval: ApprovalAsk = {
     rule: ask.rule,
     prompt: ask.prompt,
     timeoutMs: ask.timeoutMs,
@@ -270,9 +292,38 @@ function approvalRequest(d: Decision, message: JsonObject, ruleset: string): Jso
     argsDigest: hash("sha256", canonicalize(args), "hex"),
     ruleset,
   };
-  if (d.modified) approval.modified = d.modified;
+  if (d.modified) approval.modified = d.modified as JsonObject;
   return approval;
 }
+
+/**
+ * A decision as the verdict the proxy applies: what `readVerdict` makes of the AOS answer `result()` gives for it —
+ * audit forwards and logs the would-be decision, ask holds (APPROVAL_REQUIRED first), a modification that changes the
+ * message's id, kind or method fails closed.
+ */
+function verdictOfDecision(d: Decision, message: JsonObject, ruleset: string): Verdict {
+  const base = (action: Verdict["action"], decision: Verdict["decision"], mode: Verdict["mode"], reasonCode: string[], rules: string[], modified?: JsonObject): Verdict => ({
+    action, decision, mode, rules, rule: d.rule, reasonCode, message: d.message, ruleset, modified, alert: d.alert,
+  });
+  if (d.mode === "audit") {
+    const wouldBe = d.audit?.decision ?? d.decision;
+    return base("forward", wouldBe, "audit", d.audit?.reasonCode ?? d.reasonCode, d.audit ? d.rules.concat(d.audit.rules) : d.rules);
+  }
+  if (d.decision === "allow") return base("forward", "allow", "enforce", d.reasonCode, d.rules);
+  if (d.decision === "ask" && d.ask) {
+    const ask = approvalAsk(d, message, ruleset);
+    if (ask.modified && invariantBroken(message, ask.modified)) return base("block", "deny", "enforce", askCodes(d.reasonCode), d.rules);
+    return { ...base("hold", "ask", "enforce", askCodes(d.reasonCode), d.rules), ask };
+  }
+  if (d.decision === "deny" || d.decision === "ask") return base("block", "deny", "enforce", d.reasonCode, d.rules);
+  if (!d.modified) return unavailable("modify without a matching modifiedRequest");
+  const modified = d.modified as JsonObject;
+  const problem = invariantBroken(message, modified);
+  if (problem) return unavailable(`modify rejected: ${problem}`);
+  return base("rewrite", "modify", "enforce", d.reasonCode, d.rules, modified);
+}
+
+const askCodes = (codes: string[]): string[] => ["APPROVAL_REQUIRED", ...codes.filter((c) => c !== "APPROVAL_REQUIRED")];
 
 /** A decision has a `decision`; the store's refusal has none. */
 function isRefusal(j: Judged): j is { refused: StoreError } {
@@ -286,26 +337,6 @@ function fail(id: string | number | null, code: number, message: string): AosRes
 function isToolList(message: JsonObject): boolean {
   const result = message.result;
   return result !== null && typeof result === "object" && Array.isArray((result as { tools?: unknown }).tools);
-}
-
-function readContext(raw: unknown, message: JsonObject): MessageContext {
-  const c = raw !== null && typeof raw === "object" && !Array.isArray(raw) ? (raw as JsonObject) : {};
-  const kind = kindOf(message);
-  const direction = c.direction === "inbound" || c.direction === "outbound" ? c.direction : kind === "response" ? "inbound" : "outbound";
-  const str = (v: unknown) => (typeof v === "string" ? v : undefined);
-  const obj = (v: unknown) => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as JsonObject) : null);
-  const agent = obj(c.agent);
-  const server = obj(c.server) ?? obj(c.peer);
-  return {
-    direction,
-    session: str(c.session),
-    route: str(c.route),
-    transport: str(c.transport),
-    agent: agent && typeof agent.id === "string" ? { id: agent.id } : null,
-    server: server && typeof server.name === "string" ? { name: server.name, version: str(server.version) } : null,
-    request: obj(c.request),
-    kind: c.kind === "event" ? "event" : undefined,
-  };
 }
 
 /** A step's params as rules see them: `args` are the tool inputs by name, so `args.path` works for steps too. */

@@ -1,4 +1,7 @@
+import type { JsonObject } from "../protocol/json-rpc.js";
 import type { AosRequest, AosResponse } from "./aos.js";
+import type { JudgeContext } from "./judge.js";
+import type { Verdict } from "./verdict.js";
 
 /**
  * One interface for every guardian: embedded (in process), remote (AOS over HTTP), chain.
@@ -6,7 +9,13 @@ import type { AosRequest, AosResponse } from "./aos.js";
  * does not have to.
  */
 export interface Guardian {
+  /** The AOS edge: what `guardwire guardian` serves, what a remote guardian answers, what conformance tests check. */
   call(request: AosRequest): AosResponse | Promise<AosResponse>;
+  /**
+   * Judging in process, for the proxy (`judgeOf`): the decision mapped straight to a verdict, no AOS request built and
+   * read back. Guardians that have it (embedded, chain) must give the verdict `readVerdict(req, call(req))` would.
+   */
+  judge?(message: JsonObject, ctx: JudgeContext): Verdict | Promise<Verdict>;
   close?(): Promise<void>;
   /**
    * How long one call may take before it fails on its own: a remote guardian's configured timeout; a chain's, the sum of

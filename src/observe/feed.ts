@@ -1,5 +1,5 @@
 import type { DecisionInput } from "../decision-log/record.js";
-import type { DecisionSink } from "../proxy/session.js";
+import type { DecisionSink } from "../proxy/pipeline.js";
 
 /** Sees every decision as it goes to the log: the console's live stream, metrics, session statistics. */
 export type DecisionObserver = (decision: DecisionInput, at: number) => void;

@@ -30,7 +30,7 @@ import {
 import { ATTR_ERROR_TYPE, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
 import { idKey, type JsonObject } from "../protocol/json-rpc.js";
 import type { SessionUpstream, UpstreamHops } from "../proxy/hops.js";
-import type { JudgedMessage, MessageTracer } from "../proxy/session.js";
+import type { JudgedMessage, MessageTracer, StageFactory } from "../proxy/pipeline.js";
 import type { HttpCarry } from "../transports/types.js";
 import { networkProtocol, networkTransport, refusalErrorType } from "./conventions.js";
 
@@ -474,4 +474,9 @@ function samplerOf(env: Record<string, string | undefined>, warn: (line: string)
       warn(`guardwire: OTEL_TRACES_SAMPLER=${env.OTEL_TRACES_SAMPLER} is not known; using parentbased_always_on`);
       return new ParentBasedSampler({ root: new AlwaysOnSampler() });
   }
+}
+
+/** Tracing as a pipeline stage (docs/observability.md): every judged message's span; what goes on carries it in `_meta`. */
+export function tracingStage(tracer: MessageTracer): StageFactory {
+  return () => ({ name: "tracing", judged: (m) => tracer.judged(m) });
 }

@@ -1,23 +1,24 @@
 import type { RenderOptions } from "../actions/render.js";
-import type { AlertSink } from "../alerts/event.js";
 import type { Guardian } from "../guardian/guardian.js";
+import type { Judge } from "../guardian/judge.js";
 import type { Connection, Downstream, SessionPeer, Upstream, UpstreamFactory } from "../transports/types.js";
-import { Session, type DecisionSink, type MessageTracer } from "./session.js";
-import type { ApprovalBroker } from "../approvals/broker.js";
-import type { SessionRegistry } from "../control/registry.js";
+import { Session } from "./session.js";
+import type { DecisionSink, MessageTracer, StageFactory } from "./pipeline.js";
+import type { LiveSessions } from "./live.js";
 
 /** What every session of one route shares. */
 export interface RouteRuntime {
   name: string;
   upstream: UpstreamFactory;
-  guardian: Guardian;
+  /** How messages are judged (`judgeOf(guardian)`), or the guardian itself. */
+  judge?: Judge;
+  guardian?: Guardian;
   log: DecisionSink;
   failMode: "closed" | "open";
   maxFrameBytes: number;
   stderr: NodeJS.WritableStream;
   render?: RenderOptions;
   logPreview?: boolean;
-  guardianTimeoutMs?: number;
   /** What the route carries (default mcp). */
   protocol?: "mcp" | "a2a";
   /** Methods answered by a stream of responses (A2A). */
@@ -26,16 +27,14 @@ export interface RouteRuntime {
   stateless?: boolean;
   /** The peer, when the route knows it up front (an A2A agent's card name). */
   server?: () => { name: string; version: string } | null;
-  /** Where decisions of alerting rules are raised. */
-  alerts?: AlertSink | null;
-  /** Where `decision: ask` holds messages (docs/approvals.md). */
-  approvals?: ApprovalBroker;
-  /** Spans of judged messages (docs/observability.md). */
+  /** The features every session of the route runs (approvals, alerts, tracing: pipeline.ts). */
+  stages?: readonly StageFactory[];
+  /** Spans of each request's trip to the server (docs/observability.md). */
   tracer?: MessageTracer | null;
   /** The kind of server transport (`stdio`, `streamable-http`, `sse`, `websocket`, `a2a`), for the upstream hop's spans. */
   upstreamTransport?: string;
   /** Where an operator lists, suspends, resumes and kills live sessions (docs/sessions.md). */
-  sessions?: SessionRegistry;
+  sessions?: LiveSessions;
 }
 
 /** Pairs one downstream session with a new upstream connection through a guarded session. */
@@ -69,6 +68,7 @@ export function openLink(route: RouteRuntime, downstream: Downstream, who: Sessi
     { route: route.name, stderr: route.stderr, maxFrameBytes: route.maxFrameBytes, resume: who.resume?.upstream ?? null },
   );
   const session: Session = new Session(downstream, hops ? hops.wrap(upstream) : upstream, {
+    judge: route.judge,
     guardian: route.guardian,
     log: route.log,
     route: route.name,
@@ -77,15 +77,12 @@ export function openLink(route: RouteRuntime, downstream: Downstream, who: Sessi
     maxFrameBytes: route.maxFrameBytes,
     render: route.render,
     logPreview: route.logPreview,
-    guardianTimeoutMs: route.guardianTimeoutMs,
     agent: who.agent,
     sessionId: who.sessionId,
     protocol: route.protocol,
     streamingMethods: route.streamingMethods,
     server: who.resume?.server ?? route.server?.() ?? null,
-    alerts: route.alerts,
-    approvals: route.approvals,
-    tracer: route.tracer,
+    stages: route.stages,
     clientSession: downstream.clientSessionId ? () => downstream.clientSessionId?.() ?? null : undefined,
   });
   const unregister = route.sessions?.register({

@@ -1,11 +1,10 @@
 import type { Readable, Writable } from "node:stream";
-import type { AlertSink } from "../alerts/event.js";
-import type { Guardian } from "../guardian/guardian.js";
+import type { Judge } from "../guardian/judge.js";
 import { NdjsonChannel } from "../transports/ndjson-channel.js";
 import { spawnStdioServer, type StdioServer } from "../transports/upstream/stdio.js";
-import { Session, type DecisionSink, type MessageTracer } from "./session.js";
-import type { ApprovalBroker } from "../approvals/broker.js";
-import type { SessionRegistry } from "../control/registry.js";
+import { Session } from "./session.js";
+import type { DecisionSink, MessageTracer, StageFactory } from "./pipeline.js";
+import type { LiveSessions } from "./live.js";
 
 export interface LauncherOptions {
   command: string;
@@ -15,18 +14,18 @@ export interface LauncherOptions {
   stdin: Readable;
   stdout: Writable;
   stderr: Writable;
-  guardian: Guardian;
+  judge: Judge;
   log: DecisionSink;
   failMode: "closed" | "open";
   maxFrameBytes: number;
   route?: string;
   logPreview?: boolean;
-  guardianTimeoutMs?: number;
-  alerts?: AlertSink | null;
-  approvals?: ApprovalBroker;
+  /** The features the session runs (pipeline.ts). */
+  stages: readonly StageFactory[];
+  /** Spans of each request's trip to the server. */
   tracer?: MessageTracer | null;
   /** Live control (docs/sessions.md): a kill answers what is pending and stops the server. */
-  sessions?: SessionRegistry;
+  sessions?: LiveSessions;
 }
 
 export interface Launcher {
@@ -58,17 +57,14 @@ export async function launchStdio(opts: LauncherOptions): Promise<Launcher> {
   // The tracer times each request's trip to the server around the session (null when tracing is off).
   const hops = opts.tracer?.hops?.(() => session.id, "stdio") ?? null;
   const session: Session = new Session(downstream, hops ? hops.wrap(upstream) : upstream, {
-    guardian: opts.guardian,
+    judge: opts.judge,
     log: opts.log,
     route,
     transport: "stdio",
     failMode: opts.failMode,
     maxFrameBytes: opts.maxFrameBytes,
     logPreview: opts.logPreview,
-    guardianTimeoutMs: opts.guardianTimeoutMs,
-    alerts: opts.alerts,
-    approvals: opts.approvals,
-    tracer: opts.tracer,
+    stages: opts.stages,
   });
 
   let killed: string | undefined;

@@ -4,13 +4,14 @@ import type { DecisionInput } from "../../src/decision-log/record.js";
 import { DecisionFeed } from "../../src/observe/feed.js";
 import { ApprovalBroker } from "../../src/approvals/broker.js";
 import type { ApprovalAsk } from "../../src/guardian/verdict.js";
-import type { GateResult, SessionGate } from "../../src/proxy/session.js";
+import type { GateResult, Stage } from "../../src/proxy/pipeline.js";
 
 /** A link as link.ts makes one, with what the registry does to it recorded. */
 function link(id: string, over: Partial<SessionLink> = {}) {
   const sent: string[] = [];
   const kills: string[] = [];
-  const session = { id, serverInfo: { name: "srv", version: "1" } as { name: string; version: string } | null, control: null as SessionGate | null };
+  let admission: Stage | null = null;
+  const session = { id, serverInfo: { name: "srv", version: "1" } as { name: string; version: string } | null, use: (s: Stage) => ((admission = s), () => void (admission = null)) };
   const l: SessionLink = {
     session,
     route: "r",
@@ -21,7 +22,7 @@ function link(id: string, over: Partial<SessionLink> = {}) {
     kill: (m) => kills.push(m),
     ...over,
   };
-  const gate = (value: unknown): GateResult => (session.control as SessionGate).gate(value, { text: JSON.stringify(value) });
+  const gate = (value: unknown): GateResult => (admission as Stage | null)?.admit?.(value, { text: JSON.stringify(value) }) ?? "pass";
   return { l, sent, kills, gate };
 }
 

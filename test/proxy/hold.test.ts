@@ -4,6 +4,7 @@ import type { DecisionInput } from "../../src/decision-log/record.js";
 import { EmbeddedGuardian } from "../../src/guardian/embedded.js";
 import { loadRules } from "../../src/guardian/rules/load.js";
 import { Session } from "../../src/proxy/session.js";
+import { approvalStage } from "../../src/approvals/hold.js";
 
 const RULES = `name: t
 rules:
@@ -24,7 +25,7 @@ function harness(broker = new ApprovalBroker(), opts: { approvals?: boolean; rul
   const s = new Session(
     { send: (t) => toAgent.push(JSON.parse(t) as Record<string, unknown>) },
     { send: (t) => toServer.push(JSON.parse(t) as Record<string, unknown>) },
-    { guardian: new EmbeddedGuardian(ruleSet), log: { write: (d) => log.push(d) }, route: "r", transport: "test", approvals: opts.approvals === false ? undefined : broker },
+    { guardian: new EmbeddedGuardian(ruleSet), log: { write: (d) => log.push(d) }, route: "r", transport: "test", stages: opts.approvals === false ? [] : [approvalStage(broker)] },
   );
   const agent = (m: unknown) => s.fromDownstream({ text: JSON.stringify(m) });
   const settled = () => new Promise((r) => setTimeout(r, 0));

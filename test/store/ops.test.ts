@@ -112,7 +112,7 @@ describe("the operator side's Redis pieces (real redis-server)", () => {
     const [a, b, c] = [await bus("a", opts, "kill:"), await bus("b", opts, "kill:"), await bus("c", opts, "kill:")];
     const kills: string[] = [];
     const link = (replica: string): SessionLink => ({
-      session: { id: "s-shared", serverInfo: null, control: null },
+      session: { id: "s-shared", serverInfo: null, use: () => () => undefined },
       route: "everything",
       transport: "streamable-http",
       protocol: "mcp",

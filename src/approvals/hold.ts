@@ -1,14 +1,13 @@
 import { randomBytes } from "node:crypto";
-import type { ApprovalBroker, ApprovalOutcome, HeldApproval, HoldContext, RememberScope } from "../approvals/broker.js";
-import { isScope, SCOPES } from "../approvals/broker.js";
+import type { ApprovalBroker, ApprovalOutcome, HeldApproval, RememberScope } from "./broker.js";
+import { isScope, SCOPES } from "./broker.js";
 import type { ApprovalStep, DecisionInput } from "../decision-log/record.js";
 import { redactedPreview } from "../decision-log/preview.js";
 import type { ApprovalAsk, Verdict } from "../guardian/verdict.js";
 import { idKey, type JsonObject } from "../protocol/json-rpc.js";
 import type { Peer } from "../transports/types.js";
-
-/** How often a held request that carries a progressToken is told it is still waiting. */
-export const HEARTBEAT_MS = 5000;
+import { progressHeartbeats } from "../proxy/heartbeats.js";
+import type { HoldRequest, SessionHandle, StageFactory } from "../proxy/pipeline.js";
 
 export interface HoldHost {
   broker: ApprovalBroker;
@@ -17,15 +16,6 @@ export interface HoldHost {
   base(): Pick<DecisionInput, "session" | "route" | "transport" | "protocol" | "agent">;
   record(make: () => DecisionInput): void;
   heartbeatMs?: number;
-}
-
-export interface HoldRequest {
-  ctx: HoldContext;
-  key: string;
-  message: JsonObject;
-  verdict: Verdict & { ask: ApprovalAsk };
-  /** Logs the held message itself (step requested). */
-  logHeld(step: ApprovalStep): void;
 }
 
 interface Elicit {
@@ -192,21 +182,6 @@ export class SessionHolds {
   }
 }
 
-/**
- * Tells a held request that carries a progressToken, every `everyMs`, that it is still waiting (clients that reset
- * their timeout on progress keep waiting). Used by approvals and by a suspended session (src/control). Returns the stop.
- */
-export function progressHeartbeats(downstream: Peer, message: JsonObject, key: string, note: string, everyMs = HEARTBEAT_MS): () => void {
-  const token = (message.params as { _meta?: { progressToken?: unknown } } | undefined)?._meta?.progressToken;
-  if (typeof token !== "string" && typeof token !== "number") return () => {};
-  let progress = 0;
-  const timer = setInterval(() => {
-    const beat = { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: ++progress, message: note } };
-    downstream.send(JSON.stringify(beat), { stream: key });
-  }, everyMs);
-  return () => clearInterval(timer);
-}
-
 function approvedVerdict(v: Verdict & { ask: ApprovalAsk }, approval: ApprovalStep): Verdict {
   const modified = v.ask.modified;
   return { ...v, action: modified ? "rewrite" : "forward", decision: modified ? "modify" : "allow", modified, reasonCode: ["APPROVED"], message: "approved", approval };
@@ -220,4 +195,22 @@ function deny(v: Verdict, code: string, message: string, approval?: ApprovalStep
 function argumentsPreview(message: JsonObject): string {
   const params = message.params as { arguments?: unknown } | undefined;
   return redactedPreview({ params: params?.arguments ?? params ?? null }, 2000);
+}
+
+/**
+ * Approvals as a pipeline stage (docs/approvals.md): a verdict `hold` is asked of a person, through the agent's own
+ * client (MCP elicitation) when it can, and the broker's channels (console, `guardwire approvals`, webhooks).
+ */
+export function approvalStage(broker: ApprovalBroker): StageFactory {
+  return (s: SessionHandle) => {
+    const base = () => ({ session: s.id, route: s.route, transport: s.transport, protocol: s.protocol, agent: s.agent?.id ?? null });
+    const holds = new SessionHolds({ broker, downstream: s.downstream, base, record: s.record });
+    return {
+      name: "approvals",
+      claim: (value) => holds.intercept(value),
+      hold: (req) => holds.hold(req),
+      holding: (key) => holds.isHeld(key),
+      close: () => holds.close(),
+    };
+  };
 }
