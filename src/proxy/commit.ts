@@ -1,5 +1,6 @@
 import type { DecisionInput } from "../decision-log/record.js";
 import type { Verdict } from "../guardian/verdict.js";
+import { classify, type JsonRpcId } from "../protocol/json-rpc.js";
 import type { Peer, SendInfo } from "../transports/types.js";
 import type { DecisionSink } from "./pipeline.js";
 
@@ -98,6 +99,30 @@ export class TurnCommit {
       },
     );
   };
+}
+
+/**
+ * The lines of a turn could not be committed: nothing of that turn is forwarded. Requests are answered with -32051
+ * (`requestRefused`: the agent's through its pending entry, the server's directly), responses are replaced by -32051 to
+ * the same id (`refusal`), notifications are dropped; streams are still ended; the session's own answers (blocks,
+ * refusals: nothing passed on) go as they are. The decision lines stay held by the writer and are written when it can.
+ */
+export function refuseUncommitted(held: Held[], o: { refusal(id: JsonRpcId): unknown; requestRefused(side: "upstream" | "downstream", id: string | number): void; send(side: "upstream" | "downstream", text: string, info: SendInfo | undefined): void }): void {
+  for (const { run, send } of held) {
+    if (!send || send.own) {
+      run();
+      continue;
+    }
+    const value: unknown = JSON.parse(send.text);
+    const kept: unknown[] = [];
+    for (const el of Array.isArray(value) ? value : [value]) {
+      const c = classify(el);
+      if (!c.ok || c.kind === "notification") continue;
+      if (c.kind === "response") kept.push(o.refusal(c.id));
+      else if (c.id !== null) o.requestRefused(send.side, c.id);
+    }
+    if (kept.length > 0) o.send(send.side, JSON.stringify(Array.isArray(value) ? kept : kept[0]), send.info);
+  }
 }
 
 function release(held: Held[]): void {

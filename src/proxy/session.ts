@@ -8,7 +8,8 @@ import { envelopeVersionOf, isStatelessVersion, serverInfoOf, toolOf } from "../
 import { DEFAULT_MAX_DEPTH, parseJson, peekId } from "../protocol/safe-json.js";
 import type { Frame, HttpRefusal, Peer } from "../transports/types.js";
 import { receiptOf } from "../transports/receipt.js";
-import { TurnCommit, type Held } from "./commit.js";
+import { refuseUncommitted, TurnCommit, type Held } from "./commit.js";
+import { DirectionOrder } from "./order.js";
 import { Correlation, joinedReply, newBatch, type Batch, type Pending } from "./correlation.js";
 import { decisionLine, logUnavailable, refusalLine, type LineBase } from "./decision-line.js";
 import { Stages, type DecisionSink, type Direction, type GateRefusal, type GateResult, type JudgedMessage, type MessageKind, type PeerInfo, type SessionHandle, type Stage, type StageFactory } from "./pipeline.js";
@@ -16,36 +17,8 @@ import { Stages, type DecisionSink, type Direction, type GateRefusal, type GateR
 export type { Frame, Peer, SendInfo } from "../transports/types.js";
 export type { DecisionSink, Direction, GateRefusal, GateResult, JudgedMessage, MessageTracer, Stage, StageFactory } from "./pipeline.js";
 export { digest } from "./decision-line.js";
-
-export interface SessionOptions {
-  /** How messages are judged (`judgeOf(guardian)`); or the guardian itself, judged through `judgeOf`. */
-  judge?: Judge;
-  guardian?: Guardian;
-  /** How long a verdict is waited for (with `guardian`); default: the guardian's own timeout and a margin. */
-  guardianTimeoutMs?: number;
-  log: DecisionSink;
-  route: string;
-  transport: string;
-  protocol?: "mcp" | "a2a";
-  failMode?: "closed" | "open";
-  maxDepth?: number;
-  maxFrameBytes?: number;
-  maxPending?: number;
-  render?: RenderOptions;
-  agent?: { id: string } | null;
-  sessionId?: string;
-  /** Log a redacted preview of each message (off by default: raw content stays out of the log). */
-  logPreview?: boolean;
-  /** Methods answered by a stream of responses with the request's id (A2A), ended by `requestsEnded`. */
-  streamingMethods?: ReadonlySet<string>;
-  /** The peer, when known before any message (an A2A agent's card). */
-  server?: PeerInfo | null;
-  now?: () => number;
-  /** The features of this session, at their points of the lifecycle (pipeline.ts). */
-  stages?: readonly StageFactory[];
-  /** The session id the agent holds (`Mcp-Session-Id`), for traces; none for stdio, WebSocket and A2A. */
-  clientSession?: () => string | null;
-}
+export type { SessionOptions } from "./session-options.js";
+import { settingsOf, type SessionOptions, type SessionSettings } from "./session-options.js";
 
 /** One message, classified once: its facts travel with it from the frame to the log line. */
 interface Plan {
@@ -83,14 +56,14 @@ export class Session {
   readonly id: string;
   private readonly judge: Judge;
   private readonly log: DecisionSink;
-  private readonly o: { route: string; transport: string; protocol: "mcp" | "a2a"; failMode: "closed" | "open"; maxDepth: number; maxFrameBytes: number; maxPending: number; render: RenderOptions; logPreview: boolean; streamingMethods: ReadonlySet<string> | null };
+  private readonly o: SessionSettings;
   private readonly agent: { id: string } | null;
   private readonly base: LineBase;
   private readonly downstream: Peer;
   private readonly upstream: Upstream;
   private readonly commit: TurnCommit;
   private readonly pending = new Correlation();
-  private readonly queues: Record<Direction, Slot[]> = { outbound: [], inbound: [] };
+  private readonly order = new DirectionOrder();
   private readonly stages = new Stages();
   private server: PeerInfo | null;
   private closed = false;
@@ -104,18 +77,7 @@ export class Session {
     this.judge = judge;
     this.log = opts.log;
     this.now = opts.now ?? (() => performance.now());
-    this.o = {
-      route: opts.route,
-      transport: opts.transport,
-      protocol: opts.protocol ?? "mcp",
-      failMode: opts.failMode ?? "closed",
-      maxDepth: opts.maxDepth ?? DEFAULT_MAX_DEPTH,
-      maxFrameBytes: opts.maxFrameBytes ?? 16 * 1024 * 1024,
-      maxPending: opts.maxPending ?? 4096,
-      render: opts.render ?? DEFAULT_RENDER,
-      logPreview: opts.logPreview ?? false,
-      streamingMethods: opts.streamingMethods ?? null,
-    };
+    this.o = settingsOf(opts);
     this.agent = opts.agent ?? null;
     this.base = { session: this.id, route: this.o.route, transport: this.o.transport, protocol: this.o.protocol, agent: this.agent?.id ?? null };
     this.server = opts.server ?? null;
@@ -146,7 +108,7 @@ export class Session {
     // goes on is handed to the upstream (which holds it in turn until the server has it).
     const release = receipt.hold();
     this.receive("outbound", frame);
-    this.enqueue("outbound", null, () => this.commit.hold(release));
+    this.order.enqueue("outbound", null, () => this.commit.hold(release));
   }
 
   /** A frame from the server. */
@@ -163,7 +125,7 @@ export class Session {
     this.closed = true;
     this.stages.close();
     // After the frames that arrived before it: a response already under evaluation still gets through.
-    this.enqueue("inbound", null, () => {
+    this.order.enqueue("inbound", null, () => {
       this.failPending([...this.pending.out.keys()], reason);
       if (after) this.commit.hold(after);
     });
@@ -171,12 +133,12 @@ export class Session {
 
   /** These agent requests cannot be answered by the server: -32052, or what the HTTP status means (`renderUpstreamFailure`). */
   requestsFailed(keys: string[], reason: string, http?: HttpRefusal): void {
-    this.enqueue("inbound", null, () => this.failPending(keys, reason, http));
+    this.order.enqueue("inbound", null, () => this.failPending(keys, reason, http));
   }
 
   /** The streams of these requests ended: their streamed answers are complete. */
   requestsEnded(keys: string[]): void {
-    this.enqueue("inbound", null, () => {
+    this.order.enqueue("inbound", null, () => {
       for (const key of keys) {
         if (!this.pending.out.get(key)?.streaming) continue;
         this.pending.out.delete(key);
@@ -195,7 +157,7 @@ export class Session {
     if (this.closed) return then();
     this.closed = true;
     this.stages.close();
-    this.enqueue("inbound", null, () => {
+    this.order.enqueue("inbound", null, () => {
       this.answerPending([...this.pending.out.keys()], (id) => ({ answer: errorResponse(id, ErrorCode.DeniedByPolicy, message), code: "SESSION_KILLED", message }));
       then();
     });
@@ -226,14 +188,14 @@ export class Session {
     if (direction === "outbound" && (this.admitted(this.stages.admit(value, frame), value, frame) || this.stages.claim(value))) return;
     if (!Array.isArray(value)) {
       const plan = this.judgeOne(direction, value, frame, frame.text);
-      return this.enqueue(direction, plan, (p) => p && this.apply(p));
+      return this.order.enqueue(direction, plan, (p) => p && this.apply(p));
     }
     if (value.length === 0) return this.refuse(direction, null, ErrorCode.InvalidRequest, "Invalid Request: empty batch", "INVALID_REQUEST", { carry: frame.carry });
     // A batch is judged element by element, and applied as one unit so its replies can be re-joined.
     const batch = direction === "outbound" ? newBatch(value, frame.carry) : undefined;
     const plans = value.map((v) => this.judgeOne(direction, v, frame, undefined, batch));
     const all = plans.some((p) => p instanceof Promise) ? Promise.all(plans) : (plans as (Plan | null)[]);
-    this.enqueue(direction, all, (ps) => {
+    this.order.enqueue(direction, all, (ps) => {
       const forward: Forward[] = [];
       for (const p of ps) if (p) this.apply(p, forward);
       if (batch) {
@@ -488,40 +450,23 @@ export class Session {
     }
   }
 
-  /**
-   * The lines of a turn could not be committed: nothing of that turn is forwarded. Requests are answered with -32051
-   * (the agent's through its pending entry, the server's directly), responses are replaced by -32051 to the same id,
-   * notifications are dropped; streams are still ended; the session's own answers (blocks, refusals: nothing passed
-   * on) go as they are. The decision lines stay held by the writer and are written when it can.
-   */
+  /** The lines of a turn could not be committed (commit.ts `refuseUncommitted`): -32051 instead of what it would send. */
   private refuseHeld(held: Held[]): void {
     const verdict = logUnavailable(this.log.failure ?? { file: "(decision log)", code: "EIO" });
-    const refusal = (id: JsonRpcId) => renderBlock(id, null, verdict, { toolCallBlock: "error" });
-    for (const { run, send } of held) {
-      if (!send || send.own) {
-        run();
-        continue;
-      }
-      const { side, text, info } = send;
-      const value: unknown = JSON.parse(text);
-      const kept: unknown[] = [];
-      for (const el of Array.isArray(value) ? value : [value]) {
-        const c = classify(el);
-        if (!c.ok || c.kind === "notification") continue;
-        if (c.kind === "response") kept.push(refusal(c.id));
-        else if (c.id === null) continue;
-        else if (side === "upstream") {
-          const pending = this.pending.out.get(idKey(c.id));
-          this.pending.out.delete(idKey(c.id));
-          if (pending) this.deliver("inbound", JSON.stringify(renderBlock(c.id, pending.method, verdict, this.o.render)), pending);
-        } else {
-          this.pending.in.delete(idKey(c.id));
-          this.upstream.send(JSON.stringify(refusal(c.id)), { stream: null });
+    refuseUncommitted(held, {
+      refusal: (id) => renderBlock(id, null, verdict, { toolCallBlock: "error" }),
+      requestRefused: (side, id) => {
+        const key = idKey(id);
+        if (side === "downstream") {
+          this.pending.in.delete(key);
+          return this.upstream.send(JSON.stringify(renderBlock(id, null, verdict, { toolCallBlock: "error" })), { stream: null });
         }
-      }
-      if (kept.length === 0) continue;
-      (side === "upstream" ? this.upstream : this.downstream).send(JSON.stringify(Array.isArray(value) ? kept : kept[0]), info);
-    }
+        const pending = this.pending.out.get(key);
+        this.pending.out.delete(key);
+        if (pending) this.deliver("inbound", JSON.stringify(renderBlock(id, pending.method, verdict, this.o.render)), pending);
+      },
+      send: (side, text, info) => (side === "upstream" ? this.upstream : this.downstream).send(text, info),
+    });
   }
 
   // ---- record
@@ -540,20 +485,6 @@ export class Session {
     return { session: this.id, route: this.o.route, transport: this.o.transport, protocol: this.o.protocol, direction, kind, id, method, tool, message, sent, verdict: v, evalUs, clientSession: this.clientSession(), carry };
   }
 
-  // ---- order
-
-  private enqueue<T>(direction: Direction, value: T | Promise<T>, run: (v: T) => void): void {
-    const queue = this.queues[direction];
-    if (!(value instanceof Promise) && queue.length === 0) return run(value);
-    const slot: Slot = { done: false, run: () => {} };
-    queue.push(slot);
-    void Promise.resolve(value).then((v) => {
-      slot.run = () => run(v);
-      slot.done = true;
-      while (queue.length > 0 && queue[0]?.done) queue.shift()?.run();
-    });
-  }
-
   /** A request id still in use on that side: pending, or (from the agent) held by a stage. */
   private idTaken(direction: Direction, key: string): boolean {
     if (direction === "inbound") return this.pending.in.has(key);
@@ -563,9 +494,4 @@ export class Session {
   private elapsedUs(started: number): number {
     return Math.round((this.now() - started) * 1000);
   }
-}
-
-interface Slot {
-  done: boolean;
-  run: () => void;
 }
