@@ -22,8 +22,8 @@ import type { SharedStore } from "../store/redis.js";
 import { OpsBus } from "../store/ops-bus.js";
 import { SessionTokens } from "../store/session-token.js";
 import { advertisedUrl, ReplicaRegistry } from "../store/replicas.js";
-import { DEFAULT_SESSION_MAX_AGE_SECONDS, routeContinuity, SessionEnds } from "../proxy/continuity.js";
-import { SessionForwarder } from "../proxy/forward.js";
+import { DEFAULT_SESSION_MAX_AGE_SECONDS, routeContinuity, SessionEnds } from "../store/continuity.js";
+import { SessionForwarder } from "../store/forward.js";
 import type { SessionContinuity } from "../transports/downstream/streamable-http.js";
 
 export interface ServeOptions {

@@ -5,11 +5,10 @@ import type { DecisionSink } from "../proxy/pipeline.js";
 import { idKey, type JsonObject } from "../protocol/json-rpc.js";
 import { clientInfoOf } from "../protocol/mcp.js";
 import { progressHeartbeats } from "../proxy/heartbeats.js";
-import type { Frame, GateRefusal, GateResult, Peer } from "../proxy/pipeline.js";
+import type { Frame, GateRefusal, GateResult } from "../proxy/pipeline.js";
 import type { LiveSessions, SessionLink } from "../proxy/live.js";
 
 export type { SessionLink } from "../proxy/live.js";
-import type { Downstream } from "../transports/types.js";
 
 export type SuspendMode = "hold" | "refuse";
 export type PeerInfo = { name: string; version: string };

@@ -3,7 +3,7 @@ import { canonicalize } from "../protocol/canonical.js";
 import type { JsonObject } from "../protocol/json-rpc.js";
 import { ErrorCode } from "../protocol/json-rpc.js";
 import { AOS_VERSION, STEP_METHODS, type AosRequest, type AosResponse, type AosResult } from "./aos.js";
-import { evaluate, factsOf, kindOf, limitKey, matchesStatically, type Decision, type Limiter, type MessageContext, type SessionView } from "./evaluate.js";
+import { evaluate, factsOf, limitKey, matchesStatically, type Decision, type Limiter, type MessageContext, type SessionView } from "./evaluate.js";
 import type { Guardian } from "./guardian.js";
 import type { JudgeContext } from "./judge.js";
 import { readContext } from "./context.js";

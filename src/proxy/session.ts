@@ -1,48 +1,25 @@
 import { randomBytes } from "node:crypto";
-import { renderBlock, renderUpstreamFailure, staleToolListNotice, DEFAULT_RENDER, type RenderOptions } from "../actions/render.js";
-import type { Guardian } from "../guardian/guardian.js";
+import { renderBlock, renderUpstreamFailure, staleToolListNotice } from "../actions/render.js";
 import { judgeOf, type Judge, type Judgement } from "../guardian/judge.js";
 import type { Verdict } from "../guardian/verdict.js";
 import { classify, ErrorCode, errorResponse, idKey, type JsonObject, type JsonRpcId } from "../protocol/json-rpc.js";
 import { envelopeVersionOf, isStatelessVersion, serverInfoOf, toolOf } from "../protocol/mcp.js";
-import { DEFAULT_MAX_DEPTH, parseJson, peekId } from "../protocol/safe-json.js";
+import { parseJson, peekId } from "../protocol/safe-json.js";
 import type { Frame, HttpRefusal, Peer } from "../transports/types.js";
 import { receiptOf } from "../transports/receipt.js";
 import { refuseUncommitted, TurnCommit, type Held } from "./commit.js";
 import { DirectionOrder } from "./order.js";
+import { refusalsOf } from "./admission.js";
+import { judgedMessage, type Forward, type Plan } from "./plan.js";
 import { Correlation, joinedReply, newBatch, type Batch, type Pending } from "./correlation.js";
 import { decisionLine, logUnavailable, refusalLine, type LineBase } from "./decision-line.js";
-import { Stages, type DecisionSink, type Direction, type GateRefusal, type GateResult, type JudgedMessage, type MessageKind, type PeerInfo, type SessionHandle, type Stage, type StageFactory } from "./pipeline.js";
+import { Stages, type DecisionSink, type Direction, type GateRefusal, type GateResult, type PeerInfo, type SessionHandle, type Stage } from "./pipeline.js";
 
 export type { Frame, Peer, SendInfo } from "../transports/types.js";
 export type { DecisionSink, Direction, GateRefusal, GateResult, JudgedMessage, MessageTracer, Stage, StageFactory } from "./pipeline.js";
 export { digest } from "./decision-line.js";
 export type { SessionOptions } from "./session-options.js";
 import { settingsOf, type SessionOptions, type SessionSettings } from "./session-options.js";
-
-/** One message, classified once: its facts travel with it from the frame to the log line. */
-interface Plan {
-  direction: Direction;
-  message: JsonObject;
-  kind: MessageKind;
-  id: JsonRpcId;
-  method: string | null;
-  tool: string | null;
-  request: Pending | undefined;
-  verdict: Verdict;
-  evalUs: number;
-  raw?: string;
-  batch?: Batch;
-  /** Inbound: the agent request stream the frame came on. Outbound: the downstream's context for the upstream. */
-  stream: string | null;
-  carry: unknown;
-}
-
-/** An element of a batch that goes on: its text, and its request's id key (null for notifications and responses). */
-interface Forward {
-  text: string;
-  key: string | null;
-}
 
 type Upstream = Peer & { abandon?(request: string): void };
 
@@ -211,31 +188,21 @@ export class Session {
     });
   }
 
-  /** True when an admission stage did not let the message pass now (refused, or waiting for it to be). */
+  /** True when an admission stage did not let the message pass now (refused, or waiting for it to be: admission.ts). */
   private admitted(g: GateResult, value: unknown, frame: Frame): boolean {
     if (g === "pass") return false;
-    if (g instanceof Promise) void g.then((r) => (r === "pass" ? this.receive("outbound", { ...frame, value } as Frame) : this.refuseAdmission(value, frame, r)));
-    else this.refuseAdmission(value, frame, g);
-    return true;
-  }
-
-  /** Requests get a -32050 error carrying the message, notifications are dropped; agent responses in a batch go on. */
-  private refuseAdmission(value: unknown, frame: Frame, r: GateRefusal): void {
-    const values = Array.isArray(value) ? value : [value];
-    const batch = Array.isArray(value) ? newBatch(value, frame.carry, true) : undefined;
-    for (const el of values) {
-      const m = (el ?? {}) as { id?: unknown; method?: unknown; params?: unknown };
-      const method = typeof m.method === "string" ? m.method : null;
-      const id = typeof m.id === "string" || typeof m.id === "number" ? m.id : null;
-      if (method === null) {
-        if (id !== null) this.receive("outbound", { text: JSON.stringify(el), value: el, carry: frame.carry });
-        continue;
+    const refuse = (r: GateRefusal) => {
+      const batch = Array.isArray(value) ? newBatch(value, frame.carry, true) : undefined;
+      for (const a of refusalsOf(value, r)) {
+        if (a.pass) this.receive("outbound", { text: JSON.stringify(a.pass), value: a.pass, carry: frame.carry });
+        else if (a.answer) this.refuse("outbound", a.id, ErrorCode.DeniedByPolicy, r.message, r.reasonCode, { batch, method: a.method, tool: a.tool, carry: frame.carry, request: true });
+        else this.commit.record(() => refusalLine(this.base, { direction: "outbound", kind: a.id === null ? "notification" : "request", id: a.id ?? null, method: a.method ?? null, tool: a.tool ?? null }, [r.reasonCode], r.message));
       }
-      const tool = toolOf(method, m.params);
-      if (id === null || r.answer === false) this.commit.record(() => refusalLine(this.base, { direction: "outbound", kind: id === null ? "notification" : "request", id, method, tool }, [r.reasonCode], r.message));
-      else this.refuse("outbound", id, ErrorCode.DeniedByPolicy, r.message, r.reasonCode, { batch, method, tool, carry: frame.carry, request: true });
-    }
-    if (batch) this.flushBatch(batch);
+      if (batch) this.flushBatch(batch);
+    };
+    if (g instanceof Promise) void g.then((r) => (r === "pass" ? this.receive("outbound", { ...frame, value } as Frame) : refuse(r)));
+    else refuse(g);
+    return true;
   }
 
   // ---- judge
@@ -473,16 +440,9 @@ export class Session {
 
   /** Records the decision (with the turn); with `judged` stages (tracing), returns the message to send instead. */
   private record(p: Plan, v: Verdict, failOpen: boolean): JsonObject | undefined {
-    const traced = this.stages.observing ? this.stages.judged(this.judged(p, v)) : undefined;
+    const traced = this.stages.observing ? this.stages.judged(judgedMessage(this.base, p, v, this.clientSession())) : undefined;
     this.commit.record(() => decisionLine(this.base, { ...p, request: p.request?.message }, v, { failOpen, preview: this.o.logPreview, server: this.server }), v);
     return traced;
-  }
-
-  private judged(p: Plan, v: Verdict): JudgedMessage {
-    const goesOn = v.action === "forward" || v.action === "rewrite";
-    const sent = goesOn ? (v.action === "rewrite" && v.modified ? v.modified : p.message) : null;
-    const { direction, kind, id, method, tool, message, evalUs, carry } = p;
-    return { session: this.id, route: this.o.route, transport: this.o.transport, protocol: this.o.protocol, direction, kind, id, method, tool, message, sent, verdict: v, evalUs, clientSession: this.clientSession(), carry };
   }
 
   /** A request id still in use on that side: pending, or (from the agent) held by a stage. */

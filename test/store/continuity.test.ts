@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { routeContinuity, SessionEnds } from "../../src/proxy/continuity.js";
+import { routeContinuity, SessionEnds } from "../../src/store/continuity.js";
 import { OpsBus } from "../../src/store/ops-bus.js";
 import { SharedStore } from "../../src/store/redis.js";
 import { SessionTokens } from "../../src/store/session-token.js";

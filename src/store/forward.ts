@@ -1,8 +1,8 @@
 import { Agent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { ErrorCode } from "../protocol/json-rpc.js";
-import type { ReplicaRegistry } from "../store/replicas.js";
-import type { SessionTokens } from "../store/session-token.js";
+import type { ReplicaRegistry } from "./replicas.js";
+import type { SessionTokens } from "./session-token.js";
 import { httpError, readBody } from "../transports/downstream/http-util.js";
 
 /** Marks a request one replica forwarded to another: it is never forwarded again. */

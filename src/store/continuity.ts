@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode } from "../protocol/json-rpc.js";
-import type { OpsBus } from "../store/ops-bus.js";
-import type { SharedStore } from "../store/redis.js";
-import { killedKey } from "../store/sessions-ops.js";
-import type { SessionTicket, SessionTokens } from "../store/session-token.js";
+import type { OpsBus } from "./ops-bus.js";
+import type { SharedStore } from "./redis.js";
+import { killedKey } from "./sessions-ops.js";
+import type { SessionTicket, SessionTokens } from "./session-token.js";
 import type { EndWatcher, SessionContinuity, SessionState } from "../transports/downstream/streamable-http.js";
 
 export interface ContinuityOptions {
