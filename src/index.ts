@@ -32,5 +32,5 @@ export { websocketUpstream } from "./transports/upstream/websocket.js";
 export { A2aRemote } from "./transports/upstream/a2a.js";
 export { loadConfig } from "./config/load.js";
 export { configJsonSchema, type Config } from "./config/schema.js";
-export { formatFileProblem, type FileProblem } from "./config/yaml.js";
+export { formatFileProblem, type FileProblem } from "./yaml.js";
 export { CLIENTS, clientConfigLocations, ConfigSyntaxError, findClientConfigs, listServers, type ClientConfig, type ClientName, type ServerEntry, type Where } from "./install/clients.js";
