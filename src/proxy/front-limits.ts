@@ -1,3 +1,4 @@
+import type { AgentProtocol } from "../vocabulary.js";
 import type { DecisionSink } from "./session.js";
 
 /** The bytes of request bodies the whole process holds at once: reserved as they arrive (or as declared), released when the exchange ends. */
@@ -55,7 +56,7 @@ export interface Refusal {
   message: string;
   /** The caller's address. */
   peer: string;
-  route: { name: string; protocol: "mcp" | "a2a" } | null;
+  route: { name: string; protocol: AgentProtocol } | null;
   agent: string | null;
   transport: "http" | "websocket";
 }

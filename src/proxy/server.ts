@@ -2,6 +2,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { AgentKeys, isLoopbackHost, presentedKey } from "../agent-keys.js";
+import { FRONT_DEFAULTS } from "../defaults.js";
 import { ErrorCode } from "../protocol/json-rpc.js";
 import { httpError, meterBody, meterFrames, socketError } from "../transports/downstream/http-util.js";
 import { StreamableHttpEndpoint, type HttpCaller, type SessionContinuity } from "../transports/downstream/streamable-http.js";
@@ -69,16 +70,6 @@ export interface FrontLimits {
   maxConnections: number;
   maxConnectionsPerAddress: number;
 }
-
-export const FRONT_DEFAULTS: FrontLimits = {
-  bodyBudgetBytes: 64 * 1024 * 1024,
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 60_000,
-  keepAliveTimeoutMs: 5_000,
-  idleTimeoutMs: 30_000,
-  maxConnections: 4096,
-  maxConnectionsPerAddress: 2048,
-};
 
 export interface ProxyServer {
   server: Server;
