@@ -7,7 +7,6 @@ import { clientInfoOf } from "../protocol/mcp.js";
 import { progressHeartbeats } from "../proxy/hold.js";
 import type { Frame, GateRefusal, GateResult, Peer, SessionGate } from "../proxy/session.js";
 import type { Downstream } from "../transports/types.js";
-import type { AgentProtocol } from "../vocabulary.js";
 
 export type SuspendMode = "hold" | "refuse";
 export type PeerInfo = { name: string; version: string };
@@ -19,7 +18,7 @@ export interface SessionInfo {
   replicas?: string[];
   route: string;
   transport: string;
-  protocol: AgentProtocol;
+  protocol: "mcp" | "a2a";
   agent: string | null;
   client: PeerInfo | null;
   server: PeerInfo | null;
@@ -43,7 +42,7 @@ export interface SessionLink {
   session: { readonly id: string; readonly serverInfo: PeerInfo | null; control: SessionGate | null };
   route: string;
   transport: string;
-  protocol: AgentProtocol;
+  protocol: "mcp" | "a2a";
   agent: string | null;
   /** Where heartbeats of held requests go (the agent's side); whether it is idle. */
   downstream: Peer & Pick<Downstream, "idle">;

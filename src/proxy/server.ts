@@ -12,6 +12,7 @@ import { liveness, readiness, type HealthAnswer, type HealthSource } from "./hea
 import { openLink, type RouteRuntime } from "./link.js";
 import type { DecisionSink } from "./session.js";
 import { passWellKnown, wellKnownTarget, type WellKnownRoute } from "./well-known.js";
+import type { ReasonCode } from "../reasons.js";
 
 export interface ServedRoute {
   path: string;
@@ -319,7 +320,7 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
 /** A refusal made before the guardian: its status, the reason code logged with it, and the message the caller gets. */
 interface Refused {
   status: number;
-  reason: string;
+  reason: ReasonCode;
   message: string;
   headers?: Record<string, string>;
 }
