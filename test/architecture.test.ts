@@ -62,6 +62,19 @@ const TEMPORARY_EXCEPTIONS: readonly (readonly [from: string, to: string])[] = [
   ["proxy/stdio-launcher.ts", "control/registry.ts"],
 ];
 
+/**
+ * Inside guardian/, the rule compiler (rules/) uses three pieces of the rule language that sit one folder up (the
+ * RE2 wrapper, alert severities, ask prompts) while guardian/ uses the compiler: a loop between the two folders. The
+ * pieces belong in rules/; they move once the evaluator's split (issue 25, item 6) has landed, and these lines go.
+ */
+const SUBFOLDER_EXCEPTIONS: readonly (readonly [from: string, to: string])[] = [
+  ["guardian/rules/compile.ts", "guardian/alert.ts"],
+  ["guardian/rules/compile.ts", "guardian/ask.ts"],
+  ["guardian/rules/compile.ts", "guardian/regex.ts"],
+  ["guardian/rules/schema.ts", "guardian/alert.ts"],
+  ["guardian/rules/specialise.ts", "guardian/regex.ts"],
+];
+
 /** The part a file belongs to: its top folder under src/, `base` for a file directly in src/, `entry` for index.ts. */
 const part = (p: string) => (p === "index.ts" ? "entry" : p.includes("/") ? layer(p) : "base");
 
@@ -76,6 +89,23 @@ const edges = all.flatMap((f) =>
     .filter((e) => e.a !== e.b),
 );
 const excepted = (e: { from: string; to: string }) => TEMPORARY_EXCEPTIONS.some(([from, to]) => e.from === from && e.to === to);
+
+/** A loop in a graph of parts, as `a -> b -> a`; none is []. */
+function loopsOf(links: { a: string; b: string }[]): string[] {
+  const next = new Map<string, Set<string>>();
+  for (const e of links) next.set(e.a, (next.get(e.a) ?? new Set()).add(e.b));
+  const loops: string[] = [];
+  const state = new Map<string, "open" | "done">();
+  const visit = (p: string, path: string[]): void => {
+    if (state.get(p) === "done") return;
+    if (state.get(p) === "open") return void loops.push([...path.slice(path.indexOf(p)), p].join(" -> "));
+    state.set(p, "open");
+    for (const q of next.get(p) ?? []) visit(q, [...path, p]);
+    state.set(p, "done");
+  };
+  for (const p of next.keys()) visit(p, []);
+  return loops;
+}
 
 describe("architecture: the layers stay honest", () => {
   it("protocol/ and guardian/ import no transport, proxy or cli code", () => {
@@ -137,18 +167,17 @@ describe("architecture: the layers stay honest", () => {
   });
 
   it("no loop between folders (but for the temporary exceptions)", () => {
-    const next = new Map<string, Set<string>>();
-    for (const e of edges.filter((e) => !excepted(e))) next.set(e.a, (next.get(e.a) ?? new Set()).add(e.b));
-    const loops: string[] = [];
-    const state = new Map<string, "open" | "done">();
-    const visit = (p: string, path: string[]): void => {
-      if (state.get(p) === "done") return;
-      if (state.get(p) === "open") return void loops.push([...path.slice(path.indexOf(p)), p].join(" -> "));
-      state.set(p, "open");
-      for (const q of next.get(p) ?? []) visit(q, [...path, p]);
-      state.set(p, "done");
-    };
-    for (const p of next.keys()) visit(p, []);
-    expect(loops).toEqual([]);
+    expect(loopsOf(edges.filter((e) => !excepted(e)))).toEqual([]);
+  });
+
+  it("no loop between subfolders either (but for the listed ones)", () => {
+    const folder = (p: string) => (p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : part(p));
+    const listed = (e: { from: string; to: string }) => excepted(e) || SUBFOLDER_EXCEPTIONS.some(([from, to]) => e.from === from && e.to === to);
+    const links = all.flatMap((f) =>
+      f.imports.filter((spec) => spec.startsWith(".")).map((spec) => ({ from: f.path, to: resolvesTo(f.path, spec).replace(/\.js$/, ".ts") })),
+    );
+    const between = links.map((e) => ({ ...e, a: folder(e.from), b: folder(e.to) })).filter((e) => e.a !== e.b && !listed(e));
+    expect(loopsOf(between)).toEqual([]);
+    expect(SUBFOLDER_EXCEPTIONS.filter(([from, to]) => !links.some((e) => e.from === from && e.to === to)), "remove the lines no longer needed").toEqual([]);
   });
 });
