@@ -54,6 +54,9 @@ const sections: Record<string, () => string> = {
   },
 };
 
+const walk = (dir: string): string[] =>
+  readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : f.endsWith(".ts") ? [join(dir, f)] : []));
+
 const marker = (name: string) => new RegExp(`(<!-- generated: ${name} -->)([\\s\\S]*?)(<!-- end: ${name} -->)`);
 
 describe("the error catalogue (docs/errors.md)", () => {
@@ -87,12 +90,19 @@ describe("the error catalogue (docs/errors.md)", () => {
     expect(Object.keys(Reason)).toEqual(Object.keys(REASONS));
   });
 
+  it("every code in the catalogue is still written somewhere in src/ (no stale entries)", () => {
+    const text = walk(join(ROOT, "src"))
+      .filter((f) => !/src\/(errors|reasons)\.ts$/.test(f))
+      .map((f) => readFileSync(f, "utf8"))
+      .join("\n");
+    const codes = [...Object.keys(REASONS), ...Object.keys(LOCAL_ERRORS), ...Object.keys(ADMIN_ERRORS)];
+    expect(codes.filter((c) => !text.includes(`"${c}"`))).toEqual([]);
+  });
+
   it("every UPPER_SNAKE code written in src/ is in the catalogue (or a name guardwire does not own)", () => {
     // Names of others: environment variables, Node's and undici's error codes.
     const foreign = /^(OTEL_|AWS_|GUARDWIRE_|UND_ERR_|HPE_|ERR_|EAI_)/;
     const known = new Set<string>([...Object.keys(REASONS), ...Object.keys(LOCAL_ERRORS), ...Object.keys(ADMIN_ERRORS)]);
-    const walk = (dir: string): string[] =>
-      readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : f.endsWith(".ts") ? [join(dir, f)] : []));
     const missing = new Set<string>();
     for (const file of walk(join(ROOT, "src"))) {
       const code = readFileSync(file, "utf8").replace(/\/\/.*$/gm, "").replace(/\/\*[\s\S]*?\*\//g, "");
