@@ -12,7 +12,7 @@ import type { StageFactory } from "../proxy/pipeline.js";
 import type { OpsBus } from "../store/ops-bus.js";
 import type { RulesControl } from "../admin/rules-api.js";
 import { openOperator, type Operator } from "./admin.js";
-import type { SharedSessionsOptions } from "../store/sessions-ops.js";
+import type { SharedSessionsOptions } from "../control/shared-sessions.js";
 import { closeAlerts, openAlerts } from "./alerts.js";
 import { openApprovalChannels, type ApprovalChannels } from "./approval-channels.js";
 import { buildGuardian, type GuardianOptions } from "./guardians.js";

@@ -1,22 +1,4 @@
-/** The shared store's link as the probes and metrics report it (kept by src/store/redis.ts). */
-/** `unresponsive`: connected, but Redis does not answer within `timeoutMs` (frozen, or stalled). */
-export type StoreState = "connecting" | "up" | "unresponsive" | "down";
-
-export interface StoreStatus {
-  backend: "redis";
-  state: StoreState;
-  /** Where, with any password left out. */
-  url: string;
-  since: string;
-  lastError?: string;
-  reconnects: number;
-  /** How often this replica found guardwire's data in Redis lost (restarted empty, flushed) while it was running. */
-  resets: number;
-  /** The last loss of guardwire's data this replica knows of (also one found at its start). */
-  lastReset?: { at: string; cause: string };
-  /** While limit rules are held closed after that loss: until when (the longest hold of the rules in force). */
-  limitsHeldUntil?: string;
-}
+import type { StoreStatus } from "../store/redis.js";
 
 /** What `/healthz` and `/readyz` report on (docs/scale.md, Decision logs, health and rollout). */
 export interface HealthSource {

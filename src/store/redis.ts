@@ -15,9 +15,24 @@ export interface StoreOptions {
   probeMs?: number;
 }
 
-import type { StoreState, StoreStatus } from "../proxy/health.js";
+/** `unresponsive`: connected, but Redis does not answer within `timeoutMs` (frozen, or stalled). */
+export type StoreState = "connecting" | "up" | "unresponsive" | "down";
 
-export type { StoreState, StoreStatus } from "../proxy/health.js";
+export interface StoreStatus {
+  backend: "redis";
+  state: StoreState;
+  /** Where, with any password left out. */
+  url: string;
+  since: string;
+  lastError?: string;
+  reconnects: number;
+  /** How often this replica found guardwire's data in Redis lost (restarted empty, flushed) while it was running. */
+  resets: number;
+  /** The last loss of guardwire's data this replica knows of (also one found at its start). */
+  lastReset?: { at: string; cause: string };
+  /** While limit rules are held closed after that loss: until when (the longest hold of the rules in force). */
+  limitsHeldUntil?: string;
+}
 
 /** What a check of the store's epoch marker found, besides nothing new. */
 export type StoreDataEvent =

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { classify, ErrorCode, idKey } from "../../protocol/json-rpc.js";
 import { batchesAllowed, envelopeVersionOf, isStatelessVersion, MCP_DEFAULT_HTTP_VERSION, MCP_PROTOCOL_VERSIONS } from "../../protocol/mcp.js";
-import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_SESSIONS_PER_ROUTE } from "../../defaults.js";
+import { parseJson } from "../../protocol/safe-json.js";
 import type { Connect, UpstreamState } from "../types.js";
 import { DEFAULT_EVENT_STORE_BOUNDS, MemoryEventStore, type EventStore } from "./event-store.js";
 import { acknowledge, HttpSession } from "./http-session.js";
@@ -48,7 +49,7 @@ export class StreamableHttpEndpoint {
   private readonly maxSessions: number;
 
   constructor(private readonly opts: StreamableHttpOptions) {
-    this.maxSessions = opts.maxSessions ?? 10_000;
+    this.maxSessions = opts.maxSessions ?? DEFAULT_MAX_SESSIONS_PER_ROUTE;
     const make = this.session.bind(this);
     this.sessions = new RouteSessions(opts.continuity, this.maxSessions, make);
     this.exchanges = new StatelessExchanges(make);
