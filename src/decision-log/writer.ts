@@ -1,12 +1,15 @@
-import { hash } from "node:crypto";
 import { syncDirSync } from "../fs-atomic.js";
-import { closeSync, existsSync, fdatasync, fstatSync, fsyncSync, openSync, readSync, renameSync, statSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fdatasync, fsyncSync, openSync, renameSync, statSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { canonicalize } from "../protocol/canonical.js";
 import { writeHead, writeHeadDurably } from "./head.js";
+import { hashHex, hashTail, lineBody, prevField, timeField } from "./line.js";
 import { acquireLock, releaseLock, type LockOwner } from "./lock.js";
-import { GENESIS, RECORD_VERSION, type DecisionInput, type DecisionRecord } from "./record.js";
+import { GENESIS, noteOf, type DecisionInput } from "./record.js";
+import { closingOf, readEnd } from "./recovery.js";
+import { isoNow, Stamp } from "./stamp.js";
 import { makeDirs } from "../fs-dirs.js";
+
+export { noteOf };
 
 export interface DecisionLogOptions {
   /** A file path, or "-" for stderr. */
@@ -122,29 +125,27 @@ export class DecisionLog {
       acquireLock(opts.dest, opts.lock);
       log.locked = true;
     }
-    let torn: TornTail | undefined;
+    let closing: ReturnType<typeof closingOf> | undefined;
     if (opts.dest !== "-" && existsSync(opts.dest)) {
-      const end = lastRecord(opts.dest);
+      const end = readEnd(opts.dest);
       if (end.record) {
         log.prev = end.record.hash;
         // Read back from the file: escaped like any string (a damaged file's last hash may be anything).
-        log.prevField = `,"prev":${canonicalize(log.prev)}`;
+        log.prevField = prevField(log.prev, false);
         log.nextSeq = end.record.seq + 1;
-        log.written = { seq: end.record.seq, hash: end.record.hash, time: end.record.time };
+        log.written = { seq: end.record.seq, hash: end.record.hash, time: end.record.time as string };
         log.durable = log.written;
       }
-      torn = end.torn;
+      if (end.torn) closing = closingOf(end.torn);
       log.bytes = statSync(opts.dest).size;
     }
     log.totals.fromSeq = log.nextSeq;
     // A stream error (EPIPE when whoever reads stderr went away) is remembered, never thrown at the proxy.
     if (opts.dest === "-") opts.stderr?.on("error", (e: Error) => (log.error ??= e));
     log.openFile();
-    if (torn) {
-      // A crash mid-write left a torn last line: end it, and say so in the chain, which continues from the last whole line.
-      if (!torn.ended) log.pending.push("\n");
-      if (torn.clean) log.write(noteOf("LOG_RECOVERED", `a torn last line (${torn.length} characters, a crash mid-write) was closed on restart; the chain continues from the line before it`), torn.hash);
-    }
+    // A crash mid-write left a torn last line: end it, and say so in the chain, which continues from the last whole line.
+    if (closing?.newline) log.pending.push("\n");
+    if (closing?.note) log.write(closing.note);
     return log;
   }
 
@@ -166,7 +167,7 @@ export class DecisionLog {
   }
 
   /** Chains the line and buffers it; `barrier()` (or the next timer) writes it. */
-  write(input: DecisionInput, torn?: string): void {
+  write(input: DecisionInput): void {
     if (this.failure && this.heldChars() >= (this.opts.maxHeldBytes ?? MAX_HELD)) {
       // Bounded: past the cap a line is not chained at all (so the chain stays whole), only counted.
       this.dropped++;
@@ -175,20 +176,17 @@ export class DecisionLog {
     }
     // The writer's own time is ISO digits and punctuation, quoted as is; a given clock's is escaped like any string.
     const time = this.opts.clock ? this.opts.clock().toISOString() : isoNow();
-    const timeField = this.opts.clock ? canonicalize(time) : '"' + time + '"';
-    const seq = this.nextSeq;
-    const prev = this.prev;
-    // Version 2: the hash covers the exact bytes of the line before its hash (prev included), serialized once.
-    const body = serialize(time, timeField, seq, torn === undefined ? input : { ...input, torn }, prev, this.prevField, this.stamp);
+    // Version 2 (line.ts): the hash covers the exact bytes of the line before its hash (prev included), serialized once.
+    const body = lineBody(time, timeField(time, !this.opts.clock), this.nextSeq, input, this.prev, this.prevField, this.stamp);
     const hash = hashHex(body);
-    const full = body + ',"hash":"' + hash + '"}\n';
+    const full = body + hashTail(hash) + "\n";
     // Sizes are counted in UTF-16 units: rotation is approximate for non-ASCII text, which is fine for a size cap.
     const size = this.bytes + this.pendingChars;
     if (this.opts.maxBytes && this.opts.dest !== "-" && !this.failure && size > 0 && size + full.length > this.opts.maxBytes) this.rotate();
     this.pending.push(full);
     this.pendingChars += full.length;
     this.prev = hash;
-    this.prevField = ',"prev":"' + hash + '"';
+    this.prevField = prevField(hash, true);
     this.nextSeq++;
     this.lastTime = time;
     this.headDirty = true;
@@ -483,207 +481,7 @@ export class DecisionLog {
 const MAX_HELD = 8 * 1024 * 1024;
 
 
-/** A line about the log itself (kind `log`), not about a message. */
-export function noteOf(reasonCode: string, message: string): DecisionInput {
-  return {
-    session: "-", route: "-", transport: "-", protocol: "mcp", direction: "inbound", kind: "log", id: null, method: null, tool: null,
-    agent: null, decision: "allow", mode: "enforce", rules: [], reasonCode: [reasonCode], message, evalUs: 0, digest: null,
-  };
-}
-
 const FLUSH_AT = 64 * 1024;
-
-/** Field order of a line (documented); `hash` comes last. */
-const LINE_KEYS = [
-  "v", "time", "seq", "session", "route", "transport", "protocol", "direction", "kind", "id", "method", "tool", "agent",
-  "decision", "mode", "rules", "reasonCode", "message", "evalUs", "digest", "ruleset", "replica", "failOpen", "preview",
-  "peer", "task", "context", "torn", "approval", "prev",
-] as const;
-const KNOWN = new Set<string>(LINE_KEYS);
-/** The optional fields, in order, between `replica` and `prev`. */
-const OPTIONAL = ["failOpen", "preview", "peer", "task", "context", "torn", "approval"] as const;
-const OPTIONAL_QUOTED = OPTIONAL.map((k) => `,"${k}":`);
-
-/**
- * The `ruleset` and `replica` a line carries unless it names its own: the rules in force and this writer's replica,
- * quoted once (again only when the rules change), so stamping a line costs a comparison and a concatenation.
- */
-class Stamp {
-  private hash: string | undefined;
-  private hashField = "";
-  private readonly replicaField: string;
-
-  constructor(
-    readonly replica: string | undefined,
-    private readonly current: (() => string) | undefined,
-  ) {
-    this.replicaField = replica === undefined ? "" : `,"replica":${canonicalize(replica)}`;
-  }
-
-  ruleset(input: DecisionInput): string | undefined {
-    return input.ruleset ?? this.current?.();
-  }
-
-  /** `,"ruleset":…,"replica":…` for this line, in the documented order (each left out when unknown). */
-  fields(input: DecisionInput): string {
-    const hash = this.ruleset(input);
-    if (hash !== this.hash) {
-      this.hash = hash;
-      this.hashField = hash === undefined ? "" : `,"ruleset":${canonicalize(hash)}`;
-    }
-    return this.hashField + (input.replica === undefined ? this.replicaField : `,"replica":${canonicalize(input.replica)}`);
-  }
-}
-
-/**
- * A line without its hash and closing brace (what the hash covers): fields in documented order, each value
- * serialized once. Records hold primitives, string arrays and small objects (approval).
- */
-function serialize(time: string, timeField: string, seq: number, input: DecisionInput, prev: string, prevField: string, stamp: Stamp): string {
-  for (const k in input) {
-    // A field this writer does not know: generic (slower) path, same guarantees.
-    if (!KNOWN.has(k)) return JSON.stringify(Object.assign({ v: RECORD_VERSION, time, seq }, input, { ruleset: stamp.ruleset(input), replica: input.replica ?? stamp.replica, prev })).slice(0, -1);
-  }
-  const r = input;
-  let line =
-    `{"v":${RECORD_VERSION},"time":${timeField},"seq":${seq}` +
-    sessionFields(r) +
-    `,"direction":${str(r.direction)},"kind":${str(r.kind)},"id":${canonicalize(r.id)},"method":${opt(r.method)}` +
-    `,"tool":${opt(r.tool)},"agent":${opt(r.agent)},"decision":${str(r.decision)},"mode":${str(r.mode)},"rules":${strings(r.rules)}` +
-    `,"reasonCode":${strings(r.reasonCode)},"message":${str(r.message)},"evalUs":${canonicalize(r.evalUs)},"digest":${digestField(r.digest)}`;
-  line += stamp.fields(input);
-  const fields = input as unknown as Record<string, unknown>;
-  for (let i = 0; i < OPTIONAL.length; i++) {
-    const v = fields[OPTIONAL[i] as string];
-    if (v !== undefined) line += (OPTIONAL_QUOTED[i] as string) + canonicalize(v);
-  }
-  return line + prevField;
-}
-
-/**
- * A message digest is 64 hex digits made by guardwire (`hash(…, "hex")`), new on every line: quoted as it is, not
- * looked up in (and crowding out) the cache of repeated strings, nor scanned (which costs as much as the lookup here).
- */
-function digestField(d: string | null): string {
-  return typeof d === "string" && d.length === 64 ? '"' + d + '"' : canonicalize(d);
-}
-
-/** `,"session":…,"route":…,"transport":…,"protocol":…`: the same for every line of a session, made once per run of them. */
-const lastSession = { session: "", route: "", transport: "", protocol: "", text: "" };
-function sessionFields(r: DecisionInput): string {
-  const l = lastSession;
-  if (l.text === "" || l.session !== r.session || l.route !== r.route || l.transport !== r.transport || l.protocol !== r.protocol) {
-    l.text = `,"session":${str(r.session)},"route":${str(r.route)},"transport":${str(r.transport)},"protocol":${str(r.protocol)}`;
-    l.session = r.session;
-    l.route = r.route;
-    l.transport = r.transport;
-    l.protocol = r.protocol;
-  }
-  return l.text;
-}
-
-/** Short strings repeat from line to line (session, route, decision, message…): each is escaped once. Bounded. */
-const quotedStrings = new Map<string, string>();
-function str(s: string): string {
-  let q = quotedStrings.get(s);
-  if (q === undefined) {
-    q = canonicalize(s);
-    if (s.length <= 64) {
-      if (quotedStrings.size >= 4096) quotedStrings.clear();
-      quotedStrings.set(s, q);
-    }
-  }
-  return q;
-}
-const opt = (s: string | null | undefined): string => (typeof s === "string" ? str(s) : canonicalize(s ?? null));
-function strings(xs: readonly string[] | undefined): string {
-  if (!Array.isArray(xs)) return canonicalize(xs ?? null);
-  if (xs.length === 0) return "[]";
-  let out = "[";
-  for (let i = 0; i < xs.length; i++) out += (i > 0 ? "," : "") + (typeof xs[i] === "string" ? str(xs[i] as string) : canonicalize(xs[i]));
-  return out + "]";
-}
-
-/**
- * toISOString is costly per call, and decisions come many per millisecond under load, or one per millisecond when
- * calls are sparse: the text up to the seconds is made once per second, the milliseconds are appended.
- */
-let lastMs = -1;
-let lastIso = "";
-let lastSecond = -1;
-let secondPrefix = "";
-function isoNow(): string {
-  return isoAt(Date.now());
-}
-
-/** `new Date(ms).toISOString()`, for the times of 0000–9999 (any time a log line is written). */
-export function isoAt(ms: number): string {
-  if (ms === lastMs) return lastIso;
-  lastMs = ms;
-  const second = Math.floor(ms / 1000);
-  if (second !== lastSecond) {
-    lastSecond = second;
-    secondPrefix = new Date(second * 1000).toISOString().slice(0, 20); // "YYYY-MM-DDTHH:MM:SS."
-  }
-  const milli = ms - second * 1000;
-  lastIso = secondPrefix + (milli < 10 ? "00" : milli < 100 ? "0" : "") + milli + "Z";
-  return lastIso;
-}
-
-export function hashHex(text: string): string {
-  return hash("sha256", text, "hex");
-}
-
-/** What a crash mid-write left at the end of a log: its last line, unreadable. */
-interface TornTail {
-  /** The torn text ended with a newline (a whole line that does not parse) rather than mid-line. */
-  ended: boolean;
-  /** Only the last line is bad, and the line before it (if any) is a whole record: a crash, not damage. */
-  clean: boolean;
-  /** sha256 of the torn line's text, as `verify` reads it: the note that closes it names it by this. */
-  hash: string;
-  length: number;
-}
-
-/** The last complete record of a log file, read from its end, and what a crash mid-write left after it. */
-function lastRecord(path: string): { record: DecisionRecord | undefined; torn: TornTail | undefined } {
-  const fd = openSync(path, "r");
-  try {
-    const size = fstatSync(fd).size;
-    const window = Math.min(size, 1024 * 1024);
-    const buf = Buffer.alloc(window);
-    readSync(fd, buf, 0, window, size - window);
-    const ended = size === 0 || buf[window - 1] === 0x0a;
-    const lines = buf.toString("utf8").split("\n");
-    if (ended) lines.pop();
-    const last = lines[lines.length - 1];
-    let torn: TornTail | undefined;
-    if (last !== undefined && !readRecord(last)) {
-      const before = lines.length >= 2 ? readRecord(lines[lines.length - 2] as string) : undefined;
-      torn = { ended, clean: before !== undefined || (lines.length === 1 && window === size), hash: hashHex(last), length: last.length };
-      lines.pop();
-    } else if (!ended) {
-      // A whole record whose newline did not make it: only the newline is missing.
-      torn = { ended, clean: false, hash: "", length: 0 };
-    }
-    for (let i = lines.length - 1; i >= 0; i--) {
-      const r = readRecord(lines[i] as string);
-      if (r) return { record: r, torn };
-    }
-    return { record: undefined, torn };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function readRecord(line: string): DecisionRecord | undefined {
-  try {
-    const r = JSON.parse(line) as DecisionRecord;
-    return r !== null && typeof r === "object" && typeof r.hash === "string" && typeof r.seq === "number" ? r : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Best effort: a directory this process may write in but not open (no read permission) keeps the log working. */
 function syncNewName(dir: string): void {

@@ -6,7 +6,8 @@ import { runTail } from "../../src/cli/tail.js";
 import { lockPath } from "../../src/decision-log/lock.js";
 import type { DecisionInput } from "../../src/decision-log/record.js";
 import { verifyChain, verifyFiles } from "../../src/decision-log/verify.js";
-import { DecisionLog, hashHex } from "../../src/decision-log/writer.js";
+import { hashHex } from "../../src/decision-log/line.js";
+import { DecisionLog } from "../../src/decision-log/writer.js";
 import { tempDir } from "../helpers.js";
 
 const input = (i: number): DecisionInput => ({
