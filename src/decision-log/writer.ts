@@ -1,13 +1,11 @@
-import { syncDirSync } from "../fs-atomic.js";
-import { closeSync, existsSync, fdatasync, fsyncSync, openSync, renameSync, statSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
-import { writeHead, writeHeadDurably } from "./head.js";
+import { closeSync, existsSync, fdatasync, fsyncSync, statSync, writeSync } from "node:fs";
+import { openLogFile, shiftRotated } from "./file.js";
+import { HeadKeeper, type HeadHost } from "./head.js";
 import { hashHex, hashTail, lineBody, prevField, timeField } from "./line.js";
 import { acquireLock, releaseLock, type LockOwner } from "./lock.js";
 import { GENESIS, noteOf, type DecisionInput } from "./record.js";
 import { closingOf, readEnd } from "./recovery.js";
 import { isoNow, Stamp } from "./stamp.js";
-import { makeDirs } from "../fs-dirs.js";
 
 export { noteOf };
 
@@ -88,15 +86,8 @@ export class DecisionLog {
   private bytes = 0;
   private timer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
-  /** The last line an fsync has covered: the most the chain head may name. */
-  private durable = { seq: -1, hash: GENESIS, time: "" };
-  private headDirty = false;
-  private headTimer: NodeJS.Timeout | undefined;
-  /** A head update is under way (its fsyncs run off the event loop). */
-  private headBusy = false;
-  /** Counts head writes and rotations: an update that started before one of them does not rename its head in. */
-  private headGen = 0;
-  private lastHeadAt = 0;
+  /** The chain head beside the file, naming the last line an fsync has covered (head.ts). */
+  private readonly head: HeadKeeper;
   private lastTime = "";
   /** Waiting for this turn's write; `always`: waiting for the next fsync, and covered by the one in flight. */
   private waiters: Waiter[] = [];
@@ -117,6 +108,17 @@ export class DecisionLog {
 
   private constructor(private readonly opts: DecisionLogOptions) {
     this.stamp = new Stamp(opts.replica, opts.ruleset);
+    const host: HeadHost = {
+      dest: opts.dest,
+      flushed: () => {
+        if (!this.failure) this.flushBuffer();
+        return this.failure || this.fd < 0 ? undefined : { fd: this.fd, gen: this.fileGen, written: this.written };
+      },
+      fileGen: () => this.fileGen,
+      lastSeq: () => this.nextSeq - 1,
+      error: (e) => (this.error ??= e),
+    };
+    this.head = new HeadKeeper(host, opts.headEveryMs ?? 1000, this.written);
   }
 
   static open(opts: DecisionLogOptions): DecisionLog {
@@ -134,7 +136,7 @@ export class DecisionLog {
         log.prevField = prevField(log.prev, false);
         log.nextSeq = end.record.seq + 1;
         log.written = { seq: end.record.seq, hash: end.record.hash, time: end.record.time as string };
-        log.durable = log.written;
+        log.head.durable = log.written;
       }
       if (end.torn) closing = closingOf(end.torn);
       log.bytes = statSync(opts.dest).size;
@@ -189,7 +191,7 @@ export class DecisionLog {
     this.prevField = prevField(hash, true);
     this.nextSeq++;
     this.lastTime = time;
-    this.headDirty = true;
+    this.head.dirty = true;
     if (this.pendingChars >= FLUSH_AT && !this.failure) this.flushBuffer();
     else this.schedule();
   }
@@ -218,7 +220,7 @@ export class DecisionLog {
     }
     if (this.opts.sync !== "always" || this.opts.dest === "-") {
       for (const w of waiters) w.then();
-      this.scheduleHead();
+      this.head.schedule();
       return;
     }
     for (const w of waiters) this.unsynced.push(w);
@@ -244,9 +246,9 @@ export class DecisionLog {
       if (this.failure) {
         for (const w of covered) w.failed();
       } else {
-        if (gen === this.fileGen && mark.seq > this.durable.seq) this.durable = mark;
+        if (gen === this.fileGen) this.head.covered(mark);
         for (const w of covered) w.then();
-        this.scheduleHead();
+        this.head.schedule();
       }
       this.syncNext();
     });
@@ -256,7 +258,7 @@ export class DecisionLog {
   flushSync(): void {
     this.flushBuffer();
     this.fsync();
-    this.writeHeadNow();
+    this.head.writeNow();
     this.settleWaiters();
     if (this.failure && this.heldChars() > 0) {
       this.opts.onProblem?.(`guardwire: ${this.heldChars()} bytes of decision lines could not be written to ${this.failure.file} (${this.failure.code}) and are lost`);
@@ -264,10 +266,10 @@ export class DecisionLog {
   }
 
   async close(): Promise<void> {
-    for (const t of [this.timer, this.headTimer, this.retryTimer]) if (t) clearTimeout(t);
+    for (const t of [this.timer, this.retryTimer]) if (t) clearTimeout(t);
     this.timer = undefined;
-    this.headTimer = undefined;
     this.retryTimer = undefined;
+    this.head.stop();
     this.flushSync();
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
@@ -290,16 +292,7 @@ export class DecisionLog {
   private openFile(): boolean {
     if (this.opts.dest === "-" || this.fd >= 0) return true;
     try {
-      makeDirs(dirname(this.opts.dest));
-    } catch {
-      // opening says why more plainly (ENOTDIR, EACCES)
-    }
-    try {
-      const created = !existsSync(this.opts.dest);
-      this.fd = openSync(this.opts.dest, "a");
-      // A new file's name is made durable once, so that a crash never leaves a head (written after an fsync of the
-      // log) beside no log at all.
-      if (created) syncNewName(dirname(this.opts.dest));
+      this.fd = openLogFile(this.opts.dest);
       return true;
     } catch (e) {
       this.fail(e as NodeJS.ErrnoException);
@@ -319,7 +312,7 @@ export class DecisionLog {
     if (this.fd < 0 || this.failure) return;
     try {
       fsyncSync(this.fd);
-      this.durable = this.written;
+      this.head.covered(this.written);
     } catch (e) {
       this.fail(e as NodeJS.ErrnoException);
     }
@@ -386,7 +379,7 @@ export class DecisionLog {
       this.flushBuffer();
       this.fsync();
       if (this.failure) this.scheduleRetry();
-      else this.scheduleHead();
+      else this.head.schedule();
     }, this.opts.retryMs ?? 1000);
     this.retryTimer.unref();
   }
@@ -397,48 +390,9 @@ export class DecisionLog {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       if (!this.failure) this.flushBuffer();
-      this.scheduleHead();
+      this.head.schedule();
     }, this.opts.flushEveryMs ?? 100);
     this.timer.unref();
-  }
-
-  /**
-   * The head is rewritten at most once per `headEveryMs`, naming only lines on disk: the log is fsynced first, then the
-   * head is written aside, fsynced, renamed into place and its directory fsynced (head.ts). The fsyncs run off the
-   * event loop. So after a machine crash the head may lag the log, never lead it.
-   */
-  private scheduleHead(): void {
-    if (this.headTimer || this.headBusy || !this.headDirty || this.opts.dest === "-") return;
-    const wait = Math.max(0, this.lastHeadAt + (this.opts.headEveryMs ?? 1000) - Date.now());
-    this.headTimer = setTimeout(() => {
-      this.headTimer = undefined;
-      if (!this.failure) this.flushBuffer();
-      this.updateHead();
-    }, wait);
-    this.headTimer.unref();
-  }
-
-  private updateHead(): void {
-    if (this.failure || this.fd < 0 || this.written.seq < 0) return;
-    const mark = this.written;
-    const gen = this.headGen;
-    const fileGen = this.fileGen;
-    this.headBusy = true;
-    this.headDirty = false;
-    this.lastHeadAt = Date.now();
-    const done = (e?: Error | null): void => {
-      this.headBusy = false;
-      if (e) this.error ??= e;
-      if (e || mark.seq !== this.nextSeq - 1) this.headDirty = true;
-      this.scheduleHead();
-    };
-    fdatasync(this.fd, (e) => {
-      if (e) return done(fileGen === this.fileGen ? e : null);
-      if (fileGen !== this.fileGen) return done();
-      if (mark.seq > this.durable.seq) this.durable = mark;
-      // Renamed in only if no head was written since this one started (a rotation, an exit): never backwards.
-      writeHeadDurably(this.opts.dest, this.durable, () => gen === this.headGen, done);
-    });
   }
 
   private rotate(): void {
@@ -446,13 +400,8 @@ export class DecisionLog {
     if (this.failure) return;
     this.fileGen++;
     this.bytes = 0;
-    const keep = this.opts.keep ?? 5;
-    const file = this.opts.dest;
     try {
-      for (let i = keep - 1; i >= 1; i--) {
-        if (existsSync(`${file}.${i}`)) renameSync(`${file}.${i}`, `${file}.${i + 1}`);
-      }
-      renameSync(file, `${file}.1`);
+      shiftRotated(this.opts.dest, this.opts.keep ?? 5);
     } catch (e) {
       // Cannot rotate (permissions, something in the way): keep appending to this file, try again after maxBytes more.
       this.error ??= e as Error;
@@ -462,32 +411,7 @@ export class DecisionLog {
     this.fd = -1;
     this.openFile();
   }
-
-  /** After an fsync of the log (flushSync): the head, written and synced before this returns. */
-  private writeHeadNow(): void {
-    if (!this.headDirty || this.opts.dest === "-" || this.durable.seq < 0) return;
-    // The head names only lines on disk: while some are held, it waits for them.
-    this.headDirty = this.durable.seq !== this.nextSeq - 1;
-    this.lastHeadAt = Date.now();
-    this.headGen++;
-    try {
-      writeHead(this.opts.dest, this.durable);
-    } catch (e) {
-      this.error ??= e as Error;
-    }
-  }
 }
 
 const MAX_HELD = 8 * 1024 * 1024;
-
-
 const FLUSH_AT = 64 * 1024;
-
-/** Best effort: a directory this process may write in but not open (no read permission) keeps the log working. */
-function syncNewName(dir: string): void {
-  try {
-    syncDirSync(dir);
-  } catch {
-    // the name becomes durable at the filesystem's next commit
-  }
-}
