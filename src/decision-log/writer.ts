@@ -1,5 +1,5 @@
-import { closeSync, existsSync, fdatasync, fsyncSync, statSync, writeSync } from "node:fs";
-import { openLogFile, shiftRotated } from "./file.js";
+import { existsSync, fdatasync, statSync } from "node:fs";
+import { LogFile, type LogFailure } from "./file.js";
 import { HeadKeeper, type HeadHost } from "./head.js";
 import { hashHex, hashTail, lineBody, prevField, timeField } from "./line.js";
 import { acquireLock, releaseLock, type LockOwner } from "./lock.js";
@@ -7,7 +7,7 @@ import { GENESIS, noteOf, type DecisionInput } from "./record.js";
 import { closingOf, readEnd } from "./recovery.js";
 import { isoNow, Stamp } from "./stamp.js";
 
-export { noteOf };
+export { noteOf, type LogFailure };
 
 export interface DecisionLogOptions {
   /** A file path, or "-" for stderr. */
@@ -45,14 +45,6 @@ export interface DecisionLogOptions {
 
 export type LogSync = "interval" | "always";
 
-/** Why the log cannot be written right now. */
-export interface LogFailure {
-  file: string;
-  /** errno code (ENOSPC, EACCES, EFBIG…). */
-  code: string;
-  message: string;
-}
-
 /** Something waiting for the lines written so far to be committed (`barrier`). */
 interface Waiter {
   then: () => void;
@@ -69,23 +61,21 @@ interface Waiter {
  * The chain head beside the file names only lines an fsync has covered, so a machine crash never leaves it ahead of
  * the log. flushSync() (exit, signals) writes and fsyncs everything. Reopening an existing file continues its chain.
  * When the file cannot be written, `failure` says why, the lines are held (bounded) and written, in order, when it can
- * be again.
+ * be again. Its parts: the line format (line.ts, with stamp.ts), the file (file.ts), the chain head (head.ts), what a
+ * restart finds at the end of the file (recovery.ts); this class chains, buffers, commits and rotates.
  */
 export class DecisionLog {
-  private fd = -1;
+  /** The file (file.ts): appends, fsyncs, rotation, and what happens while it cannot be written. */
+  private readonly file: LogFile;
   private pending: string[] = [];
   private pendingChars = 0;
-  /** Bytes of a write that failed part-way: they go first, so a line cut by ENOSPC is completed, not repeated. */
-  private stuck: Buffer | undefined;
   private prev = GENESIS;
   /** `,"prev":"…"`, made when the hash is: this writer's own hashes are hex, quoted as they are. */
   private prevField = `,"prev":"${GENESIS}"`;
   private nextSeq = 0;
   /** The last line known to be in the file (what the head may name). */
   private written = { seq: -1, hash: GENESIS, time: "" };
-  private bytes = 0;
   private timer: NodeJS.Timeout | undefined;
-  private retryTimer: NodeJS.Timeout | undefined;
   /** The chain head beside the file, naming the last line an fsync has covered (head.ts). */
   private readonly head: HeadKeeper;
   private lastTime = "";
@@ -94,27 +84,32 @@ export class DecisionLog {
   private unsynced: Waiter[] = [];
   private syncing = false;
   private commitQueued = false;
-  /** Counts files opened by rotation: an fsync of a file rotated away was covered by the rotation's own. */
-  private fileGen = 0;
   private dropped = 0;
   /** Totals since this process opened the log, for metrics: bytes written, lines dropped, the first seq it wrote. */
   private readonly totals = { bytes: 0, dropped: 0, fromSeq: 0 };
   private locked = false;
   private readonly stamp: Stamp;
-  /** Set while the file cannot be written; the session refuses traffic meanwhile (nothing goes through unlogged). */
-  failure: LogFailure | undefined;
   /** The first error met (disk full, closed pipe, failed rotation); logging goes on being attempted, the proxy never crashes. */
   error: Error | undefined;
 
-  private constructor(private readonly opts: DecisionLogOptions) {
+  private constructor(
+    private readonly opts: DecisionLogOptions,
+    size: number,
+  ) {
     this.stamp = new Stamp(opts.replica, opts.ruleset);
+    const retry = (): void => {
+      this.flushBuffer();
+      this.fsync();
+      if (!this.failure) this.head.schedule();
+    };
+    this.file = new LogFile(opts.dest, { retryMs: opts.retryMs ?? 1000, retry, onProblem: opts.onProblem, error: (e) => (this.error ??= e) }, size);
     const host: HeadHost = {
       dest: opts.dest,
       flushed: () => {
         if (!this.failure) this.flushBuffer();
-        return this.failure || this.fd < 0 ? undefined : { fd: this.fd, gen: this.fileGen, written: this.written };
+        return this.failure || this.file.fd < 0 ? undefined : { fd: this.file.fd, gen: this.file.gen, written: this.written };
       },
-      fileGen: () => this.fileGen,
+      fileGen: () => this.file.gen,
       lastSeq: () => this.nextSeq - 1,
       error: (e) => (this.error ??= e),
     };
@@ -122,13 +117,12 @@ export class DecisionLog {
   }
 
   static open(opts: DecisionLogOptions): DecisionLog {
-    const log = new DecisionLog(opts);
-    if (opts.dest !== "-" && opts.lock) {
-      acquireLock(opts.dest, opts.lock);
-      log.locked = true;
-    }
+    if (opts.dest !== "-" && opts.lock) acquireLock(opts.dest, opts.lock);
+    const exists = opts.dest !== "-" && existsSync(opts.dest);
+    const log = new DecisionLog(opts, exists ? statSync(opts.dest).size : 0);
+    log.locked = opts.dest !== "-" && !!opts.lock;
     let closing: ReturnType<typeof closingOf> | undefined;
-    if (opts.dest !== "-" && existsSync(opts.dest)) {
+    if (exists) {
       const end = readEnd(opts.dest);
       if (end.record) {
         log.prev = end.record.hash;
@@ -139,16 +133,20 @@ export class DecisionLog {
         log.head.durable = log.written;
       }
       if (end.torn) closing = closingOf(end.torn);
-      log.bytes = statSync(opts.dest).size;
     }
     log.totals.fromSeq = log.nextSeq;
     // A stream error (EPIPE when whoever reads stderr went away) is remembered, never thrown at the proxy.
     if (opts.dest === "-") opts.stderr?.on("error", (e: Error) => (log.error ??= e));
-    log.openFile();
+    else log.file.open();
     // A crash mid-write left a torn last line: end it, and say so in the chain, which continues from the last whole line.
     if (closing?.newline) log.pending.push("\n");
     if (closing?.note) log.write(closing.note);
     return log;
+  }
+
+  /** Set while the file cannot be written; the session refuses traffic meanwhile (nothing goes through unlogged). */
+  get failure(): LogFailure | undefined {
+    return this.file.failure;
   }
 
   get lastHash(): string {
@@ -183,7 +181,7 @@ export class DecisionLog {
     const hash = hashHex(body);
     const full = body + hashTail(hash) + "\n";
     // Sizes are counted in UTF-16 units: rotation is approximate for non-ASCII text, which is fine for a size cap.
-    const size = this.bytes + this.pendingChars;
+    const size = this.file.size + this.pendingChars;
     if (this.opts.maxBytes && this.opts.dest !== "-" && !this.failure && size > 0 && size + full.length > this.opts.maxBytes) this.rotate();
     this.pending.push(full);
     this.pendingChars += full.length;
@@ -237,16 +235,16 @@ export class DecisionLog {
     const covered = this.unsynced;
     this.unsynced = [];
     const mark = this.written;
-    const gen = this.fileGen;
+    const gen = this.file.gen;
     this.syncing = true;
-    fdatasync(this.fd, (e) => {
+    fdatasync(this.file.fd, (e) => {
       this.syncing = false;
       // A file rotated away meanwhile was fsynced by the rotation before it was closed.
-      if (e && gen === this.fileGen) this.fail(e);
+      if (e && gen === this.file.gen) this.file.fail(e);
       if (this.failure) {
         for (const w of covered) w.failed();
       } else {
-        if (gen === this.fileGen) this.head.covered(mark);
+        if (gen === this.file.gen) this.head.covered(mark);
         for (const w of covered) w.then();
         this.head.schedule();
       }
@@ -266,15 +264,11 @@ export class DecisionLog {
   }
 
   async close(): Promise<void> {
-    for (const t of [this.timer, this.retryTimer]) if (t) clearTimeout(t);
+    if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    this.retryTimer = undefined;
     this.head.stop();
     this.flushSync();
-    if (this.fd >= 0) closeSync(this.fd);
-    this.fd = -1;
-    // An fsync still in flight on the closed file was covered by flushSync's.
-    this.fileGen++;
+    this.file.close();
     this.releaseLock();
   }
 
@@ -286,18 +280,7 @@ export class DecisionLog {
   }
 
   private heldChars(): number {
-    return this.pendingChars + (this.stuck?.length ?? 0);
-  }
-
-  private openFile(): boolean {
-    if (this.opts.dest === "-" || this.fd >= 0) return true;
-    try {
-      this.fd = openLogFile(this.opts.dest);
-      return true;
-    } catch (e) {
-      this.fail(e as NodeJS.ErrnoException);
-      return false;
-    }
+    return this.pendingChars + this.file.held;
   }
 
     /** After a synchronous flush and fsync (exit, rotation): whoever waits is told, written or not. */
@@ -309,17 +292,11 @@ export class DecisionLog {
   }
 
   private fsync(): void {
-    if (this.fd < 0 || this.failure) return;
-    try {
-      fsyncSync(this.fd);
-      this.head.covered(this.written);
-    } catch (e) {
-      this.fail(e as NodeJS.ErrnoException);
-    }
+    if (this.file.fsync()) this.head.covered(this.written);
   }
 
   private flushBuffer(): void {
-    if (this.pending.length === 0 && !this.stuck) return;
+    if (this.pending.length === 0 && this.file.held === 0) return;
     if (this.opts.dest === "-") {
       const data = this.pending.join("");
       this.pending = [];
@@ -329,59 +306,19 @@ export class DecisionLog {
       this.totals.bytes += Buffer.byteLength(data);
       return;
     }
-    if (!this.openFile()) return;
+    if (!this.file.open()) return;
     const fresh = this.pending.length > 0 ? Buffer.from(this.pending.join("")) : undefined;
-    const buf = this.stuck && fresh ? Buffer.concat([this.stuck, fresh]) : (this.stuck ?? fresh ?? Buffer.alloc(0));
     this.pending = [];
     this.pendingChars = 0;
-    this.stuck = undefined;
-    let off = 0;
-    try {
-      while (off < buf.length) off += writeSync(this.fd, buf, off);
-    } catch (e) {
-      this.bytes += off;
-      this.totals.bytes += off;
-      this.stuck = buf.subarray(off);
-      this.fail(e as NodeJS.ErrnoException);
-      return;
-    }
-    this.bytes += buf.length;
-    this.totals.bytes += buf.length;
+    const done = this.file.append(fresh);
+    this.totals.bytes += done.bytes;
+    if (this.failure) return;
     this.written = { seq: this.nextSeq - 1, hash: this.prev, time: this.lastTime };
-    if (this.failure) this.recovered();
-  }
-
-  private fail(e: NodeJS.ErrnoException): void {
-    this.error ??= e;
-    const first = !this.failure;
-    this.failure = { file: this.opts.dest, code: e.code ?? "EIO", message: e.message };
-    if (first) this.opts.onProblem?.(`guardwire: cannot write the decision log ${this.opts.dest} (${this.failure.code}): traffic is refused until it can be written`);
-    this.scheduleRetry();
-  }
-
-  private recovered(): void {
-    const was = this.failure;
-    this.failure = undefined;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
-    this.opts.onProblem?.(`guardwire: the decision log ${this.opts.dest} is writable again (after ${was?.code}); traffic resumes`);
-    if (this.dropped > 0) {
+    if (done.ended && this.dropped > 0) {
       const n = this.dropped;
       this.dropped = 0;
-      this.write(noteOf("LOG_LINES_DROPPED", `${n} decision line(s) were not kept while the log could not be written (${was?.code}): more than ${this.opts.maxHeldBytes ?? MAX_HELD} bytes were waiting`));
+      this.write(noteOf("LOG_LINES_DROPPED", `${n} decision line(s) were not kept while the log could not be written (${done.ended.code}): more than ${this.opts.maxHeldBytes ?? MAX_HELD} bytes were waiting`));
     }
-  }
-
-  private scheduleRetry(): void {
-    if (this.retryTimer) return;
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      this.flushBuffer();
-      this.fsync();
-      if (this.failure) this.scheduleRetry();
-      else this.head.schedule();
-    }, this.opts.retryMs ?? 1000);
-    this.retryTimer.unref();
   }
 
   private schedule(): void {
@@ -397,19 +334,7 @@ export class DecisionLog {
 
   private rotate(): void {
     this.flushSync();
-    if (this.failure) return;
-    this.fileGen++;
-    this.bytes = 0;
-    try {
-      shiftRotated(this.opts.dest, this.opts.keep ?? 5);
-    } catch (e) {
-      // Cannot rotate (permissions, something in the way): keep appending to this file, try again after maxBytes more.
-      this.error ??= e as Error;
-      return;
-    }
-    closeSync(this.fd);
-    this.fd = -1;
-    this.openFile();
+    if (!this.failure) this.file.rotate(this.opts.keep ?? 5);
   }
 }
 
