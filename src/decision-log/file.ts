@@ -64,11 +64,10 @@ export class LogFile {
   }
 
   /**
-   * Appends what a failed write left, then `data`. Returns the bytes written and, when this write ended a failure,
-   * the failure it ended; `failure` is set when it could not write them all.
+   * Appends what a failed write left, then `data`, to the file `open()` opened. Returns the bytes written and, when this
+   * write ended a failure, the failure it ended; `failure` is set when it could not write them all.
    */
   append(data: Buffer | undefined): { bytes: number; ended?: LogFailure } {
-    if (!this.open()) return { bytes: 0 };
     const buf = this.stuck && data ? Buffer.concat([this.stuck, data]) : (this.stuck ?? data ?? Buffer.alloc(0));
     this.stuck = undefined;
     let off = 0;

@@ -283,7 +283,7 @@ export class DecisionLog {
     return this.pendingChars + this.file.held;
   }
 
-    /** After a synchronous flush and fsync (exit, rotation): whoever waits is told, written or not. */
+  /** After a synchronous flush and fsync (exit, rotation): whoever waits is told, written or not. */
   private settleWaiters(): void {
     const all = [...this.unsynced, ...this.waiters];
     this.unsynced = [];
@@ -306,6 +306,7 @@ export class DecisionLog {
       this.totals.bytes += Buffer.byteLength(data);
       return;
     }
+    // Lines stay pending while the file cannot even be opened.
     if (!this.file.open()) return;
     const fresh = this.pending.length > 0 ? Buffer.from(this.pending.join("")) : undefined;
     this.pending = [];
