@@ -1,3 +1,4 @@
+import { DEFAULT_GUARDIAN_TIMEOUT_MS } from "../defaults.js";
 import type { JsonObject } from "../protocol/json-rpc.js";
 import type { AosRequest, AosResponse } from "./aos.js";
 import type { JudgeContext } from "./judge.js";
@@ -25,7 +26,7 @@ export interface Guardian {
 }
 
 /** What a session waits for a verdict when nothing else is configured, and at least. */
-export const DEFAULT_JUDGEMENT_MS = 2000;
+export const DEFAULT_JUDGEMENT_MS = DEFAULT_GUARDIAN_TIMEOUT_MS;
 /** Past a guardian's own timeout, so the guardian's failure (which names it) comes first. */
 const JUDGEMENT_MARGIN_MS = 500;
 

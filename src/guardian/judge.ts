@@ -1,3 +1,4 @@
+import type { AgentProtocol } from "../vocabulary.js";
 import type { JsonObject } from "../protocol/json-rpc.js";
 import { buildAosRequest, type AosContext, type AosResponse } from "./aos.js";
 import { judgementDeadlineMs, type Guardian } from "./guardian.js";
@@ -8,7 +9,7 @@ import { readVerdict, unavailable, type Verdict } from "./verdict.js";
  * response — the request it answers. `kind` is the proxy's own reading of the message (computed once, never again).
  */
 export interface JudgeContext extends AosContext {
-  protocol: "mcp" | "a2a";
+  protocol: AgentProtocol;
 }
 
 /** A verdict now (the embedded guardian without a store), or later (a remote guardian, a store round trip). */

@@ -1,9 +1,10 @@
 import http from "node:http";
 import https from "node:https";
+import { DEFAULT_GUARDIAN_TIMEOUT_MS, DEFAULT_MAX_FRAME_BYTES } from "../defaults.js";
 import type { AosRequest, AosResponse } from "./aos.js";
 import type { Guardian } from "./guardian.js";
 
-const DEFAULT_TIMEOUT_MS = 2000;
+const DEFAULT_TIMEOUT_MS = DEFAULT_GUARDIAN_TIMEOUT_MS;
 
 export interface RemoteGuardianOptions {
   url: string;
@@ -33,7 +34,7 @@ export class RemoteGuardian implements Guardian {
 
   call(request: AosRequest): Promise<AosResponse> {
     const body = JSON.stringify(request);
-    const max = this.opts.maxResponseBytes ?? 16 * 1024 * 1024;
+    const max = this.opts.maxResponseBytes ?? DEFAULT_MAX_FRAME_BYTES;
     const where = this.opts.url;
     const send = this.url.protocol === "https:" ? https.request : http.request;
     return new Promise<AosResponse>((resolve, reject) => {

@@ -1,3 +1,4 @@
+import type { AgentProtocol } from "../vocabulary.js";
 import { createHash, hash } from "node:crypto";
 import type { DecisionInput } from "../decision-log/record.js";
 import { redactedPreview } from "../decision-log/preview.js";
@@ -14,7 +15,7 @@ export interface LineBase {
   session: string;
   route: string;
   transport: string;
-  protocol: "mcp" | "a2a";
+  protocol: AgentProtocol;
   agent: string | null;
 }
 

@@ -1,3 +1,4 @@
+import type { AgentProtocol } from "../vocabulary.js";
 import type { RenderOptions } from "../actions/render.js";
 import type { Guardian } from "../guardian/guardian.js";
 import type { Judge } from "../guardian/judge.js";
@@ -20,7 +21,7 @@ export interface RouteRuntime {
   render?: RenderOptions;
   logPreview?: boolean;
   /** What the route carries (default mcp). */
-  protocol?: "mcp" | "a2a";
+  protocol?: AgentProtocol;
   /** Methods answered by a stream of responses (A2A). */
   streamingMethods?: ReadonlySet<string>;
   /** The upstream takes stateless MCP (2026-07-28) requests one by one: a Streamable HTTP upstream. */

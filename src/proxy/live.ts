@@ -1,3 +1,4 @@
+import type { AgentProtocol } from "../vocabulary.js";
 import type { Downstream } from "../transports/types.js";
 import type { Peer, PeerInfo, Stage } from "./pipeline.js";
 
@@ -6,7 +7,7 @@ export interface SessionLink {
   session: { readonly id: string; readonly serverInfo: PeerInfo | null; use(stage: Stage): () => void };
   route: string;
   transport: string;
-  protocol: "mcp" | "a2a";
+  protocol: AgentProtocol;
   agent: string | null;
   /** Where heartbeats of held requests go (the agent's side); whether it is idle. */
   downstream: Peer & Pick<Downstream, "idle">;

@@ -1,3 +1,4 @@
+import type { AgentProtocol, Direction } from "../vocabulary.js";
 import type { DecisionInput } from "../decision-log/record.js";
 import type { ApprovalAsk, Verdict } from "../guardian/verdict.js";
 import type { JsonObject, JsonRpcId } from "../protocol/json-rpc.js";
@@ -19,7 +20,8 @@ import type { UpstreamHops } from "./hops.js";
  * - recorded: every decision line as it is written (alerts).
  */
 
-export type Direction = "outbound" | "inbound";
+
+export type { Direction } from "../vocabulary.js";
 export type MessageKind = "request" | "response" | "notification" | "event";
 export type PeerInfo = { name: string; version: string };
 
@@ -48,7 +50,7 @@ export interface JudgedMessage {
   session: string;
   route: string;
   transport: string;
-  protocol: "mcp" | "a2a";
+  protocol: AgentProtocol;
   direction: Direction;
   kind: MessageKind;
   id: JsonRpcId;
@@ -105,7 +107,7 @@ export interface SessionHandle {
   readonly id: string;
   readonly route: string;
   readonly transport: string;
-  readonly protocol: "mcp" | "a2a";
+  readonly protocol: AgentProtocol;
   readonly agent: { id: string } | null;
   /** The agent's side: messages of the stage's own (forms, heartbeats) go straight to it. */
   readonly downstream: Peer;

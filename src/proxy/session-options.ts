@@ -1,7 +1,8 @@
 import { DEFAULT_RENDER, type RenderOptions } from "../actions/render.js";
 import type { Guardian } from "../guardian/guardian.js";
 import type { Judge } from "../guardian/judge.js";
-import { DEFAULT_MAX_DEPTH } from "../protocol/safe-json.js";
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_PENDING } from "../defaults.js";
+import type { AgentProtocol } from "../vocabulary.js";
 import type { DecisionSink, PeerInfo, StageFactory } from "./pipeline.js";
 
 export interface SessionOptions {
@@ -13,7 +14,7 @@ export interface SessionOptions {
   log: DecisionSink;
   route: string;
   transport: string;
-  protocol?: "mcp" | "a2a";
+  protocol?: AgentProtocol;
   failMode?: "closed" | "open";
   maxDepth?: number;
   maxFrameBytes?: number;
@@ -38,7 +39,7 @@ export interface SessionOptions {
 export interface SessionSettings {
   route: string;
   transport: string;
-  protocol: "mcp" | "a2a";
+  protocol: AgentProtocol;
   failMode: "closed" | "open";
   maxDepth: number;
   maxFrameBytes: number;
@@ -55,8 +56,8 @@ export function settingsOf(opts: SessionOptions): SessionSettings {
     protocol: opts.protocol ?? "mcp",
     failMode: opts.failMode ?? "closed",
     maxDepth: opts.maxDepth ?? DEFAULT_MAX_DEPTH,
-    maxFrameBytes: opts.maxFrameBytes ?? 16 * 1024 * 1024,
-    maxPending: opts.maxPending ?? 4096,
+    maxFrameBytes: opts.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
+    maxPending: opts.maxPending ?? DEFAULT_MAX_PENDING,
     render: opts.render ?? DEFAULT_RENDER,
     logPreview: opts.logPreview ?? false,
     streamingMethods: opts.streamingMethods ?? null,
