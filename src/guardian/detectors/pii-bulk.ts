@@ -1,4 +1,4 @@
-import { detectPii } from "./content.js";
+import { detectPii } from "./pii.js";
 import { literalsOf } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
 
