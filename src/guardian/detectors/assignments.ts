@@ -21,7 +21,12 @@ const VOCABULARY = /[Ss]ecret|SECRET|[Pp]assw(?:or)?d|PASSW(?:OR)?D|[Pp]wd|PWD|[
  * (`secret_access_key`, `passwordFile`; not `tokenizer`, `author`) — an optional closing quote, the separator, an
  * optional opening quote, the value.
  */
-const AFTER_NAME = /(?:[sS](?![a-z]))?(?:[_.\-A-Z][A-Za-z0-9_.-]{0,60})?["']?[ \t]{0,8}(?::=|=>|=|:)[ \t]{0,8}(["'`]?)([^\s"'`,;]{8,256})/y;
+export const AFTER_NAME = /(?:[sS](?![a-z]))?(?:[_.\-A-Z][A-Za-z0-9_.-]{0,60})?["']?[ \t]{0,8}(?::=|=>|=|:)[ \t]{0,8}(["'`]?)([^\s"'`,;]{8,256})/y;
+/** `AFTER_NAME` up to the value: where the value starts when the first way the name and separator match is kept. */
+const BEFORE_VALUE = /(?:[sS](?![a-z]))?(?:[_.\-A-Z][A-Za-z0-9_.-]{0,60})?["']?[ \t]{0,8}(?::=|=>|=|:)[ \t]{0,8}(["'`]?)/y;
+/** What ends a value (`AFTER_NAME`'s value class, negated). */
+const VALUE_END = /[\s"'`,;]/g;
+const MAX_VALUE = 256;
 
 /** Values that are not secrets however they are named: placeholders, references, examples, identifiers. */
 const NOT_A_SECRET = [
@@ -81,10 +86,19 @@ function candidates(v: string, nearSeparators: boolean): number[] {
       for (let m; (m = re.exec(v)) !== null; ) add(m.index, stem);
     }
   }
-  return at.length > 1 ? [...new Set(at)].sort((a, b) => a - b) : at;
+  return sortedUnique(at);
 }
 
 const STEM_IDS = STEMS.map(literalId);
+
+/** The positions in ascending order, each once (a numeric sort of a typed copy: a megabyte of stems has hundreds of thousands). */
+function sortedUnique(at: number[]): number[] {
+  if (at.length <= 1) return at;
+  const sorted = Int32Array.from(at).sort();
+  const out = [sorted[0] as number];
+  for (let i = 1; i < sorted.length; i++) if (sorted[i] !== sorted[i - 1]) out.push(sorted[i] as number);
+  return out;
+}
 
 /** Strings at least this long look for stems only before separators (a search per stem would read all of them). */
 const LONG = 4096;
@@ -147,7 +161,7 @@ function candidatesBeforeSeparators(v: string): number[] | null {
       }
     }
   }
-  return at.length > 1 ? [...new Set(at)].sort((a, b) => a - b) : at;
+  return sortedUnique(at);
 }
 
 /**
@@ -173,20 +187,63 @@ export function detectSecretAssignments(sites: StringSite[], prefilter = true, n
   for (const site of sites) {
     const v = site.value;
     let lastEnd = 0;
+    // The last value judged: a run of assignments whose values run into each other (`a_token:b_token:…`) gives the
+    // same value at many separators, judged once.
+    let judged: string | null = null;
+    const ends: ValueEnds = { from: Infinity, at: -1, valueEnd: 0 };
+    let secretLike = false;
     for (const pos of candidates(v, nearSeparators)) {
       if (pos < lastEnd) continue;
       VOCABULARY_AT.lastIndex = pos;
       const m = VOCABULARY_AT.exec(v);
       if (!m) continue;
-      AFTER_NAME.lastIndex = pos + m[0].length;
-      const a = AFTER_NAME.exec(v);
-      if (!a) continue;
-      const value = a[2] as string;
-      if (NOT_A_SECRET.some((re) => re.test(value)) || wordy(value) || !looksRandom(value) || linkToken(v, pos, m[0])) continue;
-      const end = AFTER_NAME.lastIndex;
+      const value = valueAfter(v, pos + m[0].length, ends);
+      if (value === null) continue;
+      if (value !== judged) {
+        judged = value;
+        secretLike = looksRandom(value) && !wordy(value) && !NOT_A_SECRET.some((re) => re.test(value));
+      }
+      if (!secretLike || linkToken(v, pos, m[0])) continue;
+      const end = ends.valueEnd;
       out.push({ type: "secrets.assignment", path: site.path, start: end - value.length, end });
       lastEnd = end;
     }
   }
   return out;
 }
+
+/** Where the next end of a value is (`at`, or -1: none after `from`), and where the last value read ended. */
+export interface ValueEnds {
+  from: number;
+  at: number;
+  valueEnd: number;
+}
+
+/**
+ * The value `AFTER_NAME` matches at `i` (null when it does not match), found without reading the value again at every
+ * separator: the name and separator by `BEFORE_VALUE`, and the value's end from the next end of a value after it,
+ * remembered while the values read move forward. When the value the first way gives is too short, the full regex
+ * decides (it may match another way: `key:=` read as `:` and a value `=…`). So the value is always `AFTER_NAME`'s
+ * group 2, and a megabyte of assignments running into each other (`a_token:b_token:…`) is read about once.
+ */
+export function valueAfter(v: string, at: number, ends: ValueEnds): string | null {
+  BEFORE_VALUE.lastIndex = at;
+  if (!BEFORE_VALUE.test(v)) return null;
+  const start = BEFORE_VALUE.lastIndex;
+  if (start < ends.from || (ends.at !== -1 && start > ends.at)) {
+    VALUE_END.lastIndex = start;
+    ends.at = VALUE_END.test(v) ? VALUE_END.lastIndex - 1 : -1;
+  }
+  ends.from = start;
+  const end = Math.min(start + MAX_VALUE, ends.at === -1 ? v.length : ends.at);
+  if (end - start >= 8) {
+    ends.valueEnd = end;
+    return v.slice(start, end);
+  }
+  AFTER_NAME.lastIndex = at;
+  const a = AFTER_NAME.exec(v);
+  if (!a) return null;
+  ends.valueEnd = AFTER_NAME.lastIndex;
+  return a[2] as string;
+}
+
