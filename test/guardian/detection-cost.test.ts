@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AFTER_NAME, detectSecretAssignments, valueAfter, type ValueEnds } from "../../src/guardian/detectors/assignments.js";
 import { entropy } from "../../src/guardian/detectors/entropy.js";
+import { codeUnits } from "../../src/guardian/detectors/units.js";
 
 /*
  * Shortcuts taken for the detectors' cost (docs/detection.md, "What detection costs"), each held to what it replaced:
@@ -70,5 +71,21 @@ describe("secret assignments: a value's end remembered from one separator to the
       if (unit.startsWith("auth_token=")) expect(found.length).toBe(Math.floor(value.length / unit.length));
       else expect(found).toEqual([]);
     }
+  });
+});
+
+describe("code units copied natively for the scanners that read every character", () => {
+  it("are charCodeAt's, unit for unit, lone surrogates and all", () => {
+    const any = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 5000 });
+    fc.assert(
+      fc.property(fc.oneof(any, fc.string({ maxLength: 300 }), fc.string({ unit: "binary", maxLength: 300 })), (s) => {
+        const u = codeUnits(s);
+        expect(u.length).toBe(s.length);
+        for (let i = 0; i < s.length; i++) if (u[i] !== s.charCodeAt(i)) expect(u[i], `${i} of ${JSON.stringify(s)}`).toBe(s.charCodeAt(i));
+      }),
+      { numRuns: 300 },
+    );
+    const long = "é\ud800x".repeat(100_000);
+    expect(Buffer.from(codeUnits(long).buffer, codeUnits(long).byteOffset, long.length * 2).toString("utf16le")).toBe(long);
   });
 });
