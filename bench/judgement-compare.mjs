@@ -49,6 +49,8 @@ async function build(dir) {
 }
 const builds = { before: await build(other), after: await build(root) };
 const per = Object.fromEntries(Object.keys(shapes).map((k) => [k, { before: [], after: [] }]));
+// CPU time too: on a loaded machine a round's wall time includes the time the process waited for a core.
+const cpu = Object.fromEntries(Object.keys(shapes).map((k) => [k, { before: [], after: [] }]));
 for (const b of Object.values(builds)) for (const k in shapes) for (let i = 0; i < (PER_ROUND[k] ?? 4000) * 5; i++) b.guardian.call(b.reqs[k][i % b.reqs[k].length]);
 for (let r = 0; r < ROUNDS; r++) {
   for (const k in shapes) {
@@ -56,8 +58,11 @@ for (let r = 0; r < ROUNDS; r++) {
       const { guardian, reqs } = builds[name];
       const n = PER_ROUND[k] ?? 4000;
       const t = performance.now();
+      const c = process.cpuUsage();
       for (let i = 0; i < n; i++) guardian.call(reqs[k][i % reqs[k].length]);
+      const used = process.cpuUsage(c);
       per[k][name].push(((performance.now() - t) / n) * 1000);
+      cpu[k][name].push((used.user + used.system) / n);
     }
   }
 }
@@ -66,5 +71,7 @@ for (const k in shapes) {
   const b = median(per[k].before);
   const a = median(per[k].after);
   const unit = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} ms` : `${x.toFixed(2)} µs`);
-  console.log(`  ${k.padEnd(28)} before ${unit(b)}, after ${unit(a)} (${(((a - b) / b) * 100).toFixed(0)} %)`);
+  const cb = median(cpu[k].before);
+  const ca = median(cpu[k].after);
+  console.log(`  ${k.padEnd(28)} before ${unit(b)}, after ${unit(a)} (${(((a - b) / b) * 100).toFixed(0)} %); CPU before ${unit(cb)}, after ${unit(ca)} (${(((ca - cb) / cb) * 100).toFixed(0)} %)`);
 }
