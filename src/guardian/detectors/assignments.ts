@@ -203,7 +203,8 @@ export function detectSecretAssignments(sites: StringSite[], prefilter = true, n
       VOCABULARY_AT.lastIndex = pos;
       const m = VOCABULARY_AT.exec(v);
       if (!m) continue;
-      const value = valueAfter(v, pos + m[0].length, ends);
+      // Inside the last value read (assignments running into each other): its end is known, the value is not read again.
+      const value = pos < ends.valueEnd ? valueAfter(v, pos + m[0].length, ends) : afterName(v, pos + m[0].length, ends);
       if (value === null) continue;
       if (value !== judged) {
         judged = value;
@@ -216,6 +217,15 @@ export function detectSecretAssignments(sites: StringSite[], prefilter = true, n
     }
   }
   return out;
+}
+
+/** `AFTER_NAME`'s value at `at` (null when it does not match), noting where it ended. */
+function afterName(v: string, at: number, ends: ValueEnds): string | null {
+  AFTER_NAME.lastIndex = at;
+  const a = AFTER_NAME.exec(v);
+  if (a === null) return null;
+  ends.valueEnd = AFTER_NAME.lastIndex;
+  return a[2] as string;
 }
 
 /** Where the next end of a value is (`at`, or -1: none after `from`), and where the last value read ended. */
@@ -246,10 +256,8 @@ export function valueAfter(v: string, at: number, ends: ValueEnds): string | nul
     ends.valueEnd = end;
     return v.slice(start, end);
   }
-  AFTER_NAME.lastIndex = at;
-  const a = AFTER_NAME.exec(v);
-  if (!a) return null;
-  ends.valueEnd = AFTER_NAME.lastIndex;
-  return a[2] as string;
+  // Another way can only add one character (`:=` read as `:`, the value starting at `=`): seven are needed for that.
+  if (end - start !== 7) return null;
+  return afterName(v, at, ends);
 }
 
