@@ -54,7 +54,7 @@ describe("the default pack on the labelled corpus", () => {
     exfiltration_url: { recall: 1, attacks: 10, lookalikes: 7 },
     pii_bulk: { recall: 1, attacks: 6, lookalikes: 5 },
     injection_structure: { recall: 1, attacks: 18, lookalikes: 9 },
-    poisoning_elsewhere: { recall: 1, attacks: 5, lookalikes: 5 },
+    poisoning_elsewhere: { recall: 1, attacks: 35, lookalikes: 31 },
   };
   const caughtCase = (r: (typeof all)[number]) => r.mode === "enforce" && r.decision !== "allow";
 
