@@ -52,7 +52,7 @@ describe("the default pack on the labelled corpus", () => {
     exfiltration_link: { recall: 1, attacks: 29, lookalikes: 27 },
     secret_assignment: { recall: 1, attacks: 27, lookalikes: 27 },
     exfiltration_url: { recall: 1, attacks: 10, lookalikes: 7 },
-    pii_bulk: { recall: 1, attacks: 6, lookalikes: 5 },
+    pii_bulk: { recall: 1, attacks: 27, lookalikes: 23 },
     injection_structure: { recall: 1, attacks: 18, lookalikes: 9 },
     poisoning_elsewhere: { recall: 1, attacks: 35, lookalikes: 31 },
   };
