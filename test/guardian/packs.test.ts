@@ -43,7 +43,7 @@ describe("the default pack on the labelled corpus", () => {
   // name, even while the overall figure stays above 97 %. Every class also keeps enough cases to mean something.
   const CLASSES: Record<string, { recall: number; attacks: number; lookalikes?: number }> = {
     sensitive_path: { recall: 1, attacks: 21 },
-    dangerous_command: { recall: 1, attacks: 17 },
+    dangerous_command: { recall: 1, attacks: 66 },
     secrets_out: { recall: 1, attacks: 16 },
     secrets_in: { recall: 1, attacks: 5 },
     prompt_injection: { recall: 1, attacks: 13 },
