@@ -42,7 +42,7 @@ describe("the default pack on the labelled corpus", () => {
   // A class's recall may not fall below what it is now: a pack change that loses one attack of a class fails here by
   // name, even while the overall figure stays above 97 %. Every class also keeps enough cases to mean something.
   const CLASSES: Record<string, { recall: number; attacks: number; lookalikes?: number }> = {
-    sensitive_path: { recall: 1, attacks: 21 },
+    sensitive_path: { recall: 1, attacks: 59 },
     dangerous_command: { recall: 1, attacks: 66 },
     secrets_out: { recall: 1, attacks: 16 },
     secrets_in: { recall: 1, attacks: 5 },
