@@ -55,6 +55,7 @@ describe("the default pack on the labelled corpus", () => {
     pii_bulk: { recall: 1, attacks: 27, lookalikes: 23 },
     injection_structure: { recall: 1, attacks: 18, lookalikes: 9 },
     poisoning_elsewhere: { recall: 1, attacks: 35, lookalikes: 31 },
+    sampling: { recall: 1, attacks: 16, lookalikes: 12 },
   };
   const caughtCase = (r: (typeof all)[number]) => r.mode === "enforce" && r.decision !== "allow";
 

@@ -53,7 +53,7 @@ const T = {
   no_confirm: 1.5,
   hidden: 2,
   cross_tool: 2,
-  prompt: 2,
+  prompt: 1.5,
   against_user: 2.5,
 } as const;
 
@@ -386,7 +386,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   // A description's directive: an imperative, a modal ("must", "always"), or a property description opening "Required".
   // (An input property's description says what the model puts in it: all of it is directive.)
   const directive = ctx.role === "description" && (request || has("modal") || ctx.field === true || NEEDS.test(unit));
-  if (request || cjk || directive) {
+  if (request || cjk || directive || ctx.role === "prompt") {
     secretPath = SECRET_PATH.test(unit);
     machine = has("machine") || secretPath || SECRET_PHRASES.test(unit);
     personal = has("personal") || PERSONAL_PHRASES.test(unit) || near("bulk", "files", 3);
@@ -428,6 +428,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   if (asks("delete") && (near("delete", "bulk", 5) || near("delete", "files", 5))) addR(sig, "destructive");
   if (request && SMUGGLE.test(unit)) addR(sig, "smuggle");
   if (request && ctx.role === "content") addR(sig, "request");
+  if (ctx.role === "prompt") promptAsks(unit, sig, { secretPath, machine: machine || SECRET_IDENT.test(unit), personal, link, embeds: requested.some((i) => EMBED.has(w(i))) || toks.some((t) => EMBED.has(t.w)) });
   if (directive) describedAsks(unit, toks, sig, { secretPath, machine, personal, dest, link, asksRead: requested.length > 0 || ctx.field === true, negated: has("neg"), field: ctx.field === true, fieldName: ctx.fieldName ?? null });
 
   // Who is addressed (a prompt is addressed to the model by definition: there it says nothing).
@@ -601,6 +602,41 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     sig.quotedShare = inside / Math.max(1, e - s);
   }
   return sig;
+}
+
+/* ---- What a sampling prompt asks for ---------------------------------------------------------------------------- */
+
+/** The session's own data: this conversation, what the model has seen, what the user shared or stored. */
+const SESSION = /\b(?:this|the|our|current|whole|entire|full)\s{1,3}(?:conversation|session|chat|context|thread)\b|\b(?:earlier|previously|so\s{1,3}far)\b|\byou(?:'ve|\s{1,3}have)?\s{1,3}(?:seen|read|been\s{1,3}given|received|got)\b|\b(?:have|has)\s{1,3}access\s{1,3}to\b|\buser(?:'s)?\s{1,3}(?:shared|stored|saved|configured|has|have|provided|gave|sent|typed|pasted)\b|\buser's\s{1,3}(?:stored|saved|previous|recent|own|private)\b|\b(?:previous|prior|recent|earlier|past|other)\s{1,3}(?:messages?|turns?|prompts?|inputs?|answers?|requests?)\b|\bhost\s{1,3}application\b|\b(?:chat|conversation)\s{1,3}history\b/i;
+/** Identifiers that name a secret: `aws_secret_access_key`, `api_key`, `GITHUB_TOKEN`. */
+const SECRET_IDENT = /[A-Za-z0-9]_(?:secret|token|password|passwd|api_?key|access_?key|private_?key)|\b(?:api|access|secret|private)_?key(?:_id)?\b/i;
+const PERSONAL_SECRET = /passw|otp|2fa|mfa|passport|cvv|cvc|ssn|iban|security\s{1,3}code|verification\s{1,3}code|one-time|credit\s{1,3}card|card\s{1,3}(?:number|details)|social\s{1,3}security|bank|account\s{1,3}number|routing|date\s{1,3}of\s{1,3}birth|home\s{1,3}address|recovery|backup\s{1,3}code|login\s{1,3}code|reset\s{1,3}link|contraseña|passwort|senha|пароль/i;
+const SESSION_DATA = /\b(?:conversation|messages?|history|chat|transcript|context|prompts?)\b/i;
+const URL_WORDS = /\b(?:url|urls|link|links|image|img|pixel|query|querystring|src)\b|!\[|<img/i;
+
+interface Prompted {
+  secretPath: boolean;
+  machine: boolean;
+  personal: boolean;
+  link: boolean;
+  embeds: boolean;
+}
+
+/**
+ * What a server's sampling prompt asks the client's model for (docs/detection.md, "Sampling"): a prompt is all
+ * instructions, so what matters is their object. Secrets, keys or personal data the model holds from this session
+ * (the conversation, what the user shared, the host's system prompt or environment), or the session's data put into
+ * a URL or an image, are never a server's to ask for. A prompt about secrets in general ("explain what an API key
+ * is") asks for nothing the session holds.
+ */
+function promptAsks(unit: string, sig: Sig, o: Prompted): void {
+  const session = SESSION.test(unit);
+  // (The conversation itself is personal data only on its way out: classifying "the previous messages" is a task.)
+  const personal = o.personal && PERSONAL_SECRET.test(unit);
+  if ((o.secretPath || o.machine || personal) && session) addR(sig, "harvest");
+  else if (ENV_SECRET.test(unit) && /\b(?:values?|contents?|print|echo|output|reveal|dump|list)\b/i.test(unit)) addR(sig, "harvest");
+  else if (o.secretPath && /\b(?:contents?|print|show|output|cat|read|include|append)\b/i.test(unit)) addR(sig, "harvest");
+  if (o.embeds && (o.link || URL_WORDS.test(unit)) && (session || SESSION_DATA.test(unit))) addR(sig, "harvest");
 }
 
 /* ---- What a description directs (a server speaking to the model about itself) ------------------------------------ */
