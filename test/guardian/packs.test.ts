@@ -53,7 +53,7 @@ describe("the default pack on the labelled corpus", () => {
     secret_assignment: { recall: 1, attacks: 27, lookalikes: 27 },
     exfiltration_url: { recall: 1, attacks: 10, lookalikes: 7 },
     pii_bulk: { recall: 1, attacks: 27, lookalikes: 23 },
-    injection_structure: { recall: 1, attacks: 18, lookalikes: 9 },
+    injection_structure: { recall: 1, attacks: 25, lookalikes: 38 },
     poisoning_elsewhere: { recall: 1, attacks: 35, lookalikes: 31 },
     sampling: { recall: 1, attacks: 16, lookalikes: 12 },
   };
