@@ -102,21 +102,17 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
   let dob = false;
   let cardDetails = false;
   const rows: Hit[] = [];
+  // First the numbers (each string with five digits or more); a message holding none is done.
   for (const site of sites) {
     const v = site.value;
+    const digits = countDigits(v);
+    if (digits < 5) continue;
     const key = keyOf(site);
-    if (key !== null && ID_KEY.test(key) && v.length <= 40 && countDigits(v) >= 5 && /^[\sA-Za-z0-9.-]+$/.test(v)) note({ site, start: 0, end: v.length, key: norm(v), strong: true });
-    if (countDigits(v) >= 5) {
-      scanIds(site, note);
-      if (v.includes("\n") && tableIds(site, note)) dob = true;
-    }
-    if (!dob) dob = DOB.test(v) || (key !== null && DOB_KEY.test(key) && DATE_ALONE.test(v));
-    if (!cardDetails)
-      cardDetails =
-        CVV.test(v) ||
-        EXPIRY.test(v) ||
-        (key !== null && ((CVV_KEY.test(key) && /^\s*\d{3,4}\s*$/.test(v)) || (EXPIRY_KEY.test(key) && EXPIRY_VALUE.test(v))));
-    if (countDigits(v) >= 13) {
+    if (key !== null && ID_KEY.test(key) && v.length <= 40 && /^[\sA-Za-z0-9.-]+$/.test(v)) note({ site, start: 0, end: v.length, key: norm(v), strong: true });
+    if (ID_HINT.test(v)) scanIds(site, note);
+    if (/[A-Z]/.test(v) || v.includes(".")) selfChecking(site, note);
+    if (v.includes("\n") && ID_HINT.test(v.slice(0, v.indexOf("\n"))) && tableIds(site, note)) dob = true;
+    if (digits >= 13) {
       CARD_ROW.lastIndex = 0;
       for (let m: RegExpExecArray | null; (m = CARD_ROW.exec(v)) !== null && rows.length < 64; ) {
         const num = /^(?:\d[ -]?){12,18}\d/.exec(m[0]) as RegExpExecArray;
@@ -131,6 +127,19 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
         labelledCards.push({ site, start: end - num.length, end, key: digits, strong: true });
       }
     }
+  }
+  if (ids.size === 0 && cards.length === 0 && rows.length === 0 && labelledCards.length === 0) return ibans.length >= 3 ? ibans.map((d) => ({ type: "pii_bulk.iban_list", path: d.path, start: d.start, end: d.end })) : [];
+  // Then what makes them a record: a birth date, a CVV or an expiry.
+  for (const site of sites) {
+    const v = site.value;
+    const key = keyOf(site);
+    if (!dob) dob = DOB.test(v) || (key !== null && DOB_KEY.test(key) && DATE_ALONE.test(v));
+    if (!cardDetails)
+      cardDetails =
+        CVV.test(v) ||
+        EXPIRY.test(v) ||
+        (key !== null && ((CVV_KEY.test(key) && /^\s*\d{3,4}\s*$/.test(v)) || (EXPIRY_KEY.test(key) && EXPIRY_VALUE.test(v))));
+    if (dob && cardDetails) break;
   }
   const idList = [...ids.values()];
   const strongIds = idList.filter((h) => h.strong);
@@ -150,7 +159,10 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
   return dedupe(out);
 }
 
-/** Named and self-checking identity numbers in one string. */
+/** Words without one of which no identity label can be in a string (a cheap test before the labels' alternation). */
+const ID_HINT = /ssn|social|sin|pass|national|insurance|nino|ni number|id.?card|identity|dni|nie|nif|cpf|aadha|bsn|burger|pesel|personnummer|insee|s[ée]curit|steuer|personalausweis|reisepass|tax|itin|licen[cs]e|codice|curp|rfc|hkid|nric|my.?number/i;
+
+/** Named identity numbers in one string. */
 function scanIds(site: StringSite, note: (h: Hit) => void): void {
   const v = site.value;
   LABELLED_ID.lastIndex = 0;
@@ -171,6 +183,12 @@ function scanIds(site: StringSite, note: (h: Hit) => void): void {
       for (let o: RegExpExecArray | null; (o = like.exec(v)) !== null && count < 64; count++) note({ site, start: o.index, end: o.index + o[0].length, key: norm(o[0]), strong: true });
     }
   }
+}
+
+/** Identity numbers that check themselves, whatever they are called. */
+function selfChecking(site: StringSite, note: (h: Hit) => void): void {
+  const v = site.value;
+  let count = 0;
   const self = (re: RegExp, check: (m: RegExpExecArray) => boolean) => {
     re.lastIndex = 0;
     for (let m: RegExpExecArray | null; (m = re.exec(v)) !== null && count < 64; count++) if (check(m)) note({ site, start: m.index, end: m.index + m[0].length, key: norm(m[0]), strong: true });
