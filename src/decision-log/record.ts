@@ -1,3 +1,5 @@
+import type { Direction, Protocol } from "../vocabulary.js";
+
 /**
  * One decision, as written to the log. Field names are stable and documented in docs/decision-log.md.
  * `v`, `time`, `seq`, `prev` and `hash` are added by the writer: hash = sha256 of the line's bytes before `,"hash"`.
@@ -6,8 +8,8 @@ export interface DecisionInput {
   session: string;
   route: string;
   transport: string;
-  protocol: "mcp" | "a2a" | "aos";
-  direction: "outbound" | "inbound";
+  protocol: Protocol;
+  direction: Direction;
   /**
    * `log`: a line about the log itself (a crash recovered, lines dropped while it was unwritable), not a message.
    * `refused`: a request the HTTP front refused before any message reached the guardian (bad path, key, Host, size, caps).
@@ -76,3 +78,11 @@ export const RECORD_VERSION = 2;
 
 /** The `prev` of the first line of a new chain. */
 export const GENESIS = "0".repeat(64);
+
+/** A line about the log itself (kind `log`), not about a message. */
+export function noteOf(reasonCode: string, message: string): DecisionInput {
+  return {
+    session: "-", route: "-", transport: "-", protocol: "mcp", direction: "inbound", kind: "log", id: null, method: null, tool: null,
+    agent: null, decision: "allow", mode: "enforce", rules: [], reasonCode: [reasonCode], message, evalUs: 0, digest: null,
+  };
+}
