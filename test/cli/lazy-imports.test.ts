@@ -48,23 +48,40 @@ async function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code:
 }
 
 describe("commands load what they use", () => {
-  it("the recorder sees packages and guardwire's own files (commander for --version)", async () => {
-    const r = await cli(["--version"]);
+  it("the recorder sees packages and guardwire's own files (commander for --help)", async () => {
+    const r = await cli(["--help"]);
     expect(r.code).toBe(0);
-    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
     const { packages, own } = loaded(r.file);
     expect(packages.has("commander")).toBe(true);
-    expect(own.has(join("dist", "cli", "main.js"))).toBe(true);
+    expect(own.has(join("dist", "cli", "program.js"))).toBe(true);
   });
 
-  for (const args of [["--version"], ["--help"], ["approvals", "--help"], ["sessions", "--help"], ["tail", "--help"], ["verify", "--help"], ["wrap", "--help"], ["serve", "--help"], ["scan", "--help"]]) {
+  for (const flag of ["--version", "-V"]) {
+    it(`guardwire ${flag} loads main.js alone, and prints the version as the command line does`, async () => {
+      const r = await cli([flag]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version + "\n");
+      const { packages, own } = loaded(r.file);
+      expect([...packages]).toEqual([]);
+      expect([...own]).toEqual([join("dist", "cli", "main.js")]);
+    });
+  }
+
+  it("--version with anything after it goes to the command line, which answers as it always has", async () => {
+    const r = await cli(["--version", "--bogus"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version + "\n");
+    expect(loaded(r.file).own.has(join("dist", "cli", "program.js"))).toBe(true);
+  });
+
+  for (const args of [["--help"], ["approvals", "--help"], ["sessions", "--help"], ["tail", "--help"], ["verify", "--help"], ["wrap", "--help"], ["serve", "--help"], ["scan", "--help"]]) {
     it(`guardwire ${args.join(" ")} loads none of the heavy libraries, nor any command's code`, async () => {
       const r = await cli(args);
       expect(r.code).toBe(0);
       const { packages, own } = loaded(r.file);
       expect([...packages]).toEqual(["commander"]);
-      // main.js and the few small modules its option parsing needs; no command's implementation.
-      expect([...own].filter((f) => !/^dist[\\/](cli[\\/](main|options)|errors|install[\\/]client-names)\.js$/.test(f))).toEqual([]);
+      // The command line and the few small modules its options need; no command's implementation.
+      expect([...own].filter((f) => !/^dist[\\/](cli[\\/](main|program|options)|errors|install[\\/]client-names)\.js$/.test(f))).toEqual([]);
     });
   }
 
