@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fsyncSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
@@ -120,4 +120,14 @@ function unlinkQuietly(path: string): void {
   } catch {
     // never made, or gone
   }
+}
+
+/**
+ * Replaces `file` with `text` atomically and durably (`writeFileAtomicSync`), with the original's mode. A reader sees the
+ * old file or the new one, never half of one. A symlink (a dotfiles repository) stays a symlink: its target is the
+ * file replaced.
+ */
+export function atomicWrite(link: string, text: string | Buffer): void {
+  const file = realpathSync(link);
+  writeFileAtomicSync(file, text, { mode: statSync(file).mode & 0o7777 });
 }

@@ -1,3 +1,4 @@
+import { WIRE_ERRORS } from "../errors.js";
 import type { Verdict } from "../guardian/verdict.js";
 import { ErrorCode, errorResponse, type JsonRpcId, type JsonRpcResponse } from "../protocol/json-rpc.js";
 
@@ -24,8 +25,8 @@ export function renderBlock(id: JsonRpcId, method: string | null, verdict: Verdi
     return { jsonrpc: "2.0", id, result };
   }
   const data = { decision: "deny", reasonCode: verdict.reasonCode, rules: verdict.rules, message: verdict.message };
-  if (verdict.unavailable) return errorResponse(id, ErrorCode.GuardianUnavailable, "Guardian unavailable", data);
-  return errorResponse(id, ErrorCode.DeniedByPolicy, "Denied by policy", data);
+  if (verdict.unavailable) return errorResponse(id, ErrorCode.GuardianUnavailable, WIRE_ERRORS.GuardianUnavailable.message, data);
+  return errorResponse(id, ErrorCode.DeniedByPolicy, WIRE_ERRORS.DeniedByPolicy.message, data);
 }
 
 /**
@@ -52,7 +53,7 @@ export interface UpstreamFailure {
  */
 export function renderUpstreamFailure(id: JsonRpcId, route: string, f: UpstreamFailure): JsonRpcResponse {
   const { status, reason } = f;
-  if (status === undefined) return errorResponse(id, ErrorCode.UpstreamUnavailable, "Upstream unavailable", { route, reason });
+  if (status === undefined) return errorResponse(id, ErrorCode.UpstreamUnavailable, WIRE_ERRORS.UpstreamUnavailable.message, { route, reason });
   const data: Record<string, unknown> = { route, reason, status };
   const [code, message] = statusError(status);
   if (status === 429 && f.retryAfter !== undefined) data.retryAfter = f.retryAfter;
@@ -68,5 +69,5 @@ function statusError(status: number): [number, string] {
   if (status >= 400 && status < 500 && status !== 404 && status !== 405 && status !== 408) {
     return [ErrorCode.InvalidRequest, `Upstream refused the request (HTTP ${status})`];
   }
-  return [ErrorCode.UpstreamUnavailable, "Upstream unavailable"];
+  return [ErrorCode.UpstreamUnavailable, WIRE_ERRORS.UpstreamUnavailable.message];
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { AdminErrorCode } from "../errors.js";
 import type { ApiError } from "./server.js";
 import type { ApprovalOutcome, HeldApproval } from "../approvals/broker.js";
 import type { Binding, Remembered } from "../approvals/remembered.js";
@@ -20,9 +21,9 @@ import { bindingFields } from "../approvals/remembered.js";
 
 const iso = z.iso.datetime();
 
-export const API_ERROR_CODES = ["UNAUTHORIZED", "NOT_FOUND", "METHOD_NOT_ALLOWED", "BAD_REQUEST", "BAD_SCOPE", "TOO_LARGE", "TOO_MANY_STREAMS", "CONFLICT", "FORBIDDEN", "UNAVAILABLE"] as const;
+export const API_ERROR_CODES = ["UNAUTHORIZED", "NOT_FOUND", "METHOD_NOT_ALLOWED", "BAD_REQUEST", "BAD_SCOPE", "TOO_LARGE", "TOO_MANY_STREAMS", "CONFLICT", "FORBIDDEN", "UNAVAILABLE"] as const satisfies readonly AdminErrorCode[];
 /** The signed approval links' own refusals (their JSON answer, for a caller that sends `Accept: application/json`). */
-export const LINK_ERROR_CODES = ["LINK_INVALID", "LINK_EXPIRED", "LINK_USED", "APPROVAL_GONE", "TOO_LARGE", "UNAVAILABLE"] as const;
+export const LINK_ERROR_CODES = ["LINK_INVALID", "LINK_EXPIRED", "LINK_USED", "APPROVAL_GONE", "TOO_LARGE", "UNAVAILABLE"] as const satisfies readonly AdminErrorCode[];
 
 export const apiError = z.strictObject({ error: z.strictObject({ code: z.enum(API_ERROR_CODES), message: z.string() }) });
 export const linkError = z.strictObject({ error: z.strictObject({ code: z.enum(LINK_ERROR_CODES), message: z.string() }) });

@@ -2,7 +2,8 @@ import { performance } from "node:perf_hooks";
 import { diffLines } from "diff";
 import type { AnyEmbeddedGuardian } from "../guardian/embedded.js";
 import type { JsonObject } from "../protocol/json-rpc.js";
-import { DEFAULT_MAX_DEPTH, maxDepthOf, parseJson } from "../protocol/safe-json.js";
+import { DEFAULT_MAX_DEPTH } from "../defaults.js";
+import { maxDepthOf, parseJson } from "../protocol/safe-json.js";
 import { fail, type AdminRoute } from "./server.js";
 
 /**

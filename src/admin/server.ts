@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { hash, timingSafeEqual } from "node:crypto";
 import { isLoopbackHost } from "../agent-keys.js";
-import { GuardwireError } from "../errors.js";
+import { GuardwireError, type AdminErrorCode } from "../errors.js";
 
 export interface AdminOptions {
   /**
@@ -17,7 +17,8 @@ export interface AdminOptions {
 export const MAX_BODY = 64 * 1024;
 
 /** The admin API's error codes (docs/approvals.md): stable, for scripts and the console. */
-export type ApiError = "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "BAD_REQUEST" | "BAD_SCOPE" | "TOO_LARGE" | "TOO_MANY_STREAMS" | "CONFLICT" | "FORBIDDEN" | "UNAVAILABLE";
+/** The admin API's error codes (src/errors.ts): all but the approval links' own. */
+export type ApiError = Exclude<AdminErrorCode, "LINK_INVALID" | "LINK_EXPIRED" | "LINK_USED" | "APPROVAL_GONE">;
 
 export interface AdminRequest {
   req: IncomingMessage;

@@ -2,7 +2,7 @@ import type { AlertEvent } from "./event.js";
 
 /**
  * Decides whether an alert is posted or held back as a repeat. Synchronous in memory, so raising stays constant time;
- * the one shared across replicas (src/store/alerts-ops.ts) answers from a local cache when it can, else asks Redis.
+ * the one shared across replicas (src/alerts/shared-deduper.ts) answers from a local cache when it can, else asks Redis.
  */
 export interface AlertDeduper {
   /** null: a repeat within the window, held back. A number: post it, saying how many repeats were held back before it. */

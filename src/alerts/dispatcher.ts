@@ -5,8 +5,9 @@ import type { AlertsConfig, WebhookConfig } from "./config.js";
 import { dedupeKey, WindowDeduper, type AlertDeduper } from "./dedupe.js";
 import type { AlertEvent, AlertSink } from "./event.js";
 import { render, type AlertFormat, type Posted } from "./payload.js";
+import type { ReasonCode } from "../reasons.js";
 
-export type AlertNoteCode = "ALERTS_DROPPED" | "ALERTS_UNDELIVERED";
+export type AlertNoteCode = Extract<ReasonCode, "ALERTS_DROPPED" | "ALERTS_UNDELIVERED">;
 
 export interface DispatcherDeps {
   /** Told about dropped and undelivered alerts: at most one note per kind every `noteEveryMs`, each summing up since the last. */

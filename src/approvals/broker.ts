@@ -56,7 +56,7 @@ export type DeskResult = DecideResult | { ok: false; code: "CONFLICT" | "UNAVAIL
 
 /**
  * Where the admin API and the signed links list and decide held approvals: this process's broker, or with a shared
- * store every replica's (src/store/approvals-ops.ts).
+ * store every replica's (src/approvals/shared-approvals.ts).
  */
 export interface ApprovalDesk {
   list(): HeldApproval[] | Promise<{ approvals: HeldApproval[]; incomplete?: string }>;

@@ -2,7 +2,7 @@ import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { GuardwireError } from "../errors.js";
-import { atomicWrite } from "../install/safe-write.js";
+import { atomicWrite } from "../fs-atomic.js";
 import { makeDirs } from "../fs-dirs.js";
 
 /** What an approval is bound to: it covers a call only when every one of these is the same. */

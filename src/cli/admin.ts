@@ -1,7 +1,7 @@
 import type { MetricsOptions } from "../observe/metrics.js";
 import { SessionRegistry } from "../control/registry.js";
 import type { OpsBus } from "../store/ops-bus.js";
-import { SharedSessions, type SharedSessionsOptions } from "../store/sessions-ops.js";
+import { SharedSessions, type SharedSessionsOptions } from "../control/shared-sessions.js";
 import type { ApprovalBroker } from "../approvals/broker.js";
 import { DecisionFeed } from "../observe/feed.js";
 import type { DecisionSink } from "../proxy/session.js";

@@ -6,7 +6,7 @@ import { GuardwireError } from "../errors.js";
 import type { Severity } from "../guardian/alert.js";
 import { headerOptions } from "./guardians.js";
 import type { OpsBus } from "../store/ops-bus.js";
-import { SharedDeduper } from "../store/alerts-ops.js";
+import { SharedDeduper } from "../alerts/shared-deduper.js";
 
 /** `wrap`'s alert options (docs/alerts.md). */
 export interface AlertFlags {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { ApprovalLinks } from "../admin/approval-links.js";
 import { ApprovalBroker, type ApprovalDesk } from "../approvals/broker.js";
 import type { OpsBus } from "../store/ops-bus.js";
-import { SharedApprovals } from "../store/approvals-ops.js";
+import { SharedApprovals } from "../approvals/shared-approvals.js";
 import { approvalsSchema, type ApprovalsConfig } from "../approvals/config.js";
 import { startApprovalWebhooks } from "../approvals/webhook.js";
 import type { DecisionSink } from "../proxy/session.js";

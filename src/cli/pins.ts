@@ -3,7 +3,7 @@ import { GuardwireError } from "../errors.js";
 import { PINNED_FIELDS, type Pin, type ToolDefinition } from "../guardian/detectors/pins.js";
 import { PinFile } from "../guardian/state.js";
 import { loadConfig } from "../config/load.js";
-import { formatFileProblem } from "../config/yaml.js";
+import { formatFileProblem } from "../yaml.js";
 import { thisProcess } from "./startup.js";
 
 type Out = { write(s: string): unknown };

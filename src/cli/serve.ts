@@ -1,6 +1,6 @@
 import { loadConfig } from "../config/load.js";
 import { REPLICA_ID, type Config, type GuardianConfig } from "../config/schema.js";
-import { formatFileProblem } from "../config/yaml.js";
+import { formatFileProblem } from "../yaml.js";
 import { GuardwireError } from "../errors.js";
 import { createGuardServer, type ServedRoute } from "../proxy/server.js";
 import { A2A_STREAMING_METHODS } from "../protocol/a2a.js";

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { PACK_NAME } from "../guardian/rules/load.js";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { explainIssues, scalarTypeAt } from "./issues.js";
+import { explainIssues, scalarTypeAt } from "../schema-issues.js";
 import { configSchema, type Config } from "./schema.js";
-import { formatPath, parseYaml, type FileProblem } from "./yaml.js";
+import { formatPath, parseYaml, type FileProblem } from "../yaml.js";
 
 /**
  * Reads a YAML or JSON config, interpolates `${ENV}` from `env`, validates it with the zod schema, and reports every

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { alertsSchema } from "../alerts/config.js";
 import { isLoopbackHost } from "../agent-keys.js";
+import { DEFAULT_GUARDIAN_TIMEOUT_MS, DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_SESSIONS_PER_ROUTE, FRONT_DEFAULTS } from "../defaults.js";
 import { approvalsSchema } from "../approvals/config.js";
 
 /*
@@ -21,7 +22,7 @@ export type GuardianConfig =
 export const guardianSchema: z.ZodType<GuardianConfig> = z.lazy(() =>
   z.discriminatedUnion("kind", [
     z.strictObject({ kind: z.literal("embedded") }),
-    z.strictObject({ kind: z.literal("remote"), url: z.url({ protocol: /^https?$/ }), timeoutMs: z.number().int().positive().default(2000), headers: headers.optional() }),
+    z.strictObject({ kind: z.literal("remote"), url: z.url({ protocol: /^https?$/ }), timeoutMs: z.number().int().positive().default(DEFAULT_GUARDIAN_TIMEOUT_MS), headers: headers.optional() }),
     z.strictObject({ kind: z.literal("chain"), guardians: z.array(guardianSchema).min(1) }),
   ]),
 ) as z.ZodType<GuardianConfig>;
@@ -67,26 +68,26 @@ export const configSchema = z
     logSync: z.enum(["interval", "always"]).default("interval"),
     guardian: guardianSchema.default({ kind: "embedded" }),
     failMode: z.enum(["closed", "open"]).default("closed"),
-    maxFrameBytes: z.number().int().positive().default(16 * 1024 * 1024),
+    maxFrameBytes: z.number().int().positive().default(DEFAULT_MAX_FRAME_BYTES),
     /** A downstream session with no open stream and no request for this long is ended and its upstream released. */
     sessionIdleSeconds: z.number().int().positive().default(1800),
     /** Live MCP sessions per route; a new one past this is refused with 503 (stdio routes: one child each). */
-    maxSessionsPerRoute: z.number().int().positive().default(10_000),
+    maxSessionsPerRoute: z.number().int().positive().default(DEFAULT_MAX_SESSIONS_PER_ROUTE),
     /** The HTTP front's timeouts and caps (docs/serve.md, "Limits"). */
     http: z
       .strictObject({
         /** The whole header block of a request must arrive within this. */
-        headersTimeoutSeconds: z.number().positive().default(10),
+        headersTimeoutSeconds: z.number().positive().default(FRONT_DEFAULTS.headersTimeoutMs / 1000),
         /** The whole request, headers and body, must arrive within this; the response (a stream, a long call) is not bounded by it. */
-        requestTimeoutSeconds: z.number().positive().default(60),
+        requestTimeoutSeconds: z.number().positive().default(FRONT_DEFAULTS.requestTimeoutMs / 1000),
         /** An idle keep-alive connection is closed after this. */
-        keepAliveTimeoutSeconds: z.number().positive().default(5),
+        keepAliveTimeoutSeconds: z.number().positive().default(FRONT_DEFAULTS.keepAliveTimeoutMs / 1000),
         /** A connection that sends nothing for this long while its request is still arriving is closed. */
-        idleTimeoutSeconds: z.number().positive().default(30),
-        maxConnections: z.number().int().positive().default(4096),
-        maxConnectionsPerAddress: z.number().int().positive().default(2048),
+        idleTimeoutSeconds: z.number().positive().default(FRONT_DEFAULTS.idleTimeoutMs / 1000),
+        maxConnections: z.number().int().positive().default(FRONT_DEFAULTS.maxConnections),
+        maxConnectionsPerAddress: z.number().int().positive().default(FRONT_DEFAULTS.maxConnectionsPerAddress),
         /** Memory for request bodies in flight across the process (each byte counts 4 times); past it: 503 with Retry-After. */
-        bodyBudgetBytes: z.number().int().positive().default(64 * 1024 * 1024),
+        bodyBudgetBytes: z.number().int().positive().default(FRONT_DEFAULTS.bodyBudgetBytes),
       })
       .prefault({}),
     /** Add a redacted preview of each message to the log (off: only digests). */

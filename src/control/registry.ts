@@ -56,7 +56,7 @@ export type ControlResult = { ok: true; session: SessionInfo } | { ok: false; co
 
 /**
  * Where the admin API lists and controls live sessions: this process's registry, or with a shared store every
- * replica's (src/store/sessions-ops.ts).
+ * replica's (src/control/shared-sessions.ts).
  */
 export interface SessionDesk {
   list(): SessionInfo[] | Promise<{ sessions: SessionInfo[]; incomplete?: string }>;

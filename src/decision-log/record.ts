@@ -1,3 +1,5 @@
+import type { Direction, Protocol } from "../vocabulary.js";
+
 /**
  * One decision, as written to the log. Field names are stable and documented in docs/decision-log.md.
  * `v`, `time`, `seq`, `prev` and `hash` are added by the writer: hash = sha256 of the line's bytes before `,"hash"`.
@@ -6,8 +8,8 @@ export interface DecisionInput {
   session: string;
   route: string;
   transport: string;
-  protocol: "mcp" | "a2a" | "aos";
-  direction: "outbound" | "inbound";
+  protocol: Protocol;
+  direction: Direction;
   /**
    * `log`: a line about the log itself (a crash recovered, lines dropped while it was unwritable), not a message.
    * `refused`: a request the HTTP front refused before any message reached the guardian (bad path, key, Host, size, caps).

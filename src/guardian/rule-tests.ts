@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isDeepStrictEqual } from "node:util";
 import type { JsonObject } from "../protocol/json-rpc.js";
+import type { AgentProtocol, Direction } from "../vocabulary.js";
 import { buildAosRequest, type AosContext, type AosResult } from "./aos.js";
 import { EmbeddedGuardian } from "./embedded.js";
 import type { CompiledRuleSet } from "./rules/compile.js";
@@ -69,7 +70,7 @@ export interface CaseResult {
 
 let ids = 0;
 
-function toMessage(step: Step): { message: JsonObject; request: JsonObject | null; direction: "outbound" | "inbound" } {
+function toMessage(step: Step): { message: JsonObject; request: JsonObject | null; direction: Direction } {
   if (step.call) {
     return { message: { jsonrpc: "2.0", id: ++ids, method: "tools/call", params: { name: step.call.tool, arguments: step.call.args } }, request: null, direction: step.direction ?? "outbound" };
   }
@@ -148,7 +149,7 @@ export function runRuleTests(ruleSet: CompiledRuleSet, file: RuleTestFile, now: 
   });
 }
 
-function judgeMessage(guardian: EmbeddedGuardian, protocol: "mcp" | "a2a", message: JsonObject, ctx: AosContext): Verdict {
+function judgeMessage(guardian: EmbeddedGuardian, protocol: AgentProtocol, message: JsonObject, ctx: AosContext): Verdict {
   const req = buildAosRequest(protocol === "a2a" ? "protocols/A2A" : "protocols/MCP", message, ctx);
   return readVerdict(req, guardian.call(req), message);
 }

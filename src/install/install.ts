@@ -4,7 +4,8 @@ import { findClientConfigs, listServers, parseDocument, type ClientConfig, type 
 import { ConfigEditError, ConfigSyntaxError } from "./config-error.js";
 import { editJsonc, valueAt } from "./jsonc-edit.js";
 import { readManifest, writeManifest, type InstalledEntry, type InstalledFile, type Manifest } from "./manifest.js";
-import { atomicWrite, backup, sha256 } from "./safe-write.js";
+import { atomicWrite } from "../fs-atomic.js";
+import { backup, sha256 } from "./safe-write.js";
 import { editToml } from "./toml-edit.js";
 import { launchChanges, logFile, logOf, unwrap, wrapLaunch, type Launch, type WrapSettings } from "./wrap-entry.js";
 

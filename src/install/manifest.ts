@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { GuardwireError } from "../errors.js";
 import type { ClientConfig, ClientName } from "./clients.js";
 import type { Launch } from "./wrap-entry.js";
-import { atomicWrite } from "./safe-write.js";
+import { atomicWrite } from "../fs-atomic.js";
 import { makeDirs } from "../fs-dirs.js";
 
 /*

@@ -106,24 +106,8 @@ function describe(error: z.ZodError): string {
   return `invalid JSON-RPC envelope${at}: ${issue.message}`;
 }
 
-/** Wire error codes. -32050..-32054 are guardwire's own, in JSON-RPC's server range, unused by MCP and A2A. */
-export const ErrorCode = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-  /** Transport-level refusals of MCP's HTTP servers (bad headers, missing session), as the MCP SDK answers them. */
-  ServerError: -32000,
-  SessionNotFound: -32001,
-  DeniedByPolicy: -32050,
-  GuardianUnavailable: -32051,
-  UpstreamUnavailable: -32052,
-  /** The server refused the request's authorization (its HTTP 401/403), where the status cannot reach the agent. */
-  UpstreamUnauthorized: -32053,
-  /** A batch member the agent cancelled: its place in the joined batch reply, so the rest of the batch is answered. */
-  Cancelled: -32054,
-} as const;
+/** Wire error codes, by name (the catalogue with their HTTP statuses and meanings: src/errors.ts, docs/errors.md). */
+export { ErrorCode } from "../errors.js";
 
 export function errorResponse(id: JsonRpcId, code: number, message: string, data?: unknown): JsonRpcResponse {
   const error: JsonRpcErrorObject = data === undefined ? { code, message } : { code, message, data };

@@ -1,12 +1,12 @@
 import type { JsonRpcId } from "./json-rpc.js";
 
+/** Re-exported for the pipeline files that still import them from here (src/defaults.ts defines them). */
+export { DEFAULT_MAX_DEPTH, DEFAULT_MAX_FRAME_BYTES } from "../defaults.js";
+
 export interface ParseLimits {
   /** Maximum nesting of arrays and objects. */
   maxDepth: number;
 }
-
-export const DEFAULT_MAX_DEPTH = 128;
-export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
 export type ParseResult =
   | { ok: true; value: unknown }

@@ -2,8 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode } from "../protocol/json-rpc.js";
 import type { OpsBus } from "../store/ops-bus.js";
 import type { SharedStore } from "../store/redis.js";
-import { killedKey } from "../store/sessions-ops.js";
-import type { SessionTicket, SessionTokens } from "../store/session-token.js";
+import { killedKey, type SessionTicket, type SessionTokens } from "../store/session-token.js";
 import type { EndWatcher, SessionContinuity, SessionState } from "../transports/downstream/streamable-http.js";
 
 export interface ContinuityOptions {

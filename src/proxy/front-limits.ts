@@ -1,4 +1,6 @@
+import type { AgentProtocol } from "../vocabulary.js";
 import type { DecisionSink } from "./session.js";
+import type { ReasonCode } from "../reasons.js";
 
 /** The bytes of request bodies the whole process holds at once: reserved as they arrive (or as declared), released when the exchange ends. */
 export class ByteBudget {
@@ -51,11 +53,11 @@ export class ConnectionCount {
 
 export interface Refusal {
   /** UNAUTHORIZED, HOST_MALFORMED, HOST_NOT_ALLOWED, ORIGIN_NOT_ALLOWED, BODY_TOO_LARGE, PATH_REFUSED, OVER_BUDGET, TOO_MANY_CONNECTIONS. */
-  reason: string;
+  reason: ReasonCode;
   message: string;
   /** The caller's address. */
   peer: string;
-  route: { name: string; protocol: "mcp" | "a2a" } | null;
+  route: { name: string; protocol: AgentProtocol } | null;
   agent: string | null;
   transport: "http" | "websocket";
 }

@@ -2,6 +2,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { AgentKeys, isLoopbackHost, presentedKey } from "../agent-keys.js";
+import { FRONT_DEFAULTS } from "../defaults.js";
 import { ErrorCode } from "../protocol/json-rpc.js";
 import { httpError, meterBody, meterFrames, socketError } from "../transports/downstream/http-util.js";
 import { StreamableHttpEndpoint, type HttpCaller, type SessionContinuity } from "../transports/downstream/streamable-http.js";
@@ -11,6 +12,7 @@ import { liveness, readiness, type HealthAnswer, type HealthSource } from "./hea
 import { openLink, type RouteRuntime } from "./link.js";
 import type { DecisionSink } from "./session.js";
 import { passWellKnown, wellKnownTarget, type WellKnownRoute } from "./well-known.js";
+import type { ReasonCode } from "../reasons.js";
 
 export interface ServedRoute {
   path: string;
@@ -69,16 +71,6 @@ export interface FrontLimits {
   maxConnections: number;
   maxConnectionsPerAddress: number;
 }
-
-export const FRONT_DEFAULTS: FrontLimits = {
-  bodyBudgetBytes: 64 * 1024 * 1024,
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 60_000,
-  keepAliveTimeoutMs: 5_000,
-  idleTimeoutMs: 30_000,
-  maxConnections: 4096,
-  maxConnectionsPerAddress: 2048,
-};
 
 export interface ProxyServer {
   server: Server;
@@ -328,7 +320,7 @@ export function createGuardServer(opts: ProxyServerOptions): ProxyServer {
 /** A refusal made before the guardian: its status, the reason code logged with it, and the message the caller gets. */
 interface Refused {
   status: number;
-  reason: string;
+  reason: ReasonCode;
   message: string;
   headers?: Record<string, string>;
 }

@@ -5,6 +5,7 @@ import type { SharedReads, SharedState, WindowHit } from "../guardian/state.js";
 import { ErrorCode } from "../protocol/json-rpc.js";
 import type { SharedStore, StoreStatus } from "./redis.js";
 import { SharedPins } from "./guardian-pins.js";
+import type { ReasonCode } from "../reasons.js";
 
 /** A session counts at most this many distinct method and tool names (as in memory). */
 const MAX_COUNTED = 1024;
@@ -239,7 +240,7 @@ export class SharedGuardianState implements SharedState {
     return `${lost}, so limit rules refuse the messages they count (-32051, STORE_RESET) ${how}: until ${new Date(until).toISOString()} at the latest (store.limitsAfterReset: ${after})`;
   }
 
-  private say(code: string, message: string): void {
+  private say(code: ReasonCode, message: string): void {
     if (this.note) return this.note(code, message);
     if (this.pendingNotes.length < 16) this.pendingNotes.push([code, message]);
   }

@@ -1,4 +1,13 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { SharedStore } from "./redis.js";
+
+/** A killed session stays killed this long: no replica continues it from its token (docs/scale.md). */
+export const KILLED_MS = 24 * 3_600_000;
+
+/** The mark of a killed session, checked before a replica restores a session from its token. */
+export function killedKey(store: SharedStore, session: string): string {
+  return store.key("session", session, "killed");
+}
 
 /**
  * What a session token carries (docs/scale.md): enough for any replica to continue the session, or to find the

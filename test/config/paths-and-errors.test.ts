@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { loadConfig } from "../../src/config/load.js";
-import { formatFileProblem } from "../../src/config/yaml.js";
+import { formatFileProblem } from "../../src/yaml.js";
 import { ACCEPTANCE_RULES, CLI, EVERYTHING, readLog, ROOT, tempDir } from "../helpers.js";
 import { stopChild, waitFor } from "../support/servers.js";
 

@@ -5,7 +5,7 @@ import { parse as parseToml } from "smol-toml";
 import { clientConfigLocations, ConfigSyntaxError, findClientConfigs, listServers, type ClientConfig } from "../../src/install/clients.js";
 import { editJsonc } from "../../src/install/jsonc-edit.js";
 import { editToml } from "../../src/install/toml-edit.js";
-import { atomicWrite } from "../../src/install/safe-write.js";
+import { atomicWrite } from "../../src/fs-atomic.js";
 import { unwrap, wrapFlags } from "../../src/install/wrap-entry.js";
 import { tempDir } from "../helpers.js";
 

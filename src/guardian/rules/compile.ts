@@ -7,6 +7,9 @@ import type { Severity } from "../alert.js";
 import { ASK_DEFAULT_TIMEOUT_MS, ASK_MAX_TIMEOUT_MS, compilePrompt, type CompiledAsk } from "../ask.js";
 import type { Ask, Edit, Rule } from "./schema.js";
 import { BAIL, specialiseWhen } from "./specialise.js";
+import type { Direction, Protocol } from "../../vocabulary.js";
+
+export type { Direction, Protocol };
 
 /** The variables a `when` expression can use (RULES.md). Every one is always bound, to null when absent. */
 export const CEL_VARIABLES = [
@@ -146,8 +149,6 @@ const ORDERING = new Set(["<", "<=", ">", ">="]);
 const NUMERIC = /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i;
 
 export type Matcher = (value: string) => boolean;
-export type Protocol = "mcp" | "a2a" | "aos";
-export type Direction = "outbound" | "inbound";
 
 export type CompiledEdit =
   | { op: "redact"; with: string }

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { explainIssues } from "../../config/issues.js";
-import { formatFileProblem, formatPath, parseYaml, type FileProblem } from "../../config/yaml.js";
+import { explainIssues } from "../../schema-issues.js";
+import { formatFileProblem, formatPath, parseYaml, type FileProblem } from "../../yaml.js";
 import { compileRuleSet, type CompiledRuleSet, type RuleLayer } from "./compile.js";
 import { ruleFileSchema, ruleSchema, type Rule } from "./schema.js";
 

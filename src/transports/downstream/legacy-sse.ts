@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode } from "../../protocol/json-rpc.js";
-import { DEFAULT_MAX_DEPTH, parseJson } from "../../protocol/safe-json.js";
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_SESSIONS_PER_ROUTE } from "../../defaults.js";
+import { parseJson } from "../../protocol/safe-json.js";
 import { sseEvent, sseEventParts, SSE_KEEPALIVE } from "../../protocol/sse.js";
 import type { Connect, Connection, Downstream } from "../types.js";
 import { accepts, eventWriter, httpError, readBody, SSE_HEADERS, traceHeadersOf } from "./http-util.js";
@@ -35,7 +36,7 @@ export function legacySseEndpoint(opts: LegacySseOptions) {
     if (!accepts(req.headers.accept ?? "text/event-stream", "text/event-stream")) {
       return httpError(res, 406, ErrorCode.ServerError, "Not Acceptable: Client must accept text/event-stream");
     }
-    if (sessions.size >= (opts.maxSessions ?? 10_000)) return httpError(res, 503, ErrorCode.ServerError, "Service Unavailable: too many sessions on this route", null, { "retry-after": "5" });
+    if (sessions.size >= (opts.maxSessions ?? DEFAULT_MAX_SESSIONS_PER_ROUTE)) return httpError(res, 503, ErrorCode.ServerError, "Service Unavailable: too many sessions on this route", null, { "retry-after": "5" });
     const guardian = randomUUID();
     const agent = caller.agent?.id ?? null;
     const id = opts.continuity ? opts.continuity.seal({ agent, session: guardian, upstream: null, server: null }, true) : guardian;

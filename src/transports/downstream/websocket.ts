@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
+import { DEFAULT_MAX_SESSIONS_PER_ROUTE } from "../../defaults.js";
 import type { Connect, Connection, Downstream } from "../types.js";
 import { frameMeterOf } from "./http-util.js";
 import type { HttpCaller } from "./streamable-http.js";
@@ -30,7 +31,7 @@ export function websocketEndpoint(opts: WebsocketOptions) {
   return {
     upgrade(suffix: string, req: IncomingMessage, socket: Duplex, head: Buffer, caller: HttpCaller): boolean {
       if (suffix !== "ws") return false;
-      if (wss.clients.size >= (opts.maxSessions ?? 10_000)) {
+      if (wss.clients.size >= (opts.maxSessions ?? DEFAULT_MAX_SESSIONS_PER_ROUTE)) {
         socket.end("HTTP/1.1 503 Service Unavailable\r\nretry-after: 5\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
         return true;
       }

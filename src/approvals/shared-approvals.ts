@@ -1,7 +1,7 @@
-import type { ApprovalBroker, ApprovalDesk, ApprovalOutcome, Decision, DeskResult, HeldApproval } from "../approvals/broker.js";
-import type { LinkUses } from "../approvals/webhook.js";
-import type { Remembered } from "../approvals/remembered.js";
-import type { OpsBus } from "./ops-bus.js";
+import type { ApprovalBroker, ApprovalDesk, ApprovalOutcome, Decision, DeskResult, HeldApproval } from "./broker.js";
+import type { LinkUses } from "./webhook.js";
+import type { Remembered } from "./remembered.js";
+import type { OpsBus } from "../store/ops-bus.js";
 
 /** A decided approval is remembered this long, so a late second decision is told so (409), not "never asked". */
 const DECIDED_MS = 10 * 60_000;

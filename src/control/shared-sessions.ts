@@ -1,15 +1,7 @@
-import type { ControlResult, SessionDesk, SessionInfo, SessionRegistry, SuspendMode } from "../control/registry.js";
+import type { ControlResult, SessionDesk, SessionInfo, SessionRegistry, SuspendMode } from "./registry.js";
 import type { ChainableCommander } from "ioredis";
-import type { OpsBus } from "./ops-bus.js";
-import type { SharedStore } from "./redis.js";
-
-/** A killed session stays killed this long: no replica continues it from its token (docs/scale.md). */
-export const KILLED_MS = 24 * 3_600_000;
-
-/** The mark of a killed session, checked before a replica restores a session from its token. */
-export function killedKey(store: SharedStore, session: string): string {
-  return store.key("session", session, "killed");
-}
+import type { OpsBus } from "../store/ops-bus.js";
+import { KILLED_MS, killedKey } from "../store/session-token.js";
 
 export interface SharedSessionsOptions {
   /** Every replica rewrites its sessions' entries this often (default 5 s); they expire after `ttlMs` (default 15 s). */

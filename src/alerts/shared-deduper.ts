@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import type { AlertDeduper } from "../alerts/dedupe.js";
-import type { SharedStore } from "./redis.js";
+import type { AlertDeduper } from "./dedupe.js";
+import type { SharedStore } from "../store/redis.js";
 
 /**
  * Alert de-duplication across replicas (docs/scale.md): the first replica to raise an alert in a window takes the
