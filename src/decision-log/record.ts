@@ -78,3 +78,11 @@ export const RECORD_VERSION = 2;
 
 /** The `prev` of the first line of a new chain. */
 export const GENESIS = "0".repeat(64);
+
+/** A line about the log itself (kind `log`), not about a message. */
+export function noteOf(reasonCode: string, message: string): DecisionInput {
+  return {
+    session: "-", route: "-", transport: "-", protocol: "mcp", direction: "inbound", kind: "log", id: null, method: null, tool: null,
+    agent: null, decision: "allow", mode: "enforce", rules: [], reasonCode: [reasonCode], message, evalUs: 0, digest: null,
+  };
+}

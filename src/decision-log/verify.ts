@@ -1,8 +1,7 @@
-import { hash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { canonicalize } from "../protocol/canonical.js";
 import { readHead } from "./head.js";
-import { GENESIS, RECORD_VERSION } from "./record.js";
+import { checkHash, closesTorn, readChained } from "./line.js";
+import { GENESIS } from "./record.js";
 
 export type VerifyResult =
   | { ok: true; lines: number; lastHash: string; lastSeq: number; torn?: number; recovered: number }
@@ -30,11 +29,11 @@ export function verifyChain(text: string, start: { prev?: string; seq?: number }
     const n = i + 1;
     const line = lines[i] as string;
     const fail = (reason: string): VerifyResult => ({ ok: false, line: n, reason, lines: lines.length });
-    const rec = readRecord(line);
+    const rec = readChained(line);
     if (typeof rec === "string") {
       if (i === lines.length - 1) return { ok: true, lines: count, lastHash: prev, lastSeq: (seq ?? 0) - 1, torn: n, recovered };
-      const next = readRecord(lines[i + 1] as string);
-      if (typeof next !== "string" && next.torn === hash("sha256", line, "hex") && next.prev === prev && next.reasonCode?.[0] === "LOG_RECOVERED") {
+      const next = readChained(lines[i + 1] as string);
+      if (typeof next !== "string" && closesTorn(next, line, prev)) {
         recovered++;
         continue;
       }
@@ -55,50 +54,6 @@ export function verifyChain(text: string, start: { prev?: string; seq?: number }
     count++;
   }
   return { ok: true, lines: count, lastHash: prev, lastSeq: (seq ?? 0) - 1, recovered };
-}
-
-/** Why a line's own hash does not hold, by its record version; undefined when it holds. */
-function checkHash(line: string, rec: ChainedLine, prev: string): string | undefined {
-  const changed = "hash does not match the line's content (the line was changed)";
-  if (rec.v === undefined) {
-    // Version 1: sha256(prev + canonical JSON of the record without its hash).
-    const { hash: lineHash, ...rest } = rec;
-    return lineHash === hash("sha256", prev + canonicalize(rest), "hex") ? undefined : changed;
-  }
-  if (rec.v !== RECORD_VERSION) return `unknown record version ${JSON.stringify(rec.v)}`;
-  // Version 2: sha256 of the exact bytes before the hash, which must close the line as the writer writes it. A line
-  // with `v` cannot be passed off as version 1: `v` is among the bytes hashed.
-  const body = line.length - HASH_TAIL;
-  if (body <= 0 || line.slice(body) !== `,"hash":"${rec.hash}"}`) return "the line does not end with its hash (the line was changed)";
-  return rec.hash === hash("sha256", line.slice(0, body), "hex") ? undefined : changed;
-}
-
-/** `,"hash":"` + 64 hex digits + `"}`. */
-const HASH_TAIL = 9 + 64 + 2;
-
-interface ChainedLine {
-  hash: string;
-  prev: string;
-  seq: number;
-  v?: unknown;
-  torn?: unknown;
-  reasonCode?: unknown[];
-  [key: string]: unknown;
-}
-
-/** The line as a chained record, or why it is not one. */
-function readRecord(line: string): ChainedLine | string {
-  let rec: unknown;
-  try {
-    rec = JSON.parse(line);
-  } catch {
-    return "not JSON (edited, or torn by a crash and then written after)";
-  }
-  const r = rec as Partial<ChainedLine> | null;
-  if (r === null || typeof r !== "object" || typeof r.hash !== "string" || typeof r.prev !== "string" || typeof r.seq !== "number") {
-    return "not a decision record (hash, prev or seq missing)";
-  }
-  return r as ChainedLine;
 }
 
 export type FilesResult =

@@ -1,12 +1,13 @@
-import { hash } from "node:crypto";
-import { syncDirSync } from "../fs-atomic.js";
-import { closeSync, existsSync, fdatasync, fstatSync, fsyncSync, openSync, readSync, renameSync, statSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
-import { canonicalize } from "../protocol/canonical.js";
-import { writeHead, writeHeadDurably } from "./head.js";
+import { existsSync, fdatasync, statSync } from "node:fs";
+import { LogFile, type LogFailure } from "./file.js";
+import { HeadKeeper, type HeadHost } from "./head.js";
+import { hashHex, hashTail, lineBody, prevField, timeField } from "./line.js";
 import { acquireLock, releaseLock, type LockOwner } from "./lock.js";
-import { GENESIS, RECORD_VERSION, type DecisionInput, type DecisionRecord } from "./record.js";
-import { makeDirs } from "../fs-dirs.js";
+import { GENESIS, noteOf, type DecisionInput } from "./record.js";
+import { closingOf, readEnd } from "./recovery.js";
+import { isoNow, Stamp } from "./stamp.js";
+
+export { noteOf, type LogFailure };
 
 export interface DecisionLogOptions {
   /** A file path, or "-" for stderr. */
@@ -44,14 +45,6 @@ export interface DecisionLogOptions {
 
 export type LogSync = "interval" | "always";
 
-/** Why the log cannot be written right now. */
-export interface LogFailure {
-  file: string;
-  /** errno code (ENOSPC, EACCES, EFBIG…). */
-  code: string;
-  message: string;
-}
-
 /** Something waiting for the lines written so far to be committed (`barrier`). */
 interface Waiter {
   then: () => void;
@@ -68,84 +61,92 @@ interface Waiter {
  * The chain head beside the file names only lines an fsync has covered, so a machine crash never leaves it ahead of
  * the log. flushSync() (exit, signals) writes and fsyncs everything. Reopening an existing file continues its chain.
  * When the file cannot be written, `failure` says why, the lines are held (bounded) and written, in order, when it can
- * be again.
+ * be again. Its parts: the line format (line.ts, with stamp.ts), the file (file.ts), the chain head (head.ts), what a
+ * restart finds at the end of the file (recovery.ts); this class chains, buffers, commits and rotates.
  */
 export class DecisionLog {
-  private fd = -1;
+  /** The file (file.ts): appends, fsyncs, rotation, and what happens while it cannot be written. */
+  private readonly file: LogFile;
   private pending: string[] = [];
   private pendingChars = 0;
-  /** Bytes of a write that failed part-way: they go first, so a line cut by ENOSPC is completed, not repeated. */
-  private stuck: Buffer | undefined;
   private prev = GENESIS;
   /** `,"prev":"…"`, made when the hash is: this writer's own hashes are hex, quoted as they are. */
   private prevField = `,"prev":"${GENESIS}"`;
   private nextSeq = 0;
   /** The last line known to be in the file (what the head may name). */
   private written = { seq: -1, hash: GENESIS, time: "" };
-  private bytes = 0;
   private timer: NodeJS.Timeout | undefined;
-  private retryTimer: NodeJS.Timeout | undefined;
-  /** The last line an fsync has covered: the most the chain head may name. */
-  private durable = { seq: -1, hash: GENESIS, time: "" };
-  private headDirty = false;
-  private headTimer: NodeJS.Timeout | undefined;
-  /** A head update is under way (its fsyncs run off the event loop). */
-  private headBusy = false;
-  /** Counts head writes and rotations: an update that started before one of them does not rename its head in. */
-  private headGen = 0;
-  private lastHeadAt = 0;
+  /** The chain head beside the file, naming the last line an fsync has covered (head.ts). */
+  private readonly head: HeadKeeper;
   private lastTime = "";
   /** Waiting for this turn's write; `always`: waiting for the next fsync, and covered by the one in flight. */
   private waiters: Waiter[] = [];
   private unsynced: Waiter[] = [];
   private syncing = false;
   private commitQueued = false;
-  /** Counts files opened by rotation: an fsync of a file rotated away was covered by the rotation's own. */
-  private fileGen = 0;
   private dropped = 0;
   /** Totals since this process opened the log, for metrics: bytes written, lines dropped, the first seq it wrote. */
   private readonly totals = { bytes: 0, dropped: 0, fromSeq: 0 };
   private locked = false;
   private readonly stamp: Stamp;
-  /** Set while the file cannot be written; the session refuses traffic meanwhile (nothing goes through unlogged). */
-  failure: LogFailure | undefined;
   /** The first error met (disk full, closed pipe, failed rotation); logging goes on being attempted, the proxy never crashes. */
   error: Error | undefined;
 
-  private constructor(private readonly opts: DecisionLogOptions) {
+  private constructor(
+    private readonly opts: DecisionLogOptions,
+    size: number,
+  ) {
     this.stamp = new Stamp(opts.replica, opts.ruleset);
+    const retry = (): void => {
+      this.flushBuffer();
+      this.fsync();
+      if (!this.failure) this.head.schedule();
+    };
+    this.file = new LogFile(opts.dest, { retryMs: opts.retryMs ?? 1000, retry, onProblem: opts.onProblem, error: (e) => (this.error ??= e) }, size);
+    const host: HeadHost = {
+      dest: opts.dest,
+      flushed: () => {
+        if (!this.failure) this.flushBuffer();
+        return this.failure || this.file.fd < 0 ? undefined : { fd: this.file.fd, gen: this.file.gen, written: this.written };
+      },
+      fileGen: () => this.file.gen,
+      lastSeq: () => this.nextSeq - 1,
+      error: (e) => (this.error ??= e),
+    };
+    this.head = new HeadKeeper(host, opts.headEveryMs ?? 1000, this.written);
   }
 
   static open(opts: DecisionLogOptions): DecisionLog {
-    const log = new DecisionLog(opts);
-    if (opts.dest !== "-" && opts.lock) {
-      acquireLock(opts.dest, opts.lock);
-      log.locked = true;
-    }
-    let torn: TornTail | undefined;
-    if (opts.dest !== "-" && existsSync(opts.dest)) {
-      const end = lastRecord(opts.dest);
+    if (opts.dest !== "-" && opts.lock) acquireLock(opts.dest, opts.lock);
+    const exists = opts.dest !== "-" && existsSync(opts.dest);
+    const log = new DecisionLog(opts, exists ? statSync(opts.dest).size : 0);
+    log.locked = opts.dest !== "-" && !!opts.lock;
+    let closing: ReturnType<typeof closingOf> | undefined;
+    if (exists) {
+      const end = readEnd(opts.dest);
       if (end.record) {
         log.prev = end.record.hash;
         // Read back from the file: escaped like any string (a damaged file's last hash may be anything).
-        log.prevField = `,"prev":${canonicalize(log.prev)}`;
+        log.prevField = prevField(log.prev, false);
         log.nextSeq = end.record.seq + 1;
-        log.written = { seq: end.record.seq, hash: end.record.hash, time: end.record.time };
-        log.durable = log.written;
+        log.written = { seq: end.record.seq, hash: end.record.hash, time: end.record.time as string };
+        log.head.durable = log.written;
       }
-      torn = end.torn;
-      log.bytes = statSync(opts.dest).size;
+      if (end.torn) closing = closingOf(end.torn);
     }
     log.totals.fromSeq = log.nextSeq;
     // A stream error (EPIPE when whoever reads stderr went away) is remembered, never thrown at the proxy.
     if (opts.dest === "-") opts.stderr?.on("error", (e: Error) => (log.error ??= e));
-    log.openFile();
-    if (torn) {
-      // A crash mid-write left a torn last line: end it, and say so in the chain, which continues from the last whole line.
-      if (!torn.ended) log.pending.push("\n");
-      if (torn.clean) log.write(noteOf("LOG_RECOVERED", `a torn last line (${torn.length} characters, a crash mid-write) was closed on restart; the chain continues from the line before it`), torn.hash);
-    }
+    else log.file.open();
+    // A crash mid-write left a torn last line: end it, and say so in the chain, which continues from the last whole line.
+    if (closing?.newline) log.pending.push("\n");
+    if (closing?.note) log.write(closing.note);
     return log;
+  }
+
+  /** Set while the file cannot be written; the session refuses traffic meanwhile (nothing goes through unlogged). */
+  get failure(): LogFailure | undefined {
+    return this.file.failure;
   }
 
   get lastHash(): string {
@@ -166,7 +167,7 @@ export class DecisionLog {
   }
 
   /** Chains the line and buffers it; `barrier()` (or the next timer) writes it. */
-  write(input: DecisionInput, torn?: string): void {
+  write(input: DecisionInput): void {
     if (this.failure && this.heldChars() >= (this.opts.maxHeldBytes ?? MAX_HELD)) {
       // Bounded: past the cap a line is not chained at all (so the chain stays whole), only counted.
       this.dropped++;
@@ -175,23 +176,20 @@ export class DecisionLog {
     }
     // The writer's own time is ISO digits and punctuation, quoted as is; a given clock's is escaped like any string.
     const time = this.opts.clock ? this.opts.clock().toISOString() : isoNow();
-    const timeField = this.opts.clock ? canonicalize(time) : '"' + time + '"';
-    const seq = this.nextSeq;
-    const prev = this.prev;
-    // Version 2: the hash covers the exact bytes of the line before its hash (prev included), serialized once.
-    const body = serialize(time, timeField, seq, torn === undefined ? input : { ...input, torn }, prev, this.prevField, this.stamp);
+    // Version 2 (line.ts): the hash covers the exact bytes of the line before its hash (prev included), serialized once.
+    const body = lineBody(time, timeField(time, !this.opts.clock), this.nextSeq, input, this.prev, this.prevField, this.stamp);
     const hash = hashHex(body);
-    const full = body + ',"hash":"' + hash + '"}\n';
+    const full = body + hashTail(hash) + "\n";
     // Sizes are counted in UTF-16 units: rotation is approximate for non-ASCII text, which is fine for a size cap.
-    const size = this.bytes + this.pendingChars;
+    const size = this.file.size + this.pendingChars;
     if (this.opts.maxBytes && this.opts.dest !== "-" && !this.failure && size > 0 && size + full.length > this.opts.maxBytes) this.rotate();
     this.pending.push(full);
     this.pendingChars += full.length;
     this.prev = hash;
-    this.prevField = ',"prev":"' + hash + '"';
+    this.prevField = prevField(hash, true);
     this.nextSeq++;
     this.lastTime = time;
-    this.headDirty = true;
+    this.head.dirty = true;
     if (this.pendingChars >= FLUSH_AT && !this.failure) this.flushBuffer();
     else this.schedule();
   }
@@ -220,7 +218,7 @@ export class DecisionLog {
     }
     if (this.opts.sync !== "always" || this.opts.dest === "-") {
       for (const w of waiters) w.then();
-      this.scheduleHead();
+      this.head.schedule();
       return;
     }
     for (const w of waiters) this.unsynced.push(w);
@@ -237,18 +235,18 @@ export class DecisionLog {
     const covered = this.unsynced;
     this.unsynced = [];
     const mark = this.written;
-    const gen = this.fileGen;
+    const gen = this.file.gen;
     this.syncing = true;
-    fdatasync(this.fd, (e) => {
+    fdatasync(this.file.fd, (e) => {
       this.syncing = false;
       // A file rotated away meanwhile was fsynced by the rotation before it was closed.
-      if (e && gen === this.fileGen) this.fail(e);
+      if (e && gen === this.file.gen) this.file.fail(e);
       if (this.failure) {
         for (const w of covered) w.failed();
       } else {
-        if (gen === this.fileGen && mark.seq > this.durable.seq) this.durable = mark;
+        if (gen === this.file.gen) this.head.covered(mark);
         for (const w of covered) w.then();
-        this.scheduleHead();
+        this.head.schedule();
       }
       this.syncNext();
     });
@@ -258,7 +256,7 @@ export class DecisionLog {
   flushSync(): void {
     this.flushBuffer();
     this.fsync();
-    this.writeHeadNow();
+    this.head.writeNow();
     this.settleWaiters();
     if (this.failure && this.heldChars() > 0) {
       this.opts.onProblem?.(`guardwire: ${this.heldChars()} bytes of decision lines could not be written to ${this.failure.file} (${this.failure.code}) and are lost`);
@@ -266,15 +264,11 @@ export class DecisionLog {
   }
 
   async close(): Promise<void> {
-    for (const t of [this.timer, this.headTimer, this.retryTimer]) if (t) clearTimeout(t);
+    if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    this.headTimer = undefined;
-    this.retryTimer = undefined;
+    this.head.stop();
     this.flushSync();
-    if (this.fd >= 0) closeSync(this.fd);
-    this.fd = -1;
-    // An fsync still in flight on the closed file was covered by flushSync's.
-    this.fileGen++;
+    this.file.close();
     this.releaseLock();
   }
 
@@ -286,30 +280,10 @@ export class DecisionLog {
   }
 
   private heldChars(): number {
-    return this.pendingChars + (this.stuck?.length ?? 0);
+    return this.pendingChars + this.file.held;
   }
 
-  private openFile(): boolean {
-    if (this.opts.dest === "-" || this.fd >= 0) return true;
-    try {
-      makeDirs(dirname(this.opts.dest));
-    } catch {
-      // opening says why more plainly (ENOTDIR, EACCES)
-    }
-    try {
-      const created = !existsSync(this.opts.dest);
-      this.fd = openSync(this.opts.dest, "a");
-      // A new file's name is made durable once, so that a crash never leaves a head (written after an fsync of the
-      // log) beside no log at all.
-      if (created) syncNewName(dirname(this.opts.dest));
-      return true;
-    } catch (e) {
-      this.fail(e as NodeJS.ErrnoException);
-      return false;
-    }
-  }
-
-    /** After a synchronous flush and fsync (exit, rotation): whoever waits is told, written or not. */
+  /** After a synchronous flush and fsync (exit, rotation): whoever waits is told, written or not. */
   private settleWaiters(): void {
     const all = [...this.unsynced, ...this.waiters];
     this.unsynced = [];
@@ -318,17 +292,11 @@ export class DecisionLog {
   }
 
   private fsync(): void {
-    if (this.fd < 0 || this.failure) return;
-    try {
-      fsyncSync(this.fd);
-      this.durable = this.written;
-    } catch (e) {
-      this.fail(e as NodeJS.ErrnoException);
-    }
+    if (this.file.fsync()) this.head.covered(this.written);
   }
 
   private flushBuffer(): void {
-    if (this.pending.length === 0 && !this.stuck) return;
+    if (this.pending.length === 0 && this.file.held === 0) return;
     if (this.opts.dest === "-") {
       const data = this.pending.join("");
       this.pending = [];
@@ -338,59 +306,20 @@ export class DecisionLog {
       this.totals.bytes += Buffer.byteLength(data);
       return;
     }
-    if (!this.openFile()) return;
+    // Lines stay pending while the file cannot even be opened.
+    if (!this.file.open()) return;
     const fresh = this.pending.length > 0 ? Buffer.from(this.pending.join("")) : undefined;
-    const buf = this.stuck && fresh ? Buffer.concat([this.stuck, fresh]) : (this.stuck ?? fresh ?? Buffer.alloc(0));
     this.pending = [];
     this.pendingChars = 0;
-    this.stuck = undefined;
-    let off = 0;
-    try {
-      while (off < buf.length) off += writeSync(this.fd, buf, off);
-    } catch (e) {
-      this.bytes += off;
-      this.totals.bytes += off;
-      this.stuck = buf.subarray(off);
-      this.fail(e as NodeJS.ErrnoException);
-      return;
-    }
-    this.bytes += buf.length;
-    this.totals.bytes += buf.length;
+    const done = this.file.append(fresh);
+    this.totals.bytes += done.bytes;
+    if (this.failure) return;
     this.written = { seq: this.nextSeq - 1, hash: this.prev, time: this.lastTime };
-    if (this.failure) this.recovered();
-  }
-
-  private fail(e: NodeJS.ErrnoException): void {
-    this.error ??= e;
-    const first = !this.failure;
-    this.failure = { file: this.opts.dest, code: e.code ?? "EIO", message: e.message };
-    if (first) this.opts.onProblem?.(`guardwire: cannot write the decision log ${this.opts.dest} (${this.failure.code}): traffic is refused until it can be written`);
-    this.scheduleRetry();
-  }
-
-  private recovered(): void {
-    const was = this.failure;
-    this.failure = undefined;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
-    this.opts.onProblem?.(`guardwire: the decision log ${this.opts.dest} is writable again (after ${was?.code}); traffic resumes`);
-    if (this.dropped > 0) {
+    if (done.ended && this.dropped > 0) {
       const n = this.dropped;
       this.dropped = 0;
-      this.write(noteOf("LOG_LINES_DROPPED", `${n} decision line(s) were not kept while the log could not be written (${was?.code}): more than ${this.opts.maxHeldBytes ?? MAX_HELD} bytes were waiting`));
+      this.write(noteOf("LOG_LINES_DROPPED", `${n} decision line(s) were not kept while the log could not be written (${done.ended.code}): more than ${this.opts.maxHeldBytes ?? MAX_HELD} bytes were waiting`));
     }
-  }
-
-  private scheduleRetry(): void {
-    if (this.retryTimer) return;
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      this.flushBuffer();
-      this.fsync();
-      if (this.failure) this.scheduleRetry();
-      else this.scheduleHead();
-    }, this.opts.retryMs ?? 1000);
-    this.retryTimer.unref();
   }
 
   private schedule(): void {
@@ -399,297 +328,16 @@ export class DecisionLog {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       if (!this.failure) this.flushBuffer();
-      this.scheduleHead();
+      this.head.schedule();
     }, this.opts.flushEveryMs ?? 100);
     this.timer.unref();
   }
 
-  /**
-   * The head is rewritten at most once per `headEveryMs`, naming only lines on disk: the log is fsynced first, then the
-   * head is written aside, fsynced, renamed into place and its directory fsynced (head.ts). The fsyncs run off the
-   * event loop. So after a machine crash the head may lag the log, never lead it.
-   */
-  private scheduleHead(): void {
-    if (this.headTimer || this.headBusy || !this.headDirty || this.opts.dest === "-") return;
-    const wait = Math.max(0, this.lastHeadAt + (this.opts.headEveryMs ?? 1000) - Date.now());
-    this.headTimer = setTimeout(() => {
-      this.headTimer = undefined;
-      if (!this.failure) this.flushBuffer();
-      this.updateHead();
-    }, wait);
-    this.headTimer.unref();
-  }
-
-  private updateHead(): void {
-    if (this.failure || this.fd < 0 || this.written.seq < 0) return;
-    const mark = this.written;
-    const gen = this.headGen;
-    const fileGen = this.fileGen;
-    this.headBusy = true;
-    this.headDirty = false;
-    this.lastHeadAt = Date.now();
-    const done = (e?: Error | null): void => {
-      this.headBusy = false;
-      if (e) this.error ??= e;
-      if (e || mark.seq !== this.nextSeq - 1) this.headDirty = true;
-      this.scheduleHead();
-    };
-    fdatasync(this.fd, (e) => {
-      if (e) return done(fileGen === this.fileGen ? e : null);
-      if (fileGen !== this.fileGen) return done();
-      if (mark.seq > this.durable.seq) this.durable = mark;
-      // Renamed in only if no head was written since this one started (a rotation, an exit): never backwards.
-      writeHeadDurably(this.opts.dest, this.durable, () => gen === this.headGen, done);
-    });
-  }
-
   private rotate(): void {
     this.flushSync();
-    if (this.failure) return;
-    this.fileGen++;
-    this.bytes = 0;
-    const keep = this.opts.keep ?? 5;
-    const file = this.opts.dest;
-    try {
-      for (let i = keep - 1; i >= 1; i--) {
-        if (existsSync(`${file}.${i}`)) renameSync(`${file}.${i}`, `${file}.${i + 1}`);
-      }
-      renameSync(file, `${file}.1`);
-    } catch (e) {
-      // Cannot rotate (permissions, something in the way): keep appending to this file, try again after maxBytes more.
-      this.error ??= e as Error;
-      return;
-    }
-    closeSync(this.fd);
-    this.fd = -1;
-    this.openFile();
-  }
-
-  /** After an fsync of the log (flushSync): the head, written and synced before this returns. */
-  private writeHeadNow(): void {
-    if (!this.headDirty || this.opts.dest === "-" || this.durable.seq < 0) return;
-    // The head names only lines on disk: while some are held, it waits for them.
-    this.headDirty = this.durable.seq !== this.nextSeq - 1;
-    this.lastHeadAt = Date.now();
-    this.headGen++;
-    try {
-      writeHead(this.opts.dest, this.durable);
-    } catch (e) {
-      this.error ??= e as Error;
-    }
+    if (!this.failure) this.file.rotate(this.opts.keep ?? 5);
   }
 }
 
 const MAX_HELD = 8 * 1024 * 1024;
-
-
-/** A line about the log itself (kind `log`), not about a message. */
-export function noteOf(reasonCode: string, message: string): DecisionInput {
-  return {
-    session: "-", route: "-", transport: "-", protocol: "mcp", direction: "inbound", kind: "log", id: null, method: null, tool: null,
-    agent: null, decision: "allow", mode: "enforce", rules: [], reasonCode: [reasonCode], message, evalUs: 0, digest: null,
-  };
-}
-
 const FLUSH_AT = 64 * 1024;
-
-/** Field order of a line (documented); `hash` comes last. */
-const LINE_KEYS = [
-  "v", "time", "seq", "session", "route", "transport", "protocol", "direction", "kind", "id", "method", "tool", "agent",
-  "decision", "mode", "rules", "reasonCode", "message", "evalUs", "digest", "ruleset", "replica", "failOpen", "preview",
-  "peer", "task", "context", "torn", "approval", "prev",
-] as const;
-const KNOWN = new Set<string>(LINE_KEYS);
-/** The optional fields, in order, between `replica` and `prev`. */
-const OPTIONAL = ["failOpen", "preview", "peer", "task", "context", "torn", "approval"] as const;
-const OPTIONAL_QUOTED = OPTIONAL.map((k) => `,"${k}":`);
-
-/**
- * The `ruleset` and `replica` a line carries unless it names its own: the rules in force and this writer's replica,
- * quoted once (again only when the rules change), so stamping a line costs a comparison and a concatenation.
- */
-class Stamp {
-  private hash: string | undefined;
-  private hashField = "";
-  private readonly replicaField: string;
-
-  constructor(
-    readonly replica: string | undefined,
-    private readonly current: (() => string) | undefined,
-  ) {
-    this.replicaField = replica === undefined ? "" : `,"replica":${canonicalize(replica)}`;
-  }
-
-  ruleset(input: DecisionInput): string | undefined {
-    return input.ruleset ?? this.current?.();
-  }
-
-  /** `,"ruleset":…,"replica":…` for this line, in the documented order (each left out when unknown). */
-  fields(input: DecisionInput): string {
-    const hash = this.ruleset(input);
-    if (hash !== this.hash) {
-      this.hash = hash;
-      this.hashField = hash === undefined ? "" : `,"ruleset":${canonicalize(hash)}`;
-    }
-    return this.hashField + (input.replica === undefined ? this.replicaField : `,"replica":${canonicalize(input.replica)}`);
-  }
-}
-
-/**
- * A line without its hash and closing brace (what the hash covers): fields in documented order, each value
- * serialized once. Records hold primitives, string arrays and small objects (approval).
- */
-function serialize(time: string, timeField: string, seq: number, input: DecisionInput, prev: string, prevField: string, stamp: Stamp): string {
-  for (const k in input) {
-    // A field this writer does not know: generic (slower) path, same guarantees.
-    if (!KNOWN.has(k)) return JSON.stringify(Object.assign({ v: RECORD_VERSION, time, seq }, input, { ruleset: stamp.ruleset(input), replica: input.replica ?? stamp.replica, prev })).slice(0, -1);
-  }
-  const r = input;
-  let line =
-    `{"v":${RECORD_VERSION},"time":${timeField},"seq":${seq}` +
-    sessionFields(r) +
-    `,"direction":${str(r.direction)},"kind":${str(r.kind)},"id":${canonicalize(r.id)},"method":${opt(r.method)}` +
-    `,"tool":${opt(r.tool)},"agent":${opt(r.agent)},"decision":${str(r.decision)},"mode":${str(r.mode)},"rules":${strings(r.rules)}` +
-    `,"reasonCode":${strings(r.reasonCode)},"message":${str(r.message)},"evalUs":${canonicalize(r.evalUs)},"digest":${digestField(r.digest)}`;
-  line += stamp.fields(input);
-  const fields = input as unknown as Record<string, unknown>;
-  for (let i = 0; i < OPTIONAL.length; i++) {
-    const v = fields[OPTIONAL[i] as string];
-    if (v !== undefined) line += (OPTIONAL_QUOTED[i] as string) + canonicalize(v);
-  }
-  return line + prevField;
-}
-
-/**
- * A message digest is 64 hex digits made by guardwire (`hash(…, "hex")`), new on every line: quoted as it is, not
- * looked up in (and crowding out) the cache of repeated strings, nor scanned (which costs as much as the lookup here).
- */
-function digestField(d: string | null): string {
-  return typeof d === "string" && d.length === 64 ? '"' + d + '"' : canonicalize(d);
-}
-
-/** `,"session":…,"route":…,"transport":…,"protocol":…`: the same for every line of a session, made once per run of them. */
-const lastSession = { session: "", route: "", transport: "", protocol: "", text: "" };
-function sessionFields(r: DecisionInput): string {
-  const l = lastSession;
-  if (l.text === "" || l.session !== r.session || l.route !== r.route || l.transport !== r.transport || l.protocol !== r.protocol) {
-    l.text = `,"session":${str(r.session)},"route":${str(r.route)},"transport":${str(r.transport)},"protocol":${str(r.protocol)}`;
-    l.session = r.session;
-    l.route = r.route;
-    l.transport = r.transport;
-    l.protocol = r.protocol;
-  }
-  return l.text;
-}
-
-/** Short strings repeat from line to line (session, route, decision, message…): each is escaped once. Bounded. */
-const quotedStrings = new Map<string, string>();
-function str(s: string): string {
-  let q = quotedStrings.get(s);
-  if (q === undefined) {
-    q = canonicalize(s);
-    if (s.length <= 64) {
-      if (quotedStrings.size >= 4096) quotedStrings.clear();
-      quotedStrings.set(s, q);
-    }
-  }
-  return q;
-}
-const opt = (s: string | null | undefined): string => (typeof s === "string" ? str(s) : canonicalize(s ?? null));
-function strings(xs: readonly string[] | undefined): string {
-  if (!Array.isArray(xs)) return canonicalize(xs ?? null);
-  if (xs.length === 0) return "[]";
-  let out = "[";
-  for (let i = 0; i < xs.length; i++) out += (i > 0 ? "," : "") + (typeof xs[i] === "string" ? str(xs[i] as string) : canonicalize(xs[i]));
-  return out + "]";
-}
-
-/**
- * toISOString is costly per call, and decisions come many per millisecond under load, or one per millisecond when
- * calls are sparse: the text up to the seconds is made once per second, the milliseconds are appended.
- */
-let lastMs = -1;
-let lastIso = "";
-let lastSecond = -1;
-let secondPrefix = "";
-function isoNow(): string {
-  return isoAt(Date.now());
-}
-
-/** `new Date(ms).toISOString()`, for the times of 0000–9999 (any time a log line is written). */
-export function isoAt(ms: number): string {
-  if (ms === lastMs) return lastIso;
-  lastMs = ms;
-  const second = Math.floor(ms / 1000);
-  if (second !== lastSecond) {
-    lastSecond = second;
-    secondPrefix = new Date(second * 1000).toISOString().slice(0, 20); // "YYYY-MM-DDTHH:MM:SS."
-  }
-  const milli = ms - second * 1000;
-  lastIso = secondPrefix + (milli < 10 ? "00" : milli < 100 ? "0" : "") + milli + "Z";
-  return lastIso;
-}
-
-export function hashHex(text: string): string {
-  return hash("sha256", text, "hex");
-}
-
-/** What a crash mid-write left at the end of a log: its last line, unreadable. */
-interface TornTail {
-  /** The torn text ended with a newline (a whole line that does not parse) rather than mid-line. */
-  ended: boolean;
-  /** Only the last line is bad, and the line before it (if any) is a whole record: a crash, not damage. */
-  clean: boolean;
-  /** sha256 of the torn line's text, as `verify` reads it: the note that closes it names it by this. */
-  hash: string;
-  length: number;
-}
-
-/** The last complete record of a log file, read from its end, and what a crash mid-write left after it. */
-function lastRecord(path: string): { record: DecisionRecord | undefined; torn: TornTail | undefined } {
-  const fd = openSync(path, "r");
-  try {
-    const size = fstatSync(fd).size;
-    const window = Math.min(size, 1024 * 1024);
-    const buf = Buffer.alloc(window);
-    readSync(fd, buf, 0, window, size - window);
-    const ended = size === 0 || buf[window - 1] === 0x0a;
-    const lines = buf.toString("utf8").split("\n");
-    if (ended) lines.pop();
-    const last = lines[lines.length - 1];
-    let torn: TornTail | undefined;
-    if (last !== undefined && !readRecord(last)) {
-      const before = lines.length >= 2 ? readRecord(lines[lines.length - 2] as string) : undefined;
-      torn = { ended, clean: before !== undefined || (lines.length === 1 && window === size), hash: hashHex(last), length: last.length };
-      lines.pop();
-    } else if (!ended) {
-      // A whole record whose newline did not make it: only the newline is missing.
-      torn = { ended, clean: false, hash: "", length: 0 };
-    }
-    for (let i = lines.length - 1; i >= 0; i--) {
-      const r = readRecord(lines[i] as string);
-      if (r) return { record: r, torn };
-    }
-    return { record: undefined, torn };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function readRecord(line: string): DecisionRecord | undefined {
-  try {
-    const r = JSON.parse(line) as DecisionRecord;
-    return r !== null && typeof r === "object" && typeof r.hash === "string" && typeof r.seq === "number" ? r : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Best effort: a directory this process may write in but not open (no read permission) keeps the log working. */
-function syncNewName(dir: string): void {
-  try {
-    syncDirSync(dir);
-  } catch {
-    // the name becomes durable at the filesystem's next commit
-  }
-}

@@ -6,7 +6,8 @@ import { runTail } from "../../src/cli/tail.js";
 import { lockPath } from "../../src/decision-log/lock.js";
 import type { DecisionInput } from "../../src/decision-log/record.js";
 import { verifyChain, verifyFiles } from "../../src/decision-log/verify.js";
-import { DecisionLog, hashHex } from "../../src/decision-log/writer.js";
+import { hashHex } from "../../src/decision-log/line.js";
+import { DecisionLog } from "../../src/decision-log/writer.js";
 import { tempDir } from "../helpers.js";
 
 const input = (i: number): DecisionInput => ({
@@ -130,6 +131,21 @@ describe("verify and crashes", () => {
     await next.close();
     writeFileSync(newer, "");
     expect(await verifyFiles([older, newer])).toMatchObject({ ok: false, file: older });
+  });
+
+  it("a restart reads the last line as verify does: one that is JSON with a hash and seq but no prev is a tear it closes, not a record it continues", async () => {
+    // Before line.ts the writer had its own test of a record (hash and seq) and continued the chain from such a line,
+    // which verify then reported as tampered (line 2: not a decision record).
+    const file = join(tempDir(), "d.ndjson");
+    let log = DecisionLog.open({ dest: file });
+    log.write(input(0));
+    await log.close();
+    writeFileSync(file, readFileSync(file, "utf8") + '{"seq":7,"hash":"abc"}\n');
+    expect(await verifyFiles([file])).toMatchObject({ ok: true, lines: 1, torn: { line: 2 } });
+    log = DecisionLog.open({ dest: file });
+    log.write(input(1));
+    await log.close();
+    expect(await verifyFiles([file])).toMatchObject({ ok: true, lines: 3, recovered: 1 });
   });
 });
 

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { DecisionLog, isoAt } from "../../src/decision-log/writer.js";
+import { isoAt } from "../../src/decision-log/stamp.js";
+import { DecisionLog } from "../../src/decision-log/writer.js";
 import type { DecisionInput } from "../../src/decision-log/record.js";
 import { verifyFiles } from "../../src/decision-log/verify.js";
 

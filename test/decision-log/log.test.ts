@@ -10,7 +10,8 @@ import type { DecisionInput } from "../../src/decision-log/record.js";
 import { GENESIS } from "../../src/decision-log/record.js";
 import { canonicalize } from "../../src/protocol/canonical.js";
 import { verifyChain, verifyFiles } from "../../src/decision-log/verify.js";
-import { DecisionLog, hashHex } from "../../src/decision-log/writer.js";
+import { hashHex } from "../../src/decision-log/line.js";
+import { DecisionLog } from "../../src/decision-log/writer.js";
 import { tempDir } from "../helpers.js";
 
 const input = (i: number, over: Partial<DecisionInput> = {}): DecisionInput => ({
