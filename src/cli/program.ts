@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError, Option } from "commander";
-import { GuardwireError } from "../errors.js";
+import { DEFAULT_GUARDIAN_TIMEOUT_MS } from "../defaults.js";
+import { GuardwireError, LOCAL_ERRORS } from "../errors.js";
 import { CLIENTS } from "../install/client-names.js";
 import { DEFAULT_PINS, hostAndPort, KEYS_ENV, wholeNumber } from "./options.js";
 import type { WrapOptions } from "./wrap.js";
@@ -47,7 +48,7 @@ program
   .option("--max-frame-bytes <n>", "largest message accepted", frameBytes)
   .option("--pins <file>", "where tool_changed keeps tool fingerprints", DEFAULT_PINS)
   .option("--guardian <url>", "also ask this remote AOS guardian (repeatable; a chain: most restrictive wins)", collect)
-  .option("--guardian-timeout-ms <n>", "timeout for a remote guardian", timeoutMs, 2000)
+  .option("--guardian-timeout-ms <n>", "timeout for a remote guardian", timeoutMs, DEFAULT_GUARDIAN_TIMEOUT_MS)
   .option("--guardian-header <header>", "header sent to remote guardians, 'Name: value' (repeatable)", repeat)
   .option("--no-watch", "do not reload the rules when they change")
   .option("--log-preview", "add a redacted, truncated preview of each message to the log (off: only digests)", false)
@@ -329,7 +330,7 @@ program.parseAsync(process.argv).catch((e: unknown) => {
   // A command that failed may have opened things that keep the process alive (a Redis link, timers): it ends here.
   if (e instanceof GuardwireError) {
     process.stderr.write(`guardwire: ${e.message}\n`);
-    process.exit(e.code === "UPSTREAM_SPAWN_FAILED" ? 127 : 2);
+    process.exit(LOCAL_ERRORS[e.code].exit);
   }
   process.stderr.write(`guardwire: unexpected error: ${(e as Error).stack ?? String(e)}\n`);
   process.exit(70);
