@@ -1,8 +1,9 @@
 // Before/after for the guardian's judgement on a shared, noisy machine: `node bench/judgement-compare.mjs <other
 // checkout, built> [--rounds N] [--pack name]` evaluates the default pack (or rules/<name>.yaml) in process with both
 // builds IN THE SAME RUN, alternating rounds of 4,000 evaluations, so load that comes and goes falls on both alike.
-// Messages: judgement.mjs's 942 B `tools/call` (outbound), a short `echo` call, and a 1 KB benign tool result
-// (inbound). Reports each build's median over rounds of the per-round mean µs per evaluation.
+// Messages: judgement.mjs's 942 B `tools/call` (outbound), a short `echo` call, a 1 KB benign tool result (inbound)
+// and judgement.mjs's 1 MB result (inbound, 3 evaluations a round). Reports each build's median over rounds of the
+// per-round mean per evaluation.
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { judgementCall, numberArg } from "./lib.mjs";
@@ -25,30 +26,43 @@ const result = (i) => ({
   id: i,
   result: { content: [{ type: "text", text: `Build ${i} finished. The parser now reads each frame once and the session forwards it in the same turn; `.repeat(9) }] },
 });
+const bigText = "Lorem ipsum dolor sit amet, consectetur adipiscing elit 1234 https://example.com/a?b=1 ~/notes.txt. ".repeat(10486).slice(0, 1_048_576);
+const bigJson = JSON.stringify({ jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: bigText }] } });
+/** Evaluations per round of a shape (4,000 unless said). */
+const PER_ROUND = { "1 MB tool result, inbound": 3 };
 const shapes = {
   "1 KB tools/call, outbound": (M, i) => M.buildAosRequest("protocols/MCP", call(i), { direction: "outbound", session: "s", route: "bench", transport: "stdio" }),
   "echo tools/call, outbound": (M, i) => M.buildAosRequest("protocols/MCP", echo(i), { direction: "outbound", session: "s", route: "bench", transport: "stdio" }),
   "1 KB tool result, inbound": (M, i) =>
     M.buildAosRequest("protocols/MCP", result(i), { direction: "inbound", session: "s", route: "bench", transport: "stdio", request: { jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "run_tests", arguments: {} } } }),
+  // judgement.mjs's 1 MB result, parsed from its JSON text as the proxy would (one copy shared by the 32 slots).
+  "1 MB tool result, inbound": (M, i) =>
+    i === 0 ? M.buildAosRequest("protocols/MCP", JSON.parse(bigJson), { direction: "inbound", session: "s", route: "bench", transport: "stdio", request: { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "read_file", arguments: { path: "big.txt" } } } }) : null,
 };
 
 async function build(dir) {
   const M = await import(join(dir, "dist", "index.js"));
   const { ruleSet } = M.loadRules(M.readRuleSources(join(root, "rules", `${pack}.yaml`)));
   const guardian = new M.EmbeddedGuardian(ruleSet);
-  const reqs = Object.fromEntries(Object.entries(shapes).map(([k, f]) => [k, Array.from({ length: 32 }, (_v, i) => f(M, i))]));
+  const reqs = Object.fromEntries(Object.entries(shapes).map(([k, f]) => [k, Array.from({ length: 32 }, (_v, i) => f(M, i)).filter((r) => r !== null)]));
   return { guardian, reqs };
 }
 const builds = { before: await build(other), after: await build(root) };
 const per = Object.fromEntries(Object.keys(shapes).map((k) => [k, { before: [], after: [] }]));
-for (const b of Object.values(builds)) for (const k in shapes) for (let i = 0; i < 20000; i++) b.guardian.call(b.reqs[k][i % 32]);
+// CPU time too: on a loaded machine a round's wall time includes the time the process waited for a core.
+const cpu = Object.fromEntries(Object.keys(shapes).map((k) => [k, { before: [], after: [] }]));
+for (const b of Object.values(builds)) for (const k in shapes) for (let i = 0; i < (PER_ROUND[k] ?? 4000) * 5; i++) b.guardian.call(b.reqs[k][i % b.reqs[k].length]);
 for (let r = 0; r < ROUNDS; r++) {
   for (const k in shapes) {
     for (const name of r % 2 ? ["before", "after"] : ["after", "before"]) {
       const { guardian, reqs } = builds[name];
+      const n = PER_ROUND[k] ?? 4000;
       const t = performance.now();
-      for (let i = 0; i < 4000; i++) guardian.call(reqs[k][i % 32]);
-      per[k][name].push(((performance.now() - t) / 4000) * 1000);
+      const c = process.cpuUsage();
+      for (let i = 0; i < n; i++) guardian.call(reqs[k][i % reqs[k].length]);
+      const used = process.cpuUsage(c);
+      per[k][name].push(((performance.now() - t) / n) * 1000);
+      cpu[k][name].push((used.user + used.system) / n);
     }
   }
 }
@@ -56,5 +70,8 @@ console.log(`\nguardwire judgement compare — ${new Date().toISOString()}, node
 for (const k in shapes) {
   const b = median(per[k].before);
   const a = median(per[k].after);
-  console.log(`  ${k.padEnd(28)} before ${b.toFixed(2)} µs, after ${a.toFixed(2)} µs (${(((a - b) / b) * 100).toFixed(0)} %)`);
+  const unit = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} ms` : `${x.toFixed(2)} µs`);
+  const cb = median(cpu[k].before);
+  const ca = median(cpu[k].after);
+  console.log(`  ${k.padEnd(28)} before ${unit(b)}, after ${unit(a)} (${(((a - b) / b) * 100).toFixed(0)} %); CPU before ${unit(cb)}, after ${unit(ca)} (${(((ca - cb) / cb) * 100).toFixed(0)} %)`);
 }

@@ -35,20 +35,34 @@ for (let i = 0; i < n; i++) guardian.call(reqs[i % 32]);
 const perSec = n / ((performance.now() - t0) / 1000);
 const decision = guardian.call(reqs[0]).result.decision;
 
-// 2. A 1 MB tool result, scanned inbound by every detector the pack runs on results.
+// 2. A 1 MB tool result, scanned inbound by every detector the pack runs on results. The message is parsed from its
+// JSON text, as every message the proxy judges is (a string V8 slices out of a repeated one reads slower than the
+// flat string a parser makes). Beside it, in the same rounds, the floor: parsing that JSON text and reading every
+// character of the result once (a charCodeAt loop) — what looking at a megabyte costs at the least in JavaScript.
 const big = "Lorem ipsum dolor sit amet, consectetur adipiscing elit 1234 https://example.com/a?b=1 ~/notes.txt. ";
-const text = big.repeat(Math.ceil(1_048_576 / big.length)).slice(0, 1_048_576);
-const bigReq = buildAosRequest("protocols/MCP", { jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text }] } }, {
+const bigJson = JSON.stringify({ jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: big.repeat(Math.ceil(1_048_576 / big.length)).slice(0, 1_048_576) }] } });
+const bigReq = buildAosRequest("protocols/MCP", JSON.parse(bigJson), {
   direction: "inbound",
   session: "s-bench",
   request: { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "read_file", arguments: { path: "big.txt" } } },
 });
+const floor = () => {
+  const text = JSON.parse(bigJson).result.content[0].text;
+  let sum = 0;
+  for (let i = 0; i < text.length; i++) sum = (sum + text.charCodeAt(i)) | 0;
+  return sum;
+};
 guardian.call(bigReq);
+floor();
 const bigMs = [];
+const floorMs = [];
 for (let i = 0; i < (quick ? 5 : 15); i++) {
-  const t = performance.now();
+  let t = performance.now();
   guardian.call(bigReq);
   bigMs.push(performance.now() - t);
+  t = performance.now();
+  floor();
+  floorMs.push(performance.now() - t);
 }
 
 // 3. A remote guardian on loopback (`guardwire guardian --port 0`), against the same rules in process.
@@ -84,6 +98,7 @@ const results = {
   p99us: pct(samples, 99),
   evalsPerSec: Math.round(perSec),
   oneMbResultMs: pct(bigMs, 50),
+  oneMbFloorMs: pct(floorMs, 50),
   remoteAddedP50ms: addedMs,
 };
 writeFileSync(join(root, "bench", "judgement-results.json"), JSON.stringify(results, null, 2) + "\n");
@@ -93,5 +108,6 @@ row(`p50 per evaluation, ${bytes} B tools/call`, `${results.p50us.toFixed(1)} µ
 row("p99", `${results.p99us.toFixed(1)} µs`, "");
 row("throughput, one core", `${results.evalsPerSec} /s`, "≥ 40,000 /s", results.evalsPerSec >= 40000);
 row("1 MB tool result, scanned inbound", `${results.oneMbResultMs.toFixed(2)} ms`, "≤ 5 ms", results.oneMbResultMs <= 5);
+row("  floor: JSON.parse of it and one read of every character", `${results.oneMbFloorMs.toFixed(2)} ms`, "");
 row("remote guardian on loopback, added p50", `${results.remoteAddedP50ms.toFixed(3)} ms`, "≤ 0.5 ms", results.remoteAddedP50ms <= 0.5);
 console.log("\nfull figures: bench/judgement-results.json");

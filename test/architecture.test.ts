@@ -120,7 +120,16 @@ describe("architecture: the layers stay honest", () => {
   });
 
   it("the evaluator is pure: no node:* imports and no I/O in guardian/evaluate and its helpers", () => {
-    for (const name of ["guardian/evaluate.ts", "guardian/edits.ts", "guardian/detectors/scan.ts"]) {
+    for (const name of [
+      "guardian/evaluate.ts",
+      "guardian/evaluate-types.ts",
+      "guardian/evaluate-facts.ts",
+      "guardian/evaluate-combine.ts",
+      "guardian/evaluate-embedded.ts",
+      "guardian/edits.ts",
+      "guardian/detectors/scan.ts",
+      "guardian/detectors/patterns.ts",
+    ]) {
       const f = all.find((x) => x.path === name);
       expect(f, name).toBeDefined();
       expect(f?.imports.filter((s) => s.startsWith("node:"))).toEqual([]);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { Agent, request } from "undici";
+import type { Agent, request } from "undici";
 import { severityRank } from "../guardian/alert.js";
 import type { AlertsConfig, WebhookConfig } from "./config.js";
 import { dedupeKey, WindowDeduper, type AlertDeduper } from "./dedupe.js";
@@ -68,7 +68,8 @@ interface Hook {
 export class AlertDispatcher implements AlertSink {
   readonly stats: AlertStats = { raised: 0, suppressed: 0, delivered: 0, dropped: 0, undelivered: 0 };
   private readonly hooks: Hook[];
-  private readonly agent: Agent;
+  /** undici, loaded when a dispatcher is made (only with webhooks configured): `wrap` and `serve` start without it. */
+  private readonly http: Promise<{ agent: Agent; request: typeof request }>;
   private readonly abort = new AbortController();
   private readonly deduper: AlertDeduper | null;
   private readonly now: () => number;
@@ -87,7 +88,7 @@ export class AlertDispatcher implements AlertSink {
     this.random = deps.random ?? Math.random;
     this.deduper = deps.deduper ?? (cfg.dedupeSeconds > 0 ? new WindowDeduper(cfg.dedupeSeconds * 1000) : null);
     this.tally = new Tally(deps.note, deps.noteEveryMs ?? 10_000, this.now, deps.noun ?? "alert");
-    this.agent = new Agent({ connect: { timeout: cfg.timeoutMs } });
+    this.http = import("undici").then((u) => ({ agent: new u.Agent({ connect: { timeout: cfg.timeoutMs } }), request: u.request }));
     this.hooks = cfg.webhooks.map((w) => ({
       cfg: w,
       label: new URL(w.url).origin,
@@ -171,7 +172,7 @@ export class AlertDispatcher implements AlertSink {
         this.gaveUp(h, left, "guardwire stopped first");
       }
       await Promise.allSettled([...this.inflight]);
-      await this.agent.destroy().catch(() => undefined);
+      await (await this.http).agent.destroy().catch(() => undefined);
       this.tally.flush();
       return this.stats;
     })();
@@ -240,10 +241,11 @@ export class AlertDispatcher implements AlertSink {
 
   private async post(w: WebhookConfig, out: Outgoing): Promise<{ ok: true } | { ok: false; retry: boolean; retryAfterMs?: number; why: string }> {
     const id = (out.id ??= randomUUID());
+    const { agent, request } = await this.http;
     try {
       const res = await request(w.url, {
         method: "POST",
-        dispatcher: this.agent,
+        dispatcher: agent,
         headers: { "content-type": "application/json", "user-agent": "guardwire-alerts", [out.idHeader]: id, ...w.headers },
         body: out.body(w.format, id),
         signal: AbortSignal.any([AbortSignal.timeout(this.cfg.timeoutMs), this.abort.signal]),

@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkAdminListen, createAdminServer, parseListen } from "../../src/admin/server.js";
-import { adminRoutes } from "../../src/cli/admin.js";
+import { adminRoutes } from "../../src/cli/admin-listener.js";
 import { DecisionFeed } from "../../src/observe/feed.js";
 import { isLoopbackHost } from "../../src/agent-keys.js";
 import type { DecisionInput } from "../../src/decision-log/record.js";

@@ -42,8 +42,8 @@ describe("the default pack on the labelled corpus", () => {
   // A class's recall may not fall below what it is now: a pack change that loses one attack of a class fails here by
   // name, even while the overall figure stays above 97 %. Every class also keeps enough cases to mean something.
   const CLASSES: Record<string, { recall: number; attacks: number; lookalikes?: number }> = {
-    sensitive_path: { recall: 1, attacks: 21 },
-    dangerous_command: { recall: 1, attacks: 17 },
+    sensitive_path: { recall: 1, attacks: 59 },
+    dangerous_command: { recall: 1, attacks: 66 },
     secrets_out: { recall: 1, attacks: 16 },
     secrets_in: { recall: 1, attacks: 5 },
     prompt_injection: { recall: 1, attacks: 13 },
@@ -52,9 +52,10 @@ describe("the default pack on the labelled corpus", () => {
     exfiltration_link: { recall: 1, attacks: 29, lookalikes: 27 },
     secret_assignment: { recall: 1, attacks: 27, lookalikes: 27 },
     exfiltration_url: { recall: 1, attacks: 10, lookalikes: 7 },
-    pii_bulk: { recall: 1, attacks: 6, lookalikes: 5 },
-    injection_structure: { recall: 1, attacks: 18, lookalikes: 9 },
-    poisoning_elsewhere: { recall: 1, attacks: 5, lookalikes: 5 },
+    pii_bulk: { recall: 1, attacks: 27, lookalikes: 23 },
+    injection_structure: { recall: 1, attacks: 25, lookalikes: 38 },
+    poisoning_elsewhere: { recall: 1, attacks: 35, lookalikes: 31 },
+    sampling: { recall: 1, attacks: 16, lookalikes: 12 },
   };
   const caughtCase = (r: (typeof all)[number]) => r.mode === "enforce" && r.decision !== "allow";
 

@@ -1,6 +1,7 @@
 import { entropy } from "./entropy.js";
 import { literalId, literalsOf } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
+import { Units } from "./units.js";
 
 /*
  * Credentials written as an assignment — `name = value`, `NAME=value`, YAML `name: value`, JSON `"name": "value"` —
@@ -21,7 +22,12 @@ const VOCABULARY = /[Ss]ecret|SECRET|[Pp]assw(?:or)?d|PASSW(?:OR)?D|[Pp]wd|PWD|[
  * (`secret_access_key`, `passwordFile`; not `tokenizer`, `author`) — an optional closing quote, the separator, an
  * optional opening quote, the value.
  */
-const AFTER_NAME = /(?:[sS](?![a-z]))?(?:[_.\-A-Z][A-Za-z0-9_.-]{0,60})?["']?[ \t]{0,8}(?::=|=>|=|:)[ \t]{0,8}(["'`]?)([^\s"'`,;]{8,256})/y;
+export const AFTER_NAME = /(?:[sS](?![a-z]))?(?:[_.\-A-Z][A-Za-z0-9_.-]{0,60})?["']?[ \t]{0,8}(?::=|=>|=|:)[ \t]{0,8}(["'`]?)([^\s"'`,;]{8,256})/y;
+/** `AFTER_NAME` up to the value: where the value starts when the first way the name and separator match is kept. */
+const BEFORE_VALUE = /(?:[sS](?![a-z]))?(?:[_.\-A-Z][A-Za-z0-9_.-]{0,60})?["']?[ \t]{0,8}(?::=|=>|=|:)[ \t]{0,8}(["'`]?)/y;
+/** What ends a value (`AFTER_NAME`'s value class, negated). */
+const VALUE_END = /[\s"'`,;]/g;
+const MAX_VALUE = 256;
 
 /** Values that are not secrets however they are named: placeholders, references, examples, identifiers. */
 const NOT_A_SECRET = [
@@ -32,6 +38,7 @@ const NOT_A_SECRET = [
   /^(?:true|false|null|none|undefined|required|optional|string|number|boolean)$/i,
   /^https?:\/\/|^[a-z][a-z0-9+.-]*:\/\/[^:@]*$/i, // a URL without a password in it is an address, not a secret
   /^data:/i, // an inline image or file
+  /^(?:AKIA|ASIA)[A-Z0-9]{12,20}(?:%2F|\/)/, // a signed link's credential scope (`X-Amz-Credential=AKIA…/20260101/…`): the key's id, granting nothing
   /^\d+(?:\.\d+)*$/, // numbers and versions
 ];
 
@@ -81,10 +88,22 @@ function candidates(v: string, nearSeparators: boolean): number[] {
       for (let m; (m = re.exec(v)) !== null; ) add(m.index, stem);
     }
   }
-  return at.length > 1 ? [...new Set(at)].sort((a, b) => a - b) : at;
+  return sortedUnique(at);
 }
 
 const STEM_IDS = STEMS.map(literalId);
+
+/** The positions in ascending order, each once (a numeric sort of a typed copy: a megabyte of stems has hundreds of thousands). */
+function sortedUnique(at: number[]): number[] {
+  if (at.length <= 1) return at;
+  const sorted = Int32Array.from(at).sort();
+  const out = [sorted[0] as number];
+  for (let i = 1; i < sorted.length; i++) if (sorted[i] !== sorted[i - 1]) out.push(sorted[i] as number);
+  return out;
+}
+
+/** Where the name search reads a long string's code units (units.ts). */
+const NAME_UNITS = new Units();
 
 /** Strings at least this long look for stems only before separators (a search per stem would read all of them). */
 const LONG = 4096;
@@ -102,9 +121,9 @@ const STEMS_BY_FIRST: (string[] | undefined)[] = new Array<string[] | undefined>
 for (const stem of STEMS) (STEMS_BY_FIRST[stem.charCodeAt(0)] ??= []).push(stem);
 
 /** Whether `stem` (lower case) occurs at `i` in any case, ending by `end`. */
-function stemAt(v: string, i: number, end: number, stem: string): boolean {
+function stemAt(v: Uint16Array, i: number, end: number, stem: string): boolean {
   if (i + stem.length > end) return false;
-  for (let k = 1; k < stem.length; k++) if ((v.charCodeAt(i + k) | 0x20) !== stem.charCodeAt(k)) return false;
+  for (let k = 1; k < stem.length; k++) if (((v[i + k] as number) | 0x20) !== stem.charCodeAt(k)) return false;
   return true;
 }
 
@@ -126,28 +145,30 @@ function candidatesBeforeSeparators(v: string): number[] | null {
     if (c === 0x3a || c === 0x3d) sample++;
   }
   if (sample > LONG >> 5) return null;
+  // The names are read from the code units (units.ts): faster than a charCodeAt per character in a long string.
+  const u = NAME_UNITS.of(v);
   const at: number[] = [];
   for (const sep of [":", "="]) {
     for (let q = v.indexOf(sep); q >= 0; q = v.indexOf(sep, q + 1)) {
       if (--budget < 0) return null;
       let end = q;
-      while (end > 0 && q - end < 8 && (v.charCodeAt(end - 1) === 0x20 || v.charCodeAt(end - 1) === 0x09)) end--;
-      if (end > 0 && (v.charCodeAt(end - 1) === 0x22 || v.charCodeAt(end - 1) === 0x27)) end--;
+      while (end > 0 && q - end < 8 && (u[end - 1] === 0x20 || u[end - 1] === 0x09)) end--;
+      if (end > 0 && (u[end - 1] === 0x22 || u[end - 1] === 0x27)) end--;
       let start = end;
-      while (start > 0 && q - start < WORD_REACH && isNameChar(v.charCodeAt(start - 1))) start--;
+      while (start > 0 && q - start < WORD_REACH && isNameChar(u[start - 1] as number)) start--;
       // Each stem at each place of the name, in any case (the name is ASCII: the 0x20 bit folds a letter's case).
       for (let i = start; i + 3 <= end; i++) {
-        const first = STEMS_BY_FIRST[v.charCodeAt(i) | 0x20];
+        const first = STEMS_BY_FIRST[(u[i] as number) | 0x20];
         if (first === undefined) continue;
         for (const stem of first) {
-          if (!stemAt(v, i, end, stem)) continue;
+          if (!stemAt(u, i, end, stem)) continue;
           at.push(i);
           if (stem === "key") for (let back = 1; back <= 3 && i - back >= 0; back++) at.push(i - back);
         }
       }
     }
   }
-  return at.length > 1 ? [...new Set(at)].sort((a, b) => a - b) : at;
+  return sortedUnique(at);
 }
 
 /**
@@ -173,20 +194,71 @@ export function detectSecretAssignments(sites: StringSite[], prefilter = true, n
   for (const site of sites) {
     const v = site.value;
     let lastEnd = 0;
+    // The last value judged: a run of assignments whose values run into each other (`a_token:b_token:…`) gives the
+    // same value at many separators, judged once.
+    let judged: string | null = null;
+    const ends: ValueEnds = { from: Infinity, at: -1, valueEnd: 0 };
+    let secretLike = false;
     for (const pos of candidates(v, nearSeparators)) {
       if (pos < lastEnd) continue;
       VOCABULARY_AT.lastIndex = pos;
       const m = VOCABULARY_AT.exec(v);
       if (!m) continue;
-      AFTER_NAME.lastIndex = pos + m[0].length;
-      const a = AFTER_NAME.exec(v);
-      if (!a) continue;
-      const value = a[2] as string;
-      if (NOT_A_SECRET.some((re) => re.test(value)) || wordy(value) || !looksRandom(value) || linkToken(v, pos, m[0])) continue;
-      const end = AFTER_NAME.lastIndex;
+      // Inside the last value read (assignments running into each other): its end is known, the value is not read again.
+      const value = pos < ends.valueEnd ? valueAfter(v, pos + m[0].length, ends) : afterName(v, pos + m[0].length, ends);
+      if (value === null) continue;
+      if (value !== judged) {
+        judged = value;
+        secretLike = looksRandom(value) && !wordy(value) && !NOT_A_SECRET.some((re) => re.test(value));
+      }
+      if (!secretLike || linkToken(v, pos, m[0])) continue;
+      const end = ends.valueEnd;
       out.push({ type: "secrets.assignment", path: site.path, start: end - value.length, end });
       lastEnd = end;
     }
   }
   return out;
 }
+
+/** `AFTER_NAME`'s value at `at` (null when it does not match), noting where it ended. */
+function afterName(v: string, at: number, ends: ValueEnds): string | null {
+  AFTER_NAME.lastIndex = at;
+  const a = AFTER_NAME.exec(v);
+  if (a === null) return null;
+  ends.valueEnd = AFTER_NAME.lastIndex;
+  return a[2] as string;
+}
+
+/** Where the next end of a value is (`at`, or -1: none after `from`), and where the last value read ended. */
+export interface ValueEnds {
+  from: number;
+  at: number;
+  valueEnd: number;
+}
+
+/**
+ * The value `AFTER_NAME` matches at `i` (null when it does not match), found without reading the value again at every
+ * separator: the name and separator by `BEFORE_VALUE`, and the value's end from the next end of a value after it,
+ * remembered while the values read move forward. When the value the first way gives is too short, the full regex
+ * decides (it may match another way: `key:=` read as `:` and a value `=…`). So the value is always `AFTER_NAME`'s
+ * group 2, and a megabyte of assignments running into each other (`a_token:b_token:…`) is read about once.
+ */
+export function valueAfter(v: string, at: number, ends: ValueEnds): string | null {
+  BEFORE_VALUE.lastIndex = at;
+  if (!BEFORE_VALUE.test(v)) return null;
+  const start = BEFORE_VALUE.lastIndex;
+  if (start < ends.from || (ends.at !== -1 && start > ends.at)) {
+    VALUE_END.lastIndex = start;
+    ends.at = VALUE_END.test(v) ? VALUE_END.lastIndex - 1 : -1;
+  }
+  ends.from = start;
+  const end = Math.min(start + MAX_VALUE, ends.at === -1 ? v.length : ends.at);
+  if (end - start >= 8) {
+    ends.valueEnd = end;
+    return v.slice(start, end);
+  }
+  // Another way can only add one character (`:=` read as `:`, the value starting at `=`): seven are needed for that.
+  if (end - start !== 7) return null;
+  return afterName(v, at, ends);
+}
+

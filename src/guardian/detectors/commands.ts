@@ -1,4 +1,4 @@
-import { parseShell, tokenize, MAX_PARSED, type Command, type Pipeline, type Script, type Word } from "./shell.js";
+import { parseShell, tokenize, MAX_PARSED, type Command, type Pipeline, type Redirect, type Script, type Word } from "./shell.js";
 
 /*
  * Dangerous commands, judged on the command line's grammar (shell.ts), never on text that merely mentions them: a
@@ -48,6 +48,7 @@ const TRIGGERS = new Set([
   "eval", "source", "exec", "iex", "invoke-expression", "mkfifo", "kubectl", "nsenter", "chroot", "rm", "del", "rd", "rmdir", "remove-item",
   "mke2fs", "wipefs", "mkswap", "format", "dd", "shred", "chmod", "chown", "sudo", "doas", "su", "history", "crontab", "unset", "useradd",
   "usermod", "passwd", "visudo", "tee", "tar", "zip", "7z", "gpg", "awk", "gawk", "export", "histfile", "histsize", "python2", "python3", "nodejs",
+  "truncate", "unlink", "wevtutil", "clear-eventlog",
 ]);
 
 /** The command's name as judged: last path segment, lower case, without `.exe` or a version (`python3.12` → python). */
@@ -347,8 +348,8 @@ function privilegedContainer(r: Resolved): string | null {
 
 /** Code given to an interpreter, or PowerShell text: what its calls say it does. */
 const CODE = {
-  socket: /\bsocket\s*\.\s*socket\b|\bsocket\s*\(|\bTCPSocket\b|\bIO::Socket\b|\bfsockopen\s*\(|\bnet\s*\.\s*(?:Socket|connect|createConnection)\b|require\s*\(\s*['"]net['"]\s*\)|\/inet\/(?:tcp|udp)\/|\/dev\/(?:tcp|udp)\/|\bNet\.Sockets\.TCPClient\b|\bstream_socket_client\s*\(|\bsocket\.create_connection\b/i,
-  shell: /\bdup2\b|\bpty\s*\.\s*spawn\b|\bsubprocess\b|\/bin\/(?:ba|z|da|k)?sh\b|\bcmd(?:\.exe)?\b|\bchild_process\b|\bproc_open\b|\bshell_exec\b|\bpassthru\b|\bpopen\b|\bexec\s*[("'`]|\bsystem\s*\(|\bspawn\s*\(|\bIO\.popen\b|\bSTDIN\s*\.\s*reopen\b|\bexecSync\b|\|&\s*getline|\bGetStream\s*\(/i,
+  socket: /\bsocket\s*\.\s*socket\b|\bsocket\s*\.\s*tcp\s*\(|\bsocket\s*\.\s*connect\s*\(|\bTCPSocket\s*\(|\bSocket\s*\.\s*new\b|\bsocket\s*\(|\bTCPSocket\b|\bIO::Socket\b|\bfsockopen\s*\(|\bnet\s*\.\s*(?:Socket|connect|createConnection)\b|require\s*\(\s*['"]net['"]\s*\)|\/inet\/(?:tcp|udp)\/|\/dev\/(?:tcp|udp)\/|\bNet\.Sockets\.TCPClient\b|\bstream_socket_client\s*\(|\bsocket\.create_connection\b/i,
+  shell: /\bdup2\b|\bos\s*\.\s*execute\b|\bio\s*\.\s*popen\b|\bProcess\s*\.\s*(?:Start|spawn)\b|\bRuntime\s*\.\s*getRuntime\b|\bpty\s*\.\s*spawn\b|\bsubprocess\b|\/bin\/(?:ba|z|da|k)?sh\b|\bcmd(?:\.exe)?\b|\bchild_process\b|\bproc_open\b|\bshell_exec\b|\bpassthru\b|\bpopen\b|\bexec\s*[("'`]|\bsystem\s*\(|\bspawn\s*\(|\bIO\.popen\b|\bSTDIN\s*\.\s*reopen\b|\bexecSync\b|\|&\s*getline|\bGetStream\s*\(/i,
   decode: /\bb64decode\b|\bbase64_decode\b|\bdecode_base64\b|\bdecodebytes\b|\ba2b_base64\b|['"]base64['"]|\batob\s*\(|\bFromBase64String\b|\bunpack\s*\(\s*['"]m|\.decode\s*\(\s*['"](?:base64|hex|rot13|rot_13)|\bcodecs\s*\.\s*decode\b|\bbytes\s*\.\s*fromhex\b|\bunhexlify\b|\bzlib\s*\.\s*decompress\b|\bgzinflate\b|\bstr_rot13\b|\bGZipStream\b|\bDeflateStream\b/i,
   run: /\bexec\s*\(|\beval\s*\(|\bcompile\s*\(|\bnew\s+Function\s*\(|\bsystem\s*\(|\bpopen\b|\bsubprocess\b|\bchild_process\b|\bexecSync\b|\bspawn\s*\(|\binstance_eval\b|\bassert\s*\(|\bcreate_function\b|\bpassthru\b|\bshell_exec\b|\bIEX\b|\bInvoke-Expression\b|\bInvoke-Command\b|\[ScriptBlock\]::Create\b|\bvm\s*\.\s*run/i,
   download: /\burlopen\b|\burllib\b|\brequests\s*\.\s*get\b|\bhttp\.client\b|\bhttplib\b|\bLWP::|\bNet::HTTP\b|\bHTTP::Tiny\b|\bopen-uri\b|\bURI\s*\.\s*open\b|\bfile_get_contents\s*\(\s*['"]https?:|\bcurl_exec\b|\bhttps?\s*\.\s*get\s*\(|\bfetch\s*\(\s*['"`]https?:|\bDownloadString\b|\bDownloadData\b|\bDownloadFile\b|\bInvoke-WebRequest\b|\bInvoke-RestMethod\b|\biwr\b|\birm\b|\bNet\.WebClient\b|\bStart-BitsTransfer\b|\bwget\b|\bcurl\b/i,
@@ -372,6 +373,56 @@ const POWERSHELL_ENCODED = /^[-/](?:e|ec|en|enc|enco|encod|encode|encoded|encode
 const WIPE_TARGET = /^(?:\/|\/\*|~|~\/|~\/\*|\$HOME\/?|\$\{HOME\}\/?|\$HOME\/\*|\*|\/(?:bin|boot|dev|etc|home|lib|lib64|opt|root|sbin|srv|sys|usr|var|Users|System|Applications|Library)(?:\/|\/\*)?)$/;
 const DISK = /^\/dev\/(?:sd[a-z]|hd[a-z]|nvme\d|xvd[a-z]|vd[a-z]|disk\d|mmcblk\d|rdisk\d)/;
 const ROOT_FILES = /^\/etc\/(?:sudoers(?:\.d\/.*)?|passwd|shadow|gshadow)$/;
+
+/** Logs an intruder wipes: logins, audit, system messages (not an application's own logs). */
+const SECURITY_LOG = /^\/var\/log\/(?:auth\.log|secure|wtmp|btmp|lastlog|utmp|faillog|syslog|messages|kern\.log|audit(?:\/.*)?|journal(?:\/.*)?)(?:\.\d+)?$|^\/var\/run\/utmp$/;
+/** Where a line written makes a program run again later: cron, login scripts, services, launch agents. */
+const PERSIST = /^(?:\/etc\/cron(?:tab$|\.d\/|\.(?:hourly|daily|weekly|monthly)\/)|\/var\/spool\/cron\/|\/etc\/rc\.local$|\/etc\/profile(?:$|\.d\/)|\/etc\/bash\.bashrc$|\/etc\/init\.d\/|\/etc\/systemd\/system\/|(?:~|\$HOME|\$\{HOME\}|\/root|\/home\/[^/]+|\/Users\/[^/]+)\/(?:\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin)$|\.config\/(?:systemd\/user\/|fish\/config\.fish$|autostart\/)|Library\/LaunchAgents\/)|\/Library\/Launch(?:Agents|Daemons)\/)/;
+/** A cron line's schedule (five fields or `@reboot`), and the user field of a system crontab before an absolute path. */
+const CRON_SCHEDULE = /^\s{0,8}(?:@[a-z]{3,10}|(?:[\d*\/,-]{1,20}[ \t]{1,4}){4}[\d*\/,-]{1,20})[ \t]{1,4}(?:[a-z_][\w-]{0,31}[ \t]{1,4}(?=\/))?/i;
+
+/**
+ * Persistence: text written where it will run again (a crontab fed on stdin, a cron file, a login script, a service
+ * or launch agent), judged as the command line it will be. A cron job that pings a health check is not refused; one
+ * that runs a download, a reverse shell or decoded code is, as `persistence` besides its own class.
+ */
+function judgePersistence(s: Script, ctx: Context, add: (type: string, detail: string, start: number, end: number) => void): void {
+  let sink: string | null = null;
+  const texts: Word[] = [];
+  const budget = { n: 400 };
+  const walk = (x: Script) => {
+    for (const p of x.pipelines) {
+      for (const c of p.commands) {
+        if (--budget.n < 0) return;
+        const r = resolve(c);
+        const a = r.args.map((w) => w.text);
+        if (r.name === "crontab" && !a.some((t) => t === "-l" || t === "-r" || t === "-e")) sink = "a crontab";
+        // (After a here-document's start, the grammar keeps a following `> file` in the target's text.)
+        const writesTo = (d: Redirect) => d.target !== null && (d.op.startsWith(">") ? PERSIST.test(d.target.text) : d.op.startsWith("<<") && PERSIST.test(d.target.text.slice(d.target.text.lastIndexOf(">") + 1).trim()));
+        if (c.redirects.some(writesTo) || (r.name === "tee" && a.some((t) => PERSIST.test(t)))) sink = "a file that runs at login or on a schedule";
+        if ((r.name === "echo" || r.name === "printf") && texts.length < 8) for (const w of r.args) if (!isOption(w.text) && texts.length < 8) texts.push(w);
+        for (const d of c.redirects) if (d.body !== undefined && texts.length < 8) texts.push({ text: d.body, start: c.start, end: c.end, subs: [] });
+        for (const w of c.words) for (const sub of w.subs) walk(sub);
+      }
+    }
+  };
+  walk(s);
+  if (sink === null || ctx.depth >= MAX_DEPTH) return;
+  for (const w of texts) {
+    for (const line of w.text.split("\n", 16)) {
+      if (ctx.parses >= MAX_PARSES) return;
+      const m = CRON_SCHEDULE.exec(line);
+      // (A systemd unit's `ExecStart=` line runs what follows it.)
+      const cmd = m ? line.slice(m[0].length) : line.replace(/^\s{0,8}Exec[A-Za-z]{0,20}=[-@:+!]{0,4}/, "");
+      if (!worthParsing(cmd)) continue;
+      ctx.parses++;
+      const inner: CommandFinding[] = [];
+      judgeText(cmd, { depth: ctx.depth + 1, parses: ctx.parses }, inner);
+      for (const f of inner) add(f.type, f.detail, w.start, w.end);
+      if (inner.length > 0) add("dangerous_command.persistence", `installs what it runs into ${sink}`, w.start, w.end);
+    }
+  }
+}
 
 /** Judges one resolved command on its own. */
 function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: string) => void): void {
@@ -400,6 +451,10 @@ function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: strin
   if ((name === "history" && a.includes("-c")) || (name === "unset" && a.includes("HISTFILE")) || (name === "crontab" && a.includes("-r"))) add("dangerous_command.history_tamper", `${name} ${a[0] ?? ""}`.trim());
   if (c.redirects.some((d) => d.op.startsWith(">") && d.target && /(?:^|\/)\.(?:bash|zsh)_history$/.test(d.target.text))) add("dangerous_command.history_tamper", "overwrites the shell history");
   if (name === "export" && a.some((t) => /^HISTFILE=\/dev\/null$|^HISTSIZE=0$/.test(t))) add("dangerous_command.history_tamper", "turns off the shell history");
+  // Security logs wiped: deleted, shredded, truncated or overwritten; Windows event logs cleared.
+  if (["rm", "shred", "truncate", "unlink"].includes(name) && a.some((t) => SECURITY_LOG.test(t))) add("dangerous_command.history_tamper", `${name} of a security log`);
+  if (c.redirects.some((d) => (d.op === ">" || d.op === ">|" || d.op === "&>") && d.target && SECURITY_LOG.test(d.target.text))) add("dangerous_command.history_tamper", "overwrites a security log");
+  if ((name === "wevtutil" && a.some((t) => /^(?:cl|clear-log)$/i.test(t))) || name === "clear-eventlog") add("dangerous_command.history_tamper", "clears the Windows event logs");
   // -- network sockets as shells
   const tcp = c.redirects.some((d) => d.target && /^\/dev\/(?:tcp|udp)\//.test(d.target.text));
   if (tcp && (isShellOrInterpreter(name) || name === "exec" || c.words.length === 0 || commandName(c.words[0]?.text ?? "") === "exec")) add("dangerous_command.reverse_shell", "a shell on a /dev/tcp socket");
@@ -450,6 +505,11 @@ function judgeScript(s: Script, ctx: Context, out: CommandFinding[], map: (start
   const archives = new Set<string>();
   const seenSub = new Set<Script>();
   for (const p of s.pipelines) judgePipeline(p, ctx, out, map, downloaded, archives, seenSub);
+  judgePersistence(s, ctx, (type, detail, start, end) => {
+    if (out.length >= MAX_FINDINGS) return;
+    const at = map(start, end);
+    if (!out.some((f) => f.type === type && f.start === at.start && f.end === at.end)) out.push({ type, detail, ...at });
+  });
 }
 
 function judgePipeline(
@@ -477,7 +537,8 @@ function judgePipeline(
     const at = (type: string, detail: string) => add(type, detail, c.start, c.end);
     judgeCommand(r, c, at);
     // Stages: what flows from one into the next.
-    if (fetched < 0 && (fetches(r) || c.redirects.some((d) => d.op.startsWith("<") && d.target && /^\/dev\/(?:tcp|udp)\//.test(d.target.text)) || (["nc", "ncat", "netcat"].includes(r.name) && i === 0))) fetched = i;
+    // (A stage that prints what a download returns counts too: `printf '%s' "$(curl …)" | bash`.)
+    if (fetched < 0 && (fetches(r) || (i + 1 < p.commands.length && c.words.some((w) => w.subs.some((sub) => anyStage(sub, fetches)))) || c.redirects.some((d) => d.op.startsWith("<") && d.target && /^\/dev\/(?:tcp|udp)\//.test(d.target.text)) || (["nc", "ncat", "netcat"].includes(r.name) && i === 0))) fetched = i;
     if (decoded < 0 && decodesOrPrints(r)) decoded = i;
     if (credentials < 0 && readsCredentials(r, c)) credentials = i;
     if (i > 0 && sends(r, c) && credentials >= 0 && credentials < i) add("dangerous_command.credential_exfiltration", `credentials read by ${resolved[credentials]?.name} are sent by ${r.name}`);

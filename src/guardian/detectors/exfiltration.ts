@@ -1,4 +1,4 @@
-import { hostMatcher } from "./content.js";
+import { hostMatcher } from "./urls.js";
 import { entropy } from "./entropy.js";
 import { literalId, literalsOf } from "./literals.js";
 import { detectSecrets } from "./secrets.js";

@@ -1,4 +1,6 @@
-import { compileUrlParams, detectPii, detectSecrets, detectUrls, PII_TYPES, type UrlParams } from "./content.js";
+import { detectPii, PII_TYPES } from "./pii.js";
+import { detectSecrets } from "./secrets.js";
+import { compileUrlParams, detectUrls, type UrlParams } from "./urls.js";
 import { detectInjection, detectPoisoning, type InjectionInput, type InjectionParams } from "./injection.js";
 import { judgeCommandLine } from "./commands.js";
 import { detectSensitivePath, mayHoldSensitivePath } from "./paths.js";

@@ -1,4 +1,5 @@
 import { isCjk, wordsOf, type Cue } from "./injection-lexicon.js";
+import { Units } from "./units.js";
 
 /*
  * The injection scorer's gate: one pass over a text, without allocating, that notes per paragraph which cue classes
@@ -57,18 +58,18 @@ const DOTTED = 4;
 const DOTNEXT = 16;
 
 /** A colon within `max` characters after `i` on the same line (`Human:`, `**User**:`, `System notice:`). */
-function colonAfter(text: string, i: number, max: number): boolean {
+function colonAfter(text: Uint16Array, i: number, max: number): boolean {
   for (let j = i; j < Math.min(text.length, i + max); j++) {
-    const c = text.charCodeAt(j);
+    const c = text[j] as number;
     if (c === 58) return true;
     if (c === 10) return false;
   }
   return false;
 }
 /** The word starts with two capitals (`SYSTEM`, `IMPORTANT`). */
-const upper = (text: string, at: number) => {
-  const a = text.charCodeAt(at);
-  const b = text.charCodeAt(at + 1);
+const upper = (text: Uint16Array, at: number) => {
+  const a = text[at] as number;
+  const b = text[at + 1] as number;
   return a >= 65 && a <= 90 && b >= 65 && b <= 90;
 };
 
@@ -234,13 +235,16 @@ function other(c: number): number {
 }
 
 /** Only characters a marker may follow at a line start between `a` and `b` (`> `, `## `, `**`, `=== `, `[`). */
-function leadOnly(text: string, a: number, b: number): boolean {
+function leadOnly(text: Uint16Array, a: number, b: number): boolean {
   for (let i = a; i < b; i++) {
-    const c = text.charCodeAt(i);
+    const c = text[i] as number;
     if (!(c === 32 || c === 9 || c === 13 || c === 62 || c === 42 || c === 95 || c === 35 || c === 61 || c === 45 || c === 91 || c === 40 || c === 60)) return false;
   }
   return true;
 }
+
+/** Where the pass reads its text's code units (units.ts). */
+const GATE_UNITS = new Units();
 
 /** A paragraph (or a 4 KB piece of a longer one), and whether its words could make a finding. */
 export interface Piece {
@@ -262,8 +266,10 @@ export interface Piece {
  * cue as the scorer reads them: a word that suffices alone, or two that must stand near each other within the windows
  * injection.ts uses (widened by a few words, since the pass splits at dots where the scorer's tokens do not).
  */
-export function pieces(text: string): Piece[] {
+export function pieces(str: string): Piece[] {
   const out: Piece[] = [];
+  // Every character is read: from the code units, copied once (units.ts), not by a `charCodeAt` per character.
+  const text = GATE_UNITS.of(str);
   const L = text.length;
   let start = 0;
   let sure = false;
@@ -298,7 +304,7 @@ export function pieces(text: string): Piece[] {
   // The text is read with a newline after it, so the last word ends inside the loop.
   const end = L + 1;
   for (let i = 0; i < end; i++) {
-    let c = i < L ? text.charCodeAt(i) : 10;
+    let c = i < L ? (text[i] as number) : 10;
     // The common case first: a run of lower-case ASCII letters, hashed in a tight loop.
     if (c >= 97 && c <= 122) {
       if (len === 0) wordStart = i;
@@ -306,7 +312,7 @@ export function pieces(text: string): Piece[] {
         h = (Math.imul(h, 31) + c) | 0;
         if (elided > 0) ha = (Math.imul(ha, 31) + c) | 0;
         if (++len === 7) h6 = h;
-        c = ++i < L ? text.charCodeAt(i) : 10;
+        c = ++i < L ? (text[i] as number) : 10;
       } while (c >= 97 && c <= 122);
     }
     const t = c < 128 ? (ASCII[c] as number) : other(c);
@@ -317,7 +323,7 @@ export function pieces(text: string): Piece[] {
       if (++len === 7) h6 = h;
       continue;
     }
-    if ((t === APOS || t === HYPHEN) && len > 0 && i + 1 < L && fold(text.charCodeAt(i + 1)) > 0) {
+    if ((t === APOS || t === HYPHEN) && len > 0 && i + 1 < L && fold(text[i + 1] as number) > 0) {
       // Elision ("l'assistente", "all'utente"): the word after a short prefix is hashed on its own as well.
       if (t === APOS && len <= 4) {
         elided = len + 1;
@@ -331,9 +337,9 @@ export function pieces(text: string): Piece[] {
       let bits = get(keys, vals, key(h));
       if (elided > 0 && len > elided) bits |= get(keys, vals, key(ha));
       if (len >= 7) bits |= get(keys, vals, key(h6 ^ SALT7));
-      const afterLt = wordStart === lt + 1 || (wordStart === lt + 2 && text.charCodeAt(lt + 1) === 47);
+      const afterLt = wordStart === lt + 1 || (wordStart === lt + 2 && (text[lt + 1] as number) === 47);
       const atLine = wordStart - lastNl <= 12 && leadOnly(text, lastNl + 1, wordStart);
-      const dotted = wordStart > 0 && text.charCodeAt(wordStart - 1) === 46 && (wordStart < 2 || fold(text.charCodeAt(wordStart - 2)) === -1);
+      const dotted = wordStart > 0 && (text[wordStart - 1] as number) === 46 && (wordStart < 2 || fold(text[wordStart - 2] as number) === -1);
       if (afterLt || atLine || dotted || t === DOT) {
         const k = get(kindKeys, kindVals, key(h)) | (len >= 7 ? get(kindKeys, kindVals, key(h6 ^ SALT7)) : 0);
         if (k !== 0) {
@@ -344,7 +350,7 @@ export function pieces(text: string): Piece[] {
           if ((k & DOTNEXT) !== 0 && t === DOT) hit(i);
         }
       }
-      if (len === 3 && text.charCodeAt(wordStart) === 69 && text.charCodeAt(wordStart + 1) === 78 && text.charCodeAt(wordStart + 2) === 68) hit(i);
+      if (len === 3 && (text[wordStart] as number) === 69 && (text[wordStart + 1] as number) === 78 && (text[wordStart + 2] as number) === 68) hit(i);
       wn++;
       if (bits !== 0) {
         seen |= bits;
@@ -388,7 +394,7 @@ export function pieces(text: string): Piece[] {
       // A blank line ends a paragraph.
       let blank = true;
       for (let j = lastNl + 1; j < i; j++) {
-        const x = text.charCodeAt(j);
+        const x = text[j] as number;
         if (x !== 32 && x !== 9 && x !== 13) {
           blank = false;
           break;
@@ -404,15 +410,15 @@ export function pieces(text: string): Piece[] {
       }
       lastNl = i;
     } else if (t === LT) {
-      const n = i + 1 < L ? text.charCodeAt(i + 1) : 0;
+      const n = i + 1 < L ? (text[i + 1] as number) : 0;
       if (n === 124 || n === 33 || n === 60) hit(i);
       lt = i;
     } else if (t === LB) {
-      const n = i + 1 < L ? text.charCodeAt(i + 1) : 0;
+      const n = i + 1 < L ? (text[i + 1] as number) : 0;
       if (n === 73 || n === 83 || n === 47) hit(i);
     } else if (t === CJK_CHAR) hit(i);
     // A long paragraph is read in pieces, cut after a sentence.
-    if ((t === DOT || t === STOP) && i - start > 4096 && (i + 1 >= L || text.charCodeAt(i + 1) <= 32)) {
+    if ((t === DOT || t === STOP) && i - start > 4096 && (i + 1 >= L || (text[i + 1] as number) <= 32)) {
       out.push(piece(start, i + 1, sure, seen, ev));
       ev = [];
       start = i + 1;

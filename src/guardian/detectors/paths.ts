@@ -24,14 +24,30 @@ const SENSITIVE: { type: string; re: RegExp }[] = [
     type: "sensitive_path.cloud_credentials",
     re: /(?:^|[/\\])(?:\.aws[/\\](?:credentials|config|sso[/\\]cache[/\\].+|cli[/\\]cache[/\\].+)|\.azure[/\\](?:accessTokens\.json|msal_token_cache\.\w+|azureProfile\.json|service_principal_entries\.json)|gcloud[/\\](?:credentials\.db|access_tokens\.db|application_default_credentials\.json|legacy_credentials(?:[/\\].*)?)|\.kube[/\\]config|\.docker[/\\]config\.json|\.config[/\\]gh[/\\]hosts\.yml|\.terraform\.d[/\\]credentials\.tfrc\.json|\.pulumi[/\\]credentials\.json|\.config[/\\]rclone[/\\]rclone\.conf|\.s3cfg|\.boto|\.databrickscfg)$|^(?:\/var)?\/run\/secrets\/(?:kubernetes\.io\/serviceaccount\/(?:token|namespace|ca\.crt)|eks\.amazonaws\.com\/serviceaccount\/token|.+)$|^\/etc\/kubernetes\/(?:admin\.conf|kubelet\.conf|controller-manager\.conf|scheduler\.conf|pki\/.+\.key)$|^\/var\/lib\/kubelet\/pki\/.+\.key$/i,
   },
+  {
+    // Credential folders themselves (a listing or a read of the folder gives away what is in it), and more CLIs' files.
+    type: "sensitive_path.cloud_credentials",
+    re: /(?:^|[/\\])(?:\.aws|\.azure|\.kube|\.docker|\.oci|\.minikube|\.config[/\\]gcloud|gcloud|\.config[/\\]doctl|\.config[/\\]hcloud|\.fly|\.cloudflared|\.wrangler|\.config[/\\]op)[/\\]?$|(?:^|[/\\])(?:\.oci[/\\](?:config|.+\.pem)|\.config[/\\]doctl[/\\]config\.ya?ml|\.config[/\\]hcloud[/\\]cli\.toml|\.fly[/\\]config\.yml|\.cloudflared[/\\].+\.(?:pem|json)|\.wrangler[/\\]config[/\\].+|\.docker[/\\](?:machine[/\\].+\.pem|certs?[/\\].*key.*\.pem)|\.minikube[/\\].+\.key|\.config[/\\]op[/\\].+|gcloud[/\\](?:configurations[/\\].+|credentials[/\\]?.*))$/i,
+  },
+  { type: "sensitive_path.ssh_key", re: /(?:^|[/\\])\.ssh[/\\]?$/i },
   { type: "sensitive_path.dotenv", re: /(?:^|[/\\])\.env(?:\.(?!example$|sample$|template$|dist$|defaults$|schema$)[\w-]+)?$/i },
   {
     type: "sensitive_path.credential_file",
     re: /(?:^|[/\\])(?:\.netrc|_netrc|\.git-credentials|\.config[/\\]git[/\\]credentials|\.npmrc|\.pypirc|\.pgpass|\.my\.cnf|\.htpasswd|\.vault-token|\.terraformrc|credentials\.json|secrets\.ya?ml|\.gnupg(?:[/\\].*)?|\.password-store(?:[/\\].*)?|keychain-db|\.keychain|\.cargo[/\\]credentials(?:\.toml)?|\.gem[/\\]credentials|\.composer[/\\]auth\.json|\.config[/\\]composer[/\\]auth\.json|\.(?:bash|zsh|psql|mysql|sh)_history|Microsoft[/\\]Credentials(?:[/\\].*)?|Microsoft[/\\]Protect(?:[/\\].*)?)$/i,
   },
   {
+    // Build tools' and package managers' credentials, keyrings and password databases, Kerberos tickets and keytabs,
+    // crypto wallets, saved FTP logins, every shell's and REPL's history.
+    type: "sensitive_path.credential_file",
+    re: /(?:^|[/\\])(?:\.config[/\\]sops[/\\]age[/\\]keys\.txt|\.m2[/\\]settings(?:-security)?\.xml|\.gradle[/\\]gradle\.properties|\.nuget[/\\]NuGet[/\\]NuGet\.Config|\.ivy2[/\\]\.credentials|\.sbt[/\\]\.credentials|\.config[/\\]hub|\.local[/\\]share[/\\]keyrings(?:[/\\].*)?|Library[/\\]Keychains(?:[/\\].*)?|[^/\\]+\.kdbx?|[^/\\]+\.keytab|krb5cc_[\w-]+|(?:\.bitcoin|\.litecoin|\.dogecoin)[/\\]wallet\.dat|wallet\.dat|\.ethereum[/\\]keystore(?:[/\\].*)?|\.electrum[/\\]wallets(?:[/\\].*)?|(?:\.config[/\\]filezilla|FileZilla)[/\\](?:sitemanager|recentservers)\.xml|\.purple[/\\]accounts\.xml|\.(?:python|node_repl|sqlite|rediscli|irb|pry|lesshst|mongo|dbshell|ksh|tcsh|csh)_?history|\.lesshst|\.local[/\\]share[/\\]fish[/\\]fish_history|ConsoleHost_history\.txt)$/i,
+  },
+  {
     type: "sensitive_path.system",
     re: /^(?:\/etc\/(?:shadow|gshadow|sudoers(?:\.d\/.*)?|master\.passwd|security\/opasswd)|\/etc\/ssl\/private(?:\/.*)?|\/root(?:\/.*)?|\/proc\/(?:self|\d+|thread-self)\/(?:environ|mem|maps|cmdline)|\/(?:var\/)?run\/docker\.sock|\/(?:var\/)?run\/containerd\/containerd\.sock|[A-Za-z]:\\Windows\\System32\\config\\(?:SAM|SYSTEM|SECURITY)|[A-Za-z]:\\Windows\\repair\\SAM)$/i,
+  },
+  {
+    type: "sensitive_path.system",
+    re: /^(?:\/etc\/(?:krb5\.keytab|shadow-|gshadow-|passwd-|letsencrypt\/(?:live|archive)\/.+\/privkey\d*\.pem|pki\/tls\/private(?:\/.*)?|ssh\/ssh_host_\w+_key)|(?:[A-Za-z]:)?\\Windows\\(?:NTDS\\ntds\.dit|Panther\\(?:Unattend|unattend|Unattended)\.xml|System32\\config\\RegBack\\(?:SAM|SYSTEM|SECURITY)|System32\\Sysprep\\(?:unattend|sysprep)\.xml))$/i,
   },
   {
     type: "sensitive_path.browser_profile",
@@ -40,7 +56,10 @@ const SENSITIVE: { type: string; re: RegExp }[] = [
 ];
 
 /** Without one of these (in any case), no token of a string can be a sensitive path or a traversal. */
-const HINTS = [".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", ".config", ".env", "netrc", "credentials", ".npmrc", ".pypirc", ".pgpass", ".my.cnf", ".htpasswd", ".vault", ".terraform", ".pulumi", ".s3cfg", ".boto", ".databrickscfg", "secrets", ".gnupg", ".password", "eychain", "/etc/", "/root", "/proc/", "/run/", "docker.sock", "ystem32", "\\windows\\", "hrom", "rave", "dge", "irefox", "afari", "../", "..\\", "%2e", "shadow", "sudoers", "_history", "/var/lib/kubelet", ".cargo", ".gem", "auth.json", "icrosoft"];
+const HINTS = [".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", ".config", ".env", "netrc", "credentials", ".npmrc", ".pypirc", ".pgpass", ".my.cnf", ".htpasswd", ".vault", ".terraform", ".pulumi", ".s3cfg", ".boto", ".databrickscfg", "secrets", ".gnupg", ".password", "eychain", "/etc/", "/root", "/proc/", "/run/", "docker.sock", "ystem32", "\\windows\\", "hrom", "rave", "dge", "irefox", "afari", "../", "..\\", "%2e", "shadow", "sudoers", "_history", "/var/lib/kubelet", ".cargo", ".gem", "auth.json", "icrosoft",
+  ".oci", ".minikube", "doctl", "hcloud", ".fly", "cloudflared", "wrangler", "/op", "sops", ".m2", ".gradle", "nuget", ".ivy2", ".sbt", "/hub", "keyrings",
+  ".kdb", ".keytab", "krb5", "wallet", ".ethereum", ".electrum", "ilezilla", ".purple", "history", "lesshst", "ntds", "anther", "egback", "ysprep",
+  "letsencrypt", "/pki/", "shadow-", "passwd-"];
 const SENSITIVE_HINT = new RegExp(HINTS.map(escapeRegExp).join("|"), "i");
 const SENSITIVE_HINT_IDS = HINTS.map(literalId);
 /** A token can only be a path if it has a separator or starts like a dotfile. */
