@@ -123,11 +123,9 @@ async function guardianOf(rulesFile) {
   await detectorsReady();
   const { ruleSet } = loadRules(readRuleSources(rulesFile));
   const guardian = new EmbeddedGuardian(ruleSet);
-  let id = 0;
   return (message, direction) => {
     const t = performance.now();
     const v = guardian.judge(message, { protocol: "mcp", direction, session: "s-judging" });
-    ++id;
     return {
       decision: v.action === "block" ? "deny" : v.decision,
       rules: v.rules,
