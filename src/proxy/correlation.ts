@@ -1,4 +1,7 @@
 import { errorResponse, ErrorCode, idKey, type JsonObject } from "../protocol/json-rpc.js";
+import type { Batch } from "./batch.js";
+
+export type { Batch } from "./batch.js";
 import type { Direction } from "./pipeline.js";
 
 /** A request awaiting its answer: from the agent (outbound) or from the server (inbound). */
@@ -16,29 +19,7 @@ export interface Pending {
   cancelled?: boolean;
 }
 
-/** Collects the replies of one downstream batch so they go back as one array (JSON-RPC batch semantics). */
-export interface Batch {
-  replies: unknown[];
-  waiting: number;
-  forwarded: boolean;
-  /** The stream the joined reply goes on: the key of the batch's first request. */
-  stream: string | null;
-  /** The downstream's context of the batch frame, handed back with the joined reply. */
-  carry: unknown;
-}
-
 const DENIED_MEMORY = 1024;
-
-/** A new batch for the values of one frame; `forwarded` when nothing of it will go upstream. */
-export function newBatch(values: unknown[], carry: unknown, forwarded = false): Batch {
-  return { replies: [], waiting: 0, forwarded, stream: firstRequestKey(values), carry };
-}
-
-/** The joined reply, once every member is answered and the batch went out; null while it is not complete. */
-export function joinedReply(batch: Batch): string | null {
-  if (!batch.forwarded || batch.waiting > 0 || batch.replies.length === 0) return null;
-  return JSON.stringify(batch.replies.splice(0));
-}
 
 /**
  * The session's one pending table per direction: requests from the agent awaiting the server's response (`out`), and
@@ -117,12 +98,4 @@ export class Correlation {
 function requestIdOf(message: JsonObject): string | number | null {
   const rid = (message.params as { requestId?: unknown } | undefined)?.requestId;
   return typeof rid === "string" || typeof rid === "number" ? rid : null;
-}
-
-export function firstRequestKey(values: unknown[]): string | null {
-  for (const v of values) {
-    const o = v as { id?: unknown; method?: unknown } | null;
-    if (o && typeof o === "object" && typeof o.method === "string" && (typeof o.id === "string" || typeof o.id === "number")) return idKey(o.id);
-  }
-  return null;
 }

@@ -1,6 +1,7 @@
 import type { Verdict } from "../guardian/verdict.js";
 import type { JsonObject, JsonRpcId } from "../protocol/json-rpc.js";
-import type { Batch, Pending } from "./correlation.js";
+import type { Batch } from "./batch.js";
+import type { Pending } from "./correlation.js";
 import type { LineBase } from "./decision-line.js";
 import type { Direction, JudgedMessage, MessageKind } from "./pipeline.js";
 

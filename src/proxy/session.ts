@@ -11,7 +11,8 @@ import { refuseUncommitted, TurnCommit, type Held } from "./commit.js";
 import { DirectionOrder } from "./order.js";
 import { refusalsOf } from "./admission.js";
 import { judgedMessage, type Forward, type Plan } from "./plan.js";
-import { Correlation, joinedReply, newBatch, type Batch, type Pending } from "./correlation.js";
+import { joinedReply, newBatch, type Batch } from "./batch.js";
+import { Correlation, type Pending } from "./correlation.js";
 import { decisionLine, logUnavailable, refusalLine, type LineBase } from "./decision-line.js";
 import { Stages, type DecisionSink, type Direction, type GateRefusal, type GateResult, type PeerInfo, type SessionHandle, type Stage } from "./pipeline.js";
 
