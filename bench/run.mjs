@@ -127,7 +127,8 @@ async function guardianOf(rulesFile) {
     const t = performance.now();
     const v = guardian.judge(message, { protocol: "mcp", direction, session: "s-judging" });
     return {
-      decision: v.action === "block" ? "deny" : v.decision,
+      // As the AOS answer said it: audit forwards (allow); a hold is a deny to a proxy without approvals.
+      decision: v.action === "forward" ? "allow" : v.action === "rewrite" ? "modify" : "deny",
       rules: v.rules,
       reasonCode: v.reasonCode,
       message: v.message,

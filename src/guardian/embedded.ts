@@ -261,7 +261,7 @@ export class EmbeddedGuardian<Answer extends AosResponse | Promise<AosResponse> 
     if (!audit && d.decision === "ask" && d.ask) {
       // AOS has no "ask": a deny that a consumer unaware of approvals enforces as is (fails closed).
       result.reasonCode = askCodes(d.reasonCode);
-      data.approval = approvalRequest(d, message ?? {}, this.ruleSet.hash);
+      data.approval = approvalAsk(d, message ?? {}, this.ruleSet.hash) as unknown as JsonObject;
       return result;
     }
     if (!audit && d.modified) {
@@ -274,11 +274,7 @@ export class EmbeddedGuardian<Answer extends AosResponse | Promise<AosResponse> 
   }
 }
 
-/** `data.approval` of an APPROVAL_REQUIRED answer (docs/guardian.md): what to ask, and what an approval is bound to. */
-function approvalRequest(d: Decision, message: JsonObject, ruleset: string): JsonObject {
-  return approvalAsk(d, message, ruleset) as unknown as JsonObject;
-}
-
+/** `data.approval` of an APPROVAL_REQUIRED answer (docs/guardian.md), and a hold's `ask`: what to ask, and what an approval is bound to. */
 function approvalAsk(d: Decision, message: JsonObject, ruleset: string): ApprovalAsk {
   const ask = d.ask as NonNullable<Decision["ask"]>;
   const params = message.params as { arguments?: unknown } | undefined;

@@ -40,7 +40,7 @@ export function judgeOf(guardian: Guardian, opts: JudgeOptions = {}): Judge {
       } catch (e) {
         return unavailable(`guardian threw: ${(e as Error).message}`);
       }
-      return v instanceof Promise ? withDeadline(v, deadlineMs).then((x) => x, (e: Error) => unavailable(e.message)) : v;
+      return v instanceof Promise ? withDeadline(v, deadlineMs).catch((e: Error) => unavailable(e.message)) : v;
     };
   }
   return (message, ctx) => {

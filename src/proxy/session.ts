@@ -421,13 +421,14 @@ export class Session {
   /** The lines of a turn could not be committed (commit.ts `refuseUncommitted`): -32051 instead of what it would send. */
   private refuseHeld(held: Held[]): void {
     const verdict = logUnavailable(this.log.failure ?? { file: "(decision log)", code: "EIO" });
+    const refusal = (id: JsonRpcId) => renderBlock(id, null, verdict, { toolCallBlock: "error" });
     refuseUncommitted(held, {
-      refusal: (id) => renderBlock(id, null, verdict, { toolCallBlock: "error" }),
+      refusal,
       requestRefused: (side, id) => {
         const key = idKey(id);
         if (side === "downstream") {
           this.pending.in.delete(key);
-          return this.upstream.send(JSON.stringify(renderBlock(id, null, verdict, { toolCallBlock: "error" })), { stream: null });
+          return this.upstream.send(JSON.stringify(refusal(id)), { stream: null });
         }
         const pending = this.pending.out.get(key);
         this.pending.out.delete(key);
