@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { decide, findMissing, TOOLS, type Missing } from "../../scripts/test-setup.mjs";
@@ -73,7 +73,16 @@ describe("npm test's setup: what it decides", () => {
 });
 
 describe("npm test's setup, run for real", () => {
-  const run = (env: NodeJS.ProcessEnv, args: string[] = [], uid?: number) => spawnSync(process.execPath, [SCRIPT, ...args], { env, encoding: "utf8", uid, timeout: 60_000 });
+  // Run as another user, the script is a copy in a folder that user can read: a checkout may sit in a private folder
+  // (a fresh clone under `mktemp -d` is 0700), which the unprivileged run could not enter.
+  const readableCopy = (): string => {
+    const dir = binDir();
+    copyFileSync(SCRIPT, join(dir, "test-setup.mjs"));
+    chmodSync(join(dir, "test-setup.mjs"), 0o644);
+    return join(dir, "test-setup.mjs");
+  };
+  const run = (env: NodeJS.ProcessEnv, args: string[] = [], uid?: number) =>
+    spawnSync(process.execPath, [uid === undefined ? SCRIPT : readableCopy(), ...args], { env, encoding: "utf8", uid, timeout: 60_000 });
 
   it("on this machine (everything installed): says nothing, installs nothing, exits 0", () => {
     const r = run(process.env);
