@@ -52,10 +52,25 @@ const CARRIED = ["a2a-version", "a2a-extensions", "x-a2a-extensions"];
  */
 export function a2aEndpoint(opts: A2aEndpointOptions) {
   const open = new Set<Connection>();
+  /**
+   * URLs joined from the route's path and the request's Host (`base`): the same few on every call, so each is built
+   * once (a URL parse per call is a measurable share of a short exchange). Bounded: Host is the caller's to choose.
+   */
+  const joined = new Map<string, string>();
+  const urlOf = (path: string, base: string): string => {
+    const k = `${base} ${path}`;
+    let url = joined.get(k);
+    if (url === undefined) {
+      url = new URL(path, base).href;
+      if (joined.size >= 256) joined.clear();
+      joined.set(k, url);
+    }
+    return url;
+  };
 
   const card = (req: IncomingMessage, res: ServerResponse, caller: HttpCaller, base: string, routeUrl: string) => {
     const ex = new A2aExchange(res, "card", false);
-    const c = opts.connect(ex, { transport: "a2a-jsonrpc", agent: caller.agent, sessionId: guardianSession(req, caller) }, opts.cardUpstream(new URL(routeUrl, base).href));
+    const c = opts.connect(ex, { transport: "a2a-jsonrpc", agent: caller.agent, sessionId: guardianSession(req, caller) }, opts.cardUpstream(urlOf(routeUrl, base)));
     ex.connection = c;
     c.receive({ text: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "agent/card" }) });
   };
@@ -75,8 +90,9 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
       return httpError(res, 400, ErrorCode.InvalidRequest, `Invalid Request: ${c.ok ? "A2A takes one request per call" : c.reason}`, c.id);
     }
     const op = a2aOperation(c.method ?? null);
-    const ex = new A2aExchange(res, idKey(c.id as string | number), A2A_STREAMING_METHODS.has(c.method ?? ""), op === "card" ? new URL(routeUrl, base).href : null, op === "push-config" ? (opts.push ?? null) : null);
-    const conn = opts.connect(ex, { transport: "a2a-jsonrpc", agent: caller.agent, sessionId: guardianSession(req, caller) });
+    const ex = new A2aExchange(res, idKey(c.id as string | number), A2A_STREAMING_METHODS.has(c.method ?? ""), op === "card" ? urlOf(routeUrl, base) : null, op === "push-config" ? (opts.push ?? null) : null);
+    const session = guardianSession(req, caller);
+    const conn = opts.connect(ex, { transport: "a2a-jsonrpc", agent: caller.agent, sessionId: session });
     ex.connection = conn;
     open.add(conn);
     res.on("close", () => {
@@ -86,8 +102,8 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
     });
     const carry = carryOf(req, caller, opts.passAuthorization);
     if (opts.push) {
-      carry.pushBase = new URL(`${routeUrl}push/`, base).href;
-      carry.pushSession = guardianSession(req, caller);
+      carry.pushBase = urlOf(`${routeUrl}push/`, base);
+      carry.pushSession = session;
     }
     conn.receive({ text: body.text, value: parsed.value, carry });
   };
@@ -109,7 +125,7 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
     }
     const message = restMessage(call, url, body);
     const op = a2aOperation(call.method);
-    const ex = new A2aExchange(res, "n:1", call.streaming, op === "card" ? new URL(routeUrl, base).href : null, op === "push-config" ? (opts.push ?? null) : null, true);
+    const ex = new A2aExchange(res, "n:1", call.streaming, op === "card" ? urlOf(routeUrl, base) : null, op === "push-config" ? (opts.push ?? null) : null, true);
     const conn = opts.connect(ex, { transport: "a2a-rest", agent: caller.agent, sessionId: guardianSession(req, caller) }, opts.restUpstream);
     ex.connection = conn;
     open.add(conn);
@@ -121,7 +137,7 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
     const carry = carryOf(req, caller, opts.passAuthorization);
     carry.rest = { method, path: restPath, query: url.search };
     if (opts.push) {
-      carry.pushBase = new URL(`${routeUrl}push/`, base).href;
+      carry.pushBase = urlOf(`${routeUrl}push/`, base);
       carry.pushSession = guardianSession(req, caller);
     }
     conn.receive({ text: JSON.stringify(message), value: message, carry });

@@ -44,11 +44,26 @@ export class A2aRemote {
 
   /** The agent's own card and its JSON-RPC endpoint; fails with a clear reason when it is not a usable card. */
   async card(): Promise<{ card: Record<string, unknown>; endpoint: string; rest: string | null }> {
-    if (this.cached && Date.now() - this.cached.at < (this.opts.cardTtlMs ?? 60_000)) return this.cached;
+    const fresh = this.freshCard();
+    if (fresh) return fresh;
     this.fetching ??= this.fetchCard().finally(() => {
       this.fetching = null;
     });
     return this.fetching;
+  }
+
+  /** The card fetched within its time to live, if there is one. */
+  private freshCard(): { card: Record<string, unknown>; endpoint: string; rest: string | null } | null {
+    return this.cached && Date.now() - this.cached.at < (this.opts.cardTtlMs ?? 60_000) ? this.cached : null;
+  }
+
+  /** One upstream factory per JSON-RPC endpoint (a new card may name another): its URL is split once, not per call. */
+  private endpointUpstream: { endpoint: string; factory: UpstreamFactory } | null = null;
+  private upstreamTo(endpoint: string): UpstreamFactory {
+    if (this.endpointUpstream?.endpoint !== endpoint) {
+      this.endpointUpstream = { endpoint, factory: streamableHttpUpstream({ url: endpoint, headers: this.opts.headers, timeoutMs: this.opts.timeoutMs, dispatcher: this.dispatcher }) };
+    }
+    return this.endpointUpstream.factory;
   }
 
   private async fetchCard(): Promise<{ card: Record<string, unknown>; endpoint: string; rest: string | null }> {
@@ -89,19 +104,25 @@ export class A2aRemote {
     throw new Error(`no agent card at ${base}${CARD_PATHS[0]} (HTTP ${status})`);
   }
 
-  /** Upstreams to the agent's JSON-RPC endpoint; sends wait for the card that names it. */
+  /**
+   * Upstreams to the agent's JSON-RPC endpoint; sends wait for the card that names it. With the card at hand (every
+   * call but the first of each minute) the upstream is made at once, without waiting a turn for the card.
+   */
   upstream(): UpstreamFactory {
     return (sink, ctx) => {
       const queue = new SendQueue(sink);
-      let real: Upstream | null = null;
-      this.card().then(
-        ({ endpoint }) => {
-          if (queue.gone !== null) return;
-          real = streamableHttpUpstream({ url: endpoint, headers: this.opts.headers, timeoutMs: this.opts.timeoutMs, dispatcher: this.dispatcher })(sink, ctx);
-          queue.drain((text, info) => real?.send(text, info));
-        },
-        (e: Error) => queue.close(`agent card unavailable: ${e.message}`),
-      );
+      const fresh = this.freshCard();
+      let real: Upstream | null = fresh ? this.upstreamTo(fresh.endpoint)(sink, ctx) : null;
+      if (!real) {
+        this.card().then(
+          ({ endpoint }) => {
+            if (queue.gone !== null) return;
+            real = this.upstreamTo(endpoint)(sink, ctx);
+            queue.drain((text, info) => real?.send(text, info));
+          },
+          (e: Error) => queue.close(`agent card unavailable: ${e.message}`),
+        );
+      }
       return {
         send: (text, info) => {
           text = this.withProxyCallbacks(text, info);

@@ -1,4 +1,4 @@
-import { setMaxListeners } from "node:events";
+import { EventEmitter } from "node:events";
 import type { Readable } from "node:stream";
 import { Agent, request, type Dispatcher } from "undici";
 import { idKey } from "../../protocol/json-rpc.js";
@@ -29,6 +29,37 @@ export function upstreamAgent(): Agent {
   return new Agent({ keepAliveTimeout: 3_000, keepAliveTimeoutThreshold: 4_000, connectTimeout: 5_000, pipelining: 1 });
 }
 
+/**
+ * The one signal that ends every request of a session. undici takes an EventEmitter as well as an AbortSignal: this one
+ * costs an object, where an AbortController builds an EventTarget and each request's listener is registered on it
+ * with options (an A2A call makes a session, and so one of these, per POST).
+ */
+class SessionSignal extends EventEmitter {
+  aborted = false;
+  reason: unknown = undefined;
+
+  constructor() {
+    super();
+    // Every request in flight listens: a session may have many at once.
+    this.setMaxListeners(0);
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.emit("abort");
+  }
+}
+
+type Target = { origin: string; path: string };
+
+/** Where a POST goes: origin and path, split once per upstream URL (undici's `request(url)` parses it on every call). */
+function targetOf(url: string): Target {
+  const u = new URL(url);
+  return { origin: u.origin, path: u.search ? u.pathname + u.search : u.pathname };
+}
+
 const MAX_RESUMES = 3;
 /** Requests in a row that fail to reach the server before the session is ended (docs/serve.md). */
 const UNREACHABLE_LIMIT = 3;
@@ -41,7 +72,9 @@ const SESSION_ENDED = new Error("session ended");
  */
 export function streamableHttpUpstream(opts: StreamableHttpOptions): UpstreamFactory {
   const dispatcher = opts.dispatcher ?? upstreamAgent();
-  return (sink, ctx) => new StreamableHttpUpstream(opts, dispatcher, sink, ctx.route, ctx.maxFrameBytes, ctx.resume ?? null);
+  let split: Target | undefined;
+  const target = () => (split ??= targetOf(opts.url));
+  return (sink, ctx) => new StreamableHttpUpstream(opts, dispatcher, target, sink, ctx.route, ctx.maxFrameBytes, ctx.resume ?? null);
 }
 
 class StreamableHttpUpstream {
@@ -49,9 +82,7 @@ class StreamableHttpUpstream {
   private protocolVersion: string | undefined;
   private gone: string | null = null;
   /** One signal ends every request of the session; a single request is let go through its `InFlight`. */
-  private readonly all = new AbortController();
-  /** Requests started on `all` (its listener count is raised past Node's warning level only when needed). */
-  private started = 0;
+  private readonly all = new SessionSignal();
   private readonly inFlight = new Map<string, InFlight>();
   private readonly bodies = new Set<Readable>();
   private paused = false;
@@ -64,6 +95,8 @@ class StreamableHttpUpstream {
   constructor(
     private readonly opts: StreamableHttpOptions,
     private readonly dispatcher: Dispatcher,
+    /** The URL split once for every session of the upstream (on the first POST: a bad URL fails that request). */
+    private readonly target: () => Target,
     private readonly sink: UpstreamSink,
     private readonly route: string,
     private readonly maxFrameBytes: number,
@@ -76,12 +109,6 @@ class StreamableHttpUpstream {
 
   state(): UpstreamState | null {
     return this.sessionId === undefined ? null : { sessionId: this.sessionId, protocolVersion: this.protocolVersion ?? null };
-  }
-
-  /** The session's signal, for one more request. Every in-flight request listens on it. */
-  private signal(): AbortSignal {
-    if (++this.started === 8) setMaxListeners(0, this.all.signal);
-    return this.all.signal;
   }
 
   send(text: string, info?: SendInfo): void {
@@ -138,8 +165,8 @@ class StreamableHttpUpstream {
     if (this.inFlight.size > 0 || this.bodies.size > 0) this.all.abort(SESSION_ENDED);
   }
 
-  private headers(extra?: Record<string, string>, accept = "application/json, text/event-stream"): Record<string, string> {
-    const h: Record<string, string> = { ...this.opts.headers, ...extra, accept };
+  private headers(extra?: Record<string, string>, accept = "application/json, text/event-stream", more?: Record<string, string>): Record<string, string> {
+    const h: Record<string, string> = { ...this.opts.headers, ...extra, ...more, accept };
     if (this.sessionId !== undefined) h["mcp-session-id"] = this.sessionId;
     if (h["mcp-protocol-version"] === undefined && this.protocolVersion !== undefined) h["mcp-protocol-version"] = this.protocolVersion;
     return h;
@@ -162,15 +189,6 @@ class StreamableHttpUpstream {
       body.destroy(f.stopped);
       throw f.stopped;
     }
-  }
-
-  private split: { origin: string; path: string } | undefined;
-  private target(): { origin: string; path: string } {
-    if (!this.split) {
-      const u = new URL(this.opts.url);
-      this.split = { origin: u.origin, path: u.search ? u.pathname + u.search : u.pathname };
-    }
-    return this.split;
   }
 
   /**
@@ -198,15 +216,17 @@ class StreamableHttpUpstream {
     // body: they are taken from the body as judged, so a rewrite by the rules cannot leave them disagreeing.
     const derived = isStatelessVersion(carried?.["mcp-protocol-version"]) ? statelessHeadersOf(JSON.parse(text)) : undefined;
     try {
-      // Straight to the dispatcher, with the URL split once: undici's `request(url)` parses the URL on every call.
+      // Straight to the dispatcher, with the URL split once per upstream URL (targetOf).
       const { origin, path } = this.target();
+      const headers = this.headers(carried, undefined, derived);
+      headers["content-type"] = "application/json";
       const res = await this.dispatcher.request({
         origin,
         path,
         method: "POST",
-        headers: this.headers({ ...carried, ...derived, "content-type": "application/json" }),
+        headers,
         body: text,
-        signal: this.signal(),
+        signal: this.all,
         headersTimeout: this.opts.timeoutMs ?? 60_000,
         bodyTimeout: 0,
       });
@@ -257,8 +277,8 @@ class StreamableHttpUpstream {
     } catch (e) {
       // Every request of the POST: one already answered is no longer pending (a no-op), while a streamed answer (A2A)
       // that broke after some events still is, and must be ended with an error rather than left open.
-      const reason = reasonOf(e, f.stopped ?? this.all.signal.reason);
-      answered({ status: this.all.signal.reason === SESSION_ENDED ? 404 : 502, reason });
+      const reason = reasonOf(e, f.stopped ?? this.all.reason);
+      answered({ status: this.all.reason === SESSION_ENDED ? 404 : 502, reason });
       if (requests.length > 0) this.sink.failed(requests, reason);
       // A server that stays unreachable has lost the session even if it comes back: end it rather than fail forever.
       if (unreachable(e) && ++this.unreachable >= UNREACHABLE_LIMIT) this.terminate(`the server has been unreachable for ${this.unreachable} requests in a row (${reason})`);
@@ -275,7 +295,7 @@ class StreamableHttpUpstream {
       const f = this.track(waiting);
       try {
         const extra: Record<string, string> = lastEventId !== undefined ? { "last-event-id": lastEventId } : {};
-        const res = await request(this.opts.url, { method: "GET", headers: this.headers(extra, "text/event-stream"), dispatcher: this.dispatcher, signal: this.signal(), bodyTimeout: 0 });
+        const res = await request(this.opts.url, { method: "GET", headers: this.headers(extra, "text/event-stream"), dispatcher: this.dispatcher, signal: this.all, bodyTimeout: 0 });
         this.holds(f, res.body);
         if (res.statusCode !== 200) {
           if (saysSessionLost(res.statusCode, await readErrorBody(res.body))) this.terminate(`the server lost the session (HTTP ${res.statusCode})`);
