@@ -211,7 +211,10 @@ export class HttpSession implements Downstream {
     const complete = answer && ex.waiting.size === 0;
     if (!ex.stream && complete && !ex.res.headersSent) {
       // The common case: one answer and nothing before it, as plain JSON.
-      ex.res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...this.idHeader });
+      const headers: Record<string, string | number> = { "content-type": "application/json", "content-length": Buffer.byteLength(text) };
+      const id = this.id;
+      if (id !== "") headers["mcp-session-id"] = id;
+      ex.res.writeHead(200, headers);
       endWithText(ex.res, text);
       return;
     }

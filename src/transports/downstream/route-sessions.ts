@@ -115,6 +115,12 @@ export class RouteSessions {
     return new Set(this.sessions.values());
   }
 
+  /** The session `sid` names when it is held here and is the caller's, at once (no promise: the common case). */
+  heldFor(sid: string, caller: HttpCaller): HttpSession | undefined {
+    const found = this.sessions.get(sid);
+    return found && found.agentId === (caller.agent?.id ?? null) ? found : undefined;
+  }
+
   /** The session `sid` names, if it is the caller's: held here, or continued from its token; else why not. */
   async find(sid: string, caller: HttpCaller): Promise<HttpSession | RestoreRefusal> {
     const found = this.sessions.get(sid) ?? (await this.restore(sid, caller));

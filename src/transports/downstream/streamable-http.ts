@@ -79,17 +79,26 @@ export class StreamableHttpEndpoint {
    * The session a request names, continued from its token when another replica began it; or the HTTP answer that it
    * has none (400 missing, 404 unknown or not the caller's, 503 when that cannot be known now).
    */
-  private async sessionOf(req: IncomingMessage, res: ServerResponse, caller: HttpCaller): Promise<HttpSession | null> {
+  private sessionOf(req: IncomingMessage, res: ServerResponse, caller: HttpCaller): HttpSession | null | Promise<HttpSession | null> {
     const sid = req.headers["mcp-session-id"];
     if (typeof sid !== "string") {
       httpError(res, 400, ErrorCode.ServerError, "Bad Request: Mcp-Session-Id header is required");
       return null;
     }
-    const s = await this.sessions.find(sid, caller);
-    if (!(s instanceof HttpSession)) {
-      httpError(res, s.status, s.code ?? ErrorCode.SessionNotFound, s.message, null, s.status === 503 ? { "retry-after": "1" } : {});
-      return null;
-    }
+    // A session held here is found at once: a POST's body is then read without first waiting two promise turns.
+    const held = this.sessions.heldFor(sid, caller);
+    if (held) return this.checked(req, res, held);
+    return this.sessions.find(sid, caller).then((s) => {
+      if (!(s instanceof HttpSession)) {
+        httpError(res, s.status, s.code ?? ErrorCode.SessionNotFound, s.message, null, s.status === 503 ? { "retry-after": "1" } : {});
+        return null;
+      }
+      return this.checked(req, res, s);
+    });
+  }
+
+  /** The request's protocol version is one MCP knows (or absent): the session is used, and so kept alive. */
+  private checked(req: IncomingMessage, res: ServerResponse, s: HttpSession): HttpSession | null {
     const version = req.headers["mcp-protocol-version"];
     if (version !== undefined && (typeof version !== "string" || !MCP_PROTOCOL_VERSIONS.has(version))) {
       httpError(res, 400, ErrorCode.ServerError, `Bad Request: Unsupported protocol version: ${String(version)}`);
@@ -111,7 +120,8 @@ export class StreamableHttpEndpoint {
       return httpError(res, 406, ErrorCode.ServerError, "Not Acceptable: Client must accept both application/json and text/event-stream");
     }
     const hasSession = req.headers["mcp-session-id"] !== undefined;
-    const existing = hasSession ? await this.sessionOf(req, res, caller) : null;
+    const found = hasSession ? this.sessionOf(req, res, caller) : null;
+    const existing = found instanceof Promise ? await found : found;
     if (hasSession && !existing) return void req.resume();
 
     const body = await readBody(req, this.opts.maxBodyBytes);
