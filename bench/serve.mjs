@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { cpuOf, freePort, startNode, watchdog } from "./lib.mjs";
+import { cpuOf, freePort, numberArg, startNode, watchdog } from "./lib.mjs";
 
 /** A difference with its sign: +0.012, -0.034. */
 const signed = (x) => `${x >= 0 ? "+" : ""}${x.toFixed(3)}`;
@@ -53,10 +53,12 @@ const bigServer = join(root, "bench", "big-result-server.mjs");
 const quick = process.argv.includes("--quick");
 const httpOnly = process.argv.includes("--http-only");
 const P = quick ? { rounds: 3, calls: 300, seq: 100, sessions: 200 } : { rounds: 9, calls: 1000, seq: 300, sessions: 1000 };
+P.rounds = numberArg("--rounds", P.rounds);
 const CONCURRENCY = 32;
 const dir = mkdtempSync(join(tmpdir(), "guardwire-bench-serve-"));
 const children = [];
-watchdog("bench serve", 400, children);
+// More rounds (--rounds), or a loaded machine, take longer: the watchdog is for a hang, not a slow run.
+watchdog("bench serve", numberArg("--watchdog", 400), children);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -294,7 +296,10 @@ async function main() {
   if (per.other) {
     results.http.other = { build: process.env.BENCH_OTHER, cpuUsPerCall: med("other", "cpuUs"), cpuRatioVsRelay: ratio("other", "relay", "cpuUs"), cpuRatioVsThis: ratio("guardwire", "other", "cpuUs"), addedP50MsVsThis: diff("guardwire", "other", "p50") };
     const o = results.http.other;
-    console.log(`BENCH_OTHER ${o.build}: CPU per call ${o.cpuUsPerCall.toFixed(0)} µs (÷ relay ${o.cpuRatioVsRelay.toFixed(2)} ×); this build ÷ other ${o.cpuRatioVsThis.toFixed(3)} ×, p50 ${o.addedP50MsVsThis >= 0 ? "+" : ""}${o.addedP50MsVsThis.toFixed(3)} ms`);
+    o.tputRatioVsThis = ratio("guardwire", "other", "tput");
+    o.rounds = per.other.map((m, i) => ({ cpu: per.guardwire[i].cpuUs / m.cpuUs, p50Ms: per.guardwire[i].p50 - m.p50, tput: per.guardwire[i].tput / m.tput }));
+    console.log(`BENCH_OTHER ${o.build}: CPU per call ${o.cpuUsPerCall.toFixed(0)} µs (÷ relay ${o.cpuRatioVsRelay.toFixed(2)} ×); this build ÷ other ${o.cpuRatioVsThis.toFixed(3)} ×, p50 ${o.addedP50MsVsThis >= 0 ? "+" : ""}${o.addedP50MsVsThis.toFixed(3)} ms, throughput ${o.tputRatioVsThis.toFixed(3)} ×`);
+    console.log(`  per round, this ÷ other: CPU ${o.rounds.map((r) => r.cpu.toFixed(2)).join(" ")}; p50 ${o.rounds.map((r) => signed(r.p50Ms)).join(" ")} ms; throughput ${o.rounds.map((r) => r.tput.toFixed(2)).join(" ")}`);
   }
   const line = (what, value, target, ok) => console.log(`${what.padEnd(58)} ${value.padStart(14)}   ${target.padEnd(10)} ${ok ? "ok" : "MISSED"}`);
   const h = results.http;
