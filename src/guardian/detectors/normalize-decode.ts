@@ -26,11 +26,16 @@ for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+
 const isB64 = (c: number) => c < 128 && B64[c] === 1;
 const isHex = (c: number) => (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
 
+/** Per ASCII character: in the base64 alphabet (1), a capital (2), a hex digit (4). */
+const RUN = new Uint8Array(128);
+for (let c = 0; c < 128; c++) RUN[c] = B64[c] === 0 ? 0 : 1 | (c >= 0x41 && c <= 0x5a ? 2 : 0) | (isHex(c) ? 4 : 0);
+
 /**
- * Whether the string holds a run of base64 characters at least `MIN_BASE64` long with an upper-case letter in it (the
- * fast path's question: prose, paths and lower-case identifiers have none). Skips ahead: the last character of a
- * window of `MIN_BASE64` is read first, then the window backwards; the first character outside the alphabet rules out
- * every window through it, so a word of prose costs the few characters read back to its start.
+ * Whether the string holds a run of base64 characters at least `MIN_BASE64` long with an upper-case letter in it, or
+ * of hex digits alone (the fast path's question: prose, paths and lower-case identifiers have none). Skips ahead: the
+ * last character of a window of `MIN_BASE64` is read first, then the window backwards; the first character outside
+ * the alphabet rules out every window through it, so a word of prose costs the few characters read back to its
+ * start. A run's characters are read once: whether it holds a capital, or only hex digits, is noted as it is read.
  */
 export function hasEncodedRun(s: string): boolean {
   const n = s.length;
@@ -39,8 +44,16 @@ export function hasEncodedRun(s: string): boolean {
   while (i + MIN_BASE64 <= n) {
     let k = i + MIN_BASE64 - 1;
     let c = s.charCodeAt(k);
-    while (c < 128 && B64[c] === 1 && k > i) c = s.charCodeAt(--k);
-    if (c >= 128 || B64[c] === 0) {
+    let t = c < 128 ? (RUN[c] as number) : 0;
+    let any = t;
+    let all = t;
+    while (t !== 0 && k > i) {
+      c = s.charCodeAt(--k);
+      t = c < 128 ? (RUN[c] as number) : 0;
+      any |= t;
+      all &= t;
+    }
+    if (t === 0) {
       i = k + 1;
       continue;
     }
@@ -48,24 +61,17 @@ export function hasEncodedRun(s: string): boolean {
     let e = i + MIN_BASE64;
     while (e < n) {
       const d = s.charCodeAt(e);
-      if (d >= 128 || B64[d] === 0) break;
+      const u = d < 128 ? (RUN[d] as number) : 0;
+      if (u === 0) break;
+      any |= u;
+      all &= u;
       e++;
     }
-    if (worthDecoding(s, i, e)) return true;
+    // A capital in it, or hex digits alone (at least MIN_HEX of them).
+    if ((any & 2) !== 0 || (all & 4) !== 0) return true;
     i = e + 1;
   }
   return false;
-}
-
-/** Whether a run of the base64 alphabet has a capital in it, or is all hex digits and long enough. */
-function worthDecoding(s: string, start: number, end: number): boolean {
-  let hex = true;
-  for (let k = start; k < end; k++) {
-    const c = s.charCodeAt(k);
-    if (c >= 0x41 && c <= 0x5a) return true;
-    if (hex && !isHex(c)) hex = false;
-  }
-  return hex && end - start >= MIN_HEX;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
