@@ -72,6 +72,17 @@ describe("the encoded-run check (normalize-decode.ts) reads a run once and answe
     );
   });
 
+  it("on long strings (read from their code units), with the random text anywhere in them", () => {
+    const filler = "Lorem ipsum dolor sit amet, consectetur adipiscing elit 1234 https://example.com/a?b=1 ~/notes.txt. ".repeat(45);
+    fc.assert(
+      fc.property(fc.array(alphabet, { maxLength: 120 }), fc.nat(filler.length), (cs, at) => {
+        const s = filler.slice(0, at) + cs.join("") + filler.slice(at);
+        expect(hasEncodedRun(s)).toBe(reference(s));
+      }),
+      runs,
+    );
+  });
+
   it("on the shapes it is for", () => {
     for (const [s, want] of [
       ["/home/dev/project/src/components/nested/module/implementation.ts", false],

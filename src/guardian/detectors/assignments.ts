@@ -1,7 +1,7 @@
 import { entropy } from "./entropy.js";
 import { literalId, literalsOf } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
-import { Units } from "./units.js";
+import { sharedUnits } from "./units.js";
 
 /*
  * Credentials written as an assignment — `name = value`, `NAME=value`, YAML `name: value`, JSON `"name": "value"` —
@@ -102,9 +102,6 @@ function sortedUnique(at: number[]): number[] {
   return out;
 }
 
-/** Where the name search reads a long string's code units (units.ts). */
-const NAME_UNITS = new Units();
-
 /** Strings at least this long look for stems only before separators (a search per stem would read all of them). */
 const LONG = 4096;
 /**
@@ -146,7 +143,7 @@ function candidatesBeforeSeparators(v: string): number[] | null {
   }
   if (sample > LONG >> 5) return null;
   // The names are read from the code units (units.ts): faster than a charCodeAt per character in a long string.
-  const u = NAME_UNITS.of(v);
+  const u = sharedUnits(v);
   const at: number[] = [];
   for (const sep of [":", "="]) {
     for (let q = v.indexOf(sep); q >= 0; q = v.indexOf(sep, q + 1)) {

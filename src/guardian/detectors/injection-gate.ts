@@ -1,5 +1,5 @@
 import { isCjk, wordsOf, type Cue } from "./injection-lexicon.js";
-import { Units } from "./units.js";
+import { sharedUnits } from "./units.js";
 
 /*
  * The injection scorer's gate: one pass over a text, without allocating, that notes per paragraph which cue classes
@@ -263,9 +263,6 @@ function leadOnly(text: Uint16Array, a: number, b: number): boolean {
   return true;
 }
 
-/** Where the pass reads its text's code units (units.ts). */
-const GATE_UNITS = new Units();
-
 /** A paragraph (or a 4 KB piece of a longer one), and whether its words could make a finding. */
 export interface Piece {
   s: number;
@@ -289,7 +286,7 @@ export interface Piece {
 export function pieces(str: string): Piece[] {
   const out: Piece[] = [];
   // Every character is read: from the code units, copied once (units.ts), not by a `charCodeAt` per character.
-  const text = GATE_UNITS.of(str);
+  const text = sharedUnits(str);
   const L = text.length;
   let start = 0;
   let sure = false;

@@ -1,3 +1,5 @@
+import { sharedUnits } from "./units.js";
+
 /*
  * Encoded layers inside a string: base64 (standard or URL-safe, also wrapped over lines as MIME does), hex, and
  * percent-encoding. A run is decoded only when it is long enough to hide words and what comes out is mostly
@@ -38,6 +40,7 @@ for (let c = 0; c < 128; c++) RUN[c] = B64[c] === 0 ? 0 : 1 | (c >= 0x41 && c <=
  * start. A run's characters are read once: whether it holds a capital, or only hex digits, is noted as it is read.
  */
 export function hasEncodedRun(s: string): boolean {
+  if (s.length >= LONG) return hasEncodedRunIn(sharedUnits(s));
   const n = s.length;
   // `i` always follows a character that cannot be in a run (or is 0).
   let i = 0;
@@ -68,6 +71,44 @@ export function hasEncodedRun(s: string): boolean {
       e++;
     }
     // A capital in it, or hex digits alone (at least MIN_HEX of them).
+    if ((any & 2) !== 0 || (all & 4) !== 0) return true;
+    i = e + 1;
+  }
+  return false;
+}
+
+/** From this length a string is read from its code units (units.ts): the copy costs less than a `charCodeAt` per read. */
+const LONG = 4096;
+
+/** `hasEncodedRun` on a long string's code units: the same reads, from an array. */
+function hasEncodedRunIn(s: Uint16Array): boolean {
+  const n = s.length;
+  let i = 0;
+  while (i + MIN_BASE64 <= n) {
+    let k = i + MIN_BASE64 - 1;
+    let c = s[k] as number;
+    let t = c < 128 ? (RUN[c] as number) : 0;
+    let any = t;
+    let all = t;
+    while (t !== 0 && k > i) {
+      c = s[--k] as number;
+      t = c < 128 ? (RUN[c] as number) : 0;
+      any |= t;
+      all &= t;
+    }
+    if (t === 0) {
+      i = k + 1;
+      continue;
+    }
+    let e = i + MIN_BASE64;
+    while (e < n) {
+      const d = s[e] as number;
+      const u = d < 128 ? (RUN[d] as number) : 0;
+      if (u === 0) break;
+      any |= u;
+      all &= u;
+      e++;
+    }
     if ((any & 2) !== 0 || (all & 4) !== 0) return true;
     i = e + 1;
   }
