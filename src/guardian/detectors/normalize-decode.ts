@@ -37,7 +37,7 @@ for (let c = 0; c < 128; c++) RUN[c] = B64[c] === 0 ? 0 : 1 | (c >= 0x41 && c <=
  * of hex digits alone (the fast path's question: prose, paths and lower-case identifiers have none). Skips ahead: the
  * last character of a window of `MIN_BASE64` is read first, then the window backwards; the first character outside
  * the alphabet rules out every window through it, so a word of prose costs the few characters read back to its
- * start. A run's characters are read once: whether it holds a capital, or only hex digits, is noted as it is read.
+ * start. A long string is read from its code units (`hasEncodedRunIn`).
  */
 export function hasEncodedRun(s: string): boolean {
   if (s.length >= LONG) return hasEncodedRunIn(sharedUnits(s));
@@ -47,16 +47,8 @@ export function hasEncodedRun(s: string): boolean {
   while (i + MIN_BASE64 <= n) {
     let k = i + MIN_BASE64 - 1;
     let c = s.charCodeAt(k);
-    let t = c < 128 ? (RUN[c] as number) : 0;
-    let any = t;
-    let all = t;
-    while (t !== 0 && k > i) {
-      c = s.charCodeAt(--k);
-      t = c < 128 ? (RUN[c] as number) : 0;
-      any |= t;
-      all &= t;
-    }
-    if (t === 0) {
+    while (c < 128 && B64[c] === 1 && k > i) c = s.charCodeAt(--k);
+    if (c >= 128 || B64[c] === 0) {
       i = k + 1;
       continue;
     }
@@ -64,23 +56,35 @@ export function hasEncodedRun(s: string): boolean {
     let e = i + MIN_BASE64;
     while (e < n) {
       const d = s.charCodeAt(e);
-      const u = d < 128 ? (RUN[d] as number) : 0;
-      if (u === 0) break;
-      any |= u;
-      all &= u;
+      if (d >= 128 || B64[d] === 0) break;
       e++;
     }
-    // A capital in it, or hex digits alone (at least MIN_HEX of them).
-    if ((any & 2) !== 0 || (all & 4) !== 0) return true;
+    if (worthDecoding(s, i, e)) return true;
     i = e + 1;
   }
   return false;
 }
 
+/** Whether a run of the base64 alphabet has a capital in it, or is all hex digits and long enough. */
+function worthDecoding(s: string, start: number, end: number): boolean {
+  let hex = true;
+  for (let k = start; k < end; k++) {
+    const c = s.charCodeAt(k);
+    if (c >= 0x41 && c <= 0x5a) return true;
+    if (hex && !isHex(c)) hex = false;
+  }
+  return hex && end - start >= MIN_HEX;
+}
+
 /** From this length a string is read from its code units (units.ts): the copy costs less than a `charCodeAt` per read. */
 const LONG = 4096;
 
-/** `hasEncodedRun` on a long string's code units: the same reads, from an array. */
+/**
+ * `hasEncodedRun` on a long string's code units (shared with the scanners that read the string next): the same
+ * windows, from an array, and past its first window a run is read once (whether it holds a capital, or hex digits
+ * alone, noted as it is read; RUN). On short strings the copy would cost more than the reads it speeds up, and the
+ * same bookkeeping made prose slower there.
+ */
 function hasEncodedRunIn(s: Uint16Array): boolean {
   const n = s.length;
   let i = 0;
@@ -88,17 +92,22 @@ function hasEncodedRunIn(s: Uint16Array): boolean {
     let k = i + MIN_BASE64 - 1;
     let c = s[k] as number;
     let t = c < 128 ? (RUN[c] as number) : 0;
-    let any = t;
-    let all = t;
     while (t !== 0 && k > i) {
       c = s[--k] as number;
       t = c < 128 ? (RUN[c] as number) : 0;
-      any |= t;
-      all &= t;
     }
     if (t === 0) {
       i = k + 1;
       continue;
+    }
+    // The window [i, i + MIN_BASE64) is all in the alphabet. Whether it holds a capital, or hex digits alone (read
+    // again: most windows never get this far); then on to the run's end (it starts at i).
+    let any = 0;
+    let all = 7;
+    for (let j = i; j < i + MIN_BASE64; j++) {
+      const u = RUN[s[j] as number] as number;
+      any |= u;
+      all &= u;
     }
     let e = i + MIN_BASE64;
     while (e < n) {
