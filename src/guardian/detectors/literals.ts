@@ -85,11 +85,6 @@ export function literalsOf(sites: StringSite[]): MessageLiterals | null {
   return last;
 }
 
-/** Strings from this length are copied before the pass reads them (below it the copy's call costs more than it saves). */
-const COPY = 256;
-/** Where `mark` copies a string (every string of a short message is shorter than `SHORT`). */
-const BYTES = Buffer.allocUnsafe(SHORT);
-
 /** The ASCII digits the last `mark` saw. */
 let markedDigits = 0;
 
@@ -105,28 +100,13 @@ function mark(sites: StringSite[]): number {
   for (let k = 0; k < sites.length; k++) {
     const v = (sites[k] as StringSite).value;
     let prev = 0;
-    if (v.length < COPY) {
-      for (let i = 0; i < v.length; i++) {
-        const c = v.charCodeAt(i);
-        const f = fold(c);
-        singles[f] = e;
-        pairs[(prev << 7) | f] = e;
-        prev = f;
-        // Counted without a branch (a digit among letters is a branch mispredicted).
-        digits += c - 48 >>> 0 < 10 ? 1 : 0;
-      }
-      continue;
-    }
-    // A longer string is read from a byte copy (one native write; a byte read costs less than a `charCodeAt`):
-    // Latin-1 keeps a code unit's low byte, and the pass only reads the low seven bits (a digit's low byte standing
-    // for a digit only lets more through).
-    const n = BYTES.write(v, 0, "latin1");
-    for (let i = 0; i < n; i++) {
-      const c = BYTES[i] as number;
+    for (let i = 0; i < v.length; i++) {
+      const c = v.charCodeAt(i);
       const f = fold(c);
       singles[f] = e;
       pairs[(prev << 7) | f] = e;
       prev = f;
+      // Counted without a branch (a digit among letters is a branch mispredicted).
       digits += c - 48 >>> 0 < 10 ? 1 : 0;
     }
   }
