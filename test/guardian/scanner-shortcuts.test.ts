@@ -83,6 +83,14 @@ describe("the encoded-run check (normalize-decode.ts) reads a run once and answe
     );
   });
 
+  it("on a megabyte of each adversarial shape (windows that fail on their last character, one long run, runs of 15)", () => {
+    for (const unit of ["a".repeat(15) + " ", "abcdef0123456789", "x/", "A", "0123456789abcde.", "\u00e9" + "a".repeat(15)]) {
+      const s = unit.repeat(Math.ceil(1_048_576 / unit.length));
+      expect(hasEncodedRun(s), JSON.stringify(unit)).toBe(reference(s));
+      expect(hasEncodedRun(s.slice(0, 3000)), JSON.stringify(unit)).toBe(reference(s.slice(0, 3000)));
+    }
+  });
+
   it("on the shapes it is for", () => {
     for (const [s, want] of [
       ["/home/dev/project/src/components/nested/module/implementation.ts", false],
