@@ -164,16 +164,51 @@ describe("guardwire wrap lifecycle", () => {
     const started = Date.now();
     while (!fs.existsSync(pidFile) && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 50));
     const pid = Number(fs.readFileSync(pidFile, "utf8"));
+    // Gone, or dead and waiting to be reaped (a zombie: its parent, guardwire, has exited).
     const alive = () => {
       try {
         process.kill(pid, 0);
-        return true;
       } catch {
         return false;
+      }
+      try {
+        return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
+      } catch {
+        return true;
       }
     };
     while (alive() && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 50));
     expect(alive()).toBe(false);
+  });
+
+  it("a signal while guardwire starts ends it by that signal, and stops the server it started", async () => {
+    const fs = await import("node:fs");
+    const dir = tempDir();
+    const pidFile = join(dir, "server.pid");
+    const server = `require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`;
+    const w = new RawWrap(["--log", join(dir, "l.ndjson")], [process.execPath, "-e", server]);
+    const started = Date.now();
+    while (!fs.existsSync(pidFile) && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 10));
+    w.proc.kill("SIGTERM");
+    const exit = await w.exited;
+    // Most likely still loading (killed by the signal, as before); if it had just finished, it forwards the signal to
+    // the server and exits with the server's 128+15. Either way the server is gone.
+    expect(exit.signal === "SIGTERM" || exit.code === 143).toBe(true);
+    const pid = Number(fs.readFileSync(pidFile, "utf8"));
+    const dead = () => {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return true;
+      }
+      try {
+        return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] === "Z";
+      } catch {
+        return false;
+      }
+    };
+    while (!dead() && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 50));
+    expect(dead()).toBe(true);
   });
 
   it("the first message, sent before guardwire has loaded, is judged like any other", async () => {
