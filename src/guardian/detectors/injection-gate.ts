@@ -45,6 +45,7 @@ export const G = {
   DOWNLOAD: 1 << 28,
   HEAD: 1 << 29,
   TAIL: 1 << 30,
+  READING: 1 << 31,
 } as const;
 
 /** Any one of these words alone can start a finding. */
@@ -109,8 +110,14 @@ const EXTRA: [string, number][] = [
   // Secrecy: "keep it secret", "in your response", "without the user knowing".
   ["response reply answer summary output responses replies answers summaries respuesta réponse antwort resposta ответ ответе", G.TGT],
   ["keep", G.NEG],
+  // A reader named by what it does: "whoever is summarising this", "automated helpers processing this".
+  ["whoever automated automatic autonomous", G.AI],
+  // "any coding agent triaging this", "language model reading this page".
+  ["reading processing parsing summarizing summarising browsing viewing analyzing analysing seeing scanning indexing crawling handling triaging screening reviewing ingesting evaluating grading sorting answering managing monitoring", G.READING],
+  // Secrecy: "leave it out of your summary", "omit this from the reply".
+  ["leave omit exclude", G.NEG],
   // Addressing: "Note to the model", "Hey agent".
-  ["note message memo reminder instructions notice nota mensaje hinweis nachricht mensagem примечание сообщение hey hi hello dear attention attn querido querida cher chère liebe lieber caro cara дорогой привет hola bonjour hallo olá atención achtung atenção внимание", G.VOC],
+  ["instruction consigne note message memo reminder instructions notice nota mensaje hinweis nachricht mensagem примечание сообщение hey hi hello dear attention attn querido querida cher chère liebe lieber caro cara дорогой привет hola bonjour hallo olá atención achtung atenção внимание", G.VOC],
   // Authority: "I am the administrator", "on behalf of the user".
   ["user user's owner admin administrator developer creator operator manager ceo boss usuario utilisateur benutzer usuário пользователь администратор разработчик", G.ROLE],
   ["am i'm soy suis bin sou", G.BE],
@@ -292,6 +299,7 @@ export function pieces(str: string): Piece[] {
   // Word counter, and where the last word of each pairing class was.
   let wn = 0;
   let lastVoc = -99;
+  let lastGeneric = -99;
   let lastOverride = -99;
   let lastNeg = -99;
   let lastTold = -99;
@@ -359,10 +367,13 @@ export function pieces(str: string): Piece[] {
         // "Agents:", "Model," — a generic noun spoken to.
         if ((bits & G.GENERIC) !== 0 && (c === 58 || c === 44)) hit(i);
         if ((bits & (G.VOC | G.AI)) !== 0) lastVoc = wn;
+        if ((bits & G.GENERIC) !== 0) lastGeneric = wn;
+        if ((bits & G.READING) !== 0 && wn - lastGeneric <= 2) hit(i);
         if ((bits & (G.INSTR | G.SCOPE)) !== 0 && wn - lastOverride <= 9) hit(i);
         if ((bits & G.OVERRIDE) !== 0) lastOverride = wn;
         // "ignore the user's request".
-        if ((bits & G.TGT) !== 0 && wn - lastOverride <= 3) hit(i);
+        // ("ignore the user's request", "ignora lo que te pidió el usuario".)
+        if ((bits & G.TGT) !== 0 && wn - lastOverride <= 6) hit(i);
         if ((bits & (G.TGT | G.COMM)) !== 0) {
           if (wn - lastNeg <= 12) hit(i);
           lastTold = wn;
