@@ -127,7 +127,7 @@ const WORDS: Partial<Record<Cue, string>> = {
     "included attached passed appended collected extracted provided reading including collecting rendered inserted " +
     "lee lea leer abre abra abrir obtén obtenga obtener recopila recopile recopilar extrae extraiga extraer incluye incluya incluir copia copie copiar busca muestra " +
     "lis lisez lire ouvre ouvrez ouvrir récupère récupérez récupérer collecte collectez extrais extrayez inclus incluez inclure copiez copier affiche affichez " +
-    "lies lese lesen öffne öffnen hole holen sammle sammeln extrahiere extrahieren füge kopiere kopieren gib lest öffnet holt sammelt kopiert gebt hänge hängt lean abran " +
+    "lies lese lesen öffne öffnen hole holen sammle sammeln extrahiere extrahieren füge kopiere kopieren gib lest öffnet holt sammelt kopiert gebt hänge hängt lean abran auslesen " +
     "leia lê ler obtenha obter colete coletar extraia extrair inclua incluir " +
     "прочитай прочитайте прочти прочесть открой откройте получи получите собери соберите извлеки извлеките включи включите скопируй скопируйте выведи выведите покажи покажите leggi leggere apri aprire raccogli copia copiare estrai includi",
   exec: "run execute exec eval launch install pipe spawn source " +
@@ -167,7 +167,7 @@ const WORDS: Partial<Record<Cue, string>> = {
   modal: "must should need needs have has required shall ensure remember always " +
     "debes deberás tienes necesitas asegúrate recuerda siempre " +
     "dois devez devras faut toujours veuillez " +
-    "musst müssen sollst sollen immer " +
+    "muss musst müssen müsst soll sollst sollen sollt immer " +
     "deve deves precisa tem sempre " +
     "должен должны должна нужно необходимо всегда devi dovete sempre",
   auth: "authorized authorised authorization authorisation permission approved consented allowed agreed pre-approved preapproved signed-off " +

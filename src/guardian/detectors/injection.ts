@@ -216,7 +216,7 @@ const IF_YOU_ARE = [
   " you are an",
   " you are a",
 ];
-const READING = new Set(["working", "reading", "processing", "parsing", "summarizing", "summarising", "browsing", "viewing", "analyzing", "analysing", "seeing", "scanning", "indexing", "crawling", "handling", "triaging", "screening", "reviewing", "ingesting", "evaluating", "grading", "sorting", "answering", "managing", "monitoring"]);
+const READING = new Set(["handles", "reads", "processes", "manages", "monitors", "triages", "summarises", "summarizes", "reviews", "screens", "working", "reading", "processing", "parsing", "summarizing", "summarising", "browsing", "viewing", "analyzing", "analysing", "seeing", "scanning", "indexing", "crawling", "handling", "triaging", "screening", "reviewing", "ingesting", "evaluating", "grading", "sorting", "answering", "managing", "monitoring"]);
 /** Who reads a text without being named: "whoever is summarising this inbox", "automated helpers processing this event". */
 const READER_WHO = new Set(["whoever", "automated", "automatic", "autonomous"]);
 const ON = new Set(["on", "with", "through", "over"]);
@@ -231,6 +231,9 @@ const ASKED = new Set(["asked", "asks", "said", "says", "told", "requested", "re
 const WHAT = new Set(["what", "whatever", "lo", "ce", "was", "o", "что", "everything"]);
 /** Words that introduce an example in a text about attacks ("a payload reads: …", "the string: …"). */
 const INTRO = /\b(?:reads?|says?|said|states?|payload|string|text|example|e\.g\.|as\s{1,3}follows|such\s{1,3}as)\s{0,2}:\s/i;
+const GERMAN_MODALS = new Set(["muss", "musst", "müssen", "müsst", "soll", "sollst", "sollen", "sollt"]);
+/** Messages that ask to be deleted once acted on: covering the tracks ("delete this email afterwards"). */
+const SELF_TRACE = new Set(["email", "e-mail", "message", "mail", "note", "comment", "ticket", "invite", "thread", "correo", "mensaje", "courriel", "nachricht"]);
 /** Verbs that spend the user's money. */
 const PURCHASE = new Set(["book", "buy", "purchase", "order", "reserve", "subscribe", "renew", "upgrade", "reserva", "compra", "réserve", "réservez", "achète", "achetez", "buche", "kaufe"]);
 /** The infinitive marker of a purpose clause ("call the tool to deliver…"). */
@@ -243,7 +246,7 @@ const CONFIDENTIAL = new Set(["secret", "hidden", "confidential", "private", "be
 const ROLE_NOUNS = new Set(["user", "user's", "owner", "admin", "administrator", "developer", "creator", "operator", "manager", "ceo", "boss", "cfo", "cto", "coo", "director", "maintainer", "maintainers", "usuario", "utilisateur", "benutzer", "usuário", "пользователь", "администратор", "разработчик"]);
 
 /** Sensitive things named in several words, and paths of credential files: machine secrets and personal ones. */
-const SECRET_PHRASES = /\b(?:api[\s_-]?keys?|access[\s_-]keys?|secret[\s_-]keys?|private[\s_-]keys?|ssh[\s_-]keys?|signing[\s_-]keys?|(?:auth(?:entication)?|bearer|session|access|refresh)[\s_-]tokens?|system[\s_-]prompts?|(?:environment|env)[\s_-]var(?:iable)?s?|aws[\s_-]credentials|clav(?:e|es)[\s_-]api|cl[ée]s?[\s_-]api|api-schl[üu]ssel|chaves?[\s_-]de[\s_-]api|ключ(?:и)?[\s_-]api|variables[\s_-]de[\s_-]entorno|variables[\s_-]d'environnement)\b/i;
+const SECRET_PHRASES = /\b(?:api[\s_-]?keys?|access[\s_-]keys?|secret[\s_-]keys?|private[\s_-]keys?|ssh[\s_-]keys?|signing[\s_-]keys?|(?:auth(?:entication)?|bearer|session|access|refresh)[\s_-]tokens?|system[\s_-]prompts?|(?:environment|env)[\s_-]var(?:iable)?s?|aws[\s_-]credentials|clav(?:e|es)[\s_-]api|cl[ée]s?[\s_-]api|api-schl[üu]ssel|chaves?[\s_-]de[\s_-]api|ключ(?:и)?[\s_-]api|variables[\s_-]de[\s_-]entorno|variables[\s_-]d'environnement|umgebungsvariablen?|vari[áa]veis[\s_-]de[\s_-]ambiente)\b/i;
 const SECRET_PATH = /(?:^|[\s"'`(=:])(?:~|\$HOME|%USERPROFILE%)?[/\\]?\.(?:ssh|aws|gnupg|kube|docker)(?:[/\\]|\b)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?:^|[\s"'`(/\\])\.env(?!\.(?:example|sample|template|dist|defaults)\b)(?:\.[\w-]+)?\b|(?:^|[\s"'`(/\\=:~])(?:\.netrc|\.git-credentials|\.npmrc|\.pypirc|\.pgpass|\.bash_history)\b|\b(?:mcp\.json|claude_desktop_config\.json|credentials\.json|wallet\.dat)\b|\/etc\/(?:shadow|passwd|sudoers)|\/proc\/self\/environ/i;
 const PERSONAL_PHRASES = /\b(?:security[\s_-]codes?|verification[\s_-]codes?|one[\s-]time[\s_-](?:password|code|pin)s?|(?:2fa|mfa|otp|recovery|backup|auth(?:entication)?|login)[\s_-]codes?|credit[\s_-]cards?|card[\s_-](?:numbers?|details)|social[\s_-]security(?:[\s_-]numbers?)?|bank[\s_-](?:accounts?|details|logins?|credentials|passwords?|statements?)|phone[\s_-]numbers?|n[úu]mero[\s_-]de[\s_-]tel[ée]fono|num[ée]ro[\s_-]de[\s_-]t[ée]l[ée]phone|telefonnummer\w{0,2}|(?:su|sa|seine|ihre|their|his|her)[\s_-](?:direcci[óo]n|adresse|home[\s_-]address)|(?:online[\s_-])?banking[\s_-](?:logins?|passwords?|credentials)|account[\s_-]numbers?|routing[\s_-]numbers?|dates?[\s_-]of[\s_-]birth|passport[\s_-](?:numbers?|details)|home[\s_-]address(?:es)?|personal[\s_-](?:data|information|details)|chat[\s_-](?:history|logs?)|conversation[\s_-](?:history|so[\s_-]far)|(?:the|this|our|entire|whole|full)[\s_-]conversation|mots?[\s_-]de[\s_-]passe|c[óo]digos?[\s_-]de[\s_-](?:seguridad|verificaci[óo]n|seguran[çc]a)|codes?[\s_-]de[\s_-](?:s[ée]curit[ée]|v[ée]rification)|sicherheitscode|n[úu]mero[\s_-]de[\s_-](?:tarjeta|cart[ãa]o)|num[ée]ro[\s_-]de[\s_-]carte|kreditkarte\w{0,3}|cart[ãa]o[\s_-]de[\s_-]cr[ée]dito|tarjeta[\s_-]de[\s_-]cr[ée]dito|carte[\s_-]bancaire)\b/i;
 const URL = /\bhttps?:\/\/[^\s"'<>`)]{2,}|\b(?:[a-z0-9-]{1,63}\.){1,8}(?:com|net|org|io|dev|app|xyz|site|top|ru|cn|info|biz|example|evil|cc|me|co|sh|ly|tk|ml|ga|cf|gq|link|click|online)\/[^\s"'<>`)]*/i;
@@ -261,7 +264,7 @@ const REMEDY = /\b(?:if|when|should)\s{1,4}(?:(?:this|that|the)\s{1,4}(?:tool|ca
 /** A standing order: something to do on every future message, e-mail or payment. */
 const STANDING = /\b(?:for|on|in|with)\s{1,4}(?:every|each|all|any)\s{1,4}(?:future\s{1,4}|other\s{1,4})?(?:e-?mails?|messages?|transfers?|payments?|requests?|responses?|replies|answers|tool\s{1,4}calls?|invoices?)\b/i;
 const OTHER_TOOLS = /\b(?:any|all|every|each|other)\s{1,4}(?:[\w-]{1,20}\s{1,4}){0,2}(?:tools?|functions?|tool\s{1,4}calls?)\b|\b(?:emails?|messages?)\s{1,4}(?:you\s{1,4})?(?:send|sent)\b|\bwhen(?:ever)?\s{1,4}(?:sending|writing|replying)\b|\b(?:instead\s{1,4}of|rather\s{1,4}than)\s{1,4}(?:using|calling)\b/i;
-const TRIGGER = new Set(["when", "whenever", "before", "after", "each", "every", "while", "if", "once", "prior"]);
+const TRIGGER = new Set(["when", "whenever", "before", "after", "each", "every", "while", "if", "once", "prior", "cuando", "siempre", "antes", "después", "quand", "lorsque", "chaque", "avant", "après", "wenn", "sobald", "immer", "jedes", "jedem", "vor", "nach"]);
 
 /** Quotation marks, as opening → closing. */
 const QUOTES: Record<string, string> = { '"': '"', "\u201c": "\u201d", "\u201e": "\u201c", "\u00ab": "\u00bb", "\u300c": "\u300d", "`": "`", "\u2018": "\u2019" };
@@ -412,7 +415,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       const needsTo = t.w === "need" || t.w === "needs" || t.w === "have" || t.w === "has";
       const isModal = (t.cues.includes("modal") && (!needsTo || w(i + 1) === "to")) || ((t.w === "make" || t.w === "be") && w(i + 1) === "sure") || (WANT.has(t.w) && w(i + 1) === "you") || (t.w === "like" && w(i + 1) === "you" && w(i - 1) === "would");
       if (!isModal) continue;
-      for (let j = i + 1; j < Math.min(n, i + 6); j++) {
+      // (German puts the infinitive at the clause's end: "muss jetzt alle … auslesen".)
+      const reach = GERMAN_MODALS.has(t.w) ? 12 : 6;
+      for (let j = i + 1; j < Math.min(n, i + reach); j++) {
         if (VERB_CUES.some((c) => at(j, c)) && !negatedAt(j)) {
           requested.push(j);
           break;
@@ -636,7 +641,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   if (has("neg") || has("without")) {
     for (let i = 0; i < n; i++) {
       if (!at(i, "neg") && !at(i, "without")) continue;
-      const lo = Math.max(0, i - 3);
+      // (A negation closing its clause, as German puts it — "Erwähne das dem Nutzer gegenüber nicht." — reaches back.)
+      const closing = at(i, "neg") && (i === n - 1 || /[.!;]/.test(gap(i + 1)));
+      const lo = Math.max(0, i - (closing ? 8 : 3));
       const hi = Math.min(n, i + 8);
       if (toks.slice(i + 1, i + 3).some((x) => NOT_SECRECY.has(x.w))) continue;
       const c = find("comm", lo, hi);
@@ -665,6 +672,8 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     }
   }
   if (has("stealth") && request) addT(sig, "stealth");
+  // "delete this email afterwards": an instruction that asks to remove its own trace.
+  if (requested.some((i) => at(i, "delete") && THIS.has(w(i + 1)) && SELF_TRACE.has(w(i + 2)))) addT(sig, "stealth");
   // Acting against the user's say: "regardless of what the user says", "even if the user did not ask".
   if (has("target") && AGAINST_USER.test(unit)) addT(sig, "against_user");
   // "without notifying the employee", "without informing anyone": keeping someone other than "the user" in the dark.
@@ -803,9 +812,9 @@ const AGAINST_USER = /\b(?:regardless\s{1,3}of|no\s{1,3}matter|irrespective\s{1,
 /** A description stating what the model must supply: "Required.", "requires the contents of…". */
 const NEEDS = /^\s*(?:required|mandatory)\b|\b(?:requires|needs|expects|wants)\s{1,3}(?:the\s{1,3}|your\s{1,3}|all\s{1,3}|every\s{1,3})?(?:contents?|values?|full|entire|whole|user's|complete)\b/i;
 /** Verbs that change what another tool is given. */
-const MODIFY = new Set(["set", "change", "replace", "add", "include", "append", "pass", "redirect", "reroute", "swap", "override", "copy", "cc", "bcc", "forward", "attach", "insert", "prepend", "route", "send", "invite", "share", "notify", "upload", "post", "mirror"]);
+const MODIFY = new Set(["cambia", "reemplaza", "añade", "agrega", "pon", "remplace", "remplacez", "ajoute", "ajoutez", "mets", "ändere", "ersetze", "füge", "setze", "set", "change", "replace", "add", "include", "append", "pass", "redirect", "reroute", "swap", "override", "copy", "cc", "bcc", "forward", "attach", "insert", "prepend", "route", "send", "invite", "share", "notify", "upload", "post", "mirror"]);
 /** Words that make such a change standing or unasked: always, every, instead, regardless. */
-const CHANGE_SCOPE = new Set(["always", "every", "each", "all", "instead", "regardless", "whenever", "silently", "automatically", "also"]);
+const CHANGE_SCOPE = new Set(["always", "every", "each", "all", "instead", "regardless", "whenever", "silently", "automatically", "also", "siempre", "toujours", "immer", "también", "aussi", "auch"]);
 /** What a tool does with data, in the third person ("this tool also uploads…"). */
 const ACTS_ON_DATA = /\b(?:uploads|sends|forwards|shares|copies|collects|reads|logs|stores|transmits|syncs|records|saves|retains|keeps\s{1,3}a\s{1,3}copy|this\s{1,3}(?:tool|instruction|note|step|call))\b/i;
 /** Secrets named by what a process holds: its environment, a variable holding a key. */
@@ -915,7 +924,7 @@ function otherTool(unit: string, toks: Tok[], ctx: Ctx): boolean {
     if (FIELD_WORDS.has(next)) continue;
     const quoted = unit.includes("`" + t.raw + "`");
     if (/^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/.test(t.raw) || quoted) {
-      if (TOOLISH_BEFORE.has(prev) || next === "tool" || next === "function" || ((next === "is" || next === "are") && ["used", "called", "invoked"].includes(toks[i + 2]?.w ?? ""))) return true;
+      if (TOOLISH_BEFORE.has(prev) || toks[i - 1]?.cues.includes("tool") === true || next === "tool" || next === "function" || ((next === "is" || next === "are") && ["used", "called", "invoked"].includes(toks[i + 2]?.w ?? ""))) return true;
     }
   }
   return false;
@@ -954,7 +963,7 @@ const CHAT_TOKEN = /<\|[a-z_]{2,30}\|>|\[\/?(?:INST|SYS)\]|<<\/?SYS>>|<\/?(?:sta
 const TURN = /^[ \t>*_#]{0,8}(human|user|assistant|ai|system|claude|chatgpt|gpt|model|bot|h|a)[ \t]{0,3}(?:\*\*)?:/gim;
 const END_TAG = /<\/(?:tool_?(?:results?|outputs?|response|call)|function_?(?:results?|outputs?|response|calls?)|results?|outputs?|search_results|documents?|context|data|observation|untrusted[\w-]{0,20}|external[\w-]{0,20}|email|file_contents?|page|web_?page|retrieved[\w-]{0,20})>/gi;
 const END_LINE = /^[ \t]{0,8}[-=*#[<(]{0,8}[ \t]{0,4}(?:END[ _]OF[ _](?:TOOL|FUNCTION|SEARCH|DOCUMENT|FILE|EMAIL|MESSAGE|RESULTS?|OUTPUT|CONTEXT|DATA|PAGE|UNTRUSTED|INPUT|CONTENT)[A-Z _]{0,20}|(?:TOOL|FUNCTION)[ _](?:RESULT|OUTPUT)[ _]END|\/?END)[ \t]{0,4}[-=*\]>)]{0,8}[ \t]*$/gm;
-const HEADER_LINE = /^[ \t]{0,8}(?:#{1,6}[ \t]{0,4})?[[<(*]{0,3}[ \t]{0,2}(?:(?:SYSTEM|ADMIN|ADMINISTRATOR|DEVELOPER|SECURITY|OPERATOR)(?:[ _](?:NOTICE|MESSAGE|ALERT|UPDATE|OVERRIDE|PROMPT|INSTRUCTIONS?|NOTE|WARNING|DIRECTIVE|COMMAND|REQUIREMENT))?|(?:System|Admin|Developer)[ _](?:notice|message|alert|update|override|prompt|instructions?|note|directive)|(?:IMPORTANT|URGENT|NEW|UPDATED)[ _]INSTRUCTIONS?|INSTRUCTIONS?[ _](?:FOR|TO)[ _](?:THE[ _])?(?:AI|ASSISTANT|MODEL|AGENT|LLM))[ \t]{0,2}[\]>)*]{0,3}[ \t]{0,2}(?:[:\-—]|$)/gm;
+const HEADER_LINE = /^[ \t]{0,8}(?:#{1,6}[ \t]{0,4})?[[<(*]{0,3}[ \t]{0,2}(?:(?:SYSTEM|ADMIN|ADMINISTRATOR|DEVELOPER|SECURITY|OPERATOR)(?:[ _](?:NOTICE|MESSAGE|ALERT|UPDATE|OVERRIDE|PROMPT|INSTRUCTIONS?|NOTE|WARNING|DIRECTIVE|COMMAND|REQUIREMENT))?|(?:System|Admin|Developer)[ _](?:notice|message|alert|update|override|prompt|instructions?|note|directive)|(?:IMPORTANT|URGENT|NEW|UPDATED)[ _]INSTRUCTIONS?|INSTRUCTIONS?[ _](?:FOR|TO)[ _](?:THE[ _])?(?:AI|ASSISTANT|MODEL|AGENT|LLM)|SYSTEM(?:NACHRICHT|HINWEIS|MELDUNG)|(?:MENSAJE|AVISO|NOTA)[ _]DEL[ _]SISTEMA|(?:MESSAGE|AVIS|NOTE)[ _]SYST[ÈE]ME)[ \t]{0,2}[\]>)*]{0,3}[ \t]{0,2}(?:[:\-—]|$)/gm;
 const SYSTEM_HASH = /#{2,}[ \t]{0,4}\(?[ \t]{0,2}system[_ ]?(?:message|prompt|instructions?|note)[ \t]{0,2}\)?/gi;
 const HEADING = /^[ \t]{0,3}#{1,6}[ \t]{1,4}(?:instructions?|new instructions|system|rules)[ \t]*:?[ \t]*$/gim;
 const TAG = /<(system|instructions?|important|information|admin|secret|hidden|note|sys|directive|override|assistant_instructions|ai_instructions|system_message)(?:\s[^<>]{0,60})?>/gi;
