@@ -15,7 +15,10 @@ export { ApprovalBroker, type BrokerOptions, type HeldApproval, type ApprovalOut
 export { createAdminServer, type AdminOptions, type AdminRoute } from "./admin/server.js";
 export { DecisionFeed, type DecisionObserver } from "./observe/feed.js";
 export { renderBlock } from "./actions/render.js";
-export { Session, type SessionOptions, type Peer, type Frame, type DecisionSink } from "./proxy/session.js";
+export { Session } from "./proxy/session.js";
+export type { SessionOptions } from "./proxy/session-options.js";
+export type { Peer, Frame } from "./transports/types.js";
+export type { DecisionSink } from "./proxy/pipeline.js";
 export { launchStdio, type LauncherOptions } from "./proxy/stdio-launcher.js";
 export { DecisionLog, type DecisionLogOptions } from "./decision-log/writer.js";
 export { verifyChain, verifyFiles } from "./decision-log/verify.js";

@@ -19,7 +19,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const cli = join(root, "dist", "cli", "main.js");
 const rawServer = join(root, "test", "fixtures", "servers", "raw-server.mjs");
 const witness = join(root, "test", "support", "witness.mjs");
-const { digest } = await import(join(root, "dist", "proxy", "session.js"));
+const { digest } = await import(join(root, "dist", "proxy", "decision-line.js"));
 const rounds = Number(process.argv[process.argv.indexOf("--rounds") + 1]) || 3;
 const children = [];
 watchdog("faults/log", 120 + rounds * 90, children);

@@ -27,8 +27,19 @@ export class ApiError extends Error {
 }
 
 let onUnauthorized = () => {};
+let refused = false;
 export function whenUnauthorized(f: () => void): void {
   onUnauthorized = f;
+}
+
+/**
+ * The token was refused: said once, and the event stream stops. Without the latch every later 401 (the stream retries
+ * each second) drew the login form again, wiping what the user was typing into it.
+ */
+function unauthorized(): void {
+  if (refused) return;
+  refused = true;
+  onUnauthorized();
 }
 
 function headers(json: boolean): HeadersInit {
@@ -40,7 +51,7 @@ function headers(json: boolean): HeadersInit {
 export async function api<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
   const res = await fetch(path, { method, headers: headers(method !== "GET"), body: method === "GET" ? undefined : JSON.stringify(body ?? {}), cache: "no-store" });
   const data = (await res.json().catch(() => ({}))) as { error?: { code: string; message: string } };
-  if (res.status === 401) onUnauthorized();
+  if (res.status === 401) unauthorized();
   if (!res.ok) throw new ApiError(res.status, data.error?.code ?? `HTTP_${res.status}`, data.error?.message ?? `HTTP ${res.status}`, data);
   return data as T;
 }
@@ -49,20 +60,22 @@ export type Listener = (event: string, data: unknown) => void;
 
 /**
  * `GET /api/events` read with fetch, because EventSource cannot send the Authorization header. Reconnects after a
- * second when the stream ends; `status` says whether it is live.
+ * second when the stream ends; `status` says whether it is live. Once the token is refused it stops: the page is the
+ * login form until the user gives another token (which reloads it).
  */
 export function follow(listener: Listener, status: (live: boolean) => void): void {
   const run = async () => {
-    for (;;) {
+    while (!refused) {
       try {
         const res = await fetch("/api/events", { headers: headers(false), cache: "no-store" });
-        if (res.status === 401) onUnauthorized();
+        if (res.status === 401) unauthorized();
         if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
         status(true);
         await readEvents(res.body, listener);
       } catch {
         // reconnect below
       }
+      if (refused) return;
       status(false);
       await new Promise((r) => setTimeout(r, 1000));
     }
@@ -104,7 +117,7 @@ async function readEvents(body: ReadableStream<Uint8Array>, listener: Listener):
  */
 export async function download(path: string): Promise<{ name: string; bytes: number }> {
   const res = await fetch(path, { headers: headers(false), cache: "no-store" });
-  if (res.status === 401) onUnauthorized();
+  if (res.status === 401) unauthorized();
   if (!res.ok) {
     const data = (await res.json().catch(() => ({}))) as { error?: { code: string; message: string } };
     throw new ApiError(res.status, data.error?.code ?? `HTTP_${res.status}`, data.error?.message ?? `HTTP ${res.status}`, data);

@@ -38,6 +38,7 @@ function askToken(message?: string): void {
   );
   main.replaceChildren(form);
   status.textContent = "";
+  status.className = "status";
 }
 
 function start(): void {

@@ -42,6 +42,19 @@ export class Correlation {
     return direction === "outbound" ? this.in : this.out;
   }
 
+  /**
+   * A request that goes on becomes pending on its side; returns why it cannot instead (its id is taken — pending, or
+   * held by a stage — or `max` are pending already).
+   */
+  open(direction: Direction, pending: Pending, max: number, taken: boolean): "DUPLICATE_ID" | "TOO_MANY_PENDING" | null {
+    const mine = this.of(direction);
+    if (taken) return "DUPLICATE_ID";
+    if (mine.size >= max) return "TOO_MANY_PENDING";
+    mine.set(pending.key, pending);
+    if (pending.batch) pending.batch.waiting++;
+    return null;
+  }
+
   get size(): number {
     return this.out.size + this.in.size;
   }

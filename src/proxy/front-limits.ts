@@ -1,5 +1,5 @@
 import type { AgentProtocol } from "../vocabulary.js";
-import type { DecisionSink } from "./session.js";
+import type { DecisionSink } from "./pipeline.js";
 import type { ReasonCode } from "../reasons.js";
 
 /** The bytes of request bodies the whole process holds at once: reserved as they arrive (or as declared), released when the exchange ends. */

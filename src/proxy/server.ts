@@ -10,7 +10,7 @@ import type { Connect } from "../transports/types.js";
 import { ByteBudget, ConnectionCount, RefusalLog } from "./front-limits.js";
 import { liveness, readiness, type HealthAnswer, type HealthSource } from "./health.js";
 import { openLink, type RouteRuntime } from "./link.js";
-import type { DecisionSink } from "./session.js";
+import type { DecisionSink } from "./pipeline.js";
 import { passWellKnown, wellKnownTarget, type WellKnownRoute } from "./well-known.js";
 import type { ReasonCode } from "../reasons.js";
 

@@ -1,25 +1,21 @@
 import { randomBytes } from "node:crypto";
-import { renderBlock, renderUpstreamFailure, staleToolListNotice } from "../actions/render.js";
+import { renderBlock, staleToolListNotice } from "../actions/render.js";
 import { judgeOf, type Judge, type Judgement } from "../guardian/judge.js";
 import type { Verdict } from "../guardian/verdict.js";
-import { classify, ErrorCode, errorResponse, idKey, type JsonObject, type JsonRpcId } from "../protocol/json-rpc.js";
+import { classify, ErrorCode, errorResponse, idKey, type JsonObject } from "../protocol/json-rpc.js";
 import { envelopeVersionOf, isStatelessVersion, serverInfoOf, toolOf } from "../protocol/mcp.js";
-import { parseJson, peekId } from "../protocol/safe-json.js";
 import type { Frame, HttpRefusal, Peer } from "../transports/types.js";
 import { receiptOf } from "../transports/receipt.js";
-import { refuseUncommitted, TurnCommit, type Held } from "./commit.js";
+import { TurnCommit } from "./commit.js";
+import { readFrame } from "./read-frame.js";
+import { Answers } from "./answers.js";
 import { DirectionOrder } from "./order.js";
-import { refusalsOf } from "./admission.js";
 import { judgedMessage, type Forward, type Plan } from "./plan.js";
-import { joinedReply, newBatch, type Batch } from "./batch.js";
-import { Correlation, type Pending } from "./correlation.js";
-import { decisionLine, logUnavailable, refusalLine, type LineBase } from "./decision-line.js";
+import { newBatch, type Batch } from "./batch.js";
+import { Correlation } from "./correlation.js";
+import { decisionLine, logUnavailable, type LineBase } from "./decision-line.js";
 import { Stages, type DecisionSink, type Direction, type GateRefusal, type GateResult, type PeerInfo, type SessionHandle, type Stage } from "./pipeline.js";
 
-export type { Frame, Peer, SendInfo } from "../transports/types.js";
-export type { DecisionSink, Direction, GateRefusal, GateResult, JudgedMessage, MessageTracer, Stage, StageFactory } from "./pipeline.js";
-export { digest } from "./decision-line.js";
-export type { SessionOptions } from "./session-options.js";
 import { settingsOf, type SessionOptions, type SessionSettings } from "./session-options.js";
 
 type Upstream = Peer & { abandon?(request: string): void };
@@ -40,6 +36,7 @@ export class Session {
   private readonly downstream: Peer;
   private readonly upstream: Upstream;
   private readonly commit: TurnCommit;
+  private readonly answers: Answers;
   private readonly pending = new Correlation();
   private readonly order = new DirectionOrder();
   private readonly stages = new Stages();
@@ -59,9 +56,10 @@ export class Session {
     this.agent = opts.agent ?? null;
     this.base = { session: this.id, route: this.o.route, transport: this.o.transport, protocol: this.o.protocol, agent: this.agent?.id ?? null };
     this.server = opts.server ?? null;
-    this.commit = new TurnCommit(this.log, (held) => this.refuseHeld(held), (line, v) => this.stages.recorded(line, v));
+    this.commit = new TurnCommit(this.log, (held) => this.answers.refuseHeld(held), (line, v) => this.stages.recorded(line, v));
     this.downstream = this.commit.peer("downstream", downstream);
     this.upstream = this.commit.peer("upstream", upstream);
+    this.answers = new Answers(this.base, this.o.render, this.log, this.pending, this.commit, this.downstream, this.upstream);
     const clientSession = (this.clientSession = opts.clientSession ?? (() => null));
     const handle: SessionHandle = {
       id: this.id, route: this.o.route, transport: this.o.transport, protocol: this.o.protocol, agent: this.agent,
@@ -104,14 +102,14 @@ export class Session {
     this.stages.close();
     // After the frames that arrived before it: a response already under evaluation still gets through.
     this.order.enqueue("inbound", null, () => {
-      this.failPending([...this.pending.out.keys()], reason);
+      this.answers.failPending([...this.pending.out.keys()], reason);
       if (after) this.commit.hold(after);
     });
   }
 
   /** These agent requests cannot be answered by the server: -32052, or what the HTTP status means (`renderUpstreamFailure`). */
   requestsFailed(keys: string[], reason: string, http?: HttpRefusal): void {
-    this.order.enqueue("inbound", null, () => this.failPending(keys, reason, http));
+    this.order.enqueue("inbound", null, () => this.answers.failPending(keys, reason, http));
   }
 
   /** The streams of these requests ended: their streamed answers are complete. */
@@ -136,7 +134,7 @@ export class Session {
     this.closed = true;
     this.stages.close();
     this.order.enqueue("inbound", null, () => {
-      this.answerPending([...this.pending.out.keys()], (id) => ({ answer: errorResponse(id, ErrorCode.DeniedByPolicy, message), code: "SESSION_KILLED", message }));
+      this.answers.answerPending([...this.pending.out.keys()], (id) => ({ answer: errorResponse(id, ErrorCode.DeniedByPolicy, message), code: "SESSION_KILLED", message }));
       then();
     });
   }
@@ -153,22 +151,14 @@ export class Session {
   // ---- classify and admit
 
   private receive(direction: Direction, frame: Frame): void {
-    if ("oversize" in frame) {
-      const id = peekId(frame.oversize);
-      return this.refuse(direction, id, ErrorCode.InvalidRequest, `Message too large: ${frame.bytes} bytes exceeds the ${this.o.maxFrameBytes}-byte limit`, "FRAME_TOO_LARGE", { carry: frame.carry });
-    }
-    const parsed = frame.value !== undefined ? { ok: true as const, value: frame.value } : parseJson(frame.text, { maxDepth: this.o.maxDepth });
-    if (!parsed.ok) {
-      if (parsed.code === "TOO_DEEP") return this.refuse(direction, parsed.id, ErrorCode.InvalidRequest, `Invalid Request: ${parsed.detail}`, "TOO_DEEP", { carry: frame.carry });
-      return this.refuse(direction, null, ErrorCode.ParseError, "Parse error", "PARSE_ERROR", { carry: frame.carry });
-    }
-    const value = parsed.value;
+    const read = readFrame(frame, this.o);
+    if (!read.ok) return this.answers.refuse(direction, read.id, read.code, read.message, read.reason, { carry: frame.carry });
+    const value = read.value;
     if (direction === "outbound" && (this.admitted(this.stages.admit(value, frame), value, frame) || this.stages.claim(value))) return;
     if (!Array.isArray(value)) {
-      const plan = this.judgeOne(direction, value, frame, frame.text);
+      const plan = this.judgeOne(direction, value, frame, read.text);
       return this.order.enqueue(direction, plan, (p) => p && this.apply(p));
     }
-    if (value.length === 0) return this.refuse(direction, null, ErrorCode.InvalidRequest, "Invalid Request: empty batch", "INVALID_REQUEST", { carry: frame.carry });
     // A batch is judged element by element, and applied as one unit so its replies can be re-joined.
     const batch = direction === "outbound" ? newBatch(value, frame.carry) : undefined;
     const plans = value.map((v) => this.judgeOne(direction, v, frame, undefined, batch));
@@ -181,7 +171,7 @@ export class Session {
         // batch unanswered. The replies are re-joined here all the same.
         for (const f of forward) this.upstream.send(f.text, f.key ? { stream: f.key, requests: [f.key], carry: frame.carry } : { stream: null, carry: frame.carry });
         batch.forwarded = true;
-        this.flushBatch(batch);
+        this.answers.flushBatch(batch);
       } else if (forward.length > 0) {
         // A batch from the server is passed on as a batch.
         this.downstream.send(`[${forward.map((f) => f.text).join(",")}]`, { stream: frame.stream ?? null });
@@ -192,15 +182,7 @@ export class Session {
   /** True when an admission stage did not let the message pass now (refused, or waiting for it to be: admission.ts). */
   private admitted(g: GateResult, value: unknown, frame: Frame): boolean {
     if (g === "pass") return false;
-    const refuse = (r: GateRefusal) => {
-      const batch = Array.isArray(value) ? newBatch(value, frame.carry, true) : undefined;
-      for (const a of refusalsOf(value, r)) {
-        if (a.pass) this.receive("outbound", { text: JSON.stringify(a.pass), value: a.pass, carry: frame.carry });
-        else if (a.answer) this.refuse("outbound", a.id, ErrorCode.DeniedByPolicy, r.message, r.reasonCode, { batch, method: a.method, tool: a.tool, carry: frame.carry, request: true });
-        else this.commit.record(() => refusalLine(this.base, { direction: "outbound", kind: a.id === null ? "notification" : "request", id: a.id ?? null, method: a.method ?? null, tool: a.tool ?? null }, [r.reasonCode], r.message));
-      }
-      if (batch) this.flushBatch(batch);
-    };
+    const refuse = (r: GateRefusal) => this.answers.refuseAdmission(value, r, frame.carry, (pass) => this.receive("outbound", { text: JSON.stringify(pass), value: pass, carry: frame.carry }));
     if (g instanceof Promise) void g.then((r) => (r === "pass" ? this.receive("outbound", { ...frame, value } as Frame) : refuse(r)));
     else refuse(g);
     return true;
@@ -211,7 +193,7 @@ export class Session {
   private judgeOne(direction: Direction, value: unknown, frame: Frame, raw?: string, batch?: Batch): Plan | null | Promise<Plan | null> {
     const c = classify(value);
     if (!c.ok) {
-      this.refuse(direction, c.id, ErrorCode.InvalidRequest, `Invalid Request: ${c.reason}`, "INVALID_REQUEST", { batch, carry: frame.carry });
+      this.answers.refuse(direction, c.id, ErrorCode.InvalidRequest, `Invalid Request: ${c.reason}`, "INVALID_REQUEST", { batch, carry: frame.carry });
       return null;
     }
     const message = c.message;
@@ -262,7 +244,7 @@ export class Session {
     const out = traced ? JSON.stringify(traced) : text;
     if (p.direction === "outbound" && p.method === "notifications/cancelled") {
       const batch = this.pending.cancelInBatch(p.message);
-      if (batch) this.flushBatch(batch);
+      if (batch) this.answers.flushBatch(batch);
     }
     if (batchForward) batchForward.push({ text: out, key });
     else if (p.direction === "outbound") this.upstream.send(out, key ? { stream: key, requests: [key], carry: p.carry } : { stream: null, carry: p.carry });
@@ -277,7 +259,7 @@ export class Session {
     if (p.kind === "request") {
       const stale = p.direction === "outbound" && !p.batch ? staleToolListNotice(p.method, v) : null;
       if (stale) this.commit.authored(() => this.downstream.send(stale, { stream: key }));
-      this.reply(p.direction, renderBlock(p.id, p.method, v, this.o.render, isStatelessVersion(envelopeVersionOf(p.message))), p.batch, p.carry);
+      this.answers.reply(p.direction, renderBlock(p.id, p.method, v, this.o.render, isStatelessVersion(envelopeVersionOf(p.message))), p.batch, p.carry);
       // A denied request that reuses a pending id says nothing about the pending one (its cancellation still goes on).
       if (p.direction === "outbound" && key && !this.pending.out.has(key)) this.pending.rememberDenied(key);
     } else if (p.kind === "response" && key) {
@@ -287,7 +269,7 @@ export class Session {
       mine.delete(key);
       if (pending) {
         const block = renderBlock(p.id, p.direction === "outbound" ? null : pending.method, v, this.o.render, isStatelessVersion(envelopeVersionOf(pending.message)));
-        this.commit.authored(() => this.deliver(p.direction, JSON.stringify(block), pending, p.carry));
+        this.commit.authored(() => this.answers.deliver(p.direction, JSON.stringify(block), pending, p.carry));
         // A denied event ends its stream: the agent got the error event, the server's stream is let go.
         if (pending.streaming) {
           this.upstream.abandon?.(key);
@@ -301,18 +283,14 @@ export class Session {
 
   /** A request that goes on becomes pending on its side; false when it is refused instead (a duplicate id, too many). */
   private track(p: Plan, v: Verdict, key: string): boolean {
-    const mine = this.pending.of(p.direction);
-    const taken = this.idTaken(p.direction, key);
-    if (mine.size >= this.o.maxPending || taken) {
-      const why = taken ? "a request with this id is already pending" : `more than ${this.o.maxPending} requests pending`;
-      this.refuse(p.direction, p.id, ErrorCode.InvalidRequest, `Invalid Request: ${why}`, taken ? "DUPLICATE_ID" : "TOO_MANY_PENDING", { batch: p.batch, method: p.method, tool: p.tool, carry: p.carry, request: true });
-      return false;
-    }
     const sent = v.action === "rewrite" && v.modified ? v.modified : p.message;
     const streaming = p.direction === "outbound" && p.method !== null && this.o.streamingMethods?.has(p.method) === true;
-    mine.set(key, { key, message: sent, method: p.method ?? "", tool: p.tool, batch: p.batch, streaming, carry: p.direction === "outbound" ? p.carry : undefined });
-    if (p.batch) p.batch.waiting++;
-    return true;
+    const carry = p.direction === "outbound" ? p.carry : undefined;
+    const refused = this.pending.open(p.direction, { key, message: sent, method: p.method ?? "", tool: p.tool, batch: p.batch, streaming, carry }, this.o.maxPending, this.idTaken(p.direction, key));
+    if (!refused) return true;
+    const why = refused === "DUPLICATE_ID" ? "a request with this id is already pending" : `more than ${this.o.maxPending} requests pending`;
+    this.answers.refuse(p.direction, p.id, ErrorCode.InvalidRequest, `Invalid Request: ${why}`, refused, { batch: p.batch, method: p.method, tool: p.tool, carry: p.carry, request: true });
+    return false;
   }
 
   /** A response that goes on, to the request it answers (or a streamed answer's event). */
@@ -330,14 +308,14 @@ export class Session {
     if (pending.cancelled) return this.drop(p, v, "REQUEST_CANCELLED", "response to a request the agent cancelled dropped (its batch was answered)");
     if (pending.method === "initialize" && p.direction === "inbound") this.server = serverInfoOf(p.message.result) ?? this.server;
     this.record(p, v, failOpen);
-    this.deliver(p.direction, text, pending, p.carry, batchForward);
+    this.answers.deliver(p.direction, text, pending, p.carry, batchForward);
   }
 
   // ---- hold: a held request leaves the ordered queue; the hold stage asks, and its final verdict is applied here.
   private hold(p: Plan, v: Verdict): void {
     const key = p.id !== null ? idKey(p.id) : null;
     if (key !== null && p.direction === "outbound" && this.idTaken("outbound", key)) {
-      return this.refuse("outbound", p.id, ErrorCode.InvalidRequest, "Invalid Request: a request with this id is already pending", "DUPLICATE_ID", { batch: p.batch, method: p.method, tool: p.tool, carry: p.carry, request: true });
+      return this.answers.refuse("outbound", p.id, ErrorCode.InvalidRequest, "Invalid Request: a request with this id is already pending", "DUPLICATE_ID", { batch: p.batch, method: p.method, tool: p.tool, carry: p.carry, request: true });
     }
     const holder = this.stages.holder;
     if (!holder?.hold || !v.ask || p.kind !== "request" || p.direction !== "outbound" || p.batch || key === null) {
@@ -347,95 +325,6 @@ export class Session {
     const ctx = { session: this.id, route: this.o.route, transport: this.o.transport, agent: this.agent?.id ?? null, server: this.server?.name ?? null, method: p.method, tool: p.tool };
     const logHeld = (approval: NonNullable<Verdict["approval"]>) => this.record(p, { ...v, approval }, false);
     void holder.hold({ ctx, key, message: p.message, verdict: { ...v, ask: v.ask }, logHeld }).then((final) => final && this.apply({ ...p, verdict: final }));
-  }
-
-  // ---- deliver
-
-  /** Sends a response toward the side that asked, into its batch if it came in one. */
-  private deliver(direction: Direction, text: string, pending: Pending, carry?: unknown, batchForward?: Forward[]): void {
-    if (pending.cancelled) return; // its batch slot was answered when the agent cancelled it
-    if (direction === "inbound" && pending.batch) {
-      pending.batch.replies.push(JSON.parse(text));
-      pending.batch.waiting--;
-      return this.flushBatch(pending.batch);
-    }
-    if (batchForward) batchForward.push({ text, key: null });
-    else if (direction === "outbound") this.upstream.send(text, { stream: null, carry });
-    else this.downstream.send(text, { stream: pending.key, answer: true, carry: pending.carry });
-  }
-
-  /** Answers the sender of a message directly (a block, a refusal), on the exchange its frame came in (`carry`). */
-  private reply(sender: Direction, response: unknown, batch?: Batch, carry?: unknown): void {
-    if (sender === "outbound" && batch) {
-      batch.replies.push(response);
-      return;
-    }
-    const id = (response as { id?: JsonRpcId }).id;
-    this.commit.authored(() => {
-      if (sender === "outbound") this.downstream.send(JSON.stringify(response), id === null || id === undefined ? { stream: null } : { stream: idKey(id), answer: true, carry });
-      else this.upstream.send(JSON.stringify(response), { stream: null });
-    });
-  }
-
-  private flushBatch(batch: Batch): void {
-    const reply = joinedReply(batch);
-    if (reply) this.downstream.send(reply, { stream: batch.stream, answer: true, carry: batch.carry });
-  }
-
-  /** A message that cannot be judged (unparsable, too large, invalid): the sender gets an error if it can be addressed. */
-  private refuse(sender: Direction, id: JsonRpcId, code: number, message: string, reason: string, about: { batch?: Batch; method?: string | null; tool?: string | null; carry?: unknown; request?: boolean } = {}): void {
-    this.commit.record(() => refusalLine(this.base, { direction: sender, kind: id === null ? "notification" : "request", id, method: about.method ?? null, tool: about.tool ?? null }, [reason], message));
-    // The server gets no answer to garbage it prints (it asked nothing); a request-shaped frame is answered.
-    if (sender === "inbound" && id === null) return;
-    const pending = sender === "inbound" && id !== null && !about.request ? this.pending.out.get(idKey(id)) : undefined;
-    if (pending && id !== null) {
-      // An unreadable response: the agent's request is answered instead of left hanging. (A refused server request
-      // that shares an agent request's id is the server's to be answered, and leaves the agent's alone.)
-      this.pending.out.delete(idKey(id));
-      return this.commit.authored(() => this.deliver("inbound", JSON.stringify(errorResponse(id, code, message)), pending));
-    }
-    this.reply(sender, errorResponse(id, code, message), about.batch, about.carry);
-  }
-
-  private failPending(keys: string[], reason: string, http?: HttpRefusal): void {
-    this.answerPending(keys, (id) => {
-      const answer = renderUpstreamFailure(id, this.o.route, { reason, status: http?.status, retryAfter: http?.headers["retry-after"] });
-      const down = answer.error?.code === ErrorCode.UpstreamUnavailable;
-      return { answer, code: down ? "UPSTREAM_UNAVAILABLE" : "UPSTREAM_REFUSED", message: `upstream ${down ? "unavailable" : "refused"}: ${reason}` };
-    });
-  }
-
-  /** These agent requests will get no answer from the server: each is answered here, and logged as a deny. */
-  private answerPending(keys: string[], answerOf: (id: string | number) => { answer: unknown; code: string; message: string }): void {
-    for (const key of keys) {
-      const p = this.pending.out.get(key);
-      if (!p) continue;
-      this.pending.out.delete(key);
-      const id = p.message.id as string | number;
-      const { answer, code, message } = answerOf(id);
-      this.commit.authored(() => this.deliver("inbound", JSON.stringify(answer), p));
-      this.commit.record(() => refusalLine(this.base, { direction: "inbound", kind: "response", id, method: p.method, tool: p.tool }, [code], message));
-    }
-  }
-
-  /** The lines of a turn could not be committed (commit.ts `refuseUncommitted`): -32051 instead of what it would send. */
-  private refuseHeld(held: Held[]): void {
-    const verdict = logUnavailable(this.log.failure ?? { file: "(decision log)", code: "EIO" });
-    const refusal = (id: JsonRpcId) => renderBlock(id, null, verdict, { toolCallBlock: "error" });
-    refuseUncommitted(held, {
-      refusal,
-      requestRefused: (side, id) => {
-        const key = idKey(id);
-        if (side === "downstream") {
-          this.pending.in.delete(key);
-          return this.upstream.send(JSON.stringify(refusal(id)), { stream: null });
-        }
-        const pending = this.pending.out.get(key);
-        this.pending.out.delete(key);
-        if (pending) this.deliver("inbound", JSON.stringify(renderBlock(id, pending.method, verdict, this.o.render)), pending);
-      },
-      send: (side, text, info) => (side === "upstream" ? this.upstream : this.downstream).send(text, info),
-    });
   }
 
   // ---- record

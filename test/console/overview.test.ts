@@ -30,6 +30,17 @@ describe("console: overview, the link, and the page's security", () => {
     await page.fill("input[name=token]", "wrong");
     await page.click("#login button");
     await page.locator("#login .error").getByText("The token was refused.").waitFor();
+    // Once refused, the page stops asking the API: the form is drawn once, and what the user types stays in it (the
+    // event stream used to retry each second and draw the form again, emptying it).
+    const streams: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().endsWith("/api/events")) streams.push(r.url());
+    });
+    await page.fill("input[name=token]", "half-typed");
+    await page.waitForTimeout(2_500);
+    expect(await page.inputValue("input[name=token]")).toBe("half-typed");
+    expect(streams).toEqual([]);
+    expect(await page.locator("#status").textContent()).toBe("");
     await page.fill("input[name=token]", s.served.admin.token);
     await page.click("#login button");
     await page.locator("#status.live").waitFor();

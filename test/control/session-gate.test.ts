@@ -45,6 +45,15 @@ describe("a session's gate (live control)", () => {
     ]);
   });
 
+  it("refuse: an empty batch still gets its one Invalid Request answer (it is refused before the gate)", async () => {
+    const h = live();
+    h.registry.suspend("s-1", { mode: "refuse", reason: "audit" });
+    h.agent([]);
+    await h.settled();
+    expect(h.toAgent).toEqual([{ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: empty batch" } }]);
+    expect(h.toServer).toEqual([]);
+  });
+
   it("hold: nothing reaches the server until resume, then each message is judged and forwarded in order", async () => {
     const h = live();
     h.registry.suspend("s-1");

@@ -5,7 +5,7 @@ import { MessageTracing, SpanIds } from "../../src/observe/tracing.js";
 import type { SessionUpstream } from "../../src/proxy/hops.js";
 import type { JsonObject } from "../../src/protocol/json-rpc.js";
 import type { SendInfo } from "../../src/transports/types.js";
-import type { JudgedMessage } from "../../src/proxy/session.js";
+import type { JudgedMessage } from "../../src/proxy/pipeline.js";
 import type { Verdict } from "../../src/guardian/verdict.js";
 
 const allow: Verdict = { action: "forward", decision: "allow", mode: "enforce", rules: [], reasonCode: [], message: "" };

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import { digest } from "../../src/proxy/session.js";
+import { digest } from "../../src/proxy/decision-line.js";
 import { CLI, ROOT, tempDir } from "../helpers.js";
 import { stopChild, waitFor } from "./servers.js";
 
