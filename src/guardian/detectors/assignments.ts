@@ -173,10 +173,17 @@ function candidatesBeforeSeparators(v: string): number[] | null {
  * link is for the user to follow, not a credential to redact.
  */
 function linkToken(v: string, pos: number, word: string): boolean {
-  if (word.toLowerCase() !== "token") return false;
+  const w = word.toLowerCase();
   let s = pos;
   while (s > 0 && pos - s < 24 && /[A-Za-z_-]/.test(v[s - 1] as string)) s--;
   if (s === 0 || (v[s - 1] !== "?" && v[s - 1] !== "&")) return false;
+  // A meeting invitation's passcode in its join link (`…/j/81234567890?pwd=…`, `…/join/…?pwd=…`): the invitation is
+  // for whoever follows it, as a reset link's token is.
+  if (w === "pwd") {
+    const from = v.lastIndexOf("http", s);
+    return s === pos && from >= 0 && s - from <= 300 && /^https?:\/\/[^\s?]{1,250}\/(?:j|join|meet|meeting|meetings|webinar|w)\/[^\s?]{1,80}\?(?:[^\s]{0,200}&)?$/.test(v.slice(from, s));
+  }
+  if (w !== "token") return false;
   return /^(?:(?:reset|password_reset|confirm|confirmation|invite|invitation|verify|verification|email|magic|login|signup|activation)[_-]?)?$/i.test(v.slice(s, pos));
 }
 

@@ -45,6 +45,7 @@ export const G = {
   DOWNLOAD: 1 << 28,
   HEAD: 1 << 29,
   TAIL: 1 << 30,
+  READING: 1 << 31,
 } as const;
 
 /** Any one of these words alone can start a finding. */
@@ -109,8 +110,14 @@ const EXTRA: [string, number][] = [
   // Secrecy: "keep it secret", "in your response", "without the user knowing".
   ["response reply answer summary output responses replies answers summaries respuesta réponse antwort resposta ответ ответе", G.TGT],
   ["keep", G.NEG],
+  // A reader named by what it does: "whoever is summarising this", "automated helpers processing this".
+  ["whoever automated automatic autonomous", G.AI],
+  // "any coding agent triaging this", "language model reading this page".
+  ["reading processing parsing summarizing summarising browsing viewing analyzing analysing seeing scanning indexing crawling handling triaging screening reviewing ingesting evaluating grading sorting answering managing monitoring", G.READING],
+  // Secrecy: "leave it out of your summary", "omit this from the reply".
+  ["leave omit exclude", G.NEG],
   // Addressing: "Note to the model", "Hey agent".
-  ["note message memo reminder instructions notice nota mensaje hinweis nachricht mensagem примечание сообщение hey hi hello dear attention attn querido querida cher chère liebe lieber caro cara дорогой привет hola bonjour hallo olá atención achtung atenção внимание", G.VOC],
+  ["instruction consigne note message memo reminder instructions notice nota mensaje hinweis nachricht mensagem примечание сообщение hey hi hello dear attention attn querido querida cher chère liebe lieber caro cara дорогой привет hola bonjour hallo olá atención achtung atenção внимание", G.VOC],
   // Authority: "I am the administrator", "on behalf of the user".
   ["user user's owner admin administrator developer creator operator manager ceo boss usuario utilisateur benutzer usuário пользователь администратор разработчик", G.ROLE],
   ["am i'm soy suis bin sou", G.BE],
@@ -120,7 +127,7 @@ const EXTRA: [string, number][] = [
   // Secrets named in several words (a head and a tail), and credential files.
   ["api access secret private ssh signing bearer session refresh auth authentication system environment env aws banking online clave claves clé clés chave chaves ключ ключи variables security verification one-time recovery backup otp 2fa mfa login credit card social bank account routing date dates passport home personal chat conversation mot mots código códigos codes número numéro cartão tarjeta carte", G.HEAD],
   ["key keys token tokens prompt prompts variable variables var vars credentials api schlüssel code codes pin card cards number numbers details security birth address addresses data information history log logs account accounts login logins credentials passwords passe seguridad verificación segurança sécurité vérification bancaire tarjeta cartão crédito credito entorno environnement d'environnement", G.TAIL],
-  ["api-schlüssel id_rsa id_dsa id_ecdsa id_ed25519 git-credentials shadow passwd sudoers environ wallet bash_history sicherheitscode kreditkarte", G.MACHINE],
+  ["umgebungsvariablen umgebungsvariable api-schlüssel id_rsa id_dsa id_ecdsa id_ed25519 git-credentials shadow passwd sudoers environ wallet bash_history sicherheitscode kreditkarte", G.MACHINE],
   // Downloaded code run.
   ["curl wget iwr iex invoke-webrequest base64 enc encodedcommand tcp nc", G.DOWNLOAD],
 ];
@@ -130,7 +137,7 @@ const DOTTED_WORDS = "ssh aws gnupg kube docker env netrc npmrc pypirc pgpass gi
 const TAG_WORDS = "system instructions instruction important information admin secret hidden note sys directive override assistant_instructions ai_instructions system_message tool_result tool_results toolresult tool_output tool_outputs tool_response tool_call function_results function_result function_output function_response function_calls result results output outputs search_results document documents context data observation email file_contents file_content page webpage web_page start_of_turn end_of_turn";
 /** Line starts: invented turns (a colon follows) and system-style headers (in capitals, or a colon later on the line). */
 const TURN_WORDS = "human user assistant ai system claude chatgpt gpt model bot h a";
-const HEADER_WORDS = "system_message system admin administrator developer security operator important urgent new updated instructions instruction";
+const HEADER_WORDS = "systemnachricht systemhinweis systemmeldung mensaje aviso message avis system_message system admin administrator developer security operator important urgent new updated instructions instruction";
 /** Stems (7 characters) whatever the ending: typos and inflections ("iunstructions" is read by the scorer's substring). */
 const STEM_WORDS: [string, number][] = [
   ["instruc anweisu инструк", G.INSTR],
@@ -306,6 +313,7 @@ export function pieces(str: string): Piece[] {
   // Word counter, and where the last word of each pairing class was.
   let wn = 0;
   let lastVoc = -99;
+  let lastGeneric = -99;
   let lastOverride = -99;
   let lastNeg = -99;
   let lastTold = -99;
@@ -375,10 +383,13 @@ export function pieces(str: string): Piece[] {
         // "Agents:", "Model," — a generic noun spoken to.
         if ((bits & G.GENERIC) !== 0 && (c === 58 || c === 44)) hit(i);
         if ((bits & (G.VOC | G.AI)) !== 0) lastVoc = wn;
+        if ((bits & G.GENERIC) !== 0) lastGeneric = wn;
+        if ((bits & G.READING) !== 0 && wn - lastGeneric <= 2) hit(i);
         if ((bits & (G.INSTR | G.SCOPE)) !== 0 && wn - lastOverride <= 9) hit(i);
         if ((bits & G.OVERRIDE) !== 0) lastOverride = wn;
         // "ignore the user's request".
-        if ((bits & G.TGT) !== 0 && wn - lastOverride <= 3) hit(i);
+        // ("ignore the user's request", "ignora lo que te pidió el usuario".)
+        if ((bits & G.TGT) !== 0 && wn - lastOverride <= 6) hit(i);
         if ((bits & (G.TGT | G.COMM)) !== 0) {
           if (wn - lastNeg <= 12) hit(i);
           lastTold = wn;
