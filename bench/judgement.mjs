@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -52,14 +53,29 @@ const floor = () => {
   for (let i = 0; i < text.length; i++) sum = (sum + text.charCodeAt(i)) | 0;
   return sum;
 };
+// A proxy judges results of every size: the detectors that read results are warmed on 1 KB ones first (as they are
+// in steady traffic; judged cold, a scanner whose loop V8 compiles while it runs the megabyte reads it up to 1.5 times
+// slower), then the megabyte once.
+const smallResults = Array.from({ length: 32 }, (_v, i) =>
+  buildAosRequest("protocols/MCP", { jsonrpc: "2.0", id: i, result: { content: [{ type: "text", text: `Build ${i} finished. The parser now reads each frame once and the session forwards it in the same turn; `.repeat(9) }] } }, {
+    direction: "inbound",
+    session: "s-bench",
+    request: { jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "run_tests", arguments: {} } },
+  }),
+);
+for (let i = 0; i < 5000; i++) guardian.call(smallResults[i % 32]);
 guardian.call(bigReq);
 floor();
 const bigMs = [];
+const bigCpuMs = [];
 const floorMs = [];
 for (let i = 0; i < (quick ? 5 : 15); i++) {
   let t = performance.now();
+  const c = process.cpuUsage();
   guardian.call(bigReq);
+  const used = process.cpuUsage(c);
   bigMs.push(performance.now() - t);
+  bigCpuMs.push((used.user + used.system) / 1000);
   t = performance.now();
   floor();
   floorMs.push(performance.now() - t);
@@ -91,6 +107,7 @@ const addedMs = pct(lat.remote.map((r, i) => r - lat.embedded[i]), 50);
 const results = {
   date: new Date().toISOString(),
   node: process.version,
+  loadAverage: loadavg().map((x) => Number(x.toFixed(2))),
   pack: "balanced",
   callBytes: bytes,
   decision,
@@ -98,16 +115,18 @@ const results = {
   p99us: pct(samples, 99),
   evalsPerSec: Math.round(perSec),
   oneMbResultMs: pct(bigMs, 50),
+  oneMbResultCpuMs: pct(bigCpuMs, 50),
   oneMbFloorMs: pct(floorMs, 50),
   remoteAddedP50ms: addedMs,
 };
 writeFileSync(join(root, "bench", "judgement-results.json"), JSON.stringify(results, null, 2) + "\n");
 const row = (what, value, target, ok) => console.log(`${what.padEnd(56)} ${value.padStart(14)}   ${target.padEnd(16)} ${ok === undefined ? "" : ok ? "ok" : "MISSED"}`);
-console.log(`\nguardwire bench — the guardian's judgement (balanced pack, every detector)\n`);
+console.log(`\nguardwire bench — the guardian's judgement (balanced pack, every detector); load average ${results.loadAverage.join(", ")}\n`);
 row(`p50 per evaluation, ${bytes} B tools/call`, `${results.p50us.toFixed(1)} µs`, "≤ 12 µs", results.p50us <= 12);
 row("p99", `${results.p99us.toFixed(1)} µs`, "");
 row("throughput, one core", `${results.evalsPerSec} /s`, "≥ 40,000 /s", results.evalsPerSec >= 40000);
 row("1 MB tool result, scanned inbound", `${results.oneMbResultMs.toFixed(2)} ms`, "≤ 5 ms", results.oneMbResultMs <= 5);
+row("  the same, CPU time of the evaluation", `${results.oneMbResultCpuMs.toFixed(2)} ms`, "");
 row("  floor: JSON.parse of it and one read of every character", `${results.oneMbFloorMs.toFixed(2)} ms`, "");
 row("remote guardian on loopback, added p50", `${results.remoteAddedP50ms.toFixed(3)} ms`, "≤ 0.5 ms", results.remoteAddedP50ms <= 0.5);
 console.log("\nfull figures: bench/judgement-results.json");

@@ -296,9 +296,10 @@ program
 // The detectors load the shell grammar (WebAssembly) asynchronously: every command that judges or loads rules waits
 // for it, so that nothing is judged before it is there. Loaded here, not at the top, so that --version and --help do
 // not pay for it, nor the commands that never judge (they talk to a running guardwire, or read a log or a file).
+// `wrap` waits for it itself, after starting its server (wrap.ts), so that the two load at once.
 const JUDGES_NOTHING = new Set(["approvals", "sessions", "console", "tail", "verify", "schema", "pins", "uninstall"]);
 program.hook("preAction", async (_program, command) => {
-  if (JUDGES_NOTHING.has(command.name())) return;
+  if (JUDGES_NOTHING.has(command.name()) || command.name() === "wrap") return;
   const { detectorsReady } = await import("../guardian/detectors/index.js");
   await detectorsReady().catch((e: unknown) => {
     throw new GuardwireError("RULES_INVALID", `the detectors could not be loaded (reinstall guardwire): ${(e as Error).message}`);

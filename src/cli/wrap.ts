@@ -1,14 +1,11 @@
 import type { LogSync } from "../decision-log/writer.js";
 import { GuardwireError } from "../errors.js";
-import { launchStdio } from "../proxy/stdio-launcher.js";
 import { DEFAULT_MAX_FRAME_BYTES } from "../protocol/safe-json.js";
-import { alertsFromFlags, type AlertFlags } from "./alerts.js";
+import { startStdioServer, type StartingServer } from "../transports/upstream/stdio.js";
+import type { AlertFlags } from "./alerts.js";
 import type { GuardianOptions } from "./guardians.js";
-import { logView } from "./startup.js";
 import { defaultWrapLog, routeName } from "../install/wrap-entry.js";
-import { approvalsFromFlags, type ApprovalFlags } from "./approval-channels.js";
-import { startOperatorAdmin } from "./admin.js";
-import { answerHeldFirst, openCore } from "./runtime.js";
+import type { ApprovalFlags } from "./approval-channels.js";
 
 export interface WrapOptions extends GuardianOptions, AlertFlags, ApprovalFlags {
   /** The route name in the log and in rules; derived from the server command when not given. */
@@ -38,6 +35,58 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   if (logDest === "/dev/stdout" || logDest === "stdout") {
     throw new GuardwireError("USAGE", "the decision log cannot go to stdout in wrap mode (stdout carries the protocol); use a file or - for stderr");
   }
+  // The server is started first: its own start-up (most of the wait for a first answer) runs while guardwire loads the
+  // guardian, the rules and the log. Nothing is read from it, nor from the agent, until the session exists, so the
+  // first message is judged like any other; if guardwire cannot start, the server is stopped unheard.
+  const started = startStdioServer({ command: cmd, args, env: process.env, cwd: process.cwd() });
+  const early = stopServerOnSignal(started);
+  let launcher;
+  let core;
+  try {
+    ({ launcher, core } = await openAndLaunch(cmd, args, route, logDest, opts, started));
+  } catch (e) {
+    early.remove();
+    started.discard();
+    throw e;
+  }
+  early.remove();
+  const { runtime, operator, channels } = core;
+  const flush = core.flush;
+  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.on(sig, () => {
+      // Every held request is answered (a deny) before the server is stopped.
+      channels.broker.shutdown();
+      operator.sessions?.shutdown();
+      setImmediate(() => {
+        flush();
+        launcher.signal(sig);
+      });
+    });
+  }
+  const exit = await launcher.done;
+  const killed = launcher.killed();
+  if (killed) process.stderr.write(`guardwire: ${killed}; the server was stopped (exit ${KILLED_EXIT})\n`);
+  await runtime.close();
+  process.stdin.pause();
+  process.stdin.unref?.();
+  if (killed) return KILLED_EXIT;
+  return exit.code ?? (exit.signal ? 128 + signalNumber(exit.signal) : 1);
+}
+
+/** Loads and opens what a session needs (in parallel with the server's start), then starts the session on `started`. */
+async function openAndLaunch(cmd: string, args: string[], route: string, logDest: string, opts: WrapOptions, started: StartingServer) {
+  const [{ detectorsReady }, { alertsFromFlags }, { approvalsFromFlags }, { answerHeldFirst, openCore }, { logView }, { launchStdio }] = await Promise.all([
+    import("../guardian/detectors/index.js"),
+    import("./alerts.js"),
+    import("./approval-channels.js"),
+    import("./runtime.js"),
+    import("./startup.js"),
+    import("../proxy/stdio-launcher.js"),
+  ]);
+  // Nothing is judged before the detectors' grammar is there (as program.ts waits for it for the other commands).
+  await detectorsReady().catch((e: unknown) => {
+    throw new GuardwireError("RULES_INVALID", `the detectors could not be loaded (reinstall guardwire): ${(e as Error).message}`);
+  });
   // The composition root: every part opened once, in order, and closed in reverse (runtime.ts).
   const core = await openCore({
     guardian: opts,
@@ -61,6 +110,7 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
   // The lock goes last: after a signal, the server's last messages are still logged by this process.
   process.on("exit", () => (flush(), log.releaseLock()));
   if (opts.admin) {
+    const { startOperatorAdmin } = await import("./admin.js");
     const ui = { embedded, rules: core.rules, log: logView(logDest, log) };
     const measured = { log, alerts: core.alerts, ruleset: () => embedded.rules.hash, upstreamTransport: () => "stdio" };
     const admin = await startOperatorAdmin(opts.admin, opts.adminToken ?? process.env.GUARDWIRE_ADMIN_TOKEN, { version: opts.version ?? "", broker: channels.broker, operator, measured, links: channels.links, console: ui });
@@ -88,30 +138,28 @@ export async function runWrap(command: string[], opts: WrapOptions): Promise<num
       stages: core.stages,
       tracer: core.tracing?.tracer,
       sessions: operator.sessions,
+      started,
     });
   } catch (e) {
     flush();
     throw e;
   }
-  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-    process.on(sig, () => {
-      // Every held request is answered (a deny) before the server is stopped.
-      channels.broker.shutdown();
-      operator.sessions?.shutdown();
-      setImmediate(() => {
-        flush();
-        launcher.signal(sig);
-      });
-    });
-  }
-  const exit = await launcher.done;
-  const killed = launcher.killed();
-  if (killed) process.stderr.write(`guardwire: ${killed}; the server was stopped (exit ${KILLED_EXIT})\n`);
-  await runtime.close();
-  process.stdin.pause();
-  process.stdin.unref?.();
-  if (killed) return KILLED_EXIT;
-  return exit.code ?? (exit.signal ? 128 + signalNumber(exit.signal) : 1);
+  return { launcher, core: { ...core, flush } };
+}
+
+/**
+ * While guardwire starts, a signal ends it as it always did (by that signal), and the server started early with it.
+ * Removed once the session's own handlers take over.
+ */
+function stopServerOnSignal(started: StartingServer): { remove(): void } {
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  const handler = (sig: NodeJS.Signals): void => {
+    started.discard();
+    for (const s of signals) process.removeListener(s, handler);
+    process.kill(process.pid, sig);
+  };
+  for (const s of signals) process.on(s, handler);
+  return { remove: () => signals.forEach((s) => process.removeListener(s, handler)) };
 }
 
 /** wrap's exit code when an operator killed its session (docs/sessions.md). */

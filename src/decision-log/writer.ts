@@ -6,6 +6,7 @@ import { acquireLock, releaseLock, type LockOwner } from "./lock.js";
 import { GENESIS, noteOf, type DecisionInput } from "./record.js";
 import { closingOf, readEnd } from "./recovery.js";
 import { isoNow, Stamp } from "./stamp.js";
+import { atTurnEnd } from "../turn.js";
 
 export { noteOf, type LogFailure };
 
@@ -197,14 +198,15 @@ export class DecisionLog {
   /**
    * Runs `then` once every line written so far is committed — in the file (`interval`), or in the file and fsynced
    * (`always`) — or `failed` if it cannot be (`failure` says why). The barriers of one turn share one write: the first
-   * queues the commit in a microtask, so whatever else this turn decides joins it. Barriers complete in the order they
+   * queues the commit at the turn's end (turn.ts: a stdio chunk's, else a microtask), so whatever else this turn
+   * decides joins it. Barriers complete in the order they
    * were made.
    */
   barrier(then: () => void, failed: () => void): void {
     this.waiters.push({ then, failed });
     if (this.commitQueued) return;
     this.commitQueued = true;
-    queueMicrotask(this.commitTurn);
+    atTurnEnd(this.commitTurn);
   }
 
   private readonly commitTurn = (): void => {

@@ -2,6 +2,7 @@ import type { DecisionInput } from "../decision-log/record.js";
 import type { Verdict } from "../guardian/verdict.js";
 import { classify, type JsonRpcId } from "../protocol/json-rpc.js";
 import type { Peer, SendInfo } from "../transports/types.js";
+import { atTurnEnd } from "../turn.js";
 import type { DecisionSink } from "./pipeline.js";
 
 /** Something the session did toward a peer, held until its turn's lines are committed; a send says what it was, so it can be refused instead. */
@@ -14,9 +15,9 @@ type Line = { make: () => DecisionInput; verdict?: Verdict };
 
 /**
  * A decision is committed to the log before what it decided leaves: the session's sends are held (`peer`), and at the
- * end of the turn — a microtask, once everything the turn's input held has been judged — the turn's decision lines are
- * made and written, and the log's barrier releases the held sends, in order, once the lines are in the file (with
- * `--log-sync always`, on disk). Every session's turn shares the log's one write (group commit). If the lines cannot be
+ * end of the turn — once everything the turn's input held has been judged: at the end of a stdio chunk's handling, or
+ * in a microtask (turn.ts) — the turn's decision lines are made and written, and the log's barrier releases the held
+ * sends, in order, once the lines are in the file (with `--log-sync always`, on disk). Every session's turn shares the log's one write (group commit). If the lines cannot be
  * committed, nothing of the turn goes on (`refuse`). So a `kill -9` never leaves a forwarded message without its
  * decision line.
  */
@@ -38,14 +39,14 @@ export class TurnCommit {
   /** A decision line of this turn. */
   record(make: () => DecisionInput, verdict?: Verdict): void {
     this.backlog.push({ make, verdict });
-    if (this.backlog.length === 1 && this.held.length === 0) queueMicrotask(this.drain);
+    if (this.backlog.length === 1 && this.held.length === 0) atTurnEnd(this.drain);
   }
 
   /** Runs `fn` with this turn's sends, after them: once their lines are committed (or could not be). */
   hold(fn: () => void, send?: Held["send"]): void {
     if (this.releasing) return fn();
     this.held.push({ run: fn, send });
-    if (this.held.length === 1 && this.backlog.length === 0) queueMicrotask(this.drain);
+    if (this.held.length === 1 && this.backlog.length === 0) atTurnEnd(this.drain);
   }
 
   /** Runs `fn` once everything sent so far has been released (its lines committed), or could not be. */

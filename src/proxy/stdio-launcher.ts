@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { Judge } from "../guardian/judge.js";
 import { NdjsonChannel } from "../transports/ndjson-channel.js";
-import { spawnStdioServer, type StdioServer } from "../transports/upstream/stdio.js";
+import { spawnStdioServer, type StartingServer, type StdioServer } from "../transports/upstream/stdio.js";
 import { Session } from "./session.js";
 import type { DecisionSink, MessageTracer, StageFactory } from "./pipeline.js";
 import type { LiveSessions } from "./live.js";
@@ -26,6 +26,8 @@ export interface LauncherOptions {
   tracer?: MessageTracer | null;
   /** Live control (docs/sessions.md): a kill answers what is pending and stops the server. */
   sessions?: LiveSessions;
+  /** The server, already started with `command`, `args`, `env` and `cwd` (wrap starts it first); else it is spawned here. */
+  started?: StartingServer;
 }
 
 export interface Launcher {
@@ -44,7 +46,7 @@ export interface Launcher {
  * and every line in between goes through a session.
  */
 export async function launchStdio(opts: LauncherOptions): Promise<Launcher> {
-  const server = await spawnStdioServer({ command: opts.command, args: opts.args, env: opts.env, cwd: opts.cwd, stderr: opts.stderr });
+  const server = opts.started ? await passingStderr(opts.started, opts.stderr) : await spawnStdioServer({ command: opts.command, args: opts.args, env: opts.env, cwd: opts.cwd, stderr: opts.stderr });
   const child = server.child;
   if (!child.stdin || !child.stdout) throw new Error("child stdio not piped");
 
@@ -102,4 +104,11 @@ export async function launchStdio(opts: LauncherOptions): Promise<Launcher> {
       if (child.exitCode === null && child.signalCode === null) child.kill(sig);
     },
   };
+}
+
+/** A server started earlier: its stderr goes through from now on (what it wrote meanwhile waited in the pipe). */
+async function passingStderr(started: StartingServer, stderr: Writable): Promise<StdioServer> {
+  const server = await started.started;
+  server.passStderr(stderr);
+  return server;
 }

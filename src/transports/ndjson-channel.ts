@@ -1,6 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { Frame, Peer } from "./types.js";
 import { decodeUtf8, LineFramer } from "../protocol/ndjson.js";
+import { atTurnEnd, inTurn } from "../turn.js";
 
 /**
  * A newline-delimited JSON stream pair (stdio). Frames are handed on as text; sending applies backpressure:
@@ -46,12 +47,9 @@ export class NdjsonChannel implements Peer {
   send(text: string): void {
     if (this.output.destroyed || this.output.writableEnded) return;
     // Messages sent in the same turn (several lines from one chunk, a batch) leave in one write, once the turn's
-    // work is done: at the end of the input chunk being handled, or, for a send from anywhere else (a guardian that
-    // answered later), in a microtask. The session makes its decision lines after that write (session.ts, record).
-    if (this.queued === "") {
-      if (turns > 0) dirty.push(this);
-      else queueMicrotask(this.flush);
-    }
+    // work is done: at the end of the input chunk being handled (after its decision lines are committed: commit.ts),
+    // or, for a send from anywhere else (a guardian that answered later), in a microtask (turn.ts).
+    if (this.queued === "") atTurnEnd(this.flush);
     this.queued += text + "\n";
   }
 
@@ -70,21 +68,5 @@ export class NdjsonChannel implements Peer {
   end(): void {
     this.flush();
     if (!this.output.writableEnded) this.output.end();
-  }
-}
-
-/**
- * An input chunk's turn: the lines it makes any channel send are written as soon as the chunk has been handled, before
- * the stream's own bookkeeping and the turn's microtasks (the decision lines among them) run, so nothing waits between
- * judging a message and writing it.
- */
-let turns = 0;
-const dirty: NdjsonChannel[] = [];
-function inTurn(handle: () => void): void {
-  turns++;
-  try {
-    handle();
-  } finally {
-    if (--turns === 0 && dirty.length > 0) for (const c of dirty.splice(0)) c.flush();
   }
 }

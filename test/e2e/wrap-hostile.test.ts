@@ -144,4 +144,88 @@ describe("guardwire wrap lifecycle", () => {
     expect(w.stderr).toContain(`${rules}:4:`);
     expect(w.stderr).toContain("rules[0].decision");
   });
+
+  // The server starts while guardwire loads (docs/benchmarks.md, start-up): when guardwire then cannot start, the
+  // server is stopped, and nothing it said reaches the client or stderr.
+  it("a server started before a broken rule file is found is stopped, unheard", async () => {
+    const fs = await import("node:fs");
+    const dir = tempDir();
+    const rules = join(dir, "bad.yaml");
+    fs.writeFileSync(rules, "name: bad\nrules:\n  - id: x\n    decision: nope\n");
+    const pidFile = join(dir, "server.pid");
+    const server = `require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); process.stderr.write("early server talking\\n"); process.stdout.write("{}\\n"); setInterval(() => {}, 1000);`;
+    const w = new RawWrap(["--rules", rules, "--log", join(dir, "l.ndjson")], [process.execPath, "-e", server]);
+    const exit = await w.exited;
+    expect(exit.code).toBe(2);
+    expect(w.stderr).toContain(`${rules}:4:`);
+    expect(w.stderr).not.toContain("early server talking");
+    expect(w.lines).toEqual([]);
+    // It did start (before the rules were read), and it is gone.
+    const started = Date.now();
+    while (!fs.existsSync(pidFile) && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 50));
+    const pid = Number(fs.readFileSync(pidFile, "utf8"));
+    // Gone, or dead and waiting to be reaped (a zombie: its parent, guardwire, has exited).
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return false;
+      }
+      try {
+        return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
+      } catch {
+        return true;
+      }
+    };
+    while (alive() && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 50));
+    expect(alive()).toBe(false);
+  });
+
+  it("a signal while guardwire starts ends it by that signal, and stops the server it started", async () => {
+    const fs = await import("node:fs");
+    const dir = tempDir();
+    const pidFile = join(dir, "server.pid");
+    const server = `require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`;
+    const w = new RawWrap(["--log", join(dir, "l.ndjson")], [process.execPath, "-e", server]);
+    const started = Date.now();
+    while (!fs.existsSync(pidFile) && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 10));
+    w.proc.kill("SIGTERM");
+    const exit = await w.exited;
+    // Most likely still loading (killed by the signal, as before); if it had just finished, it forwards the signal to
+    // the server and exits with the server's 128+15. Either way the server is gone.
+    expect(exit.signal === "SIGTERM" || exit.code === 143).toBe(true);
+    const pid = Number(fs.readFileSync(pidFile, "utf8"));
+    const dead = () => {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return true;
+      }
+      try {
+        return fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] === "Z";
+      } catch {
+        return false;
+      }
+    };
+    while (!dead() && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 50));
+    expect(dead()).toBe(true);
+  });
+
+  it("the first message, sent before guardwire has loaded, is judged like any other", async () => {
+    const dir = tempDir();
+    const rules = join(dir, "deny-ping.yaml");
+    (await import("node:fs")).writeFileSync(rules, "name: t\nrules:\n  - id: no-ping\n    match: { method: ping }\n    decision: deny\n    message: no ping\n");
+    const log = join(dir, "l.ndjson");
+    const record = join(dir, "server-saw.ndjson");
+    const w = new RawWrap(["--rules", rules, "--log", log], undefined, { RAW_RECORD: record });
+    // Written at once: guardwire reads it only once its session exists.
+    w.send({ jsonrpc: "2.0", id: 1, method: "ping" });
+    const reply = await w.reply(1, 30_000);
+    expect((reply.error as { code: number }).code).toBe(-32050);
+    await w.close();
+    const lines = readLog(log);
+    expect(lines.find((l) => l.id === 1 && l.method === "ping")?.decision).toBe("deny");
+    const fs = await import("node:fs");
+    expect(fs.existsSync(record) ? fs.readFileSync(record, "utf8") : "").not.toContain('"ping"');
+  });
 });

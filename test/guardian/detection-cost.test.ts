@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AFTER_NAME, detectSecretAssignments, valueAfter, type ValueEnds } from "../../src/guardian/detectors/assignments.js";
 import { entropy } from "../../src/guardian/detectors/entropy.js";
-import { codeUnits } from "../../src/guardian/detectors/units.js";
+import { codeUnits, sharedUnits } from "../../src/guardian/detectors/units.js";
 
 /*
  * Shortcuts taken for the detectors' cost (docs/detection.md, "What detection costs"), each held to what it replaced:
@@ -87,5 +87,24 @@ describe("code units copied natively for the scanners that read every character"
     );
     const long = "é\ud800x".repeat(100_000);
     expect(Buffer.from(codeUnits(long).buffer, codeUnits(long).byteOffset, long.length * 2).toString("utf16le")).toBe(long);
+  });
+
+  it("shared by the scanners: the same string's copy is reused, another string's replaces it", () => {
+    const text = (u: Uint16Array) => Buffer.from(u.buffer, u.byteOffset, u.length * 2).toString("utf16le");
+    const a = "x".repeat(5000) + "a";
+    const b = "y".repeat(3) + "\u00e9b";
+    const first = sharedUnits(a);
+    expect(sharedUnits(a)).toBe(first);
+    expect(text(sharedUnits(b))).toBe(b);
+    expect(text(sharedUnits(a))).toBe(a);
+    // The same text in another string object: equal content, so the copy stands for it too.
+    const again = ["x".repeat(5000), "a"].join("");
+    expect(text(sharedUnits(again))).toBe(a);
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: "binary", maxLength: 50 }), { minLength: 1, maxLength: 8 }), (strings) => {
+        for (const s of [...strings, ...strings.reverse()]) expect(text(sharedUnits(s))).toBe(s);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

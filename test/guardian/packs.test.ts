@@ -43,19 +43,19 @@ describe("the default pack on the labelled corpus", () => {
   // name, even while the overall figure stays above 97 %. Every class also keeps enough cases to mean something.
   const CLASSES: Record<string, { recall: number; attacks: number; lookalikes?: number }> = {
     sensitive_path: { recall: 1, attacks: 59 },
-    dangerous_command: { recall: 1, attacks: 66 },
-    secrets_out: { recall: 1, attacks: 16 },
+    dangerous_command: { recall: 1, attacks: 70, lookalikes: 40 },
+    secrets_out: { recall: 1, attacks: 22 },
     secrets_in: { recall: 1, attacks: 5 },
-    prompt_injection: { recall: 1, attacks: 13 },
+    prompt_injection: { recall: 1, attacks: 22 },
     tool_poisoning_and_rug_pull: { recall: 1, attacks: 5 },
     toxic_flow: { recall: 1, attacks: 2 },
     exfiltration_link: { recall: 1, attacks: 29, lookalikes: 27 },
     secret_assignment: { recall: 1, attacks: 27, lookalikes: 27 },
-    exfiltration_url: { recall: 1, attacks: 10, lookalikes: 7 },
-    pii_bulk: { recall: 1, attacks: 27, lookalikes: 23 },
-    injection_structure: { recall: 1, attacks: 25, lookalikes: 38 },
-    poisoning_elsewhere: { recall: 1, attacks: 35, lookalikes: 31 },
-    sampling: { recall: 1, attacks: 16, lookalikes: 12 },
+    exfiltration_url: { recall: 1, attacks: 16, lookalikes: 25 },
+    pii_bulk: { recall: 1, attacks: 33, lookalikes: 27 },
+    injection_structure: { recall: 1, attacks: 61, lookalikes: 75 },
+    poisoning_elsewhere: { recall: 1, attacks: 47, lookalikes: 43 },
+    sampling: { recall: 1, attacks: 27, lookalikes: 19 },
   };
   const caughtCase = (r: (typeof all)[number]) => r.mode === "enforce" && r.decision !== "allow";
 

@@ -270,4 +270,35 @@ describe("write before forward on stdio", () => {
     await new Promise((r) => setImmediate(r));
     expect(events).toEqual(["logged outbound 7", "committed", "to server: 7", "logged inbound 7", "committed", "to agent: 7"]);
   });
+
+  it("a chunk's messages are judged, logged in the file and forwarded before its handler returns: no hop between", async () => {
+    const { NdjsonChannel } = await import("../../src/transports/ndjson-channel.js");
+    const { DecisionLog } = await import("../../src/decision-log/writer.js");
+    const { PassThrough } = await import("node:stream");
+    const { mkdtempSync, readFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const file = join(mkdtempSync(join(tmpdir(), "gw-turn-")), "d.ndjson");
+    const log = DecisionLog.open({ dest: file });
+    const agentIn = new PassThrough();
+    const agentOut = new PassThrough();
+    const serverIn = new PassThrough();
+    const serverOut = new PassThrough();
+    const seen: string[] = [];
+    // What the file holds at the moment each message is forwarded.
+    const linesNow = () => readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => `${JSON.parse(l).direction} ${JSON.parse(l).id}`);
+    serverIn.on("data", (b: Buffer) => seen.push(`to server: ${b.toString().trim().split("\n").map((l) => JSON.parse(l).id).join(",")} [file: ${linesNow().join(", ")}]`));
+    agentOut.on("data", (b: Buffer) => seen.push(`to agent: ${JSON.parse(b.toString()).id} [file: ${linesNow().join(", ")}]`));
+    const down = new NdjsonChannel(agentIn, agentOut, 1 << 20, (f) => session.fromDownstream(f));
+    const up = new NdjsonChannel(serverOut, serverIn, 1 << 20, (f) => session.fromUpstream(f));
+    const session = new Session(down, up, { guardian: allowAll, log, route: "r", transport: "stdio" });
+    await new Promise((r) => setImmediate(r));
+
+    // Two messages in one chunk: one write of both lines, then one write of both messages, all within write().
+    agentIn.write(JSON.stringify(call(1, "echo")) + "\n" + JSON.stringify(call(2, "echo")) + "\n");
+    expect(seen).toEqual(["to server: 1,2 [file: outbound 1, outbound 2]"]);
+    serverOut.write(JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [] } }) + "\n");
+    expect(seen[1]).toBe("to agent: 1 [file: outbound 1, outbound 2, inbound 1]");
+    await log.close();
+  });
 });

@@ -1,7 +1,7 @@
 import { entropy } from "./entropy.js";
 import { literalId, literalsOf } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
-import { Units } from "./units.js";
+import { sharedUnits } from "./units.js";
 
 /*
  * Credentials written as an assignment — `name = value`, `NAME=value`, YAML `name: value`, JSON `"name": "value"` —
@@ -102,9 +102,6 @@ function sortedUnique(at: number[]): number[] {
   return out;
 }
 
-/** Where the name search reads a long string's code units (units.ts). */
-const NAME_UNITS = new Units();
-
 /** Strings at least this long look for stems only before separators (a search per stem would read all of them). */
 const LONG = 4096;
 /**
@@ -146,7 +143,7 @@ function candidatesBeforeSeparators(v: string): number[] | null {
   }
   if (sample > LONG >> 5) return null;
   // The names are read from the code units (units.ts): faster than a charCodeAt per character in a long string.
-  const u = NAME_UNITS.of(v);
+  const u = sharedUnits(v);
   const at: number[] = [];
   for (const sep of [":", "="]) {
     for (let q = v.indexOf(sep); q >= 0; q = v.indexOf(sep, q + 1)) {
@@ -176,10 +173,17 @@ function candidatesBeforeSeparators(v: string): number[] | null {
  * link is for the user to follow, not a credential to redact.
  */
 function linkToken(v: string, pos: number, word: string): boolean {
-  if (word.toLowerCase() !== "token") return false;
+  const w = word.toLowerCase();
   let s = pos;
   while (s > 0 && pos - s < 24 && /[A-Za-z_-]/.test(v[s - 1] as string)) s--;
   if (s === 0 || (v[s - 1] !== "?" && v[s - 1] !== "&")) return false;
+  // A meeting invitation's passcode in its join link (`…/j/81234567890?pwd=…`, `…/join/…?pwd=…`): the invitation is
+  // for whoever follows it, as a reset link's token is.
+  if (w === "pwd") {
+    const from = v.lastIndexOf("http", s);
+    return s === pos && from >= 0 && s - from <= 300 && /^https?:\/\/[^\s?]{1,250}\/(?:j|join|meet|meeting|meetings|webinar|w)\/[^\s?]{1,80}\?(?:[^\s]{0,200}&)?$/.test(v.slice(from, s));
+  }
+  if (w !== "token") return false;
   return /^(?:(?:reset|password_reset|confirm|confirmation|invite|invitation|verify|verification|email|magic|login|signup|activation)[_-]?)?$/i.test(v.slice(s, pos));
 }
 

@@ -300,33 +300,95 @@ function archivedCredentials(r: Resolved, c: Command): string | null {
 }
 
 const HOST_MOUNTS = /^(?:\/|\/etc|\/root|\/var\/run\/docker\.sock|\/run\/docker\.sock|\/var\/run|\/run|\/proc|\/sys|\/boot|\/dev|\/home|\/var\/lib\/docker|\/var\/lib\/kubelet|\/run\/containerd(?:\/containerd\.sock)?|\/var\/run\/containerd(?:\/containerd\.sock)?|\/var\/run\/crio\/crio\.sock|\/usr|\/bin|\/sbin|\/lib)$/;
+/** Host mounts that give the host away even read-only: a container engine's socket answers whatever the mount says. */
+const HOST_SOCKETS = /\.sock$/;
+/** Host mounts a read-only monitoring container takes (node-exporter, cAdvisor): read-only, they are not an escape. */
+const MONITORED = /^(?:\/|\/proc|\/sys|\/var\/run|\/run|\/var\/lib\/docker|\/dev|\/boot|\/usr|\/etc)$/;
+/** What a container's own command does to reach its host: enter a namespace, change root, mount a disk or cgroup, load a module, rewrite a kernel hook. */
+const ESCAPE_ACTION = /\b(?:chroot|nsenter|insmod|modprobe|debugfs|release_agent|core_pattern)\b|\bmount\s[^;|&\n]{0,60}\bcgroup|\/dev\/(?:sd|nvme|hd|xvd|vd|mmcblk|mapper\/|disk\/)/;
 
-/** What makes a container run as the host: the flag or mount that does, or null. */
+/** Flags of `docker run`/`create`/`exec` that take no value (clusters of `d`, `i`, `t`, `P`, `q` too). */
+const BARE_FLAGS = new Set(["--rm", "--privileged", "--init", "--interactive", "--tty", "--detach", "--publish-all", "--read-only", "--no-healthcheck", "--quiet", "--oom-kill-disable"]);
+
+/** The words after the image of a container command line: what the container runs (the whole line when unsure). */
+function containerCommand(a: string[]): string {
+  let i = 0;
+  let verbs = 0;
+  for (; i < a.length; i++) {
+    const t = a[i] as string;
+    if (!isOption(t)) {
+      if (verbs < 2 && (t === "container" || t === "run" || t === "create" || t === "exec" || t === "start" || t === "update")) {
+        verbs++;
+        continue;
+      }
+      break; // the image (or, for exec, the container)
+    }
+    if (t.includes("=") || BARE_FLAGS.has(t) || /^-[ditPq]+$/.test(t)) continue;
+    i++; // the flag's value
+  }
+  return a.slice(i + 1).join(" ");
+}
+
+/** A mount's read-only options (`:ro`, `,readonly`, `ro=true`). */
+const readOnly = (options: string): boolean => /(?:^|[:,])(?:ro|readonly)(?:[=,:]|$)|(?:^|,)ro=(?:true|1)/.test(options);
+
+/**
+ * What makes a container run as the host: the flag or mount that does, or null. A container reaches its host by a
+ * mount it can write of the host's system folders, an engine socket, or a disk device — or by weakened walls (
+ * `--privileged`, host namespaces, dangerous capabilities, unconfined profiles) together with something that uses
+ * them: its command entering the host (chroot, nsenter, mounting a disk or cgroup, a kernel hook), a mount of the
+ * host's root, or the host's process namespace with the privileges to enter it. Weakened walls alone are how binfmt
+ * registration, Docker-in-Docker, debuggers and sandboxed browsers run, and a read-only mount of /, /proc or /sys
+ * is how monitoring agents run: neither is an escape by itself.
+ */
 function privilegedContainer(r: Resolved): string | null {
   const a = r.args.map((x) => x.text);
   const sub = a.filter((t) => !isOption(t));
   if (CONTAINERS.has(r.name)) {
     const verb = sub[0] === "container" ? sub[1] : sub[0];
     if (!["run", "create", "exec", "start", "update"].includes(verb ?? "") && r.name !== "ctr") return null;
+    let weakened: string | null = null;
+    let strong = false; // privileges enough to enter the host's namespaces (all capabilities, or SYS_ADMIN)
+    let hostPid = false;
+    let hostRoot: string | null = null; // a read-only mount of the host's system folders
     for (let i = 0; i < a.length; i++) {
       const t = a[i] as string;
       const [flag, inline] = t.startsWith("--") && t.includes("=") ? [t.slice(0, t.indexOf("=")), t.slice(t.indexOf("=") + 1)] : [t, undefined];
       const value = (inline ?? a[i + 1] ?? "").trim();
-      if (flag === "--privileged" && inline !== "false") return "--privileged";
-      if ((flag === "--pid" || flag === "--ipc" || flag === "--userns" || flag === "--cgroupns") && value === "host") return `${flag}=host`;
-      if (flag === "--cap-add" && /^(?:cap_)?(?:all|sys_admin|sys_ptrace|sys_module|dac_read_search|sys_rawio)$/i.test(value)) return `--cap-add ${value.toUpperCase()}`;
-      if (flag === "--security-opt" && /(?:apparmor|seccomp)[=:]unconfined|label[=:]disable|systempaths=unconfined/i.test(value)) return `--security-opt ${value}`;
-      if (flag === "--device" && /^\/dev\/(?:sd|nvme|hd|xvd|vd|mem|kmem|port|disk|mmcblk)/.test(value)) return "a host disk device";
-      if (flag === "-v" || flag === "--volume") {
-        const source = value.split(":")[0]?.replace(/(?<=.)\/+$/, "") ?? "";
-        if (HOST_MOUNTS.test(source)) return `a mount of the host's ${source}`;
+      if (flag === "--privileged" && inline !== "false") {
+        weakened = "--privileged";
+        strong = true;
       }
-      if (flag === "--mount" || (r.name === "ctr" && flag === "--mount")) {
+      if ((flag === "--pid" || flag === "--ipc" || flag === "--userns" || flag === "--cgroupns") && value === "host") {
+        weakened ??= `${flag}=host`;
+        if (flag === "--pid") hostPid = true;
+      }
+      if (flag === "--cap-add" && /^(?:cap_)?(?:all|sys_admin|sys_ptrace|sys_module|dac_read_search|sys_rawio)$/i.test(value)) {
+        weakened ??= `--cap-add ${value.toUpperCase()}`;
+        if (/all|sys_admin/i.test(value)) strong = true;
+      }
+      if (flag === "--security-opt" && /(?:apparmor|seccomp)[=:]unconfined|label[=:]disable|systempaths=unconfined/i.test(value)) weakened ??= `--security-opt ${value}`;
+      if (flag === "--device" && /^\/dev\/(?:sd|nvme|hd|xvd|vd|mem|kmem|port|disk|mmcblk)/.test(value)) return "a host disk device";
+      let source = "";
+      let options = "";
+      if (flag === "-v" || flag === "--volume") {
+        const parts = value.split(":");
+        source = parts[0]?.replace(/(?<=.)\/+$/, "") ?? "";
+        options = parts.slice(2).join(":");
+      }
+      if (flag === "--mount") {
         const m = /(?:^|,)(?:source|src)=([^,]+)/.exec(value);
-        const source = m?.[1]?.replace(/(?<=.)\/+$/, "") ?? "";
-        if (HOST_MOUNTS.test(source)) return `a mount of the host's ${source}`;
+        source = m?.[1]?.replace(/(?<=.)\/+$/, "") ?? "";
+        options = value;
+      }
+      if (source && HOST_MOUNTS.test(source)) {
+        if (HOST_SOCKETS.test(source) || !readOnly(options) || !MONITORED.test(source)) return `a mount of the host's ${source}`;
+        hostRoot ??= source;
       }
     }
+    if (!weakened && !hostRoot) return null;
+    if (ESCAPE_ACTION.test(containerCommand(a))) return hostRoot ? `a mount of the host's ${hostRoot} entered from the container` : `${weakened} and a command that enters the host`;
+    if (hostPid && strong) return `${weakened} and the host's process namespace`;
     return null;
   }
   if (r.name === "kubectl") {

@@ -2,6 +2,7 @@ import { hostMatcher } from "./urls.js";
 import { entropy } from "./entropy.js";
 import { literalId, literalsOf } from "./literals.js";
 import { detectSecrets } from "./secrets.js";
+import { issuedFor } from "./audience.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -49,14 +50,6 @@ export const DEFAULT_COLLECTORS = [
   "*.oast.site",
   "*.burpcollaborator.net",
   "*.oastify.com",
-  "*.ngrok.io",
-  "*.ngrok.app",
-  "*.ngrok.dev",
-  "*.ngrok-free.app",
-  "*.ngrok-free.dev",
-  "*.trycloudflare.com",
-  "*.loca.lt",
-  "*.serveo.net",
   "*.requestcatcher.com",
   "*.beeceptor.com",
   "hookbin.com",
@@ -68,22 +61,50 @@ export const DEFAULT_COLLECTORS = [
   "*.ceye.io",
   "canarytokens.com",
   "*.canarytokens.com",
+];
+
+/**
+ * Public addresses of somebody's own machine (tunnels) and anonymous file drops. A developer checks their own tunnel
+ * (`/health`), registers it for callbacks, or downloads a file a colleague dropped: ordinary. What makes a request to
+ * one exfiltration is that it carries data — in its URL (encoded, random-looking or prose values), or as a payload
+ * (an upload, a body of some size, a file or pipe handed to curl).
+ */
+export const DEFAULT_TUNNELS = [
+  "*.ngrok.io",
+  "*.ngrok.app",
+  "*.ngrok.dev",
+  "*.ngrok-free.app",
+  "*.ngrok-free.dev",
+  "*.trycloudflare.com",
+  "*.loca.lt",
+  "*.serveo.net",
+  "*.localhost.run",
+  "*.lhr.life",
+  "*.pinggy.link",
   "transfer.sh",
   "0x0.st",
+  "file.io",
+  "temp.sh",
 ];
 
 export interface ExfiltrationParams {
   allow?: string[];
   collectors?: string[];
+  tunnels?: string[];
 }
 
 export interface ExfiltrationLists {
   allow: RegExp[];
   collectors: RegExp[];
+  tunnels: RegExp[];
 }
 
 export function compileExfiltrationParams(params: ExfiltrationParams): ExfiltrationLists {
-  return { allow: (params.allow ?? DEFAULT_EXFILTRATION_ALLOW).map(hostMatcher), collectors: (params.collectors ?? DEFAULT_COLLECTORS).map(hostMatcher) };
+  return {
+    allow: (params.allow ?? DEFAULT_EXFILTRATION_ALLOW).map(hostMatcher),
+    collectors: (params.collectors ?? DEFAULT_COLLECTORS).map(hostMatcher),
+    tunnels: (params.tunnels ?? DEFAULT_TUNNELS).map(hostMatcher),
+  };
 }
 
 /** What happens with a URL: an image is fetched by the client on its own, a link is offered, a request is made by a tool. */
@@ -307,7 +328,10 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
   if (url.hash.length > 1) pieces.push({ key: "#", value: decode(url.hash.slice(1)) });
   const raw = decode(url.pathname + url.search + url.hash);
   if (PLACEHOLDER.test(raw) || QUERY_PLACEHOLDER.test(decode(url.search)) || (kind === "request" && /\$\(|`/.test(raw))) return "placeholder";
-  if (detectSecrets([{ path: [], value: raw }]).length > 0) return "secret";
+  // A credential in the URL of the service that issued it (a bot token to api.telegram.org, a key to googleapis.com)
+  // is how that service is called: audience.ts.
+  const host = hostOf(url);
+  if (detectSecrets([{ path: [], value: raw }]).some((d) => !issuedFor(d.type, host))) return "secret";
   if (PASSWORD_WORDS.test(raw)) return "password";
   for (const { key, value } of pieces) {
     if (depth < 2 && ABSOLUTE.test(value)) {
@@ -402,7 +426,7 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
   }
   if (message !== undefined) {
     for (const r of requestedUrls(sites, message)) {
-      const verdict = r.host ? hostVerdict(r.url, lists) : judgeUrl(r.url, "request", 0, lists);
+      const verdict = r.host ? hostVerdict(r.url, lists) : judgeUrl(r.url, "request", 0, lists) ?? toTunnel(r, sites, lists, TOOL_CALLS.has(message.method as string));
       if (verdict === null) continue;
       if (out.some((d) => d.path === r.site.path && d.start < r.end && r.start < d.end)) continue;
       out.push({ type: r.host ? "exfiltration.dns" : "exfiltration.request", path: r.site.path, start: r.start, end: r.end, detail: `the URL carries ${verdict}` });
@@ -418,6 +442,35 @@ export function detectUrlData(sites: StringSite[], lists: ExfiltrationLists, mes
     if (r.host ? hostData(r.url.toLowerCase()) !== null : carriesAnything(r.url, lists)) out.push({ type: "url_data", path: r.site.path, start: r.start, end: r.end });
   }
   return out;
+}
+
+/** Options of curl and wget that send a file or standard input, and a pipe into one. */
+const UPLOAD = /(?:^|\s)(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|-F|--form|-T|--upload-file|--post-file|--body-file)(?:\s+|=)['"]?[^\s'"]{0,40}@|(?:^|\s)(?:-T|--upload-file|--post-file|--body-file)(?:\s+|=)\S|\|\s{0,8}(?:curl|wget|nc|ncat|http)\b/;
+/** A payload of some size: an argument (or a command's `-d` value) of 200 characters or three lines and more. */
+const PAYLOAD_LENGTH = 200;
+
+/**
+ * A request to a tunnel or a file drop that carries data: in its URL, or as a payload of the call (another argument
+ * of some size or of encoded data; in a command line, an upload or a pipe into the request, or a long `-d` value).
+ * In an A2A message, the URL of a file part or a push-notification config is judged by what it carries alone.
+ */
+function toTunnel(r: Requested, sites: StringSite[], lists: ExfiltrationLists, toolCall: boolean): string | null {
+  const url = parse(r.url);
+  if (url === null || !lists.tunnels.some((re) => re.test(hostOf(url)))) return null;
+  if (carriesAnything(r.url, lists)) return "data to a tunnel or a file drop";
+  // Another agent is sent the message, not the tunnel: a push-notification URL is where the client is called back.
+  if (!toolCall) return null;
+  const v = r.site.value;
+  if (r.start > 0 || r.end < v.length) {
+    // A command line (or a text) holding the URL: what it hands the request.
+    if (UPLOAD.test(v) || v.length - (r.end - r.start) >= PAYLOAD_LENGTH * 2) return "a payload to a tunnel or a file drop";
+  }
+  for (const site of sites) {
+    if (site === r.site || site.path[0] !== "params" || site.path.includes("_meta")) continue;
+    const w = site.value;
+    if (w.length >= PAYLOAD_LENGTH || (w.length >= 32 && isBlob(w)) || w.split("\n", 4).length >= 4) return "a payload to a tunnel or a file drop";
+  }
+  return null;
 }
 
 function hostVerdict(host: string, lists: ExfiltrationLists): string | null {

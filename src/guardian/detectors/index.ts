@@ -12,6 +12,7 @@ import { detectCallToChangedTool, detectToolChanges, pinsFor, type NewPin, type 
 import { detectHiddenText, findAllNormalised, findInViews, hasViews, normalize, type NormalText } from "./normalize.js";
 import { collectStrings, joinStrings, type Detection, type StringSite } from "./scan.js";
 import { shellReady } from "./shell.js";
+import { usedAsMeant } from "./audience.js";
 
 export type { Detection } from "./scan.js";
 
@@ -79,7 +80,8 @@ export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
   }
   switch (spec) {
     case "secrets":
-      return { key: spec, run: (s) => findAllNormalised(s, s.strings, detectSecrets) };
+      // A credential sent where it is meant to go (a webhook URL posted to, a token to its own API) is not leaving: audience.ts.
+      return { key: spec, run: (s) => usedAsMeant(s.message, () => s.roles, findAllNormalised(s, s.strings, detectSecrets)) };
     case "secret_assignment":
       return { key: spec, run: (s) => findAllNormalised(s, s.strings, detectSecretAssignments) };
     case "exfiltration": {

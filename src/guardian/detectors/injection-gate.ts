@@ -1,5 +1,5 @@
 import { isCjk, wordsOf, type Cue } from "./injection-lexicon.js";
-import { Units } from "./units.js";
+import { sharedUnits } from "./units.js";
 
 /*
  * The injection scorer's gate: one pass over a text, without allocating, that notes per paragraph which cue classes
@@ -45,6 +45,7 @@ export const G = {
   DOWNLOAD: 1 << 28,
   HEAD: 1 << 29,
   TAIL: 1 << 30,
+  READING: 1 << 31,
 } as const;
 
 /** Any one of these words alone can start a finding. */
@@ -109,8 +110,14 @@ const EXTRA: [string, number][] = [
   // Secrecy: "keep it secret", "in your response", "without the user knowing".
   ["response reply answer summary output responses replies answers summaries respuesta réponse antwort resposta ответ ответе", G.TGT],
   ["keep", G.NEG],
+  // A reader named by what it does: "whoever is summarising this", "automated helpers processing this".
+  ["whoever automated automatic autonomous", G.AI],
+  // "any coding agent triaging this", "language model reading this page".
+  ["reading processing parsing summarizing summarising browsing viewing analyzing analysing seeing scanning indexing crawling handling triaging screening reviewing ingesting evaluating grading sorting answering managing monitoring", G.READING],
+  // Secrecy: "leave it out of your summary", "omit this from the reply".
+  ["leave omit exclude", G.NEG],
   // Addressing: "Note to the model", "Hey agent".
-  ["note message memo reminder instructions notice nota mensaje hinweis nachricht mensagem примечание сообщение hey hi hello dear attention attn querido querida cher chère liebe lieber caro cara дорогой привет hola bonjour hallo olá atención achtung atenção внимание", G.VOC],
+  ["instruction consigne note message memo reminder instructions notice nota mensaje hinweis nachricht mensagem примечание сообщение hey hi hello dear attention attn querido querida cher chère liebe lieber caro cara дорогой привет hola bonjour hallo olá atención achtung atenção внимание", G.VOC],
   // Authority: "I am the administrator", "on behalf of the user".
   ["user user's owner admin administrator developer creator operator manager ceo boss usuario utilisateur benutzer usuário пользователь администратор разработчик", G.ROLE],
   ["am i'm soy suis bin sou", G.BE],
@@ -120,7 +127,7 @@ const EXTRA: [string, number][] = [
   // Secrets named in several words (a head and a tail), and credential files.
   ["api access secret private ssh signing bearer session refresh auth authentication system environment env aws banking online clave claves clé clés chave chaves ключ ключи variables security verification one-time recovery backup otp 2fa mfa login credit card social bank account routing date dates passport home personal chat conversation mot mots código códigos codes número numéro cartão tarjeta carte", G.HEAD],
   ["key keys token tokens prompt prompts variable variables var vars credentials api schlüssel code codes pin card cards number numbers details security birth address addresses data information history log logs account accounts login logins credentials passwords passe seguridad verificación segurança sécurité vérification bancaire tarjeta cartão crédito credito entorno environnement d'environnement", G.TAIL],
-  ["api-schlüssel id_rsa id_dsa id_ecdsa id_ed25519 git-credentials shadow passwd sudoers environ wallet bash_history sicherheitscode kreditkarte", G.MACHINE],
+  ["umgebungsvariablen umgebungsvariable api-schlüssel id_rsa id_dsa id_ecdsa id_ed25519 git-credentials shadow passwd sudoers environ wallet bash_history sicherheitscode kreditkarte", G.MACHINE],
   // Downloaded code run.
   ["curl wget iwr iex invoke-webrequest base64 enc encodedcommand tcp nc", G.DOWNLOAD],
 ];
@@ -130,7 +137,7 @@ const DOTTED_WORDS = "ssh aws gnupg kube docker env netrc npmrc pypirc pgpass gi
 const TAG_WORDS = "system instructions instruction important information admin secret hidden note sys directive override assistant_instructions ai_instructions system_message tool_result tool_results toolresult tool_output tool_outputs tool_response tool_call function_results function_result function_output function_response function_calls result results output outputs search_results document documents context data observation email file_contents file_content page webpage web_page start_of_turn end_of_turn";
 /** Line starts: invented turns (a colon follows) and system-style headers (in capitals, or a colon later on the line). */
 const TURN_WORDS = "human user assistant ai system claude chatgpt gpt model bot h a";
-const HEADER_WORDS = "system_message system admin administrator developer security operator important urgent new updated instructions instruction";
+const HEADER_WORDS = "systemnachricht systemhinweis systemmeldung mensaje aviso message avis system_message system admin administrator developer security operator important urgent new updated instructions instruction";
 /** Stems (7 characters) whatever the ending: typos and inflections ("iunstructions" is read by the scorer's substring). */
 const STEM_WORDS: [string, number][] = [
   ["instruc anweisu инструк", G.INSTR],
@@ -140,11 +147,13 @@ const STEM_WORDS: [string, number][] = [
 ];
 
 const SIZE = 1 << 13;
-/** Word classes by hash (open addressing), and in a second table the pass's own word kinds (TAG, TURN…). */
+/**
+ * Words by hash (open addressing): one probe per word gives both its classes (`vals`) and the pass's own word kinds
+ * (`kinds`: TAG, TURN…), at the same slot.
+ */
 const keys = new Int32Array(SIZE);
 const vals = new Int32Array(SIZE);
-const kindKeys = new Int32Array(1024);
-const kindVals = new Int32Array(1024);
+const kinds = new Int32Array(SIZE);
 
 /** Lower-cases a character code as the pass reads words (ASCII, Latin-1 and Latin Extended-A, Cyrillic); -1 if not a word character. */
 function fold(c: number): number {
@@ -172,39 +181,40 @@ function hashOf(word: string): number {
   return h;
 }
 
-function put(k: Int32Array, v: Int32Array, h: number, bits: number): void {
-  const m = k.length - 1;
+function put(v: Int32Array, h: number, bits: number): void {
+  const m = SIZE - 1;
   let j = h & m;
-  while (k[j] !== 0 && k[j] !== h) j = (j + 1) & m;
-  k[j] = h;
+  while (keys[j] !== 0 && keys[j] !== h) j = (j + 1) & m;
+  keys[j] = h;
   v[j] = (v[j] as number) | bits;
 }
 
-function get(k: Int32Array, v: Int32Array, h: number): number {
-  const m = k.length - 1;
+/** The slot of a hash (a table key), or -1 when it is absent. */
+function slot(h: number): number {
+  const m = SIZE - 1;
   let j = h & m;
   let x: number;
-  while ((x = k[j] as number) !== 0) {
-    if (x === h) return v[j] as number;
+  while ((x = keys[j] as number) !== 0) {
+    if (x === h) return j;
     j = (j + 1) & m;
   }
-  return 0;
+  return -1;
 }
 
-for (const [cue, bits] of FROM_CUES) for (const w of wordsOf(cue)) put(keys, vals, key(hashOf(w.replace(/^\./, ""))), cue === "ai" && GENERIC_AI.has(w) ? G.GENERIC : bits);
-for (const [words, bits] of EXTRA) for (const w of words.split(" ")) put(keys, vals, key(hashOf(w)), bits);
+for (const [cue, bits] of FROM_CUES) for (const w of wordsOf(cue)) put(vals, key(hashOf(w.replace(/^\./, ""))), cue === "ai" && GENERIC_AI.has(w) ? G.GENERIC : bits);
+for (const [words, bits] of EXTRA) for (const w of words.split(" ")) put(vals, key(hashOf(w)), bits);
 for (const [stems, bits] of STEM_WORDS) {
   for (const s of stems.split(" ")) {
     if (s.length !== 7) throw new Error(`a stem is 7 characters: ${s}`);
-    if (bits !== 0) put(keys, vals, key(hashOf(s) ^ SALT7), bits);
-    else put(kindKeys, kindVals, key(hashOf(s) ^ SALT7), TAG);
+    if (bits !== 0) put(vals, key(hashOf(s) ^ SALT7), bits);
+    else put(kinds, key(hashOf(s) ^ SALT7), TAG);
   }
 }
-for (const w of DOTTED_WORDS.split(" ")) put(kindKeys, kindVals, key(hashOf(w)), DOTTED);
-for (const w of TAG_WORDS.split(" ")) put(kindKeys, kindVals, key(hashOf(w)), TAG);
-for (const w of TURN_WORDS.split(" ")) put(kindKeys, kindVals, key(hashOf(w)), TURN);
-for (const w of HEADER_WORDS.split(" ")) put(kindKeys, kindVals, key(hashOf(w)), HEADER);
-for (const w of ["mcp", "claude_desktop_config"]) put(kindKeys, kindVals, key(hashOf(w)), DOTNEXT);
+for (const w of DOTTED_WORDS.split(" ")) put(kinds, key(hashOf(w)), DOTTED);
+for (const w of TAG_WORDS.split(" ")) put(kinds, key(hashOf(w)), TAG);
+for (const w of TURN_WORDS.split(" ")) put(kinds, key(hashOf(w)), TURN);
+for (const w of HEADER_WORDS.split(" ")) put(kinds, key(hashOf(w)), HEADER);
+for (const w of ["mcp", "claude_desktop_config"]) put(kinds, key(hashOf(w)), DOTNEXT);
 
 /** ASCII characters as the pass sees them: > 0 a word character (folded), 0 nothing special, < 0 a special. */
 const NL = -1;
@@ -234,6 +244,23 @@ function other(c: number): number {
   return f > 0 ? f : 0;
 }
 
+/**
+ * The hash of the units `a` to `b` of a word as the pass hashes them: word characters folded; an apostrophe or a
+ * hyphen joining two parts of the word as 39 or 45 when `joins` is set, skipped otherwise (the part after an elision
+ * is hashed from its letters alone). A word's stem (its first 7 units) and its part after an elision are hashed here,
+ * at the word's end, so the per-character loop keeps one hash.
+ */
+function hashUnits(text: Uint16Array, a: number, b: number, joins: boolean): number {
+  let h = 0;
+  for (let i = a; i < b; i++) {
+    const c = text[i] as number;
+    const t = c < 128 ? (ASCII[c] as number) : other(c);
+    if (t > 0) h = (Math.imul(h, 31) + t) | 0;
+    else if (joins) h = (Math.imul(h, 31) + (t === APOS ? 39 : 45)) | 0;
+  }
+  return h;
+}
+
 /** Only characters a marker may follow at a line start between `a` and `b` (`> `, `## `, `**`, `=== `, `[`). */
 function leadOnly(text: Uint16Array, a: number, b: number): boolean {
   for (let i = a; i < b; i++) {
@@ -242,9 +269,6 @@ function leadOnly(text: Uint16Array, a: number, b: number): boolean {
   }
   return true;
 }
-
-/** Where the pass reads its text's code units (units.ts). */
-const GATE_UNITS = new Units();
 
 /** A paragraph (or a 4 KB piece of a longer one), and whether its words could make a finding. */
 export interface Piece {
@@ -269,7 +293,7 @@ export interface Piece {
 export function pieces(str: string): Piece[] {
   const out: Piece[] = [];
   // Every character is read: from the code units, copied once (units.ts), not by a `charCodeAt` per character.
-  const text = GATE_UNITS.of(str);
+  const text = sharedUnits(str);
   const L = text.length;
   let start = 0;
   let sure = false;
@@ -281,17 +305,15 @@ export function pieces(str: string): Piece[] {
     ev.push(at);
   };
   let h = 0;
-  let h6 = 0;
-  let len = 0;
-  /** After an elided prefix: its length with the apostrophe, and the hash of the rest. */
+  /** Where the word being read started (-1 between words), and where its elided prefix ends (0: none). */
+  let wordStart = -1;
   let elided = 0;
-  let ha = 0;
-  let wordStart = 0;
   let lastNl = -1;
   let lt = -9;
   // Word counter, and where the last word of each pairing class was.
   let wn = 0;
   let lastVoc = -99;
+  let lastGeneric = -99;
   let lastOverride = -99;
   let lastNeg = -99;
   let lastTold = -99;
@@ -305,52 +327,54 @@ export function pieces(str: string): Piece[] {
   const end = L + 1;
   for (let i = 0; i < end; i++) {
     let c = i < L ? (text[i] as number) : 10;
-    // The common case first: a run of lower-case ASCII letters, hashed in a tight loop.
+    // The common case first: a run of lower-case ASCII letters, hashed in a tight loop. Only the whole word's hash is
+    // kept per character; its stem and the part after an elision are hashed at its end (rare: long or elided words).
     if (c >= 97 && c <= 122) {
-      if (len === 0) wordStart = i;
+      if (wordStart < 0) wordStart = i;
       do {
         h = (Math.imul(h, 31) + c) | 0;
-        if (elided > 0) ha = (Math.imul(ha, 31) + c) | 0;
-        if (++len === 7) h6 = h;
         c = ++i < L ? (text[i] as number) : 10;
       } while (c >= 97 && c <= 122);
     }
     const t = c < 128 ? (ASCII[c] as number) : other(c);
     if (t > 0) {
-      if (len === 0) wordStart = i;
+      if (wordStart < 0) wordStart = i;
       h = (Math.imul(h, 31) + t) | 0;
-      if (elided > 0) ha = (Math.imul(ha, 31) + t) | 0;
-      if (++len === 7) h6 = h;
       continue;
     }
-    if ((t === APOS || t === HYPHEN) && len > 0 && i + 1 < L && fold(text[i + 1] as number) > 0) {
+    if ((t === APOS || t === HYPHEN) && wordStart >= 0 && i + 1 < L && fold(text[i + 1] as number) > 0) {
       // Elision ("l'assistente", "all'utente"): the word after a short prefix is hashed on its own as well.
-      if (t === APOS && len <= 4) {
-        elided = len + 1;
-        ha = 0;
-      }
+      if (t === APOS && i - wordStart <= 4) elided = i - wordStart + 1;
       h = (Math.imul(h, 31) + (t === APOS ? 39 : 45)) | 0;
-      if (++len === 7) h6 = h;
       continue;
     }
-    if (len > 0) {
-      let bits = get(keys, vals, key(h));
-      if (elided > 0 && len > elided) bits |= get(keys, vals, key(ha));
-      if (len >= 7) bits |= get(keys, vals, key(h6 ^ SALT7));
-      const afterLt = wordStart === lt + 1 || (wordStart === lt + 2 && (text[lt + 1] as number) === 47);
-      const atLine = wordStart - lastNl <= 12 && leadOnly(text, lastNl + 1, wordStart);
-      const dotted = wordStart > 0 && (text[wordStart - 1] as number) === 46 && (wordStart < 2 || fold(text[wordStart - 2] as number) === -1);
-      if (afterLt || atLine || dotted || t === DOT) {
-        const k = get(kindKeys, kindVals, key(h)) | (len >= 7 ? get(kindKeys, kindVals, key(h6 ^ SALT7)) : 0);
-        if (k !== 0) {
-          if ((k & TAG) !== 0 && afterLt) hit(i);
-          if ((k & TURN) !== 0 && atLine && colonAfter(text, i, 4)) hit(i);
-          if ((k & HEADER) !== 0 && atLine && (upper(text, wordStart) || colonAfter(text, i, 40))) hit(i);
-          if ((k & DOTTED) !== 0 && dotted) hit(i);
-          if ((k & DOTNEXT) !== 0 && t === DOT) hit(i);
-        }
+    if (wordStart >= 0) {
+      const len = i - wordStart;
+      // One probe per hash gives the word's classes and kinds; most words are in neither table.
+      let j = slot(key(h));
+      let bits = 0;
+      let k = 0;
+      if (j >= 0) {
+        bits = vals[j] as number;
+        k = kinds[j] as number;
       }
-      if (len === 3 && (text[wordStart] as number) === 69 && (text[wordStart + 1] as number) === 78 && (text[wordStart + 2] as number) === 68) hit(i);
+      if (elided > 0 && len > elided && (j = slot(key(hashUnits(text, wordStart + elided, i, false)))) >= 0) bits |= vals[j] as number;
+      if (len >= 7 && (j = slot(key(hashUnits(text, wordStart, wordStart + 7, true) ^ SALT7))) >= 0) {
+        bits |= vals[j] as number;
+        k |= kinds[j] as number;
+      }
+      if (k !== 0) {
+        // Where the word stands is read only for a word with a kind.
+        const afterLt = wordStart === lt + 1 || (wordStart === lt + 2 && (text[lt + 1] as number) === 47);
+        const atLine = wordStart - lastNl <= 12 && leadOnly(text, lastNl + 1, wordStart);
+        const dotted = wordStart > 0 && (text[wordStart - 1] as number) === 46 && (wordStart < 2 || fold(text[wordStart - 2] as number) === -1);
+        if ((k & TAG) !== 0 && afterLt) hit(i);
+        if ((k & TURN) !== 0 && atLine && colonAfter(text, i, 4)) hit(i);
+        if ((k & HEADER) !== 0 && atLine && (upper(text, wordStart) || colonAfter(text, i, 40))) hit(i);
+        if ((k & DOTTED) !== 0 && dotted) hit(i);
+        if ((k & DOTNEXT) !== 0 && t === DOT) hit(i);
+      }
+      if ((text[wordStart] as number) === 69 && len === 3 && (text[wordStart + 1] as number) === 78 && (text[wordStart + 2] as number) === 68) hit(i);
       wn++;
       if (bits !== 0) {
         seen |= bits;
@@ -359,10 +383,13 @@ export function pieces(str: string): Piece[] {
         // "Agents:", "Model," — a generic noun spoken to.
         if ((bits & G.GENERIC) !== 0 && (c === 58 || c === 44)) hit(i);
         if ((bits & (G.VOC | G.AI)) !== 0) lastVoc = wn;
+        if ((bits & G.GENERIC) !== 0) lastGeneric = wn;
+        if ((bits & G.READING) !== 0 && wn - lastGeneric <= 2) hit(i);
         if ((bits & (G.INSTR | G.SCOPE)) !== 0 && wn - lastOverride <= 9) hit(i);
         if ((bits & G.OVERRIDE) !== 0) lastOverride = wn;
         // "ignore the user's request".
-        if ((bits & G.TGT) !== 0 && wn - lastOverride <= 3) hit(i);
+        // ("ignore the user's request", "ignora lo que te pidió el usuario".)
+        if ((bits & G.TGT) !== 0 && wn - lastOverride <= 6) hit(i);
         if ((bits & (G.TGT | G.COMM)) !== 0) {
           if (wn - lastNeg <= 12) hit(i);
           lastTold = wn;
@@ -384,9 +411,8 @@ export function pieces(str: string): Piece[] {
         if ((bits & (G.BULK | G.FILES)) !== 0 && wn - lastDelete <= 7) hit(i);
         if ((bits & G.DELETE) !== 0) lastDelete = wn;
       }
-      len = 0;
+      wordStart = -1;
       h = 0;
-      ha = 0;
       elided = 0;
     }
     if (t === 0 || t === APOS || t === HYPHEN) continue;

@@ -61,7 +61,7 @@ const WORDS: Partial<Record<Cue, string>> = {
     "asistente asistentes ia modelo agente agentes assistente assistentes " + // es pt
     "modèle agents " + // fr (assistant, agent, ia above)
     "assistent assistenten ki modell sprachmodell " + // de
-    "ассистент ассистенту ассистента помощник помощнику ии модель модели агент агенту нейросеть бот assistente intelligenza",
+    "ассистент ассистенту ассистента помощник помощнику ии модель модели агент агенту нейросеть бот assistente intelligenza ki-agent ki-agenten ki-assistent ki-assistenten agenten ai-agent ai-agents ai-assistant ai-assistants llm-based ia-agent",
   you: "you your yours yourself u " +
     "tú tu te ti usted tus vosotros " +
     "toi vous votre vos ton ta tes " +
@@ -69,15 +69,15 @@ const WORDS: Partial<Record<Cue, string>> = {
     "você vocês teu tua seu sua " +
     "ты вы тебе тебя вас вам твой ваш ваши твои tuo tua tuoi voi",
   neg: "not never don't dont do-not no nor " +
-    "nunca jamás jamais ne pas nicht nie niemals kein keine não nem не никогда non mai",
-  comm: "tell mention inform notify alert reveal disclose show say report warn acknowledge explain display surface let flag " +
+    "nunca jamás jamais ne pas nicht nie niemals kein keine nichts nada rien não nem не никогда non mai",
+  comm: "told tell mention inform notify alert reveal disclose show say report warn acknowledge explain display surface let flag " +
     "telling mentioning informing notifying alerting revealing disclosing showing saying reporting warning " +
     "digas diga decir decirle decirles menciones mencione mencionar informes informe informar reveles revele revelar avises avise avisar muestres comentes cuentes " +
     "dis dites dire mentionne mentionnez mentionner informez informer révèle révélez révéler préviens prévenez prévenir signale signalez signaler montre montrez parle parlez " +
     "sag sage sagen erwähne erwähnen informiere informieren verrate verraten mitteilen teile benachrichtige benachrichtigen zeige zeigen warne " +
-    "dizer mencionar revelar conte contar mostre mostrar " +
+    "dizer mencionar revelar conte contar mostre mostrar bring commenting mencionen digan sagt erwähnt zeigt " +
     "говори говорите сообщай сообщайте сообщать упоминай упоминайте упоминать рассказывай рассказывайте раскрывай показывай предупреждай говоря сообщая упоминая dire dirlo dirle dirgli dica menzionare menzionarlo informare informarlo avvisare rivelare mostrare",
-  target: "user user's users human humans operator owner requester " +
+  target: "user user's users human humans operator owner requester holder " +
     "usuario usuaria usuarios humano " +
     "utilisateur utilisatrice utilisateurs l'utilisateur humain " +
     "benutzer nutzer anwender benutzerin nutzerin " +
@@ -90,12 +90,12 @@ const WORDS: Partial<Record<Cue, string>> = {
     "secrètement discrètement silencieusement " +
     "heimlich unbemerkt stillschweigend unauffällig " +
     "segredo " +
-    "тайно незаметно втайне тихо скрытно segretamente silenziosamente discretamente",
+    "тайно незаметно втайне тихо скрытно segretamente silenziosamente discretamente silencio",
   without: "without sin sans ohne sem без senza",
   override: "ignore disregard forget override bypass discard abandon neglect " +
     "ignora ignorar olvida olvide olvidar omite omita descarta " +
     "ignorez ignorer oublie oubliez oublier néglige " +
-    "ignoriere ignorieren ignorier vergiss vergessen missachte missachten " +
+    "ignoriere ignorieren ignorier vergiss vergessen missachte missachten ignoriert vergesst ignoren olviden " +
     "esqueça esquece esquecer desconsidere desconsiderar descarte " +
     "игнорируй игнорируйте проигнорируй проигнорируйте забудь забудьте игнорировать забыть отбрось пренебреги ignora ignori ignorare dimentica dimentichi dimenticare",
   scope: "previous prior above earlier preceding original initial system all existing former " +
@@ -120,28 +120,28 @@ const WORDS: Partial<Record<Cue, string>> = {
     "envía envíe enviar envíales manda mande mandar reenvía reenvíe reenviar sube suba subir comparte comparta compartir publica " +
     "envoie envoyez envoyer transfère transférez transférer transmets transmettez transmettre partage partagez partager publie publiez téléverse téléversez " +
     "sende senden schicke schick schicken leite weiterleiten übermittle übermitteln teilen hochladen poste posten " +
-    "envie envia mande manda encaminhe encaminhar compartilhe compartilhar transmita publique " +
+    "envie envia mande manda encaminhe encaminhar compartilhe compartilhar transmita publique sendet schickt leitet envíen reenvíen publiquen manden " +
     "отправь отправьте отправить пришли пришлите перешли перешлите переслать загрузи загрузите поделись передай передайте опубликуй invia inviare inoltra inoltrare manda mandare carica caricare condividi condividere",
   read: "read open cat retrieve fetch get load access collect gather extract dump list print output copy grab obtain include attach find locate harvest enumerate reveal repeat paste append embed encode download " +
     "provide pass give supply receive render insert " +
     "included attached passed appended collected extracted provided reading including collecting rendered inserted " +
     "lee lea leer abre abra abrir obtén obtenga obtener recopila recopile recopilar extrae extraiga extraer incluye incluya incluir copia copie copiar busca muestra " +
     "lis lisez lire ouvre ouvrez ouvrir récupère récupérez récupérer collecte collectez extrais extrayez inclus incluez inclure copiez copier affiche affichez " +
-    "lies lese lesen öffne öffnen hole holen sammle sammeln extrahiere extrahieren füge kopiere kopieren gib " +
+    "lies lese lesen öffne öffnen hole holen sammle sammeln extrahiere extrahieren füge kopiere kopieren gib lest öffnet holt sammelt kopiert gebt hänge hängt lean abran auslesen " +
     "leia lê ler obtenha obter colete coletar extraia extrair inclua incluir " +
     "прочитай прочитайте прочти прочесть открой откройте получи получите собери соберите извлеки извлеките включи включите скопируй скопируйте выведи выведите покажи покажите leggi leggere apri aprire raccogli copia copiare estrai includi",
   exec: "run execute exec eval launch install pipe spawn source " +
     "executed running executing " +
     "ejecuta ejecute ejecutar corre lanza instala " +
     "exécute exécutez exécuter lance lancez installe " +
-    "führe ausführen starte starten installiere " +
+    "führe ausführen starte starten installiere führt startet installiert ejecuten " +
     "executa executar rode rodar instale " +
     "выполни выполните выполнить запусти запустите запустить установи esegui eseguire",
   call: "call invoke use trigger utilize employ " +
     "called invoked used calling invoking using " +
     "llama llame usa utiliza utilice invoca " +
     "appelle appelez utilise utilisez invoque " +
-    "rufe nutze nutzen verwende verwenden benutze aufrufen " +
+    "rufe nutze nutzen verwende verwenden benutze aufrufen ruft nutzt " +
     "chame chamar usar utilize invoque " +
     "вызови вызовите используй используйте примени",
   pay: "transfer wire pay " +
@@ -151,7 +151,7 @@ const WORDS: Partial<Record<Cue, string>> = {
     "transfira pagar " +
     "переведи переведите оплати",
   delete: "delete remove wipe erase destroy purge rm " +
-    "borra borre elimina elimine supprime supprimez efface effacez lösche löschen entferne apague exclua удали удалите сотри",
+    "borra borre elimina elimine supprime supprimez efface effacez lösche löschen löscht borren entferne apague exclua удали удалите сотри",
   follow: "follow obey comply adhere execute perform carry " +
     "sigue obedece cumple suis suivez obéis befolge folge gehorche siga obedeça следуй выполняй подчинись",
   decode: "decode decrypt deobfuscate unescape decoded decrypted " +
@@ -161,16 +161,16 @@ const WORDS: Partial<Record<Cue, string>> = {
   personal: "password passwords passwd otp 2fa mfa passport cvv cvc ssn iban conversation conversations " +
     "contraseña contraseñas passwort passwörter kennwort senha senhas пароль пароли пароля паролей паролем паспорт password",
   bulk: "all every each entire whole full complete todos todas cada completo tous toutes chaque entier alle jede jeden gesamte ganze inteiro все всех каждый весь всю tutte tutti ogni intero intera",
-  files: "files file documents emails messages contacts conversation conversations history chats inbox tabs archivos correos fichiers courriels dateien nachrichten arquivos mensagens файлы письма переписку email file documenti messaggi",
+  files: "kontakte contactos statements files file documents emails messages contacts conversation conversations history chats inbox tabs archivos correos fichiers courriels dateien nachrichten arquivos mensagens файлы письма переписку email file documenti messaggi",
   urgent: "urgent urgently immediately asap important critical mandatory priority " +
     "urgente inmediatamente importante immédiatement impératif dringend sofort wichtig unverzüglich imediatamente срочно немедленно важно обязательно urgente subito immediatamente",
   modal: "must should need needs have has required shall ensure remember always " +
     "debes deberás tienes necesitas asegúrate recuerda siempre " +
     "dois devez devras faut toujours veuillez " +
-    "musst müssen sollst sollen immer " +
+    "muss musst müssen müsst soll sollst sollen sollt immer " +
     "deve deves precisa tem sempre " +
     "должен должны должна нужно необходимо всегда devi dovete sempre",
-  auth: "authorized authorised authorization authorisation permission approved consented allowed " +
+  auth: "authorized authorised authorization authorisation permission approved consented allowed agreed pre-approved preapproved signed-off " +
     "autorizado autorizó autorisé autorisée autorisiert erlaubt autorizou разрешил разрешено авторизовал",
   frame: "instead todo beforehand " + "desormais désormais stattdessen вместо отныне",
   task: "task goal objective job mission tarea objetivo tâche objectif aufgabe ziel tarefa задача цель",

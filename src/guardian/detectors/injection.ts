@@ -199,7 +199,7 @@ function clauseBreak(text: string, a: number, b: number): boolean {
 const VERB_CUES: Cue[] = ["send", "read", "exec", "call", "pay", "delete", "follow", "decode", "override", "comm", "act"];
 const CLAUSE_JOIN = new Set(["and", "then", "also", "y", "et", "und", "e", "и", "затем", "потом", "puis", "dann", "depois", "but", "or", "pero", "mais", "aber", "mas", "но", "luego", "ensuite", "а"]);
 const PREP = new Set(["to", "for", "para", "pour", "für", "an", "à", "a", "для", "al", "per", "alla", "allo"]);
-const VOCATIVE_NOUN = new Set(["note", "message", "memo", "reminder", "instructions", "notice", "nota", "mensaje", "hinweis", "nachricht", "mensagem", "примечание", "сообщение", "notice"]);
+const VOCATIVE_NOUN = new Set(["note", "message", "memo", "reminder", "instructions", "instruction", "consigne", "notice", "nota", "mensaje", "hinweis", "nachricht", "mensagem", "примечание", "сообщение", "notice"]);
 /** "If you are an AI…": the words before the AI word (or before the word before it), each with a space in front. */
 const IF_YOU_ARE = [
   " if you are",
@@ -216,18 +216,39 @@ const IF_YOU_ARE = [
   " you are an",
   " you are a",
 ];
-const READING = new Set(["reading", "processing", "parsing", "summarizing", "summarising", "browsing", "viewing", "analyzing", "analysing", "seeing", "scanning", "indexing", "crawling", "handling"]);
+const READING = new Set(["handles", "reads", "processes", "manages", "monitors", "triages", "summarises", "summarizes", "reviews", "screens", "working", "reading", "processing", "parsing", "summarizing", "summarising", "browsing", "viewing", "analyzing", "analysing", "seeing", "scanning", "indexing", "crawling", "handling", "triaging", "screening", "reviewing", "ingesting", "evaluating", "grading", "sorting", "answering", "managing", "monitoring"]);
+/** Who reads a text without being named: "whoever is summarising this inbox", "automated helpers processing this event". */
+const READER_WHO = new Set(["whoever", "automated", "automatic", "autonomous"]);
+const ON = new Set(["on", "with", "through", "over"]);
+/** Nouns for a reader that is a program: "automated helpers", "automated systems". */
+const READER_NOUNS = new Set(["helpers", "helper", "systems", "system", "tools", "tool", "readers", "reader", "processes", "process", "scripts", "script", "services", "service", "pipelines", "pipeline", "integrations", "assistants", "assistant", "agents", "agent", "bots", "bot", "summarizers", "summarisers", "screeners", "reviewers", "schedulers", "workflows"]);
+/** Verbs that report what someone else tells a model to do ("an attacker tells the model to…"): described, not asked. */
+const REPORTED = new Set(["telling", "tells", "told", "instructing", "instructs", "instructed", "asking", "asks", "asked", "causing", "causes", "caused", "forcing", "forces", "forced", "tricking", "tricks", "tricked", "convincing", "convinces", "convinced", "persuading", "persuades", "directing", "directs", "urging", "urges", "luring", "lures", "lured", "coaxing", "coaxes", "manipulating", "manipulates", "getting", "gets"]);
+/** Who the reported order is given to: a model, "it", "them" (never "you": "I am telling you to…" asks). */
+const REPORTED_OBJECT = new Set(["it", "them", "model", "models", "agent", "agents", "assistant", "assistants", "llm", "llms", "ai", "bot", "chatbot", "system", "victim's", "user's"]);
+/** What the user asked, set aside: "ignore what the user asked", "ignora lo que te pidió el usuario". */
+const ASKED = new Set(["asked", "asks", "said", "says", "told", "requested", "requests", "wants", "wanted", "typed", "wrote", "pidió", "pide", "dijo", "solicitó", "demandé", "demande", "dit", "gesagt", "gebeten", "verlangt", "will", "pediu", "disse", "попросил", "сказал"]);
+const WHAT = new Set(["what", "whatever", "lo", "ce", "was", "o", "что", "everything"]);
+/** Words that introduce an example in a text about attacks ("a payload reads: …", "the string: …"). */
+const INTRO = /\b(?:reads?|says?|said|states?|payload|string|text|example|e\.g\.|as\s{1,3}follows|such\s{1,3}as)\s{0,2}:\s/i;
+const GERMAN_MODALS = new Set(["muss", "musst", "müssen", "müsst", "soll", "sollst", "sollen", "sollt"]);
+/** Messages that ask to be deleted once acted on: covering the tracks ("delete this email afterwards"). */
+const SELF_TRACE = new Set(["email", "e-mail", "message", "mail", "note", "comment", "ticket", "invite", "thread", "correo", "mensaje", "courriel", "nachricht"]);
+/** Verbs that spend the user's money. */
+const PURCHASE = new Set(["book", "buy", "purchase", "order", "reserve", "subscribe", "renew", "upgrade", "reserva", "compra", "réserve", "réservez", "achète", "achetez", "buche", "kaufe"]);
+/** The infinitive marker of a purpose clause ("call the tool to deliver…"). */
+const TO_INF = new Set(["to", "para", "pour", "um", "zu", "per"]);
 const REPLY_VERBS = new Set(["answer", "answering", "respond", "responding", "reply", "replying", "continue", "proceed", "complete", "solve", "finish", "summarize", "summarise", "start", "perform", "do", "can", "process", "read", "translate", "analyze", "analyse", "see", "encounter", "handle", "return", "write", "use"]);
 const RESPONSE_NOUNS = new Set(["response", "reply", "answer", "summary", "output", "responses", "replies", "answers", "summaries", "respuesta", "réponse", "antwort", "resposta", "ответ", "ответе"]);
-const KNOW_VERBS = new Set(["know", "knowing", "notice", "noticing", "see", "seeing", "find", "learn", "suspect", "realize", "realise", "realizing", "aware", "noticed"]);
+const KNOW_VERBS = new Set(["know", "knowing", "notice", "noticing", "see", "seeing", "find", "learn", "suspect", "realize", "realise", "realizing", "aware", "noticed", "erfahren", "wissen", "merken", "savoir", "sache", "saber", "sepa", "enterarse", "entere", "saiba"]);
 const PERMISSION = new Set(["can", "may", "could", "might", "safely", "feel", "free", "optionally", "if", "puedes", "peux", "pouvez", "kannst", "können", "pode", "можешь", "можете"]);
 const CONFIDENTIAL = new Set(["secret", "hidden", "confidential", "private", "between", "quiet", "secreto", "secrète", "geheim", "segredo", "секрете", "тайне"]);
-const ROLE_NOUNS = new Set(["user", "user's", "owner", "admin", "administrator", "developer", "creator", "operator", "manager", "ceo", "boss", "usuario", "utilisateur", "benutzer", "usuário", "пользователь", "администратор", "разработчик"]);
+const ROLE_NOUNS = new Set(["user", "user's", "owner", "admin", "administrator", "developer", "creator", "operator", "manager", "ceo", "boss", "cfo", "cto", "coo", "director", "maintainer", "maintainers", "usuario", "utilisateur", "benutzer", "usuário", "пользователь", "администратор", "разработчик"]);
 
 /** Sensitive things named in several words, and paths of credential files: machine secrets and personal ones. */
-const SECRET_PHRASES = /\b(?:api[\s_-]?keys?|access[\s_-]keys?|secret[\s_-]keys?|private[\s_-]keys?|ssh[\s_-]keys?|signing[\s_-]keys?|(?:auth(?:entication)?|bearer|session|access|refresh)[\s_-]tokens?|system[\s_-]prompts?|(?:environment|env)[\s_-]var(?:iable)?s?|aws[\s_-]credentials|clav(?:e|es)[\s_-]api|cl[ée]s?[\s_-]api|api-schl[üu]ssel|chaves?[\s_-]de[\s_-]api|ключ(?:и)?[\s_-]api|variables[\s_-]de[\s_-]entorno|variables[\s_-]d'environnement)\b/i;
+const SECRET_PHRASES = /\b(?:api[\s_-]?keys?|access[\s_-]keys?|secret[\s_-]keys?|private[\s_-]keys?|ssh[\s_-]keys?|signing[\s_-]keys?|(?:auth(?:entication)?|bearer|session|access|refresh)[\s_-]tokens?|system[\s_-]prompts?|(?:environment|env)[\s_-]var(?:iable)?s?|aws[\s_-]credentials|clav(?:e|es)[\s_-]api|cl[ée]s?[\s_-]api|api-schl[üu]ssel|chaves?[\s_-]de[\s_-]api|ключ(?:и)?[\s_-]api|variables[\s_-]de[\s_-]entorno|variables[\s_-]d'environnement|umgebungsvariablen?|vari[áa]veis[\s_-]de[\s_-]ambiente)\b/i;
 const SECRET_PATH = /(?:^|[\s"'`(=:])(?:~|\$HOME|%USERPROFILE%)?[/\\]?\.(?:ssh|aws|gnupg|kube|docker)(?:[/\\]|\b)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?:^|[\s"'`(/\\])\.env(?!\.(?:example|sample|template|dist|defaults)\b)(?:\.[\w-]+)?\b|(?:^|[\s"'`(/\\=:~])(?:\.netrc|\.git-credentials|\.npmrc|\.pypirc|\.pgpass|\.bash_history)\b|\b(?:mcp\.json|claude_desktop_config\.json|credentials\.json|wallet\.dat)\b|\/etc\/(?:shadow|passwd|sudoers)|\/proc\/self\/environ/i;
-const PERSONAL_PHRASES = /\b(?:security[\s_-]codes?|verification[\s_-]codes?|one[\s-]time[\s_-](?:password|code|pin)s?|(?:2fa|mfa|otp|recovery|backup|auth(?:entication)?|login)[\s_-]codes?|credit[\s_-]cards?|card[\s_-](?:numbers?|details)|social[\s_-]security(?:[\s_-]numbers?)?|bank[\s_-](?:accounts?|details|logins?|credentials|passwords?)|(?:online[\s_-])?banking[\s_-](?:logins?|passwords?|credentials)|account[\s_-]numbers?|routing[\s_-]numbers?|dates?[\s_-]of[\s_-]birth|passport[\s_-](?:numbers?|details)|home[\s_-]address(?:es)?|personal[\s_-](?:data|information|details)|chat[\s_-](?:history|logs?)|conversation[\s_-](?:history|so[\s_-]far)|(?:the|this|our|entire|whole|full)[\s_-]conversation|mots?[\s_-]de[\s_-]passe|c[óo]digos?[\s_-]de[\s_-](?:seguridad|verificaci[óo]n|seguran[çc]a)|codes?[\s_-]de[\s_-](?:s[ée]curit[ée]|v[ée]rification)|sicherheitscode|n[úu]mero[\s_-]de[\s_-](?:tarjeta|cart[ãa]o)|num[ée]ro[\s_-]de[\s_-]carte|kreditkarte\w{0,3}|cart[ãa]o[\s_-]de[\s_-]cr[ée]dito|tarjeta[\s_-]de[\s_-]cr[ée]dito|carte[\s_-]bancaire)\b/i;
+const PERSONAL_PHRASES = /\b(?:security[\s_-]codes?|verification[\s_-]codes?|one[\s-]time[\s_-](?:password|code|pin)s?|(?:2fa|mfa|otp|recovery|backup|auth(?:entication)?|login)[\s_-]codes?|credit[\s_-]cards?|card[\s_-](?:numbers?|details)|social[\s_-]security(?:[\s_-]numbers?)?|bank[\s_-](?:accounts?|details|logins?|credentials|passwords?|statements?)|phone[\s_-]numbers?|n[úu]mero[\s_-]de[\s_-]tel[ée]fono|num[ée]ro[\s_-]de[\s_-]t[ée]l[ée]phone|telefonnummer\w{0,2}|(?:su|sa|seine|ihre|their|his|her)[\s_-](?:direcci[óo]n|adresse|home[\s_-]address)|(?:online[\s_-])?banking[\s_-](?:logins?|passwords?|credentials)|account[\s_-]numbers?|routing[\s_-]numbers?|dates?[\s_-]of[\s_-]birth|passport[\s_-](?:numbers?|details)|home[\s_-]address(?:es)?|personal[\s_-](?:data|information|details)|chat[\s_-](?:history|logs?)|conversation[\s_-](?:history|so[\s_-]far)|(?:the|this|our|entire|whole|full)[\s_-]conversation|mots?[\s_-]de[\s_-]passe|c[óo]digos?[\s_-]de[\s_-](?:seguridad|verificaci[óo]n|seguran[çc]a)|codes?[\s_-]de[\s_-](?:s[ée]curit[ée]|v[ée]rification)|sicherheitscode|n[úu]mero[\s_-]de[\s_-](?:tarjeta|cart[ãa]o)|num[ée]ro[\s_-]de[\s_-]carte|kreditkarte\w{0,3}|cart[ãa]o[\s_-]de[\s_-]cr[ée]dito|tarjeta[\s_-]de[\s_-]cr[ée]dito|carte[\s_-]bancaire)\b/i;
 const URL = /\bhttps?:\/\/[^\s"'<>`)]{2,}|\b(?:[a-z0-9-]{1,63}\.){1,8}(?:com|net|org|io|dev|app|xyz|site|top|ru|cn|info|biz|example|evil|cc|me|co|sh|ly|tk|ml|ga|cf|gq|link|click|online)\/[^\s"'<>`)]*/i;
 const EMAIL = /\b[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}\b/;
 const DEST_WORDS = new Set(["webhook", "endpoint", "url", "link", "image", "img", "server", "address", "domain", "website", "site", "query", "dirección", "adresse", "adresse", "endereço", "адрес", "сервер"]);
@@ -242,8 +263,8 @@ const SMUGGLE = /\b(?:pass|put|include|send|add|provide|append|insert|embed|copy
 const REMEDY = /\b(?:if|when|should)\s{1,4}(?:(?:this|that|the)\s{1,4}(?:tool|call|request|command|operation|function)|it|this|that)\s{1,4}(?:fails?|errors?|returns\s{1,4}an?\s{1,4}error|does(?:n't|\s{1,4}not)\s{1,4}work|is\s{1,4}(?:denied|blocked|refused))|\bon\s{1,4}(?:error|failure)\b|\bto\s{1,4}(?:fix|resolve|repair)\s{1,4}(?:this|the)\s{1,4}(?:error|issue|problem)|\botherwise\s{1,4}(?:the\s{1,4}tool|it|this)\s{1,4}will\s{1,4}(?:not\s{1,4}work|fail)/i;
 /** A standing order: something to do on every future message, e-mail or payment. */
 const STANDING = /\b(?:for|on|in|with)\s{1,4}(?:every|each|all|any)\s{1,4}(?:future\s{1,4}|other\s{1,4})?(?:e-?mails?|messages?|transfers?|payments?|requests?|responses?|replies|answers|tool\s{1,4}calls?|invoices?)\b/i;
-const OTHER_TOOLS = /\b(?:any|all|every|each|other)\s{1,4}(?:other\s{1,4})?(?:tools?|functions?|tool\s{1,4}calls?)\b|\b(?:emails?|messages?)\s{1,4}(?:you\s{1,4})?(?:send|sent)\b|\bwhen(?:ever)?\s{1,4}(?:sending|writing|replying)\b|\b(?:instead\s{1,4}of|rather\s{1,4}than)\s{1,4}(?:using|calling)\b/i;
-const TRIGGER = new Set(["when", "whenever", "before", "after", "each", "every", "while", "if", "once", "prior"]);
+const OTHER_TOOLS = /\b(?:any|all|every|each|other)\s{1,4}(?:[\w-]{1,20}\s{1,4}){0,2}(?:tools?|functions?|tool\s{1,4}calls?)\b|\b(?:emails?|messages?)\s{1,4}(?:you\s{1,4})?(?:send|sent)\b|\bwhen(?:ever)?\s{1,4}(?:sending|writing|replying)\b|\b(?:instead\s{1,4}of|rather\s{1,4}than)\s{1,4}(?:using|calling)\b/i;
+const TRIGGER = new Set(["when", "whenever", "before", "after", "each", "every", "while", "if", "once", "prior", "cuando", "siempre", "antes", "después", "quand", "lorsque", "chaque", "avant", "après", "wenn", "sobald", "immer", "jedes", "jedem", "vor", "nach"]);
 
 /** Quotation marks, as opening → closing. */
 const QUOTES: Record<string, string> = { '"': '"', "\u201c": "\u201d", "\u201e": "\u201c", "\u00ab": "\u00bb", "\u300c": "\u300d", "`": "`", "\u2018": "\u2019" };
@@ -319,6 +340,8 @@ interface Ctx {
   fieldName?: string;
   /** The text has both a user's and a model's turns: a line "Assistant: …" there is the model speaking. */
   transcript?: boolean;
+  /** The unit is in a model's turn of a transcript ("Assistant: …"): the model speaking to the user. */
+  modelTurn?: boolean;
   /** Characters the message may still have read closely (analysed); none: no limit. */
   budget?: Budget;
 }
@@ -383,7 +406,8 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     let j = i;
     // Fillers ("please", "now"), a vocative ("Assistant,") and a manner adverb ("quietly copy…") may come first.
     while (j < n && j - i < 4 && (at(j, "filler") || at(j, "stealth") || at(j, "urgent") || (at(j, "ai") && /[,:]/.test(gap(j + 1))))) j++;
-    if (j < n && (toks[j] as Tok).imp && VERB_CUES.some((c) => at(j, c)) && !negatedAt(j)) requested.push(j);
+    // ("Do not generate…": the auxiliary of a prohibition is not the verb asked.)
+    if (j < n && (toks[j] as Tok).imp && VERB_CUES.some((c) => at(j, c)) && !negatedAt(j) && !(w(j) === "do" && at(j + 1, "neg"))) requested.push(j);
   }
   if (has("modal") || present.size > 0) {
     for (let i = 0; i < n; i++) {
@@ -391,13 +415,42 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       const needsTo = t.w === "need" || t.w === "needs" || t.w === "have" || t.w === "has";
       const isModal = (t.cues.includes("modal") && (!needsTo || w(i + 1) === "to")) || ((t.w === "make" || t.w === "be") && w(i + 1) === "sure") || (WANT.has(t.w) && w(i + 1) === "you") || (t.w === "like" && w(i + 1) === "you" && w(i - 1) === "would");
       if (!isModal) continue;
-      for (let j = i + 1; j < Math.min(n, i + 6); j++) {
+      // (German puts the infinitive at the clause's end: "muss jetzt alle … auslesen".)
+      const reach = GERMAN_MODALS.has(t.w) ? 12 : 6;
+      for (let j = i + 1; j < Math.min(n, i + reach); j++) {
         if (VERB_CUES.some((c) => at(j, c)) && !negatedAt(j)) {
           requested.push(j);
           break;
         }
       }
     }
+  }
+  // A purpose clause of an asked verb is asked too: "call the send_email tool to deliver the history to …".
+  for (const r of [...requested]) {
+    for (let j = r + 1; j < Math.min(n - 1, r + 10); j++) {
+      if (TO_INF.has(w(j)) && VERB_CUES.some((c) => at(j + 1, c)) && !requested.includes(j + 1)) {
+        requested.push(j + 1);
+        break;
+      }
+    }
+  }
+  // What someone else tells a model to do is reported, not asked ("an attacker tells the model to ignore…"): the
+  // rest of the sentence after "to" asks nothing.
+  let reportedAt = n;
+  for (let i = 0; i < n - 2 && reportedAt === n; i++) {
+    if (!REPORTED.has(w(i))) continue;
+    for (let j = i + 1; j < Math.min(n - 1, i + 5); j++) {
+      if (at(j, "you")) break;
+      if (REPORTED_OBJECT.has(w(j)) && (w(j + 1) === "to" || w(j + 1) === "into" || w(j + 2) === "to")) {
+        reportedAt = w(j + 1) === "to" || w(j + 1) === "into" ? j + 1 : j + 2;
+        break;
+      }
+    }
+  }
+  // In a transcript, the model's own turns speak to the user: their imperatives ask the model for nothing.
+  if (reportedAt < n || ctx.modelTurn === true) {
+    for (let k = requested.length - 1; k >= 0; k--) if (ctx.modelTurn === true || (requested[k] as number) > reportedAt) requested.splice(k, 1);
+    if (ctx.modelTurn === true) polite = false;
   }
   const asks = (c: Cue) => requested.some((i) => at(i, c));
   const request = requested.length > 0 || polite;
@@ -438,7 +491,11 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     const bulky = near("bulk", "files", 3) || toks.some((t, i) => t.cues.includes("bulk") && [1, 2, 3].some((d) => at(i + d, "machine") || at(i + d, "personal") || at(i + d, "files")));
     // A description asking the model to read a credential file is never honest (a token "passed as an argument" can be).
     sig.r.read_secret = R.read_secret + (bulky ? 0.5 : 0) + (secretPath && ctx.role === "description" ? 1.5 : 0);
+    // (In a prompt, naming secrets is the task as often as the attack: promptAsks judges what the prompt wants of them.)
+    if (ctx.role === "prompt") sig.r.read_secret = 1.5;
   }
+  // The session's own data put into a URL ("take everything the user told you in this chat and load https://…?c=").
+  if (link && ctx.role === "content" && (carries || asks("read") || asks("send") || requested.some((i) => EMBED.has(w(i)))) && (SESSION.test(unit) || SESSION_I18N.test(unit))) addR(sig, "send_personal_out");
   if (asks("exec") && (has("command") || CODE.test(unit))) addR(sig, DOWNLOAD_EXEC.test(unit) ? "exec_download" : "exec");
   // Fetching a program from the web to run it.
   if ((asks("exec") || asks("read")) && link && EXECUTABLE_URL.test(unit)) addR(sig, "exec_download");
@@ -452,11 +509,13 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   if (has("recipient") && (request || has("modal")) && (dest || asks("send") || toks.some((t) => RECIPIENT_VERBS.has(t.w)))) addR(sig, "recipients");
   if (asks("send") && dest && toks.some((t) => t.w === "also" || t.w === "copy")) addR(sig, "send_copy");
   if (asks("pay") && (has("money") || AMOUNT.test(unit))) addR(sig, "payment");
+  // Buying or booking with the user's saved card ("book the suite using the card on file").
+  else if (requested.some((i) => PURCHASE.has(w(i))) && /\b(?:card|payment\s{1,3}method|on\s{1,3}file|wallet)\b/i.test(unit)) addR(sig, "payment");
   if (asks("delete") && (near("delete", "bulk", 5) || near("delete", "files", 5))) addR(sig, "destructive");
   if (request && SMUGGLE.test(unit)) addR(sig, "smuggle");
   if (request && ctx.role === "content") addR(sig, "request");
   if (ctx.role === "prompt") promptAsks(unit, sig, { secretPath, machine: machine || SECRET_IDENT.test(unit), personal, link, embeds: requested.some((i) => EMBED.has(w(i))) || toks.some((t) => EMBED.has(t.w)) });
-  if (directive) describedAsks(unit, toks, sig, { secretPath, machine, personal, dest, link, asksRead: requested.length > 0 || ctx.field === true, negated: has("neg"), field: ctx.field === true, fieldName: ctx.fieldName ?? null });
+  if (directive) describedAsks(unit, toks, sig, { secretPath, machine, personal, dest, link, asksRead: requested.length > 0 || ctx.field === true, negated: negatedNear(toks, unit, s), field: ctx.field === true, fieldName: ctx.fieldName ?? null });
 
   // Who is addressed (a prompt is addressed to the model by definition: there it says nothing).
   if (has("ai") && ctx.role !== "prompt") {
@@ -470,7 +529,11 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       const genericVocative = starts[i] && /^\s*[,:]/.test(text.slice(t.e, t.e + 3)) && (has("you") || requested.length > 0);
       // ("Note for the model:", "a message to the agent": a vocative noun, a preposition and a determiner before it.)
       const noteFor = (DETERMINER.has(w(i - 1)) && PREP.has(w(i - 2)) && VOCATIVE_NOUN.has(w(i - 3))) || (PREP.has(w(i - 1)) && VOCATIVE_NOUN.has(w(i - 2)));
-      if (GENERIC_AI.has(t.w) && !(at(i - 1, "ai") || VOCATIVE_NOUN.has(w(i - 1)) || GREETING.has(w(i - 1)) || genericVocative || noteFor)) continue;
+      // ("Note for automated assistants", "Instruction for the orchestrating agent": one word may stand between.)
+      const noteForAdj = (PREP.has(w(i - 2)) && VOCATIVE_NOUN.has(w(i - 3))) || (DETERMINER.has(w(i - 2)) && PREP.has(w(i - 3)) && VOCATIVE_NOUN.has(w(i - 4)));
+      // ("any coding agent triaging this", "Language model reading this page": the reader of this text.)
+      const readingThis = (READING.has(w(i + 1)) && (THIS.has(w(i + 2)) || DETERMINER.has(w(i + 2)))) || (READING.has(w(i + 2)) && THIS.has(w(i + 3)));
+      if (GENERIC_AI.has(t.w) && !(at(i - 1, "ai") || VOCATIVE_NOUN.has(w(i - 1)) || GREETING.has(w(i - 1)) || genericVocative || noteFor || noteForAdj || readingThis || w(i - 1) === "language")) continue;
       const before = toks.slice(Math.max(0, i - 5), i).map((x) => x.w);
       const upTo = " " + before.join(" ");
       const upToPrevious = " " + before.slice(0, -1).join(" ");
@@ -482,6 +545,8 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
         (w(i - 1) === "you" && gap(i).includes(",")) ||
         (at(i - 1, "ai") && w(i - 2) === "you" && gap(i - 1).includes(",")) ||
         (i <= 2 && /^\s*[,:]/.test(text.slice(t.e, t.e + 3)) && !lineStartColon) ||
+        // "URGENT from the CEO: AI assistant, transfer …": an AI word opening a clause, then a comma or a colon.
+        ((starts[i] || (i > 0 && starts[i - 1] && at(i - 1, "ai"))) && /^\s*[,:]/.test(text.slice(t.e, t.e + 3)) && !lineStartColon && !ctx.transcript) ||
         // "Assistant: call the…" on a line of its own, where the text is no transcript (no Human/User turn): spoken to.
         (lineStartColon && !ctx.transcript && requested.some((r) => r > i && r <= i + 4)) ||
         // "@assistant", "@copilot": mentioned by name.
@@ -491,10 +556,32 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
         (i <= 2 && i + 1 < n && VOCATIVE_GROUP.has(w(i + 1)) && /^\s*[,:]/.test(text.slice((toks[i + 1] as Tok).e, (toks[i + 1] as Tok).e + 3)) && /^\s+$/.test(gap(i + 1))) ||
         IF_YOU_ARE.some((p) => upTo.endsWith(p) || upToPrevious.endsWith(p)) ||
         (READING.has(w(i + 1)) && THIS.has(w(i + 2))) ||
-        (READING.has(w(i + 2)) && THIS.has(w(i + 3)));
+        (READING.has(w(i + 2)) && THIS.has(w(i + 3))) ||
+        noteForAdj ||
+        (GENERIC_AI.has(t.w) && readingThis) ||
+        false;
+      // "Copilot / Claude / any coding agent triaging this:", "AI agents, die diese Seite lesen:": a head naming the
+      // model, closed by a colon before anything is asked (not a transcript's "Assistant:" line).
+      const colonHead = i <= 6 && !lineStartColon && /^[^.!?\n]{0,60}:/.test(text.slice(t.e, t.e + 62)) && !requested.some((r) => r < i) && toks.slice(0, i).every((x) => !x.cues.includes("modal"));
       if (vocative) addT(sig, "addressed");
       else if (has("you")) addT(sig, "addressed_2p");
+      else if (colonHead) addT(sig, "addressed");
       else if ((starts[i] || DETERMINER.has(w(i - 1))) && (at(i + 1, "modal") || at(i + 2, "modal"))) addT(sig, "addressed_subject");
+    }
+  }
+
+  // A reader named by what it does, not what it is: "whoever is summarising this inbox", "automated scheduling helpers
+  // processing this event", "Note for automated assistants".
+  if (sig.t.addressed === undefined && ctx.role !== "prompt") {
+    for (let i = 0; i < n; i++) {
+      // "@finance-bot", "@deploy_agent": a program mentioned by name.
+      if (text.charCodeAt((toks[i] as Tok).s - 1) === 64 && /(?:^|[-_.])(?:bot|agent|assistant|ai|gpt|copilot|claude|llm)$/.test(w(i))) addT(sig, "addressed");
+      if (!READER_WHO.has(w(i))) continue;
+      const later = toks.slice(i + 1, i + 6).map((x) => x.w);
+      const reads = later.some((x, k) => READING.has(x) && (THIS.has(later[k + 1] ?? "") || DETERMINER.has(later[k + 1] ?? "") || (ON.has(later[k + 1] ?? "") && THIS.has(later[k + 2] ?? ""))));
+      const noun = READER_NOUNS.has(w(i + 1)) || READER_NOUNS.has(w(i + 2));
+      if ((w(i) === "whoever" && reads) || (noun && (reads || /^[^.!?\n]{0,40}[:,]/.test(text.slice((toks[i] as Tok).e, (toks[i] as Tok).e + 42)) || VOCATIVE_NOUN.has(w(i - 2)) || VOCATIVE_NOUN.has(w(i - 3))))) addT(sig, "addressed");
+      else if (noun && toks.slice(i + 2, i + 5).some((x) => x.cues.includes("modal"))) addT(sig, "addressed_subject");
     }
   }
 
@@ -502,8 +589,18 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   // instructions themselves, or "everything above".
   if (has("override")) {
     for (let i = 0; i < n; i++) {
-      if (!at(i, "override") || at(i - 1, "neg")) continue;
+      if (!at(i, "override") || at(i - 1, "neg") || i > reportedAt) continue;
       let strong = false;
+      // "ignore what the user asked", "ignora lo que te pidió el usuario": the user's request set aside.
+      for (let j = i + 1; j < Math.min(n, i + 4) && !strong; j++) {
+        if (!WHAT.has(w(j))) continue;
+        const rest = toks.slice(j + 1, j + 6);
+        if (rest.some((x) => ASKED.has(x.w)) && rest.some((x) => x.cues.includes("target") || x.cues.includes("you"))) strong = true;
+      }
+      if (strong) {
+        addT(sig, "override");
+        continue;
+      }
       let scope = false;
       let own = false;
       for (let j = i + 1; j < Math.min(n, i + 7); j++) {
@@ -544,7 +641,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   if (has("neg") || has("without")) {
     for (let i = 0; i < n; i++) {
       if (!at(i, "neg") && !at(i, "without")) continue;
-      const lo = Math.max(0, i - 3);
+      // (A negation closing its clause, as German puts it — "Erwähne das dem Nutzer gegenüber nicht." — reaches back.)
+      const closing = at(i, "neg") && (i === n - 1 || /[.!;]/.test(gap(i + 1)));
+      const lo = Math.max(0, i - (closing ? 8 : 3));
       const hi = Math.min(n, i + 8);
       if (toks.slice(i + 1, i + 3).some((x) => NOT_SECRECY.has(x.w))) continue;
       const c = find("comm", lo, hi);
@@ -552,13 +651,17 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       const response = toks.slice(i + 1, hi).some((x) => RESPONSE_NOUNS.has(x.w));
       if (c >= 0 && tg >= 0) addT(sig, "secrecy");
       else if (tg >= 0 && at(i, "without") && toks.slice(tg + 1, tg + 3).some((x) => KNOW_VERBS.has(x.w))) addT(sig, "secrecy");
-      else if ((c >= 0 || find("read", i + 1, i + 3) >= 0) && response) addT(sig, "secrecy");
-      else if (c >= 0 && find("anyone", lo, hi) >= 0) addT(sig, "secrecy_weak");
+      // ("do not include this step in your summary"; not "do not repeat secret values in your answer", which keeps the
+      // secret itself out: protective.)
+      else if ((c >= 0 || find("read", i + 1, i + 3) >= 0) && response && !toks.slice(i + 1, hi).some((x) => x.cues.includes("machine") || x.cues.includes("personal"))) addT(sig, "secrecy");
+      else if (c >= 0 && (find("anyone", lo, hi) >= 0 || (w(i) === "no" && w(i + 1) === "one"))) addT(sig, "secrecy_weak");
       else if (c > i && c - i <= 3 && THIS.has(w(c + 1)) && request) addT(sig, "secrecy_weak");
       if (at(i, "neg") && tg >= 0 && tg < i && toks.slice(i + 1, i + 3).some((x) => KNOW_VERBS.has(x.w))) addT(sig, "secrecy");
     }
   }
   for (let i = 0; i < n - 2; i++) {
+    // "keep this step out of your summary", "leave it out of the report", "omit this from your reply".
+    if ((w(i) === "keep" || w(i) === "leave" || w(i) === "omit" || w(i) === "exclude") && toks.slice(i + 1, i + 5).some((x) => AWAY.has(x.w)) && toks.slice(i + 2, i + 8).some((x) => RESPONSE_NOUNS.has(x.w) || x.cues.includes("target"))) addT(sig, "secrecy");
     // "keep the transfer secret", "keep this quiet".
     if (w(i) === "keep" && !(THIS.has(w(i + 1)) && CONFIDENTIAL.has(w(i + 2))) && [2, 3].some((d) => CONFIDENTIAL.has(w(i + d)) && w(i + d) !== "between") && !toks.slice(i + 1, i + 4).some((x) => x.cues.includes("machine") && !CONFIDENTIAL.has(x.w))) addT(sig, "secrecy_weak");
     // "keep it from the user", "keep this off the user's radar", "keep the user out of the loop".
@@ -569,6 +672,8 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     }
   }
   if (has("stealth") && request) addT(sig, "stealth");
+  // "delete this email afterwards": an instruction that asks to remove its own trace.
+  if (requested.some((i) => at(i, "delete") && THIS.has(w(i + 1)) && SELF_TRACE.has(w(i + 2)))) addT(sig, "stealth");
   // Acting against the user's say: "regardless of what the user says", "even if the user did not ask".
   if (has("target") && AGAINST_USER.test(unit)) addT(sig, "against_user");
   // "without notifying the employee", "without informing anyone": keeping someone other than "the user" in the dark.
@@ -577,7 +682,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   }
   // Acting without the user's say: "do not ask for confirmation", "without asking", "no need to confirm".
   for (let i = 0; i < n - 1; i++) {
-    if ((at(i, "neg") || at(i, "without")) && toks.slice(i + 1, i + 4).some((x) => CONFIRM.has(x.w))) addT(sig, "no_confirm");
+    if ((at(i, "neg") || at(i, "without")) && toks.slice(i + 1, i + 6).some((x) => CONFIRM.has(x.w))) addT(sig, "no_confirm");
+    // "confirmation is not required", "no confirmation needed", "muss nicht bestätigt werden".
+    if (CONFIRM.has(w(i)) && toks.slice(i + 1, i + 4).some((x) => x.cues.includes("neg")) && request) addT(sig, "no_confirm");
   }
 
   // Claims of authority, framing around the model's task, urgency.
@@ -625,13 +732,36 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   if (!sig.cue) sig.cue = request || has("ai") || has("machine") || has("personal") || unit.includes("://") || unit.includes("@") || unit.includes("~/") || unit.includes("/.");
   // Words about attacks, as words ("example" in a host name such as fix-perms.example is not one).
   sig.report = has("report") || unit.includes("e.g.") || unit.includes("such as") || REPORT_WORDS.test(unit);
-  if (sig.own && /["“„«「`'<]/.test(unit)) {
-    sig.quoted = quotedSpans(text, s, e);
+  if (sig.own && /["“„«「`'<]/.test(unit)) sig.quoted = quotedSpans(text, s, e);
+  // An example introduced by a colon ("a typical payload reads: Ignore all previous…"): quoted to the sentence's end.
+  // (Counts, as quotations do, only in a paragraph that writes about attacks.)
+  if (sig.own && unit.includes(":")) {
+    const m = INTRO.exec(unit.length > 400 ? unit.slice(0, 400) : unit);
+    if (m && !sig.quoted.some(([a, b]) => a <= s + m.index && s + m.index < b)) sig.quoted.push([s + m.index + m[0].length, e]);
+  }
+  if (sig.quoted.length > 0) {
     const inside = sig.quoted.reduce((a, [x, y]) => a + (y - x), 0);
     sig.quotedShare = inside / Math.max(1, e - s);
   }
   return sig;
 }
+
+/**
+ * Whether a rule about data is negated: a negation within four words of the secret it names ("card numbers are never
+ * accepted", "never pass the key"), not anywhere in the sentence ("attach printenv's output …; it should not be shown").
+ */
+function negatedNear(toks: Tok[], unit: string, offset: number): boolean {
+  // Secrets named in several words ("card numbers", "API keys"): where the phrase starts.
+  const phrase = PERSONAL_PHRASES.exec(unit) ?? SECRET_PHRASES.exec(unit);
+  const at = phrase === null ? -1 : offset + phrase.index;
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i] as Tok;
+    if (!(t.cues.includes("machine") || t.cues.includes("personal") || ENV_WORDS.has(t.w) || (at >= t.s && at < t.e))) continue;
+    for (let j = Math.max(0, i - 4); j < Math.min(toks.length, i + 5); j++) if ((toks[j] as Tok).cues.includes("neg")) return true;
+  }
+  return false;
+}
+const ENV_WORDS = new Set(["env", "environment", "printenv", "variables", "variable"]);
 
 /* ---- What a sampling prompt asks for ---------------------------------------------------------------------------- */
 
@@ -640,7 +770,11 @@ const SESSION = /\b(?:this|the|our|current|whole|entire|full)\s{1,3}(?:conversat
 /** Identifiers that name a secret: `aws_secret_access_key`, `api_key`, `GITHUB_TOKEN`. */
 const SECRET_IDENT = /[A-Za-z0-9]_(?:secret|token|password|passwd|api_?key|access_?key|private_?key)|\b(?:api|access|secret|private)_?key(?:_id)?\b/i;
 const PERSONAL_SECRET = /passw|otp|2fa|mfa|passport|cvv|cvc|ssn|iban|security\s{1,3}code|verification\s{1,3}code|one-time|credit\s{1,3}card|card\s{1,3}(?:number|details)|social\s{1,3}security|bank|account\s{1,3}number|routing|date\s{1,3}of\s{1,3}birth|home\s{1,3}address|recovery|backup\s{1,3}code|login\s{1,3}code|reset\s{1,3}link|contraseña|passwort|senha|пароль/i;
-const SESSION_DATA = /\b(?:conversation|messages?|history|chat|transcript|context|prompts?)\b/i;
+const SESSION_DATA = /\b(?:conversation|messages?|history|chat|transcript|context|prompts?|conversaci[óo]n|mensajes|historial|historique|nachrichten|verlauf|chatverlauf|gespr[äa]ch|unterhaltung|conversa|mensagens|hist[óo]rico)\b/i;
+/** The session's own data, in words other than English's. */
+const SESSION_I18N = /\b(?:cette|cet|la)\s{1,3}(?:conversation|discussion|session)\b|\b(?:esta|la)\s{1,3}(?:conversaci[óo]n|sesi[óo]n|charla)\b|\b(?:diese[mnrs]?|de[mnr]|bisherigen?|vorherigen?)\s{1,3}(?:unterhaltung|gespr[äa]ch|chat|chatverlauf|verlauf|nachrichten|sitzung)\b|\bchatverlauf\b|\b(?:mensajes|messages|nachrichten|mensagens)\s{1,3}(?:anteriores|pr[ée]c[ée]dents|vorherigen)\b|\b(?:historial|l'historique|historique)\s{1,3}(?:de|du|del)\s{1,3}(?:la\s{1,3})?(?:chat|conversaci[óo]n|conversation|discussion)\b|\b(?:a|ont|avez)\s{1,3}partag[ée]s?\b|\b(?:ha|han|has)\s{1,3}compartido\b|\bcompartió\b|\bgeteilt\b|\besta\s{1,3}conversa\b|\bcompartilhou\b|\b(?:everything|all|what|whatever)\s{1,3}(?:the\s{1,3})?user\s{1,3}(?:has\s{1,3})?(?:told|said|asked|typed|written|wrote|shared|sent)\b/i;
+/** A URL whose query value is left for the model to fill: empty, a placeholder, or a name in capitals. */
+const QUERY_SLOT = /[?&][\w-]{1,20}=(?:$|[\s"')\]]|\{|<|[A-Z][A-Z_]{2,}\b)/;
 const URL_WORDS = /\b(?:url|urls|link|links|image|img|pixel|query|querystring|src)\b|!\[|<img/i;
 
 interface Prompted {
@@ -659,13 +793,16 @@ interface Prompted {
  * is") asks for nothing the session holds.
  */
 function promptAsks(unit: string, sig: Sig, o: Prompted): void {
-  const session = SESSION.test(unit);
+  const session = SESSION.test(unit) || SESSION_I18N.test(unit);
   // (The conversation itself is personal data only on its way out: classifying "the previous messages" is a task.)
   const personal = o.personal && PERSONAL_SECRET.test(unit);
   if ((o.secretPath || o.machine || personal) && session) addR(sig, "harvest");
   else if (ENV_SECRET.test(unit) && /\b(?:values?|contents?|print|echo|output|reveal|dump|list)\b/i.test(unit)) addR(sig, "harvest");
   else if (o.secretPath && /\b(?:contents?|print|show|output|cat|read|include|append)\b/i.test(unit)) addR(sig, "harvest");
   if (o.embeds && (o.link || URL_WORDS.test(unit)) && (session || SESSION_DATA.test(unit))) addR(sig, "harvest");
+  // A link whose query is left for the session's data ("?d= followed by the previous messages", "?s=SUMMARY where
+  // SUMMARY is everything the user asked").
+  else if (o.link && QUERY_SLOT.test(unit) && (session || SESSION_DATA.test(unit) || /\buser\b/i.test(unit))) addR(sig, "harvest");
 }
 
 /* ---- What a description directs (a server speaking to the model about itself) ------------------------------------ */
@@ -675,9 +812,9 @@ const AGAINST_USER = /\b(?:regardless\s{1,3}of|no\s{1,3}matter|irrespective\s{1,
 /** A description stating what the model must supply: "Required.", "requires the contents of…". */
 const NEEDS = /^\s*(?:required|mandatory)\b|\b(?:requires|needs|expects|wants)\s{1,3}(?:the\s{1,3}|your\s{1,3}|all\s{1,3}|every\s{1,3})?(?:contents?|values?|full|entire|whole|user's|complete)\b/i;
 /** Verbs that change what another tool is given. */
-const MODIFY = new Set(["set", "change", "replace", "add", "include", "append", "redirect", "reroute", "swap", "override", "copy", "cc", "bcc", "forward", "attach", "insert", "prepend", "route", "send", "invite", "share", "notify", "upload", "post", "mirror"]);
+const MODIFY = new Set(["cambia", "reemplaza", "añade", "agrega", "pon", "remplace", "remplacez", "ajoute", "ajoutez", "mets", "ändere", "ersetze", "füge", "setze", "set", "change", "replace", "add", "include", "append", "pass", "redirect", "reroute", "swap", "override", "copy", "cc", "bcc", "forward", "attach", "insert", "prepend", "route", "send", "invite", "share", "notify", "upload", "post", "mirror"]);
 /** Words that make such a change standing or unasked: always, every, instead, regardless. */
-const CHANGE_SCOPE = new Set(["always", "every", "each", "all", "instead", "regardless", "whenever", "silently", "automatically"]);
+const CHANGE_SCOPE = new Set(["always", "every", "each", "all", "instead", "regardless", "whenever", "silently", "automatically", "also", "siempre", "toujours", "immer", "también", "aussi", "auch"]);
 /** What a tool does with data, in the third person ("this tool also uploads…"). */
 const ACTS_ON_DATA = /\b(?:uploads|sends|forwards|shares|copies|collects|reads|logs|stores|transmits|syncs|records|saves|retains|keeps\s{1,3}a\s{1,3}copy|this\s{1,3}(?:tool|instruction|note|step|call))\b/i;
 /** Secrets named by what a process holds: its environment, a variable holding a key. */
@@ -748,8 +885,8 @@ const AWAY = new Set(["from", "off", "away", "out"]);
 const ATTACH = new Set(["attach", "include", "append", "cc", "bcc", "adjunta", "joins", "joignez", "hänge", "anexe"]);
 /** A program fetched from the web (an installer, a script). */
 const EXECUTABLE_URL = /\bhttps?:\/\/[^\s"'<>`)]{1,200}\.(?:exe|msi|bat|cmd|ps1|scr|dmg|pkg|apk|jar|vbs|appimage|deb|rpm)\b/i;
-const WEAKEN = /\b(?:disable|deactivate|uninstall|turn\s{1,3}off|switch\s{1,3}off|skip|bypass)\s{1,3}(?:[\w'-]{1,20}\s{1,3}){0,3}?(?:antivirus|anti-virus|firewall|defender|2fa|mfa|two-factor|2-factor|security|logging|audit(?:ing)?|protection|sandbox|safeguards?|code\s{1,3}review|reviews?|scanning)\b/i;
-const CONFIRM = new Set(["review", "reviewing", "checking", "confirm", "confirmation", "confirming", "asking", "permission", "approval", "consent", "verify", "double-check", "confirmación", "confirmar", "confirmation", "bestätigung", "bestätigen", "confirmação", "подтверждения", "подтверждение", "conferma"]);
+const WEAKEN = /\b(?:disable|deactivate|uninstall|turn\s{1,3}off|switch\s{1,3}off|skip|bypass)\s{1,3}(?:[\w'-]{1,20}\s{1,3}){0,3}?(?:antivirus|anti-virus|firewall|defender|2fa|mfa|two-factor|2-factor|security|logging|audit(?:ing)?|protection|sandbox|safeguards?|code\s{1,3}review|reviews?|scanning|checks?|approvals?|verification|four-eyes|two-person)\b/i;
+const CONFIRM = new Set(["review", "reviewing", "checking", "confirm", "confirmation", "confirming", "asking", "permission", "approval", "consent", "verify", "double-check", "confirmación", "confirmar", "confirmation", "bestätigung", "bestätigen", "bestätigt", "confirmée", "confirmado", "confirmação", "подтверждения", "подтверждение", "conferma"]);
 const POLITE = new Set(["please", "kindly", "bitte", "пожалуйста", "veuillez", "plaît", "favor", "pls", "plz"]);
 const GENERIC_AI = new Set(["model", "models", "agent", "agents", "bot", "модель", "модели", "modelo", "modell", "agente", "agentes", "агент", "агенту", "бот", "modèle"]);
 const GREETING = new Set(["hey", "hi", "hello", "dear", "attention", "attn", "querido", "querida", "cher", "chère", "liebe", "lieber", "caro", "cara", "дорогой", "привет", "hola", "bonjour", "hallo", "olá", "atención", "achtung", "atenção", "внимание"]);
@@ -787,7 +924,7 @@ function otherTool(unit: string, toks: Tok[], ctx: Ctx): boolean {
     if (FIELD_WORDS.has(next)) continue;
     const quoted = unit.includes("`" + t.raw + "`");
     if (/^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/.test(t.raw) || quoted) {
-      if (TOOLISH_BEFORE.has(prev) || next === "tool" || next === "function" || ((next === "is" || next === "are") && ["used", "called", "invoked"].includes(toks[i + 2]?.w ?? ""))) return true;
+      if (TOOLISH_BEFORE.has(prev) || toks[i - 1]?.cues.includes("tool") === true || next === "tool" || next === "function" || ((next === "is" || next === "are") && ["used", "called", "invoked"].includes(toks[i + 2]?.w ?? ""))) return true;
     }
   }
   return false;
@@ -826,7 +963,7 @@ const CHAT_TOKEN = /<\|[a-z_]{2,30}\|>|\[\/?(?:INST|SYS)\]|<<\/?SYS>>|<\/?(?:sta
 const TURN = /^[ \t>*_#]{0,8}(human|user|assistant|ai|system|claude|chatgpt|gpt|model|bot|h|a)[ \t]{0,3}(?:\*\*)?:/gim;
 const END_TAG = /<\/(?:tool_?(?:results?|outputs?|response|call)|function_?(?:results?|outputs?|response|calls?)|results?|outputs?|search_results|documents?|context|data|observation|untrusted[\w-]{0,20}|external[\w-]{0,20}|email|file_contents?|page|web_?page|retrieved[\w-]{0,20})>/gi;
 const END_LINE = /^[ \t]{0,8}[-=*#[<(]{0,8}[ \t]{0,4}(?:END[ _]OF[ _](?:TOOL|FUNCTION|SEARCH|DOCUMENT|FILE|EMAIL|MESSAGE|RESULTS?|OUTPUT|CONTEXT|DATA|PAGE|UNTRUSTED|INPUT|CONTENT)[A-Z _]{0,20}|(?:TOOL|FUNCTION)[ _](?:RESULT|OUTPUT)[ _]END|\/?END)[ \t]{0,4}[-=*\]>)]{0,8}[ \t]*$/gm;
-const HEADER_LINE = /^[ \t]{0,8}(?:#{1,6}[ \t]{0,4})?[[<(*]{0,3}[ \t]{0,2}(?:(?:SYSTEM|ADMIN|ADMINISTRATOR|DEVELOPER|SECURITY|OPERATOR)(?:[ _](?:NOTICE|MESSAGE|ALERT|UPDATE|OVERRIDE|PROMPT|INSTRUCTIONS?|NOTE|WARNING|DIRECTIVE|COMMAND|REQUIREMENT))?|(?:System|Admin|Developer)[ _](?:notice|message|alert|update|override|prompt|instructions?|note|directive)|(?:IMPORTANT|URGENT|NEW|UPDATED)[ _]INSTRUCTIONS?|INSTRUCTIONS?[ _](?:FOR|TO)[ _](?:THE[ _])?(?:AI|ASSISTANT|MODEL|AGENT|LLM))[ \t]{0,2}[\]>)*]{0,3}[ \t]{0,2}(?:[:\-—]|$)/gm;
+const HEADER_LINE = /^[ \t]{0,8}(?:#{1,6}[ \t]{0,4})?[[<(*]{0,3}[ \t]{0,2}(?:(?:SYSTEM|ADMIN|ADMINISTRATOR|DEVELOPER|SECURITY|OPERATOR)(?:[ _](?:NOTICE|MESSAGE|ALERT|UPDATE|OVERRIDE|PROMPT|INSTRUCTIONS?|NOTE|WARNING|DIRECTIVE|COMMAND|REQUIREMENT))?|(?:System|Admin|Developer)[ _](?:notice|message|alert|update|override|prompt|instructions?|note|directive)|(?:IMPORTANT|URGENT|NEW|UPDATED)[ _]INSTRUCTIONS?|INSTRUCTIONS?[ _](?:FOR|TO)[ _](?:THE[ _])?(?:AI|ASSISTANT|MODEL|AGENT|LLM)|SYSTEM(?:NACHRICHT|HINWEIS|MELDUNG)|(?:MENSAJE|AVISO|NOTA)[ _]DEL[ _]SISTEMA|(?:MESSAGE|AVIS|NOTE)[ _]SYST[ÈE]ME)[ \t]{0,2}[\]>)*]{0,3}[ \t]{0,2}(?:[:\-—]|$)/gm;
 const SYSTEM_HASH = /#{2,}[ \t]{0,4}\(?[ \t]{0,2}system[_ ]?(?:message|prompt|instructions?|note)[ \t]{0,2}\)?/gi;
 const HEADING = /^[ \t]{0,3}#{1,6}[ \t]{1,4}(?:instructions?|new instructions|system|rules)[ \t]*:?[ \t]*$/gim;
 const TAG = /<(system|instructions?|important|information|admin|secret|hidden|note|sys|directive|override|assistant_instructions|ai_instructions|system_message)(?:\s[^<>]{0,60})?>/gi;
@@ -837,6 +974,8 @@ interface Marker {
   kind: TClass;
   /** Everything from `s` to here carries the marker's weight (an element, a header's paragraph, a spoofed zone). */
   reach: number;
+  /** A turn of the model ("Assistant:") in a transcript. */
+  model?: boolean;
 }
 
 /** The markers in the given regions of a text (its chosen pieces). */
@@ -875,7 +1014,7 @@ function markers(text: string, regions: readonly { s: number; e: number }[]): Ma
   for (const t of turns) {
     const afterEnd = endAt >= 0 && t.s > endAt;
     // A lone "System:" line is a log line as often as a spoofed turn: it counts as a header (below), not also as a turn.
-    if ((user && model) || afterEnd) out.push({ s: t.s, e: t.e, kind: "turn", reach: text.length });
+    if ((user && model) || afterEnd) out.push({ s: t.s, e: t.e, kind: "turn", reach: text.length, model: !["human", "user", "h"].includes(t.who) });
   }
   const paraEnd = paragraphEnds(text);
   all(HEADER_LINE, (m) => out.push({ s: m.index, e: m.index + m[0].length, kind: "header", reach: paraEnd(m.index) }));
@@ -1194,9 +1333,15 @@ export function judgeText(text: string, ctx: Ctx, threshold: number, extra: Part
   // hold a primary cue (injection-gate.ts), so a unit with none in its window cannot fire: what is skipped could not
   // have changed a finding, as the tests hold it to (gated and ungated findings equal).
   const hot: boolean[] = [];
+  // In a transcript, which turn each unit is in (the model's own lines ask the model for nothing).
+  const turnStarts = ctx.transcript ? sorted.filter((k) => k.kind === "turn") : [];
+  let turnAt = -1;
+  const modelCtx: Ctx = { ...ctx, modelTurn: true };
   chosen.forEach((p, pi) => {
     let ev = 0;
     for (const [s, e] of sentences(text, p.s, p.e)) {
+      while (turnAt + 1 < turnStarts.length && (turnStarts[turnAt + 1] as Marker).s <= s) turnAt++;
+      const uctx = turnAt >= 0 && (turnStarts[turnAt] as Marker).model === true ? modelCtx : ctx;
       const kinds: TClass[] = [];
       for (; next < sorted.length && (sorted[next] as Marker).s < e; next++) {
         const k = sorted[next] as Marker;
@@ -1209,8 +1354,8 @@ export function judgeText(text: string, ctx: Ctx, threshold: number, extra: Part
         // Events before this unit belong to earlier ones (units come in order); one at s - 1 or e + 1 counts for both sides.
         while (ev < p.hot.length && (p.hot[ev] as number) < s - 1) ev++;
         hot.push(p.whole || kinds.length > 0 || (ev < p.hot.length && (p.hot[ev] as number) <= e + 1));
-        units.push(new LazyUnit(s, e, pi, text, ctx, kinds));
-      } else units.push({ s, e, sig: withMarkers(analyse(text, s, e, ctx), kinds, ctx), para: pi });
+        units.push(new LazyUnit(s, e, pi, text, uctx, kinds));
+      } else units.push({ s, e, sig: withMarkers(analyse(text, s, e, uctx), kinds, uctx), para: pi });
     }
   });
   if (gated) {

@@ -1,3 +1,5 @@
+import { sharedUnits } from "./units.js";
+
 /*
  * Encoded layers inside a string: base64 (standard or URL-safe, also wrapped over lines as MIME does), hex, and
  * percent-encoding. A run is decoded only when it is long enough to hide words and what comes out is mostly
@@ -26,13 +28,19 @@ for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+
 const isB64 = (c: number) => c < 128 && B64[c] === 1;
 const isHex = (c: number) => (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
 
+/** Per ASCII character: in the base64 alphabet (1), a capital (2), a hex digit (4). */
+const RUN = new Uint8Array(128);
+for (let c = 0; c < 128; c++) RUN[c] = B64[c] === 0 ? 0 : 1 | (c >= 0x41 && c <= 0x5a ? 2 : 0) | (isHex(c) ? 4 : 0);
+
 /**
- * Whether the string holds a run of base64 characters at least `MIN_BASE64` long with an upper-case letter in it (the
- * fast path's question: prose, paths and lower-case identifiers have none). Skips ahead: the last character of a
- * window of `MIN_BASE64` is read first, then the window backwards; the first character outside the alphabet rules out
- * every window through it, so a word of prose costs the few characters read back to its start.
+ * Whether the string holds a run of base64 characters at least `MIN_BASE64` long with an upper-case letter in it, or
+ * of hex digits alone (the fast path's question: prose, paths and lower-case identifiers have none). Skips ahead: the
+ * last character of a window of `MIN_BASE64` is read first, then the window backwards; the first character outside
+ * the alphabet rules out every window through it, so a word of prose costs the few characters read back to its
+ * start. A long string is read from its code units (`hasEncodedRunIn`).
  */
 export function hasEncodedRun(s: string): boolean {
+  if (s.length >= LONG) return hasEncodedRunIn(sharedUnits(s));
   const n = s.length;
   // `i` always follows a character that cannot be in a run (or is 0).
   let i = 0;
@@ -66,6 +74,54 @@ function worthDecoding(s: string, start: number, end: number): boolean {
     if (hex && !isHex(c)) hex = false;
   }
   return hex && end - start >= MIN_HEX;
+}
+
+/** From this length a string is read from its code units (units.ts): the copy costs less than a `charCodeAt` per read. */
+const LONG = 4096;
+
+/**
+ * `hasEncodedRun` on a long string's code units (shared with the scanners that read the string next): the same
+ * windows, from an array, and past its first window a run is read once (whether it holds a capital, or hex digits
+ * alone, noted as it is read; RUN). On short strings the copy would cost more than the reads it speeds up, and the
+ * same bookkeeping made prose slower there.
+ */
+function hasEncodedRunIn(s: Uint16Array): boolean {
+  const n = s.length;
+  let i = 0;
+  while (i + MIN_BASE64 <= n) {
+    let k = i + MIN_BASE64 - 1;
+    let c = s[k] as number;
+    let t = c < 128 ? (RUN[c] as number) : 0;
+    while (t !== 0 && k > i) {
+      c = s[--k] as number;
+      t = c < 128 ? (RUN[c] as number) : 0;
+    }
+    if (t === 0) {
+      i = k + 1;
+      continue;
+    }
+    // The window [i, i + MIN_BASE64) is all in the alphabet. Whether it holds a capital, or hex digits alone (read
+    // again: most windows never get this far); then on to the run's end (it starts at i).
+    let any = 0;
+    let all = 7;
+    for (let j = i; j < i + MIN_BASE64; j++) {
+      const u = RUN[s[j] as number] as number;
+      any |= u;
+      all &= u;
+    }
+    let e = i + MIN_BASE64;
+    while (e < n) {
+      const d = s[e] as number;
+      const u = d < 128 ? (RUN[d] as number) : 0;
+      if (u === 0) break;
+      any |= u;
+      all &= u;
+      e++;
+    }
+    if ((any & 2) !== 0 || (all & 4) !== 0) return true;
+    i = e + 1;
+  }
+  return false;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });

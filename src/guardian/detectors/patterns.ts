@@ -29,6 +29,12 @@ export interface Pattern {
   accept?: (match: string) => boolean;
   /** Every match holds at least this many ASCII digits: a message with fewer is skipped. */
   digits?: number;
+  /**
+   * A simpler regex (no look-arounds, no counted groups) that matches inside every match of `re`: a long string
+   * without a match of it is skipped. V8 runs such a regex over a megabyte several times faster than `re` (the card
+   * number pattern: 2 ms, its hint 0.2 ms); a string that has one is scanned by `re` as before.
+   */
+  hint?: RegExp;
 }
 
 /** Strings at least this long take the literal-search paths; shorter ones one small regex. */
@@ -101,6 +107,7 @@ export class CompiledPattern {
   /** The `needs` as ids for the message-wide prefilter (`literals.ts`). */
   readonly needIds: number[] | null;
   readonly digits: number;
+  readonly hint: RegExp | null;
   /**
    * A test that any of the message's strings could match, run on all of them joined by newlines: the literals it
    * needs, or for a pattern without literals and without `^`/`$` (which a newline would change) `re` itself.
@@ -122,6 +129,7 @@ export class CompiledPattern {
     this.needles = p.needs ? p.needs.map((n) => needle(n, ci)) : null;
     this.needIds = p.needs ? p.needs.map(literalId) : null;
     this.digits = p.digits ?? 0;
+    this.hint = p.hint ?? null;
     const anchors = /(?<!\\)\$|(?<![[\\])\^/.test(p.re.source);
     this.prefilter = p.needs
       ? new RegExp(p.needs.map(escapeRegExp).join("|"), ci ? "i" : "")
@@ -144,7 +152,7 @@ export class CompiledPattern {
  * costs a few literal searches, not one regex pass per pattern.
  */
 export class PatternGroup {
-  private readonly patterns: CompiledPattern[];
+  readonly patterns: readonly CompiledPattern[];
   constructor(patterns: Pattern[]) {
     this.patterns = patterns.map((p) => new CompiledPattern(p));
   }
@@ -169,6 +177,7 @@ export class PatternGroup {
         const needs = p.needles;
         // Short strings: one small regex of the literals. Long ones: a search per literal, shared by every pattern.
         if (needs && !(long ? needs.some((n) => contains(site, n)) : (p.prefilter as RegExp).test(site.value))) continue;
+        if (long && p.hint !== null && !p.hint.test(site.value)) continue;
         if (p.anchor !== null) anchored(site, p, p.anchor, out);
         else if (p.starts !== null && long) startingAt(site, p, p.starts, out);
         else found(site, p, out);

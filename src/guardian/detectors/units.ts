@@ -27,6 +27,30 @@ export class Units {
 /** Code units a `Units` keeps a buffer for (4 MB). */
 const KEEP = 1 << 21;
 
+const SHARED = new Units();
+let sharedText: string | null = null;
+let sharedView: Uint16Array | null = null;
+
+/**
+ * The code units of a long string in one buffer the scanners share: the normalisation's run check, the injection
+ * gate and the secret-name search read the same megabyte one after the other, and it is copied once for all of them.
+ * Valid until the next call with another string (each scanner reads its copy before it returns, and none calls
+ * another on the way). Only strings up to `KEEP` code units are kept, and the last one stays referenced until another
+ * is read (bounded: one string, as the buffer is).
+ */
+export function sharedUnits(text: string): Uint16Array {
+  if (text === sharedText && sharedView !== null) return sharedView;
+  const view = SHARED.of(text);
+  if (text.length <= KEEP) {
+    sharedText = text;
+    sharedView = view;
+  } else {
+    sharedText = null;
+    sharedView = null;
+  }
+  return view;
+}
+
 /** The code units of a string in a buffer of their own (for tests and one-off reads). */
 export function codeUnits(text: string): Uint16Array {
   return new Units().of(text);

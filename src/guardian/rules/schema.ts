@@ -62,8 +62,8 @@ export const ruleSchema = z
         z.union([
           z.string().min(1),
           z.strictObject({ url: z.strictObject({ allow: z.array(z.string().min(1)).optional(), deny: z.array(z.string().min(1)).optional() }) }),
-          z.strictObject({ exfiltration: z.strictObject({ allow: z.array(z.string().min(1)).optional(), collectors: z.array(z.string().min(1)).optional() }) }),
-          z.strictObject({ url_data: z.strictObject({ allow: z.array(z.string().min(1)).optional(), collectors: z.array(z.string().min(1)).optional() }) }),
+          z.strictObject({ exfiltration: z.strictObject({ allow: z.array(z.string().min(1)).optional(), collectors: z.array(z.string().min(1)).optional(), tunnels: z.array(z.string().min(1)).optional() }) }),
+          z.strictObject({ url_data: z.strictObject({ allow: z.array(z.string().min(1)).optional(), collectors: z.array(z.string().min(1)).optional(), tunnels: z.array(z.string().min(1)).optional() }) }),
           z.strictObject({ prompt_injection: injectionParams }),
           z.strictObject({ tool_poisoning: injectionParams }),
         ]),

@@ -23,13 +23,31 @@ export interface StdioServer {
 
 /** Starts an MCP server over stdio. Fails with UPSTREAM_SPAWN_FAILED and a message saying what to check. */
 export async function spawnStdioServer(opts: SpawnOptions): Promise<StdioServer> {
+  const server = await startStdioServer(opts).started;
+  server.passStderr(opts.stderr);
+  return server;
+}
+
+/** A server started before its session exists (`guardwire wrap` starts it first, and loads the guardian meanwhile). */
+export interface StartingServer {
+  /** Resolves once the process has started, or fails with UPSTREAM_SPAWN_FAILED; a failure is reported only when awaited. */
+  started: Promise<StdioServer & { passStderr(to: NodeJS.WritableStream): void }>;
+  /** The session will not be made (guardwire could not start): the server is stopped, its output never read. */
+  discard(): void;
+}
+
+/**
+ * Spawns the server now, with its exit watched from the start. Nothing of its stdout or stderr is read until the
+ * caller attaches to them (the pipes hold what it writes meanwhile): its stderr only from `passStderr`.
+ */
+export function startStdioServer(opts: Omit<SpawnOptions, "stderr">): StartingServer {
   const child = spawn(opts.command, opts.args, {
     env: opts.env,
     cwd: opts.cwd,
     stdio: ["pipe", "pipe", "pipe"],
     windowsHide: true,
   });
-  await new Promise<void>((resolve, reject) => {
+  const started = new Promise<void>((resolve, reject) => {
     child.once("spawn", resolve);
     child.once("error", (e: NodeJS.ErrnoException) => {
       const hint =
@@ -37,7 +55,6 @@ export async function spawnStdioServer(opts: SpawnOptions): Promise<StdioServer>
       reject(new GuardwireError("UPSTREAM_SPAWN_FAILED", `Cannot start upstream "${opts.command}": ${hint}`, { cause: e }));
     });
   });
-  child.stderr?.pipe(opts.stderr as NodeJS.WritableStream & { write: (c: Buffer) => boolean }, { end: false });
   child.stdin?.on("error", () => {
     // EPIPE when the server exits first: its exit is handled through `exited`.
   });
@@ -56,7 +73,19 @@ export async function spawnStdioServer(opts: SpawnOptions): Promise<StdioServer>
     })();
     return shuttingDown;
   };
-  return { child, exited, shutdown };
+  const passStderr = (to: NodeJS.WritableStream): void => {
+    child.stderr?.pipe(to as NodeJS.WritableStream & { write: (c: Buffer) => boolean }, { end: false });
+  };
+  const server = started.then(() => ({ child, exited, shutdown, passStderr }));
+  // Said when awaited (the caller may first fail for another reason, which then comes first).
+  server.catch(() => undefined);
+  return {
+    started: server,
+    discard: () => {
+      child.stdin?.end();
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    },
+  };
 }
 
 function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> {

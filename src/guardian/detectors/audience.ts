@@ -1,0 +1,142 @@
+import type { Detection, JsonPath } from "./scan.js";
+import type { RoledSite } from "./sites.js";
+import { detectSecrets } from "./secrets.js";
+
+/*
+ * A credential used where it is meant to go is not a credential leaving. A Slack, Discord or Teams webhook URL is
+ * the address a status message is posted to; a GitHub token in the `Authorization` header of a call to
+ * api.github.com is how that API is called. What leaks a credential is sending it anywhere else: in an e-mail body, in
+ * a URL to another host, in a post's text. So a `secrets` finding in an outbound call is dropped when the credential
+ * sits in the URL the call opens or in a header-like argument, and every URL the call opens belongs to the service
+ * that issued it. A push-notification config an A2A client registers holds a token the client minted for the remote
+ * agent to call it back with: a JWT or bearer token there is the client's to give.
+ */
+
+/** The hosts each credential format is issued for: where it is used, not leaked. */
+const AUDIENCE: Record<string, RegExp> = {
+  "secrets.slack_webhook": /^hooks\.slack\.com$/,
+  "secrets.slack_token": /(?:^|\.)slack\.com$/,
+  "secrets.discord_webhook": /^(?:[a-z]+\.)?discord(?:app)?\.com$/,
+  "secrets.teams_webhook": /\.webhook\.office\.com$/,
+  "secrets.telegram_bot_token": /^api\.telegram\.org$/,
+  "secrets.github_token": /^(?:api\.github\.com|github\.com|uploads\.github\.com|raw\.githubusercontent\.com|ghcr\.io|models\.github\.ai)$/,
+  "secrets.gitlab_token": /(?:^|\.)gitlab\.com$|^gitlab\./,
+  "secrets.google_api_key": /(?:^|\.)googleapis\.com$/,
+  "secrets.google_oauth_token": /(?:^|\.)googleapis\.com$/,
+  "secrets.stripe_key": /^(?:api|files|uploads)\.stripe\.com$/,
+  "secrets.openai_key": /^api\.openai\.com$/,
+  "secrets.anthropic_key": /^api\.anthropic\.com$/,
+  "secrets.groq_key": /^api\.groq\.com$/,
+  "secrets.xai_key": /^api\.x\.ai$/,
+  "secrets.perplexity_key": /^api\.perplexity\.ai$/,
+  "secrets.replicate_token": /^api\.replicate\.com$/,
+  "secrets.huggingface_token": /(?:^|\.)huggingface\.co$/,
+  "secrets.sendgrid_key": /^api\.sendgrid\.com$/,
+  "secrets.mailgun_key": /^api\.(?:eu\.)?mailgun\.net$/,
+  "secrets.twilio_key": /(?:^|\.)twilio\.com$/,
+  "secrets.npm_token": /^registry\.npmjs\.org$/,
+  "secrets.docker_token": /^(?:hub\.docker\.com|registry-1\.docker\.io|auth\.docker\.io)$/,
+  "secrets.linear_key": /^api\.linear\.app$/,
+  "secrets.notion_token": /^api\.notion\.com$/,
+  "secrets.figma_token": /^api\.figma\.com$/,
+  "secrets.shopify_token": /\.myshopify\.com$/,
+  "secrets.sentry_token": /(?:^|\.)sentry\.io$/,
+  "secrets.newrelic_key": /(?:^|\.)newrelic\.com$/,
+  "secrets.atlassian_token": /\.atlassian\.(?:net|com)$/,
+  "secrets.grafana_token": /\.grafana\.net$/,
+  "secrets.digitalocean_token": /^api\.digitalocean\.com$/,
+  "secrets.heroku_api_key": /^api\.heroku\.com$/,
+  "secrets.mapbox_secret_token": /^api\.mapbox\.com$/,
+};
+
+/** Whether a host is one the credential format is issued for. */
+export function issuedFor(type: string, host: string): boolean {
+  const re = AUDIENCE[type];
+  return re !== undefined && re.test(host.toLowerCase());
+}
+
+/** Argument names that carry a credential to the service a call talks to (a header, an auth field). */
+const HEADER_KEY = /^(?:headers?|authorization|auth|authentication|credentials?|bearer|token|access_?token|api_?key|x-api-key|private-token|x-[a-z-]*(?:token|key|auth))$/i;
+/** Text before a credential in a command line that puts it in a header or a user field (`-H 'Authorization: Bearer …'`, `-u :token`). */
+const HEADER_BEFORE = /(?:authorization|token|api-?key|private-token|x-[a-z-]*(?:token|key))\s*:\s*(?:bearer|token|basic)?\s*$|(?:^|\s)(?:-u|--user)\s+['"]?[^\s'"]*:?$/i;
+const URL = /\bhttps?:\/\/[^\s"'<>`)\]}]{1,8192}/gi;
+
+const PUSH_CONFIG = /^(?:pushNotificationConfig|push_notification_config)$/;
+const PUSH_TYPES = new Set(["secrets.jwt", "secrets.bearer_token"]);
+
+interface Opened {
+  start: number;
+  end: number;
+  host: string;
+}
+
+/** The http(s) URLs in a string, with their hosts. */
+function urlsIn(v: string): Opened[] {
+  const out: Opened[] = [];
+  if (!v.includes("://")) return out;
+  URL.lastIndex = 0;
+  for (let m; (m = URL.exec(v)) !== null; ) {
+    const raw = m[0].replace(/[.,;:!?]+$/, "");
+    try {
+      out.push({ start: m.index, end: m.index + raw.length, host: new globalThis.URL(raw).hostname.toLowerCase() });
+    } catch {
+      out.push({ start: m.index, end: m.index + raw.length, host: "" });
+    }
+    if (out.length >= 32) break;
+  }
+  return out;
+}
+
+/** A bearer token's own format, when it has one (`Bearer ghp_…` is a GitHub token). */
+function formatOf(d: Detection, sites: readonly RoledSite[]): string {
+  if (d.type !== "secrets.bearer_token") return d.type;
+  const site = sites.find((x) => samePath(x.path, d.path));
+  const token = site?.value.slice(d.start, d.end).replace(/^Bearer\s+/, "") ?? "";
+  return detectSecrets([{ path: [], value: token }]).find((x) => x.start === 0)?.type ?? d.type;
+}
+
+const samePath = (a: JsonPath, b: JsonPath) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * Drops the `secrets` findings of an outbound request that are credentials used where they are meant to go. The URLs
+ * a call opens are those of its `url` and `command` arguments (sites.ts): a URL in an e-mail body is sent, not opened.
+ */
+export function usedAsMeant(message: Record<string, unknown>, roles: () => readonly RoledSite[], found: Detection[]): Detection[] {
+  if (found.length === 0 || typeof message.method !== "string" || !("id" in message)) return found;
+  const method = message.method;
+  const toolCall = method === "tools/call" || method === "steps/toolCallRequest";
+  const push = /push/i.test(method);
+  if (!toolCall && !push && !found.some((d) => d.path.some((k) => typeof k === "string" && PUSH_CONFIG.test(k)))) return found;
+  // Every URL the call opens, and their hosts.
+  const opened: { site: RoledSite; urls: Opened[] }[] = [];
+  const headers: RoledSite[] = [];
+  if (toolCall) {
+    for (const site of roles()) {
+      if (site.path[0] !== "params" || site.encoded !== undefined) continue;
+      if (site.role === "url" || site.role === "command") opened.push({ site, urls: urlsIn(site.value) });
+      else if (site.path.some((k) => typeof k === "string" && HEADER_KEY.test(k))) headers.push(site);
+    }
+  }
+  const hosts = opened.flatMap((o) => o.urls.map((u) => u.host));
+  const used = (d: Detection): boolean => {
+    if (d.encoded !== undefined || hosts.length === 0) return false;
+    const type = formatOf(d, toolCall ? roles() : []);
+    if (AUDIENCE[type] === undefined || !hosts.every((h) => issuedFor(type, h))) return false;
+    // In a header or an auth argument of a call that opens only the credential's own service.
+    if (headers.some((h) => samePath(h.path, d.path))) return true;
+    const at = opened.find((o) => samePath(o.site.path, d.path));
+    if (at === undefined) return false;
+    // In the URL the call opens, or after a header name in a command line.
+    return at.urls.some((u) => u.start <= d.start && d.end <= u.end) || HEADER_BEFORE.test(at.site.value.slice(Math.max(0, d.start - 48), d.start));
+  };
+  const dropped = toolCall ? found.filter(used) : [];
+  return found.filter((d) => {
+    const inPush = push || d.path.some((k) => typeof k === "string" && PUSH_CONFIG.test(k));
+    if (inPush && PUSH_TYPES.has(d.type)) return false;
+    if (!toolCall) return true;
+    if (dropped.includes(d)) return false;
+    // A bearer token or JWT that is the same credential as one used as meant (`Bearer ghp_…`).
+    return !(PUSH_TYPES.has(d.type) && dropped.some((x) => samePath(x.path, d.path) && x.start < d.end && d.start < x.end));
+  });
+}
+
