@@ -395,7 +395,7 @@ describe("an unwritable or full log: traffic is refused, nothing forwarded unlog
     if (cutMidLine) expect(after.stdout).toMatch(/1 torn line from earlier crashes closed on restart/);
   }, 60_000);
 
-  it("a log path that cannot be created at start: one line naming the log and the fix, exit 2; nothing is started", () => {
+  it("a log path that cannot be created at start: one line naming the log and the fix, exit 2; the server, started meanwhile, is stopped unheard", () => {
     const dir = tempDir();
     const blocker = join(dir, "logs");
     writeFileSync(blocker, "a file where the log's directory should be");
