@@ -287,10 +287,14 @@ export class Session {
     const streaming = p.direction === "outbound" && p.method !== null && this.o.streamingMethods?.has(p.method) === true;
     const carry = p.direction === "outbound" ? p.carry : undefined;
     const refused = this.pending.open(p.direction, { key, message: sent, method: p.method ?? "", tool: p.tool, batch: p.batch, streaming, carry }, this.o.maxPending, this.idTaken(p.direction, key));
-    if (!refused) return true;
-    const why = refused === "DUPLICATE_ID" ? "a request with this id is already pending" : `more than ${this.o.maxPending} requests pending`;
-    this.answers.refuse(p.direction, p.id, ErrorCode.InvalidRequest, `Invalid Request: ${why}`, refused, { batch: p.batch, method: p.method, tool: p.tool, carry: p.carry, request: true });
-    return false;
+    if (refused) this.refuseRequest(p, refused);
+    return refused === null;
+  }
+
+  /** A request that cannot become pending: its id is in use on its side, or too many requests are pending there. */
+  private refuseRequest(p: Plan, reason: "DUPLICATE_ID" | "TOO_MANY_PENDING"): void {
+    const why = reason === "DUPLICATE_ID" ? "a request with this id is already pending" : `more than ${this.o.maxPending} requests pending`;
+    this.answers.refuse(p.direction, p.id, ErrorCode.InvalidRequest, `Invalid Request: ${why}`, reason, { batch: p.batch, method: p.method, tool: p.tool, carry: p.carry, request: true });
   }
 
   /** A response that goes on, to the request it answers (or a streamed answer's event). */
@@ -314,9 +318,7 @@ export class Session {
   // ---- hold: a held request leaves the ordered queue; the hold stage asks, and its final verdict is applied here.
   private hold(p: Plan, v: Verdict): void {
     const key = p.id !== null ? idKey(p.id) : null;
-    if (key !== null && p.direction === "outbound" && this.idTaken("outbound", key)) {
-      return this.answers.refuse("outbound", p.id, ErrorCode.InvalidRequest, "Invalid Request: a request with this id is already pending", "DUPLICATE_ID", { batch: p.batch, method: p.method, tool: p.tool, carry: p.carry, request: true });
-    }
+    if (key !== null && p.direction === "outbound" && this.idTaken("outbound", key)) return this.refuseRequest(p, "DUPLICATE_ID");
     const holder = this.stages.holder;
     if (!holder?.hold || !v.ask || p.kind !== "request" || p.direction !== "outbound" || p.batch || key === null) {
       const why = holder ? "approval cannot hold this message (only single agent requests can be held)" : "no approval channel is configured";
