@@ -1,6 +1,6 @@
 import { escapeRegExp } from "../../protocol/glob.js";
 import { literalId, literalsOf } from "./literals.js";
-import type { Detection, StringSite } from "./scan.js";
+import { nextMatch, type Detection, type StringSite } from "./scan.js";
 
 /*
  * The pattern engine: a detector's catalogue of regular expressions (pii.ts) run over a message's strings, each with
@@ -218,13 +218,7 @@ function found(site: StringSite, p: CompiledPattern, out: Detection[]): void {
   const re = p.re;
   re.lastIndex = 0;
   let m: RegExpExecArray | null;
-  while ((m = re.exec(site.value)) !== null) {
-    if (m[0].length === 0) {
-      re.lastIndex++;
-      continue;
-    }
-    record(site, p, m, out);
-  }
+  while ((m = nextMatch(re, site.value)) !== null) record(site, p, m, out);
 }
 
 /** The same matches as a full scan, trying `re` only where `starts` matches. */

@@ -85,6 +85,13 @@ export function joinStrings(message: Record<string, unknown>, roots: string[] = 
   return parts.join("\n");
 }
 
+/** The next non-empty match of a global regex from its `lastIndex`; an empty match steps over one character. */
+export function nextMatch(re: RegExp, text: string): RegExpExecArray | null {
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null && m[0].length === 0) re.lastIndex++;
+  return m;
+}
+
 /**
  * Runs a global regex over every string, recording each match (or its `group`, exactly where the group matched: the
  * match's indices, never a search for the group's text) as a detection of `type`.
@@ -95,11 +102,7 @@ export function findAll(sites: readonly StringSite[], regex: RegExp, type: strin
   for (const site of sites) {
     re.lastIndex = 0;
     let m: RegExpExecArray | null;
-    while ((m = re.exec(site.value)) !== null) {
-      if (m[0].length === 0) {
-        re.lastIndex++;
-        continue;
-      }
+    while ((m = nextMatch(re, site.value)) !== null) {
       const t = typeof type === "string" ? type : type(m);
       if (t === null) continue;
       const span = group === 0 ? undefined : m.indices?.[group];
