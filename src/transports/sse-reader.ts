@@ -1,6 +1,7 @@
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { readByEvents } from "./read-events.js";
 
 export interface SseReadResult {
   /** The id of the last event that carried one: where a reconnect resumes (`Last-Event-ID`). */
@@ -31,55 +32,36 @@ export function readSse(body: Readable, maxEventBytes: number, onEvent: (ev: Eve
   });
   // UTF-8 split across chunks is joined; StringDecoder does it without the ICU converter a streaming TextDecoder uses.
   const decoder = new StringDecoder("utf8");
-  return new Promise<SseReadResult>((resolve, reject) => {
-    let done = false;
-    const finish = (error?: Error): void => {
-      if (done) return;
-      done = true;
-      body.off("data", onData);
-      body.off("end", onEnd);
-      body.off("error", finish);
-      body.off("close", onClose);
-      // Settled: what the body reports from now on (undici's abort error once it is destroyed) is nobody's to throw.
-      body.on("error", ignore);
-      if (error) reject(error);
-      else resolve(result);
-    };
-    /** Stops on an error of this side (a too-large event, a handler that threw): the body is let go, as a loop's break would. */
-    const stop = (error: Error): void => {
-      finish(error);
-      body.destroy();
-    };
-    const onData = (chunk: Buffer): void => {
+  return readByEvents<SseReadResult>(
+    body,
+    // An error of this side (a too-large event, a handler that threw) stops the read and lets the body go, as a loop's
+    // break would.
+    (chunk, settle) => {
+      let error: Error | null = null;
       sinceEvent += chunk.length;
-      if (sinceEvent > maxEventBytes) return stop(new SseTooLarge(sinceEvent));
-      try {
-        parser.feed(decoder.write(chunk));
-      } catch (e) {
-        stop(e as Error);
+      if (sinceEvent > maxEventBytes) error = new SseTooLarge(sinceEvent);
+      else {
+        try {
+          parser.feed(decoder.write(chunk));
+        } catch (e) {
+          error = e as Error;
+        }
       }
-    };
-    const onEnd = (): void => {
+      if (error) {
+        settle(error);
+        body.destroy();
+      }
+    },
+    (settle) => {
       try {
         parser.feed(decoder.end());
       } catch (e) {
-        return finish(e as Error);
+        return settle(e as Error);
       }
-      finish();
-    };
-    // Closed before its end, without an error of its own (destroyed): the stream was cut.
-    const onClose = (): void => finish(Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" }));
-    // Let go before this read began: nothing more will come, and no event would say so.
-    if (body.readableEnded) return onEnd();
-    if (body.destroyed) return onClose();
-    body.on("data", onData);
-    body.on("end", onEnd);
-    body.on("error", finish);
-    body.on("close", onClose);
-  });
+      settle(null, result);
+    },
+  );
 }
-
-const ignore = (): void => undefined;
 
 export class SseTooLarge extends Error {
   constructor(readonly bytes: number) {

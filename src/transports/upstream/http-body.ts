@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
+import { readByEvents } from "../read-events.js";
 import type { HttpRefusal } from "../types.js";
 
 /**
@@ -27,51 +28,28 @@ export function saysSessionLost(status: number, body: string): boolean {
  * async generator per body (a few percent of serve's CPU per A2A call).
  */
 export function readBounded(body: Readable, max: number): Promise<string | { oversize: string; bytes: number }> {
-  return new Promise((resolve, reject) => {
-    // UTF-8 split across chunks is joined; StringDecoder does it without the ICU converter a streaming TextDecoder uses.
-    const decoder = new StringDecoder("utf8");
-    let text = "";
-    let bytes = 0;
-    let done = false;
-    const finish = (error: Error | null, value?: string | { oversize: string; bytes: number }): void => {
-      if (done) return;
-      done = true;
-      body.off("data", onData);
-      body.off("end", onEnd);
-      body.off("error", onError);
-      body.off("close", onClose);
-      // Settled: what the body reports from now on (undici's abort error once it is destroyed) is nobody's to throw.
-      body.on("error", ignore);
-      if (error) reject(error);
-      else resolve(value as string | { oversize: string; bytes: number });
-    };
-    const onData = (c: Buffer): void => {
+  // UTF-8 split across chunks is joined; StringDecoder does it without the ICU converter a streaming TextDecoder uses.
+  const decoder = new StringDecoder("utf8");
+  let text = "";
+  let bytes = 0;
+  return readByEvents<string | { oversize: string; bytes: number }>(
+    body,
+    (c, settle) => {
       bytes += c.length;
       if (bytes > max) {
-        finish(null, { oversize: text.slice(0, 1024), bytes });
+        settle(null, { oversize: text.slice(0, 1024), bytes });
         body.destroy();
         return;
       }
       text += decoder.write(c);
-    };
+    },
     // A leading byte order mark is dropped, as TextDecoder (which read these bodies before) drops it.
-    const onEnd = (): void => {
+    (settle) => {
       const all = text + decoder.end();
-      finish(null, all.charCodeAt(0) === 0xfeff ? all.slice(1) : all);
-    };
-    const onError = (e: Error): void => finish(e);
-    // Closed before its end without an error of its own (destroyed): the body was cut, as the iterator reported it.
-    const onClose = (): void => finish(Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" }));
-    if (body.readableEnded) return onEnd();
-    if (body.destroyed) return onClose();
-    body.on("data", onData);
-    body.on("end", onEnd);
-    body.on("error", onError);
-    body.on("close", onClose);
-  });
+      settle(null, all.charCodeAt(0) === 0xfeff ? all.slice(1) : all);
+    },
+  );
 }
-
-const ignore = (): void => undefined;
 
 /** The start of an error status's body: enough for a JSON-RPC error or a reason, never a whole HTML page. */
 export async function readErrorBody(body: Readable): Promise<string> {
