@@ -5,8 +5,8 @@ import { redactedPreview } from "../decision-log/preview.js";
 import { unavailable, type Verdict } from "../guardian/verdict.js";
 import { a2aIdsOf } from "../protocol/a2a.js";
 import { canonicalize, writeCanonical } from "../protocol/canonical.js";
-import type { JsonObject, JsonRpcId } from "../protocol/json-rpc.js";
-import type { Direction, MessageKind, PeerInfo } from "./pipeline.js";
+import type { JsonObject } from "../protocol/json-rpc.js";
+import type { MessageFacts, PeerInfo } from "./pipeline.js";
 
 const LARGE_MESSAGE = 1 << 20;
 
@@ -20,12 +20,7 @@ export interface LineBase {
 }
 
 /** The facts of one judged message the line records. */
-export interface LineFacts {
-  direction: Direction;
-  kind: MessageKind;
-  id: JsonRpcId;
-  method: string | null;
-  tool: string | null;
+export interface LineFacts extends MessageFacts {
   message: JsonObject;
   /** For a response: the request it answers (A2A task and context ids are read from it when the response has none). */
   request?: JsonObject | null;
@@ -70,7 +65,7 @@ export function decisionLine(base: LineBase, f: LineFacts, v: Verdict, o: { fail
 }
 
 /** A line for a message refused before any judgement (unparsable, invalid, a duplicate id, a gate's refusal). */
-export function refusalLine(base: LineBase, f: Pick<LineFacts, "direction" | "kind" | "id" | "method" | "tool">, reasonCode: string[], message: string): DecisionInput {
+export function refusalLine(base: LineBase, f: MessageFacts, reasonCode: string[], message: string): DecisionInput {
   const { session, route, transport, protocol, agent } = base;
   return { session, route, transport, protocol, direction: f.direction, kind: f.kind, id: f.id, method: f.method, tool: f.tool, agent, decision: "deny", mode: "enforce", rules: [], reasonCode, message, evalUs: 0, digest: null };
 }

@@ -45,17 +45,21 @@ export interface DecisionSink {
 export type GateRefusal = { message: string; reasonCode: string; answer?: boolean };
 export type GateResult = "pass" | GateRefusal | Promise<"pass" | GateRefusal>;
 
-/** One judged message and its verdict, as the `judged` stages see it. */
-export interface JudgedMessage {
-  session: string;
-  route: string;
-  transport: string;
-  protocol: AgentProtocol;
+/** What a message is, read once from its frame; these facts travel with it to its log line. */
+export interface MessageFacts {
   direction: Direction;
   kind: MessageKind;
   id: JsonRpcId;
   method: string | null;
   tool: string | null;
+}
+
+/** One judged message and its verdict, as the `judged` stages see it. */
+export interface JudgedMessage extends MessageFacts {
+  session: string;
+  route: string;
+  transport: string;
+  protocol: AgentProtocol;
   /** As received; `sent` is what goes on (rewritten or as received), null when the message stops here. */
   message: JsonObject;
   sent: JsonObject | null;

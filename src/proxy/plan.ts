@@ -1,18 +1,13 @@
 import type { Verdict } from "../guardian/verdict.js";
-import type { JsonObject, JsonRpcId } from "../protocol/json-rpc.js";
+import type { JsonObject } from "../protocol/json-rpc.js";
 import type { Batch } from "./batch.js";
 import type { Pending } from "./correlation.js";
 import type { LineBase } from "./decision-line.js";
-import type { Direction, JudgedMessage, MessageKind } from "./pipeline.js";
+import type { JudgedMessage, MessageFacts } from "./pipeline.js";
 
 /** One message, classified once: its facts travel with it from the frame to the log line. */
-export interface Plan {
-  direction: Direction;
+export interface Plan extends MessageFacts {
   message: JsonObject;
-  kind: MessageKind;
-  id: JsonRpcId;
-  method: string | null;
-  tool: string | null;
   request: Pending | undefined;
   verdict: Verdict;
   evalUs: number;
