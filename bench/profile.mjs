@@ -1,6 +1,6 @@
-// CPU profile of `guardwire wrap` or `guardwire serve` under load: `node bench/profile.mjs wrap|serve [--calls N]`
+// CPU profile of `guardwire wrap` or `guardwire serve` under load: `node bench/profile.mjs wrap|serve|a2a [--calls N]`
 // (after a build). The MCP SDK client calls server-everything's `echo` through guardwire, 32 in flight, then
-// sequentially; guardwire runs under `node --cpu-prof`, and the top frames by self time are printed (and the
+// sequentially (a2a: the A2A SDK client sends messages through a serve route to test/fixtures/servers/a2a-agent-03.mjs); guardwire runs under `node --cpu-prof`, and the top frames by self time are printed (and the
 // .cpuprofile kept under bench/profiles/ for a closer look in Chrome DevTools). The warm-up calls are profiled too, so
 // the JIT's share shows; the figures are for finding where time goes, not for comparing runs (bench/run.mjs does that).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -10,14 +10,15 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ClientFactory } from "a2a-sdk-03/client";
 import { freePort, numberArg, startNode, watchdog } from "./lib.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const cli = join(root, "dist", "cli", "main.js");
 const everything = join(root, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 const what = process.argv[2];
-if (what !== "wrap" && what !== "serve" && what !== "--summarise") {
-  console.error("usage: node bench/profile.mjs wrap|serve [--calls N] [--top N]  |  node bench/profile.mjs --summarise <file.cpuprofile>");
+if (what !== "wrap" && what !== "serve" && what !== "a2a" && what !== "--summarise") {
+  console.error("usage: node bench/profile.mjs wrap|serve|a2a [--calls N] [--top N]  |  node bench/profile.mjs --summarise <file.cpuprofile>");
   process.exit(2);
 }
 const CALLS = numberArg("--calls", 20000);
@@ -27,7 +28,9 @@ const profDir = join(dir, "prof");
 const children = [];
 watchdog("profile", 300, children);
 
-const echo = (client, i) => client.callTool({ name: "echo", arguments: { message: `hello ${i}` } });
+const echo = what === "a2a"
+  ? (client) => client.sendMessage({ message: { kind: "message", messageId: crypto.randomUUID(), role: "user", parts: [{ kind: "text", text: "hello" }] } })
+  : (client, i) => client.callTool({ name: "echo", arguments: { message: `hello ${i}` } });
 
 const start = (args, env, ready) => startNode(children, args, env, ready);
 
@@ -40,18 +43,29 @@ async function connect() {
     await client.connect(transport);
     return { client, stop: () => client.close() };
   }
-  const port = await freePort();
-  await start([everything, "streamableHttp"], { PORT: String(port) }, /listening on port/i);
   const config = join(dir, "serve.yaml");
   const rules = process.env.BENCH_RULES ? [`rules: ${process.env.BENCH_RULES}`] : [];
-  writeFileSync(config, [`listen: { host: 127.0.0.1, port: 0 }`, `log: ${join(dir, "d.ndjson")}`, ...rules, `routes:`, `  - name: http`, `    path: /mcp/http`, `    mcp: { url: "http://127.0.0.1:${port}/mcp" }`].join("\n"));
+  let route;
+  if (what === "a2a") {
+    const { match } = await start([join(root, "test", "fixtures", "servers", "a2a-agent-03.mjs")], { PORT: "0" }, /listening (\d+)/);
+    route = [`  - { name: echo, path: /a2a/echo, a2a: { url: "http://127.0.0.1:${match[1]}" } }`];
+  } else {
+    const port = await freePort();
+    await start([everything, "streamableHttp"], { PORT: String(port) }, /listening on port/i);
+    route = [`  - name: http`, `    path: /mcp/http`, `    mcp: { url: "http://127.0.0.1:${port}/mcp" }`];
+  }
+  writeFileSync(config, [`listen: { host: 127.0.0.1, port: 0 }`, `log: ${join(dir, "d.ndjson")}`, ...rules, `routes:`, ...route].join("\n"));
   const { child, match } = await start([...prof, cli, "serve", "--config", config, "--pins", join(dir, "pins.json"), "--no-watch"], {}, /serving (http:\/\/\S+)/);
-  const client = new Client({ name: "guardwire-profile", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${match[1]}/mcp/http`)));
+  let client;
+  if (what === "a2a") client = await new ClientFactory().createFromUrl(`${match[1]}/a2a/echo/`);
+  else {
+    client = new Client({ name: "guardwire-profile", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${match[1]}/mcp/http`)));
+  }
   return {
     client,
     stop: async () => {
-      await client.close();
+      await client.close?.();
       // SIGTERM: serve exits cleanly, and node writes the profile on the way out.
       await new Promise((r) => (child.once("exit", r), child.kill("SIGTERM")));
     },
