@@ -10,6 +10,7 @@ import { sseEventParts } from "../../protocol/sse.js";
 import type { Connect, Connection, Downstream, HttpCarry, SendInfo, UpstreamFactory } from "../types.js";
 import { eventWriter, httpError, readBody, SSE_HEADERS, traceHeadersOf } from "./http-util.js";
 import { callerName, type HttpCaller } from "./streamable-http.js";
+import { inTurn } from "../../turn.js";
 
 export interface A2aEndpointOptions {
   connect: Connect;
@@ -105,7 +106,8 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
       carry.pushBase = urlOf(`${routeUrl}push/`, base);
       carry.pushSession = session;
     }
-    conn.receive({ text: body.text, value: parsed.value, carry });
+    // One turn (turn.ts): judged, committed and sent on before this returns.
+    inTurn(() => conn.receive({ text: body.text, value: parsed.value, carry }));
   };
 
   /** A call on the HTTP+JSON binding (`<route>/rest/v1/message:send`, `<route>/rest/tasks/{id}`, …): judged the same. */
@@ -140,7 +142,7 @@ export function a2aEndpoint(opts: A2aEndpointOptions) {
       carry.pushBase = urlOf(`${routeUrl}push/`, base);
       carry.pushSession = guardianSession(req, caller);
     }
-    conn.receive({ text: JSON.stringify(message), value: message, carry });
+    inTurn(() => conn.receive({ text: JSON.stringify(message), value: message, carry }));
   };
 
   /**

@@ -6,6 +6,7 @@ import type { EventStore } from "./event-store.js";
 import { endWithText, eventWriter, httpError } from "./http-util.js";
 import { PendingPosts, type Exchange, type PostCarry, type PostFrame } from "./pending-posts.js";
 import { SessionStreams, type Stream } from "./sse-streams.js";
+import { inTurn } from "../../turn.js";
 
 /** Server messages tied to no request kept, while no stream is open, for the agent's GET stream. */
 const UNRELATED_BUFFER = 64;
@@ -108,7 +109,7 @@ export class HttpSession implements Downstream {
   /** Hands notifications or responses to the session; settles once the server has them, or with why it does not. */
   deliver(frame: PostFrame): Promise<Undelivered | null> {
     const receipt = (frame.carry.receipt = new Receipt());
-    this.connection.receive(frame);
+    inTurn(() => this.connection.receive(frame));
     receipt.close();
     return receipt.settled;
   }

@@ -4,6 +4,7 @@ import { acknowledge } from "./http-session.js";
 import { httpError } from "./http-util.js";
 import { metadataUrl, type PostCarry, type PostFrame } from "./pending-posts.js";
 import type { HttpCaller, MakeSession } from "./route-sessions.js";
+import { inTurn } from "../../turn.js";
 
 /**
  * Who a sessionless caller is, for the guardian session its calls share (MCP 2026-07-28 exchanges, A2A calls): its
@@ -48,7 +49,7 @@ export class StatelessExchanges {
     }
     frame.carry.exchange = s.expect(res, requests, false, () => metadataUrl(req));
     res.on("close", () => void s.end());
-    s.connection.receive(frame);
+    inTurn(() => s.connection.receive(frame));
   }
 }
 

@@ -10,6 +10,7 @@ import { accepts, httpError, readBody } from "./http-util.js";
 import { carryOf, metadataUrl } from "./pending-posts.js";
 import { RouteSessions, type HttpCaller, type SessionContinuity, type SessionState } from "./route-sessions.js";
 import { StatelessExchanges } from "./stateless.js";
+import { inTurn } from "../../turn.js";
 
 export type { EndWatcher, HttpCaller, RestoreRefusal, SessionContinuity, SessionState } from "./route-sessions.js";
 export { callerName } from "./stateless.js";
@@ -177,7 +178,10 @@ export class StreamableHttpEndpoint {
       return;
     }
     frame.carry.exchange = session.expect(res, requests, batch, () => metadataUrl(req));
-    session.connection.receive(frame);
+    // One turn (turn.ts): the body's messages are judged, their lines committed and what goes on sent before this
+    // returns, not after whatever else the event loop has queued.
+    const connection = session.connection;
+    inTurn(() => connection.receive(frame));
   }
 
   private async get(req: IncomingMessage, res: ServerResponse, caller: HttpCaller): Promise<void> {

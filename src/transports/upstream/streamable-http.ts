@@ -9,6 +9,7 @@ import { readSse, SseTooLarge, type SseReadResult } from "../sse-reader.js";
 import type { Undelivered } from "../receipt.js";
 import type { Frame, HttpCarry, SendInfo, UpstreamFactory, UpstreamSink, UpstreamState } from "../types.js";
 import { lostSession, readBounded, readErrorBody, refusalOf, saysSessionLost } from "./http-body.js";
+import { inTurn } from "../../turn.js";
 
 export interface StreamableHttpOptions {
   url: string;
@@ -244,8 +245,9 @@ class StreamableHttpUpstream {
         await res.body.dump();
       } else if (res.statusCode < 300) {
         const body = await readBounded(res.body, this.maxFrameBytes);
-        if (typeof body !== "string") this.deliver(body, waiting, stream, initialize);
-        else if (type.includes("json") && body.length > 0) this.deliver({ text: body }, waiting, stream, initialize);
+        // One turn (turn.ts): the answer is judged, its line committed and it is sent on before this goes on.
+        if (typeof body !== "string") inTurn(() => this.deliver(body, waiting, stream, initialize));
+        else if (type.includes("json") && body.length > 0) inTurn(() => this.deliver({ text: body }, waiting, stream, initialize));
       } else {
         const text = await readErrorBody(res.body);
         if (sentSession && lostSession(res.statusCode, text)) {
