@@ -2,7 +2,6 @@ import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { readByEvents } from "./read-events.js";
-import { inTurn } from "../turn.js";
 
 export interface SseReadResult {
   /** The id of the last event that carried one: where a reconnect resumes (`Last-Event-ID`). */
@@ -43,9 +42,7 @@ export function readSse(body: Readable, maxEventBytes: number, onEvent: (ev: Eve
       if (sinceEvent > maxEventBytes) error = new SseTooLarge(sinceEvent);
       else {
         try {
-          // One turn per chunk (turn.ts): its events are judged, their lines committed in one write and what goes on
-          // sent before the next chunk, as a stdio chunk's are.
-          inTurn(() => parser.feed(decoder.write(chunk)));
+          parser.feed(decoder.write(chunk));
         } catch (e) {
           error = e as Error;
         }

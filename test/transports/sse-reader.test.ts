@@ -2,9 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PassThrough } from "node:stream";
 import { readSse, SseTooLarge } from "../../src/transports/sse-reader.js";
-import { atTurnEnd } from "../../src/turn.js";
 
 /**
  * readSse over real undici bodies: it settles once, and a read it stops itself (an event past the limit, a handler
@@ -85,22 +83,5 @@ describe("readSse", () => {
     again.body.destroy();
     again.body.on("error", () => undefined);
     await expect(readSse(again.body, 1 << 20, () => undefined)).rejects.toThrow(/Premature close|aborted/);
-  });
-
-  it("a chunk is one turn: what its events defer runs once the chunk's last event is handled, before the chunk's handling ends", async () => {
-    const body = new PassThrough();
-    const seen: string[] = [];
-    const reading = readSse(body, 1 << 20, (ev) => {
-      seen.push(ev.data);
-      // What the session defers (the turn's decision lines, their commit, the sends they release): turn.ts.
-      if (ev.data === "one") atTurnEnd(() => seen.push("committed"));
-    });
-    // Listening after the reader: told of each chunk once the reader has handled it.
-    body.on("data", () => seen.push("chunk handled"));
-    body.write("data: one\n\ndata: two\n\n");
-    body.end();
-    await reading;
-    // Outside a turn the deferred work would wait for a microtask, after the chunk's handling.
-    expect(seen).toEqual(["one", "two", "committed", "chunk handled"]);
   });
 });

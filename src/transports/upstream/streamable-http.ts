@@ -245,9 +245,8 @@ class StreamableHttpUpstream {
         await res.body.dump();
       } else if (res.statusCode < 300) {
         const body = await readBounded(res.body, this.maxFrameBytes);
-        // One turn (turn.ts): the answer is judged, its line committed and it is sent on before this goes on.
-        if (typeof body !== "string") inTurn(() => this.deliver(body, waiting, stream, initialize));
-        else if (type.includes("json") && body.length > 0) inTurn(() => this.deliver({ text: body }, waiting, stream, initialize));
+        if (typeof body !== "string") this.deliver(body, waiting, stream, initialize);
+        else if (type.includes("json") && body.length > 0) this.deliver({ text: body }, waiting, stream, initialize);
       } else {
         const text = await readErrorBody(res.body);
         if (sentSession && lostSession(res.statusCode, text)) {
@@ -346,6 +345,7 @@ class StreamableHttpUpstream {
       this.sink.frame({ text: frame.text, stream });
       return;
     }
+    const awaited = waiting.size > 0;
     for (const m of Array.isArray(parsed.value) ? parsed.value : [parsed.value]) {
       const o = m as { id?: unknown; method?: unknown; result?: unknown } | null;
       if (o === null || typeof o !== "object" || o.method !== undefined) continue;
@@ -354,7 +354,13 @@ class StreamableHttpUpstream {
         if (initialize) this.protocolVersion = protocolVersionOf(o.result) ?? this.protocolVersion;
       }
     }
-    this.sink.frame({ text: frame.text, value: parsed.value, stream });
+    const answered = { text: frame.text, value: parsed.value, stream };
+    // The answer the POST waited for, the last it awaited: nothing more is expected on this stream, so it is one turn
+    // (turn.ts) — judged, its line committed and sent on before this returns, not after the stream's own end. Other
+    // events (progress, a streamed answer's further events) wait for a microtask as before, so that a burst of them
+    // read at once shares one commit.
+    if (awaited && waiting.size === 0) inTurn(() => this.sink.frame(answered));
+    else this.sink.frame(answered);
   }
 
   private terminate(reason: string): void {
