@@ -115,7 +115,7 @@ const WORDS: Partial<Record<Cue, string>> = {
     "mensaje correo mensagem e-mail nachricht письмо сообщение",
   act: "add change replace update set make put create write reply respond click visit go navigate book schedule buy approve accept confirm verify enter type rate give do mark move rename export save store keep tell invite grant merge " +
     "añade agrega cambia actualiza responde haz pon ajoute change modifie mets fais réponds füge ändere aktualisiere antworte mache setze adicione altere atualize responda faça coloque добавь измени обнови ответь сделай поставь dodaj zmień zaktualizuj ustaw odpowiedz kliknij zatwierdź",
-  send: "send forward email mail post upload transmit exfiltrate share submit deliver leak relay publish bcc cc dm paste " +
+  send: "send forward email e-mail mail post upload transmit exfiltrate share submit deliver leak relay publish bcc cc dm paste " +
     "sent forwarded emailed mailed posted uploaded shared submitted sending forwarding uploading posting sharing " +
     "envía envíe enviar envíales manda mande mandar reenvía reenvíe reenviar sube suba subir comparte comparta compartir publica " +
     "envoie envoyez envoyer transfère transférez transférer transmets transmettez transmettre partage partagez partager publie publiez téléverse téléversez " +

@@ -96,6 +96,9 @@ const PRIMARY = new Set<string>([
   "against_user", "harvest", "reroute", "cross_tool_change", "hide_action",
 ]);
 
+/** Targeting signals that are an attack without any request of their own: overriding, a persona, a faked boundary, secrecy. */
+const ASKS_ALONE = new Set<string>(["override", "persona", "persona_weak", "chat_token", "turn", "end_marker", "after_marker", "header", "new_task", "hidden_instructions", "secrecy", "stealth"]);
+
 type TClass = keyof typeof T;
 type RClass = keyof typeof R;
 const T_CAP = 6;
@@ -932,7 +935,7 @@ const PHONE_DEST = /\bto\s{1,3}\+?\d[\d ().-]{5,16}\d\b/;
 const ENV_DUMP = /\bprintenv\b|\benv\s{0,3}\|\s{0,3}(?:curl|wget|nc|base64)\b|\bkeystore\b|\.(?:jks|keystore|p12|pfx)\b/i;
 /** Tools named for moving money. */
 const MONEY_TOOL = /(?:^|[_\s`])(?:refund|pay|payment|payout|transfer|checkout|purchase|wire|subscription|subscribe|buy)(?:[_\s`(]|$)|^(?:issue|send|create|make)_(?:refund|payment|payout|transfer)/i;
-const GRANT = /\b(?:invite|add|grant|give|make)\b[^.\n]{0,80}?\b(?:as\s{1,3}(?:an?\s{1,3})?(?:editor|admin(?:istrator)?|owner|collaborator|maintainer|member)|(?:edit|write|admin|owner|full)\s{1,3}(?:access|rights|permissions?))\b|\bvisibility\s{0,3}[=:]\s{0,3}["']?public\b|\bmake\s{1,3}(?:it|this|them|the\s{1,3}\w{1,20}|their\s{1,3}\w{1,20})\s{1,3}public\b|\b(?:approve|merge)\s{1,3}(?:(?:this|the|that|it|its|their)\s{1,3})?(?:[\w-]{1,20}\s{1,3})?(?:pull\s{1,3}request|PR|merge\s{1,3}request|invoice|payment|transfer|refund|expense|access\s{1,3}request|change)s?\b/i;
+const GRANT = /\b(?:invite|add|grant|give|make)\b[^\n]{0,80}?\b(?:as\s{1,3}(?:an?\s{1,3})?(?:editor|admin(?:istrator)?|owner|collaborator|maintainer|member)|(?:edit|write|admin|owner|full)\s{1,3}(?:access|rights|permissions?))\b|\bvisibility\s{0,3}[=:]\s{0,3}["']?public\b|\bmake\s{1,3}(?:it|this|them|the\s{1,3}\w{1,20}|their\s{1,3}\w{1,20})\s{1,3}public\b|\b(?:approve|merge)\s{1,3}(?:(?:this|the|that|it|its|their)\s{1,3})?(?:[\w-]{1,20}\s{1,3})?(?:pull\s{1,3}request|PR|merge\s{1,3}request|invoice|payment|transfer|refund|expense|access\s{1,3}request|change)s?\b/i;
 /** A command that sends data off the machine. */
 const SHIPS = /\b(?:curl|wget)\b[^\n]{0,160}?(?:\s-d\b|\s--data(?:-binary|-raw|-urlencode)?\b|\s-F\b|\s--form\b|\s-T\b|\s--upload-file\b|\s-X\s{0,2}(?:POST|PUT)\b|--post-(?:data|file)\b)|\bgit\s{1,3}remote\s{1,3}(?:add|set-url)\b[^\n]{0,200}?\bgit\s{1,3}push\b|\bgit\s{1,3}push\s{1,3}(?:-\S{1,12}\s{1,3}){0,3}https?:\/\/|\|\s{0,3}nc\s{1,3}\S/i;
 const PROTECTION_OFF = /(?:protection|security|2fa|mfa|reviews?|approvals?|verification|logging|audit|scanning|signing)\w{0,20}\s{0,2}(?:\(\s{0,2}(?:\w{1,20}\s{0,2}=\s{0,2})?|[=:]\s{0,2})["']?(?:false|off|disabled|none|0)\b/i;
@@ -1371,6 +1374,9 @@ function fire(units: Unit[], threshold: number, window: number, extra: Partial<R
     for (const from of lent) for (const [k, x] of Object.entries(from) as [TClass, number][]) if ((t[k] ?? 0) < x) t[k] = x;
     let score = tsum(t) + rScore(u.sig);
     if (score < threshold || !(Object.keys(t).some((k) => PRIMARY.has(k)) || Object.keys(u.sig.r).some((k) => PRIMARY.has(k)))) continue;
+    // Hidden text that asks nothing and fakes nothing ("[instruction to the AI to forward the inbox]", a placeholder in
+    // an article's example) is not an instruction: being hidden and naming the model is not enough.
+    if (extra.hidden !== undefined && Object.keys(u.sig.r).length === 0 && !Object.keys(t).some((k) => ASKS_ALONE.has(k))) continue;
     // Quoted in an article about attacks, and no instruction without the quotation: a mention, not a use. Half the
     // weight, and only the quotation is cut if it still fires (a concrete harmful ask in a quote does).
     let reported = false;
