@@ -113,13 +113,13 @@ const WORDS: Partial<Record<Cue, string>> = {
   own: "my our mine mis mes meine meinen minhas meus мои моих наши",
   msgobj: "message messages email emails mail note comment answer reply post version request letter " +
     "mensaje correo mensagem e-mail nachricht письмо сообщение",
-  act: "add change replace update set make put create write reply respond click visit go navigate book schedule buy approve accept confirm verify enter type rate give do mark move rename export save store keep tell invite grant merge " +
+  act: "add change replace update set make put create write reply respond click visit go navigate book schedule buy approve accept confirm verify enter type rate give do mark move rename export save store keep tell invite grant merge aprueba apruebe aprobar programa approuve approuvez genehmige genehmigen aprove approva " +
     "añade agrega cambia actualiza responde haz pon ajoute change modifie mets fais réponds füge ändere aktualisiere antworte mache setze adicione altere atualize responda faça coloque добавь измени обнови ответь сделай поставь dodaj zmień zaktualizuj ustaw odpowiedz kliknij zatwierdź",
   send: "send forward email e-mail mail post upload transmit exfiltrate share submit deliver leak relay publish bcc cc dm paste " +
     "sent forwarded emailed mailed posted uploaded shared submitted sending forwarding uploading posting sharing " +
     "envía envíe enviar envíales manda mande mandar reenvía reenvíe reenviar sube suba subir comparte comparta compartir publica " +
     "envoie envoyez envoyer transfère transférez transférer transmets transmettez transmettre partage partagez partager publie publiez téléverse téléversez " +
-    "sende senden schicke schick schicken leite weiterleiten übermittle übermitteln teilen hochladen poste posten " +
+    "sende senden schicke schick schicken leite leiten weiterleiten übermittle übermitteln teilen hochladen poste posten " +
     "envie envia mande manda encaminhe encaminhar compartilhe compartilhar transmita publique sendet schickt leitet envíen reenvíen publiquen manden " +
     "отправь отправьте отправить пришли пришлите перешли перешлите переслать загрузи загрузите поделись передай передайте опубликуй invia inviare inoltra inoltrare manda mandare carica caricare condividi condividere sms whatsapp text wyślij prześlij przekaż udostępnij opublikuj",
   read: "read open cat retrieve fetch get load access collect gather extract dump list print output copy grab obtain include attach find locate harvest enumerate reveal repeat paste append embed encode download " +
@@ -161,7 +161,7 @@ const WORDS: Partial<Record<Cue, string>> = {
   personal: "password passwords passwd otp 2fa mfa passport cvv cvc ssn iban conversation conversations " +
     "contraseña contraseñas passwort passwörter kennwort senha senhas пароль пароли пароля паролей паролем паспорт password hasło hasła haseł paszport",
   bulk: "all every each entire whole full complete todos todas cada completo tous toutes chaque entier alle jede jeden gesamte ganze inteiro все всех каждый весь всю tutte tutti ogni intero intera",
-  files: "kontakte contactos statements files file documents emails messages contacts conversation conversations history chats inbox tabs archivos correos fichiers courriels dateien nachrichten arquivos mensagens файлы письма переписку email file documenti messaggi",
+  files: "kontakte contactos statements rechnungen kontoauszüge facturas factures invoices files file documents emails messages contacts conversation conversations history chats inbox tabs archivos correos fichiers courriels dateien nachrichten arquivos mensagens файлы письма переписку email file documenti messaggi",
   urgent: "urgent urgently immediately asap important critical mandatory priority " +
     "urgente inmediatamente importante immédiatement impératif dringend sofort wichtig unverzüglich imediatamente срочно немедленно важно обязательно urgente subito immediatamente pilne natychmiast",
   modal: "must should need needs have has required shall ensure remember always " +
@@ -176,7 +176,7 @@ const WORDS: Partial<Record<Cue, string>> = {
   task: "task goal objective job mission tarea objetivo tâche objectif aufgabe ziel tarefa задача цель",
   newadj: "new real actual updated nueva nuevo nuevas nouvelle nouvelles nouveau neue neuen nova novas novo новая новые",
   recipient: "recipient recipients bcc cc payee beneficiary iban destinatario destinatarios destinataire destinataires empfänger destinatário получатель получателя destinatario",
-  money: "money funds payment usd eur dollars euros dinero argent geld dinheiro деньги средства",
+  money: "money funds payment usd eur dollars euros dinero argent geld dinheiro деньги средства pago pagos paiement zahlung pagamento",
   tool: "tool tools function functions skill skills plugin action herramienta outil werkzeug ferramenta инструмент функцию",
   command: "command commands script shell terminal bash powershell sh zsh cmd curl wget sudo comando commande befehl команду",
   filler: "please kindly now then also and just first next finally so ok okay por favor bitte s'il пожалуйста и затем потом y et und e puis dann depois",
@@ -242,7 +242,7 @@ export const CJK: Record<string, string[]> = {
   override: ["忽略", "无视", "忘记", "忘掉", "不要理会", "無視", "忘れて", "忘れろ", "무시하", "무시하고", "잊어"],
   instr: ["指令", "指示", "说明", "规则", "提示词", "命令", "ルール", "プロンプト", "指図", "지시", "지침", "명령", "규칙", "프롬프트"],
   scope: ["之前", "以上", "先前", "所有", "以前", "これまで", "上記", "前の", "全ての", "すべての", "이전", "모든", "위의"],
-  secrecy: ["不要告诉", "别告诉", "不要提及", "不要提到", "不要透露", "不要通知", "勿告知", "不要让用户知道", "不告诉用户", "不让用户", "言わないで", "伝えないで", "知らせないで", "教えないで", "言及しないで", "知らせずに", "伝えずに", "内緒", "秘密に", "悄悄", "偷偷", "秘密地", "默默地", "こっそり", "密かに", "黙って", "알리지 마", "말하지 마", "언급하지 마", "알리지 말", "말하지 말", "모르게", "몰래"],
+  secrecy: ["触れないで", "不要告诉", "别告诉", "不要提及", "不要提到", "不要透露", "不要通知", "勿告知", "不要让用户知道", "不告诉用户", "不让用户", "言わないで", "伝えないで", "知らせないで", "教えないで", "言及しないで", "知らせずに", "伝えずに", "内緒", "秘密に", "悄悄", "偷偷", "秘密地", "默默地", "こっそり", "密かに", "黙って", "알리지 마", "말하지 마", "언급하지 마", "알리지 말", "말하지 말", "모르게", "몰래"],
   target: ["用户", "使用者", "ユーザー", "利用者", "사용자", "유저"],
   send: ["发送", "发给", "发到", "转发", "上传", "送信", "転送", "アップロード", "送って", "送る", "送ってください", "보내", "전송", "전달", "업로드", "포함해", "포함하", "첨부"],
   read: ["读取", "获取", "收集", "打开", "读出", "読み取", "読んで", "取得", "収集", "開いて", "읽어", "읽고", "가져와", "수집", "추출", "포함해", "포함하"],

@@ -257,7 +257,7 @@ const ROLE_NOUNS = new Set(["user", "user's", "owner", "admin", "administrator",
 
 /** Sensitive things named in several words, and paths of credential files: machine secrets and personal ones. */
 const SECRET_PHRASES = /\b(?:api[\s_-]?keys?|access[\s_-]keys?|secret[\s_-]keys?|private[\s_-]keys?|ssh[\s_-]keys?|signing[\s_-]keys?|(?:auth(?:entication)?|bearer|session|access|refresh)[\s_-]tokens?|system[\s_-]prompts?|(?:environment|env)[\s_-]var(?:iable)?s?|aws[\s_-]credentials|clav(?:e|es)[\s_-]api|cl[ée]s?[\s_-]api|api-schl[üu]ssel|chaves?[\s_-]de[\s_-]api|ключ(?:и)?[\s_-]api|variables[\s_-]de[\s_-]entorno|variables[\s_-]d'environnement|umgebungsvariablen?|vari[áa]veis[\s_-]de[\s_-]ambiente)\b/i;
-const SECRET_PATH = /(?:^|[\s"'`(=:])(?:~|\$HOME|%USERPROFILE%)?[/\\]?\.(?:ssh|aws|gnupg|kube|docker)(?:[/\\]|\b)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?:^|[\s"'`(/\\])\.env(?!\.(?:example|sample|template|dist|defaults)\b)(?:\.[\w-]+)?\b|(?:^|[\s"'`(/\\=:~])(?:\.netrc|\.git-credentials|\.npmrc|\.pypirc|\.pgpass|\.bash_history)\b|\b(?:mcp\.json|claude_desktop_config\.json|credentials\.json|wallet\.dat)\b|\/etc\/(?:shadow|passwd|sudoers)|\/proc\/self\/environ/i;
+const SECRET_PATH = /(?:^|[\s"'`(=:])(?:~|\$HOME|%USERPROFILE%)?[/\\]?\.(?:ssh|aws|gnupg|kube|docker)(?:[/\\]|\b)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?:^|[\s"'`(/\\])\.env(?!\.(?:example|sample|template|dist|defaults)\b)(?:\.[\w-]+)?\b|(?:^|[\s"'`(/\\=:~])(?:\.netrc|\.git-credentials|\.npmrc|\.pypirc|\.pgpass|\.bash_history)\b|\b(?:mcp\.json|claude_desktop_config\.json|credentials\.json|wallet\.dat)\b|\.config\/gcloud\/|\/etc\/(?:shadow|passwd|sudoers)|\/proc\/self\/environ/i;
 const PERSONAL_PHRASES = /\b(?:security[\s_-]codes?|verification[\s_-]codes?|one[\s-]time[\s_-](?:password|code|pin)s?|(?:2fa|mfa|otp|recovery|backup|auth(?:entication)?|login)[\s_-]codes?|credit[\s_-]cards?|card[\s_-](?:numbers?|details)|social[\s_-]security(?:[\s_-]numbers?)?|bank[\s_-](?:accounts?|details|logins?|credentials|passwords?|statements?)|phone[\s_-]numbers?|n[úu]mero[\s_-]de[\s_-]tel[ée]fono|num[ée]ro[\s_-]de[\s_-]t[ée]l[ée]phone|telefonnummer\w{0,2}|(?:su|sa|seine|ihre|their|his|her)[\s_-](?:direcci[óo]n|adresse|home[\s_-]address)|(?:online[\s_-])?banking[\s_-](?:logins?|passwords?|credentials)|account[\s_-]numbers?|routing[\s_-]numbers?|dates?[\s_-]of[\s_-]birth|passport[\s_-](?:numbers?|details)|home[\s_-]address(?:es)?|personal[\s_-](?:data|information|details)|chat[\s_-](?:history|logs?)|conversation[\s_-](?:history|so[\s_-]far)|(?:the|this|our|entire|whole|full)[\s_-]conversation|mots?[\s_-]de[\s_-]passe|c[óo]digos?[\s_-]de[\s_-](?:seguridad|verificaci[óo]n|seguran[çc]a)|codes?[\s_-]de[\s_-](?:s[ée]curit[ée]|v[ée]rification)|sicherheitscode|n[úu]mero[\s_-]de[\s_-](?:tarjeta|cart[ãa]o)|num[ée]ro[\s_-]de[\s_-]carte|kreditkarte\w{0,3}|cart[ãa]o[\s_-]de[\s_-]cr[ée]dito|tarjeta[\s_-]de[\s_-]cr[ée]dito|carte[\s_-]bancaire)\b/i;
 const URL = /\bhttps?:\/\/[^\s"'<>`)]{2,}|\b(?:[a-z0-9-]{1,63}\.){1,8}(?:com|net|org|io|dev|app|xyz|site|top|ru|cn|info|biz|example|evil|cc|me|co|sh|ly|tk|ml|ga|cf|gq|link|click|online)\/[^\s"'<>`)]*/i;
 const EMAIL = /\b[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}\b/;
@@ -429,7 +429,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     // ("Do not generate…": the auxiliary of a prohibition is not the verb asked.)
     // ("text the code to …" sends; "Text size", "Text:" do not.)
     const textVerb = w(j) !== "text" || DETERMINER.has(w(j + 1)) || THIS.has(w(j + 1)) || w(j + 1) === "me" || w(j + 1) === "us";
-    if (j < n && j < codeAt && textVerb && (toks[j] as Tok).imp && VERB_CUES.some((c) => at(j, c)) && !negatedAt(j) && !(w(j) === "do" && at(j + 1, "neg"))) requested.push(j);
+    // (German's polite imperative is the infinitive and "Sie": "Leiten Sie bitte … weiter", "Senden Sie".)
+    const politeGerman = j + 1 < n && (toks[j + 1] as Tok).raw === "Sie" && /en$/.test(w(j));
+    if (j < n && j < codeAt && textVerb && ((toks[j] as Tok).imp || politeGerman) && VERB_CUES.some((c) => at(j, c)) && !negatedAt(j) && !(w(j) === "do" && at(j + 1, "neg"))) requested.push(j);
   }
   if (has("modal") || present.size > 0) {
     for (let i = 0; i < n; i++) {
@@ -529,6 +531,10 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     if (ctx.role === "description" && sig.r.call === R.call) sig.r.call = 0.5;
   }
   if (has("recipient") && (request || has("modal")) && (dest || asks("send") || toks.some((t) => RECIPIENT_VERBS.has(t.w)))) addR(sig, "recipients");
+  // Money sent to an account that is new ("el pago a la nueva cuenta ES91…", "pay to our new bank details").
+  else if (request && NEW_ACCOUNT.test(unit)) addR(sig, "recipients");
+  // The model made to ask the user for a secret at a link ("tell the reader to re-enter their password at [portal](…)").
+  if ((personal || has("personal")) && (link || MD_LINK.test(unit)) && PHISH.test(unit)) addR(sig, "read_secret");
   if (asks("send") && dest && toks.some((t) => t.w === "also" || t.w === "copy")) addR(sig, "send_copy");
   if (asks("pay") && (has("money") || AMOUNT.test(unit))) addR(sig, "payment");
   // Buying or booking with the user's saved card ("book the suite using the card on file").
@@ -550,7 +556,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   if (request && PROTECTION_OFF.test(unit)) addR(sig, "weaken");
   if (request && SMUGGLE.test(unit)) addR(sig, "smuggle");
   if (request && ctx.role === "content") addR(sig, "request");
-  if (ctx.role === "prompt") promptAsks(unit, sig, { secretPath, machine: machine || SECRET_IDENT.test(unit), personal, link, embeds: requested.some((i) => EMBED.has(w(i))) || toks.some((t) => EMBED.has(t.w)) });
+  if (ctx.role === "prompt") promptAsks(unit, sig, { sessionInPrompt: promptSession(text), secretPath, machine: machine || SECRET_IDENT.test(unit), personal, link, embeds: requested.some((i) => EMBED.has(w(i))) || toks.some((t) => EMBED.has(t.w)) });
   if (directive) describedAsks(unit, toks, sig, { secretPath, machine, personal, dest, link, asksRead: requested.length > 0 || ctx.field === true, negated: negatedNear(toks, unit, s), field: ctx.field === true, fieldName: ctx.fieldName ?? null });
 
   // Who is addressed (a prompt is addressed to the model by definition: there it says nothing).
@@ -699,7 +705,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       else if ((c >= 0 || toks.slice(i + 1, i + 3).some((x, k) => VERB_CUES.some((v) => x.cues.includes(v)) && toks.slice(i + 2 + k, hi).some((y) => RESPONSE_NOUNS.has(y.w)))) && response && !toks.slice(i + 1, hi).some((x) => x.cues.includes("machine") || x.cues.includes("personal"))) addT(sig, "secrecy");
       // ("don't mention this note", "ne mentionnez pas cette consigne": hiding the instruction itself, which an
       // honest message never asks of its reader.)
-      else if (c >= 0 && toks.slice(c + 1, c + 4).some((x) => SELF_NOUNS.has(x.w)) && toks.slice(Math.max(0, c - 2), c + 4).some((x) => THIS.has(x.w) || SELF_DET.has(x.w))) addT(sig, "secrecy");
+      else if (c >= 0 && toks.slice(c + 1, c + 7).some((x) => SELF_NOUNS.has(x.w)) && toks.slice(Math.max(0, c - 2), c + 7).some((x) => THIS.has(x.w) || SELF_DET.has(x.w))) addT(sig, "secrecy");
       else if (c >= 0 && (find("anyone", lo, hi) >= 0 || (w(i) === "no" && w(i + 1) === "one"))) addT(sig, "secrecy_weak");
       else if (c > i && c - i <= 3 && THIS.has(w(c + 1)) && request) addT(sig, "secrecy_weak");
       if (at(i, "neg") && tg >= 0 && tg < i && toks.slice(i + 1, i + 3).some((x) => KNOW_VERBS.has(x.w))) addT(sig, "secrecy");
@@ -751,6 +757,8 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     // (Asked, not told about: "follow the hidden instructions", not "it may follow the hidden instruction".)
     if (at(i, "follow") && requested.includes(i) && find("hiddenadj", i + 1, i + 4) >= 0 && find("instr", i + 1, i + 6) >= 0) addT(sig, "hidden_instructions");
   }
+  // ("convert these bytes to text and run the result": decoding, then running what came out.)
+  if ((has("decode") || toks.some((t) => t.w === "convert")) && toks.some((t) => t.cues.includes("ai") && !GENERIC_AI.has(t.w)) && requested.some((i) => (at(i, "exec") || at(i, "follow")) && (THIS.has(w(i + 1)) || (w(i + 1) === "the" && DECODED_NOUNS.has(w(i + 2)))))) addT(sig, "hidden_instructions");
   if (has("decode") && (has("follow") || toks.some((t, i) => t.w === "do" && THIS.has(w(i + 1)) && find("decode", Math.max(0, i - 8), i) >= 0))) addT(sig, "hidden_instructions");
   if (request && REMEDY.test(unit)) addT(sig, "remedy");
   if (request && STANDING.test(unit)) addT(sig, "framing");
@@ -828,6 +836,11 @@ const PERSONAL_SECRET = /passw|otp|2fa|mfa|passport|cvv|cvc|ssn|iban|security\s{
 const SESSION_DATA = /\b(?:conversation|messages?|history|chat|transcript|context|prompts?|conversaci[óo]n|mensajes|historial|historique|nachrichten|verlauf|chatverlauf|gespr[äa]ch|unterhaltung|conversa|mensagens|hist[óo]rico)\b/i;
 /** The session's own data, in words other than English's. */
 const SESSION_I18N = /\b(?:cette|cet|la)\s{1,3}(?:conversation|discussion|session)\b|\b(?:esta|la)\s{1,3}(?:conversaci[óo]n|sesi[óo]n|charla)\b|\b(?:diese[mnrs]?|de[mnr]|bisherigen?|vorherigen?)\s{1,3}(?:unterhaltung|gespr[äa]ch|chat|chatverlauf|verlauf|nachrichten|sitzung)\b|\bchatverlauf\b|\b(?:mensajes|messages|nachrichten|mensagens)\s{1,3}(?:anteriores|pr[ée]c[ée]dents|vorherigen)\b|\b(?:historial|l'historique|historique)\s{1,3}(?:de|du|del)\s{1,3}(?:la\s{1,3})?(?:chat|conversaci[óo]n|conversation|discussion)\b|\b(?:a|ont|avez)\s{1,3}partag[ée]s?\b|\b(?:ha|han|has)\s{1,3}compartido\b|\bcompartió\b|\bgeteilt\b|\besta\s{1,3}conversa\b|\bcompartilhou\b|\b(?:everything|all|what|whatever)\s{1,3}(?:the\s{1,3})?user\s{1,3}(?:has\s{1,3})?(?:told|said|asked|typed|written|wrote|shared|sent)\b/i;
+/** A secret word as the topic of a noun ("password policy", "API key rotation"), not the secret itself. */
+const SECRET_TOPIC = /\b(?:passwords?|passwort|tokens?|keys?|credentials?|secrets?|mfa|2fa)\s{1,3}(?:polic(?:y|ies)|rotation|manager|reset|strength|length|requirements?|rules|hygiene|expiry|complexity|guidelines?|best\s{1,3}practices|management|storage|scanning)\b/i;
+const SECRET_TOPIC_ALL = new RegExp(SECRET_TOPIC.source, "gi");
+const MACHINE_NAMED = /\b(?:credentials?|api[\s_-]?keys?|access[\s_-]keys?|tokens?|secrets|private[\s_-]keys?|passphrases?|cookies|keychain|mnemonic|connection\s{1,3}strings?|environment\s{1,3}variables?)\b/i;
+const BULK_SECRET = /\b(?:every|all|any|each)\s{1,3}(?:[\w-]{1,20}\s{1,3}){0,2}(?:api\s{1,3}keys?|keys|tokens?|passwords|credentials?|secrets|connection\s{1,3}strings?)\b|\byou\s{1,3}(?:can\s{1,3})?find\b/i;
 const VERBATIM = /\b(?:verbatim|word[\s-]for[\s-]word|unredacted|in\s{1,3}full|without\s{1,3}(?:any\s{1,3})?(?:omissions?|redactions?))\b/i;
 /** The model told to call a tool by name: "call send_email with …", "invoke `post_message`". */
 const TOOL_CALL = /\b(?:call|invoke|use|run|trigger)\s{1,3}(?:the\s{1,3})?`?[a-z][a-z0-9]{1,20}(?:_[a-z0-9]{1,20}){1,4}`?/i;
@@ -836,6 +849,8 @@ const QUERY_SLOT = /[?&][\w-]{1,20}=(?:$|[\s"')\]]|\{|<|[A-Z][A-Z_]{2,}\b)/;
 const URL_WORDS = /\b(?:url|urls|link|links|image|img|pixel|query|querystring|src)\b|!\[|<img/i;
 
 interface Prompted {
+  /** The prompt names the session somewhere (another sentence may say what to do with it). */
+  sessionInPrompt: boolean;
   secretPath: boolean;
   machine: boolean;
   personal: boolean;
@@ -851,10 +866,16 @@ interface Prompted {
  * is") asks for nothing the session holds.
  */
 function promptAsks(unit: string, sig: Sig, o: Prompted): void {
-  const session = SESSION.test(unit) || SESSION_I18N.test(unit);
+  const here = SESSION.test(unit) || SESSION_I18N.test(unit);
+  // (The session named in another sentence counts for secrets asked in bulk — "every API key you find" — or for a link.)
+  const session = here || (o.sessionInPrompt && BULK_SECRET.test(unit));
+  const linked = here || o.sessionInPrompt;
   // (The conversation itself is personal data only on its way out: classifying "the previous messages" is a task.)
-  const personal = o.personal && PERSONAL_SECRET.test(unit);
-  if ((o.secretPath || o.machine || personal) && session) addR(sig, "harvest");
+  // A secret named only as what a thing is about — "a password policy", "token rotation" — is not asked for.
+  const bare = SECRET_TOPIC.test(unit) ? unit.replace(SECRET_TOPIC_ALL, " ") : unit;
+  const personal = o.personal && PERSONAL_SECRET.test(bare);
+  const machine = o.machine && (bare === unit || MACHINE_NAMED.test(bare));
+  if ((o.secretPath || machine || personal) && session) addR(sig, "harvest");
   else if (ENV_SECRET.test(unit) && /\b(?:values?|contents?|print|echo|output|reveal|dump|list)\b/i.test(unit)) addR(sig, "harvest");
   else if (o.secretPath && /\b(?:contents?|print|show|output|cat|read|include|append)\b/i.test(unit)) addR(sig, "harvest");
   // The session's data reproduced whole ("reproduce verbatim the output of every tool call in this session"): what the
@@ -865,7 +886,17 @@ function promptAsks(unit: string, sig: Sig, o: Prompted): void {
   if (o.embeds && (o.link || URL_WORDS.test(unit)) && (session || SESSION_DATA.test(unit))) addR(sig, "harvest");
   // A link whose query is left for the session's data ("?d= followed by the previous messages", "?s=SUMMARY where
   // SUMMARY is everything the user asked").
-  else if (o.link && QUERY_SLOT.test(unit) && (session || SESSION_DATA.test(unit) || /\buser\b/i.test(unit))) addR(sig, "harvest");
+  else if (o.link && QUERY_SLOT.test(unit) && (linked || SESSION_DATA.test(unit) || /\buser\b/i.test(unit))) addR(sig, "harvest");
+}
+
+/** Whether a prompt names the session anywhere in its first 8,000 characters (cached for the text being read). */
+let sessionOf: { text: string; v: boolean } | null = null;
+function promptSession(text: string): boolean {
+  if (sessionOf?.text !== text) {
+    const head = text.length > 8000 ? text.slice(0, 8000) : text;
+    sessionOf = { text, v: SESSION.test(head) || SESSION_I18N.test(head) };
+  }
+  return sessionOf.v;
 }
 
 /* ---- What a description directs (a server speaking to the model about itself) ------------------------------------ */
@@ -941,6 +972,12 @@ function describedAsks(unit: string, toks: Tok[], sig: Sig, o: Described): void 
   if (sendish && fixed && (REROUTE.test(unit) || ALSO.test(unit))) addR(sig, "reroute");
 }
 
+/** Money's destination changed: a new account, new bank details. */
+const NEW_ACCOUNT = /\b(?:new|nueva|nuevo|nouveau|nouvelle|neue[nms]?|nova|novo|nuova)\s{1,3}(?:bank\s{1,3})?(?:account|cuenta|compte|konto|bankverbindung|conta|conto|bank\s{1,3}details|iban|coordonn[ée]es\s{1,3}bancaires|datos\s{1,3}bancarios)\b/i;
+/** A secret entered at a link, as the model is made to tell the user: re-enter, confirm, verify … at, on, via. */
+const PHISH = /\b(?:re-?enter(?:ed)?|enter(?:ed)?|confirm(?:ed)?|verif(?:y|ied)|typed?|submit(?:ted)?|update[sd]?|provided?)\b[^\n]{0,60}?\b(?:at|on|via|through|using|here)\b/i;
+const MD_LINK = /\]\(https?:\/\//;
+const DECODED_NOUNS = new Set(["result", "output", "text", "command", "script", "bytes", "string"]);
 /** The message the model sends next, to whoever asks ("attach it to your next message"): a destination. */
 const NEXT_MESSAGE = /\b(?:your|their|its|the)\s{1,3}next\s{1,3}(?:message|reply|response|request)\b/i;
 /** A phone number something is texted or read to. */
@@ -973,7 +1010,7 @@ const EVERYTHING = new Set(["everything", "anything", "tout", "alles", "tudo", "
 const BEFORE_NOW = new Set(["above", "before", "told", "said", "earlier", "prior", "previous", "so", "anteriores", "précédentes", "vorherigen", "предыдущие", "выше"]);
 const NOT_SECRECY = new Set(["forget", "hesitate", "fail", "olvides", "oublie", "oubliez", "vergiss", "esqueça", "забудь", "забывай"]);
 /** What an instruction calls itself: "this note", "cette consigne", "this comment". */
-const SELF_NOUNS = new Set(["note", "comment", "instruction", "instructions", "request", "step", "message", "consigne", "consignes", "remarque", "hinweis", "anweisung", "nota", "instrucción", "notatki", "polecenia"]);
+const SELF_NOUNS = new Set(["note", "comment", "vorgang", "instruction", "instructions", "request", "step", "message", "consigne", "consignes", "remarque", "hinweis", "anweisung", "nota", "instrucción", "notatki", "polecenia"]);
 const SELF_DET = new Set(["cette", "ce", "diese", "diesen", "esta", "este", "questa", "questo", "tej", "tego", "ta"]);
 const THIS = new Set(["this", "it", "that", "these", "esto", "eso", "cela", "ça", "das", "dies", "isso", "isto", "это", "lo", "le"]);
 const RECIPIENT_VERBS = new Set(["add", "change", "replace", "update", "set", "include", "also", "redirect", "reroute", "swap"]);
