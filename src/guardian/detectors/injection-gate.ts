@@ -106,7 +106,7 @@ const FROM_CUES: [Cue, number][] = [
 
 /** Words the scorer's structure reads besides the lexicon's classes (kept in step with injection.ts). */
 const EXTRA: [string, number][] = [
-  ["everything anything tout alles tudo всё", G.SCOPE],
+  ["everything anything tout alles tudo всё ci-dessus oben arriba sopra acima выше", G.SCOPE],
   // Secrecy: "keep it secret", "in your response", "without the user knowing".
   ["response reply answer summary output responses replies answers summaries evaluation assessment recap minutes odpowiedzi odpowiedź podsumowaniu respuesta réponse antwort resposta ответ ответе", G.TGT],
   ["keep", G.NEG],

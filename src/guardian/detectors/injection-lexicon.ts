@@ -111,7 +111,7 @@ const WORDS: Partial<Record<Cue, string>> = {
     "instruções instrução regras diretrizes ordens " +
     "инструкции инструкций указания указаний правила правил команды istruzioni istruzione regole instrukcje instrukcji polecenia zasady",
   own: "my our mine mis mes meine meinen minhas meus мои моих наши",
-  msgobj: "message messages email emails mail note comment answer reply post version request letter " +
+  msgobj: "message messages email emails mail note comment answer reply post version request letter demande solicitud petición anfrage richiesta pedido task tâche tarea aufgabe " +
     "mensaje correo mensagem e-mail nachricht письмо сообщение",
   act: "add change replace update set make put create write reply respond click visit go navigate book schedule buy approve accept confirm verify enter type rate give do mark move rename export save store keep tell invite grant merge aprueba apruebe aprobar programa approuve approuvez genehmige genehmigen aprove approva " +
     "añade agrega cambia actualiza responde haz pon ajoute change modifie mets fais réponds füge ändere aktualisiere antworte mache setze adicione altere atualize responda faça coloque добавь измени обнови ответь сделай поставь dodaj zmień zaktualizuj ustaw odpowiedz kliknij zatwierdź",

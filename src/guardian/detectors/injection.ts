@@ -657,6 +657,11 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
           strong = true;
           break;
         }
+        // "ignore the request above", "ignore la demande ci-dessus": what was asked before, set aside.
+        if (at(j, "msgobj") && !own && ABOVE.has(w(j + 1))) {
+          strong = true;
+          break;
+        }
         if (at(j, "msgobj") && !at(j, "instr")) break;
         if (at(j, "own")) own = true;
         if (at(j, "scope") || SCOPE_DET.has(w(j))) scope = true;
@@ -1007,6 +1012,7 @@ const DETERMINER = new Set(["the", "your", "any", "all", "every", "la", "le", "l
 /** Words that point back at what the model was told: "your", "these", "all". */
 const SCOPE_DET = new Set(["your", "these", "those", "any", "tus", "tes", "vos", "deine", "ihre", "suas", "seus", "твои", "ваши", "свои"]);
 const EVERYTHING = new Set(["everything", "anything", "tout", "alles", "tudo", "всё", "все"]);
+const ABOVE = new Set(["above", "ci-dessus", "oben", "arriba", "sopra", "acima", "выше", "précédente", "anterior"]);
 const BEFORE_NOW = new Set(["above", "before", "told", "said", "earlier", "prior", "previous", "so", "anteriores", "précédentes", "vorherigen", "предыдущие", "выше"]);
 const NOT_SECRECY = new Set(["forget", "hesitate", "fail", "olvides", "oublie", "oubliez", "vergiss", "esqueça", "забудь", "забывай"]);
 /** What an instruction calls itself: "this note", "cette consigne", "this comment". */
@@ -1746,6 +1752,22 @@ export interface InjectionParams {
    * unjudged (`prompt_injection.unjudged`, the whole string) — fail closed, never passed unread.
    */
   budget?: number;
+  /**
+   * Judge only what a message relays — the material after its sender's own request line ("Summarise this page:",
+   * "Translate to English:"), a separator or a forwarded message's header — as content: for what a caller sends
+   * another agent, whose own words are instructions by nature (docs/detection.md, "Relayed content").
+   */
+  relayed?: boolean;
+}
+
+/** Where relayed material starts in a caller's text: after a request line ending in a colon, a separator, a forward header. */
+export function relayStart(text: string): number {
+  const head = text.length > 4000 ? text.slice(0, 4000) : text;
+  const sep = /^[ \t]{0,4}(?:-{3,}|_{3,}|={3,}|-{2,}[ \t]{0,4}(?:forwarded|original)[ \w]{0,20}-{0,}|begin forwarded message:|from:[ \t][^\n]{1,120})[ \t]*$/im.exec(head);
+  // (A request line of its own, at most 300 characters from the start, ending in a colon before a line break.)
+  const ask = /^[^\n]{3,300}?:[ \t]*\r?\n/.exec(head);
+  const starts = [sep ? sep.index + sep[0].length : -1, ask ? ask[0].length : -1].filter((x) => x >= 0);
+  return starts.length === 0 ? -1 : Math.min(...starts);
 }
 
 const HIDDEN_CHARS = /[\u202A-\u202E\u2066-\u2069\u200B\u200C\u200D\u2060\u2062\u2063\u2064\uFEFF]|\uDB40[\uDC00-\uDC7F]/;
@@ -1996,7 +2018,30 @@ function settings(params: InjectionParams | undefined): [number, "pass" | "cut",
 
 /** `prompt_injection`: instructions in anything inbound (every role), as `prompt_injection.<kind>`. */
 export function detectInjection(input: InjectionInput, params?: InjectionParams): Detection[] {
+  if (params?.relayed === true) return relayedFindings(input, params);
   return findings(input, ...settings(params)).map((f) => strip(f, "prompt_injection"));
+}
+
+/** `relayed`: each string's relayed part judged as content, findings moved back to the string's offsets. */
+function relayedFindings(input: InjectionInput, params: InjectionParams): Detection[] {
+  const sites: StringSite[] = [];
+  const offsets: number[] = [];
+  for (const site of input.sites) {
+    const at = relayStart(site.value);
+    if (at < 0 || at >= site.value.length) continue;
+    sites.push({ ...site, value: site.value.slice(at) });
+    offsets.push(at);
+  }
+  if (sites.length === 0) return [];
+  const byPath = new Map(sites.map((x, i) => [JSON.stringify(x.path), offsets[i] as number]));
+  return findings({ sites, message: input.message }, ...settings(params)).map((f) => {
+    const d = strip(f, "prompt_injection");
+    const at = byPath.get(JSON.stringify(d.path)) ?? 0;
+    const o: Detection = { ...d, start: d.start + at, end: d.end + at };
+    // (Whole is whole of the relayed part, not of the string: the span says which.)
+    delete o.whole;
+    return o;
+  });
 }
 
 /** `tool_poisoning`: instructions in what a server says about itself (tools, prompts, resources, templates, instructions, agent cards). */
