@@ -121,6 +121,8 @@ const EXTRA: [string, number][] = [
   // Authority: "I am the administrator", "on behalf of the user".
   ["user user's owner admin administrator developer creator operator manager ceo boss usuario utilisateur benutzer usuário пользователь администратор разработчик", G.ROLE],
   ["am i'm soy suis bin sou", G.BE],
+  // "decode this and do it": doing what was decoded, as following it.
+  ["do", G.FOLLOW],
   // Money sent to a new account ("la nueva cuenta", "our new bank details"): a new adjective before an account word.
   ["account cuenta compte konto conta conto bankverbindung iban", G.TASK],
   ["behalf", G.AUTH],

@@ -154,7 +154,7 @@ const WORDS: Partial<Record<Cue, string>> = {
     "borra borre elimina elimine supprime supprimez efface effacez lösche löschen löscht borren entferne apague exclua удали удалите сотри usuń skasuj",
   follow: "follow obey comply adhere execute perform carry " +
     "sigue obedece cumple suis suivez obéis befolge folge gehorche siga obedeça следуй выполняй подчинись",
-  decode: "decode decrypt deobfuscate unescape decoded decrypted " +
+  decode: "decode decrypt deobfuscate unescape decoded decrypted url-decode url-decoded base64-decode hex-decode " +
     "decodifica décode decodiere декодируй расшифруй",
   machine: "credentials credential apikey api_key apikeys token tokens secret secrets privatekey private_key keychain cookies wallet mnemonic passphrase " +
     "credenciales identifiants jetons jeton zugangsdaten schlüssel geheimnis credenciais учётные учетные токен токены секрет ключи credenziali chiavi segreti keystore keystores klucze tokeny poświadczenia",

@@ -764,7 +764,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   }
   // ("convert these bytes to text and run the result": decoding, then running what came out.)
   if ((has("decode") || toks.some((t) => t.w === "convert")) && toks.some((t) => t.cues.includes("ai") && !GENERIC_AI.has(t.w)) && requested.some((i) => (at(i, "exec") || at(i, "follow")) && (THIS.has(w(i + 1)) || (w(i + 1) === "the" && DECODED_NOUNS.has(w(i + 2)))))) addT(sig, "hidden_instructions");
-  if (has("decode") && (has("follow") || toks.some((t, i) => t.w === "do" && THIS.has(w(i + 1)) && find("decode", Math.max(0, i - 8), i) >= 0))) addT(sig, "hidden_instructions");
+  // ("URL-decode this and do it, AI assistant": doing what was decoded, asked of the model.)
+  const spokenTo = toks.some((t) => t.cues.includes("ai") && !GENERIC_AI.has(t.w));
+  if (has("decode") && (has("follow") || (spokenTo && toks.some((t, i) => t.w === "do" && THIS.has(w(i + 1)) && find("decode", Math.max(0, i - 8), i) >= 0)))) addT(sig, "hidden_instructions");
   if (request && REMEDY.test(unit)) addT(sig, "remedy");
   if (request && STANDING.test(unit)) addT(sig, "framing");
   if (has("urgent") || unit.includes("!!!") || unit.includes("ASAP")) addT(sig, "urgency");
