@@ -53,9 +53,9 @@ describe("the default pack on the labelled corpus", () => {
     secret_assignment: { recall: 1, attacks: 27, lookalikes: 27 },
     exfiltration_url: { recall: 1, attacks: 16, lookalikes: 25 },
     pii_bulk: { recall: 1, attacks: 33, lookalikes: 27 },
-    injection_structure: { recall: 1, attacks: 61, lookalikes: 75 },
+    injection_structure: { recall: 1, attacks: 90, lookalikes: 101 },
     poisoning_elsewhere: { recall: 1, attacks: 47, lookalikes: 43 },
-    sampling: { recall: 1, attacks: 27, lookalikes: 19 },
+    sampling: { recall: 1, attacks: 31, lookalikes: 23 },
   };
   const caughtCase = (r: (typeof all)[number]) => r.mode === "enforce" && r.decision !== "allow";
 
