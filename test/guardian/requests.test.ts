@@ -59,3 +59,21 @@ describe("what a description directs (poisoning.ts)", () => {
     expect(describedDirectives("Writes a summary of the results returned by the search tool.")).toEqual([]);
   });
 });
+
+describe("bulk PII: health and social-security numbers, people's records (pii-bulk.ts)", async () => {
+  const { detectPiiBulk } = await import("../../src/guardian/detectors/pii-bulk.js");
+  const types = (value: string) => detectPiiBulk([{ path: ["x"], value }]).map((d) => d.type);
+  it("NHS numbers under a column, with birth dates", () => {
+    expect(types("patient,nhs_number,dob\nA,485 777 3456,1950-04-03\nB,943 476 5919,1967-11-22\n")).toContain("pii_bulk.identity");
+  });
+  it("NIRs check themselves by their key; a wrong key is an order number", () => {
+    expect(types("285077511542337 et 192036912304577")).toContain("pii_bulk.id_list");
+    expect(types("285077511542300 et 192036912304500")).toEqual([]);
+  });
+  it("a table of people with birth dates and addresses, three rows or more", () => {
+    const rows = "name,dob,address\nA,1979-02-11,1 Main St\nB,1990-06-30,2 Elm Rd\n";
+    expect(types(rows)).toEqual([]);
+    expect(types(rows + "C,1985-12-03,3 Oak Ave\n")).toEqual(["pii_bulk.records", "pii_bulk.records", "pii_bulk.records"]);
+    expect(types("name,signup,email\nA,2026-01-01,a@x.example\nB,2026-01-02,b@x.example\nC,2026-01-03,c@x.example\n")).toEqual([]);
+  });
+});
