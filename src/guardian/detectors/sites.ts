@@ -44,6 +44,10 @@ const CONTENT_NAMES = new Set([
   "relations", "contentsbase64", "subject", "caption", "code", "template", "instructions", "pattern", "patterns", "search",
   "excludepatterns", "grep", "regex",
 ]);
+/** The "tool" a data part's fields are arguments of: the agent (a name no tool's words match). */
+const AGENT = "";
+/** Fields of a data part sent to an agent that name a run: `{"run": "…"}`, `{"exec": "…"}`. */
+const AGENT_COMMAND_ARGS = new Set(["run", "exec", "execute", "runcommand", "execcommand", "oncommand"]);
 const COMMAND_NAMES = new Set(["command", "commands", "cmd", "cmdline", "commandline", "shellcommand", "bashcommand", "script", "shell", "bash", "sh", "powershell", "pwsh"]);
 /** In a tool that runs commands, these are command lines too (`terminal(input)`, `exec(args: [...])`). */
 const COMMAND_TOOL_ARGS = new Set(["input", "args", "argv", "arguments", "code", "line", "lines", "run", "exec", "execute", "statement", "keys", "stdin"]);
@@ -104,6 +108,8 @@ export function argumentRole(name: string, tool: string): SiteRole {
 function roleByName(name: string, tool: string): SiteRole {
   const k = key(name);
   if (COMMAND_NAMES.has(k)) return "command";
+  // A data field sent to an agent, named for running something: the agent is the one that runs it.
+  if (tool === AGENT && AGENT_COMMAND_ARGS.has(k)) return "command";
   if (isCommandTool(tool) && COMMAND_TOOL_ARGS.has(k)) return "command";
   if (CONTENT_NAMES.has(k)) return "content";
   if (URL_NAMES.has(k) || URL_ENDINGS.some((e) => k.endsWith(e))) return "url";
@@ -138,8 +144,7 @@ function schemaRole(schema: unknown, name: string): SiteRole | null {
 
 /** Methods that send a message to another agent (A2A 0.3 and 1.0 names). */
 const A2A_SENDS = new Set(["message/send", "message/stream", "SendMessage", "SendStreamingMessage"]);
-/** The "tool" a data part's fields are arguments of: the agent (a name no tool's words match). */
-const AGENT = "";
+
 
 /** The nearest string key of a path below `from` (array indexes skipped): the argument's name. */
 function nearestName(path: JsonPath, from: number): string | null {
