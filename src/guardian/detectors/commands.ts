@@ -464,7 +464,10 @@ const CODE = {
   shell: /\bdup2\b|\bos\s*\.\s*execute\b|\bio\s*\.\s*popen\b|\bProcess\s*\.\s*(?:Start|spawn)\b|\bRuntime\s*\.\s*getRuntime\b|\bpty\s*\.\s*spawn\b|\bsubprocess\b|\/bin\/(?:ba|z|da|k)?sh\b|\bcmd(?:\.exe)?\b|\bchild_process\b|\bproc_open\b|\bshell_exec\b|\bpassthru\b|\bpopen\b|\bexec\s*[("'`]|\bsystem\s*\(|\bspawn\s*\(|\bIO\.popen\b|\bSTDIN\s*\.\s*reopen\b|\bexecSync\b|\|&\s*getline|\bGetStream\s*\(/i,
   decode: /\bb64decode\b|\bbase64_decode\b|\bdecode_base64\b|\bdecodebytes\b|\ba2b_base64\b|['"]base64['"]|\batob\s*\(|\bFromBase64String\b|\bunpack\s*\(\s*['"]m|\.decode\s*\(\s*['"](?:base64|hex|rot13|rot_13)|\bcodecs\s*\.\s*decode\b|\bbytes\s*\.\s*fromhex\b|\bunhexlify\b|\bzlib\s*\.\s*decompress\b|\bgzinflate\b|\bstr_rot13\b|\bGZipStream\b|\bDeflateStream\b/i,
   run: /\bexec\s*\(|\beval\s*\(|\bcompile\s*\(|\bnew\s+Function\s*\(|\bsystem\s*\(|\bpopen\b|\bsubprocess\b|\bchild_process\b|\bexecSync\b|\bspawn\s*\(|\binstance_eval\b|\bassert\s*\(|\bcreate_function\b|\bpassthru\b|\bshell_exec\b|\bIEX\b|\bInvoke-Expression\b|\bInvoke-Command\b|\[ScriptBlock\]::Create\b|\bvm\s*\.\s*run/i,
-  download: /\burlopen\b|\burllib\b|\brequests\s*\.\s*get\b|\bhttp\.client\b|\bhttplib\b|\bLWP::|\bNet::HTTP\b|\bHTTP::Tiny\b|\bopen-uri\b|\bURI\s*\.\s*open\b|\bfile_get_contents\s*\(\s*['"]https?:|\bcurl_exec\b|\bhttps?\s*\.\s*get\s*\(|\bfetch\s*\(\s*['"`]https?:|\bDownloadString\b|\bDownloadData\b|\bDownloadFile\b|\bInvoke-WebRequest\b|\bInvoke-RestMethod\b|\biwr\b|\birm\b|\bNet\.WebClient\b|\bStart-BitsTransfer\b|\bwget\b|\bcurl\b/i,
+  download: /\burlopen\b|\burllib\b|\brequests\s*\.\s*get\b|\bhttp\.client\b|\bhttplib\b|\bLWP::|\bNet::HTTP\b|\bHTTP::Tiny\b|\bopen-uri\b|\bURI\s*\.\s*open\b|\bfile_get_contents\s*\(\s*['"]https?:|\bcurl_exec\b|\bhttps?\s*\.\s*get\s*\(|\bfetch\s*\(\s*['"`]https?:|\bDownloadString\b|\bDownloadData\b|\bDownloadFile\b|\bInvoke-WebRequest\b|\bInvoke-RestMethod\b|\biwr\b|\birm\b|\bNet\.WebClient\b|\bStart-BitsTransfer\b|\bwget\b|\bcurl\b|\brequire\s*\(\s*['"]https?['"]\s*\)/i,
+  // Code written to a file and loaded from it (with `download`).
+  writes: /\bcreateWriteStream\b|\bwriteFile(?:Sync)?\b|\bopen\s*\([^)]{0,200}['"][wa]b?\+?['"]|\burlretrieve\b|\bFile\.write\b|\bIO\.copy_stream\b/,
+  loads: /\brequire\s*\(\s*['"`](?:\/|\.{1,2}\/|[A-Za-z]:)|\bimport\s*\(\s*['"`](?:\/|\.{1,2}\/|file:)|\bexecfile\b|\brunpy\b|\bexec\s*\(\s*open\b|\bimportlib\b|\bload\s*\(\s*['"](?:\/|\.{1,2}\/)|\bdlopen\b|\bctypes\.CDLL\b/,
 };
 const MAX_CODE = 16384;
 
@@ -474,6 +477,8 @@ function judgeCode(code: string, powershell: boolean): { type: string; detail: s
   if (CODE.socket.test(c) && CODE.shell.test(c)) return { type: "dangerous_command.reverse_shell", detail: "opens a network socket and gives it a shell" };
   const runs = CODE.run.test(c);
   if (runs && CODE.download.test(c)) return { type: "dangerous_command.download_execute", detail: "downloads code and runs it" };
+  // Written to a file and loaded from it: `https.get(…).pipe(createWriteStream('/tmp/p.js'))…require('/tmp/p.js')`.
+  if (CODE.download.test(c) && CODE.writes.test(c) && CODE.loads.test(c)) return { type: "dangerous_command.download_execute", detail: "downloads code to a file and loads it" };
   if (runs && CODE.decode.test(c)) return { type: "dangerous_command.decode_execute", detail: "decodes hidden code and runs it" };
   if (powershell && /(?:^|\s)-(?:e|ec|en|enc|enco|encod|encode|encoded|encodedc|encodedco|encodedcom|encodedcomm|encodedcomma|encodedcomman|encodedcommand)\s+[A-Za-z0-9+/=]{8,}/i.test(c)) return { type: "dangerous_command.powershell_encoded", detail: "runs an encoded PowerShell command" };
   return null;

@@ -595,7 +595,9 @@ function requestedUrls(sites: StringSite[], message: Record<string, unknown>): R
       }
       continue;
     }
-    if (urls && v.includes("://")) {
+    // A value that is one URL is the whole URL, parentheses and all (`…list%20(14%20names)%2C%20…`).
+    if (urls && v.length <= 8192 && /^https?:\/\/\S+$/i.test(v)) out.push({ site, url: v, start: 0, end: v.length, host: false });
+    else if (urls && v.includes("://")) {
       REQUEST_URL.lastIndex = 0;
       for (let m; (m = REQUEST_URL.exec(v)) !== null; ) {
         const url = m[0].replace(/[.,;:!?]+$/, "");

@@ -56,6 +56,15 @@ const STORE_WITH = /\b(?:save|store|keep|record|log|guard\w{0,6}|almacen\w{0,6}|
 /** What other tools or agents return, sent here: "a copy of every answer they receive from other agents". */
 const OTHERS_OUTPUT = /\b(?:send|forward|copy|pass|relay|mirror|cc|include|attach|share|post|env[ií]a|reenv[ií]a|transmets|envoie[zr]?|sende|leite|invia|inoltra)\b[^.;]{0,80}?\b(?:every|all|each|any|todas?|todos|toutes?|tous|alle|jede\w{0,2}|ogni|tutt[ie])\s{1,3}(?:\w+\s{1,3}){0,2}?(?:answers?|outputs?|results?|responses?|replies|messages?|data|files?|respuestas?|r[ée]ponses?|antworten|ergebnisse|risposte)\b[^.;]{0,60}?\b(?:from|of|by|de|von|da)\s{1,3}(?:the\s{1,3}|los\s{1,3}|les\s{1,3}|den\s{1,3})?(?:other|another|any\s{1,3}other|all\s{1,3}other|different|otros?|autres?|anderen?|altri)\s{1,3}(?:agents?|tools?|servers?|services?|assistants?|agentes|herramientas|outils|werkzeugen?|strumenti)\b/i;
 
+/** The output of a command that dumps the environment (`env`, `printenv`, `set`, `Get-ChildItem Env:`). */
+const ENV_DUMP = /\b(?:output|result|contents?|values?|dump)\s{1,3}of\s{1,3}[`'"]?(?:env|printenv|set|export\s{1,3}-p|Get-ChildItem\s{1,3}Env:|gci\s{1,3}env:|os\.environ|process\.env)(?![\w.])/i;
+/** Into a parameter, a field or an argument of a call. */
+const INTO_FIELD = /\b(?:parameters?|params?|arguments?|args?|fields?|property|header|metadata|payload|body)\b|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\s{0,2}\(/i;
+/** Reading a secrets store: a URI or path named for secrets, or all the secrets there are. */
+const SECRET_STORE_READ = /\b(?:read|open|load|fetch|cat|dump|get|retrieve|list)\s{1,3}(?:the\s{1,3})?(?:[a-z][\w+.-]{0,20}:\/\/\S{0,80}?(?:secret|credential|passw|token|private)|(?:all|every)\s{1,3}(?:the\s{1,3})?(?:secrets|credentials|passwords|tokens|api\s{1,3}keys))/i;
+/** Into what the model writes: its message, answer or reply. */
+const INTO_ANSWER = /\b(?:append|include|paste|put|add|attach|insert|copy|print|show|quote)\b[^.;]{0,80}\b(?:message|answer|reply|response|output|summary|comment)s?\b/i;
+
 /** Also, always, every time: a standing addition to what the user asked. */
 const ALSO = /\b(?:also|always|every\s{1,3}time|each\s{1,3}time|whenever|additionally|as\s{1,3}well|too|siempre|tambi[ée]n|toujours|aussi|immer|auch|sempre|anche)\b/i;
 /** A command that sends the repository or data to an address given in it. */
@@ -74,6 +83,8 @@ export function describedDirectives(unit: string): DescribedSignal[] {
   if (!negated && opensProtectedFile(u)) out.push("harvest");
   else if (!negated && COLLECT.test(u) && IDENTITY_PAYMENT.test(u) && (BEYOND.test(u) || STORE_WITH.test(u))) out.push("harvest");
   else if (!/\b(?:never|not|no|don't)\s{1,3}(?:\w+\s{1,3}){0,2}?(?:send|forward|copy|pass|share)\b/i.test(u) && OTHERS_OUTPUT.test(u)) out.push("harvest");
+  else if (!negated && ENV_DUMP.test(u) && INTO_FIELD.test(u)) out.push("harvest");
+  else if (!negated && SECRET_STORE_READ.test(u) && INTO_ANSWER.test(u)) out.push("harvest");
   for (const line of commandLines(u)) {
     if (judgeCommandLine(line).some((f) => DANGEROUS.has(f.type))) {
       out.push("dangerous_command");
