@@ -30,9 +30,13 @@ const COMMAND_WORDS = new Set([
   "powershell", "pwsh", "iex", "curl", "wget", "aria2c", "nc", "ncat", "netcat", "socat", "telnet", "ssh", "scp", "sftp", "rsync", "ftp",
   "openssl", "base64", "xxd", "gunzip", "zcat", "eval", "source", "exec", "mkfifo", "docker", "podman", "nerdctl", "kubectl", "nsenter",
   "chroot", "rm", "dd", "shred", "mkfs", "wipefs", "chmod", "chown", "sudo", "doas", "su", "crontab", "useradd", "usermod", "visudo", "tar",
-  "zip", "7z", "gpg", "awk", "gawk", "cat", "head", "tail", "less", "more", "cp", "strings", "certutil", "bitsadmin", "mshta", "regsvr32",
+  "zip", "7z", "gpg", "awk", "gawk", "cat", "head", "tail", "cp", "strings", "certutil", "bitsadmin", "mshta", "regsvr32",
   "rundll32", "msiexec", "cmd", "nohup", "setsid", "env", "tee", "aws", "gsutil", "rclone", "az", "gcloud", "sqlite3",
 ]);
+
+/** A command word standing as a word, followed by a blank: one regex pass, the gate before lines are read. */
+const ANY_COMMAND = new RegExp(`(?<![\\w.-])(?:${[...COMMAND_WORDS].sort((a, b) => b.length - a.length).join("|")})(?:\\.exe)?[ \\t]`);
+
 
 /** A first argument that makes the word a command rather than prose: an option, a path, a quote, a number, a URL, `$`. */
 const ARGUMENT = /^(?:-{1,2}[A-Za-z0-9]|[/~.$'"`\\]|\d|[A-Za-z]+:\/\/|[\w.-]+[/\\]|[A-Za-z]:\\|%[A-Z]+%|\w+\.\w+|[<(|&;])/;
@@ -46,11 +50,27 @@ const RUN_VERB = /\b(?:run|execute|exec|launch|invoke|paste|type|ausführen|füh
 /** A clause's start (after a lead word such as "then" or "please"), and the lower-case word that begins it. */
 const CLAUSE_START = /(?:^|[,;:—–]\s+|\.\s+|\$\s+|^\s*[-*>]\s+|\s&&\s+)(?:(?:[Tt]hen|[Aa]nd|[Aa]lso|[Pp]lease|[Nn]ow|[Ff]irst|[Jj]ust|[Nn]ext)\s+)?([a-z][a-z0-9.+-]{0,15})(?=\s+\S)/g;
 
+/** Recent texts and their spans: the command and path judgements read the same request. */
+const recent = new Map<string, Span[]>();
+
 /** The command lines in one request's text, as spans of it. */
 export function commandsInRequest(text: string): Span[] {
+  const hit = recent.get(text);
+  if (hit) return hit;
+  const out = spansOf(text);
+  if (text.length <= MAX_TEXT) {
+    if (recent.size >= 64) recent.delete(recent.keys().next().value as string);
+    recent.set(text, out);
+  }
+  return out;
+}
+
+function spansOf(text: string): Span[] {
   const out: Span[] = [];
   if (text.length === 0) return out;
   const t = text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
+  // Most requests name no command at all: one pass for any command word (or a code block) before reading lines.
+  if (!t.includes("`") && !ANY_COMMAND.test(t)) return out;
   const run = RUN_VERB.test(t);
   let fenced = false;
   let lineStart = 0;
