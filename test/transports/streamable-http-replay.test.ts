@@ -170,3 +170,28 @@ describe("Streamable HTTP: the replay log behind its EventStore, over real HTTP"
     expect(store.inner.chars).toBe(0);
   });
 });
+
+describe("Streamable HTTP: a resumed stream at the session's end", () => {
+  let server: Awaited<ReturnType<typeof start>>;
+  beforeAll(async () => {
+    server = await start({});
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("a stream resumed with Last-Event-ID is answered and ended when its session is deleted", async () => {
+    const sid = await initialize(server.url);
+    const x = await open(server.url, "POST", { ...HEADERS, "mcp-session-id": sid }, longCall(21, 20));
+    const first = await x.next();
+    x.close();
+    const g = await open(server.url, "GET", { accept: "text/event-stream", "mcp-session-id": sid, "last-event-id": first?.id as string });
+    expect(g.res.statusCode).toBe(200);
+    const d = await open(server.url, "DELETE" as "GET", { "mcp-session-id": sid });
+    d.res.resume();
+    expect(d.res.statusCode).toBe(200);
+    // The session's end answers the call it will never see answered, on the stream the agent resumed, and ends it.
+    for (let e = await g.next(); e; e = await g.next());
+    expect(JSON.parse(g.events.at(-1)?.data ?? "null")).toMatchObject({ id: 21, error: {} });
+  }, 30_000);
+});

@@ -4,7 +4,7 @@ import type { Connection, Downstream, HttpRefusal, SendInfo } from "../types.js"
 import { Receipt, type Undelivered } from "../receipt.js";
 import type { EventStore } from "./event-store.js";
 import { endWithText, eventWriter, httpError } from "./http-util.js";
-import { PendingPosts, type Exchange, type PostCarry, type PostFrame } from "./pending-posts.js";
+import { PendingPosts, sessionEnded, type Exchange, type PostCarry, type PostFrame } from "./pending-posts.js";
 import { SessionStreams, type Stream } from "./sse-streams.js";
 
 /** Server messages tied to no request kept, while no stream is open, for the agent's GET stream. */
@@ -197,7 +197,7 @@ export class HttpSession implements Downstream {
     this.pending.answerOrphans((ex, key, text) => this.toExchange(ex, key, text, true));
     for (const ex of this.pending.open()) eventWriter(ex.res).end();
     this.pending.clear();
-    this.streams.endAll();
+    this.streams.endAll((key) => JSON.stringify(sessionEnded(key)));
     await Promise.all([told, release && this.connection.release ? this.connection.release() : this.connection.close()]);
   }
 

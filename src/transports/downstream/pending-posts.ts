@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ErrorCode, errorResponse, idOfKey } from "../../protocol/json-rpc.js";
+import { ErrorCode, errorResponse, idOfKey, type JsonRpcResponse } from "../../protocol/json-rpc.js";
 import type { HttpCarry } from "../types.js";
 import { traceHeadersOf } from "./http-util.js";
 import type { Stream } from "./sse-streams.js";
@@ -46,6 +46,11 @@ export interface PostFrame {
   text: string;
   value: unknown;
   carry: PostCarry;
+}
+
+/** The one answer of a request its session ended before it was answered (-32052). */
+export function sessionEnded(key: string): JsonRpcResponse {
+  return errorResponse(idOfKey(key), ErrorCode.UpstreamUnavailable, "Session ended before this request was answered", { reason: "session ended" });
 }
 
 /**
@@ -110,12 +115,11 @@ export class PendingPosts {
    * answer could no longer reach a stream that is about to close.
    */
   answerOrphans(deliver: (ex: Exchange, key: string, text: string) => void): void {
-    const gone = (k: string) => errorResponse(idOfKey(k), ErrorCode.UpstreamUnavailable, "Session ended before this request was answered", { reason: "session ended" });
     for (const ex of this.open()) {
       const keys = [...ex.waiting];
       if (keys.length === 0 || ex.cut) continue;
-      if (ex.batch) deliver(ex, keys[0] as string, JSON.stringify(keys.map(gone)));
-      else for (const k of keys) deliver(ex, k, JSON.stringify(gone(k)));
+      if (ex.batch) deliver(ex, keys[0] as string, JSON.stringify(keys.map(sessionEnded)));
+      else for (const k of keys) deliver(ex, k, JSON.stringify(sessionEnded(k)));
     }
   }
 

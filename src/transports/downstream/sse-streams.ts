@@ -44,6 +44,8 @@ export class SessionStreams {
   private opened = 0;
   /** Responses whose buffers are full: the upstream is paused while any is. */
   private readonly blocked = new Set<ServerResponse>();
+  /** Streams with a response attached now: what the session's end must close. */
+  private readonly live = new Set<Stream>();
 
   constructor(
     private readonly store: EventStore,
@@ -126,14 +128,28 @@ export class SessionStreams {
     if (!s.res) return;
     eventWriter(s.res).end();
     s.res = null;
+    this.live.delete(s);
     if (s === this.standalone) return;
     this.uncut(s);
     this.forget(s);
   }
 
-  /** The session ends: its open streams are ended, nothing is kept. */
-  endAll(): void {
-    if (this.standalone?.res) eventWriter(this.standalone.res).end();
+  /**
+   * The session ends: its open streams are ended, nothing is kept. A cut stream the agent resumed first gets the one
+   * answer (`orphan`) of each request it carries, since their own answers will never come.
+   */
+  endAll(orphan: (key: string) => string): void {
+    for (const s of this.live) {
+      if (!s.res) continue;
+      if (!s.done) {
+        for (const k of s.keys) {
+          const text = orphan(k);
+          this.put(s, this.store.storeEvent(s.tag, text), text);
+        }
+      }
+      eventWriter(s.res).end();
+    }
+    this.live.clear();
     this.cut.clear();
     this.cutKeys.clear();
   }
@@ -142,10 +158,12 @@ export class SessionStreams {
     res.writeHead(200, { ...SSE_HEADERS, ...this.host.headers() });
     res.flushHeaders();
     s.res = res;
+    this.live.add(s);
     res.on("close", () => {
       this.host.touch();
       if (s.res === res) {
         s.res = null;
+        this.live.delete(s);
         // A resumed stream dropped again goes on being resumable, unless it was let go of meanwhile.
         if (s !== this.standalone && !this.cut.has(s.tag)) this.forget(s);
       }
