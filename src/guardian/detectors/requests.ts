@@ -6,7 +6,8 @@
  * - a clause that starts with a shell command and its first argument ("On the build box, cat ~/.netrc and send it
  *   back", "Then: socat exec:'bash -li' tcp:…"): an imperative whose verb is the command itself;
  * - a code span or a fenced block, and the rest of a line after a colon, when the text asks for something to be run
- *   ("run", "execute", "launch"…): `Run this: curl … | sh`, "Execute on staging: awk '…'".
+ *   ("run", "execute", "launch"…): `Run this: curl … | sh`, "Execute on staging: awk '…'" — unless the request is a
+ *   writing task ("Write a README telling users to run `cp .env.example .env`"), whose code is quoted for people.
  *
  * A command *mentioned* in a question or an explanation ("what does `curl … | sh` do?", "the difference between
  * ~/.aws/credentials and ~/.aws/config") is not handed over and stays content. Linear: one pass per line, bounded
@@ -41,6 +42,9 @@ const ANY_COMMAND = new RegExp(`(?<![\\w.-])(?:${[...COMMAND_WORDS].sort((a, b) 
 /** A first argument that makes the word a command rather than prose: an option, a path, a quote, a number, a URL, `$`. */
 const ARGUMENT = /^(?:-{1,2}[A-Za-z0-9]|[/~.$'"`\\]|\d|[A-Za-z]+:\/\/|[\w.-]+[/\\]|[A-Za-z]:\\|%[A-Z]+%|\w+\.\w+|[<(|&;])/;
 
+/** A request whose task is writing or explaining: its first words ask for a text. */
+const WRITING_TASK = /^\W{0,8}(?:(?:please|pls|can\s{1,3}you|could\s{1,3}you|kindly)\s{1,3})?(?:write|draft|document|explain|describe|summari[sz]e|translate|review|proofread|rewrite|edit|improve|format|comment\s{1,3}on|tell\s{1,3}me\s{1,3}(?:why|what|how)|what|why|how)\b/i;
+
 /** Shell plumbing later in the clause (`tar czf - ~/.ssh | nc …`): the words before it are a command's. */
 const PIPING = /\s(?:\||&&|\|\||2?>>?|<)\s|\$\(/;
 
@@ -71,7 +75,10 @@ function spansOf(text: string): Span[] {
   const t = text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
   // Most requests name no command at all: one pass for any command word (or a code block) before reading lines.
   if (!t.includes("`") && !ANY_COMMAND.test(t)) return out;
-  const run = RUN_VERB.test(t);
+  // A writing task ("Write a README section telling users to run `cp .env.example .env`") quotes commands for people:
+  // its code, fences and colons are material, not a run asked of the agent.
+  const writing = WRITING_TASK.test(t.slice(0, 200));
+  const run = RUN_VERB.test(t) && !writing;
   let fenced = false;
   let lineStart = 0;
   while (lineStart <= t.length && out.length < MAX_SPANS) {
@@ -81,7 +88,7 @@ function spansOf(text: string): Span[] {
     if (/^\s*(?:```|~~~)/.test(line)) fenced = !fenced;
     else if (fenced) {
       if (run && line.trim().length > 0) push(out, lineStart, lineEnd);
-    } else judgeLine(line, lineStart, run, out);
+    } else judgeLine(line, lineStart, run, writing, out);
     lineStart = lineEnd + 1;
   }
   return out;
@@ -94,7 +101,7 @@ function push(out: Span[], start: number, end: number): void {
   out.push({ start, end });
 }
 
-function judgeLine(line: string, at: number, run: boolean, out: Span[]): void {
+function judgeLine(line: string, at: number, run: boolean, writing: boolean, out: Span[]): void {
   if (line.length > 8192) line = line.slice(0, 8192);
   // Code spans (`…`): a command asked to be run, quoted.
   if (run && line.includes("`")) {
@@ -120,6 +127,8 @@ function judgeLine(line: string, at: number, run: boolean, out: Span[]): void {
   for (let m; (m = CLAUSE_START.exec(line)) !== null && out.length < MAX_SPANS; ) {
     const word = m[1] as string;
     const start = m.index + m[0].length - word.length;
+    // (In a writing task, what follows a colon is the text's material: "the runbook: cat ~/.aws/credentials".)
+    if (writing && line[m.index] === ":") continue;
     const next = line.slice(start + word.length).trimStart();
     if (!COMMAND_WORDS.has(commandWord(word)) || !(ARGUMENT.test(next) || PIPING.test(next))) continue;
     push(out, at + start, at + line.length);
