@@ -74,7 +74,7 @@ const upper = (text: Uint16Array, at: number) => {
   return a >= 65 && a <= 90 && b >= 65 && b <= 90;
 };
 
-const GENERIC_AI = new Set(["model", "models", "agent", "agents", "bot", "модель", "модели", "modelo", "modell", "agente", "agentes", "агент", "агенту", "бот", "modèle"]);
+const GENERIC_AI = new Set(["model", "models", "agent", "agents", "bot", "bots", "orchestrator", "orchestrators", "agencie", "agenta", "agentowi", "модель", "модели", "modelo", "modell", "agente", "agentes", "агент", "агенту", "бот", "modèle"]);
 
 const FROM_CUES: [Cue, number][] = [
   ["ai", G.AI],
@@ -106,14 +106,14 @@ const FROM_CUES: [Cue, number][] = [
 
 /** Words the scorer's structure reads besides the lexicon's classes (kept in step with injection.ts). */
 const EXTRA: [string, number][] = [
-  ["everything anything tout alles tudo всё", G.SCOPE],
+  ["everything anything tout alles tudo всё ci-dessus oben arriba sopra acima выше", G.SCOPE],
   // Secrecy: "keep it secret", "in your response", "without the user knowing".
-  ["response reply answer summary output responses replies answers summaries respuesta réponse antwort resposta ответ ответе", G.TGT],
+  ["response reply answer summary output responses replies answers summaries evaluation assessment recap minutes odpowiedzi odpowiedź podsumowaniu respuesta réponse antwort resposta ответ ответе", G.TGT],
   ["keep", G.NEG],
   // A reader named by what it does: "whoever is summarising this", "automated helpers processing this".
   ["whoever automated automatic autonomous", G.AI],
   // "any coding agent triaging this", "language model reading this page".
-  ["reading processing parsing summarizing summarising browsing viewing analyzing analysing seeing scanning indexing crawling handling triaging screening reviewing ingesting evaluating grading sorting answering managing monitoring", G.READING],
+  ["analyses analyzes opens parses scans evaluates receives checks imports ingests handles reads processes manages monitors triages summarises summarizes reviews screens reading processing parsing summarizing summarising browsing viewing analyzing analysing seeing scanning indexing crawling handling triaging screening reviewing ingesting evaluating grading sorting answering managing monitoring", G.READING],
   // Secrecy: "leave it out of your summary", "omit this from the reply".
   ["leave omit exclude", G.NEG],
   // Addressing: "Note to the model", "Hey agent".
@@ -121,23 +121,27 @@ const EXTRA: [string, number][] = [
   // Authority: "I am the administrator", "on behalf of the user".
   ["user user's owner admin administrator developer creator operator manager ceo boss usuario utilisateur benutzer usuário пользователь администратор разработчик", G.ROLE],
   ["am i'm soy suis bin sou", G.BE],
+  // "decode this and do it": doing what was decoded, as following it.
+  ["do", G.FOLLOW],
+  // Money sent to a new account ("la nueva cuenta", "our new bank details"): a new adjective before an account word.
+  ["account cuenta compte konto conta conto bankverbindung iban", G.TASK],
   ["behalf", G.AUTH],
   // Persona without a name: developer mode, no restrictions, not bound by.
   ["developer jailbreak unrestricted restrictions filters bound", G.PWEAK],
   // Secrets named in several words (a head and a tail), and credential files.
   ["api access secret private ssh signing bearer session refresh auth authentication system environment env aws banking online clave claves clé clés chave chaves ключ ключи variables security verification one-time recovery backup otp 2fa mfa login credit card social bank account routing date dates passport home personal chat conversation mot mots código códigos codes número numéro cartão tarjeta carte", G.HEAD],
   ["key keys token tokens prompt prompts variable variables var vars credentials api schlüssel code codes pin card cards number numbers details security birth address addresses data information history log logs account accounts login logins credentials passwords passe seguridad verificación segurança sécurité vérification bancaire tarjeta cartão crédito credito entorno environnement d'environnement", G.TAIL],
-  ["umgebungsvariablen umgebungsvariable api-schlüssel id_rsa id_dsa id_ecdsa id_ed25519 git-credentials shadow passwd sudoers environ wallet bash_history sicherheitscode kreditkarte", G.MACHINE],
+  ["gcloud printenv keystore jks p12 pfx umgebungsvariablen umgebungsvariable api-schlüssel id_rsa id_dsa id_ecdsa id_ed25519 git-credentials shadow passwd sudoers environ wallet bash_history sicherheitscode kreditkarte", G.MACHINE],
   // Downloaded code run.
   ["curl wget iwr iex invoke-webrequest base64 enc encodedcommand tcp nc", G.DOWNLOAD],
 ];
 /** Dot-files: a credential path only after a dot (`~/.ssh`, `.env`). */
 const DOTTED_WORDS = "ssh aws gnupg kube docker env netrc npmrc pypirc pgpass git-credentials bash_history";
 /** Tag names that frame instructions or end a tool's output (after `<` or `</`). */
-const TAG_WORDS = "system instructions instruction important information admin secret hidden note sys directive override assistant_instructions ai_instructions system_message tool_result tool_results toolresult tool_output tool_outputs tool_response tool_call function_results function_result function_output function_response function_calls result results output outputs search_results document documents context data observation email file_contents file_content page webpage web_page start_of_turn end_of_turn";
+const TAG_WORDS = "user human user_message human_message user_turn system instructions instruction important information admin secret hidden note sys directive override assistant_instructions ai_instructions system_message tool_result tool_results toolresult tool_output tool_outputs tool_response tool_call function_results function_result function_output function_response function_calls result results output outputs search_results document documents context data observation email file_contents file_content page webpage web_page start_of_turn end_of_turn";
 /** Line starts: invented turns (a colon follows) and system-style headers (in capitals, or a colon later on the line). */
 const TURN_WORDS = "human user assistant ai system claude chatgpt gpt model bot h a";
-const HEADER_WORDS = "systemnachricht systemhinweis systemmeldung mensaje aviso message avis system_message system admin administrator developer security operator important urgent new updated instructions instruction";
+const HEADER_WORDS = "platform systemnachricht systemhinweis systemmeldung mensaje aviso message avis system_message system admin administrator developer security operator important urgent new updated instructions instruction";
 /** Stems (7 characters) whatever the ending: typos and inflections ("iunstructions" is read by the scorer's substring). */
 const STEM_WORDS: [string, number][] = [
   ["instruc anweisu инструк", G.INSTR],

@@ -49,7 +49,7 @@ export const askSchema = z.strictObject({
 const ruleId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, "id may use letters, digits, _ . : -");
 
 /** The injection scorer's settings (docs/detection.md, "How injection is judged"). */
-const injectionParams = z.strictObject({ threshold: z.number().min(1).max(12).optional(), quoted: z.enum(["pass", "cut"]).optional(), budget: z.number().int().min(1024).max(1_000_000_000).optional() });
+const injectionParams = z.strictObject({ threshold: z.number().min(1).max(12).optional(), quoted: z.enum(["pass", "cut"]).optional(), budget: z.number().int().min(1024).max(1_000_000_000).optional(), relayed: z.boolean().optional() });
 
 export const ruleSchema = z
   .strictObject({
