@@ -42,19 +42,19 @@ describe("the default pack on the labelled corpus", () => {
   // A class's recall may not fall below what it is now: a pack change that loses one attack of a class fails here by
   // name, even while the overall figure stays above 97 %. Every class also keeps enough cases to mean something.
   const CLASSES: Record<string, { recall: number; attacks: number; lookalikes?: number }> = {
-    sensitive_path: { recall: 1, attacks: 59 },
-    dangerous_command: { recall: 1, attacks: 70, lookalikes: 40 },
+    sensitive_path: { recall: 1, attacks: 66, lookalikes: 18 },
+    dangerous_command: { recall: 1, attacks: 82, lookalikes: 53 },
     secrets_out: { recall: 1, attacks: 22 },
-    secrets_in: { recall: 1, attacks: 5 },
+    secrets_in: { recall: 1, attacks: 10 },
     prompt_injection: { recall: 1, attacks: 22 },
     tool_poisoning_and_rug_pull: { recall: 1, attacks: 5 },
     toxic_flow: { recall: 1, attacks: 2 },
-    exfiltration_link: { recall: 1, attacks: 29, lookalikes: 27 },
+    exfiltration_link: { recall: 1, attacks: 31, lookalikes: 30 },
     secret_assignment: { recall: 1, attacks: 27, lookalikes: 27 },
-    exfiltration_url: { recall: 1, attacks: 16, lookalikes: 25 },
-    pii_bulk: { recall: 1, attacks: 33, lookalikes: 27 },
+    exfiltration_url: { recall: 1, attacks: 24, lookalikes: 31 },
+    pii_bulk: { recall: 1, attacks: 39, lookalikes: 32 },
     injection_structure: { recall: 1, attacks: 90, lookalikes: 101 },
-    poisoning_elsewhere: { recall: 1, attacks: 47, lookalikes: 43 },
+    poisoning_elsewhere: { recall: 1, attacks: 59, lookalikes: 56 },
     sampling: { recall: 1, attacks: 31, lookalikes: 23 },
   };
   const caughtCase = (r: (typeof all)[number]) => r.mode === "enforce" && r.decision !== "allow";

@@ -51,7 +51,7 @@ describe("site roles: where a string sits", () => {
   it("resources/read's uri, A2A file parts' uri, AOS tool inputs by name, results as content", () => {
     expect(roles({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "file:///etc/hosts" } })).toEqual({ "file:///etc/hosts": "url" });
     const a2a = { jsonrpc: "2.0", id: 1, method: "message/send", params: { message: { role: "user", parts: [{ kind: "text", text: "see .env" }, { kind: "file", file: { uri: "file:///tmp/a.txt", name: "a.txt" } }] } } };
-    expect(roles(a2a)).toMatchObject({ "see .env": "content", "file:///tmp/a.txt": "url" });
+    expect(roles(a2a)).toMatchObject({ "see .env": "request", "file:///tmp/a.txt": "url" });
     const step = { method: "steps/toolCallRequest", params: { toolCallRequest: { toolId: "read_file", inputs: [{ name: "path", value: "/srv/.env" }, { name: "content", value: "x y" }] } } };
     expect(roles(step)).toMatchObject({ "/srv/.env": "path", "x y": "content" });
     expect(roles({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "~/.ssh/id_rsa" }] } })).toMatchObject({ "~/.ssh/id_rsa": "content" });

@@ -220,8 +220,44 @@ export function detectSecretAssignments(sites: StringSite[], prefilter = true, n
       out.push({ type: "secrets.assignment", path: site.path, start: end - value.length, end });
       lastEnd = end;
     }
+    if (v.includes("value")) namedValues(site, out);
   }
   return out;
+}
+
+/** A `value` field (JSON, YAML): `"value": "…"`, `value: …`. */
+const VALUE_FIELD = /(["']?)value\1[ \t]{0,8}[:=][ \t]{0,8}(["']?)([^\s"'`,;{}[\]]{8,256})/g;
+/** A field naming what an object is: `name`, `key`, `type`, `kind`, `id`, `label`. */
+const NAMING_FIELD = /(["']?)(?:name|key|type|kind|id|label|env|variable)\1[ \t]{0,8}[:=][ \t]{0,8}["']?([A-Za-z0-9_.\/-]{2,80})/g;
+const SECRET_NAME = /secret|passw(?:or)?d|pwd|passphrase|token|credential|api_?key|[_.-]key\b|private/i;
+
+/**
+ * Secrets under a neutral `value` field whose object names them (a Kubernetes env entry `- name: DB_PASSWORD` /
+ * `value: …`, Terraform state `"type": "cloudflare_api_token"` … `"value": "…"`): the name is a field of its own, within
+ * the 400 characters before: the nearest `name` or `key` (an env entry's own), or a `type` or `kind` of the object or
+ * its parent. The value must look random as an assignment's does. At most 64 values per string.
+ */
+function namedValues(site: StringSite, out: Detection[]): void {
+  const v = site.value;
+  VALUE_FIELD.lastIndex = 0;
+  let n = 0;
+  for (let m; (m = VALUE_FIELD.exec(v)) !== null && n < 64; n++) {
+    const value = m[3] as string;
+    const end = m.index + m[0].length;
+    const start = end - value.length;
+    if (out.some((d) => d.path === site.path && d.start <= start && end <= d.end)) continue;
+    if (!looksRandom(value) || wordy(value) || NOT_A_SECRET.some((re) => re.test(value))) continue;
+    const before = v.slice(Math.max(0, m.index - 400), m.index);
+    // The nearest name (an env entry's own), or the kind of the object or its parent (`"type": "…_token"`).
+    let nearest: string | null = null;
+    let kind = false;
+    NAMING_FIELD.lastIndex = 0;
+    for (let k, c = 0; (k = NAMING_FIELD.exec(before)) !== null && c < 32; c++) {
+      if (/^["']?(?:type|kind)/.test(k[0])) kind ||= SECRET_NAME.test(k[2] as string);
+      else nearest = k[2] as string;
+    }
+    if (kind || (nearest !== null && SECRET_NAME.test(nearest))) out.push({ type: "secrets.assignment", path: site.path, start, end });
+  }
 }
 
 /** `AFTER_NAME`'s value at `at` (null when it does not match), noting where it ended. */

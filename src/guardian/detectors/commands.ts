@@ -48,7 +48,7 @@ const TRIGGERS = new Set([
   "eval", "source", "exec", "iex", "invoke-expression", "mkfifo", "kubectl", "nsenter", "chroot", "rm", "del", "rd", "rmdir", "remove-item",
   "mke2fs", "wipefs", "mkswap", "format", "dd", "shred", "chmod", "chown", "sudo", "doas", "su", "history", "crontab", "unset", "useradd",
   "usermod", "passwd", "visudo", "tee", "tar", "zip", "7z", "gpg", "awk", "gawk", "export", "histfile", "histsize", "python2", "python3", "nodejs",
-  "truncate", "unlink", "wevtutil", "clear-eventlog",
+  "truncate", "unlink", "wevtutil", "clear-eventlog", "certutil", "bitsadmin", "start-bitstransfer", "mshta", "msiexec", "regsvr32", "cmd",
 ]);
 
 /** The command's name as judged: last path segment, lower case, without `.exe` or a version (`python3.12` → python). */
@@ -206,10 +206,35 @@ function downloadsToStdout(r: Resolved): boolean {
 
 /** The file a downloader writes, when it writes one (`curl -o x.sh`, `curl -O URL`, `wget URL`, `wget -O x URL`). */
 function downloadedFile(r: Resolved): string | null {
+  const windows = windowsDownload(r);
+  if (windows !== null) return windows;
   if (!DOWNLOADERS.has(r.name)) return null;
   const f = downloadTarget(r);
   return f ? f : null;
 }
+
+/**
+ * Windows' own downloaders, and the file each writes: `certutil -urlcache -f URL FILE`, `bitsadmin /transfer job URL
+ * FILE`, `Start-BitsTransfer -Source URL -Destination FILE`, `Invoke-WebRequest URL -OutFile FILE`.
+ */
+function windowsDownload(r: Resolved): string | null {
+  const a = r.args.map((x) => x.text);
+  const url = a.findIndex((t) => /^(?:https?|ftp):\/\//i.test(t));
+  if (url < 0) return null;
+  const after = (flag: RegExp) => {
+    const i = a.findIndex((t) => flag.test(t));
+    return i >= 0 ? (a[i + 1] ?? null) : null;
+  };
+  if (r.name === "certutil" && a.some((t) => /^[-/](?:urlcache|verifyctl)$/i.test(t))) return a[url + 1] ?? null;
+  if (r.name === "bitsadmin" && a.some((t) => /^\/transfer$/i.test(t))) return a[url + 1] ?? null;
+  if (r.name === "start-bitstransfer") return after(/^-destination$/i) ?? a[url + 1] ?? null;
+  if (r.name === "iwr" || r.name === "invoke-webrequest" || r.name === "irm" || r.name === "invoke-restmethod") return after(/^-outfile$/i);
+  return null;
+}
+
+/** Windows programs that run a file they are given, and those that run what a URL serves (`mshta http://…`). */
+const WINDOWS_RUNNERS = new Set(["start", "call", "start-process", "saps", "rundll32", "msiexec", "wscript", "cscript", "mshta", "regsvr32", "invoke-item", "ii", "explorer"]);
+const REMOTE_RUNNERS = new Set(["mshta", "msiexec", "regsvr32", "rundll32", "wscript", "cscript"]);
 
 /** A stage that decodes its input (`base64 -d`, `xxd -r`, `openssl enc -d`, `gunzip`, `rev`, `tr`). */
 function decodes(r: Resolved): boolean {
@@ -393,11 +418,9 @@ function privilegedContainer(r: Resolved): string | null {
   }
   if (r.name === "kubectl") {
     if (sub[0] === "debug" && sub.some((t) => /^node\//.test(t))) return "kubectl debug on a node";
-    if (a.some((t) => /^--profile=sysadmin$/.test(t)) || (a.includes("--profile") && a[a.indexOf("--profile") + 1] === "sysadmin")) return "kubectl debug --profile=sysadmin";
+    // (`--profile=sysadmin` on a pod is a privileged container in the pod's own namespaces: not the node.)
     const overrides = a.find((t, i) => t.startsWith("--overrides=") || a[i - 1] === "--overrides");
-    if (overrides && /hostPID|hostIPC|hostNetwork|"privileged"\s*:\s*true|hostPath/.test(overrides)) return "a pod with host namespaces or privileges";
-    if (a.includes("--privileged") || a.includes("--privileged=true")) return "--privileged";
-    return null;
+    return overrides ? podReachesHost(overrides) : null;
   }
   if (r.name === "nsenter") {
     for (let i = 0; i < a.length; i++) {
@@ -408,13 +431,43 @@ function privilegedContainer(r: Resolved): string | null {
   return null;
 }
 
+const HOST_PATH = /hostPath["']?\s{0,8}:\s{0,8}\{?\s{0,8}["']?path["']?\s{0,8}:\s{0,8}["']?([^"',}\s]{1,200})/g;
+
+/**
+ * A pod manifest (kubectl `--overrides`, a manifest fed to `kubectl apply`) that reaches its node, as a container
+ * does (privilegedContainer): a hostPath of the node's system folders or a container runtime's socket (read-only
+ * monitoring mounts aside), privileges with the node's process namespace, or privileges or the node's namespaces
+ * together with a command that enters the host (chroot, nsenter…). `privileged: true` alone, `hostNetwork` alone or
+ * a hostPath of a log folder is how CNI plugins, node agents and log shippers run.
+ */
+function podReachesHost(spec: string): string | null {
+  const text = spec.length > MAX_CODE ? spec.slice(0, MAX_CODE) : spec;
+  const privileged = /["']?privileged["']?\s{0,8}:\s{0,8}true|SYS_ADMIN|["']ALL["']|-\s{0,4}ALL\b/.test(text);
+  const hostPid = /["']?host(?:PID|IPC)["']?\s{0,8}:\s{0,8}true/.test(text);
+  const readOnly = /["']?readOnly["']?\s{0,8}:\s{0,8}true/.test(text);
+  let hostRoot: string | null = null;
+  HOST_PATH.lastIndex = 0;
+  for (let m, n = 0; (m = HOST_PATH.exec(text)) !== null && n < 16; n++) {
+    const source = (m[1] as string).replace(/(?<=.)\/+$/, "");
+    if (!HOST_MOUNTS.test(source)) continue;
+    if (HOST_SOCKETS.test(source) || !readOnly || !MONITORED.test(source)) return `a hostPath of the node's ${source}`;
+    hostRoot ??= source;
+  }
+  if (privileged && hostPid) return "privileges and the node's process namespace";
+  if ((privileged || hostPid || hostRoot) && ESCAPE_ACTION.test(text)) return "a command that enters the node";
+  return null;
+}
+
 /** Code given to an interpreter, or PowerShell text: what its calls say it does. */
 const CODE = {
   socket: /\bsocket\s*\.\s*socket\b|\bsocket\s*\.\s*tcp\s*\(|\bsocket\s*\.\s*connect\s*\(|\bTCPSocket\s*\(|\bSocket\s*\.\s*new\b|\bsocket\s*\(|\bTCPSocket\b|\bIO::Socket\b|\bfsockopen\s*\(|\bnet\s*\.\s*(?:Socket|connect|createConnection)\b|require\s*\(\s*['"]net['"]\s*\)|\/inet\/(?:tcp|udp)\/|\/dev\/(?:tcp|udp)\/|\bNet\.Sockets\.TCPClient\b|\bstream_socket_client\s*\(|\bsocket\.create_connection\b/i,
   shell: /\bdup2\b|\bos\s*\.\s*execute\b|\bio\s*\.\s*popen\b|\bProcess\s*\.\s*(?:Start|spawn)\b|\bRuntime\s*\.\s*getRuntime\b|\bpty\s*\.\s*spawn\b|\bsubprocess\b|\/bin\/(?:ba|z|da|k)?sh\b|\bcmd(?:\.exe)?\b|\bchild_process\b|\bproc_open\b|\bshell_exec\b|\bpassthru\b|\bpopen\b|\bexec\s*[("'`]|\bsystem\s*\(|\bspawn\s*\(|\bIO\.popen\b|\bSTDIN\s*\.\s*reopen\b|\bexecSync\b|\|&\s*getline|\bGetStream\s*\(/i,
   decode: /\bb64decode\b|\bbase64_decode\b|\bdecode_base64\b|\bdecodebytes\b|\ba2b_base64\b|['"]base64['"]|\batob\s*\(|\bFromBase64String\b|\bunpack\s*\(\s*['"]m|\.decode\s*\(\s*['"](?:base64|hex|rot13|rot_13)|\bcodecs\s*\.\s*decode\b|\bbytes\s*\.\s*fromhex\b|\bunhexlify\b|\bzlib\s*\.\s*decompress\b|\bgzinflate\b|\bstr_rot13\b|\bGZipStream\b|\bDeflateStream\b/i,
   run: /\bexec\s*\(|\beval\s*\(|\bcompile\s*\(|\bnew\s+Function\s*\(|\bsystem\s*\(|\bpopen\b|\bsubprocess\b|\bchild_process\b|\bexecSync\b|\bspawn\s*\(|\binstance_eval\b|\bassert\s*\(|\bcreate_function\b|\bpassthru\b|\bshell_exec\b|\bIEX\b|\bInvoke-Expression\b|\bInvoke-Command\b|\[ScriptBlock\]::Create\b|\bvm\s*\.\s*run/i,
-  download: /\burlopen\b|\burllib\b|\brequests\s*\.\s*get\b|\bhttp\.client\b|\bhttplib\b|\bLWP::|\bNet::HTTP\b|\bHTTP::Tiny\b|\bopen-uri\b|\bURI\s*\.\s*open\b|\bfile_get_contents\s*\(\s*['"]https?:|\bcurl_exec\b|\bhttps?\s*\.\s*get\s*\(|\bfetch\s*\(\s*['"`]https?:|\bDownloadString\b|\bDownloadData\b|\bDownloadFile\b|\bInvoke-WebRequest\b|\bInvoke-RestMethod\b|\biwr\b|\birm\b|\bNet\.WebClient\b|\bStart-BitsTransfer\b|\bwget\b|\bcurl\b/i,
+  download: /\burlopen\b|\burllib\b|\brequests\s*\.\s*get\b|\bhttp\.client\b|\bhttplib\b|\bLWP::|\bNet::HTTP\b|\bHTTP::Tiny\b|\bopen-uri\b|\bURI\s*\.\s*open\b|\bfile_get_contents\s*\(\s*['"]https?:|\bcurl_exec\b|\bhttps?\s*\.\s*get\s*\(|\bfetch\s*\(\s*['"`]https?:|\bDownloadString\b|\bDownloadData\b|\bDownloadFile\b|\bInvoke-WebRequest\b|\bInvoke-RestMethod\b|\biwr\b|\birm\b|\bNet\.WebClient\b|\bStart-BitsTransfer\b|\bwget\b|\bcurl\b|\brequire\s*\(\s*['"]https?['"]\s*\)/i,
+  // Code written to a file and loaded from it (with `download`).
+  writes: /\bcreateWriteStream\b|\bwriteFile(?:Sync)?\b|\bopen\s*\([^)]{0,200}['"][wa]b?\+?['"]|\burlretrieve\b|\bFile\.write\b|\bIO\.copy_stream\b/,
+  loads: /\brequire\s*\(\s*['"`](?:\/|\.{1,2}\/|[A-Za-z]:)|\bimport\s*\(\s*['"`](?:\/|\.{1,2}\/|file:)|\bexecfile\b|\brunpy\b|\bexec\s*\(\s*open\b|\bimportlib\b|\bload\s*\(\s*['"](?:\/|\.{1,2}\/)|\bdlopen\b|\bctypes\.CDLL\b/,
 };
 const MAX_CODE = 16384;
 
@@ -424,6 +477,8 @@ function judgeCode(code: string, powershell: boolean): { type: string; detail: s
   if (CODE.socket.test(c) && CODE.shell.test(c)) return { type: "dangerous_command.reverse_shell", detail: "opens a network socket and gives it a shell" };
   const runs = CODE.run.test(c);
   if (runs && CODE.download.test(c)) return { type: "dangerous_command.download_execute", detail: "downloads code and runs it" };
+  // Written to a file and loaded from it: `https.get(…).pipe(createWriteStream('/tmp/p.js'))…require('/tmp/p.js')`.
+  if (CODE.download.test(c) && CODE.writes.test(c) && CODE.loads.test(c)) return { type: "dangerous_command.download_execute", detail: "downloads code to a file and loads it" };
   if (runs && CODE.decode.test(c)) return { type: "dangerous_command.decode_execute", detail: "decodes hidden code and runs it" };
   if (powershell && /(?:^|\s)-(?:e|ec|en|enc|enco|encod|encode|encoded|encodedc|encodedco|encodedcom|encodedcomm|encodedcomma|encodedcomman|encodedcommand)\s+[A-Za-z0-9+/=]{8,}/i.test(c)) return { type: "dangerous_command.powershell_encoded", detail: "runs an encoded PowerShell command" };
   return null;
@@ -528,7 +583,15 @@ function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: strin
   // -- containers and host namespaces
   const priv = privilegedContainer(r);
   if (priv) add("dangerous_command.privileged_container", `a container or pod with ${priv}`);
-  if (name === "kubectl" && (a.includes("apply") || a.includes("create")) && c.redirects.some((d) => d.body !== undefined && /hostPID:\s*true|hostIPC:\s*true|privileged:\s*true|hostPath:/.test(d.body))) add("dangerous_command.privileged_container", "a pod with host namespaces or privileges");
+  if (name === "kubectl" && (a.includes("apply") || a.includes("create"))) {
+    for (const d of c.redirects) {
+      const how = d.body !== undefined ? podReachesHost(d.body) : null;
+      if (how) {
+        add("dangerous_command.privileged_container", `a pod with ${how}`);
+        break;
+      }
+    }
+  }
   // -- credentials over the network
   if (uploadsCredentials(r)) add("dangerous_command.credential_exfiltration", `${name} uploads a credential file`);
   if (sends(r, c) && c.redirects.some((d) => d.op.startsWith("<") && d.target !== null && isCredentialPath(d.target.text))) add("dangerous_command.credential_exfiltration", `${name} sends a credential file`);
@@ -636,9 +699,11 @@ function judgePipeline(
     const file = downloadedFile(r);
     if (file) downloaded.add(baseName(file));
     if (downloaded.size > 0 && i === 0 && !DOWNLOADERS.has(r.name)) {
-      const runsIt = (r.word && downloaded.has(baseName(r.word.text)) && /[/\\]/.test(r.word.text)) || ((isShellOrInterpreter(r.name) || r.name === "source" || r.name === ".") && r.args.some((w) => !isOption(w.text) && downloaded.has(baseName(w.text))));
+      const runsIt = (r.word && downloaded.has(baseName(r.word.text)) && /[/\\]/.test(r.word.text)) || ((isShellOrInterpreter(r.name) || r.name === "source" || r.name === "." || WINDOWS_RUNNERS.has(r.name)) && r.args.some((w) => !isOption(w.text) && downloaded.has(baseName(w.text))));
       if (runsIt) add("dangerous_command.download_execute", "runs a file downloaded earlier in the same command line");
     }
+    // `mshta http://…/x.hta`, `msiexec /i https://…/x.msi`, `regsvr32 /i:http://…/x.sct scrobj.dll`: run what a URL serves.
+    if (REMOTE_RUNNERS.has(r.name) && r.args.some((w) => /(?:^|[:=])(?:https?|ftp):\/\//i.test(w.text))) add("dangerous_command.download_execute", `${r.name} runs what a URL serves`);
     // Credentials archived to a file, then that file sent: `tar czf /tmp/k.tgz ~/.ssh && curl -F f=@/tmp/k.tgz …`.
     const archive = archivedCredentials(r, c);
     if (archive && archive !== "-") archives.add(baseName(archive));
@@ -721,6 +786,14 @@ function embedded(r: Resolved, c: Command): { kind: "shell" | "code" | "powershe
         const first = code[0] as Word;
         const last = code[code.length - 1] as Word;
         out.push({ kind: "powershell", word: { text: code.map((w) => w.text).join(" "), start: first.start, end: last.end, subs: [] } });
+      }
+    } else if (n === "cmd" && i === 0) {
+      // `cmd /c "…"`: the rest is a command line of its own.
+      const at = rest.findIndex((w) => /^\/[ck]$/i.test(w.text));
+      if (at >= 0 && at + 1 < rest.length) {
+        const first = rest[at + 1] as Word;
+        const last = rest[rest.length - 1] as Word;
+        out.push({ kind: "shell", word: { text: rest.slice(at + 1).map((w) => w.text).join(" "), start: first.start, end: last.end, subs: [] } });
       }
     } else if ((n === "awk" || n === "gawk") && i === 0) {
       const prog = rest.find((w) => !isOption(w.text));

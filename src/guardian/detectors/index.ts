@@ -5,6 +5,7 @@ import { detectInjection, detectPoisoning, type InjectionInput, type InjectionPa
 import { judgeCommandLine } from "./commands.js";
 import { detectSensitivePath, mayHoldSensitivePath } from "./paths.js";
 import { siteRoles, type RoledSite } from "./sites.js";
+import { commandsInRequest } from "./requests.js";
 import { detectSecretAssignments } from "./assignments.js";
 import { compileExfiltrationParams, detectExfiltration, detectUrlData, type ExfiltrationParams } from "./exfiltration.js";
 import { detectPiiBulk } from "./pii-bulk.js";
@@ -139,12 +140,20 @@ function poisoning(s: MessageScan, p?: InjectionParams): Detection[] {
   return [...detectPoisoning(s.injectionInput, p), ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
 }
 
-/** Dangerous command lines, judged by their grammar, where a tool runs one (`command` sites only: commands.ts). */
+/**
+ * Dangerous command lines, judged by their grammar, where a tool runs one (`command` sites: commands.ts) or a request
+ * to another agent hands one over to be run (`request` sites: requests.ts).
+ */
 export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[] {
   const out: Detection[] = [];
   for (const site of sites) {
-    if (site.role !== "command") continue;
-    for (const f of judgeCommandLine(site.value)) out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: f.detail });
+    if (site.role === "command") {
+      for (const f of judgeCommandLine(site.value)) out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: f.detail });
+    } else if (site.role === "request") {
+      for (const span of commandsInRequest(site.value)) {
+        for (const f of judgeCommandLine(site.value.slice(span.start, span.end))) out.push({ type: f.type, path: site.path, start: span.start + f.start, end: span.start + f.end, detail: f.detail });
+      }
+    }
   }
   return out;
 }

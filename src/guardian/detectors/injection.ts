@@ -1,6 +1,7 @@
 import { pieces } from "./injection-gate.js";
 import { CJK, isCjk, lookup, STEMS, type Cue } from "./injection-lexicon.js";
 import { normalize, type NormalText } from "./normalize.js";
+import { describedDirectives, NAMES_NOT_VALUE } from "./poisoning.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
 
 /*
@@ -79,6 +80,7 @@ const R = {
   request: 0.5,
   harvest: 4.5,
   reroute: 4.5,
+  dangerous_command: 4.5,
   cross_tool_change: 2.5,
   hide_action: 2,
   grant: 2.5,
@@ -94,7 +96,7 @@ const PRIMARY = new Set<string>([
   "addressed", "addressed_2p", "addressed_subject", "override", "override_weak", "persona", "persona_weak", "chat_token", "turn", "end_marker",
   "after_marker", "header", "tag", "secrecy", "secrecy_weak", "stealth", "authority", "new_task", "hidden_instructions", "hidden", "cross_tool", "prompt",
   "send_secret_out", "send_secret", "send_personal_out", "send_personal", "read_secret", "recipients", "payment", "destructive", "exec_download",
-  "against_user", "harvest", "reroute", "cross_tool_change", "hide_action",
+  "against_user", "harvest", "reroute", "cross_tool_change", "hide_action", "dangerous_command",
 ]);
 
 /** Targeting signals that are an attack without any request of their own: overriding, a persona, a faked boundary, secrecy. */
@@ -557,7 +559,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   if (request && SMUGGLE.test(unit)) addR(sig, "smuggle");
   if (request && ctx.role === "content") addR(sig, "request");
   if (ctx.role === "prompt") promptAsks(unit, sig, { sessionInPrompt: promptSession(text), secretPath, machine: machine || SECRET_IDENT.test(unit), personal, link, embeds: requested.some((i) => EMBED.has(w(i))) || toks.some((t) => EMBED.has(t.w)) });
-  if (directive) describedAsks(unit, toks, sig, { secretPath, machine, personal, dest, link, asksRead: requested.length > 0 || ctx.field === true, negated: negatedNear(toks, unit, s), field: ctx.field === true, fieldName: ctx.fieldName ?? null });
+  // (A property that names where its value comes from — "which environment variable holds it", "read by the server" —
+  // asks for a name, not the secret: poisoning.ts.)
+  if (directive && !(ctx.field === true && NAMES_NOT_VALUE.test(unit))) describedAsks(unit, toks, sig, { secretPath, machine, personal, dest, link, asksRead: requested.length > 0 || ctx.field === true, negated: negatedNear(toks, unit, s), field: ctx.field === true, fieldName: ctx.fieldName ?? null });
 
   // Who is addressed (a prompt is addressed to the model by definition: there it says nothing).
   if (has("ai") && ctx.role !== "prompt") {
@@ -781,6 +785,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       const modifies = toks.some((t, i) => MODIFY.has(t.w) && !negatedAt(i));
       if (modifies && (dest || AMOUNT.test(unit) || has("recipient") || toks.some((t) => CHANGE_SCOPE.has(t.w)))) addR(sig, "cross_tool_change");
     }
+    // Directives only a description gives (poisoning.ts): protected files opened, data collected, commands handed over.
+    for (const d of describedDirectives(unit)) if (d === "secrecy") addT(sig, "secrecy");
+    else addR(sig, d);
     // Hiding what the tool itself does: "do not reveal that this tool also uploads…".
     if ((sig.t.secrecy !== undefined || sig.t.secrecy_weak !== undefined || sig.t.stealth !== undefined) && (has("send") || ACTS_ON_DATA.test(unit))) addR(sig, "hide_action");
   }
@@ -1376,7 +1383,7 @@ const KIND_ORDER: [string, (TClass | RClass)[]][] = [
   ["access", ["grant"]],
   ["payment", ["payment"]],
   ["destructive", ["destructive"]],
-  ["command", ["exec", "exec_download", "weaken"]],
+  ["command", ["exec", "exec_download", "weaken", "dangerous_command"]],
   ["parameter_smuggling", ["smuggle"]],
   ["tool_call", ["call", "call_sending"]],
   ["secrecy", ["secrecy", "secrecy_weak", "stealth", "no_confirm"]],
@@ -1980,6 +1987,7 @@ const SIGNAL_NAMES: Record<string, string> = {
   against_user: "acts against the user's say",
   harvest: "has the model hand over secrets or personal data",
   reroute: "sends to an address of its own",
+  dangerous_command: "hands over a dangerous command",
   cross_tool_change: "changes another tool's arguments",
   hide_action: "hides what the tool does",
   grant: "gives an outsider access",

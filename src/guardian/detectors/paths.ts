@@ -1,5 +1,6 @@
 import { escapeRegExp } from "../../protocol/glob.js";
 import { commandOperands } from "./commands.js";
+import { commandsInRequest } from "./requests.js";
 import { literalId, literalsOf } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
 import type { RoledSite } from "./sites.js";
@@ -39,7 +40,7 @@ const SENSITIVE: { type: string; re: RegExp }[] = [
     // Build tools' and package managers' credentials, keyrings and password databases, Kerberos tickets and keytabs,
     // crypto wallets, saved FTP logins, every shell's and REPL's history.
     type: "sensitive_path.credential_file",
-    re: /(?:^|[/\\])(?:\.config[/\\]sops[/\\]age[/\\]keys\.txt|\.m2[/\\]settings(?:-security)?\.xml|\.gradle[/\\]gradle\.properties|\.nuget[/\\]NuGet[/\\]NuGet\.Config|\.ivy2[/\\]\.credentials|\.sbt[/\\]\.credentials|\.config[/\\]hub|\.local[/\\]share[/\\]keyrings(?:[/\\].*)?|Library[/\\]Keychains(?:[/\\].*)?|[^/\\]+\.kdbx?|[^/\\]+\.keytab|krb5cc_[\w-]+|(?:\.bitcoin|\.litecoin|\.dogecoin)[/\\]wallet\.dat|wallet\.dat|\.ethereum[/\\]keystore(?:[/\\].*)?|\.electrum[/\\]wallets(?:[/\\].*)?|(?:\.config[/\\]filezilla|FileZilla)[/\\](?:sitemanager|recentservers)\.xml|\.purple[/\\]accounts\.xml|\.(?:python|node_repl|sqlite|rediscli|irb|pry|lesshst|mongo|dbshell|ksh|tcsh|csh)_?history|\.lesshst|\.local[/\\]share[/\\]fish[/\\]fish_history|ConsoleHost_history\.txt)$/i,
+    re: /(?:^|[/\\])(?:\.config[/\\]sops[/\\]age[/\\]keys\.txt|\.m2[/\\]settings(?:-security)?\.xml|\.gradle[/\\]gradle\.properties|\.nuget[/\\]NuGet[/\\]NuGet\.Config|\.ivy2[/\\]\.credentials|\.sbt[/\\]\.credentials|\.config[/\\]hub|\.local[/\\]share[/\\]keyrings(?:[/\\].*)?|Library[/\\]Keychains(?:[/\\].*)?|[^/\\]+\.kdbx?|[^/\\]+\.keytab|krb5cc_[\w-]+|(?:\.bitcoin|\.litecoin|\.dogecoin)[/\\]wallet\.dat|wallet\.dat|\.ethereum[/\\]keystore(?:[/\\].*)?|\.config[/\\]solana[/\\](?:id|[\w-]*keypair[\w-]*)\.json|\.near-credentials(?:[/\\].*)?|\.sui[/\\]sui_config[/\\]sui\.keystore|\.aptos[/\\]config\.ya?ml|\.foundry[/\\]keystores(?:[/\\].*)?|\.electrum[/\\]wallets(?:[/\\].*)?|(?:\.config[/\\]filezilla|FileZilla)[/\\](?:sitemanager|recentservers)\.xml|\.purple[/\\]accounts\.xml|\.(?:python|node_repl|sqlite|rediscli|irb|pry|lesshst|mongo|dbshell|ksh|tcsh|csh)_?history|\.lesshst|\.local[/\\]share[/\\]fish[/\\]fish_history|ConsoleHost_history\.txt)$/i,
   },
   {
     type: "sensitive_path.system",
@@ -51,14 +52,14 @@ const SENSITIVE: { type: string; re: RegExp }[] = [
   },
   {
     type: "sensitive_path.browser_profile",
-    re: /(?:Google[/\\]Chrome|google-chrome|Chromium|BraveSoftware|Microsoft[/\\]Edge|microsoft-edge|\.mozilla[/\\]firefox|Firefox[/\\]Profiles|Library[/\\]Safari)[/\\].*(?:Login Data|Cookies|Web Data|Local State|logins\.json|key[34]\.db|cookies\.sqlite|Cookies\.binarycookies)$/i,
+    re: /(?:Google[/\\]Chrome|google-chrome|Chromium|BraveSoftware|Microsoft[/\\]Edge|microsoft-edge|\.mozilla[/\\]firefox|Firefox[/\\]Profiles|Library[/\\]Safari)[/\\].*(?:Login Data|Cookies|Web Data|Local State|History|logins\.json|key[34]\.db|cookies\.sqlite|places\.sqlite|formhistory\.sqlite|Cookies\.binarycookies|History\.db)$/i,
   },
 ];
 
 /** Without one of these (in any case), no token of a string can be a sensitive path or a traversal. */
 const HINTS = [".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", ".config", ".env", "netrc", "credentials", ".npmrc", ".pypirc", ".pgpass", ".my.cnf", ".htpasswd", ".vault", ".terraform", ".pulumi", ".s3cfg", ".boto", ".databrickscfg", "secrets", ".gnupg", ".password", "eychain", "/etc/", "/root", "/proc/", "/run/", "docker.sock", "ystem32", "\\windows\\", "hrom", "rave", "dge", "irefox", "afari", "../", "..\\", "%2e", "shadow", "sudoers", "_history", "/var/lib/kubelet", ".cargo", ".gem", "auth.json", "icrosoft",
   ".oci", ".minikube", "doctl", "hcloud", ".fly", "cloudflared", "wrangler", "/op", "sops", ".m2", ".gradle", "nuget", ".ivy2", ".sbt", "/hub", "keyrings",
-  ".kdb", ".keytab", "krb5", "wallet", ".ethereum", ".electrum", "ilezilla", ".purple", "history", "lesshst", "ntds", "anther", "egback", "ysprep",
+  ".kdb", ".keytab", "krb5", "wallet", ".ethereum", "near-cred", "sui_config", ".aptos", ".foundry", ".electrum", "ilezilla", ".purple", "history", "lesshst", "ntds", "anther", "egback", "ysprep",
   "letsencrypt", "/pki/", "shadow-", "passwd-"];
 const SENSITIVE_HINT = new RegExp(HINTS.map(escapeRegExp).join("|"), "i");
 const SENSITIVE_HINT_IDS = HINTS.map(literalId);
@@ -163,7 +164,7 @@ const KINDS: Record<string, string> = {
   "sensitive_path.dotenv": "an environment file with secrets",
   "sensitive_path.credential_file": "a credential file",
   "sensitive_path.system": "a protected system file",
-  "sensitive_path.browser_profile": "a browser's saved logins or cookies",
+  "sensitive_path.browser_profile": "a browser's saved logins, cookies or history",
   "sensitive_path.traversal": "a path outside the working tree",
 };
 
@@ -203,11 +204,16 @@ export function detectSensitivePath(sites: readonly (StringSite | RoledSite)[], 
     if (role === "content" || role === "other") continue;
     if (prefilter && !SENSITIVE_HINT.test(site.value)) continue;
     const tool = "tool" in site ? site.tool : undefined;
-    if (role === "command") {
-      for (const o of commandOperands(site.value)) {
-        for (const f of pathsIn(o.text)) {
-          out.push({ type: f.type, path: site.path, start: o.start, end: o.end, detail: detail(f.type, f.path, o.writes ? "a shell command writing" : "a shell command reading") });
-          break;
+    if (role === "command" || role === "request") {
+      // A request to another agent: the command lines it hands over (requests.ts), read as a tool's would be.
+      const spans = role === "command" ? [{ start: 0, end: site.value.length }] : commandsInRequest(site.value);
+      for (const span of spans) {
+        const line = span.start === 0 && span.end === site.value.length ? site.value : site.value.slice(span.start, span.end);
+        for (const o of commandOperands(line)) {
+          for (const f of pathsIn(o.text)) {
+            out.push({ type: f.type, path: site.path, start: span.start + o.start, end: span.start + o.end, detail: detail(f.type, f.path, o.writes ? "a shell command writing" : "a shell command reading") });
+            break;
+          }
         }
       }
       continue;

@@ -50,17 +50,19 @@ const CARD_ROW = /(?<![\d.])(?:\d[ -]?){12,18}\d[ \t]{0,2}[,;|\t][ \t]{0,2}(?:0?
 const CARD_LABELLED = /\b(?:card|cc|pan|credit card|debit card|card number|card_?number|cardnumber|card no\.?|card #|kartennummer|numéro de carte|número de tarjeta)\b[\s:#="'-]{0,6}((?:\d[ -]?){12,18}\d)(?![\d.])/gi;
 
 /** Labels of identity documents and numbers, in several languages and countries. */
-const ID_LABEL = String.raw`(?:ssn|social security(?: number| no\.?)?|social|sin|social insurance(?: number)?|passport(?: number| no\.?| #)?|pass(?:port)?[ _-]?no\.?|national id(?:entity)?(?: card)?(?: number| no\.?)?|national insurance(?: number| no\.?)?|nino|ni number|id card(?: number| no\.?)?|identity card(?: number)?|dni|nie|nif|cpf|aadhaa?r|bsn|burgerservicenummer|pesel|personnummer|insee|num[ée]ro de s[ée]curit[ée] sociale|steuer-?id|steueridentifikationsnummer|personalausweis(?:nummer)?|reisepass(?:nummer)?|tax id|itin|driver'?s? licen[cs]e(?: number| no\.?)?|licen[cs]e (?:number|no\.?)|codice fiscale|curp|rfc|hkid|nric|my number|mynumber)`;
+const ID_LABEL = String.raw`(?:ssn|social security(?: number| no\.?)?|social|sin|social insurance(?: number)?|passport(?: number| no\.?| #)?|pass(?:port)?[ _-]?no\.?|national id(?:entity)?(?: card)?(?: number| no\.?)?|national insurance(?: number| no\.?)?|nino|ni number|id card(?: number| no\.?)?|identity card(?: number)?|dni|nie|nif|cpf|aadhaa?r|bsn|burgerservicenummer|pesel|personnummer|insee|num[ée]ro de s[ée]curit[ée] sociale|steuer-?id|steueridentifikationsnummer|personalausweis(?:nummer)?|reisepass(?:nummer)?|tax id|itin|driver'?s? licen[cs]e(?: number| no\.?)?|licen[cs]e (?:number|no\.?)|codice fiscale|curp|rfc|hkid|nric|my number|mynumber|nhs(?:[ _]?(?:number|no\.?|nr))?|chi(?: number| no\.?)|nir|n° de s[ée]cu(?:rit[ée] sociale)?|num[ée]ro de s[ée]cu|s[ée]cu(?:rit[ée])? sociale)`;
 /** A number under an identity label: "passport no. X4821937", "SIN: 046 454 286", `"ssn":"219-09-9999"`. */
 const LABELLED_ID = new RegExp(String.raw`\b${ID_LABEL}\b["']?[\s:#=.,"'-]{0,6}(?:(?:no|number|num|nr)\.?[\s:#=.-]{0,4})?((?:[A-Z]{1,3})?\d(?:[A-Z0-9]|[ .-](?=[A-Z0-9])){3,18}[A-Z0-9])(?![A-Za-z0-9])`, "gi");
 /** Fields named for an identity number. */
-const ID_KEY = /(?:^|_|-|\b)(?:ssn|social_?security(?:_?number)?|sin|passport(?:_?(?:number|no|num))?|national_?id(?:_?number)?|national_?insurance(?:_?number)?|nino|ni_?number|dni|nie|nif|cpf|aadhaa?r|bsn|pesel|tax_?id|tin|drivers?_?licen[cs]e(?:_?number)?|license_?number|id_?number|id_?card|codice_?fiscale|curp|personnummer)$/i;
+const ID_KEY = /(?:^|_|-|\b)(?:ssn|social_?security(?:_?number)?|sin|passport(?:_?(?:number|no|num))?|national_?id(?:_?number)?|national_?insurance(?:_?number)?|nino|ni_?number|dni|nie|nif|cpf|aadhaa?r|bsn|pesel|tax_?id|tin|drivers?_?licen[cs]e(?:_?number)?|license_?number|id_?number|id_?card|codice_?fiscale|curp|personnummer|nhs(?:_?(?:number|no|num))?|nir)$/i;
 /** Numbers that check themselves: UK NINO, Spanish DNI/NIE, Brazilian CPF, Italian codice fiscale, Mexican CURP. */
 const NINO = /\b(?![DFIQUV])[A-Z](?![DFIOQUV])[A-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b/g;
 const DNI = /\b([XYZ]?)(\d{7,8})-?([A-Z])\b/g;
 const CPF = /(?<![\d.])(\d{3})\.(\d{3})\.(\d{3})-(\d{2})(?![\d.])/g;
 const CODICE_FISCALE = /\b[A-Z]{6}\d{2}[A-EHLMPRST]\d{2}[A-Z]\d{3}[A-Z]\b/g;
 const CURP = /\b[A-Z][AEIOUX][A-Z]{2}\d{6}[HM][A-Z]{5}[A-Z0-9]\d\b/g;
+/** French NIR (numéro de sécurité sociale): sex, year, month, department, commune, order, and a mod-97 key. */
+const NIR = /(?<![\d])[12] ?\d{2} ?(?:0[1-9]|1[0-2]|[2-9]\d) ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}(?![\d])/g;
 
 interface Hit {
   site: StringSite;
@@ -102,6 +104,7 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
   let dob = false;
   let cardDetails = false;
   const rows: Hit[] = [];
+  const records: Hit[] = [];
   // First the numbers (each string with five digits or more); a message holding none is done.
   for (const site of sites) {
     const v = site.value;
@@ -110,8 +113,9 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
     const key = keyOf(site);
     if (key !== null && ID_KEY.test(key) && v.length <= 40 && /^[\sA-Za-z0-9.-]+$/.test(v)) note({ site, start: 0, end: v.length, key: norm(v), strong: true });
     if (ID_HINT.test(v)) scanIds(site, note);
-    if (/[A-Z]/.test(v) || v.includes(".")) selfChecking(site, note);
+    if (/[A-Z]/.test(v) || v.includes(".") || digits >= 13) selfChecking(site, note);
     if (v.includes("\n") && ID_HINT.test(v.slice(0, v.indexOf("\n"))) && tableIds(site, note)) dob = true;
+    if (records.length < 64 && v.includes("\n") && RECORD_HINT.test(v.slice(0, Math.min(400, v.indexOf("\n"))))) records.push(...recordTable(site));
     if (digits >= 13) {
       CARD_ROW.lastIndex = 0;
       for (let m: RegExpExecArray | null; (m = CARD_ROW.exec(v)) !== null && rows.length < 64; ) {
@@ -128,7 +132,11 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
       }
     }
   }
-  if (ids.size === 0 && cards.length === 0 && rows.length === 0 && labelledCards.length === 0) return ibans.length >= 3 ? ibans.map((d) => ({ type: "pii_bulk.iban_list", path: d.path, start: d.start, end: d.end })) : [];
+  if (records.length > 0) add("pii_bulk.records", records.map((h) => ({ path: h.site.path, start: h.start, end: h.end })));
+  if (ids.size === 0 && cards.length === 0 && rows.length === 0 && labelledCards.length === 0) {
+    if (ibans.length >= 3) add("pii_bulk.iban_list", ibans);
+    return dedupe(out);
+  }
   // Then what makes them a record: a birth date, a CVV or an expiry.
   for (const site of sites) {
     const v = site.value;
@@ -160,7 +168,7 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
 }
 
 /** Words without one of which no identity label can be in a string (a cheap test before the labels' alternation). */
-const ID_HINT = /ssn|social|sin|pass|national|insurance|nino|ni number|id.?card|identity|dni|nie|nif|cpf|aadha|bsn|burger|pesel|personnummer|insee|s[ée]curit|steuer|personalausweis|reisepass|tax|itin|licen[cs]e|codice|curp|rfc|hkid|nric|my.?number/i;
+const ID_HINT = /ssn|social|sin|pass|national|insurance|nino|ni number|id.?card|identity|dni|nie|nif|cpf|aadha|bsn|burger|pesel|personnummer|insee|s[ée]curit|steuer|personalausweis|reisepass|tax|itin|licen[cs]e|codice|curp|rfc|hkid|nric|my.?number|nhs|chi |nir|s[ée]cu/i;
 
 /** Named identity numbers in one string. */
 function scanIds(site: StringSite, note: (h: Hit) => void): void {
@@ -200,6 +208,7 @@ function selfChecking(site: StringSite, note: (h: Hit) => void): void {
     self(CURP, () => true);
   }
   if (v.includes(".")) self(CPF, (m) => cpfValid(`${m[1]}${m[2]}${m[3]}${m[4]}`));
+  self(NIR, (m) => nirValid(m[0]));
 }
 
 const ID_HEADER = new RegExp(String.raw`^\s*["']?${ID_LABEL}["']?\s*$`, "i");
@@ -240,6 +249,42 @@ function tableIds(site: StringSite, note: (h: Hit) => void): boolean {
   return cols.some((c) => DOB_HEADER.test(c));
 }
 
+/** A header that may name a birth-date column (a cheap test before the table is read). */
+const RECORD_HINT = /dob|birth|born|geburt|nacimiento|naissance|nascita/i;
+const CONTACT_HEADER = /^\s*["']?(?:(?:home[ _])?address(?:[ _]?(?:line)?[ _]?1)?|street|addr|city|zip|postcode|postal[ _]?code|phone|mobile|tel|telephone|e-?mail)["']?\s*$/i;
+
+/**
+ * People's records as a table: a header with a birth-date column and a home-address, phone or e-mail column, and
+ * three rows or more whose birth-date cell holds a date (a customer or staff export). The findings are those cells.
+ */
+function recordTable(site: StringSite): Hit[] {
+  const v = site.value;
+  const firstEnd = v.indexOf("\n");
+  if (firstEnd < 0 || firstEnd > 400) return [];
+  const header = v.slice(0, firstEnd);
+  const sep = [",", ";", "\t", "|"].find((c) => header.includes(c));
+  if (sep === undefined) return [];
+  const cols = header.split(sep);
+  const dobCol = cols.findIndex((c) => DOB_HEADER.test(c));
+  if (dobCol < 0 || !cols.some((c) => CONTACT_HEADER.test(c))) return [];
+  const out: Hit[] = [];
+  let at = firstEnd + 1;
+  for (let row = 0; row < 256 && at < v.length; row++) {
+    let end = v.indexOf("\n", at);
+    if (end < 0) end = v.length;
+    const cells = v.slice(at, end).split(sep);
+    const cell = (cells[dobCol] ?? "").replace(/^[\s"']+|[\s"'\r]+$/g, "");
+    if (cells.length >= cols.length - 1 && DATE_ALONE.test(cell)) {
+      let start = at;
+      for (let c = 0; c < dobCol; c++) start += (cells[c] as string).length + sep.length;
+      const lead = v.indexOf(cell, start);
+      out.push({ site, start: lead, end: lead + cell.length, key: cell, strong: true });
+    }
+    at = end + 1;
+  }
+  return out.length >= 3 ? out : [];
+}
+
 const shapes = new Map<string, RegExp>();
 /** A regex for numbers shaped like `num` (the same runs of digits, letters and separators), not inside a longer token. */
 function shapeOf(num: string): RegExp {
@@ -259,6 +304,15 @@ function dniValid(prefix: string, digits: string, letter: string): boolean {
   if (prefix === "" ? digits.length !== 8 : digits.length !== 7) return false;
   const n = Number(`${prefix === "" ? "" : "XYZ".indexOf(prefix)}${digits}`);
   return "TRWAGMYFPDXBNJZSQVHLCKE"[n % 23] === letter;
+}
+
+/** French NIR: the key is 97 minus the first thirteen characters modulo 97 (Corsica's 2A and 2B counted as 19 and 18). */
+function nirValid(text: string): boolean {
+  const d = text.replace(/ /g, "");
+  if (d.length !== 15) return false;
+  const body = d.slice(0, 13).replace(/2A/i, "19").replace(/2B/i, "18");
+  if (!/^\d{13}$/.test(body)) return false;
+  return 97 - Number(BigInt(body) % 97n) === Number(d.slice(13));
 }
 
 /** Brazilian CPF: two check digits (and not one digit repeated). */

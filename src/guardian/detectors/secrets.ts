@@ -124,6 +124,8 @@ const FORMATS: Format[] = [
   token("secrets.heroku_api_key", ["HRKU-AA"], "[0-9A-Za-z_-]{58}", TOKEN_END),
   token("secrets.flyio_token", ["fo1_"], "[A-Za-z0-9_-]{43}", TOKEN_END),
   token("secrets.vault_token", ["hvs.", "hvb."], "[A-Za-z0-9_-]{90,300}", TOKEN_END),
+  // Vault's dev-mode and short service tokens: `hvs.` and 24 characters.
+  token("secrets.vault_token", ["hvs."], "[A-Za-z0-9]{24}", TOKEN_END, { entropy: 3.5 }),
   token("secrets.planetscale_token", ["pscale_tkn_", "pscale_pw_", "pscale_oauth_"], "[A-Za-z0-9_=.-]{32,64}", TOKEN_END),
   token("secrets.supabase_token", ["sbp_"], "[a-f0-9]{40}"),
   token("secrets.pulumi_token", ["pul-"], "[a-f0-9]{40}"),

@@ -7,14 +7,17 @@ import type { JsonPath, StringSite } from "./scan.js";
  * - `command`: an argument a tool runs as a shell command line;
  * - `url`: an address a tool fetches, or the URI `resources/read` reads;
  * - `content`: text carried, not acted on: a file's contents being written, a commit message, a memory
- *   observation, a thought, an e-mail body, every result, every A2A text part;
+ *   observation, a thought, an e-mail body, every result, every A2A reply;
+ * - `request`: the text of a message sent to another agent, which acts on it: the command lines it hands over to be
+ *   run are judged as commands (requests.ts), the rest is content. The fields of a data part sent to an agent are
+ *   roled like a tool's arguments (`{"command": …}`, `{"files": [...]}`);
  * - `other`: anything else (ids, flags, branch names, unknown arguments).
  *
  * Roles come from the argument's name, the tool's name, and — when the guardian has seen the tool's input schema
  * (the pinned definition of the tool, `tool_changed`) — the schema's formats and descriptions. The schema only ever
  * adds a path role to an argument whose name says nothing; an argument named as content stays content.
  */
-export type SiteRole = "path" | "command" | "url" | "content" | "other";
+export type SiteRole = "path" | "command" | "url" | "content" | "request" | "other";
 
 export interface RoledSite extends StringSite {
   role: SiteRole;
@@ -41,6 +44,10 @@ const CONTENT_NAMES = new Set([
   "relations", "contentsbase64", "subject", "caption", "code", "template", "instructions", "pattern", "patterns", "search",
   "excludepatterns", "grep", "regex",
 ]);
+/** The "tool" a data part's fields are arguments of: the agent (a name no tool's words match). */
+const AGENT = "";
+/** Fields of a data part sent to an agent that name a run: `{"run": "…"}`, `{"exec": "…"}`. */
+const AGENT_COMMAND_ARGS = new Set(["run", "exec", "execute", "runcommand", "execcommand", "oncommand"]);
 const COMMAND_NAMES = new Set(["command", "commands", "cmd", "cmdline", "commandline", "shellcommand", "bashcommand", "script", "shell", "bash", "sh", "powershell", "pwsh"]);
 /** In a tool that runs commands, these are command lines too (`terminal(input)`, `exec(args: [...])`). */
 const COMMAND_TOOL_ARGS = new Set(["input", "args", "argv", "arguments", "code", "line", "lines", "run", "exec", "execute", "statement", "keys", "stdin"]);
@@ -101,6 +108,8 @@ export function argumentRole(name: string, tool: string): SiteRole {
 function roleByName(name: string, tool: string): SiteRole {
   const k = key(name);
   if (COMMAND_NAMES.has(k)) return "command";
+  // A data field sent to an agent, named for running something: the agent is the one that runs it.
+  if (tool === AGENT && AGENT_COMMAND_ARGS.has(k)) return "command";
   if (isCommandTool(tool) && COMMAND_TOOL_ARGS.has(k)) return "command";
   if (CONTENT_NAMES.has(k)) return "content";
   if (URL_NAMES.has(k) || URL_ENDINGS.some((e) => k.endsWith(e))) return "url";
@@ -132,6 +141,10 @@ function schemaRole(schema: unknown, name: string): SiteRole | null {
   if (/\b(?:path|paths|file|files|file ?name|directory|folder)\b/i.test(desc.slice(0, 300))) return "path";
   return null;
 }
+
+/** Methods that send a message to another agent (A2A 0.3 and 1.0 names). */
+const A2A_SENDS = new Set(["message/send", "message/stream", "SendMessage", "SendStreamingMessage"]);
+
 
 /** The nearest string key of a path below `from` (array indexes skipped): the argument's name. */
 function nearestName(path: JsonPath, from: number): string | null {
@@ -174,6 +187,12 @@ export function siteRoles(message: Record<string, unknown>, sites: readonly Stri
       if (p.length === 2 && p[1] === "name") return roled(site, "other");
     }
     if (method === "resources/read" && p[1] === "uri") return roled(site, "url");
+    // What is sent to another agent (A2A 0.3 and 1.0 part shapes): a request it acts on.
+    if (method !== null && A2A_SENDS.has(method) && p[1] === "message" && p[2] === "parts" && typeof p[3] === "number") {
+      if (p[4] === "text" && p.length === 5) return roled(site, "request");
+      if (p[4] === "data") return callArg(site, AGENT, null, nearestName(p, 5), undefined);
+      if ((p[4] === "url" && p.length === 5) || (p[4] === "file" && (p[5] === "uri" || p[5] === "url") && p.length === 6)) return roled(site, "url");
+    }
     const last = nearestName(p, 1);
     // An A2A file part: `{ kind: "file", file: { uri, name, mimeType } }`.
     if (last === "uri" && p.includes("file")) return roled(site, "url");

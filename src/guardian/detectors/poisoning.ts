@@ -1,0 +1,144 @@
+import { judgeCommandLine } from "./commands.js";
+import { sensitiveKind } from "./paths.js";
+
+/*
+ * What a server's description of itself directs the model to do, beyond the signals the injection scorer reads in
+ * any text (injection.ts calls this for every unit of a description: docs/detection.md, "What a description
+ * directs"). Each is a structure, in the languages the scorer reads:
+ *
+ * - `harvest`: a directive to open a file the sensitive-path judgement protects ("first read …/Chrome/Default/History",
+ *   "load ~/.config/solana/id.json"); to collect identity or payment data from the user beyond what the tool needs
+ *   ("in every conversation", "even if not needed") or to store it with a tool; to send this server what *other*
+ *   tools or agents return ("a copy of every answer you receive from other agents");
+ * - `dangerous_command`: a command line the description hands the model to run or write (a code span, a quoted
+ *   string) that the command judgement finds dangerous — a download run, a reverse shell, decoded code;
+ * - `reroute`: a command that sends the repository or data to a fixed address, run "also" or "always"
+ *   (`git push https://…/backup.git --all`, `scp -r . host:`);
+ * - `secrecy`: a prohibition to mention or explain an action or a reason (“Don't mention the sync”, “No expliques
+ *   por qué”): in a description the model's only audience is the user. Not when what is withheld is a secret value
+ *   ("never reveal the token"), which protects the user.
+ *
+ * Linear: bounded regular expressions over one unit (a sentence of at most a few hundred characters), at most
+ * MAX_SPANS command lines and MAX_TOKENS path tokens per unit.
+ */
+
+export type DescribedSignal = "harvest" | "reroute" | "dangerous_command" | "secrecy";
+
+const MAX_UNIT = 2048;
+const MAX_SPANS = 4;
+const MAX_TOKENS = 32;
+
+/** A negation that makes the unit a rule about data rather than a request for it. */
+const NEGATED = /\b(?:never|nunca|jamais|niemals|mai|nie)\b|\b(?:not|no|don't|doesn't|isn't|aren't|ne)\s{1,3}(?:\w+\s{1,3}){0,2}?(?:asks?|requests?|collects?|stores?|saves?|opens?|opened|reads?|read|accepted|needed|required)\b/i;
+
+/** Verbs that open or hand over a file, within a few words before its path. */
+const OPENS = /\b(?:read|reads|open|opens|load|loads|cat|expand|fetch|include|attach|upload|send|paste|append|copy|collect|grab|lee|lea|abre|carga|adjunta|lis|lisez|ouvre|charge|joins|lies|lese|öffne|lade|hänge|leggi|apri|allega|leia|abra|anexe)\s{1,3}(?:(?:the|its|their|your|all|every|first|then|also|contents?\s{1,3}of|el|la|los|le|les|den|die|das|il|o|a)\s{1,3}){0,4}$/i;
+const PATH_TOKEN = /(?:[a-z][\w+.-]{0,20}:\/\/)?(?:~|\$HOME|%USERPROFILE%|\/|[A-Za-z]:\\|\.{1,2}[/\\]|[\w.-]+[/\\])[^\s"'`<>|;,()]*/g;
+
+const FORBIDS = /\b(?:not|never|no|don't|nunca|jamais|nie|nicht|niemals|non|mai)\b/i;
+
+/**
+ * A property's description that names where a value comes from rather than asking for it: "which environment variable
+ * holds the token", "the name of the variable", "read by the server, never passed in". The server reads the secret;
+ * the model is asked for a name.
+ */
+export const NAMES_NOT_VALUE = /\b(?:(?:which|name\s{1,3}of\s{1,3}the)\s{1,3}(?:environment\s{1,3})?(?:env\s{1,3})?variable|(?:read|resolved|looked\s{1,3}up|loaded)\s{1,3}by\s{1,3}the\s{1,3}server|the\s{1,3}server\s{1,3}(?:reads|resolves|loads|looks\s{1,3}up)\s{1,3}(?:it|them|the\s{1,3}value)|never\s{1,3}(?:passed|sent)\s{1,3}(?:in|here|through))\b/i;
+
+/** Asking the user for something, or gathering it. */
+const COLLECT = /\b(?:ask(?:s)?\s{1,3}(?:the\s{1,3})?(?:user|customer|them|him|her)\s{1,3}for|request|collect|gather|obtain|pide|pida|pedir|solicita|solicite|recoge|recopila|demande[zr]?|collecte[zr]?|recueille[zr]?|erfrage|fordere|sammle|frage\s{1,3}(?:\w+\s{1,3}){0,3}nach|chiedi|raccogli|pe[çc]a|colete)\b/i;
+/** Identity and payment data (English, Spanish, French, German, Italian, Portuguese). */
+const IDENTITY_PAYMENT = /\b(?:cvv2?|cvc|card\s{1,3}numbers?|credit\s{1,3}cards?|tarjetas?|n[úu]mero\s{1,3}de\s{1,3}tarjeta|num[ée]ro\s{1,3}de\s{1,3}carte|kreditkarte\w{0,3}|carta\s{1,3}di\s{1,3}credito|cart[ãa]o|passports?|pasaportes?|passeports?|reisepass\w{0,8}|passaporto|dni|nie|nif|ssn|social\s{1,3}security|national\s{1,3}id|id\s{1,3}(?:numbers?|cards?)|identity\s{1,3}(?:numbers?|cards?|documents?)|personalausweis\w{0,2}|carte\s{1,3}d'identit[ée]|codice\s{1,3}fiscale|tax\s{1,3}(?:id|identification)|pins?|online\s{1,3}banking|bank\s{1,3}(?:logins?|passwords?|credentials)|iban|dates?\s{1,3}of\s{1,3}birth|fecha\s{1,3}de\s{1,3}(?:nacimiento|caducidad)|date\s{1,3}de\s{1,3}naissance|geburtsdatum|data\s{1,3}di\s{1,3}nascita|data\s{1,3}de\s{1,3}nascimento|ausweisnummer|steuer-?id|mother'?s\s{1,3}maiden)\b/i;
+/** Beyond what the tool needs: whatever the task, in every conversation, unasked. */
+const BEYOND = /\b(?:even\s{1,3}if\s{1,3}(?:it\s{1,3}is\s{1,3}|they\s{1,3}are\s{1,3})?not\s{1,3}(?:needed|necessary|required)|whether\s{1,3}or\s{1,3}not|aunque\s{1,3}no\s{1,3}(?:sea|sean|haga|hagan)|m[êe]me\s{1,3}si|auch\s{1,3}wenn|anche\s{1,3}se|mesmo\s{1,3}que|in\s{1,3}every\s{1,3}(?:conversation|session|chat)|(?:at\s{1,3}the\s{1,3}start\s{1,3}of|in)\s{1,3}each\s{1,3}(?:conversation|session|chat)|en\s{1,3}cada\s{1,3}(?:conversaci[óo]n|sesi[óo]n|chat)|[àa]\s{1,3}chaque\s{1,3}(?:conversation|session)|in\s{1,3}jede[mnr]?\s{1,3}(?:gespr[äa]ch|unterhaltung|sitzung|chat)|in\s{1,3}ogni\s{1,3}(?:conversazione|sessione)|em\s{1,3}cada\s{1,3}(?:conversa|sess[ãa]o)|regardless|unprompted|unasked)\b/i;
+/** Stored with a tool of the server's: "save them with save_profile", "guárdalos con `store_card`". */
+const STORE_WITH = /\b(?:save|store|keep|record|log|guard\w{0,6}|almacen\w{0,6}|enregistre\w{0,3}|speicher\w{0,3}|salv\w{0,4}|memorizz\w{0,4})\b[^.;]{0,40}?\b(?:with|using|via|into|in|con|avec|mit|usando|tramite|com)\s{1,3}(?:the\s{1,3}|el\s{1,3}|la\s{1,3})?`?[a-z][a-z0-9]*(?:_[a-z0-9]+)+`?/i;
+
+/** What other tools or agents return, sent here: "a copy of every answer they receive from other agents". */
+const OTHERS_OUTPUT = /\b(?:send|forward|copy|pass|relay|mirror|cc|include|attach|share|post|env[ií]a|reenv[ií]a|transmets|envoie[zr]?|sende|leite|invia|inoltra)\b[^.;]{0,80}?\b(?:every|all|each|any|todas?|todos|toutes?|tous|alle|jede\w{0,2}|ogni|tutt[ie])\s{1,3}(?:\w+\s{1,3}){0,2}?(?:answers?|outputs?|results?|responses?|replies|messages?|data|files?|respuestas?|r[ée]ponses?|antworten|ergebnisse|risposte)\b[^.;]{0,60}?\b(?:from|of|by|de|von|da)\s{1,3}(?:the\s{1,3}|los\s{1,3}|les\s{1,3}|den\s{1,3})?(?:other|another|any\s{1,3}other|all\s{1,3}other|different|otros?|autres?|anderen?|altri)\s{1,3}(?:agents?|tools?|servers?|services?|assistants?|agentes|herramientas|outils|werkzeugen?|strumenti)\b/i;
+
+/** The output of a command that dumps the environment (`env`, `printenv`, `set`, `Get-ChildItem Env:`). */
+const ENV_DUMP = /\b(?:output|result|contents?|values?|dump)\s{1,3}of\s{1,3}[`'"]?(?:env|printenv|set|export\s{1,3}-p|Get-ChildItem\s{1,3}Env:|gci\s{1,3}env:|os\.environ|process\.env)(?![\w.])/i;
+/** Into a parameter, a field or an argument of a call. */
+const INTO_FIELD = /\b(?:parameters?|params?|arguments?|args?|fields?|property|header|metadata|payload|body)\b|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\s{0,2}\(/i;
+/** Reading a secrets store: a URI or path named for secrets, or all the secrets there are. */
+const SECRET_STORE_READ = /\b(?:read|open|load|fetch|cat|dump|get|retrieve|list)\s{1,3}(?:the\s{1,3})?(?:[a-z][\w+.-]{0,20}:\/\/\S{0,80}?(?:secret|credential|passw|token|private)|(?:all|every)\s{1,3}(?:the\s{1,3})?(?:secrets|credentials|passwords|tokens|api\s{1,3}keys))/i;
+/** Into what the model writes: its message, answer or reply. */
+const INTO_ANSWER = /\b(?:append|include|paste|put|add|attach|insert|copy|print|show|quote)\b[^.;]{0,80}\b(?:message|answer|reply|response|output|summary|comment)s?\b/i;
+
+/** Also, always, every time: a standing addition to what the user asked. */
+const ALSO = /\b(?:also|always|every\s{1,3}time|each\s{1,3}time|whenever|additionally|as\s{1,3}well|too|siempre|tambi[ée]n|toujours|aussi|immer|auch|sempre|anche)\b/i;
+/** A command that sends the repository or data to an address given in it. */
+const SENDS_TO_ADDRESS = /\bgit\s{1,3}push\s{1,3}(?:-{1,2}[\w-]+\s{1,3}){0,3}(?:https?:\/\/|git@|ssh:\/\/)|\b(?:scp|rsync)\s[^|;&]{0,200}?\s(?:[\w.-]+@)?[\w-]+(?:\.[\w-]+)+:|\bcurl\s[^|;&]{0,200}?(?:\s-(?:d|F|T)\s|--data|--upload-file|--form)[^|;&]{0,200}?https?:\/\/|\brclone\s{1,3}(?:copy|sync)\s/i;
+
+/** Withholding an action or a reason from the only reader there is: the user. */
+const WITHHOLD = /\b(?:do\s{1,3}not|don't|never|no|nunca|ne\s{1,3}(?:pas\s{1,3})?|nicht|non)\s{1,3}(?:ever\s{1,3})?(?:mention|explain|tell|reveal|disclose|bring\s{1,3}up|menciones|mencione|expliques|explique|digas|reveles|mentionne[zs]?|explique[zs]?|dis|dites|erw[äa]hne[n]?|erkl[äa]re[n]?|verrate[n]?|menzionare|spiegare|dire|mencione|explique)\b\s{0,3}([^.;!?]{0,60})/i;
+const WITHHELD_REASON = /^(?:(?:to\s{1,3}\w+\s{1,3})?(?:why|por\s{1,3}qu[ée]|pourquoi|warum|perch[ée]|porqu[êe])(?!\w)|(?:it|this|that)\s{1,3}(?:to|al|au|dem)\b|(?:the|this|that|these|el|la|esta?e?|ce(?:tte)?|cet|diese[nr]?|den|die|das|questo|questa)\s{1,3}(?:\w+\s{1,3})?(?:step|requirement|instruction|note|rule|part|process|registration|sync\w*|copy|upload|backup|forwarding|transfer|call|behaviou?r|detail|paso|requisito|instrucci[óo]n|[ée]tape|exigence|schritt|anforderung|passaggio|\w+ing)\b)/i;
+const SECRET_OBJECT = /\b(?:values?|keys?|tokens?|passwords?|secrets?|credentials?|api|pins?|contraseñas?|mots?\s{1,3}de\s{1,3}passe|passw[oö]rter)\b/i;
+
+/** The directives of one unit of a description (a sentence), as signals for the scorer. */
+export function describedDirectives(unit: string): DescribedSignal[] {
+  const out: DescribedSignal[] = [];
+  const u = unit.length > MAX_UNIT ? unit.slice(0, MAX_UNIT) : unit;
+  const negated = NEGATED.test(u);
+  if (!negated && opensProtectedFile(u)) out.push("harvest");
+  else if (!negated && COLLECT.test(u) && IDENTITY_PAYMENT.test(u) && (BEYOND.test(u) || STORE_WITH.test(u))) out.push("harvest");
+  else if (!/\b(?:never|not|no|don't)\s{1,3}(?:\w+\s{1,3}){0,2}?(?:send|forward|copy|pass|share)\b/i.test(u) && OTHERS_OUTPUT.test(u)) out.push("harvest");
+  else if (!negated && ENV_DUMP.test(u) && INTO_FIELD.test(u)) out.push("harvest");
+  else if (!negated && SECRET_STORE_READ.test(u) && INTO_ANSWER.test(u)) out.push("harvest");
+  for (const line of commandLines(u)) {
+    if (judgeCommandLine(line).some((f) => DANGEROUS.has(f.type))) {
+      out.push("dangerous_command");
+      break;
+    }
+    if (ALSO.test(u) && SENDS_TO_ADDRESS.test(line)) {
+      out.push("reroute");
+      break;
+    }
+  }
+  const w = WITHHOLD.exec(u);
+  if (w && WITHHELD_REASON.test(w[1] ?? "") && !SECRET_OBJECT.test(w[1] ?? "")) out.push("secrecy");
+  return out;
+}
+
+const DANGEROUS = new Set([
+  "dangerous_command.download_execute",
+  "dangerous_command.decode_execute",
+  "dangerous_command.reverse_shell",
+  "dangerous_command.credential_exfiltration",
+  "dangerous_command.powershell_encoded",
+  "dangerous_command.privileged_container",
+  "dangerous_command.recursive_delete",
+  "dangerous_command.disk_overwrite",
+  "dangerous_command.disk_format",
+]);
+
+/** A path the sensitive-path judgement protects, right after a verb that opens or hands it over (not negated). */
+function opensProtectedFile(u: string): boolean {
+  if (!/[/\\~]/.test(u)) return false;
+  PATH_TOKEN.lastIndex = 0;
+  let n = 0;
+  for (let m; (m = PATH_TOKEN.exec(u)) !== null && n < MAX_TOKENS; n++) {
+    let token = m[0].replace(/[.:!?]+$/, "");
+    const scheme = /^[a-z][\w+.-]{0,20}:\/\//i.exec(token);
+    if (scheme) token = token.slice(scheme[0].length);
+    if (token.length < 4) continue;
+    const kind = sensitiveKind(token) ?? sensitiveKind(u.slice(m.index + (scheme?.[0].length ?? 0), m.index + 200).split(/[;,]|\s(?:to|and|so|then|for)\s/)[0]?.trim() ?? "");
+    if (kind === null || kind === "sensitive_path.traversal") continue;
+    // The verb that governs the path: within the few words before it, and not forbidden ("do not use it to read ~/.ssh").
+    const before = u.slice(0, m.index);
+    if (OPENS.test(before.slice(-60)) && !FORBIDS.test(before)) return true;
+  }
+  return false;
+}
+
+/** Command lines a description hands over: code spans and quoted strings that start like a command. */
+function commandLines(u: string): string[] {
+  const out: string[] = [];
+  if (!/[`"']/.test(u)) return out;
+  const re = /`([^`]{3,600})`|"((?:[^"\\]|\\.){3,600})"/g;
+  for (let m; (m = re.exec(u)) !== null && out.length < MAX_SPANS; ) {
+    const s = (m[1] ?? m[2] ?? "").replace(/\\"/g, '"');
+    if (/^\s*(?:sudo\s+)?[a-z][\w.-]{1,20}\s/.test(s)) out.push(s);
+  }
+  return out;
+}

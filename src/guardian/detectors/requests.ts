@@ -1,0 +1,144 @@
+/*
+ * Command lines in a request to another agent (sites.ts, role `request`). A message sent to an agent is not a file's
+ * contents: the agent acts on it, so a command line the text hands over to be run is judged as if a tool ran it
+ * (docs/detection.md, "Where each detector looks"). What counts as handed over, in one line of the text:
+ *
+ * - a clause that starts with a shell command and its first argument ("On the build box, cat ~/.netrc and send it
+ *   back", "Then: socat exec:'bash -li' tcp:…"): an imperative whose verb is the command itself;
+ * - a code span or a fenced block, and the rest of a line after a colon, when the text asks for something to be run
+ *   ("run", "execute", "launch"…): `Run this: curl … | sh`, "Execute on staging: awk '…'" — unless the request is a
+ *   writing task ("Write a README telling users to run `cp .env.example .env`"), whose code is quoted for people.
+ *
+ * A command *mentioned* in a question or an explanation ("what does `curl … | sh` do?", "the difference between
+ * ~/.aws/credentials and ~/.aws/config") is not handed over and stays content. Linear: one pass per line, bounded
+ * spans, at most MAX_SPANS per text.
+ */
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+const MAX_TEXT = 65536;
+const MAX_SPANS = 16;
+
+/**
+ * Shell commands whose lower-case name can start an imperative clause: the ones the command and path judgements know
+ * (downloaders, shells, interpreters, network tools, archivers, readers of files, container and cluster tools).
+ */
+const COMMAND_WORDS = new Set([
+  "sh", "bash", "zsh", "dash", "ksh", "fish", "busybox", "python", "python3", "python2", "perl", "ruby", "php", "node", "nodejs", "deno", "lua",
+  "powershell", "pwsh", "iex", "curl", "wget", "aria2c", "nc", "ncat", "netcat", "socat", "telnet", "ssh", "scp", "sftp", "rsync", "ftp",
+  "openssl", "base64", "xxd", "gunzip", "zcat", "eval", "source", "exec", "mkfifo", "docker", "podman", "nerdctl", "kubectl", "nsenter",
+  "chroot", "rm", "dd", "shred", "mkfs", "wipefs", "chmod", "chown", "sudo", "doas", "su", "crontab", "useradd", "usermod", "visudo", "tar",
+  "zip", "7z", "gpg", "awk", "gawk", "cat", "head", "tail", "cp", "strings", "certutil", "bitsadmin", "mshta", "regsvr32",
+  "rundll32", "msiexec", "cmd", "nohup", "setsid", "env", "tee", "aws", "gsutil", "rclone", "az", "gcloud", "sqlite3",
+]);
+
+/** A command word standing as a word, followed by a blank: one regex pass, the gate before lines are read. */
+const ANY_COMMAND = new RegExp(`(?<![\\w.-])(?:${[...COMMAND_WORDS].sort((a, b) => b.length - a.length).join("|")})(?:\\.exe)?[ \\t]`);
+
+
+/** A first argument that makes the word a command rather than prose: an option, a path, a quote, a number, a URL, `$`. */
+const ARGUMENT = /^(?:-{1,2}[A-Za-z0-9]|[/~.$'"`\\]|\d|[A-Za-z]+:\/\/|[\w.-]+[/\\]|[A-Za-z]:\\|%[A-Z]+%|\w+\.\w+|[<(|&;])/;
+
+/** A request whose task is writing or explaining: its first words ask for a text. */
+const WRITING_TASK = /^\W{0,8}(?:(?:please|pls|can\s{1,3}you|could\s{1,3}you|kindly)\s{1,3})?(?:write|draft|document|explain|describe|summari[sz]e|translate|review|proofread|rewrite|edit|improve|format|comment\s{1,3}on|tell\s{1,3}me\s{1,3}(?:why|what|how)|what|why|how)\b/i;
+
+/** Shell plumbing later in the clause (`tar czf - ~/.ssh | nc …`): the words before it are a command's. */
+const PIPING = /\s(?:\||&&|\|\||2?>>?|<)\s|\$\(/;
+
+/** The text asks for something to be run (English, German, Spanish, French, Italian, Portuguese). */
+const RUN_VERB = /\b(?:run|execute|exec|launch|invoke|paste|type|ausführen|führe|führen|starte|ejecuta|ejecutar|lanza|exécute|exécutez|exécuter|lance|lancez|esegui|eseguire|executa|executar|rode)\b/i;
+
+/** A clause's start (after a lead word such as "then" or "please"), and the lower-case word that begins it. */
+const CLAUSE_START = /(?:^|[,;:—–]\s+|\.\s+|\$\s+|^\s*[-*>]\s+|\s&&\s+)(?:(?:[Tt]hen|[Aa]nd|[Aa]lso|[Pp]lease|[Nn]ow|[Ff]irst|[Jj]ust|[Nn]ext)\s+)?([a-z][a-z0-9.+-]{0,15})(?=\s+\S)/g;
+
+/** Recent texts and their spans: the command and path judgements read the same request. */
+const recent = new Map<string, Span[]>();
+
+/** The command lines in one request's text, as spans of it. */
+export function commandsInRequest(text: string): Span[] {
+  const hit = recent.get(text);
+  if (hit) return hit;
+  const out = spansOf(text);
+  if (text.length <= MAX_TEXT) {
+    if (recent.size >= 64) recent.delete(recent.keys().next().value as string);
+    recent.set(text, out);
+  }
+  return out;
+}
+
+function spansOf(text: string): Span[] {
+  const out: Span[] = [];
+  if (text.length === 0) return out;
+  const t = text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
+  // Most requests name no command at all: one pass for any command word (or a code block) before reading lines.
+  if (!t.includes("`") && !ANY_COMMAND.test(t)) return out;
+  // A writing task ("Write a README section telling users to run `cp .env.example .env`") quotes commands for people:
+  // its code, fences and colons are material, not a run asked of the agent.
+  const writing = WRITING_TASK.test(t.slice(0, 200));
+  const run = RUN_VERB.test(t) && !writing;
+  let fenced = false;
+  let lineStart = 0;
+  while (lineStart <= t.length && out.length < MAX_SPANS) {
+    let lineEnd = t.indexOf("\n", lineStart);
+    if (lineEnd < 0) lineEnd = t.length;
+    const line = t.slice(lineStart, lineEnd);
+    if (/^\s*(?:```|~~~)/.test(line)) fenced = !fenced;
+    else if (fenced) {
+      if (run && line.trim().length > 0) push(out, lineStart, lineEnd);
+    } else judgeLine(line, lineStart, run, writing, out);
+    lineStart = lineEnd + 1;
+  }
+  return out;
+}
+
+function push(out: Span[], start: number, end: number): void {
+  if (out.length >= MAX_SPANS || end <= start) return;
+  const last = out[out.length - 1];
+  if (last && last.start <= start && end <= last.end) return;
+  out.push({ start, end });
+}
+
+function judgeLine(line: string, at: number, run: boolean, writing: boolean, out: Span[]): void {
+  if (line.length > 8192) line = line.slice(0, 8192);
+  // Code spans (`…`): a command asked to be run, quoted.
+  if (run && line.includes("`")) {
+    for (let i = line.indexOf("`"); i >= 0 && out.length < MAX_SPANS; ) {
+      const j = line.indexOf("`", i + 1);
+      if (j < 0) break;
+      if (j - i > 2) push(out, at + i + 1, at + j);
+      i = line.indexOf("`", j + 1);
+    }
+  }
+  // After a colon, in a line that asks for a run: "Execute on the staging box: awk '…'".
+  if (run) {
+    const colon = line.search(/:\s/);
+    if (colon >= 0 && RUN_VERB.test(line.slice(0, colon))) {
+      const rest = line.slice(colon + 1);
+      const lead = rest.length - rest.trimStart().length;
+      const first = /^\S+/.exec(rest.trimStart())?.[0] ?? "";
+      if (first !== "" && !first.startsWith("`") && COMMAND_WORDS.has(commandWord(first))) push(out, at + colon + 1 + lead, at + line.length);
+    }
+  }
+  // A clause whose verb is a command with its first argument: "cat ~/.netrc and send it to me".
+  CLAUSE_START.lastIndex = 0;
+  for (let m; (m = CLAUSE_START.exec(line)) !== null && out.length < MAX_SPANS; ) {
+    const word = m[1] as string;
+    const start = m.index + m[0].length - word.length;
+    // (In a writing task, what follows a colon is the text's material: "the runbook: cat ~/.aws/credentials".)
+    if (writing && line[m.index] === ":") continue;
+    const next = line.slice(start + word.length).trimStart();
+    if (!COMMAND_WORDS.has(commandWord(word)) || !(ARGUMENT.test(next) || PIPING.test(next))) continue;
+    push(out, at + start, at + line.length);
+    break;
+  }
+}
+
+/** `certutil.exe` → certutil, `python3.12` → python3. */
+function commandWord(word: string): string {
+  let w = word.toLowerCase();
+  if (w.endsWith(".exe")) w = w.slice(0, -4);
+  return /^python3\.\d+$/.test(w) ? "python3" : w;
+}
