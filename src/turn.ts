@@ -1,9 +1,10 @@
 /**
- * The turn of one input (a chunk read from a stdio pipe): work that must follow everything the input causes — the
- * decision lines of what it decided, their commit to the log, then the writes of what they let go on — runs at the
- * end of that turn, in order, before the handler returns: the input's messages are judged, logged and forwarded in
- * one go, with no event-loop or microtask hop in between. Outside a turn (an HTTP request, a guardian that answered
- * later) the same work runs in a microtask, as it always did.
+ * The turn of one input (a chunk read from a stdio pipe, an agent's HTTP POST body, the answer a POST awaited from an
+ * HTTP upstream): work that must follow everything the input causes — the decision lines of what it decided, their
+ * commit to the log, then the writes of what they let go on — runs at the end of that turn, in order, before the
+ * handler returns: the input's messages are judged, logged and forwarded in one go, with no event-loop or microtask
+ * hop in between. Outside a turn (an upstream's progress or later stream events, a guardian that answered later) the
+ * same work runs in a microtask, so a burst read at once shares one commit.
  */
 let depth = 0;
 let queue: (() => void)[] = [];

@@ -141,12 +141,7 @@ export class SessionStreams {
   endAll(orphan: (key: string) => string): void {
     for (const s of this.live) {
       if (!s.res) continue;
-      if (!s.done) {
-        for (const k of s.keys) {
-          const text = orphan(k);
-          this.put(s, this.store.storeEvent(s.tag, text), text);
-        }
-      }
+      if (!s.done) for (const k of s.keys) this.write(s, orphan(k));
       eventWriter(s.res).end();
     }
     this.live.clear();
