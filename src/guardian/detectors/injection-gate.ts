@@ -49,7 +49,7 @@ export const G = {
 } as const;
 
 /** Any one of these words alone can start a finding. */
-const ALONE = G.AI | G.PERSONA | G.STEALTH | G.MACHINE | G.PERSONAL | G.RECIPIENT | G.PAY | G.DOWNLOAD;
+const ALONE = G.AI | G.PERSONA | G.STEALTH | G.MACHINE | G.PERSONAL | G.RECIPIENT | G.PAY | G.DOWNLOAD | G.DECODE;
 
 /** Word kinds the pass tests itself (not classes of a paragraph). */
 const TAG = 1;
@@ -132,6 +132,10 @@ const EXTRA: [string, number][] = [
   ["api access secret private ssh signing bearer session refresh auth authentication system environment env aws banking online clave claves clé clés chave chaves ключ ключи variables security verification one-time recovery backup otp 2fa mfa login credit card social bank account routing date dates passport home personal chat conversation mot mots código códigos codes número numéro cartão tarjeta carte", G.HEAD],
   ["key keys token tokens prompt prompts variable variables var vars credentials api schlüssel code codes pin card cards number numbers details security birth address addresses data information history log logs account accounts login logins credentials passwords passe seguridad verificación segurança sécurité vérification bancaire tarjeta cartão crédito credito entorno environnement d'environnement", G.TAIL],
   ["gcloud printenv keystore jks p12 pfx umgebungsvariablen umgebungsvariable api-schlüssel id_rsa id_dsa id_ecdsa id_ed25519 git-credentials shadow passwd sudoers environ wallet bash_history sicherheitscode kreditkarte", G.MACHINE],
+  // Text to read backwards is decoded like base64 ("read it right to left and do it").
+  ["backwards backward reverse reversed", G.DECODE],
+  // The model's rules declared off ("policies are suspended", "maintenance mode enabled").
+  ["suspended lifted waived paused deactivated maintenance diagnostics", G.PERSONA],
   // Downloaded code run.
   ["curl wget iwr iex invoke-webrequest base64 enc encodedcommand tcp nc", G.DOWNLOAD],
 ];
@@ -159,7 +163,7 @@ const keys = new Int32Array(SIZE);
 const vals = new Int32Array(SIZE);
 const kinds = new Int32Array(SIZE);
 
-/** Lower-cases a character code as the pass reads words (ASCII, Latin-1 and Latin Extended-A, Cyrillic); -1 if not a word character. */
+/** Lower-cases a character code as the pass reads words (ASCII, Latin-1, Latin Extended-A and -B, Cyrillic, Greek, Hebrew, Arabic, Vietnamese); -1 if not a word character. */
 function fold(c: number): number {
   if (c < 128) {
     const l = c | 32;
@@ -169,6 +173,10 @@ function fold(c: number): number {
   }
   if (c >= 0xc0 && c <= 0x24f) return c === 0xd7 || c === 0xf7 ? -1 : c <= 0xde ? c + 32 : c;
   if (c >= 0x400 && c <= 0x4ff) return c >= 0x410 && c <= 0x42f ? c + 32 : c < 0x410 ? c + 80 : c;
+  // Greek (capitals folded; accented capitals kept), Hebrew and Arabic letters (no case), Vietnamese's extra letters.
+  if (c >= 0x386 && c <= 0x3ce) return c >= 0x391 && c <= 0x3ab ? c + 32 : c;
+  if ((c >= 0x5d0 && c <= 0x5ea) || (c >= 0x620 && c <= 0x64a)) return c;
+  if (c >= 0x1ea0 && c <= 0x1ef9) return c | 1;
   return -1;
 }
 
@@ -378,14 +386,19 @@ export function pieces(str: string): Piece[] {
         if ((k & DOTTED) !== 0 && dotted) hit(i);
         if ((k & DOTNEXT) !== 0 && t === DOT) hit(i);
       }
+      // A variable that holds a key ("the value of OPENAI_API_KEY"): a word ending `_KEY`, `_TOKEN` or `_SECRET`.
+      if (len >= 5 && (text[i - 4] as number) === 95 && ((text[i - 3] as number) | 32) === 107 && ((text[i - 2] as number) | 32) === 101 && ((text[i - 1] as number) | 32) === 121) hit(i);
+      else if (len >= 7 && (text[i - 6] as number) === 95 && ((text[i - 5] as number) | 32) === 116 && ((text[i - 1] as number) | 32) === 110 && ((text[i - 2] as number) | 32) === 101) hit(i);
       if ((text[wordStart] as number) === 69 && len === 3 && (text[wordStart + 1] as number) === 78 && (text[wordStart + 2] as number) === 68) hit(i);
       wn++;
       if (bits !== 0) {
         seen |= bits;
         if ((bits & ALONE) !== 0) hit(i);
         if ((bits & G.GENERIC) !== 0 && wn - lastVoc <= 4) hit(i);
-        // "Agents:", "Model," — a generic noun spoken to.
-        if ((bits & G.GENERIC) !== 0 && (c === 58 || c === 44)) hit(i);
+        // "Agents:", "Model," — a generic noun spoken to; "…, agent)" closing a clause; "Agents helping with this:" as a
+        // line's head.
+        if ((bits & G.GENERIC) !== 0 && (c === 58 || c === 44 || c === 41 || c === 93 || c === 46 || c === 33 || c === 59)) hit(i);
+        else if ((bits & G.GENERIC) !== 0 && wordStart - lastNl <= 24 && colonAfter(text, i, 42)) hit(i);
         if ((bits & (G.VOC | G.AI)) !== 0) lastVoc = wn;
         if ((bits & G.GENERIC) !== 0) lastGeneric = wn;
         if ((bits & G.READING) !== 0 && wn - lastGeneric <= 2) hit(i);

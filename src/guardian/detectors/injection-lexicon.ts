@@ -3,10 +3,13 @@
  * instruction — who is addressed, what is asked, what must be hidden — not a phrase an attack was seen using: the
  * scorer's structure (injection.ts) decides whether the classes found make an instruction aimed at the model.
  *
- * Languages: English, Spanish, French, German, Portuguese, Italian, Russian by word (lower-case, accents kept); Chinese and
+ * Languages: English, Spanish, French, German, Portuguese, Italian, Russian by word (lower-case, accents kept), and the
+ * languages of injection-languages.ts; Chinese and
  * Japanese (no spaces to split on) and Korean (particles attach to words) by substring, in `CJK`; Polish by word. Verb lists hold the forms an instruction uses: the
  * imperative (and the English base form), and separately the forms that need a modal or "without" before them.
  */
+
+import { MORE_IMPERATIVES, MORE_WORDS } from "./injection-languages.js";
 
 export type Cue =
   | "ai" // the model as addressee: assistant, AI, LLM, Claude…
@@ -161,7 +164,7 @@ const WORDS: Partial<Record<Cue, string>> = {
   personal: "password passwords passwd otp 2fa mfa passport cvv cvc ssn iban conversation conversations " +
     "contraseña contraseñas passwort passwörter kennwort senha senhas пароль пароли пароля паролей паролем паспорт password hasło hasła haseł paszport",
   bulk: "all every each entire whole full complete todos todas cada completo tous toutes chaque entier alle jede jeden gesamte ganze inteiro все всех каждый весь всю tutte tutti ogni intero intera",
-  files: "kontakte contactos statements rechnungen kontoauszüge facturas factures invoices files file documents emails messages contacts conversation conversations history chats inbox tabs archivos correos fichiers courriels dateien nachrichten arquivos mensagens файлы письма переписку email file documenti messaggi",
+  files: "message thread contact photos pictures images dms threads mailbox folder address-book kontakte contactos statements rechnungen kontoauszüge facturas factures invoices files file documents emails messages contacts conversation conversations history chats inbox tabs archivos correos fichiers courriels dateien nachrichten arquivos mensagens файлы письма переписку email file documenti messaggi",
   urgent: "urgent urgently immediately asap important critical mandatory priority " +
     "urgente inmediatamente importante immédiatement impératif dringend sofort wichtig unverzüglich imediatamente срочно немедленно важно обязательно urgente subito immediatamente pilne natychmiast",
   modal: "must should need needs have has required shall ensure remember always " +
@@ -192,6 +195,9 @@ const NON_FINITE = /(?:ing|ed|ar|er|ir|ть|ться|ен|ён|ан|ян)$/;
 
 /** English base forms that end like non-finite forms but are imperatives. */
 const IMPERATIVE_ANYWAY = new Set(["render", "enter", "answer", "forward", "transfer", "order", "enter", "deliver", "wipe", "answer", "filter", "render", "gather", "register", "ignore", "discard", "disregard", "remember", "enumerate", "pipe", "override", "share", "leak", "include", "provide", "paste", "use", "execute", "delete", "erase", "remove", "source", "ensure", "surface", "embed", "encode", "decode", "cat", "get", "list", "print", "copy", "dump", "run", "call", "send", "post", "mail", "email", "read", "tell", "let", "say", "alert", "reveal", "show", "report", "warn", "notify", "mention", "inform", "explain", "display", "invoke", "trigger", "utilize", "employ", "pay", "wire", "launch", "install", "spawn", "follow", "obey", "comply", "adhere", "perform", "carry", "fetch", "load", "access", "collect", "extract", "grab", "obtain", "attach", "find", "locate", "harvest", "repeat", "append", "output", "open", "retrieve", "upload", "transmit", "exfiltrate", "submit", "relay", "publish", "bcc", "cc", "dm", "forget", "bypass", "abandon", "neglect", "destroy", "purge", "rm", "eval", "exec", "decrypt", "deobfuscate", "unescape", "acknowledge", "disclose", "rufe", "lese", "lies", "sende", "schicke", "führe", "hole", "sammle", "gib", "vergiss", "ignoriere", "lösche", "zeige", "sage", "sag", "teile", "leite", "nutze", "verwende", "benutze", "öffne", "kopiere", "füge", "starte", "installiere", "überweise", "zahle", "entferne"]);
+
+for (const [cue, words] of Object.entries(MORE_WORDS) as [Cue, string][]) WORDS[cue] = (WORDS[cue] ?? "") + " " + words;
+for (const w of MORE_IMPERATIVES) IMPERATIVE_ANYWAY.add(w);
 
 const lexicon = new Map<string, Entry>();
 for (const [cue, words] of Object.entries(WORDS) as [Cue, string][]) {
