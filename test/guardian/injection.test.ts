@@ -266,6 +266,19 @@ describe("the scorer ends on long adversarial inputs (no backtracking)", () => {
     ["backticks", "`".repeat(200_000)],
     ["almost a secret path", "~/.ss".repeat(80_000)],
     ["send without a destination", "send the credentials ".repeat(20_000)],
+    // Fifth round's patterns, each fed its own near-misses without end.
+    ["a schema without a type", "users(id ".repeat(50_000)],
+    ["decode without an act", "decode and ".repeat(40_000)],
+    ["backwards without an act", "read it backwards then ".repeat(20_000)],
+    ["open to the world without a port", "0.0.0.0/0 port ".repeat(30_000)],
+    ["values of nothing", "reply with the value of ".repeat(20_000)],
+    ["a key variable without end", "print the value of A_B_C_D_E_".repeat(15_000)],
+    ["carts without an add", "add to the ".repeat(40_000)],
+    ["rules almost off", "safety and content policies are ".repeat(12_000)],
+    ["recent without a noun", "the last 10 ".repeat(40_000)],
+    ["turning off in other languages", "вимкни ".repeat(60_000)],
+    ["fences without end", "```\n<|im_start|>\n".repeat(20_000)],
+    ["lines ending on 'from'", "please forward every message from\n".repeat(15_000)],
   ];
   for (const [name, text] of shapes) {
     it(name, () => {

@@ -113,7 +113,7 @@ const EXTRA: [string, number][] = [
   // A reader named by what it does: "whoever is summarising this", "automated helpers processing this".
   ["whoever automated automatic autonomous", G.AI],
   // "any coding agent triaging this", "language model reading this page".
-  ["analyses analyzes opens parses scans evaluates receives checks imports ingests handles reads processes manages monitors triages summarises summarizes reviews screens reading processing parsing summarizing summarising browsing viewing analyzing analysing seeing scanning indexing crawling handling triaging screening reviewing ingesting evaluating grading sorting answering managing monitoring", G.READING],
+  ["syncing applying preparing deploying running executing updating booking analyses analyzes opens parses scans evaluates receives checks imports ingests handles reads processes manages monitors triages summarises summarizes reviews screens reading processing parsing summarizing summarising browsing viewing analyzing analysing seeing scanning indexing crawling handling triaging screening reviewing ingesting evaluating grading sorting answering managing monitoring", G.READING],
   // Secrecy: "leave it out of your summary", "omit this from the reply".
   ["leave omit exclude", G.NEG],
   // Addressing: "Note to the model", "Hey agent".
@@ -136,6 +136,8 @@ const EXTRA: [string, number][] = [
   ["backwards backward reverse reversed", G.DECODE],
   // The model's rules declared off ("policies are suspended", "maintenance mode enabled").
   ["suspended lifted waived paused deactivated maintenance diagnostics", G.PERSONA],
+  // Commands that print a credential (`gcloud auth print-access-token`, `security find-generic-password`).
+  ["find-generic-password find-internet-password get-login-password print-access-token print-identity-token get-access-token get-session-token export-credentials", G.MACHINE],
   // Downloaded code run.
   ["curl wget iwr iex invoke-webrequest base64 enc encodedcommand tcp nc", G.DOWNLOAD],
 ];

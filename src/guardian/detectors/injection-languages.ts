@@ -25,7 +25,7 @@ export const MORE_WORDS: Partial<Record<Cue, string>> = {
     "utilizatorului utilizatorul utilizator felhasználó felhasználónak käyttäjälle käyttäjä käyttäjän χρήστη χρήστης " +
     "המשתמש למשתמש משתמש המשתמשת المستخدم للمستخدم",
   neg: "inte ej aldrig ikke ikkje niet nooit geen asla söyleme bahsetme gösterme bildirme sorma nikdy neříkej neinformuj nezmiňuj neukazuj neříkejte " +
-    "jangan tidak ніколи nu-i niciodată nem soha älä μην μη אל ואל לא لا không đừng",
+    "jangan tidak ніколи nu-i niciodată nem soha älä μην μη אל ואל לא لا ولا không đừng",
   comm: "nämn berätta säg informera fortell nevn vertel meld noem zeg söyle söyleme bahsetme gösterme bildirme " +
     "říkej neříkej řekni zmiňuj nezmiňuj informuj neinformuj neukazuj neříkejte beri tahu beritahu memberitahu bilang katakan sebutkan " +
     "повідомляй повідомляйте кажи згадуй розповідай spune spune-i menționa informa mondd szólj említsd kerro mainitse πεις αναφέρεις " +
@@ -40,9 +40,9 @@ export const MORE_WORDS: Partial<Record<Cue, string>> = {
   delete: "radera slett verwijder wis sil smaž vymaž odstraň hapus видали видаліть зітри șterge şterge töröld poista מחק xóa xoá",
   act: "uppdatera ändra lägg godkänn markera oppdater endre wijzig verander voeg keur markeer değiştir onayla ekle güncelle işaretle " +
     "změň aktualizuj přidej schval označ ubah ganti perbarui tambahkan setujui tandai proses вимкни зміни додай онови " +
-    "schimbă actualizează adaugă aprobă marchează dezactivează módosítsd frissítsd päivitä muuta עדכן שנה הוסף אשר",
+    "allow expose enable disable schimbă actualizează adaugă aprobă marchează dezactivează módosítsd frissítsd päivitä muuta עדכן שנה הוסף אשר",
   personal: "lösenord lösenordet passord adgangskode wachtwoord wachtwoorden şifre şifreleri parola pasaport heslo hesla hesel " +
-    "sandi paspor паролі паролів parola parolele pașaport jelszó salasana κωδικό סיסמה הסיסמה סיסמאות דרכון הדרכון אשראי האשראי",
+    "sandi paspor паролі паролів parola parolele pașaport jelszó salasana κωδικό סיסמה הסיסמה סיסמאות דרכון הדרכון אשראי האשראי الائتمانية الائتمان جواز",
   bulk: "alla varje hela alle elke hele tüm bütün všechny všechna všech celý semua seluruh setiap всі усі кожен toate toți fiecare összes kaikki όλα כל",
   files: "mejl e-post filer kontakter meddelanden bestanden berichten contacten dosyaları mesajları kişileri soubory zprávy kontakty e-maily " +
     "berkas pesan kontak файли листи контакти fișierele mesajele contactele e-mailurile המיילים הקבצים",

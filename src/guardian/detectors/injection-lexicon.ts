@@ -164,7 +164,7 @@ const WORDS: Partial<Record<Cue, string>> = {
   personal: "password passwords passwd otp 2fa mfa passport cvv cvc ssn iban conversation conversations " +
     "contraseña contraseñas passwort passwörter kennwort senha senhas пароль пароли пароля паролей паролем паспорт password hasło hasła haseł paszport",
   bulk: "all every each entire whole full complete todos todas cada completo tous toutes chaque entier alle jede jeden gesamte ganze inteiro все всех каждый весь всю tutte tutti ogni intero intera",
-  files: "message thread contact photos pictures images dms threads mailbox folder address-book kontakte contactos statements rechnungen kontoauszüge facturas factures invoices files file documents emails messages contacts conversation conversations history chats inbox tabs archivos correos fichiers courriels dateien nachrichten arquivos mensagens файлы письма переписку email file documenti messaggi",
+  files: "message thread contact photo picture photos pictures images dms threads mailbox folder address-book kontakte contactos statements rechnungen kontoauszüge facturas factures invoices files file documents emails messages contacts conversation conversations history chats inbox tabs archivos correos fichiers courriels dateien nachrichten arquivos mensagens файлы письма переписку email file documenti messaggi",
   urgent: "urgent urgently immediately asap important critical mandatory priority " +
     "urgente inmediatamente importante immédiatement impératif dringend sofort wichtig unverzüglich imediatamente срочно немедленно важно обязательно urgente subito immediatamente pilne natychmiast",
   modal: "must should need needs have has required shall ensure remember always " +

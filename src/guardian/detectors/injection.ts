@@ -229,7 +229,7 @@ const IF_YOU_ARE = [
   " you are an",
   " you are a",
 ];
-const READING = new Set(["handles", "reads", "processes", "manages", "monitors", "triages", "summarises", "summarizes", "reviews", "screens", "analyses", "analyzes", "opens", "parses", "scans", "evaluates", "receives", "checks", "imports", "ingests", "working", "reading", "processing", "parsing", "summarizing", "summarising", "browsing", "viewing", "analyzing", "analysing", "seeing", "scanning", "indexing", "crawling", "handling", "triaging", "screening", "reviewing", "ingesting", "evaluating", "grading", "sorting", "answering", "managing", "monitoring"]);
+const READING = new Set(["syncing", "applying", "preparing", "deploying", "running", "executing", "updating", "booking", "handles", "reads", "processes", "manages", "monitors", "triages", "summarises", "summarizes", "reviews", "screens", "analyses", "analyzes", "opens", "parses", "scans", "evaluates", "receives", "checks", "imports", "ingests", "working", "reading", "processing", "parsing", "summarizing", "summarising", "browsing", "viewing", "analyzing", "analysing", "seeing", "scanning", "indexing", "crawling", "handling", "triaging", "screening", "reviewing", "ingesting", "evaluating", "grading", "sorting", "answering", "managing", "monitoring"]);
 /** Who reads a text without being named: "whoever is summarising this inbox", "automated helpers processing this event". */
 const READER_WHO = new Set(["whoever", "automated", "automatic", "autonomous"]);
 const ON = new Set(["on", "with", "through", "over"]);
@@ -266,7 +266,7 @@ const URL = /\bhttps?:\/\/[^\s"'<>`)]{2,}|\b(?:[a-z0-9-]{1,63}\.){1,8}(?:com|net
 const EMAIL = /\b[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}\b/;
 const DEST_WORDS = new Set(["webhook", "endpoint", "url", "link", "image", "img", "server", "address", "domain", "website", "site", "query", "dirección", "adresse", "adresse", "endereço", "адрес", "сервер"]);
 const CODE = /`[^`\n]{2,200}`|\$\(|\|\s{0,4}(?:ba|z|da)?sh\b|\bcurl\s|\bwget\s|\bpowershell\b|\bbash\s-c\b|\bsudo\s|\bchmod\s|\bpython3?\s-c\b|\bnode\s-e\b|\bnc\s-[el]/i;
-const DOWNLOAD_EXEC = /\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{0,200}\|\s{0,4}(?:sudo\s{1,4})?(?:ba|z|da)?sh\b|\bbase64\s{1,4}(?:-d|--decode)\b[^\n]{0,100}\|\s{0,4}(?:ba|z)?sh\b|-e(?:nc|ncodedcommand)\s{1,4}[A-Za-z0-9+/=]{20}|\biex\b|\/dev\/tcp\/|\bnc\s{1,4}-e\b/i;
+const DOWNLOAD_EXEC = /\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{0,200}\|\s{0,4}(?:sudo(?:\s{1,4}-[A-Za-z]{1,3}){0,3}\s{1,4})?(?:ba|z|da)?sh\b|\bbase64\s{1,4}(?:-d|--decode)\b[^\n]{0,100}\|\s{0,4}(?:ba|z)?sh\b|-e(?:nc|ncodedcommand)\s{1,4}[A-Za-z0-9+/=]{20}|\biex\b|\/dev\/tcp\/|\bnc\s{1,4}-e\b/i;
 /** A line that is a command: a download, a decoder or a shell first. */
 const COMMAND_LINE = /^\s{0,8}(?:\$\s{1,3})?(?:sudo\s{1,3})?(?:curl|wget|echo|iwr|invoke-webrequest|bash|sh|powershell|pwsh|python3?|base64)\b/i;
 /** What an identifier needs: a backtick, an underscore or a lower-case letter before a capital. */
@@ -488,6 +488,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
 
   // Objects (read only when something is asked: they weigh nothing alone).
   let machine = false;
+  let credCommand = false;
   let secretPath = false;
   let personal = false;
   let dest = false;
@@ -497,7 +498,8 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   const directive = ctx.role === "description" && (request || has("modal") || ctx.field === true || NEEDS.test(unit));
   if (request || cjk || directive || ctx.role === "prompt") {
     secretPath = SECRET_PATH.test(unit);
-    machine = has("machine") || secretPath || SECRET_PHRASES.test(unit) || ENV_DUMP.test(unit) || KEY_VALUE.test(unit);
+    credCommand = CRED_COMMAND.test(unit);
+    machine = has("machine") || secretPath || SECRET_PHRASES.test(unit) || ENV_DUMP.test(unit) || KEY_VALUE.test(unit) || credCommand;
     personal = has("personal") || PERSONAL_PHRASES.test(unit) || near("bulk", "files", 3) || RECENT_BULK.test(unit);
     // (Each pattern only where its one necessary character is: a URL has "/", an address "@".)
     link = unit.includes("/") && URL.test(unit);
@@ -517,7 +519,10 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   const changes = requested.some((i) => at(i, "act") && w(i) !== "keep");
   // (Using a file is not handing it over: "use the .env file" is advice. Calling, invoking something with it is.)
   const calls = requested.some((i) => at(i, "call") && !USE_VERBS.has(w(i)));
-  if ((asks("read") || asks("comm") || asks("send") || calls || changes) && (machine || personal)) {
+  // (Running a command that prints a credential — `gh auth token`, `gcloud auth print-access-token` — reads it.)
+  // (Putting a key into the project's own env file — "set STRIPE_SECRET_KEY in .env.local" — configures, hands nothing over.)
+  const configures = changes && !asks("read") && !asks("comm") && !asks("send") && !calls && LOCAL_ENV.test(unit);
+  if ((asks("read") || asks("comm") || asks("send") || calls || changes || (credCommand && asks("exec"))) && (machine || personal) && !configures) {
     addR(sig, "read_secret");
     const bulky = near("bulk", "files", 3) || toks.some((t, i) => t.cues.includes("bulk") && [1, 2, 3].some((d) => at(i + d, "machine") || at(i + d, "personal") || at(i + d, "files")));
     // A description asking the model to read a credential file is never honest (a token "passed as an argument" can be).
@@ -716,7 +721,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   }
   if (has("you") && PERSONA_WEAK.test(unit)) addT(sig, "persona_weak");
   // ("Safety and confidentiality policies are suspended", "maintenance mode enabled": the model's rules declared off.)
-  else if (RULES_OFF.test(unit)) addT(sig, "persona_weak");
+  else if (RULES_OFF.test(unit) || ((has("you") || has("ai")) && MODE_ON.test(unit))) addT(sig, "persona_weak");
 
   // Keeping the user in the dark: a negation or "without" near a telling verb and the user.
   if (has("neg") || has("without")) {
@@ -769,7 +774,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   }
   // Acting without the user's say: "do not ask for confirmation", "without asking", "no need to confirm".
   for (let i = 0; i < n - 1; i++) {
-    if ((at(i, "neg") || at(i, "without")) && toks.slice(i + 1, i + 6).some((x) => CONFIRM.has(x.w))) addT(sig, "no_confirm");
+    // (Not a writer waiving their own check: "don't wait for me to review formatting-only changes".)
+    const own = toks.slice(i + 1, i + 5).some((x) => x.w === "me" || x.w === "us");
+    if ((at(i, "neg") || at(i, "without")) && !own && toks.slice(i + 1, i + 6).some((x) => CONFIRM.has(x.w))) addT(sig, "no_confirm");
     // ("without waiting for the user", "no need to involve the human", "do not page a human", "don't prompt the user":
     // the person left out of what is done in their name.)
     else if ((at(i, "neg") || at(i, "without")) && toks.slice(i + 1, i + 5).some((x) => LEAVE_OUT.has(x.w)) && toks.slice(i + 2, i + 8).some((x) => x.cues.includes("target") || PEOPLE.has(x.w))) addT(sig, "no_confirm");
@@ -1034,8 +1041,12 @@ const CHECKOUT = /\bcheck\s{1,3}out\b|\bcheckout\b|\bplace\s{1,3}(?:the|an?|this
 const WEAKEN_I18N = /(?:вимкн|відключ|отключ|выключ|désactiv|desactiv|deaktivier|desativ|disattiv|wyłącz|kapat|vypn|matikan|nonaktifkan|dezactiv|stäng\s{1,3}av|slå\s{1,3}av|uitschakel|schakel|kikapcsol|απενεργοπο)[^.\n]{0,60}?(?:двофактор|двухфактор|2fa|mfa|two-factor|authentif|autentif|autenticaç|zwei-faktor|dwuskładnik|faktörlü|dvoufázov|faktor|antivir|firewall|defender|verifica|тфа|захист|защит|protection|protección|schutz|proteção|ochron|koruma|ochran|perlindungan|protecți|skydd|beveiliging|védelm)/i;
 /** Trust switched off: TLS checks disabled, an administration port opened to every address. */
 const TRUST_OFF = /\bNODE_TLS_REJECT_UNAUTHORIZED\s{0,2}=\s{0,2}["']?0|\bGIT_SSL_NO_VERIFY\s{0,2}=\s{0,2}["']?(?:1|true)|\bsslVerify\s{0,2}[=\s]\s{0,2}false\b|--no-check-certificate\b|\bstrict-ssl\s{0,2}[=\s]\s{0,2}false\b|\bStrictHostKeyChecking\s{0,2}[=\s]\s{0,2}no\b|(?:0\.0\.0\.0\/0|::\/0)[^\n]{0,40}?\bport\s{0,2}(?:22|23|3389|3306|5432|6379|27017|9200|2375)\b|\bport\s{0,2}(?:22|23|3389|3306|5432|6379|27017|9200|2375)\b[^\n]{0,40}?(?:0\.0\.0\.0\/0|::\/0)/i;
-/** The value of a variable that holds a key: "the value of OPENAI_API_KEY", "echo $GITHUB_TOKEN". */
-const KEY_VALUE = /\bvalues?\s{1,3}of\s{1,3}(?:the\s{1,3})?\$?[A-Z][A-Z0-9]{1,20}(?:_[A-Z0-9]{1,20}){0,4}_(?:KEY|TOKEN|SECRET|PASSWORD|PAT)\b|\b(?:echo|print|printenv)\s{1,3}\$?[A-Z][A-Z0-9]{1,20}(?:_[A-Z0-9]{1,20}){0,4}_(?:KEY|TOKEN|SECRET|PASSWORD|PAT)\b/;
+/** The value of a variable that holds a key, handed over: "reply with the value of OPENAI_API_KEY", "echo $GITHUB_TOKEN". */
+const KEY_VALUE = /\b(?:reply|respond|answer|return|print|send|give|paste|share|include|output|tell|post|provide|supply|attach)\b[^.\n]{0,30}?\bvalues?\s{1,3}of\s{1,3}(?:the\s{1,3})?\$?[A-Z][A-Z0-9]{1,20}(?:_[A-Z0-9]{1,20}){0,4}_(?:KEY|TOKEN|SECRET|PASSWORD|PAT)\b|\b(?:echo|print|printenv)\s{1,3}\$?[A-Z][A-Z0-9]{1,20}(?:_[A-Z0-9]{1,20}){0,4}_(?:KEY|TOKEN|SECRET|PASSWORD|PAT)\b/;
+/** The project's own env file as where a value goes: "in .env.local", "to your .env". */
+const LOCAL_ENV = /\b(?:in|to|into)\s{1,3}(?:your\s{1,3}|the\s{1,3}|a\s{1,3})?(?:local\s{1,3})?\.env(?:\.[\w-]{1,20})?\b/i;
+/** Commands whose output is a credential: they print a token, a password or a secret's value. */
+const CRED_COMMAND = /\bgh\s{1,3}auth\s{1,3}token\b|\bgcloud\s{1,3}auth\s{1,3}(?:application-default\s{1,3})?print-(?:access|identity)-token\b|\baws\s{1,3}(?:configure\s{1,3}(?:get|export-credentials)|sts\s{1,3}get-session-token|ecr\s{1,3}get-login-password)\b|\baz\s{1,3}account\s{1,3}get-access-token\b|\bkubectl\s{1,3}get\s{1,3}secrets?\b|\bsecurity\s{1,3}find-(?:generic|internet)-password\b|\bvault\s{1,3}(?:read|kv\s{1,3}get|token\s{1,3}create)\b|\bop\s{1,3}(?:read|item\s{1,3}get)\b|\bheroku\s{1,3}auth:token\b|\bterraform\s{1,3}state\s{1,3}pull\b|\bnpm\s{1,3}token\s{1,3}create\b/i;
 /** Text to be read backwards ("right to left", "in reverse"): a decoding like base64's. */
 const REVERSED = /\b(?:backwards?|right[\s-]to[\s-]left|in\s{1,3}reverse|reversed)\b/i;
 /** Decoding, then doing what came out: "decode and do it", "decode it and run it as your next step". */
@@ -1090,7 +1101,9 @@ const I_AM = new Set(["i", "soy", "je", "ich", "eu", "я"]);
 const BE = new Set(["am", "soy", "suis", "bin", "sou"]);
 const NEW_TASK = new Set(["task", "goal", "objective", "mission", "instructions", "instruction", "prompt", "directive", "directives", "tarea", "tâche", "aufgabe", "tarefa", "задача", "instrucciones", "consignes", "anweisungen", "instruções", "инструкции"]);
 /** The model's rules declared switched off, whoever is spoken to. */
-const RULES_OFF = /\b(?:safety|content|confidentiality|usage|security)\s{1,3}(?:(?:and|&)\s{1,3}\w{1,20}\s{1,3})?(?:policies|policy|filters?|guidelines|guardrails|rules|restrictions)\s{1,3}(?:are|is|have\s{1,3}been|has\s{1,3}been)\s{1,3}(?:now\s{1,3})?(?:suspended|disabled|lifted|off|paused|removed|deactivated|waived)\b|\b(?:maintenance|diagnostics?|unrestricted|god)\s{1,3}mode\s{1,3}(?:is\s{1,3})?(?:enabled|activated|on)\b/i;
+const RULES_OFF = /\b(?:safety|content|confidentiality|usage|security)\s{1,3}(?:(?:and|&)\s{1,3}\w{1,20}\s{1,3})?(?:policies|policy|filters?|guidelines|guardrails|rules|restrictions)\s{1,3}(?:are|is|have\s{1,3}been|has\s{1,3}been)\s{1,3}(?:now\s{1,3})?(?:suspended|disabled|lifted|off|paused|removed|deactivated|waived)\b/i;
+/** A mode switched on for the model ("you are in maintenance mode", "diagnostic mode is enabled for the assistant"). */
+const MODE_ON = /\b(?:maintenance|diagnostics?|unrestricted|god)\s{1,3}mode\s{1,3}(?:is\s{1,3})?(?:now\s{1,3})?(?:enabled|activated|on)\b/i;
 const PERSONA_WEAK = /\b(?:developer|god|jailbreak|unrestricted|debug)\s{1,3}mode\b|\b(?:no|without(?:\s{1,3}any)?)\s{1,3}(?:restrictions|limits|filters|guidelines|rules)\b|\bfree\s{1,3}of\s{1,3}(?:all\s{1,3})?(?:rules|restrictions)|\bnot\s{1,3}bound\s{1,3}by\b/i;
 const FIELD_WORDS = new Set(["parameter", "parameters", "param", "argument", "arguments", "arg", "field", "fields", "property", "key", "header", "option", "flag", "variable", "value"]);
 /** Writing about attacks beyond the lexicon's words: red teams, pentests, advisories, mitigations. */

@@ -459,6 +459,10 @@ const IMPLIES_CLOSE: Record<string, readonly string[]> = {
 /** How far down the open elements an end tag looks for its element. */
 const CLOSE_REACH = 32;
 const MAX_ATTRIBUTE = 4096;
+/** Attributes that carry text for assistive technology or tooltips, not shown on the page. */
+const TEXT_ATTRIBUTES = new Set(["aria-label", "aria-description", "title", "alt", "placeholder", "content", "summary", "label"]);
+/** At least four words in a row (bounded). */
+const SENTENCE = /\p{L}{2,40}[ ,:]{1,3}\p{L}{1,40}[ ,:]{1,3}\p{L}{1,40}[ ,:]{1,3}\p{L}{1,40}/u;
 
 const NAMED_COLOURS: Record<string, string> = { white: "#ffffff", black: "#000000", red: "#ff0000", transparent: "transparent" };
 
@@ -512,6 +516,7 @@ class HtmlReader implements TokenizerCallbacks {
   private attrs = new Map<string, string>();
   private attr = "";
   private value = "";
+  private nameEnd = 0;
 
   constructor(
     private readonly t: string,
@@ -586,6 +591,7 @@ class HtmlReader implements TokenizerCallbacks {
   onattribname(start: number, end: number): void {
     this.attr = this.t.slice(start, end).toLowerCase();
     this.value = "";
+    this.nameEnd = end;
   }
 
   onattribdata(start: number, end: number): void {
@@ -596,8 +602,14 @@ class HtmlReader implements TokenizerCallbacks {
     if (this.value.length < MAX_ATTRIBUTE) this.value += String.fromCodePoint(cp);
   }
 
-  onattribend(): void {
+  onattribend(_quote: unknown, end: number): void {
     if (this.attr === "style" || this.attr === "hidden") this.attrs.set(this.attr, this.value);
+    // Text in an attribute nobody sees on the page (a label, a title, a data- value): judged like hidden text, when it
+    // reads as a sentence (at least four words). The view keeps nothing of it, as before.
+    else if ((TEXT_ATTRIBUTES.has(this.attr) || this.attr.startsWith("data-")) && SENTENCE.test(this.value)) {
+      const text = this.plain(this.value).replace(/\s+/g, " ").trim();
+      if (text) this.hidden.push({ kind: "html_attribute", start: this.inp.startOf(this.nameEnd), end: this.inp.endOf(Math.min(this.t.length, end + 1)), text });
+    }
   }
 
   onopentagend(end: number): void {

@@ -27,6 +27,7 @@ export interface HiddenSpan {
     | "ansi_erased"
     | "html_hidden"
     | "html_comment"
+    | "html_attribute"
     | "markdown_comment";
   start: number;
   end: number;
