@@ -438,7 +438,10 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     const textVerb = w(j) !== "text" || DETERMINER.has(w(j + 1)) || THIS.has(w(j + 1)) || w(j + 1) === "me" || w(j + 1) === "us";
     // (German's polite imperative is the infinitive and "Sie": "Leiten Sie bitte … weiter", "Senden Sie".)
     const politeGerman = j + 1 < n && (toks[j + 1] as Tok).raw === "Sie" && /en$/.test(w(j));
-    if (j < n && j < codeAt && textVerb && ((toks[j] as Tok).imp || politeGerman) && VERB_CUES.some((c) => at(j, c)) && !negatedAt(j) && !(w(j) === "do" && at(j + 1, "neg"))) requested.push(j);
+    // (A build file's keyword — a Dockerfile's "RUN", a CI file's "run:" — is a line of the file, not an order: the
+    // image builds it later, nobody is asked to run it now.)
+    const fileKeyword = j < n && (((toks[j] as Tok).raw === "RUN" || (toks[j] as Tok).raw === "CMD") || (w(j) === "run" && text.charCodeAt((toks[j] as Tok).e) === 58)) && leadBack(text, (toks[j] as Tok).s - (text.charCodeAt((toks[j] as Tok).s - 2) === 45 ? 2 : 0));
+    if (j < n && j < codeAt && textVerb && !fileKeyword && ((toks[j] as Tok).imp || politeGerman) && VERB_CUES.some((c) => at(j, c)) && !negatedAt(j) && !(w(j) === "do" && at(j + 1, "neg"))) requested.push(j);
   }
   if (has("modal") || present.size > 0) {
     for (let i = 0; i < n; i++) {
