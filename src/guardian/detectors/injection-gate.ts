@@ -156,7 +156,7 @@ const STEM_WORDS: [string, number][] = [
   ["untrust externa retriev", 0],
 ];
 
-const SIZE = 1 << 13;
+const SIZE = 1 << 14;
 /**
  * Words by hash (open addressing): one probe per word gives both its classes (`vals`) and the pass's own word kinds
  * (`kinds`: TAG, TURN…), at the same slot.
