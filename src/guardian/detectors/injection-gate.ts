@@ -175,9 +175,12 @@ function fold(c: number): number {
   }
   if (c >= 0xc0 && c <= 0x24f) return c === 0xd7 || c === 0xf7 ? -1 : c <= 0xde ? c + 32 : c;
   if (c >= 0x400 && c <= 0x4ff) return c >= 0x410 && c <= 0x42f ? c + 32 : c < 0x410 ? c + 80 : c;
-  // Greek (capitals folded; accented capitals kept), Hebrew and Arabic letters (no case), Vietnamese's extra letters.
+  // Greek (capitals folded; accented capitals kept), Hebrew, Arabic, Persian and Devanagari letters (no case),
+  // Vietnamese's extra letters.
   if (c >= 0x386 && c <= 0x3ce) return c >= 0x391 && c <= 0x3ab ? c + 32 : c;
-  if ((c >= 0x5d0 && c <= 0x5ea) || (c >= 0x620 && c <= 0x64a)) return c;
+  // (Arabic and Persian letters and marks, without Arabic's comma, semicolon, question mark and full stop; Devanagari
+  // without its danda stops.)
+  if ((c >= 0x5d0 && c <= 0x5ea) || (c >= 0x620 && c <= 0x65f) || (c >= 0x671 && c <= 0x6d3) || (c >= 0x900 && c <= 0x963) || (c >= 0x966 && c <= 0x97f)) return c;
   if (c >= 0x1ea0 && c <= 0x1ef9) return c | 1;
   return -1;
 }
@@ -253,7 +256,7 @@ ASCII[63] = STOP;
 function other(c: number): number {
   if (c === 0x2019) return APOS;
   if (c === 0x3002) return STOP;
-  if (c >= 0x3040 && isCjk(c)) return CJK_CHAR;
+  if (c >= 0x0e01 && isCjk(c)) return CJK_CHAR;
   const f = fold(c);
   return f > 0 ? f : 0;
 }

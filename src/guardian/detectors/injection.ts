@@ -1,5 +1,6 @@
 import { pieces } from "./injection-gate.js";
 import { CJK, isCjk, lookup, STEMS, type Cue } from "./injection-lexicon.js";
+import { VERB_LAST } from "./injection-languages.js";
 import { normalize, type NormalText } from "./normalize.js";
 import { describedDirectives, NAMES_NOT_VALUE } from "./poisoning.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
@@ -149,6 +150,8 @@ function wordChar(c: number): boolean {
   if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
   if (isCjk(c)) return false;
   if ((c >= 0x2000 && c <= 0x206f) || (c >= 0x3000 && c <= 0x303f) || (c >= 0xd800 && c <= 0xdfff) || (c >= 0xfe00 && c <= 0xfe6f)) return false;
+  // (Nor Arabic's comma, semicolon, question mark and full stop, or Devanagari's danda.)
+  if (c === 0x60c || c === 0x61b || c === 0x61f || c === 0x6d4 || c === 0x964 || c === 0x965) return false;
   return !(c === 0xa0 || c === 0xa1 || c === 0xab || c === 0xbb || c === 0xbf || c === 0xb7 || c === 0xd7 || c === 0xf7);
 }
 /** Inside a word between word characters: hyphen, apostrophes, dot (`gpt-4o`, `don't`, `e.g`). */
@@ -394,7 +397,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   let cjk = false;
   for (let i = s; i < e; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x3040 && isCjk(c)) {
+    if (c >= 0x0e01 && isCjk(c)) {
       cjk = true;
       break;
     }
@@ -443,6 +446,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     const fileKeyword = j < n && (((toks[j] as Tok).raw === "RUN" || (toks[j] as Tok).raw === "CMD") || (w(j) === "run" && text.charCodeAt((toks[j] as Tok).e) === 58)) && leadBack(text, (toks[j] as Tok).s - (text.charCodeAt((toks[j] as Tok).s - 2) === 45 ? 2 : 0));
     if (j < n && j < codeAt && textVerb && !fileKeyword && ((toks[j] as Tok).imp || politeGerman) && VERB_CUES.some((c) => at(j, c)) && !negatedAt(j) && !(w(j) === "do" && at(j + 1, "neg"))) requested.push(j);
   }
+  // (Languages that put the verb last — "… teslimat adresini değiştir", "… पर भेजें": the imperative form is asked
+  // where it stands.)
+  for (let i = 0; i < n; i++) if (VERB_LAST.has(w(i)) && i < codeAt && !negatedAt(i) && !requested.includes(i)) requested.push(i);
   if (has("modal") || present.size > 0) {
     for (let i = 0; i < n; i++) {
       const t = toks[i] as Tok;
@@ -1146,7 +1152,7 @@ function cjkCues(unit: string, sig: Sig): void {
   const ai = hit("ai") || /\bAI\b/.test(unit);
   const request = hit("modal") || hit("send") || hit("read") || hit("exec");
   // (Korean names who must act with a topic or dative particle: "AI 에이전트는 … 해야 합니다", "어시스턴트에게".)
-  if (ai && (/(?:致|给|へ|に告ぐ)/.test(unit) || /(?:助手|アシスタント|AI|エージェント|에이전트|어시스턴트)\s?[：:、，,]/.test(unit) || /(?:에이전트|어시스턴트|챗봇|인공지능|AI)\s?(?:는|은|께|에게|님)/.test(unit))) addT(sig, "addressed");
+  if (ai && (/(?:致|给|へ|に告ぐ)/.test(unit) || /(?:助手|アシスタント|AI|エージェント|에이전트|어시스턴트|ผู้ช่วย|เอเจนต์)\s?[：:、，,]/.test(unit) || /(?:에이전트|어시스턴트|챗봇|인공지능|AI)\s?(?:는|은|께|에게|님)/.test(unit))) addT(sig, "addressed");
   else if (ai && hit("you")) addT(sig, "addressed_2p");
   if (hit("override") && (hit("instr") || hit("scope"))) addT(sig, "override");
   if (hit("secrecy")) addT(sig, hit("target") ? "secrecy" : "stealth");
