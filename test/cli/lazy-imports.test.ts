@@ -1,12 +1,12 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CLI, EVERYTHING, ROOT, tempDir } from "../helpers.js";
+import { CLI, EVERYTHING, modulesInFile, ROOT, tempDir } from "../helpers.js";
 import { stopChild, waitFor } from "../support/servers.js";
 
 // Each command loads only what it uses (docs/benchmarks.md, start-up). Checked by what the process loads, recorded by a
@@ -19,18 +19,11 @@ let serial = 0;
 const recordFile = () => join(dir, `modules-${++serial}.txt`);
 const recorded = (file: string) => new Set(readFileSync(file, "utf8").split("\n").filter((l) => l.startsWith("file:")).map((u) => fileURLToPath(u)));
 
-/**
- * The command line is a bundle (scripts/bundle-cli.mjs): a loaded file of dist/cli/main.js or dist/cli/chunks/ stands
- * for the modules bundled into it, as the build recorded them (paths from the package's folder).
- */
-const bundled = JSON.parse(readFileSync(join(ROOT, "dist", "cli", "chunks", "inputs.json"), "utf8")) as Record<string, string[]>;
-const modulesOf = (path: string): string[] => bundled[relative(ROOT, path)]?.map((p) => resolve(ROOT, p)) ?? [path];
-
 /** The npm packages among the loaded modules (a scoped package with its scope), and guardwire's own files (dist/…). */
 function loaded(file: string): { packages: Set<string>; own: Set<string> } {
   const packages = new Set<string>();
   const own = new Set<string>();
-  for (const path of [...recorded(file)].flatMap(modulesOf)) {
+  for (const path of [...recorded(file)].flatMap(modulesInFile)) {
     const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path);
     if (m) packages.add(m[1] as string);
     else if (path.startsWith(join(ROOT, "dist"))) own.add(relative(ROOT, path));
