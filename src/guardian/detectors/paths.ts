@@ -200,7 +200,7 @@ const KEY_NAMES = /^(?:id_(?:\*|rsa|dsa|ecdsa|ed25519)\*?|\*_(?:rsa|dsa|ecdsa|ed
 /** File names keys are often given, and other things too: a search for them counts from the home or the system folder. */
 const KEYISH_NAMES = /^(?:\*\.(?:pem|key|env|asc)|\.env(?:\*|\.\*)?|\*\.?env\*?|\*secret\*|\*credential\*|\*password\*|\*token\*)$/i;
 /** Where a search reaches every user's or the user's whole home: `/`, `~`, `/home/x`, `/Users/x`, `C:\Users\x`. */
-const WIDE_ROOT = /^(?:\/|~[/\\]?|\$HOME\/?|\/home(?:\/[^/]+)?\/?|\/Users(?:\/[^/]+)?\/?|\/root\/?|[A-Za-z]:\\(?:Users(?:\\[^\\]+)?)?\\?|\*\*)$/i;
+const WIDE_ROOT = /^(?:\/|~[/\\]?|\$HOME\/?|\/home(?:\/[^/]+)?\/?|\/Users(?:\/[^/]+)?\/?|\/root\/?|[A-Za-z]:\\(?:Users(?:\\[^\\]+)?)?\\?)$/i;
 
 /** A glob's alternatives: `{a,b}` expanded once (at most 32), then the last segment of each. */
 function globNames(glob: string): { names: string[]; prefix: string } {
@@ -208,7 +208,8 @@ function globNames(glob: string): { names: string[]; prefix: string } {
   const forms = brace ? (brace[1] as string).split(",").slice(0, 32).map((alt) => glob.slice(0, brace.index) + alt + glob.slice(brace.index + brace[0].length)) : [glob];
   const names = forms.map((f) => f.slice(Math.max(f.lastIndexOf("/"), f.lastIndexOf("\\")) + 1).trim());
   const cut = Math.min(...forms.map((f) => Math.max(f.lastIndexOf("/"), f.lastIndexOf("\\"))));
-  return { names, prefix: cut > 0 ? (forms[0] as string).slice(0, cut).replace(/(?:[/\\]\*\*)+$/, "") : "" };
+  // (`**/x` alone is relative to where the search starts: its prefix is nothing.)
+  return { names, prefix: cut > 0 ? (forms[0] as string).slice(0, cut).replace(/(?:[/\\]?\*\*)+$/, "") : "" };
 }
 
 /**
