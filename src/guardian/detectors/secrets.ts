@@ -33,6 +33,11 @@ interface Format {
   accept?: (secret: string, value: string, start: number) => boolean;
   /** The match may follow a letter or digit (a Telegram token in `/bot<token>/`). */
   inside?: boolean;
+  /**
+   * Every character of the prefix is common in prose and code (`pat`, `dapi`, `dp.st.`): in a long string it is
+   * looked for in the first WEAK_REACH characters only, where a search for it costs what the rest of the search does.
+   */
+  weak?: boolean;
 }
 
 const END = String.raw`(?![A-Za-z0-9])`;
@@ -212,21 +217,21 @@ const FORMATS: Format[] = [
   token("secrets.perplexity_key", ["pplx-"], "[A-Za-z0-9]{48}"),
   token("secrets.replicate_token", ["r8_"], "[A-Za-z0-9]{37}", END, { entropy: 3 }),
   // --- more of gitleaks' prefixed formats (issue 24, fifth round): breadth from the maintained rule set ------------
-  token("secrets.airtable_token", ["pat"], "[A-Za-z0-9]{14}\\.[a-f0-9]{64}"),
-  token("secrets.dynatrace_token", ["dt0c01."], "[A-Za-z0-9]{24}\\.[A-Za-z0-9]{64}"),
-  f("secrets.terraform_cloud_token", [".atlasv1."], String.raw`[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}(?![A-Za-z0-9_=-])`, { back: { cls: /[A-Za-z0-9]/, max: 14 } }),
-  token("secrets.databricks_token", ["dapi"], "[a-f0-9]{32}(?:-\\d)?", END, { entropy: 3 }),
-  token("secrets.doppler_token", ["dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."], "[A-Za-z0-9_.-]{40,60}", TOKEN_END, { entropy: 3.5 }),
+  token("secrets.airtable_token", ["pat"], "[A-Za-z0-9]{14}\\.[a-f0-9]{64}", END, { weak: true }),
+  token("secrets.dynatrace_token", ["dt0c01."], "[A-Za-z0-9]{24}\\.[A-Za-z0-9]{64}", END, { weak: true }),
+  f("secrets.terraform_cloud_token", [".atlasv1."], String.raw`[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}(?![A-Za-z0-9_=-])`, { back: { cls: /[A-Za-z0-9]/, max: 14 }, weak: true }),
+  token("secrets.databricks_token", ["dapi"], "[a-f0-9]{32}(?:-\\d)?", END, { entropy: 3, weak: true }),
+  token("secrets.doppler_token", ["dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."], "[A-Za-z0-9_.-]{40,60}", TOKEN_END, { entropy: 3.5, weak: true }),
   token("secrets.duffel_token", ["duffel_live_", "duffel_test_"], "[A-Za-z0-9_=-]{43}", TOKEN_END),
   token("secrets.easypost_key", ["EZAK", "EZTK"], "[A-Za-z0-9]{54}", END, { entropy: 3.5 }),
   token("secrets.facebook_token", ["EAAM", "EAAC"], "[A-Za-z0-9]{100,600}", END, { entropy: 3.5 }),
   token("secrets.flutterwave_key", ["FLWSECK_TEST-", "FLWSECK-"], "[a-hA-H0-9]{32}-X", END),
   token("secrets.flyio_token", ["fm1a_", "fm1r_", "fm2_"], "[A-Za-z0-9+/]{100,4096}={0,3}", END),
   token("secrets.frameio_token", ["fio-u-"], "[A-Za-z0-9_=-]{64}", TOKEN_END),
-  token("secrets.harness_token", ["pat.", "sat."], "[A-Za-z0-9_-]{22}\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{20}"),
+  token("secrets.harness_token", ["pat.", "sat."], "[A-Za-z0-9_-]{22}\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{20}", END, { weak: true }),
   token("secrets.infracost_token", ["ico-"], "[A-Za-z0-9]{32}", END, { entropy: 3.5 }),
   f("secrets.maxmind_key", ["_mmk"], String.raw`[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk(?![A-Za-z0-9])`, { back: { cls: /[A-Za-z0-9_]/, max: 36 } }),
-  token("secrets.openshift_token", ["sha256~"], "[A-Za-z0-9_-]{43}", TOKEN_END),
+  token("secrets.openshift_token", ["sha256~"], "[A-Za-z0-9_-]{43}", TOKEN_END, { weak: true }),
   token("secrets.prefect_token", ["pnu_"], "[A-Za-z0-9]{36}", END, { entropy: 3.5 }),
   token("secrets.readme_token", ["rdme_"], "[a-z0-9]{70}"),
   token("secrets.scalingo_token", ["tk-us-"], "[A-Za-z0-9_-]{48}", TOKEN_END),
@@ -287,9 +292,15 @@ for (const fmt of FORMATS) {
 /** Of two findings of one span, the format listed first names it (a connection string's password last). */
 const ORDER = new Map<string, number>();
 FORMATS.forEach((x, i) => ORDER.has(x.type) || ORDER.set(x.type, i));
-const FINDER = new LiteralFinder(LITERALS);
+/** How far into a long string the formats with only common characters in their prefix are looked for. */
+const WEAK_REACH = 65_536;
+const isWeak = (lit: string) => (BY_LITERAL[LITERALS.indexOf(lit)] as Format[]).every((x) => x.weak === true);
+const STRONG_IDS = LITERALS.map((_, i) => i).filter((i) => !isWeak(LITERALS[i] as string));
+const WEAK_IDS = LITERALS.map((_, i) => i).filter((i) => isWeak(LITERALS[i] as string));
+const FINDER = new LiteralFinder(STRONG_IDS.map((i) => LITERALS[i] as string));
+const WEAK_FINDER = new LiteralFinder(WEAK_IDS.map((i) => LITERALS[i] as string));
 const IDS = LITERALS.map((l) => [literalId(l)]);
-const PREFILTER_IDS = [...IDS.flat(), literalId("://")];
+const URL_ID = [literalId("://")];
 
 /** Strings at least this long are searched by rare character (LiteralFinder); shorter ones literal by literal. */
 const LONG = 4096;
@@ -302,9 +313,10 @@ export function detectSecrets(sites: StringSite[], prefilter = true): Detection[
   const lits = prefilter ? literalsOf(sites) : null;
   let present: number[] | null = null;
   if (lits !== null) {
-    if (!lits.any(PREFILTER_IDS)) return out;
+    // (One pass over the literals: those present, and none present and no `://` is nothing to find.)
     present = [];
     for (let i = 0; i < IDS.length; i++) if (lits.any(IDS[i] as number[])) present.push(i);
+    if (present.length === 0 && !lits.any(URL_ID)) return out;
   }
   for (const site of sites) {
     const v = site.value;
@@ -319,7 +331,10 @@ export function detectSecrets(sites: StringSite[], prefilter = true): Detection[
         const lit = LITERALS[id] as string;
         for (let at = v.indexOf(lit); at >= 0; at = v.indexOf(lit, at + 1)) hit(id, at);
       }
-    } else FINDER.find(v, hit);
+    } else {
+      FINDER.find(v, (id, at) => hit(STRONG_IDS[id] as number, at));
+      WEAK_FINDER.find(v.length > WEAK_REACH ? v.slice(0, WEAK_REACH) : v, (id, at) => hit(WEAK_IDS[id] as number, at));
+    }
     keepApart(found, out);
   }
   return out;
