@@ -157,3 +157,24 @@ describe("a search for credential files is a read of them", () => {
     expect(find({ root: "/home/dev/app", pattern: "**/*.{ts,tsx}" })).toEqual([]);
   });
 });
+
+describe("services' own credential stores, and the hints in front of them", () => {
+  const stores = [
+    "/var/lib/jenkins/secrets/master.key", "/srv/jenkins_home/credentials.xml", "/home/ci/.jenkins/secrets/hudson.util.Secret",
+    "/etc/gitlab/gitlab-secrets.json", "/home/runner/.gitlab-runner/config.toml", "/etc/rancher/rke2/rke2.yaml", "/var/lib/rancher/k3s/server/token",
+    "/etc/wireguard/wg0.conf", "/etc/NetworkManager/system-connections/Home.nmconnection", "/etc/postfix/sasl_passwd", "/etc/mysql/debian.cnf",
+    "/var/lib/tailscale/tailscaled.state", "/home/u/.vercel/auth.json", "/home/u/.config/netlify/config.json", "/home/u/.supabase/access-token",
+    "/Users/u/.snowflake/connections.toml", "/Users/u/.dbt/profiles.yml", "/home/u/.flyrc", "/home/u/.circleci/cli.yml", "/home/u/.vault_pass.txt",
+  ];
+  const sites = (path: string) => [{ path: ["params", "arguments", "path"], value: path, role: "path" as const, tool: "read_file" }];
+  for (const p of stores) {
+    it(p, () => {
+      expect(detectSensitivePath(sites(p)).map((d) => d.type)).toEqual(["sensitive_path.credential_file"]);
+      // The literal hints let it through: the prefiltered search finds what the full one does.
+      expect(detectSensitivePath(sites(p))).toEqual(detectSensitivePath(sites(p), false));
+    });
+  }
+  it("a project's own files of the same names are not", () => {
+    for (const p of ["ci/jenkins/Jenkinsfile", "docs/jenkins/secrets.md", "deploy/wireguard.md", "src/dbt/profiles.example.yml"]) expect(detectSensitivePath(sites(p)), p).toEqual([]);
+  });
+});

@@ -68,7 +68,8 @@ const HINTS = [".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", ".
   ".oci", ".minikube", "doctl", "hcloud", ".fly", "cloudflared", "wrangler", "/op", "sops", ".m2", ".gradle", "nuget", ".ivy2", ".sbt", "/hub", "keyrings",
   ".kdb", ".keytab", "krb5", "wallet", ".ethereum", "near-cred", "sui_config", ".aptos", ".foundry", ".electrum", "ilezilla", ".purple", "history", "lesshst", "ntds", "anther", "egback", "ysprep",
   "letsencrypt", "/pki/", "shadow-", "passwd-",
-  "jenkins", "gitlab", "vault_pass", "ansible", "itwarden", "argocd", "glab-cli", "netlify", "stripe", "configstore", "copilot", ".flyrc", ".circleci", "vercel", ".railway", ".supabase", ".snowflake", ".dbt", "twilio", "sentryclirc", ".travis", "rancher", "wireguard", "system-connections", "wpa_supplicant", "sasl_passwd", "debian.cnf", "tailscale", "*.", "*_", "*id", "*secret", "*credential", "*password", "*token"];
+  // (Fifth round: services' stores outside `/etc/` and `.config`, and `*` for a search's glob.)
+  "jenkins", "gitlab-runner", "rancher", "ansible", "vercel", ".flyrc", ".circleci", ".railway", ".supabase", ".snowflake", ".dbt", "twilio", "sentryclirc", ".travis", "tailscale", "*"];
 const SENSITIVE_HINT = new RegExp(HINTS.map(escapeRegExp).join("|"), "i");
 const SENSITIVE_HINT_IDS = HINTS.map(literalId);
 /** A token can only be a path if it has a separator or starts like a dotfile. */

@@ -300,7 +300,7 @@ const WEAK_IDS = LITERALS.map((_, i) => i).filter((i) => isWeak(LITERALS[i] as s
 const FINDER = new LiteralFinder(STRONG_IDS.map((i) => LITERALS[i] as string));
 const WEAK_FINDER = new LiteralFinder(WEAK_IDS.map((i) => LITERALS[i] as string));
 const IDS = LITERALS.map((l) => [literalId(l)]);
-const URL_ID = [literalId("://")];
+const PREFILTER_IDS = [...new Set([...IDS.flat(), literalId("://")])];
 
 /** Strings at least this long are searched by rare character (LiteralFinder); shorter ones literal by literal. */
 const LONG = 4096;
@@ -313,10 +313,9 @@ export function detectSecrets(sites: StringSite[], prefilter = true): Detection[
   const lits = prefilter ? literalsOf(sites) : null;
   let present: number[] | null = null;
   if (lits !== null) {
-    // (One pass over the literals: those present, and none present and no `://` is nothing to find.)
+    if (!lits.any(PREFILTER_IDS)) return out;
     present = [];
     for (let i = 0; i < IDS.length; i++) if (lits.any(IDS[i] as number[])) present.push(i);
-    if (present.length === 0 && !lits.any(URL_ID)) return out;
   }
   for (const site of sites) {
     const v = site.value;
