@@ -293,7 +293,7 @@ for (const fmt of FORMATS) {
 const ORDER = new Map<string, number>();
 FORMATS.forEach((x, i) => ORDER.has(x.type) || ORDER.set(x.type, i));
 /** How far into a long string the formats with only common characters in their prefix are looked for. */
-const WEAK_REACH = 65_536;
+const WEAK_REACH = 16_384;
 const isWeak = (lit: string) => (BY_LITERAL[LITERALS.indexOf(lit)] as Format[]).every((x) => x.weak === true);
 const STRONG_IDS = LITERALS.map((_, i) => i).filter((i) => !isWeak(LITERALS[i] as string));
 const WEAK_IDS = LITERALS.map((_, i) => i).filter((i) => isWeak(LITERALS[i] as string));
