@@ -140,7 +140,8 @@ export function describedDirectives(unit: string, field = false): DescribedSigna
   if (!out.includes("reroute") && !negated && EMAIL_OR_URL.test(u) && (withheld || (addressed && ALL_MULTI.test(u)))) out.push("reroute");
   if (withheld) out.push("secrecy");
   const w = WITHHOLD.exec(u);
-  if (w && WITHHELD_REASON.test(w[1] ?? "") && !SECRET_OBJECT.test(w[1] ?? "")) out.push("secrecy");
+  // (A withheld field named for a secret — "never mention `api_key` to the user" — protects the user, as a value does.)
+  if (w && WITHHELD_REASON.test(w[1] ?? "") && !SECRET_OBJECT.test(w[1] ?? "") && !/^`?[\w.-]*(?:key|token|secret|passw|credential|cookie|session)/i.test(w[1] ?? "")) out.push("secrecy");
   return out;
 }
 
