@@ -6,6 +6,9 @@ RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY console ./console
+# The build also parses the shipped packs (rules/) and bundles the command line (scripts/).
+COPY rules ./rules
+COPY scripts ./scripts
 RUN npm run build
 
 # Runtime stage: production dependencies and the compiled CLI only, as a non-root user.

@@ -143,5 +143,43 @@ export function secretSamples(seed = 24) {
     { name: "CSS classes and words with token-like prefixes", text: "<div class=\"sk-spinner sk-fading-circle\"> task-runner disk-usage key-value SKU-2231 the npm_config_cache" },
     { name: "a password-reset link", text: `Reset your password: https://app.acme.io/reset?token=${pick(ALNUM, 32)} (valid 1 hour)` },
   ];
+  // Issue 24, fifth round: more of gitleaks' prefixed formats, a credential by its Authorization scheme, and a key
+  // whose lines a diff or a quote marks. Picked after the rest, so the values above stay as they were.
+  const dyna = `dt0c01.${pick(UPPER_NUM, 24)}.${pick(UPPER_NUM, 64)}`;
+  const tfc = `${pick(ALNUM, 14)}.atlasv1.${pick(ALNUM + "-_", 67)}`;
+  const airtable = `pat${pick(ALNUM, 14)}.${pick(HEX, 64)}`;
+  const doppler = `dp.st.prd.${pick(ALNUM, 40)}`;
+  const databricks = `dapi${pick(HEX, 32)}`;
+  const mailchimp = `${pick(HEX, 32)}-us14`;
+  const vaultLong = `hvs.CAESI${pick(B64URL, 70)}`;
+  const ssws = `00${pick(ALNUM + "-_", 40)}`;
+  const apiToken = pick(ALNUM, 40);
+  const basic = Buffer.from(`svc-reporting:${pick(ALNUM, 14)}`).toString("base64");
+  const prefect = `pnu_${pick(ALNUM, 36)}`;
+  const sshBody = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWQyNTUxOQAAACB" + pick(B64, 200);
+  const sshLines = sshBody.match(/.{1,70}/g);
+  const quoted = ["-----BEGIN OPENSSH PRIVATE KEY-----", ...sshLines, "-----END OPENSSH PRIVATE KEY-----"].map((l) => "> " + l).join("\n");
+  const removed = ["-----BEGIN OPENSSH PRIVATE KEY-----", ...sshLines, "-----END OPENSSH PRIVATE KEY-----"].map((l) => "-" + l).join("\n");
+  secrets.push(
+    { name: "Dynatrace token in a header value", type: "secrets.dynatrace_token", text: `{"Authorization": "Api-Token ${dyna}"}`, secret: dyna },
+    { name: "Terraform Cloud team token in prose", type: "secrets.terraform_cloud_token", text: `The workspace token is ${tfc}, keep it safe.`, secret: tfc },
+    { name: "Airtable personal access token", type: "secrets.airtable_token", text: `AIRTABLE_PAT=${airtable}`, secret: airtable },
+    { name: "Doppler service token", type: "secrets.doppler_token", text: `doppler run --token ${doppler} -- npm start`, secret: doppler },
+    { name: "Databricks token", type: "secrets.databricks_token", text: `databricks configure --token <<< ${databricks}`, secret: databricks },
+    { name: "Mailchimp key with its data centre", type: "secrets.mailchimp_key", text: `client.setConfig({ apiKey: "${mailchimp}", server: "us14" })`, secret: mailchimp },
+    { name: "Vault service token shorter than gitleaks' 90", type: "secrets.vault_token", text: `export VAULT_TOKEN=${vaultLong}`, secret: vaultLong },
+    { name: "Prefect Cloud key", type: "secrets.prefect_token", text: `prefect cloud login -k ${prefect}`, secret: prefect },
+    { name: "Okta-style SSWS header in a log line", type: "secrets.authorization_credential", text: `GET /api/v1/groups 200 (Authorization: SSWS ${ssws})`, secret: ssws },
+    { name: "an unknown provider's Token scheme in a curl header", type: "secrets.authorization_credential", text: `curl -H "Authorization: Token ${apiToken}" https://api.metrics.example/v1/series`, secret: apiToken },
+    { name: "Basic credentials (user:password in base64)", type: "secrets.authorization_credential", text: `"headers": {"Authorization": "Basic ${basic}"}`, secret: basic },
+    { name: "an OpenSSH key quoted in an e-mail reply", type: "secrets.private_key", text: `On Mon, ops wrote:\n${quoted}\n`, secret: quoted.slice(2) },
+    { name: "an OpenSSH key a diff removes", type: "secrets.private_key", text: `--- a/deploy/key\n+++ /dev/null\n@@ -1,5 +0,0 @@\n${removed}\n`, secret: removed.slice(1) },
+  );
+  benign.push(
+    { name: "Authorization headers with references and placeholders", text: "curl -H 'Authorization: Basic $(printf %s \"$USER:$PASS\" | base64)' -H \"Authorization: Token ${API_TOKEN}\" -H 'Authorization: SSWS {{okta_token}}'" },
+    { name: "Basic with a value that is not user:password", text: "Authorization: Basic dGhpcyBpcyBub3QgYSBwYWlyIGF0IGFsbA==" },
+    { name: "prose with scheme-like words", text: "Key takeaways from the session: Token rotation matters. The pattern patternmatching123 is fine; see docs at path/to/patfile." },
+    { name: "hex digests with a -us suffix in a build id", text: `build ${pick(HEX, 40)}-useast and cache key ${pick(HEX, 32)}-usr` },
+  );
   return { secrets, benign };
 }

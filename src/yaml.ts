@@ -1,4 +1,12 @@
-import { LineCounter, isNode, isPair, isScalar, isSeq, parseDocument, visit, type Document } from "yaml";
+import { createRequire } from "node:module";
+import type { Document, LineCounter } from "yaml";
+
+/*
+ * The YAML library is loaded when a file is first parsed, not when this module is: a command that reads no YAML (wrap
+ * with the shipped rules, whose parse is built in: guardian/rules/load.ts) does not pay for it.
+ */
+let lib: typeof import("yaml") | undefined;
+const yaml = (): typeof import("yaml") => (lib ??= createRequire(import.meta.url)("yaml") as typeof import("yaml"));
 
 /** A problem in a YAML (or JSON) file, located for a human. */
 export interface FileProblem {
@@ -26,6 +34,7 @@ export type TypeAt = (path: (string | number)[]) => "number" | "boolean" | undef
  * A syntax error is reported once, where it starts: the parser's follow-on errors only repeat it.
  */
 export function parseYaml(file: string, text: string, env?: Record<string, string | undefined>, typeAt?: TypeAt): ParsedYaml {
+  const { LineCounter, isScalar, parseDocument, visit } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const locate = locator(doc, lineCounter);
@@ -82,6 +91,7 @@ function asBoolean(v: string): boolean | undefined {
 
 /** The key path of a value node from its ancestors (a map's key itself has none: null). */
 function keyPath(ancestors: readonly unknown[], node: unknown): (string | number)[] | null {
+  const { isPair, isScalar, isSeq } = yaml();
   const chain = [...ancestors, node];
   const path: (string | number)[] = [];
   for (let i = 0; i < chain.length - 1; i++) {
@@ -96,6 +106,7 @@ function keyPath(ancestors: readonly unknown[], node: unknown): (string | number
 }
 
 function locator(doc: Document, lc: LineCounter) {
+  const { isNode } = yaml();
   return (path: (string | number)[]): { line: number; column: number } => {
     // Walk up the path until a node exists (a missing key is reported where its parent is).
     for (let n = path.length; n >= 0; n--) {

@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
@@ -9,6 +9,16 @@ export const ROOT = resolve(import.meta.dirname, "..");
 export const CLI = join(ROOT, "dist", "cli", "main.js");
 export const EVERYTHING = join(ROOT, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 export const ACCEPTANCE_RULES = join(ROOT, "test", "fixtures", "rules", "acceptance.yaml");
+
+let bundled: Record<string, string[]> | undefined;
+/**
+ * The command line is a bundle (scripts/bundle-cli.mjs): the modules a loaded file of it holds, as the build recorded
+ * them in dist/cli/chunks/inputs.json (absolute paths); any other file stands for itself.
+ */
+export function modulesInFile(path: string): string[] {
+  bundled ??= JSON.parse(readFileSync(join(ROOT, "dist", "cli", "chunks", "inputs.json"), "utf8")) as Record<string, string[]>;
+  return bundled[relative(ROOT, path)]?.map((p) => resolve(ROOT, p)) ?? [path];
+}
 
 export function tempDir(prefix = "guardwire-"): string {
   return mkdtempSync(join(tmpdir(), prefix));

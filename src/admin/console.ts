@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { extname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { ServerResponse } from "node:http";
+import { packageFile } from "../package-files.js";
 import { send, fail, type AdminRoute } from "./server.js";
 
 /** The console's files: built by `npm run build` from console/ into dist/console/, shipped in the package. */
-export const CONSOLE_DIR = fileURLToPath(new URL("../console/", import.meta.url));
+export const CONSOLE_DIR = packageFile("dist", "console");
 
 /** The page may load only its own files and talk only to this listener: wire data can never become script. */
 export const CONSOLE_CSP =

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { GuardwireError } from "../errors.js";
+import { packageFile } from "../package-files.js";
 import { CLIENTS, type ClientName, type Where } from "../install/clients.js";
 import { doctor } from "../install/doctor.js";
 import { install, uninstall, type FileReport, type State } from "../install/install.js";
@@ -38,7 +38,7 @@ export function runInstall(o: InstallCommandOptions): number {
   const rules = (o.rules ?? []).map((r) => (existsSync(resolve(r)) ? resolve(r) : r));
   loadRulesOrThrow(rules);
   // By default the entries run this very guardwire with this Node, by absolute path: desktop apps do not see a shell's PATH.
-  const guardwire = o.onPath ? ["guardwire"] : [process.execPath, fileURLToPath(new URL("./main.js", import.meta.url))];
+  const guardwire = o.onPath ? ["guardwire"] : [process.execPath, packageFile("dist", "cli", "main.js")];
   const reports = install(where(o.client), { guardwire, logDir: resolve(o.log ?? join(stateDir(), "logs")), rules }, state(o.dryRun));
   return print(reports, o.dryRun, "install");
 }

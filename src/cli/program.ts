@@ -1,5 +1,4 @@
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { PACKAGE_VERSION, packageFile } from "../package-files.js";
 import { Command, CommanderError, Option } from "commander";
 import { DEFAULT_GUARDIAN_TIMEOUT_MS } from "../defaults.js";
 import { GuardwireError, LOCAL_ERRORS } from "../errors.js";
@@ -20,8 +19,8 @@ type TailCommandOptions = DecisionFilter & { pending: boolean; follow: boolean; 
 // The command line, loaded by main.ts for everything but `--version`. Each command loads its own code when it runs
 // (`await import`), so `sessions` and `approvals` start in a fraction of the time the rules, the proxy and the
 // transports take to load (test/cli/lazy-imports.test.ts holds every command to what it uses).
-const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
-const PACKS_DIR = fileURLToPath(new URL("../../rules", import.meta.url));
+const pkg = { version: PACKAGE_VERSION };
+const PACKS_DIR = packageFile("rules");
 const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(",")];
 const repeat = (v: string, prev: string[] = []) => [...prev, v];
 

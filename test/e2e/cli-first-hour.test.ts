@@ -1,8 +1,9 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, ROOT, tempDir } from "../helpers.js";
+import { CLI, modulesInFile, ROOT, tempDir } from "../helpers.js";
 import { startRedis, type RunningRedis } from "../support/redis.js";
 import { stopChild, waitFor } from "../support/servers.js";
 import { DecisionLog } from "../../dist/decision-log/writer.js";
@@ -232,10 +233,12 @@ describe("each command loads only what it uses", () => {
     writeFileSync(list, "");
     spawnSync(process.execPath, ["--import", join(dir, "register.mjs"), CLI, ...args], { encoding: "utf8", timeout: 60_000 });
     const urls = [...new Set(spawnSync("cat", [list], { encoding: "utf8" }).stdout.trim().split("\n"))];
-    const dist = `file://${join(ROOT, "dist")}/`;
+    // A file of the command line's bundle stands for the modules bundled into it.
+    const paths = [...new Set(urls.filter((u) => u.startsWith("file:")).flatMap((u) => modulesInFile(fileURLToPath(u))))];
+    const dist = `${join(ROOT, "dist")}/`;
     return {
-      own: urls.filter((u) => u.startsWith(dist)).map((u) => u.slice(dist.length)).sort(),
-      packages: [...new Set(urls.filter((u) => u.includes("/node_modules/")).map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u)?.[1]))].sort() as string[],
+      own: paths.filter((p) => p.startsWith(dist)).map((p) => p.slice(dist.length)).sort(),
+      packages: [...new Set(paths.filter((p) => p.includes("/node_modules/")).map((p) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(p)?.[1]))].sort() as string[],
     };
   }
 

@@ -49,6 +49,7 @@ const TRIGGERS = new Set([
   "mke2fs", "wipefs", "mkswap", "format", "dd", "shred", "chmod", "chown", "sudo", "doas", "su", "history", "crontab", "unset", "useradd",
   "usermod", "passwd", "visudo", "tee", "tar", "zip", "7z", "gpg", "awk", "gawk", "export", "histfile", "histsize", "python2", "python3", "nodejs",
   "truncate", "unlink", "wevtutil", "clear-eventlog", "certutil", "bitsadmin", "start-bitstransfer", "mshta", "msiexec", "regsvr32", "cmd",
+  "vssadmin", "wmic", "wbadmin", "bcdedit", "diskshadow", "systemctl", "launchctl", "schtasks", "reg",
 ]);
 
 /** The command's name as judged: last path segment, lower case, without `.exe` or a version (`python3.12` → python). */
@@ -507,6 +508,8 @@ function judgePersistence(s: Script, ctx: Context, add: (type: string, detail: s
   let sink: string | null = null;
   const texts: Word[] = [];
   const budget = { n: 400 };
+  // Files downloaded in the same line: registering one to run again is running a download.
+  const fetched = new Set<string>();
   const walk = (x: Script) => {
     for (const p of x.pipelines) {
       for (const c of p.commands) {
@@ -518,6 +521,24 @@ function judgePersistence(s: Script, ctx: Context, add: (type: string, detail: s
         const writesTo = (d: Redirect) => d.target !== null && (d.op.startsWith(">") ? PERSIST.test(d.target.text) : d.op.startsWith("<<") && PERSIST.test(d.target.text.slice(d.target.text.lastIndexOf(">") + 1).trim()));
         if (c.redirects.some(writesTo) || (r.name === "tee" && a.some((t) => PERSIST.test(t)))) sink = "a file that runs at login or on a schedule";
         if ((r.name === "echo" || r.name === "printf") && texts.length < 8) for (const w of r.args) if (!isOption(w.text) && texts.length < 8) texts.push(w);
+        const file = downloadedFile(r);
+        if (file && fetched.size < 16) fetched.add(baseName(file));
+        // Windows: a scheduled task's `/tr` and a Run key's `/d` are command lines run at logon or on a schedule.
+        const after = (flag: RegExp) => r.args[r.args.findIndex((w) => flag.test(w.text)) + 1];
+        if (r.name === "schtasks" && a.some((t) => /^[-/]create$/i.test(t))) {
+          const tr = after(/^[-/]tr$/i);
+          if (tr && texts.length < 8) {
+            texts.push(tr);
+            sink = "a scheduled task";
+          }
+        }
+        if (r.name === "reg" && /^add$/i.test(a[0] ?? "") && /\\(?:CurrentVersion\\Run(?:Once)?|Winlogon)\b/i.test(a[1] ?? "")) {
+          const d = after(/^[-/]d$/i);
+          if (d && texts.length < 8) {
+            texts.push(d);
+            sink = "a Run key";
+          }
+        }
         for (const d of c.redirects) if (d.body !== undefined && texts.length < 8) texts.push({ text: d.body, start: c.start, end: c.end, subs: [] });
         for (const w of c.words) for (const sub of w.subs) walk(sub);
       }
@@ -526,11 +547,17 @@ function judgePersistence(s: Script, ctx: Context, add: (type: string, detail: s
   walk(s);
   if (sink === null || ctx.depth >= MAX_DEPTH) return;
   for (const w of texts) {
-    for (const line of w.text.split("\n", 16)) {
+    // (`printf '[Service]\nExecStart=…'`: the escapes printf turns into lines.)
+    for (const line of w.text.split(/\n|\\n/, 16)) {
       if (ctx.parses >= MAX_PARSES) return;
       const m = CRON_SCHEDULE.exec(line);
       // (A systemd unit's `ExecStart=` line runs what follows it.)
       const cmd = m ? line.slice(m[0].length) : line.replace(/^\s{0,8}Exec[A-Za-z]{0,20}=[-@:+!]{0,4}/, "");
+      if (fetched.size > 0 && cmd.split(/[\s"'=;]+/).some((t) => t !== "" && fetched.has(baseName(t)))) {
+        add("dangerous_command.download_execute", "registers a downloaded file to run again", w.start, w.end);
+        add("dangerous_command.persistence", `installs a download into ${sink}`, w.start, w.end);
+        continue;
+      }
       if (!worthParsing(cmd)) continue;
       ctx.parses++;
       const inner: CommandFinding[] = [];
@@ -539,6 +566,24 @@ function judgePersistence(s: Script, ctx: Context, add: (type: string, detail: s
       if (inner.length > 0) add("dangerous_command.persistence", `installs what it runs into ${sink}`, w.start, w.end);
     }
   }
+}
+
+/**
+ * Commands that destroy a machine's own way back: Volume Shadow Copies (`vssadmin delete shadows`, `wmic shadowcopy
+ * delete`, `vssadmin resize shadowstorage` to a sliver), Windows Backup's catalog and system-state backups (`wbadmin
+ * delete catalog|systemstatebackup|backup`), boot recovery (`bcdedit … recoveryenabled no`, `bootstatuspolicy
+ * ignoreallfailures`), and a Mac's local Time Machine snapshots of `/` all at once. Listing them (`vssadmin list
+ * shadows`, `wbadmin get versions`) is not.
+ */
+function recoveryDeleted(name: string, a: string[]): string | null {
+  const has = (re: RegExp) => a.some((t) => re.test(t));
+  if (name === "vssadmin" && has(/^delete$/i) && has(/^shadows?$/i)) return "vssadmin deletes the shadow copies";
+  if (name === "vssadmin" && has(/^resize$/i) && has(/^\/maxsize=\d{1,3}(?:b|kb|mb)$/i)) return "vssadmin shrinks shadow storage to nothing";
+  if ((name === "wmic" || name === "wmic.exe") && has(/^shadowcopy$/i) && has(/^delete$/i)) return "wmic deletes the shadow copies";
+  if (name === "wbadmin" && /^delete$/i.test(a[0] ?? "") && /^(?:catalog|systemstatebackup|backup)$/i.test(a[1] ?? "")) return `wbadmin deletes the ${(a[1] as string).toLowerCase()}`;
+  if (name === "bcdedit" && ((has(/^recoveryenabled$/i) && has(/^(?:no|off|0|false)$/i)) || (has(/^bootstatuspolicy$/i) && has(/^ignoreallfailures$/i)))) return "bcdedit turns off boot recovery";
+  if (name === "diskshadow" && has(/^delete$/i) && has(/^shadows$/i)) return "diskshadow deletes the shadow copies";
+  return null;
 }
 
 /** Judges one resolved command on its own. */
@@ -572,6 +617,9 @@ function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: strin
   if (["rm", "shred", "truncate", "unlink"].includes(name) && a.some((t) => SECURITY_LOG.test(t))) add("dangerous_command.history_tamper", `${name} of a security log`);
   if (c.redirects.some((d) => (d.op === ">" || d.op === ">|" || d.op === "&>") && d.target && SECURITY_LOG.test(d.target.text))) add("dangerous_command.history_tamper", "overwrites a security log");
   if ((name === "wevtutil" && a.some((t) => /^(?:cl|clear-log)$/i.test(t))) || name === "clear-eventlog") add("dangerous_command.history_tamper", "clears the Windows event logs");
+  // -- recovery points destroyed: shadow copies, backup catalogs, boot recovery (what ransomware does before it encrypts)
+  const recovery = recoveryDeleted(name, a);
+  if (recovery) add("dangerous_command.recovery_delete", recovery);
   // -- network sockets as shells
   const tcp = c.redirects.some((d) => d.target && /^\/dev\/(?:tcp|udp)\//.test(d.target.text));
   if (tcp && (isShellOrInterpreter(name) || name === "exec" || c.words.length === 0 || commandName(c.words[0]?.text ?? "") === "exec")) add("dangerous_command.reverse_shell", "a shell on a /dev/tcp socket");
@@ -847,6 +895,7 @@ const TEXT_CHECKS: { type: string; detail: string; needs: string; re: RegExp }[]
   { type: "dangerous_command.recursive_delete", needs: ":\\", detail: "deletes a Windows drive or system folder recursively", re: /\b(?:Remove-Item|del|rd|rmdir|erase)\s+(?:[-/][A-Za-z]+\s+){0,6}["']?[A-Za-z]:\\(?:\*|Windows|Users)?["']?(?=$|[\s;&|])(?:\s+[-/][A-Za-z]+){0,6}/gi },
   { type: "dangerous_command.fork_bomb", needs: "()", detail: "a fork bomb", re: /([A-Za-z_][\w]{0,30}|:)\(\)\s{0,10}\{\s{0,10}\1\s{0,10}\|\s{0,10}\1\s{0,10}&\s{0,10};?\s{0,10}\}\s{0,10};?\s{0,10}\1/g },
   { type: "dangerous_command.disk_format", needs: ":", detail: "format of a drive", re: /\bformat(?:\.com)?\s+[A-Za-z]:(?=$|[\s/])/gi },
+  { type: "dangerous_command.recovery_delete", needs: "hadow", detail: "deletes the shadow copies", re: /\bWin32_ShadowCopy\b[^\n]{0,200}?(?:\bRemove-(?:CimInstance|WmiObject)\b|\.Delete\s*\(\s*\))/gi },
 ];
 
 /** Recent lines and their findings: the dangerous_command and sensitive_path detectors read the same lines. */

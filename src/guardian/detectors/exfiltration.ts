@@ -545,9 +545,12 @@ const HOST_COMMANDS = new RegExp(`\\b(?:${HOST_WORDS.map((w) => w.trim()).join("
 const HOST_WORD_IDS = HOST_WORDS.map(literalId);
 const URL_IDS = [literalId("://")];
 
+/** A value that is nothing but a host name (three labels or more): whatever the argument is called, it names a host. */
+const WHOLE_HOST = /^\s*(?:[A-Za-z0-9_-]{1,63}\.){2,8}[A-Za-z]{2,24}\.?\s*$/;
+
 function hostContext(site: StringSite, words: boolean): boolean {
   const key = site.path[site.path.length - 1];
-  return (typeof key === "string" && HOST_KEYS.test(key)) || (words && site.value.includes(".") && HOST_COMMANDS.test(site.value));
+  return (typeof key === "string" && HOST_KEYS.test(key)) || (site.value.length <= 600 && WHOLE_HOST.test(site.value)) || (words && site.value.includes(".") && HOST_COMMANDS.test(site.value));
 }
 
 const requested = new WeakMap<StringSite[], Requested[]>();

@@ -146,6 +146,9 @@ function poisoning(s: MessageScan, p?: InjectionParams): Detection[] {
  */
 export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[] {
   const out: Detection[] = [];
+  for (const line of argvLines(sites)) {
+    for (const f of judgeCommandLine(line.text)) out.push({ type: f.type, path: line.site.path, start: 0, end: line.site.value.length, detail: f.detail });
+  }
   for (const site of sites) {
     if (site.role === "command") {
       for (const f of judgeCommandLine(site.value)) out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: f.detail });
@@ -154,6 +157,48 @@ export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[]
         for (const f of judgeCommandLine(site.value.slice(span.start, span.end))) out.push({ type: f.type, path: site.path, start: span.start + f.start, end: span.start + f.end, detail: f.detail });
       }
     }
+  }
+  return out;
+}
+
+/** Where an argv-style tool names the program it runs: `{"file": "php", "args": ["-r", "…"]}`. */
+const PROGRAM_KEYS = new Set(["file", "program", "executable", "exe", "binary", "bin", "cmd", "command", "path", "name", "tool", "filename"]);
+/** The arguments of such a tool. */
+const ARGV_KEYS = new Set(["args", "argv", "arguments", "params", "parameters"]);
+/** A word as a shell would need it written to read it back as one word. */
+const shellWord = (w: string) => (/^[A-Za-z0-9_/.:=@%+,-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
+
+/**
+ * A program run with an argument vector (no shell): its name and its arguments are one command line, judged as a
+ * line is — `{"file": "php", "args": ["-r", "$s=fsockopen(…);proc_open(…)"]}` is `php -r '…'`, `{"file": "mshta.exe",
+ * "args": ["https://…/x.hta"]}` is `mshta https://…`. Each argument is also judged alone (a `command` site), as before.
+ * At most 8 vectors of 64 words, 16 KB each.
+ */
+function argvLines(sites: readonly RoledSite[]): { site: RoledSite; text: string }[] {
+  const out: { site: RoledSite; text: string }[] = [];
+  let i = 0;
+  while (i < sites.length && out.length < 8) {
+    const first = sites[i] as RoledSite;
+    const p = first.path;
+    const key = p[p.length - 2];
+    if (first.role !== "command" || typeof p[p.length - 1] !== "number" || typeof key !== "string" || !ARGV_KEYS.has(key.toLowerCase())) {
+      i++;
+      continue;
+    }
+    const parent = p.slice(0, -1);
+    const words: string[] = [];
+    let j = i;
+    for (; j < sites.length; j++) {
+      const s = sites[j] as RoledSite;
+      if (s.path.length !== p.length || !parent.every((k, n) => s.path[n] === k) || typeof s.path[p.length - 1] !== "number") break;
+      if (words.length < 64) words.push(s.value);
+    }
+    i = j;
+    const holder = parent.slice(0, -1);
+    const program = sites.find((s) => s.path.length === holder.length + 1 && holder.every((k, n) => s.path[n] === k) && typeof s.path[holder.length] === "string" && PROGRAM_KEYS.has((s.path[holder.length] as string).toLowerCase()) && /^\S{1,256}$/.test(s.value));
+    if (program === undefined && words.length < 2) continue;
+    const text = [...(program ? [program.value] : []), ...words].map(shellWord).join(" ");
+    if (text.length <= 16384) out.push({ site: first, text });
   }
   return out;
 }

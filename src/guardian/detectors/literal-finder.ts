@@ -16,6 +16,9 @@ export const rank = (c: string): number => {
   return i < 0 ? BY_FREQUENCY.length : i;
 };
 
+/** A character at least this rare may anchor a literal that shares it with others (`k`, `-` and rarer). */
+const SHARED_RANK = rank("k");
+
 interface Entry {
   /** Index of the literal in the list given. */
   id: number;
@@ -44,10 +47,31 @@ export class LiteralFinder {
 
   constructor(readonly literals: readonly string[]) {
     const byChar = new Map<string, Group>();
-    literals.forEach((literal, id) => {
+    const ats = literals.map((literal) => {
       if (literal.length === 0) throw new Error("an empty literal");
       let at = 0;
       for (let i = 1; i < literal.length; i++) if (rank(literal[i] as string) >= rank(literal[at] as string)) at = i;
+      return at;
+    });
+    // Each distinct character is one pass over a long text, found or not: a literal alone at its character moves to
+    // another of its characters that other literals are anchored at, when that one is rare too (`EZAK` to `K`).
+    const uses = new Map<string, number>();
+    literals.forEach((l, id) => uses.set(l[ats[id] as number] as string, (uses.get(l[ats[id] as number] as string) ?? 0) + 1));
+    literals.forEach((l, id) => {
+      if (uses.get(l[ats[id] as number] as string) !== 1) return;
+      let best = -1;
+      for (let i = 0; i < l.length; i++) {
+        const c = l[i] as string;
+        if (i !== ats[id] && (uses.get(c) ?? 0) > 0 && rank(c) >= SHARED_RANK && (best < 0 || rank(c) > rank(l[best] as string))) best = i;
+      }
+      if (best >= 0) {
+        uses.set(l[ats[id] as number] as string, 0);
+        uses.set(l[best] as string, (uses.get(l[best] as string) ?? 0) + 1);
+        ats[id] = best;
+      }
+    });
+    literals.forEach((literal, id) => {
+      const at = ats[id] as number;
       const char = literal[at] as string;
       this.anchors.push(char);
       let g = byChar.get(char);

@@ -43,6 +43,13 @@ const SENSITIVE: { type: string; re: RegExp }[] = [
     re: /(?:^|[/\\])(?:\.config[/\\]sops[/\\]age[/\\]keys\.txt|\.m2[/\\]settings(?:-security)?\.xml|\.gradle[/\\]gradle\.properties|\.nuget[/\\]NuGet[/\\]NuGet\.Config|\.ivy2[/\\]\.credentials|\.sbt[/\\]\.credentials|\.config[/\\]hub|\.local[/\\]share[/\\]keyrings(?:[/\\].*)?|Library[/\\]Keychains(?:[/\\].*)?|[^/\\]+\.kdbx?|[^/\\]+\.keytab|krb5cc_[\w-]+|(?:\.bitcoin|\.litecoin|\.dogecoin)[/\\]wallet\.dat|wallet\.dat|\.ethereum[/\\]keystore(?:[/\\].*)?|\.config[/\\]solana[/\\](?:id|[\w-]*keypair[\w-]*)\.json|\.near-credentials(?:[/\\].*)?|\.sui[/\\]sui_config[/\\]sui\.keystore|\.aptos[/\\]config\.ya?ml|\.foundry[/\\]keystores(?:[/\\].*)?|\.electrum[/\\]wallets(?:[/\\].*)?|(?:\.config[/\\]filezilla|FileZilla)[/\\](?:sitemanager|recentservers)\.xml|\.purple[/\\]accounts\.xml|\.(?:python|node_repl|sqlite|rediscli|irb|pry|lesshst|mongo|dbshell|ksh|tcsh|csh)_?history|\.lesshst|\.local[/\\]share[/\\]fish[/\\]fish_history|ConsoleHost_history\.txt)$/i,
   },
   {
+    // (Fifth round) services' and automation servers' own credential stores: CI servers (Jenkins' master key and
+    // credentials, GitLab's secrets and runner tokens), cluster distributions' admin kubeconfigs, VPN and Wi-Fi keys,
+    // mail relay passwords, database maintenance logins, and deploy CLIs' token files in the home folder.
+    type: "sensitive_path.credential_file",
+    re: /(?:^|[/\\])(?:(?:\.jenkins|jenkins(?:_home)?|jenkins-home)[/\\](?:secrets[/\\].+|credentials\.xml|users[/\\].+[/\\]config\.xml)|\.gitlab-runner[/\\]config\.toml|\.vault_pass(?:word)?(?:\.txt)?|\.ansible[/\\]vault[_-]pass\w*|\.config[/\\](?:Bitwarden CLI[/\\]data\.json|argocd[/\\]config|glab-cli[/\\]config\.yml|netlify[/\\]config\.json|stripe[/\\]config\.toml|configstore[/\\]firebase-tools\.json|gh-copilot[/\\].+)|\.flyrc|\.circleci[/\\]cli\.yml|\.netlify[/\\]config\.json|\.vercel[/\\]auth\.json|com\.vercel\.cli[/\\]auth\.json|\.railway[/\\]config\.json|\.supabase[/\\]access-token|\.snowflake[/\\](?:connections|config)\.toml|\.dbt[/\\]profiles\.yml|\.twilio-cli[/\\]config\.json|\.sentryclirc|\.travis[/\\]config\.yml)$|^\/etc\/(?:gitlab\/gitlab-secrets\.json|gitlab-runner\/config\.toml|rancher\/(?:k3s\/k3s|rke2\/rke2)\.yaml|wireguard\/.+\.conf|NetworkManager\/system-connections\/.+|wpa_supplicant\/wpa_supplicant(?:-[\w-]+)?\.conf|postfix\/sasl_passwd(?:\.db)?|mysql\/debian\.cnf)$|^\/var\/lib\/(?:jenkins\/(?:secrets\/.+|credentials\.xml)|tailscale\/tailscaled\.state|rancher\/k3s\/server\/(?:token|cred\/.+))$/i,
+  },
+  {
     type: "sensitive_path.system",
     re: /^(?:\/etc\/(?:shadow|gshadow|sudoers(?:\.d\/.*)?|master\.passwd|security\/opasswd)|\/etc\/ssl\/private(?:\/.*)?|\/root(?:\/.*)?|\/proc\/(?:self|\d+|thread-self)\/(?:environ|mem|maps|cmdline)|\/(?:var\/)?run\/docker\.sock|\/(?:var\/)?run\/containerd\/containerd\.sock|[A-Za-z]:\\Windows\\System32\\config\\(?:SAM|SYSTEM|SECURITY)|[A-Za-z]:\\Windows\\repair\\SAM)$/i,
   },
@@ -60,7 +67,9 @@ const SENSITIVE: { type: string; re: RegExp }[] = [
 const HINTS = [".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", ".config", ".env", "netrc", "credentials", ".npmrc", ".pypirc", ".pgpass", ".my.cnf", ".htpasswd", ".vault", ".terraform", ".pulumi", ".s3cfg", ".boto", ".databrickscfg", "secrets", ".gnupg", ".password", "eychain", "/etc/", "/root", "/proc/", "/run/", "docker.sock", "ystem32", "\\windows\\", "hrom", "rave", "dge", "irefox", "afari", "../", "..\\", "%2e", "shadow", "sudoers", "_history", "/var/lib/kubelet", ".cargo", ".gem", "auth.json", "icrosoft",
   ".oci", ".minikube", "doctl", "hcloud", ".fly", "cloudflared", "wrangler", "/op", "sops", ".m2", ".gradle", "nuget", ".ivy2", ".sbt", "/hub", "keyrings",
   ".kdb", ".keytab", "krb5", "wallet", ".ethereum", "near-cred", "sui_config", ".aptos", ".foundry", ".electrum", "ilezilla", ".purple", "history", "lesshst", "ntds", "anther", "egback", "ysprep",
-  "letsencrypt", "/pki/", "shadow-", "passwd-"];
+  "letsencrypt", "/pki/", "shadow-", "passwd-",
+  // (Fifth round: services' stores outside `/etc/` and `.config`, and `*` for a search's glob.)
+  "jenkins", "gitlab-runner", "rancher", "ansible", "vercel", ".flyrc", ".circleci", ".railway", ".supabase", ".snowflake", ".dbt", "twilio", "sentryclirc", ".travis", "tailscale", "*"];
 const SENSITIVE_HINT = new RegExp(HINTS.map(escapeRegExp).join("|"), "i");
 const SENSITIVE_HINT_IDS = HINTS.map(literalId);
 /** A token can only be a path if it has a separator or starts like a dotfile. */
@@ -183,6 +192,50 @@ function detail(type: string, path: string, action: string): string {
   return `${action} ${shown} (${KINDS[type] ?? "a sensitive path"})`;
 }
 
+/** Arguments of a tool call that hold a search's glob or file-name pattern. */
+const GLOB_KEYS = /^(?:pattern|patterns|glob|globs|include|includes|name|names|filename_?pattern|file_?pattern|match|query|filter|mask|wildcard)$/i;
+/** Arguments that say where the search starts. */
+const ROOT_KEYS = /^(?:root|path|dir|directory|cwd|base|base_?dir|folder|start|from|in|search_?path|location)$/i;
+/** File names only keys are given (SSH private keys, key stores, password databases): a search for them anywhere. */
+const KEY_NAMES = /^(?:id_(?:\*|rsa|dsa|ecdsa|ed25519)\*?|\*_(?:rsa|dsa|ecdsa|ed25519)|\*id_rsa\*?|\*\.(?:p12|pfx|ppk|kdbx?|keystore|jks|keytab|gpg)|wallet\.dat|\.git-credentials|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.vault-token|credentials(?:\.json)?|\.aws\/credentials)$/i;
+/** File names keys are often given, and other things too: a search for them counts from the home or the system folder. */
+const KEYISH_NAMES = /^(?:\*\.(?:pem|key|env|asc)|\.env(?:\*|\.\*)?|\*\.?env\*?|\*secret\*|\*credential\*|\*password\*|\*token\*)$/i;
+/** Where a search reaches every user's or the user's whole home: `/`, `~`, `/home/x`, `/Users/x`, `C:\Users\x`. */
+const WIDE_ROOT = /^(?:\/|~[/\\]?|\$HOME\/?|\/home(?:\/[^/]+)?\/?|\/Users(?:\/[^/]+)?\/?|\/root\/?|[A-Za-z]:\\(?:Users(?:\\[^\\]+)?)?\\?)$/i;
+
+/** A glob's alternatives: `{a,b}` expanded once (at most 32), then the last segment of each. */
+function globNames(glob: string): { names: string[]; prefix: string } {
+  const brace = /\{([^{}]{1,400})\}/.exec(glob);
+  const forms = brace ? (brace[1] as string).split(",").slice(0, 32).map((alt) => glob.slice(0, brace.index) + alt + glob.slice(brace.index + brace[0].length)) : [glob];
+  const names = forms.map((f) => f.slice(Math.max(f.lastIndexOf("/"), f.lastIndexOf("\\")) + 1).trim());
+  const cut = Math.min(...forms.map((f) => Math.max(f.lastIndexOf("/"), f.lastIndexOf("\\"))));
+  // (`**/x` alone is relative to where the search starts: its prefix is nothing.)
+  return { names, prefix: cut > 0 ? (forms[0] as string).slice(0, cut).replace(/(?:[/\\]?\*\*)+$/, "") : "" };
+}
+
+/**
+ * A search for credential files is a read of them (fifth round): a search tool's glob or name pattern whose
+ * alternatives are names only keys are given (`id_*`, `*.p12`, `*.kdbx`, `.git-credentials`), anywhere; or names keys
+ * are often given (`*.pem`, `*.key`, `.env*`, `*secret*`) across the home folder or the whole system. `*.pem` in
+ * `./certs` is a project's search and passes.
+ */
+function globsForCredentials(sites: readonly (StringSite | RoledSite)[], out: Detection[]): void {
+  let seen = 0;
+  for (const site of sites) {
+    if (!("tool" in site) || site.tool === undefined || site.role === "command") continue;
+    const key = site.path[site.path.length - 1];
+    const name = typeof key === "number" ? site.path[site.path.length - 2] : key;
+    if (typeof name !== "string" || !GLOB_KEYS.test(name) || site.value.length > 1024 || !/[*?{]/.test(site.value) || ++seen > 16) continue;
+    const { names, prefix } = globNames(site.value.trim());
+    const root = sites.find((s) => "tool" in s && s.path.length === 3 && s.path[1] === "arguments" && typeof s.path[2] === "string" && ROOT_KEYS.test(s.path[2]) && s !== site)?.value.trim() ?? "";
+    const wide = WIDE_ROOT.test(prefix) || (prefix === "" && (root === "" ? false : WIDE_ROOT.test(root)));
+    const hit = names.find((n) => KEY_NAMES.test(n) || (wide && KEYISH_NAMES.test(n)));
+    if (hit === undefined) continue;
+    const type = /^(?:id_|\*_|\*id_)/i.test(hit) ? "sensitive_path.ssh_key" : "sensitive_path.credential_file";
+    out.push({ type, path: site.path, start: 0, end: site.value.length, detail: `searching for ${hit}${root ? ` under ${root.slice(0, 60)}` : ""} (${KINDS[type]})` });
+  }
+}
+
 /** Whether any string of a message may hold a sensitive path (a literal prefilter: false means surely none). */
 export function mayHoldSensitivePath(sites: StringSite[]): boolean {
   const lits = literalsOf(sites);
@@ -197,6 +250,7 @@ export function mayHoldSensitivePath(sites: StringSite[]): boolean {
  */
 export function detectSensitivePath(sites: readonly (StringSite | RoledSite)[], prefilter = true): Detection[] {
   const out: Detection[] = [];
+  globsForCredentials(sites, out);
   const lits = prefilter ? literalsOf(sites as StringSite[]) : null;
   if (lits !== null && !lits.any(SENSITIVE_HINT_IDS)) return out;
   for (const site of sites) {

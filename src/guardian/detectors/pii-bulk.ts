@@ -50,11 +50,11 @@ const CARD_ROW = /(?<![\d.])(?:\d[ -]?){12,18}\d[ \t]{0,2}[,;|\t][ \t]{0,2}(?:0?
 const CARD_LABELLED = /\b(?:card|cc|pan|credit card|debit card|card number|card_?number|cardnumber|card no\.?|card #|kartennummer|numéro de carte|número de tarjeta)\b[\s:#="'-]{0,6}((?:\d[ -]?){12,18}\d)(?![\d.])/gi;
 
 /** Labels of identity documents and numbers, in several languages and countries. */
-const ID_LABEL = String.raw`(?:ssn|social security(?: number| no\.?)?|social|sin|social insurance(?: number)?|passport(?: number| no\.?| #)?|pass(?:port)?[ _-]?no\.?|national id(?:entity)?(?: card)?(?: number| no\.?)?|national insurance(?: number| no\.?)?|nino|ni number|id card(?: number| no\.?)?|identity card(?: number)?|dni|nie|nif|cpf|aadhaa?r|bsn|burgerservicenummer|pesel|personnummer|insee|num[ée]ro de s[ée]curit[ée] sociale|steuer-?id|steueridentifikationsnummer|personalausweis(?:nummer)?|reisepass(?:nummer)?|tax id|itin|driver'?s? licen[cs]e(?: number| no\.?)?|licen[cs]e (?:number|no\.?)|codice fiscale|curp|rfc|hkid|nric|my number|mynumber|nhs(?:[ _]?(?:number|no\.?|nr))?|chi(?: number| no\.?)|nir|n° de s[ée]cu(?:rit[ée] sociale)?|num[ée]ro de s[ée]cu|s[ée]cu(?:rit[ée])? sociale)`;
+const ID_LABEL = String.raw`(?:ssn|social security(?: number| no\.?)?|social|sin|social insurance(?: number)?|passport(?: number| no\.?| #)?|pass(?:port)?[ _-]?no\.?|national id(?:entity)?(?: card)?(?: number| no\.?)?|national insurance(?: number| no\.?)?|nino|ni number|id card(?: number| no\.?)?|identity card(?: number)?|dni|nie|nif|cpf|aadhaa?r|bsn|burgerservicenummer|pesel|personnummer|insee|num[ée]ro de s[ée]curit[ée] sociale|steuer-?id|steueridentifikationsnummer|personalausweis(?:nummer)?|reisepass(?:nummer)?|tax id|itin|driver'?s? licen[cs]e(?: number| no\.?)?|licen[cs]e (?:number|no\.?)|codice fiscale|curp|rfc|hkid|nric|my number|mynumber|nhs(?:[ _]?(?:number|no\.?|nr))?|chi(?: number| no\.?)|nir|n° de s[ée]cu(?:rit[ée] sociale)?|num[ée]ro de s[ée]cu|s[ée]cu(?:rit[ée])? sociale|mrn|medical record(?: number| no\.?| #)?|patient(?: id| number| no\.?)|health insurance(?: number| no\.?)|(?:kranken)?versichertennummer|medicare(?: number| no\.?)?|pnr|personal identity number|henkil[öo]tunnus|hetu|f[øo]dselsnummer|cpr(?:-nr\.?| number)?|rijksregisternummer|isikukood|asmens kodas)`;
 /** A number under an identity label: "passport no. X4821937", "SIN: 046 454 286", `"ssn":"219-09-9999"`. */
 const LABELLED_ID = new RegExp(String.raw`\b${ID_LABEL}\b["']?[\s:#=.,"'-]{0,6}(?:(?:no|number|num|nr)\.?[\s:#=.-]{0,4})?((?:[A-Z]{1,3})?\d(?:[A-Z0-9]|[ .-](?=[A-Z0-9])){3,18}[A-Z0-9])(?![A-Za-z0-9])`, "gi");
 /** Fields named for an identity number. */
-const ID_KEY = /(?:^|_|-|\b)(?:ssn|social_?security(?:_?number)?|sin|passport(?:_?(?:number|no|num))?|national_?id(?:_?number)?|national_?insurance(?:_?number)?|nino|ni_?number|dni|nie|nif|cpf|aadhaa?r|bsn|pesel|tax_?id|tin|drivers?_?licen[cs]e(?:_?number)?|license_?number|id_?number|id_?card|codice_?fiscale|curp|personnummer|nhs(?:_?(?:number|no|num))?|nir)$/i;
+const ID_KEY = /(?:^|_|-|\b)(?:ssn|social_?security(?:_?number)?|sin|passport(?:_?(?:number|no|num))?|national_?id(?:_?number)?|national_?insurance(?:_?number)?|nino|ni_?number|dni|nie|nif|cpf|aadhaa?r|bsn|pesel|tax_?id|tin|drivers?_?licen[cs]e(?:_?number)?|license_?number|id_?number|id_?card|codice_?fiscale|curp|personnummer|nhs(?:_?(?:number|no|num))?|nir|mrn|medical_?record(?:_?(?:number|no))?|patient_?(?:id|number)|pnr|hetu|cpr|medicare(?:_?number)?|insurance_?number)$/i;
 /** Numbers that check themselves: UK NINO, Spanish DNI/NIE, Brazilian CPF, Italian codice fiscale, Mexican CURP. */
 const NINO = /\b(?![DFIQUV])[A-Z](?![DFIOQUV])[A-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b/g;
 const DNI = /\b([XYZ]?)(\d{7,8})-?([A-Z])\b/g;
@@ -113,7 +113,9 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
     const key = keyOf(site);
     if (key !== null && ID_KEY.test(key) && v.length <= 40 && /^[\sA-Za-z0-9.-]+$/.test(v)) note({ site, start: 0, end: v.length, key: norm(v), strong: true });
     if (ID_HINT.test(v)) scanIds(site, note);
-    if (/[A-Z]/.test(v) || v.includes(".") || digits >= 13) selfChecking(site, note);
+    if (/[A-Z]/.test(v) || v.includes(".") || v.includes("-") || v.includes("+") || digits >= 11) selfChecking(site, note);
+    if (v.includes("<<") && digits >= 12 && machineReadableZones(site, note)) dob = true;
+    if (digits >= 27) bsnList(site, note);
     if (v.includes("\n") && ID_HINT.test(v.slice(0, v.indexOf("\n"))) && tableIds(site, note)) dob = true;
     if (records.length < 64 && v.includes("\n") && RECORD_HINT.test(v.slice(0, Math.min(400, v.indexOf("\n"))))) records.push(...recordTable(site));
     if (digits >= 13) {
@@ -168,7 +170,7 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
 }
 
 /** Words without one of which no identity label can be in a string (a cheap test before the labels' alternation). */
-const ID_HINT = /ssn|social|sin|pass|national|insurance|nino|ni number|id.?card|identity|dni|nie|nif|cpf|aadha|bsn|burger|pesel|personnummer|insee|s[ée]curit|steuer|personalausweis|reisepass|tax|itin|licen[cs]e|codice|curp|rfc|hkid|nric|my.?number|nhs|chi |nir|s[ée]cu/i;
+const ID_HINT = /ssn|social|sin|pass|mrn|medical|patient|insurance|versicherten|medicare|pnr|personal identity|henkil|hetu|f[øo]dsels|cpr|rijksregister|isikukood|asmens|national|insurance|nino|ni number|id.?card|identity|dni|nie|nif|cpf|aadha|bsn|burger|pesel|personnummer|insee|s[ée]curit|steuer|personalausweis|reisepass|tax|itin|licen[cs]e|codice|curp|rfc|hkid|nric|my.?number|nhs|chi |nir|s[ée]cu/i;
 
 /** Named identity numbers in one string. */
 function scanIds(site: StringSite, note: (h: Hit) => void): void {
@@ -209,10 +211,154 @@ function selfChecking(site: StringSite, note: (h: Hit) => void): void {
   }
   if (v.includes(".")) self(CPF, (m) => cpfValid(`${m[1]}${m[2]}${m[3]}${m[4]}`));
   self(NIR, (m) => nirValid(m[0]));
+  // (Fifth round) personal numbers that carry a birth date and a check: Swedish personnummer, Finnish HETU, Norwegian
+  // fødselsnummer, Polish PESEL, Belgian national register number, Chinese resident identity number.
+  if (v.includes("-") || v.includes("+")) self(PERSONNUMMER, (m) => personnummerValid(m[1] as string, m[2] as string));
+  if (/[-+A-Y]/.test(v)) self(HETU, (m) => hetuValid(m[0]));
+  self(ELEVEN_DIGITS, (m) => fodselsnummerValid(m[0]) || peselValid(m[0]));
+  if (v.includes(".")) self(BELGIAN_RRN, (m) => belgianValid(m[0]));
+  self(CHINESE_ID, (m) => chineseIdValid(m[0]));
+}
+
+// (The six-digit date only: `20260115-0042` is as often a build or a backup's name.)
+const PERSONNUMMER = /(?<![\d-])(\d{6})[-+](\d{4})(?![\d-])/g;
+const HETU = /(?<![\dA-Za-z-])\d{6}[-+A-FU-Y]\d{3}[0-9A-FHJ-NPR-Y](?![\dA-Za-z-])/g;
+const ELEVEN_DIGITS = /(?<![\d.-])\d{11}(?![\d.-])/g;
+const BELGIAN_RRN = /(?<![\d.-])\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}(?![\d.-])/g;
+const CHINESE_ID = /(?<![\dA-Za-z])[1-9]\d{5}(?:19|20)\d{9}[\dXx](?![\dA-Za-z])/g;
+
+/** A calendar date (years 1900–2099). */
+function validDate(y: number, m: number, d: number): boolean {
+  if (m < 1 || m > 12 || d < 1) return false;
+  return d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
+/** Luhn over a string of digits. */
+function luhn(d: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < d.length; i++) {
+    let x = d.charCodeAt(d.length - 1 - i) - 48;
+    if (i % 2 === 1) x = x * 2 > 9 ? x * 2 - 9 : x * 2;
+    sum += x;
+  }
+  return sum % 10 === 0;
+}
+
+/** Swedish personnummer (YYMMDD-NNNC, coordination numbers add 60 to the day): a date and a Luhn check on ten digits. */
+function personnummerValid(date: string, rest: string): boolean {
+  const ten = date.slice(-6) + rest;
+  const m = Number(ten.slice(2, 4));
+  const d = Number(ten.slice(4, 6)) % 60;
+  return validDate(2000, m, d) && luhn(ten) && !/^(\d)\1+$/.test(ten);
+}
+
+/** Finnish HETU: DDMMYY, the century sign, three digits and a check character (the nine digits modulo 31). */
+function hetuValid(t: string): boolean {
+  const n = Number(t.slice(0, 6) + t.slice(7, 10));
+  return validDate(2000, Number(t.slice(2, 4)), Number(t.slice(0, 2))) && "0123456789ABCDEFHJKLMNPRSTUVWXY"[n % 31] === t[10];
+}
+
+/** Norwegian fødselsnummer: DDMMYY (D-numbers add 40 to the day), three digits and two mod-11 checks. */
+function fodselsnummerValid(t: string): boolean {
+  const d = [...t].map((c) => c.charCodeAt(0) - 48);
+  const k = (w: number[]) => {
+    const r = 11 - (w.reduce((sum, x, i) => sum + x * (d[i] as number), 0) % 11);
+    return r === 11 ? 0 : r;
+  };
+  const k1 = k([3, 7, 6, 1, 8, 9, 4, 5, 2]);
+  const k2 = k([5, 4, 3, 2, 7, 6, 5, 4, 3, 2]);
+  const day = Number(t.slice(0, 2)) % 40;
+  return k1 === d[9] && k2 === d[10] && validDate(2000, Number(t.slice(2, 4)), day) && !/^(\d)\1+$/.test(t);
+}
+
+/** Polish PESEL: YYMMDD (the month carries the century), four digits and a weighted check. */
+function peselValid(t: string): boolean {
+  const d = [...t].map((c) => c.charCodeAt(0) - 48);
+  const w = [1, 3, 7, 9, 1, 3, 7, 9, 1, 3];
+  const sum = w.reduce((acc, x, i) => acc + x * (d[i] as number), 0);
+  return (10 - (sum % 10)) % 10 === d[10] && (Number(t.slice(2, 4)) <= 12 || Number(t.slice(2, 4)) > 20) && Number(t.slice(2, 4)) <= 32 && validDate(2000, Number(t.slice(2, 4)) % 20, Number(t.slice(4, 6))) && !/^(\d)\1+$/.test(t);
+}
+
+/** Belgian national register number YY.MM.DD-NNN.CC: the check is 97 minus the nine digits modulo 97 (2 prefixed after 2000). */
+function belgianValid(t: string): boolean {
+  const d = t.replace(/\D/g, "");
+  const body = BigInt(d.slice(0, 9));
+  const check = Number(d.slice(9));
+  return 97 - Number(body % 97n) === check || 97 - Number((2000000000n + body) % 97n) === check;
+}
+
+/** Chinese resident identity number: region, YYYYMMDD, sequence, and an ISO 7064 MOD 11-2 check character. */
+function chineseIdValid(t: string): boolean {
+  const w = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+  let sum = 0;
+  for (let i = 0; i < 17; i++) sum += (t.charCodeAt(i) - 48) * (w[i] as number);
+  return "10X98765432"[sum % 11] === t[17]?.toUpperCase() && validDate(Number(t.slice(6, 10)), Number(t.slice(10, 12)), Number(t.slice(12, 14)));
+}
+
+/** Travel documents' machine-readable zones: a passport's second line (TD3, 44 characters), an identity card's (TD1, 30). */
+const MRZ_TD3 = /(?<![A-Z0-9<])([A-Z0-9<]{9})(\d)[A-Z<]{3}(\d{6})(\d)[MFX<](\d{6})(\d)[A-Z0-9<]{14}[\d<]\d(?![A-Z0-9<])/g;
+const MRZ_TD1 = /(?<![A-Z0-9<])(\d{6})(\d)[MFX<](\d{6})(\d)[A-Z<]{3}[A-Z0-9<]{11}\d(?![A-Z0-9<])/g;
+
+/** ICAO 9303's published specimen documents (Anna Maria Eriksson's passport and identity card): documentation, nobody's. */
+const MRZ_SPECIMENS = new Set(["L898902C3", "D23145890"]);
+
+/** ICAO 9303's check digit: weights 7, 3, 1 over digits, letters (A = 10) and fillers (< = 0). */
+function mrzCheck(field: string, digit: string): boolean {
+  const w = [7, 3, 1];
+  let sum = 0;
+  for (let i = 0; i < field.length; i++) {
+    const c = field.charCodeAt(i);
+    const v = c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 90 ? c - 55 : 0;
+    sum += v * (w[i % 3] as number);
+  }
+  return sum % 10 === Number(digit);
+}
+
+/**
+ * Machine-readable zones whose check digits hold: each is a travel document's number with its holder's birth date
+ * (so one is already an identity, as a number with a date of birth is). Returns whether any was found.
+ */
+function machineReadableZones(site: StringSite, note: (h: Hit) => void): boolean {
+  const v = site.value;
+  let any = false;
+  MRZ_TD3.lastIndex = 0;
+  for (let m: RegExpExecArray | null, n = 0; (m = MRZ_TD3.exec(v)) !== null && n < 64; n++) {
+    if (!MRZ_SPECIMENS.has(m[1] as string) && mrzCheck(m[1] as string, m[2] as string) && mrzCheck(m[3] as string, m[4] as string) && mrzCheck(m[5] as string, m[6] as string)) {
+      note({ site, start: m.index, end: m.index + m[0].length, key: m[0], strong: true });
+      any = true;
+    }
+  }
+  MRZ_TD1.lastIndex = 0;
+  for (let m: RegExpExecArray | null, n = 0; (m = MRZ_TD1.exec(v)) !== null && n < 64; n++) {
+    if (mrzCheck(m[1] as string, m[2] as string) && mrzCheck(m[3] as string, m[4] as string)) {
+      note({ site, start: m.index, end: m.index + m[0].length, key: m[0], strong: true });
+      any = true;
+    }
+  }
+  return any;
+}
+
+/**
+ * Dutch BSNs (nine digits passing the 11-test): one in eleven random numbers passes, so only a list counts — three or
+ * more passing, and most of the string's nine-digit numbers.
+ */
+function bsnList(site: StringSite, note: (h: Hit) => void): void {
+  const v = site.value;
+  const re = /(?<![\d.-])\d{9}(?![\d.-])/g;
+  const pass: { start: number; end: number; key: string }[] = [];
+  let total = 0;
+  for (let m: RegExpExecArray | null; (m = re.exec(v)) !== null && total < 256; total++) {
+    const d = m[0];
+    let sum = 0;
+    for (let i = 0; i < 8; i++) sum += (d.charCodeAt(i) - 48) * (9 - i);
+    sum -= d.charCodeAt(8) - 48;
+    if (sum % 11 === 0 && sum > 0 && !/^(\d)\1+$/.test(d)) pass.push({ start: m.index, end: m.index + 9, key: d });
+  }
+  if (pass.length >= 3 && pass.length * 4 >= total * 3) for (const p of pass) note({ site, start: p.start, end: p.end, key: p.key, strong: true });
 }
 
 const ID_HEADER = new RegExp(String.raw`^\s*["']?${ID_LABEL}["']?\s*$`, "i");
-const DOB_HEADER = /^\s*["']?(?:dob|d\.o\.b\.?|date[ _]of[ _]birth|birth[ _]?date|birthday|born)["']?\s*$/i;
+const DOB_HEADER = /^\s*["']?(?:dob|d\.o\.b\.?|date[ _]of[ _]birth|birth[ _]?date|birthday|born|geburtsdatum|geb(?:\.|urts)?[ _]?datum|geboren|fecha[ _]de[ _]nacimiento|fecha[ _]nac(?:imiento)?|f[ _]nac|date[ _]de[ _]naissance|date[ _]naiss(?:ance)?|n[ée]e?[ _]le|data[ _]di[ _]nascita|data[ _]de[ _]nascimento|data[ _]nasc(?:imento)?|geboortedatum|geb[ _]datum|f[öo]delsedatum|f[øo]dselsdato|f[øo]dt|syntym[äa]aika|syntym[äa]p[äa]iv[äa]|data[ _]urodzenia|do[ğg]um[ _]tarihi|datum[ _]rođenja|datum[ _]narozen[íi])["']?\s*$/i;
 
 /**
  * A table whose header names an identity column ("name,passport,dob", "nombre;dni"): every row's cell in it is an
@@ -250,8 +396,8 @@ function tableIds(site: StringSite, note: (h: Hit) => void): boolean {
 }
 
 /** A header that may name a birth-date column (a cheap test before the table is read). */
-const RECORD_HINT = /dob|birth|born|geburt|nacimiento|naissance|nascita/i;
-const CONTACT_HEADER = /^\s*["']?(?:(?:home[ _])?address(?:[ _]?(?:line)?[ _]?1)?|street|addr|city|zip|postcode|postal[ _]?code|phone|mobile|tel|telephone|e-?mail)["']?\s*$/i;
+const RECORD_HINT = /dob|birth|born|geburt|geb\.|geboren|nacimiento|f_nac|naissance|naiss|nascita|nascimento|geboorte|f[öo]delse|f[øo]dsel|f[øo]dt|syntym|urodzenia|do[ğg]um|rođenja|narozen/i;
+const CONTACT_HEADER = /^\s*["']?(?:[a-z\u00c0-\u024f]{1,16}[ _-])?(?:(?:home[ _])?address(?:[ _]?(?:line)?[ _]?1)?|street|addr|city|zip|postcode|postal[ _]?code|phone|mobile|tel|telephone|e-?mail|adresse|anschrift|stra(?:ss|ß)e|wohnort|telefon(?:nummer)?|handy|mobil(?:nummer)?|direcci[óo]n|domicilio|tel[ée]fono|m[óo]vil|celular|correo|t[ée]l[ée]phone|portable|courriel|indirizzo|cellulare|endere[çc]o|adres|telefoon|woonplaats|adress|osoite|puhelin|s[äa]hk[öo]posti|adres[ _]zamieszkania|telefon[ _]kom[óo]rkowy)(?:[ _-][a-z\u00c0-\u024f]{1,16})?["']?\s*$/i;
 
 /**
  * People's records as a table: a header with a birth-date column and a home-address, phone or e-mail column, and

@@ -1,4 +1,4 @@
-import { judgeCommandLine } from "./commands.js";
+import { commandOperands, judgeCommandLine } from "./commands.js";
 import { sensitiveKind } from "./paths.js";
 
 /*
@@ -72,15 +72,56 @@ const SENDS_TO_ADDRESS = /\bgit\s{1,3}push\s{1,3}(?:-{1,2}[\w-]+\s{1,3}){0,3}(?:
 
 /** Withholding an action or a reason from the only reader there is: the user. */
 const WITHHOLD = /\b(?:do\s{1,3}not|don't|never|no|nunca|ne\s{1,3}(?:pas\s{1,3})?|nicht|non)\s{1,3}(?:ever\s{1,3})?(?:mention|explain|tell|reveal|disclose|bring\s{1,3}up|menciones|mencione|expliques|explique|digas|reveles|mentionne[zs]?|explique[zs]?|dis|dites|erw[äa]hne[n]?|erkl[äa]re[n]?|verrate[n]?|menzionare|spiegare|dire|mencione|explique)\b\s{0,3}([^.;!?]{0,60})/i;
-const WITHHELD_REASON = /^(?:(?:to\s{1,3}\w+\s{1,3})?(?:why|por\s{1,3}qu[ée]|pourquoi|warum|perch[ée]|porqu[êe])(?!\w)|(?:it|this|that)\s{1,3}(?:to|al|au|dem)\b|(?:the|this|that|these|el|la|esta?e?|ce(?:tte)?|cet|diese[nr]?|den|die|das|questo|questa)\s{1,3}(?:\w+\s{1,3})?(?:step|requirement|instruction|note|rule|part|process|registration|sync\w*|copy|upload|backup|forwarding|transfer|call|behaviou?r|detail|paso|requisito|instrucci[óo]n|[ée]tape|exigence|schritt|anforderung|passaggio|\w+ing)\b)/i;
+const WITHHELD_REASON = /^(?:`[\w.-]{1,40}`|[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|it\s{1,3}(?:up\s{1,3})?again|it\s{1,3}up|(?:to\s{1,3}\w+\s{1,3})?(?:why|por\s{1,3}qu[ée]|pourquoi|warum|perch[ée]|porqu[êe])(?!\w)|(?:it|this|that)\s{1,3}(?:to|al|au|dem)\b|(?:the|this|that|these|el|la|esta?e?|ce(?:tte)?|cet|diese[nr]?|den|die|das|questo|questa)\s{1,3}(?:\w+\s{1,3})?(?:step|requirement|instruction|note|rule|part|process|registration|sync\w*|copy|upload|backup|forwarding|transfer|call|behaviou?r|detail|paso|requisito|instrucci[óo]n|[ée]tape|exigence|schritt|anforderung|passaggio|\w+ing)\b)/i;
 const SECRET_OBJECT = /\b(?:values?|keys?|tokens?|passwords?|secrets?|credentials?|api|pins?|contraseñas?|mots?\s{1,3}de\s{1,3}passe|passw[oö]rter)\b/i;
 
-/** The directives of one unit of a description (a sentence), as signals for the scorer. */
-export function describedDirectives(unit: string): DescribedSignal[] {
+/**
+ * (Fifth round) Withholding from the user, in languages the scorer's lexicon does not read: Japanese, Chinese, Korean,
+ * Russian, Ukrainian, Greek, Finnish, Swedish, Danish, Norwegian, Dutch, Polish, Czech, Turkish, Hungarian, Romanian,
+ * Indonesian, Vietnamese, Arabic, Hebrew, Hindi — "do not tell the user", "without telling the user".
+ */
+const SECRECY_MULTI = /ユーザー(?:に|へ)(?:は)?(?:伝え|知らせ|言わ|教え|見せ|通知し|報告し)(?:る必要はありません|ないで|ず|ません|ない)|(?:不要|无需|無需|勿|別|别|不必)(?:告诉|告訴|告知|通知|提醒|向)(?:用户|用戶|使用者)|(?:사용자에게|유저에게)\s?(?:알리지|말하지|언급하지|보여주지)|не\s(?:говори|сообщай|упоминай|рассказывай|показывай)(?:те)?\s(?:об?\s\S+\s)?пользовател|не\s(?:кажи|повідомляй|згадуй)(?:те)?\sкористувач|без\s(?:ведома|уведомления)\sпользовател|(?:χωρίς\sνα|μην)\s(?:το\s|τον\s|την\s)?(?:αναφέρ|πεις|πείτε|ενημερώσ)\S{0,6}\s(?:στον|τον)\sχρήστη|(?:älä|ei\s(?:tarvitse|saa))\s(?:kerro|mainitse|ilmoita|kertoa|mainita)\S{0,3}\s(?:tästä\s)?käyttäjälle|kertomatta\s(?:siitä\s)?käyttäjälle|(?:berätta|nämn)\sinte\s(?:det\s)?(?:för|till)\sanvändaren|utan\satt\s(?:berätta|nämna)\s(?:det\s)?för\sanvändaren|(?:fortæl|nævn)\s(?:det\s)?ikke\s(?:til\s)?brugeren|uden\sat\s(?:fortælle|nævne)\s(?:det\s)?(?:til\s)?brugeren|(?:ikke\sfortell|ikke\snevn)\s(?:det\s)?(?:til\s)?brukeren|uten\så\s(?:fortelle|nevne)\s(?:det\s)?(?:til\s)?brukeren|(?:vertel|meld|noem)\s(?:dit\s|het\s)?(?:niet\s(?:aan\s)?de\sgebruiker|(?:aan\s)?de\sgebruiker\s(?:niet|niets))|zonder\s(?:het\s)?(?:aan\s)?de\sgebruiker\ste\s(?:vertellen|melden)|nie\s(?:mów|informuj|wspominaj|mówiąc)\S{0,3}\s(?:o\stym\s)?użytkownik|bez\s(?:informowania|wiedzy)\sużytkownika|neříkej(?:te)?\s(?:to\s)?uživateli|bez\svědomí\suživatele|kullanıcıya\s(?:bundan\s)?(?:söyleme|bahsetme|bildirme)|ne\s(?:szólj|említsd|mondd)\S{0,3}\s(?:meg\s)?(?:a\s)?felhasználónak|nu\s(?:îi\s)?(?:spune|menționa)\S{0,3}\sutilizatorului|jangan\s(?:beri\s?tahu|katakan|sebutkan|memberitahu)\s(?:kepada\s|ke\s)?pengguna|tanpa\s(?:memberi\s?tahu|sepengetahuan)\spengguna|không\s(?:nói|cho|báo)\s(?:cho\s)?người\sdùng|لا\s(?:تخبر|تذكر|تُعلم)\sالمستخدم|دون\s(?:إخبار|علم)\sالمستخدم|אל\s(?:תספר|תגיד|תזכיר)\s(?:ל)?משתמש|उपयोगकर्ता\sको\s(?:न|मत)\s(?:बताएं|बताओ|बताना)/i;
+/** The model addressed as the assistant, in the same languages (the scorer reads English, Spanish, French, German, Italian, Portuguese and CJK). */
+const ASSISTANT_MULTI = /(?:^|[\s"'(])(?:tekoälyavustaja|avustaja|βοηθ(?:ό|ός|έ)|ассистент|помощник|асистент|помічник|assistent(?:en)?|asystent(?:ie)?|asistent(?:e|ovi)?|asistan(?:ı)?|asszisztens|asistentul|asisten|trợ\slý|المساعد|העוזר|सहायक)(?=[\s:,.;!—-]|$)/i;
+/** "Every", "all", "the whole" in those languages: a standing, bulk addition. */
+const ALL_MULTI = /(?:^|\s)(?:koko|kaikki|jokai\S*|κάθε|όλ(?:α|ες|οι|ους|η)|все[хм]?|весь|вся|кожн\S*|wszystk\S*|każd\S*|všechn\S*|každ\S*|alle|alla|allt|hele|hver|elke|iedere|tüm|bütün|her|minden|toate|fiecare|semua|setiap|tất\scả|mọi|كل|כל|सभी|हर)(?=\s)|すべて|全て|全部|毎回|所有|每[个個次封]|모든|매번/i;
+const EMAIL_OR_URL = /[\w.+-]@[\w-]+(?:\.[\w-]+)+|\bhttps?:\/\/[\w-]+(?:\.[\w-]+)+/;
+/** A protected file named anywhere in the unit (a token the sensitive-path judgement protects). */
+function namesProtectedFile(u: string): boolean {
+  if (!/[/\\~]/.test(u)) return false;
+  PATH_TOKEN.lastIndex = 0;
+  let n = 0;
+  for (let m; (m = PATH_TOKEN.exec(u)) !== null && n < MAX_TOKENS; n++) {
+    const token = m[0].replace(/[.:!?。、]+$/, "").replace(/^[a-z][\w+.-]{0,20}:\/\//i, "");
+    const kind = token.length >= 4 ? sensitiveKind(token) : null;
+    if (kind !== null && kind !== "sensitive_path.traversal") return true;
+  }
+  return false;
+}
+
+/** The user's whole working state beyond one call: every open tab or file, the clipboard, the whole workspace. */
+const OPEN_WORK = /\b(?:every|all|each)\s{1,3}(?:of\s{1,3}the\s{1,3}|the\s{1,3})?(?:currently\s{1,3})?open(?:ed)?\s{1,3}(?:editor\s{1,3}|browser\s{1,3})?(?:tabs?|files?|documents?|windows?|buffers?|editors?)\b|\b(?:the\s{1,3})?(?:user'?s\s{1,3})?clipboard\b|\b(?:entire|whole|full)\s{1,3}(?:workspace|home\s{1,3}(?:folder|directory))\b/i;
+/** A field named in the text (a backticked name, a snake_case identifier) or a word for one. */
+const NAMED_FIELD = /`[\w.-]{1,40}`|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b(?:parameters?|fields?|arguments?|property)\b/i;
+/** A remote added and pushed to: the repository sent to an address the description chose, in words or in a span. */
+const REMOTE_PUSH = /\bgit\s{1,3}remote\s{1,3}(?:add|set-url)\s{1,3}\S{1,40}\s{1,3}(?:https?:\/\/|git@|ssh:\/\/)\S{3,}[^.;]{0,200}?\bpush\b/i;
+
+/** The directives of one unit of a description (a sentence), as signals for the scorer; `field`: a property's own text. */
+export function describedDirectives(unit: string, field = false): DescribedSignal[] {
   const out: DescribedSignal[] = [];
   const u = unit.length > MAX_UNIT ? unit.slice(0, MAX_UNIT) : unit;
   const negated = NEGATED.test(u);
+  const withheld = SECRECY_MULTI.test(u);
+  const addressed = ASSISTANT_MULTI.test(u);
   if (!negated && opensProtectedFile(u)) out.push("harvest");
+  // (Fifth round) In languages the verbs above do not cover: a protected file named in a unit addressed to the
+  // assistant or withheld from the user; an address data goes to, withheld, or added to everything.
+  else if (!negated && (withheld || addressed) && namesProtectedFile(u)) out.push("harvest");
+  // A command handed over that reads a protected file (`cat .env`, `type %USERPROFILE%\.aws\credentials`).
+  else if (!negated && commandLines(u).some((line) => commandOperands(line).some((o) => { const k = sensitiveKind(o.text); return k !== null && k !== "sensitive_path.traversal"; }))) out.push("harvest");
+  // In a property's own text (its description, example or default) the property is where the value goes.
+  else if (!negated && field && ENV_DUMP.test(u)) out.push("harvest");
+  else if (!negated && OPEN_WORK.test(u) && NAMED_FIELD.test(u) && ALSO.test(u)) out.push("harvest");
   else if (!negated && COLLECT.test(u) && IDENTITY_PAYMENT.test(u) && (BEYOND.test(u) || STORE_WITH.test(u))) out.push("harvest");
   else if (!/\b(?:never|not|no|don't)\s{1,3}(?:\w+\s{1,3}){0,2}?(?:send|forward|copy|pass|share)\b/i.test(u) && OTHERS_OUTPUT.test(u)) out.push("harvest");
   else if (!negated && ENV_DUMP.test(u) && INTO_FIELD.test(u)) out.push("harvest");
@@ -95,8 +136,12 @@ export function describedDirectives(unit: string): DescribedSignal[] {
       break;
     }
   }
+  if (!out.includes("reroute") && !negated && (ALSO.test(u) || /\bfirst\b/i.test(u)) && REMOTE_PUSH.test(u)) out.push("reroute");
+  if (!out.includes("reroute") && !negated && EMAIL_OR_URL.test(u) && (withheld || (addressed && ALL_MULTI.test(u)))) out.push("reroute");
+  if (withheld) out.push("secrecy");
   const w = WITHHOLD.exec(u);
-  if (w && WITHHELD_REASON.test(w[1] ?? "") && !SECRET_OBJECT.test(w[1] ?? "")) out.push("secrecy");
+  // (A withheld field named for a secret — "never mention `api_key` to the user" — protects the user, as a value does.)
+  if (w && WITHHELD_REASON.test(w[1] ?? "") && !SECRET_OBJECT.test(w[1] ?? "") && !/^`?[\w.-]*(?:key|token|secret|passw|credential|cookie|session)/i.test(w[1] ?? "")) out.push("secrecy");
   return out;
 }
 

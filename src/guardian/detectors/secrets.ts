@@ -33,6 +33,11 @@ interface Format {
   accept?: (secret: string, value: string, start: number) => boolean;
   /** The match may follow a letter or digit (a Telegram token in `/bot<token>/`). */
   inside?: boolean;
+  /**
+   * Every character of the prefix is common in prose and code (`pat`, `dapi`, `dp.st.`): in a long string it is
+   * looked for in the first WEAK_REACH characters only, where a search for it costs what the rest of the search does.
+   */
+  weak?: boolean;
 }
 
 const END = String.raw`(?![A-Za-z0-9])`;
@@ -98,7 +103,34 @@ function b64json(s: string): Record<string, unknown> | null {
   }
 }
 
+/** Authorization schemes besides Bearer (its own format below): Okta's SSWS, Dynatrace's Api-Token, Rails' Token… */
+const AUTH_SCHEMES = ["SSWS", "Api-Token", "Token", "token", "ApiKey", "Apikey", "apikey", "Api-Key", "GenieKey", "Key", "Basic", "Digest"];
+/** The header's name just before the scheme (`Authorization: `, `"Authorization": "`, `-H 'Authorization: `). */
+const AUTH_BEFORE = /authorization["']?\s{0,4}[:=]\s{0,4}["']?$/i;
+
+/**
+ * A value after an Authorization scheme: only where a header puts it (after the header's name, or as the whole of a
+ * short string, a header object's value), and for `Basic` only when it decodes to `user:password`.
+ */
+function authorizationValue(secret: string, value: string, start: number): boolean {
+  let s = start;
+  while (s > 0 && value.charCodeAt(s - 1) !== 32) s--;
+  while (s > 0 && value.charCodeAt(s - 1) === 32) s--;
+  const scheme = value.slice(value.lastIndexOf(" ", s - 1) + 1, s).replace(/^["'`]/, "");
+  const schemeStart = s - scheme.length;
+  const before = value.slice(Math.max(0, schemeStart - 48), schemeStart);
+  const whole = schemeStart === 0 && value.length <= 2048;
+  if (!whole && !AUTH_BEFORE.test(before)) return false;
+  if (scheme === "Basic") {
+    const plain = Buffer.from(secret, "base64").toString("utf8");
+    return /^[\x21-\x7e]{1,128}:[\x21-\x7e]{4,128}$/.test(plain) && !FILLER.test(plain);
+  }
+  return /[0-9]/.test(secret) && /[A-Za-z]/.test(secret) && !secret.startsWith("eyJ");
+}
+
 const B64 = "[A-Za-z0-9+/]";
+/** What may mark each line of a pasted block: a diff's `-`/`+` (`+` is base64 too), a quote, a comment. */
+const LINE_MARK = String.raw`(?:(?:[->#!|*;]|\/\/)[ \t]{0,4})?`;
 const FORMATS: Format[] = [
   // --- cloud providers ---------------------------------------------------------------------------------------------
   token("secrets.aws_access_key", ["AKIA", "ASIA", "ABIA", "ACCA"], "[A-Z0-9]{16}", END, {
@@ -124,6 +156,8 @@ const FORMATS: Format[] = [
   token("secrets.heroku_api_key", ["HRKU-AA"], "[0-9A-Za-z_-]{58}", TOKEN_END),
   token("secrets.flyio_token", ["fo1_"], "[A-Za-z0-9_-]{43}", TOKEN_END),
   token("secrets.vault_token", ["hvs.", "hvb."], "[A-Za-z0-9_-]{90,300}", TOKEN_END),
+  // A long service token's body is a base64url protobuf that starts `CAES`: shorter ones than gitleaks' 90 exist.
+  token("secrets.vault_token", ["hvs.CAES", "hvb.CAES"], "[A-Za-z0-9_-]{40,300}", TOKEN_END),
   // Vault's dev-mode and short service tokens: `hvs.` and 24 characters.
   token("secrets.vault_token", ["hvs."], "[A-Za-z0-9]{24}", TOKEN_END, { entropy: 3.5 }),
   token("secrets.planetscale_token", ["pscale_tkn_", "pscale_pw_", "pscale_oauth_"], "[A-Za-z0-9_=.-]{32,64}", TOKEN_END),
@@ -182,14 +216,55 @@ const FORMATS: Format[] = [
   token("secrets.xai_key", ["xai-"], "[A-Za-z0-9]{80}"),
   token("secrets.perplexity_key", ["pplx-"], "[A-Za-z0-9]{48}"),
   token("secrets.replicate_token", ["r8_"], "[A-Za-z0-9]{37}", END, { entropy: 3 }),
+  // --- more of gitleaks' prefixed formats (issue 24, fifth round): breadth from the maintained rule set ------------
+  token("secrets.airtable_token", ["pat"], "[A-Za-z0-9]{14}\\.[a-f0-9]{64}", END, { weak: true }),
+  token("secrets.dynatrace_token", ["dt0c01."], "[A-Za-z0-9]{24}\\.[A-Za-z0-9]{64}", END, { weak: true }),
+  f("secrets.terraform_cloud_token", [".atlasv1."], String.raw`[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}(?![A-Za-z0-9_=-])`, { back: { cls: /[A-Za-z0-9]/, max: 14 }, weak: true }),
+  token("secrets.databricks_token", ["dapi"], "[a-f0-9]{32}(?:-\\d)?", END, { entropy: 3, weak: true }),
+  token("secrets.doppler_token", ["dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."], "[A-Za-z0-9_.-]{40,60}", TOKEN_END, { entropy: 3.5, weak: true }),
+  token("secrets.duffel_token", ["duffel_live_", "duffel_test_"], "[A-Za-z0-9_=-]{43}", TOKEN_END),
+  token("secrets.easypost_key", ["EZAK", "EZTK"], "[A-Za-z0-9]{54}", END, { entropy: 3.5 }),
+  token("secrets.facebook_token", ["EAAM", "EAAC"], "[A-Za-z0-9]{100,600}", END, { entropy: 3.5 }),
+  token("secrets.flutterwave_key", ["FLWSECK_TEST-", "FLWSECK-"], "[a-hA-H0-9]{32}-X", END),
+  token("secrets.flyio_token", ["fm1a_", "fm1r_", "fm2_"], "[A-Za-z0-9+/]{100,4096}={0,3}", END),
+  token("secrets.frameio_token", ["fio-u-"], "[A-Za-z0-9_=-]{64}", TOKEN_END),
+  token("secrets.harness_token", ["pat.", "sat."], "[A-Za-z0-9_-]{22}\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{20}", END, { weak: true }),
+  token("secrets.infracost_token", ["ico-"], "[A-Za-z0-9]{32}", END, { entropy: 3.5 }),
+  f("secrets.maxmind_key", ["_mmk"], String.raw`[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk(?![A-Za-z0-9])`, { back: { cls: /[A-Za-z0-9_]/, max: 36 } }),
+  token("secrets.openshift_token", ["sha256~"], "[A-Za-z0-9_-]{43}", TOKEN_END, { weak: true }),
+  token("secrets.prefect_token", ["pnu_"], "[A-Za-z0-9]{36}", END, { entropy: 3.5 }),
+  token("secrets.readme_token", ["rdme_"], "[a-z0-9]{70}"),
+  token("secrets.scalingo_token", ["tk-us-"], "[A-Za-z0-9_-]{48}", TOKEN_END),
+  token("secrets.settlemint_token", ["sm_aat_", "sm_pat_", "sm_sat_"], "[A-Za-z0-9]{16}", END, { entropy: 3 }),
+  token("secrets.shippo_token", ["shippo_live_", "shippo_test_"], "[a-fA-F0-9]{40}"),
+  token("secrets.sourcegraph_token", ["sgp_"], "(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}"),
+  token("secrets.clojars_token", ["CLOJARS_"], "[a-z0-9]{60}"),
+  token("secrets.cloudflare_origin_ca_key", ["v1.0-"], "[a-f0-9]{24}-[a-f0-9]{146}"),
+  token("secrets.adobe_client_secret", ["p8e-"], "[A-Za-z0-9]{32}", END, { entropy: 3 }),
+  token("secrets.bedrock_key", ["ABSK"], "[A-Za-z0-9+/]{109,269}={0,2}", END, { entropy: 3.5 }),
+  token("secrets.onepassword_secret_key", ["A3-"], "[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}", END, { entropy: 3.5 }),
+  token("secrets.newrelic_key", ["NRII-"], "[A-Za-z0-9-]{32}", TOKEN_END, { entropy: 3 }),
+  token("secrets.artifactory_key", ["cmVmd"], "[A-Za-z0-9]{59}", END, { entropy: 4.5 }),
+  token("secrets.gitlab_session", ["_gitlab_session="], "[0-9a-z]{32}", END),
+  // Mailchimp: 32 hex digits and the data centre (`-us21`).
+  f("secrets.mailchimp_key", ["-us"], String.raw`[a-f0-9]{32}-us\d{1,2}(?![A-Za-z0-9])`, { back: { cls: /[a-f0-9]/, max: 32 }, entropy: 3 }),
+  // --- a credential by where it stands: after an Authorization scheme ---------------------------------------------
+  // `Authorization: SSWS …`, `Api-Token …`, `Token token=…`, `Basic <user:password in base64>`: whatever the
+  // provider, the value of an Authorization header is the credential (a JWT or a prefixed token is also named by its
+  // format). In a header's own value (the whole string, `{"Authorization": "Api-Token …"}`) or after the header's name.
+  f("secrets.authorization_credential", AUTH_SCHEMES.map((x) => x + " "), String.raw`[A-Za-z-]{3,10} {1,4}(?:token=["']?)?([A-Za-z0-9._~+/-]{16,1024}=*)(?![A-Za-z0-9._~+/=-])`, {
+    entropy: 3,
+    accept: authorizationValue,
+  }),
   // --- structural --------------------------------------------------------------------------------------------------
   // PEM (PKCS#1, PKCS#8, SEC1 `EC`, encrypted), OpenSSH and PGP private keys: the header and a body of base64, up to
+  // the footer, its lines marked or not as a diff, a quote or a comment marks them (`-`/`+` of `git log -p`, `> `, `# `);
   // the footer; or, cut off before any footer, 40 base64 characters or more. A documentation snippet with `...` for
   // its body is not a key. In JSON text (a service-account file) the newlines are `\n` escapes.
   f(
     "secrets.private_key",
     ["-----BEGIN "],
-    String.raw`-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:\s|\\[rn])*(?:[A-Za-z-]{2,32}: ?[^\n\\]{0,128}(?:\r?\n|(?:\\r)?\\n)(?:\s|\\[rn])*){0,4}[A-Za-z0-9+/=]{8}(?:[A-Za-z0-9+/=]|\r?\n[ \t]{0,32}|(?:\\r)?\\n[ \t]{0,32}){0,16384}?(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|(?![A-Za-z0-9+/=\r\n\\]))`,
+    String.raw`-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:\s|\\[rn])*(?:[A-Za-z-]{2,32}: ?[^\n\\]{0,128}(?:\r?\n|(?:\\r)?\\n)(?:\s|\\[rn])*){0,4}${LINE_MARK}[A-Za-z0-9+/=]{8}(?:[A-Za-z0-9+/=]|\r?\n[ \t]{0,32}${LINE_MARK}|(?:\\r)?\\n[ \t]{0,32}${LINE_MARK}){0,16384}?(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|(?![A-Za-z0-9+/=\r\n\\-]))`,
     { entropy: 0, accept: (s) => s.includes("-----END") || s.replace(/\\[rn]|[^A-Za-z0-9+/=]/g, "").length >= 60 },
   ),
   token("secrets.jwt", ["eyJ"], "[A-Za-z0-9_-]{8,4096}\\.eyJ[A-Za-z0-9_-]{8,8192}\\.[A-Za-z0-9_-]{16,1024}", TOKEN_END, { accept: realJwt, entropy: 0 }),
@@ -217,9 +292,15 @@ for (const fmt of FORMATS) {
 /** Of two findings of one span, the format listed first names it (a connection string's password last). */
 const ORDER = new Map<string, number>();
 FORMATS.forEach((x, i) => ORDER.has(x.type) || ORDER.set(x.type, i));
-const FINDER = new LiteralFinder(LITERALS);
+/** How far into a long string the formats with only common characters in their prefix are looked for. */
+const WEAK_REACH = 16_384;
+const isWeak = (lit: string) => (BY_LITERAL[LITERALS.indexOf(lit)] as Format[]).every((x) => x.weak === true);
+const STRONG_IDS = LITERALS.map((_, i) => i).filter((i) => !isWeak(LITERALS[i] as string));
+const WEAK_IDS = LITERALS.map((_, i) => i).filter((i) => isWeak(LITERALS[i] as string));
+const FINDER = new LiteralFinder(STRONG_IDS.map((i) => LITERALS[i] as string));
+const WEAK_FINDER = new LiteralFinder(WEAK_IDS.map((i) => LITERALS[i] as string));
 const IDS = LITERALS.map((l) => [literalId(l)]);
-const PREFILTER_IDS = [...IDS.flat(), literalId("://")];
+const PREFILTER_IDS = [...new Set([...IDS.flat(), literalId("://")])];
 
 /** Strings at least this long are searched by rare character (LiteralFinder); shorter ones literal by literal. */
 const LONG = 4096;
@@ -249,7 +330,10 @@ export function detectSecrets(sites: StringSite[], prefilter = true): Detection[
         const lit = LITERALS[id] as string;
         for (let at = v.indexOf(lit); at >= 0; at = v.indexOf(lit, at + 1)) hit(id, at);
       }
-    } else FINDER.find(v, hit);
+    } else {
+      FINDER.find(v, (id, at) => hit(STRONG_IDS[id] as number, at));
+      WEAK_FINDER.find(v.length > WEAK_REACH ? v.slice(0, WEAK_REACH) : v, (id, at) => hit(WEAK_IDS[id] as number, at));
+    }
     keepApart(found, out);
   }
   return out;
@@ -280,7 +364,8 @@ function match(site: StringSite, fmt: Format, at: number, found: Detection[]): v
   if (!m) return;
   const secret = m[1] ?? m[0];
   const from = m[1] === undefined ? m.index : m.index + m[0].lastIndexOf(secret);
-  if (!plausible(secret, fmt.entropy ?? 2.5)) return;
+  // (A quoted key's `> ` marks are not the filler `<…>` a placeholder is made of.)
+  if (!plausible(fmt.type === "secrets.private_key" ? secret.replace(/(^|\n)[ \t]{0,32}(?:[->#!|*;]|\/\/)/g, "$1") : secret, fmt.entropy ?? 2.5)) return;
   if (fmt.accept && !fmt.accept(secret, v, from)) return;
   found.push({ type: fmt.type, path: site.path, start: from, end: from + secret.length });
 }

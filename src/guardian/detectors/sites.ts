@@ -125,6 +125,8 @@ export function looksLikePath(value: string): boolean {
   return value.length >= 2 && value.length <= 4096 && PATH_START.test(value) && !/[\s"'<>|;`]/.test(value.trim());
 }
 
+const CLIMBS = /(?:^|[/\\])(?:\.\.|%2e%2e)[/\\](?:[^\s]{0,256}?[/\\])?(?:\.\.|%2e%2e)(?:[/\\]|$)/i;
+
 const PATH_START = /^\s*(?:~|\$HOME\b|\$\{HOME\}|%USERPROFILE%|\.{1,2}[/\\]|\/|[A-Za-z]:[/\\]|\\\\|file:|\.[A-Za-z0-9_-]+(?:[/\\]|\s*$))/i;
 
 /** What a schema says of one property: a URI format, or a description that calls it a path or a file. */
@@ -160,6 +162,9 @@ function callArg(site: StringSite, tool: string, top: string | null, name: strin
   if (role === "other" && top !== null && schemaOf) role = schemaRole(schemaOf(tool), top) ?? "other";
   // A value that is itself a path is one; so is a one-token value of a tool that works on files.
   if (role === "other" && (looksLikePath(site.value) || (isFileTool(tool) && site.value.length <= 4096 && /^\S+$/.test(site.value)))) role = "path";
+  // A one-token value that climbs out of its folder (`guides/../../../../home/runner/.ssh/id_rsa` as a `page`): a path,
+  // whatever the argument is called — nothing else is written with `../` twice.
+  if (role === "other" && site.value.length <= 4096 && CLIMBS.test(site.value) && /^\S+$/.test(site.value)) role = "path";
   return { path: site.path, value: site.value, role, tool };
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { packageFile } from "../../package-files.js";
 import { explainIssues } from "../../schema-issues.js";
 import { formatFileProblem, formatPath, parseYaml, type FileProblem } from "../../yaml.js";
 import { compileRuleSet, type CompiledRuleSet, type RuleLayer } from "./compile.js";
@@ -25,7 +25,9 @@ export interface LoadedRules {
 }
 
 /** The shipped packs (`rules/` of the package), from src/ and dist/ alike; `extends: balanced` names one of them. */
-export const PACKS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "rules");
+export const PACKS_DIR = packageFile("rules");
+/** The shipped packs already parsed and validated by the build (scripts/build-packs.mjs): `dist/packs/<name>.json`. */
+export const PACK_PARSES_DIR = packageFile("dist", "packs");
 
 /** A shipped pack is named by a bare word (`balanced`); anything else is a path. */
 export const PACK_NAME = /^[a-z0-9][a-z0-9-]*$/;
@@ -71,8 +73,45 @@ interface ParsedFile {
   locate: Locate;
 }
 
+/** What the build keeps of a shipped pack: its text's digest and its file parsed and validated. */
+export interface PackParse {
+  sha256: string;
+  parsed: Omit<ParsedFile, "file" | "locate" | "positions">;
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** A shipped pack's text parsed and validated as every rule file is, for the build to keep; null if it has problems. */
+export function packParse(file: string, text: string): PackParse | null {
+  const problems: RuleProblem[] = [];
+  const p = parseFile(file, text, problems, false);
+  if (!p || problems.length > 0 || p.positions) return null;
+  const { file: _file, locate: _locate, positions: _positions, ...parsed } = p;
+  return { sha256: sha256(text), parsed };
+}
+
+/**
+ * A shipped pack as the build parsed it, when its text is the one built: the YAML parser and the schema stay unloaded
+ * for the default rules (a third of `wrap`'s start). Lines and columns, needed only for a problem, are found by
+ * parsing the text when asked.
+ */
+function builtParse(file: string, text: string): ParsedFile | null {
+  if (resolve(dirname(file)) !== PACKS_DIR) return null;
+  let kept: PackParse;
+  try {
+    kept = JSON.parse(readFileSync(join(PACK_PARSES_DIR, `${basename(file).replace(/\.ya?ml$/, "")}.json`), "utf8")) as PackParse;
+  } catch {
+    return null; // not built (running from src/): parsed as any file
+  }
+  if (kept.sha256 !== sha256(text)) return null;
+  let locate: Locate | undefined;
+  return { file, ...kept.parsed, locate: (path) => (locate ??= parseYaml(file, text).locate)(path) };
+}
+
 /** Parses and validates one file; rules that are valid on their own are kept even when the file is not, so their CEL and JSONPath problems show up too. */
-function parseFile(file: string, text: string, problems: RuleProblem[]): ParsedFile | null {
+function parseFile(file: string, text: string, problems: RuleProblem[], useBuilt = true): ParsedFile | null {
+  const built = useBuilt ? builtParse(file, text) : null;
+  if (built) return built;
   const yaml = parseYaml(file, text);
   if (yaml.problems.length > 0) {
     problems.push(...yaml.problems);
@@ -132,12 +171,12 @@ export function loadRules(sources: RuleSource[], read: (file: string) => string 
     const mode = imposed ?? p.mode;
     stack.push(key);
     const bases = p.extends.map((ref, i) => {
-      const at = { file, ...p.locate(["extends", i]), path: formatPath(p.extends.length > 1 ? ["extends", i] : ["extends"]) };
+      const at = () => ({ file, ...p.locate(["extends", i]), path: formatPath(p.extends.length > 1 ? ["extends", i] : ["extends"]) });
       const target = PACK_NAME.test(ref) ? join(PACKS_DIR, `${ref}.yaml`) : join(dirname(file), ref);
       const cycle = stack.indexOf(resolve(target));
       if (cycle >= 0) {
         const names = [...stack.slice(cycle), resolve(target)].map((f) => basename(f));
-        problems.push({ ...at, message: `extends cycle: ${names.join(" → ")}` });
+        problems.push({ ...at(), message: `extends cycle: ${names.join(" → ")}` });
         return undefined;
       }
       let baseText: string;
@@ -147,7 +186,7 @@ export function loadRules(sources: RuleSource[], read: (file: string) => string 
         files.push(target);
         const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
         const why = PACK_NAME.test(ref) ? `no shipped pack "${ref}" (shipped: ${packNames()}; a file is written as a path, ./${ref}.yaml)` : `cannot read ${target}: ${code}`;
-        problems.push({ ...at, message: `extends: ${why}` });
+        problems.push({ ...at(), message: `extends: ${why}` });
         return undefined;
       }
       return visit(target, baseText, mode);
