@@ -1,0 +1,543 @@
+// An offline experiment (issue 24, item 9): does a small text classifier trained on this project's own labelled cases
+// add recall on a held-out set, at a false-positive rate near 1 %? Not product code; nothing in src/ uses it.
+//
+//   node bench/train-classifier.mjs --cv        choose the settings: leave-one-blind-set-out cross-validation over
+//                                               blind/ … blind5/ (the corpus always trains), nothing held out is read
+//   node bench/train-classifier.mjs --final     train the chosen setting on all training data, freeze it and the
+//                                               threshold, then score the held-out sets ONCE (aggregates only) and
+//                                               write bench/results-classifier.json (model included)
+//
+// Training data: test/fixtures/blind{,2,3,4,5}/ and test/fixtures/corpus/*.test.yaml. Held out, never read case by
+// case: test/fixtures/blind6/ and test/fixtures/model-eval/. This script prints and writes only aggregate figures for
+// them (per class and overall); it joins the rules' per-case outcomes on blind6 (a JSON file given with --rules6,
+// default /work/wt/notes/blind6-after.json) by id in memory, and never prints an id, a text or a per-case outcome.
+//
+// One example is one message, the text a guardian would see: every string of it (keys too), base64/hex/percent layers
+// decoded and appended, NFKC, invisible characters removed (their presence a feature), non-ASCII confusables mapped to
+// their Latin skeleton (`unhomoglyph`'s TR39 data), lower-cased. Features: hashed character n-grams and word
+// uni/bigrams, a token for the kind of message (call, result, tools/list…), log-scaled counts, L2-normalised.
+// Attack examples: the messages an attack case names as its targets. Benign examples: every message a benign case
+// writes itself (not the file's shared defaults). A case counts as flagged when any of those messages scores at or
+// above the threshold.
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { parse as parseYaml } from "yaml";
+import skeletonData from "unhomoglyph/data.json" with { type: "json" };
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const { values: args } = parseArgs({
+  options: {
+    cv: { type: "boolean", default: false },
+    final: { type: "boolean", default: false },
+    rules6: { type: "string", default: "/work/wt/notes/blind6-after.json" },
+    out: { type: "string", default: join(root, "bench", "results-classifier.json") },
+    config: { type: "string" },
+  },
+});
+const r3 = (x) => Math.round(x * 1000) / 1000;
+const fx = (root, ...p) => join(root, "test", "fixtures", ...p);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Cases → messages (the same expansion as bench/blind.mjs: what goes on the wire)
+
+const b64 = (s) => Buffer.from(s, "utf8").toString("base64");
+const omit = (o, k) => {
+  const { [k]: _, ...rest } = o;
+  return rest;
+};
+const expandParts = (parts) =>
+  (parts ?? []).map((p) => {
+    if (p.kind === "file" && p.file && p.file.bytesText !== undefined) {
+      const { bytesText, ...file } = p.file;
+      return { ...p, file: { ...file, bytes: b64(bytesText) } };
+    }
+    return p;
+  });
+
+function expandBlindCase(raw, defaults, fileClass) {
+  const c = { ...defaults, ...raw };
+  c.class = c.class ?? fileClass;
+  if (defaults.server || raw.server) c.server = { ...(defaults.server ?? {}), ...(raw.server ?? {}) };
+  if (typeof c.target === "string") c.target = [c.target];
+  if (c.protocol === "mcp" && c.call) {
+    const call = c.call;
+    if (call.tool !== undefined) c.call = { method: "tools/call", params: { name: call.tool, arguments: call.arguments ?? {} } };
+    else c.call = { method: call.method ?? "tools/call", params: call.params ?? {} };
+    if (c.result && c.result.content)
+      c.result = {
+        ...c.result,
+        content: c.result.content.map((x) =>
+          x.type === "resource" && x.resource?.blobText !== undefined ? { ...x, resource: { ...omit(x.resource, "blobText"), blob: b64(x.resource.blobText) } } : x,
+        ),
+      };
+  }
+  if (c.protocol === "a2a") {
+    c.send = { method: "message/send", ...(c.send ?? {}) };
+    c.send.parts = expandParts(c.send.parts);
+    if (c.reply?.message) c.reply = { ...c.reply, message: { ...c.reply.message, parts: expandParts(c.reply.message.parts) } };
+    if (c.reply?.task) c.reply = { ...c.reply, task: { ...c.reply.task, artifacts: (c.reply.task.artifacts ?? []).map((a) => ({ ...a, parts: expandParts(a.parts) })) } };
+  }
+  return c;
+}
+
+function content(c, t) {
+  const s = c.server ?? {};
+  switch (t) {
+    case "initialize": return s.instructions === undefined ? undefined : { serverInfo: s.serverInfo, instructions: s.instructions };
+    case "tools/list": return s.tools;
+    case "prompts/list": return s.prompts;
+    case "resources/list": return s.resources;
+    case "resources/templates/list": return s.resourceTemplates;
+    case "call": return c.call?.params;
+    case "result": return c.result ?? c.error;
+    case "sampling": return c.sampling;
+    case "card": return c.card;
+    case "send": return c.send?.parts;
+    case "reply": return c.reply;
+    default: return undefined;
+  }
+}
+
+/** The message kinds a benign case writes itself (not inherited from its file's defaults). */
+function ownKinds(raw, c) {
+  if (c.protocol === "a2a") return ["card", "send", "reply"].filter((k) => raw[k] !== undefined || k === "send");
+  const s = raw.server ?? {};
+  const k = [];
+  if (s.instructions !== undefined) k.push("initialize");
+  if (s.tools) k.push("tools/list");
+  if (s.prompts) k.push("prompts/list");
+  if (s.resources) k.push("resources/list");
+  if (s.resourceTemplates) k.push("resources/templates/list");
+  if (raw.call) k.push("call");
+  if (raw.result || raw.error) k.push("result");
+  if (raw.sampling) k.push("sampling");
+  return k;
+}
+
+/** Blind-format cases of one folder: {id, set, class, label, protocol, messages: [{kind, value}]}. */
+function loadBlindDir(dir, set) {
+  const out = [];
+  for (const f of readdirSync(dir).filter((x) => /\.ya?ml$/.test(x)).sort()) {
+    const doc = parseYaml(readFileSync(join(dir, f), "utf8"), { maxAliasCount: -1 });
+    const defaults = doc.defaults ?? {};
+    for (const raw of doc.cases ?? []) {
+      const c = expandBlindCase(raw, defaults, doc.class);
+      const kinds = c.label === "attack" ? c.target : ownKinds(raw, c);
+      const messages = (kinds ?? []).map((k) => ({ kind: k, value: content(c, k) })).filter((m) => m.value !== undefined);
+      out.push({ id: c.id, set, class: c.class, label: c.label, protocol: c.protocol, messages });
+    }
+  }
+  return out;
+}
+
+/** Corpus cases (`*.test.yaml`): single-message cases, and the steps of benign sequences. Attack sequences (rug pulls,
+ * toxic flows) are judged by state, not by one message's text: left out. */
+function loadCorpus() {
+  const dir = fx(root, "corpus");
+  const out = [];
+  const stepMessage = (s) => {
+    if (s.call) return { kind: "call", value: { name: s.call.tool, arguments: s.call.args ?? {} } };
+    if (s.result) return { kind: "result", value: { content: [{ type: "text", text: s.result.text }] } };
+    if (s.tools) return { kind: "tools/list", value: s.tools };
+    if (s.message) {
+      const m = s.message;
+      const a2a = s.protocol === "a2a";
+      if (m.method === "sampling/createMessage") return { kind: "sampling", value: m.params };
+      if (m.method) return { kind: a2a ? "send" : "call", value: m.params ?? {} };
+      if (a2a) return { kind: s.request?.method === "agent/card" ? "card" : "reply", value: m.result ?? m.error };
+      if (m.result?.tools) return { kind: "tools/list", value: m.result.tools };
+      if (m.result?.instructions !== undefined) return { kind: "initialize", value: { serverInfo: m.result.serverInfo, instructions: m.result.instructions } };
+      for (const k of ["prompts", "resources", "resourceTemplates"])
+        if (m.result?.[k]) return { kind: { prompts: "prompts/list", resources: "resources/list", resourceTemplates: "resources/templates/list" }[k], value: m.result[k] };
+      return { kind: "result", value: m.result ?? m.error };
+    }
+    return undefined;
+  };
+  for (const f of readdirSync(dir).filter((x) => x.endsWith(".test.yaml")).sort()) {
+    const doc = parseYaml(readFileSync(join(dir, f), "utf8"));
+    let n = 0;
+    for (const c of doc.cases ?? []) {
+      n++;
+      if (c.label !== "attack" && c.label !== "benign") continue;
+      let messages;
+      if (c.steps) {
+        if (c.label === "attack") continue;
+        messages = c.steps.map(stepMessage).filter(Boolean);
+      } else messages = [stepMessage(c)].filter(Boolean);
+      if (messages.length) out.push({ id: `corpus:${f}:${n}`, set: "corpus", class: c.class ?? "?", label: c.label, protocol: c.protocol ?? "mcp", messages });
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Text normalisation and features
+
+/** Every string of a JSON value, keys included. */
+function stringsOf(v, out = []) {
+  if (typeof v === "string") out.push(v);
+  else if (Array.isArray(v)) for (const x of v) stringsOf(x, out);
+  else if (v && typeof v === "object")
+    for (const [k, x] of Object.entries(v)) {
+      out.push(k);
+      stringsOf(x, out);
+    }
+  return out;
+}
+
+const MAX_TEXT = 16_384;
+const printable = (s) => {
+  if (!s) return false;
+  let ok = 0;
+  for (const ch of s) if (/[\p{L}\p{N}\p{P}\p{Zs}\n\t]/u.test(ch) || ch === "$" || ch === "|" || ch === "<" || ch === ">" || ch === "=" || ch === "+" || ch === "~" || ch === "^" || ch === "`") ok++;
+  return ok / [...s].length >= 0.9;
+};
+
+/** Bounded decoding of base64, hex and percent layers: decoded text that reads as text is appended. */
+function decodedLayers(text) {
+  const extra = [];
+  let budget = 8;
+  for (const m of text.matchAll(/[A-Za-z0-9+/_-]{20,}={0,2}/g)) {
+    if (budget-- <= 0) break;
+    try {
+      const d = Buffer.from(m[0].replace(/-/g, "+").replace(/_/g, "/"), "base64").toString("utf8");
+      if (d.length >= 8 && printable(d)) extra.push(d);
+    } catch {
+      // not base64
+    }
+  }
+  for (const m of text.matchAll(/(?:[0-9a-fA-F]{2}){10,}/g)) {
+    if (budget-- <= 0) break;
+    const d = Buffer.from(m[0], "hex").toString("utf8");
+    if (printable(d)) extra.push(d);
+  }
+  if (/%[0-9a-fA-F]{2}/.test(text)) {
+    try {
+      extra.push(decodeURIComponent(text.slice(0, MAX_TEXT)));
+    } catch {
+      extra.push(text.replace(/%([0-9a-fA-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))));
+    }
+  }
+  return extra;
+}
+
+const INVISIBLE = /[\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u206A-\u206F\uFEFF\u{E0000}-\u{E007F}]/gu;
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
+
+/** The normalised text of a message, plus flag tokens for what was hidden in it. */
+export function normalise(value, opts) {
+  let text = stringsOf(value).join("\n").slice(0, MAX_TEXT);
+  const flags = [];
+  if (INVISIBLE.test(text)) flags.push("__invisible");
+  INVISIBLE.lastIndex = 0;
+  if (ANSI.test(text)) flags.push("__ansi");
+  ANSI.lastIndex = 0;
+  text = text.replace(INVISIBLE, "").replace(ANSI, " ");
+  if (opts.decode) {
+    const layers = decodedLayers(text);
+    if (layers.length) flags.push("__decoded");
+    text += "\n" + layers.join("\n");
+  }
+  text = text.normalize("NFKC");
+  let skel = "";
+  let mapped = false;
+  for (const ch of text) {
+    if (ch.charCodeAt(0) > 0x7f && skeletonData[ch] !== undefined && /^[\x20-\x7e]+$/.test(skeletonData[ch])) {
+      skel += skeletonData[ch];
+      mapped = true;
+    } else skel += ch;
+  }
+  if (mapped) flags.push("__confusable");
+  text = skel.toLowerCase();
+  if (opts.digits) text = text.replace(/\d+/g, "0");
+  return { text: text.replace(/\s+/g, " ").slice(0, MAX_TEXT * 2), flags };
+}
+
+/** FNV-1a over a string, 32 bits. */
+function hash(s) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** Sparse feature vector {idx: Int32Array, val: Float32Array}, L2-normalised, log-scaled counts. */
+export function featurise(kind, value, opts) {
+  const { text, flags } = normalise(value, opts);
+  const mask = (1 << opts.bits) - 1;
+  const counts = new Map();
+  const add = (s) => {
+    const i = hash(s) & mask;
+    counts.set(i, (counts.get(i) ?? 0) + 1);
+  };
+  if (opts.chars) {
+    const t = " " + text + " ";
+    for (let n = opts.chars[0]; n <= opts.chars[1]; n++) for (let i = 0; i + n <= t.length; i++) add("c" + t.substr(i, n));
+  }
+  if (opts.words) {
+    const w = text.match(/[\p{L}\p{N}_./~$-]+/gu) ?? [];
+    for (let i = 0; i < w.length; i++) {
+      add("w" + w[i]);
+      if (opts.words >= 2 && i + 1 < w.length) add("b" + w[i] + " " + w[i + 1]);
+    }
+  }
+  for (const f of flags) add(f);
+  if (opts.kind) add("__kind:" + kind);
+  const idx = Int32Array.from(counts.keys());
+  const val = new Float32Array(idx.length);
+  let norm = 0;
+  idx.forEach((k, j) => {
+    val[j] = 1 + Math.log(counts.get(k));
+    norm += val[j] * val[j];
+  });
+  norm = Math.sqrt(norm) || 1;
+  for (let j = 0; j < val.length; j++) val[j] /= norm;
+  if (opts.kind) {
+    // the kind token stays at full weight: it says where the text is, not what it says
+    const k = hash("__kind:" + kind) & mask;
+    const j = idx.indexOf(k);
+    if (j >= 0) val[j] = 1;
+  }
+  return { idx, val };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Models
+
+function seededRandom(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s ^ (s >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+    s ^= s >>> 13;
+    return (s >>> 0) / 4294967296;
+  };
+}
+
+/** Logistic regression, AdaGrad SGD with L2, classes weighted to balance. */
+function trainLR(examples, opts) {
+  const dim = 1 << opts.bits;
+  const w = new Float64Array(dim);
+  const g2 = new Float64Array(dim).fill(1e-8);
+  let b = 0;
+  let gb = 1e-8;
+  const pos = examples.filter((e) => e.y === 1).length;
+  const neg = examples.length - pos;
+  const cw = { 1: examples.length / (2 * pos), 0: examples.length / (2 * neg) };
+  const rnd = seededRandom(opts.seed ?? 1);
+  const order = examples.map((_, i) => i);
+  const lr = opts.lr ?? 0.5;
+  for (let epoch = 0; epoch < opts.epochs; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(rnd() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    for (const i of order) {
+      const { x, y } = examples[i];
+      let z = b;
+      for (let j = 0; j < x.idx.length; j++) z += w[x.idx[j]] * x.val[j];
+      const p = 1 / (1 + Math.exp(-z));
+      const g = (p - y) * cw[y];
+      for (let j = 0; j < x.idx.length; j++) {
+        const k = x.idx[j];
+        const gk = g * x.val[j] + opts.l2 * w[k];
+        g2[k] += gk * gk;
+        w[k] -= (lr * gk) / Math.sqrt(g2[k]);
+      }
+      gb += g * g;
+      b -= (lr * g) / Math.sqrt(gb);
+    }
+  }
+  return { type: "lr", w, b };
+}
+
+/** Multinomial naive Bayes over the same (non-negative) features, log-count ratio as the score. */
+function trainNB(examples, opts) {
+  const dim = 1 << opts.bits;
+  const a = opts.alpha ?? 0.1;
+  const c1 = new Float64Array(dim).fill(a);
+  const c0 = new Float64Array(dim).fill(a);
+  let n1 = 0;
+  for (const { x, y } of examples) {
+    const c = y ? c1 : c0;
+    if (y) n1++;
+    for (let j = 0; j < x.idx.length; j++) c[x.idx[j]] += x.val[j];
+  }
+  let s1 = 0,
+    s0 = 0;
+  for (let k = 0; k < dim; k++) {
+    s1 += c1[k];
+    s0 += c0[k];
+  }
+  const w = new Float64Array(dim);
+  for (let k = 0; k < dim; k++) w[k] = Math.log(c1[k] / s1) - Math.log(c0[k] / s0);
+  return { type: "nb", w, b: Math.log(n1 / (examples.length - n1)) };
+}
+
+function scoreX(model, x) {
+  let z = model.b;
+  for (let j = 0; j < x.idx.length; j++) z += model.w[x.idx[j]] * x.val[j];
+  return model.type === "lr" ? 1 / (1 + Math.exp(-z)) : z;
+}
+
+/** Keeps the `keep` largest weights by magnitude (the rest become 0): a smaller model to ship. */
+function prune(model, keep) {
+  if (!keep) return model;
+  const nz = [];
+  for (let k = 0; k < model.w.length; k++) if (model.w[k] !== 0) nz.push(Math.abs(model.w[k]));
+  if (nz.length <= keep) return model;
+  nz.sort((a, b) => b - a);
+  const cut = nz[keep - 1];
+  const w = model.w.map((x) => (Math.abs(x) >= cut ? x : 0));
+  return { ...model, w };
+}
+
+const train = (examples, opts) => prune(opts.model === "nb" ? trainNB(examples, opts) : trainLR(examples, opts), opts.keep);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Data
+
+const TRAIN_SETS = ["blind", "blind2", "blind3", "blind4", "blind5"];
+function trainingCases() {
+  const cases = [];
+  for (const s of TRAIN_SETS) cases.push(...loadBlindDir(fx(root, s), s));
+  cases.push(...loadCorpus());
+  return cases;
+}
+
+/** Examples of a case list under a featurisation: one per message, with the case's index. */
+function examplesOf(cases, opts) {
+  const ex = [];
+  cases.forEach((c, ci) => {
+    for (const m of c.messages) ex.push({ ci, kind: m.kind, x: featurise(m.kind, m.value, opts), y: c.label === "attack" ? 1 : 0 });
+  });
+  return ex;
+}
+
+/** Per case, the highest score of its messages. */
+function caseScores(cases, examples, scores) {
+  const s = new Float64Array(cases.length).fill(-Infinity);
+  examples.forEach((e, i) => {
+    if (scores[i] > s[e.ci]) s[e.ci] = scores[i];
+  });
+  return s;
+}
+
+/** The lowest threshold that flags at most `rate` of the benign cases (ties broken upwards). */
+function thresholdFor(cases, cs, rate) {
+  const benign = [];
+  cases.forEach((c, i) => c.label === "benign" && benign.push(cs[i]));
+  benign.sort((a, b) => b - a);
+  const allowed = Math.floor(benign.length * rate);
+  // flag when score > benign[allowed] (so at most `allowed` benign cases are at or above it)
+  return benign[allowed] === undefined ? -Infinity : nextUp(benign[allowed]);
+}
+const nextUp = (x) => x + Math.max(1e-12, Math.abs(x) * 1e-9);
+
+function tally(cases, flagged) {
+  const per = {};
+  const all = { attacks: 0, caught: 0, benign: 0, flagged: 0 };
+  cases.forEach((c, i) => {
+    const p = (per[c.class] ??= { attacks: 0, caught: 0, benign: 0, flagged: 0 });
+    for (const t of [p, all]) {
+      if (c.label === "attack") {
+        t.attacks++;
+        if (flagged[i]) t.caught++;
+      } else {
+        t.benign++;
+        if (flagged[i]) t.flagged++;
+      }
+    }
+  });
+  const fin = (t) => ({ ...t, recall: t.attacks ? r3(t.caught / t.attacks) : null, fpRate: t.benign ? r3(t.flagged / t.benign) : null });
+  return { overall: fin(all), perClass: Object.fromEntries(Object.entries(per).map(([k, v]) => [k, fin(v)])) };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Cross-validation: each blind set in turn is held out; the other four and the corpus train.
+
+function crossValidate(cases, opts) {
+  const ex = examplesOf(cases, opts);
+  const oof = new Float64Array(ex.length).fill(NaN);
+  for (const held of TRAIN_SETS) {
+    const tr = ex.filter((e) => cases[e.ci].set !== held);
+    const model = train(tr, opts);
+    ex.forEach((e, i) => {
+      if (cases[e.ci].set === held) oof[i] = scoreX(model, e.x);
+    });
+  }
+  const blindIdx = cases.map((c, i) => (c.set === "corpus" ? -1 : i)).filter((i) => i >= 0);
+  const bc = blindIdx.map((i) => cases[i]);
+  const exB = ex.map((e, i) => ({ ...e, s: oof[i] })).filter((e) => cases[e.ci].set !== "corpus");
+  const remap = new Map(blindIdx.map((ci, j) => [ci, j]));
+  const cs = caseScores(bc, exB.map((e) => ({ ...e, ci: remap.get(e.ci) })), exB.map((e) => e.s));
+  const res = {};
+  for (const rate of [0.005, 0.01, 0.015, 0.02, 0.05]) {
+    const th = thresholdFor(bc, cs, rate);
+    res[rate] = { threshold: th, ...tally(bc, Array.from(cs, (s) => s >= th)) };
+  }
+  // per held-out set at the 1 % threshold, to see how steady it is
+  const th = res[0.01].threshold;
+  res.perSet = Object.fromEntries(TRAIN_SETS.map((s) => [s, tally(bc.filter((c) => c.set === s), Array.from(cs).filter((_, j) => bc[j].set === s).map((x) => x >= th)).overall]));
+  // the selection criterion: mean recall over benign-flag rates 0.5, 1, 1.5 and 2 % (one threshold alone rests on
+  // the 4th-highest benign score of 404, too noisy to choose by)
+  res.criterion = r3([0.005, 0.01, 0.015, 0.02].reduce((a, k) => a + res[k].overall.recall, 0) / 4);
+  return res;
+}
+
+const BASE = { bits: 18, chars: [3, 5], words: 2, kind: true, decode: true, digits: false, model: "lr", epochs: 8, l2: 1e-6, lr: 0.5, alpha: 0.1, seed: 1 };
+const GRID = [
+  {},
+  { model: "nb" },
+  { model: "nb", alpha: 0.02 },
+  { bits: 16 },
+  { bits: 20 },
+  { chars: [2, 4] },
+  { chars: [3, 6] },
+  { chars: null },
+  { words: 0 },
+  { words: 1 },
+  { kind: false },
+  { decode: false },
+  { digits: true },
+  { l2: 1e-5 },
+  { l2: 1e-7 },
+  { epochs: 4 },
+  { epochs: 16 },
+  { lr: 0.2 },
+  { bits: 20, lr: 0.2 },
+  { bits: 20, chars: [2, 4] },
+  { bits: 20, words: 1 },
+  { bits: 20, epochs: 4 },
+  { bits: 20, model: "nb" },
+  { bits: 20, lr: 0.1 },
+  { bits: 22, lr: 0.2 },
+  { bits: 20, lr: 0.2, decode: false },
+  { bits: 22, lr: 0.1 },
+  { bits: 22, lr: 0.2, epochs: 4 },
+  { bits: 22, lr: 0.2, words: 1 },
+  { bits: 22, lr: 0.1, keep: 200_000 },
+  { bits: 22, lr: 0.1, keep: 50_000 },
+  { bits: 22, lr: 0.1, keep: 20_000 },
+];
+
+if (args.cv) {
+  const cases = trainingCases();
+  const c = (f) => cases.filter(f).length;
+  console.log(`training cases: ${cases.length} (${c((x) => x.label === "attack")} attacks, ${c((x) => x.label === "benign")} benign); blind sets ${c((x) => x.set !== "corpus")}, corpus ${c((x) => x.set === "corpus")}; messages ${cases.reduce((n, x) => n + x.messages.length, 0)}`);
+  const rows = [];
+  for (const g of GRID) {
+    const opts = { ...BASE, ...g };
+    const t = performance.now();
+    const r = crossValidate(cases, opts);
+    const o = (rate) => `${r[rate].overall.caught}/${r[rate].overall.attacks} fp ${r[rate].overall.flagged}/${r[rate].overall.benign}`;
+    console.log(`${JSON.stringify(g).padEnd(34)} crit ${r.criterion} @1% ${o(0.01)}  @2% ${o(0.02)}  @5% ${o(0.05)}  per set @1%: ${Object.entries(r.perSet).map(([s, x]) => `${s} ${x.caught}/${x.attacks} fp${x.flagged}`).join(", ")}  (${Math.round(performance.now() - t)} ms)`);
+    rows.push({ setting: g, opts, cv: r });
+  }
+  writeFileSync(join(root, "bench", "results-classifier-cv.json"), JSON.stringify({ date: new Date().toISOString(), base: BASE, rows }, null, 2) + "\n");
+}
+
+if (args.final) await (await import("./train-classifier-final.mjs")).final({ args, root, trainingCases, examplesOf, train, scoreX, caseScores, thresholdFor, tally, crossValidate, featurise, loadBlindDir, fx, r3, BASE });
