@@ -33,7 +33,10 @@ const { values: args } = parseArgs({
     final: { type: "boolean", default: false },
     rules6: { type: "string", default: "/work/wt/notes/blind6-after.json" },
     out: { type: "string", default: join(root, "bench", "results-classifier.json") },
-    config: { type: "string" },
+    overlap: { type: "boolean", default: false },
+    kinds: { type: "boolean", default: false },
+    cost: { type: "boolean", default: false },
+    "every-message": { type: "boolean", default: false },
   },
 });
 const r3 = (x) => Math.round(x * 1000) / 1000;
@@ -116,15 +119,17 @@ function ownKinds(raw, c) {
   return k;
 }
 
-/** Blind-format cases of one folder: {id, set, class, label, protocol, messages: [{kind, value}]}. */
-function loadBlindDir(dir, set) {
+/** Blind-format cases of one folder: {id, set, class, label, protocol, messages: [{kind, value}]}. With `every`, a
+ * benign case's messages are every message of its exchange (inherited defaults too), as a deployed detector sees them. */
+function loadBlindDir(dir, set, every = false) {
   const out = [];
   for (const f of readdirSync(dir).filter((x) => /\.ya?ml$/.test(x)).sort()) {
     const doc = parseYaml(readFileSync(join(dir, f), "utf8"), { maxAliasCount: -1 });
     const defaults = doc.defaults ?? {};
     for (const raw of doc.cases ?? []) {
       const c = expandBlindCase(raw, defaults, doc.class);
-      const kinds = c.label === "attack" ? c.target : ownKinds(raw, c);
+      const all = c.protocol === "a2a" ? ["card", "send", "reply"] : ["initialize", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "call", "result", "sampling"];
+      const kinds = c.label === "attack" ? c.target : every ? all : ownKinds(raw, c);
       const messages = (kinds ?? []).map((k) => ({ kind: k, value: content(c, k) })).filter((m) => m.value !== undefined);
       out.push({ id: c.id, set, class: c.class, label: c.label, protocol: c.protocol, messages });
     }
@@ -243,7 +248,8 @@ export function normalise(value, opts) {
   text = text.normalize("NFKC");
   let skel = "";
   let mapped = false;
-  for (const ch of text) {
+  if (!/[^\x00-\x7f]/.test(text)) skel = text;
+  else for (const ch of text) {
     if (ch.charCodeAt(0) > 0x7f && skeletonData[ch] !== undefined && /^[\x20-\x7e]+$/.test(skeletonData[ch])) {
       skel += skeletonData[ch];
       mapped = true;
@@ -298,6 +304,60 @@ export function featurise(kind, value, opts) {
   for (let j = 0; j < val.length; j++) val[j] /= norm;
   if (opts.kind) {
     // the kind token stays at full weight: it says where the text is, not what it says
+    const k = hash("__kind:" + kind) & mask;
+    const j = idx.indexOf(k);
+    if (j >= 0) val[j] = 1;
+  }
+  return { idx, val };
+}
+
+/**
+ * The same features as `featurise`, computed without building a string per n-gram: FNV-1a of "c" + the n-gram is
+ * folded one character at a time, emitting the 3-, 4- and 5-gram of each start from one pass. Same buckets, same
+ * values; only the order of the entries differs (so a dot product can differ in its last bits).
+ */
+const C_SEED = Math.imul(0x811c9dc5 ^ 0x63, 0x01000193) >>> 0; // FNV-1a state after "c"
+let counts32 = null;
+export function featuriseFast(kind, value, opts) {
+  const { text, flags } = normalise(value, opts);
+  const mask = (1 << opts.bits) - 1;
+  if (!counts32 || counts32.length !== mask + 1) counts32 = new Int32Array(mask + 1);
+  const touched = [];
+  const bump = (i) => {
+    if (counts32[i]++ === 0) touched.push(i);
+  };
+  if (opts.chars) {
+    const t = " " + text + " ";
+    const [lo, hi] = opts.chars;
+    for (let i = 0; i + lo <= t.length; i++) {
+      let h = C_SEED;
+      for (let n = 1; n <= hi && i + n <= t.length; n++) {
+        h = Math.imul(h ^ t.charCodeAt(i + n - 1), 0x01000193);
+        if (n >= lo) bump((h >>> 0) & mask);
+      }
+    }
+  }
+  const add = (s) => bump(hash(s) & mask);
+  if (opts.words) {
+    const w = text.match(/[\p{L}\p{N}_./~$-]+/gu) ?? [];
+    for (let i = 0; i < w.length; i++) {
+      add("w" + w[i]);
+      if (opts.words >= 2 && i + 1 < w.length) add("b" + w[i] + " " + w[i + 1]);
+    }
+  }
+  for (const f of flags) add(f);
+  if (opts.kind) add("__kind:" + kind);
+  const idx = Int32Array.from(touched);
+  const val = new Float32Array(idx.length);
+  let norm = 0;
+  for (let j = 0; j < idx.length; j++) {
+    val[j] = 1 + Math.log(counts32[idx[j]]);
+    norm += val[j] * val[j];
+    counts32[idx[j]] = 0;
+  }
+  norm = Math.sqrt(norm) || 1;
+  for (let j = 0; j < val.length; j++) val[j] /= norm;
+  if (opts.kind) {
     const k = hash("__kind:" + kind) & mask;
     const j = idx.indexOf(k);
     if (j >= 0) val[j] = 1;
@@ -540,4 +600,394 @@ if (args.cv) {
   writeFileSync(join(root, "bench", "results-classifier-cv.json"), JSON.stringify({ date: new Date().toISOString(), base: BASE, rows }, null, 2) + "\n");
 }
 
-if (args.final) await (await import("./train-classifier-final.mjs")).final({ args, root, trainingCases, examplesOf, train, scoreX, caseScores, thresholdFor, tally, crossValidate, featurise, loadBlindDir, fx, r3, BASE });
+// ---------------------------------------------------------------------------------------------------------------
+// The frozen model: the chosen setting trained on all training data, weights quantised (1e-4) and delta-coded
+
+function freeze(model, opts, threshold) {
+  const idx = [];
+  const val = [];
+  let last = 0;
+  for (let k = 0; k < model.w.length; k++) {
+    const q = Math.round(model.w[k] * 1e4);
+    if (q !== 0) {
+      idx.push(k - last);
+      val.push(q);
+      last = k;
+    }
+  }
+  return { format: "hashed-ngram-logreg/1", opts, bias: Math.round(model.b * 1e4) / 1e4, threshold, weights: { delta: idx, q1e4: val } };
+}
+function thaw(frozen) {
+  const w = new Float64Array(1 << frozen.opts.bits);
+  let k = 0;
+  frozen.weights.delta.forEach((d, i) => {
+    k += d;
+    w[k] = frozen.weights.q1e4[i] / 1e4;
+  });
+  return { type: "lr", w, b: frozen.bias };
+}
+
+const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+
+/** The model-eval texts as the message each would arrive in (as bench/model-eval.mjs builds them). */
+function modelEvalMessage(c) {
+  switch (c.where) {
+    case "tool_description": return { kind: "tools/list", value: [{ name: "tool_" + c.id, description: c.text, inputSchema: { type: "object" } }] };
+    case "server_instructions": return { kind: "initialize", value: { serverInfo: { name: "s", version: "1" }, instructions: c.text } };
+    case "sampling": return { kind: "sampling", value: { systemPrompt: c.text, messages: [{ role: "user", content: { type: "text", text: "Go ahead." } }], maxTokens: 400 } };
+    default: return { kind: "result", value: { content: [{ type: "text", text: c.text }] } };
+  }
+}
+
+async function final() {
+  const cv = JSON.parse(readFileSync(join(root, "bench", "results-classifier-cv.json"), "utf8"));
+  // The rule fixed before training: the best CV criterion among settings whose model fits in 5 MB of JSON.
+  const ranked = [...cv.rows].sort((a, b) => b.cv.criterion - a.cv.criterion);
+  const cases = trainingCases();
+  let chosen, frozen, trainMs, sizeBytes;
+  const tried = [];
+  for (const row of ranked) {
+    const t0 = performance.now();
+    const ex = examplesOf(cases, row.opts);
+    const model = train(ex, row.opts);
+    const ms = performance.now() - t0;
+    const f = freeze(model, row.opts, row.cv["0.01"].threshold);
+    const bytes = Buffer.byteLength(JSON.stringify(f));
+    tried.push({ setting: row.setting, criterion: row.cv.criterion, jsonBytes: bytes });
+    console.log(`candidate ${JSON.stringify(row.setting)} criterion ${row.cv.criterion}: model ${(bytes / 1048576).toFixed(2)} MB as JSON, trained in ${Math.round(ms)} ms`);
+    if (bytes <= 5 * 1048576) {
+      chosen = row;
+      frozen = f;
+      trainMs = ms;
+      sizeBytes = bytes;
+      break;
+    }
+  }
+  const opts = chosen.opts;
+  const model = thaw(frozen);
+  const thresholds = { "1%": chosen.cv["0.01"].threshold, "2%": chosen.cv["0.02"].threshold, "5%": chosen.cv["0.05"].threshold };
+  console.log(`chosen ${JSON.stringify(chosen.setting)}; thresholds from CV (benign-flag rate on the training blind sets): ${JSON.stringify(thresholds)}`);
+  const scoreCase = (c) => Math.max(-Infinity, ...c.messages.map((m) => scoreX(model, featurise(m.kind, m.value, opts))));
+
+  // ---- held-out 1: blind6, aggregates only ----
+  const b6 = loadBlindDir(fx(root, "blind6"), "blind6");
+  const rules6 = JSON.parse(readFileSync(args.rules6, "utf8")).results;
+  const unmatched = b6.filter((c) => !rules6[c.id]).length;
+  const rulesFlag = b6.map((c) => {
+    const v = rules6[c.id]?.verdict;
+    return c.label === "attack" ? ["blocked", "cut", "cut-partial"].includes(v) : v === "false-positive";
+  });
+  const s6 = b6.map(scoreCase);
+  const blind6 = { cases: b6.length, unmatchedWithRules: unmatched, rulesCommit: JSON.parse(readFileSync(args.rules6, "utf8")).commit, rules: tally(b6, rulesFlag) };
+  for (const [name, th] of Object.entries(thresholds)) {
+    const m = s6.map((s) => s >= th);
+    blind6[`model@${name}`] = tally(b6, m);
+    blind6[`rulesOrModel@${name}`] = tally(b6, m.map((x, i) => x || rulesFlag[i]));
+  }
+
+  // ---- held-out 2: model-eval, aggregates only ----
+  const { buildAosRequest, detectorsReady, EmbeddedGuardian, loadRules, readRuleSources } = await import("../dist/index.js");
+  await detectorsReady();
+  const { ruleSet } = loadRules(readRuleSources(join(root, "rules", "balanced.yaml")));
+  const guardian = new EmbeddedGuardian(ruleSet);
+  const me = [];
+  for (const [file, label] of [["attacks.yaml", "attack"], ["benign.yaml", "benign"]])
+    for (const c of parseYaml(readFileSync(fx(root, "model-eval", file), "utf8")).cases) me.push({ ...c, label, class: c.where ?? "other", messages: [modelEvalMessage(c)] });
+  let sn = 0;
+  const packFlag = me.map((c) => {
+    // the default pack's enforced decision on the text arriving inbound, as bench/model-eval.mjs does it
+    const mm = modelEvalMessage(c);
+    let message, request;
+    if (mm.kind === "tools/list") [request, message] = [{ jsonrpc: "2.0", id: 1, method: "tools/list" }, { jsonrpc: "2.0", id: 1, result: { tools: mm.value } }];
+    else if (mm.kind === "initialize")
+      [request, message] = [
+        { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } } },
+        { jsonrpc: "2.0", id: 1, result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, ...mm.value } },
+      ];
+    else if (mm.kind === "sampling") [request, message] = [undefined, { jsonrpc: "2.0", id: 9, method: "sampling/createMessage", params: mm.value }];
+    else {
+      const tool = { email: "read_email", web: "fetch", calendar: "list_events", issue: "get_issue", chat: "read_channel", search: "web_search" }[c.where] ?? "read_file";
+      [request, message] = [{ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: tool, arguments: { id: c.id } } }, { jsonrpc: "2.0", id: 7, result: mm.value }];
+    }
+    const ctx = { direction: "inbound", session: "s-eval-" + sn++, route: "eval", transport: "stdio" };
+    if (request) ctx.request = request;
+    const d = guardian.call(buildAosRequest("protocols/MCP", message, ctx)).result.decision;
+    return d === "deny" || d === "modify";
+  });
+  const sme = me.map(scoreCase);
+  const groupsOf = (cs, flags) => {
+    const t = tally(cs, flags);
+    const en = cs.map((c, i) => [c, i]).filter(([c]) => c.lang === "en");
+    const other = cs.map((c, i) => [c, i]).filter(([c]) => c.lang !== "en");
+    const q = cs.map((c, i) => [c, i]).filter(([c]) => c.quoted && c.label === "benign");
+    return {
+      ...t,
+      english: tally(en.map(([c]) => c), en.map(([, i]) => flags[i])).overall,
+      otherLanguages: tally(other.map(([c]) => c), other.map(([, i]) => flags[i])).overall,
+      quotedBenignFlagged: `${q.filter(([, i]) => flags[i]).length}/${q.length}`,
+    };
+  };
+  const modelEval = { cases: me.length, rules: groupsOf(me, packFlag) };
+  for (const [name, th] of Object.entries(thresholds)) {
+    const m = sme.map((s) => s >= th);
+    modelEval[`model@${name}`] = groupsOf(me, m);
+    modelEval[`rulesOrModel@${name}`] = groupsOf(me, m.map((x, i) => x || packFlag[i]));
+  }
+
+  // ---- cost: featurise + score one message, 1 KB texts built from the training messages ----
+  const texts = cases.flatMap((c) => c.messages.map((m) => stringsOf(m.value).join("\n"))).filter((t) => t.length > 40);
+  const KB = texts.map((t) => {
+    let s = t;
+    while (Buffer.byteLength(s) < 1024) s += "\n" + t;
+    while (Buffer.byteLength(s) > 1024) s = s.slice(0, -1);
+    return s;
+  });
+  // the fast featuriser must give the same decisions as the one the model was trained and judged with
+  let maxDiff = 0;
+  let flips = 0;
+  for (const c of cases)
+    for (const m of c.messages) {
+      const a = scoreX(model, featurise(m.kind, m.value, opts));
+      const b = scoreX(model, featuriseFast(m.kind, m.value, opts));
+      maxDiff = Math.max(maxDiff, Math.abs(a - b));
+      if (a >= frozen.threshold !== b >= frozen.threshold) flips++;
+    }
+  const timeIt = (f) => {
+    const one = (t) => scoreX(model, f("result", { content: [{ type: "text", text: t }] }, opts));
+    for (let i = 0; i < 1000; i++) one(KB[i % KB.length]);
+    const xs = [];
+    for (let i = 0; i < 5000; i++) {
+      const t = performance.now();
+      one(KB[i % KB.length]);
+      xs.push((performance.now() - t) * 1000);
+    }
+    return xs;
+  };
+  const xsPlain = timeIt(featurise);
+  const xs = timeIt(featuriseFast);
+  const one = (t) => scoreX(model, featuriseFast("result", { content: [{ type: "text", text: t }] }, opts));
+  const big = "Lorem ipsum dolor sit amet, consectetur adipiscing elit 1234 https://example.com/a?b=1 ~/notes.txt. ".repeat(11000).slice(0, 1048576);
+  const bigMs = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    one(big);
+    bigMs.push(performance.now() - t);
+  }
+  globalThis.gc?.();
+  const heap0 = process.memoryUsage().heapUsed;
+  const loaded = thaw(JSON.parse(JSON.stringify(frozen)));
+  const loadHeapMB = Math.round(((process.memoryUsage().heapUsed - heap0) / 1048576) * 10) / 10;
+  void loaded;
+  const cost = {
+    per1KB: { p50us: r3(pct(xs, 50)), p99us: r3(pct(xs, 99)), rounds: xs.length, warmup: 1000, featuriser: "featuriseFast" },
+    per1KBPlainFeaturiser: { p50us: r3(pct(xsPlain, 50)), p99us: r3(pct(xsPlain, 99)) },
+    fastVsPlain: { trainingMessages: cases.reduce((n, c) => n + c.messages.length, 0), maxScoreDiff: maxDiff, decisionFlips: flips },
+    oneMB: { p50ms: r3(pct(bigMs, 50)), maxMs: r3(Math.max(...bigMs)), note: "the text is cut to its first 16 KB (MAX_TEXT) before featurising" },
+    modelJsonBytes: sizeBytes,
+    nonZeroWeights: frozen.weights.delta.length,
+    weightArrayBytes: (1 << opts.bits) * 8,
+    loadHeapMB,
+    trainMs: Math.round(trainMs),
+    trainingMessages: cases.reduce((n, c) => n + c.messages.length, 0),
+  };
+
+  const line = (name, t) => `${name.padEnd(18)} ${t.overall.caught}/${t.overall.attacks} (${t.overall.recall})  benign flagged ${t.overall.flagged}/${t.overall.benign} (${t.overall.fpRate})`;
+  console.log(`\nblind6 (held out; ${b6.length} cases, ${unmatched} without a rules outcome):`);
+  for (const [k, v] of Object.entries(blind6)) if (v && v.overall) console.log("  " + line(k, v));
+  console.log(`  per class, rules → rules OR model@1% (attacks caught; benign flagged):`);
+  for (const cl of Object.keys(blind6.rules.perClass).sort()) {
+    const a = blind6.rules.perClass[cl], b = blind6["rulesOrModel@1%"].perClass[cl], m = blind6["model@1%"].perClass[cl];
+    console.log(`    ${cl.padEnd(18)} rules ${a.caught}/${a.attacks} fp ${a.flagged}/${a.benign}   model ${m.caught}/${m.attacks} fp ${m.flagged}/${m.benign}   rules OR model ${b.caught}/${b.attacks} fp ${b.flagged}/${b.benign}`);
+  }
+  console.log(`\nmodel-eval (held out; ${me.length} texts):`);
+  for (const [k, v] of Object.entries(modelEval)) if (v && v.overall) console.log("  " + line(k, v) + `  english ${v.english.caught}/${v.english.attacks}, other languages ${v.otherLanguages.caught}/${v.otherLanguages.attacks}, quoted benign flagged ${v.quotedBenignFlagged}`);
+  console.log(`\ncost: ${JSON.stringify(cost)}`);
+
+  const out = {
+    date: new Date().toISOString(),
+    node: process.version,
+    experiment: "issue 24 item 9: a classifier trained on the project's own labelled cases, judged once on held-out sets (aggregates only)",
+    training: { sets: [...TRAIN_SETS, "corpus"], cases: cases.length, attacks: cases.filter((c) => c.label === "attack").length, benign: cases.filter((c) => c.label === "benign").length },
+    selection: { rule: "best mean OOF recall at 0.5/1/1.5/2 % benign flagged, leave-one-blind-set-out CV, among settings whose model is <= 5 MB as JSON", candidatesTried: tried, chosen: chosen.setting, cvOfChosen: chosen.cv },
+    thresholds,
+    heldOut: { blind6, modelEval },
+    cost,
+    model: frozen,
+  };
+  writeFileSync(args.out, JSON.stringify(out) + "\n");
+  console.log(`wrote ${args.out}`);
+}
+
+if (args.final) await final();
+
+// ---------------------------------------------------------------------------------------------------------------
+// Leakage check, aggregates only: how close each held-out case's messages come to any training message (cosine of
+// the chosen features without the kind token), and the frozen model's recall on the far and the near cases.
+async function overlap() {
+  const res = JSON.parse(readFileSync(args.out, "utf8"));
+  const opts = { ...res.model.opts, kind: false };
+  const model = thaw(res.model);
+  const th = res.model.threshold;
+  const cases = trainingCases();
+  const vec = (m) => featurise(m.kind, m.value, opts);
+  const dim = 1 << opts.bits;
+  const scratch = new Float32Array(dim);
+  const maxSim = (queries, pool) => {
+    let best = 0;
+    for (const q of queries) {
+      for (let j = 0; j < q.idx.length; j++) scratch[q.idx[j]] = q.val[j];
+      for (const t of pool) {
+        let d = 0;
+        for (let j = 0; j < t.idx.length; j++) d += scratch[t.idx[j]] * t.val[j];
+        if (d > best) best = d;
+      }
+      for (let j = 0; j < q.idx.length; j++) scratch[q.idx[j]] = 0;
+    }
+    return best;
+  };
+  const BANDS = [0.95, 0.9, 0.8, 0.6];
+  const report = (name, held, pool, rulesFlag) => {
+    const sims = held.map((c) => maxSim(c.messages.map(vec), pool));
+    const flag = held.map((c) => Math.max(...c.messages.map((m) => scoreX(model, featurise(m.kind, m.value, res.model.opts)))) >= th);
+    const hist = Object.fromEntries(BANDS.map((b) => [`>=${b}`, sims.filter((s) => s >= b).length]));
+    const split = (lo, hi) => {
+      const ix = held.map((c, i) => i).filter((i) => sims[i] >= lo && sims[i] < hi);
+      const a = ix.filter((i) => held[i].label === "attack");
+      const b = ix.filter((i) => held[i].label === "benign");
+      const o = { attacks: a.length, modelCaught: a.filter((i) => flag[i]).length, benign: b.length, modelFlagged: b.filter((i) => flag[i]).length };
+      if (rulesFlag) {
+        o.rulesCaught = a.filter((i) => rulesFlag[i]).length;
+        o.addedByModel = a.filter((i) => flag[i] && !rulesFlag[i]).length;
+      }
+      return o;
+    };
+    const r = { cases: held.length, medianMaxCosine: r3(pct(sims, 50)), histogram: hist, below08: split(-1, 0.8), atOrAbove08: split(0.8, 2) };
+    console.log(`${name}: ${JSON.stringify(r)}`);
+    return r;
+  };
+  const out = {};
+  // reference: blind5 against the rest of the training data (what the CV saw)
+  const pool5 = cases.filter((c) => c.set !== "blind5").flatMap((c) => c.messages.map(vec));
+  out.blind5VsRest = report("blind5 vs blind1-4 + corpus (reference, training data)", cases.filter((c) => c.set === "blind5"), pool5, null);
+  const pool = cases.flatMap((c) => c.messages.map(vec));
+  const b6 = loadBlindDir(fx(root, "blind6"), "blind6");
+  const rules6 = JSON.parse(readFileSync(args.rules6, "utf8")).results;
+  const rf = b6.map((c) => (c.label === "attack" ? ["blocked", "cut", "cut-partial"].includes(rules6[c.id]?.verdict) : rules6[c.id]?.verdict === "false-positive"));
+  out.blind6 = report("blind6 (held out) vs all training", b6, pool, rf);
+  const me = [];
+  for (const [file, label] of [["attacks.yaml", "attack"], ["benign.yaml", "benign"]])
+    for (const c of parseYaml(readFileSync(fx(root, "model-eval", file), "utf8")).cases) me.push({ label, class: "x", messages: [modelEvalMessage(c)] });
+  out.modelEval = report("model-eval (held out) vs all training", me, pool, null);
+  res.overlap = out;
+  writeFileSync(args.out, JSON.stringify(res) + "\n");
+}
+if (args.overlap) await overlap();
+
+// ---------------------------------------------------------------------------------------------------------------
+// Which messages: the chosen setting's out-of-fold scores on the training blind sets, per message kind, at the frozen
+// 1 % threshold (training data only; this is what says where the model belongs).
+function kinds() {
+  const res = JSON.parse(readFileSync(args.out, "utf8"));
+  const opts = res.model.opts;
+  const th = res.model.threshold;
+  const cases = trainingCases();
+  const ex = examplesOf(cases, opts);
+  const oof = new Float64Array(ex.length);
+  for (const held of TRAIN_SETS) {
+    const model = train(ex.filter((e) => cases[e.ci].set !== held), opts);
+    ex.forEach((e, i) => {
+      if (cases[e.ci].set === held) oof[i] = scoreX(model, e.x);
+    });
+  }
+  const per = {};
+  ex.forEach((e, i) => {
+    if (cases[e.ci].set === "corpus") return;
+    const k = (per[e.kind] ??= { attackMessages: 0, caught: 0, benignMessages: 0, flagged: 0 });
+    if (e.y) {
+      k.attackMessages++;
+      if (oof[i] >= th) k.caught++;
+    } else {
+      k.benignMessages++;
+      if (oof[i] >= th) k.flagged++;
+    }
+  });
+  for (const [k, v] of Object.entries(per).sort()) console.log(`${k.padEnd(26)} attack messages ${v.caught}/${v.attackMessages}   benign messages flagged ${v.flagged}/${v.benignMessages}`);
+  res.cvByMessageKind = per;
+  writeFileSync(args.out, JSON.stringify(res) + "\n");
+}
+if (args.kinds) kinds();
+
+// ---------------------------------------------------------------------------------------------------------------
+// Cost in one run, next to the default pack on the same 1 KB texts (built from training messages only): the parts
+// of the model's work, and the pack, interleaved round by round so that load on the machine hits both alike.
+async function cost() {
+  const res = JSON.parse(readFileSync(args.out, "utf8"));
+  const opts = res.model.opts;
+  const model = thaw(res.model);
+  const cases = trainingCases();
+  const texts = cases.flatMap((c) => c.messages.map((m) => stringsOf(m.value).join("\n"))).filter((t) => t.length > 40);
+  const KB = texts.map((t) => {
+    let s = t;
+    while (Buffer.byteLength(s) < 1024) s += "\n" + t;
+    while (Buffer.byteLength(s) > 1024) s = s.slice(0, -1);
+    return s;
+  });
+  const { buildAosRequest, detectorsReady, EmbeddedGuardian, loadRules, readRuleSources } = await import("../dist/index.js");
+  await detectorsReady();
+  const { ruleSet } = loadRules(readRuleSources(join(root, "rules", "balanced.yaml")));
+  const guardian = new EmbeddedGuardian(ruleSet);
+  const asValue = (t) => ({ content: [{ type: "text", text: t }] });
+  const fns = {
+    normaliseOnly: (t) => normalise(asValue(t), opts),
+    model: (t) => scoreX(model, featuriseFast("result", asValue(t), opts)),
+    defaultPack: (t) =>
+      guardian.call(
+        buildAosRequest("protocols/MCP", { jsonrpc: "2.0", id: 7, result: asValue(t) }, {
+          direction: "inbound",
+          session: "s-cost",
+          route: "eval",
+          transport: "stdio",
+          request: { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "fetch", arguments: {} } },
+        }),
+      ),
+  };
+  const xs = Object.fromEntries(Object.keys(fns).map((k) => [k, []]));
+  for (let i = 0; i < 1000; i++) for (const f of Object.values(fns)) f(KB[i % KB.length]);
+  for (let i = 0; i < 5000; i++)
+    for (const [k, f] of Object.entries(fns)) {
+      const t = performance.now();
+      f(KB[i % KB.length]);
+      xs[k].push((performance.now() - t) * 1000);
+    }
+  const c = Object.fromEntries(Object.entries(xs).map(([k, v]) => [k, { p50us: r3(pct(v, 50)), p99us: r3(pct(v, 99)) }]));
+  c.ratioModelToPackP50 = r3(c.model.p50us / c.defaultPack.p50us);
+  c.texts = KB.length;
+  c.rounds = 5000;
+  console.log(`cost per 1 KB, same run: ${JSON.stringify(c)}`);
+  res.cost.sameRunWithDefaultPack = c;
+  writeFileSync(args.out, JSON.stringify(res) + "\n");
+}
+if (args.cost) await cost();
+
+// ---------------------------------------------------------------------------------------------------------------
+// The stricter false-positive count on blind6: a benign case is flagged when ANY message of its exchange (its own and
+// the ones its file's defaults give it) scores at or above the threshold. Same frozen model; aggregates only.
+async function everyMessage() {
+  const res = JSON.parse(readFileSync(args.out, "utf8"));
+  const opts = res.model.opts;
+  const model = thaw(res.model);
+  const b6 = loadBlindDir(fx(root, "blind6"), "blind6", true);
+  const rules6 = JSON.parse(readFileSync(args.rules6, "utf8")).results;
+  const rf = b6.map((c) => (c.label === "attack" ? ["blocked", "cut", "cut-partial"].includes(rules6[c.id]?.verdict) : rules6[c.id]?.verdict === "false-positive"));
+  const out = { messagesScored: b6.reduce((n, c) => n + c.messages.length, 0) };
+  for (const [name, th] of Object.entries(res.thresholds)) {
+    const m = b6.map((c) => Math.max(...c.messages.map((x) => scoreX(model, featuriseFast(x.kind, x.value, opts)))) >= th);
+    out[`model@${name}`] = tally(b6, m);
+    out[`rulesOrModel@${name}`] = tally(b6, m.map((x, i) => x || rf[i]));
+    const o = (t) => `${t.overall.caught}/${t.overall.attacks}, benign flagged ${t.overall.flagged}/${t.overall.benign}`;
+    console.log(`blind6, every message of a benign exchange scored, @${name}: model ${o(out[`model@${name}`])}; rules OR model ${o(out[`rulesOrModel@${name}`])}`);
+  }
+  res.heldOut.blind6EveryMessage = out;
+  writeFileSync(args.out, JSON.stringify(res) + "\n");
+}
+if (args["every-message"]) await everyMessage();
