@@ -692,7 +692,7 @@ async function final() {
   const guardian = new EmbeddedGuardian(ruleSet);
   const me = [];
   for (const [file, label] of [["attacks.yaml", "attack"], ["benign.yaml", "benign"]])
-    for (const c of parseYaml(readFileSync(fx(root, "model-eval", file), "utf8")).cases) me.push({ ...c, label, class: c.where ?? "other", messages: [modelEvalMessage(c)] });
+    for (const c of parseYaml(readFileSync(fx(root, "model-eval", file), "utf8")).cases) me.push({ ...c, label, class: "prompt_injection", messages: [modelEvalMessage(c)] }); // one class: no breakdown by place (some places hold a single case)
   let sn = 0;
   const packFlag = me.map((c) => {
     // the default pack's enforced decision on the text arriving inbound, as bench/model-eval.mjs does it
