@@ -29,6 +29,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { parse as parseYaml } from "yaml";
+import { normalizeCase, stringsOf, targetContent } from "./blind-cases.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const argv = process.argv.slice(2);
@@ -92,7 +93,7 @@ function loadCases() {
     }
     const defaults = Array.isArray(doc) ? {} : (doc.defaults ?? {});
     for (const raw of list) {
-      const c = normalize(raw, defaults, doc.class, f);
+      const c = normalizeCase(raw, defaults, doc.class, f);
       const p = validate(c);
       if (p.length) problems.push(...p.map((x) => `${f}: ${c.id ?? "(no id)"}: ${x}`));
       cases.push(c);
@@ -105,51 +106,6 @@ function loadCases() {
   }
   return { cases, problems };
 }
-
-const b64 = (s) => Buffer.from(s, "utf8").toString("base64");
-
-/** Expands the few conveniences of the case files into the messages that go on the wire. */
-function expandParts(parts) {
-  return (parts ?? []).map((p) => {
-    if (p.kind === "file" && p.file && p.file.bytesText !== undefined) {
-      const { bytesText, ...file } = p.file;
-      return { ...p, file: { ...file, bytes: b64(bytesText) } };
-    }
-    return p;
-  });
-}
-
-function normalize(raw, defaults, fileClass, file) {
-  const c = { ...defaults, ...raw, file };
-  c.class = c.class ?? fileClass;
-  if (defaults.server || raw.server) c.server = { ...(defaults.server ?? {}), ...(raw.server ?? {}) };
-  if (typeof c.target === "string") c.target = [c.target];
-  if (typeof c.harm === "string") c.harm = [c.harm];
-  if (c.protocol === "mcp" && c.call) {
-    const call = c.call;
-    if (call.tool !== undefined) c.call = { method: "tools/call", params: { name: call.tool, arguments: call.arguments ?? {} } };
-    else c.call = { method: call.method ?? "tools/call", params: call.params ?? {} };
-    if (c.result && c.result.content)
-      c.result = {
-        ...c.result,
-        content: c.result.content.map((x) =>
-          x.type === "resource" && x.resource?.blobText !== undefined ? { ...x, resource: { ...omit(x.resource, "blobText"), blob: b64(x.resource.blobText) } } : x,
-        ),
-      };
-  }
-  if (c.protocol === "a2a") {
-    c.send = { method: "message/send", ...(c.send ?? {}) };
-    c.send.parts = expandParts(c.send.parts);
-    if (c.reply?.message) c.reply = { ...c.reply, message: { ...c.reply.message, parts: expandParts(c.reply.message.parts) } };
-    if (c.reply?.task) c.reply = { ...c.reply, task: { ...c.reply.task, artifacts: (c.reply.task.artifacts ?? []).map((a) => ({ ...a, parts: expandParts(a.parts) })) } };
-  }
-  return c;
-}
-
-const omit = (o, k) => {
-  const { [k]: _, ...rest } = o;
-  return rest;
-};
 
 function validate(c) {
   const p = [];
@@ -193,39 +149,9 @@ function validate(c) {
   return p;
 }
 
-/** What a target message of a case carries (the part of it the case file writes). */
-function targetContent(c, t) {
-  const s = c.server ?? {};
-  switch (t) {
-    case "initialize": return s.instructions;
-    case "tools/list": return s.tools;
-    case "prompts/list": return s.prompts;
-    case "resources/list": return s.resources;
-    case "resources/templates/list": return s.resourceTemplates;
-    case "call": return c.call?.params;
-    case "result": return c.result ?? c.error;
-    case "sampling": return c.sampling;
-    case "card": return c.card;
-    case "send": return c.send?.parts;
-    case "reply": return c.reply;
-    default: return undefined;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Comparing what was sent with what arrived
 
-/** Every string in a JSON value, joined: where a harm marker is looked for. */
-function stringsOf(v, out = []) {
-  if (typeof v === "string") out.push(v);
-  else if (Array.isArray(v)) for (const x of v) stringsOf(x, out);
-  else if (v && typeof v === "object")
-    for (const [k, x] of Object.entries(v)) {
-      out.push(k);
-      stringsOf(x, out);
-    }
-  return out;
-}
 const parse = (line) => {
   try {
     return JSON.parse(line);

@@ -25,6 +25,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
 import skeletonData from "unhomoglyph/data.json" with { type: "json" };
+import { normalizeCase, stringsOf, targetContent } from "./blind-cases.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { values: args } = parseArgs({
@@ -45,63 +46,8 @@ const fx = (root, ...p) => join(root, "test", "fixtures", ...p);
 // ---------------------------------------------------------------------------------------------------------------
 // Cases → messages (the same expansion as bench/blind.mjs: what goes on the wire)
 
-const b64 = (s) => Buffer.from(s, "utf8").toString("base64");
-const omit = (o, k) => {
-  const { [k]: _, ...rest } = o;
-  return rest;
-};
-const expandParts = (parts) =>
-  (parts ?? []).map((p) => {
-    if (p.kind === "file" && p.file && p.file.bytesText !== undefined) {
-      const { bytesText, ...file } = p.file;
-      return { ...p, file: { ...file, bytes: b64(bytesText) } };
-    }
-    return p;
-  });
-
-function expandBlindCase(raw, defaults, fileClass) {
-  const c = { ...defaults, ...raw };
-  c.class = c.class ?? fileClass;
-  if (defaults.server || raw.server) c.server = { ...(defaults.server ?? {}), ...(raw.server ?? {}) };
-  if (typeof c.target === "string") c.target = [c.target];
-  if (c.protocol === "mcp" && c.call) {
-    const call = c.call;
-    if (call.tool !== undefined) c.call = { method: "tools/call", params: { name: call.tool, arguments: call.arguments ?? {} } };
-    else c.call = { method: call.method ?? "tools/call", params: call.params ?? {} };
-    if (c.result && c.result.content)
-      c.result = {
-        ...c.result,
-        content: c.result.content.map((x) =>
-          x.type === "resource" && x.resource?.blobText !== undefined ? { ...x, resource: { ...omit(x.resource, "blobText"), blob: b64(x.resource.blobText) } } : x,
-        ),
-      };
-  }
-  if (c.protocol === "a2a") {
-    c.send = { method: "message/send", ...(c.send ?? {}) };
-    c.send.parts = expandParts(c.send.parts);
-    if (c.reply?.message) c.reply = { ...c.reply, message: { ...c.reply.message, parts: expandParts(c.reply.message.parts) } };
-    if (c.reply?.task) c.reply = { ...c.reply, task: { ...c.reply.task, artifacts: (c.reply.task.artifacts ?? []).map((a) => ({ ...a, parts: expandParts(a.parts) })) } };
-  }
-  return c;
-}
-
-function content(c, t) {
-  const s = c.server ?? {};
-  switch (t) {
-    case "initialize": return s.instructions === undefined ? undefined : { serverInfo: s.serverInfo, instructions: s.instructions };
-    case "tools/list": return s.tools;
-    case "prompts/list": return s.prompts;
-    case "resources/list": return s.resources;
-    case "resources/templates/list": return s.resourceTemplates;
-    case "call": return c.call?.params;
-    case "result": return c.result ?? c.error;
-    case "sampling": return c.sampling;
-    case "card": return c.card;
-    case "send": return c.send?.parts;
-    case "reply": return c.reply;
-    default: return undefined;
-  }
-}
+/** What a message of a case carries; an initialize result with its server's name, as the wire has it. */
+const content = (c, t) => (t === "initialize" ? (c.server?.instructions === undefined ? undefined : { serverInfo: c.server.serverInfo, instructions: c.server.instructions }) : targetContent(c, t));
 
 /** The message kinds a benign case writes itself (not inherited from its file's defaults). */
 function ownKinds(raw, c) {
@@ -127,7 +73,7 @@ function loadBlindDir(dir, set, every = false) {
     const doc = parseYaml(readFileSync(join(dir, f), "utf8"), { maxAliasCount: -1 });
     const defaults = doc.defaults ?? {};
     for (const raw of doc.cases ?? []) {
-      const c = expandBlindCase(raw, defaults, doc.class);
+      const c = normalizeCase(raw, defaults, doc.class);
       const all = c.protocol === "a2a" ? ["card", "send", "reply"] : ["initialize", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "call", "result", "sampling"];
       const kinds = c.label === "attack" ? c.target : every ? all : ownKinds(raw, c);
       const messages = (kinds ?? []).map((k) => ({ kind: k, value: content(c, k) })).filter((m) => m.value !== undefined);
@@ -180,17 +126,6 @@ function loadCorpus() {
 // ---------------------------------------------------------------------------------------------------------------
 // Text normalisation and features
 
-/** Every string of a JSON value, keys included. */
-function stringsOf(v, out = []) {
-  if (typeof v === "string") out.push(v);
-  else if (Array.isArray(v)) for (const x of v) stringsOf(x, out);
-  else if (v && typeof v === "object")
-    for (const [k, x] of Object.entries(v)) {
-      out.push(k);
-      stringsOf(x, out);
-    }
-  return out;
-}
 
 const MAX_TEXT = 16_384;
 const printable = (s) => {
