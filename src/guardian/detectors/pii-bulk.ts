@@ -1,4 +1,4 @@
-import { detectPii } from "./pii.js";
+import { detectPii, luhn } from "./pii.js";
 import { literalsOf } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
 
@@ -234,16 +234,6 @@ function validDate(y: number, m: number, d: number): boolean {
 }
 
 /** Luhn over a string of digits. */
-function luhn(d: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < d.length; i++) {
-    let x = d.charCodeAt(d.length - 1 - i) - 48;
-    if (i % 2 === 1) x = x * 2 > 9 ? x * 2 - 9 : x * 2;
-    sum += x;
-  }
-  return sum % 10 === 0;
-}
-
 /** Swedish personnummer (YYMMDD-NNNC, coordination numbers add 60 to the day): a date and a Luhn check on ten digits. */
 function personnummerValid(date: string, rest: string): boolean {
   const ten = date.slice(-6) + rest;

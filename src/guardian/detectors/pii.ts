@@ -7,7 +7,8 @@ import type { Detection, StringSite } from "./scan.js";
  * PII leaving the machine is pii-bulk.ts.
  */
 
-function luhn(digits: string): boolean {
+/** The Luhn check (cards, and national numbers that use it: pii-bulk.ts). */
+export function luhn(digits: string): boolean {
   let sum = 0;
   let double = false;
   for (let i = digits.length - 1; i >= 0; i--) {
