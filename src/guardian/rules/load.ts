@@ -84,7 +84,7 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 /** A shipped pack's text parsed and validated as every rule file is, for the build to keep; null if it has problems. */
 export function packParse(file: string, text: string): PackParse | null {
   const problems: RuleProblem[] = [];
-  const p = parseFile(file, text, problems, false);
+  const p = parseText(file, text, problems);
   if (!p || problems.length > 0 || p.positions) return null;
   const { file: _file, locate: _locate, positions: _positions, ...parsed } = p;
   return { sha256: sha256(text), parsed };
@@ -108,10 +108,13 @@ function builtParse(file: string, text: string): ParsedFile | null {
   return { file, ...kept.parsed, locate: (path) => (locate ??= parseYaml(file, text).locate)(path) };
 }
 
-/** Parses and validates one file; rules that are valid on their own are kept even when the file is not, so their CEL and JSONPath problems show up too. */
-function parseFile(file: string, text: string, problems: RuleProblem[], useBuilt = true): ParsedFile | null {
-  const built = useBuilt ? builtParse(file, text) : null;
-  if (built) return built;
+/** One file: a shipped pack as the build parsed it, anything else from its text. */
+function parseFile(file: string, text: string, problems: RuleProblem[]): ParsedFile | null {
+  return builtParse(file, text) ?? parseText(file, text, problems);
+}
+
+/** Parses and validates one file's text; rules that are valid on their own are kept even when the file is not, so their CEL and JSONPath problems show up too. */
+function parseText(file: string, text: string, problems: RuleProblem[]): ParsedFile | null {
   const yaml = parseYaml(file, text);
   if (yaml.problems.length > 0) {
     problems.push(...yaml.problems);
