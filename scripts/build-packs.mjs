@@ -9,6 +9,6 @@ mkdirSync(PACK_PARSES_DIR, { recursive: true });
 for (const f of readdirSync(PACKS_DIR).filter((f) => f.endsWith(".yaml") && !f.endsWith(".test.yaml"))) {
   const file = join(PACKS_DIR, f);
   const kept = packParse(file, readFileSync(file, "utf8"));
-  if (!kept) throw new Error(`${file} has problems: run guardwire rules check ${file}`);
+  if (!kept) throw new Error(`${file} has problems: run guardwire check ${file}`);
   writeFileSync(join(PACK_PARSES_DIR, f.replace(/\.yaml$/, ".json")), JSON.stringify(kept) + "\n");
 }

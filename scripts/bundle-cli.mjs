@@ -6,8 +6,9 @@
 import { build } from "esbuild";
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 
-const ROOT = new URL("..", import.meta.url).pathname;
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "dist", "cli");
 const MARK = "// guardwire: the command line, bundled (scripts/bundle-cli.mjs)";
 const entry = join(CLI, "main.js");

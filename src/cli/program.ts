@@ -19,7 +19,6 @@ type TailCommandOptions = DecisionFilter & { pending: boolean; follow: boolean; 
 // The command line, loaded by main.ts for everything but `--version`. Each command loads its own code when it runs
 // (`await import`), so `sessions` and `approvals` start in a fraction of the time the rules, the proxy and the
 // transports take to load (test/cli/lazy-imports.test.ts holds every command to what it uses).
-const pkg = { version: PACKAGE_VERSION };
 const PACKS_DIR = packageFile("rules");
 const collect = (v: string, prev: string[] = []) => [...prev, ...v.split(",")];
 const repeat = (v: string, prev: string[] = []) => [...prev, v];
@@ -33,7 +32,7 @@ const logBytes = wholeNumber("a size in bytes", 4096);
 const program = new Command()
   .name("guardwire")
   .description("Guards AI-agent traffic: every MCP and A2A message judged, blocked or rewritten, and logged in a hash chain.")
-  .version(pkg.version)
+  .version(PACKAGE_VERSION)
   .enablePositionalOptions()
   .exitOverride();
 
@@ -70,7 +69,7 @@ program
   .passThroughOptions()
   .action(async (command: string[], o: WrapOptions) => {
     const { runWrap } = await import("./wrap.js");
-    process.exitCode = await runWrap(command, { ...o, version: pkg.version });
+    process.exitCode = await runWrap(command, { ...o, version: PACKAGE_VERSION });
   });
 
 program
@@ -124,7 +123,7 @@ program
   .option("--no-watch", "do not reload the rules when they change")
   .action(async (o: ServeOptions) => {
     const { runServe } = await import("./serve.js");
-    await runServe({ ...o, version: pkg.version });
+    await runServe({ ...o, version: PACKAGE_VERSION });
   });
 
 program
@@ -143,7 +142,7 @@ program
   .option("--no-watch", "do not reload the rules when they change")
   .action(async (o: GuardianCommandOptions) => {
     const { runGuardian } = await import("./guardian.js");
-    await runGuardian(o, pkg.version, process.env);
+    await runGuardian(o, PACKAGE_VERSION, process.env);
   });
 
 program
@@ -207,7 +206,7 @@ program
       rules: async () => (await import("../guardian/rules/schema.js")).rulesJsonSchema(),
       config: async () => (await import("../config/schema.js")).configJsonSchema(),
       // Loaded only here and when the listener is asked for it: wrap and serve start without it.
-      admin: async () => (await import("../admin/openapi.js")).adminOpenApi(pkg.version),
+      admin: async () => (await import("../admin/openapi.js")).adminOpenApi(PACKAGE_VERSION),
     };
     const make = schemas[what];
     if (!make) throw new GuardwireError("USAGE", `unknown schema "${what}" (known: rules, config, admin)`);
