@@ -459,10 +459,41 @@ function podReachesHost(spec: string): string | null {
   return null;
 }
 
+/** Ports of a machine's remote login: ssh, telnet, SMB, RDP, VNC, WinRM. */
+const LOGIN_PORTS = new Set(["22", "23", "445", "3389", "5900", "5985", "5986"]);
+const LOCAL_HOST = /^(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[?::1\]?|0\.0\.0\.0)$/i;
+
+/**
+ * A tunnel that hands another host a way to this machine's remote login: `ssh -R [bind:]port:localhost:22 host`,
+ * `ngrok tcp 3389`, `bore local 22 --to …`, `chisel client … R:…:localhost:22`, `cloudflared … --url tcp://localhost:22`.
+ * Forwarding a local port to a remote service (`ssh -L 5432:db:5432`) or exposing a dev server's port is not.
+ */
+function remoteLoginExposed(name: string, a: string[]): string | null {
+  const loginAt = (spec: string): boolean => {
+    const parts = spec.replace(/^R:/i, "").split(":");
+    if (parts.length < 2) return LOGIN_PORTS.has(spec);
+    const port = parts[parts.length - 1] as string;
+    const host = parts[parts.length - 2] as string;
+    return LOGIN_PORTS.has(port) && (LOCAL_HOST.test(host) || parts.length === 2);
+  };
+  if (name === "ssh" || name === "autossh") {
+    for (let i = 0; i < a.length && i < 64; i++) {
+      const t = a[i] as string;
+      const spec = t === "-R" ? a[i + 1] : /^-R\S/.test(t) ? t.slice(2) : /^-[A-Za-z]*R$/.test(t) ? a[i + 1] : undefined;
+      if (spec !== undefined && spec.split(":").length >= 3 && loginAt(spec)) return `ssh -R exposes port ${spec.split(":").pop()} of this machine on the remote host`;
+    }
+  }
+  if (name === "ngrok" && a[0] === "tcp" && a[1] !== undefined && loginAt(a[1])) return `ngrok exposes port ${a[1].split(":").pop()} of this machine`;
+  if (name === "bore" && a[0] === "local" && a[1] !== undefined && LOGIN_PORTS.has(a[1])) return `bore exposes port ${a[1]} of this machine`;
+  if (name === "chisel" && a[0] === "client" && a.some((t) => /^R:/i.test(t) && loginAt(t))) return "chisel exposes this machine's remote login";
+  if (name === "cloudflared" && a.some((t) => /^(?:tcp|ssh|rdp):\/\/(?:localhost|127\.0\.0\.1):(\d+)$/i.test(t) && LOGIN_PORTS.has(t.slice(t.lastIndexOf(":") + 1)))) return "cloudflared exposes this machine's remote login";
+  return null;
+}
+
 /** Code given to an interpreter, or PowerShell text: what its calls say it does. */
 const CODE = {
   socket: /\bsocket\s*\.\s*socket\b|\bsocket\s*\.\s*tcp\s*\(|\bsocket\s*\.\s*connect\s*\(|\bTCPSocket\s*\(|\bSocket\s*\.\s*new\b|\bsocket\s*\(|\bTCPSocket\b|\bIO::Socket\b|\bfsockopen\s*\(|\bnet\s*\.\s*(?:Socket|connect|createConnection)\b|require\s*\(\s*['"]net['"]\s*\)|\/inet\/(?:tcp|udp)\/|\/dev\/(?:tcp|udp)\/|\bNet\.Sockets\.TCPClient\b|\bstream_socket_client\s*\(|\bsocket\.create_connection\b/i,
-  shell: /\bdup2\b|\bos\s*\.\s*execute\b|\bio\s*\.\s*popen\b|\bProcess\s*\.\s*(?:Start|spawn)\b|\bRuntime\s*\.\s*getRuntime\b|\bpty\s*\.\s*spawn\b|\bsubprocess\b|\/bin\/(?:ba|z|da|k)?sh\b|\bcmd(?:\.exe)?\b|\bchild_process\b|\bproc_open\b|\bshell_exec\b|\bpassthru\b|\bpopen\b|\bexec\s*[("'`]|\bsystem\s*\(|\bspawn\s*\(|\bIO\.popen\b|\bSTDIN\s*\.\s*reopen\b|\bexecSync\b|\|&\s*getline|\bGetStream\s*\(/i,
+  shell: /\bdup2\b|\bos\s*\.\s*execute\b|\bio\s*\.\s*popen\b|\bProcess\s*\.\s*(?:Start|spawn)\b|\bRuntime\s*\.\s*getRuntime\b|\bpty\s*\.\s*spawn\b|\bsubprocess\b|\/bin\/(?:ba|z|da|k)?sh\b|\bcmd(?:\.exe)?\b|\bchild_process\b|\bproc_open\b|\bshell_exec\b|\bpassthru\b|\bpopen\b|\bexec\s*[("'`]|\bsystem\s*\(|\bspawn\s*\(|\bIO\.popen\b|\bSTDIN\s*\.\s*reopen\b|\bexecSync\b|\|&\s*getline|\bGetStream\s*\(|\bfdopen\b|\bsystem\s*[$@]|\bexec\s*[$@{]/i,
   decode: /\bb64decode\b|\bbase64_decode\b|\bdecode_base64\b|\bdecodebytes\b|\ba2b_base64\b|['"]base64['"]|\batob\s*\(|\bFromBase64String\b|\bunpack\s*\(\s*['"]m|\.decode\s*\(\s*['"](?:base64|hex|rot13|rot_13)|\bcodecs\s*\.\s*decode\b|\bbytes\s*\.\s*fromhex\b|\bunhexlify\b|\bzlib\s*\.\s*decompress\b|\bgzinflate\b|\bstr_rot13\b|\bGZipStream\b|\bDeflateStream\b/i,
   run: /\bexec\s*\(|\beval\s*\(|\bcompile\s*\(|\bnew\s+Function\s*\(|\bsystem\s*\(|\bpopen\b|\bsubprocess\b|\bchild_process\b|\bexecSync\b|\bspawn\s*\(|\binstance_eval\b|\bassert\s*\(|\bcreate_function\b|\bpassthru\b|\bshell_exec\b|\bIEX\b|\bInvoke-Expression\b|\bInvoke-Command\b|\[ScriptBlock\]::Create\b|\bvm\s*\.\s*run/i,
   download: /\burlopen\b|\burllib\b|\brequests\s*\.\s*get\b|\bhttp\.client\b|\bhttplib\b|\bLWP::|\bNet::HTTP\b|\bHTTP::Tiny\b|\bopen-uri\b|\bURI\s*\.\s*open\b|\bfile_get_contents\s*\(\s*['"]https?:|\bcurl_exec\b|\bhttps?\s*\.\s*get\s*\(|\bfetch\s*\(\s*['"`]https?:|\bDownloadString\b|\bDownloadData\b|\bDownloadFile\b|\bInvoke-WebRequest\b|\bInvoke-RestMethod\b|\biwr\b|\birm\b|\bNet\.WebClient\b|\bStart-BitsTransfer\b|\bwget\b|\bcurl\b|\brequire\s*\(\s*['"]https?['"]\s*\)/i,
@@ -499,6 +530,21 @@ const PERSIST = /^(?:\/etc\/cron(?:tab$|\.d\/|\.(?:hourly|daily|weekly|monthly)\
 /** A cron line's schedule (five fields or `@reboot`), and the user field of a system crontab before an absolute path. */
 const CRON_SCHEDULE = /^\s{0,8}(?:@[a-z]{3,10}|(?:[\d*\/,-]{1,20}[ \t]{1,4}){4}[\d*\/,-]{1,20})[ \t]{1,4}(?:[a-z_][\w-]{0,31}[ \t]{1,4}(?=\/))?/i;
 
+/** Where dropped programs are staged: temp folders, app data, the public profile, shared memory. */
+const STAGING = /^["']?(?:%(?:APPDATA|LOCALAPPDATA|TEMP|TMP|PUBLIC|PROGRAMDATA)%|\$env:(?:APPDATA|LOCALAPPDATA|TEMP|TMP|PUBLIC|ProgramData)|[A-Za-z]:\\(?:Users\\Public|ProgramData|Windows\\Temp|Users\\[^\\]{1,64}\\AppData)\\|\/tmp\/|\/var\/tmp\/|\/dev\/shm\/)/i;
+
+/**
+ * A launch agent's property list: its `ProgramArguments` strings are the command's words (`/bin/sh`, `-c`, `curl … |
+ * sh`): the script after a shell's `-c`, or the words joined. At most 64 strings.
+ */
+function plistCommand(line: string): string {
+  const strs: string[] = [];
+  const re = /<string>([^<]{0,4096})<\/string>/g;
+  for (let m; (m = re.exec(line)) !== null && strs.length < 64; ) strs.push((m[1] as string).replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"'));
+  const c = strs.findIndex((x, i) => x === "-c" && i > 0 && /(?:^|\/)(?:ba|z|da|k)?sh$/.test(strs[i - 1] as string));
+  return c > 0 && strs[c + 1] !== undefined ? (strs[c + 1] as string) : strs.join(" ");
+}
+
 /**
  * Persistence: text written where it will run again (a crontab fed on stdin, a cron file, a login script, a service
  * or launch agent), judged as the command line it will be. A cron job that pings a health check is not refused; one
@@ -532,7 +578,7 @@ function judgePersistence(s: Script, ctx: Context, add: (type: string, detail: s
             sink = "a scheduled task";
           }
         }
-        if (r.name === "reg" && /^add$/i.test(a[0] ?? "") && /\\(?:CurrentVersion\\Run(?:Once)?|Winlogon)\b/i.test(a[1] ?? "")) {
+        if (r.name === "reg" && /^add$/i.test(a[0] ?? "") && /CurrentVersion\\?Run(?:Once)?(?![A-Za-z])|Winlogon\b/i.test(a[1] ?? "")) {
           const d = after(/^[-/]d$/i);
           if (d && texts.length < 8) {
             texts.push(d);
@@ -546,10 +592,19 @@ function judgePersistence(s: Script, ctx: Context, add: (type: string, detail: s
   };
   walk(s);
   if (sink === null || ctx.depth >= MAX_DEPTH) return;
+  // A program registered to run at logon from a staging folder (temp, app data, the public profile): where dropped
+  // programs live; installers register their own entries, an agent has no business adding one there (sixth round).
+  for (const w of texts) {
+    if (STAGING.test(w.text.trim())) {
+      add("dangerous_command.persistence", `registers a program in a staging folder into ${sink}`, w.start, w.end);
+      return;
+    }
+  }
   for (const w of texts) {
     // (`printf '[Service]\nExecStart=…'`: the escapes printf turns into lines.)
-    for (const line of w.text.split(/\n|\\n/, 16)) {
+    for (const raw of w.text.split(/\n|\\n/, 16)) {
       if (ctx.parses >= MAX_PARSES) return;
+      const line = raw.includes("<string>") ? plistCommand(raw) : raw;
       const m = CRON_SCHEDULE.exec(line);
       // (A systemd unit's `ExecStart=` line runs what follows it.)
       const cmd = m ? line.slice(m[0].length) : line.replace(/^\s{0,8}Exec[A-Za-z]{0,20}=[-@:+!]{0,4}/, "");
@@ -626,6 +681,10 @@ function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: strin
   if (["nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"].includes(name) && a.some((t) => t === "--exec" || t === "--sh-exec" || t === "--lua-exec" || t.startsWith("--exec=") || t.startsWith("--sh-exec=") || (/^-[a-zA-Z]+$/.test(t) && /[ec]/.test(t)))) add("dangerous_command.reverse_shell", `${name} that runs a program for the connection`);
   if (name === "socat" && a.some((t) => /^(?:exec|system):/i.test(t)) && a.some((t) => /^(?:tcp|udp|openssl|ssl|tcp4|tcp6|tcp-listen|tcp4-listen|udp-listen)[:-]/i.test(t))) add("dangerous_command.reverse_shell", "socat that joins a socket to a program");
   if ((name === "awk" || name === "gawk") && a.some((t) => /\/inet\/(?:tcp|udp)\//.test(t))) add("dangerous_command.reverse_shell", "awk on a network socket");
+  // -- the machine's remote login opened to another host (sixth round): a tunnel whose far end reaches this machine's
+  // ssh, RDP, VNC, WinRM, SMB or telnet port is a way in from outside, whatever the tunnel tool.
+  const exposed = remoteLoginExposed(name, a);
+  if (exposed) add("dangerous_command.remote_access", exposed);
   // -- PowerShell
   if (POWERSHELL.has(name) && a.some((t) => POWERSHELL_ENCODED.test(t))) add("dangerous_command.powershell_encoded", "runs an encoded PowerShell command");
   // -- containers and host namespaces

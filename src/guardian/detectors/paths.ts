@@ -1,6 +1,6 @@
 import { escapeRegExp } from "../../protocol/glob.js";
 import { commandOperands } from "./commands.js";
-import { commandsInRequest } from "./requests.js";
+import { commandsInRequest, fileRequests } from "./requests.js";
 import { literalId, literalsOf } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
 import type { RoledSite } from "./sites.js";
@@ -19,7 +19,7 @@ const SENSITIVE: { type: string; re: RegExp }[] = [
   {
     type: "sensitive_path.ssh_key",
     // Anything in ~/.ssh but its config, known hosts and public keys; private keys by their usual names anywhere.
-    re: /(?:^|[/\\])(?:\.ssh[/\\](?!(?:config|known_hosts(?:\.old)?|environment)$)[^/\\]+|id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?|\.ssh[/\\]authorized_keys)$|^\/etc\/ssh\/ssh_host_[a-z0-9]+_key$/i,
+    re: /(?:^|[/\\])(?:\.ssh[/\\](?!(?:config|known_hosts(?:\.old)?|environment|authorized_keys2?)$)[^/\\]+|id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?)$|^\/etc\/ssh\/ssh_host_[a-z0-9]+_key$/i,
   },
   {
     type: "sensitive_path.cloud_credentials",
@@ -58,6 +58,13 @@ const SENSITIVE: { type: string; re: RegExp }[] = [
     re: /^(?:\/etc\/(?:krb5\.keytab|shadow-|gshadow-|passwd-|letsencrypt\/(?:live|archive)\/.+\/privkey\d*\.pem|pki\/tls\/private(?:\/.*)?|ssh\/ssh_host_\w+_key)|(?:[A-Za-z]:)?\\Windows\\(?:NTDS\\ntds\.dit|Panther\\(?:Unattend|unattend|Unattended)\.xml|System32\\config\\RegBack\\(?:SAM|SYSTEM|SECURITY)|System32\\Sysprep\\(?:unattend|sysprep)\.xml))$/i,
   },
   {
+    // (Sixth round) any tool's credential store in the home folder: a hidden folder of the home (or `.config/<app>`,
+    // `AppData\\<Roaming|Local>\\<app>`) holding a file named for credentials — `auth.json`, `credentials.toml`,
+    // `oauth_creds.json`, `token.json`, `api_key`… — whatever the tool (AI coding CLIs, deploy CLIs, SDKs).
+    type: "sensitive_path.credential_file",
+    re: /(?:^|[/\\])(?:~|\$\{?HOME\}?|%USERPROFILE%|home[/\\][^/\\]+|Users[/\\][^/\\]+|root)[/\\](?:\.config[/\\][^/\\]+|AppData[/\\](?:Roaming|Local)[/\\][^/\\]+|\.[^/\\]+)[/\\](?:[^/\\]+[/\\])?\.?(?:auth|credentials?|creds|oauth[_-]?creds|oauth[_-]?tokens?|tokens?|access[_-]?tokens?|refresh[_-]?tokens?|api[_-]?keys?|secrets?|session[_-]?tokens?)(?:\.(?:json|toml|ya?ml|txt|db|dat|ini|conf))?$/i,
+  },
+  {
     type: "sensitive_path.browser_profile",
     re: /(?:Google[/\\]Chrome|google-chrome|Chromium|BraveSoftware|Microsoft[/\\]Edge|microsoft-edge|\.mozilla[/\\]firefox|Firefox[/\\]Profiles|Library[/\\]Safari)[/\\].*(?:Login Data|Cookies|Web Data|Local State|History|logins\.json|key[34]\.db|cookies\.sqlite|places\.sqlite|formhistory\.sqlite|Cookies\.binarycookies|History\.db)$/i,
   },
@@ -69,7 +76,9 @@ const HINTS = [".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", ".
   ".kdb", ".keytab", "krb5", "wallet", ".ethereum", "near-cred", "sui_config", ".aptos", ".foundry", ".electrum", "ilezilla", ".purple", "history", "lesshst", "ntds", "anther", "egback", "ysprep",
   "letsencrypt", "/pki/", "shadow-", "passwd-",
   // (Fifth round: services' stores outside `/etc/` and `.config`, and `*` for a search's glob.)
-  "jenkins", "gitlab-runner", "rancher", "ansible", "vercel", ".flyrc", ".circleci", ".railway", ".supabase", ".snowflake", ".dbt", "twilio", "sentryclirc", ".travis", "tailscale", "*"];
+  "jenkins", "gitlab-runner", "rancher", "ansible", "vercel", ".flyrc", ".circleci", ".railway", ".supabase", ".snowflake", ".dbt", "twilio", "sentryclirc", ".travis", "tailscale", "*",
+  // (Sixth round: home credential stores by name, admin shares, key files under system folders, public-key files.)
+  "auth", "cred", "token", "api_key", "api-key", "apikey", "secret", "$/", "$\\", ".pem", ".key", ".p12", ".pfx", ".jks", "keystore", "authorized_keys"];
 const SENSITIVE_HINT = new RegExp(HINTS.map(escapeRegExp).join("|"), "i");
 const SENSITIVE_HINT_IDS = HINTS.map(literalId);
 /** A token can only be a path if it has a separator or starts like a dotfile. */
@@ -116,13 +125,41 @@ function lexical(path: string): string {
 export function sensitiveKind(path: string): string | null {
   if (path.length < 4 || path.endsWith(".pub")) return null;
   if (climbsOut(path)) return "sensitive_path.traversal";
-  const p = lexical(path);
+  const p = lexical(windowsForm(path.replace(PROC_ROOT, "")));
   for (const s of SENSITIVE) if (s.re.test(p)) return s.type;
+  if (keyFileInSystemFolder(p)) return "sensitive_path.system";
   return null;
 }
 
+/** `/proc/self/root/etc/shadow` is `/etc/shadow`: a process's root link is the root (sixth round). */
+const PROC_ROOT = /^\/proc\/(?:self|thread-self|\d{1,10})\/root(?=\/)/;
+/** An admin share (`\\\\host\\C$\\…`, `file://host/C$/…` once its host is cut) or a drive path written with `/`. */
+const ADMIN_SHARE = /^(?:[/\\]{2}[^/\\]{1,255})?[/\\]([A-Za-z])\$([/\\].*)$/;
+
+/** A Windows path as the Windows rules read it: an admin share is its drive, and `/` is `\\` (sixth round). */
+function windowsForm(path: string): string {
+  const share = ADMIN_SHARE.exec(path);
+  if (share) return `${share[1] as string}:${(share[2] as string).replace(/\//g, "\\")}`;
+  return /^[A-Za-z]:\//.test(path) ? path.replace(/\//g, "\\") : path;
+}
+
+/**
+ * A file named as a private key or a key store (`*key*.pem`, `*.key`, `*.p12`, `*.pfx`, `*.jks`, `*.keystore`) under
+ * a system or service folder (`/etc`, `/var`, `/srv`, `/opt`, `/mnt`, `/data`): a service's or another container's
+ * key, not the project's (sixth round). Read by name, without a regex over the path.
+ */
+function keyFileInSystemFolder(p: string): boolean {
+  if (!/^\/(?:etc|var|srv|opt|mnt|data|usr\/local\/etc)\//.test(p)) return false;
+  const base = p.slice(p.lastIndexOf("/") + 1).toLowerCase();
+  if (base.endsWith(".pem") || base.endsWith(".der")) return base.includes("key");
+  return /\.(?:key|p12|pfx|jks|keystore)$/.test(base);
+}
+
+/** Public-key files: reading them reveals nothing, but writing one grants a login (`~/.ssh/authorized_keys`). */
+const GRANTS_LOGIN = /(?:^|[/\\])\.ssh[/\\]authorized_keys2?$/i;
+
 /** Every sensitive path in a string read as paths (a whole value, or its tokens); spans in the string. */
-function pathsIn(value: string): { type: string; start: number; end: number; path: string }[] {
+function pathsIn(value: string, writing = false): { type: string; start: number; end: number; path: string }[] {
   const out: { type: string; start: number; end: number; path: string }[] = [];
   // A whole value that is one path may contain spaces ("…/Default/Login Data").
   if (value.length < 4096 && !value.includes("\n") && value.includes(" ")) {
@@ -154,6 +191,7 @@ function pathsIn(value: string): { type: string; start: number; end: number; pat
     if (token.length < 4 || !PATHISH.test(token)) continue;
     let type = sensitiveKind(token);
     if (!type && token.includes("%")) type = sensitiveKind(percentDecoded(token));
+    if (!type && writing && GRANTS_LOGIN.test(token)) type = "sensitive_path.ssh_key";
     if (type) out.push({ type, start: m.index + offset, end: m.index + offset + token.length, path: token });
   }
   return out;
@@ -236,6 +274,27 @@ function globsForCredentials(sites: readonly (StringSite | RoledSite)[], out: De
   }
 }
 
+/** `@path` in a request body or a form (`file=@~/.kube/config`, curl's and HTTPie's upload syntax). */
+const UPLOAD_REF = /(?:^|[\s=:"'&])@((?:~|\$\{?HOME\}?|%USERPROFILE%|\/|[A-Za-z]:\\)[^\s"'&;,]{2,1024})/g;
+
+/**
+ * A tool call's body or form that names a file with `@` uploads that file: the path is read (sixth round). At most
+ * 8 references per string.
+ */
+function uploadReferences(site: StringSite, out: Detection[]): void {
+  const v = site.value;
+  if (!v.includes("@") || v.length > 65536) return;
+  UPLOAD_REF.lastIndex = 0;
+  let n = 0;
+  for (let m; (m = UPLOAD_REF.exec(v)) !== null && n < 8; n++) {
+    const path = m[1] as string;
+    const type = sensitiveKind(path);
+    if (!type) continue;
+    const start = m.index + m[0].length - path.length;
+    out.push({ type, path: site.path, start, end: start + path.length, detail: detail(type, path, "uploading") });
+  }
+}
+
 /** Whether any string of a message may hold a sensitive path (a literal prefilter: false means surely none). */
 export function mayHoldSensitivePath(sites: StringSite[]): boolean {
   const lits = literalsOf(sites);
@@ -255,7 +314,10 @@ export function detectSensitivePath(sites: readonly (StringSite | RoledSite)[], 
   if (lits !== null && !lits.any(SENSITIVE_HINT_IDS)) return out;
   for (const site of sites) {
     const role = "role" in site ? site.role : "path";
-    if (role === "content" || role === "other") continue;
+    if (role === "content" || role === "other") {
+      if ("tool" in site && site.tool !== undefined) uploadReferences(site, out);
+      continue;
+    }
     if (prefilter && !SENSITIVE_HINT.test(site.value)) continue;
     const tool = "tool" in site ? site.tool : undefined;
     if (role === "command" || role === "request") {
@@ -264,8 +326,19 @@ export function detectSensitivePath(sites: readonly (StringSite | RoledSite)[], 
       for (const span of spans) {
         const line = span.start === 0 && span.end === site.value.length ? site.value : site.value.slice(span.start, span.end);
         for (const o of commandOperands(line)) {
-          for (const f of pathsIn(o.text)) {
+          for (const f of pathsIn(o.text, o.writes)) {
             out.push({ type: f.type, path: site.path, start: span.start + o.start, end: span.start + o.end, detail: detail(f.type, f.path, o.writes ? "a shell command writing" : "a shell command reading") });
+            break;
+          }
+        }
+      }
+      // A request that asks the agent to read, upload or send a file names the path it opens (sixth round).
+      if (role === "request") {
+        const seen = new Set(out.map((d) => d.start));
+        for (const span of fileRequests(site.value)) {
+          for (const f of pathsIn(site.value.slice(span.start, span.end))) {
+            if (seen.has(span.start + f.start)) continue;
+            out.push({ type: f.type, path: site.path, start: span.start + f.start, end: span.start + f.end, detail: detail(f.type, f.path, "asking another agent to open") });
             break;
           }
         }
@@ -273,7 +346,8 @@ export function detectSensitivePath(sites: readonly (StringSite | RoledSite)[], 
       continue;
     }
     if (role === "url" && !/^\s*file:/i.test(site.value) && !/%2e%2e/i.test(site.value)) continue;
-    for (const f of pathsIn(site.value)) out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: detail(f.type, f.path, role === "url" ? "reading" : verbOf(tool)) });
+    const verb = role === "url" ? "reading" : verbOf(tool);
+    for (const f of pathsIn(site.value, verb === "writing")) out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: detail(f.type, f.path, verb) });
   }
   return out;
 }

@@ -50,11 +50,11 @@ const CARD_ROW = /(?<![\d.])(?:\d[ -]?){12,18}\d[ \t]{0,2}[,;|\t][ \t]{0,2}(?:0?
 const CARD_LABELLED = /\b(?:card|cc|pan|credit card|debit card|card number|card_?number|cardnumber|card no\.?|card #|kartennummer|numéro de carte|número de tarjeta)\b[\s:#="'-]{0,6}((?:\d[ -]?){12,18}\d)(?![\d.])/gi;
 
 /** Labels of identity documents and numbers, in several languages and countries. */
-const ID_LABEL = String.raw`(?:ssn|social security(?: number| no\.?)?|social|sin|social insurance(?: number)?|passport(?: number| no\.?| #)?|pass(?:port)?[ _-]?no\.?|national id(?:entity)?(?: card)?(?: number| no\.?)?|national insurance(?: number| no\.?)?|nino|ni number|id card(?: number| no\.?)?|identity card(?: number)?|dni|nie|nif|cpf|aadhaa?r|bsn|burgerservicenummer|pesel|personnummer|insee|num[ée]ro de s[ée]curit[ée] sociale|steuer-?id|steueridentifikationsnummer|personalausweis(?:nummer)?|reisepass(?:nummer)?|tax id|itin|driver'?s? licen[cs]e(?: number| no\.?)?|licen[cs]e (?:number|no\.?)|codice fiscale|curp|rfc|hkid|nric|my number|mynumber|nhs(?:[ _]?(?:number|no\.?|nr))?|chi(?: number| no\.?)|nir|n° de s[ée]cu(?:rit[ée] sociale)?|num[ée]ro de s[ée]cu|s[ée]cu(?:rit[ée])? sociale|mrn|medical record(?: number| no\.?| #)?|patient(?: id| number| no\.?)|health insurance(?: number| no\.?)|(?:kranken)?versichertennummer|medicare(?: number| no\.?)?|pnr|personal identity number|henkil[öo]tunnus|hetu|f[øo]dselsnummer|cpr(?:-nr\.?| number)?|rijksregisternummer|isikukood|asmens kodas)`;
+const ID_LABEL = String.raw`(?:ssn|social security(?: number| no\.?)?|social|sin|social insurance(?: number)?|passport(?: number| no\.?| #)?|pass(?:port)?[ _-]?no\.?|national id(?:entity)?(?: card)?(?: number| no\.?)?|national insurance(?: number| no\.?)?|nino|ni number|id card(?: number| no\.?)?|identity card(?: number)?|dni|nie|nif|cpf|aadhaa?r|bsn|burgerservicenummer|pesel|personnummer|insee|num[ée]ro de s[ée]curit[ée] sociale|steuer-?id|steueridentifikationsnummer|personalausweis(?:nummer)?|reisepass(?:nummer)?|tax id|itin|driver'?s? licen[cs]e(?: number| no\.?)?|licen[cs]e (?:number|no\.?)|codice fiscale|curp|rfc|hkid|nric|my number|mynumber|nhs(?:[ _]?(?:number|no\.?|nr))?|chi(?: number| no\.?)|nir|n° de s[ée]cu(?:rit[ée] sociale)?|num[ée]ro de s[ée]cu|s[ée]cu(?:rit[ée])? sociale|mrn|medical record(?: number| no\.?| #)?|patient(?: id| number| no\.?)|health insurance(?: number| no\.?)|(?:kranken)?versichertennummer|medicare(?: number| no\.?)?|pnr|personal identity number|henkil[öo]tunnus|hetu|f[øo]dselsnummer|cpr(?:-nr\.?| number)?|rijksregisternummer|isikukood|asmens kodas|tfn|tax file number|rut|run|rrn|resident registration number|tc kimlik(?: no)?|kimlik no|id number)`;
 /** A number under an identity label: "passport no. X4821937", "SIN: 046 454 286", `"ssn":"219-09-9999"`. */
 const LABELLED_ID = new RegExp(String.raw`\b${ID_LABEL}\b["']?[\s:#=.,"'-]{0,6}(?:(?:no|number|num|nr)\.?[\s:#=.-]{0,4})?((?:[A-Z]{1,3})?\d(?:[A-Z0-9]|[ .-](?=[A-Z0-9])){3,18}[A-Z0-9])(?![A-Za-z0-9])`, "gi");
 /** Fields named for an identity number. */
-const ID_KEY = /(?:^|_|-|\b)(?:ssn|social_?security(?:_?number)?|sin|passport(?:_?(?:number|no|num))?|national_?id(?:_?number)?|national_?insurance(?:_?number)?|nino|ni_?number|dni|nie|nif|cpf|aadhaa?r|bsn|pesel|tax_?id|tin|drivers?_?licen[cs]e(?:_?number)?|license_?number|id_?number|id_?card|codice_?fiscale|curp|personnummer|nhs(?:_?(?:number|no|num))?|nir|mrn|medical_?record(?:_?(?:number|no))?|patient_?(?:id|number)|pnr|hetu|cpr|medicare(?:_?number)?|insurance_?number)$/i;
+const ID_KEY = /(?:^|_|-|\b)(?:ssn|social_?security(?:_?number)?|sin|passport(?:_?(?:number|no|num))?|national_?id(?:_?number)?|national_?insurance(?:_?number)?|nino|ni_?number|dni|nie|nif|cpf|aadhaa?r|bsn|pesel|tax_?id|tin|drivers?_?licen[cs]e(?:_?number)?|license_?number|id_?number|id_?card|codice_?fiscale|curp|personnummer|nhs(?:_?(?:number|no|num))?|nir|mrn|medical_?record(?:_?(?:number|no))?|patient_?(?:id|number)|pnr|hetu|cpr|medicare(?:_?number)?|insurance_?number|tfn|tax_?file_?number|rut|rrn|tckn|kimlik)$/i;
 /** Numbers that check themselves: UK NINO, Spanish DNI/NIE, Brazilian CPF, Italian codice fiscale, Mexican CURP. */
 const NINO = /\b(?![DFIQUV])[A-Z](?![DFIOQUV])[A-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b/g;
 const DNI = /\b([XYZ]?)(\d{7,8})-?([A-Z])\b/g;
@@ -156,7 +156,10 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
   const asDetections = (hs: Hit[]) => hs.map((h) => ({ path: h.site.path, start: h.start, end: h.end }));
 
   const anyCard = cards.length > 0 || rows.length > 0 || (labelledCards.length > 0 && cardDetails);
-  if (idList.length > 0 && (dob || anyCard)) add("pii_bulk.identity", asDetections(idList));
+  // One person's identity given in the first person ("apply for my visa: passport …, born …") is the user's own, sent
+  // to a service they chose: not bulk (sixth round). Two numbers, a card, or a third person's record still count.
+  const ownOnly = idList.length === 1 && !anyCard && FIRST_PERSON.test((idList[0] as Hit).site.value.slice(0, 4096));
+  if (idList.length > 0 && (dob || anyCard) && !ownOnly) add("pii_bulk.identity", asDetections(idList));
   else if (strongIds.length >= 1 && idList.length >= 2) add("pii_bulk.id_list", asDetections(idList));
   else if (idList.length >= 3) add("pii_bulk.ssn_list", asDetections(idList));
 
@@ -169,8 +172,11 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
   return dedupe(out);
 }
 
+/** The writer speaking of themselves, in the languages of the labels above. */
+const FIRST_PERSON = /\b(?:my|mine|I'm|I am|me|mein|meine|meinen|mi|mis|mío|mon|ma|mes|mio|mia|meu|minha|mijn|min|mitt|mina|mój|moja|muj|můj)\b/i;
+
 /** Words without one of which no identity label can be in a string (a cheap test before the labels' alternation). */
-const ID_HINT = /ssn|social|sin|pass|mrn|medical|patient|insurance|versicherten|medicare|pnr|personal identity|henkil|hetu|f[øo]dsels|cpr|rijksregister|isikukood|asmens|national|insurance|nino|ni number|id.?card|identity|dni|nie|nif|cpf|aadha|bsn|burger|pesel|personnummer|insee|s[ée]curit|steuer|personalausweis|reisepass|tax|itin|licen[cs]e|codice|curp|rfc|hkid|nric|my.?number|nhs|chi |nir|s[ée]cu/i;
+const ID_HINT = /tfn|tax file|rut|rrn|resident reg|kimlik|id number|ssn|social|sin|pass|mrn|medical|patient|insurance|versicherten|medicare|pnr|personal identity|henkil|hetu|f[øo]dsels|cpr|rijksregister|isikukood|asmens|national|insurance|nino|ni number|id.?card|identity|dni|nie|nif|cpf|aadha|bsn|burger|pesel|personnummer|insee|s[ée]curit|steuer|personalausweis|reisepass|tax|itin|licen[cs]e|codice|curp|rfc|hkid|nric|my.?number|nhs|chi |nir|s[ée]cu/i;
 
 /** Named identity numbers in one string. */
 function scanIds(site: StringSite, note: (h: Hit) => void): void {
@@ -218,6 +224,74 @@ function selfChecking(site: StringSite, note: (h: Hit) => void): void {
   self(ELEVEN_DIGITS, (m) => fodselsnummerValid(m[0]) || peselValid(m[0]));
   if (v.includes(".")) self(BELGIAN_RRN, (m) => belgianValid(m[0]));
   self(CHINESE_ID, (m) => chineseIdValid(m[0]));
+  // (Sixth round) more national numbers that check themselves: India's Aadhaar (Verhoeff, printed in fours),
+  // Singapore's NRIC/FIN (a check letter), Chile's RUT (mod 11, `12.345.678-5`), Turkey's TC kimlik (two checks),
+  // Korea's resident registration number (a birth date and mod 11). A checked number in a common shape with a weak
+  // check (Australia's TFN: nine digits in threes, like a phone number) counts only under its label.
+  self(AADHAAR, (m) => verhoeff(m[0].replace(/\D/g, "")));
+  if (/[STFGM]\d/.test(v)) self(NRIC, (m) => nricValid(m[0]));
+  if (v.includes(".") || v.includes("-")) self(RUT, (m) => rutValid(m[1] as string, m[2] as string));
+  self(ELEVEN_DIGITS, (m) => kimlikValid(m[0]));
+  if (v.includes("-")) self(KOREAN_RRN, (m) => koreanValid(m[0]));
+}
+
+// (Not the first twelve digits of a card printed in fours: nothing in fours before or after.)
+const AADHAAR = /(?<![\d-]|\d[ -])[2-9]\d{3}[ -]\d{4}[ -]\d{4}(?![\d-]|[ -]\d)/g;
+const NRIC = /(?<![A-Za-z0-9])[STFGM]\d{7}[A-Z](?![A-Za-z0-9])/g;
+const RUT = /(?<![\d.])(\d{1,2}\.\d{3}\.\d{3})-([\dkK])(?![\dA-Za-z])/g;
+const KOREAN_RRN = /(?<![\d-])\d{6}-[1-8]\d{6}(?![\d-])/g;
+
+/** Verhoeff's check over a string of digits (Aadhaar's last digit). */
+const VD = [[0,1,2,3,4,5,6,7,8,9],[1,2,3,4,0,6,7,8,9,5],[2,3,4,0,1,7,8,9,5,6],[3,4,0,1,2,8,9,5,6,7],[4,0,1,2,3,9,5,6,7,8],[5,9,8,7,6,0,4,3,2,1],[6,5,9,8,7,1,0,4,3,2],[7,6,5,9,8,2,1,0,4,3],[8,7,6,5,9,3,2,1,0,4],[9,8,7,6,5,4,3,2,1,0]];
+const VP = [[0,1,2,3,4,5,6,7,8,9],[1,5,7,6,2,8,3,0,9,4],[5,8,0,3,7,9,6,1,4,2],[8,9,1,6,0,4,3,5,2,7],[9,4,5,3,1,2,6,8,7,0],[4,2,8,6,5,7,3,9,0,1],[2,7,9,3,8,0,6,4,1,5],[7,0,4,6,9,1,3,2,5,8]];
+function verhoeff(d: string): boolean {
+  if (/^(\d)\1+$/.test(d)) return false;
+  let c = 0;
+  for (let i = 0; i < d.length; i++) c = (VD[c] as number[])[(VP[i % 8] as number[])[d.charCodeAt(d.length - 1 - i) - 48] as number] as number;
+  return c === 0;
+}
+
+/** Singapore NRIC/FIN: weights 2,7,6,5,4,3,2 (plus 4 for T and G), the remainder mod 11 names the letter. */
+function nricValid(t: string): boolean {
+  const w = [2, 7, 6, 5, 4, 3, 2];
+  let sum = 0;
+  for (let i = 0; i < 7; i++) sum += (t.charCodeAt(i + 1) - 48) * (w[i] as number);
+  const p = t[0] as string;
+  if (p === "T" || p === "G") sum += 4;
+  if (p === "M") sum += 3;
+  const r = sum % 11;
+  const letters = p === "S" || p === "T" ? "JZIHGFEDCBA" : p === "M" ? "KLJNPQRTUWX" : "XWUTRQPNMLK";
+  return letters[r] === t[8];
+}
+
+/** Chilean RUT/RUN: weights 2..7 from the right, 11 minus the sum mod 11 (10 is K, 11 is 0). */
+function rutValid(body: string, dv: string): boolean {
+  const d = body.replace(/\D/g, "");
+  let sum = 0;
+  for (let i = 0; i < d.length; i++) sum += (d.charCodeAt(d.length - 1 - i) - 48) * (2 + (i % 6));
+  const r = 11 - (sum % 11);
+  const want = r === 11 ? "0" : r === 10 ? "K" : String(r);
+  return want === dv.toUpperCase() && Number(d) >= 1000000;
+}
+
+/** Turkish TC kimlik number: no leading zero, the tenth and eleventh digits checks of the ones before. */
+function kimlikValid(t: string): boolean {
+  const d = [...t].map((c) => c.charCodeAt(0) - 48);
+  if (d[0] === 0) return false;
+  const odd = (d[0] as number) + (d[2] as number) + (d[4] as number) + (d[6] as number) + (d[8] as number);
+  const even = (d[1] as number) + (d[3] as number) + (d[5] as number) + (d[7] as number);
+  const d10 = (((odd * 7 - even) % 10) + 10) % 10;
+  const d11 = d.slice(0, 10).reduce((a, x) => a + x, 0) % 10;
+  return d10 === d[9] && d11 === d[10] && !/^(\d)\1+$/.test(t);
+}
+
+/** Korean resident registration number YYMMDD-SNNNNNC: a date and a mod-11 check. */
+function koreanValid(t: string): boolean {
+  const d = t.replace("-", "");
+  const w = [2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5];
+  let sum = 0;
+  for (let i = 0; i < 12; i++) sum += (d.charCodeAt(i) - 48) * (w[i] as number);
+  return (11 - (sum % 11)) % 10 === d.charCodeAt(12) - 48 && validDate(2000, Number(d.slice(2, 4)), Number(d.slice(4, 6)));
 }
 
 // (The six-digit date only: `20260115-0042` is as often a build or a backup's name.)

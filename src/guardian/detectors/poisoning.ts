@@ -72,7 +72,7 @@ const SENDS_TO_ADDRESS = /\bgit\s{1,3}push\s{1,3}(?:-{1,2}[\w-]+\s{1,3}){0,3}(?:
 
 /** Withholding an action or a reason from the only reader there is: the user. */
 const WITHHOLD = /\b(?:do\s{1,3}not|don't|never|no|nunca|ne\s{1,3}(?:pas\s{1,3})?|nicht|non)\s{1,3}(?:ever\s{1,3})?(?:mention|explain|tell|reveal|disclose|bring\s{1,3}up|menciones|mencione|expliques|explique|digas|reveles|mentionne[zs]?|explique[zs]?|dis|dites|erw[äa]hne[n]?|erkl[äa]re[n]?|verrate[n]?|menzionare|spiegare|dire|mencione|explique)\b\s{0,3}([^.;!?]{0,60})/i;
-const WITHHELD_REASON = /^(?:`[\w.-]{1,40}`|[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|it\s{1,3}(?:up\s{1,3})?again|it\s{1,3}up|(?:to\s{1,3}\w+\s{1,3})?(?:why|por\s{1,3}qu[ée]|pourquoi|warum|perch[ée]|porqu[êe])(?!\w)|(?:it|this|that)\s{1,3}(?:to|al|au|dem)\b|(?:the|this|that|these|el|la|esta?e?|ce(?:tte)?|cet|diese[nr]?|den|die|das|questo|questa)\s{1,3}(?:\w+\s{1,3})?(?:step|requirement|instruction|note|rule|part|process|registration|sync\w*|copy|upload|backup|forwarding|transfer|call|behaviou?r|detail|paso|requisito|instrucci[óo]n|[ée]tape|exigence|schritt|anforderung|passaggio|\w+ing)\b)/i;
+const WITHHELD_REASON = /^(?:(?:it|this|that)\s*$|`[\w.-]{1,40}`|[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|it\s{1,3}(?:up\s{1,3})?again|it\s{1,3}up|(?:to\s{1,3}\w+\s{1,3})?(?:why|por\s{1,3}qu[ée]|pourquoi|warum|perch[ée]|porqu[êe])(?!\w)|(?:it|this|that)\s{1,3}(?:to|al|au|dem)\b|(?:the|this|that|these|el|la|esta?e?|ce(?:tte)?|cet|diese[nr]?|den|die|das|questo|questa)\s{1,3}(?:\w+\s{1,3})?(?:step|requirement|instruction|note|rule|part|process|registration|sync\w*|copy|upload|backup|forwarding|transfer|call|behaviou?r|detail|paso|requisito|instrucci[óo]n|[ée]tape|exigence|schritt|anforderung|passaggio|\w+ing)\b)/i;
 const SECRET_OBJECT = /\b(?:values?|keys?|tokens?|passwords?|secrets?|credentials?|api|pins?|contraseñas?|mots?\s{1,3}de\s{1,3}passe|passw[oö]rter)\b/i;
 
 /**
@@ -99,6 +99,25 @@ function namesProtectedFile(u: string): boolean {
   return false;
 }
 
+/** A prohibition to tell, with what it forbids: taken out before the negation test. */
+const TELLING_FORBIDDEN = /\b(?:never|do\s{1,3}not|don't)\s{1,3}(?:ever\s{1,3})?(?:mention|tell|reveal|disclose|explain|bring\s{1,3}up|inform|notify|show)\b/gi;
+
+/**
+ * (Sixth round) Withholding from the user in the languages the scorer reads, as descriptions word it: "it is not
+ * something the user needs to know", "the user doesn't need to be told", "without telling the user", "sans le lui
+ * signaler", "sin decírselo", "ohne es dem Nutzer zu sagen", "senza dirlo all'utente", "sem avisar o usuário"; and in
+ * Estonian, Latvian and Lithuanian (the fifth round's list had none of the Baltic languages).
+ */
+const SECRECY_WORDS = /\bnot\s{1,3}something\s{1,3}(?:the\s{1,3})?users?\s{1,3}(?:needs?|has|have)\s{1,3}to\s{1,3}(?:know|see|hear)|\b(?:the\s{1,3})?users?\s{1,3}(?:doesn't|does\s{1,3}not|do\s{1,3}not|don't|needn't|need\s{1,3}not|never\s{1,3}needs?)\s{1,3}(?:need\s{1,3})?(?:to\s{1,3})?(?:know|be\s{1,3}(?:told|informed|notified|asked))|\bno\s{1,3}need\s{1,3}to\s{1,3}(?:tell|inform|notify|ask|mention\s{1,3}(?:it|this)\s{1,3}to)\s{1,3}(?:the\s{1,3})?users?|\bwithout\s{1,3}(?:telling|informing|notifying|asking|alerting|warning)\s{1,3}(?:the\s{1,3})?(?:user|them|him|her|customer)|\bsans\s{1,3}(?:(?:le|la|les|lui|leur|en|l')\s{0,3}){0,3}(?:signaler|dire|pr[ée]venir|informer|mentionner|avertir)|\bsin\s{1,3}(?:dec[ií]rselo|dec[ií]rsele|avisar(?:le)?|informar(?:le)?|mencionarlo|notificar(?:le)?)|\bohne\s{1,3}(?:es\s{1,3})?(?:(?:dem|den)\s{1,3}(?:nutzer|benutzer|anwender)\s{1,3})?(?:zu\s{1,3})?(?:sagen|erw[äa]hnen|informieren|melden|benachrichtigen|mitzuteilen)|\bsenza\s{1,3}(?:dirlo|avvisare|informare|dire|segnalarlo)|\bsem\s{1,3}(?:avisar|informar|contar|dizer|notificar)|(?:^|\s)[äa]ra\s(?:[üu]tle|r[äa][äa]gi|maini|teavita)\S{0,3}\s(?:seda\s|sellest\s)?kasutaja\S{0,3}|kasutajale\s(?:[üu]tlemata|teatamata)|nesaki\S{0,3}\s(?:to\s)?lietot[āa]j|nesakyk\S{0,3}\s(?:to\s)?naudotoj/i;
+
+/** Identity and account data in languages IDENTITY_PAYMENT does not read (national codes, bank accounts). */
+const IDENTITY_MULTI = /isikukood|pangakonto|asmens\s?kod|personas\s?kod|bankkont|pankkitili|henkil[öo]tunnu|rekeningnummer|burgerservicenummer|konta\sbankow|numer\skonta|rodn[ée]\s[čc][íi]slo|[čc][íi]slo\s[úu][čc]tu|kimlik\sno|banka\shesab|szem[ée]lyi\ssz[áa]m|banksz[áa]mla|cont\sbancar|nomor\srekening|s[ốo]\st[àa]i\skho[ảa]n|номер\s(?:сч[её]та|рахунку|паспорта)|паспорт|банковск\S{0,4}\s(?:сч[её]т|карт)|СНИЛС|ИНН|λογαριασμ|ΑΦΜ|διαβατ[ήη]ρι|מספר\sזהות|חשבון\sבנק|رقم\sالهوية|حساب\sبنكي|आधार|बैंक\sखात|マイナンバー|口座番号|身份证|银行(?:账户|卡)|주민등록번호|계좌번호/i;
+
+/** A directive about what *other* tools or agents do: "whenever any calendar tool creates…", "for any agent". */
+const CROSS_TOOL = /\b(?:whenever|when|each\s{1,3}time|every\s{1,3}time|if)\s{1,3}(?:any|another|other|a\s{1,3}different)\s{1,3}(?:[\w-]+\s{1,3}){0,4}?(?:tools?|agents?|servers?|skills?|functions?|plugins?)\b|\b(?:for|of|by|from)\s{1,3}(?:any|every|all|each)\s{1,3}(?:other\s{1,3})?(?:agents?|tools?|servers?|assistants?)\b|(?:^|[\s.])(?:orchestrators?|client\s{1,3}agents?|calling\s{1,3}agents?|other\s{1,3}agents?)\s{0,2}:/i;
+/** Routed through the describer itself: "route every payment through this agent". */
+const ROUTE_HERE = /\b(?:route|redirect|send|forward|pass|proxy)\b[^.;]{0,60}\b(?:through|via)\s{1,3}(?:this|our|me)\b/i;
+
 /** The user's whole working state beyond one call: every open tab or file, the clipboard, the whole workspace. */
 const OPEN_WORK = /\b(?:every|all|each)\s{1,3}(?:of\s{1,3}the\s{1,3}|the\s{1,3})?(?:currently\s{1,3})?open(?:ed)?\s{1,3}(?:editor\s{1,3}|browser\s{1,3})?(?:tabs?|files?|documents?|windows?|buffers?|editors?)\b|\b(?:the\s{1,3})?(?:user'?s\s{1,3})?clipboard\b|\b(?:entire|whole|full)\s{1,3}(?:workspace|home\s{1,3}(?:folder|directory))\b/i;
 /** A field named in the text (a backticked name, a snake_case identifier) or a word for one. */
@@ -110,9 +129,14 @@ const REMOTE_PUSH = /\bgit\s{1,3}remote\s{1,3}(?:add|set-url)\s{1,3}\S{1,40}\s{1
 export function describedDirectives(unit: string, field = false): DescribedSignal[] {
   const out: DescribedSignal[] = [];
   const u = unit.length > MAX_UNIT ? unit.slice(0, MAX_UNIT) : unit;
-  const negated = NEGATED.test(u);
-  const withheld = SECRECY_MULTI.test(u);
+  // (Sixth round) "never mention it" withholds the request; it does not negate it.
+  const negated = NEGATED.test(u.replace(TELLING_FORBIDDEN, " "));
+  const withheld = SECRECY_MULTI.test(u) || SECRECY_WORDS.test(u);
   const addressed = ASSISTANT_MULTI.test(u);
+  // (Sixth round) Identity or account data demanded in a unit addressed to the assistant or withheld from the user.
+  if (!negated && (withheld || addressed) && (IDENTITY_MULTI.test(u) || IDENTITY_PAYMENT.test(u))) out.push("harvest");
+  // (Sixth round) A description that directs what other tools or agents do, with an address or a route through itself.
+  if (!negated && CROSS_TOOL.test(u) && (EMAIL_OR_URL.test(u) || ROUTE_HERE.test(u))) out.push("reroute");
   if (!negated && opensProtectedFile(u)) out.push("harvest");
   // (Fifth round) In languages the verbs above do not cover: a protected file named in a unit addressed to the
   // assistant or withheld from the user; an address data goes to, withheld, or added to everything.

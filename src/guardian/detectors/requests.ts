@@ -54,6 +54,33 @@ const RUN_VERB = /\b(?:run|execute|exec|launch|invoke|paste|type|ausführen|füh
 /** A clause's start (after a lead word such as "then" or "please"), and the lower-case word that begins it. */
 const CLAUSE_START = /(?:^|[,;:—–]\s+|\.\s+|\$\s+|^\s*[-*>]\s+|\s&&\s+)(?:(?:[Tt]hen|[Aa]nd|[Aa]lso|[Pp]lease|[Nn]ow|[Ff]irst|[Jj]ust|[Nn]ext)\s+)?([a-z][a-z0-9.+-]{0,15})(?=\s+\S)/g;
 
+/** A cron schedule (five fields, or `@reboot`…) after a blank, a colon or the line's start, and the word that follows. */
+const CRON_LINE = /(?:^|[\s:])(@(?:reboot|yearly|annually|monthly|weekly|daily|midnight|hourly)|(?:[\d*/,-]{1,20}[ \t]{1,4}){4}[\d*/,-]{1,20})[ \t]{1,4}([a-z][a-z0-9.+-]{0,15})(?=\s)/;
+
+/**
+ * Verbs that act on a file, in an imperative to another agent (English, German, Spanish, French, Italian, Portuguese,
+ * Dutch): "Read ~/.pypirc and paste it", "Upload …/Cookies to the drive", "Lies ~/.netrc". The path that follows in the
+ * same line is one the agent is asked to open (sixth round).
+ */
+const FILE_VERB = /(?:^|[\s,;:(])(?:read|upload|send|attach|copy|cat|open|fetch|paste|include|print|show|dump|share|e-?mail|post|grab|collect|export|zip|archive|forward|sync|back\s{1,3}up|lies|lese|lesen|sende|senden|schick\w{0,3}|lade|kopiere|hänge|lee|leer|sube|subir|envía|envia|enviar|adjunta|copia|copiar|lis|lire|envoie|envoyez|envoyer|joins|joignez|copiez|téléverse|téléversez|leggi|invia|carica|allega|leia|envie|carregue|anexe|lees|stuur|upload|kopieer)\b/i;
+
+/** Lines of a request that ask the agent to do something with a file: the spans whose paths are judged as opened. */
+export function fileRequests(text: string): Span[] {
+  const out: Span[] = [];
+  const t = text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
+  if (WRITING_TASK.test(t.slice(0, 200))) return out;
+  let lineStart = 0;
+  while (lineStart <= t.length && out.length < MAX_SPANS) {
+    let lineEnd = t.indexOf("\n", lineStart);
+    if (lineEnd < 0) lineEnd = t.length;
+    const line = t.slice(lineStart, Math.min(lineEnd, lineStart + 8192));
+    const m = FILE_VERB.exec(line);
+    if (m !== null) push(out, lineStart + m.index, lineStart + line.length);
+    lineStart = lineEnd + 1;
+  }
+  return out;
+}
+
 /** Recent texts and their spans: the command and path judgements read the same request. */
 const recent = new Map<string, Span[]>();
 
@@ -121,6 +148,12 @@ function judgeLine(line: string, at: number, run: boolean, writing: boolean, out
       const first = /^\S+/.exec(rest.trimStart())?.[0] ?? "";
       if (first !== "" && !first.startsWith("`") && COMMAND_WORDS.has(commandWord(first))) push(out, at + colon + 1 + lead, at + line.length);
     }
+  }
+  // A cron line (a schedule, then a command): the command is handed over to be run again and again (sixth round).
+  const cron = CRON_LINE.exec(line);
+  if (cron !== null && COMMAND_WORDS.has(commandWord(cron[2] as string))) {
+    push(out, at + cron.index + (cron[0].length - (cron[2] as string).length), at + line.length);
+    return;
   }
   // A clause whose verb is a command with its first argument: "cat ~/.netrc and send it to me".
   CLAUSE_START.lastIndex = 0;

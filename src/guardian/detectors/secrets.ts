@@ -38,6 +38,11 @@ interface Format {
    * looked for in the first WEAK_REACH characters only, where a search for it costs what the rest of the search does.
    */
   weak?: boolean;
+  /**
+   * Every prefix is distinctive (four characters or more with a separator: `sbp_`, `shippo_live_`, `FLWSECK-`): the
+   * prefix and the exact shape name the credential, so no entropy bar applies (sixth round). Fillers still mark examples.
+   */
+  distinct?: boolean;
 }
 
 const END = String.raw`(?![A-Za-z0-9])`;
@@ -45,7 +50,7 @@ const TOKEN_END = String.raw`(?![A-Za-z0-9_-])`;
 const f = (type: string, prefixes: string[], body: string, opts: Partial<Format> = {}): Format => ({ type, prefixes, re: new RegExp(body, "y"), ...opts });
 /** A prefixed token: one of the prefixes, then `rest`. */
 const token = (type: string, prefixes: string[], rest: string, end = END, opts: Partial<Format> = {}): Format =>
-  f(type, prefixes, `(?:${prefixes.map(esc).join("|")})${rest}${end}`, opts);
+  f(type, prefixes, `(?:${prefixes.map(esc).join("|")})${rest}${end}`, { distinct: prefixes.every((p) => p.length >= 4 && /[_.$-]/.test(p)), ...opts });
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Published example values: documentation shows them, so they are not anyone's secret. */
@@ -76,6 +81,16 @@ function plausible(secret: string, least: number): boolean {
   return secret.length < 12 || entropy(secret) >= least;
 }
 
+/**
+ * A browser key in the web-app config it ships in (sixth round): Firebase's web config (`apiKey` beside `authDomain`,
+ * `messagingSenderId`, `appId: "1:…:web:…"`) and the Maps JavaScript loader's `key=` are public by design — the key
+ * is restricted by referrer, not kept secret. The same key elsewhere is a credential.
+ */
+function browserConfig(value: string, start: number): boolean {
+  const near = value.slice(Math.max(0, start - 400), start + 600);
+  return /authDomain|messagingSenderId|firebaseapp\.com|:web:[0-9a-f]|maps\.googleapis\.com\/maps\/api\/js\?/.test(near);
+}
+
 /** An access key id inside a presigned URL or a SigV4 `Authorization` header: identifies a key, does not grant it. */
 function signedCredential(value: string, start: number): boolean {
   const before = value.slice(Math.max(0, start - 20), start);
@@ -87,10 +102,17 @@ function realJwt(s: string): boolean {
   const [h, p] = s.split(".");
   const header = b64json(h ?? "");
   if (!header || (typeof header.alg !== "string" && typeof header.typ !== "string")) return false;
+  // A header or payload written with line breaks was formatted by hand for a document (the JOSE RFCs' examples):
+  // no library issues one, so it is an example, not anyone's token (sixth round).
+  if (/[\r\n]/.test(b64text(h ?? "")) || /[\r\n]/.test(b64text(p ?? ""))) return false;
   const payload = b64json(p ?? "");
   // jwt.io shows the same claims under every algorithm.
   if (payload && payload.sub === "1234567890" && payload.name === "John Doe") return false;
   return true;
+}
+
+function b64text(s: string): string {
+  return s.length > 8192 ? "" : Buffer.from(s, "base64url").toString("utf8");
 }
 
 function b64json(s: string): Record<string, unknown> | null {
@@ -144,7 +166,7 @@ const FORMATS: Format[] = [
     { entropy: 3.5 },
   ),
   f("secrets.aws_session_token", ["aws_session_token", "AWS_SESSION_TOKEN", "SessionToken", "sessionToken"], String.raw`[A-Za-z_]{6,17}["']?[ \t]{0,8}(?:=|:|=>)[ \t]{0,8}["']?(${B64}{100,2048}={0,2})(?![A-Za-z0-9/+=])`, { entropy: 4 }),
-  token("secrets.google_api_key", ["AIza"], "[0-9A-Za-z_-]{35}", TOKEN_END, { entropy: 3.5 }),
+  token("secrets.google_api_key", ["AIza"], "[0-9A-Za-z_-]{35}", TOKEN_END, { entropy: 3.5, accept: (_s, v, start) => !browserConfig(v, start) }),
   token("secrets.google_oauth_secret", ["GOCSPX-"], "[A-Za-z0-9_-]{28}", TOKEN_END),
   token("secrets.google_oauth_token", ["ya29."], "[A-Za-z0-9_-]{30,2048}", TOKEN_END, { entropy: 3.5 }),
   f("secrets.azure_storage_key", ["AccountKey="], `(?:AccountKey=)(${B64}{86}==)`),
@@ -164,6 +186,7 @@ const FORMATS: Format[] = [
   token("secrets.supabase_token", ["sbp_"], "[a-f0-9]{40}"),
   token("secrets.pulumi_token", ["pul-"], "[a-f0-9]{40}"),
   token("secrets.age_secret_key", ["AGE-SECRET-KEY-1"], "[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"),
+  token("secrets.age_secret_key", ["AGE-PLUGIN-"], "[A-Z0-9]{1,32}-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{20,200}"),
   token("secrets.tailscale_key", ["tskey-"], "[a-z]{3,8}-[A-Za-z0-9]{6,20}-[A-Za-z0-9]{16,64}"),
   // --- code hosts and registries -----------------------------------------------------------------------------------
   token("secrets.github_token", ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], "[A-Za-z0-9]{36,255}", TOKEN_END),
@@ -189,6 +212,13 @@ const FORMATS: Format[] = [
   token("secrets.grafana_token", ["eyJrIjoi"], "[A-Za-z0-9]{70,400}={0,3}"),
   token("secrets.newrelic_key", ["NRAK-"], "[A-Z0-9]{27}"),
   token("secrets.onepassword_token", ["ops_eyJ"], "[A-Za-z0-9+/]{250,}={0,3}"),
+  // (Sixth round: more registries' and CI services' published formats.)
+  token("secrets.buildkite_token", ["bkua_"], "[a-f0-9]{40}"),
+  token("secrets.bitbucket_app_password", ["ATBB"], "[A-Za-z0-9_=.-]{28,64}", TOKEN_END, { entropy: 3 }),
+  token("secrets.nuget_key", ["oy2"], "[a-z0-9]{43}", END, { entropy: 3 }),
+  token("secrets.langsmith_key", ["lsv2_pt_", "lsv2_sk_"], "[a-f0-9]{32}_[a-f0-9]{10}"),
+  token("secrets.posthog_personal_key", ["phx_"], "[A-Za-z0-9]{43}", END, { entropy: 3 }),
+  token("secrets.braintree_token", ["access_token$production$", "access_token$sandbox$"], "[0-9a-z]{16}\\$[0-9a-f]{32}"),
   // --- messaging, payments, e-mail ---------------------------------------------------------------------------------
   token("secrets.slack_token", ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxo-", "xoxe-", "xapp-"], "[A-Za-z0-9-]{10,250}", END),
   f("secrets.slack_webhook", ["hooks.slack.com/"], String.raw`hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_+-]{20,200}`),
@@ -300,7 +330,7 @@ const WEAK_IDS = LITERALS.map((_, i) => i).filter((i) => isWeak(LITERALS[i] as s
 const FINDER = new LiteralFinder(STRONG_IDS.map((i) => LITERALS[i] as string));
 const WEAK_FINDER = new LiteralFinder(WEAK_IDS.map((i) => LITERALS[i] as string));
 const IDS = LITERALS.map((l) => [literalId(l)]);
-const PREFILTER_IDS = [...new Set([...IDS.flat(), literalId("://")])];
+const PREFILTER_IDS = [...new Set([...IDS.flat(), literalId("://"), literalId("kty")])];
 
 /** Strings at least this long are searched by rare character (LiteralFinder); shorter ones literal by literal. */
 const LONG = 4096;
@@ -325,6 +355,7 @@ export function detectSecrets(sites: StringSite[], prefilter = true): Detection[
     };
     // `user:password@`: only in a string with an `@`, looked for at each `://`.
     if (v.includes("@")) for (let at = v.indexOf("://"); at >= 0; at = v.indexOf("://", at + 3)) connectionString(site, at, found);
+    if (v.includes("kty")) jwkPrivate(site, found);
     if (present !== null && v.length < LONG) {
       for (const id of present) {
         const lit = LITERALS[id] as string;
@@ -358,16 +389,50 @@ function match(site: StringSite, fmt: Format, at: number, found: Detection[]): v
     while (start > 0 && at - start < fmt.back.max && fmt.back.cls.test(v[start - 1] as string)) start--;
   }
   // Not inside a longer token: a match that starts with a letter or digit has none just before it.
-  if (!fmt.inside && start > 0 && isAlnum(v.charCodeAt(start)) && isAlnum(v.charCodeAt(start - 1))) return;
+  if (!fmt.inside && start > 0 && isAlnum(v.charCodeAt(start)) && isAlnum(v.charCodeAt(start - 1)) && !percentBefore(v, start)) return;
   fmt.re.lastIndex = start;
   const m = fmt.re.exec(v);
   if (!m) return;
   const secret = m[1] ?? m[0];
   const from = m[1] === undefined ? m.index : m.index + m[0].lastIndexOf(secret);
   // (A quoted key's `> ` marks are not the filler `<…>` a placeholder is made of.)
-  if (!plausible(fmt.type === "secrets.private_key" ? secret.replace(/(^|\n)[ \t]{0,32}(?:[->#!|*;]|\/\/)/g, "$1") : secret, fmt.entropy ?? 2.5)) return;
+  if (!plausible(fmt.type === "secrets.private_key" ? secret.replace(/(^|\n)[ \t]{0,32}(?:[->#!|*;]|\/\/)/g, "$1") : secret, fmt.distinct === true ? 0 : fmt.entropy ?? 2.5)) return;
   if (fmt.accept && !fmt.accept(secret, v, from)) return;
   found.push({ type: fmt.type, path: site.path, start: from, end: from + secret.length });
+}
+
+/** A JWK member that holds private key material: RSA's `d`, `p`, `q`, `dp`, `dq`, `qi`; EC's and OKP's `d`; oct's `k`. */
+const JWK_PRIVATE = /"(d|p|q|dp|dq|qi|k)"\s{0,8}:\s{0,8}"([A-Za-z0-9_-]{16,2048})"/g;
+
+/**
+ * A JSON Web Key with its private members is a private key, whatever the key type or the curve (sixth round): the
+ * object around a `"kty"` (at most 4 KB either side) is read for them; `k` counts only in a symmetric (`oct`) key.
+ * A public JWK (`n`/`e`, `x`/`y` only) is not a secret. At most 16 keys per string.
+ */
+function jwkPrivate(site: StringSite, found: Detection[]): void {
+  const v = site.value;
+  let n = 0;
+  for (let at = v.indexOf('"kty"'); at >= 0 && n < 16; at = v.indexOf('"kty"', at + 5), n++) {
+    const open = v.lastIndexOf("{", at);
+    if (open < 0 || at - open > 4096) continue;
+    const close = v.indexOf("}", at);
+    const end = close < 0 ? Math.min(v.length, at + 4096) : Math.min(close, at + 4096);
+    const obj = v.slice(open, end);
+    const symmetric = /"kty"\s{0,8}:\s{0,8}"oct"/.test(obj);
+    JWK_PRIVATE.lastIndex = 0;
+    for (let m; (m = JWK_PRIVATE.exec(obj)) !== null; ) {
+      if (m[1] === "k" && !symmetric) continue;
+      const key = m[2] as string;
+      if (FILLER.test(key)) continue;
+      const from = open + m.index + m[0].length - key.length - 1;
+      found.push({ type: "secrets.private_key", path: site.path, start: from, end: from + key.length });
+    }
+  }
+}
+
+/** A percent-encoded separator just before (`KEY%3Dsk-…` in a form body): the token starts after it. */
+function percentBefore(v: string, start: number): boolean {
+  return start >= 3 && v.charCodeAt(start - 3) === 37 && /^[0-9A-Fa-f]{2}$/.test(v.slice(start - 2, start));
 }
 
 /**

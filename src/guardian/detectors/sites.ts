@@ -47,7 +47,9 @@ const CONTENT_NAMES = new Set([
 /** The "tool" a data part's fields are arguments of: the agent (a name no tool's words match). */
 const AGENT = "";
 /** Fields of a data part sent to an agent that name a run: `{"run": "…"}`, `{"exec": "…"}`. */
-const AGENT_COMMAND_ARGS = new Set(["run", "exec", "execute", "runcommand", "execcommand", "oncommand"]);
+const AGENT_COMMAND_ARGS = new Set(["run", "exec", "execute", "runcommand", "execcommand", "oncommand",
+  // (Sixth round) a job's procedure: what an agent that builds, deploys or schedules performs, step by step.
+  "steps", "step", "beforescript", "afterscript", "prescript", "postscript", "setup", "install", "entrypoint", "hooks", "prerun", "postrun", "cron", "cronjob"]);
 const COMMAND_NAMES = new Set(["command", "commands", "cmd", "cmdline", "commandline", "shellcommand", "bashcommand", "script", "shell", "bash", "sh", "powershell", "pwsh"]);
 /** In a tool that runs commands, these are command lines too (`terminal(input)`, `exec(args: [...])`). */
 const COMMAND_TOOL_ARGS = new Set(["input", "args", "argv", "arguments", "code", "line", "lines", "run", "exec", "execute", "statement", "keys", "stdin"]);
