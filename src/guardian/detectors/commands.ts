@@ -50,6 +50,7 @@ const TRIGGERS = new Set([
   "usermod", "passwd", "visudo", "tee", "tar", "zip", "7z", "gpg", "awk", "gawk", "export", "histfile", "histsize", "python2", "python3", "nodejs",
   "truncate", "unlink", "wevtutil", "clear-eventlog", "certutil", "bitsadmin", "start-bitstransfer", "mshta", "msiexec", "regsvr32", "cmd",
   "vssadmin", "wmic", "wbadmin", "bcdedit", "diskshadow", "systemctl", "launchctl", "schtasks", "reg",
+  "autossh", "ngrok", "bore", "chisel", "cloudflared",
 ]);
 
 /** The command's name as judged: last path segment, lower case, without `.exe` or a version (`python3.12` → python). */

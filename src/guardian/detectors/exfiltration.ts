@@ -200,6 +200,8 @@ function isImage(v: string, at: number, floor: number): boolean {
 
 /** Template placeholders for data the model is to fill in; single braces (`{id}`, REST templates) only in a query. */
 const PLACEHOLDER = /\{\{[^}]{0,200}\}\}|\$\{[^}]{0,200}\}|\$[A-Z][A-Z0-9_]{2,}|<[A-Za-z][\w .-]{0,40}(?:>|$)|\[[A-Z][A-Z0-9_ ]{2,40}\]|%[A-Z_]{3,}%/;
+/** A command's output spliced into a URL: `$(…)`, or a pair of backticks around a command (a lone backtick is data: encoded polylines use it). */
+const COMMAND_SUBSTITUTION = /\$\(|`[a-z][\w.-]{0,20}(?:\s[^`]{0,200})?`/;
 const QUERY_PLACEHOLDER = /\{[A-Za-z_][\w .-]{0,40}\}/;
 const DATA_KEYS = /^(?:data|d|payload|p|secret|secrets|key|apikey|api_key|token|password|pwd|pass|passwd|conversation|convo|chat|history|memory|prompt|context|exfil|leak|creds?|credentials?|session|cookie|env|info|content|msg|message|q|text|x)$/i;
 const BASE64ISH = /^[A-Za-z0-9+/_-]+={0,2}$/;
@@ -250,6 +252,17 @@ function decodedText(value: string): string | null {
   let printable = 0;
   for (const b of bytes) if ((b >= 32 && b < 127) || b === 9 || b === 10 || b === 13) printable++;
   return printable >= bytes.length * 0.9 ? bytes.toString("latin1") : null;
+}
+
+/**
+ * (Sixth round) A blob that decodes to people's contact data — two phone numbers or e-mail addresses or more — is
+ * personal data leaving, even in a tool's or an agent's request (a cursor or a signed id decodes to neither).
+ */
+function encodedPersonalData(value: string): boolean {
+  const text = decodedText(value);
+  if (text === null) return false;
+  const contacts = text.match(/\+\d{1,3}[ \d().-]{6,18}\d|[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+/g);
+  return contacts !== null && contacts.length >= 2;
 }
 
 /** Whether encoded data decodes to credentials: a recognised token, or the lines of a credentials file or `.env`. */
@@ -321,6 +334,12 @@ function presigned(url: URL): boolean {
   );
 }
 
+/** Whether a value is nothing but a credential issued for this host. */
+function issuedHere(value: string, host: string): boolean {
+  const found = detectSecrets([{ path: [], value }]);
+  return found.length === 1 && found[0]?.start === 0 && found[0].end === value.length && issuedFor(found[0].type, host);
+}
+
 /** What in a URL carries data out, or null: the pieces a renderer's (or a tool's) request would hand the host. */
 function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLists): string | null {
   const pieces: { key: string; value: string }[] = [];
@@ -329,7 +348,7 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
   for (const s of segments) pieces.push({ key: "", value: decode(s).replace(/\.(?:png|jpe?g|gif|svg|webp|ico|bmp)$/i, "") });
   if (url.hash.length > 1) pieces.push({ key: "#", value: decode(url.hash.slice(1)) });
   const raw = decode(url.pathname + url.search + url.hash);
-  if (PLACEHOLDER.test(raw) || QUERY_PLACEHOLDER.test(decode(url.search)) || (kind === "request" && /\$\(|`/.test(raw))) return "placeholder";
+  if (PLACEHOLDER.test(raw) || QUERY_PLACEHOLDER.test(decode(url.search)) || (kind === "request" && COMMAND_SUBSTITUTION.test(raw))) return "placeholder";
   // A credential in the URL of the service that issued it (a bot token to api.telegram.org, a key to googleapis.com)
   // is how that service is called: audience.ts.
   const host = hostOf(url);
@@ -347,8 +366,13 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
       continue;
     }
     if (PASSWORD_KEYS.test(key) && value.length >= 4 && !PASSWORD_PLACEHOLDER.test(value)) return "password";
-    const blobs = isBlob(value) ? [value] : value.split(/[.:|,;]/).filter(isBlob);
+    // A credential in a URL of the service that issued it (a browser key to the Maps loader) is how that service is called.
+    if (key !== "" && value.length >= 16 && issuedHere(value, host)) continue;
+    // (A `+` of base64 left unescaped in a query reads back as a blank.)
+    const plain = key !== "" && value.includes(" ") && !/\s{2}|[^\x20-\x7e]/.test(value) ? value.replace(/ /g, "+") : value;
+    const blobs = isBlob(plain) ? [plain] : value.split(/[.:|,;]/).filter(isBlob);
     if (blobs.some(encodedCredentials)) return "encoded credentials";
+    if (blobs.some(encodedPersonalData)) return "encoded personal data";
     // A tool's request may carry a pagination cursor or a signed id: only credentials count there (and anything,
     // after the session saw a secret: the url_data detector).
     if (kind === "request") continue;

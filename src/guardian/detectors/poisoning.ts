@@ -104,17 +104,19 @@ const TELLING_FORBIDDEN = /\b(?:never|do\s{1,3}not|don't)\s{1,3}(?:ever\s{1,3})?
 
 /**
  * (Sixth round) Withholding from the user in the languages the scorer reads, as descriptions word it: "it is not
- * something the user needs to know", "the user doesn't need to be told", "without telling the user", "sans le lui
+ * something the user needs to know", "no need to tell the user", "without telling the user", "sans le lui
  * signaler", "sin decírselo", "ohne es dem Nutzer zu sagen", "senza dirlo all'utente", "sem avisar o usuário"; and in
  * Estonian, Latvian and Lithuanian (the fifth round's list had none of the Baltic languages).
  */
-const SECRECY_WORDS = /\bnot\s{1,3}something\s{1,3}(?:the\s{1,3})?users?\s{1,3}(?:needs?|has|have)\s{1,3}to\s{1,3}(?:know|see|hear)|\b(?:the\s{1,3})?users?\s{1,3}(?:doesn't|does\s{1,3}not|do\s{1,3}not|don't|needn't|need\s{1,3}not|never\s{1,3}needs?)\s{1,3}(?:need\s{1,3})?(?:to\s{1,3})?(?:know|be\s{1,3}(?:told|informed|notified|asked))|\bno\s{1,3}need\s{1,3}to\s{1,3}(?:tell|inform|notify|ask|mention\s{1,3}(?:it|this)\s{1,3}to)\s{1,3}(?:the\s{1,3})?users?|\bwithout\s{1,3}(?:telling|informing|notifying|asking|alerting|warning)\s{1,3}(?:the\s{1,3})?(?:user|them|him|her|customer)|\bsans\s{1,3}(?:(?:le|la|les|lui|leur|en|l')\s{0,3}){0,3}(?:signaler|dire|pr[ée]venir|informer|mentionner|avertir)|\bsin\s{1,3}(?:dec[ií]rselo|dec[ií]rsele|avisar(?:le)?|informar(?:le)?|mencionarlo|notificar(?:le)?)|\bohne\s{1,3}(?:es\s{1,3})?(?:(?:dem|den)\s{1,3}(?:nutzer|benutzer|anwender)\s{1,3})?(?:zu\s{1,3})?(?:sagen|erw[äa]hnen|informieren|melden|benachrichtigen|mitzuteilen)|\bsenza\s{1,3}(?:dirlo|avvisare|informare|dire|segnalarlo)|\bsem\s{1,3}(?:avisar|informar|contar|dizer|notificar)|(?:^|\s)[äa]ra\s(?:[üu]tle|r[äa][äa]gi|maini|teavita)\S{0,3}\s(?:seda\s|sellest\s)?kasutaja\S{0,3}|kasutajale\s(?:[üu]tlemata|teatamata)|nesaki\S{0,3}\s(?:to\s)?lietot[āa]j|nesakyk\S{0,3}\s(?:to\s)?naudotoj/i;
+const SECRECY_WORDS = /\bnot\s{1,3}something\s{1,3}(?:the\s{1,3})?users?\s{1,3}(?:needs?|has|have)\s{1,3}to\s{1,3}(?:know|see|hear)|\bno\s{1,3}need\s{1,3}to\s{1,3}(?:tell|inform|notify|ask|mention\s{1,3}(?:it|this)\s{1,3}to)\s{1,3}(?:the\s{1,3})?users?|\bwithout\s{1,3}(?:telling|informing|notifying|asking|alerting|warning)\s{1,3}(?:the\s{1,3})?(?:user|them|him|her|customer)|\bsans\s{1,3}(?:(?:le|la|les|lui|leur|en|l')\s{0,3}){0,3}(?:signaler|dire|pr[ée]venir|informer|mentionner|avertir)|\bsin\s{1,3}(?:dec[ií]rselo|dec[ií]rsele|avisar(?:le)?|informar(?:le)?|mencionarlo|notificar(?:le)?)|\bohne\s{1,3}(?:es\s{1,3})?(?:(?:dem|den)\s{1,3}(?:nutzer|benutzer|anwender)\s{1,3})?(?:zu\s{1,3})?(?:sagen|erw[äa]hnen|informieren|melden|benachrichtigen|mitzuteilen)|\bsenza\s{1,3}(?:dirlo|avvisare|informare|dire|segnalarlo)|\bsem\s{1,3}(?:avisar|informar|contar|dizer|notificar)|(?:^|\s)[äa]ra\s(?:[üu]tle|r[äa][äa]gi|maini|teavita)\S{0,3}\s(?:seda\s|sellest\s)?kasutaja\S{0,3}|kasutajale\s(?:[üu]tlemata|teatamata)|nesaki\S{0,3}\s(?:to\s)?lietot[āa]j|nesakyk\S{0,3}\s(?:to\s)?naudotoj/i;
 
 /** Identity and account data in languages IDENTITY_PAYMENT does not read (national codes, bank accounts). */
 const IDENTITY_MULTI = /isikukood|pangakonto|asmens\s?kod|personas\s?kod|bankkont|pankkitili|henkil[öo]tunnu|rekeningnummer|burgerservicenummer|konta\sbankow|numer\skonta|rodn[ée]\s[čc][íi]slo|[čc][íi]slo\s[úu][čc]tu|kimlik\sno|banka\shesab|szem[ée]lyi\ssz[áa]m|banksz[áa]mla|cont\sbancar|nomor\srekening|s[ốo]\st[àa]i\skho[ảa]n|номер\s(?:сч[её]та|рахунку|паспорта)|паспорт|банковск\S{0,4}\s(?:сч[её]т|карт)|СНИЛС|ИНН|λογαριασμ|ΑΦΜ|διαβατ[ήη]ρι|מספר\sזהות|חשבון\sבנק|رقم\sالهوية|حساب\sبنكي|आधार|बैंक\sखात|マイナンバー|口座番号|身份证|银行(?:账户|卡)|주민등록번호|계좌번호/i;
 
 /** A directive about what *other* tools or agents do: "whenever any calendar tool creates…", "for any agent". */
 const CROSS_TOOL = /\b(?:whenever|when|each\s{1,3}time|every\s{1,3}time|if)\s{1,3}(?:any|another|other|a\s{1,3}different)\s{1,3}(?:[\w-]+\s{1,3}){0,4}?(?:tools?|agents?|servers?|skills?|functions?|plugins?)\b|\b(?:for|of|by|from)\s{1,3}(?:any|every|all|each)\s{1,3}(?:other\s{1,3})?(?:agents?|tools?|servers?|assistants?)\b|(?:^|[\s.])(?:orchestrators?|client\s{1,3}agents?|calling\s{1,3}agents?|other\s{1,3}agents?)\s{0,2}:/i;
+/** What a directive does with an address: adds it, sends or copies to it, routes through it. */
+const ROUTE_VERB = /\b(?:add|adds|send|forward|cc|bcc|invite|copy|route|redirect|include|notify|post|upload|report|mirror|sync)\b/i;
 /** Routed through the describer itself: "route every payment through this agent". */
 const ROUTE_HERE = /\b(?:route|redirect|send|forward|pass|proxy)\b[^.;]{0,60}\b(?:through|via)\s{1,3}(?:this|our|me)\b/i;
 
@@ -136,7 +138,7 @@ export function describedDirectives(unit: string, field = false): DescribedSigna
   // (Sixth round) Identity or account data demanded in a unit addressed to the assistant or withheld from the user.
   if (!negated && (withheld || addressed) && (IDENTITY_MULTI.test(u) || IDENTITY_PAYMENT.test(u))) out.push("harvest");
   // (Sixth round) A description that directs what other tools or agents do, with an address or a route through itself.
-  if (!negated && CROSS_TOOL.test(u) && (EMAIL_OR_URL.test(u) || ROUTE_HERE.test(u))) out.push("reroute");
+  if (!negated && CROSS_TOOL.test(u) && ((EMAIL_OR_URL.test(u) && ROUTE_VERB.test(u)) || ROUTE_HERE.test(u))) out.push("reroute");
   if (!negated && opensProtectedFile(u)) out.push("harvest");
   // (Fifth round) In languages the verbs above do not cover: a protected file named in a unit addressed to the
   // assistant or withheld from the user; an address data goes to, withheld, or added to everything.
