@@ -88,7 +88,7 @@ export function secretSamples(seed = 24) {
     { name: "Slack incoming webhook", type: "secrets.slack_webhook", text: `notify:\n  url: ${slackHook}\n`, secret: slackHook.slice("https://".length) },
     { name: "Stripe live secret key", type: "secrets.stripe_key", text: `stripe.api_key = "${stripe}"`, secret: stripe },
     { name: "Stripe restricted key", type: "secrets.stripe_key", text: `Use ${stripeRk} for the reporting job.`, secret: stripeRk },
-    { name: "Google API key", type: "secrets.google_api_key", text: `<script src="https://maps.googleapis.com/maps/api/js?key=${google}&callback=initMap"></script>`, secret: google },
+    { name: "Google API key", type: "secrets.google_api_key", text: `gmaps = googlemaps.Client(key="${google}")`, secret: google },
     { name: "npm automation token", type: "secrets.npm_token", text: `NPM_TOKEN=${npm} npm publish`, secret: npm },
     { name: ".npmrc _authToken", type: "secrets.npm_token", text: `//registry.npmjs.org/:_authToken=${npm}\nalways-auth=true\n`, secret: npm },
     { name: "Azure storage connection string", type: "secrets.azure_storage_key", text: `DefaultEndpointsProtocol=https;AccountName=acmeprodstore;AccountKey=${azureKey};EndpointSuffix=core.windows.net`, secret: azureKey },
@@ -120,6 +120,8 @@ export function secretSamples(seed = 24) {
   ];
 
   const benign = [
+    // A browser key in the loader it ships in is public by design (restricted by referrer): sixth round.
+    { name: "Maps JavaScript loader's browser key", text: `<script src="https://maps.googleapis.com/maps/api/js?key=${google}&callback=initMap"></script>` },
     { name: "Stripe publishable key", text: `const stripe = Stripe("pk_live_${pick(ALNUM, 99)}");` },
     { name: "Mapbox public token", text: `mapboxgl.accessToken = 'pk.eyJ1IjoiYWNtZSIsImEiOiJ${pick(ALNUM, 20)}In0.${pick(B64URL, 22)}';` },
     { name: "jwt.io's example token", text: "Paste eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c into the debugger." },
