@@ -50,7 +50,7 @@ const CARD_ROW = /(?<![\d.])(?:\d[ -]?){12,18}\d[ \t]{0,2}[,;|\t][ \t]{0,2}(?:0?
 const CARD_LABELLED = /\b(?:card|cc|pan|credit card|debit card|card number|card_?number|cardnumber|card no\.?|card #|kartennummer|numéro de carte|número de tarjeta)\b[\s:#="'-]{0,6}((?:\d[ -]?){12,18}\d)(?![\d.])/gi;
 
 /** Labels of identity documents and numbers, in several languages and countries. */
-const ID_LABEL = String.raw`(?:ssn|social security(?: number| no\.?)?|social|sin|social insurance(?: number)?|passport(?: number| no\.?| #)?|pass(?:port)?[ _-]?no\.?|national id(?:entity)?(?: card)?(?: number| no\.?)?|national insurance(?: number| no\.?)?|nino|ni number|id card(?: number| no\.?)?|identity card(?: number)?|dni|nie|nif|cpf|aadhaa?r|bsn|burgerservicenummer|pesel|personnummer|insee|num[ée]ro de s[ée]curit[ée] sociale|steuer-?id|steueridentifikationsnummer|personalausweis(?:nummer)?|reisepass(?:nummer)?|tax id|itin|driver'?s? licen[cs]e(?: number| no\.?)?|licen[cs]e (?:number|no\.?)|codice fiscale|curp|rfc|hkid|nric|my number|mynumber|nhs(?:[ _]?(?:number|no\.?|nr))?|chi(?: number| no\.?)|nir|n° de s[ée]cu(?:rit[ée] sociale)?|num[ée]ro de s[ée]cu|s[ée]cu(?:rit[ée])? sociale|mrn|medical record(?: number| no\.?| #)?|patient(?: id| number| no\.?)|health insurance(?: number| no\.?)|(?:kranken)?versichertennummer|medicare(?: number| no\.?)?|pnr|personal identity number|henkil[öo]tunnus|hetu|f[øo]dselsnummer|cpr(?:-nr\.?| number)?|rijksregisternummer|isikukood|asmens kodas|tfn|tax file number|rut|run|rrn|resident registration number|tc kimlik(?: no)?|kimlik no|id number)`;
+const ID_LABEL = String.raw`(?:ssn|social security(?: number| no\.?)?|social|sin|social insurance(?: number)?|passport(?: number| no\.?| #)?|pass(?:port)?[ _-]?no\.?|national id(?:entity)?(?: card)?(?: number| no\.?)?|national insurance(?: number| no\.?)?|nino|ni number|id card(?: number| no\.?)?|identity card(?: number)?|dni|nie|nif|cpf|aadhaa?r|bsn|burgerservicenummer|pesel|personnummer|insee|num[ée]ro de s[ée]curit[ée] sociale|steuer-?id|steueridentifikationsnummer|personalausweis(?:nummer)?|reisepass(?:nummer)?|tax id|itin|driver'?s? licen[cs]e(?: number| no\.?)?|licen[cs]e (?:number|no\.?)|codice fiscale|curp|rfc|hkid|nric|my number|mynumber|nhs(?:[ _]?(?:number|no\.?|nr))?|chi(?: number| no\.?)|nir|n° de s[ée]cu(?:rit[ée] sociale)?|num[ée]ro de s[ée]cu|s[ée]cu(?:rit[ée])? sociale|mrn|medical record(?: number| no\.?| #)?|patient(?: id| number| no\.?)|health insurance(?: number| no\.?)|(?:kranken)?versichertennummer|medicare(?: number| no\.?)?|pnr|personal identity number|henkil[öo]tunnus|hetu|f[øo]dselsnummer|cpr(?:-nr\.?| number)?|rijksregisternummer|isikukood|asmens kodas|tfn|tax file number|rut|rrn|resident registration number|tc kimlik(?: no)?|kimlik no|id number)`;
 /** A number under an identity label: "passport no. X4821937", "SIN: 046 454 286", `"ssn":"219-09-9999"`. */
 const LABELLED_ID = new RegExp(String.raw`\b${ID_LABEL}\b["']?[\s:#=.,"'-]{0,6}(?:(?:no|number|num|nr)\.?[\s:#=.-]{0,4})?((?:[A-Z]{1,3})?\d(?:[A-Z0-9]|[ .-](?=[A-Z0-9])){3,18}[A-Z0-9])(?![A-Za-z0-9])`, "gi");
 /** Fields named for an identity number. */
@@ -221,7 +221,7 @@ function selfChecking(site: StringSite, note: (h: Hit) => void): void {
   // fødselsnummer, Polish PESEL, Belgian national register number, Chinese resident identity number.
   if (v.includes("-") || v.includes("+")) self(PERSONNUMMER, (m) => personnummerValid(m[1] as string, m[2] as string));
   if (/[-+A-Y]/.test(v)) self(HETU, (m) => hetuValid(m[0]));
-  self(ELEVEN_DIGITS, (m) => fodselsnummerValid(m[0]) || peselValid(m[0]));
+  self(ELEVEN_DIGITS, (m) => fodselsnummerValid(m[0]) || peselValid(m[0]) || kimlikValid(m[0]));
   if (v.includes(".")) self(BELGIAN_RRN, (m) => belgianValid(m[0]));
   self(CHINESE_ID, (m) => chineseIdValid(m[0]));
   // (Sixth round) more national numbers that check themselves: India's Aadhaar (Verhoeff, printed in fours),
@@ -230,8 +230,7 @@ function selfChecking(site: StringSite, note: (h: Hit) => void): void {
   // check (Australia's TFN: nine digits in threes, like a phone number) counts only under its label.
   self(AADHAAR, (m) => verhoeff(m[0].replace(/\D/g, "")));
   if (/[STFGM]\d/.test(v)) self(NRIC, (m) => nricValid(m[0]));
-  if (v.includes(".") || v.includes("-")) self(RUT, (m) => rutValid(m[1] as string, m[2] as string));
-  self(ELEVEN_DIGITS, (m) => kimlikValid(m[0]));
+  if (v.includes(".") && v.includes("-")) self(RUT, (m) => rutValid(m[1] as string, m[2] as string));
   if (v.includes("-")) self(KOREAN_RRN, (m) => koreanValid(m[0]));
 }
 
