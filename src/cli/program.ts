@@ -1,3 +1,4 @@
+import { setFlagsFromString } from "node:v8";
 import { PACKAGE_VERSION, packageFile } from "../package-files.js";
 import { Command, CommanderError, Option } from "commander";
 import { DEFAULT_GUARDIAN_TIMEOUT_MS } from "../defaults.js";
@@ -297,7 +298,16 @@ program
 // `wrap` waits for it itself, after starting its server (wrap.ts), so that the two load at once.
 const JUDGES_NOTHING = new Set(["approvals", "sessions", "console", "tail", "verify", "schema", "pins", "uninstall"]);
 program.hook("preAction", async (_program, command) => {
-  if (JUDGES_NOTHING.has(command.name()) || command.name() === "wrap") return;
+  if (JUDGES_NOTHING.has(command.name())) return;
+  // A command that judges compiles each regular expression made from here on (the detectors') to machine code on its
+  // first use, instead of interpreting it once first (V8's default: one "tick" before tier-up). The detectors' large
+  // case-insensitive expressions cost 2-3 times more the default way: a process's first judgement of
+  // server-everything's `initialize` result took ~220 ms against ~85 ms (docs/benchmarks.md). Only the tick count
+  // changes, so every expression still takes V8's ordinary tier-up path (`--no-regexp-tier-up` set at run time
+  // crashed 1 start in 60 and is not used; this one, 0 in 440: `node bench/starts.mjs`). Commands that judge nothing
+  // keep the default, cheaper for expressions run once.
+  setFlagsFromString("--regexp-tier-up-ticks=0");
+  if (command.name() === "wrap") return;
   const { detectorsReady } = await import("../guardian/detectors/index.js");
   await detectorsReady().catch((e: unknown) => {
     throw new GuardwireError("RULES_INVALID", `the detectors could not be loaded (reinstall guardwire): ${(e as Error).message}`);
