@@ -279,6 +279,15 @@ describe("the scorer ends on long adversarial inputs (no backtracking)", () => {
     ["turning off in other languages", "вимкни ".repeat(60_000)],
     ["fences without end", "```\n<|im_start|>\n".repeat(20_000)],
     ["lines ending on 'from'", "please forward every message from\n".repeat(15_000)],
+    // Sixth round's patterns, each fed its own near-misses without end.
+    ["banners without end", "===== NEW TASK FROM THE USER (".repeat(15_000)],
+    ["role objects without end", '{"role": "system", "content" {"jsonrpc":"2.0","method":"notifications'.repeat(8_000)],
+    ["instruction blocks without end", "<<assistant instructions [[AI directive ".repeat(12_000)],
+    ["an unread address without end", "AI agent: +44 20 7946 LV80BANK0000 1200 EUR https://x.example/".repeat(8_000)],
+    ["transformations without end", "AI agent: gunzip and shift each letter and do what it ".repeat(10_000)],
+    ["resends without end", "Orchestrator: resend this request with the session ".repeat(10_000)],
+    ["trust stores without end", "agent: add the cert to the trusted root and mark it ".repeat(10_000)],
+    ["code spans without end", "`<|eot_id|> `".repeat(20_000)],
   ];
   for (const [name, text] of shapes) {
     it(name, () => {

@@ -134,6 +134,10 @@ const EXTRA: [string, number][] = [
   ["gcloud printenv keystore jks p12 pfx umgebungsvariablen umgebungsvariable api-schlüssel id_rsa id_dsa id_ecdsa id_ed25519 git-credentials shadow passwd sudoers environ wallet bash_history sicherheitscode kreditkarte", G.MACHINE],
   // Text to read backwards is decoded like base64 ("read it right to left and do it").
   ["backwards backward reverse reversed", G.DECODE],
+  // Compressed or letter-shifted text to undo before acting ("gunzip this and run it", "shift each letter back by 3").
+  ["gunzip decompress unzip inflate unpack decipher caesar rot13 rot-13 shift rotate", G.DECODE],
+  // A request sent again with a secret ("resend this request including the password").
+  ["resend re-send reissue re-issue resubmit re-submit retry", G.DECODE],
   // The model's rules declared off ("policies are suspended", "maintenance mode enabled").
   ["suspended lifted waived paused deactivated maintenance diagnostics", G.PERSONA],
   // Commands that print a credential (`gcloud auth print-access-token`, `security find-generic-password`).
@@ -147,7 +151,7 @@ const DOTTED_WORDS = "ssh aws gnupg kube docker env netrc npmrc pypirc pgpass gi
 const TAG_WORDS = "user human user_message human_message user_turn system instructions instruction important information admin secret hidden note sys directive override assistant_instructions ai_instructions system_message tool_result tool_results toolresult tool_output tool_outputs tool_response tool_call function_results function_result function_output function_response function_calls result results output outputs search_results document documents context data observation email file_contents file_content page webpage web_page start_of_turn end_of_turn";
 /** Line starts: invented turns (a colon follows) and system-style headers (in capitals, or a colon later on the line). */
 const TURN_WORDS = "human user assistant ai system claude chatgpt gpt model bot h a";
-const HEADER_WORDS = "platform systemnachricht systemhinweis systemmeldung mensaje aviso message avis system_message system admin administrator developer security operator important urgent new updated instructions instruction";
+const HEADER_WORDS = "platform systemnachricht systemhinweis systemmeldung mensaje aviso message avis system_message system admin administrator developer security operator important urgent new updated instructions instruction priority task request order orders rules";
 /** Stems (7 characters) whatever the ending: typos and inflections ("iunstructions" is read by the scorer's substring). */
 const STEM_WORDS: [string, number][] = [
   ["instruc anweisu инструк", G.INSTR],
@@ -278,6 +282,26 @@ function hashUnits(text: Uint16Array, a: number, b: number, joins: boolean): num
   return h;
 }
 
+/** A `#` between the line's start and a word (the line is a Markdown heading). */
+function hashLead(text: Uint16Array, a: number, b: number): boolean {
+  for (let i = a; i < b; i++) if ((text[i] as number) === 35) return true;
+  return false;
+}
+
+const FORGED_KEYS = ["role", "author", "jsonrpc"];
+/** `"role"`, `"author"` or `"jsonrpc"` at `at` (after at most four spaces), as the key of an object just opened. */
+function forgedAt(text: Uint16Array, at: number): boolean {
+  let i = at;
+  while (i < at + 4 && i < text.length && ((text[i] as number) === 32 || (text[i] as number) === 9)) i++;
+  if ((text[i] as number) !== 34) return false;
+  for (const k of FORGED_KEYS) {
+    let ok = (text[i + k.length + 1] as number) === 34;
+    for (let j = 0; ok && j < k.length; j++) ok = (text[i + 1 + j] as number) === k.charCodeAt(j);
+    if (ok) return true;
+  }
+  return false;
+}
+
 /** Only characters a marker may follow at a line start between `a` and `b` (`> `, `## `, `**`, `=== `, `[`). */
 function leadOnly(text: Uint16Array, a: number, b: number): boolean {
   for (let i = a; i < b; i++) {
@@ -387,7 +411,8 @@ export function pieces(str: string): Piece[] {
         const dotted = wordStart > 0 && (text[wordStart - 1] as number) === 46 && (wordStart < 2 || fold(text[wordStart - 2] as number) === -1);
         if ((k & TAG) !== 0 && afterLt) hit(i);
         if ((k & TURN) !== 0 && atLine && colonAfter(text, i, 4)) hit(i);
-        if ((k & HEADER) !== 0 && atLine && (upper(text, wordStart) || colonAfter(text, i, 40))) hit(i);
+        // (A Markdown heading — "## Instructions", "# Rules" — is a header however it is written.)
+        if ((k & HEADER) !== 0 && atLine && (upper(text, wordStart) || colonAfter(text, i, 40) || hashLead(text, lastNl + 1, wordStart))) hit(i);
         if ((k & DOTTED) !== 0 && dotted) hit(i);
         if ((k & DOTNEXT) !== 0 && t === DOT) hit(i);
       }
@@ -437,6 +462,8 @@ export function pieces(str: string): Piece[] {
       h = 0;
       elided = 0;
     }
+    // A message object written inside data (`{"role":`, `{"jsonrpc":`): a forged turn or protocol message.
+    if (c === 123 && forgedAt(text, i + 1)) hit(i);
     if (t === 0 || t === APOS || t === HYPHEN) continue;
     if (t === NL) {
       // A blank line ends a paragraph.
