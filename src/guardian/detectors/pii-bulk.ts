@@ -306,7 +306,6 @@ function validDate(y: number, m: number, d: number): boolean {
   return d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
 }
 
-/** Luhn over a string of digits. */
 /** Swedish personnummer (YYMMDD-NNNC, coordination numbers add 60 to the day): a date and a Luhn check on ten digits. */
 function personnummerValid(date: string, rest: string): boolean {
   const ten = date.slice(-6) + rest;

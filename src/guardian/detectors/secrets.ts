@@ -100,25 +100,29 @@ function signedCredential(value: string, start: number): boolean {
 /** A JWT whose header decodes to a JSON object naming its algorithm, and that is not a documented example. */
 function realJwt(s: string): boolean {
   const [h, p] = s.split(".");
-  const header = b64json(h ?? "");
+  // Each part decoded once: read as JSON, and looked at as the text it was written as.
+  const headerText = b64text(h ?? "");
+  const header = jsonObject(headerText);
   if (!header || (typeof header.alg !== "string" && typeof header.typ !== "string")) return false;
+  const payloadText = b64text(p ?? "");
   // A header or payload written with line breaks was formatted by hand for a document (the JOSE RFCs' examples):
   // no library issues one, so it is an example, not anyone's token (sixth round).
-  if (/[\r\n]/.test(b64text(h ?? "")) || /[\r\n]/.test(b64text(p ?? ""))) return false;
-  const payload = b64json(p ?? "");
+  if (/[\r\n]/.test(headerText) || /[\r\n]/.test(payloadText)) return false;
+  const payload = jsonObject(payloadText);
   // jwt.io shows the same claims under every algorithm.
   if (payload && payload.sub === "1234567890" && payload.name === "John Doe") return false;
   return true;
 }
 
+/** A base64url part's text (empty past 8 KiB). */
 function b64text(s: string): string {
   return s.length > 8192 ? "" : Buffer.from(s, "base64url").toString("utf8");
 }
 
-function b64json(s: string): Record<string, unknown> | null {
-  if (s.length > 8192) return null;
+/** The JSON object a text holds, or null. */
+function jsonObject(text: string): Record<string, unknown> | null {
   try {
-    const v: unknown = JSON.parse(Buffer.from(s, "base64url").toString("utf8"));
+    const v: unknown = JSON.parse(text);
     return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
   } catch {
     return null;
