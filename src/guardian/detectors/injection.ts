@@ -1,6 +1,7 @@
 import { pieces } from "./injection-gate.js";
 import { CJK, isCjk, lookup, STEMS, type Cue } from "./injection-lexicon.js";
 import { VERB_LAST } from "./injection-languages.js";
+import { reading } from "./injection-readings.js";
 import { normalize, type NormalText } from "./normalize.js";
 import { describedDirectives, NAMES_NOT_VALUE } from "./poisoning.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
@@ -2104,6 +2105,15 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
       const hiddenCtx: Ctx = n.hidden.length + n.decoded.length > 0 ? { ...ctx, role: "content" } : ctx;
       for (const h of n.hidden) for (const c of judgeText(h.text, hiddenCtx, threshold, { hidden: T.hidden })) push(site, role, { ...c, kind: c.kind === "instruction" ? "hidden_text" : c.kind }, h.start, h.end);
       for (const d of n.decoded) for (const c of judgeText(d.view.text, hiddenCtx, threshold, { hidden: T.hidden })) push(site, role, c, d.start, d.end);
+      // The text as it is meant to be read, when it is disguised (injection-readings.ts): judged like hidden text.
+      const r = out.length === judged ? reading(n.text) : null;
+      if (r) {
+        for (const c of judgeText(r.text, ctx, threshold, { hidden: T.hidden })) {
+          const a = r.original(c.start, c.end);
+          const o = n.identity ? a : n.original(a.start, a.end);
+          push(site, role, c, o.start, o.end);
+        }
+      }
     } catch (err) {
       if (!(err instanceof OverBudget)) throw err;
       out.length = judged;
