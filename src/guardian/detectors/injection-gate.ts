@@ -140,6 +140,8 @@ const EXTRA: [string, number][] = [
   ["resend re-send reissue re-issue resubmit re-submit retry", G.DECODE],
   // The model's rules declared off ("policies are suspended", "maintenance mode enabled").
   ["suspended lifted waived paused deactivated maintenance diagnostics", G.PERSONA],
+  // Ceasing to follow: "stop following your rules" (injection.ts, STOP_FOLLOWING).
+  ["stop cease quit", G.OVERRIDE],
   // Commands that print a credential (`gcloud auth print-access-token`, `security find-generic-password`).
   ["find-generic-password find-internet-password get-login-password print-access-token print-identity-token get-access-token get-session-token export-credentials", G.MACHINE],
   // Downloaded code run.
@@ -148,7 +150,7 @@ const EXTRA: [string, number][] = [
 /** Dot-files: a credential path only after a dot (`~/.ssh`, `.env`). */
 const DOTTED_WORDS = "ssh aws gnupg kube docker env netrc npmrc pypirc pgpass git-credentials bash_history";
 /** Tag names that frame instructions or end a tool's output (after `<` or `</`). */
-const TAG_WORDS = "user human user_message human_message user_turn system instructions instruction important information admin secret hidden note sys directive override assistant_instructions ai_instructions system_message tool_result tool_results toolresult tool_output tool_outputs tool_response tool_call function_results function_result function_output function_response function_calls result results output outputs search_results document documents context data observation email file_contents file_content page webpage web_page start_of_turn end_of_turn";
+const TAG_WORDS = "user human user_message human_message user_turn system instructions instruction important information admin secret hidden note sys directive override assistant_instructions ai_instructions system_message tool_result tool_results toolresult tool_output tool_outputs tool_response tool_call tool_calls tool_use function_call invoke function_results function_result function_output function_response function_calls result results output outputs search_results document documents context data observation email file_contents file_content page webpage web_page start_of_turn end_of_turn";
 /** Line starts: invented turns (a colon follows) and system-style headers (in capitals, or a colon later on the line). */
 const TURN_WORDS = "human user assistant ai system claude chatgpt gpt model bot h a";
 const HEADER_WORDS = "platform systemnachricht systemhinweis systemmeldung mensaje aviso message avis system_message system admin administrator developer security operator important urgent new updated instructions instruction priority task request order orders rules";
