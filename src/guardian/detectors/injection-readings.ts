@@ -82,7 +82,7 @@ const escapes: Step = (m) => {
 };
 
 /** Stacked combining marks (zalgo): on a line with many of them, marks are dropped. */
-const MARK = /\p{Mn}/gu;
+const MARK = /\p{M}/gu;
 const zalgo: Step = (m) => {
   const marks = m.text.match(MARK)?.length ?? 0;
   if (marks < 6) return m;

@@ -1324,6 +1324,16 @@ function inAnyFence(text: string, at: number): boolean {
   return inside;
 }
 
+/**
+ * Whether a closing tag at `at` closes an element opened before it in the same fenced code block: markup shown whole
+ * (a framework's docs showing `<tool_call>…</tool_call>`), not the end of a tool's output faked.
+ */
+function closesShown(text: string, at: number, close: string): boolean {
+  if (!inAnyFence(text, at)) return false;
+  const fence = text.lastIndexOf("```", at);
+  return text.slice(fence, at).toLowerCase().includes("<" + close.slice(2, -1).toLowerCase());
+}
+
 /** Whether [s, e) stands inside an inline code span (`…`) on its line: an odd number of backticks before it on the line, one after. */
 function inCodeSpan(text: string, s: number, e: number): boolean {
   let ticks = 0;
@@ -1370,7 +1380,7 @@ function markers(text: string, regions: readonly { s: number; e: number }[], quo
   });
   let endAt = -1;
   all(END_TAG, (m) => {
-    if (isShown(m.index)) return;
+    if (isShown(m.index) || (!quotesCut && closesShown(text, m.index, m[0]))) return;
     out.push({ s: m.index, e: m.index + m[0].length, kind: "end_marker", reach: text.length });
     if (endAt < 0 || m.index < endAt) endAt = m.index;
   });
@@ -2096,6 +2106,11 @@ interface Finding extends Detection {
 }
 
 const cache = new WeakMap<StringSite[], Map<string, Finding[]>>();
+/**
+ * What a disguise adds to its plain reading's score: less than hidden text (2), since people see leetspeak or spaced
+ * letters — the disguise hides the words from a scanner, not from the reader.
+ */
+const DISGUISED = 1;
 
 type Push = (site: { path: JsonPath }, role: Role, c: Cut, start: number, end: number, whole?: boolean) => void;
 
@@ -2153,7 +2168,7 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
       // The text as it is meant to be read, when it is disguised (injection-readings.ts): judged like hidden text.
       const r = out.length === judged ? reading(n.text) : null;
       if (r) {
-        for (const c of judgeText(r.text, ctx, threshold, { hidden: T.hidden })) {
+        for (const c of judgeText(r.text, ctx, threshold, { hidden: DISGUISED })) {
           const a = r.original(c.start, c.end);
           const o = n.identity ? a : n.original(a.start, a.end);
           push(site, role, c, o.start, o.end);
