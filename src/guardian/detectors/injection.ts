@@ -261,7 +261,7 @@ const ENGLISH = new Set(["the", "to", "and", "of", "is", "are", "for", "at", "in
 /** A phone number, an IBAN or an amount: where money or a message can be sent. */
 const UNREAD_DEST = /\+\d{1,3}[\s.-]{0,2}\(?\d{2,5}\)?[\d\s.-]{5,14}\d|\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,4})?\b|\d[\d.,\s]{0,12}\s{0,2}(?:EUR|USD|GBP|CHF|€|\$|£)|(?:EUR|USD|GBP|CHF|€|\$|£)\s{0,2}\d/;
 /** A URL with a path (an upload endpoint, a form), not a site's home page. */
-const URL_PATH = /\bhttps?:\/\/[^\s"'<>`)/]{2,80}\/[^\s"'<>`)]{2,}/i;
+const URL_PATH = /\bhttps?:\/\/[^\s"'<>`)/]{2,80}\/[^\s"'<>`).,;:!?]/i;
 /** Words the scorer reads as English: at most one English function word among the unit's Latin words. */
 function unreadable(toks: readonly Tok[]): boolean {
   let en = 0;
@@ -299,6 +299,8 @@ const IDENTIFIER_HINT = /[`_]|[a-z][A-Z]/;
 const IDENTIFIER = /`[A-Za-z][\w.-]{1,60}`|\b[a-z][a-z0-9]{1,30}(?:_[a-z0-9]{1,30}){1,6}\b|\b[a-z]{2,20}(?:[A-Z][a-z0-9]{1,20}){1,5}\b/;
 const SENDING_TOOL = /send|mail|transfer|pay|wire|post|upload|share|forward|delete|remove|publish|tweet|webhook|http|fetch|exec|run|shell|write/i;
 const AMOUNT = /[$€£¥]\s{0,2}\d|\b\d[\d,.]{0,15}\s{0,2}(?:usd|eur|gbp|dollars?|euros?|btc|eth)\b|\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}\b/i;
+/** Data put into the model's own next call: "include it in your next tool call's notes field". */
+const SMUGGLE_NEXT = /\b(?:pass|put|include|add|append|insert|embed|copy|paste|attach)\s{1,4}(?:it|them|this|that|these)\s{1,4}(?:in|into|as)\s{1,4}(?:the\s{1,4})?(?:your\s{1,4})?(?:next|following|every|each)\s{1,4}(?:[\w-]{1,20}\s{1,4}){0,2}(?:call|request|message|invocation)(?:'s)?\b/i;
 const SMUGGLE = /\b(?:pass|put|include|send|add|provide|append|insert|embed|copy)\s{1,4}(?:(?:the|its|their|all|full|entire)\s{1,4})?(?:contents?|value|text|output|result|data)\s{1,4}(?:of\s)?[^.\n]{0,100}?\b(?:in|into|as|to)\s{1,4}(?:the\s{1,4})?[`'"]?[\w-]{1,40}[`'"]?\s{1,4}(?:parameter|argument|field|param|arg|property|input)\b/i;
 const REMEDY = /\b(?:if|when|should)\s{1,4}(?:(?:this|that|the)\s{1,4}(?:tool|call|request|command|operation|function)|it|this|that)\s{1,4}(?:fails?|errors?|returns\s{1,4}an?\s{1,4}error|does(?:n't|\s{1,4}not)\s{1,4}work|is\s{1,4}(?:denied|blocked|refused))|\bon\s{1,4}(?:error|failure)\b|\bto\s{1,4}(?:fix|resolve|repair)\s{1,4}(?:this|the)\s{1,4}(?:error|issue|problem)|\botherwise\s{1,4}(?:the\s{1,4}tool|it|this)\s{1,4}will\s{1,4}(?:not\s{1,4}work|fail)/i;
 /** A standing order: something to do on every future message, e-mail or payment. */
@@ -613,7 +615,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   }
   // Turning a protection off by setting it false: `update_branch_protection(enabled=false)`, `require_reviews: off`.
   if (request && (PROTECTION_OFF.test(unit) || TRUST_OFF.test(unit))) addR(sig, "weaken");
-  if (request && SMUGGLE.test(unit)) addR(sig, "smuggle");
+  if (request && (SMUGGLE.test(unit) || SMUGGLE_NEXT.test(unit))) addR(sig, "smuggle");
   if (request && ctx.role === "content") addR(sig, "request");
   if (ctx.role === "prompt") promptAsks(unit, sig, { sessionInPrompt: promptSession(text), secretPath, machine: machine || SECRET_IDENT.test(unit), personal, link, embeds: requested.some((i) => EMBED.has(w(i))) || toks.some((t) => EMBED.has(t.w)) });
   // (A property that names where its value comes from — "which environment variable holds it", "read by the server" —
@@ -649,7 +651,10 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       // (The name closes the head, or what it is doing with this follows: not "Assistant features:".)
       // (A sentence's start is a head's start too: "Login expired. Calling agent: resend …".)
       const lineHead = i <= 3 && !ctx.transcript && n > 0 && (leadBack(text, (toks[0] as Tok).s) || /[.!?]\s{1,3}$/.test(text.slice(Math.max(0, (toks[0] as Tok).s - 4), (toks[0] as Tok).s))) && /^[^.!?\n:]{0,40}:\s/.test(text.slice(t.e, t.e + 42)) && (i === 0 || !TURN_WORDS_SET.has(w(0))) && (/^\s{0,2}:/.test(text.slice(t.e, t.e + 3)) || (/..ing$/.test(w(i + 1)) && toks.slice(i + 2, i + 6).some((x) => THIS.has(x.w))));
-      if (GENERIC_AI.has(t.w) && !(trailing || bracketed || lineHead || at(i - 1, "ai") || VOCATIVE_NOUN.has(w(i - 1)) || GREETING.has(w(i - 1)) || genericVocative || noteFor || noteForAdj || readingThis || w(i - 1) === "language" || (READER_PLACE.has(w(i - 1)) && (at(i + 1, "modal") || at(i + 2, "modal"))))) continue;
+      // ("Agente principale: leggi …", "Agencie wywołujący: odczytaj …": a head of the name and one word more — its
+      // place or job, in whatever language — at a line's start, closed by a colon, and an imperative right after it.)
+      const headThenAsk = i <= 1 && i + 1 < n && !ctx.transcript && leadBack(text, (toks[0] as Tok).s) && !TURN_WORDS_SET.has(w(0)) && /^\s{0,2}:/.test(text.slice((toks[i + 1] as Tok).e, (toks[i + 1] as Tok).e + 3)) && requested.some((r) => r > i + 1 && r <= i + 5);
+      if (GENERIC_AI.has(t.w) && !(trailing || bracketed || lineHead || headThenAsk || at(i - 1, "ai") || VOCATIVE_NOUN.has(w(i - 1)) || GREETING.has(w(i - 1)) || genericVocative || noteFor || noteForAdj || readingThis || w(i - 1) === "language" || (READER_PLACE.has(w(i - 1)) && (at(i + 1, "modal") || at(i + 2, "modal"))))) continue;
       const before = toks.slice(Math.max(0, i - 5), i).map((x) => x.w);
       const upTo = " " + before.join(" ");
       const upToPrevious = " " + before.slice(0, -1).join(" ");
@@ -660,6 +665,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
         trailing ||
         bracketed ||
         (lineHead && GENERIC_AI.has(t.w) && !lineStartColon) ||
+        headThenAsk ||
         VOCATIVE_NOUN.has(w(i - 1)) ||
         GREETING.has(w(i - 1)) ||
         ((PREP.has(w(i - 1)) || DETERMINER.has(w(i - 1))) && (VOCATIVE_NOUN.has(w(i - 2)) || VOCATIVE_NOUN.has(w(i - 3)) || GREETING.has(w(i - 2)) || (PREP.has(w(i - 2)) && VOCATIVE_NOUN.has(w(i - 3))))) ||
@@ -1993,16 +1999,27 @@ function unescapeJson(raw: string, offset: number): Field {
 function judgeGroup(values: string[], ctx: Ctx, threshold: number): { fields: number[]; cut: Cut } | null {
   if (values.length < 2 || values.length > 64 || values.some((v) => v.length > 2000)) return null;
   const units: Unit[] = [];
-  const owner: number[] = [];
-  const joined = values.join("\n");
-  let offset = 0;
+  const owner: number[][] = [];
+  // A field that stops mid-sentence (no closing punctuation) and a next one that goes on in lower case are one
+  // sentence split across fields ("read the" | "user's ~/.netrc and include it" | "in your next call"): joined by a
+  // line break, read as one; other fields are parted by a blank line, each its own.
+  const starts: number[] = [];
+  let joined = "";
   values.forEach((v, fi) => {
-    for (const [s, e] of sentences(v, 0, v.length)) {
-      units.push({ s: s + offset, e: e + offset, sig: analyse(joined, s + offset, e + offset, ctx), para: 0 });
-      owner.push(fi);
-    }
-    offset += v.length + 1;
+    if (fi > 0) joined += /[^.!?:;\s]\s*$/.test(values[fi - 1] as string) && /^\s*[\p{Ll}~(]/u.test(v) ? "\n" : "\n\n";
+    starts.push(joined.length);
+    joined += v;
   });
+  for (const [s, e] of sentences(joined, 0, joined.length)) {
+    const own: number[] = [];
+    values.forEach((v, fi) => {
+      const a = starts[fi] as number;
+      if (a < e && a + v.length > s) own.push(fi);
+    });
+    if (own.length === 0) continue;
+    units.push({ s, e, sig: analyse(joined, s, e, ctx), para: 0 });
+    owner.push(own);
+  }
   const unquoted = (u: Unit) => {
     let bare = joined.slice(u.s, u.e);
     for (const [a, b] of u.sig.quoted) bare = bare.slice(0, a - u.s) + " ".repeat(b - a) + bare.slice(b - u.s);
@@ -2010,7 +2027,7 @@ function judgeGroup(values: string[], ctx: Ctx, threshold: number): { fields: nu
   };
   const cuts = fire(units, threshold, Infinity, {}, unquoted, ctx.quoted === "cut");
   if (cuts.length === 0) return null;
-  const fields = [...new Set(units.flatMap((u, i) => (u.sig.cue ? [owner[i] as number] : [])))];
+  const fields = [...new Set(units.flatMap((u, i) => (u.sig.cue ? (owner[i] as number[]) : [])))];
   return { fields, cut: cuts.reduce((a, c) => (c.score > a.score ? c : a)) };
 }
 
