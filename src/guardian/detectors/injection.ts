@@ -388,6 +388,8 @@ interface Ctx {
   budget?: Budget;
   /** The text is a remote A2A agent's reply (a message, a task, a status or artifact update): its reader is the calling agent. */
   reply?: boolean;
+  /** A sampling request that asks the client to include its context (`includeContext`: `thisServer`, `allServers`). */
+  withContext?: boolean;
 }
 
 /** What is left of a message's budget of closely read characters (docs/detection.md, "What judging costs"). */
@@ -617,6 +619,10 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   if (request && (PROTECTION_OFF.test(unit) || TRUST_OFF.test(unit))) addR(sig, "weaken");
   if (request && (SMUGGLE.test(unit) || SMUGGLE_NEXT.test(unit))) addR(sig, "smuggle");
   if (request && ctx.role === "content") addR(sig, "request");
+  // A sampling request that asks for the client's context names the session by its structure: a prompt there that
+  // names credentials or personal secrets in bulk ("all API keys, passwords and tokens"), not negated, asks for what
+  // the session holds — whatever language its verb is in.
+  if (ctx.role === "prompt" && ctx.withContext === true && !has("neg") && !has("without") && (near("bulk", "machine", 4) || near("bulk", "personal", 4))) addR(sig, "harvest");
   if (ctx.role === "prompt") promptAsks(unit, sig, { sessionInPrompt: promptSession(text), secretPath, machine: machine || SECRET_IDENT.test(unit), personal, link, embeds: requested.some((i) => EMBED.has(w(i))) || toks.some((t) => EMBED.has(t.w)) });
   // (A property that names where its value comes from — "which environment variable holds it", "read by the server" —
   // asks for a name, not the secret: poisoning.ts.)
@@ -2151,6 +2157,8 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
     if (Array.isArray(items)) for (const t of items) if (t && typeof (t as { name?: unknown }).name === "string") tools.add((t as { name: string }).name);
   }
   const agentReply = isAgentReply(message);
+  const include = message?.method === "sampling/createMessage" ? (message.params as Record<string, unknown> | undefined)?.includeContext : undefined;
+  const withContext = include === "thisServer" || include === "allServers";
   const push: Push = (site, role, c, start, end, whole = false) => {
     const f: Finding = { type: c.kind, path: site.path, start, end, role, detail: `score ${c.score.toFixed(1)} ≥ ${threshold}: ${describe(c.signals)}` };
     if (whole) f.whole = true;
@@ -2165,7 +2173,7 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
     // Too short to carry a word of an instruction, or a kind, type or id ("type": "text"): not read.
     if (site.value.length < 3 || (site.value.length <= 40 && SKIPPED_KEYS.has(site.path[site.path.length - 1] as string))) continue;
     const role = roleOf(message, site.path);
-    const ctx: Ctx = { role, self: selfName(message, site.path), tools, quoted, budget, field: role === "description" && site.path.includes("properties"), fieldName: fieldNameOf(site.path), reply: role === "content" && agentReply };
+    const ctx: Ctx = { role, self: selfName(message, site.path), tools, quoted, budget, field: role === "description" && site.path.includes("properties"), fieldName: fieldNameOf(site.path), reply: role === "content" && agentReply, withContext: role === "prompt" && withContext };
     const before = out.length;
     hiddenUnicode(site, role, out);
     const n = normal(site);
