@@ -657,10 +657,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       // (The name closes the head, or what it is doing with this follows: not "Assistant features:".)
       // (A sentence's start is a head's start too: "Login expired. Calling agent: resend …".)
       const lineHead = i <= 3 && !ctx.transcript && n > 0 && (leadBack(text, (toks[0] as Tok).s) || /[.!?]\s{1,3}$/.test(text.slice(Math.max(0, (toks[0] as Tok).s - 4), (toks[0] as Tok).s))) && /^[^.!?\n:]{0,40}:\s/.test(text.slice(t.e, t.e + 42)) && (i === 0 || !TURN_WORDS_SET.has(w(0))) && (/^\s{0,2}:/.test(text.slice(t.e, t.e + 3)) || (/..ing$/.test(w(i + 1)) && toks.slice(i + 2, i + 6).some((x) => THIS.has(x.w))));
-      // ("Agente principale: leggi …", "Agencie wywołujący: odczytaj …": a head of the name and one word more — its
-      // place or job, in whatever language — at a line's start, closed by a colon, and an imperative right after it.)
-      const headThenAsk = i <= 1 && i + 1 < n && !ctx.transcript && leadBack(text, (toks[0] as Tok).s) && !TURN_WORDS_SET.has(w(0)) && /^\s{0,2}:/.test(text.slice((toks[i + 1] as Tok).e, (toks[i + 1] as Tok).e + 3)) && requested.some((r) => r > i + 1 && r <= i + 5);
-      if (GENERIC_AI.has(t.w) && !(trailing || bracketed || lineHead || headThenAsk || at(i - 1, "ai") || VOCATIVE_NOUN.has(w(i - 1)) || GREETING.has(w(i - 1)) || genericVocative || noteFor || noteForAdj || readingThis || w(i - 1) === "language" || (READER_PLACE.has(w(i - 1)) && (at(i + 1, "modal") || at(i + 2, "modal"))))) continue;
+      if (GENERIC_AI.has(t.w) && !(trailing || bracketed || lineHead || at(i - 1, "ai") || VOCATIVE_NOUN.has(w(i - 1)) || GREETING.has(w(i - 1)) || genericVocative || noteFor || noteForAdj || readingThis || w(i - 1) === "language" || (READER_PLACE.has(w(i - 1)) && (at(i + 1, "modal") || at(i + 2, "modal"))))) continue;
       const before = toks.slice(Math.max(0, i - 5), i).map((x) => x.w);
       const upTo = " " + before.join(" ");
       const upToPrevious = " " + before.slice(0, -1).join(" ");
@@ -671,7 +668,6 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
         trailing ||
         bracketed ||
         (lineHead && GENERIC_AI.has(t.w) && !lineStartColon) ||
-        headThenAsk ||
         VOCATIVE_NOUN.has(w(i - 1)) ||
         GREETING.has(w(i - 1)) ||
         ((PREP.has(w(i - 1)) || DETERMINER.has(w(i - 1))) && (VOCATIVE_NOUN.has(w(i - 2)) || VOCATIVE_NOUN.has(w(i - 3)) || GREETING.has(w(i - 2)) || (PREP.has(w(i - 2)) && VOCATIVE_NOUN.has(w(i - 3))))) ||
