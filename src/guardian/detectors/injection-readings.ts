@@ -260,9 +260,16 @@ const spelling: Step = (m) => {
 
 const STEPS: Step[] = [annotations, qp, escapes, zalgo, smallCaps, turned, spaced, leet, pigLatin, morse, braille, spelling];
 
+/**
+ * Anything a step could act on, in one scan (most text has none of it, and is done with after this): annotation
+ * characters, combining marks, small capitals and turned letters, braille cells, a `=XX` or backslash escape, five
+ * single characters spaced apart, a digit against a letter, a Pig Latin ending, dots and dashes, a spelling-alphabet word.
+ */
+const TRIGGER = /[\uFFF9-\uFFFB\u0300-\u036F\u0483-\u0489\u0250-\u02AF\u1D00-\u1D7F\uA730-\uA7FF\u2800-\u28FF\u01DD\u01EB\u0183\u2200\u2229\u2534\u2141\u02D9]|=[0-9A-F]{2}|\\(?:u[0-9A-Fa-f]{4}|u\{|x[0-9A-Fa-f]{2}|[0-3][0-7]{2})|\S \S \S \S \S|[a-z][0134579$]|[0134579][a-z]|-[a-z]{0,4}ay\b|[.\-·•−–]{2,7} [.\-·•−–]|\b(?:alfa|alpha|bravo|charlie|foxtrot|juliett?|kilo|lima|november|oscar|papa|quebec|romeo|sierra|tango|uniform|victor|whiske?y|x-?ray|yankee|zulu)\b/i;
+
 /** The text as it is meant to be read, with a map back into `text`; null when nothing in it is disguised. */
 export function reading(text: string): Mapped | null {
-  if (text.length > MAX_READ || text.length < 8) return null;
+  if (text.length > MAX_READ || text.length < 8 || !TRIGGER.test(text)) return null;
   let m = Mapped.identity(text);
   for (const step of STEPS) m = step(m);
   return m.isIdentity || m.text === text ? null : m;
