@@ -57,6 +57,8 @@ const TURN = 2;
 const HEADER = 8;
 const DOTTED = 4;
 const DOTNEXT = 16;
+/** A letter word of the spelling alphabet (counted for injection-readings.ts, which reads a spelled run). */
+const SPELL = 32;
 
 /** A colon within `max` characters after `i` on the same line (`Human:`, `**User**:`, `System notice:`). */
 function colonAfter(text: Uint16Array, i: number, max: number): boolean {
@@ -151,6 +153,8 @@ const EXTRA: [string, number][] = [
 const DOTTED_WORDS = "ssh aws gnupg kube docker env netrc npmrc pypirc pgpass git-credentials bash_history";
 /** Tag names that frame instructions or end a tool's output (after `<` or `</`). */
 const TAG_WORDS = "user human user_message human_message user_turn system instructions instruction important information admin secret hidden note sys directive override assistant_instructions ai_instructions system_message tool_result tool_results toolresult tool_output tool_outputs tool_response tool_call tool_calls tool_use function_call invoke function_results function_result function_output function_response function_calls result results output outputs search_results document documents context data observation email file_contents file_content page webpage web_page start_of_turn end_of_turn";
+/** The spelling alphabet's letter words. */
+const SPELL_WORDS = "alfa alpha bravo charlie delta echo foxtrot golf hotel india juliet juliett kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey whisky x-ray xray yankee zulu";
 /** Line starts: invented turns (a colon follows) and system-style headers (in capitals, or a colon later on the line). */
 const TURN_WORDS = "human user assistant ai system claude chatgpt gpt model bot h a";
 const HEADER_WORDS = "platform systemnachricht systemhinweis systemmeldung mensaje aviso message avis system_message system admin administrator developer security operator important urgent new updated instructions instruction priority task request order orders rules";
@@ -238,6 +242,7 @@ for (const w of TAG_WORDS.split(" ")) put(kinds, key(hashOf(w)), TAG);
 for (const w of TURN_WORDS.split(" ")) put(kinds, key(hashOf(w)), TURN);
 for (const w of HEADER_WORDS.split(" ")) put(kinds, key(hashOf(w)), HEADER);
 for (const w of ["mcp", "claude_desktop_config"]) put(kinds, key(hashOf(w)), DOTNEXT);
+for (const w of SPELL_WORDS.split(" ")) put(kinds, key(hashOf(w)), SPELL);
 
 /** ASCII characters as the pass sees them: > 0 a word character (folded), 0 nothing special, < 0 a special. */
 const NL = -1;
@@ -366,6 +371,7 @@ export function pieces(str: string): Piece[] {
   let lastHead = -99;
   let lastBulk = -99;
   let lastDelete = -99;
+  let spelled = 0;
   // The text is read with a newline after it, so the last word ends inside the loop.
   const end = L + 1;
   for (let i = 0; i < end; i++) {
@@ -407,6 +413,7 @@ export function pieces(str: string): Piece[] {
         k |= kinds[j] as number;
       }
       if (k !== 0) {
+        if ((k & SPELL) !== 0) spelled++;
         // Where the word stands is read only for a word with a kind.
         const afterLt = wordStart === lt + 1 || (wordStart === lt + 2 && (text[lt + 1] as number) === 47);
         const atLine = wordStart - lastNl <= 12 && leadOnly(text, lastNl + 1, wordStart);
@@ -505,7 +512,14 @@ export function pieces(str: string): Piece[] {
     }
   }
   if (start < L) out.push(piece(start, L, sure, seen, ev));
+  lastSpelled = { text: str, n: spelled };
   return out;
+}
+
+/** How many letter words of the spelling alphabet the last text `pieces` read holds; null for another text. */
+let lastSpelled: { text: string; n: number } | null = null;
+export function spelledWords(str: string): number | null {
+  return lastSpelled !== null && lastSpelled.text === str ? lastSpelled.n : null;
 }
 
 function piece(s: number, e: number, sure: boolean, seen: number, hot: number[]): Piece {

@@ -1,4 +1,5 @@
 import { Mapped, MappedBuilder } from "./mapped.js";
+import { spelledWords } from "./injection-gate.js";
 
 /*
  * Readings of a disguised text (issue 24, seventh round). An instruction can be written so that a person — or a model —
@@ -260,16 +261,34 @@ const spelling: Step = (m) => {
 
 const STEPS: Step[] = [annotations, qp, escapes, zalgo, smallCaps, turned, spaced, leet, pigLatin, morse, braille, spelling];
 
+/** Characters outside ASCII a step acts on: annotations, combining marks, turned and small letters, braille cells. */
+const UNICODE_TRIGGER = /[\uFFF9-\uFFFB\u0300-\u036F\u0483-\u0489\u0250-\u02AF\u1D00-\u1D7F\uA730-\uA7FF\u2800-\u28FF\u01DD\u01EB\u0183\u2200\u2229\u2534\u2141\u02D9]/;
 /**
- * Anything a step could act on, in one scan (most text has none of it, and is done with after this): annotation
- * characters, combining marks, small capitals and turned letters, braille cells, a `=XX` or backslash escape, five
- * single characters spaced apart, a digit against a letter, a Pig Latin ending, dots and dashes, a spelling-alphabet word.
+ * Anything a step could act on but the spelling alphabet, in one native scan (most text has none of it, and is done
+ * with here): annotation characters, combining marks, turned and small letters, braille cells, a `=XX` or backslash
+ * escape, dots or dashes around a space, a leetspeak digit against a letter, five single characters spaced apart, a
+ * word ending in "ay".
  */
-const TRIGGER = /[\uFFF9-\uFFFB\u0300-\u036F\u0483-\u0489\u0250-\u02AF\u1D00-\u1D7F\uA730-\uA7FF\u2800-\u28FF\u01DD\u01EB\u0183\u2200\u2229\u2534\u2141\u02D9]|=[0-9A-F]{2}|\\(?:u[0-9A-Fa-f]{4}|u\{|x[0-9A-Fa-f]{2}|[0-3][0-7]{2})|\S \S \S \S \S|[a-z][0134579$]|[0134579][a-z]|-[a-z]{0,4}ay\b|[.\-·•−–]{2,7} [.\-·•−–]|\b(?:alfa|alpha|bravo|charlie|foxtrot|juliett?|kilo|lima|november|oscar|papa|quebec|romeo|sierra|tango|uniform|victor|whiske?y|x-?ray|yankee|zulu)\b/i;
+const RARE = /[\uFFF9-\uFFFB\u0300-\u036F\u0483-\u0489\u0250-\u02AF\u1D00-\u1D7F\uA730-\uA7FF\u2800-\u28FF\u01DD\u01EB\u0183\u2200\u2229\u2534\u2141\u02D9]|=[0-9A-F]{2}|\\[ux0-3]|[.\-] [.\-]|[0134579$](?:[A-Za-z]|(?<=[A-Za-z].))| \S \S \S \S |-[a-z]{0,4}ay\b/;
+const SPELLED_WORD = /\b(?:alfa|alpha|bravo|charlie|delta|echo|foxtrot|golf|hotel|india|juliett?|kilo|lima|mike|november|oscar|papa|quebec|romeo|sierra|tango|uniform|victor|whiske?y|x-?ray|yankee|zulu)\b/gi;
+
+/**
+ * Whether any step could act on `text`. The spelling alphabet's words are counted by the injection gate's pass over
+ * the same text (injection-gate.ts, `spelledWords`), read just before; a text it has not read is searched here.
+ */
+function mayBeDisguised(text: string): boolean {
+  if (RARE.test(text)) return true;
+  const counted = spelledWords(text);
+  if (counted !== null) return counted >= 4;
+  SPELLED_WORD.lastIndex = 0;
+  let k = 0;
+  while (SPELLED_WORD.exec(text) !== null) if (++k >= 4) return true;
+  return false;
+}
 
 /** The text as it is meant to be read, with a map back into `text`; null when nothing in it is disguised. */
 export function reading(text: string): Mapped | null {
-  if (text.length > MAX_READ || text.length < 8 || !TRIGGER.test(text)) return null;
+  if (text.length > MAX_READ || text.length < 8 || !mayBeDisguised(text)) return null;
   let m = Mapped.identity(text);
   for (const step of STEPS) m = step(m);
   return m.isIdentity || m.text === text ? null : m;
