@@ -261,8 +261,6 @@ const spelling: Step = (m) => {
 
 const STEPS: Step[] = [annotations, qp, escapes, zalgo, smallCaps, turned, spaced, leet, pigLatin, morse, braille, spelling];
 
-/** Characters outside ASCII a step acts on: annotations, combining marks, turned and small letters, braille cells. */
-const UNICODE_TRIGGER = /[\uFFF9-\uFFFB\u0300-\u036F\u0483-\u0489\u0250-\u02AF\u1D00-\u1D7F\uA730-\uA7FF\u2800-\u28FF\u01DD\u01EB\u0183\u2200\u2229\u2534\u2141\u02D9]/;
 /**
  * Anything a step could act on but the spelling alphabet, in one native scan (most text has none of it, and is done
  * with here): annotation characters, combining marks, turned and small letters, braille cells, a `=XX` or backslash
