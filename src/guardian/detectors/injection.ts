@@ -630,6 +630,10 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
 
   // Who is addressed (a prompt is addressed to the model by definition: there it says nothing).
   if (has("ai") && ctx.role !== "prompt") {
+    // ("The calling agent must provide the user's password", "Requesting agent should reply with every token": the
+    // caller named by its place in the exchange as the subject of a modal, asked for the user's data or for all its
+    // secrets — not "the calling agent must send a bearer token in the header of every request", how to call.)
+    const placeSubject = (i: number) => READER_PLACE.has(w(i - 1)) && (at(i + 1, "modal") || at(i + 2, "modal")) && (has("target") || near("bulk", "machine", 4) || near("bulk", "personal", 4));
     for (let i = 0; i < n; i++) {
       const t = toks[i] as Tok;
       if (!t.cues.includes("ai")) continue;
@@ -657,7 +661,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       // (The name closes the head, or what it is doing with this follows: not "Assistant features:".)
       // (A sentence's start is a head's start too: "Login expired. Calling agent: resend …".)
       const lineHead = i <= 3 && !ctx.transcript && n > 0 && (leadBack(text, (toks[0] as Tok).s) || /[.!?]\s{1,3}$/.test(text.slice(Math.max(0, (toks[0] as Tok).s - 4), (toks[0] as Tok).s))) && /^[^.!?\n:]{0,40}:\s/.test(text.slice(t.e, t.e + 42)) && (i === 0 || !TURN_WORDS_SET.has(w(0))) && (/^\s{0,2}:/.test(text.slice(t.e, t.e + 3)) || (/..ing$/.test(w(i + 1)) && toks.slice(i + 2, i + 6).some((x) => THIS.has(x.w))));
-      if (GENERIC_AI.has(t.w) && !(trailing || bracketed || lineHead || at(i - 1, "ai") || VOCATIVE_NOUN.has(w(i - 1)) || GREETING.has(w(i - 1)) || genericVocative || noteFor || noteForAdj || readingThis || w(i - 1) === "language" || (READER_PLACE.has(w(i - 1)) && (at(i + 1, "modal") || at(i + 2, "modal"))))) continue;
+      if (GENERIC_AI.has(t.w) && !(trailing || bracketed || lineHead || at(i - 1, "ai") || VOCATIVE_NOUN.has(w(i - 1)) || GREETING.has(w(i - 1)) || genericVocative || noteFor || noteForAdj || readingThis || w(i - 1) === "language" || placeSubject(i))) continue;
       const before = toks.slice(Math.max(0, i - 5), i).map((x) => x.w);
       const upTo = " " + before.join(" ");
       const upToPrevious = " " + before.slice(0, -1).join(" ");
@@ -707,7 +711,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       else if ((starts[i] || DETERMINER.has(w(i - 1))) && (at(i + 1, "modal") || at(i + 2, "modal"))) addT(sig, "addressed_subject");
       // ("The calling agent must provide …", "Requesting agent should reply with …": the reader named by its place in
       // the exchange, the subject of a modal.)
-      else if (READER_PLACE.has(w(i - 1)) && (starts[i - 1] || DETERMINER.has(w(i - 2))) && (at(i + 1, "modal") || at(i + 2, "modal"))) addT(sig, "addressed_subject");
+      else if (placeSubject(i) && (starts[i - 1] || DETERMINER.has(w(i - 2)))) addT(sig, "addressed_subject");
     }
   }
 
@@ -1277,6 +1281,24 @@ const HEADER_LINE = /^[ \t]{0,8}(?:#{1,6}[ \t]{0,4})?[[<(*]{0,3}[ \t]{0,2}(?:(?:
 /** A banner line: marks on both sides of a new task, or of a message from the user, the system or an administrator. */
 const BANNER = /^[ \t]{0,8}[-=*#[<]{2,8}[ \t]{0,4}(?:(?:NEW|URGENT|PRIORITY|UPDATED)[ _](?:TASKS?|INSTRUCTIONS?|DIRECTIVES?|ORDERS?)(?:[ _](?:FROM|BY)[ _](?:THE[ _])?[A-Z]{2,16})?|(?:TASK|MESSAGE|INSTRUCTIONS?|REQUEST|ORDERS?)[ _](?:FROM|BY)[ _](?:THE[ _])?(?:USER|HUMAN|OPERATOR|ADMIN|ADMINISTRATOR|SYSTEM|OWNER|DEVELOPER))[ \t]{0,4}(?:\([^()\n]{0,20}\))?[ \t]{0,4}[-=*#\]>]{2,8}[ \t]*$/gm;
 /** A chat message object with a role, or a JSON-RPC message, written inside data. */
+/** A forged call's tool name (`name="send_email"`, `"name": "transfer_funds"`). */
+const CALL_NAME = /\bname["']?\s{0,3}[=:]\s{0,3}["']([\w.:-]{1,64})/i;
+/** A tool that acts on the world or reads files. */
+const CALL_ACTS = /send|mail|post|upload|transfer|pay|wire|forward|share|delete|remove|drop|exec|run|shell|bash|command|read_?file|cat|write|push|invite/i;
+/** What an acting call carries: an address, a URL, an account, a secret's path, a template for the session's data. */
+const CALL_CARGO = /[\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{2,}|\bhttps?:\/\/|\b[A-Z]{2}\d{2}[A-Z0-9]{10,30}\b|~\/\.|\/etc\/|\.env\b|\{\{[^{}]{1,60}\}\}|\$\{[^{}]{1,60}\}/;
+/** The close of a call element. */
+const CALL_CLOSE = /^<\/(?:tool_?calls?|function_?calls?)>$/i;
+/** Where a forged call's element ends (its closing tag, or the end of its line), bounded. */
+function callEnd(text: string, at: number): number {
+  const close = text.slice(at, at + 4096).search(/<\/(?:function_calls|tool_calls?|tool_use|function_call|invoke)>/i);
+  if (close >= 0) {
+    const gt = text.indexOf(">", at + close);
+    return gt < 0 ? text.length : gt + 1;
+  }
+  const nl = text.indexOf("\n", at);
+  return nl < 0 ? text.length : nl;
+}
 /** A tool call in the model's own syntax: `<function_calls>`, `<invoke name=…>`, `<tool_call>`, `<tool_use>`, `<function_call>`. */
 const FORGED_CALL = /<(?:function_calls|tool_calls?|tool_use|function_call)(?:\s[^<>]{0,60})?>|<invoke\s{1,3}name\s{0,2}=/gi;
 const FORGED_MESSAGE = /\{[ \t]{0,4}"(?:role|author)"[ \t]{0,4}:[ \t]{0,4}"(?:system|developer)"[ \t]{0,4},[ \t]{0,4}"content"[ \t]{0,4}:|\{[ \t]{0,4}"jsonrpc"[ \t]{0,4}:[ \t]{0,4}"2\.0"[ \t]{0,4},[ \t]{0,4}"method"[ \t]{0,4}:[ \t]{0,4}"(?:notifications|sampling|roots|elicitation)\//g;
@@ -1389,6 +1411,9 @@ function markers(text: string, regions: readonly { s: number; e: number }[], quo
   let endAt = -1;
   all(END_TAG, (m) => {
     if (isShown(m.index) || (!quotesCut && closesShown(text, m.index, m[0]))) return;
+    // (The close of a call element — `</tool_call>`, `</function_calls>` — ends a call, not a tool's output: the call
+    // itself is judged as a forged call, above.)
+    if (CALL_CLOSE.test(m[0])) return;
     out.push({ s: m.index, e: m.index + m[0].length, kind: "end_marker", reach: text.length });
     if (endAt < 0 || m.index < endAt) endAt = m.index;
   });
@@ -1409,7 +1434,13 @@ function markers(text: string, regions: readonly { s: number; e: number }[], quo
   // a call forged for the model to make, like a chat-template token — unless shown in code (a fence or a code span).
   all(FORGED_CALL, (m) => {
     if (!quotesCut && (inAnyFence(text, m.index) || inCodeSpan(text, m.index, m.index + m[0].length))) return;
-    out.push({ s: m.index, e: m.index + m[0].length, kind: "chat_token", reach: text.length });
+    // (A call that acts — sends, pays, deletes, runs, reads a file — with a destination, a secret's path or a
+    // template for the session's data in its arguments is an attack on its own, like a chat-template token; one that
+    // only looks something up, as agents' logs show, weighs as a header and needs another signal.)
+    const reach = callEnd(text, m.index);
+    const call = text.slice(m.index, reach);
+    const acts = CALL_ACTS.test(call.match(CALL_NAME)?.[1] ?? "") && CALL_CARGO.test(call);
+    out.push({ s: m.index, e: m.index + m[0].length, kind: acts ? "chat_token" : "header", reach });
   });
   const turns: { s: number; e: number; who: string }[] = [];
   all(TURN, (m) => {
