@@ -1,7 +1,8 @@
 import { detectPii, PII_TYPES } from "./pii.js";
 import { detectSecrets } from "./secrets.js";
 import { compileUrlParams, detectUrls, type UrlParams } from "./urls.js";
-import { detectInjection, detectPoisoning, type InjectionInput, type InjectionParams } from "./injection.js";
+import { detectInjection, detectPoisoning, isAgentCard, type InjectionInput, type InjectionParams } from "./injection.js";
+import { detectWithheldDemands } from "./poisoning.js";
 import { judgeCommandLine } from "./commands.js";
 import { detectSensitivePath, mayHoldSensitivePath } from "./paths.js";
 import { siteRoles, type RoledSite } from "./sites.js";
@@ -137,7 +138,12 @@ const SELF_DESCRIPTION = new Set(["tools", "prompts", "resources", "resourceTemp
 const selfDescription = (site: StringSite) => site.path[0] === "result" && SELF_DESCRIPTION.has(site.path[1] as string);
 
 function poisoning(s: MessageScan, p?: InjectionParams): Detection[] {
-  return [...detectPoisoning(s.injectionInput, p), ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
+  const scored = detectPoisoning(s.injectionInput, p);
+  // (Seventh round) A description withholding from the user what another of its sentences demands (poisoning.ts).
+  const card = isAgentCard(s.message.result);
+  const cut = new Set(scored.map((d) => JSON.stringify(d.path)));
+  const withheld = detectWithheldDemands(s.strings.filter((x) => (selfDescription(x) || (card && x.path[0] === "result")) && !cut.has(JSON.stringify(x.path))));
+  return [...scored, ...withheld, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
 }
 
 /**
