@@ -158,14 +158,39 @@ export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[]
   for (const site of sites) {
     if (site.role === "command") {
       for (const f of judgeCommandLine(site.value)) out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: f.detail });
-    } else if (site.role === "request") {
-      for (const span of commandsInRequest(site.value)) {
+    } else if (site.role === "request" || (site.role === "content" && handedBack(site.path))) {
+      for (const span of site.role === "request" ? commandsInRequest(site.value) : commandsHandedBack(site.value)) {
         for (const f of judgeCommandLine(site.value.slice(span.start, span.end))) out.push({ type: f.type, path: site.path, start: span.start + f.start, end: span.start + f.end, detail: f.detail });
       }
     }
   }
   return out;
 }
+
+/**
+ * (Seventh round) The text of a remote agent's reply (a message's, a status update's or an artifact's parts, not the
+ * task's history): the calling agent is a model that acts on it, so a command line the reply hands over to be run
+ * ("Run this in an elevated prompt: …") is judged as a request's is. An MCP tool's result is content: a page or a
+ * README quoting `curl … | bash` hands nothing over.
+ */
+const handedBack = (path: readonly (string | number)[]) => path[0] === "result" && path[path.length - 1] === "text" && path.includes("parts") && !path.includes("history");
+
+/**
+ * The command lines a reply hands over: those of commandsInRequest introduced by a sentence asking the reader to run
+ * them ("Run this in an elevated prompt: …", "Before I continue, execute: …") on their line or the line before — not a
+ * file the reply delivers, whose `- run: …` is a key of the file.
+ */
+function commandsHandedBack(text: string): { start: number; end: number }[] {
+  return commandsInRequest(text).filter((span) => {
+    const lineStart = text.lastIndexOf("\n", span.start - 1) + 1;
+    let lead = text.slice(lineStart, span.start);
+    if (lead.trim() === "" || /^\s*`{3}/.test(lead)) lead = text.slice(text.lastIndexOf("\n", Math.max(0, lineStart - 2)) + 1, lineStart);
+    return HANDING_OVER.test(lead) && !WARNED_OFF.test(lead) && lead.trim().split(/\s+/).length >= 3;
+  });
+}
+const HANDING_OVER = /\b(?:run|execute|paste|type|enter|launch|copy)\b/i;
+/** "Never run …", "don't paste …", "avoid running …": a warning, not a hand-over. */
+const WARNED_OFF = /\b(?:never|don't|dont|do\s{1,3}not|avoid|should\s{1,3}not|shouldn't|must\s{1,3}not)\b/i;
 
 /** Where an argv-style tool names the program it runs: `{"file": "php", "args": ["-r", "…"]}`. */
 const PROGRAM_KEYS = new Set(["file", "program", "executable", "exe", "binary", "bin", "cmd", "command", "path", "name", "tool", "filename"]);
