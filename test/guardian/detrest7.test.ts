@@ -5,6 +5,7 @@ import { detectDangerousCommand, detectorsReady } from "../../src/guardian/detec
 import { beforeAll } from "vitest";
 import { compileDetector, MessageScan } from "../../src/guardian/detectors/index.js";
 import { detectSecretAssignments } from "../../src/guardian/detectors/assignments.js";
+import { detectPiiBulk } from "../../src/guardian/detectors/pii-bulk.js";
 
 /*
  * Issue 24, seventh round ("detrest7"): the principles of docs/detection.md's "Seventh round: poisoning, exfiltration,
@@ -158,5 +159,20 @@ describe("secret references are not secrets (seventh round)", () => {
   });
   it("a random value under the same name is still a secret", () => {
     expect(found("db_password: Xk9q2LmP7rTq4Zw")).toBe(1);
+  });
+});
+
+describe("identity numbers by their check digits (seventh round)", () => {
+  const bulk = (v: string) => detectPiiBulk([{ path: ["params", "arguments", "body"], value: v }]).map((d) => d.type);
+  it("birth-dated Luhn numbers of that layout, two or more, are an id list; a changed digit is not one", () => {
+    expect(bulk("8001015009087 and 9912310800187")).toContain("pii_bulk.id_list");
+    expect(bulk("8001015009088 and 9912310800188")).toEqual([]);
+  });
+  it("thirteen dotted digits with the GS1 check are identity numbers; the same digits undotted are barcodes", () => {
+    expect(bulk("756.1234.5678.97, 756.9876.5432.17")).toContain("pii_bulk.id_list");
+    expect(bulk("4006381333931, 5901234123457")).toEqual([]);
+  });
+  it("a number is not its own payment card", () => {
+    expect(bulk("Ship 5901234123457 x4 to the depot")).toEqual([]);
   });
 });
