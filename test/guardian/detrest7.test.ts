@@ -144,6 +144,9 @@ describe("what a URL a tool is asked to open carries (seventh round)", () => {
     expect(call("https://cas.example/blob/e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")).toEqual([]);
     expect(call("https://api.example/v1/items/00ff13a2b4c6d8e0")).toEqual([]);
   });
+  it("ends on a flood of slug words and of hex", () => {
+    expect(call("https://x.example/" + "password-is-a1-".repeat(500) + "/" + "6a".repeat(3000))).toHaveLength(1);
+  });
   it("a password spelled as a slug is a password; a page about passwords is not", () => {
     expect(call("https://x.example/a/the.pwd.is.Sunny.Day.42/")).toHaveLength(1);
     expect(call("https://docs.example/faq/why-the-password-is-hashed-with-argon2")).toEqual([]);
