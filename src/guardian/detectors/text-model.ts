@@ -54,6 +54,9 @@ export interface ModelInput {
   flags: string[];
 }
 
+/** A text longer than WINDOW as the model reads it: its first HEAD characters, a newline, and its last ones. */
+const window = (text: string) => text.slice(0, HEAD) + "\n" + text.slice(text.length - (WINDOW - HEAD - 1));
+
 /**
  * The text the model reads: every string of the message as the guardian's normaliser gives it (normalize.ts), each
  * followed by its decoded layers' text, joined by newlines; of a message longer than `WINDOW` characters its first
@@ -96,6 +99,7 @@ export function modelInput(message: Record<string, unknown>, sites: readonly Str
     }
     text = text.slice(0, HEAD) + "\n" + tail.join("\n").slice(-(WINDOW - HEAD - 1));
   }
+  if (text.length > WINDOW) text = window(text);
   return { kind: messageKind(message), text, flags: [...flags].sort() };
 }
 
@@ -187,7 +191,7 @@ for (let c = 1; c < 256; c++) LOG1[c] = 1 + Math.log(c);
 function countFeatures(text: string, flags: readonly string[], mask: number): Counter {
   const t = counter;
   const codes = t.codes;
-  if (text.length > WINDOW) text = text.slice(0, HEAD) + "\n" + text.slice(text.length - (WINDOW - HEAD - 1));
+  if (text.length > WINDOW) text = window(text);
   if (/[^\x00-\x7f]/.test(text)) text = text.toLowerCase();
   let n = 0;
   codes[n++] = 32;
