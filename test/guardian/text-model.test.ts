@@ -159,12 +159,15 @@ describe("text model: the weight asset", () => {
     expect(() => decodeTextModel(Buffer.from(text, "latin1"))).toThrow(/threshold out of/);
     const kinds = Buffer.from(good).toString("latin1").replace('"call"', '"cull"');
     expect(() => decodeTextModel(Buffer.from(kinds, "latin1"))).toThrow(/kinds differ/);
+    const flipped = Buffer.from(good);
+    flipped[flipped.length - 1] = (flipped[flipped.length - 1] as number) ^ 1; // one weight's bit
+    expect(() => decodeTextModel(flipped)).toThrow(/do not match their sha256/);
   });
 
   it("fails closed with the file and the reason when the asset is missing or damaged", () => {
     const dir = mkdtempSync(join(tmpdir(), "gw-tm-"));
     expect(() => loadTextModel(join(dir, "absent.bin"))).toThrow(/the text model's weights cannot be read at .*absent\.bin.*reinstall guardwire/);
-    writeFileSync(join(dir, "bad.bin"), "GWTM1\n\x05\x00\x00\x00{nope");
+    writeFileSync(join(dir, "bad.bin"), "GWTM2\n\x05\x00\x00\x00{nope");
     expect(() => loadTextModel(join(dir, "bad.bin"))).toThrow(/the text model's weights at .*bad\.bin are damaged: not a text model: header is not JSON/);
   });
 
