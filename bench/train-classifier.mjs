@@ -11,12 +11,14 @@
 //                                                       shipped asset rules/text-model.bin (prints its sha256)
 //   nice -n 15 node bench/train-classifier.mjs --check  rebuild the asset in memory and compare it byte for byte
 //
-// Training data: test/fixtures/blind{,2,…,7}/ and test/fixtures/corpus/*.test.yaml. Never read here: any later blind
+// Training data: test/fixtures/blind{,2,…,7}/ and test/fixtures/corpus/*.test.yaml, as of the commit the CV recorded
+// (git show; see DATA_COMMIT below). Never read here: any later blind
 // set, and test/fixtures/model-eval/ (judged through the packs by bench/model-eval.mjs, aggregates only).
 // The offline experiment that chose these settings (docs/detection.md, "A classifier trained on the project's own
 // cases") had its own featuriser; it is gone, and its figures stay in bench/results-classifier{,-cv}.json.
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -35,10 +37,22 @@ const { values: args } = parseArgs({
     bits: { type: "string" },
     keep: { type: "string" },
     "cv-out": { type: "string", default: join(root, "bench", "results-text-model-cv.json") },
+    "data-commit": { type: "string" },
   },
 });
 const r3 = (x) => Math.round(x * 1000) / 1000;
-const fx = (...p) => join(root, "test", "fixtures", ...p);
+
+/*
+ * The training data is read from a git commit, not the working tree: --cv records the commit (default HEAD, whose
+ * fixtures must then be committed), --ship and --check read it back from the CV's file. So cases added to the corpus
+ * later do not change what rebuilds the shipped asset; retraining on them is a new --cv and --ship.
+ */
+const git = (...a) => execFileSync("git", a, { cwd: root, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+const cvFile = () => JSON.parse(readFileSync(args["cv-out"], "utf8"));
+const DATA_COMMIT = git("rev-parse", args["data-commit"] ?? (args.cv ? "HEAD" : cvFile().dataCommit)).trim();
+const fxPath = (...p) => ["test", "fixtures", ...p].join("/");
+const listDir = (dir) => git("ls-tree", "--name-only", `${DATA_COMMIT}:${dir}`).split("\n").filter(Boolean).sort();
+const readData = (path) => git("show", `${DATA_COMMIT}:${path}`);
 
 /** The chosen setting (the experiment's CV, 32 settings: 2^22 buckets, learning rate 0.1, 8 epochs, L2 1e-6). */
 const SETTING = { bits: 22, epochs: 8, l2: 1e-6, lr: 0.1, seed: 1, keep: 0 };
@@ -96,10 +110,10 @@ function ownKinds(raw, c) {
 
 /** A blind set's cases: {set, class, label, messages}. Attack cases: their target messages; benign: their own. */
 function loadBlindDir(set) {
-  const dir = fx(set);
+  const dir = fxPath(set);
   const out = [];
-  for (const f of readdirSync(dir).filter((x) => /\.ya?ml$/.test(x)).sort()) {
-    const doc = parseYaml(readFileSync(join(dir, f), "utf8"), { maxAliasCount: -1 });
+  for (const f of listDir(dir).filter((x) => /\.ya?ml$/.test(x))) {
+    const doc = parseYaml(readData(`${dir}/${f}`), { maxAliasCount: -1 });
     for (const raw of doc.cases ?? []) {
       const c = normalizeCase(raw, doc.defaults ?? {}, doc.class);
       const kinds = c.label === "attack" ? c.target : ownKinds(raw, c);
@@ -119,8 +133,8 @@ function loadCorpus() {
     if (s.tools) return { jsonrpc: "2.0", id: 1, result: { tools: s.tools } };
     return s.message;
   };
-  for (const f of readdirSync(fx("corpus")).filter((x) => x.endsWith(".test.yaml")).sort()) {
-    const doc = parseYaml(readFileSync(fx("corpus", f), "utf8"));
+  for (const f of listDir(fxPath("corpus")).filter((x) => x.endsWith(".test.yaml"))) {
+    const doc = parseYaml(readData(fxPath("corpus", f)));
     for (const c of doc.cases ?? []) {
       if (c.label !== "attack" && c.label !== "benign") continue;
       if (c.steps && c.label === "attack") continue;
@@ -278,14 +292,14 @@ function crossValidate() {
   for (const [k, v] of Object.entries(result.perSet)) console.log(`  ${k.padEnd(18)} ${v.caught}/${v.attacks}  benign flagged ${v.flagged}/${v.benign}`);
   for (const [k, v] of Object.entries(kinds)) console.log(`  kind ${k.padEnd(26)} ${v.caught}/${v.attackMessages}  benign messages flagged ${v.flagged}/${v.benignMessages}`);
   const summary = { cases: cases.length, attacks: cases.filter((c) => c.label === "attack").length, benign: cases.filter((c) => c.label === "benign").length, messages: ex.length };
-  return { date: new Date().toISOString(), node: process.version, setting: SETTING, trainSets: [...TRAIN_SETS, "corpus"], training: summary, cv: result };
+  return { date: new Date().toISOString(), node: process.version, setting: SETTING, dataCommit: DATA_COMMIT, trainSets: [...TRAIN_SETS, "corpus"], training: summary, cv: result };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // The shipped asset
 
 function build() {
-  const cv = JSON.parse(readFileSync(args["cv-out"], "utf8"));
+  const cv = cvFile();
   if (JSON.stringify(cv.setting) !== JSON.stringify(SETTING)) throw new Error(`the CV in ${args["cv-out"]} was run with ${JSON.stringify(cv.setting)}, not ${JSON.stringify(SETTING)}: run --cv first`);
   const cases = trainingCases();
   const model = train(examplesOf(cases));
