@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectWrapped, readLog, ROOT, tempDir, type Wrapped } from "../helpers.js";
 import { until } from "../support/poll.js";
-import { EMAILS } from "../fixtures/servers/text-model-mcp-server.mjs";
 
 /*
  * The trained text model as a newcomer meets it (issue 24, item 9): a real MCP SDK server through `guardwire wrap`
@@ -13,6 +12,8 @@ import { EMAILS } from "../fixtures/servers/text-model-mcp-server.mjs";
 
 const SERVER = join(ROOT, "test", "fixtures", "servers", "text-model-mcp-server.mjs");
 type TextResult = { content: { type: string; text: string }[]; isError?: boolean };
+/** The fixture server's ordinary e-mail, as it sends it. */
+const BENIGN = "Reminder from IT: the compliance audit starts Monday. Please make sure your password manager is up to date and that you have enabled two-factor authentication on your account.";
 
 describe("the text model through guardwire wrap (default pack, real SDK client and server)", () => {
   const dir = tempDir();
@@ -27,7 +28,7 @@ describe("the text model through guardwire wrap (default pack, real SDK client a
 
   it("an ordinary e-mail about passwords and an audit passes byte for byte", async () => {
     const r = (await w.client.callTool({ name: "read_email", arguments: { id: "benign" } })) as TextResult;
-    expect(r.content.map((c) => c.text).join("\n")).toBe(EMAILS.benign);
+    expect(r.content.map((c) => c.text).join("\n")).toBe(BENIGN);
   });
 
   it("an e-mail asking the assistant for every password it has seen is refused by the model, its score logged", async () => {

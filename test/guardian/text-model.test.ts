@@ -187,7 +187,11 @@ describe("text model: the weight asset", () => {
 });
 
 describe("text model: the detector in the packs", () => {
-  const guardianOf = (file: string) => new EmbeddedGuardian(loadRules(readRuleSources(file)).ruleSet);
+  const guardianOf = (file: string) => {
+    const { ruleSet, problems } = loadRules(readRuleSources(file));
+    if (!ruleSet) throw new Error(`${file}: ${JSON.stringify(problems)}`);
+    return new EmbeddedGuardian(ruleSet);
+  };
   const judge = (g: EmbeddedGuardian, text: string, id = 7) => {
     const msg = result(text, id);
     const req = buildAosRequest("protocols/MCP", msg, {
