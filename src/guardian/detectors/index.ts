@@ -15,6 +15,8 @@ import { detectHiddenText, findAllNormalised, findInViews, hasViews, normalize, 
 import { collectStrings, joinStrings, type Detection, type StringSite } from "./scan.js";
 import { shellReady } from "./shell.js";
 import { usedAsMeant } from "./audience.js";
+import { modelInput, scoreText, type ModelInput, type TextModel } from "./text-model.js";
+import { loadTextModel } from "./text-model-asset.js";
 
 export type { Detection } from "./scan.js";
 
@@ -41,6 +43,7 @@ export const DETECTOR_NAMES = [
   "sensitive_path",
   "dangerous_command",
   "url",
+  "text_model",
 ] as const;
 
 const PII: CompiledDetector = { key: "pii", run: (s) => detectPii(s.strings) };
@@ -57,7 +60,13 @@ export type DetectorSpec =
   | { exfiltration: ExfiltrationParams }
   | { url_data: ExfiltrationParams }
   | { prompt_injection: InjectionParams }
-  | { tool_poisoning: InjectionParams };
+  | { tool_poisoning: InjectionParams }
+  | { text_model: TextModelParams };
+
+/** The text model's settings: the probability at or above which a message is flagged (default: the shipped model's). */
+export interface TextModelParams {
+  threshold?: number;
+}
 
 export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
   if (typeof spec !== "string") {
@@ -69,6 +78,7 @@ export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
       const p = spec.tool_poisoning;
       return { key: "tool_poisoning:" + JSON.stringify(p), run: (s) => poisoning(s, p) };
     }
+    if ("text_model" in spec) return textModelDetector(spec.text_model);
     if ("exfiltration" in spec) {
       const lists = compileExfiltrationParams(spec.exfiltration);
       return { key: "exfiltration:" + JSON.stringify(spec.exfiltration), run: (s) => findAllNormalised(s, s.strings, (v) => detectExfiltration(v, lists, s.message)) };
@@ -117,6 +127,8 @@ export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
     case "dangerous_command":
       // A shell runs the literal line: only encoded layers hide a command (base64 or hex handed to a decoder).
       return { key: spec, run: (s) => findAllNormalised(s, s.roles, detectDangerousCommand, "decoded") };
+    case "text_model":
+      return textModelDetector({});
     case "url":
       return "the url detector needs its lists: { url: { deny: [...], allow: [...] } }";
     default:
@@ -131,6 +143,29 @@ export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
  */
 function injection(s: MessageScan, p?: InjectionParams): Detection[] {
   return [...detectInjection(s.injectionInput, p), ...detectHiddenText(s, s.strings)];
+}
+
+/**
+ * The trained text model (text-model.ts): one score for the whole message, so a finding names no span — the whole
+ * message (path []), with the score in its detail. The weights are read when the rule is compiled; a missing or
+ * damaged asset is a problem in the rules (the guardian refuses to start with them), never a silent pass.
+ */
+function textModelDetector(p: TextModelParams): CompiledDetector | string {
+  let model: TextModel;
+  try {
+    model = loadTextModel();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  const threshold = p.threshold ?? model.threshold;
+  return {
+    key: "text_model:" + threshold,
+    run: (s) => {
+      const input = s.modelInput;
+      const score = scoreText(model, input.kind, input.text, input.flags);
+      return score >= threshold ? [{ type: "text_model", path: [], start: 0, end: 0, detail: `text model score ${score.toFixed(3)} ≥ ${threshold} (${input.kind})` }] : [];
+    },
+  };
 }
 
 /** What a server says about itself to the model: its tools, prompts, resources, templates and instructions. */
@@ -335,6 +370,14 @@ export class MessageScan {
   }
 
   private injection: InjectionInput | undefined;
+
+  /** What the text model reads of this message (text-model.ts): the normalised strings, windowed. */
+  get modelInput(): ModelInput {
+    this.model ??= modelInput(this.message, this.strings, (site) => this.normal(site));
+    return this.model;
+  }
+
+  private model: ModelInput | undefined;
 
   run(detector: CompiledDetector): Detection[] {
     let found = this.results.get(detector.key);
