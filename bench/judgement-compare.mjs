@@ -42,7 +42,8 @@ const shapes = {
 
 async function build(dir) {
   const M = await import(join(dir, "dist", "index.js"));
-  const { ruleSet } = M.loadRules(M.readRuleSources(join(root, "rules", `${pack}.yaml`)));
+  // Each build judges with its own pack (a pack may use what only its build knows: a new detector or rule field).
+  const { ruleSet } = M.loadRules(M.readRuleSources(join(dir, "rules", `${pack}.yaml`)));
   const guardian = new M.EmbeddedGuardian(ruleSet);
   const reqs = Object.fromEntries(Object.entries(shapes).map(([k, f]) => [k, Array.from({ length: 32 }, (_v, i) => f(M, i)).filter((r) => r !== null)]));
   return { guardian, reqs };

@@ -92,6 +92,9 @@ function judgeInputResponses(
   return decision;
 }
 
+/** A rule that fired and changes what happens to the message (not a second opinion itself). */
+const acted = (r: CompiledRule) => r.decision !== "allow" && !r.secondOpinion;
+
 function evaluateMessage(
   protocol: Protocol,
   message: Record<string, unknown>,
@@ -114,6 +117,8 @@ function evaluateMessage(
 
   for (const rule of candidates) {
     if (!matchesStatically(rule, protocol, ctx, kind, method, tool)) continue;
+    // A second opinion is not asked for once a rule has acted (nor counted if one acts after it, below).
+    if (rule.secondOpinion && enforced.some(acted)) continue;
     const detections: Detection[] = [];
     if (rule.detectors.length > 0) {
       try {
@@ -149,6 +154,12 @@ function evaluateMessage(
     (rule.mode === "audit" ? audited : enforced).push(rule);
   }
 
+  if (enforced.some(acted)) {
+    for (let i = enforced.length - 1; i >= 0; i--) if ((enforced[i] as CompiledRule).secondOpinion) found.delete(enforced.splice(i, 1)[0] as CompiledRule);
+  }
+  if (audited.some((r) => r.secondOpinion) && enforced.concat(audited).some(acted)) {
+    for (let i = audited.length - 1; i >= 0; i--) if ((audited[i] as CompiledRule).secondOpinion) found.delete(audited.splice(i, 1)[0] as CompiledRule);
+  }
   const decision = combine(enforced, message, ruleSet, method, found);
   const asking = decision.decision === "ask" ? enforced.find((r) => r.decision === "ask") : undefined;
   if (asking?.ask) {

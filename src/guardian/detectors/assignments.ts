@@ -38,6 +38,9 @@ const NOT_A_SECRET = [
   /^(?:true|false|null|none|undefined|required|optional|string|number|boolean)$/i,
   /^https?:\/\/|^[a-z][a-z0-9+.-]*:\/\/[^:@]*$/i, // a URL without a password in it is an address, not a secret
   /^data:/i, // an inline image or file
+  // (Seventh round) A reference to where a secret is kept — `vault:secret/data/api#db`, `file:/run/secrets/x` — names
+  // a place by a scheme and a path, and grants nothing by itself.
+  /^[a-z][a-z0-9+.-]{1,20}:(?!\/\/)(?:[\w.-]{1,64})?(?:\/[\w.-]{1,64}){1,12}(?:#[\w.-]{1,64})?$/i,
   /^(?:AKIA|ASIA)[A-Z0-9]{12,20}(?:%2F|\/)/, // a signed link's credential scope (`X-Amz-Credential=AKIA…/20260101/…`): the key's id, granting nothing
   /^\d+(?:\.\d+)*$/, // numbers and versions
 ];

@@ -51,6 +51,8 @@ const TRIGGERS = new Set([
   "truncate", "unlink", "wevtutil", "clear-eventlog", "certutil", "bitsadmin", "start-bitstransfer", "mshta", "msiexec", "regsvr32", "cmd",
   "vssadmin", "wmic", "wbadmin", "bcdedit", "diskshadow", "systemctl", "launchctl", "schtasks", "reg",
   "autossh", "ngrok", "bore", "chisel", "cloudflared",
+  // (Seventh round) find's -delete, infrastructure teardown, the dynamic loader's preload file.
+  "find", "terraform", "tofu", "pulumi", "cdk", "cdktf", "eksctl", "doctl", "gh", "ld.so.preload", "release_agent", "uevent_helper",
 ]);
 
 /** The command's name as judged: last path segment, lower case, without `.exe` or a version (`python3.12` → python). */
@@ -64,6 +66,7 @@ export function commandName(word: string): string {
 
 /** Whether a line may hold anything judged here: one pass over its words. */
 function worthParsing(text: string): boolean {
+  if (/[<>]&\s{0,2}(?:[3-9]|\$)|(?:https?|ftp):\/\/\S{1,400}\.(?:inf|sct|hta|xslt?|csproj|vbproj|proj|targets|dll|ocx|cpl|vbs|vbe|wsf|lnk|msi|scr)\b/i.test(text)) return true;
   if (/[A-Za-z0-9][\\'"]|\$'|\$\{|\/dev\/(?:tcp|udp|sd|hd|nvme|xvd|vd|disk|mmcblk|rdisk)|_history\b|:\(\)|[A-Za-z]:\\/.test(text)) return true;
   const words = text.match(/[A-Za-z0-9_.+-]+/g);
   if (!words) return false;
@@ -642,6 +645,72 @@ function recoveryDeleted(name: string, a: string[]): string | null {
   return null;
 }
 
+/*
+ * (Seventh round) Principles of a command line's grammar rather than of its programs' names:
+ * - a shell or interpreter whose input comes from, and whose output goes to, descriptors other than the terminal's
+ *   (`<&9 >&9`, `<&${COPROC[0]} >&${COPROC[1]}`, `>&$REPLY` twice) talks to whatever opened them — a socket;
+ * - find starting at the root or the home folder with -delete or an -exec of rm deletes everything there;
+ * - a delete or destroy of a whole scope (a project, namespace, cluster, stack, resource group, database, bucket,
+ *   repository, account) with the confirmation turned off (`--yes`, `-auto-approve`, `--quiet`, `--force`) is
+ *   irreversible and unreviewed, whatever the CLI; an IaC `destroy` is the whole stack by itself;
+ * - a file downloaded earlier handed to any program that is not one that inspects, moves or unpacks it, when the file
+ *   is of a kind that carries code; and a remote URL of such a kind handed to a program that is not a downloader,
+ *   browser or interpreter, is code from the network run.
+ */
+const STANDARD_FD = /^[012]$|^-$/;
+function shellStreamsElsewhere(c: Command): boolean {
+  const inputs = c.redirects.filter((d) => d.op === "<&" && d.target && !STANDARD_FD.test(d.target.text)).map((d) => d.target?.text);
+  const outputs = c.redirects.filter((d) => d.op === ">&" && d.target && !STANDARD_FD.test(d.target.text)).map((d) => d.target?.text);
+  if (inputs.length > 0 && outputs.length > 0) return true;
+  // (`0>&fd` reads as `>&fd`: the same odd descriptor twice is input and output.)
+  return outputs.length >= 2 && outputs.some((t, i) => outputs.indexOf(t) !== i);
+}
+
+function findWipes(a: string[]): boolean {
+  const starts: string[] = [];
+  for (const t of a) {
+    if (t.startsWith("-") || t === "(" || t === "!") break;
+    starts.push(t);
+  }
+  if (!starts.some((t) => WIPE_TARGET.test(t))) return false;
+  const i = a.findIndex((t) => t === "-exec" || t === "-execdir" || t === "-ok" || t === "-okdir");
+  return a.includes("-delete") || (i >= 0 && /^(?:rm|shred|unlink|srm)$/.test(commandName(a[i + 1] ?? "")));
+}
+
+const TEARDOWN_VERBS = /^(?:delete|destroy|remove|rm|rb|purge|drop|terminate)$/i;
+const TEARDOWN_SCOPES = /^(?:projects?|namespaces?|ns|clusters?|stacks?|group|resource-?groups?|databases?|db|dbs|buckets?|repos?|repository|repositories|accounts?|subscriptions?|organi[sz]ations?|orgs?|tenants?|workspaces?|vaults?|keyvaults?|zones?|domains?)$/i;
+const IAC = new Set(["terraform", "tofu", "pulumi", "cdk", "cdktf", "sst", "serverless", "sls"]);
+const NO_CONFIRM = /^(?:-{1,2}auto-approve(?:=true)?|--yes|-y|--quiet|-q|--force|-f|-force|--grace-period=0|--no-prompt|--non-interactive|--confirm(?:=\S+)?|--disable-nodegroup-eviction|--force-delete|--skip-confirmation)$/i;
+
+function scopeTeardown(name: string, a: string[]): string | null {
+  if (!a.some((t) => NO_CONFIRM.test(t))) return null;
+  const words = a.filter((t) => !t.startsWith("-"));
+  const verb = words.findIndex((t) => TEARDOWN_VERBS.test(t));
+  if (verb < 0) return null;
+  if (IAC.has(name) && /^destroy$/i.test(words[verb] as string)) return `${name} destroy with the confirmation turned off`;
+  if (/^rb$/i.test(words[verb] as string)) return `${name} removes a bucket with the confirmation turned off`;
+  // The scope named next to the verb: `gcloud projects delete`, `kubectl delete namespace`, `az group delete`.
+  const scope = [words[verb - 1], words[verb + 1]].find((t) => t !== undefined && TEARDOWN_SCOPES.test(t));
+  return scope ? `${name} ${words[verb]?.toLowerCase()} of a whole ${scope.toLowerCase()} with the confirmation turned off` : null;
+}
+
+const KERNEL_HOOK = /(?:^|\/)(?:release_agent|uevent_helper)$|^\/proc\/sys\/kernel\/modprobe$/;
+const LOADER_PRELOAD = /^\/etc\/ld\.so\.preload$/;
+
+/** Kinds of file that carry code a program runs or loads. */
+const CODE_FILE = /\.(?:inf|sct|hta|xslt?|csproj|vbproj|proj|targets|dll|ocx|cpl|so|dylib|ps1|psm1|vbs|vbe|js|jse|wsf|bat|cmd|exe|scr|msi|jar|lnk|sh|py|pl|rb)$/i;
+/** Windows kinds: a remote one handed to a program is run by it (`cmstp /s https://…/p.inf`, `msxsl … https://…/t.xsl`). */
+const REMOTE_CODE = /(?:^|[:=])(?:https?|ftp):\/\/[^\s?#]{1,400}\.(?:inf|sct|hta|xslt?|csproj|vbproj|proj|targets|dll|ocx|cpl|vbs|vbe|wsf|lnk|msi|scr)(?:[?#]\S*)?$/i;
+/** Programs that inspect, move, unpack or delete a file, print or fetch it: handing a download to them runs nothing. */
+const HANDLES_FILES = new Set(["sha256sum", "sha1sum", "sha512sum", "md5sum", "shasum", "b2sum", "cksum", "gpg", "gpgv", "cosign", "file", "ls", "stat", "cat", "less", "more", "head", "tail", "wc", "diff", "cmp", "grep", "strings", "hexdump", "xxd", "od", "mv", "cp", "rm", "del", "move", "copy", "move-item", "copy-item", "remove-item", "tar", "unzip", "7z", "gunzip", "xz", "unxz", "bunzip2", "zcat", "expand-archive", "get-filehash", "get-content", "gc", "type", "certutil", "chmod", "chown", "touch", "test", "[", "echo", "printf", "git", "open", "xdg-open", "start", "explorer", "code", "vim", "vi", "nano", "jq", "yq"]);
+const OPENS_URLS = new Set(["open", "xdg-open", "firefox", "chrome", "chromium", "msedge", "lynx", "w3m", "links", "git", "npm", "npx", "pnpm", "yarn", "pip", "pipx", "uv", "docker", "podman", "kubectl", "helm", "gh", "code", "jq", "echo", "printf"]);
+
+function remoteCodeOperand(r: Resolved): string | null {
+  if (r.name === "" || DOWNLOADERS.has(r.name) || NETWORK.has(r.name) || isShellOrInterpreter(r.name) || OPENS_URLS.has(r.name) || WINDOWS_RUNNERS.has(r.name)) return null;
+  const w = r.args.find((x) => REMOTE_CODE.test(x.text));
+  return w ? (/\.(\w+)(?:[?#]\S*)?$/.exec(w.text)?.[1] ?? "file").toLowerCase() + " file" : null;
+}
+
 /** Judges one resolved command on its own. */
 function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: string) => void): void {
   const a = r.args.map((x) => x.text);
@@ -700,6 +769,21 @@ function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: strin
       }
     }
   }
+  // -- (seventh round) a shell whose streams are descriptors opened elsewhere: a socket or a coprocess made its terminal
+  if (isShellOrInterpreter(name) && shellStreamsElsewhere(c)) add("dangerous_command.reverse_shell", `${name} reads from and writes to a descriptor opened elsewhere (a socket)`);
+  // -- (seventh round) find deleting from the root or the home folder
+  if (name === "find" && findWipes(a)) add("dangerous_command.recursive_delete", "find deletes everything under a system folder or the home folder");
+  // -- (seventh round) a whole scope of resources deleted with the confirmation turned off
+  const teardown = scopeTeardown(name, a);
+  if (teardown) add("dangerous_command.infrastructure_teardown", teardown);
+  // -- (seventh round) the dynamic loader's preload list: a library injected into every program started
+  if (c.redirects.some((d) => d.op.startsWith(">") && d.target && LOADER_PRELOAD.test(d.target.text)) || (name === "tee" && a.some((t) => LOADER_PRELOAD.test(t)))) add("dangerous_command.persistence", "registers a library the loader injects into every program");
+  // -- (seventh round) a kernel hook that runs a program as root (a cgroup's release_agent, uevent_helper, the modprobe
+  // path) written to: from inside a container, the way out to the host
+  if (c.redirects.some((d) => d.op.startsWith(">") && d.target && KERNEL_HOOK.test(d.target.text)) || (name === "tee" && a.some((t) => KERNEL_HOOK.test(t)))) add("dangerous_command.privileged_container", "writes a program into a kernel hook that runs it as root");
+  // -- (seventh round) a program handed a remote file of a kind that carries code (an INF, a scriptlet, a project, a DLL)
+  const remote = remoteCodeOperand(r);
+  if (remote) add("dangerous_command.download_execute", `${name} is handed code a URL serves (${remote})`);
   // -- credentials over the network
   if (uploadsCredentials(r)) add("dangerous_command.credential_exfiltration", `${name} uploads a credential file`);
   if (sends(r, c) && c.redirects.some((d) => d.op.startsWith("<") && d.target !== null && isCredentialPath(d.target.text))) add("dangerous_command.credential_exfiltration", `${name} sends a credential file`);
@@ -809,6 +893,9 @@ function judgePipeline(
     if (downloaded.size > 0 && i === 0 && !DOWNLOADERS.has(r.name)) {
       const runsIt = (r.word && downloaded.has(baseName(r.word.text)) && /[/\\]/.test(r.word.text)) || ((isShellOrInterpreter(r.name) || r.name === "source" || r.name === "." || WINDOWS_RUNNERS.has(r.name)) && r.args.some((w) => !isOption(w.text) && downloaded.has(baseName(w.text))));
       if (runsIt) add("dangerous_command.download_execute", "runs a file downloaded earlier in the same command line");
+      // (Seventh round) A downloaded file of a kind that carries code, handed to any program but one that inspects,
+      // moves or unpacks it: `msbuild %TEMP%\t.csproj`, `java -jar /tmp/h.jar`, `regasm /U a.dll`.
+      else if (!HANDLES_FILES.has(r.name) && r.args.some((w) => !isOption(w.text) && CODE_FILE.test(w.text) && downloaded.has(baseName(w.text)))) add("dangerous_command.download_execute", `hands a downloaded code file to ${r.name}`);
     }
     // `mshta http://…/x.hta`, `msiexec /i https://…/x.msi`, `regsvr32 /i:http://…/x.sct scrobj.dll`: run what a URL serves.
     if (REMOTE_RUNNERS.has(r.name) && r.args.some((w) => /(?:^|[:=])(?:https?|ftp):\/\//i.test(w.text))) add("dangerous_command.download_execute", `${r.name} runs what a URL serves`);

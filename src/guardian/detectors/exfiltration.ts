@@ -224,6 +224,28 @@ function isBlob(s: string): boolean {
   return classes >= 2 && entropy(s) >= 4.2;
 }
 
+/**
+ * (Seventh round) Hex shorter than isBlob's bar that decodes to text: an identifier or a digest decodes to bytes, a
+ * hex-encoded `user=…&pass=…` to characters (16 hex digits or more, an even count, nine in ten bytes printable).
+ */
+function hexText(s: string): boolean {
+  return s.length >= 16 && s.length % 2 === 0 && HEX.test(s) && decodedText(s) !== null;
+}
+
+/**
+ * (Seventh round) A password spelled in words in one path segment, the words joined by `-`, `_`, `+` or `.`
+ * ("the-password-is-…", "my_passcode_is_…"): a value with a digit or a symbol that runs to the segment's end and holds
+ * no word of a sentence about passwords ("how-the-password-is-stored-in-v2").
+ */
+const SLUG_PASSWORD = /(?:^|\s)(?:password|passwd|passcode|passphrase|pwd|pw)\s(?:is|was|=)\s(\S+(?:\s\S+){0,4})$/i;
+const SENTENCE_WORDS = /^(?:in|of|for|to|the|a|an|and|or|with|on|at|by|from|not|never|stored|hashed|reset|changed|required|expired|v\d+)$/i;
+function slugPassword(segment: string): boolean {
+  const m = SLUG_PASSWORD.exec(segment.replace(/[-_+.]+/g, " ").trim());
+  if (!m) return false;
+  const words = (m[1] as string).split(" ");
+  return /[0-9!@#$%^*?~]/.test(m[1] as string) && !words.some((w) => SENTENCE_WORDS.test(w));
+}
+
 /** Words a human wrote: several, separated by spaces, mostly letters. */
 function isProse(s: string): boolean {
   const words = s.trim().split(/\s+/);
@@ -239,7 +261,7 @@ const PASSWORD_VALUE = /\b(?:password|passwd|passcode|passphrase|pwd)\s{1,3}(?=[
 const PASSWORD_PLACEHOLDER = /^(?:\*+|x+|\.{3}|<[^>]*>|\{[^}]*\}|\$\{?[A-Z_]+\}?|password|changeme)$/i;
 
 /** Text a credentials file or an environment dump holds, once decoded. */
-const CREDENTIAL_TEXT = /aws_(?:access_key_id|secret_access_key|session_token)|-----BEGIN [A-Z ]*PRIVATE KEY|_authToken|\b(?:password|passwd|secret|token|api_?key)\b\s{0,4}[=:]|^\s*\[(?:default|profile [^\]]+)\]\s*$|^[A-Z][A-Z0-9_]{2,40}=\S+$/im;
+const CREDENTIAL_TEXT = /aws_(?:access_key_id|secret_access_key|session_token)|-----BEGIN [A-Z ]*PRIVATE KEY|_authToken|\b(?:password|passwd|pass|pwd|secret|token|api_?key)\b\s{0,4}[=:]|^\s*\[(?:default|profile [^\]]+)\]\s*$|^[A-Z][A-Z0-9_]{2,40}=\S+$/im;
 
 /**
  * What an encoded value decodes to, when it is text (base64, base64url or hex; at most 16 KB looked at): the text, or
@@ -354,6 +376,7 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
   const host = hostOf(url);
   if (detectSecrets([{ path: [], value: raw }]).some((d) => !issuedFor(d.type, host))) return "secret";
   if (PASSWORD_WORDS.test(raw) || PASSWORD_VALUE.test(raw)) return "password";
+  if (segments.some((x) => slugPassword(decode(x)))) return "password";
   // A password as a path segment after one that names it: `/u/ana/pass/S3cret!x/`.
   for (let i = 0; i + 1 < segments.length; i++) {
     const value = decode(segments[i + 1] as string);
@@ -370,7 +393,7 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
     if (key !== "" && value.length >= 16 && issuedHere(value, host)) continue;
     // (A `+` of base64 left unescaped in a query reads back as a blank.)
     const plain = key !== "" && value.includes(" ") && !/\s{2}|[^\x20-\x7e]/.test(value) ? value.replace(/ /g, "+") : value;
-    const blobs = isBlob(plain) ? [plain] : value.split(/[.:|,;]/).filter(isBlob);
+    const blobs = isBlob(plain) || hexText(plain) ? [plain] : value.split(/[.:|,;]/).filter((x) => isBlob(x) || hexText(x));
     if (blobs.some(encodedCredentials)) return "encoded credentials";
     if (blobs.some(encodedPersonalData)) return "encoded personal data";
     // A tool's request may carry a pagination cursor or a signed id: only credentials count there (and anything,

@@ -1,7 +1,8 @@
 import { detectPii, PII_TYPES } from "./pii.js";
 import { detectSecrets } from "./secrets.js";
 import { compileUrlParams, detectUrls, type UrlParams } from "./urls.js";
-import { detectInjection, detectPoisoning, type InjectionInput, type InjectionParams } from "./injection.js";
+import { detectInjection, detectPoisoning, isAgentCard, type InjectionInput, type InjectionParams } from "./injection.js";
+import { detectWithheldDemands } from "./poisoning.js";
 import { judgeCommandLine } from "./commands.js";
 import { detectSensitivePath, mayHoldSensitivePath } from "./paths.js";
 import { siteRoles, type RoledSite } from "./sites.js";
@@ -14,6 +15,8 @@ import { detectHiddenText, findAllNormalised, findInViews, hasViews, normalize, 
 import { collectStrings, joinStrings, type Detection, type StringSite } from "./scan.js";
 import { shellReady } from "./shell.js";
 import { usedAsMeant } from "./audience.js";
+import { modelInput, scoreText, type ModelInput, type TextModel } from "./text-model.js";
+import { loadTextModel } from "./text-model-asset.js";
 
 export type { Detection } from "./scan.js";
 
@@ -40,6 +43,7 @@ export const DETECTOR_NAMES = [
   "sensitive_path",
   "dangerous_command",
   "url",
+  "text_model",
 ] as const;
 
 const PII: CompiledDetector = { key: "pii", run: (s) => detectPii(s.strings) };
@@ -56,7 +60,13 @@ export type DetectorSpec =
   | { exfiltration: ExfiltrationParams }
   | { url_data: ExfiltrationParams }
   | { prompt_injection: InjectionParams }
-  | { tool_poisoning: InjectionParams };
+  | { tool_poisoning: InjectionParams }
+  | { text_model: TextModelParams };
+
+/** The text model's settings: the probability at or above which a message is flagged (default: the shipped model's). */
+export interface TextModelParams {
+  threshold?: number;
+}
 
 export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
   if (typeof spec !== "string") {
@@ -68,6 +78,7 @@ export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
       const p = spec.tool_poisoning;
       return { key: "tool_poisoning:" + JSON.stringify(p), run: (s) => poisoning(s, p) };
     }
+    if ("text_model" in spec) return textModelDetector(spec.text_model);
     if ("exfiltration" in spec) {
       const lists = compileExfiltrationParams(spec.exfiltration);
       return { key: "exfiltration:" + JSON.stringify(spec.exfiltration), run: (s) => findAllNormalised(s, s.strings, (v) => detectExfiltration(v, lists, s.message)) };
@@ -116,6 +127,8 @@ export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
     case "dangerous_command":
       // A shell runs the literal line: only encoded layers hide a command (base64 or hex handed to a decoder).
       return { key: spec, run: (s) => findAllNormalised(s, s.roles, detectDangerousCommand, "decoded") };
+    case "text_model":
+      return textModelDetector({});
     case "url":
       return "the url detector needs its lists: { url: { deny: [...], allow: [...] } }";
     default:
@@ -132,12 +145,40 @@ function injection(s: MessageScan, p?: InjectionParams): Detection[] {
   return [...detectInjection(s.injectionInput, p), ...detectHiddenText(s, s.strings)];
 }
 
+/**
+ * The trained text model (text-model.ts): one score for the whole message, so a finding names no span — the whole
+ * message (path []), with the score in its detail. The weights are read when the rule is compiled; a missing or
+ * damaged asset is a problem in the rules (the guardian refuses to start with them), never a silent pass.
+ */
+function textModelDetector(p: TextModelParams): CompiledDetector | string {
+  let model: TextModel;
+  try {
+    model = loadTextModel();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  const threshold = p.threshold ?? model.threshold;
+  return {
+    key: "text_model:" + threshold,
+    run: (s) => {
+      const input = s.modelInput;
+      const score = scoreText(model, input.kind, input.text, input.flags);
+      return score >= threshold ? [{ type: "text_model", path: [], start: 0, end: 0, detail: `text model score ${score.toFixed(3)} ≥ ${threshold} (${input.kind})` }] : [];
+    },
+  };
+}
+
 /** What a server says about itself to the model: its tools, prompts, resources, templates and instructions. */
 const SELF_DESCRIPTION = new Set(["tools", "prompts", "resources", "resourceTemplates", "instructions"]);
 const selfDescription = (site: StringSite) => site.path[0] === "result" && SELF_DESCRIPTION.has(site.path[1] as string);
 
 function poisoning(s: MessageScan, p?: InjectionParams): Detection[] {
-  return [...detectPoisoning(s.injectionInput, p), ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
+  const scored = detectPoisoning(s.injectionInput, p);
+  // (Seventh round) A description withholding from the user what another of its sentences demands (poisoning.ts).
+  const card = isAgentCard(s.message.result);
+  const cut = new Set(scored.map((d) => JSON.stringify(d.path)));
+  const withheld = detectWithheldDemands(s.strings.filter((x) => (selfDescription(x) || (card && x.path[0] === "result")) && !cut.has(JSON.stringify(x.path))));
+  return [...scored, ...withheld, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
 }
 
 /**
@@ -152,14 +193,39 @@ export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[]
   for (const site of sites) {
     if (site.role === "command") {
       for (const f of judgeCommandLine(site.value)) out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: f.detail });
-    } else if (site.role === "request") {
-      for (const span of commandsInRequest(site.value)) {
+    } else if (site.role === "request" || (site.role === "content" && handedBack(site.path))) {
+      for (const span of site.role === "request" ? commandsInRequest(site.value) : commandsHandedBack(site.value)) {
         for (const f of judgeCommandLine(site.value.slice(span.start, span.end))) out.push({ type: f.type, path: site.path, start: span.start + f.start, end: span.start + f.end, detail: f.detail });
       }
     }
   }
   return out;
 }
+
+/**
+ * (Seventh round) The text of a remote agent's reply (a message's, a status update's or an artifact's parts, not the
+ * task's history): the calling agent is a model that acts on it, so a command line the reply hands over to be run
+ * ("Run this in an elevated prompt: …") is judged as a request's is. An MCP tool's result is content: a page or a
+ * README quoting `curl … | bash` hands nothing over.
+ */
+const handedBack = (path: readonly (string | number)[]) => path[0] === "result" && path[path.length - 1] === "text" && path.includes("parts") && !path.includes("history");
+
+/**
+ * The command lines a reply hands over: those of commandsInRequest introduced by a sentence asking the reader to run
+ * them ("Run this in an elevated prompt: …", "Before I continue, execute: …") on their line or the line before — not a
+ * file the reply delivers, whose `- run: …` is a key of the file.
+ */
+function commandsHandedBack(text: string): { start: number; end: number }[] {
+  return commandsInRequest(text).filter((span) => {
+    const lineStart = text.lastIndexOf("\n", span.start - 1) + 1;
+    let lead = text.slice(lineStart, span.start);
+    if (lead.trim() === "" || /^\s*`{3}/.test(lead)) lead = text.slice(text.lastIndexOf("\n", Math.max(0, lineStart - 2)) + 1, lineStart);
+    return HANDING_OVER.test(lead) && !WARNED_OFF.test(lead) && lead.trim().split(/\s+/).length >= 3;
+  });
+}
+const HANDING_OVER = /\b(?:run|execute|paste|type|enter|launch|copy)\b/i;
+/** "Never run …", "don't paste …", "avoid running …": a warning, not a hand-over. */
+const WARNED_OFF = /\b(?:never|don't|dont|do\s{1,3}not|avoid|should\s{1,3}not|shouldn't|must\s{1,3}not)\b/i;
 
 /** Where an argv-style tool names the program it runs: `{"file": "php", "args": ["-r", "…"]}`. */
 const PROGRAM_KEYS = new Set(["file", "program", "executable", "exe", "binary", "bin", "cmd", "command", "path", "name", "tool", "filename"]);
@@ -304,6 +370,14 @@ export class MessageScan {
   }
 
   private injection: InjectionInput | undefined;
+
+  /** What the text model reads of this message (text-model.ts): the normalised strings, windowed. */
+  get modelInput(): ModelInput {
+    this.model ??= modelInput(this.message, this.strings, (site) => this.normal(site));
+    return this.model;
+  }
+
+  private model: ModelInput | undefined;
 
   run(detector: CompiledDetector): Detection[] {
     let found = this.results.get(detector.key);

@@ -155,7 +155,10 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
   const strongIds = idList.filter((h) => h.strong);
   const asDetections = (hs: Hit[]) => hs.map((h) => ({ path: h.site.path, start: h.start, end: h.end }));
 
-  const anyCard = cards.length > 0 || rows.length > 0 || (labelledCards.length > 0 && cardDetails);
+  // (Seventh round) A number that is an identity number is not also its own payment card (thirteen digits may pass both checks).
+  const samePlace = (c: Detection, h: Hit) => c.start === h.start && c.end === h.end && JSON.stringify(c.path) === JSON.stringify(h.site.path);
+  const cardsApart = cards.filter((c) => !idList.some((h) => samePlace(c, h)));
+  const anyCard = cardsApart.length > 0 || rows.length > 0 || (labelledCards.length > 0 && cardDetails);
   // One person's identity given in the first person ("apply for my visa: passport …, born …") is the user's own, sent
   // to a service they chose: not bulk (sixth round). Two numbers, a card, or a third person's record still count.
   const ownOnly = idList.length === 1 && !anyCard && FIRST_PERSON.test((idList[0] as Hit).site.value.slice(0, 4096));
@@ -232,6 +235,23 @@ function selfChecking(site: StringSite, note: (h: Hit) => void): void {
   if (/[STFGM]\d/.test(v)) self(NRIC, (m) => nricValid(m[0]));
   if (v.includes(".") && v.includes("-")) self(RUT, (m) => rutValid(m[1] as string, m[2] as string));
   if (v.includes("-")) self(KOREAN_RRN, (m) => koreanValid(m[0]));
+  // (Seventh round) Two structures rather than more countries: thirteen digits that open with a birth date (YYMMDD)
+  // and close with a status digit (0 or 1), an 8 or 9 and a Luhn check (South Africa's identity number's layout);
+  // and thirteen digits written in dotted groups that pass the GS1 check (Switzerland's AHV/AVS number is written so;
+  // a product's barcode is not dotted). Each counts as a self-checking identity number, so a list of them is an id_list.
+  self(DATED_LUHN, (m) => validDate(2000, Number(m[0].slice(2, 4)), Number(m[0].slice(4, 6))) && /^[01][89]$/.test(m[0].slice(10, 12)) && luhn(m[0]));
+  if (v.includes(".")) self(DOTTED_GS1, (m) => gs1Valid(m[0].replace(/\./g, "")));
+}
+
+const DATED_LUHN = /(?<![\d.-])\d{13}(?![\d.-])/g;
+const DOTTED_GS1 = /(?<![\d.])\d{3}\.\d{4}\.\d{4}\.\d{2}(?![\d.])/g;
+
+/** The GS1 (EAN-13) check digit: weights 1 and 3 from the left, the total a multiple of ten. */
+function gs1Valid(d: string): boolean {
+  if (d.length !== 13 || /^(\d)\1+$/.test(d)) return false;
+  let sum = 0;
+  for (let i = 0; i < 13; i++) sum += (d.charCodeAt(i) - 48) * (i % 2 === 0 ? 1 : 3);
+  return sum % 10 === 0;
 }
 
 // (Not the first twelve digits of a card printed in fours: nothing in fours before or after.)

@@ -1,5 +1,6 @@
 import { commandOperands, judgeCommandLine } from "./commands.js";
 import { sensitiveKind } from "./paths.js";
+import type { Detection, StringSite } from "./scan.js";
 
 /*
  * What a server's description of itself directs the model to do, beyond the signals the injection scorer reads in
@@ -210,6 +211,131 @@ function commandLines(u: string): string[] {
   for (let m; (m = re.exec(u)) !== null && out.length < MAX_SPANS; ) {
     const s = (m[1] ?? m[2] ?? "").replace(/\\"/g, '"');
     if (/^\s*(?:sudo\s+)?[a-z][\w.-]{1,20}\s/.test(s)) out.push(s);
+  }
+  return out;
+}
+
+/* ---------------------------------------------------------------------------------------------------------------- */
+/* (Seventh round) The description as one message: what one sentence withholds covers what another demands          */
+/* ---------------------------------------------------------------------------------------------------------------- */
+
+/*
+ * A server's description of itself has one reader, the model, and one person the model answers to, the user. A
+ * description that tells the model to keep something from the user ("Don't tell the user.", "Leave it out of your
+ * summary", "Users are aware; skip mentioning it", "senza dirglielo", "사용자에게 알리지 마세요") and, in any of its
+ * sentences, demands the user's data (credentials, cookies and sessions, keys, identity and payment data, the
+ * address book, message history), sends something to an address, or has the model call another tool, is poisoning
+ * whatever the words: the scorer reads a description sentence by sentence, and a withholding sentence of its own
+ * carries no request. Withholding a *secret value* ("never show the tokens to the user") protects the user and does
+ * not count. Leetspeak (digits standing for letters in three or more words) is read as the letters it stands for.
+ * Bounded: at most MAX_WHOLE characters of a description, linear expressions.
+ */
+
+const MAX_WHOLE = 4000;
+
+/** Keeping something from the user, in words the per-sentence lists do not read (English forms and a few more). */
+const KEEP_FROM_USER = new RegExp(
+  [
+    // "don't tell the user", "never mention this to users", "no need to bring it up with the user" (what is kept: `gap`)
+    String.raw`\b(?:do\s{1,3}not|don't|dont|never|no\s{1,3}need\s{1,3}to)\s{1,3}(?:ever\s{1,3})?(?:tell|mention|inform|notify|show|alert|surface|reveal|disclose|explain|bring\s{1,3}(?:it\s{1,3}|this\s{1,3})?up)\b([^.;!?\n]{0,40}?)\b(?:the\s{1,3})?(?:users?|customers?|humans?|people)\b`,
+    // "don't mention the deletion.", "never bring it up." (an action withheld, to the sentence's end)
+    String.raw`\b(?:do\s{1,3}not|don't|dont|never|no\s{1,3}need\s{1,3}to)\s{1,3}(?:mention|bring\s{1,3}up|disclose|explain)\s{1,3}((?:it|this|that|the\s{1,3}\w{3,20}))\s{0,2}(?:[.;!]|$)`,
+    String.raw`\bskip\s{1,3}mentioning\b|\bno\s{1,3}need\s{1,3}to\s{1,3}bring\s{1,3}(?:it|this)\s{1,3}up\b`,
+    String.raw`\bleave\s{1,3}(?:it|this|that|the\s{1,3}\w{3,20})\s{1,3}out\s{1,3}of\s{1,3}(?:your|the)\s{1,3}(?:reply|replies|answers?|summary|response|output|report)`,
+    String.raw`\b(?:invisible|hidden|transparent)\s{1,3}(?:to|from)\s{1,3}(?:the\s{1,3})?users?\b`,
+    String.raw`\bwithout\s{1,3}the\s{1,3}users?\s{1,3}(?:knowing|noticing|seeing|being\s{1,3}told)`,
+    String.raw`\bso\s{1,3}(?:that\s{1,3})?the\s{1,3}users?\s{1,3}(?:doesn't|does\s{1,3}not|won't|will\s{1,3}not|cannot|can't|never)\s{1,3}(?:see|know|notice|find\s{1,3}out|learn)`,
+    String.raw`\b(?:users?|they)\s{1,3}(?:are|is)\s{1,3}(?:already\s{1,3})?aware\b|\bthey\s{1,3}(?:already\s{1,3})?know(?:\s{1,3}already)?\s{0,2}[;,.]`,
+    String.raw`\bkeep\s{1,3}(?:it|this|that|them)\s{1,3}(?:out\s{1,3}of|away\s{1,3}from)\b[^.;!?\n]{0,40}?\b(?:users?|repl(?:y|ies)|answers?|summary|response|output)\b`,
+    String.raw`\bkeep\s{1,3}(?:quiet|silent)\s{1,3}about\b|\bkeep\s{1,3}(?:it|this|that)\s{1,3}(?:quiet|secret|between\s{1,3}us|to\s{1,3}yourself)`,
+    // "…, silently" closing a directive; "silently attach …"
+    String.raw`[,;]\s{0,2}(?:silently|quietly|secretly|covertly|discreetly)\s{0,2}(?:[.;!]|$)|\b(?:silently|quietly|secretly|covertly|discreetly)\s{1,3}(?:send|attach|include|add|forward|copy|upload|pass|collect|read|call|append|put)\b`,
+    // Spanish, Italian, French forms the sixth round's lists did not read
+    String.raw`\bno\s{1,3}(?:se\s{1,3})?(?:lo|le|la)\s{1,3}(?:comentes|digas|menciones|expliques|cuentes)\b|\bsin\s{1,3}(?:dec|coment|mencion|avis|explic|cont)\w{0,10}\b`,
+    String.raw`\bsenza\s{1,3}(?:dir|spiegar|avvisar|informar|segnalar|menzionar|raccontar)\w{0,10}\b|\bnon\s{1,3}(?:dirlo|dirglielo|dire|menzionare|spiegare)\s{1,3}(?:niente\s{1,3})?(?:all'utente|al\s{1,3}cliente)`,
+    String.raw`\bne\s{1,3}(?:le\s{1,3}|lui\s{1,3}|en\s{1,3})*(?:dis|dites|mentionne[zs]?|signale[zs]?|pr[ée]viens|pr[ée]venez)\s{1,3}(?:rien|pas)\b[^.;!?\n]{0,30}utilisateur`,
+  ].join("|"),
+  "i",
+);
+
+/** The user's data a description may demand: credentials and sessions, in the languages descriptions are written in. */
+const USER_SECRETS = /\b(?:cookies?|sessions?\s{1,3}(?:tokens?|cookies?|ids?|keys?)|api[\s-]{0,2}(?:keys?|tokens?|sleutels?|schl[üu]ssel)|access\s{1,3}tokens?|auth\w{0,10}\s{1,3}tokens?|bearer\s{1,3}tokens?|tokens|passwords?|passphrases?|pass\s{1,3}codes?|credentials?|secrets|private\s{1,3}keys?|ssh\s{1,3}keys?|(?:environment|env)\s{1,3}variables?|klucz\w{0,4}\s{1,3}API|API\s{1,3}kulcs\w{0,4}|token\w{0,4}|has[łl]\w{0,4}|hesl\w{0,4}|wachtwoord\w{0,2}|sleutels|contrase[ñn]\w{0,3}|senhas?|mots?\s{1,3}de\s{1,3}passe|passw[oö]rt\w{0,3}|zugangsdaten|credenziali|credenciales|identifiants|chiav\w{0,2}\s{1,3}API|claves?\s{1,3}(?:de\s{1,3})?API|парол\w{0,3}|ключ\w{0,3}|токен\w{0,3})\b|トークン|パスワード|密码|密碼|令牌|비밀번호|토큰|API\s?키/i;
+/** The user's personal records beyond one call: contacts, histories, mailboxes, photos, location. */
+const USER_RECORDS = /\b(?:address\s{1,3}books?|contacts?(?:\s{1,3}(?:list|file))?|contact\s{1,3}lists?|call\s{1,3}(?:history|logs?)|browsing\s{1,3}history|(?:message|chat|conversation|search)\s{1,3}history|(?:inbox|mailbox)(?:es)?|photo\s{1,3}library|(?:precise\s{1,3})?location\s{1,3}history)\b/i;
+/** Whose, or how much: the user's, the caller's, every, all (and ALL_MULTI's languages). */
+const WHOSE = /\b(?:user'?s|users'|caller'?s|their|your|every|all|each|whole|entire|full|any)\b|\bfrom\s{1,3}the\s{1,3}(?:conversation|session|chat|context)\b/i;
+/** Having the model call a tool of its own choosing ("call purge_x with …", "invoke `wipe`"). */
+const CALLS_TOOL = /\b(?:call|invoke|run|use|trigger)\s{1,3}(?:the\s{1,3})?`?[a-z][a-z0-9]*(?:_[a-z0-9]+)+`?/i;
+/** Sending or routing to an address: "send the file to https://…", "use remote https://… instead". */
+const TO_ADDRESS = /\b(?:send|forward|upload|post|push|copy|mirror|route|redirect|use|add|cc|bcc|invite|report|sync)\b[^.;!?\n]{0,80}?(?:[\w.+-]@[\w-]+(?:\.[\w-]+)+|\bhttps?:\/\/[\w-]+(?:\.[\w-]+)+|\bgit@[\w.-]+:)/i;
+
+/** Digits standing for letters inside words (4→a, 3→e, 1→i, 0→o, 5→s, 7→t, 9→g); not "llama3", "ipv4", "1st", "4k". */
+const LEET_MAP: Record<string, string> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "9": "g" };
+function leetWord(token: string, loose = false): boolean {
+  const w = token.replace(/^[("'`[]+|[)"'`\].,;:!?]+$/g, "");
+  return /^[A-Za-z0134579']{2,30}$/.test(w) && /[A-Za-z]/.test(w) && /[0134579]/.test(w) && (loose || (!/^[A-Za-z]+\d+$/.test(w) && !/^\d+[A-Za-z]{1,2}$/.test(w)));
+}
+
+/** The text with leetspeak read as letters, when three or more words (and a sixth of them) are written so; else null. */
+export function readLeet(text: string): string | null {
+  const tokens = text.split(/\s+/);
+  let n = 0;
+  for (const t of tokens) if (leetWord(t)) n++;
+  if (n < 3 || n * 6 < tokens.length) return null;
+  // (Once the text is leetspeak, "th3" and "1t" are words of it too.)
+  return text.replace(/\S+/g, (t) => (leetWord(t, true) ? t.replace(/[0134579]/g, (c) => LEET_MAP[c] ?? c) : t));
+}
+
+/** Kept from view in the passive ("internal, not to be surfaced"): said of a value as often as of an action. */
+const NOT_TO_BE_SHOWN = /\b(?:not|never)\s{1,3}to\s{1,3}be\s{1,3}(?:surfaced|shown|displayed|mentioned|disclosed|revealed|told)\b/i;
+const BULK = /\b(?:every|all|each|whole|entire)\b/i;
+
+/**
+ * What a description keeps from the user: "active" (the model told not to tell), "passive" (a thing not to be shown),
+ * or null. Withholding a secret value does not count.
+ */
+function keepsFromUser(u: string): "active" | "passive" | null {
+  if (SECRECY_MULTI.test(u) || SECRECY_WORDS.test(u)) return "active";
+  const re = new RegExp(KEEP_FROM_USER.source, "gi");
+  for (let m; (m = re.exec(u)) !== null; ) {
+    const kept = m[1] ?? m[2] ?? "";
+    if (!SECRET_OBJECT.test(kept)) return "active";
+  }
+  return NOT_TO_BE_SHOWN.test(u) ? "passive" : null;
+}
+
+/** Whether a description (one string) withholds from the user and, anywhere, demands data, an address or a tool call. */
+export function withheldDemand(description: string): boolean {
+  let u = description.length > MAX_WHOLE ? description.slice(0, MAX_WHOLE) : description;
+  const leet = readLeet(u);
+  if (leet !== null) {
+    u = leet;
+    // Read as letters, each sentence's own directives count too ("r34d ~/.git-credentials 4nd p4ss 1t …").
+    for (const unit of u.split(/(?<=[.!?])\s+/)) if (describedDirectives(unit).some((d) => d !== "secrecy")) return true;
+  }
+  const kept = keepsFromUser(u);
+  if (kept === null) return false;
+  // (A value "not to be shown" is often the secret itself: only a bulk demand — every cookie, all the tokens — counts.)
+  if (kept === "passive") return (USER_SECRETS.test(u) || USER_RECORDS.test(u)) && (BULK.test(u) || ALL_MULTI.test(u));
+  if (IDENTITY_MULTI.test(u) || IDENTITY_PAYMENT.test(u)) return true;
+  if ((USER_SECRETS.test(u) || USER_RECORDS.test(u)) && (WHOSE.test(u) || ALL_MULTI.test(u))) return true;
+  return TO_ADDRESS.test(u) || CALLS_TOOL.test(u);
+}
+
+/** The keys whose strings describe a server or agent to the model (a tool's, a property's, a card's, a provider's). */
+const DESCRIBING = new Set(["description", "instructions", "organization", "title", "default"]);
+
+/**
+ * `tool_poisoning.withheld_demand`: each describing string of a server's or agent's description of itself
+ * (`sites`: the self-description's strings) that withholds from the user and demands, anywhere in it — cut whole.
+ */
+export function detectWithheldDemands(sites: readonly StringSite[]): Detection[] {
+  const out: Detection[] = [];
+  for (const site of sites) {
+    const key = site.path[site.path.length - 1];
+    const describing = typeof key === "string" ? DESCRIBING.has(key) : site.path[site.path.length - 2] === "examples";
+    if (!describing || site.value.length < 20 || site.encoded !== undefined) continue;
+    if (withheldDemand(site.value)) out.push({ type: "tool_poisoning.withheld_demand", path: site.path, start: 0, end: site.value.length, detail: "withholds from the user what another sentence demands (the user's data, an address or a tool call)" });
   }
   return out;
 }

@@ -33,6 +33,8 @@ const COMMAND_WORDS = new Set([
   "chroot", "rm", "dd", "shred", "mkfs", "wipefs", "chmod", "chown", "sudo", "doas", "su", "crontab", "useradd", "usermod", "visudo", "tar",
   "zip", "7z", "gpg", "awk", "gawk", "cat", "head", "tail", "cp", "strings", "certutil", "bitsadmin", "mshta", "regsvr32",
   "rundll32", "msiexec", "cmd", "nohup", "setsid", "env", "tee", "aws", "gsutil", "rclone", "az", "gcloud", "sqlite3",
+  // (Seventh round) find and the infrastructure CLIs whose teardown commands.ts judges.
+  "find", "terraform", "tofu", "pulumi", "eksctl", "doctl", "gh",
 ]);
 
 /** A command word standing as a word, followed by a blank: one regex pass, the gate before lines are read. */

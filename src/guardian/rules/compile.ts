@@ -164,6 +164,11 @@ export interface CompiledRule {
   decision: "allow" | "deny" | "modify" | "ask";
   mode: "enforce" | "audit";
   reasonCode?: string;
+  /**
+   * A second opinion (the text model's rule in the packs): it counts only when no other enforced rule denied, asked
+   * about or modified the message — where the rules already cut or refused, their answer stands.
+   */
+  secondOpinion?: boolean;
   /** decision: ask — what is asked, for how long, and what an approval covers. */
   ask: CompiledAsk | null;
   message?: string;
@@ -288,6 +293,7 @@ export function compileRuleSet(
         mode: rule.mode ?? mode,
         reasonCode: rule.reasonCode,
         message: rule.message,
+        ...(rule.secondOpinion ? { secondOpinion: true } : {}),
         ask,
         protocols: m.protocol === undefined ? null : new Set(toList(m.protocol)),
         direction: m.direction ?? null,

@@ -66,6 +66,7 @@ export const ruleSchema = z
           z.strictObject({ url_data: z.strictObject({ allow: z.array(z.string().min(1)).optional(), collectors: z.array(z.string().min(1)).optional(), tunnels: z.array(z.string().min(1)).optional() }) }),
           z.strictObject({ prompt_injection: injectionParams }),
           z.strictObject({ tool_poisoning: injectionParams }),
+          z.strictObject({ text_model: z.strictObject({ threshold: z.number().gt(0).lt(1).optional() }) }),
         ]),
       )
       .min(1)
@@ -83,6 +84,8 @@ export const ruleSchema = z
     /** decision: ask — a person approves or refuses the held message (docs/approvals.md). */
     ask: askSchema.optional(),
     reasonCode: reasonCode.optional(),
+    /** Fires only when no other enforced rule denied, asked about or modified the message (docs/rules.md). */
+    secondOpinion: z.boolean().optional(),
     message: z.string().optional(),
     mode: z.enum(["enforce", "audit"]).optional(),
     /** Raise an alert whenever this rule fires (docs/alerts.md). */

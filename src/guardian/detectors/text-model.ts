@@ -1,0 +1,340 @@
+import type { NormalText } from "./normalize.js";
+import type { StringSite } from "./scan.js";
+
+/*
+ * The text model (issue 24, item 9; docs/detection.md, "Text model detector"): a logistic regression over hashed
+ * character 3–5-grams and word 1–2-grams of a message's normalised text, trained on the project's own labelled cases
+ * by bench/train-classifier.mjs, which imports THIS featuriser from dist/ (one featuriser: what is trained is what is
+ * served). Pure and synchronous; the weights come from a shipped asset (text-model-asset.ts decodes it).
+ *
+ * Speed: FNV-1a folded over char codes (no string per n-gram), a reusable open-addressing counter of typed arrays, a
+ * block-indexed sparse weight table. Work is bounded: at most `WINDOW` characters of a message are read (its head and
+ * its tail when longer).
+ */
+
+/** The message kinds the model tells apart (a feature of their own: where a text sits changes what it means). */
+export const KINDS = ["call", "result", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "initialize", "sampling", "send", "card", "request"] as const;
+export type MessageKind = (typeof KINDS)[number];
+
+/** Characters of normalised text read per message: all of a shorter one; of a longer one its first HEAD and last WINDOW − HEAD. */
+export const WINDOW = 16_384;
+export const HEAD = 12_288;
+
+const CALLS = new Set(["tools/call", "steps/toolCallRequest"]);
+const SENDS = new Set(["message/send", "message/stream", "SendMessage", "SendStreamingMessage"]);
+const LISTS: [string, MessageKind][] = [
+  ["tools", "tools/list"],
+  ["prompts", "prompts/list"],
+  ["resources", "resources/list"],
+  ["resourceTemplates", "resources/templates/list"],
+  ["instructions", "initialize"],
+  ["skills", "card"],
+];
+
+/** What kind of message this is, from its shape alone (the same for training and serving). */
+export function messageKind(message: Record<string, unknown>): MessageKind {
+  const method = message.method;
+  if (typeof method === "string") {
+    if (CALLS.has(method)) return "call";
+    if (method === "sampling/createMessage") return "sampling";
+    if (SENDS.has(method)) return "send";
+    return "request";
+  }
+  const result = message.result;
+  if (result !== null && typeof result === "object" && !Array.isArray(result)) {
+    for (const [key, kind] of LISTS) if ((result as Record<string, unknown>)[key] !== undefined) return kind;
+  }
+  return "result";
+}
+
+/** What the model reads of a message: its text and flags for what the normaliser found hidden or decoded in it. */
+export interface ModelInput {
+  kind: MessageKind;
+  text: string;
+  flags: string[];
+}
+
+/** A text longer than WINDOW as the model reads it: its first HEAD characters, a newline, and its last ones. */
+const window = (text: string) => text.slice(0, HEAD) + "\n" + text.slice(text.length - (WINDOW - HEAD - 1));
+
+/**
+ * The text the model reads: every string of the message as the guardian's normaliser gives it (normalize.ts), each
+ * followed by its decoded layers' text, joined by newlines; of a message longer than `WINDOW` characters its first
+ * `HEAD` and its last `WINDOW − HEAD` (strings in between are not normalised for it). Flags name what was hidden
+ * (`__hidden:<kind>`) or decoded (`__decoded`) in the strings read.
+ */
+export function modelInput(message: Record<string, unknown>, sites: readonly StringSite[], normal: (site: StringSite) => NormalText): ModelInput {
+  const flags = new Set<string>();
+  const read = (site: StringSite, into: string[]): number => {
+    const n = normal(site);
+    into.push(n.text);
+    let length = n.text.length + 1;
+    if (!n.identity) {
+      for (const h of n.hidden) flags.add("__hidden:" + h.kind);
+      const layers = (v: NormalText) => {
+        for (const d of v.decoded) {
+          flags.add("__decoded");
+          into.push(d.view.text);
+          length += d.view.text.length + 1;
+          layers(d.view);
+        }
+      };
+      layers(n);
+    }
+    return length;
+  };
+  const head: string[] = [];
+  let length = 0;
+  let i = 0;
+  for (; i < sites.length && length < WINDOW; i++) length += read(sites[i] as StringSite, head);
+  let text = head.join("\n");
+  if (i < sites.length) {
+    const tail: string[] = [];
+    const parts: string[] = [];
+    let tailLength = 0;
+    for (let j = sites.length - 1; j >= i && tailLength < WINDOW - HEAD; j--) {
+      parts.length = 0;
+      tailLength += read(sites[j] as StringSite, parts);
+      tail.unshift(...parts);
+    }
+    text = text.slice(0, HEAD) + "\n" + tail.join("\n").slice(-(WINDOW - HEAD - 1));
+  }
+  if (text.length > WINDOW) text = window(text);
+  return { kind: messageKind(message), text, flags: [...flags].sort() };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Features: hashed n-grams counted in a reusable typed-array table
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+const fold = (h: number, c: number) => Math.imul(h ^ c, FNV_PRIME);
+const C_SEED = fold(FNV_OFFSET, 0x63); // "c"
+const W_SEED = fold(FNV_OFFSET, 0x77); // "w"
+const B_SEED = fold(FNV_OFFSET, 0x62); // "b"
+
+/** FNV-1a of a string, 32 bits (flags). */
+function fnv(s: string): number {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < s.length; i++) h = fold(h, s.charCodeAt(i));
+  return h >>> 0;
+}
+
+/** Whitespace as `\s` has it (and other C0 controls): runs of it are one space. */
+function isSpace(c: number): boolean {
+  return c <= 32 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** Word characters: ASCII letters, digits and `_ . / ~ $ -`; outside ASCII, letters and digits (cached per code unit). */
+const WORDISH = new Uint8Array(128);
+for (let c = 0; c < 128; c++) WORDISH[c] = /[A-Za-z0-9_./~$-]/.test(String.fromCharCode(c)) ? 1 : 0;
+const wideWord = new Uint8Array(65536); // 0 unknown, 1 word, 2 not
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+function isWord(c: number): boolean {
+  if (c < 128) return WORDISH[c] === 1;
+  if (c >= 0xd800 && c <= 0xdfff) return false;
+  let k = wideWord[c] as number;
+  if (k === 0) {
+    k = LETTER_OR_DIGIT.test(String.fromCharCode(c)) ? 1 : 2;
+    wideWord[c] = k;
+  }
+  return k === 1;
+}
+
+/** The counter's largest size (a window's features fill at most half of it); a short text uses a smaller part of it. */
+const TABLE_BITS = 17;
+const TABLE = 1 << TABLE_BITS;
+
+/**
+ * The counter, reused for every message: bucket ids (−1 empty) and their counts in an open-addressing table of
+ * `2^(32 − shift)` slots, the slots used in order (`used` of them; cleared by whoever reads them), and the lowered,
+ * space-collapsed text as char codes. One object, so the hot loops read its fields and not module bindings.
+ */
+class Counter {
+  readonly key = new Int32Array(TABLE).fill(-1);
+  readonly count = new Int32Array(TABLE);
+  readonly touched = new Int32Array(TABLE);
+  readonly codes = new Uint16Array(WINDOW * 2 + 8);
+  used = 0;
+  shift = 32 - TABLE_BITS;
+  mask = TABLE - 1;
+
+  bump(bucket: number): void {
+    const key = this.key;
+    const mask = this.mask;
+    let s = Math.imul(bucket, 0x9e3779b1) >>> this.shift;
+    for (;;) {
+      const k = key[s] as number;
+      if (k === bucket) {
+        this.count[s] = (this.count[s] as number) + 1;
+        return;
+      }
+      if (k === -1) {
+        key[s] = bucket;
+        this.count[s] = 1;
+        this.touched[this.used++] = s;
+        return;
+      }
+      s = (s + 1) & mask;
+    }
+  }
+}
+const counter = new Counter();
+
+const LOG1 = new Float64Array(256);
+for (let c = 1; c < 256; c++) LOG1[c] = 1 + Math.log(c);
+
+/**
+ * Counts the features of `text` (at most WINDOW characters: longer text is cut to its head and tail) into the counter:
+ * character 3–5-grams of " text " and word 1–2-grams, lowered, whitespace runs as one space; plus `flags`.
+ */
+function countFeatures(text: string, flags: readonly string[], mask: number): Counter {
+  const t = counter;
+  const codes = t.codes;
+  if (text.length > WINDOW) text = window(text);
+  if (/[^\x00-\x7f]/.test(text)) text = text.toLowerCase();
+  let n = 0;
+  codes[n++] = 32;
+  let space = true;
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c <= 32 || (c >= 0xa0 && isSpace(c))) {
+      if (space) continue;
+      c = 32;
+      space = true;
+    } else {
+      space = false;
+      if (c >= 65 && c <= 90) c += 32;
+    }
+    codes[n++] = c;
+  }
+  if (!space) codes[n++] = 32;
+  let bits = 10;
+  while (bits < TABLE_BITS && 1 << bits < 4 * n + 4 * flags.length + 64) bits++;
+  t.used = 0;
+  t.shift = 32 - bits;
+  t.mask = (1 << bits) - 1;
+  // character 3–5-grams of the text with a space either side
+  let c0 = codes[0] as number;
+  let c1 = codes[1] as number;
+  let c2 = codes[2] as number;
+  let c3 = codes[3] as number;
+  for (let i = 0; i + 3 <= n; i++) {
+    let h = fold(fold(fold(C_SEED, c0), c1), c2);
+    t.bump((h >>> 0) & mask);
+    if (i + 4 <= n) {
+      h = fold(h, c3);
+      t.bump((h >>> 0) & mask);
+      if (i + 5 <= n) t.bump((fold(h, codes[i + 4] as number) >>> 0) & mask);
+    }
+    c0 = c1;
+    c1 = c2;
+    c2 = c3;
+    c3 = codes[i + 4] as number;
+  }
+  // words, and pairs of neighbouring words
+  let prevStart = -1;
+  let prevEnd = -1;
+  let i = 0;
+  while (i < n) {
+    if (!isWord(codes[i] as number)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let h = W_SEED;
+    while (i < n && isWord(codes[i] as number)) h = fold(h, codes[i++] as number);
+    t.bump((h >>> 0) & mask);
+    if (prevStart >= 0) {
+      let b = B_SEED;
+      for (let k = prevStart; k < prevEnd; k++) b = fold(b, codes[k] as number);
+      b = fold(b, 32);
+      for (let k = start; k < i; k++) b = fold(b, codes[k] as number);
+      t.bump((b >>> 0) & mask);
+    }
+    prevStart = start;
+    prevEnd = i;
+  }
+  for (const f of flags) t.bump(fnv(f) & mask);
+  return t;
+}
+
+/** The value of a bucket counted `c` times: 1 + ln c. */
+const logCount = (c: number) => (c < 256 ? (LOG1[c] as number) : 1 + Math.log(c));
+
+/** A sparse feature vector: bucket ids (the kind as bucket 2^bits + its index, at value 1) and L2-normalised values. */
+export interface Features {
+  idx: Int32Array;
+  val: Float64Array;
+}
+
+/** The features of one message's text (for training, and tests): the same counting as `scoreText`. */
+export function textFeatures(bits: number, kind: MessageKind, text: string, flags: readonly string[] = []): Features {
+  const { key: slotKey, count: slotCount, touched, used } = countFeatures(text, flags, (1 << bits) - 1);
+  const idx = new Int32Array(used + 1);
+  const val = new Float64Array(used + 1);
+  let norm = 0;
+  for (let j = 0; j < used; j++) {
+    const s = touched[j] as number;
+    const v = logCount(slotCount[s] as number);
+    idx[j] = slotKey[s] as number;
+    val[j] = v;
+    norm += v * v;
+    slotKey[s] = -1;
+  }
+  norm = Math.sqrt(norm) || 1;
+  for (let j = 0; j < used; j++) val[j] = (val[j] as number) / norm;
+  idx[used] = (1 << bits) + KINDS.indexOf(kind);
+  val[used] = 1;
+  return { idx, val };
+}
+
+/** A loaded model: a sparse weight table over 2^bits buckets, blocked by the high 16 bits of a bucket id. */
+export interface TextModel {
+  bits: number;
+  bias: number;
+  /** The probability at or above which a message is flagged, unless a rule sets its own. */
+  threshold: number;
+  /** Per kind (KINDS order). */
+  kindWeights: Float32Array;
+  /**
+   * Block b's entries are offsets[b] .. offsets[b+1], in order of bucket id: each the low bits of its bucket id (the
+   * high 16 bits of the entry) and its weight quantised to int16 (the low 16 bits; weight = q × scale).
+   */
+  offsets: Uint32Array;
+  entries: Int32Array;
+  scale: number;
+}
+
+/** The quantised weight of a bucket (0 when the model has none). */
+function weightOf(offsets: Uint32Array, entries: Int32Array, bucket: number, shift: number, lowMask: number): number {
+  const b = bucket >>> shift;
+  const lo = bucket & lowMask;
+  const end = offsets[b + 1] as number;
+  for (let k = offsets[b] as number; k < end; k++) {
+    const e = entries[k] as number;
+    const l = e >>> 16;
+    if (l === lo) return (e << 16) >> 16;
+    if (l > lo) return 0;
+  }
+  return 0;
+}
+
+/** The model's probability that a message of this kind with this text is an attack. */
+export function scoreText(m: TextModel, kind: MessageKind, text: string, flags: readonly string[] = []): number {
+  const { key: slotKey, count: slotCount, touched, used } = countFeatures(text, flags, (1 << m.bits) - 1);
+  const shift = m.bits - 16;
+  const lowMask = (1 << shift) - 1;
+  const { offsets, entries } = m;
+  let norm = 0;
+  let dot = 0;
+  for (let j = 0; j < used; j++) {
+    const s = touched[j] as number;
+    const v = logCount(slotCount[s] as number);
+    norm += v * v;
+    dot += weightOf(offsets, entries, slotKey[s] as number, shift, lowMask) * v;
+    slotKey[s] = -1;
+  }
+  const z = m.bias + (dot * m.scale) / (Math.sqrt(norm) || 1) + (m.kindWeights[KINDS.indexOf(kind)] ?? 0);
+  return 1 / (1 + Math.exp(-z));
+}
