@@ -7,9 +7,10 @@ import type { StringSite } from "./scan.js";
  * by bench/train-classifier.mjs, which imports THIS featuriser from dist/ (one featuriser: what is trained is what is
  * served). Pure and synchronous; the weights come from a shipped asset (text-model-asset.ts decodes it).
  *
- * Speed: FNV-1a folded over char codes (no string per n-gram), a reusable open-addressing counter of typed arrays, a
- * block-indexed sparse weight table. Work is bounded: at most `WINDOW` characters of a message are read (its head and
- * its tail when longer).
+ * Speed: one pass over the text (lowering, whitespace folding, the n-grams and running word hashes), FNV-1a folded over
+ * char codes (no string per n-gram), a reusable open-addressing counter of typed arrays, a block-indexed sparse weight
+ * table (test/guardian/text-model-reference.test.ts holds it to a plain reference, bucket for bucket and score for
+ * score). Work is bounded: at most `WINDOW` characters of a message are read (its head and its tail when longer).
  */
 
 /** The message kinds the model tells apart (a feature of their own: where a text sits changes what it means). */
@@ -147,14 +148,15 @@ const TABLE = 1 << TABLE_BITS;
 
 /**
  * The counter, reused for every message: bucket ids (−1 empty) and their counts in an open-addressing table of
- * `2^(32 − shift)` slots, the slots used in order (`used` of them; cleared by whoever reads them), and the lowered,
- * space-collapsed text as char codes. One object, so the hot loops read its fields and not module bindings.
+ * `2^(32 − shift)` slots, the slots used in order (`used` of them; cleared by whoever reads them), and the word and
+ * word-pair buckets met while the character n-grams are counted (counted after them, in the order met). One object,
+ * so the hot loops read its fields and not module bindings.
  */
 class Counter {
   readonly key = new Int32Array(TABLE).fill(-1);
   readonly count = new Int32Array(TABLE);
   readonly touched = new Int32Array(TABLE);
-  readonly codes = new Uint16Array(WINDOW * 2 + 8);
+  readonly words = new Int32Array(WINDOW * 2 + 8);
   used = 0;
   shift = 32 - TABLE_BITS;
   mask = TABLE - 1;
@@ -186,75 +188,93 @@ for (let c = 1; c < 256; c++) LOG1[c] = 1 + Math.log(c);
 
 /**
  * Counts the features of `text` (at most WINDOW characters: longer text is cut to its head and tail) into the counter:
- * character 3–5-grams of " text " and word 1–2-grams, lowered, whitespace runs as one space; plus `flags`.
+ * character 3–5-grams of " text " and word 1–2-grams, lowered, whitespace runs as one space; plus `flags`. Counted in
+ * this order: each character n-gram by where it starts (3, 4, then 5 characters), then each word followed by the pair
+ * it ends, then the flags (the order the slots are read in, so the sums that score them are the same every time).
+ *
+ * One pass over the text: each character is lowered and folded, and the n-grams that start four places back are
+ * counted as it arrives; each word's hash, and the hash of the pair it ends, run along with it.
  */
 function countFeatures(text: string, flags: readonly string[], mask: number): Counter {
   const t = counter;
-  const codes = t.codes;
+  const words = t.words;
   if (text.length > WINDOW) text = window(text);
   if (/[^\x00-\x7f]/.test(text)) text = text.toLowerCase();
-  let n = 0;
-  codes[n++] = 32;
-  let space = true;
-  for (let i = 0; i < text.length; i++) {
-    let c = text.charCodeAt(i);
-    if (c <= 32 || (c >= 0xa0 && isSpace(c))) {
-      if (space) continue;
-      c = 32;
-      space = true;
-    } else {
-      space = false;
-      if (c >= 65 && c <= 90) c += 32;
-    }
-    codes[n++] = c;
-  }
-  if (!space) codes[n++] = 32;
+  // at most length + 2 codes, and fewer than 4 features per code
   let bits = 10;
-  while (bits < TABLE_BITS && 1 << bits < 4 * n + 4 * flags.length + 64) bits++;
+  while (bits < TABLE_BITS && 1 << bits < 4 * text.length + 4 * flags.length + 72) bits++;
   t.used = 0;
   t.shift = 32 - bits;
   t.mask = (1 << bits) - 1;
-  // character 3–5-grams of the text with a space either side
-  let c0 = codes[0] as number;
-  let c1 = codes[1] as number;
-  let c2 = codes[2] as number;
-  let c3 = codes[3] as number;
-  for (let i = 0; i + 3 <= n; i++) {
-    let h = fold(fold(fold(C_SEED, c0), c1), c2);
-    t.bump((h >>> 0) & mask);
-    if (i + 4 <= n) {
-      h = fold(h, c3);
-      t.bump((h >>> 0) & mask);
-      if (i + 5 <= n) t.bump((fold(h, codes[i + 4] as number) >>> 0) & mask);
-    }
+  // the last five codes (c4 newest) and how many codes so far; the text starts with a space
+  let c0 = 0;
+  let c1 = 0;
+  let c2 = 0;
+  let c3 = 0;
+  let c4 = 32;
+  let n = 1;
+  let space = true;
+  // words: in one, its hash, its hash as a pair's first word, the pair it ends (when one came before)
+  let nw = 0;
+  let inWord = false;
+  let w = 0;
+  let first = 0;
+  let pair = 0;
+  let prev = 0;
+  let paired = false;
+  const length = text.length;
+  for (let i = 0; i <= length; i++) {
+    let c: number;
+    if (i < length) {
+      c = text.charCodeAt(i);
+      if (c <= 32 || (c >= 0xa0 && isSpace(c))) {
+        if (space) continue;
+        c = 32;
+        space = true;
+      } else {
+        space = false;
+        if (c >= 65 && c <= 90) c += 32;
+      }
+    } else if (!space) c = 32;
+    else break;
     c0 = c1;
     c1 = c2;
     c2 = c3;
-    c3 = codes[i + 4] as number;
-  }
-  // words, and pairs of neighbouring words
-  let prevStart = -1;
-  let prevEnd = -1;
-  let i = 0;
-  while (i < n) {
-    if (!isWord(codes[i] as number)) {
-      i++;
-      continue;
+    c3 = c4;
+    c4 = c;
+    if (++n >= 5) {
+      const h = fold(fold(fold(C_SEED, c0), c1), c2);
+      t.bump((h >>> 0) & mask);
+      const h4 = fold(h, c3);
+      t.bump((h4 >>> 0) & mask);
+      t.bump((fold(h4, c4) >>> 0) & mask);
     }
-    const start = i;
-    let h = W_SEED;
-    while (i < n && isWord(codes[i] as number)) h = fold(h, codes[i++] as number);
+    if (c < 128 ? WORDISH[c] === 1 : isWord(c)) {
+      if (!inWord) {
+        inWord = true;
+        w = W_SEED;
+        first = B_SEED;
+        if (paired) pair = fold(prev, 32);
+      }
+      w = fold(w, c);
+      first = fold(first, c);
+      if (paired) pair = fold(pair, c);
+    } else if (inWord) {
+      inWord = false;
+      words[nw++] = (w >>> 0) & mask;
+      if (paired) words[nw++] = (pair >>> 0) & mask;
+      prev = first;
+      paired = true;
+    }
+  }
+  // the n-grams that start in the last four codes: a 4-gram and a 3-gram, then a 3-gram
+  if (n >= 4) {
+    const h = fold(fold(fold(C_SEED, c1), c2), c3);
     t.bump((h >>> 0) & mask);
-    if (prevStart >= 0) {
-      let b = B_SEED;
-      for (let k = prevStart; k < prevEnd; k++) b = fold(b, codes[k] as number);
-      b = fold(b, 32);
-      for (let k = start; k < i; k++) b = fold(b, codes[k] as number);
-      t.bump((b >>> 0) & mask);
-    }
-    prevStart = start;
-    prevEnd = i;
+    t.bump((fold(h, c4) >>> 0) & mask);
   }
+  if (n >= 3) t.bump((fold(fold(fold(C_SEED, c2), c3), c4) >>> 0) & mask);
+  for (let k = 0; k < nw; k++) t.bump(words[k] as number);
   for (const f of flags) t.bump(fnv(f) & mask);
   return t;
 }

@@ -1,0 +1,163 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { MessageScan } from "../../src/guardian/detectors/index.js";
+import { loadTextModel } from "../../src/guardian/detectors/text-model-asset.js";
+import { KINDS, scoreText, textFeatures, WINDOW, HEAD, type MessageKind, type TextModel } from "../../src/guardian/detectors/text-model.js";
+
+/*
+ * The featuriser is written for speed (one pass, running hashes, a reusable table); this file holds it to a plain
+ * reference written from the feature definition (docs/detection.md, "Text model detector"): the same buckets with the
+ * same counts, counted in the same order, so the features and the score are identical, not merely close.
+ */
+
+const FNV_PRIME = 0x01000193;
+const fnv = (s: string | number[]): number => {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ (typeof s === "string" ? s.charCodeAt(i) : (s[i] as number)), FNV_PRIME);
+  return h >>> 0;
+};
+const isSpace = (c: number) => c <= 32 || /\s/.test(String.fromCharCode(c));
+const isWord = (c: number) => (c < 128 ? /[A-Za-z0-9_./~$-]/.test(String.fromCharCode(c)) : !(c >= 0xd800 && c <= 0xdfff) && /^[\p{L}\p{N}]$/u.test(String.fromCharCode(c)));
+
+/**
+ * The reference: the window (first HEAD and last WINDOW − HEAD − 1 characters joined by a newline), lowered, whitespace
+ * runs as one space, a space either side; then each character 3-, 4- and 5-gram by where it starts ("c" + its codes),
+ * each word ("w" + its codes) followed by the pair it ends ("b" + the first word, a space, the second), the flags; FNV-1a
+ * of each, masked to `bits`. Returns the buckets in the order first counted, with their counts.
+ */
+function referenceCounts(bits: number, text: string, flags: readonly string[]): Map<number, number> {
+  if (text.length > WINDOW) text = text.slice(0, HEAD) + "\n" + text.slice(text.length - (WINDOW - HEAD - 1));
+  const lowered = /[^\x00-\x7f]/.test(text) ? text.toLowerCase() : text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  const codes = [32];
+  for (let i = 0; i < lowered.length; i++) {
+    const c = lowered.charCodeAt(i);
+    if (isSpace(c)) {
+      if (codes[codes.length - 1] !== 32) codes.push(32);
+    } else codes.push(c >= 65 && c <= 90 ? c + 32 : c);
+  }
+  if (codes[codes.length - 1] !== 32) codes.push(32);
+  const counts = new Map<number, number>();
+  const mask = (1 << bits) - 1;
+  const count = (h: number) => counts.set(h & mask, (counts.get(h & mask) ?? 0) + 1);
+  const C = "c".charCodeAt(0);
+  const W = "w".charCodeAt(0);
+  const B = "b".charCodeAt(0);
+  for (let i = 0; i + 3 <= codes.length; i++) for (let len = 3; len <= 5 && i + len <= codes.length; len++) count(fnv([C, ...codes.slice(i, i + len)]));
+  const words: number[][] = [];
+  let current: number[] = [];
+  for (const c of codes) {
+    if (isWord(c)) current.push(c);
+    else if (current.length > 0) {
+      words.push(current);
+      current = [];
+    }
+  }
+  words.forEach((word, k) => {
+    count(fnv([W, ...word]));
+    if (k > 0) count(fnv([B, ...(words[k - 1] as number[]), 32, ...word]));
+  });
+  for (const f of flags) count(fnv(f));
+  return counts;
+}
+
+/** The reference score: the same sums in the same order (quantised weights dotted with 1 + ln count, then scaled). */
+function referenceScore(m: TextModel, weights: Map<number, number>, kind: MessageKind, text: string, flags: readonly string[]): number {
+  let norm = 0;
+  let dot = 0;
+  for (const [bucket, c] of referenceCounts(m.bits, text, flags)) {
+    const v = 1 + Math.log(c);
+    norm += v * v;
+    dot += (weights.get(bucket) ?? 0) * v;
+  }
+  const z = m.bias + (dot * m.scale) / (Math.sqrt(norm) || 1) + (m.kindWeights[KINDS.indexOf(kind)] ?? 0);
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** The model's quantised weights by bucket. */
+function quantised(m: TextModel): Map<number, number> {
+  const w = new Map<number, number>();
+  const shift = m.bits - 16;
+  for (let b = 0; b < 1 << 16; b++)
+    for (let k = m.offsets[b] as number; k < (m.offsets[b + 1] as number); k++) {
+      const e = m.entries[k] as number;
+      w.set((b << shift) | (e >>> 16), (e << 16) >> 16);
+    }
+  return w;
+}
+
+/** A deterministic generator of test texts. */
+function texts(): string[] {
+  let seed = 0x2545f491;
+  const next = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return (seed >>> 8) % n;
+  };
+  const pick = (s: string) => s[next(s.length)] as string;
+  const ascii = " \t\n\r\x0b\x0c\x00\x1f!\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~\x7f";
+  const wide = ["\u00a0", "\u1680", "\u2003", "\u2028", "\u202f", "\u205f", "\u3000", "\ufeff", "\u200b", "İ", "Σ", "ς", "Ä", "ß", "ǅ", "ﬁ", "Ω", "é", "e\u0301", "日本", "Привет", "١٢٣", "\ud800", "\udc00", "\u{1F600}", "\u{10400}", "\u0130x"];
+  const words = ["ignore", "previous", "instructions", "Send", "THE", "keys", "~/.ssh/id_rsa", "curl", "https://x.example/i.sh", "|", "bash", "$HOME", "a_b-c.d", "…", "—", "tool", "result"];
+  const out: string[] = ["", " ", "a", "ab", "abc", "  a  ", "a b", "\u00a0x\u00a0", "İ", "Σ ", " ΣΑΣ. ", "x".repeat(5), "a ".repeat(3)];
+  for (let k = 0; k < 150; k++) out.push(Array.from({ length: next(600) }, () => pick(ascii)).join(""));
+  for (let k = 0; k < 150; k++) out.push(Array.from({ length: next(400) }, () => (next(3) === 0 ? (wide[next(wide.length)] as string) : pick(ascii))).join(""));
+  for (let k = 0; k < 100; k++) out.push(Array.from({ length: next(200) }, () => words[next(words.length)] as string).join(next(2) ? " " : "  \n"));
+  for (let k = 0; k < 20; k++) out.push(Array.from({ length: WINDOW - 4 + next(8) }, () => pick(ascii)).join("")); // about the window's edge
+  return out;
+}
+
+/** Texts of the kind the model is trained on: the corpus's files, in pieces, and as the guardian reads its messages. */
+function corpusTexts(): string[] {
+  const dir = join(import.meta.dirname, "..", "fixtures", "corpus");
+  const out: string[] = [];
+  for (const f of readdirSync(dir).sort()) {
+    const body = readFileSync(join(dir, f), "utf8");
+    for (let o = 0; o < body.length; o += 1500) out.push(body.slice(o, o + 1500));
+    out.push(new MessageScan({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: body.slice(0, 40_000) }] } }, "t", null).modelInput.text);
+  }
+  return out;
+}
+
+const adversarial = [
+  "a".repeat(1_048_576),
+  "Lorem ipsum dolor sit amet, consectetur adipiscing elit 1234 https://example.com/a?b=1 ~/notes.txt. ".repeat(10486).slice(0, 1_048_576),
+  "\u{1F600}".repeat(300_000),
+  "\ud800".repeat(100_000),
+  " \t\n".repeat(300_000),
+  "İ".repeat(200_000),
+  "İa ".repeat(20_000),
+  Array.from({ length: 70_000 }, (_, i) => String.fromCharCode(0x4e00 + (i % 20_000))).join(""),
+  "w ".repeat(500_000),
+  Array.from({ length: 40_000 }, (_, i) => (i * 2654435761).toString(36)).join(" "),
+];
+
+describe("text model: the featuriser equals its reference", () => {
+  const m = loadTextModel();
+  const weights = quantised(m);
+  const check = (text: string, flags: readonly string[] = []) => {
+    const ref = referenceCounts(m.bits, text, flags);
+    const f = textFeatures(m.bits, "result", text, flags);
+    // the same buckets, in the same order, with the same values
+    expect(Array.from(f.idx.subarray(0, f.idx.length - 1))).toEqual([...ref.keys()]);
+    let norm = 0;
+    for (const c of ref.values()) norm += (1 + Math.log(c)) ** 2;
+    norm = Math.sqrt(norm) || 1;
+    expect(Array.from(f.val.subarray(0, f.val.length - 1))).toEqual([...ref.values()].map((c) => (1 + Math.log(c)) / norm));
+    for (const kind of ["result", "call"] as const) expect(scoreText(m, kind, text, flags)).toBe(referenceScore(m, weights, kind, text, flags));
+  };
+
+  it("for random ASCII and Unicode texts, words, and texts about the window's size", () => {
+    const all = texts();
+    for (const t of all) check(t);
+    expect(all.length).toBeGreaterThan(400);
+  });
+
+  it("for the corpus's texts and the guardian's reading of them, with flags", () => {
+    const all = corpusTexts();
+    for (const t of all) check(t, ["__decoded", "__hidden:html_comment"]);
+    expect(all.length).toBeGreaterThan(100);
+  });
+
+  it("for 1 MB and adversarial texts", () => {
+    for (const t of adversarial) check(t);
+  }, 60_000);
+});
