@@ -149,7 +149,8 @@ const TABLE = 1 << TABLE_BITS;
 /**
  * The counter, reused for every message: bucket ids (−1 empty) and their counts in an open-addressing table of
  * `2^(32 − shift)` slots, the slots used in order (`used` of them; cleared by whoever reads them), and the word and
- * word-pair buckets met while the character n-grams are counted (counted after them, in the order met). One object,
+ * word-pair buckets met while the character n-grams are counted (counted after them, in the order met, from index 3:
+ * the last n-grams go just before them). One object,
  * so the hot loops read its fields and not module bindings.
  */
 class Counter {
@@ -215,7 +216,7 @@ function countFeatures(text: string, flags: readonly string[], mask: number): Co
   let n = 1;
   let space = true;
   // words: in one, its hash, its hash as a pair's first word, the pair it ends (when one came before)
-  let nw = 0;
+  let nw = 3;
   let inWord = false;
   let w = 0;
   let first = 0;
@@ -267,14 +268,17 @@ function countFeatures(text: string, flags: readonly string[], mask: number): Co
       paired = true;
     }
   }
-  // the n-grams that start in the last four codes: a 4-gram and a 3-gram, then a 3-gram
+  // the n-grams that start in the last four codes (a 4-gram and a 3-gram, then a 3-gram) go before the words, so
+  // that one loop counts them all
+  let from = 3;
   if (n >= 4) {
     const h = fold(fold(fold(C_SEED, c1), c2), c3);
-    t.bump((h >>> 0) & mask);
-    t.bump((fold(h, c4) >>> 0) & mask);
-  }
-  if (n >= 3) t.bump((fold(fold(fold(C_SEED, c2), c3), c4) >>> 0) & mask);
-  for (let k = 0; k < nw; k++) t.bump(words[k] as number);
+    words[0] = (h >>> 0) & mask;
+    words[1] = (fold(h, c4) >>> 0) & mask;
+    from = 0;
+  } else if (n >= 3) from = 2;
+  if (n >= 3) words[2] = (fold(fold(fold(C_SEED, c2), c3), c4) >>> 0) & mask;
+  for (let k = from; k < nw; k++) t.bump(words[k] as number);
   for (const f of flags) t.bump(fnv(f) & mask);
   return t;
 }
