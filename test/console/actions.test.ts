@@ -7,7 +7,7 @@ import { CONSOLE_RULES, consoleSuite, openConsole, pageProblems } from "./browse
 type TextResult = { content: { type: string; text: string }[]; isError?: boolean };
 const text = (r: unknown) => (r as TextResult).content.map((c) => c.text).join("\n");
 
-describe("console: approvals, playground, rules in Chromium", () => {
+describe("console: approvals, playground, rules in Chromium", { timeout: 90_000 }, () => {
   const rules = join(tempDir(), "rules.yaml");
   copyFileSync(CONSOLE_RULES, rules);
   const s = consoleSuite({ rules });
@@ -17,7 +17,7 @@ describe("console: approvals, playground, rules in Chromium", () => {
     await page.getByText("Nothing is waiting for approval.").waitFor();
     const call = s.client.callTool({ name: "echo", arguments: { message: "needs-approval from the console" } });
     const card = page.locator(".card", { hasText: "Allow echo of needs-approval from the console?" });
-    await card.waitFor({ timeout: 10_000 });
+    await card.waitFor({ timeout: 30_000 });
     await card.getByText(/\d+s left, then deny/).waitFor();
     await card.locator("input[name=reason]").fill("looks fine");
     await card.locator("select[name=remember]").selectOption("session");
@@ -49,7 +49,7 @@ describe("console: approvals, playground, rules in Chromium", () => {
     expect(await page.evaluate(`localStorage.getItem("guardwire.notify")`)).toBe("1");
     await page.click("#tab-overview");
     const call = s.client.callTool({ name: "echo", arguments: { message: "needs-approval with key sk-live0123456789abcdefghijkl" } });
-    await badge.getByText("1", { exact: true }).waitFor({ timeout: 10_000 });
+    await badge.getByText("1", { exact: true }).waitFor({ timeout: 30_000 });
     expect(await page.title()).toBe("(1) guardwire console");
     await expect.poll(() => page.evaluate("window.__notes")).toEqual([{ title: "guardwire: approval needed (echo)", body: "Allow echo of needs-approval with key sk-live0123456789abcdefghijkl?" }]);
 
@@ -66,7 +66,7 @@ describe("console: approvals, playground, rules in Chromium", () => {
     // A second one while the list is in view: no notification (the person is looking at it).
     const again = s.client.callTool({ name: "echo", arguments: { message: "needs-approval while watching" } });
     const second = page.locator(".card", { hasText: "while watching" });
-    await second.waitFor({ timeout: 10_000 });
+    await second.waitFor({ timeout: 30_000 });
     expect(await page.evaluate("window.__notes.length")).toBe(1);
     await second.getByRole("button", { name: "Deny" }).click();
     await again;
@@ -78,7 +78,7 @@ describe("console: approvals, playground, rules in Chromium", () => {
     const page = await openConsole(s.browser, s.served.admin, "approvals");
     const call = s.client.callTool({ name: "echo", arguments: { message: "needs-approval, to be refused" } });
     const card = page.locator(".card", { hasText: "to be refused" });
-    await card.waitFor({ timeout: 10_000 });
+    await card.waitFor({ timeout: 30_000 });
     await card.locator("input[name=reason]").fill("not today");
     await card.getByRole("button", { name: "Deny" }).click();
     const r = (await call) as TextResult;
