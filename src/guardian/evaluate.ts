@@ -95,6 +95,11 @@ function judgeInputResponses(
 /** A rule that fired and changes what happens to the message (not a second opinion itself). */
 const acted = (r: CompiledRule) => r.decision !== "allow" && !r.secondOpinion;
 
+/** Takes the second opinions out of `rules`, and their detections out of `found`. */
+function dropSecondOpinions(rules: CompiledRule[], found: Map<CompiledRule, Detection[]>): void {
+  for (let i = rules.length - 1; i >= 0; i--) if ((rules[i] as CompiledRule).secondOpinion) found.delete(rules.splice(i, 1)[0] as CompiledRule);
+}
+
 function evaluateMessage(
   protocol: Protocol,
   message: Record<string, unknown>,
@@ -154,12 +159,10 @@ function evaluateMessage(
     (rule.mode === "audit" ? audited : enforced).push(rule);
   }
 
-  if (enforced.some(acted)) {
-    for (let i = enforced.length - 1; i >= 0; i--) if ((enforced[i] as CompiledRule).secondOpinion) found.delete(enforced.splice(i, 1)[0] as CompiledRule);
-  }
-  if (audited.some((r) => r.secondOpinion) && enforced.concat(audited).some(acted)) {
-    for (let i = audited.length - 1; i >= 0; i--) if ((audited[i] as CompiledRule).secondOpinion) found.delete(audited.splice(i, 1)[0] as CompiledRule);
-  }
+  // Enforced second opinions yield to an enforced rule that acted; audited ones to any rule that acted.
+  const enforcedActed = enforced.some(acted);
+  if (enforcedActed) dropSecondOpinions(enforced, found);
+  if (enforcedActed || audited.some(acted)) dropSecondOpinions(audited, found);
   const decision = combine(enforced, message, ruleSet, method, found);
   const asking = decision.decision === "ask" ? enforced.find((r) => r.decision === "ask") : undefined;
   if (asking?.ask) {
