@@ -441,7 +441,7 @@ async function runA2a(c, a2a, work) {
   // The request.
   const got = rec.requests.find((r) => parse(r.body)?.params?.message?.messageId === message.messageId);
   const callerGot = res.status === 0 ? undefined : stream && /event-stream/.test(res.type ?? "") ? sseEvents(res.body) : [res.body];
-  slots.send = judge({ sent: body, got: got?.body, reply: callerGot?.[callerGot.length - 1], harm: c.harm });
+  slots.send = judge({ sent: body, got: got && withCallerPushUrl(body, got.body), reply: callerGot?.[callerGot.length - 1], harm: c.harm });
   // The answer (the JSON result, or each event of the stream).
   if (got) {
     const agentSent = got.response === null ? undefined : /event-stream/.test(got.contentType ?? "") ? sseEvents(got.response) : [got.response];
@@ -451,6 +451,28 @@ async function runA2a(c, a2a, work) {
   }
   for (const [k, v] of Object.entries(slots)) if (v.outcome === "not-sent") delete slots[k];
   return { slots, ms, stderr: "" };
+}
+
+/**
+ * A send that registers a push webhook leaves for the agent with guardwire's callback (`<route>/push/<id>`) in place of
+ * the caller's URL (docs/a2a.md, "Push notifications"): a transport rewrite like the card's URLs, not a judgement. What
+ * the agent got is compared with the caller's URL put back, and only when the URL is that callback; any other change
+ * still counts.
+ */
+function withCallerPushUrl(sentBody, gotBody) {
+  const a = parse(sentBody)?.params?.configuration;
+  const b = parse(gotBody);
+  const bc = b?.params?.configuration;
+  let changed = false;
+  for (const key of ["pushNotificationConfig", "taskPushNotificationConfig"]) {
+    const mine = a?.[key];
+    const theirs = bc?.[key];
+    if (typeof mine?.url === "string" && typeof theirs?.url === "string" && mine.url !== theirs.url && /\/push\/[^/?#]+$/.test(theirs.url)) {
+      theirs.url = mine.url;
+      changed = true;
+    }
+  }
+  return changed ? JSON.stringify(b) : gotBody;
 }
 
 /** The agent's answer (one JSON body or the events of a stream) against what the caller got. */
