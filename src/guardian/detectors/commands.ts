@@ -711,6 +711,12 @@ function remoteCodeOperand(r: Resolved): string | null {
   return w ? (/\.(\w+)(?:[?#]\S*)?$/.exec(w.text)?.[1] ?? "file").toLowerCase() + " file" : null;
 }
 
+/** Whether a formatting program's operands name a device (or leave it unsaid): not a regular file's path. */
+function formatsDevice(a: readonly string[]): boolean {
+  const operands = a.filter((t) => !isOption(t));
+  return operands.length === 0 || operands.some((t) => t.startsWith("/dev/") || DISK.test(t) || t.includes("$") || /^[A-Za-z]:\\?$/.test(t));
+}
+
 /** Judges one resolved command on its own. */
 function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: string) => void): void {
   const a = r.args.map((x) => x.text);
@@ -721,7 +727,9 @@ function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: strin
     if (a.includes("--no-preserve-root")) add("dangerous_command.recursive_delete", "rm --no-preserve-root");
     else if (recursive && a.some((t) => !isOption(t) && WIPE_TARGET.test(t))) add("dangerous_command.recursive_delete", "deletes a system folder or the home folder recursively");
   }
-  if (/^mkfs(?:\..+)?$/.test(name) || name === "mke2fs" || name === "wipefs" || name === "mkswap") add("dangerous_command.disk_format", `${name} formats a disk`);
+  // A file system or swap area made in a regular file (`mkswap /swapfile`, `mkfs.ext4 disk.img`) formats no disk: only a
+  // device, or a target the line does not spell out (a variable, none at all), is a disk.
+  if ((/^mkfs(?:\..+)?$/.test(name) || name === "mke2fs" || name === "wipefs" || name === "mkswap") && formatsDevice(a)) add("dangerous_command.disk_format", `${name} formats a disk`);
   if (name === "format" && a.some((t) => /^[A-Za-z]:$/.test(t))) add("dangerous_command.disk_format", "format of a drive");
   if (name === "dd" && a.some((t) => t.startsWith("of=") && DISK.test(t.slice(3)))) add("dangerous_command.disk_overwrite", "dd over a disk device");
   if (name === "shred" && a.some((t) => t.startsWith("/dev/"))) add("dangerous_command.disk_overwrite", "shred of a device");
@@ -729,7 +737,7 @@ function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: strin
   if (name === "chmod" && a.some((t) => /^(?:0?777|a\+rwx|ugo\+rwx|[ugoa]*\+[rwx]*s[rwx]*)$/.test(t)) && a.filter((t) => !isOption(t)).length >= 2) add("dangerous_command.permissions", "chmod that opens files to everyone or sets setuid");
   if (name === "chown" && a.some((t) => t === "-R" || t === "--recursive") && a.some((t) => t === "/")) add("dangerous_command.permissions", "chown -R of /");
   // -- privilege escalation
-  if (r.sudo && ["su", "bash", "sh", "zsh", "passwd", "visudo"].includes(name)) add("dangerous_command.privilege_escalation", `sudo ${name}`);
+  if (r.sudo && ["su", "bash", "sh", "zsh", "passwd", "visudo"].includes(name) && !(name === "visudo" && a.some((t) => t === "--check" || /^-[a-z]*c[a-z]*$/.test(t)))) add("dangerous_command.privilege_escalation", `sudo ${name}`);
   if (r.rootShell) add("dangerous_command.privilege_escalation", "sudo to a root shell");
   if (c.redirects.some((d) => (d.op === ">" || d.op === ">>") && d.target && ROOT_FILES.test(d.target.text))) add("dangerous_command.privilege_escalation", "writes to the system's accounts or sudoers");
   if (name === "tee" && a.some((t) => ROOT_FILES.test(t))) add("dangerous_command.privilege_escalation", "writes to the system's accounts or sudoers");

@@ -326,6 +326,19 @@ interface Sequence {
   shown: boolean;
 }
 
+/**
+ * Whether a kitty graphics command's control data and payload (what follows `_G`) carry an image: `key=value` pairs,
+ * then base64 whose first bytes are binary (a PNG's header, raw pixels). Base64 of readable text is not an image.
+ */
+function kittyImage(body: string): boolean {
+  const m = /^[a-zA-Z]=[\w-]{1,16}(?:,[a-zA-Z]=[\w-]{1,16}){0,24};([A-Za-z0-9+/]{8,96})/.exec(body);
+  if (!m) return false;
+  const bytes = Buffer.from((m[1] as string).slice(0, (m[1] as string).length & ~3), "base64");
+  let binary = 0;
+  for (const b of bytes) if (b < 0x09 || (b > 0x0d && b < 0x20) || b >= 0x7f) binary++;
+  return binary * 8 >= bytes.length;
+}
+
 /** Reads the escape sequence at `i` (ESC or a C1 introducer); an unterminated string sequence runs to the end. */
 function readSequence(t: string, i: number): Sequence {
   const c = t.charCodeAt(i);
@@ -375,6 +388,9 @@ function readSequence(t: string, i: number): Sequence {
         shown = SHOWN_OSC.test(semi[1] as string);
       }
     }
+    // A kitty graphics command (`ESC _G <keys>;<base64> ESC \\`) is how that terminal shows an image: its payload is
+    // pixels or a PNG, not hidden text, when what it decodes to is binary.
+    if (intro === "_" && t.charCodeAt(j) === 0x47 && kittyImage(t.slice(j + 1, Math.min(payloadEnd, j + 1 + 4096)))) shown = true;
     return { kind: "string", end, params: "", final: "", payloadStart, payloadEnd: Math.max(payloadStart, payloadEnd), shown };
   }
   // ESC, intermediates, one final character.
