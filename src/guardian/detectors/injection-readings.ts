@@ -1,5 +1,6 @@
 import { Mapped, MappedBuilder } from "./mapped.js";
 import { spelledWords } from "./injection-gate.js";
+import { latinLookalike } from "./normalize-unicode.js";
 
 /*
  * Readings of a disguised text (issue 24, seventh round). An instruction can be written so that a person — or a model —
@@ -259,7 +260,59 @@ const spelling: Step = (m) => {
   });
 };
 
-const STEPS: Step[] = [annotations, qp, escapes, zalgo, smallCaps, turned, spaced, leet, pigLatin, morse, braille, spelling];
+/*
+ * A line written wholly in another script's look-alikes of Latin letters (eighth round): Lisu or Cherokee capitals,
+ * Coptic, Greek or Cyrillic letters chosen for their shape. The normaliser reads a look-alike as Latin only in a word
+ * that mixes in ASCII or in text that is mostly Latin (so Russian or Greek prose keeps its words); here a line is read
+ * in Latin when nearly all of its non-ASCII letters (at least 8, and four in five) have a Latin look-alike — real prose
+ * in those scripts has many letters without one (Russian и л д п ж, Greek λ δ π σ) — for the judge's second reading.
+ */
+const LINE = /[^\n]+/g;
+/** Per BMP code unit: 0 not looked at yet, 1 a Latin look-alike, 2 another letter, 3 neither. */
+const CLASS = new Uint8Array(65536);
+function classOf(c: number): number {
+  let k = CLASS[c] as number;
+  if (k === 0) {
+    k = latinLookalike(c) !== undefined ? 1 : c < 0xd800 || c > 0xdfff ? (/\p{L}/u.test(String.fromCharCode(c)) ? 2 : 3) : 3;
+    CLASS[c] = k;
+  }
+  return k;
+}
+function lookalikeLine(line: string): boolean {
+  let look = 0;
+  let other = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c < 0x80) continue;
+    const k = classOf(c);
+    if (k === 1) look++;
+    else if (k === 2) other++;
+  }
+  return look >= 8 && look >= 4 * other;
+}
+const lookalikes: Step = (m) =>
+  replacing(m, LINE, (line) => {
+    if (!/[^\x00-\x7f]/.test(line) || !lookalikeLine(line)) return null;
+    let out = "";
+    for (const ch of line) out += latinLookalike(ch.codePointAt(0) as number) ?? ch;
+    // (TR39 reads a vertical stroke as "l"; in a word of capitals it is an "I".)
+    return out.replace(/\b[A-Zl]{2,64}\b/g, (w) => (/[A-Z]/.test(w) ? w.replace(/l/g, "I") : w));
+  });
+
+/**
+ * Enclosed letters a reader reads as letters: parenthesized `⒜` (NFKC makes it "(a)"; a run of at least four is read
+ * as the word), negative circled `🅐` and negative squared `🅰` capitals (no compatibility mapping of their own).
+ */
+const PAREN_RUN = /(?:\([a-z0-9]\)){4,4096}/g;
+const ENCLOSED_RUN = /[\u{1F150}-\u{1F169}\u{1F170}-\u{1F189}]{2,4096}/gu;
+const enclosed: Step = (m) => {
+  let r = m.text.includes("(") ? replacing(m, PAREN_RUN, (run) => run.replace(/[()]/g, "")) : m;
+  if (/[\u{1F150}-\u{1F189}]/u.test(r.text))
+    r = replacing(r, ENCLOSED_RUN, (run) => [...run].map((c) => String.fromCharCode(0x61 + (((c.codePointAt(0) as number) - 0x1f150) % 0x20))).join(""));
+  return r;
+};
+
+const STEPS: Step[] = [annotations, qp, escapes, zalgo, smallCaps, turned, spaced, leet, pigLatin, morse, braille, spelling, lookalikes, enclosed];
 
 /**
  * Anything a step could act on but the spelling alphabet, in one native scan (most text has none of it, and is done
@@ -268,6 +321,7 @@ const STEPS: Step[] = [annotations, qp, escapes, zalgo, smallCaps, turned, space
  * word ending in "ay".
  */
 const RARE = /[\uFFF9-\uFFFB\u0300-\u036F\u0483-\u0489\u0250-\u02AF\u1D00-\u1D7F\uA730-\uA7FF\u2800-\u28FF\u01DD\u01EB\u0183\u2200\u2229\u2534\u2141\u02D9]|=[0-9A-F]{2}|\\[ux0-3]|[.\-] [.\-]|[0134579$](?:[A-Za-z]|(?<=[A-Za-z].))| \S \S \S \S |-[a-z]{0,4}ay\b/;
+const ENCLOSED = /(?:\([a-z0-9]\)){4}|[\u{1F150}-\u{1F189}]/u;
 const SPELLED_WORD = /\b(?:alfa|alpha|bravo|charlie|delta|echo|foxtrot|golf|hotel|india|juliett?|kilo|lima|mike|november|oscar|papa|quebec|romeo|sierra|tango|uniform|victor|whiske?y|x-?ray|yankee|zulu)\b/gi;
 
 /**
@@ -276,6 +330,11 @@ const SPELLED_WORD = /\b(?:alfa|alpha|bravo|charlie|delta|echo|foxtrot|golf|hote
  */
 function mayBeDisguised(text: string): boolean {
   if (RARE.test(text)) return true;
+  if (ENCLOSED.test(text)) return true;
+  if (/[^\x00-\x7f]/.test(text)) {
+    LINE.lastIndex = 0;
+    for (let x = LINE.exec(text); x !== null; x = LINE.exec(text)) if (lookalikeLine(x[0])) return true;
+  }
   const counted = spelledWords(text);
   if (counted !== null) return counted >= 4;
   SPELLED_WORD.lastIndex = 0;

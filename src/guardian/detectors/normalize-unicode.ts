@@ -342,6 +342,11 @@ export function skeletonStage(inp: Mapped): Mapped {
   return b.finish();
 }
 
+/** The Latin letter a non-ASCII letter looks like (TR39, as `skeletonStage` reads it), or undefined. */
+export function latinLookalike(cp: number): string | undefined {
+  return LOOKALIKE.get(cp);
+}
+
 /** The skeleton of a string on its own (what `skeletonStage` makes of it). */
 export function skeleton(s: string): string {
   return skeletonStage(Mapped.identity(s)).text;
