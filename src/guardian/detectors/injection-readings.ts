@@ -301,12 +301,14 @@ const lookalikes: Step = (m) =>
 
 /**
  * Enclosed letters a reader reads as letters: parenthesized `⒜` (NFKC makes it "(a)"; a run of at least four is read
- * as the word), negative circled `🅐` and negative squared `🅰` capitals (no compatibility mapping of their own).
+ * as the word, and then the shorter runs beside it), negative circled `🅐` and negative squared `🅰` capitals (no compatibility mapping of their own).
  */
-const PAREN_RUN = /(?:\([a-z0-9]\)){4,4096}/g;
+const PAREN_RUN = /(?:\([a-z0-9]\)){2,4096}/g;
+const PAREN_WORD = /(?:\([a-z0-9]\)){4}/;
 const ENCLOSED_RUN = /[\u{1F150}-\u{1F169}\u{1F170}-\u{1F189}]{2,4096}/gu;
 const enclosed: Step = (m) => {
-  let r = m.text.includes("(") ? replacing(m, PAREN_RUN, (run) => run.replace(/[()]/g, "")) : m;
+  // (Runs of two or more once the text has one of four: "⒜⒤" beside a word of them is "ai".)
+  let r = PAREN_WORD.test(m.text) ? replacing(m, PAREN_RUN, (run) => run.replace(/[()]/g, "")) : m;
   if (/[\u{1F150}-\u{1F189}]/u.test(r.text))
     r = replacing(r, ENCLOSED_RUN, (run) => [...run].map((c) => String.fromCharCode(0x61 + (((c.codePointAt(0) as number) - 0x1f150) % 0x20))).join(""));
   return r;
