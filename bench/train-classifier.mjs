@@ -36,8 +36,12 @@ const { values: args } = parseArgs({
     check: { type: "boolean", default: false },
     bits: { type: "string" },
     keep: { type: "string" },
+    epochs: { type: "string" },
+    lr: { type: "string" },
+    l2: { type: "string" },
     "cv-out": { type: "string", default: join(root, "bench", "results-text-model-cv.json") },
     "data-commit": { type: "string" },
+    "oof-out": { type: "string" },
   },
 });
 const r3 = (x) => Math.round(x * 1000) / 1000;
@@ -54,13 +58,22 @@ const fxPath = (...p) => ["test", "fixtures", ...p].join("/");
 const listDir = (dir) => git("ls-tree", "--name-only", `${DATA_COMMIT}:${dir}`).split("\n").filter(Boolean).sort();
 const readData = (path) => git("show", `${DATA_COMMIT}:${path}`);
 
-/** The chosen setting (the experiment's CV, 32 settings: 2^22 buckets, learning rate 0.1, 8 epochs, L2 1e-6). */
-const SETTING = { bits: 22, epochs: 8, l2: 1e-6, lr: 0.1, seed: 1, keep: 0 };
+/**
+ * The chosen setting: the experiment's CV (32 settings) chose learning rate 0.1, 8 epochs, L2 1e-6 at 2^22 buckets;
+ * with sets 8 and 9 in the training data (nine folds) the CV's recall at 0.3–3 % of benign cases flagged was highest
+ * at 2^20 buckets (2^19 … 2^23 tried; docs/detection.md, "Eighth round"), so 2^20.
+ */
+const SETTING = { bits: 20, epochs: 8, l2: 1e-6, lr: 0.1, seed: 1, keep: 0 };
 if (args.bits) SETTING.bits = Number(args.bits);
 if (args.keep) SETTING.keep = Number(args.keep);
-const TRAIN_SETS = ["blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7"];
+if (args.epochs) SETTING.epochs = Number(args.epochs);
+if (args.lr) SETTING.lr = Number(args.lr);
+if (args.l2) SETTING.l2 = Number(args.l2);
+const TRAIN_SETS = ["blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9"];
 /** Out of fold, at most this share of the training blind sets' benign cases may be flagged. */
 const BENIGN_RATE = 0.01;
+/** Out of fold, at most this share of the training blind sets' benign tool-call messages may be flagged. */
+const CALL_BENIGN_RATE = 0.005;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Cases → wire messages (as the guardian sees them)
@@ -259,6 +272,8 @@ function crossValidate() {
     });
     console.log(`fold ${held}: trained in ${Math.round(performance.now() - t)} ms`);
   }
+  // (for analysis: each message's out-of-fold score, with its case's set, class, label and the message kind)
+  if (args["oof-out"]) writeFileSync(args["oof-out"], JSON.stringify(ex.map((e, i) => ({ ci: e.ci, set: cases[e.ci].set, cls: cases[e.ci].class, y: e.y, kind: e.kind, s: r3(oof[i] * 1000) / 1000 }))));
   // a case is flagged when any of its messages is
   const caseScore = new Float64Array(cases.length).fill(-Infinity);
   ex.forEach((e, i) => {
@@ -286,8 +301,18 @@ function crossValidate() {
     }
   });
   result.perKind = kinds;
+  // Outbound tool calls (balanced's `text-model-calls` rule) get a threshold of their own, stricter than the cases':
+  // at most CALL_BENIGN_RATE of the blind sets' benign call messages flagged out of fold. The pack carries this number
+  // (test/guardian/text-model.test.ts holds the pack to this file).
+  const callBenign = ex.flatMap((e, i) => (cases[e.ci].set !== "corpus" && e.kind === "call" && e.y === 0 ? [oof[i]] : []));
+  callBenign.sort((a, b) => b - a);
+  const callAllowed = Math.floor(callBenign.length * CALL_BENIGN_RATE);
+  result.callThreshold = Number(Math.min(0.999, callBenign[callAllowed] + 1e-4).toFixed(4));
+  result.callBenignRate = CALL_BENIGN_RATE;
   const o = result.overall;
   console.log(`out of fold at ${threshold}: ${o.caught}/${o.attacks} attacks (${o.recall}), ${o.flagged}/${o.benign} benign flagged (${o.fpRate})`);
+  const callAttacks = ex.filter((e, i) => cases[e.ci].set !== "corpus" && e.kind === "call" && e.y === 1 && oof[i] >= result.callThreshold).length;
+  console.log(`tool calls at ${result.callThreshold}: ${callAttacks}/${kinds.call?.attackMessages} attack messages, ${callBenign.filter((x) => x >= result.callThreshold).length}/${callBenign.length} benign messages flagged`);
   for (const [k, v] of Object.entries(result.perClass)) console.log(`  ${k.padEnd(18)} ${v.caught}/${v.attacks}  benign flagged ${v.flagged}/${v.benign}`);
   for (const [k, v] of Object.entries(result.perSet)) console.log(`  ${k.padEnd(18)} ${v.caught}/${v.attacks}  benign flagged ${v.flagged}/${v.benign}`);
   for (const [k, v] of Object.entries(kinds)) console.log(`  kind ${k.padEnd(26)} ${v.caught}/${v.attackMessages}  benign messages flagged ${v.flagged}/${v.benignMessages}`);

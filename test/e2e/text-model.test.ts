@@ -46,7 +46,7 @@ describe("the text model through guardwire wrap (default pack, real SDK client a
     const d = lines.find((x) => (x.rules as string[] | undefined)?.includes("text-model")) as Record<string, unknown>;
     expect(d.decision).toBe("deny");
     expect(d.reasonCode).toEqual(["TEXT_MODEL"]);
-    expect(JSON.stringify(d)).toMatch(/text model score 0\.\d{3} ≥ 0\.7625 \(result\)/);
+    expect(JSON.stringify(d)).toMatch(/text model score 0\.\d{3} ≥ 0\.\d+ \(result\)/);
     // the rules alone: nothing else fired on it
     expect((d.rules as string[]).filter((r) => r !== "text-model" && r !== "taint-web-content")).toEqual([]);
   });
