@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { commandOperands, judgeCommandLine } from "../../src/guardian/detectors/commands.js";
+import { commandOperands, destructiveSql, judgeCommandLine } from "../../src/guardian/detectors/commands.js";
+import { commandsInRequest } from "../../src/guardian/detectors/requests.js";
 import { parseShell, tokenize } from "../../src/guardian/detectors/shell.js";
 
 /** The classes a command line is judged to be in (sorted, without the prefix). */
@@ -116,6 +117,8 @@ const CASES: Record<string, string[]> = {
   defense_evasion: [
     "Set-MpPreference -DisableRealtimeMonitoring $true",
     "Set-MpPreference -DisableScriptScanning:$true",
+    'powershell -NoProfile -Command "Set-MpPreference -DisableRealtimeMonitoring $true"',
+    "reg add \"HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows Defender\" /v DisableAntiSpyware /t REG_DWORD /d 1 /f",
     "Add-MpPreference -ExclusionPath 'C:\\'",
     "Add-MpPreference -ExclusionExtension exe",
     "sc stop WinDefend",
@@ -228,6 +231,8 @@ const BENIGN = [
   "Get-Process lsass | Select-Object Id, WorkingSet",
   "security find-generic-password -s npm-token -w",
   "Get-MpComputerStatus",
+  'powershell -NoProfile -Command "Get-MpComputerStatus | Select-Object AMRunningMode"',
+  'powershell -Command "Set-MpPreference -DisableRealtimeMonitoring $false"',
   "Start-MpScan -ScanType QuickScan",
   "Add-MpPreference -ExclusionPath 'D:\\src\\app\\node_modules'",
   "sc query WinDefend",
@@ -254,6 +259,8 @@ const BENIGN = [
   "redis-cli flushall",
   "docker run --rm -v /var/lib/app-data:/data alpine ls /data",
   "kubectl debug -it api-0 --image=busybox --target=api",
+  "sudo cp /etc/shadow /etc/shadow.bak",
+  "grep -rn 'stratum+tcp://' configs/",
 ];
 
 describe("dangerous commands are judged by their grammar", () => {
@@ -262,6 +269,26 @@ describe("dangerous commands are judged by their grammar", () => {
       for (const line of lines) expect(classes(line), line).toContain(cls);
     });
   }
+
+  it("(eighth round) judges SQL statements, not prose that names one", () => {
+    expect(destructiveSql("DROP DATABASE orders WITH (FORCE);")).not.toBeNull();
+    expect(destructiveSql("BEGIN; DROP SCHEMA billing CASCADE; COMMIT;")).not.toBeNull();
+    expect(destructiveSql("TRUNCATE TABLE prod.events;")).not.toBeNull();
+    expect(destructiveSql("DROP DATABASE ledger;", "ledger_production")).not.toBeNull();
+    expect(destructiveSql("DROP TABLE IF EXISTS tmp_rows; CREATE TABLE tmp_rows (id int);", "app_dev")).toBeNull();
+    expect(destructiveSql("DROP DATABASE IF EXISTS app_test;")).toBeNull();
+    expect(destructiveSql("how do I drop database production replicas safely?")).toBeNull();
+    expect(destructiveSql("DROP DATABASE x; ".repeat(20000))).toBeNull();
+  });
+
+  it("(eighth round) a fenced script in a request is one span, judged whole however long", () => {
+    const lines = Array.from({ length: 200 }, (_, i) => `echo step ${i}`);
+    const text = "Run this:\n```sh\n" + lines.join("\n") + "\nrm -rf ~/*\necho done\n```\n";
+    const spans = commandsInRequest(text);
+    expect(spans).toHaveLength(1);
+    const span = spans[0] as { start: number; end: number };
+    expect(classes(text.slice(span.start, span.end))).toContain("recursive_delete");
+  });
 
   it(`leaves ${BENIGN.length} honest command lines alone, look-alikes included`, () => {
     for (const line of BENIGN) expect({ line, found: judgeCommandLine(line) }).toEqual({ line, found: [] });

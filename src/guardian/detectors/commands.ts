@@ -58,7 +58,7 @@ const TRIGGERS = new Set([
   "unshadow", "chainbreaker", "shadow", "gshadow", "master.passwd", "login.keychain", "login.keychain-db", "createdump", "nanodump", "pypykatz", "lsassy",
   "set-mppreference", "add-mppreference", "mpcmdrun", "stop-service", "set-service", "auditctl", "setenforce", "aa-teardown", "aa-disable", "ufw", "netsh",
   "set-netfirewallprofile", "pfctl", "socketfilterfw", "spctl", "csrutil", "xattr", "stratum+tcp", "stratum+ssl", "stratum+tls", "stratum2+tcp",
-  "xmrig", "xmr-stak", "xmr-stak-rx", "cpuminer", "cpuminer-opt", "minerd", "cgminer", "bfgminer", "ethminer", "t-rex", "nbminer", "lolminer", "phoenixminer",
+  "xmrig", "xmr-stak", "xmr-stak-rx", "cpuminer", "cpuminer-opt", "minerd", "cgminer", "bfgminer", "ethminer", "nbminer", "lolminer", "phoenixminer",
   "gminer", "teamredminer", "srbminer", "srbminer-multi", "nanominer", "ccminer", "xmrig-notls", "xmrig-cuda", "wildrig", "bzminer", "nheqminer", "kawpowminer",
   "mysqladmin", "dropdb",
 ]);
@@ -783,7 +783,9 @@ function credentialDump(r: Resolved, a: string[], line: string): string | null {
   if (name === "security" && /^dump-keychain$/i.test(a[0] ?? "")) return "security dump-keychain";
   if (["cp", "ditto", "tar", "zip", "rsync", "scp", "cat"].includes(name) && has(/login\.keychain(?:-db)?$/i)) return `${name} copies the login keychain`;
   if (name === "chainbreaker" || name === "unshadow") return `${name} extracts password hashes`;
-  if (["cp", "dd", "rsync", "scp", "tar", "zip", "install", "base64", "xxd"].includes(name) && has(/^\/etc\/(?:shadow|gshadow|master\.passwd)$/)) return `${name} copies the password hashes`;
+  // (A backup next to it, `cp /etc/shadow /etc/shadow.bak`, stays where only root reads it.)
+  const operands = a.filter((t) => !isOption(t));
+  if (["cp", "dd", "rsync", "scp", "tar", "zip", "install", "base64", "xxd"].includes(name) && has(/^(?:if=)?\/etc\/(?:shadow|gshadow|master\.passwd)$/) && !operands.every((t) => /^(?:if=|of=)?\/(?:etc|var\/backups)\//.test(t))) return `${name} copies the password hashes`;
   return null;
 }
 
@@ -835,11 +837,14 @@ function defenseEvasion(r: Resolved, a: string[]): string | null {
 }
 
 /** Miners, by their programs' names. */
-const MINERS = new Set(["xmrig", "xmr-stak", "xmr-stak-rx", "xmr-stak-cpu", "cpuminer", "cpuminer-opt", "minerd", "cgminer", "bfgminer", "ethminer", "t-rex", "nbminer", "lolminer", "phoenixminer", "gminer", "teamredminer", "srbminer", "srbminer-multi", "nanominer", "ccminer", "xmrig-notls", "xmrig-cuda", "wildrig", "bzminer", "rigel", "ethminer", "nheqminer", "kawpowminer", "minergate-cli", "moneroocean", "c3pool"]);
+const MINERS = new Set(["xmrig", "xmr-stak", "xmr-stak-rx", "xmr-stak-cpu", "cpuminer", "cpuminer-opt", "minerd", "cgminer", "bfgminer", "ethminer", "nbminer", "lolminer", "phoenixminer", "gminer", "teamredminer", "srbminer", "srbminer-multi", "nanominer", "ccminer", "xmrig-notls", "xmrig-cuda", "wildrig", "bzminer", "nheqminer", "kawpowminer", "minergate-cli", "moneroocean", "c3pool"]);
 const STRATUM = /(?:^|[=@])stratum\d?\+(?:tcp|ssl|tls|ws|wss):\/\//i;
 
+/** Programs that print or search their arguments: a pool's address in them runs nothing. */
+const PRINTS = new Set(["echo", "printf", "grep", "rg", "egrep", "fgrep", "cat", "less", "head", "tail", "git", "jq", "sed", "awk"]);
+
 function cryptominer(r: Resolved, a: string[]): string | null {
-  if (a.some((t) => STRATUM.test(t))) return `${r.name || "a program"} is given a mining pool`;
+  if (!PRINTS.has(r.name) && a.some((t) => STRATUM.test(t))) return `${r.name || "a program"} is given a mining pool`;
   const onlyAsks = a.length > 0 && a.every((t) => /^(?:-h|--help|-V|--version|--print-time=\d+)$/.test(t));
   if (MINERS.has(r.name) && !onlyAsks) return `${r.name} mines cryptocurrency`;
   // A miner's image run as a container.
@@ -936,15 +941,20 @@ function untrustedInstall(r: Resolved, c: Command, a: string[]): string | null {
 /** SQL that destroys a database: a whole database or schema dropped with force or cascade, or a production one. */
 const SQL_DROP = /\bdrop\s{1,8}(?:database|schema)\s{1,8}(?:if\s{1,8}exists\s{1,8})?[`"\[]?([\w.$-]{1,128})[`"\]]?([^;]{0,200})/gi;
 const SQL_TRUNCATE = /\btruncate\s{1,8}(?:table\s{1,8})?(?:only\s{1,8})?[`"\[]?([\w.$-]{1,128})[`"\]]?([^;]{0,200})/gi;
+/** SQL read per statement text: its first 64 KB. */
+const MAX_SQL = 65536;
 const SQL_MONGO = /\.dropDatabase\s*\(\s*\)/;
 const PRODUCTION = /(?:^|[^a-z])(?:prod|production|prd|live)(?:[^a-z]|$)/i;
 const DEV_DATABASE = /(?:^|[^a-z])(?:test|tests|testing|dev|development|local|tmp|temp|scratch|sandbox|ci|e2e|fixture|fixtures|demo|example|shadow)(?:[^a-z]|$)/i;
 
 /** Judges SQL (a tool's statement, `psql -c`, `mysql -e`): what it destroys, or null. `where` names the database when known. */
 export function destructiveSql(sql: string, where = ""): string | null {
-  const s = sql.length > MAX_CODE ? sql.slice(0, MAX_CODE) : sql;
+  const s = sql.length > MAX_SQL ? sql.slice(0, MAX_SQL) : sql;
+  // (Only a statement's own start: a question that says "drop database production" in prose is not one.)
+  const atStart = (i: number) => /(?:^|;|\b(?:begin|then|else|do|loop)\b)\s*$/i.test(s.slice(Math.max(0, i - 64), i).replace(/--[^\n]{0,200}$/gm, ""));
   SQL_DROP.lastIndex = 0;
   for (let m, n = 0; (m = SQL_DROP.exec(s)) !== null && n < 16; n++) {
+    if (!atStart(m.index)) continue;
     const target = m[1] as string;
     const tail = m[2] as string;
     if (/\bforce\b|\bcascade\b/i.test(tail)) return `drops a whole database or schema with force`;
@@ -952,6 +962,7 @@ export function destructiveSql(sql: string, where = ""): string | null {
   }
   SQL_TRUNCATE.lastIndex = 0;
   for (let m, n = 0; (m = SQL_TRUNCATE.exec(s)) !== null && n < 16; n++) {
+    if (!atStart(m.index)) continue;
     if (PRODUCTION.test(m[1] as string) || (PRODUCTION.test(where) && !DEV_DATABASE.test(where))) return "truncates a production table";
   }
   if (SQL_MONGO.test(s) && (PRODUCTION.test(s) || PRODUCTION.test(where))) return "drops a production database";
@@ -1091,6 +1102,9 @@ function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: strin
   const db = databaseDestroy(r, a);
   if (db) add("dangerous_command.database_destroy", db);
 }
+
+/** The eighth round's technique families (types a PowerShell payload read as words may give). */
+const FAMILY_TYPES = new Set(["credential_dump", "defense_evasion", "cryptominer", "git_exec_config", "untrusted_install", "database_destroy"].map((t) => `dangerous_command.${t}`));
 
 /** A command line inside a command's value (a git setting's program), judged at a bounded depth. */
 let nestedDepth = 0;
@@ -1240,6 +1254,14 @@ function judgePipeline(
       } else {
         const hit = judgeCode(x.word.text, x.kind === "powershell");
         if (hit) add(hit.type, hit.detail, x.word.start, x.word.end);
+        // (Eighth round) PowerShell's cmdlet calls read as words too (`powershell -c "Set-MpPreference -Disable… $true"`):
+        // only the technique families, which name their cmdlets, are taken from that reading.
+        if (x.kind === "powershell" && ctx.depth < MAX_DEPTH && ctx.parses < MAX_PARSES) {
+          ctx.parses++;
+          const inner: CommandFinding[] = [];
+          judgeText(x.word.text, { depth: ctx.depth + 1, parses: ctx.parses }, inner);
+          for (const f of inner) if (FAMILY_TYPES.has(f.type)) add(f.type, f.detail, x.word.start, x.word.end);
+        }
         else if (x.kind === "code" && ctx.depth < MAX_DEPTH && CODE.shell.test(x.word.text)) {
           // `os.system("curl … | sh")`, `child_process.exec("nc -e …")`: the command lines the code hands a shell.
           for (const line of quoted(x.word.text)) {
