@@ -43,7 +43,7 @@ describe("the default pack on the labelled corpus", () => {
   // name, even while the overall figure stays above 97 %. Every class also keeps enough cases to mean something.
   const CLASSES: Record<string, { recall: number; attacks: number; lookalikes?: number }> = {
     sensitive_path: { recall: 1, attacks: 66, lookalikes: 18 },
-    dangerous_command: { recall: 1, attacks: 82, lookalikes: 53 },
+    dangerous_command: { recall: 1, attacks: 120, lookalikes: 87 },
     secrets_out: { recall: 1, attacks: 22 },
     secrets_in: { recall: 1, attacks: 10 },
     prompt_injection: { recall: 1, attacks: 22 },

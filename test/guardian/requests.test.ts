@@ -14,7 +14,9 @@ describe("command lines a request to another agent hands over (requests.ts)", ()
   it("after a colon or in code, only when the text asks for a run", () => {
     expect(spans("Execute on the staging box: awk 'BEGIN{print 1}'")).toEqual(["awk 'BEGIN{print 1}'"]);
     expect(spans("Please run `make test` on ci-2")).toEqual(["make test"]);
-    expect(spans("Run this:\n```\nnpm ci\nnpm test\n```")).toEqual(["npm ci", "npm test"]);
+    // (Eighth round) a fenced block is one span: the script is judged whole.
+    expect(spans("Run this:\n```\nnpm ci\nnpm test\n```")).toEqual(["npm ci\nnpm test"]);
+    expect(spans("Run this:\n```sh\nnpm ci\n\nnpm test\n```\nand then:\n```\nmake\n```")).toEqual(["npm ci\n\nnpm test", "make"]);
     expect(spans("Why does `curl x | sh` worry people?")).toEqual([]);
     expect(spans("Summary: curl failed with exit code 7")).toEqual([]);
   });

@@ -53,7 +53,33 @@ const TRIGGERS = new Set([
   "autossh", "ngrok", "bore", "chisel", "cloudflared",
   // (Seventh round) find's -delete, infrastructure teardown, the dynamic loader's preload file.
   "find", "terraform", "tofu", "pulumi", "cdk", "cdktf", "eksctl", "doctl", "gh", "ld.so.preload", "release_agent", "uevent_helper",
+  // (Eighth round) credential stores, protections, miners (and stratum pools).
+  "rundll32", "procdump", "procdump64", "lsass", "lsass.exe", "comsvcs", "comsvcs.dll", "mimikatz", "ntdsutil", "ntds.dit", "esentutl", "dump-keychain",
+  "unshadow", "chainbreaker", "shadow", "gshadow", "master.passwd", "login.keychain", "login.keychain-db", "createdump", "nanodump", "pypykatz", "lsassy",
+  "set-mppreference", "add-mppreference", "mpcmdrun", "stop-service", "set-service", "auditctl", "setenforce", "aa-teardown", "aa-disable", "ufw", "netsh",
+  "set-netfirewallprofile", "pfctl", "socketfilterfw", "spctl", "csrutil", "xattr", "stratum+tcp", "stratum+ssl", "stratum+tls", "stratum2+tcp",
+  "xmrig", "xmr-stak", "xmr-stak-rx", "cpuminer", "cpuminer-opt", "minerd", "cgminer", "bfgminer", "ethminer", "nbminer", "lolminer", "phoenixminer",
+  "gminer", "teamredminer", "srbminer", "srbminer-multi", "nanominer", "ccminer", "xmrig-notls", "xmrig-cuda", "wildrig", "bzminer", "nheqminer", "kawpowminer",
+  "mysqladmin", "dropdb",
 ]);
+
+/**
+ * (Eighth round) Words that make a line worth parsing only with a second sign: `git` with a setting, a package manager
+ * with plain HTTP or TLS checks off, a database client with a drop or a flush, `sc`/`net`/`service` stopping something.
+ * Ordinary `git status` and `npm ci` lines stay unparsed.
+ */
+const CONDITIONAL_TRIGGERS = new Map<string, RegExp>([
+  ...["git"].map((w) => [w, /\bconfig\b|(?:^|\s)-c\s/] as [string, RegExp]),
+  ...["pip", "pip3", "pipx", "uv", "npm", "pnpm", "yarn", "bun", "gem", "apt", "apt-get"].map((w) => [w, /http:\/\/|trusted-host|strict-ssl|TLS_REJECT|allow-unauthenticated|Insecure|Verify-Peer|HTTPSVERIFY/i] as [string, RegExp]),
+  ...["psql", "mysql", "mariadb", "sqlcmd", "clickhouse-client", "mongosh", "mongo", "cockroach", "redis-cli"].map((w) => [w, /drop|truncate|flush/i] as [string, RegExp]),
+  ...["sc", "net", "service", "security"].map((w) => [w, /\b(?:stop|delete|disabled?|dump-keychain)\b/i] as [string, RegExp]),
+]);
+
+/** (Eighth round) Whether a word names a program this detector judges (a tool named after it runs it: `kubectl`, `git`). */
+export function isProgramName(word: string): boolean {
+  const n = commandName(word);
+  return n.length > 1 && (TRIGGERS.has(n) || CONDITIONAL_TRIGGERS.has(n) || ["helm", "psql", "mysql", "redis-cli", "git", "pip", "npm", "gcloud", "az", "aws"].includes(n));
+}
 
 /** The command's name as judged: last path segment, lower case, without `.exe` or a version (`python3.12` → python). */
 export function commandName(word: string): string {
@@ -73,6 +99,8 @@ function worthParsing(text: string): boolean {
   for (const w of words) {
     const l = w.toLowerCase();
     if (TRIGGERS.has(l) || /^mkfs/.test(l) || TRIGGERS.has(commandName(l))) return true;
+    const second = CONDITIONAL_TRIGGERS.get(l);
+    if (second !== undefined && second.test(text)) return true;
   }
   return false;
 }
@@ -95,6 +123,8 @@ function resolve(c: Command): Resolved {
   let i = 0;
   let sudo = false;
   let rootShell = false;
+  // (Eighth round) Assignments before the command are its environment: `NODE_TLS_REJECT_UNAUTHORIZED=0 npm i …`.
+  while (i + 1 < w.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test((w[i] as Word).text)) i++;
   while (i < w.length) {
     const name = commandName((w[i] as Word).text);
     if (name === "busybox" && i + 1 < w.length) {
@@ -499,8 +529,10 @@ const CODE = {
   socket: /\bsocket\s*\.\s*socket\b|\bsocket\s*\.\s*tcp\s*\(|\bsocket\s*\.\s*connect\s*\(|\bTCPSocket\s*\(|\bSocket\s*\.\s*new\b|\bsocket\s*\(|\bTCPSocket\b|\bIO::Socket\b|\bfsockopen\s*\(|\bnet\s*\.\s*(?:Socket|connect|createConnection)\b|require\s*\(\s*['"]net['"]\s*\)|\/inet\/(?:tcp|udp)\/|\/dev\/(?:tcp|udp)\/|\bNet\.Sockets\.TCPClient\b|\bstream_socket_client\s*\(|\bsocket\.create_connection\b/i,
   shell: /\bdup2\b|\bos\s*\.\s*execute\b|\bio\s*\.\s*popen\b|\bProcess\s*\.\s*(?:Start|spawn)\b|\bRuntime\s*\.\s*getRuntime\b|\bpty\s*\.\s*spawn\b|\bsubprocess\b|\/bin\/(?:ba|z|da|k)?sh\b|\bcmd(?:\.exe)?\b|\bchild_process\b|\bproc_open\b|\bshell_exec\b|\bpassthru\b|\bpopen\b|\bexec\s*[("'`]|\bsystem\s*\(|\bspawn\s*\(|\bIO\.popen\b|\bSTDIN\s*\.\s*reopen\b|\bexecSync\b|\|&\s*getline|\bGetStream\s*\(|\bfdopen\b|\bsystem\s*[$@]|\bexec\s*[$@{]/i,
   decode: /\bb64decode\b|\bbase64_decode\b|\bdecode_base64\b|\bdecodebytes\b|\ba2b_base64\b|['"]base64['"]|\batob\s*\(|\bFromBase64String\b|\bunpack\s*\(\s*['"]m|\.decode\s*\(\s*['"](?:base64|hex|rot13|rot_13)|\bcodecs\s*\.\s*decode\b|\bbytes\s*\.\s*fromhex\b|\bunhexlify\b|\bzlib\s*\.\s*decompress\b|\bgzinflate\b|\bstr_rot13\b|\bGZipStream\b|\bDeflateStream\b/i,
-  run: /\bexec\s*\(|\beval\s*\(|\bcompile\s*\(|\bnew\s+Function\s*\(|\bsystem\s*\(|\bpopen\b|\bsubprocess\b|\bchild_process\b|\bexecSync\b|\bspawn\s*\(|\binstance_eval\b|\bassert\s*\(|\bcreate_function\b|\bpassthru\b|\bshell_exec\b|\bIEX\b|\bInvoke-Expression\b|\bInvoke-Command\b|\[ScriptBlock\]::Create\b|\bvm\s*\.\s*run/i,
-  download: /\burlopen\b|\burllib\b|\brequests\s*\.\s*get\b|\bhttp\.client\b|\bhttplib\b|\bLWP::|\bNet::HTTP\b|\bHTTP::Tiny\b|\bopen-uri\b|\bURI\s*\.\s*open\b|\bfile_get_contents\s*\(\s*['"]https?:|\bcurl_exec\b|\bhttps?\s*\.\s*get\s*\(|\bfetch\s*\(\s*['"`]https?:|\bDownloadString\b|\bDownloadData\b|\bDownloadFile\b|\bInvoke-WebRequest\b|\bInvoke-RestMethod\b|\biwr\b|\birm\b|\bNet\.WebClient\b|\bStart-BitsTransfer\b|\bwget\b|\bcurl\b|\brequire\s*\(\s*['"]https?['"]\s*\)/i,
+  // (Eighth round) `eval` and `Function` handed over as values (`.then(eval)`, `.then(Function)`), Ruby's and Perl's
+  // `eval` without parentheses, node's vm.
+  run: /[(,]\s{0,4}(?:eval|Function|exec)\s{0,4}\)|\beval\s{1,4}(?=[\w$@(])|\bvm\s*\.\s*runIn|\bexec\s*\(|\beval\s*\(|\bcompile\s*\(|\bnew\s+Function\s*\(|\bsystem\s*\(|\bpopen\b|\bsubprocess\b|\bchild_process\b|\bexecSync\b|\bspawn\s*\(|\binstance_eval\b|\bassert\s*\(|\bcreate_function\b|\bpassthru\b|\bshell_exec\b|\bIEX\b|\bInvoke-Expression\b|\bInvoke-Command\b|\[ScriptBlock\]::Create\b|\bvm\s*\.\s*run/i,
+  download: /\burlopen\b|\burllib\b|\brequests\s*\.\s*get\b|\bhttp\.client\b|\bhttplib\b|\bLWP::|\bNet::HTTP\b|\bHTTP::Tiny\b|\bopen-uri\b|\bURI\s*\.\s*open\b|\bfile_get_contents\s*\(\s*['"]https?:|\bcurl_exec\b|\bhttps?\s*\.\s*get\s*\(|\bfetch\s*\(|\bDownloadString\b|\bDownloadData\b|\bDownloadFile\b|\bInvoke-WebRequest\b|\bInvoke-RestMethod\b|\biwr\b|\birm\b|\bNet\.WebClient\b|\bStart-BitsTransfer\b|\bwget\b|\bcurl\b|\brequire\s*\(\s*['"]https?['"]\s*\)/i,
   // Code written to a file and loaded from it (with `download`).
   writes: /\bcreateWriteStream\b|\bwriteFile(?:Sync)?\b|\bopen\s*\([^)]{0,200}['"][wa]b?\+?['"]|\burlretrieve\b|\bFile\.write\b|\bIO\.copy_stream\b/,
   loads: /\brequire\s*\(\s*['"`](?:\/|\.{1,2}\/|[A-Za-z]:)|\bimport\s*\(\s*['"`](?:\/|\.{1,2}\/|file:)|\bexecfile\b|\brunpy\b|\bexec\s*\(\s*open\b|\bimportlib\b|\bload\s*\(\s*['"](?:\/|\.{1,2}\/)|\bdlopen\b|\bctypes\.CDLL\b/,
@@ -717,6 +749,266 @@ function formatsDevice(a: readonly string[]): boolean {
   return operands.length === 0 || operands.some((t) => t.startsWith("/dev/") || DISK.test(t) || t.includes("$") || /^[A-Za-z]:\\?$/.test(t));
 }
 
+/*
+ * (Eighth round, "cmds") Technique families judged on the resolved command — its program and its words — rather than
+ * on any one example's text (docs/detection.md, "Eighth round: technique families"):
+ *
+ * - credential_dump: the stores of a machine's credentials copied or dumped where they can be cracked offline — the
+ *   registry hives SAM/SYSTEM/SECURITY saved, LSASS's memory dumped by any dumper (named by process, or through
+ *   comsvcs.dll's MiniDump), NTDS.dit or hives taken from a shadow copy or through ntdsutil's IFM, a keychain dumped,
+ *   /etc/shadow copied or unshadowed;
+ * - defense_evasion: a machine's protections turned off — Defender's real-time protection or an exclusion of a whole
+ *   drive, profile or staging folder, security services (Defender, EDR agents, Sysmon, auditd, firewalls, SELinux,
+ *   AppArmor) stopped or disabled, Gatekeeper or SIP off, quarantine stripped from an app that the same line opens;
+ * - cryptominer: a miner run (by its program, or any program given a stratum pool);
+ * - git_exec_config: git told to run a program from its configuration (core.fsmonitor, core.hooksPath, sshCommand,
+ *   credential helpers, pagers, diff and merge drivers, filters) where that program fetches or decodes code, is
+ *   dangerous by itself, lives in a staging folder, or comes with a clone (a hooks path inside the fetched tree);
+ * - untrusted_install: a package installed from an index reached over plain HTTP, or with its TLS checks off;
+ * - database_destroy: a database or schema dropped with force (or a production one), a store flushed on a remote host.
+ */
+
+const HIVES = /^(?:HKLM|HKEY_LOCAL_MACHINE)\\?(?:SAM|SYSTEM|SECURITY)\\?$/i;
+const DUMPERS = new Set(["procdump", "procdump64", "createdump", "sqldumper", "dumpert", "nanodump", "mimikatz", "pypykatz", "lsassy", "out-minidump", "rdrleakdiag", "tttracer", "dump64", "handlekatz", "secretsdump.py", "secretsdump", "comsvcs"]);
+
+function credentialDump(r: Resolved, a: string[], line: string): string | null {
+  const name = r.name;
+  const has = (re: RegExp) => a.some((t) => re.test(t));
+  if (name === "reg" && /^(?:save|export|copy)$/i.test(a[0] ?? "") && HIVES.test(a[1] ?? "")) return `reg ${a[0]?.toLowerCase()} of a credential hive`;
+  if (has(/^lsass(?:\.exe|\.dmp)?$/i) && (DUMPERS.has(name) || has(/^-m[ap]$|^-mm$|^-r$|^-?-?(?:full|dump|minidump)$/i) || /dump/i.test(name))) return `${name} dumps the memory of lsass`;
+  if (name === "rundll32" && /comsvcs(?:\.dll)?/i.test(line) && /minidump|#\+?24\b/i.test(line)) return "rundll32 comsvcs.dll MiniDump of a process";
+  if (name === "mimikatz" || has(/^(?:"?)(?:sekurlsa|lsadump|kerberos|crypto|dpapi)::/i)) return "a credential dumper";
+  if (name === "ntdsutil" && has(/^ifm$|create\s+full|^ac(?:tivate)?\s+i(?:nstance)?\s+ntds$/i)) return "ntdsutil copies the domain's NTDS database";
+  if (["copy", "cp", "copy-item", "xcopy", "robocopy", "esentutl", "cat", "type", "move", "dd", "tar", "7z", "zip", "rsync", "scp", "ditto"].includes(name) && has(/ntds\.dit$|HarddiskVolumeShadowCopy\d+[\\/].*(?:SAM|SYSTEM|SECURITY|ntds\.dit)$/i)) return `${name} copies a credential store from the system or a shadow copy`;
+  if (name === "security" && /^dump-keychain$/i.test(a[0] ?? "")) return "security dump-keychain";
+  if (["cp", "ditto", "tar", "zip", "rsync", "scp", "cat"].includes(name) && has(/login\.keychain(?:-db)?$/i)) return `${name} copies the login keychain`;
+  if (name === "chainbreaker" || name === "unshadow") return `${name} extracts password hashes`;
+  // (A backup next to it, `cp /etc/shadow /etc/shadow.bak`, stays where only root reads it.)
+  const operands = a.filter((t) => !isOption(t));
+  if (["cp", "dd", "rsync", "scp", "tar", "zip", "install", "base64", "xxd"].includes(name) && has(/^(?:if=)?\/etc\/(?:shadow|gshadow|master\.passwd)$/) && !operands.every((t) => /^(?:if=|of=)?\/(?:etc|var\/backups)\//.test(t))) return `${name} copies the password hashes`;
+  return null;
+}
+
+/** Services that protect a machine: Defender, EDR agents, audit, firewalls, mandatory access control. */
+const SECURITY_SERVICES = /^(?:windefend|sense|wdnissvc|wdfilter|wdboot|mpssvc|securityhealthservice|sysmon64|sysmon|eventlog|csagent|csfalconservice|falcon-sensor|sentinelagent|sentinelone|cbdefense|carbonblack|cylancesvc|xagt|mdatp|wdavdaemon|auditd|audit|firewalld|ufw|iptables|nftables|apparmor|osqueryd|wazuh-agent|ossec|elastic-agent|elastic-endpoint|sophos|savservice|symantec|ccsvchst|mcafee|ekrn|bdservicehost|crowdstrike|qualys-cloud-agent|aide|fail2ban)(?:\.service)?$/i;
+/** Folders an exclusion must not cover: a drive, the profiles, Windows, the staging folders. */
+const BROAD_EXCLUSION = /^["']?(?:[A-Za-z]:\\?|[A-Za-z]:\\(?:Users|Windows|ProgramData|Program Files(?: \(x86\))?|Temp)\\?|[A-Za-z]:\\Users\\[^\\]{1,64}\\?(?:AppData(?:\\(?:Local|Roaming)(?:\\Temp)?)?|Downloads|Desktop)?\\?|%(?:TEMP|TMP|APPDATA|LOCALAPPDATA|USERPROFILE|PUBLIC|PROGRAMDATA|SYSTEMROOT|WINDIR)%\\?|\$env:(?:TEMP|TMP|APPDATA|LOCALAPPDATA|USERPROFILE|PUBLIC|ProgramData|SystemRoot|windir)\\?|\*|\\)["']?$/i;
+const RISKY_EXTENSIONS = /^\.?(?:exe|dll|ps1|bat|cmd|vbs|js|hta|scr|msi|\*)$/i;
+
+function defenseEvasion(r: Resolved, a: string[]): string | null {
+  const name = r.name;
+  const has = (re: RegExp) => a.some((t) => re.test(t));
+  const after = (re: RegExp) => {
+    const out: string[] = [];
+    for (let i = 0; i < a.length; i++) if (re.test(a[i] as string)) for (let j = i + 1; j < a.length && !/^-[A-Za-z]/.test(a[j] as string); j++) out.push(...(a[j] as string).split(","));
+    return out;
+  };
+  if (name === "set-mppreference" || name === "add-mppreference") {
+    for (let i = 0; i < a.length; i++) {
+      const t = a[i] as string;
+      const m = /^-(Disable(?:RealtimeMonitoring|BehaviorMonitoring|IOAVProtection|ScriptScanning|IntrusionPreventionSystem|BlockAtFirstSeen|ArchiveScanning|OnAccessProtection|TamperProtection))(?::(.*))?$/i.exec(t);
+      const v = m ? (m[2] ?? a[i + 1] ?? "$true") : "";
+      if (m && /^(?:\$?true|1)$/i.test(v.trim())) return `Defender's ${m[1]} turned on (protection off)`;
+    }
+    if (after(/^-ExclusionPath$/i).some((p) => BROAD_EXCLUSION.test(p.trim()))) return "a Defender exclusion of a whole drive, profile or staging folder";
+    if (after(/^-ExclusionExtension$/i).some((p) => RISKY_EXTENSIONS.test(p.trim()))) return "a Defender exclusion of every program of a kind";
+    if (after(/^-ExclusionProcess$/i).some((p) => /^(?:powershell|pwsh|cmd|rundll32|regsvr32|mshta|wscript|cscript)(?:\.exe)?$/i.test(p.trim()))) return "a Defender exclusion of a script host";
+  }
+  if ((name === "mpcmdrun" && has(/^-RemoveDefinitions$/i)) || (name === "reg" && /^add$/i.test(a[0] ?? "") && /Windows Defender|Defender\\|WindowsDefender/i.test(a[1] ?? "") && has(/^Disable(?:AntiSpyware|AntiVirus|RealtimeMonitoring|BehaviorMonitoring)$/i) && has(/^(?:1|0x0*1)$/))) return "Defender switched off";
+  // Services stopped or disabled: sc, net, Stop-Service, systemctl, service, launchctl.
+  const svc = (t: string | undefined) => t !== undefined && SECURITY_SERVICES.test(t.replace(/^["']|["']$/g, ""));
+  if (name === "sc" && /^(?:stop|delete|config)$/i.test(a[0] ?? "") && svc(a[1]) && (!/^config$/i.test(a[0] ?? "") || has(/^disabled$/i))) return `sc ${a[0]?.toLowerCase()} of a security service`;
+  if (name === "net" && /^stop$/i.test(a[0] ?? "") && svc(a[1])) return "net stop of a security service";
+  if ((name === "stop-service" || name === "set-service") && a.some((t) => svc(t)) && (name === "stop-service" || has(/^disabled$/i))) return `${name} of a security service`;
+  if (name === "systemctl" && /^(?:stop|disable|mask|kill)$/i.test(a.find((t) => !isOption(t)) ?? "") && a.filter((t) => !isOption(t)).slice(1).some((t) => svc(t))) return "systemctl stops a security service";
+  if (name === "service" && svc(a[0]) && /^stop$/i.test(a[1] ?? "")) return "service stops a security service";
+  if ((name === "launchctl" && /^(?:unload|bootout|disable)$/i.test(a[0] ?? "") && has(/falcon|sentinel|crowdstrike|jamf|xprotect|mdatp|wdav/i))) return "launchctl unloads a security agent";
+  if (name === "auditctl" && (has(/^-D$/) || a.some((t, i) => t === "-e" && a[i + 1] === "0"))) return "auditctl turns auditing off";
+  if (name === "setenforce" && /^(?:0|permissive)$/i.test(a[0] ?? "")) return "SELinux set to permissive";
+  if (name === "aa-teardown" || (name === "aa-disable" && a.length > 0)) return "AppArmor profiles removed";
+  if (name === "ufw" && /^disable$/i.test(a[0] ?? "")) return "the firewall disabled";
+  if (name === "netsh" && has(/^advfirewall$/i) && has(/^state$/i) && has(/^off$/i)) return "the Windows firewall turned off";
+  if (name === "set-netfirewallprofile" && a.some((t, i) => (/^-Enabled$/i.test(t) && /^(?:\$?false|0)$/i.test(a[i + 1] ?? "")) || /^-Enabled:\$?false$/i.test(t))) return "the Windows firewall turned off";
+  if (name === "pfctl" && has(/^-d$/)) return "the packet filter disabled";
+  if (name === "socketfilterfw" && a.some((t, i) => t === "--setglobalstate" && /^off$/i.test(a[i + 1] ?? ""))) return "the macOS application firewall turned off";
+  if (name === "spctl" && has(/^--(?:master-disable|global-disable)$/)) return "Gatekeeper turned off";
+  if (name === "csrutil" && /^disable$/i.test(a[0] ?? "")) return "System Integrity Protection turned off";
+  return null;
+}
+
+/** Miners, by their programs' names. */
+const MINERS = new Set(["xmrig", "xmr-stak", "xmr-stak-rx", "xmr-stak-cpu", "cpuminer", "cpuminer-opt", "minerd", "cgminer", "bfgminer", "ethminer", "nbminer", "lolminer", "phoenixminer", "gminer", "teamredminer", "srbminer", "srbminer-multi", "nanominer", "ccminer", "xmrig-notls", "xmrig-cuda", "wildrig", "bzminer", "nheqminer", "kawpowminer", "minergate-cli", "moneroocean", "c3pool"]);
+const STRATUM = /(?:^|[=@])stratum\d?\+(?:tcp|ssl|tls|ws|wss):\/\//i;
+
+/** Programs that print or search their arguments: a pool's address in them runs nothing. */
+const PRINTS = new Set(["echo", "printf", "grep", "rg", "egrep", "fgrep", "cat", "less", "head", "tail", "git", "jq", "sed", "awk"]);
+
+function cryptominer(r: Resolved, a: string[]): string | null {
+  if (!PRINTS.has(r.name) && a.some((t) => STRATUM.test(t))) return `${r.name || "a program"} is given a mining pool`;
+  const onlyAsks = a.length > 0 && a.every((t) => /^(?:-h|--help|-V|--version|--print-time=\d+)$/.test(t));
+  if (MINERS.has(r.name) && !onlyAsks) return `${r.name} mines cryptocurrency`;
+  // A miner's image run as a container.
+  if (CONTAINERS.has(r.name) && /^(?:run|create)$/.test(a.find((t) => !isOption(t)) ?? "") && a.some((t) => !isOption(t) && MINERS.has(commandName((t.split(":")[0] ?? "").split("/").pop() ?? "")))) return "a miner's image run";
+  return null;
+}
+
+/** Git settings whose value git runs as a program. */
+const GIT_EXEC_KEYS = /^(?:core\.(?:fsmonitor|sshcommand|pager|editor|askpass|gitproxy|hookspath)|credential(?:\.[^=]{1,200})?\.helper|diff\.[^=]{1,100}\.(?:textconv|command)|diff\.external|merge\.[^=]{1,100}\.driver|filter\.[^=]{1,100}\.(?:clean|smudge|process)|sequence\.editor|uploadpack\.packobjectshook|protocol\.ext\.allow|alias\.[^=]{1,100}|gpg\.(?:program|[^=]{1,20}\.program)|ssh\.variant)$/i;
+
+/**
+ * git configured to run a program: `git -c KEY=VALUE …`, `git clone --config KEY=VALUE`, `git config [--global] KEY
+ * VALUE`. The value is a command line (a `!` alias or helper is one too), judged as such; besides, a program in a
+ * staging folder, and — on a clone, fetch or submodule update — a hooks path inside the fetched tree or an fsmonitor
+ * that is not a boolean, run what a stranger wrote.
+ */
+function gitExecConfig(r: Resolved, a: string[], judgeValue: (v: string) => CommandFinding[]): string | null {
+  if (r.name !== "git") return null;
+  const pairs: [string, string][] = [];
+  for (let i = 0; i < a.length && pairs.length < 16; i++) {
+    const t = a[i] as string;
+    if ((t === "-c" || t === "--config") && a[i + 1]) {
+      const kv = a[i + 1] as string;
+      const eq = kv.indexOf("=");
+      if (eq > 0) pairs.push([kv.slice(0, eq), kv.slice(eq + 1)]);
+      i++;
+    } else if (t.startsWith("--config=")) {
+      const kv = t.slice(9);
+      const eq = kv.indexOf("=");
+      if (eq > 0) pairs.push([kv.slice(0, eq), kv.slice(eq + 1)]);
+    }
+  }
+  const words = a.filter((t) => !isOption(t));
+  const cfg = words.indexOf("config");
+  if (cfg >= 0 && words[cfg + 1] !== undefined && words[cfg + 2] !== undefined && GIT_EXEC_KEYS.test(words[cfg + 1] as string)) pairs.push([words[cfg + 1] as string, words.slice(cfg + 2).join(" ")]);
+  const fetching = words.some((t) => /^(?:clone|fetch|pull|submodule)$/.test(t));
+  for (const [k, raw] of pairs) {
+    if (!GIT_EXEC_KEYS.test(k)) continue;
+    const key = k.toLowerCase();
+    const v = raw.trim().replace(/^!/, "");
+    if (v === "" || /^(?:true|false|0|1|yes|no)$/i.test(v)) continue;
+    if (judgeValue(v).length > 0) return `git's ${key} runs a dangerous command`;
+    if (STAGING.test(v) || /^["']?(?:https?|ftp):\/\//i.test(v)) return `git's ${key} runs a program from a staging folder or a URL`;
+    if (key === "protocol.ext.allow" && /^always$/i.test(v) && fetching) return "git allowed to run ext:: transports on a fetch";
+    if (fetching && key === "core.hookspath" && !/^(?:\/|~|\$HOME)/.test(v)) return "a clone whose hooks run from the fetched tree";
+    if (fetching && (key === "core.fsmonitor" || key === "core.sshcommand" ? /(?:^|[\s;|&])(?:curl|wget|nc|bash|sh|python\d?|perl|node|base64)\b/.test(v) || key === "core.fsmonitor" : false)) return `a clone whose ${key} runs a program`;
+  }
+  return null;
+}
+
+/** Package managers' indexes: over plain HTTP to a host not on this machine, or with TLS checks turned off. */
+function untrustedInstall(r: Resolved, c: Command, a: string[]): string | null {
+  let name = r.name;
+  let args = a;
+  // `python -m pip install …`, `uv pip install …`
+  const m = a.indexOf("-m");
+  if (name === "python" && m >= 0 && a[m + 1] === "pip") {
+    name = "pip";
+    args = a.slice(m + 2);
+  }
+  if (name === "uv" && a[0] === "pip") {
+    name = "pip";
+    args = a.slice(1);
+  }
+  const verb = args.find((t) => !isOption(t)) ?? "";
+  const plain = (u: string) => /^http:\/\//i.test(u) && !/^http:\/\/(?:localhost|127\.\d+\.\d+\.\d+|\[::1\]|host\.docker\.internal)(?:[:/]|$)/i.test(u);
+  const local = (h: string) => /^(?:localhost|127\.\d+\.\d+\.\d+|::1|host\.docker\.internal)(?::\d+)?$/i.test(h);
+  const valueOf = (re: RegExp): string[] => {
+    const out: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const t = args[i] as string;
+      const eq = t.indexOf("=");
+      if (eq > 0 && re.test(t.slice(0, eq))) out.push(t.slice(eq + 1));
+      else if (re.test(t) && args[i + 1] !== undefined) out.push(args[i + 1] as string);
+    }
+    return out;
+  };
+  const tlsOffEnv = [...c.words.map((w) => w.text), ...(c.env ?? [])].some((w) => /^(?:NODE_TLS_REJECT_UNAUTHORIZED=0|PIP_TRUSTED_HOST=|PYTHONHTTPSVERIFY=0|GIT_SSL_NO_VERIFY=(?:1|true)|NPM_CONFIG_STRICT_SSL=false)/i.test(w));
+  if ((name === "pip" || name === "pipx" || name === "pip3") && /^install$/.test(verb)) {
+    const indexes = valueOf(/^(?:-i|--index-url|--extra-index-url|-f|--find-links)$/);
+    if (indexes.some(plain)) return "pip installs from an index over plain HTTP";
+    if (valueOf(/^--trusted-host$/).some((h) => !local(h) && !/^(?:pypi\.org|files\.pythonhosted\.org|pypi\.python\.org)$/i.test(h))) return "pip installs with TLS checks off for a host";
+    if (args.some((t) => /^(?:git\+)?http:\/\//i.test(t) && plain(t.replace(/^git\+/, "")))) return "pip installs a package over plain HTTP";
+    if (tlsOffEnv) return "pip installs with TLS checks off";
+  }
+  if (["npm", "pnpm", "yarn", "bun"].includes(name) && /^(?:install|i|add|ci|exec|x|dlx)$/.test(verb)) {
+    if (valueOf(/^--registry$/).some(plain) || args.some((t) => /^--strict-ssl=false$/i.test(t)) || tlsOffEnv) return `${name} installs from a registry over plain HTTP or with TLS checks off`;
+  }
+  if (name === "gem" && verb === "install" && (valueOf(/^(?:--source|-s|--clear-sources)$/).some(plain))) return "gem installs from a source over plain HTTP";
+  if ((name === "apt-get" || name === "apt") && /^install$/.test(verb) && args.some((t) => /^--allow-unauthenticated$|AllowInsecureRepositories=(?:1|true|yes)|Verify-Peer=(?:0|false)/i.test(t))) return `${name} installs unauthenticated packages`;
+  return null;
+}
+
+/** SQL that destroys a database: a whole database or schema dropped with force or cascade, or a production one. */
+const SQL_DROP = /\bdrop\s{1,8}(?:database|schema)\s{1,8}(?:if\s{1,8}exists\s{1,8})?[`"\[]?([\w.$-]{1,128})[`"\]]?([^;]{0,200})/gi;
+const SQL_TRUNCATE = /\btruncate\s{1,8}(?:table\s{1,8})?(?:only\s{1,8})?[`"\[]?([\w.$-]{1,128})[`"\]]?([^;]{0,200})/gi;
+/** SQL read per statement text: its first 64 KB. */
+const MAX_SQL = 65536;
+const SQL_MONGO = /\.dropDatabase\s*\(\s*\)/;
+const PRODUCTION = /(?:^|[^a-z])(?:prod|production|prd|live)(?:[^a-z]|$)/i;
+const DEV_DATABASE = /(?:^|[^a-z])(?:test|tests|testing|dev|development|local|tmp|temp|scratch|sandbox|ci|e2e|fixture|fixtures|demo|example|shadow)(?:[^a-z]|$)/i;
+
+/** Judges SQL (a tool's statement, `psql -c`, `mysql -e`): what it destroys, or null. `where` names the database when known. */
+export function destructiveSql(sql: string, where = ""): string | null {
+  const s = sql.length > MAX_SQL ? sql.slice(0, MAX_SQL) : sql;
+  // (Only a statement's own start: a question that says "drop database production" in prose is not one.)
+  const atStart = (i: number) => /(?:^|;|\b(?:begin|then|else|do|loop)\b)\s*$/i.test(s.slice(Math.max(0, i - 64), i).replace(/--[^\n]{0,200}$/gm, ""));
+  SQL_DROP.lastIndex = 0;
+  for (let m, n = 0; (m = SQL_DROP.exec(s)) !== null && n < 16; n++) {
+    if (!atStart(m.index)) continue;
+    const target = m[1] as string;
+    const tail = m[2] as string;
+    if (/\bforce\b|\bcascade\b/i.test(tail)) return `drops a whole database or schema with force`;
+    if (PRODUCTION.test(target) || (PRODUCTION.test(where) && !DEV_DATABASE.test(target))) return "drops a production database or schema";
+  }
+  SQL_TRUNCATE.lastIndex = 0;
+  for (let m, n = 0; (m = SQL_TRUNCATE.exec(s)) !== null && n < 16; n++) {
+    if (!atStart(m.index)) continue;
+    if (PRODUCTION.test(m[1] as string) || (PRODUCTION.test(where) && !DEV_DATABASE.test(where))) return "truncates a production table";
+  }
+  if (SQL_MONGO.test(s) && (PRODUCTION.test(s) || PRODUCTION.test(where))) return "drops a production database";
+  return null;
+}
+
+/** Database CLIs that destroy a database: `dropdb --force`, `psql -c 'DROP DATABASE …'`, `redis-cli -h remote FLUSHALL`. */
+function databaseDestroy(r: Resolved, a: string[]): string | null {
+  const name = r.name;
+  const valueOf = (re: RegExp): string => {
+    for (let i = 0; i < a.length; i++) {
+      const t = a[i] as string;
+      const eq = t.indexOf("=");
+      if (t.startsWith("--") && eq > 0 && re.test(t.slice(0, eq))) return t.slice(eq + 1);
+      if (re.test(t)) return a[i + 1] ?? "";
+    }
+    return "";
+  };
+  const where = [valueOf(/^(?:-h|--host|-d|--dbname|-D|--database|-S|--server|-u|--uri|--url)$/), ...a.filter((t) => /^(?:postgres(?:ql)?|mysql|mongodb(?:\+srv)?|redis|rediss):\/\//i.test(t))].join(" ");
+  if (name === "dropdb") {
+    const db = a.filter((t) => !isOption(t)).pop() ?? "";
+    if (a.some((t) => t === "--force" || t === "-f")) return "dropdb --force";
+    if (PRODUCTION.test(db) || PRODUCTION.test(where)) return "dropdb of a production database";
+  }
+  if (name === "mysqladmin" && a.some((t) => /^drop$/i.test(t)) && a.some((t) => t === "-f" || t === "--force")) return "mysqladmin drop --force";
+  const sqlArg = name === "psql" ? valueOf(/^(?:-c|--command)$/) : name === "mysql" || name === "mariadb" ? valueOf(/^(?:-e|--execute)$/) : name === "sqlcmd" ? valueOf(/^-[Qq]$/) : name === "clickhouse-client" ? valueOf(/^(?:-q|--query)$/) : name === "mongosh" || name === "mongo" ? valueOf(/^--eval$/) : name === "cockroach" ? valueOf(/^(?:-e|--execute)$/) : "";
+  if (sqlArg) {
+    const hit = destructiveSql(sqlArg, where);
+    if (hit) return `${name} ${hit}`;
+  }
+  if (name === "redis-cli" && a.some((t) => /^flush(?:all|db)$/i.test(t))) {
+    const host = valueOf(/^-h$/) || valueOf(/^-u$/);
+    if ((host && !/^(?:localhost|127\.\d+\.\d+\.\d+|::1|redis|cache)$|^redis:\/\/(?:localhost|127\.)/i.test(host)) || PRODUCTION.test(where)) return "redis-cli flushes a remote store";
+  }
+  return null;
+}
+
+/** A quarantine attribute stripped from an app or file that the same line then opens or runs (macOS). */
+function quarantineStripped(r: Resolved, a: string[]): string | null {
+  if (r.name !== "xattr") return null;
+  const deletes = a.some((t) => /^-[a-z]*[dc][a-z]*$/.test(t));
+  if (!deletes) return null;
+  if (a.some((t) => /^-[a-z]*c[a-z]*$/.test(t)) || a.includes("com.apple.quarantine")) return a.filter((t) => !isOption(t) && t !== "com.apple.quarantine").pop() ?? null;
+  return null;
+}
+
 /** Judges one resolved command on its own. */
 function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: string) => void): void {
   const a = r.args.map((x) => x.text);
@@ -795,6 +1087,37 @@ function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: strin
   // -- credentials over the network
   if (uploadsCredentials(r)) add("dangerous_command.credential_exfiltration", `${name} uploads a credential file`);
   if (sends(r, c) && c.redirects.some((d) => d.op.startsWith("<") && d.target !== null && isCredentialPath(d.target.text))) add("dangerous_command.credential_exfiltration", `${name} sends a credential file`);
+  // -- (eighth round) technique families: credential stores dumped, protections turned off, miners, git told to run a
+  // program, packages from an untrusted index, databases destroyed with force
+  const dump = credentialDump(r, a, a.join(" "));
+  if (dump) add("dangerous_command.credential_dump", dump);
+  const evasion = defenseEvasion(r, a);
+  if (evasion) add("dangerous_command.defense_evasion", evasion);
+  const miner = cryptominer(r, a);
+  if (miner) add("dangerous_command.cryptominer", miner);
+  const git = gitExecConfig(r, a, judgeNested);
+  if (git) add("dangerous_command.git_exec_config", git);
+  const install = untrustedInstall(r, c, a);
+  if (install) add("dangerous_command.untrusted_install", install);
+  const db = databaseDestroy(r, a);
+  if (db) add("dangerous_command.database_destroy", db);
+}
+
+/** The eighth round's technique families (types a PowerShell payload read as words may give). */
+const FAMILY_TYPES = new Set(["credential_dump", "defense_evasion", "cryptominer", "git_exec_config", "untrusted_install", "database_destroy"].map((t) => `dangerous_command.${t}`));
+
+/** A command line inside a command's value (a git setting's program), judged at a bounded depth. */
+let nestedDepth = 0;
+function judgeNested(text: string): CommandFinding[] {
+  if (nestedDepth >= 2 || text.length > SEGMENT) return [];
+  nestedDepth++;
+  try {
+    const out: CommandFinding[] = [];
+    judgeText(text, { depth: MAX_DEPTH - 1, parses: MAX_PARSES - 2 }, out);
+    return out;
+  } finally {
+    nestedDepth--;
+  }
 }
 
 interface Context {
@@ -829,7 +1152,8 @@ function judgeScript(s: Script, ctx: Context, out: CommandFinding[], map: (start
   const downloaded = new Set<string>();
   const archives = new Set<string>();
   const seenSub = new Set<Script>();
-  for (const p of s.pipelines) judgePipeline(p, ctx, out, map, downloaded, archives, seenSub);
+  const stripped = new Set<string>();
+  for (const p of s.pipelines) judgePipeline(p, ctx, out, map, downloaded, archives, seenSub, stripped);
   judgePersistence(s, ctx, (type, detail, start, end) => {
     if (out.length >= MAX_FINDINGS) return;
     const at = map(start, end);
@@ -845,6 +1169,7 @@ function judgePipeline(
   downloaded: Set<string>,
   archives: Set<string>,
   seenSub: Set<Script>,
+  stripped: Set<string> = new Set(),
 ): void {
   const add = (type: string, detail: string, start = p.start, end = p.end) => {
     if (out.length >= MAX_FINDINGS) return;
@@ -898,6 +1223,10 @@ function judgePipeline(
     // A downloaded file run later in the same line: `curl -o x.sh URL && bash x.sh`, `wget URL; chmod +x f; ./f`.
     const file = downloadedFile(r);
     if (file) downloaded.add(baseName(file));
+    // (Eighth round) macOS: quarantine stripped from an app the same line then opens or runs — Gatekeeper bypassed.
+    const unquarantined = quarantineStripped(r, r.args.map((x) => x.text));
+    if (unquarantined && stripped.size < 16) stripped.add(baseName(unquarantined.replace(/[/\\]+$/, "")));
+    else if (stripped.size > 0 && i === 0 && ((r.word && stripped.has(baseName(r.word.text)) && /[/\\]/.test(r.word.text)) || ((r.name === "open" || isShellOrInterpreter(r.name)) && r.args.some((w) => !isOption(w.text) && stripped.has(baseName(w.text.replace(/[/\\]+$/, ""))))))) add("dangerous_command.defense_evasion", "opens what it stripped of its quarantine (Gatekeeper bypassed)", c.start, c.end);
     if (downloaded.size > 0 && i === 0 && !DOWNLOADERS.has(r.name)) {
       const runsIt = (r.word && downloaded.has(baseName(r.word.text)) && /[/\\]/.test(r.word.text)) || ((isShellOrInterpreter(r.name) || r.name === "source" || r.name === "." || WINDOWS_RUNNERS.has(r.name)) && r.args.some((w) => !isOption(w.text) && downloaded.has(baseName(w.text))));
       if (runsIt) add("dangerous_command.download_execute", "runs a file downloaded earlier in the same command line");
@@ -925,6 +1254,14 @@ function judgePipeline(
       } else {
         const hit = judgeCode(x.word.text, x.kind === "powershell");
         if (hit) add(hit.type, hit.detail, x.word.start, x.word.end);
+        // (Eighth round) PowerShell's cmdlet calls read as words too (`powershell -c "Set-MpPreference -Disable… $true"`):
+        // only the technique families, which name their cmdlets, are taken from that reading.
+        if (x.kind === "powershell" && ctx.depth < MAX_DEPTH && ctx.parses < MAX_PARSES) {
+          ctx.parses++;
+          const inner: CommandFinding[] = [];
+          judgeText(x.word.text, { depth: ctx.depth + 1, parses: ctx.parses }, inner);
+          for (const f of inner) if (FAMILY_TYPES.has(f.type)) add(f.type, f.detail, x.word.start, x.word.end);
+        }
         else if (x.kind === "code" && ctx.depth < MAX_DEPTH && CODE.shell.test(x.word.text)) {
           // `os.system("curl … | sh")`, `child_process.exec("nc -e …")`: the command lines the code hands a shell.
           for (const line of quoted(x.word.text)) {
@@ -981,7 +1318,9 @@ function embedded(r: Resolved, c: Command): { kind: "shell" | "code" | "powershe
       if (w) out.push({ kind: "shell", word: w });
     } else if (INTERPRETERS.has(n)) {
       const w = interpreterCode(n, rest);
-      if (w) out.push({ kind: "code", word: w });
+      // (Eighth round) Modules loaded on the command line are part of the code: `perl -MLWP::Simple -e 'eval get(…)'`.
+      const modules = rest.filter((x) => /^-[Mr][\w:.-]{2,64}$/.test(x.text)).map((x) => x.text.slice(2));
+      if (w) out.push({ kind: "code", word: modules.length > 0 ? { ...w, text: `${modules.map((m) => `use ${m}; require '${m}';`).join(" ")} ${w.text}` } : w });
     } else if (POWERSHELL.has(n)) {
       const at = rest.findIndex((w) => /^[-/](?:c|command)$/i.test(w.text));
       const code = at >= 0 ? rest.slice(at + 1) : rest.filter((w) => !/^[-/]/.test(w.text));

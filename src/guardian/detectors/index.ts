@@ -3,7 +3,7 @@ import { detectSecrets } from "./secrets.js";
 import { compileUrlParams, detectUrls, type UrlParams } from "./urls.js";
 import { detectInjection, detectPoisoning, isAgentCard, type InjectionInput, type InjectionParams } from "./injection.js";
 import { detectWithheldDemands } from "./poisoning.js";
-import { judgeCommandLine } from "./commands.js";
+import { destructiveSql, isProgramName, judgeCommandLine } from "./commands.js";
 import { detectSensitivePath, mayHoldSensitivePath } from "./paths.js";
 import { siteRoles, type RoledSite } from "./sites.js";
 import { commandsInRequest } from "./requests.js";
@@ -190,9 +190,18 @@ export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[]
   for (const line of argvLines(sites)) {
     for (const f of judgeCommandLine(line.text)) out.push({ type: f.type, path: line.site.path, start: 0, end: line.site.value.length, detail: f.detail });
   }
+  for (const line of toolLines(sites)) {
+    for (const f of judgeCommandLine(line.text)) out.push({ type: f.type, path: line.site.path, start: 0, end: line.site.value.length, detail: f.detail });
+  }
   for (const site of sites) {
     if (site.role === "command") {
       for (const f of judgeCommandLine(site.value)) out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: f.detail });
+    } else if (site.tool !== undefined && sqlSite(site)) {
+      const hit = destructiveSql(site.value, databaseNamed(sites, site));
+      if (hit) out.push({ type: "dangerous_command.database_destroy", path: site.path, start: 0, end: site.value.length, detail: hit });
+    } else if (site.role === "content" && deliveredScript(site)) {
+      const body = site.value.length > MAX_SCRIPT ? site.value.slice(0, MAX_SCRIPT) : site.value;
+      for (const f of judgeCommandLine(body)) out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: f.detail });
     } else if (site.role === "request" || (site.role === "content" && handedBack(site.path))) {
       for (const span of site.role === "request" ? commandsInRequest(site.value) : commandsHandedBack(site.value)) {
         for (const f of judgeCommandLine(site.value.slice(span.start, span.end))) out.push({ type: f.type, path: site.path, start: span.start + f.start, end: span.start + f.end, detail: f.detail });
@@ -220,12 +229,91 @@ function commandsHandedBack(text: string): { start: number; end: number }[] {
     const lineStart = text.lastIndexOf("\n", span.start - 1) + 1;
     let lead = text.slice(lineStart, span.start);
     if (lead.trim() === "" || /^\s*`{3}/.test(lead)) lead = text.slice(text.lastIndexOf("\n", Math.max(0, lineStart - 2)) + 1, lineStart);
+    // (Eighth round) A fenced block's lead is the line before its fence (blank lines skipped, three at most).
+    for (let back = lineStart, n = 0; /^\s*(?:`{3}|~{3})/.test(lead) || (lead.trim() === "" && n > 0); n++) {
+      if (n >= 4 || back <= 0) break;
+      back = text.lastIndexOf("\n", Math.max(0, back - 2)) + 1;
+      lead = text.slice(text.lastIndexOf("\n", Math.max(0, back - 2)) + 1, back);
+    }
     return HANDING_OVER.test(lead) && !WARNED_OFF.test(lead) && lead.trim().split(/\s+/).length >= 3;
   });
 }
 const HANDING_OVER = /\b(?:run|execute|paste|type|enter|launch|copy)\b/i;
 /** "Never run …", "don't paste …", "avoid running …": a warning, not a hand-over. */
 const WARNED_OFF = /\b(?:never|don't|dont|do\s{1,3}not|avoid|should\s{1,3}not|shouldn't|must\s{1,3}not)\b/i;
+
+/*
+ * (Eighth round) Where else a tool's arguments make a command line:
+ * - a tool named after a program (`kubectl`, `git`, `helm`, `psql`, `docker`): its `args` string or vector is that
+ *   program's arguments — `kubectl(args: "run x --overrides='{…hostPID…}'")` is `kubectl run x --overrides=…`;
+ * - a tool that runs containers (`docker_run`, `run_container`): its options, volumes, image and command are the `docker
+ *   run` line they make, so a socket mounted by an option is judged with the command the container runs;
+ * - a tool that runs SQL (`execute_sql`, `db_query`, `run_query`): its statement is judged for a database destroyed;
+ * - a file a remote agent's reply delivers that is a script (its first line a shell's `#!`): the calling agent runs it,
+ *   so all of it is judged, up to MAX_SCRIPT.
+ */
+const MAX_SCRIPT = 65536;
+const TOOL_ARGS = new Set(["args", "argv", "arguments", "params", "parameters", "argstring", "commandargs", "flags"]);
+const CONTAINER_TOOL = /^(?:docker|podman|nerdctl|container|containers)$/;
+const CONTAINER_RUN = /^(?:run|create|start|launch|exec)$/;
+const OPTION_KEYS = new Set(["options", "opts", "flags", "args", "extraargs", "dockerargs", "runargs", "runoptions"]);
+const VOLUME_KEYS = new Set(["volumes", "volume", "mounts", "mount", "binds", "bind"]);
+const IMAGE_KEYS = new Set(["image", "imagename", "img"]);
+const CMD_KEYS = new Set(["command", "cmd", "commands", "entrypoint", "argv"]);
+
+const lowerKey = (k: string | number | undefined) => (typeof k === "string" ? k.toLowerCase().replace(/[-_. ]/g, "") : "");
+
+function toolWords(tool: string): string[] {
+  return tool.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9.-]+/).filter(Boolean);
+}
+
+function toolLines(sites: readonly RoledSite[]): { site: RoledSite; text: string }[] {
+  const out: { site: RoledSite; text: string }[] = [];
+  const first = sites.find((x) => x.tool !== undefined && x.path[1] === "arguments");
+  if (first === undefined || first.tool === undefined) return out;
+  const words = toolWords(first.tool);
+  const program = words[0] ?? "";
+  const args = sites.filter((x) => x.tool !== undefined && x.path[1] === "arguments");
+  if (CONTAINER_TOOL.test(program) && words.some((w) => CONTAINER_RUN.test(w))) {
+    const parts: string[] = [program === "podman" || program === "nerdctl" ? program : "docker", words.find((w) => CONTAINER_RUN.test(w)) === "exec" ? "exec" : "run"];
+    const pick = (keys: Set<string>) => args.filter((x) => keys.has(lowerKey(x.path[2])));
+    for (const x of pick(OPTION_KEYS)) parts.push(shellWord(x.value));
+    for (const x of pick(VOLUME_KEYS)) parts.push("-v", shellWord(x.value));
+    const image = pick(IMAGE_KEYS)[0];
+    if (image === undefined) return out;
+    parts.push(shellWord(image.value));
+    const cmd = pick(CMD_KEYS);
+    for (const x of cmd) parts.push(typeof x.path[3] === "number" ? shellWord(x.value) : x.value);
+    const text = parts.join(" ");
+    if (text.length <= 16384 && parts.length > 3) out.push({ site: image, text });
+    return out;
+  }
+  if (!isProgramName(program) || words.length > 2) return out;
+  const vector = args.filter((x) => TOOL_ARGS.has(lowerKey(x.path[2])));
+  if (vector.length === 0 || vector.some((x) => x.role === "command" && typeof x.path[3] !== "number")) return out;
+  const sub = words[1] !== undefined && !vector.some((x) => x.value.trimStart().startsWith(words[1] as string)) ? [words[1]] : [];
+  const text = [program, ...sub, ...vector.slice(0, 64).map((x) => (typeof x.path[3] === "number" ? shellWord(x.value) : x.value))].join(" ");
+  if (text.length <= 16384) out.push({ site: vector[0] as RoledSite, text });
+  return out;
+}
+
+const SQL_TOOL = /^(?:sql|query|queries|db|database|databases|postgres|postgresql|pg|mysql|mariadb|sqlite|sqlite3|mssql|sqlserver|snowflake|bigquery|clickhouse|redshift|duckdb|supabase|neon|cockroach|oracle)$/;
+const SQL_KEYS = new Set(["sql", "query", "statement", "statements", "sqlquery", "querytext", "sqlstatement", "command", "script"]);
+/** An argument of a tool that runs SQL, holding the statement. */
+function sqlSite(site: RoledSite): boolean {
+  return site.path[1] === "arguments" && SQL_KEYS.has(lowerKey(site.path[2])) && (lowerKey(site.path[2]).startsWith("sql") || toolWords(site.tool ?? "").some((w) => SQL_TOOL.test(w))) && site.value.length <= 1048576;
+}
+/** The database or connection a SQL tool's call names (`database`, `db`, `connection`, `dsn`, `host`…), for "production". */
+function databaseNamed(sites: readonly RoledSite[], site: RoledSite): string {
+  return sites.filter((x) => x !== site && x.path[1] === "arguments" && /^(?:database|db|dbname|connection|connectionstring|dsn|url|uri|host|server|target|env|environment|profile|cluster)$/.test(lowerKey(x.path[2]))).map((x) => x.value.slice(0, 256)).join(" ");
+}
+
+/** A file a remote agent's reply delivers (an artifact's or a message's file part) that is a script: its first line a shell's `#!`. */
+const SHEBANG = /^\uFEFF?#!\s{0,4}\/(?:usr\/)?(?:local\/)?bin\/(?:env\s{1,4}(?:-S\s{1,4})?)?(?:ba|z|da|k|mk|a|fi)?sh\b|^\uFEFF?#!\s{0,4}\/(?:usr\/)?(?:local\/)?bin\/(?:env\s{1,4})?pwsh\b|^\uFEFF?@echo\s{1,4}off\b/i;
+function deliveredScript(site: RoledSite): boolean {
+  const p = site.path;
+  return p[0] === "result" && !p.includes("history") && (p.includes("file") || p.includes("artifacts")) && SHEBANG.test(site.value.slice(0, 128));
+}
 
 /** Where an argv-style tool names the program it runs: `{"file": "php", "args": ["-r", "…"]}`. */
 const PROGRAM_KEYS = new Set(["file", "program", "executable", "exe", "binary", "bin", "cmd", "command", "path", "name", "tool", "filename"]);

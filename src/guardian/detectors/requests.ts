@@ -109,17 +109,28 @@ function spansOf(text: string): Span[] {
   const writing = WRITING_TASK.test(t.slice(0, 200));
   const run = RUN_VERB.test(t) && !writing;
   let fenced = false;
+  // (Eighth round) A fenced block is one span, however long: a script is judged whole (the dangerous line buried after
+  // many harmless ones included), not line by line up to MAX_SPANS. Its first and last non-blank lines bound it.
+  let block: Span | null = null;
   let lineStart = 0;
   while (lineStart <= t.length && out.length < MAX_SPANS) {
     let lineEnd = t.indexOf("\n", lineStart);
     if (lineEnd < 0) lineEnd = t.length;
     const line = t.slice(lineStart, lineEnd);
-    if (/^\s*(?:```|~~~)/.test(line)) fenced = !fenced;
-    else if (fenced) {
-      if (run && line.trim().length > 0) push(out, lineStart, lineEnd);
+    if (/^\s*(?:```|~~~)/.test(line)) {
+      if (fenced && block !== null) push(out, block.start, block.end);
+      block = null;
+      fenced = !fenced;
+    } else if (fenced) {
+      if (run && line.trim().length > 0) {
+        if (block === null) block = { start: lineStart, end: lineEnd };
+        else block.end = lineEnd;
+      }
     } else judgeLine(line, lineStart, run, writing, out);
     lineStart = lineEnd + 1;
   }
+  // (A block left open at the end of the text runs to its end.)
+  if (fenced && block !== null) push(out, block.start, block.end);
   return out;
 }
 

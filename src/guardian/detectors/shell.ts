@@ -52,6 +52,8 @@ export interface Command {
   redirects: Redirect[];
   /** The scripts run by assignments before the command or on their own (`x=$(…)`, `FOO=$(…) cmd`). */
   assigned?: Script[];
+  /** (Eighth round) The environment assignments before the command, as written (`NODE_TLS_REJECT_UNAUTHORIZED=0`). */
+  env?: string[];
   start: number;
   end: number;
 }
@@ -290,10 +292,12 @@ class Walk {
     const redirects: Redirect[] = [];
     const after: Node[] = [];
     const assigned: Script[] = [];
+    const env: string[] = [];
     for (const c of named(node)) {
       if (c.type === "variable_assignment") {
         // `FOO=bar cmd`: the assignment is not a word of the command, but what runs in it does.
         this.substitutions(c, assigned);
+        if (env.length < 16) env.push(this.word(c).text);
         continue;
       }
       if (c.type.endsWith("_redirect")) {
@@ -309,6 +313,7 @@ class Walk {
     }
     const cmd: Command = { words, redirects, start: node.start, end: node.end };
     if (assigned.length > 0) cmd.assigned = assigned;
+    if (env.length > 0) cmd.env = env;
     if (after.length > 0) {
       commands.push(cmd);
       this.continued(after, commands, out);
