@@ -62,6 +62,13 @@ describe("people's records in bulk", () => {
     expect(types(text(v))).toEqual([]);
   });
 
+  it("phones in national form are phones, and names split into first and last columns are names", () => {
+    const contacts = "Jane Smith, 07700 900123, jane@mail.example\nOmar Haddad, 030 12345678, omar@mail.example\nLi Wei, 0044 20 7946 0958, li@mail.example";
+    expect(types(text(contacts))).toEqual([]);
+    const split = "first,last,national id,dob\nAna,Lima,4821309756,1988-04-12\nRui,Costa,7309481520,1979-01-30\nEva,Nunes,1938475022,1992-11-02";
+    expect(types(text(split))).toEqual(["pii_bulk.people"]);
+  });
+
   it("a list mostly of placeholders is a fixture; one placeholder among real people is not", () => {
     const fixture = "name,national_id,dob\nTest Testsson,4821309756,1990-01-01\nMax Mustermann,7309481520,1985-05-05\nErika Mustermann,1938475022,1970-07-07";
     expect(types(text(fixture))).toEqual([]);
@@ -95,17 +102,21 @@ describe("people's records in bulk", () => {
 
   it("stays linear on long adversarial text", () => {
     const pieces = ["A1 ", "1 ", "Aa ", "1-", "Aaaa Bbbb 123456789 ", "; 12345", "\"a,", ",,,,", "\n", "Ab Cd Ef Gh 1 2 3 4 5 6 "];
-    const time = (v: string) => {
-      const t = performance.now();
-      detectPeople(text(v));
-      return performance.now() - t;
-    };
+    // The best of three runs (the machine is shared): a string 20 times longer costs at most ~200 times as much.
+    const time = (v: string) =>
+      Math.min(
+        ...[0, 1, 2].map(() => {
+          const t = performance.now();
+          detectPeople(text(v));
+          return performance.now() - t;
+        }),
+      );
     for (const p of pieces) {
       const small = p.repeat(Math.ceil(20_000 / p.length));
       const big = p.repeat(Math.ceil(400_000 / p.length));
       expect(() => detectPeople(text(big))).not.toThrow();
       time(small);
-      const ratio = time(big) / Math.max(time(small), 0.5);
+      const ratio = time(big) / Math.max(time(small), 1);
       expect(ratio, JSON.stringify(p)).toBeLessThan(200);
     }
   });

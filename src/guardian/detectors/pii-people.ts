@@ -18,9 +18,9 @@ import type { Detection, StringSite } from "./scan.js";
  *     e-mail, a bank account or sort code, a diagnosis code — or the identifier named as an identity number.
  *
  * Placeholders (a name such as Test, Example or Mustermann, a number of one digit repeated, 078-05-1120) make a list
- * a fixture when they are most of its records. A record with a card number (Luhn), an expiry and a three- or four-digit code is a `pii_bulk.payment_card`
- * whatever else it holds. Findings are the identifiers. Bounded: at most 2,048 records and 64 KB of a string's JSON are
- * read; every pattern is linear.
+ * a fixture when they are most of its records. A record with a card number (Luhn), an expiry and a three- or
+ * four-digit code is a `pii_bulk.payment_card` whatever else it holds. Findings are the identifiers. Bounded: the first 64 records of a list and 1,024 in all are
+ * judged, JSON is read from strings of 64 KB at most, and every pattern is linear.
  */
 
 type Kind = "name" | "dob" | "address" | "phone" | "email" | "bank" | "dx";
@@ -42,7 +42,8 @@ interface Found {
   key: string;
 }
 
-const MAX_RECORDS = 2048;
+const MAX_RECORDS = 1024;
+const PER_LIST = 64;
 const MAX_JSON = 65536;
 
 /** Words naming an identity number, in many languages (normalised: lower case, separators as spaces). */
@@ -66,7 +67,7 @@ const THING_WORDS = new Set(
     "pedido|factura|rechnung|rechnungsnummer|bestellung|bestellnummer|commande|facture|ordine|fattura|sendungsnummer|注文番号|订单号|auftrag|numéro de commande|référence|artikel|artikelnummer|article|quantity|qty|price|amount|total|count|"
   ).split("|"),
 );
-const NAME_WORDS = /^(?:(?:full |first |last |given |family |sur)?name|names|surname|forename|nombre|nombres|apellidos?|nome|cognome|nom|prénom|prenom|nume|prenume|navn|namn|nimi|név|naam|imię|nazwisko|jméno|ime|име|имя|фио|όνομα|ονοματεπώνυμο|επώνυμο|姓名|氏名|名前|이름|성명|patient|patient name|employee|employee name|customer name|client name|member|member name|holder|cardholder|card holder|beneficiary|payee|staff|person|adı|ad soyad|vardas|ime in priimek|nafn|jina)$/u;
+const NAME_WORDS = /^(?:(?:full |first |last |given |family |sur)?name|names|first|last|firstname|lastname|givenname|given|family|vorname|nachname|apellido|prénom|voornaam|achternaam|fornavn|efternavn|etternavn|förnamn|efternamn|etunimi|sukunimi|surname|forename|nombre|nombres|apellidos?|nome|cognome|nom|prénom|prenom|nume|prenume|navn|namn|nimi|név|naam|imię|nazwisko|jméno|ime|име|имя|фио|όνομα|ονοματεπώνυμο|επώνυμο|姓名|氏名|名前|이름|성명|patient|patient name|employee|employee name|customer name|client name|member|member name|holder|cardholder|card holder|beneficiary|payee|staff|person|adı|ad soyad|vardas|ime in priimek|nafn|jina)$/u;
 const DOB_WORDS = /^(?:dob|d o b|birth|birthdate|birth date|date of birth|birthday|born|geburtsdatum|geb datum|fecha de nacimiento|fecha nac|f nac|nacimiento|date de naissance|né le|data di nascita|data de nascimento|data nasc|data nașterii|geboortedatum|födelsedatum|fødselsdato|fødselsdag|syntymäaika|data urodzenia|doğum tarihi|datum rođenja|datum narození|рождения|дата рождения|дата на раждане|ημερομηνία γέννησης|出生日期|出生年月日|生年月日|생년월일|gimšimo data|fæðingardagur)$/u;
 const ADDRESS_WORDS = /^(?:(?:home |street |postal |mailing |billing |shipping )?address|addr|address line 1|street|zip|zip code|postcode|postal code|adresse|anschrift|straße|strasse|wohnort|dirección|direccion|domicilio|indirizzo|endereço|endereco|adres|adresa|adress|osoite|cím|адрес|адреса|διεύθυνση|住所|地址|住址|주소|heimilisfang|ulica|residence)$/u;
 const PHONE_WORDS = /^(?:phone|phone number|tel|telephone|mobile|mobile number|cell|cellphone|telefon|telefonnummer|handy|mobil|teléfono|telefono|móvil|movil|celular|téléphone|portable|cellulare|telefoon|puhelin|телефон|τηλέφωνο|電話|电话|手机|휴대폰|전화|sími)$/u;
@@ -92,8 +93,19 @@ function words(key: string): string {
     .trim();
 }
 
+const classes = new Map<string, KeyClass>();
+/** What a key names (memoised: the same headers and keys come back on every row). */
 function classOf(key: string | null): KeyClass {
   if (key === null) return null;
+  let c = classes.get(key);
+  if (c === undefined) {
+    if (classes.size > 4096) classes.clear();
+    classes.set(key, (c = classify(key)));
+  }
+  return c;
+}
+
+function classify(key: string): KeyClass {
   const w = words(key);
   if (w.length === 0 || w.length > 40) return null;
   if (ID_WORDS.has(w)) return "id";
@@ -155,6 +167,16 @@ function dateOf(t: string): number | null {
 function digitCount(s: string): number {
   let n = 0;
   for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) n++;
+  }
+  return n;
+}
+
+/** Digits in a string, counted up to `max` (a prefilter stops as soon as it knows). */
+function digitsUpTo(s: string, max: number): number {
+  let n = 0;
+  for (let i = 0; i < s.length && n < max; i++) {
     const c = s.charCodeAt(i);
     if (c >= 48 && c <= 57) n++;
   }
@@ -334,6 +356,11 @@ function free(p: Piece, lead: number, text: string, j: Judgement, listStrong: bo
     }
     const lc = labelClass(labelBefore(v, start, lead));
     if (lc === "thing" || lc === "date") continue;
+    // A phone in national or international form, written in groups: `0044 20…`, `030 12345678`, `06-12345678`, `07700 900123`.
+    if (lc !== "id" && !listStrong && d >= 9 && d <= 14 && (/^00\d{1,3}[ -]\d/.test(t) || (/^0\d{1,4}[ -]\d{2,8}(?:[ -]\d{2,8}){0,3}$/.test(t) && !/^\d{6}-/.test(t)))) {
+      j.kinds.add("phone");
+      continue;
+    }
     if (lc === "phone") {
       j.kinds.add("phone");
       continue;
@@ -464,7 +491,7 @@ const SEPS = ["\t", ";", "|", ","];
 function textLists(site: StringSite): { records: Piece[][]; strong: boolean } | null {
   const v = site.value;
   const lines: { start: number; end: number }[] = [];
-  for (let at = 0; at <= v.length && lines.length < MAX_RECORDS; ) {
+  for (let at = 0; at <= v.length && lines.length < PER_LIST + 8; ) {
     let end = v.indexOf("\n", at);
     if (end < 0) end = v.length;
     let e = end;
@@ -560,14 +587,14 @@ function titleStrong(title: string): boolean {
 /** People's records in bulk, and records holding a whole card (see above). */
 export function detectPeople(sites: StringSite[], testCard: (digits: string) => boolean = () => false): Detection[] {
   let total = 0;
-  for (const s of sites) total += digitCount(s.value.length > 1 << 20 ? s.value.slice(0, 1 << 20) : s.value);
+  for (const s of sites) if ((total += digitsUpTo(s.value, 15 - total)) >= 15) break;
   if (total < 15) return [];
   const leaves: Leaf[] = [];
   const lists: { records: Piece[][]; strong: boolean }[] = [];
   for (const site of sites) {
     const v = site.value;
     leaves.push({ vpath: site.path, piece: { site, start: 0, end: v.length, key: null } });
-    if (v.length < 24 || v.length > 1 << 20 || digitCount(v) < 15) continue;
+    if (v.length < 24 || v.length > 1 << 20 || digitsUpTo(v, 15) < 15) continue;
     if (jsonLeaves(site, leaves)) continue;
     const t = textLists(site);
     if (t) lists.push(t);
@@ -580,7 +607,8 @@ export function detectPeople(sites: StringSite[], testCard: (digits: string) => 
     const people: Found[] = [];
     const keys = new Set<string>();
     let placeholders = 0;
-    for (const rec of list.records) {
+    // The first 64 records of a list decide it (a list that long is bulk or not by then).
+    for (const rec of list.records.slice(0, PER_LIST)) {
       if (++seen > MAX_RECORDS) break;
       // A record that is a single string in a list is read as text (a line, an array item).
       const j = judge(rec, list.strong);
