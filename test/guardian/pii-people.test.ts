@@ -53,6 +53,17 @@ describe("people's records in bulk", () => {
     expect(types(sitesOf({ customers }))).toEqual([]);
   });
 
+  it("under a bare `id` key a number with a name and contacts is a shop's customer export; with a birth date it is a person's", () => {
+    const customers = [
+      { id: "7012345678901", name: "Jane Smith", email: "jane@mail.example", phone: "+1 614 555 0187" },
+      { id: "7012345678902", name: "Omar Haddad", email: "omar@mail.example", phone: "+1 312 555 0143" },
+      { id: "7012345678903", name: "Li Wei", email: "li@mail.example", phone: "+1 305 555 0161" },
+    ];
+    expect(types(sitesOf({ customers }))).toEqual([]);
+    const withBirth = customers.map((c, i) => ({ ...c, dob: `198${i}-0${i + 1}-1${i}` }));
+    expect(types(sitesOf({ customers: withBirth }))).toEqual(["pii_bulk.people"]);
+  });
+
   it("phones, dates, amounts and thing references are never the identifier", () => {
     const v = [
       "Ana Lima, +55 11 91234 5678, 1988-04-12, 1.234,56, Order 482130975",

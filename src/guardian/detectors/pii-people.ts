@@ -82,6 +82,8 @@ const SYSTEM_OWNER = /^(?:customer|cust|user|client|member|employee|emp|staff|co
 const NOT_A_PERSON_KEY = /(?:^|\s)(?:company|organi[sz]ation|org|firm|employer|business|title|product|item|city|country|town|region|state|street|brand|vendor|supplier|merchant|store|shop|team|department|dept|project|sponsor|bank|branch|plan|tier|category|status|note|notes|comment|description)(?:\s|$)/;
 /** A company's legal form after its name: a company, not a person. */
 const COMPANY = /(?:^|\s)(?:ltd|limited|llc|inc|corp|corporation|gmbh|ag|s\.?a|sas|sarl|srl|s\.?p\.?a|bv|nv|ab|oy|oyj|a\/s|aps|plc|co|kg|d\.o\.o|s\.r\.o|kft|pty|pvt|llp|lp|oü|uab|sia|group|holdings?|company|partners|foods|logistics|consulting|services|solutions|systems|technologies)\.?$/i;
+/** A key that names no kind of number: `id`, `no`, `number`, `code`. */
+const GENERIC_KEY = /^(?:id|no|nr|num|number|code|key|identifier)$/;
 const DATE_WORDS = /^(?:date|created|updated|timestamp|time|ts|day)$/u;
 
 /** A key, header or label as the vocabularies read it: lower case, separators as single spaces, no punctuation. */
@@ -208,6 +210,8 @@ const EMAIL = /[A-Za-z0-9._%+-]@[A-Za-z0-9-]+\.[A-Za-z]/;
 
 interface Judgement {
   ids: Found[];
+  /** Every identifier sits under a generic key (`id`, `no`, `number`): it may be a system's own record id. */
+  generic: boolean;
   strong: boolean;
   kinds: Set<Kind>;
   card: Found | null;
@@ -238,7 +242,7 @@ function labelClass(label: string | null): KeyClass {
 
 /** Judge one record: its identifiers and which personal fields it carries. */
 function judge(pieces: Piece[], listStrong: boolean): Judgement {
-  const j: Judgement = { ids: [], strong: false, kinds: new Set(), card: null, exp: false, cvv: false, placeholder: false };
+  const j: Judgement = { ids: [], generic: true, strong: false, kinds: new Set(), card: null, exp: false, cvv: false, placeholder: false };
   for (const p of pieces) {
     const v = p.site.value;
     const text = v.slice(p.start, p.end);
@@ -291,6 +295,7 @@ function judge(pieces: Piece[], listStrong: boolean): Judgement {
           if (d >= 13 && d <= 19) j.card = { site: p.site, start: lead, end: lead + trimmed.length, key: compact };
         } else {
           j.ids.push({ site: p.site, start: lead, end: lead + trimmed.length, key: compact });
+          j.generic = false;
           if (kc === "id") j.strong = true;
           else j.kinds.add("bank");
         }
@@ -298,7 +303,9 @@ function judge(pieces: Piece[], listStrong: boolean): Judgement {
       continue;
     }
     // Unnamed (or a name the vocabularies do not know): read the text itself.
+    const had = j.ids.length;
     free(p, lead, trimmed, j, listStrong, p.key !== null && NOT_A_PERSON_KEY.test(words(p.key)));
+    if (j.ids.length > had && !(p.key !== null && GENERIC_KEY.test(words(p.key)))) j.generic = false;
   }
   return j;
 }
@@ -404,6 +411,9 @@ function free(p: Piece, lead: number, text: string, j: Judgement, listStrong: bo
 function personal(j: Judgement): boolean {
   if (j.placeholder || j.ids.length === 0) return false;
   const others = [...j.kinds].filter((k) => k !== "name").length;
+  // Under a generic key (`id`) a number may be a system's own record id (a shop's customer export): a name with an
+  // e-mail, a phone or an address is a contact list; a birth date, a bank account or a diagnosis makes it a person's.
+  if (j.generic && !j.strong && j.ids.length > 0 && !(j.kinds.has("dob") || j.kinds.has("bank") || j.kinds.has("dx"))) return false;
   if (j.kinds.has("name")) return j.strong || others >= 1;
   // No name: an identifier with two other personal fields (a birth date and an address…).
   return others >= 2 && (j.kinds.has("dob") || j.kinds.has("address"));
