@@ -52,7 +52,7 @@ describe("the default pack on the labelled corpus", () => {
     exfiltration_link: { recall: 1, attacks: 31, lookalikes: 30 },
     secret_assignment: { recall: 1, attacks: 27, lookalikes: 27 },
     exfiltration_url: { recall: 1, attacks: 24, lookalikes: 31 },
-    pii_bulk: { recall: 1, attacks: 39, lookalikes: 32 },
+    pii_bulk: { recall: 1, attacks: 52, lookalikes: 49 },
     injection_structure: { recall: 1, attacks: 90, lookalikes: 101 },
     poisoning_elsewhere: { recall: 1, attacks: 59, lookalikes: 56 },
     sampling: { recall: 1, attacks: 31, lookalikes: 23 },

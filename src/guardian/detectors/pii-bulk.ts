@@ -1,5 +1,6 @@
 import { detectPii, luhn } from "./pii.js";
 import { literalsOf } from "./literals.js";
+import { detectPeople } from "./pii-people.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -16,6 +17,8 @@ import type { Detection, StringSite } from "./scan.js";
  *                          row: `4556…,12/26,331`)
  *   pii_bulk.card_list     three card numbers or more
  *   pii_bulk.iban_list     three IBANs or more (a transfer names two: the payer's and the payee's)
+ *   pii_bulk.people        three people's records or more, each an identifier-like code with a name and another
+ *                          personal field, in any list's structure (pii-people.ts)
  *
  * An identity number is: a US SSN (`123-45-6789`, or nine digits under an SSN label or field); a number under a
  * label or field that names an identity document (passport, national id, national insurance, SIN, DNI/NIE, CPF,
@@ -29,6 +32,10 @@ const TEST_CARDS = new Set([
   "4242424242424242", "4000056655665556", "4111111111111111", "4012888888881881", "5555555555554444", "5105105105105100",
   "5200828282828210", "2223003122003222", "378282246310005", "371449635398431", "6011111111111117", "6011000990139424",
   "3056930009020004", "36227206271667", "3566002020360505", "6200000000000005", "4000000000000002", "4000000000009995",
+  // Stripe's documented cards for 3-D Secure, declines and disputes (docs.stripe.com/testing).
+  "4000002500003155", "4000002760003184", "4000003800000446", "4000000000003220", "4000000000003063", "4000008400001629",
+  "4000000000000077", "4000000000000093", "4000000000000341", "4000000000009979", "4000000000000069", "4000000000000127",
+  "4000000000000119", "4000000000000259", "4000000000001976", "4000000000005423", "5200828282828210", "4000000000000010",
 ]);
 
 const MONTHS = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]{0,6}";
@@ -85,7 +92,8 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
   const ssns = of("pii.ssn");
   const cards = of("pii.credit_card").filter((d) => !TEST_CARDS.has(digitsAt(sites, d)));
   const ibans = of("pii.iban");
-  const out: Detection[] = [];
+  // (Eighth round) People's records in bulk, by structure whatever the country (pii-people.ts).
+  const out: Detection[] = detectPeople(sites, (d) => TEST_CARDS.has(d));
   const add = (type: string, list: readonly { path: Detection["path"]; start: number; end: number }[]) => {
     for (const d of list) out.push({ type, path: d.path, start: d.start, end: d.end });
   };
