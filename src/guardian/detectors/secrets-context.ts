@@ -43,11 +43,11 @@ const NOT_SECRET_BEFORE = new Set([
   "cursor", "csrf", "xsrf", "clientside", "browser", "frontend", "embed", "widget", "search", "verification", "verify",
   "confirmation", "invite", "invitation", "reset", "unsubscribe", "tracking", "correlation", "request", "trace", "device",
   "registration", "push", "example", "sample", "dummy", "fake", "placeholder", "masked", "redacted", "truncated", "expired",
-  "revoked", "hashed", "encrypted", "max", "min", "num", "total", "usage", "count", "limit", "budget", "input", "output",
-  "prompt", "completion", "context", "access", "gpg", "pgp", "ssh", "signature", "verifying", "test", "mock", "demo",
+  "revoked", "hashed", "max", "min", "num", "total", "usage", "count", "limit", "budget", "input", "output",
+  "prompt", "completion", "context", "gpg", "pgp", "ssh", "signature", "verifying", "test", "mock", "demo",
 ]);
 /** Words before a `key` or `token` (not a secret or password) that make it public: the client-side and project keys. */
-const PUBLIC_WITH_KEY = new Set(["client", "project", "license", "licence"]);
+const PUBLIC_WITH_KEY = new Set(["client", "project", "license", "licence", "access"]);
 /** Words after a noun (in its name: `token_id`, `key_hash`), or between it and the value, that say the value is not the secret. */
 const NOT_SECRET_AFTER = new Set([
   "id", "ids", "fingerprint", "fingerprints", "hash", "hashes", "digest", "checksum", "sha", "sha1", "sha256", "sha512", "md5",
@@ -57,8 +57,8 @@ const NOT_SECRET_AFTER = new Set([
   "public", "masked", "env", "variable", "var", "ref", "reference", "location", "store", "vault", "manager", "e.g", "i.e",
 ]);
 
-/** Values of public-by-design formats: publishable keys, public keys and addresses. */
-const PUBLIC_VALUE = /^(?:pk_(?:live|test)_|pk\.eyJ|phc_|sb_publishable_|npub1|age1[a-z0-9]{50}|ssh-|ecdsa-sha2|0x[0-9a-fA-F]{40}$|[xyzt]pub[1-9A-HJ-NP-Za-km-z]{100}|bc1|tb1|6L[A-Za-z0-9_-]{38}$|0x4AAAA|eyJ)/;
+/** Values of public-by-design formats: publishable keys, public keys (an OpenSSH public key's base64 body too) and addresses. */
+const PUBLIC_VALUE = /^(?:pk_(?:live|test)_|pk\.eyJ|phc_|sb_publishable_|npub1|age1[a-z0-9]{50}|ssh-|ecdsa-sha2|0x[0-9a-fA-F]{40}$|[xyzt]pub[1-9A-HJ-NP-Za-km-z]{100}|bc1|tb1|6L[A-Za-z0-9_-]{38}$|0x4AAAA|eyJ|AAAA(?:B3NzaC1|C3NzaC1|E2VjZHNh|G3NrLWVjZHNh|GnNrLXNzaC1))/;
 /** Fillers and markers of examples and placeholders. */
 const FILLER = /EXAMPLE|example|x{5,}|X{5,}|\*{3,}|\.\.\.|not[-_]?a[-_]?real|notreal|dummy|DUMMY|fake|FAKE|placeholder|PLACEHOLDER|your[-_]|YOUR[-_]|redacted|REDACTED|changeme|(.)\1{5,}/;
 /** Published example values. */
@@ -224,7 +224,8 @@ export function detectNamedCredentials(site: StringSite, found: Detection[]): vo
     const nameWords = words(v.slice(nameStart, e));
     const inName = nameStart < s;
     // Two words of prose before a one-word name ("the public key", "Algolia search key").
-    const before = inName ? [] : words(v.slice(Math.max(0, s - 32), s)).slice(-2);
+    const behind = v.slice(Math.max(0, s - 32), s);
+    const before = inName ? [] : words(behind.slice(Math.max(behind.lastIndexOf(". "), behind.lastIndexOf("\n")) + 1)).slice(-2);
     if (!secretName([...before, ...nameWords], m[0])) continue;
     const strong = strength([...before, ...nameWords], m[0]);
     const found1 = valueAfter(v, e, strong, /^(?:passw|passphrase|pwd)/i.test(m[0]));
@@ -286,7 +287,9 @@ function valueAfter(v: string, e: number, strong: boolean, password: boolean): {
     const lead = /^["'`(<[{]*/.exec(word)?.[0].length ?? 0;
     const r = valueAt(v, i + lead);
     // (A chosen password only as the first word: "passphrase is X", not anything later in the sentence.)
-    if (r !== null && r.end <= j && credentialShaped(v.slice(r.start, r.end), strong, password && w <= 1)) return r;
+    // Hex and UUIDs (strong) only right after the noun ("the token is …", "secret …"): further on, a hex word is more
+    // often a commit or a digest the sentence is about ("fixed the token refresh in 58db2bc…").
+    if (r !== null && r.end <= j && credentialShaped(v.slice(r.start, r.end), strong && w <= 1, password && w <= 1)) return r;
     const bare = word.replace(/^["'`(<[{]+|["'`)>\]},.;:!?]+$/g, "").toLowerCase();
     if (NOT_SECRET_AFTER.has(bare)) return null;
     // Another name begins (`"version":`, `dataset_id=`): what follows is its value.
