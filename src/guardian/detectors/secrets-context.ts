@@ -74,11 +74,52 @@ export function deferToFormats(test: (value: string) => boolean): void {
   claimed = test;
 }
 
-/** The characters a credential value is made of. */
-const VALUE_CHAR = /[A-Za-z0-9_.~+/=!:-]/;
+/** A run of the characters a credential value is made of (one more than the longest value: longer runs are no value). */
 const MAX_VALUE = 1024;
+const VALUE_RUN = new RegExp(`[A-Za-z0-9_.~+/=!:-]{0,${MAX_VALUE + 1}}`, "y");
+/**
+ * Whether a run of 10 non-blank characters (the shortest value a noun can name: a chosen password) ends within a range
+ * of one string. Ranges asked for move forward (nouns in order): what was read is remembered, the blanks-free run
+ * reaching its end too, so the string is read about once.
+ */
+class LongWords {
+  private from = -1;
+  private to = -1;
+  private runStart = -1;
+  constructor(private readonly v: string) {}
+  within(from: number, to: number): boolean {
+    const v = this.v;
+    let i: number;
+    let rs: number;
+    if (from >= this.from && from <= this.to) {
+      i = this.to;
+      rs = Math.max(this.runStart, from);
+    } else {
+      i = from;
+      rs = from;
+      this.from = from;
+    }
+    for (; i < to; i++) {
+      const c = v.charCodeAt(i);
+      if (c === 32 || c === 10 || c === 9 || c === 13) rs = i + 1;
+      else if (i + 1 - rs >= 10) return true;
+    }
+    this.to = Math.max(this.to, to);
+    this.runStart = rs;
+    return false;
+  }
+}
+/** The last value run read: in which string, from where, to where, and whether it was too long for a value. */
+const run = { of: "", from: 0, to: 0, long: false };
+const VALUE_CHARS = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.~+/=!:-") VALUE_CHARS[c.charCodeAt(0)] = 1;
+const isValueChar = (c: number) => c < 128 && VALUE_CHARS[c] === 1;
+/** A word of prose: a run of non-blanks, bounded like a value. */
+const WORD_RUN = new RegExp(`\\S{0,${MAX_VALUE + 1}}`, "y");
 const isWordChar = (c: string | undefined) => c !== undefined && /[A-Za-z0-9]/.test(c);
-const isNameChar = (c: string | undefined) => c !== undefined && /[A-Za-z0-9_.-]/.test(c);
+const NAME_CHARS = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") NAME_CHARS[c.charCodeAt(0)] = 1;
+const isNameChar = (c: number) => c < 128 && NAME_CHARS[c] === 1;
 
 /** The words of a name: split at `_`, `-`, `.`, spaces and lower-to-upper case changes, lower-cased. */
 function words(name: string): string[] {
@@ -182,9 +223,28 @@ function longRuns(s: string): number {
 
 /** The value run starting at `at`: credential characters, without trailing punctuation. */
 function valueAt(v: string, at: number): { start: number; end: number } | null {
-  let end = at;
-  while (end < v.length && end - at < MAX_VALUE + 1 && VALUE_CHAR.test(v[end] as string)) end++;
-  if (end - at > MAX_VALUE) return null;
+  let end: number;
+  // A run read before and ended by a character that is not a value's: from anywhere inside it, it ends there too (a
+  // megabyte of `secret_key=secret_key=…` is read about once).
+  if (run.of === v && run.long && run.from <= at && at < run.to) return null;
+  if (run.of === v && !run.long && run.from <= at && at < run.to) end = run.to;
+  else {
+    VALUE_RUN.lastIndex = at;
+    VALUE_RUN.test(v);
+    end = VALUE_RUN.lastIndex;
+    run.of = v;
+    run.from = at;
+    run.to = end;
+    if (end - at > MAX_VALUE) {
+      // Too long for a value: the rest of this run is too (it is remembered as ending past the cap).
+      while (end < v.length && end - at < 16 * MAX_VALUE && isValueChar(v.charCodeAt(end))) end++;
+      run.to = end;
+      run.from = at;
+      run.long = true;
+      return null;
+    }
+    run.long = false;
+  }
   while (end > at && /[.:!,~-]/.test(v[end - 1] as string)) end--;
   return end - at >= 16 ? { start: at, end } : null;
 }
@@ -201,12 +261,15 @@ export function detectNamedCredentials(site: StringSite, found: Detection[]): vo
   const push = (start: number, end: number) => found.push({ type: "secrets.credential", path: site.path, start, end });
   NOUN.lastIndex = 0;
   let reach = 0;
-  let hits = 0;
-  for (let m; (m = NOUN.exec(v)) !== null && hits < 256; ) {
-    hits++;
+  // (Every hit's work is bounded — 96 characters of prose, one value run — and hits are 3 characters apart at least.)
+  const words10 = new LongWords(v);
+  for (let m; (m = NOUN.exec(v)) !== null; ) {
     const s = m.index;
     const e = s + m[0].length;
     if (s < reach) continue;
+    // Most nouns have no word of a value's length after them (10 characters: a chosen password's least): said first,
+    // with the text read about once however many nouns stand close together.
+    if (!words10.within(e, Math.min(v.length, e + 96))) continue;
     const first = v[s] as string;
     const prev = v[s - 1];
     // Not inside a word (`monkey`, `turkey`); `apiKey`, `sdkKey` are names ending in the noun.
@@ -219,8 +282,12 @@ export function detectNamedCredentials(site: StringSite, found: Detection[]): vo
     // The name goes on (`token_id`, `keyHash`, `secret-name`): its last word is another, judged at its own noun if it is one.
     const next = v[e];
     if (next !== undefined && (/[A-Za-z0-9]/.test(next) || (/[_.-]/.test(next) && isWordChar(v[e + 1])))) continue;
+    // A value as the most lenient reading takes it (a strong name), before the name is read.
+    const password = /^(?:passw|passphrase|pwd)/i.test(m[0]);
+    const lenient = valueAfter(v, e, true, password);
+    if (lenient === null) continue;
     let nameStart = s;
-    while (nameStart > 0 && s - nameStart < 64 && isNameChar(v[nameStart - 1])) nameStart--;
+    while (nameStart > 0 && s - nameStart < 64 && isNameChar(v.charCodeAt(nameStart - 1))) nameStart--;
     const nameWords = words(v.slice(nameStart, e));
     const inName = nameStart < s;
     // Two words of prose before a one-word name ("the public key", "Algolia search key").
@@ -228,7 +295,7 @@ export function detectNamedCredentials(site: StringSite, found: Detection[]): vo
     const before = inName ? [] : words(behind.slice(Math.max(behind.lastIndexOf(". "), behind.lastIndexOf("\n")) + 1)).slice(-2);
     if (!secretName([...before, ...nameWords], m[0])) continue;
     const strong = strength([...before, ...nameWords], m[0]);
-    const found1 = valueAfter(v, e, strong, /^(?:passw|passphrase|pwd)/i.test(m[0]));
+    const found1 = strong ? lenient : valueAfter(v, e, false, password);
     if (found1 === null) continue;
     push(found1.start, found1.end);
     reach = found1.end;
@@ -275,8 +342,9 @@ function valueAfter(v: string, e: number, strong: boolean, password: boolean): {
       if (v[i] === "\n" && v[i + 1] === "\n") return null;
       i++;
     }
-    let j = i;
-    while (j < v.length && j - i <= MAX_VALUE && !/\s/.test(v[j] as string)) j++;
+    WORD_RUN.lastIndex = i;
+    WORD_RUN.test(v);
+    const j = WORD_RUN.lastIndex;
     const word = v.slice(i, j);
     // A name and its value (`--token=…`, `dataset=prod`): judged at its own noun, if it has one.
     if (/^-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,40}[=:]./.test(word) && !/^[a-z]{1,10}[-_.][A-Za-z0-9]{12}/.test(word)) {
@@ -330,8 +398,6 @@ export function detectNamedField(site: StringSite, found: Detection[]): void {
 const B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 const B58_INDEX = new Int8Array(128).fill(-1);
 for (let i = 0; i < B58.length; i++) B58_INDEX[B58.charCodeAt(i)] = i;
-/** Runs of base58 characters long enough for a WIF key (51, 52) or an extended private key (111). */
-const B58_RUN = /[1-9A-HJ-NP-Za-km-z]{51,}/g;
 
 /** A base58check string's payload (null when a character or the checksum is wrong). */
 function base58check(s: string): Uint8Array | null {
@@ -374,47 +440,80 @@ function privateBase58(s: string): boolean {
   return false;
 }
 
-/** PuTTY key file: the private lines after `Private-Lines: N` (the public part is not a secret). */
-const PUTTY = /PuTTY-User-Key-File-\d{1,2}:[^\n]{0,80}\n[\s\S]{0,4096}?(Private-Lines:[ \t]{0,4}\d{1,3}\r?\n(?:[ \t]{0,16}[A-Za-z0-9+/=]{1,128}(?:\r?\n|$)){1,64})/g;
-/** An `otpauth://` URI's shared secret (base32). */
-const OTPAUTH = /otpauth:\/\/[th]otp\/[^\s?"'<>]{0,256}\?(?:[^\s"'<>#]{0,512}?[?&])?secret=([A-Za-z2-7]{16,128}=*)/gi;
+/** After a PuTTY key file's header (within 4 KB): the private lines after `Private-Lines: N` (the public part is not a secret). */
+const PUTTY_PRIVATE = /Private-Lines:[ \t]{0,4}\d{1,3}\r?\n(?:[ \t]{0,16}[A-Za-z0-9+/=]{1,128}(?:\r?\n|$)){1,64}/y;
+/** An `otpauth://` URI's shared secret (base32), from the scheme on. */
+const OTPAUTH = /otpauth:\/\/[th]otp\/[^\s?"'<>]{0,256}\?(?:[^\s"'<>#]{0,512}?[?&])?secret=([A-Za-z2-7]{16,128}=*)/iy;
 /** Fixed headers of secret-key files, as text or in base64: minisign (`EdScrypt`, `Ed\0\0B2`), Tor onion services. */
-const KEY_FILE = /(?:RWRTY3J5cHQ|RWQAAEIy)[A-Za-z0-9+/]{100,400}={0,2}|PT0gZWQyNTUxOXYxLXNlY3JldDogdHlwZTAgPT0[A-Za-z0-9+/]{60,200}={0,2}|== ed25519v1-secret: type0 ==/g;
+const KEY_FILES: [string, RegExp][] = [
+  ["RWRTY3J5cHQ", /RWRTY3J5cHQ[A-Za-z0-9+/]{100,400}={0,2}/y],
+  ["RWQAAEIy", /RWQAAEIy[A-Za-z0-9+/]{100,400}={0,2}/y],
+  ["PT0gZWQyNTUxOXYxLXNlY3JldDogdHlwZTAgPT0", /PT0gZWQyNTUxOXYxLXNlY3JldDogdHlwZTAgPT0[A-Za-z0-9+/]{60,200}={0,2}/y],
+  ["== ed25519v1-secret: type0 ==", /== ed25519v1-secret: type0 ==/y],
+];
+/** At most this many occurrences of each literal are looked at in one string. */
+const MAX_OCCURRENCES = 16;
+
+/** Each occurrence of `literal` in `v` (at most MAX_OCCURRENCES). */
+function* occurrences(v: string, literal: string): Generator<number> {
+  for (let at = v.indexOf(literal), n = 0; at >= 0 && n < MAX_OCCURRENCES; at = v.indexOf(literal, at + literal.length), n++) yield at;
+}
+
+/** Whether a code unit is a base58 character. */
+const B58_CHAR = new Uint8Array(128);
+for (const c of B58) B58_CHAR[c.charCodeAt(0)] = 1;
+/** Characters that continue a token (base64, base64url): a base58 run touching one is part of something longer. */
+const TOKEN_CHAR = /[A-Za-z0-9+/=_-]/;
 
 /** Self-describing secrets (part 2), added to `found`. */
 export function detectSelfDescribing(site: StringSite, found: Detection[]): void {
   const v = site.value;
   const push = (type: string, start: number, end: number) => found.push({ type, path: site.path, start, end });
-  if (v.includes("PuTTY-User-Key-File-")) {
-    PUTTY.lastIndex = 0;
-    for (let m; (m = PUTTY.exec(v)) !== null; ) {
-      const block = m[1] as string;
-      const start = m.index + m[0].length - block.length;
-      push("secrets.private_key", start, start + block.replace(/\s+$/, "").length);
+  for (const at of occurrences(v, "PuTTY-User-Key-File-")) {
+    const lines = v.indexOf("Private-Lines:", at);
+    if (lines < 0 || lines - at > 4096) continue;
+    PUTTY_PRIVATE.lastIndex = lines;
+    const m = PUTTY_PRIVATE.exec(v);
+    if (m !== null) push("secrets.private_key", lines, lines + m[0].replace(/\s+$/, "").length);
+  }
+  for (const at of occurrences(v, "otpauth:")) {
+    OTPAUTH.lastIndex = at;
+    const m = OTPAUTH.exec(v);
+    if (m === null) continue;
+    const secret = m[1] as string;
+    if (DOCUMENTED.has(secret.replace(/=+$/, "").toUpperCase()) || FILLER.test(secret) || /^([A-Z2-7])\1+$/i.test(secret)) continue;
+    const end = at + m[0].length;
+    push("secrets.otp_secret", end - secret.length, end);
+  }
+  for (const [literal, re] of KEY_FILES) {
+    for (const at of occurrences(v, literal)) {
+      // (After a line break, or its JSON escape in a file's text: `comment\nRWRTY…`.)
+      if (isWordChar(v[at - 1]) && !/\\[nr]$/.test(v.slice(at - 2, at))) continue;
+      re.lastIndex = at;
+      const m = re.exec(v);
+      if (m !== null) push("secrets.private_key", at, at + m[0].length);
     }
   }
-  if (v.includes("otpauth:")) {
-    OTPAUTH.lastIndex = 0;
-    for (let m; (m = OTPAUTH.exec(v)) !== null; ) {
-      const secret = m[1] as string;
-      if (DOCUMENTED.has(secret.replace(/=+$/, "").toUpperCase()) || FILLER.test(secret) || /^([A-Z2-7])\1+$/i.test(secret)) continue;
-      const end = m.index + m[0].length;
-      push("secrets.otp_secret", end - secret.length, end);
+  // Base58 runs of a WIF key's or an extended private key's length, in one pass; each checked by its checksum.
+  if (v.length < 51) return;
+  let checked = 0;
+  for (let i = 0, n = v.length; i < n && checked < 64; ) {
+    const c = v.charCodeAt(i);
+    if (c >= 128 || B58_CHAR[c] !== 1) {
+      i++;
+      continue;
     }
-  }
-  if (v.includes("RWRTY3J5cHQ") || v.includes("RWQAAEIy") || v.includes("PT0gZWQyNTUxOXYxLXNlY3Jld") || v.includes("ed25519v1-secret")) {
-    KEY_FILE.lastIndex = 0;
-    // (After a line break, or its JSON escape in a file's text: `comment\nRWRTY…`.)
-    for (let m; (m = KEY_FILE.exec(v)) !== null; ) if (!isWordChar(v[m.index - 1]) || /\\[nr]$/.test(v.slice(m.index - 2, m.index))) push("secrets.private_key", m.index, m.index + m[0].length);
-  }
-  if (v.length >= 51) {
-    B58_RUN.lastIndex = 0;
-    for (let m, n = 0; (m = B58_RUN.exec(v)) !== null && n < 64; ) {
-      const s = m[0];
-      if (s.length !== 51 && s.length !== 52 && s.length !== 111) continue;
-      if (/[A-Za-z0-9+/=_-]/.test(v[m.index - 1] ?? "") || /[A-Za-z0-9+/=_-]/.test(v[m.index + s.length] ?? "")) continue;
-      n++;
-      if (privateBase58(s)) push("secrets.private_key", m.index, m.index + s.length);
+    let j = i + 1;
+    while (j < n) {
+      const d = v.charCodeAt(j);
+      if (d >= 128 || B58_CHAR[d] !== 1) break;
+      j++;
     }
+    const len = j - i;
+    if ((len === 51 || len === 52 || len === 111) && !TOKEN_CHAR.test(v[i - 1] ?? "") && !TOKEN_CHAR.test(v[j] ?? "")) {
+      checked++;
+      if (privateBase58(v.slice(i, j))) push("secrets.private_key", i, j);
+    }
+    i = j;
   }
 }
