@@ -61,6 +61,8 @@ const HEADER_KEY = /^(?:headers?|authorization|auth|authentication|credentials?|
 const HEADER_BEFORE = /(?:authorization|token|api-?key|private-token|x-[a-z-]*(?:token|key))\s*:\s*(?:bearer|token|basic)?\s*$|(?:^|\s)(?:-u|--user)\s+['"]?[^\s'"]*:?$/i;
 const URL = /\bhttps?:\/\/[^\s"'<>`)\]}]{1,8192}/gi;
 
+/** Argument names that carry a request's body to the URL the call opens. */
+const BODY_KEY = /^(?:body|data|form|form_?data|json|payload|params|fields)$/i;
 /** Findings that name no issuer: a bearer token or an Authorization value without a format, a credential by its name. */
 const UNKNOWN_ISSUER = new Set(["secrets.bearer_token", "secrets.authorization_credential", "secrets.credential"]);
 
@@ -113,11 +115,13 @@ export function usedAsMeant(message: Record<string, unknown>, roles: () => reado
   // Every URL the call opens, and their hosts.
   const opened: { site: RoledSite; urls: Opened[] }[] = [];
   const headers: RoledSite[] = [];
+  const bodies: RoledSite[] = [];
   if (toolCall) {
     for (const site of roles()) {
       if (site.path[0] !== "params" || site.encoded !== undefined) continue;
       if (site.role === "url" || site.role === "command") opened.push({ site, urls: urlsIn(site.value) });
       else if (site.path.some((k) => typeof k === "string" && HEADER_KEY.test(k))) headers.push(site);
+      else if (site.path.some((k) => typeof k === "string" && BODY_KEY.test(k))) bodies.push(site);
     }
   }
   const hosts = opened.flatMap((o) => o.urls.map((u) => u.host));
@@ -127,7 +131,12 @@ export function usedAsMeant(message: Record<string, unknown>, roles: () => reado
     // A credential of no known issuer (a bare bearer token, a key named in a header) in a header argument of a call to
     // one API host (`api.<domain>`): how that API is called. Where it came from cannot be told, so only the header counts.
     if (AUDIENCE[type] === undefined && UNKNOWN_ISSUER.has(type)) {
-      return headers.some((h) => samePath(h.path, d.path)) && new Set(hosts).size === 1 && /^api\.[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})+$/.test(hosts[0] as string) && opened.every((o) => o.urls.every((u) => /^https:/i.test(o.site.value.slice(u.start, u.start + 6))));
+      // Or a field of the request's body (`token=…&user=…`, `{"api_key": "…"}`): the form the API documents.
+      const inBody = (): boolean => {
+        const b = bodies.find((x) => samePath(x.path, d.path));
+        return b !== undefined && (d.start === 0 || /(?:^|[&{,\s])["']?[A-Za-z0-9_.-]{1,64}["']?\s{0,4}[=:]\s{0,4}["']?$/.test(b.value.slice(Math.max(0, d.start - 80), d.start)));
+      };
+      return (headers.some((h) => samePath(h.path, d.path)) || inBody()) && new Set(hosts).size === 1 && /^api\.[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})+$/.test(hosts[0] as string) && opened.every((o) => o.urls.every((u) => /^https:/i.test(o.site.value.slice(u.start, u.start + 6))));
     }
     if (AUDIENCE[type] === undefined || !hosts.every((h) => issuedFor(type, h))) return false;
     // In a header or an auth argument of a call that opens only the credential's own service.
