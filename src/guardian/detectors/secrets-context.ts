@@ -31,6 +31,34 @@ import type { Detection, StringSite } from "./scan.js";
 
 /** A credential noun: a word, or the last word of a name (`secret_key`, `apiKey`, `DD_APP_KEY`). */
 const NOUN = /(?:api[ _-]?)?(?:keys?|tokens?|secrets?|passw(?:or)?ds?|passphrases?|pwd|credentials?|PATs?)(?![A-Za-z])/gi;
+/** A noun at a place (sticky), without the `api` prefix: a long string's nouns are found from their stems. */
+const NOUN_AT = /(?:keys?|tokens?|secrets?|passw(?:or)?ds?|passphrases?|pwd|credentials?|PATs?)(?![A-Za-z])/iy;
+/** One literal in every noun, lower-case. */
+const NOUN_STEMS = ["key", "token", "secret", "passw", "passphrase", "pwd", "credential", "pat"];
+/** Strings at least this long are searched for nouns stem by stem in a lower-case copy (a literal search is far cheaper than the regex). */
+const LONG = 4096;
+
+/** The nouns of a string, in order: by the regex in a short string, from the stems' places in a long one. */
+function* nouns(v: string): Generator<{ index: number; 0: string }> {
+  const lower = v.length >= LONG ? v.toLowerCase() : null;
+  if (lower === null || lower.length !== v.length) {
+    NOUN.lastIndex = 0;
+    for (let m; (m = NOUN.exec(v)) !== null; ) yield m;
+    return;
+  }
+  const at: number[] = [];
+  for (const stem of NOUN_STEMS) for (let i = lower.indexOf(stem); i >= 0; i = lower.indexOf(stem, i + 1)) at.push(i);
+  at.sort((a, b) => a - b);
+  let last = -1;
+  for (const i of at) {
+    if (i === last) continue;
+    last = i;
+    NOUN_AT.lastIndex = i;
+    const m = NOUN_AT.exec(v);
+    if (m !== null) yield { index: i, 0: m[0] };
+  }
+}
+
 /** The same, ending a field's name. */
 const NOUN_AT_END = new RegExp(`(?:${NOUN.source})$`, "i");
 /** Nouns whose value is a secret whatever its shape (hex, a UUID): secret, password, token, credential, PAT. */
@@ -259,11 +287,10 @@ export function detectNamedCredentials(site: StringSite, found: Detection[]): vo
   const v = site.value;
   if (v.length < 16) return;
   const push = (start: number, end: number) => found.push({ type: "secrets.credential", path: site.path, start, end });
-  NOUN.lastIndex = 0;
   let reach = 0;
   // (Every hit's work is bounded — 96 characters of prose, one value run — and hits are 3 characters apart at least.)
   const words10 = new LongWords(v);
-  for (let m; (m = NOUN.exec(v)) !== null; ) {
+  for (const m of nouns(v)) {
     const s = m.index;
     const e = s + m[0].length;
     if (s < reach) continue;
@@ -301,7 +328,8 @@ export function detectNamedCredentials(site: StringSite, found: Detection[]): vo
     reach = found1.end;
   }
   CLIENT_CALL.lastIndex = 0;
-  for (let m, n = 0; (m = CLIENT_CALL.exec(v)) !== null && n < 64; n++) {
+  const calls = v.length > WEAK_REACH ? v.slice(0, WEAK_REACH) : v;
+  for (let m, n = 0; (m = CLIENT_CALL.exec(calls)) !== null && n < 64; n++) {
     if (DATA_CONSTRUCTOR.test(m[0])) continue;
     const at = m.index + m[0].length;
     const r = valueAt(v, at);
@@ -451,6 +479,8 @@ const KEY_FILES: [string, RegExp][] = [
   ["PT0gZWQyNTUxOXYxLXNlY3JldDogdHlwZTAgPT0", /PT0gZWQyNTUxOXYxLXNlY3JldDogdHlwZTAgPT0[A-Za-z0-9+/]{60,200}={0,2}/y],
   ["== ed25519v1-secret: type0 ==", /== ed25519v1-secret: type0 ==/y],
 ];
+/** How far into a long string the searches without a literal (base58 runs, client calls) read. */
+const WEAK_REACH = 16_384;
 /** At most this many occurrences of each literal are looked at in one string. */
 const MAX_OCCURRENCES = 16;
 
@@ -496,8 +526,11 @@ export function detectSelfDescribing(site: StringSite, found: Detection[]): void
   }
   // Base58 runs of a WIF key's or an extended private key's length, in one pass; each checked by its checksum.
   if (v.length < 51) return;
+  // In a long string, in its first WEAK_REACH characters (as secrets.ts reads its weak prefixes): the run search reads
+  // every character, and a key this short is pasted, not buried in a megabyte.
+  const n = Math.min(v.length, WEAK_REACH);
   let checked = 0;
-  for (let i = 0, n = v.length; i < n && checked < 64; ) {
+  for (let i = 0; i < n && checked < 64; ) {
     const c = v.charCodeAt(i);
     if (c >= 128 || B58_CHAR[c] !== 1) {
       i++;
