@@ -61,8 +61,13 @@ const HEADER_KEY = /^(?:headers?|authorization|auth|authentication|credentials?|
 const HEADER_BEFORE = /(?:authorization|token|api-?key|private-token|x-[a-z-]*(?:token|key))\s*:\s*(?:bearer|token|basic)?\s*$|(?:^|\s)(?:-u|--user)\s+['"]?[^\s'"]*:?$/i;
 const URL = /\bhttps?:\/\/[^\s"'<>`)\]}]{1,8192}/gi;
 
+/** Argument names that carry a request's body to the URL the call opens. */
+const BODY_KEY = /^(?:body|data|form|form_?data|json|payload|params|fields)$/i;
+/** Findings that name no issuer: a bearer token or an Authorization value without a format, a credential by its name. */
+const UNKNOWN_ISSUER = new Set(["secrets.bearer_token", "secrets.authorization_credential", "secrets.credential"]);
+
 const PUSH_CONFIG = /^(?:pushNotificationConfig|push_notification_config)$/;
-const PUSH_TYPES = new Set(["secrets.jwt", "secrets.bearer_token"]);
+const PUSH_TYPES = new Set(["secrets.jwt", "secrets.bearer_token", "secrets.credential"]);
 
 interface Opened {
   start: number;
@@ -110,17 +115,29 @@ export function usedAsMeant(message: Record<string, unknown>, roles: () => reado
   // Every URL the call opens, and their hosts.
   const opened: { site: RoledSite; urls: Opened[] }[] = [];
   const headers: RoledSite[] = [];
+  const bodies: RoledSite[] = [];
   if (toolCall) {
     for (const site of roles()) {
       if (site.path[0] !== "params" || site.encoded !== undefined) continue;
       if (site.role === "url" || site.role === "command") opened.push({ site, urls: urlsIn(site.value) });
       else if (site.path.some((k) => typeof k === "string" && HEADER_KEY.test(k))) headers.push(site);
+      else if (site.path.some((k) => typeof k === "string" && BODY_KEY.test(k))) bodies.push(site);
     }
   }
   const hosts = opened.flatMap((o) => o.urls.map((u) => u.host));
   const used = (d: Detection): boolean => {
     if (d.encoded !== undefined || hosts.length === 0) return false;
     const type = formatOf(d, toolCall ? roles() : []);
+    // A credential of no known issuer (a bare bearer token, a key named in a header) in a header argument of a call to
+    // one API host (`api.<domain>`): how that API is called. Where it came from cannot be told, so only the header counts.
+    if (AUDIENCE[type] === undefined && UNKNOWN_ISSUER.has(type)) {
+      // Or a field of the request's body (`token=…&user=…`, `{"api_key": "…"}`): the form the API documents.
+      const inBody = (): boolean => {
+        const b = bodies.find((x) => samePath(x.path, d.path));
+        return b !== undefined && (d.start === 0 || /(?:^|[&{,\s])["']?[A-Za-z0-9_.-]{1,64}["']?\s{0,4}[=:]\s{0,4}["']?$/.test(b.value.slice(Math.max(0, d.start - 80), d.start)));
+      };
+      return (headers.some((h) => samePath(h.path, d.path)) || inBody()) && new Set(hosts).size === 1 && /^api\.[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})+$/.test(hosts[0] as string) && opened.every((o) => o.urls.every((u) => /^https:/i.test(o.site.value.slice(u.start, u.start + 6))));
+    }
     if (AUDIENCE[type] === undefined || !hosts.every((h) => issuedFor(type, h))) return false;
     // In a header or an auth argument of a call that opens only the credential's own service.
     if (headers.some((h) => samePath(h.path, d.path))) return true;

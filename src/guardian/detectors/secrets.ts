@@ -2,6 +2,7 @@ import { entropy } from "./entropy.js";
 import { LiteralFinder } from "./literal-finder.js";
 import { literalId, literalsOf } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
+import { deferToFormats, detectNamedCredentials, detectNamedField, detectSelfDescribing } from "./secrets-context.js";
 
 /*
  * Credentials by their published formats: the prefixed token formats of gitleaks' rule set (MIT licence,
@@ -111,6 +112,9 @@ function realJwt(s: string): boolean {
   const payload = jsonObject(payloadText);
   // jwt.io shows the same claims under every algorithm.
   if (payload && payload.sub === "1234567890" && payload.name === "John Doe") return false;
+  // A Supabase anon key (`"role": "anon"`) is public by design: it ships in every browser bundle, row-level security
+  // guards the data (the `service_role` key is the secret one).
+  if (payload && payload.role === "anon") return false;
   return true;
 }
 
@@ -280,6 +284,11 @@ const FORMATS: Format[] = [
   token("secrets.newrelic_key", ["NRII-"], "[A-Za-z0-9-]{32}", TOKEN_END, { entropy: 3 }),
   token("secrets.artifactory_key", ["cmVmd"], "[A-Za-z0-9]{59}", END, { entropy: 4.5 }),
   token("secrets.gitlab_session", ["_gitlab_session="], "[0-9a-z]{32}", END),
+  // Firebase Cloud Messaging's legacy server key: `AAAA` and 7 more, `:APA91b`, and about 134 more (a device's
+  // registration token has the same tail after a random head, not `AAAA…`).
+  f("secrets.fcm_server_key", [":APA91b"], String.raw`AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,200}(?![A-Za-z0-9_-])`, { back: { cls: /[A-Za-z0-9_-]/, max: 11 } }),
+  // A Salesforce session id (an access token): the 15- or 18-character org id (`00D…`), `!`, and the session's part.
+  f("secrets.salesforce_session", ["00D"], String.raw`00D[A-Za-z0-9]{12}(?:[A-Za-z0-9]{3})?![A-Za-z0-9._]{60,200}(?![A-Za-z0-9._])`, { entropy: 3.5, weak: true }),
   // Mailchimp: 32 hex digits and the data centre (`-us21`).
   f("secrets.mailchimp_key", ["-us"], String.raw`[a-f0-9]{32}-us\d{1,2}(?![A-Za-z0-9])`, { back: { cls: /[a-f0-9]/, max: 32 }, entropy: 3 }),
   // --- a credential by where it stands: after an Authorization scheme ---------------------------------------------
@@ -308,6 +317,10 @@ const FORMATS: Format[] = [
     accept: (s) => !s.startsWith("eyJ") && /[0-9]/.test(s) && /[A-Za-z]/.test(s),
   }),
 ];
+
+/** What the contextual checks leave to a format: a value that starts with a prefix of four or more, or a documented one. */
+const CLAIMING = [...new Set(FORMATS.flatMap((x) => (x.back ? [] : x.prefixes)).filter((p) => p.length >= 4))];
+deferToFormats((value) => DOCUMENTED.has(value) || CLAIMING.some((p) => value.startsWith(p)));
 
 const LITERALS: string[] = [];
 /** For each literal, the formats that start with it. */
@@ -346,14 +359,23 @@ export function detectSecrets(sites: StringSite[], prefilter = true): Detection[
   const out: Detection[] = [];
   const lits = prefilter ? literalsOf(sites) : null;
   let present: number[] | null = null;
+  // Credentials without a format (secrets-context.ts): named by a field, a word before them, or self-describing.
+  let formats = true;
   if (lits !== null) {
-    if (!lits.any(PREFILTER_IDS)) return out;
+    formats = lits.any(PREFILTER_IDS);
     present = [];
-    for (let i = 0; i < IDS.length; i++) if (lits.any(IDS[i] as number[])) present.push(i);
+    if (formats) for (let i = 0; i < IDS.length; i++) if (lits.any(IDS[i] as number[])) present.push(i);
   }
   for (const site of sites) {
     const v = site.value;
     const found: Detection[] = [];
+    detectNamedField(site, found);
+    detectNamedCredentials(site, found);
+    detectSelfDescribing(site, found);
+    if (!formats) {
+      keepApart(found, out);
+      continue;
+    }
     const hit = (id: number, at: number) => {
       for (const fmt of BY_LITERAL[id] as Format[]) match(site, fmt, at, found);
     };
@@ -494,4 +516,4 @@ function connectionString(site: StringSite, at: number, found: Detection[]): voi
 }
 
 /** The formats' names, for docs and tests. */
-export const SECRET_TYPES = [...new Set([...FORMATS.map((x) => x.type), "secrets.connection_string"])];
+export const SECRET_TYPES = [...new Set([...FORMATS.map((x) => x.type), "secrets.connection_string", "secrets.credential", "secrets.otp_secret"])];

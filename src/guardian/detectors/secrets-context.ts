@@ -1,0 +1,552 @@
+import { createHash } from "node:crypto";
+import { entropy } from "./entropy.js";
+import type { Detection, StringSite } from "./scan.js";
+
+/*
+ * Credentials without a published format, recognised by where they stand and what they look like (issue 24, the
+ * secrets round): most providers' keys have no prefix gitleaks knows (`napi_…`, `pat-na1-<uuid>`, a 52-character
+ * lower-case PAT, a bare base62 token), and people write them in prose ("use this token for the sync job: …"), in log
+ * lines (`token=…`), in JSON fields (`{"secret_key": "<uuid>"}`) and in client calls (`client.login('…')`). Three
+ * parts, each general:
+ *
+ * 1. **A credential named, then a random value** (`secrets.credential`): a credential noun — key, token, secret,
+ *    password, passphrase, PAT, credential(s) — as a word in prose or as the last word of a name (`DD_APP_KEY=`,
+ *    `"secretKey":`, `ApiTokens: [`), or a client call that takes one (`.login('…')`, `new Resend('…')`), and within a
+ *    few words after it a value that looks like a random credential: an optional lower-case prefix and separator
+ *    (`napi_`, `pat-na1-`, `xaat-`), then a random body (mixed case and digits, or long lower case and digits, with an
+ *    entropy bar; hex and UUIDs only under a noun that says secret, token or password, or a named API/private key).
+ *    In a structured message (an A2A data part, a JSON argument) the name is the field's own key.
+ * 2. **Self-describing secret formats that are not provider tokens** (`secrets.private_key`, `secrets.otp_secret`):
+ *    PuTTY key files' private lines, `otpauth://` URIs' `secret=`, Bitcoin WIF and extended private keys (base58check:
+ *    the checksum is verified), minisign secret keys and Tor onion-service secret keys (their fixed headers).
+ * 3. **Benign guards**: public-by-design keys (a name or the words before it saying public, publishable, anon, site,
+ *    client-side, project; values in public formats: `pk_`, `phc_`, `npub1`, `age1`, Ethereum addresses, `ssh-…`),
+ *    key ids and fingerprints (`key_id`, "key ID", "fingerprint", a hash named as such), hashes and checksums, request,
+ *    trace and paging ids, placeholders and documented examples (fillers, runs of one character, Google
+ *    Authenticator's documented example secret), and identifiers or words (camelCase, kebab words, paths).
+ *
+ * Linear: one global regex of nouns (no nested quantifiers) per string, a bounded look-ahead of 96 characters at each
+ * hit, and bounded value runs (1,024 characters); the base58 runs are found by one greedy regex.
+ */
+
+/** A credential noun: a word, or the last word of a name (`secret_key`, `apiKey`, `DD_APP_KEY`). */
+const NOUN = /(?:api[ _-]?)?(?:keys?|tokens?|secrets?|passw(?:or)?ds?|passphrases?|pwd|credentials?|PATs?)(?![A-Za-z])/gi;
+/** A noun at a place (sticky), without the `api` prefix: a long string's nouns are found from their stems. */
+const NOUN_AT = /(?:keys?|tokens?|secrets?|passw(?:or)?ds?|passphrases?|pwd|credentials?|PATs?)(?![A-Za-z])/iy;
+/** One literal in every noun, lower-case. */
+const NOUN_STEMS = ["key", "token", "secret", "passw", "passphrase", "pwd", "credential", "pat"];
+/** Strings at least this long are searched for nouns stem by stem in a lower-case copy (a literal search is far cheaper than the regex). */
+const LONG = 4096;
+
+/** The nouns of a string, in order: by the regex in a short string, from the stems' places in a long one. */
+function* nouns(v: string): Generator<{ index: number; 0: string }> {
+  const lower = v.length >= LONG ? v.toLowerCase() : null;
+  if (lower === null || lower.length !== v.length) {
+    NOUN.lastIndex = 0;
+    for (let m; (m = NOUN.exec(v)) !== null; ) yield m;
+    return;
+  }
+  const at: number[] = [];
+  for (const stem of NOUN_STEMS) for (let i = lower.indexOf(stem); i >= 0; i = lower.indexOf(stem, i + 1)) at.push(i);
+  at.sort((a, b) => a - b);
+  let last = -1;
+  for (const i of at) {
+    if (i === last) continue;
+    last = i;
+    NOUN_AT.lastIndex = i;
+    const m = NOUN_AT.exec(v);
+    if (m !== null) yield { index: i, 0: m[0] };
+  }
+}
+
+/** The same, ending a field's name. */
+const NOUN_AT_END = new RegExp(`(?:${NOUN.source})$`, "i");
+/** Nouns whose value is a secret whatever its shape (hex, a UUID): secret, password, token, credential, PAT. */
+const STRONG_NOUN = /^(?:secret|passw|passphrase|pwd|token|credential|pat)/i;
+
+/** Words before a noun (in its name or the two words of prose before it) that make it something public, or not a credential. */
+const NOT_SECRET_BEFORE = new Set([
+  "public", "publishable", "pub", "anon", "anonymous", "site", "sitekey", "host", "primary", "foreign", "partition", "sort", "cache",
+  "idempotency", "dedupe", "dedup", "deduplication", "page", "paging", "pagination", "next", "prev", "previous", "continuation",
+  "cursor", "csrf", "xsrf", "clientside", "browser", "frontend", "embed", "widget", "search", "verification", "verify",
+  "confirmation", "invite", "invitation", "reset", "unsubscribe", "tracking", "correlation", "request", "trace", "device",
+  "registration", "push", "example", "sample", "dummy", "fake", "placeholder", "masked", "redacted", "truncated", "expired",
+  "revoked", "hashed", "max", "min", "num", "total", "usage", "count", "limit", "budget", "input", "output",
+  "prompt", "completion", "context", "gpg", "pgp", "ssh", "signature", "verifying", "test", "mock", "demo",
+]);
+/** Words before a `key` or `token` (not a secret or password) that make it public: the client-side and project keys. */
+const PUBLIC_WITH_KEY = new Set(["client", "project", "license", "licence", "access"]);
+/** Words after a noun (in its name: `token_id`, `key_hash`), or between it and the value, that say the value is not the secret. */
+const NOT_SECRET_AFTER = new Set([
+  "id", "ids", "fingerprint", "fingerprints", "hash", "hashes", "digest", "checksum", "sha", "sha1", "sha256", "sha512", "md5",
+  "prefix", "suffix", "ending", "last", "last4", "name", "names", "label", "type", "types", "length", "count", "header",
+  "url", "uri", "path", "file", "address", "format", "formats", "like", "e.g.", "eg", "example", "examples", "placeholder",
+  "expires", "expired", "revoked", "ttl", "version", "scope", "scopes", "policy", "rotation", "hint", "field", "param",
+  "public", "masked", "env", "variable", "var", "ref", "reference", "location", "store", "vault", "manager", "e.g", "i.e",
+]);
+
+/** Values of public-by-design formats: publishable keys, public keys (an OpenSSH public key's base64 body too) and addresses. */
+const PUBLIC_VALUE = /^(?:pk_(?:live|test)_|pk\.eyJ|phc_|sb_publishable_|npub1|age1[a-z0-9]{50}|ssh-|ecdsa-sha2|0x[0-9a-fA-F]{40}$|[xyzt]pub[1-9A-HJ-NP-Za-km-z]{100}|bc1|tb1|6L[A-Za-z0-9_-]{38}$|0x4AAAA|eyJ|AAAA(?:B3NzaC1|C3NzaC1|E2VjZHNh|G3NrLWVjZHNh|GnNrLXNzaC1))/;
+/** Fillers and markers of examples and placeholders. */
+const FILLER = /EXAMPLE|example|x{5,}|X{5,}|\*{3,}|\.\.\.|not[-_]?a[-_]?real|notreal|dummy|DUMMY|fake|FAKE|placeholder|PLACEHOLDER|your[-_]|YOUR[-_]|redacted|REDACTED|changeme|(.)\1{5,}/;
+/** Published example values. */
+const DOCUMENTED = new Set(["JBSWY3DPEHPK3PXP", "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"]);
+
+/**
+ * Values a published format judges (secrets.ts): its prefix (four characters or more: `AIza`, `AKIA`, `sk_test_`) or a
+ * documented example. The format accepts or refuses them (a Firebase web config, a presigned link's key id, Stripe's
+ * docs keys); this file does not judge them again.
+ */
+let claimed: (value: string) => boolean = () => false;
+export function deferToFormats(test: (value: string) => boolean): void {
+  claimed = test;
+}
+
+/** A run of the characters a credential value is made of (one more than the longest value: longer runs are no value). */
+const MAX_VALUE = 1024;
+const VALUE_RUN = new RegExp(`[A-Za-z0-9_.~+/=!:-]{0,${MAX_VALUE + 1}}`, "y");
+/**
+ * Whether a run of 10 non-blank characters (the shortest value a noun can name: a chosen password) ends within a range
+ * of one string. Ranges asked for move forward (nouns in order): what was read is remembered, the blanks-free run
+ * reaching its end too, so the string is read about once.
+ */
+class LongWords {
+  private from = -1;
+  private to = -1;
+  private runStart = -1;
+  constructor(private readonly v: string) {}
+  within(from: number, to: number): boolean {
+    const v = this.v;
+    let i: number;
+    let rs: number;
+    if (from >= this.from && from <= this.to) {
+      i = this.to;
+      rs = Math.max(this.runStart, from);
+    } else {
+      i = from;
+      rs = from;
+      this.from = from;
+    }
+    for (; i < to; i++) {
+      const c = v.charCodeAt(i);
+      if (c === 32 || c === 10 || c === 9 || c === 13) rs = i + 1;
+      else if (i + 1 - rs >= 10) return true;
+    }
+    this.to = Math.max(this.to, to);
+    this.runStart = rs;
+    return false;
+  }
+}
+/** The last value run read: in which string, from where, to where, and whether it was too long for a value. */
+const run = { of: "", from: 0, to: 0, long: false };
+const VALUE_CHARS = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.~+/=!:-") VALUE_CHARS[c.charCodeAt(0)] = 1;
+const isValueChar = (c: number) => c < 128 && VALUE_CHARS[c] === 1;
+/** A word of prose: a run of non-blanks, bounded like a value. */
+const WORD_RUN = new RegExp(`\\S{0,${MAX_VALUE + 1}}`, "y");
+const isWordChar = (c: string | undefined) => c !== undefined && /[A-Za-z0-9]/.test(c);
+const NAME_CHARS = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") NAME_CHARS[c.charCodeAt(0)] = 1;
+const isNameChar = (c: number) => c < 128 && NAME_CHARS[c] === 1;
+
+/** The words of a name: split at `_`, `-`, `.`, spaces and lower-to-upper case changes, lower-cased. */
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w.length > 0)
+    .map((w) => w.toLowerCase());
+}
+
+/** Whether a name (its words, the last one the noun) names a secret rather than a public key, an id or a count. */
+function secretName(nameWords: string[], noun: string): boolean {
+  const strong = STRONG_NOUN.test(noun.replace(/^api[ _-]?/i, ""));
+  for (const w of nameWords.slice(0, -1)) {
+    if (NOT_SECRET_BEFORE.has(w)) return false;
+    if (!strong && PUBLIC_WITH_KEY.has(w)) return false;
+  }
+  return true;
+}
+
+/** How strong a name is: `strong` allows hex and UUID values (secret, password, token; a private, secret, API or signing key). */
+function strength(nameWords: string[], noun: string): boolean {
+  if (STRONG_NOUN.test(noun.replace(/^api[ _-]?/i, ""))) return true;
+  return nameWords.some((w) => /^(?:api|apikey|app|application|private|priv|secret|signing|master|admin|server|service|encryption|hmac|webhook)$/.test(w));
+}
+
+/**
+ * Whether a value looks like a random credential. `strong`: the name says secret (hex and UUIDs count); `prefixed`
+ * values (`xaat-<uuid>`) count as named by their prefix.
+ */
+export function credentialShaped(value: string, strong: boolean, password = false): boolean {
+  const n = value.length;
+  if (password && n >= 10 && n <= 64 && chosenPassword(value)) return true;
+  if (n < 16 || n > MAX_VALUE) return false;
+  if (FILLER.test(value) || DOCUMENTED.has(value) || PUBLIC_VALUE.test(value)) return false;
+  if (value.includes("://") || /^[/.~$%{<-]/.test(value)) return false;
+  // Integrity fields and digests (`sha512-…`, `sha256:…`), test and mock values.
+  if (/^(?:sha(?:1|224|256|384|512)|md5|blake2b?|xxh\d*)[-:]|^(?:test|mock|demo|sample)[-_]/i.test(value)) return false;
+  if (claimed(value)) return false;
+  // A path or a file name (`uploads/2026/a.png`, `config/master.key`).
+  if (/^[a-z][a-z0-9_-]{2,}\//.test(value) || (value.includes("/") && /\.[a-z][a-z0-9]{1,3}$/.test(value))) return false;
+  // A lower-case prefix and separator (`napi_`, `pat-na1-`, `st.`), or `0x`.
+  const pre = /^(?:0x|[a-z]{1,10}(?:[-_][a-z]{0,4}[0-9]{1,3})?[-_.])/.exec(value);
+  const prefixed = pre !== null;
+  const body = prefixed ? value.slice(pre[0].length) : value;
+  // Words and paths: most of the parts are words (`preview-environment-main`, `src/lib/auth`).
+  const parts = value.split(/[-_./:~+=!]+/).filter((p) => p.length > 0);
+  const wordParts = parts.filter((p) => /^(?:[a-z]{3,}|[A-Z][a-z]{2,}|[A-Z]{3,})$/.test(p) && /[g-zG-Z]/.test(p)).length;
+  if (wordParts >= 2 && wordParts * 2 >= parts.length) return false;
+  const chars = body.replace(/[-_.~+/=!:]/g, "");
+  if (chars.length < 16) return false;
+  if (/^[0-9]+$/.test(chars)) return false; // numbers (card numbers, ids, timestamps)
+  // A UUID (or UUIDs joined by dots with hex: a service token's parts): a secret only when named so or prefixed.
+  // A bare one must be a random (version 4) UUID: time-based and name-based ones are ids.
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-([0-9a-f])[0-9a-f]{3}-([0-9a-f])[0-9a-f]{3}-[0-9a-f]{12}((?:[.:][0-9A-Za-z+/=]{8,})*)$/i.exec(body);
+  if (uuid !== null) return prefixed || (strong && (uuid[3] !== "" || (uuid[1] === "4" && /[89ab]/i.test(uuid[2] as string))));
+  if (/^[0-9a-f]+$/.test(chars) || /^[0-9A-F]+$/.test(chars)) return (strong || prefixed) && chars.length >= 24 && entropy(chars) >= 3;
+  const upper = count(chars, /[A-Z]/g);
+  const lower = count(chars, /[a-z]/g);
+  const digits = count(chars, /[0-9]/g);
+  const letters = upper + lower;
+  const h = entropy(chars);
+  if (upper > 0 && lower > 0 && digits > 0) {
+    // Random base62 has about as many capitals as small letters; a camelCase identifier few, and long runs of small letters.
+    const share = upper / letters;
+    if (share < 0.15 || share > 0.85 || digits < 2) return false;
+    if (longRuns(chars) * 2 > lower) return false;
+    return h >= (chars.length >= 20 ? 3.6 : 3.4);
+  }
+  if (upper === 0 || lower === 0) {
+    // One case and digits (a base32 or base36 token): long, digits spread through it.
+    if (digits < 3 || letters < 8 || chars.length < 20) return false;
+    return h >= 3.7;
+  }
+  // Letters only, both cases: long and even.
+  const share = upper / letters;
+  return strong && chars.length >= 32 && share >= 0.3 && share <= 0.7 && h >= 4.3 && longRuns(chars) * 3 <= lower;
+}
+
+/**
+ * A password or passphrase a person chose, after a noun that says so (`Passphrase: tundra-Mosaic-4471`): words may be
+ * in it, but it has letters, a digit, and a capital or a symbol; no filler, no "password", no path or address.
+ */
+function chosenPassword(value: string): boolean {
+  if (FILLER.test(value) || /passw|secret|^(?:none|null|required|optional|empty)$/i.test(value) || /^[/.~$%{<-]|:\/\/|\.[a-z]{2,4}$/.test(value)) return false;
+  if (!/[A-Za-z]/.test(value) || !/[0-9]/.test(value)) return false;
+  if (!/[A-Z]/.test(value) && !/[^A-Za-z0-9]/.test(value)) return false;
+  return !/^[0-9.:-]+$/.test(value) && !/^v?\d+(?:\.\d+)+/.test(value);
+}
+
+function count(s: string, re: RegExp): number {
+  return s.match(re)?.length ?? 0;
+}
+
+/** How many small letters stand in word-like runs (four or more, a third of them vowels): the words of an identifier. */
+function longRuns(s: string): number {
+  let total = 0;
+  for (const m of s.matchAll(/[a-z]{4,}/g)) if (count(m[0], /[aeiou]/g) * 3 >= m[0].length) total += m[0].length;
+  return total;
+}
+
+/** The value run starting at `at`: credential characters, without trailing punctuation. */
+function valueAt(v: string, at: number): { start: number; end: number } | null {
+  let end: number;
+  // A run read before and ended by a character that is not a value's: from anywhere inside it, it ends there too (a
+  // megabyte of `secret_key=secret_key=…` is read about once).
+  if (run.of === v && run.long && run.from <= at && at < run.to) return null;
+  if (run.of === v && !run.long && run.from <= at && at < run.to) end = run.to;
+  else {
+    VALUE_RUN.lastIndex = at;
+    VALUE_RUN.test(v);
+    end = VALUE_RUN.lastIndex;
+    run.of = v;
+    run.from = at;
+    run.to = end;
+    if (end - at > MAX_VALUE) {
+      // Too long for a value: the rest of this run is too (it is remembered as ending past the cap).
+      while (end < v.length && end - at < 16 * MAX_VALUE && isValueChar(v.charCodeAt(end))) end++;
+      run.to = end;
+      run.from = at;
+      run.long = true;
+      return null;
+    }
+    run.long = false;
+  }
+  while (end > at && /[.:!,~-]/.test(v[end - 1] as string)) end--;
+  return end - at >= 16 ? { start: at, end } : null;
+}
+
+/** A call that takes a credential as its first argument: `.login('…')`, `.setApiKey("…")`, `new Client('…')`. */
+const CLIENT_CALL = /(?:\.(?:login|authenticate|auth|setApiKey|setToken|setAccessToken|setAuthToken|useToken|withToken|with_token|set_api_key|api_key)|\bnew [A-Z][A-Za-z0-9]{1,40})\(\s{0,4}["'`]/g;
+/** Constructors whose string argument is data, not a credential. */
+const DATA_CONSTRUCTOR = /^new (?:Date|URL|RegExp|Error|[A-Za-z]*Error|Buffer|Uint8Array|TextEncoder|ObjectId|UUID|Decimal|BigNumber|Intl\.[A-Za-z]+|Request|Response|Headers|Blob|File|Set|Map|Image|Audio|Worker|WebSocket|EventSource)\(/;
+
+/** Credentials named in prose, in a text's names, or passed to a client call (part 1), added to `found`. */
+export function detectNamedCredentials(site: StringSite, found: Detection[]): void {
+  const v = site.value;
+  if (v.length < 16) return;
+  const push = (start: number, end: number) => found.push({ type: "secrets.credential", path: site.path, start, end });
+  let reach = 0;
+  // (Every hit's work is bounded — 96 characters of prose, one value run — and hits are 3 characters apart at least.)
+  const words10 = new LongWords(v);
+  for (const m of nouns(v)) {
+    const s = m.index;
+    const e = s + m[0].length;
+    if (s < reach) continue;
+    // Most nouns have no word of a value's length after them (10 characters: a chosen password's least): said first,
+    // with the text read about once however many nouns stand close together.
+    if (!words10.within(e, Math.min(v.length, e + 96))) continue;
+    const first = v[s] as string;
+    const prev = v[s - 1];
+    // Not inside a word (`monkey`, `turkey`); `apiKey`, `sdkKey` are names ending in the noun.
+    if (prev !== undefined && /[a-z]/.test(first) && /[A-Za-z0-9]/.test(prev)) continue;
+    if (prev !== undefined && /[A-Z]/.test(first) && /[A-Z]/.test(prev) && /[a-z]/.test(v[s + 1] ?? "")) continue;
+    if (/^pats?$/i.test(m[0]) && !/^PATs?$/.test(m[0])) continue;
+    // A link's query (`?token=…`, `&key=…`): the exfiltration detectors judge what a URL carries, and a reset or
+    // webhook link's token is for whoever follows it.
+    if (/[?&][A-Za-z0-9_.-]{0,32}$/.test(v.slice(Math.max(0, s - 33), s))) continue;
+    // The name goes on (`token_id`, `keyHash`, `secret-name`): its last word is another, judged at its own noun if it is one.
+    const next = v[e];
+    if (next !== undefined && (/[A-Za-z0-9]/.test(next) || (/[_.-]/.test(next) && isWordChar(v[e + 1])))) continue;
+    // A value as the most lenient reading takes it (a strong name), before the name is read.
+    const password = /^(?:passw|passphrase|pwd)/i.test(m[0]);
+    const lenient = valueAfter(v, e, true, password);
+    if (lenient === null) continue;
+    let nameStart = s;
+    while (nameStart > 0 && s - nameStart < 64 && isNameChar(v.charCodeAt(nameStart - 1))) nameStart--;
+    const nameWords = words(v.slice(nameStart, e));
+    const inName = nameStart < s;
+    // Two words of prose before a one-word name ("the public key", "Algolia search key").
+    const behind = v.slice(Math.max(0, s - 32), s);
+    const before = inName ? [] : words(behind.slice(Math.max(behind.lastIndexOf(". "), behind.lastIndexOf("\n")) + 1)).slice(-2);
+    if (!secretName([...before, ...nameWords], m[0])) continue;
+    const strong = strength([...before, ...nameWords], m[0]);
+    const found1 = strong ? lenient : valueAfter(v, e, false, password);
+    if (found1 === null) continue;
+    push(found1.start, found1.end);
+    reach = found1.end;
+  }
+  CLIENT_CALL.lastIndex = 0;
+  const calls = v.length > WEAK_REACH ? v.slice(0, WEAK_REACH) : v;
+  for (let m, n = 0; (m = CLIENT_CALL.exec(calls)) !== null && n < 64; n++) {
+    if (DATA_CONSTRUCTOR.test(m[0])) continue;
+    const at = m.index + m[0].length;
+    const r = valueAt(v, at);
+    if (r === null || !/^["'`]/.test(v[r.end] ?? "")) continue;
+    const value = v.slice(r.start, r.end);
+    // A constructor takes many strings: only a prefixed token or a three-part one (`xxx.yyy.zzz`) counts there.
+    if (m[0].startsWith("new ") && !/^[a-z]{1,10}[-_]/.test(value) && value.split(".").length !== 3) continue;
+    if (credentialShaped(value, false) && !found.some((d) => d.path === site.path && d.start === r.start)) push(r.start, r.end);
+  }
+}
+
+/**
+ * The value after a noun ending at `e`: after a separator (`=`, `:`, `=>`, a JSON `":"`, `": ["`), or within eight words
+ * of prose on the same sentence, the first word that looks like a credential. A word between that says the value is
+ * not the secret (`id`, `fingerprint`, `hash`, "ending in") ends the search.
+ */
+function valueAfter(v: string, e: number, strong: boolean, password: boolean): { start: number; end: number } | null {
+  let p = e;
+  while (p < v.length && p - e < 3 && /["'`\]]/.test(v[p] as string)) p++;
+  let q = p;
+  while (q < v.length && q - p < 8 && (v[q] === " " || v[q] === "\t")) q++;
+  const sep = /^(?::=|=>|=|:)/.exec(v.slice(q, q + 2));
+  if (sep !== null) {
+    let at = q + sep[0].length;
+    let k = 0;
+    while (at < v.length && k < 10 && /[\s"'`[(]/.test(v[at] as string)) {
+      at++;
+      k++;
+    }
+    const r = valueAt(v, at);
+    return r !== null && credentialShaped(v.slice(r.start, r.end), strong, password) ? r : null;
+  }
+  // Prose: up to eight words, on the same sentence, within 96 characters.
+  const end = Math.min(v.length, e + 96);
+  let i = e;
+  for (let w = 0; w < 9 && i < end; w++) {
+    while (i < end && /\s/.test(v[i] as string)) {
+      if (v[i] === "\n" && v[i + 1] === "\n") return null;
+      i++;
+    }
+    WORD_RUN.lastIndex = i;
+    WORD_RUN.test(v);
+    const j = WORD_RUN.lastIndex;
+    const word = v.slice(i, j);
+    // A name and its value (`--token=…`, `dataset=prod`): judged at its own noun, if it has one.
+    if (/^-{0,2}[A-Za-z_][A-Za-z0-9_.-]{0,40}[=:]./.test(word) && !/^[a-z]{1,10}[-_.][A-Za-z0-9]{12}/.test(word)) {
+      i = j;
+      continue;
+    }
+    // The word without the punctuation around it.
+    const lead = /^["'`(<[{]*/.exec(word)?.[0].length ?? 0;
+    const r = valueAt(v, i + lead);
+    // (A chosen password only as the first word: "passphrase is X", not anything later in the sentence.)
+    // Hex and UUIDs (strong) only right after the noun ("the token is …", "secret …"): further on, a hex word is more
+    // often a commit or a digest the sentence is about ("fixed the token refresh in 58db2bc…").
+    if (r !== null && r.end <= j && credentialShaped(v.slice(r.start, r.end), strong && w <= 1, password && w <= 1)) return r;
+    const bare = word.replace(/^["'`(<[{]+|["'`)>\]},.;:!?]+$/g, "").toLowerCase();
+    if (NOT_SECRET_AFTER.has(bare)) return null;
+    // Another name begins (`"version":`, `dataset_id=`): what follows is its value.
+    if (/^["'][^"']{0,64}["']:$|^[A-Za-z0-9]{0,32}[_.][A-Za-z0-9_.]{0,32}[:=]$/.test(word)) return null;
+    // The sentence ends ("… the key. Then …").
+    if (/^[A-Za-z0-9]*[.!?]["')]?$/.test(word) && !/^(?:e\.g\.|i\.e\.)$/.test(word)) return null;
+    i = j;
+  }
+  return null;
+}
+
+/** A structured field named for a credential (`"secret_key": "<uuid>"` in a data part, `apiKey`, `ApiTokens[0]`). */
+export function detectNamedField(site: StringSite, found: Detection[]): void {
+  const v = site.value;
+  if (v.length < 16 || v.length > MAX_VALUE) return;
+  let k = site.path.length - 1;
+  while (k >= 0 && typeof site.path[k] === "number") k--;
+  const key = site.path[k];
+  if (typeof key !== "string" || key.length > 64) return;
+  const m = NOUN_AT_END.exec(key);
+  if (m === null) return;
+  if (/^pats?$/i.test(m[0]) && !/^PATs?$/.test(m[0])) return;
+  if (m.index > 0 && /[a-z]/.test(m[0][0] as string) && /[A-Za-z0-9]/.test(key[m.index - 1] as string)) return;
+  const nameWords = words(key);
+  // A bare `key` is any map's key (an object key, a cache key); `token`, `secret`, `password` alone name a secret.
+  if (nameWords.length < 2 && !STRONG_NOUN.test(m[0])) return;
+  if (!secretName(nameWords, m[0])) return;
+  const value = v.trim();
+  const start = v.indexOf(value);
+  if (!/^[A-Za-z0-9_.~+/=!:-]+$/.test(value)) return;
+  if (!credentialShaped(value, strength(nameWords, m[0]))) return;
+  if (found.some((d) => d.path === site.path && d.start < start + value.length && start < d.end)) return;
+  found.push({ type: "secrets.credential", path: site.path, start, end: start + value.length });
+}
+
+// --- self-describing formats (part 2) -------------------------------------------------------------------------------
+
+const B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+const B58_INDEX = new Int8Array(128).fill(-1);
+for (let i = 0; i < B58.length; i++) B58_INDEX[B58.charCodeAt(i)] = i;
+
+/** A base58check string's payload (null when a character or the checksum is wrong). */
+function base58check(s: string): Uint8Array | null {
+  const bytes: number[] = [0];
+  for (let i = 0; i < s.length; i++) {
+    let carry = B58_INDEX[s.charCodeAt(i)] ?? -1;
+    if (carry < 0) return null;
+    for (let j = 0; j < bytes.length; j++) {
+      carry += (bytes[j] as number) * 58;
+      bytes[j] = carry & 0xff;
+      carry >>= 8;
+    }
+    while (carry > 0) {
+      bytes.push(carry & 0xff);
+      carry >>= 8;
+    }
+  }
+  for (let i = 0; i < s.length && s[i] === "1"; i++) bytes.push(0);
+  const out = Uint8Array.from(bytes.reverse());
+  // (A leading zero byte from the initial value: dropped unless the string had a leading "1".)
+  const data = out[0] === 0 && s[0] !== "1" ? out.subarray(1) : out;
+  if (data.length < 5) return null;
+  const payload = data.subarray(0, data.length - 4);
+  const sum = createHash("sha256").update(createHash("sha256").update(payload).digest()).digest();
+  for (let i = 0; i < 4; i++) if (sum[i] !== data[data.length - 4 + i]) return null;
+  return payload;
+}
+
+/** A Bitcoin-style WIF private key (version 0x80 or 0xef, 32 bytes, perhaps the compressed flag) or an `xprv`/`tprv` key. */
+function privateBase58(s: string): boolean {
+  if (s.length === 51 || s.length === 52) {
+    if (!/^[5KLc9]/.test(s)) return false;
+    const p = base58check(s);
+    return p !== null && (p[0] === 0x80 || p[0] === 0xef) && (p.length === 33 || (p.length === 34 && p[33] === 1));
+  }
+  if (s.length === 111 && /^[xtyzuv]prv/.test(s)) {
+    const p = base58check(s);
+    return p !== null && p.length === 78 && p[45] === 0;
+  }
+  return false;
+}
+
+/** After a PuTTY key file's header (within 4 KB): the private lines after `Private-Lines: N` (the public part is not a secret). */
+const PUTTY_PRIVATE = /Private-Lines:[ \t]{0,4}\d{1,3}\r?\n(?:[ \t]{0,16}[A-Za-z0-9+/=]{1,128}(?:\r?\n|$)){1,64}/y;
+/** An `otpauth://` URI's shared secret (base32), from the scheme on. */
+const OTPAUTH = /otpauth:\/\/[th]otp\/[^\s?"'<>]{0,256}\?(?:[^\s"'<>#]{0,512}?[?&])?secret=([A-Za-z2-7]{16,128}=*)/iy;
+/** Fixed headers of secret-key files, as text or in base64: minisign (`EdScrypt`, `Ed\0\0B2`), Tor onion services. */
+const KEY_FILES: [string, RegExp][] = [
+  ["RWRTY3J5cHQ", /RWRTY3J5cHQ[A-Za-z0-9+/]{100,400}={0,2}/y],
+  ["RWQAAEIy", /RWQAAEIy[A-Za-z0-9+/]{100,400}={0,2}/y],
+  ["PT0gZWQyNTUxOXYxLXNlY3JldDogdHlwZTAgPT0", /PT0gZWQyNTUxOXYxLXNlY3JldDogdHlwZTAgPT0[A-Za-z0-9+/]{60,200}={0,2}/y],
+  ["== ed25519v1-secret: type0 ==", /== ed25519v1-secret: type0 ==/y],
+];
+/** How far into a long string the searches without a literal (base58 runs, client calls) read. */
+const WEAK_REACH = 16_384;
+/** At most this many occurrences of each literal are looked at in one string. */
+const MAX_OCCURRENCES = 16;
+
+/** Each occurrence of `literal` in `v` (at most MAX_OCCURRENCES). */
+function* occurrences(v: string, literal: string): Generator<number> {
+  for (let at = v.indexOf(literal), n = 0; at >= 0 && n < MAX_OCCURRENCES; at = v.indexOf(literal, at + literal.length), n++) yield at;
+}
+
+/** Whether a code unit is a base58 character. */
+const B58_CHAR = new Uint8Array(128);
+for (const c of B58) B58_CHAR[c.charCodeAt(0)] = 1;
+/** Characters that continue a token (base64, base64url): a base58 run touching one is part of something longer. */
+const TOKEN_CHAR = /[A-Za-z0-9+/=_-]/;
+
+/** Self-describing secrets (part 2), added to `found`. */
+export function detectSelfDescribing(site: StringSite, found: Detection[]): void {
+  const v = site.value;
+  const push = (type: string, start: number, end: number) => found.push({ type, path: site.path, start, end });
+  for (const at of occurrences(v, "PuTTY-User-Key-File-")) {
+    const lines = v.indexOf("Private-Lines:", at);
+    if (lines < 0 || lines - at > 4096) continue;
+    PUTTY_PRIVATE.lastIndex = lines;
+    const m = PUTTY_PRIVATE.exec(v);
+    if (m !== null) push("secrets.private_key", lines, lines + m[0].replace(/\s+$/, "").length);
+  }
+  for (const at of occurrences(v, "otpauth:")) {
+    OTPAUTH.lastIndex = at;
+    const m = OTPAUTH.exec(v);
+    if (m === null) continue;
+    const secret = m[1] as string;
+    if (DOCUMENTED.has(secret.replace(/=+$/, "").toUpperCase()) || FILLER.test(secret) || /^([A-Z2-7])\1+$/i.test(secret)) continue;
+    const end = at + m[0].length;
+    push("secrets.otp_secret", end - secret.length, end);
+  }
+  for (const [literal, re] of KEY_FILES) {
+    for (const at of occurrences(v, literal)) {
+      // (After a line break, or its JSON escape in a file's text: `comment\nRWRTY…`.)
+      if (isWordChar(v[at - 1]) && !/\\[nr]$/.test(v.slice(at - 2, at))) continue;
+      re.lastIndex = at;
+      const m = re.exec(v);
+      if (m !== null) push("secrets.private_key", at, at + m[0].length);
+    }
+  }
+  // Base58 runs of a WIF key's or an extended private key's length, in one pass; each checked by its checksum.
+  if (v.length < 51) return;
+  // In a long string, in its first WEAK_REACH characters (as secrets.ts reads its weak prefixes): the run search reads
+  // every character, and a key this short is pasted, not buried in a megabyte.
+  const n = Math.min(v.length, WEAK_REACH);
+  let checked = 0;
+  for (let i = 0; i < n && checked < 64; ) {
+    const c = v.charCodeAt(i);
+    if (c >= 128 || B58_CHAR[c] !== 1) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < n) {
+      const d = v.charCodeAt(j);
+      if (d >= 128 || B58_CHAR[d] !== 1) break;
+      j++;
+    }
+    const len = j - i;
+    if ((len === 51 || len === 52 || len === 111) && !TOKEN_CHAR.test(v[i - 1] ?? "") && !TOKEN_CHAR.test(v[j] ?? "")) {
+      checked++;
+      if (privateBase58(v.slice(i, j))) push("secrets.private_key", i, j);
+    }
+    i = j;
+  }
+}
