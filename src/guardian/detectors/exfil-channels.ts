@@ -148,6 +148,14 @@ function expansionAt(v: string, i: number): { end: number; data: boolean; comman
   return null;
 }
 
+/** A padding pattern in hex that spells text (every byte printable, five different ones or more), not a test pattern. */
+export function paddingText(hex: string): boolean {
+  if (hex.length < 8 || hex.length > 64 || hex.length % 2 !== 0 || !/^[0-9a-fA-F]+$/.test(hex)) return false;
+  const bytes = Buffer.from(hex, "hex");
+  for (const b of bytes) if (b < 32 || b >= 127) return false;
+  return new Set(bytes).size >= 5;
+}
+
 /** `ping -p <hex>`: the padding pattern (16 bytes at most) holding text, not a test pattern (`ff00`, `aa55…`). */
 const PING_PATTERN = /\bping6?\b[^|;&\n]{0,200}?\s-p\s{0,4}["']?([0-9a-fA-F]{8,32})/g;
 /** hping3 reading a file into its packets' data (`-E file`, `--file file`). */
@@ -158,13 +166,7 @@ function icmpData(v: string): ChannelFinding[] {
   if (/\bping/.test(v)) {
     PING_PATTERN.lastIndex = 0;
     for (let m, n = 0; (m = PING_PATTERN.exec(v)) !== null && n < 32; n++) {
-      const hex = m[1] as string;
-      if (hex.length % 2 !== 0) continue;
-      const bytes = Buffer.from(hex, "hex");
-      let printable = 0;
-      for (const b of bytes) if (b >= 32 && b < 127) printable++;
-      const distinct = new Set(bytes).size;
-      if (printable === bytes.length && distinct >= 5) out.push({ start: m.index, end: m.index + m[0].length, detail: "text in ICMP padding" });
+      if (paddingText(m[1] as string)) out.push({ start: m.index, end: m.index + m[0].length, detail: "text in ICMP padding" });
     }
   }
   if (/\bhping/.test(v)) {

@@ -3,7 +3,7 @@ import { entropy } from "./entropy.js";
 import { literalId, literalsOf } from "./literals.js";
 import { detectSecrets } from "./secrets.js";
 import { issuedFor, returnedJwt } from "./audience.js";
-import { commandChannels, unsignedDestination, type ChannelContext } from "./exfil-channels.js";
+import { commandChannels, paddingText, unsignedDestination, type ChannelContext } from "./exfil-channels.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -678,6 +678,7 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
       out.push({ type: `exfiltration.${f.kind}`, path: site.path, start: f.start, end: f.end });
     }
   }
+  if (message === undefined || !("method" in message)) for (const d of foreignSlots(sites, lists)) if (!out.some((x) => x.path === d.path && x.start < d.end && d.start < x.end)) out.push(d);
   if (message !== undefined) {
     for (const r of requestedUrls(sites, message)) {
       const verdict = r.host ? hostVerdict(r.url, lists) : judgeUrl(r.url, "request", 0, lists) ?? toTunnel(r, sites, lists, TOOL_CALLS.has(message.method as string));
@@ -701,8 +702,9 @@ const CHANNEL_IDS = ["$", "`", "%", "ping", "--no-sign", "push", "nc"].map(liter
 function channels(sites: StringSite[], message: Record<string, unknown>, lists: ExfiltrationLists): Detection[] {
   const method = message.method;
   if (typeof method !== "string" || !("id" in message) || (!TOOL_CALLS.has(method) && !A2A_SENDS.has(method))) return [];
+  // (The prefilter sees values, not argument names: the argument checks below run whatever it says.)
   const lits = literalsOf(sites);
-  if (lits !== null && !lits.any(CHANNEL_IDS)) return [];
+  const lines = lits === null || lits.any(CHANNEL_IDS);
   const ctx: ChannelContext = {
     hostVerdict: (h) => hostVerdict(h, lists),
     allowed: (h) => lists.allow.some((re) => re.test(h.toLowerCase())),
@@ -712,11 +714,66 @@ function channels(sites: StringSite[], message: Record<string, unknown>, lists: 
   for (const site of sites) {
     if (site.path[0] !== "params" || site.path.includes("_meta") || site.encoded !== undefined) continue;
     const key = site.path[site.path.length - 1];
+    // A network tool's padding argument spelling text, next to a host to send it to: `{host, pattern: "<hex>"}`.
+    if (typeof key === "string" && /^(?:pattern|padding|pad|fill|payload_?pattern)$/i.test(key) && paddingText(site.value.trim()) && sites.some((x) => x.path[0] === "params" && x.path.length === site.path.length && /^(?:host|hostname|target|address|ip|dest|destination)$/i.test(String(x.path[x.path.length - 1])))) {
+      out.push({ type: "exfiltration.request", path: site.path, start: 0, end: site.value.length, detail: "text in ICMP padding" });
+      continue;
+    }
     if (typeof key === "string" && unsignedDestination(key, site.value)) {
       out.push({ type: "exfiltration.request", path: site.path, start: 0, end: site.value.length, detail: "an unsigned upload to a bucket anybody may write to" });
       continue;
     }
-    for (const f of commandChannels(site.value, ctx)) out.push({ type: "exfiltration.request", path: site.path, start: f.start, end: f.end, detail: f.detail });
+    if (lines) for (const f of commandChannels(site.value, ctx)) out.push({ type: "exfiltration.request", path: site.path, start: f.start, end: f.end, detail: f.detail });
+  }
+  return out;
+}
+
+/** A placeholder for a service's credential: `<VERCEL_TOKEN>`, `{{GITHUB_PAT}}`, `${STRIPE_SECRET_KEY}`, `$AWS_SECRET_ACCESS_KEY`. */
+const SERVICE_SLOT = /(?:<|\{\{?|\$\{?|\[)([A-Z][A-Z0-9]{1,20})_(?:[A-Z0-9]{1,20}_){0,3}(?:TOKEN|KEY|SECRET|PASSWORD|PASS|PAT|CREDENTIALS?)(?![A-Za-z0-9_])/g;
+/** First words of a placeholder that name no service (`<YOUR_API_KEY>`, `{API_TOKEN}`). */
+const NO_SERVICE = /^(?:YOUR|MY|API|ACCESS|SECRET|AUTH|BEARER|CLIENT|APP|USER|PRIVATE|PUBLIC|SESSION|REFRESH|ID|THE|PERSONAL|SERVICE|MASTER|ADMIN|DB|DATABASE|ENCRYPTION|SIGNING|WEBHOOK|LICENSE|ENV|PROD|DEV|TEST|STAGING)$/;
+/** Services whose hosts are not spelled as their placeholders are. */
+const SERVICE_ALIASES: Record<string, string> = { aws: "amazonaws", azure: "windowsnet", gcp: "google", gcloud: "google", gh: "github", gl: "gitlab", hf: "huggingface", cf: "cloudflare", do: "digitalocean" };
+const SLOT_IDS = ["_token", "_key", "_secret", "_pass", "_pat", "_credential"].map(literalId);
+
+/**
+ * (Eighth round) A bare URL in what a server or an agent sends back, whose query or path is left for a credential of a
+ * named service (`https://diag.example/t?vt=<VERCEL_TOKEN>`) while the URL's host is not that service's: the reader
+ * is asked to put a token where it does not go. Documentation's own examples — `<YOUR_API_KEY>`, a service's
+ * placeholder in that service's URL (`api.github.com/…?access_token=<GITHUB_TOKEN>`) — pass. Rendered links and images
+ * are judged as before (placeholders are findings there).
+ */
+function foreignSlots(sites: StringSite[], lists: ExfiltrationLists): Detection[] {
+  const lits = literalsOf(sites);
+  if (lits !== null && !lits.any(SLOT_IDS)) return [];
+  const out: Detection[] = [];
+  for (const site of sites) {
+    const v = site.value;
+    if (v.length > 1_048_576 || !v.includes("://")) continue;
+    SERVICE_SLOT.lastIndex = 0;
+    for (let m, n = 0; (m = SERVICE_SLOT.exec(v)) !== null && n < 64; n++) {
+      const service = (m[1] as string).toLowerCase();
+      if (NO_SERVICE.test(m[1] as string)) continue;
+      // The URL the placeholder sits in: no blank between it and a scheme at most 2 KB before.
+      const from = Math.max(0, m.index - 2048);
+      const scheme = v.lastIndexOf("://", m.index);
+      if (scheme < from) continue;
+      if (/[\s"'`]/.test(v.slice(scheme, m.index))) continue;
+      let start = scheme;
+      while (start > 0 && /[a-z]/i.test(v[start - 1] as string)) start--;
+      if (!/^https?$/i.test(v.slice(start, scheme))) continue;
+      const hostEnd = v.slice(scheme + 3, m.index).search(/[/?#]/);
+      if (hostEnd < 0) continue;
+      const host = v.slice(scheme + 3, scheme + 3 + hostEnd).replace(/^[^@]*@/, "").replace(/:\d+$/, "").toLowerCase();
+      // A template host (`https://<ACCOUNT>.blob.core.windows.net/?<AZURE_SAS_TOKEN>`) is documentation.
+      if (/[<>{}$[\]%]/.test(host)) continue;
+      const flat = host.replace(/[^a-z0-9]/g, "");
+      if (flat.includes(SERVICE_ALIASES[service] ?? service) || flat.includes(service) || lists.allow.some((re) => re.test(host))) continue;
+      let end = m.index + m[0].length;
+      while (end < v.length && end < m.index + 2048 && !/[\s"'`]/.test(v[end] as string)) end++;
+      out.push({ type: "exfiltration.link", path: site.path, start, end: v[end - 1] === "." ? end - 1 : end, detail: "a placeholder for another service's credential" });
+      SERVICE_SLOT.lastIndex = end;
+    }
   }
   return out;
 }
