@@ -734,6 +734,8 @@ const SERVICE_SLOT = /(?:<|\{\{?|\$\{?|\[)([A-Z][A-Z0-9]{1,20})_(?:[A-Z0-9]{1,20
 const NO_SERVICE = /^(?:YOUR|MY|API|ACCESS|SECRET|AUTH|BEARER|CLIENT|APP|USER|PRIVATE|PUBLIC|SESSION|REFRESH|ID|THE|PERSONAL|SERVICE|MASTER|ADMIN|DB|DATABASE|ENCRYPTION|SIGNING|WEBHOOK|LICENSE|ENV|PROD|DEV|TEST|STAGING)$/;
 /** Services whose hosts are not spelled as their placeholders are. */
 const SERVICE_ALIASES: Record<string, string> = { aws: "amazonaws", azure: "windowsnet", gcp: "google", gcloud: "google", gh: "github", gl: "gitlab", hf: "huggingface", cf: "cloudflare", do: "digitalocean" };
+/** What every credential placeholder holds: a literal search, before the placeholder regex runs over a long string. */
+const SLOT_WORD = /_(?:TOKEN|KEY|SECRET|PASS|PAT|CREDENTIAL)/;
 const SLOT_IDS = ["_token", "_key", "_secret", "_pass", "_pat", "_credential"].map(literalId);
 
 /**
@@ -749,7 +751,7 @@ function foreignSlots(sites: StringSite[], lists: ExfiltrationLists): Detection[
   const out: Detection[] = [];
   for (const site of sites) {
     const v = site.value;
-    if (v.length > 1_048_576 || !v.includes("://")) continue;
+    if (v.length > 1_048_576 || !v.includes("://") || !SLOT_WORD.test(v)) continue;
     SERVICE_SLOT.lastIndex = 0;
     for (let m, n = 0; (m = SERVICE_SLOT.exec(v)) !== null && n < 64; n++) {
       const service = (m[1] as string).toLowerCase();
