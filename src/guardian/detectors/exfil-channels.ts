@@ -31,10 +31,14 @@ export interface ChannelContext {
 
 const RESOLVERS = /\b(?:dig|nslookup|host|ping6?|curl|wget|nc|ncat|telnet|ssh|Resolve-DnsName|Test-Connection|getent|drill|kdig|traceroute)\b/i;
 
-/** What a substitution runs that reads data or identity (not a configured address such as `terraform output`). */
-const DATA_COMMANDS = /(?:^|[\s|;&(])(?:whoami|id|cat|head|tail|base64|base32|xxd|od|hexdump|env|printenv|ls|cut|tr|sed|awk|git|aws|gcloud|az|security|find|grep|openssl|gpg|echo|printf|uname|date|pwd|users|w|who|last|hostnamectl|ifconfig|ip)(?=$|[\s|;&)])/;
-/** Variables whose value is a secret or the user's identity. */
-const DATA_VARIABLES = /(?:TOKEN|KEY|SECRET|PASS|PWD|PASSWD|CRED|AUTH|SESSION|COOKIE|USER|USERNAME|LOGNAME|COMPUTERNAME|USERDOMAIN)/i;
+/** What a substitution runs that reads data (not a configured address such as `terraform output`). */
+const DATA_COMMANDS = /(?:^|[\s|;&(])(?:cat|head|tail|base64|base32|xxd|od|hexdump|env|printenv|ls|cut|tr|sed|awk|git|aws|gcloud|az|security|find|grep|openssl|gpg|echo|printf|ifconfig|ip)(?=$|[\s|;&)])/;
+/** What a substitution runs that reads the user's or the machine's identity: data when spliced with another piece. */
+const IDENTITY_COMMANDS = /(?:^|[\s|;&(])(?:whoami|id|uname|hostname|users|w|who|last|hostnamectl|pwd|date)(?=$|[\s|;&)])/;
+/** Variables whose value is a secret. */
+const DATA_VARIABLES = /(?:TOKEN|KEY|SECRET|PASS|PWD|PASSWD|CRED|AUTH|SESSION|COOKIE)/i;
+/** Variables that name the user or the machine: data when spliced with another piece. */
+const IDENTITY_VARIABLES = /(?:USER|USERNAME|LOGNAME|COMPUTERNAME|USERDOMAIN|HOSTNAME)/i;
 
 /** The `)` that closes the `(` at `at` (depth counted, 512 characters at most), or -1. */
 function closeOf(v: string, at: number): number {
@@ -52,8 +56,9 @@ const NAME_CHAR = /[A-Za-z0-9_-]/;
 /**
  * Host names built from substitutions: each `$(…)`, backtick pair or variable expansion standing as a label of a name
  * that ends in two literal labels, in host position (after `//` or `@`, or a word of its own), in a command that
- * resolves or contacts a host. Judged data when a substitution reads data or identity, a variable names a secret or
- * the user, two command outputs or more are spliced, or the fixed part is a collector.
+ * resolves or contacts a host. Judged data when a substitution reads data or a variable names a secret, the user's or
+ * the machine's identity is spliced with another piece, two command outputs or more are spliced, or the fixed part is
+ * a collector. One name alone (`$USER.dev.acme.example`, `$(hostname).corp.example`) is a per-developer address.
  */
 function substitutedHosts(v: string, ctx: ChannelContext): ChannelFinding[] {
   if (!RESOLVERS.test(v)) return [];
@@ -71,6 +76,7 @@ function substitutedHosts(v: string, ctx: ChannelContext): ChannelFinding[] {
     let i = at;
     let pieces = 0;
     let commands = 0;
+    let identity = 0;
     let data = false;
     const literal: string[] = [];
     let label = "";
@@ -79,6 +85,7 @@ function substitutedHosts(v: string, ctx: ChannelContext): ChannelFinding[] {
       if (e !== null) {
         pieces++;
         if (e.command) commands++;
+        if (e.identity) identity++;
         if (e.data) data = true;
         i = e.end;
         label = "\0";
@@ -106,7 +113,7 @@ function substitutedHosts(v: string, ctx: ChannelContext): ChannelFinding[] {
     if (tail.length < 2 || !/^[A-Za-z]{2,24}$/.test(tail[tail.length - 1] as string)) continue;
     const domain = tail.join(".");
     if (ctx.allowed(domain)) continue;
-    if (data || commands >= 2 || ctx.hostVerdict(domain) !== null) out.push({ start: at, end: i, detail: "a command's output in a host name" });
+    if (data || commands >= 2 || (identity >= 1 && pieces >= 2) || ctx.hostVerdict(domain) !== null) out.push({ start: at, end: i, detail: "a command's output in a host name" });
   }
   return out;
 }
@@ -120,30 +127,30 @@ function nextExpansion(v: string, from: number): number {
 }
 
 /** An expansion starting at `i`: where it ends and whether it carries data. */
-function expansionAt(v: string, i: number): { end: number; data: boolean; command?: boolean } | null {
+function expansionAt(v: string, i: number): { end: number; data: boolean; identity?: boolean; command?: boolean } | null {
   const c = v[i];
   if (c === "$" && v[i + 1] === "(") {
     const end = closeOf(v, i + 1);
     if (end < 0) return null;
-    return { end: end + 1, data: DATA_COMMANDS.test(v.slice(i + 2, end)), command: true };
+    return { end: end + 1, data: DATA_COMMANDS.test(v.slice(i + 2, end)), identity: IDENTITY_COMMANDS.test(v.slice(i + 2, end)), command: true };
   }
   if (c === "$" && v[i + 1] === "{") {
     const end = v.indexOf("}", i + 2);
     if (end < 0 || end > i + 200) return null;
-    return { end: end + 1, data: DATA_VARIABLES.test(v.slice(i + 2, end)) };
+    return { end: end + 1, data: DATA_VARIABLES.test(v.slice(i + 2, end)), identity: IDENTITY_VARIABLES.test(v.slice(i + 2, end)) };
   }
   if (c === "`") {
     const end = v.indexOf("`", i + 1);
     if (end < 0 || end > i + 512) return null;
-    return { end: end + 1, data: DATA_COMMANDS.test(v.slice(i + 1, end)), command: true };
+    return { end: end + 1, data: DATA_COMMANDS.test(v.slice(i + 1, end)), identity: IDENTITY_COMMANDS.test(v.slice(i + 1, end)), command: true };
   }
   if (c === "%") {
     const m = /^%([A-Za-z_]{2,30})%/.exec(v.slice(i, i + 33));
-    return m ? { end: i + m[0].length, data: DATA_VARIABLES.test(m[1] as string) } : null;
+    return m ? { end: i + m[0].length, data: DATA_VARIABLES.test(m[1] as string), identity: IDENTITY_VARIABLES.test(m[1] as string) } : null;
   }
   if (c === "$") {
     const m = /^\$(?:env:)?([A-Za-z_][A-Za-z0-9_]{0,60})/.exec(v.slice(i, i + 66));
-    return m ? { end: i + m[0].length, data: DATA_VARIABLES.test(m[1] as string) } : null;
+    return m ? { end: i + m[0].length, data: DATA_VARIABLES.test(m[1] as string), identity: IDENTITY_VARIABLES.test(m[1] as string) } : null;
   }
   return null;
 }
