@@ -212,7 +212,8 @@ function unsignedUpload(v: string): ChannelFinding[] {
         if (!AWS_FLAGS.has(w) && !w.includes("=")) k++;
         continue;
       }
-      if (w.startsWith("-")) continue;
+      // (`-` is standard input: `tar cz . | aws s3 cp - s3://…`.)
+      if (w.startsWith("-") && w !== "-") continue;
       positional.push(w.replace(/^["']|["']$/g, ""));
     }
     const [src, dst] = positional;
