@@ -102,12 +102,89 @@ function formatOf(d: Detection, sites: readonly RoledSite[]): string {
 
 const samePath = (a: JsonPath, b: JsonPath) => a.length === b.length && a.every((x, i) => x === b[i]);
 
+/** The last two labels of a host (three under a two-letter second level such as co.uk): its registrable domain, roughly. */
+export function siteOf(host: string): string {
+  const labels = host.toLowerCase().split(".");
+  const keep = labels.length >= 3 && (labels[labels.length - 2] as string).length <= 3 && (labels[labels.length - 1] as string).length === 2 ? 3 : 2;
+  return labels.slice(-keep).join(".");
+}
+
+/** Claims of issued tokens (RFC 7519, OpenID Connect, storage signing): a token made to carry data has others. */
+const JWT_CLAIMS = new Set(["iss", "sub", "aud", "exp", "nbf", "iat", "jti", "nonce", "sid", "azp", "auth_time", "at_hash", "c_hash", "acr", "amr", "scope", "scp", "tid", "oid", "ver", "typ", "kid", "url", "path", "object", "key", "bucket", "role", "client_id", "preferred_username", "email", "email_verified", "name"]);
+
+/**
+ * (Eighth round) A JWT going back where it came from: issued by the URL's own site (`iss` on the same registrable
+ * domain: an OIDC logout's `id_token_hint`), or signing the URL's own path (a storage service's signed download link,
+ * `…/object/sign/exports/a.csv?token=<JWT whose url is exports/a.csv>`). Only a token that looks issued: standard
+ * claims, short values, a signature; a JWT minted to carry data (other claims, long values) is judged as data.
+ */
+export function returnedJwt(token: string, host: string, path: string): boolean {
+  const parts = token.split(".");
+  if (parts.length !== 3 || !(parts[0] as string).startsWith("eyJ") || !(parts[1] as string).startsWith("eyJ") || (parts[2] as string).length < 32 || token.length > 4096) return false;
+  let claims: Record<string, unknown>;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(parts[1] as string, "base64url").toString("utf8"));
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return false;
+    claims = parsed as Record<string, unknown>;
+  } catch {
+    return false;
+  }
+  for (const [k, v] of Object.entries(claims)) {
+    if (!JWT_CLAIMS.has(k)) return false;
+    if (typeof v === "string" ? v.length > 256 : typeof v === "object" && v !== null && JSON.stringify(v).length > 256) return false;
+  }
+  let issHost = "";
+  try {
+    issHost = typeof claims.iss === "string" ? new globalThis.URL(claims.iss).hostname : "";
+  } catch {
+    issHost = "";
+  }
+  if (issHost !== "" && siteOf(issHost) === siteOf(host)) return true;
+  const object = [claims.url, claims.path, claims.object, claims.key].find((c): c is string => typeof c === "string" && c.length >= 3);
+  if (object === undefined) return false;
+  let p = path;
+  try {
+    p = decodeURIComponent(path);
+  } catch {
+    p = path;
+  }
+  return p.endsWith("/" + object.replace(/^\/+/, ""));
+}
+
+/** Whether a JWT found at [start, end) of a string sits in the query of a URL there that it goes back to (returnedJwt). */
+function jwtReturned(value: string, start: number, end: number): boolean {
+  for (const u of urlsIn(value)) {
+    if (u.start > start || end > u.end) continue;
+    try {
+      const url = new globalThis.URL(value.slice(u.start, u.end));
+      return returnedJwt(value.slice(start, end), url.hostname, url.pathname);
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+/** JWT findings in what a tool returns that are signed links back to their own service (returnedJwt). */
+function signedLinks(roles: () => readonly RoledSite[], found: Detection[]): Detection[] {
+  if (!found.some((d) => d.type === "secrets.jwt" && d.encoded === undefined)) return found;
+  const sites = roles();
+  return found.filter((d) => {
+    if (d.type !== "secrets.jwt" || d.encoded !== undefined) return true;
+    const site = sites.find((x) => samePath(x.path, d.path));
+    return site === undefined || !jwtReturned(site.value, d.start, d.end);
+  });
+}
+
 /**
  * Drops the `secrets` findings of an outbound request that are credentials used where they are meant to go. The URLs
  * a call opens are those of its `url` and `command` arguments (sites.ts): a URL in an e-mail body is sent, not opened.
  */
 export function usedAsMeant(message: Record<string, unknown>, roles: () => readonly RoledSite[], found: Detection[]): Detection[] {
-  if (found.length === 0 || typeof message.method !== "string" || !("id" in message)) return found;
+  if (found.length === 0) return found;
+  // (Eighth round) A signed link a tool returns for its own storage: the token goes back where it came from.
+  if ("result" in message) return signedLinks(roles, found);
+  if (typeof message.method !== "string" || !("id" in message)) return found;
   const method = message.method;
   const toolCall = method === "tools/call" || method === "steps/toolCallRequest";
   const push = /push/i.test(method);
@@ -127,6 +204,11 @@ export function usedAsMeant(message: Record<string, unknown>, roles: () => reado
   const hosts = opened.flatMap((o) => o.urls.map((u) => u.host));
   const used = (d: Detection): boolean => {
     if (d.encoded !== undefined || hosts.length === 0) return false;
+    // (Eighth round) A JWT in the URL of the site that issued it, or that it signs: returnedJwt.
+    if (d.type === "secrets.jwt") {
+      const at = opened.find((o) => samePath(o.site.path, d.path));
+      if (at !== undefined && jwtReturned(at.site.value, d.start, d.end)) return true;
+    }
     const type = formatOf(d, toolCall ? roles() : []);
     // A credential of no known issuer (a bare bearer token, a key named in a header) in a header argument of a call to
     // one API host (`api.<domain>`): how that API is called. Where it came from cannot be told, so only the header counts.

@@ -2,7 +2,8 @@ import { hostMatcher } from "./urls.js";
 import { entropy } from "./entropy.js";
 import { literalId, literalsOf } from "./literals.js";
 import { detectSecrets } from "./secrets.js";
-import { issuedFor } from "./audience.js";
+import { issuedFor, returnedJwt } from "./audience.js";
+import { commandChannels, paddingText, unsignedDestination, type ChannelContext } from "./exfil-channels.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -85,6 +86,57 @@ export const DEFAULT_TUNNELS = [
   "0x0.st",
   "file.io",
   "temp.sh",
+  // (Eighth round) More tunnels to someone's machine: Microsoft dev tunnels, tunnelmole, bore, LocalXpose, zrok,
+  // PageKite, Telebit, localtonet, Expose, tunnelto, playit, loophole.
+  "*.devtunnels.ms",
+  "*.tunnelmole.net",
+  "bore.pub",
+  "*.bore.pub",
+  "*.loclx.io",
+  "*.zrok.io",
+  "*.pagekite.me",
+  "*.telebit.cloud",
+  "*.localto.net",
+  "*.sharedwithexpose.com",
+  "*.tunnelto.dev",
+  "*.playit.gg",
+  "*.loophole.site",
+  // Public file drops: whoever has the link (or guesses it) downloads the file.
+  "pixeldrain.com",
+  "*.pixeldrain.com",
+  "gofile.io",
+  "*.gofile.io",
+  "catbox.moe",
+  "*.catbox.moe",
+  "bashupload.com",
+  "oshi.at",
+  "tmpfiles.org",
+  "uguu.se",
+  "*.uguu.se",
+  "filebin.net",
+  "*.filebin.net",
+  "ufile.io",
+  "keep.sh",
+  "*.keep.sh",
+  "x0.at",
+  "ttm.sh",
+  "envs.sh",
+  // Public paste sites: a paste is read by anyone with its address, and most are listed or scraped.
+  "pastebin.com",
+  "paste.ee",
+  "hastebin.com",
+  "dpaste.org",
+  "dpaste.com",
+  "ix.io",
+  "sprunge.us",
+  "termbin.com",
+  "paste.rs",
+  "rentry.co",
+  "rentry.org",
+  "privatebin.net",
+  "controlc.com",
+  "pastes.io",
+  "justpaste.it",
 ];
 
 export interface ExfiltrationParams {
@@ -287,10 +339,17 @@ function encodedPersonalData(value: string): boolean {
   return contacts !== null && contacts.length >= 2;
 }
 
-/** Whether encoded data decodes to credentials: a recognised token, or the lines of a credentials file or `.env`. */
+/**
+ * (Eighth round) Text of a file that maps access rather than holding a password: an SSH client config naming a key
+ * file or a host's real address, a kubeconfig's key data, `.netrc` lines, `/etc/passwd` or `/etc/shadow` lines, a
+ * `.git-credentials` URL with a password. Sent encoded in a URL, it is a file leaving, not a cursor.
+ */
+const ACCESS_FILE_TEXT = /^\s{0,8}(?:IdentityFile|ProxyCommand|HostName)\s{1,8}\S|^\s{0,8}machine\s{1,4}\S{1,200}\s{1,4}login\s|(?:client-key|client-certificate|certificate-authority)-data:|^[a-z_][\w-]{0,31}:[x*!$][^:\n]{0,120}:\d{1,6}:|^https?:\/\/[^\s:/@]{1,64}:[^\s@/]{4,}@/m;
+
+/** Whether encoded data decodes to credentials: a recognised token, the lines of a credentials file or `.env`, or an access file. */
 function encodedCredentials(value: string): boolean {
   const text = decodedText(value);
-  return text !== null && (CREDENTIAL_TEXT.test(text) || detectSecrets([{ path: [], value: text }]).length > 0);
+  return text !== null && (CREDENTIAL_TEXT.test(text) || ACCESS_FILE_TEXT.test(text) || detectSecrets([{ path: [], value: text }]).length > 0);
 }
 
 /** Hosts in one registrable domain's label of this host that carry data: encoded text, or a long run of it. */
@@ -317,7 +376,18 @@ function hostData(host: string): string | null {
     dataLength += l.length;
     dataLabels++;
   }
+  // (Eighth round) A secret split over labels (63 characters each at most): the labels joined and decoded.
+  if (dataLabels >= 1 && dataLength >= 24 && joinedSecret(sub)) return "encoded credentials in the host name";
   return dataLabels >= 2 && dataLength >= 60 ? "encoded data in the host name" : null;
+}
+
+/** Whether the labels, joined, are base64url or hex of a credential (a token, a credentials file's lines). */
+function joinedSecret(labels: string[]): boolean {
+  const joined = labels.join("").replace(/^x--/, "").slice(0, 1024);
+  const bytes = HEX.test(joined) ? Buffer.from(joined.slice(0, joined.length & ~1), "hex") : /^[A-Za-z0-9_-]+$/.test(joined) ? Buffer.from(joined, "base64url") : null;
+  if (bytes === null || bytes.length < 12) return false;
+  const text = bytes.toString("latin1");
+  return CREDENTIAL_TEXT.test(text) || detectSecrets([{ path: [], value: text }]).length > 0;
 }
 
 /** Decoded bytes that read as words (letters and spaces, punctuation of text), not printable noise. */
@@ -362,6 +432,20 @@ function issuedHere(value: string, host: string): boolean {
   return found.length === 1 && found[0]?.start === 0 && found[0].end === value.length && issuedFor(found[0].type, host);
 }
 
+const SUBSTITUTIONS = /\$\(([^()]{0,200})\)|`([^`]{0,200})`/g;
+const PLATFORM = /^\s*(?:uname(?:\s{1,4}-[a-z]{1,4}){0,3}|arch|dpkg\s{1,4}--print-architecture|lsb_release\s{1,4}-[a-z]{1,4}|go\s{1,4}env\s{1,4}GO(?:OS|ARCH)|rustc\s{1,4}--print\s{1,4}host-tuple)\s*$/;
+
+/**
+ * (Eighth round) Whether every command substitution in a URL asks for the platform (`$(uname -m)`,
+ * `$(dpkg --print-architecture)`): a release for this machine is downloaded, nothing is sent.
+ */
+function platformOnly(raw: string): boolean {
+  SUBSTITUTIONS.lastIndex = 0;
+  let n = 0;
+  for (let m; (m = SUBSTITUTIONS.exec(raw)) !== null && n < 16; n++) if (!PLATFORM.test(m[1] ?? m[2] ?? "")) return false;
+  return n > 0 && !/\$\((?![^()]{0,200}\))/.test(raw);
+}
+
 /** What in a URL carries data out, or null: the pieces a renderer's (or a tool's) request would hand the host. */
 function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLists): string | null {
   const pieces: { key: string; value: string }[] = [];
@@ -370,7 +454,7 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
   for (const s of segments) pieces.push({ key: "", value: decode(s).replace(/\.(?:png|jpe?g|gif|svg|webp|ico|bmp)$/i, "") });
   if (url.hash.length > 1) pieces.push({ key: "#", value: decode(url.hash.slice(1)) });
   const raw = decode(url.pathname + url.search + url.hash);
-  if (PLACEHOLDER.test(raw) || QUERY_PLACEHOLDER.test(decode(url.search)) || (kind === "request" && COMMAND_SUBSTITUTION.test(raw))) return "placeholder";
+  if (PLACEHOLDER.test(raw) || QUERY_PLACEHOLDER.test(decode(url.search)) || (kind === "request" && COMMAND_SUBSTITUTION.test(raw) && !platformOnly(raw))) return "placeholder";
   // A credential in the URL of the service that issued it (a bot token to api.telegram.org, a key to googleapis.com)
   // is how that service is called: audience.ts.
   const host = hostOf(url);
@@ -435,8 +519,102 @@ function judgeUrl(raw: string, kind: Kind, depth: number, lists: ExfiltrationLis
   }
   const dns = hostData(host);
   if (dns !== null) return dns;
+  if (depth < 2) {
+    // (Eighth round) A URL inside this one — a translation proxy, a redirector, an archive, a `?url=` wrapper — is
+    // fetched by the host that serves this one: judged as a request of its own.
+    const inner = embeddedUrl(url, host);
+    if (inner !== null) {
+      const nested = judgeUrl(inner, kind, depth + 1, lists);
+      if (nested !== null) return nested;
+    }
+  }
+  // (Eighth round) A DNS name in the query (DNS over HTTPS: `?name=`, a `?dns=` wire-format message, a lookup
+  // tool's `?domain=`) is resolved: judged as a host name, as in a dig.
+  const named = queriedName(url);
+  if (named !== null) {
+    const verdict = hostVerdict(named, lists);
+    if (verdict !== null) return verdict;
+  }
   if (presigned(url)) return null;
+  if (signedHere(url, host)) {
+    // The rest of the URL is still judged (a logout's redirect target).
+    const rest = new URL(url.href);
+    for (const [k, v] of url.searchParams) if (v.startsWith("eyJ")) rest.searchParams.delete(k);
+    return carriedData(rest, kind, depth, lists);
+  }
   return carriedData(url, kind, depth, lists);
+}
+
+/**
+ * A URL carried inside another: after the path (`/web/2024/https://…`, `/https://…`), as the whole query
+ * (`/?https://…`), or in a Google-translated host (`a--b-example-com.translate.goog/p` is `a-b.example.com/p`). A URL
+ * in a query value is judged by carriedData, piece by piece.
+ */
+function embeddedUrl(url: URL, host: string): string | null {
+  const path = url.pathname;
+  const at = path.search(/\/https?:\/{1,2}/i);
+  if (at >= 0) {
+    const inner = decode(path.slice(at + 1)).replace(/^(https?:)\/(?!\/)/i, "$1//");
+    return inner + url.search;
+  }
+  if (/^\?https?(?::|%3A)/i.test(url.search)) return decode(url.search.slice(1));
+  if (host.endsWith(".translate.goog")) {
+    const label = host.slice(0, -".translate.goog".length);
+    if (label.includes(".")) return null;
+    const inner = label.replace(/--/g, "\u0000").replace(/-/g, ".").replace(/\u0000/g, "-");
+    const q = new URLSearchParams(url.search);
+    for (const k of [...q.keys()]) if (k.startsWith("_x_tr_")) q.delete(k);
+    const search = q.toString();
+    return `https://${inner}${path}${search ? `?${search}` : ""}`;
+  }
+  return null;
+}
+
+/** Query keys that hold a name to resolve (DNS over HTTPS, lookup services). */
+const NAME_KEYS = /^(?:name|hostname|host|domain|fqdn|qname|query|q|lookup)$/i;
+const DNS_NAME = /^(?:[A-Za-z0-9_-]{1,63}\.){2,16}[A-Za-z]{2,24}\.?$/;
+
+/** The DNS name a URL asks to resolve: a `?name=`-like value that is a host name, or the question of a `?dns=` message. */
+function queriedName(url: URL): string | null {
+  if (url.search.length < 8) return null;
+  for (const [key, value] of url.searchParams) {
+    if (NAME_KEYS.test(key) && value.length <= 253 && DNS_NAME.test(value)) return value.replace(/\.$/, "");
+    if (key === "dns" && value.length >= 24 && value.length <= 1024) {
+      const name = wireName(value);
+      if (name !== null) return name;
+    }
+  }
+  return null;
+}
+
+/** The first question's name of a DNS message in base64url (RFC 8484 GET), or null. */
+function wireName(b64: string): string | null {
+  if (!/^[A-Za-z0-9_-]+={0,2}$/.test(b64)) return null;
+  const bytes = Buffer.from(b64, "base64url");
+  const labels: string[] = [];
+  let i = 12;
+  while (i < bytes.length && labels.length < 32) {
+    const n = bytes[i] as number;
+    if (n === 0) return labels.length >= 2 ? labels.join(".") : null;
+    if (n > 63 || i + 1 + n > bytes.length) return null;
+    labels.push(bytes.toString("latin1", i + 1, i + 1 + n));
+    i += 1 + n;
+  }
+  return null;
+}
+
+/**
+ * (Eighth round) Every query value that is a JWT goes back where it came from (audience.ts, returnedJwt): an OIDC
+ * logout's `id_token_hint` to its issuer, a storage service's signed download link.
+ */
+function signedHere(url: URL, host: string): boolean {
+  let jwts = 0;
+  for (const [, value] of url.searchParams) {
+    if (!value.startsWith("eyJ")) continue;
+    if (!returnedJwt(value, host, url.pathname)) return false;
+    jwts++;
+  }
+  return jwts > 0;
 }
 
 const SLOT = /[?&][^=&#]{1,40}=([A-Z][A-Z0-9_]{3,30})(?=[&#]|$)/g;
@@ -500,12 +678,103 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
       out.push({ type: `exfiltration.${f.kind}`, path: site.path, start: f.start, end: f.end });
     }
   }
+  if (message === undefined || !("method" in message)) for (const d of foreignSlots(sites, lists)) if (!out.some((x) => x.path === d.path && x.start < d.end && d.start < x.end)) out.push(d);
   if (message !== undefined) {
     for (const r of requestedUrls(sites, message)) {
       const verdict = r.host ? hostVerdict(r.url, lists) : judgeUrl(r.url, "request", 0, lists) ?? toTunnel(r, sites, lists, TOOL_CALLS.has(message.method as string));
       if (verdict === null) continue;
       if (out.some((d) => d.path === r.site.path && d.start < r.end && r.start < d.end)) continue;
       out.push({ type: r.host ? "exfiltration.dns" : "exfiltration.request", path: r.site.path, start: r.start, end: r.end, detail: `the URL carries ${verdict}` });
+    }
+    for (const d of channels(sites, message, lists)) if (!out.some((x) => x.path === d.path && x.start < d.end && d.start < x.end)) out.push(d);
+  }
+  return out;
+}
+
+const CHANNEL_IDS = ["$", "`", "%", "ping", "--no-sign", "push", "nc"].map(literalId);
+
+/**
+ * (Eighth round) Channels out in a command line a tool or an agent is asked to run (exfil-channels.ts): a command's
+ * output in a host name, text in ICMP padding, an unsigned upload to a bucket, a repository pushed whole to a new
+ * remote on an unknown host, a pipe into netcat to a paste site; and a destination argument naming a bucket with
+ * unsigned requests.
+ */
+function channels(sites: StringSite[], message: Record<string, unknown>, lists: ExfiltrationLists): Detection[] {
+  const method = message.method;
+  if (typeof method !== "string" || !("id" in message) || (!TOOL_CALLS.has(method) && !A2A_SENDS.has(method))) return [];
+  // (The prefilter sees values, not argument names: the argument checks below run whatever it says.)
+  const lits = literalsOf(sites);
+  const lines = lits === null || lits.any(CHANNEL_IDS);
+  const ctx: ChannelContext = {
+    hostVerdict: (h) => hostVerdict(h, lists),
+    allowed: (h) => lists.allow.some((re) => re.test(h.toLowerCase())),
+    drop: (h) => lists.tunnels.some((re) => re.test(h.toLowerCase())),
+  };
+  const out: Detection[] = [];
+  for (const site of sites) {
+    if (site.path[0] !== "params" || site.path.includes("_meta") || site.encoded !== undefined) continue;
+    const key = site.path[site.path.length - 1];
+    // A network tool's padding argument spelling text, next to a host to send it to: `{host, pattern: "<hex>"}`.
+    if (typeof key === "string" && /^(?:pattern|padding|pad|fill|payload_?pattern)$/i.test(key) && paddingText(site.value.trim()) && sites.some((x) => x.path[0] === "params" && x.path.length === site.path.length && /^(?:host|hostname|target|address|ip|dest|destination)$/i.test(String(x.path[x.path.length - 1])))) {
+      out.push({ type: "exfiltration.request", path: site.path, start: 0, end: site.value.length, detail: "text in ICMP padding" });
+      continue;
+    }
+    if (typeof key === "string" && unsignedDestination(key, site.value)) {
+      out.push({ type: "exfiltration.request", path: site.path, start: 0, end: site.value.length, detail: "an unsigned upload to a bucket anybody may write to" });
+      continue;
+    }
+    if (lines) for (const f of commandChannels(site.value, ctx)) out.push({ type: "exfiltration.request", path: site.path, start: f.start, end: f.end, detail: f.detail });
+  }
+  return out;
+}
+
+/** A placeholder for a service's credential: `<VERCEL_TOKEN>`, `{{GITHUB_PAT}}`, `${STRIPE_SECRET_KEY}`, `$AWS_SECRET_ACCESS_KEY`. */
+const SERVICE_SLOT = /(?:<|\{\{?|\$\{?|\[)([A-Z][A-Z0-9]{1,20})_(?:[A-Z0-9]{1,20}_){0,3}(?:TOKEN|KEY|SECRET|PASSWORD|PASS|PAT|CREDENTIALS?)(?![A-Za-z0-9_])/g;
+/** First words of a placeholder that name no service (`<YOUR_API_KEY>`, `{API_TOKEN}`). */
+const NO_SERVICE = /^(?:YOUR|MY|API|ACCESS|SECRET|AUTH|BEARER|CLIENT|APP|USER|PRIVATE|PUBLIC|SESSION|REFRESH|ID|THE|PERSONAL|SERVICE|MASTER|ADMIN|DB|DATABASE|ENCRYPTION|SIGNING|WEBHOOK|LICENSE|ENV|PROD|DEV|TEST|STAGING)$/;
+/** Services whose hosts are not spelled as their placeholders are. */
+const SERVICE_ALIASES: Record<string, string> = { aws: "amazonaws", azure: "windowsnet", gcp: "google", gcloud: "google", gh: "github", gl: "gitlab", hf: "huggingface", cf: "cloudflare", do: "digitalocean" };
+/** What every credential placeholder holds: a literal search, before the placeholder regex runs over a long string. */
+const SLOT_WORD = /_(?:TOKEN|KEY|SECRET|PASS|PAT|CREDENTIAL)/;
+const SLOT_IDS = ["_token", "_key", "_secret", "_pass", "_pat", "_credential"].map(literalId);
+
+/**
+ * (Eighth round) A bare URL in what a server or an agent sends back, whose query or path is left for a credential of a
+ * named service (`https://diag.example/t?vt=<VERCEL_TOKEN>`) while the URL's host is not that service's: the reader
+ * is asked to put a token where it does not go. Documentation's own examples — `<YOUR_API_KEY>`, a service's
+ * placeholder in that service's URL (`api.github.com/…?access_token=<GITHUB_TOKEN>`) — pass. Rendered links and images
+ * are judged as before (placeholders are findings there).
+ */
+function foreignSlots(sites: StringSite[], lists: ExfiltrationLists): Detection[] {
+  const lits = literalsOf(sites);
+  if (lits !== null && !lits.any(SLOT_IDS)) return [];
+  const out: Detection[] = [];
+  for (const site of sites) {
+    const v = site.value;
+    if (v.length > 1_048_576 || !v.includes("://") || !SLOT_WORD.test(v)) continue;
+    SERVICE_SLOT.lastIndex = 0;
+    for (let m, n = 0; (m = SERVICE_SLOT.exec(v)) !== null && n < 64; n++) {
+      const service = (m[1] as string).toLowerCase();
+      if (NO_SERVICE.test(m[1] as string)) continue;
+      // The URL the placeholder sits in: no blank between it and a scheme at most 2 KB before.
+      const from = Math.max(0, m.index - 2048);
+      const scheme = v.lastIndexOf("://", m.index);
+      if (scheme < from) continue;
+      if (/[\s"'`]/.test(v.slice(scheme, m.index))) continue;
+      let start = scheme;
+      while (start > 0 && /[a-z]/i.test(v[start - 1] as string)) start--;
+      if (!/^https?$/i.test(v.slice(start, scheme))) continue;
+      const hostEnd = v.slice(scheme + 3, m.index).search(/[/?#]/);
+      if (hostEnd < 0) continue;
+      const host = v.slice(scheme + 3, scheme + 3 + hostEnd).replace(/^[^@]*@/, "").replace(/:\d+$/, "").toLowerCase();
+      // A template host (`https://<ACCOUNT>.blob.core.windows.net/?<AZURE_SAS_TOKEN>`) is documentation.
+      if (/[<>{}$[\]%]/.test(host)) continue;
+      const flat = host.replace(/[^a-z0-9]/g, "");
+      if (flat.includes(SERVICE_ALIASES[service] ?? service) || flat.includes(service) || lists.allow.some((re) => re.test(host))) continue;
+      let end = m.index + m[0].length;
+      while (end < v.length && end < m.index + 2048 && !/[\s"'`]/.test(v[end] as string)) end++;
+      out.push({ type: "exfiltration.link", path: site.path, start, end: v[end - 1] === "." ? end - 1 : end, detail: "a placeholder for another service's credential" });
+      SERVICE_SLOT.lastIndex = end;
     }
   }
   return out;
@@ -520,8 +789,8 @@ export function detectUrlData(sites: StringSite[], lists: ExfiltrationLists, mes
   return out;
 }
 
-/** Options of curl and wget that send a file or standard input, and a pipe into one. */
-const UPLOAD = /(?:^|\s)(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|-F|--form|-T|--upload-file|--post-file|--body-file)(?:\s+|=)['"]?[^\s'"]{0,40}@|(?:^|\s)(?:-T|--upload-file|--post-file|--body-file)(?:\s+|=)\S|\|\s{0,8}(?:curl|wget|nc|ncat|http)\b/;
+/** Options of curl and wget that send a file or standard input (`@file`, and curl's `-F f=<file`), and a pipe into one. */
+const UPLOAD = /(?:^|\s)(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|-F|--form|-T|--upload-file|--post-file|--body-file)(?:\s+|=)['"]?[^\s'"]{0,40}[@<]|(?:^|\s)(?:-T|--upload-file|--post-file|--body-file)(?:\s+|=)\S|\|\s{0,8}(?:curl|wget|nc|ncat|http)\b/;
 /** Arguments that name a local file a tool sends. */
 const FILE_ARG = /^(?:path|paths|file|files|file_?path|file_?name|filename|local_?(?:path|file)|source|src|attachment|attachments)$/i;
 const TOKEN_RUN = /[A-Za-z0-9_-]{24,256}/g;
@@ -575,7 +844,8 @@ function hostVerdict(host: string, lists: ExfiltrationLists): string | null {
   const h = host.toLowerCase();
   if (lists.collectors.some((re) => re.test(h))) return "a request collector";
   if (lists.allow.some((re) => re.test(h))) return null;
-  return hostData(h);
+  // (Eighth round) As written: a name given to dig or to a DNS-over-HTTPS query keeps its case, and base64 in it too.
+  return hostData(host);
 }
 
 /** Methods whose arguments a tool or an agent acts on: the URLs in them are requested, not shown. */
@@ -591,6 +861,20 @@ const HOST_WORDS = ["dig", "nslookup", "host", "ping", "curl", "wget", "nc ", "n
 const HOST_COMMANDS = new RegExp(`\\b(?:${HOST_WORDS.map((w) => w.trim()).join("|")})\\b`, "i");
 const HOST_WORD_IDS = HOST_WORDS.map(literalId);
 const URL_IDS = [literalId("://")];
+
+/** A URL in a command line from `start`, extended over the `$(…)` it holds and what follows them up to a blank (1 KB at most). */
+function overSubstitutions(v: string, start: number, end: number): string {
+  let i = start;
+  let depth = 0;
+  const limit = Math.min(v.length, start + Math.max(1024, end - start));
+  for (; i < limit; i++) {
+    const c = v[i] as string;
+    if (c === "(" && v[i - 1] === "$") depth++;
+    else if (c === ")" && depth > 0) depth--;
+    else if (depth === 0 && /[\s"'<>]/.test(c)) break;
+  }
+  return v.slice(start, Math.max(i, end)).replace(/[.,;:!?]+$/, "");
+}
 
 /** A value that is nothing but a host name (three labels or more): whatever the argument is called, it names a host. */
 const WHOLE_HOST = /^\s*(?:[A-Za-z0-9_-]{1,63}\.){2,8}[A-Za-z]{2,24}\.?\s*$/;
@@ -650,7 +934,12 @@ function requestedUrls(sites: StringSite[], message: Record<string, unknown>): R
     else if (urls && v.includes("://")) {
       REQUEST_URL.lastIndex = 0;
       for (let m; (m = REQUEST_URL.exec(v)) !== null; ) {
-        const url = m[0].replace(/[.,;:!?]+$/, "");
+        let url = m[0].replace(/[.,;:!?]+$/, "");
+        // (Eighth round) A command substitution in a URL of a command line is part of it: `…/tool-$(uname -m).tar.gz`.
+        if (url.includes("$(")) {
+          url = overSubstitutions(v, m.index, m.index + url.length);
+          REQUEST_URL.lastIndex = Math.max(REQUEST_URL.lastIndex, m.index + url.length);
+        }
         out.push({ site, url, start: m.index, end: m.index + url.length, host: false });
       }
     }
