@@ -83,7 +83,8 @@ describe("disable and rule ids", () => {
   it("drops an inherited rule, and lets its id be defined again", () => {
     const dir = tree({
       "mine.yaml":
-        "name: mine\nextends: balanced\ndisable: [no-credential-files]\nrules:\n" +
+        // (The text model's second opinion on tool calls is turned off too: with the rule gone it would refuse the read.)
+        "name: mine\nextends: balanced\ndisable: [no-credential-files, text-model-calls]\nrules:\n" +
         "  - { id: no-credential-files, match: { tool: read_file }, when: 'has(args.path) && args.path.contains(\"id_rsa\")', decision: deny, reasonCode: MINE }\n",
     });
     const l = load(join(dir, "mine.yaml"));
