@@ -192,7 +192,8 @@ function fold(c: number): number {
   // Latin Extended-A: capitals and small letters in pairs (even, odd), but for Ĺ–ň and Ź–ž (odd, even) and Ÿ.
   if (c <= 0x17f) {
     if (c === 0x178) return 0xff;
-    if (c === 0x130 || c === 0x131 || c === 0x138 || c === 0x149 || c === 0x17f) return c;
+    if (c === 0x130) return 0x69;
+    if (c === 0x131 || c === 0x138 || c === 0x149 || c === 0x17f) return c;
     if ((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17e)) return c & 1 ? c + 1 : c;
     return c | 1;
   }

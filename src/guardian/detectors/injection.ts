@@ -188,6 +188,8 @@ function tokenize(text: string, s: number, e: number): Tok[] {
     // (A zero-width joiner or non-joiner inside a word — Persian, the Indic scripts, Sinhala — is how it is spelled,
     // not a word break: read without it, as the lexicon lists it.)
     if (upper && (w.includes("\u200c") || w.includes("\u200d"))) w = w.replace(/[\u200c\u200d]/g, "");
+    // (The dotted capital İ of Turkish and Azerbaijani lower-cases to "i" and a combining dot: read as "i".)
+    if (upper && w.includes("i\u0307")) w = w.replace(/i\u0307/g, "i");
     let entry = lookup(w);
     if (!entry && w.endsWith("'s")) entry = lookup(w.slice(0, -2));
     // Elision (Italian, French): "l'assistente", "all'utente", "dell'IA" read as the word after the apostrophe.
@@ -637,6 +639,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   if (ctx.role === "prompt") promptAsks(unit, sig, { sessionInPrompt: promptSession(text), secretPath, machine: machine || SECRET_IDENT.test(unit), personal, link, embeds: requested.some((i) => EMBED.has(w(i))) || toks.some((t) => EMBED.has(t.w)) });
   // (A property that names where its value comes from — "which environment variable holds it", "read by the server" —
   // asks for a name, not the secret: poisoning.ts.)
+  // (In any language: a description that has the model send a secret it names — a password, a card, a key — with
+  // "every", "each", "all" of something asks for it standing, as "with every request" does in English.)
+  if (directive && ctx.field !== true && asks("send") && (has("personal") || has("machine")) && has("bulk") && !negatedNear(toks, unit, s)) addR(sig, "harvest");
   if (directive && !(ctx.field === true && NAMES_NOT_VALUE.test(unit))) describedAsks(unit, toks, sig, { secretPath, machine, personal, dest, link, asksRead: requested.length > 0 || ctx.field === true, negated: negatedNear(toks, unit, s), field: ctx.field === true, fieldName: ctx.fieldName ?? null });
 
   // Who is addressed (a prompt is addressed to the model by definition: there it says nothing).
