@@ -167,7 +167,9 @@ const STEM_WORDS: [string, number][] = [
   ["untrust externa retriev", 0],
 ];
 
-const SIZE = 1 << 14;
+// (About 6,500 words and kinds with the languages of injection-languages-world.ts: a table of 32,768 keeps it a fifth
+// full, so a word not in it — most words — ends its probe at once.)
+const SIZE = 1 << 15;
 /**
  * Words by hash (open addressing): one probe per word gives both its classes (`vals`) and the pass's own word kinds
  * (`kinds`: TAG, TURN…), at the same slot.
