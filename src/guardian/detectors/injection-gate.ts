@@ -1,4 +1,5 @@
 import { isCjk, wordsOf, type Cue } from "./injection-lexicon.js";
+import { WORLD_GENERIC } from "./injection-languages-world.js";
 import { sharedUnits } from "./units.js";
 
 /*
@@ -76,7 +77,7 @@ const upper = (text: Uint16Array, at: number) => {
   return a >= 65 && a <= 90 && b >= 65 && b <= 90;
 };
 
-const GENERIC_AI = new Set(["model", "models", "agent", "agents", "bot", "bots", "orchestrator", "orchestrators", "agencie", "agenta", "agentowi", "модель", "модели", "modelo", "modell", "agente", "agentes", "агент", "агенту", "бот", "modèle"]);
+const GENERIC_AI = new Set([...WORLD_GENERIC, "model", "models", "agent", "agents", "bot", "bots", "orchestrator", "orchestrators", "agencie", "agenta", "agentowi", "модель", "модели", "modelo", "modell", "agente", "agentes", "агент", "агенту", "бот", "modèle"]);
 
 const FROM_CUES: [Cue, number][] = [
   ["ai", G.AI],
@@ -166,7 +167,9 @@ const STEM_WORDS: [string, number][] = [
   ["untrust externa retriev", 0],
 ];
 
-const SIZE = 1 << 14;
+// (About 6,500 words and kinds with the languages of injection-languages-world.ts: a table of 32,768 keeps it a fifth
+// full, so a word not in it — most words — ends its probe at once.)
+const SIZE = 1 << 15;
 /**
  * Words by hash (open addressing): one probe per word gives both its classes (`vals`) and the pass's own word kinds
  * (`kinds`: TAG, TURN…), at the same slot.
@@ -175,7 +178,11 @@ const keys = new Int32Array(SIZE);
 const vals = new Int32Array(SIZE);
 const kinds = new Int32Array(SIZE);
 
-/** Lower-cases a character code as the pass reads words (ASCII, Latin-1, Latin Extended-A and -B, Cyrillic, Greek, Hebrew, Arabic, Vietnamese); -1 if not a word character. */
+/**
+ * Lower-cases a character code as the pass reads words, as `toLowerCase` does for the scripts the lexicon has words in
+ * (Latin with its extensions, IPA letters and combining marks, Greek, Cyrillic, Armenian, Hebrew, Arabic, the Indic
+ * scripts, Sinhala, Georgian, Ethiopic, Vietnamese); -1 if not a word character.
+ */
 function fold(c: number): number {
   if (c < 128) {
     const l = c | 32;
@@ -183,15 +190,38 @@ function fold(c: number): number {
     if ((c >= 48 && c <= 57) || c === 95) return c;
     return -1;
   }
-  if (c >= 0xc0 && c <= 0x24f) return c === 0xd7 || c === 0xf7 ? -1 : c <= 0xde ? c + 32 : c;
-  if (c >= 0x400 && c <= 0x4ff) return c >= 0x410 && c <= 0x42f ? c + 32 : c < 0x410 ? c + 80 : c;
-  // Greek (capitals folded; accented capitals kept), Hebrew, Arabic, Persian and Devanagari letters (no case),
-  // Vietnamese's extra letters.
+  if (c <= 0xff) return c < 0xc0 || c === 0xd7 || c === 0xf7 ? -1 : c <= 0xde ? c + 32 : c;
+  // Latin Extended-A: capitals and small letters in pairs (even, odd), but for Ĺ–ň and Ź–ž (odd, even) and Ÿ.
+  if (c <= 0x17f) {
+    if (c === 0x178) return 0xff;
+    if (c === 0x130) return 0x69;
+    if (c === 0x131 || c === 0x138 || c === 0x149 || c === 0x17f) return c;
+    if ((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17e)) return c & 1 ? c + 1 : c;
+    return c | 1;
+  }
+  // Latin Extended-B (Ə, Ɓ, Ɗ, Ƙ to their IPA small letters), IPA letters, modifier letters ("ʻ"), combining marks.
+  if (c <= 0x36f) return c === 0x18f ? 0x259 : c === 0x181 ? 0x253 : c === 0x18a ? 0x257 : c === 0x198 ? 0x199 : c;
   if (c >= 0x386 && c <= 0x3ce) return c >= 0x391 && c <= 0x3ab ? c + 32 : c;
-  // (Arabic and Persian letters and marks, without Arabic's comma, semicolon, question mark and full stop; Devanagari
-  // without its danda stops.)
-  if ((c >= 0x5d0 && c <= 0x5ea) || (c >= 0x620 && c <= 0x65f) || (c >= 0x671 && c <= 0x6d3) || (c >= 0x900 && c <= 0x963) || (c >= 0x966 && c <= 0x97f)) return c;
-  if (c >= 0x1ea0 && c <= 0x1ef9) return c | 1;
+  if (c >= 0x400 && c <= 0x52f) {
+    if (c >= 0x410 && c <= 0x42f) return c + 32;
+    if (c < 0x410) return c + 80;
+    if (c < 0x460 || (c >= 0x482 && c <= 0x489)) return c;
+    if (c === 0x4c0) return 0x4cf;
+    if (c >= 0x4c1 && c <= 0x4ce) return c & 1 ? c + 1 : c;
+    return c | 1;
+  }
+  // Armenian (capitals folded; not its punctuation).
+  if (c >= 0x531 && c <= 0x556) return c + 48;
+  if (c >= 0x559 && c <= 0x588 && !(c >= 0x55a && c <= 0x55f)) return c;
+  // Hebrew, Arabic, Persian, Urdu, Pashto and Kurdish letters and marks (without Arabic's comma, semicolon, question
+  // mark and full stop), the Indic scripts and Sinhala (without the danda stops and Sinhala's kunddaliya).
+  if ((c >= 0x5d0 && c <= 0x5ea) || (c >= 0x620 && c <= 0x65f) || (c >= 0x670 && c <= 0x6d3) || c === 0x6d5 || (c >= 0x6ee && c <= 0x6ff) || (c >= 0x900 && c <= 0x963) || (c >= 0x966 && c <= 0xdf3)) return c;
+  // Georgian (Mtavruli capitals folded), Ethiopic (without its word space and stops).
+  if (c >= 0x10d0 && c <= 0x10ff && c !== 0x10fb) return c;
+  if (c >= 0x1c90 && c <= 0x1cbf) return c - 0x1c90 + 0x10d0;
+  if ((c >= 0x1200 && c <= 0x135f) || (c >= 0x1369 && c <= 0x139f)) return c;
+  // Latin Extended Additional (Vietnamese, Yoruba): capitals and small letters in pairs.
+  if (c >= 0x1e00 && c <= 0x1eff) return c >= 0x1e96 && c <= 0x1e9f ? c : c | 1;
   return -1;
 }
 
@@ -253,6 +283,8 @@ const APOS = -5;
 const HYPHEN = -6;
 const STOP = -7;
 const CJK_CHAR = -8;
+/** A zero-width joiner or non-joiner: inside a word, part of its spelling, not hashed (the scorer reads it so too). */
+const ZWJ = -9;
 const ASCII = new Int16Array(128);
 for (let c = 0; c < 128; c++) ASCII[c] = fold(c) > 0 ? fold(c) : 0;
 ASCII[10] = NL;
@@ -267,6 +299,7 @@ ASCII[63] = STOP;
 function other(c: number): number {
   if (c === 0x2019) return APOS;
   if (c === 0x3002) return STOP;
+  if (c === 0x200c || c === 0x200d) return ZWJ;
   if (c >= 0x0e01 && isCjk(c)) return CJK_CHAR;
   const f = fold(c);
   return f > 0 ? f : 0;
@@ -284,6 +317,7 @@ function hashUnits(text: Uint16Array, a: number, b: number, joins: boolean): num
     const c = text[i] as number;
     const t = c < 128 ? (ASCII[c] as number) : other(c);
     if (t > 0) h = (Math.imul(h, 31) + t) | 0;
+    else if (t === ZWJ) continue;
     else if (joins) h = (Math.imul(h, 31) + (t === APOS ? 39 : 45)) | 0;
   }
   return h;
@@ -391,6 +425,7 @@ export function pieces(str: string): Piece[] {
       h = (Math.imul(h, 31) + t) | 0;
       continue;
     }
+    if (t === ZWJ && wordStart >= 0 && i + 1 < L && fold(text[i + 1] as number) > 0) continue;
     if ((t === APOS || t === HYPHEN) && wordStart >= 0 && i + 1 < L && fold(text[i + 1] as number) > 0) {
       // Elision ("l'assistente", "all'utente"): the word after a short prefix is hashed on its own as well.
       if (t === APOS && i - wordStart <= 4) elided = i - wordStart + 1;

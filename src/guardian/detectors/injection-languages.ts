@@ -1,4 +1,5 @@
 import type { Cue } from "./injection-lexicon.js";
+import { WORLD_VERB_LAST } from "./injection-languages-world.js";
 
 /*
  * More languages for the injection scorer's word classes (issue 24, fifth round): Swedish, Norwegian and Danish,
@@ -64,3 +65,4 @@ export const MORE_IMPERATIVES = ["gönder", "değiştir", "çalıştır", "verwi
 export const VERB_LAST = new Set(["gönder", "ilet", "yükle", "paylaş", "aç", "oku", "kopyala", "sil", "öde", "değiştir", "onayla", "ekle", "güncelle", "çalıştır",
   "भेजें", "भेजो", "भेजिए", "खोलें", "पढ़ें", "निकालें", "हटाएं", "मिटाएं", "करें",
   "بفرست", "بخوان", "ارسال", "حذف"]);
+for (const w of WORLD_VERB_LAST) VERB_LAST.add(w);

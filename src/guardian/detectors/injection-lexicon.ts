@@ -10,6 +10,7 @@
  */
 
 import { MORE_IMPERATIVES, MORE_WORDS } from "./injection-languages.js";
+import { NO_SPACE, WORLD_IMPERATIVES, WORLD_WORDS } from "./injection-languages-world.js";
 
 export type Cue =
   | "ai" // the model as addressee: assistant, AI, LLM, Claude…
@@ -198,6 +199,8 @@ const IMPERATIVE_ANYWAY = new Set(["render", "enter", "answer", "forward", "tran
 
 for (const [cue, words] of Object.entries(MORE_WORDS) as [Cue, string][]) WORDS[cue] = (WORDS[cue] ?? "") + " " + words;
 for (const w of MORE_IMPERATIVES) IMPERATIVE_ANYWAY.add(w);
+for (const [cue, words] of Object.entries(WORLD_WORDS) as [Cue, string][]) WORDS[cue] = (WORDS[cue] ?? "") + " " + words;
+for (const w of WORLD_IMPERATIVES) IMPERATIVE_ANYWAY.add(w);
 
 const lexicon = new Map<string, Entry>();
 for (const [cue, words] of Object.entries(WORDS) as [Cue, string][]) {
@@ -263,7 +266,12 @@ export const CJK: Record<string, string[]> = {
   auth: ["授权", "许可", "許可", "承認", "승인", "허가", "동의"],
 };
 
-/** Whether a character is Han, Hiragana, Katakana, Hangul or Thai (Korean and Thai are read by substring too: particles attach to words, or no spaces split them). */
+for (const [k, words] of Object.entries(NO_SPACE)) CJK[k] = [...(CJK[k] ?? []), ...words];
+
+/**
+ * Whether a character is Han, Hiragana, Katakana, Hangul, Thai, Lao, Burmese or Khmer (Korean is read by substring
+ * too: particles attach to words; the others have no spaces between words).
+ */
 export function isCjk(c: number): boolean {
-  return (c >= 0x0e01 && c <= 0x0e5b) || (c >= 0xac00 && c <= 0xd7a3) || (c >= 0x3130 && c <= 0x318f) || (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0xff66 && c <= 0xff9f);
+  return (c >= 0x0e01 && c <= 0x0edf) || (c >= 0x1000 && c <= 0x109f) || (c >= 0x1780 && c <= 0x17ff) || (c >= 0xac00 && c <= 0xd7a3) || (c >= 0x3130 && c <= 0x318f) || (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0xff66 && c <= 0xff9f);
 }

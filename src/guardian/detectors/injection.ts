@@ -1,6 +1,7 @@
 import { pieces } from "./injection-gate.js";
 import { CJK, isCjk, lookup, STEMS, type Cue } from "./injection-lexicon.js";
 import { VERB_LAST } from "./injection-languages.js";
+import { NO_SPACE_VOCATIVE, WORLD_AND, WORLD_GENERIC } from "./injection-languages-world.js";
 import { reading } from "./injection-readings.js";
 import { normalize, type NormalText } from "./normalize.js";
 import { describedDirectives, NAMES_NOT_VALUE } from "./poisoning.js";
@@ -152,8 +153,10 @@ function wordChar(c: number): boolean {
   if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
   if (isCjk(c)) return false;
   if ((c >= 0x2000 && c <= 0x206f) || (c >= 0x3000 && c <= 0x303f) || (c >= 0xd800 && c <= 0xdfff) || (c >= 0xfe00 && c <= 0xfe6f)) return false;
-  // (Nor Arabic's comma, semicolon, question mark and full stop, or Devanagari's danda.)
+  // (Nor Arabic's comma, semicolon, question mark and full stop, or Devanagari's danda; nor Armenian, Georgian,
+  // Ethiopic and Sinhala punctuation.)
   if (c === 0x60c || c === 0x61b || c === 0x61f || c === 0x6d4 || c === 0x964 || c === 0x965) return false;
+  if ((c >= 0x55a && c <= 0x55f) || c === 0x589 || c === 0x58a || c === 0x10fb || (c >= 0x1360 && c <= 0x1368) || c === 0xdf4) return false;
   return !(c === 0xa0 || c === 0xa1 || c === 0xab || c === 0xbb || c === 0xbf || c === 0xb7 || c === 0xd7 || c === 0xf7);
 }
 /** Inside a word between word characters: hyphen, apostrophes, dot (`gpt-4o`, `don't`, `e.g`). */
@@ -175,12 +178,18 @@ function tokenize(text: string, s: number, e: number): Tok[] {
       const c = text.charCodeAt(i);
       if (wordChar(c)) {
         if ((c >= 65 && c <= 90) || c >= 128) upper = true;
-      } else if (!(joiner(c) && i + 1 < e && wordChar(text.charCodeAt(i + 1)))) break;
+      } else if ((c === 0x200c || c === 0x200d) && i + 1 < e && wordChar(text.charCodeAt(i + 1))) upper = true;
+      else if (!(joiner(c) && i + 1 < e && wordChar(text.charCodeAt(i + 1)))) break;
       else if (c === 0x2019) upper = true;
     }
     const raw = text.slice(start, i);
     let w = upper ? raw.toLowerCase() : raw;
     if (upper && w.includes("\u2019")) w = w.replace(/\u2019/g, "'");
+    // (A zero-width joiner or non-joiner inside a word — Persian, the Indic scripts, Sinhala — is how it is spelled,
+    // not a word break: read without it, as the lexicon lists it.)
+    if (upper && (w.includes("\u200c") || w.includes("\u200d"))) w = w.replace(/[\u200c\u200d]/g, "");
+    // (The dotted capital İ of Turkish and Azerbaijani lower-cases to "i" and a combining dot: read as "i".)
+    if (upper && w.includes("i\u0307")) w = w.replace(/i\u0307/g, "i");
     let entry = lookup(w);
     if (!entry && w.endsWith("'s")) entry = lookup(w.slice(0, -2));
     // Elision (Italian, French): "l'assistente", "all'utente", "dell'IA" read as the word after the apostrophe.
@@ -216,6 +225,7 @@ function clauseBreak(text: string, a: number, b: number): boolean {
 
 const VERB_CUES: Cue[] = ["send", "read", "exec", "call", "pay", "delete", "follow", "decode", "override", "comm", "act"];
 const CLAUSE_JOIN = new Set(["and", "then", "also", "y", "et", "und", "e", "и", "затем", "потом", "puis", "dann", "depois", "but", "or", "pero", "mais", "aber", "mas", "но", "luego", "ensuite", "а"]);
+for (const w of WORLD_AND) CLAUSE_JOIN.add(w);
 const PREP = new Set(["to", "for", "para", "pour", "für", "an", "à", "a", "для", "al", "per", "alla", "allo"]);
 const VOCATIVE_NOUN = new Set(["note", "message", "memo", "reminder", "instructions", "instruction", "consigne", "notice", "nota", "mensaje", "hinweis", "nachricht", "mensagem", "примечание", "сообщение", "notice"]);
 /** "If you are an AI…": the words before the AI word (or before the word before it), each with a space in front. */
@@ -549,7 +559,8 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     secretPath = SECRET_PATH.test(unit);
     credCommand = CRED_COMMAND.test(unit);
     machine = has("machine") || secretPath || SECRET_PHRASES.test(unit) || ENV_DUMP.test(unit) || KEY_VALUE.test(unit) || credCommand;
-    personal = has("personal") || PERSONAL_PHRASES.test(unit) || near("bulk", "files", 3) || RECENT_BULK.test(unit);
+    // (A language that puts the verb last may put "all" after what it counts: "файлы все", "ፋይሎች ሁሉንም".)
+    personal = has("personal") || PERSONAL_PHRASES.test(unit) || near("bulk", "files", 3) || near("files", "bulk", 2) || RECENT_BULK.test(unit);
     // (Each pattern only where its one necessary character is: a URL has "/", an address "@".)
     link = unit.includes("/") && URL.test(unit);
     dest = link || (unit.includes("@") && EMAIL.test(unit)) || toks.some((t, i) => t.w === "to" && (w(i + 1) === "me" || w(i + 1) === "us")) || toks.some((t) => DEST_WORDS.has(t.w)) || NEXT_MESSAGE.test(unit) || PHONE_DEST.test(unit) || HANDLE_DEST.test(unit);
@@ -608,7 +619,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   else if ((requested.some((i) => PURCHASE.has(w(i))) || (request && CHECKOUT.test(unit))) && /\b(?:card|payment\s{1,3}method|on\s{1,3}file|wallet)\b/i.test(unit)) addR(sig, "payment");
   // A tool named for moving money, called with an amount, an account or the saved card ("call issue_refund … to FR76…").
   else if ((asks("call") || requested.some((i) => MONEY_TOOL.test(w(i)))) && MONEY_TOOL.test(unit) && (AMOUNT.test(unit) || /\b(?:card|on\s{1,3}file|saved)\b/i.test(unit))) addR(sig, "payment");
-  if (asks("delete") && (near("delete", "bulk", 5) || near("delete", "files", 5) || machine || personal)) addR(sig, "destructive");
+  // (A verb-last language names what is deleted before the verb: "… бүх файлуудыг устгаарай".)
+  const deletesBefore = requested.some((i) => at(i, "delete") && VERB_LAST.has(w(i)) && (find("bulk", i - 5, i) >= 0 || find("files", i - 5, i) >= 0));
+  if (asks("delete") && (near("delete", "bulk", 5) || near("delete", "files", 5) || machine || personal || deletesBefore)) addR(sig, "destructive");
   // Giving an outsider access: an editor, admin or owner added, a calendar or repository made public, a change approved.
   if (request && GRANT.test(unit)) addR(sig, "grant");
   // A command that sends data off the machine, put in place or run: `env | curl --data-binary @- https://…`,
@@ -630,6 +643,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   if (ctx.role === "prompt") promptAsks(unit, sig, { sessionInPrompt: promptSession(text), secretPath, machine: machine || SECRET_IDENT.test(unit), personal, link, embeds: requested.some((i) => EMBED.has(w(i))) || toks.some((t) => EMBED.has(t.w)) });
   // (A property that names where its value comes from — "which environment variable holds it", "read by the server" —
   // asks for a name, not the secret: poisoning.ts.)
+  // (In any language: a description that has the model send a secret it names — a password, a card, a key — with
+  // "every", "each", "all" of something asks for it standing, as "with every request" does in English.)
+  if (directive && ctx.field !== true && asks("send") && (has("personal") || has("machine")) && has("bulk") && !negatedNear(toks, unit, s)) addR(sig, "harvest");
   if (directive && !(ctx.field === true && NAMES_NOT_VALUE.test(unit))) describedAsks(unit, toks, sig, { secretPath, machine, personal, dest, link, asksRead: requested.length > 0 || ctx.field === true, negated: negatedNear(toks, unit, s), field: ctx.field === true, fieldName: ctx.fieldName ?? null });
 
   // Who is addressed (a prompt is addressed to the model by definition: there it says nothing).
@@ -646,7 +662,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       // Generic nouns ("model", "agent", "bot") only beside an AI word or directly addressed.
       // ("Agents:" or "Model," opening a clause that speaks to "you" is a vocative too.)
       // ("Scheduling agent:", "Summariser bots:": one word naming its job may come first.)
-      const genericVocative = (starts[i] || (i > 0 && starts[i - 1] && !at(i - 1, "ai") && !ctx.transcript)) && /^\s*[,:]/.test(text.slice(t.e, t.e + 3)) && (has("you") || requested.length > 0);
+      const genericVocative = (starts[i] || (i > 0 && starts[i - 1] && !at(i - 1, "ai") && !ctx.transcript)) && /^\s*[,:،፣፥՝]/.test(text.slice(t.e, t.e + 3)) && (has("you") || requested.length > 0);
       // ("Note for the model:", "a message to the agent": a vocative noun, a preposition and a determiner before it.)
       const noteFor = (DETERMINER.has(w(i - 1)) && PREP.has(w(i - 2)) && VOCATIVE_NOUN.has(w(i - 3))) || (PREP.has(w(i - 1)) && VOCATIVE_NOUN.has(w(i - 2)));
       // ("Note for automated assistants", "Instruction for the orchestrating agent": one word may stand between.)
@@ -681,16 +697,16 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
         ((PREP.has(w(i - 1)) || DETERMINER.has(w(i - 1))) && (VOCATIVE_NOUN.has(w(i - 2)) || VOCATIVE_NOUN.has(w(i - 3)) || GREETING.has(w(i - 2)) || (PREP.has(w(i - 2)) && VOCATIVE_NOUN.has(w(i - 3))))) ||
         (w(i - 1) === "you" && gap(i).includes(",")) ||
         (at(i - 1, "ai") && w(i - 2) === "you" && gap(i - 1).includes(",")) ||
-        (i <= 2 && /^\s*[,:]/.test(text.slice(t.e, t.e + 3)) && !lineStartColon) ||
+        (i <= 2 && /^\s*[,:،፣፥՝]/.test(text.slice(t.e, t.e + 3)) && !lineStartColon) ||
         // "URGENT from the CEO: AI assistant, transfer …": an AI word opening a clause, then a comma or a colon.
-        ((starts[i] || (i > 0 && starts[i - 1] && at(i - 1, "ai"))) && /^\s*[,:]/.test(text.slice(t.e, t.e + 3)) && !lineStartColon && !ctx.transcript) ||
+        ((starts[i] || (i > 0 && starts[i - 1] && at(i - 1, "ai"))) && /^\s*[,:،፣፥՝]/.test(text.slice(t.e, t.e + 3)) && !lineStartColon && !ctx.transcript) ||
         // "Assistant: call the…" on a line of its own, where the text is no transcript (no Human/User turn): spoken to.
         (lineStartColon && !ctx.transcript && requested.some((r) => r > i && r <= i + 4)) ||
         // "@assistant", "@copilot": mentioned by name.
         text.charCodeAt(t.s - 1) === 64 ||
         // "AI reviewers:", "AI agents," opening the text.
         // (The second word names who is spoken to — "AI reviewers:", not "Assistant features:".)
-        (i <= 2 && i + 1 < n && VOCATIVE_GROUP.has(w(i + 1)) && /^\s*[,:]/.test(text.slice((toks[i + 1] as Tok).e, (toks[i + 1] as Tok).e + 3)) && /^\s+$/.test(gap(i + 1))) ||
+        (i <= 2 && i + 1 < n && VOCATIVE_GROUP.has(w(i + 1)) && /^\s*[,:،፣፥՝]/.test(text.slice((toks[i + 1] as Tok).e, (toks[i + 1] as Tok).e + 3)) && /^\s+$/.test(gap(i + 1))) ||
         IF_YOU_ARE.some((p) => upTo.endsWith(p) || upToPrevious.endsWith(p)) ||
         (READING.has(w(i + 1)) && THIS.has(w(i + 2))) ||
         (READING.has(w(i + 2)) && THIS.has(w(i + 3))) ||
@@ -1188,6 +1204,7 @@ const WEAKEN = /\b(?:disable|deactivate|uninstall|turn\s{1,3}off|switch\s{1,3}of
 const CONFIRM = new Set(["review", "reviewing", "checking", "confirm", "confirmation", "confirming", "asking", "validation", "permission", "approval", "consent", "verify", "double-check", "confirmación", "confirmar", "confirmation", "bestätigung", "bestätigen", "bestätigt", "confirmée", "confirmado", "confirmação", "подтверждения", "подтверждение", "conferma"]);
 const POLITE = new Set(["please", "kindly", "bitte", "пожалуйста", "veuillez", "plaît", "favor", "pls", "plz"]);
 const GENERIC_AI = new Set(["model", "models", "agent", "agents", "bot", "bots", "orchestrator", "orchestrators", "agencie", "agenta", "agentowi", "модель", "модели", "modelo", "modell", "agente", "agentes", "агент", "агенту", "бот", "modèle"]);
+for (const w of WORLD_GENERIC) GENERIC_AI.add(w);
 const GREETING = new Set(["hey", "hi", "hello", "dear", "attention", "attn", "querido", "querida", "cher", "chère", "liebe", "lieber", "caro", "cara", "дорогой", "привет", "hola", "bonjour", "hallo", "olá", "atención", "achtung", "atenção", "внимание"]);
 /** Words naming an agent by its place in the exchange ("the calling agent", "the requesting model"). */
 const READER_PLACE = new Set(["calling", "requesting", "invoking", "orchestrating", "receiving", "client", "upstream", "downstream", "parent", "host", "caller's", "consuming"]);
@@ -1250,6 +1267,7 @@ function cjkCues(unit: string, sig: Sig): void {
   const request = hit("modal") || hit("send") || hit("read") || hit("exec");
   // (Korean names who must act with a topic or dative particle: "AI 에이전트는 … 해야 합니다", "어시스턴트에게".)
   if (ai && (/(?:致|给|へ|に告ぐ)/.test(unit) || /(?:助手|アシスタント|AI|エージェント|에이전트|어시스턴트|ผู้ช่วย|เอเจนต์)\s?[：:、，,]/.test(unit) || /(?:에이전트|어시스턴트|챗봇|인공지능|AI)\s?(?:는|은|께|에게|님)/.test(unit))) addT(sig, "addressed");
+  else if (ai && NO_SPACE_VOCATIVE.test(unit)) addT(sig, "addressed");
   else if (ai && hit("you")) addT(sig, "addressed_2p");
   if (hit("override") && (hit("instr") || hit("scope"))) addT(sig, "override");
   if (hit("secrecy")) addT(sig, hit("target") ? "secrecy" : "stealth");
@@ -1553,7 +1571,8 @@ function paragraphEnds(text: string): (from: number) => number {
 /* Units, windows, cuts                                                                                             */
 /* ---------------------------------------------------------------------------------------------------------------- */
 
-const ABBREVIATIONS = /(?:\b(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|st|no|fig|approx|incl|cf)|\b[A-Z])$/i;
+// (A single letter is an initial only after a non-letter: "J." is one, the end of "tól." or "café." is not.)
+const ABBREVIATIONS = /(?:(?<![\p{L}\p{M}])(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|st|no|fig|approx|incl|cf)|(?<![\p{L}\p{M}\d])[A-Z])$/iu;
 
 /** Words no sentence ends on: prepositions, articles, conjunctions, possessives. */
 const OPEN_ENDED = new Set(["from", "to", "of", "the", "an", "and", "or", "with", "for", "into", "onto", "by", "at", "your", "their", "our", "my", "its", "including", "than", "via", "about"]);
@@ -1591,7 +1610,10 @@ function wrapped(text: string, a: number, nl: number, e: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 0xdf && c <= 0x24f && c !== 0xf7) || (c >= 0x430 && c <= 0x44f) || c === 96;
 }
 
-/** Sentences of [s, e): ends at . ! ? (followed by a space or the end), at CJK stops, and at line breaks that end a line of prose. */
+/** Full stops and question marks of other scripts: Devanagari's danda, Arabic, Armenian, Ethiopic, Burmese, Khmer, Sinhala. */
+const STOPS = new Set([0x964, 0x965, 0x6d4, 0x61f, 0x589, 0x55e, 0x1362, 0x1367, 0x104b, 0x17d4, 0x17d5, 0xdf4]);
+
+/** Sentences of [s, e): ends at . ! ? (followed by a space or the end), at CJK and other scripts' stops, and at line breaks that end a line of prose. */
 function sentences(text: string, s: number, e: number): [number, number][] {
   const out: [number, number][] = [];
   let start = s;
@@ -1625,7 +1647,7 @@ function sentences(text: string, s: number, e: number): [number, number][] {
       if (!wrapped(text, lineStart, i, e)) push(i + 1);
       lineStart = i + 1;
     } else if (i < quoteEnd) continue;
-    else if (c === 0x3002 || c === 0xff01 || c === 0xff1f) push(i + 1);
+    else if (c === 0x3002 || c === 0xff01 || c === 0xff1f || STOPS.has(c)) push(i + 1);
     else if (c === 46 || c === 33 || c === 63) {
       let j = i + 1;
       while (j < e && /["'”’)\]»*_]/.test(text[j] as string)) j++;
