@@ -1,6 +1,6 @@
 import type { Detection, JsonPath } from "./scan.js";
 import type { RoledSite } from "./sites.js";
-import { detectSecrets } from "./secrets.js";
+import { detectSecrets, jwtPart } from "./secrets.js";
 
 /*
  * A credential used where it is meant to go is not a credential leaving. A Slack, Discord or Teams webhook URL is
@@ -121,14 +121,8 @@ const JWT_CLAIMS = new Set(["iss", "sub", "aud", "exp", "nbf", "iat", "jti", "no
 export function returnedJwt(token: string, host: string, path: string): boolean {
   const parts = token.split(".");
   if (parts.length !== 3 || !(parts[0] as string).startsWith("eyJ") || !(parts[1] as string).startsWith("eyJ") || (parts[2] as string).length < 32 || token.length > 4096) return false;
-  let claims: Record<string, unknown>;
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(parts[1] as string, "base64url").toString("utf8"));
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) return false;
-    claims = parsed as Record<string, unknown>;
-  } catch {
-    return false;
-  }
+  const claims = jwtPart(parts[1] as string);
+  if (claims === null) return false;
   for (const [k, v] of Object.entries(claims)) {
     if (!JWT_CLAIMS.has(k)) return false;
     if (typeof v === "string" ? v.length > 256 : typeof v === "object" && v !== null && JSON.stringify(v).length > 256) return false;

@@ -78,7 +78,7 @@ const CONDITIONAL_TRIGGERS = new Map<string, RegExp>([
 /** (Eighth round) Whether a word names a program this detector judges (a tool named after it runs it: `kubectl`, `git`). */
 export function isProgramName(word: string): boolean {
   const n = commandName(word);
-  return n.length > 1 && (TRIGGERS.has(n) || CONDITIONAL_TRIGGERS.has(n) || ["helm", "psql", "mysql", "redis-cli", "git", "pip", "npm", "gcloud", "az", "aws"].includes(n));
+  return n.length > 1 && (TRIGGERS.has(n) || CONDITIONAL_TRIGGERS.has(n) || ["helm", "gcloud", "az", "aws"].includes(n));
 }
 
 /** The command's name as judged: last path segment, lower case, without `.exe` or a version (`python3.12` → python). */
@@ -1262,7 +1262,8 @@ function judgePipeline(
           judgeText(x.word.text, { depth: ctx.depth + 1, parses: ctx.parses }, inner);
           for (const f of inner) if (FAMILY_TYPES.has(f.type)) add(f.type, f.detail, x.word.start, x.word.end);
         }
-        else if (x.kind === "code" && ctx.depth < MAX_DEPTH && CODE.shell.test(x.word.text)) {
+        // (Judged whether or not judgeCode found something in the code.)
+        if (x.kind === "code" && ctx.depth < MAX_DEPTH && CODE.shell.test(x.word.text)) {
           // `os.system("curl … | sh")`, `child_process.exec("nc -e …")`: the command lines the code hands a shell.
           for (const line of quoted(x.word.text)) {
             if (ctx.parses >= MAX_PARSES) break;

@@ -678,7 +678,7 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
       out.push({ type: `exfiltration.${f.kind}`, path: site.path, start: f.start, end: f.end });
     }
   }
-  if (message === undefined || !("method" in message)) for (const d of foreignSlots(sites, lists)) if (!out.some((x) => x.path === d.path && x.start < d.end && d.start < x.end)) out.push(d);
+  if (message === undefined || !("method" in message)) addApart(out, foreignSlots(sites, lists));
   if (message !== undefined) {
     for (const r of requestedUrls(sites, message)) {
       const verdict = r.host ? hostVerdict(r.url, lists) : judgeUrl(r.url, "request", 0, lists) ?? toTunnel(r, sites, lists, TOOL_CALLS.has(message.method as string));
@@ -686,9 +686,14 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
       if (out.some((d) => d.path === r.site.path && d.start < r.end && r.start < d.end)) continue;
       out.push({ type: r.host ? "exfiltration.dns" : "exfiltration.request", path: r.site.path, start: r.start, end: r.end, detail: `the URL carries ${verdict}` });
     }
-    for (const d of channels(sites, message, lists)) if (!out.some((x) => x.path === d.path && x.start < d.end && d.start < x.end)) out.push(d);
+    addApart(out, channels(sites, message, lists));
   }
   return out;
+}
+
+/** Adds the findings that overlap none already in `out` (in the same string). */
+function addApart(out: Detection[], found: readonly Detection[]): void {
+  for (const d of found) if (!out.some((x) => x.path === d.path && x.start < d.end && d.start < x.end)) out.push(d);
 }
 
 const CHANNEL_IDS = ["$", "`", "%", "ping", "--no-sign", "push", "nc"].map(literalId);

@@ -5,7 +5,7 @@ import { detectInjection, detectPoisoning, isAgentCard, type InjectionInput, typ
 import { detectWithheldDemands } from "./poisoning.js";
 import { destructiveSql, isProgramName, judgeCommandLine } from "./commands.js";
 import { detectSensitivePath, mayHoldSensitivePath } from "./paths.js";
-import { siteRoles, type RoledSite } from "./sites.js";
+import { key as argumentKey, siteRoles, type RoledSite } from "./sites.js";
 import { commandsInRequest } from "./requests.js";
 import { detectSecretAssignments } from "./assignments.js";
 import { compileExfiltrationParams, detectExfiltration, detectUrlData, type ExfiltrationParams } from "./exfiltration.js";
@@ -187,10 +187,7 @@ function poisoning(s: MessageScan, p?: InjectionParams): Detection[] {
  */
 export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[] {
   const out: Detection[] = [];
-  for (const line of argvLines(sites)) {
-    for (const f of judgeCommandLine(line.text)) out.push({ type: f.type, path: line.site.path, start: 0, end: line.site.value.length, detail: f.detail });
-  }
-  for (const line of toolLines(sites)) {
+  for (const line of [...argvLines(sites), ...toolLines(sites)]) {
     for (const f of judgeCommandLine(line.text)) out.push({ type: f.type, path: line.site.path, start: 0, end: line.site.value.length, detail: f.detail });
   }
   for (const site of sites) {
@@ -261,7 +258,8 @@ const VOLUME_KEYS = new Set(["volumes", "volume", "mounts", "mount", "binds", "b
 const IMAGE_KEYS = new Set(["image", "imagename", "img"]);
 const CMD_KEYS = new Set(["command", "cmd", "commands", "entrypoint", "argv"]);
 
-const lowerKey = (k: string | number | undefined) => (typeof k === "string" ? k.toLowerCase().replace(/[-_. ]/g, "") : "");
+/** An argument's name as sites.ts compares names (`sql_query`, `sqlQuery` → sqlquery); "" for an index. */
+const lowerKey = (k: string | number | undefined) => (typeof k === "string" ? argumentKey(k) : "");
 
 function toolWords(tool: string): string[] {
   return tool.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9.-]+/).filter(Boolean);

@@ -662,7 +662,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       // Generic nouns ("model", "agent", "bot") only beside an AI word or directly addressed.
       // ("Agents:" or "Model," opening a clause that speaks to "you" is a vocative too.)
       // ("Scheduling agent:", "Summariser bots:": one word naming its job may come first.)
-      const genericVocative = (starts[i] || (i > 0 && starts[i - 1] && !at(i - 1, "ai") && !ctx.transcript)) && /^\s*[,:،፣፥՝]/.test(text.slice(t.e, t.e + 3)) && (has("you") || requested.length > 0);
+      const genericVocative = (starts[i] || (i > 0 && starts[i - 1] && !at(i - 1, "ai") && !ctx.transcript)) && AFTER_VOCATIVE.test(text.slice(t.e, t.e + 3)) && (has("you") || requested.length > 0);
       // ("Note for the model:", "a message to the agent": a vocative noun, a preposition and a determiner before it.)
       const noteFor = (DETERMINER.has(w(i - 1)) && PREP.has(w(i - 2)) && VOCATIVE_NOUN.has(w(i - 3))) || (PREP.has(w(i - 1)) && VOCATIVE_NOUN.has(w(i - 2)));
       // ("Note for automated assistants", "Instruction for the orchestrating agent": one word may stand between.)
@@ -697,16 +697,16 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
         ((PREP.has(w(i - 1)) || DETERMINER.has(w(i - 1))) && (VOCATIVE_NOUN.has(w(i - 2)) || VOCATIVE_NOUN.has(w(i - 3)) || GREETING.has(w(i - 2)) || (PREP.has(w(i - 2)) && VOCATIVE_NOUN.has(w(i - 3))))) ||
         (w(i - 1) === "you" && gap(i).includes(",")) ||
         (at(i - 1, "ai") && w(i - 2) === "you" && gap(i - 1).includes(",")) ||
-        (i <= 2 && /^\s*[,:،፣፥՝]/.test(text.slice(t.e, t.e + 3)) && !lineStartColon) ||
+        (i <= 2 && AFTER_VOCATIVE.test(text.slice(t.e, t.e + 3)) && !lineStartColon) ||
         // "URGENT from the CEO: AI assistant, transfer …": an AI word opening a clause, then a comma or a colon.
-        ((starts[i] || (i > 0 && starts[i - 1] && at(i - 1, "ai"))) && /^\s*[,:،፣፥՝]/.test(text.slice(t.e, t.e + 3)) && !lineStartColon && !ctx.transcript) ||
+        ((starts[i] || (i > 0 && starts[i - 1] && at(i - 1, "ai"))) && AFTER_VOCATIVE.test(text.slice(t.e, t.e + 3)) && !lineStartColon && !ctx.transcript) ||
         // "Assistant: call the…" on a line of its own, where the text is no transcript (no Human/User turn): spoken to.
         (lineStartColon && !ctx.transcript && requested.some((r) => r > i && r <= i + 4)) ||
         // "@assistant", "@copilot": mentioned by name.
         text.charCodeAt(t.s - 1) === 64 ||
         // "AI reviewers:", "AI agents," opening the text.
         // (The second word names who is spoken to — "AI reviewers:", not "Assistant features:".)
-        (i <= 2 && i + 1 < n && VOCATIVE_GROUP.has(w(i + 1)) && /^\s*[,:،፣፥՝]/.test(text.slice((toks[i + 1] as Tok).e, (toks[i + 1] as Tok).e + 3)) && /^\s+$/.test(gap(i + 1))) ||
+        (i <= 2 && i + 1 < n && VOCATIVE_GROUP.has(w(i + 1)) && AFTER_VOCATIVE.test(text.slice((toks[i + 1] as Tok).e, (toks[i + 1] as Tok).e + 3)) && /^\s+$/.test(gap(i + 1))) ||
         IF_YOU_ARE.some((p) => upTo.endsWith(p) || upToPrevious.endsWith(p)) ||
         (READING.has(w(i + 1)) && THIS.has(w(i + 2))) ||
         (READING.has(w(i + 2)) && THIS.has(w(i + 3))) ||
@@ -1571,6 +1571,8 @@ function paragraphEnds(text: string): (from: number) => number {
 /* Units, windows, cuts                                                                                             */
 /* ---------------------------------------------------------------------------------------------------------------- */
 
+/** What follows a name used to address someone: a comma or colon (Arabic's, Ethiopic's and Armenian's too). */
+const AFTER_VOCATIVE = /^\s*[,:،፣፥՝]/;
 // (A single letter is an initial only after a non-letter: "J." is one, the end of "tól." or "café." is not.)
 const ABBREVIATIONS = /(?:(?<![\p{L}\p{M}])(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|st|no|fig|approx|incl|cf)|(?<![\p{L}\p{M}\d])[A-Z])$/iu;
 

@@ -1,6 +1,6 @@
 import { detectPii, luhn } from "./pii.js";
 import { literalsOf } from "./literals.js";
-import { detectPeople } from "./pii-people.js";
+import { detectPeople, digitCount as countDigits } from "./pii-people.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -565,15 +565,6 @@ function cpfValid(d: string): boolean {
 
 function norm(s: string): string {
   return s.replace(/[\s.-]/g, "").toUpperCase();
-}
-
-function countDigits(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 48 && c <= 57) n++;
-  }
-  return n;
 }
 
 function dedupe(list: Detection[]): Detection[] {

@@ -166,13 +166,9 @@ function dateOf(t: string): number | null {
   return y;
 }
 
-function digitCount(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 48 && c <= 57) n++;
-  }
-  return n;
+/** The ASCII digits in a string (pii-bulk.ts counts with it too). */
+export function digitCount(s: string): number {
+  return digitsUpTo(s, Infinity);
 }
 
 /** Digits in a string, counted up to `max` (a prefilter stops as soon as it knows). */

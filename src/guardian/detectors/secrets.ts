@@ -118,6 +118,9 @@ function realJwt(s: string): boolean {
   return true;
 }
 
+/** A JWT part's JSON object (its claims, its header), or null. */
+export const jwtPart = (part: string): Record<string, unknown> | null => jsonObject(b64text(part));
+
 /** A base64url part's text (empty past 8 KiB). */
 function b64text(s: string): string {
   return s.length > 8192 ? "" : Buffer.from(s, "base64url").toString("utf8");

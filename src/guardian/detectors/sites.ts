@@ -29,7 +29,7 @@ export interface RoledSite extends StringSite {
 export type SchemaOf = (tool: string) => unknown;
 
 /** Lower case, without `_`, `-`, `.` and spaces: `file_path`, `filePath` and `file-path` are one name. */
-const key = (name: string) => name.toLowerCase().replace(/[-_. ]/g, "");
+export const key = (name: string) => name.toLowerCase().replace(/[-_. ]/g, "");
 
 const PATH_NAMES = new Set(["path", "paths", "file", "files", "filename", "filenames", "filepath", "filepaths", "source", "sources", "src", "destination", "dest", "dst", "dir", "dirs", "directory", "directories", "folder", "folders", "cwd", "workdir", "workingdirectory", "root", "roots", "socket", "location", "target", "targetpath", "newpath", "oldpath", "output", "repo", "repository", "includepath", "configfile", "keyfile", "identityfile"]);
 /** Name endings that make an argument a path: `repo_path`, `output_file`, `working_dir`, `config_dir`. */
