@@ -42,7 +42,11 @@ export class SharedSessions implements SessionDesk {
     this.opts = { refreshMs: 5000, ttlMs: 15_000, gapMs: 500, killedMs: KILLED_MS, ...opts };
     for (const name of EVENTS) {
       const f = (session: SessionInfo) => {
-        this.outbox.push([`session.${name}`, this.tag(session)]);
+        const copy = this.tag(session);
+        // A copy let go of here: what it counted goes to Redis now, on the connection this replica answers the bus on,
+        // so an operator's kill or listing answered after this cannot miss it (the list's next write may be `gapMs` away).
+        if (name === "closed") this.keep(copy);
+        this.outbox.push([`session.${name}`, copy]);
         this.soon();
       };
       registry.on(name, f);
@@ -217,8 +221,6 @@ export class SharedSessions implements SessionDesk {
     const sessions = this.registry.list();
     if (sessions.length > 0) m.hset(hash, Object.fromEntries(sessions.map((s) => [s.id, JSON.stringify(this.tag(s))]))).pexpire(hash, this.opts.ttlMs);
     const told = this.outbox.splice(0);
-    // A copy let go of here: what it counted stays with the session (as the same write takes it off this list).
-    for (const [event, s] of told) if (event === "session.closed") this.keepCounts(m, s);
     const tell = () => {
       for (const [event, session] of told) this.bus.emit(event, { session });
     };
@@ -231,6 +233,12 @@ export class SharedSessions implements SessionDesk {
 
   private hashOf(replica: string): string {
     return this.bus.store.key("ops", "sessions", replica);
+  }
+
+  private keep(s: SessionInfo): void {
+    const m = this.bus.store.client.multi();
+    this.keepCounts(m, s);
+    m.exec().catch(() => undefined);
   }
 
   /** Adds what this replica's copy of a session counted to the session's record of copies let go of. */
