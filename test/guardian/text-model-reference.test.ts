@@ -77,12 +77,9 @@ function referenceScore(m: TextModel, weights: Map<number, number>, kind: Messag
 /** The model's quantised weights by bucket. */
 function quantised(m: TextModel): Map<number, number> {
   const w = new Map<number, number>();
-  const shift = m.bits - 16;
-  for (let b = 0; b < 1 << 16; b++)
-    for (let k = m.offsets[b] as number; k < (m.offsets[b + 1] as number); k++) {
-      const e = m.entries[k] as number;
-      w.set((b << shift) | (e >>> 16), (e << 16) >> 16);
-    }
+  m.weights.forEach((q, bucket) => {
+    if (q !== 0) w.set(bucket, q);
+  });
   return w;
 }
 

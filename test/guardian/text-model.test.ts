@@ -18,12 +18,9 @@ const result = (text: string, id = 7) => ({ jsonrpc: "2.0", id, result: { conten
 /** The shipped model's weights as a plain map, to score a feature vector the way training does. */
 function weightsOf(m: TextModel): Map<number, number> {
   const w = new Map<number, number>();
-  const shift = m.bits - 16;
-  for (let b = 0; b < 1 << 16; b++)
-    for (let k = m.offsets[b] as number; k < (m.offsets[b + 1] as number); k++) {
-      const e = m.entries[k] as number;
-      w.set((b << shift) | (e >>> 16), ((e << 16) >> 16) * m.scale);
-    }
+  m.weights.forEach((q, bucket) => {
+    if (q !== 0) w.set(bucket, q * m.scale);
+  });
   return w;
 }
 
@@ -171,11 +168,12 @@ describe("text model: the weight asset", () => {
     expect(() => loadTextModel(join(dir, "bad.bin"))).toThrow(/the text model's weights at .*bad\.bin are damaged: not a text model: header is not JSON/);
   });
 
-  it("ships a compact model: a few MB at most, sparse in memory", () => {
+  it("ships a compact model: a few MB on disk, one int16 per bucket in memory", () => {
     const bytes = readFileSync(join(ROOT, TEXT_MODEL_FILE));
     expect(bytes.length).toBeLessThan(3 * 1048576);
     const m = loadTextModel();
-    expect(m.offsets.byteLength + m.entries.byteLength).toBeLessThan(4 * 1048576);
+    expect(m.weights.byteLength).toBe(2 << m.bits);
+    expect(m.weights.byteLength).toBeLessThanOrEqual(4 * 1048576);
     expect(m.threshold).toBeGreaterThan(0.5);
   });
 

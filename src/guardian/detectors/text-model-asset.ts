@@ -5,8 +5,8 @@ import { KINDS, type TextModel } from "./text-model.js";
 
 /*
  * The text model's weights as shipped (rules/text-model.bin), written by bench/train-classifier.mjs --ship and read
- * once per process, when a rule naming `text_model` is compiled (guardian start, never per message). The file is the
- * table as it sits in memory, so loading is a read and two copies, not a decoding loop on the way to a first answer.
+ * once per process, when a rule naming `text_model` is compiled (guardian start, never per message). Loading spreads
+ * the sparse entries into one int16 weight per bucket (text-model.ts reads one per feature).
  *
  * Format (little-endian): "GWTM2\n"; a u32 length and that many bytes of JSON {format, bits, bias, threshold, scale,
  * count, kinds, kindWeights, sha256 of everything after the header} (padded with spaces so what follows is 4-byte aligned); 65,536 u16 entry counts, one per
@@ -91,17 +91,28 @@ export function decodeTextModel(bytes: Uint8Array): TextModel {
   if (buf.length !== o + 2 * BLOCKS + 4 * h.count) fail(`${buf.length - o} bytes where ${2 * BLOCKS + 4 * h.count} of counts and entries were expected`);
   // one native pass stands for checking every entry (a damaged table would give wrong weights, never unbounded work)
   if (createHash("sha256").update(buf.subarray(o)).digest("hex") !== h.sha256) fail("its counts and entries do not match their sha256");
-  const offsets = new Uint32Array(BLOCKS + 1);
-  for (let b = 0; b < BLOCKS; b++) offsets[b + 1] = (offsets[b] as number) + (buf[o + 2 * b] as number) + ((buf[o + 2 * b + 1] as number) << 8);
-  if (offsets[BLOCKS] !== h.count) fail("block counts do not add up to the entries");
-  o += 2 * BLOCKS;
-  let entries: Int32Array;
-  if (LITTLE_ENDIAN) entries = new Int32Array(buf.buffer.slice(buf.byteOffset + o, buf.byteOffset + o + 4 * h.count));
-  else {
-    entries = new Int32Array(h.count);
-    for (let k = 0; k < h.count; k++) entries[k] = buf.readInt32LE(o + 4 * k);
+  // The blocks' counts say how many entries each block of 2^(bits − 16) buckets holds; each entry names its bucket's
+  // low bits, in order. Spread into one weight per bucket.
+  let total = 0;
+  for (let b = 0; b < BLOCKS; b++) total += (buf[o + 2 * b] as number) + ((buf[o + 2 * b + 1] as number) << 8);
+  if (total !== h.count) fail("block counts do not add up to the entries");
+  const shift = h.bits - 16;
+  const weights = new Int16Array(1 << h.bits);
+  const at = o + 2 * BLOCKS;
+  const entries = LITTLE_ENDIAN ? new Int32Array(buf.buffer.slice(buf.byteOffset + at, buf.byteOffset + at + 4 * h.count)) : Int32Array.from({ length: h.count }, (_, j) => buf.readInt32LE(at + 4 * j));
+  let k = 0;
+  for (let b = 0; b < BLOCKS; b++) {
+    const n = (buf[o + 2 * b] as number) + ((buf[o + 2 * b + 1] as number) << 8);
+    let last = -1;
+    for (let j = 0; j < n; j++, k++) {
+      const e = entries[k] as number;
+      const lo = e >>> 16;
+      if (lo <= last || lo >= 1 << shift) fail(`block ${b}: entries out of order or out of range`);
+      last = lo;
+      weights[(b << shift) | lo] = (e << 16) >> 16;
+    }
   }
-  return { bits: h.bits, bias: h.bias, threshold: h.threshold, kindWeights: Float32Array.from(h.kindWeights), offsets, entries, scale: h.scale };
+  return { bits: h.bits, bias: h.bias, threshold: h.threshold, kindWeights: Float32Array.from(h.kindWeights), weights, scale: h.scale };
 }
 
 let loaded: { path: string; model: TextModel } | undefined;

@@ -9,7 +9,7 @@ import type { StringSite } from "./scan.js";
  *
  * Speed: one pass over the text (lowering, whitespace folding, the n-grams and running word hashes), FNV-1a folded over
  * char codes (no string per n-gram), a reusable open-addressing counter of typed arrays, a block-indexed sparse weight
- * table (test/guardian/text-model-reference.test.ts holds it to a plain reference, bucket for bucket and score for
+ * table read once per feature (test/guardian/text-model-reference.test.ts holds it to a plain reference, bucket for bucket and score for
  * score). Work is bounded: at most `WINDOW` characters of a message are read (its head and its tail when longer).
  */
 
@@ -313,7 +313,7 @@ export function textFeatures(bits: number, kind: MessageKind, text: string, flag
   return { idx, val };
 }
 
-/** A loaded model: a sparse weight table over 2^bits buckets, blocked by the high 16 bits of a bucket id. */
+/** A loaded model: a weight for each of its 2^bits buckets. */
 export interface TextModel {
   bits: number;
   bias: number;
@@ -322,41 +322,24 @@ export interface TextModel {
   /** Per kind (KINDS order). */
   kindWeights: Float32Array;
   /**
-   * Block b's entries are offsets[b] .. offsets[b+1], in order of bucket id: each the low bits of its bucket id (the
-   * high 16 bits of the entry) and its weight quantised to int16 (the low 16 bits; weight = q × scale).
+   * Every bucket's weight quantised to int16 (weight = q × scale; 0 where the model has none): one read per feature
+   * (2 MB at 2^20 buckets, where a blocked sparse table took two dependent reads and a scan).
    */
-  offsets: Uint32Array;
-  entries: Int32Array;
+  weights: Int16Array;
   scale: number;
-}
-
-/** The quantised weight of a bucket (0 when the model has none). */
-function weightOf(offsets: Uint32Array, entries: Int32Array, bucket: number, shift: number, lowMask: number): number {
-  const b = bucket >>> shift;
-  const lo = bucket & lowMask;
-  const end = offsets[b + 1] as number;
-  for (let k = offsets[b] as number; k < end; k++) {
-    const e = entries[k] as number;
-    const l = e >>> 16;
-    if (l === lo) return (e << 16) >> 16;
-    if (l > lo) return 0;
-  }
-  return 0;
 }
 
 /** The model's probability that a message of this kind with this text is an attack. */
 export function scoreText(m: TextModel, kind: MessageKind, text: string, flags: readonly string[] = []): number {
   const { key: slotKey, count: slotCount, touched, used } = countFeatures(text, flags, (1 << m.bits) - 1);
-  const shift = m.bits - 16;
-  const lowMask = (1 << shift) - 1;
-  const { offsets, entries } = m;
+  const weights = m.weights;
   let norm = 0;
   let dot = 0;
   for (let j = 0; j < used; j++) {
     const s = touched[j] as number;
     const v = logCount(slotCount[s] as number);
     norm += v * v;
-    dot += weightOf(offsets, entries, slotKey[s] as number, shift, lowMask) * v;
+    dot += (weights[slotKey[s] as number] as number) * v;
     slotKey[s] = -1;
   }
   const z = m.bias + (dot * m.scale) / (Math.sqrt(norm) || 1) + (m.kindWeights[KINDS.indexOf(kind)] ?? 0);
