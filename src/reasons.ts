@@ -19,6 +19,7 @@ export const REASONS = {
   GUARDIAN_UNAVAILABLE: { line: "message", meaning: "the guardian threw, timed out, or answered something malformed: `-32051`" },
   STORE_UNAVAILABLE: { line: "message", meaning: "the shared store (Redis) is away and `store.onUnavailable` is `closed`: `-32051`" },
   STORE_RESET: { line: "message", meaning: "Redis lost the guardian's state; flow rules hold until it is rebuilt (also a warning on stderr)" },
+  SPLIT_ACROSS_EVENTS: { line: "message", meaning: "an A2A stream's event refused because, joined to the stream's earlier events, a rule refuses it (that rule's code beside it)" },
   LOG_UNAVAILABLE: { line: "message", meaning: "the decision log cannot be written, so nothing is forwarded: `-32051`" },
   // The session: framing, correlation, the server.
   PARSE_ERROR: { line: "message", meaning: "a frame was not JSON" },

@@ -7,7 +7,7 @@ import { makeDirs } from "../fs-dirs.js";
 import { withFileLock, type LockOptions, type LockOwner } from "../fs-lock.js";
 
 /** A Map that forgets its least recently used entries beyond `max`: state keyed by wire data stays bounded. */
-class Lru<K, V> {
+export class Lru<K, V> {
   private readonly map = new Map<K, V>();
   /** The most recently used key: asking for it again (the common case) need not reorder anything. */
   private newest: K | undefined;
@@ -26,6 +26,10 @@ class Lru<K, V> {
     this.map.set(key, value);
     this.newest = key;
     if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as K);
+  }
+  delete(key: K): void {
+    this.map.delete(key);
+    if (key === this.newest) this.newest = undefined;
   }
 }
 
