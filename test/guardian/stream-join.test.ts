@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EmbeddedGuardian } from "../../src/guardian/embedded.js";
 import { judgeOf, type Judge, type JudgeContext } from "../../src/guardian/judge.js";
 import { loadRulesOrThrow } from "../../src/cli/rules.js";
-import { eventText, joinStreamEvents, TAIL } from "../../src/guardian/stream-join.js";
+import { eventText, HEAD, joinStreamEvents, TAIL } from "../../src/guardian/stream-join.js";
 import type { Verdict } from "../../src/guardian/verdict.js";
 import type { JsonObject } from "../../src/protocol/json-rpc.js";
 
@@ -72,7 +72,7 @@ describe("joinStreamEvents", () => {
     expect(seen.slice(-2)).toEqual(["BLOCK this", "after"]);
   });
 
-  it("forgets a stream at its final event, and keeps at most TAIL characters of one", () => {
+  it("forgets a stream at its final event, keeps at most TAIL characters of one, and reads HEAD of a new event with them", () => {
     const { judge, seen } = recording("never");
     const j = joinStreamEvents(judge);
     j(status("first"), ctx());
@@ -85,6 +85,11 @@ describe("joinStreamEvents", () => {
     const last = seen.at(-1) as string;
     expect(last.endsWith("\nend")).toBe(true);
     expect(last.length).toBe(TAIL + "\nend".length);
+    // of a long event, its start is read with them (the boundary), not all of it again
+    j(status("y".repeat(5000)), ctx("long"));
+    const boundary = seen.at(-1) as string;
+    expect(boundary.endsWith("\nend\n" + "y".repeat(HEAD))).toBe(true);
+    expect(boundary.length).toBe(TAIL + 1 + HEAD);
   });
 
   it("reads A2A 1.0's statusUpdate events too, and leaves MCP and outbound messages to the judge alone", () => {
