@@ -1,4 +1,5 @@
 import { parseShell, tokenize, MAX_PARSED, type Command, type Pipeline, type Redirect, type Script, type Word } from "./shell.js";
+import { readOnlyEncodedPowerShell } from "./powershell-encoded.js";
 
 /*
  * Dangerous commands, judged on the command line's grammar (shell.ts), never on text that merely mentions them: a
@@ -548,7 +549,9 @@ function judgeCode(code: string, powershell: boolean): { type: string; detail: s
   // Written to a file and loaded from it: `https.get(…).pipe(createWriteStream('/tmp/p.js'))…require('/tmp/p.js')`.
   if (CODE.download.test(c) && CODE.writes.test(c) && CODE.loads.test(c)) return { type: "dangerous_command.download_execute", detail: "downloads code to a file and loads it" };
   if (runs && CODE.decode.test(c)) return { type: "dangerous_command.decode_execute", detail: "decodes hidden code and runs it" };
-  if (powershell && /(?:^|\s)-(?:e|ec|en|enc|enco|encod|encode|encoded|encodedc|encodedco|encodedcom|encodedcomm|encodedcomma|encodedcomman|encodedcommand)\s+[A-Za-z0-9+/=]{8,}/i.test(c)) return { type: "dangerous_command.powershell_encoded", detail: "runs an encoded PowerShell command" };
+  const encoded = powershell ? /(?:^|\s)-(?:e|ec|en|enc|enco|encod|encode|encoded|encodedc|encodedco|encodedcom|encodedcomm|encodedcomma|encodedcomman|encodedcommand)\s+([A-Za-z0-9+/=]{8,})/i.exec(c) : null;
+  // (Ninth round) A script that only reads and prints, decoded, is no hidden command (powershell-encoded.ts).
+  if (encoded && !readOnlyEncodedPowerShell(encoded[1] as string)) return { type: "dangerous_command.powershell_encoded", detail: "runs an encoded PowerShell command" };
   return null;
 }
 
@@ -1056,7 +1059,7 @@ function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: strin
   const exposed = remoteLoginExposed(name, a);
   if (exposed) add("dangerous_command.remote_access", exposed);
   // -- PowerShell
-  if (POWERSHELL.has(name) && a.some((t) => POWERSHELL_ENCODED.test(t))) add("dangerous_command.powershell_encoded", "runs an encoded PowerShell command");
+  if (POWERSHELL.has(name) && a.some((t, i) => POWERSHELL_ENCODED.test(t) && !readOnlyEncodedPowerShell(a[i + 1] ?? ""))) add("dangerous_command.powershell_encoded", "runs an encoded PowerShell command");
   // -- containers and host namespaces
   const priv = privilegedContainer(r);
   if (priv) add("dangerous_command.privileged_container", `a container or pod with ${priv}`);

@@ -2,6 +2,7 @@ import { hostMatcher } from "./urls.js";
 import { entropy } from "./entropy.js";
 import { literalId, literalsOf } from "./literals.js";
 import { detectSecrets } from "./secrets.js";
+import { renderedDiagram } from "./renderers.js";
 import { issuedFor, returnedJwt } from "./audience.js";
 import { commandChannels, paddingText, unsignedDestination, type ChannelContext } from "./exfil-channels.js";
 
@@ -536,6 +537,8 @@ function judgeUrl(raw: string, kind: Kind, depth: number, lists: ExfiltrationLis
     if (verdict !== null) return verdict;
   }
   if (presigned(url)) return null;
+  // (Ninth round) A public renderer drawing a diagram that names nothing: renderers.ts.
+  if (renderedDiagram(url, (text) => CREDENTIAL_TEXT.test(text) || /\bAKIA[0-9A-Z]{16}\b/.test(text))) return null;
   if (signedHere(url, host)) {
     // The rest of the URL is still judged (a logout's redirect target).
     const rest = new URL(url.href);

@@ -1,6 +1,7 @@
 import { detectPii, luhn } from "./pii.js";
 import { literalsOf } from "./literals.js";
 import { detectPeople, digitCount as countDigits } from "./pii-people.js";
+import { oneFormRecord } from "./pii-form.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -170,6 +171,8 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
   // One person's identity given in the first person ("apply for my visa: passport …, born …") is the user's own, sent
   // to a service they chose: not bulk (sixth round). Two numbers, a card, or a third person's record still count.
   const ownOnly = idList.length === 1 && !anyCard && FIRST_PERSON.test((idList[0] as Hit).site.value.slice(0, 4096));
+  // (Ninth round) One person's record typed into one web form (a booking, a tax return, a checkout): pii-form.ts.
+  if (out.length === 0 && ibans.length < 3 && rows.length === 0 && oneFormRecord(sites, idList, cardHits(sites, cardsApart, labelledCards), DOB_KEY)) return [];
   if (idList.length > 0 && (dob || anyCard) && !ownOnly) add("pii_bulk.identity", asDetections(idList));
   else if (strongIds.length >= 1 && idList.length >= 2) add("pii_bulk.id_list", asDetections(idList));
   else if (idList.length >= 3) add("pii_bulk.ssn_list", asDetections(idList));
@@ -181,6 +184,17 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
   } else if (rows.length === 0 && cards.length >= 3) add("pii_bulk.card_list", cards);
   if (ibans.length >= 3) add("pii_bulk.iban_list", ibans);
   return dedupe(out);
+}
+
+/** The cards found, one per number, with the string each is in. */
+function cardHits(sites: StringSite[], cards: Detection[], labelled: Hit[]): Hit[] {
+  const out = new Map<string, Hit>();
+  for (const d of cards) {
+    const site = sites.find((s) => s.path === d.path);
+    if (site) out.set(site.value.slice(d.start, d.end).replace(/\D/g, ""), { site, start: d.start, end: d.end, key: "", strong: true });
+  }
+  for (const h of labelled) if (!out.has(h.key)) out.set(h.key, h);
+  return [...out.values()];
 }
 
 /** The writer speaking of themselves, in the languages of the labels above. */

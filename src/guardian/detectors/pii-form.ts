@@ -1,0 +1,77 @@
+import { DEFAULT_COLLECTORS, DEFAULT_TUNNELS } from "./exfiltration.js";
+import { hostMatcher } from "./urls.js";
+import type { StringSite } from "./scan.js";
+
+/*
+ * (Ninth round) One person's record typed into one web form: not bulk.
+ *
+ * A booking, a tax return or a checkout is a form whose fields each hold one value: a name, an identity number or two
+ * (a RUT and a passport), a birth date, a card with its expiry and CVC. `pii_bulk` counts an identity number with a
+ * birth date, two identity numbers, or a card with its CVV as a record worth refusing; typed into the form of the
+ * service the user is dealing with, such a record is the ordinary use of it, and refusing it refuses every booking
+ * and payment an agent makes. What makes it one record rather than bulk is its structure, whatever the country:
+ *
+ *   - a tool call (MCP), whose numbers are each the whole value of a field (`"rut": "19.903.634-3"`), never inside
+ *     free text (a body, a note, an SMS: prose about someone goes where it was written to, not into a form);
+ *   - all those fields siblings of one object that is not an element of a list (a list of applicants is bulk), under
+ *     names without a number (`ssn`, not `ssn_2` or `passenger2_passport`);
+ *   - at most two identity numbers, of different fields, at most one card and at most one birth date;
+ *   - the call names the form's web address: an `https://` URL among the call's top-level arguments, to a named host
+ *     (not an IP literal), that is not a request collector, a tunnel, a file drop or a paste site (those are where
+ *     stolen records go, one at a time or not).
+ *
+ * Left to other checks: whether that host is the party the record belongs with (a phishing form that asks for the
+ * user's own card looks like a checkout; the instruction that sends an agent there is judged where it comes in).
+ */
+
+const COLLECTORS = [...DEFAULT_COLLECTORS, ...DEFAULT_TUNNELS].map(hostMatcher);
+
+export interface FormHit {
+  site: StringSite;
+  start: number;
+  end: number;
+}
+
+/** Whether the identity numbers and cards found make one record typed into one web form (see above). */
+export function oneFormRecord(sites: readonly StringSite[], ids: readonly FormHit[], cards: readonly FormHit[], dobKey: RegExp): boolean {
+  if (ids.length > 2 || cards.length > 1 || ids.length + cards.length === 0) return false;
+  let parent: string | null = null;
+  const keys = new Set<string>();
+  for (const h of [...ids, ...cards]) {
+    const path = h.site.path;
+    if (path[0] !== "params" || path[1] !== "arguments" || path.length < 3) return false;
+    const last = path[path.length - 1];
+    if (typeof last !== "string" || /\d/.test(last)) return false;
+    if (path.some((p) => typeof p === "number")) return false;
+    // The number is the field's whole value.
+    const v = h.site.value;
+    if (v.slice(0, h.start).trim() !== "" || v.slice(h.end).trim() !== "") return false;
+    const at = JSON.stringify(path.slice(0, -1));
+    if (parent === null) parent = at;
+    else if (parent !== at) return false;
+    keys.add(last.toLowerCase());
+  }
+  if (keys.size !== ids.length + cards.length) return false;
+  // At most one birth date among the form's fields.
+  let dobs = 0;
+  for (const s of sites) {
+    const last = s.path[s.path.length - 1];
+    if (typeof last === "string" && dobKey.test(last) && JSON.stringify(s.path.slice(0, -1)) === parent && ++dobs > 1) return false;
+  }
+  return sites.some((s) => s.path.length === 3 && s.path[0] === "params" && s.path[1] === "arguments" && formAddress(s.value));
+}
+
+/** An https URL to a named host that is not a collector, a tunnel, a file drop or a paste site. */
+function formAddress(v: string): boolean {
+  if (v.length > 2048 || !/^https:\/\//i.test(v.trim())) return false;
+  let host: string;
+  try {
+    const u = new URL(v.trim());
+    if (u.username !== "" || u.password !== "") return false;
+    host = u.hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  if (/^[\d.]+$/.test(host) || host.startsWith("[") || !host.includes(".")) return false;
+  return !COLLECTORS.some((re) => re.test(host));
+}
