@@ -43,7 +43,35 @@ const NOT_A_SECRET = [
   /^[a-z][a-z0-9+.-]{1,20}:(?!\/\/)(?:[\w.-]{1,64})?(?:\/[\w.-]{1,64}){1,12}(?:#[\w.-]{1,64})?$/i,
   /^(?:AKIA|ASIA)[A-Z0-9]{12,20}(?:%2F|\/)/, // a signed link's credential scope (`X-Amz-Credential=AKIA…/20260101/…`): the key's id, granting nothing
   /^\d+(?:\.\d+)*$/, // numbers and versions
+  // (Ninth round) Keys public by design, by their published form: a Mapbox public token (`pk.` and a JWT-like body),
+  // a Stripe or Clerk publishable key (`pk_live_…`, `pk_test_…`), a PostHog project key (`phc_…`). They ship in every
+  // browser bundle; the secret siblings (`sk.`, `sk_live_`, PostHog's `phx_`) are formats of their own (secrets.ts).
+  /^pk\.eyJ[A-Za-z0-9_-]{8,400}\.[A-Za-z0-9_-]{8,100}$/,
+  /^pk_(?:live|test)_[A-Za-z0-9]{10,247}$/,
+  /^phc_[A-Za-z0-9]{20,60}$/,
+  // (Ninth round) Ciphertext named for the secret it encrypts: HashiCorp Vault transit (`vault:v1:…`), dotenvx
+  // (`encrypted:…`). Decrypting it takes a key that is not in the text. (SOPS and sealed secrets: `ciphertext`.)
+  /^vault:v\d{1,4}:[A-Za-z0-9+/]{16,}={0,2}$/,
+  /^encrypted:[A-Za-z0-9+/]{20,}={0,2}$/,
 ];
+
+/** A SOPS value as the file holds it: `ENC[AES256_GCM,data:…,iv:…,tag:…,type:…]` (each part bounded). */
+const SOPS_VALUE = /ENC\[AES256_GCM,data:[A-Za-z0-9+/=]{0,16384},iv:[A-Za-z0-9+/=]{8,128},tag:[A-Za-z0-9+/=]{8,128},type:[a-z]{2,12}\]/y;
+/** A sealed secret's document (Bitnami's kubeseal): its values sit under `encryptedData`. */
+const SEALED = /\bkind:[ \t]{0,4}SealedSecret\b|\bencryptedData:/;
+
+/**
+ * Ciphertext under a secret's name (ninth round): a SOPS-encrypted file's `ENC[…]` values, and a SealedSecret's
+ * `encryptedData` values (RSA-OAEP, base64, `Ag…` and hundreds of characters, in a document that says it is one).
+ * The value is judged where it stands in the string, so a password merely starting `ENC[` is still read.
+ */
+function ciphertext(v: string, start: number, value: string): boolean {
+  if (value.startsWith("ENC[AES256_GCM")) {
+    SOPS_VALUE.lastIndex = start;
+    return SOPS_VALUE.test(v);
+  }
+  return value.length >= 200 && /^Ag[A-Za-z0-9+/]{198}/.test(value) && SEALED.test(v.slice(Math.max(0, start - 4000), start));
+}
 
 /** Words, each perhaps with a short number (`oauth2_client_credentials`, `X-API-Key`, `my-release-postgresql`): a name, not a secret. */
 function wordy(value: string): boolean {
@@ -216,7 +244,7 @@ export function detectSecretAssignments(sites: StringSite[], prefilter = true, n
       if (value === null) continue;
       if (value !== judged) {
         judged = value;
-        secretLike = looksRandom(value) && !wordy(value) && !NOT_A_SECRET.some((re) => re.test(value));
+        secretLike = looksRandom(value) && !wordy(value) && !NOT_A_SECRET.some((re) => re.test(value)) && !ciphertext(v, ends.valueEnd - value.length, value);
       }
       if (!secretLike || linkToken(v, pos, m[0])) continue;
       const end = ends.valueEnd;
