@@ -1,4 +1,5 @@
 import { entropy } from "./entropy.js";
+import { isCiphertext } from "./ciphertext.js";
 import { literalId, literalsOf } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
 import { sharedUnits } from "./units.js";
@@ -49,29 +50,10 @@ const NOT_A_SECRET = [
   /^pk\.eyJ[A-Za-z0-9_-]{8,400}\.[A-Za-z0-9_-]{8,100}$/,
   /^pk_(?:live|test)_[A-Za-z0-9]{10,247}$/,
   /^phc_[A-Za-z0-9]{20,60}$/,
-  // (Ninth round) Ciphertext named for the secret it encrypts: HashiCorp Vault transit (`vault:v1:…`), dotenvx
-  // (`encrypted:…`). Decrypting it takes a key that is not in the text. (SOPS and sealed secrets: `ciphertext`.)
-  /^vault:v\d{1,4}:[A-Za-z0-9+/]{16,}={0,2}$/,
-  /^encrypted:[A-Za-z0-9+/]{20,}={0,2}$/,
 ];
 
-/** A SOPS value as the file holds it: `ENC[AES256_GCM,data:…,iv:…,tag:…,type:…]` (each part bounded). */
-const SOPS_VALUE = /ENC\[AES256_GCM,data:[A-Za-z0-9+/=]{0,16384},iv:[A-Za-z0-9+/=]{8,128},tag:[A-Za-z0-9+/=]{8,128},type:[a-z]{2,12}\]/y;
-/** A sealed secret's document (Bitnami's kubeseal): its values sit under `encryptedData`. */
-const SEALED = /\bkind:[ \t]{0,4}SealedSecret\b|\bencryptedData:/;
-
-/**
- * Ciphertext under a secret's name (ninth round): a SOPS-encrypted file's `ENC[…]` values, and a SealedSecret's
- * `encryptedData` values (RSA-OAEP, base64, `Ag…` and hundreds of characters, in a document that says it is one).
- * The value is judged where it stands in the string, so a password merely starting `ENC[` is still read.
- */
-function ciphertext(v: string, start: number, value: string): boolean {
-  if (value.startsWith("ENC[AES256_GCM")) {
-    SOPS_VALUE.lastIndex = start;
-    return SOPS_VALUE.test(v);
-  }
-  return value.length >= 200 && /^Ag[A-Za-z0-9+/]{198}/.test(value) && SEALED.test(v.slice(Math.max(0, start - 4000), start));
-}
+/** A name's word before the vocabulary word that makes the key public. */
+const PUBLIC_NAME = /(?:^|[^A-Za-z])(?:public|PUBLIC|Public|publishable|PUBLISHABLE|Publishable)[_.-]?$/;
 
 /** Words, each perhaps with a short number (`oauth2_client_credentials`, `X-API-Key`, `my-release-postgresql`): a name, not a secret. */
 function wordy(value: string): boolean {
@@ -239,12 +221,15 @@ export function detectSecretAssignments(sites: StringSite[], prefilter = true, n
       VOCABULARY_AT.lastIndex = pos;
       const m = VOCABULARY_AT.exec(v);
       if (!m) continue;
+      // (Ninth round) A key named public (`DOTENV_PUBLIC_KEY`, `publicKey`, `PublishableKey`): the word right before
+      // the vocabulary word says so; `NEXT_PUBLIC_API_KEY` is an API key still.
+      if (PUBLIC_NAME.test(v.slice(Math.max(0, pos - 12), pos)) && /key/i.test(m[0])) continue;
       // Inside the last value read (assignments running into each other): its end is known, the value is not read again.
       const value = pos < ends.valueEnd ? valueAfter(v, pos + m[0].length, ends) : afterName(v, pos + m[0].length, ends);
       if (value === null) continue;
       if (value !== judged) {
         judged = value;
-        secretLike = looksRandom(value) && !wordy(value) && !NOT_A_SECRET.some((re) => re.test(value)) && !ciphertext(v, ends.valueEnd - value.length, value);
+        secretLike = looksRandom(value) && !wordy(value) && !NOT_A_SECRET.some((re) => re.test(value)) && !isCiphertext(v, ends.valueEnd - value.length);
       }
       if (!secretLike || linkToken(v, pos, m[0])) continue;
       const end = ends.valueEnd;
