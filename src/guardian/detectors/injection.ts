@@ -1412,19 +1412,25 @@ function shownFences(text: string): [number, number][] {
 
 /** Words after a shown example that send the reader back to it as an instruction: "follow the steps above", "do it". */
 const FOLLOW_BACK = /\b(?:follow|obey|execute|carry\s{1,3}out|do|run|perform|apply|comply\s{1,3}with|act\s{1,3}on)\b[^.\n]{0,40}?\b(?:above|instructions?|steps?|this|that|it|these|those)\b/i;
-/** The shown fences of the last text read (a unit at a time reads the same text): computed once per text. */
-let quotedFences: { text: string; fences: [number, number][] } | null = null;
+/**
+ * The shown fences of the last two texts read (a unit at a time reads the same text; a quotation's bare reading, the
+ * unit with the quotation blanked, alternates with it): computed once per text, a short text each time.
+ */
+let quotedFences: { text: string; fences: [number, number][] }[] = [];
 
 /**
  * Whether [s, e) stands inside a fenced code block that a text about attacks introduces (`shownFences`) and that the
  * 300 characters after it do not send anyone back to (`FOLLOW_BACK`): an example quoted, not an instruction given.
  */
 function inQuotedFence(text: string, s: number, e: number): boolean {
-  if (quotedFences === null || quotedFences.text !== text) {
-    const fences = text.includes("```") ? shownFences(text).filter(([, b]) => !FOLLOW_BACK.test(text.slice(b, b + 300))) : [];
-    quotedFences = { text, fences };
+  const read = () => (text.includes("```") ? shownFences(text).filter(([, b]) => !FOLLOW_BACK.test(text.slice(b, b + 300))) : []);
+  if (text.length < 1024) return read().some(([a, b]) => a <= s && e <= b);
+  let hit = quotedFences.find((x) => x.text === text);
+  if (hit === undefined) {
+    hit = { text, fences: read() };
+    quotedFences = [hit, ...quotedFences.slice(0, 1)];
   }
-  return quotedFences.fences.some(([a, b]) => a <= s && e <= b);
+  return hit.fences.some(([a, b]) => a <= s && e <= b);
 }
 
 /** A documented template's heading or lead-in, before its fence: "Prompt format", "Chat template", "template:". */
