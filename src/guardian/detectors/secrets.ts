@@ -17,8 +17,9 @@ import { deferToFormats, detectNamedCredentials, detectNamedField, detectSelfDes
  *
  * Not secrets: values in the documented-examples allow list (AWS's, jwt.io's, Stripe's docs keys, the Azure storage
  * emulator's published key…), fillers (`xxxx`, `EXAMPLE`, `your_…`), publishable keys (Stripe `pk_`, Mapbox `pk.`),
- * the access key id inside a presigned or signed URL (`X-Amz-Credential=`, `AWSAccessKeyId=`), and well-known default
- * passwords in connection strings (`postgres:postgres`, `guest:guest`, `root:root`): see docs/detection.md.
+ * the access key id inside a presigned or signed URL (`X-Amz-Credential=`, `AWSAccessKeyId=`) or reported with its
+ * secret said to be elsewhere (ninth round), and well-known default passwords in connection strings
+ * (`postgres:postgres`, `guest:guest`, `root:root`): see docs/detection.md.
  */
 
 interface Format {
