@@ -1,4 +1,5 @@
 import { entropy } from "./entropy.js";
+import { isCiphertext } from "./ciphertext.js";
 import { literalId, literalsOf } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
 import { sharedUnits } from "./units.js";
@@ -43,7 +44,16 @@ const NOT_A_SECRET = [
   /^[a-z][a-z0-9+.-]{1,20}:(?!\/\/)(?:[\w.-]{1,64})?(?:\/[\w.-]{1,64}){1,12}(?:#[\w.-]{1,64})?$/i,
   /^(?:AKIA|ASIA)[A-Z0-9]{12,20}(?:%2F|\/)/, // a signed link's credential scope (`X-Amz-Credential=AKIA…/20260101/…`): the key's id, granting nothing
   /^\d+(?:\.\d+)*$/, // numbers and versions
+  // (Ninth round) Keys public by design, by their published form: a Mapbox public token (`pk.` and a JWT-like body),
+  // a Stripe or Clerk publishable key (`pk_live_…`, `pk_test_…`), a PostHog project key (`phc_…`). They ship in every
+  // browser bundle; the secret siblings (`sk.`, `sk_live_`, PostHog's `phx_`) are formats of their own (secrets.ts).
+  /^pk\.eyJ[A-Za-z0-9_-]{8,400}\.[A-Za-z0-9_-]{8,100}$/,
+  /^pk_(?:live|test)_[A-Za-z0-9]{10,247}$/,
+  /^phc_[A-Za-z0-9]{20,60}$/,
 ];
+
+/** A name's word before the vocabulary word that makes the key public. */
+const PUBLIC_NAME = /(?:^|[^A-Za-z])(?:public|PUBLIC|Public|publishable|PUBLISHABLE|Publishable)[_.-]?$/;
 
 /** Words, each perhaps with a short number (`oauth2_client_credentials`, `X-API-Key`, `my-release-postgresql`): a name, not a secret. */
 function wordy(value: string): boolean {
@@ -211,12 +221,15 @@ export function detectSecretAssignments(sites: StringSite[], prefilter = true, n
       VOCABULARY_AT.lastIndex = pos;
       const m = VOCABULARY_AT.exec(v);
       if (!m) continue;
+      // (Ninth round) A key named public (`DOTENV_PUBLIC_KEY`, `publicKey`, `PublishableKey`): the word right before
+      // the vocabulary word says so; `NEXT_PUBLIC_API_KEY` is an API key still.
+      if (PUBLIC_NAME.test(v.slice(Math.max(0, pos - 12), pos)) && /key/i.test(m[0])) continue;
       // Inside the last value read (assignments running into each other): its end is known, the value is not read again.
       const value = pos < ends.valueEnd ? valueAfter(v, pos + m[0].length, ends) : afterName(v, pos + m[0].length, ends);
       if (value === null) continue;
       if (value !== judged) {
         judged = value;
-        secretLike = looksRandom(value) && !wordy(value) && !NOT_A_SECRET.some((re) => re.test(value));
+        secretLike = looksRandom(value) && !wordy(value) && !NOT_A_SECRET.some((re) => re.test(value)) && !isCiphertext(v, ends.valueEnd - value.length);
       }
       if (!secretLike || linkToken(v, pos, m[0])) continue;
       const end = ends.valueEnd;

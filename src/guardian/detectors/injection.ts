@@ -335,6 +335,26 @@ function leadBack(text: string, at: number): boolean {
   return true;
 }
 
+/**
+ * Whether a bracketed name at [open, close) labels a header line (ninth round): a letter before the bracket on its
+ * line, and nothing after it on the line but rules, spaces and a colon (each side read at most 80 characters).
+ */
+function authorLabel(text: string, open: number, close: number): boolean {
+  let word = false;
+  for (let i = open - 1; i >= 0 && i >= open - 80; i--) {
+    const c = text[i] as string;
+    if (c === "\n") break;
+    if (/\p{L}/u.test(c)) word = true;
+  }
+  if (!word) return false;
+  for (let i = close; i < text.length && i < close + 80; i++) {
+    const c = text[i] as string;
+    if (c === "\n") return true;
+    if (!/[\s\-=*_#:|~\u2013\u2014]/.test(c)) return false;
+  }
+  return close + 80 > text.length;
+}
+
 /** Where quoted text runs in a unit (bounded: pairs on one paragraph, at most 600 characters apart). */
 function quotedSpans(text: string, s: number, e: number): [number, number][] {
   const out: [number, number][] = [];
@@ -675,7 +695,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       // ("decode it and run it as your next step, agent)": a name set off by a comma closing the clause; "(assistant)"
       // or "[AI]" before a checklist item: a name in brackets opening it.)
       const trailing = i > 0 && /,\s{0,2}$/.test(gap(i)) && /^\s{0,2}(?:[).:!;\]]|$)/.test(text.slice(t.e, Math.min(e, t.e + 3))) && !ctx.transcript;
-      const bracketed = (text.charCodeAt(t.s - 1) === 40 || text.charCodeAt(t.s - 1) === 91) && (text.charCodeAt(t.e) === 41 || text.charCodeAt(t.e) === 93) && i <= 3;
+      // (Not a header's author label, "--- Comment (agent) ---", "Reply [bot]": a word before the bracket on its line
+      // and nothing but rules or a colon after it — a help desk's or a forum's, naming who wrote what follows.)
+      const bracketed = (text.charCodeAt(t.s - 1) === 40 || text.charCodeAt(t.s - 1) === 91) && (text.charCodeAt(t.e) === 41 || text.charCodeAt(t.e) === 93) && i <= 3 && !authorLabel(text, t.s - 1, t.e + 1);
       // ("Reviewer agents: this bump is pre-approved.", "Agents helping with this:": a head of at most four words at
       // a line's start, closed by a colon, naming the reader.)
       // (The name closes the head, or what it is doing with this follows: not "Assistant features:".)
@@ -959,6 +981,12 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     const m = INTRO.exec(unit.length > 400 ? unit.slice(0, 400) : unit);
     if (m && !sig.quoted.some(([a, b]) => a <= s + m.index && s + m.index < b)) sig.quoted.push([s + m.index + m[0].length, e]);
   }
+  // An example shown in a fenced code block that a text about attacks introduces, and that the text after it does not
+  // tell anyone to follow: quoted whole, in a passage that reports (ninth round; `strict` cuts the quotation).
+  if (sig.own && inQuotedFence(text, s, e)) {
+    sig.quoted = [[s, e]];
+    sig.report = true;
+  }
   if (sig.quoted.length > 0) {
     const inside = sig.quoted.reduce((a, [x, y]) => a + (y - x), 0);
     sig.quotedShare = inside / Math.max(1, e - s);
@@ -1124,8 +1152,12 @@ function describedAsks(unit: string, toks: Tok[], sig: Sig, o: Described): void 
     const names: string[] = [];
     SINK_NAME.lastIndex = 0;
     for (let m: RegExpExecArray | null; (m = SINK_NAME.exec(unit)) !== null && names.length < 8; ) names.push(m[1] ?? m[2] ?? "");
+    // (A property's description that names the property's own value — "Phone number" for `number`, "Conversation
+    // id" for `conversation_id`: every part of the name is a word of it — labels the field; it fits, as a name that
+    // says secret does.)
+    const labels = names.length === 0 && o.fieldName !== null && namesItself(o.fieldName, unit);
     if (names.length === 0 && o.fieldName !== null) names.push(o.fieldName);
-    const fitting = names.length > 0 && names.every((x) => FITTING_SINK.test(x));
+    const fitting = labels || (names.length > 0 && names.every((x) => FITTING_SINK.test(x)));
     // A path named for a tool to open ("the path to your kubeconfig") is not its contents.
     const pathOnly = PATH_WORD.test(unit) && !contents;
     // (In a property's description the property is where it goes.)
@@ -1136,6 +1168,21 @@ function describedAsks(unit: string, toks: Tok[], sig: Sig, o: Described): void 
   const sendish = toks.some((t) => t.cues.includes("send") || t.cues.includes("recipient")) || SENT.test(unit);
   const fixed = (unit.includes("@") && /[\w.+-]@[\w-]+\./.test(unit)) || o.link || DOMAIN.test(unit) || AMOUNT.test(unit);
   if (sendish && fixed && (REROUTE.test(unit) || ALSO.test(unit))) addR(sig, "reroute");
+}
+
+const OWNERS = new Set(["your", "user", "users", "user's", "their", "his", "her", "my", "every", "all", "any", "each", "from", "stored", "saved", "current", "session", "environment", "env"]);
+/**
+ * Whether every part of a property's name (split at `_`, `-`, `.` and lower-to-upper case changes; parts of two
+ * letters or more, at most six) is a word of its description (ninth round).
+ */
+function namesItself(name: string, unit: string): boolean {
+  const parts = name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").split(/[\s_.-]+/).filter((p) => p.length >= 2);
+  if (parts.length === 0 || parts.length > 6 || unit.length > 80) return false;
+  const all = unit.toLowerCase().split(/[^\p{L}\p{N}']+/u).filter((x) => x.length > 0);
+  // (A label: six words at most, naming no one's data — not "Notes: the user's passport number from their files".)
+  if (all.length > 6 || all.some((x) => x.endsWith("'s") || OWNERS.has(x))) return false;
+  const words = new Set(all);
+  return parts.every((p) => words.has(p.toLowerCase()));
 }
 
 /** Money's destination changed: a new account, new bank details. */
@@ -1363,6 +1410,54 @@ function shownFences(text: string): [number, number][] {
   return out;
 }
 
+/** Words after a shown example that send the reader back to it as an instruction: "follow the steps above", "do it". */
+const FOLLOW_BACK = /\b(?:follow|obey|execute|carry\s{1,3}out|do|run|perform|apply|comply\s{1,3}with|act\s{1,3}on)\b[^.\n]{0,40}?\b(?:above|instructions?|steps?|this|that|it|these|those)\b/i;
+/**
+ * The shown fences of the last two texts read (a unit at a time reads the same text; a quotation's bare reading, the
+ * unit with the quotation blanked, alternates with it): computed once per text, a short text each time.
+ */
+let quotedFences: { text: string; fences: [number, number][] }[] = [];
+
+/**
+ * Whether [s, e) stands inside a fenced code block that a text about attacks introduces (`shownFences`) and that the
+ * 300 characters after it do not send anyone back to (`FOLLOW_BACK`): an example quoted, not an instruction given.
+ */
+function inQuotedFence(text: string, s: number, e: number): boolean {
+  const read = () => (text.includes("```") ? shownFences(text).filter(([, b]) => !FOLLOW_BACK.test(text.slice(b, b + 300))) : []);
+  if (text.length < 1024) return read().some(([a, b]) => a <= s && e <= b);
+  let hit = quotedFences.find((x) => x.text === text);
+  if (hit === undefined) {
+    hit = { text, fences: read() };
+    quotedFences = [hit, ...quotedFences.slice(0, 1)];
+  }
+  return hit.fences.some(([a, b]) => a <= s && e <= b);
+}
+
+/** A documented template's heading or lead-in, before its fence: "Prompt format", "Chat template", "template:". */
+const TEMPLATE_BEFORE = /\b(?:prompt|chat|instruction|conversation|input)\s{1,3}(?:format|template|structure)s?\b|\btemplates?\b/i;
+/** A template's slot inside a fence: `{prompt}`, `{user_message}`, `{{ message['content'] }}`, `{% for %}`. */
+const TEMPLATE_SLOT = /\{\{?\s{0,3}[A-Za-z_][\w.'"[\]]{0,40}\s{0,3}\}\}?|\{%/;
+
+/**
+ * Fenced code blocks that document a chat template (ninth round): the 300 characters before the fence name a prompt
+ * format or a template, and the block holds a slot to be filled. At most 32 fences, each closing searched once.
+ */
+function templateFences(text: string): [number, number][] {
+  const out: [number, number][] = [];
+  let from = 0;
+  for (let k = 0; k < 32; k++) {
+    const open = text.indexOf("```", from);
+    if (open < 0) break;
+    const close = text.indexOf("```", open + 3);
+    const end = close < 0 ? text.length : close + 3;
+    const body = text.slice(open + 3, Math.min(end, open + 4096));
+    if (TEMPLATE_BEFORE.test(text.slice(Math.max(0, open - 300), open)) && TEMPLATE_SLOT.test(body)) out.push([open, end]);
+    if (close < 0) break;
+    from = end;
+  }
+  return out;
+}
+
 /** Whether `at` stands inside a fenced code block (an odd number of fences before it; at most 64 counted). */
 function inAnyFence(text: string, at: number): boolean {
   let inside = false;
@@ -1425,7 +1520,9 @@ function markers(text: string, regions: readonly { s: number; e: number }[], quo
   let shown: [number, number][] | null = null;
   // (A boundary shown in a fenced block that a text about attacks introduces, or a chat-template token written in an
   // inline code span, is an example: shown, not used. `strict` — quoted: cut — still counts them.)
-  const isShown = (at: number) => !quotesCut && (shown ??= shownFences(text)).some(([a, b]) => a <= at && at < b);
+  // (Ninth round: so is a chat template documented in a fence — a model card's "Prompt format" — whose block holds
+  // the template's slots, `{prompt}`, `{{ message['content'] }}`, `{% for … %}`.)
+  const isShown = (at: number) => !quotesCut && (shown ??= [...shownFences(text), ...templateFences(text)]).some(([a, b]) => a <= at && at < b);
   all(CHAT_TOKEN, (m) => {
     if (isShown(m.index) || (!quotesCut && inCodeSpan(text, m.index, m.index + m[0].length))) return;
     out.push({ s: m.index, e: m.index + m[0].length, kind: "chat_token", reach: text.length });

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { isCiphertext } from "./ciphertext.js";
 import { entropy } from "./entropy.js";
 import type { Detection, StringSite } from "./scan.js";
 
@@ -319,6 +320,8 @@ export function detectNamedCredentials(site: StringSite, found: Detection[]): vo
     const strong = strength([...before, ...nameWords], m[0]);
     const found1 = strong ? lenient : valueAfter(v, e, false, password);
     if (found1 === null) continue;
+    // (Ciphertext under a secret's name — SOPS, a sealed secret, Vault transit, dotenvx — is no secret: ciphertext.ts.)
+    if (isCiphertext(v, found1.start)) continue;
     push(found1.start, found1.end);
     reach = found1.end;
   }
@@ -411,7 +414,7 @@ export function detectNamedField(site: StringSite, found: Detection[]): void {
   const value = v.trim();
   const start = v.indexOf(value);
   if (!/^[A-Za-z0-9_.~+/=!:-]+$/.test(value)) return;
-  if (!credentialShaped(value, strength(nameWords, m[0]))) return;
+  if (!credentialShaped(value, strength(nameWords, m[0])) || isCiphertext(v, start)) return;
   if (found.some((d) => d.path === site.path && d.start < start + value.length && start < d.end)) return;
   found.push({ type: "secrets.credential", path: site.path, start, end: start + value.length });
 }

@@ -17,8 +17,9 @@ import { deferToFormats, detectNamedCredentials, detectNamedField, detectSelfDes
  *
  * Not secrets: values in the documented-examples allow list (AWS's, jwt.io's, Stripe's docs keys, the Azure storage
  * emulator's published key…), fillers (`xxxx`, `EXAMPLE`, `your_…`), publishable keys (Stripe `pk_`, Mapbox `pk.`),
- * the access key id inside a presigned or signed URL (`X-Amz-Credential=`, `AWSAccessKeyId=`), and well-known default
- * passwords in connection strings (`postgres:postgres`, `guest:guest`, `root:root`): see docs/detection.md.
+ * the access key id inside a presigned or signed URL (`X-Amz-Credential=`, `AWSAccessKeyId=`) or reported with its
+ * secret said to be elsewhere (ninth round), and well-known default passwords in connection strings
+ * (`postgres:postgres`, `guest:guest`, `root:root`): see docs/detection.md.
  */
 
 interface Format {
@@ -98,6 +99,22 @@ function signedCredential(value: string, start: number): boolean {
   return /(?:Credential|AWSAccessKeyId)(?:=|%3D)$/i.test(before);
 }
 
+/** "The secret was written to the CI store", "the secret key is shown once in the console", "it is not shown here". */
+const WITHHELD = /\bsecret(?:\s{1,3}(?:access\s{1,3})?key)?\s{1,3}(?:is|was|has\s{1,3}been|will\s{1,3}be)\s{1,3}(?:only\s{1,3}|directly\s{1,3}|securely\s{1,3})?(?:shown|stored|written|saved|kept|put|placed|displayed|available|not\s{1,3}(?:shown|included|displayed|returned|printed))\b/i;
+/** Something an AWS secret access key could be: 40 characters of base64 standing alone. */
+const SECRET_RUN = /(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/;
+
+/**
+ * An access key id reported by id, its secret said to be elsewhere (ninth round): "Created access key AKIA… for
+ * ci-deploy; the secret was written to the CI secret store" — the id names a key and grants nothing without its
+ * secret. Only in a string of at most 2,000 characters that says the secret is stored, shown elsewhere or withheld
+ * (within 300 characters of the id) and holds nothing an AWS secret key could be; an id with its secret is a credential.
+ */
+function idWithSecretWithheld(value: string, start: number): boolean {
+  if (value.length > 2000) return false;
+  return WITHHELD.test(value.slice(Math.max(0, start - 300), start + 320)) && !SECRET_RUN.test(value);
+}
+
 /** A JWT whose header decodes to a JSON object naming its algorithm, and that is not a documented example. */
 function realJwt(s: string): boolean {
   const [h, p] = s.split(".");
@@ -167,7 +184,7 @@ const LINE_MARK = String.raw`(?:(?:[->#!|*;]|\/\/)[ \t]{0,4})?`;
 const FORMATS: Format[] = [
   // --- cloud providers ---------------------------------------------------------------------------------------------
   token("secrets.aws_access_key", ["AKIA", "ASIA", "ABIA", "ACCA"], "[A-Z0-9]{16}", END, {
-    accept: (s, v, start) => !s.endsWith("EXAMPLE") && !signedCredential(v, start),
+    accept: (s, v, start) => !s.endsWith("EXAMPLE") && !signedCredential(v, start) && !idWithSecretWithheld(v, start),
     entropy: 2.5,
   }),
   f(
