@@ -3,6 +3,7 @@ import { CJK, isCjk, lookup, STEMS, type Cue } from "./injection-lexicon.js";
 import { VERB_LAST } from "./injection-languages.js";
 import { NO_SPACE_VOCATIVE, WORLD_AND, WORLD_GENERIC } from "./injection-languages-world.js";
 import { reading } from "./injection-readings.js";
+import { spelledNames } from "./injection-names.js";
 import { normalize, type NormalText } from "./normalize.js";
 import { describedDirectives, NAMES_NOT_VALUE } from "./poisoning.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
@@ -2254,6 +2255,14 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
           push(site, role, c, o.start, o.end);
         }
       }
+      // The sentence that names in it spell, read in order (injection-names.ts): judged like disguised text.
+      const sn = out.length === judged ? spelledNames(n.text) : null;
+      if (sn) {
+        for (const c of judgeText(sn.text, ctx, threshold, { hidden: DISGUISED })) {
+          const o = n.identity ? { start: sn.start, end: sn.end } : n.original(sn.start, sn.end);
+          push(site, role, c, o.start, o.end);
+        }
+      }
     } catch (err) {
       if (!(err instanceof OverBudget)) throw err;
       out.length = judged;
@@ -2312,6 +2321,10 @@ function judgeSiblings(sites: StringSite[], message: Record<string, unknown> | n
     threshold,
   );
   if (g) for (const i of g.fields) push(sites[i] as StringSite, role, g.cut, 0, (sites[i] as StringSite).value.length);
+  // Names in a list (a skill's tags, keys), read in order as sentences (injection-names.ts).
+  const sn = g ? null : spelledNames(sites.map((s) => s.value).join("\n"));
+  const cut = sn ? judgeText(sn.text, { role, self: null, tools, quoted, budget }, threshold, { hidden: DISGUISED })[0] : undefined;
+  if (cut) for (const s of sites) push(s, role, cut, 0, s.value.length);
 }
 
 function judgeJson(site: StringSite, n: NormalText, fields: Field[], ctx: Ctx, threshold: number, push: Push): void {
