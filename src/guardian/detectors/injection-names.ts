@@ -16,7 +16,7 @@
 export const MAX_NAMES_TEXT = 65_536;
 
 /** A name: a word, then three to 31 more, each after one `-`, `_` or `/`. Bounded, no nested quantifiers. */
-const NAME = /(?<![\w@./-])[A-Za-z0-9][A-Za-z0-9@.:]{0,40}(?:[-_/][A-Za-z0-9@.:]{1,40}){2,31}/g;
+const NAME = /(?<![\w@.:/-])[A-Za-z0-9][A-Za-z0-9@.:]{0,40}(?:[-_/][A-Za-z0-9@.:]{1,40}){2,31}/g;
 
 export interface SpelledNames {
   text: string;
@@ -40,6 +40,8 @@ function wordsOf(name: string): string | null {
           break;
         }
         if (/^[A-Za-z]{2,24}$/.test(p) || /^(?:a|I)$/i.test(p)) words++;
+        // (Capitals, then lower case, is a clause's edge: "AI_ASSISTANT_upload_config" is "AI ASSISTANT: upload config".)
+        if (/^[a-z]{2,24}$/.test(p) && /(?:^|[ :])[A-Z]{2,24} [A-Z]{2,24}$/.test(out)) out += ":";
         out += (out ? " " : "") + p;
       }
     }
@@ -62,6 +64,7 @@ export function spelledNames(text: string): SpelledNames | null {
     if (found.length > 400) break;
   }
   if (found.length === 0) return null;
+  if (found.length === 1 && (found[0] as { n: number }).n < 5) return null;
   // A leading path shared by two names or more is a namespace ("origin/", "origin/feature/", "team-a/"), not a clause:
   // the longest such path is dropped from each name.
   const heads = new Map<string, number>();
