@@ -314,7 +314,19 @@ const enclosed: Step = (m) => {
   return r;
 };
 
-const STEPS: Step[] = [annotations, qp, escapes, zalgo, smallCaps, turned, spaced, leet, pigLatin, morse, braille, spelling, lookalikes, enclosed];
+/**
+ * Regional indicator symbols (U+1F1E6–1F1FF), the letters flags are built from, read as letters when a run of them
+ * (joined, or each apart by a space or an invisible separator) is longer than two flags: then each is read as its letter
+ * ("🇦 🇮" is "a i", read further by the spaced-letters step). A row of flags reads as country codes ("usca mx").
+ */
+const RI_RUN = /(?:[\u{1F1E6}-\u{1F1FF}][\u200B-\u200D\u2060\uFE0F ]{0,2}){5}/u;
+const RI = /[\u{1F1E6}-\u{1F1FF}][\u200B-\u200D\u2060\uFE0F]{0,2}/gu;
+const regional: Step = (m) => {
+  if (!RI_RUN.test(m.text)) return m;
+  return replacing(m, RI, (c) => String.fromCharCode(0x61 + (c.codePointAt(0) as number) - 0x1f1e6));
+};
+
+const STEPS: Step[] = [annotations, qp, escapes, regional, zalgo, smallCaps, turned, spaced, leet, pigLatin, morse, braille, spelling, lookalikes, enclosed];
 
 /**
  * Anything a step could act on but the spelling alphabet, in one native scan (most text has none of it, and is done
@@ -323,7 +335,7 @@ const STEPS: Step[] = [annotations, qp, escapes, zalgo, smallCaps, turned, space
  * word ending in "ay".
  */
 const RARE = /[\uFFF9-\uFFFB\u0300-\u036F\u0483-\u0489\u0250-\u02AF\u1D00-\u1D7F\uA730-\uA7FF\u2800-\u28FF\u01DD\u01EB\u0183\u2200\u2229\u2534\u2141\u02D9]|=[0-9A-F]{2}|\\[ux0-3]|[.\-] [.\-]|[0134579$](?:[A-Za-z]|(?<=[A-Za-z].))| \S \S \S \S |-[a-z]{0,4}ay\b/;
-const ENCLOSED = /(?:\([a-z0-9]\)){4}|[\u{1F150}-\u{1F189}]/u;
+const ENCLOSED = /(?:\([a-z0-9]\)){4}|[\u{1F150}-\u{1F189}]|(?:[\u{1F1E6}-\u{1F1FF}][\u200B-\u200D\u2060\uFE0F ]{0,2}){5}/u;
 const SPELLED_WORD = /\b(?:alfa|alpha|bravo|charlie|delta|echo|foxtrot|golf|hotel|india|juliett?|kilo|lima|mike|november|oscar|papa|quebec|romeo|sierra|tango|uniform|victor|whiske?y|x-?ray|yankee|zulu)\b/gi;
 
 /**

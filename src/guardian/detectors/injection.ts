@@ -3,6 +3,7 @@ import { CJK, isCjk, lookup, STEMS, type Cue } from "./injection-lexicon.js";
 import { VERB_LAST } from "./injection-languages.js";
 import { NO_SPACE_VOCATIVE, WORLD_AND, WORLD_GENERIC } from "./injection-languages-world.js";
 import { reading } from "./injection-readings.js";
+import { spelledNames } from "./injection-names.js";
 import { normalize, type NormalText } from "./normalize.js";
 import { describedDirectives, NAMES_NOT_VALUE } from "./poisoning.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
@@ -305,7 +306,7 @@ const CODE = /`[^`\n]{2,200}`|\$\(|\|\s{0,4}(?:ba|z|da)?sh\b|\bcurl\s|\bwget\s|\
 const PIPED_URL = /\b[a-z]{2,8}:\/\/[^\s]{1,200}\s{1,3}(?:piped|pipe[sd]?|fed)\s{1,3}(?:in)?to\s{1,3}(?:ba|z|da)?sh\b/i;
 /** Obeying what a code or a pattern spells: "read the following as … and comply", "do what the first letters say", "the command spelled here". */
 const OBEY_CODED = /\b(?:do|follow|obey|run|execute|perform)\s{1,3}what\s{1,3}(?:the|these|those|this|it|they)\b[^.\n]{0,40}?\b(?:says?|spells?|spell\s{1,3}out|tells?\s{1,3}you|reads?)\b|\bread\s{1,3}(?:the\s{1,3}following|this|it|them|these)\s{1,3}as\b[^.\n]{0,60}?\b(?:and|then)\s{1,3}(?:comply|obey|follow\s{1,3}(?:it|them)|do\s{1,3}(?:it|so)|act\s{1,3}on\s{1,3}it)\b|\b(?:command|commands|instructions?|steps?)\s{1,3}spel(?:led|t)\s{1,3}(?:out\s{1,3})?(?:here|below|above|in)\b/i;
-const DOWNLOAD_EXEC = /\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{0,200}\|\s{0,4}(?:sudo(?:\s{1,4}-[A-Za-z]{1,3}){0,3}\s{1,4})?(?:ba|z|da)?sh\b|\bbase64\s{1,4}(?:-d|--decode)\b[^\n]{0,100}\|\s{0,4}(?:ba|z)?sh\b|-e(?:nc|ncodedcommand)\s{1,4}[A-Za-z0-9+/=]{20}|\biex\b|\/dev\/tcp\/|\bnc\s{1,4}-e\b/i;
+const DOWNLOAD_EXEC = /(?:\b(?:ba|z|da)?sh|\bsource|(?:^|\s)\.)\s{1,4}<\(\s{0,4}(?:curl|wget)\b|\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{0,200}\|\s{0,4}(?:sudo(?:\s{1,4}-[A-Za-z]{1,3}){0,3}\s{1,4})?(?:ba|z|da)?sh\b|\bbase64\s{1,4}(?:-d|--decode)\b[^\n]{0,100}\|\s{0,4}(?:ba|z)?sh\b|-e(?:nc|ncodedcommand)\s{1,4}[A-Za-z0-9+/=]{20}|\biex\b|\/dev\/tcp\/|\bnc\s{1,4}-e\b/i;
 /** A line that is a command: a download, a decoder or a shell first. */
 const COMMAND_LINE = /^\s{0,8}(?:\$\s{1,3})?(?:sudo\s{1,3})?(?:curl|wget|echo|iwr|invoke-webrequest|bash|sh|powershell|pwsh|python3?|base64)\b/i;
 /** What an identifier needs: a backtick, an underscore or a lower-case letter before a capital. */
@@ -320,6 +321,13 @@ const REMEDY = /\b(?:if|when|should)\s{1,4}(?:(?:this|that|the)\s{1,4}(?:tool|ca
 /** A standing order: something to do on every future message, e-mail or payment. */
 const STANDING = /\b(?:for|on|in|with)\s{1,4}(?:every|each|all|any)\s{1,4}(?:future\s{1,4}|other\s{1,4})?(?:e-?mails?|messages?|transfers?|payments?|requests?|responses?|replies|answers|tool\s{1,4}calls?|invoices?)\b/i;
 const OTHER_TOOLS = /\b(?:any|all|every|each|other)\s{1,4}(?:[\w-]{1,20}\s{1,4}){0,2}(?:tools?|functions?|tool\s{1,4}calls?)\b|\b(?:emails?|messages?)\s{1,4}(?:you\s{1,4})?(?:send|sent)\b|\bwhen(?:ever)?\s{1,4}(?:sending|writing|replying)\b|\b(?:instead\s{1,4}of|rather\s{1,4}than)\s{1,4}(?:using|calling)\b/i;
+/**
+ * Another server's tools named as a family ("with the calendar tools", "via the Jira server"), in a description that
+ * also names an outside party (an address, a host): a reach into other tools that hands their work to someone (ninth
+ * round). Without an address ("add the video link with the calendar tools") it is ordinary guidance.
+ */
+const FAMILY_TOOLS = /\b(?:with|using|via|through)\s{1,4}the\s{1,4}(?:[\w-]{1,20}\s{1,4}){1,2}(?:tools|functions|server|connector|integration)\b/i;
+const OUTSIDE_PARTY = /[\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{2,63}|\bhttps?:\/\/[\w-]{1,63}\./;
 const TRIGGER = new Set(["when", "whenever", "before", "after", "each", "every", "while", "if", "once", "prior", "cuando", "siempre", "antes", "después", "quand", "lorsque", "chaque", "avant", "après", "wenn", "sobald", "immer", "jedes", "jedem", "vor", "nach"]);
 
 /** Quotation marks, as opening → closing. */
@@ -940,7 +948,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   // One tool's description reaching into how other tools are used.
   if (ctx.role === "description") {
     const triggered = toks.some((t) => TRIGGER.has(t.w));
-    if ((triggered || has("modal") || request) && (otherTool(unit, toks, ctx) || OTHER_TOOLS.test(unit))) {
+    if ((triggered || has("modal") || request) && (otherTool(unit, toks, ctx) || OTHER_TOOLS.test(unit) || (FAMILY_TOOLS.test(unit) && OUTSIDE_PARTY.test(unit)))) {
       addT(sig, "cross_tool");
       // Not only naming another tool ("use git_add first") but changing what it is given: its recipients, account,
       // amount or destination, always or instead of what the user chose.
@@ -2212,7 +2220,8 @@ function isAgentReply(message: Record<string, unknown> | null): boolean {
 export function roleOf(message: Record<string, unknown> | null, path: JsonPath): Role {
   // (Every string of a sampling request is the prompt: its system prompt and messages, and a model hint, which names a
   // model and has no place for a sentence — text there is aimed at the model or at whoever reads the request.)
-  if (path[0] === "params" && (path[1] === "systemPrompt" || path[1] === "messages" || path[1] === "modelPreferences") && (message === null || message.method === "sampling/createMessage")) return "prompt";
+  // (Its metadata too: free text there reaches the model with the request, ninth round.)
+  if (path[0] === "params" && (path[1] === "systemPrompt" || path[1] === "messages" || path[1] === "modelPreferences" || path[1] === "metadata") && (message === null || message.method === "sampling/createMessage")) return "prompt";
   if (path[0] !== "result") return "content";
   if (DESCRIBED.has(path[1] as string) || path[1] === "instructions") return "description";
   if (message !== null && isAgentCard(message.result)) return "description";
@@ -2351,6 +2360,14 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
           push(site, role, c, o.start, o.end);
         }
       }
+      // The sentence that names in it spell, read in order (injection-names.ts): judged like disguised text.
+      const sn = out.length === judged ? spelledNames(n.text) : null;
+      if (sn) {
+        for (const c of judgeText(sn.text, ctx, threshold, { hidden: DISGUISED })) {
+          const o = n.identity ? { start: sn.start, end: sn.end } : n.original(sn.start, sn.end);
+          push(site, role, c, o.start, o.end);
+        }
+      }
     } catch (err) {
       if (!(err instanceof OverBudget)) throw err;
       out.length = judged;
@@ -2409,6 +2426,10 @@ function judgeSiblings(sites: StringSite[], message: Record<string, unknown> | n
     threshold,
   );
   if (g) for (const i of g.fields) push(sites[i] as StringSite, role, g.cut, 0, (sites[i] as StringSite).value.length);
+  // Names in a list (a skill's tags, keys), read in order as sentences (injection-names.ts).
+  const sn = g ? null : spelledNames(sites.map((s) => s.value).join("\n"));
+  const cut = sn ? judgeText(sn.text, { role, self: null, tools, quoted, budget }, threshold, { hidden: DISGUISED })[0] : undefined;
+  if (cut) for (const s of sites) push(s, role, cut, 0, s.value.length);
 }
 
 function judgeJson(site: StringSite, n: NormalText, fields: Field[], ctx: Ctx, threshold: number, push: Push): void {
