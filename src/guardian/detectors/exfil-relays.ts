@@ -124,10 +124,11 @@ const CREDENTIAL_WORDS = /\b(?:recovery[-_ ]codes?|backup[-_ ]codes?|2fa[-_ ]cod
 /** A password with its value (a digit or a symbol in it): `"password": "Spring2026!"`, not `password=demo`. */
 const PASSWORD_VALUE = /\bpass(?:word|wd|phrase)["']?\s{0,3}[:=]\s{0,3}["']?(?=[^\s"'&,}]{0,40}[0-9!@#$%^*?~])[^\s"'&,}]{6,40}/i;
 /** Text marked as not for outsiders. */
-const CONFIDENTIAL = /\b(?:confidential|internal[-_ ]only|do\s{1,3}not\s{1,3}(?:share|distribute|forward)|strictly\s{1,3}private|board\s{1,3}(?:notes|minutes)|layoffs?|payroll|salar(?:y|ies)|under\s{1,3}nda)\b/i;
+const CONFIDENTIAL = /\b(?:confidential|internal[-_ ]only|do\s{1,3}not\s{1,3}(?:share|distribute|forward)|strictly\s{1,3}private|board\s{1,3}(?:notes|minutes)|layoffs?|under\s{1,3}nda)\b/i;
 /** A CSV header: four fields or more, one of which names a person's detail. */
 const CSV_HEADER = /^(?:"?[A-Za-z_]\w{0,30}"?[,;\t]){3,30}"?[A-Za-z_]\w{0,30}"?\r?$/m;
-const PERSON_FIELD = /\b(?:e-?mail|phone|mobile|name|first_?name|last_?name|address|dob|birth|ssn|iban|card|salary|mrr|customer|user(?:name)?)\b/i;
+/** (Not `name` or `user` alone: a build report's `name,version,status,duration` is no one's record.) */
+const PERSON_FIELD = /\b(?:e-?mail|phone|mobile|first_?name|last_?name|full_?name|address|dob|birth|date_of_birth|ssn|iban|card|salary)\b/i;
 
 const MAX_PAYLOAD = 65536;
 
