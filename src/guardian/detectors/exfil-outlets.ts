@@ -240,6 +240,17 @@ function operands(a: string[]): string[] {
 /** Every ninth-round outlet in one command line. */
 export function commandOutlets(v: string, ctx: ChannelContext): ChannelFinding[] {
   if (v.length > 65536) return [];
+  // One regex per family first: most strings (prose, paths, ordinary commands) name none of their programs.
+  const tunnel = TUNNEL_GATE.test(v);
+  const environment = ENV_GATE.test(v);
+  const protocol = PROTOCOL_GATE.test(v);
+  const bucket = BUCKET_GATE.test(v);
+  if (!tunnel && !environment && !protocol && !bucket) return [];
   const segs = segments(v);
-  return [...tunnels(segs, ctx), ...environmentOut(v, segs), ...otherProtocols(v, segs), ...handedOffUploads(segs)];
+  return [...(tunnel ? tunnels(segs, ctx) : []), ...(environment ? environmentOut(v, segs) : []), ...(protocol ? otherProtocols(v, segs) : []), ...(bucket ? handedOffUploads(segs) : [])];
 }
+
+const TUNNEL_GATE = /\b(?:ssh|autossh|bore|ngrok|cloudflared)\b/;
+const ENV_GATE = /\b(?:env|printenv|set|export|environ)\b/i;
+const PROTOCOL_GATE = /smtps?:\/\/|\bmosquitto_pub\b|\bmqttx?\s/i;
+const BUCKET_GATE = /--acl|--grants|\s-a\s/;

@@ -5,6 +5,7 @@ import { detectSecrets } from "./secrets.js";
 import { issuedFor, returnedJwt } from "./audience.js";
 import { commandChannels, paddingText, unsignedDestination, type ChannelContext } from "./exfil-channels.js";
 import { isRelay, relayQueryToken, sensitivePayload, withoutSpan } from "./exfil-relays.js";
+import { commandOutlets } from "./exfil-outlets.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -698,7 +699,9 @@ function addApart(out: Detection[], found: readonly Detection[]): void {
   for (const d of found) if (!out.some((x) => x.path === d.path && x.start < d.end && d.start < x.end)) out.push(d);
 }
 
-const CHANNEL_IDS = ["$", "`", "%", "ping", "--no-sign", "push", "nc", "-R", "bore", "ngrok", "cloudflared", "env", "set", "export", "smtp", "mqtt", "mosquitto", "--acl", "--grants", "-a"].map(literalId);
+const CHANNEL_IDS = ["$", "`", "%", "ping", "--no-sign", "push", "nc"].map(literalId);
+/** (Ninth round) What exfil-outlets.ts's families need: its own gates decide the rest. */
+const OUTLET_IDS = ["-R", "--to", "ngrok", "cloudflared", "env", "set)", "export -p", "smtp", "mqtt", "--acl", "--grants", " -a "].map(literalId);
 
 /**
  * (Eighth round) Channels out in a command line a tool or an agent is asked to run (exfil-channels.ts): a command's
@@ -712,6 +715,7 @@ function channels(sites: StringSite[], message: Record<string, unknown>, lists: 
   // (The prefilter sees values, not argument names: the argument checks below run whatever it says.)
   const lits = literalsOf(sites);
   const lines = lits === null || lits.any(CHANNEL_IDS);
+  const outlets = !lines && lits.any(OUTLET_IDS);
   const ctx: ChannelContext = {
     hostVerdict: (h) => hostVerdict(h, lists),
     allowed: (h) => lists.allow.some((re) => re.test(h.toLowerCase())),
@@ -730,7 +734,7 @@ function channels(sites: StringSite[], message: Record<string, unknown>, lists: 
       out.push({ type: "exfiltration.request", path: site.path, start: 0, end: site.value.length, detail: "an unsigned upload to a bucket anybody may write to" });
       continue;
     }
-    if (lines) for (const f of commandChannels(site.value, ctx)) out.push({ type: "exfiltration.request", path: site.path, start: f.start, end: f.end, detail: f.detail });
+    if (lines || outlets) for (const f of lines ? commandChannels(site.value, ctx) : commandOutlets(site.value, ctx)) out.push({ type: "exfiltration.request", path: site.path, start: f.start, end: f.end, detail: f.detail });
   }
   return out;
 }
