@@ -1,5 +1,6 @@
 import { parseShell, tokenize, MAX_PARSED, type Command, type Pipeline, type Redirect, type Script, type Word } from "./shell.js";
 import { readOnlyEncodedPowerShell } from "./powershell-encoded.js";
+import { judgeFirewall, judgeNinth } from "./commands-ninth.js";
 
 /*
  * Dangerous commands, judged on the command line's grammar (shell.ts), never on text that merely mentions them: a
@@ -62,6 +63,8 @@ const TRIGGERS = new Set([
   "xmrig", "xmr-stak", "xmr-stak-rx", "cpuminer", "cpuminer-opt", "minerd", "cgminer", "bfgminer", "ethminer", "nbminer", "lolminer", "phoenixminer",
   "gminer", "teamredminer", "srbminer", "srbminer-multi", "nanominer", "ccminer", "xmrig-notls", "xmrig-cuda", "wildrig", "bzminer", "nheqminer", "kawpowminer",
   "mysqladmin", "dropdb",
+  // (Ninth round) login scripts, root's keys, capabilities, firewalls (commands-ninth.ts).
+  ".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", "authorized_keys", "setcap", "iptables", "ip6tables", "nft",
 ]);
 
 /**
@@ -70,7 +73,8 @@ const TRIGGERS = new Set([
  * Ordinary `git status` and `npm ci` lines stay unparsed.
  */
 const CONDITIONAL_TRIGGERS = new Map<string, RegExp>([
-  ...["git"].map((w) => [w, /\bconfig\b|(?:^|\s)-c\s/] as [string, RegExp]),
+  // (Ninth round) and a push with force.
+  ...["git"].map((w) => [w, /\bconfig\b|(?:^|\s)-c\s|\bpush\b[^\n;&|]{0,200}(?:\s-f\b|\s--force\b(?!-)|\s-[A-Za-z]{1,5}f|\s\+[\w/])/] as [string, RegExp]),
   ...["pip", "pip3", "pipx", "uv", "npm", "pnpm", "yarn", "bun", "gem", "apt", "apt-get"].map((w) => [w, /http:\/\/|trusted-host|strict-ssl|TLS_REJECT|allow-unauthenticated|Insecure|Verify-Peer|HTTPSVERIFY/i] as [string, RegExp]),
   ...["psql", "mysql", "mariadb", "sqlcmd", "clickhouse-client", "mongosh", "mongo", "cockroach", "redis-cli"].map((w) => [w, /drop|truncate|flush/i] as [string, RegExp]),
   ...["sc", "net", "service", "security"].map((w) => [w, /\b(?:stop|delete|disabled?|dump-keychain)\b/i] as [string, RegExp]),
@@ -1104,6 +1108,10 @@ function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: strin
   if (install) add("dangerous_command.untrusted_install", install);
   const db = databaseDestroy(r, a);
   if (db) add("dangerous_command.database_destroy", db);
+  // -- (ninth round) login-script captures, root's keys, root capabilities, firewalls, root installs from unknown
+  // hosts, databases deleted without a snapshot, force pushes to shared branches (commands-ninth.ts)
+  const writesTo = (re: RegExp) => c.redirects.some((d) => d.op.startsWith(">") && d.target !== null && re.test(d.target.text));
+  for (const f of judgeNinth(name, r.args, r.sudo, c, writesTo)) add(f.type, f.detail);
 }
 
 /** The eighth round's technique families (types a PowerShell payload read as words may give). */
@@ -1157,6 +1165,15 @@ function judgeScript(s: Script, ctx: Context, out: CommandFinding[], map: (start
   const seenSub = new Set<Script>();
   const stripped = new Set<string>();
   for (const p of s.pipelines) judgePipeline(p, ctx, out, map, downloaded, archives, seenSub, stripped);
+  // (Ninth round) The firewall opened by the order of a line's commands (commands-ninth.ts).
+  const firewall = judgeFirewall(s, (c) => {
+    const r = resolve(c);
+    return { name: r.name, args: r.args.map((w) => w.text) };
+  });
+  if (firewall && out.length < MAX_FINDINGS) {
+    const at = map(s.pipelines[0]?.start ?? 0, s.pipelines[s.pipelines.length - 1]?.end ?? 0);
+    out.push({ ...firewall, ...at });
+  }
   judgePersistence(s, ctx, (type, detail, start, end) => {
     if (out.length >= MAX_FINDINGS) return;
     const at = map(start, end);

@@ -14,6 +14,8 @@
  * and nothing nests.
  */
 
+import { commandOutlets } from "./exfil-outlets.js";
+
 export interface ChannelFinding {
   start: number;
   end: number;
@@ -223,9 +225,9 @@ function unsignedUpload(v: string): ChannelFinding[] {
 }
 
 /** Git hosts whose accounts belong to people and organisations a user knows by name. */
-const FORGES = /(?:^|\.)(?:github\.com|gitlab\.com|bitbucket\.org|dev\.azure\.com|visualstudio\.com|codeberg\.org|sr\.ht|gitea\.com|gitee\.com|sourceforge\.net|launchpad\.net|amazonaws\.com|source\.developers\.google\.com|huggingface\.co)$/i;
+export const FORGES = /(?:^|\.)(?:github\.com|gitlab\.com|bitbucket\.org|dev\.azure\.com|visualstudio\.com|codeberg\.org|sr\.ht|gitea\.com|gitee\.com|sourceforge\.net|launchpad\.net|amazonaws\.com|source\.developers\.google\.com|huggingface\.co)$/i;
 /** Names and addresses inside a network: a company's own server. */
-const INTERNAL = /^(?:localhost|[^.]+|.*\.(?:internal|local|lan|corp|home|intranet|home\.arpa)|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(?:1[6-9]|2\d|3[01])\.\d+\.\d+|127\.\d+\.\d+\.\d+)$/i;
+export const INTERNAL = /^(?:localhost|[^.]+|.*\.(?:internal|local|lan|corp|home|intranet|home\.arpa)|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(?:1[6-9]|2\d|3[01])\.\d+\.\d+|127\.\d+\.\d+\.\d+)$/i;
 
 /** The host of a git remote: `https://host/…`, `ssh://git@host/…`, `git@host:path`. */
 function remoteHost(remote: string): string | null {
@@ -278,7 +280,7 @@ function netcatDrop(v: string, ctx: ChannelContext): ChannelFinding[] {
 /** Every channel finding in one command line (or a tool argument holding one). */
 export function commandChannels(v: string, ctx: ChannelContext): ChannelFinding[] {
   if (v.length > 65536) return [];
-  return [...substitutedHosts(v, ctx), ...icmpData(v), ...unsignedUpload(v), ...pushedAway(v, ctx), ...netcatDrop(v, ctx)];
+  return [...substitutedHosts(v, ctx), ...icmpData(v), ...unsignedUpload(v), ...pushedAway(v, ctx), ...netcatDrop(v, ctx), ...commandOutlets(v, ctx)];
 }
 
 /**

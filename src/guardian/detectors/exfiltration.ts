@@ -5,6 +5,8 @@ import { detectSecrets } from "./secrets.js";
 import { renderedDiagram } from "./renderers.js";
 import { issuedFor, returnedJwt } from "./audience.js";
 import { commandChannels, paddingText, unsignedDestination, type ChannelContext } from "./exfil-channels.js";
+import { isRelay, relayQueryToken, sensitivePayload, withoutSpan } from "./exfil-relays.js";
+import { commandOutlets } from "./exfil-outlets.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -290,7 +292,8 @@ function hexText(s: string): boolean {
  * ("the-password-is-…", "my_passcode_is_…"): a value with a digit or a symbol that runs to the segment's end and holds
  * no word of a sentence about passwords ("how-the-password-is-stored-in-v2").
  */
-const SLUG_PASSWORD = /(?:^|\s)(?:password|passwd|passcode|passphrase|pwd|pw)\s(?:is|was|=)\s(\S+(?:\s\S+){0,4})$/i;
+// (Ninth round) The word may end a compound: "bankpassword-is-…", "wifipasswd-is-…".
+const SLUG_PASSWORD = /(?:^|\s)(?:[a-z]{0,16}(?:password|passwd|passcode|passphrase)|pwd|pw)\s(?:is|was|=)\s(\S+(?:\s\S+){0,4})$/i;
 const SENTENCE_WORDS = /^(?:in|of|for|to|the|a|an|and|or|with|on|at|by|from|not|never|stored|hashed|reset|changed|required|expired|v\d+)$/i;
 function slugPassword(segment: string): boolean {
   const m = SLUG_PASSWORD.exec(segment.replace(/[-_+.]+/g, " ").trim());
@@ -684,7 +687,7 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
   if (message === undefined || !("method" in message)) addApart(out, foreignSlots(sites, lists));
   if (message !== undefined) {
     for (const r of requestedUrls(sites, message)) {
-      const verdict = r.host ? hostVerdict(r.url, lists) : judgeUrl(r.url, "request", 0, lists) ?? toTunnel(r, sites, lists, TOOL_CALLS.has(message.method as string));
+      const verdict = r.host ? hostVerdict(r.url, lists) : judgeUrl(r.url, "request", 0, lists) ?? toTunnel(r, sites, lists, TOOL_CALLS.has(message.method as string)) ?? toRelay(r, sites, lists, TOOL_CALLS.has(message.method as string));
       if (verdict === null) continue;
       if (out.some((d) => d.path === r.site.path && d.start < r.end && r.start < d.end)) continue;
       out.push({ type: r.host ? "exfiltration.dns" : "exfiltration.request", path: r.site.path, start: r.start, end: r.end, detail: `the URL carries ${verdict}` });
@@ -700,6 +703,8 @@ function addApart(out: Detection[], found: readonly Detection[]): void {
 }
 
 const CHANNEL_IDS = ["$", "`", "%", "ping", "--no-sign", "push", "nc"].map(literalId);
+/** (Ninth round) What exfil-outlets.ts's families need: its own gates decide the rest. */
+const OUTLET_IDS = ["-R", "--to", "ngrok", "cloudflared", "env", "set)", "export -p", "smtp", "mqtt", "--acl", "--grants", " -a "].map(literalId);
 
 /**
  * (Eighth round) Channels out in a command line a tool or an agent is asked to run (exfil-channels.ts): a command's
@@ -713,6 +718,7 @@ function channels(sites: StringSite[], message: Record<string, unknown>, lists: 
   // (The prefilter sees values, not argument names: the argument checks below run whatever it says.)
   const lits = literalsOf(sites);
   const lines = lits === null || lits.any(CHANNEL_IDS);
+  const outlets = !lines && lits.any(OUTLET_IDS);
   const ctx: ChannelContext = {
     hostVerdict: (h) => hostVerdict(h, lists),
     allowed: (h) => lists.allow.some((re) => re.test(h.toLowerCase())),
@@ -731,7 +737,7 @@ function channels(sites: StringSite[], message: Record<string, unknown>, lists: 
       out.push({ type: "exfiltration.request", path: site.path, start: 0, end: site.value.length, detail: "an unsigned upload to a bucket anybody may write to" });
       continue;
     }
-    if (lines) for (const f of commandChannels(site.value, ctx)) out.push({ type: "exfiltration.request", path: site.path, start: f.start, end: f.end, detail: f.detail });
+    if (lines || outlets) for (const f of lines ? commandChannels(site.value, ctx) : commandOutlets(site.value, ctx)) out.push({ type: "exfiltration.request", path: site.path, start: f.start, end: f.end, detail: f.detail });
   }
   return out;
 }
@@ -844,6 +850,32 @@ function toTunnel(r: Requested, sites: StringSite[], lists: ExfiltrationLists, t
     const key = site.path[site.path.length - 1];
     if (typeof key === "string" && FILE_ARG.test(key) && /[/\\.]/.test(w) && !/^https?:/i.test(w)) return "a local file to a tunnel or a file drop";
     if (site.path.includes("arguments") && randomToken(w)) return "random-looking data to a tunnel or a file drop";
+  }
+  return null;
+}
+
+/**
+ * (Ninth round) A request to a relay (exfil-relays.ts: automation triggers, webhook routers, form back-ends, mock and
+ * echo endpoints) that carries people's records, credentials or confidential text in its payload (the call's other
+ * arguments, or the rest of the command line holding the URL), or a random-looking value in its query that is not the
+ * relay's own routing. In a message to another agent, only the URL is judged (a push-notification address).
+ */
+function toRelay(r: Requested, sites: StringSite[], lists: ExfiltrationLists, toolCall: boolean): string | null {
+  const url = parse(r.url);
+  if (url === null) return null;
+  const host = hostOf(url);
+  if (!isRelay(host, url.pathname) || lists.allow.some((re) => re.test(host))) return null;
+  if (relayQueryToken(url)) return "a token to a relay";
+  if (!toolCall) return null;
+  const v = r.site.value;
+  if (r.start > 0 || r.end < v.length) {
+    const what = sensitivePayload(withoutSpan(v, r.start, r.end));
+    if (what) return `${what} to a relay`;
+  }
+  for (const site of sites) {
+    if (site === r.site || site.path[0] !== "params" || site.path[1] !== "arguments" || site.path.includes("headers")) continue;
+    const what = sensitivePayload(site.value);
+    if (what) return `${what} to a relay`;
   }
   return null;
 }

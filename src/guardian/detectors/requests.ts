@@ -35,6 +35,8 @@ const COMMAND_WORDS = new Set([
   "rundll32", "msiexec", "cmd", "nohup", "setsid", "env", "tee", "aws", "gsutil", "rclone", "az", "gcloud", "sqlite3",
   // (Seventh round) find and the infrastructure CLIs whose teardown commands.ts judges.
   "find", "terraform", "tofu", "pulumi", "eksctl", "doctl", "gh",
+  // (Ninth round) protections and privileges (commands-ninth.ts, defense evasion).
+  "setenforce", "iptables", "ip6tables", "nft", "ufw", "setcap",
 ]);
 
 /** A command word standing as a word, followed by a blank: one regex pass, the gate before lines are read. */

@@ -1,0 +1,158 @@
+import { hostMatcher } from "./urls.js";
+import { entropy } from "./entropy.js";
+
+/*
+ * (Ninth round) Relays: services whose whole purpose is to accept an HTTP request for somebody's account and hand what
+ * it carries on — automation and workflow triggers (IFTTT, Zapier, Make, Power Automate / Logic Apps, n8n, Apps Script
+ * web apps, Pipedream, Workato, Tray, Pabbly, Activepieces, Tines, Val Town), webhook routers and inspectors (Hookdeck,
+ * smee, Webhook Relay), chat webhooks used as drop boxes (Discord, Telegram bots), form back-ends (Formspree, Getform,
+ * FormSubmit, Basin, Web3Forms…) and mock or echo endpoints (mocky, httpbin, Postman Echo, mockbin…). The address says
+ * nothing about whose account it is: an ordinary notification ("deploy finished") to the user's own Zap looks the
+ * same. What makes a request to one exfiltration is what it carries (docs/detection.md, "Ninth round"):
+ *
+ * - records about people (a list of objects holding e-mail addresses or phone numbers, a CSV export, an IBAN or a
+ *   card number), credentials in words (passwords, recovery codes, private keys), or text marked confidential;
+ * - in the URL's own query, a random-looking value that is not the relay's own routing (a session token handed on).
+ *
+ * Linear: one bounded regex pass per payload (64 KB at most); the host lists are compiled once.
+ */
+
+export const DEFAULT_RELAYS = [
+  // automation and workflow triggers
+  "maker.ifttt.com",
+  "hooks.zapier.com",
+  "hook.*.make.com",
+  "hook.make.com",
+  "hook.integromat.com",
+  "*.logic.azure.com",
+  "*.environment.api.powerplatform.com",
+  "*.app.n8n.cloud",
+  "*.n8n.cloud",
+  "script.google.com",
+  "script.googleusercontent.com",
+  "*.m.pipedream.net",
+  "webhooks.workato.com",
+  "*.trayapp.io",
+  "connect.pabbly.com",
+  "cloud.activepieces.com",
+  "webhooks.integrately.com",
+  "*.tines.com",
+  "*.web.val.run",
+  "*.val.run",
+  "hooks.airtable.com",
+  // webhook routers and inspectors
+  "hkdk.events",
+  "*.hkdk.events",
+  "events.hookdeck.com",
+  "smee.io",
+  "*.webhookrelay.com",
+  "webhook.cool",
+  "*.webhook.cool",
+  "putsreq.com",
+  "typedwebhook.tools",
+  "webhook-test.com",
+  "*.webhook-test.com",
+  // chat webhooks and bots used as drop boxes
+  "discord.com",
+  "discordapp.com",
+  "api.telegram.org",
+  // form back-ends
+  "formspree.io",
+  "getform.io",
+  "formsubmit.co",
+  "usebasin.com",
+  "formcarry.com",
+  "formkeep.com",
+  "api.web3forms.com",
+  "api.staticforms.xyz",
+  "submit-form.com",
+  "fabform.io",
+  "formbold.com",
+  "getwaitlist.com",
+  // mock and echo endpoints
+  "run.mocky.io",
+  "designer.mocky.io",
+  "httpbin.org",
+  "httpbingo.org",
+  "postman-echo.com",
+  "mockbin.org",
+  "mockbin.io",
+  "*.mockbin.io",
+  "echo.hoppscotch.io",
+  "echo.zuplo.io",
+  "*.mockapi.io",
+  "reqres.in",
+  "jsonplaceholder.typicode.com",
+  "dummyjson.com",
+];
+
+const RELAYS = DEFAULT_RELAYS.map((p) => (p.includes("*") && !p.startsWith("*.") ? new RegExp(`^${p.replace(/\./g, "\\.").replace("*", "[a-z0-9-]{1,40}")}$`) : hostMatcher(p)));
+
+/** Paths that make a chat host a webhook or a bot's upload (not a page of the service). */
+const CHAT_PATHS: Record<string, RegExp> = {
+  "discord.com": /^\/api\/(?:v\d+\/)?webhooks\//,
+  "discordapp.com": /^\/api\/(?:v\d+\/)?webhooks\//,
+  "api.telegram.org": /^\/bot[^/]{1,100}\/send(?:Message|Document|Photo|MediaGroup)\b/,
+  "script.google.com": /^\/macros\/s\//,
+};
+
+/** Whether a URL (host lower case, path) is a relay's intake. */
+export function isRelay(host: string, path: string): boolean {
+  if (!RELAYS.some((re) => re.test(host))) return false;
+  const chat = CHAT_PATHS[host];
+  return chat === undefined || chat.test(path);
+}
+
+/** Query keys a relay routes or signs with (Logic Apps' `sig`, Azure Functions' `code`, `api-version`): its own. */
+const ROUTING_KEYS = /^(?:sig|signature|sp|sv|se|api-version|code|key|chat_id|thread_id|wait|parse_mode|format|v)$/i;
+
+/** A random-looking query value (24 characters or more, letters and digits, high entropy) that is not routing. */
+export function relayQueryToken(url: URL): boolean {
+  for (const [key, value] of url.searchParams) {
+    if (ROUTING_KEYS.test(key) || value.length < 20 || value.length > 4096) continue;
+    if (/[a-z]/.test(value) && /[A-Z0-9]/.test(value) && /^[A-Za-z0-9_\-.~+/=]+$/.test(value) && entropy(value) >= 3.8) return true;
+  }
+  return false;
+}
+
+const EMAIL = /[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,6}/g;
+const PHONE = /\+\d{1,3}[ .-]?\(?\d{1,4}\)?(?:[ .-]?\d{2,4}){2,4}/g;
+const IBAN = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,3})?\b/;
+const CARD_WORDS = /\b(?:credit\s{1,3}card|card\s{1,3}(?:number|ending|ends)|kreditkarte|tarjeta|carte\s{1,3}bancaire|cvv|cvc)\b/i;
+/** Credentials in words: recovery or backup codes, private keys, credential files. */
+const CREDENTIAL_WORDS = /\b(?:recovery[-_ ]codes?|backup[-_ ]codes?|2fa[-_ ]codes?|private[-_ ]key|id_rsa|id_ed25519|git-credentials|aws_secret_access_key|BEGIN [A-Z ]{0,20}PRIVATE KEY)\b/i;
+/** A password with its value (a digit or a symbol in it): `"password": "Spring2026!"`, not `password=demo`. */
+const PASSWORD_VALUE = /\bpass(?:word|wd|phrase)["']?\s{0,3}[:=]\s{0,3}["']?(?=[^\s"'&,}]{0,40}[0-9!@#$%^*?~])[^\s"'&,}]{6,40}/i;
+/** Text marked as not for outsiders. */
+const CONFIDENTIAL = /\b(?:confidential|internal[-_ ]only|do\s{1,3}not\s{1,3}(?:share|distribute|forward)|strictly\s{1,3}private|board\s{1,3}(?:notes|minutes)|layoffs?|under\s{1,3}nda)\b/i;
+/** A CSV header: four fields or more, one of which names a person's detail. */
+const CSV_HEADER = /^(?:"?[A-Za-z_]\w{0,30}"?[,;\t]){3,30}"?[A-Za-z_]\w{0,30}"?\r?$/m;
+/** (Not `name` or `user` alone: a build report's `name,version,status,duration` is no one's record.) */
+const PERSON_FIELD = /\b(?:e-?mail|phone|mobile|first_?name|last_?name|full_?name|address|dob|birth|date_of_birth|ssn|iban|card|salary)\b/i;
+
+const MAX_PAYLOAD = 65536;
+
+/**
+ * What a payload handed to a relay carries that is not a notification's: null for an ordinary event, else a few words.
+ * People's records (several addresses or numbers, a list of objects with one, a CSV export with a person's fields, an
+ * IBAN or a card), credentials in words, or text marked confidential.
+ */
+export function sensitivePayload(text: string): string | null {
+  const t = text.length > MAX_PAYLOAD ? text.slice(0, MAX_PAYLOAD) : text;
+  if (CREDENTIAL_WORDS.test(t) || PASSWORD_VALUE.test(t)) return "credentials";
+  if (CONFIDENTIAL.test(t)) return "text marked confidential";
+  if (IBAN.test(t) || CARD_WORDS.test(t)) return "payment details";
+  const emails = (t.match(EMAIL) ?? []).length;
+  const phones = (t.match(PHONE) ?? []).length;
+  if (emails + phones >= 2) return "people's contact records";
+  // One address inside a list of records (`[{"from": "a@b", …}]`), or a CSV export naming people's fields.
+  if (emails + phones >= 1 && /\[\s{0,8}\{/.test(t)) return "people's records";
+  const header = CSV_HEADER.exec(t);
+  if (header && PERSON_FIELD.test(header[0]) && t.slice(header.index + header[0].length).trim().length > 0) return "a CSV export";
+  return null;
+}
+
+/** Where a URL sits in a command line: the words after it and before it, minus the URL. */
+export function withoutSpan(v: string, start: number, end: number): string {
+  return v.slice(0, start) + " " + v.slice(end);
+}
