@@ -1,7 +1,7 @@
 /*
  * National identity numbers that check themselves (ninth round): the cheap checks countries define for their
  * numbers, read from the digits alone. Used two ways: by `pii_bulk` (pii-bulk.ts) for the shapes distinctive enough to
- * count alone (a Czech birth number with its slash, a US ITIN and a Pakistani CNIC with their dashes), and by the
+ * count alone (a Czech birth number with its slash, a US ITIN with its dashes), and by the
  * people's-records check (pii-people.ts), where a list of only two records counts when each record's code passes one
  * of them: a column of same-shaped numbers whose check digits hold is a column of identity numbers, whatever the
  * column is called. Each check is a fixed loop over at most fourteen digits.
