@@ -65,6 +65,17 @@ const SENSITIVE: { type: string; re: RegExp }[] = [
     re: /(?:^|[/\\])(?:~|\$\{?HOME\}?|%USERPROFILE%|home[/\\][^/\\]+|Users[/\\][^/\\]+|root)[/\\](?:\.config[/\\][^/\\]+|AppData[/\\](?:Roaming|Local)[/\\][^/\\]+|\.[^/\\]+)[/\\](?:[^/\\]+[/\\])?\.?(?:auth|credentials?|creds|oauth[_-]?creds|oauth[_-]?tokens?|tokens?|access[_-]?tokens?|refresh[_-]?tokens?|api[_-]?keys?|secrets?|session[_-]?tokens?)(?:\.(?:json|toml|ya?ml|txt|db|dat|ini|conf))?$/i,
   },
   {
+    // (Ninth round) apps' own stores of sessions and keys, as a family rather than one app at a time: the session
+    // stores every Chromium-based desktop app keeps in its data folder (Slack, Discord, Teams, Signal, WhatsApp,
+    // Element, Notion… — `Cookies`, `Local Storage`, `Session Storage`, `IndexedDB`, `Login Data`); Signal's key file
+    // and database; Telegram Desktop's `tdata`; every Mozilla profile's saved logins and key databases (Thunderbird,
+    // LibreWolf, Waterfox, SeaMonkey); editors' state databases where extensions keep their tokens (VS Code and its
+    // forks); the folders of cloud CLIs' SSO and session caches; the network manager's connection files (Wi-Fi keys).
+    // An app's ordinary settings (`settings.json`, `keybindings.json`, a project's `.vscode/…`) are not in it.
+    type: "sensitive_path.app_session",
+    re: /(?:^|[/\\])(?:\.config|AppData[/\\](?:Roaming|Local)|Library[/\\]Application Support|\.var[/\\]app[/\\][^/\\]+[/\\]config)[/\\][^/\\]+(?:[/\\][^/\\]+)?[/\\](?:Network[/\\])?(?:Cookies|Login Data|Local Storage(?:[/\\].*)?|Session Storage(?:[/\\].*)?|IndexedDB(?:[/\\].*)?)$|(?:^|[/\\])Signal(?: Beta)?[/\\](?:config\.json|sql(?:[/\\].*)?)$|(?:^|[/\\])Telegram Desktop[/\\]tdata(?:[/\\].*)?$|(?:^|[/\\])(?:\.thunderbird|Thunderbird[/\\]Profiles|\.librewolf|LibreWolf[/\\]Profiles|\.waterfox|Waterfox[/\\]Profiles|\.mozilla[/\\]seamonkey|SeaMonkey[/\\]Profiles)(?:[/\\].*)?[/\\](?:logins\.json|key[34]\.db|signons\.sqlite|cookies\.sqlite)$|(?:^|[/\\])(?:Code|Code - Insiders|Code - OSS|VSCodium|Cursor|Windsurf|Trae)[/\\]User[/\\](?:globalStorage|workspaceStorage[/\\][^/\\]+)[/\\]state\.vscdb(?:\.backup)?$|(?:^|[/\\])\.aws[/\\](?:sso|cli)[/\\]cache[/\\]?$|^\/etc\/(?:NetworkManager\/system-connections|wpa_supplicant|wireguard)\/?$|^\/var\/lib\/iwd(?:\/[^/]+\.(?:psk|8021x))?\/?$/i,
+  },
+  {
     type: "sensitive_path.browser_profile",
     re: /(?:Google[/\\]Chrome|google-chrome|Chromium|BraveSoftware|Microsoft[/\\]Edge|microsoft-edge|\.mozilla[/\\]firefox|Firefox[/\\]Profiles|Library[/\\]Safari)[/\\].*(?:Login Data|Cookies|Web Data|Local State|History|logins\.json|key[34]\.db|cookies\.sqlite|places\.sqlite|formhistory\.sqlite|Cookies\.binarycookies|History\.db)$/i,
   },
@@ -78,7 +89,9 @@ const HINTS = [".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", ".
   // (Fifth round: services' stores outside `/etc/` and `.config`, and `*` for a search's glob.)
   "jenkins", "gitlab-runner", "rancher", "ansible", "vercel", ".flyrc", ".circleci", ".railway", ".supabase", ".snowflake", ".dbt", "twilio", "sentryclirc", ".travis", "tailscale", "*",
   // (Sixth round: home credential stores by name, admin shares, key files under system folders, public-key files.)
-  "auth", "cred", "token", "api_key", "api-key", "apikey", "secret", "$/", "$\\", ".pem", ".key", ".p12", ".pfx", ".jks", "keystore", "authorized_keys"];
+  "auth", "cred", "token", "api_key", "api-key", "apikey", "secret", "$/", "$\\", ".pem", ".key", ".p12", ".pfx", ".jks", "keystore", "authorized_keys",
+  // (Ninth round: apps' session stores, mail clients' profiles, editors' state databases, network keys.)
+  "ookies", "Login Data", "Storage", "IndexedDB", "signal", "tdata", "thunderbird", "librewolf", "waterfox", "seamonkey", "vscdb", "/iwd", "networkmanager", "wpa_supplicant", "wireguard"];
 const SENSITIVE_HINT = new RegExp(HINTS.map(escapeRegExp).join("|"), "i");
 const SENSITIVE_HINT_IDS = HINTS.map(literalId);
 /** A token can only be a path if it has a separator or starts like a dotfile. */
@@ -212,6 +225,7 @@ const KINDS: Record<string, string> = {
   "sensitive_path.credential_file": "a credential file",
   "sensitive_path.system": "a protected system file",
   "sensitive_path.browser_profile": "a browser's saved logins, cookies or history",
+  "sensitive_path.app_session": "an app's stored sessions, keys or saved logins",
   "sensitive_path.traversal": "a path outside the working tree",
 };
 

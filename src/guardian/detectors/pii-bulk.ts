@@ -1,7 +1,8 @@
 import { detectPii, luhn } from "./pii.js";
 import { literalsOf } from "./literals.js";
-import { detectPeople, digitCount as countDigits } from "./pii-people.js";
+import { detectPeople, digitCount as countDigits, namesIdentity } from "./pii-people.js";
 import { oneFormRecord } from "./pii-form.js";
+import { rodneCislo } from "./pii-checks.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -40,9 +41,9 @@ const TEST_CARDS = new Set([
 ]);
 
 const MONTHS = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]{0,6}";
-const DATE = String.raw`(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|${MONTHS}\.? \d{1,2},? \d{4}|\d{1,2}(?:st|nd|rd|th)? ${MONTHS}\.? \d{4})`;
+const DATE = String.raw`(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}\.?|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|${MONTHS}\.? \d{1,2},? \d{4}|\d{1,2}(?:st|nd|rd|th)? ${MONTHS}\.? \d{4})`;
 /** "DOB: 1984-03-12", "date of birth 03/12/1984", "born on March 12, 1984". */
-const DOB = new RegExp(String.raw`\b(?:dob|d\.o\.b\.?|date of birth|birth ?date|born(?: on)?|birthday|geburtsdatum|geboren(?: am)?|fecha de nacimiento|nacid[oa](?: el)?|date de naissance|née? le|data di nascita|nat[oa] il|data de nascimento|nascid[oa](?: em)?)\b[^\n\d]{0,24}${DATE}`, "i");
+const DOB = new RegExp(String.raw`\b(?:dob|d\.o\.b\.?|date of birth|birth ?date|born(?: on)?|birthday|geburtsdatum|geboren(?: am)?|fecha de nacimiento|nacid[oa](?: el)?|date de naissance|née? le|data di nascita|nat[oa] il|data de nascimento|nascid[oa](?: em)?|sz[üu]l(?:etett|et[ée]si d[áa]tum)?\.?|nar(?:ozen[aáý]?|\.)|datum narozen[íi]|ur(?:odzon[ya]|\.)|data urodzenia|geboren op|f[öø]dd|f[øo]dt|n[ăa]scut[ăa]?|data na[șs]terii|do[ğg]um tarihi)(?![\p{L}])[^\n\d]{0,24}${DATE}`, "iu");
 const DOB_KEY = /(?:^|_|-|\b)(?:dob|birth|birthdate|date_?of_?birth|birthday|birth_?date)$/i;
 const DATE_ALONE = new RegExp(`^\\s*${DATE}\\s*$`, "i");
 /** "CVV 123", "cvc: 4321", "security code 987". */
@@ -58,7 +59,7 @@ const CARD_ROW = /(?<![\d.])(?:\d[ -]?){12,18}\d[ \t]{0,2}[,;|\t][ \t]{0,2}(?:0?
 const CARD_LABELLED = /\b(?:card|cc|pan|credit card|debit card|card number|card_?number|cardnumber|card no\.?|card #|kartennummer|numéro de carte|número de tarjeta)\b[\s:#="'-]{0,6}((?:\d[ -]?){12,18}\d)(?![\d.])/gi;
 
 /** Labels of identity documents and numbers, in several languages and countries. */
-const ID_LABEL = String.raw`(?:ssn|social security(?: number| no\.?)?|social|sin|social insurance(?: number)?|passport(?: number| no\.?| #)?|pass(?:port)?[ _-]?no\.?|national id(?:entity)?(?: card)?(?: number| no\.?)?|national insurance(?: number| no\.?)?|nino|ni number|id card(?: number| no\.?)?|identity card(?: number)?|dni|nie|nif|cpf|aadhaa?r|bsn|burgerservicenummer|pesel|personnummer|insee|num[ée]ro de s[ée]curit[ée] sociale|steuer-?id|steueridentifikationsnummer|personalausweis(?:nummer)?|reisepass(?:nummer)?|tax id|itin|driver'?s? licen[cs]e(?: number| no\.?)?|licen[cs]e (?:number|no\.?)|codice fiscale|curp|rfc|hkid|nric|my number|mynumber|nhs(?:[ _]?(?:number|no\.?|nr))?|chi(?: number| no\.?)|nir|n° de s[ée]cu(?:rit[ée] sociale)?|num[ée]ro de s[ée]cu|s[ée]cu(?:rit[ée])? sociale|mrn|medical record(?: number| no\.?| #)?|patient(?: id| number| no\.?)|health insurance(?: number| no\.?)|(?:kranken)?versichertennummer|medicare(?: number| no\.?)?|pnr|personal identity number|henkil[öo]tunnus|hetu|f[øo]dselsnummer|cpr(?:-nr\.?| number)?|rijksregisternummer|isikukood|asmens kodas|tfn|tax file number|rut|rrn|resident registration number|tc kimlik(?: no)?|kimlik no|id number)`;
+const ID_LABEL = String.raw`(?:ssn|social security(?: number| no\.?)?|social|sin|social insurance(?: number)?|passport(?: number| no\.?| #)?|pass(?:port)?[ _-]?no\.?|national id(?:entity)?(?: card)?(?: number| no\.?)?|national insurance(?: number| no\.?)?|nino|ni number|id card(?: number| no\.?)?|identity card(?: number)?|dni|nie|nif|cpf|aadhaa?r|bsn|burgerservicenummer|pesel|personnummer|insee|num[ée]ro de s[ée]curit[ée] sociale|steuer-?id|steueridentifikationsnummer|personalausweis(?:nummer)?|reisepass(?:nummer)?|tax id|itin|driver'?s? licen[cs]e(?: number| no\.?)?|licen[cs]e (?:number|no\.?)|codice fiscale|curp|rfc|hkid|nric|my number|mynumber|nhs(?:[ _]?(?:number|no\.?|nr))?|chi(?: number| no\.?)|nir|n° de s[ée]cu(?:rit[ée] sociale)?|num[ée]ro de s[ée]cu|s[ée]cu(?:rit[ée])? sociale|mrn|medical record(?: number| no\.?| #)?|patient(?: id| number| no\.?)|health insurance(?: number| no\.?)|(?:kranken)?versichertennummer|medicare(?: number| no\.?)?|pnr|personal identity number|henkil[öo]tunnus|hetu|f[øo]dselsnummer|cpr(?:-nr\.?| number)?|rijksregisternummer|isikukood|asmens kodas|tfn|tax file number|rut|rrn|resident registration number|tc kimlik(?: no)?|kimlik no|id number|svnr|sv-?nummer|sv-?nr|sozialversicherungsnummer|taj(?: sz[áa]m)?|cnic|nid|rodn[ée] [čc][íi]slo|birth number|c[ée]dula(?: de identidad)?|cccd|nin)`;
 /** A number under an identity label: "passport no. X4821937", "SIN: 046 454 286", `"ssn":"219-09-9999"`. */
 const LABELLED_ID = new RegExp(String.raw`\b${ID_LABEL}\b["']?[\s:#=.,"'-]{0,6}(?:(?:no|number|num|nr)\.?[\s:#=.-]{0,4})?((?:[A-Z]{1,3})?\d(?:[A-Z0-9]|[ .-](?=[A-Z0-9])){3,18}[A-Z0-9])(?![A-Za-z0-9])`, "gi");
 /** Fields named for an identity number. */
@@ -120,9 +121,9 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
     const digits = countDigits(v);
     if (digits < 5) continue;
     const key = keyOf(site);
-    if (key !== null && ID_KEY.test(key) && v.length <= 40 && /^[\sA-Za-z0-9.-]+$/.test(v)) note({ site, start: 0, end: v.length, key: norm(v), strong: true });
+    if (key !== null && (ID_KEY.test(key) || namesIdentity(key)) && v.length <= 40 && /^[\sA-Za-z0-9.-]+$/.test(v)) note({ site, start: 0, end: v.length, key: norm(v), strong: true });
     if (ID_HINT.test(v)) scanIds(site, note);
-    if (/[A-Z]/.test(v) || v.includes(".") || v.includes("-") || v.includes("+") || digits >= 11) selfChecking(site, note);
+    if (/[A-Z]/.test(v) || v.includes(".") || v.includes("-") || v.includes("+") || v.includes("/") || digits >= 11) selfChecking(site, note);
     if (v.includes("<<") && digits >= 12 && machineReadableZones(site, note)) dob = true;
     if (digits >= 27) bsnList(site, note);
     if (v.includes("\n") && ID_HINT.test(v.slice(0, v.indexOf("\n"))) && tableIds(site, note)) dob = true;
@@ -201,7 +202,7 @@ function cardHits(sites: StringSite[], cards: Detection[], labelled: Hit[]): Hit
 const FIRST_PERSON = /\b(?:my|mine|I'm|I am|me|mein|meine|meinen|mi|mis|mío|mon|ma|mes|mio|mia|meu|minha|mijn|min|mitt|mina|mój|moja|muj|můj)\b/i;
 
 /** Words without one of which no identity label can be in a string (a cheap test before the labels' alternation). */
-const ID_HINT = /tfn|tax file|rut|rrn|resident reg|kimlik|id number|ssn|social|sin|pass|mrn|medical|patient|insurance|versicherten|medicare|pnr|personal identity|henkil|hetu|f[øo]dsels|cpr|rijksregister|isikukood|asmens|national|insurance|nino|ni number|id.?card|identity|dni|nie|nif|cpf|aadha|bsn|burger|pesel|personnummer|insee|s[ée]curit|steuer|personalausweis|reisepass|tax|itin|licen[cs]e|codice|curp|rfc|hkid|nric|my.?number|nhs|chi |nir|s[ée]cu/i;
+const ID_HINT = /svnr|sv-?n(?:umme)?r|sozialvers|taj|cnic|nid|rodn|birth number|dula|cccd|nin|tfn|tax file|rut|rrn|resident reg|kimlik|id number|ssn|social|sin|pass|mrn|medical|patient|insurance|versicherten|medicare|pnr|personal identity|henkil|hetu|f[øo]dsels|cpr|rijksregister|isikukood|asmens|national|insurance|nino|ni number|id.?card|identity|dni|nie|nif|cpf|aadha|bsn|burger|pesel|personnummer|insee|s[ée]curit|steuer|personalausweis|reisepass|tax|itin|licen[cs]e|codice|curp|rfc|hkid|nric|my.?number|nhs|chi |nir|s[ée]cu/i;
 
 /** Named identity numbers in one string. */
 function scanIds(site: StringSite, note: (h: Hit) => void): void {
@@ -263,7 +264,15 @@ function selfChecking(site: StringSite, note: (h: Hit) => void): void {
   // a product's barcode is not dotted). Each counts as a self-checking identity number, so a list of them is an id_list.
   self(DATED_LUHN, (m) => validDate(2000, Number(m[0].slice(2, 4)), Number(m[0].slice(4, 6))) && /^[01][89]$/.test(m[0].slice(10, 12)) && luhn(m[0]));
   if (v.includes(".")) self(DOTTED_GS1, (m) => gs1Valid(m[0].replace(/\./g, "")));
+  // (Ninth round) shapes distinctive enough to count alone: a Czech or Slovak birth number with its slash (a date and
+  // a mod-11 check), a US ITIN (9XX, a group number ITINs alone use, four digits). (A Pakistani CNIC's 5-7-1 shape is
+  // a part number's too: it counts under its name, `cnic`, only.)
+  if (v.includes("/")) self(RODNE_CISLO, (m) => rodneCislo(m[0].replace("/", "")));
+  if (v.includes("-")) self(ITIN, () => true);
 }
+
+const RODNE_CISLO = /(?<![\d/.-])\d{6}\/\d{4}(?![\d/.-])/g;
+const ITIN = /(?<![\d-])9\d{2}-(?:5\d|6[0-5]|7\d|8[0-8]|9[0-2]|9[4-9])-\d{4}(?![\d-])/g;
 
 const DATED_LUHN = /(?<![\d.-])\d{13}(?![\d.-])/g;
 const DOTTED_GS1 = /(?<![\d.])\d{3}\.\d{4}\.\d{4}\.\d{2}(?![\d.])/g;

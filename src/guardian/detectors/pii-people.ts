@@ -1,4 +1,5 @@
 import { luhn } from "./pii.js";
+import { checkedIdentity } from "./pii-checks.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -55,6 +56,7 @@ const ID_WORDS = new Set(
     "ird|ird number|tfn|tax number|tax no|tax id|tax file number|tin|itin|steuer id|steuernummer|steueridentifikationsnummer|codice fiscale|nir|insee|nhs|nhs number|chi|medicare|medicare number|mbi|hicn|medicaid|mrn|" +
     "patient id|patient number|passport|passport no|passport number|aadhaar|aadhar|nric|fin|hkid|my number|mynumber|マイナンバー|個人番号|身分證|身分證字號|身分证|身份证|身份证号|身份證|주민등록번호|tc kimlik|tckn|kimlik no|" +
     "iqama|emirates id|national insurance|ni number|ppsn|pps|pps no|sozialversicherungsnummer|svnr|ahv|avs|nss|bvn|nida|ghana card|sss|umid|nik|ktp|cccd|cmnd|pasaporte|pasaporte no|reisepass|personalausweis|" +
+    "cnic|nid|nic|nic number|taj|taj szám|taj number|birth number|rč|sv nr|sv nummer|versicherungsnummer|kyc|know your customer|"+
     "identiteitsnummer|rijksregisternummer|numéro national|numero nacional|número de identidad|documento|documento de identidad|dokument|carte d identité|codice identificativo|social insurance|social insurance number|svn|dl|dl no|dl number|driver licence|driver license|drivers licence|drivers license|driver's licence|driver's license|driving licence|licence no|license no|licence number|license number|insurance no|insurance number|health insurance number|versichertennummer|krankenversichertennummer|policy holder id"
   ).split("|"),
 );
@@ -93,6 +95,11 @@ function words(key: string): string {
     .replace(/[_\-./:#"'()\[\]*]+/g, " ")
     .replace(/\s+/g, " ")
     .trim();
+}
+
+/** Whether a field's name names an identity number in the vocabulary above (pii-bulk.ts reads keys with it too). */
+export function namesIdentity(key: string): boolean {
+  return classOf(key) === "id";
 }
 
 const classes = new Map<string, KeyClass>();
@@ -217,9 +224,9 @@ interface Judgement {
 }
 
 /** The words right before a span in its string (a label: "IRD 144-598-466", "CI 1.035.690-6", "Order #…"). */
-function labelBefore(v: string, at: number, from: number): string | null {
+function labelBefore(v: string, at: number, from: number, whole = false): string | null {
   const head = v.slice(Math.max(from, at - 40), at);
-  const m = /([\p{L}][\p{L}\p{M} .\-]{0,30}?)[\s:#=.\-]*(?:no\.?|nr\.?|number)?[\s:#=.\-]*$/iu.exec(head);
+  const m = (whole ? /([\p{L}][\p{L}\p{M} .\-]{0,30})[\s:#=.\-]*$/u : /([\p{L}][\p{L}\p{M} .\-]{0,30}?)[\s:#=.\-]*(?:no\.?|nr\.?|number)?[\s:#=.\-]*$/iu).exec(head);
   if (!m) return null;
   // The last one to three words of the label.
   const ws = (m[1] as string).trim().split(/\s+/);
@@ -357,7 +364,8 @@ function free(p: Piece, lead: number, text: string, j: Judgement, listStrong: bo
       j.cvv = true;
       continue;
     }
-    const lc = labelClass(labelBefore(v, start, lead));
+    // (Ninth round) a label that ends in `nr` or `no` as one word (`SVNR`, `RČ`): read whole when its stem names nothing.
+    const lc = labelClass(labelBefore(v, start, lead)) ?? labelClass(labelBefore(v, start, lead, true));
     if (lc === "thing" || lc === "date") continue;
     // A phone in national or international form, written in groups: `0044 20…`, `030 12345678`, `06-12345678`, `07700 900123`.
     if (lc !== "id" && !listStrong && d >= 9 && d <= 14 && (/^00\d{1,3}[ -]\d/.test(t) || (/^0\d{1,4}[ -]\d{2,8}(?:[ -]\d{2,8}){0,3}$/.test(t) && !/^\d{6}-/.test(t)))) {
@@ -450,7 +458,7 @@ function listsOf(leaves: Leaf[]): Piece[][][] {
   }
   const out: Piece[][][] = [];
   for (const list of lists.values()) {
-    if (list.size < 3) continue;
+    if (list.size < 2) continue;
     const recs = [...list.values()].sort((a, b) => a.row - b.row);
     // Rows of an array of arrays: a first row of words without digits is the header.
     const first = recs[0] as (typeof recs)[number];
@@ -509,6 +517,9 @@ function textLists(site: StringSite): { records: Piece[][]; strong: boolean } | 
   }
   let strong = false;
   if (lines.length < 3) {
+    // (Ninth round) two lines of records are a list of two (judged as such: each code named or checked).
+    if (lines.length === 2 && lines.every((l) => digitsUpTo(v.slice(l.start, l.end), 5) >= 5) && !lines.some((l) => v.slice(l.start, l.end).includes(";")))
+      return { records: lines.map((l) => lineRecord(site, l, null, null)), strong };
     // One line of entries: `Name CI 1.035.690-6; Name CI 4.312.273-8; …`.
     if (v.length > 8192) return null;
     const parts: { start: number; end: number }[] = [];
@@ -547,19 +558,19 @@ function textLists(site: StringSite): { records: Piece[][]; strong: boolean } | 
   }
   const records: Piece[][] = [];
   for (let i = firstRow; i < lines.length; i++) {
-    const l = lines[i] as { start: number; end: number };
-    const text = v.slice(l.start, l.end);
-    const s = sep ?? SEPS.find((c) => cellsOf(text, c).length >= 3) ?? null;
-    if (s === null) {
-      records.push([{ site, start: l.start, end: l.end, key: null }]);
-      continue;
-    }
-    const cells = cellsOf(text, s);
-    const keyed = header !== null && (header.length === cells.length || header.length === cells.length - 1);
-    const pieces: Piece[] = cells.map(([a, b], col) => ({ site, start: l.start + a, end: l.start + b, key: keyed ? ((header as string[])[col] ?? null) : null }));
-    records.push(pieces);
+    records.push(lineRecord(site, lines[i] as { start: number; end: number }, sep, header));
   }
   return { records, strong };
+}
+
+/** One line of a text list as a record: its cells (by the header's separator, or one splitting it in three or more), or the whole line. */
+function lineRecord(site: StringSite, l: { start: number; end: number }, sep: string | null, header: string[] | null): Piece[] {
+  const text = site.value.slice(l.start, l.end);
+  const s = sep ?? SEPS.find((c) => cellsOf(text, c).length >= 3) ?? null;
+  if (s === null) return [{ site, start: l.start, end: l.end, key: null }];
+  const cells = cellsOf(text, s);
+  const keyed = header !== null && (header.length === cells.length || header.length === cells.length - 1);
+  return cells.map(([a, b], col) => ({ site, start: l.start + a, end: l.start + b, key: keyed ? (header[col] ?? null) : null }));
 }
 
 /** The cells of a row split by a separator, a double-quoted cell kept whole (`"12 Oak St, Columbus"`): [start, end] pairs. */
@@ -603,7 +614,11 @@ export function detectPeople(sites: StringSite[], testCard: (digits: string) => 
     if (v.length < 24 || v.length > 1 << 20 || digitsUpTo(v, 15) < 15) continue;
     if (jsonLeaves(site, leaves)) continue;
     const t = textLists(site);
-    if (t) lists.push(t);
+    if (t) {
+      // (Ninth round) a short string beside the list that names it (a file `kyc_batch.csv`, a subject "Passport numbers").
+      if (!t.strong) t.strong = siblingTitle(sites, site);
+      lists.push(t);
+    }
   }
   for (const records of listsOf(leaves)) lists.push({ records, strong: false });
 
@@ -613,6 +628,8 @@ export function detectPeople(sites: StringSite[], testCard: (digits: string) => 
     const people: Found[] = [];
     const keys = new Set<string>();
     let placeholders = 0;
+    // Records whose code is named (a field, a label, a title) or checks itself as a national identity number.
+    let sure = 0;
     // The first 64 records of a list decide it (a list that long is bulk or not by then).
     for (const rec of list.records.slice(0, PER_LIST)) {
       if (++seen > MAX_RECORDS) break;
@@ -628,9 +645,24 @@ export function detectPeople(sites: StringSite[], testCard: (digits: string) => 
       const id = j.ids[0] as Found;
       if (keys.has(id.key)) continue;
       keys.add(id.key);
+      if (j.strong || j.ids.some((f) => checkedIdentity(f.key))) sure++;
       for (const f of j.ids) people.push(f);
     }
-    if (keys.size >= 3 && placeholders * 2 <= keys.size) for (const f of people) out.push({ type: "pii_bulk.people", path: f.site.path, start: f.start, end: f.end });
+    // Three records, or (ninth round) two whose codes are each named or checked: two people's identity numbers are
+    // already bulk (as `pii_bulk.id_list` counts two named numbers).
+    const enough = keys.size >= 3 || (keys.size === 2 && sure === 2);
+    if (enough && placeholders * 2 <= keys.size) for (const f of people) out.push({ type: "pii_bulk.people", path: f.site.path, start: f.start, end: f.end });
   }
   return out;
+}
+
+/** A short string beside a list's (same parent) whose words name an identity number: the list's title. */
+function siblingTitle(sites: StringSite[], site: StringSite): boolean {
+  const parent = site.path.slice(0, -1);
+  let n = 0;
+  for (const o of sites) {
+    if (o === site || o.path.length !== site.path.length || o.value.length > 120 || ++n > 32) continue;
+    if (parent.every((x, i) => o.path[i] === x) && titleStrong(o.value)) return true;
+  }
+  return false;
 }

@@ -419,6 +419,22 @@ export function detectNamedField(site: StringSite, found: Detection[]): void {
   found.push({ type: "secrets.credential", path: site.path, start, end: start + value.length });
 }
 
+/**
+ * Whether a name (a field's, an object's, a `Name` beside a value) names a secret and `value` looks like one (the
+ * field's rule above, for a value a wrapper holds: secrets-wrapped.ts, ninth round).
+ */
+export function namedSecretValue(name: string, value: string): boolean {
+  if (name.length > 64 || value.length < 10 || value.length > MAX_VALUE) return false;
+  const m = NOUN_AT_END.exec(name);
+  if (m === null) return false;
+  if (/^pats?$/i.test(m[0]) && !/^PATs?$/.test(m[0])) return false;
+  if (m.index > 0 && /[a-z]/.test(m[0][0] as string) && /[A-Za-z0-9]/.test(name[m.index - 1] as string)) return false;
+  const nameWords = words(name);
+  if (nameWords.length < 2 && !STRONG_NOUN.test(m[0])) return false;
+  if (!secretName(nameWords, m[0]) || !/^[A-Za-z0-9_.~+/=!:-]+$/.test(value)) return false;
+  return credentialShaped(value, strength(nameWords, m[0]), /^(?:passw|passphrase|pwd)/i.test(m[0]));
+}
+
 // --- self-describing formats (part 2) -------------------------------------------------------------------------------
 
 const B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";

@@ -3,6 +3,7 @@ import { LiteralFinder } from "./literal-finder.js";
 import { literalId, literalsOf } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
 import { deferToFormats, detectNamedCredentials, detectNamedField, detectSelfDescribing } from "./secrets-context.js";
+import { detectWrappedValues } from "./secrets-wrapped.js";
 
 /*
  * Credentials by their published formats: the prefixed token formats of gitleaks' rule set (MIT licence,
@@ -331,6 +332,13 @@ const FORMATS: Format[] = [
     { entropy: 0, accept: (s) => s.includes("-----END") || s.replace(/\\[rn]|[^A-Za-z0-9+/=]/g, "").length >= 60 },
   ),
   token("secrets.jwt", ["eyJ"], "[A-Za-z0-9_-]{8,4096}\\.eyJ[A-Za-z0-9_-]{8,8192}\\.[A-Za-z0-9_-]{16,1024}", TOKEN_END, { accept: realJwt, entropy: 0 }),
+  // (Ninth round) X's (Twitter's) app-only bearer token, pasted bare ("our API bearer: AAAA…"): twenty-odd `A`s, then
+  // URL-encoded base64 of the app's key (its `%2B`, `%2F` or `%3D` escapes) — a shape no blob of base64 has, since a
+  // blob holds `+` and `/` raw. Its run of `A`s is the format's own, not a filler.
+  token("secrets.x_bearer_token", ["AAAAAAAAAAAAAAAAAAAA"], "A{0,3}(?=[A-Za-z0-9]{0,120}%[0-9A-F]{2})[A-Za-z0-9%]{60,160}", String.raw`(?![A-Za-z0-9%+/=_-])`, {
+    entropy: 3,
+    accept: (s) => /[a-z]/.test(s.slice(20)) && /[0-9]/.test(s.slice(20)) && /%(?:2B|2F|3D)/.test(s),
+  }),
   f("secrets.bearer_token", ["Bearer "], String.raw`Bearer[ ]{1,4}([A-Za-z0-9._~+/-]{24,4096}=*)(?![A-Za-z0-9._~+/=-])`, {
     entropy: 3.5,
     // A JWT is reported as one (once), and a word or an identifier is not a token.
@@ -392,6 +400,7 @@ export function detectSecrets(sites: StringSite[], prefilter = true): Detection[
     detectNamedField(site, found);
     detectNamedCredentials(site, found);
     detectSelfDescribing(site, found);
+    detectWrappedValues(site, found);
     if (!formats) {
       keepApart(found, out);
       continue;

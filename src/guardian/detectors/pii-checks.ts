@@ -1,0 +1,110 @@
+/*
+ * National identity numbers that check themselves (ninth round): the cheap checks countries define for their
+ * numbers, read from the digits alone. Used two ways: by `pii_bulk` (pii-bulk.ts) for the shapes distinctive enough to
+ * count alone (a Czech birth number with its slash, a US ITIN with its dashes), and by the
+ * people's-records check (pii-people.ts), where a list of only two records counts when each record's code passes one
+ * of them: a column of same-shaped numbers whose check digits hold is a column of identity numbers, whatever the
+ * column is called. Each check is a fixed loop over at most fourteen digits.
+ *
+ *   Ecuador   cédula              10 digits: province 01–24 or 30, a third digit under 6, a mod-10 check (2,1,2,1…)
+ *   Czechia   rodné číslo         10 digits YYMMDD/XXXX: a date (+50 or +20/+70 on the month) and a mod-11 check
+ *   Austria   SVNR                10 digits NNNC DDMMYY: a weighted mod-11 check digit and a birth date
+ *   Hungary   TAJ                 9 digits: the ninth is the first eight weighted 3,7,3,7… modulo 10
+ *   Egypt     national id         14 digits: century 2 or 3, a birth date, a governorate code (no public check)
+ *   IBAN      any country         mod 97 over the rearranged code
+ */
+
+function d(s: string, i: number): number {
+  return s.charCodeAt(i) - 48;
+}
+
+function validDate(y: number, m: number, day: number): boolean {
+  if (m < 1 || m > 12 || day < 1) return false;
+  return day <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
+function repeated(s: string): boolean {
+  for (let i = 1; i < s.length; i++) if (s[i] !== s[0]) return false;
+  return true;
+}
+
+/** Ecuador's cédula. */
+export function cedulaEc(s: string): boolean {
+  if (s.length !== 10 || repeated(s)) return false;
+  const province = d(s, 0) * 10 + d(s, 1);
+  if (!((province >= 1 && province <= 24) || province === 30) || d(s, 2) >= 6) return false;
+  let sum = 0;
+  for (let i = 0; i < 9; i++) {
+    let p = d(s, i) * (i % 2 === 0 ? 2 : 1);
+    if (p > 9) p -= 9;
+    sum += p;
+  }
+  return (10 - (sum % 10)) % 10 === d(s, 9);
+}
+
+/** The Czech and Slovak birth number (ten digits, from 1954). */
+export function rodneCislo(s: string): boolean {
+  if (s.length !== 10 || repeated(s)) return false;
+  let month = d(s, 2) * 10 + d(s, 3);
+  if (month > 70) month -= 70;
+  else if (month > 50) month -= 50;
+  else if (month > 20) month -= 20;
+  if (!validDate(2000, month, d(s, 4) * 10 + d(s, 5))) return false;
+  const head = Number(s.slice(0, 9));
+  const r = head % 11;
+  return (r === 10 ? 0 : r) === d(s, 9);
+}
+
+/** Austria's social insurance number. */
+export function svnrAt(s: string): boolean {
+  if (s.length !== 10 || s[0] === "0" || repeated(s)) return false;
+  const w = [3, 7, 9, 0, 5, 8, 4, 2, 1, 6];
+  let sum = 0;
+  for (let i = 0; i < 10; i++) if (i !== 3) sum += d(s, i) * (w[i] as number);
+  const check = sum % 11;
+  return check !== 10 && check === d(s, 3) && validDate(2000, d(s, 6) * 10 + d(s, 7), d(s, 4) * 10 + d(s, 5));
+}
+
+/** Hungary's social security (TAJ) number. */
+export function tajHu(s: string): boolean {
+  if (s.length !== 9 || repeated(s)) return false;
+  let sum = 0;
+  for (let i = 0; i < 8; i++) sum += d(s, i) * (i % 2 === 0 ? 3 : 7);
+  return sum % 10 === d(s, 8);
+}
+
+const EG_GOVERNORATES = new Set([1, 2, 3, 4, 11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 31, 32, 33, 34, 35, 88]);
+
+/** Egypt's national id: its structure (century, birth date, governorate). */
+export function egyptNid(s: string): boolean {
+  if (s.length !== 14 || (s[0] !== "2" && s[0] !== "3")) return false;
+  const year = (s[0] === "2" ? 1900 : 2000) + d(s, 1) * 10 + d(s, 2);
+  return validDate(year, d(s, 3) * 10 + d(s, 4), d(s, 5) * 10 + d(s, 6)) && EG_GOVERNORATES.has(d(s, 7) * 10 + d(s, 8));
+}
+
+/** An IBAN's mod-97 check (letters and digits, no spaces). */
+export function ibanValid(s: string): boolean {
+  if (s.length < 15 || s.length > 34 || !/^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(s)) return false;
+  const r = s.slice(4) + s.slice(0, 4);
+  let rem = 0;
+  for (let i = 0; i < r.length; i++) {
+    const c = r.charCodeAt(i);
+    const v = c >= 65 ? c - 55 : c - 48;
+    rem = v >= 10 ? (rem * 100 + v) % 97 : (rem * 10 + v) % 97;
+  }
+  return rem === 1;
+}
+
+/**
+ * Whether a code (its digits and capitals, separators removed) passes a national identity number's check for its
+ * length: ten digits (Ecuador, Czechia, Austria), fourteen (Egypt), or an IBAN. (Hungary's TAJ is checked by one digit
+ * in ten: too weak to name a code unlabelled; it counts under its label, `TAJ`.)
+ */
+export function checkedIdentity(compact: string): boolean {
+  if (/^\d+$/.test(compact)) {
+    if (compact.length === 10) return cedulaEc(compact) || rodneCislo(compact) || svnrAt(compact);
+    if (compact.length === 14) return egyptNid(compact);
+    return false;
+  }
+  return ibanValid(compact);
+}
