@@ -19,8 +19,9 @@ import type { Detection, StringSite } from "./scan.js";
  *                          row: `4556…,12/26,331`)
  *   pii_bulk.card_list     three card numbers or more
  *   pii_bulk.iban_list     three IBANs or more (a transfer names two: the payer's and the payee's)
- *   pii_bulk.people        three people's records or more, each an identifier-like code with a name and another
- *                          personal field, in any list's structure (pii-people.ts)
+ *   pii_bulk.people        three people's records or more (two when each code is named or checks itself: ninth
+ *                          round), each an identifier-like code with a name and another personal field, in any
+ *                          list's structure (pii-people.ts)
  *
  * An identity number is: a US SSN (`123-45-6789`, or nine digits under an SSN label or field); a number under a
  * label or field that names an identity document (passport, national id, national insurance, SIN, DNI/NIE, CPF,
