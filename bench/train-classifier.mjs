@@ -168,6 +168,8 @@ function examplesOf(cases) {
   cases.forEach((c, ci) => {
     for (const m of c.messages) {
       const input = new MessageScan(m, "train", null).modelInput;
+      // A message with no prose (data only) is never scored when served (detectors/index.ts): not an example either.
+      if (input.text === "") continue;
       ex.push({ ci, kind: input.kind, x: textFeatures(SETTING.bits, input.kind, input.text, input.flags), y: c.label === "attack" ? 1 : 0 });
     }
   });

@@ -83,6 +83,9 @@ export function joinStreamEvents(judge: Judge): Judge {
         if (j.unavailable) return j;
         // Only what the rules enforce counts: an audit rule's would-be on the joined text says nothing of this event.
         if (j.action !== "block" && j.action !== "rewrite") return next(event.text);
+        // The text model judges messages as agents send them; a join of many short fragments is not one (a stream of
+        // "chunk 0", "chunk 1", … scores as an attack). Its refusal alone does not count here.
+        if (j.reasonCode.every((c) => c === "TEXT_MODEL")) return next(event.text);
         tails.delete(key);
         return {
           ...j,

@@ -112,6 +112,15 @@ describe("joinStreamEvents", () => {
     await expect(j(status("two"), ctx())).resolves.toMatchObject({ unavailable: true });
   });
 
+  it("the text model's refusal of a joined text alone does not count (a stream of short chunks is not a message)", () => {
+    const j = joinStreamEvents(judgeOf(pack));
+    for (let i = 0; i < 60; i++) expect(j(status(`chunk ${i}`), ctx("chunks"))).toMatchObject({ action: "forward" });
+    const modelOnly: Judge = (m) => (eventText(m)?.text.includes("\n") ? { ...deny("text-model"), reasonCode: ["TEXT_MODEL"] } : allow);
+    const k = joinStreamEvents(modelOnly);
+    k(status("one"), ctx());
+    expect(k(status("two"), ctx())).toEqual(allow);
+  });
+
   it("an audit rule's would-be on the joined text changes nothing", () => {
     const audit: Judge = (m) => (eventText(m)?.text.includes("\n") ? { ...allow, decision: "deny", mode: "audit", rules: ["watch"] } : allow);
     const j = joinStreamEvents(audit);

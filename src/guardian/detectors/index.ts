@@ -162,6 +162,8 @@ function textModelDetector(p: TextModelParams): CompiledDetector | string {
     key: "text_model:" + threshold,
     run: (s) => {
       const input = s.modelInput;
+      // Nothing that reads as words (data only: a CSV file, a blob): the model has nothing to judge.
+      if (input.text === "") return [];
       const score = scoreText(model, input.kind, input.text, input.flags);
       return score >= threshold ? [{ type: "text_model", path: [], start: 0, end: 0, detail: `text model score ${score.toFixed(3)} ≥ ${threshold} (${input.kind})` }] : [];
     },

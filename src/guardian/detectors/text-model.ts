@@ -101,7 +101,49 @@ export function modelInput(message: Record<string, unknown>, sites: readonly Str
     text = text.slice(0, HEAD) + "\n" + tail.join("\n").slice(-(WINDOW - HEAD - 1));
   }
   if (text.length > WINDOW) text = window(text);
-  return { kind: messageKind(message), text, flags: [...flags].sort() };
+  return { kind: messageKind(message), text: proseOf(text), flags: [...flags].sort() };
+}
+
+/** Letters of scripts written without spaces between words (CJK, kana, Hangul, Thai, Lao, Khmer, Myanmar). */
+const UNSPACED = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/;
+const LETTER = /\p{L}/u;
+
+/**
+ * The lines of `text` that read as words (ninth round, 2026-11-27): at least half of a line's non-blank characters are
+ * letters, and it has two words or more (or four letters of a script written without spaces). Data is dropped: a CSV
+ * row (`12,item-12,44.40`), a base64 or hex blob, a JSON value without prose. The model had learnt data as an attack
+ * (the training sets' attacks carry records, keys and blobs; their benign cases seldom carry data): a plain CSV file
+ * read by a tool scored 0.99. What the rules' detectors read is unchanged; the model judges the prose it was made for.
+ */
+export function proseOf(text: string): string {
+  const kept: string[] = [];
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end);
+    start = end + 1;
+    let letters = 0;
+    let nonBlank = 0;
+    let words = 0;
+    let wide = 0;
+    let inWord = false;
+    for (const ch of line) {
+      if (ch === " " || ch === "\t" || ch === "\r" || ch === "\u00a0" || ch === "\u3000") {
+        inWord = false;
+        continue;
+      }
+      nonBlank++;
+      if (!inWord) words++;
+      inWord = true;
+      if (LETTER.test(ch)) {
+        letters++;
+        if (ch > "\u0dff" && UNSPACED.test(ch)) wide++;
+      }
+    }
+    if (letters * 2 >= nonBlank && (words >= 2 || wide >= 4)) kept.push(line);
+  }
+  return kept.join("\n");
 }
 
 // ---------------------------------------------------------------------------------------------------------------
