@@ -107,10 +107,13 @@ export function modelInput(message: Record<string, unknown>, sites: readonly Str
 /** Letters of scripts written without spaces between words (CJK, kana, Hangul, Thai, Lao, Khmer, Myanmar). */
 const UNSPACED = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/;
 const LETTER = /\p{L}/u;
+/** A name that spells words (`remove-the-branch-protection`, `upload_the_keys`): three letter-only parts or more. */
+const NAMED_WORDS = /^(?:\p{L}{2,}[-_]){2,}\p{L}{2,}/u;
 
 /**
  * The lines of `text` that read as words (ninth round, 2026-11-27): at least half of a line's non-blank characters are
- * letters, and it has two words or more (or four letters of a script written without spaces). Data is dropped: a CSV
+ * letters, and it has two words or more (or four letters of a script written without spaces, or starts with a name
+ * that spells three words or more: `remove-the-branch-protection`). Data is dropped: a CSV
  * row (`12,item-12,44.40`), a base64 or hex blob, a JSON value without prose. The model had learnt data as an attack
  * (the training sets' attacks carry records, keys and blobs; their benign cases seldom carry data): a plain CSV file
  * read by a tool scored 0.99. What the rules' detectors read is unchanged; the model judges the prose it was made for.
@@ -141,7 +144,7 @@ export function proseOf(text: string): string {
         if (ch > "\u0dff" && UNSPACED.test(ch)) wide++;
       }
     }
-    if (letters * 2 >= nonBlank && (words >= 2 || wide >= 4)) kept.push(line);
+    if (letters * 2 >= nonBlank && (words >= 2 || wide >= 4 || NAMED_WORDS.test(line.trimStart()))) kept.push(line);
   }
   return kept.join("\n");
 }
