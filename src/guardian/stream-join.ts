@@ -1,5 +1,6 @@
 import type { JsonObject } from "../protocol/json-rpc.js";
 import type { Judge, Judgement } from "./judge.js";
+import { pieces } from "./detectors/injection-gate.js";
 import { Lru } from "./state.js";
 import type { Verdict } from "./verdict.js";
 
@@ -21,9 +22,9 @@ import type { Verdict } from "./verdict.js";
  */
 
 /** Characters of a stream's earlier text joined to each new event's (an instruction's first parts). */
-export const TAIL = 300;
+export const TAIL = 200;
 /** Characters of a new event's text read with them: an instruction spelled across events spans their boundary. */
-export const HEAD = 300;
+export const HEAD = 200;
 /** Streams remembered at once across all sessions. */
 const MAX_STREAMS = 4096;
 
@@ -59,8 +60,11 @@ function joined(message: JsonObject, text: string): JsonObject {
   return copy;
 }
 
-/** The stream-joining judge around `judge`. */
-export function joinStreamEvents(judge: Judge): Judge {
+/** Whether a boundary's words could make an instruction: the injection scorer's own cheap pass (injection-gate.ts). */
+export const mayInstruct = (text: string): boolean => pieces(text).some((p) => p.possible);
+
+/** The stream-joining judge around `judge`; `worth` says which boundaries are judged again (default `mayInstruct`). */
+export function joinStreamEvents(judge: Judge, worth: (text: string) => boolean = mayInstruct): Judge {
   const tails = new Lru<string, string>(MAX_STREAMS);
   return (message, ctx) => {
     if (ctx.protocol !== "a2a" || ctx.direction !== "inbound") return judge(message, ctx);
@@ -78,7 +82,11 @@ export function joinStreamEvents(judge: Judge): Judge {
       if (v.action === "block" || v.unavailable) return next(null);
       if (v.action === "rewrite") return next(v.modified ? (eventText(v.modified)?.text ?? "") : "");
       if (v.action !== "forward" || !tail || event.text === "") return next(event.text);
-      const both = judge(joined(message, tail + "\n" + event.text.slice(0, HEAD)), ctx);
+      const text = tail + "\n" + event.text.slice(0, HEAD);
+      // Only a boundary whose words could make an instruction is judged again (the injection scorer's own cheap pass):
+      // a stream of ordinary chunks costs one read of 400 characters per event, not a second judgement.
+      if (!worth(text)) return next(event.text);
+      const both = judge(joined(message, text), ctx);
       const read = (j: Verdict): Verdict => {
         if (j.unavailable) return j;
         // Only what the rules enforce counts: an audit rule's would-be on the joined text says nothing of this event.
