@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MessageScan } from "../../src/guardian/detectors/index.js";
 import { loadTextModel } from "../../src/guardian/detectors/text-model-asset.js";
-import { KINDS, scoreText, textFeatures, WINDOW, HEAD, type MessageKind, type TextModel } from "../../src/guardian/detectors/text-model.js";
+import { KINDS, proseOf, scoreText, textFeatures, WINDOW, HEAD, type MessageKind, type TextModel } from "../../src/guardian/detectors/text-model.js";
 
 /*
  * The featuriser is written for speed (one pass, running hashes, a reusable table); this file holds it to a plain
@@ -157,4 +157,43 @@ describe("text model: the featuriser equals its reference", () => {
   it("for 1 MB and adversarial texts", () => {
     for (const t of adversarial) check(t);
   }, 60_000);
+});
+
+/** proseOf as docs/detection.md words it, code point by code point with regexes: the fast one must agree exactly. */
+function referenceProse(text: string): string {
+  const unspaced = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/;
+  return text
+    .split("\n")
+    .filter((line) => {
+      let letters = 0;
+      let nonBlank = 0;
+      let wide = 0;
+      for (const ch of line) {
+        if (/^[ \t\r\u00a0\u3000]$/.test(ch)) continue;
+        nonBlank++;
+        if (/\p{L}/u.test(ch)) {
+          letters++;
+          if (ch.length === 1 && unspaced.test(ch)) wide++;
+        }
+      }
+      const words = line.split(/[ \t\r\u00a0\u3000]+/).filter((w) => w.length > 0).length;
+      return letters * 2 >= nonBlank && (words >= 2 || wide >= 4 || /^(?:\p{L}{2,}[-_]){2,}\p{L}{2,}/u.test(line.trimStart()));
+    })
+    .join("\n");
+}
+
+describe("text model: the prose the model reads (proseOf) equals its plain reference", () => {
+  it("on random mixes of letters, digits, blanks, scripts without spaces, astral and lone surrogates", () => {
+    const pool = ["a", "Z", " ", "\n", "\t", "\r", "\u00a0", "\u3000", "1", "-", "_", ",", "東", "ก", "한", "\ud835\udc00", "\ud83d\ude00", "\ud800", "\udc00", "é", "\u0301", "remove-the-", "data_"];
+    let seed = 11;
+    const next = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    for (let k = 0; k < 20_000; k++) {
+      let s = "";
+      for (let i = next(40); i > 0; i--) s += pool[next(pool.length)];
+      expect(proseOf(s)).toBe(referenceProse(s));
+    }
+  });
 });

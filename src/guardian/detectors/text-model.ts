@@ -104,8 +104,6 @@ export function modelInput(message: Record<string, unknown>, sites: readonly Str
   return { kind: messageKind(message), text: proseOf(text), flags: [...flags].sort() };
 }
 
-/** Letters of scripts written without spaces between words (CJK, kana, Hangul, Thai, Lao, Khmer, Myanmar). */
-const UNSPACED = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/;
 const LETTER = /\p{L}/u;
 /** A name that spells words (`remove-the-branch-protection`, `upload_the_keys`): three letter-only parts or more. */
 const NAMED_WORDS = /^(?:\p{L}{2,}[-_]){2,}\p{L}{2,}/u;
@@ -120,34 +118,58 @@ const NAMED_WORDS = /^(?:\p{L}{2,}[-_]){2,}\p{L}{2,}/u;
  */
 export function proseOf(text: string): string {
   const kept: string[] = [];
+  const n = text.length;
   let start = 0;
-  while (start <= text.length) {
+  while (start <= n) {
     let end = text.indexOf("\n", start);
-    if (end < 0) end = text.length;
-    const line = text.slice(start, end);
-    start = end + 1;
+    if (end < 0) end = n;
     let letters = 0;
     let nonBlank = 0;
     let words = 0;
     let wide = 0;
     let inWord = false;
-    for (const ch of line) {
-      if (ch === " " || ch === "\t" || ch === "\r" || ch === "\u00a0" || ch === "\u3000") {
+    for (let i = start; i < end; i++) {
+      let c = text.charCodeAt(i);
+      if (c === 32 || c === 9 || c === 13 || c === 0xa0 || c === 0x3000) {
         inWord = false;
         continue;
+      }
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < end) {
+        const d = text.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          i++;
+        }
       }
       nonBlank++;
       if (!inWord) words++;
       inWord = true;
-      if (LETTER.test(ch)) {
+      if (c < 128 ? (c | 32) >= 97 && (c | 32) <= 122 : isLetter(c)) {
         letters++;
-        if (ch > "\u0dff" && UNSPACED.test(ch)) wide++;
+        if (c > 0xdff && isUnspaced(c)) wide++;
       }
     }
-    if (letters * 2 >= nonBlank && (words >= 2 || wide >= 4 || NAMED_WORDS.test(line.trimStart()))) kept.push(line);
+    if (letters * 2 >= nonBlank && (words >= 2 || wide >= 4 || NAMED_WORDS.test(text.slice(start, end).trimStart()))) kept.push(text.slice(start, end));
+    start = end + 1;
   }
   return kept.join("\n");
 }
+
+/** Whether a code point outside ASCII is a letter (`\p{L}`), cached per BMP code unit. */
+const letterCache = new Uint8Array(65536); // 0 unknown, 1 letter, 2 not
+function isLetter(c: number): boolean {
+  if (c > 0xffff) return LETTER.test(String.fromCodePoint(c));
+  let k = letterCache[c] as number;
+  if (k === 0) {
+    k = c >= 0xd800 && c <= 0xdfff ? 2 : LETTER.test(String.fromCharCode(c)) ? 1 : 2;
+    letterCache[c] = k;
+  }
+  return k === 1;
+}
+
+/** Letters of scripts written without spaces between words (Thai, Lao, Myanmar, Khmer, kana, CJK, Hangul). */
+const isUnspaced = (c: number): boolean =>
+  (c >= 0x0e00 && c <= 0x0eff) || (c >= 0x1000 && c <= 0x109f) || (c >= 0x1780 && c <= 0x17ff) || (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Features: hashed n-grams counted in a reusable typed-array table
