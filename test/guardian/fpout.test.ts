@@ -3,20 +3,10 @@ import { describe, expect, it } from "vitest";
 import { detectPiiBulk } from "../../src/guardian/detectors/pii-bulk.js";
 import { readOnlyEncodedPowerShell } from "../../src/guardian/detectors/powershell-encoded.js";
 import { renderedDiagram } from "../../src/guardian/detectors/renderers.js";
-import type { StringSite } from "../../src/guardian/detectors/scan.js";
+import { sitesOf } from "../support/sites.js";
 
 // Ninth round, false positives on outbound calls (docs/detection.md): the edges of each check and its cost.
 
-function sitesOf(args: unknown): StringSite[] {
-  const out: StringSite[] = [];
-  const walk = (x: unknown, p: (string | number)[]) => {
-    if (typeof x === "string") out.push({ path: p, value: x });
-    else if (Array.isArray(x)) x.forEach((y, i) => walk(y, [...p, i]));
-    else if (x !== null && typeof x === "object") for (const [k, y] of Object.entries(x)) walk(y, [...p, k]);
-  };
-  walk(args, ["params", "arguments"]);
-  return out;
-}
 const bulk = (args: unknown) => detectPiiBulk(sitesOf(args)).map((d) => d.type);
 const ps = (script: string) => Buffer.from(script, "utf16le").toString("base64");
 const kroki = (source: string) => new URL(`https://kroki.io/plantuml/svg/${deflateSync(Buffer.from(source)).toString("base64url")}`);

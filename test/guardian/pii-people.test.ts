@@ -2,21 +2,11 @@ import { describe, expect, it } from "vitest";
 import { detectPiiBulk } from "../../src/guardian/detectors/pii-bulk.js";
 import { detectPeople } from "../../src/guardian/detectors/pii-people.js";
 import type { StringSite } from "../../src/guardian/detectors/scan.js";
+import { sitesOf } from "../support/sites.js";
 
 // People's records in bulk by structure (pii-people.ts): the edges of the check, and its cost on adversarial text.
 
 const text = (v: string): StringSite[] => [{ path: ["params", "arguments", "body"], value: v }];
-/** The sites of a tool call's arguments, as the scanner lists them. */
-function sitesOf(args: unknown): StringSite[] {
-  const out: StringSite[] = [];
-  const walk = (x: unknown, p: (string | number)[]) => {
-    if (typeof x === "string") out.push({ path: p, value: x });
-    else if (Array.isArray(x)) x.forEach((y, i) => walk(y, [...p, i]));
-    else if (x !== null && typeof x === "object") for (const [k, y] of Object.entries(x)) walk(y, [...p, k]);
-  };
-  walk(args, ["params", "arguments"]);
-  return out;
-}
 const types = (sites: StringSite[]) => [...new Set(detectPeople(sites).map((d) => d.type))];
 
 describe("people's records in bulk", () => {

@@ -1404,6 +1404,11 @@ const ABOUT_ATTACKS = /\b(?:injections?|attackers?|attacks?|malicious|exploits?|
  * At most 32 fences, each closing searched once, forward only.
  */
 function shownFences(text: string): [number, number][] {
+  return fencesWhere(text, (open) => ABOUT_ATTACKS.test(text.slice(Math.max(0, open - 600), open)));
+}
+
+/** The fenced code blocks (```; an unclosed one runs to the end) for which `keep(open, end)` holds: at most 32 fences, each closing searched once, forward only. */
+function fencesWhere(text: string, keep: (open: number, end: number) => boolean): [number, number][] {
   const out: [number, number][] = [];
   let from = 0;
   for (let k = 0; k < 32; k++) {
@@ -1411,7 +1416,7 @@ function shownFences(text: string): [number, number][] {
     if (open < 0) break;
     const close = text.indexOf("```", open + 3);
     const end = close < 0 ? text.length : close + 3;
-    if (ABOUT_ATTACKS.test(text.slice(Math.max(0, open - 600), open))) out.push([open, end]);
+    if (keep(open, end)) out.push([open, end]);
     if (close < 0) break;
     from = end;
   }
@@ -1451,19 +1456,7 @@ const TEMPLATE_SLOT = /\{\{?\s{0,3}[A-Za-z_][\w.'"[\]]{0,40}\s{0,3}\}\}?|\{%/;
  * format or a template, and the block holds a slot to be filled. At most 32 fences, each closing searched once.
  */
 function templateFences(text: string): [number, number][] {
-  const out: [number, number][] = [];
-  let from = 0;
-  for (let k = 0; k < 32; k++) {
-    const open = text.indexOf("```", from);
-    if (open < 0) break;
-    const close = text.indexOf("```", open + 3);
-    const end = close < 0 ? text.length : close + 3;
-    const body = text.slice(open + 3, Math.min(end, open + 4096));
-    if (TEMPLATE_BEFORE.test(text.slice(Math.max(0, open - 300), open)) && TEMPLATE_SLOT.test(body)) out.push([open, end]);
-    if (close < 0) break;
-    from = end;
-  }
-  return out;
+  return fencesWhere(text, (open, end) => TEMPLATE_BEFORE.test(text.slice(Math.max(0, open - 300), open)) && TEMPLATE_SLOT.test(text.slice(open + 3, Math.min(end, open + 4096))));
 }
 
 /** Whether `at` stands inside a fenced code block (an odd number of fences before it; at most 64 counted). */
