@@ -7,7 +7,7 @@ import type { DecisionLog, DecisionLogOptions } from "../decision-log/writer.js"
 import type { AnyEmbeddedGuardian } from "../guardian/embedded.js";
 import type { Guardian } from "../guardian/guardian.js";
 import { judgeOf, type Judge } from "../guardian/judge.js";
-import { joinStreamEvents } from "../guardian/stream-join.js";
+import { asksOnlyTheModel, joinStreamEvents } from "../guardian/stream-join.js";
 import type { StartedTracing } from "../observe/tracing.js";
 import type { StageFactory } from "../proxy/pipeline.js";
 import type { OpsBus } from "../store/ops-bus.js";
@@ -100,7 +100,7 @@ export async function openCore(o: CoreOptions, runtime = new Runtime(o.stderr)):
   const stages: StageFactory[] = [approvalStage(channels.broker)];
   if (alerts) stages.push(alertStage(alerts));
   if (tracing) stages.push((await import("../observe/tracing.js")).tracingStage(tracing.tracer));
-  return { runtime, guardian, embedded, rules, judge: joinStreamEvents(judgeOf(guardian)), log, operator, alerts, channels, tracing, stages };
+  return { runtime, guardian, embedded, rules, judge: joinStreamEvents(judgeOf(guardian), { modelOnly: (id) => asksOnlyTheModel(embedded.rules, id) }), log, operator, alerts, channels, tracing, stages };
 }
 
 /** Registers, last, what a stop does first: every held request is answered (a deny) before anything closes. */

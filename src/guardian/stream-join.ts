@@ -1,5 +1,6 @@
 import type { JsonObject } from "../protocol/json-rpc.js";
 import type { Judge, Judgement } from "./judge.js";
+import type { CompiledRuleSet } from "./rules/compile.js";
 import { pieces } from "./detectors/injection-gate.js";
 import { Lru } from "./state.js";
 import type { Verdict } from "./verdict.js";
@@ -63,8 +64,18 @@ function joined(message: JsonObject, text: string): JsonObject {
 /** Whether a boundary's words could make an instruction: the injection scorer's own cheap pass (injection-gate.ts). */
 export const mayInstruct = (text: string): boolean => pieces(text).some((p) => p.possible);
 
-/** The stream-joining judge around `judge`; `worth` says which boundaries are judged again (default `mayInstruct`). */
-export function joinStreamEvents(judge: Judge, worth: (text: string) => boolean = mayInstruct): Judge {
+/** How the join is tuned: which boundaries are judged again, and which refusals of a joined text do not count. */
+export interface JoinOptions {
+  /** Default `mayInstruct`. */
+  worth?: (text: string) => boolean;
+  /** A refusal of the joined text by these rules alone does not count (the runtime: rules that only ask the text model). */
+  modelOnly?: (rule: string) => boolean;
+}
+
+/** The stream-joining judge around `judge`. */
+export function joinStreamEvents(judge: Judge, opts: JoinOptions = {}): Judge {
+  const worth = opts.worth ?? mayInstruct;
+  const modelOnly = opts.modelOnly ?? (() => false);
   const tails = new Lru<string, string>(MAX_STREAMS);
   return (message, ctx) => {
     if (ctx.protocol !== "a2a" || ctx.direction !== "inbound") return judge(message, ctx);
@@ -93,7 +104,7 @@ export function joinStreamEvents(judge: Judge, worth: (text: string) => boolean 
         if (j.action !== "block" && j.action !== "rewrite") return next(event.text);
         // The text model judges messages as agents send them; a join of many short fragments is not one (a stream of
         // "chunk 0", "chunk 1", … scores as an attack). Its refusal alone does not count here.
-        if (j.reasonCode.every((c) => c === "TEXT_MODEL")) return next(event.text);
+        if (j.rules.length > 0 && j.rules.every(modelOnly)) return next(event.text);
         tails.delete(key);
         return {
           ...j,
@@ -108,4 +119,10 @@ export function joinStreamEvents(judge: Judge, worth: (text: string) => boolean 
     };
     return alone instanceof Promise ? alone.then(then) : then(alone);
   };
+}
+
+/** Whether rule `id` of `rules` detects with the text model only (the packs' `text-model` rules). */
+export function asksOnlyTheModel(rules: CompiledRuleSet, id: string): boolean {
+  const rule = rules.rules.find((r) => r.id === id);
+  return rule !== undefined && rule.detectors.length > 0 && rule.detectors.every((d) => d.key.startsWith("text_model"));
 }
