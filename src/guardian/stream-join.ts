@@ -29,16 +29,24 @@ export const HEAD = 200;
 /** Streams remembered at once across all sessions. */
 const MAX_STREAMS = 4096;
 
-/** The text parts of an A2A stream event (0.3's `kind: status-update | artifact-update`, 1.0's `statusUpdate | artifactUpdate`), or null. */
-export function eventText(message: JsonObject): { text: string; final: boolean } | null {
-  const result = message.result;
+type Event = Record<string, unknown> & { status?: { message?: { parts?: unknown } }; artifact?: { parts?: unknown } };
+
+/** The stream event a result is (0.3's `kind: status-update | artifact-update`, 1.0's `statusUpdate | artifactUpdate`), or null. */
+function eventOf(result: unknown): Event | null {
   if (result === null || typeof result !== "object" || Array.isArray(result)) return null;
   const r = result as Record<string, unknown>;
-  const event = (r.kind === "status-update" || r.kind === "artifact-update" ? r : (r.statusUpdate ?? r.artifactUpdate)) as Record<string, unknown> | undefined;
-  if (event === null || typeof event !== "object") return null;
-  const status = event.status as { message?: { parts?: unknown } } | undefined;
-  const artifact = event.artifact as { parts?: unknown } | undefined;
-  const parts = status?.message?.parts ?? artifact?.parts;
+  const event = r.kind === "status-update" || r.kind === "artifact-update" ? r : (r.statusUpdate ?? r.artifactUpdate);
+  return event !== null && typeof event === "object" ? (event as Event) : null;
+}
+
+/** What holds an event's parts: its status message, or its artifact. */
+const holderOf = (event: Event): { parts?: unknown } | undefined => event.status?.message ?? event.artifact;
+
+/** The text parts of an A2A stream event, joined by newlines, and whether it is its stream's last; null when not one. */
+export function eventText(message: JsonObject): { text: string; final: boolean } | null {
+  const event = eventOf(message.result);
+  if (event === null) return null;
+  const parts = holderOf(event)?.parts;
   const texts: string[] = [];
   if (Array.isArray(parts)) for (const p of parts as { text?: unknown }[]) if (typeof p?.text === "string") texts.push(p.text);
   return { text: texts.join("\n"), final: event.final === true };
@@ -49,15 +57,13 @@ export function eventText(message: JsonObject): { text: string; final: boolean }
  * shape, ids and other parts, so it is judged as the agent could have sent it in one event.
  */
 function joined(message: JsonObject, text: string): JsonObject {
-  const copy = structuredClone(message) as JsonObject & { result: Record<string, unknown> };
-  const r = copy.result;
-  const event = (r.kind === "status-update" || r.kind === "artifact-update" ? r : (r.statusUpdate ?? r.artifactUpdate)) as { status?: { message?: { parts?: unknown } }; artifact?: { parts?: unknown } };
-  const holder = event.status?.message ?? event.artifact;
+  const copy = structuredClone(message);
+  const event = eventOf(copy.result);
+  const holder = event ? holderOf(event) : undefined;
   const parts = Array.isArray(holder?.parts) ? (holder.parts as { kind?: unknown; text?: unknown }[]) : [];
-  const others = parts.filter((p) => typeof p?.text !== "string");
   const part: Record<string, unknown> = { text };
   if (parts.some((p) => p?.kind === "text")) part.kind = "text";
-  if (holder) holder.parts = [part, ...others];
+  if (holder) holder.parts = [part, ...parts.filter((p) => typeof p?.text !== "string")];
   return copy;
 }
 
@@ -99,7 +105,11 @@ export function joinStreamEvents(judge: Judge, opts: JoinOptions = {}): Judge {
       if (!worth(text)) return next(event.text);
       const both = judge(joined(message, text), ctx);
       const read = (j: Verdict): Verdict => {
-        if (j.unavailable) return j;
+        if (j.unavailable) {
+          // the event is refused (fail closed): as for any refused event, nothing more is joined to what came before
+          tails.delete(key);
+          return j;
+        }
         // Only what the rules enforce counts: an audit rule's would-be on the joined text says nothing of this event.
         if (j.action !== "block" && j.action !== "rewrite") return next(event.text);
         // The text model judges messages as agents send them; a join of many short fragments is not one (a stream of

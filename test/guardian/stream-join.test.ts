@@ -119,6 +119,8 @@ describe("joinStreamEvents", () => {
     const j = joinStreamEvents(later, { worth: () => true });
     await expect(j(status("one"), ctx())).resolves.toMatchObject({ action: "forward" });
     await expect(j(status("two"), ctx())).resolves.toMatchObject({ unavailable: true });
+    // the refused event ended what is joined: the next is judged alone
+    await expect(j(status("three"), ctx())).resolves.toMatchObject({ action: "forward" });
   });
 
   it("the text model's refusal of a joined text alone does not count (a stream of short chunks is not a message)", () => {
