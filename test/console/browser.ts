@@ -13,11 +13,16 @@ import { startServeCli, stopChild } from "../support/servers.js";
 export const CHROMIUM: string = chromiumPath();
 export const CONSOLE_RULES = join(ROOT, "test", "fixtures", "rules", "console.yaml");
 
-/** Chromium, headless. Without the binary this fails — the console must not go untested by accident. */
+/**
+ * Chromium, headless. Without the binary this fails — the console must not go untested by accident. A launch takes
+ * 0.4–1.5 s here even on a loaded machine; one that has not finished in 20 s is a browser stuck starting (it once
+ * used up a CI run's 30 s hook), so it is abandoned and tried once more, and a second such start fails by name.
+ */
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`the console tests need Chromium at ${CHROMIUM}: apt-get install -y chromium (npm test does, as root on Debian)`);
   // Playwright gives the browser a temporary profile of its own (a fresh user-data-dir, removed on close).
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--headless=new", "--no-sandbox"] });
+  const launch = () => chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--headless=new", "--no-sandbox"], timeout: 20_000 });
+  return launch().catch(launch);
 }
 
 export interface ServedConsole {
@@ -53,7 +58,8 @@ export async function serveWithConsole(opts: { rules?: string; extra?: string[] 
     dir,
     async client() {
       const c = new Client({ name: "console-test", version: "1" });
-      await c.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp/everything`)));
+      // server-everything starts behind serve on the first initialize (0.5–0.7 s here); 20 s is a hang, said by name.
+      await c.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp/everything`)), { timeout: 20_000 });
       clients.push(c);
       return c;
     },
@@ -74,11 +80,13 @@ export interface ConsoleSuite {
 /** Chromium, a serve with the console and one client for a describe block; the fields are set once beforeAll ran. */
 export function consoleSuite(opts: { rules?: string; extra?: string[] } = {}): ConsoleSuite {
   const suite = {} as ConsoleSuite;
+  // Each step has a deadline of its own that names it (Chromium 2 × 20 s, serve 20 s, the client 20 s), so the hook's
+  // own is their sum: a step that hangs fails as itself, not as "hook timed out".
   beforeAll(async () => {
     suite.browser = await launchChromium();
     suite.served = await serveWithConsole(opts);
     suite.client = await suite.served.client();
-  });
+  }, 90_000);
   afterAll(async () => {
     await suite.browser?.close();
     await suite.served?.close();
