@@ -69,7 +69,7 @@ if (args.keep) SETTING.keep = Number(args.keep);
 if (args.epochs) SETTING.epochs = Number(args.epochs);
 if (args.lr) SETTING.lr = Number(args.lr);
 if (args.l2) SETTING.l2 = Number(args.l2);
-const TRAIN_SETS = ["blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind10", "blind11"];
+const TRAIN_SETS = ["blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "blind13"];
 /** Out of fold, at most this share of the training blind sets' benign cases may be flagged. */
 const BENIGN_RATE = 0.01;
 /** Out of fold, at most this share of the training blind sets' benign tool-call messages may be flagged. */
