@@ -1,5 +1,6 @@
 import { hostMatcher } from "./urls.js";
 import { entropy } from "./entropy.js";
+import { morePayload } from "./exfil-payloads.js";
 
 /*
  * (Ninth round) Relays: services whose whole purpose is to accept an HTTP request for somebody's account and hand what
@@ -84,6 +85,24 @@ export const DEFAULT_RELAYS = [
   "reqres.in",
   "jsonplaceholder.typicode.com",
   "dummyjson.com",
+  // (Tenth round) Incoming webhooks of chat workspaces (Slack, Teams, Google Chat), public push topics (ntfy), a
+  // Google Form's answer endpoint, and analytics ingestion (Mixpanel, Segment, Amplitude, PostHog): each hands what it
+  // is sent to whoever owns the workspace, topic, form or project, which the address cannot tell.
+  "hooks.slack.com",
+  "*.webhook.office.com",
+  "chat.googleapis.com",
+  "ntfy.sh",
+  "docs.google.com",
+  "api.mixpanel.com",
+  "api-eu.mixpanel.com",
+  "api-in.mixpanel.com",
+  "api.segment.io",
+  "events.eu1.segmentapis.com",
+  "api2.amplitude.com",
+  "api.eu.amplitude.com",
+  "us.i.posthog.com",
+  "eu.i.posthog.com",
+  "app.posthog.com",
 ];
 
 const RELAYS = DEFAULT_RELAYS.map((p) => (p.includes("*") && !p.startsWith("*.") ? new RegExp(`^${p.replace(/\./g, "\\.").replace("*", "[a-z0-9-]{1,40}")}$`) : hostMatcher(p)));
@@ -94,6 +113,16 @@ const CHAT_PATHS: Record<string, RegExp> = {
   "discordapp.com": /^\/api\/(?:v\d+\/)?webhooks\//,
   "api.telegram.org": /^\/bot[^/]{1,100}\/send(?:Message|Document|Photo|MediaGroup)\b/,
   "script.google.com": /^\/macros\/s\//,
+  "hooks.slack.com": /^\/(?:services|workflows|triggers)\//,
+  "chat.googleapis.com": /^\/v1\/spaces\/[^/]{1,80}\/messages/,
+  "docs.google.com": /^\/forms\/(?:u\/\d{1,2}\/)?d\/(?:e\/)?[^/]{1,120}\/formResponse/,
+  "api.mixpanel.com": /^\/(?:import|track|engage|groups)\b/,
+  "api-eu.mixpanel.com": /^\/(?:import|track|engage|groups)\b/,
+  "api-in.mixpanel.com": /^\/(?:import|track|engage|groups)\b/,
+  "us.i.posthog.com": /^\/(?:capture|batch|e|i)\b/,
+  "eu.i.posthog.com": /^\/(?:capture|batch|e|i)\b/,
+  "app.posthog.com": /^\/(?:capture|batch|e|i)\b/,
+  "ntfy.sh": /^\/[^/]/,
 };
 
 /** Whether a URL (host lower case, path) is a relay's intake. */
@@ -140,6 +169,10 @@ const MAX_PAYLOAD = 65536;
 export function sensitivePayload(text: string): string | null {
   const t = text.length > MAX_PAYLOAD ? text.slice(0, MAX_PAYLOAD) : text;
   if (CREDENTIAL_WORDS.test(t) || PASSWORD_VALUE.test(t)) return "credentials";
+  // (Tenth round) One-time codes, service-account key files, database passwords on a command line, live keys, IBANs
+  // by their check digits, card numbers by Luhn: exfil-payloads.ts.
+  const more = morePayload(t);
+  if (more) return more;
   if (CONFIDENTIAL.test(t)) return "text marked confidential";
   if (IBAN.test(t) || CARD_WORDS.test(t)) return "payment details";
   const emails = (t.match(EMAIL) ?? []).length;
