@@ -67,21 +67,30 @@ export function cardNumberIn(text: string): boolean {
 }
 
 const IBAN_RUN = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b/g;
-/** An IBAN whose mod-97 check holds (any country's length, 15 to 34 characters). */
-export function ibanIn(text: string): boolean {
-  IBAN_RUN.lastIndex = 0;
-  for (let m, n = 0; (m = IBAN_RUN.exec(text)) !== null && n < 64; n++) {
-    const s = m[0].replace(/ /g, "");
-    if (s.length < 15 || s.length > 34) continue;
-    const moved = s.slice(4) + s.slice(0, 4);
-    let rem = 0;
-    for (const c of moved) {
-      const v = c >= "A" ? c.charCodeAt(0) - 55 : c.charCodeAt(0) - 48;
-      rem = v >= 10 ? (rem * 100 + v) % 97 : (rem * 10 + v) % 97;
-    }
-    if (rem === 1) return true;
+
+function mod97(s: string): boolean {
+  const moved = s.slice(4) + s.slice(0, 4);
+  let rem = 0;
+  for (const c of moved) {
+    const v = c >= "A" ? c.charCodeAt(0) - 55 : c.charCodeAt(0) - 48;
+    rem = v >= 10 ? (rem * 100 + v) % 97 : (rem * 10 + v) % 97;
   }
-  return false;
+  return rem === 1;
+}
+
+/** The IBANs of a text whose mod-97 check holds (any country's length, 15 to 34 characters), with their spans. */
+export function ibansIn(text: string, max = 64): { start: number; end: number; iban: string }[] {
+  const out: { start: number; end: number; iban: string }[] = [];
+  IBAN_RUN.lastIndex = 0;
+  for (let m, n = 0; (m = IBAN_RUN.exec(text)) !== null && n < max; n++) {
+    const s = m[0].replace(/ /g, "");
+    if (s.length >= 15 && s.length <= 34 && mod97(s)) out.push({ start: m.index, end: m.index + m[0].length, iban: s });
+  }
+  return out;
+}
+
+export function ibanIn(text: string): boolean {
+  return ibansIn(text, 64).length > 0;
 }
 
 /** A one-time code with its digits: "Bank OTP 482913", "verification code: 118 204". */
@@ -116,8 +125,8 @@ function statedValue(text: string): boolean {
     const v = (m[1] as string).replace(/[.,;:!?)]+$/, "");
     if (NOT_VALUE.test(v) || /^[<{[$*x]/.test(v)) continue;
     // A value: letters and digits mixed, or digits of some length, or a symbol inside.
-    const digits = /\d/.test(v);
-    if ((digits && /[A-Za-z]/.test(v)) || /^\d{4,}$/.test(v) || (digits && /[!@#$%^*?~]/.test(v))) return true;
+    const digits = v.replace(/\D/g, "").length;
+    if (digits >= 4 || (digits > 0 && /[A-Za-z!@#$%^*?~]/.test(v))) return true;
   }
   return false;
 }
@@ -147,7 +156,11 @@ export function urlStatesData(raw: string, allowed: (host: string) => boolean): 
   if (localHost(host) || allowed(host)) return null;
   const pieces: string[] = [];
   for (const seg of url.pathname.split("/")) if (seg.length >= 12) pieces.push(decoded(seg).replace(/[-_]+/g, " "));
-  for (const [, v] of url.searchParams) if (v.length >= 12) pieces.push(v);
+  for (const [k, v] of url.searchParams) {
+    // A bare run of digits is an id (an order, a snowflake) unless its key names a card.
+    if (/^\d{13,19}$/.test(v) && !/card|^cc|^pan$|ccnum/i.test(k)) continue;
+    if (v.length >= 12) pieces.push(v);
+  }
   if (url.hash.length >= 12) pieces.push(decoded(url.hash.slice(1)));
   for (const p of pieces) {
     if (statedValue(p)) return "personal data or a credential in words";
@@ -167,9 +180,9 @@ const MAILBOX = /\.(?:mbox|pst|ost|olm)(?:\.(?:gz|zip|xz))?$|(?:^|[/\\_-])(?:mai
 /** A database dump named for people. */
 const PEOPLE_DUMP = /(?:^|[/\\_.-])(?:hr|payroll|salar\w{0,4}|employees?|staff|customers?|clients?|patients?|users?|members?|crm|contacts?|accounts?|personnel)(?:[_.-][\w.-]{0,40})?\.(?:sql|dump|bak|pgdump|sqlite3?)(?:\.(?:gz|bz2|xz|zst|zip|7z))?$/i;
 /** A document marked confidential, or one whose kind is (a board deck, a cap table, payroll). */
-const CONFIDENTIAL_DOC = /confiden[ct]ial|vertraulich|confidentiel|riservat|board[ _-]?(?:deck|pack|minutes)|cap[ _-]?table|term[ _-]?sheet|payroll|salar(?:y|ies)|layoffs?/i;
-/** An export of people's records. */
-const PEOPLE_EXPORT = /(?:customers?|clients?|contacts?|employees?|patients?|members?|subscribers?|leads|users)[\w .-]{0,30}\.(?:csv|xlsx?|vcf|json)$/i;
+const CONFIDENTIAL_DOC = /confiden[ct]ial|vertraulich|confidentiel|riservat|board[ _-]?(?:deck|pack|minutes)|cap[ _-]?table|term[ _-]?sheet|(?:payroll|salar(?:y|ies)|layoffs?)[\w .-]{0,30}\.(?:csv|tsv|xlsx?|ods)$/i;
+/** An export of people's records: a people word, then only export-like words, dates or numbers (not `customers_template.csv`). */
+const PEOPLE_EXPORT = /(?:^|[_ .-])(?:customers?|clients?|contacts?|employees?|patients?|members?|subscribers?|leads|users|staff)(?:[_ .-]{1,2}(?:list|export|data|all|full|backup|dump|table|master|db|database|records|prod|crm|q[1-4]|\d{1,8}|[a-z]{3}\d{2,4})){0,4}\.(?:csv|tsv|xlsx?|vcf)$/i;
 
 /** Arguments that name a file a call sends. */
 const FILE_KEY = /^(?:path|paths|file|files|file_?path|file_?name|filename|local_?(?:path|file)|source|src|attachment|attachments|attach|upload|document|documents)$/i;
@@ -276,7 +289,7 @@ export function base32Secret(v: string): boolean {
 export function relayQueryPayload(url: URL, judge: (text: string) => string | null): string | null {
   const values: string[] = [];
   for (const [key, value] of url.searchParams) {
-    if (/^(?:sig|signature|sp|sv|se|api-version|code|key|token|submit|usp|fbzx|pageHistory|hl)$/i.test(key)) continue;
+    if (/^(?:sig|signature|sp|sv|se|api-version|code|key|token|threadKey|submit|usp|fbzx|pageHistory|hl)$/i.test(key)) continue;
     if (base32Secret(value)) return "a one-time-password seed";
     values.push(value);
   }

@@ -136,9 +136,13 @@ export function isRelay(host: string, path: string): boolean {
 const ROUTING_KEYS = /^(?:sig|signature|sp|sv|se|api-version|code|key|chat_id|thread_id|wait|parse_mode|format|v)$/i;
 
 /** A random-looking query value (24 characters or more, letters and digits, high entropy) that is not routing. */
+/** (Tenth round) Query keys a relay of the tenth round routes with: Google Chat's webhook `key` and `token`. */
+const HOST_ROUTING: Record<string, RegExp> = { "chat.googleapis.com": /^(?:token|threadKey|messageReplyOption)$/ };
+
 export function relayQueryToken(url: URL): boolean {
+  const own = HOST_ROUTING[url.hostname.toLowerCase()];
   for (const [key, value] of url.searchParams) {
-    if (ROUTING_KEYS.test(key) || value.length < 20 || value.length > 4096) continue;
+    if (ROUTING_KEYS.test(key) || own?.test(key) === true || value.length < 20 || value.length > 4096) continue;
     if (/[a-z]/.test(value) && /[A-Z0-9]/.test(value) && /^[A-Za-z0-9_\-.~+/=]+$/.test(value) && entropy(value) >= 3.8) return true;
   }
   return false;

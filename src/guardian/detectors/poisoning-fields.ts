@@ -1,3 +1,4 @@
+import { ibansIn } from "./exfil-payloads.js";
 import { detectPoisoning } from "./injection.js";
 import { describedDirectives } from "./poisoning.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
@@ -17,6 +18,10 @@ import type { Detection, JsonPath, StringSite } from "./scan.js";
  *   names another one" — a description (or a property's) that overrides where the user says data goes (a
  *   destination, recipient, account, URL, bucket…). Overriding a format or a page size passes, and so does a
  *   sentence that has the model confirm with the user.
+ * - **A payee pinned in a payment tool's description**: a tool that takes an account (`iban`, `account`, `payee`,
+ *   `beneficiary`…) whose own description names a concrete IBAN (its check digits hold) — in any language, the
+ *   description decides where the money goes. An IBAN given as an example ("e.g. DE89…", the published examples) or in
+ *   a tool that takes no account (a donation button) passes.
  *
  * Linear: bounded regexes over a unit, at most MAX_NAMES property names per message, names of 120 characters at most.
  */
@@ -111,6 +116,38 @@ function overrides(sites: readonly StringSite[]): Detection[] {
   return out;
 }
 
+/** A property that names where money goes. */
+const ACCOUNT_PARAM = /^(?:iban|account|accounts|account_?(?:number|id|iban)|to_?account|destination(?:_?account)?|payee|payee_?(?:iban|account)|beneficiary|beneficiary_?(?:iban|account)|creditor|creditor_?(?:iban|account)|recipient|recipient_?(?:iban|account)|bank_?account|cuenta|conta|konto|compte|rekening)$/i;
+/** An IBAN shown as an example, not a payee. */
+const EXAMPLE_BEFORE = /(?:e\.\s?g\.|i\.\s?e\.|example|ejemplo|exemplo|exemple|beispiel|z\.\s?b\.|p\.\s?ej\.|p\.\s?ex\.|such\s{1,3}as|like|format|formato|e\.\s?g|eg)[\s:,(]{0,4}$/i;
+const PUBLISHED_IBANS = new Set(["DE89370400440532013000", "GB82WEST12345698765432", "GB29NWBK60161331926819", "GB33BUKB20201555555555", "FR1420041010050500013M02606", "FR7630006000011234567890189", "ES9121000418450200051332", "NL91ABNA0417164300", "BE68539007547034", "IT60X0542811101000000123456", "CH9300762011623852957", "AT611904300234573201", "NO9386011117947", "DK5000400440116243", "FI2112345600000785", "SE4550000000058398257466", "PL61109010140000071219812874", "PT50000201231234567890154", "IE29AIBK93115212345678", "LU280019400644750000"]);
+
+function pinnedPayee(sites: readonly StringSite[], result: Record<string, unknown>): Detection[] {
+  const tools = result.tools;
+  if (!Array.isArray(tools)) return [];
+  const out: Detection[] = [];
+  for (const s of sites) {
+    const p = s.path;
+    if (p[1] !== "tools" || typeof p[2] !== "number" || p[3] !== "description" || p.length !== 4 || s.value.length > MAX_UNIT) continue;
+    if (!/[A-Z]{2}\d{2}/.test(s.value)) continue;
+    const tool = tools[p[2]] as Record<string, unknown> | undefined;
+    const props = (tool?.inputSchema as Record<string, unknown> | undefined)?.properties;
+    if (props === null || typeof props !== "object" || !Object.keys(props).some((k) => ACCOUNT_PARAM.test(k))) continue;
+    for (const m of ibansIn(s.value, 8)) {
+      if (PUBLISHED_IBANS.has(m.iban) || EXAMPLE_BEFORE.test(s.value.slice(Math.max(0, m.start - 24), m.start))) continue;
+      let start = m.start;
+      while (start > 0 && !/[.!?\n]/.test(s.value[start - 1] as string)) start--;
+      let end = m.end;
+      while (end < s.value.length && !/[.!?\n]/.test(s.value[end] as string)) end++;
+      if (end < s.value.length) end++;
+      while (start < end && /\s/.test(s.value[start] as string)) start++;
+      out.push({ type: "tool_poisoning.pinned_payee", path: p, start, end, detail: "a payment tool's description names the account money goes to" });
+      break;
+    }
+  }
+  return out;
+}
+
 /**
  * The findings of this module in a server's description of itself (a tool list, an agent card): `sites` are the
  * strings the poisoning judgement reads (descriptions, a card's fields), `result` the message's result.
@@ -118,5 +155,5 @@ function overrides(sites: readonly StringSite[]): Detection[] {
 export function detectFieldPoisoning(sites: readonly StringSite[], result: unknown): Detection[] {
   if (result === null || typeof result !== "object" || Array.isArray(result)) return [];
   const r = result as Record<string, unknown>;
-  return [...propertyNames(r), ...skillExamples(sites), ...overrides(sites)];
+  return [...propertyNames(r), ...skillExamples(sites), ...overrides(sites), ...pinnedPayee(sites, r)];
 }
