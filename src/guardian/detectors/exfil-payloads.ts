@@ -125,8 +125,9 @@ function statedValue(text: string): boolean {
     const v = (m[1] as string).replace(/[.,;:!?)]+$/, "");
     if (NOT_VALUE.test(v) || /^[<{[$*x]/.test(v)) continue;
     // A value: letters and digits mixed, or digits of some length, or a symbol inside.
+    // (Not "3D-secure", "2fa": one leading digit of a word.)
     const digits = v.replace(/\D/g, "").length;
-    if (digits >= 4 || (digits > 0 && /[A-Za-z!@#$%^*?~]/.test(v))) return true;
+    if (digits >= 4 || (digits > 0 && /[!@#$%^*?~]/.test(v)) || (/[A-Za-z]/.test(v) && (digits >= 2 || /\D\d/.test(v)))) return true;
   }
   return false;
 }
@@ -234,8 +235,11 @@ const KIND_WORDS: Record<SentFile["kind"], string> = {
  * A tool call that sends a file that should not leave: to a URL off the machine (an upload), or to a recipient (an
  * e-mail). The finding is the file argument.
  */
-export function sentFiles(sites: readonly StringSite[], allowed: (host: string) => boolean): Detection[] {
+export function sentFiles(sites: readonly StringSite[], allowed: (host: string) => boolean, tool = ""): Detection[] {
   const files: SentFile[] = [];
+  // A call that brings a file here (a download to a local path) sends nothing, whatever the file is.
+  const fetches = /download|fetch|pull|import|restore|clone|mirror_?from|^get_|_get$|^read/i.test(tool);
+  let method = "";
   let recipients: string[] | null = null;
   let upload: string | null = null;
   for (const site of sites) {
@@ -253,7 +257,8 @@ export function sentFiles(sites: readonly StringSite[], allowed: (host: string) 
       ADDRESS.lastIndex = 0;
       for (let m, n = 0; (m = ADDRESS.exec(v)) !== null && n < 32; n++) (recipients ??= []).push(m[1] as string);
     }
-    if (upload === null && URL_KEY.test(key) && /^https?:\/\//i.test(v)) {
+    if (key === "method" && site.path.length === 3) method = v.trim().toUpperCase();
+    if (upload === null && !fetches && URL_KEY.test(key) && /^https?:\/\//i.test(v)) {
       try {
         const h = new URL(v).hostname.toLowerCase();
         if (!localHost(h) && !allowed(h)) upload = h;
@@ -262,6 +267,7 @@ export function sentFiles(sites: readonly StringSite[], allowed: (host: string) 
       }
     }
   }
+  if (method === "GET" || method === "HEAD") upload = null;
   if (files.length === 0 || (recipients === null && upload === null)) return [];
   const out: Detection[] = [];
   const personal = recipients !== null && recipients.some(personalMailbox);
@@ -297,10 +303,15 @@ export function relayQueryPayload(url: URL, judge: (text: string) => string | nu
 }
 
 /**
- * Data stores reached by HTTP for somebody's account (Airtable, Google Sheets, Notion, Supabase, Firebase): filling
- * one with people's rows is what they are for, so only credentials, payment details or text marked confidential count.
+ * Data stores reached by HTTP for somebody's account (Airtable, Google Sheets, Notion, Supabase, Firebase) and
+ * analytics ingestion for somebody's project (Mixpanel, Segment, Amplitude, PostHog): filling one with people's rows or
+ * profiles is what they are for, so only credentials, payment details, one-time codes or text marked confidential count.
  */
 const STORES: { host: RegExp; path: RegExp }[] = [
+  { host: /^api(?:-eu|-in)?\.mixpanel\.com$/, path: /^\/(?:import|track|engage|groups)\b/ },
+  { host: /^api\.segment\.io$|^events\.eu1\.segmentapis\.com$/, path: /^\/v1\// },
+  { host: /^api2\.amplitude\.com$|^api\.eu\.amplitude\.com$/, path: /./ },
+  { host: /^(?:us|eu)\.i\.posthog\.com$|^app\.posthog\.com$/, path: /^\/(?:capture|batch|e|i)\b/ },
   { host: /^api\.airtable\.com$/, path: /^\/v0\// },
   { host: /^sheets\.googleapis\.com$/, path: /^\/v4\/spreadsheets\// },
   { host: /^api\.notion\.com$/, path: /^\/v1\/(?:pages|blocks|databases)/ },

@@ -85,24 +85,14 @@ export const DEFAULT_RELAYS = [
   "reqres.in",
   "jsonplaceholder.typicode.com",
   "dummyjson.com",
-  // (Tenth round) Incoming webhooks of chat workspaces (Slack, Teams, Google Chat), public push topics (ntfy), a
-  // Google Form's answer endpoint, and analytics ingestion (Mixpanel, Segment, Amplitude, PostHog): each hands what it
-  // is sent to whoever owns the workspace, topic, form or project, which the address cannot tell.
+  // (Tenth round) Incoming webhooks of chat workspaces (Slack, Teams, Google Chat), public push topics (ntfy) and a
+  // Google Form's answer endpoint: each hands what it is sent to whoever owns the workspace, topic or form, which the
+  // address cannot tell. (Analytics ingestion is a data store: exfil-payloads.ts.)
   "hooks.slack.com",
   "*.webhook.office.com",
   "chat.googleapis.com",
   "ntfy.sh",
   "docs.google.com",
-  "api.mixpanel.com",
-  "api-eu.mixpanel.com",
-  "api-in.mixpanel.com",
-  "api.segment.io",
-  "events.eu1.segmentapis.com",
-  "api2.amplitude.com",
-  "api.eu.amplitude.com",
-  "us.i.posthog.com",
-  "eu.i.posthog.com",
-  "app.posthog.com",
 ];
 
 const RELAYS = DEFAULT_RELAYS.map((p) => (p.includes("*") && !p.startsWith("*.") ? new RegExp(`^${p.replace(/\./g, "\\.").replace("*", "[a-z0-9-]{1,40}")}$`) : hostMatcher(p)));
@@ -116,12 +106,6 @@ const CHAT_PATHS: Record<string, RegExp> = {
   "hooks.slack.com": /^\/(?:services|workflows|triggers)\//,
   "chat.googleapis.com": /^\/v1\/spaces\/[^/]{1,80}\/messages/,
   "docs.google.com": /^\/forms\/(?:u\/\d{1,2}\/)?d\/(?:e\/)?[^/]{1,120}\/formResponse/,
-  "api.mixpanel.com": /^\/(?:import|track|engage|groups)\b/,
-  "api-eu.mixpanel.com": /^\/(?:import|track|engage|groups)\b/,
-  "api-in.mixpanel.com": /^\/(?:import|track|engage|groups)\b/,
-  "us.i.posthog.com": /^\/(?:capture|batch|e|i)\b/,
-  "eu.i.posthog.com": /^\/(?:capture|batch|e|i)\b/,
-  "app.posthog.com": /^\/(?:capture|batch|e|i)\b/,
   "ntfy.sh": /^\/[^/]/,
 };
 

@@ -696,7 +696,7 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
     }
     addApart(out, channels(sites, message, lists));
     // (Tenth round) A file that should not leave, handed to a call that uploads or mails it (exfil-payloads.ts).
-    if (TOOL_CALLS.has(message.method as string) && "id" in message) addApart(out, sentFiles(sites, (h) => lists.allow.some((re) => re.test(h))));
+    if (TOOL_CALLS.has(message.method as string) && "id" in message) addApart(out, sentFiles(sites, (h) => lists.allow.some((re) => re.test(h)), typeof (message.params as { name?: unknown } | undefined)?.name === "string" ? ((message.params as { name: string }).name) : ""));
   }
   return out;
 }
