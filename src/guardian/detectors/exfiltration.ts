@@ -696,16 +696,19 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
     }
     addApart(out, channels(sites, message, lists));
     // (Tenth round) A file that should not leave, handed to a call that uploads or mails it (exfil-payloads.ts).
-    if (TOOL_CALLS.has(message.method as string) && "id" in message) addApart(out, sentFiles(sites, (h) => lists.allow.some((re) => re.test(h)), typeof (message.params as { name?: unknown } | undefined)?.name === "string" ? ((message.params as { name: string }).name) : ""));
+    if (TOOL_CALLS.has(message.method as string) && "id" in message) {
+      const tool = (message.params as { name?: unknown } | undefined)?.name;
+      addApart(out, sentFiles(sites, (h) => lists.allow.some((re) => re.test(h)), typeof tool === "string" ? tool : ""));
+    }
   }
   return out;
 }
 
 /**
  * (Tenth round, exfil-payloads.ts) What a request carries where its host alone says nothing: a drop (a tunnel, a
- * paste site) or a data store (Airtable, Sheets, Notion…) handed credentials, payment details or confidential text in
- * a payload too short for toTunnel's size test; and any URL off the allow list stating a password, an identity
- * number or a card in its path or query.
+ * paste site) or a data store (Airtable, Sheets, Notion, analytics ingestion…) handed credentials, payment details, a
+ * one-time code or confidential text in a payload too short for toTunnel's size test; and any URL off the allow list
+ * stating a password, an identity number or a card in its path or query.
  */
 function carriedPayload(r: Requested, sites: StringSite[], lists: ExfiltrationLists, toolCall: boolean): string | null {
   const url = parse(r.url);
@@ -718,7 +721,7 @@ function carriedPayload(r: Requested, sites: StringSite[], lists: ExfiltrationLi
   if (!drop && !isStore(host, url.pathname)) return null;
   const judge = (text: string) => {
     const what = sensitivePayload(text);
-    // A store is filled with people's rows by design: only credentials, payment details and confidential text count.
+    // A store is filled with people's rows by design: only credentials, payment details, codes and confidential text count.
     return what !== null && (drop || /credentials|payment|confidential|one-time/.test(what)) ? what : null;
   };
   const v = r.site.value;
