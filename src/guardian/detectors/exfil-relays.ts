@@ -1,5 +1,6 @@
 import { hostMatcher } from "./urls.js";
 import { entropy } from "./entropy.js";
+import { morePayload } from "./exfil-payloads.js";
 
 /*
  * (Ninth round) Relays: services whose whole purpose is to accept an HTTP request for somebody's account and hand what
@@ -84,6 +85,14 @@ export const DEFAULT_RELAYS = [
   "reqres.in",
   "jsonplaceholder.typicode.com",
   "dummyjson.com",
+  // (Tenth round) Incoming webhooks of chat workspaces (Slack, Teams, Google Chat), public push topics (ntfy) and a
+  // Google Form's answer endpoint: each hands what it is sent to whoever owns the workspace, topic or form, which the
+  // address cannot tell. (Analytics ingestion is a data store: exfil-payloads.ts.)
+  "hooks.slack.com",
+  "*.webhook.office.com",
+  "chat.googleapis.com",
+  "ntfy.sh",
+  "docs.google.com",
 ];
 
 const RELAYS = DEFAULT_RELAYS.map((p) => (p.includes("*") && !p.startsWith("*.") ? new RegExp(`^${p.replace(/\./g, "\\.").replace("*", "[a-z0-9-]{1,40}")}$`) : hostMatcher(p)));
@@ -94,6 +103,10 @@ const CHAT_PATHS: Record<string, RegExp> = {
   "discordapp.com": /^\/api\/(?:v\d+\/)?webhooks\//,
   "api.telegram.org": /^\/bot[^/]{1,100}\/send(?:Message|Document|Photo|MediaGroup)\b/,
   "script.google.com": /^\/macros\/s\//,
+  "hooks.slack.com": /^\/(?:services|workflows|triggers)\//,
+  "chat.googleapis.com": /^\/v1\/spaces\/[^/]{1,80}\/messages/,
+  "docs.google.com": /^\/forms\/(?:u\/\d{1,2}\/)?d\/(?:e\/)?[^/]{1,120}\/formResponse/,
+  "ntfy.sh": /^\/[^/]/,
 };
 
 /** Whether a URL (host lower case, path) is a relay's intake. */
@@ -107,9 +120,13 @@ export function isRelay(host: string, path: string): boolean {
 const ROUTING_KEYS = /^(?:sig|signature|sp|sv|se|api-version|code|key|chat_id|thread_id|wait|parse_mode|format|v)$/i;
 
 /** A random-looking query value (24 characters or more, letters and digits, high entropy) that is not routing. */
+/** (Tenth round) Query keys a relay of the tenth round routes with: Google Chat's webhook `key` and `token`. */
+const HOST_ROUTING: Record<string, RegExp> = { "chat.googleapis.com": /^(?:token|threadKey|messageReplyOption)$/ };
+
 export function relayQueryToken(url: URL): boolean {
+  const own = HOST_ROUTING[url.hostname.toLowerCase()];
   for (const [key, value] of url.searchParams) {
-    if (ROUTING_KEYS.test(key) || value.length < 20 || value.length > 4096) continue;
+    if (ROUTING_KEYS.test(key) || own?.test(key) === true || value.length < 20 || value.length > 4096) continue;
     if (/[a-z]/.test(value) && /[A-Z0-9]/.test(value) && /^[A-Za-z0-9_\-.~+/=]+$/.test(value) && entropy(value) >= 3.8) return true;
   }
   return false;
@@ -137,14 +154,28 @@ const MAX_PAYLOAD = 65536;
  * People's records (several addresses or numbers, a list of objects with one, a CSV export with a person's fields, an
  * IBAN or a card), credentials in words, or text marked confidential.
  */
-export function sensitivePayload(text: string): string | null {
+/**
+ * (Tenth round) A team chat's incoming webhook (Slack, Teams, Google Chat): a bot's message there names colleagues by
+ * address ("review requested from a@… by b@…"), so two addresses are not yet records — three or more are, or any with
+ * a word that says records (customers, contacts, rows, a CSV).
+ */
+export function teamChat(host: string): boolean {
+  return host === "hooks.slack.com" || host === "chat.googleapis.com" || host.endsWith(".webhook.office.com");
+}
+const RECORDS_WORD = /\b(?:customers?|clients?|contacts?|leads|subscribers?|patients?|employees?|users|members|rows|records|export|\.csv)\b/i;
+
+export function sensitivePayload(text: string, chat = false): string | null {
   const t = text.length > MAX_PAYLOAD ? text.slice(0, MAX_PAYLOAD) : text;
   if (CREDENTIAL_WORDS.test(t) || PASSWORD_VALUE.test(t)) return "credentials";
+  // (Tenth round) One-time codes, service-account key files, database passwords on a command line, live keys, IBANs
+  // by their check digits, card numbers by Luhn: exfil-payloads.ts.
+  const more = morePayload(t);
+  if (more) return more;
   if (CONFIDENTIAL.test(t)) return "text marked confidential";
   if (IBAN.test(t) || CARD_WORDS.test(t)) return "payment details";
   const emails = (t.match(EMAIL) ?? []).length;
   const phones = (t.match(PHONE) ?? []).length;
-  if (emails + phones >= 2) return "people's contact records";
+  if (emails + phones >= (chat && !RECORDS_WORD.test(t) ? 3 : 2)) return "people's contact records";
   // One address inside a list of records (`[{"from": "a@b", …}]`), or a CSV export naming people's fields.
   if (emails + phones >= 1 && /\[\s{0,8}\{/.test(t)) return "people's records";
   const header = CSV_HEADER.exec(t);

@@ -5,8 +5,9 @@ import { detectSecrets } from "./secrets.js";
 import { renderedDiagram } from "./renderers.js";
 import { issuedFor, returnedJwt } from "./audience.js";
 import { commandChannels, paddingText, unsignedDestination, type ChannelContext } from "./exfil-channels.js";
-import { isRelay, relayQueryToken, sensitivePayload, withoutSpan } from "./exfil-relays.js";
+import { isRelay, relayQueryToken, sensitivePayload, teamChat, withoutSpan } from "./exfil-relays.js";
 import { commandOutlets } from "./exfil-outlets.js";
+import { isStore, relayQueryPayload, sentFiles, urlStatesData } from "./exfil-payloads.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -687,14 +688,53 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
   if (message === undefined || !("method" in message)) addApart(out, foreignSlots(sites, lists));
   if (message !== undefined) {
     for (const r of requestedUrls(sites, message)) {
-      const verdict = r.host ? hostVerdict(r.url, lists) : judgeUrl(r.url, "request", 0, lists) ?? toTunnel(r, sites, lists, TOOL_CALLS.has(message.method as string)) ?? toRelay(r, sites, lists, TOOL_CALLS.has(message.method as string));
+      const toolCall = TOOL_CALLS.has(message.method as string);
+      const verdict = r.host ? hostVerdict(r.url, lists) : judgeUrl(r.url, "request", 0, lists) ?? toTunnel(r, sites, lists, toolCall) ?? toRelay(r, sites, lists, toolCall) ?? carriedPayload(r, sites, lists, toolCall);
       if (verdict === null) continue;
       if (out.some((d) => d.path === r.site.path && d.start < r.end && r.start < d.end)) continue;
       out.push({ type: r.host ? "exfiltration.dns" : "exfiltration.request", path: r.site.path, start: r.start, end: r.end, detail: `the URL carries ${verdict}` });
     }
     addApart(out, channels(sites, message, lists));
+    // (Tenth round) A file that should not leave, handed to a call that uploads or mails it (exfil-payloads.ts).
+    if (TOOL_CALLS.has(message.method as string) && "id" in message) {
+      const tool = (message.params as { name?: unknown } | undefined)?.name;
+      addApart(out, sentFiles(sites, (h) => lists.allow.some((re) => re.test(h)), typeof tool === "string" ? tool : ""));
+    }
   }
   return out;
+}
+
+/**
+ * (Tenth round, exfil-payloads.ts) What a request carries where its host alone says nothing: a drop (a tunnel, a
+ * paste site) or a data store (Airtable, Sheets, Notion, analytics ingestion…) handed credentials, payment details, a
+ * one-time code or confidential text in a payload too short for toTunnel's size test; and any URL off the allow list
+ * stating a password, an identity number or a card in its path or query.
+ */
+function carriedPayload(r: Requested, sites: StringSite[], lists: ExfiltrationLists, toolCall: boolean): string | null {
+  const url = parse(r.url);
+  if (url === null) return null;
+  const host = hostOf(url);
+  const stated = urlStatesData(r.url, (h) => lists.allow.some((re) => re.test(h)));
+  if (stated !== null) return stated;
+  if (!toolCall || lists.allow.some((re) => re.test(host))) return null;
+  const drop = lists.tunnels.some((re) => re.test(host));
+  if (!drop && !isStore(host, url.pathname)) return null;
+  const judge = (text: string) => {
+    const what = sensitivePayload(text);
+    // A store is filled with people's rows by design: only credentials, payment details, codes and confidential text count.
+    return what !== null && (drop || /credentials|payment|confidential|one-time/.test(what)) ? what : null;
+  };
+  const v = r.site.value;
+  if (r.start > 0 || r.end < v.length) {
+    const what = judge(withoutSpan(v, r.start, r.end));
+    if (what) return `${what} to ${drop ? "a drop" : "a data store"}`;
+  }
+  for (const site of sites) {
+    if (site === r.site || site.path[0] !== "params" || site.path[1] !== "arguments" || site.path.includes("headers")) continue;
+    const what = judge(site.value);
+    if (what) return `${what} to ${drop ? "a drop" : "a data store"}`;
+  }
+  return null;
 }
 
 /** Adds the findings that overlap none already in `out` (in the same string). */
@@ -866,15 +906,18 @@ function toRelay(r: Requested, sites: StringSite[], lists: ExfiltrationLists, to
   const host = hostOf(url);
   if (!isRelay(host, url.pathname) || lists.allow.some((re) => re.test(host))) return null;
   if (relayQueryToken(url)) return "a token to a relay";
+  // (Tenth round) A form back-end's answers in the query (`entry.N=`): a seed, or what a payload may not carry.
+  const inQuery = relayQueryPayload(url, sensitivePayload);
+  if (inQuery) return `${inQuery} to a relay`;
   if (!toolCall) return null;
   const v = r.site.value;
   if (r.start > 0 || r.end < v.length) {
-    const what = sensitivePayload(withoutSpan(v, r.start, r.end));
+    const what = sensitivePayload(withoutSpan(v, r.start, r.end), teamChat(host));
     if (what) return `${what} to a relay`;
   }
   for (const site of sites) {
     if (site === r.site || site.path[0] !== "params" || site.path[1] !== "arguments" || site.path.includes("headers")) continue;
-    const what = sensitivePayload(site.value);
+    const what = sensitivePayload(site.value, teamChat(host));
     if (what) return `${what} to a relay`;
   }
   return null;

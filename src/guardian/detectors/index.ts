@@ -3,6 +3,7 @@ import { detectSecrets } from "./secrets.js";
 import { compileUrlParams, detectUrls, type UrlParams } from "./urls.js";
 import { detectInjection, detectPoisoning, isAgentCard, type InjectionInput, type InjectionParams } from "./injection.js";
 import { detectWithheldDemands } from "./poisoning.js";
+import { detectFieldPoisoning } from "./poisoning-fields.js";
 import { destructiveSql, isProgramName, judgeCommandLine } from "./commands.js";
 import { detectSensitivePath, mayHoldSensitivePath } from "./paths.js";
 import { key as argumentKey, siteRoles, type RoledSite } from "./sites.js";
@@ -180,7 +181,10 @@ function poisoning(s: MessageScan, p?: InjectionParams): Detection[] {
   const card = isAgentCard(s.message.result);
   const cut = new Set(scored.map((d) => JSON.stringify(d.path)));
   const withheld = detectWithheldDemands(s.strings.filter((x) => (selfDescription(x) || (card && x.path[0] === "result")) && !cut.has(JSON.stringify(x.path))));
-  return [...scored, ...withheld, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
+  // (Tenth round) Property names spelled as sentences, skill examples stating a credential, a destination kept
+  // against the user's choice (poisoning-fields.ts).
+  const fields = detectFieldPoisoning(s.strings.filter((x) => (selfDescription(x) || (card && x.path[0] === "result")) && !cut.has(JSON.stringify(x.path))), s.message.result);
+  return [...scored, ...withheld, ...fields, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
 }
 
 /**

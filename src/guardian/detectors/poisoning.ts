@@ -194,7 +194,12 @@ function opensProtectedFile(u: string): boolean {
     const scheme = /^[a-z][\w+.-]{0,20}:\/\//i.exec(token);
     if (scheme) token = token.slice(scheme[0].length);
     if (token.length < 4) continue;
-    const kind = sensitiveKind(token) ?? sensitiveKind(u.slice(m.index + (scheme?.[0].length ?? 0), m.index + 200).split(/[;,]|\s(?:to|and|so|then|for)\s/)[0]?.trim() ?? "");
+    let kind = sensitiveKind(token) ?? sensitiveKind(u.slice(m.index + (scheme?.[0].length ?? 0), m.index + 200).split(/[;,]|\s(?:to|and|so|then|for)\s/)[0]?.trim() ?? "");
+    // (Tenth round) A path climbed to through `../` is judged by where it lands (`../../../../home/*/.docker/config.json`).
+    if (kind === "sensitive_path.traversal") {
+      const landed = token.replace(/^(?:\.\.[/\\]){1,32}/, "/");
+      kind = landed !== token ? sensitiveKind(landed) : null;
+    }
     if (kind === null || kind === "sensitive_path.traversal") continue;
     // The verb that governs the path: within the few words before it, and not forbidden ("do not use it to read ~/.ssh").
     const before = u.slice(0, m.index);
@@ -211,6 +216,12 @@ function commandLines(u: string): string[] {
   for (let m; (m = re.exec(u)) !== null && out.length < MAX_SPANS; ) {
     const s = (m[1] ?? m[2] ?? "").replace(/\\"/g, '"');
     if (/^\s*(?:sudo\s+)?[a-z][\w.-]{1,20}\s/.test(s)) out.push(s);
+    // (Tenth round) A command quoted inside a code span of another language (a Gradle or npm script's
+    // `commandLine 'sh','-c','curl … | sh'`): each single-quoted string that starts like a command.
+    if (m[1] !== undefined && s.includes("'")) {
+      const inner = /'([^'\n]{3,400})'/g;
+      for (let q; (q = inner.exec(s)) !== null && out.length < MAX_SPANS; ) if (/^\s*(?:sudo\s+)?[a-z][\w.-]{1,20}\s/.test(q[1] as string)) out.push(q[1] as string);
+    }
   }
   return out;
 }

@@ -1,0 +1,325 @@
+import { entropy } from "./entropy.js";
+import type { Detection, StringSite } from "./scan.js";
+
+/*
+ * (Tenth round, "exc10") What an outbound call carries, where the URL alone says nothing (docs/detection.md, "Tenth
+ * round: exfiltration by what a call carries"). Three structures:
+ *
+ * - **Identity, payment or credentials in words in a URL**: a requested URL whose decoded path or query states a
+ *   password, a passport or ID number, a PIN or an account ("…/smtp-password-is-Tr0ub4dor…", `?ref=user said passport
+ *   number is C7H2…`) or holds a payment card number (Luhn, a card network's prefix, not a published test number). A
+ *   search for "password reset", an article slug "why-your-password-is-too-short", Stripe's test card 4242… pass.
+ * - **Files that should never leave, handed to a call that sends**: a password manager's plain export, a mailbox
+ *   export, a database dump named for people (hr, payroll, customers, patients…) uploaded to a URL off the machine;
+ *   the same, or a document marked confidential (board deck, cap table, "confidential"), attached to an e-mail — the
+ *   export and the mailbox to any recipient, the people and the confidential documents to a personal mailbox
+ *   (gmail, outlook, proton…). A screen recording to transfer.sh, an invoice to a client, an encrypted KeePass
+ *   database to the user's WebDAV, a schema dump to a colleague pass.
+ * - **More that a payload can carry** (used by the relay and drop judgements, exfil-relays.ts): one-time codes, a
+ *   cloud service account's key file, a database password on a command line, a provider's live key, an IBAN checked
+ *   by its mod-97 digits (the short ones, Norway's 15 characters, too).
+ *
+ * Linear: bounded regexes, at most 64 KB of a value read, at most 32 file arguments per call.
+ */
+
+const MAX_TEXT = 65_536;
+
+/** The Luhn check over a string of digits. */
+export function luhn(digits: string): boolean {
+  let sum = 0;
+  let dbl = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let d = digits.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return false;
+    if (dbl) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    dbl = !dbl;
+  }
+  return sum % 10 === 0;
+}
+
+/** Card numbers the networks and processors publish for tests: documentation, never a card. */
+const TEST_CARDS = new Set([
+  "4242424242424242", "4000056655665556", "5555555555554444", "2223003122003222", "5200828282828210", "5105105105105100",
+  "378282246310005", "371449635398431", "6011111111111117", "6011000990139424", "3056930009020004", "36227206271667",
+  "3566002020360505", "6200000000000005", "4111111111111111", "4012888888881881", "4222222222222", "5431111111111111",
+  "4000000000000002", "4000000000009995", "4000002500003155", "4000000000000077", "4000000000003220", "6011000000000004",
+]);
+const CARD_RUN = /(?<![\d.])\d(?:[ -]?\d){12,18}(?![\d.])/g;
+const CARD_PREFIX = /^(?:4|5[1-5]|2[2-7]|3[47]|6(?:011|5|4[4-9]|2))/;
+
+/** A payment card number in a text: a network's prefix, 13 to 19 digits, Luhn, several distinct digits, not a test card. */
+export function cardNumberIn(text: string): boolean {
+  if (!/\d{4}/.test(text) && !/\d[ -]\d/.test(text)) return false;
+  CARD_RUN.lastIndex = 0;
+  for (let m, n = 0; (m = CARD_RUN.exec(text)) !== null && n < 64; n++) {
+    const digits = m[0].replace(/[ -]/g, "");
+    if (digits.length < 13 || digits.length > 19 || !CARD_PREFIX.test(digits) || TEST_CARDS.has(digits)) continue;
+    // A run of 13+ digits with a separator pattern other than groups (a phone list, a timestamp pair) is not a card.
+    if (/[ -]/.test(m[0]) && !/^\d{4}([ -])\d{4,6}\1\d{4,5}(?:\1\d{1,4})?$/.test(m[0])) continue;
+    if (new Set(digits).size < 5) continue;
+    if (luhn(digits)) return true;
+  }
+  return false;
+}
+
+const IBAN_RUN = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b/g;
+
+function mod97(s: string): boolean {
+  const moved = s.slice(4) + s.slice(0, 4);
+  let rem = 0;
+  for (const c of moved) {
+    const v = c >= "A" ? c.charCodeAt(0) - 55 : c.charCodeAt(0) - 48;
+    rem = v >= 10 ? (rem * 100 + v) % 97 : (rem * 10 + v) % 97;
+  }
+  return rem === 1;
+}
+
+/** The IBANs of a text whose mod-97 check holds (any country's length, 15 to 34 characters), with their spans. */
+export function ibansIn(text: string, max = 64): { start: number; end: number; iban: string }[] {
+  const out: { start: number; end: number; iban: string }[] = [];
+  IBAN_RUN.lastIndex = 0;
+  for (let m, n = 0; (m = IBAN_RUN.exec(text)) !== null && n < max; n++) {
+    const s = m[0].replace(/ /g, "");
+    if (s.length >= 15 && s.length <= 34 && mod97(s)) out.push({ start: m.index, end: m.index + m[0].length, iban: s });
+  }
+  return out;
+}
+
+export function ibanIn(text: string): boolean {
+  return ibansIn(text, 64).length > 0;
+}
+
+/** A one-time code with its digits: "Bank OTP 482913", "verification code: 118 204". */
+const ONE_TIME_CODE = /\b(?:otp|one[- ]time\s{1,3}(?:code|password|passcode|pin)|verification\s{1,3}(?:code|pin)|security\s{1,3}code|(?:2fa|mfa|login|sign-?in|auth(?:entication)?)\s{1,3}code|passcode|tan)\b[^\n\d]{0,30}?(?<!\d)\d{3}[ -]?\d{3}(?!\d)/i;
+/** A cloud service account's key file (Google's JSON), however it is escaped. */
+const SERVICE_ACCOUNT = /service_account\\{0,3}"[^\n]{0,300}?(?:private_key|client_email)|\bprivate_key_id\\{0,3}"\s{0,3}:/;
+/** A database password on a command line (`mysql -pS3cret!`, `sshpass -p 'x1'`): the value with a digit or a symbol. */
+const DB_PASSWORD_FLAG = /\b(?:mysql|mysqldump|mariadb|mariadb-dump|mysqladmin)\b[^\n;|&]{0,80}?\s-p(?=[^\s'"]{0,40}[0-9!@#$%^*?~])[^\s'"]{6,40}|\bsshpass\s{1,3}-p\s{0,3}["']?(?=[^\s'"]{0,40}[0-9!@#$%^*?~])[^\s'"]{6,40}/;
+/** A provider's live key by its prefix (a paste of a shell history holds them even cut short). */
+const LIVE_KEY = /\b(?:sk_live_|rk_live_|ghp_[A-Za-z0-9]{8}|gho_[A-Za-z0-9]{8}|github_pat_|glpat-|xox[abposr]-\d|AKIA[0-9A-Z]{16}|sk-ant-api|sk-proj-)/;
+
+/** What the relay judgement reads beyond its own words: null, or a few words for the finding. */
+export function morePayload(text: string): string | null {
+  const t = text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
+  if (SERVICE_ACCOUNT.test(t) || DB_PASSWORD_FLAG.test(t) || LIVE_KEY.test(t)) return "credentials";
+  if (ONE_TIME_CODE.test(t)) return "a one-time code";
+  if (ibanIn(t) || cardNumberIn(t)) return "payment details";
+  return null;
+}
+
+/* -------------------------------------------------------------------------------------------------------------- */
+/* Identity, payment or credentials in words, in a URL                                                              */
+/* -------------------------------------------------------------------------------------------------------------- */
+
+/** "passport number is C7H2K9L1", "smtp password is Tr0ub4dor", "pin: 4821x": the thing, a verb or sign, a value. */
+const STATED = /\b(?:passport|ssn|social\s(?:security|insurance)|national\s(?:id|insurance)|id\scard|driver'?s?\slicen[cs]e|tax\s(?:id|number)|password|passwd|passcode|passphrase|pin|cvv|cvc|card|iban|account|routing|sort\scode|bank\slogin|seed\sphrase)(?:\s(?:number|no|nr|code|num))?\s(?:is|was|are|=|:)\s{1,2}(\S{4,40})/gi;
+const NOT_VALUE = /^(?:the|a|an|not|never|on|in|at|too|your|my|their|required|optional|missing|invalid|wrong|expired|reset|changed|stored|hashed|set|empty|null|none|here|below|above)$/i;
+
+function statedValue(text: string): boolean {
+  STATED.lastIndex = 0;
+  for (let m, n = 0; (m = STATED.exec(text)) !== null && n < 16; n++) {
+    const v = (m[1] as string).replace(/[.,;:!?)]+$/, "");
+    if (NOT_VALUE.test(v) || /^[<{[$*x]/.test(v)) continue;
+    // A value: letters and digits mixed, or digits of some length, or a symbol inside.
+    // (Not "3D-secure", "2fa": one leading digit of a word.)
+    const digits = v.replace(/\D/g, "").length;
+    if (digits >= 4 || (digits > 0 && /[!@#$%^*?~]/.test(v)) || (/[A-Za-z]/.test(v) && (digits >= 2 || /\D\d/.test(v)))) return true;
+  }
+  return false;
+}
+
+function decoded(s: string): string {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, " "));
+  } catch {
+    return s.replace(/\+/g, " ");
+  }
+}
+
+/**
+ * What a requested URL states in its path or query: null, or a few words. `allowed` is the session's allow list;
+ * local hosts are never judged.
+ */
+export function urlStatesData(raw: string, allowed: (host: string) => boolean): string | null {
+  if (raw.length > 8192 || raw.length < 24) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  const host = url.hostname.toLowerCase();
+  if (localHost(host) || allowed(host)) return null;
+  const pieces: string[] = [];
+  for (const seg of url.pathname.split("/")) if (seg.length >= 12) pieces.push(decoded(seg).replace(/[-_]+/g, " "));
+  for (const [k, v] of url.searchParams) {
+    // A bare run of digits is an id (an order, a snowflake) unless its key names a card.
+    if (/^\d{13,19}$/.test(v) && !/card|^cc|^pan$|ccnum/i.test(k)) continue;
+    if (v.length >= 12) pieces.push(v);
+  }
+  if (url.hash.length >= 12) pieces.push(decoded(url.hash.slice(1)));
+  for (const p of pieces) {
+    if (statedValue(p)) return "personal data or a credential in words";
+    if (cardNumberIn(p)) return "a payment card number";
+  }
+  return null;
+}
+
+/* -------------------------------------------------------------------------------------------------------------- */
+/* Files that should never leave                                                                                    */
+/* -------------------------------------------------------------------------------------------------------------- */
+
+/** A password manager's plain export (not its encrypted vault: a `.kdbx` synced to the user's WebDAV is ordinary). */
+const SECRET_STORE = /(?:bitwarden|lastpass|1password|dashlane|keeper|nordpass|enpass|roboform|protonpass|proton_pass)[\w .-]{0,40}\.(?:csv|json|txt|1pux|1pif|zip)$|\.(?:1pux|1pif)$|(?:^|[/\\_-])(?:chrome|firefox|edge|brave|browser)?[_-]?(?:passwords?|logins?)(?:[_-][\w-]{0,30})?\.(?:csv|json|txt|xlsx?)$/i;
+/** A mailbox export. */
+const MAILBOX = /\.(?:mbox|pst|ost|olm)(?:\.(?:gz|zip|xz))?$|(?:^|[/\\_-])(?:mailbox|inbox|mail|email)[_-](?:export|backup|archive|dump)[\w.-]{0,30}$/i;
+/** A database dump named for people. */
+const PEOPLE_DUMP = /(?:^|[/\\_.-])(?:hr|payroll|salar\w{0,4}|employees?|staff|customers?|clients?|patients?|users?|members?|crm|contacts?|accounts?|personnel)(?:[_.-][\w.-]{0,40})?\.(?:sql|dump|bak|pgdump|sqlite3?)(?:\.(?:gz|bz2|xz|zst|zip|7z))?$/i;
+/** A document marked confidential, or one whose kind is (a board deck, a cap table, payroll). */
+const CONFIDENTIAL_DOC = /confiden[ct]ial|vertraulich|confidentiel|riservat|board[ _-]?(?:deck|pack|minutes)|cap[ _-]?table|term[ _-]?sheet|(?:payroll|salar(?:y|ies)|layoffs?)[\w .-]{0,30}\.(?:csv|tsv|xlsx?|ods)$/i;
+/** An export of people's records: a people word, then only export-like words, dates or numbers (not `customers_template.csv`). */
+const PEOPLE_EXPORT = /(?:^|[_ .-])(?:customers?|clients?|contacts?|employees?|patients?|members?|subscribers?|leads|users|staff)(?:[_ .-]{1,2}(?:list|export|data|all|full|backup|dump|table|master|db|database|records|prod|crm|q[1-4]|\d{1,8}|[a-z]{3}\d{2,4})){0,4}\.(?:csv|tsv|xlsx?|vcf)$/i;
+
+/** Arguments that name a file a call sends. */
+const FILE_KEY = /^(?:path|paths|file|files|file_?path|file_?name|filename|local_?(?:path|file)|source|src|attachment|attachments|attach|upload|document|documents)$/i;
+/** Arguments that name who receives a message. */
+const RECIPIENT_KEY = /^(?:to|cc|bcc|recipients?|email|to_?address|send_?to|addresses)$/i;
+/** Arguments that name where data goes. */
+const URL_KEY = /^(?:url|uri|endpoint|destination|target|upload_?url|put_?url|dest)$/i;
+const ADDRESS = /[A-Za-z0-9._%+-]{1,64}@([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,6})/g;
+/** Personal mailbox providers, by a label of the domain (any suffix). */
+const PERSONAL_MAIL = new Set(["gmail", "googlemail", "yahoo", "ymail", "outlook", "hotmail", "live", "msn", "icloud", "aol", "proton", "protonmail", "pm", "gmx", "yandex", "zoho", "tutanota", "tuta", "fastmail", "hey", "mailfence", "web", "qq", "163", "naver"]);
+
+/** A host that is this machine or its network. */
+export function localHost(host: string): boolean {
+  return /^(?:localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|0\.0\.0\.0|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(?:1[6-9]|2\d|3[01])\.\d+\.\d+|host\.docker\.internal)$/.test(host) || /\.(?:local|lan|internal|localhost|home\.arpa|corp|intranet)$/.test(host);
+}
+
+function personalMailbox(domain: string): boolean {
+  const labels = domain.toLowerCase().split(".");
+  // (`web.de` and `mail.ru`-like names: the label before the suffix; `gmail.example`: the first of two.)
+  return labels.slice(0, -1).some((l) => PERSONAL_MAIL.has(l));
+}
+
+interface SentFile {
+  site: StringSite;
+  kind: "store" | "mailbox" | "dump" | "confidential" | "people";
+}
+
+function fileKind(v: string): SentFile["kind"] | null {
+  if (v.length > 1024) return null;
+  const base = v.replace(/[?#].*$/, "");
+  if (SECRET_STORE.test(base)) return "store";
+  if (MAILBOX.test(base)) return "mailbox";
+  if (PEOPLE_DUMP.test(base)) return "dump";
+  const name = base.split(/[/\\]/).pop() ?? base;
+  if (CONFIDENTIAL_DOC.test(name) && /\.\w{2,5}$/.test(name)) return "confidential";
+  if (PEOPLE_EXPORT.test(name)) return "people";
+  return null;
+}
+
+const KIND_WORDS: Record<SentFile["kind"], string> = {
+  store: "a password manager's export",
+  mailbox: "a mailbox export",
+  dump: "a database dump of people's records",
+  confidential: "a confidential document",
+  people: "an export of people's records",
+};
+
+/**
+ * A tool call that sends a file that should not leave: to a URL off the machine (an upload), or to a recipient (an
+ * e-mail). The finding is the file argument.
+ */
+export function sentFiles(sites: readonly StringSite[], allowed: (host: string) => boolean, tool = ""): Detection[] {
+  const files: SentFile[] = [];
+  // A call that brings a file here (a download to a local path) sends nothing, whatever the file is.
+  const fetches = /download|fetch|pull|import|restore|clone|mirror_?from|^get_|_get$|^read/i.test(tool);
+  let method = "";
+  let recipients: string[] | null = null;
+  let upload: string | null = null;
+  for (const site of sites) {
+    if (site.path[0] !== "params" || site.path[1] !== "arguments" || site.path.includes("_meta")) continue;
+    // The argument's own name, or its array's (`attachments: [...]`), or an object's inside (`attachments[0].path`).
+    const keys = site.path.slice(2).filter((k): k is string => typeof k === "string");
+    const key = keys[keys.length - 1] ?? "";
+    const top = keys[0] ?? "";
+    const v = site.value;
+    if (files.length < 32 && (FILE_KEY.test(key) || FILE_KEY.test(top))) {
+      const kind = fileKind(v.trim());
+      if (kind) files.push({ site, kind });
+    }
+    if (RECIPIENT_KEY.test(key) || RECIPIENT_KEY.test(top)) {
+      ADDRESS.lastIndex = 0;
+      for (let m, n = 0; (m = ADDRESS.exec(v)) !== null && n < 32; n++) (recipients ??= []).push(m[1] as string);
+    }
+    if (key === "method" && site.path.length === 3) method = v.trim().toUpperCase();
+    if (upload === null && !fetches && URL_KEY.test(key) && /^https?:\/\//i.test(v)) {
+      try {
+        const h = new URL(v).hostname.toLowerCase();
+        if (!localHost(h) && !allowed(h)) upload = h;
+      } catch {
+        /* not a URL */
+      }
+    }
+  }
+  if (method === "GET" || method === "HEAD") upload = null;
+  if (files.length === 0 || (recipients === null && upload === null)) return [];
+  const out: Detection[] = [];
+  const personal = recipients !== null && recipients.some(personalMailbox);
+  const outside = recipients !== null && recipients.some((d) => !localHost(d.toLowerCase()));
+  for (const f of files) {
+    const anywhere = f.kind === "store" || f.kind === "mailbox";
+    const hit = upload !== null ? anywhere || f.kind === "dump" : anywhere ? outside : personal;
+    if (hit) out.push({ type: "exfiltration.request", path: f.site.path, start: 0, end: f.site.value.length, detail: `the call sends ${KIND_WORDS[f.kind]}${upload !== null ? ` to ${upload}` : recipients !== null && personal ? " to a personal mailbox" : " by e-mail"}` });
+  }
+  return out;
+}
+
+/* -------------------------------------------------------------------------------------------------------------- */
+/* Relays' query values, and data stores                                                                            */
+/* -------------------------------------------------------------------------------------------------------------- */
+
+/** A base32 secret (a TOTP seed): 16 characters or more of A–Z and 2–7, digits among them, not a word. */
+export function base32Secret(v: string): boolean {
+  if (v.length < 16 || v.length > 128 || !/^[A-Z2-7]+=*$/.test(v)) return false;
+  const digits = v.replace(/[^2-7]/g, "").length;
+  return digits >= 2 && entropy(v) >= 3.0;
+}
+
+/** What a relay's own query carries (a form back-end's `entry.N=` values): a base32 secret, or a sensitive payload. */
+export function relayQueryPayload(url: URL, judge: (text: string) => string | null): string | null {
+  const values: string[] = [];
+  for (const [key, value] of url.searchParams) {
+    if (/^(?:sig|signature|sp|sv|se|api-version|code|key|token|threadKey|submit|usp|fbzx|pageHistory|hl)$/i.test(key)) continue;
+    if (base32Secret(value)) return "a one-time-password seed";
+    values.push(value);
+  }
+  return values.length > 0 ? judge(values.join("\n")) : null;
+}
+
+/**
+ * Data stores reached by HTTP for somebody's account (Airtable, Google Sheets, Notion, Supabase, Firebase) and
+ * analytics ingestion for somebody's project (Mixpanel, Segment, Amplitude, PostHog): filling one with people's rows or
+ * profiles is what they are for, so only credentials, payment details, one-time codes or text marked confidential count.
+ */
+const STORES: { host: RegExp; path: RegExp }[] = [
+  { host: /^api(?:-eu|-in)?\.mixpanel\.com$/, path: /^\/(?:import|track|engage|groups)\b/ },
+  { host: /^api\.segment\.io$|^events\.eu1\.segmentapis\.com$/, path: /^\/v1\// },
+  { host: /^api2\.amplitude\.com$|^api\.eu\.amplitude\.com$/, path: /./ },
+  { host: /^(?:us|eu)\.i\.posthog\.com$|^app\.posthog\.com$/, path: /^\/(?:capture|batch|e|i)\b/ },
+  { host: /^api\.airtable\.com$/, path: /^\/v0\// },
+  { host: /^sheets\.googleapis\.com$/, path: /^\/v4\/spreadsheets\// },
+  { host: /^api\.notion\.com$/, path: /^\/v1\/(?:pages|blocks|databases)/ },
+  { host: /^[a-z0-9-]{1,63}\.supabase\.co$/, path: /^\/rest\/v1\// },
+  { host: /^[a-z0-9-]{1,63}(?:-default-rtdb)?\.firebaseio\.com$/, path: /./ },
+  { host: /^[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})?\.firebasedatabase\.app$/, path: /./ },
+];
+
+export function isStore(host: string, path: string): boolean {
+  return STORES.some((s) => s.host.test(host) && s.path.test(path));
+}
