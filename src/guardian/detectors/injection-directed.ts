@@ -151,8 +151,10 @@ const AI_NAME = /\b(?:AI|LLM|KI|IA)\b/;
 /** Whether the unit stands in a section whose heading (at most 1,500 characters before it) names the model. */
 function underHeading(text: string, toks: readonly DTok[]): boolean {
   const at = (toks[0] as DTok).s;
-  const h = text.lastIndexOf("\n#", at);
-  const start = h >= 0 ? h + 1 : text.charCodeAt(0) === 35 ? 0 : -1;
+  // (Searched in the 1,500 characters before the unit only: a long text without headings costs nothing more.)
+  const from = Math.max(0, at - 1500);
+  const h = text.slice(from, at).lastIndexOf("\n#");
+  const start = h >= 0 ? from + h + 1 : from === 0 && text.charCodeAt(0) === 35 ? 0 : -1;
   if (start < 0 || at - start > 1500) return false;
   const end = text.indexOf("\n", start);
   if (end < 0 || end >= at) return false;
