@@ -138,7 +138,9 @@ function headAddresses(text: string, toks: readonly DTok[], ctx: DCtx): boolean 
     }
     // In an A2A reply, asking for something: a head that opens with an agent word, with what it does after it
     // ("Axente que chama:", "Agentu, ki me kliče:"); not "Agent status: completed".
-    if (ctx.reply && ctx.request && head.length >= 2 && head.length <= 5 && (has(head[0], "ai") || CALLER_WORDS.has((head[0] as DTok).w))) return true;
+    // (Not a person's title and name: "Agent Maria:", "Agente López:".)
+    const person = head.length === 2 && (head[1] as DTok).cues.length === 0 && /^\p{Lu}\p{Ll}/u.test((head[1] as DTok).raw);
+    if (ctx.reply && ctx.request && !person && head.length >= 2 && head.length <= 5 && (has(head[0], "ai") || CALLER_WORDS.has((head[0] as DTok).w))) return true;
   }
   return false;
 }
