@@ -1,6 +1,7 @@
 import { pieces } from "./injection-gate.js";
 import { CJK, isCjk, lookup, STEMS, type Cue } from "./injection-lexicon.js";
 import { VERB_LAST } from "./injection-languages.js";
+import { directedCues } from "./injection-directed.js";
 import { NO_SPACE_VOCATIVE, WORLD_AND, WORLD_GENERIC } from "./injection-languages-world.js";
 import { reading } from "./injection-readings.js";
 import { spelledNames } from "./injection-names.js";
@@ -963,6 +964,12 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   }
 
   if (cjk) cjkCues(unit, sig);
+  // Heads naming the model in any script, keeping the act out of the record, prompts that harvest (injection-directed.ts).
+  if (ctx.role !== "description" && !ctx.modelTurn) {
+    const d = directedCues(text, s, unit, toks, { role: ctx.role, reply: ctx.reply === true, transcript: ctx.transcript === true, addressed: sig.t.addressed !== undefined, request, withContext: ctx.withContext === true });
+    for (const k of d.t) addT(sig, k);
+    for (const k of d.r) addR(sig, k);
+  }
   if (ctx.role === "prompt") addT(sig, "prompt");
   // A remote agent's reply is read by the calling agent, a model: downloaded or decoded code it hands over to run —
   // asked in words, or standing as a command line of its own after "Run this:" — is asked of a model.
