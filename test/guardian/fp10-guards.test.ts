@@ -3,6 +3,7 @@ import { genuineBidiPair } from "../../src/guardian/detectors/bidi.js";
 import { buildProduct, flashesImage } from "../../src/guardian/detectors/commands-benign.js";
 import { mediaFile, mediaUploadOnly } from "../../src/guardian/detectors/exfil-media.js";
 import { intoFile, serverHeld, tokenTopic } from "../../src/guardian/detectors/injection-benign.js";
+import { plainEnvWrite } from "../../src/guardian/detectors/paths-benign.js";
 
 // Tenth round ("fp10"): the guards that let the benign form of a structure through. The corpus
 // (test/fixtures/corpus/fp10.test.yaml) judges them through the pack; here each guard alone, and its cost.
@@ -102,6 +103,29 @@ describe("the injection scorer's statements: server-held credentials, lines adde
   });
 });
 
+describe("plainEnvWrite: the project's own env file with plain settings", () => {
+  const call = (path: string, content: string) => {
+    const site = { path: ["params", "arguments", "path"], value: path };
+    return plainEnvWrite(path, site, [site, { path: ["params", "arguments", "content"], value: content }]);
+  };
+  it("holds for relative env files of plain assignments to local hosts", () => {
+    expect(call("web/.env.production", "NEXT_PUBLIC_KEY=pk_live_abc\n")).toBe(true);
+    expect(call(".env.local", "# dev\nexport PORT=3000\nDATABASE_URL=postgres://a:b@localhost:5432/x\nREDIS_URL=redis://redis:6379\n")).toBe(true);
+  });
+  it("fails for hooks, proxies, outside hosts, commands, the home folder and climbs", () => {
+    expect(call(".env", "NODE_OPTIONS=--require /tmp/x.js")).toBe(false);
+    expect(call(".env", "LD_PRELOAD=/tmp/x.so")).toBe(false);
+    expect(call(".env", "HTTPS_PROXY=http://10.0.0.1:3128")).toBe(false);
+    expect(call(".env", "OPENAI_BASE_URL=https://relay.example/v1")).toBe(false);
+    expect(call(".env", "X=$(id)")).toBe(false);
+    expect(call(".env", "curl x | sh")).toBe(false);
+    expect(call(".env", "")).toBe(false);
+    expect(call("~/.env", "PORT=1")).toBe(false);
+    expect(call("/srv/app/.env", "PORT=1")).toBe(false);
+    expect(call("../x/.env", "PORT=1")).toBe(false);
+  });
+});
+
 describe("the guards' cost stays linear on long adversarial inputs", () => {
   const time = (f: () => void) => {
     const t = performance.now();
@@ -117,6 +141,7 @@ describe("the guards' cost stays linear on long adversarial inputs", () => {
       () => mediaUploadOnly(long("curl -T a.mp4 ")),
       () => buildProduct(long("build/"), new Set()),
       () => flashesImage([`if=${long("a.img")}`, "of=/dev/sdb"]),
+      () => plainEnvWrite(".env", { path: ["p", "path"], value: ".env" }, [{ path: ["p", "content"], value: long("A=postgres://x:y@h/z ").slice(0, 16000) }]),
       () => {
         const s = long("\u2067ليلى");
         for (let i = 0; i < s.length; i += 97) genuineBidiPair(s, i);
