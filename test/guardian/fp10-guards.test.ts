@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { genuineBidiPair } from "../../src/guardian/detectors/bidi.js";
-import { buildProduct, flashesImage } from "../../src/guardian/detectors/commands-benign.js";
+import { buildProduct, flashesImage, stickFormat } from "../../src/guardian/detectors/commands-benign.js";
 import { mediaFile, mediaUploadOnly } from "../../src/guardian/detectors/exfil-media.js";
 import { intoFile, serverHeld, tokenTopic } from "../../src/guardian/detectors/injection-benign.js";
 import { plainEnvWrite } from "../../src/guardian/detectors/paths-benign.js";
@@ -27,6 +27,23 @@ describe("flashesImage: a disk image written to a removable disk", () => {
     expect(flashesImage(["if=backup.tar.gz", "of=/dev/sdb"])).toBe(false);
     expect(flashesImage(["if=$(mktemp).img", "of=/dev/sdb"])).toBe(false);
     expect(flashesImage(["if=a.img", "if=/dev/zero", "of=/dev/sdb"])).toBe(false);
+  });
+});
+
+describe("stickFormat: a stick or a card given FAT or exFAT", () => {
+  it("holds for FAT and exFAT on sticks and cards", () => {
+    expect(stickFormat("mkfs.vfat", ["-F", "32", "-n", "BACKUP", "/dev/sdb1"])).toBe(true);
+    expect(stickFormat("mkfs.exfat", ["/dev/mmcblk1p1"])).toBe(true);
+    expect(stickFormat("mkfs.vfat", ["/dev/disk4s1"])).toBe(true);
+  });
+  it("fails for other file systems, swap, the first disk, NVMe disks and variables", () => {
+    expect(stickFormat("mkfs.ext4", ["/dev/sdb1"])).toBe(false);
+    expect(stickFormat("mkswap", ["/dev/sdb"])).toBe(false);
+    expect(stickFormat("mkfs.vfat", ["/dev/sda1"])).toBe(false);
+    expect(stickFormat("mkfs.exfat", ["/dev/nvme1n1"])).toBe(false);
+    expect(stickFormat("mkfs.vfat", ["/dev/mmcblk0p1"])).toBe(false);
+    expect(stickFormat("mkfs.vfat", ["-I", "$d"])).toBe(false);
+    expect(stickFormat("mkfs.vfat", ["/dev/sdb1", "/dev/sdc1"])).toBe(false);
   });
 });
 

@@ -7,6 +7,10 @@
  *                  stick), as every Raspberry Pi, Ubuntu or Armbian guide says. A wipe reads `/dev/zero`,
  *                  `/dev/urandom` or another device, or reads standard input (a download piped into dd); the
  *                  system's own first disk (sda, nvme0n1, disk0/disk1, mmcblk0, vda, xvda) is never a flash target.
+ *   stickFormat    `mkfs.vfat -F 32 -n BACKUP /dev/sdb1`, `mkfs.exfat /dev/mmcblk1p1`: a USB stick or an SD card given
+ *                  the file system such media carry (FAT, exFAT), on a device of the kinds sticks and cards appear as
+ *                  (`sd[b-z]`, `mmcblk[1-9]`, a Mac's `disk[2-9]`), never the first disk, an NVMe or a virtual disk.
+ *                  Other file systems and swap on a second disk stay refused (a data disk wiped).
  *   buildProduct   `xattr -dr com.apple.quarantine build/Release/App.app && open …`: quarantine cleared from an app
  *                  the project built itself (a relative path under a build folder, or Xcode's DerivedData). What an
  *                  attack clears comes from a download: ~/Downloads, /tmp, or a file the same line fetched.
@@ -24,6 +28,17 @@ export function flashesImage(args: readonly string[]): boolean {
   if (input === "" || output === "" || args.filter((t) => t.startsWith("if=") || t.startsWith("of=")).length !== 2) return false;
   if (input.startsWith("/dev/") || input.startsWith("/proc/") || input.includes("$(") || input.includes("`")) return false;
   return IMAGE_FILE.test(input) && !FIRST_DISK.test(output);
+}
+
+/** Removable media's file systems, and the devices sticks and cards appear as (whole, or a partition). */
+const STICK_FS = /^mkfs\.(?:vfat|fat|msdos|exfat)$|^mkdosfs$|^mkexfatfs$/;
+const STICK_DEVICE = /^\/dev\/(?:sd[b-z]\d{0,2}|mmcblk[1-9](?:p\d{1,2})?|r?disk[2-9]\d?(?:s\d{1,2})?)$/;
+
+/** A FAT or exFAT file system made on a stick or a card (see above): every device operand is one. */
+export function stickFormat(name: string, args: readonly string[]): boolean {
+  if (!STICK_FS.test(name)) return false;
+  const devices = args.filter((t) => t.startsWith("/dev/"));
+  return devices.length === 1 && devices.every((t) => STICK_DEVICE.test(t)) && !args.some((t) => t.includes("$"));
 }
 
 /** Folders a build writes its products to. */

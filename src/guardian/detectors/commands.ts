@@ -1,7 +1,7 @@
 import { parseShell, tokenize, MAX_PARSED, type Command, type Pipeline, type Redirect, type Script, type Word } from "./shell.js";
 import { readOnlyEncodedPowerShell } from "./powershell-encoded.js";
 import { judgeFirewall, judgeNinth } from "./commands-ninth.js";
-import { buildProduct, flashesImage } from "./commands-benign.js";
+import { buildProduct, flashesImage, stickFormat } from "./commands-benign.js";
 
 /*
  * Dangerous commands, judged on the command line's grammar (shell.ts), never on text that merely mentions them: a
@@ -1029,7 +1029,7 @@ function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: strin
   }
   // A file system or swap area made in a regular file (`mkswap /swapfile`, `mkfs.ext4 disk.img`) formats no disk: only a
   // device, or a target the line does not spell out (a variable, none at all), is a disk.
-  if ((/^mkfs(?:\..+)?$/.test(name) || name === "mke2fs" || name === "wipefs" || name === "mkswap") && formatsDevice(a)) add("dangerous_command.disk_format", `${name} formats a disk`);
+  if ((/^mkfs(?:\..+)?$/.test(name) || name === "mke2fs" || name === "wipefs" || name === "mkswap") && formatsDevice(a) && !stickFormat(name, a)) add("dangerous_command.disk_format", `${name} formats a disk`);
   if (name === "format" && a.some((t) => /^[A-Za-z]:$/.test(t))) add("dangerous_command.disk_format", "format of a drive");
   if (name === "dd" && a.some((t) => t.startsWith("of=") && DISK.test(t.slice(3))) && !flashesImage(a)) add("dangerous_command.disk_overwrite", "dd over a disk device");
   if (name === "shred" && a.some((t) => t.startsWith("/dev/"))) add("dangerous_command.disk_overwrite", "shred of a device");
