@@ -61,6 +61,11 @@ const HEADER_KEY = /^(?:headers?|authorization|auth|authentication|credentials?|
 const HEADER_BEFORE = /(?:authorization|token|api-?key|private-token|x-[a-z-]*(?:token|key))\s*:\s*(?:bearer|token|basic)?\s*$|(?:^|\s)(?:-u|--user)\s+['"]?[^\s'"]*:?$/i;
 const URL = /\bhttps?:\/\/[^\s"'<>`)\]}]{1,8192}/gi;
 
+/**
+ * An API's own host: `api.<domain>`, or a regional or numbered one (`api-eu.mixpanel.com`, `api2.example.com`,
+ * `api-us2.example.com`: tenth round).
+ */
+const API_HOST = /^api(?:-[a-z]{2,6}\d?|\d)?\.[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})+$/;
 /** Argument names that carry a request's body to the URL the call opens. */
 const BODY_KEY = /^(?:body|data|form|form_?data|json|payload|params|fields)$/i;
 /** Findings that name no issuer: a bearer token or an Authorization value without a format, a credential by its name. */
@@ -212,7 +217,7 @@ export function usedAsMeant(message: Record<string, unknown>, roles: () => reado
         const b = bodies.find((x) => samePath(x.path, d.path));
         return b !== undefined && (d.start === 0 || /(?:^|[&{,\s])["']?[A-Za-z0-9_.-]{1,64}["']?\s{0,4}[=:]\s{0,4}["']?$/.test(b.value.slice(Math.max(0, d.start - 80), d.start)));
       };
-      return (headers.some((h) => samePath(h.path, d.path)) || inBody()) && new Set(hosts).size === 1 && /^api\.[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})+$/.test(hosts[0] as string) && opened.every((o) => o.urls.every((u) => /^https:/i.test(o.site.value.slice(u.start, u.start + 6))));
+      return (headers.some((h) => samePath(h.path, d.path)) || inBody()) && new Set(hosts).size === 1 && API_HOST.test(hosts[0] as string) && opened.every((o) => o.urls.every((u) => /^https:/i.test(o.site.value.slice(u.start, u.start + 6))));
     }
     if (AUDIENCE[type] === undefined || !hosts.every((h) => issuedFor(type, h))) return false;
     // In a header or an auth argument of a call that opens only the credential's own service.

@@ -1,6 +1,7 @@
 import { parseShell, tokenize, MAX_PARSED, type Command, type Pipeline, type Redirect, type Script, type Word } from "./shell.js";
 import { readOnlyEncodedPowerShell } from "./powershell-encoded.js";
 import { judgeFirewall, judgeNinth } from "./commands-ninth.js";
+import { buildProduct, flashesImage, stickFormat } from "./commands-benign.js";
 
 /*
  * Dangerous commands, judged on the command line's grammar (shell.ts), never on text that merely mentions them: a
@@ -1028,9 +1029,9 @@ function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: strin
   }
   // A file system or swap area made in a regular file (`mkswap /swapfile`, `mkfs.ext4 disk.img`) formats no disk: only a
   // device, or a target the line does not spell out (a variable, none at all), is a disk.
-  if ((/^mkfs(?:\..+)?$/.test(name) || name === "mke2fs" || name === "wipefs" || name === "mkswap") && formatsDevice(a)) add("dangerous_command.disk_format", `${name} formats a disk`);
+  if ((/^mkfs(?:\..+)?$/.test(name) || name === "mke2fs" || name === "wipefs" || name === "mkswap") && formatsDevice(a) && !stickFormat(name, a)) add("dangerous_command.disk_format", `${name} formats a disk`);
   if (name === "format" && a.some((t) => /^[A-Za-z]:$/.test(t))) add("dangerous_command.disk_format", "format of a drive");
-  if (name === "dd" && a.some((t) => t.startsWith("of=") && DISK.test(t.slice(3)))) add("dangerous_command.disk_overwrite", "dd over a disk device");
+  if (name === "dd" && a.some((t) => t.startsWith("of=") && DISK.test(t.slice(3))) && !flashesImage(a)) add("dangerous_command.disk_overwrite", "dd over a disk device");
   if (name === "shred" && a.some((t) => t.startsWith("/dev/"))) add("dangerous_command.disk_overwrite", "shred of a device");
   if (c.redirects.some((d) => (d.op === ">" || d.op === ">|" || d.op === "&>") && d.target && DISK.test(d.target.text))) add("dangerous_command.disk_overwrite", "writes over a disk device");
   if (name === "chmod" && a.some((t) => /^(?:0?777|a\+rwx|ugo\+rwx|[ugoa]*\+[rwx]*s[rwx]*)$/.test(t)) && a.filter((t) => !isOption(t)).length >= 2) add("dangerous_command.permissions", "chmod that opens files to everyone or sets setuid");
@@ -1245,8 +1246,8 @@ function judgePipeline(
     if (file) downloaded.add(baseName(file));
     // (Eighth round) macOS: quarantine stripped from an app the same line then opens or runs — Gatekeeper bypassed.
     const unquarantined = quarantineStripped(r, r.args.map((x) => x.text));
-    if (unquarantined && stripped.size < 16) stripped.add(baseName(unquarantined.replace(/[/\\]+$/, "")));
-    else if (stripped.size > 0 && i === 0 && ((r.word && stripped.has(baseName(r.word.text)) && /[/\\]/.test(r.word.text)) || ((r.name === "open" || isShellOrInterpreter(r.name)) && r.args.some((w) => !isOption(w.text) && stripped.has(baseName(w.text.replace(/[/\\]+$/, ""))))))) add("dangerous_command.defense_evasion", "opens what it stripped of its quarantine (Gatekeeper bypassed)", c.start, c.end);
+    if (unquarantined && stripped.size < 16 && !buildProduct(unquarantined, downloaded)) stripped.add(baseName(unquarantined.replace(/[/\\]+$/, "")));
+    else if (!unquarantined && stripped.size > 0 && i === 0 && ((r.word && stripped.has(baseName(r.word.text)) && /[/\\]/.test(r.word.text)) || ((r.name === "open" || isShellOrInterpreter(r.name)) && r.args.some((w) => !isOption(w.text) && stripped.has(baseName(w.text.replace(/[/\\]+$/, ""))))))) add("dangerous_command.defense_evasion", "opens what it stripped of its quarantine (Gatekeeper bypassed)", c.start, c.end);
     if (downloaded.size > 0 && i === 0 && !DOWNLOADERS.has(r.name)) {
       const runsIt = (r.word && downloaded.has(baseName(r.word.text)) && /[/\\]/.test(r.word.text)) || ((isShellOrInterpreter(r.name) || r.name === "source" || r.name === "." || WINDOWS_RUNNERS.has(r.name)) && r.args.some((w) => !isOption(w.text) && downloaded.has(baseName(w.text))));
       if (runsIt) add("dangerous_command.download_execute", "runs a file downloaded earlier in the same command line");

@@ -8,6 +8,7 @@ import { commandChannels, paddingText, unsignedDestination, type ChannelContext 
 import { isRelay, relayQueryToken, sensitivePayload, teamChat, withoutSpan } from "./exfil-relays.js";
 import { commandOutlets } from "./exfil-outlets.js";
 import { isStore, relayQueryPayload, sentFiles, urlStatesData } from "./exfil-payloads.js";
+import { mediaFile, mediaUploadOnly } from "./exfil-media.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -879,7 +880,8 @@ function toTunnel(r: Requested, sites: StringSite[], lists: ExfiltrationLists, t
   const v = r.site.value;
   if (r.start > 0 || r.end < v.length) {
     // A command line (or a text) holding the URL: what it hands the request.
-    if (UPLOAD.test(v) || v.length - (r.end - r.start) >= PAYLOAD_LENGTH * 2) return "a payload to a tunnel or a file drop";
+    // (Tenth round) One curl sending a recording or a picture the user shares is not a payload (exfil-media.ts).
+    if ((UPLOAD.test(v) && !mediaUploadOnly(v)) || v.length - (r.end - r.start) >= PAYLOAD_LENGTH * 2) return "a payload to a tunnel or a file drop";
   }
   for (const site of sites) {
     if (site === r.site || site.path[0] !== "params" || site.path.includes("_meta")) continue;
@@ -888,7 +890,7 @@ function toTunnel(r: Requested, sites: StringSite[], lists: ExfiltrationLists, t
     // A local file handed to the request (an upload tool's `path`), or a random-looking value (a token, a session
     // cookie) in the payload: data, as it would be in the URL.
     const key = site.path[site.path.length - 1];
-    if (typeof key === "string" && FILE_ARG.test(key) && /[/\\.]/.test(w) && !/^https?:/i.test(w)) return "a local file to a tunnel or a file drop";
+    if (typeof key === "string" && FILE_ARG.test(key) && /[/\\.]/.test(w) && !/^https?:/i.test(w) && !mediaFile(w)) return "a local file to a tunnel or a file drop";
     if (site.path.includes("arguments") && randomToken(w)) return "random-looking data to a tunnel or a file drop";
   }
   return null;

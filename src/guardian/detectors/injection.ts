@@ -8,6 +8,8 @@ import { spelledNames } from "./injection-names.js";
 import { normalize, type NormalText } from "./normalize.js";
 import { describedDirectives, NAMES_NOT_VALUE } from "./poisoning.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
+import { genuineBidiPair } from "./bidi.js";
+import { intoFile, serverHeld, tokenTopic } from "./injection-benign.js";
 
 /*
  * Prompt injection and tool poisoning as a scored judgement (docs/detection.md, "How injection is judged").
@@ -596,7 +598,8 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   }
 
   // What is asked.
-  const carries = requested.some((i) => EMBED.has(w(i))) && (link || toks.some((t) => t.w === "image" || t.w === "img" || t.w === "link" || t.w === "url" || t.w === "query"));
+  // (A line added to a local file — "add `…:_authToken=${NPM_TOKEN}` to your .npmrc" — carries nothing: injection-benign.ts.)
+  const carries = requested.some((i) => EMBED.has(w(i))) && (link || toks.some((t) => t.w === "image" || t.w === "img" || t.w === "link" || t.w === "url" || t.w === "query")) && !intoFile(unit);
   // Attaching something to a message for an outside address sends it.
   const attaches = requested.some((i) => ATTACH.has(w(i))) && dest;
   if (asks("send") || carries || attaches) {
@@ -675,7 +678,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   // (In any language: a description that has the model send a secret it names — a password, a card, a key — with
   // "every", "each", "all" of something asks for it standing, as "with every request" does in English.)
   if (directive && ctx.field !== true && asks("send") && (has("personal") || has("machine")) && has("bulk") && !negatedNear(toks, unit, s)) addR(sig, "harvest");
-  if (directive && !(ctx.field === true && NAMES_NOT_VALUE.test(unit))) describedAsks(unit, toks, sig, { secretPath, machine, personal, dest, link, asksRead: requested.length > 0 || ctx.field === true, negated: negatedNear(toks, unit, s), field: ctx.field === true, fieldName: ctx.fieldName ?? null });
+  if (directive && !(ctx.field === true && NAMES_NOT_VALUE.test(unit)) && !serverHeld(unit)) describedAsks(unit, toks, sig, { secretPath, machine, personal, dest, link, asksRead: requested.length > 0 || ctx.field === true, negated: negatedNear(toks, unit, s), field: ctx.field === true, fieldName: ctx.fieldName ?? null });
 
   // Who is addressed (a prompt is addressed to the model by definition: there it says nothing).
   if (has("ai") && ctx.role !== "prompt") {
@@ -1463,7 +1466,8 @@ const TEMPLATE_SLOT = /\{\{?\s{0,3}[A-Za-z_][\w.'"[\]]{0,40}\s{0,3}\}\}?|\{%/;
  * format or a template, and the block holds a slot to be filled. At most 32 fences, each closing searched once.
  */
 function templateFences(text: string): [number, number][] {
-  return fencesWhere(text, (open, end) => TEMPLATE_BEFORE.test(text.slice(Math.max(0, open - 300), open)) && TEMPLATE_SLOT.test(text.slice(open + 3, Math.min(end, open + 4096))));
+  // (Tenth round: or prose naming the tokens themselves as its topic — "ChatML wraps each turn in special tokens:".)
+  return fencesWhere(text, (open, end) => (TEMPLATE_BEFORE.test(text.slice(Math.max(0, open - 300), open)) && TEMPLATE_SLOT.test(text.slice(open + 3, Math.min(end, open + 4096)))) || tokenTopic(text.slice(Math.max(0, open - 300), open)));
 }
 
 /** Whether `at` stands inside a fenced code block (an odd number of fences before it; at most 64 counted). */
@@ -2275,6 +2279,12 @@ function hiddenUnicode(site: StringSite, role: Role, out: Finding[]): void {
   let m: RegExpExecArray | null;
   while ((m = HIDDEN.exec(site.value)) !== null) {
     if (EMOJI_TAGS.test(m[0]) && site.value.slice(Math.max(0, m.index - 2), m.index) === "\u{1F3F4}") continue;
+    // (Tenth round) An isolate or embedding around a run of the other direction is how mixed text is written (bidi.ts).
+    const past = m[0].length === 1 ? genuineBidiPair(site.value, m.index) : -1;
+    if (past > 0) {
+      HIDDEN.lastIndex = past;
+      continue;
+    }
     out.push({ type: "hidden_unicode", path: site.path, start: m.index, end: m.index + m[0].length, role });
   }
 }

@@ -2,6 +2,7 @@ import { escapeRegExp } from "../../protocol/glob.js";
 import { commandOperands } from "./commands.js";
 import { commandsInRequest, fileRequests } from "./requests.js";
 import { literalId, literalsOf } from "./literals.js";
+import { plainEnvWrite } from "./paths-benign.js";
 import type { Detection, StringSite } from "./scan.js";
 import type { RoledSite } from "./sites.js";
 
@@ -361,7 +362,11 @@ export function detectSensitivePath(sites: readonly (StringSite | RoledSite)[], 
     }
     if (role === "url" && !/^\s*file:/i.test(site.value) && !/%2e%2e/i.test(site.value)) continue;
     const verb = role === "url" ? "reading" : verbOf(tool);
-    for (const f of pathsIn(site.value, verb === "writing")) out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: detail(f.type, f.path, verb) });
+    for (const f of pathsIn(site.value, verb === "writing")) {
+      // (Tenth round) The project's own env file written with plain settings hands nothing over (paths-benign.ts).
+      if (verb === "writing" && f.type === "sensitive_path.dotenv" && plainEnvWrite(f.path, site, sites)) continue;
+      out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: detail(f.type, f.path, verb) });
+    }
   }
   return out;
 }

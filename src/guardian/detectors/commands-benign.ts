@@ -1,0 +1,60 @@
+/*
+ * (Tenth round, "fp10") Ordinary developer commands that share a dangerous command's verb, told apart by what the
+ * command works on, not by its wording. Each guard is narrow: it only lets through the benign form of a structure the
+ * commands detector (commands.ts) would otherwise refuse, and the attacks of that structure keep every trait it tests.
+ *
+ *   flashesImage   `dd if=<disk image file> of=<device>`: an OS image written to a removable disk (an SD card, a USB
+ *                  stick), as every Raspberry Pi, Ubuntu or Armbian guide says. A wipe reads `/dev/zero`,
+ *                  `/dev/urandom` or another device, or reads standard input (a download piped into dd); the
+ *                  system's own first disk (sda, nvme0n1, disk0/disk1, mmcblk0, vda, xvda) is never a flash target.
+ *   stickFormat    `mkfs.vfat -F 32 -n BACKUP /dev/sdb1`, `mkfs.exfat /dev/mmcblk1p1`: a USB stick or an SD card given
+ *                  the file system such media carry (FAT, exFAT), on a device of the kinds sticks and cards appear as
+ *                  (`sd[b-z]`, `mmcblk[1-9]`, a Mac's `disk[2-9]`), never the first disk, an NVMe or a virtual disk.
+ *                  Other file systems and swap on a second disk stay refused (a data disk wiped).
+ *   buildProduct   `xattr -dr com.apple.quarantine build/Release/App.app && open …`: quarantine cleared from an app
+ *                  the project built itself (a relative path under a build folder, or Xcode's DerivedData). What an
+ *                  attack clears comes from a download: ~/Downloads, /tmp, or a file the same line fetched.
+ */
+
+/** Files that hold a whole disk's image: what is written to a card or a stick. */
+const IMAGE_FILE = /\.(?:img|iso|raw|wic|dmg|hddimg|sdcard)$/i;
+/** A system's own first disk (and its partitions): never where an image is flashed. */
+const FIRST_DISK = /^\/dev\/(?:sda|hda|vda|xvda|nvme0n\d{1,2}|r?disk[01]|mmcblk0)(?:p?\d{1,3}|s\d{1,3}){0,2}$/;
+
+/** `dd` writing a disk image file onto a device that is not the system's first disk (see above). */
+export function flashesImage(args: readonly string[]): boolean {
+  const input = args.find((t) => t.startsWith("if="))?.slice(3) ?? "";
+  const output = args.find((t) => t.startsWith("of="))?.slice(3) ?? "";
+  if (input === "" || output === "" || args.filter((t) => t.startsWith("if=") || t.startsWith("of=")).length !== 2) return false;
+  if (input.startsWith("/dev/") || input.startsWith("/proc/") || input.includes("$(") || input.includes("`")) return false;
+  return IMAGE_FILE.test(input) && !FIRST_DISK.test(output);
+}
+
+/** Removable media's file systems, and the devices sticks and cards appear as (whole, or a partition). */
+const STICK_FS = /^mkfs\.(?:vfat|fat|msdos|exfat)$|^mkdosfs$|^mkexfatfs$/;
+const STICK_DEVICE = /^\/dev\/(?:sd[b-z]\d{0,2}|mmcblk[1-9](?:p\d{1,2})?|r?disk[2-9]\d?(?:s\d{1,2})?)$/;
+
+/** A FAT or exFAT file system made on a stick or a card (see above): every device operand is one. */
+export function stickFormat(name: string, args: readonly string[]): boolean {
+  if (!STICK_FS.test(name)) return false;
+  const devices = args.filter((t) => t.startsWith("/dev/"));
+  return devices.length === 1 && devices.every((t) => STICK_DEVICE.test(t)) && !args.some((t) => t.includes("$"));
+}
+
+/** Folders a build writes its products to. */
+const BUILD_DIR = /^(?:build|builds|dist|out|target|release|debug|products|\.build|xcbuild|derived[-_]?data|archives?)$/i;
+
+/**
+ * Whether a path cleared of its quarantine is a product of the project's own build: a relative path (no `..`, no home,
+ * no variable) with a build folder among its folders and no Downloads or temporary folder, or a path under Xcode's
+ * DerivedData. `fetched` holds the base names of the files the same line downloaded; one of them is never a build.
+ */
+export function buildProduct(path: string, fetched: ReadonlySet<string>): boolean {
+  const p = path.replace(/[/\\]+$/, "");
+  if (p === "" || fetched.has(p.slice(Math.max(p.lastIndexOf("/"), p.lastIndexOf("\\")) + 1))) return false;
+  if (/^(?:~|\$\{?HOME\}?)?\/(?:Users\/[^/]{1,64}\/|home\/[^/]{1,64}\/)?Library\/Developer\/Xcode\/DerivedData\/[^/]/.test(p)) return !p.split("/").includes("..");
+  if (/^(?:[/\\~$]|[A-Za-z]:)/.test(p)) return false;
+  const parts = p.split(/[/\\]/);
+  if (parts.some((s) => s === ".." || /^(?:downloads|tmp|temp|desktop)$/i.test(s))) return false;
+  return parts.slice(0, -1).some((s) => BUILD_DIR.test(s));
+}

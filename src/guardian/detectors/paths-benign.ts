@@ -1,0 +1,65 @@
+import type { StringSite } from "./scan.js";
+
+/*
+ * (Tenth round, "fp10") Writing the project's own environment file: `write_file web/.env.production` with
+ * `NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY=pk_live_…`. Reading an env file hands its secrets to the model; writing one
+ * hands over nothing. What a write there can do is plant a line that runs code or moves traffic the next time the app
+ * starts: `NODE_OPTIONS=--require /tmp/x.js`, `LD_PRELOAD=…`, `HTTPS_PROXY=http://…`, `OPENAI_BASE_URL=https://…`. So a
+ * write passes when:
+ *   - the path is relative, inside the working tree (no `..`, no home, no variable);
+ *   - the call's content is plain assignments, one a line (`KEY=value`, `export KEY=value`, comments, blank lines),
+ *     64 lines at most;
+ *   - no key is one that loads code, changes where programs are looked up or proxies traffic (NODE_OPTIONS, LD_*,
+ *     DYLD_*, PYTHONPATH, BASH_ENV, PATH, *_PROXY, GIT_SSH_COMMAND, EDITOR …);
+ *   - no value is a URL to a host of its own (anything but localhost, a loopback address or a one-label service name
+ *     such as `db` or `redis`), a command substitution or a backquote.
+ * A secret in the content is still judged by the secrets detectors as for any write.
+ */
+
+const HOOK_KEY = /^(?:NODE_OPTIONS|NODE_PATH|LD_[A-Z_]+|DYLD_[A-Z_]+|PYTHON(?:PATH|STARTUP|INSPECT|HOME|USERBASE)|PERL5(?:OPT|LIB)|RUBY(?:OPT|LIB)|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|BASH_ENV|ENV|PROMPT_COMMAND|PATH|SHELL|GIT_[A-Z_]+|SSH_ASKPASS|SUDO_ASKPASS|EDITOR|VISUAL|PAGER|BROWSER|[A-Z_]*PROXY|NPM_CONFIG_[A-Z_]+|PIP_[A-Z_]+|[A-Z_]*REGISTRY[A-Z_]*|[A-Z_]*INDEX_URL)$/;
+const ASSIGNMENT = /^(?:export[ \t]{1,4})?([A-Za-z_][A-Za-z0-9_]{0,127})[ \t]{0,4}=[ \t]{0,4}(.{0,4096})$/;
+const URL_HOST = /\b[a-z][a-z0-9+.-]{1,20}:\/\/(?:[^\s/@'"]{0,256}@)?([^\s/:?#'"]{1,253})/gi;
+
+/** Whether a value names only local hosts (or none). */
+function localOnly(value: string): boolean {
+  URL_HOST.lastIndex = 0;
+  for (let m: RegExpExecArray | null, n = 0; (m = URL_HOST.exec(value)) !== null && n < 16; n++) {
+    const host = (m[1] as string).toLowerCase();
+    if (!(host === "localhost" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === "[::1]" || /^[a-z0-9_-]{1,63}$/.test(host))) return false;
+  }
+  return true;
+}
+
+/** A relative path inside the working tree. */
+function inTree(path: string): boolean {
+  const p = path.trim();
+  if (p === "" || /^(?:[/\\~$%]|[A-Za-z]:)/.test(p)) return false;
+  return !p.split(/[/\\]/).some((s) => s === "..");
+}
+
+/** Argument names that hold a file's new content. */
+const CONTENT_KEY = /^(?:content|contents|text|data|body|file_?text|new_?content|value)$/i;
+
+/** Whether a write to an env file at `path` is the project's plain configuration (see above); `sites` are the call's. */
+export function plainEnvWrite(path: string, site: StringSite, sites: readonly StringSite[]): boolean {
+  if (!inTree(path)) return false;
+  const parent = JSON.stringify(site.path.slice(0, -1));
+  const content = sites.filter((s) => s !== site && JSON.stringify(s.path.slice(0, -1)) === parent && typeof s.path[s.path.length - 1] === "string" && CONTENT_KEY.test(s.path[s.path.length - 1] as string));
+  if (content.length !== 1) return false;
+  const text = (content[0] as StringSite).value;
+  if (text.length > 16384) return false;
+  const lines = text.split(/\r?\n/);
+  if (lines.length > 64) return false;
+  let assignments = 0;
+  for (const raw of lines) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) continue;
+    const m = ASSIGNMENT.exec(line);
+    if (m === null) return false;
+    const key = (m[1] as string).toUpperCase();
+    const value = m[2] as string;
+    if (HOOK_KEY.test(key) || value.includes("$(") || value.includes("`") || !localOnly(value)) return false;
+    assignments++;
+  }
+  return assignments > 0;
+}
