@@ -20,7 +20,8 @@ import type { Detection, StringSite } from "./scan.js";
  *
  * Benign neighbours it leaves: one person's own note (one record is no list); names written as initials without a
  * birth date (`Ollie C.`: a teacher's note to the school's own SENCo; `R. Diaz (1984-02-11)` counts); clinicians' rotas; a charity's donors (a condition named in a
- * fund's or walk's name); allergies and diets (a lunch order for colleagues: they count only as a birth-dated
+ * fund's or walk's name); a condition as the subject of work (a health app's release notes, a ticket "fix the diabetes
+ * form", a study, a course) or a product's title-cased name (`Glucose Tracker`); allergies and diets (a lunch order for colleagues: they count only as a birth-dated
  * register's column, through pii-bulk.ts's records table); rooms' and doors' PINs; aggregates without names; a condition named inside a person's name (`Alois Alzheimer`);
  * long prose (a record is 240 characters at most). Like the rest of `pii_bulk`, it is refused only on its way off the
  * machine (the rule's `when`). Cost: the first 64 KB of a string, 256 records in all, bounded patterns only.
@@ -41,7 +42,9 @@ const CLINICIAN = /(?:^|[^\p{L}])(?:dr|dr\.|prof|prof\.|nurse|doctor|dra|dra\.|p
 /** A name whose first word is a clinician's title (`Dr Anna Berg`, `Nurse Ella Ward`: NAME reads the title as a word). */
 const CLINICIAN_NAME = /^(?:Dr|Dra|Doctor|Prof|Professor|Nurse|Sister|Matron|Midwife|Dentist|Therapist)\s/u;
 /** A company's legal form, or words that make a "name" a thing's (a fund's, a walk's, a clinic's). */
-const NOT_PERSON = /\b(?:ltd|gmbh|inc|llc|plc|ag|sa|bv|ab|oy|room|door|gate|locker|building|floor|site|office|wifi|guest|foundation|society|association|trust|clinic|hospital|centre|center|research|charity|awareness|fund|walk|run|ward|unit|team|department)\b/i;
+const NOT_PERSON = /\b(?:ltd|gmbh|inc|llc|plc|ag|sa|bv|ab|oy|room|door|gate|locker|building|floor|site|office|wifi|guest|foundation|society|association|trust|clinic|hospital|centre|center|research|charity|awareness|fund|walk|run|ward|unit|team|department|tracker|journal|app|log|logbook|screening|monitor|assistant|plan|program|programme|service|module|form|report|tool|kit|test|check|coach|guide|hub|portal|care|support|pro|plus|lite|awareness|week|day|month)\b/i;
+/** A condition named as a product's or a task's subject (a health app's release notes, a team's tickets): work, not a person's health. */
+const WORK = /\b(?:fix(?:es|ed)?|bug|feature|release|screen|page|form|questionnaire|module|ticket|pr|pull request|review(?:ed)? the|deploy\w*|implement\w*|migrat\w*|refactor\w*|design(?:s|ed)?|api|endpoint|dashboard|app|copy|ui|ux|sprint|story|epic|backlog|tracker|logbook|journal|template|campaign|webinar|workshop|course|training|talk|paper|study|trial|article|chapter)\b/i;
 const DONOR = /\b(?:donat\w*|fundrais\w*|sponsor\w*|charity|foundation|awareness|research|society|association)\b/i;
 
 /*
@@ -154,7 +157,7 @@ function special(rec: Rec, name: string): boolean {
       continue;
     }
     const rest = t.split(name).join(" ");
-    if (hasTerm(rest) || CAPS_TERMS.test(rest) || PIN.test(rest)) return !DONOR.test(rest);
+    if (hasTerm(rest) || CAPS_TERMS.test(rest) || PIN.test(rest)) return !DONOR.test(rest) && !WORK.test(t);
   }
   return false;
 }
