@@ -3,7 +3,7 @@ import { detectPiiBulk } from "../../src/guardian/detectors/pii-bulk.js";
 import { belgianRrn } from "../../src/guardian/detectors/pii-checks.js";
 import { homeLocations } from "../../src/guardian/detectors/pii-location.js";
 import { mrzPairs } from "../../src/guardian/detectors/pii-mrz.js";
-import { contactExport, declaredRows, detectSpecial } from "../../src/guardian/detectors/pii-special.js";
+import { contactExport, declaredRows, detectSpecial, healthToCollector } from "../../src/guardian/detectors/pii-special.js";
 import type { StringSite } from "../../src/guardian/detectors/scan.js";
 
 // Tenth round ("pii10"): special-category records, a contact export's preview, people's homes by coordinates,
@@ -47,6 +47,22 @@ describe("special-category records", () => {
   it("skips a message with no list and no term at all (the prefilter)", () => {
     expect(detectSpecial(text("Refactor the session module so that request ids are correlated; ".repeat(8)))).toEqual([]);
     expect(detectSpecial([{ path: ["params", "arguments", "q"], value: "Grace Ahmed diabetes" }])).toEqual([]);
+  });
+});
+
+describe("health data to a collector", () => {
+  const call = (url: string, body: string): StringSite[] => [
+    { path: ["params", "arguments", "url"], value: url },
+    { path: ["params", "arguments", "body"], value: body },
+  ];
+  it("an identified person's condition to an analytics or ad host; not without a condition, a person, or a collector", () => {
+    const body = JSON.stringify({ email: "j.moreau@mail.example", note: "panic attack at work" });
+    expect(types(healthToCollector(call("https://collect.adnet-pixel.example/e", body)))).toEqual(["pii_bulk.special"]);
+    expect(healthToCollector(call("https://collect.adnet-pixel.example/e", JSON.stringify({ email: "j.moreau@mail.example", event: "signup" })))).toEqual([]);
+    expect(healthToCollector(call("https://collect.adnet-pixel.example/e", JSON.stringify({ page: "/panic-attack-guide" })))).toEqual([]);
+    expect(healthToCollector(call("https://api.parkside-clinic.example/diary", body))).toEqual([]);
+    // A collector's word inside another word is not one (`uploads`, `roads`).
+    expect(healthToCollector(call("https://uploads.roads.example/x", body))).toEqual([]);
   });
 });
 

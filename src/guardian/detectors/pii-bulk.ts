@@ -4,7 +4,7 @@ import { detectPeople, digitCount as countDigits, namesIdentity } from "./pii-pe
 import { oneFormRecord } from "./pii-form.js";
 import { belgianRrn, cjkLabelledIds, rodneCislo } from "./pii-checks.js";
 import { mrzPairs } from "./pii-mrz.js";
-import { contactExport, declaredRows, detectSpecial } from "./pii-special.js";
+import { contactExport, declaredRows, detectSpecial, healthToCollector } from "./pii-special.js";
 import { homeLocations } from "./pii-location.js";
 import type { Detection, StringSite } from "./scan.js";
 
@@ -92,8 +92,9 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
   // Six digits at least (the shortest identity number, a NINO, has six; an SSN, a card or an IBAN more): a short
   // message with fewer holds none of them.
   const lits = literalsOf(sites);
-  // (Tenth round) records that need no number: several people's health or disciplinary data (pii-special.ts).
-  const special = detectSpecial(sites);
+  // (Tenth round) records that need no number: several people's health or disciplinary data, or one identified
+  // person's health data sent to an advertising or analytics collector (pii-special.ts).
+  const special = [...detectSpecial(sites), ...healthToCollector(sites)];
   if (lits !== null && lits.digits < 6) return special;
   const found = pii();
   const of = (type: string) => found.filter((d) => d.type === type);

@@ -376,3 +376,35 @@ export function contactExport(sites: StringSite[]): Detection[] {
   }
   return out;
 }
+
+/** An advertising or analytics collector, by a label of its host name (`collect.adnet-pixel.example`, `api.mixpanel.com`). */
+const COLLECTOR_WORDS = new Set(["pixel", "adnet", "ads", "adserver", "adservice", "doubleclick", "tracking", "tracker", "track", "collect", "collector", "analytics", "beacon", "telemetry", "segment", "mixpanel", "amplitude", "hotjar", "appsflyer"]);
+/** Whether a string is a web address whose host has a collector's word as a label or a hyphenated part of one. */
+function collectorHost(v: string): boolean {
+  const m = /^\s*https?:\/\/([^/?#:\s]{1,253})/i.exec(v);
+  return m !== null && (m[1] as string).toLowerCase().split(/[.-]/).some((p) => COLLECTOR_WORDS.has(p));
+}
+const EMAIL = /[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}\.[A-Za-z]{2,}/;
+
+/**
+ * (Tenth round) Health data about someone identified, sent to an advertising or analytics collector: an e-mail
+ * address beside a condition in a call whose address is a collector's (a host label such as `pixel`, `ads`, `track`,
+ * `collect`, `analytics`, `segment`, `mixpanel`). One person is enough: what such a host does with it is profiling.
+ * Events without a condition, or a condition without anyone identified (a page view of an article), pass.
+ */
+export function healthToCollector(sites: StringSite[]): Detection[] {
+  let collector = false;
+  let email = false;
+  for (const s of sites) {
+    const v = s.value;
+    if (!collector && v.length <= 2048 && v.includes("://") && collectorHost(v)) collector = true;
+    else if (!email && v.includes("@") && EMAIL.test(v)) email = true;
+  }
+  if (!collector || !email) return [];
+  for (const s of sites) {
+    const v = s.value;
+    if (v.includes("://")) continue;
+    if (hasTerm(v) || CAPS_TERMS.test(v.length > 4096 ? v.slice(0, 4096) : v)) return [{ type: "pii_bulk.special", path: s.path, start: 0, end: Math.min(v.length, MAX_RECORD) }];
+  }
+  return [];
+}
