@@ -94,7 +94,7 @@ function hasTerm(text: string): boolean {
   return /\d/.test(text) && DOSE_OR_CODE.test(text);
 }
 /** Uppercase abbreviations that are special only in capitals (`PIP`, `SEN`, `HIV`): case-sensitive. */
-const CAPS_TERMS = /(?<![A-Za-z])(?:PIP|SEN|SEND|EHCP|HIV|AIDS|IEP|504 plan)(?![A-Za-z])/;
+const CAPS_TERMS = /(?<![A-Za-z])(?:PIP|SEN|EHCP|HIV|AIDS|IEP|504 plan)(?![A-Za-z])/;
 
 /** Keys and columns that name a special-category field. */
 const SPECIAL_KEY = /^(?:condition|conditions|diagnosis|diagnoses|diagnose|dx|icd|icd10|illness|disease|medical|medical notes|medical info|health|health notes|medication|medications|meds|prescription|sen|send|sen status|sen notes|special needs|needs|disability|disabilities|impairment|treatment|therapy|symptoms|sick days|sick leave|absence reason|disciplinary|warning|warnings|sanction|offence|offences|convictions|criminal record|pregnancy|hiv status|mental health|diagnóstico|diagnostico|diagnostic|diagnozė|diagnoza|diagnose|krankheit|erkrankung|enfermedad|maladie|malattia|doença|choroba|athugasemd|sjúkdómur|病名|病歴|診断|疾病|诊断|병명|진단)$/iu;
@@ -388,23 +388,19 @@ const EMAIL = /[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}\.[A-Za-z]{2,}/;
 
 /**
  * (Tenth round) Health data about someone identified, sent to an advertising or analytics collector: an e-mail
- * address beside a condition in a call whose address is a collector's (a host label such as `pixel`, `ads`, `track`,
+ * address beside a condition in one event (a string of 4 KB at most) of a call whose address is a collector's (a host label such as `pixel`, `ads`, `track`,
  * `collect`, `analytics`, `segment`, `mixpanel`). One person is enough: what such a host does with it is profiling.
  * Events without a condition, or a condition without anyone identified (a page view of an article), pass.
  */
 export function healthToCollector(sites: StringSite[]): Detection[] {
   let collector = false;
-  let email = false;
+  for (const s of sites) if (s.value.length <= 2048 && s.value.includes("://") && collectorHost(s.value)) collector = true;
+  if (!collector) return [];
+  // The person and the condition in one event (one string of 4 KB at most: an event, not a file).
   for (const s of sites) {
     const v = s.value;
-    if (!collector && v.length <= 2048 && v.includes("://") && collectorHost(v)) collector = true;
-    else if (!email && v.includes("@") && EMAIL.test(v)) email = true;
-  }
-  if (!collector || !email) return [];
-  for (const s of sites) {
-    const v = s.value;
-    if (v.includes("://")) continue;
-    if (hasTerm(v) || CAPS_TERMS.test(v.length > 4096 ? v.slice(0, 4096) : v)) return [{ type: "pii_bulk.special", path: s.path, start: 0, end: Math.min(v.length, MAX_RECORD) }];
+    if (v.length > 4096 || !v.includes("@") || !EMAIL.test(v)) continue;
+    if (hasTerm(v) || CAPS_TERMS.test(v)) return [{ type: "pii_bulk.special", path: s.path, start: 0, end: Math.min(v.length, MAX_RECORD) }];
   }
   return [];
 }
