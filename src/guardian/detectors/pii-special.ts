@@ -63,16 +63,16 @@ const TERM_WORDS = new Set(
     "depresión dépression depressione depressão depressie diabète diabete diabetas cukrovka astma asma asthme epilessia flogaveiki " +
     "sykursýki schwangerschaft embarazada embarazo enceinte grossesse incinta gravidanza grávida zwanger krankgeschrieben arbeitsunfähig " +
     "krankmeldung beschäftigungsverbot malattia abmahnung avertissement amonestación vih sida cáncer tumeur behinderung discapacidad " +
-    "depresija depresja diagnozė diagnoza"
+    "depresija depresja diagnozė diagnoza nagana"
   ).split(" "),
 );
-const TERM_STEMS = ["schizophreni", "dyslexi", "epilep", "pregnan", "infertil", "suicid", "alcoholi", "disabilit", "cukrzyc", "depresj", "nėštum", "schwanger", "nowotw", "niepełnosprawn", "handicap", "invalidit", "krebserkrank"];
+const TERM_STEMS = ["schizophreni", "dyslexi", "epilep", "pregnan", "infertil", "suicid", "alcoholi", "disabilit", "cukrzyc", "depresj", "nėštum", "schwanger", "nowotw", "niepełnosprawn", "handicap", "invalidit", "krebserkrank", "dyscyplinarn"];
 const TERM_PHRASES = new Set(
   [
     "panic attack", "panic attacks", "multiple sclerosis", "heart attack", "heart failure", "kidney failure", "eating disorder", "self harm",
     "substance misuse", "insulin dependent", "on insulin", "sen support", "send support", "sick leave", "sickness absence", "signed off sick",
     "mental health", "final warning", "written warning", "final written warning", "gross misconduct", "criminal record", "on probation",
-    "performance improvement", "baja médica", "arrêt maladie", "diabetes mellitus", "hiv positive",
+    "performance improvement", "zwolnienie lekarskie", "baja médica", "arrêt maladie", "diabetes mellitus", "hiv positive",
   ],
 );
 const WORD = /[a-z\u00c0-\u024f'’-]+/g;
@@ -188,7 +188,9 @@ function textLists(site: StringSite, lists: Rec[][]): void {
     const first = lines[0] as { text: string; start: number };
     const sep = [",", "\t", ";", "|"].find((c) => first.text.includes(c));
     const cols = sep !== undefined && !/\d/.test(first.text) ? first.text.split(sep).map((c) => c.replace(/^[\s"']+|[\s"']+$/g, "")) : null;
-    if (cols !== null && cols.length >= 2 && cols.every((c) => c.length > 0 && c.length <= 32)) {
+    // A header's columns are short names (three words at most), and most lines below split as it does.
+    const rowsSplit = cols === null ? 0 : lines.slice(1).filter((l) => l.text.split(sep as string).length >= cols.length - 1).length;
+    if (cols !== null && cols.length >= 2 && cols.every((c) => c.length > 0 && c.length <= 32 && c.split(/\s+/).length <= 3 && !/[–—:!?]/.test(c)) && rowsSplit * 2 >= lines.length - 1) {
       const recs: Rec[] = [];
       for (const l of lines.slice(1)) {
         const cells = l.text.split(sep as string);
