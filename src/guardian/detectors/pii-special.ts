@@ -21,8 +21,8 @@ import type { Detection, StringSite } from "./scan.js";
  * Benign neighbours it leaves: one person's own note (one record is no list); names written as initials without a
  * birth date (`Ollie C.`: a teacher's note to the school's own SENCo; `R. Diaz (1984-02-11)` counts); clinicians' rotas; a charity's donors (a condition named in a
  * fund's or walk's name); a condition as the subject of work (a health app's release notes, a ticket "fix the diabetes
- * form", a study, a course) or a product's title-cased name (`Glucose Tracker`); allergies and diets (a lunch order for colleagues: they count only as a birth-dated
- * register's column, through pii-bulk.ts's records table); rooms' and doors' PINs; aggregates without names; a condition named inside a person's name (`Alois Alzheimer`);
+ * form", a study, a course) or a product's title-cased name (`Glucose Tracker`); allergies and diets (a lunch order for colleagues; a
+ * pupils' register with allergies is caught by its birth dates, as pii-bulk.ts's records table); rooms' and doors' PINs; aggregates without names; a condition named inside a person's name (`Alois Alzheimer`);
  * long prose (a record is 240 characters at most). Like the rest of `pii_bulk`, it is refused only on its way off the
  * machine (the rule's `when`). Cost: the first 64 KB of a string, 256 records in all, bounded patterns only.
  */
