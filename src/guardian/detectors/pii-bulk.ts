@@ -2,7 +2,10 @@ import { detectPii, luhn } from "./pii.js";
 import { literalsOf } from "./literals.js";
 import { detectPeople, digitCount as countDigits, namesIdentity } from "./pii-people.js";
 import { oneFormRecord } from "./pii-form.js";
-import { rodneCislo } from "./pii-checks.js";
+import { belgianRrn, cjkLabelledIds, rodneCislo } from "./pii-checks.js";
+import { mrzPairs } from "./pii-mrz.js";
+import { contactExport, declaredRows, detectSpecial, healthToCollector } from "./pii-special.js";
+import { homeLocations } from "./pii-location.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -89,7 +92,10 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
   // Six digits at least (the shortest identity number, a NINO, has six; an SSN, a card or an IBAN more): a short
   // message with fewer holds none of them.
   const lits = literalsOf(sites);
-  if (lits !== null && lits.digits < 6) return [];
+  // (Tenth round) records that need no number: several people's health or disciplinary data, or one identified
+  // person's health data sent to an advertising or analytics collector (pii-special.ts).
+  const special = [...detectSpecial(sites), ...healthToCollector(sites)];
+  if (lits !== null && lits.digits < 6) return special;
   const found = pii();
   const of = (type: string) => found.filter((d) => d.type === type);
   const ssns = of("pii.ssn");
@@ -97,6 +103,8 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
   const ibans = of("pii.iban");
   // (Eighth round) People's records in bulk, by structure whatever the country (pii-people.ts).
   const out: Detection[] = detectPeople(sites, (d) => TEST_CARDS.has(d));
+  // (Tenth round) a contact export's preview, and people's home coordinates (pii-special.ts, pii-location.ts).
+  out.push(...special, ...contactExport(sites), ...homeLocations(sites));
   const add = (type: string, list: readonly { path: Detection["path"]; start: number; end: number }[]) => {
     for (const d of list) out.push({ type, path: d.path, start: d.start, end: d.end });
   };
@@ -124,8 +132,9 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
     const key = keyOf(site);
     if (key !== null && (ID_KEY.test(key) || namesIdentity(key)) && v.length <= 40 && /^[\sA-Za-z0-9.-]+$/.test(v)) note({ site, start: 0, end: v.length, key: norm(v), strong: true });
     if (ID_HINT.test(v)) scanIds(site, note);
+    if (/[\u3040-\u9fff\uac00-\ud7af]/.test(v)) for (const h of cjkLabelledIds(v)) note({ site, start: h.start, end: h.end, key: norm(v.slice(h.start, h.end)), strong: true });
     if (/[A-Z]/.test(v) || v.includes(".") || v.includes("-") || v.includes("+") || v.includes("/") || digits >= 11) selfChecking(site, note);
-    if (v.includes("<<") && digits >= 12 && machineReadableZones(site, note)) dob = true;
+    if (v.includes("<<") && digits >= 12 && (machineReadableZones(site, note) || mrzPairs(site, note))) dob = true;
     if (digits >= 27) bsnList(site, note);
     if (v.includes("\n") && ID_HINT.test(v.slice(0, v.indexOf("\n"))) && tableIds(site, note)) dob = true;
     if (records.length < 64 && v.includes("\n") && RECORD_HINT.test(v.slice(0, Math.min(400, v.indexOf("\n"))))) records.push(...recordTable(site));
@@ -248,7 +257,8 @@ function selfChecking(site: StringSite, note: (h: Hit) => void): void {
   // fødselsnummer, Polish PESEL, Belgian national register number, Chinese resident identity number.
   if (v.includes("-") || v.includes("+")) self(PERSONNUMMER, (m) => personnummerValid(m[1] as string, m[2] as string));
   if (/[-+A-Y]/.test(v)) self(HETU, (m) => hetuValid(m[0]));
-  self(ELEVEN_DIGITS, (m) => fodselsnummerValid(m[0]) || peselValid(m[0]) || kimlikValid(m[0]));
+  // (Tenth round) the Belgian number unformatted too (a birth date, then mod 97), as a sheet's cell holds it.
+  self(ELEVEN_DIGITS, (m) => fodselsnummerValid(m[0]) || peselValid(m[0]) || kimlikValid(m[0]) || belgianRrn(m[0]));
   if (v.includes(".")) self(BELGIAN_RRN, (m) => belgianValid(m[0]));
   self(CHINESE_ID, (m) => chineseIdValid(m[0]));
   // (Sixth round) more national numbers that check themselves: India's Aadhaar (Verhoeff, printed in fours),
@@ -348,7 +358,7 @@ function koreanValid(t: string): boolean {
 // (The six-digit date only: `20260115-0042` is as often a build or a backup's name.)
 const PERSONNUMMER = /(?<![\d-])(\d{6})[-+](\d{4})(?![\d-])/g;
 const HETU = /(?<![\dA-Za-z-])\d{6}[-+A-FU-Y]\d{3}[0-9A-FHJ-NPR-Y](?![\dA-Za-z-])/g;
-const ELEVEN_DIGITS = /(?<![\d.-])\d{11}(?![\d.-])/g;
+const ELEVEN_DIGITS = /(?<![\d.-])\d{11}(?![\d-]|\.\d)/g;
 const BELGIAN_RRN = /(?<![\d.-])\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}(?![\d.-])/g;
 const CHINESE_ID = /(?<![\dA-Za-z])[1-9]\d{5}(?:19|20)\d{9}[\dXx](?![\dA-Za-z])/g;
 
@@ -542,7 +552,8 @@ function recordTable(site: StringSite): Hit[] {
     }
     at = end + 1;
   }
-  return out.length >= 3 ? out : [];
+  // (Tenth round) two rows shown and the rest counted (`…(212 rows)`): an export's preview.
+  return out.length >= 3 || (out.length === 2 && declaredRows(v) >= 1) ? out : [];
 }
 
 const shapes = new Map<string, RegExp>();

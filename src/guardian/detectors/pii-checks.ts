@@ -12,6 +12,9 @@
  *   Hungary   TAJ                 9 digits: the ninth is the first eight weighted 3,7,3,7… modulo 10
  *   Egypt     national id         14 digits: century 2 or 3, a birth date, a governorate code (no public check)
  *   IBAN      any country         mod 97 over the rearranged code
+ *   Belgium   rijksregisternummer 11 digits YYMMDD NNN CC: a birth date (month +20/+40 for bis numbers, 00 when
+ *                                 unknown) and 97 minus the first nine modulo 97 (with a 2 before them from 2000)
+ *                                 (tenth round)
  */
 
 function d(s: string, i: number): number {
@@ -82,6 +85,20 @@ export function egyptNid(s: string): boolean {
   return validDate(year, d(s, 3) * 10 + d(s, 4), d(s, 5) * 10 + d(s, 6)) && EG_GOVERNORATES.has(d(s, 7) * 10 + d(s, 8));
 }
 
+/** Belgium's national register number (eleven digits, unformatted or `85.07.30-033.28` with the separators removed). */
+export function belgianRrn(t: string): boolean {
+  const s = t.replace(/\D/g, "");
+  if (s.length !== 11 || repeated(s)) return false;
+  let month = d(s, 2) * 10 + d(s, 3);
+  if (month > 40) month -= 40;
+  else if (month > 20) month -= 20;
+  const day = d(s, 4) * 10 + d(s, 5);
+  if (!(month === 0 || validDate(2000, month, day))) return false;
+  const body = Number(s.slice(0, 9));
+  const check = d(s, 9) * 10 + d(s, 10);
+  return 97 - (body % 97) === check || 97 - ((2000000000 + body) % 97) === check;
+}
+
 /** An IBAN's mod-97 check (letters and digits, no spaces). */
 export function ibanValid(s: string): boolean {
   if (s.length < 15 || s.length > 34 || !/^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(s)) return false;
@@ -103,8 +120,26 @@ export function ibanValid(s: string): boolean {
 export function checkedIdentity(compact: string): boolean {
   if (/^\d+$/.test(compact)) {
     if (compact.length === 10) return cedulaEc(compact) || rodneCislo(compact) || svnrAt(compact);
+    if (compact.length === 11) return belgianRrn(compact);
     if (compact.length === 14) return egyptNid(compact);
     return false;
   }
   return ibanValid(compact);
+}
+
+/**
+ * (Tenth round) Identity numbers after a label in a script written without spaces, where `\b` finds no word edge
+ * (`佐藤 美咲（個人番号 5911 1575 6980）`, `身份证号：110105…`): Japan's My Number, China's and Taiwan's resident
+ * identity numbers, Korea's resident registration number. The spans of the numbers (five digits or more).
+ */
+const CJK_ID_LABELLED = /(?:マイナンバー|個人番号|身分證字號|身分證|身份證|身分证|身份证号?|주민등록번호)[\s:：=（(]{0,3}((?:\d[ -]?){4,17}[\dXx])(?![\d])/gu;
+export function cjkLabelledIds(v: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  CJK_ID_LABELLED.lastIndex = 0;
+  for (let m: RegExpExecArray | null; (m = CJK_ID_LABELLED.exec(v)) !== null && out.length < 64; ) {
+    const num = m[1] as string;
+    const end = m.index + m[0].length;
+    out.push({ start: end - num.length, end });
+  }
+  return out;
 }

@@ -296,6 +296,12 @@ function judge(pieces: Piece[], listStrong: boolean): Judgement {
         if (placeholderNumber(compact.replace(/\D/g, ""))) j.placeholder = true;
         if (kc === "card") {
           if (d >= 13 && d <= 19) j.card = { site: p.site, start: lead, end: lead + trimmed.length, key: compact };
+          // (Tenth round) a whole card (Luhn) under its column identifies its holder as an account number does.
+          if (j.card !== null && d === compact.length && luhn(compact)) {
+            j.ids.push(j.card);
+            j.generic = false;
+            j.strong = true;
+          }
         } else {
           j.ids.push({ site: p.site, start: lead, end: lead + trimmed.length, key: compact });
           j.generic = false;
@@ -645,7 +651,9 @@ export function detectPeople(sites: StringSite[], testCard: (digits: string) => 
       const id = j.ids[0] as Found;
       if (keys.has(id.key)) continue;
       keys.add(id.key);
-      if (j.strong || j.ids.some((f) => checkedIdentity(f.key))) sure++;
+      // (Tenth round) a whole card number (Luhn) beside a person's name is as sure as a checked identity number:
+      // two customers' cards with their names are bulk payment data.
+      if (j.strong || j.card !== null || j.ids.some((f) => checkedIdentity(f.key))) sure++;
       for (const f of j.ids) people.push(f);
     }
     // Three records, or (ninth round) two whose codes are each named or checked: two people's identity numbers are

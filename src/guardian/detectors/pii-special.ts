@@ -1,0 +1,408 @@
+import { literalId, literalsOf } from "./literals.js";
+import type { Detection, StringSite } from "./scan.js";
+
+/*
+ * Special-category records in bulk (`pii_bulk.special`, tenth round): people's health, disability or disciplinary
+ * data as a list, with no identifier at all. The people's-records check (pii-people.ts) wants a code beside a name;
+ * a clinic's patient list, a class list with pupils' special needs or allergies, or staff's warnings and sick leave
+ * carry names and the condition only — and the condition is what makes them harmful to send. What such a list shares
+ * whatever its language or wrapping:
+ *
+ *   - records: the lines of a text, the `;`-separated entries of one line, the items of a JSON array (in the message
+ *     or in a JSON string it carries), the rows of a table with a header;
+ *   - each record a **person** — a full name (two capitalised words or more, or a short run of a script without
+ *     case), not a clinician's (`Dr`, `Prof.`, `Nurse` before it) nor a company's — and a **special-category
+ *     field**: a column or key named for it (`condition`, `diagnosis`, `allergy`, `medication`, `sen`, `disability`,
+ *     `disciplinary`…), or a condition, treatment or disciplinary term in the record's own text (a short vocabulary
+ *     of many languages: diabetes, depression, HIV, epilepsy, ADHD, pregnancy, a dose in mg, sick leave, a final
+ *     written warning…), or a secret the person read out (`PIN 4471`, a passcode, a memorable word);
+ *   - two such records or more with different names in one list.
+ *
+ * Benign neighbours it leaves: one person's own note (one record is no list); names written as initials without a
+ * birth date (`Ollie C.`: a teacher's note to the school's own SENCo; `R. Diaz (1984-02-11)` counts); clinicians' rotas; a charity's donors (a condition named in a
+ * fund's or walk's name); a condition as the subject of work (a health app's release notes, a ticket "fix the diabetes
+ * form", a study, a course) or a product's title-cased name (`Glucose Tracker`); allergies and diets (a lunch order for colleagues; a
+ * pupils' register with allergies is caught by its birth dates, as pii-bulk.ts's records table); rooms' and doors' PINs; aggregates without names; a condition named inside a person's name (`Alois Alzheimer`);
+ * long prose (a record is 240 characters at most). Like the rest of `pii_bulk`, it is refused only on its way off the
+ * machine (the rule's `when`). Cost: the first 64 KB of a string, 256 records in all, bounded patterns only.
+ */
+
+const MAX_TEXT = 64 * 1024;
+const MAX_RECORDS = 256;
+const MAX_RECORD = 240;
+
+/** A full name: two to four capitalised words of two letters or more, or a short run of a script without case. */
+const NAME = /(?<![\p{L}\p{N}.])\p{Lu}[\p{Ll}'’-]{1,20}(?:[ \t]{1,3}(?:(?:de|da|van|von|der|den|al|el|la|le|di|bin|ibn)[ \t]{1,3})?\p{Lu}[\p{Ll}'’-]{1,20}){1,3}(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]{2,4}(?:[ \u3000][\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{1,4})?(?![\p{L}\p{N}])/u;
+/** A name by its initial (`R. Diaz`, `Sofia R.`): a person only beside their birth date (see personOf). */
+const INITIAL_NAME = /(?<![\p{L}\p{N}.])(?:\p{Lu}\.[ \t]{0,2}\p{Lu}[\p{Ll}'’-]{1,20}|\p{Lu}[\p{Ll}'’-]{1,20}[ \t]\p{Lu}\.)(?![\p{L}])/u;
+const BIRTH_DATE = /(?<![\d])(?:19\d{2}|20[0-2]\d)[-./](?:0?[1-9]|1[0-2])[-./](?:0?[1-9]|[12]\d|3[01])(?![\d])|(?<![\d])(?:0?[1-9]|[12]\d|3[01])[-./](?:0?[1-9]|1[0-2])[-./](?:19\d{2}|20[0-2]\d)(?![\d])/;
+
+/** Titles of clinicians and staff before a name: the name is who treats, not who is treated. */
+const CLINICIAN = /(?:^|[^\p{L}])(?:dr|dr\.|prof|prof\.|nurse|doctor|dra|dra\.|pr\.|drs?\.)\s{0,2}$/iu;
+/** A name whose first word is a clinician's title (`Dr Anna Berg`, `Nurse Ella Ward`: NAME reads the title as a word). */
+const CLINICIAN_NAME = /^(?:Dr|Dra|Doctor|Prof|Professor|Nurse|Sister|Matron|Midwife|Dentist|Therapist)\s/u;
+/** A company's legal form, or words that make a "name" a thing's (a fund's, a walk's, a clinic's). */
+const NOT_PERSON = /\b(?:ltd|gmbh|inc|llc|plc|ag|sa|bv|ab|oy|room|door|gate|locker|building|floor|site|office|wifi|guest|foundation|society|association|trust|clinic|hospital|centre|center|research|charity|awareness|fund|walk|run|ward|unit|team|department|tracker|journal|app|log|logbook|screening|monitor|assistant|plan|program|programme|service|module|form|report|tool|kit|test|check|coach|guide|hub|portal|care|support|pro|plus|lite|awareness|week|day|month)\b/i;
+/** A condition named as a product's or a task's subject (a health app's release notes, a team's tickets): work, not a person's health. */
+const WORK = /\b(?:fix(?:es|ed)?|bug|feature|release|screen|page|form|questionnaire|module|ticket|pr|pull request|review(?:ed)? the|deploy\w*|implement\w*|migrat\w*|refactor\w*|design(?:s|ed)?|api|endpoint|dashboard|app|copy|ui|ux|sprint|story|epic|backlog|tracker|logbook|journal|template|campaign|webinar|workshop|course|training|talk|paper|study|trial|article|chapter)\b/i;
+const DONOR = /\b(?:donat\w*|fundrais\w*|sponsor\w*|charity|foundation|awareness|research|society|association)\b/i;
+
+/*
+ * Conditions, treatments and disciplinary terms in a record's text, many languages: read word by word from the
+ * lowercased record (a set lookup per word, a stem's prefix, a phrase of two or three words), since one pattern of
+ * two hundred alternatives costs a hundred times more on every line of every file an agent writes.
+ */
+const TERM_WORDS = new Set(
+  (
+    "diabetes diabetic asthma asthmatic copd depression depressed anxiety bipolar psychosis ptsd adhd autism autistic asperger aspergers " +
+    "dyspraxia seizure seizures dementia alzheimer's alzheimers parkinson's parkinsons cancer tumour tumor leukaemia leukemia lymphoma " +
+    "chemo chemotherapy radiotherapy aids hepatitis tuberculosis stroke arrhythmia hypertension dialysis miscarriage abortion ivf " +
+    "anorexia bulimia overdose addiction methadone rehab opioid opioids sertraline fluoxetine citalopram lithium antidepressant " +
+    "antidepressants disabled wheelchair ehcp burnout burn-out diagnosis diagnosed " +
+    "disciplinary misconduct harassment grievance dismissal dismissed convicted conviction " +
+    "depresión dépression depressione depressão depressie diabète diabete diabetas cukrovka astma asma asthme epilessia flogaveiki " +
+    "sykursýki schwangerschaft embarazada embarazo enceinte grossesse incinta gravidanza grávida zwanger krankgeschrieben arbeitsunfähig " +
+    "krankmeldung beschäftigungsverbot malattia abmahnung avertissement amonestación vih sida cáncer tumeur behinderung discapacidad " +
+    "depresija depresja diagnozė diagnoza nagana"
+  ).split(" "),
+);
+const TERM_STEMS = ["schizophreni", "dyslexi", "epilep", "pregnan", "infertil", "suicid", "alcoholi", "disabilit", "cukrzyc", "depresj", "nėštum", "schwanger", "nowotw", "niepełnosprawn", "handicap", "invalidit", "krebserkrank", "dyscyplinarn"];
+const TERM_PHRASES = new Set(
+  [
+    "panic attack", "panic attacks", "multiple sclerosis", "heart attack", "heart failure", "kidney failure", "eating disorder", "self harm",
+    "substance misuse", "insulin dependent", "on insulin", "sen support", "send support", "sick leave", "sickness absence", "signed off sick",
+    "mental health", "final warning", "written warning", "final written warning", "gross misconduct", "criminal record", "on probation",
+    "performance improvement", "zwolnienie lekarskie", "baja médica", "arrêt maladie", "diabetes mellitus", "hiv positive",
+  ],
+);
+const WORD = /[a-z\u00c0-\u024f'’-]+/g;
+/** A dose (`100mg`) or an ICD-10 code (`F32.1`, `E11.9`): digits, so only records with one are tested. */
+const DOSE_OR_CODE = /\b\d{1,4} ?mg\b|\b[A-TV-Z]\d{2}\.\d{1,2}\b/;
+
+function hasTerm(text: string): boolean {
+  const t = text.length > MAX_RECORD * 4 ? text.slice(0, MAX_RECORD * 4).toLowerCase() : text.toLowerCase();
+  let prev = "";
+  let prev2 = "";
+  WORD.lastIndex = 0;
+  for (let m: RegExpExecArray | null, n = 0; (m = WORD.exec(t)) !== null && n < 256; n++) {
+    const w = m[0].replace(/^['’-]+|['’-]+$/g, "");
+    if (TERM_WORDS.has(w) || (prev !== "" && TERM_PHRASES.has(`${prev} ${w}`)) || (prev2 !== "" && TERM_PHRASES.has(`${prev2} ${prev} ${w}`))) return true;
+    if (w.length >= 5) for (const s of TERM_STEMS) if (w.startsWith(s)) return true;
+    prev2 = prev;
+    prev = w;
+  }
+  return /\d/.test(text) && DOSE_OR_CODE.test(text);
+}
+/** Uppercase abbreviations that are special only in capitals (`PIP`, `SEN`, `HIV`): case-sensitive. */
+const CAPS_TERMS = /(?<![A-Za-z])(?:PIP|SEN|EHCP|HIV|AIDS|IEP|504 plan)(?![A-Za-z])/;
+
+/** Keys and columns that name a special-category field. */
+const SPECIAL_KEY = /^(?:condition|conditions|diagnosis|diagnoses|diagnose|dx|icd|icd10|illness|disease|medical|medical notes|medical info|health|health notes|medication|medications|meds|prescription|sen|send|sen status|sen notes|special needs|needs|disability|disabilities|impairment|treatment|therapy|symptoms|sick days|sick leave|absence reason|disciplinary|warning|warnings|sanction|offence|offences|convictions|criminal record|pregnancy|hiv status|mental health|diagnóstico|diagnostico|diagnostic|diagnozė|diagnoza|diagnose|krankheit|erkrankung|enfermedad|maladie|malattia|doença|choroba|athugasemd|sjúkdómur|病名|病歴|診断|疾病|诊断|병명|진단)$/iu;
+const NAME_KEY = /^(?:(?:full |first |last |given |family |sur)?name|names|firstname|lastname|surname|forename|patient|patient name|pupil|pupil name|student|student name|child|child name|employee|employee name|staff|staff name|member|person|customer|customer name|client|client name|resident|guest|nafn|nombre|nom|nome|vardas|imię|imie|nazwisko|vorname|nachname|navn|namn|nimi|naam|氏名|名前|姓名|이름|성명)$/iu;
+
+/** Keys whose value is free text, read as a line is (a transcript's `text`, a note's `body`). */
+const TEXT_KEY = /^(?:text|message|msg|note|notes|body|content|comment|comments|description|summary|transcript|utterance|entry|line|details|remarks)$/;
+/** A customer's secret read out (a PIN, a passcode, a memorable word): a record of it beside a name is a credential. */
+const PIN = /(?<![\p{L}])(?:pin|passcode|pass code|security code|memorable (?:word|answer)|security answer)(?:[ \t]{1,3}(?:number|code|is|was|=))?[ \t:=#]{0,3}\d{4,8}(?![\d])/iu;
+
+interface Cell {
+  key: string | null;
+  text: string;
+  site: StringSite;
+  start: number;
+}
+type Rec = Cell[];
+
+function words(k: string): string {
+  return k
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/[_\-.]+/g, " ")
+    .trim()
+    .toLowerCase();
+}
+
+/** A person's name in a record: from a name field, or the first full name in its text that is nobody's title. */
+function personOf(rec: Rec): string | null {
+  for (const c of rec) {
+    if (c.key !== null && NAME_KEY.test(words(c.key))) {
+      const t = c.text.trim();
+      const m = NAME.exec(t);
+      if (m && !NOT_PERSON.test(t)) return m[0];
+      return null;
+    }
+  }
+  for (const c of rec) {
+    if (c.key !== null && !TEXT_KEY.test(words(c.key))) continue;
+    const m = NAME.exec(c.text);
+    if (!m) continue;
+    if (CLINICIAN.test(c.text.slice(Math.max(0, m.index - 8), m.index)) || CLINICIAN_NAME.test(m[0])) return null;
+    if (NOT_PERSON.test(m[0]) || /\b(?:test|example|sample|dummy|demo|mustermann|doe)\b/i.test(m[0])) return null;
+    return m[0];
+  }
+  // Initials with a birth date: identifiable all the same (a lab's results list, a class list).
+  for (const c of rec) {
+    if (c.key !== null && !TEXT_KEY.test(words(c.key))) continue;
+    const m = INITIAL_NAME.exec(c.text);
+    if (m && BIRTH_DATE.test(c.text) && !CLINICIAN.test(c.text.slice(Math.max(0, m.index - 8), m.index))) return m[0];
+  }
+  return null;
+}
+
+function special(rec: Rec, name: string): boolean {
+  for (const c of rec) {
+    const t = c.text.trim();
+    if (t.length === 0) continue;
+    if (c.key !== null && SPECIAL_KEY.test(words(c.key))) {
+      if (!/^(?:none|n\/a|na|no|-|—|nil|keine|ninguna|aucune|nei|brak)$/i.test(t)) return true;
+      continue;
+    }
+    const rest = t.split(name).join(" ");
+    if (hasTerm(rest) || CAPS_TERMS.test(rest) || PIN.test(rest)) return !DONOR.test(rest) && !WORK.test(t);
+  }
+  return false;
+}
+
+/** A string under a key naming a special-category field (`diagnosis`, `病名`). */
+function keyed(s: StringSite): boolean {
+  const last = s.path[s.path.length - 1];
+  if (typeof last !== "string" || last.length > 40) return false;
+  return SPECIAL_KEYS.has(last) || (/[A-Z_.-]/.test(last) && SPECIAL_KEYS.has(words(last)));
+}
+const SPECIAL_KEYS = new Set(SPECIAL_KEY.source.replace(/^\^\(\?:|\)\$$/g, "").split("|"));
+
+/** The lists of records in one string: a table with a header, lines, or the `;`-entries of one line. */
+function textLists(site: StringSite, lists: Rec[][]): void {
+  const v = site.value.length > MAX_TEXT ? site.value.slice(0, MAX_TEXT) : site.value;
+  if (v.length < 30) return;
+  const lines: { text: string; start: number }[] = [];
+  let at = 0;
+  while (at <= v.length && lines.length < MAX_RECORDS) {
+    let end = v.indexOf("\n", at);
+    if (end < 0) end = v.length;
+    const text = v.slice(at, end);
+    if (text.trim().length > 0) lines.push({ text, start: at });
+    at = end + 1;
+  }
+  if (lines.length >= 2) {
+    // A header row (words only, split by , ; tab or |) names the columns.
+    const first = lines[0] as { text: string; start: number };
+    const sep = [",", "\t", ";", "|"].find((c) => first.text.includes(c));
+    const cols = sep !== undefined && !/\d/.test(first.text) ? first.text.split(sep).map((c) => c.replace(/^[\s"']+|[\s"']+$/g, "")) : null;
+    // A header's columns are short names (three words at most), and most lines below split as it does.
+    const rowsSplit = cols === null ? 0 : lines.slice(1).filter((l) => l.text.split(sep as string).length >= cols.length - 1).length;
+    if (cols !== null && cols.length >= 2 && cols.every((c) => c.length > 0 && c.length <= 32 && c.split(/\s+/).length <= 3 && !/[–—:!?]/.test(c)) && rowsSplit * 2 >= lines.length - 1) {
+      const recs: Rec[] = [];
+      for (const l of lines.slice(1)) {
+        const cells = l.text.split(sep as string);
+        if (cells.length < 2) continue;
+        let off = l.start;
+        const rec: Rec = [];
+        cells.forEach((c, i) => {
+          rec.push({ key: cols[i] ?? null, text: c, site, start: off });
+          off += c.length + 1;
+        });
+        recs.push(rec);
+      }
+      lists.push(recs);
+      return;
+    }
+  }
+  if (lines.length >= 2) {
+    lists.push(lines.filter((l) => l.text.length <= MAX_RECORD).map((l) => [{ key: null, text: l.text, site, start: l.start }]));
+    return;
+  }
+  // One line: its `;`-separated entries.
+  const line = lines[0];
+  if (line === undefined || !line.text.includes(";")) return;
+  const recs: Rec[] = [];
+  let off = line.start;
+  for (const part of line.text.split(";")) {
+    if (part.length <= MAX_RECORD) recs.push([{ key: null, text: part, site, start: off }]);
+    off += part.length + 1;
+  }
+  lists.push(recs);
+}
+
+/** Arrays of objects in a JSON value: each object a record of its string leaves (one level of nesting read). */
+function jsonLists(value: unknown, site: StringSite, lists: Rec[][], depth: number): void {
+  if (depth > 6 || value === null || typeof value !== "object") return;
+  if (Array.isArray(value)) {
+    const recs: Rec[] = [];
+    for (const item of value.slice(0, 64)) {
+      if (item !== null && typeof item === "object" && !Array.isArray(item)) {
+        const rec: Rec = [];
+        for (const [k, x] of Object.entries(item as Record<string, unknown>)) if (typeof x === "string" || typeof x === "number") rec.push({ key: k, text: String(x), site, start: 0 });
+        recs.push(rec);
+      } else if (typeof item === "string" && item.length <= MAX_RECORD) recs.push([{ key: null, text: item, site, start: 0 }]);
+    }
+    if (recs.length >= 2) lists.push(recs);
+    for (const item of value.slice(0, 64)) jsonLists(item, site, lists, depth + 1);
+    return;
+  }
+  for (const x of Object.values(value as Record<string, unknown>).slice(0, 64)) jsonLists(x, site, lists, depth + 1);
+}
+
+/** The items of arrays in the message itself: strings sharing a path up to an array index. */
+function messageLists(sites: StringSite[], lists: Rec[][]): void {
+  const groups = new Map<string, Map<number, Rec>>();
+  for (const s of sites.slice(0, 4096)) {
+    const p = s.path;
+    for (let i = p.length - 1; i >= 0; i--) {
+      const at = p[i];
+      if (typeof at !== "number") continue;
+      const parent = JSON.stringify(p.slice(0, i));
+      let g = groups.get(parent);
+      if (!g) groups.set(parent, (g = new Map()));
+      let rec = g.get(at);
+      if (!rec) g.set(at, (rec = []));
+      const key = i + 1 < p.length ? String(p[p.length - 1]) : null;
+      if (rec.length < 32) rec.push({ key, text: s.value.length > MAX_RECORD * 4 ? s.value.slice(0, MAX_RECORD * 4) : s.value, site: s, start: 0 });
+      break;
+    }
+  }
+  for (const g of groups.values()) if (g.size >= 2) lists.push([...g.values()].slice(0, 64));
+}
+
+/**
+ * The literal prefilter (literals.ts): for a short message, a term, a key or a PIN must be there (folded as the
+ * prefilter folds characters beyond ASCII; phrases by their first word) before any record is read. The special keys of scripts without
+ * ASCII (病名, 진단) are read from the message's own keys, not prefiltered; in a JSON text they pass this filter only
+ * beside another term.
+ */
+function asciiCore(w: string): string | null {
+  // As the prefilter folds them: a character beyond ASCII is its low seven bits with the 0x20 bit set.
+  let out = "";
+  for (const ch of (w.split(" ")[0] as string).toLowerCase()) {
+    const c = ch.codePointAt(0) as number;
+    out += c < 128 ? ch : String.fromCharCode((c | 0x20) & 0x7f);
+  }
+  return /^[a-z0-9]/.test(out) && out.length >= 2 ? out : null;
+}
+const SPECIAL_LITERALS = [
+  ...new Set(
+    [
+      ...TERM_WORDS,
+      ...TERM_STEMS,
+      ...[...TERM_PHRASES].map((p) => p.split(" ")[0] as string),
+      ...["ehcp", "hiv", "pin", "passcode", "memorable", "security", "mg"],
+      // Keys of four letters or fewer (`meds`, `dx`) are found as keys; in text they would open the filter to most messages.
+      ...SPECIAL_KEY.source.replace(/^\^\(\?:|\)\$$/g, "").split("|").filter((k) => k.length >= 5),
+    ]
+      .map(asciiCore)
+      // Pairs of letters are what the prefilter holds: a word of three letters or fewer passes it in most texts, so
+      // only a few are kept (the rest are found beside a longer term, or under their key).
+      .filter((x): x is string => x !== null && /^[\x00-\x7f]+$/.test(x) && (x.length >= 4 || ["hiv", "mg", "pin", "ivf"].includes(x))),
+  ),
+].map((l) => literalId(l));
+
+/** Special-category records in bulk (see above). */
+export function detectSpecial(sites: StringSite[]): Detection[] {
+  // A list first (native searches: an array in the message, a JSON text, lines or `;`-entries), then the literal filter.
+  if (!sites.some((s) => s.path.some((x) => typeof x === "number") || (s.value.length >= 30 && (/^\s*[[{]/.test(s.value) || s.value.includes("\n") || s.value.includes(";"))))) return [];
+  const lits = literalsOf(sites);
+  if (lits !== null && !lits.any(SPECIAL_LITERALS) && !sites.some((s) => keyed(s))) return [];
+  const lists: Rec[][] = [];
+  messageLists(sites, lists);
+  for (const site of sites) {
+    const v = site.value;
+    if (v.length < 30) continue;
+    const t = v.trimStart();
+    if ((t.startsWith("[") || t.startsWith("{")) && v.length <= MAX_TEXT) {
+      try {
+        jsonLists(JSON.parse(v), site, lists, 0);
+        continue;
+      } catch {
+        // not JSON: read as text
+      }
+    }
+    textLists(site, lists);
+  }
+  const out: Detection[] = [];
+  let seen = 0;
+  for (const list of lists) {
+    if (list.length < 2) continue;
+    const names = new Set<string>();
+    const tried = new Set<string>();
+    const hits: Cell[] = [];
+    for (const rec of list) {
+      if (++seen > MAX_RECORDS) return out;
+      const name = personOf(rec);
+      if (name === null || names.has(name) || tried.has(name)) continue;
+      tried.add(name);
+      if (!special(rec, name)) continue;
+      names.add(name);
+      hits.push(rec[0] as Cell);
+    }
+    if (names.size >= 2) for (const h of hits) out.push({ type: "pii_bulk.special", path: h.site.path, start: h.start, end: h.start + Math.min(h.text.length, MAX_RECORD) });
+  }
+  return out;
+}
+
+/**
+ * A table's sample with the count of the rows left out (`…(212 rows)`, `... 8,112 more rows`, `(+340 more)`): how an
+ * export is previewed. The count, or 0 when the text's last line declares none.
+ */
+const MORE_ROWS = /(?:…|\.{3})[ \t]{0,3}\(?[ \t]{0,3}(?:and[ \t]{1,3}|\+[ \t]{0,2})?(\d{1,3}(?:[,. ]\d{3}){0,3}|\d{1,9})[ \t]{1,3}(?:more[ \t]{1,3})?(?:rows|records|lines|entries|contacts|customers|people|pupils|students|employees|patients|more)\b/i;
+export function declaredRows(v: string): number {
+  const tail = v.length > 160 ? v.slice(-160) : v;
+  const m = MORE_ROWS.exec(tail);
+  return m ? Number((m[1] as string).replace(/[,. ]/g, "")) : 0;
+}
+
+const CONTACT_COL = /^(?:[\p{L}]{1,12} )?(?:e-?mail|e mail|email address|mail|phone|phone number|mobile|mobile phone|cell|tel|telephone|address|home address|street|street address|addr|postcode|zip|city|adresse|anschrift|telefon|handy|direcci[óo]n|tel[ée]fono|m[óo]vil|correo|t[ée]l[ée]phone|portable|indirizzo|cellulare|endere[çc]o|adres|telefoon|adress|osoite|puhelin)$/iu;
+const REACH_COL = /^(?:[\p{L}]{1,12} )?(?:phone|phone number|mobile|mobile phone|cell|tel|telephone|address|home address|street|street address|addr|adresse|anschrift|telefon|handy|direcci[óo]n|tel[ée]fono|m[óo]vil|t[ée]l[ée]phone|portable|indirizzo|cellulare|endere[çc]o|adres|telefoon|adress|osoite|puhelin)$/iu;
+
+/**
+ * (Tenth round) A contact export previewed: a header of two contact columns or more (one a phone or an address), two
+ * rows or more under it, and a declared remainder of fifty rows or more (`…(8,112 rows)`). A handful of contacts is a
+ * contact list and passes; the preview of thousands is a database leaving. `pii_bulk.records`.
+ */
+export function contactExport(sites: StringSite[]): Detection[] {
+  const out: Detection[] = [];
+  for (const site of sites) {
+    const v = site.value;
+    if (v.length < 40 || v.length > MAX_TEXT) continue;
+    const more = declaredRows(v);
+    if (more < 50) continue;
+    const firstEnd = v.indexOf("\n");
+    if (firstEnd < 0 || firstEnd > 400) continue;
+    const header = v.slice(0, firstEnd);
+    const sep = [",", "\t", ";", "|"].find((c) => header.includes(c));
+    if (sep === undefined) continue;
+    const cols = header.split(sep).map((c) => words(c.replace(/^[\s"']+|[\s"']+$/g, "")));
+    if (cols.filter((c) => CONTACT_COL.test(c)).length < 2 || !cols.some((c) => REACH_COL.test(c))) continue;
+    // People's contacts: a name or an e-mail column (offices' phones and addresses are a directory).
+    if (!cols.some((c) => /(?:^|\s)(?:name|e ?mail|mail|contact|customer|client|first|last|surname)$/.test(c))) continue;
+    const rows = v.slice(firstEnd + 1).split("\n", 64).filter((l) => l.split(sep).length >= cols.length - 1 && /\d|@/.test(l));
+    if (rows.length >= 2) out.push({ type: "pii_bulk.records", path: site.path, start: 0, end: firstEnd });
+  }
+  return out;
+}
+
+/** An advertising or analytics collector, by a label of its host name (`collect.adnet-pixel.example`, `api.mixpanel.com`). */
+const COLLECTOR_WORDS = new Set(["pixel", "adnet", "ads", "adserver", "adservice", "doubleclick", "tracking", "tracker", "track", "collect", "collector", "analytics", "beacon", "telemetry", "segment", "mixpanel", "amplitude", "hotjar", "appsflyer"]);
+/** Whether a string is a web address whose host has a collector's word as a label or a hyphenated part of one. */
+function collectorHost(v: string): boolean {
+  const m = /^\s*https?:\/\/([^/?#:\s]{1,253})/i.exec(v);
+  return m !== null && (m[1] as string).toLowerCase().split(/[.-]/).some((p) => COLLECTOR_WORDS.has(p));
+}
+const EMAIL = /[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}\.[A-Za-z]{2,}/;
+
+/**
+ * (Tenth round) Health data about someone identified, sent to an advertising or analytics collector: an e-mail
+ * address beside a condition in one event (a string of 4 KB at most) of a call whose address is a collector's (a host label such as `pixel`, `ads`, `track`,
+ * `collect`, `analytics`, `segment`, `mixpanel`). One person is enough: what such a host does with it is profiling.
+ * Events without a condition, or a condition without anyone identified (a page view of an article), pass.
+ */
+export function healthToCollector(sites: StringSite[]): Detection[] {
+  let collector = false;
+  for (const s of sites) if (s.value.length <= 2048 && s.value.includes("://") && collectorHost(s.value)) collector = true;
+  if (!collector) return [];
+  // The person and the condition in one event (one string of 4 KB at most: an event, not a file).
+  for (const s of sites) {
+    const v = s.value;
+    if (v.length > 4096 || !v.includes("@") || !EMAIL.test(v)) continue;
+    if (hasTerm(v) || CAPS_TERMS.test(v)) return [{ type: "pii_bulk.special", path: s.path, start: 0, end: Math.min(v.length, MAX_RECORD) }];
+  }
+  return [];
+}
