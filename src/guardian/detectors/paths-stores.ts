@@ -61,7 +61,7 @@ export function storeKind(p: string): string | null {
  * A service's secret file names a token, secret, password, credentials, unseal or master key; a key in the home folder
  * is `adbkey`, `*.key`, `*key.pem` or a private key by name; a search for key stores by fd's extension switch names it.
  */
-export const STORE_HINTS = [".tfstate", ".jks", ".bks", ".ppk", "adbkey", "tsh/keys", "passw", "unseal", "master_key", "master-key", "private_key", "private-key", "privatekey", "-e p12", "-e pfx", "-e jks", "-e kdbx", "-e ppk", "-e keystore"];
+export const STORE_HINTS = [".tfstate", ".jks", ".bks", ".ppk", "adbkey", "tsh/keys", "_password", "-password", "/password", "passwd", "unseal", "master_key", "master-key", "private_key", "private-key", "privatekey", "-e p12", "-e pfx", "-e jks", "-e kdbx", "-e ppk", "-e keystore"];
 
 /** A command line's words, quotes taken off (a bounded tokenizer: blanks and shell punctuation split). */
 const WORD = /"([^"\n]{0,400})"|'([^'\n]{0,400})'|([^\s"'|;&()<>]{1,400})|([|;&<>]{1,2})|[()]/g;
