@@ -2,6 +2,7 @@ import { parseShell, tokenize, MAX_PARSED, type Command, type Pipeline, type Red
 import { readOnlyEncodedPowerShell } from "./powershell-encoded.js";
 import { judgeFirewall, judgeNinth } from "./commands-ninth.js";
 import { buildProduct, flashesImage, stickFormat } from "./commands-benign.js";
+import { judgeWipe, WIPE_TRIGGERS } from "./commands-wipe.js";
 
 /*
  * Dangerous commands, judged on the command line's grammar (shell.ts), never on text that merely mentions them: a
@@ -66,6 +67,8 @@ const TRIGGERS = new Set([
   "mysqladmin", "dropdb",
   // (Ninth round) login scripts, root's keys, capabilities, firewalls (commands-ninth.ts).
   ".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", "authorized_keys", "setcap", "iptables", "ip6tables", "nft",
+  // (Tenth round) clusters, data services, devices, snapshots (commands-wipe.ts).
+  ...WIPE_TRIGGERS,
 ]);
 
 /**
@@ -1113,6 +1116,8 @@ function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: strin
   // hosts, databases deleted without a snapshot, force pushes to shared branches (commands-ninth.ts)
   const writesTo = (re: RegExp) => c.redirects.some((d) => d.op.startsWith(">") && d.target !== null && re.test(d.target.text));
   for (const f of judgeNinth(name, r.args, r.sudo, c, writesTo)) add(f.type, f.detail);
+  // -- (tenth round) every resource of a cluster or a data service, a device's partitions, a service's data, snapshots
+  for (const f of judgeWipe(name, a)) add(f.type, f.detail);
 }
 
 /** The eighth round's technique families (types a PowerShell payload read as words may give). */
@@ -1456,7 +1461,9 @@ export function commandOperands(text: string): { text: string; start: number; en
   return out;
 }
 
-const METADATA_ONLY = new Set(["chmod", "chown", "chgrp", "ls", "stat", "test", "[", "[[", "mkdir", "touch", "ssh", "ssh-keygen", "ssh-add", "ssh-copy-id", "realpath", "dirname", "basename", "file", "du", "wc", "readlink", "cd", "pushd", "which", "type", "echo", "printf", "git", "eval"]);
+const METADATA_ONLY = new Set(["chmod", "chown", "chgrp", "ls", "stat", "test", "[", "[[", "mkdir", "touch", "ssh", "ssh-keygen", "ssh-add", "ssh-copy-id", "realpath", "dirname", "basename", "file", "du", "wc", "readlink", "cd", "pushd", "which", "type", "echo", "printf", "git", "eval",
+  // (Tenth round) signing tools use a key store without revealing it (paths-stores.ts).
+  "keytool", "apksigner", "jarsigner", "signtool"]);
 
 function collectOperands(s: Script, out: { text: string; start: number; end: number; writes: boolean }[], depth: number): void {
   for (const p of s.pipelines) {

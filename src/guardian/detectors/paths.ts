@@ -3,6 +3,7 @@ import { commandOperands } from "./commands.js";
 import { commandsInRequest, fileRequests } from "./requests.js";
 import { literalId, literalsOf } from "./literals.js";
 import { plainEnvWrite } from "./paths-benign.js";
+import { findSearches, STORE_HINTS, storeKind } from "./paths-stores.js";
 import type { Detection, StringSite } from "./scan.js";
 import type { RoledSite } from "./sites.js";
 
@@ -92,7 +93,9 @@ const HINTS = [".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", ".
   // (Sixth round: home credential stores by name, admin shares, key files under system folders, public-key files.)
   "auth", "cred", "token", "api_key", "api-key", "apikey", "secret", "$/", "$\\", ".pem", ".key", ".p12", ".pfx", ".jks", "keystore", "authorized_keys",
   // (Ninth round: apps' session stores, mail clients' profiles, editors' state databases, network keys.)
-  "ookies", "Login Data", "Storage", "IndexedDB", "signal", "tdata", "thunderbird", "librewolf", "waterfox", "seamonkey", "vscdb", "/iwd", "networkmanager", "wpa_supplicant", "wireguard"];
+  "ookies", "Login Data", "Storage", "IndexedDB", "signal", "tdata", "thunderbird", "librewolf", "waterfox", "seamonkey", "vscdb", "/iwd", "networkmanager", "wpa_supplicant", "wireguard",
+  // (Tenth round: state files, key stores, services' secret files, tools' keys in the home folder: paths-stores.ts.)
+  ...STORE_HINTS];
 const SENSITIVE_HINT = new RegExp(HINTS.map(escapeRegExp).join("|"), "i");
 const SENSITIVE_HINT_IDS = HINTS.map(literalId);
 /** A token can only be a path if it has a separator or starts like a dotfile. */
@@ -142,7 +145,7 @@ export function sensitiveKind(path: string): string | null {
   const p = lexical(windowsForm(path.replace(PROC_ROOT, "")));
   for (const s of SENSITIVE) if (s.re.test(p)) return s.type;
   if (keyFileInSystemFolder(p)) return "sensitive_path.system";
-  return null;
+  return storeKind(p);
 }
 
 /** `/proc/self/root/etc/shadow` is `/etc/shadow`: a process's root link is the root (sixth round). */
@@ -252,7 +255,7 @@ const ROOT_KEYS = /^(?:root|path|dir|directory|cwd|base|base_?dir|folder|start|f
 /** File names only keys are given (SSH private keys, key stores, password databases): a search for them anywhere. */
 const KEY_NAMES = /^(?:id_(?:\*|rsa|dsa|ecdsa|ed25519)\*?|\*_(?:rsa|dsa|ecdsa|ed25519)|\*id_rsa\*?|\*\.(?:p12|pfx|ppk|kdbx?|keystore|jks|keytab|gpg)|wallet\.dat|\.git-credentials|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.vault-token|credentials(?:\.json)?|\.aws\/credentials)$/i;
 /** File names keys are often given, and other things too: a search for them counts from the home or the system folder. */
-const KEYISH_NAMES = /^(?:\*\.(?:pem|key|env|asc)|\.env(?:\*|\.\*)?|\*\.?env\*?|\*secret\*|\*credential\*|\*password\*|\*token\*)$/i;
+const KEYISH_NAMES = /^(?:\*?kubeconfig\*?|\*\.kubeconfig|\*\.(?:pem|key|env|asc)|\.env(?:\*|\.\*)?|\*\.?env\*?|\*secret\*|\*credential\*|\*password\*|\*token\*)$/i;
 /** Where a search reaches every user's or the user's whole home: `/`, `~`, `/home/x`, `/Users/x`, `C:\Users\x`. */
 const WIDE_ROOT = /^(?:\/|~[/\\]?|\$HOME\/?|\/home(?:\/[^/]+)?\/?|\/Users(?:\/[^/]+)?\/?|\/root\/?|[A-Za-z]:\\(?:Users(?:\\[^\\]+)?)?\\?)$/i;
 
@@ -287,6 +290,22 @@ function globsForCredentials(sites: readonly (StringSite | RoledSite)[], out: De
     const type = /^(?:id_|\*_|\*id_)/i.test(hit) ? "sensitive_path.ssh_key" : "sensitive_path.credential_file";
     out.push({ type, path: site.path, start: 0, end: site.value.length, detail: `searching for ${hit}${root ? ` under ${root.slice(0, 60)}` : ""} (${KINDS[type]})` });
   }
+}
+
+/**
+ * (Tenth round) The same searches made by a command line: `find ~ -name '*.pem' -o -name 'kubeconfig*'`, `fd -H id_rsa /`
+ * (paths-stores.ts reads the line's searches). A search without a root starts where the command runs: not wide.
+ */
+function commandSearchesForCredentials(line: string): { type: string; name: string } | null {
+  for (const { roots, names } of findSearches(line)) {
+    const wide = roots.some((r) => WIDE_ROOT.test(r));
+    for (const n of names) {
+      const { names: alts } = globNames(n.trim());
+      const hit = alts.find((a) => KEY_NAMES.test(a) || (wide && KEYISH_NAMES.test(a)));
+      if (hit !== undefined) return { type: /^(?:id_|\*_|\*id_)/i.test(hit) ? "sensitive_path.ssh_key" : "sensitive_path.credential_file", name: hit };
+    }
+  }
+  return null;
 }
 
 /** `@path` in a request body or a form (`file=@~/.kube/config`, curl's and HTTPie's upload syntax). */
@@ -346,6 +365,8 @@ export function detectSensitivePath(sites: readonly (StringSite | RoledSite)[], 
             break;
           }
         }
+        const search = commandSearchesForCredentials(line);
+        if (search) out.push({ type: search.type, path: site.path, start: span.start, end: span.end, detail: `a shell command searching for ${search.name} (${KINDS[search.type]})` });
       }
       // A request that asks the agent to read, upload or send a file names the path it opens (sixth round).
       if (role === "request") {

@@ -68,6 +68,16 @@ const CRON_LINE = /(?:^|[\s:])(@(?:reboot|yearly|annually|monthly|weekly|daily|m
  */
 const FILE_VERB = /(?:^|[\s,;:(])(?:read|upload|send|attach|copy|cat|open|fetch|paste|include|print|show|dump|share|e-?mail|post|grab|collect|export|zip|archive|forward|sync|back\s{1,3}up|lies|lese|lesen|sende|senden|schick\w{0,3}|lade|kopiere|hänge|lee|leer|sube|subir|envía|envia|enviar|adjunta|copia|copiar|lis|lire|envoie|envoyez|envoyer|joins|joignez|copiez|téléverse|téléversez|leggi|invia|carica|allega|leia|envie|carregue|anexe|lees|stuur|upload|kopieer)\b/i;
 
+/**
+ * (Tenth round) The same verbs in scripts without spaces between words or without `\b` in a JavaScript regex: Chinese,
+ * Japanese, Korean, Russian and Ukrainian, Polish, Turkish, Arabic, Hindi (read, open, send, upload, copy, pack, export,
+ * show, attach). Matched as substrings: each is a verb's stem that prose about a path does not use for anything else.
+ */
+const FILE_VERB_WORLD = /读取|读一下|读出|打开|查看|发送|发给|发到|传给|上传|复制|拷贝|打包|压缩|导出|获取|讀取|發送|上傳|複製|打開|読み取|読んで|読み込|送って|送信|アップロード|コピー|開いて|添付|表示して|읽어|읽고|보내|업로드|복사|열어|첨부|прочитай|прочти|прочитать|отправь|отправить|пришли|загрузи|скопируй|открой|покажи|выгрузи|упакуй|надішли|прочитайте|przeczytaj|wyślij|prześlij|skopiuj|otwórz|gönder|yükle|kopyala|اقرأ|أرسل|ارسل|ارفع|انسخ|पढ़ो|पढ़ें|भेजो|भेजें|अपलोड/;
+
+/** A line in those scripts that asks why or how, or to explain (a question about a file, not a request to open it). */
+const WORLD_QUESTION = /为什么|為什麼|解释|解釋|说明|說明|怎么|怎麼|如何|是否|吗[？?]|なぜ|どうして|説明|ですか|왜|설명|나요|почему|зачем|объясни|объяснить|czemu|dlaczego|wyjaśnij|neden|açıkla|لماذا|اشرح|क्यों|समझाओ|[？?]\s{0,4}$/;
+
 /** Lines of a request that ask the agent to do something with a file: the spans whose paths are judged as opened. */
 export function fileRequests(text: string): Span[] {
   const out: Span[] = [];
@@ -80,6 +90,8 @@ export function fileRequests(text: string): Span[] {
     const line = t.slice(lineStart, Math.min(lineEnd, lineStart + 8192));
     const m = FILE_VERB.exec(line);
     if (m !== null) push(out, lineStart + m.index, lineStart + line.length);
+    // (Japanese, Korean, Turkish, Hindi put the object before the verb: the whole line is the request.)
+    else if (FILE_VERB_WORLD.test(line) && !WORLD_QUESTION.test(line)) push(out, lineStart, lineStart + line.length);
     lineStart = lineEnd + 1;
   }
   return out;

@@ -209,7 +209,10 @@ export function credentialShaped(value: string, strong: boolean, password = fals
   if (upper > 0 && lower > 0 && digits > 0) {
     // Random base62 has about as many capitals as small letters; a camelCase identifier few, and long runs of small letters.
     const share = upper / letters;
-    if (share < 0.15 || share > 0.85 || digits < 2) return false;
+    if (share < 0.15 || share > 0.85) return false;
+    // (Tenth round) A random base62 secret of 24 characters has one digit or none about one time in twelve: under a
+    // name that says secret, an even, word-free mix of cases stands for the digits (no run of 6 small letters or 8 capitals).
+    if (digits < 2 && !(strong && sparseRandom(chars, upper, letters, h))) return false;
     if (longRuns(chars) * 2 > lower) return false;
     return h >= (chars.length >= 20 ? 3.6 : 3.4);
   }
@@ -218,8 +221,9 @@ export function credentialShaped(value: string, strong: boolean, password = fals
     if (digits < 3 || letters < 8 || chars.length < 20) return false;
     return h >= 3.7;
   }
-  // Letters only, both cases: long and even.
+  // Letters only, both cases: long and even (or, under a secret's name, word-free and switching case often).
   const share = upper / letters;
+  if (strong && sparseRandom(chars, upper, letters, h)) return true;
   return strong && chars.length >= 32 && share >= 0.3 && share <= 0.7 && h >= 4.3 && longRuns(chars) * 3 <= lower;
 }
 
@@ -234,6 +238,28 @@ function chosenPassword(value: string): boolean {
   return !/^[0-9.:-]+$/.test(value) && !/^v?\d+(?:\.\d+)+/.test(value);
 }
 
+/**
+ * (Tenth round) Random letters with few digits or none: 20 characters or more, capitals between a fifth and four
+ * fifths of the letters, no word-like run of small letters, the case switching at least once in three characters, and
+ * high entropy. Identifiers (`getUserAccountSettings`, `XMLHttpRequestUpload`) have word runs and switch case rarely.
+ */
+function sparseRandom(chars: string, upper: number, letters: number, h: number): boolean {
+  if (chars.length < 20 || h < 3.9) return false;
+  const share = upper / letters;
+  if (share < 0.2 || share > 0.8 || longRuns(chars) > 0 || /[a-z]{6}|[A-Z]{8}/.test(chars)) return false;
+  let switches = 0;
+  let last = 0;
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars.charCodeAt(i);
+    const kind = c >= 65 && c <= 90 ? 1 : c >= 97 && c <= 122 ? 2 : 0;
+    if (kind !== 0) {
+      if (last !== 0 && kind !== last) switches++;
+      last = kind;
+    }
+  }
+  return switches * 3 >= chars.length;
+}
+
 function count(s: string, re: RegExp): number {
   return s.match(re)?.length ?? 0;
 }
@@ -246,7 +272,7 @@ function longRuns(s: string): number {
 }
 
 /** The value run starting at `at`: credential characters, without trailing punctuation. */
-function valueAt(v: string, at: number): { start: number; end: number } | null {
+function valueAt(v: string, at: number, min = 16): { start: number; end: number } | null {
   let end: number;
   // A run read before and ended by a character that is not a value's: from anywhere inside it, it ends there too (a
   // megabyte of `secret_key=secret_key=…` is read about once).
@@ -270,7 +296,7 @@ function valueAt(v: string, at: number): { start: number; end: number } | null {
     run.long = false;
   }
   while (end > at && /[.:!,~-]/.test(v[end - 1] as string)) end--;
-  return end - at >= 16 ? { start: at, end } : null;
+  return end - at >= min ? { start: at, end } : null;
 }
 
 /** A call that takes a credential as its first argument: `.login('…')`, `.setApiKey("…")`, `new Client('…')`. */
@@ -357,7 +383,9 @@ function valueAfter(v: string, e: number, strong: boolean, password: boolean): {
       at++;
       k++;
     }
-    const r = valueAt(v, at);
+    // (Tenth round) After a separator (`PASSWORD=`, `password:`), a chosen password may be as short as 10 characters
+    // (credentialShaped's least for one); in prose the next word must still be 16 (a Wi-Fi list's next SSID is no password).
+    const r = valueAt(v, at, password ? 10 : 16);
     return r !== null && credentialShaped(v.slice(r.start, r.end), strong, password) ? r : null;
   }
   // Prose: up to eight words, on the same sentence, within 96 characters.
