@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compileDetector, MessageScan } from "../../src/guardian/detectors/index.js";
+import { callFindings, detector } from "../support/sites.js";
+import { MessageScan } from "../../src/guardian/detectors/index.js";
 import { base32Secret, cardNumberIn, ibanIn, luhn, morePayload, sentFiles, urlStatesData } from "../../src/guardian/detectors/exfil-payloads.js";
 import { detectFieldPoisoning, nameReading } from "../../src/guardian/detectors/poisoning-fields.js";
 import { describedDirectives } from "../../src/guardian/detectors/poisoning.js";
@@ -7,13 +8,7 @@ import type { StringSite } from "../../src/guardian/detectors/scan.js";
 
 /* Tenth round (issue 24, "exc10"): exfiltration by what a call carries, poisoning in a description's other fields. */
 
-const detector = (spec: Parameters<typeof compileDetector>[0]) => {
-  const d = compileDetector(spec);
-  if (typeof d === "string") throw new Error(d);
-  return d;
-};
-const call = (tool: string, args: Record<string, unknown>) =>
-  new MessageScan({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool, arguments: args } }, "srv", null).run(detector("exfiltration")).map((x) => x.detail ?? x.type);
+const call = (tool: string, args: Record<string, unknown>) => callFindings(tool, args);
 const toolList = (tools: unknown[]) =>
   new MessageScan({ jsonrpc: "2.0", id: 1, result: { tools } }, "srv", null).run(detector("tool_poisoning"));
 const none = () => false;

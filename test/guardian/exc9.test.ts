@@ -1,18 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { compileDetector, MessageScan } from "../../src/guardian/detectors/index.js";
+import { callFindings } from "../support/sites.js";
 import { commandChannels } from "../../src/guardian/detectors/exfil-channels.js";
 import { isRelay, sensitivePayload } from "../../src/guardian/detectors/exfil-relays.js";
 import { judgeCommandLine } from "../../src/guardian/detectors/commands.js";
 
 /* Ninth round (issue 24): relays judged by what they carry, outlets of a command line, and command families. */
 
-const detector = (spec: Parameters<typeof compileDetector>[0]) => {
-  const d = compileDetector(spec);
-  if (typeof d === "string") throw new Error(d);
-  return d;
-};
-const call = (tool: string, args: Record<string, unknown>) =>
-  new MessageScan({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool, arguments: args } }, "srv", null).run(detector("exfiltration")).map((x) => x.detail ?? x.type);
+const call = (tool: string, args: Record<string, unknown>) => callFindings(tool, args);
 const ctx = { hostVerdict: () => null, allowed: () => false, drop: () => false };
 const types = (line: string) => judgeCommandLine(line).map((f) => f.type);
 

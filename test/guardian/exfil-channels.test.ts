@@ -1,17 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { compileDetector, MessageScan } from "../../src/guardian/detectors/index.js";
+import { callFindings, detector } from "../support/sites.js";
+import { MessageScan } from "../../src/guardian/detectors/index.js";
 import { returnedJwt } from "../../src/guardian/detectors/audience.js";
 import { commandChannels } from "../../src/guardian/detectors/exfil-channels.js";
 
 /* Eighth round (issue 24): channels out that a URL's own query does not show, and tokens sent back where they came from. */
 
-const detector = (spec: Parameters<typeof compileDetector>[0]) => {
-  const d = compileDetector(spec);
-  if (typeof d === "string") throw new Error(d);
-  return d;
-};
-const call = (tool: string, args: Record<string, unknown>, spec: Parameters<typeof compileDetector>[0] = "exfiltration") =>
-  new MessageScan({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool, arguments: args } }, "srv", null).run(detector(spec)).map((x) => x.detail ?? x.type);
+const call = callFindings;
 const fetch = (url: string) => call("fetch_url", { url });
 const run = (command: string) => call("run_command", { command });
 const b64url = (s: string) => Buffer.from(s).toString("base64url");
