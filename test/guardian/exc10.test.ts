@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { callFindings, detector } from "../support/sites.js";
 import { MessageScan } from "../../src/guardian/detectors/index.js";
-import { base32Secret, cardNumberIn, ibanIn, luhn, morePayload, sentFiles, urlStatesData } from "../../src/guardian/detectors/exfil-payloads.js";
+import { base32Secret, cardNumberIn, ibanIn, morePayload, sentFiles, urlStatesData } from "../../src/guardian/detectors/exfil-payloads.js";
+import { luhn } from "../../src/guardian/detectors/pii.js";
 import { detectFieldPoisoning, nameReading } from "../../src/guardian/detectors/poisoning-fields.js";
 import { describedDirectives } from "../../src/guardian/detectors/poisoning.js";
 import type { StringSite } from "../../src/guardian/detectors/scan.js";

@@ -1,4 +1,6 @@
 import { entropy } from "./entropy.js";
+import { luhn } from "./pii.js";
+import { ibanValid } from "./pii-checks.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -23,23 +25,6 @@ import type { Detection, StringSite } from "./scan.js";
  */
 
 const MAX_TEXT = 65_536;
-
-/** The Luhn check over a string of digits. */
-export function luhn(digits: string): boolean {
-  let sum = 0;
-  let dbl = false;
-  for (let i = digits.length - 1; i >= 0; i--) {
-    let d = digits.charCodeAt(i) - 48;
-    if (d < 0 || d > 9) return false;
-    if (dbl) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-    dbl = !dbl;
-  }
-  return sum % 10 === 0;
-}
 
 /** Card numbers the networks and processors publish for tests: documentation, never a card. */
 const TEST_CARDS = new Set([
@@ -68,23 +53,13 @@ export function cardNumberIn(text: string): boolean {
 
 const IBAN_RUN = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b/g;
 
-function mod97(s: string): boolean {
-  const moved = s.slice(4) + s.slice(0, 4);
-  let rem = 0;
-  for (const c of moved) {
-    const v = c >= "A" ? c.charCodeAt(0) - 55 : c.charCodeAt(0) - 48;
-    rem = v >= 10 ? (rem * 100 + v) % 97 : (rem * 10 + v) % 97;
-  }
-  return rem === 1;
-}
-
 /** The IBANs of a text whose mod-97 check holds (any country's length, 15 to 34 characters), with their spans. */
 export function ibansIn(text: string, max = 64): { start: number; end: number; iban: string }[] {
   const out: { start: number; end: number; iban: string }[] = [];
   IBAN_RUN.lastIndex = 0;
   for (let m, n = 0; (m = IBAN_RUN.exec(text)) !== null && n < max; n++) {
     const s = m[0].replace(/ /g, "");
-    if (s.length >= 15 && s.length <= 34 && mod97(s)) out.push({ start: m.index, end: m.index + m[0].length, iban: s });
+    if (ibanValid(s)) out.push({ start: m.index, end: m.index + m[0].length, iban: s });
   }
   return out;
 }
