@@ -107,6 +107,7 @@ export async function runServe(o: ServeOptions): Promise<void> {
     stages: core.stages,
     tracer: core.tracing?.tracer,
     sessions: operator.sessions,
+    endSession: (id: string) => core.guardian.endSession?.(id),
     failMode: config.failMode,
     maxFrameBytes: config.maxFrameBytes,
     stderr: process.stderr,

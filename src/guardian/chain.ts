@@ -17,11 +17,16 @@ export class ChainGuardian implements Guardian {
   readonly timeoutMs: number | undefined;
   private readonly judges: Judge[];
 
-  constructor(guardians: Guardian[]) {
+  constructor(private readonly guardians: Guardian[]) {
     const timed = guardians.filter((g) => g.timeoutMs !== undefined);
     this.timeoutMs = timed.length > 0 ? timed.reduce((sum, g) => sum + (g.timeoutMs ?? 0), 0) : undefined;
     // Each member's deadline is its own (a remote one's configured timeout).
     this.judges = guardians.map((g) => judgeOf(g));
+  }
+
+  /** Each member that keeps per-session state is told. */
+  endSession(session: string): void {
+    for (const g of this.guardians) g.endSession?.(session);
   }
 
   async judge(original: JsonObject, ctx: JudgeContext): Promise<Verdict> {

@@ -96,6 +96,17 @@ export class EmbeddedGuardian<Answer extends AosResponse | Promise<AosResponse> 
     return this.answer(req) as Answer;
   }
 
+  /** The session ended for good: its labels, counts and held input requests go (`Guardian.endSession`). */
+  endSession(session: string): void {
+    this.sessions.forget(session);
+    this.inputs.forget(session);
+  }
+
+  /** How many sessions' labels and counts this guardian holds in memory (bounded: 10,000). */
+  get sessionsHeld(): number {
+    return this.sessions.size;
+  }
+
   /**
    * The proxy's way in (`judgeOf`): the decision becomes a verdict directly — the verdict `readVerdict` reads from
    * what `call` answers for the same message, without building the AOS request and reading it back.

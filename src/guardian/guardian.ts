@@ -19,6 +19,13 @@ export interface Guardian {
   judge?(message: JsonObject, ctx: JudgeContext): Verdict | Promise<Verdict>;
   close?(): Promise<void>;
   /**
+   * A guarded session ended for good (closed, not let go for another replica to continue, and not one of the sessions
+   * a caller's calls share: A2A, stateless exchanges): what the guardian kept for that session alone — its labels,
+   * counts and held input requests — goes now rather than when newer sessions push it out of the bounded store. A
+   * guardian with a shared store keeps the store's copy (other replicas may still read it until it expires).
+   */
+  endSession?(session: string): void;
+  /**
    * How long one call may take before it fails on its own: a remote guardian's configured timeout; a chain's, the sum of
    * its members' (they are asked in turn). Absent for guardians that answer in process.
    */

@@ -31,6 +31,9 @@ export class Lru<K, V> {
     this.map.delete(key);
     if (key === this.newest) this.newest = undefined;
   }
+  get size(): number {
+    return this.map.size;
+  }
 }
 
 /** Per-session labels (for flow rules) and message counts, kept by the guardian between evaluations. */
@@ -60,6 +63,16 @@ export class SessionStore {
       s.counts[c] = (s.counts[c] ?? 0) + 1;
     }
   }
+
+  /** The session ended: its labels and counts go. */
+  forget(id: string): void {
+    this.sessions.delete(id);
+  }
+
+  /** How many sessions' state is held (bounded: 10,000). */
+  get size(): number {
+    return this.sessions.size;
+  }
 }
 
 /**
@@ -84,6 +97,11 @@ export class InputRequestStore {
 
   get(session: string, key: string): InputRequest | undefined {
     return this.sessions.get(session)?.get(key);
+  }
+
+  /** The session ended: the requests held for it go. */
+  forget(session: string): void {
+    this.sessions.delete(session);
   }
 }
 

@@ -36,11 +36,18 @@ export interface RouteRuntime {
   upstreamTransport?: string;
   /** Where an operator lists, suspends, resumes and kills live sessions (docs/sessions.md). */
   sessions?: LiveSessions;
+  /**
+   * A session closed for good (not let go for another replica, and not one of the sessions a caller's calls share):
+   * the guardian forgets what it kept for it alone (`Guardian.endSession`).
+   */
+  endSession?: (session: string) => void;
 }
 
 /** Pairs one downstream session with a new upstream connection through a guarded session. */
 export function openLink(route: RouteRuntime, downstream: Downstream, who: SessionPeer, factory: UpstreamFactory = route.upstream): Connection & { session: Session } {
   let closing: Promise<void> | undefined;
+  /** Every call of one caller is judged in one guardian session (A2A, stateless exchanges): it outlives this link. */
+  const shared = route.protocol === "a2a" || who.sessionId?.startsWith("stateless:") === true;
   // The tracer times each request's trip to the server around the session (null when tracing is off).
   const hops = route.tracer?.hops?.(() => session.id, route.upstreamTransport ?? null) ?? null;
   const upstream: Upstream = factory(
@@ -93,14 +100,15 @@ export function openLink(route: RouteRuntime, downstream: Downstream, who: Sessi
     protocol: route.protocol ?? "mcp",
     agent: who.agent?.id ?? null,
     downstream,
-    shared: route.protocol === "a2a" || who.sessionId?.startsWith("stateless:") === true,
+    shared,
     // Pending requests are answered first; the downstream ends after them (404, WebSocket closed, SSE stream ended).
     kill: (message) => {
       hops?.closed(message);
       session.kill(message, () => (downstream.upstreamGone(message), void close()));
     },
   });
-  const close = () => (closing ??= (unregister?.(), upstream.close()));
+  // Its guardian session ends with it, unless it is one of a caller's shared ones (A2A calls, stateless exchanges).
+  const close = () => (closing ??= (unregister?.(), shared || route.endSession?.(session.id), upstream.close()));
   const release = () => (closing ??= (unregister?.(), upstream.release ? upstream.release() : upstream.close()));
   const state = () => ({ upstream: upstream.state?.() ?? null, server: session.serverInfo });
   return { session, receive: (f) => session.fromDownstream(f), upstream, close, release, state };

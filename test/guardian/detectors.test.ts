@@ -175,4 +175,25 @@ rules:
     expect(call(g, "send").decision).toBe("deny");
     expect(call(g, "send", "other-session").decision).toBe("allow");
   });
+
+  it("a session's end forgets its labels and counts, and only that session's", () => {
+    const g = new EmbeddedGuardian(rules(`
+name: flow
+rules:
+  - { id: taint, match: { direction: inbound, tool: fetch }, decision: allow, label: untrusted }
+  - { id: toxic, match: { direction: outbound, tool: send }, when: '"untrusted" in session.labels', decision: deny }
+`));
+    const fetched = (session: string) => {
+      const res = { jsonrpc: "2.0", id: 1, result: { content: [] } };
+      g.call(buildAosRequest("protocols/MCP", res, { direction: "inbound", session, request: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "fetch" } } }));
+    };
+    fetched("s1");
+    fetched("s2");
+    expect(g.sessionsHeld).toBe(2);
+    expect([call(g, "send", "s1").decision, call(g, "send", "s2").decision]).toEqual(["deny", "deny"]);
+    g.endSession("s1");
+    expect(g.sessionsHeld).toBe(1);
+    // A later message under the ended id starts afresh; the other session keeps its label.
+    expect([call(g, "send", "s1").decision, call(g, "send", "s2").decision]).toEqual(["allow", "deny"]);
+  });
 });

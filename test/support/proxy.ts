@@ -17,6 +17,8 @@ export interface InProcessProxy {
   log: () => Record<string, unknown>[];
   /** The decision log's file. */
   file: string;
+  /** The embedded guardian every route judges with (told each session's end, as `serve` tells it). */
+  guardian: EmbeddedGuardian;
   close(): Promise<void>;
 }
 
@@ -42,7 +44,7 @@ export async function startProxy(
     front: opts.front,
     log,
     routes: routes.map((r) => {
-      const common = { name: r.name, guardian, log, failMode: "closed" as const, maxFrameBytes: maxBodyBytes, stderr: process.stderr };
+      const common = { name: r.name, guardian, endSession: (id: string) => guardian.endSession(id), log, failMode: "closed" as const, maxFrameBytes: maxBodyBytes, stderr: process.stderr };
       if ("a2a" in r) {
         const remote = r.a2a;
         const server = () => (remote.name ? { name: remote.name, version: "" } : null);
@@ -62,6 +64,7 @@ export async function startProxy(
     base: `http://127.0.0.1:${a.port}`,
     proxy,
     file,
+    guardian,
     log: () => {
       log.flushSync();
       return readLog(file);
