@@ -107,7 +107,7 @@ export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
     }
     case "pii_bulk":
       // The PII findings are the `pii` detector's, shared with the rules that log them.
-      return { key: spec, run: (s) => detectPiiBulk(s.strings, () => s.run(PII)) };
+      return { key: spec, run: (s) => detectPiiBulk(s.strings, () => s.run(PII), () => s.calledToolSchema()) };
     case "pii":
       return { key: spec, run: (s) => detectPii(s.strings) };
     case "prompt_injection":
@@ -396,6 +396,12 @@ export class MessageScan {
   }
 
   private roled: RoledSite[] | undefined;
+
+  /** The pinned input schema of the tool a `tools/call` calls (undefined without pins or a definition): pii-form.ts. */
+  calledToolSchema(): unknown {
+    const params = this.message.params as Record<string, unknown> | undefined;
+    return this.pins && this.message.method === "tools/call" && typeof params?.name === "string" ? this.schemaOf(params.name) : undefined;
+  }
 
   private schemaOf(tool: string): unknown {
     const pins = this.pins as PinStore;

@@ -2,10 +2,11 @@ import { detectPii, luhn } from "./pii.js";
 import { literalsOf } from "./literals.js";
 import { detectPeople, digitCount as countDigits, namesIdentity } from "./pii-people.js";
 import { oneFormRecord } from "./pii-form.js";
-import { belgianRrn, cjkLabelledIds, rodneCislo } from "./pii-checks.js";
+import { belgianRrn, cjkLabelledIds, firstPerson, rodneCislo, validDate } from "./pii-checks.js";
 import { mrzPairs } from "./pii-mrz.js";
 import { contactExport, declaredRows, detectSpecial, healthToCollector } from "./pii-special.js";
 import { homeLocations } from "./pii-location.js";
+import { jsonRecords } from "./pii-records-json.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -62,6 +63,8 @@ const CARD_ROW = /(?<![\d.])(?:\d[ -]?){12,18}\d[ \t]{0,2}[,;|\t][ \t]{0,2}(?:0?
 /** A card number under a card label ("card 4929 1234 5678 9012"): a card even without a valid checksum when its CVV or expiry is there. */
 const CARD_LABELLED = /\b(?:card|cc|pan|credit card|debit card|card number|card_?number|cardnumber|card no\.?|card #|kartennummer|numéro de carte|número de tarjeta)\b[\s:#="'-]{0,6}((?:\d[ -]?){12,18}\d)(?![\d.])/gi;
 
+/** Fields named for a card's number (pii-form.ts: a form's own field). */
+const CARD_KEY = /^(?:card|cc|pan|card_?number|cardnumber|credit_?card(?:_?number)?|debit_?card(?:_?number)?|cc_?number)$/i;
 /** Labels of identity documents and numbers, in several languages and countries. */
 const ID_LABEL = String.raw`(?:ssn|social security(?: number| no\.?)?|social|sin|social insurance(?: number)?|passport(?: number| no\.?| #)?|pass(?:port)?[ _-]?no\.?|national id(?:entity)?(?: card)?(?: number| no\.?)?|national insurance(?: number| no\.?)?|nino|ni number|id card(?: number| no\.?)?|identity card(?: number)?|dni|nie|nif|cpf|aadhaa?r|bsn|burgerservicenummer|pesel|personnummer|insee|num[ée]ro de s[ée]curit[ée] sociale|steuer-?id|steueridentifikationsnummer|personalausweis(?:nummer)?|reisepass(?:nummer)?|tax id|itin|driver'?s? licen[cs]e(?: number| no\.?)?|licen[cs]e (?:number|no\.?)|codice fiscale|curp|rfc|hkid|nric|my number|mynumber|nhs(?:[ _]?(?:number|no\.?|nr))?|chi(?: number| no\.?)|nir|n° de s[ée]cu(?:rit[ée] sociale)?|num[ée]ro de s[ée]cu|s[ée]cu(?:rit[ée])? sociale|mrn|medical record(?: number| no\.?| #)?|patient(?: id| number| no\.?)|health insurance(?: number| no\.?)|(?:kranken)?versichertennummer|medicare(?: number| no\.?)?|pnr|personal identity number|henkil[öo]tunnus|hetu|f[øo]dselsnummer|cpr(?:-nr\.?| number)?|rijksregisternummer|isikukood|asmens kodas|tfn|tax file number|rut|rrn|resident registration number|tc kimlik(?: no)?|kimlik no|id number|svnr|sv-?nummer|sv-?nr|sozialversicherungsnummer|taj(?: sz[áa]m)?|cnic|nid|rodn[ée] [čc][íi]slo|birth number|c[ée]dula(?: de identidad)?|cccd|nin)`;
 /** A number under an identity label: "passport no. X4821937", "SIN: 046 454 286", `"ssn":"219-09-9999"`. */
@@ -88,7 +91,7 @@ interface Hit {
 }
 
 /** Bulk identity and payment data in one message (see above). */
-export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () => detectPii(sites)): Detection[] {
+export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () => detectPii(sites), schema: () => unknown = () => undefined): Detection[] {
   // Six digits at least (the shortest identity number, a NINO, has six; an SSN, a card or an IBAN more): a short
   // message with fewer holds none of them.
   const lits = literalsOf(sites);
@@ -105,6 +108,8 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
   const out: Detection[] = detectPeople(sites, (d) => TEST_CARDS.has(d));
   // (Tenth round) a contact export's preview, and people's home coordinates (pii-special.ts, pii-location.ts).
   out.push(...special, ...contactExport(sites), ...homeLocations(sites));
+  // (Eleventh round) the records table's JSON form: objects with a birth date and a contact (pii-records-json.ts).
+  out.push(...jsonRecords(sites));
   const add = (type: string, list: readonly { path: Detection["path"]; start: number; end: number }[]) => {
     for (const d of list) out.push({ type, path: d.path, start: d.start, end: d.end });
   };
@@ -132,6 +137,7 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
     const key = keyOf(site);
     if (key !== null && (ID_KEY.test(key) || namesIdentity(key)) && v.length <= 40 && /^[\sA-Za-z0-9.-]+$/.test(v)) note({ site, start: 0, end: v.length, key: norm(v), strong: true });
     if (ID_HINT.test(v)) scanIds(site, note);
+    if (digits >= 17 && /[A-Z]{2}/.test(v) && DOB.test(v)) acronymIds(site, note);
     if (/[\u3040-\u9fff\uac00-\ud7af]/.test(v)) for (const h of cjkLabelledIds(v)) note({ site, start: h.start, end: h.end, key: norm(v.slice(h.start, h.end)), strong: true });
     if (/[A-Z]/.test(v) || v.includes(".") || v.includes("-") || v.includes("+") || v.includes("/") || digits >= 11) selfChecking(site, note);
     if (v.includes("<<") && digits >= 12 && (machineReadableZones(site, note) || mrzPairs(site, note))) dob = true;
@@ -181,10 +187,16 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
   const anyCard = cardsApart.length > 0 || rows.length > 0 || (labelledCards.length > 0 && cardDetails);
   // One person's identity given in the first person ("apply for my visa: passport …, born …") is the user's own, sent
   // to a service they chose: not bulk (sixth round). Two numbers, a card, or a third person's record still count.
-  const ownOnly = idList.length === 1 && !anyCard && FIRST_PERSON.test((idList[0] as Hit).site.value.slice(0, 4096));
+  const ownOnly = idList.length === 1 && !anyCard && firstPerson((idList[0] as Hit).site.value.slice(0, 4096));
   // (Ninth round) One person's record typed into one web form (a booking, a tax return, a checkout): pii-form.ts.
-  if (out.length === 0 && ibans.length < 3 && rows.length === 0 && oneFormRecord(sites, idList, cardHits(sites, cardsApart, labelledCards), DOB_KEY)) return [];
+  if (out.length === 0 && ibans.length < 3 && rows.length === 0 && oneFormRecord(sites, idList, cardHits(sites, cardsApart, labelledCards), DOB_KEY, schema, (k) => ID_KEY.test(k) || namesIdentity(k) || CARD_KEY.test(k))) return [];
   if (idList.length > 0 && (dob || anyCard) && !ownOnly) add("pii_bulk.identity", asDetections(idList));
+  // (Eleventh round) A card (its checksum holding) with its holder's birth date (a benefits card, a bank card in a client's record): what
+  // takes over an account as a card's CVV does; one's own, in the first person, is not.
+  else if (dob && idList.length === 0 && rows.length === 0) {
+    const held = cardHits(sites, cardsApart, labelledCards).filter((h) => luhn(h.key === "" ? h.site.value.slice(h.start, h.end).replace(/\D/g, "") : h.key) && DOB.test(h.site.value) && !firstPerson(h.site.value.slice(0, 4096)));
+    if (held.length > 0) add("pii_bulk.identity", asDetections(held));
+  }
   else if (strongIds.length >= 1 && idList.length >= 2) add("pii_bulk.id_list", asDetections(idList));
   else if (idList.length >= 3) add("pii_bulk.ssn_list", asDetections(idList));
 
@@ -208,11 +220,35 @@ function cardHits(sites: StringSite[], cards: Detection[], labelled: Hit[]): Hit
   return [...out.values()];
 }
 
-/** The writer speaking of themselves, in the languages of the labels above ("I'd like", "I need" too: tenth round). */
-const FIRST_PERSON = /\b(?:my|mine|I['’](?:m|d|ll|ve)|I am|I (?:would|need|want)|me|mein|meine|meinen|mi|mis|mío|mon|ma|mes|mio|mia|meu|minha|mijn|min|mitt|mina|mój|moja|muj|můj)\b/i;
 
 /** Words without one of which no identity label can be in a string (a cheap test before the labels' alternation). */
 const ID_HINT = /svnr|sv-?n(?:umme)?r|sozialvers|taj|cnic|nid|rodn|birth number|dula|cccd|nin|tfn|tax file|rut|rrn|resident reg|kimlik|id number|ssn|social|sin|pass|mrn|medical|patient|insurance|versicherten|medicare|pnr|personal identity|henkil|hetu|f[øo]dsels|cpr|rijksregister|isikukood|asmens|national|insurance|nino|ni number|id.?card|identity|dni|nie|nif|cpf|aadha|bsn|burger|pesel|personnummer|insee|s[ée]curit|steuer|personalausweis|reisepass|tax|itin|licen[cs]e|codice|curp|rfc|hkid|nric|my.?number|nhs|chi |nir|s[ée]cu/i;
+
+/*
+ * (Eleventh round) A number of nine digits or more right after an acronym (`PCN 1657 8840 7558 7243`, `UMID 0028-…`),
+ * in a string that also holds a labelled birth date (`DOB 1991-04-08`): a person's record with its identity number,
+ * whatever the country calls it. Acronyms of things (a phone, an order, an invoice, a product, a parcel, a vehicle, a
+ * device, a company) are not; nor are the birth date's own digits.
+ */
+const ACRONYM_ID = /(?<![\p{L}\p{N}])([A-Z]{2,5})(?:[ \t]{1,2}(?:no\.?|nr\.?|#))?[ \t]{0,2}[:#]?[ \t]{0,2}(\d(?:[ -]?\d){8,18})(?![\d])/gu;
+const THING_ACRONYMS = new Set([
+  "TEL", "PH", "MOB", "FAX", "SMS", "REF", "INV", "PO", "SO", "SKU", "EAN", "UPC", "ISBN", "ISSN", "IMEI", "ICCID", "IMSI", "MAC", "VIN", "ORD",
+  "TXN", "TX", "UTC", "GMT", "CET", "ASIN", "GTIN", "BIC", "ABN", "ACN", "VAT", "EIN", "CRN", "DUNS", "LEI", "PR", "CVE", "AWB", "BOL", "HAWB",
+  "DOB", "DOD", "ETA", "ETD", "OTP", "PIN", "ATM", "API", "URL", "IP", "GPS", "HTTP", "TCP", "UDP", "RMA", "CASE", "TKT", "INC", "CHG", "REQ",
+  "KB", "MB", "GB", "TB", "USD", "EUR", "GBP", "JPY", "AUD", "CAD", "CHF", "INR", "PHP", "NZD", "ZAR", "BRL", "MXN", "SEK", "NOK", "DKK", "PLN",
+]);
+function acronymIds(site: StringSite, note: (h: Hit) => void): void {
+  const v = site.value.length > 4096 ? site.value.slice(0, 4096) : site.value;
+  if (firstPerson(v)) return;
+  ACRONYM_ID.lastIndex = 0;
+  for (let m: RegExpExecArray | null, n = 0; (m = ACRONYM_ID.exec(v)) !== null && n < 16; n++) {
+    const num = m[2] as string;
+    const digits = num.replace(/\D/g, "");
+    if (THING_ACRONYMS.has(m[1] as string) || digits.length < 9 || digits.length > 19 || /^(\d)\1+$/.test(digits)) continue;
+    const end = m.index + m[0].length;
+    note({ site, start: end - num.length, end, key: digits, strong: true });
+  }
+}
 
 /** Named identity numbers in one string. */
 function scanIds(site: StringSite, note: (h: Hit) => void): void {
@@ -361,12 +397,6 @@ const HETU = /(?<![\dA-Za-z-])\d{6}[-+A-FU-Y]\d{3}[0-9A-FHJ-NPR-Y](?![\dA-Za-z-]
 const ELEVEN_DIGITS = /(?<![\d.-])\d{11}(?![\d-]|\.\d)/g;
 const BELGIAN_RRN = /(?<![\d.-])\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}(?![\d.-])/g;
 const CHINESE_ID = /(?<![\dA-Za-z])[1-9]\d{5}(?:19|20)\d{9}[\dXx](?![\dA-Za-z])/g;
-
-/** A calendar date (years 1900–2099). */
-function validDate(y: number, m: number, d: number): boolean {
-  if (m < 1 || m > 12 || d < 1) return false;
-  return d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
-}
 
 /** Swedish personnummer (YYMMDD-NNNC, coordination numbers add 60 to the day): a date and a Luhn check on ten digits. */
 function personnummerValid(date: string, rest: string): boolean {

@@ -17,11 +17,27 @@
  *                                 (tenth round)
  */
 
+/*
+ * (Eleventh round) The writer speaking of themselves, one spelling for every PII check (pii-bulk.ts, pii-form.ts,
+ * pii-location.ts): "my", "I'm", "me" and their kin in the languages of the labels the checks read. The pronoun `I`
+ * counts in capitals only (a Polish or Czech `i` is "and"); `us`, `we` and `our` are the plural, which only the
+ * location check accepts (a family's home), since "our customer" is how a business names someone else.
+ */
+const FIRST_PERSON_WORDS = /(?<![\p{L}\p{N}_])(?:my|mine|me|mein|meine|meinen|ich|mi|mis|mío|mon|ma|mes|mio|mia|meu|minha|mijn|min|mitt|mina|mój|moja|moje|muj|můj|je)(?![\p{L}\p{N}_])/iu;
+const FIRST_PERSON_I = /(?<![\p{L}\p{N}_])I(?:['’](?:m|d|ll|ve))?(?![\p{L}\p{N}_])/u;
+const FIRST_PERSON_PLURAL = /(?<![\p{L}\p{N}_])(?:[Ww]e|[Oo]ur|us)(?![\p{L}\p{N}_])/u;
+
+/** Whether a text speaks in the first person (the singular; with `plural`, "we", "our" and "us" too). */
+export function firstPerson(text: string, plural = false): boolean {
+  return FIRST_PERSON_WORDS.test(text) || FIRST_PERSON_I.test(text) || (plural && FIRST_PERSON_PLURAL.test(text));
+}
+
 function d(s: string, i: number): number {
   return s.charCodeAt(i) - 48;
 }
 
-function validDate(y: number, m: number, day: number): boolean {
+/** A calendar date (years 1900–2099): the one date check of the PII detectors (pii-bulk.ts imports it). */
+export function validDate(y: number, m: number, day: number): boolean {
   if (m < 1 || m > 12 || day < 1) return false;
   return day <= new Date(Date.UTC(y, m, 0)).getUTCDate();
 }

@@ -1,5 +1,6 @@
 import { DEFAULT_COLLECTORS, DEFAULT_TUNNELS } from "./exfiltration.js";
 import { hostMatcher } from "./urls.js";
+import { firstPerson } from "./pii-checks.js";
 import type { StringSite } from "./scan.js";
 
 /*
@@ -33,16 +34,28 @@ export interface FormHit {
 }
 
 /** Whether the identity numbers and cards found make one record typed into one web form (see above). */
-export function oneFormRecord(sites: readonly StringSite[], ids: readonly FormHit[], cards: readonly FormHit[], dobKey: RegExp): boolean {
+export function oneFormRecord(
+  sites: readonly StringSite[],
+  ids: readonly FormHit[],
+  cards: readonly FormHit[],
+  dobKey: RegExp,
+  schema: () => unknown = () => undefined,
+  namesField: (key: string) => boolean = () => false,
+): boolean {
   if (ids.length > 2 || cards.length > 1 || ids.length + cards.length === 0) return false;
   let parent: string | null = null;
+  let a2a = false;
   const keys = new Set<string>();
+  const named: string[] = [];
   for (const h of [...ids, ...cards]) {
     const path = h.site.path;
-    if (path[0] !== "params" || path[1] !== "arguments" || path.length < 3) return false;
+    // (Eleventh round) an A2A data part's one object: `params.message.parts[i].data.<field>`.
+    const inPart = path[0] === "params" && path[1] === "message" && path[2] === "parts" && typeof path[3] === "number" && path[4] === "data" && path.length >= 6;
+    if (!inPart && (path[0] !== "params" || path[1] !== "arguments" || path.length < 3)) return false;
+    a2a = inPart;
     const last = path[path.length - 1];
     if (typeof last !== "string" || /\d/.test(last)) return false;
-    if (path.some((p) => typeof p === "number")) return false;
+    if (path.some((p, i) => typeof p === "number" && !(inPart && i === 3))) return false;
     // The number is the field's whole value.
     const v = h.site.value;
     if (v.slice(0, h.start).trim() !== "" || v.slice(h.end).trim() !== "") return false;
@@ -50,6 +63,7 @@ export function oneFormRecord(sites: readonly StringSite[], ids: readonly FormHi
     if (parent === null) parent = at;
     else if (parent !== at) return false;
     keys.add(last.toLowerCase());
+    named.push(last);
   }
   if (keys.size !== ids.length + cards.length) return false;
   // At most one birth date among the form's fields.
@@ -58,7 +72,22 @@ export function oneFormRecord(sites: readonly StringSite[], ids: readonly FormHi
     const last = s.path[s.path.length - 1];
     if (typeof last === "string" && dobKey.test(last) && JSON.stringify(s.path.slice(0, -1)) === parent && ++dobs > 1) return false;
   }
-  return sites.some((s) => s.path.length === 3 && s.path[0] === "params" && s.path[1] === "arguments" && formAddress(s.value));
+  // (Eleventh round) A2A: the message's own words say whose record it is (the first person: "apply for my visa").
+  if (a2a) return sites.some((s) => s.path[0] === "params" && s.path[2] === "parts" && s.path[4] === "text" && s.path.length === 5 && firstPerson(s.value.slice(0, 4096)));
+  if (sites.some((s) => s.path.length === 3 && s.path[0] === "params" && s.path[1] === "arguments" && formAddress(s.value))) return true;
+  // (Eleventh round) or the tool is the form: its input schema (pinned from tools/list) declares each of those fields
+  // as a top-level property of its own, named for what it holds (an airline's `passport`, a tax service's `sin`, a
+  // shop's `card_number`), so the tool exists to receive exactly this value, one person's; a body, a text or a message
+  // is never such a field, even when what it holds fills it whole (a passport's machine-readable zone).
+  return named.every(namesField) && declaresAll(schema(), named, parent);
+}
+
+/** Whether an input schema declares every key as a top-level property (and the fields are top-level arguments). */
+function declaresAll(schema: unknown, keys: readonly string[], parent: string | null): boolean {
+  if (parent !== JSON.stringify(["params", "arguments"]) || schema === null || typeof schema !== "object") return false;
+  const props = (schema as Record<string, unknown>).properties;
+  if (props === null || typeof props !== "object" || Array.isArray(props)) return false;
+  return keys.every((k) => Object.prototype.hasOwnProperty.call(props, k));
 }
 
 /** An https URL to a named host that is not a collector, a tunnel, a file drop or a paste site. */

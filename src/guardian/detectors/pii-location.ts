@@ -1,8 +1,9 @@
+import { firstPerson } from "./pii-checks.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
  * Where people live, by coordinates (`pii_bulk.location`, tenth round): a person's name beside their home's latitude
- * and longitude. Two people's homes in one message (drivers', employees', patients' — a GPX track's names, a sheet, a
+ * and longitude (a home word just before the pair, or just after it as the point's own label: eleventh round). Two people's homes in one message (drivers', employees', patients' — a GPX track's names, a sheet, a
  * list) are a register of where people live; one person's home with a day's timetable around it (three clock times
  * or more: when they leave, where they go) is a movement profile — what is needed to find someone. Both are refused
  * on their way off the machine like the rest of `pii_bulk`.
@@ -18,7 +19,6 @@ const PAIR = /(?<![\d.])(-?\d{1,2}\.\d{4,8})[ \t]{0,2}[,;/][ \t]{0,2}(-?\d{1,3}\
 const HOME = /(?<![\p{L}])(?:home|lives|residence|resides|domicile|zuhause|wohnung|wohnort|domicilio|casa|maison|kotona|hjemme|hemma|thuis|自宅|住所|집)(?![\p{L}])/iu;
 /** A person's name: two to four capitalised words, or a first name and an initial (`Sofia R.`). */
 const NAME = /(?<![\p{L}\p{N}])\p{Lu}[\p{Ll}'’-]{1,20}(?:[ \t]{1,3}\p{Lu}[\p{Ll}'’-]{1,20}){1,3}(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])\p{Lu}[\p{Ll}'’-]{1,20}[ \t]\p{Lu}\.(?![\p{L}])/gu;
-const FIRST_PERSON = /(?<![\p{L}])(?:I|I'm|I’m|my|me|we|our|us|mein|meine|ich|mi|je|ma|mon|moje|min|mitt)(?![\p{L}])/u;
 const FOUR_DECIMALS = /\d\.\d{4}/;
 const CLOCK = /(?<![\d:])(?:[01]?\d|2[0-3])[:.h][0-5]\d(?![\d:])/g;
 const NOT_PERSON = /\b(?:street|road|lane|avenue|station|park|office|depot|centre|center|mall|hotel|airport|gym|school|hospital|ltd|gmbh|inc)\b/i;
@@ -30,6 +30,13 @@ function nameBefore(v: string, at: number): string | null {
   NAME.lastIndex = 0;
   for (let m: RegExpExecArray | null, n = 0; (m = NAME.exec(window)) !== null && n < 16; n++) if (!NOT_PERSON.test(m[0])) last = m[0];
   return last;
+}
+
+/** The text just after a pair, up to the next line, the next number with decimals (the next point) or 40 characters. */
+function labelAfter(v: string, at: number): string {
+  const after = v.slice(at, at + 40);
+  const cut = after.search(/\n|\d\.\d/);
+  return cut >= 0 ? after.slice(0, cut) : after;
 }
 
 export function homeLocations(sites: StringSite[]): Detection[] {
@@ -44,12 +51,14 @@ export function homeLocations(sites: StringSite[]): Detection[] {
       const before = v.slice(Math.max(0, m.index - 60), m.index);
       const cut = before.lastIndexOf("\n");
       const near = cut >= 0 ? before.slice(cut + 1) : before;
-      if (!HOME.test(near)) continue;
+      // (Eleventh round) or just after it, as a point's own label (a GPX waypoint's `<name>Home</name>`, a trace's
+      // `[52.51,13.47,"07:41 home"]`): up to 40 characters, before the next pair or line.
+      if (!HOME.test(near) && !HOME.test(labelAfter(v, m.index + m[0].length))) continue;
       const name = nameBefore(v, m.index);
       if (name === null || homes.has(name)) continue;
       homes.set(name, { start: m.index, end: m.index + m[0].length });
     }
-    if (homes.size === 0 || FIRST_PERSON.test(v.slice(0, 4096))) continue;
+    if (homes.size === 0 || firstPerson(v.slice(0, 4096), true)) continue;
     const clocks = homes.size === 1 ? (v.slice(0, 4096).match(CLOCK) ?? []).length : 0;
     if (homes.size >= 2 || clocks >= 3) for (const h of homes.values()) out.push({ type: "pii_bulk.location", path: site.path, start: h.start, end: h.end });
   }

@@ -35,6 +35,8 @@ const MAX_RECORD = 240;
 const NAME = /(?<![\p{L}\p{N}.])\p{Lu}[\p{Ll}'’-]{1,20}(?:[ \t]{1,3}(?:(?:de|da|van|von|der|den|al|el|la|le|di|bin|ibn)[ \t]{1,3})?\p{Lu}[\p{Ll}'’-]{1,20}){1,3}(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]{2,4}(?:[ \u3000][\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{1,4})?(?![\p{L}\p{N}])/u;
 /** A name by its initial (`R. Diaz`, `Sofia R.`): a person only beside their birth date (see personOf). */
 const INITIAL_NAME = /(?<![\p{L}\p{N}.])(?:\p{Lu}\.[ \t]{0,2}\p{Lu}[\p{Ll}'’-]{1,20}|\p{Lu}[\p{Ll}'’-]{1,20}[ \t]\p{Lu}\.)(?![\p{L}])/u;
+/** (Eleventh round) A home address: a house number and a street (`14 Mill Lane`, `Lindenstr. 4`): initials beside it are someone found. */
+const STREET = /(?<![\p{L}\p{N}])\d{1,4}[a-z]?[ \t]{1,2}(?:\p{Lu}[\p{Ll}'’-]{1,20}[ \t]{1,2}){1,3}(?:Lane|Road|Rd|Street|St|Avenue|Ave|Row|Close|Way|Drive|Court|Place|Gardens|Terrace|Crescent|Grove|Hill)\b|(?<![\p{L}])\p{Lu}[\p{Ll}]{2,20}(?:stra(?:ss|ß)e|str\.|weg|gasse|allee|platz)[ \t]{1,2}\d{1,4}(?![\d])/u;
 const BIRTH_DATE = /(?<![\d])(?:19\d{2}|20[0-2]\d)[-./](?:0?[1-9]|1[0-2])[-./](?:0?[1-9]|[12]\d|3[01])(?![\d])|(?<![\d])(?:0?[1-9]|[12]\d|3[01])[-./](?:0?[1-9]|1[0-2])[-./](?:19\d{2}|20[0-2]\d)(?![\d])/;
 
 /** Titles of clinicians and staff before a name: the name is who treats, not who is treated. */
@@ -45,6 +47,8 @@ const CLINICIAN_NAME = /^(?:Dr|Dra|Doctor|Prof|Professor|Nurse|Sister|Matron|Mid
 const NOT_PERSON = /\b(?:ltd|gmbh|inc|llc|plc|ag|sa|bv|ab|oy|room|door|gate|locker|building|floor|site|office|wifi|guest|foundation|society|association|trust|clinic|hospital|centre|center|research|charity|awareness|fund|walk|run|ward|unit|team|department|tracker|journal|app|log|logbook|screening|monitor|assistant|plan|program|programme|service|module|form|report|tool|kit|test|check|coach|guide|hub|portal|care|support|pro|plus|lite|awareness|week|day|month)\b/i;
 /** A condition named as a product's or a task's subject (a health app's release notes, a team's tickets): work, not a person's health. */
 const WORK = /\b(?:fix(?:es|ed)?|bug|feature|release|screen|page|form|questionnaire|module|ticket|pr|pull request|review(?:ed)? the|deploy\w*|implement\w*|migrat\w*|refactor\w*|design(?:s|ed)?|api|endpoint|dashboard|app|copy|ui|ux|sprint|story|epic|backlog|tracker|logbook|journal|template|campaign|webinar|workshop|course|training|talk|paper|study|trial|article|chapter)\b/i;
+/** (Eleventh round) An organisation named for a condition (`Diabetes UK`, `Parkinson's Foundation`): a speaker's or a donor's affiliation. */
+const ORGANISATION = /(?<![\p{L}])(?:UK|USA|Institute|University|Alliance|Network|Foundation|Society|Association|Charity|Council)(?![\p{L}])/u;
 const DONOR = /\b(?:donat\w*|fundrais\w*|sponsor\w*|charity|foundation|awareness|research|society|association)\b/i;
 
 /*
@@ -73,6 +77,8 @@ const TERM_PHRASES = new Set(
     "substance misuse", "insulin dependent", "on insulin", "sen support", "send support", "sick leave", "sickness absence", "signed off sick",
     "mental health", "final warning", "written warning", "final written warning", "gross misconduct", "criminal record", "on probation",
     "performance improvement", "zwolnienie lekarskie", "baja médica", "arrêt maladie", "diabetes mellitus", "hiv positive",
+    // (Eleventh round) a student's disciplinary record.
+    "academic probation", "disciplinary probation", "permanent exclusion",
   ],
 );
 const WORD = /[a-z\u00c0-\u024f'’-]+/g;
@@ -87,6 +93,12 @@ function hasTerm(text: string): boolean {
   for (let m: RegExpExecArray | null, n = 0; (m = WORD.exec(t)) !== null && n < 256; n++) {
     const w = m[0].replace(/^['’-]+|['’-]+$/g, "");
     if (TERM_WORDS.has(w) || (prev !== "" && TERM_PHRASES.has(`${prev} ${w}`)) || (prev2 !== "" && TERM_PHRASES.has(`${prev2} ${prev} ${w}`))) return true;
+    // (Eleventh round) a phrase written with hyphens (`mental-health`, `self-harm`).
+    if (w.includes("-")) {
+      const spaced = w.replace(/-/g, " ");
+      if (TERM_PHRASES.has(spaced) || (prev !== "" && TERM_PHRASES.has(`${prev} ${spaced}`)) || TERM_PHRASES.has(`${spaced} ${(WORD.exec(t) ?? [""])[0]}`)) return true;
+      WORD.lastIndex = m.index + m[0].length;
+    }
     if (w.length >= 5) for (const s of TERM_STEMS) if (w.startsWith(s)) return true;
     prev2 = prev;
     prev = w;
@@ -143,7 +155,7 @@ function personOf(rec: Rec): string | null {
   for (const c of rec) {
     if (c.key !== null && !TEXT_KEY.test(words(c.key))) continue;
     const m = INITIAL_NAME.exec(c.text);
-    if (m && BIRTH_DATE.test(c.text) && !CLINICIAN.test(c.text.slice(Math.max(0, m.index - 8), m.index))) return m[0];
+    if (m && (BIRTH_DATE.test(c.text) || STREET.test(c.text)) && !CLINICIAN.test(c.text.slice(Math.max(0, m.index - 8), m.index))) return m[0];
   }
   return null;
 }
@@ -157,7 +169,7 @@ function special(rec: Rec, name: string): boolean {
       continue;
     }
     const rest = t.split(name).join(" ");
-    if (hasTerm(rest) || CAPS_TERMS.test(rest) || PIN.test(rest)) return !DONOR.test(rest) && !WORK.test(t);
+    if (hasTerm(rest) || CAPS_TERMS.test(rest) || PIN.test(rest)) return !DONOR.test(rest) && !ORGANISATION.test(rest) && !WORK.test(t);
   }
   return false;
 }
@@ -183,6 +195,10 @@ function textLists(site: StringSite, lists: Rec[][]): void {
     if (text.trim().length > 0) lines.push({ text, start: at });
     at = end + 1;
   }
+  // (Eleventh round) people listed in one line, each with their details in brackets: `Owen Price (12 Mill Lane,
+  // cancer treatment), S. Ahmed (…)`. The line splits at the commas and semicolons outside brackets; each part with
+  // a bracket is a record.
+  for (const l of lines) if (l.text.length <= MAX_RECORD * 16 && l.text.indexOf("(") !== l.text.lastIndexOf("(")) bracketed(l.text, l.start, site, lists);
   if (lines.length >= 2) {
     // A header row (words only, split by , ; tab or |) names the columns.
     const first = lines[0] as { text: string; start: number };
@@ -221,6 +237,30 @@ function textLists(site: StringSite, lists: Rec[][]): void {
     off += part.length + 1;
   }
   lists.push(recs);
+}
+
+/** A line's records in brackets (see textLists): at most 64, each 240 characters at most with its bracket. */
+function bracketed(line: string, offset: number, site: StringSite, lists: Rec[][]): void {
+  const recs: Rec[] = [];
+  let depth = 0;
+  let from = 0;
+  let paren = false;
+  const close = (to: number) => {
+    const text = line.slice(from, to);
+    if (paren && text.length <= MAX_RECORD && recs.length < 64) recs.push([{ key: null, text, site, start: offset + from }]);
+    from = to + 1;
+    paren = false;
+  };
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === "(") {
+      depth++;
+      paren = true;
+    } else if (c === ")") depth = Math.max(0, depth - 1);
+    else if (depth === 0 && (c === "," || c === ";")) close(i);
+  }
+  close(line.length);
+  if (recs.length >= 2) lists.push(recs);
 }
 
 /** Arrays of objects in a JSON value: each object a record of its string leaves (one level of nesting read). */
@@ -297,8 +337,8 @@ const SPECIAL_LITERALS = [
 
 /** Special-category records in bulk (see above). */
 export function detectSpecial(sites: StringSite[]): Detection[] {
-  // A list first (native searches: an array in the message, a JSON text, lines or `;`-entries), then the literal filter.
-  if (!sites.some((s) => s.path.some((x) => typeof x === "number") || (s.value.length >= 30 && (/^\s*[[{]/.test(s.value) || s.value.includes("\n") || s.value.includes(";"))))) return [];
+  // A list first (native searches: an array in the message, a JSON text, lines, `;`-entries or two brackets), then the literal filter.
+  if (!sites.some((s) => s.path.some((x) => typeof x === "number") || (s.value.length >= 30 && (/^\s*[[{]/.test(s.value) || s.value.includes("\n") || s.value.includes(";") || s.value.indexOf("(") !== s.value.lastIndexOf("("))))) return [];
   const lits = literalsOf(sites);
   if (lits !== null && !lits.any(SPECIAL_LITERALS) && !sites.some((s) => keyed(s))) return [];
   const lists: Rec[][] = [];
