@@ -160,6 +160,12 @@ const CONFIDENTIAL_DOC = /confiden[ct]ial|vertraulich|confidentiel|riservat|boar
 /** An export of people's records: a people word, then only export-like words, dates or numbers (not `customers_template.csv`). */
 const PEOPLE_EXPORT = /(?:^|[_ .-])(?:customers?|clients?|contacts?|employees?|patients?|members?|subscribers?|leads|users|staff)(?:[_ .-]{1,2}(?:list|export|data|all|full|backup|dump|table|master|db|database|records|prod|crm|q[1-4]|\d{1,8}|[a-z]{3}\d{2,4})){0,4}\.(?:csv|tsv|xlsx?|vcf)$/i;
 
+/**
+ * (Eleventh round) A capture of traffic or memory: a packet capture, a browser's HAR (every request's cookies and
+ * tokens), a heap or crash dump (whatever the process held). Treated as a confidential document.
+ */
+const CAPTURE = /\.(?:pcap|pcapng|cap|har|hprof|dmp|mdmp)(?:\.(?:gz|zip|xz|zst|7z))?$|(?:^|[/\\])core\.\d{1,7}$/i;
+
 /** Arguments that name a file a call sends. */
 const FILE_KEY = /^(?:path|paths|file|files|file_?path|file_?name|filename|local_?(?:path|file)|source|src|attachment|attachments|attach|upload|document|documents)$/i;
 /** Arguments that name who receives a message. */
@@ -183,7 +189,7 @@ function personalMailbox(domain: string): boolean {
 
 interface SentFile {
   site: StringSite;
-  kind: "store" | "mailbox" | "dump" | "confidential" | "people";
+  kind: "store" | "mailbox" | "dump" | "confidential" | "people" | "capture";
 }
 
 function fileKind(v: string): SentFile["kind"] | null {
@@ -194,6 +200,7 @@ function fileKind(v: string): SentFile["kind"] | null {
   if (PEOPLE_DUMP.test(base)) return "dump";
   const name = base.split(/[/\\]/).pop() ?? base;
   if (CONFIDENTIAL_DOC.test(name) && /\.\w{2,5}$/.test(name)) return "confidential";
+  if (CAPTURE.test(base)) return "capture";
   if (PEOPLE_EXPORT.test(name)) return "people";
   return null;
 }
@@ -204,6 +211,7 @@ const KIND_WORDS: Record<SentFile["kind"], string> = {
   dump: "a database dump of people's records",
   confidential: "a confidential document",
   people: "an export of people's records",
+  capture: "a capture of traffic or memory",
 };
 
 /**
