@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { callFindings } from "../support/sites.js";
+import { madePublic } from "../../src/guardian/detectors/exfil-public.js";
 import { encodedText, queryCarriesData } from "../../src/guardian/detectors/exfil-query.js";
 import { sensitivePayload } from "../../src/guardian/detectors/exfil-relays.js";
 
@@ -109,5 +110,37 @@ describe("captures, a login as a pair, a person's position", () => {
       callFindings("run_command", { command: `${v} dig $x.a.b.example` });
       expect(performance.now() - t, v.slice(0, 20)).toBeLessThan(500);
     }
+  });
+});
+
+describe("data marked internal, or people's records, made public (exfil-public.ts)", () => {
+  const details = (args: Record<string, unknown>) => madePublic(args).map((d) => d.detail);
+  it("a switch to public with a marked source", () => {
+    expect(details({ folder: "./runs/model-internal", repo_id: "x/y", private: false })).toEqual(["the call makes data marked internal public"]);
+    expect(details({ path: "out/patients.parquet", project: "public-mirror" })).toEqual(["the call makes a data file of people's records public"]);
+    expect(details({ file: "Legal/NDA-term-sheet.pdf", sharing: "anyone" })).not.toEqual([]);
+    expect(details({ source: "./exports/customers_all", visibility: "public" })).not.toEqual([]);
+    expect(details({ command: "kaggle datasets create -p ./dumps/members_2026 --public" })).not.toEqual([]);
+    expect(details({ command: "gh repo create me/firmware-unreleased --public" })).not.toEqual([]);
+  });
+  it("no switch, no mark, a destination only named public, or a mark on the destination named public pass", () => {
+    expect(details({ folder: "./runs/model-internal", repo_id: "x/y", private: true })).toEqual([]);
+    expect(details({ folder: "./runs/model-v2", repo_id: "x/y", private: false })).toEqual([]);
+    expect(details({ path: "out/reviews.parquet", project: "public-mirror" })).toEqual([]);
+    expect(details({ name: "customers-api-sdk", visibility: "public" })).toEqual([]);
+    expect(details({ repo: "acme/public-internal-docs" })).toEqual([]);
+    expect(details({ command: "gh repo create acme/customers-sdk --public --source=./customers-sdk" })).toEqual([]);
+    expect(details({ command: "gh repo create acme/internal-wiki --private" })).toEqual([]);
+    expect(details({ query: "internal", visibility: "public" })).toEqual([]);
+  });
+  it("stays bounded on deep or wide arguments", () => {
+    let deep: Record<string, unknown> = { folder: "internal", private: false };
+    for (let i = 0; i < 1000; i++) deep = { a: deep };
+    const wide = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, "internal"]));
+    const t = performance.now();
+    madePublic(deep);
+    madePublic(wide);
+    madePublic({ command: `gh --public ${"a/b.internal ".repeat(20_000)}` });
+    expect(performance.now() - t).toBeLessThan(500);
   });
 });

@@ -8,6 +8,7 @@ import { commandChannels, paddingText, unsignedDestination, type ChannelContext 
 import { isRelay, relayQueryToken, sensitivePayload, teamChat, withoutSpan } from "./exfil-relays.js";
 import { commandOutlets } from "./exfil-outlets.js";
 import { isStore, relayQueryPayload, sentFiles, urlStatesData } from "./exfil-payloads.js";
+import { madePublic } from "./exfil-public.js";
 import { queryCarriesData } from "./exfil-query.js";
 import { mediaFile, mediaUploadOnly } from "./exfil-media.js";
 
@@ -701,6 +702,8 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
     if (TOOL_CALLS.has(message.method as string) && "id" in message) {
       const tool = (message.params as { name?: unknown } | undefined)?.name;
       addApart(out, sentFiles(sites, (h) => lists.allow.some((re) => re.test(h)), typeof tool === "string" ? tool : ""));
+      // (Eleventh round) Data marked internal, or people's records, published by the call (exfil-public.ts).
+      addApart(out, madePublic((message.params as { arguments?: unknown } | undefined)?.arguments));
     }
   }
   return out;
