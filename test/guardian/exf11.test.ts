@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { callFindings } from "../support/sites.js";
 import { madePublic } from "../../src/guardian/detectors/exfil-public.js";
+import { localHost } from "../../src/guardian/detectors/local-hosts.js";
+import { INTERNAL } from "../../src/guardian/detectors/exfil-channels.js";
+import { localHost as payloadsLocalHost } from "../../src/guardian/detectors/exfil-payloads.js";
 import { encodedText, queryCarriesData } from "../../src/guardian/detectors/exfil-query.js";
 import { sensitivePayload } from "../../src/guardian/detectors/exfil-relays.js";
 
@@ -142,5 +145,22 @@ describe("data marked internal, or people's records, made public (exfil-public.t
     madePublic(wide);
     madePublic({ command: `gh --public ${"a/b.internal ".repeat(20_000)}` });
     expect(performance.now() - t).toBeLessThan(500);
+  });
+});
+
+describe("one list of local hosts (local-hosts.ts)", () => {
+  const local = ["localhost", "LOCALHOST", "api.localhost", "127.0.0.1", "127.8.9.10", "::1", "[::1]", "0.0.0.0", "10.2.3.4", "172.16.0.1", "172.31.255.1", "192.168.1.20", "169.254.169.254", "100.101.102.103", "fd12:3456:789a::1", "[fe80::1]", "::ffff:192.168.1.1", "nas", "db-primary", "gitserver:3000", "git@gitea:22", "grafana.lan", "printer.local", "api.default.svc.cluster.local", "router.home", "nas.home.arpa", "host.docker.internal", "vpc-db.internal", "wiki.intranet", "build.corp", "box.localdomain", "builds.acme.corp.", "[fd00::5]:8443", "10.0.0.8:5000"];
+  const outside = ["example.com", "api.acme.example", "192.169.1.1", "172.32.0.1", "11.0.0.1", "100.128.0.1", "8.8.8.8", "2001:4860:4860::8888", "[2606:4700::1111]", "localhost.evil.example", "internal.evil.example", "evil.example:8080", "my.test", "x.invalid", "", "corp.example.com"];
+  it("local: loopback, private and link-local networks, names only a local resolver answers", () => {
+    for (const h of local) expect(localHost(h), h).toBe(true);
+  });
+  it("not local: public names and addresses, documentation names, a local word inside a public name", () => {
+    for (const h of outside) expect(localHost(h), h).toBe(false);
+  });
+  it("every exfiltration check reads the same list", () => {
+    for (const h of [...local, ...outside]) {
+      expect(INTERNAL.test(h), h).toBe(localHost(h));
+      expect(payloadsLocalHost(h), h).toBe(localHost(h));
+    }
   });
 });

@@ -15,6 +15,7 @@
  */
 
 import { commandOutlets } from "./exfil-outlets.js";
+import { localHost } from "./local-hosts.js";
 
 export interface ChannelFinding {
   start: number;
@@ -260,8 +261,8 @@ function unsignedUpload(v: string): ChannelFinding[] {
 
 /** Git hosts whose accounts belong to people and organisations a user knows by name. */
 export const FORGES = /(?:^|\.)(?:github\.com|gitlab\.com|bitbucket\.org|dev\.azure\.com|visualstudio\.com|codeberg\.org|sr\.ht|gitea\.com|gitee\.com|sourceforge\.net|launchpad\.net|amazonaws\.com|source\.developers\.google\.com|huggingface\.co)$/i;
-/** Names and addresses inside a network: a company's own server. */
-export const INTERNAL = /^(?:localhost|[^.]+|.*\.(?:internal|local|lan|corp|home|intranet|home\.arpa)|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(?:1[6-9]|2\d|3[01])\.\d+\.\d+|127\.\d+\.\d+\.\d+)$/i;
+/** Names and addresses inside a network: a company's own server (the one shared list, local-hosts.ts). */
+export const INTERNAL = { test: (host: string): boolean => localHost(host) };
 
 /** The host of a git remote: `https://host/…`, `ssh://git@host/…`, `git@host:path`. */
 function remoteHost(remote: string): string | null {

@@ -1,6 +1,7 @@
 import { entropy } from "./entropy.js";
 import { luhn } from "./pii.js";
 import { ibanValid } from "./pii-checks.js";
+import { localHost } from "./local-hosts.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -176,10 +177,8 @@ const ADDRESS = /[A-Za-z0-9._%+-]{1,64}@([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,6
 /** Personal mailbox providers, by a label of the domain (any suffix). */
 const PERSONAL_MAIL = new Set(["gmail", "googlemail", "yahoo", "ymail", "outlook", "hotmail", "live", "msn", "icloud", "aol", "proton", "protonmail", "pm", "gmx", "yandex", "zoho", "tutanota", "tuta", "fastmail", "hey", "mailfence", "web", "qq", "163", "naver"]);
 
-/** A host that is this machine or its network. */
-export function localHost(host: string): boolean {
-  return /^(?:localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|0\.0\.0\.0|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(?:1[6-9]|2\d|3[01])\.\d+\.\d+|host\.docker\.internal)$/.test(host) || /\.(?:local|lan|internal|localhost|home\.arpa|corp|intranet)$/.test(host);
-}
+/** A host that is this machine or its network: the one shared list (local-hosts.ts). */
+export { localHost };
 
 function personalMailbox(domain: string): boolean {
   const labels = domain.toLowerCase().split(".");

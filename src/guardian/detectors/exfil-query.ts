@@ -1,5 +1,5 @@
 import { entropy } from "./entropy.js";
-import { localHost } from "./exfil-payloads.js";
+import { localHost } from "./local-hosts.js";
 
 /*
  * (Eleventh round, "exf11") What a requested URL's query carries that is somebody's data, where the earlier checks
