@@ -25,6 +25,8 @@ import { localHost } from "./local-hosts.js";
  */
 
 const MAX_URL = 8192;
+/** A run of 24 characters an encoded value is made of (base64, base64url, hex, percent-escapes). */
+const LONG_RUN = /[A-Za-z0-9+=_%-]{24}/;
 const MAX_DECODE = 4096;
 const BASE64ISH = /^[A-Za-z0-9+/_-]+={0,2}$/;
 const HEX = /^[0-9a-fA-F]+$/;
@@ -98,6 +100,11 @@ const SENSITIVE_KEY = /^(?:bank|bank_?name|balance|acc(?:oun)?t_?balance|salary|
 const DATA_ONLY_KEY = /^(?:d|data|payload|p|rows?|records?|dump|export|x|blob|row_?data)$/i;
 const PLACEHOLDER = /^(?:\*+|x+|\.{3}|<[^>]*>|\{[^}]*\}|\$\{?[A-Z_]+\}?|null|none|undefined|true|false|0)$/i;
 
+/** An e-mail address or a phone number in a value (the literal looked for first: most values hold neither). */
+function contact(value: string): boolean {
+  return (value.includes("@") && EMAIL.test(value)) || (value.includes("+") && PHONE.test(value));
+}
+
 /** Whether a URL carries signatures of a presigned link (S3, GCS, Azure SAS, CloudFront): the service's own, not data. */
 function signed(url: URL): boolean {
   const q = url.searchParams;
@@ -108,11 +115,14 @@ function signed(url: URL): boolean {
  * What a URL a tool or an agent is asked to open carries in its query or path that is somebody's data: null, or a few
  * words. `allowed` is the rule's allow list; local hosts are never judged.
  */
-export function queryCarriesData(raw: string, allowed: (host: string) => boolean): string | null {
-  if (raw.length > MAX_URL || raw.length < 20) return null;
+export function queryCarriesData(raw: string | URL, allowed: (host: string) => boolean): string | null {
+  const href = typeof raw === "string" ? raw : raw.href;
+  if (href.length > MAX_URL || href.length < 20) return null;
+  // Nothing to read: no value long enough to be encoded, no address or phone number.
+  if (!LONG_RUN.test(href) && !/@|%40|\+|%2B/i.test(href)) return null;
   let url: URL;
   try {
-    url = new URL(raw);
+    url = typeof raw === "string" ? new URL(raw) : raw;
   } catch {
     return null;
   }
@@ -128,11 +138,12 @@ export function queryCarriesData(raw: string, allowed: (host: string) => boolean
       const found = encodedText(value);
       if (found) return found;
     }
-    if (EMAIL.test(value) || PHONE.test(value)) identifier = true;
+    const person = contact(value);
+    if (person) identifier = true;
     if (SENSITIVE_KEY.test(key) && value.trim().length >= 2 && !PLACEHOLDER.test(value.trim())) sensitive = true;
-    if (DATA_ONLY_KEY.test(key) && value.length <= 4096 && (EMAIL.test(value) || PHONE.test(value))) {
+    if (person && DATA_ONLY_KEY.test(key) && value.length <= 4096) {
       const fields = value.split(/[,;\t|]/, 32).map((f) => f.trim()).filter((f) => f !== "");
-      if (fields.length >= 3 && fields.some((f) => /\d/.test(f) && !EMAIL.test(f) && !PHONE.test(f))) return "a person's record";
+      if (fields.length >= 3 && fields.some((f) => /\d/.test(f) && !contact(f))) return "a person's record";
     }
   }
   if (identifier && sensitive) return "a person's record";

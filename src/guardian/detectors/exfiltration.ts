@@ -723,7 +723,7 @@ function carriedPayload(r: Requested, sites: StringSite[], lists: ExfiltrationLi
   if (stated !== null) return stated;
   // (Eleventh round) Encoded text or records, or a person's record, in the query or the path (exfil-query.ts).
   // A public renderer drawing a diagram (renderers.ts) is handed its source encoded, as judgeUrl lets it.
-  const carried = queryCarriesData(r.url, (h) => lists.allow.some((re) => re.test(h)));
+  const carried = queryCarriesData(url, (h) => lists.allow.some((re) => re.test(h)));
   if (carried !== null && !renderedDiagram(url, (text) => CREDENTIAL_TEXT.test(text) || /\bAKIA[0-9A-Z]{16}\b/.test(text))) return carried;
   if (!toolCall || lists.allow.some((re) => re.test(host))) return null;
   const drop = lists.tunnels.some((re) => re.test(host));
