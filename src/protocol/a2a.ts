@@ -161,6 +161,9 @@ export function restCallOf(httpMethod: string, path: string): RestCall {
  * `TaskPushNotificationConfig`). `map` returns the new URL, or null to keep it. Returns the same value when nothing
  * changed.
  */
+/** Keys under which a message's own content sits (0.3 and 1.0): never a push config of the request. */
+const MESSAGE_CONTENT = new Set(["message", "parts", "history", "artifacts", "artifact", "content"]);
+
 export function mapPushUrls<T>(value: T, map: (url: string, config: Record<string, unknown>) => string | null): T {
   const visit = (v: unknown, isConfig: boolean, depth: number): unknown => {
     if (depth > 6 || v === null || typeof v !== "object") return v;
@@ -180,6 +183,9 @@ export function mapPushUrls<T>(value: T, map: (url: string, config: Record<strin
       if (url !== null && url !== o.url) out = { ...o, url };
     }
     for (const [k, x] of Object.entries(o)) {
+      // What a message says (its parts, a task's history and artifacts) is content, not the request's configuration:
+      // a data part that quotes a push config is delivered as written.
+      if (MESSAGE_CONTENT.has(k)) continue;
       const y = visit(x, /push/i.test(k) || k === "config" || k === "configs", depth + 1);
       if (y !== x) (out ??= { ...o })[k] = y;
     }

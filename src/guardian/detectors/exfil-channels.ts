@@ -15,6 +15,7 @@
  */
 
 import { commandOutlets } from "./exfil-outlets.js";
+import { localHost } from "./local-hosts.js";
 
 export interface ChannelFinding {
   start: number;
@@ -65,6 +66,7 @@ const NAME_CHAR = /[A-Za-z0-9_-]/;
 function substitutedHosts(v: string, ctx: ChannelContext): ChannelFinding[] {
   if (!RESOLVERS.test(v)) return [];
   const out: ChannelFinding[] = [];
+  const chunks = chunkVariables(v);
   let from = 0;
   for (let n = 0; n < 32; n++) {
     const at = nextExpansion(v, from);
@@ -83,7 +85,7 @@ function substitutedHosts(v: string, ctx: ChannelContext): ChannelFinding[] {
     const literal: string[] = [];
     let label = "";
     while (i < v.length && i < at + 1024) {
-      const e = expansionAt(v, i);
+      const e = expansionAt(v, i, chunks);
       if (e !== null) {
         pieces++;
         if (e.command) commands++;
@@ -128,8 +130,41 @@ function nextExpansion(v: string, from: number): number {
   return m === null ? -1 : m.index;
 }
 
-/** An expansion starting at `i`: where it ends and whether it carries data. */
-function expansionAt(v: string, i: number): { end: number; data: boolean; identity?: boolean; command?: boolean } | null {
+/**
+ * (Eleventh round) Encoding or cutting into label-sized pieces (`base32`, `xxd -p`, `fold -w 50`, `cut -c`, `split -b`),
+ * or reading the environment, a secret variable or a key file: what a loop over a value's pieces is fed when each piece
+ * becomes a host label. Iterating over a list of names (`$(cat services.txt)`, `$(kubectl get svc -o name)`) is not.
+ */
+const PIECES_OF_DATA = /\b(?:base64|base32|basenc|xxd|od|hexdump|fold|split|gzip|openssl|env|printenv)\b|\bcut\s{1,3}-[bc]|\.env\b|credentials|id_(?:rsa|ed25519|ecdsa)|\/etc\/(?:shadow|passwd)|\$\{?[A-Za-z_]{0,40}(?:TOKEN|KEY|SECRET|PASS|PWD|CRED|AUTH|SESSION|COOKIE|DATABASE_URL|DSN)/i;
+const FOR_LOOP = /\bfor\s{1,4}([A-Za-z_][A-Za-z0-9_]{0,30})\s{1,4}in\s{1,4}(?:"?\$\(|`)/g;
+const WHILE_READ = /\|\s{0,4}while\s{1,4}(?:IFS=\S{0,8}\s{1,4})?read\s{1,4}(?:-[a-z]{1,3}\s{1,4}){0,3}([A-Za-z_][A-Za-z0-9_]{0,30})\b/g;
+
+/**
+ * (Eleventh round) Variables a loop fills with pieces of data: `for c in $(echo $DATABASE_URL | base32 | fold -w 50)`
+ * and `… | base64 -w 60 | while read l`. Each is data when it stands as a host label (one lookup per piece: DNS
+ * exfiltration by a loop).
+ */
+function chunkVariables(v: string): Set<string> | undefined {
+  if (!/\b(?:for|while)\b/.test(v)) return undefined;
+  const out = new Set<string>();
+  FOR_LOOP.lastIndex = 0;
+  for (let m, n = 0; (m = FOR_LOOP.exec(v)) !== null && n < 8; n++) {
+    const open = m.index + m[0].length - 1;
+    const end = v[open] === "`" ? v.indexOf("`", open + 1) : closeOf(v, open);
+    if (end < 0 || end > open + 512) continue;
+    if (PIECES_OF_DATA.test(v.slice(open + 1, end))) out.add(m[1] as string);
+  }
+  WHILE_READ.lastIndex = 0;
+  for (let m, n = 0; (m = WHILE_READ.exec(v)) !== null && n < 8; n++) {
+    // The pipeline feeding the loop: back to the start of the command (a `;`, `&&` or a line).
+    const from = Math.max(v.lastIndexOf(";", m.index), v.lastIndexOf("&&", m.index), v.lastIndexOf("\n", m.index), m.index - 512, 0);
+    if (PIECES_OF_DATA.test(v.slice(from, m.index))) out.add(m[1] as string);
+  }
+  return out.size > 0 ? out : undefined;
+}
+
+/** An expansion starting at `i`: where it ends and whether it carries data (`chunks`: variables a loop fills with data). */
+function expansionAt(v: string, i: number, chunks?: Set<string>): { end: number; data: boolean; identity?: boolean; command?: boolean } | null {
   const c = v[i];
   if (c === "$" && v[i + 1] === "(") {
     const end = closeOf(v, i + 1);
@@ -139,7 +174,7 @@ function expansionAt(v: string, i: number): { end: number; data: boolean; identi
   if (c === "$" && v[i + 1] === "{") {
     const end = v.indexOf("}", i + 2);
     if (end < 0 || end > i + 200) return null;
-    return { end: end + 1, data: DATA_VARIABLES.test(v.slice(i + 2, end)), identity: IDENTITY_VARIABLES.test(v.slice(i + 2, end)) };
+    return { end: end + 1, data: DATA_VARIABLES.test(v.slice(i + 2, end)) || chunks?.has(v.slice(i + 2, end)) === true, identity: IDENTITY_VARIABLES.test(v.slice(i + 2, end)) };
   }
   if (c === "`") {
     const end = v.indexOf("`", i + 1);
@@ -152,7 +187,7 @@ function expansionAt(v: string, i: number): { end: number; data: boolean; identi
   }
   if (c === "$") {
     const m = /^\$(?:env:)?([A-Za-z_][A-Za-z0-9_]{0,60})/.exec(v.slice(i, i + 66));
-    return m ? { end: i + m[0].length, data: DATA_VARIABLES.test(m[1] as string), identity: IDENTITY_VARIABLES.test(m[1] as string) } : null;
+    return m ? { end: i + m[0].length, data: DATA_VARIABLES.test(m[1] as string) || chunks?.has(m[1] as string) === true, identity: IDENTITY_VARIABLES.test(m[1] as string) } : null;
   }
   return null;
 }
@@ -226,8 +261,8 @@ function unsignedUpload(v: string): ChannelFinding[] {
 
 /** Git hosts whose accounts belong to people and organisations a user knows by name. */
 export const FORGES = /(?:^|\.)(?:github\.com|gitlab\.com|bitbucket\.org|dev\.azure\.com|visualstudio\.com|codeberg\.org|sr\.ht|gitea\.com|gitee\.com|sourceforge\.net|launchpad\.net|amazonaws\.com|source\.developers\.google\.com|huggingface\.co)$/i;
-/** Names and addresses inside a network: a company's own server. */
-export const INTERNAL = /^(?:localhost|[^.]+|.*\.(?:internal|local|lan|corp|home|intranet|home\.arpa)|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(?:1[6-9]|2\d|3[01])\.\d+\.\d+|127\.\d+\.\d+\.\d+)$/i;
+/** Names and addresses inside a network: a company's own server (the one shared list, local-hosts.ts). */
+export const INTERNAL = { test: (host: string): boolean => localHost(host) };
 
 /** The host of a git remote: `https://host/…`, `ssh://git@host/…`, `git@host:path`. */
 function remoteHost(remote: string): string | null {

@@ -63,9 +63,9 @@ function program(words: string[]): { name: string; at: number } {
   return { name: w.slice(w.lastIndexOf("/") + 1).toLowerCase(), at: i };
 }
 
-/** Hosts that are this machine or its network (a company's own names included). */
+/** Hosts that are this machine or its network (a company's own names included): the shared list, local-hosts.ts. */
 function local(host: string): boolean {
-  return INTERNAL.test(host) || /^(?:0\.0\.0\.0|\[?::1\]?)$/.test(host);
+  return INTERNAL.test(host);
 }
 
 /** Public ssh relays that publish a forwarded port (no account needed). */

@@ -1,6 +1,7 @@
 import { entropy } from "./entropy.js";
 import { luhn } from "./pii.js";
 import { ibanValid } from "./pii-checks.js";
+import { localHost } from "./local-hosts.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -160,6 +161,12 @@ const CONFIDENTIAL_DOC = /confiden[ct]ial|vertraulich|confidentiel|riservat|boar
 /** An export of people's records: a people word, then only export-like words, dates or numbers (not `customers_template.csv`). */
 const PEOPLE_EXPORT = /(?:^|[_ .-])(?:customers?|clients?|contacts?|employees?|patients?|members?|subscribers?|leads|users|staff)(?:[_ .-]{1,2}(?:list|export|data|all|full|backup|dump|table|master|db|database|records|prod|crm|q[1-4]|\d{1,8}|[a-z]{3}\d{2,4})){0,4}\.(?:csv|tsv|xlsx?|vcf)$/i;
 
+/**
+ * (Eleventh round) A capture of traffic or memory: a packet capture, a browser's HAR (every request's cookies and
+ * tokens), a heap or crash dump (whatever the process held). Treated as a confidential document.
+ */
+const CAPTURE = /\.(?:pcap|pcapng|cap|har|hprof|dmp|mdmp)(?:\.(?:gz|zip|xz|zst|7z))?$|(?:^|[/\\])core\.\d{1,7}$/i;
+
 /** Arguments that name a file a call sends. */
 const FILE_KEY = /^(?:path|paths|file|files|file_?path|file_?name|filename|local_?(?:path|file)|source|src|attachment|attachments|attach|upload|document|documents)$/i;
 /** Arguments that name who receives a message. */
@@ -170,10 +177,8 @@ const ADDRESS = /[A-Za-z0-9._%+-]{1,64}@([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,6
 /** Personal mailbox providers, by a label of the domain (any suffix). */
 const PERSONAL_MAIL = new Set(["gmail", "googlemail", "yahoo", "ymail", "outlook", "hotmail", "live", "msn", "icloud", "aol", "proton", "protonmail", "pm", "gmx", "yandex", "zoho", "tutanota", "tuta", "fastmail", "hey", "mailfence", "web", "qq", "163", "naver"]);
 
-/** A host that is this machine or its network. */
-export function localHost(host: string): boolean {
-  return /^(?:localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|0\.0\.0\.0|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(?:1[6-9]|2\d|3[01])\.\d+\.\d+|host\.docker\.internal)$/.test(host) || /\.(?:local|lan|internal|localhost|home\.arpa|corp|intranet)$/.test(host);
-}
+/** A host that is this machine or its network: the one shared list (local-hosts.ts). */
+export { localHost };
 
 function personalMailbox(domain: string): boolean {
   const labels = domain.toLowerCase().split(".");
@@ -183,7 +188,7 @@ function personalMailbox(domain: string): boolean {
 
 interface SentFile {
   site: StringSite;
-  kind: "store" | "mailbox" | "dump" | "confidential" | "people";
+  kind: "store" | "mailbox" | "dump" | "confidential" | "people" | "capture";
 }
 
 function fileKind(v: string): SentFile["kind"] | null {
@@ -194,6 +199,7 @@ function fileKind(v: string): SentFile["kind"] | null {
   if (PEOPLE_DUMP.test(base)) return "dump";
   const name = base.split(/[/\\]/).pop() ?? base;
   if (CONFIDENTIAL_DOC.test(name) && /\.\w{2,5}$/.test(name)) return "confidential";
+  if (CAPTURE.test(base)) return "capture";
   if (PEOPLE_EXPORT.test(name)) return "people";
   return null;
 }
@@ -204,6 +210,7 @@ const KIND_WORDS: Record<SentFile["kind"], string> = {
   dump: "a database dump of people's records",
   confidential: "a confidential document",
   people: "an export of people's records",
+  capture: "a capture of traffic or memory",
 };
 
 /**

@@ -140,6 +140,21 @@ const CARD_WORDS = /\b(?:credit\s{1,3}card|card\s{1,3}(?:number|ending|ends)|kre
 const CREDENTIAL_WORDS = /\b(?:recovery[-_ ]codes?|backup[-_ ]codes?|2fa[-_ ]codes?|private[-_ ]key|id_rsa|id_ed25519|git-credentials|aws_secret_access_key|BEGIN [A-Z ]{0,20}PRIVATE KEY)\b/i;
 /** A password with its value (a digit or a symbol in it): `"password": "Spring2026!"`, not `password=demo`. */
 const PASSWORD_VALUE = /\bpass(?:word|wd|phrase)["']?\s{0,3}[:=]\s{0,3}["']?(?=[^\s"'&,}]{0,40}[0-9!@#$%^*?~])[^\s"'&,}]{6,40}/i;
+/**
+ * (Eleventh round) A login given as a pair: "login: buildbot / Gol3m!Rel3ase", "creds admin:Pa55w0rd!", "user/pass:
+ * ci-bot / Tr0ub4dor&3". The second value holds a letter and a digit or a symbol ("login: SSO / Okta", "creds: see the
+ * vault" name none).
+ */
+const CREDENTIAL_PAIR = /\b(?:login|logon|sign-?in|creds?|credentials|user(?:name)?\s{0,2}\/\s{0,2}pass(?:word)?)\s{0,3}[:=]?\s{1,3}[A-Za-z][A-Za-z0-9._@-]{1,39}\s{0,2}[/:]\s{0,2}(?!\/)(?=[^\s"'&,}:]{0,40}[0-9!@#$%^*?~])(?=[^\s"'&,}:]{0,40}[A-Za-z])[^\s"'&,}/:]{6,40}/i;
+
+/**
+ * (Eleventh round) A precise position (latitude and longitude with four decimals or more: ten metres) with whose it is
+ * (a user, a name, an e-mail): a person's whereabouts. A forecast for a city's coordinates names nobody.
+ */
+const LATITUDE = /\b(?:lat|latitude)["']?\s{0,2}[=:]\s{0,2}["']?-?\d{1,2}\.\d{4,8}/i;
+const LONGITUDE = /\b(?:lon|lng|long|longitude)["']?\s{0,2}[=:]\s{0,2}["']?-?\d{1,3}\.\d{4,8}/i;
+const WHOSE = /\b(?:user|username|user_?id|name|person|owner|member|child|email)["']?\s{0,2}[=:]\s{0,2}["']?[A-Za-z]/i;
+
 /** Text marked as not for outsiders. */
 const CONFIDENTIAL = /\b(?:confidential|internal[-_ ]only|do\s{1,3}not\s{1,3}(?:share|distribute|forward)|strictly\s{1,3}private|board\s{1,3}(?:notes|minutes)|layoffs?|under\s{1,3}nda)\b/i;
 /** A CSV header: four fields or more, one of which names a person's detail. */
@@ -166,12 +181,13 @@ const RECORDS_WORD = /\b(?:customers?|clients?|contacts?|leads|subscribers?|pati
 
 export function sensitivePayload(text: string, chat = false): string | null {
   const t = text.length > MAX_PAYLOAD ? text.slice(0, MAX_PAYLOAD) : text;
-  if (CREDENTIAL_WORDS.test(t) || PASSWORD_VALUE.test(t)) return "credentials";
+  if (CREDENTIAL_WORDS.test(t) || PASSWORD_VALUE.test(t) || CREDENTIAL_PAIR.test(t)) return "credentials";
   // (Tenth round) One-time codes, service-account key files, database passwords on a command line, live keys, IBANs
   // by their check digits, card numbers by Luhn: exfil-payloads.ts.
   const more = morePayload(t);
   if (more) return more;
   if (CONFIDENTIAL.test(t)) return "text marked confidential";
+  if (LATITUDE.test(t) && LONGITUDE.test(t) && (WHOSE.test(t) || /[\w.+-]@[A-Za-z0-9-]{1,63}\.[A-Za-z]{2}/.test(t))) return "a person's location";
   if (IBAN.test(t) || CARD_WORDS.test(t)) return "payment details";
   const emails = (t.match(EMAIL) ?? []).length;
   const phones = (t.match(PHONE) ?? []).length;

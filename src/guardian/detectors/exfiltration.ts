@@ -8,6 +8,8 @@ import { commandChannels, paddingText, unsignedDestination, type ChannelContext 
 import { isRelay, relayQueryToken, sensitivePayload, teamChat, withoutSpan } from "./exfil-relays.js";
 import { commandOutlets } from "./exfil-outlets.js";
 import { isStore, relayQueryPayload, sentFiles, urlStatesData } from "./exfil-payloads.js";
+import { madePublic } from "./exfil-public.js";
+import { queryCarriesData } from "./exfil-query.js";
 import { mediaFile, mediaUploadOnly } from "./exfil-media.js";
 
 export { entropy };
@@ -700,6 +702,8 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
     if (TOOL_CALLS.has(message.method as string) && "id" in message) {
       const tool = (message.params as { name?: unknown } | undefined)?.name;
       addApart(out, sentFiles(sites, (h) => lists.allow.some((re) => re.test(h)), typeof tool === "string" ? tool : ""));
+      // (Eleventh round) Data marked internal, or people's records, published by the call (exfil-public.ts).
+      addApart(out, madePublic((message.params as { arguments?: unknown } | undefined)?.arguments));
     }
   }
   return out;
@@ -717,6 +721,10 @@ function carriedPayload(r: Requested, sites: StringSite[], lists: ExfiltrationLi
   const host = hostOf(url);
   const stated = urlStatesData(r.url, (h) => lists.allow.some((re) => re.test(h)));
   if (stated !== null) return stated;
+  // (Eleventh round) Encoded text or records, or a person's record, in the query or the path (exfil-query.ts).
+  // A public renderer drawing a diagram (renderers.ts) is handed its source encoded, as judgeUrl lets it.
+  const carried = queryCarriesData(url, (h) => lists.allow.some((re) => re.test(h)));
+  if (carried !== null && !renderedDiagram(url, (text) => CREDENTIAL_TEXT.test(text) || /\bAKIA[0-9A-Z]{16}\b/.test(text))) return carried;
   if (!toolCall || lists.allow.some((re) => re.test(host))) return null;
   const drop = lists.tunnels.some((re) => re.test(host));
   if (!drop && !isStore(host, url.pathname)) return null;
