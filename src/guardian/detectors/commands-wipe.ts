@@ -124,6 +124,8 @@ const DATA_ROOT = /^\/var\/lib\/(?:postgresql|pgsql|postgres|mysql|mariadb|mongo
 const HOUSEKEEPING = /(?:\.pid|\.lock|\.sock|\.log|\.tmp|\/tmp|\/logs?|\/log\/[^/]*)$/;
 /** Where backups live: deleting the folder or all its content loses them (one file, a dated glob pass). */
 const BACKUP_ROOT = /^(?:\/var\/backups?|\/backups?|\/srv\/backups?|\/mnt\/backups?|\/data\/backups?|\/opt\/backups?|\/var\/lib\/(?:pgbackrest|barman|backups?)|\/var\/opt\/gitlab\/backups)$/;
+/** (Eleventh round) Where a server keeps its archives, and one top folder of one. */
+const ARCHIVE_TREE = /^(?:\/srv|\/var|\/mnt|\/data|\/opt|\/media|\/storage|\/export)?(?:\/[\w.-]{1,64})?\/(?:archives?|archive-\w{1,40})(?:\/[^/*{}.]{1,120})?$/;
 /** A phone's user storage and app data: the root, or every entry of it. */
 const PHONE_STORAGE = /^(?:\/sdcard|\/storage\/emulated\/0|\/storage\/self\/primary|\/mnt\/sdcard|\/data\/media\/0|\/data\/data|\/data\/user\/0|\/data\/user_de\/0|\/data\/app)$/;
 
@@ -141,6 +143,8 @@ function dataDelete(name: string, a: readonly string[]): string | null {
   if (!recursive) return null;
   if (operands.some((t) => DATA_ROOT.test(t) && !HOUSEKEEPING.test(t))) return "deletes a database's or a store's data folder recursively";
   if (operands.some((t) => wholeOf(t, BACKUP_ROOT))) return "deletes every backup in a backup folder";
+  // (Eleventh round) An archive's whole content, or the whole of one of its top folders (`/srv/archive/photos/*`).
+  if (operands.some((t) => wholeOf(t, ARCHIVE_TREE) && !DEV.test(t))) return "deletes an archive's whole content";
   if (operands.some((t) => wholeOf(t, PHONE_STORAGE))) return "deletes a phone's whole shared storage or app data";
   return null;
 }
@@ -152,6 +156,9 @@ function snapshotsDestroyed(name: string, a: readonly string[]): string | null {
     const recursive = a.some((t) => /^-[a-zA-Z]*[rR][a-zA-Z]*$/.test(t));
     if (targets.some((t) => /@%$/.test(t))) return "zfs destroys every snapshot of a dataset";
     if (recursive && targets.some((t) => /^[\w.:-]{1,64}$/.test(t) && !DEV.test(t))) return "zfs destroys a whole pool's datasets and snapshots";
+    // (Eleventh round) A pool's top-level dataset (`tank/research`) with every child and snapshot: a whole share's
+    // data. Deeper datasets (`tank/ci/build-42`, a clone, a scratch volume) pass.
+    if (recursive && targets.some((t) => /^[\w.:-]{1,64}\/[\w.:-]{1,64}$/.test(t) && !DEV.test(t))) return "zfs destroys a pool's top-level dataset with its children and snapshots";
   }
   if (name === "zpool" && a[0] === "destroy") return "zpool destroys a storage pool";
   if (name === "btrfs" && a[0] === "subvolume" && a[1] === "delete" && operands.slice(2).some((t) => /(?:^|\/)\.?snapshots\/(?:\*|\d+\/snapshot\/?\*?)?$/.test(t) && t.endsWith("*"))) return "btrfs deletes every snapshot";

@@ -3,6 +3,7 @@ import { readOnlyEncodedPowerShell } from "./powershell-encoded.js";
 import { judgeFirewall, judgeNinth } from "./commands-ninth.js";
 import { buildProduct, flashesImage, stickFormat } from "./commands-benign.js";
 import { judgeWipe, WIPE_TRIGGERS } from "./commands-wipe.js";
+import { judgeReach, REACH_TRIGGERS, xargsCommand } from "./commands-reach.js";
 
 /*
  * Dangerous commands, judged on the command line's grammar (shell.ts), never on text that merely mentions them: a
@@ -69,6 +70,8 @@ const TRIGGERS = new Set([
   ".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", "authorized_keys", "setcap", "iptables", "ip6tables", "nft",
   // (Tenth round) clusters, data services, devices, snapshots (commands-wipe.ts).
   ...WIPE_TRIGGERS,
+  // (Eleventh round) version-control stores, data services' match-all deletes, schedulers, eFuses, xargs (commands-reach.ts).
+  ...REACH_TRIGGERS, "xargs",
 ]);
 
 /**
@@ -535,7 +538,7 @@ function remoteLoginExposed(name: string, a: string[]): string | null {
 
 /** Code given to an interpreter, or PowerShell text: what its calls say it does. */
 const CODE = {
-  socket: /\bsocket\s*\.\s*socket\b|\bsocket\s*\.\s*tcp\s*\(|\bsocket\s*\.\s*connect\s*\(|\bTCPSocket\s*\(|\bSocket\s*\.\s*new\b|\bsocket\s*\(|\bTCPSocket\b|\bIO::Socket\b|\bfsockopen\s*\(|\bnet\s*\.\s*(?:Socket|connect|createConnection)\b|require\s*\(\s*['"]net['"]\s*\)|\/inet\/(?:tcp|udp)\/|\/dev\/(?:tcp|udp)\/|\bNet\.Sockets\.TCPClient\b|\bstream_socket_client\s*\(|\bsocket\.create_connection\b/i,
+  socket: /\bsocket\s*\.\s*socket\b|\bsocket\s*\.\s*tcp\s*\(|\bsocket\s*\.\s*connect\s*\(|\bTCPSocket\s*\(|\bSocket\s*\.\s*new\b|\bsocket\s*\(|\bTCPSocket\b|\bIO::Socket\b|\bfsockopen\s*\(|\bnet\s*\.\s*(?:Socket|connect|createConnection)\b|require\s*\(\s*['"]net['"]\s*\)|\/inet\/(?:tcp|udp)\/|\/dev\/(?:tcp|udp)\/|\bNet\.Sockets\.TCPClient\b|\bstream_socket_client\s*\(|\bsocket\.create_connection\b|\brequire\s*\(?\s*['"](?:socket|socket\.core)['"]|\[\s*socket\s+(?:-\w+\s+)?[\w.$-]{1,253}\s+\d{1,5}\s*\]|[.:]\s*connect\s*\(\s*\(?\s*['"][\w.:-]{1,253}['"]\s*,\s*\d{1,5}\s*\)?\s*\)/i,
   shell: /\bdup2\b|\bos\s*\.\s*execute\b|\bio\s*\.\s*popen\b|\bProcess\s*\.\s*(?:Start|spawn)\b|\bRuntime\s*\.\s*getRuntime\b|\bpty\s*\.\s*spawn\b|\bsubprocess\b|\/bin\/(?:ba|z|da|k)?sh\b|\bcmd(?:\.exe)?\b|\bchild_process\b|\bproc_open\b|\bshell_exec\b|\bpassthru\b|\bpopen\b|\bexec\s*[("'`]|\bsystem\s*\(|\bspawn\s*\(|\bIO\.popen\b|\bSTDIN\s*\.\s*reopen\b|\bexecSync\b|\|&\s*getline|\bGetStream\s*\(|\bfdopen\b|\bsystem\s*[$@]|\bexec\s*[$@{]/i,
   decode: /\bb64decode\b|\bbase64_decode\b|\bdecode_base64\b|\bdecodebytes\b|\ba2b_base64\b|['"]base64['"]|\batob\s*\(|\bFromBase64String\b|\bunpack\s*\(\s*['"]m|\.decode\s*\(\s*['"](?:base64|hex|rot13|rot_13)|\bcodecs\s*\.\s*decode\b|\bbytes\s*\.\s*fromhex\b|\bunhexlify\b|\bzlib\s*\.\s*decompress\b|\bgzinflate\b|\bstr_rot13\b|\bGZipStream\b|\bDeflateStream\b/i,
   // (Eighth round) `eval` and `Function` handed over as values (`.then(eval)`, `.then(Function)`), Ruby's and Perl's
@@ -1118,6 +1121,8 @@ function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: strin
   for (const f of judgeNinth(name, r.args, r.sudo, c, writesTo)) add(f.type, f.detail);
   // -- (tenth round) every resource of a cluster or a data service, a device's partitions, a service's data, snapshots
   for (const f of judgeWipe(name, a)) add(f.type, f.detail);
+  // -- (eleventh round) a repository's store, every topic or key of a data service, every user's jobs, eFuses
+  for (const f of judgeReach(name, a, r.sudo)) add(f.type, f.detail);
 }
 
 /** The eighth round's technique families (types a PowerShell payload read as words may give). */
@@ -1212,6 +1217,16 @@ function judgePipeline(
     const c = p.commands[i] as Command;
     const at = (type: string, detail: string) => add(type, detail, c.start, c.end);
     judgeCommand(r, c, at);
+    // (Eleventh round) `ls -d /srv/archive/* | xargs sudo rm -rf`: the command xargs runs, with what the stage before
+    // lists as its operands, judged as if written out (commands-reach.ts).
+    if (r.name === "xargs" && i > 0) {
+      const before = resolved[i - 1] as Resolved;
+      const words = xargsCommand({ name: before.name, args: before.args.map((x) => x.text) }, r.args.map((x) => x.text));
+      if (words !== null) {
+        const inner: Command = { words: words.map((text) => ({ text, start: c.start, end: c.end, subs: [] })), redirects: [], start: c.start, end: c.end };
+        judgeCommand(resolve(inner), inner, at);
+      }
+    }
     // Stages: what flows from one into the next.
     // (A stage that prints what a download returns counts too: `printf '%s' "$(curl …)" | bash`.)
     if (fetched < 0 && (fetches(r) || (i + 1 < p.commands.length && c.words.some((w) => w.subs.some((sub) => anyStage(sub, fetches)))) || c.redirects.some((d) => d.op.startsWith("<") && d.target && /^\/dev\/(?:tcp|udp)\//.test(d.target.text)) || (["nc", "ncat", "netcat"].includes(r.name) && i === 0))) fetched = i;
@@ -1463,7 +1478,9 @@ export function commandOperands(text: string): { text: string; start: number; en
 
 const METADATA_ONLY = new Set(["chmod", "chown", "chgrp", "ls", "stat", "test", "[", "[[", "mkdir", "touch", "ssh", "ssh-keygen", "ssh-add", "ssh-copy-id", "realpath", "dirname", "basename", "file", "du", "wc", "readlink", "cd", "pushd", "which", "type", "echo", "printf", "git", "eval",
   // (Tenth round) signing tools use a key store without revealing it (paths-stores.ts).
-  "keytool", "apksigner", "jarsigner", "signtool"]);
+  "keytool", "apksigner", "jarsigner", "signtool",
+  // (Eleventh round) and so do code and firmware signers, a VPN client its profile, a playbook its vault password file.
+  "cosign", "minisign", "signify", "sbsign", "kmodsign", "espsecure", "espsecure.py", "imgtool", "imgtool.py", "idf.py", "openvpn", "ansible-playbook"]);
 
 function collectOperands(s: Script, out: { text: string; start: number; end: number; writes: boolean }[], depth: number): void {
   for (const p of s.pipelines) {

@@ -8,6 +8,7 @@ import { destructiveSql, isProgramName, judgeCommandLine } from "./commands.js";
 import { detectSensitivePath, mayHoldSensitivePath } from "./paths.js";
 import { key as argumentKey, siteRoles, type RoledSite } from "./sites.js";
 import { commandsInRequest } from "./requests.js";
+import { sqlHandedOver } from "./commands-reach.js";
 import { detectSecretAssignments } from "./assignments.js";
 import { compileExfiltrationParams, detectExfiltration, detectUrlData, type ExfiltrationParams } from "./exfiltration.js";
 import { detectPiiBulk } from "./pii-bulk.js";
@@ -208,6 +209,13 @@ export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[]
     } else if (site.role === "request" || (site.role === "content" && handedBack(site.path))) {
       for (const span of site.role === "request" ? commandsInRequest(site.value) : commandsHandedBack(site.value)) {
         for (const f of judgeCommandLine(site.value.slice(span.start, span.end))) out.push({ type: f.type, path: site.path, start: span.start + f.start, end: span.start + f.end, detail: f.detail });
+      }
+      // (Eleventh round) SQL handed over to be run: judged as a SQL tool's statement (commands-reach.ts).
+      if (site.role === "request") {
+        for (const sql of sqlHandedOver(site.value)) {
+          const hit = destructiveSql(sql);
+          if (hit) out.push({ type: "dangerous_command.database_destroy", path: site.path, start: 0, end: site.value.length, detail: hit });
+        }
       }
     }
   }

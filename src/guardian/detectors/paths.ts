@@ -3,6 +3,7 @@ import { commandOperands } from "./commands.js";
 import { commandsInRequest, fileRequests } from "./requests.js";
 import { literalId, literalsOf } from "./literals.js";
 import { plainEnvWrite } from "./paths-benign.js";
+import { appKind, APP_HINTS } from "./paths-apps.js";
 import { findSearches, STORE_HINTS, storeKind } from "./paths-stores.js";
 import type { Detection, StringSite } from "./scan.js";
 import type { RoledSite } from "./sites.js";
@@ -30,7 +31,7 @@ const SENSITIVE: { type: string; re: RegExp }[] = [
   {
     // Credential folders themselves (a listing or a read of the folder gives away what is in it), and more CLIs' files.
     type: "sensitive_path.cloud_credentials",
-    re: /(?:^|[/\\])(?:\.aws|\.azure|\.kube|\.docker|\.oci|\.minikube|\.config[/\\]gcloud|gcloud|\.config[/\\]doctl|\.config[/\\]hcloud|\.fly|\.cloudflared|\.wrangler|\.config[/\\]op)[/\\]?$|(?:^|[/\\])(?:\.oci[/\\](?:config|.+\.pem)|\.config[/\\]doctl[/\\]config\.ya?ml|\.config[/\\]hcloud[/\\]cli\.toml|\.fly[/\\]config\.yml|\.cloudflared[/\\].+\.(?:pem|json)|\.wrangler[/\\]config[/\\].+|\.docker[/\\](?:machine[/\\].+\.pem|certs?[/\\].*key.*\.pem)|\.minikube[/\\].+\.key|\.config[/\\]op[/\\].+|gcloud[/\\](?:configurations[/\\].+|credentials[/\\]?.*))$/i,
+    re: /(?:^|[/\\])(?:\.aws|\.azure|\.kube|\.docker|\.oci|\.minikube|\.config[/\\]gcloud|gcloud|\.config[/\\]doctl|\.config[/\\]hcloud|\.fly|\.cloudflared|\.wrangler|\.config[/\\]op)[/\\]?$|(?:^|[/\\])(?:\.oci[/\\](?:config|.+\.pem)|\.config[/\\]doctl[/\\]config\.ya?ml|\.config[/\\]hcloud[/\\]cli\.toml|\.fly[/\\]config\.yml|\.cloudflared[/\\].+\.(?:pem|json)|\.wrangler[/\\]config[/\\].+|\.docker[/\\](?:machine[/\\].+\.pem|certs?[/\\].*key.*\.pem)|\.minikube[/\\].+\.key|\.config[/\\]op[/\\].+|gcloud[/\\](?:credentials[/\\]?.*))$/i,
   },
   { type: "sensitive_path.ssh_key", re: /(?:^|[/\\])\.ssh[/\\]?$/i },
   { type: "sensitive_path.dotenv", re: /(?:^|[/\\])\.env(?:\.(?!example$|sample$|template$|dist$|defaults$|schema$)[\w-]+)?$/i },
@@ -95,11 +96,19 @@ const HINTS = [".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", ".
   // (Ninth round: apps' session stores, mail clients' profiles, editors' state databases, network keys.)
   "ookies", "Login Data", "Storage", "IndexedDB", "signal", "tdata", "thunderbird", "librewolf", "waterfox", "seamonkey", "vscdb", "/iwd", "networkmanager", "wpa_supplicant", "wireguard",
   // (Tenth round: state files, key stores, services' secret files, tools' keys in the home folder: paths-stores.ts.)
-  ...STORE_HINTS];
+  ...STORE_HINTS,
+  // (Eleventh round: deployed apps' configuration, vaults, launchers' logins, dumps, signing keys, VPN: paths-apps.ts.)
+  ...APP_HINTS];
 const SENSITIVE_HINT = new RegExp(HINTS.map(escapeRegExp).join("|"), "i");
 const SENSITIVE_HINT_IDS = HINTS.map(literalId);
 /** A token can only be a path if it has a separator or starts like a dotfile. */
 const PATHISH = /[/\\]|^\.|^id_|%2e/i;
+/**
+ * (Eleventh round) A path argument's bare file name with an extension (`secure_boot_signing_key.pem`,
+ * `terraform.tfstate`) is a file in the working folder: the families read by name judge it. Not a command's operand:
+ * there a bare name is as often what a tool writes or uses without showing it (`openssl … -out server.p12`).
+ */
+const BARE_NAME = /^[\w.-]{1,120}\.[A-Za-z0-9]{1,12}$/;
 
 /**
  * Whether a relative path climbs out of where it starts by two levels or more (`../../x`, `docs/../../../etc`), or an
@@ -145,7 +154,7 @@ export function sensitiveKind(path: string): string | null {
   const p = lexical(windowsForm(path.replace(PROC_ROOT, "")));
   for (const s of SENSITIVE) if (s.re.test(p)) return s.type;
   if (keyFileInSystemFolder(p)) return "sensitive_path.system";
-  return storeKind(p);
+  return storeKind(p) ?? appKind(p);
 }
 
 /** `/proc/self/root/etc/shadow` is `/etc/shadow`: a process's root link is the root (sixth round). */
@@ -176,10 +185,11 @@ function keyFileInSystemFolder(p: string): boolean {
 const GRANTS_LOGIN = /(?:^|[/\\])\.ssh[/\\]authorized_keys2?$/i;
 
 /** Every sensitive path in a string read as paths (a whole value, or its tokens); spans in the string. */
-function pathsIn(value: string, writing = false): { type: string; start: number; end: number; path: string }[] {
+function pathsIn(value: string, writing = false, bare = false): { type: string; start: number; end: number; path: string }[] {
   const out: { type: string; start: number; end: number; path: string }[] = [];
   // A whole value that is one path may contain spaces ("…/Default/Login Data").
-  if (value.length < 4096 && !value.includes("\n") && value.includes(" ")) {
+  // (Eleventh round) So may one without spaces that the tokens would split (`…/[0;3e7]-2-0-…@krbtgt….kirbi`).
+  if (value.length < 4096 && !value.includes("\n") && (value.includes(" ") || /^[^\s"'`<>|]{4,4095}$/.test(value) && /[;,()[\]{}]/.test(value))) {
     const whole = value.trim();
     const type = sensitiveKind(whole);
     if (type) {
@@ -201,11 +211,13 @@ function pathsIn(value: string, writing = false): { type: string; start: number;
     }
     if (/^file:\/\//i.test(token)) {
       const host = token.slice(7).indexOf("/");
-      const cut = host > 0 && !/^[A-Za-z]:/.test(token.slice(7)) ? 7 + host : 7;
+      let cut = host > 0 && !/^[A-Za-z]:/.test(token.slice(7)) ? 7 + host : 7;
+      // (Eleventh round) `file:///C:/Windows/…`: the drive follows the URI's root slash.
+      if (/^\/[A-Za-z]:[/\\]/.test(token.slice(cut))) cut++;
       offset += cut;
       token = token.slice(cut);
     }
-    if (token.length < 4 || !PATHISH.test(token)) continue;
+    if (token.length < 4 || !(PATHISH.test(token) || (bare && BARE_NAME.test(token)))) continue;
     let type = sensitiveKind(token);
     if (!type && token.includes("%")) type = sensitiveKind(percentDecoded(token));
     if (!type && writing && GRANTS_LOGIN.test(token)) type = "sensitive_path.ssh_key";
@@ -383,7 +395,7 @@ export function detectSensitivePath(sites: readonly (StringSite | RoledSite)[], 
     }
     if (role === "url" && !/^\s*file:/i.test(site.value) && !/%2e%2e/i.test(site.value)) continue;
     const verb = role === "url" ? "reading" : verbOf(tool);
-    for (const f of pathsIn(site.value, verb === "writing")) {
+    for (const f of pathsIn(site.value, verb === "writing", role === "path")) {
       // (Tenth round) The project's own env file written with plain settings hands nothing over (paths-benign.ts).
       if (verb === "writing" && f.type === "sensitive_path.dotenv" && plainEnvWrite(f.path, site, sites)) continue;
       out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: detail(f.type, f.path, verb) });

@@ -124,8 +124,15 @@ function roleByName(name: string, tool: string): SiteRole {
  * An argument whose name says nothing is read as a path when its value is one (`{"socket": "/var/run/docker.sock"}`).
  */
 export function looksLikePath(value: string): boolean {
-  return value.length >= 2 && value.length <= 4096 && PATH_START.test(value) && !/[\s"'<>|;`]/.test(value.trim());
+  if (value.length < 2 || value.length > 4096 || !PATH_START.test(value)) return false;
+  const v = value.trim();
+  // (Eleventh round) A drive or home path keeps its spaces (`C:/Program Files (x86)/Steam/…`, `~/Library/Application
+  // Support/…`): one line, no quotes or shell punctuation, and a separator after the first space.
+  if (SPACED_PATH.test(v)) return !/[\n"'<>|;`]/.test(v) && /[/\\]/.test(v.slice(v.indexOf(" ")));
+  return !/[\s"'<>|;`]/.test(v);
 }
+
+const SPACED_PATH = /^(?:[A-Za-z]:[/\\]|~[/\\]|\$HOME\/|%USERPROFILE%\\|\/Users\/|\/home\/)[^ ]{0,400} /;
 
 const CLIMBS = /(?:^|[/\\])(?:\.\.|%2e%2e)[/\\](?:[^\s]{0,256}?[/\\])?(?:\.\.|%2e%2e)(?:[/\\]|$)/i;
 
