@@ -25,10 +25,11 @@ import type { Detection, StringSite } from "./scan.js";
  *    links' signatures are not named here.
  *
  * Linear: literal searches (`uthorization`, `password`, `passcode`, `://`), bounded sticky expressions at each hit,
- * at most MAX_HITS hits per literal and string.
+ * at most MAX_HITS hits per literal and string, in the first REACH characters of a long string.
  */
 
 const MAX_HITS = 32;
+const REACH = 16_384;
 const FILLER = /EXAMPLE|example|x{5,}|X{5,}|\*{3,}|\.\.\.|dummy|DUMMY|fake|FAKE|placeholder|PLACEHOLDER|your[-_]|YOUR[-_]|redacted|REDACTED|changeme|(.)\1{5,}/;
 
 function* occurrences(v: string, literal: string): Generator<number> {
@@ -194,8 +195,12 @@ function decodeSafe(s: string): string {
 export function detectShapedCredentials(site: StringSite, found: Detection[]): void {
   const v = site.value;
   if (v.length < 16) return;
-  authorizationHeaders(site, found);
-  loginKeywords(site, found);
-  appPasswords(site, found);
-  if (v.includes("://")) linkCredentials(site, found);
+  // In a long string, its first REACH characters (as secrets-context.ts reads its weak signals): these credentials are
+  // pasted into a message or a file, not buried in a megabyte, and a megabyte's literal searches would cost more than
+  // every other secret rule's.
+  const head = v.length > REACH ? { ...site, value: v.slice(0, REACH) } : site;
+  authorizationHeaders(head, found);
+  loginKeywords(head, found);
+  appPasswords(head, found);
+  if (head.value.includes("://")) linkCredentials(head, found);
 }
