@@ -2,6 +2,7 @@ import { entropy } from "./entropy.js";
 import { isCiphertext } from "./ciphertext.js";
 import { literalId, literalsOf } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
+import { browserConfig } from "./secrets.js";
 import { sharedUnits } from "./units.js";
 
 /*
@@ -233,6 +234,9 @@ export function detectSecretAssignments(sites: StringSite[], prefilter = true, n
       }
       if (!secretLike || linkToken(v, pos, m[0])) continue;
       const end = ends.valueEnd;
+      // (Eleventh round) A Google browser key in the web-app config it ships in (Firebase's `apiKey` beside
+      // `authDomain`…): public by design, as the format's own rule judges it (secrets.ts); the same key elsewhere counts.
+      if (value.startsWith("AIza") && browserConfig(v, end - value.length)) continue;
       out.push({ type: "secrets.assignment", path: site.path, start: end - value.length, end });
       lastEnd = end;
     }

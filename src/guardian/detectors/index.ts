@@ -10,6 +10,7 @@ import { key as argumentKey, siteRoles, type RoledSite } from "./sites.js";
 import { commandsInRequest } from "./requests.js";
 import { sqlHandedOver } from "./commands-reach.js";
 import { detectSecretAssignments } from "./assignments.js";
+import { detectConcealedPoisoning } from "./poisoning-concealed.js";
 import { compileExfiltrationParams, detectExfiltration, detectUrlData, type ExfiltrationParams } from "./exfiltration.js";
 import { detectPiiBulk } from "./pii-bulk.js";
 import { detectCallToChangedTool, detectToolChanges, pinsFor, type NewPin, type PinScope, type PinStore } from "./pins.js";
@@ -185,7 +186,12 @@ function poisoning(s: MessageScan, p?: InjectionParams): Detection[] {
   // (Tenth round) Property names spelled as sentences, skill examples stating a credential, a destination kept
   // against the user's choice (poisoning-fields.ts).
   const fields = detectFieldPoisoning(s.strings.filter((x) => (selfDescription(x) || (card && x.path[0] === "result")) && !cut.has(JSON.stringify(x.path))), s.message.result);
-  return [...scored, ...withheld, ...fields, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
+  // (Eleventh round) A directive concealed from the user, an outcome decided for a chosen few, "AI:" addressed with a
+  // destination, a destination pinned by a default (poisoning-concealed.ts).
+  for (const d of fields) cut.add(JSON.stringify(d.path));
+  for (const d of withheld) cut.add(JSON.stringify(d.path));
+  const concealed = detectConcealedPoisoning(s.strings.filter((x) => (selfDescription(x) || (card && x.path[0] === "result")) && !cut.has(JSON.stringify(x.path))), s.message.result);
+  return [...scored, ...withheld, ...fields, ...concealed, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
 }
 
 /**

@@ -33,7 +33,7 @@ const MAX_TOKENS = 32;
 const NEGATED = /\b(?:never|nunca|jamais|niemals|mai|nie)\b|\b(?:not|no|don't|doesn't|isn't|aren't|ne)\s{1,3}(?:\w+\s{1,3}){0,2}?(?:asks?|requests?|collects?|stores?|saves?|opens?|opened|reads?|read|accepted|needed|required)\b/i;
 
 /** Verbs that open or hand over a file, within a few words before its path. */
-const OPENS = /\b(?:read|reads|open|opens|load|loads|cat|expand|fetch|include|attach|upload|send|paste|append|copy|collect|grab|lee|lea|abre|carga|adjunta|lis|lisez|ouvre|charge|joins|lies|lese|öffne|lade|hänge|leggi|apri|allega|leia|abra|anexe)\s{1,3}(?:(?:the|its|their|your|all|every|first|then|also|contents?\s{1,3}of|el|la|los|le|les|den|die|das|il|o|a)\s{1,3}){0,4}$/i;
+const OPENS = /\b(?:read|reads|open|opens|load|loads|cat|expand|fetch|request|requests|retrieve|access|include|attach|upload|send|paste|append|copy|collect|grab|lee|lea|abre|carga|adjunta|lis|lisez|ouvre|charge|joins|lies|lese|öffne|lade|hänge|leggi|apri|allega|leia|abra|anexe)\s{1,3}(?:(?:the|its|their|your|all|every|first|then|also|contents?\s{1,3}of|el|la|los|le|les|den|die|das|il|o|a)\s{1,3}){0,4}$/i;
 const PATH_TOKEN = /(?:[a-z][\w+.-]{0,20}:\/\/)?(?:~|\$HOME|%USERPROFILE%|\/|[A-Za-z]:\\|\.{1,2}[/\\]|[\w.-]+[/\\])[^\s"'`<>|;,()]*/g;
 
 const FORBIDS = /\b(?:not|never|no|don't|nunca|jamais|nie|nicht|niemals|non|mai)\b/i;

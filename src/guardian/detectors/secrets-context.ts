@@ -70,6 +70,11 @@ const NOT_SECRET_BEFORE = new Set([
   "revoked", "hashed", "max", "min", "num", "total", "usage", "count", "limit", "budget", "input", "output",
   "prompt", "completion", "context", "gpg", "pgp", "ssh", "signature", "verifying", "test", "mock", "demo",
 ]);
+/** Words before a password noun that say its value is no real password. */
+const PASSWORD_NOT_SECRET = new Set([
+  "example", "sample", "dummy", "fake", "placeholder", "masked", "redacted", "truncated", "expired", "revoked", "hashed",
+  "max", "min", "num", "total", "usage", "count", "limit", "test", "mock", "demo",
+]);
 /** Words before a `key` or `token` (not a secret or password) that make it public: the client-side and project keys. */
 const PUBLIC_WITH_KEY = new Set(["client", "project", "license", "licence", "access"]);
 /** Words after a noun (in its name: `token_id`, `key_hash`), or between it and the value, that say the value is not the secret. */
@@ -157,8 +162,12 @@ function words(name: string): string[] {
 /** Whether a name (its words, the last one the noun) names a secret rather than a public key, an id or a count. */
 function secretName(nameWords: string[], noun: string): boolean {
   const strong = STRONG_NOUN.test(noun.replace(/^api[ _-]?/i, ""));
+  // (Eleventh round) A password is never public nor an id: a word that makes a key or token one (`tracking`,
+  // `request`, `device`, `site`…) does not make `MLFLOW_TRACKING_PASSWORD` one; only words that say the value is no
+  // real password (an example, masked, expired, a count) do.
+  const password = /^(?:passw|passphrase|pwd)/i.test(noun);
   for (const w of nameWords.slice(0, -1)) {
-    if (NOT_SECRET_BEFORE.has(w)) return false;
+    if (password ? PASSWORD_NOT_SECRET.has(w) : NOT_SECRET_BEFORE.has(w)) return false;
     if (!strong && PUBLIC_WITH_KEY.has(w)) return false;
   }
   return true;
@@ -167,7 +176,7 @@ function secretName(nameWords: string[], noun: string): boolean {
 /** How strong a name is: `strong` allows hex and UUID values (secret, password, token; a private, secret, API or signing key). */
 function strength(nameWords: string[], noun: string): boolean {
   if (STRONG_NOUN.test(noun.replace(/^api[ _-]?/i, ""))) return true;
-  return nameWords.some((w) => /^(?:api|apikey|app|application|private|priv|secret|signing|master|admin|server|service|encryption|hmac|webhook)$/.test(w));
+  return nameWords.some((w) => /^(?:api|apikey|app|application|private|priv|secret|signing|master|admin|server|service|encryption|hmac|webhook|publisher|merchant|partner|developer|integration)$/.test(w));
 }
 
 /**

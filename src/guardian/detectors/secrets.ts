@@ -3,6 +3,7 @@ import { LiteralFinder } from "./literal-finder.js";
 import { literalId, literalsOf } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
 import { deferToFormats, detectNamedCredentials, detectNamedField, detectSelfDescribing } from "./secrets-context.js";
+import { detectShapedCredentials } from "./secrets-shapes.js";
 import { detectWrappedValues } from "./secrets-wrapped.js";
 
 /*
@@ -89,7 +90,7 @@ function plausible(secret: string, least: number): boolean {
  * `messagingSenderId`, `appId: "1:…:web:…"`) and the Maps JavaScript loader's `key=` are public by design — the key
  * is restricted by referrer, not kept secret. The same key elsewhere is a credential.
  */
-function browserConfig(value: string, start: number): boolean {
+export function browserConfig(value: string, start: number): boolean {
   const near = value.slice(Math.max(0, start - 400), start + 600);
   return /authDomain|messagingSenderId|firebaseapp\.com|:web:[0-9a-f]|maps\.googleapis\.com\/maps\/api\/js\?/.test(near);
 }
@@ -401,6 +402,9 @@ export function detectSecrets(sites: StringSite[], prefilter = true): Detection[
     detectNamedCredentials(site, found);
     detectSelfDescribing(site, found);
     detectWrappedValues(site, found);
+    // (Eleventh round) Credentials by a service's shape or a protocol's place: any Authorization scheme, a login call's
+    // keyword, an app password's groups, an API credential in a link inside text (secrets-shapes.ts).
+    detectShapedCredentials(site, found);
     if (!formats) {
       keepApart(found, out);
       continue;
