@@ -30,7 +30,7 @@ import { lookup } from "./injection-lexicon.js";
  */
 
 export type OT = "addressed" | "pretext" | "secrecy_weak" | "no_confirm";
-export type OR = "weaken" | "destructive" | "exec_download";
+export type OR = "weaken" | "destructive" | "exec_download" | "read_secret";
 export interface Orders {
   t: OT[];
   r: OR[];
@@ -243,6 +243,17 @@ const PIP_OFF = /\bpip3?\s{1,3}install\b[^\n]{0,120}?(?:--(?:extra-)?index-url|\
 /** Package hosts of record: an index there is the registry itself or a vendor's own wheel host. */
 const REGISTRY = /^https?:\/\/(?:[\w-]{1,40}\.)*(?:pypi\.org|pythonhosted\.org|pytorch\.org|nvidia\.com|github\.com|gitlab\.com|npmjs\.org|npmjs\.com|anaconda\.org)(?:[/:]|$)/i;
 
+/** A tool named for destroying records (`delete_responses`, `purge_rows`), not a cache or a temporary file. */
+const DESTROY_TOOL = /\b[a-z][a-z0-9]{0,20}(?:_[a-z0-9]{1,20}){0,3}_?(?:delete|remove|purge|drop|wipe|erase|destroy)(?:_[a-z0-9]{1,20}){0,3}\b|\b(?:delete|remove|purge|drop|wipe|erase|destroy)_[a-z0-9]{1,20}(?:_[a-z0-9]{1,20}){0,3}\b/;
+const DISPOSABLE = /cache|tmp|temp|draft|scratch|test/;
+/** English function words: a unit with two or more of them is read by the lexicon, not by its identifiers alone. */
+const EN_FUNCTION = new Set(["the", "to", "and", "of", "is", "for", "in", "on", "your", "this", "with", "from", "it", "you", "all", "every", "any", "only", "into", "when", "if", "after", "before", "that", "are", "be"]);
+
+/** A bot account mentioned in a thread (`@codebot`, `@release-bot`): the agent the thread summons. */
+const BOT_HANDLE = /(?:^|[\s(])@[A-Za-z0-9][\w-]{0,30}bot\b/i;
+/** A project's stored secrets: its CI/CD variables, pipeline secrets, values unmasked. */
+const CI_SECRETS = /\b(?:ci\/cd|ci|pipeline|project|repo(?:sitory)?|actions|build|deploy(?:ment)?)\s{1,3}(?:variables|vars|secrets|env(?:ironment)?\s{1,3}variables)\b|\b(?:values?\s{1,3})?(?:unmasked|unredacted)\b/i;
+
 /* ---------------------------------------------------------------------------------------------------------------- */
 
 /** The signals of one content unit (`text` the whole string, `unit` the unit, `toks` its words in `text`'s offsets). */
@@ -266,9 +277,23 @@ export function orderCues(text: string, unit: string, toks: readonly DTok[], ctx
     const url = f ? (f[1] ?? f[2] ?? "") : "";
     if (free(f) && url !== "" && !REGISTRY.test(url)) out.r.push("exec_download");
   }
+  // A destroying tool asked of the model for everything of a kind, or in words the lexicon cannot read ("siba … byose
+  // ukoresheje delete_responses"): the tool's name says what the sentence does.
+  if (ctx.addressed && unit.includes("_")) {
+    const m = DESTROY_TOOL.exec(clip);
+    if (free(m) && !DISPOSABLE.test(m[0])) {
+      // (Words the lexicon reads — other than the model's name — count as read too.)
+      const english = toks.filter((t) => EN_FUNCTION.has(t.w) || (t.cues.length > 0 && !t.cues.includes("ai"))).length;
+      if (toks.some((t) => t.cues.includes("bulk")) || english <= 1) out.r.push("destructive");
+    }
+  }
+  // A project's CI/CD variables asked for, unmasked.
+  const secrets = ctx.request && free(CI_SECRETS.exec(clip));
+  if (secrets) out.r.push("read_secret");
   const pretext = justifies(unit, ctx.request);
   if (pretext) out.t.push("pretext");
   if (!ctx.addressed && (ctx.request || pretext || out.r.length > 0 || PRETEXT.test(unit)) && (markupHead(text, toks, ctx) || doubledHead(unit))) out.t.push("addressed");
+  else if (!ctx.addressed && secrets && unit.includes("@") && BOT_HANDLE.test(clip)) out.t.push("addressed");
   if (keptFromOverseer(toks)) out.t.push("secrecy_weak");
   if ((ctx.request || ctx.addressed || out.t.includes("addressed")) && REVIEW_SKIP.test(clip) && !NEGATED_BEFORE.test(clip.slice(0, 30))) out.t.push("no_confirm");
   return out;
