@@ -114,7 +114,7 @@ const EXTRA: [string, number][] = [
   ["response reply answer summary output responses replies answers summaries evaluation assessment recap minutes odpowiedzi odpowiedź podsumowaniu respuesta réponse antwort resposta ответ ответе", G.TGT],
   ["keep", G.NEG],
   // A reader named by what it does: "whoever is summarising this", "automated helpers processing this".
-  ["whoever automated automatic autonomous", G.AI],
+  ["whoever automated automatic autonomous automation automations", G.AI],
   // "any coding agent triaging this", "language model reading this page".
   ["syncing applying preparing deploying running executing updating booking analyses analyzes opens parses scans evaluates receives checks imports ingests handles reads processes manages monitors triages summarises summarizes reviews screens reading processing parsing summarizing summarising browsing viewing analyzing analysing seeing scanning indexing crawling handling triaging screening reviewing ingesting evaluating grading sorting answering managing monitoring", G.READING],
   // Secrecy: "leave it out of your summary", "omit this from the reply".

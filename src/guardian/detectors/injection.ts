@@ -2,6 +2,7 @@ import { pieces } from "./injection-gate.js";
 import { CJK, isCjk, lookup, STEMS, type Cue } from "./injection-lexicon.js";
 import { VERB_LAST } from "./injection-languages.js";
 import { directedCues } from "./injection-directed.js";
+import { orderCues } from "./injection-orders.js";
 import { NO_SPACE_VOCATIVE, WORLD_AND, WORLD_GENERIC } from "./injection-languages-world.js";
 import { reading } from "./injection-readings.js";
 import { spelledNames } from "./injection-names.js";
@@ -64,6 +65,7 @@ const T = {
   prompt: 1.5,
   against_user: 2.5,
   agent_reply: 2,
+  pretext: 1.5,
 } as const;
 
 /** Requests: what the text asks for. */
@@ -972,6 +974,12 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     const d = directedCues(text, s, unit, toks, { role: ctx.role, reply: ctx.reply === true, transcript: ctx.transcript === true, addressed: sig.t.addressed !== undefined, request, withContext: ctx.withContext === true });
     for (const k of d.t) addT(sig, k);
     for (const k of d.r) addR(sig, k);
+    // Orders planted in records: heads in a record's markup, a claimed sign-off, secrecy from overseers, security off (injection-orders.ts).
+    if (ctx.role === "content") {
+      const o = orderCues(text, unit, toks, { reply: ctx.reply === true, transcript: ctx.transcript === true, addressed: sig.t.addressed !== undefined, request });
+      for (const k of o.t) addT(sig, k);
+      for (const k of o.r) addR(sig, k);
+    }
   }
   if (ctx.role === "prompt") addT(sig, "prompt");
   // A remote agent's reply is read by the calling agent, a model: downloaded or decoded code it hands over to run —
