@@ -93,6 +93,8 @@ const R = {
   grant: 2.5,
   decode_run: 2.5,
   unread_dest: 2,
+  deceive: 4.5,
+  sabotage: 4.5,
 } as const;
 
 /**
@@ -105,7 +107,7 @@ const PRIMARY = new Set<string>([
   "addressed", "addressed_2p", "addressed_subject", "override", "override_weak", "persona", "persona_weak", "chat_token", "turn", "end_marker",
   "after_marker", "header", "tag", "secrecy", "secrecy_weak", "stealth", "authority", "new_task", "hidden_instructions", "hidden", "cross_tool", "prompt",
   "send_secret_out", "send_secret", "send_personal_out", "send_personal", "read_secret", "recipients", "payment", "destructive", "exec_download",
-  "against_user", "harvest", "reroute", "cross_tool_change", "hide_action", "dangerous_command", "decode_run",
+  "against_user", "harvest", "reroute", "cross_tool_change", "hide_action", "dangerous_command", "decode_run", "deceive", "sabotage",
 ]);
 
 /** Targeting signals that are an attack without any request of their own: overriding, a persona, a faked boundary, secrecy. */
@@ -1052,8 +1054,8 @@ const TOOL_BY_KIND = /\b(?:call|invoke|use|run|trigger)\s{1,3}(?:the|your|its|an
 const SEND_WORD = /\b(?:send|e-?mail|forward|post|upload)\b/i;
 /** Writing messages to people: "write 20 e-mails", "draft a text message to each contact". */
 const WRITE_MESSAGES = /\b(?:write|draft|compose|generate|create|prepare)\b[^.\n]{0,60}?\b(?:e-?mails?|messages?|texts?|sms|letters?|notices?|dms?)\b/i;
-/** A URL whose query value is left for the model to fill: empty, a placeholder, or a name in capitals. */
-const QUERY_SLOT = /[?&][\w-]{1,20}=(?:$|[\s"')\]]|\{|<|[A-Z][A-Z_]{2,}\b)/;
+/** A URL whose query value is left for the model to fill: empty, a placeholder (an ellipsis too), or a name in capitals. */
+const QUERY_SLOT = /[?&][\w-]{1,20}=(?:$|[\s"')\]]|\{|<|[A-Z][A-Z_]{2,}\b|\.{3}|…)/;
 const URL_WORDS = /\b(?:url|urls|link|links|image|img|pixel|query|querystring|src)\b|!\[|<img/i;
 
 interface Prompted {
@@ -1838,6 +1840,8 @@ const KIND_ORDER: [string, (TClass | RClass)[]][] = [
   ["tool_call", ["call", "call_sending"]],
   ["secrecy", ["secrecy", "secrecy_weak", "stealth", "no_confirm"]],
   ["hidden_text", ["hidden", "hidden_instructions"]],
+  ["deception", ["deceive"]],
+  ["sabotage", ["sabotage"]],
 ];
 
 /** Signals that come from markers over a unit (not from its words). */
@@ -1858,14 +1862,21 @@ function rScore(sig: Sig): number {
 function fire(units: Unit[], threshold: number, window: number, extra: Partial<Record<TClass, number>>, unquoted?: (u: Unit) => Sig, cutQuotes = false): Cut[] {
   const cuts: Cut[] = [];
   // Per paragraph: the strongest of each targeting signal (what an unbounded window lends), and whether it reports.
-  const paraT = new Map<number, Partial<Record<TClass, number>>>();
-  if (window === Infinity) {
-    for (const v of units) {
-      let t = paraT.get(v.para);
-      if (!t) paraT.set(v.para, (t = {}));
-      for (const [k, x] of Object.entries(v.sig.t) as [TClass, number][]) if ((t[k] ?? 0) < x) t[k] = x;
+  // (Built on first use, after `reports` and `named`: a quotation in a passage about attacks lends what its unit says
+  // without it, as a neighbour's does in a bounded window — eleventh round.)
+  let paraT: Map<number, Partial<Record<TClass, number>>> | null = null;
+  const paraLent = (para: number): Partial<Record<TClass, number>> => {
+    if (paraT === null) {
+      paraT = new Map();
+      units.forEach((v, j) => {
+        let t = (paraT as Map<number, Partial<Record<TClass, number>>>).get(v.para);
+        if (!t) (paraT as Map<number, Partial<Record<TClass, number>>>).set(v.para, (t = {}));
+        const from = unquoted && v.sig.quoted.length > 0 && (reports(j) || named(v)) ? unquoted(v).t : v.sig.t;
+        for (const [k, x] of Object.entries(from) as [TClass, number][]) if ((t[k] ?? 0) < x) t[k] = x;
+      });
     }
-  }
+    return paraT.get(para) ?? {};
+  };
   // Whether a unit's paragraph reports on attacks: its units are contiguous, so they are found around the unit (and
   // read only when a quotation asks).
   const paraReport = new Map<number, boolean>();
@@ -1903,7 +1914,7 @@ function fire(units: Unit[], threshold: number, window: number, extra: Partial<R
     const t: Partial<Record<TClass, number>> = { ...extra };
     // (A neighbour's quotation in an article about attacks lends nothing: what it lends is read without the quotation.)
     const lendOf = (v: Unit, j: number) => (v !== u && unquoted && v.sig.quoted.length > 0 && (reports(j) || named(v)) ? unquoted(v).t : v.sig.t);
-    const lent = window === Infinity ? [paraT.get(u.para) ?? {}] : units.slice(Math.max(0, i - window), i + window + 1).map((v, k) => [v, Math.max(0, i - window) + k] as const).filter(([v]) => v.para === u.para).map(([v, j]) => lendOf(v, j));
+    const lent = window === Infinity ? [paraLent(u.para), u.sig.t] : units.slice(Math.max(0, i - window), i + window + 1).map((v, k) => [v, Math.max(0, i - window) + k] as const).filter(([v]) => v.para === u.para).map(([v, j]) => lendOf(v, j));
     for (const from of lent) for (const [k, x] of Object.entries(from) as [TClass, number][]) if ((t[k] ?? 0) < x) t[k] = x;
     let score = tsum(t) + rScore(u.sig);
     if (score < threshold || !(Object.keys(t).some((k) => PRIMARY.has(k)) || Object.keys(u.sig.r).some((k) => PRIMARY.has(k)))) continue;
@@ -2508,6 +2519,8 @@ const SIGNAL_NAMES: Record<string, string> = {
   cross_tool: "changes how other tools are used",
   against_user: "acts against the user's say",
   harvest: "has the model hand over secrets or personal data",
+  deceive: "has the model deceive the reader of its answer",
+  sabotage: "has the model's code remove a protection, open data to all or mine",
   reroute: "sends to an address of its own",
   dangerous_command: "hands over a dangerous command",
   cross_tool_change: "changes another tool's arguments",
