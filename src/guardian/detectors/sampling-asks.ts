@@ -53,10 +53,10 @@ const WHATEVER_EVIDENCE =
 
 /** A concealment of the act or of a fact: "do not mention that", "never mention)", "do not show the real value". */
 const CONCEAL =
-  /\b(?:do\s{1,3}not|don't|never|must\s{1,3}not|should\s{1,3}not|without)\s{1,3}(?:ever\s{1,3})?(?:mention(?:ing)?|tell(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|say(?:ing)?|admit(?:ting)?|show(?:ing)?|stat(?:e|ing)|report(?:ing)?|indicat(?:e|ing)|acknowledg(?:e|ing)|display(?:ing)?)(?:\s{1,3}(?:that\b|it\b(?!\s{1,3}(?:if|unless|when|until|again|twice)\b)|this\b(?!\s{1,3}(?:if|unless|when|until)\b)|the\s{1,3}(?:real|actual|true|original|computed|calculated|measured|underlying|correct)\b)|\s{0,2}(?:[.;)!\n]|$))/i;
+  /\b(?:do\s{1,3}not|don't|never|must\s{1,3}not|should\s{1,3}not|without)\s{1,3}(?:ever\s{1,3})?(?:mention(?:ing)?|tell(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|say(?:ing)?|admit(?:ting)?|show(?:ing)?|stat(?:e|ing)|report(?:ing)?|indicat(?:e|ing)|acknowledg(?:e|ing)|display(?:ing)?)(?:\s{1,3}(?:that\b|it\b(?!\s{1,3}(?:if|unless|when|until|again|twice)\b)|this\b(?!\s{1,3}(?:if|unless|when|until)\b)|the\s{1,3}(?:real|actual|true|original|computed|calculated|measured|underlying|correct)\b|(?:them|him|her|anyone|the\s{1,3}(?:user|customer|guest|client|patient|buyer))(?:\s{1,3}about\s{1,3}(?:it|this|that))?\s{0,2}(?:[.;)!\n]|$))|\s{0,2}(?:[.;)!\n]|$))/i;
 /** Presenting something as true, neutral or harmless: "describe it as a 'minor …'", "present the score as objective". */
 const PRESENT_AS =
-  /\b(?:describe|present|frame|portray|characteri[sz]e|report|pass\s{1,3}off|label|call|spin)\s{1,3}(?:it|this|that|them|(?:the|this|our|each)\s{1,3}[\w-]{1,24}(?:\s{1,3}[\w-]{1,24})?)\s{1,3}(?:(?:only|just|simply|merely|solely)\s{1,3})?as\s{1,3}(?:(?:an?|the)\s{1,3})?(?:["'“‘]|(?:objective|neutral|unbiased|impartial|factual|fact|accurate|verified|independent|official|genuine|safe|free|minor|routine|harmless|resolved|normal|expected|compliant|nothing|no\s{1,3}[\w-]{1,20}|purely|merely|only)\b)/i;
+  /\b(?:describe|present|frame|portray|characteri[sz]e|report|pass\s{1,3}off|label|call|spin)\s{1,3}(?:it|this|that|them|(?:the|this|our|each)\s{1,3}[\w-]{1,24}(?:\s{1,3}[\w-]{1,24})?)\s{1,3}(?:(?:only|just|simply|merely|solely)\s{1,3})?as\s{1,3}(?:(?:an?|the)\s{1,3})?(?:[\w-]{1,20}\s{1,3})?(?:["'“‘]|(?:objective|neutral|unbiased|impartial|factual|fact|accurate|verified|independent|official|genuine|safe|free|minor|routine|harmless|resolved|normal|expected|compliant|nothing|no\s{1,3}[\w-]{1,20}|purely|merely|only)\b)/i;
 /** A sum of money, written with its currency. */
 const MONEY = /[$€£¥₹₩₦₱฿]\s{0,2}\d|\d\s{0,2}(?:[$€£¥₹₩₦₱฿]|(?:usd|eur|gbp|inr|rs|php|ngn)\b)/i;
 /** "but", in the languages a contrast is written in. */
@@ -65,7 +65,7 @@ const BUT = new Set(["but", "pero", "mais", "aber", "ma", "mas", "но", "ਪਰ
 /* ---- A warning suppressed -------------------------------------------------------------------------------------- */
 
 const NO_WARNING =
-  /\b(?:do\s{1,3}not|don't|never|must\s{1,3}not|should\s{1,3}not|without)\s{1,3}(?:ever\s{1,3})?(?:warn(?:ing)?|caution(?:ing)?|alert(?:ing)?|mention(?:ing)?|disclos(?:e|ing)|flag(?:ging)?)\s{1,3}(?:(?:the\s{1,3})?(?:user|them|anyone|customers?|patients?|buyers?)\s{1,3})?(?:(?:about|of|on)\s{1,3})?(?:(?:the|any|possible|potential|known|hidden)\s{1,3})?(?:scams?|fraud|risks?|dangers?|side[\s-]effects?|hidden\s{1,3}(?:fees?|costs?|charges?)|safety\s{1,3}(?:issues?|risks?|concerns?)|recalls?|red\s{1,3}flags?)\b(?!\s{1,3}(?:that|which|unless|if|when|already|listed|below|above|twice|again)\b)/i;
+  /\b(?:do\s{1,3}not|don't|never|must\s{1,3}not|should\s{1,3}not|without)\s{1,3}(?:ever\s{1,3})?(?:warn(?:ing)?|caution(?:ing)?|alert(?:ing)?|mention(?:ing)?|disclos(?:e|ing)|flag(?:ging)?)\s{1,3}(?:(?:the\s{1,3})?[\w-]{1,20}\s{1,3}(?=about|of|on))?(?:(?:about|of|on)\s{1,3})?(?:(?:the|any|possible|potential|known|hidden)\s{1,3})?(?:scams?|fraud|risks?|dangers?|side[\s-]effects?|hidden\s{1,3}(?:fees?|costs?|charges?)|safety\s{1,3}(?:issues?|risks?|concerns?)|recalls?|red\s{1,3}flags?)\b(?!\s{1,3}(?:that|which|unless|if|when|already|listed|below|above|twice|again)\b)/i;
 
 /* ---- Evidence made up ------------------------------------------------------------------------------------------ */
 
@@ -77,12 +77,12 @@ const MADE_UP_OK = /\b(?:tests?|testing|fixtures?|mocks?|mock-ups?|samples?|plac
 
 const REVIEWS = /\b(?:reviews?|testimonials?|ratings?|endorsements?|five-star|5-star|star\s{1,3}ratings?)\b/i;
 const AS_OTHERS =
-  /\bas\s{1,3}(?:(?:different|various|multiple|several|distinct|real|actual|genuine|verified|independent|satisfied|happy|unrelated)\s{1,3}){1,2}(?:[\w-]{1,20}\s{1,3})?(?:players|customers|buyers|users|patrons|guests|reviewers|people|patients|students|parents|owners|travell?ers|diners|readers|shoppers|clients|members|residents)\b|\bsigned\s{1,3}(?:with|by|as|using|under)\s{1,3}(?:the\s{1,3})?(?:(?:patron|customer|user|player|buyer|guest|client|member|patient|reader|shopper|resident)(?:'s|s')?\s{1,3})(?:real\s{1,3}|full\s{1,3}|own\s{1,3})?(?:names?|identit(?:y|ies)|e-?mails?)\b|\b(?:alt|alternate|sock(?:[\s-]?puppet)?|burner|fake|dummy|throwaway|secondary)\s{1,3}accounts?\b|\bposing\s{1,3}as\s{1,3}(?:(?:a|an|real|different)\s{1,3}){0,2}(?:player|customer|buyer|user|patron|guest|reviewer|patient|reader|shopper|client)s?\b|\bin\s{1,3}the\s{1,3}(?:patron|customer|user|player|buyer|guest|client)(?:'s|s')\s{1,3}(?:real\s{1,3})?names?\b/i;
+  /\bas\s{1,3}(?:an?\s{1,3})?(?:(?:different|various|multiple|several|distinct|real|actual|genuine|verified|independent|satisfied|happy|unrelated)\s{1,3}){1,2}(?:[\w-]{1,20}\s{1,3})?(?:player|customer|buyer|user|patron|guest|reviewer|person|people|patient|student|parent|owner|travell?er|diner|reader|shopper|client|member|resident)s?\b(?!\s{1,3}(?:would|might|could|will|sees?|experiences?)\b)|\bsigned\s{1,3}(?:with|by|as|using|under)\s{1,3}(?:the\s{1,3})?(?:(?:patron|customer|user|player|buyer|guest|client|member|patient|reader|shopper|resident)(?:'s|s')?\s{1,3})(?:real\s{1,3}|full\s{1,3}|own\s{1,3})?(?:names?|identit(?:y|ies)|e-?mails?)\b|\b(?:alt|alternate|sock(?:[\s-]?puppet)?|burner|fake|dummy|throwaway|secondary)\s{1,3}accounts?\b|\bposing\s{1,3}as\s{1,3}(?:(?:a|an|real|different)\s{1,3}){0,2}(?:player|customer|buyer|user|patron|guest|reviewer|patient|reader|shopper|client)s?\b|\bin\s{1,3}the\s{1,3}(?:patron|customer|user|player|buyer|guest|client)(?:'s|s')\s{1,3}(?:real\s{1,3})?names?\b/i;
 const REVIEW_OK = /\b(?:detect\w{0,4}|spot\w{0,4}|identify\w{0,3}|flag\w{0,4}|classif\w{1,5}|explain\w{0,3}|moderat\w{1,5}|whether|policy|guidelines?|reply|respond|response|summari[sz]\w{0,3})\b/i;
 
 /* ---- A score moved by who someone is --------------------------------------------------------------------------- */
 
-const ADJUST = /\b(?:subtract|deduct|remove|add|lower|reduce|raise|boost|penali[sz]e|down-?(?:rank|score|grade|weight)|reject|decline|deny|flag)\b/i;
+const ADJUST = /\b(?:subtract|deduct|add|lower|reduce|raise|boost|penali[sz]e|down-?(?:rank|score|grade|weight)|reject|decline|deny)\b/i;
 const WHO = /\b(?:nationality|nationalities|ethnicity|ethnic|race|racial|religion|religious|caste|gender|sex|pregnan\w{1,4}|disabilit\w{1,4}|disabled|sexual\s{1,3}orientation|country\s{1,3}of\s{1,3}(?:origin|birth)|accent|skin\s{1,3}colou?r|name\s{1,3}(?:appears|sounds|looks|seems|is)\s{1,3}(?:foreign|\p{Lu}\p{Ll}{2,20}))/u;
 const WHO_OK = /\b(?:do\s{1,3}not|don't|never|must\s{1,3}not|without|regardless\s{1,3}of|irrespective\s{1,3}of|ignore|ignoring|not\s{1,3}(?:on|by|based)|no\s{1,3}(?:weight|points?)|fair(?:ly|ness)?|bias|audit|equal(?:ly)?|anti-discrimination|discriminat\w{1,6})\b/i;
 
@@ -102,13 +102,13 @@ const CONTROL_OK = /\b(?:explain\w{0,3}|why|how\s{1,3}(?:do|does|can|to)|detect\
 
 const CJK_SECRET_ALL = /(?:密钥|密鑰|密码|密碼|令牌|口令|凭据|憑證|パスワード|キー|トークン|認証情報|비밀번호|토큰|API ?키)[^。！？\n]{0,12}?(?:すべて|全て|全部|所有|모두|전부)/;
 const CJK_NEG = /不要|不得|禁止|别|勿|しないで|するな|せず|않|말고|말아/;
-const CJK_TASK = /以上|必须|必須|至少|策略|规则|規則|ポリシー|ルール|要件|生成|示例|例|哈希|ハッシュ|暗号化|加密|マスク|遮盖|屏蔽|削除|删除|检查|確認|チェック|翻訳|翻译|変更|更新|정책|규칙|이상|생성|예시|해시|암호화|마스킹|삭제|확인|번역/;
+const CJK_TASK = /替换|替換|置换|置き換え|占位|プレースホルダ|以上|必须|必須|至少|策略|规则|規則|ポリシー|ルール|要件|生成|示例|例|哈希|ハッシュ|暗号化|加密|マスク|遮盖|屏蔽|削除|删除|检查|確認|チェック|翻訳|翻译|変更|更新|정책|규칙|이상|생성|예시|해시|암호화|마스킹|삭제|확인|번역/;
 /** Where a prompt says the secret is: its context, in other languages. */
 const CONTEXT_I18N = /\b(?:kont[èe]ks(?:to)?|kontekst\w{0,3}|kontext\w{0,2}|contexto|contexte|contesto|bağlam\w{0,4}|muktadha|konteksti|kontekstas|kontekstā)\b|контекст\w{0,3}|ngữ\s{1,3}cảnh|bối\s{1,3}cảnh|संदर्भ|सन्दर्भ|ਸੰਦਰਭ|সন্দর্ভ|প্রসঙ্গ|சூழல்|సందర్భ|ಸಂದರ್ಭ|സന്ദർഭ|បរិបទ|ບໍລິບົດ|ဆက်စပ်|บริบท|文脈|コンテキスト|上下文|語境|맥락|컨텍스트/iu;
 /** A national identity number, named in several languages. */
 const NATIONAL_ID = /\b(?:social\s{1,3}security|seguridad\s{1,3}social|s[ée]curit[ée]\s{1,3}sociale|sekirite\s{1,3}sosyal|seguran[çc]a\s{1,3}social|sicurezza\s{1,3}sociale|sozialversicherungs\w{0,8}|ssn|aadhaar|codice\s{1,3}fiscale|national\s{1,3}(?:id|insurance)\s{1,3}(?:number|no)|n[úu]mero\s{1,3}de\s{1,3}identidad)\b/i;
 /** A task on the data, not a harvest of it (any language's most common: policy, mask, check, translate, explain). */
-const DATA_TASK = /\b(?:mask\w{0,4}|redact\w{0,4}|hash\w{0,3}|validat\w{1,4}|verif\w{1,6}|check\w{0,3}|format\w{0,3}|explain\w{0,3}|polic(?:y|ies)|pol[íi]tica|politique|richtlinie|translat\w{0,6}|traduc\w{1,6}|tradui\w{1,6}|example|ejemplo|exemple|do\s{1,3}not|don't|never|nunca|jamais|niemals|pa\s{1,3}janm|pinga)\b/i;
+const DATA_TASK = /\b(?:mask\w{0,4}|redact\w{0,4}|hash\w{0,3}|validat\w{1,4}|verif\w{1,6}|check\w{0,3}|format\w{0,3}|expla\w{0,4}|expli\w{1,6}|polic(?:y|ies)|pol[íi]tica|politique|richtlinie|translat\w{0,6}|traduc\w{1,6}|tradui\w{1,6}|example|ejemplo|exemple|do\s{1,3}not|don't|never|nunca|jamais|niemals|pa\s{1,3}janm|pinga)\b/i;
 /** Verbs that have the model ask a person something. */
 const ASK = new Set(["ask", "request", "prompt", "pangutan-a", "pangutan-on", "pangutana", "pangayo", "pangayoa", "tanungin", "hingin", "itanong", "pregunta", "pregúntale", "pide", "pídele", "solicita", "demande", "demandez", "demande-lui", "frag", "frage", "fragen", "pergunte", "peça", "pede", "chiedi", "mande", "minta", "mintalah", "tanyakan", "uliza", "omba", "hỏi", "yêu"]);
 /** What no honest prompt has the model ask a person for: a PIN, a one-time code, a password. */
@@ -161,7 +161,7 @@ const cjkHit = (unit: string, k: string) => (CJK[k] ?? []).some((x) => unit.incl
  */
 export function samplingAsks(text: string, unit: string, toks: readonly SWord[], withContext: boolean): SamplingAsk[] {
   const out: SamplingAsk[] = [];
-  if (unit.length > 4000) return out;
+  if (unit.length > 32_768) return out;
   // A result stated whatever the evidence.
   if (WHATEVER_EVIDENCE.test(unit) && ASSERTS.test(unit)) out.push("deceive");
   // The truth kept out and another story told (the concealment anywhere in the prompt).
@@ -170,7 +170,7 @@ export function samplingAsks(text: string, unit: string, toks: readonly SWord[],
   else if (NO_WARNING.test(unit)) out.push("deceive");
   else if (MAKE_UP.test(unit) && PASS_AS_REAL.test(unit) && !MADE_UP_OK.test(unit)) out.push("deceive");
   else if (REVIEWS.test(unit) && AS_OTHERS.test(unit) && !REVIEW_OK.test(unit)) out.push("deceive");
-  else if (ADJUST.test(unit) && WHO.test(unit) && !WHO_OK.test(unit) && /\b(?:points?|score|scores|rank|ranking|rating|grade|weight|percent|%|application|applicant|candidate|tenant|loan)\b/i.test(unit)) out.push("deceive");
+  else if (ADJUST.test(unit) && WHO.test(unit) && !WHO_OK.test(unit) && /\b(?:points?|score|scores|rank|ranking|rating|grade|weight|percent|%|applications?|applicants?|candidates?|tenants?|loans?|hires?)\b/i.test(unit)) out.push("deceive");
 
   // What the answer's code is made to do besides its task.
   if ((REMOVES_CONTROL.test(unit) || GRANTS_ALL.test(unit) || MINES.test(unit)) && !CONTROL_OK.test(unit)) out.push("sabotage");
