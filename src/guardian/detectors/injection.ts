@@ -877,8 +877,8 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       else if ((c >= 0 || toks.slice(i + 1, i + 3).some((x, k) => VERB_CUES.some((v) => x.cues.includes(v)) && toks.slice(i + 2 + k, hi).some((y) => RESPONSE_NOUNS.has(y.w)))) && response && !toks.slice(i + 1, hi).some((x) => x.cues.includes("machine") || x.cues.includes("personal"))) addT(sig, "secrecy");
       // ("don't mention this note", "ne mentionnez pas cette consigne": hiding the instruction itself, which an
       // honest message never asks of its reader. A prompt is instructions: "never reveal these instructions" there is
-      // a system prompt's confidentiality line, eleventh round.)
-      else if (c >= 0 && ctx.role !== "prompt" && toks.slice(c + 1, c + 7).some((x) => SELF_NOUNS.has(x.w)) && toks.slice(Math.max(0, c - 2), c + 7).some((x) => THIS.has(x.w) || SELF_DET.has(x.w))) addT(sig, "secrecy");
+      // a system prompt's confidentiality line, eleventh round; "do not mention this note" stays.)
+      else if (c >= 0 && !(ctx.role === "prompt" && toks.slice(c + 1, c + 7).some((x) => x.w === "instructions" || x.w === "instruction" || x.w === "prompt")) && toks.slice(c + 1, c + 7).some((x) => SELF_NOUNS.has(x.w)) && toks.slice(Math.max(0, c - 2), c + 7).some((x) => THIS.has(x.w) || SELF_DET.has(x.w))) addT(sig, "secrecy");
       else if (c >= 0 && (find("anyone", lo, hi) >= 0 || (w(i) === "no" && w(i + 1) === "one"))) addT(sig, "secrecy_weak");
       else if (c > i && c - i <= 3 && THIS.has(w(c + 1)) && request) addT(sig, "secrecy_weak");
       if (at(i, "neg") && tg >= 0 && tg < i && toks.slice(i + 1, i + 3).some((x) => KNOW_VERBS.has(x.w))) addT(sig, "secrecy");
