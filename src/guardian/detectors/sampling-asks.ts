@@ -54,9 +54,12 @@ const WHATEVER_EVIDENCE =
 /** A concealment of the act or of a fact: "do not mention that", "never mention)", "do not show the real value". */
 const CONCEAL =
   /\b(?:do\s{1,3}not|don't|never|must\s{1,3}not|should\s{1,3}not|without)\s{1,3}(?:ever\s{1,3})?(?:mention(?:ing)?|tell(?:ing)?|reveal(?:ing)?|disclos(?:e|ing)|say(?:ing)?|admit(?:ting)?|show(?:ing)?|stat(?:e|ing)|report(?:ing)?|indicat(?:e|ing)|acknowledg(?:e|ing)|display(?:ing)?)(?:\s{1,3}(?:that\b|it\b(?!\s{1,3}(?:if|unless|when|until|again|twice)\b)|this\b(?!\s{1,3}(?:if|unless|when|until)\b)|the\s{1,3}(?:real|actual|true|original|computed|calculated|measured|underlying|correct)\b|(?:them|him|her|anyone|the\s{1,3}(?:user|customer|guest|client|patient|buyer))(?:\s{1,3}about\s{1,3}(?:it|this|that))?\s{0,2}(?:[.;)!\n]|$))|\s{0,2}(?:[.;)!\n]|$))/i;
-/** Presenting something as true, neutral or harmless: "describe it as a 'minor …'", "present the score as objective". */
+/**
+ * Presenting something as true, neutral or harmless: "describe it as a 'minor …'", "present the score as objective".
+ * (A quotation after "as" is the story told; in a prompt that reports on attacks it is read blanked out, as spaces.)
+ */
 const PRESENT_AS =
-  /\b(?:describe|present|frame|portray|characteri[sz]e|report|pass\s{1,3}off|label|call|spin)\s{1,3}(?:it|this|that|them|(?:the|this|our|each)\s{1,3}[\w-]{1,24}(?:\s{1,3}[\w-]{1,24})?)\s{1,3}(?:(?:only|just|simply|merely|solely)\s{1,3})?as\s{1,3}(?:(?:an?|the)\s{1,3})?(?:[\w-]{1,20}\s{1,3})?(?:["'“‘]|(?:objective|neutral|unbiased|impartial|factual|fact|accurate|verified|independent|official|genuine|safe|free|minor|routine|harmless|resolved|normal|expected|compliant|nothing|no\s{1,3}[\w-]{1,20}|purely|merely|only)\b)/i;
+  /\b(?:describe|present|frame|portray|characteri[sz]e|report|pass\s{1,3}off|label|call|spin)\s{1,3}(?:it|this|that|them|(?:the|this|our|each)\s{1,3}[\w-]{1,24}(?:\s{1,3}[\w-]{1,24})?)\s{1,3}(?:(?:only|just|simply|merely|solely)\s{1,3})?as\s{1,3}(?:(?:an?|the)\s{1,3})?(?:[\w-]{1,20}\s{1,3})?(?:["'“‘]|\s{3}|(?:objective|neutral|unbiased|impartial|factual|fact|accurate|verified|independent|official|genuine|safe|free|minor|routine|harmless|resolved|normal|expected|compliant|nothing|no\s{1,3}[\w-]{1,20}|purely|merely|only)\b)/i;
 /** A sum of money, written with its currency. */
 const MONEY = /[$€£¥₹₩₦₱฿]\s{0,2}\d|\d\s{0,2}(?:[$€£¥₹₩₦₱฿]|(?:usd|eur|gbp|inr|rs|php|ngn)\b)/i;
 /** "but", in the languages a contrast is written in. */
