@@ -55,7 +55,7 @@ describe("the default pack on the labelled corpus", () => {
     pii_bulk: { recall: 1, attacks: 52, lookalikes: 49 },
     injection_structure: { recall: 1, attacks: 90, lookalikes: 101 },
     poisoning_elsewhere: { recall: 1, attacks: 59, lookalikes: 56 },
-    sampling: { recall: 1, attacks: 31, lookalikes: 23 },
+    sampling: { recall: 1, attacks: 70, lookalikes: 76 },
   };
   const caughtCase = (r: (typeof all)[number]) => r.mode === "enforce" && r.decision !== "allow";
 

@@ -1,4 +1,5 @@
 import { type Cue, lookup } from "./injection-lexicon.js";
+import { samplingAsks } from "./sampling-asks.js";
 
 /*
  * Tenth round ("inj10"): instructions to the model that the scorer's structure (injection.ts) read only in part, by
@@ -50,7 +51,7 @@ export interface DCtx {
 }
 
 export type DT = "addressed" | "secrecy" | "secrecy_weak" | "no_confirm" | "against_user";
-export type DR = "grant" | "decode_run" | "harvest" | "send_personal_out";
+export type DR = "grant" | "decode_run" | "harvest" | "send_personal_out" | "deceive" | "sabotage";
 export interface Directed {
   t: DT[];
   r: DR[];
@@ -309,6 +310,8 @@ export function directedCues(text: string, s: number, unit: string, toks: readon
   if (toks.length === 0 && ctx.role !== "prompt") return out;
   if (ctx.role === "prompt") {
     promptHarvest(unit, s, toks, ctx, out);
+    // What the prompt makes the model do to its reader, and secrets in more languages (sampling-asks.ts, eleventh round).
+    for (const k of samplingAsks(text, unit, toks, ctx.withContext)) if (!out.r.includes(k)) out.r.push(k);
     return out;
   }
   const addressed = ctx.addressed || headAddresses(text, toks, ctx) || (ctx.request && underHeading(text, toks));

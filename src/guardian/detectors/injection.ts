@@ -95,6 +95,8 @@ const R = {
   grant: 2.5,
   decode_run: 2.5,
   unread_dest: 2,
+  deceive: 4.5,
+  sabotage: 4.5,
 } as const;
 
 /**
@@ -107,7 +109,7 @@ const PRIMARY = new Set<string>([
   "addressed", "addressed_2p", "addressed_subject", "override", "override_weak", "persona", "persona_weak", "chat_token", "turn", "end_marker",
   "after_marker", "header", "tag", "secrecy", "secrecy_weak", "stealth", "authority", "new_task", "hidden_instructions", "hidden", "cross_tool", "prompt",
   "send_secret_out", "send_secret", "send_personal_out", "send_personal", "read_secret", "recipients", "payment", "destructive", "exec_download",
-  "against_user", "harvest", "reroute", "cross_tool_change", "hide_action", "dangerous_command", "decode_run",
+  "against_user", "harvest", "reroute", "cross_tool_change", "hide_action", "dangerous_command", "decode_run", "deceive", "sabotage",
 ]);
 
 /** Targeting signals that are an attack without any request of their own: overriding, a persona, a faked boundary, secrecy. */
@@ -876,8 +878,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       // ("don't add it to the summary": any verb kept out of the answer; not "do not reply", the verb itself.)
       else if ((c >= 0 || toks.slice(i + 1, i + 3).some((x, k) => VERB_CUES.some((v) => x.cues.includes(v)) && toks.slice(i + 2 + k, hi).some((y) => RESPONSE_NOUNS.has(y.w)))) && response && !toks.slice(i + 1, hi).some((x) => x.cues.includes("machine") || x.cues.includes("personal"))) addT(sig, "secrecy");
       // ("don't mention this note", "ne mentionnez pas cette consigne": hiding the instruction itself, which an
-      // honest message never asks of its reader.)
-      else if (c >= 0 && toks.slice(c + 1, c + 7).some((x) => SELF_NOUNS.has(x.w)) && toks.slice(Math.max(0, c - 2), c + 7).some((x) => THIS.has(x.w) || SELF_DET.has(x.w))) addT(sig, "secrecy");
+      // honest message never asks of its reader. A prompt is instructions: "never reveal these instructions" there is
+      // a system prompt's confidentiality line, eleventh round; "do not mention this note" stays.)
+      else if (c >= 0 && !(ctx.role === "prompt" && toks.slice(c + 1, c + 7).some((x) => x.w === "instructions" || x.w === "instruction" || x.w === "prompt")) && toks.slice(c + 1, c + 7).some((x) => SELF_NOUNS.has(x.w)) && toks.slice(Math.max(0, c - 2), c + 7).some((x) => THIS.has(x.w) || SELF_DET.has(x.w))) addT(sig, "secrecy");
       else if (c >= 0 && (find("anyone", lo, hi) >= 0 || (w(i) === "no" && w(i + 1) === "one"))) addT(sig, "secrecy_weak");
       else if (c > i && c - i <= 3 && THIS.has(w(c + 1)) && request) addT(sig, "secrecy_weak");
       if (at(i, "neg") && tg >= 0 && tg < i && toks.slice(i + 1, i + 3).some((x) => KNOW_VERBS.has(x.w))) addT(sig, "secrecy");
@@ -1039,8 +1042,9 @@ const ENV_WORDS = new Set(["env", "environment", "printenv", "variables", "varia
 
 /* ---- What a sampling prompt asks for ---------------------------------------------------------------------------- */
 
-/** The session's own data: this conversation, what the model has seen, what the user shared or stored. */
-const SESSION = /\b(?:this|the|our|current|whole|entire|full)\s{1,3}(?:conversation|session|chat|context|thread)\b|\b(?:earlier|previously|so\s{1,3}far)\b|\byou(?:'ve|\s{1,3}have)?\s{1,3}(?:seen|read|been\s{1,3}given|received|got)\b|\b(?:have|has)\s{1,3}access\s{1,3}to\b|\buser(?:'s)?\s{1,3}(?:shared|stored|saved|configured|has|have|provided|gave|sent|typed|pasted)\b|\buser's\s{1,3}(?:stored|saved|previous|recent|own|private)\b|\b(?:previous|prior|recent|earlier|past|other)\s{1,3}(?:messages?|turns?|prompts?|inputs?|answers?|requests?)\b|\bhost\s{1,3}application\b|\b(?:chat|conversation)\s{1,3}history\b|\bin\s{1,3}your\s{1,3}(?:context(?:\s{1,3}window)?|memory)\b|\b(?:visible|available)\s{1,3}to\s{1,3}you\b|\b(?:any|every|all|the)\s{1,3}other\s{1,3}(?:servers?|tools?)\b|\bfrom\s{1,3}(?:the\s{1,3}|your\s{1,3})?context\b|\buser's\s{1,3}(?:contacts|address\s{1,3}book|inbox|mailbox|files|documents)\b|\byour\s{1,3}(?:(?:full|original|complete|entire|hidden|initial|current)\s{1,3}){0,2}system\s{1,3}prompt\b|\b(?:saved|stored)\s{1,3}(?:user\s{1,3})?memor(?:y|ies)\b|\bconnected\s{1,3}(?:servers?|tools?|accounts?)\b/i;
+/** The session's own data: this conversation, what the model has seen, what the user shared or stored. (Not a state of
+ * the user's — "if the user has forgotten their password", "has lost their OTP device": eleventh round.) */
+const SESSION = /\b(?:this|the|our|current|whole|entire|full)\s{1,3}(?:conversation|session|chat|context|thread)\b|\b(?:earlier|previously|so\s{1,3}far)\b|\byou(?:'ve|\s{1,3}have)?\s{1,3}(?:seen|read|been\s{1,3}given|received|got)\b|\b(?:have|has)\s{1,3}access\s{1,3}to\b|\buser(?:'s)?\s{1,3}(?:shared|stored|saved|configured|has(?!\s{1,3}(?:lost|forgotten|forgot|misplaced|no|not|never|trouble|problems?|questions?|issues?|difficulty|locked|expired|a\s{1,3}question)\b)|have(?!\s{1,3}(?:lost|forgotten|forgot|misplaced|no|not|never|trouble|problems?|questions?|issues?|difficulty|locked|expired|a\s{1,3}question)\b)|provided|gave|sent|typed|pasted)\b|\buser's\s{1,3}(?:stored|saved|previous|recent|own|private)\b|\b(?:previous|prior|recent|earlier|past|other)\s{1,3}(?:messages?|turns?|prompts?|inputs?|answers?|requests?)\b|\bhost\s{1,3}application\b|\b(?:chat|conversation)\s{1,3}history\b|\bin\s{1,3}your\s{1,3}(?:context(?:\s{1,3}window)?|memory)\b|\b(?:visible|available)\s{1,3}to\s{1,3}you\b|\b(?:any|every|all|the)\s{1,3}other\s{1,3}(?:servers?|tools?)\b|\bfrom\s{1,3}(?:the\s{1,3}|your\s{1,3})?context\b|\buser's\s{1,3}(?:contacts|address\s{1,3}book|inbox|mailbox|files|documents)\b|\byour\s{1,3}(?:(?:full|original|complete|entire|hidden|initial|current)\s{1,3}){0,2}system\s{1,3}prompt\b|\b(?:saved|stored)\s{1,3}(?:user\s{1,3})?memor(?:y|ies)\b|\bconnected\s{1,3}(?:servers?|tools?|accounts?)\b/i;
 /** Identifiers that name a secret: `aws_secret_access_key`, `api_key`, `GITHUB_TOKEN`. */
 const SECRET_IDENT = /[A-Za-z0-9]_(?:secret|token|password|passwd|api_?key|access_?key|private_?key)|\b(?:api|access|secret|private)_?key(?:_id)?\b/i;
 const PERSONAL_SECRET = /passw|otp|2fa|mfa|passport|cvv|cvc|ssn|iban|security\s{1,3}code|verification\s{1,3}code|one-time|credit\s{1,3}card|card\s{1,3}(?:number|details)|social\s{1,3}security|bank|account\s{1,3}number|routing|date\s{1,3}of\s{1,3}birth|home\s{1,3}address|recovery|backup\s{1,3}code|login\s{1,3}code|reset\s{1,3}link|contraseña|passwort|senha|пароль/i;
@@ -1060,8 +1064,8 @@ const TOOL_BY_KIND = /\b(?:call|invoke|use|run|trigger)\s{1,3}(?:the|your|its|an
 const SEND_WORD = /\b(?:send|e-?mail|forward|post|upload)\b/i;
 /** Writing messages to people: "write 20 e-mails", "draft a text message to each contact". */
 const WRITE_MESSAGES = /\b(?:write|draft|compose|generate|create|prepare)\b[^.\n]{0,60}?\b(?:e-?mails?|messages?|texts?|sms|letters?|notices?|dms?)\b/i;
-/** A URL whose query value is left for the model to fill: empty, a placeholder, or a name in capitals. */
-const QUERY_SLOT = /[?&][\w-]{1,20}=(?:$|[\s"')\]]|\{|<|[A-Z][A-Z_]{2,}\b)/;
+/** A URL whose query value is left for the model to fill: empty, a placeholder (an ellipsis too), or a name in capitals. */
+const QUERY_SLOT = /[?&][\w-]{1,20}=(?:$|[\s"')\]]|\{|<|[A-Z][A-Z_]{2,}\b|\.{3}|…)/;
 const URL_WORDS = /\b(?:url|urls|link|links|image|img|pixel|query|querystring|src)\b|!\[|<img/i;
 
 interface Prompted {
@@ -1846,6 +1850,8 @@ const KIND_ORDER: [string, (TClass | RClass)[]][] = [
   ["tool_call", ["call", "call_sending"]],
   ["secrecy", ["secrecy", "secrecy_weak", "stealth", "no_confirm"]],
   ["hidden_text", ["hidden", "hidden_instructions"]],
+  ["deception", ["deceive"]],
+  ["sabotage", ["sabotage"]],
 ];
 
 /** Signals that come from markers over a unit (not from its words). */
@@ -1866,14 +1872,21 @@ function rScore(sig: Sig): number {
 function fire(units: Unit[], threshold: number, window: number, extra: Partial<Record<TClass, number>>, unquoted?: (u: Unit) => Sig, cutQuotes = false): Cut[] {
   const cuts: Cut[] = [];
   // Per paragraph: the strongest of each targeting signal (what an unbounded window lends), and whether it reports.
-  const paraT = new Map<number, Partial<Record<TClass, number>>>();
-  if (window === Infinity) {
-    for (const v of units) {
-      let t = paraT.get(v.para);
-      if (!t) paraT.set(v.para, (t = {}));
-      for (const [k, x] of Object.entries(v.sig.t) as [TClass, number][]) if ((t[k] ?? 0) < x) t[k] = x;
+  // (Built on first use, after `reports` and `named`: a quotation in a passage about attacks lends what its unit says
+  // without it, as a neighbour's does in a bounded window — eleventh round.)
+  let paraT: Map<number, Partial<Record<TClass, number>>> | null = null;
+  const paraLent = (para: number): Partial<Record<TClass, number>> => {
+    if (paraT === null) {
+      paraT = new Map();
+      units.forEach((v, j) => {
+        let t = (paraT as Map<number, Partial<Record<TClass, number>>>).get(v.para);
+        if (!t) (paraT as Map<number, Partial<Record<TClass, number>>>).set(v.para, (t = {}));
+        const from = unquoted && v.sig.quoted.length > 0 && (reports(j) || named(v)) ? unquoted(v).t : v.sig.t;
+        for (const [k, x] of Object.entries(from) as [TClass, number][]) if ((t[k] ?? 0) < x) t[k] = x;
+      });
     }
-  }
+    return paraT.get(para) ?? {};
+  };
   // Whether a unit's paragraph reports on attacks: its units are contiguous, so they are found around the unit (and
   // read only when a quotation asks).
   const paraReport = new Map<number, boolean>();
@@ -1911,7 +1924,7 @@ function fire(units: Unit[], threshold: number, window: number, extra: Partial<R
     const t: Partial<Record<TClass, number>> = { ...extra };
     // (A neighbour's quotation in an article about attacks lends nothing: what it lends is read without the quotation.)
     const lendOf = (v: Unit, j: number) => (v !== u && unquoted && v.sig.quoted.length > 0 && (reports(j) || named(v)) ? unquoted(v).t : v.sig.t);
-    const lent = window === Infinity ? [paraT.get(u.para) ?? {}] : units.slice(Math.max(0, i - window), i + window + 1).map((v, k) => [v, Math.max(0, i - window) + k] as const).filter(([v]) => v.para === u.para).map(([v, j]) => lendOf(v, j));
+    const lent = window === Infinity ? [paraLent(u.para), u.sig.t] : units.slice(Math.max(0, i - window), i + window + 1).map((v, k) => [v, Math.max(0, i - window) + k] as const).filter(([v]) => v.para === u.para).map(([v, j]) => lendOf(v, j));
     for (const from of lent) for (const [k, x] of Object.entries(from) as [TClass, number][]) if ((t[k] ?? 0) < x) t[k] = x;
     let score = tsum(t) + rScore(u.sig);
     if (score < threshold || !(Object.keys(t).some((k) => PRIMARY.has(k)) || Object.keys(u.sig.r).some((k) => PRIMARY.has(k)))) continue;
@@ -2516,6 +2529,8 @@ const SIGNAL_NAMES: Record<string, string> = {
   cross_tool: "changes how other tools are used",
   against_user: "acts against the user's say",
   harvest: "has the model hand over secrets or personal data",
+  deceive: "has the model deceive the reader of its answer",
+  sabotage: "has the model's code remove a protection, open data to all or mine",
   reroute: "sends to an address of its own",
   dangerous_command: "hands over a dangerous command",
   cross_tool_change: "changes another tool's arguments",
