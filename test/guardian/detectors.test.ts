@@ -161,13 +161,16 @@ describe("flow state: labels, limits, list filtering, pins", () => {
     expect([1, 2, 3].map(() => call(g, "x").decision)).toEqual(["allow", "allow", "deny"]);
   });
 
-  it("labels persist per session and drive flow rules", () => {
-    const g = new EmbeddedGuardian(rules(`
+  /** A fetched result labels the session; a send in a labelled session is denied. */
+  const FLOW = `
 name: flow
 rules:
   - { id: taint, match: { direction: inbound, tool: fetch }, decision: allow, label: untrusted }
   - { id: toxic, match: { direction: outbound, tool: send }, when: '"untrusted" in session.labels', decision: deny }
-`));
+`;
+
+  it("labels persist per session and drive flow rules", () => {
+    const g = new EmbeddedGuardian(rules(FLOW));
     expect(call(g, "send").decision).toBe("allow");
     const res = { jsonrpc: "2.0", id: 1, result: { content: [] } };
     const req = buildAosRequest("protocols/MCP", res, { direction: "inbound", session: "s1", request: args({}) && { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "fetch" } } });
@@ -177,12 +180,7 @@ rules:
   });
 
   it("a session's end forgets its labels and counts, and only that session's", () => {
-    const g = new EmbeddedGuardian(rules(`
-name: flow
-rules:
-  - { id: taint, match: { direction: inbound, tool: fetch }, decision: allow, label: untrusted }
-  - { id: toxic, match: { direction: outbound, tool: send }, when: '"untrusted" in session.labels', decision: deny }
-`));
+    const g = new EmbeddedGuardian(rules(FLOW));
     const fetched = (session: string) => {
       const res = { jsonrpc: "2.0", id: 1, result: { content: [] } };
       g.call(buildAosRequest("protocols/MCP", res, { direction: "inbound", session, request: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "fetch" } } }));
