@@ -107,4 +107,19 @@ describe("code units copied natively for the scanners that read every character"
       { numRuns: 200 },
     );
   });
+
+  it("a string over 4 MB is copied once for a judgement's scanners, short strings read in between included, and let go after it", async () => {
+    const text = (u: Uint16Array) => Buffer.from(u.buffer, u.byteOffset, u.length * 2).toString("utf16le");
+    const long = "ab".repeat((1 << 21) / 2 + 8);
+    const first = sharedUnits(long);
+    expect(text(sharedUnits("short"))).toBe("short");
+    expect(sharedUnits(long)).toBe(first);
+    // Once the judgement's turn is over (a microtask), the copy is no longer held: the next reading copies again.
+    await Promise.resolve();
+    const next = sharedUnits(long);
+    expect(next).not.toBe(first);
+    expect(next.length).toBe(long.length);
+    expect(next[0]).toBe(97);
+    expect(next[long.length - 1]).toBe(98);
+  });
 });

@@ -30,25 +30,38 @@ const KEEP = 1 << 21;
 const SHARED = new Units();
 let sharedText: string | null = null;
 let sharedView: Uint16Array | null = null;
+let longText: string | null = null;
+let longView: Uint16Array | null = null;
 
 /**
  * The code units of a long string in one buffer the scanners share: the normalisation's run check, the injection
  * gate and the secret-name search read the same megabyte one after the other, and it is copied once for all of them.
  * Valid until the next call with another string (each scanner reads its copy before it returns, and none calls
- * another on the way). Only strings up to `KEEP` code units are kept, and the last one stays referenced until another
- * is read (bounded: one string, as the buffer is).
+ * another on the way). A string up to `KEEP` code units stays referenced until another is read (bounded: one string, as
+ * the buffer is).
+ *
+ * A longer string's copy is a buffer of its own (twice its length in bytes), kept apart so the short strings read in
+ * between do not push it out: the scanners of one judgement run synchronously, one after the other, and share it; it
+ * and the string are let go once the judgement is over (a microtask). Copied once per scanner instead, a 10 MB
+ * result made four 20 MB copies at once.
  */
 export function sharedUnits(text: string): Uint16Array {
-  if (text === sharedText && sharedView !== null) return sharedView;
-  const view = SHARED.of(text);
-  if (text.length <= KEEP) {
-    sharedText = text;
-    sharedView = view;
-  } else {
-    sharedText = null;
-    sharedView = null;
+  if (text.length > KEEP) {
+    if (text === longText && longView !== null) return longView;
+    if (longText === null) queueMicrotask(forgetLong);
+    longText = text;
+    longView = SHARED.of(text);
+    return longView;
   }
-  return view;
+  if (text === sharedText && sharedView !== null) return sharedView;
+  sharedText = text;
+  sharedView = SHARED.of(text);
+  return sharedView;
+}
+
+function forgetLong(): void {
+  longText = null;
+  longView = null;
 }
 
 /** The code units of a string in a buffer of their own (for tests and one-off reads). */
