@@ -155,15 +155,15 @@ export function restCallOf(httpMethod: string, path: string): RestCall {
   return { method: `rest:${m} ${path}`, streaming: false, pathParams: {} };
 }
 
+/** Keys under which a message's own content sits (0.3 and 1.0): never a push config of the request. */
+const MESSAGE_CONTENT = new Set(["message", "parts", "history", "artifacts", "artifact", "content"]);
+
 /**
  * Rewrites the callback `url` of every push-notification config in a request's params or a response's result: under
  * `pushNotificationConfig`, `taskPushNotificationConfig`, `config`/`configs`, or a config at the top (1.0's flat
  * `TaskPushNotificationConfig`). `map` returns the new URL, or null to keep it. Returns the same value when nothing
  * changed.
  */
-/** Keys under which a message's own content sits (0.3 and 1.0): never a push config of the request. */
-const MESSAGE_CONTENT = new Set(["message", "parts", "history", "artifacts", "artifact", "content"]);
-
 export function mapPushUrls<T>(value: T, map: (url: string, config: Record<string, unknown>) => string | null): T {
   const visit = (v: unknown, isConfig: boolean, depth: number): unknown => {
     if (depth > 6 || v === null || typeof v !== "object") return v;

@@ -1,5 +1,5 @@
 import type { ChannelContext, ChannelFinding } from "./exfil-channels.js";
-import { INTERNAL } from "./exfil-channels.js";
+import { localHost } from "./local-hosts.js";
 
 /*
  * (Ninth round) Outlets of a command line that are neither an HTTP request nor a URL carrying data
@@ -63,10 +63,6 @@ function program(words: string[]): { name: string; at: number } {
   return { name: w.slice(w.lastIndexOf("/") + 1).toLowerCase(), at: i };
 }
 
-/** Hosts that are this machine or its network (a company's own names included): the shared list, local-hosts.ts. */
-function local(host: string): boolean {
-  return INTERNAL.test(host);
-}
 
 /** Public ssh relays that publish a forwarded port (no account needed). */
 const SSH_RELAYS = /^(?:(?:[a-z0-9-]+\.)*localhost\.run|(?:[a-z0-9-]+\.)*serveo\.net|(?:[a-z0-9-]+\.)*pinggy\.io|tuns\.sh|srv\.us|(?:[a-z0-9-]+\.)*lhr\.life|ssh\.localhost\.run)$/i;
@@ -86,7 +82,7 @@ function tunnels(segs: Segment[], ctx: ChannelContext): ChannelFinding[] {
     if (name === "bore" && a[0] === "local") {
       const to = a.indexOf("--to");
       const host = to >= 0 ? (a[to + 1] ?? "").toLowerCase() : "bore.pub";
-      if (host !== "" && !local(host)) out.push({ start: s.start, end: s.end, detail: "a local port published on a public tunnel server" });
+      if (host !== "" && !localHost(host)) out.push({ start: s.start, end: s.end, detail: "a local port published on a public tunnel server" });
     }
     if (name === "ngrok" && a[0] === "tcp" && a.some((t) => DATA_PORTS.has(t.replace(/^.*:/, "")))) out.push({ start: s.start, end: s.end, detail: "a data service's port published through a tunnel" });
     if (name === "cloudflared" && a.some((t) => /^tcp:\/\/[^/\s]{1,200}:(\d{2,5})$/.test(t) && DATA_PORTS.has(t.replace(/^.*:/, "")))) out.push({ start: s.start, end: s.end, detail: "a data service's port published through a tunnel" });
@@ -126,7 +122,7 @@ function remoteHosts(text: string, words: string[]): string[] {
     const w = unquote(words[i] as string);
     if ((w === "-h" || w === "--host") && words[i + 1] !== undefined) out.push(unquote(words[i + 1] as string).toLowerCase());
   }
-  return out.filter((h) => h.includes(".") && !local(h));
+  return out.filter((h) => h.includes(".") && !localHost(h));
 }
 
 /** Programs that send what they are given to a host: a pipe into one carries the piped text. */
@@ -155,7 +151,7 @@ function environmentOut(v: string, segs: Segment[]): ChannelFinding[] {
     // (netcat and telnet name the host as an operand.)
     if (hosts.length === 0 && /^(?:nc|ncat|netcat|telnet)$/.test(name)) {
       const host = words.slice(1).find((t) => !t.startsWith("-") && t.includes("."));
-      if (host && !local(host.toLowerCase())) hosts.push(host);
+      if (host && !localHost(host.toLowerCase())) hosts.push(host);
     }
     if (hosts.length > 0) out.push({ start: s.start, end: s.end, detail: "the environment sent to a host" });
   }
@@ -179,7 +175,7 @@ function otherProtocols(v: string, segs: Segment[]): ChannelFinding[] {
         const t = a.findIndex((x) => x === "-T" || x === "--upload-file");
         const file = t >= 0 ? (a[t + 1] ?? "") : a.find((x) => x.startsWith("--upload-file="))?.slice(14) ?? "";
         const fromPipe = (file === "-" || file === "") && s.piped;
-        if (!local(host) && !/^(?:mailhog|mailpit|mailcatcher|smtp4dev|maildev)$/i.test(host) && ((file !== "" && file !== "-" && DATA_FILE.test(file)) || (fromPipe && DATA_FILE.test(s.before)))) out.push({ start: s.start, end: s.end, detail: "a data file mailed over SMTP" });
+        if (!localHost(host) && !/^(?:mailhog|mailpit|mailcatcher|smtp4dev|maildev)$/i.test(host) && ((file !== "" && file !== "-" && DATA_FILE.test(file)) || (fromPipe && DATA_FILE.test(s.before)))) out.push({ start: s.start, end: s.end, detail: "a data file mailed over SMTP" });
       }
     }
     if (name === "mosquitto_pub" || ((name === "mqtt" || name === "mqttx") && a[0] === "pub")) {

@@ -182,15 +182,18 @@ function poisoning(s: MessageScan, p?: InjectionParams): Detection[] {
   // (Seventh round) A description withholding from the user what another of its sentences demands (poisoning.ts).
   const card = isAgentCard(s.message.result);
   const cut = new Set(scored.map((d) => JSON.stringify(d.path)));
-  const withheld = detectWithheldDemands(s.strings.filter((x) => (selfDescription(x) || (card && x.path[0] === "result")) && !cut.has(JSON.stringify(x.path))));
+  // What a server says of itself (an agent card: all of it), less the strings a finding already covers.
+  const described = s.strings.filter((x) => selfDescription(x) || (card && x.path[0] === "result"));
+  const uncut = () => described.filter((x) => !cut.has(JSON.stringify(x.path)));
+  const withheld = detectWithheldDemands(uncut());
   // (Tenth round) Property names spelled as sentences, skill examples stating a credential, a destination kept
   // against the user's choice (poisoning-fields.ts).
-  const fields = detectFieldPoisoning(s.strings.filter((x) => (selfDescription(x) || (card && x.path[0] === "result")) && !cut.has(JSON.stringify(x.path))), s.message.result);
+  const fields = detectFieldPoisoning(uncut(), s.message.result);
   // (Eleventh round) A directive concealed from the user, an outcome decided for a chosen few, "AI:" addressed with a
   // destination, a destination pinned by a default (poisoning-concealed.ts).
   for (const d of fields) cut.add(JSON.stringify(d.path));
   for (const d of withheld) cut.add(JSON.stringify(d.path));
-  const concealed = detectConcealedPoisoning(s.strings.filter((x) => (selfDescription(x) || (card && x.path[0] === "result")) && !cut.has(JSON.stringify(x.path))), s.message.result);
+  const concealed = detectConcealedPoisoning(uncut(), s.message.result);
   return [...scored, ...withheld, ...fields, ...concealed, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
 }
 
