@@ -15,6 +15,9 @@ export const DEFAULT_MAX_PENDING = 4096;
 /** Live sessions per route (`maxSessionsPerRoute`); a new one past it is refused with 503. */
 export const DEFAULT_MAX_SESSIONS_PER_ROUTE = 10_000;
 
+/** How long a `session` approval lasts in a caller's shared session (A2A, stateless exchanges), which never ends (docs/approvals.md). */
+export const SHARED_SESSION_REMEMBER_MS = 60 * 60 * 1000;
+
 /** How long a remote guardian has to answer (`--guardian-timeout-ms`, `guardian.timeoutMs`). */
 export const DEFAULT_GUARDIAN_TIMEOUT_MS = 2000;
 

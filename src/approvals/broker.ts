@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
+import { SHARED_SESSION_REMEMBER_MS } from "../defaults.js";
 import type { ApprovalAsk } from "../guardian/verdict.js";
 import { bindingKey, RememberedApprovals, type Binding, type Remembered } from "./remembered.js";
 
@@ -80,6 +81,8 @@ export interface BrokerOptions {
 
 interface Entry {
   held: HeldApproval;
+  /** Held in a caller's shared session (A2A, stateless): a `session` approval expires instead of ending with it. */
+  shared: boolean;
   started: number;
   timer: NodeJS.Timeout;
   resolve: (o: ApprovalOutcome) => void;
@@ -148,7 +151,7 @@ export class ApprovalBroker extends EventEmitter<{
    * Holds a message, or says which bound refused it. `args` gives a redacted preview of its arguments for channels
    * that show them (the webhook); the held approval itself never carries them.
    */
-  request(ctx: HoldContext, ask: ApprovalAsk, channels: string[], args?: () => string): { held: HeldApproval; outcome: Promise<ApprovalOutcome> } | { limit: "session" | "process"; max: number } {
+  request(ctx: HoldContext, ask: ApprovalAsk, channels: string[], args?: () => string, shared = false): { held: HeldApproval; outcome: Promise<ApprovalOutcome> } | { limit: "session" | "process"; max: number } {
     if (this.stopped || this.held.size >= this.opts.maxTotal) return { limit: "process", max: this.opts.maxTotal };
     let mine = 0;
     for (const e of this.held.values()) if (e.held.session === ctx.session) mine++;
@@ -169,7 +172,7 @@ export class ApprovalBroker extends EventEmitter<{
     };
     const outcome = new Promise<ApprovalOutcome>((resolve) => {
       const timer = setTimeout(() => this.finish(held.id, { outcome: "timeout", afterMs: this.opts.now() - started }), ask.timeoutMs);
-      this.held.set(held.id, { held, started, timer, resolve });
+      this.held.set(held.id, { held, shared, started, timer, resolve });
     });
     this.emit("requested", held, args);
     return { held, outcome };
@@ -187,7 +190,7 @@ export class ApprovalBroker extends EventEmitter<{
     if (SCOPES.indexOf(remember) > SCOPES.indexOf(entry.held.remember)) {
       return { ok: false, code: "BAD_SCOPE", message: `rule ${entry.held.rule} allows remembering at most "${entry.held.remember}", not "${remember}"` };
     }
-    if (remember !== "once") this.remember(entry.held, remember);
+    if (remember !== "once") this.remember(entry, remember);
     this.finish(id, { outcome: "approved", channel: d.channel, by: d.by, reason: d.reason, remember, afterMs });
     return { ok: true, approval: entry.held };
   }
@@ -232,15 +235,16 @@ export class ApprovalBroker extends EventEmitter<{
     this.emit("decided", entry.held, outcome);
   }
 
-  private remember(h: HeldApproval, scope: "session" | "always"): void {
+  private remember({ held: h, shared }: Entry, scope: "session" | "always"): void {
     const now = this.opts.now();
+    const ms = scope === "always" ? this.opts.rememberAlwaysMs : shared ? SHARED_SESSION_REMEMBER_MS : null;
     const r: Remembered = {
       id: h.id,
       scope,
       session: scope === "session" ? h.session : null,
       ...binding(h, h),
       grantedAt: new Date(now).toISOString(),
-      expiresAt: scope === "always" ? new Date(now + this.opts.rememberAlwaysMs).toISOString() : null,
+      expiresAt: ms === null ? null : new Date(now + ms).toISOString(),
     };
     this.remembered.add(r);
     if (scope === "always") this.emit("remembered", r);

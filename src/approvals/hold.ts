@@ -16,6 +16,8 @@ export interface HoldHost {
   base(): Pick<DecisionInput, "session" | "route" | "transport" | "protocol" | "agent">;
   record(make: () => DecisionInput): void;
   heartbeatMs?: number;
+  /** A caller's session shared by its calls (A2A, stateless): its `session` approvals outlive this one, for a while. */
+  shared?: boolean;
 }
 
 interface Elicit {
@@ -37,10 +39,13 @@ export class SessionHolds {
 
   constructor(private readonly host: HoldHost) {}
 
-  /** The session is ending: what it holds is answered with a deny, and its remembered approvals are forgotten. */
+  /**
+   * The session is ending: what it holds is answered with a deny, and its remembered approvals are forgotten (not a
+   * caller's shared session's: its next call is another session of the same id, and they expire instead).
+   */
   close(): void {
     for (const approval of this.byKey.values()) this.host.broker.stop(approval);
-    this.host.broker.endSession(this.host.base().session);
+    if (!this.host.shared) this.host.broker.endSession(this.host.base().session);
   }
 
   isHeld(key: string): boolean {
@@ -85,7 +90,7 @@ export class SessionHolds {
     if (channels.length === 0) {
       return deny(req.verdict, "APPROVAL_UNAVAILABLE", "approval required, but nobody can be asked: the client has no elicitation and no admin API is on");
     }
-    const asked = broker.request(req.ctx, ask, channels, () => argumentsPreview(req.message));
+    const asked = broker.request(req.ctx, ask, channels, () => argumentsPreview(req.message), this.host.shared === true);
     if ("limit" in asked) {
       const where = asked.limit === "session" ? "in this session" : "in guardwire";
       return deny(req.verdict, "APPROVAL_LIMIT", `approval required, but ${asked.max} approvals are already waiting ${where}; try again later`);
@@ -204,7 +209,7 @@ function argumentsPreview(message: JsonObject): string {
 export function approvalStage(broker: ApprovalBroker): StageFactory {
   return (s: SessionHandle) => {
     const base = () => ({ session: s.id, route: s.route, transport: s.transport, protocol: s.protocol, agent: s.agent?.id ?? null });
-    const holds = new SessionHolds({ broker, downstream: s.downstream, base, record: s.record });
+    const holds = new SessionHolds({ broker, downstream: s.downstream, base, record: s.record, shared: s.shared });
     return {
       name: "approvals",
       claim: (value) => holds.intercept(value),

@@ -9,6 +9,7 @@ import type { JudgeContext } from "./judge.js";
 import { readContext } from "./context.js";
 import { invariantBroken, storeUnavailable, unavailable, type ApprovalAsk, type Verdict } from "./verdict.js";
 import type { CompiledRuleSet, Protocol } from "./rules/compile.js";
+import { a2aApprovalArgs } from "../protocol/a2a.js";
 import { MCP_PLUMBING } from "../protocol/mcp.js";
 import { InputRequestStore, MemoryPinStore, PrefetchedLimiter, SessionStore, SlidingWindowLimiter, type SharedState, type WindowHit } from "./state.js";
 
@@ -289,7 +290,8 @@ export class EmbeddedGuardian<Answer extends AosResponse | Promise<AosResponse> 
 function approvalAsk(d: Decision, message: JsonObject, ruleset: string): ApprovalAsk {
   const ask = d.ask as NonNullable<Decision["ask"]>;
   const params = message.params as { arguments?: unknown } | undefined;
-  const args = message.method === "tools/call" ? (params?.arguments ?? null) : (params ?? null);
+  const method = typeof message.method === "string" ? message.method : "";
+  const args = method === "tools/call" ? (params?.arguments ?? null) : a2aApprovalArgs(method, params);
   const approval: ApprovalAsk = {
     rule: ask.rule,
     prompt: ask.prompt,

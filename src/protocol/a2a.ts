@@ -197,3 +197,20 @@ export function mapPushUrls<T>(value: T, map: (url: string, config: Record<strin
 function isTopConfig(v: unknown): boolean {
   return v !== null && typeof v === "object" && !Array.isArray(v) && typeof (v as { url?: unknown }).url === "string" && "taskId" in v;
 }
+
+/** The ids a send's message carries of its envelope (minted per message, conversation or task), not of what it says. */
+const ENVELOPE_IDS = ["messageId", "contextId", "taskId"];
+
+/**
+ * What an approval of an A2A send or stream is bound to (docs/approvals.md, "A2A"): its params without the message's
+ * own ids, so that the same message sent again (a new `messageId`) is the same call; for other methods, the params.
+ */
+export function a2aApprovalArgs(method: string, params: unknown): unknown {
+  const op = OPERATIONS[method];
+  if ((op !== "send" && op !== "stream") || params === null || typeof params !== "object" || Array.isArray(params)) return params ?? null;
+  const message = (params as { message?: unknown }).message;
+  if (message === null || typeof message !== "object" || Array.isArray(message)) return params;
+  const bare: Record<string, unknown> = { ...(message as Record<string, unknown>) };
+  for (const k of ENVELOPE_IDS) delete bare[k];
+  return { ...(params as Record<string, unknown>), message: bare };
+}

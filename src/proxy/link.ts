@@ -92,6 +92,7 @@ export function openLink(route: RouteRuntime, downstream: Downstream, who: Sessi
     server: who.resume?.server ?? route.server?.() ?? null,
     stages: route.stages,
     clientSession: downstream.clientSessionId ? () => downstream.clientSessionId?.() ?? null : undefined,
+    shared,
   });
   const unregister = route.sessions?.register({
     session,

@@ -113,6 +113,8 @@ export interface SessionHandle {
   readonly transport: string;
   readonly protocol: AgentProtocol;
   readonly agent: { id: string } | null;
+  /** A caller's session shared by its calls (A2A, stateless exchanges): what is kept for `id` outlives this one. */
+  readonly shared: boolean;
   /** The agent's side: messages of the stage's own (forms, heartbeats) go straight to it. */
   readonly downstream: Peer;
   serverInfo(): PeerInfo | null;

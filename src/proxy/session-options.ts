@@ -33,6 +33,11 @@ export interface SessionOptions {
   stages?: readonly StageFactory[];
   /** The session id the agent holds (`Mcp-Session-Id`), for traces; none for stdio, WebSocket and A2A. */
   clientSession?: () => string | null;
+  /**
+   * The session id is a caller's, shared by its calls (A2A, stateless exchanges): what features keep for the id (the
+   * guardian's labels, remembered approvals) outlives this session.
+   */
+  shared?: boolean;
 }
 
 /** The options a session reads on every message, with their defaults. */

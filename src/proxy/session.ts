@@ -62,7 +62,7 @@ export class Session {
     this.answers = new Answers(this.base, this.o.render, this.log, this.pending, this.commit, this.downstream, this.upstream);
     const clientSession = (this.clientSession = opts.clientSession ?? (() => null));
     const handle: SessionHandle = {
-      id: this.id, route: this.o.route, transport: this.o.transport, protocol: this.o.protocol, agent: this.agent,
+      id: this.id, route: this.o.route, transport: this.o.transport, protocol: this.o.protocol, agent: this.agent, shared: opts.shared === true,
       downstream, serverInfo: () => this.server, record: (make) => this.commit.record(make), clientSession,
     };
     for (const make of opts.stages ?? []) {
