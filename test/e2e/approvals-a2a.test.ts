@@ -14,10 +14,13 @@ async function nextHeld(api: ReturnType<typeof adminJson>): Promise<{ id: string
   throw new Error("nothing held");
 }
 
-describe("approvals on an A2A route (serve): held, approved through the admin API", () => {
+/**
+ * `serve` with an A2A route to the echo agent and the admin API, judged by one ask rule on sends that contain
+ * "needs-approval" (`ask`: the rule's ask options), for the tests of one describe block.
+ */
+function askRoute(ask: string) {
   const dir = tempDir();
-  const log = join(dir, "decisions.ndjson");
-  const adminFile = join(dir, "admin.json");
+  const ctx = { log: join(dir, "decisions.ndjson"), adminFile: join(dir, "admin.json"), base: "" };
   const rules = join(dir, "rules.yaml");
   writeFileSync(
     rules,
@@ -28,23 +31,29 @@ describe("approvals on an A2A route (serve): held, approved through the admin AP
       "    match: { protocol: a2a, direction: outbound, operation: send }",
       "    when: 'text.contains(\"needs-approval\")'",
       "    decision: ask",
-      '    ask: { timeout: 20s, prompt: "Send a message through {route}?" }',
+      `    ask: ${ask}`,
     ].join("\n"),
   );
   let agent: ChildProcess | undefined;
   let serve: ChildProcess | undefined;
-  let base = "";
-
   beforeAll(async () => {
-    ({ agent, serve, base } = await startA2aServeWithAdmin(dir, { rules, log, adminFile }));
+    let base: string;
+    ({ agent, serve, base } = await startA2aServeWithAdmin(dir, { rules, log: ctx.log, adminFile: ctx.adminFile }));
+    ctx.base = base;
   });
   afterAll(async () => {
     if (serve) await stopChild(serve);
     if (agent) await stopChild(agent);
   });
+  return ctx;
+}
+
+describe("approvals on an A2A route (serve): held, approved through the admin API", () => {
+  const route = askRoute('{ timeout: 20s, prompt: "Send a message through {route}?" }');
+  const { log, adminFile } = route;
 
   it("a message/send is held until approved, then answered by the agent; a refused one is an error", async () => {
-    const send = await a2aSender(`${base}/a2a/echo/`);
+    const send = await a2aSender(`${route.base}/a2a/echo/`);
     const api = adminJson(adminFile);
     const next = () => nextHeld(api);
 
@@ -68,36 +77,11 @@ describe("approvals on an A2A route (serve): held, approved through the admin AP
 });
 
 describe("approvals on an A2A route (serve): remembered for the caller's session", () => {
-  const dir = tempDir();
-  const log = join(dir, "decisions.ndjson");
-  const adminFile = join(dir, "admin.json");
-  const rules = join(dir, "rules.yaml");
-  writeFileSync(
-    rules,
-    [
-      "name: a2a-remember",
-      "rules:",
-      "  - id: ask-send",
-      "    match: { protocol: a2a, direction: outbound, operation: send }",
-      "    when: 'text.contains(\"needs-approval\")'",
-      "    decision: ask",
-      '    ask: { timeout: 20s, remember: session, prompt: "Send through {route}?" }',
-    ].join("\n"),
-  );
-  let agent: ChildProcess | undefined;
-  let serve: ChildProcess | undefined;
-  let base = "";
-
-  beforeAll(async () => {
-    ({ agent, serve, base } = await startA2aServeWithAdmin(dir, { rules, log, adminFile }));
-  });
-  afterAll(async () => {
-    if (serve) await stopChild(serve);
-    if (agent) await stopChild(agent);
-  });
+  const route = askRoute('{ timeout: 20s, remember: session, prompt: "Send through {route}?" }');
+  const { log, adminFile } = route;
 
   it("the same message sent again (a new messageId, a later call) goes on without asking; another message is asked about", async () => {
-    const send = await a2aSender(`${base}/a2a/echo/`);
+    const send = await a2aSender(`${route.base}/a2a/echo/`);
     const api = adminJson(adminFile);
     const first = send("needs-approval: deploy v2");
     const h = await nextHeld(api);
