@@ -1,9 +1,9 @@
 // Before/after for the guardian's judgement on a shared, noisy machine: `node bench/judgement-compare.mjs <other
 // checkout, built> [--rounds N] [--pack name]` evaluates the default pack (or rules/<name>.yaml) in process with both
 // builds IN THE SAME RUN, alternating rounds of 4,000 evaluations, so load that comes and goes falls on both alike.
-// Messages: judgement.mjs's 942 B `tools/call` (outbound), a short `echo` call, a 1 KB benign tool result (inbound)
-// and judgement.mjs's 1 MB result (inbound, 3 evaluations a round). Reports each build's median over rounds of the
-// per-round mean per evaluation.
+// Messages: judgement.mjs's 942 B `tools/call` (outbound), a short `echo` call, a 1 KB benign tool result (inbound),
+// a 14-tool `tools/list` result (40 a round, each in a new session) and judgement.mjs's 1 MB result (inbound, 3 a
+// round). Reports each build's median over rounds of the per-round mean per evaluation.
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { judgementCall, numberArg } from "./lib.mjs";
@@ -28,13 +28,22 @@ const result = (i) => ({
 });
 const bigText = "Lorem ipsum dolor sit amet, consectetur adipiscing elit 1234 https://example.com/a?b=1 ~/notes.txt. ".repeat(10486).slice(0, 1_048_576);
 const bigJson = JSON.stringify({ jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: bigText }] } });
+/** server-filesystem's kind of list: 14 tools, each described in a few sentences with an input schema (7 KB). */
+const tools = Array.from({ length: 14 }, (_v, i) => ({
+  name: `tool_${i}`,
+  description: `Read the complete contents of a file from the file system as text. Handles various text encodings and provides detailed error messages if the file cannot be read. Use this tool when you need to examine the contents of a single file. Only works within allowed directories. ${i}`,
+  inputSchema: { type: "object", properties: { path: { type: "string", description: "The path" }, head: { type: "number", description: "If provided, returns only the first N lines of the file" } }, required: ["path"] },
+}));
 /** Evaluations per round of a shape (4,000 unless said). */
-const PER_ROUND = { "1 MB tool result, inbound": 3 };
+const PER_ROUND = { "1 MB tool result, inbound": 3, "tools/list, a new session": 40 };
 const shapes = {
   "1 KB tools/call, outbound": (M, i) => M.buildAosRequest("protocols/MCP", call(i), { direction: "outbound", session: "s", route: "bench", transport: "stdio" }),
   "echo tools/call, outbound": (M, i) => M.buildAosRequest("protocols/MCP", echo(i), { direction: "outbound", session: "s", route: "bench", transport: "stdio" }),
   "1 KB tool result, inbound": (M, i) =>
     M.buildAosRequest("protocols/MCP", result(i), { direction: "inbound", session: "s", route: "bench", transport: "stdio", request: { jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "run_tests", arguments: {} } } }),
+  // The same list as each new session asks for it (every `serve` session lists the tools once).
+  "tools/list, a new session": (M, i) =>
+    M.buildAosRequest("protocols/MCP", { jsonrpc: "2.0", id: 1, result: { tools } }, { direction: "inbound", session: `list-${i}`, route: "bench", transport: "stdio", request: { jsonrpc: "2.0", id: 1, method: "tools/list" } }),
   // judgement.mjs's 1 MB result, parsed from its JSON text as the proxy would (one copy shared by the 32 slots).
   "1 MB tool result, inbound": (M, i) =>
     i === 0 ? M.buildAosRequest("protocols/MCP", JSON.parse(bigJson), { direction: "inbound", session: "s", route: "bench", transport: "stdio", request: { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "read_file", arguments: { path: "big.txt" } } } }) : null,

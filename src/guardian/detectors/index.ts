@@ -20,6 +20,7 @@ import { shellReady } from "./shell.js";
 import { usedAsMeant } from "./audience.js";
 import { modelInput, scoreText, type ModelInput, type TextModel } from "./text-model.js";
 import { loadTextModel } from "./text-model-asset.js";
+import { listKey, recalled, remember } from "./list-memo.js";
 
 export type { Detection } from "./scan.js";
 
@@ -497,11 +498,25 @@ export class MessageScan {
   run(detector: CompiledDetector): Detection[] {
     let found = this.results.get(detector.key);
     if (!found) {
-      found = this.onOriginal(detector.run(this));
+      // A list a server sent before is not read again (list-memo.ts); the pins' check always runs.
+      const list = detector.key === "tool_changed" ? null : this.listKey;
+      found = list === null ? undefined : (recalled(list, detector.key) as Detection[] | undefined);
+      if (!found) {
+        found = this.onOriginal(detector.run(this));
+        if (list !== null) remember(list, detector.key, found);
+      }
       this.results.set(detector.key, found);
     }
     return found;
   }
+
+  /** The list memo's key of this message (null: not a list result, or too long). */
+  private get listKey(): string | null {
+    if (this.list === undefined) this.list = listKey(this.message, this.scope.key, this.scope.reported);
+    return this.list;
+  }
+
+  private list: string | null | undefined;
 
   /** Findings in a file's decoded text stand for the whole encoded payload: the text a redaction can replace. */
   private onOriginal(found: Detection[]): Detection[] {
