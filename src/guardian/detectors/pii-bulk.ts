@@ -62,6 +62,19 @@ const EXPIRY_VALUE = /^\s*(?:0?[1-9]|1[0-2]) ?[/-] ?(?:\d{2}|20\d{2})\s*$/;
 const CARD_ROW = /(?<![\d.])(?:\d[ -]?){12,18}\d[ \t]{0,2}[,;|\t][ \t]{0,2}(?:0?[1-9]|1[0-2]) ?\/ ?(?:\d{2}|20\d{2})[ \t]{0,2}[,;|\t][ \t]{0,2}\d{3,4}(?!\d)/g;
 /** A card number, its expiry and its code in a row with spaces, the code labelled or not: `5386… 03/27 CVV 902`. */
 const CARD_SPACED = /(?<![\d.])([2-6]\d{3}(?:[ -]?\d{4}){2}[ -]?\d{3,4})[ \t]{1,2}(?:(?:exp(?:iry|ires)?|valid thru)[ \t:]{0,2})?(?:0[1-9]|1[0-2])\/(?:\d{2}|20\d{2})[ \t,]{1,3}(?:(?:cvv2?|cvc2?|csc|cid|cvn)[ \t:]{0,3})?\d{3,4}(?![\d/.])/gi;
+/** Cards typed as number, expiry and code with spaces (see CARD_SPACED): the numbers' spans and digits, at most 64. */
+export function spacedCards(v: string): { start: number; end: number; digits: string }[] {
+  const out: { start: number; end: number; digits: string }[] = [];
+  CARD_SPACED.lastIndex = 0;
+  for (let m: RegExpExecArray | null; (m = CARD_SPACED.exec(v)) !== null && out.length < 64; ) {
+    const num = m[1] as string;
+    const digits = num.replace(/\D/g, "");
+    if (TEST_CARDS.has(digits) || (digits.length !== 15 && digits.length !== 16)) continue;
+    out.push({ start: m.index, end: m.index + num.length, digits });
+  }
+  return out;
+}
+
 /** A card number under a card label ("card 4929 1234 5678 9012"): a card even without a valid checksum when its CVV or expiry is there. */
 const CARD_LABELLED = /\b(?:card|cc|pan|credit card|debit card|card number|card_?number|cardnumber|card no\.?|card #|kartennummer|numéro de carte|número de tarjeta)\b[\s:#="'-]{0,6}((?:\d[ -]?){12,18}\d)(?![\d.])/gi;
 
@@ -156,12 +169,9 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
       // (Twelfth round) a card number, its expiry and its code written one after another with spaces (`5386… 03/27
       // CVV 902`, `5389… 09/29 731`): a card as it is typed, whatever its checksum. Counted as a card with its details,
       // not as a table's row, so one person's card typed into a form (pii-form.ts) or one's own passes as before.
-      CARD_SPACED.lastIndex = 0;
-      for (let m: RegExpExecArray | null; (m = CARD_SPACED.exec(v)) !== null && labelledCards.length < 64; ) {
-        const num = m[1] as string;
-        const digits = num.replace(/\D/g, "");
-        if (TEST_CARDS.has(digits) || (digits.length !== 15 && digits.length !== 16)) continue;
-        labelledCards.push({ site, start: m.index, end: m.index + num.length, key: digits, strong: true });
+      for (const c of spacedCards(v)) {
+        if (labelledCards.length >= 64) break;
+        labelledCards.push({ site, start: c.start, end: c.end, key: c.digits, strong: true });
         spacedCard = true;
       }
       CARD_LABELLED.lastIndex = 0;
