@@ -60,6 +60,21 @@ const EXPIRY_KEY = /(?:^|_|-)(?:exp|expiry|expiration|exp_?date|expiry_?date|val
 const EXPIRY_VALUE = /^\s*(?:0?[1-9]|1[0-2]) ?[/-] ?(?:\d{2}|20\d{2})\s*$/;
 /** A card number with its expiry and CVV as a row of a table: `4556737586899855,12/26,331`, `… | 03/27 | 912`. */
 const CARD_ROW = /(?<![\d.])(?:\d[ -]?){12,18}\d[ \t]{0,2}[,;|\t][ \t]{0,2}(?:0?[1-9]|1[0-2]) ?\/ ?(?:\d{2}|20\d{2})[ \t]{0,2}[,;|\t][ \t]{0,2}\d{3,4}(?!\d)/g;
+/** A card number, its expiry and its code in a row with spaces, the code labelled or not: `5386… 03/27 CVV 902`. */
+const CARD_SPACED = /(?<![\d.])([2-6]\d{3}(?:[ -]?\d{4}){2}[ -]?\d{3,4})[ \t]{1,2}(?:(?:exp(?:iry|ires)?|valid thru)[ \t:]{0,2})?(?:0[1-9]|1[0-2])\/(?:\d{2}|20\d{2})[ \t,]{1,3}(?:(?:cvv2?|cvc2?|csc|cid|cvn)[ \t:]{0,3})?\d{3,4}(?![\d/.])/gi;
+/** Cards typed as number, expiry and code with spaces (see CARD_SPACED): the numbers' spans and digits, at most 64. */
+export function spacedCards(v: string): { start: number; end: number; digits: string }[] {
+  const out: { start: number; end: number; digits: string }[] = [];
+  CARD_SPACED.lastIndex = 0;
+  for (let m: RegExpExecArray | null; (m = CARD_SPACED.exec(v)) !== null && out.length < 64; ) {
+    const num = m[1] as string;
+    const digits = num.replace(/\D/g, "");
+    if (TEST_CARDS.has(digits) || (digits.length !== 15 && digits.length !== 16)) continue;
+    out.push({ start: m.index, end: m.index + num.length, digits });
+  }
+  return out;
+}
+
 /** A card number under a card label ("card 4929 1234 5678 9012"): a card even without a valid checksum when its CVV or expiry is there. */
 const CARD_LABELLED = /\b(?:card|cc|pan|credit card|debit card|card number|card_?number|cardnumber|card no\.?|card #|kartennummer|numéro de carte|número de tarjeta)\b[\s:#="'-]{0,6}((?:\d[ -]?){12,18}\d)(?![\d.])/gi;
 
@@ -127,6 +142,7 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
   const labelledCards: Hit[] = [];
   let dob = false;
   let cardDetails = false;
+  let spacedCard = false;
   const rows: Hit[] = [];
   const records: Hit[] = [];
   // First the numbers (each string with five digits or more); a message holding none is done.
@@ -149,6 +165,14 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
       for (let m: RegExpExecArray | null; (m = CARD_ROW.exec(v)) !== null && rows.length < 64; ) {
         const num = /^(?:\d[ -]?){12,18}\d/.exec(m[0]) as RegExpExecArray;
         if (!TEST_CARDS.has(num[0].replace(/\D/g, ""))) rows.push({ site, start: m.index, end: m.index + num[0].length, key: num[0].replace(/\D/g, ""), strong: true });
+      }
+      // (Twelfth round) a card number, its expiry and its code written one after another with spaces (`5386… 03/27
+      // CVV 902`, `5389… 09/29 731`): a card as it is typed, whatever its checksum. Counted as a card with its details,
+      // not as a table's row, so one person's card typed into a form (pii-form.ts) or one's own passes as before.
+      for (const c of spacedCards(v)) {
+        if (labelledCards.length >= 64) break;
+        labelledCards.push({ site, start: c.start, end: c.end, key: c.digits, strong: true });
+        spacedCard = true;
       }
       CARD_LABELLED.lastIndex = 0;
       for (let m: RegExpExecArray | null; (m = CARD_LABELLED.exec(v)) !== null && labelledCards.length < 64; ) {
@@ -177,6 +201,7 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
         (key !== null && ((CVV_KEY.test(key) && /^\s*\d{3,4}\s*$/.test(v)) || (EXPIRY_KEY.test(key) && EXPIRY_VALUE.test(v))));
     if (dob && cardDetails) break;
   }
+  if (spacedCard) cardDetails = true;
   const idList = [...ids.values()];
   const strongIds = idList.filter((h) => h.strong);
   const asDetections = (hs: Hit[]) => hs.map((h) => ({ path: h.site.path, start: h.start, end: h.end }));
@@ -189,7 +214,11 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
   // to a service they chose: not bulk (sixth round). Two numbers, a card, or a third person's record still count.
   const ownOnly = idList.length === 1 && !anyCard && firstPerson((idList[0] as Hit).site.value.slice(0, 4096));
   // (Ninth round) One person's record typed into one web form (a booking, a tax return, a checkout): pii-form.ts.
-  if (out.length === 0 && ibans.length < 3 && rows.length === 0 && oneFormRecord(sites, idList, cardHits(sites, cardsApart, labelledCards), DOB_KEY, schema, (k) => ID_KEY.test(k) || namesIdentity(k) || CARD_KEY.test(k))) return [];
+  // (Twelfth round) the people's check finds a card with its expiry and code in an A2A data part's one object too
+  // (the parts are a list): that finding is the same card, not another record.
+  const formCards = cardHits(sites, cardsApart, labelledCards);
+  const sameCard = (d: Detection) => d.type === "pii_bulk.payment_card" && formCards.some((h) => h.site.path === d.path && h.start <= d.start && d.end <= h.end);
+  if (out.every(sameCard) && ibans.length < 3 && rows.length === 0 && oneFormRecord(sites, idList, formCards, DOB_KEY, schema, (k) => ID_KEY.test(k) || namesIdentity(k) || CARD_KEY.test(k))) return [];
   if (idList.length > 0 && (dob || anyCard) && !ownOnly) add("pii_bulk.identity", asDetections(idList));
   // (Eleventh round) A card (its checksum holding) with its holder's birth date (a benefits card, a bank card in a client's record): what
   // takes over an account as a card's CVV does; one's own, in the first person, is not.
@@ -250,17 +279,23 @@ function acronymIds(site: StringSite, note: (h: Hit) => void): void {
   }
 }
 
+const TRAILING_WORDS = /(?: [A-Za-z]{2,})+$/;
+
 /** Named identity numbers in one string. */
 function scanIds(site: StringSite, note: (h: Hit) => void): void {
   const v = site.value;
   LABELLED_ID.lastIndex = 0;
   let count = 0;
   for (let m: RegExpExecArray | null; (m = LABELLED_ID.exec(v)) !== null && count < 64; ) {
-    const num = m[1] as string;
+    // (Twelfth round) the label's pattern reads letters in any case, so a number can run on into the next word
+    // ("CPF 919.978.848-95 para"): words of letters after a space are not the number's.
+    const whole = m[1] as string;
+    const num = whole.replace(TRAILING_WORDS, "");
+    const cut = whole.length - num.length;
     const compact = norm(num);
     // A number: five digits or more, six to twenty characters; not a date, a year range or a phone number.
     if (countDigits(compact) < 5 || compact.length < 6 || compact.length > 20 || /^\d{4}-\d{2}-\d{2}$/.test(num) || /^\d{1,2}\/\d{1,2}\/\d{2,4}$/.test(num)) continue;
-    const end = m.index + m[0].length;
+    const end = m.index + m[0].length - cut;
     note({ site, start: end - num.length, end, key: compact, strong: true });
     count++;
     // A list under one label ("Aadhaar: 2345 6789 0123 (Ravi), 3456 7890 1234 (Sita)…"): the numbers of the same shape

@@ -1,5 +1,6 @@
 import { luhn } from "./pii.js";
 import { checkedIdentity } from "./pii-checks.js";
+import { datedIdentity } from "./pii-dated.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -57,6 +58,8 @@ const ID_WORDS = new Set(
     "patient id|patient number|passport|passport no|passport number|aadhaar|aadhar|nric|fin|hkid|my number|mynumber|マイナンバー|個人番号|身分證|身分證字號|身分证|身份证|身份证号|身份證|주민등록번호|tc kimlik|tckn|kimlik no|" +
     "iqama|emirates id|national insurance|ni number|ppsn|pps|pps no|sozialversicherungsnummer|svnr|ahv|avs|nss|bvn|nida|ghana card|sss|umid|nik|ktp|cccd|cmnd|pasaporte|pasaporte no|reisepass|personalausweis|" +
     "cnic|nid|nic|nic number|taj|taj szám|taj number|birth number|rč|sv nr|sv nummer|versicherungsnummer|kyc|know your customer|"+
+    // (Twelfth round) Poland's tax number (a sole trader's is the person's), England's pupil and learner numbers, Arabic "national number" and "identity number".
+    "nip|upn|unique pupil number|uln|unique learner number|الرقم القومي|رقم قومي|رقم الهوية|الرقم الوطني|" +
     "identiteitsnummer|rijksregisternummer|numéro national|numero nacional|número de identidad|documento|documento de identidad|dokument|carte d identité|codice identificativo|social insurance|social insurance number|svn|dl|dl no|dl number|driver licence|driver license|drivers licence|drivers license|driver's licence|driver's license|driving licence|licence no|license no|licence number|license number|insurance no|insurance number|health insurance number|versichertennummer|krankenversichertennummer|policy holder id"
   ).split("|"),
 );
@@ -83,7 +86,7 @@ const SYSTEM_OWNER = /^(?:customer|cust|user|client|member|employee|emp|staff|co
 /** Fields whose value is a name but not a person's. */
 const NOT_A_PERSON_KEY = /(?:^|\s)(?:company|organi[sz]ation|org|firm|employer|business|title|product|item|city|country|town|region|state|street|brand|vendor|supplier|merchant|store|shop|team|department|dept|project|sponsor|bank|branch|plan|tier|category|status|note|notes|comment|description)(?:\s|$)/;
 /** A company's legal form after its name: a company, not a person. */
-const COMPANY = /(?:^|\s)(?:ltd|limited|llc|inc|corp|corporation|gmbh|ag|s\.?a|sas|sarl|srl|s\.?p\.?a|bv|nv|ab|oy|oyj|a\/s|aps|plc|co|kg|d\.o\.o|s\.r\.o|kft|pty|pvt|llp|lp|oü|uab|sia|group|holdings?|company|partners|foods|logistics|consulting|services|solutions|systems|technologies)\.?$/i;
+const COMPANY = /(?:^|\s)(?:ltd|limited|llc|inc|corp|corporation|gmbh|ag|s\.?a|sas|sarl|srl|s\.?p\.?a|bv|nv|ab|oy|oyj|a\/s|aps|plc|co|kg|d\.o\.o|s\.r\.o|kft|pty|pvt|llp|lp|oü|uab|sia|z o\.o|sp\.? j|sp\.? k|group|holdings?|company|partners|foods|logistics|consulting|services|solutions|systems|technologies)\.?$/i;
 /** A key that names no kind of number: `id`, `no`, `number`, `code`. */
 const GENERIC_KEY = /^(?:id|no|nr|num|number|code|key|identifier)$/;
 const DATE_WORDS = /^(?:date|created|updated|timestamp|time|ts|day)$/u;
@@ -206,10 +209,14 @@ const PLACEHOLDER_NAME = /(?:^|[\s,.])(?:test|tester|testsson|testperson|example
 
 /** Two to four capitalised words, or a short run of a script without case (佐藤 健, สมชาย ใจดี). */
 const NAME = /(?<![\p{L}\p{N}])\p{Lu}[\p{Ll}'’\-]{1,20}(?:[ \t]{1,3}(?:(?:de|da|do|dos|das|del|van|von|der|den|al|el|la|le|di|bin|ibn|ben)[ \t]{1,3})?\p{Lu}[\p{Ll}'’\-]{1,20}){1,3}(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])\p{Lo}[\p{Lo}\p{M}]{0,7}(?:[ \u3000]\p{Lo}[\p{Lo}\p{M}]{0,7})?(?![\p{L}\p{M}\p{N}])/u;
+const NAME_ALL = new RegExp(NAME.source, "gu");
+const FORM_AFTER = /^[^,;|\t\n]{0,16}/;
 const CASELESS_ONLY = /^[\p{Lo}\p{M} \u3000]+$/u;
 /** A house number after a street's name and before a town (`Laugavegur 21, 101 Reykjavík`), a street word, or a Japanese, Chinese or Korean address. */
 const ADDRESS = /\p{L}{3,}\.? \d{1,4}[a-zA-Z]?, ?(?:\d{3,5} )?\p{Lu}\p{L}{2,}|(?<![\p{L}])(?:street|st\.|road|rd\.|avenue|ave\.|lane|drive|blvd|boulevard|rue|via|calle|avenida|av\.|rua|str\.|straße|strasse|ul\.|ulica|utca|gade|vej|gata|gatan|vegur|weg|laan|straat|platz|gasse|ถนน|ซอย|улица|ул\.|οδός|οδ\.)(?![\p{L}])|[都道府県市区町村][0-9０-９]|[路街号號]/iu;
 const EMAIL = /[A-Za-z0-9._%+-]@[A-Za-z0-9-]+\.[A-Za-z]/;
+/** A phone's digits after its `+`: groups of digits with the separators phones are written with. */
+const PHONE_RUN = /^\d{1,4}(?:[ .\-]?\(?\d{1,12}\)?){1,5}/;
 
 interface Judgement {
   ids: Found[];
@@ -350,6 +357,17 @@ function free(p: Piece, lead: number, text: string, j: Judgement, listStrong: bo
     }
     if (before === "+" || US_PHONE.test(t)) {
       if (d >= 6) j.kinds.add("phone");
+      else if (before === "+") {
+        // (Twelfth round) `+370 64305144`: a country code, then a subscriber number longer than a group of six; the
+        // phone is the digits after the `+`, read to the end of its groups (and skipped as a code).
+        const run = PHONE_RUN.exec(text.slice(m.index, m.index + 24));
+        const n = run ? digitCount(run[0]) : 0;
+        if (run && n >= 6 && n <= 15) {
+          j.kinds.add("phone");
+          TOKEN.lastIndex = m.index + run[0].length;
+          last = TOKEN.lastIndex;
+        }
+      }
       continue;
     }
     if (IBAN_TOKEN.test(t) || NZ_BANK.test(t) || SORT_CODE.test(t)) {
@@ -402,17 +420,23 @@ function free(p: Piece, lead: number, text: string, j: Judgement, listStrong: bo
     if (placeholderNumber(compact.replace(/\D/g, ""))) j.placeholder = true;
     j.ids.push({ site: p.site, start, end: start + t.length, key: compact });
     if (named) j.strong = true;
+    // (Twelfth round) a national number that carries its holder's birth date (and passes its check) is the record's
+    // birth date too (pii-dated.ts).
+    if (l === 0 && datedIdentity(compact)) j.kinds.add("dob");
   }
   rest += text.slice(last);
   if (!j.kinds.has("name") && !noName) {
-    const m = NAME.exec(rest);
-    if (m && !COMPANY.test(m[0])) {
+    // A run of a script without case is a name only beside the record's other fields, not a whole sentence: a
+    // longer run (a title before the list's first entry) is passed over for the next (twelfth round: up to four).
+    NAME_ALL.lastIndex = 0;
+    for (let m: RegExpExecArray | null, n = 0; (m = NAME_ALL.exec(rest)) !== null && n < 4; n++) {
+      // The company's legal form may follow the words the name pattern takes (`Polbud Sp. z o.o.`).
+      if (COMPANY.test(m[0]) || COMPANY.test(m[0] + (FORM_AFTER.exec(rest.slice(m.index + m[0].length, m.index + m[0].length + 16)) as RegExpExecArray)[0])) break;
       const caseless = CASELESS_ONLY.test(m[0]);
-      // A run of a script without case is a name only beside the record's other fields, not a whole sentence.
-      if (!caseless || m[0].length <= 12) {
-        j.kinds.add("name");
-        if (PLACEHOLDER_NAME.test(m[0])) j.placeholder = true;
-      }
+      if (caseless && m[0].length > 12) continue;
+      j.kinds.add("name");
+      if (PLACEHOLDER_NAME.test(m[0])) j.placeholder = true;
+      break;
     }
   }
 }
@@ -506,6 +530,21 @@ function jsonLeaves(site: StringSite, out: Leaf[]): boolean {
 }
 
 const SEPS = ["\t", ";", "|", ","];
+const ENTRY_SEPS = new Set([";", "\n"]);
+const ENTRY_SEPS_COMMAS = new Set([";", "\n", ",", "\u060c", "\uff0c", "\u3001"]);
+
+/** The entries of one string split at the separators given, each with five digits or more. */
+function entries(v: string, seps: ReadonlySet<string>): { start: number; end: number }[] {
+  const parts: { start: number; end: number }[] = [];
+  let at = 0;
+  for (let i = 0; i <= v.length && parts.length < PER_LIST; i++) {
+    if (i === v.length || seps.has(v[i] as string)) {
+      if (digitsUpTo(v.slice(at, i), 5) >= 5) parts.push({ start: at, end: i });
+      at = i + 1;
+    }
+  }
+  return parts;
+}
 
 /** The records of a text: its lines (with a header row if it has one), or the `;`-separated entries of one line. */
 function textLists(site: StringSite): { records: Piece[][]; strong: boolean } | null {
@@ -528,14 +567,10 @@ function textLists(site: StringSite): { records: Piece[][]; strong: boolean } | 
       return { records: lines.map((l) => lineRecord(site, l, null, null)), strong };
     // One line of entries: `Name CI 1.035.690-6; Name CI 4.312.273-8; …`.
     if (v.length > 8192) return null;
-    const parts: { start: number; end: number }[] = [];
-    let at = 0;
-    for (let i = 0; i <= v.length; i++) {
-      if (i === v.length || v[i] === ";" || v[i] === "\n") {
-        if (digitCount(v.slice(at, i)) >= 5) parts.push({ start: at, end: i });
-        at = i + 1;
-      }
-    }
+    // (Twelfth round) or, when semicolons do not make three, its comma-separated entries (`,`, Arabic `،`, CJK `，`
+    // `、`): `Name 8001200775, Name 8102219697, …`. Each entry still needs five digits of its own.
+    let parts = entries(v, ENTRY_SEPS);
+    if (parts.length < 3) parts = entries(v, ENTRY_SEPS_COMMAS);
     if (parts.length < 3) return null;
     // A title before the first entry (after its last colon) names what the list is.
     const title = v.slice(0, (parts[0] as { start: number }).start);
@@ -653,7 +688,7 @@ export function detectPeople(sites: StringSite[], testCard: (digits: string) => 
       keys.add(id.key);
       // (Tenth round) a whole card number (Luhn) beside a person's name is as sure as a checked identity number:
       // two customers' cards with their names are bulk payment data.
-      if (j.strong || j.card !== null || j.ids.some((f) => checkedIdentity(f.key))) sure++;
+      if (j.strong || j.card !== null || j.ids.some((f) => checkedIdentity(f.key) || datedIdentity(f.key))) sure++;
       for (const f of j.ids) people.push(f);
     }
     // Three records, or (ninth round) two whose codes are each named or checked: two people's identity numbers are

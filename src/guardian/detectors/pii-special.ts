@@ -81,6 +81,22 @@ const TERM_PHRASES = new Set(
     "academic probation", "disciplinary probation", "permanent exclusion",
   ],
 );
+/**
+ * (Twelfth round) Injuries and a family court's orders (who may not see a child, who must stay away from whom):
+ * special data too, but a sports club's injury list and a court's daily list name them in public, so they count only
+ * in a record that also holds the person's birth date or home address (a claims list, a class list's custody notes).
+ */
+const COURT_ORDERS = ["court order", "restraining order", "protection order", "non-molestation order", "custody order", "child arrangements order"];
+const INJURY_WORDS = new Set(
+  "whiplash concussion fracture fractured fractures sprain sprained dislocation dislocated laceration lacerations amputation amputated herniated herniation protrusion paralysed paralyzed paraplegic tetraplegic".split(" "),
+);
+
+function hasInjury(text: string): boolean {
+  const t = text.length > MAX_RECORD * 4 ? text.slice(0, MAX_RECORD * 4).toLowerCase() : text.toLowerCase();
+  WORD.lastIndex = 0;
+  for (let m: RegExpExecArray | null, n = 0; (m = WORD.exec(t)) !== null && n < 256; n++) if (INJURY_WORDS.has(m[0])) return true;
+  return COURT_ORDERS.some((o) => t.includes(o));
+}
 const WORD = /[a-z\u00c0-\u024f'’-]+/g;
 /** A dose (`100mg`) or an ICD-10 code (`F32.1`, `E11.9`): digits, so only records with one are tested. */
 const DOSE_OR_CODE = /\b\d{1,4} ?mg\b|\b[A-TV-Z]\d{2}\.\d{1,2}\b/;
@@ -170,8 +186,38 @@ function special(rec: Rec, name: string): boolean {
     }
     const rest = t.split(name).join(" ");
     if (hasTerm(rest) || CAPS_TERMS.test(rest) || PIN.test(rest)) return !DONOR.test(rest) && !ORGANISATION.test(rest) && !WORK.test(t);
+    if (hasInjury(rest) && rec.some((o) => BIRTH_DATE.test(o.text) || STREET.test(o.text))) return !WORK.test(t);
   }
   return false;
+}
+
+/** Keys that hold an e-mail address. */
+const EMAIL_KEY = /^(?:e ?mail|e ?mail address|email addr|contact email|correo|courriel)$/;
+const EMAIL_VALUE = /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}$/;
+/** Documentation's and fixtures' domains: a placeholder, no one. */
+const EXAMPLE_MAIL = /@(?:example\.(?:com|org|net)|test\.com|test|localhost|invalid)$/i;
+
+/**
+ * (Twelfth round) A record with no name whose person is its e-mail address (a campaign's contacts): the address
+ * identifies someone as a name does. Only beside a condition term under a key naming the field (`diagnosis`,
+ * `condition`): a product's `condition: used` or a newsletter's topic is no one's health.
+ */
+function mailPerson(rec: Rec): string | null {
+  let mail: string | null = null;
+  for (const c of rec) {
+    const t = c.text.trim();
+    if (c.key !== null && EMAIL_KEY.test(words(c.key)) && EMAIL_VALUE.test(t) && !EXAMPLE_MAIL.test(t)) {
+      mail = t;
+      break;
+    }
+  }
+  if (mail === null) return null;
+  for (const c of rec) {
+    if (c.key === null || !SPECIAL_KEY.test(words(c.key))) continue;
+    const t = c.text.trim();
+    if (hasTerm(t) && !DONOR.test(t) && !ORGANISATION.test(t) && !WORK.test(t)) return mail;
+  }
+  return null;
 }
 
 /** A string under a key naming a special-category field (`diagnosis`, `病名`). */
@@ -323,6 +369,8 @@ const SPECIAL_LITERALS = [
     [
       ...TERM_WORDS,
       ...TERM_STEMS,
+      ...INJURY_WORDS,
+      ...COURT_ORDERS.map((o) => o.split(" ")[0] as string),
       ...[...TERM_PHRASES].map((p) => p.split(" ")[0] as string),
       ...["ehcp", "hiv", "pin", "passcode", "memorable", "security", "mg"],
       // Keys of four letters or fewer (`meds`, `dx`) are found as keys; in text they would open the filter to most messages.
@@ -366,10 +414,13 @@ export function detectSpecial(sites: StringSite[]): Detection[] {
     const hits: Cell[] = [];
     for (const rec of list) {
       if (++seen > MAX_RECORDS) return out;
-      const name = personOf(rec);
+      const named = personOf(rec);
+      // (Twelfth round) or its e-mail address, beside a keyed condition (mailPerson judges both).
+      const mail = named === null ? mailPerson(rec) : null;
+      const name = named ?? mail;
       if (name === null || names.has(name) || tried.has(name)) continue;
       tried.add(name);
-      if (!special(rec, name)) continue;
+      if (mail === null && !special(rec, name)) continue;
       names.add(name);
       hits.push(rec[0] as Cell);
     }
