@@ -278,7 +278,8 @@ describe("dangerous commands are judged by their grammar", () => {
     expect(destructiveSql("DROP TABLE IF EXISTS tmp_rows; CREATE TABLE tmp_rows (id int);", "app_dev")).toBeNull();
     expect(destructiveSql("DROP DATABASE IF EXISTS app_test;")).toBeNull();
     expect(destructiveSql("how do I drop database production replicas safely?")).toBeNull();
-    expect(destructiveSql("DROP DATABASE x; ".repeat(20000))).toBeNull();
+    // (Twelfth round: a whole database dropped is refused whatever its name, but a test one: commands-scope.ts.)
+    expect(destructiveSql("DROP DATABASE x_test; ".repeat(20000))).toBeNull();
   });
 
   it("(eighth round) a fenced script in a request is one span, judged whole however long", () => {

@@ -58,3 +58,47 @@ export function buildProduct(path: string, fetched: ReadonlySet<string>): boolea
   if (parts.some((s) => s === ".." || /^(?:downloads|tmp|temp|desktop)$/i.test(s))) return false;
   return parts.slice(0, -1).some((s) => BUILD_DIR.test(s));
 }
+
+/**
+ * (Twelfth round, "cps12") The documented one-line installers of common toolchains, piped into `sh` or `bash` as their
+ * own pages say (`curl -LsSf https://astral.sh/uv/install.sh | sh`, `curl … https://sh.rustup.rs | sh`, NodeSource's
+ * `setup_20.x | sudo -E bash -`, Homebrew's and nvm's scripts on GitHub under their own organisation). Told apart by
+ * the exact vendor address: https only, the vendor's own host (no user part, no other port), the installer's own
+ * path, one URL in the download. A look-alike host (`astral.sh.example`), plain HTTP, another GitHub owner or a
+ * second URL keep the download → execute finding.
+ */
+const VENDOR_INSTALLERS: readonly [string, RegExp][] = [
+  ["astral.sh", /^\/(?:uv|ruff)\/(?:\d{1,3}\.\d{1,3}\.\d{1,3}\/)?install\.sh$/],
+  ["sh.rustup.rs", /^\/?$/],
+  ["bun.sh", /^\/install$/],
+  ["deno.land", /^\/(?:install\.sh|x\/install\/install\.sh)$/],
+  ["get.docker.com", /^\/?$/],
+  ["deb.nodesource.com", /^\/setup_(?:\d{1,2}\.x|lts\.x|current\.x)$/],
+  ["rpm.nodesource.com", /^\/setup_(?:\d{1,2}\.x|lts\.x|current\.x)$/],
+  ["install.python-poetry.org", /^\/?$/],
+  ["get.pnpm.io", /^\/install\.sh$/],
+  ["ollama.com", /^\/install\.sh$/],
+  ["tailscale.com", /^\/install\.sh$/],
+  ["get.k3s.io", /^\/?$/],
+  ["starship.rs", /^\/install\.sh$/],
+  ["get.sdkman.io", /^\/?$/],
+  ["get.volta.sh", /^\/?$/],
+  ["fnm.vercel.app", /^\/install$/],
+  ["raw.githubusercontent.com", /^\/(?:Homebrew\/install\/(?:HEAD|master)\/install\.sh|nvm-sh\/nvm\/v\d{1,3}\.\d{1,3}\.\d{1,3}\/install\.sh|ohmyzsh\/ohmyzsh\/master\/tools\/install\.sh)$/],
+];
+
+/** Whether a download stage's words fetch exactly one URL that is a vendor's documented installer (see above). */
+export function vendorInstaller(words: readonly string[], runner: string): boolean {
+  if (runner !== "sh" && runner !== "bash" && runner !== "zsh" && runner !== "python" && runner !== "python3") return false;
+  const urls = words.filter((t) => /^[a-z][a-z0-9+.-]{0,16}:\/\//i.test(t) || /^[\w.-]{1,253}\.[a-z]{2,12}(?:\/|$)/i.test(t));
+  if (urls.length !== 1) return false;
+  let u: URL;
+  try {
+    u = new URL(urls[0] as string);
+  } catch {
+    return false;
+  }
+  if (u.protocol !== "https:" || u.username !== "" || u.password !== "" || u.port !== "" || u.search !== "" || u.hash !== "") return false;
+  const python = runner === "python" || runner === "python3";
+  return VENDOR_INSTALLERS.some(([host, path]) => u.hostname === host && path.test(u.pathname) && (!python || host === "install.python-poetry.org"));
+}

@@ -144,7 +144,12 @@ export function judgeFirewall(s: Script, nameOf: (c: Command) => { name: string;
           if (target === "ACCEPT" && /^(?:INPUT|FORWARD)$/i.test(args[policy + 1] ?? "")) accepting = true;
           else if (target === "DROP" || target === "REJECT") return null;
         }
-        if (args.some((t) => t === "-A" || t === "-I" || t === "--append" || t === "--insert")) return null;
+        // (Twelfth round) A rule appended that denies something rebuilds the firewall; one that only accepts more
+        // (`-A INPUT -p tcp --dport 22 -j ACCEPT` after the flush) leaves it open.
+        if (args.some((t) => t === "-A" || t === "-I" || t === "--append" || t === "--insert")) {
+          const jump = args.findIndex((t) => t === "-j" || t === "--jump");
+          if (jump < 0 || (args[jump + 1] ?? "").toUpperCase() !== "ACCEPT") return null;
+        }
       }
       if (name === "iptables-restore" || name === "ip6tables-restore" || name === "netfilter-persistent") return null;
       if (name === "nft") {

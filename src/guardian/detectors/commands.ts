@@ -1,9 +1,10 @@
 import { parseShell, tokenize, MAX_PARSED, type Command, type Pipeline, type Redirect, type Script, type Word } from "./shell.js";
 import { readOnlyEncodedPowerShell } from "./powershell-encoded.js";
 import { judgeFirewall, judgeNinth } from "./commands-ninth.js";
-import { buildProduct, flashesImage, stickFormat } from "./commands-benign.js";
+import { buildProduct, flashesImage, stickFormat, vendorInstaller } from "./commands-benign.js";
 import { judgeWipe, WIPE_TRIGGERS } from "./commands-wipe.js";
 import { judgeReach, REACH_TRIGGERS, xargsCommand } from "./commands-reach.js";
+import { judgeScope, notebookShell, SCOPE_TRIGGERS, unscopedSql } from "./commands-scope.js";
 
 /*
  * Dangerous commands, judged on the command line's grammar (shell.ts), never on text that merely mentions them: a
@@ -72,6 +73,8 @@ const TRIGGERS = new Set([
   ...WIPE_TRIGGERS,
   // (Eleventh round) version-control stores, data services' match-all deletes, schedulers, eFuses, xargs (commands-reach.ts).
   ...REACH_TRIGGERS, "xargs",
+  // (Twelfth round) SQL without a scope, lines ssh runs, the host entered, disks erased on macOS (commands-scope.ts).
+  ...SCOPE_TRIGGERS,
 ]);
 
 /**
@@ -83,7 +86,7 @@ const CONDITIONAL_TRIGGERS = new Map<string, RegExp>([
   // (Ninth round) and a push with force.
   ...["git"].map((w) => [w, /\bconfig\b|(?:^|\s)-c\s|\bpush\b[^\n;&|]{0,200}(?:\s-f\b|\s--force\b(?!-)|\s-[A-Za-z]{1,5}f|\s\+[\w/])/] as [string, RegExp]),
   ...["pip", "pip3", "pipx", "uv", "npm", "pnpm", "yarn", "bun", "gem", "apt", "apt-get"].map((w) => [w, /http:\/\/|trusted-host|strict-ssl|TLS_REJECT|allow-unauthenticated|Insecure|Verify-Peer|HTTPSVERIFY/i] as [string, RegExp]),
-  ...["psql", "mysql", "mariadb", "sqlcmd", "clickhouse-client", "mongosh", "mongo", "cockroach", "redis-cli"].map((w) => [w, /drop|truncate|flush/i] as [string, RegExp]),
+  ...["psql", "mysql", "mariadb", "sqlcmd", "clickhouse-client", "mongosh", "mongo", "cockroach", "redis-cli"].map((w) => [w, /drop|truncate|flush|delete|outfile|dumpfile/i] as [string, RegExp]),
   ...["sc", "net", "service", "security"].map((w) => [w, /\b(?:stop|delete|disabled?|dump-keychain)\b/i] as [string, RegExp]),
 ]);
 
@@ -487,7 +490,7 @@ const HOST_PATH = /hostPath["']?\s{0,8}:\s{0,8}\{?\s{0,8}["']?path["']?\s{0,8}:\
  * together with a command that enters the host (chroot, nsenter…). `privileged: true` alone, `hostNetwork` alone or
  * a hostPath of a log folder is how CNI plugins, node agents and log shippers run.
  */
-function podReachesHost(spec: string): string | null {
+export function podReachesHost(spec: string): string | null {
   const text = spec.length > MAX_CODE ? spec.slice(0, MAX_CODE) : spec;
   const privileged = /["']?privileged["']?\s{0,8}:\s{0,8}true|SYS_ADMIN|["']ALL["']|-\s{0,4}ALL\b/.test(text);
   const hostPid = /["']?host(?:PID|IPC)["']?\s{0,8}:\s{0,8}true/.test(text);
@@ -980,7 +983,8 @@ export function destructiveSql(sql: string, where = ""): string | null {
     if (PRODUCTION.test(m[1] as string) || (PRODUCTION.test(where) && !DEV_DATABASE.test(where))) return "truncates a production table";
   }
   if (SQL_MONGO.test(s) && (PRODUCTION.test(s) || PRODUCTION.test(where))) return "drops a production database";
-  return null;
+  // (Twelfth round) SQL without a scope: every row, a whole database, every table, a web shell (commands-scope.ts).
+  return unscopedSql(s, where);
 }
 
 /** Database CLIs that destroy a database: `dropdb --force`, `psql -c 'DROP DATABASE …'`, `redis-cli -h remote FLUSHALL`. */
@@ -1123,6 +1127,8 @@ function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: strin
   for (const f of judgeWipe(name, a)) add(f.type, f.detail);
   // -- (eleventh round) a repository's store, every topic or key of a data service, every user's jobs, eFuses
   for (const f of judgeReach(name, a, r.sudo)) add(f.type, f.detail);
+  // -- (twelfth round) lines ssh runs, the host entered, disks erased, roots and libraries deleted (commands-scope.ts)
+  for (const f of judgeScope(name, a, PERSIST, judgeNested)) add(f.type, f.detail);
 }
 
 /** The eighth round's technique families (types a PowerShell payload read as words may give). */
@@ -1236,7 +1242,8 @@ function judgePipeline(
     if (["nc", "ncat", "netcat", "nc.traditional", "nc.openbsd", "telnet", "socat"].includes(r.name) || (r.name === "openssl" && r.args.some((x) => x.text === "s_client"))) network = network < 0 ? i : network;
     if (SHELLS.has(r.name) && r.name !== "busybox" && shellPayload(r.args) === null) shell = shell < 0 ? i : shell;
     if (runsStdin(r)) {
-      if (fetched >= 0 && fetched < i) add("dangerous_command.download_execute", `a download (${resolved[fetched]?.name}) is piped into ${r.name}`);
+      // (Twelfth round) A toolchain's documented installer, from its vendor's own https address (commands-benign.ts).
+      if (fetched >= 0 && fetched < i && !vendorInstaller(resolved[fetched]?.args.map((x) => x.text) ?? [], r.name)) add("dangerous_command.download_execute", `a download (${resolved[fetched]?.name}) is piped into ${r.name}`);
       if (decoded >= 0 && decoded < i) add("dangerous_command.decode_execute", `decoded text (${resolved[decoded]?.name}) is piped into ${r.name}`);
       // `bash <<< "$(curl …)"`, `sh < /dev/tcp/…`
       for (const d of c.redirects) {
@@ -1443,7 +1450,8 @@ export function judgeCommandLine(text: string): CommandFinding[] {
   if (hit) return hit;
   const out: CommandFinding[] = [];
   try {
-    judgeText(text, { depth: 0, parses: 0 }, out);
+    // (Twelfth round) A notebook cell's shell escapes (`!bash -c '…'`, a `%%bash` cell) are shell lines (commands-scope.ts).
+    judgeText(notebookShell(text), { depth: 0, parses: 0 }, out);
   } catch {
     // Nothing here should throw; if it does, the line is judged by the tokenizer alone.
     try {

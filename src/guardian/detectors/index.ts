@@ -4,7 +4,8 @@ import { compileUrlParams, detectUrls, type UrlParams } from "./urls.js";
 import { detectInjection, detectPoisoning, isAgentCard, type InjectionInput, type InjectionParams } from "./injection.js";
 import { detectWithheldDemands } from "./poisoning.js";
 import { detectFieldPoisoning } from "./poisoning-fields.js";
-import { destructiveSql, isProgramName, judgeCommandLine } from "./commands.js";
+import { destructiveSql, isProgramName, judgeCommandLine, podReachesHost } from "./commands.js";
+import { deliveredManifest, namedScript } from "./delivered-files.js";
 import { detectSensitivePath, mayHoldSensitivePath } from "./paths.js";
 import { key as argumentKey, siteRoles, type RoledSite } from "./sites.js";
 import { commandsInRequest } from "./requests.js";
@@ -213,9 +214,13 @@ export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[]
     } else if (site.tool !== undefined && sqlSite(site)) {
       const hit = destructiveSql(site.value, databaseNamed(sites, site));
       if (hit) out.push({ type: "dangerous_command.database_destroy", path: site.path, start: 0, end: site.value.length, detail: hit });
-    } else if (site.role === "content" && deliveredScript(site)) {
+    } else if (site.role === "content" && deliveredScript(site, sites)) {
       const body = site.value.length > MAX_SCRIPT ? site.value.slice(0, MAX_SCRIPT) : site.value;
       for (const f of judgeCommandLine(body)) out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: f.detail });
+    } else if (site.role === "content" && deliveredManifest(site, sites)) {
+      // (Twelfth round) A workload manifest a remote agent delivers, judged as `kubectl apply` judges one.
+      const how = podReachesHost(site.value);
+      if (how) out.push({ type: "dangerous_command.privileged_container", path: site.path, start: 0, end: site.value.length, detail: `a delivered manifest runs a pod with ${how}` });
     } else if (site.role === "request" || (site.role === "content" && handedBack(site.path))) {
       for (const span of site.role === "request" ? commandsInRequest(site.value) : commandsHandedBack(site.value)) {
         for (const f of judgeCommandLine(site.value.slice(span.start, span.end))) out.push({ type: f.type, path: site.path, start: span.start + f.start, end: span.start + f.end, detail: f.detail });
@@ -228,9 +233,17 @@ export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[]
         }
       }
     }
+    // (Twelfth round) A statement in a request's data part (`{"sql": …, "target": "prod"}`): a SQL tool's statement.
+    if (site.path[0] === "params" && site.path.includes("data") && SQL_DATA_KEY.test(String(site.path[site.path.length - 1])) && site.value.length <= 1048576) {
+      const owner = site.path.slice(0, -1);
+      const where = sites.filter((x) => x !== site && x.path.length === site.path.length && owner.every((k, i) => x.path[i] === k) && /^(?:database|db|target|env|environment|connection|cluster)$/i.test(String(x.path[x.path.length - 1]))).map((x) => x.value.slice(0, 256)).join(" ");
+      const hit = destructiveSql(site.value, where);
+      if (hit) out.push({ type: "dangerous_command.database_destroy", path: site.path, start: 0, end: site.value.length, detail: hit });
+    }
   }
   return out;
 }
+const SQL_DATA_KEY = /^(?:sql|query|statement|stmt|sql_query|sqlquery)$/i;
 
 /**
  * (Seventh round) The text of a remote agent's reply (a message's, a status update's or an artifact's parts, not the
@@ -332,9 +345,10 @@ function databaseNamed(sites: readonly RoledSite[], site: RoledSite): string {
 
 /** A file a remote agent's reply delivers (an artifact's or a message's file part) that is a script: its first line a shell's `#!`. */
 const SHEBANG = /^\uFEFF?#!\s{0,4}\/(?:usr\/)?(?:local\/)?bin\/(?:env\s{1,4}(?:-S\s{1,4})?)?(?:ba|z|da|k|mk|a|fi)?sh\b|^\uFEFF?#!\s{0,4}\/(?:usr\/)?(?:local\/)?bin\/(?:env\s{1,4})?pwsh\b|^\uFEFF?@echo\s{1,4}off\b/i;
-function deliveredScript(site: RoledSite): boolean {
+function deliveredScript(site: RoledSite, sites: readonly RoledSite[]): boolean {
   const p = site.path;
-  return p[0] === "result" && !p.includes("history") && (p.includes("file") || p.includes("artifacts")) && SHEBANG.test(site.value.slice(0, 128));
+  // (Twelfth round) A streamed artifact (`artifact`), and one named as a script (`plan.sh`): delivered-files.ts.
+  return p[0] === "result" && !p.includes("history") && (p.includes("file") || p.includes("artifacts") || p.includes("artifact")) && (SHEBANG.test(site.value.slice(0, 128)) || namedScript(site, sites));
 }
 
 /** Where an argv-style tool names the program it runs: `{"file": "php", "args": ["-r", "…"]}`. */

@@ -5,6 +5,7 @@ import { literalId, literalsOf } from "./literals.js";
 import { plainEnvWrite } from "./paths-benign.js";
 import { appKind, APP_HINTS } from "./paths-apps.js";
 import { findSearches, STORE_HINTS, storeKind } from "./paths-stores.js";
+import { SCOPE_HINTS, scopeKind } from "./paths-scope.js";
 import type { Detection, StringSite } from "./scan.js";
 import type { RoledSite } from "./sites.js";
 
@@ -98,7 +99,9 @@ const HINTS = [".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", ".
   // (Tenth round: state files, key stores, services' secret files, tools' keys in the home folder: paths-stores.ts.)
   ...STORE_HINTS,
   // (Eleventh round: deployed apps' configuration, vaults, launchers' logins, dumps, signing keys, VPN: paths-apps.ts.)
-  ...APP_HINTS];
+  ...APP_HINTS,
+  // (Twelfth round: AI clients' MCP configurations, cookie jars, local servers' stores, CLIs' logins: paths-scope.ts.)
+  ...SCOPE_HINTS];
 const SENSITIVE_HINT = new RegExp(HINTS.map(escapeRegExp).join("|"), "i");
 const SENSITIVE_HINT_IDS = HINTS.map(literalId);
 /** A token can only be a path if it has a separator or starts like a dotfile. */
@@ -122,14 +125,19 @@ function climbsOut(path: string): boolean {
   const absolute = /^(?:[/\\]|[A-Za-z]:|~|\$HOME|\$\{HOME\}|file:)/i.test(path);
   let depth = 0;
   let run = 0;
+  let deepest = 0;
   for (const s of segments) {
     if (s === "..") {
       depth--;
       run++;
       if (absolute ? run >= 2 : depth <= -2) return true;
+      // (Twelfth round) A relative path that goes down and then climbs above where it started (`2026/11/../../../x`):
+      // the way down only hides the climb. `../README.md` and `docs/../README.md` pass.
+      if (!absolute && depth < 0 && deepest >= 1) return true;
     } else {
       run = 0;
       if (s !== "." && s !== "") depth++;
+      if (depth > deepest) deepest = depth;
     }
   }
   return false;
@@ -154,7 +162,7 @@ export function sensitiveKind(path: string): string | null {
   const p = lexical(windowsForm(path.replace(PROC_ROOT, "")));
   for (const s of SENSITIVE) if (s.re.test(p)) return s.type;
   if (keyFileInSystemFolder(p)) return "sensitive_path.system";
-  return storeKind(p) ?? appKind(p);
+  return storeKind(p) ?? appKind(p) ?? scopeKind(p);
 }
 
 /** `/proc/self/root/etc/shadow` is `/etc/shadow`: a process's root link is the root (sixth round). */
