@@ -54,6 +54,8 @@ const CONTACT = new Set([
   "email", "e-mail", "mail", "page", "ping", "notify", "contact", "bother", "cc", "escalate", "consult", "loop", "alert", "inform", "message",
   "dm", "call", "text", "post", "flag", "involve", "copy", "wake", "tell", "mention", "report", "warn",
 ]);
+/** Verbs whose object is the person reached (not what is said): a name after them is someone kept out. */
+const REACH = new Set(["email", "e-mail", "page", "ping", "notify", "contact", "bother", "cc", "alert", "inform", "tell", "dm", "call", "text", "warn", "wake", "consult", "involve", "escalate"]);
 /** People a record's order would keep out: functions, teams, roles (not a secret, not a thing). */
 const PEOPLE = new Set([
   "accounting", "finance", "payroll", "hr", "legal", "security", "compliance", "audit", "auditors", "dispatch", "dispatcher", "dispatchers",
@@ -83,8 +85,9 @@ function keptFromLoop(toks: readonly DTok[]): boolean {
     let other = 0;
     for (let k = j + 1; k < Math.min(n, j + 6); k++) {
       const x = toks[k] as DTok;
-      // (A person's name straight after the verb: "do not notify Castell".)
-      if (PEOPLE.has(x.w) || (k === j + 1 && /^\p{Lu}\p{Ll}{2,}$/u.test(x.raw) && !FILL.has(x.w))) {
+      // (A person's name straight after a verb that reaches people: "do not notify Castell" — not "never mention
+      // Claude in commit messages", where the name is the topic.)
+      if (PEOPLE.has(x.w) || (k === j + 1 && REACH.has(v.w) && /^\p{Lu}\p{Ll}{2,}$/u.test(x.raw) && !FILL.has(x.w))) {
         if (SECRET_WORD.test(toks.slice(j + 1, Math.min(n, j + 8)).map((y) => y.w).join(" "))) return false;
         return true;
       }
