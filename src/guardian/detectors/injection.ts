@@ -1,7 +1,9 @@
-import { pieces } from "./injection-gate.js";
+import { pieces, type Piece } from "./injection-gate.js";
 import { CJK, isCjk, lookup, STEMS, type Cue } from "./injection-lexicon.js";
 import { VERB_LAST } from "./injection-languages.js";
 import { directedCues } from "./injection-directed.js";
+import { agentLabel, exhibited, refusesEmbedded } from "./injection-exhibits.js";
+import { loopCues } from "./injection-loop.js";
 import { orderCues } from "./injection-orders.js";
 import { NO_SPACE_VOCATIVE, WORLD_AND, WORLD_GENERIC } from "./injection-languages-world.js";
 import { reading } from "./injection-readings.js";
@@ -982,6 +984,13 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       const o = orderCues(text, unit, toks, { reply: ctx.reply === true, transcript: ctx.transcript === true, addressed: sig.t.addressed !== undefined, request });
       for (const k of o.t) addT(sig, k);
       for (const k of o.r) addR(sig, k);
+      // People kept out of the loop, results dictated, money or goods redirected (injection-loop.ts).
+      const l = loopCues(unit, toks, { addressed: sig.t.addressed !== undefined || sig.t.addressed_2p !== undefined || sig.t.addressed_subject !== undefined, request });
+      for (const k of l.t) addT(sig, k);
+      for (const k of l.r) addR(sig, k);
+      // (Benign guards: instructions in the data refused; a help desk's "Agent: Priya S." — injection-exhibits.ts.)
+      if (sig.t.override !== undefined && Object.keys(sig.r).every((k) => k === "request") && refusesEmbedded(unit)) delete sig.t.override;
+      if (sig.t.addressed !== undefined && agentLabel(unit)) delete sig.t.addressed;
     }
   }
   if (ctx.role === "prompt") addT(sig, "prompt");
@@ -1372,7 +1381,7 @@ function cjkCues(unit: string, sig: Sig): void {
 
 const CHAT_TOKEN = /<\|[a-z_]{2,30}\|>|\[\/?(?:INST|SYS)\]|<<\/?SYS>>|<\/?(?:start_of_turn|end_of_turn)>/gi;
 /** (Its content is prose: a list of `<user id="7"><name>…` records is not a turn.) */
-const ROLE_ELEMENT = /<\/[A-Za-z][\w-]{0,30}>[ \t]{0,8}\r?\n?[ \t]{0,8}<(?:user|human|user_message|human_message|user_turn|user_input)(?:[ \t][^<>\n]{0,60})?>(?=[ \t\n]{0,4}[A-Za-z][^<>\n]{0,30}[ \t])/gi;
+const ROLE_ELEMENT = /<\/[A-Za-z][\w-]{0,30}>[ \t]{0,8}\r?\n?[ \t]{0,8}<(?:user|human|user_message|human_message|user_turn|user_input|principal|principal_message)(?:[ \t][^<>\n]{0,60})?>(?=[ \t\n]{0,4}[A-Za-z][^<>\n]{0,30}[ \t])/gi;
 const TURN = /^[ \t>*_#]{0,8}(human|user|assistant|ai|system|claude|chatgpt|gpt|model|bot|h|a)[ \t]{0,3}(?:\*\*)?:/gim;
 const END_TAG = /<\/(?:tool_?(?:results?|outputs?|response|call)|function_?(?:results?|outputs?|response|calls?)|results?|outputs?|search_results|documents?|context|data|observation|untrusted[\w-]{0,20}|external[\w-]{0,20}|email|file_contents?|page|web_?page|retrieved[\w-]{0,20})>(?=[ \t]{0,8}(?:\r?\n|$))/gi;
 const END_LINE = /^[ \t]{0,8}[-=*#[<(]{0,8}[ \t]{0,4}(?:END[ _]OF[ _][A-Z]{2,16}(?:[ _][A-Z]{2,16}){0,3}|(?:TOOL|FUNCTION)[ _](?:RESULT|OUTPUT)[ _]END|\/?END)[ \t]{0,4}[-=*\]>)]{0,8}[ \t]*$/gm;
@@ -1976,7 +1985,22 @@ function fire(units: Unit[], threshold: number, window: number, extra: Partial<R
 /** The instruction spans of one text (a string, a hidden span, a decoded layer, a JSON field), in its own offsets. */
 export function judgeText(text: string, ctx: Ctx, threshold: number, extra: Partial<Record<TClass, number>> = {}, gate = true): Cut[] {
   if (text.length === 0) return [];
-  const all = pieces(text);
+  let all = pieces(text);
+  // (An attack an article exhibits in a block quote, as an example: left in `balanced` — injection-exhibits.ts.)
+  if (ctx.quoted === "pass" && ctx.role === "content") {
+    const shown = exhibited(text);
+    if (shown.length > 0) {
+      // (A paragraph inside a quote: its first and last visible characters are in it.)
+      const inside = (p: Piece) => {
+        let a = p.s;
+        let b = p.e;
+        while (a < b && text.charCodeAt(a) <= 32) a++;
+        while (b > a && text.charCodeAt(b - 1) <= 32) b--;
+        return shown.some(([x, y]) => a >= x && b <= y);
+      };
+      all = all.filter((p) => !inside(p));
+    }
+  }
   // Content is read only where a finding is possible (injection-gate.ts); a description, a prompt or hidden text whole.
   // (`gate` false reads content whole too: what the gate must never change, as a test holds it to.)
   const gated = gate && ctx.role === "content" && Object.keys(extra).length === 0;
