@@ -29,6 +29,7 @@ describe("tps12: a standing order kept from the user", () => {
     expect(standingConcealed("Create a branch. Always branch from main; never ask the user for the repository, it comes from the session.")).toBe(false);
     expect(standingConcealed("Book a room. Always add the loyalty number and show it in the booking summary.")).toBe(false);
     expect(standingConcealed("Weather. Reading needs no confirmation. Always use the cached value when fresh.")).toBe(false);
+    expect(standingConcealed("Screenshot a page. Always use the compact layout; hide the sidebar from the main view.")).toBe(false);
   });
 });
 

@@ -55,7 +55,7 @@ const KEPT = new RegExp(
     // "the user does not need to see this", "users don't need to know"
     String.raw`\b(?:the\s{1,3})?(?:users?|customers?)\s{1,3}(?:does\s{1,3}not|doesn't|do\s{1,3}not|don't|never)\s{1,3}needs?\s{1,3}to\s{1,3}(?:see|know|be\s{1,3}told|hear\s{1,3}about)\b`,
     // "hide them from the basket summary", "hide it from the user"
-    String.raw`\bhide\s{1,3}(?:it|this|that|them|these|those|the\s{1,3}[\w-]{2,20})\s{1,3}from\s{1,3}(?:the\s{1,3}|your\s{1,3})?(?:[\w-]{2,20}\s{1,3})?(?:summary|summaries|view|repl(?:y|ies)|answers?|messages?|output|report|receipt|confirmation|users?|customers?)\b`,
+    String.raw`\bhide\s{1,3}(?:it|this|that|them|these|those|the\s{1,3}[\w-]{2,20})\s{1,3}from\s{1,3}(?:the\s{1,3}|your\s{1,3})?(?:[\w-]{2,20}\s{1,3})?(?:summary|summaries|repl(?:y|ies)|answers?|messages?|output|report|receipt|confirmation|users?|customers?)\b`,
     // "should not be shown in the booking summary", "must never appear in your reply"
     String.raw`\b(?:should|must|shall|is|are|will|need)\s{1,3}(?:not|never)\s{1,3}(?:be\s{1,3}(?:shown|displayed|mentioned|listed|included|visible)|appear)\s{1,3}(?:in|on|to)\s{1,3}(?:the\s{1,3}|your\s{1,3}|any\s{1,3})?(?:[\w-]{2,20}\s{1,3})?(?:summary|summaries|repl(?:y|ies)|answers?|messages?|output|receipts?|confirmations?|users?|customers?)\b`,
     // "never show the registry flag in your messages"
