@@ -12,6 +12,7 @@ import { commandsInRequest } from "./requests.js";
 import { sqlHandedOver } from "./commands-reach.js";
 import { detectSecretAssignments } from "./assignments.js";
 import { detectConcealedPoisoning } from "./poisoning-concealed.js";
+import { detectStandingPoisoning } from "./poisoning-standing.js";
 import { compileExfiltrationParams, detectExfiltration, detectUrlData, type ExfiltrationParams } from "./exfiltration.js";
 import { detectPiiBulk } from "./pii-bulk.js";
 import { detectCallToChangedTool, detectToolChanges, pinsFor, type NewPin, type PinScope, type PinStore } from "./pins.js";
@@ -19,6 +20,7 @@ import { detectHiddenText, findAllNormalised, findInViews, hasViews, normalize, 
 import { collectStrings, joinStrings, type Detection, type StringSite } from "./scan.js";
 import { shellReady } from "./shell.js";
 import { usedAsMeant } from "./audience.js";
+import { storedSecrets } from "./secrets-stores.js";
 import { modelInput, scoreText, type ModelInput, type TextModel } from "./text-model.js";
 import { loadTextModel } from "./text-model-asset.js";
 import { listKey, recalled, remember } from "./list-memo.js";
@@ -98,7 +100,8 @@ export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
   switch (spec) {
     case "secrets":
       // A credential sent where it is meant to go (a webhook URL posted to, a token to its own API) is not leaving: audience.ts.
-      return { key: spec, run: (s) => usedAsMeant(s.message, () => s.roles, findAllNormalised(s, s.strings, detectSecrets)) };
+      // (Twelfth round) A credential stored in a secret store (a masked CI variable, a repository secret): secrets-stores.ts.
+      return { key: spec, run: (s) => storedSecrets(s.message, usedAsMeant(s.message, () => s.roles, findAllNormalised(s, s.strings, detectSecrets))) };
     case "secret_assignment":
       return { key: spec, run: (s) => findAllNormalised(s, s.strings, detectSecretAssignments) };
     case "exfiltration": {
@@ -196,7 +199,11 @@ function poisoning(s: MessageScan, p?: InjectionParams): Detection[] {
   for (const d of fields) cut.add(JSON.stringify(d.path));
   for (const d of withheld) cut.add(JSON.stringify(d.path));
   const concealed = detectConcealedPoisoning(uncut(), s.message.result);
-  return [...scored, ...withheld, ...fields, ...concealed, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
+  // (Twelfth round) A standing order kept from the user, a read-only tool that orders a write, output given authority,
+  // a bare dotfile handed over, a quoted command, others' records, every message copied (poisoning-standing.ts).
+  for (const d of concealed) cut.add(JSON.stringify(d.path));
+  const standing = detectStandingPoisoning(uncut(), s.message.result);
+  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
 }
 
 /**

@@ -964,7 +964,10 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       // Not only naming another tool ("use git_add first") but changing what it is given: its recipients, account,
       // amount or destination, always or instead of what the user chose.
       const modifies = toks.some((t, i) => MODIFY.has(t.w) && !negatedAt(i));
-      if (modifies && (dest || AMOUNT.test(unit) || has("recipient") || toks.some((t) => CHANGE_SCOPE.has(t.w)))) addR(sig, "cross_tool_change");
+      // (Twelfth round) A sibling of the same listing named with only a scope word ("search with search_issues first;
+      // if a duplicate exists, add a comment instead") orders the server's own workflow: nothing the user chose changes.
+      const ownOnly = !OTHER_TOOLS.test(unit) && !FAMILY_TOOLS.test(unit) && toks.some((t) => t.raw !== ctx.self && ctx.tools.has(t.raw));
+      if (modifies && (dest || AMOUNT.test(unit) || has("recipient") || (!ownOnly && toks.some((t) => CHANGE_SCOPE.has(t.w))))) addR(sig, "cross_tool_change");
     }
     // Directives only a description gives (poisoning.ts): protected files opened, data collected, commands handed over.
     for (const d of describedDirectives(unit, ctx.field === true)) if (d === "secrecy") addT(sig, "secrecy");

@@ -63,3 +63,37 @@ export function plainEnvWrite(path: string, site: StringSite, sites: readonly St
   }
   return assignments > 0;
 }
+
+/*
+ * (Twelfth round, "tps12") A tool's credential configuration written inside the working tree with no credential in
+ * it: `infra/.terraformrc` naming a credentials helper, a project `.npmrc` whose token is `${NPM_TOKEN}`, a `.pypirc`
+ * with the repository's URL. Reading such a file hands its tokens to the model; writing one with none hands nothing
+ * over. It passes when the path is relative and in the tree, the call has one content string, and no line gives a
+ * key named for a secret (token, password, secret, `_auth`, api key, credential) a literal value (a `${VAR}`, `$VAR`,
+ * `%VAR%`, `<placeholder>` or `{{ template }}` is a reference), and no line points a registry at plain `http://` on
+ * another host. A secret in the content is still judged by the secrets detectors as for any write.
+ */
+const CREDENTIAL_CONFIG = /(?:^|[/\\])(?:\.terraformrc|terraform\.rc|\.npmrc|\.yarnrc(?:\.yml)?|\.pypirc)$/i;
+const SECRET_KEYED = /(?:token|passw|secret|_auth|api_?key|credential)[\w"'.-]{0,40}?["']?[ \t]{0,4}[:=][ \t]{0,4}["']?([^\s"'#,]{1,512})/i;
+const REFERENCE = /^(?:\$\{[A-Za-z_][A-Za-z0-9_]{0,127}\}|\$[A-Za-z_][A-Za-z0-9_]{0,127}|%[A-Za-z_][A-Za-z0-9_]{0,127}%|<[^>]{1,64}>|\{\{[^}]{1,128}\}\}|true|false|\{)$/i;
+const PLAIN_HTTP = /\bhttp:\/\/(?!localhost\b|127\.|\[::1\])/i;
+
+/** Whether a write to a tool's credential configuration at `path` holds no credential (see above). */
+export function plainCredentialConfigWrite(path: string, site: StringSite, sites: readonly StringSite[]): boolean {
+  if (!inTree(path) || !CREDENTIAL_CONFIG.test(path.trim())) return false;
+  const parent = JSON.stringify(site.path.slice(0, -1));
+  const content = sites.filter((s) => s !== site && JSON.stringify(s.path.slice(0, -1)) === parent && typeof s.path[s.path.length - 1] === "string" && CONTENT_KEY.test(s.path[s.path.length - 1] as string));
+  if (content.length !== 1) return false;
+  const text = (content[0] as StringSite).value;
+  if (text.length > 16384) return false;
+  const lines = text.split(/\r?\n/);
+  if (lines.length > 128) return false;
+  for (const raw of lines) {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
+    if (PLAIN_HTTP.test(line)) return false;
+    const m = SECRET_KEYED.exec(line);
+    if (m !== null && !REFERENCE.test(m[1] as string)) return false;
+  }
+  return true;
+}

@@ -2,7 +2,7 @@ import { escapeRegExp } from "../../protocol/glob.js";
 import { commandOperands } from "./commands.js";
 import { commandsInRequest, fileRequests } from "./requests.js";
 import { literalId, literalsOf } from "./literals.js";
-import { plainEnvWrite } from "./paths-benign.js";
+import { plainCredentialConfigWrite, plainEnvWrite } from "./paths-benign.js";
 import { appKind, APP_HINTS } from "./paths-apps.js";
 import { findSearches, STORE_HINTS, storeKind } from "./paths-stores.js";
 import { SCOPE_HINTS, scopeKind } from "./paths-scope.js";
@@ -406,6 +406,7 @@ export function detectSensitivePath(sites: readonly (StringSite | RoledSite)[], 
     for (const f of pathsIn(site.value, verb === "writing", role === "path")) {
       // (Tenth round) The project's own env file written with plain settings hands nothing over (paths-benign.ts).
       if (verb === "writing" && f.type === "sensitive_path.dotenv" && plainEnvWrite(f.path, site, sites)) continue;
+      if (verb === "writing" && f.type === "sensitive_path.credential_file" && plainCredentialConfigWrite(f.path, site, sites)) continue;
       out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: detail(f.type, f.path, verb) });
     }
   }

@@ -88,7 +88,7 @@ const ASSISTANT_MULTI = /(?:^|[\s"'(])(?:tekoälyavustaja|avustaja|βοηθ(?:ό
 const ALL_MULTI = /(?:^|\s)(?:koko|kaikki|jokai\S*|κάθε|όλ(?:α|ες|οι|ους|η)|все[хм]?|весь|вся|кожн\S*|wszystk\S*|każd\S*|všechn\S*|každ\S*|alle|alla|allt|hele|hver|elke|iedere|tüm|bütün|her|minden|toate|fiecare|semua|setiap|tất\scả|mọi|كل|כל|सभी|हर)(?=\s)|すべて|全て|全部|毎回|所有|每[个個次封]|모든|매번/i;
 const EMAIL_OR_URL = /[\w.+-]@[\w-]+(?:\.[\w-]+)+|\bhttps?:\/\/[\w-]+(?:\.[\w-]+)+/;
 /** A protected file named anywhere in the unit (a token the sensitive-path judgement protects). */
-function namesProtectedFile(u: string): boolean {
+export function namesProtectedFile(u: string): boolean {
   if (!/[/\\~]/.test(u)) return false;
   PATH_TOKEN.lastIndex = 0;
   let n = 0;
@@ -305,7 +305,7 @@ const BULK = /\b(?:every|all|each|whole|entire)\b/i;
  * What a description keeps from the user: "active" (the model told not to tell), "passive" (a thing not to be shown),
  * or null. Withholding a secret value does not count.
  */
-function keepsFromUser(u: string): "active" | "passive" | null {
+export function keepsFromUser(u: string): "active" | "passive" | null {
   if (SECRECY_MULTI.test(u) || SECRECY_WORDS.test(u)) return "active";
   const re = new RegExp(KEEP_FROM_USER.source, "gi");
   for (let m; (m = re.exec(u)) !== null; ) {

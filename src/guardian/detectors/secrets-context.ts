@@ -314,6 +314,9 @@ const CLIENT_CALL = /(?:\.(?:login|authenticate|auth|setApiKey|setToken|setAcces
 const DATA_CONSTRUCTOR = /^new (?:Date|URL|RegExp|Error|[A-Za-z]*Error|Buffer|Uint8Array|TextEncoder|ObjectId|UUID|Decimal|BigNumber|Intl\.[A-Za-z]+|Request|Response|Headers|Blob|File|Set|Map|Image|Audio|Worker|WebSocket|EventSource)\(/;
 
 /** Credentials named in prose, in a text's names, or passed to a client call (part 1), added to `found`. */
+/** A Wi-Fi network named on a password's line. */
+const WIFI_LINE = /\b(?:wi-?fi|wlan|wireless\s{1,3}network|ssid|guest\s{1,3}network|hotspot)\b/i;
+
 export function detectNamedCredentials(site: StringSite, found: Detection[]): void {
   const v = site.value;
   if (v.length < 16) return;
@@ -348,6 +351,9 @@ export function detectNamedCredentials(site: StringSite, found: Detection[]): vo
     while (nameStart > 0 && s - nameStart < 64 && isNameChar(v.charCodeAt(nameStart - 1))) nameStart--;
     const nameWords = words(v.slice(nameStart, e));
     const inName = nameStart < s;
+    // (Twelfth round) A Wi-Fi network's password named in prose on its line ("Wi-Fi: ElmGuest / password: …"): a guest
+    // sheet, a rental's house manual, an invitation. Not a name that holds it (`WIFI_PASSWORD=` in firmware config).
+    if (password && !inName && WIFI_LINE.test(v.slice(Math.max(v.lastIndexOf("\n", s) + 1, s - 80), s))) continue;
     // Two words of prose before a one-word name ("the public key", "Algolia search key").
     const behind = v.slice(Math.max(0, s - 32), s);
     const before = inName ? [] : words(behind.slice(Math.max(behind.lastIndexOf(". "), behind.lastIndexOf("\n")) + 1)).slice(-2);

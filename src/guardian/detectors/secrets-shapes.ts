@@ -136,9 +136,21 @@ export function groupedPassword(value: string): boolean {
   return groups.filter((g) => !/[aeiouyAEIOUY]/.test(g)).length >= 2;
 }
 
+/** (Twelfth round) A user and its app password in a client's basic-auth option: `curl -u editor:"abcd EFGH …"`, `--user`. */
+const BASIC_AUTH_GROUPED = /(?:^|[\s'"])(?:-u|--user)(?:[ \t]{1,4}|=)["']?[^\s:"'$]{1,64}:["']?([A-Za-z0-9]{4}(?:[ -][A-Za-z0-9]{4}){3,7})(?![A-Za-z0-9-])/g;
+
 function appPasswords(site: StringSite, found: Detection[]): void {
   const v = site.value;
   if (v.length < 24) return;
+  if (v.includes("-u") && v.length <= 65536) {
+    BASIC_AUTH_GROUPED.lastIndex = 0;
+    for (let m, n = 0; (m = BASIC_AUTH_GROUPED.exec(v)) !== null && n < 16; n++) {
+      const value = m[1] as string;
+      if (!groupedPassword(value)) continue;
+      const end = m.index + m[0].length;
+      found.push({ type: "secrets.app_password", path: site.path, start: end - value.length, end });
+    }
+  }
   for (const noun of NOUNS) {
     for (const at of occurrences(v, noun)) {
       GROUPED.lastIndex = at + noun.length;

@@ -248,6 +248,11 @@ const FORMATS: Format[] = [
   token("secrets.nuget_key", ["oy2"], "[a-z0-9]{43}", END, { entropy: 3 }),
   token("secrets.langsmith_key", ["lsv2_pt_", "lsv2_sk_"], "[a-f0-9]{32}_[a-f0-9]{10}"),
   token("secrets.posthog_personal_key", ["phx_"], "[A-Za-z0-9]{43}", END, { entropy: 3 }),
+  // (Twelfth round) Fly.io's macaroon tokens (deploy, org, machine) and Meta's Graph API access tokens (`EAA…`, a
+  // hundred characters and more of base62: no word is that long).
+  token("secrets.flyio_token", ["fm1a_", "fm1r_", "fm2_"], "[A-Za-z0-9+/_-]{100,2000}={0,3}", TOKEN_END, { entropy: 3.5 }),
+  token("secrets.flyio_token", ["fo1_"], "[A-Za-z0-9_-]{43}", TOKEN_END, { entropy: 3.5 }),
+  token("secrets.meta_access_token", ["EAA"], "[A-Za-z0-9]{100,400}", END, { entropy: 3.5 }),
   token("secrets.braintree_token", ["access_token$production$", "access_token$sandbox$"], "[0-9a-z]{16}\\$[0-9a-f]{32}"),
   // --- messaging, payments, e-mail ---------------------------------------------------------------------------------
   token("secrets.slack_token", ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxo-", "xoxe-", "xapp-"], "[A-Za-z0-9-]{10,250}", END),
