@@ -79,7 +79,7 @@ const LONGITUDE3 = /\b(?:lon|lng|long|longitude)["']?\s{0,2}[=:]\s{0,2}["']?-?\d
 const ROLE = /\b(?:driver|rider|courier|patient|child|kid|employee|worker|member|user|person|owner|resident|tenant)["']?\s{0,2}[=:]\s{0,2}["']?[A-Za-z]/i;
 
 /** The turns of a conversation: "User: …", "Assistant: …" at the start of a line. */
-const TURN = /(?:^|\n|\\n)\s{0,4}(?:User|Human|Assistant|AI|Me|Customer|Agent)\s{0,2}:\s{0,2}\S/;
+const TURN = /(?:^|\n|\\n)\s{0,4}(?:User|Human|Assistant|AI)\s{0,2}:\s{0,2}\S/;
 
 /**
  * What a payload handed to a relay or a drop carries that the earlier lists did not know: null, or a few words.
@@ -185,7 +185,7 @@ export function foldedBase64Label(label: string): string | null {
     if (found === null) return null;
     out += found;
   }
-  return textual(out, 0.9) ? out : null;
+  return textual(out, 0.85) ? out : null;
 }
 
 /* ------------------------------------------------------------------------------------------------------------------ */
@@ -307,8 +307,8 @@ const PERSONAL_MAIL = new Set(["gmail", "googlemail", "yahoo", "ymail", "outlook
 
 /** Recovery or backup codes with three codes or more after them. */
 const RECOVERY_CODES = /\b(?:recovery|backup|2fa|mfa|two[- ]factor|emergency|scratch)\s{1,3}codes?\b[^\n]{0,40}(?:(?:\n|\\n|[,;]|\s)\s{0,4}(?:[A-Za-z0-9]{4,5}[ -]?[A-Za-z0-9]{4,5}|\d{6,10})(?![\w-])){3}/i;
-/** A password with its value (a digit or a symbol in it). */
-const PASSWORD_GIVEN = /\b(?:password|passwd|passphrase|pwd)\b\s{0,3}(?:is|[:=])\s{0,3}["']?(?=[^\s"'<]{0,40}[0-9!@#$%^*?~])(?=[^\s"'<]{0,40}[A-Za-z])[^\s"'<]{6,40}/i;
+/** A password with its value (a digit or a symbol in it; not a reset link: "reset your password: https://…"). */
+const PASSWORD_GIVEN = /\b(?:password|passwd|passphrase|pwd)\b\s{0,3}(?:is|[:=])\s{0,3}["']?(?!https?:|www\.)(?=[^\s"'<]{0,40}[0-9!@#$%^*?~])(?=[^\s"'<]{0,40}[A-Za-z])[^\s"'<]{6,40}/i;
 const PRIVATE_KEY = /-----BEGIN (?:[A-Z]{1,12} )?PRIVATE KEY-----/;
 /** A CSV header naming a person's fields, then rows. */
 const PEOPLE_HEADER = /(?:^|\n|>)\s{0,4}(?:[A-Za-z_ ]{1,30}[,;\t]){1,20}[A-Za-z_ ]{1,30}\s{0,2}(?:\r?\n)/;
@@ -384,10 +384,10 @@ const SESSION_KEY = /^(?:conv|convo|conversation|chat|chat_?log|transcript|histo
  */
 export function sessionInQuery(url: URL): string | null {
   for (const [key, value] of url.searchParams) {
-    if (!SESSION_KEY.test(key) || value.length < 60 || value.length > 8192) continue;
+    if (!SESSION_KEY.test(key) || value.length < 30 || value.length > 8192) continue;
     const words = value.split(/[\s;,]+/).filter((w) => /[A-Za-z]{2}/.test(w));
     const letters = value.replace(/[^A-Za-z]/g, "").length;
-    if (words.length >= 10 && letters >= value.length * 0.5) return "the session's text in the query";
+    if (value.length >= 60 && words.length >= 10 && letters >= value.length * 0.5) return "the session's text in the query";
     // Or three entries or more with a time each, in words ("Dentist 2 Dec 09:20; Therapy 4 Dec 17:00; …"): a diary.
     const entries = value.split(/[;\n|]/, 32).filter((e) => /\b\d{1,2}[:.h]\d{2}\b/.test(e) && /[A-Za-z]{3}/.test(e));
     if (entries.length >= 3) return "the session's entries in the query";
