@@ -109,12 +109,12 @@ function personalMoney(t: string): string | null {
   if (words.size === 0) return null;
   AMOUNT.lastIndex = 0;
   let amounts = 0;
-  for (let m; (m = AMOUNT.exec(t)) !== null && amounts < 3; ) amounts++;
+  while (amounts < 3 && AMOUNT.exec(t) !== null) amounts++;
   // Two kinds of a person's money with amounts ("balance 12,482.10; salary 3,120"), or one kind with several people's.
   if (words.size >= 2 && amounts >= 2 && [...words].some((w) => OWN_MONEY.test(w))) return "a person's finances";
   PERSON_AMOUNT.lastIndex = 0;
   let people = 0;
-  for (let m; (m = PERSON_AMOUNT.exec(t)) !== null && people < 3; ) people++;
+  while (people < 3 && PERSON_AMOUNT.exec(t) !== null) people++;
   return people >= 3 ? "people's pay or finances" : null;
 }
 
@@ -348,7 +348,8 @@ export function mailedSecrets(sites: readonly StringSite[]): Detection[] {
       const header = PEOPLE_HEADER.exec(t) as RegExpExecArray;
       ADDRESS.lastIndex = 0;
       let rows = 0;
-      for (let m; (m = ADDRESS.exec(t.slice(header.index))) !== null && rows < 3; ) rows++;
+      const rest = t.slice(header.index);
+      while (rows < 3 && ADDRESS.exec(rest) !== null) rows++;
       if (PERSON_FIELD.test(header[0]) && rows >= 2) what = "an export of people's records";
     }
     if (what) out.push({ type: "exfiltration.request", path: b.path, start: 0, end: b.value.length, detail: `the e-mail carries ${what}${personal ? " to a personal mailbox" : " off the machine"}` });
