@@ -259,10 +259,22 @@ export function linkTemplates(sites: readonly StringSite[], allowed: (host: stri
       if (holes === 0 || !private_) continue;
       const around = v.slice(Math.max(0, m.index - 300), Math.min(v.length, end + 300));
       if (!FILL.test(around)) continue;
-      out.push({ type: "exfiltration.link", path: site.path, start: m.index, end, detail: "a link template for private data" });
+      // The instruction is the sentence that hands the link over ("open … — fill {conversation} with the chat"): cut it whole.
+      const { start, stop } = sentenceAround(v, m.index, end);
+      out.push({ type: "exfiltration.link", path: site.path, start, end: stop, detail: "a link template for private data" });
     }
   }
   return out;
+}
+
+/** The sentence around [from, to) of `v`: back to the last sentence end or line break, on to the next (300 characters at most each way). */
+function sentenceAround(v: string, from: number, to: number): { start: number; stop: number } {
+  let start = from;
+  while (start > 0 && from - start < 300 && v[start - 1] !== "\n" && !(/[.!?]/.test(v[start - 2] ?? "") && /\s/.test(v[start - 1] as string))) start--;
+  let stop = to;
+  while (stop < v.length && stop - to < 300 && v[stop] !== "\n" && !(/[.!?]/.test(v[stop] as string) && (stop + 1 === v.length || /\s/.test(v[stop + 1] as string)))) stop++;
+  if (stop < v.length && /[.!?]/.test(v[stop] as string)) stop++;
+  return { start, stop };
 }
 
 /* ------------------------------------------------------------------------------------------------------------------ */
