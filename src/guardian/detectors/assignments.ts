@@ -1,3 +1,4 @@
+import { insideSignedUrl } from "./signed-urls.js";
 import { entropy } from "./entropy.js";
 import { isCiphertext } from "./ciphertext.js";
 import { literalId, literalsOf } from "./literals.js";
@@ -237,6 +238,8 @@ export function detectSecretAssignments(sites: StringSite[], prefilter = true, n
       // (Eleventh round) A Google browser key in the web-app config it ships in (Firebase's `apiKey` beside
       // `authDomain`…): public by design, as the format's own rule judges it (secrets.ts); the same key elsewhere counts.
       if (value.startsWith("AIza") && browserConfig(v, end - value.length)) continue;
+      // (Twelfth round) A value inside a presigned link (its session token, its signature): the link's own (signed-urls.ts).
+      if (insideSignedUrl(v, end - value.length, end)) continue;
       out.push({ type: "secrets.assignment", path: site.path, start: end - value.length, end });
       lastEnd = end;
     }

@@ -63,9 +63,10 @@ const URL = /\bhttps?:\/\/[^\s"'<>`)\]}]{1,8192}/gi;
 
 /**
  * An API's own host: `api.<domain>`, or a regional or numbered one (`api-eu.mixpanel.com`, `api2.example.com`,
- * `api-us2.example.com`: tenth round).
+ * `api-us2.example.com`: tenth round), or an events-ingestion API (`events.pagerduty.com`, whose body takes the
+ * integration's `routing_key`: twelfth round).
  */
-const API_HOST = /^api(?:-[a-z]{2,6}\d?|\d)?\.[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})+$/;
+const API_HOST = /^(?:api(?:-[a-z]{2,6}\d?|\d)?|events)\.[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})+$/;
 /** Argument names that carry a request's body to the URL the call opens. */
 const BODY_KEY = /^(?:body|data|form|form_?data|json|payload|params|fields)$/i;
 /** Findings that name no issuer: a bearer token or an Authorization value without a format, a credential by its name. */
@@ -139,14 +140,18 @@ export function returnedJwt(token: string, host: string, path: string): boolean 
     issHost = "";
   }
   if (issHost !== "" && siteOf(issHost) === siteOf(host)) return true;
-  const object = [claims.url, claims.path, claims.object, claims.key].find((c): c is string => typeof c === "string" && c.length >= 3);
-  if (object === undefined) return false;
   let p = path;
   try {
     p = decodeURIComponent(path);
   } catch {
     p = path;
   }
+  // (Twelfth round) A playback or media token whose subject is the resource the URL names (Mux's signed playback:
+  // `stream.mux.com/<id>.m3u8?token=<JWT with sub <id>>`): it signs that one asset.
+  const last = p.split("/").pop() ?? "";
+  if (typeof claims.sub === "string" && claims.sub.length >= 8 && claims.exp !== undefined && last.replace(/\.[A-Za-z0-9]{1,5}$/, "") === claims.sub) return true;
+  const object = [claims.url, claims.path, claims.object, claims.key].find((c): c is string => typeof c === "string" && c.length >= 3);
+  if (object === undefined) return false;
   return p.endsWith("/" + object.replace(/^\/+/, ""));
 }
 

@@ -16,9 +16,9 @@ import type { Detection } from "./scan.js";
  */
 
 /** Keys whose value names what a call publishes (a folder, a file, a data set, a repository). */
-const SOURCE_KEY = /^(?:folder|folder_?path|path|paths|file|files|file_?path|filename|source|src|dataset|dataset_?path|directory|dir|local_?(?:path|dir|file)|repo|repo_?id|repository|name|artifact|artifact_?path|data|document|item)$/i;
+const SOURCE_KEY = /^(?:folder|folder_?path|path|paths|file|files|file_?path|filename|source|src|dataset|dataset_?path|directory|dir|local_?(?:path|dir|file)|repo|repo_?id|repository|name|artifact|artifact_?path|data|document|item|table|table_?id|source_?table)$/i;
 /** Keys whose value names where it goes (a project, a bucket, a repository). */
-const DEST_KEY = /^(?:project|repo|repo_?id|repository|bucket|destination|dest|target|space|collection|entity|remote|org|organization|namespace)$/i;
+const DEST_KEY = /^(?:project|repo|repo_?id|repository|bucket|destination|dest|target|space|collection|entity|remote|org|organization|namespace|(?:destination|dest|output|target|bucket|gcs|s3)_?(?:uri|url))$/i;
 /** Words that mark data as not for the public (whole tokens of a name). */
 const INTERNAL_MARK = /(?:^|[^a-z0-9])(?:internal|private|confidential|proprietary|nda|unreleased|embargoed|restricted)(?:$|[^a-z0-9])/i;
 /** A data file of people's records: a people word as a token, and a data file's extension. */
@@ -27,9 +27,23 @@ const PEOPLE_DATA = /(?:^|[^a-z0-9])(?:customers?|clients?|patients?|employees?|
 const PEOPLE_FOLDER = /(?:^|[^a-z0-9])(?:customers?|clients?|patients?|employees?|payroll|users|members|contacts|subscribers|leads)(?:$|[^a-z0-9])/i;
 const DATA_WORD = /(?:^|[^a-z0-9])(?:exports?|dumps?|backups?|full|all|records|crm|pii|extract|snapshot)(?:$|[^a-z0-9])/i;
 
+/** (Twelfth round) A warehouse table of people's records, by its id's last part: `shop-prod.crm.customers`. */
+const PEOPLE_TABLE = /^[\w-]{1,64}(?:[.:][\w-]{1,64}){1,3}[.:](?:customers?|clients?|patients?|employees?|payroll|salar(?:y|ies)|users|members|contacts|subscribers|leads)$/i;
+
 function peopleData(v: string): boolean {
   const p = v.replace(/[?#].*$/, "");
-  return PEOPLE_DATA.test(p) || (/[/\\]/.test(p) && PEOPLE_FOLDER.test(p) && DATA_WORD.test(p));
+  return PEOPLE_DATA.test(p) || PEOPLE_TABLE.test(p) || (/[/\\]/.test(p) && PEOPLE_FOLDER.test(p) && DATA_WORD.test(p));
+}
+
+/** (Twelfth round) A database dump piped into a copy to a bucket whose own name says public. */
+const DUMP_TO_PUBLIC = /\b(?:pg_dump|pg_dumpall|mysqldump|mariadb-dump|mongodump|mongoexport)\b[^\n;&]{0,300}\|[^\n;&]{0,200}\b(?:gsutil|aws|gcloud|az|rclone|s3cmd|mc)\b[^\n;&]{0,200}?\b(?:gs|s3|az|r2|wasbs?):\/\/[\w.-]{0,60}public/i;
+/** (Twelfth round) A connection URL with its password (a letter and a digit or a symbol, not a placeholder). */
+const CONNECTION_PASSWORD = /\b[a-z][a-z0-9+.-]{1,20}:\/\/([^\s:/@'"]{1,64}):((?=[^\s@'"]{0,64}[0-9!#$%^*?~])(?=[^\s@'"]{0,64}[A-Za-z])[^\s@'"/]{6,64})@[A-Za-z0-9.-]{1,253}/;
+const NOT_PASSWORD = /^(?:password\d*|passw0rd|changeme|secret\d*|example\d*|test\d*|xxx+|\*+|<[^>]*>|\$\{?[A-Za-z_]+\}?)$/i;
+
+function connectionPassword(v: string): boolean {
+  const m = CONNECTION_PASSWORD.exec(v);
+  return m !== null && m[1] !== m[2] && !NOT_PASSWORD.test(m[2] as string);
 }
 
 /** A command line's switch to public: `--public`, `--visibility public`, `--acl public-read`, `--private false`. */
@@ -58,6 +72,8 @@ export function madePublic(args: unknown): Detection[] {
     if (++seen > 64 || depth > 4) return;
     if (publicSwitch(key, v)) isPublic = true;
     if (typeof v === "string") {
+      // (Twelfth round) A connection string with its password, in what the call publishes (a gist's file, a notebook).
+      if (v.length <= 65536 && v.includes("://") && connectionPassword(v)) marked.push({ path, value: v, what: "a password" });
       if (v.length > 1024) return;
       const k = key.replace(/\d+$/, "");
       if (DEST_KEY.test(k) && /(?:^|[^a-z0-9])public(?:$|[^a-z0-9])/i.test(v)) publicDest.add(path.join("."));
@@ -65,6 +81,7 @@ export function madePublic(args: unknown): Detection[] {
         if (INTERNAL_MARK.test(v)) marked.push({ path, value: v, what: "data marked internal" });
         else if (peopleData(v)) marked.push({ path, value: v, what: "a data file of people's records" });
       }
+      if (DUMP_TO_PUBLIC.test(v)) commandLine.push({ path, value: v, what: "a database dump" });
       // A command line that publishes with a switch to public: its words are its arguments.
       if (v.length <= 1024 && PUBLIC_FLAG.test(v) && PUBLISHER.test(v)) {
         for (const w of v.split(/\s+/, 64)) {

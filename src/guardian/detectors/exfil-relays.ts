@@ -1,6 +1,7 @@
 import { hostMatcher } from "./urls.js";
 import { entropy } from "./entropy.js";
 import { morePayload } from "./exfil-payloads.js";
+import { chatHookRouting, moreChatHook, personalPayload } from "./exfil-sinks.js";
 
 /*
  * (Ninth round) Relays: services whose whole purpose is to accept an HTTP request for somebody's account and hand what
@@ -111,6 +112,8 @@ const CHAT_PATHS: Record<string, RegExp> = {
 
 /** Whether a URL (host lower case, path) is a relay's intake. */
 export function isRelay(host: string, path: string): boolean {
+  // (Twelfth round) DingTalk, Lark/Feishu, WeCom robots and self-hosted Mattermost/Rocket.Chat hooks (exfil-sinks.ts).
+  if (moreChatHook(host, path)) return true;
   if (!RELAYS.some((re) => re.test(host))) return false;
   const chat = CHAT_PATHS[host];
   return chat === undefined || chat.test(path);
@@ -124,7 +127,7 @@ const ROUTING_KEYS = /^(?:sig|signature|sp|sv|se|api-version|code|key|chat_id|th
 const HOST_ROUTING: Record<string, RegExp> = { "chat.googleapis.com": /^(?:token|threadKey|messageReplyOption)$/ };
 
 export function relayQueryToken(url: URL): boolean {
-  const own = HOST_ROUTING[url.hostname.toLowerCase()];
+  const own = HOST_ROUTING[url.hostname.toLowerCase()] ?? chatHookRouting(url.hostname.toLowerCase());
   for (const [key, value] of url.searchParams) {
     if (ROUTING_KEYS.test(key) || own?.test(key) === true || value.length < 20 || value.length > 4096) continue;
     if (/[a-z]/.test(value) && /[A-Z0-9]/.test(value) && /^[A-Za-z0-9_\-.~+/=]+$/.test(value) && entropy(value) >= 3.8) return true;
@@ -175,7 +178,7 @@ const MAX_PAYLOAD = 65536;
  * a word that says records (customers, contacts, rows, a CSV).
  */
 export function teamChat(host: string): boolean {
-  return host === "hooks.slack.com" || host === "chat.googleapis.com" || host.endsWith(".webhook.office.com");
+  return host === "hooks.slack.com" || host === "chat.googleapis.com" || host.endsWith(".webhook.office.com") || chatHookRouting(host) !== undefined;
 }
 const RECORDS_WORD = /\b(?:customers?|clients?|contacts?|leads|subscribers?|patients?|employees?|users|members|rows|records|export|\.csv)\b/i;
 
@@ -196,7 +199,8 @@ export function sensitivePayload(text: string, chat = false): string | null {
   if (emails + phones >= 1 && /\[\s{0,8}\{/.test(t)) return "people's records";
   const header = CSV_HEADER.exec(t);
   if (header && PERSON_FIELD.test(header[0]) && t.slice(header.index + header[0].length).trim().length > 0) return "a CSV export";
-  return null;
+  // (Twelfth round) An identity document's MRZ, a person's money, ID numbers, a position with whose (exfil-sinks.ts).
+  return personalPayload(t);
 }
 
 /** Where a URL sits in a command line: the words after it and before it, minus the URL. */

@@ -5,9 +5,10 @@ import { detectSecrets } from "./secrets.js";
 import { renderedDiagram } from "./renderers.js";
 import { issuedFor, returnedJwt } from "./audience.js";
 import { commandChannels, paddingText, unsignedDestination, type ChannelContext } from "./exfil-channels.js";
+import { base32Label, credentialObject, foldedBase64Label, linkTemplates, mailedSecrets, namedDrop, personalPayload, secretFileUploads, sentCredentials, sessionInQuery } from "./exfil-sinks.js";
 import { isRelay, relayQueryToken, sensitivePayload, teamChat, withoutSpan } from "./exfil-relays.js";
 import { commandOutlets } from "./exfil-outlets.js";
-import { isStore, relayQueryPayload, sentFiles, urlStatesData } from "./exfil-payloads.js";
+import { isStore, localHost, relayQueryPayload, sentFiles, urlStatesData } from "./exfil-payloads.js";
 import { madePublic } from "./exfil-public.js";
 import { queryCarriesData } from "./exfil-query.js";
 import { mediaFile, mediaUploadOnly } from "./exfil-media.js";
@@ -144,6 +145,9 @@ export const DEFAULT_TUNNELS = [
   "controlc.com",
   "pastes.io",
   "justpaste.it",
+  // (Twelfth round) Anonymous public JSON bins: whoever has the id reads the document.
+  "jsonblob.com",
+  "api.npoint.io",
 ];
 
 export interface ExfiltrationParams {
@@ -357,7 +361,7 @@ const ACCESS_FILE_TEXT = /^\s{0,8}(?:IdentityFile|ProxyCommand|HostName)\s{1,8}\
 /** Whether encoded data decodes to credentials: a recognised token, the lines of a credentials file or `.env`, or an access file. */
 function encodedCredentials(value: string): boolean {
   const text = decodedText(value);
-  return text !== null && (CREDENTIAL_TEXT.test(text) || ACCESS_FILE_TEXT.test(text) || detectSecrets([{ path: [], value: text }]).length > 0);
+  return text !== null && (CREDENTIAL_TEXT.test(text) || ACCESS_FILE_TEXT.test(text) || credentialObject(text) || detectSecrets([{ path: [], value: text }]).length > 0);
 }
 
 /** Hosts in one registrable domain's label of this host that carry data: encoded text, or a long run of it. */
@@ -380,6 +384,8 @@ function hostData(host: string): string | null {
     if (hex && l.length >= 16 && l.length % 2 === 0 && decodedText(l) !== null) return "encoded text in the host name";
     if (b64 && l.length >= 16 && decodedText(l) !== null && /^[\x20-\x7e\t\n\r]*$/.test(decodedText(l) as string) && wordsIn(decodedText(l) as string)) return "encoded text in the host name";
     if (base32Text(l)) return "encoded text in the host name";
+    // (Twelfth round) Base32 of a number or an identifier, and base64 whose case DNS folded (exfil-sinks.ts).
+    if (base32Label(l) || foldedBase64Label(l) !== null) return "encoded text in the host name";
     if (hex && l.length >= 48) return "encoded data in the host name";
     dataLength += l.length;
     dataLabels++;
@@ -688,7 +694,11 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
       out.push({ type: `exfiltration.${f.kind}`, path: site.path, start: f.start, end: f.end });
     }
   }
-  if (message === undefined || !("method" in message)) addApart(out, foreignSlots(sites, lists));
+  if (message === undefined || !("method" in message)) {
+    addApart(out, foreignSlots(sites, lists));
+    // (Twelfth round) A link to fill with private data and open, handed back (exfil-sinks.ts).
+    addApart(out, linkTemplates(sites, (h) => lists.allow.some((re) => re.test(h))));
+  }
   if (message !== undefined) {
     for (const r of requestedUrls(sites, message)) {
       const toolCall = TOOL_CALLS.has(message.method as string);
@@ -704,6 +714,15 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
       addApart(out, sentFiles(sites, (h) => lists.allow.some((re) => re.test(h)), typeof tool === "string" ? tool : ""));
       // (Eleventh round) Data marked internal, or people's records, published by the call (exfil-public.ts).
       addApart(out, madePublic((message.params as { arguments?: unknown } | undefined)?.arguments));
+      // (Twelfth round) Credentials, or people's records to a personal mailbox, in an e-mail's body (exfil-sinks.ts).
+      addApart(out, mailedSecrets(sites));
+      addApart(out, secretFileUploads(sites, (h) => lists.allow.some((re) => re.test(h))));
+    }
+    // (Twelfth round) An account's credential in a data part sent to another agent (exfil-sinks.ts).
+    if (A2A_SENDS.has(message.method as string)) {
+      addApart(out, sentCredentials(sites));
+      // (Twelfth round) Another agent asked to put what the message carries on a public paste site or drop.
+      addApart(out, namedDrop(sites, (h) => lists.tunnels.some((re) => re.test(h)) && !lists.allow.some((re) => re.test(h)), (t) => sensitivePayload(t)));
     }
   }
   return out;
@@ -725,11 +744,16 @@ function carriedPayload(r: Requested, sites: StringSite[], lists: ExfiltrationLi
   // A public renderer drawing a diagram (renderers.ts) is handed its source encoded, as judgeUrl lets it.
   const carried = queryCarriesData(url, (h) => lists.allow.some((re) => re.test(h)));
   if (carried !== null && !renderedDiagram(url, (text) => CREDENTIAL_TEXT.test(text) || /\bAKIA[0-9A-Z]{16}\b/.test(text))) return carried;
+  // (Twelfth round) A conversation, a diary or a calendar's entries as prose under a key that names them (exfil-sinks.ts).
+  if (!lists.allow.some((re) => re.test(host)) && !localHost(host)) {
+    const session = sessionInQuery(url);
+    if (session !== null) return session;
+  }
   if (!toolCall || lists.allow.some((re) => re.test(host))) return null;
   const drop = lists.tunnels.some((re) => re.test(host));
   if (!drop && !isStore(host, url.pathname)) return null;
   const judge = (text: string) => {
-    const what = sensitivePayload(text);
+    const what = sensitivePayload(text) ?? (drop ? personalPayload(text, true) : null);
     // A store is filled with people's rows by design: only credentials, payment details, codes and confidential text count.
     return what !== null && (drop || /credentials|payment|confidential|one-time/.test(what)) ? what : null;
   };
