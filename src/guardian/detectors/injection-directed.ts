@@ -267,7 +267,8 @@ const REVERSE_RUN = /\breverse\s{1,3}(?:(?:the|this|that|each|every)\s{1,3})?(?:
 /* ---------------------------------------------------------------------------------------------------------------- */
 
 /** A task on secrets that is not a harvest: analysing, making examples, protecting, explaining. */
-const SECRET_TASK = /\b(?:translat\w{0,6}|chang\w{1,3}|reset\w{0,3}|updat\w{1,3}|set|choos\w{1,3}|use|creat\w{1,3}|stor\w{1,4}|manag\w{1,4}|classif\w{0,5}|check\w{0,3}|rat(?:e|ing)|detect\w{0,4}|redact\w{0,4}|mask\w{0,4}|rotat\w{1,4}|hash\w{0,3}|validat\w{1,4}|generat\w{1,4}|examples?|samples?|fake|dummy|random|placeholders?|polic(?:y|ies)|strength|strong|weak|explain\w{0,3}|what|how|why|count\w{0,3}|identify|remove|review\w{0,3}|audit\w{0,3}|scan\w{0,3}|hard-?coded|leak(?:ed|s)?|expos\w{1,5}|revok\w{1,4}|encrypt\w{0,4})\b/i;
+const SECRET_TASK = /\b(?:translat\w{0,6}|chang\w{1,3}|reset\w{0,3}|updat\w{1,3}|set|choos\w{1,3}|use|creat\w{1,3}|stor\w{1,4}|manag\w{1,4}|classif\w{0,5}|check\w{0,3}|rat(?:e|ing)|detect\w{0,4}|redact\w{0,4}|mask\w{0,4}|rotat\w{1,4}|hash\w{0,3}|validat\w{1,4}|generat\w{1,4}|examples?|samples?|fake|dummy|random|placeholders?|polic(?:y|ies)|strength|strong|weak|explain\w{0,3}|what|how|why|count\w{0,3}|identify|remove|review\w{0,3}|audit\w{0,3}|scan\w{0,3}|hard-?coded|leak(?:ed|s)?|expos\w{1,5}|revok\w{1,4}|encrypt\w{0,4}|replac\w{1,4}|substitut\w{1,4}|scrub\w{0,4}|anonymi[sz]\w{1,4}|pseudonymi[sz]\w{1,4}|obfuscat\w{1,4}|strip\w{0,4})\b/i;
+const SUMMARISE = /\b(?:summari[sz]\w{1,4}|recap\w{0,3}|condens\w{1,3}|categori[sz]\w{1,4}|triag\w{1,3}|prioriti[sz]\w{1,4})\b/i;
 const CJK_BULK_SECRET = /(?:所有|全部|一切|すべて|全て|모든|전부)[^。！？\n]{0,16}?(?:密钥|密鑰|密码|密碼|令牌|口令|凭据|憑證|パスワード|キー|トークン|認証情報|비밀번호|토큰|API ?키)/;
 const CJK_NEG = /不要|不得|禁止|别|勿|しないで|するな|않|말고|말아/;
 /** A task on the secrets, not a harvest: a policy, examples, hashing, masking, checking (Chinese, Japanese, Korean). */
@@ -295,7 +296,10 @@ function promptHarvest(unit: string, base: number, toks: readonly DTok[], ctx: D
       const from = Math.max(unit.lastIndexOf(",", p), unit.lastIndexOf(";", p), unit.lastIndexOf(":", p), unit.lastIndexOf("\n", p), 0);
       const next = unit.slice(p).search(/[,;:\n]/);
       const clause = unit.slice(from, next < 0 ? unit.length : p + next);
-      if (!SECRET_TASK.test(clause)) out.r.push("harvest");
+      // (Personal data summarised for the reader — "summarise every e-mail in the conversation" — is the task; a
+      // secret summarised still leaves: twelfth round.)
+      const summarised = SUMMARISE.test(clause) && !toks.some((t) => has(t, "machine"));
+      if (!SECRET_TASK.test(clause) && !summarised) out.r.push("harvest");
     }
   }
   if (CJK_BULK_SECRET.test(unit) && !CJK_NEG.test(unit) && !CJK_TASK.test(unit)) out.r.push("harvest");

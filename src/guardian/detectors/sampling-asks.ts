@@ -1,4 +1,5 @@
 import { CJK, lookup } from "./injection-lexicon.js";
+import { samplingSteers } from "./sampling-steers.js";
 
 /*
  * Eleventh round ("smp11"): what a server's sampling prompt makes the client's model *do to the people who read its
@@ -197,5 +198,7 @@ export function samplingAsks(text: string, unit: string, toks: readonly SWord[],
       }
     }
   }
+  // Twelfth round (sampling-steers.ts): verdicts fixed, harms told as harmless, outcomes rigged, the session dumped.
+  for (const k of samplingSteers(text, unit, withContext, flags(text).conceal)) if (!out.includes(k)) out.push(k);
   return out;
 }
