@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { agentReply, toolResult } from "../support/injection-inputs.js";
 import { detectInjection } from "../../src/guardian/detectors/injection.js";
 
 /*
@@ -7,8 +8,8 @@ import { detectInjection } from "../../src/guardian/detectors/injection.js";
  * adversarial input. This round's own cases.
  */
 
-const result = (text: string) => detectInjection({ sites: [{ path: ["result", "content", 0, "text"], value: text }], message: { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text }] } } });
-const reply = (text: string) => detectInjection({ sites: [{ path: ["result", "parts", 0, "text"], value: text }], message: { jsonrpc: "2.0", id: 1, result: { kind: "message", messageId: "m", role: "agent", parts: [{ kind: "text", text }] } } });
+const result = toolResult;
+const reply = agentReply;
 const prompt = (text: string) =>
   detectInjection({
     sites: [{ path: ["params", "messages", 0, "content", "text"], value: text }],

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { agentReply, scorerTokens, toolResult } from "../support/injection-inputs.js";
 import { detectInjection } from "../../src/guardian/detectors/injection.js";
 import { loopCues } from "../../src/guardian/detectors/injection-loop.js";
 import { agentLabel, exhibited, refusesEmbedded } from "../../src/guardian/detectors/injection-exhibits.js";
-import { lookup } from "../../src/guardian/detectors/injection-lexicon.js";
 
 /*
  * Twelfth round (docs/detection.md, "Twelfth round: injection"): orders planted in records that keep people out of the
@@ -11,15 +11,12 @@ import { lookup } from "../../src/guardian/detectors/injection-lexicon.js";
  * look-alike, and linear on long adversarial input. This round's own cases.
  */
 
-const result = (text: string) => detectInjection({ sites: [{ path: ["result", "content", 0, "text"], value: text }], message: { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text }] } } });
-const reply = (text: string) => detectInjection({ sites: [{ path: ["result", "parts", 0, "text"], value: text }], message: { jsonrpc: "2.0", id: 1, result: { kind: "message", messageId: "m", role: "agent", parts: [{ kind: "text", text }] } } });
+const result = toolResult;
+const reply = agentReply;
 
 /** The module alone, on words split as the scorer splits them (enough for its own checks). */
 function cues(text: string, o: { request?: boolean; addressed?: boolean } = {}) {
-  const toks = [...text.matchAll(/[\p{L}\p{N}_\p{So}]+(?:['’.-][\p{L}\p{N}_]+)*/gu)].map((m) => {
-    const w = m[0].toLowerCase();
-    return { w, raw: m[0], s: m.index as number, e: (m.index as number) + m[0].length, cues: lookup(w)?.cues ?? [] };
-  });
+  const toks = scorerTokens(text);
   return loopCues(text, toks, { addressed: o.addressed ?? false, request: o.request ?? true });
 }
 

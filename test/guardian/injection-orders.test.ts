@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { detectInjection } from "../../src/guardian/detectors/injection.js";
+import { agentReply, scorerTokens, toolResult } from "../support/injection-inputs.js";
 import { orderCues } from "../../src/guardian/detectors/injection-orders.js";
-import { lookup } from "../../src/guardian/detectors/injection-lexicon.js";
 
 /*
  * Eleventh round (docs/detection.md, "Eleventh round: injection"): orders planted in records that speak to the model
@@ -10,15 +9,12 @@ import { lookup } from "../../src/guardian/detectors/injection-lexicon.js";
  * with a look-alike, and linear on long adversarial input. This round's own cases.
  */
 
-const result = (text: string) => detectInjection({ sites: [{ path: ["result", "content", 0, "text"], value: text }], message: { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text }] } } });
-const reply = (text: string) => detectInjection({ sites: [{ path: ["result", "parts", 0, "text"], value: text }], message: { jsonrpc: "2.0", id: 1, result: { kind: "message", messageId: "m", role: "agent", parts: [{ kind: "text", text }] } } });
+const result = toolResult;
+const reply = agentReply;
 
 /** The module alone, on words split as the scorer splits them (enough for its own checks). */
 function cues(text: string, o: { request?: boolean; addressed?: boolean } = {}) {
-  const toks = [...text.matchAll(/[\p{L}\p{N}_\p{So}]+(?:['’.-][\p{L}\p{N}_]+)*/gu)].map((m) => {
-    const w = m[0].toLowerCase();
-    return { w, raw: m[0], s: m.index as number, e: (m.index as number) + m[0].length, cues: lookup(w)?.cues ?? [] };
-  });
+  const toks = scorerTokens(text);
   return orderCues(text, text, toks, { reply: false, transcript: false, addressed: o.addressed ?? false, request: o.request ?? true });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectInjection } from "../../src/guardian/detectors/injection.js";
+import { samplingPrompt } from "../support/injection-inputs.js";
 
 /*
  * Eleventh round (docs/detection.md, "Eleventh round: sampling"): what a sampling prompt makes the model do to the
@@ -8,17 +8,7 @@ import { detectInjection } from "../../src/guardian/detectors/injection.js";
  * linear on long adversarial input. This round's own cases.
  */
 
-const prompt = (systemPrompt: string, text = "Go ahead.", includeContext?: string) => {
-  const params: Record<string, unknown> = { maxTokens: 100, systemPrompt, messages: [{ role: "user", content: { type: "text", text } }] };
-  if (includeContext) params.includeContext = includeContext;
-  return detectInjection({
-    sites: [
-      { path: ["params", "systemPrompt"], value: systemPrompt },
-      { path: ["params", "messages", 0, "content", "text"], value: text },
-    ],
-    message: { jsonrpc: "2.0", id: 1, method: "sampling/createMessage", params },
-  });
-};
+const prompt = samplingPrompt;
 const kinds = (d: ReturnType<typeof prompt>) => d.map((x) => x.type);
 
 describe("an answer made to deceive its reader", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectInjection } from "../../src/guardian/detectors/injection.js";
+import { samplingPrompt } from "../support/injection-inputs.js";
 import { classifierFrame } from "../../src/guardian/detectors/sampling-frame.js";
 import { samplingSteers } from "../../src/guardian/detectors/sampling-steers.js";
 
@@ -10,17 +10,7 @@ import { samplingSteers } from "../../src/guardian/detectors/sampling-steers.js"
  * Each with look-alikes, and linear on long adversarial input. This round's own cases (never a blind set's).
  */
 
-const prompt = (systemPrompt: string, text = "Go ahead.", includeContext?: string) => {
-  const params: Record<string, unknown> = { maxTokens: 100, systemPrompt, messages: [{ role: "user", content: { type: "text", text } }] };
-  if (includeContext) params.includeContext = includeContext;
-  return detectInjection({
-    sites: [
-      { path: ["params", "systemPrompt"], value: systemPrompt },
-      { path: ["params", "messages", 0, "content", "text"], value: text },
-    ],
-    message: { jsonrpc: "2.0", id: 1, method: "sampling/createMessage", params },
-  });
-};
+const prompt = samplingPrompt;
 const steers = (t: string, ctx = false) => samplingSteers(t, t, ctx, false);
 
 describe("a verdict fixed whatever the evidence", () => {

@@ -40,13 +40,18 @@ function inTree(path: string): boolean {
 /** Argument names that hold a file's new content. */
 const CONTENT_KEY = /^(?:content|contents|text|data|body|file_?text|new_?content|value)$/i;
 
+/** The one new-content argument beside the path's site (same object, a content key), or null when none or several. */
+function contentBeside(site: StringSite, sites: readonly StringSite[]): string | null {
+  const parent = JSON.stringify(site.path.slice(0, -1));
+  const content = sites.filter((s) => s !== site && JSON.stringify(s.path.slice(0, -1)) === parent && typeof s.path[s.path.length - 1] === "string" && CONTENT_KEY.test(s.path[s.path.length - 1] as string));
+  return content.length === 1 ? (content[0] as StringSite).value : null;
+}
+
 /** Whether a write to an env file at `path` is the project's plain configuration (see above); `sites` are the call's. */
 export function plainEnvWrite(path: string, site: StringSite, sites: readonly StringSite[]): boolean {
   if (!inTree(path)) return false;
-  const parent = JSON.stringify(site.path.slice(0, -1));
-  const content = sites.filter((s) => s !== site && JSON.stringify(s.path.slice(0, -1)) === parent && typeof s.path[s.path.length - 1] === "string" && CONTENT_KEY.test(s.path[s.path.length - 1] as string));
-  if (content.length !== 1) return false;
-  const text = (content[0] as StringSite).value;
+  const text = contentBeside(site, sites);
+  if (text === null) return false;
   if (text.length > 16384) return false;
   const lines = text.split(/\r?\n/);
   if (lines.length > 64) return false;
@@ -81,10 +86,8 @@ const PLAIN_HTTP = /\bhttp:\/\/(?!localhost\b|127\.|\[::1\])/i;
 /** Whether a write to a tool's credential configuration at `path` holds no credential (see above). */
 export function plainCredentialConfigWrite(path: string, site: StringSite, sites: readonly StringSite[]): boolean {
   if (!inTree(path) || !CREDENTIAL_CONFIG.test(path.trim())) return false;
-  const parent = JSON.stringify(site.path.slice(0, -1));
-  const content = sites.filter((s) => s !== site && JSON.stringify(s.path.slice(0, -1)) === parent && typeof s.path[s.path.length - 1] === "string" && CONTENT_KEY.test(s.path[s.path.length - 1] as string));
-  if (content.length !== 1) return false;
-  const text = (content[0] as StringSite).value;
+  const text = contentBeside(site, sites);
+  if (text === null) return false;
   if (text.length > 16384) return false;
   const lines = text.split(/\r?\n/);
   if (lines.length > 128) return false;
