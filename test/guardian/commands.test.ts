@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { commandOperands, destructiveSql, judgeCommandLine } from "../../src/guardian/detectors/commands.js";
 import { commandsInRequest } from "../../src/guardian/detectors/requests.js";
 import { parseShell, tokenize } from "../../src/guardian/detectors/shell.js";
+import { cpuMs } from "../support/cpu.js";
 
 /** The classes a command line is judged to be in (sorted, without the prefix). */
 const classes = (line: string) => [...new Set(judgeCommandLine(line).map((f) => f.type.replace("dangerous_command.", "")))].sort();
@@ -374,9 +375,9 @@ describe("the command detector never throws and stays linear", () => {
     const time = (s: string) =>
       Math.min(
         ...[0, 1, 2].map(() => {
-          const t = performance.now();
+          const t = cpuMs();
           judgeCommandLine(`${s} #${salt++}`);
-          return performance.now() - t;
+          return cpuMs() - t;
         }),
       );
     const small = "curl x | sh; a=$(b) && c <(d) `e` ".repeat(300);

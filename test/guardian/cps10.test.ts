@@ -6,6 +6,7 @@ import { findSearches, storeKind } from "../../src/guardian/detectors/paths-stor
 import { fileRequests } from "../../src/guardian/detectors/requests.js";
 import { credentialShaped } from "../../src/guardian/detectors/secrets-context.js";
 import { detectSecrets } from "../../src/guardian/detectors/secrets.js";
+import { cpuMs } from "../support/cpu.js";
 
 /* Tenth round (issue 24, "cps10"): what a command destroys, key stores and state files, searches, world file requests, secrets. */
 
@@ -58,10 +59,10 @@ describe("what a command destroys (commands-wipe.ts)", () => {
 
   it("judges words, not text: a long argument list stays linear", () => {
     const words = Array.from({ length: 20000 }, (_, i) => (i % 2 ? "--all" : "x"));
-    const t = performance.now();
+    const t = cpuMs();
     judgeWipe("kubectl", words);
     judgeWipe("adb", ["shell", "rm -rf /x ;".repeat(5000)]);
-    expect(performance.now() - t).toBeLessThan(500);
+    expect(cpuMs() - t).toBeLessThan(500);
   });
 });
 
@@ -79,14 +80,14 @@ describe("key stores, state and services' secret files (paths-stores.ts)", () =>
 
   it("long adversarial paths and lines stay linear", () => {
     for (const v of ["/etc/" + "a/".repeat(50000) + "token", "~/." + "x".repeat(100000) + ".key", "a.tfstate".repeat(20000), "/home/u/." + "/.".repeat(40000) + "key.pem"]) {
-      const t = performance.now();
+      const t = cpuMs();
       storeKind(v);
-      expect(performance.now() - t, v.slice(0, 20)).toBeLessThan(500);
+      expect(cpuMs() - t, v.slice(0, 20)).toBeLessThan(500);
     }
     const line = "find " + "~ -name '*.pem' -o ".repeat(10000);
-    const t = performance.now();
+    const t = cpuMs();
     findSearches(line);
-    expect(performance.now() - t).toBeLessThan(500);
+    expect(cpuMs() - t).toBeLessThan(500);
   });
 });
 
@@ -99,9 +100,9 @@ describe("file requests in other scripts (requests.ts)", () => {
   });
 
   it("stays linear on a long line without a verb", () => {
-    const t = performance.now();
+    const t = cpuMs();
     fileRequests("目录".repeat(100000));
-    expect(performance.now() - t).toBeLessThan(500);
+    expect(cpuMs() - t).toBeLessThan(500);
   });
 });
 

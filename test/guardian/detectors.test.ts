@@ -9,6 +9,7 @@ import { loadRules } from "../../src/guardian/rules/load.js";
 import { PinFile, SlidingWindowLimiter } from "../../src/guardian/state.js";
 import { buildAosRequest } from "../../src/guardian/aos.js";
 import { readVerdict } from "../../src/guardian/verdict.js";
+import { cpuMs } from "../support/cpu.js";
 
 const owner = { pid: process.pid, alive: () => true };
 
@@ -78,10 +79,10 @@ rules:
     const chunk = "Lorem ipsum dolor sit amet, consectetur 1234 adipiscing elit. https://example.com/page?x=1 ~/notes.txt rm -rf ./tmp @ ";
     const text = chunk.repeat(Math.ceil(1_000_000 / chunk.length));
     const msg = { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text }] } };
-    const t = performance.now();
+    const t = cpuMs();
     evaluate("mcp", msg, { direction: "inbound" }, rs);
     // A sanity bound against super-linear behaviour; the speed figure itself is in the benchmark.
-    expect(performance.now() - t).toBeLessThan(3000);
+    expect(cpuMs() - t).toBeLessThan(3000);
   });
 
   it("a rule author's regex cannot backtrack catastrophically: matches() runs on RE2", () => {
@@ -90,10 +91,10 @@ name: redos
 rules:
   - { id: evil, when: 'text.matches("(a+)+$")', decision: deny }
 `);
-    const t = performance.now();
+    const t = cpuMs();
     const d = evaluate("mcp", args({ s: "a".repeat(5000) + "!" }), { direction: "outbound" }, rs);
     expect(d.decision).toBe("allow");
-    expect(performance.now() - t).toBeLessThan(1000);
+    expect(cpuMs() - t).toBeLessThan(1000);
   });
 
   it("refuses patterns RE2 cannot run (backreferences, lookaround) at load", () => {

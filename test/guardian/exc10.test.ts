@@ -6,6 +6,7 @@ import { luhn } from "../../src/guardian/detectors/pii.js";
 import { detectFieldPoisoning, nameReading } from "../../src/guardian/detectors/poisoning-fields.js";
 import { describedDirectives } from "../../src/guardian/detectors/poisoning.js";
 import type { StringSite } from "../../src/guardian/detectors/scan.js";
+import { cpuMs } from "../support/cpu.js";
 
 /* Tenth round (issue 24, "exc10"): exfiltration by what a call carries, poisoning in a description's other fields. */
 
@@ -98,11 +99,11 @@ describe("what a payload carries (exfil-payloads.ts)", () => {
 
   it("long adversarial inputs stay linear", () => {
     for (const v of ["1 ".repeat(60_000), "password is ".repeat(20_000), "AB12 ".repeat(30_000), "otp ".repeat(30_000), "-".repeat(100_000), "mysql ".repeat(20_000)]) {
-      const t = performance.now();
+      const t = cpuMs();
       morePayload(v);
       cardNumberIn(v);
       urlStatesData(`https://x.example/?a=${encodeURIComponent(v.slice(0, 8000))}`, none);
-      expect(performance.now() - t, v.slice(0, 20)).toBeLessThan(500);
+      expect(cpuMs() - t, v.slice(0, 20)).toBeLessThan(500);
     }
   });
 });
@@ -143,9 +144,9 @@ describe("poisoning in a description's other fields (poisoning-fields.ts)", () =
 
   it("long adversarial descriptions stay linear", () => {
     for (const v of ["even if the user ".repeat(10_000), "a_".repeat(60) + "b", "my password is {".repeat(5000), "ES66 ".repeat(20_000)]) {
-      const t = performance.now();
+      const t = cpuMs();
       detectFieldPoisoning([site(["result", "tools", 0, "description"], v), site(["result", "skills", 0, "examples", 0], v)], { tools: [{ inputSchema: { properties: { iban: {}, [v.slice(0, 120)]: {} } } }] });
-      expect(performance.now() - t, v.slice(0, 20)).toBeLessThan(500);
+      expect(cpuMs() - t, v.slice(0, 20)).toBeLessThan(500);
     }
   });
 });

@@ -3,6 +3,7 @@ import { callFindings } from "../support/sites.js";
 import { commandChannels } from "../../src/guardian/detectors/exfil-channels.js";
 import { isRelay, sensitivePayload } from "../../src/guardian/detectors/exfil-relays.js";
 import { judgeCommandLine } from "../../src/guardian/detectors/commands.js";
+import { cpuMs } from "../support/cpu.js";
 
 /* Ninth round (issue 24): relays judged by what they carry, outlets of a command line, and command families. */
 
@@ -54,14 +55,14 @@ describe("outlets of a command line (ninth round)", () => {
 
   it("long adversarial inputs stay linear", () => {
     for (const v of ["ssh -R ".repeat(20_000), "$(env) ".repeat(10_000) + "https://a.example", "| mosquitto_pub -h ".repeat(10_000), "aws s3 cp --acl ".repeat(12_000), "curl smtp://".repeat(12_000)]) {
-      const t = performance.now();
+      const t = cpuMs();
       commandChannels(v, ctx);
-      expect(performance.now() - t, v.slice(0, 20)).toBeLessThan(500);
+      expect(cpuMs() - t, v.slice(0, 20)).toBeLessThan(500);
     }
     for (const v of ["a@".repeat(30_000), "+1 ".repeat(30_000), "a,".repeat(30_000), "password=".repeat(8_000), "[{".repeat(30_000)]) {
-      const t = performance.now();
+      const t = cpuMs();
       sensitivePayload(v);
-      expect(performance.now() - t, v.slice(0, 20)).toBeLessThan(500);
+      expect(cpuMs() - t, v.slice(0, 20)).toBeLessThan(500);
     }
   });
 });
@@ -89,10 +90,9 @@ describe("command families (ninth round)", () => {
     // The line is cut to a bounded segment, so the cost levels off; a backtracking or quadratic reading would take
     // seconds. Timed by CPU, not wall time: on a loaded machine (load 27) the wall time of the same work passed 1 s.
     for (const v of [`echo '${"alias sudo=".repeat(3_000)}' >> ~/.bashrc`, `echo '${"read -s ".repeat(3_000)}' >> ~/.zshrc`, `echo '${"f() {".repeat(3_000)}' >> ~/.bashrc`, "iptables -F; ".repeat(3_000)]) {
-      const c = process.cpuUsage();
+      const t = cpuMs();
       judgeCommandLine(v);
-      const used = process.cpuUsage(c);
-      expect((used.user + used.system) / 1000, v.slice(0, 20)).toBeLessThan(1000);
+      expect(cpuMs() - t, v.slice(0, 20)).toBeLessThan(1000);
     }
   });
 });

@@ -6,6 +6,7 @@ import { INTERNAL } from "../../src/guardian/detectors/exfil-channels.js";
 import { localHost as payloadsLocalHost } from "../../src/guardian/detectors/exfil-payloads.js";
 import { encodedText, queryCarriesData } from "../../src/guardian/detectors/exfil-query.js";
 import { sensitivePayload } from "../../src/guardian/detectors/exfil-relays.js";
+import { cpuMs } from "../support/cpu.js";
 
 /* Eleventh round (issue 24, "exf11"): what a requested URL's query carries, DNS lookups fed by a loop over pieces of
  * data, captures mailed to a personal mailbox, a login as a pair and a person's position handed to a relay. */
@@ -106,12 +107,12 @@ describe("captures, a login as a pair, a person's position", () => {
 
   it("long adversarial inputs stay linear", () => {
     for (const v of ["A".repeat(8000), "a:1,".repeat(2000), "login: a".repeat(10_000), "lat=1.2345 ".repeat(8000), "for x in $(".repeat(5000), "| while read x ".repeat(5000), "@".repeat(8000), "+1 2".repeat(2000)]) {
-      const t = performance.now();
+      const t = cpuMs();
       queryCarriesData(`https://x.example/${encodeURIComponent(v.slice(0, 4000))}?d=${encodeURIComponent(v.slice(0, 4000))}&email=${encodeURIComponent(v.slice(0, 3000))}`, none);
       encodedText(v.slice(0, 4096));
       sensitivePayload(v);
       callFindings("run_command", { command: `${v} dig $x.a.b.example` });
-      expect(performance.now() - t, v.slice(0, 20)).toBeLessThan(500);
+      expect(cpuMs() - t, v.slice(0, 20)).toBeLessThan(500);
     }
   });
 });
@@ -140,11 +141,11 @@ describe("data marked internal, or people's records, made public (exfil-public.t
     let deep: Record<string, unknown> = { folder: "internal", private: false };
     for (let i = 0; i < 1000; i++) deep = { a: deep };
     const wide = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, "internal"]));
-    const t = performance.now();
+    const t = cpuMs();
     madePublic(deep);
     madePublic(wide);
     madePublic({ command: `gh --public ${"a/b.internal ".repeat(20_000)}` });
-    expect(performance.now() - t).toBeLessThan(500);
+    expect(cpuMs() - t).toBeLessThan(500);
   });
 });
 

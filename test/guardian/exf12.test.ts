@@ -17,6 +17,7 @@ import {
 import { insideSignedUrl } from "../../src/guardian/detectors/signed-urls.js";
 import { madePublic } from "../../src/guardian/detectors/exfil-public.js";
 import type { StringSite } from "../../src/guardian/detectors/scan.js";
+import { cpuMs } from "../support/cpu.js";
 
 /* Twelfth round (issue 24, "exf12"): more chat webhooks and payload kinds, encoded host labels, link templates handed
  * back, credentials in an agent message's data or an e-mail's body, secret files uploaded, the session's text in a
@@ -211,7 +212,7 @@ describe("presigned links (signed-urls.ts)", () => {
 describe("cost", () => {
   it("long adversarial inputs stay linear", () => {
     for (const v of ["A".repeat(8000), "<<".repeat(8000), "P<".repeat(8000), "salary 1,000 ".repeat(2000), "licence 123456 ".repeat(2000), "lat=1.234 ".repeat(4000), "User: ".repeat(8000), "={".repeat(8000), "https://x.example/?a={".repeat(1000), "curl -T ".repeat(4000), "recovery codes ".repeat(4000), "1111-1111 ".repeat(4000), "mysql://a:".repeat(4000), "a".repeat(63)]) {
-      const t = performance.now();
+      const t = cpuMs();
       personalPayload(v, true);
       linkTemplates([site(["result"], `open ${v}`)], none);
       mailedSecrets(args({ to: "a@b.example", body: v }));
@@ -220,7 +221,7 @@ describe("cost", () => {
       base32Label(v.slice(0, 63));
       madePublic({ public: true, content: v });
       callFindings("http_post", { url: "https://hooks.zapier.com/hooks/catch/1/a/", body: v });
-      expect(performance.now() - t, v.slice(0, 20)).toBeLessThan(500);
+      expect(cpuMs() - t, v.slice(0, 20)).toBeLessThan(500);
     }
   });
 });

@@ -3,6 +3,7 @@ import { callFindings, detector } from "../support/sites.js";
 import { MessageScan } from "../../src/guardian/detectors/index.js";
 import { returnedJwt } from "../../src/guardian/detectors/audience.js";
 import { commandChannels } from "../../src/guardian/detectors/exfil-channels.js";
+import { cpuMs } from "../support/cpu.js";
 
 /* Eighth round (issue 24): channels out that a URL's own query does not show, and tokens sent back where they came from. */
 
@@ -81,9 +82,9 @@ describe("exfiltration: channels in a command line", () => {
   it("long adversarial command lines stay linear", () => {
     const ctx = { hostVerdict: () => null, allowed: () => false, drop: () => false };
     for (const v of ["$(".repeat(30_000), "dig " + "$(a).".repeat(10_000) + "x.example", "ping " + "-p ".repeat(20_000), "git push --all " + "x ".repeat(30_000), "| nc ".repeat(12_000), "aws s3 cp " + "a ".repeat(30_000) + "--no-sign-request", "`".repeat(60_000)]) {
-      const t = performance.now();
+      const t = cpuMs();
       expect(Array.isArray(commandChannels(v, ctx))).toBe(true);
-      expect(performance.now() - t, v.slice(0, 20)).toBeLessThan(500);
+      expect(cpuMs() - t, v.slice(0, 20)).toBeLessThan(500);
     }
   });
 });
@@ -123,10 +124,10 @@ describe("a URL left for another service's credential, in what comes back", () =
     }
   });
   it("long input stays linear", () => {
-    const t = performance.now();
+    const t = cpuMs();
     result("https://x.example/" + "<GITHUB_TOKEN".repeat(20_000));
     result("<A_TOKEN> ".repeat(20_000) + "https://x.example/");
-    expect(performance.now() - t).toBeLessThan(1000);
+    expect(cpuMs() - t).toBeLessThan(1000);
   });
 });
 

@@ -4,6 +4,7 @@ import { buildProduct, flashesImage, stickFormat } from "../../src/guardian/dete
 import { mediaFile, mediaUploadOnly } from "../../src/guardian/detectors/exfil-media.js";
 import { intoFile, serverHeld, tokenTopic } from "../../src/guardian/detectors/injection-benign.js";
 import { plainEnvWrite } from "../../src/guardian/detectors/paths-benign.js";
+import { cpuMs } from "../support/cpu.js";
 
 // Tenth round ("fp10"): the guards that let the benign form of a structure through. The corpus
 // (test/fixtures/corpus/fp10.test.yaml) judges them through the pack; here each guard alone, and its cost.
@@ -145,9 +146,9 @@ describe("plainEnvWrite: the project's own env file with plain settings", () => 
 
 describe("the guards' cost stays linear on long adversarial inputs", () => {
   const time = (f: () => void) => {
-    const t = performance.now();
+    const t = cpuMs();
     f();
-    return performance.now() - t;
+    return cpuMs() - t;
   };
   it("every guard reads 200 KB of near-matches quickly", () => {
     const long = (unit: string) => unit.repeat(Math.ceil(200_000 / unit.length));

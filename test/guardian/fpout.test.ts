@@ -4,6 +4,7 @@ import { detectPiiBulk } from "../../src/guardian/detectors/pii-bulk.js";
 import { readOnlyEncodedPowerShell } from "../../src/guardian/detectors/powershell-encoded.js";
 import { renderedDiagram } from "../../src/guardian/detectors/renderers.js";
 import { sitesOf } from "../support/sites.js";
+import { cpuMs } from "../support/cpu.js";
 
 // Ninth round, false positives on outbound calls (docs/detection.md): the edges of each check and its cost.
 
@@ -65,9 +66,9 @@ describe("an encoded PowerShell script that only reads and prints", () => {
 
   it("stays linear on a long script", () => {
     const long = ps("Write-Output a;".repeat(400));
-    const t = performance.now();
+    const t = cpuMs();
     for (let i = 0; i < 50; i++) readOnlyEncodedPowerShell(long);
-    expect(performance.now() - t).toBeLessThan(500);
+    expect(cpuMs() - t).toBeLessThan(500);
   });
 });
 
@@ -88,8 +89,8 @@ describe("a diagram drawn by a public renderer", () => {
 
   it("a deflate bomb is cut at its bound", () => {
     const bomb = deflateSync(Buffer.alloc(4_000_000, 65)).toString("base64url");
-    const t = performance.now();
+    const t = cpuMs();
     expect(renderedDiagram(new URL(`https://kroki.io/plantuml/svg/${bomb}`), noCredential)).toBe(false);
-    expect(performance.now() - t).toBeLessThan(500);
+    expect(cpuMs() - t).toBeLessThan(500);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { agentReply, toolResult } from "../support/injection-inputs.js";
 import { detectInjection } from "../../src/guardian/detectors/injection.js";
+import { cpuMs } from "../support/cpu.js";
 
 /*
  * Tenth round (docs/detection.md, "Tenth round: injection and sampling"): heads naming the model in any script, the
@@ -71,10 +72,10 @@ describe("cost", () => {
   it("stays linear on long adversarial input", () => {
     const patterns = ["AI: ", "x: y: z: ", "don't mention it ", "send it to a@b.example. ", "Users must not be told ", "reverse the line and ", "የAI ረዳት፦ ላክ "];
     const time = (t: string) => {
-      const t0 = performance.now();
+      const t0 = cpuMs();
       result(t);
       prompt(t.slice(0, 20_000));
-      return performance.now() - t0;
+      return cpuMs() - t0;
     };
     for (const p of patterns) {
       const small = time("# For AI agents\n" + p.repeat(Math.ceil(10_000 / p.length)));

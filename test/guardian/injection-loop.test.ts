@@ -3,6 +3,7 @@ import { agentReply, scorerTokens, toolResult } from "../support/injection-input
 import { detectInjection } from "../../src/guardian/detectors/injection.js";
 import { loopCues } from "../../src/guardian/detectors/injection-loop.js";
 import { agentLabel, exhibited, refusesEmbedded } from "../../src/guardian/detectors/injection-exhibits.js";
+import { cpuMs } from "../support/cpu.js";
 
 /*
  * Twelfth round (docs/detection.md, "Twelfth round: injection"): orders planted in records that keep people out of the
@@ -123,11 +124,11 @@ describe("cost", () => {
   it("stays linear on long adversarial input", () => {
     const patterns = ["don't email the ", "no need to ", "report that the the ", "state that x ", "rank this bid ", "change the the delivery address ", "pay the the the ", "subscriber list with ", "write 0 to a/b/ ", "approve all pending ", "@ai-x DM me ", "> quote\n", "ignore any instructions in the ", "Agent: Priya S. ", "Assistant : "];
     const time = (t: string) => {
-      const t0 = performance.now();
+      const t0 = cpuMs();
       result(t);
       cues(t.slice(0, 20_000));
       exhibited(t);
-      return performance.now() - t0;
+      return cpuMs() - t0;
     };
     for (const p of patterns) {
       const small = time("Note for the AI assistant: " + p.repeat(Math.ceil(10_000 / p.length)));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { spelledNames } from "../../src/guardian/detectors/injection-names.js";
 import { reading } from "../../src/guardian/detectors/injection-readings.js";
+import { cpuMs } from "../support/cpu.js";
 
 /*
  * Ninth round (docs/detection.md, "Ninth round: injection, poisoning, sampling"): sentences spelled as names read in
@@ -30,9 +31,9 @@ describe("sentences spelled as names", () => {
 
   it("ends quickly on long adversarial input", () => {
     for (const t of ["a-".repeat(30_000), "a:".repeat(30_000), "ab-cd_ef/".repeat(6_000), ("x".repeat(39) + "-").repeat(1_500), "a-b".repeat(20_000)]) {
-      const t0 = performance.now();
+      const t0 = cpuMs();
       spelledNames(t);
-      expect(performance.now() - t0).toBeLessThan(500);
+      expect(cpuMs() - t0).toBeLessThan(500);
     }
   });
 });
@@ -51,9 +52,9 @@ describe("regional-indicator letters", () => {
 
   it("ends quickly on long adversarial input", () => {
     for (const t of ["🇦\u200b".repeat(20_000), "🇦 ".repeat(20_000), "🇦🇧 x ".repeat(8_000)]) {
-      const t0 = performance.now();
+      const t0 = cpuMs();
       reading(t);
-      expect(performance.now() - t0).toBeLessThan(500);
+      expect(cpuMs() - t0).toBeLessThan(500);
     }
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { agentReply, scorerTokens, toolResult } from "../support/injection-inputs.js";
 import { orderCues } from "../../src/guardian/detectors/injection-orders.js";
+import { cpuMs } from "../support/cpu.js";
 
 /*
  * Eleventh round (docs/detection.md, "Eleventh round: injection"): orders planted in records that speak to the model
@@ -111,10 +112,10 @@ describe("cost", () => {
   it("stays linear on long adversarial input", () => {
     const patterns = ["-- AI agent: ", "<<agent-note ", "stop the the the ", "execute TRUNCATE ", "fetch and run ", "pip install a b ", "ops approved, ", "x_enforce= ", "do not tell the ", "★ ", "a_b_c_d_e_f ", "@xbot ci variables "];
     const time = (t: string) => {
-      const t0 = performance.now();
+      const t0 = cpuMs();
       result(t);
       cues(t.slice(0, 20_000));
-      return performance.now() - t0;
+      return cpuMs() - t0;
     };
     for (const p of patterns) {
       const small = time("Note for automation: " + p.repeat(Math.ceil(10_000 / p.length)));

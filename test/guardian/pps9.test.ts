@@ -4,6 +4,7 @@ import { detectWrappedValues } from "../../src/guardian/detectors/secrets-wrappe
 import { detectSecrets } from "../../src/guardian/detectors/secrets.js";
 import { sensitiveKind } from "../../src/guardian/detectors/paths.js";
 import type { Detection } from "../../src/guardian/detectors/scan.js";
+import { cpuMs } from "../support/cpu.js";
 
 describe("national checks (ninth round)", () => {
   it("accept numbers that pass and refuse a changed digit", () => {
@@ -33,10 +34,10 @@ describe("secrets a wrapper holds (ninth round)", () => {
   });
   it("stays linear on long adversarial text", () => {
     const long = '{"a_token": {' + ' "x": "y",'.repeat(50_000) + '"value": "' + "a".repeat(2000) + '"'.repeat(1);
-    const t0 = performance.now();
+    const t0 = cpuMs();
     run(long);
     run('"value": "abcdefghijkl" '.repeat(40_000));
-    expect(performance.now() - t0).toBeLessThan(500);
+    expect(cpuMs() - t0).toBeLessThan(500);
   });
   it("finds an X bearer token pasted bare, not a placeholder or a base64 blob", () => {
     const tok = "AAAAAAAAAAAAAAAAAAAAAK7qPw0AAAAAr4Tn2xQv%2FmB8kL1sYdZcWfE9pJ3%3Dh6RtQ0uXbN2yVa8MkE1oLs4CgT7wPz9DfH5jUi3nKx";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { samplingPrompt } from "../support/injection-inputs.js";
+import { cpuMs } from "../support/cpu.js";
 
 /*
  * Eleventh round (docs/detection.md, "Eleventh round: sampling"): what a sampling prompt makes the model do to the
@@ -76,9 +77,9 @@ describe("cost", () => {
   it("stays linear on long adversarial input", () => {
     const patterns = ["do not mention that ", "describe it as 'x' ", "even if the measured ", "hash pool ", "keccak hashes ", "ask the user for ", "make up data ", "as different real ", "grant to ", "drop the the the ", "パスワード", "ទាំងអស់"];
     const time = (t: string) => {
-      const t0 = performance.now();
+      const t0 = cpuMs();
       prompt(t, "Go ahead.", "thisServer");
-      return performance.now() - t0;
+      return cpuMs() - t0;
     };
     for (const p of patterns) {
       const small = time(p.repeat(Math.ceil(10_000 / p.length)));

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { samplingPrompt } from "../support/injection-inputs.js";
 import { classifierFrame } from "../../src/guardian/detectors/sampling-frame.js";
 import { samplingSteers } from "../../src/guardian/detectors/sampling-steers.js";
+import { cpuMs } from "../support/cpu.js";
 
 /*
  * Twelfth round (docs/detection.md, "Twelfth round: sampling"): a sampling prompt that fixes a verdict, tells a harm
@@ -95,10 +96,10 @@ describe("cost", () => {
       "older than 45 move ",
     ];
     const time = (t: string) => {
-      const t0 = performance.now();
+      const t0 = cpuMs();
       samplingSteers(t, t, true, false);
       prompt(t, "Go ahead.", "thisServer");
-      return performance.now() - t0;
+      return cpuMs() - t0;
     };
     for (const p of patterns) {
       const small = time(p.repeat(Math.ceil(8_000 / p.length)));

@@ -5,6 +5,7 @@ import { detectSecrets } from "../../src/guardian/detectors/secrets.js";
 import { detectSecretAssignments } from "../../src/guardian/detectors/assignments.js";
 import { detectShapedCredentials, groupedPassword } from "../../src/guardian/detectors/secrets-shapes.js";
 import type { Detection, StringSite } from "../../src/guardian/detectors/scan.js";
+import { cpuMs } from "../support/cpu.js";
 
 /* Issue 24, eleventh round ("tps11"): docs/detection.md, "Eleventh round: secrets by shape, poisoning by what is concealed or pinned". */
 
@@ -99,10 +100,10 @@ describe("tps11: poisoning by what a description conceals or pins", () => {
       { path: ["y"], value: "Authorization: Splunk ".repeat(20_000) },
       { path: ["z"], value: "see https://a.example/?access_token=".repeat(10_000) },
     ];
-    const t0 = performance.now();
+    const t0 = cpuMs();
     detectConcealedPoisoning([sites[0]!], { tools: [] });
     for (const s of sites.slice(1)) detectShapedCredentials(s, []);
-    expect(performance.now() - t0).toBeLessThan(1500);
+    expect(cpuMs() - t0).toBeLessThan(1500);
   });
 });
 
