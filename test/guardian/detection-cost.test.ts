@@ -121,5 +121,5 @@ describe("code units copied natively for the scanners that read every character"
     expect(next.length).toBe(long.length);
     expect(next[0]).toBe(97);
     expect(next[long.length - 1]).toBe(98);
-  });
+  }, 120_000);
 });

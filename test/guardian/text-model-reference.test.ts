@@ -146,17 +146,17 @@ describe("text model: the featuriser equals its reference", () => {
     const all = texts();
     for (const t of all) check(t);
     expect(all.length).toBeGreaterThan(400);
-  });
+  }, 120_000);
 
   it("for the corpus's texts and the guardian's reading of them, with flags", () => {
     const all = corpusTexts();
     for (const t of all) check(t, ["__decoded", "__hidden:html_comment"]);
     expect(all.length).toBeGreaterThan(100);
-  });
+  }, 120_000);
 
   it("for 1 MB and adversarial texts", () => {
     for (const t of adversarial) check(t);
-  }, 60_000);
+  }, 120_000);
 });
 
 /** proseOf as docs/detection.md words it, code point by code point with regexes: the fast one must agree exactly. */
