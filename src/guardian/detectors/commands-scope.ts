@@ -37,7 +37,8 @@ export interface ScopeFinding {
 
 /** Names that say a table or database holds test, scratch, temporary, staging or cache data. */
 const DISPOSABLE = /(?:^|[^a-z])(?:test|tests|testing|dev|development|local|tmp|temp|scratch|sandbox|ci|e2e|fixtures?|demo|example|shadow|staging|stage|stg|cache|caches|import|imports|queue|outbox|seed|seeds)(?:[^a-z]|$)/i;
-const PRODUCTION = /(?:^|[^a-z])(?:prod|production|prd|live)(?:[^a-z]|$)/i;
+/** A name that says production (a database, host or target), shared with commands.ts. */
+export const PRODUCTION = /(?:^|[^a-z])(?:prod|production|prd|live)(?:[^a-z]|$)/i;
 
 /** SQL read: its first 64 KB. */
 const MAX_SQL = 65536;

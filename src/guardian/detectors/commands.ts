@@ -4,7 +4,7 @@ import { judgeFirewall, judgeNinth } from "./commands-ninth.js";
 import { buildProduct, flashesImage, stickFormat, vendorInstaller } from "./commands-benign.js";
 import { judgeWipe, WIPE_TRIGGERS } from "./commands-wipe.js";
 import { judgeReach, REACH_TRIGGERS, xargsCommand } from "./commands-reach.js";
-import { judgeScope, notebookShell, SCOPE_TRIGGERS, unscopedSql } from "./commands-scope.js";
+import { judgeScope, notebookShell, PRODUCTION, SCOPE_TRIGGERS, unscopedSql } from "./commands-scope.js";
 
 /*
  * Dangerous commands, judged on the command line's grammar (shell.ts), never on text that merely mentions them: a
@@ -961,7 +961,6 @@ const SQL_TRUNCATE = /\btruncate\s{1,8}(?:table\s{1,8})?(?:only\s{1,8})?[`"\[]?(
 /** SQL read per statement text: its first 64 KB. */
 const MAX_SQL = 65536;
 const SQL_MONGO = /\.dropDatabase\s*\(\s*\)/;
-const PRODUCTION = /(?:^|[^a-z])(?:prod|production|prd|live)(?:[^a-z]|$)/i;
 const DEV_DATABASE = /(?:^|[^a-z])(?:test|tests|testing|dev|development|local|tmp|temp|scratch|sandbox|ci|e2e|fixture|fixtures|demo|example|shadow)(?:[^a-z]|$)/i;
 
 /** Judges SQL (a tool's statement, `psql -c`, `mysql -e`): what it destroys, or null. `where` names the database when known. */

@@ -1,3 +1,4 @@
+import { childrenOf } from "./scan.js";
 import type { RoledSite } from "./sites.js";
 
 /*
@@ -28,11 +29,7 @@ function nameOf(site: RoledSite, sites: readonly RoledSite[]): string | null {
   const p = site.path;
   const parts = p.lastIndexOf("parts");
   if (parts < 1) return null;
-  const owner = p.slice(0, parts);
-  for (const s of sites) {
-    if (s.path.length === owner.length + 1 && s.path[owner.length] === "name" && owner.every((k, i) => s.path[i] === k)) return s.value;
-  }
-  return null;
+  return childrenOf(sites, p.slice(0, parts)).find((s) => s.path[parts] === "name")?.value ?? null;
 }
 
 /** A delivered text part whose artifact is named as a script (see above). */
@@ -43,8 +40,7 @@ export function namedScript(site: RoledSite, sites: readonly RoledSite[]): boole
 }
 
 /** A delivered text part that is a workload manifest (see above). */
-export function deliveredManifest(site: RoledSite, sites: readonly RoledSite[]): boolean {
-  void sites;
+export function deliveredManifest(site: RoledSite): boolean {
   if (!delivered(site.path) || site.value.length > 262144) return false;
   const head = site.value.slice(0, 65536);
   return MANIFEST_API.test(head) && MANIFEST_KIND.test(head);

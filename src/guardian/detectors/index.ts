@@ -17,7 +17,7 @@ import { compileExfiltrationParams, detectExfiltration, detectUrlData, type Exfi
 import { detectPiiBulk } from "./pii-bulk.js";
 import { detectCallToChangedTool, detectToolChanges, pinsFor, type NewPin, type PinScope, type PinStore } from "./pins.js";
 import { detectHiddenText, findAllNormalised, findInViews, hasViews, normalize, type NormalText } from "./normalize.js";
-import { collectStrings, joinStrings, type Detection, type StringSite } from "./scan.js";
+import { childrenOf, collectStrings, joinStrings, type Detection, type StringSite } from "./scan.js";
 import { shellReady } from "./shell.js";
 import { usedAsMeant } from "./audience.js";
 import { storedSecrets } from "./secrets-stores.js";
@@ -224,7 +224,7 @@ export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[]
     } else if (site.role === "content" && deliveredScript(site, sites)) {
       const body = site.value.length > MAX_SCRIPT ? site.value.slice(0, MAX_SCRIPT) : site.value;
       for (const f of judgeCommandLine(body)) out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: f.detail });
-    } else if (site.role === "content" && deliveredManifest(site, sites)) {
+    } else if (site.role === "content" && deliveredManifest(site)) {
       // (Twelfth round) A workload manifest a remote agent delivers, judged as `kubectl apply` judges one.
       const how = podReachesHost(site.value);
       if (how) out.push({ type: "dangerous_command.privileged_container", path: site.path, start: 0, end: site.value.length, detail: `a delivered manifest runs a pod with ${how}` });
@@ -242,8 +242,10 @@ export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[]
     }
     // (Twelfth round) A statement in a request's data part (`{"sql": …, "target": "prod"}`): a SQL tool's statement.
     if (site.path[0] === "params" && site.path.includes("data") && SQL_DATA_KEY.test(String(site.path[site.path.length - 1])) && site.value.length <= 1048576) {
-      const owner = site.path.slice(0, -1);
-      const where = sites.filter((x) => x !== site && x.path.length === site.path.length && owner.every((k, i) => x.path[i] === k) && /^(?:database|db|target|env|environment|connection|cluster)$/i.test(String(x.path[x.path.length - 1]))).map((x) => x.value.slice(0, 256)).join(" ");
+      const where = childrenOf(sites, site.path.slice(0, -1))
+        .filter((x) => x !== site && /^(?:database|db|target|env|environment|connection|cluster)$/i.test(String(x.path[x.path.length - 1])))
+        .map((x) => x.value.slice(0, 256))
+        .join(" ");
       const hit = destructiveSql(site.value, where);
       if (hit) out.push({ type: "dangerous_command.database_destroy", path: site.path, start: 0, end: site.value.length, detail: hit });
     }

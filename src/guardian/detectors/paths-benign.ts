@@ -1,4 +1,4 @@
-import type { StringSite } from "./scan.js";
+import { childrenOf, type StringSite } from "./scan.js";
 
 /*
  * (Tenth round, "fp10") Writing the project's own environment file: `write_file web/.env.production` with
@@ -42,8 +42,7 @@ const CONTENT_KEY = /^(?:content|contents|text|data|body|file_?text|new_?content
 
 /** The one new-content argument beside the path's site (same object, a content key), or null when none or several. */
 function contentBeside(site: StringSite, sites: readonly StringSite[]): string | null {
-  const parent = JSON.stringify(site.path.slice(0, -1));
-  const content = sites.filter((s) => s !== site && JSON.stringify(s.path.slice(0, -1)) === parent && typeof s.path[s.path.length - 1] === "string" && CONTENT_KEY.test(s.path[s.path.length - 1] as string));
+  const content = childrenOf(sites, site.path.slice(0, -1)).filter((s) => s !== site && typeof s.path[s.path.length - 1] === "string" && CONTENT_KEY.test(s.path[s.path.length - 1] as string));
   return content.length === 1 ? (content[0] as StringSite).value : null;
 }
 

@@ -16,6 +16,11 @@ export interface StringSite {
   normal?: NormalText | undefined;
 }
 
+/** The strings directly under `parent` (its own keys' values): the fields of one object, the items of one array. */
+export function childrenOf<T extends StringSite>(sites: readonly T[], parent: readonly (string | number)[]): T[] {
+  return sites.filter((s) => s.path.length === parent.length + 1 && parent.every((k, i) => s.path[i] === k));
+}
+
 /** One finding: what it is and exactly where, so `redact` can replace just it. */
 export interface Detection {
   type: string;
