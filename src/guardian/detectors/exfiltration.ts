@@ -7,7 +7,8 @@ import { issuedFor, returnedJwt } from "./audience.js";
 import { commandChannels, paddingText, unsignedDestination, type ChannelContext } from "./exfil-channels.js";
 import { base32Label, credentialObject, foldedBase64Label, linkTemplates, mailedSecrets, namedDrop, personalPayload, secretFileUploads, sentCredentials, sessionInQuery } from "./exfil-sinks.js";
 import { isRelay, relayQueryToken, sensitivePayload, teamChat, withoutSpan } from "./exfil-relays.js";
-import { credentialInLink, hostedEndpoint } from "./exfil-hosted.js";
+import { credentialInLink, dataOrders, hostedEndpoint, pastedFile, pasteSite } from "./exfil-hosted.js";
+import { DATA_FILE } from "./exfil-outlets.js";
 import { commandOutlets } from "./exfil-outlets.js";
 import { isStore, localHost, relayQueryPayload, sentFiles, urlStatesData } from "./exfil-payloads.js";
 import { madePublic } from "./exfil-public.js";
@@ -149,13 +150,6 @@ export const DEFAULT_TUNNELS = [
   // (Twelfth round) Anonymous public JSON bins: whoever has the id reads the document.
   "jsonblob.com",
   "api.npoint.io",
-  // (Thirteenth round) More public paste sites.
-  "clbin.com",
-  "bpa.st",
-  "paste.mozilla.org",
-  "paste.debian.net",
-  "paste.opensuse.org",
-  "paste.centos.org",
 ];
 
 export interface ExfiltrationParams {
@@ -706,6 +700,8 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
     addApart(out, foreignSlots(sites, lists));
     // (Twelfth round) A link to fill with private data and open, handed back (exfil-sinks.ts).
     addApart(out, linkTemplates(sites, (h) => lists.allow.some((re) => re.test(h))));
+    // (Thirteenth round) An order to send private data in bulk, or secrets, to an address (exfil-hosted.ts).
+    addApart(out, dataOrders(sites, (h) => lists.allow.some((re) => re.test(h)), localHost).map((d) => ({ type: "exfiltration.link", path: d.path, start: d.start, end: d.end, detail: "an order to send private data to an address" })));
   }
   if (message !== undefined) {
     for (const r of requestedUrls(sites, message)) {
@@ -761,12 +757,18 @@ function carriedPayload(r: Requested, sites: StringSite[], lists: ExfiltrationLi
   const drop = lists.tunnels.some((re) => re.test(host));
   // (Thirteenth round) A tenant's endpoint on a hosting platform or a public inbox, judged as a store (exfil-hosted.ts).
   const hosted = !drop && hostedEndpoint(host, url.pathname);
-  if (!drop && !hosted && !isStore(host, url.pathname)) return null;
-  const where = drop ? "a drop" : hosted ? "a hosted endpoint anybody may own" : "a data store";
+  // (Thirteenth round) A paste site judged by what is pasted: a log passes, a data file or people's records do not.
+  const paste = !drop && !hosted && pasteSite(host);
+  if (!drop && !hosted && !paste && !isStore(host, url.pathname)) return null;
+  const where = drop || paste ? "a drop" : hosted ? "a hosted endpoint anybody may own" : "a data store";
+  if (paste && r.start > 0) {
+    const file = pastedFile(r.site.value);
+    if (file !== null && DATA_FILE.test(file)) return `a data file (${file}) to a drop`;
+  }
   const judge = (text: string) => {
-    const what = sensitivePayload(text) ?? (drop ? personalPayload(text, true) : null);
+    const what = sensitivePayload(text) ?? (drop || paste ? personalPayload(text, true) : null);
     // A store is filled with people's rows by design: only credentials, payment details, codes and confidential text count.
-    return what !== null && (drop || /credentials|payment|confidential|one-time/.test(what)) ? what : null;
+    return what !== null && (drop || paste || /credentials|payment|confidential|one-time/.test(what)) ? what : null;
   };
   if (hosted) {
     // What a push or an inbox is handed in its path and query (`/<device key>/<title>/<body>`).
