@@ -14,6 +14,9 @@ import { entropy } from "./entropy.js";
  *   session cookie (`…session…=<random>`, `sid=`, `…LoginSecure=`); a wallet's seed phrase (12 to 24 short lower-case
  *   words and nothing else on the line). And a guard: the documented example values (the standard example IBANs, the
  *   card networks' test numbers) are nobody's.
+ * - *Paste sites judged by what is pasted*: a data file handed to curl, or records or credentials; a log passes.
+ * - *A credential in a link handed to another agent*, and *an order in a result or a reply* to send private data in
+ *   bulk, somebody's, or secrets to an address.
  *
  * Linear: bounded regexes, one pass each over at most 64 KB.
  */
