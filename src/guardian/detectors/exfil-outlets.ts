@@ -85,6 +85,12 @@ function tunnels(segs: Segment[], ctx: ChannelContext): ChannelFinding[] {
       if (host !== "" && !localHost(host)) out.push({ start: s.start, end: s.end, detail: "a local port published on a public tunnel server" });
     }
     if (name === "ngrok" && a[0] === "tcp" && a.some((t) => DATA_PORTS.has(t.replace(/^.*:/, "")))) out.push({ start: s.start, end: s.end, detail: "a data service's port published through a tunnel" });
+    // (Thirteenth round) The other tunnel clients (Expose, localtunnel, zrok, LocalXpose), and ngrok's http tunnels, publishing a
+    // data service's port: `expose share http://localhost:9200`, `lt --port 5432`, `zrok share public localhost:9200`.
+    const viaNpx = name === "npx" || name === "bunx";
+    const client = viaNpx ? (a[0] ?? "").replace(/@.*$/, "") : name;
+    const b = viaNpx ? a.slice(1) : a;
+    if ((client === "expose" || client === "zrok" || client === "loclx" || client === "lt" || client === "localtunnel" || (client === "ngrok" && b[0] !== "tcp")) && b.some((t, k) => DATA_PORTS.has(t.replace(/^(?:[a-z]{2,8}:\/\/)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])?:?(\d{2,5})\/?$/, "$1")) && (/\d$|\/$/.test(t)) && (k === 0 || !/^--?(?:region|subdomain|server|host|name|auth)/.test(b[k - 1] ?? "")))) out.push({ start: s.start, end: s.end, detail: "a data service's port published through a tunnel" });
     if (name === "cloudflared" && a.some((t) => /^tcp:\/\/[^/\s]{1,200}:(\d{2,5})$/.test(t) && DATA_PORTS.has(t.replace(/^.*:/, "")))) out.push({ start: s.start, end: s.end, detail: "a data service's port published through a tunnel" });
   }
   return out;
@@ -246,7 +252,7 @@ export function commandOutlets(v: string, ctx: ChannelContext): ChannelFinding[]
   return [...(tunnel ? tunnels(segs, ctx) : []), ...(environment ? environmentOut(v, segs) : []), ...(protocol ? otherProtocols(v, segs) : []), ...(bucket ? handedOffUploads(segs) : [])];
 }
 
-const TUNNEL_GATE = /\b(?:ssh|autossh|bore|ngrok|cloudflared)\b/;
+const TUNNEL_GATE = /\b(?:ssh|autossh|bore|ngrok|cloudflared|expose|zrok|loclx|lt|localtunnel)\b/;
 const ENV_GATE = /\b(?:env|printenv|set|export|environ)\b/i;
 const PROTOCOL_GATE = /smtps?:\/\/|\bmosquitto_pub\b|\bmqttx?\s/i;
 const BUCKET_GATE = /--acl|--grants|\s-a\s/;

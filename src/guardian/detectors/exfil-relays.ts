@@ -2,6 +2,7 @@ import { hostMatcher } from "./urls.js";
 import { entropy } from "./entropy.js";
 import { morePayload } from "./exfil-payloads.js";
 import { chatHookRouting, moreChatHook, personalPayload } from "./exfil-sinks.js";
+import { formDecoded, hostedPayload, withoutExamples } from "./exfil-hosted.js";
 
 /*
  * (Ninth round) Relays: services whose whole purpose is to accept an HTTP request for somebody's account and hand what
@@ -183,12 +184,25 @@ export function teamChat(host: string): boolean {
 const RECORDS_WORD = /\b(?:customers?|clients?|contacts?|leads|subscribers?|patients?|employees?|users|members|rows|records|export|\.csv)\b/i;
 
 export function sensitivePayload(text: string, chat = false): string | null {
-  const t = text.length > MAX_PAYLOAD ? text.slice(0, MAX_PAYLOAD) : text;
+  // (Thirteenth round, exfil-hosted.ts) The documented example values are nobody's; a form-encoded body is read decoded.
+  const t = withoutExamples(text.length > MAX_PAYLOAD ? text.slice(0, MAX_PAYLOAD) : text);
+  const decoded = formDecoded(t);
+  if (decoded !== null && decoded !== t) {
+    const what = judgePayload(decoded, chat);
+    if (what) return what;
+  }
+  return judgePayload(t, chat);
+}
+
+function judgePayload(t: string, chat: boolean): string | null {
   if (CREDENTIAL_WORDS.test(t) || PASSWORD_VALUE.test(t) || CREDENTIAL_PAIR.test(t)) return "credentials";
   // (Tenth round) One-time codes, service-account key files, database passwords on a command line, live keys, IBANs
   // by their check digits, card numbers by Luhn: exfil-payloads.ts.
   const more = morePayload(t);
   if (more) return more;
+  // (Thirteenth round) Bank account numbers, a session cookie, a seed phrase (exfil-hosted.ts).
+  const hosted = hostedPayload(t);
+  if (hosted) return hosted;
   if (CONFIDENTIAL.test(t)) return "text marked confidential";
   if (LATITUDE.test(t) && LONGITUDE.test(t) && (WHOSE.test(t) || /[\w.+-]@[A-Za-z0-9-]{1,63}\.[A-Za-z]{2}/.test(t))) return "a person's location";
   if (IBAN.test(t) || CARD_WORDS.test(t)) return "payment details";

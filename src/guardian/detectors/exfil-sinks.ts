@@ -197,8 +197,11 @@ const TEMPLATE_URL = /\bhttps?:\/\/[^\s"'<>`)\]]{1,2048}/g;
 const HOLE = /^(?:\{\{?\s{0,2}([A-Za-z_][\w .'-]{0,60})\s{0,2}\}?\}|<([A-Za-z_][\w .'-]{0,60})>|\[([A-Za-z_][\w .'-]{0,60})\]|%([A-Za-z_][\w .'-]{0,60})%)$/;
 /** What a hole, or its key, names that is private: identity, payment, credentials, money, the session, contracts. */
 const PRIVATE_NAME = /(?:^|[^a-z])(?:passport|pp|ssn|national_?id|dob|birth|card|cc|ccn|pan|cvc|cvv|cvv2|expiry|iban|account_?(?:no|number)|routing|password|passwd|pwd|passcode|pin|otp|mfa|secret|budget|ceiling|salary|income|contract|terms|diagnos|medical|conversation|convo|chat|history|transcript|messages|memory|context|summary)(?:$|[^a-z])/i;
+/** (Thirteenth round) A hole named for somebody's own data, and holes that are a search's or a page's whoever fills them. */
+const WHOSE_HOLE = /^(?:their|his|her|the\s{1,2}user'?s|user'?s|the\s{1,2}customer'?s|customer'?s|the\s{1,2}client'?s|client'?s)\s/i;
+const NOT_PRIVATE_HOLE = /\b(?:search|query|terms?|keywords?|question|topic|page|locale|lang|language|city|country|region|timezone|product|item|sku|colou?r|size)\b/i;
 /** Words that hand the reader the link to fill in and open. */
-const FILL = /\b(?:fill(?:ed|ing)?(?:\s{1,3}in)?|replace|substitut\w{0,4}|insert|plug\s{1,3}in|complete(?:d)?\s{1,3}with|with\s{1,3}(?:your|the|their)\s{1,3}[\w' ]{0,40}(?:filled|details|data|values?)|open|visit|click|render|show|display|navigate|follow)\b/i;
+const FILL = /\b(?:fill(?:ed|ing)?(?:\s{1,3}in)?|replace|substitut\w{0,4}|insert|plug\s{1,3}in|complete(?:d)?\s{1,3}with|with\s{1,3}(?:your|the|their)\s{1,3}[\w' ]{0,40}(?:filled|details|data|values?|appended|added|attached|included)|(?:give|hand|present|send)\s{1,3}(?:the\s{1,3})?(?:user|them|him|her|customer|client)\s{1,3}(?:this|the|a)\s{1,3}link|open|visit|click|render|show|display|navigate|follow)\b/i;
 /** An API's documentation shows its endpoints with a method or a client before them. */
 const API_DOC = /(?:\b(?:GET|POST|PUT|PATCH|DELETE|HEAD)\s{1,3}|\bcurl\s[^\n]{0,80}|`)$/;
 
@@ -255,6 +258,8 @@ export function linkTemplates(sites: readonly StringSite[], allowed: (host: stri
         holes++;
         const name = hole[1] ?? hole[2] ?? hole[3] ?? hole[4] ?? "";
         if (PRIVATE_NAME.test(name.replace(/[ .'-]+/g, "_")) || PRIVATE_NAME.test(key)) private_ = true;
+        // (Thirteenth round) A hole for the reader's principal's own data: `{their open positions}`, `{the user's plan}`.
+        else if (WHOSE_HOLE.test(name) && !NOT_PRIVATE_HOLE.test(name)) private_ = true;
       }
       if (holes === 0 || !private_) continue;
       const around = v.slice(Math.max(0, m.index - 300), Math.min(v.length, end + 300));
@@ -318,7 +323,7 @@ const ADDRESS = /[A-Za-z0-9._%+-]{1,64}@([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,6
 const PERSONAL_MAIL = new Set(["gmail", "googlemail", "yahoo", "ymail", "outlook", "hotmail", "live", "msn", "icloud", "aol", "proton", "protonmail", "pm", "gmx", "yandex", "zoho", "tutanota", "tuta", "fastmail", "hey", "mailfence", "web", "qq", "163", "naver"]);
 
 /** Recovery or backup codes with three codes or more after them. */
-const RECOVERY_CODES = /\b(?:recovery|backup|2fa|mfa|two[- ]factor|emergency|scratch)\s{1,3}codes?\b[^\n]{0,40}(?:(?:\n|\\n|[,;]|\s)\s{0,4}(?:[A-Za-z0-9]{4,5}[ -]?[A-Za-z0-9]{4,5}|\d{6,10})(?![\w-])){3}/i;
+const RECOVERY_CODES = /\b(?:recovery|backup|2fa|mfa|two[- ]factor|emergency|scratch)\s{1,3}codes?\b[^\n]{0,40}(?:(?:\n|\\n|[,;]|\s)\s{0,4}(?:\d{1,2}[.)]\s{1,2}|[-*•]\s{1,2})?(?:[A-Za-z0-9]{4,5}[ -]?[A-Za-z0-9]{4,5}|\d{6,10})(?![\w-])){3}/i;
 /** A password with its value (a digit or a symbol in it; not a reset link: "reset your password: https://…"). */
 const PASSWORD_GIVEN = /\b(?:password|passwd|passphrase|pwd)\b\s{0,3}(?:is|[:=])\s{0,3}["']?(?!https?:|www\.)(?=[^\s"'<]{0,40}[0-9!@#$%^*?~])(?=[^\s"'<]{0,40}[A-Za-z])[^\s"'<]{6,40}/i;
 const PRIVATE_KEY = /-----BEGIN (?:[A-Z]{1,12} )?PRIVATE KEY-----/;

@@ -7,6 +7,8 @@ import { issuedFor, returnedJwt } from "./audience.js";
 import { commandChannels, paddingText, unsignedDestination, type ChannelContext } from "./exfil-channels.js";
 import { base32Label, credentialObject, foldedBase64Label, linkTemplates, mailedSecrets, namedDrop, personalPayload, secretFileUploads, sentCredentials, sessionInQuery } from "./exfil-sinks.js";
 import { isRelay, relayQueryToken, sensitivePayload, teamChat, withoutSpan } from "./exfil-relays.js";
+import { credentialInLink, dataOrders, hostedEndpoint, pastedFile, pasteSite } from "./exfil-hosted.js";
+import { DATA_FILE } from "./exfil-outlets.js";
 import { commandOutlets } from "./exfil-outlets.js";
 import { isStore, localHost, relayQueryPayload, sentFiles, urlStatesData } from "./exfil-payloads.js";
 import { madePublic } from "./exfil-public.js";
@@ -698,11 +700,13 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
     addApart(out, foreignSlots(sites, lists));
     // (Twelfth round) A link to fill with private data and open, handed back (exfil-sinks.ts).
     addApart(out, linkTemplates(sites, (h) => lists.allow.some((re) => re.test(h))));
+    // (Thirteenth round) An order to send private data in bulk, or secrets, to an address (exfil-hosted.ts).
+    addApart(out, dataOrders(sites, (h) => lists.allow.some((re) => re.test(h)), localHost).map((d) => ({ type: "exfiltration.link", path: d.path, start: d.start, end: d.end, detail: "an order to send private data to an address" })));
   }
   if (message !== undefined) {
     for (const r of requestedUrls(sites, message)) {
       const toolCall = TOOL_CALLS.has(message.method as string);
-      const verdict = r.host ? hostVerdict(r.url, lists) : judgeUrl(r.url, "request", 0, lists) ?? toTunnel(r, sites, lists, toolCall) ?? toRelay(r, sites, lists, toolCall) ?? carriedPayload(r, sites, lists, toolCall);
+      const verdict = r.host ? hostVerdict(r.url, lists) : judgeUrl(r.url, "request", 0, lists) ?? toTunnel(r, sites, lists, toolCall) ?? toRelay(r, sites, lists, toolCall) ?? carriedPayload(r, sites, lists, toolCall) ?? (toolCall ? null : linkedCredential(r.url, lists));
       if (verdict === null) continue;
       if (out.some((d) => d.path === r.site.path && d.start < r.end && r.start < d.end)) continue;
       out.push({ type: r.host ? "exfiltration.dns" : "exfiltration.request", path: r.site.path, start: r.start, end: r.end, detail: `the URL carries ${verdict}` });
@@ -751,21 +755,35 @@ function carriedPayload(r: Requested, sites: StringSite[], lists: ExfiltrationLi
   }
   if (!toolCall || lists.allow.some((re) => re.test(host))) return null;
   const drop = lists.tunnels.some((re) => re.test(host));
-  if (!drop && !isStore(host, url.pathname)) return null;
+  // (Thirteenth round) A tenant's endpoint on a hosting platform or a public inbox, judged as a store (exfil-hosted.ts).
+  const hosted = !drop && hostedEndpoint(host, url.pathname);
+  // (Thirteenth round) A paste site judged by what is pasted: a log passes, a data file or people's records do not.
+  const paste = !drop && !hosted && pasteSite(host);
+  if (!drop && !hosted && !paste && !isStore(host, url.pathname)) return null;
+  const where = drop || paste ? "a drop" : hosted ? "a hosted endpoint anybody may own" : "a data store";
+  if (paste && r.start > 0) {
+    const file = pastedFile(r.site.value);
+    if (file !== null && DATA_FILE.test(file)) return `a data file (${file}) to a drop`;
+  }
   const judge = (text: string) => {
-    const what = sensitivePayload(text) ?? (drop ? personalPayload(text, true) : null);
+    const what = sensitivePayload(text) ?? (drop || paste ? personalPayload(text, true) : null);
     // A store is filled with people's rows by design: only credentials, payment details, codes and confidential text count.
-    return what !== null && (drop || /credentials|payment|confidential|one-time/.test(what)) ? what : null;
+    return what !== null && (drop || paste || /credentials|payment|confidential|one-time/.test(what)) ? what : null;
   };
+  if (hosted) {
+    // What a push or an inbox is handed in its path and query (`/<device key>/<title>/<body>`).
+    const what = judge(url.pathname + " " + url.search);
+    if (what) return `${what} to ${where}`;
+  }
   const v = r.site.value;
   if (r.start > 0 || r.end < v.length) {
     const what = judge(withoutSpan(v, r.start, r.end));
-    if (what) return `${what} to ${drop ? "a drop" : "a data store"}`;
+    if (what) return `${what} to ${where}`;
   }
   for (const site of sites) {
     if (site === r.site || site.path[0] !== "params" || site.path[1] !== "arguments" || site.path.includes("headers")) continue;
     const what = judge(site.value);
-    if (what) return `${what} to ${drop ? "a drop" : "a data store"}`;
+    if (what) return `${what} to ${where}`;
   }
   return null;
 }
@@ -777,7 +795,7 @@ function addApart(out: Detection[], found: readonly Detection[]): void {
 
 const CHANNEL_IDS = ["$", "`", "%", "ping", "--no-sign", "push", "nc"].map(literalId);
 /** (Ninth round) What exfil-outlets.ts's families need: its own gates decide the rest. */
-const OUTLET_IDS = ["-R", "--to", "ngrok", "cloudflared", "env", "set)", "export -p", "smtp", "mqtt", "--acl", "--grants", " -a "].map(literalId);
+const OUTLET_IDS = ["-R", "--to", "ngrok", "cloudflared", "expose", "zrok", "loclx", "lt ", "env", "set)", "export -p", "smtp", "mqtt", "--acl", "--grants", " -a "].map(literalId);
 
 /**
  * (Eighth round) Channels out in a command line a tool or an agent is asked to run (exfil-channels.ts): a command's
@@ -877,7 +895,7 @@ export function detectUrlData(sites: StringSite[], lists: ExfiltrationLists, mes
 }
 
 /** Options of curl and wget that send a file or standard input (`@file`, and curl's `-F f=<file`), and a pipe into one. */
-const UPLOAD = /(?:^|\s)(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|-F|--form|-T|--upload-file|--post-file|--body-file)(?:\s+|=)['"]?[^\s'"]{0,40}[@<]|(?:^|\s)(?:-T|--upload-file|--post-file|--body-file)(?:\s+|=)\S|\|\s{0,8}(?:curl|wget|nc|ncat|http)\b/;
+const UPLOAD = /(?:^|\s)(?:-d|--data(?:-binary|-raw|-urlencode|-ascii)?|-[A-Za-z]{0,4}F|--form|-T|--upload-file|--post-file|--body-file)(?:\s+|=)['"]?[^\s'"]{0,40}[@<]|(?:^|\s)(?:-T|--upload-file|--post-file|--body-file)(?:\s+|=)\S|\|\s{0,8}(?:curl|wget|nc|ncat|http)\b/;
 /** Arguments that name a local file a tool sends. */
 const FILE_ARG = /^(?:path|paths|file|files|file_?path|file_?name|filename|local_?(?:path|file)|source|src|attachment|attachments)$/i;
 const TOKEN_RUN = /[A-Za-z0-9_-]{24,256}/g;
@@ -955,6 +973,13 @@ function toRelay(r: Requested, sites: StringSite[], lists: ExfiltrationLists, to
     if (what) return `${what} to a relay`;
   }
   return null;
+}
+
+/** (Thirteenth round) A credential of the user's in the query of a URL handed to another agent (exfil-hosted.ts). */
+function linkedCredential(raw: string, lists: ExfiltrationLists): string | null {
+  const url = parse(raw);
+  if (url === null || localHost(hostOf(url)) || lists.allow.some((re) => re.test(hostOf(url)))) return null;
+  return credentialInLink(url);
 }
 
 function hostVerdict(host: string, lists: ExfiltrationLists): string | null {
