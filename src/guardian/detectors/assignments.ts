@@ -52,7 +52,19 @@ const NOT_A_SECRET = [
   /^pk\.eyJ[A-Za-z0-9_-]{8,400}\.[A-Za-z0-9_-]{8,100}$/,
   /^pk_(?:live|test)_[A-Za-z0-9]{10,247}$/,
   /^phc_[A-Za-z0-9]{20,60}$/,
+  // (Thirteenth round) a Datadog browser SDK's client token (`clientToken: 'pub…'`), public as a publishable key is.
+  /^pub[0-9a-f]{32}$/,
+  // (Thirteenth round) A value shown masked (`sk_live_…4Fz9`, `ghp_...x9Qa`, `••••4242`): a key listing's display, its
+  // middle cut out; no credential format holds an ellipsis or a bullet.
+  /(?:…|\.{3}|[•●∙]{2,})[A-Za-z0-9]/,
+  // (Thirteenth round) A header's or a field's name with its colon (`token: \`Authorization: Bearer …\``): a label, not a value.
+  /^[A-Za-z][A-Za-z-]{1,40}:$/,
 ];
+
+const AWS_KEY_ID = /^(?:AKIA|ASIA)[A-Z0-9]{16}$/;
+const ID_NAMED = /(?:access[ _-]?key[ _-]?id|key[ _-]?id)"[ \t]{0,3}:[ \t]{0,3}"$/i;
+/** Something an AWS secret access key could be: 40 characters of base64 standing alone. */
+const SECRET_RUN = /(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/;
 
 /** A name's word before the vocabulary word that makes the key public. */
 const PUBLIC_NAME = /(?:^|[^A-Za-z])(?:public|PUBLIC|Public|publishable|PUBLISHABLE|Publishable)[_.-]?$/;
@@ -240,6 +252,9 @@ export function detectSecretAssignments(sites: StringSite[], prefilter = true, n
       if (value.startsWith("AIza") && browserConfig(v, end - value.length)) continue;
       // (Twelfth round) A value inside a presigned link (its session token, its signature): the link's own (signed-urls.ts).
       if (insideSignedUrl(v, end - value.length, end)) continue;
+      // (Thirteenth round) An access key id under a name that calls it the id (`"AccessKeyId": "AKIA…"`) in a string with
+      // nothing an AWS secret key could be: a key inventory's listing, as the format's own rule judges it (secrets.ts).
+      if (AWS_KEY_ID.test(value) && ID_NAMED.test(v.slice(Math.max(0, end - value.length - 24), end - value.length)) && v.length <= 4000 && !SECRET_RUN.test(v)) continue;
       out.push({ type: "secrets.assignment", path: site.path, start: end - value.length, end });
       lastEnd = end;
     }

@@ -7,6 +7,7 @@ import { mrzPairs } from "./pii-mrz.js";
 import { contactExport, declaredRows, detectSpecial, healthToCollector } from "./pii-special.js";
 import { homeLocations } from "./pii-location.js";
 import { jsonRecords } from "./pii-records-json.js";
+import { formBodyFields, onFormBodies } from "./pii-form-body.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -75,6 +76,9 @@ export function spacedCards(v: string): { start: number; end: number; digits: st
   return out;
 }
 
+/** The writer's own card: "my card", "my Visa card", "meine Kreditkarte", "mi tarjeta", "ma carte". */
+const OWN_CARD = /(?<![\p{L}])(?:my|mine|meine?|mi|mon|ma|mijn|min|mitt|minha|meu|moja)[ \t]{1,2}(?:[\p{L}-]{1,12}[ \t]{1,2}){0,2}(?:card|(?:kredit|debit|bank)?karte|tarjeta|carte|carta|cart[ãa]o|(?:bank|credit)?kaart|kort|karta)(?![\p{L}])/iu;
+
 /** A card number under a card label ("card 4929 1234 5678 9012"): a card even without a valid checksum when its CVV or expiry is there. */
 const CARD_LABELLED = /\b(?:card|cc|pan|credit card|debit card|card number|card_?number|cardnumber|card no\.?|card #|kartennummer|numéro de carte|número de tarjeta)\b[\s:#="'-]{0,6}((?:\d[ -]?){12,18}\d)(?![\d.])/gi;
 
@@ -107,6 +111,16 @@ interface Hit {
 
 /** Bulk identity and payment data in one message (see above). */
 export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () => detectPii(sites), schema: () => unknown = () => undefined): Detection[] {
+  // (Thirteenth round) a form body's fields, decoded, as strings of their own (pii-form-body.ts).
+  const fields = sites.some((s) => s.value.includes("=") && s.value.length >= 8) ? formBodyFields(sites) : [];
+  if (fields.length > 0) {
+    const all = [...sites, ...fields];
+    return onFormBodies(bulkOf(all, () => detectPii(all), schema), fields);
+  }
+  return bulkOf(sites, pii, schema);
+}
+
+function bulkOf(sites: StringSite[], pii: () => Detection[], schema: () => unknown): Detection[] {
   // Six digits at least (the shortest identity number, a NINO, has six; an SSN, a card or an IBAN more): a short
   // message with fewer holds none of them.
   const lits = literalsOf(sites);
@@ -218,6 +232,10 @@ export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () =
   // (the parts are a list): that finding is the same card, not another record.
   const formCards = cardHits(sites, cardsApart, labelledCards);
   const sameCard = (d: Detection) => d.type === "pii_bulk.payment_card" && formCards.some((h) => h.site.path === d.path && h.start <= d.start && d.end <= h.end);
+  // (Thirteenth round) One card, named as the writer's own (`pay … with my card 4398…, exp 07/29, CVC 118`), and
+  // nothing else: the user paying, as ownOnly above is the user's own identity. "My customer's card", two cards, a
+  // card row or anyone's identity number still count.
+  if (idList.length === 0 && rows.length === 0 && ibans.length < 3 && formCards.length === 1 && out.every(sameCard) && OWN_CARD.test((formCards[0] as Hit).site.value.slice(0, 4096))) return [];
   if (out.every(sameCard) && ibans.length < 3 && rows.length === 0 && oneFormRecord(sites, idList, formCards, DOB_KEY, schema, (k) => ID_KEY.test(k) || namesIdentity(k) || CARD_KEY.test(k))) return [];
   if (idList.length > 0 && (dob || anyCard) && !ownOnly) add("pii_bulk.identity", asDetections(idList));
   // (Eleventh round) A card (its checksum holding) with its holder's birth date (a benefits card, a bank card in a client's record): what

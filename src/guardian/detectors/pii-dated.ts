@@ -11,6 +11,7 @@ import { belgianRrn, egyptNid, rodneCislo, validDate } from "./pii-checks.js";
  *   Lithuania  asmens kodas        11 digits G YYMMDD NNN C (G 1–6: sex and century), two-pass mod 11 (Estonia's
  *   Estonia    isikukood           isikukood is the same layout and check)
  *   Romania    CNP                 13 digits S YYMMDD JJ NNN C (S 1–8), weights 2,7,9,1,4,6,3,5,8,2,7,9 mod 11
+ *   Luxembourg matricule           13 digits YYYYMMDD NNN L V: a Luhn and a Verhoeff check digit (thirteenth round)
  *   and those pii-checks.ts reads already: Egypt's national id (14 digits, no public check: its century, date and
  *   governorate), the Czech and Slovak birth number (10 digits, mod 11), Belgium's national number (11 digits, mod 97).
  */
@@ -78,6 +79,39 @@ export function cnp(s: string): boolean {
   return (c === 10 ? 1 : c) === dg(s, 12);
 }
 
+const VD = [
+  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 4, 0, 6, 7, 8, 9, 5], [2, 3, 4, 0, 1, 7, 8, 9, 5, 6], [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
+  [4, 0, 1, 2, 3, 9, 5, 6, 7, 8], [5, 9, 8, 7, 6, 0, 4, 3, 2, 1], [6, 5, 9, 8, 7, 1, 0, 4, 3, 2], [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
+  [8, 7, 6, 5, 9, 3, 2, 1, 0, 4], [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+];
+const VP = [
+  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 5, 7, 6, 2, 8, 3, 0, 9, 4], [5, 8, 0, 3, 7, 9, 6, 1, 4, 2], [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
+  [9, 4, 5, 3, 1, 2, 6, 8, 7, 0], [4, 2, 8, 6, 5, 7, 3, 9, 0, 1], [2, 7, 9, 3, 8, 0, 6, 4, 1, 5], [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
+];
+const VINV = [0, 4, 3, 2, 1, 5, 6, 7, 8, 9];
+
+/**
+ * (Thirteenth round) Luxembourg's matricule: 13 digits YYYYMMDD NNN L V, L the Luhn check digit and V the Verhoeff
+ * check digit of the first eleven. Two independent checks: a random number passes both one time in a hundred.
+ */
+export function luxMatricule(s: string): boolean {
+  if (s.length !== 13) return false;
+  if (!born(dg(s, 0) * 1000 + dg(s, 1) * 100 + dg(s, 2) * 10 + dg(s, 3), dg(s, 4) * 10 + dg(s, 5), dg(s, 6) * 10 + dg(s, 7))) return false;
+  let sum = 0;
+  for (let i = 10, k = 0; i >= 0; i--, k++) {
+    let x = dg(s, i);
+    if (k % 2 === 0) {
+      x *= 2;
+      if (x > 9) x -= 9;
+    }
+    sum += x;
+  }
+  if ((10 - (sum % 10)) % 10 !== dg(s, 11)) return false;
+  let c = 0;
+  for (let i = 10, k = 1; i >= 0; i--, k++) c = (VD[c] as number[])[(VP[k % 8] as number[])[dg(s, i)] as number] as number;
+  return VINV[c] === dg(s, 12);
+}
+
 /** Whether a code of digits only is a national identity number that carries a birth date and passes its check. */
 export function datedIdentity(compact: string): boolean {
   if (!/^\d{10,14}$/.test(compact) || /^(\d)\1+$/.test(compact)) return false;
@@ -87,7 +121,7 @@ export function datedIdentity(compact: string): boolean {
     case 11:
       return balticCode(compact) || belgianRrn(compact);
     case 13:
-      return cnp(compact);
+      return cnp(compact) || luxMatricule(compact);
     case 14:
       return egyptNid(compact);
     default:

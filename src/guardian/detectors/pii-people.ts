@@ -59,7 +59,10 @@ const ID_WORDS = new Set(
     "iqama|emirates id|national insurance|ni number|ppsn|pps|pps no|sozialversicherungsnummer|svnr|ahv|avs|nss|bvn|nida|ghana card|sss|umid|nik|ktp|cccd|cmnd|pasaporte|pasaporte no|reisepass|personalausweis|" +
     "cnic|nid|nic|nic number|taj|taj szám|taj number|birth number|rč|sv nr|sv nummer|versicherungsnummer|kyc|know your customer|"+
     // (Twelfth round) Poland's tax number (a sole trader's is the person's), England's pupil and learner numbers, Arabic "national number" and "identity number".
-    "nip|upn|unique pupil number|uln|unique learner number|الرقم القومي|رقم قومي|رقم الهوية|الرقم الوطني|" +
+    "nip|upn|unique pupil number|uln|unique learner number|" +
+    // (Thirteenth round) a person's tax reference, as tax offices name it: the UK's UTR, France's numéro fiscal (SPI).
+    // Not the numbers most held by companies (Colombia's NIT, Peru's RUC): a supplier list carries them.
+    "utr|unique taxpayer reference|taxpayer reference|tax reference|numéro fiscal|numero fiscal|n fiscal|no fiscal|spi|الرقم القومي|رقم قومي|رقم الهوية|الرقم الوطني|" +
     "identiteitsnummer|rijksregisternummer|numéro national|numero nacional|número de identidad|documento|documento de identidad|dokument|carte d identité|codice identificativo|social insurance|social insurance number|svn|dl|dl no|dl number|driver licence|driver license|drivers licence|drivers license|driver's licence|driver's license|driving licence|licence no|license no|licence number|license number|insurance no|insurance number|health insurance number|versichertennummer|krankenversichertennummer|policy holder id"
   ).split("|"),
 );

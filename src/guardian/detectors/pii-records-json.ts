@@ -46,11 +46,16 @@ interface Rec {
   placeholder: boolean;
 }
 
-function readRecord(entries: Iterable<[string, unknown]>): Rec {
-  const r: Rec = { birth: null, contact: null, placeholder: false };
+function readRecord(entries: Iterable<[string, unknown]>, r: Rec = { birth: null, contact: null, placeholder: false }, nested = true): Rec {
   let n = 0;
   for (const [k, v] of entries) {
     if (++n > 64) break;
+    // (Thirteenth round) the person one object down: an error event's `user`, a CRM record's `contact` or `profile`
+    // (`{"user":{"email":…,"dob":…},"error":…}`). One level is read.
+    if (nested && v !== null && typeof v === "object" && !Array.isArray(v)) {
+      readRecord(Object.entries(v as Record<string, unknown>), r, false);
+      continue;
+    }
     if (typeof v !== "string" || v.length === 0 || v.length > 256) continue;
     const key = compact(k);
     if (BIRTH_KEYS.has(key)) {
@@ -97,10 +102,12 @@ export function jsonRecords(sites: readonly StringSite[]): Detection[] {
   for (const s of sites.length > 4096 ? sites.slice(0, 4096) : sites) {
     const p = s.path;
     const key = p[p.length - 1];
-    const at = p[p.length - 2];
+    // (Thirteenth round) or one object down (`[…, i, "user", "dob"]`).
+    const down = typeof p[p.length - 2] === "string" && typeof p[p.length - 3] === "number" ? 1 : 0;
+    const at = p[p.length - 2 - down];
     if (typeof key === "string" && BIRTH_KEYS.has(compact(key))) birthKeyed = true;
     if (typeof key !== "string" || typeof at !== "number") continue;
-    const parent = JSON.stringify(p.slice(0, -2));
+    const parent = JSON.stringify(p.slice(0, -2 - down));
     let g = groups.get(parent);
     if (!g) groups.set(parent, (g = new Map()));
     let rec = g.get(at);
@@ -112,7 +119,7 @@ export function jsonRecords(sites: readonly StringSite[]): Detection[] {
       if (g.size < 3) continue;
       const recs = [...g.values()].slice(0, 64).map((entries) => readRecord(entries));
       if (bulk(recs)) {
-        const site = sites.find((s) => JSON.stringify(s.path.slice(0, -2)) === parent) as StringSite;
+        const site = sites.find((s) => JSON.stringify(s.path.slice(0, -2)) === parent || JSON.stringify(s.path.slice(0, -3)) === parent) as StringSite;
         out.push({ type: "pii_bulk.records", path: site.path, start: 0, end: site.value.length });
       }
     }

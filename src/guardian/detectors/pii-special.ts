@@ -1,4 +1,5 @@
 import { literalId, literalsOf } from "./literals.js";
+import { firstPerson } from "./pii-checks.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -34,6 +35,12 @@ const MAX_RECORD = 240;
 /** A full name: two to four capitalised words of two letters or more, or a short run of a script without case. */
 const NAME = /(?<![\p{L}\p{N}.])\p{Lu}[\p{Ll}'’-]{1,20}(?:[ \t]{1,3}(?:(?:de|da|van|von|der|den|al|el|la|le|di|bin|ibn)[ \t]{1,3})?\p{Lu}[\p{Ll}'’-]{1,20}){1,3}(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]{2,4}(?:[ \u3000][\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{1,4})?(?![\p{L}\p{N}])/u;
 /** A name by its initial (`R. Diaz`, `Sofia R.`): a person only beside their birth date (see personOf). */
+/**
+ * (Thirteenth round) A surname after an initial (`J. Wendt`): how staff lists, HR notes and background checks name
+ * people. A person beside a special-category term or key (a first name with an initial, `Ollie C.`, still needs a
+ * birth date or an address).
+ */
+const INITIAL_SURNAME = /(?<![\p{L}\p{N}.])\p{Lu}\.[ \t]{0,2}\p{Lu}[\p{Ll}'’-]{1,20}(?:[ \t]\p{Lu}[\p{Ll}'’-]{1,20})?(?![\p{L}.])/u;
 const INITIAL_NAME = /(?<![\p{L}\p{N}.])(?:\p{Lu}\.[ \t]{0,2}\p{Lu}[\p{Ll}'’-]{1,20}|\p{Lu}[\p{Ll}'’-]{1,20}[ \t]\p{Lu}\.)(?![\p{L}])/u;
 /** (Eleventh round) A home address: a house number and a street (`14 Mill Lane`, `Lindenstr. 4`): initials beside it are someone found. */
 const STREET = /(?<![\p{L}\p{N}])\d{1,4}[a-z]?[ \t]{1,2}(?:\p{Lu}[\p{Ll}'’-]{1,20}[ \t]{1,2}){1,3}(?:Lane|Road|Rd|Street|St|Avenue|Ave|Row|Close|Way|Drive|Court|Place|Gardens|Terrace|Crescent|Grove|Hill)\b|(?<![\p{L}])\p{Lu}[\p{Ll}]{2,20}(?:stra(?:ss|ß)e|str\.|weg|gasse|allee|platz)[ \t]{1,2}\d{1,4}(?![\d])/u;
@@ -67,10 +74,12 @@ const TERM_WORDS = new Set(
     "depresión dépression depressione depressão depressie diabète diabete diabetas cukrovka astma asma asthme epilessia flogaveiki " +
     "sykursýki schwangerschaft embarazada embarazo enceinte grossesse incinta gravidanza grávida zwanger krankgeschrieben arbeitsunfähig " +
     "krankmeldung beschäftigungsverbot malattia abmahnung avertissement amonestación vih sida cáncer tumeur behinderung discapacidad " +
-    "depresija depresja diagnozė diagnoza nagana"
+    "depresija depresja diagnozė diagnoza nagana " +
+    // (Thirteenth round) criminal-record terms (a background check's outcomes) and conditions of other languages.
+    "dui dwi owi felony felonies misdemeanor misdemeanour misdemeanors misdemeanours convictions hernia ziekmelding ziekteverlof"
   ).split(" "),
 );
-const TERM_STEMS = ["schizophreni", "dyslexi", "epilep", "pregnan", "infertil", "suicid", "alcoholi", "disabilit", "cukrzyc", "depresj", "nėštum", "schwanger", "nowotw", "niepełnosprawn", "handicap", "invalidit", "krebserkrank", "dyscyplinarn"];
+const TERM_STEMS = ["zwanger", "schizophreni", "dyslexi", "epilep", "pregnan", "infertil", "suicid", "alcoholi", "disabilit", "cukrzyc", "depresj", "nėštum", "schwanger", "nowotw", "niepełnosprawn", "handicap", "invalidit", "krebserkrank", "dyscyplinarn"];
 const TERM_PHRASES = new Set(
   [
     "panic attack", "panic attacks", "multiple sclerosis", "heart attack", "heart failure", "kidney failure", "eating disorder", "self harm",
@@ -79,6 +88,8 @@ const TERM_PHRASES = new Set(
     "performance improvement", "zwolnienie lekarskie", "baja médica", "arrêt maladie", "diabetes mellitus", "hiv positive",
     // (Eleventh round) a student's disciplinary record.
     "academic probation", "disciplinary probation", "permanent exclusion",
+    // (Thirteenth round) a background check's criminal-record findings.
+    "suspended sentence", "prior conviction", "prior convictions", "arrest record", "sex offender", "drink driving", "drunk driving", "driving ban",
   ],
 );
 /**
@@ -124,12 +135,15 @@ function hasTerm(text: string): boolean {
 /** Uppercase abbreviations that are special only in capitals (`PIP`, `SEN`, `HIV`): case-sensitive. */
 const CAPS_TERMS = /(?<![A-Za-z])(?:PIP|SEN|EHCP|HIV|AIDS|IEP|504 plan)(?![A-Za-z])/;
 
+/** A public proceeding or a news report: a case caption, a wire's attribution, a court's or a paper's words. */
+const PROCEEDING = /(?<![\p{L}])(?:v\.|vs\.?|versus)[ \t]|\((?:reuters|ap|afp|bbc|dpa|pa|upi)\)|\b(?:court (?:says|said|hears|heard|rules|ruled)|jury|verdict|indicted|charged with|charges? (?:dropped|filed)|pleaded|plea deal|plea offered|on trial|went on trial|according to|former (?:ceo|chief|minister|mayor|mp|senator|governor|director))\b/iu;
+
 /** Keys and columns that name a special-category field. */
 const SPECIAL_KEY = /^(?:condition|conditions|diagnosis|diagnoses|diagnose|dx|icd|icd10|illness|disease|medical|medical notes|medical info|health|health notes|medication|medications|meds|prescription|sen|send|sen status|sen notes|special needs|needs|disability|disabilities|impairment|treatment|therapy|symptoms|sick days|sick leave|absence reason|disciplinary|warning|warnings|sanction|offence|offences|convictions|criminal record|pregnancy|hiv status|mental health|diagnóstico|diagnostico|diagnostic|diagnozė|diagnoza|diagnose|krankheit|erkrankung|enfermedad|maladie|malattia|doença|choroba|athugasemd|sjúkdómur|病名|病歴|診断|疾病|诊断|병명|진단)$/iu;
-const NAME_KEY = /^(?:(?:full |first |last |given |family |sur)?name|names|firstname|lastname|surname|forename|patient|patient name|pupil|pupil name|student|student name|child|child name|employee|employee name|staff|staff name|member|person|customer|customer name|client|client name|resident|guest|nafn|nombre|nom|nome|vardas|imię|imie|nazwisko|vorname|nachname|navn|namn|nimi|naam|氏名|名前|姓名|이름|성명)$/iu;
+const NAME_KEY = /^(?:(?:full |first |last |given |family |sur)?name|names|firstname|lastname|surname|forename|patient|patient name|pupil|pupil name|student|student name|child|child name|employee|employee name|staff|staff name|member|person|customer|customer name|client|client name|resident|guest|worker|applicant|candidate|hire|tenant|mitarbeiter|mitarbeiterin|medewerker|werknemer|empleado|empleada|trabajador|salarié|salariée|employé|employée|dipendente|lavoratore|funcionário|colaborador|pracownik|nafn|nombre|nom|nome|vardas|imię|imie|nazwisko|vorname|nachname|navn|namn|nimi|naam|氏名|名前|姓名|이름|성명)$/iu;
 
 /** Keys whose value is free text, read as a line is (a transcript's `text`, a note's `body`). */
-const TEXT_KEY = /^(?:text|message|msg|note|notes|body|content|comment|comments|description|summary|transcript|utterance|entry|line|details|remarks)$/;
+const TEXT_KEY = /^(?:text|message|msg|note|notes|body|content|comment|comments|description|summary|transcript|utterance|entry|line|details|remarks|answer|answers|response|reply|feedback)$/;
 /** A customer's secret read out (a PIN, a passcode, a memorable word): a record of it beside a name is a credential. */
 const PIN = /(?<![\p{L}])(?:pin|passcode|pass code|security code|memorable (?:word|answer)|security answer)(?:[ \t]{1,3}(?:number|code|is|was|=))?[ \t:=#]{0,3}\d{4,8}(?![\d])/iu;
 
@@ -154,7 +168,7 @@ function personOf(rec: Rec): string | null {
   for (const c of rec) {
     if (c.key !== null && NAME_KEY.test(words(c.key))) {
       const t = c.text.trim();
-      const m = NAME.exec(t);
+      const m = NAME.exec(t) ?? INITIAL_SURNAME.exec(t);
       if (m && !NOT_PERSON.test(t)) return m[0];
       return null;
     }
@@ -168,6 +182,13 @@ function personOf(rec: Rec): string | null {
     return m[0];
   }
   // Initials with a birth date: identifiable all the same (a lab's results list, a class list).
+  for (const c of rec) {
+    if (c.key !== null && !TEXT_KEY.test(words(c.key))) continue;
+    // (Thirteenth round) a surname after its initial at the record's head (`R. Jansen — hernia`): special() still
+    // wants the record's own condition or key.
+    const i = INITIAL_SURNAME.exec(c.text);
+    if (i && i.index <= 8 && !CLINICIAN.test(c.text.slice(Math.max(0, i.index - 8), i.index)) && !CLINICIAN_NAME.test(c.text.trimStart())) return i[0];
+  }
   for (const c of rec) {
     if (c.key !== null && !TEXT_KEY.test(words(c.key))) continue;
     const m = INITIAL_NAME.exec(c.text);
@@ -185,6 +206,9 @@ function special(rec: Rec, name: string): boolean {
       continue;
     }
     const rest = t.split(name).join(" ");
+    // (Thirteenth round) a public proceeding (a docket's `State v. …`, a news item's `(Reuters)`, "court says"): what
+    // a court or a paper publishes, not a check's finding on someone, unless the record also holds their birth date or home.
+    if (PROCEEDING.test(rest) && !rec.some((o) => BIRTH_DATE.test(o.text) || STREET.test(o.text))) continue;
     if (hasTerm(rest) || CAPS_TERMS.test(rest) || PIN.test(rest)) return !DONOR.test(rest) && !ORGANISATION.test(rest) && !WORK.test(t);
     if (hasInjury(rest) && rec.some((o) => BIRTH_DATE.test(o.text) || STREET.test(o.text))) return !WORK.test(t);
   }
@@ -211,11 +235,31 @@ function mailPerson(rec: Rec): string | null {
       break;
     }
   }
+  // (Thirteenth round) or an address in the record's own text (`vexx (vexx@mail.example): '…'`).
+  if (mail === null)
+    for (const c of rec) {
+      if (c.key !== null && !TEXT_KEY.test(words(c.key))) continue;
+      if (!c.text.includes("@")) continue;
+      const m = EMAIL.exec(c.text);
+      if (m && !EXAMPLE_MAIL.test(m[0])) {
+        mail = m[0];
+        break;
+      }
+    }
   if (mail === null) return null;
   for (const c of rec) {
     if (c.key === null || !SPECIAL_KEY.test(words(c.key))) continue;
     const t = c.text.trim();
     if (hasTerm(t) && !DONOR.test(t) && !ORGANISATION.test(t) && !WORK.test(t)) return mail;
+  }
+  // (Thirteenth round) the person's own words about their condition beside their address (a support ticket, a
+  // survey's answer): "I have epilepsy", "don't tell my parents". A topic chosen, a bug report or a product's
+  // feedback does not speak of the writer's health (WORK, DONOR).
+  for (const c of rec) {
+    if (c.key !== null && !TEXT_KEY.test(words(c.key))) continue;
+    const t = c.text.length > MAX_RECORD * 2 ? c.text.slice(0, MAX_RECORD * 2) : c.text;
+    const rest = t.split(mail).join(" ");
+    if ((hasTerm(rest) || CAPS_TERMS.test(rest)) && firstPerson(rest) && !DONOR.test(rest) && !ORGANISATION.test(rest) && !WORK.test(rest)) return mail;
   }
   return null;
 }
@@ -379,7 +423,7 @@ const SPECIAL_LITERALS = [
       .map(asciiCore)
       // Pairs of letters are what the prefilter holds: a word of three letters or fewer passes it in most texts, so
       // only a few are kept (the rest are found beside a longer term, or under their key).
-      .filter((x): x is string => x !== null && /^[\x00-\x7f]+$/.test(x) && (x.length >= 4 || ["hiv", "mg", "pin", "ivf"].includes(x))),
+      .filter((x): x is string => x !== null && /^[\x00-\x7f]+$/.test(x) && (x.length >= 4 || ["hiv", "mg", "pin", "ivf", "dui", "dwi"].includes(x))),
   ),
 ].map((l) => literalId(l));
 
@@ -412,6 +456,7 @@ export function detectSpecial(sites: StringSite[]): Detection[] {
     const names = new Set<string>();
     const tried = new Set<string>();
     const hits: Cell[] = [];
+    let initialsOnly = 0;
     for (const rec of list) {
       if (++seen > MAX_RECORDS) return out;
       const named = personOf(rec);
@@ -422,9 +467,12 @@ export function detectSpecial(sites: StringSite[]): Detection[] {
       tried.add(name);
       if (mail === null && !special(rec, name)) continue;
       names.add(name);
+      if (/^\p{Lu}\./u.test(name) && !rec.some((o) => BIRTH_DATE.test(o.text) || STREET.test(o.text))) initialsOnly++;
       hits.push(rec[0] as Cell);
     }
-    if (names.size >= 2) for (const h of hits) out.push({ type: "pii_bulk.special", path: h.site.path, start: h.start, end: h.start + Math.min(h.text.length, MAX_RECORD) });
+    // (Thirteenth round) people named only by a surname after its initial are a list from three (`R. Patel (bipolar),
+    // H. Ward (epilepsy)` is a note about two, as the eleventh round judged it).
+    if (names.size >= 2 && (names.size >= 3 || initialsOnly === 0)) for (const h of hits) out.push({ type: "pii_bulk.special", path: h.site.path, start: h.start, end: h.start + Math.min(h.text.length, MAX_RECORD) });
   }
   return out;
 }
@@ -434,9 +482,11 @@ export function detectSpecial(sites: StringSite[]): Detection[] {
  * export is previewed. The count, or 0 when the text's last line declares none.
  */
 const MORE_ROWS = /(?:…|\.{3})[ \t]{0,3}\(?[ \t]{0,3}(?:and[ \t]{1,3}|\+[ \t]{0,2})?(\d{1,3}(?:[,. ]\d{3}){0,3}|\d{1,9})[ \t]{1,3}(?:more[ \t]{1,3})?(?:rows|records|lines|entries|contacts|customers|people|pupils|students|employees|patients|more)\b/i;
+/** (Thirteenth round) the remainder in brackets with a plus and no ellipsis: `(+611 rows)`, `[+1,204 more records]`. */
+const MORE_ROWS_PLUS = /[([][ \t]{0,2}\+[ \t]{0,2}(\d{1,3}(?:[,. ]\d{3}){1,3}|\d{1,9})[ \t]{1,3}(?:more[ \t]{1,3})?(?:rows|records|lines|entries|contacts|customers|people|orders|buyers|members|employees|patients|students)\b/i;
 export function declaredRows(v: string): number {
   const tail = v.length > 160 ? v.slice(-160) : v;
-  const m = MORE_ROWS.exec(tail);
+  const m = MORE_ROWS.exec(tail) ?? MORE_ROWS_PLUS.exec(tail);
   return m ? Number((m[1] as string).replace(/[,. ]/g, "")) : 0;
 }
 
@@ -463,7 +513,8 @@ export function contactExport(sites: StringSite[]): Detection[] {
     const cols = header.split(sep).map((c) => words(c.replace(/^[\s"']+|[\s"']+$/g, "")));
     if (cols.filter((c) => CONTACT_COL.test(c)).length < 2 || !cols.some((c) => REACH_COL.test(c))) continue;
     // People's contacts: a name or an e-mail column (offices' phones and addresses are a directory).
-    if (!cols.some((c) => /(?:^|\s)(?:name|e ?mail|mail|contact|customer|client|first|last|surname)$/.test(c))) continue;
+    // (Thirteenth round) or a column named for whom the row is: a buyer, a recipient, a member, a tenant, a guest, a patient.
+    if (!cols.some((c) => /(?:^|\s)(?:name|e ?mail|mail|contact|customer|client|first|last|surname|buyer|recipient|consignee|member|tenant|guest|patient|employee|student)$/.test(c))) continue;
     const rows = v.slice(firstEnd + 1).split("\n", 64).filter((l) => l.split(sep).length >= cols.length - 1 && /\d|@/.test(l));
     if (rows.length >= 2) out.push({ type: "pii_bulk.records", path: site.path, start: 0, end: firstEnd });
   }

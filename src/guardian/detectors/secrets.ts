@@ -117,6 +117,23 @@ function idWithSecretWithheld(value: string, start: number): boolean {
   return WITHHELD.test(value.slice(Math.max(0, start - 300), start + 320)) && !SECRET_RUN.test(value);
 }
 
+/**
+ * (Thirteenth round) The id's own label right before it, in words or as a JSON key: `Access key id AKIA…`,
+ * `"AccessKeyId": "AKIA…"`. Not a configuration's assignment (`AWS_ACCESS_KEY_ID=AKIA…`): that is a credential's half.
+ */
+const ID_LABEL = /(?:access[ _-]?key[ _-]?id|key[ _-]?ids?)(?:[ \t]{1,3}|"[ \t]{0,3}:[ \t]{0,3}")$/i;
+
+/**
+ * (Thirteenth round) An access key id listed as an id (a key inventory, `aws iam list-access-keys`, an audit's answer
+ * "which key uploaded this"): named by its label as the id, in a string of at most 4,000 characters that holds nothing
+ * an AWS secret key could be. The id names a key and grants nothing alone (what idWithSecretWithheld says when the
+ * text says so); with its secret beside it, both count.
+ */
+function idListedAsId(value: string, start: number): boolean {
+  if (value.length > 4000) return false;
+  return ID_LABEL.test(value.slice(Math.max(0, start - 24), start)) && !SECRET_RUN.test(value);
+}
+
 /** A JWT whose header decodes to a JSON object naming its algorithm, and that is not a documented example. */
 function realJwt(s: string): boolean {
   const [h, p] = s.split(".");
@@ -186,7 +203,7 @@ const LINE_MARK = String.raw`(?:(?:[->#!|*;]|\/\/)[ \t]{0,4})?`;
 const FORMATS: Format[] = [
   // --- cloud providers ---------------------------------------------------------------------------------------------
   token("secrets.aws_access_key", ["AKIA", "ASIA", "ABIA", "ACCA"], "[A-Z0-9]{16}", END, {
-    accept: (s, v, start) => !s.endsWith("EXAMPLE") && !signedCredential(v, start) && !idWithSecretWithheld(v, start),
+    accept: (s, v, start) => !s.endsWith("EXAMPLE") && !signedCredential(v, start) && !idWithSecretWithheld(v, start) && !idListedAsId(v, start),
     entropy: 2.5,
   }),
   f(
@@ -431,7 +448,26 @@ export function detectSecrets(sites: StringSite[], prefilter = true): Detection[
     }
     keepApart(found, out);
   }
-  return out;
+  return out.some((d) => d.type === "secrets.aws_access_key") ? out.filter((d) => !keyedAsId(d, sites)) : out;
+}
+
+/** A field naming an access key's id (`access_key_id`, `AccessKeyId`, `keyId`). */
+const ID_FIELD = /^(?:access[_-]?key[_-]?id|accesskeyid|key[_-]?id)$/i;
+
+/**
+ * (Thirteenth round) An access key id that is the whole value of a field naming it the id, in an object none of whose
+ * strings is something an AWS secret key could be (an inventory's `{"user": …, "access_key_id": "AKIA…", "age_days": …}`):
+ * idListedAsId's case as JSON. With a `secret_access_key` beside it, it counts.
+ */
+function keyedAsId(d: Detection, sites: StringSite[]): boolean {
+  if (d.type !== "secrets.aws_access_key") return false;
+  const last = d.path[d.path.length - 1];
+  if (typeof last !== "string" || !ID_FIELD.test(last)) return false;
+  const site = sites.find((x) => x.path === d.path);
+  if (!site || site.value.trim().length !== d.end - d.start) return false;
+  const parent = d.path.slice(0, -1);
+  const siblings = sites.filter((x) => x.path.length === d.path.length && parent.every((p, i) => x.path[i] === p));
+  return siblings.length <= 64 && !siblings.some((x) => SECRET_RUN.test(x.value));
 }
 
 /** The findings of one string, without overlaps (the first, then the longest, wins), in order. */

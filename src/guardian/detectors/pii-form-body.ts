@@ -1,0 +1,89 @@
+import type { Detection, StringSite } from "./scan.js";
+
+/*
+ * (Thirteenth round) A form's body as the PII checks read it: `application/x-www-form-urlencoded`, the way a web
+ * form, a paste site's API and many webhooks take their data (`content=Kline%2C%20Reece%20%20SSN%20…&expiry_days=7`,
+ * `contractor_1=Ion Rusu&idnp_1=…&passport_1=…&contractor_2=…`). Read as one string, its values are percent-encoded
+ * and its records are spread over keys that carry an index, so neither a label nor a list is found. This gives the
+ * body's fields as strings of their own: each value decoded (`+` a space, `%XX` its byte), under its key; and keys
+ * that carry an index (`name_1`, `name-2`, `name3`, `name[1]`, `people[1][name]`) grouped into records, one per
+ * index, as the items of a JSON array are. The PII checks then read them as they read a JSON body's fields.
+ *
+ * What is a form body: two `key=value` pairs or more joined by `&` (or one pair whose value holds a `%XX` escape),
+ * every key a name (a letter or `_` first, 64 characters at most), the string 64 KB at most; at most 256 pairs are
+ * read. A URL's query string is not read here (a URL is judged by the exfiltration checks); nor is a string with a
+ * line break (a form body is one line). Findings in a field stand for the whole body (its path, the whole string).
+ */
+
+const MAX_BODY = 64 * 1024;
+const MAX_PAIRS = 256;
+const KEY = /^[A-Za-z_][\w.\-[\]]{0,63}$/;
+const INDEXED = /^([A-Za-z_][\w.-]{0,47}?)(?:[_-]?(\d{1,3})|\[(\d{1,3})\])(?:\[([A-Za-z_][\w.-]{0,47})\])?$/;
+
+/** A synthetic site made from a form body, with the string it came from. */
+export interface FormField extends StringSite {
+  from: StringSite;
+}
+
+function decode(v: string): string {
+  const plus = v.includes("+") ? v.replace(/\+/g, " ") : v;
+  if (!plus.includes("%")) return plus;
+  try {
+    return decodeURIComponent(plus);
+  } catch {
+    return plus;
+  }
+}
+
+/** The fields of the form bodies among these strings (none when no string is one). */
+export function formBodyFields(sites: readonly StringSite[]): FormField[] {
+  const out: FormField[] = [];
+  for (const site of sites) {
+    const v = site.value;
+    if (v.length < 8 || v.length > MAX_BODY || !v.includes("=") || v.includes("\n") || /^\s*(?:[[{<]|[a-z][a-z0-9+.-]{1,20}:\/\/)/i.test(v)) continue;
+    const parts = v.split("&", MAX_PAIRS + 1);
+    if (parts.length > MAX_PAIRS) continue;
+    const pairs: [string, string][] = [];
+    let ok = true;
+    for (const p of parts) {
+      const eq = p.indexOf("=");
+      const k = eq > 0 ? p.slice(0, eq) : "";
+      if (!KEY.test(k)) {
+        ok = false;
+        break;
+      }
+      pairs.push([k, p.slice(eq + 1)]);
+    }
+    if (!ok || pairs.length === 0 || (pairs.length === 1 && !/%[0-9A-Fa-f]{2}/.test((pairs[0] as [string, string])[1]))) continue;
+    // Indexed keys: two indices or more, each with two fields or more, make records.
+    const byIndex = new Map<number, [string, string][]>();
+    for (const [k, x] of pairs) {
+      const m = INDEXED.exec(k);
+      if (!m) continue;
+      const i = Number(m[2] ?? m[3]);
+      const base = m[4] ?? (m[1] as string);
+      let rec = byIndex.get(i);
+      if (!rec) byIndex.set(i, (rec = []));
+      rec.push([base, x]);
+    }
+    const records = [...byIndex.entries()].filter(([, r]) => r.length >= 2);
+    const indexed = records.length >= 2;
+    for (const [k, x] of pairs) {
+      if (x.length === 0) continue;
+      const m = indexed ? INDEXED.exec(k) : null;
+      const i = m ? Number(m[2] ?? m[3]) : -1;
+      if (m && (byIndex.get(i)?.length ?? 0) >= 2) out.push({ path: [...site.path, "(form)", i, m[4] ?? (m[1] as string)], value: decode(x), from: site });
+      else out.push({ path: [...site.path, "(form)", k], value: decode(x), from: site });
+    }
+  }
+  return out;
+}
+
+/** Findings in a form's fields, moved to the body they were read from (its path, the whole string). */
+export function onFormBodies(found: Detection[], fields: readonly FormField[]): Detection[] {
+  if (fields.length === 0) return found;
+  return found.map((d) => {
+    const f = fields.find((x) => x.path === d.path);
+    return f ? { ...d, path: f.from.path, start: 0, end: f.from.value.length } : d;
+  });
+}
