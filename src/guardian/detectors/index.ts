@@ -13,6 +13,7 @@ import { sqlHandedOver } from "./commands-reach.js";
 import { detectSecretAssignments } from "./assignments.js";
 import { detectConcealedPoisoning } from "./poisoning-concealed.js";
 import { detectStandingPoisoning } from "./poisoning-standing.js";
+import { detectUserOverrides } from "./poisoning-overrides.js";
 import { compileExfiltrationParams, detectExfiltration, detectUrlData, type ExfiltrationParams } from "./exfiltration.js";
 import { detectPiiBulk } from "./pii-bulk.js";
 import { detectCallToChangedTool, detectToolChanges, pinsFor, type NewPin, type PinScope, type PinStore } from "./pins.js";
@@ -203,7 +204,11 @@ function poisoning(s: MessageScan, p?: InjectionParams): Detection[] {
   // a bare dotfile handed over, a quoted command, others' records, every message copied (poisoning-standing.ts).
   for (const d of concealed) cut.add(JSON.stringify(d.path));
   const standing = detectStandingPoisoning(uncut(), s.message.result);
-  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
+  // (Thirteenth round) The user's secret asked for, the user's choice overridden, an act done behind the user's back,
+  // a name that gives orders (poisoning-overrides.ts).
+  for (const d of standing) cut.add(JSON.stringify(d.path));
+  const overrides = detectUserOverrides(uncut(), s.message.result);
+  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...overrides, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
 }
 
 /**

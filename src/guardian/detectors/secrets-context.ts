@@ -196,13 +196,18 @@ export function credentialShaped(value: string, strong: boolean, password = fals
   // A path or a file name (`uploads/2026/a.png`, `config/master.key`).
   if (/^[a-z][a-z0-9_-]{2,}\//.test(value) || (value.includes("/") && /\.[a-z][a-z0-9]{1,3}$/.test(value))) return false;
   // A lower-case prefix and separator (`napi_`, `pat-na1-`, `st.`), or `0x`.
-  const pre = /^(?:0x|[a-z]{1,10}(?:[-_][a-z]{0,4}[0-9]{1,3})?[-_.])/.exec(value);
+  // (Thirteenth round, tps13) Or a capitals prefix before a UUID (`RGAPI-<uuid>`): a vendor's key, not an id.
+  const pre = /^(?:0x|[a-z]{1,10}(?:[-_][a-z]{0,4}[0-9]{1,3})?[-_.]|[A-Z]{2,8}[-_](?=[0-9a-f]{8}-[0-9a-f]{4}-))/.exec(value);
   const prefixed = pre !== null;
   const body = prefixed ? value.slice(pre[0].length) : value;
   // Words and paths: most of the parts are words (`preview-environment-main`, `src/lib/auth`).
   const parts = value.split(/[-_./:~+=!]+/).filter((p) => p.length > 0);
   const wordParts = parts.filter((p) => /^(?:[a-z]{3,}|[A-Z][a-z]{2,}|[A-Z]{3,})$/.test(p) && /[g-zG-Z]/.test(p)).length;
-  if (wordParts >= 2 && wordParts * 2 >= parts.length) return false;
+  // (Thirteenth round, tps13) …unless the last part is a long random run: a vendor's words before it are its prefix
+  // (`apify_api_61zOdf…`, `live_sk_LXXxXF…`).
+  const tail = parts[parts.length - 1] ?? "";
+  const randomTail = tail.length >= 20 && /[A-Z]/.test(tail) && /[a-z]/.test(tail) && count(tail, /[0-9]/g) >= 2 && longRuns(tail) * 3 <= tail.length && entropy(tail) >= 3.6;
+  if (wordParts >= 2 && wordParts * 2 >= parts.length && !randomTail) return false;
   const chars = body.replace(/[-_.~+/=!:]/g, "");
   if (chars.length < 16) return false;
   if (/^[0-9]+$/.test(chars)) return false; // numbers (card numbers, ids, timestamps)
@@ -357,7 +362,8 @@ export function detectNamedCredentials(site: StringSite, found: Detection[]): vo
     if (password && !inName && WIFI_LINE.test(v.slice(Math.max(v.lastIndexOf("\n", s) + 1, s - 80), s))) continue;
     // Two words of prose before a one-word name ("the public key", "Algolia search key").
     const behind = v.slice(Math.max(0, s - 32), s);
-    const before = inName ? [] : words(behind.slice(Math.max(behind.lastIndexOf(". "), behind.lastIndexOf("\n")) + 1)).slice(-2);
+    // (Thirteenth round, tps13) A link's or a host's words are no qualifier: "https://redcap.uni.example/api/ token …".
+    const before = inName ? [] : words(behind.slice(Math.max(behind.lastIndexOf(". "), behind.lastIndexOf("\n")) + 1).replace(/\S{0,64}(?:\/\/|\/)\S{0,64}/g, " ")).slice(-2);
     if (!secretName([...before, ...nameWords], m[0])) continue;
     const strong = strength([...before, ...nameWords], m[0]);
     const found1 = strong ? lenient : valueAfter(v, e, false, password);
@@ -391,7 +397,9 @@ function valueAfter(v: string, e: number, strong: boolean, password: boolean): {
   while (p < v.length && p - e < 3 && /["'`\]]/.test(v[p] as string)) p++;
   let q = p;
   while (q < v.length && q - p < 8 && (v[q] === " " || v[q] === "\t")) q++;
-  const sep = /^(?::=|=>|=|:)/.exec(v.slice(q, q + 2));
+  // (Thirteenth round, tps13) A quoted name and its quoted value as a call's two arguments: `define('DB_PASSWORD','…')`,
+  // `setenv("API_TOKEN", "…")`, `config.set('secret_key', '…')`.
+  const sep = /^(?::=|=>|=|:)/.exec(v.slice(q, q + 2)) ?? (p > e && q === p && /["'`]/.test(v[p - 1] as string) ? /^,(?=[ \t]{0,3}["'`])/.exec(v.slice(q, q + 5)) : null);
   if (sep !== null) {
     let at = q + sep[0].length;
     let k = 0;

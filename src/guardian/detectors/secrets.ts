@@ -1,3 +1,4 @@
+import { detectPipedCredentials } from "./secrets-piped.js";
 import { entropy } from "./entropy.js";
 import { LiteralFinder } from "./literal-finder.js";
 import { literalId, literalsOf } from "./literals.js";
@@ -427,6 +428,8 @@ export function detectSecrets(sites: StringSite[], prefilter = true): Detection[
     // (Eleventh round) Credentials by a service's shape or a protocol's place: any Authorization scheme, a login call's
     // keyword, an app password's groups, an API credential in a link inside text (secrets-shapes.ts).
     detectShapedCredentials(site, found);
+    // (Thirteenth round) A value piped into a login's --password-stdin, a base64 JSON token carrying a secret (secrets-piped.ts).
+    detectPipedCredentials(site, found);
     if (!formats) {
       keepApart(found, out);
       continue;
