@@ -54,7 +54,8 @@ const HIDE_FROM = new RegExp(
     // "please don't tag the platform team"
     `\\b(?:do\\s{1,3}not|don't|dont|never)\\s{1,3}(?:tag|cc|@-?mention)\\s{1,3}(?:the\\s{1,3}|any\\s{1,3})?(?:\\p{L}{2,20}\\s{1,3})?(?:team|owners?|maintainers|reviewers|admins|moderators)\\b`,
     // "suppress the change notification", "don't send her the change notification", "skip the notification email"
-    `\\b(?:suppress|skip|mute|withhold|do\\s{1,3}not\\s{1,3}send|don't\\s{1,3}send)\\s{1,3}(?:(?:her|him|them|the\\s{1,3}(?:user|owner|employee|customer|client))\\s{1,3})?(?:the\\s{1,3}|any\\s{1,3})?(?:change\\s{1,3}|email\\s{1,3}|security\\s{1,3}|confirmation\\s{1,3})?notifications?\\b`,
+    `\\b(?:suppress|skip|mute|withhold|do\\s{1,3}not\\s{1,3}send|don't\\s{1,3}send)\\s{1,3}(?:the\\s{1,3}|any\\s{1,3})?(?:change|bank-change|email|security|confirmation)\\s{1,3}(?:notifications?|notices?|emails?)\\b`,
+    `\\b(?:do\\s{1,3}not\\s{1,3}send|don't\\s{1,3}send|never\\s{1,3}send)\\s{1,3}(?:her|him|them|the\\s{1,3}(?:user|owner|employee|customer|client))\\s{1,3}(?:the\\s{1,3}|any\\s{1,3})?(?:\\p{L}{2,20}\\s{1,3})?(?:notifications?|notices?|confirmations?)\\b`,
     // "the human does not need to be asked", "the owner needn't know"
     `\\b(?:the|your|a)\\s{1,3}${OVERSEER}\\s{1,3}(?:does\\s{1,3}not|doesn't|do\\s{1,3}not|don't|need\\s{1,3}not|needn't)\\s{1,3}(?:need\\s{1,3}to\\s{1,3})?(?:be\\s{1,3}(?:asked|told|informed|notified|consulted|involved)|know)\\b`,
     // "remove sources 1–3 from the instructor view", "omit all 1-star reviews from what you show the user",
@@ -121,14 +122,14 @@ const AI_JOB_HEAD = new RegExp(
     `\\b(?:for|to)\\s{1,3}(?:the\\s{1,3}|any\\s{1,3}|all\\s{1,3})?(?:automated|autonomous|calling|requesting|AI|LLM)\\s{1,3}(?:${L}{1,20}\\s{1,3}){0,2}?(?:agent|agents|bot|bots|assistant|assistants)\\s{0,2}[\\]:]`,
     // "To any language model assisting the area chair with the meta-review:", "Attention all automated reviewers:"
     `(?:^|[\\n.!?]\\s{0,3})(?:to|for|attention|note\\s{1,3}(?:to|for))\\s{1,3}(?:any|all|every|the)\\s{1,3}(?:language\\s{1,3}models?|LLMs?|AI\\s{1,3}${L}{2,20}|automated\\s{1,3}${L}{2,20})[^:\\n]{0,80}:`,
-    // In capitals anywhere (a bank feed's or a card descriptor's text): "RECONCILIATION BOT:", "EXPENSE AI:"
-    `(?<![\\p{L}])[A-Z][A-Z-]{1,20}\\s{1,3}(?:AI|BOT|AGENT|ASSISTANT)\\s{0,2}:`,
     // Turkish datives and Hinglish: "Alıcı ajanına not:", "Parent ke agent ke liye:"
     `${L}{2,20}\\s{1,3}(?:ajanına|asistanına|botuna)(?:\\s{1,3}not)?\\s{0,2}:`,
     `${NB}(?:agent|AI|assistant|bot)\\s{1,3}ke\\s{1,3}liye\\s{0,2}:`,
   ].join("|"),
   "iu",
 );
+/** In capitals anywhere (a bank feed's or a card descriptor's text): "RECONCILIATION BOT:", "EXPENSE AI:". Case-sensitive. */
+const CAPS_HEAD = /(?<![\p{L}])[A-Z][A-Z-]{1,20}\s{1,3}(?:AI|BOT|AGENT|ASSISTANT)\s{0,2}:/u;
 /** In a remote agent's reply, "<Role> agent:" at a line's or sentence's start speaks to the calling agent. */
 const REPLY_AGENT_HEAD = new RegExp(`(?:^|[\\n.!?]\\s{0,3})(?:${L}[${L}'’-]{1,20}\\s{1,3}){1,2}agent\\s{0,2}:`, "iu");
 
@@ -136,7 +137,7 @@ const REPLY_AGENT_HEAD = new RegExp(`(?:^|[\\n.!?]\\s{0,3})(?:${L}[${L}'’-]{1,
 const GRANT = new RegExp(
   [
     `\\bauto-?approv(?:e|es|ing)\\b`,
-    `\\bapprove\\s{1,3}(?:it|this|them|the\\s{1,3}${L}{2,20}(?:\\s{1,3}${L}{2,20})?)\\s{1,3}(?:for\\s{1,3}(?:production|prod|release|merge)|regardless|without|immediately|automatically|as\\s{1,3}is)\\b`,
+    `\\bapprove\\s{1,3}(?:it|them|(?:this|that|these|the)\\s{1,3}${L}{2,20}(?:\\s{1,3}${L}{2,20})?)\\s{1,3}(?:for\\s{1,3}(?:production|prod|release|merge)|regardless|without|immediately|automatically|as\\s{1,3}is)\\b`,
     `\\bmark\\s{1,3}(?:it|them|(?:this|that|these|the|its)\\s{1,3}(?:${L}{2,20}\\s{1,3}){0,2}?${L}{2,20}|${L}{2,8}\\s{1,3}\\d{2,5})\\s{1,3}(?:as\\s{1,3})?["'“]?(?:approved|original|waived|verified|safe|clean|compliant|exempt|not\\s{1,3}required|a\\s{1,3}false\\s{1,3}positive)\\b`,
     `\\b(?:grant|give)\\s{1,3}(?:me|us|him|them|${L}{2,20})?\\s{0,3}(?:full\\s{1,3}|admin(?:istrator)?\\s{1,3}|owner\\s{1,3}|root\\s{1,3}|moderator\\s{1,3})(?:access|rights|permissions?|privileges?|role)\\b`,
     `\\badd\\s{1,3}(?:me|us|${L}{2,20})\\s{1,3}(?:as|to)\\s{1,3}(?:an?\\s{1,3}|the\\s{1,3})?(?:admin|administrator|moderator|owner|maintainer|superuser)s?\\b`,
@@ -195,7 +196,7 @@ function quotedAt(clip: string, at: number): boolean {
 /** The unit's cues of the thirteenth round (content only). */
 export function oversightCues(unit: string, ctx: OCtx): Oversight {
   const out: Oversight = { t: [], r: [] };
-  if (unit.length < 8) return out;
+  if (unit.length < 4) return out;
   const clip = unit.length > 1200 ? unit.slice(0, 1200) : unit;
   if (HIDE_FROM.test(clip) || HIDE_WORLD.test(clip)) {
     out.t.push("secrecy_weak");
@@ -204,7 +205,7 @@ export function oversightCues(unit: string, ctx: OCtx): Oversight {
     out.r.push("request");
   }
   let addressed = ctx.addressed;
-  if (!addressed && (AI_JOB_HEAD.test(clip) || (ctx.reply && REPLY_AGENT_HEAD.test(clip)))) {
+  if (!addressed && (AI_JOB_HEAD.test(clip) || CAPS_HEAD.test(clip) || (ctx.reply && REPLY_AGENT_HEAD.test(clip)))) {
     out.t.push("addressed");
     addressed = true;
   }
