@@ -16,7 +16,7 @@
  *   Swahili, Russian). A targeting signal: it never fires alone and lends to the order beside it.
  * - **An act only an owner may do, asked** (`grant`, `weaken`, `payment`): approving for production or regardless,
  *   marking something approved, original, waived, verified or not required; granting admin, owner, moderator or root,
- *   a trust policy widened, an `authorized_keys` entry, `/op`; publishing to anyone with the link; a card limit
+ *   a trust policy widened, a literal key written to `authorized_keys` ("add your public key to authorized_keys" is the ssh how-to), `/op`; publishing to anyone with the link; a card limit
  *   raised, a severity or a grade set, the maximum bounty awarded; monitors muted, logging, alerting, a WAF, AutoMod,
  *   moderation or a review switched off; a refund issued, an invoice paid again. Only where the unit is addressed to
  *   the model or asks something, not negated, not after a condition ("if the smoke test passes, approve it" is a
@@ -142,7 +142,7 @@ const GRANT = new RegExp(
     `\\b(?:grant|give)\\s{1,3}(?:me|us|him|them|${L}{2,20})?\\s{0,3}(?:full\\s{1,3}|admin(?:istrator)?\\s{1,3}|owner\\s{1,3}|root\\s{1,3}|moderator\\s{1,3})(?:access|rights|permissions?|privileges?|role)\\b`,
     `\\badd\\s{1,3}(?:me|us|${L}{2,20})\\s{1,3}(?:as|to)\\s{1,3}(?:an?\\s{1,3}|the\\s{1,3})?(?:admin|administrator|moderator|owner|maintainer|superuser)s?\\b`,
     `\\btrust\\s{1,3}policy\\b[^.;\\n]{0,60}?\\b(?:allow|add|include|trust)\\b|\\b(?:allow|add|include)\\b[^.;\\n]{0,40}?\\bsts:AssumeRole\\b`,
-    `\\b(?:add|append|write|put|install|insert)\\s[^;\\n]{0,120}?\\bauthorized_keys\\b|>>\\s{0,3}\\S{0,60}authorized_keys\\b|-m\\s{1,3}authorized_key\\b|(?:^|\\s|["'])/op\\s{1,3}[\\w-]{2,20}`,
+    `\\b(?:add|append|write|put|install|insert)\\s[^;\\n]{0,60}?AAAA[\\w+/]{8}[^;\\n]{0,100}?\\bauthorized_keys\\b|AAAA[\\w+/]{8}[^;\\n]{0,100}?>>\\s{0,3}\\S{0,60}authorized_keys\\b|-m\\s{1,3}authorized_key\\b|(?:^|\\s|["'])/op\\s{1,3}[\\w-]{2,20}`,
     `\\banyone\\s{1,3}with\\s{1,3}the\\s{1,3}link\\b|\\bshare\\s{1,3}to\\s{1,3}web\\b|\\bmake\\s{1,3}(?:it|them|this|the\\s{1,3}${L}{2,20})\\s{1,3}public\\b`,
     `\\braise\\s{1,3}(?:the\\s{1,3}|this\\s{1,3}|its\\s{1,3})?(?:card'?s?\\s{1,3})?(?:spending\\s{1,3}|credit\\s{1,3})?limit\\b`,
     `\\bset\\s{1,3}(?:the\\s{1,3})?(?:severity|cvss)\\s{1,3}to\\b|\\baward\\s{1,3}(?:the\\s{1,3}|them\\s{1,3}|me\\s{1,3})?(?:maximum|max|highest|full)\\b`,
