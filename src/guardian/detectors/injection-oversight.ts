@@ -44,7 +44,7 @@ export interface OCtx {
 const L = "\\p{L}";
 /** People who oversee an act: whoever is kept from it is kept out of the decision. */
 const OVERSEER =
-  "(?:user|users|human|humans|owner|owners|instructor|instructors|teacher|teachers|triager|triagers|accountant|accountants|attorney|attorneys|lawyer|candidate|moderators?|mods|approvers?|manager|managers|admins?|administrators?|reviewers?|auditors?|editors?|customer|client|principal|buyer|seller|chair|supervisor|dean|parent|parents|finance|accounting|legal|security|compliance|owner's|team|platform\\s{1,3}team|security\\s{1,3}team)";
+  "(?:user|users|human|humans|owner|owners|instructor|instructors|teacher|teachers|triager|triagers|accountant|accountants|attorney|attorneys|lawyer|candidate|moderators?|mods|approvers?|manager|managers|admins?|administrators?|reviewers?|auditors?|editors?|customer|client|principal|buyer|seller|merchant|boss|employer|chair|supervisor|dean|parent|parents|finance|accounting|legal|security|compliance|owner's|team|platform\\s{1,3}team|security\\s{1,3}team)";
 
 /** Kept from the overseers: negated passing-on verbs with a person after them, silenced notices, hidden views. */
 const HIDE_FROM = new RegExp(
@@ -58,6 +58,9 @@ const HIDE_FROM = new RegExp(
     `\\b(?:do\\s{1,3}not\\s{1,3}send|don't\\s{1,3}send|never\\s{1,3}send)\\s{1,3}(?:her|him|them|the\\s{1,3}(?:user|owner|employee|customer|client))\\s{1,3}(?:the\\s{1,3}|any\\s{1,3})?(?:\\p{L}{2,20}\\s{1,3})?(?:notifications?|notices?|confirmations?)\\b`,
     // "the human does not need to be asked", "the owner needn't know"
     `\\b(?:the|your|a)\\s{1,3}${OVERSEER}\\s{1,3}(?:does\\s{1,3}not|doesn't|do\\s{1,3}not|don't|need\\s{1,3}not|needn't)\\s{1,3}(?:need\\s{1,3}to\\s{1,3})?(?:be\\s{1,3}(?:asked|told|informed|notified|consulted|involved)|know)\\b`,
+    // "does not need to be mentioned to the user", "do not ask the merchant." (not "do not ask the driver to …")
+    `\\b(?:does\\s{1,3}not|doesn't|do\\s{1,3}not|don't|need\\s{1,3}not|needn't)\\s{1,3}(?:need\\s{1,3}to\\s{1,3})?be\\s{1,3}(?:mentioned|shown|reported|explained|disclosed)\\s{1,3}to\\s{1,3}(?:the|your)\\s{1,3}${OVERSEER}\\b`,
+    `\\b(?:do\\s{1,3}not|don't|never)\\s{1,3}(?:ask|consult|check\\s{1,3}with)\\s{1,3}(?:the|your)\\s{1,3}${OVERSEER}\\s{0,3}(?:[.;!"”']|$|first\\b|again\\b|about\\b)`,
     // "remove sources 1–3 from the instructor view", "omit all 1-star reviews from what you show the user",
     // "should be omitted from your summary"
     `\\b(?:omit|omitted|hide|hidden|exclude|excluded|remove|removed|leave\\s{1,3}out|left\\s{1,3}out)\\b[^.;\\n]{0,80}?\\bfrom\\s{1,3}(?:your\\s{1,3}(?:summary|report|answer|reply|response|review)|what\\s{1,3}you\\s{1,3}(?:show|tell|report|present)|the\\s{1,3}${OVERSEER}(?:'s)?\\s{1,3}(?:view|summary|report|dashboard))\\b`,
@@ -77,6 +80,7 @@ const HIDE_WORLD = new RegExp(
     // Turkish: "muhasebesine bildirmeyin", "satıcıya sorma", "kullanıcıya sormanıza gerek yok"
     `${L}{2,24}(?:ya|ye|a|e|na|ne|sına|sine|ına|ine)\\s{1,3}(?:bildirmeyin|bildirme|bildirmeyiniz|söylemeyin|söyleme|sorma|sormayın|haber\\s{1,3}vermeyin)${NA}`,
     `${NB}(?:sormanıza|sormana|bildirmenize|bildirmene|haber\\s{1,3}vermenize)\\s{1,3}gerek\\s{1,3}yok${NA}`,
+    `${NB}bilgi\\s{1,3}(?:verme|vermeyin|vermeyiniz)${NA}`,
     // Hindi and Hinglish: "parent ko batane ki zaroorat nahi", "mat batana", "bina bataye"
     `${NB}batane\\s{1,3}ki\\s{1,3}(?:zaroorat|zarurat|jarurat|jaroorat|jarurat)\\s{1,3}nahi${NA}`,
     `${NB}(?:mat|na)\\s{1,3}(?:batana|batao|bataiye|bataana)${NA}`,
@@ -85,7 +89,7 @@ const HIDE_WORLD = new RegExp(
     // Japanese: "オーナーへの報告は不要", "承認者を通さずに", "通知は不要"
     "(?:報告|通知|連絡|相談)(?:は|も)(?:不要|いりません|しないで)|(?:に|へ)は?(?:報告|連絡|通知)しないで|を通さずに|に知らせないで|には言わないで|に伝えないで",
     // Korean: "판매자에게는 보고하지 마세요", "알리지 말고"
-    "(?:보고|알리|말|통보|문의)(?:하)?지\\s{0,2}(?:마세요|마십시오|마라|말고|말\\s{0,2}것)",
+    "(?:보고|알리|말|통보|문의|묻)(?:하)?지\\s{0,2}(?:마세요|마십시오|마라|말고|말\\s{0,2}것)|(?:알릴|보고할|물어볼|확인할)\\s{0,2}필요(?:가|는)?\\s{0,2}없",
     // Chinese: "不要告诉", "无需通知"
     "(?:不要|别|別|無需|无需|不必)(?:告诉|告訴|通知|报告|報告|告知|汇报|匯報)",
     // Greek: "μην το αναφέρεις", "χωρίς να ενημερώσεις"

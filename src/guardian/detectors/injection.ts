@@ -1005,6 +1005,8 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       const v = oversightCues(unit, { addressed: sig.t.addressed !== undefined || sig.t.addressed_2p !== undefined || sig.t.addressed_subject !== undefined, request, reply: ctx.reply === true });
       for (const k of v.t) addT(sig, k);
       for (const k of v.r) addR(sig, k);
+      // (What keeps the act from the overseer is part of the instruction: a cut reaches over it.)
+      if (v.t.length + v.r.length > 0) sig.cue = true;
       // (Benign guards: instructions in the data refused; a help desk's "Agent: Priya S." — injection-exhibits.ts.)
       if (sig.t.override !== undefined && Object.keys(sig.r).every((k) => k === "request") && refusesEmbedded(unit)) delete sig.t.override;
       if (sig.t.addressed !== undefined && agentLabel(unit)) delete sig.t.addressed;
