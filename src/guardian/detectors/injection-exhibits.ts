@@ -20,6 +20,11 @@ const QUOTE_LINE = /^[ \t]{0,8}>/;
 /** An introducing line: it ends by presenting what follows as an example. */
 const INTRO_END = /(?:such\s{1,3}as|for\s{1,3}example|for\s{1,3}instance|e\.g\.|like\s{1,3}this|something\s{1,3}like|\blike)\s{0,3}(?:\([^()\n]{0,40}\))?\s{0,3}:?\s{0,3}$/i;
 const INTRO_COLON = /\b(?:example|examples|such\s{1,3}as|for\s{1,3}instance|e\.g\.|reads?|says?|said|payload|defanged|sample|excerpt|quote[sd]?|snippet|like\s{1,3}this)\b[^\n]{0,80}:\s{0,3}$/i;
+/**
+ * (Thirteenth round) An introducing line that points at what follows with a demonstrative: "we hid this line in an
+ * invoice note:", "the PDF carried the following text:" — presenting it, not saying it.
+ */
+const INTRO_THIS = /\b(?:this|these|the\s{1,3}following)\s{1,3}(?:line|lines|text|note|string|sentence|sentences|instruction|instructions|message|comment|paragraph|snippet|phrase|wording)\b[^\n]{0,80}:\s{0,3}$/i;
 /** The text speaks of attacks (outside the quotation). */
 const ABOUT_ATTACKS = /\b(?:attacks?|attackers?|injections?|injected|malicious|payloads?|exploits?|exploited|phishing|tricked|trick|defanged|jailbreaks?|adversarial|poisoned|poisoning|hijack(?:ed|ing)?|scams?)\b/i;
 const MAX_EXHIBIT_TEXT = 262_144;
@@ -64,7 +69,7 @@ export function exhibited(text: string): [number, number][] {
     while (q < lines.length && blank(q)) q++;
     if (p < 0 || q >= lines.length) continue;
     const intro = line(p).length > 400 ? line(p).slice(-400) : line(p);
-    if (!(INTRO_END.test(intro) || INTRO_COLON.test(intro))) continue;
+    if (!(INTRO_END.test(intro) || INTRO_COLON.test(intro) || INTRO_THIS.test(intro))) continue;
     out.push([(lines[a] as [number, number])[0], (lines[b] as [number, number])[1]]);
   }
   return out;

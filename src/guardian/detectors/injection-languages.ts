@@ -15,7 +15,7 @@ import { WORLD_VERB_LAST } from "./injection-languages-world.js";
  * secrecy structure (a negation, a telling verb and the user within a few words) finds them in one word.
  */
 export const MORE_WORDS: Partial<Record<Cue, string>> = {
-  ai: "ai-assistenten ai-assistent ai-agenten ki-agent assistenten assistentti avustaja tekoäly agentti asistan asistanı asistanlar asistanları ajan ajanı yapay " +
+  ai: "ai-assistenten ai-assistent ai-agenten ki-agent assistenten assistentti avustaja tekoäly agentti asistan asistanı asistanına asistanlar asistanları ajan ajanı ajanına yapay " +
     "asistente asistentu asistentovi asistenta asisten agen asistentule asistentul agentule agentul agentului asszisztens ügynök " +
     "асистент асистенте асистенту агенте агенту-оркестратору оркестратору оркестратор ші " +
     "βοηθέ βοηθός βοηθό πράκτορα πράκτορας " +

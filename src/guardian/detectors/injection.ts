@@ -4,6 +4,7 @@ import { VERB_LAST } from "./injection-languages.js";
 import { directedCues } from "./injection-directed.js";
 import { agentLabel, exhibited, refusesEmbedded } from "./injection-exhibits.js";
 import { loopCues } from "./injection-loop.js";
+import { oversightCues } from "./injection-oversight.js";
 import { orderCues } from "./injection-orders.js";
 import { NO_SPACE_VOCATIVE, WORLD_AND, WORLD_GENERIC } from "./injection-languages-world.js";
 import { reading } from "./injection-readings.js";
@@ -1011,6 +1012,12 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       const l = loopCues(unit, toks, { addressed: sig.t.addressed !== undefined || sig.t.addressed_2p !== undefined || sig.t.addressed_subject !== undefined, request });
       for (const k of l.t) addT(sig, k);
       for (const k of l.r) addR(sig, k);
+      // Acts only an owner may do, kept from the people who oversee them (injection-oversight.ts).
+      const v = oversightCues(unit, { addressed: sig.t.addressed !== undefined || sig.t.addressed_2p !== undefined || sig.t.addressed_subject !== undefined, request, reply: ctx.reply === true });
+      for (const k of v.t) addT(sig, k);
+      for (const k of v.r) addR(sig, k);
+      // (What keeps the act from the overseer is part of the instruction: a cut reaches over it.)
+      if (v.t.length + v.r.length > 0) sig.cue = true;
       // (Benign guards: instructions in the data refused; a help desk's "Agent: Priya S." — injection-exhibits.ts.)
       if (sig.t.override !== undefined && Object.keys(sig.r).every((k) => k === "request") && refusesEmbedded(unit)) delete sig.t.override;
       if (sig.t.addressed !== undefined && agentLabel(unit)) delete sig.t.addressed;
