@@ -1534,7 +1534,7 @@ const METADATA_ONLY = new Set(["chmod", "chown", "chgrp", "ls", "stat", "test", 
   "cosign", "minisign", "signify", "sbsign", "kmodsign", "espsecure", "espsecure.py", "imgtool", "imgtool.py", "idf.py", "openvpn", "ansible-playbook"]);
 
 /** Options whose value is a key or certificate the program authenticates with (TLS, SSH identity), never prints or sends. */
-const KEY_OPTION = /^--?(?:key|cert|cacert|ca-?cert|ca-?file|capath|ca|client-?key|client-?cert(?:ificate)?|tls-?key|tls-?cert|tls-?ca-?cert|tls-?ca(?:-file)?|ssl-?key|ssl-?cert|ssl-?ca|key-?file|cert-?file|tls-?key-?file|tls-?cert-?file|trusted-ca-file|peer-key-file|peer-cert-file|peer-trusted-ca-file|identity-?file|private-?key-?file|kubeconfig)(?:=|$)/i;
+const KEY_OPTION = /^--?(?:key|cert|cacert|ca-?cert|ca-?file|capath|ca|client-?key|client-?cert(?:ificate)?|tls-?key|tls-?cert|tls-?ca-?cert|tls-?ca(?:-file)?|ssl-?key|ssl-?cert|ssl-?ca|key-?file|cert-?file|tls-?key-?file|tls-?cert-?file|trusted-ca-file|peer-key-file|peer-cert-file|peer-trusted-ca-file|identity-?file|private-?key-?file)(?:=|$)/i;
 /** Programs whose `-i` names the SSH identity they log in with. */
 const IDENTITY_I = new Set(["scp", "sftp", "ssh", "autossh", "mosh"]);
 
