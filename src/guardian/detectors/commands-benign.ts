@@ -84,6 +84,29 @@ const VENDOR_INSTALLERS: readonly [string, RegExp][] = [
   ["get.sdkman.io", /^\/?$/],
   ["get.volta.sh", /^\/?$/],
   ["fnm.vercel.app", /^\/install$/],
+  // (Thirteenth round, "cps13") More documented installers, each its vendor's own address and path: Helm, pyenv,
+  // golangci-lint, act, k3d, kustomize on GitHub under their own organisation; Slack's CLI, Google Cloud's SDK,
+  // Azure's CLI (Microsoft's aka.ms link), Nix, mise, Fly, Pulumi, Doppler, .NET, RVM, acme.sh, Meteor, RKE2, pip's
+  // bootstrap, and packagecloud's and GitLab's repository set-up scripts.
+  ["downloads.slack-edge.com", /^\/slack-cli\/install\.sh$/],
+  ["pyenv.run", /^\/?$/],
+  ["sdk.cloud.google.com", /^\/?$/],
+  ["aka.ms", /^\/InstallAzureCLI(?:Deb)?$/],
+  ["install.determinate.systems", /^\/nix$/],
+  ["nixos.org", /^\/nix\/install$/],
+  ["mise.run", /^\/?$/],
+  ["fly.io", /^\/install\.sh$/],
+  ["get.pulumi.com", /^\/?$/],
+  ["cli.doppler.com", /^\/install\.sh$/],
+  ["dot.net", /^\/v1\/dotnet-install\.sh$/],
+  ["get.rvm.io", /^\/?$/],
+  ["get.acme.sh", /^\/?$/],
+  ["install.meteor.com", /^\/?$/],
+  ["get.rke2.io", /^\/?$/],
+  ["bootstrap.pypa.io", /^\/get-pip\.py$/],
+  ["packagecloud.io", /^\/install\/repositories\/[\w.-]{1,64}\/[\w.-]{1,64}\/script\.(?:deb|rpm)\.sh$/],
+  ["packages.gitlab.com", /^\/install\/repositories\/(?:runner\/gitlab-runner|gitlab\/gitlab-(?:ce|ee))\/script\.(?:deb|rpm)\.sh$/],
+  ["raw.githubusercontent.com", /^\/(?:helm\/helm\/(?:main|master)\/scripts\/get-helm-3|pyenv\/pyenv-installer\/master\/bin\/pyenv-installer|golangci\/golangci-lint\/(?:master|HEAD)\/install\.sh|nektos\/act\/master\/install\.sh|k3d-io\/k3d\/main\/install\.sh|kubernetes-sigs\/kustomize\/master\/hack\/install_kustomize\.sh)$/],
   ["raw.githubusercontent.com", /^\/(?:Homebrew\/install\/(?:HEAD|master)\/install\.sh|nvm-sh\/nvm\/v\d{1,3}\.\d{1,3}\.\d{1,3}\/install\.sh|ohmyzsh\/ohmyzsh\/master\/tools\/install\.sh)$/],
 ];
 
@@ -100,5 +123,5 @@ export function vendorInstaller(words: readonly string[], runner: string): boole
   }
   if (u.protocol !== "https:" || u.username !== "" || u.password !== "" || u.port !== "" || u.search !== "" || u.hash !== "") return false;
   const python = runner === "python" || runner === "python3";
-  return VENDOR_INSTALLERS.some(([host, path]) => u.hostname === host && path.test(u.pathname) && (!python || host === "install.python-poetry.org"));
+  return VENDOR_INSTALLERS.some(([host, path]) => u.hostname === host && path.test(u.pathname) && (!python || host === "install.python-poetry.org" || host === "bootstrap.pypa.io"));
 }

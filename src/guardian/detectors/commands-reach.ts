@@ -62,6 +62,8 @@ function serviceMatchAll(name: string, a: readonly string[]): string | null {
       const keys = a.slice(del + 1).filter((t) => !t.startsWith("-"));
       const prefix = a.includes("--prefix") || a.includes("--prefix=true") || a.includes("--from-key") || a.includes("--from-key=true");
       if (prefix && (keys.length === 0 || keys.some((k) => k === "" || k === "/" || k === "\0"))) return "etcdctl deletes every key";
+      // (Thirteenth round) Kubernetes keeps its whole state under `/registry`: every object of the cluster.
+      if (prefix && keys.some((k) => k === "/registry" || k === "/registry/")) return "etcdctl deletes every object of a Kubernetes cluster";
     }
   }
   if (name === "consul" && a[0] === "kv" && a[1] === "delete" && a.some((t) => t === "-recurse" || t === "--recurse")) {

@@ -21,7 +21,9 @@
  * - **a distributed file system's root deleted**: `hdfs dfs -rm -r` (or `hadoop fs`) of `/`, `/*`, `/user`, a URI's
  *   root; a dated folder or a job's output passes;
  * - **every user's home or a person's whole library deleted**: `rm -r` of `…/homes/*`, `/home/*`, `/Users/*`, or of
- *   the home's Documents, Pictures, Desktop, Music, Movies folders or a Photos or Music library bundle as a whole. A
+ *   the home's Documents, Pictures, Desktop, Music, Movies folders or a Photos or Music library bundle as a whole
+ *   (thirteenth round: and a folder that syncs to the cloud — one app's iCloud container, `~/Library/CloudStorage/…`,
+ *   Dropbox, OneDrive, Google Drive, Nextcloud — whose deletion every device then repeats). A
  *   folder inside them (`~/Documents/old-draft`) and Downloads pass;
  * - **a download written where the system starts it**: `curl -o`/`wget -O` into LaunchAgents, LaunchDaemons, a
  *   systemd unit folder, autostart or cron (`PERSIST` of commands.ts). A local file copied there passes;
@@ -160,7 +162,7 @@ function hdfsRoot(name: string, a: readonly string[]): string | null {
 
 /** Every user's home, or a person's whole library folder of the home. */
 const ALL_HOMES = /^(?:\/[^/\s]{1,64}){0,3}\/(?:homes?|Users)\/\*$/;
-const HOME_LIBRARY = /^(?:~|\$HOME|\$\{HOME\}|\/Users\/[^/]{1,64}|\/home\/[^/]{1,64})\/(?:(?:Documents|Pictures|Desktop|Music|Movies|Videos|Photos)\/?\*?|(?:Pictures|Music|Movies)\/[^/]{1,128}\.(?:photoslibrary|musiclibrary|tvlibrary|imovielibrary|aplibrary)\/?|Library\/Mobile Documents\/?\*?)$/;
+const HOME_LIBRARY = /^(?:~|\$HOME|\$\{HOME\}|\/Users\/[^/]{1,64}|\/home\/[^/]{1,64})\/(?:(?:Documents|Pictures|Desktop|Music|Movies|Videos|Photos)\/?\*?|(?:Pictures|Music|Movies)\/[^/]{1,128}\.(?:photoslibrary|musiclibrary|tvlibrary|imovielibrary|aplibrary)\/?|Library\/Mobile Documents\/?\*?|Library\/Mobile Documents\/[^/]{1,128}(?:\/Documents)?\/?\*?|Library\/CloudStorage\/?\*?|Library\/CloudStorage\/[^/]{1,128}(?:\/My Drive)?\/?\*?|(?:Dropbox(?: \([^/)]{1,64}\))?|OneDrive(?: - [^/]{1,64})?|Google Drive|My Drive|Nextcloud|ownCloud|pCloud Drive|Box|Sync|MEGA|iCloud Drive|iCloudDrive)\/?\*?)$/;
 
 function libraryWipe(name: string, a: readonly string[]): string | null {
   if (name !== "rm") return null;

@@ -5,6 +5,7 @@ import { buildProduct, flashesImage, stickFormat, vendorInstaller } from "./comm
 import { judgeWipe, WIPE_TRIGGERS } from "./commands-wipe.js";
 import { judgeReach, REACH_TRIGGERS, xargsCommand } from "./commands-reach.js";
 import { judgeScope, notebookShell, PRODUCTION, SCOPE_TRIGGERS, unscopedSql } from "./commands-scope.js";
+import { CONTROL_TRIGGERS, judgeControl, judgeMirror } from "./commands-control.js";
 
 /*
  * Dangerous commands, judged on the command line's grammar (shell.ts), never on text that merely mentions them: a
@@ -37,7 +38,7 @@ export interface CommandFinding {
 }
 
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "busybox"]);
-const INTERPRETERS = new Set(["python", "perl", "ruby", "php", "node", "nodejs", "deno", "bun", "lua", "tclsh", "osascript", "jshell", "groovy", "rscript"]);
+const INTERPRETERS = new Set(["python", "perl", "ruby", "php", "node", "nodejs", "deno", "bun", "lua", "tclsh", "osascript", "jshell", "groovy", "rscript", "r", "julia"]);
 const POWERSHELL = new Set(["powershell", "pwsh"]);
 const DOWNLOADERS = new Set(["curl", "wget", "fetch", "aria2c", "http", "https", "xh", "iwr", "irm", "invoke-webrequest", "invoke-restmethod", "lwp-download", "lwp-request"]);
 const DECODERS = new Set(["base64", "basenc", "base32", "openssl", "xxd", "uudecode", "gunzip", "zcat", "gzip", "bzip2", "bunzip2", "xz", "unxz", "rev", "tr"]);
@@ -75,6 +76,8 @@ const TRIGGERS = new Set([
   ...REACH_TRIGGERS, "xargs",
   // (Twelfth round) SQL without a scope, lines ssh runs, the host entered, disks erased on macOS (commands-scope.ts).
   ...SCOPE_TRIGGERS,
+  // (Thirteenth round) audit and detection turned off, admin to everyone, remote manifests, shared sessions (commands-control.ts).
+  ...CONTROL_TRIGGERS,
 ]);
 
 /**
@@ -352,6 +355,11 @@ function uploadsCredentials(r: Resolved): boolean {
       if ((t === "-T" || t === "--upload-file") && isCredentialPath(next)) return true;
     }
     if (r.name === "wget" && /^--(?:post|body)-file=/.test(t) && isCredentialPath(t.slice(t.indexOf("=") + 1))) return true;
+    // (Thirteenth round) `-i <key>` is the identity scp logs in with, not a file it sends.
+    if (["scp", "sftp"].includes(r.name) && t === "-i") {
+      i++;
+      continue;
+    }
     if (["scp", "rsync", "sftp"].includes(r.name) && !isOption(t) && isCredentialPath(t) && a.some((x) => /^[^/\\]+:/.test(x) && !/^[A-Za-z]:[\\/]/.test(x))) return true;
   }
   return false;
@@ -553,12 +561,17 @@ const CODE = {
   loads: /\brequire\s*\(\s*['"`](?:\/|\.{1,2}\/|[A-Za-z]:)|\bimport\s*\(\s*['"`](?:\/|\.{1,2}\/|file:)|\bexecfile\b|\brunpy\b|\bexec\s*\(\s*open\b|\bimportlib\b|\bload\s*\(\s*['"](?:\/|\.{1,2}\/)|\bdlopen\b|\bctypes\.CDLL\b/,
 };
 const MAX_CODE = 16384;
+/** A call that runs the code at a URL (judgeCode). */
+const REMOTE_SOURCE = /\b(?:source|source_url|source_gist|sys\.source|evalfile|dofile|loadfile)\s{0,4}\(\s{0,4}(?:url\s{0,4}\(\s{0,4})?["'](?:https?|ftp):\/\/|\binclude\s{0,4}\(\s{0,4}download\s{0,4}\(|\beval\s{0,4}\(\s{0,4}parse\s{0,4}\(\s{0,4}(?:text\s{0,4}=\s{0,4})?readLines\s{0,4}\(\s{0,4}["'](?:https?|ftp):\/\//i;
 
 /** Judges a piece of code (an interpreter's `-c`, PowerShell text): the dangerous class it belongs to, or null. */
 function judgeCode(code: string, powershell: boolean): { type: string; detail: string } | null {
   const c = code.length > MAX_CODE ? code.slice(0, MAX_CODE) : code;
   if (CODE.socket.test(c) && CODE.shell.test(c)) return { type: "dangerous_command.reverse_shell", detail: "opens a network socket and gives it a shell" };
   const runs = CODE.run.test(c);
+  // (Thirteenth round) One call that fetches code from a URL and runs it: R's `source("https://…")` and
+  // `source_url(…)`, Julia's `include(download(…))`, Lua's `dofile` of a URL.
+  if (REMOTE_SOURCE.test(c)) return { type: "dangerous_command.download_execute", detail: "runs code a URL serves" };
   if (runs && CODE.download.test(c)) return { type: "dangerous_command.download_execute", detail: "downloads code and runs it" };
   // Written to a file and loaded from it: `https.get(…).pipe(createWriteStream('/tmp/p.js'))…require('/tmp/p.js')`.
   if (CODE.download.test(c) && CODE.writes.test(c) && CODE.loads.test(c)) return { type: "dangerous_command.download_execute", detail: "downloads code to a file and loads it" };
@@ -961,6 +974,9 @@ const SQL_TRUNCATE = /\btruncate\s{1,8}(?:table\s{1,8})?(?:only\s{1,8})?[`"\[]?(
 /** SQL read per statement text: its first 64 KB. */
 const MAX_SQL = 65536;
 const SQL_MONGO = /\.dropDatabase\s*\(\s*\)/;
+const SQL_DROP_TABLE = /\bdrop\s{1,8}table\s{1,8}(?:if\s{1,8}exists\s{1,8})?[`"\[]?([\w.$-]{1,128})[`"\]]?/gi;
+/** Tables made to be dropped: temporary, backup, import and migration copies. */
+const SCRATCH_TABLE = /(?:^|[._])(?:tmp|temp|old|bak|backup|copy|staging|stage|import|migration|scratch)(?:[._\d]|$)/i;
 const DEV_DATABASE = /(?:^|[^a-z])(?:test|tests|testing|dev|development|local|tmp|temp|scratch|sandbox|ci|e2e|fixture|fixtures|demo|example|shadow)(?:[^a-z]|$)/i;
 
 /** Judges SQL (a tool's statement, `psql -c`, `mysql -e`): what it destroys, or null. `where` names the database when known. */
@@ -980,6 +996,15 @@ export function destructiveSql(sql: string, where = ""): string | null {
   for (let m, n = 0; (m = SQL_TRUNCATE.exec(s)) !== null && n < 16; n++) {
     if (!atStart(m.index)) continue;
     if (PRODUCTION.test(m[1] as string) || (PRODUCTION.test(where) && !DEV_DATABASE.test(where))) return "truncates a production table";
+  }
+  // (Thirteenth round) A table dropped where production is named (the table's name, or where the statement is run),
+  // as a truncate is: `DROP TABLE tenants CASCADE` "on pm-prod". Temporary, backup and import tables pass.
+  SQL_DROP_TABLE.lastIndex = 0;
+  for (let m, n = 0; (m = SQL_DROP_TABLE.exec(s)) !== null && n < 16; n++) {
+    if (!atStart(m.index)) continue;
+    const table = m[1] as string;
+    if (DEV_DATABASE.test(table) || SCRATCH_TABLE.test(table)) continue;
+    if (PRODUCTION.test(table) || (PRODUCTION.test(where) && !DEV_DATABASE.test(where))) return "drops a production table";
   }
   if (SQL_MONGO.test(s) && (PRODUCTION.test(s) || PRODUCTION.test(where))) return "drops a production database";
   // (Twelfth round) SQL without a scope: every row, a whole database, every table, a web shell (commands-scope.ts).
@@ -1128,6 +1153,8 @@ function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: strin
   for (const f of judgeReach(name, a, r.sudo)) add(f.type, f.detail);
   // -- (twelfth round) lines ssh runs, the host entered, disks erased, roots and libraries deleted (commands-scope.ts)
   for (const f of judgeScope(name, a, PERSIST, judgeNested)) add(f.type, f.detail);
+  // -- (thirteenth round) records and watches turned off, admin to everyone, remote manifests, shared sessions
+  for (const f of judgeControl(name, a)) add(f.type, f.detail);
 }
 
 /** The eighth round's technique families (types a PowerShell payload read as words may give). */
@@ -1190,6 +1217,15 @@ function judgeScript(s: Script, ctx: Context, out: CommandFinding[], map: (start
     const at = map(s.pipelines[0]?.start ?? 0, s.pipelines[s.pipelines.length - 1]?.end ?? 0);
     out.push({ ...firewall, ...at });
   }
+  // (Thirteenth round) A folder mirrored from an empty one the line made (commands-control.ts).
+  const mirror = judgeMirror(s, (c) => {
+    const r = resolve(c);
+    return { name: r.name, args: r.args.map((w) => w.text) };
+  });
+  if (mirror && out.length < MAX_FINDINGS) {
+    const at = map(s.pipelines[0]?.start ?? 0, s.pipelines[s.pipelines.length - 1]?.end ?? 0);
+    out.push({ ...mirror, ...at });
+  }
   judgePersistence(s, ctx, (type, detail, start, end) => {
     if (out.length >= MAX_FINDINGS) return;
     const at = map(start, end);
@@ -1220,7 +1256,13 @@ function judgePipeline(
   let shell = -1;
   resolved.forEach((r, i) => {
     const c = p.commands[i] as Command;
-    const at = (type: string, detail: string) => add(type, detail, c.start, c.end);
+    // (Thirteenth round) A vendor's documented installer piped into `sudo bash` as its page says (`curl -sL
+    // https://aka.ms/InstallAzureCLIDeb | sudo bash`): root is what the installer needs, not an escalation.
+    const vendorFed = r.sudo && SHELLS.has(r.name) && fetched >= 0 && runsStdin(r) && vendorInstaller(resolved[fetched]?.args.map((x) => x.text) ?? [], r.name);
+    const at = (type: string, detail: string) => {
+      if (vendorFed && type === "dangerous_command.privilege_escalation" && detail === `sudo ${r.name}`) return;
+      add(type, detail, c.start, c.end);
+    };
     judgeCommand(r, c, at);
     // (Eleventh round) `ls -d /srv/archive/* | xargs sudo rm -rf`: the command xargs runs, with what the stage before
     // lists as its operands, judged as if written out (commands-reach.ts).
@@ -1269,7 +1311,9 @@ function judgePipeline(
     }
     // A downloaded file run later in the same line: `curl -o x.sh URL && bash x.sh`, `wget URL; chmod +x f; ./f`.
     const file = downloadedFile(r);
-    if (file) downloaded.add(baseName(file));
+    // (Thirteenth round) A vendor's documented installer saved, then run: `curl -fsSL -o get_helm.sh
+    // https://raw.githubusercontent.com/helm/helm/main/scripts/get-helm-3 && chmod 700 get_helm.sh && ./get_helm.sh`.
+    if (file && !vendorInstaller(r.args.map((x) => x.text).filter((t) => t !== file && !t.endsWith(`=${file}`)), "sh")) downloaded.add(baseName(file));
     // (Eighth round) macOS: quarantine stripped from an app the same line then opens or runs — Gatekeeper bypassed.
     const unquarantined = quarantineStripped(r, r.args.map((x) => x.text));
     if (unquarantined && stripped.size < 16 && !buildProduct(unquarantined, downloaded)) stripped.add(baseName(unquarantined.replace(/[/\\]+$/, "")));
@@ -1489,12 +1533,31 @@ const METADATA_ONLY = new Set(["chmod", "chown", "chgrp", "ls", "stat", "test", 
   // (Eleventh round) and so do code and firmware signers, a VPN client its profile, a playbook its vault password file.
   "cosign", "minisign", "signify", "sbsign", "kmodsign", "espsecure", "espsecure.py", "imgtool", "imgtool.py", "idf.py", "openvpn", "ansible-playbook"]);
 
+/** Options whose value is a key or certificate the program authenticates with (TLS, SSH identity), never prints or sends. */
+const KEY_OPTION = /^--?(?:key|cert|cacert|ca-?cert|ca-?file|capath|ca|client-?key|client-?cert(?:ificate)?|tls-?key|tls-?cert|tls-?ca-?cert|tls-?ca(?:-file)?|ssl-?key|ssl-?cert|ssl-?ca|key-?file|cert-?file|tls-?key-?file|tls-?cert-?file|trusted-ca-file|peer-key-file|peer-cert-file|peer-trusted-ca-file|identity-?file|private-?key-?file)(?:=|$)/i;
+/** Programs whose `-i` names the SSH identity they log in with. */
+const IDENTITY_I = new Set(["scp", "sftp", "ssh", "autossh", "mosh"]);
+
+function usesKeyOption(name: string, word: string): boolean {
+  if (word === "-i") return IDENTITY_I.has(name);
+  // (Programs that print or convert a key take it by `-in`, `openssl rsa -in key.pem`: not one of these options.)
+  return KEY_OPTION.test(word);
+}
+
 function collectOperands(s: Script, out: { text: string; start: number; end: number; writes: boolean }[], depth: number): void {
   for (const p of s.pipelines) {
     for (const c of p.commands) {
       const r = resolve(c);
       if (r.name && !METADATA_ONLY.has(r.name)) {
-        for (const w of r.args) {
+        for (let k = 0; k < r.args.length; k++) {
+          const w = r.args[k] as (typeof r.args)[number];
+          // (Thirteenth round, "cps13") A key or certificate handed to a client's TLS or login option is used, not
+          // read out: `etcdctl --key=/etc/kubernetes/pki/etcd/server.key snapshot save …`, `curl --cert c.pem --key
+          // c.key https://…`, `scp -i ~/.ssh/deploy_key dist.tgz host:` (the option's word and the one after it).
+          if (usesKeyOption(r.name, w.text)) {
+            if (!w.text.includes("=")) k++;
+            continue;
+          }
           if (w.text.startsWith("-") && !w.text.includes("=")) continue;
           const value = w.text.includes("=") && w.text.startsWith("-") ? w.text.slice(w.text.indexOf("=") + 1) : w.text;
           out.push({ text: value.replace(/^@/, ""), start: w.start, end: w.end, writes: false });

@@ -4,7 +4,7 @@ import { compileUrlParams, detectUrls, type UrlParams } from "./urls.js";
 import { detectInjection, detectPoisoning, isAgentCard, type InjectionInput, type InjectionParams } from "./injection.js";
 import { detectWithheldDemands } from "./poisoning.js";
 import { detectFieldPoisoning } from "./poisoning-fields.js";
-import { destructiveSql, isProgramName, judgeCommandLine, podReachesHost } from "./commands.js";
+import { commandName, destructiveSql, isProgramName, judgeCommandLine, podReachesHost } from "./commands.js";
 import { deliveredManifest, namedScript } from "./delivered-files.js";
 import { detectSensitivePath, mayHoldSensitivePath } from "./paths.js";
 import { key as argumentKey, siteRoles, type RoledSite } from "./sites.js";
@@ -239,8 +239,10 @@ export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[]
       }
       // (Eleventh round) SQL handed over to be run: judged as a SQL tool's statement (commands-reach.ts).
       if (site.role === "request") {
+        // (Thirteenth round) Where the request says to run it ("On pm-prod run: …"): its words before the statement.
         for (const sql of sqlHandedOver(site.value)) {
-          const hit = destructiveSql(sql);
+          const at = site.value.indexOf(sql);
+          const hit = destructiveSql(sql, at > 0 ? site.value.slice(Math.max(0, at - 160), at) : "");
           if (hit) out.push({ type: "dangerous_command.database_destroy", path: site.path, start: 0, end: site.value.length, detail: hit });
         }
       }
@@ -302,6 +304,11 @@ const WARNED_OFF = /\b(?:never|don't|dont|do\s{1,3}not|avoid|should\s{1,3}not|sh
  */
 const MAX_SCRIPT = 65536;
 const TOOL_ARGS = new Set(["args", "argv", "arguments", "params", "parameters", "argstring", "commandargs", "flags"]);
+/** Cloud and cluster CLIs a tool may wrap, taking the CLI's line without its name (toolLines). */
+const WRAPPED_CLI = new Set(["aws", "gcloud", "az", "kubectl", "helm", "oc", "terraform", "vault", "nomad", "consul", "gh", "glab", "doctl", "flyctl", "heroku", "eksctl", "gsutil", "pulumi", "hcloud", "wp"]);
+/** A tool name's second word that says it runs the program, not which of its subcommands (`kubectl_run`, `aws_cli`). */
+const SCOPE_KEYS = new Set(["profile", "region", "context", "namespace", "project", "subscription", "cluster"]);
+const TOOL_VERBS = new Set(["run", "exec", "execute", "cli", "command", "cmd", "tool", "call", "invoke", "shell"]);
 const CONTAINER_TOOL = /^(?:docker|podman|nerdctl|container|containers)$/;
 const CONTAINER_RUN = /^(?:run|create|start|launch|exec)$/;
 const OPTION_KEYS = new Set(["options", "opts", "flags", "args", "extraargs", "dockerargs", "runargs", "runoptions"]);
@@ -337,10 +344,23 @@ function toolLines(sites: readonly RoledSite[]): { site: RoledSite; text: string
     if (text.length <= 16384 && parts.length > 3) out.push({ site: image, text });
     return out;
   }
+  // (Thirteenth round, "cps13") A tool that wraps one cloud or cluster CLI takes that CLI's line without its name:
+  // `aws_cli({command: "rds delete-db-instance …"})` is `aws rds delete-db-instance …`.
+  if (WRAPPED_CLI.has(program) && words.length <= 2) {
+    for (const x of args) {
+      if (x.role !== "command" || typeof x.path[3] === "number" || x.path.length !== 3) continue;
+      const head = /^\s*([^\s]{1,64})/.exec(x.value)?.[1] ?? "";
+      if (head === "" || commandName(head) === program || x.value.length > 16384) continue;
+      // (Its scope arguments as the CLI's own options: `{"profile": "prod"}` is `--profile prod`.)
+      const scope = args.filter((y) => y.path.length === 3 && SCOPE_KEYS.has(lowerKey(y.path[2])) && /^[\w.:/-]{1,128}$/.test(y.value)).map((y) => `--${lowerKey(y.path[2])} ${y.value}`);
+      out.push({ site: x, text: [program, x.value, ...scope].join(" ") });
+    }
+    if (out.length > 0) return out;
+  }
   if (!isProgramName(program) || words.length > 2) return out;
   const vector = args.filter((x) => TOOL_ARGS.has(lowerKey(x.path[2])));
   if (vector.length === 0 || vector.some((x) => x.role === "command" && typeof x.path[3] !== "number")) return out;
-  const sub = words[1] !== undefined && !vector.some((x) => x.value.trimStart().startsWith(words[1] as string)) ? [words[1]] : [];
+  const sub = words[1] !== undefined && !TOOL_VERBS.has(words[1]) && !vector.some((x) => x.value.trimStart().startsWith(words[1] as string)) ? [words[1]] : [];
   const text = [program, ...sub, ...vector.slice(0, 64).map((x) => (typeof x.path[3] === "number" ? shellWord(x.value) : x.value))].join(" ");
   if (text.length <= 16384) out.push({ site: vector[0] as RoledSite, text });
   return out;

@@ -6,6 +6,7 @@ import { plainCredentialConfigWrite, plainEnvWrite } from "./paths-benign.js";
 import { appKind, APP_HINTS } from "./paths-apps.js";
 import { findSearches, STORE_HINTS, storeKind } from "./paths-stores.js";
 import { SCOPE_HINTS, scopeKind } from "./paths-scope.js";
+import { HOLDS_HINTS, holdsKind } from "./paths-holds.js";
 import type { Detection, StringSite } from "./scan.js";
 import type { RoledSite } from "./sites.js";
 
@@ -101,7 +102,9 @@ const HINTS = [".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", ".
   // (Eleventh round: deployed apps' configuration, vaults, launchers' logins, dumps, signing keys, VPN: paths-apps.ts.)
   ...APP_HINTS,
   // (Twelfth round: AI clients' MCP configurations, cookie jars, local servers' stores, CLIs' logins: paths-scope.ts.)
-  ...SCOPE_HINTS];
+  ...SCOPE_HINTS,
+  // (Thirteenth round: Chromium stores at any depth, wallets, credential names in app data, Windows key stores: paths-holds.ts.)
+  ...HOLDS_HINTS];
 const SENSITIVE_HINT = new RegExp(HINTS.map(escapeRegExp).join("|"), "i");
 const SENSITIVE_HINT_IDS = HINTS.map(literalId);
 /** A token can only be a path if it has a separator or starts like a dotfile. */
@@ -162,7 +165,7 @@ export function sensitiveKind(path: string): string | null {
   const p = lexical(windowsForm(path.replace(PROC_ROOT, "")));
   for (const s of SENSITIVE) if (s.re.test(p)) return s.type;
   if (keyFileInSystemFolder(p)) return "sensitive_path.system";
-  return storeKind(p) ?? appKind(p) ?? scopeKind(p);
+  return storeKind(p) ?? appKind(p) ?? scopeKind(p) ?? holdsKind(p);
 }
 
 /** `/proc/self/root/etc/shadow` is `/etc/shadow`: a process's root link is the root (sixth round). */

@@ -41,6 +41,9 @@ export function readOnlyEncodedPowerShell(b64: string): boolean {
   return readOnlyScript(script);
 }
 
+/** A read of a harmless automatic variable's properties (see readOnlyScript). */
+const AUTOMATIC_READ = /^\$(?:PSVersionTable|Host|PSEdition|PSHOME|PSCulture|PSUICulture|IsWindows|IsLinux|IsMacOS|env:[A-Za-z_][A-Za-z0-9_]{0,40})(?:\.[A-Za-z][A-Za-z0-9]{0,40}){0,4}(?:\.ToString\(\))?$/i;
+
 /** A script made only of read-and-print statements, with nothing that runs text as code. */
 function readOnlyScript(script: string): boolean {
   if (/[{}[`&<>]|\$\(|@\(/.test(script)) return false;
@@ -50,6 +53,11 @@ function readOnlyScript(script: string): boolean {
       const s = stage.trim();
       if (s === "") continue;
       if (++statements > 32) return false;
+      // (Thirteenth round, "cps13") Printing a property of PowerShell's own version or host, or an environment
+      // variable (`$PSVersionTable.PSVersion.ToString()`, what CI tools pass to learn which PowerShell runs): a fixed
+      // set of read-only automatic variables, property names, and at most a closing `.ToString()`. Not
+      // `$ExecutionContext` (it runs scripts) nor any other variable (one assigned earlier could hold anything).
+      if (AUTOMATIC_READ.test(s)) continue;
       const word = /^[A-Za-z][A-Za-z-]{0,40}/.exec(s);
       if (!word || !READ_AND_PRINT.has(word[0].toLowerCase())) return false;
       // Its own arguments: words, paths, quoted text and variables; no parenthesised expression.

@@ -343,6 +343,9 @@ export function detectNamedCredentials(site: StringSite, found: Detection[]): vo
     if (prev !== undefined && /[a-z]/.test(first) && /[A-Za-z0-9]/.test(prev)) continue;
     if (prev !== undefined && /[A-Z]/.test(first) && /[A-Z]/.test(prev) && /[a-z]/.test(v[s + 1] ?? "")) continue;
     if (/^pats?$/i.test(m[0]) && !/^PATs?$/.test(m[0])) continue;
+    // (Thirteenth round, "cps13") The shell's working directory, not a password: `$PWD`, `${PWD}`, `$(pwd)`, `` `pwd` ``
+    // (`docker run -v "$PWD/reports:/data" pandoc/latex:3.5 …`: what follows is an image, not a value).
+    if (/^pwd$/i.test(m[0]) && (prev === "$" || prev === "`" || ((prev === "{" || prev === "(") && v[s - 2] === "$"))) continue;
     // A link's query (`?token=…`, `&key=…`): the exfiltration detectors judge what a URL carries, and a reset or
     // webhook link's token is for whoever follows it.
     if (/[?&][A-Za-z0-9_.-]{0,32}$/.test(v.slice(Math.max(0, s - 33), s))) continue;
