@@ -1,4 +1,5 @@
 import { CJK, lookup } from "./injection-lexicon.js";
+import { samplingAims } from "./sampling-aims.js";
 import { samplingSteers } from "./sampling-steers.js";
 
 /*
@@ -47,6 +48,8 @@ export interface SWord {
 /* ---- A result stated whatever the evidence --------------------------------------------------------------------- */
 
 const ASSERTS = /\b(?:report|reported|label|labell?ed|mark|marked|rate|rated|score|scored|classif(?:y|ied)|present|presented|state|record|output|return|show|flag|flagged|approve|approved|pass|passed|set|give|describe|call)\b/i;
+/** A choice of categories left to the model ("rate each as 'low', 'medium' or 'high'"): no result stated (thirteenth round). */
+const CHOICES = /["'“‘][^"'“”‘’\n]{1,40}["'”’]\s{0,2}(?:,|or|\/)\s{0,3}["'“‘][^"'“”‘’\n]{1,40}["'”’]/;
 const WHATEVER_EVIDENCE =
   /\b(?:even\s{1,3}(?:if|when|though)|regardless\s{1,3}of|irrespective\s{1,3}of|no\s{1,3}matter(?:\s{1,3}what)?|whatever)\s{1,3}(?:what\s{1,3})?(?:(?:the|its|their|our|any)\s{1,3})?(?:(?:computed|calculated|actual|real|true|measured|observed|underlying|correct)\s{1,3}(?:[\w-]{1,20}\s{1,3})?(?:values?|results?|scores?|figures?|numbers?|readings?|data|amounts?|findings?|outcomes?|counts?|totals?)|features|evidence|facts|findings|(?:data|evidence|results|tests?|measurements?|checks?)\s{1,3}(?:shows?|says?|indicates?|suggests?|fails?))\b/i;
 
@@ -167,7 +170,7 @@ export function samplingAsks(text: string, unit: string, toks: readonly SWord[],
   const out: SamplingAsk[] = [];
   if (unit.length > 32_768) return out;
   // A result stated whatever the evidence.
-  if (WHATEVER_EVIDENCE.test(unit) && ASSERTS.test(unit)) out.push("deceive");
+  if (WHATEVER_EVIDENCE.test(unit) && ASSERTS.test(unit) && !CHOICES.test(unit)) out.push("deceive");
   // The truth kept out and another story told (the concealment anywhere in the prompt).
   else if (PRESENT_AS.test(unit) && flags(text).conceal) out.push("deceive");
   else if (MONEY.test(unit) && toks.some((t) => BUT.has(t.w)) && (CONCEAL.test(unit) || concealInWords(text, toks)) && flags(text).conceal) out.push("deceive");
@@ -200,5 +203,7 @@ export function samplingAsks(text: string, unit: string, toks: readonly SWord[],
   }
   // Twelfth round (sampling-steers.ts): verdicts fixed, harms told as harmless, outcomes rigged, the session dumped.
   for (const k of samplingSteers(text, unit, withContext, flags(text).conceal)) if (!out.includes(k)) out.push(k);
+  // Thirteenth round (sampling-aims.ts): answers fixed against the input, adverse facts kept out, impersonation.
+  for (const k of samplingAims(text, unit, withContext)) if (!out.includes(k)) out.push(k);
   return out;
 }
