@@ -3,15 +3,17 @@
 // featuriser is the guardian's own (dist/guardian/detectors/text-model.js), fed through the guardian's MessageScan and
 // normaliser: what is trained is exactly what is served. Run `npm run build` first.
 //
-//   nice -n 15 node bench/train-classifier.mjs --cv     leave-one-blind-set-out CV over blind/ … blind21/ (the corpus
+//   nice -n 15 node bench/train-classifier.mjs --cv     leave-one-blind-set-out CV over blind/ … blind25/ (the corpus
 //                                                       always trains): out-of-fold figures per class and per message
 //                                                       kind, and the threshold (≤ 1 % of benign cases flagged out of
 //                                                       fold), frozen in bench/results-text-model-cv.json
 //   nice -n 15 node bench/train-classifier.mjs --ship   train on all training data with that threshold and write the
 //                                                       shipped asset rules/text-model.bin (prints its sha256)
 //   nice -n 15 node bench/train-classifier.mjs --check  rebuild the asset in memory and compare it byte for byte
+//   nice -n 15 node bench/train-classifier.mjs --holdout blind22,blind23   (an experiment: train without those sets,
+//                                                       print their recall at 0.5–3 % of their benign cases flagged)
 //
-// Training data: test/fixtures/blind{,2,…,17}/ and test/fixtures/corpus/*.test.yaml, as of the commit the CV recorded
+// Training data: test/fixtures/blind{,2,…,25}/ and test/fixtures/corpus/*.test.yaml, as of the commit the CV recorded
 // (git show; see DATA_COMMIT below). Never read here: any later blind
 // set, and test/fixtures/model-eval/ (judged through the packs by bench/model-eval.mjs, aggregates only).
 // The offline experiment that chose these settings (docs/detection.md, "A classifier trained on the project's own
@@ -42,6 +44,7 @@ const { values: args } = parseArgs({
     "cv-out": { type: "string", default: join(root, "bench", "results-text-model-cv.json") },
     "data-commit": { type: "string" },
     "oof-out": { type: "string" },
+    holdout: { type: "string" },
   },
 });
 const r3 = (x) => Math.round(x * 1000) / 1000;
@@ -69,7 +72,7 @@ if (args.keep) SETTING.keep = Number(args.keep);
 if (args.epochs) SETTING.epochs = Number(args.epochs);
 if (args.lr) SETTING.lr = Number(args.lr);
 if (args.l2) SETTING.l2 = Number(args.l2);
-const TRAIN_SETS = ["blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17", "blind18", "blind19", "blind20", "blind21"];
+const TRAIN_SETS = ["blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17", "blind18", "blind19", "blind20", "blind21", "blind22", "blind23", "blind24", "blind25"];
 /** Out of fold, at most this share of the training blind sets' benign cases may be flagged. */
 const BENIGN_RATE = 0.01;
 /** Out of fold, at most this share of the training blind sets' benign tool-call messages may be flagged. */
@@ -345,6 +348,26 @@ function build() {
 const sha = (b) => createHash("sha256").update(b).digest("hex");
 const assetPath = join(root, TEXT_MODEL_FILE);
 
+if (args.holdout) {
+  // An experiment, not a shipping step: train without the named sets, score them, print recall at fixed shares of their
+  // benign cases flagged (a case is flagged when any of its messages is).
+  const held = args.holdout.split(",");
+  const cases = trainingCases();
+  const ex = examplesOf(cases);
+  const model = train(ex.filter((e) => !held.includes(cases[e.ci].set)));
+  const caseScore = new Float64Array(cases.length).fill(-Infinity);
+  ex.forEach((e) => {
+    if (held.includes(cases[e.ci].set)) caseScore[e.ci] = Math.max(caseScore[e.ci], score(model, e.x));
+  });
+  const idx = cases.map((_, i) => i).filter((i) => held.includes(cases[i].set));
+  const benign = idx.filter((i) => cases[i].label === "benign").map((i) => caseScore[i]).sort((a, b) => b - a);
+  const attacks = idx.filter((i) => cases[i].label === "attack");
+  for (const rate of [0.005, 0.01, 0.02, 0.03]) {
+    const t = benign[Math.floor(benign.length * rate)] + 1e-9;
+    console.log(`holdout ${held.join("+")} at ${rate * 100} % benign (${Math.floor(benign.length * rate)}/${benign.length}): ${attacks.filter((i) => caseScore[i] >= t).length}/${attacks.length}`);
+  }
+  for (const t of [cvFile().cv.threshold]) console.log(`  at the shipped threshold ${t}: ${attacks.filter((i) => caseScore[i] >= t).length}/${attacks.length}, benign ${benign.filter((x) => x >= t).length}`);
+}
 if (args.cv) {
   const out = crossValidate();
   writeFileSync(args["cv-out"], JSON.stringify(out, null, 2) + "\n");
