@@ -201,19 +201,22 @@ function frameworkWipe(name: string, a: readonly string[]): string | null {
   return null;
 }
 
+/** Each check of a resolved command, with the finding type it reports. */
+const CHECKS: readonly [ControlFinding["type"], (name: string, a: readonly string[]) => string | null][] = [
+  ["dangerous_command.defense_evasion", watchOff],
+  ["dangerous_command.privilege_escalation", adminToEveryone],
+  ["dangerous_command.download_execute", remoteManifest],
+  ["dangerous_command.database_destroy", frameworkWipe],
+  ["dangerous_command.remote_access", sharedSession],
+];
+
 /** Judges one resolved command: its name and its words (a mirror of an empty folder is judged by commands.ts's walk). */
 export function judgeControl(name: string, a: readonly string[]): ControlFinding[] {
   const out: ControlFinding[] = [];
-  const watch = watchOff(name, a);
-  if (watch) out.push({ type: "dangerous_command.defense_evasion", detail: watch });
-  const grant = adminToEveryone(name, a);
-  if (grant) out.push({ type: "dangerous_command.privilege_escalation", detail: grant });
-  const manifest = remoteManifest(name, a);
-  if (manifest) out.push({ type: "dangerous_command.download_execute", detail: manifest });
-  const wipe = frameworkWipe(name, a);
-  if (wipe) out.push({ type: "dangerous_command.database_destroy", detail: wipe });
-  const session = sharedSession(name, a);
-  if (session) out.push({ type: "dangerous_command.remote_access", detail: session });
+  for (const [type, check] of CHECKS) {
+    const detail = check(name, a);
+    if (detail) out.push({ type, detail });
+  }
   return out;
 }
 
