@@ -3,7 +3,7 @@ import { entropy } from "./entropy.js";
 import { isCiphertext } from "./ciphertext.js";
 import { literalId, literalsOf } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
-import { browserConfig } from "./secrets.js";
+import { browserConfig, SECRET_RUN } from "./secrets.js";
 import { sharedUnits } from "./units.js";
 
 /*
@@ -63,8 +63,6 @@ const NOT_A_SECRET = [
 
 const AWS_KEY_ID = /^(?:AKIA|ASIA)[A-Z0-9]{16}$/;
 const ID_NAMED = /(?:access[ _-]?key[ _-]?id|key[ _-]?id)"[ \t]{0,3}:[ \t]{0,3}"$/i;
-/** Something an AWS secret access key could be: 40 characters of base64 standing alone. */
-const SECRET_RUN = /(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/;
 
 /** A name's word before the vocabulary word that makes the key public. */
 const PUBLIC_NAME = /(?:^|[^A-Za-z])(?:public|PUBLIC|Public|publishable|PUBLISHABLE|Publishable)[_.-]?$/;

@@ -3,6 +3,7 @@ import { luhn } from "./pii.js";
 import { ibanValid } from "./pii-checks.js";
 import { localHost } from "./local-hosts.js";
 import type { Detection, StringSite } from "./scan.js";
+import { formValue } from "./urls.js";
 
 /*
  * (Tenth round, "exc10") What an outbound call carries, where the URL alone says nothing (docs/detection.md, "Tenth
@@ -108,14 +109,6 @@ function statedValue(text: string): boolean {
   return false;
 }
 
-function decoded(s: string): string {
-  try {
-    return decodeURIComponent(s.replace(/\+/g, " "));
-  } catch {
-    return s.replace(/\+/g, " ");
-  }
-}
-
 /**
  * What a requested URL states in its path or query: null, or a few words. `allowed` is the session's allow list;
  * local hosts are never judged.
@@ -132,13 +125,13 @@ export function urlStatesData(raw: string, allowed: (host: string) => boolean): 
   const host = url.hostname.toLowerCase();
   if (localHost(host) || allowed(host)) return null;
   const pieces: string[] = [];
-  for (const seg of url.pathname.split("/")) if (seg.length >= 12) pieces.push(decoded(seg).replace(/[-_]+/g, " "));
+  for (const seg of url.pathname.split("/")) if (seg.length >= 12) pieces.push(formValue(seg).replace(/[-_]+/g, " "));
   for (const [k, v] of url.searchParams) {
     // A bare run of digits is an id (an order, a snowflake) unless its key names a card.
     if (/^\d{13,19}$/.test(v) && !/card|^cc|^pan$|ccnum/i.test(k)) continue;
     if (v.length >= 12) pieces.push(v);
   }
-  if (url.hash.length >= 12) pieces.push(decoded(url.hash.slice(1)));
+  if (url.hash.length >= 12) pieces.push(formValue(url.hash.slice(1)));
   for (const p of pieces) {
     if (statedValue(p)) return "personal data or a credential in words";
     if (cardNumberIn(p)) return "a payment card number";

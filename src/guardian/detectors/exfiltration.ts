@@ -8,8 +8,7 @@ import { commandChannels, paddingText, unsignedDestination, type ChannelContext 
 import { base32Label, credentialObject, foldedBase64Label, linkTemplates, mailedSecrets, namedDrop, personalPayload, secretFileUploads, sentCredentials, sessionInQuery } from "./exfil-sinks.js";
 import { isRelay, relayQueryToken, sensitivePayload, teamChat, withoutSpan } from "./exfil-relays.js";
 import { credentialInLink, dataOrders, hostedEndpoint, pastedFile, pasteSite } from "./exfil-hosted.js";
-import { DATA_FILE } from "./exfil-outlets.js";
-import { commandOutlets } from "./exfil-outlets.js";
+import { commandOutlets, DATA_FILE } from "./exfil-outlets.js";
 import { isStore, localHost, relayQueryPayload, sentFiles, urlStatesData } from "./exfil-payloads.js";
 import { madePublic } from "./exfil-public.js";
 import { queryCarriesData } from "./exfil-query.js";

@@ -2,7 +2,7 @@ import { detectPii, luhn } from "./pii.js";
 import { literalsOf } from "./literals.js";
 import { detectPeople, digitCount as countDigits, namesIdentity } from "./pii-people.js";
 import { oneFormRecord } from "./pii-form.js";
-import { belgianRrn, cjkLabelledIds, firstPerson, rodneCislo, validDate } from "./pii-checks.js";
+import { belgianRrn, cjkLabelledIds, firstPerson, rodneCislo, validDate, verhoeffValid } from "./pii-checks.js";
 import { mrzPairs } from "./pii-mrz.js";
 import { contactExport, declaredRows, detectSpecial, healthToCollector } from "./pii-special.js";
 import { homeLocations } from "./pii-location.js";
@@ -112,7 +112,7 @@ interface Hit {
 /** Bulk identity and payment data in one message (see above). */
 export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () => detectPii(sites), schema: () => unknown = () => undefined): Detection[] {
   // (Thirteenth round) a form body's fields, decoded, as strings of their own (pii-form-body.ts).
-  const fields = sites.some((s) => s.value.includes("=") && s.value.length >= 8) ? formBodyFields(sites) : [];
+  const fields = formBodyFields(sites);
   if (fields.length > 0) {
     const all = [...sites, ...fields];
     return onFormBodies(bulkOf(all, () => detectPii(all), schema), fields);
@@ -391,14 +391,9 @@ const NRIC = /(?<![A-Za-z0-9])[STFGM]\d{7}[A-Z](?![A-Za-z0-9])/g;
 const RUT = /(?<![\d.])(\d{1,2}\.\d{3}\.\d{3})-([\dkK])(?![\dA-Za-z])/g;
 const KOREAN_RRN = /(?<![\d-])\d{6}-[1-8]\d{6}(?![\d-])/g;
 
-/** Verhoeff's check over a string of digits (Aadhaar's last digit). */
-const VD = [[0,1,2,3,4,5,6,7,8,9],[1,2,3,4,0,6,7,8,9,5],[2,3,4,0,1,7,8,9,5,6],[3,4,0,1,2,8,9,5,6,7],[4,0,1,2,3,9,5,6,7,8],[5,9,8,7,6,0,4,3,2,1],[6,5,9,8,7,1,0,4,3,2],[7,6,5,9,8,2,1,0,4,3],[8,7,6,5,9,3,2,1,0,4],[9,8,7,6,5,4,3,2,1,0]];
-const VP = [[0,1,2,3,4,5,6,7,8,9],[1,5,7,6,2,8,3,0,9,4],[5,8,0,3,7,9,6,1,4,2],[8,9,1,6,0,4,3,5,2,7],[9,4,5,3,1,2,6,8,7,0],[4,2,8,6,5,7,3,9,0,1],[2,7,9,3,8,0,6,4,1,5],[7,0,4,6,9,1,3,2,5,8]];
+/** Aadhaar's check: Verhoeff's, and not one digit repeated. */
 function verhoeff(d: string): boolean {
-  if (/^(\d)\1+$/.test(d)) return false;
-  let c = 0;
-  for (let i = 0; i < d.length; i++) c = (VD[c] as number[])[(VP[i % 8] as number[])[d.charCodeAt(d.length - 1 - i) - 48] as number] as number;
-  return c === 0;
+  return !/^(\d)\1+$/.test(d) && verhoeffValid(d);
 }
 
 /** Singapore NRIC/FIN: weights 2,7,6,5,4,3,2 (plus 4 for T and G), the remainder mod 11 names the letter. */

@@ -128,6 +128,15 @@ export function ibanValid(s: string): boolean {
   return rem === 1;
 }
 
+/** Verhoeff's dihedral check over a string of digits, its check digit last (Aadhaar's, Luxembourg's matricule's). */
+const VD = [[0,1,2,3,4,5,6,7,8,9],[1,2,3,4,0,6,7,8,9,5],[2,3,4,0,1,7,8,9,5,6],[3,4,0,1,2,8,9,5,6,7],[4,0,1,2,3,9,5,6,7,8],[5,9,8,7,6,0,4,3,2,1],[6,5,9,8,7,1,0,4,3,2],[7,6,5,9,8,2,1,0,4,3],[8,7,6,5,9,3,2,1,0,4],[9,8,7,6,5,4,3,2,1,0]];
+const VP = [[0,1,2,3,4,5,6,7,8,9],[1,5,7,6,2,8,3,0,9,4],[5,8,0,3,7,9,6,1,4,2],[8,9,1,6,0,4,3,5,2,7],[9,4,5,3,1,2,6,8,7,0],[4,2,8,6,5,7,3,9,0,1],[2,7,9,3,8,0,6,4,1,5],[7,0,4,6,9,1,3,2,5,8]];
+export function verhoeffValid(d: string): boolean {
+  let c = 0;
+  for (let i = 0; i < d.length; i++) c = (VD[c] as number[])[(VP[i % 8] as number[])[d.charCodeAt(d.length - 1 - i) - 48] as number] as number;
+  return c === 0;
+}
+
 /**
  * Whether a code (its digits and capitals, separators removed) passes a national identity number's check for its
  * length: ten digits (Ecuador, Czechia, Austria), fourteen (Egypt), or an IBAN. (Hungary's TAJ is checked by one digit

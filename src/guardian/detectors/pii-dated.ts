@@ -1,4 +1,5 @@
-import { belgianRrn, egyptNid, rodneCislo, validDate } from "./pii-checks.js";
+import { belgianRrn, egyptNid, rodneCislo, validDate, verhoeffValid } from "./pii-checks.js";
+import { luhn } from "./pii.js";
 
 /*
  * (Twelfth round) National identity numbers that carry their holder's birth date in their digits, with the check
@@ -79,17 +80,6 @@ export function cnp(s: string): boolean {
   return (c === 10 ? 1 : c) === dg(s, 12);
 }
 
-const VD = [
-  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 4, 0, 6, 7, 8, 9, 5], [2, 3, 4, 0, 1, 7, 8, 9, 5, 6], [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
-  [4, 0, 1, 2, 3, 9, 5, 6, 7, 8], [5, 9, 8, 7, 6, 0, 4, 3, 2, 1], [6, 5, 9, 8, 7, 1, 0, 4, 3, 2], [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
-  [8, 7, 6, 5, 9, 3, 2, 1, 0, 4], [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
-];
-const VP = [
-  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 5, 7, 6, 2, 8, 3, 0, 9, 4], [5, 8, 0, 3, 7, 9, 6, 1, 4, 2], [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
-  [9, 4, 5, 3, 1, 2, 6, 8, 7, 0], [4, 2, 8, 6, 5, 7, 3, 9, 0, 1], [2, 7, 9, 3, 8, 0, 6, 4, 1, 5], [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
-];
-const VINV = [0, 4, 3, 2, 1, 5, 6, 7, 8, 9];
-
 /**
  * (Thirteenth round) Luxembourg's matricule: 13 digits YYYYMMDD NNN L V, L the Luhn check digit and V the Verhoeff
  * check digit of the first eleven. Two independent checks: a random number passes both one time in a hundred.
@@ -97,19 +87,8 @@ const VINV = [0, 4, 3, 2, 1, 5, 6, 7, 8, 9];
 export function luxMatricule(s: string): boolean {
   if (s.length !== 13) return false;
   if (!born(dg(s, 0) * 1000 + dg(s, 1) * 100 + dg(s, 2) * 10 + dg(s, 3), dg(s, 4) * 10 + dg(s, 5), dg(s, 6) * 10 + dg(s, 7))) return false;
-  let sum = 0;
-  for (let i = 10, k = 0; i >= 0; i--, k++) {
-    let x = dg(s, i);
-    if (k % 2 === 0) {
-      x *= 2;
-      if (x > 9) x -= 9;
-    }
-    sum += x;
-  }
-  if ((10 - (sum % 10)) % 10 !== dg(s, 11)) return false;
-  let c = 0;
-  for (let i = 10, k = 1; i >= 0; i--, k++) c = (VD[c] as number[])[(VP[k % 8] as number[])[dg(s, i)] as number] as number;
-  return VINV[c] === dg(s, 12);
+  // The Luhn digit closes the first twelve; the Verhoeff digit the first eleven with it last.
+  return luhn(s.slice(0, 12)) && verhoeffValid(s.slice(0, 11) + s.slice(12));
 }
 
 /** Whether a code of digits only is a national identity number that carries a birth date and passes its check. */

@@ -1,4 +1,5 @@
 import type { Detection, StringSite } from "./scan.js";
+import { formValue } from "./urls.js";
 
 /*
  * (Thirteenth round) A form's body as the PII checks read it: `application/x-www-form-urlencoded`, the way a web
@@ -23,16 +24,6 @@ const INDEXED = /^([A-Za-z_][\w.-]{0,47}?)(?:[_-]?(\d{1,3})|\[(\d{1,3})\])(?:\[(
 /** A synthetic site made from a form body, with the string it came from. */
 export interface FormField extends StringSite {
   from: StringSite;
-}
-
-function decode(v: string): string {
-  const plus = v.includes("+") ? v.replace(/\+/g, " ") : v;
-  if (!plus.includes("%")) return plus;
-  try {
-    return decodeURIComponent(plus);
-  } catch {
-    return plus;
-  }
 }
 
 /** The fields of the form bodies among these strings (none when no string is one). */
@@ -72,8 +63,8 @@ export function formBodyFields(sites: readonly StringSite[]): FormField[] {
       if (x.length === 0) continue;
       const m = indexed ? INDEXED.exec(k) : null;
       const i = m ? Number(m[2] ?? m[3]) : -1;
-      if (m && (byIndex.get(i)?.length ?? 0) >= 2) out.push({ path: [...site.path, "(form)", i, m[4] ?? (m[1] as string)], value: decode(x), from: site });
-      else out.push({ path: [...site.path, "(form)", k], value: decode(x), from: site });
+      if (m && (byIndex.get(i)?.length ?? 0) >= 2) out.push({ path: [...site.path, "(form)", i, m[4] ?? (m[1] as string)], value: formValue(x), from: site });
+      else out.push({ path: [...site.path, "(form)", k], value: formValue(x), from: site });
     }
   }
   return out;

@@ -2,7 +2,7 @@ import { detectPipedCredentials } from "./secrets-piped.js";
 import { entropy } from "./entropy.js";
 import { LiteralFinder } from "./literal-finder.js";
 import { literalId, literalsOf } from "./literals.js";
-import type { Detection, StringSite } from "./scan.js";
+import { childrenOf, type Detection, type StringSite } from "./scan.js";
 import { deferToFormats, detectNamedCredentials, detectNamedField, detectSelfDescribing } from "./secrets-context.js";
 import { detectShapedCredentials } from "./secrets-shapes.js";
 import { detectWrappedValues } from "./secrets-wrapped.js";
@@ -105,7 +105,7 @@ function signedCredential(value: string, start: number): boolean {
 /** "The secret was written to the CI store", "the secret key is shown once in the console", "it is not shown here". */
 const WITHHELD = /\bsecret(?:\s{1,3}(?:access\s{1,3})?key)?\s{1,3}(?:is|was|has\s{1,3}been|will\s{1,3}be)\s{1,3}(?:only\s{1,3}|directly\s{1,3}|securely\s{1,3})?(?:shown|stored|written|saved|kept|put|placed|displayed|available|not\s{1,3}(?:shown|included|displayed|returned|printed))\b/i;
 /** Something an AWS secret access key could be: 40 characters of base64 standing alone. */
-const SECRET_RUN = /(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/;
+export const SECRET_RUN = /(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/;
 
 /**
  * An access key id reported by id, its secret said to be elsewhere (ninth round): "Created access key AKIA… for
@@ -468,8 +468,7 @@ function keyedAsId(d: Detection, sites: StringSite[]): boolean {
   if (typeof last !== "string" || !ID_FIELD.test(last)) return false;
   const site = sites.find((x) => x.path === d.path);
   if (!site || site.value.trim().length !== d.end - d.start) return false;
-  const parent = d.path.slice(0, -1);
-  const siblings = sites.filter((x) => x.path.length === d.path.length && parent.every((p, i) => x.path[i] === p));
+  const siblings = childrenOf(sites, d.path.slice(0, -1));
   return siblings.length <= 64 && !siblings.some((x) => SECRET_RUN.test(x.value));
 }
 

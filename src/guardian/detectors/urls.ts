@@ -10,6 +10,20 @@ export interface UrlParams {
 
 const URL_RE = /\bhttps?:\/\/[^\s"'<>`)\]]+/gi;
 
+/**
+ * A value as `application/x-www-form-urlencoded` writes it (a query's or a form body's): `+` a space, `%XX` its byte;
+ * with a broken escape, the text with its spaces only.
+ */
+export function formValue(v: string): string {
+  const plus = v.includes("+") ? v.replace(/\+/g, " ") : v;
+  if (!plus.includes("%")) return plus;
+  try {
+    return decodeURIComponent(plus);
+  } catch {
+    return plus;
+  }
+}
+
 /** A host glob: `*.example.com` is the apex and every subdomain; any other glob is an ordinary one. */
 export function hostMatcher(pattern: string): RegExp {
   const p = pattern.toLowerCase();
