@@ -1,3 +1,5 @@
+import { HOME } from "./paths-stores.js";
+
 /*
  * (Eleventh round, "cps11") Families of sensitive paths read by what the file holds, not by one app's folder
  * (docs/detection.md, "Eleventh round: commands by what they reach, files by what they hold"). Called by
@@ -70,8 +72,6 @@ const SIGNING_KEY = /^(?:[^/\\]{0,80}(?:sign|signing|secure[-_]?boot|codesign|re
 const NOT_PRIVATE = /(?:^|[-_.])(?:pub|public|pubkey|verify|verification|verifier|cert|certificate|crt|csr)(?:[-_.]|$)|^testkey\.|(?:^|[-_.])(?:test|example|sample|dummy|fake)(?:[-_.]|$)/i;
 const TEST_TREE = /(?:^|[/\\])(?:tests?|fixtures?|testdata|test-data|__tests__|spec|examples?|samples?)[/\\]/i;
 
-/** The home folder, in the spellings a path may use. */
-const HOME = String.raw`(?:~|\$\{?HOME\}?|%USERPROFILE%|\/home\/[^/\\]{1,64}|\/Users\/[^/\\]{1,64}|\/root|[A-Za-z]:\\Users\\[^/\\]{1,64})`;
 /** ML and developer platforms' API key files in the home folder. */
 const HOME_API_KEY = new RegExp(String.raw`^${HOME}[/\\](?:\.kaggle[/\\]kaggle\.json|\.ngrok2[/\\]ngrok\.yml|(?:\.config|Library[/\\]Application Support|AppData[/\\]Local)[/\\]ngrok[/\\]ngrok\.yml|clearml\.conf|\.clearml\.conf|\.modal\.toml|\.comet\.config|\.jfrog[/\\]jfrog-cli\.conf(?:\.v\d{1,2})?|\.transifexrc)$`, "i");
 

@@ -1,3 +1,5 @@
+import { HOME } from "./paths-stores.js";
+
 /*
  * (Thirteenth round, "cps13") Families of sensitive paths read by the structure every app of a kind shares, not by one
  * app's folder (docs/detection.md, "Thirteenth round: commands that take control away, stores by their structure").
@@ -60,7 +62,6 @@ const SELF_HOSTED_VAULT = /(?:^|[/\\])(?:vw-data|vaultwarden[\w-]{0,40}|bitwarde
 const CLOUDFLARED_SYSTEM = /^\/(?:etc|usr\/local\/etc)\/cloudflared\/[^/]{1,120}\.(?:json|pem)$/i;
 const SYSTEM_KEY_DIR = /^\/(?:etc|var|srv|opt|data)\/(?:[^/]{1,100}\/){0,6}(?:keys|private|secrets)\/[^/]{1,160}\.(?:pem|der|key|p12|pfx)$/i;
 const PUBLIC_HALF = /(?:^|[-_.])(?:pub|public|pubkey|cert|certificate|crt|ca|chain|fullchain|bundle)(?:[-_.]|$)/i;
-const HOME = String.raw`(?:~|\$\{?HOME\}?|%USERPROFILE%|\/home\/[^/\\]{1,64}|\/Users\/[^/\\]{1,64}|\/root|[A-Za-z]:\\Users\\[^/\\]{1,64})`;
 const RENVIRON = new RegExp(String.raw`^${HOME}[/\\]\.Renviron(?:\.site)?$`, "i");
 const CONF_STORE = /(?:^|[/\\])(?:Library[/\\]Preferences|\.config|AppData[/\\]Roaming)[/\\][\w.@-]{1,80}-nodejs[/\\](?:Config[/\\])?config\.json$/i;
 const HOME_DOT_KEYSTORE = new RegExp(String.raw`^${HOME}[/\\]\.[^/\\]{1,60}[/\\](?:[^/\\]{1,100}[/\\]){0,3}(?:keystore|keyring)(?:[/\\].*)?$`, "i");

@@ -34,8 +34,8 @@ const SECRET_NAME = /^\.?(?:[\w-]{0,40}[-_.])?(?:root[-_.]?token|tokens?|secrets
 /** Configuration that names a password but is no secret: PAM's stacks, password quality rules, examples. */
 const NOT_SECRET_FILE = /^\/etc\/(?:pam\.d|security|login\.defs|default)(?:\/|$)|\.(?:example|sample|template|dist|md|html?|sh|py|rb|js|ts)$|(?:^|[-_.])(?:policy|quality|expiry|reset|hash|example|sample)(?:[-_.]|$)/i;
 
-/** The home folder, in the spellings a path may use. */
-const HOME = String.raw`(?:~|\$\{?HOME\}?|%USERPROFILE%|\/home\/[^/\\]{1,64}|\/Users\/[^/\\]{1,64}|\/root|[A-Za-z]:\\Users\\[^/\\]{1,64})`;
+/** The home folder, in the spellings a path may use (paths-apps.ts and paths-holds.ts use it too). */
+export const HOME = String.raw`(?:~|\$\{?HOME\}?|%USERPROFILE%|\/home\/[^/\\]{1,64}|\/Users\/[^/\\]{1,64}|\/root|[A-Za-z]:\\Users\\[^/\\]{1,64})`;
 /** A dot folder of the home (or an app's folder under `.config`, `.local/share`), any depth, ending in a key file. */
 const HOME_KEY = new RegExp(String.raw`^${HOME}[/\\](?:\.config[/\\][^/\\]{1,64}|\.local[/\\]share[/\\][^/\\]{1,64}|\.[^/\\]{1,64})[/\\](?:[^/\\]{1,100}[/\\]){0,4}(?:adbkey|[^/\\]{0,80}[-_.]key\.pem|[^/\\]{0,80}\.key|private[-_]?key[^/\\]{0,40})$`, "i");
 const HOME_KEY_DIRS = new RegExp(String.raw`^${HOME}[/\\](?:\.tsh[/\\]keys|\.step[/\\]secrets|\.android[/\\]adbkey)(?:[/\\].*)?$`, "i");
