@@ -155,10 +155,13 @@ const GR_NO = /(?:^|[\s,.;:(])(?:μην|ποτέ|δεν)(?=\s)|άλλαξε|αλ
 
 /* ---------------------------------------------------------------------------------------------------------------- */
 
+/** The part of a prompt read for what the whole prompt says: its first 8,000 characters. */
+const headOf = (text: string): string => (text.length > 8000 ? text.slice(0, 8000) : text);
+
 let memo: { text: string; claim: boolean; audience: boolean; disguise: boolean; threat: boolean; exposes: boolean; unsafe: boolean } | null = null;
 function prompt(text: string) {
   if (memo?.text !== text) {
-    const head = text.length > 8000 ? text.slice(0, 8000) : text;
+    const head = headOf(text);
     memo = {
       text,
       claim: CLAIM.test(head),
@@ -181,7 +184,7 @@ export function samplingAims(text: string, unit: string, withContext: boolean): 
   // Ownership or admin handed to one literal account.
   if (HANDS_CONTROL.test(unit) && !CONTROL_ASKED.test(unit)) out.push("sabotage");
   // A shell back to someone added to what the model writes.
-  if (BACK_SHELL.test(unit) && !SHELL_OK.test(text.length > 8000 ? text.slice(0, 8000) : text)) out.push("sabotage");
+  if (BACK_SHELL.test(unit) && !SHELL_OK.test(headOf(text))) out.push("sabotage");
   return out;
 }
 
@@ -199,11 +202,11 @@ function deceives(text: string, unit: string): boolean {
   }
   // A cover story for something kept out.
   const cv = COVER.exec(unit);
-  if (cv && !COVER_OK.test(cv[1] ?? "") && CONCEAL.test(text.length > 8000 ? text.slice(0, 8000) : text)) return true;
+  if (cv && !COVER_OK.test(cv[1] ?? "") && CONCEAL.test(headOf(text))) return true;
   // Reviews written as other people, to pass as real.
   if (REVIEWS.test(unit) && AS_OTHERS.test(unit) && !REVIEWS_OK.test(unit)) return true;
   // A message written as someone else (or with a threat) that asks the recipient for a secret or a risky act.
-  if (ASKS_PERSON.test(unit) && !ASK_OK.test(text.length > 8000 ? text.slice(0, 8000) : text)) {
+  if (ASKS_PERSON.test(unit) && !ASK_OK.test(headOf(text))) {
     const p = prompt(text);
     if (p.disguise || (p.threat && /\b(?:within|in)\s{1,3}\d{1,3}\s{1,3}(?:hours?|hrs?|minutes?|mins?|days?)\b|\bunless\b/i.test(text))) return true;
   }
