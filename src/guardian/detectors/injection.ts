@@ -15,6 +15,7 @@ import type { Detection, JsonPath, StringSite } from "./scan.js";
 import { genuineBidiPair } from "./bidi.js";
 import { intoFile, paymentReference, selfSummary, serverHeld, tokenTopic } from "./injection-benign.js";
 import { samplingParamFindings } from "./sampling-params.js";
+import { cardSecretFindings } from "./poisoning-card-secrets.js";
 import { classifierFrame, userMessageSite } from "./sampling-frame.js";
 
 /*
@@ -2493,6 +2494,8 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
   }
   // (Fourteenth round) A sampling request's parameters turned against the user (sampling-params.ts).
   for (const p of samplingParamFindings(message)) out.push({ type: "instruction", path: p.path, start: p.start, end: p.end, role: "prompt", detail: p.detail });
+  // (Fourteenth round) An agent card that teaches its callers to send a person's password, codes or key (poisoning-card-secrets.ts).
+  for (const p of cardSecretFindings(input.sites, message !== null && message.method === undefined && isAgentCard(message.result))) out.push({ type: "instruction", path: p.path, start: p.start, end: p.end, role: "description", detail: p.detail });
   for (const sites of groups.values()) {
     try {
       judgeSiblings(sites, message, tools, threshold, quoted, push, budget);
