@@ -13,7 +13,9 @@ import { normalize, type NormalText } from "./normalize.js";
 import { describedDirectives, NAMES_NOT_VALUE } from "./poisoning.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
 import { genuineBidiPair } from "./bidi.js";
-import { intoFile, serverHeld, tokenTopic } from "./injection-benign.js";
+import { intoFile, paymentReference, selfSummary, serverHeld, tokenTopic } from "./injection-benign.js";
+import { samplingParamFindings } from "./sampling-params.js";
+import { cardSecretFindings } from "./poisoning-card-secrets.js";
 import { classifierFrame, userMessageSite } from "./sampling-frame.js";
 
 /*
@@ -986,7 +988,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       // (Thirteenth round, tps13) Naming the server's own tools to order its workflow — a sibling of the listing, or a
       // tool the `initialize` instructions name (a server's instructions speak of its own tools) — changes nothing
       // another tool is given: not a signal unless something is changed.
-      const ownWorkflow = ownOnly || (ctx.instructions === true && !OTHER_TOOLS.test(unit) && !FAMILY_TOOLS.test(unit));
+      // (Fourteenth round, smp14) Only while the person stays in the loop: a sibling called "without asking", "never ask
+      // the operator for confirmation" is an act done in the user's name, not an order of the workflow.
+      const ownWorkflow = sig.t.no_confirm === undefined && (ownOnly || (ctx.instructions === true && !OTHER_TOOLS.test(unit) && !FAMILY_TOOLS.test(unit)));
       if (change || !ownWorkflow) addT(sig, "cross_tool");
       if (change) addR(sig, "cross_tool_change");
     }
@@ -997,6 +1001,13 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     if ((sig.t.secrecy !== undefined || sig.t.secrecy_weak !== undefined || sig.t.stealth !== undefined) && (has("send") || ACTS_ON_DATA.test(unit))) addR(sig, "hide_action");
   }
 
+  // (Fourteenth round, smp14) A description's first sentence saying in the tool's own verb what the tool itself reads
+  // ("List MCP servers configured in ~/.cursor/mcp.json: name, command and args only" for `list_mcp_servers`) asks the
+  // model to read nothing and hands nothing over (injection-benign.ts).
+  if (ctx.role === "description" && ctx.field !== true && ctx.instructions !== true && (sig.r.read_secret !== undefined || sig.r.harvest !== undefined) && !dest && selfSummary(text, s, unit, ctx.self)) {
+    delete sig.r.read_secret;
+    delete sig.r.harvest;
+  }
   if (cjk) cjkCues(unit, sig);
   // Heads naming the model in any script, keeping the act out of the record, prompts that harvest (injection-directed.ts).
   if (ctx.role !== "description" && !ctx.modelTurn) {
@@ -1226,7 +1237,9 @@ function describedAsks(unit: string, toks: Tok[], sig: Sig, o: Described): void 
     // says secret does.)
     const labels = names.length === 0 && o.fieldName !== null && namesItself(o.fieldName, unit);
     if (names.length === 0 && o.fieldName !== null) names.push(o.fieldName);
-    const fitting = labels || (names.length > 0 && names.every((x) => FITTING_SINK.test(x)));
+    // (Fourteenth round, smp14) A field labelled as a tokenised payment reference ("Saved payment method token",
+    // "Card token from the wallet") takes a reference the processor issued, not card data or a secret.
+    const fitting = labels || (names.length > 0 && names.every((x) => FITTING_SINK.test(x))) || (o.field && paymentReference(unit));
     // A path named for a tool to open ("the path to your kubeconfig") is not its contents.
     const pathOnly = PATH_WORD.test(unit) && !contents;
     // (In a property's description the property is where it goes.)
@@ -2479,6 +2492,10 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
       else groups.set(key, [site]);
     }
   }
+  // (Fourteenth round) A sampling request's parameters turned against the user (sampling-params.ts).
+  for (const p of samplingParamFindings(message)) out.push({ type: "instruction", path: p.path, start: p.start, end: p.end, role: "prompt", detail: p.detail });
+  // (Fourteenth round) An agent card that teaches its callers to send a person's password, codes or key (poisoning-card-secrets.ts).
+  for (const p of cardSecretFindings(input.sites, message !== null && message.method === undefined && isAgentCard(message.result))) out.push({ type: "instruction", path: p.path, start: p.start, end: p.end, role: "description", detail: p.detail });
   for (const sites of groups.values()) {
     try {
       judgeSiblings(sites, message, tools, threshold, quoted, push, budget);

@@ -1,5 +1,6 @@
 import { CJK, lookup } from "./injection-lexicon.js";
 import { samplingAims } from "./sampling-aims.js";
+import { samplingRecord } from "./sampling-record.js";
 import { samplingSteers } from "./sampling-steers.js";
 
 /*
@@ -205,5 +206,7 @@ export function samplingAsks(text: string, unit: string, toks: readonly SWord[],
   for (const k of samplingSteers(text, unit, withContext, flags(text).conceal)) if (!out.includes(k)) out.push(k);
   // Thirteenth round (sampling-aims.ts): answers fixed against the input, adverse facts kept out, impersonation.
   for (const k of samplingAims(text, unit, withContext)) if (!out.includes(k)) out.push(k);
+  // Fourteenth round (sampling-record.ts): outcomes fixed against the record, facts kept out under an all-clear.
+  for (const k of samplingRecord(text, unit, withContext)) if (!out.includes(k)) out.push(k);
   return out;
 }

@@ -1,0 +1,79 @@
+/*
+ * Fourteenth round ("smp14"): an A2A agent card that teaches its callers to send a person's login secret. A card's
+ * description, its skills' descriptions and its skills' examples are what a calling agent learns to send; an honest
+ * agent authenticates through the card's security schemes (OAuth, API keys in headers), never by a password, a
+ * one-time or backup code, a card's CVV or a private key in the message. The structure, in any language:
+ *
+ * - a secret of a person or a principal — a password (password, Passwort, senha, contraseña, mot de passe, lösenord,
+ *   hasło, пароль, كلمة المرور, 密码, パスワード, 비밀번호…), 2FA / backup / one-time codes, a card's CVV, a private key, a
+ *   service-account key file (`.p8`, `private_key`) —
+ * - given as a value in an example ("my password is Summer2026!", "lösenord: <kundens lösenord>", "service-account
+ *   JSON (private_key included)") or demanded of the caller (send, provide, include, must, every request; "deve
+ *   trazer", "должен прислать", "يجب … إرسال", "skicka").
+ *
+ * Guards: a negation of the ask ("we never ask for your password", "do not send passwords", "nunca", "никогда",
+ * "aldrig"); the password's own flows (reset, forgot, change, recover, expired); the secret named as what the
+ * security scheme carries ("in the Authorization header", "OAuth"). Bounded regexes over one string of the card (its
+ * first 4,000 characters). Look-alikes: test/fixtures/corpus/smp14.test.yaml, test/guardian/poisoning-card-secrets.test.ts.
+ */
+import type { JsonPath, StringSite } from "./scan.js";
+
+const SECRET =
+  /(?<![\p{L}])(?:passwords?|passcodes?|passwort\p{L}{0,2}|kennwort\p{L}{0,2}|senhas?|contraseñas?|mot\s{1,3}de\s{1,3}passe|l[öo]senord\p{L}{0,3}|passord\p{L}{0,2}|adgangskode\p{L}{0,2}|salasana\p{L}{0,2}|has[łl]\p{L}{0,2}|парол\p{L}{0,2}|wachtwoord\p{L}{0,2}|parola|şifre\p{L}{0,2}|sifre|2fa\s{1,3}(?:backup\s{1,3})?codes?|backup\s{1,3}codes?|recovery\s{1,3}codes?|one-time\s{1,3}codes?|otp|cvv2?|cvc2?|private[\s_]{1,2}keys?|service[\s-]account\s{1,3}(?:json|key(?:\s{1,3}file)?)|authkey_[\w]{1,20}\.p8|\.p8\b)(?![\p{L}])|كلمة\s{1,3}(?:المرور|السر)|رمز\s{1,3}(?:التحقق|CVV)|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호/iu;
+/** A value given: "password is X", "lösenord: <…>", "(private_key included)", "here is our … JSON". */
+const VALUE =
+  /(?:\s{1,3}(?:is|är|é|es|est|ist|jest|—|-)\s{1,3}|\s{0,2}[:=：]\s{0,3})(?:["'<`(\[]?\s{0,2}[^\s,.;)]{3,60})|\b(?:included|attached|inclus|incluid[ao]|enclosed)\b|\bhere\s{1,3}is\s{1,3}(?:our|my|the)\b/iu;
+/** Demanded of the caller. */
+const DEMAND =
+  /\b(?:send|sends|provide|include|attach|supply|share|submit|give|paste|must|required?|needs?|every\s{1,3}(?:request|call|message)|first\s{1,3}message|always)\b|(?<![\p{L}])(?:deve|devem|trazer|enviar|envie|informe|debe|deben|enviar|incluya|incluir|doit|doivent|envoyer|muss|müssen|senden|schicken|skicka|skickas|alltid|ska|musi|muszą|wysłać|przesłać|должен|должна|должны|прислать|отправить|предоставить|присылать|يجب|إرسال|ارسال|أرسل)(?![\p{L}])|必须|發送|发送|提供|送信|送って|必須|보내|제출|전송/giu;
+const NEGATED =
+  /\b(?:never|not|don't|do\s{1,3}not|no\s{1,3}need|without)\b[^.;\n]{0,40}?$|(?<![\p{L}])(?:nunca|não|nao|jamais|ne\s{1,3}\p{L}{1,12}\s{1,3}jamais|nie|nigdy|никогда|не|aldrig|inte|nicht|niemals|لا|لن)(?![\p{L}])[^.;\n]{0,40}?$|(?:不要|不会|绝不|決して|절대)[^.;\n。]{0,40}?$/iu;
+const OWN_FLOW =
+  /\b(?:reset|forgot(?:ten)?|change|changing|recover|recovery\s{1,3}link|expired|rotate|strength|strong|policy|manager|vault|generat\w{1,4}|hash\w{0,3}|sha-?\d{1,3}|breach\w{0,3})\b|(?<![\p{L}])(?:redefinir|recuperar|esqueci|olvid\p{L}{1,4}|réinitialiser|zurücksetzen|vergessen|återställ\p{L}{0,2}|glömt|zresetuj|сброс\p{L}{0,2}|восстанов\p{L}{1,6}|إعادة\s{1,3}تعيين|重置|忘记|リセット|재설정)(?![\p{L}])/iu;
+const SCHEME = /\b(?:authorization\s{1,3}header|bearer|oauth\w{0,3}|openid|sso|security\s{1,3}schemes?|api[\s-]key\s{1,3}header)\b/i;
+
+export interface CardFinding {
+  path: JsonPath;
+  start: number;
+  end: number;
+  detail: string;
+}
+
+const CARD_TEXT = (path: JsonPath): boolean =>
+  path[0] === "result" && (path[1] === "description" || (path[1] === "skills" && (path[3] === "description" || path[3] === "examples")));
+
+/** A demand in the sentence that no negation just before it takes back ("it never asks you to send"). */
+function demanded(s: string): boolean {
+  DEMAND.lastIndex = 0;
+  for (let m: RegExpExecArray | null, n = 0; (m = DEMAND.exec(s)) !== null && n < 16; n++) {
+    if (m[0].length === 0) DEMAND.lastIndex++;
+    if (!NEGATED.test(s.slice(Math.max(0, m.index - 40), m.index))) return true;
+  }
+  return false;
+}
+
+/** Whether one string of an agent card teaches its callers to send a person's login secret. */
+export function teachesSecret(text: string): boolean {
+  const t = text.length > 4000 ? text.slice(0, 4000) : text;
+  for (const s of t.split(/[.!?\n。！？؟]+/u)) {
+    const m = SECRET.exec(s);
+    if (!m) continue;
+    const before = s.slice(Math.max(0, m.index - 80), m.index);
+    if (NEGATED.test(before) || OWN_FLOW.test(s) || SCHEME.test(s)) continue;
+    const after = s.slice(m.index + m[0].length, m.index + m[0].length + 70);
+    if (VALUE.test(after) || demanded(s)) return true;
+  }
+  return false;
+}
+
+/** The strings of an agent card (its description, its skills' descriptions and examples) that teach a secret sent. */
+export function cardSecretFindings(sites: readonly StringSite[], card: boolean): CardFinding[] {
+  if (!card) return [];
+  const out: CardFinding[] = [];
+  for (const site of sites) {
+    if (out.length >= 8) break;
+    if (!CARD_TEXT(site.path) || site.value.length < 8) continue;
+    if (teachesSecret(site.value)) out.push({ path: site.path, start: 0, end: site.value.length, detail: "an agent card teaches its callers to send a person's password, codes or key" });
+  }
+  return out;
+}
