@@ -79,6 +79,12 @@ describe("people whose identity is the secret", () => {
     expect(types(detectProtected(text("Informants:\nDario Vukovic, 0161 496 0123\nSasha Petrenko, +44 7700 900981")))).toEqual(["pii_bulk.special"]);
   });
 
+  it("finds one person the sentence names as the protected one", () => {
+    expect(types(detectProtected(text("The informant on the port case is Marek Wolny, 0161 496 0777, ask for him at gate 4.")))).toEqual(["pii_bulk.special"]);
+    expect(detectProtected(text("Our source code is at git.acme.example, contact Anna Berg +46 70 111 22 33 for access."))).toEqual([]);
+    expect(detectProtected(text("Two anonymous sources said so. The spokesperson is Eva Lund (+46 8 123 45 67)."))).toEqual([]);
+  });
+
   it("leaves a channel or a rule for them, one person, and a list with no protected role", () => {
     expect(detectProtected(text("Whistleblowing officers: Anna Holt, +44 20 7946 0011; Ben Carr, +44 20 7946 0022."))).toEqual([]);
     expect(detectProtected(text("Call the informant hotline: Crime Desk +44 800 555 0100 or Harbour Unit +44 800 555 0111"))).toEqual([]);

@@ -11,7 +11,8 @@ import type { Detection, StringSite } from "./scan.js";
  *     whistleblower`, `protected witness`, `anonymous in print`, `refuge residents`, in a few languages), not a channel
  *     or a rule for them (`whistleblowing officer`, `informant hotline`, `whistleblower policy`, `… protection act`);
  *   - and names two people or more, each followed closely (before the next name, 100 characters at most) by a phone
- *     number, an e-mail address or a street address.
+ *     number, an e-mail address or a street address; or one such person whom the same sentence names as the protected
+ *     one (`our source in procurement is Daniel Reyes, +44 …`: the role, a linking word, the name, within 40 characters).
  *
  * Not counted: a story that cites anonymous sources without naming anyone; a whistleblowing policy with its
  * officers' or hotline's contacts; a press list (no protected role); one person's contact. Refused on the way off the
@@ -21,7 +22,7 @@ import type { Detection, StringSite } from "./scan.js";
 const MAX_TEXT = 16 * 1024;
 
 /** A protected role of people, not of a channel, a rule or a law for them. */
-const ROLE = /(?<![\p{L}])(?:(?:anonymous|confidential|protected|secret|unnamed)[ \t]{1,2}(?:sources?|informants?|witness(?:es)?)|source[ \t]list|our[ \t]sources|(?:the[ \t]|our[ \t]|two[ \t]|three[ \t])?informants?|(?:the[ \t]|our[ \t])?whistle-?blowers?|anonymous[ \t]in[ \t]print|not[ \t]to[ \t]be[ \t]named|witness[ \t]protection|(?:refuge|shelter|safe[ \t-]?house)[ \t]residents?|fuentes?[ \t]an[óo]nimas?|fontes?[ \t]an[óo]nimas?|sources?[ \t]anonymes?|anonyme[ \t]quellen?|informant(?:in|en)|[źz]r[óo]d[łl](?:o|a)[ \t]anonimow[ey])(?![\p{L}])(?![ \t]{0,2}(?:officers?|hotlines?|lines?|channels?|polic(?:y|ies)|procedures?|programmes?|programs?|portals?|reports?|forms?|protection[ \t]act|directive|law|act|rules?|guidelines?|training|desk|inbox|mailbox|platform|tool)(?![\p{L}]))/iu;
+const ROLE = /(?<![\p{L}])(?:(?:anonymous|confidential|protected|secret|unnamed)[ \t]{1,2}(?:sources?|informants?|witness(?:es)?)|source[ \t]list|(?:our|my)[ \t]sources?|(?:police|council|government|company|inside|internal)[ \t]sources?|(?:the[ \t]|our[ \t]|two[ \t]|three[ \t])?informants?|(?:the[ \t]|our[ \t])?whistle-?blowers?|anonymous[ \t]in[ \t]print|not[ \t]to[ \t]be[ \t]named|witness[ \t]protection|(?:refuge|shelter|safe[ \t-]?house)[ \t]residents?|fuentes?[ \t]an[óo]nimas?|fontes?[ \t]an[óo]nimas?|sources?[ \t]anonymes?|anonyme[ \t]quellen?|informant(?:in|en)|[źz]r[óo]d[łl](?:o|a)[ \t]anonimow[ey])(?![\p{L}])(?![ \t]{0,2}(?:officers?|hotlines?|lines?|channels?|polic(?:y|ies)|procedures?|programmes?|programs?|portals?|reports?|forms?|protection[ \t]act|directive|law|act|rules?|guidelines?|training|desk|inbox|mailbox|platform|tool|code|files?|trees?|maps?|data|systems?|repo|repository|of|material|text|language|control|links?|url|package|image)(?![\p{L}]))/iu;
 
 /** A person: two to four capitalised words, or a first name and an initial (`Krzysztof D.`). */
 const NAME = /(?<![\p{L}\p{N}])\p{Lu}[\p{Ll}'’-]{1,20}(?:[ \t]{1,2}\p{Lu}[\p{Ll}'’-]{1,20}){1,3}(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])\p{Lu}[\p{Ll}'’-]{1,20}[ \t]\p{Lu}\.(?![\p{L}])/gu;
@@ -53,7 +54,17 @@ export function detectProtected(sites: readonly StringSite[]): Detection[] {
         reached.add(n.name);
       }
     });
-    if (reached.size >= 2) out.push({ type: "pii_bulk.special", path: site.path, start: Math.max(0, first), end: Math.min(v.length, Math.max(0, first) + 240) });
+    // One person, when the text says that person is the protected one: the role, then within 40 characters of the
+    // same sentence a linking word (`is`, `are`, `was`, a colon or a dash), then the name with its contact.
+    const named = (): boolean => {
+      const after = role.index + role[0].length;
+      return names.some((n) => {
+        if (n.at < after || n.at - after > 40 || !reached.has(n.name)) return false;
+        const between = v.slice(after, n.at);
+        return !/[.!?]\s|\n/.test(between) && /(?:^|[^\p{L}])(?:is|are|was|were|ist|sind|es|son|est|sont|jest|[:—–-])(?:[^\p{L}]|$)/u.test(between);
+      });
+    };
+    if (reached.size >= 2 || (reached.size === 1 && named())) out.push({ type: "pii_bulk.special", path: site.path, start: Math.max(0, first), end: Math.min(v.length, Math.max(0, first) + 240) });
   }
   return out;
 }
