@@ -98,12 +98,26 @@ function urlsIn(v: string): Opened[] {
   return out;
 }
 
+/**
+ * (Fourteenth round) Issuers that mark their tokens with a prefix of their own: a bearer token with the prefix whose
+ * body is not in the format's exact shape (digits in a Hugging Face token, a longer body) is still that issuer's,
+ * for where it may go; it counts as a secret everywhere else as before.
+ */
+const ISSUER_PREFIX: [RegExp, string][] = [
+  [/^hf_[A-Za-z0-9]{30,40}$/, "secrets.huggingface_token"],
+  [/^(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,80}$|^github_pat_[A-Za-z0-9_]{40,120}$/, "secrets.github_token"],
+  [/^glpat-[A-Za-z0-9_-]{20,64}$/, "secrets.gitlab_token"],
+];
+
 /** A bearer token's own format, when it has one (`Bearer ghp_…` is a GitHub token). */
 function formatOf(d: Detection, sites: readonly RoledSite[]): string {
   if (d.type !== "secrets.bearer_token") return d.type;
   const site = sites.find((x) => samePath(x.path, d.path));
   const token = site?.value.slice(d.start, d.end).replace(/^Bearer\s+/, "") ?? "";
-  return detectSecrets([{ path: [], value: token }]).find((x) => x.start === 0)?.type ?? d.type;
+  const known = detectSecrets([{ path: [], value: token }]).find((x) => x.start === 0)?.type;
+  if (known !== undefined) return known;
+  for (const [re, type] of ISSUER_PREFIX) if (token.length <= 160 && re.test(token)) return type;
+  return d.type;
 }
 
 const samePath = (a: JsonPath, b: JsonPath) => a.length === b.length && a.every((x, i) => x === b[i]);

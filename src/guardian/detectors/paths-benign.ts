@@ -30,6 +30,17 @@ function localOnly(value: string): boolean {
   return true;
 }
 
+/**
+ * (Fourteenth round, "pii14") A variable a front-end framework inlines into the client bundle (`EXPO_PUBLIC_`,
+ * `NEXT_PUBLIC_`, `VITE_`, `REACT_APP_`, `NUXT_PUBLIC_`, `PUBLIC_`, `GATSBY_`): every user of the app downloads it, so
+ * its value is public by the framework's design, and an https URL there is the app's public API or CDN, not a
+ * redirect of the machine's own programs (those keys stay refused: `OPENAI_BASE_URL`, `*_PROXY`).
+ */
+const CLIENT_PUBLIC_KEY = /^(?:EXPO_PUBLIC|NEXT_PUBLIC|VITE|REACT_APP|NUXT_PUBLIC|PUBLIC|GATSBY)_[A-Z0-9_]{1,96}$/;
+function publicHttps(key: string, value: string): boolean {
+  return CLIENT_PUBLIC_KEY.test(key) && /^["']?https:\/\/[A-Za-z0-9.-]{1,253}(?:[/?#][^\s"'`]{0,1024})?["']?$/.test(value.trim());
+}
+
 /** A relative path inside the working tree. */
 function inTree(path: string): boolean {
   const p = path.trim();
@@ -62,7 +73,7 @@ export function plainEnvWrite(path: string, site: StringSite, sites: readonly St
     if (m === null) return false;
     const key = (m[1] as string).toUpperCase();
     const value = m[2] as string;
-    if (HOOK_KEY.test(key) || value.includes("$(") || value.includes("`") || !localOnly(value)) return false;
+    if (HOOK_KEY.test(key) || value.includes("$(") || value.includes("`") || (!localOnly(value) && !publicHttps(key, value))) return false;
     assignments++;
   }
   return assignments > 0;

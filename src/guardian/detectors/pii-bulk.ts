@@ -8,6 +8,9 @@ import { contactExport, declaredRows, detectSpecial, healthToCollector } from ".
 import { homeLocations } from "./pii-location.js";
 import { jsonRecords } from "./pii-records-json.js";
 import { formBodyFields, onFormBodies } from "./pii-form-body.js";
+import { ownTransaction } from "./pii-own-record.js";
+import { detectProtected } from "./pii-protected.js";
+import { detectTraces } from "./pii-traces.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -137,6 +140,9 @@ function bulkOf(sites: StringSite[], pii: () => Detection[], schema: () => unkno
   const out: Detection[] = detectPeople(sites, (d) => TEST_CARDS.has(d));
   // (Tenth round) a contact export's preview, and people's home coordinates (pii-special.ts, pii-location.ts).
   out.push(...special, ...contactExport(sites), ...homeLocations(sites));
+  // (Fourteenth round) people's location traces and advertising ids joined to contacts (pii-traces.ts); people whose
+  // identity is the secret, named with a way to reach them (pii-protected.ts).
+  out.push(...detectTraces(sites), ...detectProtected(sites));
   // (Eleventh round) the records table's JSON form: objects with a birth date and a contact (pii-records-json.ts).
   out.push(...jsonRecords(sites));
   const add = (type: string, list: readonly { path: Detection["path"]; start: number; end: number }[]) => {
@@ -237,7 +243,9 @@ function bulkOf(sites: StringSite[], pii: () => Detection[], schema: () => unkno
   // card row or anyone's identity number still count.
   if (idList.length === 0 && rows.length === 0 && ibans.length < 3 && formCards.length === 1 && out.every(sameCard) && OWN_CARD.test((formCards[0] as Hit).site.value.slice(0, 4096))) return [];
   if (out.every(sameCard) && ibans.length < 3 && rows.length === 0 && oneFormRecord(sites, idList, formCards, DOB_KEY, schema, (k) => ID_KEY.test(k) || namesIdentity(k) || CARD_KEY.test(k))) return [];
-  if (idList.length > 0 && (dob || anyCard) && !ownOnly) add("pii_bulk.identity", asDetections(idList));
+  // (Fourteenth round) One person's number in the booking or the clinical order it belongs to: pii-own-record.ts.
+  const ownRecord = idList.length === 1 && !anyCard && ownTransaction(sites, (idList[0] as Hit).site, idList.length, cardsApart.length + labelledCards.length);
+  if (idList.length > 0 && (dob || anyCard) && !ownOnly && !ownRecord) add("pii_bulk.identity", asDetections(idList));
   // (Eleventh round) A card (its checksum holding) with its holder's birth date (a benefits card, a bank card in a client's record): what
   // takes over an account as a card's CVV does; one's own, in the first person, is not.
   else if (dob && idList.length === 0 && rows.length === 0) {
@@ -616,6 +624,9 @@ function recordTable(site: StringSite): Hit[] {
   const dobCol = cols.findIndex((c) => DOB_HEADER.test(c));
   if (dobCol < 0 || !cols.some((c) => CONTACT_HEADER.test(c))) return [];
   const out: Hit[] = [];
+  const contactCol = cols.findIndex((c) => CONTACT_HEADER.test(c));
+  const contacts = new Set<string>();
+  let minors = 0;
   let at = firstEnd + 1;
   for (let row = 0; row < 256 && at < v.length; row++) {
     let end = v.indexOf("\n", at);
@@ -623,6 +634,8 @@ function recordTable(site: StringSite): Hit[] {
     const cells = v.slice(at, end).split(sep);
     const cell = (cells[dobCol] ?? "").replace(/^[\s"']+|[\s"'\r]+$/g, "");
     if (cells.length >= cols.length - 1 && DATE_ALONE.test(cell)) {
+      if (minorBorn(cell)) minors++;
+      contacts.add((cells[contactCol] ?? "").replace(/\W/g, "").toLowerCase());
       let start = at;
       for (let c = 0; c < dobCol; c++) start += (cells[c] as string).length + sep.length;
       const lead = v.indexOf(cell, start);
@@ -631,7 +644,15 @@ function recordTable(site: StringSite): Hit[] {
     at = end + 1;
   }
   // (Tenth round) two rows shown and the rest counted (`…(212 rows)`): an export's preview.
-  return out.length >= 3 || (out.length === 2 && declaredRows(v) >= 1) ? out : [];
+  // (Fourteenth round) or two children of different families (both born fifteen years ago or less, each row's contact
+  // its own): other people's children, where a parent's own booking for two children gives one contact.
+  return out.length >= 3 || (out.length === 2 && (declaredRows(v) >= 1 || (minors === 2 && contacts.size === 2 && !contacts.has("")))) ? out : [];
+}
+
+/** (Fourteenth round) Whether a birth date (as DATE_ALONE reads it) is a child's: fifteen years ago or less. */
+function minorBorn(date: string): boolean {
+  const y = /(?:^|\D)((?:19|20)\d{2})(?:\D|$)/.exec(date);
+  return y !== null && Number(y[1]) >= new Date().getUTCFullYear() - 15 && Number(y[1]) <= new Date().getUTCFullYear();
 }
 
 const shapes = new Map<string, RegExp>();

@@ -62,6 +62,8 @@ const ID_WORDS = new Set(
     "nip|upn|unique pupil number|uln|unique learner number|" +
     // (Thirteenth round) a person's tax reference, as tax offices name it: the UK's UTR, France's numéro fiscal (SPI).
     // Not the numbers most held by companies (Colombia's NIT, Peru's RUC): a supplier list carries them.
+    // (Fourteenth round) India's provident-fund and state-insurance numbers, which follow a worker from job to job.
+    "uan|universal account number|epf no|epf number|pf no|pf number|esic no|esic number|" +
     "utr|unique taxpayer reference|taxpayer reference|tax reference|numéro fiscal|numero fiscal|n fiscal|no fiscal|spi|الرقم القومي|رقم قومي|رقم الهوية|الرقم الوطني|" +
     "identiteitsnummer|rijksregisternummer|numéro national|numero nacional|número de identidad|documento|documento de identidad|dokument|carte d identité|codice identificativo|social insurance|social insurance number|svn|dl|dl no|dl number|driver licence|driver license|drivers licence|drivers license|driver's licence|driver's license|driving licence|licence no|license no|licence number|license number|insurance no|insurance number|health insurance number|versichertennummer|krankenversichertennummer|policy holder id"
   ).split("|"),

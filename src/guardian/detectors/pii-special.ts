@@ -76,7 +76,9 @@ const TERM_WORDS = new Set(
     "krankmeldung beschäftigungsverbot malattia abmahnung avertissement amonestación vih sida cáncer tumeur behinderung discapacidad " +
     "depresija depresja diagnozė diagnoza nagana " +
     // (Thirteenth round) criminal-record terms (a background check's outcomes) and conditions of other languages.
-    "dui dwi owi felony felonies misdemeanor misdemeanour misdemeanors misdemeanours convictions hernia ziekmelding ziekteverlof"
+    "dui dwi owi felony felonies misdemeanor misdemeanour misdemeanors misdemeanours convictions hernia ziekmelding ziekteverlof " +
+    // (Fourteenth round) a fitness-to-work file's conditions (hearing, sleep, sight, insulin) and a drug test's substances.
+    "apnea apnoea insulin tinnitus monocular deafness thc cannabis cocaine amphetamine amphetamines methamphetamine opiates oxycodone fentanyl heroin benzodiazepine benzodiazepines"
   ).split(" "),
 );
 const TERM_STEMS = ["zwanger", "schizophreni", "dyslexi", "epilep", "pregnan", "infertil", "suicid", "alcoholi", "disabilit", "cukrzyc", "depresj", "nėštum", "schwanger", "nowotw", "niepełnosprawn", "handicap", "invalidit", "krebserkrank", "dyscyplinarn"];
@@ -90,6 +92,8 @@ const TERM_PHRASES = new Set(
     "academic probation", "disciplinary probation", "permanent exclusion",
     // (Thirteenth round) a background check's criminal-record findings.
     "suspended sentence", "prior conviction", "prior convictions", "arrest record", "sex offender", "drink driving", "drunk driving", "driving ban",
+    // (Fourteenth round) an occupational-health or a drug-test result.
+    "hearing loss", "vision loss", "sleep apnea", "drug test", "drug screen", "tox screen", "tested positive",
   ],
 );
 /**
@@ -110,7 +114,7 @@ function hasInjury(text: string): boolean {
 }
 const WORD = /[a-z\u00c0-\u024f'’-]+/g;
 /** A dose (`100mg`) or an ICD-10 code (`F32.1`, `E11.9`): digits, so only records with one are tested. */
-const DOSE_OR_CODE = /\b\d{1,4} ?mg\b|\b[A-TV-Z]\d{2}\.\d{1,2}\b/;
+const DOSE_OR_CODE = /\b\d{1,4} ?mg\b|\b[A-TV-Z]\d{2}\.\d{1,2}\b|\b\d{1,3} ?dB (?:HL|loss)\b/;
 
 function hasTerm(text: string): boolean {
   const t = text.length > MAX_RECORD * 4 ? text.slice(0, MAX_RECORD * 4).toLowerCase() : text.toLowerCase();
@@ -187,12 +191,36 @@ function personOf(rec: Rec): string | null {
     // (Thirteenth round) a surname after its initial at the record's head (`R. Jansen — hernia`): special() still
     // wants the record's own condition or key.
     const i = INITIAL_SURNAME.exec(c.text);
-    if (i && i.index <= 8 && !CLINICIAN.test(c.text.slice(Math.max(0, i.index - 8), i.index)) && !CLINICIAN_NAME.test(c.text.trimStart())) return i[0];
+    if (i && (i.index <= 8 || HEADED.test(c.text.slice(Math.max(0, i.index - 3), i.index))) && !CLINICIAN.test(c.text.slice(Math.max(0, i.index - 8), i.index)) && !CLINICIAN_NAME.test(c.text.trimStart())) return i[0];
   }
   for (const c of rec) {
     if (c.key !== null && !TEXT_KEY.test(words(c.key))) continue;
     const m = INITIAL_NAME.exec(c.text);
     if (m && (BIRTH_DATE.test(c.text) || STREET.test(c.text)) && !CLINICIAN.test(c.text.slice(Math.max(0, m.index - 8), m.index))) return m[0];
+  }
+  return null;
+}
+
+/**
+ * (Fourteenth round) A numbered form named in a record (`ITDM 5870 form`, `form I-9`, `MCSA-5875 form`): the document
+ * a condition was certified on, not a product's form being worked on (WORK's `form`).
+ */
+const FORM_REF = /\b(?:[A-Z]{2,6}[ -]?)?\d{2,6} form\b|\bform [A-Z]{0,3}-?\d{1,6}[A-Z]?\b/g;
+/** (Fourteenth round) A name after a heading's colon (`Hearing test results hall 3: Z. Wei – …`): the record's head all the same. */
+const HEADED = /:[ \t]{0,2}$/;
+/** (Fourteenth round) A phone number in international form: with a birth date or a home address, what makes an injury someone's (a claims list). */
+const PHONE = /\+\d{1,3}[ \t.-]?\d{1,4}(?:[ \t.-]?\d{2,4}){2,4}(?![\d])/;
+/**
+ * (Fourteenth round) A health or care identifier under its own key (`ihi`, `mrn`, `nhs_number`, `medicare`, `phn`):
+ * a record with no name whose person is that number, as an e-mail address is in mailPerson. Only beside a special
+ * field (special() still decides); six digits at least (a research extract's `P-0012` pseudonym is no one).
+ */
+const HEALTH_ID_KEY = /^(?:ihi|mrn|nhs|nhs number|nhs no|chi|chi number|medicare|medicare number|phn|cns|nss|nuss|health id|health number|health card|patient id|patient number|medical record|medical record number|insurance number|member id)$/;
+function idPerson(rec: Rec): string | null {
+  for (const c of rec) {
+    if (c.key === null || !HEALTH_ID_KEY.test(words(c.key))) continue;
+    const t = c.text.trim();
+    if (t.length <= 24 && (t.match(/\d/g) ?? []).length >= 6) return t;
   }
   return null;
 }
@@ -209,11 +237,14 @@ function special(rec: Rec, name: string): boolean {
     // (Thirteenth round) a public proceeding (a docket's `State v. …`, a news item's `(Reuters)`, "court says"): what
     // a court or a paper publishes, not a check's finding on someone, unless the record also holds their birth date or home.
     if (PROCEEDING.test(rest) && !rec.some((o) => BIRTH_DATE.test(o.text) || STREET.test(o.text))) continue;
-    if (hasTerm(rest) || CAPS_TERMS.test(rest) || PIN.test(rest)) return !DONOR.test(rest) && !ORGANISATION.test(rest) && !WORK.test(t);
-    if (hasInjury(rest) && rec.some((o) => BIRTH_DATE.test(o.text) || STREET.test(o.text))) return !WORK.test(t);
+    if (hasTerm(rest) || CAPS_TERMS.test(rest) || PIN.test(rest)) return !DONOR.test(rest) && !ORGANISATION.test(rest) && !WORK.test(t.replace(FORM_REF, " "));
+    if (hasInjury(rest) && rec.some((o) => BIRTH_DATE.test(o.text) || STREET.test(o.text) || PHONE.test(o.text))) return !WORK.test(t);
   }
   return false;
 }
+
+/** (Fourteenth round) Keys naming a measure of someone's body or cycle (a health or fitness app's fields). */
+const HEALTH_MEASURE_KEY = /(?:^|[_ -])(?:pregnan[a-z]{0,8}|menstrua[a-z]{0,6}|cycle[_ -]?day|cycle[_ -]?phase|period[_ -]?(?:start|day|length)|ovulat[a-z]{0,6}|fertil[a-z]{0,6}|resting[_ -]?hr|heart[_ -]?rate|hrv|blood[_ -]?pressure|blood[_ -]?glucose|glucose|spo2|bmi)(?:$|[_ -])/i;
 
 /** Keys that hold an e-mail address. */
 const EMAIL_KEY = /^(?:e ?mail|e ?mail address|email addr|contact email|correo|courriel)$/;
@@ -247,6 +278,9 @@ function mailPerson(rec: Rec): string | null {
       }
     }
   if (mail === null) return null;
+  // (Fourteenth round) a measure of the body under its own key (`pregnancy_flag`, `cycle_day`, `resting_hr`,
+  // `blood_glucose`): a health app's data about the person at that address, whatever the value.
+  if (rec.some((c) => c.key !== null && HEALTH_MEASURE_KEY.test(c.key) && c.text.trim() !== "")) return mail;
   for (const c of rec) {
     if (c.key === null || !SPECIAL_KEY.test(words(c.key))) continue;
     const t = c.text.trim();
@@ -361,8 +395,11 @@ function jsonLists(value: unknown, site: StringSite, lists: Rec[][], depth: numb
     for (const item of value.slice(0, 64)) {
       if (item !== null && typeof item === "object" && !Array.isArray(item)) {
         const rec: Rec = [];
-        for (const [k, x] of Object.entries(item as Record<string, unknown>)) if (typeof x === "string" || typeof x === "number") rec.push({ key: k, text: String(x), site, start: 0 });
+        for (const [k, x] of Object.entries(item as Record<string, unknown>)) if (typeof x === "string" || typeof x === "number" || typeof x === "boolean") rec.push({ key: k, text: String(x), site, start: 0 });
         recs.push(rec);
+      } else if (Array.isArray(item) && item.length <= 32 && item.every((x) => typeof x === "string" || typeof x === "number")) {
+        // (Fourteenth round) a row as an array of cells (a sheet's `values`): one record.
+        recs.push(item.map((x) => ({ key: null, text: String(x), site, start: 0 })));
       } else if (typeof item === "string" && item.length <= MAX_RECORD) recs.push([{ key: null, text: item, site, start: 0 }]);
     }
     if (recs.length >= 2) lists.push(recs);
@@ -378,14 +415,16 @@ function messageLists(sites: StringSite[], lists: Rec[][]): void {
   for (const s of sites.slice(0, 4096)) {
     const p = s.path;
     for (let i = p.length - 1; i >= 0; i--) {
-      const at = p[i];
+      let at = p[i];
       if (typeof at !== "number") continue;
+      // (Fourteenth round) a cell of a row given as an array (`rows: [["R. Alvarez", "CDL …", "…"], …]`): the row is the record.
+      if (i === p.length - 1 && i >= 1 && typeof p[i - 1] === "number") at = p[--i] as number;
       const parent = JSON.stringify(p.slice(0, i));
       let g = groups.get(parent);
       if (!g) groups.set(parent, (g = new Map()));
       let rec = g.get(at);
       if (!rec) g.set(at, (rec = []));
-      const key = i + 1 < p.length ? String(p[p.length - 1]) : null;
+      const key = i + 1 < p.length && typeof p[p.length - 1] === "string" ? String(p[p.length - 1]) : null;
       if (rec.length < 32) rec.push({ key, text: s.value.length > MAX_RECORD * 4 ? s.value.slice(0, MAX_RECORD * 4) : s.value, site: s, start: 0 });
       break;
     }
@@ -417,6 +456,8 @@ const SPECIAL_LITERALS = [
       ...COURT_ORDERS.map((o) => o.split(" ")[0] as string),
       ...[...TERM_PHRASES].map((p) => p.split(" ")[0] as string),
       ...["ehcp", "hiv", "pin", "passcode", "memorable", "security", "mg"],
+      // (Fourteenth round) the body-measure keys' stems (HEALTH_MEASURE_KEY) and the audiogram's unit.
+      ...["glucose", "menstrua", "ovulat", "fertil", "resting", "db", "cycle_day", "cycleday", "cycle_phase", "heart_rate", "heartrate", "blood_pressure", "bloodpressure", "period_start", "spo2"],
       // Keys of four letters or fewer (`meds`, `dx`) are found as keys; in text they would open the filter to most messages.
       ...SPECIAL_KEY.source.replace(/^\^\(\?:|\)\$$/g, "").split("|").filter((k) => k.length >= 5),
     ]
@@ -462,7 +503,7 @@ export function detectSpecial(sites: StringSite[]): Detection[] {
       const named = personOf(rec);
       // (Twelfth round) or its e-mail address, beside a keyed condition (mailPerson judges both).
       const mail = named === null ? mailPerson(rec) : null;
-      const name = named ?? mail;
+      const name = named ?? mail ?? idPerson(rec);
       if (name === null || names.has(name) || tried.has(name)) continue;
       tried.add(name);
       if (mail === null && !special(rec, name)) continue;

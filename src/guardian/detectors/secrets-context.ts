@@ -88,7 +88,9 @@ const NOT_SECRET_AFTER = new Set([
 
 /** Values of public-by-design formats: publishable keys, public keys (an OpenSSH public key's base64 body too) and addresses. */
 // (Thirteenth round) a Datadog browser SDK's client token (`pub` and 32 hex digits), made to ship in front-end code.
-const PUBLIC_VALUE = /^(?:pub[0-9a-f]{32}$|pk_(?:live|test)_|pk\.eyJ|phc_|sb_publishable_|npub1|age1[a-z0-9]{50}|ssh-|ecdsa-sha2|0x[0-9a-fA-F]{40}$|[xyzt]pub[1-9A-HJ-NP-Za-km-z]{100}|bc1|tb1|6L[A-Za-z0-9_-]{38}$|0x4AAAA|eyJ|AAAA(?:B3NzaC1|C3NzaC1|E2VjZHNh|G3NrLWVjZHNh|GnNrLXNzaC1))/;
+// (Fourteenth round) RevenueCat's public app-specific SDK keys (`appl_`, `goog_`, `amzn_` and a short base62 body):
+// published in every mobile app that sells a subscription; its secret keys begin `sk_`.
+const PUBLIC_VALUE = /^(?:pub[0-9a-f]{32}$|(?:appl|goog|amzn)_[A-Za-z0-9]{20,40}$|pk_(?:live|test)_|pk\.eyJ|phc_|sb_publishable_|npub1|age1[a-z0-9]{50}|ssh-|ecdsa-sha2|0x[0-9a-fA-F]{40}$|[xyzt]pub[1-9A-HJ-NP-Za-km-z]{100}|bc1|tb1|6L[A-Za-z0-9_-]{38}$|0x4AAAA|eyJ|AAAA(?:B3NzaC1|C3NzaC1|E2VjZHNh|G3NrLWVjZHNh|GnNrLXNzaC1))/;
 /** Fillers and markers of examples and placeholders. */
 const FILLER = /EXAMPLE|example|x{5,}|X{5,}|\*{3,}|\.\.\.|not[-_]?a[-_]?real|notreal|dummy|DUMMY|fake|FAKE|placeholder|PLACEHOLDER|your[-_]|YOUR[-_]|redacted|REDACTED|changeme|(.)\1{5,}/;
 /** Published example values. */
