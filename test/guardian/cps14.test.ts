@@ -29,7 +29,7 @@ describe("paths by what the file is for (paths-configs.ts)", () => {
   });
 
   it("finds what a tool keeps in the home by its role: credentials dotfiles, env files, histories, cookie jars, saved connections", () => {
-    for (const p of ["~/.youtube-upload-credentials.json", "/home/a/.foo_token", "~/.config/twitch-cli/.twitch-cli.env", "/Users/k/.config/shopify/prod.env", "~/.mongodb/mongosh/mongosh_repl_history", "~/.local/share/clickhouse-client/clickhouse_history", "~/.fastlane/spaceship/a@b.c/cookie", "~/.config/gallery-dl/cookies.txt", "C:\\Users\\a\\AppData\\Roaming\\HeidiSQL\\connections.xml", "~/.config/github-copilot/apps.json"]) expect(sensitiveKind(p), p).not.toBeNull();
+    for (const p of ["~/.youtube-upload-credentials.json", "/home/a/.foo_token", "~/.config/twitch-cli/.twitch-cli.env", "/Users/k/.config/shopify/prod.env", "~/.mongodb/mongosh/mongosh_repl_history", "~/.local/share/clickhouse-client/clickhouse_history", "~/.local/share/atuin/history.db", "~/.fastlane/spaceship/a@b.c/cookie", "~/.config/gallery-dl/cookies.txt", "C:\\Users\\a\\AppData\\Roaming\\HeidiSQL\\connections.xml", "~/.config/github-copilot/apps.json"]) expect(sensitiveKind(p), p).not.toBeNull();
     for (const p of ["~/.config/gallery-dl/config.json", "~/.config/x/sample.env", "~/.config/Code/User/History/ab/entries.json", "test/fixtures/connections.json", "~/.config/x/cookie-banner.js", "~/.cache/x/history.txt", "~/.bashrc", "prod.env"]) expect(sensitiveKind(p), p).toBeNull();
   });
 

@@ -22,8 +22,8 @@ import { HOME } from "./paths-stores.js";
  *   `private` or `secrets` folder of a system folder read by a glob (`cat /var/lib/aziot/keyd/keys/*`);
  * - **what a tool keeps in the home folder by the file's role, not its app**: a hidden file directly in the home named
  *   for credentials (`~/.youtube-upload-credentials.json`, `~/.foo_token`); an environment file named `*.env` in a
- *   hidden folder of the home or an app's data folder (`~/.config/twitch-cli/.twitch-cli.env`); a history file
- *   (`*_history`, `*_repl_history`, `*.history`, `history.txt`) there — shells and REPLs keep the connection strings and
+ *   hidden folder of the home or an app's data folder (`~/.config/twitch-cli/.twitch-cli.env`); a history file or
+ *   database (`*_history`, `*_repl_history`, `*.history`, `history.txt`, `history.db`, `history.sqlite`) there — shells and REPLs keep the connection strings and
  *   passwords typed into them; a cookie jar (`cookie`, `cookies.txt`, `cookiejar`) there; a client's saved connections
  *   (`connections.json`, `connections.xml`) there; GitHub Copilot's OAuth token stores (`github-copilot/apps.json`,
  *   `hosts.json`). Settings, caches, logs, extensions' code and source files pass.
@@ -65,7 +65,7 @@ const TOOL_ROOT = new RegExp(String.raw`^(?:${HOME}|%APPDATA%|%LOCALAPPDATA%)[/\
 const DIRECT_HIDDEN = new RegExp(String.raw`^${HOME}[/\\](\.[^/\\]{1,120})$`, "i");
 const CREDENTIAL_WORD = /(?:^|[-_.])(?:credentials?|creds|secrets?|passwords?|(?:access|refresh|auth|oauth|api|session)?[-_]?tokens?|api[-_]?keys?)(?:[-_.]|$)/i;
 const ENV_FILE = /^[^/\\]{1,100}\.env$/i;
-const HISTORY_FILE = /^(?:[^/\\]{1,80}[._-](?:repl[._-])?history|history\.txt|[^/\\]{1,80}_history\.txt)$/i;
+const HISTORY_FILE = /^(?:[^/\\]{1,80}[._-](?:repl[._-])?history|history\.txt|[^/\\]{1,80}_history\.(?:txt|db|sqlite)|history\.(?:db|sqlite3?))$/i;
 const COOKIE_FILE = /^(?:cookies?|cookies?\.(?:txt|json|dat|jar)|cookiejar(?:\.txt)?|\.cookies?)$/i;
 const CONNECTIONS_FILE = /^(?:connections|saved[-_]?connections)\.(?:json|xml)$/i;
 const COPILOT = /(?:^|[/\\])github-copilot[/\\](?:apps|hosts)\.json$/i;
