@@ -95,7 +95,8 @@ export function configKind(p: string): string | null {
 }
 
 /** Literals one of these paths holds (for paths.ts's prefilter), besides those it has already. */
-export const CONFIGS_HINTS = ["prod", "prd", "sssd", "tomcat-users", "nslcd", "smbpasswd", ".tdb", "rsyncd", "davfs2", "smbcredentials", "cifs-credentials", "msmtprc", "fetchmailrc", "passwd.client", "cwallet", "ewallet", "pgpass", "copilot", "/var/lib/", ".env", "history", "cookie", "connections", "%appdata%", "%localappdata%", "..%2f", "..%5c", "%252e"];
+// (Not "prod" alone: its pairs are in "project" and "module", and the prefilter would pass nearly every path.)
+export const CONFIGS_HINTS = ["appsettings", "production", ".prod", "_prod", "prod.", "prod-", "prod_", "sssd", "tomcat-users", "nslcd", "smbpasswd", ".tdb", "rsyncd", "davfs2", "smbcredentials", "cifs-credentials", "msmtprc", "fetchmailrc", "passwd.client", "cwallet", "ewallet", "pgpass", "copilot", "/var/lib/", ".env", "history", "cookie", "connections", "%appdata%", "%localappdata%", "..%2f", "..%5c", "%252e"];
 
 /*
  * A URI's path that climbs out of its root: an encoded climb in a web address (`..%2f`, `..%5c`, `%2e%2e/`,
