@@ -107,6 +107,9 @@ const VENDOR_INSTALLERS: readonly [string, RegExp][] = [
   ["packagecloud.io", /^\/install\/repositories\/[\w.-]{1,64}\/[\w.-]{1,64}\/script\.(?:deb|rpm)\.sh$/],
   ["packages.gitlab.com", /^\/install\/repositories\/(?:runner\/gitlab-runner|gitlab\/gitlab-(?:ce|ee))\/script\.(?:deb|rpm)\.sh$/],
   ["raw.githubusercontent.com", /^\/(?:helm\/helm\/(?:main|master)\/scripts\/get-helm-3|pyenv\/pyenv-installer\/master\/bin\/pyenv-installer|golangci\/golangci-lint\/(?:master|HEAD)\/install\.sh|nektos\/act\/master\/install\.sh|k3d-io\/k3d\/main\/install\.sh|kubernetes-sigs\/kustomize\/master\/hack\/install_kustomize\.sh)$/],
+  // (Fourteenth round) Node-RED's documented installer for Debian and Raspberry Pi OS, from its own releases.
+  ["github.com", /^\/node-red\/linux-installers\/releases\/(?:latest\/download|download\/v?[\d.]{1,20})\/update-nodejs-and-nodered(?:-deb)?$/],
+  ["raw.githubusercontent.com", /^\/node-red\/linux-installers\/master\/deb\/update-nodejs-and-nodered$/],
   ["raw.githubusercontent.com", /^\/(?:Homebrew\/install\/(?:HEAD|master)\/install\.sh|nvm-sh\/nvm\/v\d{1,3}\.\d{1,3}\.\d{1,3}\/install\.sh|ohmyzsh\/ohmyzsh\/master\/tools\/install\.sh)$/],
 ];
 

@@ -155,7 +155,13 @@ export function judgeFirewall(s: Script, nameOf: (c: Command) => { name: string;
       if (name === "nft") {
         const words = args.filter((t) => !t.startsWith("-"));
         if (words[0] === "flush" && words[1] === "ruleset") nftFlushed = true;
-        else if (args.includes("-f") || words[0] === "add" || words[0] === "insert" || words[0] === "create") return null;
+        // (Fourteenth round) After a flush, tables and chains whose policy accepts, with no rule that drops or rejects,
+        // leave the host open (`nft add chain inet filter input '{ … policy accept; }'`): only a drop or a reject, or a
+        // ruleset loaded from a file, rebuilds the firewall.
+        else if (args.includes("-f")) return null;
+        else if (words[0] === "add" || words[0] === "insert" || words[0] === "create") {
+          if (!nftFlushed || args.some((t) => /\b(?:drop|reject)\b/i.test(t))) return null;
+        }
       }
     }
   }

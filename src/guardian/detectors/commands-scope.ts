@@ -272,7 +272,8 @@ export function judgeScope(name: string, a: readonly string[], persist: RegExp, 
 export const SCOPE_TRIGGERS = ["gsutil", "allusers", "allauthenticatedusers", "public-read", "public-read-write", "delete-public-access-block", "public-access", "diskutil", "hdfs", "hadoop", "sqlite3", "duckdb", "proxycommand", "localcommand", "knownhostscommand"];
 
 /** A line of a notebook cell that IPython hands to the shell: `!cmd`, `%sx cmd`, `%system cmd`, or a `%%bash` cell. */
-const NOTEBOOK_ESCAPE = /^([ \t]{0,16})(!{1,2}|%(?:sx|system)[ \t])(?=[ \t]{0,4}[A-Za-z/~.$])/gm;
+// (Fourteenth round) and the package magics, `%pip install …` and `%conda install …`, which run pip and conda.
+const NOTEBOOK_ESCAPE = /^([ \t]{0,16})(!{1,2}|%(?:sx|system)[ \t]|%(?=(?:pip|conda|mamba|uv)[ \t]))(?=[ \t]{0,4}[A-Za-z/~.$])/gm;
 const NOTEBOOK_CELL = /^([ \t]{0,16})%%(?:bash|sh|script[ \t]{1,4}(?:ba|z)?sh)[ \t]{0,16}$/gm;
 
 /**

@@ -6,6 +6,7 @@ import { judgeWipe, WIPE_TRIGGERS } from "./commands-wipe.js";
 import { judgeReach, REACH_TRIGGERS, xargsCommand } from "./commands-reach.js";
 import { judgeScope, notebookShell, PRODUCTION, SCOPE_TRIGGERS, unscopedSql } from "./commands-scope.js";
 import { CONTROL_TRIGGERS, judgeControl, judgeMirror } from "./commands-control.js";
+import { everyRowSql, judgeHandedScript, judgeRecords, RECORDS_TRIGGERS } from "./commands-records.js";
 
 /*
  * Dangerous commands, judged on the command line's grammar (shell.ts), never on text that merely mentions them: a
@@ -78,6 +79,8 @@ const TRIGGERS = new Set([
   ...SCOPE_TRIGGERS,
   // (Thirteenth round) audit and detection turned off, admin to everyone, remote manifests, shared sessions (commands-control.ts).
   ...CONTROL_TRIGGERS,
+  // (Fourteenth round) stores of record emptied, cloud backups deleted, a downloaded script handed to a program (commands-records.ts).
+  ...RECORDS_TRIGGERS,
 ]);
 
 /**
@@ -88,7 +91,9 @@ const TRIGGERS = new Set([
 const CONDITIONAL_TRIGGERS = new Map<string, RegExp>([
   // (Ninth round) and a push with force.
   ...["git"].map((w) => [w, /\bconfig\b|(?:^|\s)-c\s|\bpush\b[^\n;&|]{0,200}(?:\s-f\b|\s--force\b(?!-)|\s-[A-Za-z]{1,5}f|\s\+[\w/])/] as [string, RegExp]),
-  ...["pip", "pip3", "pipx", "uv", "npm", "pnpm", "yarn", "bun", "gem", "apt", "apt-get"].map((w) => [w, /http:\/\/|trusted-host|strict-ssl|TLS_REJECT|allow-unauthenticated|Insecure|Verify-Peer|HTTPSVERIFY/i] as [string, RegExp]),
+  ...["pip", "pip3", "pipx", "uv", "npm", "pnpm", "yarn", "bun", "gem", "apt", "apt-get"].map((w) => [w, /http:\/\/|trusted-host|strict-ssl|TLS_REJECT|allow-unauthenticated|Insecure|Verify-Peer|HTTPSVERIFY|git\+|\.git\b|\.whl\b|\.tgz\b|\.tar\.gz\b/i] as [string, RegExp]),
+  // (Fourteenth round) npx with a URL: a package from an address (commands-records.ts).
+  ["npx", /:\/\//],
   ...["psql", "mysql", "mariadb", "sqlcmd", "clickhouse-client", "mongosh", "mongo", "cockroach", "redis-cli"].map((w) => [w, /drop|truncate|flush|delete|outfile|dumpfile/i] as [string, RegExp]),
   ...["sc", "net", "service", "security"].map((w) => [w, /\b(?:stop|delete|disabled?|dump-keychain)\b/i] as [string, RegExp]),
 ]);
@@ -549,7 +554,7 @@ function remoteLoginExposed(name: string, a: string[]): string | null {
 
 /** Code given to an interpreter, or PowerShell text: what its calls say it does. */
 const CODE = {
-  socket: /\bsocket\s*\.\s*socket\b|\bsocket\s*\.\s*tcp\s*\(|\bsocket\s*\.\s*connect\s*\(|\bTCPSocket\s*\(|\bSocket\s*\.\s*new\b|\bsocket\s*\(|\bTCPSocket\b|\bIO::Socket\b|\bfsockopen\s*\(|\bnet\s*\.\s*(?:Socket|connect|createConnection)\b|require\s*\(\s*['"]net['"]\s*\)|\/inet\/(?:tcp|udp)\/|\/dev\/(?:tcp|udp)\/|\bNet\.Sockets\.TCPClient\b|\bstream_socket_client\s*\(|\bsocket\.create_connection\b|\brequire\s*\(?\s*['"](?:socket|socket\.core)['"]|\[\s*socket\s+(?:-\w+\s+)?[\w.$-]{1,253}\s+\d{1,5}\s*\]|[.:]\s*connect\s*\(\s*\(?\s*['"][\w.:-]{1,253}['"]\s*,\s*\d{1,5}\s*\)?\s*\)/i,
+  socket: /\bsocketConnection\s*\(|\bmake\.socket\s*\(|\bsocket\s*\.\s*socket\b|\bsocket\s*\.\s*tcp\s*\(|\bsocket\s*\.\s*connect\s*\(|\bTCPSocket\s*\(|\bSocket\s*\.\s*new\b|\bsocket\s*\(|\bTCPSocket\b|\bIO::Socket\b|\bfsockopen\s*\(|\bnet\s*\.\s*(?:Socket|connect|createConnection)\b|require\s*\(\s*['"]net['"]\s*\)|\/inet\/(?:tcp|udp)\/|\/dev\/(?:tcp|udp)\/|\bNet\.Sockets\.TCPClient\b|\bstream_socket_client\s*\(|\bsocket\.create_connection\b|\brequire\s*\(?\s*['"](?:socket|socket\.core)['"]|\[\s*socket\s+(?:-\w+\s+)?[\w.$-]{1,253}\s+\d{1,5}\s*\]|[.:]\s*connect\s*\(\s*\(?\s*['"][\w.:-]{1,253}['"]\s*,\s*\d{1,5}\s*\)?\s*\)/i,
   shell: /\bdup2\b|\bos\s*\.\s*execute\b|\bio\s*\.\s*popen\b|\bProcess\s*\.\s*(?:Start|spawn)\b|\bRuntime\s*\.\s*getRuntime\b|\bpty\s*\.\s*spawn\b|\bsubprocess\b|\/bin\/(?:ba|z|da|k)?sh\b|\bcmd(?:\.exe)?\b|\bchild_process\b|\bproc_open\b|\bshell_exec\b|\bpassthru\b|\bpopen\b|\bexec\s*[("'`]|\bsystem\s*\(|\bspawn\s*\(|\bIO\.popen\b|\bSTDIN\s*\.\s*reopen\b|\bexecSync\b|\|&\s*getline|\bGetStream\s*\(|\bfdopen\b|\bsystem\s*[$@]|\bexec\s*[$@{]/i,
   decode: /\bb64decode\b|\bbase64_decode\b|\bdecode_base64\b|\bdecodebytes\b|\ba2b_base64\b|['"]base64['"]|\batob\s*\(|\bFromBase64String\b|\bunpack\s*\(\s*['"]m|\.decode\s*\(\s*['"](?:base64|hex|rot13|rot_13)|\bcodecs\s*\.\s*decode\b|\bbytes\s*\.\s*fromhex\b|\bunhexlify\b|\bzlib\s*\.\s*decompress\b|\bgzinflate\b|\bstr_rot13\b|\bGZipStream\b|\bDeflateStream\b/i,
   // (Eighth round) `eval` and `Function` handed over as values (`.then(eval)`, `.then(Function)`), Ruby's and Perl's
@@ -561,6 +566,12 @@ const CODE = {
   loads: /\brequire\s*\(\s*['"`](?:\/|\.{1,2}\/|[A-Za-z]:)|\bimport\s*\(\s*['"`](?:\/|\.{1,2}\/|file:)|\bexecfile\b|\brunpy\b|\bexec\s*\(\s*open\b|\bimportlib\b|\bload\s*\(\s*['"](?:\/|\.{1,2}\/)|\bdlopen\b|\bctypes\.CDLL\b/,
 };
 const MAX_CODE = 16384;
+/** Files that hold data, not code: what a script reads when handed one as its argument. */
+const DATA_FILE = /\.(?:csv|tsv|json|jsonl|ndjson|parquet|feather|arrow|xlsx?|xml|ya?ml|txt|md|geojson|nc|h5|hdf5|npy|npz|png|jpe?g|gif|webp|tiff?|pdf|wav|mp3|mp4|mov|fasta|fastq|bam|vcf)$/i;
+/** Python code: an import at a line's start. */
+const PYTHON_CELL = /^[ \t]{0,8}(?:import[ \t]{1,4}[\w.]{1,64}|from[ \t]{1,4}[\w.]{1,64}[ \t]{1,4}import\b)/m;
+/** Loaders that run code stored in the file: pickle and its kin (torch.load only with its weights-only guard off). */
+const UNPICKLES = /\b(?:pickle|cPickle|_pickle|dill|cloudpickle|joblib|shelve)\s{0,4}\.\s{0,4}(?:loads?|open)\s{0,4}\(|\bread_pickle\s{0,4}\(|\bmarshal\s{0,4}\.\s{0,4}loads?\s{0,4}\(|\btorch\s{0,4}\.\s{0,4}load\s{0,4}\([^)]{0,300}weights_only\s{0,4}=\s{0,4}False|\ballow_pickle\s{0,4}=\s{0,4}True/;
 /** A call that runs the code at a URL (judgeCode). */
 const REMOTE_SOURCE = /\b(?:source|source_url|source_gist|sys\.source|evalfile|dofile|loadfile)\s{0,4}\(\s{0,4}(?:url\s{0,4}\(\s{0,4})?["'](?:https?|ftp):\/\/|\binclude\s{0,4}\(\s{0,4}download\s{0,4}\(|\beval\s{0,4}\(\s{0,4}parse\s{0,4}\(\s{0,4}(?:text\s{0,4}=\s{0,4})?readLines\s{0,4}\(\s{0,4}["'](?:https?|ftp):\/\//i;
 
@@ -576,6 +587,8 @@ function judgeCode(code: string, powershell: boolean): { type: string; detail: s
   // Written to a file and loaded from it: `https.get(…).pipe(createWriteStream('/tmp/p.js'))…require('/tmp/p.js')`.
   if (CODE.download.test(c) && CODE.writes.test(c) && CODE.loads.test(c)) return { type: "dangerous_command.download_execute", detail: "downloads code to a file and loads it" };
   if (runs && CODE.decode.test(c)) return { type: "dangerous_command.decode_execute", detail: "decodes hidden code and runs it" };
+  // (Fourteenth round) A pickle fetched from a URL and loaded: unpickling runs whatever the file says.
+  if (CODE.download.test(c) && /\b(?:https?|ftp):\/\//i.test(c) && UNPICKLES.test(c)) return { type: "dangerous_command.download_execute", detail: "loads a pickle downloaded from a URL (unpickling runs its code)" };
   const encoded = powershell ? /(?:^|\s)-(?:e|ec|en|enc|enco|encod|encode|encoded|encodedc|encodedco|encodedcom|encodedcomm|encodedcomma|encodedcomman|encodedcommand)\s+([A-Za-z0-9+/=]{8,})/i.exec(c) : null;
   // (Ninth round) A script that only reads and prints, decoded, is no hidden command (powershell-encoded.ts).
   if (encoded && !readOnlyEncodedPowerShell(encoded[1] as string)) return { type: "dangerous_command.powershell_encoded", detail: "runs an encoded PowerShell command" };
@@ -1008,7 +1021,8 @@ export function destructiveSql(sql: string, where = ""): string | null {
   }
   if (SQL_MONGO.test(s) && (PRODUCTION.test(s) || PRODUCTION.test(where))) return "drops a production database";
   // (Twelfth round) SQL without a scope: every row, a whole database, every table, a web shell (commands-scope.ts).
-  return unscopedSql(s, where);
+  // (Fourteenth round) Every row rewritten, every dependent object dropped, where production is named (commands-records.ts).
+  return unscopedSql(s, where) ?? everyRowSql(s, where);
 }
 
 /** Database CLIs that destroy a database: `dropdb --force`, `psql -c 'DROP DATABASE …'`, `redis-cli -h remote FLUSHALL`. */
@@ -1155,6 +1169,8 @@ function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: strin
   for (const f of judgeScope(name, a, PERSIST, judgeNested)) add(f.type, f.detail);
   // -- (thirteenth round) records and watches turned off, admin to everyone, remote manifests, shared sessions
   for (const f of judgeControl(name, a)) add(f.type, f.detail);
+  // -- (fourteenth round) stores of record emptied, volumes and services' data, cloud backups, framework drops
+  for (const f of judgeRecords(name, a)) add(f.type, f.detail);
 }
 
 /** The eighth round's technique families (types a PowerShell payload read as words may give). */
@@ -1225,6 +1241,19 @@ function judgeScript(s: Script, ctx: Context, out: CommandFinding[], map: (start
   if (mirror && out.length < MAX_FINDINGS) {
     const at = map(s.pipelines[0]?.start ?? 0, s.pipelines[s.pipelines.length - 1]?.end ?? 0);
     out.push({ ...mirror, ...at });
+  }
+  // (Fourteenth round) A downloaded script handed to a program of any kind (commands-records.ts).
+  const handed = judgeHandedScript(
+    s,
+    (c) => {
+      const r = resolve(c);
+      return { name: r.name, args: r.args.map((w) => w.text) };
+    },
+    (url) => vendorInstaller([url], "sh"),
+  );
+  if (handed && out.length < MAX_FINDINGS && !out.some((f) => f.type === handed.type)) {
+    const at = map(s.pipelines[0]?.start ?? 0, s.pipelines[s.pipelines.length - 1]?.end ?? 0);
+    out.push({ ...handed, ...at });
   }
   judgePersistence(s, ctx, (type, detail, start, end) => {
     if (out.length >= MAX_FINDINGS) return;
@@ -1319,7 +1348,10 @@ function judgePipeline(
     if (unquarantined && stripped.size < 16 && !buildProduct(unquarantined, downloaded)) stripped.add(baseName(unquarantined.replace(/[/\\]+$/, "")));
     else if (!unquarantined && stripped.size > 0 && i === 0 && ((r.word && stripped.has(baseName(r.word.text)) && /[/\\]/.test(r.word.text)) || ((r.name === "open" || isShellOrInterpreter(r.name)) && r.args.some((w) => !isOption(w.text) && stripped.has(baseName(w.text.replace(/[/\\]+$/, ""))))))) add("dangerous_command.defense_evasion", "opens what it stripped of its quarantine (Gatekeeper bypassed)", c.start, c.end);
     if (downloaded.size > 0 && i === 0 && !DOWNLOADERS.has(r.name)) {
-      const runsIt = (r.word && downloaded.has(baseName(r.word.text)) && /[/\\]/.test(r.word.text)) || ((isShellOrInterpreter(r.name) || r.name === "source" || r.name === "." || WINDOWS_RUNNERS.has(r.name)) && r.args.some((w) => !isOption(w.text) && downloaded.has(baseName(w.text))));
+      // (Fourteenth round) A data file handed to a script as its argument (`python scripts/load.py data/cities.csv`) is
+      // read, not run: only an interpreter's first operand is its program.
+      const firstOperand = r.args.findIndex((w) => !isOption(w.text));
+      const runsIt = (r.word && downloaded.has(baseName(r.word.text)) && /[/\\]/.test(r.word.text)) || ((isShellOrInterpreter(r.name) || r.name === "source" || r.name === "." || WINDOWS_RUNNERS.has(r.name)) && r.args.some((w, k) => !isOption(w.text) && downloaded.has(baseName(w.text)) && !(k > firstOperand && DATA_FILE.test(w.text))));
       if (runsIt) add("dangerous_command.download_execute", "runs a file downloaded earlier in the same command line");
       // (Seventh round) A downloaded file of a kind that carries code, handed to any program but one that inspects,
       // moves or unpacks it: `msbuild %TEMP%\t.csproj`, `java -jar /tmp/h.jar`, `regasm /U a.dll`.
@@ -1484,6 +1516,25 @@ const TEXT_CHECKS: { type: string; detail: string; needs: string; re: RegExp }[]
   { type: "dangerous_command.recovery_delete", needs: "hadow", detail: "deletes the shadow copies", re: /\bWin32_ShadowCopy\b[^\n]{0,200}?(?:\bRemove-(?:CimInstance|WmiObject)\b|\.Delete\s*\(\s*\))/gi },
 ];
 
+/**
+ * (Fourteenth round) Shell lines another language hands to a shell as an argument vector: `subprocess.run(["bash",
+ * "-c", "…"])`, Go's `exec.Command("sh", "-c", "…")`, Java's `new String[]{"/bin/sh","-c","…"}`, Node's `spawn("sh",
+ * ["-c", "…"])`, ObjectScript's `$ZF(-100,"/ASYNC","/bin/bash","-c","…")`. The line is judged as a shell line is; a
+ * shell name and `-c` in that order, each quoted, then one quoted string. At most 4 per text, each ≤ 4,000 characters.
+ */
+const SHELL_ARGV = /(["'])(?:\/usr)?(?:\/bin\/)?(?:ba|z|da|k)?sh\1\s{0,4},\s{0,4}\[?\s{0,4}(["'])-c\2\s{0,4},\s{0,4}(?:"([^"]{1,4000})"|'([^']{1,4000})')/g;
+function shellArgvLines(text: string): { text: string; start: number; end: number }[] {
+  if (!text.includes("-c") || text.length > MAX_CODE * 4) return [];
+  const out: { text: string; start: number; end: number }[] = [];
+  SHELL_ARGV.lastIndex = 0;
+  for (let m; (m = SHELL_ARGV.exec(text)) !== null && out.length < 4; ) {
+    const line = (m[3] ?? m[4]) as string;
+    const start = m.index + m[0].length - line.length - 1;
+    out.push({ text: line, start, end: start + line.length });
+  }
+  return out;
+}
+
 /** Recent lines and their findings: the dangerous_command and sensitive_path detectors read the same lines. */
 const recent = new Map<string, CommandFinding[]>();
 
@@ -1495,6 +1546,15 @@ export function judgeCommandLine(text: string): CommandFinding[] {
   try {
     // (Twelfth round) A notebook cell's shell escapes (`!bash -c '…'`, a `%%bash` cell) are shell lines (commands-scope.ts).
     judgeText(notebookShell(text), { depth: 0, parses: 0 }, out);
+    // (Fourteenth round) A notebook cell's or a code tool's Python (`import …` at a line's start): a pickle it
+    // downloads and loads, a socket it gives a shell — not the shell grammar's reading.
+    if (out.length === 0 && PYTHON_CELL.test(text.slice(0, MAX_CODE))) {
+      const c = text.length > MAX_CODE ? text.slice(0, MAX_CODE) : text;
+      if (CODE.socket.test(c) && CODE.shell.test(c)) out.push({ type: "dangerous_command.reverse_shell", detail: "opens a network socket and gives it a shell", start: 0, end: text.length });
+      else if (CODE.download.test(c) && /\b(?:https?|ftp):\/\//i.test(c) && UNPICKLES.test(c)) out.push({ type: "dangerous_command.download_execute", detail: "loads a pickle downloaded from a URL (unpickling runs its code)", start: 0, end: text.length });
+    }
+    // (Fourteenth round) A shell line written as another language's argument vector (`"/bin/bash","-c","…"`).
+    if (out.length === 0) for (const inner of shellArgvLines(text)) for (const f of judgeNested(inner.text)) if (out.length < MAX_FINDINGS) out.push({ type: f.type, detail: `${f.detail} (a shell line inside another language's call)`, start: inner.start, end: inner.end });
   } catch {
     // Nothing here should throw; if it does, the line is judged by the tokenizer alone.
     try {
@@ -1524,8 +1584,20 @@ export function commandOperands(text: string): { text: string; start: number; en
   } catch {
     // no operands found is the answer for a line nothing can read
   }
+  // (Fourteenth round) A Windows path keeps its backslashes: the shell's grammar reads `C:\Users\x` as escapes, but a
+  // PowerShell or cmd line (`Copy-Item C:\ProgramData\Microsoft\Crypto\RSA\MachineKeys …`) means the folders.
+  for (const o of out) {
+    if (o.text.includes("\\") || o.end > text.length) continue;
+    const written = text.slice(o.start, o.end);
+    const quoted = /^(["']).*\1$/s.test(written);
+    if (!quoted && /\s/.test(written)) continue;
+    const raw = quoted ? written.slice(1, -1) : written;
+    if (WINDOWS_PATH.test(raw)) o.text = raw.replace(/^@/, "");
+  }
   return out;
 }
+/** A Windows path as written: a drive, a share, or a profile variable, then a backslash. */
+const WINDOWS_PATH = /^@?(?:[A-Za-z]:\\|\\\\[^\\\s]|%[A-Za-z_]{1,40}%\\|\$env:[A-Za-z_]{1,40}\\)/;
 
 const METADATA_ONLY = new Set(["chmod", "chown", "chgrp", "ls", "stat", "test", "[", "[[", "mkdir", "touch", "ssh", "ssh-keygen", "ssh-add", "ssh-copy-id", "realpath", "dirname", "basename", "file", "du", "wc", "readlink", "cd", "pushd", "which", "type", "echo", "printf", "git", "eval",
   // (Tenth round) signing tools use a key store without revealing it (paths-stores.ts).

@@ -374,7 +374,7 @@ function sqlSite(site: RoledSite): boolean {
 }
 /** The database or connection a SQL tool's call names (`database`, `db`, `connection`, `dsn`, `host`…), for "production". */
 function databaseNamed(sites: readonly RoledSite[], site: RoledSite): string {
-  return sites.filter((x) => x !== site && x.path[1] === "arguments" && /^(?:database|db|dbname|connection|connectionstring|dsn|url|uri|host|server|target|env|environment|profile|cluster)$/.test(lowerKey(x.path[2]))).map((x) => x.value.slice(0, 256)).join(" ");
+  return sites.filter((x) => x !== site && x.path[1] === "arguments" && /^(?:database|db|dbname|connection|connectionstring|dsn|url|uri|host|server|target|env|environment|profile|cluster)$|^(?:database|db|dsn|connection|datasource|data_source)_?(?:name|id|alias|key)$/.test(lowerKey(x.path[2]))).map((x) => x.value.slice(0, 256)).join(" ");
 }
 
 /** A file a remote agent's reply delivers (an artifact's or a message's file part) that is a script: its first line a shell's `#!`. */

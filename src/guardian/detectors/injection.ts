@@ -1,3 +1,4 @@
+import { vendorInstaller } from "./commands-benign.js";
 import { pieces, type Piece } from "./injection-gate.js";
 import { CJK, isCjk, lookup, STEMS, type Cue } from "./injection-lexicon.js";
 import { VERB_LAST } from "./injection-languages.js";
@@ -323,6 +324,11 @@ const PIPED_URL = /\b[a-z]{2,8}:\/\/[^\s]{1,200}\s{1,3}(?:piped|pipe[sd]?|fed)\s
 const OBEY_CODED = /\b(?:do|follow|obey|run|execute|perform)\s{1,3}what\s{1,3}(?:the|these|those|this|it|they)\b[^.\n]{0,40}?\b(?:says?|spells?|spell\s{1,3}out|tells?\s{1,3}you|reads?)\b|\bread\s{1,3}(?:the\s{1,3}following|this|it|them|these)\s{1,3}as\b[^.\n]{0,60}?\b(?:and|then)\s{1,3}(?:comply|obey|follow\s{1,3}(?:it|them)|do\s{1,3}(?:it|so)|act\s{1,3}on\s{1,3}it)\b|\b(?:command|commands|instructions?|steps?)\s{1,3}spel(?:led|t)\s{1,3}(?:out\s{1,3})?(?:here|below|above|in)\b/i;
 const DOWNLOAD_EXEC = /(?:\b(?:ba|z|da)?sh|\bsource|(?:^|\s)\.)\s{1,4}<\(\s{0,4}(?:curl|wget)\b|\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n|]{0,200}\|\s{0,4}(?:sudo(?:\s{1,4}-[A-Za-z]{1,3}){0,3}\s{1,4})?(?:ba|z|da)?sh\b|\bbase64\s{1,4}(?:-d|--decode)\b[^\n]{0,100}\|\s{0,4}(?:ba|z)?sh\b|-e(?:nc|ncodedcommand)\s{1,4}[A-Za-z0-9+/=]{20}|\biex\b|\/dev\/tcp\/|\bnc\s{1,4}-e\b/i;
 /** A line that is a command: a download, a decoder or a shell first. */
+/** Whether every URL of a unit is a vendor's documented installer (commands-benign.ts), at least one. */
+function onlyVendorInstallers(unit: string): boolean {
+  const urls = unit.match(/\bhttps:\/\/[^\s)"'`<>]{1,300}/g);
+  return urls !== null && urls.length <= 4 && urls.every((u) => vendorInstaller([u], "bash"));
+}
 const COMMAND_LINE = /^\s{0,8}(?:\$\s{1,3})?(?:sudo\s{1,3})?(?:curl|wget|echo|iwr|invoke-webrequest|bash|sh|powershell|pwsh|python3?|base64)\b/i;
 /** What an identifier needs: a backtick, an underscore or a lower-case letter before a capital. */
 const IDENTIFIER_HINT = /[`_]|[a-z][A-Z]/;
@@ -1038,7 +1044,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   // A remote agent's reply is read by the calling agent, a model: downloaded or decoded code it hands over to run —
   // asked in words, or standing as a command line of its own after "Run this:" — is asked of a model.
   if (ctx.reply === true && ctx.role === "content" && !ctx.modelTurn) {
-    if (sig.r.exec_download === undefined && COMMAND_LINE.test(unit) && DOWNLOAD_EXEC.test(unit)) addR(sig, "exec_download");
+    // (Fourteenth round, "cps14") A vendor's documented installer quoted for the user (Node-RED's, Homebrew's:
+    // commands-benign.ts's list, every URL of the unit one of them) is what the vendor tells its users to run.
+    if (sig.r.exec_download === undefined && COMMAND_LINE.test(unit) && DOWNLOAD_EXEC.test(unit) && !onlyVendorInstallers(unit)) addR(sig, "exec_download");
     if (sig.r.exec_download !== undefined) addT(sig, "agent_reply");
   }
   // A sentence that speaks to the model and holds a download run — a command line, or a URL said to be piped to a

@@ -7,6 +7,7 @@ import { appKind, APP_HINTS } from "./paths-apps.js";
 import { findSearches, STORE_HINTS, storeKind } from "./paths-stores.js";
 import { SCOPE_HINTS, scopeKind } from "./paths-scope.js";
 import { HOLDS_HINTS, holdsKind } from "./paths-holds.js";
+import { CONFIGS_HINTS, configKind, productionConfig, uriClimb } from "./paths-configs.js";
 import type { Detection, StringSite } from "./scan.js";
 import type { RoledSite } from "./sites.js";
 
@@ -104,7 +105,9 @@ const HINTS = [".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", ".
   // (Twelfth round: AI clients' MCP configurations, cookie jars, local servers' stores, CLIs' logins: paths-scope.ts.)
   ...SCOPE_HINTS,
   // (Thirteenth round: Chromium stores at any depth, wallets, credential names in app data, Windows key stores: paths-holds.ts.)
-  ...HOLDS_HINTS];
+  ...HOLDS_HINTS,
+  // (Fourteenth round: production configuration, login files, service keys, tools' stores by role, URIs' climbs: paths-configs.ts.)
+  ...CONFIGS_HINTS];
 const SENSITIVE_HINT = new RegExp(HINTS.map(escapeRegExp).join("|"), "i");
 const SENSITIVE_HINT_IDS = HINTS.map(literalId);
 /** A token can only be a path if it has a separator or starts like a dotfile. */
@@ -165,7 +168,7 @@ export function sensitiveKind(path: string): string | null {
   const p = lexical(windowsForm(path.replace(PROC_ROOT, "")));
   for (const s of SENSITIVE) if (s.re.test(p)) return s.type;
   if (keyFileInSystemFolder(p)) return "sensitive_path.system";
-  return storeKind(p) ?? appKind(p) ?? scopeKind(p) ?? holdsKind(p);
+  return storeKind(p) ?? appKind(p) ?? scopeKind(p) ?? holdsKind(p) ?? configKind(p);
 }
 
 /** `/proc/self/root/etc/shadow` is `/etc/shadow`: a process's root link is the root (sixth round). */
@@ -326,6 +329,15 @@ function commandSearchesForCredentials(line: string): { type: string; name: stri
       const { names: alts } = globNames(n.trim());
       const hit = alts.find((a) => KEY_NAMES.test(a) || (wide && KEYISH_NAMES.test(a)));
       if (hit !== undefined) return { type: /^(?:id_|\*_|\*id_)/i.test(hit) ? "sensitive_path.ssh_key" : "sensitive_path.credential_file", name: hit };
+      // (Fourteenth round) A search for one file by its exact name under a tool's folder finds that file: judged as the
+      // path it reaches (`find ~/.sqldeveloper -name connections.json -exec cat {} \;`).
+      if (!/[*?[{]/.test(n) && n.length <= 120) {
+        for (const r of roots.slice(0, 4)) {
+          if (WIDE_ROOT.test(r) || r === "." || r === "./") continue;
+          const type = sensitiveKind(`${r.replace(/[/\\]+$/, "")}/${n}`);
+          if (type !== null && type !== "sensitive_path.traversal") return { type, name: `${r}/${n}` };
+        }
+      }
     }
   }
   return null;
@@ -404,12 +416,23 @@ export function detectSensitivePath(sites: readonly (StringSite | RoledSite)[], 
       }
       continue;
     }
-    if (role === "url" && !/^\s*file:/i.test(site.value) && !/%2e%2e/i.test(site.value)) continue;
+    // (Fourteenth round) A URI whose path climbs out of its root (paths-configs.ts): an encoded climb in a web address,
+    // two levels in a resource URI of another scheme.
+    if (role === "url" && !/^\s*file:/i.test(site.value)) {
+      const climb = uriClimb(site.value);
+      if (climb !== null) {
+        out.push({ type: "sensitive_path.traversal", path: site.path, start: 0, end: site.value.length, detail: detail("sensitive_path.traversal", climb, "reading") });
+        continue;
+      }
+      if (!/%2e%2e/i.test(site.value)) continue;
+    }
     const verb = role === "url" ? "reading" : verbOf(tool);
     for (const f of pathsIn(site.value, verb === "writing", role === "path")) {
       // (Tenth round) The project's own env file written with plain settings hands nothing over (paths-benign.ts).
       if (verb === "writing" && f.type === "sensitive_path.dotenv" && plainEnvWrite(f.path, site, sites)) continue;
       if (verb === "writing" && f.type === "sensitive_path.credential_file" && plainCredentialConfigWrite(f.path, site, sites)) continue;
+      // (Fourteenth round) Writing an app's production configuration hands nothing over (paths-configs.ts).
+      if (verb === "writing" && f.type === "sensitive_path.credential_file" && productionConfig(f.path)) continue;
       out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: detail(f.type, f.path, verb) });
     }
   }
