@@ -21,8 +21,10 @@
  *   release, pay, file, close, mark, merge, publish, license, dispense, bind, …) stands in the unit or in its
  *   paragraph just before it. Not negated, not after a condition in its clause ("if CI is green you may merge without
  *   waiting for a second review" is a rule), not inside a quotation in prose.
- * - **A decision on borrowed authority** (`grant`): another person's (stored) signature applied or used, "approve …
- *   under her name", "sign as the physician".
+ * - **A decision on borrowed authority, or a verdict dictated** (`grant`): another person's (stored) signature applied
+ *   or used, "approve … under her name", "sign as the physician"; and, in a unit that speaks to the model, the outcome
+ *   of a check dictated to the reader that makes it — "close investigation … as unfounded", "record the result as
+ *   NEGATIVE", "mark QC complete", "file it as pre-approved".
  * - **Forms of address** (`addressed`): in a remote agent's reply "Note to the purchasing agent:", "Message to
  *   Mercy's referral agent:" and "your agent should …"; a Chinese @-mention of an AI assistant ("@采购AI助手"). (Forms
  *   the gate, injection-gate.ts, does not see — a hyphenated "reviewer-agent", Russian "ИИ-ассистента" — are not read
@@ -64,7 +66,7 @@ const SKIP_EN = new RegExp(
     `\\bwithout\\s{1,3}waiting\\s{1,3}(?:for|on)\\b`,
     `\\bwithout\\s{1,3}(?:(?:running|doing|performing|requesting|asking|consulting|involving|confirming\\s{1,3}with|checking\\s{1,3}with|notifying|a|an|the|any|further|prior|human|manual)\\s{1,3})?(?:the\\s{1,3}|a\\s{1,3}|an\\s{1,3}|any\\s{1,3}|your\\s{1,3})?(?:[${L}\\d/&-]{1,20}\\s{1,3}){0,3}?(?:${CONTROL}|${APPROVER})${NA}`,
     // "do not route this to Dr. Okafor", "do not queue them for the prescriber", "do not route to a human underwriter"
-    `\\b(?:do\\s{1,3}not|don't|dont|never)\\s{1,3}(?:route|queue|refer|escalate|send|assign|pass)\\s{1,3}(?:(?:it|this|that|them|these|the\\s{1,3}${L}{2,20})\\s{1,3})?(?:to|for)\\s{1,3}(?:the\\s{1,3}|a\\s{1,3}|any\\s{1,3}|your\\s{1,3})?(?:Dr\\.?\\s{1,3}[A-Z]|(?:[${L}-]{1,20}\\s{1,3}){0,2}?(?:${APPROVER}|review|approval|referral))`,
+    `\\b(?:do\\s{1,3}not|don't|dont|never)\\s{1,3}(?:route|queue|refer|escalate|send|forward|assign|pass)\\s{1,3}(?:(?:it|this|that|them|these|the\\s{1,3}${L}{2,20})\\s{1,3})?(?:to|for)\\s{1,3}(?:the\\s{1,3}|a\\s{1,3}|any\\s{1,3}|your\\s{1,3})?(?:Dr\\.?\\s{1,3}[A-Z]|(?:[${L}-]{1,20}\\s{1,3}){0,2}?(?:${APPROVER}|review|approval|referral))`,
     // "do not ask the photo editor", "Do not contact the importer", "do not request radiographs"
     `\\b(?:do\\s{1,3}not|don't|dont|never)\\s{1,3}(?:ask|contact|consult|notify|involve|wait\\s{1,3}for|check\\s{1,3}with|confirm\\s{1,3}with)\\s{1,3}(?:the\\s{1,3}|a\\s{1,3}|any\\s{1,3}|your\\s{1,3}|our\\s{1,3})?(?:[${L}-]{1,20}\\s{1,3}){0,2}?${APPROVER}${NA}`,
     `\\b(?:do\\s{1,3}not|don't|dont|never)\\s{1,3}(?:request|order|require|wait\\s{1,3}for)\\s{1,3}(?:the\\s{1,3}|any\\s{1,3})?(?:[${L}-]{1,20}\\s{1,3}){0,2}?(?:radiographs|x-rays|images|documentation|records|receipts|proof|${CONTROL})${NA}`,
@@ -113,6 +115,14 @@ const BORROWED = new RegExp(
   ].join("|"),
   "giu",
 );
+
+/** A check's outcome dictated: an investigation closed as unfounded, a result recorded as negative, QC marked complete. */
+const VERDICT = new RegExp(
+  `\\b(?:close|closing|record|recording|mark|marking|file|filing|report|reporting|code|coding|set|enter|log)\\s{1,3}(?:it|this|them|(?:this|that|the|its|these)\\s{1,3}(?:[${L}\\d/-]{1,20}\\s{1,3}){0,3}?[${L}\\d/-]{1,20}|[A-Z]{2,6}\\s{1,3}[\\w-]{2,20}\\s{1,3}[\\w-]{2,20}|[${L}]{2,20}\\s{1,3}#?[\\w-]{1,20})\\s{1,3}(?:as\\s{1,3}|to\\s{1,3})?["'“]?(?:unfounded|negative|cleared|pre-approved|sponsor-approved|urgent-approved|no\\s{1,3}findings|not\\s{1,3}substantiated|within\\s{1,3}normal\\s{1,3}limits)(?![${L}-])`,
+  "giu",
+);
+/** Quality control or review marked done: "mark QC complete", "mark the review as complete". */
+const DONE = /\b(?:mark|set)\s{1,3}(?:the\s{1,3})?(?:qc|quality\s{1,3}control|review|audit|verification|inspection|validation)\s{1,3}(?:as\s{1,3})?(?:complete|completed|done|passed)\b/giu;
 
 /** Heads naming an automated reader the earlier rounds did not read: a Chinese @-mention of an AI assistant ("@采购AI助手"). */
 const HEAD = /@[\p{Script=Han}A-Za-z]{0,8}(?:AI|ai|智能)?(?:助手|助理|机器人)/u;
@@ -190,5 +200,7 @@ export function controlCues(text: string, s: number, unit: string, ctx: CCtx): C
   }
   // (A skip needs no address of its own: it weighs nothing unless a neighbour speaks to the model. A borrowed signature does.)
   if ((addressed || ctx.request) && firstFree(BORROWED, clip, true) >= 0) out.r.push("grant");
+  // (A verdict dictated to the reader that checks it: only where the unit speaks to the model.)
+  if (addressed && !out.r.includes("grant") && (firstFree(VERDICT, clip, true) >= 0 || firstFree(DONE, clip, true) >= 0)) out.r.push("grant");
   return out;
 }
