@@ -181,6 +181,10 @@ export function controlCues(text: string, s: number, unit: string, ctx: CCtx): C
     return !CONDITIONAL.test(clause.slice(cut + 1));
   };
   const firstFree = (re: RegExp, hay: string, check: boolean): number => {
+    // (One sticky-free test first: most units hold none, and `matchAll` copies the regex.)
+    re.lastIndex = 0;
+    if (!re.test(hay)) return -1;
+    re.lastIndex = 0;
     let n = 0;
     for (const m of hay.matchAll(re)) {
       if (!check || freeAt(m.index)) return m.index;
