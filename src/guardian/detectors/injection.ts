@@ -6,6 +6,8 @@ import { directedCues } from "./injection-directed.js";
 import { agentLabel, exhibited, refusesEmbedded } from "./injection-exhibits.js";
 import { loopCues } from "./injection-loop.js";
 import { oversightCues } from "./injection-oversight.js";
+import { controlCues } from "./injection-controls.js";
+import { chatTemplate, doubledJoiner, inJinja, reportedFrom } from "./injection-mentions.js";
 import { orderCues } from "./injection-orders.js";
 import { NO_SPACE_VOCATIVE, WORLD_AND, WORLD_GENERIC } from "./injection-languages-world.js";
 import { reading } from "./injection-readings.js";
@@ -1035,6 +1037,11 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       for (const k of v.r) addR(sig, k);
       // (What keeps the act from the overseer is part of the instruction: a cut reaches over it.)
       if (v.t.length + v.r.length > 0) sig.cue = true;
+      // A decision taken while the check on it is skipped, or on borrowed authority (injection-controls.ts).
+      const c = controlCues(text, s, unit, { addressed: sig.t.addressed !== undefined || sig.t.addressed_2p !== undefined || sig.t.addressed_subject !== undefined, request, reply: ctx.reply === true });
+      for (const k of c.t) addT(sig, k);
+      for (const k of c.r) addR(sig, k);
+      if (c.t.length + c.r.length > 0) sig.cue = true;
       // (Benign guards: instructions in the data refused; a help desk's "Agent: Priya S." — injection-exhibits.ts.)
       if (sig.t.override !== undefined && Object.keys(sig.r).every((k) => k === "request") && refusesEmbedded(unit)) delete sig.t.override;
       if (sig.t.addressed !== undefined && agentLabel(unit)) delete sig.t.addressed;
@@ -1067,6 +1074,15 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   if (sig.own && unit.includes(":")) {
     const m = INTRO.exec(unit.length > 400 ? unit.slice(0, 400) : unit);
     if (m && !sig.quoted.some(([a, b]) => a <= s + m.index && s + m.index < b)) sig.quoted.push([s + m.index + m[0].length, e]);
+  }
+  // What a sentence reports someone else typed into a bot, planted in a text, or tried: quoted from there, in a passage
+  // that writes about attacks (fourteenth round, injection-mentions.ts).
+  if (sig.own && ctx.role === "content") {
+    const at = reportedFrom(unit);
+    if (at >= 0) {
+      if (!sig.quoted.some(([a, b]) => a <= s + at && s + at < b)) sig.quoted.push([s + at, e]);
+      sig.report = true;
+    }
   }
   // An example shown in a fenced code block that a text about attacks introduces, and that the text after it does not
   // tell anyone to follow: quoted whole, in a passage that reports (ninth round; `strict` cuts the quotation).
@@ -1613,8 +1629,11 @@ function markers(text: string, regions: readonly { s: number; e: number }[], quo
   // (Ninth round: so is a chat template documented in a fence — a model card's "Prompt format" — whose block holds
   // the template's slots, `{prompt}`, `{{ message['content'] }}`, `{% for … %}`.)
   const isShown = (at: number) => !quotesCut && (shown ??= [...shownFences(text), ...templateFences(text)]).some(([a, b]) => a <= at && at < b);
+  // (Fourteenth round: a token inside a Jinja expression of a chat template read from a model file — injection-mentions.ts.)
+  let template: boolean | null = null;
   all(CHAT_TOKEN, (m) => {
     if (isShown(m.index) || (!quotesCut && inCodeSpan(text, m.index, m.index + m[0].length))) return;
+    if (!quotesCut && inJinja(text, m.index) && (template ??= chatTemplate(text))) return;
     out.push({ s: m.index, e: m.index + m[0].length, kind: "chat_token", reach: text.length });
   });
   let endAt = -1;
@@ -2387,6 +2406,8 @@ function hiddenUnicode(site: StringSite, role: Role, out: Finding[]): void {
       HIDDEN.lastIndex = past;
       continue;
     }
+    // (Fourteenth round) Two joiners inside a word of a script that writes with them (injection-mentions.ts).
+    if (doubledJoiner(site.value, m.index, m.index + m[0].length)) continue;
     out.push({ type: "hidden_unicode", path: site.path, start: m.index, end: m.index + m[0].length, role });
   }
 }

@@ -152,6 +152,8 @@ export function invisibleStage(inp: Mapped, hidden: HiddenSpan[], plain: (s: str
       if (first === 0x200d && (EMOJI.test(prev) || EMOJI.test(next))) continue;
       if (JOINING_SCRIPT.test(prev) && JOINING_SCRIPT.test(next)) continue;
     }
+    // (A doubled joiner between letters of such a script — an editor's slip in Devanagari — is orthography too.)
+    if (run.length === 2 && (first === 0x200d || first === 0x200c) && (second === 0x200d || second === 0x200c) && JOINING_SCRIPT.test(prev) && JOINING_SCRIPT.test(next)) continue;
     b.keep(last, i);
     b.drop(i, j);
     last = j;
