@@ -6,7 +6,14 @@
 // round). Reports each build's median over rounds of the per-round mean per evaluation.
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
 import { judgementCall, numberArg } from "./lib.mjs";
+
+// As every guardwire command that judges sets it (src/cli/program.ts). Without it the build loaded second judged the
+// 1 MB result 4-6 times slower than the first, whichever it was (main against itself too): a few of the packs'
+// expressions over that megabyte ran in V8's regexp interpreter in the second build only, and only once the tools/list
+// shape had run; with the flag both builds take 9-11 ms (2026-11-27).
+setFlagsFromString("--regexp-tier-up-ticks=0");
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const other = process.argv[2] && !process.argv[2].startsWith("--") ? resolve(process.argv[2]) : null;
