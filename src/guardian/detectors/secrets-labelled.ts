@@ -37,6 +37,8 @@ function randomLooking(v: string, label: string): boolean {
   if (v.includes("://") || /^[^@\s]{1,64}@[A-Za-z0-9-]{1,63}\.[A-Za-z.]{2,30}$/.test(v) || PLACEHOLDER.test(v)) return false;
   if (UUID.test(v)) return /api|rest|secret|access/i.test(label);
   if (v.length < 12) return false;
+  // Words joined into a passphrase (`bluebird-garden-42`) are a memorable password, not a generated key.
+  if (/^[a-z]{3,12}(?:[-_.][a-z]{3,12}){1,5}(?:[-_.]?\d{1,4})?$/i.test(v)) return false;
   if (/^[0-9a-f]{32,}$/i.test(v)) return /[a-f]/i.test(v) && /\d/.test(v);
   const classes = Number(/[a-z]/.test(v)) + Number(/[A-Z]/.test(v)) + Number(/\d/.test(v)) + Number(/[^A-Za-z0-9]/.test(v));
   if (classes >= 3 && entropy(v) >= 3.5) return true;
@@ -56,19 +58,28 @@ export function labelledSecrets(v: string): { start: number; end: number }[] {
   for (let m, n = 0; (m = LABEL.exec(v)) !== null && n < 64; n++) {
     // Not a label inside a URL (`?token=…`) or a word (`secret/data/ci`).
     const before = v.slice(Math.max(0, v.lastIndexOf(" ", m.index) + 1, v.lastIndexOf("\n", m.index) + 1), m.index);
-    if (/:\/\/|[?&/]/.test(before)) continue;
+    if (/:\/\/|[?&/]|\w:$|[a-z]-$/i.test(before)) continue;
+    // A public key: an SDK's, a publishable one, an SSH key.
+    if (/\b(?:public|publishable|sdk|client[\s-]side|ssh)\b[^\n]{0,20}$/i.test(v.slice(Math.max(0, m.index - 24), m.index))) continue;
     // A key that opens nothing: a licence's, a product's, a row's, a public one.
     if (/key/i.test(m[0]) && /\b(?:licen[cs]e|product|serial|activation|registration|primary|foreign|sort|cache|idempotency|partition|public|host|gpg|pgp|ssh|music|map)[\s_-]{0,2}$/i.test(v.slice(Math.max(0, m.index - 20), m.index))) continue;
     let stop = m.index + m[0].length;
     const limit = Math.min(v.length, stop + 200);
     while (stop < limit && v[stop] !== "\n") stop++;
     const window = v.slice(m.index + m[0].length, stop);
+    // A network's password on a line that names it (a guest Wi-Fi's) is shared on purpose.
+    if (/\b(?:wi-?fi|wlan|ssid|guest\s{1,3}network)\b/i.test(v.slice(Math.max(0, v.lastIndexOf("\n", m.index) + 1), stop))) continue;
     VALUE.lastIndex = 0;
     for (let w, k = 0; (w = VALUE.exec(window)) !== null && k < 12; k++) {
       const raw = w[0];
       const value = raw.replace(/^[=:]+/, "").replace(/[.,;:!?)]+$/, "");
       if (HASH_WORD.test(window.slice(0, w.index))) break;
-      if (!randomLooking(value, m[0])) continue;
+      // A reference, not a value: a path, an environment or vault reference, code (`os.environ[…]`), an SSH key's blob.
+      if (/^[/~.]|^\w{2,10}:(?!\d)|^(?:ssh-|ecdsa-|sk-ssh|AAAA[BC]3NzaC1)/.test(value)) break;
+      if (!randomLooking(value, m[0])) {
+        if (/^[a-z_]\w{0,30}\.[a-z_]\w{0,30}$/i.test(value) && /^[\s=:(]{0,3}$/.test(window.slice(0, w.index))) break;
+        continue;
+      }
       const start = m.index + m[0].length + w.index + (raw.length - raw.replace(/^[=:]+/, "").length);
       out.push({ start, end: start + value.length });
       break;
