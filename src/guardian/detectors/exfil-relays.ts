@@ -201,7 +201,7 @@ export function sensitivePayload(text: string, chat = false): string | null {
 function judgePayload(t: string, chat: boolean): string | null {
   if (CREDENTIAL_WORDS.test(t) || PASSWORD_VALUE.test(t) || CREDENTIAL_PAIR.test(t)) return "credentials";
   // (Fourteenth round) A credential given by its label (a PSK, a `.pgpass` line, a login pair): secrets-labelled.ts.
-  if (labelledSecrets(t).length > 0) return "credentials";
+  if (labelledSecrets(t, true).length > 0) return "credentials";
   // (Tenth round) One-time codes, service-account key files, database passwords on a command line, live keys, IBANs
   // by their check digits, card numbers by Luhn: exfil-payloads.ts.
   const more = morePayload(t);

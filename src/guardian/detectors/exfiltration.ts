@@ -270,7 +270,10 @@ function isImage(v: string, at: number, floor: number): boolean {
 const PLACEHOLDER = /\{\{[^}]{0,200}\}\}|\$\{[^}]{0,200}\}|\$[A-Z][A-Z0-9_]{2,}|<[A-Za-z][\w .-]{0,40}(?:>|$)|\[[A-Z][A-Z0-9_ ]{2,40}\]|%[A-Z_]{3,}%/;
 /** A command's output spliced into a URL: `$(…)`, or a pair of backticks around a command (a lone backtick is data: encoded polylines use it). */
 const COMMAND_SUBSTITUTION = /\$\(|`[a-z][\w.-]{0,20}(?:\s[^`]{0,200})?`/;
-const QUERY_PLACEHOLDER = /\{[A-Za-z_][\w .-]{0,40}\}/;
+// (Fourteenth round) Also a hole described in words, up to 200 characters: `{URL-encoded text of the user's notes}`
+// (a rendered URL ends at its first blank, inside such a hole).
+const QUERY_PLACEHOLDER = /\{[A-Za-z_][\w .,'’()/-]{0,200}\}/;
+const OPEN_HOLE = /\{[A-Za-z_][\w .,'’()/-]{0,200}$/;
 const DATA_KEYS = /^(?:data|d|payload|p|secret|secrets|key|apikey|api_key|token|password|pwd|pass|passwd|conversation|convo|chat|history|memory|prompt|context|exfil|leak|creds?|credentials?|session|cookie|env|info|content|msg|message|q|text|x)$/i;
 const BASE64ISH = /^[A-Za-z0-9+/_-]+={0,2}$/;
 const HEX = /^[0-9a-fA-F]+$/;
@@ -478,7 +481,7 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
   const raw = decode(url.pathname + url.search + url.hash);
   // (Fourteenth round) A mailing's merge tag for the recipient's id is the sender's to fill (exfil-handed.ts).
   const tagged = recipientTagsOnly(raw);
-  if ((!tagged && (PLACEHOLDER.test(raw) || QUERY_PLACEHOLDER.test(decode(url.search)))) || (kind === "request" && COMMAND_SUBSTITUTION.test(raw) && !platformOnly(raw))) return "placeholder";
+  if ((!tagged && (PLACEHOLDER.test(raw) || QUERY_PLACEHOLDER.test(decode(url.search)) || (kind !== "request" && OPEN_HOLE.test(decode(url.search))))) || (kind === "request" && COMMAND_SUBSTITUTION.test(raw) && !platformOnly(raw))) return "placeholder";
   // A credential in the URL of the service that issued it (a bot token to api.telegram.org, a key to googleapis.com)
   // is how that service is called: audience.ts.
   const host = hostOf(url);

@@ -50,12 +50,15 @@ const PAIR = /\b(?:admin|user(?:name)?|login|account|svc|service\s{1,3}account|b
 /** A `.pgpass` line: host, port, database, user, password. */
 const PGPASS = /(?:^|["'\s])[A-Za-z0-9.*_-]{1,253}:(?:\d{1,5}|\*):[\w*.-]{1,63}:[\w*.@-]{1,63}:([^\s"':]{6,128})(?=$|["'\s])/gm;
 
-/** Credentials by label in one text: the value's span. */
-export function labelledSecrets(v: string): { start: number; end: number }[] {
+/** Credentials by label in one text: the value's span. `payload`: the text is a request's payload (see below). */
+export function labelledSecrets(v: string, payload = false): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
   if (v.length > MAX_TEXT) return out;
   LABEL.lastIndex = 0;
   for (let m, n = 0; (m = LABEL.exec(v)) !== null && n < 64; n++) {
+    // In a request's payload, an API key or a token is the request's own authentication (`{"api_key": …}` to the API).
+    // Only as a field's key (`"api_key":`, `&token=`): a label in a message's words still counts.
+    if (payload && /api|key$|token|bearer/i.test(m[0]) && !/pre-?shared|secret/i.test(m[0]) && /(?:^|["'&?{,\n]\s{0,2})$/.test(v.slice(Math.max(0, m.index - 4), m.index)) && /^["']?\s{0,2}[:=]/.test(v.slice(m.index + m[0].length, m.index + m[0].length + 4))) continue;
     // Not a label inside a URL (`?token=…`) or a word (`secret/data/ci`).
     const before = v.slice(Math.max(0, v.lastIndexOf(" ", m.index) + 1, v.lastIndexOf("\n", m.index) + 1), m.index);
     if (/:\/\/|[?&/]|\w:$|[a-z]-$/i.test(before)) continue;
