@@ -108,6 +108,11 @@ const FILE_PATH_KEY = /^(?:path|file_?path|filename|file|dest(?:ination)?_?path|
 const A2A_SENDS = new Set(["message/send", "message/stream", "SendMessage", "SendStreamingMessage"]);
 const TOOL_CALLS = new Set(["tools/call", "steps/toolCallRequest"]);
 
+/** Whether a message is an outbound call or a message to another agent (the only ones this check reads). */
+export function sendsText(message: Record<string, unknown>): boolean {
+  return typeof message.method === "string" && "id" in message && (TOOL_CALLS.has(message.method) || A2A_SENDS.has(message.method));
+}
+
 /**
  * Labelled credentials in what an outbound call or a message to another agent sends to people or a place. A call that
  * requests a URL or writes a file at a path is left out (see above).
