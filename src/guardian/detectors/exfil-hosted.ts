@@ -49,6 +49,9 @@ const HOSTED_SUFFIXES = [
   "ondigitalocean.app",
   "modal.run",
   "surge.sh",
+  // (Fourteenth round) Hugging Face Spaces and Streamlit Community Cloud: anybody's app in a minute.
+  "hf.space",
+  "streamlit.app",
 ];
 /** AWS's per-tenant endpoints: API Gateway and Lambda function URLs. */
 const AWS_TENANT = /^[a-z0-9]{6,16}\.(?:execute-api\.[a-z]{2}(?:-[a-z]{2,10}){1,2}-\d\.amazonaws\.com|lambda-url\.[a-z]{2}(?:-[a-z]{2,10}){1,2}-\d\.on\.aws)$/;
@@ -202,17 +205,21 @@ export function hostedPayload(text: string): string | null {
 /* -------------------------------------------------------------------------------------------------------------- */
 
 /** Query keys that name a credential of the user's: an API key, a secret, a session, a password. */
-const CREDENTIAL_KEY = /^(?:[a-z0-9]{1,20}[_-])?(?:api[_-]?key|apikey|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|session(?:[_-]?(?:id|token|key))?|sessid|sid|password|passwd|pwd|cookie)$|LoginSecure$|^(?:dd|datadog|sentry|segment|mixpanel)[_-]?(?:api[_-]?)?key$/i;
+const CREDENTIAL_KEY = /^(?:[a-z0-9]{1,20}[_-])?(?:api[_-]?key|apikey|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|session(?:[_-]?(?:id|token|key))?|sessid|sid|password|passwd|pwd|cookie)$|LoginSecure$|^(?:dd|datadog|sentry|segment|mixpanel)[_-]?(?:api[_-]?)?key$|^(?:bearer(?:[_-]?token)?|refresh[_-]?token|id[_-]?token|sas(?:[_-]?(?:key|token))?|shared[_-]?access[_-]?key|access[_-]?key|private[_-]?token)$/i;
 
 /**
  * Whether a URL given to another agent carries a credential of the user's in its query: a key named for one with a
  * random-looking value. A signed link's own parameters (presigned S3/GCS, Azure SAS), an OAuth `state` or `code`, a
  * Maps `key` are not named.
  */
-export function credentialInLink(url: URL): string | null {
+export function credentialInLink(url: URL, recognised: (value: string) => boolean = () => false): string | null {
   const q = url.searchParams;
   if ((q.has("X-Amz-Signature") || q.has("X-Goog-Signature") || (q.has("sig") && q.has("se"))) && !q.has("api_key")) return null;
   for (const [key, value] of q) {
+    // (Fourteenth round) A value that is a recognised key of a service this host is not, under any name (`token=hf_…`).
+    if (value.length >= 16 && value.length <= 4096 && recognised(value)) return `a credential (${key}) in a link handed to another agent`;
+    // A token with a service's prefix (`hf_…`, `glpat-…`, `sk_live_…`) under `token`: a key, not a share link's id.
+    if (/^(?:[a-z0-9]{1,20}[_-])?token$/i.test(key) && !/^(?:page|next|continuation|csrf|xsrf|state|sync|resume|cursor)[_-]?token$/i.test(key) && /^[a-z]{2,10}(?:_live|_test)?[_-][A-Za-z0-9]{20,200}$/.test(value) && randomValue(value.replace(/^[a-z]{2,10}(?:_live|_test)?[_-]/, ""))) return `a credential (${key}) in a link handed to another agent`;
     if (!CREDENTIAL_KEY.test(key) || value.length < 16 || value.length > 4096) continue;
     if (/^(?:\*+|x+|<[^>]*>|\{[^}]*\}|\$\{?[A-Za-z_]+\}?)$/i.test(value)) continue;
     if (randomValue(value)) return `a credential (${key}) in a link handed to another agent`;

@@ -3,6 +3,7 @@ import { luhn } from "./pii.js";
 import { ibanValid } from "./pii-checks.js";
 import { localHost } from "./local-hosts.js";
 import type { Detection, StringSite } from "./scan.js";
+import { exportFile, fileRequestLink } from "./exfil-handed.js";
 import { formValue } from "./urls.js";
 
 /*
@@ -181,7 +182,7 @@ function personalMailbox(domain: string): boolean {
 
 interface SentFile {
   site: StringSite;
-  kind: "store" | "mailbox" | "dump" | "confidential" | "people" | "capture";
+  kind: "store" | "mailbox" | "dump" | "confidential" | "people" | "capture" | "export";
 }
 
 function fileKind(v: string): SentFile["kind"] | null {
@@ -194,6 +195,8 @@ function fileKind(v: string): SentFile["kind"] | null {
   if (CONFIDENTIAL_DOC.test(name) && /\.\w{2,5}$/.test(name)) return "confidential";
   if (CAPTURE.test(base)) return "capture";
   if (PEOPLE_EXPORT.test(name)) return "people";
+  // (Fourteenth round) A file in a system's export folder (exfil-handed.ts).
+  if (exportFile(base)) return "export";
   return null;
 }
 
@@ -204,6 +207,7 @@ const KIND_WORDS: Record<SentFile["kind"], string> = {
   confidential: "a confidential document",
   people: "an export of people's records",
   capture: "a capture of traffic or memory",
+  export: "a system's data export",
 };
 
 /**
@@ -217,6 +221,7 @@ export function sentFiles(sites: readonly StringSite[], allowed: (host: string) 
   let method = "";
   let recipients: string[] | null = null;
   let upload: string | null = null;
+  let fileRequest = false;
   for (const site of sites) {
     if (site.path[0] !== "params" || site.path[1] !== "arguments" || site.path.includes("_meta")) continue;
     // The argument's own name, or its array's (`attachments: [...]`), or an object's inside (`attachments[0].path`).
@@ -235,8 +240,10 @@ export function sentFiles(sites: readonly StringSite[], allowed: (host: string) 
     if (key === "method" && site.path.length === 3) method = v.trim().toUpperCase();
     if (upload === null && !fetches && URL_KEY.test(key) && /^https?:\/\//i.test(v)) {
       try {
-        const h = new URL(v).hostname.toLowerCase();
+        const u = new URL(v);
+        const h = u.hostname.toLowerCase();
         if (!localHost(h) && !allowed(h)) upload = h;
+        fileRequest = fileRequestLink(h, u.pathname);
       } catch {
         /* not a URL */
       }
@@ -249,7 +256,8 @@ export function sentFiles(sites: readonly StringSite[], allowed: (host: string) 
   const outside = recipients !== null && recipients.some((d) => !localHost(d.toLowerCase()));
   for (const f of files) {
     const anywhere = f.kind === "store" || f.kind === "mailbox";
-    const hit = upload !== null ? anywhere || f.kind === "dump" : anywhere ? outside : personal;
+    // (Fourteenth round) A file-request link is an inbox owned by whoever made it: an export or records there leave.
+    const hit = upload !== null ? anywhere || f.kind === "dump" || (fileRequest && f.kind !== "capture") : anywhere ? outside : personal;
     if (hit) out.push({ type: "exfiltration.request", path: f.site.path, start: 0, end: f.site.value.length, detail: `the call sends ${KIND_WORDS[f.kind]}${upload !== null ? ` to ${upload}` : recipients !== null && personal ? " to a personal mailbox" : " by e-mail"}` });
   }
   return out;

@@ -3,6 +3,7 @@ import { entropy } from "./entropy.js";
 import { morePayload } from "./exfil-payloads.js";
 import { chatHookRouting, moreChatHook, personalPayload } from "./exfil-sinks.js";
 import { formDecoded, hostedPayload, withoutExamples } from "./exfil-hosted.js";
+import { labelledSecrets } from "./secrets-labelled.js";
 
 /*
  * (Ninth round) Relays: services whose whole purpose is to accept an HTTP request for somebody's account and hand what
@@ -70,6 +71,8 @@ export const DEFAULT_RELAYS = [
   "api.staticforms.xyz",
   "submit-form.com",
   "fabform.io",
+  // (Fourteenth round) EmailJS: sends whatever it is handed as an e-mail from the account whose ids the request names.
+  "api.emailjs.com",
   "formbold.com",
   "getwaitlist.com",
   // mock and echo endpoints
@@ -109,6 +112,7 @@ const CHAT_PATHS: Record<string, RegExp> = {
   "chat.googleapis.com": /^\/v1\/spaces\/[^/]{1,80}\/messages/,
   "docs.google.com": /^\/forms\/(?:u\/\d{1,2}\/)?d\/(?:e\/)?[^/]{1,120}\/formResponse/,
   "ntfy.sh": /^\/[^/]/,
+  "api.emailjs.com": /^\/api\/v\d(?:\.\d)?\/email\/send/,
 };
 
 /** Whether a URL (host lower case, path) is a relay's intake. */
@@ -196,6 +200,8 @@ export function sensitivePayload(text: string, chat = false): string | null {
 
 function judgePayload(t: string, chat: boolean): string | null {
   if (CREDENTIAL_WORDS.test(t) || PASSWORD_VALUE.test(t) || CREDENTIAL_PAIR.test(t)) return "credentials";
+  // (Fourteenth round) A credential given by its label (a PSK, a `.pgpass` line, a login pair): secrets-labelled.ts.
+  if (labelledSecrets(t, true).length > 0) return "credentials";
   // (Tenth round) One-time codes, service-account key files, database passwords on a command line, live keys, IBANs
   // by their check digits, card numbers by Luhn: exfil-payloads.ts.
   const more = morePayload(t);

@@ -13,6 +13,8 @@ import { isStore, localHost, relayQueryPayload, sentFiles, urlStatesData } from 
 import { madePublic } from "./exfil-public.js";
 import { queryCarriesData } from "./exfil-query.js";
 import { mediaFile, mediaUploadOnly } from "./exfil-media.js";
+import { chunkedLookups, environmentSent, wildcardHostData } from "./exfil-code.js";
+import { logOnly, ownApiKey, pasteHost, recipientTagsOnly } from "./exfil-handed.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -110,6 +112,8 @@ export const DEFAULT_TUNNELS = [
   "*.tunnelto.dev",
   "*.playit.gg",
   "*.loophole.site",
+  // (Fourteenth round) Gradio's share links: a tunnel to somebody's notebook for 72 hours.
+  "*.gradio.live",
   // Public file drops: whoever has the link (or guesses it) downloads the file.
   "pixeldrain.com",
   "*.pixeldrain.com",
@@ -266,7 +270,10 @@ function isImage(v: string, at: number, floor: number): boolean {
 const PLACEHOLDER = /\{\{[^}]{0,200}\}\}|\$\{[^}]{0,200}\}|\$[A-Z][A-Z0-9_]{2,}|<[A-Za-z][\w .-]{0,40}(?:>|$)|\[[A-Z][A-Z0-9_ ]{2,40}\]|%[A-Z_]{3,}%/;
 /** A command's output spliced into a URL: `$(…)`, or a pair of backticks around a command (a lone backtick is data: encoded polylines use it). */
 const COMMAND_SUBSTITUTION = /\$\(|`[a-z][\w.-]{0,20}(?:\s[^`]{0,200})?`/;
-const QUERY_PLACEHOLDER = /\{[A-Za-z_][\w .-]{0,40}\}/;
+// (Fourteenth round) Also a hole described in words, up to 200 characters: `{URL-encoded text of the user's notes}`
+// (a rendered URL ends at its first blank, inside such a hole).
+const QUERY_PLACEHOLDER = /\{[A-Za-z_][\w .,'’()/-]{0,200}\}/;
+const OPEN_HOLE = /\{[A-Za-z_][\w .,'’()/-]{0,200}$/;
 const DATA_KEYS = /^(?:data|d|payload|p|secret|secrets|key|apikey|api_key|token|password|pwd|pass|passwd|conversation|convo|chat|history|memory|prompt|context|exfil|leak|creds?|credentials?|session|cookie|env|info|content|msg|message|q|text|x)$/i;
 const BASE64ISH = /^[A-Za-z0-9+/_-]+={0,2}$/;
 const HEX = /^[0-9a-fA-F]+$/;
@@ -368,6 +375,9 @@ function encodedCredentials(value: string): boolean {
 /** Hosts in one registrable domain's label of this host that carry data: encoded text, or a long run of it. */
 function hostData(host: string): string | null {
   if (/^[\d.]+$/.test(host) || host.includes(":")) return null;
+  // (Fourteenth round) The free labels of a wildcard host that spells an address (exfil-code.ts).
+  const wildcard = wildcardHostData(host.toLowerCase());
+  if (wildcard !== null) return wildcard;
   const labels = host.split(".");
   // The last two labels name the domain (three under a two-letter second level such as co.uk): what is left is the
   // attacker's to fill.
@@ -469,7 +479,9 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
   for (const s of segments) pieces.push({ key: "", value: decode(s).replace(/\.(?:png|jpe?g|gif|svg|webp|ico|bmp)$/i, "") });
   if (url.hash.length > 1) pieces.push({ key: "#", value: decode(url.hash.slice(1)) });
   const raw = decode(url.pathname + url.search + url.hash);
-  if (PLACEHOLDER.test(raw) || QUERY_PLACEHOLDER.test(decode(url.search)) || (kind === "request" && COMMAND_SUBSTITUTION.test(raw) && !platformOnly(raw))) return "placeholder";
+  // (Fourteenth round) A mailing's merge tag for the recipient's id is the sender's to fill (exfil-handed.ts).
+  const tagged = recipientTagsOnly(raw);
+  if ((!tagged && (PLACEHOLDER.test(raw) || QUERY_PLACEHOLDER.test(decode(url.search)) || (kind !== "request" && OPEN_HOLE.test(decode(url.search))))) || (kind === "request" && COMMAND_SUBSTITUTION.test(raw) && !platformOnly(raw))) return "placeholder";
   // A credential in the URL of the service that issued it (a bot token to api.telegram.org, a key to googleapis.com)
   // is how that service is called: audience.ts.
   const host = hostOf(url);
@@ -487,7 +499,8 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
       if (nested) return nested;
       continue;
     }
-    if (PASSWORD_KEYS.test(key) && value.length >= 4 && !PASSWORD_PLACEHOLDER.test(value)) return "password";
+    // (Fourteenth round) The API's own key in a GET to that API's host, beside short values only (exfil-handed.ts).
+    if (PASSWORD_KEYS.test(key) && value.length >= 4 && !PASSWORD_PLACEHOLDER.test(value) && !(kind === "request" && ownApiKey(key, url, (x) => detectSecrets([{ path: [], value: x }]).some((d) => !issuedFor(d.type, host))))) return "password";
     // A credential in a URL of the service that issued it (a browser key to the Maps loader) is how that service is called.
     if (key !== "" && value.length >= 16 && issuedHere(value, host)) continue;
     // (A `+` of base64 left unescaped in a query reads back as a blank.)
@@ -720,6 +733,9 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
       // (Twelfth round) Credentials, or people's records to a personal mailbox, in an e-mail's body (exfil-sinks.ts).
       addApart(out, mailedSecrets(sites));
       addApart(out, secretFileUploads(sites, (h) => lists.allow.some((re) => re.test(h))));
+      // (Fourteenth round) The whole environment sent by code, data cut into DNS lookups (exfil-code.ts).
+      addApart(out, environmentSent(sites, localHost, (h) => lists.allow.some((re) => re.test(h))));
+      addApart(out, chunkedLookups(sites));
     }
     // (Twelfth round) An account's credential in a data part sent to another agent (exfil-sinks.ts).
     if (A2A_SENDS.has(message.method as string)) {
@@ -926,6 +942,8 @@ function toTunnel(r: Requested, sites: StringSite[], lists: ExfiltrationLists, t
   if (carriesAnything(r.url, lists)) return "data to a tunnel or a file drop";
   // Another agent is sent the message, not the tunnel: a push-notification URL is where the client is called back.
   if (!toolCall) return null;
+  // (Fourteenth round) A stack trace or an error log pasted for a bug report, with nothing in it (exfil-handed.ts).
+  if (pasteHost(hostOf(url)) && r.start === 0 && r.end === r.site.value.length && pastedLog(sites, r.site)) return null;
   const v = r.site.value;
   if (r.start > 0 || r.end < v.length) {
     // A command line (or a text) holding the URL: what it hands the request.
@@ -943,6 +961,21 @@ function toTunnel(r: Requested, sites: StringSite[], lists: ExfiltrationLists, t
     if (site.path.includes("arguments") && randomToken(w)) return "random-looking data to a tunnel or a file drop";
   }
   return null;
+}
+
+/** Whether every payload of a call to a paste site is a log with nothing in it, and no local file is handed over. */
+function pastedLog(sites: StringSite[], url: StringSite): boolean {
+  const judge = (t: string) => sensitivePayload(t) ?? personalPayload(t, true) ?? (detectSecrets([{ path: [], value: t }]).length > 0 ? "a secret" : null);
+  let logs = 0;
+  for (const site of sites) {
+    if (site === url || site.path[0] !== "params" || site.path.includes("_meta")) continue;
+    const key = site.path[site.path.length - 1];
+    if (typeof key === "string" && FILE_ARG.test(key)) return false;
+    if (site.value.length < 32 && !isBlob(site.value)) continue;
+    if (!logOnly(site.value, judge)) return false;
+    logs++;
+  }
+  return logs > 0;
 }
 
 /**
@@ -978,7 +1011,8 @@ function toRelay(r: Requested, sites: StringSite[], lists: ExfiltrationLists, to
 function linkedCredential(raw: string, lists: ExfiltrationLists): string | null {
   const url = parse(raw);
   if (url === null || localHost(hostOf(url)) || lists.allow.some((re) => re.test(hostOf(url)))) return null;
-  return credentialInLink(url);
+  const host = hostOf(url);
+  return credentialInLink(url, (v) => detectSecrets([{ path: [], value: v }]).some((d) => !issuedFor(d.type, host)));
 }
 
 function hostVerdict(host: string, lists: ExfiltrationLists): string | null {
