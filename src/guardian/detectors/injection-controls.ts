@@ -31,6 +31,8 @@
  *   here: a head the gate skips could never fire.)
  */
 
+import { quotedAt } from "./injection-oversight.js";
+
 export type CT = "addressed";
 export type CR = "weaken" | "grant" | "request";
 export interface Controls {
@@ -138,22 +140,6 @@ const REPLY_HEAD = new RegExp(
 const NEGATED = /(?:^|[^\p{L}])(?:not|never|don't|dont|cannot|can't|won't|shouldn't|must\s{1,3}not)\s{1,3}(?:(?!(?:and|then|but|or)\s)[\p{L}'-]{1,20}\s{1,3}){0,1}$/iu;
 /** A condition before the act makes it a rule ("if CI is green, merge without waiting for the second review"). */
 const CONDITIONAL = /(?:^|[^\p{L}])(?:if|unless|when|whenever|once|after|only\s{1,3}(?:if|when)|in\s{1,3}case|si|wenn|falls|если)\s/iu;
-
-/** Whether an offset lies inside a quotation in prose (opened after a word, not after a key's `:` or `=`). */
-function quotedAt(clip: string, at: number): boolean {
-  let open = -1;
-  let curly = -1;
-  for (let i = 0; i < at; i++) {
-    const c = clip.charCodeAt(i);
-    if (c === 0x22) open = open < 0 ? i : -1;
-    else if (c === 0x201c || c === 0xab) curly = i;
-    else if (c === 0x201d || c === 0xbb) curly = -1;
-  }
-  const start = open >= 0 ? (clip.indexOf('"', at) >= 0 ? open : -1) : curly;
-  if (start < 0) return false;
-  const before = /(\S)\s{0,3}$/.exec(clip.slice(Math.max(0, start - 4), start));
-  return before !== null && !":=[{,(".includes(before[1] as string);
-}
 
 /** Where the paragraph holding offset `s` of `text` starts, looked for at most 400 characters back. */
 function paraStart(text: string, s: number): number {

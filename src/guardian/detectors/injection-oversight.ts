@@ -182,7 +182,7 @@ const CONDITIONAL = /(?:^|[^\p{L}])(?:if|unless|only\s{1,3}(?:if|when)|in\s{1,3}
  * Whether an offset lies inside a quotation in prose: opened before it (after a word, not after a key's `:` or `=`,
  * as a JSON string or a log's `value="…"` opens) and not closed before it.
  */
-function quotedAt(clip: string, at: number): boolean {
+export function quotedAt(clip: string, at: number): boolean {
   let open = -1;
   let curly = -1;
   for (let i = 0; i < at; i++) {
