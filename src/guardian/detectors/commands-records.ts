@@ -205,23 +205,23 @@ function offIndexInstall(name: string, a: readonly string[]): string | null {
   return null;
 }
 
+/** The checks of one resolved command, each with the finding it makes (`find` is read only by its own). */
+const CHECKS: readonly [string, (name: string, a: readonly string[]) => string | null][] = [
+  ["dangerous_command.recovery_delete", (name, a) => (name === "find" ? findRecordsDelete(a) : null)],
+  ["dangerous_command.recursive_delete", wholeContentDelete],
+  ["dangerous_command.recovery_delete", cloudBackupsDelete],
+  ["dangerous_command.untrusted_install", offIndexInstall],
+  ["dangerous_command.defense_evasion", protectionOff],
+  ["dangerous_command.database_destroy", frameworkDrop],
+];
+
 /** Checks of one resolved command: its name and its words. */
 export function judgeRecords(name: string, a: readonly string[]): { type: string; detail: string }[] {
   const out: { type: string; detail: string }[] = [];
-  if (name === "find") {
-    const d = findRecordsDelete(a);
-    if (d) out.push({ type: "dangerous_command.recovery_delete", detail: d });
+  for (const [type, check] of CHECKS) {
+    const detail = check(name, a);
+    if (detail) out.push({ type, detail });
   }
-  const w = wholeContentDelete(name, a);
-  if (w) out.push({ type: "dangerous_command.recursive_delete", detail: w });
-  const c = cloudBackupsDelete(name, a);
-  if (c) out.push({ type: "dangerous_command.recovery_delete", detail: c });
-  const i = offIndexInstall(name, a);
-  if (i) out.push({ type: "dangerous_command.untrusted_install", detail: i });
-  const o = protectionOff(name, a);
-  if (o) out.push({ type: "dangerous_command.defense_evasion", detail: o });
-  const f = frameworkDrop(name, a);
-  if (f) out.push({ type: "dangerous_command.database_destroy", detail: f });
   return out;
 }
 
