@@ -2523,8 +2523,6 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
   }
   // (Fourteenth round) A sampling request's parameters turned against the user (sampling-params.ts).
   for (const p of samplingParamFindings(message)) out.push({ type: "instruction", path: p.path, start: p.start, end: p.end, role: "prompt", detail: p.detail });
-  // (Fourteenth round) An agent card that teaches its callers to send a person's password, codes or key (poisoning-card-secrets.ts).
-  for (const p of cardSecretFindings(input.sites, message !== null && message.method === undefined && isAgentCard(message.result))) out.push({ type: "instruction", path: p.path, start: p.start, end: p.end, role: "description", detail: p.detail });
   for (const sites of groups.values()) {
     try {
       judgeSiblings(sites, message, tools, threshold, quoted, push, budget);
@@ -2533,6 +2531,9 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
       for (const site of sites) unjudged(site, roleOf(message, site.path));
     }
   }
+  // (Fourteenth round) An agent card that teaches its callers to send a person's password, codes or key (poisoning-card-secrets.ts):
+  // after the scorer's findings, so a sentence both cut keeps the scorer's finer type.
+  for (const p of cardSecretFindings(input.sites, message !== null && message.method === undefined && isAgentCard(message.result))) out.push({ type: "instruction", path: p.path, start: p.start, end: p.end, role: "description", detail: p.detail });
   byThreshold ??= new Map();
   byThreshold.set(`${threshold}:${quoted}:${limit}`, out);
   cache.set(input.sites, byThreshold);

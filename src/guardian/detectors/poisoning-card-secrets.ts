@@ -52,18 +52,36 @@ function demanded(s: string): boolean {
   return false;
 }
 
+/**
+ * The sentence of one string of an agent card that teaches its callers to send a person's login secret, as offsets
+ * into the string (its first character to its closing mark), or null. The finding cuts that sentence, not the string:
+ * "Books flights." before it stays.
+ */
+export function secretSentence(text: string): { start: number; end: number } | null {
+  const t = text.length > 4000 ? text.slice(0, 4000) : text;
+  const stops = /[.!?\n。！？؟]+/gu;
+  for (let from = 0; from <= t.length; ) {
+    const stop = stops.exec(t);
+    const to = stop === null ? t.length : stop.index;
+    const next = stop === null ? t.length + 1 : stop.index + stop[0].length;
+    const s = t.slice(from, to);
+    const m = SECRET.exec(s);
+    if (m) {
+      const before = s.slice(Math.max(0, m.index - 80), m.index);
+      const after = s.slice(m.index + m[0].length, m.index + m[0].length + 70);
+      if (!NEGATED.test(before) && !OWN_FLOW.test(s) && !SCHEME.test(s) && (VALUE.test(after) || demanded(s))) {
+        const lead = s.length - s.trimStart().length;
+        return { start: from + lead, end: stop === null ? t.length : stop.index + (t[stop.index] === "\n" ? 0 : 1) };
+      }
+    }
+    from = next;
+  }
+  return null;
+}
+
 /** Whether one string of an agent card teaches its callers to send a person's login secret. */
 export function teachesSecret(text: string): boolean {
-  const t = text.length > 4000 ? text.slice(0, 4000) : text;
-  for (const s of t.split(/[.!?\n。！？؟]+/u)) {
-    const m = SECRET.exec(s);
-    if (!m) continue;
-    const before = s.slice(Math.max(0, m.index - 80), m.index);
-    if (NEGATED.test(before) || OWN_FLOW.test(s) || SCHEME.test(s)) continue;
-    const after = s.slice(m.index + m[0].length, m.index + m[0].length + 70);
-    if (VALUE.test(after) || demanded(s)) return true;
-  }
-  return false;
+  return secretSentence(text) !== null;
 }
 
 /** The strings of an agent card (its description, its skills' descriptions and examples) that teach a secret sent. */
@@ -73,7 +91,8 @@ export function cardSecretFindings(sites: readonly StringSite[], card: boolean):
   for (const site of sites) {
     if (out.length >= 8) break;
     if (!CARD_TEXT(site.path) || site.value.length < 8) continue;
-    if (teachesSecret(site.value)) out.push({ path: site.path, start: 0, end: site.value.length, detail: "an agent card teaches its callers to send a person's password, codes or key" });
+    const at = secretSentence(site.value);
+    if (at) out.push({ path: site.path, start: at.start, end: at.end, detail: "an agent card teaches its callers to send a person's password, codes or key" });
   }
   return out;
 }
