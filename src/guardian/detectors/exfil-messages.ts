@@ -1,0 +1,297 @@
+import { sensitivePayload } from "./exfil-relays.js";
+import { pastedFile } from "./exfil-hosted.js";
+import { fileKind } from "./exfil-payloads.js";
+import { DATA_FILE } from "./exfil-outlets.js";
+import { markedDocument } from "./exfil-marked.js";
+import type { Detection, StringSite } from "./scan.js";
+
+/*
+ * (Fifteenth round, "exf15") Messages to people and devices, judged by what they carry (docs/detection.md, "Fifteenth
+ * round: exfiltration (exf15)"):
+ *
+ * - **A messaging endpoint by its shape, not its vendor**: an incoming webhook (`/webhooks/incoming/…`,
+ *   `/incoming-webhook/…`), a room's or a channel's message list (`/rooms/<id>/messages`), a push service's device
+ *   notification (`/<key>/notifications/…`, `/send/<key>/…`, `/message?token=`) or a hosted form's submission
+ *   (`/t/<id>/submit` on a `forms.` host). Earlier rounds named such services one by one (Discord, DingTalk, WeCom…);
+ *   every new one the sets showed (Webex, Chatwork, Pushcut, SimplePush, Fillout) has one of these shapes. The address
+ *   says nothing about whose space it is: like a relay, the request is judged by what it carries.
+ * - **What a message may not carry, beyond the relays' list**: credentials a config holds (`…_PASSWORD=…` lines, a
+ *   connection string's password with any symbol, a value named `…_secret_…`), several doors' access codes, people's
+ *   rows in a JSON body's escaped CSV, identity-document numbers named in other languages, an identity form's fields
+ *   (birth date beside an SSN's or a passport's number).
+ * - **A text message or a push to a phone** (an SMS tool, a push tool) carrying those credentials or codes.
+ *
+ * Linear: bounded regexes over at most 64 KB of a value, at most 256 values of a message walked.
+ */
+
+const MAX_TEXT = 65_536;
+const cap = (t: string) => (t.length > MAX_TEXT ? t.slice(0, MAX_TEXT) : t);
+
+/* ------------------------------------------------------------------------------------------------------------------ */
+/* Messaging endpoints by shape                                                                                       */
+/* ------------------------------------------------------------------------------------------------------------------ */
+
+const INCOMING_HOOK = /\/(?:webhooks?\/incoming|incoming[-_]?webhooks?)\/[A-Za-z0-9_=-]{8,}/i;
+const ROOM_MESSAGES = /\/(?:rooms|channels|chats|spaces|groups|conversations|threads)\/[A-Za-z0-9_.:@!=-]{3,80}\/messages\/?$/i;
+/** A push service's notification to a device named by a key in the path: `/<key>/notifications/<name>`, `/send/<key>/…`. */
+const KEYED_NOTIFICATION = /^\/(?:v\d\/)?([A-Za-z0-9_-]{6,64})\/notifications?(?:\/[^/]{1,80})?\/?$/;
+const SEND_TO_KEY = /^\/(?:v\d\/)?send\/[A-Za-z0-9_-]{4,64}(?:\/|$)/;
+const PUSH_HOST = /^(?:api\.)?(?:push|notify|notifications?)[a-z0-9-]{0,20}\.|^api\.push[a-z]{2,20}\.|^api\.[a-z]{2,20}push\.|\.push[a-z]{0,12}\.(?:io|net|com|app)$/i;
+const FORM_SUBMIT = /^\/(?:t|f|forms?|s)\/[A-Za-z0-9_-]{6,40}\/(?:submit|submissions?|responses?)\/?$/i;
+
+/** Whether a URL (host lower case, path as sent) is a messaging endpoint: a webhook, a room, a push, a form. */
+export function messageEndpoint(host: string, path: string): boolean {
+  if (path.length > 2048) return false;
+  if (INCOMING_HOOK.test(path) || ROOM_MESSAGES.test(path)) return true;
+  const keyed = KEYED_NOTIFICATION.exec(path);
+  // The key names a device or an account: mixed case with digits, or a long hyphenated word (not `/account/notifications`).
+  if (keyed && ((/[0-9]/.test(keyed[1] as string) && /[A-Za-z]/.test(keyed[1] as string)) || (keyed[1] as string).length >= 12 || PUSH_HOST.test(host))) return true;
+  if (SEND_TO_KEY.test(path) && PUSH_HOST.test(host)) return true;
+  if (/^forms?\./.test(host) && FORM_SUBMIT.test(path)) return true;
+  return false;
+}
+
+/* ------------------------------------------------------------------------------------------------------------------ */
+/* What a message may not carry                                                                                       */
+/* ------------------------------------------------------------------------------------------------------------------ */
+
+/** A config line naming a credential: `SMTP_PASS=…`, `DB_PASSWORD: …` (a value of six characters or more, not a reference). */
+const CONFIG_SECRET_LINE = /(?:^|[\s"'{,;]|\\n)[A-Z][A-Z0-9]{0,30}(?:_[A-Z0-9]{1,30}){0,4}_(?:PASS|PASSWORD|PASSWD|PWD|SECRET|SECRET_KEY|API_KEY|APIKEY|TOKEN|ACCESS_KEY|PRIVATE_KEY|CLIENT_SECRET)\s{0,2}[=:]\s{0,2}["']?(?![$%{<*])([^\s"'\\,;]{6,200})/;
+const PLACEHOLDER = /^(?:x{3,}|\*{3,}|changeme|change_me|password|secret|example|redacted|none|null|true|false|\.\.\.)$/i;
+/** A connection string's password: `scheme://user:password@host` with a password of any characters but `@`, `/` and blanks. */
+const URL_PASSWORD = /\b[a-z][a-z0-9+.-]{1,20}:\/\/[A-Za-z0-9._%-]{1,64}:([^\s@/"'<>]{6,128})@[A-Za-z0-9.-]{1,253}/g;
+/** A value that names itself a secret: `fluxx_secret_x6M8…`, `acme-client-secret-…` (a Stripe client secret goes back to its merchant). */
+const NAMED_SECRET_VALUE = /(?<![A-Za-z0-9_])(?![a-z]{1,8}_[A-Za-z0-9]{8,40}_secret_)[a-z][a-z0-9]{1,20}[_-](?:client[_-])?(?:secret|password|passwd|private[_-]?key)[_-]([A-Za-z0-9]{20,128})(?![A-Za-z0-9])/g;
+/** An access code of a door, a gate, a lock box, an alarm or a safe: the word, then digits. */
+const ACCESS_CODE = /\b(?:door|gate|entry|front|side|back|rear|main|master|garage|lock\s{0,2}box|keybox|key\s{1,2}safe|alarm|safe|building|unit\s{1,2}\w{1,6}(?:\s{1,2}lock\s{0,2}box)?|codes?)\s{0,3}(?:code|pin)?\s{0,3}[:=#-]?\s{0,3}(\d{4,8})(?!\d)/gi;
+const ACCESS_WORDS = /\b(?:door|gate|lock\s{0,2}box|keybox|key\s{1,2}safe|alarm|entry|master|keypad|smart\s{0,2}lock)\b|\bcodes?\b/i;
+/** Identity documents in other languages (the relays' list reads English). */
+const ID_WORDS_WORLD = /旅券|パスポート|护照|護照|여권|Reisepass|Personalausweis|passeport|pasaporte|passaporto|paspoort|paszport|паспорт|pas[sş]aport|hộ chiếu|جواز/i;
+/** A document number: six to twelve capitals and digits, a letter and four digits or more among them. */
+const ID_NUMBER = /(?<![\w.,:-])[A-Z0-9]{6,12}(?![\w.,:-]?\d)/g;
+/** An identity form's fields: a birth date beside a national number or a background check. */
+const BIRTH_FIELD = /(?:^|[&?{,"'\s])(?:dob|date_?of_?birth|birth_?date|birthdate|geburtsdatum)["']?\s{0,2}[=:]\s{0,2}["']?\d/i;
+const IDENTITY_FIELD = /(?:^|[&?{,"'\s])(?:ssn(?:_?last_?4)?|social_?security(?:_?number)?|sin|nino|passport(?:_?(?:no|number))?|national_?id|tax_?id|tin|background_?check|criminal_?record|check_?result|check)["']?\s{0,2}[=:]\s{0,2}["']?[A-Za-z0-9]/i;
+
+/** Credentials a message may not carry (beyond the relays' list), or null. */
+export function messageSecrets(text: string): string | null {
+  const t = cap(text);
+  const line = CONFIG_SECRET_LINE.exec(t);
+  if (line && !PLACEHOLDER.test(line[1] as string) && /[0-9!@#$%^&*?~]/.test(line[1] as string)) return "credentials";
+  URL_PASSWORD.lastIndex = 0;
+  for (let m, n = 0; (m = URL_PASSWORD.exec(t)) !== null && n < 16; n++) {
+    const p = m[1] as string;
+    if (!PLACEHOLDER.test(p) && !/^[$%{<*]/.test(p) && /[0-9!#$%^&*?~]/.test(p) && /[A-Za-z]/.test(p)) return "a connection string's password";
+  }
+  NAMED_SECRET_VALUE.lastIndex = 0;
+  for (let m, n = 0; (m = NAMED_SECRET_VALUE.exec(t)) !== null && n < 16; n++) {
+    const v = m[1] as string;
+    if (/[a-z]/.test(v) && /[A-Z0-9]/.test(v) && new Set(v).size >= 12) return "a secret named as one";
+  }
+  if (ACCESS_WORDS.test(t)) {
+    ACCESS_CODE.lastIndex = 0;
+    const codes = new Set<string>();
+    let master = false;
+    for (let m, n = 0; (m = ACCESS_CODE.exec(t)) !== null && n < 32; n++) {
+      if (/^(?:19|20)\d{2}$/.test(m[1] as string)) continue; // a year
+      codes.add(m[1] as string);
+      if (/^master/i.test(m[0])) master = true;
+    }
+    if (codes.size >= 3 || (master && codes.size >= 1)) return "access codes";
+  }
+  return null;
+}
+
+/** People's data a message may not carry (beyond the relays' list), or null. */
+export function messageRecords(text: string): string | null {
+  const t = cap(text);
+  if (ID_WORDS_WORLD.test(t)) {
+    ID_NUMBER.lastIndex = 0;
+    let n = 0;
+    for (let m, k = 0; (m = ID_NUMBER.exec(t)) !== null && n < 2 && k < 64; k++) if (/[A-Z]/.test(m[0]) && (m[0].match(/\d/g) ?? []).length >= 4) n++;
+    if (n >= 2) return "identity-document numbers";
+  }
+  if (BIRTH_FIELD.test(t) && IDENTITY_FIELD.test(t)) return "an identity form's answers";
+  return null;
+}
+
+/** The string values of a JSON body (escaped newlines decoded), joined, or null when the text is not a JSON object. */
+function jsonStrings(text: string): string | null {
+  const t = text.trim();
+  if (t.length > MAX_TEXT || !/^[{[]/.test(t)) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(t);
+  } catch {
+    return null;
+  }
+  const out: string[] = [];
+  const walk = (v: unknown, depth: number): void => {
+    if (out.length >= 256 || depth > 8) return;
+    if (typeof v === "string") out.push(v);
+    else if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
+    else if (v !== null && typeof v === "object") for (const x of Object.values(v)) walk(x, depth + 1);
+  };
+  walk(parsed, 0);
+  return out.join("\n");
+}
+
+/** What a message to a person or a device may not carry: the relays' list, then this module's, on the text and a JSON body's strings. */
+export function messagePayload(text: string): string | null {
+  const strings = jsonStrings(text);
+  for (const t of strings === null ? [text] : [text, strings]) {
+    const what = sensitivePayload(t, true) ?? messageSecrets(t) ?? messageRecords(t);
+    if (what) return what;
+  }
+  return null;
+}
+
+/* ------------------------------------------------------------------------------------------------------------------ */
+/* A text message or a push to a phone                                                                               */
+/* ------------------------------------------------------------------------------------------------------------------ */
+
+/** Tools that text or push to a phone: `send_sms`, `notify_send_sms`, `sms.send`, `push_notification`, `send_whatsapp`. */
+const PHONE_TOOL = /(?:^|[_.\-/])(?:sms|mms|text_?message|whatsapp|push(?:_?notification)?|pushover|ntfy)(?:$|[_.\-/])|^(?:text|sms)[A-Z_]/i;
+const PHONE_NUMBER = /^\s{0,4}\+?\d[\d ().-]{6,20}\d\s{0,4}$/;
+
+/**
+ * Credentials or access codes in what an SMS or a push tool sends. A guest's own door code, a one-time code, a Wi-Fi
+ * password pass: only credentials a config holds, a connection string's password, a secret named as one, three doors'
+ * codes or a master code count.
+ */
+export function phoneMessages(sites: readonly StringSite[], tool: string): Detection[] {
+  if (tool.length > 80 || !PHONE_TOOL.test(tool)) return [];
+  const out: Detection[] = [];
+  for (const site of sites.length > 256 ? sites.slice(0, 256) : sites) {
+    if (site.path[0] !== "params" || site.path[1] !== "arguments" || site.value.length < 12 || PHONE_NUMBER.test(site.value)) continue;
+    const what = messageSecrets(site.value);
+    if (what) out.push({ type: "exfiltration.request", path: site.path, start: 0, end: site.value.length, detail: `a text message carries ${what}` });
+  }
+  return out;
+}
+
+/* ------------------------------------------------------------------------------------------------------------------ */
+/* A cookie inside a query value                                                                                      */
+/* ------------------------------------------------------------------------------------------------------------------ */
+
+const SESSION_NAME = /^(?:[A-Za-z]{0,12}[_-]?)?(?:session|sess|sid|sessid|phpsessid|jsessionid|asp\.net_sessionid|connect\.sid|auth|auth_?token|remember_?(?:me|token)|login|jwt|access_?token)(?:[_-]?[A-Za-z0-9]{0,12})?$/i;
+const COOKIE_PAIR = /(?:^|[;\s&])([A-Za-z][\w.-]{0,40})=([A-Za-z0-9%._~+/:-]{20,512})/g;
+
+/** A query value (any depth of the URL, already decoded once) that is a cookie: `NAME=value` with a session's name and a random value. */
+export function cookieInValue(value: string): boolean {
+  if (value.length < 24 || value.length > 4096 || !value.includes("=")) return false;
+  COOKIE_PAIR.lastIndex = 0;
+  for (let m, n = 0; (m = COOKIE_PAIR.exec(value)) !== null && n < 16; n++) {
+    const v = m[2] as string;
+    if (SESSION_NAME.test(m[1] as string) && /[a-z]/.test(v) && /[A-Z0-9]/.test(v) && new Set(v).size >= 12) return true;
+  }
+  return false;
+}
+
+/* ------------------------------------------------------------------------------------------------------------------ */
+/* Judging a request to a messaging endpoint                                                                          */
+/* ------------------------------------------------------------------------------------------------------------------ */
+
+/** Path segments of more than three words: a message written into the path (`/send/<key>/<title>/<text>`). */
+function pathText(path: string): string {
+  const out: string[] = [];
+  for (const seg of path.split("/").slice(0, 16)) {
+    let s = seg;
+    try {
+      s = decodeURIComponent(seg.replace(/\+/g, " "));
+    } catch {
+      /* as written */
+    }
+    if (s.split(/\s+/).length >= 4) out.push(s);
+  }
+  return out.join("\n");
+}
+
+/**
+ * What a request to a messaging endpoint carries that a message may not: in its query, its path's words, the rest of a
+ * command line (`start`…`end` is the URL in `own`), and the call's other arguments (headers aside). Null when the URL is
+ * no messaging endpoint, or carries nothing.
+ */
+export function endpointMessage(url: URL, own: StringSite, start: number, end: number, sites: readonly StringSite[], toolCall: boolean): string | null {
+  const host = url.hostname.toLowerCase();
+  if (!messageEndpoint(host, url.pathname)) return null;
+  for (const [, value] of url.searchParams) {
+    if (value.length < 12) continue;
+    const what = messagePayload(value);
+    if (what) return what;
+  }
+  const words = pathText(url.pathname);
+  if (words) {
+    const what = messagePayload(words);
+    if (what) return what;
+  }
+  if (!toolCall) return null;
+  const v = own.value;
+  if (start > 0 || end < v.length) {
+    const what = messagePayload(v.slice(0, start) + " " + v.slice(end));
+    if (what) return what;
+  }
+  for (const site of sites.length > 256 ? sites.slice(0, 256) : sites) {
+    if (site === own || site.path[0] !== "params" || site.path[1] !== "arguments" || site.path.some((p) => typeof p === "string" && /^headers?$/i.test(p))) continue;
+    const what = messagePayload(site.value);
+    if (what) return what;
+  }
+  return null;
+}
+
+/** A secret named as one, or a cookie, in a URL's query values (and in a URL inside one): `?chl=acme_secret_…`, `?url=…%3Fs%3DSESSION%3D…`. */
+export function secretInQuery(url: URL, depth = 0): string | null {
+  if (url.search.length < 16 || url.search.length > 16384) return null;
+  for (const [, value] of url.searchParams) {
+    if (value.length < 20) continue;
+    NAMED_SECRET_VALUE.lastIndex = 0;
+    const m = NAMED_SECRET_VALUE.exec(value);
+    if (m && /[a-z]/.test(m[1] as string) && /[A-Z0-9]/.test(m[1] as string) && new Set(m[1] as string).size >= 12) return "a secret named as one";
+    if (cookieInValue(value)) return "a session cookie";
+    if (depth < 1 && /^https?:\/\//i.test(value)) {
+      let inner: URL | null = null;
+      try {
+        inner = new URL(value);
+      } catch {
+        inner = null;
+      }
+      if (inner !== null) {
+        const what = secretInQuery(inner, depth + 1);
+        if (what) return what;
+      }
+    }
+  }
+  return null;
+}
+
+/* ------------------------------------------------------------------------------------------------------------------ */
+/* A data file uploaded to a host's bare root: a file drop                                                            */
+/* ------------------------------------------------------------------------------------------------------------------ */
+
+/** `curl`/`wget`-like uploads: the program word, then a file handed (`-F x=@file`, `-T file`, `--data-binary @file`). */
+const UPLOADER = /\b(?:curl|wget|http|xh|https)\b/;
+/** A URL that is a host's bare root: `https://host` or `https://host/`, then a blank, a quote or the end. */
+const ROOT_URL = /\bhttps?:\/\/([A-Za-z0-9.-]{1,253})(?::\d{1,5})?\/?(?=$|[\s"'`;|&)])/g;
+
+/**
+ * A data file (an export, a dump, records, a marked document, a key store) uploaded by a command to the bare root of a
+ * host that is neither local nor allowed: the protocol of anonymous file drops (`curl -F file=@x https://drop.host`),
+ * whatever the drop is called. An upload to an API's path (`/api/import`), a build artefact to a root pass.
+ */
+export function rootDrops(sites: readonly StringSite[], local: (host: string) => boolean, allowed: (host: string) => boolean): Detection[] {
+  const out: Detection[] = [];
+  for (const site of sites.length > 256 ? sites.slice(0, 256) : sites) {
+    const v = site.value;
+    if (site.path[0] !== "params" || v.length > MAX_TEXT || !v.includes("://") || !UPLOADER.test(v)) continue;
+    const file = pastedFile(v);
+    if (file === null || !(fileKind(file) !== null || DATA_FILE.test(file) || markedDocument(file))) continue;
+    ROOT_URL.lastIndex = 0;
+    for (let m, n = 0; (m = ROOT_URL.exec(v)) !== null && n < 16; n++) {
+      const host = (m[1] as string).toLowerCase();
+      if (local(host) || allowed(host)) continue;
+      out.push({ type: "exfiltration.request", path: site.path, start: m.index, end: m.index + m[0].length, detail: `the command uploads a data file to ${host}'s root, a file drop` });
+      break;
+    }
+  }
+  return out;
+}
