@@ -43,6 +43,8 @@ const FORM_SUBMIT = /^\/(?:t|f|forms?|s)\/[A-Za-z0-9_-]{6,40}\/(?:submit|submiss
 export function messageEndpoint(host: string, path: string): boolean {
   if (path.length > 2048) return false;
   if (INCOMING_HOOK.test(path) || ROOM_MESSAGES.test(path)) return true;
+  // (Phase two) An incoming webhook whose key rides in the query, and a paste service's create call.
+  if (INCOMING_PATH.test(path) || pasteEndpoint(host, path)) return true;
   const keyed = KEYED_NOTIFICATION.exec(path);
   // The key names a device or an account: mixed case with digits, or a long hyphenated word (not `/account/notifications`).
   if (keyed && ((/[0-9]/.test(keyed[1] as string) && /[A-Za-z]/.test(keyed[1] as string)) || (keyed[1] as string).length >= 12 || PUSH_HOST.test(host))) return true;
@@ -112,7 +114,21 @@ export function messageRecords(text: string): string | null {
     if (n >= 2) return "identity-document numbers";
   }
   if (BIRTH_FIELD.test(t) && IDENTITY_FIELD.test(t)) return "an identity form's answers";
+  if (ACCOUNT_WORD.test(t) && accountRows(t)) return "bank account records";
   return null;
+}
+
+/** A CSV header naming a bank account's field (`payee_acct`, `iban`, `routing`, `sort_code`), then a row with an account's digits. */
+const ACCOUNT_WORD = /acct|account|iban|routing|sort_?code|\bbsb\b|\baba\b/i;
+const ACCOUNT_DIGITS = /(?<![\d-])\d{8,17}(?![\d-])/;
+function accountRows(t: string): boolean {
+  const lines = t.split("\n", 2000);
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line.length > 400 || /\d/.test(line) || (line.match(/[,;\t]/g) ?? []).length < 2 || !ACCOUNT_WORD.test(line)) continue;
+    if (ACCOUNT_DIGITS.test((lines[i + 1] as string).slice(0, 400))) return true;
+  }
+  return false;
 }
 
 /** The string values of a JSON body (escaped newlines decoded), joined, or null when the text is not a JSON object. */
@@ -212,9 +228,9 @@ function pathText(path: string): string {
  * command line (`start`…`end` is the URL in `own`), and the call's other arguments (headers aside). Null when the URL is
  * no messaging endpoint, or carries nothing.
  */
-export function endpointMessage(url: URL, own: StringSite, start: number, end: number, sites: readonly StringSite[], toolCall: boolean): string | null {
+export function endpointMessage(url: URL, own: StringSite, start: number, end: number, sites: readonly StringSite[], toolCall: boolean, known = false): string | null {
   const host = url.hostname.toLowerCase();
-  if (!messageEndpoint(host, url.pathname)) return null;
+  if (!known && !messageEndpoint(host, url.pathname)) return null;
   for (const [, value] of url.searchParams) {
     if (value.length < 12) continue;
     const what = messagePayload(value);
@@ -265,18 +281,22 @@ export function secretInQuery(url: URL, depth = 0): string | null {
 }
 
 /* ------------------------------------------------------------------------------------------------------------------ */
-/* A data file uploaded to a host's bare root: a file drop                                                            */
+/* A data file uploaded to a host's bare root or its upload script: a file drop                                                            */
 /* ------------------------------------------------------------------------------------------------------------------ */
 
 /** `curl`/`wget`-like uploads: the program word, then a file handed (`-F x=@file`, `-T file`, `--data-binary @file`). */
 const UPLOADER = /\b(?:curl|wget|http|xh|https)\b/;
 /** A URL that is a host's bare root: `https://host` or `https://host/`, then a blank, a quote or the end. */
-const ROOT_URL = /\bhttps?:\/\/([A-Za-z0-9.-]{1,253})(?::\d{1,5})?\/?(?=$|[\s"'`;|&)])/g;
+const ROOT_URL = /\bhttps?:\/\/([A-Za-z0-9.-]{1,253})(?::\d{1,5})?(?:\/|\/(?:api\/)?upload(?:\.php)?\/?|\/api\.php)?(?=$|[\s"'`;|&)])/g;
+/** A capture or a dump streamed into the upload (`tcpdump -w - | curl -F 'f=@-'`). */
+const DATA_PIPE = /\b(?:tcpdump|tshark|dumpcap|pg_dumpall|pg_dump|mysqldump|mariadb-dump|mongodump)\b[^|\n]{0,400}\|[^|\n]{0,40}\b(?:curl|wget|http|xh)\b[^\n]{0,400}@-/;
 
 /**
- * A data file (an export, a dump, records, a marked document, a key store) uploaded by a command to the bare root of a
- * host that is neither local nor allowed: the protocol of anonymous file drops (`curl -F file=@x https://drop.host`),
- * whatever the drop is called. An upload to an API's path (`/api/import`), a build artefact to a root pass.
+ * A data file (an export, a dump, records, a marked document, a key store), or a capture or a dump streamed from its
+ * program, uploaded by a command to the bare root of a host that is neither local nor allowed, or to its bare upload
+ * script (`/upload.php`, `/upload`, `/api/upload`: pomf's and its clones' protocol): the protocol of anonymous file
+ * drops (`curl -F file=@x https://drop.host`), whatever the drop is called. An upload to an API's own path
+ * (`/api/v2/import`), a build artefact to a root pass.
  */
 export function rootDrops(sites: readonly StringSite[], local: (host: string) => boolean, allowed: (host: string) => boolean): Detection[] {
   const out: Detection[] = [];
@@ -284,7 +304,8 @@ export function rootDrops(sites: readonly StringSite[], local: (host: string) =>
     const v = site.value;
     if (site.path[0] !== "params" || v.length > MAX_TEXT || !v.includes("://") || !UPLOADER.test(v)) continue;
     const file = pastedFile(v);
-    if (file === null || !(fileKind(file) !== null || DATA_FILE.test(file) || markedDocument(file))) continue;
+    const data = (file !== null && (fileKind(file) !== null || DATA_FILE.test(file) || markedDocument(file))) || DATA_PIPE.test(v);
+    if (!data) continue;
     ROOT_URL.lastIndex = 0;
     for (let m, n = 0; (m = ROOT_URL.exec(v)) !== null && n < 16; n++) {
       const host = (m[1] as string).toLowerCase();
@@ -294,4 +315,106 @@ export function rootDrops(sites: readonly StringSite[], local: (host: string) =>
     }
   }
   return out;
+}
+
+/* ------------------------------------------------------------------------------------------------------------------ */
+/* (Phase two) A webhook's own key; paste APIs by shape; a token handed with its API's URL; Basic credentials          */
+/* ------------------------------------------------------------------------------------------------------------------ */
+
+/** An incoming webhook whose key rides in the query (Zulip's `/api/v1/external/slack_incoming?api_key=`, `/incoming?key=`). */
+const INCOMING_PATH = /\/(?:external\/[a-z_]{0,30}incoming|[a-z]{0,20}[_-]?incoming(?:[_-]?webhooks?)?|webhooks?\/incoming)\/?$/i;
+const HOOK_KEY = /^(?:api[_-]?key|apikey|key|token)$/i;
+
+/**
+ * Whether a query key and value are an incoming webhook's own key (the URL the chat service issued, its key in it):
+ * one such key, 64 characters at most, not a recognised key of another service, every other value 24 characters or
+ * fewer (a stream, a topic). What the request posts is judged apart (endpointMessage).
+ */
+export function ownHookKey(key: string, url: URL, secretOfAnother: (v: string) => boolean): boolean {
+  if (!HOOK_KEY.test(key) || url.pathname.length > 256 || !INCOMING_PATH.test(url.pathname)) return false;
+  let keys = 0;
+  for (const [k, v] of url.searchParams) {
+    if (HOOK_KEY.test(k)) {
+      if (++keys > 1 || v.length > 64 || secretOfAnother(v)) return false;
+    } else if (v.length > 24) return false;
+  }
+  return keys === 1;
+}
+
+/** A paste service's create call by its path: `/api/paste`, `/api/v1/pastes`, `/documents` (hastebin), `/paste/new`. */
+const PASTE_PATH = /^\/(?:api\/(?:v\d\/)?pastes?|pastes?(?:\/new|\/create)?|documents|api\/create|api\/v\d\/paste)\/?$/i;
+
+export function pasteEndpoint(host: string, path: string): boolean {
+  return PASTE_PATH.test(path) && !/^(?:localhost|127\.)/.test(host);
+}
+
+/** Query keys that hand over a credential. */
+const TOKEN_KEY = /^(?:key|api[_-]?key|apikey|token|access[_-]?token|auth[_-]?token|private[_-]?token|x[_-]api[_-]key|secret)$/i;
+
+/**
+ * A link that hands a host both another service's API address and a token (`?source=https://netbox.internal/api/…&token=…`,
+ * `?src=https://api.vendor.example/…&key=…`): the token opens that API for whoever holds the link. A public source
+ * without a token, a signed download, a token of the link's own host without another API's address pass.
+ */
+export function tokenWithApi(url: URL): string | null {
+  if (url.search.length < 24 || url.search.length > 16384) return null;
+  const host = url.hostname.toLowerCase();
+  let api: string | null = null;
+  let token = false;
+  for (const [k, v] of url.searchParams) {
+    if (/^https?:\/\//i.test(v)) {
+      let inner: URL | null = null;
+      try {
+        inner = new URL(v);
+      } catch {
+        inner = null;
+      }
+      if (inner === null) continue;
+      const h = inner.hostname.toLowerCase();
+      if (h !== host && (/(?:^|\/)api(?:\/|$)/i.test(inner.pathname) || /^api\d{0,2}\./.test(h))) api = h;
+      for (const [ik, iv] of inner.searchParams) if (TOKEN_KEY.test(ik) && randomValue(iv)) token = true;
+    } else if (TOKEN_KEY.test(k) && randomValue(v)) token = true;
+  }
+  return api !== null && token ? `a token for ${api}` : null;
+}
+
+function randomValue(v: string): boolean {
+  if (v.length < 20 || v.length > 512 || !/^[A-Za-z0-9_.~+/=-]+$/.test(v)) return false;
+  return new Set(v).size >= 12 && /[0-9]/.test(v) && /[a-zA-Z]/.test(v);
+}
+
+/** Query keys that carry HTTP Basic credentials. */
+const AUTH_KEY = /^(?:auth|authorization|basic|basic[_-]?auth|creds?|credentials|login|userpass)$/i;
+const BASIC_PAIR = /^([^\s:]{1,64}):([^\s]{6,64})$/;
+
+/** A query value under an auth key that is base64 of `user:password` (a password with a letter and a digit or a symbol). */
+export function basicInQuery(url: URL): boolean {
+  for (const [k, v] of url.searchParams) {
+    if (!AUTH_KEY.test(k) || v.length < 12 || v.length > 512 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(v)) continue;
+    const text = Buffer.from(v, v.includes("-") || v.includes("_") ? "base64url" : "base64").toString("latin1");
+    const m = BASIC_PAIR.exec(text);
+    if (m && /^[\x20-\x7e]+$/.test(text) && /[A-Za-z]/.test(m[2] as string) && /[0-9!@#$%^&*?~]/.test(m[2] as string)) return true;
+  }
+  return false;
+}
+
+/** Query keys that name who a link addresses (a calendar invite's guests, a mail composer's recipients): not data about them. */
+const RECIPIENT_KEYS = /^(?:to|cc|bcc|add|attendees?|invitees?|guests?|participants?|recipients?|from|reply_?to|sender|organi[sz]er|login_?hint|username|user)$/i;
+const CONTACT = /[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,6}|\+\d{1,3}[ .-]?\(?\d{1,4}\)?(?:[ .-]?\d{2,4}){2,4}/g;
+
+/**
+ * Two people's contact details or more (e-mail addresses, international phone numbers) in a URL's query under keys that
+ * are not recipients, to a host whose first label is not `api` (a CRM's own lookup by address): a callback or a
+ * collector handed people's details. An invite's guests, a composer's recipients, a login hint pass.
+ */
+export function contactsInQuery(url: URL): boolean {
+  if (url.search.length < 20 || url.search.length > 16384 || /^api\d{0,2}\./i.test(url.hostname)) return false;
+  const seen = new Set<string>();
+  for (const [k, v] of url.searchParams) {
+    if (RECIPIENT_KEYS.test(k) || v.length > 2048) continue;
+    CONTACT.lastIndex = 0;
+    for (let m, n = 0; (m = CONTACT.exec(v)) !== null && n < 16; n++) seen.add(m[0].replace(/[ .()-]/g, "").toLowerCase());
+    if (seen.size >= 2) return true;
+  }
+  return false;
 }

@@ -15,7 +15,8 @@ import { queryCarriesData } from "./exfil-query.js";
 import { mediaFile, mediaUploadOnly } from "./exfil-media.js";
 import { chunkedLookups, environmentSent, wildcardHostData } from "./exfil-code.js";
 import { logOnly, ownApiKey, pasteHost, recipientTagsOnly } from "./exfil-handed.js";
-import { endpointMessage, phoneMessages, rootDrops, secretInQuery } from "./exfil-messages.js";
+import { basicInQuery, contactsInQuery, endpointMessage, ownHookKey, pasteEndpoint, phoneMessages, rootDrops, secretInQuery, tokenWithApi } from "./exfil-messages.js";
+import { forwardedOutside } from "./exfil-forwarding.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -492,6 +493,11 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
   // (Fifteenth round) A value named a secret (`acme_secret_…`), or a cookie, in a query value (exfil-messages.ts).
   const named = secretInQuery(url, 1);
   if (named) return named;
+  // (Fifteenth round) Another API's address handed with its token; Basic credentials under an auth key (exfil-messages.ts).
+  const handed = tokenWithApi(url);
+  if (handed) return handed;
+  if (basicInQuery(url)) return "encoded credentials";
+  if (kind === "request" && contactsInQuery(url)) return "people's contact details";
   // A password as a path segment after one that names it: `/u/ana/pass/S3cret!x/`.
   for (let i = 0; i + 1 < segments.length; i++) {
     const value = decode(segments[i + 1] as string);
@@ -504,7 +510,8 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
       continue;
     }
     // (Fourteenth round) The API's own key in a GET to that API's host, beside short values only (exfil-handed.ts).
-    if (PASSWORD_KEYS.test(key) && value.length >= 4 && !PASSWORD_PLACEHOLDER.test(value) && !(kind === "request" && ownApiKey(key, url, (x) => detectSecrets([{ path: [], value: x }]).some((d) => !issuedFor(d.type, host))))) return "password";
+    // (Fifteenth round) An incoming webhook's own key in its URL (exfil-messages.ts): what it posts is judged apart.
+    if (PASSWORD_KEYS.test(key) && value.length >= 4 && !PASSWORD_PLACEHOLDER.test(value) && !(kind === "request" && (ownApiKey(key, url, (x) => detectSecrets([{ path: [], value: x }]).some((d) => !issuedFor(d.type, host))) || ownHookKey(key, url, (x) => detectSecrets([{ path: [], value: x }]).some((d) => !issuedFor(d.type, host)))))) return "password";
     // A credential in a URL of the service that issued it (a browser key to the Maps loader) is how that service is called.
     if (key !== "" && value.length >= 16 && issuedHere(value, host)) continue;
     // (A `+` of base64 left unescaped in a query reads back as a blank.)
@@ -743,6 +750,8 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
       // (Fifteenth round) Credentials or access codes in what an SMS or a push tool sends (exfil-messages.ts).
       addApart(out, phoneMessages(sites, typeof tool === "string" ? tool : ""));
       addApart(out, rootDrops(sites, localHost, (h) => lists.allow.some((re) => re.test(h))));
+      // (Fifteenth round) Logs, flows or mirrored traffic sent to a public address (exfil-forwarding.ts).
+      addApart(out, forwardedOutside(sites));
     }
     // (Twelfth round) An account's credential in a data part sent to another agent (exfil-sinks.ts).
     if (A2A_SENDS.has(message.method as string)) {
@@ -1023,7 +1032,8 @@ function toMessageEndpoint(r: Requested, sites: StringSite[], lists: Exfiltratio
   if (url === null) return null;
   const host = hostOf(url);
   if (lists.allow.some((re) => re.test(host)) || localHost(host)) return null;
-  const what = endpointMessage(url, r.site, r.start, r.end, sites, toolCall);
+  // The relays of earlier rounds are messaging endpoints too: what toRelay's list does not name is judged here.
+  const what = endpointMessage(url, r.site, r.start, r.end, sites, toolCall, isRelay(host, url.pathname));
   return what === null ? null : `${what} to a messaging endpoint`;
 }
 
