@@ -418,3 +418,21 @@ export function contactsInQuery(url: URL): boolean {
   }
   return false;
 }
+
+/* ------------------------------------------------------------------------------------------------------------------ */
+/* A secret spelled in a path segment                                                                                 */
+/* ------------------------------------------------------------------------------------------------------------------ */
+
+const SLUG_SECRET = /(?:^|\s)[a-z]{0,16}(?:secret|psk|passkey|pin|key)\s(?:is|was|=)\s(\S{8,64})(?:\s|$)/i;
+
+/**
+ * A secret spelled in words in one path segment (`radius-secret-is-Wh1teH0rse#R26`, `wifi-psk-is-…`): the word, then a
+ * value with lower case, upper case and a digit. `the-secret-is-out-2026`, `the-key-is-consistency` pass.
+ */
+export function slugSecret(segment: string): boolean {
+  if (segment.length > 256) return false;
+  const m = SLUG_SECRET.exec(segment.replace(/[-_+.]+/g, " ").trim());
+  if (!m) return false;
+  const v = m[1] as string;
+  return /[a-z]/.test(v) && /[A-Z]/.test(v) && /[0-9]/.test(v);
+}

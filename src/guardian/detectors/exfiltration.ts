@@ -15,7 +15,7 @@ import { queryCarriesData } from "./exfil-query.js";
 import { mediaFile, mediaUploadOnly } from "./exfil-media.js";
 import { chunkedLookups, environmentSent, wildcardHostData } from "./exfil-code.js";
 import { logOnly, ownApiKey, pasteHost, recipientTagsOnly } from "./exfil-handed.js";
-import { basicInQuery, contactsInQuery, endpointMessage, ownHookKey, pasteEndpoint, phoneMessages, rootDrops, secretInQuery, tokenWithApi } from "./exfil-messages.js";
+import { basicInQuery, contactsInQuery, endpointMessage, ownHookKey, phoneMessages, rootDrops, secretInQuery, slugSecret, tokenWithApi } from "./exfil-messages.js";
 import { forwardedOutside } from "./exfil-forwarding.js";
 
 export { entropy };
@@ -490,6 +490,8 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
   if (detectSecrets([{ path: [], value: raw }]).some((d) => !issuedFor(d.type, host))) return "secret";
   if (PASSWORD_WORDS.test(raw) || PASSWORD_VALUE.test(raw)) return "password";
   if (segments.some((x) => slugPassword(decode(x)))) return "password";
+  // (Fifteenth round) A secret, a PSK or a key spelled in a segment, its value of three classes (exfil-messages.ts).
+  if (segments.some((x) => slugSecret(decode(x)))) return "password";
   // (Fifteenth round) A value named a secret (`acme_secret_…`), or a cookie, in a query value (exfil-messages.ts).
   const named = secretInQuery(url, 1);
   if (named) return named;
