@@ -75,9 +75,13 @@ const ID_NUMBER = /(?<![\w.,:-])[A-Z0-9]{6,12}(?![\w.,:-]?\d)/g;
 const BIRTH_FIELD = /(?:^|[&?{,"'\s])(?:dob|date_?of_?birth|birth_?date|birthdate|geburtsdatum)["']?\s{0,2}[=:]\s{0,2}["']?\d/i;
 const IDENTITY_FIELD = /(?:^|[&?{,"'\s])(?:ssn(?:_?last_?4)?|social_?security(?:_?number)?|sin|nino|passport(?:_?(?:no|number))?|national_?id|tax_?id|tin|background_?check|criminal_?record|check_?result|check)["']?\s{0,2}[=:]\s{0,2}["']?[A-Za-z0-9]/i;
 
+/** A vendor's live secret key by the common convention (`sk_live_…`, `rk_live_…`, `acme_live_…`); a publishable `pk_live_` is public. */
+const LIVE_KEY = /(?<![A-Za-z0-9])(?!pk_)[a-z]{2,10}_live_[A-Za-z0-9]{16,128}(?![A-Za-z0-9])/;
+
 /** Credentials a message may not carry (beyond the relays' list), or null. */
 export function messageSecrets(text: string): string | null {
   const t = cap(text);
+  if (LIVE_KEY.test(t)) return "a live key";
   const line = CONFIG_SECRET_LINE.exec(t);
   if (line && !PLACEHOLDER.test(line[1] as string) && /[0-9!@#$%^&*?~]/.test(line[1] as string)) return "credentials";
   URL_PASSWORD.lastIndex = 0;
@@ -153,9 +157,13 @@ function jsonStrings(text: string): string | null {
 }
 
 /** What a message to a person or a device may not carry: the relays' list, then this module's, on the text and a JSON body's strings. */
+/** Publishable keys are public by design (they ship in every page's script): not a credential in a message. */
+const PUBLISHABLE = /(?<![A-Za-z0-9])pk_(?:live|test)_[A-Za-z0-9]{16,128}/g;
+
 export function messagePayload(text: string): string | null {
-  const strings = jsonStrings(text);
-  for (const t of strings === null ? [text] : [text, strings]) {
+  const plain = text.includes("pk_") ? text.replace(PUBLISHABLE, "pk_…") : text;
+  const strings = jsonStrings(plain);
+  for (const t of strings === null ? [plain] : [plain, strings]) {
     const what = sensitivePayload(t, true) ?? messageSecrets(t) ?? messageRecords(t);
     if (what) return what;
   }
@@ -241,7 +249,14 @@ export function endpointMessage(url: URL, own: StringSite, start: number, end: n
     const what = messagePayload(words);
     if (what) return what;
   }
-  if (!toolCall) return null;
+  if (!toolCall) {
+    // An agent's push configuration: the token it will present to this endpoint, when that token is a live key.
+    for (const site of sites.length > 256 ? sites.slice(0, 256) : sites) {
+      if (!site.path.some((p) => typeof p === "string" && /^push_?notification_?config$/i.test(p)) || site === own) continue;
+      if (LIVE_KEY.test(site.value)) return "a live key";
+    }
+    return null;
+  }
   const v = own.value;
   if (start > 0 || end < v.length) {
     const what = messagePayload(v.slice(0, start) + " " + v.slice(end));
