@@ -36,7 +36,11 @@ export function publicIpv4(ip: string): boolean {
 }
 
 /** Logs, flows or mirrored traffic sent to a public address, in an outbound tool call's arguments (lines in order). */
+const IPV4 = /\d\.\d{1,3}\.\d{1,3}\.\d/;
+
 export function forwardedOutside(sites: readonly StringSite[]): Detection[] {
+  // Most calls name no IPv4 address at all: one scan for a dotted quad's middle first.
+  if (!sites.some((site) => site.path[0] === "params" && site.path[1] === "arguments" && site.value.length <= MAX_TEXT && IPV4.test(site.value))) return [];
   const out: Detection[] = [];
   let inBlock = 0;
   let total = 0;

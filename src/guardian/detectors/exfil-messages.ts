@@ -300,7 +300,7 @@ export function secretInQuery(url: URL, depth = 0): string | null {
 /* ------------------------------------------------------------------------------------------------------------------ */
 
 /** `curl`/`wget`-like uploads: the program word, then a file handed (`-F x=@file`, `-T file`, `--data-binary @file`). */
-const UPLOADER = /\b(?:curl|wget|http|xh|https)\b/;
+const UPLOADER = /\b(?:curl|wget|xh)\b|(?:^|[\s;|&])https?\s/;
 /** A URL that is a host's bare root: `https://host` or `https://host/`, then a blank, a quote or the end. */
 const ROOT_URL = /\bhttps?:\/\/([A-Za-z0-9.-]{1,253})(?::\d{1,5})?(?:\/|\/(?:api\/)?upload(?:\.php)?\/?|\/api\.php)?(?=$|[\s"'`;|&)])/g;
 /** A capture or a dump streamed into the upload (`tcpdump -w - | curl -F 'f=@-'`). */
