@@ -1,3 +1,4 @@
+import { markedDocument } from "./exfil-marked.js";
 import type { ChannelContext, ChannelFinding } from "./exfil-channels.js";
 import { localHost } from "./local-hosts.js";
 
@@ -212,12 +213,13 @@ function handedOffUploads(segs: Segment[]): ChannelFinding[] {
       const ops = operands(a.slice(2));
       const [src, dst] = ops;
       if (src === undefined || dst === undefined || !/^s3:\/\//i.test(dst) || /^s3:\/\//i.test(src)) continue;
-      if (DATA_FILE.test(src) || (src === "-" && s.piped && /\b(?:pg_dump|mysqldump|mongodump|tar|zip|cat)\b/.test(s.before))) out.push({ start: s.start, end: s.end, detail: "data handed to another account's or a public bucket" });
+      // (Fifteenth round) A document marked sealed, unredacted or privileged, too (exfil-marked.ts).
+      if (DATA_FILE.test(src) || markedDocument(src) || (src === "-" && s.piped && /\b(?:pg_dump|mysqldump|mongodump|tar|zip|cat)\b/.test(s.before))) out.push({ start: s.start, end: s.end, detail: "data handed to another account's or a public bucket" });
     }
     if (name === "gsutil" && a.includes("cp") && a.some((x, i) => x === "-a" && /^(?:public-read|public-read-write|bucket-owner-full-control|authenticated-read)$/i.test(a[i + 1] ?? ""))) {
       const ops = operands(a.slice(a.indexOf("cp") + 1));
       const [src, dst] = ops;
-      if (src !== undefined && dst !== undefined && /^gs:\/\//i.test(dst) && DATA_FILE.test(src)) out.push({ start: s.start, end: s.end, detail: "data handed to another account's or a public bucket" });
+      if (src !== undefined && dst !== undefined && /^gs:\/\//i.test(dst) && (DATA_FILE.test(src) || markedDocument(src))) out.push({ start: s.start, end: s.end, detail: "data handed to another account's or a public bucket" });
     }
   }
   return out;

@@ -1,6 +1,7 @@
 import { entropy } from "./entropy.js";
 import { luhn } from "./pii.js";
 import { ibanValid } from "./pii-checks.js";
+import { markedDocument } from "./exfil-marked.js";
 import { localHost } from "./local-hosts.js";
 import type { Detection, StringSite } from "./scan.js";
 import { exportFile, fileRequestLink } from "./exfil-handed.js";
@@ -185,7 +186,7 @@ interface SentFile {
   kind: "store" | "mailbox" | "dump" | "confidential" | "people" | "capture" | "export";
 }
 
-function fileKind(v: string): SentFile["kind"] | null {
+export function fileKind(v: string): SentFile["kind"] | null {
   if (v.length > 1024) return null;
   const base = v.replace(/[?#].*$/, "");
   if (SECRET_STORE.test(base)) return "store";
@@ -193,6 +194,8 @@ function fileKind(v: string): SentFile["kind"] | null {
   if (PEOPLE_DUMP.test(base)) return "dump";
   const name = base.split(/[/\\]/).pop() ?? base;
   if (CONFIDENTIAL_DOC.test(name) && /\.\w{2,5}$/.test(name)) return "confidential";
+  // (Fifteenth round) A document a court or a records office marked: in a `sealed`/`unredacted`/`privileged` folder, or so named (exfil-marked.ts).
+  if (markedDocument(base) && /\.\w{2,5}$/.test(name)) return "confidential";
   if (CAPTURE.test(base)) return "capture";
   if (PEOPLE_EXPORT.test(name)) return "people";
   // (Fourteenth round) A file in a system's export folder (exfil-handed.ts).

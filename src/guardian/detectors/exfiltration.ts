@@ -15,6 +15,8 @@ import { queryCarriesData } from "./exfil-query.js";
 import { mediaFile, mediaUploadOnly } from "./exfil-media.js";
 import { chunkedLookups, environmentSent, wildcardHostData } from "./exfil-code.js";
 import { logOnly, ownApiKey, pasteHost, recipientTagsOnly } from "./exfil-handed.js";
+import { basicInQuery, contactsInQuery, endpointMessage, ownHookKey, phoneMessages, rootDrops, secretInQuery, slugSecret, tokenWithApi } from "./exfil-messages.js";
+import { forwardedOutside } from "./exfil-forwarding.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -488,6 +490,16 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
   if (detectSecrets([{ path: [], value: raw }]).some((d) => !issuedFor(d.type, host))) return "secret";
   if (PASSWORD_WORDS.test(raw) || PASSWORD_VALUE.test(raw)) return "password";
   if (segments.some((x) => slugPassword(decode(x)))) return "password";
+  // (Fifteenth round) A secret, a PSK or a key spelled in a segment, its value of three classes (exfil-messages.ts).
+  if (segments.some((x) => slugSecret(decode(x)))) return "password";
+  // (Fifteenth round) A value named a secret (`acme_secret_…`), or a cookie, in a query value (exfil-messages.ts).
+  const named = secretInQuery(url, 1);
+  if (named) return named;
+  // (Fifteenth round) Another API's address handed with its token; Basic credentials under an auth key (exfil-messages.ts).
+  const handed = tokenWithApi(url);
+  if (handed) return handed;
+  if (basicInQuery(url)) return "encoded credentials";
+  if (kind === "request" && contactsInQuery(url)) return "people's contact details";
   // A password as a path segment after one that names it: `/u/ana/pass/S3cret!x/`.
   for (let i = 0; i + 1 < segments.length; i++) {
     const value = decode(segments[i + 1] as string);
@@ -500,7 +512,8 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
       continue;
     }
     // (Fourteenth round) The API's own key in a GET to that API's host, beside short values only (exfil-handed.ts).
-    if (PASSWORD_KEYS.test(key) && value.length >= 4 && !PASSWORD_PLACEHOLDER.test(value) && !(kind === "request" && ownApiKey(key, url, (x) => detectSecrets([{ path: [], value: x }]).some((d) => !issuedFor(d.type, host))))) return "password";
+    // (Fifteenth round) An incoming webhook's own key in its URL (exfil-messages.ts): what it posts is judged apart.
+    if (PASSWORD_KEYS.test(key) && value.length >= 4 && !PASSWORD_PLACEHOLDER.test(value) && !(kind === "request" && (ownApiKey(key, url, (x) => detectSecrets([{ path: [], value: x }]).some((d) => !issuedFor(d.type, host))) || ownHookKey(key, url, (x) => detectSecrets([{ path: [], value: x }]).some((d) => !issuedFor(d.type, host)))))) return "password";
     // A credential in a URL of the service that issued it (a browser key to the Maps loader) is how that service is called.
     if (key !== "" && value.length >= 16 && issuedHere(value, host)) continue;
     // (A `+` of base64 left unescaped in a query reads back as a blank.)
@@ -718,7 +731,7 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
   if (message !== undefined) {
     for (const r of requestedUrls(sites, message)) {
       const toolCall = TOOL_CALLS.has(message.method as string);
-      const verdict = r.host ? hostVerdict(r.url, lists) : judgeUrl(r.url, "request", 0, lists) ?? toTunnel(r, sites, lists, toolCall) ?? toRelay(r, sites, lists, toolCall) ?? carriedPayload(r, sites, lists, toolCall) ?? (toolCall ? null : linkedCredential(r.url, lists));
+      const verdict = r.host ? hostVerdict(r.url, lists) : judgeUrl(r.url, "request", 0, lists) ?? toTunnel(r, sites, lists, toolCall) ?? toRelay(r, sites, lists, toolCall) ?? toMessageEndpoint(r, sites, lists, toolCall) ?? carriedPayload(r, sites, lists, toolCall) ?? (toolCall ? null : linkedCredential(r.url, lists));
       if (verdict === null) continue;
       if (out.some((d) => d.path === r.site.path && d.start < r.end && r.start < d.end)) continue;
       out.push({ type: r.host ? "exfiltration.dns" : "exfiltration.request", path: r.site.path, start: r.start, end: r.end, detail: `the URL carries ${verdict}` });
@@ -736,6 +749,11 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
       // (Fourteenth round) The whole environment sent by code, data cut into DNS lookups (exfil-code.ts).
       addApart(out, environmentSent(sites, localHost, (h) => lists.allow.some((re) => re.test(h))));
       addApart(out, chunkedLookups(sites));
+      // (Fifteenth round) Credentials or access codes in what an SMS or a push tool sends (exfil-messages.ts).
+      addApart(out, phoneMessages(sites, typeof tool === "string" ? tool : ""));
+      addApart(out, rootDrops(sites, localHost, (h) => lists.allow.some((re) => re.test(h))));
+      // (Fifteenth round) Logs, flows or mirrored traffic sent to a public address (exfil-forwarding.ts).
+      addApart(out, forwardedOutside(sites));
     }
     // (Twelfth round) An account's credential in a data part sent to another agent (exfil-sinks.ts).
     if (A2A_SENDS.has(message.method as string)) {
@@ -1005,6 +1023,20 @@ function toRelay(r: Requested, sites: StringSite[], lists: ExfiltrationLists, to
     if (what) return `${what} to a relay`;
   }
   return null;
+}
+
+/**
+ * (Fifteenth round) A messaging endpoint by its shape (an incoming webhook, a room's messages, a push to a device, a
+ * hosted form's submission) handed what a message may not carry (exfil-messages.ts).
+ */
+function toMessageEndpoint(r: Requested, sites: StringSite[], lists: ExfiltrationLists, toolCall: boolean): string | null {
+  const url = parse(r.url);
+  if (url === null) return null;
+  const host = hostOf(url);
+  if (lists.allow.some((re) => re.test(host)) || localHost(host)) return null;
+  // The relays of earlier rounds are messaging endpoints too: what toRelay's list does not name is judged here.
+  const what = endpointMessage(url, r.site, r.start, r.end, sites, toolCall, isRelay(host, url.pathname));
+  return what === null ? null : `${what} to a messaging endpoint`;
 }
 
 /** (Thirteenth round) A credential of the user's in the query of a URL handed to another agent (exfil-hosted.ts). */
