@@ -188,6 +188,19 @@ export function samplingAims(text: string, unit: string, withContext: boolean): 
   return out;
 }
 
+/**
+ * (Fifteenth round) The clause right after a concealment, past a ";" or ",", says the part is handled elsewhere ("do
+ * not include the appeal rights section; the template appends it separately"): the same guard as CONCEAL_OK, one
+ * clause on (the concealment's object alone is read by CONCEAL_OK).
+ */
+function handledInNextClause(unit: string, end: number): boolean {
+  const rest = unit.slice(end, end + 160);
+  const m = /^[^.;,!?\n]{0,40}[;,]/.exec(rest);
+  if (!m) return false;
+  const next = rest.slice(m[0].length).split(/[.!?;\n]/)[0] ?? "";
+  return /\b(?:separately|separate\s{1,3}(?:sheet|page|letter|notice|section)|appended|appends|attached|enclosed|template\s{1,3}(?:adds|appends|includes)|elsewhere|already)\b/i.test(next);
+}
+
 function deceives(text: string, unit: string): boolean {
   // An answer fixed against the input: a merit verdict and a quantifier over the evidence, or one literal identity.
   if (MERIT.test(unit) && !OPEN.test(unit)) {
@@ -196,7 +209,7 @@ function deceives(text: string, unit: string): boolean {
   }
   // Adverse facts kept from the reader, in a prompt that tells a story about the case or writes for the person affected.
   const c = CONCEAL.exec(unit);
-  if (c && ADVERSE.test(c[1] ?? "") && !CONCEAL_OK.test(c[1] ?? "")) {
+  if (c && ADVERSE.test(c[1] ?? "") && !CONCEAL_OK.test(c[1] ?? "") && !handledInNextClause(unit, c.index + c[0].length)) {
     const p = prompt(text);
     if (p.claim || p.audience) return true;
   }
