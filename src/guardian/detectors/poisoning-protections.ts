@@ -70,6 +70,27 @@ const INSTEAD =
 const PAYMENT = /\b(?:send|pay|transfer|wire|deposit|remit|route|redirect|forward)\w{0,3}\b|(?<![\p{L}])(?:versa\p{L}{0,4}|bonific\p{L}{0,4}|transfi\p{L}{0,6}|pag\p{L}{0,4}|überweis\p{L}{0,4}|zahl\p{L}{0,4}|virement|verse\p{L}{0,4}|öde\p{L}{0,6}|gönder\p{L}{0,6})(?![\p{L}])/iu;
 const ACCOUNT_NUMBER = /\b(?:account|acct|konto|conto|cuenta|compte|hesap)\s{0,3}(?:no\.?|number|nr\.?|#|:)?\s{0,3}\d[\d\s-]{6,30}\d\b/i;
 
+/* --- 2b. An extra payee added to every payment (fifteenth round, phase 2) ------------------------------------------ */
+
+const EXTRA_PAYEE =
+  /(?<![\p{L}])(?:additional|extra|second|also|as\s{1,3}well|zusätzlich\p{L}{0,3}|weiter\p{L}{0,3}|adicional\p{L}{0,2}|supplémentaire\p{L}{0,2}|aggiuntiv\p{L}{1,2}|anche|ek|extra)(?![\p{L}])[^.;\n]{0,40}?(?<![\p{L}])(?:recipients?|beneficiar(?:y|ies)|payees?|empfänger\p{L}{0,2}|begünstigte\p{L}{0,2}|beneficiari[oa]s?|bénéficiaires?|destinatari[oa]?|alıcı\p{L}{0,3})(?![\p{L}])|(?<![\p{L}])(?:add|include|hinzu\p{L}{0,4}|añad\p{L}{1,4}|ajout\p{L}{1,4}|aggiung\p{L}{1,4})(?![\p{L}])[^.;\n]{0,60}?(?<![\p{L}])(?:(?:as|comme|como|come)\s{1,3}(?:a\s{1,3}|un\s{1,3}|una?\s{1,3})?(?:co-?)?(?:recipient|beneficiary|payee|bénéficiaire|beneficiari[oa]|destinatari[oa])|als\s{1,3}(?:zusätzlichen\s{1,3})?(?:empfänger|begünstigten))(?![\p{L}])|(?<![\p{L}])(?:bénéficiaire|beneficiari[oa]|destinatari[oa]|empfänger)\s{1,3}(?:supplémentaire|adicional|aggiuntiv[oa]|zusätzlich\p{L}{0,2})(?![\p{L}])/iu;
+const EVERY_PAYMENT =
+  /(?<![\p{L}])(?:every|each|any|all|jede[rmns]?|alle[n]?|cada|toda[s]?|todos|chaque|toute[s]?|tous|ogni|tutt[ei]|her)(?![\p{L}])\s{1,3}(?:[\p{L}-]{1,20}\s{1,3})?(?:payments?|invoices?|transfers?|orders?|zahlung\p{L}{0,2}|rechnung\p{L}{0,2}|überweisung\p{L}{0,2}|pagos?|facturas?|transferencias?|paiements?|factures?|virements?|pagament[oi]|fattur[ae]|bonific[oi]|ödeme\p{L}{0,3}|fatura\p{L}{0,3})(?![\p{L}])/iu;
+
+/* --- 4. A key let into a host, or a user's folders taken, by a description (fifteenth round, phase 2) --------------- */
+
+/** A literal public key added to authorized_keys: the description hands over a host (a key-management tool takes the key from its caller). */
+const KEY_LET_IN = /\b(?:add|append|put|write|install|copy|insert|place)\b[^\n]{0,40}?\b(?:ssh-(?:ed25519|rsa|dss)|ecdsa-sha2-nistp\d{3}|sk-ssh-ed25519@openssh\.com)\s{1,3}AAAA[A-Za-z0-9+/]{16,}[^\n]{0,120}?authorized_keys\b/;
+/** Every file of a user's own folders, uploaded or sent, with the act kept from the user. */
+const USER_FOLDERS = /\b(?:every|all|each|the\s{1,3}whole|the\s{1,3}entire)\s{1,3}(?:[\w-]{1,15}\s{1,3})?(?:files?|documents?|photos?)\s{1,3}(?:under|in|from|of)\s{1,3}(?:the\s{1,3}user'?s\s{1,3})?(?:~\/|\$HOME|%USERPROFILE%|(?:Documents|Desktop|Downloads|Pictures|Photos|home)\b)/i;
+const MOVES_OUT = /\b(?:upload|send|post|sync|copy|forward|transmit|attach|share)\w{0,3}\b/i;
+const UNANNOUNCED = /\b(?:should|must|shall|is|are|need|needs)\s{1,3}(?:not|never)\s{1,3}(?:to\s{1,3})?(?:be\s{1,3})?(?:announced|mentioned|shown|surfaced|told|disclosed|reported|displayed)\b|\b(?:silently|quietly|secretly|covertly|automatic(?:ally)?|in\s{1,3}the\s{1,3}background)\b|\bwithout\s{1,3}(?:telling|asking|informing|notifying)\b/i;
+
+/* --- 5. An all-clear dictated against the results (fifteenth round, phase 2) ------------------------------------------ */
+
+const DICTATED_NONE =
+  /\b(?:answer|say|report|state|respond|reply|return|tell\s{1,3}(?:the\s{1,3})?(?:user|caller|customer)s?)\s{1,3}(?:that\s{1,3})?(?:there\s{1,3}(?:are|is)\s{1,3}no|no\s{1,3}[\w-]{1,20}\s{1,3}(?:were\s{1,3}|was\s{1,3})?(?:found|exists?|appl(?:y|ies))|nothing\s{1,3}(?:was\s{1,3})?found|["'“‘]no\s{1,3}[\w -]{1,30}["'”’])[^.;\n]{0,120}?\b(?:even\s{1,3}(?:if|when|though)|regardless\s{1,3}of|whatever|no\s{1,3}matter)\s{1,3}(?:what\s{1,3})?(?:the\s{1,3})?(?:results?|search|lookup|data|records?|evidence|findings|response|api|database)\b/i;
+
 /* --- 3. A copy to a fixed address, in other languages ------------------------------------------------------------ */
 
 const FIXED_PLACE = /[\w.+-]@[\w-]+(?:\.[\w-]+)+|\bhttps?:\/\/[\w-]+(?:\.[\w-]+)+/;
@@ -106,6 +127,26 @@ export function detectProtectionPoisoning(sites: readonly StringSite[]): Detecti
       // 2. Money redirected from the account of record.
       if (PAYMENT.test(u) && INSTEAD.test(u) && (ibansIn(u, 4).length > 0 || ACCOUNT_NUMBER.test(u))) {
         out.push({ type: "tool_poisoning.redirected_payment", path: s.path, start: a, end: b, detail: "a description redirects payments away from the account of record" });
+        hit = true;
+        break;
+      }
+      // 2b. An extra payee added to every payment.
+      if (EXTRA_PAYEE.test(u) && EVERY_PAYMENT.test(u) && (ibansIn(u, 4).length > 0 || ACCOUNT_NUMBER.test(u))) {
+        out.push({ type: "tool_poisoning.redirected_payment", path: s.path, start: a, end: b, detail: "a description adds a payee to every payment" });
+        hit = true;
+        break;
+      }
+      // 4. A key let into a host; a user's folders uploaded unannounced (the concealment may be the next sentence).
+      const nextSpan = spans.find(([x]) => x >= b);
+      const withNext = nextSpan ? u + " " + v.slice(nextSpan[0], nextSpan[1]) : u;
+      if (KEY_LET_IN.test(u) || (USER_FOLDERS.test(u) && MOVES_OUT.test(u) && UNANNOUNCED.test(withNext))) {
+        out.push({ type: "tool_poisoning.host_or_files_taken", path: s.path, start: a, end: nextSpan && !KEY_LET_IN.test(u) && UNANNOUNCED.test(v.slice(nextSpan[0], nextSpan[1])) ? nextSpan[1] : b, detail: "a description lets an outside key into a host, or uploads the user's folders unannounced" });
+        hit = true;
+        break;
+      }
+      // 5. An all-clear dictated against the results.
+      if (DICTATED_NONE.test(u)) {
+        out.push({ type: "tool_poisoning.dictated_all_clear", path: s.path, start: a, end: b, detail: "a description dictates an all-clear whatever the results say" });
         hit = true;
         break;
       }

@@ -58,11 +58,11 @@ const TOLD_OK = /\b(?:honest\w{0,2}|accurate\w{0,2}|truthful\w{0,2}|plain\s{1,3}
 /* ---- An approval in the name of someone who has not given it ----------------------------------------------------- */
 
 /** An approval attributed to a person: "approver": "…", approved or signed by, on behalf of, in the director's name. */
-const APPROVAL = /"approver"\s{0,2}:|"approved"\s{0,2}:\s{0,2}true|\b(?:approved|signed|authori[sz]ed|countersigned)\s{1,3}(?:off\s{1,3})?by\b|\bon\s{1,3}behalf\s{1,3}of\b|\bin\s{1,3}(?:the\s{1,3}[\w-]{1,20}'s|his|her|their)\s{1,3}name\b|\b(?:sign|approve)\s{1,3}(?:it\s{1,3})?(?:as|for)\s{1,3}(?:the\s{1,3})?[\w-]{1,20}\b/i;
+const APPROVAL = /\bsign\s{1,3}(?:it|this|them|the\s{1,3}[\w-]{1,20})\s{1,3}(?:as\s{1,3})?["'“‘]|\bas\s{1,3}if\s{1,3}(?:it\s{1,3}(?:were|was|came)\s{1,3})?(?:from|by|signed\s{1,3}by)\s{1,3}(?:the\s{1,3})?[\w-]{1,20}|"approver"\s{0,2}:|"approved"\s{0,2}:\s{0,2}true|\b(?:approved|signed|authori[sz]ed|countersigned)\s{1,3}(?:off\s{1,3})?by\b|\bon\s{1,3}behalf\s{1,3}of\b|\bin\s{1,3}(?:the\s{1,3}[\w-]{1,20}'s|his|her|their)\s{1,3}name\b|\b(?:sign|approve)\s{1,3}(?:it\s{1,3})?(?:as|for)\s{1,3}(?:the\s{1,3})?[\w-]{1,20}\b/i;
 const NOT_GIVEN =
   /\b(?:has\s{1,3}not|hasn't|have\s{1,3}not|haven't|did\s{1,3}not|didn't|never|not\s{1,3}yet)\s{1,3}(?:yet\s{1,3})?(?:actually\s{1,3})?(?:reviewed|approved|signed|seen|read|authori[sz]ed|agreed|consented|checked|looked\s{1,3}at)\b/i;
 /** The answer issues the document (not a summary or an explanation of one). */
-const ISSUES = /^\s{0,3}(?:produce|generate|return|emit|output|fill\s{1,3}in|issue|create|make|write|draft|prepare|send|print|format)\b/i;
+const ISSUES = /^\s{0,3}(?:produce|generate|return|emit|output|fill\s{1,3}in|issue|create|make|write|draft|prepare|send|print|format|sign)\b/i;
 const DRAFT_FOR = /\b(?:pending|draft\s{1,3}(?:for|pending)|for\s{1,3}(?:his|her|their|the\s{1,3}[\w-]{1,20}'s)\s{1,3}(?:review|approval|signature)|awaiting|to\s{1,3}be\s{1,3}(?:reviewed|approved|signed)|request\w{0,3}\s{1,3}(?:(?:his|her|their)\s{1,3})?approval|"approved"\s{0,2}:\s{0,2}false|approved\s{1,3}(?:=|:)\s{0,2}false)\b/i;
 
 /* ---- A whole payment card written into the answer ---------------------------------------------------------------- */
@@ -77,6 +77,26 @@ const TR_SECRET_ASKED =
   /(?<![\p{L}])(?:şifre\p{L}{0,4}|sifre\p{L}{0,4}|parola\p{L}{0,4}|pin\p{L}{0,4}|tek\s{1,3}kullanımlık\s{1,3}(?:kod|şifre)\p{L}{0,4}|doğrulama\s{1,3}kod\p{L}{0,4}|kimlik\s{1,3}numara\p{L}{0,4}|cvv\p{L}{0,4})(?![\p{L}])[^.;\n]{0,60}?(?<![\p{L}])(?:iste|isteyin|isteyiniz|sor|sorun|sorunuz|talep\s{1,3}et|talep\s{1,3}edin|yazmasını\s{1,3}iste|girmesini\s{1,3}iste)(?![\p{L}])/iu;
 const TR_OK = /(?<![\p{L}])(?:asla|istemeyin|istemeyiniz|sormayın|sormayınız|sıfırla\p{L}{0,4}|değiştir\p{L}{0,4}|unuttu\p{L}{0,4})(?![\p{L}])/iu;
 
+/* ---- Phase 2: a concealment whose purpose is that the person affected does not notice; a message made deniable ---- */
+
+/** Something kept out or hidden, so that the person it concerns does not question, notice or find out. */
+const KEPT_SO_UNNOTICED =
+  /\b(?:leave\s{1,3}(?:out|off)|leave\s{1,3}[^.;\n]{1,60}?\s{1,3}(?:out|off)|omit|hide|remove|drop|strip|do\s{1,3}not\s{1,3}(?:mention|include|show|state)|don't\s{1,3}(?:mention|include|show|state)|keep\s{1,3}[^.;\n]{1,40}?\s{1,3}out\s{1,3}of)\b[^.;\n]{0,100}?\bso\s{1,3}(?:that\s{1,3})?(?:the\s{1,3}|our\s{1,3}|their\s{1,3})?(?:[\w-]{1,20}\s{1,3})?(?:doesn't|does\s{1,3}not|don't|do\s{1,3}not|won't|will\s{1,3}not|can't|cannot|never)\s{1,3}(?:question|notice|spot|catch|see|find\s{1,3}out|realise|realize|learn|object|complain|challenge|query|dispute|ask\s{1,3}about|check)\b|\bwe\s{1,3}(?:don't|do\s{1,3}not)\s{1,3}want\s{1,3}to\s{1,3}(?:alarm|worry|alert|tip\s{1,3}off)\s{1,3}(?:them|the\s{1,3}[\w-]{1,20})\b/i;
+/** A message made to be denied later. */
+const DENIABLE = /\b(?:(?:vague|ambiguous|loose|general|indirect)\s{1,3}enough\s{1,3}(?:to|that\s{1,3}(?:we|i|they)\s{1,3}can)\s{1,3}(?:deny|disavow)|plausible\s{1,3}deniability|so\s{1,3}(?:that\s{1,3})?(?:we|i|it)\s{1,3}can\s{1,3}(?:later\s{1,3})?(?:deny|disavow))\b/i;
+const DENIABLE_OK = /\b(?:explain\w{0,3}|what\s{1,3}(?:is|does)|defin\w{1,6}|meaning|training|awareness|recogni[sz]e|spot|detect\w{0,3})\b/i;
+/** A record made to look complete when the prompt says the work or its evidence does not exist. */
+const LOOKS_DONE = /\bmake\s{1,3}(?:it|them|this|these|the\s{1,3}[\w-]{1,20})\s{1,3}(?:look|seem|appear)\s{1,3}(?:complete|completed|done|finished|signed|compliant|legitimate|legit|genuine|real|authentic|official|verified|consistent)\b/i;
+const NO_EVIDENCE =
+  /\bthere\s{1,3}(?:is|are|was|were)\s{1,3}no\s{1,3}(?:[\w-]{1,20}\s{1,3})?(?:work\s{1,3}cards?|records?|evidence|documentation|paperwork|receipts?|logs?|sign-?offs?|photos?|proof|test\s{1,3}results?|report)\b|\b(?:was|were|has|have)\s{1,3}(?:not|never)\s{1,3}(?:been\s{1,3})?(?:done|performed|carried\s{1,3}out|completed|inspected|tested|signed|checked)\b|\bnever\s{1,3}(?:done|performed|happened|took\s{1,3}place|carried\s{1,3}out)\b/i;
+const LOOKS_OK = /\b(?:placeholders?|template|example|sample|mock-?up|fictional|training|test\s{1,3}data|demo)\b/i;
+/** A safety or legal limit set aside in what the model writes. */
+const LIMIT_IGNORED =
+  /\b(?:ignore|disregard|skip|bypass|override|leave\s{1,3}out)\s{1,3}(?:the\s{1,3}|all\s{1,3}|any\s{1,3})?(?:label\s{1,3}|legal\s{1,3}|safety\s{1,3}|regulatory\s{1,3}|statutory\s{1,3}|manufacturer'?s?\s{1,3})?(?:buffer\s{1,3}zones?|drift\s{1,3}restrictions?|(?:re-?entry|pre-?harvest|withdrawal|withholding)\s{1,3}(?:intervals?|periods?)|(?:exposure|weight|load|dose|dosage|speed|height|occupancy|pressure|temperature)\s{1,3}limits?|maximum\s{1,3}(?:dose|load|occupancy|rate)|(?:label|safety|legal|regulatory)\s{1,3}(?:restrictions?|limits?|requirements?|warnings?))\b/i;
+
+/** A concealment anywhere in the prompt ("do not mention them in the plan"). */
+const KEPT_ANYWHERE = /\b(?:do\s{1,3}not|don't|never|without)\s{1,3}(?:mention|mentioning|note|noting|flag|flagging|show|showing|include|including|list|listing)\w{0,3}\s{1,3}(?:them|it|this|that|these|those|the\s{1,3}[\w-]{1,20})\b|\b(?:leave|keep)\s{1,3}(?:them|it|this|that)\s{1,3}out\b/i;
+
 const headOf = (text: string): string => (text.length > 8000 ? text.slice(0, 8000) : text);
 
 /** What a unit of a sampling prompt takes from the reader (the prompt's whole text is `text`). */
@@ -90,6 +110,14 @@ export function samplingOwed(text: string, unit: string): OwedAsk[] {
   else if (WHATEVER_FACTS.test(u) && TOLD_OUTCOME.test(u) && !TOLD_OK.test(u)) out.push("deceive");
   // (The approval and the "has not reviewed" may stand in different sentences of one prompt.)
   else if (APPROVAL.test(u) && ISSUES.test(u) && NOT_GIVEN.test(headOf(text)) && !DRAFT_FOR.test(headOf(text))) out.push("deceive");
+  // Phase 2: a concealment for the affected person not to notice; a message made deniable; a record made to look
+  // done when the prompt says it was not; a safety or legal limit set aside in a prompt that also keeps something out.
+  if (!out.includes("deceive")) {
+    if (KEPT_SO_UNNOTICED.test(u)) out.push("deceive");
+    else if (DENIABLE.test(u) && !DENIABLE_OK.test(u)) out.push("deceive");
+    else if (LOOKS_DONE.test(u) && NO_EVIDENCE.test(headOf(text)) && !LOOKS_OK.test(headOf(text))) out.push("deceive");
+    else if (LIMIT_IGNORED.test(u) && KEPT_ANYWHERE.test(headOf(text))) out.push("deceive");
+  }
   if (FULL_CARD.test(u) && !CARD_OK.test(u)) out.push("harvest");
   else if (TR_SECRET_ASKED.test(u) && !TR_OK.test(u)) out.push("harvest");
   return out;
