@@ -15,6 +15,7 @@ import { detectSecretAssignments } from "./assignments.js";
 import { detectConcealedPoisoning } from "./poisoning-concealed.js";
 import { detectStandingPoisoning } from "./poisoning-standing.js";
 import { detectUserOverrides } from "./poisoning-overrides.js";
+import { detectProtectionPoisoning } from "./poisoning-protections.js";
 import { compileExfiltrationParams, detectExfiltration, detectUrlData, type ExfiltrationParams } from "./exfiltration.js";
 import { detectPiiBulk } from "./pii-bulk.js";
 import { detectCallToChangedTool, detectToolChanges, pinsFor, type NewPin, type PinScope, type PinStore } from "./pins.js";
@@ -210,7 +211,10 @@ function poisoning(s: MessageScan, p?: InjectionParams): Detection[] {
   // a name that gives orders (poisoning-overrides.ts).
   for (const d of standing) cut.add(JSON.stringify(d.path));
   const overrides = detectUserOverrides(uncut(), s.message.result);
-  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...overrides, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
+  // (Fifteenth round) A protection switched off for good, money redirected, a copy sent abroad in other languages (poisoning-protections.ts).
+  for (const d of overrides) cut.add(JSON.stringify(d.path));
+  const protections = detectProtectionPoisoning(uncut());
+  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...overrides, ...protections, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
 }
 
 /**

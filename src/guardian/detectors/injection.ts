@@ -315,7 +315,7 @@ const SECRET_PHRASES = /\b(?:api[\s_-]?keys?|access[\s_-]keys?|secret[\s_-]keys?
  * that lists hosts from `~/.ssh/config` reads no secret (issue 24's false positives).
  */
 const SECRET_PATH = /(?:^|[\s"'`(=:])(?:~|\$HOME|%USERPROFILE%)?[/\\]?\.(?:ssh(?![/\\](?:config|known_hosts|[\w.-]{1,64}\.pub)\b)|aws|gnupg|kube|docker)(?:[/\\]|\b)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?:^|[\s"'`(/\\])\.env(?!\.(?:example|sample|template|dist|defaults)\b)(?:\.[\w-]+)?\b|(?:^|[\s"'`(/\\=:~])(?:\.netrc|\.git-credentials|\.npmrc|\.pypirc|\.pgpass|\.bash_history)\b|\b(?:mcp\.json|claude_desktop_config\.json|credentials\.json|wallet\.dat)\b|\.config\/gcloud\/|\/etc\/(?:shadow|passwd|sudoers)|\/proc\/self\/environ/i;
-const PERSONAL_PHRASES = /\b(?:security[\s_-]codes?|verification[\s_-]codes?|one[\s-]time[\s_-](?:password|code|pin)s?|(?:2fa|mfa|otp|recovery|backup|auth(?:entication)?|login)[\s_-]codes?|credit[\s_-]cards?|card[\s_-](?:numbers?|details)|social[\s_-]security(?:[\s_-]numbers?)?|bank[\s_-](?:accounts?|details|logins?|credentials|passwords?|statements?)|phone[\s_-]numbers?|n[úu]mero[\s_-]de[\s_-]tel[ée]fono|num[ée]ro[\s_-]de[\s_-]t[ée]l[ée]phone|telefonnummer\w{0,2}|(?:su|sa|seine|ihre|their|his|her)[\s_-](?:direcci[óo]n|adresse|home[\s_-]address)|(?:online[\s_-])?banking[\s_-](?:logins?|passwords?|credentials)|account[\s_-]numbers?|routing[\s_-]numbers?|dates?[\s_-]of[\s_-]birth|passport[\s_-](?:numbers?|details)|home[\s_-]address(?:es)?|personal[\s_-](?:data|information|details)|payment[\s_-](?:methods?|details)|(?:full|customer'?s?|user'?s?|client'?s?)[\s_-]profiles?|cvs|c\.v\.s|r[ée]sum[ée]s|medical[\s_-]records|payslips|pay[\s_-]slips|tax[\s_-]returns?|chat[\s_-](?:history|logs?)|conversation[\s_-](?:history|so[\s_-]far)|(?:the|this|our|entire|whole|full)[\s_-]conversation|mots?[\s_-]de[\s_-]passe|c[óo]digos?[\s_-]de[\s_-](?:seguridad|verificaci[óo]n|seguran[çc]a)|codes?[\s_-]de[\s_-](?:s[ée]curit[ée]|v[ée]rification)|sicherheitscode|n[úu]mero[\s_-]de[\s_-](?:tarjeta|cart[ãa]o)|num[ée]ro[\s_-]de[\s_-]carte|kreditkarte\w{0,3}|cart[ãa]o[\s_-]de[\s_-]cr[ée]dito|tarjeta[\s_-]de[\s_-]cr[ée]dito|carte[\s_-]bancaire)\b/i;
+const PERSONAL_PHRASES = /\b(?:security[\s_-]codes?|verification[\s_-]codes?|one[\s-]time[\s_-](?:password|code|pin)s?|(?:2fa|mfa|otp|recovery|backup|auth(?:entication)?|login)[\s_-]codes?|credit[\s_-]cards?|card[\s_-](?:numbers?|details)|social[\s_-]security(?:[\s_-]numbers?)?|bank[\s_-](?:accounts?|details|logins?|credentials|passwords?|statements?)|phone[\s_-]numbers?|n[úu]mero[\s_-]de[\s_-]tel[ée]fono|num[ée]ro[\s_-]de[\s_-]t[ée]l[ée]phone|telefonnummer\w{0,2}|(?:su|sa|seine|ihre|their|his|her)[\s_-](?:direcci[óo]n|adresse|home[\s_-]address)|(?:online[\s_-])?banking[\s_-](?:logins?|passwords?|credentials)|account[\s_-]numbers?|routing[\s_-]numbers?|dates?[\s_-]of[\s_-]birth|passport[\s_-](?:numbers?|details)|home[\s_-]address(?:es)?|personal[\s_-](?:data|information|details)|payment[\s_-](?:methods?|details)|(?:full|customer'?s?|user'?s?|client'?s?)[\s_-]profiles?|cvs|c\.v\.s|r[ée]sum[ée]s|medical[\s_-]records|payslips|pay[\s_-]slips|tax[\s_-]returns?|chat[\s_-](?:history|logs?)|conversation[\s_-](?:history|so[\s_-]far)|(?<!\b(?:in|within|during|throughout)\s{1,3})(?:the|this|our|entire|whole|full)[\s_-]conversation|mots?[\s_-]de[\s_-]passe|c[óo]digos?[\s_-]de[\s_-](?:seguridad|verificaci[óo]n|seguran[çc]a)|codes?[\s_-]de[\s_-](?:s[ée]curit[ée]|v[ée]rification)|sicherheitscode|n[úu]mero[\s_-]de[\s_-](?:tarjeta|cart[ãa]o)|num[ée]ro[\s_-]de[\s_-]carte|kreditkarte\w{0,3}|cart[ãa]o[\s_-]de[\s_-]cr[ée]dito|tarjeta[\s_-]de[\s_-]cr[ée]dito|carte[\s_-]bancaire)\b/i;
 const URL = /\bhttps?:\/\/[^\s"'<>`)]{2,}|\b(?:[a-z0-9-]{1,63}\.){1,8}(?:com|net|org|io|dev|app|xyz|site|top|ru|cn|info|biz|example|evil|cc|me|co|sh|ly|tk|ml|ga|cf|gq|link|click|online)\/[^\s"'<>`)]*/i;
 const EMAIL = /\b[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}\b/;
 const DEST_WORDS = new Set(["webhook", "endpoint", "url", "link", "image", "img", "server", "address", "domain", "website", "site", "query", "dirección", "adresse", "adresse", "endereço", "адрес", "сервер"]);
@@ -613,7 +613,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     credCommand = CRED_COMMAND.test(unit);
     machine = has("machine") || secretPath || SECRET_PHRASES.test(unit) || ENV_DUMP.test(unit) || KEY_VALUE.test(unit) || credCommand;
     // (A language that puts the verb last may put "all" after what it counts: "файлы все", "ፋይሎች ሁሉንም".)
-    personal = has("personal") || PERSONAL_PHRASES.test(unit) || near("bulk", "files", 3) || near("files", "bulk", 2) || RECENT_BULK.test(unit);
+    personal = personalObject(toks) || PERSONAL_PHRASES.test(unit) || near("bulk", "files", 3) || near("files", "bulk", 2) || RECENT_BULK.test(unit);
     // (Each pattern only where its one necessary character is: a URL has "/", an address "@".)
     link = unit.includes("/") && URL.test(unit);
     dest = link || (unit.includes("@") && EMAIL.test(unit)) || toks.some((t, i) => t.w === "to" && (w(i + 1) === "me" || w(i + 1) === "us")) || toks.some((t) => DEST_WORDS.has(t.w)) || NEXT_MESSAGE.test(unit) || PHONE_DEST.test(unit) || HANDLE_DEST.test(unit);
@@ -938,11 +938,14 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   for (let i = 0; i < n - 1; i++) {
     // (Not a writer waiving their own check: "don't wait for me to review formatting-only changes".)
     const own = toks.slice(i + 1, i + 5).some((x) => x.w === "me" || x.w === "us");
-    if ((at(i, "neg") || at(i, "without")) && !own && toks.slice(i + 1, i + 6).some((x) => CONFIRM.has(x.w))) addT(sig, "no_confirm");
+    // (Fifteenth round: not a confirmation required by a double negative, "never install without the user's
+    // confirmation", "do not delete without asking": a negation in the same clause just before "without".)
+    const required = at(i, "without") ? [1, 2, 3, 4, 5].some((d) => i - d >= 0 && at(i - d, "neg") && !/[;,.:!?\n]/.test(text.slice((toks[i - d] as Tok).e, (toks[i] as Tok).s))) : at(i, "neg") && toks.slice(i + 1, i + 6).some((x, k) => x.cues.includes("without") && !/[;,.:!?\n]/.test(text.slice((toks[i] as Tok).e, (toks[i + 1 + k] as Tok).s)));
+    if ((at(i, "neg") || at(i, "without")) && !own && !required && toks.slice(i + 1, i + 6).some((x) => CONFIRM.has(x.w))) addT(sig, "no_confirm");
     // ("without waiting for the user", "no need to involve the human", "do not page a human", "don't prompt the user":
     // the person left out of what is done in their name.)
     // (Not "don't ask her for any passwords": a secret never asked for is protective, twelfth round.)
-    else if ((at(i, "neg") || at(i, "without")) && toks.slice(i + 1, i + 5).some((x) => LEAVE_OUT.has(x.w)) && toks.slice(i + 2, i + 8).some((x) => x.cues.includes("target") || PEOPLE.has(x.w)) && !toks.slice(i + 2, i + 8).some((x, k) => x.w === "for" && toks.slice(i + 3 + k, i + 7 + k).some((y) => y.cues.includes("machine") || y.cues.includes("personal")))) addT(sig, "no_confirm");
+    else if ((at(i, "neg") || at(i, "without")) && !required && toks.slice(i + 1, i + 5).some((x) => LEAVE_OUT.has(x.w)) && toks.slice(i + 2, i + 8).some((x) => x.cues.includes("target") || PEOPLE.has(x.w)) && !toks.slice(i + 2, i + 8).some((x, k) => x.w === "for" && toks.slice(i + 3 + k, i + 7 + k).some((y) => y.cues.includes("machine") || y.cues.includes("personal")))) addT(sig, "no_confirm");
     // "confirmation is not required", "no confirmation needed", "muss nicht bestätigt werden".
     if (CONFIRM.has(w(i)) && toks.slice(i + 1, i + 4).some((x) => x.cues.includes("neg")) && request) addT(sig, "no_confirm");
   }
@@ -1418,6 +1421,27 @@ function otherTool(unit: string, toks: Tok[], ctx: Ctx): boolean {
 const CJK_HEADER = /^[\s[【(（]{0,3}(?:系统|系統|システム|시스템)\s?(?:通知|公告|消息|提示|メッセージ|通知|お知らせ|공지|알림|메시지)/;
 /** The reply the model sends next (to the agent that asks): "다음 메시지에", "下一条消息", "次のメッセージ". */
 const CJK_NEXT = /다음\s?(?:메시지|답변|응답)|下一条(?:消息|回复)|次の(?:メッセージ|返信)/;
+
+/**
+ * (Fifteenth round) A personal word that is an object, not where something happens: "in this conversation", "during
+ * the chat" place an act ("never install without the user's confirmation in this conversation") and hand nothing over.
+ * "Every message in this conversation", "the passwords in this chat" still count: "message" and "passwords" do.
+ */
+const CONVERSATION = new Set(["conversation", "conversations", "chat", "chats", "session"]);
+const LOCATIVE = new Set(["in", "within", "during", "throughout"]);
+function personalObject(toks: readonly Tok[]): boolean {
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i] as Tok;
+    if (!t.cues.includes("personal")) continue;
+    if (CONVERSATION.has(t.w)) {
+      const p1 = toks[i - 1]?.w ?? "";
+      const p2 = toks[i - 2]?.w ?? "";
+      if (LOCATIVE.has(p1) || ((p1 === "this" || p1 === "the" || p1 === "that" || p1 === "our" || p1 === "current") && LOCATIVE.has(p2))) continue;
+    }
+    return true;
+  }
+  return false;
+}
 
 /** Chinese, Japanese and Korean: cue classes by substring. */
 function cjkCues(unit: string, sig: Sig): void {

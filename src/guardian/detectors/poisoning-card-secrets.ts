@@ -25,11 +25,13 @@ const VALUE =
   /(?:\s{1,3}(?:is|är|é|es|est|ist|jest|—|-)\s{1,3}|\s{0,2}[:=：]\s{0,3})(?:["'<`(\[]?\s{0,2}[^\s,.;)]{3,60})|\b(?:included|attached|inclus|incluid[ao]|enclosed)\b|\bhere\s{1,3}is\s{1,3}(?:our|my|the)\b/iu;
 /** Demanded of the caller. */
 const DEMAND =
-  /\b(?:send|sends|provide|include|attach|supply|share|submit|give|paste|must|required?|needs?|every\s{1,3}(?:request|call|message)|first\s{1,3}message|always)\b|(?<![\p{L}])(?:deve|devem|trazer|enviar|envie|informe|debe|deben|enviar|incluya|incluir|doit|doivent|envoyer|muss|müssen|senden|schicken|skicka|skickas|alltid|ska|musi|muszą|wysłać|przesłać|должен|должна|должны|прислать|отправить|предоставить|присылать|يجب|إرسال|ارسال|أرسل)(?![\p{L}])|必须|發送|发送|提供|送信|送って|必須|보내|제출|전송/giu;
+  /\b(?:send|sends|provide|include|attach|supply|share|submit|give|paste|must|required?|needs?|every\s{1,3}(?:request|call|message)|first\s{1,3}message|always)\b|(?<![\p{L}])(?:deve|devem|trazer|enviar|envie|informe|debe|deben|enviar|incluya|incluir|doit|doivent|envoyer|muss|müssen|senden|schicken|skicka|skickas|alltid|ska|musi|muszą|wysłać|przesłać|должен|должна|должны|прислать|отправить|предоставить|присылать|يجب|إرسال|ارسال|أرسل|invia|inviare|inviate|invii|allega|allegare|includi|includere|fornisci|fornire|deve|devono|obbligatori[oa]|gönder\p{L}{0,10}|ilet\p{L}{0,8}|eklen\p{L}{0,8}|ekle|zorunlu\p{L}{0,4}|gerekli\p{L}{0,4}|her\s{1,3}sorgu\p{L}{0,4})(?![\p{L}])|必须|發送|发送|提供|送信|送って|必須|보내|제출|전송/giu;
 const NEGATED =
-  /\b(?:never|not|don't|do\s{1,3}not|no\s{1,3}need|without)\b[^.;\n]{0,40}?$|(?<![\p{L}])(?:nunca|não|nao|jamais|ne\s{1,3}\p{L}{1,12}\s{1,3}jamais|nie|nigdy|никогда|не|aldrig|inte|nicht|niemals|لا|لن)(?![\p{L}])[^.;\n]{0,40}?$|(?:不要|不会|绝不|決して|절대)[^.;\n。]{0,40}?$/iu;
+  /\b(?:never|not|don't|do\s{1,3}not|no\s{1,3}need|without)\b[^.;\n]{0,40}?$|(?<![\p{L}])(?:nunca|não|nao|jamais|ne\s{1,3}\p{L}{1,12}\s{1,3}jamais|nie|nigdy|никогда|не|aldrig|inte|nicht|niemals|non|mai|asla|لا|لن)(?![\p{L}])[^.;\n]{0,40}?$|(?:不要|不会|绝不|決して|절대)[^.;\n。]{0,40}?$/iu;
 const OWN_FLOW =
   /\b(?:reset|forgot(?:ten)?|change|changing|recover|recovery\s{1,3}link|expired|rotate|strength|strong|policy|manager|vault|generat\w{1,4}|hash\w{0,3}|sha-?\d{1,3}|breach\w{0,3})\b|(?<![\p{L}])(?:redefinir|recuperar|esqueci|olvid\p{L}{1,4}|réinitialiser|zurücksetzen|vergessen|återställ\p{L}{0,2}|glömt|zresetuj|сброс\p{L}{0,2}|восстанов\p{L}{1,6}|إعادة\s{1,3}تعيين|重置|忘记|リセット|재설정)(?![\p{L}])/iu;
+/** (Fifteenth round) The value handed over before the secret is named: "here is my brokerage login (user / password)". */
+const HANDED_BEFORE = /\b(?:here\s{1,3}(?:is|are)|attached\s{1,3}(?:is|are)|i(?:'m|\s{1,3}am)\s{1,3}(?:sending|giving|including))\s{1,3}(?:our|my|the|his|her|their)\b[^.;!?\n]{0,60}$/i;
 const SCHEME = /\b(?:authorization\s{1,3}header|bearer|oauth\w{0,3}|openid|sso|security\s{1,3}schemes?|api[\s-]key\s{1,3}header)\b/i;
 
 export interface CardFinding {
@@ -69,7 +71,7 @@ export function secretSentence(text: string): { start: number; end: number } | n
     if (m) {
       const before = s.slice(Math.max(0, m.index - 80), m.index);
       const after = s.slice(m.index + m[0].length, m.index + m[0].length + 70);
-      if (!NEGATED.test(before) && !OWN_FLOW.test(s) && !SCHEME.test(s) && (VALUE.test(after) || demanded(s))) {
+      if (!NEGATED.test(before) && !OWN_FLOW.test(s) && !SCHEME.test(s) && (VALUE.test(after) || HANDED_BEFORE.test(before) || demanded(s))) {
         const lead = s.length - s.trimStart().length;
         return { start: from + lead, end: stop === null ? t.length : stop.index + (t[stop.index] === "\n" ? 0 : 1) };
       }

@@ -129,7 +129,17 @@ function sentencesOf(t: string): [number, number][] {
   return out;
 }
 
+/** A parameter that names who sends or answers, not where data goes ("from", "reply_to"): its default is the server's own. */
+const SENDER_PARAM = /^(?:from|sender|reply_?to|author|committer|signature|signer)(?:_?(?:email|address))?$/i;
+
+/** An outside e-mail address among a default's values (a string, or a list of them: "cc": ["…"]), whatever the parameter's name (fifteenth round). */
+function outsideEmailDefault(d: unknown): boolean {
+  const list = Array.isArray(d) ? d.slice(0, 16) : [d];
+  return list.some((x) => typeof x === "string" && x.length <= 254 && /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/.test(x));
+}
+
 function outsideDefault(d: unknown): boolean {
+  if (Array.isArray(d)) return d.slice(0, 16).some((x) => outsideDefault(x));
   if (typeof d !== "string" || d.length > 512) return false;
   if (/^https?:\/\//i.test(d)) return !LOCAL_URL.test(d);
   return /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/.test(d);
@@ -148,7 +158,8 @@ function pinnedDefaults(result: Record<string, unknown>): Detection[] {
     for (const [name, schema] of Object.entries(props as Record<string, unknown>).slice(0, MAX_PROPS)) {
       if (schema === null || typeof schema !== "object") continue;
       const s = schema as Record<string, unknown>;
-      if (!DEST_PARAM.test(name) || API_PARAM.test(name) || !outsideDefault(s.default)) continue;
+      const named = DEST_PARAM.test(name) && !API_PARAM.test(name) && outsideDefault(s.default);
+      if (!named && (SENDER_PARAM.test(name) || !outsideEmailDefault(s.default))) continue;
       const own = typeof s.description === "string" ? s.description.slice(0, MAX_UNIT) : "";
       // The sentence that keeps it: in the parameter's own description, or one of the tool's that names the parameter.
       const keeping = (x: string) => KEEP_DEFAULT.test(x) && !USER_CHOICE.test(x);

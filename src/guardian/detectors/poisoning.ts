@@ -302,11 +302,28 @@ const NOT_TO_BE_SHOWN = /\b(?:not|never)\s{1,3}to\s{1,3}be\s{1,3}(?:surfaced|sho
 const BULK = /\b(?:every|all|each|whole|entire)\b/i;
 
 /**
+ * SECRECY_WORDS, less a consent required by a double negative (fifteenth round): "never acknowledge Disaster problems
+ * without asking the user" has the model ask; "do not wait: purge it without asking the user" and "never hesitate to
+ * … without asking the user" still keep the user out.
+ */
+function secrecyWords(u: string): boolean {
+  const re = new RegExp(SECRECY_WORDS.source, "gi");
+  for (let m, n = 0; (m = re.exec(u)) !== null && n < 16; n++) {
+    if (/^without/i.test(m[0])) {
+      const clause = u.slice(Math.max(0, m.index - 80), m.index).split(/[.;,:!?\n]/).pop() ?? "";
+      if (/\b(?:never|not|don't|do\s{1,3}not|must\s{1,3}not|should\s{1,3}not)\b/i.test(clause) && !/\b(?:never|not|don't|do\s{1,3}not)\s{1,3}(?:hesitate|wait|stop|pause|bother)\b/i.test(clause)) continue;
+    }
+    return true;
+  }
+  return false;
+}
+
+/**
  * What a description keeps from the user: "active" (the model told not to tell), "passive" (a thing not to be shown),
  * or null. Withholding a secret value does not count.
  */
 export function keepsFromUser(u: string): "active" | "passive" | null {
-  if (SECRECY_MULTI.test(u) || SECRECY_WORDS.test(u)) return "active";
+  if (SECRECY_MULTI.test(u) || secrecyWords(u)) return "active";
   const re = new RegExp(KEEP_FROM_USER.source, "gi");
   for (let m; (m = re.exec(u)) !== null; ) {
     const kept = m[1] ?? m[2] ?? "";

@@ -84,9 +84,9 @@ const COVER_OK = /\b(?:cannot|can't|unable|not\s{1,3}able|confidential|decline|r
 /* ---- A message written as someone else to get a person to act ------------------------------------------------------ */
 
 const DISGUISE =
-  /\bas\s{1,3}if\s{1,3}(?:it\s{1,3}(?:were|was)\s{1,3})?(?:written|sent|coming|signed)\s{1,3}(?:by|from)\b|\b(?:sounds?|looks?|appears?|reads?|seems?)\s{1,3}(?:like|as\s{1,3}if)\s{1,3}(?:it\s{1,3})?(?:comes?|came|is|was|were)\s{1,3}(?:from|by)\b|\b(?:write|sign|post|message)\s{1,3}as\s{1,3}["'“‘]|\b(?:pose|posing|pretend\w{0,3}|masquerad\w{1,3}|impersonat\w{1,4})\b|\bin\s{1,3}the\s{1,3}name\s{1,3}of\b|\b(?:match|copy|mimic|use)\s{1,3}(?:her|his|their|the\s{1,3}[\w-]{1,30}'s|[\w-]{1,30}'s)\s{1,3}(?:signature|tone|style|logo|branding|letterhead)|\bmake\s{1,3}it\s{1,3}(?:look|sound|seem|appear)\s{1,3}(?:official|legit\w{0,6}|authentic|real|genuine)\b|\b(?:do\s{1,3}not|don't|never)\s{1,3}reveal\s{1,3}who\b/i;
+  /\bas\s{1,3}if\s{1,3}(?:it\s{1,3}(?:were|was)\s{1,3})?(?:written|sent|coming|signed)\s{1,3}(?:by|from)\b|\b(?:sounds?|looks?|appears?|reads?|seems?)\s{1,3}(?:like|as\s{1,3}if)\s{1,3}(?:it\s{1,3})?(?:comes?|came|is|was|were)\s{1,3}(?:from|by)\b|\b(?:write|sign|post|message)\s{1,3}as\s{1,3}["'“‘]|\b(?:pose[sd]?|posing|pretend\w{0,3}|masquerad\w{1,3}|impersonat\w{1,4})\b|\bin\s{1,3}the\s{1,3}name\s{1,3}of\b|\b(?:match|copy|mimic|use)\s{1,3}(?:her|his|their|the\s{1,3}[\w-]{1,30}'s|[\w-]{1,30}'s)\s{1,3}(?:signature|tone|style|logo|branding|letterhead)|\bmake\s{1,3}it\s{1,3}(?:look|sound|seem|appear)\s{1,3}(?:official|legit\w{0,6}|authentic|real|genuine)\b|\b(?:do\s{1,3}not|don't|never)\s{1,3}reveal\s{1,3}who\b/i;
 const ASKS_PERSON =
-  /\b(?:password|passcode|2fa|mfa|otp|one-time\s{1,3}(?:code|password|pin)|verification\s{1,3}code|security\s{1,3}code|card\s{1,3}(?:number|details)|cvv|cvc|pin|seed\s{1,3}phrase|recovery\s{1,3}phrase|login\s{1,3}details|credentials)\b|\bapprove\s{1,3}(?:the\s{1,3})?(?:[\w-]{1,12}\s{1,3})?(?:push|prompt|mfa\s{1,3}request|sign-in\s{1,3}request)\b|\b(?:skip|bypass|ignore|waive)\s{1,3}(?:the\s{1,3})?(?:call-?back|verification|second\s{1,3}approval|dual\s{1,3}control)\b|\b(?:update|verify|confirm|enter|re-?enter)\s{1,3}(?:your|their|his|her)\s{1,3}(?:[\w-]{1,12}\s{1,3})?details\b|\b(?:verify|log\s{0,2}in|sign\s{0,2}in|update)\b[^.;\n]{0,40}?\bhttps?:\/\/|\b(?:confirm|verify|enter|update|re-?enter)\s{1,3}(?:your|their)\s{1,3}(?:card|payment\s{1,3}(?:method|details|card)|bank\s{1,3}(?:account|details)|billing\s{1,3}details)\b/i;
+  /\b(?:(?:\d|four|five|six|eight)[\s-]digit\s{1,3}(?:sms\s{1,3})?code|(?:sms|text)\s{1,3}code|code\s{1,3}(?:they|you)\s{1,3}(?:receive|get)\s{1,3}(?:by|via)\s{1,3}(?:sms|text)|password|passcode|2fa|mfa|otp|one-time\s{1,3}(?:code|password|pin)|verification\s{1,3}code|security\s{1,3}code|card\s{1,3}(?:number|details)|cvv|cvc|pin|seed\s{1,3}phrase|recovery\s{1,3}phrase|login\s{1,3}details|credentials)\b|\bapprove\s{1,3}(?:the\s{1,3})?(?:[\w-]{1,12}\s{1,3})?(?:push|prompt|mfa\s{1,3}request|sign-in\s{1,3}request)\b|\b(?:skip|bypass|ignore|waive)\s{1,3}(?:the\s{1,3})?(?:call-?back|verification|second\s{1,3}approval|dual\s{1,3}control)\b|\b(?:update|verify|confirm|enter|re-?enter)\s{1,3}(?:your|their|his|her)\s{1,3}(?:[\w-]{1,12}\s{1,3})?details\b|\b(?:verify|log\s{0,2}in|sign\s{0,2}in|update)\b[^.;\n]{0,40}?\bhttps?:\/\/|\b(?:confirm|verify|enter|update|re-?enter)\s{1,3}(?:your|their)\s{1,3}(?:card|payment\s{1,3}(?:method|details|card)|bank\s{1,3}(?:account|details)|billing\s{1,3}details)\b/i;
 const THREAT =
   /\b(?:will\s{1,3}be|is\s{1,3}being|has\s{1,3}been|is)\s{1,3}(?:disabled|frozen|blocked|suspended|closed|locked|terminated|deleted|banned)\b/i;
 const ASK_OK =
@@ -188,6 +188,19 @@ export function samplingAims(text: string, unit: string, withContext: boolean): 
   return out;
 }
 
+/**
+ * (Fifteenth round) The clause right after a concealment, past a ";" or ",", says the part is handled elsewhere ("do
+ * not include the appeal rights section; the template appends it separately"): the same guard as CONCEAL_OK, one
+ * clause on (the concealment's object alone is read by CONCEAL_OK).
+ */
+function handledInNextClause(unit: string, end: number): boolean {
+  const rest = unit.slice(end, end + 160);
+  const m = /^[^.;,!?\n]{0,40}[;,]/.exec(rest);
+  if (!m) return false;
+  const next = rest.slice(m[0].length).split(/[.!?;\n]/)[0] ?? "";
+  return /\b(?:separately|separate\s{1,3}(?:sheet|page|letter|notice|section)|appended|appends|attached|enclosed|template\s{1,3}(?:adds|appends|includes)|elsewhere|already)\b/i.test(next);
+}
+
 function deceives(text: string, unit: string): boolean {
   // An answer fixed against the input: a merit verdict and a quantifier over the evidence, or one literal identity.
   if (MERIT.test(unit) && !OPEN.test(unit)) {
@@ -196,7 +209,7 @@ function deceives(text: string, unit: string): boolean {
   }
   // Adverse facts kept from the reader, in a prompt that tells a story about the case or writes for the person affected.
   const c = CONCEAL.exec(unit);
-  if (c && ADVERSE.test(c[1] ?? "") && !CONCEAL_OK.test(c[1] ?? "")) {
+  if (c && ADVERSE.test(c[1] ?? "") && !CONCEAL_OK.test(c[1] ?? "") && !handledInNextClause(unit, c.index + c[0].length)) {
     const p = prompt(text);
     if (p.claim || p.audience) return true;
   }

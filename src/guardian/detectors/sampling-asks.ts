@@ -1,5 +1,6 @@
 import { CJK, lookup } from "./injection-lexicon.js";
 import { samplingAims } from "./sampling-aims.js";
+import { samplingOwed } from "./sampling-owed.js";
 import { samplingRecord } from "./sampling-record.js";
 import { samplingSteers } from "./sampling-steers.js";
 
@@ -77,7 +78,7 @@ const NO_WARNING =
 
 /* ---- Evidence made up ------------------------------------------------------------------------------------------ */
 
-const MAKE_UP = /\b(?:invent|fabricate|make\s{1,3}up|fake|forge|falsify|made[\s-]up|invented|fabricated)\w{0,2}\s{1,3}(?:[\w'-]{1,20}\s{1,3}){0,3}(?:citations?|references?|sources?|dois?|studies|quotes?|quotations?|statistics|figures|numbers|data|results|measurements|testimonials?|receipts?|invoices?|certificates?|lab\s{1,3}results?)\b/i;
+const MAKE_UP = /\b(?:invent|fabricate|make\s{1,3}up|fake|forge|falsify|made[\s-]up|invented|fabricated)\w{0,2}\s{1,3}(?:[\w'-]{1,20}\s{1,3}){0,3}(?:citations?|references?|sources?|dois?|studies|cases|case\s{1,3}law|precedents?|rulings?|judgments?|affidavits?|quotes?|quotations?|statistics|figures|numbers|data|results|measurements|testimonials?|receipts?|invoices?|certificates?|lab\s{1,3}results?)\b/i;
 const PASS_AS_REAL = /\b(?:plausible|believable|realistic|convincing|real-looking|authentic-looking|genuine-looking|look(?:s)?\s{1,3}(?:real|genuine|authentic)|support(?:s)?\s{1,3}(?:the|our)\s{1,3}(?:claim|conclusion|thesis|argument|hypothesis)|prove|proves|don't\s{1,3}support|do\s{1,3}not\s{1,3}support|where\s{1,3}real\s{1,3}ones?)\b/i;
 const MADE_UP_OK = /\b(?:tests?|testing|fixtures?|mocks?|mock-ups?|samples?|placeholders?|demo|dummy|seed|fictional|fiction|novel|story|stories|game|lorem|synthetic|example|examples|exercise|teaching|training\s{1,3}data|labelled\s{1,3}as\s{1,3}(?:fake|fictional)|clearly\s{1,3}marked)\b/i;
 
@@ -208,5 +209,7 @@ export function samplingAsks(text: string, unit: string, toks: readonly SWord[],
   for (const k of samplingAims(text, unit, withContext)) if (!out.includes(k)) out.push(k);
   // Fourteenth round (sampling-record.ts): outcomes fixed against the record, facts kept out under an all-clear.
   for (const k of samplingRecord(text, unit, withContext)) if (!out.includes(k)) out.push(k);
+  // Fifteenth round (sampling-owed.ts): remedies kept from the reader, terms slipped in, approvals not given, cards written out.
+  for (const k of samplingOwed(text, unit)) if (!out.includes(k)) out.push(k);
   return out;
 }

@@ -34,14 +34,14 @@ export type RecordAsk = "deceive" | "harvest";
 /* ---- An outcome fixed against the record ------------------------------------------------------------------------ */
 
 const SET_ASIDE =
-  /\b(?:regardless\s{1,3}of|irrespective\s{1,3}of|no\s{1,3}matter\s{1,3}(?:what|how)|whatever)\s{1,3}(?:what\s{1,3}|whether\s{1,3}(?:(?:the|any|all)\s{1,3})?)?(?:(?:the|its|their|our|any|his|her|each)\s{1,3})?(?:[\w-]{1,20}'s\s{1,3})?(?:(?:documented|recorded|actual|clinical|medical|underlying|available|submitted|attached|measured|reported)\s{1,3})?(?:criteria|evidence|sources?|documentation|records?|findings|facts|merits?|coverage|test\s{1,3}results|results|data|readings|measurements|logs?|roas|performance|mdm|history|inspection|reviews?|scores?|numbers|metrics|grades|marks|symptoms|reports?|documents?|invoices?|statements?|audits?|checks|ratings|answers|figures|tests?|evaluations?|assessments?|diagnos[ie]s|labs?|vitals)\b(?!['’]|\s{1,3}(?:volume|size|format|length|language|type|count|schema|source)\b)/i;
+  /\b(?:regardless\s{1,3}of|irrespective\s{1,3}of|no\s{1,3}matter\s{1,3}(?:what|how)|whatever)\s{1,3}(?:what\s{1,3}|whether\s{1,3}(?:(?:the|any|all)\s{1,3})?)?(?:(?:the|its|their|our|any|his|her|each)\s{1,3})?(?:[\w-]{1,20}'s\s{1,3})?(?:(?:documented|recorded|actual|clinical|medical|underlying|available|submitted|attached|measured|reported)\s{1,3})?(?:(?:check|verification|identity|lab|scan|audit|inspection|screening|search|test|kyc)\s{1,3})?(?:criteria|evidence|sources?|documentation|records?|findings|facts|merits?|coverage|test\s{1,3}results|results|data|readings|measurements|logs?|roas|performance|mdm|history|inspection|reviews?|scores?|numbers|metrics|grades|marks|symptoms|reports?|documents?|invoices?|statements?|audits?|checks|ratings|answers|figures|tests?|evaluations?|assessments?|diagnos[ie]s|labs?|vitals)\b(?!['’]|\s{1,3}(?:volume|size|format|length|language|type|count|schema|source)\b)/i;
 const OUTCOME =
-  /\b(?:recommend\w{0,3}|deny|denial|denies|reject\w{0,3}|approv\w{1,3}|return|answer|verdict|conclu\w{1,5}|rate|rating|score|allocate|assign|award|pay|code|bill|classify|mark|grade|rank|must\s{1,3}(?:always\s{1,3})?be|always)\b/i;
+  /\b(?:state|declare|certify|recommend\w{0,3}|deny|denial|denies|reject\w{0,3}|approv\w{1,3}|return|answer|verdict|conclu\w{1,5}|rate|rating|score|allocate|assign|award|pay|code|bill|classify|mark|grade|rank|must\s{1,3}(?:always\s{1,3})?be|always)\b/i;
 const FORMAT_OK =
   /\b(?:json|yaml|xml|csv|markdown|format\w{0,3}|language|english|tone|length|words|bullet\w{0,3}|concise\w{0,2}|brief\w{0,2}|polite\w{0,2}|honest\w{0,2}|accurate\w{0,2}|faithful\w{0,2}|objective\w{0,2}|neutral\w{0,2}|as\s{1,3}(?:it|they)\s{1,3}(?:is|are))\b/i;
 /** The outcome fixed: a decision, a literal (quoted, in capitals, a code, a share), not a form left open. */
 const FIXED =
-  /["'“‘][^"'“”‘’\n]{1,40}["'”’]|\b[A-Z]{3,}\b|\b\d{3,6}\b|\d{1,3}\s{0,2}%|\b\d\/\d\b|\b(?:denial|deny|reject\w{0,3}|approv\w{1,3}|pass|fail|eligible|ineligible|true|false|fraud\w{0,3}|guilty|liable|at\s{1,3}fault|user\s{1,3}damage|low\s{1,3}risk|high\s{1,3}risk)\b/;
+  /["'“‘][^"'“”‘’\n]{1,40}["'”’]|\b[A-Z]{3,}(?:_[A-Z]{2,}){0,3}\b|\b\d{3,6}\b|\d{1,3}\s{0,2}%|\b\d\/\d\b|\b(?:denial|deny|reject\w{0,3}|approv\w{1,3}|pass|fail|eligible|ineligible|true|false|fraud\w{0,3}|guilty|liable|at\s{1,3}fault|user\s{1,3}damage|low\s{1,3}risk|high\s{1,3}risk)\b/;
 /** Categories left to the model ("rate each as 'low', 'medium' or 'high'"): no outcome fixed. */
 const CHOICES = /["'“‘][^"'“”‘’\n]{1,40}["'”’]\s{0,2}(?:,|or|\/)\s{0,3}["'“‘]/;
 const LEFT_OPEN =
@@ -50,9 +50,9 @@ const LEFT_OPEN =
 /* ---- A fact of the record kept out under an all-clear ------------------------------------------------------------ */
 
 const KEPT_OUT =
-  /\b(?:do\s{1,3}not|don't|never|must\s{1,3}not|without)\s{1,3}(?:ever\s{1,3})?(?:mention|include|show|list|report|disclose|reveal|cite|refer\s{1,3}to|flag|note|state|record|bring\s{1,3}up)\w{0,3}\s{1,3}([^.;\n]{1,80})|\bleave\s{1,3}([^.;\n]{1,60}?)\s{1,3}(?:out|off)\b|\b(?:omit|hide|exclude)\w{0,3}\s{1,3}([^.;\n]{1,80})/i;
+  /\b(?:do\s{1,3}not|don't|never|must\s{1,3}not|without)\s{1,3}(?:ever\s{1,3})?(?:mention|include|show|list|report|disclose|reveal|cite|refer\s{1,3}to|flag|note|state|record|bring\s{1,3}up)\w{0,3}\s{1,3}([^.;\n]{1,80})|\bleave\s{1,3}([^.;\n]{1,60}?)\s{1,3}(?:out|off)\b|\bleave\s{1,3}out\s{1,3}([^.;\n]{1,80})|\b(?:omit|hide|exclude)\w{0,3}\s{1,3}([^.;\n]{1,80})/i;
 const ALL_CLEAR =
-  /\b(?:no\s{1,3}(?:[\w-]{1,15}\s{1,3})?(?:findings?|exceedances?|violations?|issues?|defects?|incidents?|injur(?:y|ies)|problems?|deviations?|non-?conformit(?:y|ies)|concerns?|anomal(?:y|ies)|breaches?|leaks?|faults?|indications?|signals?)|(?:is|are|was|were)\s{1,3}(?:all\s{1,3})?(?:clear|safe|fine|compliant|normal|ok|okay|fit|resolved)|fit\s{1,3}for\s{1,3}(?:continued\s{1,3})?(?:service|use|purpose)|safe\s{1,3}to\s{1,3}[\w-]{2,20}|balanced\s{1,3}across|within\s{1,3}(?:limits|tolerance|spec\w{0,8}))\b/i;
+  /\b(?:no\s{1,3}(?:[\w-]{1,15}\s{1,3})?(?:findings?|exceedances?|violations?|issues?|defects?|incidents?|injur(?:y|ies)|problems?|deviations?|non-?conformit(?:y|ies)|concerns?|anomal(?:y|ies)|breaches?|leaks?|faults?|indications?|signals?|responsive\s{1,3}(?:records?|documents?))|(?:is|are|was|were)\s{1,3}(?:all\s{1,3})?(?:clear|safe|fine|compliant|normal|ok|okay|fit|resolved)|(?:is|are|was|were)\s{1,3}in\s{1,3}good\s{1,3}(?:shape|order|condition|health)|(?:is|are)\s{1,3}(?:healthy|secure|under\s{1,3}control|on\s{1,3}track)|fit\s{1,3}for\s{1,3}(?:continued\s{1,3})?(?:service|use|purpose)|safe\s{1,3}to\s{1,3}[\w-]{2,20}|balanced\s{1,3}across|within\s{1,3}(?:limits|tolerance|spec\w{0,8}))\b/i;
 const DICTATES =
   /\b(?:say(?:s|ing)?|stat(?:e|es|ed|ing)|conclu\w{1,5}|claim\w{0,3}|assert\w{0,3}|tell\s{1,3}[\w-]{1,20}|answer\w{0,3}|confirm\w{0,3}|must\s{1,3}(?:be|read|say)|so\s{1,3}(?:that\s{1,3})?|describ\w{1,3}|present\w{0,3}|frame|characteri[sz]e|report\w{0,2}\s{1,3}that)\b[^;\n]{0,60}?/i;
 const DICTATED_ALL_CLEAR = new RegExp(DICTATES.source + ALL_CLEAR.source, "i");
@@ -114,7 +114,7 @@ function contradicts(text: string, unit: string): boolean {
   // A fact of the record kept out, in a prompt that dictates an all-clear.
   const k = KEPT_OUT.exec(unit);
   if (k) {
-    const object = k[1] ?? k[2] ?? k[3] ?? "";
+    const object = k[1] ?? k[2] ?? k[3] ?? k[4] ?? "";
     if (!KEPT_OK.test(object)) {
       const head = headOf(text);
       if (DICTATED_ALL_CLEAR.test(head) && reported(object, head, k[0])) return true;
