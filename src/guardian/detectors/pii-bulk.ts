@@ -1,4 +1,5 @@
 import { detectPii, luhn } from "./pii.js";
+import { detectMinorsAndDocuments } from "./pii-minors.js";
 import { literalsOf } from "./literals.js";
 import { detectPeople, digitCount as countDigits, namesIdentity } from "./pii-people.js";
 import { oneFormRecord } from "./pii-form.js";
@@ -143,6 +144,8 @@ function bulkOf(sites: StringSite[], pii: () => Detection[], schema: () => unkno
   // (Fourteenth round) people's location traces and advertising ids joined to contacts (pii-traces.ts); people whose
   // identity is the secret, named with a way to reach them (pii-protected.ts).
   out.push(...detectTraces(sites), ...detectProtected(sites));
+  // (Fifteenth round) other families' children with their parents' phones; travel documents beside birth dates (pii-minors.ts).
+  out.push(...detectMinorsAndDocuments(sites));
   // (Eleventh round) the records table's JSON form: objects with a birth date and a contact (pii-records-json.ts).
   out.push(...jsonRecords(sites));
   const add = (type: string, list: readonly { path: Detection["path"]; start: number; end: number }[]) => {
