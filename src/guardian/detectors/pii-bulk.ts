@@ -1,5 +1,6 @@
 import { detectPii, luhn } from "./pii.js";
 import { detectMinorsAndDocuments } from "./pii-minors.js";
+import { selfPurchase, toGovernment } from "./pii-own-use.js";
 import { literalsOf } from "./literals.js";
 import { detectPeople, digitCount as countDigits, namesIdentity } from "./pii-people.js";
 import { oneFormRecord } from "./pii-form.js";
@@ -244,10 +245,11 @@ function bulkOf(sites: StringSite[], pii: () => Detection[], schema: () => unkno
   // (Thirteenth round) One card, named as the writer's own (`pay … with my card 4398…, exp 07/29, CVC 118`), and
   // nothing else: the user paying, as ownOnly above is the user's own identity. "My customer's card", two cards, a
   // card row or anyone's identity number still count.
-  if (idList.length === 0 && rows.length === 0 && ibans.length < 3 && formCards.length === 1 && out.every(sameCard) && OWN_CARD.test((formCards[0] as Hit).site.value.slice(0, 4096))) return [];
+  if (idList.length === 0 && rows.length === 0 && ibans.length < 3 && formCards.length === 1 && out.every(sameCard) && (OWN_CARD.test((formCards[0] as Hit).site.value.slice(0, 4096)) || selfPurchase((formCards[0] as Hit).site.value.slice(0, 4096)))) return [];
   if (out.every(sameCard) && ibans.length < 3 && rows.length === 0 && oneFormRecord(sites, idList, formCards, DOB_KEY, schema, (k) => ID_KEY.test(k) || namesIdentity(k) || CARD_KEY.test(k))) return [];
   // (Fourteenth round) One person's number in the booking or the clinical order it belongs to: pii-own-record.ts.
-  const ownRecord = idList.length === 1 && !anyCard && ownTransaction(sites, (idList[0] as Hit).site, idList.length, cardsApart.length + labelledCards.length);
+  // (Fifteenth round) or one number to a government's service (pii-own-use.ts).
+  const ownRecord = idList.length === 1 && !anyCard && (ownTransaction(sites, (idList[0] as Hit).site, idList.length, cardsApart.length + labelledCards.length) || toGovernment(sites));
   if (idList.length > 0 && (dob || anyCard) && !ownOnly && !ownRecord) add("pii_bulk.identity", asDetections(idList));
   // (Eleventh round) A card (its checksum holding) with its holder's birth date (a benefits card, a bank card in a client's record): what
   // takes over an account as a card's CVV does; one's own, in the first person, is not.
