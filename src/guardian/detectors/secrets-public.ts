@@ -12,6 +12,9 @@ import type { Detection, StringSite } from "./scan.js";
  *    `"payment_method_nonce": …`): a tokenised card made to be handed to the merchant; the label must say the token is a
  *    payment's, a card's or a checkout's (the key itself, or the object's `type`/`kind`). An `api_token` or an object
  *    that only mentions payments (`payment_provider: {token}`) is not excused.
+ *    (Phase 2: or a listing whose header names the ids as ids — `AccessKeyId`, `ACCESSKEYMETADATA` — with no secret
+ *    column.) A throw-away local database's password that is its user name (`farmos:farmos@mongo`) is the same kind:
+ *    see localDefault.
  * 3. **A browser key written into a file that browsers load** (`esriConfig.apiKey = "…"` in `public/map.js`, a
  *    `siteKey` in an `.html` page): what front-end code holds is public by design and restricted by referrer. Only a
  *    credential found by its name (no known secret format), labelled as a browser SDK's key (`apiKey`, `accessToken`,
@@ -25,10 +28,32 @@ const SECRET_RUN = /(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/;
 /** The secret said not to be at hand, or the key's age or use reported. */
 const NO_SECRET = /\b(?:(?:do|does|did)\s{0,3}n[o']?t|never|cannot|can'?t|without)\s{1,3}(?:have|hold|see|store|keep|know|get|return|include)?\s{0,3}(?:access\s{1,3}to\s{1,3})?(?:the|its|their|that|any)\s{1,3}secret\b|\blast\s{1,3}(?:rotated|used)\b|\b\d{1,5}\s{1,3}days?\s{1,3}(?:ago|old)\b|\b(?:rotate|deactivate|disable)\s{1,3}(?:it|this\s{1,3}key|the\s{1,3}key)\b/i;
 
+/** A listing of key ids (`aws iam list-access-keys` as a table or text, an inventory's header). */
+const ID_LISTING = /AccessKeyId|ACCESSKEYMETADATA|access[ _-]key[ _-]id/i;
+const SECRET_COLUMN = /SecretAccessKey|secret[ _-]access[ _-]key|aws_secret|SessionToken/i;
+
 function idForHygiene(d: Detection, site: StringSite): boolean {
   const v = site.value;
-  if (v.length > 2000 || SECRET_RUN.test(v)) return false;
+  if (v.length > 4000 || SECRET_RUN.test(v)) return false;
+  // (Phase 2) Or a listing of ids whose header names them as ids, with no secret column.
+  if (ID_LISTING.test(v) && !SECRET_COLUMN.test(v)) return true;
+  if (v.length > 2000) return false;
   return NO_SECRET.test(v.slice(Math.max(0, d.start - 300), d.end + 300));
+}
+
+/**
+ * A throw-away local database's credentials: a connection string whose password is its user name, to a host with no
+ * dot (a compose service: `mongo`, `db`) or this machine (`farmos:farmos@mongo`, `app:app@localhost`), the pair a
+ * word. The same pair to a named host, a random value repeated as user and password, or any other password, still counts.
+ */
+function localDefault(d: Detection, site: StringSite): boolean {
+  const v = site.value;
+  const secret = v.slice(d.start, d.end);
+  const user = /:\/\/([^\s:@/]{1,64}):$/.exec(v.slice(Math.max(0, d.start - 80), d.start))?.[1];
+  const host = /^@([A-Za-z0-9_.-]{1,64})(?=[:/?\s"']|$)/.exec(v.slice(d.end, d.end + 80))?.[1];
+  // A word (the app's or the image's name), not a random value repeated (`Xk9q2LmP7rT:Xk9q2LmP7rT@db` is a password).
+  if (user === undefined || host === undefined || user !== secret || !/^[a-z][a-z_-]{1,31}$/.test(secret)) return false;
+  return !host.includes(".") || /^(?:localhost|127\.0\.0\.1)$/i.test(host);
 }
 
 /** A key or a type that says the token is a payment's (a tokenised card, a checkout's nonce). */
@@ -80,6 +105,7 @@ export function grantsNothing(found: Detection[], sites: readonly StringSite[]):
     const site = sites.find((s) => s.path === d.path) ?? sites.find((s) => s.path.length === d.path.length && s.path.every((k, i) => k === d.path[i]));
     if (site === undefined) return true;
     if (d.type === "secrets.aws_access_key") return !idForHygiene(d, site);
+    if (d.type === "secrets.connection_string") return !localDefault(d, site);
     if (d.type !== "secrets.credential") return true;
     return !paymentToken(d, site, sites) && !browserKey(d, site, sites);
   });
