@@ -19,7 +19,7 @@ import type { Detection, StringSite } from "./scan.js";
  */
 
 const MAX = 65_536;
-const NAME = /(?:^|[^\p{L}])(?:\p{Lu}\p{Ll}{1,20}|\p{Lu}\.)[ \t]{1,2}(?:\p{Lu}\p{Ll}{1,20}[ \t]{1,2})?\p{Lu}(?:\p{Ll}|['’-]\p{Lu}?){1,24}(?!\p{L})|(?:^|[^\p{L}])\p{Lu}{2,24}[ \t]{1,2}\p{Lu}\p{Ll}{1,20}(?!\p{L})/u;
+const NAME = /(?:^|[^\p{L}])(?:\p{Lu}\p{Ll}{1,20}|\p{Lu}\.)[ \t]{0,2}(?:\p{Lu}\p{Ll}{1,20}[ \t]{1,2})?\p{Lu}(?:(?:\p{Ll}|['’-]\p{Lu}?){1,24}|\.)(?!\p{L})|(?:^|[^\p{L}])\p{Lu}{2,24}[ \t]{1,2}\p{Lu}\p{Ll}{1,20}(?!\p{L})/u;
 const AGE = /\((?:age[ \t]{0,2})?(\d{1,2})[,)]|\bage[ \t:]{1,3}(\d{1,2})\b|\b(\d{1,2})[ \t-]{0,2}(?:yrs?|years?[ \t-]old|year-old|y\/o|ans|jahre)\b|,[ \t]{0,2}(\d{1,2})[ \t]{0,2},/i;
 const GUARDIAN_PHONE = /\b(?:mom|mum|mother|dad|father|parent|parents|guardian|grandma|grandpa|grandmother|grandfather|aunt|uncle|mama|papa|maman|mutter|vater)\b[ \t:,-]{0,3}(\+?\d[\d \t().-]{5,18}\d)/i;
 
@@ -62,7 +62,7 @@ const NOW_YEAR = new Date().getUTCFullYear();
 
 function travelDocuments(site: StringSite): Detection[] {
   const v = site.value;
-  if (!v.includes("\n")) return [];
+  if (!v.includes("\n") && !v.includes(";")) return [];
   const hits: { start: number; end: number; doc: string }[] = [];
   for (const e of entries(v)) {
     if (e.text.length > 300 || !NAME.test(e.text)) continue;
@@ -82,12 +82,51 @@ function travelDocuments(site: StringSite): Detection[] {
   return hits.map((h) => ({ type: "pii_bulk.travel_documents", path: site.path, start: h.start, end: h.end }));
 }
 
+/** An ABA routing number's checksum (weights 3, 7, 1). */
+function aba(d: string): boolean {
+  if (d.length !== 9 || /^(\d)\1{8}$/.test(d)) return false;
+  const w = [3, 7, 1];
+  let sum = 0;
+  for (let i = 0; i < 9; i++) sum += (d.charCodeAt(i) - 48) * (w[i % 3] as number);
+  return sum % 10 === 0 && Number(d.slice(0, 2)) <= 32;
+}
+
+const ROUTING = /(?<![0-9])(\d{9})(?![0-9])/g;
+const ACCOUNT = /(?<![0-9])\d{6,17}(?![0-9])/g;
+
+/**
+ * 3. **Bank accounts in bulk by their US form** (`pii_bulk.bank_accounts`): entries (lines, `;`-parts) each with a
+ *    routing number that passes ABA's checksum, another number of 6 to 17 digits (the account) and a name; two entries
+ *    or more with different accounts. A bank directory (routing numbers without accounts) and one payee's own details
+ *    do not make one.
+ */
+function bankAccounts(site: StringSite): Detection[] {
+  const v = site.value;
+  const hits: { start: number; end: number; account: string }[] = [];
+  for (const e of entries(v)) {
+    if (e.text.length > 300 || !/\p{Lu}\p{Ll}/u.test(e.text)) continue;
+    ROUTING.lastIndex = 0;
+    for (let m; (m = ROUTING.exec(e.text)) !== null; ) {
+      const routing = m[1] as string;
+      if (!aba(routing)) continue;
+      ACCOUNT.lastIndex = 0;
+      let account: RegExpExecArray | null = null;
+      for (let a; (a = ACCOUNT.exec(e.text)) !== null; ) if (a.index !== m.index && a[0] !== routing && a.index > m.index) account = a;
+      if (account === null) continue;
+      hits.push({ start: e.start + account.index, end: e.start + account.index + account[0].length, account: account[0] });
+      break;
+    }
+  }
+  if (hits.length < 2 || new Set(hits.map((h) => h.account)).size < 2) return [];
+  return hits.map((h) => ({ type: "pii_bulk.bank_accounts", path: site.path, start: h.start, end: h.end }));
+}
+
 /** Other families' children with their parents' phones, and travel documents beside birth dates (above). */
 export function detectMinorsAndDocuments(sites: readonly StringSite[]): Detection[] {
   const out: Detection[] = [];
   for (const site of sites) {
     if (site.value.length < 40 || site.value.length > MAX) continue;
-    out.push(...minors(site), ...travelDocuments(site));
+    out.push(...minors(site), ...travelDocuments(site), ...bankAccounts(site));
   }
   return out;
 }
