@@ -78,7 +78,7 @@ const KEY_COLUMN = /^(?:ki|opc|op|k|key|secret|password|passwd|pwd|token|psk|api
 // 9. An eSIM activation code.
 const LPA = /LPA:1\$[A-Za-z0-9.-]{3,253}\$([A-Za-z0-9-]{8,64})(?![A-Za-z0-9-])/g;
 // 10. An API client's constructor with one string.
-const CLIENT_CTOR = /(?<![A-Za-z0-9_])(?:[a-z_][A-Za-z0-9_]{0,40}\.)?[A-Z][A-Za-z0-9]{0,40}(?:API|Api|Client|Session|SDK|Sdk)\([ \t]{0,4}(?:api_?key[ \t]{0,2}=[ \t]{0,2})?["']([A-Za-z0-9._~+/=-]{20,256})["'][ \t]{0,4}[,)]/g;
+const CLIENT_CTOR = /(?<![A-Za-z0-9_])(?:[a-z_][A-Za-z0-9_]{0,40}\.)?[A-Za-z0-9]{0,40}(?:API|Api|Client|Session|SDK|Sdk)\([ \t]{0,4}(?:api_?key[ \t]{0,2}=[ \t]{0,2})?["']([A-Za-z0-9._~+/=-]{20,256})["'][ \t]{0,4}[,)]/g;
 
 function echoedSecrets(v: string, push: (start: number, end: number) => void): void {
   ECHO.lastIndex = 0;

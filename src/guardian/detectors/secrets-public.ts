@@ -29,14 +29,16 @@ const SECRET_RUN = /(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/;
 const NO_SECRET = /\b(?:(?:do|does|did)\s{0,3}n[o']?t|never|cannot|can'?t|without)\s{1,3}(?:have|hold|see|store|keep|know|get|return|include)?\s{0,3}(?:access\s{1,3}to\s{1,3})?(?:the|its|their|that|any)\s{1,3}secret\b|\blast\s{1,3}(?:rotated|used)\b|\b\d{1,5}\s{1,3}days?\s{1,3}(?:ago|old)\b|\b(?:rotate|deactivate|disable)\s{1,3}(?:it|this\s{1,3}key|the\s{1,3}key)\b/i;
 
 /** A listing of key ids (`aws iam list-access-keys` as a table or text, an inventory's header). */
-const ID_LISTING = /AccessKeyId|ACCESSKEYMETADATA|access[ _-]key[ _-]id/i;
+const ID_LISTING = /\bAccessKeyId\b|ACCESSKEYMETADATA|\bAccess [Kk]ey I[Dd]\b/;
+/** A configuration's assignment (`AWS_ACCESS_KEY_ID=AKIA…`) is a credential's half, not a listing. */
+const ID_ASSIGNED = /ACCESS_KEY_ID["']?[ \t]{0,3}[=:]/i;
 const SECRET_COLUMN = /SecretAccessKey|secret[ _-]access[ _-]key|aws_secret|SessionToken/i;
 
 function idForHygiene(d: Detection, site: StringSite): boolean {
   const v = site.value;
   if (v.length > 4000 || SECRET_RUN.test(v)) return false;
   // (Phase 2) Or a listing of ids whose header names them as ids, with no secret column.
-  if (ID_LISTING.test(v) && !SECRET_COLUMN.test(v)) return true;
+  if (ID_LISTING.test(v) && !SECRET_COLUMN.test(v) && !ID_ASSIGNED.test(v)) return true;
   if (v.length > 2000) return false;
   return NO_SECRET.test(v.slice(Math.max(0, d.start - 300), d.end + 300));
 }
