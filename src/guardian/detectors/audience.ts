@@ -1,6 +1,7 @@
 import type { Detection, JsonPath } from "./scan.js";
 import type { RoledSite } from "./sites.js";
 import { detectSecrets, jwtPart } from "./secrets.js";
+import { grantsNothing } from "./secrets-public.js";
 
 /*
  * A credential used where it is meant to go is not a credential leaving. A Slack, Discord or Teams webhook URL is
@@ -67,6 +68,55 @@ const URL = /\bhttps?:\/\/[^\s"'<>`)\]}]{1,8192}/gi;
  * integration's `routing_key`: twelfth round).
  */
 const API_HOST = /^(?:api(?:-[a-z]{2,6}\d?|\d)?|events)\.[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})+$/;
+/** A request collector or a tunnel to someone's machine (exfiltration.ts has the full lists; these are their families). */
+const NOT_AN_API = /(?:^|\.)(?:webhook\.site|requestbin\.(?:com|net)|pipedream\.net|beeceptor\.com|requestcatcher\.com|hookbin\.com|postb\.in|interact\.sh|interactsh\.com|oast\.[a-z]{2,6}|oastify\.com|burpcollaborator\.net|ngrok(?:-free)?\.(?:io|app|dev)|trycloudflare\.com|loca\.lt|serveo\.net|pipedream\.com)$/;
+/**
+ * (Fifteenth round) Every URL a call opens is an API's by its path (`/api/…`, `/rest/…`, `/api/v2/…`) on one named
+ * host (not an IP address, not a request collector or tunnel): a self-hosted service's API (DHIS2, Jira, GitLab, a
+ * NextCloud), called with its own token in a header.
+ */
+function apiByPath(opened: readonly { site: RoledSite; urls: Opened[] }[]): boolean {
+  return opened.every((o) =>
+    o.urls.every((u) => {
+      const raw = o.site.value.slice(u.start, u.end);
+      let url: globalThis.URL;
+      try {
+        url = new globalThis.URL(raw);
+      } catch {
+        return false;
+      }
+      const host = url.hostname.toLowerCase();
+      return /^\/(?:api|rest)(?:\/|$)/i.test(url.pathname) && /[a-z]/.test(host.slice(host.lastIndexOf(".") + 1)) && host.includes(".") && !NOT_AN_API.test(host) && url.username === "" && url.password === "";
+    }),
+  );
+}
+
+const TOKEN_PATH = /^(?:\/[A-Za-z0-9._-]{1,40}){0,4}\/(?:oauth2?|connect|openid-connect|o\/oauth2)(?:\/v\d{1,2})?\/token$|^\/token$/i;
+/**
+ * (Fifteenth round) The Authorization scheme before a header's credential says nothing of its issuer (`Bearer`,
+ * `Token`, `ApiToken`, `ApiKey`, none), or names one the host does (`Zoho-oauthtoken` only to a zoho host).
+ */
+function schemeFits(site: RoledSite, start: number, host: string): boolean {
+  const scheme = site.value.slice(0, start).trim();
+  if (scheme === "" || /^(?:bearer|token|api-?token|api-?key|key)$/i.test(scheme)) return true;
+  const vendor = /^[A-Za-z]{3,20}/.exec(scheme)?.[0].toLowerCase();
+  return vendor !== undefined && host.includes(vendor);
+}
+
+/** Every URL the call opens is an OAuth token endpoint (`/token`, `/oauth/token`, `/oauth2/v4/token`) on a named host. */
+function tokenEndpoint(opened: readonly { site: RoledSite; urls: Opened[] }[]): boolean {
+  return opened.every((o) =>
+    o.urls.every((u) => {
+      try {
+        const url = new globalThis.URL(o.site.value.slice(u.start, u.end));
+        return TOKEN_PATH.test(url.pathname) && !NOT_AN_API.test(url.hostname.toLowerCase()) && /[a-z]/.test(url.hostname.slice(url.hostname.lastIndexOf(".") + 1));
+      } catch {
+        return false;
+      }
+    }),
+  );
+}
+
 /** Argument names that carry a request's body to the URL the call opens. */
 const BODY_KEY = /^(?:body|data|form|form_?data|json|payload|params|fields)$/i;
 /** Findings that name no issuer: a bearer token or an Authorization value without a format, a credential by its name. */
@@ -198,7 +248,11 @@ function signedLinks(roles: () => readonly RoledSite[], found: Detection[]): Det
  * Drops the `secrets` findings of an outbound request that are credentials used where they are meant to go. The URLs
  * a call opens are those of its `url` and `command` arguments (sites.ts): a URL in an e-mail body is sent, not opened.
  */
-export function usedAsMeant(message: Record<string, unknown>, roles: () => readonly RoledSite[], found: Detection[]): Detection[] {
+export function usedAsMeant(message: Record<string, unknown>, roles: () => readonly RoledSite[], found0: Detection[]): Detection[] {
+  if (found0.length === 0) return found0;
+  // (Fifteenth round) Values that grant nothing, judged again beside every argument of the message (a finding of a
+  // normalised view was judged without its siblings): secrets-public.ts.
+  const found = "method" in message ? grantsNothing(found0, roles()) : found0;
   if (found.length === 0) return found;
   // (Eighth round) A signed link a tool returns for its own storage: the token goes back where it came from.
   if ("result" in message) return signedLinks(roles, found);
@@ -236,7 +290,15 @@ export function usedAsMeant(message: Record<string, unknown>, roles: () => reado
         const b = bodies.find((x) => samePath(x.path, d.path));
         return b !== undefined && (d.start === 0 || /(?:^|[&{,\s])["']?[A-Za-z0-9_.-]{1,64}["']?\s{0,4}[=:]\s{0,4}["']?$/.test(b.value.slice(Math.max(0, d.start - 80), d.start)));
       };
-      return (headers.some((h) => samePath(h.path, d.path)) || inBody()) && new Set(hosts).size === 1 && API_HOST.test(hosts[0] as string) && opened.every((o) => o.urls.every((u) => /^https:/i.test(o.site.value.slice(u.start, u.start + 6))));
+      const https = opened.every((o) => o.urls.every((u) => /^https:/i.test(o.site.value.slice(u.start, u.start + 6))));
+      const header = headers.some((h) => samePath(h.path, d.path));
+      if (!https || new Set(hosts).size !== 1) return false;
+      // (Fifteenth round) Or in a header of a call to an API by its path on one named host (`https://dhis2.ngo.example/api/…`).
+      if ((header || inBody()) && API_HOST.test(hosts[0] as string)) return true;
+      if (header && apiByPath(opened) && schemeFits(headers.find((h) => samePath(h.path, d.path)) as RoledSite, d.start, hosts[0] as string)) return true;
+      // (Fifteenth round) Or a field of an OAuth grant (`grant_type=…&client_secret=…`) posted to a token endpoint.
+      const body = bodies.find((x) => samePath(x.path, d.path));
+      return body !== undefined && inBody() && /(?:^|[&{,\s"])grant_type["']?\s{0,2}[=:]/.test(body.value) && tokenEndpoint(opened);
     }
     if (AUDIENCE[type] === undefined || !hosts.every((h) => issuedFor(type, h))) return false;
     // In a header or an auth argument of a call that opens only the credential's own service.

@@ -524,6 +524,9 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
     // A tool's request may carry a pagination cursor or a signed id: only credentials count there (and anything,
     // after the session saw a secret: the url_data detector).
     if (kind === "request") continue;
+    // (Fifteenth round) An OAuth or SDK client id is public by definition (RFC 6749 §2.2): a payment button's
+    // `client-id=` in its script URL names the merchant's app. Only a random one: text encoded into it is data.
+    if (CLIENT_ID_KEY.test(key) && blobs.length === 1 && blobs[0] === plain && !decodesToText(plain)) continue;
     if (blobs.length > 0) return "encoded data";
     if (key === "" || value.length < 16) continue;
     if (kind === "image" && isProse(value)) return "text";
@@ -531,6 +534,18 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
     if (DATA_KEYS.test(key) && /[A-Za-z]/.test(value) && (kind === "image" ? /\s/.test(value) || entropy(value) >= 3.5 : !/\s/.test(value) && entropy(value) >= 3.8)) return "data";
   }
   return null;
+}
+
+const CLIENT_ID_KEY = /^client[-_]?id$/i;
+
+/** Whether a base64 or base64url value decodes to mostly printable text (encoded data, not a random id). */
+function decodesToText(value: string): boolean {
+  if (value.length > 4096) return true;
+  const bytes = Buffer.from(value.replace(/-/g, "+").replace(/_/g, "/"), "base64");
+  if (bytes.length === 0) return false;
+  let printable = 0;
+  for (const b of bytes) if ((b >= 32 && b < 127) || b === 9 || b === 10 || b === 13) printable++;
+  return printable / bytes.length >= 0.8;
 }
 
 function parse(raw: string): URL | null {

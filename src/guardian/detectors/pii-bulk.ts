@@ -1,4 +1,6 @@
 import { detectPii, luhn } from "./pii.js";
+import { detectMinorsAndDocuments } from "./pii-minors.js";
+import { selfPurchase, toGovernment } from "./pii-own-use.js";
 import { literalsOf } from "./literals.js";
 import { detectPeople, digitCount as countDigits, namesIdentity } from "./pii-people.js";
 import { oneFormRecord } from "./pii-form.js";
@@ -143,6 +145,8 @@ function bulkOf(sites: StringSite[], pii: () => Detection[], schema: () => unkno
   // (Fourteenth round) people's location traces and advertising ids joined to contacts (pii-traces.ts); people whose
   // identity is the secret, named with a way to reach them (pii-protected.ts).
   out.push(...detectTraces(sites), ...detectProtected(sites));
+  // (Fifteenth round) other families' children with their parents' phones; travel documents beside birth dates (pii-minors.ts).
+  out.push(...detectMinorsAndDocuments(sites));
   // (Eleventh round) the records table's JSON form: objects with a birth date and a contact (pii-records-json.ts).
   out.push(...jsonRecords(sites));
   const add = (type: string, list: readonly { path: Detection["path"]; start: number; end: number }[]) => {
@@ -222,7 +226,8 @@ function bulkOf(sites: StringSite[], pii: () => Detection[], schema: () => unkno
     if (dob && cardDetails) break;
   }
   if (spacedCard) cardDetails = true;
-  const idList = [...ids.values()];
+  // (Fifteenth round) One number read twice as overlapping spans (a NIR with and without its key) is one number.
+  const idList = [...ids.values()].filter((h, _i, all) => !all.some((o) => o !== h && o.site === h.site && o.start <= h.start && h.end <= o.end && o.end - o.start > h.end - h.start));
   const strongIds = idList.filter((h) => h.strong);
   const asDetections = (hs: Hit[]) => hs.map((h) => ({ path: h.site.path, start: h.start, end: h.end }));
 
@@ -241,11 +246,17 @@ function bulkOf(sites: StringSite[], pii: () => Detection[], schema: () => unkno
   // (Thirteenth round) One card, named as the writer's own (`pay … with my card 4398…, exp 07/29, CVC 118`), and
   // nothing else: the user paying, as ownOnly above is the user's own identity. "My customer's card", two cards, a
   // card row or anyone's identity number still count.
-  if (idList.length === 0 && rows.length === 0 && ibans.length < 3 && formCards.length === 1 && out.every(sameCard) && OWN_CARD.test((formCards[0] as Hit).site.value.slice(0, 4096))) return [];
+  if (idList.length === 0 && rows.length === 0 && ibans.length < 3 && formCards.length === 1 && out.every(sameCard) && (OWN_CARD.test((formCards[0] as Hit).site.value.slice(0, 4096)) || selfPurchase((formCards[0] as Hit).site.value.slice(0, 4096)))) return [];
   if (out.every(sameCard) && ibans.length < 3 && rows.length === 0 && oneFormRecord(sites, idList, formCards, DOB_KEY, schema, (k) => ID_KEY.test(k) || namesIdentity(k) || CARD_KEY.test(k))) return [];
   // (Fourteenth round) One person's number in the booking or the clinical order it belongs to: pii-own-record.ts.
   const ownRecord = idList.length === 1 && !anyCard && ownTransaction(sites, (idList[0] as Hit).site, idList.length, cardsApart.length + labelledCards.length);
-  if (idList.length > 0 && (dob || anyCard) && !ownOnly && !ownRecord) add("pii_bulk.identity", asDetections(idList));
+  // (Fifteenth round) One number (read once or as overlapping spans: a NIR with and without its key) and no card, to a
+  // call whose every address is a government's (pii-own-use.ts).
+  const first = idList[0];
+  const oneNumber = first !== undefined && idList.every((h) => h.site === first.site && h.start < first.end && first.start < h.end);
+  if (oneNumber && !anyCard && toGovernment(sites)) {
+    // One's own number to the authority's service: not bulk.
+  } else if (idList.length > 0 && (dob || anyCard) && !ownOnly && !ownRecord) add("pii_bulk.identity", asDetections(idList));
   // (Eleventh round) A card (its checksum holding) with its holder's birth date (a benefits card, a bank card in a client's record): what
   // takes over an account as a card's CVV does; one's own, in the first person, is not.
   else if (dob && idList.length === 0 && rows.length === 0) {

@@ -321,6 +321,14 @@ const CLIENT_CALL = /(?:\.(?:login|authenticate|auth|setApiKey|setToken|setAcces
 /** Constructors whose string argument is data, not a credential. */
 const DATA_CONSTRUCTOR = /^new (?:Date|URL|RegExp|Error|[A-Za-z]*Error|Buffer|Uint8Array|TextEncoder|ObjectId|UUID|Decimal|BigNumber|Intl\.[A-Za-z]+|Request|Response|Headers|Blob|File|Set|Map|Image|Audio|Worker|WebSocket|EventSource)\(/;
 
+/** Whether the run of non-blank characters ending at `s` is a link (holds `?` or `://`), not a form body. */
+function inLink(v: string, at: number): boolean {
+  let b = at;
+  while (b > 0 && at - b < 2048 && !/\s/.test(v[b - 1] as string)) b--;
+  const run = v.slice(b, at);
+  return run.includes("?") || run.includes("://") || at - b >= 2048;
+}
+
 /** Credentials named in prose, in a text's names, or passed to a client call (part 1), added to `found`. */
 /** A Wi-Fi network named on a password's line. */
 const WIFI_LINE = /\b(?:wi-?fi|wlan|wireless\s{1,3}network|ssid|guest\s{1,3}network|hotspot)\b/i;
@@ -350,7 +358,8 @@ export function detectNamedCredentials(site: StringSite, found: Detection[]): vo
     if (/^pwd$/i.test(m[0]) && (prev === "$" || prev === "`" || ((prev === "{" || prev === "(") && v[s - 2] === "$"))) continue;
     // A link's query (`?token=…`, `&key=…`): the exfiltration detectors judge what a URL carries, and a reset or
     // webhook link's token is for whoever follows it.
-    if (/[?&][A-Za-z0-9_.-]{0,32}$/.test(v.slice(Math.max(0, s - 33), s))) continue;
+    // (Fifteenth round) An `&` counts only in a link: a form body (`a=b&api_key=…`, no `?` or `://` in its run) is sent.
+    if (/[?&][A-Za-z0-9_.-]{0,32}$/.test(v.slice(Math.max(0, s - 33), s)) && inLink(v, s)) continue;
     // The name goes on (`token_id`, `keyHash`, `secret-name`): its last word is another, judged at its own noun if it is one.
     const next = v[e];
     if (next !== undefined && (/[A-Za-z0-9]/.test(next) || (/[_.-]/.test(next) && isWordChar(v[e + 1])))) continue;

@@ -6,6 +6,9 @@ import { childrenOf, type Detection, type StringSite } from "./scan.js";
 import { deferToFormats, detectNamedCredentials, detectNamedField, detectSelfDescribing } from "./secrets-context.js";
 import { detectShapedCredentials } from "./secrets-shapes.js";
 import { detectWrappedValues } from "./secrets-wrapped.js";
+import { grantsNothing } from "./secrets-public.js";
+import { detectPairedCredentials } from "./secrets-pairs.js";
+import { jsonLeaves } from "./secrets-embedded.js";
 
 /*
  * Credentials by their published formats: the prefixed token formats of gitleaks' rule set (MIT licence,
@@ -408,6 +411,15 @@ const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (
 
 /** Recognised credentials in the strings; `prefilter` false skips the message-wide literal check (what it must never change). */
 export function detectSecrets(sites: StringSite[], prefilter = true): Detection[] {
+  const out = detectSecretsIn(sites, prefilter);
+  // (Fifteenth round) Code or text JSON-encoded inside a string (a post's body sent as JSON text): its escaped quotes
+  // hide a named key from the plain reading; its string leaves are read too, and findings point into the raw text.
+  const leaves = jsonLeaves(sites);
+  if (leaves !== null) for (const d of leaves.back(detectSecretsIn(leaves.sites, prefilter))) if (!out.some((x) => x.path === d.path && x.start < d.end && d.start < x.end)) out.push(d);
+  return out;
+}
+
+function detectSecretsIn(sites: StringSite[], prefilter: boolean): Detection[] {
   const out: Detection[] = [];
   const lits = prefilter ? literalsOf(sites) : null;
   let present: number[] | null = null;
@@ -430,6 +442,8 @@ export function detectSecrets(sites: StringSite[], prefilter = true): Detection[
     detectShapedCredentials(site, found);
     // (Thirteenth round) A value piped into a login's --password-stdin, a base64 JSON token carrying a secret (secrets-piped.ts).
     detectPipedCredentials(site, found);
+    // (Fifteenth round) A login's `identity / password`, an Authorization pair, an environment listing (secrets-pairs.ts).
+    detectPairedCredentials(site, found);
     if (!formats) {
       keepApart(found, out);
       continue;
@@ -451,7 +465,9 @@ export function detectSecrets(sites: StringSite[], prefilter = true): Detection[
     }
     keepApart(found, out);
   }
-  return out.some((d) => d.type === "secrets.aws_access_key") ? out.filter((d) => !keyedAsId(d, sites)) : out;
+  // (Fifteenth round) Values that name or stand for a credential without granting it (secrets-public.ts).
+  const kept = grantsNothing(out, sites);
+  return kept.some((d) => d.type === "secrets.aws_access_key") ? kept.filter((d) => !keyedAsId(d, sites)) : kept;
 }
 
 /** A field naming an access key's id (`access_key_id`, `AccessKeyId`, `keyId`). */
