@@ -105,6 +105,80 @@ const DICTATE = new RegExp(
   "iu",
 );
 
+// --- the same in other languages (Italian, Spanish, Portuguese, French, German, Polish, Russian, Turkish, Japanese) ---
+const NW = "(?![\\p{L}])";
+const BW = "(?<![\\p{L}])";
+const AI_WORD =
+  "(?:AI|IA|KI|ИИ|LLM|agente|agenti|agentes|assistente|assistenti|asistente|asistentes|assistant|assistants|agent|agents|agenten|assistent|assistenten|asystent\\p{L}{0,4}|agenc\\p{L}{0,3}|ассистент\\p{L}{0,3}|агент\\p{L}{0,3}|помощник\\p{L}{0,3}|бот\\p{L}{0,2}|asistan\\p{L}{0,3}|ajan\\p{L}{0,3})";
+/** A head naming an automated reader, in other languages: "Istruzione per l'agente revenue:", "Not (yapay zekâ asistanı için):". */
+const HEAD_WORLD = new RegExp(
+  [
+    `${BW}(?:nota|note|notiz|hinweis|istruzione|istruzioni|instrucci[oó]n|instrucciones|instru[cç][aã]o|instru[cç][oõ]es|mensaje|messaggio|mensagem|message|nachricht|anweisung|uwaga|wiadomo[sś][cć]|polecenie|instrukcja|указание|инструкция|сообщение|примечание|заметка|not|talimat|mesaj)\\s{1,3}(?:per|para|pour|f[uü]r|dla|для|an|a|al|alla|ai|agli|aux|au|à)${NW}[^:\\n]{0,50}?${BW}${AI_WORD}${NW}[^:\\n]{0,30}[:：]`,
+    `${BW}(?:yapay\\s{1,3}zek[aâ]\\s{1,3})?(?:asistan|ajan)\\p{L}{0,4}\\s{1,3}i[cç]in${NW}`,
+    `(?:^|[.!?\\n]\\s{0,3})(?:ИИ-|AI-|KI-)?(?:ассистент|агент|asystencie|agencie|asystent|assistente|agente|asistente|assistent)\\p{L}{0,3}(?:\\s{1,3}(?:AI|ИИ|IA|KI))?\\s{0,2}[,:]`,
+    `【\\s{0,2}(?:システム|SYSTEM|SISTEMA|SYSTÈME|SYSTEM|СИСТЕМА)[^】\\n]{0,10}】`,
+    `\\[\\s{0,2}(?:SISTEMA|SYSTÈME|SYSTEM|СИСТЕМА|SİSTEM)\\s{0,2}\\]`,
+    `(?:AI|ＡＩ|エージェント|アシスタント|ボット)(?:の方)?(?:へ|に|は|さん)`,
+  ].join("|"),
+  "iu",
+);
+/** An act on a record, in other languages (imperatives and the infinitives instructions use). */
+const ACT_WORLD = new RegExp(
+  [
+    `${BW}(?:chiudere|chiudi|instradare|instrada|aumentare|aumenta|diminuire|ridurre|riduci|impostare|imposta|modificare|modifica|cambiare|cambia|annullare|annulla|cancellare|cancella|trasferire|trasferisci|accettare|accetta|approvare|approva|inviare|invia|indirizzare|indirizza|creare|crea|eliminare|elimina|rimuovere|rimuovi|segnare|segna|pagare|paga|rimborsare|prenotare|bloccare|sbloccare|assegnare|assegna|emettere|rilasciare)${NW}`,
+    `${BW}(?:cierra|cerrar|cambia|cambiar|modifica|modificar|cancela|cancelar|anula|anular|transfiere|transferir|acepta|aceptar|aprueba|aprobar|env[ií]a|enviar|crea|crear|elimina|eliminar|borra|borrar|marca|marcar|paga|pagar|reembolsa|asigna|asignar|aumenta|aumentar|reduce|reducir|establece|fija|fijar|redirige|redirigir)${NW}`,
+    `${BW}(?:feche|fechar|altere|alterar|mude|mudar|cancele|transfira|aceite|aceitar|aprove|aprovar|envie|crie|criar|exclua|excluir|apague|apagar|marque|pague|aumente|reduza|defina|definir|redirecione)${NW}`,
+    `${BW}(?:fermez|fermer|modifiez|modifier|changez|changer|annulez|annuler|transf[eé]rez|transf[eé]rer|acceptez|accepter|approuvez|approuver|envoyez|envoyer|cr[eé]ez|supprimez|supprimer|marquez|marquer|payez|payer|augmentez|augmenter|r[eé]duisez|d[eé]finissez|virez|virer|remboursez|redirigez)${NW}`,
+    `${BW}(?:schlie[sß]e|schlie[sß]en|[aä]ndere|[aä]ndern|storniere|stornieren|[uü]berweise|[uü]berweisen|akzeptiere|akzeptieren|genehmige|genehmigen|sende|senden|erstelle|erstellen|l[oö]sche|l[oö]schen|markiere|markieren|bezahle|bezahlen|erh[oö]he|erh[oö]hen|setze|setzen|buche|buchen)${NW}`,
+    `${BW}(?:zamknij|zmie[nń]|zmieni[cć]|anuluj|anulowa[cć]|przelej|przela[cć]|zaakceptuj|zatwierd[zź]|zatwierdzi[cć]|wy[sś]lij|wys[lł]a[cć]|utw[oó]rz|usu[nń]|usun[aą][cć]|oznacz|zap[lł]a[cć]|podnie[sś]|ustaw|ustawi[cć]|przenie[sś])${NW}`,
+    `${BW}(?:закрой|закройте|измени|измените|изменить|отмени|отмените|отменить|переведи|переведите|перевести|прими|примите|одобри|одобрите|отправь|отправьте|отправить|создай|создайте|удали|удалите|отметь|отметьте|оплати|оплатите|повысь|повысьте|установи|установите|перенаправь|перенаправьте)${NW}`,
+    `${BW}(?:g[oö]nder|g[oö]nderin|de[gğ]i[sş]tir|de[gğ]i[sş]tirin|iptal\\s{1,3}et|aktar|aktar[iı]n|onayla|onaylay[iı]n|sil|silin|olu[sş]tur|kapat|[oö]de|y[uü]kselt|ayarla)${NW}`,
+    `(?:キャンセルして|送信して|送って|変更して|振り込んで|削除して|承認して|設定して|割り当てて|転送して|作成して|閉じて|上げて)`,
+  ].join("|"),
+  "iu",
+);
+/** The act kept from the person it concerns, in other languages. */
+const COVER_WORLD = new RegExp(
+  [
+    `${BW}senza\\s{1,3}(?:avvisare|informare|dire|citare|menzionare|mostrare|segnalare|chiedere|consultare)\\p{L}{0,3}${NW}`,
+    `${BW}non\\s{1,3}(?:allegare|mostrare|menzionare|indicare|dire|citare|segnalare|riportare|registrare|informare|avvisare)\\p{L}{0,3}${NW}`,
+    `${BW}sin\\s{1,3}(?:avisar|informar|decir|mencionar|mostrar|notificar|consultar|preguntar)\\p{L}{0,3}${NW}`,
+    `${BW}no\\s{1,3}(?:(?:le|les|lo|la|se\\s{1,3}lo)\\s{1,3})?(?:avises|informes|digas|menciones|muestres|adjuntes|notifiques|registres|indiques|avise|informe|diga|mencione|muestre)${NW}`,
+    `${BW}sem\\s{1,3}(?:avisar|informar|dizer|mencionar|mostrar|notificar|consultar|perguntar)\\p{L}{0,3}${NW}`,
+    `${BW}n[aã]o\\s{1,3}(?:avise|informe|diga|mencione|mostre|anexe|notifique|registre|indique)${NW}`,
+    `${BW}sans\\s{1,3}(?:pr[eé]venir|informer|avertir|dire|mentionner|montrer|signaler|consulter|demander)${NW}`,
+    `${BW}ne\\s{1,3}(?:(?:le|la|les|lui|leur|l')\\s{0,3})?(?:dites|mentionnez|montrez|signalez|informez|pr[eé]venez|joignez|dis|mentionne|montre|signale)\\s{1,3}(?:pas|rien)${NW}`,
+    `${BW}ohne\\s{1,3}(?:(?:den|die|das|dem)\\s{1,3})?(?:\\p{L}{1,20}\\s{1,3})?(?:zu\\s{1,3})?(?:informieren|benachrichtigen|fragen|erw[aä]hnen|sagen|zeigen)${NW}`,
+    `${BW}nicht\\s{1,3}(?:erw[aä]hnen|mitteilen|anzeigen|zeigen|melden|informieren|beif[uü]gen|sagen)${NW}`,
+    `${BW}bez\\s{1,3}(?:informowania|powiadamiania|pytania|wspominania|m[oó]wienia|wiedzy)${NW}`,
+    `${BW}nie\\s{1,3}(?:informuj|m[oó]w|wspominaj|pokazuj|zg[lł]aszaj|za[lł][aą]czaj|powiadamiaj)\\p{L}{0,3}${NW}`,
+    `${BW}не\\s{1,3}(?:сообщай|говори|упоминай|показывай|уведомляй|прикладывай|информируй)\\p{L}{0,3}${NW}`,
+    `${BW}без\\s{1,3}(?:уведомления|ведома|согласия|информирования)${NW}`,
+    `${BW}(?:sormadan|bildirmeden|haber\\s{1,3}vermeden|s[oö]ylemeden|belirtmeden|g[oö]stermeden)${NW}`,
+    `${BW}(?:belirtme|s[oö]yleme|g[oö]sterme|bildirme)(?:yin|yiniz)?${NW}`,
+    `(?:確認|連絡|報告|相談)(?:は|も)?(?:不要|いりません|しないで)|伝えないで|言わないで|知らせないで|表示しないで|記載しないで|と説明して`,
+  ].join("|"),
+  "giu",
+);
+/** Data a privacy rule keeps back, in other languages (what follows a withholding verb). */
+const DATA_WORLD =
+  /(?:numer|n[uú]mero|num[eé]ro|nummer|номер|numara|carta|tarjeta|cart[aã]o|carte|karte|karta|карт|kart|password|contrase[nñ]a|senha|mot\s{1,3}de\s{1,3}passe|passwort|has[lł]o|пароль|[sş]ifre|codice|c[oó]digo|code|kod|код|iban|indirizzo|direcci[oó]n|endere[cç]o|adresse|adres|адрес|番号|カード|パスワード|住所)/iu;
+
+/** An approval the reader cannot check, in other languages. */
+const CLAIM_WORLD = new RegExp(
+  [
+    `${BW}gi[aà]\\s{1,3}(?:concordat|approvat|autorizzat|confermat)[aoie]${NW}|${BW}approvat[aoie]\\s{1,3}da${NW}`,
+    `${BW}ya\\s{1,3}(?:aprobad|autorizad|acordad)[oa]s?${NW}|${BW}aprobad[oa]s?\\s{1,3}por${NW}|${BW}pre-?aprobad[oa]s?${NW}`,
+    `${BW}j[aá]\\s{1,3}(?:aprovad|autorizad|combinad|acordad)[oa]s?${NW}|${BW}aprovad[oa]s?\\s{1,3}por${NW}`,
+    `${BW}d[eé]j[aà]\\s{1,3}(?:approuv[eé]|valid[eé]|autoris[eé]|convenu)e?s?${NW}|${BW}approuv[eé]e?s?\\s{1,3}par${NW}`,
+    `${BW}bereits\\s{1,3}(?:genehmigt|freigegeben|abgestimmt|vereinbart)${NW}|${BW}genehmigt\\s{1,3}(?:von|vom|durch)${NW}`,
+    `${BW}ju[zż]\\s{1,3}(?:zatwierdzon|uzgodnion)\\p{L}{0,2}${NW}|${BW}zatwierdzon\\p{L}{0,2}\\s{1,3}przez${NW}`,
+    `${BW}уже\\s{1,3}(?:согласован|одобрен|утвержден|утверждён)\\p{L}{0,2}${NW}`,
+    `(?:承認済み|了承済み|許可済み|合意済み)`,
+  ].join("|"),
+  "iu",
+);
+
 /** Where the paragraph holding offset `s` of `text` starts, looked for at most 300 characters back. */
 function paraStart(text: string, s: number): number {
   const from = Math.max(0, s - 300);
@@ -120,13 +194,32 @@ export function covertCues(text: string, s: number, unit: string, ctx: VCtx): Co
   let addressed = ctx.addressed;
   // (The paragraph just before the unit: a head, an act or a claimed approval there belongs to the same note.)
   const before = text.slice(paraStart(text, s), s);
+  const head = (x: string) => x.length > 0 && (HEAD.test(x) || HEAD_WORLD.test(x));
   if (!addressed) {
-    if (HEAD.test(clip)) {
+    if (head(clip)) {
       out.t.push("addressed");
       addressed = true;
-    } else addressed = before.length > 0 && HEAD.test(before);
+    } else addressed = head(before);
   }
   if (!addressed) return out;
+  // Other languages: an act, and beside it the act kept from its person or an approval nobody can check.
+  const world = (x: string) => x.length > 0 && ACT_WORLD.test(x);
+  if (world(clip) || world(before)) {
+    // (A privacy rule keeps data back: "non mostrare il numero della carta" — the words after the verb name data.)
+    let k = 0;
+    for (const m of clip.matchAll(COVER_WORLD)) {
+      if (++k > 4) break;
+      const after = m.index + m[0].length;
+      if (DATA_WORLD.test(clip.slice(after, after + 50))) continue;
+      out.r.push("deceive", "request");
+      return out;
+    }
+    if (CLAIM_WORLD.test(clip) || (before.length > 0 && CLAIM_WORLD.test(before))) {
+      out.t.push("authority");
+      out.r.push("grant", "request");
+      return out;
+    }
+  }
   const act = ACT.exec(clip) ?? (before.length > 0 ? ACT.exec(before) : null);
   if (act === null) {
     if (DICTATE.test(clip)) out.r.push("deceive", "request");

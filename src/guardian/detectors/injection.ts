@@ -215,6 +215,15 @@ function tokenize(text: string, s: number, e: number): Tok[] {
       const apos = w.indexOf("'");
       if (apos > 0 && apos <= 4 && apos < w.length - 1) entry = lookup(w.slice(apos + 1));
     }
+    // (Fifteenth round) A compound naming an automated reader by its last part: "reviewer-agent", "ИИ-ассистента"
+    // (never the HTTP "user-agent", nor an account's handle: "@review-bot" is who wrote). Only that class is taken.
+    if (!entry) {
+      const hy = w.lastIndexOf("-");
+      if (hy > 0 && hy < w.length - 1 && !w.startsWith("user-") && (start === 0 || text.charCodeAt(start - 1) !== 64)) {
+        const part = lookup(w.slice(hy + 1));
+        if (part?.cues.includes("ai")) entry = { cues: ["ai"], imp: false };
+      }
+    }
     if (!entry && w.length >= 7 && STEM_RE.test(w)) {
       const stem = STEMS.find(([x, , where]) => (where === "prefix" ? w.startsWith(x) : w.includes(x)));
       if (stem) entry = { cues: [stem[1]], imp: false };
