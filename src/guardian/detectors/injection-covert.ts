@@ -41,7 +41,7 @@ export interface VCtx {
 const L = "\\p{L}";
 const NA = "(?![\\p{L}])";
 const ROLE =
-  "(?:assistant|assistants|agent|agents|clerk|clerks|officer|coordinator|analyst|accountant|adjuster|advisor|adviser|secretary|receptionist|auditor|preparer|reviewer|review|checker|check|dispatcher|summari[sz]er|summari[sz]ers|bot|bots|tool|tools|system|systems|model|models|planner|scheduler|processor|screener|underwriter|copilot|concierge|helper|operator)";
+  "(?:assistant|assistants|agent|agents|clerk|clerks|officer|coordinator|analyst|accountant|adjuster|advisor|adviser|secretary|receptionist|auditor|preparer|reviewer|review|checker|check|dispatcher|summari[sz]er|summari[sz]ers|bot|bots|tool|tools|system|systems|model|models|planner|scheduler|processor|screener|underwriter|copilot|concierge|helper|operator|analyst|analysts|reviewers|checkers|planners|agents)";
 
 /** A head naming an automated reader. */
 const HEAD = new RegExp(
@@ -52,19 +52,32 @@ const HEAD = new RegExp(
     `\\b(?:note|notes|message|instruction|instructions|notice|memo)\\s{1,3}(?:to|for)\\s{1,3}(?:the\\s{1,3}|any\\s{1,3}|all\\s{1,3}|your\\s{1,3})?(?:[${L}'’-]{1,20}\\s{1,3}){0,4}?(?:AI|automated|LLM)\\b[^:\\n]{0,40}:`,
     // "Agent instruction:", "Assistant instructions:"
     `\\b(?:agent|assistant|bot|AI)\\s{1,3}(?:instruction|instructions|note|notice|directive)\\s{0,2}:`,
+    // (Phase 2) "AI-analyst", "machine-readable review tools", "agents reading this record:"
+    `\\b(?:AI|machine|machine-readable)[\\s/-]{1,3}(?:[${L}-]{1,20}\\s{1,3}){0,2}?${ROLE}(?:\\s{1,3}reading\\s{1,3}this(?:\\s{1,3}[${L}-]{1,20})?|\\s{1,3}processing\\s{1,3}this(?:\\s{1,3}[${L}-]{1,20})?)?\\s{0,2}[:—–)]`,
+    `\\b${ROLE}\\s{1,3}(?:reading|processing|handling)\\s{1,3}this(?:\\s{1,3}[${L}-]{1,20})?\\s{0,2}[:—–,]`,
+    // "For automated QA reviewers:", "ATTN AUTOMATED MX PLANNER:", "To any AI agent:"
+    `(?:^|[.!?\\n>(]\\s{0,3})(?:for|to|attn|attention)\\.?\\s{0,3}:?\\s{0,3}(?:all\\s{1,3}|any\\s{1,3}|the\\s{1,3})?(?:[${L}-]{1,20}\\s{1,3}){0,3}?(?:AI|automated|machine-readable|LLM)\\b[^:\\n]{0,40}[:—–]`,
+    // A role named as an AI compound: "AI-analyst", "LLM-reviewer"
+    `\\b(?:AI|LLM)-${ROLE}${NA}`,
+    // "Maintenance-tracking assistants (AI):"
+    `\\b${ROLE}\\s{0,2}\\((?:AI|automated|LLM)\\)\\s{0,2}[:—–]`,
+    // A role spoken to at a clause's start: "Project assistant, please …", "SMS bot, …", "LIMS assistant —", "BILLING BOT:"
+    `(?:^|[.!?\\n:"\\[(]\\s{0,3})(?:[${L}-]{1,20}\\s{1,3}){0,2}?(?:assistant|bot|agent|AI)\\s{0,2}[,—–:]`,
+    // "Dear AI assistant", "Beste AI-assistent"
+    `\\b(?:dear|hello|hi)\\s{1,3}(?:[${L}-]{1,20}\\s{1,3}){0,2}?(?:AI|assistant|agent|bot)${NA}`,
   ].join("|"),
   "iu",
 );
 
 /** An act on a record, at a clause's start. */
 const ACT = new RegExp(
-  `(?:^|[.:;!—–]\\s{0,3}|,\\s{1,3}|\\b(?:and|then|please|also|now|time|simply|just)\\s{1,3})(?:set|change|update|mark|approve|waive|cancel|transfer|accept|place|put|create|add|delete|remove|close|dispatch|send|route|redirect|text|zero|raise|increase|lower|reduce|record|assign|grant|refund|release|void|move|issue|book|hold|reset|disable|unlock|replace|switch|edit|overwrite|pay|submit|file|reassign|extend|renew|credit|confirm|enable|rebook|reroute|forward|share)${NA}(?!\\s{1,3}(?:[${L}]{2,20}ed|done|complete|completed|ok)${NA})`,
+  `(?:^|[.:;!—–]\\s{0,3}|,\\s{1,3}|\\b(?:and|then|please|also|now|time|simply|just)\\s{1,3})(?:set|change|update|mark|approve|waive|cancel|transfer|accept|place|put|create|add|delete|remove|close|dispatch|send|route|redirect|text|zero|raise|increase|lower|reduce|record|assign|grant|refund|release|void|move|issue|book|hold|reset|disable|unlock|replace|switch|edit|overwrite|pay|submit|file|reassign|extend|renew|credit|confirm|enable|rebook|reroute|forward|share|apply|stamp|defer|subscribe|suppress|acknowledge|ack|enter|call|push|shift|postpone|upgrade|downgrade|clear|sign|certify|resolve|exclude|whitelist|treat|approve)${NA}(?!\\s{1,3}(?:[${L}]{2,20}ed|done|complete|completed|ok)${NA})`,
   "iu",
 );
 
 const PERSON =
   "(?:user|users|tenant|tenants|member|members|owner|owners|client|clients|customer|customers|guest|guests|passenger|passengers|traveller|travellers|traveler|travelers|patient|patients|family|manager|managers|applicant|applicants|homeowner|buyer|seller|landlord|borrower|employee|employees|student|students|parent|parents|team|staff|human|humans|person|him|her|them|anyone|anybody)";
-const PLACE = "(?:summary|summaries|review|log|logs|report|reports|audit|ticket|record|history|page|notes|note|reply|response|answer|timeline|dashboard|changelog)";
+const PLACE = "(?:summary|summaries|review|log|logs|report|reports|audit|ticket|record|history|page|notes|note|reply|response|answer|timeline|dashboard|changelog|invoice|invoices|statement|statements|bill|receipt|portal|minutes)";
 /** What keeping back would be privacy, not concealment: data withheld. */
 const DATA = /\b(?:number|numbers|card|cards|password|passwords|pin|pins|code|codes|ssn|address|addresses|phone|email|e-mail|dob|birth|salary|diagnosis|token|tokens|key|keys|secret|secrets|credentials|iban|account\s{1,3}numbers?|signature|signatures|photo|photos|id)\b/iu;
 
@@ -75,6 +88,17 @@ const COVER = new RegExp(
     `\\b(?:do\\s{1,3}not|don't|dont|never|no\\s{1,3}need\\s{1,3}to)\\s{1,3}(?:mention|show|display|report|tell|disclose|reveal|flag|log|surface|list|cite|highlight|bring\\s{1,3}up|point\\s{1,3}out)\\s{1,3}(?<obj>(?:[${L}\\d'’-]{1,20}\\s{1,3}){0,4}?)(?:to|with|in|on|from)\\s{1,3}(?:the\\s{1,3}|this\\s{1,3}|your\\s{1,3}|their\\s{1,3}|its\\s{1,3}|any\\s{1,3})?(?:[${L}'’-]{1,20}\\s{1,3}){0,2}?(?:${PERSON}|${PLACE})${NA}`,
     // "do not mention it", "do not flag it", "don't add a note about it", "do not log this"
     `\\b(?:do\\s{1,3}not|don't|dont|never)\\s{1,3}(?:mention|report|flag|log|record|disclose|reveal|note|surface)\\s{1,3}(?:it|this|that|the\\s{1,3}(?:change|changes|transfer|hold|update|cancellation|instruction|instructions|request|override|adjustment|setback|note|deviation|discrepancy))${NA}`,
+    // "do not flag the missing listing numbers", "don't report the temperature excursion"
+    `\\b(?:do\\s{1,3}not|don't|dont|never)\\s{1,3}(?:mention|report|flag|log|record|disclose|reveal|note|surface|raise|escalate|open|file|schedule)\\s{1,3}(?:the|this|that|these|any|a|an)\\s{1,3}(?:[${L}-]{1,20}\\s{1,3}){0,2}?(?:missing|discrepancy|deviation|excursion|excursions|error|errors|issue|issues|finding|findings|defect|defects|alarm|alarms|gap|gaps|exception|exceptions|occurrence|incident|incidents|nonconformance|inspection|mor|capa|ncr|variance)${NA}`,
+    // "do not notify MCC", "don't tell the account manager", "do not escalate to the buyer" (not "until …": a sequence)
+    `\\b(?:do\\s{1,3}not|don't|dont|never)\\s{1,3}(?:notify|inform|tell|alert|escalate\\s{1,3}to|loop\\s{1,3}in|copy|cc|forward\\s{1,3}(?:it|this)\\s{1,3}to|let\\s{1,3}(?:them|him|her|anyone|the\\s{1,3}[${L}-]{1,20})\\s{1,3}know)\\s{1,3}(?![^.;\\n]{0,60}\\b(?:until|unless)\\b)`,
+    // "without opening a CAPA", "without notifying maintenance control", "without escalation"
+    `\\bwithout\\s{1,3}(?:opening|raising|filing|notifying|informing|telling|escalating|escalation|involving|copying|alerting|logging|recording)${NA}`,
+    // "escalation to the buyer is not needed", "no need to tell the owner"
+    `\\b(?:escalation|escalating|notification|notifying|informing|telling)\\s{1,3}(?:to|of)\\s{1,3}(?:the\\s{1,3})?(?:[${L}-]{1,20}\\s{1,3}){0,2}?(?:is|are)\\s{1,3}not\\s{1,3}(?:needed|necessary|required)${NA}`,
+    `\\bno\\s{1,3}need\\s{1,3}to\\s{1,3}(?:tell|inform|notify|escalate|involve|alert|copy)${NA}`,
+    // "suppress the confirmation SMS", "delete the temperature note", "delete the alarm history"
+    `\\b(?:suppress|silence|mute|delete|erase|purge|wipe)\\s{1,3}(?:the|this|that|its|any|all)\\s{1,3}(?:[${L}-]{1,20}\\s{1,3}){0,2}?(?:confirmation|confirmations|notification|notifications|alert|alerts|alarm|alarms|note|notes|comment|comments|history|log|logs|entry|entries|record|records|audit|trail|email|sms|message)${NA}`,
     `\\b(?:do\\s{1,3}not|don't|dont|never)\\s{1,3}(?:add|leave|write|make)\\s{1,3}(?:a|any)\\s{1,3}(?:note|comment|record|entry|log\\s{1,3}entry)\\s{1,3}(?:about|of|on|for)\\s{1,3}(?:it|this|that)${NA}`,
     // "without telling the owner", "without citing this note", "without informing the member"
     `\\bwithout\\s{1,3}(?:telling|informing|notifying|mentioning|citing|showing|alerting|letting)\\s{1,3}(?:it\\s{1,3}to\\s{1,3}|this\\s{1,3}to\\s{1,3})?(?:the\\s{1,3}|this\\s{1,3}|your\\s{1,3}|their\\s{1,3}|any\\s{1,3})?(?:[${L}'’-]{1,20}\\s{1,3}){0,2}?(?:${PERSON}|note|notice|instruction|change|it|this)${NA}`,
@@ -92,6 +116,11 @@ const CLAIM = new RegExp(
     `\\b(?:owner|gm|manager|landlord|director|official|engineer|supervisor|boss|cfo|ceo|admin|management|doctor|physician|head\\s{1,3}office|teacher|principal|hr|legal|compliance)\\s{1,3}(?:has\\s{1,3}|have\\s{1,3}|already\\s{1,3})?(?:approved|authori[sz]ed|signed\\s{1,3}off|agreed|ok'?d|okayed|cleared)${NA}`,
     `\\b(?:pre-?approved|pre-?authori[sz]ed|already\\s{1,3}(?:approved|agreed|authori[sz]ed|cleared|signed\\s{1,3}off|okayed))${NA}`,
     `\\b(?:approved|authori[sz]ed|waived|cleared|signed\\s{1,3}off|okayed|ok'?d)\\s{1,3}by\\s{1,3}(?:the\\s{1,3}|our\\s{1,3}|your\\s{1,3}|my\\s{1,3})?[${L}]{2,20}`,
+    // "the super said it's fine", "QA has discussed this with the CAMO", "the QA manager asked us to", "admin override"
+    `\\b(?:said|says|confirmed|agreed)\\s{1,3}(?:it's|it\\s{1,3}is|that's|that\\s{1,3}is|this\\s{1,3}is)\\s{1,3}(?:fine|ok|okay|approved|allowed)${NA}`,
+    `\\b(?:has|have)\\s{1,3}(?:discussed|agreed|cleared|settled)\\s{1,3}(?:this|it)\\s{1,3}with${NA}`,
+    `\\b(?:have\\s{1,3}been|has\\s{1,3}been|were|was)\\s{1,3}(?:informed|notified|told)\\s{1,3}separately${NA}`,
+    `\\b(?:asked|told|instructed)\\s{1,3}us\\s{1,3}to${NA}|\\badmin\\s{1,3}override${NA}|\\b(?:per|under)\\s{1,3}(?:eng|engineering|management|owner)\\s{1,3}(?:auth|authority|authorization|approval)${NA}`,
   ].join("|"),
   "iu",
 );
@@ -99,6 +128,9 @@ const CLAIM = new RegExp(
 /** The reader's conclusion dictated, and the conclusion an evaluation. */
 const DICTATE = new RegExp(
   [
+    // (Phase 2) A check's outcome set on a named record: "mark this threat as resolved", "close finding F-2231 as NFF",
+    // "enter the result for S-26-5519 as Not Detected", "Mark AD 2026-14-07 as COMPLIED", "Stamp this submittal NO EXCEPTIONS TAKEN".
+    `(?:^|[.:;!—–]\\s{0,3}|,\\s{1,3}|\\b(?:and|then|please|also|now|just|simply|to)\\s{1,3})(?:mark|record|enter|set|stamp|close|log|code|report|treat|classify|book|file|list|summari[sz]e|describe|rate|label|present|acknowledge|ack|accept)\\s{1,3}(?:the|this|that|these|those|all|every|each|its|our|my|[A-Z]{1,6}\\s{0,3}[\\w.-]{0,12}\\d|[\\w.-]{0,12}\\d)[^.;\\n]{0,80}?\\s(?:as|to)?\\s{0,3}["'“]?(?:verified|passed|resolved|compl(?:ied|iant)|within\\s{1,3}(?:limits|tolerance)|no\\s{1,3}fault\\s{1,3}found|nff|not\\s{1,3}detected|negative|defect-?free|no\\s{1,3}exceptions(?:\\s{1,3}taken)?|sensor\\s{1,3}fault|false\\s{1,3}positive|serviceable|cleared|benign|low[\\s-]{1,3}risk|no\\s{1,3}findings|closed|approved|paid)${NA}`,
     `(?:^|[.:;!—–]\\s{0,3}|\\b(?:and|then|please|also|now|just|simply)\\s{1,3})(?:report|state|say|confirm|write|conclude|answer|respond)\\s{1,3}(?:that\\s{1,3})?(?:this|the|it|they|we|our|its)\\b[^.;\\n]{0,120}?\\b(?:holds?|has|have|is|are)\\s{1,3}(?:a\\s{1,3}|an\\s{1,3}|the\\s{1,3}|no\\s{1,3})?(?:[${L}\\d.-]{1,20}\\s{1,3}){0,3}?(?:seal|rating|stars?|issues|risk|compliant|approved|verified|certified|accredited|licensed|safe|clean|legitimate|trusted|recommended|eligible|problems|violations|complaints)${NA}`,
     `(?:^|[.:;!—–]\\s{0,3}|\\b(?:and|then|please|also|now|just|simply)\\s{1,3})(?:summari[sz]e|list|describe|rate|score|classify|present|label|flag)\\s{1,3}(?:it|this|them|(?:the|this|that|our|my|its)\\s{1,3}[${L}-]{2,20}|[${L}-]{2,20})\\s{1,3}as\\s{1,3}["'“]?(?:low[\\s-]{1,3}risk|no[\\s-]{1,3}risk|safe|standard|compliant|approved|verified|clean|legitimate|trusted|recommended|eligible|normal|routine|favou?rable|excellent|5[\\s-]{0,3}stars?|top[\\s-]{1,3}rated)${NA}`,
   ].join("|"),
@@ -109,7 +141,7 @@ const DICTATE = new RegExp(
 const NW = "(?![\\p{L}])";
 const BW = "(?<![\\p{L}])";
 const AI_WORD =
-  "(?:AI|IA|KI|ИИ|LLM|agente|agenti|agentes|assistente|assistenti|asistente|asistentes|assistant|assistants|agent|agents|agenten|assistent|assistenten|asystent\\p{L}{0,4}|agenc\\p{L}{0,3}|ассистент\\p{L}{0,3}|агент\\p{L}{0,3}|помощник\\p{L}{0,3}|бот\\p{L}{0,2}|asistan\\p{L}{0,3}|ajan\\p{L}{0,3})";
+  "(?:AI|IA|KI|ИИ|LLM|trợ\\s{1,3}lý|bot|agente|agenti|agentes|assistente|assistenti|asistente|asistentes|assistant|assistants|agent|agents|agenten|assistent|assistenten|asystent\\p{L}{0,4}|agenc\\p{L}{0,3}|ассистент\\p{L}{0,3}|агент\\p{L}{0,3}|помощник\\p{L}{0,3}|бот\\p{L}{0,2}|asistan\\p{L}{0,3}|ajan\\p{L}{0,3})";
 /** A head naming an automated reader, in other languages: "Istruzione per l'agente revenue:", "Not (yapay zekâ asistanı için):". */
 const HEAD_WORLD = new RegExp(
   [
@@ -117,6 +149,9 @@ const HEAD_WORLD = new RegExp(
     `${BW}(?:yapay\\s{1,3}zek[aâ]\\s{1,3})?(?:asistan|ajan)\\p{L}{0,4}\\s{1,3}i[cç]in${NW}`,
     `(?:^|[.!?\\n]\\s{0,3})(?:ИИ-|AI-|KI-)?(?:ассистент|агент|asystencie|agencie|asystent|assistente|agente|asistente|assistent)\\p{L}{0,3}(?:\\s{1,3}(?:AI|ИИ|IA|KI))?\\s{0,2}[,:]`,
     `【\\s{0,2}(?:システム|SYSTEM|SISTEMA|SYSTÈME|SYSTEM|СИСТЕМА)[^】\\n]{0,10}】`,
+    // Salutations and "to the …" heads: "Beste AI-assistent", "An die Bauleitungs-KI:", "Gentile assistente AI"
+    `${BW}(?:beste|geachte|liebe|lieber|hallo|caro|cara|gentile|estimado|estimada|querido|querida|cher|ch[eè]re|szanowny|drogi|уважаемый|kính\\s{1,3}gửi|sayın)\\s{1,3}(?:[\\p{L}-]{1,20}\\s{1,3}){0,2}?(?:\\p{L}{1,30}-)?${AI_WORD}${NW}`,
+    `(?:^|[.!?\\n:]\\s{0,3})(?:an\\s{1,3}(?:die|den|das)|aan\\s{1,3}(?:de|het)|alla|all'|al|à\\s{1,3}l'|au|para\\s{1,3}(?:el|la|o|a))\\s{0,3}(?:[\\p{L}-]{1,30}\\s{1,3}){0,2}?(?:\\p{L}{1,30}-)?${AI_WORD}${NW}[^:\\n]{0,30}:`,
     `\\[\\s{0,2}(?:SISTEMA|SYSTÈME|SYSTEM|СИСТЕМА|SİSTEM)\\s{0,2}\\]`,
     `(?:AI|ＡＩ|エージェント|アシスタント|ボット)(?:の方)?(?:へ|に|は|さん)`,
   ].join("|"),
@@ -134,6 +169,9 @@ const ACT_WORLD = new RegExp(
     `${BW}(?:закрой|закройте|измени|измените|изменить|отмени|отмените|отменить|переведи|переведите|перевести|прими|примите|одобри|одобрите|отправь|отправьте|отправить|создай|создайте|удали|удалите|отметь|отметьте|оплати|оплатите|повысь|повысьте|установи|установите|перенаправь|перенаправьте)${NW}`,
     `${BW}(?:g[oö]nder|g[oö]nderin|de[gğ]i[sş]tir|de[gğ]i[sş]tirin|iptal\\s{1,3}et|aktar|aktar[iı]n|onayla|onaylay[iı]n|sil|silin|olu[sş]tur|kapat|[oö]de|y[uü]kselt|ayarla)${NW}`,
     `(?:キャンセルして|送信して|送って|変更して|振り込んで|削除して|承認して|設定して|割り当てて|転送して|作成して|閉じて|上げて)`,
+    `${BW}(?:zet|markeer|stuur|verwijder|boek|annuleer|wijzig|keur|verhoog|crediteer|sluit|betaal|verleng)${NW}`,
+    `(?:đánh\\s{1,3}dấu|xóa|xoá|gửi|cập\\s{1,3}nhật|phê\\s{1,3}duyệt|duyệt|hủy|huỷ|chuyển|thay\\s{1,3}đổi|đổi)(?![\\p{L}])`,
+    `${BW}(?:freigeben|freizugeben|buchen|zu\\s{1,3}buchen|weiterleiten|stornieren)${NW}`,
   ].join("|"),
   "iu",
 );
@@ -157,6 +195,9 @@ const COVER_WORLD = new RegExp(
     `${BW}(?:sormadan|bildirmeden|haber\\s{1,3}vermeden|s[oö]ylemeden|belirtmeden|g[oö]stermeden)${NW}`,
     `${BW}(?:belirtme|s[oö]yleme|g[oö]sterme|bildirme)(?:yin|yiniz)?${NW}`,
     `(?:確認|連絡|報告|相談)(?:は|も)?(?:不要|いりません|しないで)|伝えないで|言わないで|知らせないで|表示しないで|記載しないで|と説明して`,
+    `${BW}stuur\\s{1,3}(?:[\\p{L}-]{1,20}\\s{1,3}){0,3}?geen\\s{1,3}(?:bericht|melding|mail)${NW}|${BW}niet\\s{1,3}(?:informeren|melden|vermelden|doorsturen|laten\\s{1,3}weten)${NW}|${BW}zonder\\s{1,3}(?:te\\s{1,3})?(?:melden|informeren|overleggen|overleg)${NW}`,
+    `(?:không|đừng)\\s{1,3}(?:cần\\s{1,3})?(?:báo|thông\\s{1,3}báo|hỏi\\s{1,3}lại|xác\\s{1,3}nhận|cho\\s{1,3}biết)(?![\\p{L}])`,
+    `${BW}nicht\\s{1,3}an\\s{1,3}(?:den|die|das)\\s{1,3}\\p{L}{1,30}\\s{1,3}(?:weiterleiten|weitergeben|melden|schicken|senden)${NW}`,
   ].join("|"),
   "giu",
 );
@@ -175,6 +216,23 @@ const CLAIM_WORLD = new RegExp(
     `${BW}ju[zż]\\s{1,3}(?:zatwierdzon|uzgodnion)\\p{L}{0,2}${NW}|${BW}zatwierdzon\\p{L}{0,2}\\s{1,3}przez${NW}`,
     `${BW}уже\\s{1,3}(?:согласован|одобрен|утвержден|утверждён)\\p{L}{0,2}${NW}`,
     `(?:承認済み|了承済み|許可済み|合意済み)`,
+    `${BW}(?:heeft|hebben)\\s{1,3}(?:al\\s{1,3})?(?:toegezegd|goedgekeurd|akkoord\\s{1,3}gegeven)${NW}|${BW}al\\s{1,3}goedgekeurd${NW}`,
+    `theo\\s{1,3}thỏa\\s{1,3}thuận\\s{1,3}với|đã\\s{1,3}được\\s{1,3}(?:duyệt|phê\\s{1,3}duyệt|đồng\\s{1,3}ý)|yêu\\s{1,3}cầu\\s{1,3}của`,
+    `${BW}(?:intern\\s{1,3})?(?:mit\\s{1,3}\\p{L}{1,20}\\s{1,3}\\p{L}{1,20}\\s{1,3})?(?:geklärt|abgestimmt)${NW}`,
+  ].join("|"),
+  "iu",
+);
+
+const CONDITIONAL = /(?:^|[^\p{L}])(?:if|unless|when|whenever|once|after|only\s{1,3}(?:if|when)|in\s{1,3}case)\s/iu;
+
+/** A check's outcome dictated on a record, in other languages: "als mängelfrei buchen", "đánh dấu … là ĐẠT". */
+const VERDICT_WORLD = new RegExp(
+  [
+    `${BW}als\\s{1,3}["'„“]?(?:m[aä]ngelfrei|erledigt|bestanden|konform|gepr[uü]ft|fehlerfrei|in\\s{1,3}ordnung)["'“]?\\s{1,3}(?:zu\\s{1,3})?(?:buchen|markieren|abschlie[sß]en|erfassen|eintragen|freigeben)${NW}`,
+    `${BW}(?:markeer|boek|registreer)\\s{1,3}[^.;\\n]{0,60}?\\s{1,3}als\\s{1,3}["'“]?(?:goedgekeurd|opgelost|conform|akkoord|geslaagd|oorzaak\\s{1,3}leverancier)${NW}`,
+    `đánh\\s{1,3}dấu[^.;\\n]{0,60}?\\s(?:là|thành)\\s{1,3}["'“]?(?:đạt|đã\\s{1,3}duyệt|hợp\\s{1,3}lệ|an\\s{1,3}toàn)`,
+    `${BW}(?:segna|segnare|registra|registrare)\\s{1,3}[^.;\\n]{0,60}?\\s{1,3}come\\s{1,3}["'“]?(?:conform[ei]|verificat[oaie]|risolt[oaie]|superat[oaie]|negativ[oaie])${NW}`,
+    `${BW}(?:marca|marcar|registra|registrar|marque)\\s{1,3}[^.;\\n]{0,60}?\\s{1,3}como\\s{1,3}["'“]?(?:conforme|verificad[oa]|resuelt[oa]|resolvid[oa]|aprobad[oa]|aprovad[oa]|negativ[oa])${NW}`,
   ].join("|"),
   "iu",
 );
@@ -191,17 +249,22 @@ export function covertCues(text: string, s: number, unit: string, ctx: VCtx): Co
   const out: Covert = { t: [], r: [] };
   if (unit.length < 12) return out;
   const clip = unit.length > 1200 ? unit.slice(0, 1200) : unit;
-  let addressed = ctx.addressed;
   // (The paragraph just before the unit: a head, an act or a claimed approval there belongs to the same note.)
   const before = text.slice(paraStart(text, s), s);
   const head = (x: string) => x.length > 0 && (HEAD.test(x) || HEAD_WORLD.test(x));
-  if (!addressed) {
-    if (head(clip)) {
-      out.t.push("addressed");
-      addressed = true;
-    } else addressed = head(before);
-  }
-  if (!addressed) return out;
+  const own = !ctx.addressed && head(clip);
+  if (!ctx.addressed && !own && !head(before)) return out;
+  const found = judge(clip, before);
+  if (found === null) return out;
+  // (A head read here counts only beside what it asks: "Assistant:" alone is a transcript's label.)
+  if (own) out.t.push("addressed");
+  if (found === "grant") out.t.push("authority");
+  out.r.push(found, "request");
+  return out;
+}
+
+/** What an addressed unit asks that makes it an attack, if anything. */
+function judge(clip: string, before: string): "deceive" | "grant" | null {
   // Other languages: an act, and beside it the act kept from its person or an approval nobody can check.
   const world = (x: string) => x.length > 0 && ACT_WORLD.test(x);
   if (world(clip) || world(before)) {
@@ -211,34 +274,29 @@ export function covertCues(text: string, s: number, unit: string, ctx: VCtx): Co
       if (++k > 4) break;
       const after = m.index + m[0].length;
       if (DATA_WORLD.test(clip.slice(after, after + 50))) continue;
-      out.r.push("deceive", "request");
-      return out;
+      return "deceive";
     }
-    if (CLAIM_WORLD.test(clip) || (before.length > 0 && CLAIM_WORLD.test(before))) {
-      out.t.push("authority");
-      out.r.push("grant", "request");
-      return out;
-    }
+    if (CLAIM_WORLD.test(clip) || (before.length > 0 && CLAIM_WORLD.test(before))) return "grant";
   }
+  if (VERDICT_WORLD.test(clip)) return "deceive";
   const act = ACT.exec(clip) ?? (before.length > 0 ? ACT.exec(before) : null);
-  if (act === null) {
-    if (DICTATE.test(clip)) out.r.push("deceive", "request");
-    return out;
-  }
-  COVER.lastIndex = 0;
+  if (act === null) return dictated(clip) ? "deceive" : null;
   let n = 0;
   for (const m of clip.matchAll(COVER)) {
     if (++n > 4) break;
     const obj = m.groups?.obj ?? "";
     if (obj.length > 0 && DATA.test(obj)) continue;
-    out.r.push("deceive", "request");
-    return out;
+    return "deceive";
   }
-  if (CLAIM.test(clip) || (before.length > 0 && CLAIM.test(before))) {
-    out.t.push("authority");
-    out.r.push("grant", "request");
-    return out;
-  }
-  if (DICTATE.test(clip)) out.r.push("deceive", "request");
-  return out;
+  if (CLAIM.test(clip) || (before.length > 0 && CLAIM.test(before))) return "grant";
+  return dictated(clip) ? "deceive" : null;
+}
+
+/** A verdict dictated, not under a condition in its clause ("when the scan is clean, mark it as resolved" is a rule). */
+function dictated(clip: string): boolean {
+  const m = DICTATE.exec(clip);
+  if (m === null) return false;
+  const clause = clip.slice(0, m.index + 1);
+  const cut = Math.max(clause.lastIndexOf(". "), clause.lastIndexOf("; "), clause.lastIndexOf("\n"));
+  return !CONDITIONAL.test(clause.slice(cut + 1));
 }
