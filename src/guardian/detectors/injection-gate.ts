@@ -429,6 +429,9 @@ export function pieces(str: string): Piece[] {
     if ((t === APOS || t === HYPHEN) && wordStart >= 0 && i + 1 < L && fold(text[i + 1] as number) > 0) {
       // Elision ("l'assistente", "all'utente"): the word after a short prefix is hashed on its own as well.
       if (t === APOS && i - wordStart <= 4) elided = i - wordStart + 1;
+      // (Fifteenth round) A compound's last part too ("ИИ-ассистента", "reviewer-agent"): a role the scorer reads.
+      // ("User-Agent", the HTTP header, is not one; nor an account's handle, "@review-bot".)
+      else if (t === HYPHEN && i - wordStart <= 24 && !(wordStart > 0 && (text[wordStart - 1] as number) === 64) && !(i - wordStart === 4 && ((text[wordStart] as number) | 32) === 117 && ((text[wordStart + 3] as number) | 32) === 114)) elided = i - wordStart + 1;
       h = (Math.imul(h, 31) + (t === APOS ? 39 : 45)) | 0;
       continue;
     }

@@ -7,6 +7,7 @@ import { agentLabel, exhibited, refusesEmbedded } from "./injection-exhibits.js"
 import { loopCues } from "./injection-loop.js";
 import { oversightCues } from "./injection-oversight.js";
 import { controlCues } from "./injection-controls.js";
+import { covertCues } from "./injection-covert.js";
 import { chatTemplate, doubledJoiner, inJinja, reportedFrom } from "./injection-mentions.js";
 import { orderCues } from "./injection-orders.js";
 import { NO_SPACE_VOCATIVE, WORLD_AND, WORLD_GENERIC } from "./injection-languages-world.js";
@@ -213,6 +214,15 @@ function tokenize(text: string, s: number, e: number): Tok[] {
     if (!entry) {
       const apos = w.indexOf("'");
       if (apos > 0 && apos <= 4 && apos < w.length - 1) entry = lookup(w.slice(apos + 1));
+    }
+    // (Fifteenth round) A compound naming an automated reader by its last part: "reviewer-agent", "ИИ-ассистента"
+    // (never the HTTP "user-agent", nor an account's handle: "@review-bot" is who wrote). Only that class is taken.
+    if (!entry) {
+      const hy = w.lastIndexOf("-");
+      if (hy > 0 && hy < w.length - 1 && !w.startsWith("user-") && (start === 0 || text.charCodeAt(start - 1) !== 64)) {
+        const part = lookup(w.slice(hy + 1));
+        if (part?.cues.includes("ai")) entry = { cues: ["ai"], imp: false };
+      }
     }
     if (!entry && w.length >= 7 && STEM_RE.test(w)) {
       const stem = STEMS.find(([x, , where]) => (where === "prefix" ? w.startsWith(x) : w.includes(x)));
@@ -1045,6 +1055,11 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       for (const k of c.t) addT(sig, k);
       for (const k of c.r) addR(sig, k);
       if (c.t.length + c.r.length > 0) sig.cue = true;
+      // An act on the record kept from its person, on an unverifiable approval, or a verdict dictated (injection-covert.ts).
+      const w = covertCues(text, s, unit, { addressed: sig.t.addressed !== undefined || sig.t.addressed_2p !== undefined || sig.t.addressed_subject !== undefined });
+      for (const k of w.t) addT(sig, k);
+      for (const k of w.r) addR(sig, k);
+      if (w.t.length + w.r.length > 0) sig.cue = true;
       // (Benign guards: instructions in the data refused; a help desk's "Agent: Priya S." — injection-exhibits.ts.)
       if (sig.t.override !== undefined && Object.keys(sig.r).every((k) => k === "request") && refusesEmbedded(unit)) delete sig.t.override;
       if (sig.t.addressed !== undefined && agentLabel(unit)) delete sig.t.addressed;

@@ -440,6 +440,9 @@ function reportScreen(t: string, screen: Screen, inp: Mapped, hidden: HiddenSpan
 // ---------------------------------------------------------------------------------------------------------------
 // HTML
 
+/** An entity declaration's literal value (bounded: one name, one quoted literal). */
+const ENTITY_LITERAL = /ENTITY\s{1,8}(?:%\s{1,8})?[\w.:-]{1,80}\s{1,8}(?:"([^"]{8,4000})"|'([^']{8,4000})')/;
+
 /** A tag, an end tag or a comment opening at a `<`. */
 export const TAG = /<(?:[A-Za-z][A-Za-z0-9-]{0,31}[\s/>]|\/[A-Za-z][A-Za-z0-9-]{0,31}\s*>|!--)/;
 /** A numeric character reference. */
@@ -590,8 +593,15 @@ class HtmlReader implements TokenizerCallbacks {
     if (content) this.hidden.push({ kind: "html_comment", start: this.inp.startOf(tokenStart), end: this.inp.endOf(tokenEnd), text: content });
   }
 
-  ondeclaration(_start: number, end: number): void {
+  ondeclaration(start: number, end: number): void {
     this.markup(Math.min(this.t.length, end + 1), true);
+    // (Fifteenth round) An XML internal subset's entity declaration (`<!DOCTYPE r [ <!ENTITY note "…"> ]>`): its
+    // literal is text no rendered document shows unless the entity is used — reported as hidden, like a comment.
+    const entity = ENTITY_LITERAL.exec(this.t.slice(start, Math.min(end, start + 8192)));
+    if (entity) {
+      const content = this.plain(entity[1] ?? entity[2] ?? "").trim();
+      if (content) this.hidden.push({ kind: "html_hidden", start: this.inp.startOf(Math.max(0, start - 2)), end: this.inp.endOf(Math.min(this.t.length, end + 1)), text: content });
+    }
   }
 
   onprocessinginstruction(_start: number, end: number): void {
