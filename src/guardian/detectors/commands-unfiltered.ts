@@ -96,6 +96,16 @@ function shredLive(name: string, a: readonly string[]): string | null {
  */
 export const WINDOWS_DATA_EMPTIED = /\b(?:Remove-Item|ri|rm|del|erase|rd|rmdir)(?=[^\n;|&]{0,200}?\s(?:-r(?:ecurse)?\b|\/s\b))\s{1,4}(?:[-/][A-Za-z]{1,12}\s{1,4}){0,6}["']?(?:[A-Za-z]:|\\\\[\w.-]{1,64}(?:\\[\w$.-]{1,80})?)\\(?![\w .-]{0,40}?(?:temp|tmp|cache|build|dist|test|sample|demo|mock|scratch|staging|download|logs?\b|work|agent))(?:[\w .-]{0,40}?(?:data|db|database|records?|backups?|archives?|snapshots?)|(?:data|database|records?|backups?|archives?|snapshots?)[\w .-]{0,40}?)\\?\*?["']?(?=$|[\s;&|,])/gi;
 
+/**
+ * (Phase 2) A network device wiped or cut off from its network, by its own CLI (a device tool's command lines, read as
+ * text, one a line): the startup configuration erased (`write erase`, `erase startup-config`, `erase nvram:`), the
+ * device zeroized or reset to the factory (`request system zeroize`, `request system private-data-reset`, `execute
+ * factoryreset`, `/system reset-configuration`), or a routing process removed whole (`no router bgp 64500`: every
+ * prefix withdrawn). Showing or saving the configuration (`show startup-config`, `write memory`), entering a routing
+ * process and removing one neighbour pass.
+ */
+export const DEVICE_WIPE = /^[ \t]{0,8}(?:write[ \t]{1,4}erase|erase[ \t]{1,4}(?:\/all[ \t]{1,4})?(?:startup-config|nvram:?)|request[ \t]{1,4}system[ \t]{1,4}(?:zeroize|private-data-reset)|execute[ \t]{1,4}factoryreset2?|\/?system[ \t]{1,4}reset-configuration|no[ \t]{1,4}router[ \t]{1,4}(?:bgp|ospf|ospfv3|isis|eigrp|rip)(?:[ \t]{1,4}[\w.-]{1,20})?)[ \t]{0,8}(?:\b[\w =.-]{0,40})?$/im;
+
 /** Terminals and X programs that give whoever owns the display a shell. */
 const TERMINALS = /^(?:xterm|uxterm|x-terminal-emulator|gnome-terminal|konsole|xfce4-terminal|mate-terminal|lxterminal|terminator|urxvt|rxvt|st|alacritty|kitty|tilix|eterm|aterm|xdotool|xev)$/;
 /** A display on another machine: `host:N`, `host:N.S` (not `:N`, `localhost:N` or `unix:N`). */

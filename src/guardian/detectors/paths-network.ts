@@ -40,6 +40,13 @@ const SAMPLE = /(?:^|[-_.])(?:example|examples|sample|samples|template|templates
 /** A path from a root (Unix, the home, a drive). */
 const ABSOLUTE = /^(?:\/|~[/\\]|\$\{?HOME\}?[/\\]|%[A-Z_]{2,20}%[/\\]|[A-Za-z]:[/\\])/;
 
+/**
+ * (Phase 2) Registry keys where remote-access tools keep saved sessions and passwords (`reg query`, `Get-ItemProperty`,
+ * `reg export`): WinSCP's and PuTTY's and KiTTY's sessions, VNC servers' passwords, OpenSSH's agent keys. The tools'
+ * other keys (PuTTY's host keys, WinSCP's configuration) pass.
+ */
+const REGISTRY_SESSIONS = /^(?:HKCU|HKLM|HKU|HKEY_CURRENT_USER|HKEY_LOCAL_MACHINE|HKEY_USERS)(?::|\\)(?:\\)?(?:[^\\]{1,80}\\){0,2}Software\\(?:Wow6432Node\\)?(?:Martin Prikryl\\WinSCP 2\\Sessions|SimonTatham\\PuTTY\\Sessions|9bis\.com\\KiTTY\\Sessions|TightVNC\\Server|RealVNC\\(?:WinVNC4|vncserver)|ORL\\WinVNC3|OpenSSH\\Agent\\Keys|FTPWare\\COREFTP\\Sites|Ghisler\\Total Commander)(?:\\[^\\]{0,120}){0,3}\\?$/i;
+
 interface Family {
   /** The file's role, by its name. */
   file: RegExp;
@@ -93,6 +100,16 @@ const FAMILIES: readonly Family[] = [
   { dir: /^grafana$/i, file: /^grafana\.db$/i },
   { dir: /^netbox$/i, file: /^configuration\.py$/i },
   { dir: /^(?:prtg network monitor|paessler)$/i, file: /^prtg configuration\.(?:dat|old|nul)$/i },
+  // (Phase 2) Remote-access and database clients' saved sessions, where their passwords are stored recoverably.
+  { dir: /^mremoteng$/i, direct: true, file: /^confcons[\w.-]{0,40}\.xml$/i },
+  { dir: /^sessions$/i, within: /^(?:vandyke|securecrt|xshell|xftp|kitty|netsarang)$/i, file: /^[^/\\]{1,120}\.(?:ini|xsh|xfp)$/i },
+  { dir: /^[^/\\]{1,80}$/, direct: true, file: /^(?:mobaxterm\.ini|[\w .-]{1,80}\.mxtsessions|winscp\.ini|\.mylogin\.cnf|remmina\.pref|[\w .-]{1,80}\.rdg|[\w .-]{1,80}\.rtsz|sessions\.dat|asbru\.ya?ml|pac\.ya?ml)$/i },
+  { dir: /^remmina$/i, file: /^[\w .-]{1,120}\.remmina$/i },
+  { dir: /^sessions$/i, parent: /^\.putty$/i, file: /^[^/\\]{1,120}$/ },
+  // (Phase 2) Mail and DNS signing keys: OpenDKIM's and DNSSEC's `*.private`, every file of a DKIM keys folder but the
+  // published record (`*.txt`, `*.pub`).
+  { dir: /^(?:etc|var|srv|opt|usr)$/i, file: /^[\w.+@-]{1,160}\.private$/i },
+  { dir: /^(?:dkim|dkimkeys|opendkim|dkim-keys)$/i, file: /^[\w.+@-]{1,160}\.(?:key|pem|private|priv)$/i },
   // A PHP web app's site settings, under a web root.
   { dir: /^[\w.-]{1,80}$/i, direct: true, within: /^(?:www|htdocs|public_html|wwwroot|html|roundcube(?:mail)?|phpmyadmin|webapps|sites)$/i, file: /^(?:[\w-]{1,40}\.settings\.php|settings\.local\.php|config\.inc\.php)$/i },
   { dir: /^phpmyadmin$/i, direct: true, file: /^config\.inc\.php$/i },
@@ -100,7 +117,9 @@ const FAMILIES: readonly Family[] = [
 
 /** The kind of sensitive path one of these families finds, or null. */
 export function networkKind(p: string): string | null {
-  if (p.length > 4096 || !ABSOLUTE.test(p)) return null;
+  if (p.length > 4096) return null;
+  if (/^HK/i.test(p) && REGISTRY_SESSIONS.test(p)) return "sensitive_path.credential_file";
+  if (!ABSOLUTE.test(p)) return null;
   const seg = p.split(/[/\\]/, 64);
   const base = seg[seg.length - 1] as string;
   if (base === "" || SAMPLE.test(base.replace(/\.[^.]{1,12}$/, ""))) return null;
@@ -121,4 +140,4 @@ export function networkKind(p: string): string | null {
 }
 
 /** Literals one of these paths holds (for paths.ts's prefilter), besides those it has already. */
-export const NETWORK_HINTS = ["radius", "raddb", "hostapd", "/etc/config/wireless", "swanctl", "strongswan", "racoon", "tac_plus", "tacacs", "snmp", "rndc", "wlansvc", "config.xml", "oxidized", "cloginrc", ".unf", "tftp", "provisioning", "asterisk", "freepbx", "amportal", "freeswitch", "kamailio", "opensips", "splunk", "client.keys", "authd.pass", "internal_users", "graylog", "misp", "database.php", "server.config", "secrets.sls", "zabbix", "resource.cfg", "api-users", "icingaweb2", "grafana.db", "netbox", "prtg", "settings.php", "config.inc.php", "ossec", "wazuh", "/conf/", "wireless"];
+export const NETWORK_HINTS = ["radius", "raddb", "hostapd", "/etc/config/wireless", "swanctl", "strongswan", "racoon", "tac_plus", "tacacs", "snmp", "rndc", "wlansvc", "config.xml", "oxidized", "cloginrc", ".unf", "tftp", "provisioning", "asterisk", "freepbx", "amportal", "freeswitch", "kamailio", "opensips", "splunk", "client.keys", "authd.pass", "internal_users", "graylog", "misp", "database.php", "server.config", "secrets.sls", "zabbix", "resource.cfg", "api-users", "icingaweb2", "grafana.db", "netbox", "prtg", "settings.php", "config.inc.php", "mremoteng", "vandyke", "securecrt", "xshell", "kitty", "mobaxterm", "mxtsessions", "winscp", "mylogin", "remmina", ".rdg", ".rtsz", "sessions", "asbru", ".putty", ".private", "dkim", "hkcu", "hklm", "hkey_", "ossec", "wazuh", "/conf/", "wireless"];
