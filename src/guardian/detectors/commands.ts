@@ -7,6 +7,7 @@ import { judgeReach, REACH_TRIGGERS, xargsCommand } from "./commands-reach.js";
 import { judgeScope, notebookShell, PRODUCTION, SCOPE_TRIGGERS, unscopedSql } from "./commands-scope.js";
 import { CONTROL_TRIGGERS, judgeControl, judgeMirror } from "./commands-control.js";
 import { everyRowSql, judgeHandedScript, judgeRecords, RECORDS_TRIGGERS } from "./commands-records.js";
+import { decidedEveryRow, DEVICE_WIPE, judgeUnfiltered, UNFILTERED_TRIGGERS, WINDOWS_DATA_EMPTIED } from "./commands-unfiltered.js";
 
 /*
  * Dangerous commands, judged on the command line's grammar (shell.ts), never on text that merely mentions them: a
@@ -81,6 +82,8 @@ const TRIGGERS = new Set([
   ...CONTROL_TRIGGERS,
   // (Fourteenth round) stores of record emptied, cloud backups deleted, a downloaded script handed to a program (commands-records.ts).
   ...RECORDS_TRIGGERS,
+  // (Fifteenth round) unfiltered deletes, live data shredded, outside screens (commands-unfiltered.ts).
+  ...UNFILTERED_TRIGGERS,
 ]);
 
 /**
@@ -1022,7 +1025,7 @@ export function destructiveSql(sql: string, where = ""): string | null {
   if (SQL_MONGO.test(s) && (PRODUCTION.test(s) || PRODUCTION.test(where))) return "drops a production database";
   // (Twelfth round) SQL without a scope: every row, a whole database, every table, a web shell (commands-scope.ts).
   // (Fourteenth round) Every row rewritten, every dependent object dropped, where production is named (commands-records.ts).
-  return unscopedSql(s, where) ?? everyRowSql(s, where);
+  return unscopedSql(s, where) ?? everyRowSql(s, where) ?? decidedEveryRow(s, where);
 }
 
 /** Database CLIs that destroy a database: `dropdb --force`, `psql -c 'DROP DATABASE …'`, `redis-cli -h remote FLUSHALL`. */
@@ -1077,7 +1080,9 @@ function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: strin
   }
   // A file system or swap area made in a regular file (`mkswap /swapfile`, `mkfs.ext4 disk.img`) formats no disk: only a
   // device, or a target the line does not spell out (a variable, none at all), is a disk.
-  if ((/^mkfs(?:\..+)?$/.test(name) || name === "mke2fs" || name === "wipefs" || name === "mkswap") && formatsDevice(a) && !stickFormat(name, a)) add("dangerous_command.disk_format", `${name} formats a disk`);
+  // (Fifteenth round) `wipefs -n`/`--no-act` only lists a device's signatures: a dry run erases nothing.
+  const dryWipe = name === "wipefs" && a.some((t) => t === "--no-act" || /^-[a-zA-Z]*n[a-zA-Z]*$/.test(t));
+  if ((/^mkfs(?:\..+)?$/.test(name) || name === "mke2fs" || (name === "wipefs" && !dryWipe) || name === "mkswap") && formatsDevice(a) && !stickFormat(name, a)) add("dangerous_command.disk_format", `${name} formats a disk`);
   if (name === "format" && a.some((t) => /^[A-Za-z]:$/.test(t))) add("dangerous_command.disk_format", "format of a drive");
   if (name === "dd" && a.some((t) => t.startsWith("of=") && DISK.test(t.slice(3))) && !flashesImage(a)) add("dangerous_command.disk_overwrite", "dd over a disk device");
   if (name === "shred" && a.some((t) => t.startsWith("/dev/"))) add("dangerous_command.disk_overwrite", "shred of a device");
@@ -1171,6 +1176,8 @@ function judgeCommand(r: Resolved, c: Command, add: (type: string, detail: strin
   for (const f of judgeControl(name, a)) add(f.type, f.detail);
   // -- (fourteenth round) stores of record emptied, volumes and services' data, cloud backups, framework drops
   for (const f of judgeRecords(name, a)) add(f.type, f.detail);
+  // -- (fifteenth round) unfiltered deletes, live data shredded, Windows data folders emptied, outside screens
+  for (const f of judgeUnfiltered(name, a, c.env ?? [])) add(f.type, f.detail);
 }
 
 /** The eighth round's technique families (types a PowerShell payload read as words may give). */
@@ -1511,6 +1518,9 @@ const POWERSHELL_WORDS = /\b(?:iex|invoke-expression|invoke-webrequest|iwr|irm|d
 
 const TEXT_CHECKS: { type: string; detail: string; needs: string; re: RegExp }[] = [
   { type: "dangerous_command.recursive_delete", needs: ":\\", detail: "deletes a Windows drive or system folder recursively", re: /\b(?:Remove-Item|del|rd|rmdir|erase)\s+(?:[-/][A-Za-z]+\s+){0,6}["']?[A-Za-z]:\\(?:\*|Windows|Users)?["']?(?=$|[\s;&|])(?:\s+[-/][A-Za-z]+){0,6}/gi },
+  // (Fifteenth round) A drive's or a share's data folder emptied (commands-unfiltered.ts).
+  { type: "dangerous_command.recursive_delete", needs: "\\", detail: "deletes a Windows data folder's whole content", re: WINDOWS_DATA_EMPTIED },
+  { type: "dangerous_command.disk_format", needs: "e", detail: "wipes a network device or removes its routing", re: DEVICE_WIPE },
   { type: "dangerous_command.fork_bomb", needs: "()", detail: "a fork bomb", re: /([A-Za-z_][\w]{0,30}|:)\(\)\s{0,10}\{\s{0,10}\1\s{0,10}\|\s{0,10}\1\s{0,10}&\s{0,10};?\s{0,10}\}\s{0,10};?\s{0,10}\1/g },
   { type: "dangerous_command.disk_format", needs: ":", detail: "format of a drive", re: /\bformat(?:\.com)?\s+[A-Za-z]:(?=$|[\s/])/gi },
   { type: "dangerous_command.recovery_delete", needs: "hadow", detail: "deletes the shadow copies", re: /\bWin32_ShadowCopy\b[^\n]{0,200}?(?:\bRemove-(?:CimInstance|WmiObject)\b|\.Delete\s*\(\s*\))/gi },

@@ -21,12 +21,20 @@ const MANIFEST_API = /^[ \t]{0,8}apiVersion:[ \t]{0,8}\S/m;
 
 /** Whether a site is a text part of something a remote agent's reply delivers. */
 function delivered(p: readonly (string | number)[]): boolean {
-  return p[0] === "result" && !p.includes("history") && p[p.length - 1] === "text" && (p.includes("artifact") || p.includes("artifacts") || p.includes("parts"));
+  const last = p[p.length - 1];
+  // (Fifteenth round) A file part's content too (`file.bytes`, visited decoded when it holds text), not only a text part.
+  const body = last === "text" || ((last === "bytes" || last === "raw") && p[p.length - 2] === "file");
+  return p[0] === "result" && !p.includes("history") && body && (p.includes("artifact") || p.includes("artifacts") || p.includes("parts"));
 }
 
 /** The name of the artifact (or file part) a text part belongs to, when the reply names it. */
 function nameOf(site: RoledSite, sites: readonly RoledSite[]): string | null {
   const p = site.path;
+  // A file part's own name (`file: { name: "fix.ps1", bytes }`) first, then its artifact's.
+  if (p[p.length - 2] === "file") {
+    const own = childrenOf(sites, p.slice(0, -1)).find((s) => s.path[p.length - 1] === "name")?.value;
+    if (own !== undefined) return own;
+  }
   const parts = p.lastIndexOf("parts");
   if (parts < 1) return null;
   return childrenOf(sites, p.slice(0, parts)).find((s) => s.path[parts] === "name")?.value ?? null;

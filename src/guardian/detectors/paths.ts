@@ -8,6 +8,7 @@ import { findSearches, STORE_HINTS, storeKind } from "./paths-stores.js";
 import { SCOPE_HINTS, scopeKind } from "./paths-scope.js";
 import { HOLDS_HINTS, holdsKind } from "./paths-holds.js";
 import { CONFIGS_HINTS, configKind, productionConfig, uriClimb } from "./paths-configs.js";
+import { NETWORK_HINTS, networkKind } from "./paths-network.js";
 import type { Detection, StringSite } from "./scan.js";
 import type { RoledSite } from "./sites.js";
 
@@ -107,7 +108,9 @@ const HINTS = [".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", ".
   // (Thirteenth round: Chromium stores at any depth, wallets, credential names in app data, Windows key stores: paths-holds.ts.)
   ...HOLDS_HINTS,
   // (Fourteenth round: production configuration, login files, service keys, tools' stores by role, URIs' climbs: paths-configs.ts.)
-  ...CONFIGS_HINTS];
+  ...CONFIGS_HINTS,
+  // (Fifteenth round: infrastructure's shared secrets — network gear, telephony, monitoring, SOC tools: paths-network.ts.)
+  ...NETWORK_HINTS];
 const SENSITIVE_HINT = new RegExp(HINTS.map(escapeRegExp).join("|"), "i");
 const SENSITIVE_HINT_IDS = HINTS.map(literalId);
 /** A token can only be a path if it has a separator or starts like a dotfile. */
@@ -168,7 +171,7 @@ export function sensitiveKind(path: string): string | null {
   const p = lexical(windowsForm(path.replace(PROC_ROOT, "")));
   for (const s of SENSITIVE) if (s.re.test(p)) return s.type;
   if (keyFileInSystemFolder(p)) return "sensitive_path.system";
-  return storeKind(p) ?? appKind(p) ?? scopeKind(p) ?? holdsKind(p) ?? configKind(p);
+  return storeKind(p) ?? appKind(p) ?? scopeKind(p) ?? holdsKind(p) ?? configKind(p) ?? networkKind(p);
 }
 
 /** `/proc/self/root/etc/shadow` is `/etc/shadow`: a process's root link is the root (sixth round). */
