@@ -1,4 +1,4 @@
-import type { Command, Script } from "./shell.js";
+import { isOption, optionValue, type Command, type Script } from "./shell.js";
 
 /*
  * (Fourteenth round, "cps14") Commands judged by what they reach rather than by one product's verbs
@@ -28,7 +28,6 @@ import type { Command, Script } from "./shell.js";
  *   `shellcheck`) pass.
  */
 
-const isOption = (t: string) => t.startsWith("-") && t !== "-";
 
 /** A folder that keeps what cannot be made again: backups, archives, snapshots. */
 const RECORD_DIR = /(?:^|\/)(?:backups?|archives?|archived|snapshots?|historian|dumps|vault|retention)(?:\/|$)/i;
@@ -77,21 +76,11 @@ function wholeContentDelete(name: string, a: readonly string[]): string | null {
 /** A name that says backups, snapshots or archives. */
 const BACKUP_NAME = /(?:^|[^a-z])(?:backups?|bak|bkp|snapshots?|snaps|archives?|dr|recovery|vault|retention)(?:[^a-z]|$)|backup|snapshot|archive/i;
 
-function valueOf(a: readonly string[], re: RegExp): string | undefined {
-  for (let i = 0; i < a.length; i++) {
-    const t = a[i] as string;
-    const eq = t.indexOf("=");
-    if (t.startsWith("--") && eq > 0 && re.test(t.slice(0, eq))) return t.slice(eq + 1);
-    if (re.test(t)) return a[i + 1];
-  }
-  return undefined;
-}
-
 function cloudBackupsDelete(name: string, a: readonly string[]): string | null {
   const pos = a.filter((t) => !isOption(t));
   if (name === "az" && pos[0] === "storage" && ((pos[1] === "blob" && pos[2] === "delete-batch") || (pos[1] === "container" && pos[2] === "delete"))) {
-    const where = [valueOf(a, /^--account-name$/), valueOf(a, /^(?:--source|-s)$/), valueOf(a, /^(?:--name|-n|--container-name|-c)$/)].filter((v): v is string => v !== undefined);
-    const pattern = valueOf(a, /^--pattern$/);
+    const where = [optionValue(a, /^--account-name$/), optionValue(a, /^(?:--source|-s)$/), optionValue(a, /^(?:--name|-n|--container-name|-c)$/)].filter((v): v is string => v !== undefined);
+    const pattern = optionValue(a, /^--pattern$/);
     if (where.some((w) => BACKUP_NAME.test(w)) && (pattern === undefined || /^\*+$|^\*\*\/\*$/.test(pattern))) return "deletes every blob of a backup store";
   }
   if (name === "aws" && pos[0] === "s3" && ((pos[1] === "rm" && a.includes("--recursive")) || (pos[1] === "rb" && a.includes("--force")))) {
@@ -155,11 +144,11 @@ function protectionOff(name: string, a: readonly string[]): string | null {
     key = a[w + 2];
     value = a.slice(w + 3).find((t) => !t.startsWith("-"));
   } else if (name === "reg" && /^add$/i.test(a[0] ?? "")) {
-    key = valueOf(a, /^\/v$/i);
-    value = valueOf(a, /^\/d$/i);
+    key = optionValue(a, /^\/v$/i);
+    value = optionValue(a, /^\/d$/i);
   } else if (name === "set-itemproperty" || name === "new-itemproperty" || name === "sp") {
-    key = valueOf(a, /^-Name$/i);
-    value = valueOf(a, /^-Value$/i);
+    key = optionValue(a, /^-Name$/i);
+    value = optionValue(a, /^-Value$/i);
   }
   if (key === undefined || value === undefined) return null;
   const off = OFF_VALUES[key.replace(/^["']|["']$/g, "").toLowerCase()];

@@ -32,6 +32,8 @@
  * - (commands-ninth.ts's firewall check) a flush followed only by rules that accept more is still an open firewall.
  */
 
+import { isOption } from "./shell.js";
+
 export interface ScopeFinding {
   type: string;
   detail: string;
@@ -89,7 +91,6 @@ export function unscopedSql(sql: string, where = ""): string | null {
   return null;
 }
 
-const isOption = (t: string) => t.startsWith("-") && t !== "-";
 
 /** ssh options whose value ssh hands to a shell. */
 const SSH_RUNS = /^(?:ProxyCommand|LocalCommand|KnownHostsCommand)$/i;

@@ -28,12 +28,13 @@
  *   everywhere (`SET maintenance = true`), and tables or databases named as test, development or scratch pass.
  */
 
+import { isOption, optionValue } from "./shell.js";
+
 export interface UnfilteredFinding {
   type: string;
   detail: string;
 }
 
-const isOption = (t: string) => t.startsWith("-") && t !== "-";
 
 /** Folders whose content is made again or thrown away: temporary, cache, build, logs. */
 const DISPOSABLE_DIR = /(?:^|[/\\])(?:tmp|temp|\.?cache|caches|build|builds|dist|out|target|artifacts?|node_modules|__pycache__|\.next|logs?|trash|\.trash|scratch|spool\/postfix|_work|work|obj|bin|coverage|test|tests|testdata|fixtures?|sample|samples|demo|mock|sandbox)(?:[/\\]|$)/i;
@@ -146,7 +147,7 @@ function outsideScreen(name: string, a: readonly string[], env: readonly string[
 const SCRATCH = /(?:^|[^a-z])(?:test|tests|tmp|temp|scratch|sandbox|dev|demo|bench|benchmark|ci|e2e)(?:[^a-z]|$)/i;
 function storeEmptied(name: string, a: readonly string[]): string | null {
   if (name === "influx" && a[0] === "delete" && !a.some((t) => /^(?:--predicate|-p)(?:=|$)/.test(t))) {
-    const bucket = valueAfter(a, /^(?:--bucket|-b|--bucket-id)$/);
+    const bucket = optionValue(a, /^(?:--bucket|-b|--bucket-id)$/);
     if (bucket !== undefined && !SCRATCH.test(bucket)) return `influx deletes every series of the bucket ${bucket.slice(0, 60)} in the range (no predicate)`;
   }
   if (name === "ceph" && a[0] === "osd" && a[1] === "pool" && (a[2] === "delete" || a[2] === "rm") && a.includes("--yes-i-really-really-mean-it")) {
@@ -154,16 +155,6 @@ function storeEmptied(name: string, a: readonly string[]): string | null {
     if (pool !== "" && !SCRATCH.test(pool)) return `ceph deletes the pool ${pool.slice(0, 60)} and everything in it`;
   }
   return null;
-}
-
-function valueAfter(a: readonly string[], re: RegExp): string | undefined {
-  for (let i = 0; i < a.length; i++) {
-    const t = a[i] as string;
-    const eq = t.indexOf("=");
-    if (t.startsWith("--") && eq > 0 && re.test(t.slice(0, eq))) return t.slice(eq + 1);
-    if (re.test(t)) return a[i + 1];
-  }
-  return undefined;
 }
 
 /** The checks on a resolved command (program name, words, the assignments before it). */

@@ -1,4 +1,4 @@
-import { parseShell, tokenize, MAX_PARSED, type Command, type Pipeline, type Redirect, type Script, type Word } from "./shell.js";
+import { isOption, parseShell, tokenize, MAX_PARSED, type Command, type Pipeline, type Redirect, type Script, type Word } from "./shell.js";
 import { readOnlyEncodedPowerShell } from "./powershell-encoded.js";
 import { judgeFirewall, judgeNinth } from "./commands-ninth.js";
 import { buildProduct, flashesImage, stickFormat, vendorInstaller } from "./commands-benign.js";
@@ -177,7 +177,6 @@ function resolve(c: Command): Resolved {
   return { name: word ? commandName(word.text) : "", args: w.slice(i + 1), word, sudo, rootShell };
 }
 
-const isOption = (t: string) => t.startsWith("-") && t.length > 1;
 
 /** The `-c` payload of a shell (`bash -c`, `sh -lc`, `zsh -xc`), or null. */
 function shellPayload(args: Word[]): Word | null {

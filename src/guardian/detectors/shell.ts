@@ -599,3 +599,17 @@ function closing(text: string, open: number): number {
   }
   return text.length;
 }
+
+/** A word that is an option (`-r`, `--force`; a lone `-` is stdin, not an option). */
+export const isOption = (t: string): boolean => t.startsWith("-") && t !== "-";
+
+/** The value of the option `re` names among a command's words: `--opt=value`, or the word after it. */
+export function optionValue(a: readonly string[], re: RegExp): string | undefined {
+  for (let i = 0; i < a.length; i++) {
+    const t = a[i] as string;
+    const eq = t.indexOf("=");
+    if (t.startsWith("--") && eq > 0 && re.test(t.slice(0, eq))) return t.slice(eq + 1);
+    if (re.test(t)) return a[i + 1];
+  }
+  return undefined;
+}
