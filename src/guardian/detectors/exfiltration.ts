@@ -487,7 +487,9 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
   // A credential in the URL of the service that issued it (a bot token to api.telegram.org, a key to googleapis.com)
   // is how that service is called: audience.ts.
   const host = hostOf(url);
-  if (detectSecrets([{ path: [], value: raw }]).some((d) => !issuedFor(d.type, host))) return "secret";
+  /** A credential in `v` that was not issued for this host. */
+  const secretOfAnother = (v: string) => detectSecrets([{ path: [], value: v }]).some((d) => !issuedFor(d.type, host));
+  if (secretOfAnother(raw)) return "secret";
   if (PASSWORD_WORDS.test(raw) || PASSWORD_VALUE.test(raw)) return "password";
   if (segments.some((x) => slugPassword(decode(x)))) return "password";
   // (Fifteenth round) A secret, a PSK or a key spelled in a segment, its value of three classes (exfil-messages.ts).
@@ -513,7 +515,7 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
     }
     // (Fourteenth round) The API's own key in a GET to that API's host, beside short values only (exfil-handed.ts).
     // (Fifteenth round) An incoming webhook's own key in its URL (exfil-messages.ts): what it posts is judged apart.
-    if (PASSWORD_KEYS.test(key) && value.length >= 4 && !PASSWORD_PLACEHOLDER.test(value) && !(kind === "request" && (ownApiKey(key, url, (x) => detectSecrets([{ path: [], value: x }]).some((d) => !issuedFor(d.type, host))) || ownHookKey(key, url, (x) => detectSecrets([{ path: [], value: x }]).some((d) => !issuedFor(d.type, host)))))) return "password";
+    if (PASSWORD_KEYS.test(key) && value.length >= 4 && !PASSWORD_PLACEHOLDER.test(value) && !(kind === "request" && (ownApiKey(key, url, secretOfAnother) || ownHookKey(key, url, secretOfAnother)))) return "password";
     // A credential in a URL of the service that issued it (a browser key to the Maps loader) is how that service is called.
     if (key !== "" && value.length >= 16 && issuedHere(value, host)) continue;
     // (A `+` of base64 left unescaped in a query reads back as a blank.)

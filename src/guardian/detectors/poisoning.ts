@@ -306,8 +306,10 @@ const BULK = /\b(?:every|all|each|whole|entire)\b/i;
  * without asking the user" has the model ask; "do not wait: purge it without asking the user" and "never hesitate to
  * … without asking the user" still keep the user out.
  */
+const SECRECY_WORDS_ALL = new RegExp(SECRECY_WORDS.source, "gi");
 function secrecyWords(u: string): boolean {
-  const re = new RegExp(SECRECY_WORDS.source, "gi");
+  const re = SECRECY_WORDS_ALL;
+  re.lastIndex = 0;
   for (let m, n = 0; (m = re.exec(u)) !== null && n < 16; n++) {
     if (/^without/i.test(m[0])) {
       const clause = u.slice(Math.max(0, m.index - 80), m.index).split(/[.;,:!?\n]/).pop() ?? "";
