@@ -87,6 +87,35 @@ describe("console: approvals, playground, rules in Chromium", { timeout: 90_000 
     await page.close();
   });
 
+  it("a list that was asked for before a call was held, and comes after its live event, does not take the card away", async () => {
+    // The list (GET /api/approvals) and the live stream are separate connections; on a loaded machine the list can
+    // arrive after the event of an approval it does not hold yet. Here every list is held back until the card is up.
+    const context = await s.browser.newContext();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let lists = 0;
+    await context.route(/\/api\/approvals$/, async (route) => {
+      if (route.request().method() !== "GET") return route.continue();
+      const response = await route.fetch();
+      await gate;
+      await route.fulfill({ response });
+      lists++;
+    });
+    const page = await openConsole(context, s.served.admin, "approvals");
+    const call = s.client.callTool({ name: "echo", arguments: { message: "needs-approval, held while the list is late" } });
+    const card = page.locator(".card", { hasText: "held while the list is late" });
+    await card.waitFor({ timeout: 30_000 });
+    release();
+    // The page asked for the list twice (on load and when the tab was shown); both come back empty, stale.
+    await expect.poll(() => lists).toBe(2);
+    await page.evaluate("new Promise((r) => requestAnimationFrame(() => r(0)))");
+    expect(await card.isVisible()).toBe(true);
+    await card.getByRole("button", { name: "Deny" }).click();
+    expect(((await call) as TextResult).isError).toBe(true);
+    await card.waitFor({ state: "detached" });
+    await context.close();
+  });
+
   it("the playground answers with the rules, reason codes and a diff, and nothing is forwarded or logged", async () => {
     const page = await openConsole(s.browser, s.served.admin, "playground");
     const linesBefore = readFileSync(s.served.log, "utf8").split("\n").length;
