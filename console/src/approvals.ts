@@ -1,6 +1,6 @@
 import { api } from "./api.js";
 import { fill, h, select } from "./dom.js";
-import { errorLine, type View } from "./view.js";
+import { errorLine, liveList, type View } from "./view.js";
 
 interface Approval {
   id: string;
@@ -147,29 +147,23 @@ export function approvalsView(counted: (n: number) => void): View {
     if (held.delete(id)) render();
   }
 
-  /** What the live stream told: an approval asked for, or one decided. */
-  const apply = (name: string, a: Approval): void => {
+  const stream = liveList<[string, Approval]>(([name, a]) => {
     if (name === "approval.requested") held.set(a.id, a);
-    else if (name === "approval.decided") held.delete(a.id);
-  };
-  // The list and the live stream come on different connections, so a list asked for before an approval was
-  // requested can arrive after its live event: each load keeps the events that come while it waits and applies them
-  // over the list it gets, or a card would vanish until the next reload.
-  const loading = new Set<[string, Approval][]>();
+    else held.delete(a.id);
+  });
 
   async function load(): Promise<void> {
-    const since: [string, Approval][] = [];
-    loading.add(since);
     try {
-      const r = await api<{ approvals: Approval[] }>("GET", "/api/approvals");
-      held.clear();
-      for (const a of r.approvals) held.set(a.id, a);
-      for (const [name, a] of since) apply(name, a);
+      await stream.read(
+        () => api<{ approvals: Approval[] }>("GET", "/api/approvals"),
+        (r) => {
+          held.clear();
+          for (const a of r.approvals) held.set(a.id, a);
+        },
+      );
       render();
     } catch (e) {
       fill(note, errorLine(e));
-    } finally {
-      loading.delete(since);
     }
   }
   // Loaded at once, not when first shown: the tab's badge counts what waits from the start.
@@ -187,9 +181,8 @@ export function approvalsView(counted: (n: number) => void): View {
     event(name, data) {
       const a = (data as { approval?: Approval }).approval;
       if (!a || (name !== "approval.requested" && name !== "approval.decided")) return;
-      for (const since of loading) since.push([name, a]);
       const fresh = name === "approval.requested" && !held.has(a.id);
-      apply(name, a);
+      stream.event([name, a]);
       render();
       if (fresh) announce(a);
     },

@@ -1,6 +1,6 @@
 import { api, ApiError } from "./api.js";
 import { fill, h, select, shortId, time, type Child } from "./dom.js";
-import { errorLine, fields, openDetails, refreshing, type View } from "./view.js";
+import { errorLine, fields, openDetails, liveList, refreshing, type View } from "./view.js";
 
 /** SessionInfo of the Sessions API (docs/console.md, ADMIN contract). */
 interface Session {
@@ -133,11 +133,20 @@ export function sessionsView(decisionsOf: (id: string) => void): View {
     else if (sessions.size > 0) fill(note);
   }
 
+  const stream = liveList<[string, Session]>(([name, s]) => {
+    if (name === "session.closed") sessions.delete(s.id);
+    else sessions.set(s.id, s);
+  });
+
   async function load(): Promise<void> {
     try {
-      const r = await api<{ sessions: Session[] }>("GET", "/api/sessions");
-      sessions.clear();
-      for (const s of r.sessions) sessions.set(s.id, s);
+      await stream.read(
+        () => api<{ sessions: Session[] }>("GET", "/api/sessions"),
+        (r) => {
+          sessions.clear();
+          for (const s of r.sessions) sessions.set(s.id, s);
+        },
+      );
       fill(note);
       render();
     } catch (e) {
@@ -154,8 +163,7 @@ export function sessionsView(decisionsOf: (id: string) => void): View {
     event(name, data) {
       const s = (data as { session?: Session }).session;
       if (!s || !name.startsWith("session.")) return;
-      if (name === "session.closed") sessions.delete(s.id);
-      else sessions.set(s.id, s);
+      stream.event([name, s]);
       render();
     },
   };

@@ -66,6 +66,31 @@ export function errorLine(e: unknown): HTMLElement {
   return h("p", { class: "error" }, e instanceof Error ? e.message : String(e));
 }
 
+/**
+ * A list read over HTTP while the live stream changes it. The two come on different connections, so a list asked for
+ * before a change can arrive after the change's event: each read keeps the events that come while it waits and
+ * applies them again over the list it gets (else a card or row would go back to what it was until the next read).
+ */
+export function liveList<E>(apply: (e: E) => void): { event(e: E): void; read<T>(get: () => Promise<T>, replace: (list: T) => void): Promise<void> } {
+  const reading = new Set<E[]>();
+  return {
+    event(e) {
+      for (const since of reading) since.push(e);
+      apply(e);
+    },
+    async read(get, replace) {
+      const since: E[] = [];
+      reading.add(since);
+      try {
+        replace(await get());
+        for (const e of since) apply(e);
+      } finally {
+        reading.delete(since);
+      }
+    },
+  };
+}
+
 /** A view that loads when shown and again every few seconds while it stays shown. */
 export function refreshing(load: () => Promise<void>, everyMs = 5000): Pick<View, "show" | "hide"> {
   let timer: number | undefined;

@@ -9,6 +9,43 @@ import { consoleSuite, openConsole, pageProblems } from "./browser.js";
 describe("console: sessions in Chromium", () => {
   const s = consoleSuite();
 
+  it("a list read before a suspension, arriving after the suspension's live event, does not put the row back", async () => {
+    // The list (GET /api/sessions, read again every 5 s) and the live stream are separate connections: on a loaded
+    // machine a list read before a change can arrive after the change's event. Here one refresh is held back.
+    const context = await s.browser.newContext();
+    let hold = false;
+    let held!: () => void;
+    const holding = new Promise<void>((r) => (held = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let delivered = 0;
+    await context.route(/\/api\/sessions$/, async (route) => {
+      if (!hold || route.request().method() !== "GET") return route.continue();
+      hold = false;
+      const response = await route.fetch();
+      held();
+      await gate;
+      await route.fulfill({ response });
+      delivered++;
+    });
+    const page = await openConsole(context, s.served.admin, "sessions");
+    await s.client.callTool({ name: "echo", arguments: { message: "hello" } });
+    const row = page.locator("#sessions-table tbody tr", { hasText: "everything" }).filter({ hasText: "console-test" });
+    await row.waitFor({ timeout: 10_000 });
+    hold = true;
+    await holding;
+    await row.locator("select[name=mode]").selectOption("refuse");
+    await row.getByRole("button", { name: "Suspend" }).click();
+    await page.locator('#sessions-table tr[data-state="suspended"]', { hasText: "console-test" }).waitFor();
+    release();
+    await expect.poll(() => delivered).toBe(1);
+    await page.evaluate("new Promise((r) => requestAnimationFrame(() => r(0)))");
+    expect(await row.getAttribute("data-state")).toBe("suspended");
+    await row.getByRole("button", { name: "Resume" }).click();
+    await page.locator('#sessions-table tr[data-state="active"]', { hasText: "console-test" }).waitFor();
+    await context.close();
+  });
+
   it("a live session is suspended, resumed and killed by clicks, and its client sees it close", async () => {
     const page = await openConsole(s.browser, s.served.admin, "sessions");
     await s.client.callTool({ name: "echo", arguments: { message: "hello" } });
