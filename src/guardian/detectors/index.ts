@@ -17,6 +17,7 @@ import { detectStandingPoisoning } from "./poisoning-standing.js";
 import { detectUserOverrides } from "./poisoning-overrides.js";
 import { detectProtectionPoisoning } from "./poisoning-protections.js";
 import { detectCataloguePoisoning } from "./poisoning-catalogue.js";
+import { detectOutputDemands } from "./poisoning-outputs.js";
 import { compileExfiltrationParams, detectExfiltration, detectUrlData, type ExfiltrationParams } from "./exfiltration.js";
 import { detectPiiBulk } from "./pii-bulk.js";
 import { detectCallToChangedTool, detectToolChanges, pinsFor, type NewPin, type PinScope, type PinStore } from "./pins.js";
@@ -155,7 +156,7 @@ export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
  * selectors spelling words, text concealed in a terminal): a finding whatever it says (normalize.ts).
  */
 function injection(s: MessageScan, p?: InjectionParams): Detection[] {
-  return [...detectInjection(s.injectionInput, p), ...detectHiddenText(s, s.strings)];
+  return [...detectInjection(s.injectionInput, p), ...detectHiddenText(s, s.strings), ...detectOutputDemands(s.message, s.strings)];
 }
 
 /**
