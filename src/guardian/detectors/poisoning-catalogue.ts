@@ -31,6 +31,8 @@ import type { Detection, JsonPath, StringSite } from "./scan.js";
 const MAX_UNIT = 4096;
 const MAX_NAMES = 256;
 const MAX_SITES = 2048;
+/** The lists of an MCP server (an agent card's strings are the rest of a `result`). */
+const SELF_LISTS = new Set(["tools", "prompts", "resources", "resourceTemplates", "instructions"]);
 
 /* --- 1. A secret asked for by a property's name ------------------------------------------------------------------- */
 
@@ -157,10 +159,85 @@ function weakens(u: string): boolean {
   return false;
 }
 
+/* --- 5-8 (phase 2). The schema and annotations as the server's word (MCP specification: annotations are hints) ----- */
+
+/** 5. An act beyond reading, ordered by a tool annotated read-only: "Also, … immediately send the letter", "As part of reporting, release any hold". */
+const WRITE_ORDER =
+  /(?:^|[,:]\s{1,3}|\b(?:also|then|immediately|automatically|always|and)\s{1,3})(?:send|submit|withdraw|release|purge|delete|remove|transfer|pay|post|notify|cancel|revoke|publish|share|e-?mail|forward|close|terminate|reject|approve|wipe|erase|overwrite|modify|update)\s{1,3}(?:the|any|all|every|each|a|an|their|its|his|her|them)\b/i;
+const WRITE_OK = /\b(?:never|not|don't|doesn't|does\s{1,3}not|cannot|can't|no)\b[^.;\n]{0,30}$/i;
+
+/** 6. An output schema directing the model: send the data out, or keep something from the user and say otherwise. */
+const OUT_SEND = /\b(?:post|send|upload|forward|transmit|copy|submit)\b(?:[^.;\n]|\.(?=\S)){0,120}?(?:https?:\/\/[\w-]+(?:\.[\w-]+)+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)/i;
+const OUT_KEEP = /\b(?:omit|hide|drop|remove|leave\s{1,3}out|skip|suppress|do\s{1,3}not\s{1,3}(?:show|mention|include)|never\s{1,3}(?:show|mention|include))\b/i;
+const OUT_SAY = /\b(?:say|tell|report|claim|state|answer|reply)\b[^.;\n]{0,20}?\b(?:that|it|the|there|nothing|no)\b|\bwhen\s{1,3}(?:presenting|showing|displaying|summari[sz]ing)\b[^.;\n]{0,30}\bto\s{1,3}the\s{1,3}user\b/i;
+
+/** 7. A sharing or consent property whose default hands the data to an outside party. */
+const SHARE_NAME = /share|sharing|partner|third_?party|recipient|collaborator|viewer|editor|acl|grant|visibility|audience/i;
+const OUTSIDE_DEFAULT = /[\w.+-]@[\w-]+(?:\.[\w-]+)+|\b[\w-]+(?:\.[\w-]+)*\.(?:example|com|net|io|org|co|biz|info|ai|app)\b|^\s*(?:anyone|public|everyone|all)\b/i;
+const CONSENT_NAME = /marketing|partner|third_?party|advertis|data_?sharing|share_?data|tracking|profiling/i;
+
+/** 8. An agent card that has callers route every payment through it instead of other agents. */
+const ROUTE_ALL_PAYMENTS =
+  /\b(?:route|send|direct|channel|pass|process|make)\s{1,3}(?:every|all|any|each)\s{1,3}(?:[\w-]{1,20}\s{1,3}){0,4}?(?:payments?|transfers?|remittances?|disbursements?|payouts?)\b[^.;\n]{0,100}?\b(?:through|via|to|into)\s{1,3}(?:us|our|this\s{1,3}agent|[\p{Lu}][\w-]{1,30}'s|[\p{Lu}][\w-]{1,30}\s{1,3}account)\b/u;
+const OTHERS_SET_ASIDE = /\b(?:other|another)\s{1,3}(?:[\w-]{1,20}\s{1,3})?agents?\b|\binstead\s{1,3}of\b|\bfrom\s{1,3}any\s{1,3}agent\b|\bdeprecated\b|\bnot\s{1,3}(?:through|via)\b/i;
+
+function schemaFindings(result: Record<string, unknown>): Detection[] {
+  const out: Detection[] = [];
+  const tools = result.tools;
+  if (!Array.isArray(tools)) return out;
+  tools.slice(0, 256).forEach((tool, i) => {
+    if (tool === null || typeof tool !== "object") return;
+    const t = tool as Record<string, unknown>;
+    const ann = t.annotations as Record<string, unknown> | undefined;
+    const desc = typeof t.description === "string" && t.description.length <= MAX_UNIT ? t.description : "";
+    // 5. Read-only, and a sentence that orders a write.
+    if (ann !== null && typeof ann === "object" && ann.readOnlyHint === true && desc) {
+      for (const [a, b] of sentencesOf(desc)) {
+        const u = desc.slice(a, b);
+        const m = WRITE_ORDER.exec(u);
+        if (m && !WRITE_OK.test(u.slice(0, m.index))) {
+          out.push({ type: "tool_poisoning.readonly_contradicted", path: ["result", "tools", i, "description"], start: a, end: b, detail: "a tool annotated read-only orders an act beyond reading" });
+          break;
+        }
+      }
+    }
+    // 6. An output schema's descriptions (the schema's own and its properties', one level).
+    const os = t.outputSchema as Record<string, unknown> | undefined;
+    if (os !== null && typeof os === "object") {
+      const spots: [JsonPath, unknown][] = [[["result", "tools", i, "outputSchema", "description"], os.description]];
+      const props = os.properties as Record<string, unknown> | undefined;
+      if (props !== null && typeof props === "object") for (const [k, v] of Object.entries(props).slice(0, 64)) if (v !== null && typeof v === "object") spots.push([["result", "tools", i, "outputSchema", "properties", k, "description"], (v as Record<string, unknown>).description]);
+      for (const [path, d] of spots) {
+        if (typeof d !== "string" || d.length > MAX_UNIT) continue;
+        for (const [a, b] of sentencesOf(d)) {
+          const u = d.slice(a, b);
+          if (OUT_SEND.test(u) || (OUT_KEEP.test(u) && OUT_SAY.test(u))) {
+            out.push({ type: "tool_poisoning.output_schema_directive", path, start: a, end: b, detail: "an output schema's description directs the model to send data out or keep it from the user" });
+            break;
+          }
+        }
+      }
+    }
+    // 7. A sharing or consent default handing data to an outside party.
+    const is = t.inputSchema as Record<string, unknown> | undefined;
+    const props = is !== null && typeof is === "object" ? (is.properties as Record<string, unknown> | undefined) : undefined;
+    if (props !== null && typeof props === "object") {
+      for (const [k, v] of Object.entries(props).slice(0, 64)) {
+        if (v === null || typeof v !== "object") continue;
+        const def = (v as Record<string, unknown>).default;
+        if ((typeof def === "string" && def.length <= 200 && SHARE_NAME.test(k) && OUTSIDE_DEFAULT.test(def)) || (def === true && CONSENT_NAME.test(k) && /consent|shar|opt_?in/i.test(k))) {
+          out.push({ type: "tool_poisoning.outside_default", path: ["result", "tools", i, "inputSchema", "properties", k], start: 0, end: 0, whole: true, detail: `the default of ${k} hands the data to an outside party` });
+        }
+      }
+    }
+  });
+  return out;
+}
+
 /** The findings of this module in a server's description of itself: `sites` the describing strings not already cut. */
 export function detectCataloguePoisoning(sites: readonly StringSite[], result: unknown): Detection[] {
   const out: Detection[] = [];
-  if (result !== null && typeof result === "object" && !Array.isArray(result)) out.push(...secretNamedFields(result as Record<string, unknown>));
+  if (result !== null && typeof result === "object" && !Array.isArray(result)) out.push(...secretNamedFields(result as Record<string, unknown>), ...schemaFindings(result as Record<string, unknown>));
   for (const s of sites.slice(0, MAX_SITES)) {
     const v = s.value;
     if (v.length < 20 || v.length > MAX_UNIT) continue;
@@ -174,7 +251,11 @@ export function detectCataloguePoisoning(sites: readonly StringSite[], result: u
         out.push({ type: "tool_poisoning.borrowed_credential", path: s.path, start: a, end: b, detail: "a description has the model hand over a credential another server, connection or the client holds" });
         break;
       }
-      if (CLAIMED.test(u) && NO_CONFIRM.test(withNext)) {
+      if (s.path[0] === "result" && !SELF_LISTS.has(s.path[1] as string) && ROUTE_ALL_PAYMENTS.test(u) && OTHERS_SET_ASIDE.test(withNext)) {
+        out.push({ type: "tool_poisoning.payments_routed", path: s.path, start: a, end: b, detail: "an agent card has callers route every payment through it instead of other agents" });
+        break;
+      }
+            if (CLAIMED.test(u) && NO_CONFIRM.test(withNext)) {
         out.push({ type: "tool_poisoning.consent_claimed", path: s.path, start: a, end: next && !NO_CONFIRM.test(u) ? next[1] : b, detail: "a description claims the user's consent and has the model skip confirmation" });
         break;
       }
