@@ -16,6 +16,8 @@ import { detectConcealedPoisoning } from "./poisoning-concealed.js";
 import { detectStandingPoisoning } from "./poisoning-standing.js";
 import { detectUserOverrides } from "./poisoning-overrides.js";
 import { detectProtectionPoisoning } from "./poisoning-protections.js";
+import { detectCataloguePoisoning } from "./poisoning-catalogue.js";
+import { detectOutputDemands } from "./poisoning-outputs.js";
 import { compileExfiltrationParams, detectExfiltration, detectUrlData, type ExfiltrationParams } from "./exfiltration.js";
 import { detectPiiBulk } from "./pii-bulk.js";
 import { detectCallToChangedTool, detectToolChanges, pinsFor, type NewPin, type PinScope, type PinStore } from "./pins.js";
@@ -154,7 +156,7 @@ export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
  * selectors spelling words, text concealed in a terminal): a finding whatever it says (normalize.ts).
  */
 function injection(s: MessageScan, p?: InjectionParams): Detection[] {
-  return [...detectInjection(s.injectionInput, p), ...detectHiddenText(s, s.strings)];
+  return [...detectInjection(s.injectionInput, p), ...detectHiddenText(s, s.strings), ...detectOutputDemands(s.message, s.strings)];
 }
 
 /**
@@ -214,7 +216,10 @@ function poisoning(s: MessageScan, p?: InjectionParams): Detection[] {
   // (Fifteenth round) A protection switched off for good, money redirected, a copy sent abroad in other languages (poisoning-protections.ts).
   for (const d of overrides) cut.add(JSON.stringify(d.path));
   const protections = detectProtectionPoisoning(uncut());
-  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...overrides, ...protections, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
+  // (Sixteenth round) Names asking for secrets, borrowed credentials, consent claimed, every command changed (poisoning-catalogue.ts).
+  for (const d of protections) cut.add(JSON.stringify(d.path));
+  const catalogue = detectCataloguePoisoning(uncut(), s.message.result);
+  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...overrides, ...protections, ...catalogue, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
 }
 
 /**

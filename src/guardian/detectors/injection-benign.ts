@@ -23,11 +23,18 @@
 const HELD = /\b(?:configured|stored|set|kept|held|provided|read|loaded)\s{1,3}(?:on|in|by|from|at)\s{1,3}(?:the\s{1,3})?server(?:'s)?\b|\bserver[-\s]side\b|\bin\s{1,3}the\s{1,3}server(?:'s)?\s{1,3}(?:config(?:uration)?|environment|settings)\b/i;
 /** The model (or the caller) told it does not supply the credential. */
 const NEVER_SUPPLIES = /\b(?:model|assistant|agent|caller|client|you)\s{1,3}(?:never|(?:does|do)\s{0,3}(?:not|n't)|need\s{1,3}not|needn't)\s{1,3}(?:needs?\s{1,3}to\s{1,3}|have\s{1,3}to\s{1,3}|need\s{1,3}to\s{1,3})?(?:supply|provide|pass|send|enter|include|give|set)\b|\b(?:is|are)\s{1,3}never\s{1,3}(?:supplied|provided|passed|sent)\s{1,3}by\s{1,3}(?:the\s{1,3})?(?:model|assistant|agent|caller|client)\b/i;
+/**
+ * (Sixteenth round, smp16) The credential named by its variable and set by the user when the server was configured:
+ * "using the access token in ZENODO_TOKEN (set by the user when configuring this server)". Where it is kept, not an ask.
+ */
+const CONFIGURED_BY_USER =
+  /\b(?:in|from)\s{1,3}\$?[A-Z][A-Z0-9]*_[A-Z0-9_]{1,60}\b[^.;\n]{0,40}?\b(?:set|configured|provided|entered)\s{1,3}by\s{1,3}the\s{1,3}user\s{1,3}(?:when|while|during)\s{1,3}(?:configuring|installing|setting\s{1,3}up|adding)\s{1,3}(?:this|the)\s{1,3}(?:server|integration|connector)\b/;
 /** What a sentence must not hold for serverHeld: a key file's path, a link, an e-mail address. */
 const ELSEWHERE = /https?:\/\/|[\w.+-]@[\w-]+\.|~\/|\/\.[a-z]|\bid_(?:rsa|ed25519|ecdsa)\b|\.(?:env|pem|key|npmrc|netrc|aws)\b/i;
 
 /** A description's sentence that says the server holds its credential and the model never supplies it (see above). */
 export function serverHeld(unit: string): boolean {
+  if (unit.length <= 600 && CONFIGURED_BY_USER.test(unit) && !ELSEWHERE.test(unit)) return true;
   return unit.length <= 600 && HELD.test(unit) && NEVER_SUPPLIES.test(unit) && !ELSEWHERE.test(unit.replace(/\([A-Z][A-Z0-9_]{2,64}\)/g, ""));
 }
 

@@ -1008,7 +1008,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       // (Twelfth round) A sibling of the same listing named with only a scope word ("search with search_issues first;
       // if a duplicate exists, add a comment instead") orders the server's own workflow: nothing the user chose changes.
       const ownOnly = !OTHER_TOOLS.test(unit) && !FAMILY_TOOLS.test(unit) && toks.some((t) => t.raw !== ctx.self && ctx.tools.has(t.raw));
-      const change = modifies && (dest || AMOUNT.test(unit) || has("recipient") || (!ownOnly && toks.some((t) => CHANGE_SCOPE.has(t.w))));
+      // (Sixteenth round, smp16) Not when the user confirms or picks what changes ("sharing always asks the user to
+      // confirm the recipient"): the person stays in the loop for a sibling of the listing.
+      const change = modifies && !(ownOnly && !dest && USER_CONFIRMS.test(unit)) && (dest || AMOUNT.test(unit) || has("recipient") || (!ownOnly && toks.some((t) => CHANGE_SCOPE.has(t.w))));
       // (Thirteenth round, tps13) Naming the server's own tools to order its workflow — a sibling of the listing, or a
       // tool the `initialize` instructions name (a server's instructions speak of its own tools) — changes nothing
       // another tool is given: not a signal unless something is changed.
@@ -1959,6 +1961,9 @@ function withMarkers(sig: Sig, kinds: readonly TClass[], ctx: Ctx): Sig {
   }
   return sig;
 }
+
+/** (smp16) The user confirms or picks it: "asks the user to confirm the recipient", "the user chooses the account". */
+const USER_CONFIRMS = /\b(?:always\s{1,3})?asks?\s{1,3}the\s{1,3}user\s{1,3}to\s{1,3}(?:confirm|choose|pick|select|approve)\b|\bthe\s{1,3}user\s{1,3}(?:always\s{1,3})?(?:confirms|chooses|picks|selects|approves)\b/i;
 
 /** Which class names a finding: the most telling signal of the window that fired. */
 const KIND_ORDER: [string, (TClass | RClass)[]][] = [

@@ -1,5 +1,6 @@
 import { CJK, lookup } from "./injection-lexicon.js";
 import { samplingAims } from "./sampling-aims.js";
+import { samplingCatalogue } from "./sampling-catalogue.js";
 import { samplingOwed } from "./sampling-owed.js";
 import { samplingRecord } from "./sampling-record.js";
 import { samplingSteers } from "./sampling-steers.js";
@@ -211,5 +212,7 @@ export function samplingAsks(text: string, unit: string, toks: readonly SWord[],
   for (const k of samplingRecord(text, unit, withContext)) if (!out.includes(k)) out.push(k);
   // Fifteenth round (sampling-owed.ts): remedies kept from the reader, terms slipped in, approvals not given, cards written out.
   for (const k of samplingOwed(text, unit)) if (!out.includes(k)) out.push(k);
+  // Sixteenth round (sampling-catalogue.ts): resource theft and covert tool invocation (Unit 42's vectors).
+  for (const k of samplingCatalogue(text, unit)) if (!out.includes(k)) out.push(k);
   return out;
 }
