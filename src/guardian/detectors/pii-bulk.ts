@@ -6,6 +6,7 @@ import { detectPeople, digitCount as countDigits, namesIdentity } from "./pii-pe
 import { oneFormRecord } from "./pii-form.js";
 import { belgianRrn, cjkLabelledIds, firstPerson, rodneCislo, validDate, verhoeffValid } from "./pii-checks.js";
 import { mrzPairs } from "./pii-mrz.js";
+import { catalogueIds, namesCompany } from "./pii-catalogue.js";
 import { contactExport, declaredRows, detectSpecial, healthToCollector } from "./pii-special.js";
 import { homeLocations } from "./pii-location.js";
 import { jsonRecords } from "./pii-records-json.js";
@@ -54,7 +55,7 @@ const TEST_CARDS = new Set([
 const MONTHS = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]{0,6}";
 const DATE = String.raw`(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}\.?|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|${MONTHS}\.? \d{1,2},? \d{4}|\d{1,2}(?:st|nd|rd|th)? ${MONTHS}\.? \d{4})`;
 /** "DOB: 1984-03-12", "date of birth 03/12/1984", "born on March 12, 1984". */
-const DOB = new RegExp(String.raw`\b(?:dob|d\.o\.b\.?|date of birth|birth ?date|born(?: on)?|birthday|geburtsdatum|geboren(?: am)?|fecha de nacimiento|nacid[oa](?: el)?|date de naissance|née? le|data di nascita|nat[oa] il|data de nascimento|nascid[oa](?: em)?|sz[üu]l(?:etett|et[ée]si d[áa]tum)?\.?|nar(?:ozen[aáý]?|\.)|datum narozen[íi]|ur(?:odzon[ya]|\.)|data urodzenia|geboren op|f[öø]dd|f[øo]dt|n[ăa]scut[ăa]?|data na[șs]terii|do[ğg]um tarihi)(?![\p{L}])[^\n\d]{0,24}${DATE}`, "iu");
+const DOB = new RegExp(String.raw`\b(?:dob|d\.o\.b\.?|date of birth|birth ?date|born(?: on)?|birthday|geburtsdatum|geboren(?: am)?|fecha de nacimiento|nacid[oa](?: el)?|date de naissance|née? le|data di nascita|nat[oa] il|data de nascimento|nascid[oa](?: em)?|sz[üu]l(?:etett|et[ée]si d[áa]tum)?\.?|nar(?:ozen[aáý]?|\.)|datum narozen[íi]|ur(?:odzon[ya]|\.)|data urodzenia|geboren op|f[öø]dd|f[øo]dt|n[ăa]scut[ăa]?|data na[șs]terii|do[ğg]um tarihi|ro[đd]en[ao]?|rojen[a]?|роден[ао]?|дата на раждане|dzimis|dzimusi|dzim[šs]anas datums|s[üu]nniaeg|s[üu]ndinud|gim[ęe]s|gimusi|gimimo data|f[æa]dd(?:ur)?|syntynyt|syntym[äa]aika|ημερομηνία γέννησης|γεννήθηκε|تاريخ الميلاد|生年月日|出生日期|생년월일|tanggal lahir|tgl\.? lahir|วันเกิด|fecha de nac\.?)(?![\p{L}])[^\n\d]{0,24}${DATE}`, "iu");
 const DOB_KEY = /(?:^|_|-|\b)(?:dob|birth|birthdate|date_?of_?birth|birthday|birth_?date)$/i;
 const DATE_ALONE = new RegExp(`^\\s*${DATE}\\s*$`, "i");
 /** "CVV 123", "cvc: 4321", "security code 987". */
@@ -169,6 +170,7 @@ function bulkOf(sites: StringSite[], pii: () => Detection[], schema: () => unkno
   let spacedCard = false;
   const rows: Hit[] = [];
   const records: Hit[] = [];
+  let companies: boolean | undefined;
   // First the numbers (each string with five digits or more); a message holding none is done.
   for (const site of sites) {
     const v = site.value;
@@ -177,6 +179,8 @@ function bulkOf(sites: StringSite[], pii: () => Detection[], schema: () => unkno
     const key = keyOf(site);
     if (key !== null && (ID_KEY.test(key) || namesIdentity(key)) && v.length <= 40 && /^[\sA-Za-z0-9.-]+$/.test(v)) note({ site, start: 0, end: v.length, key: norm(v), strong: true });
     if (ID_HINT.test(v)) scanIds(site, note);
+    // (Sixteenth round) the catalogue of identifier types, country by country (pii-catalogue.ts).
+    for (const h of catalogueIds(v, () => (companies ??= namesCompany(sites.map((x) => x.value))))) note({ site, start: h.start, end: h.end, key: norm(v.slice(h.start, h.end)), strong: true });
     if (digits >= 17 && /[A-Z]{2}/.test(v) && DOB.test(v)) acronymIds(site, note);
     if (/[\u3040-\u9fff\uac00-\ud7af]/.test(v)) for (const h of cjkLabelledIds(v)) note({ site, start: h.start, end: h.end, key: norm(v.slice(h.start, h.end)), strong: true });
     if (/[A-Z]/.test(v) || v.includes(".") || v.includes("-") || v.includes("+") || v.includes("/") || digits >= 11) selfChecking(site, note);
@@ -237,7 +241,7 @@ function bulkOf(sites: StringSite[], pii: () => Detection[], schema: () => unkno
   const anyCard = cardsApart.length > 0 || rows.length > 0 || (labelledCards.length > 0 && cardDetails);
   // One person's identity given in the first person ("apply for my visa: passport …, born …") is the user's own, sent
   // to a service they chose: not bulk (sixth round). Two numbers, a card, or a third person's record still count.
-  const ownOnly = idList.length === 1 && !anyCard && firstPerson((idList[0] as Hit).site.value.slice(0, 4096));
+  const ownOnly = idList.length === 1 && !anyCard && firstPerson((idList[0] as Hit).site.value.slice(0, 4096).replace(MY_NUMBER, ""));
   // (Ninth round) One person's record typed into one web form (a booking, a tax return, a checkout): pii-form.ts.
   // (Twelfth round) the people's check finds a card with its expiry and code in an A2A data part's one object too
   // (the parts are a list): that finding is the same card, not another record.
@@ -315,6 +319,9 @@ function acronymIds(site: StringSite, note: (h: Hit) => void): void {
     note({ site, start: end - num.length, end, key: digits, strong: true });
   }
 }
+
+/** (Sixteenth round) Japan's "My Number" is the card's name, not the writer speaking. */
+const MY_NUMBER = /\bmy ?number\b/gi;
 
 const TRAILING_WORDS = /(?: [A-Za-z]{2,})+$/;
 
