@@ -6,7 +6,7 @@ import { detectPeople, digitCount as countDigits, namesIdentity } from "./pii-pe
 import { oneFormRecord } from "./pii-form.js";
 import { belgianRrn, cjkLabelledIds, firstPerson, rodneCislo, validDate, verhoeffValid } from "./pii-checks.js";
 import { mrzPairs } from "./pii-mrz.js";
-import { catalogueIds, namesCompany } from "./pii-catalogue.js";
+import { CARD_DETAIL_WORDS, cardDumps, catalogueIds, namesCompany } from "./pii-catalogue.js";
 import { contactExport, declaredRows, detectSpecial, healthToCollector } from "./pii-special.js";
 import { homeLocations } from "./pii-location.js";
 import { jsonRecords } from "./pii-records-json.js";
@@ -194,6 +194,8 @@ function bulkOf(sites: StringSite[], pii: () => Detection[], schema: () => unkno
         const num = /^(?:\d[ -]?){12,18}\d/.exec(m[0]) as RegExpExecArray;
         if (!TEST_CARDS.has(num[0].replace(/\D/g, ""))) rows.push({ site, start: m.index, end: m.index + num[0].length, key: num[0].replace(/\D/g, ""), strong: true });
       }
+      // (Sixteenth round) a stripe's track data, or a card's number, expiry and code on lines of their own (pii-catalogue.ts).
+      for (const c of cardDumps(v)) if (rows.length < 64 && !TEST_CARDS.has(c.digits)) rows.push({ site, start: c.start, end: c.end, key: c.digits, strong: true });
       // (Twelfth round) a card number, its expiry and its code written one after another with spaces (`5386… 03/27
       // CVV 902`, `5389… 09/29 731`): a card as it is typed, whatever its checksum. Counted as a card with its details,
       // not as a table's row, so one person's card typed into a form (pii-form.ts) or one's own passes as before.
@@ -226,6 +228,7 @@ function bulkOf(sites: StringSite[], pii: () => Detection[], schema: () => unkno
       cardDetails =
         CVV.test(v) ||
         EXPIRY.test(v) ||
+        CARD_DETAIL_WORDS.test(v) ||
         (key !== null && ((CVV_KEY.test(key) && /^\s*\d{3,4}\s*$/.test(v)) || (EXPIRY_KEY.test(key) && EXPIRY_VALUE.test(v))));
     if (dob && cardDetails) break;
   }

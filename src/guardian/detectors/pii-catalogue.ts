@@ -475,3 +475,35 @@ export function catalogueChecked(code: string): boolean {
   }
   return false;
 }
+
+// ── Payment cards: the words for a card's details in more languages, and the stripe's own records ──
+
+/**
+ * A card's expiry and security code as the catalogues' languages write them (German `gültig bis`, `Prüfnummer`;
+ * Spanish `vencimiento`, `código de seguridad`; Swedish `giltig t.o.m.`…): what pii-bulk.ts's English CVV and EXPIRY
+ * labels read, in the words the other labels miss.
+ */
+export const CARD_DETAIL_WORDS =
+  /(?<![\p{L}])(?:g[üu]ltig bis|ablaufdatum|verfallsdatum|pr[üu]f(?:nummer|ziffer|code)|kartenpr[üu]fnummer|sicherheitscode|vencimiento|fecha de (?:vencimiento|caducidad)|caducidad|v[áa]lid[ao] hasta|c[óo]digo de seguridad|c[óo]digo cvv|giltig (?:t\.?o\.?m\.?|till)|utg[åa]ngsdatum|s[äa]kerhetskod|udl[øo]bsdato|kontrolcifre|utl[øo]psdato|voimassa|turvakoodi|data wa[żz]no[śs]ci|wa[żz]na do|kod cvv|kod zabezpieczaj[ąa]cy|platnost do|bezpe[čc]nostn[íi] k[óo]d|lejárat|biztons[áa]gi k[óo]d|son kullanma(?: tarihi)?|güvenlik kodu|有効期限|セキュリティコード|有效期|安全码|유효기간|보안코드|tarikh luput|masa berlaku|วันหมดอายุ)(?![\p{L}])[^\n\d]{0,12}\d{2,4}/iu;
+
+/** A magnetic stripe's track 2 (`;PAN=YYMM…?`) or track 1 (`%B PAN ^NAME^ YYMM…`): a card with its expiry, as a skimmer dumps it. */
+const TRACK2 = /(?<![\d])([2-6]\d{12,18})=(\d{2})(0[1-9]|1[0-2])\d{3}\d{0,24}\??/g;
+const TRACK1 = /%?B([2-6]\d{12,18})\^[A-Z /.'-]{2,26}\^(\d{2})(0[1-9]|1[0-2])\d{3}[\d ]{0,40}\??/g;
+/** A card number, its expiry and its code on three lines of their own (`4556…\n12/27\n331`). */
+const CARD_STACKED = /(?<![\d.])([2-6]\d{3}(?:[ -]?\d{4}){2}[ -]?\d{3,4})[ \t]*\r?\n[ \t]*(?:0[1-9]|1[0-2]) ?\/ ?(?:\d{2}|20\d{2})[ \t]*\r?\n[ \t]*\d{3,4}(?![\d/])/g;
+
+/** Cards with their expiry read from stripe tracks or stacked lines: the numbers' spans and digits (at most 64). */
+export function cardDumps(v: string): { start: number; end: number; digits: string }[] {
+  const out: { start: number; end: number; digits: string }[] = [];
+  for (const re of [TRACK2, TRACK1, CARD_STACKED]) {
+    re.lastIndex = 0;
+    for (let m: RegExpExecArray | null; (m = re.exec(v)) !== null && out.length < 64; ) {
+      const num = m[1] as string;
+      const digits = num.replace(/\D/g, "");
+      if (!luhn(digits)) continue;
+      const start = m.index + m[0].indexOf(num);
+      out.push({ start, end: start + num.length, digits });
+    }
+  }
+  return out;
+}
