@@ -259,11 +259,16 @@ function claveElector(s: string): boolean {
 function ramq(s: string): boolean {
   return validDate(2000, (n(s, 6) * 10 + n(s, 7)) % 50, n(s, 8) * 10 + n(s, 9));
 }
+/** Ukraine's taxpayer number (РНОКПП): ten digits, the first five the birth date as days, weights −1,5,7,9,4,6,10,5,7 mod 11 mod 10. */
+function rnokpp(s: string): boolean {
+  const r = weighted(s, [-1, 5, 7, 9, 4, 6, 10, 5, 7]) % 11;
+  return ((r + 11) % 11) % 10 === n(s, 9) && !same(s);
+}
 /** Canada's SIN: nine digits, Luhn. */
 const sin = (s: string) => luhn(s) && !same(s) && s[0] !== "0" && s[0] !== "8";
 
 /** Words that name a passport, an identity card or a driving licence in the languages the other labels miss. */
-const PASSPORT_WORDS = String.raw`pasaporte|passeport|passaporto|passaporte|paspoort(?:nummer)?|passnummer|pass-?nr\.?|paszport|cestovn[íi] pas|[úu]tlev[ée]l|passi|pasas|pasaport|διαβατήριο|паспорт|جواز(?: السفر)?|護照(?:號碼)?|护照(?:号码?)?|旅券(?:番号)?|여권(?:번호)?`;
+const PASSPORT_WORDS = String.raw`pasaporte|passeport|passaporto|passaporte|paspoort(?:nummer)?|passnummer|pass-?nr\.?|paszport|cestovn[íi] pas|[úu]tlev[ée]l|passi|pasas|pasaport|διαβατήριο|паспорт(?: ID| громадянина України| серії)?|ID-картка|جواز(?: السفر)?|護照(?:號碼)?|护照(?:号码?)?|旅券(?:番号)?|여권(?:번호)?`;
 const ID_CARD_WORDS = String.raw`carte (?:nationale )?d['’]identit[ée]|CNI|documento (?:nacional )?de identidad|carta d['’]identit[àa]|cart[ãa]o de cidad[ãa]o|bilhete de identidade|identiteitskaart|identiteitsbewijs|ID-kort|dow[óo]d(?: osobisty)?|ob[čc]ansk[ýy] pr[ůu]kaz|szem[ée]lyi(?: igazolv[áa]ny)?|osobna iskaznica|li[čc]na karta|carte de identitate|kimlik kart[ıi]|henkil[öo]kortti|удостоверение|رقم الهوية|بطاقة الهوية|الرقم القومي|身份证号码|在留カード|residence card|resident card|外国人登録`;
 const DRIVING_WORDS = String.raw`driving licen[cs]e(?: number| no\.?)?|driver licen[cs]e(?: number| no\.?)?|DL ?(?:#|no\.?|number)|F[üu]hrerschein(?:nummer)?|permis de conduire|licencia de conducir|carn[eé]t? de conducir|permiso de conducir|patente di guida|carta de condu[çc][ãa]o|carteira de motorista|CNH|rijbewijs(?:nummer)?|k[öo]rkort(?:snummer)?|k[øo]rekort|ajokortti|prawo jazdy|[řr]idi[čc]sk[ýy] pr[ůu]kaz|jogos[íi]tv[áa]ny|vozačka|운전면허(?:번호)?|運転免許(?:証)?(?:番号)?|驾驶证|駕照`;
 
@@ -299,6 +304,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: "fr-spi", labels: "num[ée]ro fiscal(?: de r[ée]f[ée]rence)?|SPI", shape: /[0-3]\d ?\d{2} ?\d{3} ?\d{3} ?\d{3}/ },
   { id: "uk-utr", labels: "UTR|unique taxpayer reference", shape: /\d{5} ?\d{5}/, shared: true },
   { id: "uk-driving", shape: /[A-Z][A-Z9]{4}\d[0156]\d[0-3]\d{2}[A-Z9]{2}\d[A-Z]{2}/, check: ukDriving, alone: true },
+  { id: "ua-rnokpp", labels: "РНОКПП|RNOKPP|ІПН|ИНН|INN|ідентифікаційний (?:податковий )?(?:код|номер)|реєстраційний номер облікової картки платника податків", shape: /\d{10}/, check: rnokpp },
   { id: "ec-cedula", labels: "c[ée]dula(?: de (?:identidad|ciudadan[íi]a))?", shape: /\d{9}-?\d/, check: cedulaEc },
   // ── Middle East, Africa ──
   { id: "ae-emirates-id", labels: "Emirates ID|EID|ID card", shape: /784-?\d{4}-?\d{7}-?\d/, check: emiratesId, alone: true },
@@ -319,6 +325,7 @@ export const CATALOGUE: readonly CatalogueEntry[] = [
   { id: "my-mykad-plain", labels: "MyKad|IC(?: no\\.?| number)?|kad pengenalan|no\\.? KP", shape: /\d{12}/, check: mykad },
   { id: "id-nik", labels: "NIK|KTP|e-KTP|nomor induk kependudukan", shape: /\d{16}/, check: nikId },
   { id: "th-citizen-id", labels: "บัตรประชาชน|เลขประจำตัวประชาชน|Thai ID|citizen id", shape: /[1-8][ -]?\d{4}[ -]?\d{5}[ -]?\d{2}[ -]?\d/, check: thaiId },
+  { id: "th-citizen-id-plain", shape: /[1-8]\d{12}/, check: thaiId, alone: true },
   { id: "th-citizen-id-dashed", shape: /[1-8]-\d{4}-\d{5}-\d{2}-\d/, check: thaiId, alone: true },
   { id: "ph-sss", labels: "SSS(?: no\\.?| number)?", shape: /\d{2}-?\d{7}-?\d/ },
   { id: "ph-umid-crn", labels: "UMID|CRN", shape: /\d{4}-\d{7}-\d/ },
@@ -375,6 +382,15 @@ const CAPS_ONLY = /^(?:PIN|VIN|PVC|INE|RG|CC|C\.C\.?|CRN|NIT|TIN|NIN|PSN|SPI|CDI
 
 /** A company's legal form anywhere in the string: its tax numbers are a business's (an invoice, a supplier list). */
 const COMPANY_FORM = /(?<![\p{L}])(?:ltd|limited|llc|inc|corp|gmbh|sas|s\.a\.s\.?|sarl|srl|s\.r\.l\.?|s\.p\.a\.?|s\.a\.|b\.v\.|n\.v\.|plc|d\.o\.o\.?|s\.r\.o\.?|kft|pty|pvt|llp|oü|uab|sia|sp\. ?z ?o\.o\.?|ltda|e\.i\.r\.l\.?|s\.a\.c\.?|lda|bhd|tbk)(?![\p{L}])/iu;
+
+/** Labels too common as field names (a vehicle's `vin`, a mail's `cc`, a `pin`) to name an identity column or key. */
+const KEY_AMBIGUOUS = /^(?:PIN|VIN|PVC|INE|RG|CC|C\.C\.?|CRN|NIT|TIN|PSN|SPI|CDI|EID|NAS|RUC|KT\.?|NSS|IC|PAN|CNS|NIP|UTR|PHN|QID|ARC|ID card|identity card|national id|INN|RČ)$/i;
+/** Whether a field name or a column header (`teudat_zehut`, `adoazonosito`, `rnokpp`) is one of the catalogue's labels. */
+export function catalogueLabel(name: string): boolean {
+  const t = name.replace(/[_-]+/g, " ").replace(/^[\s"']+|[\s"':]+$/g, "");
+  if (t.length < 2 || t.length > 60 || KEY_AMBIGUOUS.test(t)) return false;
+  return LABEL_TESTS.some((re) => re?.test(t) === true);
+}
 
 /** Whether any of a message's strings names a company's legal form (a supplier list's sibling cells). */
 export function namesCompany(values: readonly string[]): boolean {
@@ -445,7 +461,7 @@ export function catalogueIds(v0: string, companiesNamed?: () => boolean): Catalo
       if (/^\d+$/.test(m[0])) {
         runs ??= digitRuns(v);
         const all = runs.get(m[0].length) ?? [];
-        if (all.length > 64 || !all.every((r) => CATALOGUE.some((e) => e.alone && e.check !== undefined && WHOLE_PLAIN[CATALOGUE.indexOf(e)]?.test(r) === true && e.check(r)))) continue;
+        if (all.length < 2 || all.length > 64 || !all.every((r) => CATALOGUE.some((e) => e.alone && e.check !== undefined && WHOLE_PLAIN[CATALOGUE.indexOf(e)]?.test(r) === true && e.check(r)))) continue;
       }
       push(m.index, m.index + m[0].length, entry.id);
     }
@@ -492,10 +508,13 @@ const TRACK1 = /%?B([2-6]\d{12,18})\^[A-Z /.'-]{2,26}\^(\d{2})(0[1-9]|1[0-2])\d{
 /** A card number, its expiry and its code on three lines of their own (`4556…\n12/27\n331`). */
 const CARD_STACKED = /(?<![\d.])([2-6]\d{3}(?:[ -]?\d{4}){2}[ -]?\d{3,4})[ \t]*\r?\n[ \t]*(?:0[1-9]|1[0-2]) ?\/ ?(?:\d{2}|20\d{2})[ \t]*\r?\n[ \t]*\d{3,4}(?![\d/])/g;
 
+/** A card number and its expiry side by side in a row (`4045… 04/28 Haddad`, `…,04/28,`), the code optional. */
+const CARD_EXPIRY_ROW = /(?<![\d./-])([2-6]\d{12,18})[ \t]{0,2}[ \t,;|][ \t]{0,2}(?:0[1-9]|1[0-2])\/(?:\d{2}|20\d{2})(?![\d/.])/g;
+
 /** Cards with their expiry read from stripe tracks or stacked lines: the numbers' spans and digits (at most 64). */
 export function cardDumps(v: string): { start: number; end: number; digits: string }[] {
   const out: { start: number; end: number; digits: string }[] = [];
-  for (const re of [TRACK2, TRACK1, CARD_STACKED]) {
+  for (const re of [TRACK2, TRACK1, CARD_STACKED, CARD_EXPIRY_ROW]) {
     re.lastIndex = 0;
     for (let m: RegExpExecArray | null; (m = re.exec(v)) !== null && out.length < 64; ) {
       const num = m[1] as string;
@@ -504,6 +523,27 @@ export function cardDumps(v: string): { start: number; end: number; digits: stri
       const start = m.index + m[0].indexOf(num);
       out.push({ start, end: start + num.length, digits });
     }
+  }
+  return out;
+}
+
+/**
+ * A row given as an array (a sheet's `rows: [["K. Tan", "5682…", "11/27", "882"]]`): a card number in one cell and its
+ * expiry in another cell of the same row. The cards' sites and digits (at most 64).
+ */
+export function cardCells<S extends { path: readonly (string | number)[]; value: string }>(sites: readonly S[]): { site: S; digits: string }[] {
+  const out: { site: S; digits: string }[] = [];
+  const expiries = new Set<string>();
+  for (const s of sites) {
+    const last = s.path[s.path.length - 1];
+    if (typeof last === "number" && /^\s*(?:0[1-9]|1[0-2]) ?\/ ?(?:\d{2}|20\d{2})\s*$/.test(s.value)) expiries.add(JSON.stringify(s.path.slice(0, -1)));
+  }
+  if (expiries.size === 0) return out;
+  for (const s of sites) {
+    const last = s.path[s.path.length - 1];
+    if (typeof last !== "number" || out.length >= 64) continue;
+    const digits = s.value.replace(/[ -]/g, "");
+    if (/^[2-6]\d{12,18}$/.test(digits) && luhn(digits) && expiries.has(JSON.stringify(s.path.slice(0, -1)))) out.push({ site: s, digits });
   }
   return out;
 }
