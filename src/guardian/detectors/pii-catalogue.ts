@@ -451,13 +451,25 @@ export function catalogueIds(v0: string, companiesNamed?: () => boolean): Catalo
     const re = ALONE[i];
     if (!re) continue;
     const entry = CATALOGUE[i] as CatalogueEntry;
+    // Every number of the entry's shape in the string must pass its check: a column where some fail is another
+    // country's numbers of the same layout (a Finnish HETU with a digit last looks like a kennitala) or not identity
+    // numbers at all.
+    const found: RegExpExecArray[] = [];
+    let failed = false;
     re.lastIndex = 0;
     for (let m: RegExpExecArray | null, k = 0; (m = re.exec(v)) !== null && k < 64; k++) {
       const c = compact(m[0]);
-      if (same(c) || (entry.check && !entry.check(c))) continue;
-      // A bare run of digits (a CNP, a JMBG, an Estonian code) counts alone only when every run of its length in the
-      // string passes a check: a column of identity numbers, not a log's millisecond timestamps or a list of order
-      // numbers where one in eleven passes by chance.
+      if (same(c) || (entry.check && !entry.check(c))) {
+        failed = true;
+        break;
+      }
+      found.push(m);
+    }
+    if (failed) continue;
+    for (const m of found) {
+      // A bare run of digits (a CNP, a JMBG, a Thai id) counts alone only as a column: two runs of its length or more,
+      // every one passing a check — not a log's millisecond timestamps or a list of order numbers where one in eleven
+      // passes by chance.
       if (/^\d+$/.test(m[0])) {
         runs ??= digitRuns(v);
         const all = runs.get(m[0].length) ?? [];
