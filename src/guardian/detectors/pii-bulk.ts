@@ -6,6 +6,7 @@ import { detectPeople, digitCount as countDigits, namesIdentity } from "./pii-pe
 import { oneFormRecord } from "./pii-form.js";
 import { belgianRrn, cjkLabelledIds, firstPerson, rodneCislo, validDate, verhoeffValid } from "./pii-checks.js";
 import { mrzPairs } from "./pii-mrz.js";
+import { CARD_DETAIL_WORDS, cardCells, cardDumps, catalogueIds, catalogueLabel, namesCompany } from "./pii-catalogue.js";
 import { contactExport, declaredRows, detectSpecial, healthToCollector } from "./pii-special.js";
 import { homeLocations } from "./pii-location.js";
 import { jsonRecords } from "./pii-records-json.js";
@@ -54,7 +55,7 @@ const TEST_CARDS = new Set([
 const MONTHS = "(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]{0,6}";
 const DATE = String.raw`(?:\d{4}[-./]\d{1,2}[-./]\d{1,2}\.?|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}|${MONTHS}\.? \d{1,2},? \d{4}|\d{1,2}(?:st|nd|rd|th)? ${MONTHS}\.? \d{4})`;
 /** "DOB: 1984-03-12", "date of birth 03/12/1984", "born on March 12, 1984". */
-const DOB = new RegExp(String.raw`\b(?:dob|d\.o\.b\.?|date of birth|birth ?date|born(?: on)?|birthday|geburtsdatum|geboren(?: am)?|fecha de nacimiento|nacid[oa](?: el)?|date de naissance|née? le|data di nascita|nat[oa] il|data de nascimento|nascid[oa](?: em)?|sz[üu]l(?:etett|et[ée]si d[áa]tum)?\.?|nar(?:ozen[aáý]?|\.)|datum narozen[íi]|ur(?:odzon[ya]|\.)|data urodzenia|geboren op|f[öø]dd|f[øo]dt|n[ăa]scut[ăa]?|data na[șs]terii|do[ğg]um tarihi)(?![\p{L}])[^\n\d]{0,24}${DATE}`, "iu");
+const DOB = new RegExp(String.raw`\b(?:dob|d\.o\.b\.?|date of birth|birth ?date|born(?: on)?|birthday|geburtsdatum|geboren(?: am)?|fecha de nacimiento|nacid[oa](?: el)?|date de naissance|née? le|data di nascita|nat[oa] il|data de nascimento|nascid[oa](?: em)?|sz[üu]l(?:etett|et[ée]si d[áa]tum)?\.?|nar(?:ozen[aáý]?|\.)|datum narozen[íi]|ur(?:odzon[ya]|\.)|data urodzenia|geboren op|f[öø]dd|f[øo]dt|n[ăa]scut[ăa]?|data na[șs]terii|do[ğg]um tarihi|ro[đd]en[ao]?|rojen[a]?|роден[ао]?|дата на раждане|dzimis|dzimusi|dzim[šs]anas datums|s[üu]nniaeg|s[üu]ndinud|gim[ęe]s|gimusi|gimimo data|f[æa]dd(?:ur)?|syntynyt|syntym[äa]aika|ημερομηνία γέννησης|γεννήθηκε|تاريخ الميلاد|生年月日|出生日期|생년월일|tanggal lahir|tgl\.? lahir|วันเกิด|fecha de nac\.?)(?![\p{L}])[^\n\d]{0,24}${DATE}`, "iu");
 const DOB_KEY = /(?:^|_|-|\b)(?:dob|birth|birthdate|date_?of_?birth|birthday|birth_?date)$/i;
 const DATE_ALONE = new RegExp(`^\\s*${DATE}\\s*$`, "i");
 /** "CVV 123", "cvc: 4321", "security code 987". */
@@ -169,26 +170,36 @@ function bulkOf(sites: StringSite[], pii: () => Detection[], schema: () => unkno
   let spacedCard = false;
   const rows: Hit[] = [];
   const records: Hit[] = [];
+  let companies: boolean | undefined;
   // First the numbers (each string with five digits or more); a message holding none is done.
   for (const site of sites) {
     const v = site.value;
     const digits = countDigits(v);
     if (digits < 5) continue;
     const key = keyOf(site);
-    if (key !== null && (ID_KEY.test(key) || namesIdentity(key)) && v.length <= 40 && /^[\sA-Za-z0-9.-]+$/.test(v)) note({ site, start: 0, end: v.length, key: norm(v), strong: true });
+    if (key !== null && (ID_KEY.test(key) || namesIdentity(key) || catalogueLabel(key)) && v.length <= 40 && /^[\sA-Za-z0-9.-]+$/.test(v)) note({ site, start: 0, end: v.length, key: norm(v), strong: true });
     if (ID_HINT.test(v)) scanIds(site, note);
+    // (Sixteenth round) the catalogue of identifier types, country by country (pii-catalogue.ts).
+    for (const h of catalogueIds(v, () => (companies ??= namesCompany(sites.map((x) => x.value))))) note({ site, start: h.start, end: h.end, key: norm(v.slice(h.start, h.end)), strong: true });
     if (digits >= 17 && /[A-Z]{2}/.test(v) && DOB.test(v)) acronymIds(site, note);
     if (/[\u3040-\u9fff\uac00-\ud7af]/.test(v)) for (const h of cjkLabelledIds(v)) note({ site, start: h.start, end: h.end, key: norm(v.slice(h.start, h.end)), strong: true });
     if (/[A-Z]/.test(v) || v.includes(".") || v.includes("-") || v.includes("+") || v.includes("/") || digits >= 11) selfChecking(site, note);
     if (v.includes("<<") && digits >= 12 && (machineReadableZones(site, note) || mrzPairs(site, note))) dob = true;
     if (digits >= 27) bsnList(site, note);
-    if (v.includes("\n") && ID_HINT.test(v.slice(0, v.indexOf("\n"))) && tableIds(site, note)) dob = true;
+    if (v.includes("\n") && (ID_HINT.test(v.slice(0, v.indexOf("\n"))) || catalogueHeader(v)) && tableIds(site, note)) dob = true;
     if (records.length < 64 && v.includes("\n") && RECORD_HINT.test(v.slice(0, Math.min(400, v.indexOf("\n"))))) records.push(...recordTable(site));
     if (digits >= 13) {
       CARD_ROW.lastIndex = 0;
       for (let m: RegExpExecArray | null; (m = CARD_ROW.exec(v)) !== null && rows.length < 64; ) {
         const num = /^(?:\d[ -]?){12,18}\d/.exec(m[0]) as RegExpExecArray;
         if (!TEST_CARDS.has(num[0].replace(/\D/g, ""))) rows.push({ site, start: m.index, end: m.index + num[0].length, key: num[0].replace(/\D/g, ""), strong: true });
+      }
+      // (Sixteenth round) a stripe's track data, or a card's number, expiry and code on lines of their own (pii-catalogue.ts).
+      // Counted as cards with their details (as spacedCards below), so one's own card, or one typed into a form, passes as before.
+      for (const c of cardDumps(v)) {
+        if (labelledCards.length >= 64 || TEST_CARDS.has(c.digits)) continue;
+        labelledCards.push({ site, start: c.start, end: c.end, key: c.digits, strong: true });
+        spacedCard = true;
       }
       // (Twelfth round) a card number, its expiry and its code written one after another with spaces (`5386… 03/27
       // CVV 902`, `5389… 09/29 731`): a card as it is typed, whatever its checksum. Counted as a card with its details,
@@ -204,9 +215,17 @@ function bulkOf(sites: StringSite[], pii: () => Detection[], schema: () => unkno
         const digits = num.replace(/\D/g, "");
         if (TEST_CARDS.has(digits) || digits.length < 13 || !/^[2-6]/.test(digits)) continue;
         const end = m.index + m[0].length;
+        // (Sixteenth round) the label's digits may run on into the expiry (`card 4439… 09/28`): a card already read there is the one.
+        if (labelledCards.some((h) => h.site === site && h.start < end && end - num.length < h.end)) continue;
         labelledCards.push({ site, start: end - num.length, end, key: digits, strong: true });
       }
     }
+  }
+  // (Sixteenth round) a card and its expiry in cells of one array row (pii-catalogue.ts).
+  for (const c of cardCells(sites)) {
+    if (labelledCards.length >= 64 || TEST_CARDS.has(c.digits)) continue;
+    labelledCards.push({ site: c.site, start: 0, end: c.site.value.length, key: c.digits, strong: true });
+    spacedCard = true;
   }
   if (records.length > 0) add("pii_bulk.records", records.map((h) => ({ path: h.site.path, start: h.start, end: h.end })));
   if (ids.size === 0 && cards.length === 0 && rows.length === 0 && labelledCards.length === 0) {
@@ -222,6 +241,7 @@ function bulkOf(sites: StringSite[], pii: () => Detection[], schema: () => unkno
       cardDetails =
         CVV.test(v) ||
         EXPIRY.test(v) ||
+        CARD_DETAIL_WORDS.test(v) ||
         (key !== null && ((CVV_KEY.test(key) && /^\s*\d{3,4}\s*$/.test(v)) || (EXPIRY_KEY.test(key) && EXPIRY_VALUE.test(v))));
     if (dob && cardDetails) break;
   }
@@ -237,7 +257,7 @@ function bulkOf(sites: StringSite[], pii: () => Detection[], schema: () => unkno
   const anyCard = cardsApart.length > 0 || rows.length > 0 || (labelledCards.length > 0 && cardDetails);
   // One person's identity given in the first person ("apply for my visa: passport …, born …") is the user's own, sent
   // to a service they chose: not bulk (sixth round). Two numbers, a card, or a third person's record still count.
-  const ownOnly = idList.length === 1 && !anyCard && firstPerson((idList[0] as Hit).site.value.slice(0, 4096));
+  const ownOnly = idList.length === 1 && !anyCard && firstPerson((idList[0] as Hit).site.value.slice(0, 4096).replace(MY_NUMBER, ""));
   // (Ninth round) One person's record typed into one web form (a booking, a tax return, a checkout): pii-form.ts.
   // (Twelfth round) the people's check finds a card with its expiry and code in an A2A data part's one object too
   // (the parts are a list): that finding is the same card, not another record.
@@ -315,6 +335,9 @@ function acronymIds(site: StringSite, note: (h: Hit) => void): void {
     note({ site, start: end - num.length, end, key: digits, strong: true });
   }
 }
+
+/** (Sixteenth round) Japan's "My Number" is the card's name, not the writer speaking. */
+const MY_NUMBER = /\bmy ?number\b/gi;
 
 const TRAILING_WORDS = /(?: [A-Za-z]{2,})+$/;
 
@@ -585,6 +608,13 @@ const DOB_HEADER = /^\s*["']?(?:dob|d\.o\.b\.?|date[ _]of[ _]birth|birth[ _]?dat
  * A table whose header names an identity column ("name,passport,dob", "nombre;dni"): every row's cell in it is an
  * identity number (five digits or more), and a birth-date column makes each row an identity. At most 256 rows.
  */
+/** Whether a text's first line (a header of 400 characters at most) names a catalogue label as a column. */
+function catalogueHeader(v: string): boolean {
+  const end = v.indexOf("\n");
+  if (end < 0 || end > 400) return false;
+  return v.slice(0, end).split(/[,;\t|]/).some((c) => catalogueLabel(c));
+}
+
 function tableIds(site: StringSite, note: (h: Hit) => void): boolean {
   const v = site.value;
   const firstEnd = v.indexOf("\n");
@@ -593,7 +623,8 @@ function tableIds(site: StringSite, note: (h: Hit) => void): boolean {
   const sep = [",", ";", "\t", "|"].find((c) => header.includes(c));
   if (sep === undefined) return false;
   const cols = header.split(sep);
-  const idCol = cols.findIndex((c) => ID_HEADER.test(c));
+  // (Sixteenth round) or a catalogue label (`teudat_zehut`, `adoazonosito`: pii-catalogue.ts).
+  const idCol = cols.findIndex((c) => ID_HEADER.test(c) || catalogueLabel(c));
   if (idCol < 0) return false;
   let at = firstEnd + 1;
   for (let row = 0; row < 256 && at < v.length; row++) {
