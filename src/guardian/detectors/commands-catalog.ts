@@ -347,4 +347,42 @@ export const CATALOG_TEXT_CHECKS: CatalogCheck[] = [
     needs: "execinstalledonly",
     re: /\besxcli\s[^\n;&|]{0,200}execInstalledOnly\s{1,4}(?:-v|--value)\s{1,4}(?:FALSE|0)\b/gi,
   },
+  // ---- (Phase 2) Defender's protections turned off by text, wherever the call sits (a remote script block, a loop);
+  // exclusions are judged by commands.ts (a build folder's passes).
+  {
+    type: "dangerous_command.defense_evasion",
+    detail: "turns off Defender's protections",
+    needs: "mppreference",
+    re: /\bSet-MpPreference\b[^\n]{0,200}?-Disable(?:RealtimeMonitoring|IOAVProtection|BehaviorMonitoring|ScriptScanning|IntrusionPreventionSystem|BlockAtFirstSeen|ArchiveScanning|OnAccessProtection)\s{0,4}:?\s{0,4}(?:\$true|1)\b/gi,
+  },
+  // ---- (Phase 2) What preserves evidence or records removed: legal holds and retention policies (Microsoft Purview
+  // and Exchange Online's documented cmdlets, Google Vault's GAM), object-lock retention bypassed or cleared (S3, Azure
+  // Blob, Cloud Storage). A hold or policy named as a test or a demo passes.
+  {
+    type: "dangerous_command.recovery_delete",
+    detail: "removes a legal hold or a retention policy (records the law says to keep become deletable)",
+    needs: "",
+    re: /\bRemove-(?:RetentionCompliancePolicy|RetentionComplianceRule|CaseHoldPolicy|CaseHoldRule|ComplianceCase|HoldCompliancePolicy|HoldComplianceRule|RetentionPolicy|ComplianceTag|MailboxSearch|AppRetentionCompliancePolicy)\b(?![^\n;|]{0,200}(?:test|demo|sandbox|pilot)\b)|-LitigationHoldEnabled\s{0,4}:?\s{0,4}\$?false\b|\bSet-(?:RetentionCompliancePolicy|CaseHoldPolicy|HoldCompliancePolicy|AppRetentionCompliancePolicy)\b[^\n]{0,200}-Enabled\s{0,4}:?\s{0,4}\$false\b|\bgam\s[^\n]{0,100}\bdelete\s{1,4}(?:hold|matter)\b|\bgam\s[^\n]{0,100}\bupdate\s{1,4}matter\s{1,4}\S{1,100}\s{1,4}action\s{1,4}(?:close|delete)\b/gi,
+  },
+  {
+    type: "dangerous_command.recovery_delete",
+    detail: "deletes or shortens locked objects by bypassing their retention (object lock, immutability, legal hold)",
+    needs: "-",
+    re: /--bypass-governance-retention\b|x-amz-bypass-governance-retention\s{0,2}:\s{0,2}true|\baz\s{1,4}storage\s{1,4}container\s{1,4}(?:legal-hold\s{1,4}clear|immutability-policy\s{1,4}delete)\b|\bgsutil\s{1,4}retention\s{1,4}(?:clear|temp\s{1,4}release|event\s{1,4}release)\b|\bgcloud\s{1,4}storage\s{1,4}buckets\s{1,4}update\b[^\n]{0,200}--clear-retention-period\b/gi,
+  },
+  // ---- (Phase 2) Deleted data made unrecoverable: free space wiped in the same line as a delete (anti-forensics).
+  {
+    type: "dangerous_command.recursive_delete",
+    detail: "deletes data and wipes the drive's free space so it cannot be recovered",
+    needs: "cipher",
+    re: /\b(?:Remove-Item|rd|rmdir|del|erase|rm)\b[^\n]{0,300}\bcipher(?:\.exe)?\s{1,4}\/w:|\bcipher(?:\.exe)?\s{1,4}\/w:[^\n]{0,300}\b(?:Remove-Item|rd|rmdir|del|erase)\s/gi,
+  },
+  // ---- (Phase 2) A cluster scheduler's documented forms for every node taken down, or its accounting deleted at once
+  // (Slurm's `NodeName=ALL`, `sacctmgr -i delete`).
+  {
+    type: "dangerous_command.infrastructure_teardown",
+    detail: "takes every node of the cluster down or deletes its accounting without a prompt",
+    needs: "s",
+    re: /\bscontrol\s{1,4}update\s[^\n;&|]{0,100}\bNodeName=ALL\b[^\n;&|]{0,100}\bState=(?:DOWN|DRAIN|FAIL|POWER_DOWN)\b|\bscontrol\s{1,4}update\s[^\n;&|]{0,100}\bState=(?:DOWN|DRAIN|FAIL|POWER_DOWN)\b[^\n;&|]{0,100}\bNodeName=ALL\b|\bsacctmgr\s{1,4}(?:-\w{1,3}\s{1,4}){0,3}(?:-i|--immediate)\s{1,4}(?:-\w{1,3}\s{1,4}){0,3}(?:delete|remove)\s{1,4}(?:account|user|association|cluster|qos)\b/gi,
+  },
 ];

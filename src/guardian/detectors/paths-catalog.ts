@@ -93,6 +93,20 @@ const ANYWHERE = new RegExp(
       // Dovecot's password file, SSSD's cached credentials
       String.raw`^/etc/dovecot/(?:users|passwd|[\w-]{1,40}\.passwd)`,
       String.raw`^/var/lib/sss/(?:db/cache_[^/]{1,120}\.ldb|secrets/[^/]{0,120})`,
+      // (Phase 2) HPC: Slurm's accounting database password, MUNGE's shared key, Slurm's JWT key
+      String.raw`(?:^|${S})(?:slurmdbd\.conf|munge\.key|jwt_hs256\.key)`,
+      // (Phase 2) PowerShell's exported credentials (Export-Clixml of a PSCredential), by a credential name or folder
+      String.raw`(?:^|${S})[^/\\]{0,80}(?:cred|credential|credentials|password|passwd|pwd|secret|secrets)[^/\\]{0,80}\.clixml`,
+      String.raw`${S}(?:cred|creds|credentials|secrets?)${S}[^/\\]{1,120}\.clixml`,
+      // (Phase 2) a deployed Rails app's keys and database logins (Canvas, Discourse, GitLab's Rails, Redmine), under a
+      // server's deploy roots only: a repo's own config/database.yml is read every day
+      String.raw`^/(?:var|srv|opt|u|data)/(?:[^/]{1,80}/){0,5}config/(?:database\.yml|secrets\.yml|security\.yml|master\.key|outgoing_mail\.yml|credentials(?:/[\w-]{1,40})?\.key)`,
+      // (Phase 2) a deployed ASP.NET app's connection strings (web.config, appsettings.json, connectionStrings.config),
+      // under IIS's web root or Program Files
+      String.raw`^[A-Za-z]:[/\\](?:inetpub|Program Files(?: \(x86\))?)[/\\](?:[^/\\]{1,120}[/\\]){0,8}(?:web\.config|appsettings(?:\.[\w-]{1,20})?\.json|connectionStrings\.config)`,
+      // (Phase 2) research and data-transfer CLIs' token stores (Globus)
+      String.raw`${S}\.globus${S}cli${S}storage\.db`,
+      String.raw`${S}\.globus(?:-native-apps)?\.cfg`,
       // process memory, and every process's environment by a glob
       String.raw`^/proc/(?:\d{1,10}|self|\$\w{1,20}|\$\{\w{1,20}\}|\$\(\w{1,20}[^/]{0,60}\))/mem`,
       String.raw`^/proc/[^/]{0,12}[*?[][^/]{0,12}/environ`,
@@ -108,10 +122,11 @@ const SAMPLE = /(?:^|[-_.])(?:example|sample|template|dist|tmpl|tpl)(?:[-_.]|$)/
 export function catalogKind(p: string): string | null {
   if (p.length > 4096) return null;
   const base = p.slice(Math.max(p.lastIndexOf("/"), p.lastIndexOf("\\")) + 1);
-  if (SAMPLE.test(base)) return null;
+  // (An Outlook data file is named for its mailbox's address, whose domain may be `….example`: not a sample.)
+  if (SAMPLE.test(base.includes("@") ? base.slice(0, base.indexOf("@")) : base)) return null;
   if (HOME_FILES.test(p) || ANYWHERE.test(p)) return /tdata|\.(?:pst|ost)$/i.test(p) ? "sensitive_path.app_session" : "sensitive_path.credential_file";
   return null;
 }
 
 /** Literals one of these paths holds (for paths.ts's prefilter), besides those it has already. */
-export const CATALOG_HINTS = ["linode", "scw", "vultr", "exoscale", ".ovh", "serverlessrc", "configstore", "atlascli", "mongocli", "snowsql", ".talos", "yarnrc", "pip.", "helm", "mutt", "mbsync", "isync", "offlineimap", "getmail", "aerc", "himalaya", "msmtp", "authinfo", ".vnc", "tigervnc", "robo", "cqlshrc", "clickhouse", "influxdb", "pgadmin", "dbshell", "hexchat", "irssi", "weechat", "znc", "ntuser", "/containers/", ".pst", ".ost", "anydesk", ".credentials", "buildkite", "buildagent", "jetbrains", "sftp", "ftpconfig", "tdata", "dovecot", "/sss/", "/proc/"];
+export const CATALOG_HINTS = ["slurmdbd", "munge", "jwt_hs256", ".clixml", "cred", "pass", "pwd", "secret", "config/", "web.config", "appsettings", "connectionstrings", "globus", "linode", "scw", "vultr", "exoscale", ".ovh", "serverlessrc", "configstore", "atlascli", "mongocli", "snowsql", ".talos", "yarnrc", "pip.", "helm", "mutt", "mbsync", "isync", "offlineimap", "getmail", "aerc", "himalaya", "msmtp", "authinfo", ".vnc", "tigervnc", "robo", "cqlshrc", "clickhouse", "influxdb", "pgadmin", "dbshell", "hexchat", "irssi", "weechat", "znc", "ntuser", "/containers/", ".pst", ".ost", "anydesk", ".credentials", "buildkite", "buildagent", "jetbrains", "sftp", "ftpconfig", "tdata", "dovecot", "/sss/", "/proc/"];
