@@ -15,8 +15,8 @@
 export interface CatalogCheck {
   type: string;
   detail: string;
-  /** A literal (lower case) the text must hold, in any case, before the regex runs. */
-  needs: string;
+  /** Literals (lower case), one of which the text must hold, in any case, before the regex runs. */
+  needs: string | readonly string[];
   re: RegExp;
 }
 
@@ -32,7 +32,7 @@ export const CATALOG_TEXT_CHECKS: CatalogCheck[] = [
   {
     type: "dangerous_command.privilege_escalation",
     detail: "a program run as root escapes to a shell (GTFOBins sudo function)",
-    needs: "sh",
+    needs: ["sudo", "doas"],
     re: new RegExp(
       String.raw`${SUDO}(?:vim?|nvim|view|rvim|vimdiff|ex|gdb|sqlite3|mysql|psql|ftp|less|more|man|git|journalctl|systemctl|nmap|find|flock|taskset|setarch|strace|ltrace|unshare|stdbuf|capsh|ionice|chrt|rlwrap|watch|xargs|script|run-parts|start-stop-daemon|python[\d.]{0,5}|perl|ruby|lua|php|node|awk|gawk|mawk|expect|tclsh|wish)\b[^\n&|]{0,200}?(?:['"]?:?!\s{0,3}${SH}|\.(?:shell|system)\s{1,4}${SH}|(?:os\.(?:system|exec\w{0,3})|pty\.spawn|subprocess\.\w{1,12}|exec|system|spawn)\s{0,2}\(?\s{0,2}\[?["']${SH}|\s--interactive\b|\s${SH}(?:\s{1,4}-[pil]{1,3})?\s{0,4}(?:$|[;&|'"])|-exec(?:dir)?\s{1,4}${SH}(?:\s{1,4}-p)?\s{1,4}\\?;)`,
       "gi",
@@ -55,7 +55,7 @@ export const CATALOG_TEXT_CHECKS: CatalogCheck[] = [
   {
     type: "dangerous_command.privilege_escalation",
     detail: "an archiver told to run a program (tar --checkpoint-action=exec, zip -TT)",
-    needs: "-",
+    needs: ["checkpoint-action", "-tt", "unzip-command"],
     re: /--checkpoint-action[= ]["']?exec=|\bzip\b[^\n;&|]{0,200}\s(?:-TT|--unzip-command)[= ]\s{0,2}["']?(?:\/usr)?(?:\/bin\/)?(?:ba|z|da)?sh\b/g,
   },
   // A shell whose input and output are the terminal's error stream: GTFOBins' form for ssh ProxyCommand, rsync -e,
@@ -126,7 +126,7 @@ export const CATALOG_TEXT_CHECKS: CatalogCheck[] = [
   {
     type: "dangerous_command.defense_evasion",
     detail: "sets a program's creation or write time to a chosen date (timestomping)",
-    needs: "time",
+    needs: ["creationtime", "lastwritetime", "lastaccesstime"],
     re: /\.(?:exe|dll|sys|ps1|bat|vbs|scr)["']?\s{0,4}\)\s{0,4}\.(?:CreationTime|LastWriteTime|LastAccessTime)(?:Utc)?\s{0,4}=\s{0,4}(?:\[datetime\]\s{0,4})?["']?\d/gi,
   },
   // ---- Logs and journals emptied (Sigma: clear Linux logs; Atomic T1070.002).
@@ -194,13 +194,13 @@ export const CATALOG_TEXT_CHECKS: CatalogCheck[] = [
   {
     type: "dangerous_command.credential_dump",
     detail: "dumps every secret of every namespace of a cluster",
-    needs: "secret",
+    needs: "kubectl",
     re: /\bkubectl\s{1,4}(?:[^\n;&|]{0,80}\s)?get\s{1,4}secrets?\b[^\n;&|]{0,120}(?:\s(?:-A|--all-namespaces)\b[^\n;&|]{0,120}\s-o\s{0,4}=?\s{0,4}["']?(?:ya?ml|json|jsonpath|go-template)|\s-o\s{0,4}=?\s{0,4}["']?(?:ya?ml|json|jsonpath|go-template)[^\n;&|]{0,120}\s(?:-A|--all-namespaces)\b)/gi,
   },
   {
     type: "dangerous_command.credential_dump",
     detail: "dumps an authentication process's memory (sshd, sudo, keyrings, password managers)",
-    needs: "core",
+    needs: ["gcore", "gdb"],
     re: /\b(?:gcore|gdb\s{1,4}[^\n;&|]{0,80}(?:-p|--pid|attach))\s[^\n;&|]{0,120}(?:pgrep|pidof)\s{1,4}(?:-\w{1,3}\s{1,4}){0,2}(?:sshd|sshd-session|sudo|su|login|gnome-keyring-daemon|ssh-agent|gpg-agent|keepassxc|1password|bitwarden|polkitd|vault|lsass)\b/gi,
   },
   {
@@ -224,7 +224,7 @@ export const CATALOG_TEXT_CHECKS: CatalogCheck[] = [
   {
     type: "dangerous_command.credential_dump",
     detail: "runs an offensive credential tool (Kerberoasting, password recovery, online guessing)",
-    needs: "",
+    needs: ["rubeus", "lazagne", "kerberoast", "gpp", "invoke-", "secretsdump", "crackmapexec", "nxc", "netexec", "hydra", "medusa", "ncrack"],
     re: /\b(?:rubeus(?:\.exe)?\s{1,4}(?:kerberoast|asreproast|dump|tgtdeleg|harvest|monitor)|lazagne(?:\.exe|\.py)?\s{1,4}(?:all|browsers|mails|sysadmin|windows|wifi|memory|databases)\b|Invoke-Kerberoast|Get-GPPPassword|Get-GPPAutologon|Invoke-(?:SessionGopher|WCMDump|PowerDump|DCSync)|(?:impacket-)?secretsdump(?:\.py)?\s|(?:crackmapexec|nxc|netexec)\s[^\n]{0,200}\s--(?:sam|lsa|ntds|dpapi)\b|(?:hydra|medusa|ncrack)\s[^\n]{0,200}\s-P\s{1,4}\S{0,200}(?:rockyou|passwords?|wordlist|darkweb|common|top)\S{0,60})/gi,
   },
   {
@@ -269,7 +269,7 @@ export const CATALOG_TEXT_CHECKS: CatalogCheck[] = [
   {
     type: "dangerous_command.privilege_escalation",
     detail: "creates an account with a password given on the line and makes it an administrator",
-    needs: "add",
+    needs: ["/add", "-adduser", "new-localuser", "useradd"],
     re: /\b(?:net(?:\.exe)?\s{1,4}user\s{1,4}\S{1,60}\s{1,4}\S{1,100}\s{1,4}\/add\b[^\n]{0,300}\bnet(?:\.exe)?\s{1,4}localgroup\s{1,4}["']?(?:administrators|admins|domain admins|remote desktop users)["']?\s{1,4}\S{1,60}\s{1,4}\/add|sysadminctl\s[^\n]{0,200}-addUser\s[^\n]{0,200}-password\s[^\n]{0,200}-admin\b|sysadminctl\s[^\n]{0,200}-addUser\s[^\n]{0,200}-admin\b[^\n]{0,200}-password\s|New-LocalUser\b[^\n]{0,300}-Password\b[^\n]{0,400}Add-LocalGroupMember\s[^\n]{0,100}(?:-Group\s{1,4})?["']?Administrators\b|\buseradd\s[^\n;&|]{0,200}\s-p\s[^\n;&|]{0,200}\s-G\s{1,4}\S{0,40}\b(?:sudo|wheel|admin|root)\b|\buseradd\s[^\n;&|]{0,200}\s-G\s{1,4}\S{0,40}\b(?:sudo|wheel|admin|root)\b[^\n;&|]{0,200}\s-p\s)/gi,
   },
   {
@@ -306,13 +306,13 @@ export const CATALOG_TEXT_CHECKS: CatalogCheck[] = [
   {
     type: "dangerous_command.download_execute",
     detail: "opens a compiled help file from a web address (hh.exe runs its scripts)",
-    needs: "hh",
+    needs: ["hh.exe", "hh "],
     re: /\bhh(?:\.exe)?\s{1,4}["']?(?:https?|ftp|mk:@MSITStore:\\\\)/gi,
   },
   {
     type: "dangerous_command.download_execute",
     detail: "a signed Windows program told to load a library into another process (LOLBAS execute functions)",
-    needs: "/",
+    needs: ["mavinject", "wuauclt"],
     re: /\b(?:mavinject(?:32|64)?(?:\.exe)?\s{1,4}\d{1,7}\s{1,4}\/INJECTRUNNING\s|wuauclt(?:\.exe)?\s[^\n]{0,60}\/UpdateDeploymentProvider\s[^\n]{0,200}\/RunHandlerComServer)/gi,
   },
   {
@@ -338,7 +338,7 @@ export const CATALOG_TEXT_CHECKS: CatalogCheck[] = [
   {
     type: "dangerous_command.infrastructure_teardown",
     detail: "powers off or kills every virtual machine of an ESXi host",
-    needs: "vm",
+    needs: ["vim-cmd", "esxcli"],
     re: /\b(?:vim-cmd\s{1,4}vmsvc\/getallvms\b[^\n]{0,200}vim-cmd\s{1,4}vmsvc\/power\.(?:off|shutdown)|esxcli\s{1,4}vm\s{1,4}process\s{1,4}list\b[^\n]{0,200}esxcli\s{1,4}vm\s{1,4}process\s{1,4}kill)/gi,
   },
   {
@@ -361,13 +361,13 @@ export const CATALOG_TEXT_CHECKS: CatalogCheck[] = [
   {
     type: "dangerous_command.recovery_delete",
     detail: "removes a legal hold or a retention policy (records the law says to keep become deletable)",
-    needs: "",
+    needs: ["remove-", "litigationhold", "set-", "gam "],
     re: /\bRemove-(?:RetentionCompliancePolicy|RetentionComplianceRule|CaseHoldPolicy|CaseHoldRule|ComplianceCase|HoldCompliancePolicy|HoldComplianceRule|RetentionPolicy|ComplianceTag|MailboxSearch|AppRetentionCompliancePolicy)\b(?![^\n;|]{0,200}(?:test|demo|sandbox|pilot)\b)|-LitigationHoldEnabled\s{0,4}:?\s{0,4}\$?false\b|\bSet-(?:RetentionCompliancePolicy|CaseHoldPolicy|HoldCompliancePolicy|AppRetentionCompliancePolicy)\b[^\n]{0,200}-Enabled\s{0,4}:?\s{0,4}\$false\b|\bgam\s[^\n]{0,100}\bdelete\s{1,4}(?:hold|matter)\b|\bgam\s[^\n]{0,100}\bupdate\s{1,4}matter\s{1,4}\S{1,100}\s{1,4}action\s{1,4}(?:close|delete)\b/gi,
   },
   {
     type: "dangerous_command.recovery_delete",
     detail: "deletes or shortens locked objects by bypassing their retention (object lock, immutability, legal hold)",
-    needs: "-",
+    needs: ["bypass-governance", "legal-hold", "immutability-policy", "gsutil", "clear-retention"],
     re: /--bypass-governance-retention\b|x-amz-bypass-governance-retention\s{0,2}:\s{0,2}true|\baz\s{1,4}storage\s{1,4}container\s{1,4}(?:legal-hold\s{1,4}clear|immutability-policy\s{1,4}delete)\b|\bgsutil\s{1,4}retention\s{1,4}(?:clear|temp\s{1,4}release|event\s{1,4}release)\b|\bgcloud\s{1,4}storage\s{1,4}buckets\s{1,4}update\b[^\n]{0,200}--clear-retention-period\b/gi,
   },
   // ---- (Phase 2) Deleted data made unrecoverable: free space wiped in the same line as a delete (anti-forensics).
@@ -382,7 +382,7 @@ export const CATALOG_TEXT_CHECKS: CatalogCheck[] = [
   {
     type: "dangerous_command.infrastructure_teardown",
     detail: "takes every node of the cluster down or deletes its accounting without a prompt",
-    needs: "s",
+    needs: ["scontrol", "sacctmgr"],
     re: /\bscontrol\s{1,4}update\s[^\n;&|]{0,100}\bNodeName=ALL\b[^\n;&|]{0,100}\bState=(?:DOWN|DRAIN|FAIL|POWER_DOWN)\b|\bscontrol\s{1,4}update\s[^\n;&|]{0,100}\bState=(?:DOWN|DRAIN|FAIL|POWER_DOWN)\b[^\n;&|]{0,100}\bNodeName=ALL\b|\bsacctmgr\s{1,4}(?:-\w{1,3}\s{1,4}){0,3}(?:-i|--immediate)\s{1,4}(?:-\w{1,3}\s{1,4}){0,3}(?:delete|remove)\s{1,4}(?:account|user|association|cluster|qos)\b/gi,
   },
 ];

@@ -1515,7 +1515,7 @@ function judgeText(text: string, ctx: Context, out: CommandFinding[]): void {
   const head = text.length > MAX_CODE * 4 ? text.slice(0, MAX_CODE * 4) : text;
   const lower = head.toLowerCase();
   for (const t of CATALOG_TEXT_CHECKS) {
-    if (!lower.includes(t.needs)) continue;
+    if (typeof t.needs === "string" ? !lower.includes(t.needs) : !t.needs.some((n) => lower.includes(n))) continue;
     t.re.lastIndex = 0;
     const m = t.re.exec(head);
     if (m && !out.some((f) => f.type === t.type)) out.push({ type: t.type, detail: t.detail, start: m.index, end: m.index + m[0].length });
