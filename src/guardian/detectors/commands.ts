@@ -8,6 +8,7 @@ import { judgeScope, notebookShell, PRODUCTION, SCOPE_TRIGGERS, unscopedSql } fr
 import { CONTROL_TRIGGERS, judgeControl, judgeMirror } from "./commands-control.js";
 import { everyRowSql, judgeHandedScript, judgeRecords, RECORDS_TRIGGERS } from "./commands-records.js";
 import { decidedEveryRow, DEVICE_WIPE, judgeUnfiltered, UNFILTERED_TRIGGERS, WINDOWS_DATA_EMPTIED } from "./commands-unfiltered.js";
+import { CATALOG_TEXT_CHECKS } from "./commands-catalog.js";
 
 /*
  * Dangerous commands, judged on the command line's grammar (shell.ts), never on text that merely mentions them: a
@@ -1510,6 +1511,15 @@ function judgeText(text: string, ctx: Context, out: CommandFinding[]): void {
     const m = t.re.exec(text.length > MAX_CODE * 4 ? text.slice(0, MAX_CODE * 4) : text);
     if (m && !out.some((f) => f.type === t.type)) out.push({ type: t.type, detail: t.detail, start: m.index, end: m.index + m[0].length });
   }
+  // (Sixteenth round) Techniques from the public catalogues (commands-catalog.ts), on the text's first part.
+  const head = text.length > MAX_CODE * 4 ? text.slice(0, MAX_CODE * 4) : text;
+  const lower = head.toLowerCase();
+  for (const t of CATALOG_TEXT_CHECKS) {
+    if (typeof t.needs === "string" ? !lower.includes(t.needs) : !t.needs.some((n) => lower.includes(n))) continue;
+    t.re.lastIndex = 0;
+    const m = t.re.exec(head);
+    if (m && !out.some((f) => f.type === t.type)) out.push({ type: t.type, detail: t.detail, start: m.index, end: m.index + m[0].length });
+  }
 }
 
 /** Lines no shell grammar reads (cmd.exe, PowerShell) and the fork bomb, checked as text: linear patterns, command sites only. */
@@ -1614,8 +1624,8 @@ const METADATA_ONLY = new Set(["chmod", "chown", "chgrp", "ls", "stat", "test", 
   // (Eleventh round) and so do code and firmware signers, a VPN client its profile, a playbook its vault password file.
   "cosign", "minisign", "signify", "sbsign", "kmodsign", "espsecure", "espsecure.py", "imgtool", "imgtool.py", "idf.py", "openvpn", "ansible-playbook"]);
 
-/** Options whose value is a key or certificate the program authenticates with (TLS, SSH identity), never prints or sends. */
-const KEY_OPTION = /^--?(?:key|cert|cacert|ca-?cert|ca-?file|capath|ca|client-?key|client-?cert(?:ificate)?|tls-?key|tls-?cert|tls-?ca-?cert|tls-?ca(?:-file)?|ssl-?key|ssl-?cert|ssl-?ca|key-?file|cert-?file|tls-?key-?file|tls-?cert-?file|trusted-ca-file|peer-key-file|peer-cert-file|peer-trusted-ca-file|identity-?file|private-?key-?file)(?:=|$)/i;
+/** Options whose value is a key or certificate the program authenticates with (TLS, SSH identity, a VNC server's password file), never prints or sends. */
+const KEY_OPTION = /^--?(?:key|cert|cacert|ca-?cert|ca-?file|capath|ca|client-?key|client-?cert(?:ificate)?|tls-?key|tls-?cert|tls-?ca-?cert|tls-?ca(?:-file)?|ssl-?key|ssl-?cert|ssl-?ca|key-?file|cert-?file|tls-?key-?file|tls-?cert-?file|trusted-ca-file|peer-key-file|peer-cert-file|peer-trusted-ca-file|identity-?file|private-?key-?file|rfbauth|passwd-?file|password-?file)(?:=|$)/i;
 /** Programs whose `-i` names the SSH identity they log in with. */
 const IDENTITY_I = new Set(["scp", "sftp", "ssh", "autossh", "mosh"]);
 

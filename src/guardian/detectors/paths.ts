@@ -9,6 +9,7 @@ import { SCOPE_HINTS, scopeKind } from "./paths-scope.js";
 import { HOLDS_HINTS, holdsKind } from "./paths-holds.js";
 import { CONFIGS_HINTS, configKind, productionConfig, uriClimb } from "./paths-configs.js";
 import { NETWORK_HINTS, networkKind } from "./paths-network.js";
+import { CATALOG_HINTS, catalogKind } from "./paths-catalog.js";
 import type { Detection, StringSite } from "./scan.js";
 import type { RoledSite } from "./sites.js";
 
@@ -110,7 +111,9 @@ const HINTS = [".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", ".
   // (Fourteenth round: production configuration, login files, service keys, tools' stores by role, URIs' climbs: paths-configs.ts.)
   ...CONFIGS_HINTS,
   // (Fifteenth round: infrastructure's shared secrets — network gear, telephony, monitoring, SOC tools: paths-network.ts.)
-  ...NETWORK_HINTS];
+  ...NETWORK_HINTS,
+  // (Sixteenth round: products' credential and session files from their documented locations: paths-catalog.ts.)
+  ...CATALOG_HINTS];
 const SENSITIVE_HINT = new RegExp(HINTS.map(escapeRegExp).join("|"), "i");
 const SENSITIVE_HINT_IDS = HINTS.map(literalId);
 /** A token can only be a path if it has a separator or starts like a dotfile. */
@@ -171,7 +174,7 @@ export function sensitiveKind(path: string): string | null {
   const p = lexical(windowsForm(path.replace(PROC_ROOT, "")));
   for (const s of SENSITIVE) if (s.re.test(p)) return s.type;
   if (keyFileInSystemFolder(p)) return "sensitive_path.system";
-  return storeKind(p) ?? appKind(p) ?? scopeKind(p) ?? holdsKind(p) ?? configKind(p) ?? networkKind(p);
+  return storeKind(p) ?? appKind(p) ?? scopeKind(p) ?? holdsKind(p) ?? configKind(p) ?? networkKind(p) ?? catalogKind(p);
 }
 
 /** `/proc/self/root/etc/shadow` is `/etc/shadow`: a process's root link is the root (sixth round). */
