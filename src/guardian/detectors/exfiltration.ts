@@ -7,7 +7,7 @@ import { issuedFor, returnedJwt } from "./audience.js";
 import { commandChannels, paddingText, unsignedDestination, type ChannelContext } from "./exfil-channels.js";
 import { base32Label, credentialObject, foldedBase64Label, linkTemplates, mailedSecrets, namedDrop, personalPayload, secretFileUploads, sentCredentials, sessionInQuery } from "./exfil-sinks.js";
 import { isRelay, relayQueryToken, sensitivePayload, teamChat, withoutSpan } from "./exfil-relays.js";
-import { credentialInLink, dataOrders, hostedEndpoint, pastedFile, pasteSite } from "./exfil-hosted.js";
+import { credentialInLink, dataOrders, hostedEndpoint, pastedFile, pasteSite, withoutAuthHeaders } from "./exfil-hosted.js";
 import { commandOutlets, DATA_FILE } from "./exfil-outlets.js";
 import { isStore, localHost, relayQueryPayload, sentFiles, urlStatesData } from "./exfil-payloads.js";
 import { madePublic } from "./exfil-public.js";
@@ -17,6 +17,8 @@ import { chunkedLookups, environmentSent, wildcardHostData } from "./exfil-code.
 import { logOnly, ownApiKey, pasteHost, recipientTagsOnly } from "./exfil-handed.js";
 import { basicInQuery, contactsInQuery, endpointMessage, ownHookKey, phoneMessages, rootDrops, secretInQuery, slugSecret, tokenWithApi } from "./exfil-messages.js";
 import { forwardedOutside } from "./exfil-forwarding.js";
+import { gatewayPayload, phoneGateway } from "./exfil-gateways.js";
+import { commandSenders } from "./exfil-senders.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -75,6 +77,18 @@ export const DEFAULT_COLLECTORS = [
   "*.ceye.io",
   "canarytokens.com",
   "*.canarytokens.com",
+  // (Sixteenth round, from the catalogues of out-of-band testing tools) requestrepo, XSS Hunter's and xss.report's
+  // callback hosts, Acunetix's bxss.me, pingb.in and the DNS logs dnslog.link and eyes.sh: every name under them is a
+  // tester's (or an attacker's) inbox.
+  "requestrepo.com",
+  "*.requestrepo.com",
+  "*.xss.ht",
+  "*.xss.report",
+  "*.bxss.me",
+  "pingb.in",
+  "*.pingb.in",
+  "*.dnslog.link",
+  "*.eyes.sh",
 ];
 
 /**
@@ -116,6 +130,9 @@ export const DEFAULT_TUNNELS = [
   "*.loophole.site",
   // (Fourteenth round) Gradio's share links: a tunnel to somebody's notebook for 72 hours.
   "*.gradio.live",
+  // (Sixteenth round) localtunnel's own domain and srv.us (an ssh tunnel's public name).
+  "*.localtunnel.me",
+  "*.srv.us",
   // Public file drops: whoever has the link (or guesses it) downloads the file.
   "pixeldrain.com",
   "*.pixeldrain.com",
@@ -136,6 +153,19 @@ export const DEFAULT_TUNNELS = [
   "x0.at",
   "ttm.sh",
   "envs.sh",
+  // (Sixteenth round, LOTS and the anonymous-upload catalogues) buzzheavier, qu.ax, the pomf clones, krakenfiles,
+  // anonfiles/bayfiles, filetransfer.io and send.vis.ee (Firefox Send's public successor).
+  "buzzheavier.com",
+  "*.buzzheavier.com",
+  "qu.ax",
+  "pomf.lain.la",
+  "pomf2.lain.la",
+  "krakenfiles.com",
+  "*.krakenfiles.com",
+  "*.anonfiles.com",
+  "*.bayfiles.com",
+  "filetransfer.io",
+  "send.vis.ee",
   // Public paste sites: a paste is read by anyone with its address, and most are listed or scraped.
   "pastebin.com",
   "paste.ee",
@@ -748,7 +778,7 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
   if (message !== undefined) {
     for (const r of requestedUrls(sites, message)) {
       const toolCall = TOOL_CALLS.has(message.method as string);
-      const verdict = r.host ? hostVerdict(r.url, lists) : judgeUrl(r.url, "request", 0, lists) ?? toTunnel(r, sites, lists, toolCall) ?? toRelay(r, sites, lists, toolCall) ?? toMessageEndpoint(r, sites, lists, toolCall) ?? carriedPayload(r, sites, lists, toolCall) ?? (toolCall ? null : linkedCredential(r.url, lists));
+      const verdict = r.host ? hostVerdict(r.url, lists) : judgeUrl(r.url, "request", 0, lists) ?? toTunnel(r, sites, lists, toolCall) ?? toRelay(r, sites, lists, toolCall) ?? toMessageEndpoint(r, sites, lists, toolCall) ?? toPhoneGateway(r, sites, toolCall) ?? carriedPayload(r, sites, lists, toolCall) ?? (toolCall ? null : linkedCredential(r.url, lists));
       if (verdict === null) continue;
       if (out.some((d) => d.path === r.site.path && d.start < r.end && r.start < d.end)) continue;
       out.push({ type: r.host ? "exfiltration.dns" : "exfiltration.request", path: r.site.path, start: r.start, end: r.end, detail: `the URL carries ${verdict}` });
@@ -827,7 +857,8 @@ function carriedPayload(r: Requested, sites: StringSite[], lists: ExfiltrationLi
   }
   const v = r.site.value;
   if (r.start > 0 || r.end < v.length) {
-    const what = judge(withoutSpan(v, r.start, r.end));
+    // (Sixteenth round) The request's own Authorization header is the service's key, not what it is handed.
+    const what = judge(withoutAuthHeaders(withoutSpan(v, r.start, r.end)));
     if (what) return `${what} to ${where}`;
   }
   for (const site of sites) {
@@ -845,7 +876,7 @@ function addApart(out: Detection[], found: readonly Detection[]): void {
 
 const CHANNEL_IDS = ["$", "`", "%", "ping", "--no-sign", "push", "nc"].map(literalId);
 /** (Ninth round) What exfil-outlets.ts's families need: its own gates decide the rest. */
-const OUTLET_IDS = ["-R", "--to", "ngrok", "cloudflared", "expose", "zrok", "loclx", "lt ", "env", "set)", "export -p", "smtp", "mqtt", "--acl", "--grants", " -a "].map(literalId);
+const OUTLET_IDS = ["-R", "--to", "ngrok", "cloudflared", "expose", "zrok", "loclx", "lt ", "env", "set)", "export -p", "smtp", "mqtt", "--acl", "--grants", " -a ", "croc", "wormhole", "ffsend", "transferwee", "megaput", "mega-put", "ipfs", "w3 ", "mail", "mutt", "swaks", "msmtp", "snapshot-attribute"].map(literalId);
 
 /**
  * (Eighth round) Channels out in a command line a tool or an agent is asked to run (exfil-channels.ts): a command's
@@ -878,7 +909,7 @@ function channels(sites: StringSite[], message: Record<string, unknown>, lists: 
       out.push({ type: "exfiltration.request", path: site.path, start: 0, end: site.value.length, detail: "an unsigned upload to a bucket anybody may write to" });
       continue;
     }
-    if (lines || outlets) for (const f of lines ? commandChannels(site.value, ctx) : commandOutlets(site.value, ctx)) out.push({ type: "exfiltration.request", path: site.path, start: f.start, end: f.end, detail: f.detail });
+    if (lines || outlets) for (const f of lines ? commandChannels(site.value, ctx) : [...commandOutlets(site.value, ctx), ...commandSenders(site.value)]) out.push({ type: "exfiltration.request", path: site.path, start: f.start, end: f.end, detail: f.detail });
   }
   return out;
 }
@@ -1054,6 +1085,23 @@ function toMessageEndpoint(r: Requested, sites: StringSite[], lists: Exfiltratio
   // The relays of earlier rounds are messaging endpoints too: what toRelay's list does not name is judged here.
   const what = endpointMessage(url, r.site, r.start, r.end, sites, toolCall, isRelay(host, url.pathname));
   return what === null ? null : `${what} to a messaging endpoint`;
+}
+
+/** (Sixteenth round) A message to a phone or a device through a provider's API (exfil-gateways.ts). */
+function toPhoneGateway(r: Requested, sites: StringSite[], toolCall: boolean): string | null {
+  const url = parse(r.url);
+  if (url === null || !phoneGateway(hostOf(url), url.pathname)) return null;
+  const texts = [decode(url.pathname) + " " + url.search];
+  if (toolCall) {
+    const v = r.site.value;
+    if (r.start > 0 || r.end < v.length) texts.push(withoutSpan(v, r.start, r.end));
+    for (const site of sites) if (site !== r.site && site.path[0] === "params" && site.path[1] === "arguments" && !site.path.includes("headers")) texts.push(site.value);
+  }
+  for (const t of texts) {
+    const what = gatewayPayload(t);
+    if (what) return `${what} to a phone gateway`;
+  }
+  return null;
 }
 
 /** (Thirteenth round) A credential of the user's in the query of a URL handed to another agent (exfil-hosted.ts). */
