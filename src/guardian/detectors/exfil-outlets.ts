@@ -93,9 +93,19 @@ function tunnels(segs: Segment[], ctx: ChannelContext): ChannelFinding[] {
     const b = viaNpx ? a.slice(1) : a;
     if ((client === "expose" || client === "zrok" || client === "loclx" || client === "lt" || client === "localtunnel" || (client === "ngrok" && b[0] !== "tcp")) && b.some((t, k) => DATA_PORTS.has(t.replace(/^(?:[a-z]{2,8}:\/\/)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])?:?(\d{2,5})\/?$/, "$1")) && (/\d$|\/$/.test(t)) && (k === 0 || !/^--?(?:region|subdomain|server|host|name|auth)/.test(b[k - 1] ?? "")))) out.push({ start: s.start, end: s.end, detail: "a data service's port published through a tunnel" });
     if (name === "cloudflared" && a.some((t) => /^tcp:\/\/[^/\s]{1,200}:(\d{2,5})$/.test(t) && DATA_PORTS.has(t.replace(/^.*:/, "")))) out.push({ start: s.start, end: s.end, detail: "a data service's port published through a tunnel" });
+    // (Sixteenth round) Packetriot's client publishing a data service's port, and any tunnel client publishing a service
+    // of another machine on a corporate private network (10/8, 172.16/12): `ngrok http 10.0.4.12:8443`, `pktriot tcp 1521
+    // --destination 10.20.4.15`, `cloudflared tunnel --url http://172.20.1.9:8080`. Its own machine (`localhost:3000`)
+    // and a home network's device (192.168/16: a home-lab dashboard) pass.
+    if (name === "pktriot" && a[0] === "tcp" && DATA_PORTS.has(a[1] ?? "")) out.push({ start: s.start, end: s.end, detail: "a data service's port published through a tunnel" });
+    else if (TUNNEL_CLIENTS.has(client) && b.some((t) => INTERNAL_TARGET.test(t))) out.push({ start: s.start, end: s.end, detail: "another internal machine's service published through a tunnel" });
   }
   return out;
 }
+
+const TUNNEL_CLIENTS = new Set(["ngrok", "cloudflared", "pktriot", "zrok", "expose", "loclx", "lt", "localtunnel", "bore"]);
+/** An address on a corporate private network, bare or as a URL or `--opt=value`: `10.0.4.12:8443`, `http://172.20.1.9`. */
+const INTERNAL_TARGET = /^(?:--?[a-z-]{1,20}=)?(?:[a-z]{2,8}:\/\/)?(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01]))\.\d{1,3}\.\d{1,3}(?::\d{2,5})?\/?$/;
 
 /** ssh options that take a value. */
 const SSH_VALUE_OPTIONS = /^-[BbcDEeFIiJLlmOoPpQRSWw]$/;
@@ -289,7 +299,7 @@ export function commandOutlets(v: string, ctx: ChannelContext): ChannelFinding[]
 
 const SENDER_GATE = /\b(?:croc|wormhole|ffsend|transferwee|megaput|mega-put|ipfs|w3)\s/;
 
-const TUNNEL_GATE = /\b(?:ssh|autossh|bore|ngrok|cloudflared|expose|zrok|loclx|lt|localtunnel)\b/;
+const TUNNEL_GATE = /\b(?:ssh|autossh|bore|ngrok|cloudflared|expose|zrok|loclx|lt|localtunnel|pktriot)\b/;
 const ENV_GATE = /\b(?:env|printenv|set|export|environ)\b/i;
 const PROTOCOL_GATE = /smtps?:\/\/|\bmosquitto_pub\b|\bmqttx?\s/i;
 const BUCKET_GATE = /--acl|--grants|\s-a\s/;

@@ -76,6 +76,8 @@ export const DEFAULT_RELAYS = [
   "fabform.io",
   // (Sixteenth round) Jotform's public form submission endpoint (no key: anybody's form by its id).
   "submit.jotform.com",
+  // (Phase two) Paperform's submissions API.
+  "api.paperform.co",
   // (Fourteenth round) EmailJS: sends whatever it is handed as an e-mail from the account whose ids the request names.
   "api.emailjs.com",
   "formbold.com",
@@ -121,6 +123,7 @@ const CHAT_PATHS: Record<string, RegExp> = {
   "ntfy.sh": /^\/[^/]/,
   "api.emailjs.com": /^\/api\/v\d(?:\.\d)?\/email\/send/,
   "submit.jotform.com": /^\/submit\//,
+  "api.paperform.co": /^\/v1\/forms\/[^/]{1,80}\/submissions/,
 };
 
 /** (Sixteenth round) n8n's webhook trigger on any host (self-hosted or cloud): `/webhook/<uuid>` and its test twin. */

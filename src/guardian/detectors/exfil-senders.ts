@@ -24,9 +24,31 @@ const DOCUMENT = /\.(?:pdf|md|txt|log|html?|docx?|pptx?|odt|odp|png|jpe?g|gif|sv
 
 const unquote = (w: string) => w.replace(/^["']+|["']+$/g, "");
 
-function dataFile(f: string): boolean {
+/** (Phase two) An identity document or a tax form by its name: `kyc/…_passport.pdf`, `scans/id-card_front.jpg`, `w2_2025.pdf`. */
+const ID_DOCUMENT = /(?:^|[/_.-])(?:passports?|kyc|id[_-]?cards?|national[_-]?id|driv(?:er|ing)s?[_-]?licen[cs]es?|w-?2|w-?9|1099|tax[_-]?returns?)(?:[/_.-]|$)/i;
+
+export function dataFile(f: string): boolean {
   if (f.length > 300 || f === "-" || /^https?:/i.test(f)) return false;
-  return fileKind(f) !== null || (DATA_FILE.test(f) && (!DOCUMENT.test(f) || /(?:^|\/)\.(?:ssh|aws|gnupg|kube|docker|azure)\//.test(f)));
+  return fileKind(f) !== null || ID_DOCUMENT.test(f) || (DATA_FILE.test(f) && (!DOCUMENT.test(f) || /(?:^|\/)\.(?:ssh|aws|gnupg|kube|docker|azure)\//.test(f)));
+}
+
+/** Keys of a call's arguments that name a file it sends. */
+const FILE_ARG = /^(?:file|files|file_?path|file_?name|filename|path|local_?(?:path|file)|source|src|attachment|attachments|document|upload)$/i;
+/** A file a request body or a form hands over by reference: `document=@/srv/export/full.zip`, `-F f=@dump.sql`. */
+const FILE_REF = /(?:^|[\s&;"'])[\w.[\]-]{1,40}=@["']?([^\s&;"'<>|]{1,300})/g;
+
+/**
+ * (Sixteenth round, phase two) A data file a request to somebody's intake (a relay, a drop, a paste site, a pinning
+ * service) hands over by reference — a form field `=@path` in a body, or an argument named for a file — rather than
+ * as text the payload judgements read. Null when there is none.
+ */
+export function handedDataFile(value: string, key: string | number | undefined): string | null {
+  if (value.length > 65536) return null;
+  if (typeof key === "string" && FILE_ARG.test(key) && dataFile(value.trim())) return value.trim();
+  if (!value.includes("=@")) return null;
+  FILE_REF.lastIndex = 0;
+  for (let m, n = 0; (m = FILE_REF.exec(value)) !== null && n < 16; n++) if (dataFile(m[1] as string)) return m[1] as string;
+  return null;
 }
 
 const SPLIT = /(\|\||&&|[;|\n])/;

@@ -18,7 +18,7 @@ import { logOnly, ownApiKey, pasteHost, recipientTagsOnly } from "./exfil-handed
 import { basicInQuery, contactsInQuery, endpointMessage, ownHookKey, phoneMessages, rootDrops, secretInQuery, slugSecret, tokenWithApi } from "./exfil-messages.js";
 import { forwardedOutside } from "./exfil-forwarding.js";
 import { gatewayPayload, phoneGateway } from "./exfil-gateways.js";
-import { commandSenders } from "./exfil-senders.js";
+import { commandSenders, handedDataFile } from "./exfil-senders.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -89,6 +89,14 @@ export const DEFAULT_COLLECTORS = [
   "*.pingb.in",
   "*.dnslog.link",
   "*.eyes.sh",
+  // (Sixteenth round, phase two) Request inspectors that earlier rounds listed as relays: each shows whatever it is sent
+  // to whoever made the bin, like webhook.site.
+  "webhook.cool",
+  "*.webhook.cool",
+  "putsreq.com",
+  "webhook-test.com",
+  "*.webhook-test.com",
+  "typedwebhook.tools",
 ];
 
 /**
@@ -111,8 +119,8 @@ export const DEFAULT_TUNNELS = [
   "*.pinggy.link",
   "transfer.sh",
   "0x0.st",
-  "file.io",
-  "temp.sh",
+  "*.file.io",
+  "*.temp.sh",
   // (Eighth round) More tunnels to someone's machine: Microsoft dev tunnels, tunnelmole, bore, LocalXpose, zrok,
   // PageKite, Telebit, localtonet, Expose, tunnelto, playit, loophole.
   "*.devtunnels.ms",
@@ -142,7 +150,7 @@ export const DEFAULT_TUNNELS = [
   "*.catbox.moe",
   "bashupload.com",
   "oshi.at",
-  "tmpfiles.org",
+  "*.tmpfiles.org",
   "uguu.se",
   "*.uguu.se",
   "filebin.net",
@@ -168,10 +176,10 @@ export const DEFAULT_TUNNELS = [
   "send.vis.ee",
   // Public paste sites: a paste is read by anyone with its address, and most are listed or scraped.
   "pastebin.com",
-  "paste.ee",
-  "hastebin.com",
+  "*.paste.ee",
+  "*.hastebin.com",
   "dpaste.org",
-  "dpaste.com",
+  "*.dpaste.com",
   "ix.io",
   "sprunge.us",
   "termbin.com",
@@ -179,12 +187,24 @@ export const DEFAULT_TUNNELS = [
   "rentry.co",
   "rentry.org",
   "privatebin.net",
-  "controlc.com",
-  "pastes.io",
-  "justpaste.it",
+  "*.controlc.com",
+  "*.pastes.io",
+  "*.justpaste.it",
   // (Twelfth round) Anonymous public JSON bins: whoever has the id reads the document.
   "jsonblob.com",
   "api.npoint.io",
+  // (Sixteenth round) More anonymous key-value and JSON bins (kvdb.io buckets, JSONBin, Pantry) and WeTransfer's free
+  // transfer.it; the paste sites and drops above also answer on API subdomains (`api.paste.ee`), hence their wildcards.
+  "kvdb.io",
+  "*.kvdb.io",
+  "api.jsonbin.io",
+  "getpantry.cloud",
+  "transfer.it",
+  "*.transfer.it",
+  // Public notepads: a page exists at any path and whoever knows the path reads it (dontpad, notes.io, aNotepad).
+  "dontpad.com",
+  "notes.io",
+  "anotepad.com",
 ];
 
 export interface ExfiltrationParams {
@@ -865,6 +885,9 @@ function carriedPayload(r: Requested, sites: StringSite[], lists: ExfiltrationLi
     if (site === r.site || site.path[0] !== "params" || site.path[1] !== "arguments" || site.path.includes("headers")) continue;
     const what = judge(site.value);
     if (what) return `${what} to ${where}`;
+    // (Sixteenth round) A data file handed by reference to a drop or a paste site (exfil-senders.ts).
+    const file = drop || paste ? handedDataFile(site.value, site.path[site.path.length - 1]) : null;
+    if (file) return `a data file (${file}) to ${where}`;
   }
   return null;
 }
@@ -876,7 +899,7 @@ function addApart(out: Detection[], found: readonly Detection[]): void {
 
 const CHANNEL_IDS = ["$", "`", "%", "ping", "--no-sign", "push", "nc"].map(literalId);
 /** (Ninth round) What exfil-outlets.ts's families need: its own gates decide the rest. */
-const OUTLET_IDS = ["-R", "--to", "ngrok", "cloudflared", "expose", "zrok", "loclx", "lt ", "env", "set)", "export -p", "smtp", "mqtt", "--acl", "--grants", " -a ", "croc", "wormhole", "ffsend", "transferwee", "megaput", "mega-put", "ipfs", "w3 ", "mail", "mutt", "swaks", "msmtp", "snapshot-attribute"].map(literalId);
+const OUTLET_IDS = ["-R", "--to", "ngrok", "cloudflared", "expose", "zrok", "loclx", "lt ", "env", "set)", "export -p", "smtp", "mqtt", "--acl", "--grants", " -a ", "croc", "wormhole", "ffsend", "transferwee", "megaput", "mega-put", "ipfs", "w3 ", "mail", "mutt", "swaks", "msmtp", "snapshot-attribute", "pktriot"].map(literalId);
 
 /**
  * (Eighth round) Channels out in a command line a tool or an agent is asked to run (exfil-channels.ts): a command's
@@ -1002,10 +1025,15 @@ const PAYLOAD_LENGTH = 200;
  * of some size or of encoded data; in a command line, an upload or a pipe into the request, or a long `-d` value).
  * In an A2A message, the URL of a file part or a push-notification config is judged by what it carries alone.
  */
+/** A path segment that is a login pair: a name, a colon, a value with a letter and a digit, and a symbol or both cases. */
+const LOGIN_SEGMENT = /^[A-Za-z][\w.@-]{1,40}:(?=[^:\s]{0,64}\d)(?=[^:\s]{0,64}[A-Za-z])(?=[^:\s]{0,64}(?:[!@#$%^&*?~]|[a-z][^:\s]{0,64}[A-Z]|[A-Z][^:\s]{0,64}[a-z]))[^:\s/]{6,64}$/;
+
 function toTunnel(r: Requested, sites: StringSite[], lists: ExfiltrationLists, toolCall: boolean): string | null {
   const url = parse(r.url);
   if (url === null || !lists.tunnels.some((re) => re.test(hostOf(url)))) return null;
   if (carriesAnything(r.url, lists)) return "data to a tunnel or a file drop";
+  // (Sixteenth round) A login pair as a page of a public notepad or a drop: `/ops-notes/vpn.admin:Kestrel-Vault-88!`.
+  if (url.pathname.length <= 2048 && url.pathname.split("/").some((seg) => LOGIN_SEGMENT.test(decode(seg)))) return "a login pair to a tunnel or a file drop";
   // Another agent is sent the message, not the tunnel: a push-notification URL is where the client is called back.
   if (!toolCall) return null;
   // (Fourteenth round) A stack trace or an error log pasted for a bug report, with nothing in it (exfil-handed.ts).
@@ -1069,6 +1097,9 @@ function toRelay(r: Requested, sites: StringSite[], lists: ExfiltrationLists, to
     if (site === r.site || site.path[0] !== "params" || site.path[1] !== "arguments" || site.path.includes("headers")) continue;
     const what = sensitivePayload(site.value, teamChat(host));
     if (what) return `${what} to a relay`;
+    // (Sixteenth round) A data file handed by reference (exfil-senders.ts).
+    const file = handedDataFile(site.value, site.path[site.path.length - 1]);
+    if (file) return `a data file (${file}) to a relay`;
   }
   return null;
 }
