@@ -111,3 +111,21 @@ export function commandSenders(v: string): ChannelFinding[] {
   if (v.length > 65536) return [];
   return [...(MAIL_GATE.test(v) && v.includes("@") ? mailed(v) : []), ...(SNAPSHOT_GATE.test(v) ? sharedSnapshots(v) : [])];
 }
+
+/** Keys that name a credential: `refresh_token`, `access_token`, `client_secret`, `api_key`, `private_key`. */
+const CREDENTIAL_KEY = /["']?\b((?:refresh|access|id|auth|bearer|session|api|oauth)[_-]?token|client[_-]?secret|api[_-]?key|secret[_-]?key|private[_-]?key)["']?\s{0,3}[:=]\s{0,3}["']?([A-Za-z0-9._~+/=-]{20,512})/gi;
+
+/**
+ * (Sixteenth round, phase two) A credential handed to a relay or a form back-end under a key that names it, with a
+ * random-looking value: `{"refresh_token":"v7X9…"}`, `client_secret=…`. A key named so with a word or a reference as its
+ * value (`"api_key": "${API_KEY}"`, `access_token=none`) is not one.
+ */
+export function namedCredential(text: string): string | null {
+  if (text.length > 65536 || !/token|secret|key/i.test(text)) return null;
+  CREDENTIAL_KEY.lastIndex = 0;
+  for (let m, n = 0; (m = CREDENTIAL_KEY.exec(text)) !== null && n < 16; n++) {
+    const v = m[2] as string;
+    if (/[a-z]/.test(v) && /[A-Z0-9]/.test(v) && /\d/.test(v) && new Set(v).size >= 12) return `a ${(m[1] as string).toLowerCase().replace(/-/g, "_")}`;
+  }
+  return null;
+}

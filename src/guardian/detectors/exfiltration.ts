@@ -18,7 +18,7 @@ import { logOnly, ownApiKey, pasteHost, recipientTagsOnly } from "./exfil-handed
 import { basicInQuery, contactsInQuery, endpointMessage, ownHookKey, phoneMessages, rootDrops, secretInQuery, slugSecret, tokenWithApi } from "./exfil-messages.js";
 import { forwardedOutside } from "./exfil-forwarding.js";
 import { gatewayPayload, phoneGateway } from "./exfil-gateways.js";
-import { commandSenders, handedDataFile } from "./exfil-senders.js";
+import { commandSenders, handedDataFile, namedCredential } from "./exfil-senders.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -1097,9 +1097,11 @@ function toRelay(r: Requested, sites: StringSite[], lists: ExfiltrationLists, to
     if (site === r.site || site.path[0] !== "params" || site.path[1] !== "arguments" || site.path.includes("headers")) continue;
     const what = sensitivePayload(site.value, teamChat(host));
     if (what) return `${what} to a relay`;
-    // (Sixteenth round) A data file handed by reference (exfil-senders.ts).
+    // (Sixteenth round) A data file handed by reference, a credential under a key that names it (exfil-senders.ts).
     const file = handedDataFile(site.value, site.path[site.path.length - 1]);
     if (file) return `a data file (${file}) to a relay`;
+    const credential = namedCredential(site.value);
+    if (credential) return `${credential} to a relay`;
   }
   return null;
 }
