@@ -15,6 +15,7 @@
  */
 
 import { commandOutlets } from "./exfil-outlets.js";
+import { commandSenders } from "./exfil-senders.js";
 import { localHost } from "./local-hosts.js";
 
 export interface ChannelFinding {
@@ -315,7 +316,7 @@ function netcatDrop(v: string, ctx: ChannelContext): ChannelFinding[] {
 /** Every channel finding in one command line (or a tool argument holding one). */
 export function commandChannels(v: string, ctx: ChannelContext): ChannelFinding[] {
   if (v.length > 65536) return [];
-  return [...substitutedHosts(v, ctx), ...icmpData(v), ...unsignedUpload(v), ...pushedAway(v, ctx), ...netcatDrop(v, ctx), ...commandOutlets(v, ctx)];
+  return [...substitutedHosts(v, ctx), ...icmpData(v), ...unsignedUpload(v), ...pushedAway(v, ctx), ...netcatDrop(v, ctx), ...commandOutlets(v, ctx), ...commandSenders(v)];
 }
 
 /**

@@ -80,10 +80,28 @@ export function hostedEndpoint(host: string, path: string): boolean {
  * pasted — a build log or an error passes, a data file (an export, a dump, a key) or a payload with people's records or
  * credentials does not.
  */
-const PASTES = new Set(["clbin.com", "bpa.st", "paste.mozilla.org", "paste.debian.net", "paste.opensuse.org", "paste.centos.org", "paste.c-net.org", "paste.sr.ht", "dpaste.de"]);
+const PASTES = new Set([
+  "clbin.com", "bpa.st", "paste.mozilla.org", "paste.debian.net", "paste.opensuse.org", "paste.centos.org", "paste.c-net.org", "paste.sr.ht", "dpaste.de",
+  // (Sixteenth round, LOTS and ATT&CK T1567.003 "text storage sites") anonymous publishing and more pastes: Telegraph,
+  // Write.as, paste.gg, katbin, ghostbin, pastebin.pl, Ubuntu's pastebin, 0bin, paste.myst.rs, pastie.io, pastelink.
+  "api.telegra.ph", "telegra.ph", "write.as", "api.paste.gg", "paste.gg", "katb.in", "ghostbin.co", "pastebin.pl", "paste.ubuntu.com", "0bin.net", "paste.myst.rs", "pastie.io", "pastelink.net",
+  // Public IPFS pinning (T1567.002 to a public network): whoever has the content id reads the file. A site's images or
+  // an NFT's metadata pinned are what these are for; a data file or records are judged as on a paste site.
+  "api.pinata.cloud", "uploads.pinata.cloud", "api.web3.storage", "up.web3.storage", "api.nft.storage", "ipfs.infura.io",
+]);
 
 export function pasteSite(host: string): boolean {
   return PASTES.has(host);
+}
+
+/**
+ * (Sixteenth round) A command line without its `Authorization` headers (`-H "Authorization: Bearer $PINATA_JWT"`): the
+ * key a pinning service or an API is called with is the caller's own, not the payload. Other headers stay.
+ */
+const AUTH_HEADER = /(?:-H|--header)\s{1,4}(?:"authorization:[^"\n]{0,2000}"|'authorization:[^'\n]{0,2000}')/gi;
+
+export function withoutAuthHeaders(command: string): string {
+  return command.length > MAX_TEXT || !/authorization:/i.test(command) ? command : command.replace(AUTH_HEADER, " ");
 }
 
 /** The local file a command line hands its request: `-F 'x=<file'`, `-F x=@file`, `--data-binary @file`, `-T file`, `< file`. */

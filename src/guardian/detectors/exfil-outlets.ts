@@ -93,9 +93,19 @@ function tunnels(segs: Segment[], ctx: ChannelContext): ChannelFinding[] {
     const b = viaNpx ? a.slice(1) : a;
     if ((client === "expose" || client === "zrok" || client === "loclx" || client === "lt" || client === "localtunnel" || (client === "ngrok" && b[0] !== "tcp")) && b.some((t, k) => DATA_PORTS.has(t.replace(/^(?:[a-z]{2,8}:\/\/)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])?:?(\d{2,5})\/?$/, "$1")) && (/\d$|\/$/.test(t)) && (k === 0 || !/^--?(?:region|subdomain|server|host|name|auth)/.test(b[k - 1] ?? "")))) out.push({ start: s.start, end: s.end, detail: "a data service's port published through a tunnel" });
     if (name === "cloudflared" && a.some((t) => /^tcp:\/\/[^/\s]{1,200}:(\d{2,5})$/.test(t) && DATA_PORTS.has(t.replace(/^.*:/, "")))) out.push({ start: s.start, end: s.end, detail: "a data service's port published through a tunnel" });
+    // (Sixteenth round) Packetriot's client publishing a data service's port, and any tunnel client publishing a service
+    // of another machine on a corporate private network (10/8, 172.16/12): `ngrok http 10.0.4.12:8443`, `pktriot tcp 1521
+    // --destination 10.20.4.15`, `cloudflared tunnel --url http://172.20.1.9:8080`. Its own machine (`localhost:3000`)
+    // and a home network's device (192.168/16: a home-lab dashboard) pass.
+    if (name === "pktriot" && a[0] === "tcp" && DATA_PORTS.has(a[1] ?? "")) out.push({ start: s.start, end: s.end, detail: "a data service's port published through a tunnel" });
+    else if (TUNNEL_CLIENTS.has(client) && b.some((t) => INTERNAL_TARGET.test(t))) out.push({ start: s.start, end: s.end, detail: "another internal machine's service published through a tunnel" });
   }
   return out;
 }
+
+const TUNNEL_CLIENTS = new Set(["ngrok", "cloudflared", "pktriot", "zrok", "expose", "loclx", "lt", "localtunnel", "bore"]);
+/** An address on a corporate private network, bare or as a URL or `--opt=value`: `10.0.4.12:8443`, `http://172.20.1.9`. */
+const INTERNAL_TARGET = /^(?:--?[a-z-]{1,20}=)?(?:[a-z]{2,8}:\/\/)?(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01]))\.\d{1,3}\.\d{1,3}(?::\d{2,5})?\/?$/;
 
 /** ssh options that take a value. */
 const SSH_VALUE_OPTIONS = /^-[BbcDEeFIiJLlmOoPpQRSWw]$/;
@@ -241,6 +251,38 @@ function operands(a: string[]): string[] {
   return out;
 }
 
+/**
+ * (Sixteenth round, ATT&CK T1567 and T1048) Programs whose whole purpose is to hand a file to whoever holds a code or a
+ * link: croc, magic-wormhole, ffsend (Send), transferwee (WeTransfer), MEGA's megaput / mega-put, and publishing to
+ * IPFS (`ipfs add`, web3.storage's `w3 up`: anyone with the content id reads it). A build artefact, slides or an image
+ * sent so pass; a data file (a dump, an export, a key, a credential directory) does not.
+ */
+const FILE_SENDERS: Record<string, RegExp | null> = { croc: /^send$/, wormhole: /^send$/, ffsend: /^(?:upload|up|u)$/, transferwee: /^upload$/, megaput: null, "mega-put": null, ipfs: /^add$/, w3: /^up$/ };
+
+const DOCUMENT = /\.(?:pdf|md|txt|html?|docx?|pptx?|odt|odp|png|jpe?g|gif|svg|webp|mp4|mov|webm|mp3)$/i;
+const CREDENTIAL_DIR = /(?:^|\/)\.(?:ssh|aws|gnupg|kube|docker|azure)\//;
+
+function fileSenders(segs: Segment[]): ChannelFinding[] {
+  const out: ChannelFinding[] = [];
+  for (const s of segs) {
+    const { name, at } = program(s.words);
+    const verb = FILE_SENDERS[name];
+    if (verb === undefined) continue;
+    let a = s.words.slice(at + 1).map(unquote);
+    if (verb !== null) {
+      // The verb is the first word that is not an option (`croc --yes send`, `ipfs --offline add` is local: skipped).
+      const i = a.findIndex((t) => !t.startsWith("-"));
+      if (i < 0 || !verb.test(a[i] as string) || (name === "ipfs" && a.slice(0, i).includes("--offline"))) continue;
+      a = a.slice(i + 1);
+    }
+    // A document or a medium named for its subject (`hr/handbook.pdf`, `users-guide.pdf`) is no data file; one in a
+    // credential directory still is.
+    const file = a.find((t) => !t.startsWith("-") && t.length <= 300 && DATA_FILE.test(t) && (!DOCUMENT.test(t) || CREDENTIAL_DIR.test(t)));
+    if (file !== undefined) out.push({ start: s.start, end: s.end, detail: `a data file (${file}) handed to ${name}` });
+  }
+  return out;
+}
+
 /** Every ninth-round outlet in one command line. */
 export function commandOutlets(v: string, ctx: ChannelContext): ChannelFinding[] {
   if (v.length > 65536) return [];
@@ -249,12 +291,15 @@ export function commandOutlets(v: string, ctx: ChannelContext): ChannelFinding[]
   const environment = ENV_GATE.test(v);
   const protocol = PROTOCOL_GATE.test(v);
   const bucket = BUCKET_GATE.test(v);
-  if (!tunnel && !environment && !protocol && !bucket) return [];
+  const sender = SENDER_GATE.test(v);
+  if (!tunnel && !environment && !protocol && !bucket && !sender) return [];
   const segs = segments(v);
-  return [...(tunnel ? tunnels(segs, ctx) : []), ...(environment ? environmentOut(v, segs) : []), ...(protocol ? otherProtocols(v, segs) : []), ...(bucket ? handedOffUploads(segs) : [])];
+  return [...(tunnel ? tunnels(segs, ctx) : []), ...(environment ? environmentOut(v, segs) : []), ...(protocol ? otherProtocols(v, segs) : []), ...(bucket ? handedOffUploads(segs) : []), ...(sender ? fileSenders(segs) : [])];
 }
 
-const TUNNEL_GATE = /\b(?:ssh|autossh|bore|ngrok|cloudflared|expose|zrok|loclx|lt|localtunnel)\b/;
+const SENDER_GATE = /\b(?:croc|wormhole|ffsend|transferwee|megaput|mega-put|ipfs|w3)\s/;
+
+const TUNNEL_GATE = /\b(?:ssh|autossh|bore|ngrok|cloudflared|expose|zrok|loclx|lt|localtunnel|pktriot)\b/;
 const ENV_GATE = /\b(?:env|printenv|set|export|environ)\b/i;
 const PROTOCOL_GATE = /smtps?:\/\/|\bmosquitto_pub\b|\bmqttx?\s/i;
 const BUCKET_GATE = /--acl|--grants|\s-a\s/;

@@ -40,13 +40,19 @@ const TEST_CARDS = new Set([
 const CARD_RUN = /(?<![\d.])\d(?:[ -]?\d){12,18}(?![\d.])/g;
 const CARD_PREFIX = /^(?:4|5[1-5]|2[2-7]|3[47]|6(?:011|5|4[4-9]|2))/;
 
+/**
+ * (Sixteenth round) The lengths each network issues: American Express 15, Mastercard (51–55, 2221–2720) 16, Visa 13,
+ * 16 or 19, Discover and UnionPay 16 to 19. A 15-digit form id starting with 2 (Jotform's) is no card.
+ */
+const CARD_LENGTH = (d: string): boolean => (/^3[47]/.test(d) ? d.length === 15 : /^(?:5|2)/.test(d) ? d.length === 16 : /^4/.test(d) ? d.length === 13 || d.length === 16 || d.length === 19 : d.length >= 16);
+
 /** A payment card number in a text: a network's prefix, 13 to 19 digits, Luhn, several distinct digits, not a test card. */
 export function cardNumberIn(text: string): boolean {
   if (!/\d{4}/.test(text) && !/\d[ -]\d/.test(text)) return false;
   CARD_RUN.lastIndex = 0;
   for (let m, n = 0; (m = CARD_RUN.exec(text)) !== null && n < 64; n++) {
     const digits = m[0].replace(/[ -]/g, "");
-    if (digits.length < 13 || digits.length > 19 || !CARD_PREFIX.test(digits) || TEST_CARDS.has(digits)) continue;
+    if (digits.length < 13 || digits.length > 19 || !CARD_PREFIX.test(digits) || !CARD_LENGTH(digits) || TEST_CARDS.has(digits)) continue;
     // A run of 13+ digits with a separator pattern other than groups (a phone list, a timestamp pair) is not a card.
     if (/[ -]/.test(m[0]) && !/^\d{4}([ -])\d{4,6}\1\d{4,5}(?:\1\d{1,4})?$/.test(m[0])) continue;
     if (new Set(digits).size < 5) continue;
@@ -175,7 +181,7 @@ const PERSONAL_MAIL = new Set(["gmail", "googlemail", "yahoo", "ymail", "outlook
 /** A host that is this machine or its network: the one shared list (local-hosts.ts). */
 export { localHost };
 
-function personalMailbox(domain: string): boolean {
+export function personalMailbox(domain: string): boolean {
   const labels = domain.toLowerCase().split(".");
   // (`web.de` and `mail.ru`-like names: the label before the suffix; `gmail.example`: the first of two.)
   return labels.slice(0, -1).some((l) => PERSONAL_MAIL.has(l));

@@ -28,6 +28,9 @@ export const DEFAULT_RELAYS = [
   "hook.*.make.com",
   "hook.make.com",
   "hook.integromat.com",
+  // (Sixteenth round) Make's Celonis hosts and Relay.app's playbook triggers.
+  "hook.*.make.celonis.com",
+  "hook.relay.app",
   "*.logic.azure.com",
   "*.environment.api.powerplatform.com",
   "*.app.n8n.cloud",
@@ -71,6 +74,10 @@ export const DEFAULT_RELAYS = [
   "api.staticforms.xyz",
   "submit-form.com",
   "fabform.io",
+  // (Sixteenth round) Jotform's public form submission endpoint (no key: anybody's form by its id).
+  "submit.jotform.com",
+  // (Phase two) Paperform's submissions API.
+  "api.paperform.co",
   // (Fourteenth round) EmailJS: sends whatever it is handed as an e-mail from the account whose ids the request names.
   "api.emailjs.com",
   "formbold.com",
@@ -104,21 +111,28 @@ const RELAYS = DEFAULT_RELAYS.map((p) => (p.includes("*") && !p.startsWith("*.")
 
 /** Paths that make a chat host a webhook or a bot's upload (not a page of the service). */
 const CHAT_PATHS: Record<string, RegExp> = {
-  "discord.com": /^\/api\/(?:v\d+\/)?webhooks\//,
-  "discordapp.com": /^\/api\/(?:v\d+\/)?webhooks\//,
-  "api.telegram.org": /^\/bot[^/]{1,100}\/send(?:Message|Document|Photo|MediaGroup)\b/,
+  // (Sixteenth round) A bot's post to a channel as well as a webhook; every Bot API method that sends or rewrites a
+  // message (sendAudio, sendVoice, sendLocation, sendContact, editMessageText, copyMessage, forwardMessage…).
+  "discord.com": /^\/api\/(?:v\d+\/)?(?:webhooks\/|channels\/\d{15,22}\/messages)/,
+  "discordapp.com": /^\/api\/(?:v\d+\/)?(?:webhooks\/|channels\/\d{15,22}\/messages)/,
+  "api.telegram.org": /^\/bot[^/]{1,100}\/(?:send[A-Z][A-Za-z]{0,30}|editMessage[A-Za-z]{0,20}|copyMessages?|forwardMessages?)\b/,
   "script.google.com": /^\/macros\/s\//,
   "hooks.slack.com": /^\/(?:services|workflows|triggers)\//,
   "chat.googleapis.com": /^\/v1\/spaces\/[^/]{1,80}\/messages/,
   "docs.google.com": /^\/forms\/(?:u\/\d{1,2}\/)?d\/(?:e\/)?[^/]{1,120}\/formResponse/,
   "ntfy.sh": /^\/[^/]/,
   "api.emailjs.com": /^\/api\/v\d(?:\.\d)?\/email\/send/,
+  "submit.jotform.com": /^\/submit\//,
+  "api.paperform.co": /^\/v1\/forms\/[^/]{1,80}\/submissions/,
 };
+
+/** (Sixteenth round) n8n's webhook trigger on any host (self-hosted or cloud): `/webhook/<uuid>` and its test twin. */
+const N8N_HOOK = /^\/webhook(?:-test)?\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:\/|$)/;
 
 /** Whether a URL (host lower case, path) is a relay's intake. */
 export function isRelay(host: string, path: string): boolean {
   // (Twelfth round) DingTalk, Lark/Feishu, WeCom robots and self-hosted Mattermost/Rocket.Chat hooks (exfil-sinks.ts).
-  if (moreChatHook(host, path)) return true;
+  if (moreChatHook(host, path) || N8N_HOOK.test(path)) return true;
   if (!RELAYS.some((re) => re.test(host))) return false;
   const chat = CHAT_PATHS[host];
   return chat === undefined || chat.test(path);

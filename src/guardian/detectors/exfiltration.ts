@@ -7,7 +7,7 @@ import { issuedFor, returnedJwt } from "./audience.js";
 import { commandChannels, paddingText, unsignedDestination, type ChannelContext } from "./exfil-channels.js";
 import { base32Label, credentialObject, foldedBase64Label, linkTemplates, mailedSecrets, namedDrop, personalPayload, secretFileUploads, sentCredentials, sessionInQuery } from "./exfil-sinks.js";
 import { isRelay, relayQueryToken, sensitivePayload, teamChat, withoutSpan } from "./exfil-relays.js";
-import { credentialInLink, dataOrders, hostedEndpoint, pastedFile, pasteSite } from "./exfil-hosted.js";
+import { credentialInLink, dataOrders, hostedEndpoint, pastedFile, pasteSite, withoutAuthHeaders } from "./exfil-hosted.js";
 import { commandOutlets, DATA_FILE } from "./exfil-outlets.js";
 import { isStore, localHost, relayQueryPayload, sentFiles, urlStatesData } from "./exfil-payloads.js";
 import { madePublic } from "./exfil-public.js";
@@ -17,6 +17,8 @@ import { chunkedLookups, environmentSent, wildcardHostData } from "./exfil-code.
 import { logOnly, ownApiKey, pasteHost, recipientTagsOnly } from "./exfil-handed.js";
 import { basicInQuery, contactsInQuery, endpointMessage, ownHookKey, phoneMessages, rootDrops, secretInQuery, slugSecret, tokenWithApi } from "./exfil-messages.js";
 import { forwardedOutside } from "./exfil-forwarding.js";
+import { gatewayPayload, phoneGateway } from "./exfil-gateways.js";
+import { commandSenders, handedDataFile, namedCredential } from "./exfil-senders.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -75,6 +77,26 @@ export const DEFAULT_COLLECTORS = [
   "*.ceye.io",
   "canarytokens.com",
   "*.canarytokens.com",
+  // (Sixteenth round, from the catalogues of out-of-band testing tools) requestrepo, XSS Hunter's and xss.report's
+  // callback hosts, Acunetix's bxss.me, pingb.in and the DNS logs dnslog.link and eyes.sh: every name under them is a
+  // tester's (or an attacker's) inbox.
+  "requestrepo.com",
+  "*.requestrepo.com",
+  "*.xss.ht",
+  "*.xss.report",
+  "*.bxss.me",
+  "pingb.in",
+  "*.pingb.in",
+  "*.dnslog.link",
+  "*.eyes.sh",
+  // (Sixteenth round, phase two) Request inspectors that earlier rounds listed as relays: each shows whatever it is sent
+  // to whoever made the bin, like webhook.site.
+  "webhook.cool",
+  "*.webhook.cool",
+  "putsreq.com",
+  "webhook-test.com",
+  "*.webhook-test.com",
+  "typedwebhook.tools",
 ];
 
 /**
@@ -97,8 +119,8 @@ export const DEFAULT_TUNNELS = [
   "*.pinggy.link",
   "transfer.sh",
   "0x0.st",
-  "file.io",
-  "temp.sh",
+  "*.file.io",
+  "*.temp.sh",
   // (Eighth round) More tunnels to someone's machine: Microsoft dev tunnels, tunnelmole, bore, LocalXpose, zrok,
   // PageKite, Telebit, localtonet, Expose, tunnelto, playit, loophole.
   "*.devtunnels.ms",
@@ -116,6 +138,9 @@ export const DEFAULT_TUNNELS = [
   "*.loophole.site",
   // (Fourteenth round) Gradio's share links: a tunnel to somebody's notebook for 72 hours.
   "*.gradio.live",
+  // (Sixteenth round) localtunnel's own domain and srv.us (an ssh tunnel's public name).
+  "*.localtunnel.me",
+  "*.srv.us",
   // Public file drops: whoever has the link (or guesses it) downloads the file.
   "pixeldrain.com",
   "*.pixeldrain.com",
@@ -125,7 +150,7 @@ export const DEFAULT_TUNNELS = [
   "*.catbox.moe",
   "bashupload.com",
   "oshi.at",
-  "tmpfiles.org",
+  "*.tmpfiles.org",
   "uguu.se",
   "*.uguu.se",
   "filebin.net",
@@ -136,12 +161,25 @@ export const DEFAULT_TUNNELS = [
   "x0.at",
   "ttm.sh",
   "envs.sh",
+  // (Sixteenth round, LOTS and the anonymous-upload catalogues) buzzheavier, qu.ax, the pomf clones, krakenfiles,
+  // anonfiles/bayfiles, filetransfer.io and send.vis.ee (Firefox Send's public successor).
+  "buzzheavier.com",
+  "*.buzzheavier.com",
+  "qu.ax",
+  "pomf.lain.la",
+  "pomf2.lain.la",
+  "krakenfiles.com",
+  "*.krakenfiles.com",
+  "*.anonfiles.com",
+  "*.bayfiles.com",
+  "filetransfer.io",
+  "send.vis.ee",
   // Public paste sites: a paste is read by anyone with its address, and most are listed or scraped.
   "pastebin.com",
-  "paste.ee",
-  "hastebin.com",
+  "*.paste.ee",
+  "*.hastebin.com",
   "dpaste.org",
-  "dpaste.com",
+  "*.dpaste.com",
   "ix.io",
   "sprunge.us",
   "termbin.com",
@@ -149,12 +187,24 @@ export const DEFAULT_TUNNELS = [
   "rentry.co",
   "rentry.org",
   "privatebin.net",
-  "controlc.com",
-  "pastes.io",
-  "justpaste.it",
+  "*.controlc.com",
+  "*.pastes.io",
+  "*.justpaste.it",
   // (Twelfth round) Anonymous public JSON bins: whoever has the id reads the document.
   "jsonblob.com",
   "api.npoint.io",
+  // (Sixteenth round) More anonymous key-value and JSON bins (kvdb.io buckets, JSONBin, Pantry) and WeTransfer's free
+  // transfer.it; the paste sites and drops above also answer on API subdomains (`api.paste.ee`), hence their wildcards.
+  "kvdb.io",
+  "*.kvdb.io",
+  "api.jsonbin.io",
+  "getpantry.cloud",
+  "transfer.it",
+  "*.transfer.it",
+  // Public notepads: a page exists at any path and whoever knows the path reads it (dontpad, notes.io, aNotepad).
+  "dontpad.com",
+  "notes.io",
+  "anotepad.com",
 ];
 
 export interface ExfiltrationParams {
@@ -748,7 +798,7 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
   if (message !== undefined) {
     for (const r of requestedUrls(sites, message)) {
       const toolCall = TOOL_CALLS.has(message.method as string);
-      const verdict = r.host ? hostVerdict(r.url, lists) : judgeUrl(r.url, "request", 0, lists) ?? toTunnel(r, sites, lists, toolCall) ?? toRelay(r, sites, lists, toolCall) ?? toMessageEndpoint(r, sites, lists, toolCall) ?? carriedPayload(r, sites, lists, toolCall) ?? (toolCall ? null : linkedCredential(r.url, lists));
+      const verdict = r.host ? hostVerdict(r.url, lists) : judgeUrl(r.url, "request", 0, lists) ?? toTunnel(r, sites, lists, toolCall) ?? toRelay(r, sites, lists, toolCall) ?? toMessageEndpoint(r, sites, lists, toolCall) ?? toPhoneGateway(r, sites, toolCall) ?? carriedPayload(r, sites, lists, toolCall) ?? (toolCall ? null : linkedCredential(r.url, lists));
       if (verdict === null) continue;
       if (out.some((d) => d.path === r.site.path && d.start < r.end && r.start < d.end)) continue;
       out.push({ type: r.host ? "exfiltration.dns" : "exfiltration.request", path: r.site.path, start: r.start, end: r.end, detail: `the URL carries ${verdict}` });
@@ -827,13 +877,17 @@ function carriedPayload(r: Requested, sites: StringSite[], lists: ExfiltrationLi
   }
   const v = r.site.value;
   if (r.start > 0 || r.end < v.length) {
-    const what = judge(withoutSpan(v, r.start, r.end));
+    // (Sixteenth round) The request's own Authorization header is the service's key, not what it is handed.
+    const what = judge(withoutAuthHeaders(withoutSpan(v, r.start, r.end)));
     if (what) return `${what} to ${where}`;
   }
   for (const site of sites) {
     if (site === r.site || site.path[0] !== "params" || site.path[1] !== "arguments" || site.path.includes("headers")) continue;
     const what = judge(site.value);
     if (what) return `${what} to ${where}`;
+    // (Sixteenth round) A data file handed by reference to a drop or a paste site (exfil-senders.ts).
+    const file = drop || paste ? handedDataFile(site.value, site.path[site.path.length - 1]) : null;
+    if (file) return `a data file (${file}) to ${where}`;
   }
   return null;
 }
@@ -845,7 +899,7 @@ function addApart(out: Detection[], found: readonly Detection[]): void {
 
 const CHANNEL_IDS = ["$", "`", "%", "ping", "--no-sign", "push", "nc"].map(literalId);
 /** (Ninth round) What exfil-outlets.ts's families need: its own gates decide the rest. */
-const OUTLET_IDS = ["-R", "--to", "ngrok", "cloudflared", "expose", "zrok", "loclx", "lt ", "env", "set)", "export -p", "smtp", "mqtt", "--acl", "--grants", " -a "].map(literalId);
+const OUTLET_IDS = ["-R", "--to", "ngrok", "cloudflared", "expose", "zrok", "loclx", "lt ", "env", "set)", "export -p", "smtp", "mqtt", "--acl", "--grants", " -a ", "croc", "wormhole", "ffsend", "transferwee", "megaput", "mega-put", "ipfs", "w3 ", "mail", "mutt", "swaks", "msmtp", "snapshot-attribute", "pktriot"].map(literalId);
 
 /**
  * (Eighth round) Channels out in a command line a tool or an agent is asked to run (exfil-channels.ts): a command's
@@ -878,7 +932,7 @@ function channels(sites: StringSite[], message: Record<string, unknown>, lists: 
       out.push({ type: "exfiltration.request", path: site.path, start: 0, end: site.value.length, detail: "an unsigned upload to a bucket anybody may write to" });
       continue;
     }
-    if (lines || outlets) for (const f of lines ? commandChannels(site.value, ctx) : commandOutlets(site.value, ctx)) out.push({ type: "exfiltration.request", path: site.path, start: f.start, end: f.end, detail: f.detail });
+    if (lines || outlets) for (const f of lines ? commandChannels(site.value, ctx) : [...commandOutlets(site.value, ctx), ...commandSenders(site.value)]) out.push({ type: "exfiltration.request", path: site.path, start: f.start, end: f.end, detail: f.detail });
   }
   return out;
 }
@@ -971,10 +1025,15 @@ const PAYLOAD_LENGTH = 200;
  * of some size or of encoded data; in a command line, an upload or a pipe into the request, or a long `-d` value).
  * In an A2A message, the URL of a file part or a push-notification config is judged by what it carries alone.
  */
+/** A path segment that is a login pair: a name, a colon, a value with a letter and a digit, and a symbol or both cases. */
+const LOGIN_SEGMENT = /^[A-Za-z][\w.@-]{1,40}:(?=[^:\s]{0,64}\d)(?=[^:\s]{0,64}[A-Za-z])(?=[^:\s]{0,64}(?:[!@#$%^&*?~]|[a-z][^:\s]{0,64}[A-Z]|[A-Z][^:\s]{0,64}[a-z]))[^:\s/]{6,64}$/;
+
 function toTunnel(r: Requested, sites: StringSite[], lists: ExfiltrationLists, toolCall: boolean): string | null {
   const url = parse(r.url);
   if (url === null || !lists.tunnels.some((re) => re.test(hostOf(url)))) return null;
   if (carriesAnything(r.url, lists)) return "data to a tunnel or a file drop";
+  // (Sixteenth round) A login pair as a page of a public notepad or a drop: `/ops-notes/vpn.admin:Kestrel-Vault-88!`.
+  if (url.pathname.length <= 2048 && url.pathname.split("/").some((seg) => LOGIN_SEGMENT.test(decode(seg)))) return "a login pair to a tunnel or a file drop";
   // Another agent is sent the message, not the tunnel: a push-notification URL is where the client is called back.
   if (!toolCall) return null;
   // (Fourteenth round) A stack trace or an error log pasted for a bug report, with nothing in it (exfil-handed.ts).
@@ -1038,6 +1097,11 @@ function toRelay(r: Requested, sites: StringSite[], lists: ExfiltrationLists, to
     if (site === r.site || site.path[0] !== "params" || site.path[1] !== "arguments" || site.path.includes("headers")) continue;
     const what = sensitivePayload(site.value, teamChat(host));
     if (what) return `${what} to a relay`;
+    // (Sixteenth round) A data file handed by reference, a credential under a key that names it (exfil-senders.ts).
+    const file = handedDataFile(site.value, site.path[site.path.length - 1]);
+    if (file) return `a data file (${file}) to a relay`;
+    const credential = namedCredential(site.value);
+    if (credential) return `${credential} to a relay`;
   }
   return null;
 }
@@ -1054,6 +1118,23 @@ function toMessageEndpoint(r: Requested, sites: StringSite[], lists: Exfiltratio
   // The relays of earlier rounds are messaging endpoints too: what toRelay's list does not name is judged here.
   const what = endpointMessage(url, r.site, r.start, r.end, sites, toolCall, isRelay(host, url.pathname));
   return what === null ? null : `${what} to a messaging endpoint`;
+}
+
+/** (Sixteenth round) A message to a phone or a device through a provider's API (exfil-gateways.ts). */
+function toPhoneGateway(r: Requested, sites: StringSite[], toolCall: boolean): string | null {
+  const url = parse(r.url);
+  if (url === null || !phoneGateway(hostOf(url), url.pathname)) return null;
+  const texts = [decode(url.pathname) + " " + url.search];
+  if (toolCall) {
+    const v = r.site.value;
+    if (r.start > 0 || r.end < v.length) texts.push(withoutSpan(v, r.start, r.end));
+    for (const site of sites) if (site !== r.site && site.path[0] === "params" && site.path[1] === "arguments" && !site.path.includes("headers")) texts.push(site.value);
+  }
+  for (const t of texts) {
+    const what = gatewayPayload(t);
+    if (what) return `${what} to a phone gateway`;
+  }
+  return null;
 }
 
 /** (Thirteenth round) A credential of the user's in the query of a URL handed to another agent (exfil-hosted.ts). */
