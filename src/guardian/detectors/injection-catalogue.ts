@@ -133,9 +133,10 @@ const POSTED = new RegExp(
 
 /** Where the paragraph holding offset `s` of `text` starts, looked for at most 200 characters back. */
 function before(text: string, s: number): string {
-  const from = Math.max(0, s - 200);
-  const i = text.lastIndexOf("\n\n", s);
-  return text.slice(i >= from ? i + 2 : from, s);
+  // (Searched in the window only: a text without a blank line must not be scanned back to its start for every unit.)
+  const w = text.slice(Math.max(0, s - 200), s);
+  const i = w.lastIndexOf("\n\n");
+  return i >= 0 ? w.slice(i + 2) : w;
 }
 
 /** The unit's cues of the sixteenth round (content only). `text` and `s`: the whole text and the unit's start in it. */
@@ -169,7 +170,8 @@ export function catalogueCues(text: string, s: number, unit: string, ctx: { addr
     const task = TASK_HEAD.test(clip) || (prev.length > 0 && TASK_HEAD.test(prev.slice(-200)));
     // (A TODO after text on its line, as in a review or an e-mail; not a notes list's line-start TODO nor a code comment's.)
     const t = TODO_HEAD.exec(clip);
-    const line = t === null ? "" : text.slice(text.lastIndexOf("\n", s + t.index - 1) + 1, s + t.index);
+    const lead = t === null ? "" : text.slice(Math.max(0, s + t.index - 200), s + t.index);
+    const line = lead.slice(lead.lastIndexOf("\n") + 1);
     const todo = t !== null && /[^\s*\-•>#\d.)[\]]/u.test(line) && !COMMENT_LINE.test(line + clip.slice(t.index));
     if ((task || todo || ctx.addressed) && !GROUNDING.test(clip) && !PLACEHOLDER.test(clip) && !PLACEHOLDER.test(prev)) {
       if (!ctx.addressed) out.t.push("addressed");
