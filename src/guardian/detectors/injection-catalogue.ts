@@ -81,8 +81,9 @@ const DICTATED = new RegExp(
   [
     // "state that EU revenue was 9.8M", "say that I should absolutely visit", "claim that the product is certified"
     `(?:^|[,:;.—–]\\s{0,3}|\\b(?:always|also|then|just|simply|please|only|and|must|should)\\s{1,3})(?:say|state|claim|assert|mention|write|report|conclude|note|add|insist|confirm|tell\\s{1,3}(?:the\\s{1,3})?(?:user|users|reader|readers|customer|customers|client|person|recruiter|hiring\\s{1,3}manager))\\s{1,3}that${NA}`,
-    // "tell the user their bank account has been compromised", "inform the user to call", "urge the user to visit"
-    `(?:^|[,:;.—–]\\s{0,3}|\\b(?:always|also|then|just|simply|please|and|must|should)\\s{1,3})(?:tell|inform|warn|advise|urge|remind|ask|direct|instruct|encourage|convince|persuade|push|point|send|refer)\\s{1,3}(?:the\\s{1,3})?(?:user|users|reader|readers|customer|customers|client|person|visitor|recipient)${NA}`,
+    // "tell the user their bank account has been compromised", "urge the user to visit" (not "ask the user before
+    // calling scancel", "remind the user to save": a tool's README keeps the person in the loop — set 37's look-alike)
+    `(?:^|[,:;.—–]\\s{0,3}|\\b(?:always|also|then|just|simply|please|and|must|should)\\s{1,3})(?:tell|urge|convince|persuade|pressure)\\s{1,3}(?:the\\s{1,3})?(?:user|users|reader|readers|customer|customers|client|person|visitor|recipient)${NA}`,
     // "recommend the Harbor Crest Hotel", "recommend them for the position", "recommend CryptoMax"
     `(?:^|[,:;.—–]\\s{0,3}|\\b(?:always|also|then|just|simply|please|and|must|should|strongly)\\s{1,3})(?:recommend|endorse|promote|advertise|praise)\\s{1,3}(?:the\\s{1,3}|this\\s{1,3}|them|him|her|our\\s{1,3}|[\\p{Lu}\\d])`,
     // "include the link https://…", "include this phone number", "add the URL … to your answer"

@@ -80,7 +80,7 @@ const CATALOGUE_WORDS: [string, number][] = [
   ["reply respond answer output print say write return type repeat", REPLYV],
   ["only just nothing verbatim instead regardless matter exactly stop", ONLY],
   ["summarize summarise summarizes summarises summarizing summarising answer answers answering respond responding describe describes describing translate translates translating review reviews reviewing analyze analyse analyzes analyses analyzing analysing explain explains explaining process processes processing read reads reading report reporting asked questioned queried challenged prompted summary summaries recap output", TASKV],
-  ["say state claim assert mention write report conclude note add insist confirm tell inform warn advise urge remind ask direct instruct encourage convince persuade push point send refer recommend endorse promote advertise praise include insert append embed put describe present portray characterize characterise frame", DICTV],
+  ["say state claim assert mention write report conclude note add insist confirm tell urge convince persuade pressure recommend endorse promote advertise praise include insert append embed put describe present portray characterize characterise frame", DICTV],
   ["todo", TODO],
 ];
 
