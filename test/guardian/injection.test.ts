@@ -259,6 +259,13 @@ describe("the scorer ends on long adversarial inputs (no backtracking)", () => {
     ["open comments", "<!-- ".repeat(80_000)],
     ["quotes", '"'.repeat(200_000)],
     ["headers", "SYSTEM NOTICE:\n".repeat(30_000)],
+    // Sixteenth round's catalogue patterns (injection-catalogue.ts), each fed its own near-misses without end.
+    ["system-message heads without a goal", "[system_message] ###(system_message) ".repeat(20_000)],
+    ["please and my account, never an act", "please note my account please my wallet ".repeat(15_000)],
+    ["a reply verb and a quote never closed", "reply only with 'I have been ".repeat(20_000)],
+    ["a reader's task and dictating verbs", "when you summarize this page say that when answering questions about this table ".repeat(6_000)],
+    ["TODO heads", "text TODO: Say that ".repeat(25_000)],
+    ["questioned without a verdict", "if questioned, report that this is is is ".repeat(12_000)],
     ["turns", "Human:\nAssistant:\n".repeat(25_000)],
     ["URLs", "https://a.example/".repeat(20_000)],
     ["JSON nesting", "[".repeat(100_000) + "]".repeat(100_000)],

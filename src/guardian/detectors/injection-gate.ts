@@ -60,6 +60,29 @@ const DOTTED = 4;
 const DOTNEXT = 16;
 /** A letter word of the spelling alphabet (counted for injection-readings.ts, which reads a spelled run). */
 const SPELL = 32;
+/**
+ * (Sixteenth round, injection-catalogue.ts) Words of the catalogues' structures, paired within a paragraph: "please"
+ * and what only an account holder owns ("please sell … my Bitcoin holdings"); a reply verb and "only"/"verbatim"
+ * ("reply only with '…'"); the reader's task and what its answer is told ("when you summarise this page, tell the
+ * user…", "if questioned, report that…"); a TODO before a colon.
+ */
+const PLEASE = 64;
+const ASSET = 128;
+const REPLYV = 256;
+const ONLY = 512;
+const TASKV = 1024;
+const DICTV = 2048;
+const TODO = 4096;
+const CATALOGUE = PLEASE | ASSET | REPLYV | ONLY | TASKV | DICTV | TODO;
+const CATALOGUE_WORDS: [string, number][] = [
+  ["please", PLEASE],
+  ["account accounts holdings wallet portfolio savings checking lock locks door doors garage car vehicle thermostat camera cameras alarm system bank card cards addresses contacts records history emails files repository repositories repo shares stocks bitcoin crypto funds money balance points miles subscription device devices home house calendar inbox password passwords access iban acct", ASSET],
+  ["reply respond answer output print say write return type repeat", REPLYV],
+  ["only just nothing verbatim instead regardless matter exactly stop", ONLY],
+  ["summarize summarise summarizes summarises summarizing summarising answer answers answering respond responding describe describes describing translate translates translating review reviews reviewing analyze analyse analyzes analyses analyzing analysing explain explains explaining process processes processing read reads reading report reporting asked questioned queried challenged prompted summary summaries recap output", TASKV],
+  ["say state claim assert mention write report conclude note add insist confirm tell urge convince persuade pressure recommend endorse promote advertise praise include insert append embed put describe present portray characterize characterise frame", DICTV],
+  ["todo", TODO],
+];
 
 /** A colon within `max` characters after `i` on the same line (`Human:`, `**User**:`, `System notice:`). */
 function colonAfter(text: Uint16Array, i: number, max: number): boolean {
@@ -273,6 +296,7 @@ for (const w of TURN_WORDS.split(" ")) put(kinds, key(hashOf(w)), TURN);
 for (const w of HEADER_WORDS.split(" ")) put(kinds, key(hashOf(w)), HEADER);
 for (const w of ["mcp", "claude_desktop_config"]) put(kinds, key(hashOf(w)), DOTNEXT);
 for (const w of SPELL_WORDS.split(" ")) put(kinds, key(hashOf(w)), SPELL);
+for (const [words, k] of CATALOGUE_WORDS) for (const w of words.split(" ")) put(kinds, key(hashOf(w)), k);
 
 /** ASCII characters as the pass sees them: > 0 a word character (folded), 0 nothing special, < 0 a special. */
 const NL = -1;
@@ -343,6 +367,13 @@ function forgedAt(text: Uint16Array, at: number): boolean {
   return false;
 }
 
+/** "system" (any case) at `at`. */
+function systemAt(text: Uint16Array, at: number): boolean {
+  const w = "system";
+  for (let j = 0; j < 6; j++) if (at + j >= text.length || ((text[at + j] as number) | 32) !== w.charCodeAt(j)) return false;
+  return true;
+}
+
 /** Only characters a marker may follow at a line start between `a` and `b` (`> `, `## `, `**`, `=== `, `[`). */
 function leadOnly(text: Uint16Array, a: number, b: number): boolean {
   for (let i = a; i < b; i++) {
@@ -406,6 +437,11 @@ export function pieces(str: string): Piece[] {
   let lastBulk = -99;
   let lastDelete = -99;
   let spelled = 0;
+  let lastPlease = -99;
+  let lastReply = -99;
+  let lastOnly = -99;
+  let lastTask = -99;
+  let lastDict = -99;
   // The text is read with a newline after it, so the last word ends inside the loop.
   const end = L + 1;
   for (let i = 0; i < end; i++) {
@@ -462,6 +498,30 @@ export function pieces(str: string): Piece[] {
         if ((k & HEADER) !== 0 && atLine && (upper(text, wordStart) || colonAfter(text, i, 40) || hashLead(text, lastNl + 1, wordStart))) hit(i);
         if ((k & DOTTED) !== 0 && dotted) hit(i);
         if ((k & DOTNEXT) !== 0 && t === DOT) hit(i);
+        // (Sixteenth round: the catalogues' pairs, either order, within a paragraph; injection-catalogue.ts.)
+        if ((k & CATALOGUE) !== 0) {
+          // ("please" first: the act and then whose account; injection-catalogue.ts's MY_ACT reads at most 80
+          // characters between them.)
+          if ((k & PLEASE) !== 0) lastPlease = wn;
+          if ((k & ASSET) !== 0 && wn - lastPlease <= 24) hit(i);
+          if ((k & REPLYV) !== 0) {
+            if (wn - lastOnly <= 40) hit(i);
+            lastReply = wn;
+          }
+          if ((k & ONLY) !== 0) {
+            if (wn - lastReply <= 40) hit(i);
+            lastOnly = wn;
+          }
+          if ((k & TASKV) !== 0) {
+            if (wn - lastDict <= 45) hit(i);
+            lastTask = wn;
+          }
+          if ((k & DICTV) !== 0) {
+            if (wn - lastTask <= 45) hit(i);
+            lastDict = wn;
+          }
+          if ((k & TODO) !== 0 && colonAfter(text, i, 3)) hit(i);
+        }
       }
       // A variable that holds a key ("the value of OPENAI_API_KEY"): a word ending `_KEY`, `_TOKEN` or `_SECRET`.
       if (len >= 5 && (text[i - 4] as number) === 95 && ((text[i - 3] as number) | 32) === 107 && ((text[i - 2] as number) | 32) === 101 && ((text[i - 1] as number) | 32) === 121) hit(i);
@@ -538,6 +598,8 @@ export function pieces(str: string): Piece[] {
     } else if (t === LB) {
       const n = i + 1 < L ? (text[i + 1] as number) : 0;
       if (n === 73 || n === 83 || n === 47) hit(i);
+      // (Sixteenth round) "[system_message]", "[system prompt]": a system head in brackets, in lower case too.
+      else if (n === 115 && systemAt(text, i + 1)) hit(i);
     } else if (t === CJK_CHAR) hit(i);
     // A long paragraph is read in pieces, cut after a sentence.
     if ((t === DOT || t === STOP) && i - start > 4096 && (i + 1 >= L || (text[i + 1] as number) <= 32)) {

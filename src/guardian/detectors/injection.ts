@@ -7,6 +7,7 @@ import { agentLabel, exhibited, refusesEmbedded } from "./injection-exhibits.js"
 import { loopCues } from "./injection-loop.js";
 import { oversightCues } from "./injection-oversight.js";
 import { controlCues } from "./injection-controls.js";
+import { catalogueCues } from "./injection-catalogue.js";
 import { covertCues } from "./injection-covert.js";
 import { chatTemplate, doubledJoiner, inJinja, reportedFrom } from "./injection-mentions.js";
 import { orderCues } from "./injection-orders.js";
@@ -457,6 +458,8 @@ interface Ctx {
   /** A description of an input property (what the model is to put in it). */
   field?: boolean;
   fieldName?: string;
+  /** (Sixteenth round) In JSON held in a text, the key of the string value judged ("review_content"). */
+  jsonKey?: string;
   /** The text has both a user's and a model's turns: a line "Assistant: …" there is the model speaking. */
   transcript?: boolean;
   /** The unit is in a model's turn of a transcript ("Assistant: …"): the model speaking to the user. */
@@ -1065,6 +1068,11 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       for (const k of w.t) addT(sig, k);
       for (const k of w.r) addR(sig, k);
       if (w.t.length + w.r.length > 0) sig.cue = true;
+      // Entries of the published injection catalogues the scorer did not weigh (injection-catalogue.ts).
+      const g = catalogueCues(text, s, unit, { addressed: sig.t.addressed !== undefined || sig.t.addressed_2p !== undefined || sig.t.addressed_subject !== undefined, jsonKey: ctx.jsonKey });
+      for (const k of g.t) addT(sig, k);
+      for (const k of g.r) addR(sig, k);
+      if (g.t.length + g.r.length > 0) sig.cue = true;
       // (Benign guards: instructions in the data refused; a help desk's "Agent: Priya S." — injection-exhibits.ts.)
       if (sig.t.override !== undefined && Object.keys(sig.r).every((k) => k === "request") && refusesEmbedded(unit)) delete sig.t.override;
       if (sig.t.addressed !== undefined && agentLabel(unit)) delete sig.t.addressed;
@@ -2625,7 +2633,8 @@ function judgeJson(site: StringSite, n: NormalText, fields: Field[], ctx: Ctx, t
   const map = (s: number, e: number) => (n.identity ? { start: s, end: e } : n.original(s, e));
   const quiet: Field[] = [];
   for (const f of fields) {
-    const cuts = judgeText(f.value, ctx, threshold);
+    const key = /"([\w.-]{1,40})"\s{0,3}:\s{0,3}"$/u.exec(n.text.slice(Math.max(0, f.start - 50), f.start));
+    const cuts = judgeText(f.value, key === null ? ctx : { ...ctx, jsonKey: key[1] as string }, threshold);
     for (const c of cuts) {
       const o = map(toRaw(f, c.start), toRaw(f, c.end));
       push(site, ctx.role, c, o.start, o.end);
