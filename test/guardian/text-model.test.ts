@@ -170,7 +170,9 @@ describe("text model: the weight asset", () => {
 
   it("ships a compact model: a few MB on disk, one int16 per bucket in memory", () => {
     const bytes = readFileSync(join(ROOT, TEXT_MODEL_FILE));
-    expect(bytes.length).toBeLessThan(3 * 1048576);
+    // (3.15 MB after the sixteenth round's retrain: more buckets hold a weight as the training data grows; the bound
+    // was 3 MiB, now 4 MiB, the same as the weights' in memory.)
+    expect(bytes.length).toBeLessThan(4 * 1048576);
     const m = loadTextModel();
     expect(m.weights.byteLength).toBe(2 << m.bits);
     expect(m.weights.byteLength).toBeLessThanOrEqual(4 * 1048576);

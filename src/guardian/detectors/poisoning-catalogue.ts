@@ -1,5 +1,6 @@
 import { judgeCommandLine } from "./commands.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
+import { sentenceSpans } from "./sentences.js";
 
 /*
  * Sixteenth round ("smp16"): tool poisoning written from the published MCP attack catalogue before any case was read
@@ -107,22 +108,6 @@ function secretNamedFields(result: Record<string, unknown>): Detection[] {
 
 /* --- 2-4. Sentences of a description -------------------------------------------------------------------------------- */
 
-/** The sentences of a text, as [start, end) spans (at most 64). */
-function sentencesOf(t: string): [number, number][] {
-  const out: [number, number][] = [];
-  let start = 0;
-  for (let i = 0; i < t.length && out.length < 64; i++) {
-    const c = t[i] as string;
-    if ((c === "." || c === "!" || c === "?" || c === ";" || c === "\n") && (i + 1 === t.length || /\s/.test(t[i + 1] as string))) {
-      out.push([start, i + 1]);
-      start = i + 1;
-      while (start < t.length && /\s/.test(t[start] as string)) start++;
-      i = start - 1;
-    }
-  }
-  if (start < t.length && out.length < 64) out.push([start, t.length]);
-  return out;
-}
 
 /** 2. A credential. */
 const CREDENTIAL = /\b(?:tokens?|bearer|authorization\s{1,3}headers?|api\s{1,3}keys?|cookies?|session\s{1,3}(?:ids?|cookies?|tokens?)|credentials?|secrets?|passwords?|oauth)\b/i;
@@ -192,7 +177,7 @@ function schemaFindings(result: Record<string, unknown>): Detection[] {
     const desc = typeof t.description === "string" && t.description.length <= MAX_UNIT ? t.description : "";
     // 5. Read-only, and a sentence that orders a write.
     if (ann !== null && typeof ann === "object" && ann.readOnlyHint === true && desc) {
-      for (const [a, b] of sentencesOf(desc)) {
+      for (const [a, b] of sentenceSpans(desc, { clauses: true })) {
         const u = desc.slice(a, b);
         const m = WRITE_ORDER.exec(u);
         if (m && !WRITE_OK.test(u.slice(0, m.index))) {
@@ -209,7 +194,7 @@ function schemaFindings(result: Record<string, unknown>): Detection[] {
       if (props !== null && typeof props === "object") for (const [k, v] of Object.entries(props).slice(0, 64)) if (v !== null && typeof v === "object") spots.push([["result", "tools", i, "outputSchema", "properties", k, "description"], (v as Record<string, unknown>).description]);
       for (const [path, d] of spots) {
         if (typeof d !== "string" || d.length > MAX_UNIT) continue;
-        for (const [a, b] of sentencesOf(d)) {
+        for (const [a, b] of sentenceSpans(d, { clauses: true })) {
           const u = d.slice(a, b);
           if (OUT_SEND.test(u) || (OUT_KEEP.test(u) && OUT_SAY.test(u))) {
             out.push({ type: "tool_poisoning.output_schema_directive", path, start: a, end: b, detail: "an output schema's description directs the model to send data out or keep it from the user" });
@@ -241,7 +226,7 @@ export function detectCataloguePoisoning(sites: readonly StringSite[], result: u
   for (const s of sites.slice(0, MAX_SITES)) {
     const v = s.value;
     if (v.length < 20 || v.length > MAX_UNIT) continue;
-    const spans = sentencesOf(v);
+    const spans = sentenceSpans(v, { clauses: true });
     for (let k = 0; k < spans.length; k++) {
       const [a, b] = spans[k] as [number, number];
       const u = v.slice(a, b);

@@ -1,5 +1,6 @@
 import { ibansIn } from "./exfil-payloads.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
+import { sentenceSpans } from "./sentences.js";
 
 /*
  * (Eleventh round, "tps11") Where a server speaks to the model, three structures the description judgement did not
@@ -112,22 +113,6 @@ const KEEP_DEFAULT = /\b(?:never|do\s{1,3}not|don't|must\s{1,3}not|should\s{1,3}
 const USER_CHOICE = /\bunless\s{1,3}(?:the\s{1,3})?(?:user|caller|customer)|\bif\s{1,3}(?:the\s{1,3})?(?:user|caller|customer)\s{1,3}(?:asks|wants|gives|names|provides|specifies)|\b(?:user|caller)\s{1,3}may\s{1,3}(?:change|override)/i;
 const LOCAL_URL = /^(?:https?:\/\/)?(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\]|0\.0\.0\.0|[\w-]+\.local|[\w-]+\.internal|[\w-]+\.svc(?:\.cluster\.local)?)(?:[:/]|$)/i;
 
-/** The sentences of a text, as [start, end) spans without their leading blanks (at most 64). */
-function sentencesOf(t: string): [number, number][] {
-  const out: [number, number][] = [];
-  let start = 0;
-  for (let i = 0; i < t.length && out.length < 64; i++) {
-    const c = t[i] as string;
-    if ((c === "." || c === "!" || c === "?") && (i + 1 === t.length || /\s/.test(t[i + 1] as string))) {
-      out.push([start, i + 1]);
-      start = i + 1;
-      while (start < t.length && /\s/.test(t[start] as string)) start++;
-      i = start - 1;
-    }
-  }
-  if (start < t.length && out.length < 64) out.push([start, t.length]);
-  return out;
-}
 
 /** A parameter that names who sends or answers, not where data goes ("from", "reply_to"): its default is the server's own. */
 const SENDER_PARAM = /^(?:from|sender|reply_?to|author|committer|signature|signer)(?:_?(?:email|address))?$/i;
@@ -163,7 +148,7 @@ function pinnedDefaults(result: Record<string, unknown>): Detection[] {
       const own = typeof s.description === "string" ? s.description.slice(0, MAX_UNIT) : "";
       // The sentence that keeps it: in the parameter's own description, or one of the tool's that names the parameter.
       const keeping = (x: string) => KEEP_DEFAULT.test(x) && !USER_CHOICE.test(x);
-      const toolSentences = sentencesOf(toolText).filter(([a, b]) => {
+      const toolSentences = sentenceSpans(toolText).filter(([a, b]) => {
         const x = toolText.slice(a, b);
         return (x.includes(name) || /\bdefault\b/i.test(x)) && keeping(x);
       });

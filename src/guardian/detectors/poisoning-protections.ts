@@ -1,5 +1,6 @@
 import { ibansIn } from "./exfil-payloads.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
+import { sentenceSpans } from "./sentences.js";
 
 /*
  * (Fifteenth round, "smp15") Three structures of a server's description of itself that the earlier checks read only
@@ -30,23 +31,6 @@ import type { Detection, JsonPath, StringSite } from "./scan.js";
 const MAX_UNIT = 4096;
 const MAX_SITES = 2048;
 
-/** The sentences of a text, as [start, end) spans (at most 64). */
-function sentencesOf(t: string): [number, number][] {
-  const out: [number, number][] = [];
-  let start = 0;
-  for (let i = 0; i < t.length && out.length < 64; i++) {
-    const c = t[i] as string;
-    // (Not after "no." or "e.g." before a number or a lower-case word: "account no. 4471 …" is one sentence.)
-    if ((c === "." || c === "!" || c === "?" || c === ";" || c === "\n") && (i + 1 === t.length || (/\s/.test(t[i + 1] as string) && !(c === "." && /^\s{1,3}[\p{Ll}\d]/u.test(t.slice(i + 1, i + 5)))))) {
-      out.push([start, i + 1]);
-      start = i + 1;
-      while (start < t.length && /\s/.test(t[start] as string)) start++;
-      i = start - 1;
-    }
-  }
-  if (start < t.length && out.length < 64) out.push([start, t.length]);
-  return out;
-}
 
 /* --- 1. A protection switched off for good ----------------------------------------------------------------------- */
 
@@ -120,7 +104,7 @@ export function detectProtectionPoisoning(sites: readonly StringSite[]): Detecti
       out.push({ type: "tool_poisoning.protection_off", path: s.path, start: 0, end: v.length, whole: true, detail: `the description of ${name} has the model switch the protection off for good` });
       continue;
     }
-    const spans = sentencesOf(v);
+    const spans = sentenceSpans(v, { clauses: true, abbreviations: true });
     let hit = false;
     for (const [a, b] of spans) {
       const u = v.slice(a, b);
