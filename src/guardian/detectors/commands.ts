@@ -1505,17 +1505,18 @@ function judgeText(text: string, ctx: Context, out: CommandFinding[]): void {
   // PowerShell and Windows lines the shell grammar does not read: their calls, and the old text checks.
   const ps = POWERSHELL_WORDS.test(text.slice(0, MAX_CODE)) ? judgeCode(text, true) : null;
   if (ps && !out.some((f) => f.type === ps.type)) out.push({ type: ps.type, detail: ps.detail, start: 0, end: text.length });
-  for (const t of TEXT_CHECKS) {
-    if (!text.includes(t.needs)) continue;
-    t.re.lastIndex = 0;
-    const m = t.re.exec(text.length > MAX_CODE * 4 ? text.slice(0, MAX_CODE * 4) : text);
-    if (m && !out.some((f) => f.type === t.type)) out.push({ type: t.type, detail: t.detail, start: m.index, end: m.index + m[0].length });
-  }
-  // (Sixteenth round) Techniques from the public catalogues (commands-catalog.ts), on the text's first part.
+  // The text checks read the text's first part; each runs only where its literal is (the old checks' in the text as
+  // written, the sixteenth round's catalogue checks' in any case: commands-catalog.ts).
   const head = text.length > MAX_CODE * 4 ? text.slice(0, MAX_CODE * 4) : text;
+  runTextChecks(TEXT_CHECKS, head, (t) => text.includes(t.needs), out);
   const lower = head.toLowerCase();
-  for (const t of CATALOG_TEXT_CHECKS) {
-    if (typeof t.needs === "string" ? !lower.includes(t.needs) : !t.needs.some((n) => lower.includes(n))) continue;
+  runTextChecks(CATALOG_TEXT_CHECKS, head, (t) => (typeof t.needs === "string" ? lower.includes(t.needs) : t.needs.some((n) => lower.includes(n))), out);
+}
+
+/** Each check whose literal is present runs once over `head`; a finding of a type already found is not added. */
+function runTextChecks<T extends { re: RegExp; type: string; detail: string }>(checks: readonly T[], head: string, present: (t: T) => boolean, out: CommandFinding[]): void {
+  for (const t of checks) {
+    if (!present(t)) continue;
     t.re.lastIndex = 0;
     const m = t.re.exec(head);
     if (m && !out.some((f) => f.type === t.type)) out.push({ type: t.type, detail: t.detail, start: m.index, end: m.index + m[0].length });
