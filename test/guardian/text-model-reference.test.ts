@@ -1,9 +1,10 @@
+import fc from "fast-check";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MessageScan } from "../../src/guardian/detectors/index.js";
 import { loadTextModel } from "../../src/guardian/detectors/text-model-asset.js";
-import { KINDS, proseOf, scoreText, textFeatures, WINDOW, HEAD, type MessageKind, type TextModel } from "../../src/guardian/detectors/text-model.js";
+import { joinedSlice, KINDS, proseOf, scoreText, textFeatures, WINDOW, HEAD, type MessageKind, type TextModel } from "../../src/guardian/detectors/text-model.js";
 
 /*
  * The featuriser is written for speed (one pass, running hashes, a reusable table); this file holds it to a plain
@@ -195,5 +196,45 @@ describe("text model: the prose the model reads (proseOf) equals its plain refer
       for (let i = next(40); i > 0; i--) s += pool[next(pool.length)];
       expect(proseOf(s)).toBe(referenceProse(s));
     }
+  });
+});
+
+/** The model's reading of plain strings as it was first written: join every piece read, then cut the window out. */
+function referenceInput(strings: readonly string[]): string {
+  const head: string[] = [];
+  let length = 0;
+  let i = 0;
+  for (; i < strings.length && length < WINDOW; i++) length += (head.push(strings[i] as string), (strings[i] as string).length + 1);
+  let text = head.join("\n");
+  if (i < strings.length) {
+    const tail: string[] = [];
+    let tailLength = 0;
+    for (let j = strings.length - 1; j >= i && tailLength < WINDOW - HEAD; j--) tailLength += (tail.unshift(strings[j] as string), (strings[j] as string).length + 1);
+    text = text.slice(0, HEAD) + "\n" + tail.join("\n").slice(-(WINDOW - HEAD - 1));
+  }
+  return text.length > WINDOW ? text.slice(0, HEAD) + "\n" + text.slice(text.length - (WINDOW - HEAD - 1)) : text;
+}
+
+describe("text model: the window is cut without joining the whole message", () => {
+  it("joinedSlice equals the join's slice for any pieces and range", () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 12 }), { maxLength: 8 }), fc.integer({ min: -5, max: 120 }), fc.integer({ min: 0, max: 120 }), (parts, start, end) => {
+        expect(joinedSlice(parts, start, end)).toBe(parts.join("\n").slice(Math.max(start, 0), end));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("the model reads of a message what it read when the strings were joined first, for sizes about the window", () => {
+    const sizes = fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: HEAD - 30, max: HEAD + 30 }), fc.integer({ min: WINDOW - 30, max: WINDOW + 30 }), fc.integer({ min: 1, max: 3 * WINDOW }));
+    fc.assert(
+      fc.property(fc.array(sizes, { minLength: 1, maxLength: 6 }), (lengths) => {
+        const strings = lengths.map((n, k) => Array.from({ length: n }, (_, c) => String.fromCharCode(97 + ((c * 7 + k) % 26)) + (c % 9 === 8 ? " " : "")).join("").slice(0, n));
+        const message = { jsonrpc: "2.0", id: 1, result: { content: strings.map((text) => ({ text })) } };
+        const expected = proseOf(referenceInput(strings));
+        expect(new MessageScan(message, "t", null).modelInput.text).toBe(expected);
+      }),
+      { numRuns: 150 },
+    );
   });
 });
