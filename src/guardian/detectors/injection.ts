@@ -1087,8 +1087,8 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   // (Seventeenth round) A prompt that names secrets only to forbid handling them or as a process ("never ask users for
   // passwords …; send password resets to the portal"), or that describes what a wrongdoer does for the reader to
   // guard against ("fraudsters send 'new bank details'; always verify by phone"), asks for nothing (sampling-benign.ts).
-  if (ctx.role === "prompt" && !dest && (sig.r.send_secret !== undefined || sig.r.read_secret !== undefined || sig.r.recipients !== undefined)) {
-    if (secretsOnlyForbidden(unit) || wrongdoerDescribed(unit)) for (const k of ["send_secret", "read_secret", "recipients"] as const) delete sig.r[k];
+  if (ctx.role === "prompt" && !dest && (sig.r.send_secret !== undefined || sig.r.send_personal !== undefined || sig.r.read_secret !== undefined || sig.r.recipients !== undefined)) {
+    if (secretsOnlyForbidden(unit) || wrongdoerDescribed(unit)) for (const k of ["send_secret", "send_personal", "read_secret", "recipients"] as const) delete sig.r[k];
   }
   if (ctx.role === "prompt") addT(sig, "prompt");
   // A remote agent's reply is read by the calling agent, a model: downloaded or decoded code it hands over to run —

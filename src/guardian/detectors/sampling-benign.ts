@@ -15,7 +15,7 @@
  * Bounded regexes over one unit (its first 2,000 characters). Look-alikes in test/fixtures/corpus/smp17.test.yaml.
  */
 
-const SECRET_WORD = String.raw`(?:passwords?|passcodes?|passphrases?|pins?|credentials?|tokens?|api\s{1,3}keys?|keys?|secrets?|otps?|one-time\s{1,3}codes?|(?:verification|security|2fa|mfa)\s{1,3}codes?|cvvs?)`;
+const SECRET_WORD = String.raw`(?:passwords?|passcodes?|passphrases?|pins?|credentials?|tokens?|api\s{1,3}keys?|keys?|secrets?|otps?|one-time\s{1,3}codes?|(?:verification|security|2fa|mfa)\s{1,3}codes?|cvvs?|card\s{1,3}numbers?|account\s{1,3}numbers?)`;
 const SECRET_RE = new RegExp(String.raw`\b${SECRET_WORD}\b`, "gi");
 /** A prohibition on handling and the list of secrets it governs. */
 const FORBIDDEN_LIST = new RegExp(
