@@ -87,6 +87,19 @@ const DISGUISE =
   /\bas\s{1,3}if\s{1,3}(?:it\s{1,3}(?:were|was)\s{1,3})?(?:written|sent|coming|signed)\s{1,3}(?:by|from)\b|\b(?:sounds?|looks?|appears?|reads?|seems?)\s{1,3}(?:like|as\s{1,3}if)\s{1,3}(?:it\s{1,3})?(?:comes?|came|is|was|were)\s{1,3}(?:from|by)\b|\b(?:write|sign|post|message)\s{1,3}as\s{1,3}["'“‘]|\b(?:pose[sd]?|posing|pretend\w{0,3}|masquerad\w{1,3}|impersonat\w{1,4})\b|\bin\s{1,3}the\s{1,3}name\s{1,3}of\b|\b(?:match|copy|mimic|use)\s{1,3}(?:her|his|their|the\s{1,3}[\w-]{1,30}'s|[\w-]{1,30}'s)\s{1,3}(?:signature|tone|style|logo|branding|letterhead)|\bmake\s{1,3}it\s{1,3}(?:look|sound|seem|appear)\s{1,3}(?:official|legit\w{0,6}|authentic|real|genuine)\b|\b(?:do\s{1,3}not|don't|never)\s{1,3}reveal\s{1,3}who\b/i;
 const ASKS_PERSON =
   /\b(?:(?:\d|four|five|six|eight)[\s-]digit\s{1,3}(?:sms\s{1,3})?code|(?:sms|text)\s{1,3}code|code\s{1,3}(?:they|you)\s{1,3}(?:receive|get)\s{1,3}(?:by|via)\s{1,3}(?:sms|text)|password|passcode|2fa|mfa|otp|one-time\s{1,3}(?:code|password|pin)|verification\s{1,3}code|security\s{1,3}code|card\s{1,3}(?:number|details)|cvv|cvc|pin|seed\s{1,3}phrase|recovery\s{1,3}phrase|login\s{1,3}details|credentials)\b|\bapprove\s{1,3}(?:the\s{1,3})?(?:[\w-]{1,12}\s{1,3})?(?:push|prompt|mfa\s{1,3}request|sign-in\s{1,3}request)\b|\b(?:skip|bypass|ignore|waive)\s{1,3}(?:the\s{1,3})?(?:call-?back|verification|second\s{1,3}approval|dual\s{1,3}control)\b|\b(?:update|verify|confirm|enter|re-?enter)\s{1,3}(?:your|their|his|her)\s{1,3}(?:[\w-]{1,12}\s{1,3})?details\b|\b(?:verify|log\s{0,2}in|sign\s{0,2}in|update)\b[^.;\n]{0,40}?\bhttps?:\/\/|\b(?:confirm|verify|enter|update|re-?enter)\s{1,3}(?:your|their)\s{1,3}(?:card|payment\s{1,3}(?:method|details|card)|bank\s{1,3}(?:account|details)|billing\s{1,3}details)\b/i;
+/**
+ * (Seventeenth round) The same disguise in other languages: a message made to look as if it came from someone else
+ * ("ser ut att komma från", "wygląda, jakby pochodził od", "que parezca venir de", "comme s'il venait de", "als käme
+ * sie von", "como se viesse de", "come se provenisse da").
+ */
+const DISGUISE_I18N =
+  /(?<![\p{L}])(?:ser\s{1,3}ut\s{1,3}att\s{1,3}(?:komma|vara)\s{1,3}från|se\s{1,3}ut\s{1,3}som\s{1,3}om\s{1,3}det\s{1,3}kom\s{1,3}från|wygląda\p{L}{0,3},?\s{1,3}(?:jakby|jak\s{1,3}gdyby)\s{1,3}(?:\p{L}{1,12}\s{1,3}){0,2}(?:od|z)|parezca\s{1,3}(?:que\s{1,3}viene|venir|enviad[oa])\s{1,3}(?:de|por)|como\s{1,3}si\s{1,3}(?:viniera|fuera|lo\s{1,3}enviara)|comme\s{1,3}s'?\s{0,2}(?:il|elle)\s{1,3}(?:venait|provenait|était\s{1,3}envoyé\p{L}{0,2})\s{1,3}(?:de|par)|sembl\p{L}{1,4}\s{1,3}(?:venir|provenir)\s{1,3}de|als\s{1,3}(?:käme|stamme)\s{1,3}(?:sie|er|es)\s{1,3}von|als\s{1,3}ob\s{1,3}(?:sie|er|es)\s{1,3}von\s{1,3}(?:\p{L}{1,20}\s{1,3}){1,3}(?:käme|stammt|stammte)|como\s{1,3}se\s{1,3}(?:viesse|fosse\s{1,3}enviad[oa])\s{1,3}(?:de|d[oa]|por)|pareça\s{1,3}(?:vir|ter\s{1,3}sido\s{1,3}enviad[oa])\s{1,3}(?:de|d[oa]|por)|come\s{1,3}se\s{1,3}(?:provenisse|venisse|fosse\s{1,3}inviat[oa])\s{1,3}(?:da|dal|dalla)|sembri\s{1,3}(?:provenire|venire)\s{1,3}da)(?![\p{L}])/iu;
+/**
+ * (Seventeenth round) The recipient sent to act at a host: pay, log in, confirm or verify "at" a link or a bare domain, in
+ * several languages ("pay a fee at https://…", "logga in med BankID på x.example", "zapłać na …").
+ */
+const ACT_AT_HOST =
+  /(?<![\p{L}])(?:pay|paying|log\s{0,2}in|sign\s{0,2}in|betala|logga\s{1,3}in|verifiera|bekräfta|zapłać|zaloguj\p{L}{0,3}|potwierdź|paga|pague|pagar|inicia\s{1,3}sesión|payez|payer|connectez-vous|bezahlen|zahlen|anmelden|einloggen|faça\s{1,3}login|entre\s{1,3}(?:em|na)|pagare|accedi)(?![\p{L}])[^.;\n]{0,80}?(?:https?:\/\/|(?<![\w@.-])[a-z0-9][a-z0-9-]{1,40}\.(?:example|com|net|org|info|io|co|se|pl|de|fr|es|pt|it|uk|nl|xyz|top|site|online)\b)/iu;
 const THREAT =
   /\b(?:will\s{1,3}be|is\s{1,3}being|has\s{1,3}been|is)\s{1,3}(?:disabled|frozen|blocked|suspended|closed|locked|terminated|deleted|banned)\b/i;
 const ASK_OK =
@@ -166,7 +179,7 @@ function prompt(text: string) {
       text,
       claim: CLAIM.test(head),
       audience: AUDIENCE.test(head),
-      disguise: DISGUISE.test(head),
+      disguise: DISGUISE.test(head) || DISGUISE_I18N.test(head),
       threat: THREAT.test(head),
       exposes: EXPOSES.test(head),
       unsafe: CALLED_UNSAFE.test(head),
@@ -219,7 +232,7 @@ function deceives(text: string, unit: string): boolean {
   // Reviews written as other people, to pass as real.
   if (REVIEWS.test(unit) && AS_OTHERS.test(unit) && !REVIEWS_OK.test(unit)) return true;
   // A message written as someone else (or with a threat) that asks the recipient for a secret or a risky act.
-  if (ASKS_PERSON.test(unit) && !ASK_OK.test(headOf(text))) {
+  if ((ASKS_PERSON.test(unit) || ACT_AT_HOST.test(unit)) && !ASK_OK.test(headOf(text))) {
     const p = prompt(text);
     if (p.disguise || (p.threat && /\b(?:within|in)\s{1,3}\d{1,3}\s{1,3}(?:hours?|hrs?|minutes?|mins?|days?)\b|\bunless\b/i.test(text))) return true;
   }

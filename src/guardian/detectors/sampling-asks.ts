@@ -1,6 +1,7 @@
 import { CJK, lookup } from "./injection-lexicon.js";
 import { samplingAims } from "./sampling-aims.js";
 import { samplingCatalogue } from "./sampling-catalogue.js";
+import { samplingDenied } from "./sampling-denied.js";
 import { samplingOwed } from "./sampling-owed.js";
 import { samplingRecord } from "./sampling-record.js";
 import { samplingSteers } from "./sampling-steers.js";
@@ -214,5 +215,7 @@ export function samplingAsks(text: string, unit: string, toks: readonly SWord[],
   for (const k of samplingOwed(text, unit)) if (!out.includes(k)) out.push(k);
   // Sixteenth round (sampling-catalogue.ts): resource theft and covert tool invocation (Unit 42's vectors).
   for (const k of samplingCatalogue(text, unit)) if (!out.includes(k)) out.push(k);
+  // Seventeenth round (sampling-denied.ts): a statement ordered and conceded false, a safeguard skipped and claimed done.
+  for (const k of samplingDenied(unit)) if (!out.includes(k)) out.push(k);
   return out;
 }

@@ -1,0 +1,49 @@
+/*
+ * Seventeenth round ("smp17"): what a sampling prompt has the answer *assert* that the prompt itself says is untrue.
+ * A server that writes the prompt knows its own facts; when it orders a statement and, beside it, concedes the
+ * statement false, the answer is made to lie to its reader — whatever the domain, the product or the language:
+ *
+ * - **A statement ordered and conceded false in the same breath** (`deceive`): a telling verb ("tell the user that
+ *   …", "write that …", "napisz, że …", "escribe que …") and, in the same sentence, a short aside that denies it —
+ *   "(it was not)", "(they aren't)", "(not true)" — or a concession at the clause's end ("even though it wasn't",
+ *   "choć nie zostały", "aunque no lo es", "obwohl es nicht …", "bien qu'il ne …", "embora não", "anche se non").
+ *   (smp15's DENIED_FACT reads the other polarity: a negative stated, "even though it was".) A clarification with
+ *   content ("(it is not open on Sundays)") is not the bare denial and passes.
+ * - **A safeguard skipped and the answer made to say it was done** (`deceive`): in one sentence, a check or a safety
+ *   step left out ("without the call-back verification", "leave out the isolation steps", "skip the review") and an
+ *   approval or a verification asserted in the output ("say it was verified", "add 'Approved by …'", "mark it as
+ *   reviewed"). Each half is ordinary alone — a quick draft that skips a step, a footer that names an approver —
+ *   together they make the document claim the protection its reader relies on.
+ *
+ * Every check is a regex with bounded quantifiers over one unit (at most 4,000 characters). The look-alikes are in
+ * test/fixtures/corpus/smp17.test.yaml and test/guardian/sampling-denied.test.ts.
+ */
+
+export type DeniedAsk = "deceive";
+
+/** A telling verb that puts a statement into the answer (English, Polish, Spanish, French, German, Portuguese, Italian). */
+const TELL =
+  /(?<![\p{L}])(?:tell|tells|say|says|state|write|claim|assure|inform|report|reply|answer|respond|confirm|napisz|napisać|powiedz|stwierdź|poinformuj|podaj|escribe|escriba|diga|dile|dígale|afirma|informa|indica|écris|écrivez|dis|dites|affirme|affirmez|indique|indiquez|schreib|schreibe|schreiben\s{1,3}sie|sag|sage|sagen\s{1,3}sie|teile|behaupte|escreva|diga|informe|afirme|scrivi|dica|afferma|comunica)(?![\p{L}])/iu;
+/** A bare denial in brackets: "(it was not)", "(they aren't)", "(not true)", "(which it isn't)". */
+const BRACKET_DENIAL =
+  /\(\s{0,2}(?:(?:which|but|though|and)\s{1,3})?(?:(?:it|they|this|that|he|she|we)\s{1,3}(?:was|were|is|are|has|have|had|did|does|do)(?:n't|\s{1,3}not)(?:\s{1,3}(?:been|really|actually))?(?:\s{1,3}[\p{L}-]{1,20})?|not\s{1,3}(?:true|so|the\s{1,3}case)|untrue|false|it's\s{1,3}not|nie\s{1,3}był[aoy]?|nie\s{1,3}został[aoy]?|no\s{1,3}(?:lo\s{1,3})?(?:es|era|fue)|ce\s{1,3}n'est\s{1,3}pas\s{1,3}le\s{1,3}cas|stimmt\s{1,3}nicht|n[ãa]o\s{1,3}(?:é|foi|era)|non\s{1,3}(?:è|era)\s{1,3}(?:vero|così))\s{0,2}\)/iu;
+/** A concession at a clause's end that the statement is false: "even though it wasn't", "choć nie zostały". */
+const CONCEDED =
+  /(?<![\p{L}])(?:(?:even\s{1,3}though|although|though|when\s{1,3}in\s{1,3}fact|while\s{1,3}in\s{1,3}fact)\s{1,3}(?:it|they|this|that|he|she|we)\s{1,3}(?:was|were|is|are|has|have|had|did|does|do)(?:n't|\s{1,3}not)(?:\s{1,3}(?:been|really|actually))?(?:\s{1,3}[\p{L}-]{1,20})?|(?:choć|chociaż|mimo\s{1,3}że)\s{1,3}(?:[\p{L}]{1,20}\s{1,3})?nie(?:\s{1,3}[\p{L}]{1,20}){0,2}|aunque\s{1,3}(?:[\p{L}]{1,20}\s{1,3})?no(?:\s{1,3}[\p{L}]{1,20}){0,2}|bien\s{1,3}qu'?\s{0,2}(?:il|elle|ils|elles|ce|cela)\s{1,3}(?:ne|n')\s{0,3}[\p{L}']{1,20}(?:\s{1,3}pas)|obwohl\s{1,3}(?:[\p{L}]{1,20}\s{1,3}){1,3}nicht(?:\s{1,3}[\p{L}]{1,20}){0,2}|embora\s{1,3}(?:[\p{L}]{1,20}\s{1,3})?n[ãa]o(?:\s{1,3}[\p{L}]{1,20}){0,2}|anche\s{1,3}se\s{1,3}(?:[\p{L}]{1,20}\s{1,3})?non(?:\s{1,3}[\p{L}]{1,20}){0,2})\s{0,2}(?:[.;)!\n]|$)/iu;
+
+/** A check or a safety step left out. */
+const SKIPPED =
+  /\b(?:without|skip(?:ping)?|bypass(?:ing)?|leave\s{1,3}out|leaving\s{1,3}out|omit(?:ting)?|drop(?:ping)?|remove|no)\s{1,3}(?:the\s{1,3}|any\s{1,3}|all\s{1,3})?(?:[\w-]{1,30}\s{1,3}){0,3}?(?:verification|verifying|check|checks|checking|call-?back|review|reviews|approval|inspection|inspections|tests?|testing|investigation|steps?|isolation|lockout|tag-?out|grounding|earthing|sign-?off|validation|second\s{1,3}signature|dual\s{1,3}control)\b/i;
+/** The answer made to say the safeguard was done: "say it was verified", "add 'Approved by …'", "mark it as reviewed". */
+const CLAIMED =
+  /\b(?:say|state|write|report|tell\s{1,3}[\w-]{1,20}|claim|note|record|mark|confirm)\s{1,3}(?:that\s{1,3})?(?:it|they|this|the\s{1,3}[\w-]{1,20})\s{1,3}(?:was|were|has\s{1,3}been|have\s{1,3}been|had\s{1,3}been|as)\s{1,3}(?:fully\s{1,3}|already\s{1,3}|properly\s{1,3})?(?:verified|checked|reviewed|approved|tested|inspected|validated|investigated|signed\s{1,3}off|completed|done)\b|\b(?:add|append|include|put|sign|insert|end\s{1,3}with)\s{1,3}(?:the\s{1,3}|a\s{1,3})?(?:line\s{1,3}|note\s{1,3}|footer\s{1,3}|stamp\s{1,3}|statement\s{1,3})?["'“‘]?\s{0,2}(?:approved|verified|signed\s{1,3}off|reviewed|checked|certified)\s{1,3}by\b/i;
+
+/** What a unit of a sampling prompt has the answer assert against the prompt's own word. */
+export function samplingDenied(unit: string): DeniedAsk[] {
+  if (unit.length > 32_768) return [];
+  const u = unit.length > 4000 ? unit.slice(0, 4000) : unit;
+  // (Rare literals first: a bracket or a concession word, a skip word and an approval word.)
+  if ((u.includes("(") && BRACKET_DENIAL.test(u) && TELL.test(u)) || (CONCEDED.test(u) && TELL.test(u))) return ["deceive"];
+  if (SKIPPED.test(u) && CLAIMED.test(u)) return ["deceive"];
+  return [];
+}
