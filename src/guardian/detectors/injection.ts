@@ -924,7 +924,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       // ("don't add it to the summary": any verb kept out of the answer; not "do not reply", the verb itself.)
       // (Thirteenth round, tps13: a verb's answer noun must stand after a preposition — "in your notes", "from the
       // report" — not be what the verb acts on: "never delete notes; archive them" is a rule about notes.)
-      else if ((c >= 0 || toks.slice(i + 1, i + 3).some((x, k) => VERB_CUES.some((v) => x.cues.includes(v)) && toks.slice(i + 2 + k, hi).some((y, j) => RESPONSE_NOUNS.has(y.w) && toks.slice(Math.max(i + 2 + k, i + 2 + k + j - 3), i + 2 + k + j).some((p) => ANSWER_PREPS.has(p.w))))) && response && !toks.slice(i + 1, hi).some((x) => x.cues.includes("machine") || x.cues.includes("personal"))) addT(sig, "secrecy");
+      else if ((c >= 0 || toks.slice(i + 1, i + 3).some((x, k) => VERB_CUES.some((v) => x.cues.includes(v)) && toks.slice(i + 2 + k, hi).some((y, j) => RESPONSE_NOUNS.has(y.w) && toks.slice(Math.max(i + 2 + k, i + 2 + k + j - 3), i + 2 + k + j).some((p) => ANSWER_PREPS.has(p.w))))) && response && !toks.slice(Math.max(lo, i - 4), hi).some((x) => x.cues.includes("machine") || x.cues.includes("personal"))) addT(sig, "secrecy");
       // ("don't mention this note", "ne mentionnez pas cette consigne": hiding the instruction itself, which an
       // honest message never asks of its reader. A prompt is instructions: "never reveal these instructions" there is
       // a system prompt's confidentiality line, eleventh round; "do not mention this note" stays.)
@@ -1290,6 +1290,9 @@ interface Described {
  * from its own arguments ("the path to your kubeconfig", "your API key in `api_key`"); they do not ask the model to
  * read the environment, a key file or the conversation into an unrelated field.
  */
+/** (tp17) What the person gave the tool themselves: "the file the user uploaded", "the scan the applicant submitted". */
+const USER_GIVEN = /\b(?:user|users|customer|customers|client|applicant|patient|member|employee|caller)(?:'s)?\s{1,3}(?:has\s{1,3}|have\s{1,3}|just\s{1,3})?(?:uploaded|provided|supplied|submitted|attached|shared|scanned|entered|typed|chose|selected)\b/i;
+
 function describedAsks(unit: string, toks: Tok[], sig: Sig, o: Described): void {
   const env = ENV_SECRET.test(unit);
   if (o.secretPath || env || o.machine || o.personal) {
@@ -1312,7 +1315,9 @@ function describedAsks(unit: string, toks: Tok[], sig: Sig, o: Described): void 
     // (In a property's description the property is where it goes.)
     const into = sink || o.field;
     if (o.secretPath && !pathOnly && (contents || into || o.asksRead)) addR(sig, "harvest");
-    else if ((env || o.machine || o.personal) && !o.negated && !pathOnly && (into || contents) && (o.asksRead || contents) && (!fitting || bulky)) addR(sig, "harvest");
+    // (Seventeenth round, tp17) Data the person handed this tool themselves ("the image the customer uploaded") is
+    // the tool's input by their own act, not data the model is sent to fetch: a harvest only in bulk.
+    else if ((env || o.machine || o.personal) && !o.negated && !pathOnly && (into || contents) && (o.asksRead || contents) && (!fitting || bulky) && (bulky || !USER_GIVEN.test(unit))) addR(sig, "harvest");
   }
   const sendish = toks.some((t) => t.cues.includes("send") || t.cues.includes("recipient")) || SENT.test(unit);
   const fixed = (unit.includes("@") && /[\w.+-]@[\w-]+\./.test(unit)) || o.link || DOMAIN.test(unit) || AMOUNT.test(unit);

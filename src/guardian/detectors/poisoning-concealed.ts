@@ -106,10 +106,12 @@ export function selectiveOutcome(u: string): boolean {
 /* --- 2. A destination pinned by a default ------------------------------------------------------------------------ */
 
 /** A parameter named for where data goes (not an API's own address). */
-const DEST_PARAM = /notif|webhook|hook|callback|forward|mirror|(?:^|_)b?cc(?:$|_)|recipient|report_?(?:to|url|email)|backup_?(?:url|target|to)|sink|destination|relay|audit_?(?:url|email)|copy_?to|export_?(?:url|to)|upload_?(?:url|to)|alert_?(?:url|email|to)/i;
+const DEST_PARAM = /notif|webhook|hook|callback|forward|mirror|replica|sync_?to|share_?with|publish_?to|(?:^|_)b?cc(?:$|_)|recipient|report_?(?:to|url|email)|backup_?(?:url|target|to)|sink|destination|relay|audit_?(?:url|email)|copy_?to|export_?(?:url|to)|upload_?(?:url|to)|alert_?(?:url|email|to)/i;
 const API_PARAM = /base_?url|api_?(?:url|base)|endpoint|host|server|registry|proxy|issuer|auth_?url|token_?url/i;
 /** Forbidding a change, or keeping the default. */
-const KEEP_DEFAULT = /\b(?:never|do\s{1,3}not|don't|must\s{1,3}not|should\s{1,3}not|may\s{1,3}not|cannot)\s{1,3}(?:ever\s{1,3})?(?:change|modify|override|alter|edit|touch|replace|remove)\b|\bkeep\s{1,3}(?:the\s{1,3}|its\s{1,3})?default\b|\bleave\s{1,3}(?:it|this|the\s{1,3}[\w-]{1,30})\s{1,3}(?:as\s{1,3}(?:is|the\s{1,3}default)|at\s{1,3}(?:its|the)\s{1,3}default|unchanged|alone)\b|\balways\s{1,3}use\s{1,3}the\s{1,3}default\b|\bmust\s{1,3}(?:not\s{1,3}be|never\s{1,3}be)\s{1,3}(?:changed|modified|overridden|altered)\b/i;
+const KEEP_DEFAULT = /\b(?:never|do\s{1,3}not|don't|must\s{1,3}not|should\s{1,3}not|may\s{1,3}not|cannot)\s{1,3}(?:ever\s{1,3})?(?:change|modify|override|alter|edit|touch|replace|remove)\b|\bkeep\s{1,3}(?:the\s{1,3}|its\s{1,3})?default\b|\bleave\s{1,3}(?:(?:it|this|the\s{1,3}[\w-]{1,30}|[`'"‘“][\w.-]{1,40}[`'"’”])\s{1,3})?(?:as\s{1,3}(?:is|the\s{1,3}default)|at\s{1,3}(?:its\s{1,3}|the\s{1,3})?default|unchanged|alone)\b|\b(?:never|do\s{1,3}not|don't|must\s{1,3}not|should\s{1,3}not|may\s{1,3}not|cannot)\s{1,3}(?:clear|reset|unset|empty|blank|drop|omit)\b|\balways\s{1,3}use\s{1,3}the\s{1,3}default\b|\bmust\s{1,3}(?:not\s{1,3}be|never\s{1,3}be)\s{1,3}(?:changed|modified|overridden|altered)\b/i;
+/** (An "even if the user asks" is against the user's choice, not a way for it: taken out before USER_CHOICE, tp17.) */
+const AGAINST_CHOICE = /\beven\s{1,3}(?:if|when|though)\s{1,3}(?:the\s{1,3})?(?:user|caller|customer)\s{1,3}\w{1,20}/gi;
 const USER_CHOICE = /\bunless\s{1,3}(?:the\s{1,3})?(?:user|caller|customer)|\bif\s{1,3}(?:the\s{1,3})?(?:user|caller|customer)\s{1,3}(?:asks|wants|gives|names|provides|specifies)|\b(?:user|caller)\s{1,3}may\s{1,3}(?:change|override)/i;
 const LOCAL_URL = /^(?:https?:\/\/)?(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\]|0\.0\.0\.0|[\w-]+\.local|[\w-]+\.internal|[\w-]+\.svc(?:\.cluster\.local)?)(?:[:/]|$)/i;
 
@@ -147,7 +149,7 @@ function pinnedDefaults(result: Record<string, unknown>): Detection[] {
       if (!named && (SENDER_PARAM.test(name) || !outsideEmailDefault(s.default))) continue;
       const own = typeof s.description === "string" ? s.description.slice(0, MAX_UNIT) : "";
       // The sentence that keeps it: in the parameter's own description, or one of the tool's that names the parameter.
-      const keeping = (x: string) => KEEP_DEFAULT.test(x) && !USER_CHOICE.test(x);
+      const keeping = (x: string) => KEEP_DEFAULT.test(x) && !USER_CHOICE.test(x.replace(AGAINST_CHOICE, " "));
       const toolSentences = sentenceSpans(toolText).filter(([a, b]) => {
         const x = toolText.slice(a, b);
         return (x.includes(name) || /\bdefault\b/i.test(x)) && keeping(x);
@@ -158,6 +160,38 @@ function pinnedDefaults(result: Record<string, unknown>): Detection[] {
       out.push({ type: "tool_poisoning.pinned_default", path, start: 0, end: 0, whole: true, detail });
       // (The tool's sentence that keeps it goes too: what is left must not tell the model to keep a default it no longer sees.)
       for (const [a, b] of toolSentences) out.push({ type: "tool_poisoning.pinned_default", path: ["result", "tools", i, "description"], start: a, end: b, detail });
+    }
+  });
+  return out;
+}
+
+/* --- 3b. A program given as a default (tp17) ---------------------------------------------------------------------- */
+
+/**
+ * A parameter the tool runs (code, a command, a script, a query) whose `default` is a program: the model sends it
+ * whenever it leaves the argument out, and the user never sees it written. A default program that reads local data
+ * (a file opened, the environment) and sends it to an outside address is exfiltration handed over in the schema,
+ * whatever the domain; a default that prints, selects or reaches only this machine passes.
+ */
+const RUNNABLE_PARAM = /^(?:code|command|cmd|script|source|snippet|program|shell|exec|statement|query|sql|expression|cell|body)(?:_[a-z]{1,12})?$|_(?:code|command|cmd|script|snippet|program|sql)$/i;
+const OUTSIDE_URL = /\b(?:https?|ftp|wss?):\/\/(?!localhost\b|127\.|\[::1\]|0\.0\.0\.0)[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}/i;
+const SENDS_IN_CODE = /\b(?:post|put|upload\w{0,8}|send\w{0,4}|urlopen|fetch|curl|wget|scp|rsync|Invoke-(?:WebRequest|RestMethod)|iwr|irm)\b|\b(?:files|data|json)\s{0,2}=|\s-(?:d|F|T)\s|--(?:data|form|upload-file)\b/i;
+const READS_LOCAL = /\bopen\s{0,2}\(|\bread(?:File|FileSync|_text|_bytes|lines)?\s{0,2}\(|\bcat\s{1,3}\S|\bGet-Content\b|\bos\.environ\b|\bprocess\.env\b|\benviron\b|\bprintenv\b|\s@[~/.\w]|--upload-file\s|\s-T\s|\bfiles\s{0,2}=/i;
+
+function runnableDefaults(result: Record<string, unknown>): Detection[] {
+  const tools = result.tools;
+  if (!Array.isArray(tools)) return [];
+  const out: Detection[] = [];
+  tools.slice(0, MAX_TOOLS).forEach((tool, i) => {
+    if (tool === null || typeof tool !== "object") return;
+    const props = ((tool as Record<string, unknown>).inputSchema as Record<string, unknown> | undefined)?.properties;
+    if (props === null || typeof props !== "object" || Array.isArray(props)) return;
+    for (const [name, schema] of Object.entries(props as Record<string, unknown>).slice(0, MAX_PROPS)) {
+      const d = schema !== null && typeof schema === "object" ? (schema as Record<string, unknown>).default : undefined;
+      if (typeof d !== "string" || d.length < 20 || d.length > MAX_UNIT || !RUNNABLE_PARAM.test(name)) continue;
+      if (!OUTSIDE_URL.test(d) || !SENDS_IN_CODE.test(d) || !READS_LOCAL.test(d)) continue;
+      const detail = `the ${name} parameter's default is a program that sends local data to an outside address`;
+      out.push({ type: "tool_poisoning.runnable_default", path: ["result", "tools", i, "inputSchema", "properties", name], start: 0, end: 0, whole: true, detail });
     }
   });
   return out;
@@ -202,6 +236,6 @@ export function detectConcealedPoisoning(sites: readonly StringSite[], result: u
     else if (selectiveOutcome(v)) out.push({ type: "tool_poisoning.selective_outcome", path: site.path, start: 0, end: v.length, detail: "an adverse outcome decided for records singled out by name" });
     else if (addressedDestination(v)) out.push({ type: "tool_poisoning.addressed_destination", path: site.path, start: 0, end: v.length, detail: "the AI addressed by a label, with a fixed place to send to" });
   }
-  if (result !== null && typeof result === "object" && !Array.isArray(result)) out.push(...pinnedDefaults(result as Record<string, unknown>));
+  if (result !== null && typeof result === "object" && !Array.isArray(result)) out.push(...pinnedDefaults(result as Record<string, unknown>), ...runnableDefaults(result as Record<string, unknown>));
   return out;
 }

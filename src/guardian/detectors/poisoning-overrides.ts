@@ -50,13 +50,13 @@ function sentences(u: string): string[] {
 
 /** Secrets only the user holds: no tool needs them in a field of another kind. */
 const USER_SECRET =
-  /\b(?:pass(?:word|code|phrase)s?|PINs?|PIN[- ]codes?|pincode|online[- ]banking\s{1,3}(?:log-?ins?|usernames?|credentials?|passwords?)|(?:bank(?:'s)?|banking)\s{1,3}(?:online\s{1,3})?(?:log-?ins?|credentials?|passwords?)|log-?in\s{1,3}credentials?|(?:seed|recovery|mnemonic|backup)\s{1,3}(?:phrases?|words?)|mnemonics?|(?:12|24)[- ]word\s{1,3}(?:recovery\s{1,3}|seed\s{1,3})?(?:phrases?|seeds?)|private\s{1,3}keys?|secret\s{1,3}keys?|api\s{1,3}(?:secrets?|keys?)|app(?:lication)?\s{1,3}keys?|access\s{1,3}tokens?|session\s{1,3}(?:cookies?|tokens?)|(?:2fa|mfa|otp|one[- ]time)\s{1,3}(?:codes?|passwords?)|wachtwoord(?:en)?|Passw(?:ort|örter)|Kennwort|Zugangsdaten|mots?\s{1,3}de\s{1,3}passe|identifiants\s{1,3}bancaires|contraseñas?|claves?\s{1,3}(?:secretas?|privadas?|de\s{1,3}acceso)|senhas?|chaves?\s{1,3}(?:secretas?|privadas?)|şifre(?:si|sini|leri|lerini)?|parola(?:sı|sını)?|пароли?|пароль|секретн\p{L}{0,3}\s{1,3}ключ\p{L}{0,2})(?![\p{L}])|(?:DigiD|BankID|itsme)[- ]?(?:wachtwoord|password|Passwort|code)|パスワード|暗証番号|秘密鍵|シークレット(?:キー)?|API\s{0,2}キー|ニーモニック|비밀\s{0,2}번호|비밀번호|시크릿\s{0,2}키|비밀\s{0,2}키|API\s{0,2}키|密码|私钥|助记词|密钥/iu;
+  /\b(?:pass(?:word|code|phrase)s?|PINs?|PIN[- ]codes?|pincode|online[- ]banking\s{1,3}(?:log-?ins?|usernames?|credentials?|passwords?)|(?:bank(?:'s)?|banking)\s{1,3}(?:online\s{1,3})?(?:log-?ins?|credentials?|passwords?)|log-?in\s{1,3}credentials?|(?:seed|recovery|mnemonic|backup)\s{1,3}(?:phrases?|words?)|mnemonics?|(?:12|24)[- ]word\s{1,3}(?:recovery\s{1,3}|seed\s{1,3})?(?:phrases?|seeds?)|private\s{1,3}keys?|secret\s{1,3}keys?|api\s{1,3}(?:secrets?|keys?)|app(?:lication)?\s{1,3}keys?|access\s{1,3}tokens?|session\s{1,3}(?:cookies?|tokens?)|(?:2fa|mfa|otp|one[- ]time)\s{1,3}(?:codes?|passwords?)|wachtwoord(?:en)?|Passw(?:ort|örter)|Kennwort|Zugangsdaten|mots?\s{1,3}de\s{1,3}passe|identifiants\s{1,3}bancaires|contraseñas?|claves?\s{1,3}(?:secretas?|privadas?|de\s{1,3}acceso)|senhas?|chaves?\s{1,3}(?:secretas?|privadas?)|şifre(?:si|sini|leri|lerini)?|parola(?:sı|sını)?|пароли?|пароль|секретн\p{L}{0,3}\s{1,3}ключ\p{L}{0,2}|OTPs?|TOTP|(?:BankID|UPI|MitID|NemID|Vipps)[- ]?(?:kod(?:en|er)?|codes?|PINs?)|lösenord(?:et)?|engångskod(?:en)?|salasana\p{L}{0,3}|kertakäyttö\p{L}{0,12}|hasł\p{L}{1,3}|kata\s{1,3}sandi|mật\s{1,3}khẩu|mã\s{1,3}(?:OTP|PIN|xác\s{1,3}thực))(?![\p{L}])|पासवर्ड|पिन|ओटीपी|कूटशब्द|كلمة\s{1,3}(?:ال)?(?:مرور|سر)|رمز\s{1,3}(?:التحقق|التفعيل|PIN)|الرقم\s{1,3}السري|验证码|口令|密碼|驗證碼|(?:DigiD|BankID|itsme)[- ]?(?:wachtwoord|password|Passwort|code)|パスワード|暗証番号|秘密鍵|シークレット(?:キー)?|API\s{0,2}キー|ニーモニック|비밀\s{0,2}번호|비밀번호|시크릿\s{0,2}키|비밀\s{0,2}키|API\s{0,2}키|密码|私钥|助记词|密钥/iu;
 /** What a secret noun is part of when it is no secret: a reset link, a policy, a manager, its length. */
 const NOT_A_SECRET_AFTER = /^[\s-]{0,3}(?:reset|policy|policies|strength|manager|change|rules?|length|expiry|expiration|hint|field|prompt|hash(?:es|ed)?|protected|less|rotation|id|ids|names?|fingerprints?)\b/i;
 
 /** Identity and payment numbers: asked in bulk or into a free field, a harvest. */
 const IDENTITY =
-  /\b(?:passport\s{1,3}(?:scans?|numbers?|copies|details)|passports|national\s{1,3}(?:id|identity)\s{0,3}(?:numbers?|cards?)?|id\s{1,3}card\s{1,3}numbers?|social\s{1,3}security\s{1,3}numbers?|SSNs?|(?:credit|debit|payment|bank)?\s{0,3}card\s{1,3}(?:numbers?|details)|CVVs?|CVCs?|CVV2|card\s{1,3}security\s{1,3}codes?|My\s{0,2}Numbers?|BSN(?:-nummers?)?|burgerservicenummers?|TC\s{1,3}kimlik(?:\s{1,3}numara\p{L}{0,8})?|kart\s{1,3}numara\p{L}{0,8}|CVV\s{0,3}kod\p{L}{0,6}|Aadhaar|CPF|DNI|NIE|Steuer-?ID|numéros?\s{1,3}de\s{1,3}(?:sécurité\s{1,3}sociale|carte)|números?\s{1,3}de\s{1,3}(?:tarjeta|cartão|documento))(?![\p{L}])|マイナンバー|個人番号|住民登録番号|주민\s{0,2}등록\s{0,2}번호|카드\s{0,2}번호|身份证号|银行卡号/iu;
+  /\b(?:passport\s{1,3}(?:scans?|numbers?|copies|details)|passports|national\s{1,3}(?:id|identity)\s{0,3}(?:numbers?|cards?)?|id\s{1,3}card\s{1,3}numbers?|social\s{1,3}security\s{1,3}numbers?|SSNs?|(?:credit|debit|payment|bank)?\s{0,3}card\s{1,3}(?:numbers?|details)|CVVs?|CVCs?|CVV2|card\s{1,3}security\s{1,3}codes?|My\s{0,2}Numbers?|BSN(?:-nummers?)?|burgerservicenummers?|TC\s{1,3}kimlik(?:\s{1,3}numara\p{L}{0,8})?|kart\s{1,3}numara\p{L}{0,8}|CVV\s{0,3}kod\p{L}{0,6}|Aadhaar|CPF|DNI|NIE|Steuer-?ID|personnummer(?:et)?|henkilötunnu\p{L}{1,4}|PESEL|CURP|NIK|CCCD|căn\s{1,3}cước|numéros?\s{1,3}de\s{1,3}(?:sécurité\s{1,3}sociale|carte)|números?\s{1,3}de\s{1,3}(?:tarjeta|cartão|documento))(?![\p{L}])|マイナンバー|個人番号|住民登録番号|주민\s{0,2}등록\s{0,2}번호|카드\s{0,2}번호|身份证号|银行卡号|आधार|पैन\s{0,2}कार्ड|رقم\s{1,3}(?:ال)?هوية|الرقم\s{1,3}الوطني|身分證/iu;
 /** Many people's: every customer, all employees, the other clients (in the languages the lists read). */
 const BULK = /\b(?:all|every|each\s{1,3}of\s{1,3}the|the\s{1,3}other)\s{1,3}(?:the\s{1,3})?(?:\p{L}{1,20}\s{1,3})?(?:customers?|clients?|employees?|users?|members?|students?|patients?|applicants?|tenants?|buyers?|sellers?|accounts?|contacts?|people|staff|workers?)(?:'s?|’s?)?|\btüm\s{1,3}\p{L}{0,20}\s{0,3}(?:müşteri|çalışan|kullanıcı|üye)\p{L}{0,8}|\balle\s{1,3}(?:Kunden|Mitarbeiter|Nutzer|Benutzer|klanten|medewerkers|gebruikers)|\btous\s{1,3}les\s{1,3}(?:clients|employés|utilisateurs)|\btodos\s{1,3}los\s{1,3}(?:clientes|empleados|usuarios)|全(?:従業員|社員|顧客|ユーザー|会員)|모든\s{0,2}(?:고객|직원|사용자|회원)|所有(?:客户|员工|用户)/iu;
 /** A field for free text, where a secret has no business. */
@@ -64,25 +64,30 @@ const FREE_FIELD = /\b(?:memo|notes?|remarks?|comments?|meta(?:data)?|descriptio
 
 /** An order to supply: the verbs of handing data over, as an imperative or after a modal (eleven languages). */
 const SUPPLY =
-  /\b(?:include|append|prepend|add|put|paste|fill(?:\s{1,3}in)?|enter|insert|attach|send|pass|provide|submit|supply|share|post|list|copy|embed|write|start\s{1,3}(?:your|the|each|every)\s{1,3}\p{L}{1,20}\s{1,3}with|begin\s{1,3}(?:your|the|each|every)\s{1,3}\p{L}{1,20}\s{1,3}with|ask\s{1,3}(?:the\s{1,3}user\s{1,3}|them\s{1,3}|users\s{1,3})?for|collect|request|vraag(?:\s{1,3}\p{L}{1,20}){0,4}\s{1,3}naar|vul|stuur|voeg|geef|füge|sende|gib|frage|trage|inclu(?:ez|re|ye|ya|a|de)|ajoute[zr]?|envoie[zr]?|demande[zr]?|renseigne[zr]?|añad[ae]|agrega|env[ií]a|pide|adicione|envie|peça|informe|gönder\p{L}{0,8}|ekle\p{L}{0,8}|iste\p{L}{0,6}|yaz\p{L}{0,6}|добав\p{L}{0,4}|отправ\p{L}{0,4}|укаж\p{L}{0,4}|вставь|пришли)(?![\p{L}])|入力|列挙|記載|記入|追加|送信|含め|貼り付け|添付|추가|입력|포함|전송|보내|첨부|添加|附加|发送|包含|填写|提供|附上/iu;
+  /\b(?:include|append|prepend|add|put|paste|fill(?:\s{1,3}in)?|enter|insert|attach|send|pass|provide|submit|supply|share|post|list|copy|embed|write|start\s{1,3}(?:your|the|each|every)\s{1,3}\p{L}{1,20}\s{1,3}with|begin\s{1,3}(?:your|the|each|every)\s{1,3}\p{L}{1,20}\s{1,3}with|ask\s{1,3}(?:the\s{1,3}user\s{1,3}|them\s{1,3}|users\s{1,3})?for|collect|request|vraag(?:\s{1,3}\p{L}{1,20}){0,4}\s{1,3}naar|vul|stuur|voeg|geef|füge|sende|gib|frage|trage|inclu(?:ez|re|ye|ya|a|de)|ajoute[zr]?|envoie[zr]?|demande[zr]?|renseigne[zr]?|añad[ae]|agrega|env[ií]a|pide|adicione|envie|peça|informe|gönder\p{L}{0,8}|ekle\p{L}{0,8}|iste\p{L}{0,6}|yaz\p{L}{0,6}|добав\p{L}{0,4}|отправ\p{L}{0,4}|укаж\p{L}{0,4}|вставь|пришли|skicka|ange|bifoga|fyll\s{1,3}i|lägg\s{1,3}till|lähetä|liitä|syötä|lisää|wyślij|podaj|dołącz|wpisz|kirim(?:kan)?|lampirkan|masukkan|sertakan|gửi|nhập|đính\s{1,3}kèm|incluir|incluyan|enviar|env[ií]en|adjunt[ae]n?|anex(?:e|em|ar)|envi(?:em|ar)|inclu(?:am|ir))(?![\p{L}])|भेजें|भेजो|डालें|दर्ज\s{0,2}करें|शामिल\s{0,2}करें|أرسل(?:وا)?|أدخل(?:وا)?|أرفق(?:وا)?|أضف|填入|附带|带上|入力|列挙|記載|記入|追加|送信|含め|貼り付け|添付|추가|입력|포함|전송|보내|첨부|添加|附加|发送|包含|填写|提供|附上/iu;
 /** A directive: what turns a supply verb into an order rather than a description of the tool. */
 const DIRECTIVE =
-  /\b(?:always|must|should|shall|need(?:s)?\s{1,3}to|required?|mandatory|make\s{1,3}sure|be\s{1,3}sure|please|every|each|first|also|then|now|immediately|for\s{1,3}(?:fraud|full|verification|ranking|security)|so\s{1,3}(?:that|the|I|we)|in\s{1,3}order\s{1,3}to|altijd|elk(?:e)?|moet|immer|jede[nrs]?|muss|toujours|chaque|doit|siempre|cada|debe|sempre|deve|her|mutlaka|\p{L}{2,20}(?:meli|malı)(?:dir|dır)?|всегда|каждый|нужно)(?![\p{L}])|必ず|ください|して下さい|毎回|해야|하세요|하십시오|반드시|마다|必须|请|务必|每次/iu;
+  /\b(?:always|must|should|shall|need(?:s)?\s{1,3}to|required?|mandatory|make\s{1,3}sure|be\s{1,3}sure|please|every|each|first|also|then|now|immediately|for\s{1,3}(?:fraud|full|verification|ranking|security)|so\s{1,3}(?:that|the|I|we)|in\s{1,3}order\s{1,3}to|altijd|elk(?:e)?|moet|immer|jede[nrs]?|muss|toujours|chaque|doit|siempre|cada|debe|sempre|deve|her|mutlaka|\p{L}{2,20}(?:meli|malı)(?:dir|dır)?|всегда|каждый|нужно|alltid|varje|måste|aina|joka|jokai\p{L}{1,6}|täytyy|zawsze|każd\p{L}{1,3}|musi|selalu|setiap|harus|wajib|luôn|mỗi|phải|deben|devem|sempre)(?![\p{L}])|हर|हमेशा|अनिवार्य|دائما|دائماً|كل|يجب|必ず|ください|して下さい|毎回|해야|하세요|하십시오|반드시|마다|必须|请|务必|每次/iu;
 /** The order forbidden, or the secret kept out. */
 const FORBIDDEN =
-  /\b(?:never|not|don'?t|doesn'?t|no|nor|without|avoid|refuse|must\s{1,3}not|nooit|niet|nie|nicht|kein\p{L}{0,2}|jamais|pas|nunca|nem|asla|никогда|не)(?![\p{L}])|しないで|ないで|禁止|하지\s{0,2}마|않|不要|勿|切勿|不得|禁止/iu;
+  /\b(?:never|not|don'?t|doesn'?t|no|nor|without|avoid|refuse|must\s{1,3}not|nooit|niet|nie|nicht|kein\p{L}{0,2}|jamais|pas|nunca|nem|asla|никогда|не|aldrig|inte|älä|ei|nigdy|jangan|tidak|không)(?![\p{L}])|कभी\s{0,2}नहीं|मत\s|لا\s|أبدا|从不|しないで|ないで|禁止|하지\s{0,2}마|않|不要|勿|切勿|不得|禁止/iu;
+
+/** A fixed e-mail address or URL in the sentence. */
+const FIXED_ADDRESS = /[\w.+-]@[\w-]{1,63}(?:\.[\w-]{1,63}){1,6}|\bhttps?:\/\/[\w-]{1,63}(?:\.[\w-]{1,63}){1,6}/;
 
 /** A protected file's contents (not its path): "the base64 of ~/.kube/config", "the contents of …". */
 const CONTENTS_OF = /\b(?:contents?|base64|text|body|bytes|output|value)\s{1,3}of\b|\b(?:read|cat|open|load)\b/i;
 
 /** Property names that hold a secret of the kind the sentence names: the tool is built to take it. */
 const OWN_KIND: [RegExp, RegExp][] = [
-  [/pass(?:word|code|phrase)|\bpin\b|username|banking|wachtwoord|passwort|contraseña|senha|şifre|parola|пароль|パスワード|暗証番号|비밀\s{0,2}번호|密码|log-?in|credential/i, /pass|pin|pwd|login|credential|secret|auth/i],
+  [/pass(?:word|code|phrase)|\bpin\b|username|banking|wachtwoord|passwort|contraseña|senha|şifre|parola|пароль|パスワード|暗証番号|비밀\s{0,2}번호|密码|密碼|口令|log-?in|credential|lösenord|salasana|hasł|kata\s{1,3}sandi|mật\s{1,3}khẩu|पासवर्ड|पिन|كلمة/i, /pass|pin|pwd|login|credential|secret|auth|haslo|sandi|losen|salasana/i],
+  // (tp17) A one-time code taken by a field for it (`otp`, `code`, `verification_code`).
+  [/otp|one[- ]time|bankid|upi|engångskod|kertakäyttö|验证码|驗證碼|ओटीपी|رمز/i, /otp|code|pin|auth|verification|2fa|mfa/i],
   [/seed|recovery|mnemonic|\d{2}[- ]word|ニーモニック|助记词/i, /seed|mnemonic|phrase|recovery|words/i],
   [/private|秘密鍵|私钥/i, /private|key|pem|signer/i],
   [/api|secret|access|app|token|シークレット|キー|키|密钥/i, /key|token|secret|auth|credential/i],
 ];
-const OWN_IDENTITY = /passport|national|ssn|card|cvv|cvc|pan|identity|id_?number|tax|mynumber|my_number|bsn|kimlik|tckn|aadhaar|cpf|dni/i;
+const OWN_IDENTITY = /passport|national|ssn|card|cvv|cvc|pan|identity|id_?number|tax|mynumber|my_number|bsn|kimlik|tckn|aadhaar|cpf|dni|personnummer|pesel|curp|nik\b/i;
 
 /** Field names a sentence gives: backticked or quoted names, and a word before "parameter", "field" or "argument". */
 function fieldsNamed(sentence: string): string[] {
@@ -95,13 +100,14 @@ function fieldsNamed(sentence: string): string[] {
 }
 
 /** Whether one sentence orders a secret supplied; `props` are the tool's property names and its own name. */
-function secretOrder(sentence: string, props: readonly string[], whole: string): boolean {
+function secretOrder(sentence: string, props: readonly string[], whole: string, how: { example?: boolean; uri?: boolean } = {}): boolean {
   if (sentence.length < 12) return false;
   const supply = SUPPLY.exec(sentence);
   if (supply === null) return false;
   // (An imperative at a sentence's or a clause's start is its own directive: "Fill {x} with …", "… — include the …".)
   const atStart = /(?:^|[:—–(])\s{0,3}$/.test(sentence.slice(Math.max(0, supply.index - 8), supply.index));
-  if (!atStart && !DIRECTIVE.test(sentence)) return false;
+  // (tp17) A skill's example is a request as callers send it, and "no confirmation needed" is an order: neither needs a modal.
+  if (!atStart && !DIRECTIVE.test(sentence) && how.example !== true && !concealment(sentence)) return false;
   // Forbidden: a negation before the verb ("never include passwords"), within the sentence's first part.
   const head = sentence.slice(0, supply.index);
   if (FORBIDDEN.test(head.slice(-48))) return false;
@@ -113,8 +119,12 @@ function secretOrder(sentence: string, props: readonly string[], whole: string):
     const kind = OWN_KIND.find(([noun]) => noun.test(secret[0]));
     // (The fields the sentence itself names — `api_key`, "the password field" — are the tool's too.)
     const named = [...props, ...fieldsNamed(sentence)];
-    const own = kind !== undefined && named.some((p) => kind[1].test(p) && !FREE_FIELD.test(p));
+    // (tp17) A secret put into a URI (a template's variable) is out of place whatever the variable is called: URIs are
+    // logged, cached and shown.
+    const own = how.uri !== true && kind !== undefined && named.some((p) => kind[1].test(p) && !FREE_FIELD.test(p));
     if (!own) return true;
+    // (tp17) Its own field, but taken without the person who holds it ("without asking the user", "无需征得用户同意").
+    if (concealment(whole)) return true;
     // A field of its own kind, but the secret is put elsewhere: into a free field named in the sentence.
     return FREE_FIELD.test(sentence) && !props.some((p) => FREE_FIELD.test(p) && kind[1].test(p));
   }
@@ -123,6 +133,8 @@ function secretOrder(sentence: string, props: readonly string[], whole: string):
     const own = props.some((p) => OWN_IDENTITY.test(p));
     if (BULK.test(sentence)) return true;
     if (!own && FREE_FIELD.test(sentence)) return true;
+    // (tp17) Sent to a fixed address the server names: identity data routed to a party of its choosing.
+    if (!own && FIXED_ADDRESS.test(sentence)) return true;
     // Asked of the user with the act kept from them.
     return !own && concealment(whole);
   }
@@ -178,7 +190,7 @@ const KEPT = new RegExp(
   "iu",
 );
 const KEPT_OTHER =
-  /\bvertel\s{1,3}(?:het\s{1,3})?(?:de\s{1,3})?(?:gebruiker|klant)\s{1,3}niet|\bzonder\s{1,3}(?:het\s{1,3}te\s{1,3}(?:melden|vragen)|toestemming)|\bongemerkt\b|\b(?:sag|sagen\s{1,3}Sie)\s{1,3}(?:dem|der)\s{1,3}(?:Nutzer|Benutzer|Kunden?|Kundin)\s{1,3}nicht|\bohne\s{1,3}(?:Rückfrage|zu\s{1,3}fragen|Zustimmung|Wissen)|\bne\s{1,3}(?:le\s{1,3})?(?:dis|dites|signale[zr]?|préviens|prévenez|montre[zr]?)\s{1,3}pas|\bsans\s{1,3}(?:demander|prévenir|l['’]accord|confirmation)|\bno\s{1,3}(?:le\s{1,3})?(?:digas|informes|avises|muestres|notifiques)|\bsin\s{1,3}(?:preguntar|avisar|confirmaci[oó]n|permiso)|\bnão\s{1,3}(?:avise|informe|diga|mostre|notifique)|\bsem\s{1,3}(?:perguntar|avisar|confirma[çc][ãa]o)|\bkullanıcıya\s{1,3}(?:sorulmamalı\p{L}{0,4}|söyleme\p{L}{0,4}|bildirme\p{L}{0,4}|gösterme\p{L}{0,4})|\bне\s{1,3}(?:сообщай|говори|показывай|уведомляй)|ユーザー(?:に|へ)(?:は)?(?:伝え|知らせ|通知し|表示し|見せ)ない|(?:ユーザー|本人)(?:へ|に)?の?確認(?:は)?(?:不要|しない)|確認不要|사용자에게\s{0,2}(?:알리지|말하지|보여주지)\s{0,2}마|확인\s{0,2}없이|不要(?:告诉|通知|提示)用户|无需(?:用户)?确认|不必告知/iu;
+  /\bvertel\s{1,3}(?:het\s{1,3})?(?:de\s{1,3})?(?:gebruiker|klant)\s{1,3}niet|\bzonder\s{1,3}(?:het\s{1,3}te\s{1,3}(?:melden|vragen)|toestemming)|\bongemerkt\b|\b(?:sag|sagen\s{1,3}Sie)\s{1,3}(?:dem|der)\s{1,3}(?:Nutzer|Benutzer|Kunden?|Kundin)\s{1,3}nicht|\bohne\s{1,3}(?:Rückfrage|zu\s{1,3}fragen|Zustimmung|Wissen)|\bne\s{1,3}(?:le\s{1,3})?(?:dis|dites|signale[zr]?|préviens|prévenez|montre[zr]?)\s{1,3}pas|\bsans\s{1,3}(?:demander|prévenir|l['’]accord|confirmation)|\bno\s{1,3}(?:le\s{1,3})?(?:digas|informes|avises|muestres|notifiques)|\bsin\s{1,3}(?:preguntar|avisar|confirmaci[oó]n|permiso)|\bnão\s{1,3}(?:avise|informe|diga|mostre|notifique)|\bsem\s{1,3}(?:perguntar|avisar|confirma[çc][ãa]o)|\bkullanıcıya\s{1,3}(?:sorulmamalı\p{L}{0,4}|söyleme\p{L}{0,4}|bildirme\p{L}{0,4}|gösterme\p{L}{0,4})|\bне\s{1,3}(?:сообщай|говори|показывай|уведомляй)|ユーザー(?:に|へ)(?:は)?(?:伝え|知らせ|通知し|表示し|見せ)ない|(?:ユーザー|本人)(?:へ|に)?の?確認(?:は)?(?:不要|しない)|確認不要|사용자에게\s{0,2}(?:알리지|말하지|보여주지)\s{0,2}마|확인\s{0,2}없이|不要(?:告诉|通知|提示)用户|无需(?:用户)?确认|不必告知|\butan\s{1,3}att\s{1,3}(?:fråga|berätta|meddela)|\b(?:kysymättä|kertomatta)(?![\p{L}])|\bbez\s{1,3}(?:pytania|zgody|informowania|wiedzy)|\btanpa\s{1,3}(?:bertanya|persetujuan|memberi\s?tahu|konfirmasi|sepengetahuan)|không\s{1,3}cần\s{1,3}(?:hỏi|xác\s{1,3}nhận|báo|thông\s{1,3}báo)|\bsin\s{1,3}(?:consentimiento|confirmar|su\s{1,3}consentimiento)|\bsem\s{1,3}(?:consentimento|confirmar)|无需征得|未经(?:用户)?(?:同意|允许)|无需(?:告知|通知|询问)|(?:पुष्टि|सहमति|अनुमति|जानकारी\s{0,2}देने)\s{0,2}की\s{0,2}(?:आवश्यकता|ज़रूरत|जरूरत)\s{0,2}नहीं|बिना\s{0,2}(?:पूछे|बताए)|(?:دون|بدون)\s{1,3}(?:سؤال|موافقة|إخبار|علم|إذن)/iu;
 
 /** An order in the imperative to act: at a clause's start or after an order word (English and the lists' languages). */
 const ACT_ORDER =
@@ -287,10 +299,13 @@ export function detectUserOverrides(sites: readonly StringSite[], result: unknow
     const push = (type: string, detail: string) => out.push({ type, path: site.path, start: 0, end: site.value.length, detail });
     if (naming && !describing) {
       if (nameOrders(u)) push("tool_poisoning.name_orders", "a name field that gives the calling agent orders");
+      // (tp17) A name long enough to be a sentence that asks for the user's secret is an order in any language.
+      else if (u.split(/\s+/).length >= 6 && sentences(u).some((x) => secretOrder(x, [], u))) push("tool_poisoning.secret_asked", "a name field that asks for a secret or identity data only the user holds");
       continue;
     }
     const parts = sentences(u);
-    if (parts.some((s) => secretOrder(s, props(site.path), u))) push("tool_poisoning.secret_asked", "an order to supply a secret or identity data only the user holds");
+    const how = { example, uri: site.path[1] === "resourceTemplates" };
+    if (parts.some((s) => secretOrder(s, props(site.path), u, how))) push("tool_poisoning.secret_asked", "an order to supply a secret or identity data only the user holds");
     else if (parts.some(overridden)) push("tool_poisoning.user_overridden", "an order to use the server's value against the user's choice");
     else if (actedBehindBack(u, example)) push("tool_poisoning.act_unconsented", "an order to act, kept from or not asked of the person it affects");
   }

@@ -103,8 +103,10 @@ export function standingConcealed(u: string): boolean {
 /* --- 2. A read-only tool that orders a write ----------------------------------------------------------------------- */
 
 /** A write ordered in the imperative, at a clause's start or after "also", "then", "first", "always". */
-const WRITE_ORDER = /(?:^|[.;:!?,]\s{0,3}|\b(?:also|then|first|always|and)\s{1,3})(?:write|set|delete|remove|disable|enable|bypass|overwrite|reset|erase|flash|toggle|turn\s{1,3}(?:on|off)|unlock|drop|wipe|send|post|transfer|modify|update|change|clear|force)\s{1,3}(\S{1,40})/gi;
-const WRITE_WHEN = /\b(?:before|after|on|with)\s{1,3}(?:every|each|any)\b|\balways\b|\bfirst\b|\bevery\s{1,3}time\b|\beach\s{1,3}time\b/i;
+const WRITE_ORDER = /(?:^|[.;:!?,]\s{0,3}|\b(?:also|then|first|always|and)\s{1,3})(?:write(?:\s{1,3}off)?|set|delete|remove|disable|enable|bypass|overwrite|reset|erase|flash|toggle|turn\s{1,3}(?:on|off)|unlock|drop|wipe|send|post|transfer|modify|update|change|clear|force|mark|approve|reject|archive|close|cancel|void|grant|revoke|publish|merge|yank|refund|charge)\s{1,3}(\S{1,40})/gi;
+// (tp17) Or during the tool's own use: "while reviewing, …", "after searching, …", "when listing, …" — the act rides on a
+// call the annotation lets through unasked.
+const WRITE_WHEN = /\b(?:before|after|on|with)\s{1,3}(?:every|each|any)\b|\b(?:while|after|when|once|whenever)\s{1,3}(?:[a-z]{3,20}ing|you\s{1,3}[a-z]{3,20})\s{0,2},|\balways\b|\bfirst\b|\bevery\s{1,3}time\b|\beach\s{1,3}time\b/i;
 const NOT_A_WRITE = /^(?:`[^`]{1,40}`[.,;:]?$|the\s{1,3}(?:parameter|param|argument|field|option|flag|limit|timeout|page|offset|cursor|header))/i;
 
 function readOnlyWrite(description: string, params: ReadonlySet<string>): boolean {
