@@ -9,7 +9,8 @@ import { base32Label, credentialObject, foldedBase64Label, linkTemplates, mailed
 import { isRelay, relayQueryToken, sensitivePayload, teamChat, withoutSpan } from "./exfil-relays.js";
 import { credentialInLink, dataOrders, hostedEndpoint, pastedFile, pasteSite, withoutAuthHeaders } from "./exfil-hosted.js";
 import { commandOutlets, DATA_FILE } from "./exfil-outlets.js";
-import { isStore, localHost, relayQueryPayload, sentFiles, urlStatesData } from "./exfil-payloads.js";
+import { fileKind, isStore, localHost, relayQueryPayload, sentFiles, urlStatesData } from "./exfil-payloads.js";
+import { markedText } from "./exfil-words.js";
 import { madePublic } from "./exfil-public.js";
 import { queryCarriesData } from "./exfil-query.js";
 import { mediaFile, mediaUploadOnly } from "./exfil-media.js";
@@ -565,7 +566,9 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
     }
     // (Fourteenth round) The API's own key in a GET to that API's host, beside short values only (exfil-handed.ts).
     // (Fifteenth round) An incoming webhook's own key in its URL (exfil-messages.ts): what it posts is judged apart.
-    if (PASSWORD_KEYS.test(key) && value.length >= 4 && !PASSWORD_PLACEHOLDER.test(value) && !(kind === "request" && (ownApiKey(key, url, secretOfAnother) || ownHookKey(key, url, secretOfAnother)))) return "password";
+    // (Seventeenth round) An API key that is a site's own domain name (an analytics API keyed by the site it counts)
+    // is a public identifier: nothing unguessable leaves.
+    if (PASSWORD_KEYS.test(key) && value.length >= 4 && !PASSWORD_PLACEHOLDER.test(value) && !(kind === "request" && (ownApiKey(key, url, secretOfAnother) || ownHookKey(key, url, secretOfAnother))) && !(API_KEY_NAME.test(key) && SITE_NAME.test(value))) return "password";
     // A credential in a URL of the service that issued it (a browser key to the Maps loader) is how that service is called.
     if (key !== "" && value.length >= 16 && issuedHere(value, host)) continue;
     // (A `+` of base64 left unescaped in a query reads back as a blank.)
@@ -589,6 +592,9 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
 }
 
 const CLIENT_ID_KEY = /^client[-_]?id$/i;
+/** Keys that name an API's key (not a password or a secret), and a value that is a domain name: letters, one dot or more. */
+const API_KEY_NAME = /^(?:api_?key|apikey|access_?key|key)$/i;
+const SITE_NAME = /^(?:[a-z][a-z-]{0,62}\.){1,6}[a-z]{2,24}$/i;
 
 /** Whether a base64 or base64url value decodes to mostly printable text (encoded data, not a random id). */
 function decodesToText(value: string): boolean {
@@ -1051,10 +1057,18 @@ function toTunnel(r: Requested, sites: StringSite[], lists: ExfiltrationLists, t
     // A local file handed to the request (an upload tool's `path`), or a random-looking value (a token, a session
     // cookie) in the payload: data, as it would be in the URL.
     const key = site.path[site.path.length - 1];
-    if (typeof key === "string" && FILE_ARG.test(key) && /[/\\.]/.test(w) && !/^https?:/i.test(w) && !mediaFile(w)) return "a local file to a tunnel or a file drop";
+    // (Seventeenth round) A file its own folder publishes (`…/public/…`, `press/`, `published/`) is meant to be shared.
+    if (typeof key === "string" && FILE_ARG.test(key) && /[/\\.]/.test(w) && !/^https?:/i.test(w) && !mediaFile(w) && !publishedFile(w)) return "a local file to a tunnel or a file drop";
     if (site.path.includes("arguments") && randomToken(w)) return "random-looking data to a tunnel or a file drop";
   }
   return null;
+}
+
+/** A folder named for publication (`public`, `press`, `press-kit`, `published`), holding no data file and nothing marked. */
+const PUBLISHED_FOLDER = /(?:^|[/\\])(?:public|press|press[-_ ]?kit|published|public[-_ ]?(?:assets|docs|downloads|files|site))[/\\]/i;
+function publishedFile(path: string): boolean {
+  const p = path.trim();
+  return p.length <= 1024 && PUBLISHED_FOLDER.test(p) && !DATA_FILE.test(p) && fileKind(p) === null && !markedText(p) && !/(?:^|[/\\])\.\.(?:[/\\]|$)/.test(p);
 }
 
 /** Whether every payload of a call to a paste site is a log with nothing in it, and no local file is handed over. */
