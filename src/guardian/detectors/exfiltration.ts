@@ -905,7 +905,7 @@ function addApart(out: Detection[], found: readonly Detection[]): void {
 
 const CHANNEL_IDS = ["$", "`", "%", "ping", "--no-sign", "push", "nc"].map(literalId);
 /** (Ninth round) What exfil-outlets.ts's families need: its own gates decide the rest. */
-const OUTLET_IDS = ["-R", "--to", "ngrok", "cloudflared", "expose", "zrok", "loclx", "lt ", "env", "set)", "export -p", "smtp", "mqtt", "--acl", "--grants", " -a ", "croc", "wormhole", "ffsend", "transferwee", "megaput", "mega-put", "ipfs", "w3 ", "mail", "mutt", "swaks", "msmtp", "snapshot-attribute", "pktriot"].map(literalId);
+const OUTLET_IDS = ["-R", "--to", "ngrok", "cloudflared", "expose", "zrok", "loclx", "lt ", "env", "set)", "export -p", "smtp", "mqtt", "--acl", "--grants", " -a ", "croc", "wormhole", "ffsend", "transferwee", "megaput", "mega-put", "ipfs", "w3 ", "mail", "mutt", "swaks", "msmtp", "snapshot-attribute", "pktriot", " tcp ", " tls "].map(literalId);
 
 /**
  * (Eighth round) Channels out in a command line a tool or an agent is asked to run (exfil-channels.ts): a command's
