@@ -940,7 +940,49 @@ function channels(sites: StringSite[], message: Record<string, unknown>, lists: 
     }
     if (lines || outlets) for (const f of lines ? commandChannels(site.value, ctx) : [...commandOutlets(site.value, ctx), ...commandSenders(site.value)]) out.push({ type: "exfiltration.request", path: site.path, start: f.start, end: f.end, detail: f.detail });
   }
+  // (Seventeenth round) A tool named for a program given its words as arguments (`git` with `args: ["push", "--mirror",
+  // URL]`) runs the same command line as a shell would: judged as one.
+  if ((lines || outlets) && TOOL_CALLS.has(method)) {
+    const argv = programArgv(sites, (message.params as { name?: unknown } | undefined)?.name);
+    if (argv !== null && !out.some((d) => argv.sites.some((x) => x.path === d.path))) {
+      const found = lines ? commandChannels(argv.line, ctx) : [...commandOutlets(argv.line, ctx), ...commandSenders(argv.line)];
+      const first = found[0];
+      if (first !== undefined) {
+        const at = argv.sites.find((x, i) => first.start < (argv.ends[i] as number)) ?? (argv.sites[0] as StringSite);
+        out.push({ type: "exfiltration.request", path: at.path, start: 0, end: at.value.length, detail: first.detail });
+      }
+    }
+  }
   return out;
+}
+
+/** A tool's name that is a program's (`git`, `rclone`, `run_git`, `aws_cli`), and the arguments that hold its words. */
+const PROGRAM_TOOL = /^(?:run_|exec_)?([a-z][a-z0-9-]{1,20}?)(?:_cli|_command|_cmd|_exec)?$/;
+const ARGV_KEYS = /^(?:args|argv|arguments|command|cmd|subcommand|params|parameters)$/i;
+
+/**
+ * The command line a program's tool runs: its name, then the words of its argv argument (an array, or a string not
+ * already starting with the name), each ending offset kept to map a finding back to its argument. Null when the tool
+ * is not named for a program or no argument holds words.
+ */
+function programArgv(sites: StringSite[], tool: unknown): { line: string; sites: StringSite[]; ends: number[] } | null {
+  if (typeof tool !== "string" || tool.length > 40) return null;
+  const name = PROGRAM_TOOL.exec(tool)?.[1];
+  if (name === undefined) return null;
+  const words: StringSite[] = [];
+  for (const site of sites) {
+    if (site.path[0] !== "params" || site.path[1] !== "arguments" || site.path.length > 4 || typeof site.path[2] !== "string" || !ARGV_KEYS.test(site.path[2])) continue;
+    if (site.path.length === 3 && new RegExp(`^\\s*${name}\\b`).test(site.value)) return null;
+    if (words.length < 64) words.push(site);
+  }
+  if (words.length === 0) return null;
+  let line = name;
+  const ends: number[] = [];
+  for (const w of words) {
+    line += " " + (/\s/.test(w.value) && words.length > 1 ? `'${w.value.replace(/'/g, "")}'` : w.value);
+    ends.push(line.length);
+  }
+  return line.length <= 65536 ? { line, sites: words, ends } : null;
 }
 
 /** A placeholder for a service's credential: `<VERCEL_TOKEN>`, `{{GITHUB_PAT}}`, `${STRIPE_SECRET_KEY}`, `$AWS_SECRET_ACCESS_KEY`. */
