@@ -94,8 +94,11 @@ export function markedText(text: string): boolean {
 /** "Password" in the languages people write it in (the English words are the relays' and the messages' patterns). */
 const PASSWORD_WORD =
   /(?<![\p{L}\p{N}])(?:passwort|kennwort|wachtwoord|mot\s{1,3}de\s{1,3}passe|contraseña|contrasena|senha|parola|parolă|hasło|haslo|heslo|şifre|sifre|lösenord|losenord|passord|adgangskode|salasana|jelszó|пароль|kata\s{1,3}sandi|mật\s{1,3}khẩu|סיסמה|पासवर्ड|كلمة\s{1,3}(?:المرور|السر))(?![\p{L}\p{N}])|(?:密码|密碼)(?!学|學|器)|口令|パスワード|暗証番号|비밀번호|암호(?!화|학)/u;
-/** After the word: a separator, at most one linking word ("is", "est", "ist", "é", "是", "は"…), then the value. */
-const AFTER_WORD = /^[\s:：=]{0,3}(?:(?:is|est|ist|es|é|è|jest|je|là|adalah|هي|是|为|為|は|는|은)[\s:：]{0,2})?([^\s"'&,，。、;；)）]{6,40})/iu;
+/**
+ * After the word: a separator, at most one linking word ("is", "est", "ist", "é", "是", "は"…), at most two short words
+ * of four letters or fewer ("от VPN", "für WLAN"), then the value.
+ */
+const AFTER_WORD = /^[\s:：=]{0,3}(?:(?:is|est|ist|es|é|è|jest|je|là|adalah|هي|是|为|為|は|는|은)[\s:：]{0,2})?(?:[\p{L}\p{N}-]{1,4}\s{1,2}){0,2}([^\s"'&,，。、;；)）]{6,40})/iu;
 
 /**
  * A password stated in words in any of these languages: the word, then a value of six characters or more with a letter
@@ -106,8 +109,9 @@ export function passwordInWords(text: string): boolean {
   const t = text.length > 65536 ? text.slice(0, 65536) : text;
   const re = new RegExp(PASSWORD_WORD.source, "gu");
   for (let m, n = 0; (m = re.exec(t)) !== null && n < 16; n++) {
-    const v = AFTER_WORD.exec(t.slice(re.lastIndex, re.lastIndex + 64))?.[1];
-    if (v === undefined || /:\/\/|^[$%{<*]|^x{4,}$/i.test(v)) continue;
+    // (A sentence's closing mark is not the value's: "Passwort vergessen?")
+    const v = AFTER_WORD.exec(t.slice(re.lastIndex, re.lastIndex + 64))?.[1]?.replace(/[?!.:]+$/, "");
+    if (v === undefined || v.length < 6 || /:\/\/|^[$%{<*]|^x{4,}$/i.test(v)) continue;
     if (/[A-Za-z]/.test(v) && /[0-9!@#$%^&*?~]/.test(v)) return true;
   }
   return false;
