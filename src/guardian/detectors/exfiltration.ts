@@ -958,6 +958,7 @@ function channels(sites: StringSite[], message: Record<string, unknown>, lists: 
 
 /** A tool's name that is a program's (`git`, `rclone`, `run_git`, `aws_cli`), and the arguments that hold its words. */
 const PROGRAM_TOOL = /^(?:run_|exec_)?([a-z][a-z0-9-]{1,20}?)(?:_cli|_command|_cmd|_exec)?$/;
+const SHELL_TOOLS = new Set(["command", "commands", "shell", "bash", "sh", "zsh", "fish", "terminal", "cmd", "powershell", "pwsh", "exec", "run", "script", "process", "console", "python", "node", "code"]);
 const ARGV_KEYS = /^(?:args|argv|arguments|command|cmd|subcommand|params|parameters)$/i;
 
 /**
@@ -968,7 +969,8 @@ const ARGV_KEYS = /^(?:args|argv|arguments|command|cmd|subcommand|params|paramet
 function programArgv(sites: StringSite[], tool: unknown): { line: string; sites: StringSite[]; ends: number[] } | null {
   if (typeof tool !== "string" || tool.length > 40) return null;
   const name = PROGRAM_TOOL.exec(tool)?.[1];
-  if (name === undefined) return null;
+  // A shell's tool (`run_command`, `bash`, `terminal`) is given whole lines, judged as they are.
+  if (name === undefined || SHELL_TOOLS.has(name)) return null;
   const words: StringSite[] = [];
   for (const site of sites) {
     if (site.path[0] !== "params" || site.path[1] !== "arguments" || site.path.length > 4 || typeof site.path[2] !== "string" || !ARGV_KEYS.test(site.path[2])) continue;
