@@ -1,3 +1,4 @@
+import { passwordInWords } from "./exfil-words.js";
 import { sensitivePayload } from "./exfil-relays.js";
 import { pastedFile } from "./exfil-hosted.js";
 import { fileKind } from "./exfil-payloads.js";
@@ -82,6 +83,8 @@ const LIVE_KEY = /(?<![A-Za-z0-9])(?!pk_)[a-z]{2,10}_live_[A-Za-z0-9]{16,128}(?!
 export function messageSecrets(text: string): string | null {
   const t = cap(text);
   if (LIVE_KEY.test(t)) return "a live key";
+  // (Seventeenth round) A password named in any language: "密码 …", "senha: …" (exfil-words.ts).
+  if (passwordInWords(t)) return "credentials";
   const line = CONFIG_SECRET_LINE.exec(t);
   if (line && !PLACEHOLDER.test(line[1] as string) && /[0-9!@#$%^&*?~]/.test(line[1] as string)) return "credentials";
   URL_PASSWORD.lastIndex = 0;

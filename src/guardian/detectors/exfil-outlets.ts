@@ -97,12 +97,18 @@ function tunnels(segs: Segment[], ctx: ChannelContext): ChannelFinding[] {
     // of another machine on a corporate private network (10/8, 172.16/12): `ngrok http 10.0.4.12:8443`, `pktriot tcp 1521
     // --destination 10.20.4.15`, `cloudflared tunnel --url http://172.20.1.9:8080`. Its own machine (`localhost:3000`)
     // and a home network's device (192.168/16: a home-lab dashboard) pass.
+    // (Seventeenth round) Any program in the tunnel clients' grammar — a subcommand naming the protocol, then a data
+    // service's port (`<client> tcp 5432`, `<client> tls 6379`) — publishes it, whatever the client is called; the
+    // programs that forward or filter ports on the machine or its private network are not tunnel clients.
+    if (!TUNNEL_CLIENTS.has(client) && !LOCAL_PORT_TOOLS.has(client) && /^(?:tcp|tls)$/.test(b[0] ?? "") && DATA_PORTS.has((b[1] ?? "").replace(/^(?:localhost|127\.0\.0\.1)?:/, ""))) out.push({ start: s.start, end: s.end, detail: "a data service's port published through a tunnel" });
     if (name === "pktriot" && a[0] === "tcp" && DATA_PORTS.has(a[1] ?? "")) out.push({ start: s.start, end: s.end, detail: "a data service's port published through a tunnel" });
     else if (TUNNEL_CLIENTS.has(client) && b.some((t) => INTERNAL_TARGET.test(t))) out.push({ start: s.start, end: s.end, detail: "another internal machine's service published through a tunnel" });
   }
   return out;
 }
 
+/** Programs that take `tcp <port>` but forward or filter on this machine or its private network. */
+const LOCAL_PORT_TOOLS = new Set(["tailscale", "kubectl", "oc", "docker", "podman", "nc", "ncat", "socat", "nmap", "ufw", "iptables", "firewall-cmd", "ss", "netstat", "lsof", "fuser", "nft", "semanage", "gcloud", "az", "aws", "flyctl", "fly", "mosh", "telnet"]);
 const TUNNEL_CLIENTS = new Set(["ngrok", "cloudflared", "pktriot", "zrok", "expose", "loclx", "lt", "localtunnel", "bore"]);
 /** An address on a corporate private network, bare or as a URL or `--opt=value`: `10.0.4.12:8443`, `http://172.20.1.9`. */
 const INTERNAL_TARGET = /^(?:--?[a-z-]{1,20}=)?(?:[a-z]{2,8}:\/\/)?(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01]))\.\d{1,3}\.\d{1,3}(?::\d{2,5})?\/?$/;
@@ -299,7 +305,7 @@ export function commandOutlets(v: string, ctx: ChannelContext): ChannelFinding[]
 
 const SENDER_GATE = /\b(?:croc|wormhole|ffsend|transferwee|megaput|mega-put|ipfs|w3)\s/;
 
-const TUNNEL_GATE = /\b(?:ssh|autossh|bore|ngrok|cloudflared|expose|zrok|loclx|lt|localtunnel|pktriot)\b/;
+const TUNNEL_GATE = /\b(?:ssh|autossh|bore|ngrok|cloudflared|expose|zrok|loclx|lt|localtunnel|pktriot)\b|\s(?:tcp|tls)\s{1,4}(?:localhost:|127\.0\.0\.1:)?\d{4,5}\b/;
 const ENV_GATE = /\b(?:env|printenv|set|export|environ)\b/i;
 const PROTOCOL_GATE = /smtps?:\/\/|\bmosquitto_pub\b|\bmqttx?\s/i;
 const BUCKET_GATE = /--acl|--grants|\s-a\s/;

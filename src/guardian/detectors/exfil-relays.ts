@@ -4,6 +4,7 @@ import { morePayload } from "./exfil-payloads.js";
 import { chatHookRouting, moreChatHook, personalPayload } from "./exfil-sinks.js";
 import { formDecoded, hostedPayload, withoutExamples } from "./exfil-hosted.js";
 import { labelledSecrets } from "./secrets-labelled.js";
+import { markedText, passwordInWords } from "./exfil-words.js";
 
 /*
  * (Ninth round) Relays: services whose whole purpose is to accept an HTTP request for somebody's account and hand what
@@ -209,11 +210,35 @@ export function sensitivePayload(text: string, chat = false): string | null {
     const what = judgePayload(decoded, chat);
     if (what) return what;
   }
-  return judgePayload(t, chat);
+  const what = judgePayload(t, chat);
+  if (what !== null || t.length < 40) return what;
+  // (Seventeenth round) Base64 in a payload is read decoded as well: encoding hides nothing (a project file with its
+  // passwords, pasted as base64 inside a JSON body). Four runs of text at most; bytes that are not text are skipped.
+  return encodedRuns(t, (x) => judgePayload(x, chat));
+}
+
+const BASE64_RUN = /[A-Za-z0-9+/]{40,16384}={0,2}/g;
+
+/** What the base64 runs of a text decode to, judged: the first finding, or null (four runs at most). */
+export function encodedRuns(t: string, judge: (text: string) => string | null): string | null {
+  BASE64_RUN.lastIndex = 0;
+  for (let m, n = 0; (m = BASE64_RUN.exec(t)) !== null && n < 4; ) {
+    const run = m[0];
+    if (!/[a-z]/.test(run) || !/[A-Z]/.test(run) || !/[0-9]/.test(run)) continue;
+    n++;
+    const bytes = Buffer.from(run, "base64");
+    let printable = 0;
+    for (const b of bytes) if ((b >= 32 && b < 127) || b === 9 || b === 10 || b === 13 || b >= 0xc2) printable++;
+    if (bytes.length < 24 || printable < bytes.length * 0.9) continue;
+    const what = judge(bytes.toString("utf8"));
+    if (what !== null) return `encoded ${what}`;
+  }
+  return null;
 }
 
 function judgePayload(t: string, chat: boolean): string | null {
-  if (CREDENTIAL_WORDS.test(t) || PASSWORD_VALUE.test(t) || CREDENTIAL_PAIR.test(t)) return "credentials";
+  // (Seventeenth round) A password named in another language (exfil-words.ts).
+  if (CREDENTIAL_WORDS.test(t) || PASSWORD_VALUE.test(t) || CREDENTIAL_PAIR.test(t) || passwordInWords(t)) return "credentials";
   // (Fourteenth round) A credential given by its label (a PSK, a `.pgpass` line, a login pair): secrets-labelled.ts.
   if (labelledSecrets(t, true).length > 0) return "credentials";
   // (Tenth round) One-time codes, service-account key files, database passwords on a command line, live keys, IBANs
@@ -223,7 +248,8 @@ function judgePayload(t: string, chat: boolean): string | null {
   // (Thirteenth round) Bank account numbers, a session cookie, a seed phrase (exfil-hosted.ts).
   const hosted = hostedPayload(t);
   if (hosted) return hosted;
-  if (CONFIDENTIAL.test(t)) return "text marked confidential";
+  // (Seventeenth round) Marked in any language, or embargoed, or undisclosed results; a disclaimer is no mark (exfil-words.ts).
+  if (CONFIDENTIAL.test(t) || markedText(t)) return "text marked confidential";
   if (LATITUDE.test(t) && LONGITUDE.test(t) && (WHOSE.test(t) || /[\w.+-]@[A-Za-z0-9-]{1,63}\.[A-Za-z]{2}/.test(t))) return "a person's location";
   if (IBAN.test(t) || CARD_WORDS.test(t)) return "payment details";
   const emails = (t.match(EMAIL) ?? []).length;

@@ -1,3 +1,4 @@
+import { markedText } from "./exfil-words.js";
 import { localHost } from "./local-hosts.js";
 import type { Detection, StringSite } from "./scan.js";
 
@@ -361,6 +362,9 @@ export function mailedSecrets(sites: readonly StringSite[]): Detection[] {
     const t = cap(b.value);
     let what: string | null = null;
     if (RECOVERY_CODES.test(t) || PRIVATE_KEY.test(t) || PASSWORD_GIVEN.test(t)) what = "credentials";
+    // (Seventeenth round) Text its writer marked as not for outsiders, in any language, to a personal mailbox
+    // (exfil-words.ts; a disclaimer is no mark). A company address, a client's or a vendor's, may be meant to get it.
+    else if (personal && markedText(t)) what = "text marked confidential";
     else if (personal && PEOPLE_HEADER.test(t)) {
       const header = PEOPLE_HEADER.exec(t) as RegExpExecArray;
       ADDRESS.lastIndex = 0;

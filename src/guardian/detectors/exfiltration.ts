@@ -9,7 +9,8 @@ import { base32Label, credentialObject, foldedBase64Label, linkTemplates, mailed
 import { isRelay, relayQueryToken, sensitivePayload, teamChat, withoutSpan } from "./exfil-relays.js";
 import { credentialInLink, dataOrders, hostedEndpoint, pastedFile, pasteSite, withoutAuthHeaders } from "./exfil-hosted.js";
 import { commandOutlets, DATA_FILE } from "./exfil-outlets.js";
-import { isStore, localHost, relayQueryPayload, sentFiles, urlStatesData } from "./exfil-payloads.js";
+import { fileKind, isStore, localHost, relayQueryPayload, sentFiles, urlStatesData } from "./exfil-payloads.js";
+import { markedText } from "./exfil-words.js";
 import { madePublic } from "./exfil-public.js";
 import { queryCarriesData } from "./exfil-query.js";
 import { mediaFile, mediaUploadOnly } from "./exfil-media.js";
@@ -565,7 +566,9 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
     }
     // (Fourteenth round) The API's own key in a GET to that API's host, beside short values only (exfil-handed.ts).
     // (Fifteenth round) An incoming webhook's own key in its URL (exfil-messages.ts): what it posts is judged apart.
-    if (PASSWORD_KEYS.test(key) && value.length >= 4 && !PASSWORD_PLACEHOLDER.test(value) && !(kind === "request" && (ownApiKey(key, url, secretOfAnother) || ownHookKey(key, url, secretOfAnother)))) return "password";
+    // (Seventeenth round) An API key that is a site's own domain name (an analytics API keyed by the site it counts)
+    // is a public identifier: nothing unguessable leaves.
+    if (PASSWORD_KEYS.test(key) && value.length >= 4 && !PASSWORD_PLACEHOLDER.test(value) && !(kind === "request" && (ownApiKey(key, url, secretOfAnother) || ownHookKey(key, url, secretOfAnother))) && !(API_KEY_NAME.test(key) && SITE_NAME.test(value))) return "password";
     // A credential in a URL of the service that issued it (a browser key to the Maps loader) is how that service is called.
     if (key !== "" && value.length >= 16 && issuedHere(value, host)) continue;
     // (A `+` of base64 left unescaped in a query reads back as a blank.)
@@ -589,6 +592,9 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
 }
 
 const CLIENT_ID_KEY = /^client[-_]?id$/i;
+/** Keys that name an API's key (not a password or a secret), and a value that is a domain name: letters, one dot or more. */
+const API_KEY_NAME = /^(?:api_?key|apikey|access_?key|key)$/i;
+const SITE_NAME = /^(?:[a-z][a-z-]{0,62}\.){1,6}[a-z]{2,24}$/i;
 
 /** Whether a base64 or base64url value decodes to mostly printable text (encoded data, not a random id). */
 function decodesToText(value: string): boolean {
@@ -899,7 +905,7 @@ function addApart(out: Detection[], found: readonly Detection[]): void {
 
 const CHANNEL_IDS = ["$", "`", "%", "ping", "--no-sign", "push", "nc"].map(literalId);
 /** (Ninth round) What exfil-outlets.ts's families need: its own gates decide the rest. */
-const OUTLET_IDS = ["-R", "--to", "ngrok", "cloudflared", "expose", "zrok", "loclx", "lt ", "env", "set)", "export -p", "smtp", "mqtt", "--acl", "--grants", " -a ", "croc", "wormhole", "ffsend", "transferwee", "megaput", "mega-put", "ipfs", "w3 ", "mail", "mutt", "swaks", "msmtp", "snapshot-attribute", "pktriot"].map(literalId);
+const OUTLET_IDS = ["-R", "--to", "ngrok", "cloudflared", "expose", "zrok", "loclx", "lt ", "env", "set)", "export -p", "smtp", "mqtt", "--acl", "--grants", " -a ", "croc", "wormhole", "ffsend", "transferwee", "megaput", "mega-put", "ipfs", "w3 ", "mail", "mutt", "swaks", "msmtp", "snapshot-attribute", "pktriot", " tcp ", " tls "].map(literalId);
 
 /**
  * (Eighth round) Channels out in a command line a tool or an agent is asked to run (exfil-channels.ts): a command's
@@ -934,7 +940,51 @@ function channels(sites: StringSite[], message: Record<string, unknown>, lists: 
     }
     if (lines || outlets) for (const f of lines ? commandChannels(site.value, ctx) : [...commandOutlets(site.value, ctx), ...commandSenders(site.value)]) out.push({ type: "exfiltration.request", path: site.path, start: f.start, end: f.end, detail: f.detail });
   }
+  // (Seventeenth round) A tool named for a program given its words as arguments (`git` with `args: ["push", "--mirror",
+  // URL]`) runs the same command line as a shell would: judged as one.
+  if ((lines || outlets) && TOOL_CALLS.has(method)) {
+    const argv = programArgv(sites, (message.params as { name?: unknown } | undefined)?.name);
+    if (argv !== null && !out.some((d) => argv.sites.some((x) => x.path === d.path))) {
+      const found = lines ? commandChannels(argv.line, ctx) : [...commandOutlets(argv.line, ctx), ...commandSenders(argv.line)];
+      const first = found[0];
+      if (first !== undefined) {
+        const at = argv.sites.find((x, i) => first.start < (argv.ends[i] as number)) ?? (argv.sites[0] as StringSite);
+        out.push({ type: "exfiltration.request", path: at.path, start: 0, end: at.value.length, detail: first.detail });
+      }
+    }
+  }
   return out;
+}
+
+/** A tool's name that is a program's (`git`, `rclone`, `run_git`, `aws_cli`), and the arguments that hold its words. */
+const PROGRAM_TOOL = /^(?:run_|exec_)?([a-z][a-z0-9-]{1,20}?)(?:_cli|_command|_cmd|_exec)?$/;
+const SHELL_TOOLS = new Set(["command", "commands", "shell", "bash", "sh", "zsh", "fish", "terminal", "cmd", "powershell", "pwsh", "exec", "run", "script", "process", "console", "python", "node", "code"]);
+const ARGV_KEYS = /^(?:args|argv|arguments|command|cmd|subcommand|params|parameters)$/i;
+
+/**
+ * The command line a program's tool runs: its name, then the words of its argv argument (an array, or a string not
+ * already starting with the name), each ending offset kept to map a finding back to its argument. Null when the tool
+ * is not named for a program or no argument holds words.
+ */
+function programArgv(sites: StringSite[], tool: unknown): { line: string; sites: StringSite[]; ends: number[] } | null {
+  if (typeof tool !== "string" || tool.length > 40) return null;
+  const name = PROGRAM_TOOL.exec(tool)?.[1];
+  // A shell's tool (`run_command`, `bash`, `terminal`) is given whole lines, judged as they are.
+  if (name === undefined || SHELL_TOOLS.has(name)) return null;
+  const words: StringSite[] = [];
+  for (const site of sites) {
+    if (site.path[0] !== "params" || site.path[1] !== "arguments" || site.path.length > 4 || typeof site.path[2] !== "string" || !ARGV_KEYS.test(site.path[2])) continue;
+    if (site.path.length === 3 && new RegExp(`^\\s*${name}\\b`).test(site.value)) return null;
+    if (words.length < 64) words.push(site);
+  }
+  if (words.length === 0) return null;
+  let line = name;
+  const ends: number[] = [];
+  for (const w of words) {
+    line += " " + (/\s/.test(w.value) && words.length > 1 ? `'${w.value.replace(/'/g, "")}'` : w.value);
+    ends.push(line.length);
+  }
+  return line.length <= 65536 ? { line, sites: words, ends } : null;
 }
 
 /** A placeholder for a service's credential: `<VERCEL_TOKEN>`, `{{GITHUB_PAT}}`, `${STRIPE_SECRET_KEY}`, `$AWS_SECRET_ACCESS_KEY`. */
@@ -1051,10 +1101,18 @@ function toTunnel(r: Requested, sites: StringSite[], lists: ExfiltrationLists, t
     // A local file handed to the request (an upload tool's `path`), or a random-looking value (a token, a session
     // cookie) in the payload: data, as it would be in the URL.
     const key = site.path[site.path.length - 1];
-    if (typeof key === "string" && FILE_ARG.test(key) && /[/\\.]/.test(w) && !/^https?:/i.test(w) && !mediaFile(w)) return "a local file to a tunnel or a file drop";
+    // (Seventeenth round) A file its own folder publishes (`…/public/…`, `press/`, `published/`) is meant to be shared.
+    if (typeof key === "string" && FILE_ARG.test(key) && /[/\\.]/.test(w) && !/^https?:/i.test(w) && !mediaFile(w) && !publishedFile(w)) return "a local file to a tunnel or a file drop";
     if (site.path.includes("arguments") && randomToken(w)) return "random-looking data to a tunnel or a file drop";
   }
   return null;
+}
+
+/** A folder named for publication (`public`, `press`, `press-kit`, `published`), holding no data file and nothing marked. */
+const PUBLISHED_FOLDER = /(?:^|[/\\])(?:public|press|press[-_ ]?kit|published|public[-_ ]?(?:assets|docs|downloads|files|site))[/\\]/i;
+function publishedFile(path: string): boolean {
+  const p = path.trim();
+  return p.length <= 1024 && PUBLISHED_FOLDER.test(p) && !DATA_FILE.test(p) && fileKind(p) === null && !markedText(p) && !/(?:^|[/\\])\.\.(?:[/\\]|$)/.test(p);
 }
 
 /** Whether every payload of a call to a paste site is a log with nothing in it, and no local file is handed over. */

@@ -1259,6 +1259,7 @@ const SINK = /\b(?:parameters?|params?|arguments?|args?|fields?|property|propert
 /** The names a description gives the fields it fills ("in the `trace` field", "as `units`"). */
 const SINK_NAME = /`([\w.-]{1,40})`|\b([\w-]{1,40})\s{1,3}(?:parameter|param|argument|arg|field|property)\b/g;
 /** A field named for what it receives (an honest "pass your API key in `api_key`"). */
+const RECIPIENT_FIELD = /^(?:to|cc|bcc|recipients?|send_?to|to_?(?:number|address|phone|email))$/i;
 const FITTING_SINK = /key|token|secret|pass|auth|cred|cookie|login|cert|ssn|passport|card|iban|account|address|birth|dob|phone|email|identity/i;
 const CONTENTS_OF = /\b(?:contents?|value|values|text|output|bytes|body)\s{1,3}of\b|\b(?:its|their)\s{1,3}(?:contents?|values?)\b/i;
 const PATH_WORD = /\b(?:path|paths|location|filename|file\s{1,3}name|directory|folder)\b/i;
@@ -1309,7 +1310,8 @@ function describedAsks(unit: string, toks: Tok[], sig: Sig, o: Described): void 
     if (names.length === 0 && o.fieldName !== null) names.push(o.fieldName);
     // (Fourteenth round, smp14) A field labelled as a tokenised payment reference ("Saved payment method token",
     // "Card token from the wallet") takes a reference the processor issued, not card data or a secret.
-    const fitting = labels || (names.length > 0 && names.every((x) => FITTING_SINK.test(x))) || (o.field && paymentReference(unit));
+    // (Seventeenth round, exf17) A message's recipient field ("phone number" for `to`) takes whom it goes to: it fits.
+    const fitting = labels || (names.length > 0 && names.every((x) => FITTING_SINK.test(x) || RECIPIENT_FIELD.test(x))) || (o.field && paymentReference(unit));
     // A path named for a tool to open ("the path to your kubeconfig") is not its contents.
     const pathOnly = PATH_WORD.test(unit) && !contents;
     // (In a property's description the property is where it goes.)
