@@ -1,3 +1,4 @@
+import { questionedQuote } from "./injection-questioned.js";
 import type { NormalText } from "./normalize.js";
 import type { StringSite } from "./scan.js";
 
@@ -66,8 +67,17 @@ const window = (text: string) => text.slice(0, HEAD) + "\n" + text.slice(text.le
  */
 export function modelInput(message: Record<string, unknown>, sites: readonly StringSite[], normal: (site: StringSite) => NormalText): ModelInput {
   const flags = new Set<string>();
+  // (Seventeenth round) In what a caller sends, material it quotes only to ask whether it can be trusted ("Is this
+  // phishing? …") is the object of its question: the model reads the sender's words (injection-questioned.ts).
+  const send = messageKind(message) === "send";
   const read = (site: StringSite, into: string[]): number => {
     const n = normal(site);
+    const q = send ? questionedQuote(n.text) : null;
+    if (q) {
+      const own = n.text.slice(0, q[0]) + n.text.slice(q[1]);
+      into.push(own);
+      return own.length + 1;
+    }
     into.push(n.text);
     let length = n.text.length + 1;
     if (!n.identity) {
