@@ -97,7 +97,7 @@ export function doubledJoiner(value: string, start: number, end: number): boolea
 }
 
 /** Words a phrase cannot end on: its object is still to come (prepositions, articles, several languages). */
-const OPEN_ENDS = new Set(["to", "with", "into", "at", "for", "the", "a", "an", "as", "from", "onto", "via", "is", "be", "and", "zu", "an", "auf", "mit", "nach", "den", "die", "das", "der", "ein", "eine", "à", "au", "aux", "de", "des", "du", "le", "la", "les", "un", "une", "par", "vers", "sur", "a", "al", "el", "los", "las", "para", "por", "con", "o", "os", "um", "uma", "naar", "met", "het", "een", "till", "med", "på", "för", "i", "na", "do", "z", "и", "в", "на", "с", "к"]);
+const OPEN_ENDS = new Set(["to", "with", "into", "at", "for", "of", "about", "by", "in", "on", "the", "a", "an", "as", "from", "von", "van", "di", "del", "della", "da", "onto", "via", "is", "be", "and", "zu", "an", "auf", "mit", "nach", "den", "die", "das", "der", "ein", "eine", "à", "au", "aux", "de", "des", "du", "le", "la", "les", "un", "une", "par", "vers", "sur", "a", "al", "el", "los", "las", "para", "por", "con", "o", "os", "um", "uma", "naar", "met", "het", "een", "till", "med", "på", "för", "i", "na", "do", "z", "и", "в", "на", "с", "к"]);
 /** A quotation: an opening mark, at most 300 characters, its closing mark. */
 const QUOTATION = /["“„«]([^"“”„«»\n]{4,300})["”“»]/gu;
 const ELLIPSIS_END = /(?:\u2026|\.{3})\s{0,3}$/u;

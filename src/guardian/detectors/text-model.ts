@@ -69,7 +69,8 @@ export function modelInput(message: Record<string, unknown>, sites: readonly Str
   const flags = new Set<string>();
   // (Seventeenth round) In what a caller sends, material it quotes only to ask whether it can be trusted ("Is this
   // phishing? …") is the object of its question: the model reads the sender's words (injection-questioned.ts).
-  const send = messageKind(message) === "send";
+  const kind = messageKind(message);
+  const send = kind === "send";
   const read = (site: StringSite, into: string[]): number => {
     const n = normal(site);
     const q = send ? questionedQuote(n.text) : null;
@@ -111,7 +112,7 @@ export function modelInput(message: Record<string, unknown>, sites: readonly Str
     text = text.slice(0, HEAD) + "\n" + tail.join("\n").slice(-(WINDOW - HEAD - 1));
   }
   if (text.length > WINDOW) text = window(text);
-  return { kind: messageKind(message), text: proseOf(text), flags: [...flags].sort() };
+  return { kind, text: proseOf(text), flags: [...flags].sort() };
 }
 
 const LETTER = /\p{L}/u;
