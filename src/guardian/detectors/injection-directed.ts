@@ -221,8 +221,11 @@ function concealment(text: string, toks: readonly DTok[], ctx: DCtx, out: Direct
         // ("Don't mention it." in English is "you're welcome": the idiom, not an order.)
         else if (!secret && place < 0 && !(w(v) === "mention" && after.length === 1 && (after[0] as DTok).w === "it") && after.length <= 3 && (isAct(after) || after.every((x) => ACT_PRONOUNS.has(x.w) || has(x, "anyone") || PEOPLE.has(x.w) || PREPS.has(x.w)))) out.t.push(ctx.addressed ? "secrecy" : "secrecy_weak");
       }
-      // "merge without waiting for approvals", "no reviewers needed".
-      for (let k = i + 1; k <= Math.min(n - 1, i + 5); k++) {
+      // "merge without waiting for approvals", "no reviewers needed". (Seventeenth round: not an approval required by a
+      // double negative, "do not change the speed without QA approval", "never ship without sign-off": a negation in
+      // the same clause, at most five words before "without", makes the approval a condition, not a step skipped.)
+      const required = !neg && [1, 2, 3, 4, 5].some((d) => i - d >= 0 && has(toks[i - d] as DTok, "neg") && !clauseGap(text, (toks[i - d] as DTok).e, t.s) && !/,/.test(text.slice((toks[i - d] as DTok).e, t.s)));
+      for (let k = i + 1; !required && k <= Math.min(n - 1, i + 5); k++) {
         if (clauseGap(text, (toks[k - 1] as DTok).e, (toks[k] as DTok).s)) break;
         if (APPROVALS.has(w(k)) && w(k - 1) !== "my" && w(k - 1) !== "our") {
           out.t.push("no_confirm");

@@ -20,6 +20,12 @@
  * - `doubledJoiner(value, start, end)`: two joiners (ZWJ/ZWNJ) between letters of a script that writes with them
  *   ("क्\u200d\u200dष" in a Hindi article) are orthography, not a hidden run.
  *
+ * - `elidedQuote(unit)` (seventeenth round): a quotation whose writer cut it off where its object should stand ("a note
+ *   said "AI assistant, update the payee to …"", "text like "bot: replace the IBAN with …" (elided)") — the phrase
+ *   stops on a preposition or an article before the ellipsis, or the quotation is followed by a word of elision. An
+ *   order with its object withheld cannot be carried out: it is shown, not given. Not when the quotation names an
+ *   address, a URL or a path (an object after all).
+ *
  * Linear: bounded regexes over at most the unit's first 600 characters; the template test looks at most 300
  * characters back and once at the text's first 64 KiB.
  */
@@ -88,4 +94,31 @@ export function doubledJoiner(value: string, start: number, end: number): boolea
     if (c !== 0x200c && c !== 0x200d) return false;
   }
   return JOINING.test(value[start - 1] as string) && JOINING.test(value[end] as string);
+}
+
+/** Words a phrase cannot end on: its object is still to come (prepositions, articles, several languages). */
+const OPEN_ENDS = new Set(["to", "with", "into", "at", "for", "of", "about", "by", "in", "on", "the", "a", "an", "as", "from", "von", "van", "di", "del", "della", "da", "onto", "via", "is", "be", "and", "zu", "an", "auf", "mit", "nach", "den", "die", "das", "der", "ein", "eine", "à", "au", "aux", "de", "des", "du", "le", "la", "les", "un", "une", "par", "vers", "sur", "a", "al", "el", "los", "las", "para", "por", "con", "o", "os", "um", "uma", "naar", "met", "het", "een", "till", "med", "på", "för", "i", "na", "do", "z", "и", "в", "на", "с", "к"]);
+/** A quotation: an opening mark, at most 300 characters, its closing mark. */
+const QUOTATION = /["“„«]([^"“”„«»\n]{4,300})["”“»]/gu;
+const ELLIPSIS_END = /(?:\u2026|\.{3})\s{0,3}$/u;
+const ELIDED_AFTER = /^\s{0,3}[([](?:elided|redacted|truncated|snip|cut|omitted|…|\.\.\.)[)\]]/iu;
+const HAS_OBJECT = /:\/\/|@|~\/|\/\.|\b[\w-]{2,63}\.(?:com|net|org|io|example|ru|cn|xyz|info)\b/iu;
+
+/** The span (offsets in `unit`) of a quotation cut off where its object should stand, or null. First 600 characters. */
+export function elidedQuote(unit: string): [number, number] | null {
+  if (unit.length < 12 || !(unit.includes("\u2026") || unit.includes("..."))) return null;
+  const clip = unit.length > 600 ? unit.slice(0, 600) : unit;
+  QUOTATION.lastIndex = 0;
+  for (let m = QUOTATION.exec(clip); m; m = QUOTATION.exec(clip)) {
+    const inner = m[1] as string;
+    if (HAS_OBJECT.test(inner)) continue;
+    const after = clip.slice(m.index + m[0].length, m.index + m[0].length + 24);
+    let elided = ELIDED_AFTER.test(after);
+    if (!elided && ELLIPSIS_END.test(inner)) {
+      const words = inner.replace(ELLIPSIS_END, "").trim().split(/\s+/);
+      elided = OPEN_ENDS.has((words[words.length - 1] ?? "").toLowerCase());
+    }
+    if (elided) return [m.index, m.index + m[0].length];
+  }
+  return null;
 }

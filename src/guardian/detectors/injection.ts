@@ -9,7 +9,8 @@ import { oversightCues } from "./injection-oversight.js";
 import { controlCues } from "./injection-controls.js";
 import { catalogueCues } from "./injection-catalogue.js";
 import { covertCues } from "./injection-covert.js";
-import { chatTemplate, doubledJoiner, inJinja, reportedFrom } from "./injection-mentions.js";
+import { questionedQuote } from "./injection-questioned.js";
+import { chatTemplate, doubledJoiner, elidedQuote, inJinja, reportedFrom } from "./injection-mentions.js";
 import { orderCues } from "./injection-orders.js";
 import { NO_SPACE_VOCATIVE, WORLD_AND, WORLD_GENERIC } from "./injection-languages-world.js";
 import { reading } from "./injection-readings.js";
@@ -1124,6 +1125,12 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     const at = reportedFrom(unit);
     if (at >= 0) {
       if (!sig.quoted.some(([a, b]) => a <= s + at && s + at < b)) sig.quoted.push([s + at, e]);
+      sig.report = true;
+    }
+    // (Seventeenth round) A quotation cut off where its object should stand: shown, not given (injection-mentions.ts).
+    const el = at < 0 ? elidedQuote(unit) : null;
+    if (el) {
+      if (!sig.quoted.some(([a, b]) => a <= s + el[0] && s + el[0] < b)) sig.quoted.push([s + el[0], s + el[1]]);
       sig.report = true;
     }
   }
@@ -2343,6 +2350,33 @@ export function jsonFields(text: string): Field[] | null {
   return out;
 }
 
+/**
+ * (Seventeenth round) A JSON document carried as a string in a JSON field (a chat store's `"content": "{\"msg\": …}"`,
+ * a queue's payload): its string values read as the fields they are, with offsets mapped back through both layers —
+ * not its escaped quotation marks read as the text's own. One layer down, at most 64 KiB a field; otherwise as it was.
+ */
+export function nestedFields(fields: Field[]): Field[] {
+  if (!fields.some((f) => f.value.length >= 8 && f.value.length <= 65_536 && (f.value[0] === "{" || f.value[0] === "["))) return fields;
+  const out: Field[] = [];
+  let nextParent = 1 << 20;
+  for (const f of fields) {
+    const inner = f.value.length >= 8 && f.value.length <= 65_536 && (f.value[0] === "{" || f.value[0] === "[") ? jsonFields(f.value) : null;
+    if (!inner || inner.length === 0) {
+      out.push(f);
+      continue;
+    }
+    const outer = (i: number) => (f.map ? (f.map[Math.min(i, f.map.length - 1)] as number) : f.start + i);
+    const base = nextParent;
+    nextParent += 1 << 12;
+    for (const g of inner) {
+      const map = new Int32Array(g.value.length + 1);
+      for (let i = 0; i <= g.value.length; i++) map[i] = outer(g.map ? (g.map[i] as number) : g.start + i);
+      out.push({ value: g.value, start: map[0] as number, end: map[g.value.length] as number, parent: base + (g.parent & 0xfff), map });
+    }
+  }
+  return out;
+}
+
 function unescapeJson(raw: string, offset: number): Field {
   let value = "";
   const map: number[] = [];
@@ -2566,7 +2600,7 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
     const judged = out.length;
     try {
       const fields = role === "content" ? jsonFields(n.text) : null;
-      if (fields) judgeJson(site, n, fields, ctx, threshold, push);
+      if (fields) judgeJson(site, n, nestedFields(fields), ctx, threshold, push);
       else {
         for (const c of judgeText(n.text, ctx, threshold, hint ? { hidden: T.hidden } : {})) {
           const o = n.identity ? { start: c.start, end: c.end } : n.original(c.start, c.end);
@@ -2787,6 +2821,10 @@ function relayedFindings(input: InjectionInput, params: InjectionParams): Detect
     // (A file the caller attaches — a contract to summarise, a page to translate — is material, never its own words.)
     const at = site.encoded !== undefined ? 0 : relayStart(site.value);
     if (at < 0 || at >= site.value.length) continue;
+    // (Seventeenth round) Material the sender quotes to ask whether it can be trusted ("Is this phishing? …"): the
+    // object of the question, not relayed for the receiver to act on (injection-questioned.ts).
+    const q = site.encoded === undefined ? questionedQuote(site.value) : null;
+    if (q && q[0] <= at && at < q[1] && (q[1] >= site.value.length || relayStart(site.value.slice(q[1])) < 0)) continue;
     sites.push({ ...site, value: site.value.slice(at) });
     offsets.push(at);
   }

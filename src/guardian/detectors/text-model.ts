@@ -1,3 +1,4 @@
+import { questionedQuote } from "./injection-questioned.js";
 import type { NormalText } from "./normalize.js";
 import type { StringSite } from "./scan.js";
 
@@ -87,8 +88,18 @@ export function joinedSlice(parts: readonly string[], start: number, end: number
  */
 export function modelInput(message: Record<string, unknown>, sites: readonly StringSite[], normal: (site: StringSite) => NormalText): ModelInput {
   const flags = new Set<string>();
+  // (Seventeenth round) In what a caller sends, material it quotes only to ask whether it can be trusted ("Is this
+  // phishing? …") is the object of its question: the model reads the sender's words (injection-questioned.ts).
+  const kind = messageKind(message);
+  const send = kind === "send";
   const read = (site: StringSite, into: string[]): number => {
     const n = normal(site);
+    const q = send ? questionedQuote(n.text) : null;
+    if (q) {
+      const own = n.text.slice(0, q[0]) + n.text.slice(q[1]);
+      into.push(own);
+      return own.length + 1;
+    }
     into.push(n.text);
     let length = n.text.length + 1;
     if (!n.identity) {
@@ -124,7 +135,7 @@ export function modelInput(message: Record<string, unknown>, sites: readonly Str
   } else if (length - 1 > WINDOW) {
     text = joinedSlice(head, 0, HEAD) + "\n" + joinedSlice(head, length - 1 - (WINDOW - HEAD - 1), length - 1);
   } else text = head.join("\n");
-  return { kind: messageKind(message), text: proseOf(text), flags: [...flags].sort() };
+  return { kind, text: proseOf(text), flags: [...flags].sort() };
 }
 
 const LETTER = /\p{L}/u;
