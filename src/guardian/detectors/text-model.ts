@@ -95,13 +95,9 @@ export function modelInput(message: Record<string, unknown>, sites: readonly Str
   const read = (site: StringSite, into: string[]): number => {
     const n = normal(site);
     const q = send ? questionedQuote(n.text) : null;
-    if (q) {
-      const own = n.text.slice(0, q[0]) + n.text.slice(q[1]);
-      into.push(own);
-      return own.length + 1;
-    }
-    into.push(n.text);
-    let length = n.text.length + 1;
+    const own = q ? n.text.slice(0, q[0]) + n.text.slice(q[1]) : n.text;
+    into.push(own);
+    let length = own.length + 1;
     if (!n.identity) {
       for (const h of n.hidden) flags.add("__hidden:" + h.kind);
       const layers = (v: NormalText) => {
