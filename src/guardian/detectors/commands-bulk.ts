@@ -30,7 +30,10 @@ const DESTROY = String.raw`\b(?:delete|destroy|terminate|remove|rm|rb|deregister
 /** A listing's filter: what narrows its scope below the whole account. */
 const FILTERED = /--filter|--selector|\s-l\s|--label|\bgrep\b|\?\s{0,2}[\w(]|starts_with|contains\(|--prefix|--tag|--name-prefix|\bselect\(|\b(?:test|dev|preview|staging|sandbox|tmp|temp|ci|e2e|demo)\b/i;
 
-const FOR_LIST = new RegExp(String.raw`\bfor\s{1,4}\w{1,40}\s{1,4}in\s{1,4}\$\(\s{0,4}(${CLI}\s[^()\n]{0,300}?\b(?:list|ls|get)(?:-[\w-]{1,40})?\b[^()\n]{0,300})\)\s{0,4};?\s{0,4}do\b[^\n]{0,300}?\b${CLI}\s[^\n;]{0,200}?${DESTROY}`, "gi");
+/** One character of a listing's words, or a whole quoted word (`--format='value(name)'`). */
+const ARG = String.raw`(?:[^()'"\n]|'[^'\n]{0,120}'|"[^"\n]{0,120}")`;
+
+const FOR_LIST = new RegExp(String.raw`\bfor\s{1,4}\w{1,40}\s{1,4}in\s{1,4}\$\(\s{0,4}(${CLI}\s${ARG}{0,300}?\b(?:list|ls|get)(?:-[\w-]{1,40})?\b${ARG}{0,300})\)\s{0,4};?\s{0,4}do\b[^\n]{0,300}?\b${CLI}\s[^\n;]{0,200}?${DESTROY}`, "gi");
 const XARGS_LIST = new RegExp(String.raw`(?:^|[;&|(]\s{0,4})(${CLI}\s[^|;&\n]{0,300}?\b(?:list|ls|get)(?:-[\w-]{1,40})?\b[^|;&\n]{0,300})\|(?:[^|;&\n]{0,200}\|){0,3}\s{0,4}xargs\b[^|;&\n]{0,200}?\b${CLI}\s[^|;&\n]{0,200}?${DESTROY}`, "gi");
 
 /** A listing fed to a delete, unfiltered (see above), or null. */
