@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { judgeCommandLine } from "../../src/guardian/detectors/commands.js";
-import { auditErased, BULK_TEXT_CHECKS, bulkEnumerationDelete } from "../../src/guardian/detectors/commands-bulk.js";
+import { auditErased, BULK_TEXT_CHECKS, bulkEnumerationDelete, safetyDefeated } from "../../src/guardian/detectors/commands-bulk.js";
 import { decidedEveryRow } from "../../src/guardian/detectors/commands-unfiltered.js";
 import { flashesPipedImage } from "../../src/guardian/detectors/commands-benign.js";
 import { keyKind } from "../../src/guardian/detectors/paths-keys.js";
@@ -53,6 +53,17 @@ describe("stored passwords, flash erased, code run from a URL (commands-bulk.ts)
     expect(flashesPipedImage({ name: "xzcat", args: ["backup.img.xz"] }, ["of=/dev/nvme0n1"])).toBe(false);
     expect(types("xzcat ~/Downloads/os-lite.img.xz | sudo dd of=/dev/sdc bs=4M conv=fsync")).not.toContain("dangerous_command.disk_overwrite");
     expect(types("cat /dev/urandom | sudo dd of=/dev/sdb bs=4M")).toContain("dangerous_command.disk_overwrite");
+  });
+});
+
+describe("a safety function defeated (commands-bulk.ts)", () => {
+  it("finds a bypass switched on, not switched off, read, or another tag written", () => {
+    for (const l of ["plc.write('Press3.Guard_Interlock_Override', True)", "client.get_node('ns=2;s=Boiler1.ESD_Bypass').set_value(True)", "bms.write('AHU4.Fire_Alarm_Inhibit', 1)"]) expect(types(l), l).toContain("dangerous_command.defense_evasion");
+    for (const l of ["plc.write('Press3.Guard_Interlock_Override', False)", "print(client.get_node('ns=2;s=Boiler1.ESD_Bypass').get_value())", "bms.write('AHU4.Supply_Temp_Setpoint', 1)"]) expect(types(l), l).not.toContain("dangerous_command.defense_evasion");
+    const t = performance.now();
+    safetyDefeated("write('" + "bypass ".repeat(3000));
+    safetyDefeated("get_node('x')." + "set_value(".repeat(4000));
+    expect(performance.now() - t).toBeLessThan(400);
   });
 });
 

@@ -20,6 +20,12 @@ import type { CatalogCheck } from "./commands-catalog.js";
  *   retention purge: `WHERE created_at < now() - interval '7 years'`). Whoever deletes the recent rows of the record
  *   of changes hides what was changed.
  *
+ * - **a safety function defeated on a running machine** (`.defense_evasion`): code or a command that writes "on" (`True`,
+ *   `1`, `ON`) to a tag, point or variable whose name pairs a bypass word (bypass, override, mute, inhibit, defeat,
+ *   jumper, force) with a safety word (safety, interlock, guard, e-stop, emergency, ESD, SIS, light curtain, trip,
+ *   lockout, fire, gas, alarm) — any PLC, OPC UA, Modbus or BMS library's write. Writing "off" (the bypass removed),
+ *   reads, and writes to other tags (a set point) pass.
+ *
  * Every pattern is linear and bounded, and runs only where its literal is.
  */
 
@@ -93,6 +99,25 @@ export function auditErased(sql: string): string | null {
     if (!AUDIT_TABLE.test(table)) continue;
     if (/^\s{0,8}where\b/i.test(m[2] as string) && OLD_ROWS.test(m[2] as string)) continue;
     return `deletes rows of the audit trail ${table.slice(0, 64)}`;
+  }
+  return null;
+}
+
+const SAFETY_WRITE = /\b(?:write|write_tag|writetag|write_coil|write_register|write_value|writevalue|set_value|setvalue|write_point|writepoint|set)\s{0,2}\(\s{0,2}(?:[\w.]{1,40}\s{0,2},\s{0,2}){0,2}["']([^"'\n]{1,160})["']\s{0,2},\s{0,2}(?:value\s{0,2}=\s{0,2})?["']?(True|true|TRUE|1|ON|On|on)\b/gi;
+/** OPC UA's and similar libraries' node handle written in place: `get_node("…").set_value(True)`. */
+const SAFETY_NODE = /\b(?:get_node|getnode|node|tag|point)\s{0,2}\(\s{0,2}["']([^"'\n]{1,160})["']\s{0,2}\)\s{0,2}\.\s{0,2}(?:set_value|setvalue|write_value|writevalue|write|set)\s{0,2}\(\s{0,2}["']?(True|true|TRUE|1|ON|On|on)\b/gi;
+const BYPASS_WORD = /bypass|override|mute|muting|inhibit|defeat|jumper|forced?(?:_?on)?\b/i;
+const SAFETY_WORD = /safety|interlock|guard|e_?stop|emergency|\besd|(?:^|[._\s-])sis(?:$|[._\s-])|light_?curtain|trip|lockout|fire|gas|alarm|door/i;
+
+/** A safety function's bypass switched on by a write (see above), or null. */
+export function safetyDefeated(text: string): { type: string; detail: string; start: number; end: number } | null {
+  if (!/bypass|override|mute|muting|inhibit|defeat|jumper|force/i.test(text)) return null;
+  for (const re of [SAFETY_WRITE, SAFETY_NODE]) {
+    re.lastIndex = 0;
+    for (let m, n = 0; (m = re.exec(text)) !== null && n < 32; n++) {
+      const name = m[1] as string;
+      if (BYPASS_WORD.test(name) && SAFETY_WORD.test(name)) return { type: "dangerous_command.defense_evasion", detail: "switches on the bypass of a safety function", start: m.index, end: m.index + m[0].length };
+    }
   }
   return null;
 }

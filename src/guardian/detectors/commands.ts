@@ -9,7 +9,7 @@ import { CONTROL_TRIGGERS, judgeControl, judgeMirror } from "./commands-control.
 import { everyRowSql, judgeHandedScript, judgeRecords, RECORDS_TRIGGERS } from "./commands-records.js";
 import { decidedEveryRow, DEVICE_WIPE, judgeUnfiltered, UNFILTERED_TRIGGERS, WINDOWS_DATA_EMPTIED } from "./commands-unfiltered.js";
 import { CATALOG_TEXT_CHECKS } from "./commands-catalog.js";
-import { auditErased, BULK_TEXT_CHECKS, bulkEnumerationDelete } from "./commands-bulk.js";
+import { auditErased, BULK_TEXT_CHECKS, bulkEnumerationDelete, safetyDefeated } from "./commands-bulk.js";
 
 /*
  * Dangerous commands, judged on the command line's grammar (shell.ts), never on text that merely mentions them: a
@@ -1520,6 +1520,8 @@ function judgeText(text: string, ctx: Context, out: CommandFinding[]): void {
   runTextChecks(BULK_TEXT_CHECKS, head, (t) => (typeof t.needs === "string" ? lower.includes(t.needs) : t.needs.some((n) => lower.includes(n))), out);
   const bulk = bulkEnumerationDelete(head);
   if (bulk && !out.some((f) => f.type === bulk.type)) out.push(bulk);
+  const safety = safetyDefeated(head);
+  if (safety && !out.some((f) => f.type === safety.type)) out.push(safety);
 }
 
 /** Each check whose literal is present runs once over `head`; a finding of a type already found is not added. */
