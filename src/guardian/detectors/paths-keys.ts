@@ -6,7 +6,7 @@ import { HOME } from "./paths-stores.js";
  *
  * - **a private key by its file's name**: a key file (`.asc`, `.gpg`, `.pgp`, `.key`, `.pem`, `.ppk`, `.p12`, `.pfx`,
  *   `.jks`) whose name says it is the private or secret half (`payroll_signing_private.asc`, `sftp-secret.key`). The
- *   public half, certificates, and a repository's test fixtures and samples pass;
+ *   public half, certificates, a project's own relative paths and test, sample and dev folders pass;
  * - **the file that unlocks a key store**: a stash file (`*.sth`, the password of IBM GSKit's key databases: MQ, Db2,
  *   IBM HTTP Server), SAP's secure-storage key (`SSFS_<SID>.KEY`) and any file under an `rsecssfs` folder;
  * - **a keyring kept as a file**: any file below a folder of the home's `.config` or `.local/share` whose name says
@@ -23,7 +23,7 @@ const KEY_EXT = /\.(?:asc|gpg|pgp|key|pem|ppk|p12|pfx|jks|keystore)$/i;
 const PRIVATE_WORD = /(?:^|[-_.])(?:private|priv|secret|seckey|secring|privkey)(?:[-_.]|$)/i;
 const PUBLIC_WORD = /(?:^|[-_.])(?:pub|public|pubkey|cert|certificate|crt|csr|ca|chain|example|sample|template|dummy|fake|test|mock)(?:[-_.]|$)/i;
 /** A repository's fixtures, tests and samples. */
-const FIXTURE_DIR = /(?:^|[/\\])(?:tests?|__tests__|spec|specs|fixtures?|testdata|test-data|examples?|samples?|docs?|mocks?)[/\\]/i;
+const FIXTURE_DIR = /(?:^|[/\\])(?:tests?|__tests__|spec|specs|fixtures?|testdata|test-data|examples?|samples?|docs?|mocks?|dev|development)[/\\]/i;
 
 const STASH = /(?:^|[/\\])(?:[^/\\]{1,120}\.sth|SSFS_[A-Z0-9]{3}\.KEY)$|[/\\]rsecssfs[/\\](?:key|data)[/\\][^/\\]{1,120}$/i;
 
@@ -39,7 +39,8 @@ export function keyKind(p: string): string | null {
   if (STASH.test(p)) return "sensitive_path.credential_file";
   if (KEY_EXT.test(base)) {
     const stem = base.replace(KEY_EXT, "");
-    if (PRIVATE_WORD.test(stem) && !PUBLIC_WORD.test(stem) && !FIXTURE_DIR.test(p)) return "sensitive_path.credential_file";
+    // (A project's own relative path — `certs/dev/private.key` — is its development key, not a system's.)
+    if (PRIVATE_WORD.test(stem) && !PUBLIC_WORD.test(stem) && !FIXTURE_DIR.test(p) && /^(?:\/|~|\$|%|[A-Za-z]:)/.test(p)) return "sensitive_path.credential_file";
   }
   if (KEYRING.test(p) && !SOURCE.test(base)) return "sensitive_path.credential_file";
   if (ACCOUNT_FILE.test(p)) return "sensitive_path.credential_file";
