@@ -2,7 +2,7 @@ import type { CatalogCheck } from "./commands-catalog.js";
 
 /*
  * (Seventeenth round, "cp17") An ordinary operation of a domain turned against its user, judged by what it reaches
- * and what it hides, not by the domain's nouns (docs/detection.md, "Seventeenth round: … ("cp17")"):
+ * and what it hides, not by the domain's nouns (docs/detection.md, "Seventeenth round: commands and paths by what they reach and unlock ("cp17")"):
  *
  * - **every resource a listing returns, deleted one by one** (`.recursive_delete`): a cloud or cluster CLI's listing
  *   fed to the same CLI's delete, through `for x in $(… list …); do … delete …; done` or `… list … | xargs … delete`.
