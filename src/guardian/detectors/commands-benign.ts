@@ -30,6 +30,26 @@ export function flashesImage(args: readonly string[]): boolean {
   return IMAGE_FILE.test(input) && !FIRST_DISK.test(output);
 }
 
+/** Programs that print a (compressed) file's content to standard output. */
+const DECOMPRESS = /^(?:xzcat|zcat|gzcat|bzcat|zstdcat|lz4cat|cat|pv)$|^(?:xz|unxz|gzip|gunzip|bzip2|bunzip2|zstd|unzstd|lz4)$/;
+
+/**
+ * (Seventeenth round, "cp17") `xzcat os.img.xz | sudo dd of=/dev/sdc bs=4M`: the same flash with the image
+ * decompressed on the way (every vendor ships its images compressed). The stage before dd prints one image file (its
+ * name with a compression suffix or none), dd reads its standard input (no `if=`), and the output is not the first disk.
+ * A download piped into dd, `/dev/zero` or a device printed by cat keep failing it.
+ */
+export function flashesPipedImage(producer: { name: string; args: readonly string[] }, args: readonly string[]): boolean {
+  if (!DECOMPRESS.test(producer.name) || args.some((t) => t.startsWith("if="))) return false;
+  const outputs = args.filter((t) => t.startsWith("of="));
+  if (outputs.length !== 1 || FIRST_DISK.test((outputs[0] as string).slice(3))) return false;
+  const files = producer.args.filter((t) => !t.startsWith("-"));
+  if (files.length !== 1) return false;
+  const f = files[0] as string;
+  if (f.startsWith("/dev/") || f.startsWith("/proc/") || f.includes("$") || f.includes("`")) return false;
+  return IMAGE_FILE.test(f.replace(/\.(?:xz|gz|bz2|zst|lz4|zip)$/i, ""));
+}
+
 /** Removable media's file systems, and the devices sticks and cards appear as (whole, or a partition). */
 const STICK_FS = /^mkfs\.(?:vfat|fat|msdos|exfat)$|^mkdosfs$|^mkexfatfs$/;
 const STICK_DEVICE = /^\/dev\/(?:sd[b-z]\d{0,2}|mmcblk[1-9](?:p\d{1,2})?|r?disk[2-9]\d?(?:s\d{1,2})?)$/;

@@ -185,9 +185,11 @@ function offIndexInstall(name: string, a: readonly string[]): string | null {
     const m = PACKAGE_URL.exec(spec);
     if (m === null) continue;
     const vcs = /^git\+|^git:|^ssh:|\.git(?:@|#|$)/i.test(spec);
-    // (A wheel or an archive from a vendor's own downloads site is how vendors ship SDKs: exc9's look-alike.)
-    if (!vcs) continue;
     const host = (m[1] as string).toLowerCase();
+    // (A wheel or an archive from a vendor's own downloads site is how vendors ship SDKs: exc9's look-alike. Not over
+    // plain HTTP, nor from a public address with no name (seventeenth round): anyone on the way, or anyone at all,
+    // serves that archive, and its install scripts run.)
+    if (!vcs && !/^http:/i.test(spec) && !/^\d{1,3}(?:\.\d{1,3}){3}$/.test(host)) continue;
     if (FORGE_OR_INDEX.test(host) || OWN_HOST.test(host)) continue;
     return `${tool} installs a package from ${host.slice(0, 80)}, neither a package index nor a code forge (its install scripts run)`;
   }

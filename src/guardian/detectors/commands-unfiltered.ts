@@ -177,7 +177,7 @@ export function judgeUnfiltered(name: string, a: readonly string[], env: readonl
 export const UNFILTERED_TRIGGERS = ["influx", "ceph", "srm", "wipe", "sdelete", "sdelete64", "xterm", "uxterm", "x-terminal-emulator", "gnome-terminal", "konsole", "xfce4-terminal", "mate-terminal", "lxterminal", "terminator", "urxvt", "rxvt", "alacritty", "kitty", "tilix", "x11vnc", "winvnc", "winvnc4", "tvnserver", "x0vncserver", "krfb", "vncserver", "tightvncserver", "ri", "erase"];
 
 /** Columns that hold a decision, a role, money or a login. */
-const DECISION_COLUMN = /^[`"[]?(?:status|state|approved|approval|approval_status|is_approved|verified|is_verified|verified_income|verification_status|decision|outcome|eligible|is_eligible|eligibility|role|roles|is_admin|admin|is_superuser|superuser|is_staff|permissions?|access_level|paid|is_paid|payment_status|balance|amount|amount_due|price|credit_limit|grade|score|result|password|password_hash|passwd|email|owner|owner_id|iban|account_number|payee|bank_account|is_deleted|deleted|locked|is_locked|approved_by|claim_status|benefit_status)[`"\]]?$/i;
+const DECISION_COLUMN = /^[`"[]?(?:status|state|approved|approval|approval_status|is_approved|verified|is_verified|verified_income|verification_status|decision|outcome|eligible|is_eligible|eligibility|role|roles|is_admin|admin|is_superuser|superuser|is_staff|permissions?|access_level|paid|is_paid|payment_status|balance|amount|amount_due|price|credit_limit|grade|score|result|password|password_hash|passwd|email|owner|owner_id|iban|account_number|payee|bank_account|is_deleted|deleted|locked|is_locked|approved_by|claim_status|benefit_status|active|is_active|enabled|is_enabled|disabled|is_disabled|banned|is_banned|blocked|is_blocked|suspended|is_suspended|quarantined|on_hold|flagged|is_flagged)[`"\]]?$/i;
 /** A literal value: a quoted string, a number, a boolean or NULL. */
 const LITERAL = /^(?:'[^']{0,200}'|N'[^']{0,200}'|"[^"]{0,200}"|-?\d{1,18}(?:\.\d{1,8})?|true|false|null|now\(\)|current_timestamp)$/i;
 const DISPOSABLE_TABLE = /(?:^|[^a-z])(?:test|tests|testing|dev|development|local|tmp|temp|scratch|sandbox|ci|e2e|fixtures?|demo|example|staging|stage|stg|seed|seeds|mock|sample)(?:[^a-z]|$)/i;
@@ -209,6 +209,35 @@ function assignments(body: string): string[] {
   return out;
 }
 
+/** Values that record a decision, a sign-off or a settlement. */
+const DECIDED_VALUE = /^'(?:approved?|released?|matched|cleared|verified|passed|accepted|resolved|closed|paid|settled|reconciled|signed(?:[-_ ]?off)?|compliant|valid|validated|certified|granted|authori[sz]ed|completed?|done|ok)'$/i;
+
+/** The column a WHERE of one column's states compares (`status = 'OPEN'`, `state IN ('A','B')`, ORs of those), or null. */
+function stateOnlyColumn(where: string): string | null {
+  const parts = where.trim().replace(/;\s{0,8}$/, "").split(/\s{1,8}or\s{1,8}/i);
+  let col: string | null = null;
+  for (const p of parts.slice(0, 8)) {
+    const m = /^\(?\s{0,4}[`"[]?([\w$]{1,64})[`"\]]?\s{0,4}(?:=\s{0,4}'[^']{0,60}'|in\s{0,4}\(\s{0,4}'[^']{0,60}'(?:\s{0,4},\s{0,4}'[^']{0,60}'){0,16}\s{0,4}\))\s{0,4}\)?$/i.exec(p.trim());
+    if (!m) return null;
+    const c = (m[1] as string).toLowerCase();
+    if (col !== null && col !== c) return null;
+    col = c;
+  }
+  return col;
+}
+
+/** A SET that writes a decided value into the only column its WHERE selects by (see decidedEveryRow), or null. */
+function stateOnlyDecision(set: string, where: string): string | null {
+  const col = stateOnlyColumn(where);
+  if (col === null || !DECISION_COLUMN.test(col)) return null;
+  for (const as of assignments(set)) {
+    const eq = as.indexOf("=");
+    if (eq < 0) continue;
+    if (as.slice(0, eq).trim().replace(/^[\w$]{1,64}\./, "").replace(/[`"[\]]/g, "").toLowerCase() === col && DECIDED_VALUE.test(as.slice(eq + 1).trim())) return col;
+  }
+  return null;
+}
+
 /** An UPDATE without a scope that writes a decision on every row (see above), or null. */
 export function decidedEveryRow(s: string, where = ""): string | null {
   if (DISPOSABLE_TABLE.test(where) && !/(?:^|[^a-z])(?:prod|production|prd|live)(?:[^a-z]|$)/i.test(where)) return null;
@@ -219,7 +248,17 @@ export function decidedEveryRow(s: string, where = ""): string | null {
     if (DISPOSABLE_TABLE.test(table)) continue;
     const end = s.indexOf(";", UPDATE_SET.lastIndex);
     const body = s.slice(UPDATE_SET.lastIndex, end < 0 ? Math.min(s.length, UPDATE_SET.lastIndex + 4000) : end);
-    if (/\b(?:where|from|join|limit|returning\s{1,4}\*\s{0,4}where)\b/i.test(body)) continue;
+    const w = /\bwhere\b/i.exec(body);
+    if (/\b(?:from|join|limit|returning\s{1,4}\*\s{0,4}where)\b/i.test(body)) continue;
+    if (w !== null) {
+      // (Seventeenth round) A WHERE that selects rows only by the state the statement rewrites decides every row in
+      // that state at once: `SET status = 'RELEASED' … WHERE status IN ('QUARANTINE','OOS')`. Only when the new state
+      // is a decision someone answers for (approved, released, matched, paid…); a queue reset (`SET status =
+      // 'queued' WHERE status = 'running'`) passes, as does any other condition (an id, a date, a batch).
+      const closed = stateOnlyDecision(body.slice(0, w.index), body.slice(w.index + 5));
+      if (closed) return `sets ${closed} on every row of ${table.slice(0, 64)} in a state (a WHERE on the state alone)`;
+      continue;
+    }
     for (const as of assignments(body)) {
       const eq = as.indexOf("=");
       if (eq < 0) continue;

@@ -1,7 +1,7 @@
 import { isOption, parseShell, tokenize, MAX_PARSED, type Command, type Pipeline, type Redirect, type Script, type Word } from "./shell.js";
 import { readOnlyEncodedPowerShell } from "./powershell-encoded.js";
 import { judgeFirewall, judgeNinth } from "./commands-ninth.js";
-import { buildProduct, flashesImage, stickFormat, vendorInstaller } from "./commands-benign.js";
+import { buildProduct, flashesImage, flashesPipedImage, stickFormat, vendorInstaller } from "./commands-benign.js";
 import { judgeWipe, WIPE_TRIGGERS } from "./commands-wipe.js";
 import { judgeReach, REACH_TRIGGERS, xargsCommand } from "./commands-reach.js";
 import { judgeScope, notebookShell, PRODUCTION, SCOPE_TRIGGERS, unscopedSql } from "./commands-scope.js";
@@ -9,6 +9,7 @@ import { CONTROL_TRIGGERS, judgeControl, judgeMirror } from "./commands-control.
 import { everyRowSql, judgeHandedScript, judgeRecords, RECORDS_TRIGGERS } from "./commands-records.js";
 import { decidedEveryRow, DEVICE_WIPE, judgeUnfiltered, UNFILTERED_TRIGGERS, WINDOWS_DATA_EMPTIED } from "./commands-unfiltered.js";
 import { CATALOG_TEXT_CHECKS } from "./commands-catalog.js";
+import { auditErased, BULK_TEXT_CHECKS, bulkEnumerationDelete, safetyDefeated } from "./commands-bulk.js";
 
 /*
  * Dangerous commands, judged on the command line's grammar (shell.ts), never on text that merely mentions them: a
@@ -1025,7 +1026,8 @@ export function destructiveSql(sql: string, where = ""): string | null {
   if (SQL_MONGO.test(s) && (PRODUCTION.test(s) || PRODUCTION.test(where))) return "drops a production database";
   // (Twelfth round) SQL without a scope: every row, a whole database, every table, a web shell (commands-scope.ts).
   // (Fourteenth round) Every row rewritten, every dependent object dropped, where production is named (commands-records.ts).
-  return unscopedSql(s, where) ?? everyRowSql(s, where) ?? decidedEveryRow(s, where);
+  // (Seventeenth round) The audit trail's recent rows deleted (commands-bulk.ts).
+  return unscopedSql(s, where) ?? everyRowSql(s, where) ?? decidedEveryRow(s, where) ?? auditErased(s);
 }
 
 /** Database CLIs that destroy a database: `dropdb --force`, `psql -c 'DROP DATABASE …'`, `redis-cli -h remote FLUSHALL`. */
@@ -1295,8 +1297,11 @@ function judgePipeline(
     // (Thirteenth round) A vendor's documented installer piped into `sudo bash` as its page says (`curl -sL
     // https://aka.ms/InstallAzureCLIDeb | sudo bash`): root is what the installer needs, not an escalation.
     const vendorFed = r.sudo && SHELLS.has(r.name) && fetched >= 0 && runsStdin(r) && vendorInstaller(resolved[fetched]?.args.map((x) => x.text) ?? [], r.name);
+    // (Seventeenth round) An image decompressed into dd on its way to a card (`xzcat os.img.xz | dd of=/dev/sdc`).
+    const imageFed = r.name === "dd" && i > 0 && flashesPipedImage({ name: (resolved[i - 1] as Resolved).name, args: (resolved[i - 1] as Resolved).args.map((x) => x.text) }, r.args.map((x) => x.text));
     const at = (type: string, detail: string) => {
       if (vendorFed && type === "dangerous_command.privilege_escalation" && detail === `sudo ${r.name}`) return;
+      if (imageFed && type === "dangerous_command.disk_overwrite") return;
       add(type, detail, c.start, c.end);
     };
     judgeCommand(r, c, at);
@@ -1511,6 +1516,12 @@ function judgeText(text: string, ctx: Context, out: CommandFinding[]): void {
   runTextChecks(TEXT_CHECKS, head, (t) => text.includes(t.needs), out);
   const lower = head.toLowerCase();
   runTextChecks(CATALOG_TEXT_CHECKS, head, (t) => (typeof t.needs === "string" ? lower.includes(t.needs) : t.needs.some((n) => lower.includes(n))), out);
+  // (Seventeenth round) listings deleted one by one, stored passwords, flash erased, code run from a URL (commands-bulk.ts).
+  runTextChecks(BULK_TEXT_CHECKS, head, (t) => (typeof t.needs === "string" ? lower.includes(t.needs) : t.needs.some((n) => lower.includes(n))), out);
+  const bulk = bulkEnumerationDelete(head);
+  if (bulk && !out.some((f) => f.type === bulk.type)) out.push(bulk);
+  const safety = safetyDefeated(head);
+  if (safety && !out.some((f) => f.type === safety.type)) out.push(safety);
 }
 
 /** Each check whose literal is present runs once over `head`; a finding of a type already found is not added. */

@@ -39,6 +39,13 @@ const PRODUCTION_CONFIG = new RegExp(
 );
 /** `config/production.json` (node-config, Rails' credentials folder, Phoenix's `prod.secret.exs`). */
 const PRODUCTION_IN_CONFIG = new RegExp(String.raw`(?:^|[/\\])(?:config|configs|conf|settings)[/\\](?:production|prod|prd)(?:\.secret)?\.(?:${CONFIG_EXT.slice(3, -1)}|exs|key)$`, "i");
+/**
+ * (Seventeenth round) A configuration file inside a configuration folder's production folder (`config/prod/main.properties`,
+ * `resources/config/production/app.yml`, `conf/prd/db.ini`): the production settings of an app that splits them by
+ * folder, not by name. Logging settings pass.
+ */
+const PRODUCTION_FOLDER = new RegExp(String.raw`(?:^|[/\\])(?:config|configs|conf|settings|resources)[/\\](?:production|prod|prd)[/\\][^/\\]{1,80}\.${CONFIG_EXT}$`, "i");
+const LOGGING = /^(?:log|logs|logging|logback|log4j2?|logger|jul)[-_.]/i;
 /** Samples, examples and templates of it are published on purpose. */
 const SAMPLE = /(?:^|[-_.])(?:example|sample|template|dist|tmpl|tpl|default|defaults|schema)(?:[-_.]|$)/i;
 
@@ -47,7 +54,7 @@ export function productionConfig(p: string): boolean {
   if (p.length > 4096) return false;
   const base = p.slice(Math.max(p.lastIndexOf("/"), p.lastIndexOf("\\")) + 1);
   if (SAMPLE.test(base.replace(/\.[^.]{1,12}$/, ""))) return false;
-  return PRODUCTION_CONFIG.test(base) || PRODUCTION_IN_CONFIG.test(p);
+  return PRODUCTION_CONFIG.test(base) || PRODUCTION_IN_CONFIG.test(p) || (PRODUCTION_FOLDER.test(p) && !LOGGING.test(base));
 }
 
 /** Server files whose format exists to hold a login (see above). */
@@ -96,7 +103,7 @@ export function configKind(p: string): string | null {
 
 /** Literals one of these paths holds (for paths.ts's prefilter), besides those it has already. */
 // (Not "prod" alone: its pairs are in "project" and "module", and the prefilter would pass nearly every path.)
-export const CONFIGS_HINTS = ["appsettings", "production", ".prod", "_prod", "prod.", "prod-", "prod_", "sssd", "tomcat-users", "nslcd", "smbpasswd", ".tdb", "rsyncd", "davfs2", "smbcredentials", "cifs-credentials", "msmtprc", "fetchmailrc", "passwd.client", "cwallet", "ewallet", "pgpass", "copilot", "/var/lib/", ".env", "history", "cookie", "connections", "%appdata%", "%localappdata%", "..%2f", "..%5c", "%252e"];
+export const CONFIGS_HINTS = ["appsettings", "production", "/prod/", "\\prod\\", "/prd/", ".prod", "_prod", "prod.", "prod-", "prod_", "sssd", "tomcat-users", "nslcd", "smbpasswd", ".tdb", "rsyncd", "davfs2", "smbcredentials", "cifs-credentials", "msmtprc", "fetchmailrc", "passwd.client", "cwallet", "ewallet", "pgpass", "copilot", "/var/lib/", ".env", "history", "cookie", "connections", "%appdata%", "%localappdata%", "..%2f", "..%5c", "%252e"];
 
 /*
  * A URI's path that climbs out of its root: an encoded climb in a web address (`..%2f`, `..%5c`, `%2e%2e/`,

@@ -10,6 +10,7 @@ import { HOLDS_HINTS, holdsKind } from "./paths-holds.js";
 import { CONFIGS_HINTS, configKind, productionConfig, uriClimb } from "./paths-configs.js";
 import { NETWORK_HINTS, networkKind } from "./paths-network.js";
 import { CATALOG_HINTS, catalogKind } from "./paths-catalog.js";
+import { KEYS_HINTS, keyKind } from "./paths-keys.js";
 import type { Detection, StringSite } from "./scan.js";
 import type { RoledSite } from "./sites.js";
 
@@ -113,7 +114,9 @@ const HINTS = [".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", ".
   // (Fifteenth round: infrastructure's shared secrets — network gear, telephony, monitoring, SOC tools: paths-network.ts.)
   ...NETWORK_HINTS,
   // (Sixteenth round: products' credential and session files from their documented locations: paths-catalog.ts.)
-  ...CATALOG_HINTS];
+  ...CATALOG_HINTS,
+  // (Seventeenth round) private keys by name, stash files, keyrings kept as files, logins under an account's name.
+  ...KEYS_HINTS];
 const SENSITIVE_HINT = new RegExp(HINTS.map(escapeRegExp).join("|"), "i");
 const SENSITIVE_HINT_IDS = HINTS.map(literalId);
 /** A token can only be a path if it has a separator or starts like a dotfile. */
@@ -174,7 +177,7 @@ export function sensitiveKind(path: string): string | null {
   const p = lexical(windowsForm(path.replace(PROC_ROOT, "")));
   for (const s of SENSITIVE) if (s.re.test(p)) return s.type;
   if (keyFileInSystemFolder(p)) return "sensitive_path.system";
-  return storeKind(p) ?? appKind(p) ?? scopeKind(p) ?? holdsKind(p) ?? configKind(p) ?? networkKind(p) ?? catalogKind(p);
+  return storeKind(p) ?? appKind(p) ?? scopeKind(p) ?? holdsKind(p) ?? configKind(p) ?? networkKind(p) ?? catalogKind(p) ?? keyKind(p);
 }
 
 /** `/proc/self/root/etc/shadow` is `/etc/shadow`: a process's root link is the root (sixth round). */
