@@ -54,6 +54,15 @@ export class MessageLiterals {
     for (const id of literals) if (holds(registry[id] as Int32Array, e)) return true;
     return false;
   }
+
+  /** The places in `literals` of those that may occur (in any case). */
+  passing(literals: readonly number[]): number[] {
+    if (this.stamp !== epoch) this.stamp = mark(this.sites);
+    const e = this.stamp;
+    const out: number[] = [];
+    for (let k = 0; k < literals.length; k++) if (holds(registry[literals[k] as number] as Int32Array, e)) out.push(k);
+    return out;
+  }
 }
 
 /**

@@ -119,6 +119,7 @@ const HINTS = [".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", ".
   ...KEYS_HINTS];
 const SENSITIVE_HINT = new RegExp(HINTS.map(escapeRegExp).join("|"), "i");
 const SENSITIVE_HINT_IDS = HINTS.map(literalId);
+const HINTS_LOWER = HINTS.map((h) => h.toLowerCase());
 /** A token can only be a path if it has a separator or starts like a dotfile. */
 const PATHISH = /[/\\]|^\.|^id_|%2e/i;
 /**
@@ -376,8 +377,14 @@ function uploadReferences(site: StringSite, out: Detection[]): void {
 /** Whether any string of a message may hold a sensitive path (a literal prefilter: false means surely none). */
 export function mayHoldSensitivePath(sites: StringSite[]): boolean {
   const lits = literalsOf(sites);
-  if (lits !== null) return lits.any(SENSITIVE_HINT_IDS);
-  return sites.some((s) => SENSITIVE_HINT.test(s.value));
+  if (lits === null) return sites.some((s) => SENSITIVE_HINT.test(s.value));
+  // The pairs are only a necessary condition: a hint made of common pairs (`/prod/`: a path's `/p`, `pr`, `ro`, `od`,
+  // `d/`) passes them in most calls, so the hints that pass are looked for as they are before the whole scan runs (in
+  // the lower-cased strings: never fewer places than the case-insensitive expression finds).
+  const passing = lits.passing(SENSITIVE_HINT_IDS);
+  if (passing.length === 0) return false;
+  const lower = sites.map((s) => s.value.toLowerCase());
+  return passing.some((k) => lower.some((v) => v.includes(HINTS_LOWER[k] as string)));
 }
 
 /**
