@@ -18,26 +18,46 @@ import type { Detection, StringSite } from "./scan.js";
 const LISTS = new Set(["pii_bulk.people", "pii_bulk.id_list", "pii_bulk.ssn_list", "pii_bulk.card_list"]);
 const PAIRED = new Set(["pii_bulk.identity", "pii_bulk.payment_card"]);
 
-/** Two identity or card numbers need twelve digits or more; a message with fewer is done before any scan. */
-const MIN_DIGITS = 12;
+/**
+ * Two identity or card numbers are two long numbers: six digits or more each, in groups joined by one separator
+ * (`529.982.247-25`, `4532 0149 7731 5829`, `EK4418203`). A message with fewer — build numbers, counts, years,
+ * timestamps split by words — is done before any scan.
+ */
+const LONG = 6;
 /** Each string is judged on its head: a table's first rows say whose records it holds. */
 const HEAD = 64 * 1024;
 
-function enoughDigits(sites: readonly StringSite[]): boolean {
-  let n = 0;
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** A separator inside a number: `.`, `-`, `/` or one space. */
+function isJoin(c: number): boolean {
+  return c === 46 || c === 45 || c === 47 || c === 32;
+}
+
+function twoLongNumbers(sites: readonly StringSite[]): boolean {
+  let found = 0;
   for (const s of sites) {
     const v = s.value;
     const end = Math.min(v.length, HEAD);
+    let run = 0;
     for (let i = 0; i < end; i++) {
       const c = v.charCodeAt(i);
-      if (c >= 48 && c <= 57 && ++n >= MIN_DIGITS) return true;
+      if (isDigit(c)) run++;
+      else if (run > 0 && isJoin(c) && i + 1 < end && isDigit(v.charCodeAt(i + 1))) continue;
+      else {
+        if (run >= LONG && ++found >= 2) return true;
+        run = 0;
+      }
     }
+    if (run >= LONG && ++found >= 2) return true;
   }
   return false;
 }
 
 export function detectReturnedBulk(sites: StringSite[]): Detection[] {
-  if (!enoughDigits(sites)) return [];
+  if (!twoLongNumbers(sites)) return [];
   const heads = sites.map((s) => (s.value.length > HEAD ? { ...s, value: s.value.slice(0, HEAD) } : s));
   const found = detectPiiBulk(heads);
   const lists = found.filter((d) => LISTS.has(d.type));
