@@ -18,12 +18,6 @@ import type { Detection, StringSite } from "./scan.js";
 const LISTS = new Set(["pii_bulk.people", "pii_bulk.id_list", "pii_bulk.ssn_list", "pii_bulk.card_list"]);
 const PAIRED = new Set(["pii_bulk.identity", "pii_bulk.payment_card"]);
 
-/**
- * Two identity or card numbers are two long numbers: six digits or more each, in groups joined by one separator
- * (`529.982.247-25`, `4532 0149 7731 5829`, `EK4418203`). A message with fewer — build numbers, counts, years,
- * timestamps split by words — is done before any scan.
- */
-const LONG = 6;
 /** Each string is judged on its head: a table's first rows say whose records it holds. */
 const HEAD = 64 * 1024;
 
@@ -36,22 +30,26 @@ function isJoin(c: number): boolean {
   return c === 46 || c === 45 || c === 47 || c === 32;
 }
 
+/** Six digits in one number; each attempt reads eleven characters at most (no backtracking beyond that). */
+const LONG_NUMBER = /\d(?:[./ -]?\d){5}/g;
+
+/**
+ * Two identity or card numbers are two long numbers: six digits or more each, in groups joined by one separator
+ * (`529.982.247-25`, `4532 0149 7731 5829`, `EK4418203`). A message with fewer — build numbers, counts, years,
+ * timestamps split by words — is done before any scan.
+ */
 function twoLongNumbers(sites: readonly StringSite[]): boolean {
   let found = 0;
   for (const s of sites) {
-    const v = s.value;
-    const end = Math.min(v.length, HEAD);
-    let run = 0;
-    for (let i = 0; i < end; i++) {
-      const c = v.charCodeAt(i);
-      if (isDigit(c)) run++;
-      else if (run > 0 && isJoin(c) && i + 1 < end && isDigit(v.charCodeAt(i + 1))) continue;
-      else {
-        if (run >= LONG && ++found >= 2) return true;
-        run = 0;
-      }
+    const v = s.value.length > HEAD ? s.value.slice(0, HEAD) : s.value;
+    LONG_NUMBER.lastIndex = 0;
+    while (LONG_NUMBER.exec(v) !== null) {
+      if (++found >= 2) return true;
+      // the rest of this number is the same number
+      let i = LONG_NUMBER.lastIndex;
+      while (i < v.length && (isDigit(v.charCodeAt(i)) || (isJoin(v.charCodeAt(i)) && isDigit(v.charCodeAt(i + 1))))) i++;
+      LONG_NUMBER.lastIndex = i;
     }
-    if (run >= LONG && ++found >= 2) return true;
   }
   return false;
 }
