@@ -27,7 +27,7 @@ describe("bulk identity or payment numbers handed back", () => {
     expect(types("North 12,402; South 9,877; East 15,310; West 7,046")).toEqual([]);
   });
 
-  it("returns before any scan under twelve digits, and judges only a string's head", () => {
+  it("returns before any scan without two long numbers, and judges only a string's head", () => {
     expect(detectReturnedBulk(text("Build 7 finished in 12 s; 3 warnings"))).toEqual([]);
     const big = "Lorem ipsum 1234 dolor sit amet. ".repeat(40_000);
     const t = cpuMs();
