@@ -27,6 +27,7 @@ import { shellReady } from "./shell.js";
 import { usedAsMeant } from "./audience.js";
 import { storedSecrets } from "./secrets-stores.js";
 import { modelInput, scoreText, type ModelInput, type TextModel } from "./text-model.js";
+import { detectReturnedBulk } from "./pii-returned.js";
 import { loadTextModel } from "./text-model-asset.js";
 import { listKey, recalled, remember } from "./list-memo.js";
 
@@ -48,6 +49,7 @@ export const DETECTOR_NAMES = [
   "url_data",
   "pii",
   "pii_bulk",
+  "pii_bulk_returned",
   ...PII_TYPES,
   "prompt_injection",
   "tool_poisoning",
@@ -121,6 +123,9 @@ export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
     case "pii_bulk":
       // The PII findings are the `pii` detector's, shared with the rules that log them.
       return { key: spec, run: (s) => detectPiiBulk(s.strings, () => s.run(PII), () => s.calledToolSchema()) };
+    case "pii_bulk_returned":
+      // (Seventeenth round) several people's identity or payment numbers in a result or a reply (pii-returned.ts).
+      return { key: spec, run: (s) => detectReturnedBulk(s.strings) };
     case "pii":
       return { key: spec, run: (s) => detectPii(s.strings) };
     case "prompt_injection":

@@ -78,7 +78,9 @@ const TERM_WORDS = new Set(
     // (Thirteenth round) criminal-record terms (a background check's outcomes) and conditions of other languages.
     "dui dwi owi felony felonies misdemeanor misdemeanour misdemeanors misdemeanours convictions hernia ziekmelding ziekteverlof " +
     // (Fourteenth round) a fitness-to-work file's conditions (hearing, sleep, sight, insulin) and a drug test's substances.
-    "apnea apnoea insulin tinnitus monocular deafness thc cannabis cocaine amphetamine amphetamines methamphetamine opiates oxycodone fentanyl heroin benzodiazepine benzodiazepines"
+    "apnea apnoea insulin tinnitus monocular deafness thc cannabis cocaine amphetamine amphetamines methamphetamine opiates oxycodone fentanyl heroin benzodiazepine benzodiazepines " +
+    // (Seventeenth round) genetic data, a special category of its own (GDPR art. 9): a test's result, a genotype, a carrier.
+    "pathogenic genotype genotyped genotypes brca apoe trisomy haemophilia hemophilia huntington's huntingtons"
   ).split(" "),
 );
 const TERM_STEMS = ["zwanger", "schizophreni", "dyslexi", "epilep", "pregnan", "infertil", "suicid", "alcoholi", "disabilit", "cukrzyc", "depresj", "nėštum", "schwanger", "nowotw", "niepełnosprawn", "handicap", "invalidit", "krebserkrank", "dyscyplinarn"];
@@ -94,6 +96,8 @@ const TERM_PHRASES = new Set(
     "suspended sentence", "prior conviction", "prior convictions", "arrest record", "sex offender", "drink driving", "drunk driving", "driving ban",
     // (Fourteenth round) an occupational-health or a drug-test result.
     "hearing loss", "vision loss", "sleep apnea", "drug test", "drug screen", "tox screen", "tested positive",
+    // (Seventeenth round) genetic data.
+    "cystic fibrosis", "sickle cell", "carrier status", "genetic test", "genetic testing", "genetic risk", "gene mutation",
   ],
 );
 /**
