@@ -108,7 +108,7 @@ const AFTER_WORD = /^[\s:：=]{0,3}(?:(?:is|est|ist|es|é|è|jest|je|là|adalah|
 export function passwordInWords(text: string): boolean {
   const t = text.length > 65536 ? text.slice(0, 65536) : text;
   const re = new RegExp(PASSWORD_WORD.source, "gu");
-  for (let m, n = 0; (m = re.exec(t)) !== null && n < 16; n++) {
+  for (let n = 0; re.exec(t) !== null && n < 16; n++) {
     // (A sentence's closing mark is not the value's: "Passwort vergessen?")
     const v = AFTER_WORD.exec(t.slice(re.lastIndex, re.lastIndex + 64))?.[1]?.replace(/[?!.:]+$/, "");
     if (v === undefined || v.length < 6 || /:\/\/|^[$%{<*]|^x{4,}$/i.test(v)) continue;
