@@ -88,9 +88,17 @@ export function plainEnvWrite(path: string, site: StringSite, sites: readonly St
  * `%VAR%`, `<placeholder>` or `{{ template }}` is a reference), and no line points a registry at plain `http://` on
  * another host. A secret in the content is still judged by the secrets detectors as for any write.
  */
-const CREDENTIAL_CONFIG = /(?:^|[/\\])(?:\.terraformrc|terraform\.rc|\.npmrc|\.yarnrc(?:\.yml)?|\.pypirc)$/i;
+const CREDENTIAL_CONFIG = /(?:^|[/\\])(?:\.terraformrc|terraform\.rc|\.npmrc|\.yarnrc(?:\.yml)?|\.pypirc|secrets\.ya?ml|credentials\.json)$/i;
 const SECRET_KEYED = /(?:token|passw|secret|_auth|api_?key|credential)[\w"'.-]{0,40}?["']?[ \t]{0,4}[:=][ \t]{0,4}["']?([^\s"'#,]{1,512})/i;
 const REFERENCE = /^(?:\$\{[A-Za-z_][A-Za-z0-9_]{0,127}\}|\$[A-Za-z_][A-Za-z0-9_]{0,127}|%[A-Za-z_][A-Za-z0-9_]{0,127}%|<[^>]{1,64}>|\{\{[^}]{1,128}\}\}|true|false|\{)$/i;
+/*
+ * (Eighteenth round, "cp18") The same holds for an app's `secrets.yaml` or `credentials.json` written in the tree, and
+ * a value that is the address of a secret in a store is a reference too: `vault:secret/data/app#key`,
+ * `op://Team/Item/field`, `awssm:prod/app/db`, an AWS Secrets Manager or SSM ARN. It names where the secret is kept
+ * and grants nothing without access to the store. Web addresses (`http:`, `https:`) are not references: a webhook URL
+ * is itself the credential.
+ */
+const STORE_ADDRESS = /^(?!https?:|ftps?:|wss?:)[a-z][a-z0-9+.-]{1,24}:(?:\/\/)?[\w.-]{1,64}(?:\/[\w.-]{1,64}){1,12}$|^arn:aws[\w-]{0,12}:(?:secretsmanager|ssm):[\w/:.-]{1,200}$/i;
 const PLAIN_HTTP = /\bhttp:\/\/(?!localhost\b|127\.|\[::1\])/i;
 
 /** Whether a write to a tool's credential configuration at `path` holds no credential (see above). */
@@ -106,7 +114,7 @@ export function plainCredentialConfigWrite(path: string, site: StringSite, sites
     if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
     if (PLAIN_HTTP.test(line)) return false;
     const m = SECRET_KEYED.exec(line);
-    if (m !== null && !REFERENCE.test(m[1] as string)) return false;
+    if (m !== null && !REFERENCE.test(m[1] as string) && !STORE_ADDRESS.test(m[1] as string)) return false;
   }
   return true;
 }
