@@ -59,6 +59,16 @@ export function logOnly(text: string, judge: (t: string) => string | null): bool
 /* -------------------------------------------------------------------------------------------------------------- */
 
 /**
+ * (Eighteenth round) A host under a registry only institutions may register in: governments (`.gov`, `gov.uk`,
+ * `gouv.fr`, `gob.mx`, `go.jp`…), universities (`.edu`, `ac.uk`, `edu.au`…), `.mil`, `.int`, `europa.eu`. Nobody
+ * buys a name there to collect keys: a key to such a host's API is the key's one use (a research database's E-utilities).
+ */
+const INSTITUTIONAL = /(?:^|\.)(?:gov|edu|mil|int|(?:gov|gouv|gob|govt|gv|ac|edu)\.[a-z]{2}|go\.(?:jp|kr|id|th|ke|tz|ug|cr)|europa\.eu)$/;
+export function institutionalHost(host: string): boolean {
+  return host.length <= 253 && INSTITUTIONAL.test(host);
+}
+
+/**
  * Whether a query key and value are the API's own key in a request to that API: `api_key`/`apikey`/`key` to a host
  * whose first label is `api` (`api.thingspeak.com`), with every other value of the query short (16 characters or
  * fewer: a reading, a page, a field). `secretOfAnother` says whether the value is a recognised key of some service
@@ -66,7 +76,8 @@ export function logOnly(text: string, judge: (t: string) => string | null): bool
  */
 export function ownApiKey(key: string, url: URL, secretOfAnother: (v: string) => boolean): boolean {
   if (!/^(?:api[_-]?key|apikey|key|write[_-]?key|read[_-]?key)$/i.test(key)) return false;
-  if (!/^api\d{0,2}\.[a-z0-9-]{2,63}\.[a-z]{2,24}$/.test(url.hostname.toLowerCase())) return false;
+  const host = url.hostname.toLowerCase();
+  if (!/^api\d{0,2}\.[a-z0-9-]{2,63}\.[a-z]{2,24}$/.test(host) && !institutionalHost(host)) return false;
   let keys = 0;
   for (const [k, v] of url.searchParams) {
     if (/^(?:api[_-]?key|apikey|key|write[_-]?key|read[_-]?key)$/i.test(k)) {

@@ -1,5 +1,6 @@
 import { entropy } from "./entropy.js";
 import { localHost } from "./local-hosts.js";
+import { fieldRows, statedPeople } from "./exfil-people-url.js";
 
 /*
  * (Eleventh round, "exf11") What a requested URL's query carries that is somebody's data, where the earlier checks
@@ -91,6 +92,8 @@ export function encodedText(value: string): string | null {
   if (text === null) return null;
   if (prose(text)) return "encoded text";
   if (records(text)) return "encoded records";
+  // (Eighteenth round) Rows of fields however separated, people under their numbers, labelled identifiers (exfil-people-url.ts).
+  if (fieldRows(text) || statedPeople(text) !== null) return "encoded records";
   return null;
 }
 

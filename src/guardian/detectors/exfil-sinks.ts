@@ -1,3 +1,4 @@
+import { identityNumbers, peopleTable } from "./exfil-people-url.js";
 import { markedText } from "./exfil-words.js";
 import { localHost } from "./local-hosts.js";
 import type { Detection, StringSite } from "./scan.js";
@@ -318,8 +319,9 @@ export function sentCredentials(sites: readonly StringSite[]): Detection[] {
 /* Credentials or people's records in the body of an e-mail                                                           */
 /* ------------------------------------------------------------------------------------------------------------------ */
 
-const RECIPIENT_KEY = /^(?:to|cc|bcc|recipients?|to_?address(?:es)?|send_?to|email_?to)$/i;
-const BODY_KEY = /^(?:body|text|html|content|message|body_?(?:text|html)|plain|plain_?text|html_?body|text_?body)$/i;
+// (Eighteenth round) Who an invitation or an envelope goes to is a recipient too: attendees, guests, signers.
+const RECIPIENT_KEY = /^(?:to|cc|bcc|recipients?|to_?address(?:es)?|send_?to|email_?to|attendees?|invitees?|guests?|signers?|participants?)$/i;
+const BODY_KEY = /^(?:body|text|html|content|message|body_?(?:text|html)|plain|plain_?text|html_?body|text_?body|description|notes|document_?text)$/i;
 const ADDRESS = /[A-Za-z0-9._%+-]{1,64}@([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,6})/g;
 const PERSONAL_MAIL = new Set(["gmail", "googlemail", "yahoo", "ymail", "outlook", "hotmail", "live", "msn", "icloud", "aol", "proton", "protonmail", "pm", "gmx", "yandex", "zoho", "tutanota", "tuta", "fastmail", "hey", "mailfence", "web", "qq", "163", "naver"]);
 
@@ -365,6 +367,8 @@ export function mailedSecrets(sites: readonly StringSite[]): Detection[] {
     // (Seventeenth round) Text its writer marked as not for outsiders, in any language, to a personal mailbox
     // (exfil-words.ts; a disclaimer is no mark). A company address, a client's or a vendor's, may be meant to get it.
     else if (personal && markedText(t)) what = "text marked confidential";
+    // (Eighteenth round) Other people's identity numbers, or a table of people with their figures (exfil-people-url.ts).
+    else if (personal && (identityNumbers(t) || peopleTable(t))) what = "people's records";
     else if (personal && PEOPLE_HEADER.test(t)) {
       const header = PEOPLE_HEADER.exec(t) as RegExpExecArray;
       ADDRESS.lastIndex = 0;

@@ -13,6 +13,7 @@ import { fileKind, isStore, localHost, relayQueryPayload, sentFiles, urlStatesDa
 import { markedText } from "./exfil-words.js";
 import { madePublic } from "./exfil-public.js";
 import { queryCarriesData } from "./exfil-query.js";
+import { statedPeople } from "./exfil-people-url.js";
 import { mediaFile, mediaUploadOnly } from "./exfil-media.js";
 import { chunkedLookups, environmentSent, wildcardHostData } from "./exfil-code.js";
 import { logOnly, ownApiKey, pasteHost, recipientTagsOnly } from "./exfil-handed.js";
@@ -553,6 +554,14 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
   if (handed) return handed;
   if (basicInQuery(url)) return "encoded credentials";
   if (kind === "request" && contactsInQuery(url)) return "people's contact details";
+  // (Eighteenth round) People's identifiers stated by their labels, or listed under their numbers (exfil-people-url.ts).
+  if (!localHost(host)) {
+    for (const { key, value } of pieces) {
+      if (key === "" || key === "#" || ABSOLUTE.test(value)) continue;
+      const stated = statedPeople(value);
+      if (stated) return stated;
+    }
+  }
   // A password as a path segment after one that names it: `/u/ana/pass/S3cret!x/`.
   for (let i = 0; i + 1 < segments.length; i++) {
     const value = decode(segments[i + 1] as string);
@@ -592,6 +601,8 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
 }
 
 const CLIENT_ID_KEY = /^client[-_]?id$/i;
+/** A vendor's production key by its own marker (`rk_live_…`, `chx_prod_…`), not a publishable one (`pk_live_…`). */
+const LIVE_KEY = /^(?!pk_)[a-z]{2,6}_(?:live|prod)_[A-Za-z0-9]{16,64}$/;
 /** Keys that name an API's key (not a password or a secret), and a value that is a domain name: letters, one dot or more. */
 const API_KEY_NAME = /^(?:api_?key|apikey|access_?key|key)$/i;
 const SITE_NAME = /^(?:[a-z][a-z-]{0,62}\.){1,6}[a-z]{2,24}$/i;
@@ -880,6 +891,10 @@ function carriedPayload(r: Requested, sites: StringSite[], lists: ExfiltrationLi
     // What a push or an inbox is handed in its path and query (`/<device key>/<title>/<body>`).
     const what = judge(url.pathname + " " + url.search);
     if (what) return `${what} to ${where}`;
+    // (Eighteenth round) A vendor's live key (`xx_live_…`; a publishable `pk_` is public) is the vendor's to receive:
+    // a tenant's page on a hosting platform is not the vendor's API.
+    let n = 0;
+    for (const [, value] of url.searchParams) if (++n <= 64 && LIVE_KEY.test(value)) return `a live key to ${where}`;
   }
   const v = r.site.value;
   if (r.start > 0 || r.end < v.length) {
