@@ -10,7 +10,7 @@ import { CARD_DETAIL_WORDS, cardCells, cardDumps, catalogueIds, catalogueLabel, 
 import { contactExport, declaredRows, detectSpecial, healthToCollector } from "./pii-special.js";
 import { homeLocations } from "./pii-location.js";
 import { jsonRecords } from "./pii-records-json.js";
-import { formBodyFields, onFormBodies } from "./pii-form-body.js";
+import { formBodyFields, jsonFormFields, onFormBodies } from "./pii-form-body.js";
 import { ownTransaction } from "./pii-own-record.js";
 import { detectProtected } from "./pii-protected.js";
 import { detectTraces } from "./pii-traces.js";
@@ -118,9 +118,11 @@ interface Hit {
 /** Bulk identity and payment data in one message (see above). */
 export function detectPiiBulk(sites: StringSite[], pii: () => Detection[] = () => detectPii(sites), schema: () => unknown = () => undefined): Detection[] {
   // (Thirteenth round) a form body's fields, decoded, as strings of their own (pii-form-body.ts).
-  const fields = formBodyFields(sites);
+  // (Eighteenth round) a flat JSON object in one argument is a form's fields too, read instead of its string.
+  const json = jsonFormFields(sites);
+  const fields = [...formBodyFields(sites), ...json];
   if (fields.length > 0) {
-    const all = [...sites, ...fields];
+    const all = [...sites.filter((s) => !json.some((f) => f.from === s)), ...fields];
     return onFormBodies(bulkOf(all, () => detectPii(all), schema), fields);
   }
   return bulkOf(sites, pii, schema);

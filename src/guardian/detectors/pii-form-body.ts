@@ -78,3 +78,51 @@ export function onFormBodies(found: Detection[], fields: readonly FormField[]): 
     return f ? { ...d, path: f.from.path, start: 0, end: f.from.value.length } : d;
   });
 }
+
+/*
+ * (Eighteenth round, "pii18") A form's body written as JSON: `{"name":"…","passport":"…","dob":"…"}` in one string
+ * argument of a call (an HTTP tool's `body`). It is the same thing as a form's fields — one object, each value one
+ * field — only encoded, so its fields are read as the call's own arguments are, and one person's record typed into
+ * the form of the service it is for (pii-form.ts) passes as it does when the tool takes those fields by name.
+ *
+ * Only a flat object is a form: every value a string, a number, a boolean or null (a nested object or an array is a
+ * payload of records, read as before), 2 to 32 keys that are names, the string 4 KB at most, in a call's arguments.
+ * The string is then judged through its fields only (the same text, not twice). Findings point at the whole string.
+ */
+const MAX_JSON_FORM = 4096;
+const MAX_JSON_KEYS = 32;
+const JSON_KEY = /^[A-Za-z_][\w.-]{0,63}$/;
+
+/** The fields of the flat JSON objects among a call's string arguments (none when no string is one). */
+export function jsonFormFields(sites: readonly StringSite[]): FormField[] {
+  const out: FormField[] = [];
+  for (const site of sites) {
+    const v = site.value;
+    if (v.length < 8 || v.length > MAX_JSON_FORM || site.path[0] !== "params" || site.path[1] !== "arguments") continue;
+    const t = v.trim();
+    if (t[0] !== "{" || !sixDigits(t)) continue;
+    if (t[t.length - 1] !== "}") continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(t);
+    } catch {
+      continue;
+    }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) continue;
+    const entries = Object.entries(parsed as Record<string, unknown>);
+    if (entries.length < 2 || entries.length > MAX_JSON_KEYS) continue;
+    if (!entries.every(([k, x]) => JSON_KEY.test(k) && (x === null || ["string", "number", "boolean"].includes(typeof x)))) continue;
+    for (const [k, x] of entries) if (x !== null && String(x) !== "") out.push({ path: [...site.path, "(json)", k], value: String(x), from: site });
+  }
+  return out;
+}
+
+/** Six digits or more: the fewest any identity number, card or account has (fewer, and no PII check finds one). */
+function sixDigits(v: string): boolean {
+  let n = 0;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c >= 48 && c <= 57 && ++n >= 6) return true;
+  }
+  return false;
+}

@@ -73,7 +73,9 @@ export function oneFormRecord(
     if (typeof last === "string" && dobKey.test(last) && JSON.stringify(s.path.slice(0, -1)) === parent && ++dobs > 1) return false;
   }
   // (Eleventh round) A2A: the message's own words say whose record it is (the first person: "apply for my visa").
-  if (a2a) return sites.some((s) => s.path[0] === "params" && s.path[2] === "parts" && s.path[4] === "text" && s.path.length === 5 && firstPerson(s.value.slice(0, 4096)));
+  // (Eighteenth round) or they cite the person's recorded consent to this processing by its reference ("consent
+  // C-88121", "Einwilligung Nr. 4471"): what makes a screening, a KYC check or a referral of one person lawful.
+  if (a2a) return sites.some((s) => s.path[0] === "params" && s.path[2] === "parts" && s.path[4] === "text" && s.path.length === 5 && (firstPerson(s.value.slice(0, 4096)) || consentCited(s.value.slice(0, 4096))));
   if (sites.some((s) => s.path.length === 3 && s.path[0] === "params" && s.path[1] === "arguments" && formAddress(s.value))) return true;
   // (Eleventh round) or the tool is the form: its input schema (pinned from tools/list) declares each of those fields
   // as a top-level property of its own, named for what it holds (an airline's `passport`, a tax service's `sin`, a
@@ -103,4 +105,14 @@ function formAddress(v: string): boolean {
   }
   if (/^[\d.]+$/.test(host) || host.startsWith("[") || !host.includes(".")) return false;
   return !COLLECTORS.some((re) => re.test(host));
+}
+
+/**
+ * (Eighteenth round) A consent or an authorisation cited by its reference: the word, then within a few characters a
+ * reference holding a digit (`consent C-88121`, `authorization #A7731`, `consentimiento nº 5521`, `zgoda 2026/114`).
+ * The word alone ("with her consent") is no record of it.
+ */
+const CONSENT = /(?<![\p{L}])(?:consent|authori[sz]ation|signed release|mandate|consentimiento|autorizaci[óo]n|consentement|autorisation|einwilligung|einverst[äa]ndniserkl[äa]rung|consenso|autorizzazione|consentimento|autoriza[çc][ãa]o|zgoda|toestemming|samtycke|samtykke|suostumus)(?![\p{L}])[ \t:#.,nº°o]{0,6}(?:no\.?|nr\.?|ref\.?|id)?[ \t:#.]{0,3}[A-Z]{0,4}[-/]?\d[\w/-]{1,20}/iu;
+export function consentCited(text: string): boolean {
+  return CONSENT.test(text);
 }

@@ -34,6 +34,14 @@ const MAX_RECORD = 240;
 
 /** A full name: two to four capitalised words of two letters or more, or a short run of a script without case. */
 const NAME = /(?<![\p{L}\p{N}.])\p{Lu}[\p{Ll}'’-]{1,20}(?:[ \t]{1,3}(?:(?:de|da|van|von|der|den|al|el|la|le|di|bin|ibn)[ \t]{1,3})?\p{Lu}[\p{Ll}'’-]{1,20}){1,3}(?![\p{L}\p{N}])|(?<![\p{L}\p{N}])[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]{2,4}(?:[ \u3000][\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{1,4})?(?![\p{L}\p{N}])/u;
+/** (Eighteenth round) A name as a booking or a travel document writes it: surname, a slash, given name, in capitals. */
+const SLASH_NAME = /(?<![\p{L}\p{N}/])\p{Lu}{2,20}\/\p{Lu}{2,20}(?![\p{L}\p{N}/])/u;
+/** Both parts with a vowel and nine letters in all: a name, not a pair of acronyms (`HTTP/HTTPS`, `JSON/YAML`). */
+function slashName(n: string): boolean {
+  const [a, b] = n.split("/") as [string, string];
+  const vowel = /[AEIOUY\u00c0-\u024f\u0370-\u04ff]/u;
+  return a.length + b.length >= 9 && vowel.test(a) && vowel.test(b);
+}
 /** A name by its initial (`R. Diaz`, `Sofia R.`): a person only beside their birth date (see personOf). */
 /**
  * (Thirteenth round) A surname after an initial (`J. Wendt`): how staff lists, HR notes and background checks name
@@ -189,6 +197,13 @@ function personOf(rec: Rec): string | null {
     if (NOT_PERSON.test(m[0]) || /\b(?:test|example|sample|dummy|demo|mustermann|doe)\b/i.test(m[0])) return null;
     return m[0];
   }
+  // (Eighteenth round) a name written SURNAME/GIVEN at the record's head, as reservation, ticketing and passport
+  // systems write it (`NOWAK/ANNA`), after a short code at most (a service or seat code).
+  for (const c of rec) {
+    if (c.key !== null && !TEXT_KEY.test(words(c.key))) continue;
+    const m = SLASH_NAME.exec(c.text.length > 64 ? c.text.slice(0, 64) : c.text);
+    if (m && m.index <= 16 && slashName(m[0])) return m[0];
+  }
   // Initials with a birth date: identifiable all the same (a lab's results list, a class list).
   for (const c of rec) {
     if (c.key !== null && !TEXT_KEY.test(words(c.key))) continue;
@@ -327,6 +342,9 @@ function textLists(site: StringSite, lists: Rec[][]): void {
   // cancer treatment), S. Ahmed (…)`. The line splits at the commas and semicolons outside brackets; each part with
   // a bracket is a record.
   for (const l of lines) if (l.text.length <= MAX_RECORD * 16 && l.text.indexOf("(") !== l.text.lastIndexOf("(")) bracketed(l.text, l.start, site, lists);
+  // (Eighteenth round) people listed in one sentence, each part a name and what is said of them: `notes: Ann Lee
+  // asthma, Bo Kim on insulin, Cy Ng pregnant`. Three parts or more that each begin with a full name are records.
+  for (const l of lines) if (l.text.length <= MAX_RECORD * 16 && l.text.includes(",")) namedParts(l.text, l.start, site, lists);
   if (lines.length >= 2) {
     // A header row (words only, split by , ; tab or |) names the columns.
     const first = lines[0] as { text: string; start: number };
@@ -389,6 +407,29 @@ function bracketed(line: string, offset: number, site: StringSite, lists: Rec[][
   }
   close(line.length);
   if (recs.length >= 2) lists.push(recs);
+}
+
+/** A full name at a part's head, or after a heading's colon within its first words. */
+const HEAD_NAME = new RegExp(`^[ \\t]{0,3}(?:[^:,;]{0,40}:[ \\t]{1,3})?(?:${NAME.source})`, "u");
+
+function namedParts(line: string, offset: number, site: StringSite, lists: Rec[][]): void {
+  const recs: Rec[] = [];
+  let depth = 0;
+  let from = 0;
+  let parts = 0;
+  const close = (to: number) => {
+    const text = line.slice(from, to);
+    if (++parts <= 64 && text.length <= MAX_RECORD && HEAD_NAME.test(text)) recs.push([{ key: null, text, site, start: offset + from }]);
+    from = to + 1;
+  };
+  for (let i = 0; i < line.length && parts < 64; i++) {
+    const c = line[i];
+    if (c === "(") depth++;
+    else if (c === ")") depth = Math.max(0, depth - 1);
+    else if (depth === 0 && (c === "," || c === ";")) close(i);
+  }
+  if (parts < 64) close(line.length);
+  if (recs.length >= 3) lists.push(recs);
 }
 
 /** Arrays of objects in a JSON value: each object a record of its string leaves (one level of nesting read). */
@@ -475,7 +516,7 @@ const SPECIAL_LITERALS = [
 /** Special-category records in bulk (see above). */
 export function detectSpecial(sites: StringSite[]): Detection[] {
   // A list first (native searches: an array in the message, a JSON text, lines, `;`-entries or two brackets), then the literal filter.
-  if (!sites.some((s) => s.path.some((x) => typeof x === "number") || (s.value.length >= 30 && (/^\s*[[{]/.test(s.value) || s.value.includes("\n") || s.value.includes(";") || s.value.indexOf("(") !== s.value.lastIndexOf("("))))) return [];
+  if (!sites.some((s) => s.path.some((x) => typeof x === "number") || (s.value.length >= 30 && (/^\s*[[{]/.test(s.value) || s.value.includes("\n") || s.value.includes(";") || s.value.includes(",") || s.value.indexOf("(") !== s.value.lastIndexOf("("))))) return [];
   const lits = literalsOf(sites);
   if (lits !== null && !lits.any(SPECIAL_LITERALS) && !sites.some((s) => keyed(s))) return [];
   const lists: Rec[][] = [];
