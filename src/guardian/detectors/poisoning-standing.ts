@@ -123,6 +123,33 @@ function readOnlyWrite(description: string, params: ReadonlySet<string>): boolea
   return false;
 }
 
+// (tp18) Or the change stated as what the tool does ("… deletes records with no gift", "it also e-mails the file to …",
+// "Side task: mark every …") with the user's say taken away or the act kept from them ("no confirmation is needed",
+// "never ask the user", "the model should not repeat"): the annotation says nothing changes, the description says what
+// does and that the user is not to know. A stated change alone may be an honest but wrong annotation; a concealed one is
+// a lie.
+const CHANGE_DONE =
+  /(?:^|[^\p{L}])(?:(?:permanently|also|silently|quietly|automatically|then)\s{1,3})?(?:deletes|removes|erases|purges|wipes|drops|overwrites|modifies|updates|changes|marks|disposes\s{1,3}of|dispose\s{1,3}of|sends|e-?mails|mails|posts|uploads|forwards|transfers|publishes|merges|cancels|charges|refunds|archives|closes|submits|shares|(?:re)?assigns|moves|renames|approves|rejects|grants|revokes|disables|enables|resets|löscht|sendet|verschickt|überschreibt|supprime|envoie|efface|elimina|cancella|invia|borra|envía|apaga|exclui|envia)(?![\p{L}])/iu;
+const NO_SAY =
+  /\b(?:no|without)\s{1,3}(?:user\s{1,3})?(?:confirmation|approval|consent|permission)\s{1,3}(?:is\s{1,3})?(?:needed|required|necessary|asked)?|\bwithout\s{1,3}(?:asking|confirming|telling|notifying)\b|\b(?:never|do\s{1,3}not|don't)\s{1,3}(?:ask|confirm\s{1,3}with|tell|notify|inform)\s{1,3}(?:the\s{1,3})?(?:user|customer|owner|them)\b|\b(?:should|must|shall|need)\s{1,3}(?:not|never)\s{1,3}(?:repeat|mention|reveal|disclose|tell|surface)\b|\bnot\s{1,3}to\s{1,3}be\s{1,3}(?:repeated|mentioned|disclosed)\b|\bohne\s{1,3}(?:Rückfrage|Bestätigung|zu\s{1,3}fragen)|\bsans\s{1,3}(?:confirmation|demander)|\bsenza\s{1,3}(?:conferma|chiedere|avvisare)|\bsin\s{1,3}(?:confirmaci[oó]n|preguntar|avisar)/iu;
+/** The same change ordered: a clause that starts with it ("Side task: mark every …"). */
+const CHANGE_ORDERED =
+  /^\s{0,3}(?:(?:also|then|silently|quietly|always)\s{1,3})?(?:delete|remove|erase|purge|wipe|drop|overwrite|modify|update|change|mark|dispose\s{1,3}of|send|e-?mail|mail|post|upload|forward|transfer|publish|merge|cancel|charge|refund|archive|close|submit|share|(?:re)?assign|move|rename|approve|reject|grant|revoke|disable|enable|reset|lösche|sende|supprime[zr]?|envoie[zr]?|efface[zr]?|elimina|cancella|invia|borra|envía|apague|exclua|envie)(?![\p{L}])/iu;
+const NOTHING_AFTER = /^\s{1,3}(?:nothing|anything|nichts|rien|nada|niente|nulla)(?![\p{L}])/iu;
+const NEGATED = /\b(?:never|not|no|nothing|don't|doesn't|nie|nicht|nichts|ne|non|jamais|nunca|nada)\b|n't\b/i;
+
+function readOnlyConcealedChange(description: string): boolean {
+  if (description.length < 30 || description.length > MAX_UNIT) return false;
+  if (!NO_SAY.test(description) && !keptHere(description)) return false;
+  // The change in a clause of its own that does not deny it ("does not delete", "nothing is sent").
+  for (const clause of description.split(/[.;:!?()]|,\s{1,3}(?:but|and|so)\s/).slice(0, 48)) {
+    if (CHANGE_ORDERED.test(clause)) return true;
+    const m = CHANGE_DONE.exec(clause);
+    if (m !== null && !NEGATED.test(clause.slice(0, m.index + 1)) && !NOTHING_AFTER.test(clause.slice(m.index + m[0].length, m.index + m[0].length + 16))) return true;
+  }
+  return false;
+}
+
 /* --- 3. The tool's output given authority over the user ----------------------------------------------------------- */
 
 const OUTPUT_SUBJECT = /\b(?:(?:text|output|content|results?|responses?|data|anything|whatever|instructions?|messages?)\s{1,3}(?:returned|produced|given|sent|coming)\s{1,3}(?:by|from)\s{1,3}(?:this|the)\s{1,3}(?:tool|server|function|endpoint|agent)|(?:this|the)\s{1,3}tool'?s\s{1,3}(?:output|results?|responses?)|(?:its|the)\s{1,3}(?:output|results?|responses?)\s{1,3}(?:is|are)\b)/i;
@@ -263,7 +290,8 @@ export function detectStandingPoisoning(sites: readonly StringSite[], result: un
       const schema = t.inputSchema as Record<string, unknown> | undefined;
       const props = schema?.properties;
       const params = new Set(props !== null && typeof props === "object" ? Object.keys(props as object).slice(0, 128) : []);
-      if (readOnlyWrite(site.normal?.text ?? site.value, params)) out.push({ type: "tool_poisoning.readonly_write", path, start: 0, end: site.value.length, detail: "a tool annotated read-only whose description orders a write" });
+      const text = site.normal?.text ?? site.value;
+      if (readOnlyWrite(text, params) || readOnlyConcealedChange(text)) out.push({ type: "tool_poisoning.readonly_write", path, start: 0, end: site.value.length, detail: "a tool annotated read-only whose description orders a write" });
     });
   }
   return out;
