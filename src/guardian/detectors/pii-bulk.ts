@@ -211,6 +211,9 @@ function bulkOf(sites: StringSite[], pii: () => Detection[], schema: () => unkno
         labelledCards.push({ site, start: c.start, end: c.end, key: c.digits, strong: true });
         spacedCard = true;
       }
+      // (Eighteenth round) a number that is a whole field under a card's key (`"pan": "4716 0482 …"`), whatever its checksum, as under a card label in text.
+      if (key !== null && CARD_KEY.test(key) && /^\s*[2-6](?:[ -]?\d){12,18}\s*$/.test(v) && !TEST_CARDS.has(v.replace(/\D/g, "")) && labelledCards.length < 64 && !labelledCards.some((h) => h.site === site))
+        labelledCards.push({ site, start: 0, end: v.length, key: v.replace(/\D/g, ""), strong: true });
       CARD_LABELLED.lastIndex = 0;
       for (let m: RegExpExecArray | null; (m = CARD_LABELLED.exec(v)) !== null && labelledCards.length < 64; ) {
         const num = m[1] as string;

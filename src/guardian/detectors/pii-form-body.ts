@@ -91,6 +91,8 @@ export function onFormBodies(found: Detection[], fields: readonly FormField[]): 
  */
 const MAX_JSON_FORM = 4096;
 const MAX_JSON_KEYS = 32;
+/** Keys that say whose record a form holds or what it is for: a name, a holder, a booking, an order, an application. */
+const FORM_OWNER_KEY = /(?:name|nom|nombre|nome|holder|titulaire|inhaber|passenger|traveller|traveler|applicant|pnr|booking|reserv|order|application|locator|confirmation)/i;
 const JSON_KEY = /^[A-Za-z_][\w.-]{0,63}$/;
 
 /** The fields of the flat JSON objects among a call's string arguments (none when no string is one). */
@@ -112,6 +114,9 @@ export function jsonFormFields(sites: readonly StringSite[]): FormField[] {
     const entries = Object.entries(parsed as Record<string, unknown>);
     if (entries.length < 2 || entries.length > MAX_JSON_KEYS) continue;
     if (!entries.every(([k, x]) => JSON_KEY.test(k) && (x === null || ["string", "number", "boolean"].includes(typeof x)))) continue;
+    // A form says whose record it is or what it is for: a name or a booking, order or application key beside the
+    // numbers. An identity number and a birth date with neither (`{"ssn":…,"dob":…}`) is a record to enrich, not a form.
+    if (!entries.some(([k]) => FORM_OWNER_KEY.test(k))) continue;
     for (const [k, x] of entries) if (x !== null && String(x) !== "") out.push({ path: [...site.path, "(json)", k], value: String(x), from: site });
   }
   return out;
