@@ -101,13 +101,17 @@ const OPEN_ENDS = new Set(["to", "with", "into", "at", "for", "of", "about", "by
 /** A quotation: an opening mark, at most 300 characters, its closing mark. */
 const QUOTATION = /["“„«]([^"“”„«»\n]{4,300})["”“»]/gu;
 const ELLIPSIS_END = /(?:\u2026|\.{3})\s{0,3}$/u;
-const ELIDED_AFTER = /^\s{0,3}[([](?:elided|redacted|truncated|snip|cut|omitted|…|\.\.\.)[)\]]/iu;
+/** A word of elision in brackets after the quotation, alone or with a word or two ("(truncated here)", "[rest omitted]"). */
+const ELIDED_AFTER = /^\s{0,3}[([](?:[\p{L}]{1,12}\s{1,3})?(?:elided|redacted|truncated|snip|cut|omitted|shortened|abridged|…|\.\.\.)(?:\s{1,3}[\p{L}]{1,12}){0,2}[)\]]/iu;
 const HAS_OBJECT = /:\/\/|@|~\/|\/\.|\b[\w-]{2,63}\.(?:com|net|org|io|example|ru|cn|xyz|info)\b/iu;
 
 /** The span (offsets in `unit`) of a quotation cut off where its object should stand, or null. First 600 characters. */
-export function elidedQuote(unit: string): [number, number] | null {
+export function elidedQuote(unit: string, next = ""): [number, number] | null {
   if (unit.length < 12 || !(unit.includes("\u2026") || unit.includes("..."))) return null;
-  const clip = unit.length > 600 ? unit.slice(0, 600) : unit;
+  // (Eighteenth round) A unit may end at the ellipsis, before its closing markup: the quotation may close in `next`
+  // (at most 40 characters of what follows); the span returned stays inside the unit.
+  const clip = unit.length > 600 ? unit.slice(0, 600) : unit + next.slice(0, 40);
+  const limit = Math.min(unit.length, 600);
   QUOTATION.lastIndex = 0;
   for (let m = QUOTATION.exec(clip); m; m = QUOTATION.exec(clip)) {
     const inner = m[1] as string;
@@ -118,7 +122,8 @@ export function elidedQuote(unit: string): [number, number] | null {
       const words = inner.replace(ELLIPSIS_END, "").trim().split(/\s+/);
       elided = OPEN_ENDS.has((words[words.length - 1] ?? "").toLowerCase());
     }
-    if (elided) return [m.index, m.index + m[0].length];
+    if (m.index >= limit) break;
+    if (elided) return [m.index, Math.min(limit, m.index + m[0].length)];
   }
   return null;
 }

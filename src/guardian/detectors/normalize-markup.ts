@@ -655,7 +655,8 @@ class HtmlReader implements TokenizerCallbacks {
     const top = this.stack[this.stack.length - 1];
     if (top && IMPLIES_CLOSE[name]?.includes(top.name)) this.pop(this.stack.length - 1, this.tagStart);
     this.markup(this.tagStart, false);
-    this.markup(tagEnd, BLOCK.has(name));
+    if (name === "q") this.quote("\u201c", tagEnd);
+    else this.markup(tagEnd, BLOCK.has(name));
     if (VOID.has(name)) return;
     const style = this.attrs.get("style");
     const hides = this.attrs.has("hidden") || name === "template" || (style !== undefined && styleHides(style));
@@ -682,7 +683,20 @@ class HtmlReader implements TokenizerCallbacks {
         break;
       }
     }
-    this.markup(tagEnd, BLOCK.has(name));
+    if (name === "q") this.quote("\u201d", tagEnd);
+    else this.markup(tagEnd, BLOCK.has(name));
+  }
+
+  /**
+   * (Eighteenth round) A `<q>` element is shown with quotation marks (HTML's default rendering): the view puts the
+   * mark where its tag stands, so the detectors read a quotation as the reader sees it.
+   */
+  private quote(mark: string, end: number): void {
+    if (end <= this.pos) return;
+    this.b.put(mark, this.pos, end);
+    if (this.hiddenAt >= 0) this.hiddenText.push(mark);
+    this.broke = false;
+    this.pos = end;
   }
 
   /** Closes the open elements from `k` up; a hidden element closed here is reported, up to `end`. */
