@@ -82,6 +82,53 @@ function travelDocuments(site: StringSite): Detection[] {
   return hits.map((h) => ({ type: "pii_bulk.travel_documents", path: site.path, start: h.start, end: h.end }));
 }
 
+/** A birth date's label, in the languages the other checks read (`DOB`, `born`, `geb.`, `née le`, `ur.`, `nar.`…). */
+const BIRTH_LABEL = /(?<![\p{L}])(?:dob|d\.o\.b\.?|born|date of birth|birth ?date|birthday|geb\.|geboren|geburtsdatum|n[ée]e? le|nacid[oa]|fecha de nacimiento|f\. ?nac\.|data de nascimento|nascid[oa]|data di nascita|nat[oa] il|ur\.|urodzon[ya]|data urodzenia|nar\.|narozen[aáý]?|f[öø]dd|f[øo]dt|syntynyt|rođen[ao]?|roden[ao]?|дата рождения|род\.|родился|родилась|γεννήθηκε|ημ\/νία γέννησης|تاريخ الميلاد|生年月日|出生日期|생년월일|doğum tarihi|d\.t\.)(?![\p{L}])/iu;
+const PHONE = /(?<![0-9A-Za-z])\+?\d[\d \t().\/-]{7,18}\d(?![0-9])/g;
+const EMAIL = /[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,4}/;
+
+/**
+ * 4. (Nineteenth round) **People's birth dates with a way to reach them, line by line** (`pii_bulk.records`): entries
+ *    each naming a person, with a birth date under its label (fourteen to 110 years ago) and a phone number or an
+ *    e-mail address; three entries or more with different contacts. The records table (pii-bulk.ts) reads the same
+ *    data under a header, pii-records-json.ts as objects; this is the form a roster takes when it is typed or pasted as
+ *    lines. A family's booking (two), a team's birthday calendar (no contact), appointment reminders (dates with no
+ *    birth label) and one's own record pass.
+ */
+function datedContacts(site: StringSite): Detection[] {
+  const v = site.value;
+  if (!v.includes("\n") && !v.includes(";")) return [];
+  if (!BIRTH_LABEL.test(v)) return [];
+  const hits: { start: number; end: number; contact: string }[] = [];
+  for (const e of entries(v)) {
+    if (e.text.length > 400 || !NAME.test(e.text)) continue;
+    const l = BIRTH_LABEL.exec(e.text);
+    if (l === null) continue;
+    const b = BIRTH.exec(e.text.slice(l.index, l.index + l[0].length + 24));
+    if (b === null) continue;
+    const year = Number(b[1] ?? b[6]);
+    if (NOW_YEAR - year < 14 || NOW_YEAR - year > 110) continue;
+    const at = l.index + b.index;
+    // The birth date blanked, so a phone written after it is not read as one number with it.
+    const rest = e.text.slice(0, at) + "x".repeat(b[0].length) + e.text.slice(at + b[0].length);
+    let contact: { start: number; end: number; key: string } | null = null;
+    PHONE.lastIndex = 0;
+    for (let m; (m = PHONE.exec(rest)) !== null; ) {
+      const d = m[0].replace(/\D/g, "");
+      if (d.length >= 9 && d.length <= 15) {
+        contact = { start: m.index, end: m.index + m[0].length, key: d };
+        break;
+      }
+    }
+    const mail = contact === null ? EMAIL.exec(rest) : null;
+    if (mail !== null) contact = { start: mail.index, end: mail.index + mail[0].length, key: mail[0].toLowerCase() };
+    if (contact === null) continue;
+    hits.push({ start: e.start + contact.start, end: e.start + contact.end, contact: contact.key });
+  }
+  if (hits.length < 3 || new Set(hits.map((h) => h.contact)).size < 3) return [];
+  return hits.map((h) => ({ type: "pii_bulk.records", path: site.path, start: h.start, end: h.end }));
+}
+
 /** An ABA routing number's checksum (weights 3, 7, 1). */
 function aba(d: string): boolean {
   if (d.length !== 9 || /^(\d)\1{8}$/.test(d)) return false;
@@ -121,12 +168,12 @@ function bankAccounts(site: StringSite): Detection[] {
   return hits.map((h) => ({ type: "pii_bulk.bank_accounts", path: site.path, start: h.start, end: h.end }));
 }
 
-/** Other families' children with their parents' phones, and travel documents beside birth dates (above). */
+/** Other families' children with their parents' phones, travel documents beside birth dates, bank accounts, birth dates with contacts (above). */
 export function detectMinorsAndDocuments(sites: readonly StringSite[]): Detection[] {
   const out: Detection[] = [];
   for (const site of sites) {
     if (site.value.length < 40 || site.value.length > MAX) continue;
-    out.push(...minors(site), ...travelDocuments(site), ...bankAccounts(site));
+    out.push(...minors(site), ...travelDocuments(site), ...bankAccounts(site), ...datedContacts(site));
   }
   return out;
 }
