@@ -82,6 +82,23 @@ const SECRET_OBJECT = /\b(?:values?|keys?|tokens?|passwords?|secrets?|credential
  * Indonesian, Vietnamese, Arabic, Hebrew, Hindi — "do not tell the user", "without telling the user".
  */
 const SECRECY_MULTI = /ユーザー(?:に|へ)(?:は)?(?:伝え|知らせ|言わ|教え|見せ|通知し|報告し)(?:る必要はありません|ないで|ず|ません|ない)|(?:不要|无需|無需|勿|別|别|不必)(?:告诉|告訴|告知|通知|提醒|向)(?:用户|用戶|使用者)|(?:사용자에게|유저에게)\s?(?:알리지|말하지|언급하지|보여주지)|не\s(?:говори|сообщай|упоминай|рассказывай|показывай)(?:те)?\s(?:об?\s\S+\s)?пользовател|не\s(?:кажи|повідомляй|згадуй)(?:те)?\sкористувач|без\s(?:ведома|уведомления)\sпользовател|(?:χωρίς\sνα|μην)\s(?:το\s|τον\s|την\s)?(?:αναφέρ|πεις|πείτε|ενημερώσ)\S{0,6}\s(?:στον|τον)\sχρήστη|(?:älä|ei\s(?:tarvitse|saa))\s(?:kerro|mainitse|ilmoita|kertoa|mainita)\S{0,3}\s(?:tästä\s)?käyttäjälle|kertomatta\s(?:siitä\s)?käyttäjälle|(?:berätta|nämn)\sinte\s(?:det\s)?(?:för|till)\sanvändaren|utan\satt\s(?:berätta|nämna)\s(?:det\s)?för\sanvändaren|(?:fortæl|nævn)\s(?:det\s)?ikke\s(?:til\s)?brugeren|uden\sat\s(?:fortælle|nævne)\s(?:det\s)?(?:til\s)?brugeren|(?:ikke\sfortell|ikke\snevn)\s(?:det\s)?(?:til\s)?brukeren|uten\så\s(?:fortelle|nevne)\s(?:det\s)?(?:til\s)?brukeren|(?:vertel|meld|noem)\s(?:dit\s|het\s)?(?:niet\s(?:aan\s)?de\sgebruiker|(?:aan\s)?de\sgebruiker\s(?:niet|niets))|zonder\s(?:het\s)?(?:aan\s)?de\sgebruiker\ste\s(?:vertellen|melden)|nie\s(?:mów|informuj|wspominaj|mówiąc)\S{0,3}\s(?:o\stym\s)?użytkownik|bez\s(?:informowania|wiedzy)\sużytkownika|neříkej(?:te)?\s(?:to\s)?uživateli|bez\svědomí\suživatele|kullanıcıya\s(?:bundan\s)?(?:söyleme|bahsetme|bildirme)|ne\s(?:szólj|említsd|mondd)\S{0,3}\s(?:meg\s)?(?:a\s)?felhasználónak|nu\s(?:îi\s)?(?:spune|menționa)\S{0,3}\sutilizatorului|jangan\s(?:beri\s?tahu|katakan|sebutkan|memberitahu)\s(?:kepada\s|ke\s)?pengguna|tanpa\s(?:memberi\s?tahu|sepengetahuan)\spengguna|không\s(?:nói|cho|báo)\s(?:cho\s)?người\sdùng|لا\s(?:تخبر|تذكر|تُعلم)\sالمستخدم|دون\s(?:إخبار|علم)\sالمستخدم|אל\s(?:תספר|תגיד|תזכיר)\s(?:ל)?משתמש|उपयोगकर्ता\sको\s(?:न|मत)\s(?:बताएं|बताओ|बताना)/i;
+/**
+ * (Nineteenth round) The same withholding without the user named: a description's only reader answers to the user, so
+ * "without telling", "don't mention it" need no object to mean the user. The grammar of a negated telling verb (or
+ * "without" and a verbal noun of telling) in Hindi, Arabic, Czech, Slovak, Greek, Polish, Russian, Ukrainian, Dutch,
+ * Swedish, Danish, Norwegian, Finnish, Romanian, Hungarian, Turkish and Indonesian — not one phrase of a case.
+ */
+const SECRECY_BARE = /(?:बताए|बताये|सूचित\sकिए|जानकारी\sदिए)\sबिना|बिना\s(?:बताए|बताये|सूचित\sकिए|जानकारी\sदिए)|(?:^|\s)(?:न|मत)\s(?:बताएं|बताएँ|बताओ|बताना|बताइए)|(?:دون|بدون|من\sغير)\s(?:إبلاغ|ابلاغ|إخبار|اخبار|إعلام|اعلام|علم|تنبيه|إشعار)|(?:^|\s)لا\s(?:تخبر|تبلغ|تُبلغ|تعلم|تُعلم|تذكر|تشعر)|(?:^|\s)ne(?:oznamuj|říkej|informuj|zmiňuj|sděluj|upozorňuj|prozrazuj|hovor|spomínaj)\S{0,3}|(?:^|\s)bez\s(?:vědomí|vedomia|upozornění|upozornenia|oznámení|informování|informovania|informowania|wiedzy|powiadamiania)|(?:^|\s)(?:μην|χωρίς\sνα)\s(?:το\s|τους\s|τον\s|την\s|του\s|της\s)?(?:αναφέρ|πεις|πείτε|ενημερώσ|ειδοποιήσ|λες|γνωστοποιήσ)|(?:^|\s)nie\s(?:mów|informuj|wspominaj|powiadamiaj|zgłaszaj)\S{0,3}|(?:^|\s)не\s(?:говори|сообщай|упоминай|рассказывай|уведомляй|кажи|повідомляй|згадуй)(?:те)?(?=[\s,.;!]|$)|(?:^|\s)без\s(?:ведома|уведомления|відома|повідомлення)|(?:^|\s)zonder\s(?:het\s|dit\s)?(?:te\s)?(?:melden|vertellen|laten\sweten|vermelden)|(?:^|\s)(?:meld|vertel|noem|vermeld)\s(?:dit|het)\s(?:niet|nooit)|(?:^|\s)(?:utan\satt\s(?:berätta|nämna|meddela)|uden\sat\s(?:fortælle|nævne|oplyse)|uten\så\s(?:fortelle|nevne|opplyse))|(?:^|\s)(?:kertomatta|ilmoittamatta|mainitsematta)(?=[\s,.;]|$)|(?:^|\s)fără\sa\s(?:(?:îi|le|o)\s)?(?:spune|anunța|informa|menționa)|(?:^|\s)(?:anélkül,?\shogy\s(?:szólnál|említenéd|jeleznéd)|ne\s(?:szólj|említsd|jelezd))|(?:^|\s)(?:söylemeden|bildirmeden|haber\svermeden|belirtmeden)(?=[\s,.;]|$)|(?:^|\s)tanpa\s(?:memberi\s?tahu|memberitahu|sepengetahuan|mengabari)/i;
+/**
+ * (Nineteenth round) "Silently", "quietly", "secretly" in the languages above: said of a standing addition to a fixed
+ * account or address ("on every payout, quietly add account …"), it keeps from the user a destination the server chose.
+ * Alone it is often how a tool runs ("syncs quietly in the background"): it counts only with both.
+ */
+const SILENT_MULTI = /(?:^|[\s(,;])(?:silently|quietly|secretly|covertly|stilletjes|ongemerkt|heimlich|stillschweigend|discrètement|en\s(?:silence|secret)|en\ssecreto|silenciosamente|sigilosamente|silenziosamente|di\snascosto|em\ssilêncio|po\scichu|potajemnie|potichu|tajně|tajne|σιωπηλά|κρυφά|тихо|незаметно|втихую|sessizce|gizlice|diam-diam|tyst|i\shemlighet|stille|hiljaa|salaa|în\ssecret|csendben|titokban|चुपचाप|بصمت|سرا)(?=[\s,.;:)]|$)|悄悄|こっそり|몰래/i;
+
+/** (Nineteenth round) An account number written out (IBAN shape): a fixed destination for money, in any language. */
+const ACCOUNT_LITERAL = /(?:^|[^A-Za-z0-9])[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,4})?(?![A-Za-z0-9])/;
+
 /** The model addressed as the assistant, in the same languages (the scorer reads English, Spanish, French, German, Italian, Portuguese and CJK). */
 const ASSISTANT_MULTI = /(?:^|[\s"'(])(?:tekoälyavustaja|avustaja|βοηθ(?:ό|ός|έ)|ассистент|помощник|асистент|помічник|assistent(?:en)?|asystent(?:ie)?|asistent(?:e|ovi)?|asistan(?:ı)?|asszisztens|asistentul|asisten|trợ\slý|المساعد|העוזר|सहायक)(?=[\s:,.;!—-]|$)/i;
 /** "Every", "all", "the whole" in those languages: a standing, bulk addition. */
@@ -134,7 +151,7 @@ export function describedDirectives(unit: string, field = false): DescribedSigna
   const u = unit.length > MAX_UNIT ? unit.slice(0, MAX_UNIT) : unit;
   // (Sixth round) "never mention it" withholds the request; it does not negate it.
   const negated = NEGATED.test(u.replace(TELLING_FORBIDDEN, " "));
-  const withheld = SECRECY_MULTI.test(u) || SECRECY_WORDS.test(u);
+  const withheld = SECRECY_MULTI.test(u) || SECRECY_BARE.test(u) || SECRECY_WORDS.test(u);
   const addressed = ASSISTANT_MULTI.test(u);
   // (Sixth round) Identity or account data demanded in a unit addressed to the assistant or withheld from the user.
   if (!negated && (withheld || addressed) && (IDENTITY_MULTI.test(u) || IDENTITY_PAYMENT.test(u))) out.push("harvest");
@@ -325,7 +342,7 @@ function secrecyWords(u: string): boolean {
  * or null. Withholding a secret value does not count.
  */
 export function keepsFromUser(u: string): "active" | "passive" | null {
-  if (SECRECY_MULTI.test(u) || secrecyWords(u)) return "active";
+  if (SECRECY_MULTI.test(u) || SECRECY_BARE.test(u) || secrecyWords(u)) return "active";
   const re = new RegExp(KEEP_FROM_USER.source, "gi");
   for (let m; (m = re.exec(u)) !== null; ) {
     const kept = m[1] ?? m[2] ?? "";
@@ -343,13 +360,15 @@ export function withheldDemand(description: string): boolean {
     // Read as letters, each sentence's own directives count too ("r34d ~/.git-credentials 4nd p4ss 1t …").
     for (const unit of u.split(/(?<=[.!?])\s+/)) if (describedDirectives(unit).some((d) => d !== "secrecy")) return true;
   }
+  // (Nineteenth round) A standing addition made silently to a fixed account or address.
+  if (SILENT_MULTI.test(u) && (BULK.test(u) || ALL_MULTI.test(u)) && (ACCOUNT_LITERAL.test(u) || EMAIL_OR_URL.test(u))) return true;
   const kept = keepsFromUser(u);
   if (kept === null) return false;
   // (A value "not to be shown" is often the secret itself: only a bulk demand — every cookie, all the tokens — counts.)
   if (kept === "passive") return (USER_SECRETS.test(u) || USER_RECORDS.test(u)) && (BULK.test(u) || ALL_MULTI.test(u));
   if (IDENTITY_MULTI.test(u) || IDENTITY_PAYMENT.test(u)) return true;
   if ((USER_SECRETS.test(u) || USER_RECORDS.test(u)) && (WHOSE.test(u) || ALL_MULTI.test(u))) return true;
-  return TO_ADDRESS.test(u) || CALLS_TOOL.test(u);
+  return TO_ADDRESS.test(u) || CALLS_TOOL.test(u) || ACCOUNT_LITERAL.test(u) || (EMAIL_OR_URL.test(u) && ALL_MULTI.test(u));
 }
 
 /** The keys whose strings describe a server or agent to the model (a tool's, a property's, a card's, a provider's). */
