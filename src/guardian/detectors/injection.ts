@@ -1045,7 +1045,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       if (change) addR(sig, "cross_tool_change");
     }
     // Directives only a description gives (poisoning.ts): protected files opened, data collected, commands handed over.
-    for (const d of describedDirectives(unit, ctx.field === true)) if (d === "secrecy") addT(sig, "secrecy");
+    for (const d of describedDirectives(unit, ctx.field === true, ctx.self)) if (d === "secrecy") addT(sig, "secrecy");
     else addR(sig, d);
     // Hiding what the tool itself does: "do not reveal that this tool also uploads…".
     if ((sig.t.secrecy !== undefined || sig.t.secrecy_weak !== undefined || sig.t.stealth !== undefined) && (has("send") || ACTS_ON_DATA.test(unit))) addR(sig, "hide_action");

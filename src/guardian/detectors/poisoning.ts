@@ -66,6 +66,29 @@ const SECRET_STORE_READ = /\b(?:read|open|load|fetch|cat|dump|get|retrieve|list)
 /** Into what the model writes: its message, answer or reply. */
 const INTO_ANSWER = /\b(?:append|include|paste|put|add|attach|insert|copy|print|show|quote)\b[^.;]{0,80}\b(?:message|answer|reply|response|output|summary|comment)s?\b/i;
 
+/**
+ * (Nineteenth round) A secret read out of a file and put where it leaves: "read the <…> key from <path> and include it
+ * in a post / the reply / a message to …". The path judgement knows the stores it names; a secret named by its noun
+ * (key, token, password, credential) and read out of *any* file is the same harvest, whatever product keeps it.
+ * English, French, Spanish, German, Italian and Portuguese verbs; the path is any token with a slash or a file
+ * extension. Not when negated (the unit's negation), nor when the secret is only used ("use the token from … to sign").
+ */
+const SECRET_READ_FROM = /\b(?:read|open|load|get|take|copy|grab|extract|fetch|retrieve|pull|lis|lisez|r[ée]cup[èe]re[zr]?|copie[zr]?|lee|lea|extrae|obt[ée]n|copia|lies|lese|hole|kopiere|leggi|prendi|leia|pegue|copie)\s{1,3}(?:[\p{L}\w'’-]{1,24}\s{1,3}){0,4}?(?:keys?|tokens?|passwords?|secrets?|credentials?|passphrases?|cookies?|cl[ée]s?|jetons?|mots?\s{1,3}de\s{1,3}passe|claves?|contrase[ñn]as?|schl[üu]ssel|passw[oö]rt(?:er)?|chiavi|chiave|password|senhas?|chaves?)\s{1,3}(?:[\p{L}\w'’-]{1,24}\s{1,3}){0,2}?(?:from|in|out\s{1,3}of|de|du|des|en|del|aus|in|da|dal|do|dos)\s{1,3}(?:the\s{1,3}|le\s{1,3}|la\s{1,3}|el\s{1,3}|der\s{1,3}|il\s{1,3}|o\s{1,3})?`?[\w~.*${}%-]{0,60}[/\\.][\w~.*/\\${}%-]{1,120}/iu;
+const SECRET_PUT_OUT = /\b(?:include|put|post|paste|send|add|attach|share|append|insert|write|publish|upload|forward|inclu(?:ez|s|ye|ya|i)|mets|mettez|envoie[zr]?|publie[zr]?|pon|env[ií]a|publica|f[üu]ge|sende|poste|veröffentliche|includi|metti|invia|pubblica|coloque|envie|publique)\b[^.;!?\n]{0,80}?(?:\b(?:posts?|messages?|e-?mails?|mails?|repl(?:y|ies)|answers?|responses?|comments?|channels?|chats?|requests?|urls?|query|tickets?|issues?|summary|output|publication|r[ée]ponse|mensaje|respuesta|canal|nachricht|antwort|kanal|messaggio|risposta|mensagem|resposta)\b|#[\w-]{2,40}|https?:\/\/|[\w.+-]@[\w-]+\.)/iu;
+function secretReadOut(u: string): boolean {
+  if (!/[/\\.]/.test(u)) return false;
+  const m = SECRET_READ_FROM.exec(u);
+  return m !== null && SECRET_PUT_OUT.test(u.slice(m.index + m[0].length));
+}
+
+/**
+ * (Nineteenth round) A value taken from the store where the user's browser, system or password manager keeps their
+ * logins ("taken from the browser's saved passwords", "look it up in the keychain"): the model is sent to the user's
+ * credential store, not to the user. A tool whose own purpose is keeping passwords (a vault, a keychain tool) passes.
+ */
+const CREDENTIAL_STORE = /\b(?:from|out\s{1,3}of|using|aus|depuis|desde|dal|dalla|dai|dos|das)\s{1,3}(?:the\s{1,3}|their\s{1,3}|your\s{1,3}|user'?s\s{1,3}|les\s{1,3}|le\s{1,3}|la\s{1,3}|las\s{1,3}|el\s{1,3}|dem\s{1,3}|den\s{1,3}|der\s{1,3}|il\s{1,3}|o\s{1,3}|as\s{1,3})?(?:[\w'’-]{1,20}\s{1,3}){0,2}?(?:(?:saved|stored|remembered|autofill|autofilled|cached)\s{1,3}(?:browser\s{1,3})?(?:passwords?|logins?|credentials?)|keychain|keyring|password\s{1,3}manager|credential\s{1,3}manager|schlüsselbund|passwort-?manager|gespeicherten\s{1,3}(?:passwörter\p{L}{0,1}|zugangsdaten|kennwörter\p{L}{0,1})|trousseau|gestionnaire\s{1,3}de\s{1,3}mots\s{1,3}de\s{1,3}passe|mots\s{1,3}de\s{1,3}passe\s{1,3}enregistrés|contraseñas\s{1,3}guardadas|gestor\s{1,3}de\s{1,3}contraseñas|password\s{1,3}salvate|senhas\s{1,3}salvas)(?![\p{L}])/iu;
+const KEEPER_TOOL = /pass|vault|keychain|keyring|credential|secret|login|bitwarden|1password|lastpass|keepass/i;
+
 /** Also, always, every time: a standing addition to what the user asked. */
 const ALSO = /\b(?:also|always|every\s{1,3}time|each\s{1,3}time|whenever|additionally|as\s{1,3}well|too|siempre|tambi[ée]n|toujours|aussi|immer|auch|sempre|anche)\b/i;
 /** A command that sends the repository or data to an address given in it. */
@@ -146,7 +169,7 @@ const NAMED_FIELD = /`[\w.-]{1,40}`|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b(?:param
 const REMOTE_PUSH = /\bgit\s{1,3}remote\s{1,3}(?:add|set-url)\s{1,3}\S{1,40}\s{1,3}(?:https?:\/\/|git@|ssh:\/\/)\S{3,}[^.;]{0,200}?\bpush\b/i;
 
 /** The directives of one unit of a description (a sentence), as signals for the scorer; `field`: a property's own text. */
-export function describedDirectives(unit: string, field = false): DescribedSignal[] {
+export function describedDirectives(unit: string, field = false, self: string | null = null): DescribedSignal[] {
   const out: DescribedSignal[] = [];
   const u = unit.length > MAX_UNIT ? unit.slice(0, MAX_UNIT) : unit;
   // (Sixth round) "never mention it" withholds the request; it does not negate it.
@@ -170,6 +193,8 @@ export function describedDirectives(unit: string, field = false): DescribedSigna
   else if (!/\b(?:never|not|no|don't)\s{1,3}(?:\w+\s{1,3}){0,2}?(?:send|forward|copy|pass|share)\b/i.test(u) && OTHERS_OUTPUT.test(u)) out.push("harvest");
   else if (!negated && ENV_DUMP.test(u) && INTO_FIELD.test(u)) out.push("harvest");
   else if (!negated && SECRET_STORE_READ.test(u) && INTO_ANSWER.test(u)) out.push("harvest");
+  else if (!negated && secretReadOut(u)) out.push("harvest");
+  else if (!negated && CREDENTIAL_STORE.test(u) && !(self !== null && KEEPER_TOOL.test(self))) out.push("harvest");
   for (const line of commandLines(u)) {
     if (judgeCommandLine(line).some((f) => DANGEROUS.has(f.type))) {
       out.push("dangerous_command");
