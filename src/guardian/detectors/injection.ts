@@ -2554,7 +2554,16 @@ function hiddenUnicode(site: StringSite, role: Role, out: Finding[]): void {
     }
     // (Fourteenth round) Two joiners inside a word of a script that writes with them (injection-mentions.ts).
     if (doubledJoiner(site.value, m.index, m.index + m[0].length)) continue;
-    out.push({ type: "hidden_unicode", path: site.path, start: m.index, end: m.index + m[0].length, role });
+    // (Nineteenth round) In a description, a run of zero-width characters joined to the text after it sets that text
+    // apart from what a reader takes in (a divider no one sees): the sentence it introduces goes with it, so the cut
+    // never leaves the instruction the run was put there for.
+    let end = m.index + m[0].length;
+    if (role === "description" && /^[\u200B\u200C\u200D\u2060\u2062\u2063\u2064\uFEFF]+$/.test(m[0]) && /\S/.test(site.value.charAt(end))) {
+      const rest = site.value.slice(end, end + 2000);
+      const stop = /[.!?。！？](?=\s|$)|\n/.exec(rest);
+      end += stop === null ? rest.length : stop.index + (stop[0] === "\n" ? 0 : 1);
+    }
+    out.push({ type: "hidden_unicode", path: site.path, start: m.index, end, role });
   }
 }
 

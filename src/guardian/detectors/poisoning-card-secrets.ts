@@ -36,7 +36,7 @@ const HANDED_BEFORE = /\b(?:here\s{1,3}(?:is|are)|attached\s{1,3}(?:is|are)|i(?:
  * (Nineteenth round) Put into the message itself (its text, body or prompt): a message is logged, relayed and shown, so
  * a token named for the security scheme ("your OAuth refresh token") is no longer what the scheme carries in a header.
  */
-const IN_MESSAGE = /(?<!\b(?:never|not|no)\s{1,3}(?:\w{1,12}\s{1,3})?)\b(?:in|into|inside|within)\s{1,3}(?:the\s{1,3}|your\s{1,3}|each\s{1,3}|every\s{1,3})?(?:message|text|body|prompt|chat|request\s{1,3}text)s?\b/i;
+const IN_MESSAGE = /(?<!\b(?:never|not|no)\s{1,3}(?:\w{1,12}\s{1,3})?)\b(?:in|into|inside|within)\s{1,3}(?:the\s{1,3}|your\s{1,3}|each\s{1,3}|every\s{1,3})?(?:message|text|body|prompt|chat|request\s{1,3}text)s?\b|(?<![\p{L}])(?:in\s{1,3}der\s{1,3}Nachricht|im\s{1,3}(?:Text|Nachrichtentext)|dans\s{1,3}(?:le|chaque)\s{1,3}(?:message|texte)|en\s{1,3}(?:el|cada)\s{1,3}(?:mensaje|texto)|n[ao]\s{1,3}(?:mensagem|texto)|nel\s{1,3}(?:messaggio|testo))(?![\p{L}])/iu;
 const SCHEME = /\b(?:authorization\s{1,3}header|bearer|oauth\w{0,3}|openid|sso|security\s{1,3}schemes?|api[\s-]key\s{1,3}header)\b/i;
 
 export interface CardFinding {

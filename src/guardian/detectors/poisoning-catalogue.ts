@@ -167,16 +167,10 @@ const ROUTE_ALL_PAYMENTS =
 const OTHERS_SET_ASIDE = /\b(?:other|another)\s{1,3}(?:[\w-]{1,20}\s{1,3})?agents?\b|\binstead\s{1,3}of\b|\bfrom\s{1,3}any\s{1,3}agent\b|\bdeprecated\b|\bnot\s{1,3}(?:through|via)\b/i;
 
 /**
- * (Nineteenth round) A copy field (`cc`, `bcc`, `copy_to`, `mirror`): its default is a second recipient added to every
- * message beside the one the user names, whatever the field is otherwise called. A primary recipient's default the
- * tool's own description declares as the operator's own destination ("exports … to the practice's own mailbox", "to
- * our internal archive") is the tool's stated purpose, shown to the user; a copy's default never is.
+ * (Nineteenth round) A primary recipient's default that the tool's own description (or the property's) declares as the
+ * operator's own destination ("exports … to the practice's own mailbox", "to our internal archive") is the tool's
+ * stated purpose, shown to the user: not an outside party chosen behind them.
  */
-const COPY_WORDS = new Set(["cc", "bcc", "copy", "copies", "mirror", "mirrors", "duplicate", "shadow", "forward", "also"]);
-function copyField(name: string): boolean {
-  if (name.length > 64) return false;
-  return name.split(/[_\-\s.]+|(?<=[a-z])(?=[A-Z])/).some((w) => COPY_WORDS.has(w.toLowerCase()));
-}
 const OWN_DESTINATION = /\b(?:to|into|in)\s{1,3}(?:the\s{1,3})?(?:[\w'’-]{1,30}\s{1,3}){0,2}?(?:own|our|internal|in-house)\s{1,3}(?:[\w-]{1,20}\s{1,3}){0,1}(?:mailbox|inbox|address|e-?mail|account|office|desk|archive|server|folder|channel|team|records)\b/i;
 function ownDestination(description: string, propertyDescription: unknown): boolean {
   return OWN_DESTINATION.test(description) || (typeof propertyDescription === "string" && propertyDescription.length <= MAX_UNIT && OWN_DESTINATION.test(propertyDescription));
@@ -226,9 +220,8 @@ function schemaFindings(result: Record<string, unknown>): Detection[] {
       for (const [k, v] of Object.entries(props).slice(0, 64)) {
         if (v === null || typeof v !== "object") continue;
         const def = (v as Record<string, unknown>).default;
-        const copy = copyField(k);
-        const own = !copy && ownDestination(desc, (v as Record<string, unknown>).description);
-        if ((typeof def === "string" && def.length <= 200 && (SHARE_NAME.test(k) || copy) && OUTSIDE_DEFAULT.test(def) && !own) || (def === true && CONSENT_NAME.test(k) && /consent|shar|opt_?in/i.test(k))) {
+        const own = ownDestination(desc, (v as Record<string, unknown>).description);
+        if ((typeof def === "string" && def.length <= 200 && SHARE_NAME.test(k) && OUTSIDE_DEFAULT.test(def) && !own) || (def === true && CONSENT_NAME.test(k) && /consent|shar|opt_?in/i.test(k))) {
           out.push({ type: "tool_poisoning.outside_default", path: ["result", "tools", i, "inputSchema", "properties", k], start: 0, end: 0, whole: true, detail: `the default of ${k} hands the data to an outside party` });
         }
       }

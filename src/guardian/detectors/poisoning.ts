@@ -78,7 +78,8 @@ const SECRET_PUT_OUT = /\b(?:include|put|post|paste|send|add|attach|share|append
 function secretReadOut(u: string): boolean {
   if (!/[/\\.]/.test(u)) return false;
   const m = SECRET_READ_FROM.exec(u);
-  return m !== null && SECRET_PUT_OUT.test(u.slice(m.index + m[0].length));
+  // (A public key, a fingerprint, a certificate is published to be shown.)
+  return m !== null && !/\b(?:public|pub|fingerprints?|certificates?|host)\b/i.test(m[0]) && SECRET_PUT_OUT.test(u.slice(m.index + m[0].length));
 }
 
 /**
