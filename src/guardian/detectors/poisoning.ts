@@ -73,7 +73,7 @@ const INTO_ANSWER = /\b(?:append|include|paste|put|add|attach|insert|copy|print|
  * English, French, Spanish, German, Italian and Portuguese verbs; the path is any token with a slash or a file
  * extension. Not when negated (the unit's negation), nor when the secret is only used ("use the token from … to sign").
  */
-const SECRET_READ_FROM = /\b(?:read|open|load|get|take|copy|grab|extract|fetch|retrieve|pull|lis|lisez|r[ée]cup[èe]re[zr]?|copie[zr]?|lee|lea|extrae|obt[ée]n|copia|lies|lese|hole|kopiere|leggi|prendi|leia|pegue|copie)\s{1,3}(?:[\p{L}\w'’-]{1,24}\s{1,3}){0,4}?(?:keys?|tokens?|passwords?|secrets?|credentials?|passphrases?|cookies?|cl[ée]s?|jetons?|mots?\s{1,3}de\s{1,3}passe|claves?|contrase[ñn]as?|schl[üu]ssel|passw[oö]rt(?:er)?|chiavi|chiave|password|senhas?|chaves?)\s{1,3}(?:[\p{L}\w'’-]{1,24}\s{1,3}){0,2}?(?:from|in|out\s{1,3}of|de|du|des|en|del|aus|in|da|dal|do|dos)\s{1,3}(?:the\s{1,3}|le\s{1,3}|la\s{1,3}|el\s{1,3}|der\s{1,3}|il\s{1,3}|o\s{1,3})?`?[\w~.*${}%-]{0,60}[/\\.][\w~.*/\\${}%-]{1,120}/iu;
+const SECRET_READ_FROM = /\b(?:read|open|load|get|take|copy|grab|extract|fetch|retrieve|pull|lis|lisez|r[ée]cup[èe]re[zr]?|copie[zr]?|lee|lea|extrae|obt[ée]n|copia|lies|lese|hole|kopiere|leggi|prendi|leia|pegue|copie)\s{1,3}(?:[\p{L}\w'’-]{1,24}\s{1,3}){0,4}?(?:keys?|tokens?|passwords?|secrets?|credentials?|passphrases?|cookies?|cl[ée]s?|jetons?|mots?\s{1,3}de\s{1,3}passe|claves?|contrase[ñn]as?|schl[üu]ssel|passw[oö]rt(?:er)?|chiavi|chiave|password|senhas?|chaves?)\s{1,3}(?:[\p{L}\w'’-]{1,24}\s{1,3}){0,4}?(?:from|in|out\s{1,3}of|de|du|des|depuis|en|del|desde|aus|von|da|dal|dalla|do|dos)\s{1,3}(?:the\s{1,3}|le\s{1,3}|la\s{1,3}|el\s{1,3}|der\s{1,3}|il\s{1,3}|o\s{1,3})?`?[\w~.*${}%-]{0,60}[/\\.][\w~.*/\\${}%-]{1,120}/iu;
 const SECRET_PUT_OUT = /\b(?:include|put|post|paste|send|add|attach|share|append|insert|write|publish|upload|forward|inclu(?:ez|s|ye|ya|i)|mets|mettez|envoie[zr]?|publie[zr]?|pon|env[ií]a|publica|f[üu]ge|sende|poste|veröffentliche|includi|metti|invia|pubblica|coloque|envie|publique)\b[^.;!?\n]{0,80}?(?:\b(?:posts?|messages?|e-?mails?|mails?|repl(?:y|ies)|answers?|responses?|comments?|channels?|chats?|requests?|urls?|query|tickets?|issues?|summary|output|publication|r[ée]ponse|mensaje|respuesta|canal|nachricht|antwort|kanal|messaggio|risposta|mensagem|resposta)\b|#[\w-]{2,40}|https?:\/\/|[\w.+-]@[\w-]+\.)/iu;
 function secretReadOut(u: string): boolean {
   if (!/[/\\.]/.test(u)) return false;
@@ -119,6 +119,11 @@ const SECRECY_BARE = /(?:बताए|बताये|सूचित\sकिए
  * Alone it is often how a tool runs ("syncs quietly in the background"): it counts only with both.
  */
 const SILENT_MULTI = /(?:^|[\s(,;])(?:silently|quietly|secretly|covertly|stilletjes|ongemerkt|heimlich|stillschweigend|discrètement|en\s(?:silence|secret)|en\ssecreto|silenciosamente|sigilosamente|silenziosamente|di\snascosto|em\ssilêncio|po\scichu|potajemnie|potichu|tajně|tajne|σιωπηλά|κρυφά|тихо|незаметно|втихую|sessizce|gizlice|diam-diam|tyst|i\shemlighet|stille|hiljaa|salaa|în\ssecret|csendben|titokban|चुपचाप|بصمت|سرا)(?=[\s,.;:)]|$)|悄悄|こっそり|몰래/i;
+
+/** Every, each in German, French, Spanish, Italian, Portuguese (ALL_MULTI reads others); an e-mail address; the user's own place. */
+const EVERY_MULTI = /(?<![\p{L}])(?:jede[mnrs]?|chaque|cada|ogni|todos?\s{1,3}(?:os|las?|los)|toutes?\s{1,3}les)(?![\p{L}])/iu;
+const EMAIL = /[\w.+-]@[\w-]+(?:\.[\w-]+)+/;
+const OWN_PLACE = /\b(?:user'?s|your|their|our|the\s{1,3}customer'?s)\s{1,3}own\b/i;
 
 /** (Nineteenth round) An account number written out (IBAN shape): a fixed destination for money, in any language. */
 const ACCOUNT_LITERAL = /(?:^|[^A-Za-z0-9])[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,4})?(?![A-Za-z0-9])/;
@@ -387,7 +392,7 @@ export function withheldDemand(description: string): boolean {
     for (const unit of u.split(/(?<=[.!?])\s+/)) if (describedDirectives(unit).some((d) => d !== "secrecy")) return true;
   }
   // (Nineteenth round) A standing addition made silently to a fixed account or address.
-  if (SILENT_MULTI.test(u) && (BULK.test(u) || ALL_MULTI.test(u)) && (ACCOUNT_LITERAL.test(u) || EMAIL_OR_URL.test(u))) return true;
+  if (SILENT_MULTI.test(u) && (BULK.test(u) || ALL_MULTI.test(u) || EVERY_MULTI.test(u)) && (ACCOUNT_LITERAL.test(u) || EMAIL.test(u)) && !OWN_PLACE.test(u)) return true;
   const kept = keepsFromUser(u);
   if (kept === null) return false;
   // (A value "not to be shown" is often the secret itself: only a bulk demand — every cookie, all the tokens — counts.)
