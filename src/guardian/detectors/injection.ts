@@ -839,8 +839,6 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   // Overriding what the model was told: the verb, then what was said before ("previous", "your", "all"…) and the
   // instructions themselves, or "everything above".
   // ("stop following your operator's policies", "cease obeying the rules above": ceasing to follow is setting aside.)
-  const principalsOwn = (j: number) =>
-    (at(j - 1, "target") && /(?:'s|s')$/.test(w(j - 1))) || (OF_WORDS.has(w(j + 1)) && (at(j + 2, "target") || (ARTICLES.has(w(j + 2)) && at(j + 3, "target"))));
   const overrides = (i: number) => at(i, "override") || (STOP.has(w(i)) && FOLLOWING.has(w(i + 1)));
   if (has("override") || toks.some((t, i) => STOP.has(t.w) && FOLLOWING.has(w(i + 1)))) {
     for (let i = 0; i < n; i++) {
@@ -875,7 +873,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
         if (at(j, "instr")) {
           // (Nineteenth round) "the user's instructions", "las instrucciones del usuario": the principal's own
           // instructions set aside, as "the user's request" is.
-          strong = scope || at(j + 1, "scope") || at(j + 2, "scope") || w(j + 1) === "above" || principalsOwn(j);
+          strong = scope || at(j + 1, "scope") || at(j + 2, "scope") || w(j + 1) === "above" ||
+            (at(j - 1, "target") && /(?:'s|s')$/.test(w(j - 1))) ||
+            (OF_WORDS.has(w(j + 1)) && (at(j + 2, "target") || (ARTICLES.has(w(j + 2)) && at(j + 3, "target"))));
           // "the instructions I sent yesterday": the writer's own.
           if (["i", "we"].includes(w(j + 1)) || ["i", "we"].includes(w(j + 2))) own = true;
           break;
