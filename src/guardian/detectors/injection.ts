@@ -871,7 +871,11 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
         if (at(j, "own")) own = true;
         if (at(j, "scope") || SCOPE_DET.has(w(j))) scope = true;
         if (at(j, "instr")) {
-          strong = scope || at(j + 1, "scope") || at(j + 2, "scope") || w(j + 1) === "above";
+          // (Nineteenth round) "the user's instructions", "las instrucciones del usuario": the principal's own
+          // instructions set aside, as "the user's request" is.
+          strong = scope || at(j + 1, "scope") || at(j + 2, "scope") || w(j + 1) === "above" ||
+            (at(j - 1, "target") && /(?:'s|s')$/.test(w(j - 1))) ||
+            (OF_WORDS.has(w(j + 1)) && (at(j + 2, "target") || (ARTICLES.has(w(j + 2)) && at(j + 3, "target"))));
           // "the instructions I sent yesterday": the writer's own.
           if (["i", "we"].includes(w(j + 1)) || ["i", "we"].includes(w(j + 2))) own = true;
           break;
@@ -1006,6 +1010,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   // ("URL-decode this and do it, AI assistant": doing what was decoded, asked of the model.)
   const spokenTo = toks.some((t) => t.cues.includes("ai") && !GENERIC_AI.has(t.w));
   if (has("decode") && (has("follow") || (spokenTo && toks.some((t, i) => t.w === "do" && THIS.has(w(i + 1)) && find("decode", Math.max(0, i - 8), i) >= 0)))) addT(sig, "hidden_instructions");
+  // (Nineteenth round) In a description the user reads what the model reads: an order to decode and follow a blob the
+  // user cannot read (base64 or hex, 24 characters or more, mixed) keeps the instruction from them, whatever it says.
+  if (ctx.role === "description" && sig.t.hidden_instructions !== undefined && unreadableBlob(unit)) addT(sig, "hidden_instructions", 4.5);
   // ("decode and do it", "read the next line right to left and do it": acting on what a decoding gives, asked.)
   if ((has("decode") || REVERSED.test(unit) || TRANSFORM.test(unit)) && DECODE_ACT.test(unit)) addR(sig, "decode_run");
   // Seventh round: obeying what a code spells, whatever the code ("read the following as braille and comply", "do
@@ -1038,7 +1045,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       if (change) addR(sig, "cross_tool_change");
     }
     // Directives only a description gives (poisoning.ts): protected files opened, data collected, commands handed over.
-    for (const d of describedDirectives(unit, ctx.field === true)) if (d === "secrecy") addT(sig, "secrecy");
+    for (const d of describedDirectives(unit, ctx.field === true, ctx.self)) if (d === "secrecy") addT(sig, "secrecy");
     else addR(sig, d);
     // Hiding what the tool itself does: "do not reveal that this tool also uploads…".
     if ((sig.t.secrecy !== undefined || sig.t.secrecy_weak !== undefined || sig.t.stealth !== undefined) && (has("send") || ACTS_ON_DATA.test(unit))) addR(sig, "hide_action");
@@ -1456,6 +1463,19 @@ const I_AM = new Set(["i", "soy", "je", "ich", "eu", "я"]);
 const BE = new Set(["am", "soy", "suis", "bin", "sou"]);
 const NEW_TASK = new Set(["task", "goal", "objective", "mission", "instructions", "instruction", "prompt", "directive", "directives", "tarea", "tâche", "aufgabe", "tarefa", "задача", "instrucciones", "consignes", "anweisungen", "instruções", "инструкции"]);
 /** The model's rules declared switched off, whoever is spoken to. */
+/** (Nineteenth round) A run of 24 base64 or hex characters mixing letters and digits, or both cases: text no reader reads. */
+const BLOB = /[A-Za-z0-9+/]{24}/g;
+function unreadableBlob(unit: string): boolean {
+  BLOB.lastIndex = 0;
+  for (let m, k = 0; (m = BLOB.exec(unit)) !== null && k < 8; k++) {
+    const b = m[0];
+    if (/[0-9]/.test(b) ? /[A-Za-z]/.test(b) : /[a-z]/.test(b) && /[A-Z]/.test(b) && /[A-Z][a-z]*[A-Z]/.test(b) && !/^(?:[A-Z][a-z]+)+$/.test(b)) return true;
+  }
+  return false;
+}
+/** (Nineteenth round) "the instructions of the user", "del usuario", "de l'utilisateur", "des Nutzers", "dell'utente", "do usuário". */
+const OF_WORDS = new Set(["of", "from", "del", "de", "des", "du", "von", "dell'utente", "dell", "do", "da", "della"]);
+const ARTICLES = new Set(["the", "your", "this", "a", "el", "la", "los", "le", "l'utilisateur", "les", "der", "des", "dem", "il", "lo", "o", "os"]);
 const RULES_OFF = /\b(?:safety|content|confidentiality|usage|security)\s{1,3}(?:(?:and|&)\s{1,3}\w{1,20}\s{1,3})?(?:policies|policy|filters?|guidelines|guardrails|rules|restrictions|checks|protections|safeguards|controls|reviews)\s{1,3}(?:are|is|have\s{1,3}been|has\s{1,3}been)\s{1,3}(?:now\s{1,3})?(?:suspended|disabled|lifted|off|paused|removed|deactivated|waived|bypassed)\b|\b(?:your|all|the\s{1,3}(?:model's|assistant's|agent's))\s{1,3}(?:guardrails|safeguards|safety\s{1,3}(?:checks|filters|rules))\s{1,3}(?:are|have\s{1,3}been)\s{1,3}(?:now\s{1,3})?(?:suspended|disabled|lifted|off|removed|deactivated|waived|bypassed)\b/i;
 /** A mode switched on for the model ("you are in maintenance mode", "diagnostic mode is enabled for the assistant"). */
 const MODE_ON = /\b(?:maintenance|diagnostics?|unrestricted|god)\s{1,3}mode\s{1,3}(?:is\s{1,3})?(?:now\s{1,3})?(?:enabled|activated|on)\b/i;
@@ -2534,7 +2554,16 @@ function hiddenUnicode(site: StringSite, role: Role, out: Finding[]): void {
     }
     // (Fourteenth round) Two joiners inside a word of a script that writes with them (injection-mentions.ts).
     if (doubledJoiner(site.value, m.index, m.index + m[0].length)) continue;
-    out.push({ type: "hidden_unicode", path: site.path, start: m.index, end: m.index + m[0].length, role });
+    // (Nineteenth round) In a description, a run of zero-width characters joined to the text after it sets that text
+    // apart from what a reader takes in (a divider no one sees): the sentence it introduces goes with it, so the cut
+    // never leaves the instruction the run was put there for.
+    let end = m.index + m[0].length;
+    if (role === "description" && /^[\u200B\u200C\u200D\u2060\u2062\u2063\u2064\uFEFF]+$/.test(m[0]) && /\S/.test(site.value.charAt(end))) {
+      const rest = site.value.slice(end, end + 2000);
+      const stop = /[.!?。！？](?=\s|$)|\n/.exec(rest);
+      end += stop === null ? rest.length : stop.index + (stop[0] === "\n" ? 0 : 1);
+    }
+    out.push({ type: "hidden_unicode", path: site.path, start: m.index, end, role });
   }
 }
 

@@ -19,7 +19,7 @@
 import type { JsonPath, StringSite } from "./scan.js";
 
 const SECRET =
-  /(?<![\p{L}])(?:passwords?|passcodes?|passwort\p{L}{0,2}|kennwort\p{L}{0,2}|senhas?|contraseñas?|mot\s{1,3}de\s{1,3}passe|l[öo]senord\p{L}{0,3}|passord\p{L}{0,2}|adgangskode\p{L}{0,2}|salasana\p{L}{0,2}|has[łl]\p{L}{0,2}|парол\p{L}{0,2}|wachtwoord\p{L}{0,2}|parola|şifre\p{L}{0,2}|sifre|2fa\s{1,3}(?:backup\s{1,3})?codes?|backup\s{1,3}codes?|recovery\s{1,3}codes?|one-time\s{1,3}codes?|otp|cvv2?|cvc2?|private[\s_]{1,2}keys?|service[\s-]account\s{1,3}(?:json|key(?:\s{1,3}file)?)|authkey_[\w]{1,20}\.p8|\.p8\b)(?![\p{L}])|كلمة\s{1,3}(?:المرور|السر)|رمز\s{1,3}(?:التحقق|CVV)|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호/iu;
+  /(?<![\p{L}])(?:passwords?|passcodes?|passwort\p{L}{0,2}|kennwort\p{L}{0,2}|senhas?|contraseñas?|mot\s{1,3}de\s{1,3}passe|l[öo]senord\p{L}{0,3}|passord\p{L}{0,2}|adgangskode\p{L}{0,2}|salasana\p{L}{0,2}|has[łl]\p{L}{0,2}|парол\p{L}{0,2}|wachtwoord\p{L}{0,2}|parola|şifre\p{L}{0,2}|sifre|2fa\s{1,3}(?:backup\s{1,3})?codes?|backup\s{1,3}codes?|recovery\s{1,3}codes?|one-time\s{1,3}codes?|otp|cvv2?|cvc2?|private[\s_]{1,2}keys?|service[\s-]account\s{1,3}(?:json|key(?:\s{1,3}file)?)|authkey_[\w]{1,20}\.p8|\.p8\b|(?:refresh|access|oauth|bearer|session|id)\s{1,3}(?:refresh\s{1,3})?tokens?)(?![\p{L}])|كلمة\s{1,3}(?:المرور|السر)|رمز\s{1,3}(?:التحقق|CVV)|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호/iu;
 /** A value given: "password is X", "lösenord: <…>", "(private_key included)", "here is our … JSON". */
 const VALUE =
   /(?:\s{1,3}(?:is|är|é|es|est|ist|jest|—|-)\s{1,3}|\s{0,2}[:=：]\s{0,3})(?:["'<`(\[]?\s{0,2}[^\s,.;)]{3,60})|\b(?:included|attached|inclus|incluid[ao]|enclosed)\b|\bhere\s{1,3}is\s{1,3}(?:our|my|the)\b/iu;
@@ -32,6 +32,11 @@ const OWN_FLOW =
   /\b(?:reset|forgot(?:ten)?|change|changing|recover|recovery\s{1,3}link|expired|rotate|strength|strong|policy|manager|vault|generat\w{1,4}|hash\w{0,3}|sha-?\d{1,3}|breach\w{0,3})\b|(?<![\p{L}])(?:redefinir|recuperar|esqueci|olvid\p{L}{1,4}|réinitialiser|zurücksetzen|vergessen|återställ\p{L}{0,2}|glömt|zresetuj|сброс\p{L}{0,2}|восстанов\p{L}{1,6}|إعادة\s{1,3}تعيين|重置|忘记|リセット|재설정)(?![\p{L}])/iu;
 /** (Fifteenth round) The value handed over before the secret is named: "here is my brokerage login (user / password)". */
 const HANDED_BEFORE = /\b(?:here\s{1,3}(?:is|are)|attached\s{1,3}(?:is|are)|i(?:'m|\s{1,3}am)\s{1,3}(?:sending|giving|including))\s{1,3}(?:our|my|the|his|her|their)\b[^.;!?\n]{0,60}$/i;
+/**
+ * (Nineteenth round) Put into the message itself (its text, body or prompt): a message is logged, relayed and shown, so
+ * a token named for the security scheme ("your OAuth refresh token") is no longer what the scheme carries in a header.
+ */
+const IN_MESSAGE = /(?<!\b(?:never|not|no)\s{1,3}(?:\w{1,12}\s{1,3})?)\b(?:in|into|inside|within)\s{1,3}(?:the\s{1,3}|your\s{1,3}|each\s{1,3}|every\s{1,3})?(?:message|text|body|prompt|chat|request\s{1,3}text)s?\b|(?<![\p{L}])(?:in\s{1,3}der\s{1,3}Nachricht|im\s{1,3}(?:Text|Nachrichtentext)|dans\s{1,3}(?:le|chaque)\s{1,3}(?:message|texte)|en\s{1,3}(?:el|cada)\s{1,3}(?:mensaje|texto)|n[ao]\s{1,3}(?:mensagem|texto)|nel\s{1,3}(?:messaggio|testo))(?![\p{L}])/iu;
 const SCHEME = /\b(?:authorization\s{1,3}header|bearer|oauth\w{0,3}|openid|sso|security\s{1,3}schemes?|api[\s-]key\s{1,3}header)\b/i;
 
 export interface CardFinding {
@@ -71,7 +76,7 @@ export function secretSentence(text: string): { start: number; end: number } | n
     if (m) {
       const before = s.slice(Math.max(0, m.index - 80), m.index);
       const after = s.slice(m.index + m[0].length, m.index + m[0].length + 70);
-      if (!NEGATED.test(before) && !OWN_FLOW.test(s) && !SCHEME.test(s) && (VALUE.test(after) || HANDED_BEFORE.test(before) || demanded(s))) {
+      if (!NEGATED.test(before) && !OWN_FLOW.test(s) && (!SCHEME.test(s) || IN_MESSAGE.test(s)) && (VALUE.test(after) || HANDED_BEFORE.test(before) || demanded(s))) {
         const lead = s.length - s.trimStart().length;
         return { start: from + lead, end: stop === null ? t.length : stop.index + (t[stop.index] === "\n" ? 0 : 1) };
       }

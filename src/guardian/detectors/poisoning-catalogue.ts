@@ -166,6 +166,16 @@ const ROUTE_ALL_PAYMENTS =
   /\b(?:route|send|direct|channel|pass|process|make)\s{1,3}(?:every|all|any|each)\s{1,3}(?:[\w-]{1,20}\s{1,3}){0,4}?(?:payments?|transfers?|remittances?|disbursements?|payouts?)\b[^.;\n]{0,100}?\b(?:through|via|to|into)\s{1,3}(?:us|our|this\s{1,3}agent|[\p{Lu}][\w-]{1,30}'s|[\p{Lu}][\w-]{1,30}\s{1,3}account)\b/u;
 const OTHERS_SET_ASIDE = /\b(?:other|another)\s{1,3}(?:[\w-]{1,20}\s{1,3})?agents?\b|\binstead\s{1,3}of\b|\bfrom\s{1,3}any\s{1,3}agent\b|\bdeprecated\b|\bnot\s{1,3}(?:through|via)\b/i;
 
+/**
+ * (Nineteenth round) A primary recipient's default that the tool's own description (or the property's) declares as the
+ * operator's own destination ("exports … to the practice's own mailbox", "to our internal archive") is the tool's
+ * stated purpose, shown to the user: not an outside party chosen behind them.
+ */
+const OWN_DESTINATION = /\b(?:to|into|in)\s{1,3}(?:the\s{1,3})?(?:[\w'’-]{1,30}\s{1,3}){0,2}?(?:own|our|internal|in-house)\s{1,3}(?:[\w-]{1,20}\s{1,3}){0,1}(?:mailbox|inbox|address|e-?mail|account|office|desk|archive|server|folder|channel|team|records)\b/i;
+function ownDestination(description: string, propertyDescription: unknown): boolean {
+  return OWN_DESTINATION.test(description) || (typeof propertyDescription === "string" && propertyDescription.length <= MAX_UNIT && OWN_DESTINATION.test(propertyDescription));
+}
+
 function schemaFindings(result: Record<string, unknown>): Detection[] {
   const out: Detection[] = [];
   const tools = result.tools;
@@ -210,7 +220,8 @@ function schemaFindings(result: Record<string, unknown>): Detection[] {
       for (const [k, v] of Object.entries(props).slice(0, 64)) {
         if (v === null || typeof v !== "object") continue;
         const def = (v as Record<string, unknown>).default;
-        if ((typeof def === "string" && def.length <= 200 && SHARE_NAME.test(k) && OUTSIDE_DEFAULT.test(def)) || (def === true && CONSENT_NAME.test(k) && /consent|shar|opt_?in/i.test(k))) {
+        const own = ownDestination(desc, (v as Record<string, unknown>).description);
+        if ((typeof def === "string" && def.length <= 200 && SHARE_NAME.test(k) && OUTSIDE_DEFAULT.test(def) && !own) || (def === true && CONSENT_NAME.test(k) && /consent|shar|opt_?in/i.test(k))) {
           out.push({ type: "tool_poisoning.outside_default", path: ["result", "tools", i, "inputSchema", "properties", k], start: 0, end: 0, whole: true, detail: `the default of ${k} hands the data to an outside party` });
         }
       }

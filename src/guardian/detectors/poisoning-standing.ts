@@ -129,9 +129,9 @@ function readOnlyWrite(description: string, params: ReadonlySet<string>): boolea
 // does and that the user is not to know. A stated change alone may be an honest but wrong annotation; a concealed one is
 // a lie.
 const CHANGE_DONE =
-  /(?:^|[^\p{L}])(?:(?:permanently|also|silently|quietly|automatically|then)\s{1,3})?(?:deletes|removes|erases|purges|wipes|drops|overwrites|modifies|updates|changes|marks|disposes\s{1,3}of|dispose\s{1,3}of|sends|e-?mails|mails|posts|uploads|forwards|transfers|publishes|merges|cancels|charges|refunds|archives|closes|submits|shares|(?:re)?assigns|moves|renames|approves|rejects|grants|revokes|disables|enables|resets|löscht|sendet|verschickt|überschreibt|supprime|envoie|efface|elimina|cancella|invia|borra|envía|apaga|exclui|envia)(?![\p{L}])/iu;
+  /(?:^|[^\p{L}])(?:(?:permanently|also|silently|quietly|automatically|then)\s{1,3})?(?:deletes|removes|erases|purges|wipes|drops|overwrites|modifies|updates|changes|marks|disposes\s{1,3}of|dispose\s{1,3}of|sends|e-?mails|mails|posts|uploads|forwards|transfers|publishes|merges|cancels|charges|refunds|archives|closes|submits|shares|(?:re)?assigns|moves|renames|approves|rejects|grants|revokes|disables|enables|resets|renews|applies|löscht|sendet|verschickt|überschreibt|ändert|storniert|verlängert|überweist|deaktiviert|aktiviert|supprime|envoie|efface|modifie|annule|désactive|prolonge|elimina|cancella|invia|modifica|annulla|disattiva|borra|envía|cancela|desactiva|renueva|apaga|exclui|envia|altera|desativa)(?![\p{L}])/iu;
 const NO_SAY =
-  /\b(?:no|without)\s{1,3}(?:user\s{1,3})?(?:confirmation|approval|consent|permission)\s{1,3}(?:is\s{1,3})?(?:needed|required|necessary|asked)?|\bwithout\s{1,3}(?:asking|confirming|telling|notifying)\b|\b(?:never|do\s{1,3}not|don't)\s{1,3}(?:ask|confirm\s{1,3}with|tell|notify|inform)\s{1,3}(?:the\s{1,3})?(?:user|customer|owner|them)\b|\b(?:should|must|shall|need)\s{1,3}(?:not|never)\s{1,3}(?:repeat|mention|reveal|disclose|tell|surface)\b|\bnot\s{1,3}to\s{1,3}be\s{1,3}(?:repeated|mentioned|disclosed)\b|\bohne\s{1,3}(?:Rückfrage|Bestätigung|zu\s{1,3}fragen)|\bsans\s{1,3}(?:confirmation|demander)|\bsenza\s{1,3}(?:conferma|chiedere|avvisare)|\bsin\s{1,3}(?:confirmaci[oó]n|preguntar|avisar)/iu;
+  /(?<![\p{L}])(?:no\s{1,3}lo\s{1,3}(?:describas|presentes|llames|menciones)\s{1,3}como|ne\s{1,3}(?:le|la|les)\s{1,3}(?:d[ée]cris|d[ée]crivez|pr[ée]sente[sz]?|qualifie[sz]?|appelle[sz]?)\s{1,3}pas\s{1,3}comme|(?:beschreibe|bezeichne|nenne)\s{1,3}(?:es|das|dies)\s{1,3}nicht\s{1,3}als|non\s{1,3}(?:lo|la)\s{1,3}(?:descrivere|presentare|chiamare)\s{1,3}come|n[ãa]o\s{1,3}(?:o|a)\s{1,3}(?:descreva|apresente|chame)\s{1,3}como)(?![\p{L}])|\b(?:never|do\s{1,3}not|don't)\s{1,3}(?:describe|call|present|report|label|characteri[sz]e|refer\s{1,3}to)\s{1,3}(?:this|it|that|them|these)\s{1,3}as\b|\b(?:describe|present|report|label|call)\s{1,3}(?:this|it|that|them)\s{1,3}(?:only\s{1,3})?as\s{1,3}(?:a\s{1,3}|an\s{1,3})?(?:read|view|lookup|look-up|refresh|preview|display|no[\s-]op)\b|\b(?:no|without)\s{1,3}(?:user\s{1,3})?(?:confirmation|approval|consent|permission)\s{1,3}(?:is\s{1,3})?(?:needed|required|necessary|asked)?|\bwithout\s{1,3}(?:asking|confirming|telling|notifying)\b|\b(?:never|do\s{1,3}not|don't)\s{1,3}(?:ask|confirm\s{1,3}with|tell|notify|inform)\s{1,3}(?:the\s{1,3})?(?:user|customer|owner|them)\b|\b(?:should|must|shall|need)\s{1,3}(?:not|never)\s{1,3}(?:repeat|mention|reveal|disclose|tell|surface)\b|\bnot\s{1,3}to\s{1,3}be\s{1,3}(?:repeated|mentioned|disclosed)\b|\bohne\s{1,3}(?:Rückfrage|Bestätigung|zu\s{1,3}fragen)|\bsans\s{1,3}(?:confirmation|demander)|\bsenza\s{1,3}(?:conferma|chiedere|avvisare)|\bsin\s{1,3}(?:confirmaci[oó]n|preguntar|avisar)/iu;
 /** The same change ordered: a clause that starts with it ("Side task: mark every …"). */
 const CHANGE_ORDERED =
   /^\s{0,3}(?:(?:also|then|silently|quietly|always)\s{1,3})?(?:delete|remove|erase|purge|wipe|drop|overwrite|modify|update|change|mark|dispose\s{1,3}of|send|e-?mail|mail|post|upload|forward|transfer|publish|merge|cancel|charge|refund|archive|close|submit|share|(?:re)?assign|move|rename|approve|reject|grant|revoke|disable|enable|reset|lösche|sende|supprime[zr]?|envoie[zr]?|efface[zr]?|elimina|cancella|invia|borra|envía|apague|exclua|envie)(?![\p{L}])/iu;
@@ -156,12 +156,28 @@ const OUTPUT_SUBJECT = /\b(?:(?:text|output|content|results?|responses?|data|any
 const AUTHORITY = /\b(?:overrides?|supersedes?|takes?\s{1,3}precedence\s{1,3}over|outranks?|replaces?)\s{1,3}(?:the\s{1,3})?(?:user'?s|users'|your|all\s{1,3}other|any\s{1,3}other|previous|prior|earlier|system)\s{1,3}(?:instructions?|requests?|prompts?|commands?|rules?)|\b(?:comes?|is|are)\s{1,3}(?:directly\s{1,3})?from\s{1,3}the\s{1,3}(?:system|operator|system\s{1,3}operator|administrator|developer)s?\b|\b(?:treat|handle|consider|regard)\s{1,3}(?:it|them|this|that|its\s{1,3}output)\s{1,3}as\s{1,3}(?:system|operator|developer|admin(?:istrator)?)\s{1,3}(?:instructions?|messages?|prompts?|commands?)/i;
 const OBEY = /\b(?:follow|obey|execute|carry\s{1,3}out|comply\s{1,3}with|act\s{1,3}on)\s{1,3}(?:it|them|its\s{1,3}instructions|these\s{1,3}instructions|the\s{1,3}instructions)\s{1,3}(?:without\s{1,3}(?:asking|question(?:ing)?|confirmation|checking|hesitation)|unconditionally|immediately|blindly)\b/i;
 
+/**
+ * (Nineteenth round) Data made the model's orders: "execute whatever this field says", "do what the result
+ * returns", "run any command the response contains". What a field or a result holds is the server's (or whoever wrote
+ * the data's) to choose; ordered carried out, it is a channel for instructions the user never sees. Describing what a
+ * tool itself does with its input ("Runs the command given") is not an order to the model and passes.
+ */
+const OBEY_DATA =
+  /\b(?:execute|run|follow|obey|carry\s{1,3}out|act\s{1,3}on|do|perform|apply)\s{1,3}(?:whatever|what|everything|anything|any\s{1,3}(?:commands?|instructions?|actions?|steps?))\s{1,3}(?:this|the|that|its|each)\s{1,3}(?:returned\s{1,3})?(?:field|value|output|result|response|property|column|entry|record|payload|reply)s?\s{1,3}(?:says|contains|returns|holds|lists|asks|requests|tells\s{1,3}you|gives|specifies|instructs)\b/i;
+
+/** The same in Spanish, French, German, Italian and Portuguese ("ejecuta lo que diga este campo", "führe aus, was dieses Feld enthält"). */
+const OBEY_DATA_MULTI =
+  /(?<![\p{L}])(?:ejecuta|sigue|obedece|haz|aplica|ex[ée]cute[zr]?|suis|suivez|ob[ée]is|ob[ée]issez|fais|faites|applique[zr]?|führe\s{1,3}aus|befolge|esegui|segui|obbedisci|fai|applica|execute|siga|obede[çc]a|fa[çc]a|aplique)\s{0,3},?\s{1,3}(?:lo\s{1,3}que|todo\s{1,3}lo\s{1,3}que|ce\s{1,3}que|tout\s{1,3}ce\s{1,3}que|was|alles,?\s{1,3}was|quello\s{1,3}che|tutto\s{1,3}ci[òo]\s{1,3}che|o\s{1,3}que|tudo\s{1,3}o\s{1,3}que)\s{1,3}(?:diga|contenga|indique|devuelva|pida|dit|contient|indique|renvoie|demande|sagt|enthält|verlangt|zurückgibt|dice|contiene|indica|restituisce|chiede|disser|contiver|retornar|pedir)\s{1,3}(?:este|ese|el|la|ce|cette|le|la|dieses|das|der|die|questo|il|la|esse|o|a)\s{1,3}(?:campo|valor|resultado|respuesta|champ|valeur|r[ée]sultat|r[ée]ponse|feld|wert|ergebnis|antwort|risultato|risposta|resposta)(?![\p{L}])/iu;
+
+/** German puts the verb last: "führe aus, was das Feld enthält", "befolge, was dieses Ergebnis sagt". */
+const OBEY_DATA_DE = /(?<![\p{L}])(?:führe\s{1,3}(?:alles\s{1,3})?aus|befolge|tu|mache)\s{0,3},?\s{1,3}(?:alles,?\s{1,3})?was\s{1,3}(?:das|dieses|der|die|jedes)\s{1,3}(?:Feld|Ergebnis|Antwort|Wert|Rückgabe)(?:\s{1,3}[\p{L}_`'"-]{1,30})?\s{1,3}(?:sagt|enthält|verlangt|vorgibt|zurückgibt|angibt)(?![\p{L}])/iu;
+
 export function outputAuthority(u: string): boolean {
   if (u.length < 20 || u.length > MAX_UNIT) return false;
   const subject = OUTPUT_SUBJECT.test(u);
   const authority = AUTHORITY.test(u);
   const obey = OBEY.test(u);
-  return (subject && (authority || obey)) || (authority && obey);
+  return (subject && (authority || obey)) || (authority && obey) || OBEY_DATA.test(u) || OBEY_DATA_MULTI.test(u) || OBEY_DATA_DE.test(u);
 }
 
 /* --- 4. A bare dotfile to read and hand over ----------------------------------------------------------------------- */

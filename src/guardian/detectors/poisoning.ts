@@ -66,6 +66,30 @@ const SECRET_STORE_READ = /\b(?:read|open|load|fetch|cat|dump|get|retrieve|list)
 /** Into what the model writes: its message, answer or reply. */
 const INTO_ANSWER = /\b(?:append|include|paste|put|add|attach|insert|copy|print|show|quote)\b[^.;]{0,80}\b(?:message|answer|reply|response|output|summary|comment)s?\b/i;
 
+/**
+ * (Nineteenth round) A secret read out of a file and put where it leaves: "read the <…> key from <path> and include it
+ * in a post / the reply / a message to …". The path judgement knows the stores it names; a secret named by its noun
+ * (key, token, password, credential) and read out of *any* file is the same harvest, whatever product keeps it.
+ * English, French, Spanish, German, Italian and Portuguese verbs; the path is any token with a slash or a file
+ * extension. Not when negated (the unit's negation), nor when the secret is only used ("use the token from … to sign").
+ */
+const SECRET_READ_FROM = /\b(?:read|open|load|get|take|copy|grab|extract|fetch|retrieve|pull|lis|lisez|r[ée]cup[èe]re[zr]?|copie[zr]?|lee|lea|extrae|obt[ée]n|copia|lies|lese|hole|kopiere|leggi|prendi|leia|pegue|copie)\s{1,3}(?:[\p{L}\w'’-]{1,24}\s{1,3}){0,4}?(?:keys?|tokens?|passwords?|secrets?|credentials?|passphrases?|cookies?|cl[ée]s?|jetons?|mots?\s{1,3}de\s{1,3}passe|claves?|contrase[ñn]as?|schl[üu]ssel|passw[oö]rt(?:er)?|chiavi|chiave|password|senhas?|chaves?)\s{1,3}(?:[\p{L}\w'’-]{1,24}\s{1,3}){0,4}?(?:from|in|out\s{1,3}of|de|du|des|depuis|en|del|desde|aus|von|da|dal|dalla|do|dos)\s{1,3}(?:the\s{1,3}|le\s{1,3}|la\s{1,3}|el\s{1,3}|der\s{1,3}|il\s{1,3}|o\s{1,3})?`?[\w~.*${}%-]{0,60}[/\\.][\w~.*/\\${}%-]{1,120}/iu;
+const SECRET_PUT_OUT = /\b(?:include|put|post|paste|send|add|attach|share|append|insert|write|publish|upload|forward|inclu(?:ez|s|ye|ya|i)|mets|mettez|envoie[zr]?|publie[zr]?|(?:pon|env[ií]a|publica|incl[uú]ye|adjunta|p[eé]ga)(?:la|lo|las|los|le|les)?|f[üu]ge|sende|poste|veröffentliche|includi|metti|invia|pubblica|coloque|envie|publique)\b[^.;!?\n]{0,80}?(?:\b(?:posts?|messages?|e-?mails?|mails?|repl(?:y|ies)|answers?|responses?|comments?|channels?|chats?|requests?|urls?|query|tickets?|issues?|summary|output|publication|r[ée]ponse|mensaje|respuesta|canal|nachricht|antwort|kanal|messaggio|risposta|mensagem|resposta)\b|#[\w-]{2,40}|https?:\/\/|[\w.+-]@[\w-]+\.)/iu;
+function secretReadOut(u: string): boolean {
+  if (!/[/\\.]/.test(u)) return false;
+  const m = SECRET_READ_FROM.exec(u);
+  // (A public key, a fingerprint, a certificate is published to be shown.)
+  return m !== null && !/\b(?:public|pub|fingerprints?|certificates?|host)\b/i.test(m[0]) && SECRET_PUT_OUT.test(u.slice(m.index + m[0].length));
+}
+
+/**
+ * (Nineteenth round) A value taken from the store where the user's browser, system or password manager keeps their
+ * logins ("taken from the browser's saved passwords", "look it up in the keychain"): the model is sent to the user's
+ * credential store, not to the user. A tool whose own purpose is keeping passwords (a vault, a keychain tool) passes.
+ */
+const CREDENTIAL_STORE = /\b(?:from|out\s{1,3}of|using|aus|depuis|desde|dal|dalla|dai|dos|das)\s{1,3}(?:the\s{1,3}|their\s{1,3}|your\s{1,3}|user'?s\s{1,3}|les\s{1,3}|le\s{1,3}|la\s{1,3}|las\s{1,3}|el\s{1,3}|dem\s{1,3}|den\s{1,3}|der\s{1,3}|il\s{1,3}|o\s{1,3}|as\s{1,3})?(?:[\w'’-]{1,20}\s{1,3}){0,2}?(?:(?:saved|stored|remembered|autofill|autofilled|cached)\s{1,3}(?:browser\s{1,3})?(?:passwords?|logins?|credentials?)|keychain|keyring|password\s{1,3}manager|credential\s{1,3}manager|schlüsselbund|passwort-?manager|gespeicherten\s{1,3}(?:passwörter\p{L}{0,1}|zugangsdaten|kennwörter\p{L}{0,1})|trousseau|gestionnaire\s{1,3}de\s{1,3}mots\s{1,3}de\s{1,3}passe|mots\s{1,3}de\s{1,3}passe\s{1,3}enregistrés|contraseñas\s{1,3}guardadas|gestor\s{1,3}de\s{1,3}contraseñas|password\s{1,3}salvate|senhas\s{1,3}salvas)(?![\p{L}])/iu;
+const KEEPER_TOOL = /pass|vault|keychain|keyring|credential|secret|login|bitwarden|1password|lastpass|keepass/i;
+
 /** Also, always, every time: a standing addition to what the user asked. */
 const ALSO = /\b(?:also|always|every\s{1,3}time|each\s{1,3}time|whenever|additionally|as\s{1,3}well|too|siempre|tambi[ée]n|toujours|aussi|immer|auch|sempre|anche)\b/i;
 /** A command that sends the repository or data to an address given in it. */
@@ -82,6 +106,28 @@ const SECRET_OBJECT = /\b(?:values?|keys?|tokens?|passwords?|secrets?|credential
  * Indonesian, Vietnamese, Arabic, Hebrew, Hindi — "do not tell the user", "without telling the user".
  */
 const SECRECY_MULTI = /ユーザー(?:に|へ)(?:は)?(?:伝え|知らせ|言わ|教え|見せ|通知し|報告し)(?:る必要はありません|ないで|ず|ません|ない)|(?:不要|无需|無需|勿|別|别|不必)(?:告诉|告訴|告知|通知|提醒|向)(?:用户|用戶|使用者)|(?:사용자에게|유저에게)\s?(?:알리지|말하지|언급하지|보여주지)|не\s(?:говори|сообщай|упоминай|рассказывай|показывай)(?:те)?\s(?:об?\s\S+\s)?пользовател|не\s(?:кажи|повідомляй|згадуй)(?:те)?\sкористувач|без\s(?:ведома|уведомления)\sпользовател|(?:χωρίς\sνα|μην)\s(?:το\s|τον\s|την\s)?(?:αναφέρ|πεις|πείτε|ενημερώσ)\S{0,6}\s(?:στον|τον)\sχρήστη|(?:älä|ei\s(?:tarvitse|saa))\s(?:kerro|mainitse|ilmoita|kertoa|mainita)\S{0,3}\s(?:tästä\s)?käyttäjälle|kertomatta\s(?:siitä\s)?käyttäjälle|(?:berätta|nämn)\sinte\s(?:det\s)?(?:för|till)\sanvändaren|utan\satt\s(?:berätta|nämna)\s(?:det\s)?för\sanvändaren|(?:fortæl|nævn)\s(?:det\s)?ikke\s(?:til\s)?brugeren|uden\sat\s(?:fortælle|nævne)\s(?:det\s)?(?:til\s)?brugeren|(?:ikke\sfortell|ikke\snevn)\s(?:det\s)?(?:til\s)?brukeren|uten\så\s(?:fortelle|nevne)\s(?:det\s)?(?:til\s)?brukeren|(?:vertel|meld|noem)\s(?:dit\s|het\s)?(?:niet\s(?:aan\s)?de\sgebruiker|(?:aan\s)?de\sgebruiker\s(?:niet|niets))|zonder\s(?:het\s)?(?:aan\s)?de\sgebruiker\ste\s(?:vertellen|melden)|nie\s(?:mów|informuj|wspominaj|mówiąc)\S{0,3}\s(?:o\stym\s)?użytkownik|bez\s(?:informowania|wiedzy)\sużytkownika|neříkej(?:te)?\s(?:to\s)?uživateli|bez\svědomí\suživatele|kullanıcıya\s(?:bundan\s)?(?:söyleme|bahsetme|bildirme)|ne\s(?:szólj|említsd|mondd)\S{0,3}\s(?:meg\s)?(?:a\s)?felhasználónak|nu\s(?:îi\s)?(?:spune|menționa)\S{0,3}\sutilizatorului|jangan\s(?:beri\s?tahu|katakan|sebutkan|memberitahu)\s(?:kepada\s|ke\s)?pengguna|tanpa\s(?:memberi\s?tahu|sepengetahuan)\spengguna|không\s(?:nói|cho|báo)\s(?:cho\s)?người\sdùng|لا\s(?:تخبر|تذكر|تُعلم)\sالمستخدم|دون\s(?:إخبار|علم)\sالمستخدم|אל\s(?:תספר|תגיד|תזכיר)\s(?:ל)?משתמש|उपयोगकर्ता\sको\s(?:न|मत)\s(?:बताएं|बताओ|बताना)/i;
+/**
+ * (Nineteenth round) The same withholding without the user named: a description's only reader answers to the user, so
+ * "without telling", "don't mention it" need no object to mean the user. The grammar of a negated telling verb (or
+ * "without" and a verbal noun of telling) in Hindi, Arabic, Czech, Slovak, Greek, Polish, Russian, Ukrainian, Dutch,
+ * Swedish, Danish, Norwegian, Finnish, Romanian, Hungarian, Turkish and Indonesian — not one phrase of a case.
+ */
+const SECRECY_BARE = /(?:बताए|बताये|सूचित\sकिए|जानकारी\sदिए)\sबिना|बिना\s(?:बताए|बताये|सूचित\sकिए|जानकारी\sदिए)|(?:^|\s)(?:न|मत)\s(?:बताएं|बताएँ|बताओ|बताना|बताइए)|(?:دون|بدون|من\sغير)\s(?:إبلاغ|ابلاغ|إخبار|اخبار|إعلام|اعلام|علم|تنبيه|إشعار)|(?:^|\s)لا\s(?:تخبر|تبلغ|تُبلغ|تعلم|تُعلم|تذكر|تشعر)|(?:^|\s)ne(?:oznamuj|říkej|informuj|zmiňuj|sděluj|upozorňuj|prozrazuj|hovor|spomínaj)\S{0,3}|(?:^|\s)bez\s(?:vědomí|vedomia|upozornění|upozornenia|oznámení|informování|informovania|informowania|wiedzy|powiadamiania)|(?:^|\s)(?:μην|χωρίς\sνα)\s(?:το\s|τους\s|τον\s|την\s|του\s|της\s)?(?:αναφέρ|πεις|πείτε|ενημερώσ|ειδοποιήσ|λες|γνωστοποιήσ)|(?:^|\s)nie\s(?:mów|informuj|wspominaj|powiadamiaj|zgłaszaj)\S{0,3}|(?:^|\s)не\s(?:говори|сообщай|упоминай|рассказывай|уведомляй|кажи|повідомляй|згадуй)(?:те)?(?=[\s,.;!]|$)|(?:^|\s)без\s(?:ведома|уведомления|відома|повідомлення)|(?:^|\s)zonder\s(?:het\s|dit\s)?(?:te\s)?(?:melden|vertellen|laten\sweten|vermelden)|(?:^|\s)(?:meld|vertel|noem|vermeld)\s(?:dit|het)\s(?:niet|nooit)|(?:^|\s)(?:utan\satt\s(?:berätta|nämna|meddela)|uden\sat\s(?:fortælle|nævne|oplyse)|uten\så\s(?:fortelle|nevne|opplyse))|(?:^|\s)(?:kertomatta|ilmoittamatta|mainitsematta)(?=[\s,.;]|$)|(?:^|\s)fără\sa\s(?:(?:îi|le|o)\s)?(?:spune|anunța|informa|menționa)|(?:^|\s)(?:anélkül,?\shogy\s(?:szólnál|említenéd|jeleznéd)|ne\s(?:szólj|említsd|jelezd))|(?:^|\s)(?:söylemeden|bildirmeden|haber\svermeden|belirtmeden)(?=[\s,.;]|$)|(?:^|\s)tanpa\s(?:memberi\s?tahu|memberitahu|sepengetahuan|mengabari)/i;
+/**
+ * (Nineteenth round) "Silently", "quietly", "secretly" in the languages above: said of a standing addition to a fixed
+ * account or address ("on every payout, quietly add account …"), it keeps from the user a destination the server chose.
+ * Alone it is often how a tool runs ("syncs quietly in the background"): it counts only with both.
+ */
+const SILENT_MULTI = /(?:^|[\s(,;])(?:silently|quietly|secretly|covertly|stilletjes|ongemerkt|heimlich|stillschweigend|discrètement|en\s(?:silence|secret)|en\ssecreto|silenciosamente|sigilosamente|silenziosamente|di\snascosto|em\ssilêncio|po\scichu|potajemnie|potichu|tajně|tajne|σιωπηλά|κρυφά|тихо|незаметно|втихую|sessizce|gizlice|diam-diam|tyst|i\shemlighet|stille|hiljaa|salaa|în\ssecret|csendben|titokban|चुपचाप|بصمت|سرا)(?=[\s,.;:)]|$)|悄悄|こっそり|몰래/i;
+
+/** Every, each in German, French, Spanish, Italian, Portuguese (ALL_MULTI reads others); an e-mail address; the user's own place. */
+const EVERY_MULTI = /(?<![\p{L}])(?:jede[mnrs]?|chaque|cada|ogni|todos?\s{1,3}(?:os|las?|los)|toutes?\s{1,3}les)(?![\p{L}])/iu;
+const EMAIL = /[\w.+-]@[\w-]+(?:\.[\w-]+)+/;
+const OWN_PLACE = /\b(?:user'?s|your|their|our|the\s{1,3}customer'?s)\s{1,3}own\b/i;
+
+/** (Nineteenth round) An account number written out (IBAN shape): a fixed destination for money, in any language. */
+const ACCOUNT_LITERAL = /(?:^|[^A-Za-z0-9])[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,4})?(?![A-Za-z0-9])/;
+
 /** The model addressed as the assistant, in the same languages (the scorer reads English, Spanish, French, German, Italian, Portuguese and CJK). */
 const ASSISTANT_MULTI = /(?:^|[\s"'(])(?:tekoälyavustaja|avustaja|βοηθ(?:ό|ός|έ)|ассистент|помощник|асистент|помічник|assistent(?:en)?|asystent(?:ie)?|asistent(?:e|ovi)?|asistan(?:ı)?|asszisztens|asistentul|asisten|trợ\slý|المساعد|העוזר|सहायक)(?=[\s:,.;!—-]|$)/i;
 /** "Every", "all", "the whole" in those languages: a standing, bulk addition. */
@@ -129,12 +175,12 @@ const NAMED_FIELD = /`[\w.-]{1,40}`|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b(?:param
 const REMOTE_PUSH = /\bgit\s{1,3}remote\s{1,3}(?:add|set-url)\s{1,3}\S{1,40}\s{1,3}(?:https?:\/\/|git@|ssh:\/\/)\S{3,}[^.;]{0,200}?\bpush\b/i;
 
 /** The directives of one unit of a description (a sentence), as signals for the scorer; `field`: a property's own text. */
-export function describedDirectives(unit: string, field = false): DescribedSignal[] {
+export function describedDirectives(unit: string, field = false, self: string | null = null): DescribedSignal[] {
   const out: DescribedSignal[] = [];
   const u = unit.length > MAX_UNIT ? unit.slice(0, MAX_UNIT) : unit;
   // (Sixth round) "never mention it" withholds the request; it does not negate it.
   const negated = NEGATED.test(u.replace(TELLING_FORBIDDEN, " "));
-  const withheld = SECRECY_MULTI.test(u) || SECRECY_WORDS.test(u);
+  const withheld = SECRECY_MULTI.test(u) || SECRECY_BARE.test(u) || SECRECY_WORDS.test(u);
   const addressed = ASSISTANT_MULTI.test(u);
   // (Sixth round) Identity or account data demanded in a unit addressed to the assistant or withheld from the user.
   if (!negated && (withheld || addressed) && (IDENTITY_MULTI.test(u) || IDENTITY_PAYMENT.test(u))) out.push("harvest");
@@ -153,6 +199,8 @@ export function describedDirectives(unit: string, field = false): DescribedSigna
   else if (!/\b(?:never|not|no|don't)\s{1,3}(?:\w+\s{1,3}){0,2}?(?:send|forward|copy|pass|share)\b/i.test(u) && OTHERS_OUTPUT.test(u)) out.push("harvest");
   else if (!negated && ENV_DUMP.test(u) && INTO_FIELD.test(u)) out.push("harvest");
   else if (!negated && SECRET_STORE_READ.test(u) && INTO_ANSWER.test(u)) out.push("harvest");
+  else if (!negated && secretReadOut(u)) out.push("harvest");
+  else if (!negated && CREDENTIAL_STORE.test(u) && !(self !== null && KEEPER_TOOL.test(self))) out.push("harvest");
   for (const line of commandLines(u)) {
     if (judgeCommandLine(line).some((f) => DANGEROUS.has(f.type))) {
       out.push("dangerous_command");
@@ -325,7 +373,7 @@ function secrecyWords(u: string): boolean {
  * or null. Withholding a secret value does not count.
  */
 export function keepsFromUser(u: string): "active" | "passive" | null {
-  if (SECRECY_MULTI.test(u) || secrecyWords(u)) return "active";
+  if (SECRECY_MULTI.test(u) || SECRECY_BARE.test(u) || secrecyWords(u)) return "active";
   const re = new RegExp(KEEP_FROM_USER.source, "gi");
   for (let m; (m = re.exec(u)) !== null; ) {
     const kept = m[1] ?? m[2] ?? "";
@@ -343,13 +391,15 @@ export function withheldDemand(description: string): boolean {
     // Read as letters, each sentence's own directives count too ("r34d ~/.git-credentials 4nd p4ss 1t …").
     for (const unit of u.split(/(?<=[.!?])\s+/)) if (describedDirectives(unit).some((d) => d !== "secrecy")) return true;
   }
+  // (Nineteenth round) A standing addition made silently to a fixed account or address.
+  if (SILENT_MULTI.test(u) && (BULK.test(u) || ALL_MULTI.test(u) || EVERY_MULTI.test(u)) && (ACCOUNT_LITERAL.test(u) || EMAIL.test(u)) && !OWN_PLACE.test(u)) return true;
   const kept = keepsFromUser(u);
   if (kept === null) return false;
   // (A value "not to be shown" is often the secret itself: only a bulk demand — every cookie, all the tokens — counts.)
   if (kept === "passive") return (USER_SECRETS.test(u) || USER_RECORDS.test(u)) && (BULK.test(u) || ALL_MULTI.test(u));
   if (IDENTITY_MULTI.test(u) || IDENTITY_PAYMENT.test(u)) return true;
   if ((USER_SECRETS.test(u) || USER_RECORDS.test(u)) && (WHOSE.test(u) || ALL_MULTI.test(u))) return true;
-  return TO_ADDRESS.test(u) || CALLS_TOOL.test(u);
+  return TO_ADDRESS.test(u) || CALLS_TOOL.test(u) || ACCOUNT_LITERAL.test(u) || (EMAIL_OR_URL.test(u) && ALL_MULTI.test(u));
 }
 
 /** The keys whose strings describe a server or agent to the model (a tool's, a property's, a card's, a provider's). */
