@@ -2011,7 +2011,12 @@ function withMarkers(sig: Sig, kinds: readonly TClass[], ctx: Ctx): Sig {
   const notice = ctx.role === "content" && asksNothing(sig);
   for (const kind of kinds) {
     if (kind === "heading" && ctx.role !== "content") continue;
-    if (kind === "header" && notice) continue;
+    if (kind === "header" && notice) {
+      // (Still a unit with a signal of its own that extends a cut, as before: only the header's weight is withheld.)
+      sig.cue = true;
+      sig.own = true;
+      continue;
+    }
     addT(sig, kind);
     sig.own = true;
   }
