@@ -185,7 +185,9 @@ const WORDS: Partial<Record<Cue, string>> = {
   command: "command commands script shell terminal bash powershell sh zsh cmd curl wget sudo comando commande befehl команду",
   filler: "please kindly now then also and just first next finally so ok okay por favor bitte s'il пожалуйста и затем потом y et und e puis dann depois",
   report: "injection injections attack attacks attacker attackers malicious exploit exploits jailbreak jailbreaks payload payloads example examples phishing adversarial researchers researcher vulnerability vulnerabilities attempt attempts prompt-injection " +
-    "inyección ataque ejemplo attaque exemple angriff beispiel injektion injeção exemplo атака инъекция пример",
+    "inyección ataque ejemplo attaque exemple angriff beispiel injektion injeção exemplo атака инъекция пример " +
+    // (Nineteenth round) Words that name a text as a fraud: a passage about scams writes about attacks.
+    "scam scams scammer scammers fraudster fraudsters lure lures hoax hoaxes estafa estafas estafador estafadores arnaque arnaques escroc escrocs betrug betrüger golpe golpes golpista golpistas truffa truffatori oszustwo oszuści мошенники мошенничество",
   persona: "dan jailbroken jailbreak unrestricted unfiltered uncensored",
   hiddenadj: "hidden embedded encoded secret real true following decoded ocultas cachées versteckten ocultas скрытые",
 };

@@ -16,6 +16,7 @@ import { orderCues } from "./injection-orders.js";
 import { NO_SPACE_VOCATIVE, WORLD_AND, WORLD_GENERIC } from "./injection-languages-world.js";
 import { reading } from "./injection-readings.js";
 import { spelledNames } from "./injection-names.js";
+import { asksNothing, documentHead } from "./injection-notices.js";
 import { normalize, type NormalText } from "./normalize.js";
 import { describedDirectives, NAMES_NOT_VALUE } from "./poisoning.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
@@ -871,6 +872,8 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
         if (at(j, "own")) own = true;
         if (at(j, "scope") || SCOPE_DET.has(w(j))) scope = true;
         if (at(j, "instr")) {
+          // (Nineteenth round) "the old instruction sheet", "la hoja de instrucciones": a document set aside.
+          if (documentHead(toks, j, gap)) break;
           // (Nineteenth round) "the user's instructions", "las instrucciones del usuario": the principal's own
           // instructions set aside, as "the user's request" is.
           strong = scope || at(j + 1, "scope") || at(j + 2, "scope") || w(j + 1) === "above" ||
@@ -2024,8 +2027,16 @@ class LazyUnit implements Unit {
 
 /** A unit's signals with the markers that cover it (a heading only in content). */
 function withMarkers(sig: Sig, kinds: readonly TClass[], ctx: Ctx): Sig {
+  // (Nineteenth round) A system-style header over a sentence that asks nothing: a service's notice of its own state.
+  const notice = ctx.role === "content" && asksNothing(sig);
   for (const kind of kinds) {
     if (kind === "heading" && ctx.role !== "content") continue;
+    if (kind === "header" && notice) {
+      // (Still a unit with a signal of its own that extends a cut, as before: only the header's weight is withheld.)
+      sig.cue = true;
+      sig.own = true;
+      continue;
+    }
     addT(sig, kind);
     sig.own = true;
   }
