@@ -22,6 +22,11 @@
  *   ("the intro price is $20, although the regular price is $25"), not a scenario or a target ("what if costs were
  *   40 % lower than the actual figures").
  *
+ * - **A charge kept from the one who pays it** (nineteenth round, `deceive`): a concealment ("never mention", "do not
+ *   tell", "erwähne nicht", "no menciones", "ne mentionne pas") whose object is a fee, a charge, a surcharge, a price or
+ *   rate increase, a penalty or interest the reader will pay — not conditional ("unless they ask to cancel", "until it
+ *   is approved"), which is timing, not concealment.
+ *
  * Every check is a regex with bounded quantifiers over one unit (at most 4,000 characters). The look-alikes are in
  * test/fixtures/corpus/smp17.test.yaml and test/guardian/sampling-denied.test.ts.
  */
@@ -66,6 +71,13 @@ function figureDenied(u: string): boolean {
   return AGAINST_EVIDENCE.test(u) && !SCENARIO.test(u);
 }
 
+/** A concealment whose object is a charge the reader pays. */
+const CHARGE_KEPT =
+  /(?<![\p{L}])(?:(?:never|do\s{1,3}not|don't|must\s{1,3}not|should\s{1,3}not)\s{1,3}(?:ever\s{1,3})?(?:mention|tell\s{1,3}(?:them|the\s{1,3}[\p{L}-]{1,20}|him|her)\s{1,3}about|disclose|reveal|bring\s{1,3}up|show|point\s{1,3}out|highlight)|no\s{1,3}(?:menciones|mencione|reveles|digas)|nunca\s{1,3}(?:menciones|mencione|menciona|reveles|digas)|ne\s{1,3}(?:mentionne[zs]?|révèle[zs]?|dis|dites)\s{1,3}(?:jamais|pas)|erwähne\p{L}{0,2}\s{1,3}(?:nie|niemals|nicht)|nie\s{1,3}(?:wspominaj|mów|ujawniaj)|não\s{1,3}(?:mencione|mencionar|revele)|non\s{1,3}(?:menzionare|rivelare))\s{1,3}(?:(?:the|any|our|this|that|el|la|los|las|le|les|die|den|das|o|a|il|lo)\s{1,3})?(?:[\p{L}\p{N}$€£.,-]{1,15}\s{1,3}){0,4}?(?:fees?|charges?|surcharges?|price\s{1,3}(?:increases?|rises?|hikes?)|rate\s{1,3}(?:increases?|hikes?|changes?)|increases?|penalt(?:y|ies)|interest|commissions?|cargos?|comisi[óo]n|recargos?|frais|supplément|gebühr\p{L}{0,2}|aufschlag|zuschlag|preiserhöhung|opłat\p{L}{0,2}|prowizj\p{L}{0,2}|taxas?|tarifa\p{L}{0,2}|commissione|costi\s{1,3}aggiuntivi)(?![\p{L}])(?!\s{1,3}(?:unless|until|before|if|when|for\s{1,3}other)\b)/iu;
+
+/** Writing about concealment, not ordering it. */
+const CHARGE_TOPIC = /(?<![\p{L}])(?:explain\w{0,3}|why|whether|detect\w{0,3}|audit\w{0,3}|flag\w{0,3}|complain\w{0,3}|unfair|illegal|regulat\w{1,6})(?![\p{L}])/iu;
+
 /** What a unit of a sampling prompt has the answer assert against the prompt's own word. */
 export function samplingDenied(unit: string): DeniedAsk[] {
   if (unit.length > 32_768) return [];
@@ -73,6 +85,7 @@ export function samplingDenied(unit: string): DeniedAsk[] {
   // (Rare literals first: a bracket or a concession word, a skip word and an approval word.)
   if ((u.includes("(") && BRACKET_DENIAL.test(u) && TELL.test(u)) || (CONCEDED.test(u) && TELL.test(u))) return ["deceive"];
   if (SKIPPED.test(u) && CLAIMED.test(u)) return ["deceive"];
+  if (CHARGE_KEPT.test(u) && !CHARGE_TOPIC.test(u)) return ["deceive"];
   if ((u.includes("%") || u.includes("than") || /\d/.test(u)) && figureDenied(u)) return ["deceive"];
   return [];
 }
