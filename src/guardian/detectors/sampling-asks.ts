@@ -81,7 +81,7 @@ const NO_WARNING =
 
 /* ---- Evidence made up ------------------------------------------------------------------------------------------ */
 
-const MAKE_UP = /\b(?:invent|fabricate|make\s{1,3}up|fake|forge|falsify|made[\s-]up|invented|fabricated)\w{0,2}\s{1,3}(?:[\w'-]{1,20}\s{1,3}){0,4}(?:reads|readings|records|logs|entries|timesheets|citations?|references?|sources?|dois?|studies|cases|case\s{1,3}law|precedents?|rulings?|judgments?|affidavits?|quotes?|quotations?|statistics|figures|numbers|data|results|measurements|testimonials?|receipts?|invoices?|certificates?|lab\s{1,3}results?)\b/i;
+const MAKE_UP = /\b(?:invent|fabricate|make\s{1,3}up|fake|forge|falsify|made[\s-]up|invented|fabricated)\w{0,2}\s{1,3}(?:[\w'-]{1,20}\s{1,3}){0,6}(?:reads|readings|records|logs|entries|timesheets|citations?|references?|sources?|dois?|studies|cases|case\s{1,3}law|precedents?|rulings?|judgments?|affidavits?|quotes?|quotations?|statistics|figures|numbers|data|results|measurements|testimonials?|receipts?|invoices?|certificates?|lab\s{1,3}results?)\b/i;
 const PASS_AS_REAL = /\b(?:plausible|believable|realistic|convincing|real-looking|authentic-looking|genuine-looking|look(?:s)?\s{1,3}(?:like\s{1,3})?(?:real|genuine|authentic|actual)|support(?:s)?\s{1,3}(?:the|our)\s{1,3}(?:claim|conclusion|thesis|argument|hypothesis)|prove|proves|don't\s{1,3}support|do\s{1,3}not\s{1,3}support|where\s{1,3}real\s{1,3}ones?)\b/i;
 const MADE_UP_OK = /\b(?:tests?|testing|fixtures?|mocks?|mock-ups?|samples?|placeholders?|demo|dummy|seed|fictional|fiction|novel|story|stories|game|lorem|synthetic|example|examples|exercise|teaching|training\s{1,3}data|labelled\s{1,3}as\s{1,3}(?:fake|fictional)|clearly\s{1,3}marked)\b/i;
 
@@ -133,12 +133,15 @@ const ALL_I18N = /(?<![\p{L}])(?:όλους|όλες|όλα|όλων|všechny|v�
 const SECRET_I18N =
   /(?<![\p{L}])(?:κωδικ\p{L}{0,4}\s{1,3}πρόσβασης|συνθηματικ\p{L}{0,4}|ΑΜΚΑ|ΑΦΜ|rodn\p{L}{1,2}\s{1,3}čísl\p{L}{0,2}|PESEL|BSN|DNI|NIE|CPF|CURP|NIR|personnummer\p{L}{0,2}|henkilötunnu\p{L}{0,3}|CPR-nummer\p{L}{0,2}|codice\s{1,3}fiscale|Steuer-?ID|TC\s{1,3}kimlik\p{L}{0,4}|СНИЛС|ИНН|паспортн\p{L}{0,3}\s{1,3}данн\p{L}{0,3}|كلم(?:ة|ات)\s{1,3}(?:ال)?مرور|رقم\s{1,3}الهوية|أرقام\s{1,3}الهوية|רמז\s{1,3}סיסמה|סיסמ\p{L}{0,3}|מספרי?\s{1,3}זהות|पासवर्ड|आधार)(?![\p{L}])/u;
 
+/** Masking or anonymising the data, in other languages ("zamaskuj", "anonimizuj", "schwärze", "enmascara"). */
+const MASK_I18N = /(?<![\p{L}])(?:za?maskuj\p{L}{0,3}|maskier\p{L}{0,3}|anonymi\p{L}{1,6}|anonimi\p{L}{1,6}|anonymis\p{L}{1,6}|pseudonymi\p{L}{1,6}|schwärz\p{L}{0,3}|enmascar\p{L}{1,4}|masque\p{L}{0,3}|oculta\p{L}{0,2}|skryj|zakryj|ukryj|redig\p{L}{1,4}|maskeer|μάσκαρ\p{L}{0,4}|απόκρυψ\p{L}{0,2}|анонимиз\p{L}{0,4}|скрой|замаскируй)(?![\p{L}])/iu;
+
 /** A task on the data, not a harvest of it (any language's most common: policy, mask, check, translate, explain). */
 const DATA_TASK = /\b(?:mask\w{0,4}|redact\w{0,4}|hash\w{0,3}|validat\w{1,4}|verif\w{1,6}|check\w{0,3}|format\w{0,3}|expla\w{0,4}|expli\w{1,6}|polic(?:y|ies)|pol[íi]tica|politique|richtlinie|translat\w{0,6}|traduc\w{1,6}|tradui\w{1,6}|example|ejemplo|exemple|do\s{1,3}not|don't|never|nunca|jamais|niemals|pa\s{1,3}janm|pinga)\b/i;
 /** Verbs that have the model ask a person something. */
 const ASK = new Set(["ask", "request", "prompt", "pangutan-a", "pangutan-on", "pangutana", "pangayo", "pangayoa", "tanungin", "hingin", "itanong", "pregunta", "pregúntale", "pide", "pídele", "solicita", "demande", "demandez", "demande-lui", "frag", "frage", "fragen", "pergunte", "peça", "pede", "chiedi", "mande", "minta", "mintalah", "tanyakan", "uliza", "omba", "hỏi", "yêu", "اطلب", "اطلبي", "اسأل", "اسألي", "ζήτα", "ζήτησε", "ζητήστε", "ρώτα", "ρωτήστε", "спроси", "запроси", "попроси", "запросите", "poproś", "zapytaj", "požádej", "zeptej", "vraag", "iste", "sor", "पूछो", "पूछें", "माँगो", "मांगो", "मांगें", "שאל", "בקש"]);
 /** What no honest prompt has the model ask a person for: a PIN, a one-time code, a password. */
-const PIN = /^(?:pin|pins|mpin|upi-?pin|otp|otps|cvv|cvc|cvv2|passcode|passcodes|password|passwords|contraseña|passwort|senha|modpas|nenosiri|sandi|mot|hasło|hasła|heslo|hesla|wachtwoord|şifre\p{L}{0,4}|пароль|пароля|κωδικό|κωδικούς|पासवर्ड|ओटीपी|סיסמה|סיסמא)$/u;
+const PIN = /^(?:pin|pins|mpin|upi-?pin|otp|otps|cvv|cvc|cvv2|passcode|passcodes|password|passwords|contraseña|passwort|senha|modpas|nenosiri|sandi|mot|hasło|hasła|heslo|hesla|wachtwoord|şifre\p{L}{0,4}|пароль|пароля|κωδικό|κωδικούς|पासवर्ड|ओटीपी|סיסמה|סיסמא|הסיסמה|הסיסמא|סיסמתו|סיסמתך)$/u;
 /** Two-word secrets in Arabic: "كلمة المرور" (password), "رمز التحقق" (verification code). */
 const PIN_PAIR = (prev: string | undefined, w: string) => ((prev === "كلمة" || prev === "كلمات") && (w === "مرور" || w === "المرور" || w === "السر")) || ((prev === "رمز" || prev === "رموز") && (w === "التحقق" || w === "تحقق"));
 
@@ -210,7 +213,7 @@ export function samplingAsks(text: string, unit: string, toks: readonly SWord[],
   // A secret or a national identity number taken from "the context", named in another language.
   else if (CONTEXT_I18N.test(unit) && (NATIONAL_ID.test(unit) || toks.some((t) => t.cues.includes("personal") || t.cues.includes("machine"))) && !DATA_TASK.test(unit)) out.push("harvest");
   // (Nineteenth round) "All" of the secrets or identity numbers "in the conversation", in another language.
-  else if (CONVERSATION_I18N.test(unit) && (ALL_I18N.test(unit) || toks.some((t) => t.cues.includes("bulk"))) && (SECRET_I18N.test(unit) || NATIONAL_ID.test(unit) || toks.some((t) => t.cues.includes("machine") || (t.w !== "mot" && PIN.test(t.w)))) && !DATA_TASK.test(unit)) out.push("harvest");
+  else if (CONVERSATION_I18N.test(unit) && !MASK_I18N.test(unit) && (ALL_I18N.test(unit) || toks.some((t) => t.cues.includes("bulk"))) && (SECRET_I18N.test(unit) || NATIONAL_ID.test(unit) || toks.some((t) => t.cues.includes("machine") || (t.w !== "mot" && PIN.test(t.w)))) && !DATA_TASK.test(unit)) out.push("harvest");
   else {
     // The model told to ask a person for a PIN, a one-time code or a password.
     for (let i = 0; i < toks.length; i++) {
