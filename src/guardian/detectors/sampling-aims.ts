@@ -93,13 +93,21 @@ const ASKS_PERSON =
  * sie von", "como se viesse de", "come se provenisse da").
  */
 const DISGUISE_I18N =
-  /(?<![\p{L}])(?:ser\s{1,3}ut\s{1,3}att\s{1,3}(?:komma|vara)\s{1,3}från|se\s{1,3}ut\s{1,3}som\s{1,3}om\s{1,3}det\s{1,3}kom\s{1,3}från|wygląda\p{L}{0,3},?\s{1,3}(?:jakby|jak\s{1,3}gdyby)\s{1,3}(?:\p{L}{1,12}\s{1,3}){0,2}(?:od|z)|parezca\s{1,3}(?:que\s{1,3}viene|venir|enviad[oa])\s{1,3}(?:de|por)|como\s{1,3}si\s{1,3}(?:viniera|fuera|lo\s{1,3}enviara)|comme\s{1,3}s'?\s{0,2}(?:il|elle)\s{1,3}(?:venait|provenait|était\s{1,3}envoyé\p{L}{0,2})\s{1,3}(?:de|par)|sembl\p{L}{1,4}\s{1,3}(?:venir|provenir)\s{1,3}de|als\s{1,3}(?:käme|stamme)\s{1,3}(?:sie|er|es)\s{1,3}von|als\s{1,3}ob\s{1,3}(?:sie|er|es)\s{1,3}von\s{1,3}(?:\p{L}{1,20}\s{1,3}){1,3}(?:käme|stammt|stammte)|como\s{1,3}se\s{1,3}(?:viesse|fosse\s{1,3}enviad[oa])\s{1,3}(?:de|d[oa]|por)|pareça\s{1,3}(?:vir|ter\s{1,3}sido\s{1,3}enviad[oa])\s{1,3}(?:de|d[oa]|por)|come\s{1,3}se\s{1,3}(?:provenisse|venisse|fosse\s{1,3}inviat[oa])\s{1,3}(?:da|dal|dalla)|sembri\s{1,3}(?:provenire|venire)\s{1,3}da)(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:ser\s{1,3}ut\s{1,3}att\s{1,3}(?:komma|vara)\s{1,3}från|se\s{1,3}ut\s{1,3}som\s{1,3}om\s{1,3}det\s{1,3}kom\s{1,3}från|wygląda\p{L}{0,3},?\s{1,3}(?:jakby|jak\s{1,3}gdyby)\s{1,3}(?:\p{L}{1,12}\s{1,3}){0,2}(?:od|z)|parezca\s{1,3}(?:que\s{1,3}viene|venir|enviad[oa])\s{1,3}(?:de|por)|como\s{1,3}si\s{1,3}(?:viniera|fuera|lo\s{1,3}enviara)|comme\s{1,3}s'?\s{0,2}(?:il|elle)\s{1,3}(?:venait|provenait|était\s{1,3}envoyé\p{L}{0,2})\s{1,3}(?:de|par)|sembl\p{L}{1,4}\s{1,3}(?:venir|provenir)\s{1,3}de|als\s{1,3}(?:käme|stamme)\s{1,3}(?:sie|er|es)\s{1,3}von|als\s{1,3}ob\s{1,3}(?:sie|er|es)\s{1,3}von\s{1,3}(?:\p{L}{1,20}\s{1,3}){1,3}(?:käme|stammt|stammte)|como\s{1,3}se\s{1,3}(?:viesse|fosse\s{1,3}enviad[oa])\s{1,3}(?:de|d[oa]|por)|pareça\s{1,3}(?:vir|ter\s{1,3}sido\s{1,3}enviad[oa])\s{1,3}(?:de|d[oa]|por)|come\s{1,3}se\s{1,3}(?:provenisse|venisse|fosse\s{1,3}inviat[oa])\s{1,3}(?:da|dal|dalla)|sembri\s{1,3}(?:provenire|venire)\s{1,3}da|namens|im\s{1,3}namen\s{1,3}(?:von|der|des)|en\s{1,3}nombre\s{1,3}de|au\s{1,3}nom\s{1,3}d[eu]|em\s{1,3}nome\s{1,3}d[eoa]|a\s{1,3}nome\s{1,3}d[ie]\p{L}{0,3}|w\s{1,3}imieniu|jménem|от\s{1,3}имени|باسم|adına)(?![\p{L}])/iu;
 /**
  * (Seventeenth round) The recipient sent to act at a host: pay, log in, confirm or verify "at" a link or a bare domain, in
  * several languages ("pay a fee at https://…", "logga in med BankID på x.example", "zapłać na …").
  */
 const ACT_AT_HOST =
-  /(?<![\p{L}])(?:pay|paying|log\s{0,2}in|sign\s{0,2}in|betala|logga\s{1,3}in|verifiera|bekräfta|zapłać|zaloguj\p{L}{0,3}|potwierdź|paga|pague|pagar|inicia\s{1,3}sesión|payez|payer|connectez-vous|bezahlen|zahlen|anmelden|einloggen|faça\s{1,3}login|entre\s{1,3}(?:em|na)|pagare|accedi)(?![\p{L}])[^.;\n]{0,80}?(?:https?:\/\/|(?<![\w@.-])[a-z0-9][a-z0-9-]{1,40}\.(?:example|com|net|org|info|io|co|se|pl|de|fr|es|pt|it|uk|nl|xyz|top|site|online)\b)/iu;
+  /(?<![\p{L}])(?:pay|paying|log\s{0,2}in|sign\s{0,2}in|confirm|verify|bevestig\p{L}{0,3}|inloggen|betaal|betalen|verifieer|verifiëren|potvrď\p{L}{0,3}|přihlas\p{L}{0,4}|zaplať\p{L}{0,3}|onayla\p{L}{0,4}|öde\p{L}{0,4}|подтверд\p{L}{0,4}|оплат\p{L}{0,4}|войд\p{L}{0,3}|bestätig\p{L}{0,3}|verifizier\p{L}{0,3}|confirm[ae]\p{L}{0,2}|verifica\p{L}{0,2}|conferma\p{L}{0,2}|confirmez|vérifiez|betala|logga\s{1,3}in|verifiera|bekräfta|zapłać|zaloguj\p{L}{0,3}|potwierdź|paga|pague|pagar|inicia\s{1,3}sesión|payez|payer|connectez-vous|bezahlen|zahlen|anmelden|einloggen|faça\s{1,3}login|entre\s{1,3}(?:em|na)|pagare|accedi)(?![\p{L}])[^.;\n]{0,80}?(?:https?:\/\/|(?<![\w@.-])[a-z0-9][a-z0-9-]{1,40}\.(?:example|com|net|org|info|io|co|se|pl|de|fr|es|pt|it|uk|nl|xyz|top|site|online)\b)/iu;
+/**
+ * (Nineteenth round) Card or login data confirmed at a host within hours: what the data is and how short the time is
+ * make the message a phishing lure whoever it claims to come from, in any of these languages.
+ */
+const CARD_OR_LOGIN =
+  /(?<![\p{L}])(?:card\s{1,3}(?:details|data|number)|login\s{1,3}(?:details|codes?)|credentials|passwords?|dane\s{1,3}(?:karty|logowania)|hasło|datos\s{1,3}(?:de\s{1,3}(?:la\s{1,3})?)?(?:tarjeta|acceso)|données\s{1,3}(?:de\s{1,3})?(?:carte|connexion)|kartendaten|zugangsdaten|kaartgegevens|inlog(?:codes?|gegevens)|dati\s{1,3}(?:della\s{1,3})?carta|dados\s{1,3}do\s{1,3}cart[ãa]o|údaje\s{1,3}(?:o\s{1,3})?kart\p{L}{1,2}|kart\s{1,3}bilgi\p{L}{0,4}|данные\s{1,3}карты)(?![\p{L}])/iu;
+const HOURS =
+  /(?<![\p{L}])(?:within|in|w\s{1,3}ciągu|en|dans|innerhalb|binnen|entro|em|do|během|içinde|в\s{1,3}течение)\s{1,3}(?:von\s{1,3}|de\s{1,3}|las\s{1,3}|les\s{1,3})?\d{1,2}\s{1,3}(?:hours?|hrs?|minutes?|mins?|godzin\p{L}{0,2}|minut\p{L}{0,2}|horas?|heures?|stunden?|uur|ore|hodin\p{L}{0,2}|saat|час\p{L}{0,3}|минут\p{L}{0,2})(?![\p{L}])/iu;
 const THREAT =
   /\b(?:will\s{1,3}be|is\s{1,3}being|has\s{1,3}been|is)\s{1,3}(?:disabled|frozen|blocked|suspended|closed|locked|terminated|deleted|banned)\b/i;
 const ASK_OK =
@@ -235,6 +243,7 @@ function deceives(text: string, unit: string): boolean {
   if ((ASKS_PERSON.test(unit) || ACT_AT_HOST.test(unit)) && !ASK_OK.test(headOf(text))) {
     const p = prompt(text);
     if (p.disguise || (p.threat && /\b(?:within|in)\s{1,3}\d{1,3}\s{1,3}(?:hours?|hrs?|minutes?|mins?|days?)\b|\bunless\b/i.test(text))) return true;
+    if (ACT_AT_HOST.test(unit) && CARD_OR_LOGIN.test(unit) && HOURS.test(unit)) return true;
   }
   // Evidence invented, or numbers bent until they reach a set value.
   if (INVENT.test(unit) && !INVENT_OK.test(unit)) return true;

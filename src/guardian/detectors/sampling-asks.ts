@@ -1,6 +1,7 @@
 import { CJK, lookup } from "./injection-lexicon.js";
 import { samplingAims } from "./sampling-aims.js";
 import { samplingCatalogue } from "./sampling-catalogue.js";
+import { samplingCoerce } from "./sampling-coerce.js";
 import { samplingDenied } from "./sampling-denied.js";
 import { samplingOwed } from "./sampling-owed.js";
 import { samplingRecord } from "./sampling-record.js";
@@ -80,8 +81,8 @@ const NO_WARNING =
 
 /* ---- Evidence made up ------------------------------------------------------------------------------------------ */
 
-const MAKE_UP = /\b(?:invent|fabricate|make\s{1,3}up|fake|forge|falsify|made[\s-]up|invented|fabricated)\w{0,2}\s{1,3}(?:[\w'-]{1,20}\s{1,3}){0,3}(?:citations?|references?|sources?|dois?|studies|cases|case\s{1,3}law|precedents?|rulings?|judgments?|affidavits?|quotes?|quotations?|statistics|figures|numbers|data|results|measurements|testimonials?|receipts?|invoices?|certificates?|lab\s{1,3}results?)\b/i;
-const PASS_AS_REAL = /\b(?:plausible|believable|realistic|convincing|real-looking|authentic-looking|genuine-looking|look(?:s)?\s{1,3}(?:real|genuine|authentic)|support(?:s)?\s{1,3}(?:the|our)\s{1,3}(?:claim|conclusion|thesis|argument|hypothesis)|prove|proves|don't\s{1,3}support|do\s{1,3}not\s{1,3}support|where\s{1,3}real\s{1,3}ones?)\b/i;
+const MAKE_UP = /\b(?:invent|fabricate|make\s{1,3}up|fake|forge|falsify|made[\s-]up|invented|fabricated)\w{0,2}\s{1,3}(?:[\w'-]{1,20}\s{1,3}){0,6}(?:reads|readings|records|logs|entries|timesheets|citations?|references?|sources?|dois?|studies|cases|case\s{1,3}law|precedents?|rulings?|judgments?|affidavits?|quotes?|quotations?|statistics|figures|numbers|data|results|measurements|testimonials?|receipts?|invoices?|certificates?|lab\s{1,3}results?)\b/i;
+const PASS_AS_REAL = /\b(?:plausible|believable|realistic|convincing|real-looking|authentic-looking|genuine-looking|look(?:s)?\s{1,3}(?:like\s{1,3})?(?:real|genuine|authentic|actual)|support(?:s)?\s{1,3}(?:the|our)\s{1,3}(?:claim|conclusion|thesis|argument|hypothesis)|prove|proves|don't\s{1,3}support|do\s{1,3}not\s{1,3}support|where\s{1,3}real\s{1,3}ones?)\b/i;
 const MADE_UP_OK = /\b(?:tests?|testing|fixtures?|mocks?|mock-ups?|samples?|placeholders?|demo|dummy|seed|fictional|fiction|novel|story|stories|game|lorem|synthetic|example|examples|exercise|teaching|training\s{1,3}data|labelled\s{1,3}as\s{1,3}(?:fake|fictional)|clearly\s{1,3}marked)\b/i;
 
 /* ---- Reviews written as other people -------------------------------------------------------------------------- */
@@ -118,12 +119,31 @@ const CJK_TASK = /替换|替換|置换|置き換え|占位|プレースホルダ
 const CONTEXT_I18N = /\b(?:kont[èe]ks(?:to)?|kontekst\w{0,3}|kontext\w{0,2}|contexto|contexte|contesto|bağlam\w{0,4}|muktadha|konteksti|kontekstas|kontekstā)\b|контекст\w{0,3}|ngữ\s{1,3}cảnh|bối\s{1,3}cảnh|संदर्भ|सन्दर्भ|ਸੰਦਰਭ|সন্দর্ভ|প্রসঙ্গ|சூழல்|సందర్భ|ಸಂದರ್ಭ|സന്ദർഭ|បរិបទ|ບໍລິບົດ|ဆက်စပ်|บริบท|文脈|コンテキスト|上下文|語境|맥락|컨텍스트/iu;
 /** A national identity number, named in several languages. */
 const NATIONAL_ID = /\b(?:social\s{1,3}security|seguridad\s{1,3}social|s[ée]curit[ée]\s{1,3}sociale|sekirite\s{1,3}sosyal|seguran[çc]a\s{1,3}social|sicurezza\s{1,3}sociale|sozialversicherungs\w{0,8}|ssn|aadhaar|codice\s{1,3}fiscale|national\s{1,3}(?:id|insurance)\s{1,3}(?:number|no)|n[úu]mero\s{1,3}de\s{1,3}identidad)\b/i;
+/**
+ * Nineteenth round ("smp19"): the conversation itself named as where the secrets are, in languages other than English
+ * (English is read by injection-directed.ts), with "all" — "every password that appeared in the chat", "all the birth
+ * numbers from the previous conversation": the session's secrets or identities dumped into the answer, whatever the
+ * domain.
+ */
+const CONVERSATION_I18N =
+  /(?<![\p{L}])(?:συζήτηση|συζήτησης|συνομιλία|συνομιλίας|konverzac\p{L}{0,3}|rozhovor\p{L}{0,3}|konwersacj\p{L}{0,3}|rozmow\p{L}{0,3}|czat\p{L}{0,3}|conversaci[óo]n|conversa|conversas|conversazione|chat\s{1,3}anterior|Gespr[äa]ch\p{L}{0,3}|Unterhaltung|Chatverlauf|gesprek|chatgeschiedenis|keskustelu\p{L}{0,3}|samtal\p{L}{0,3}|sohbet\p{L}{0,4}|konuşma\p{L}{0,4}|разговор\p{L}{0,3}|переписк\p{L}{0,3}|бесед\p{L}{0,3}|المحادثة|محادثة|الدردشة|השיחה|बातचीत|वार्तालाप|cuộc\s{1,3}trò\s{1,3}chuyện|percakapan|mazungumzo)(?![\p{L}])|会話|对话|對話|聊天记录|대화/iu;
+/** "All", where the lexicon does not list it. */
+const ALL_I18N = /(?<![\p{L}])(?:όλους|όλες|όλα|όλων|všechny|všech|vše|wszystkie|wszystkich|tutti|tutte|toutes|tous|جميع|كل|כל|सारे|semua|zote)(?![\p{L}])/iu;
+/** A secret or a national identity number named in scripts and languages the lexicon does not list. */
+const SECRET_I18N =
+  /(?<![\p{L}])(?:κωδικ\p{L}{0,4}\s{1,3}πρόσβασης|συνθηματικ\p{L}{0,4}|ΑΜΚΑ|ΑΦΜ|rodn\p{L}{1,2}\s{1,3}čísl\p{L}{0,2}|PESEL|BSN|DNI|NIE|CPF|CURP|NIR|personnummer\p{L}{0,2}|henkilötunnu\p{L}{0,3}|CPR-nummer\p{L}{0,2}|codice\s{1,3}fiscale|Steuer-?ID|TC\s{1,3}kimlik\p{L}{0,4}|СНИЛС|ИНН|паспортн\p{L}{0,3}\s{1,3}данн\p{L}{0,3}|كلم(?:ة|ات)\s{1,3}(?:ال)?مرور|رقم\s{1,3}الهوية|أرقام\s{1,3}الهوية|רמז\s{1,3}סיסמה|סיסמ\p{L}{0,3}|מספרי?\s{1,3}זהות|पासवर्ड|आधार)(?![\p{L}])/u;
+
+/** Masking or anonymising the data, in other languages ("zamaskuj", "anonimizuj", "schwärze", "enmascara"). */
+const MASK_I18N = /(?<![\p{L}])(?:za?maskuj\p{L}{0,3}|maskier\p{L}{0,3}|anonymi\p{L}{1,6}|anonimi\p{L}{1,6}|anonymis\p{L}{1,6}|pseudonymi\p{L}{1,6}|schwärz\p{L}{0,3}|enmascar\p{L}{1,4}|masque\p{L}{0,3}|oculta\p{L}{0,2}|skryj|zakryj|ukryj|redig\p{L}{1,4}|maskeer|μάσκαρ\p{L}{0,4}|απόκρυψ\p{L}{0,2}|анонимиз\p{L}{0,4}|скрой|замаскируй)(?![\p{L}])/iu;
+
 /** A task on the data, not a harvest of it (any language's most common: policy, mask, check, translate, explain). */
 const DATA_TASK = /\b(?:mask\w{0,4}|redact\w{0,4}|hash\w{0,3}|validat\w{1,4}|verif\w{1,6}|check\w{0,3}|format\w{0,3}|expla\w{0,4}|expli\w{1,6}|polic(?:y|ies)|pol[íi]tica|politique|richtlinie|translat\w{0,6}|traduc\w{1,6}|tradui\w{1,6}|example|ejemplo|exemple|do\s{1,3}not|don't|never|nunca|jamais|niemals|pa\s{1,3}janm|pinga)\b/i;
 /** Verbs that have the model ask a person something. */
-const ASK = new Set(["ask", "request", "prompt", "pangutan-a", "pangutan-on", "pangutana", "pangayo", "pangayoa", "tanungin", "hingin", "itanong", "pregunta", "pregúntale", "pide", "pídele", "solicita", "demande", "demandez", "demande-lui", "frag", "frage", "fragen", "pergunte", "peça", "pede", "chiedi", "mande", "minta", "mintalah", "tanyakan", "uliza", "omba", "hỏi", "yêu"]);
+const ASK = new Set(["ask", "request", "prompt", "pangutan-a", "pangutan-on", "pangutana", "pangayo", "pangayoa", "tanungin", "hingin", "itanong", "pregunta", "pregúntale", "pide", "pídele", "solicita", "demande", "demandez", "demande-lui", "frag", "frage", "fragen", "pergunte", "peça", "pede", "chiedi", "mande", "minta", "mintalah", "tanyakan", "uliza", "omba", "hỏi", "yêu", "اطلب", "اطلبي", "اسأل", "اسألي", "ζήτα", "ζήτησε", "ζητήστε", "ρώτα", "ρωτήστε", "спроси", "запроси", "попроси", "запросите", "poproś", "zapytaj", "požádej", "zeptej", "vraag", "iste", "sor", "पूछो", "पूछें", "माँगो", "मांगो", "मांगें", "שאל", "בקש"]);
 /** What no honest prompt has the model ask a person for: a PIN, a one-time code, a password. */
-const PIN = /^(?:pin|pins|mpin|upi-?pin|otp|otps|cvv|cvc|cvv2|passcode|passcodes|password|passwords|contraseña|passwort|senha|modpas|nenosiri|sandi|mot)$/;
+const PIN = /^(?:pin|pins|mpin|upi-?pin|otp|otps|cvv|cvc|cvv2|passcode|passcodes|password|passwords|contraseña|passwort|senha|modpas|nenosiri|sandi|mot|hasło|hasła|heslo|hesla|wachtwoord|şifre\p{L}{0,4}|пароль|пароля|κωδικό|κωδικούς|पासवर्ड|ओटीपी|סיסמה|סיסמא|הסיסמה|הסיסמא|סיסמתו|סיסמתך)$/u;
+/** Two-word secrets in Arabic: "كلمة المرور" (password), "رمز التحقق" (verification code). */
+const PIN_PAIR = (prev: string | undefined, w: string) => ((prev === "كلمة" || prev === "كلمات") && (w === "مرور" || w === "المرور" || w === "السر")) || ((prev === "رمز" || prev === "رموز") && (w === "التحقق" || w === "تحقق"));
 
 /* ---------------------------------------------------------------------------------------------------------------- */
 
@@ -192,13 +212,15 @@ export function samplingAsks(text: string, unit: string, toks: readonly SWord[],
   else if (CJK_SECRET_ALL.test(unit) && !CJK_NEG.test(unit) && !CJK_TASK.test(unit)) out.push("harvest");
   // A secret or a national identity number taken from "the context", named in another language.
   else if (CONTEXT_I18N.test(unit) && (NATIONAL_ID.test(unit) || toks.some((t) => t.cues.includes("personal") || t.cues.includes("machine"))) && !DATA_TASK.test(unit)) out.push("harvest");
+  // (Nineteenth round) "All" of the secrets or identity numbers "in the conversation", in another language.
+  else if (CONVERSATION_I18N.test(unit) && !MASK_I18N.test(unit) && (ALL_I18N.test(unit) || toks.some((t) => t.cues.includes("bulk"))) && (SECRET_I18N.test(unit) || NATIONAL_ID.test(unit) || toks.some((t) => t.cues.includes("machine") || (t.w !== "mot" && PIN.test(t.w)))) && !DATA_TASK.test(unit)) out.push("harvest");
   else {
     // The model told to ask a person for a PIN, a one-time code or a password.
     for (let i = 0; i < toks.length; i++) {
       if (!ASK.has((toks[i] as SWord).w)) continue;
       if ([1, 2, 3].some((d) => toks[i - d]?.cues.includes("neg") || toks[i - d]?.w === "never" || toks[i - d]?.w === "not")) continue;
       let hit = false;
-      for (let k = i + 1; k <= Math.min(toks.length - 1, i + 8) && !hit; k++) hit = PIN.test((toks[k] as SWord).w) && !((toks[k] as SWord).w === "mot" && toks[k + 2]?.w !== "passe");
+      for (let k = i + 1; k <= Math.min(toks.length - 1, i + 8) && !hit; k++) hit = (PIN.test((toks[k] as SWord).w) && !((toks[k] as SWord).w === "mot" && toks[k + 2]?.w !== "passe")) || PIN_PAIR(toks[k - 1]?.w, (toks[k] as SWord).w);
       if (hit && !/\b(?:reset|change|forgot|forgotten|recover|never\s{1,3}ask|will\s{1,3}never|won't\s{1,3}ever|last\s{1,3}(?:4|four)\s{1,3}digits)\b/i.test(unit)) {
         out.push("harvest");
         break;
@@ -217,5 +239,7 @@ export function samplingAsks(text: string, unit: string, toks: readonly SWord[],
   for (const k of samplingCatalogue(text, unit)) if (!out.includes(k)) out.push(k);
   // Seventeenth round (sampling-denied.ts): a statement ordered and conceded false, a safeguard skipped and claimed done.
   for (const k of samplingDenied(unit)) if (!out.includes(k)) out.push(k);
+  // Nineteenth round (sampling-coerce.ts): people cut by who they are, readers threatened or made to pay by scam means.
+  for (const k of samplingCoerce(unit)) if (!out.includes(k)) out.push(k);
   return out;
 }

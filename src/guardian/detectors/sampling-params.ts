@@ -16,6 +16,11 @@
  *   24 EU languages", "the full text of a 400-page catalogue"): the user's quota spent on output nobody asked for.
  *   Not a bulk task that is the task itself ("Translate the catalogue into all 24 EU languages"), not a long limit
  *   alone.
+ * - **A repetition that is the whole task** (nineteenth round, "smp19", `sampling_params`): under the same limit, a
+ *   sentence that orders the output repeated without end ("forever", "do not stop", "endlessly", "sin parar", "ohne
+ *   aufzuhören", "bez końca") or a hundred times and more. No reader needs a text said a hundred times over; the
+ *   answer is only there to spend the user's quota. Not a repetition whose result is a figure ("repeat the simulation
+ *   1000 times and report the mean"), not a count below a hundred ("repeat the chorus 3 times").
  *
  * Every check is a bounded regex over a short string (a stop sequence of up to 80 characters, up to 16 of them) or
  * over the prompt's sentences (each read up to 400 characters, the prompt's first 16,000). The look-alikes are in
@@ -44,6 +49,14 @@ const ADD_ON =
 const MULTIPLIED =
   /\brepeat\w{0,3}\b[^.;\n]{0,80}?\b(?:\d{2,6}|dozens|hundreds|thousands)\s{1,3}times\b|\b\d{2,6}\s{1,3}times\s{1,3}(?:over|in\s{1,3}a\s{1,3}row)\b|\b(?:numbers?|integers?|count\w{0,3})\s{1,3}(?:from\s{1,3})?(?:1|one|0|zero)\s{1,3}(?:to|through|up\s{1,3}to|-|–)\s{1,3}(?:\d{1,3}(?:[,. ]\d{3})+|\d{4,9})\b|\binto\s{1,3}(?:all|every|each)\s{1,3}(?:(?:the|of\s{1,3}the)\s{1,3})?(?:\d{1,3}\s{1,3})?(?:[\w-]{1,12}\s{1,3}){0,2}languages\b|\binto\s{1,3}\d{2,3}\s{1,3}(?:[\w-]{1,12}\s{1,3})?languages\b|\b(?:write|generate|produce|compose|create|output|print)\w{0,3}\s{1,3}(?:a|an|the)\s{1,3}(?:\d{1,3}(?:[,. ]\d{3})+|\d{5,7})[\s-]{1,2}(?:words?|pages?)\b|\b(?:full|entire|whole|complete)\s{1,3}text\s{1,3}of\b[^.;\n]{0,60}?\b\d{1,3}(?:[,. ]?\d{3})?[\s-]{1,2}(?:pages?|words?|chapters?)\b/i;
 const BIG_LIMIT = 50_000;
+/** A verb that repeats the output (English, Spanish, French, German, Italian, Portuguese, Polish, Dutch, Czech, Turkish, Russian, CJK). */
+const REPEAT =
+  /(?<![\p{L}])(?:repeat\w{0,3}|say\s{1,3}(?:it|this|that|the\s{1,3}[\p{L}-]{1,20})|print|write\s{1,3}(?:it|this|that|the\s{1,3}word)|repit\w{1,4}|r[ée]p[èée]t\w{1,4}|wiederhol\w{1,4}|ripet\w{1,4}|repet\w{1,4}|powtarzaj|powtórz\w{0,3}|herhaal|opakuj\w{0,3}|tekrarla\w{0,4}|повтор\p{L}{0,6})(?![\p{L}])|重复|重複|繰り返|반복/iu;
+/** Without end, or a hundred times and more. */
+const ENDLESS =
+  /(?<![\p{L}])(?:forever|endlessly|indefinitely|infinitely|without\s{1,3}(?:stopping|end|end(?:ing)?)|(?:do\s{1,3}not|don't|never)\s{1,3}stop|until\s{1,3}(?:you\s{1,3}(?:run\s{1,3}out|are\s{1,3}cut\s{1,3}off)|the\s{1,3}(?:limit|tokens?\s{1,3}run\s{1,3}out))|para\s{1,3}siempre|sin\s{1,3}(?:parar|fin|detenerte)|sans\s{1,3}(?:arr[êe]t|fin|t'arr[êe]ter)|[àa]\s{1,3}l'infini|ind[ée]finiment|f[üu]r\s{1,3}immer|endlos|ohne\s{1,3}(?:aufzuh[öo]ren|ende|pause)|all'infinito|senza\s{1,3}(?:fine|fermarti|sosta)|para\s{1,3}sempre|sem\s{1,3}parar|bez\s{1,3}(?:końca|przerwy|konce|přestání)|nie\s{1,3}przestawaj|eindeloos|voor\s{1,3}altijd|zonder\s{1,3}(?:te\s{1,3}stoppen|ophouden)|donekonečna|sonsuza\s{1,3}kadar|durmadan|бесконечно|без\s{1,3}остановки|не\s{1,3}останавливайся)(?![\p{L}])|(?<![\p{N}.,])(?:[1-9]\d{2,6}|\d{1,3}(?:[,. ]\d{3}){1,2})\s{0,2}(?:times|x|×|veces|fois|mal|volte|vezes|razy|keer|krát|kez|раз)(?![\p{L}])|无限|無限|永远|永遠|ずっと|止まらず|계속|무한/iu;
+/** A repetition whose result is a figure, not the repeated text. */
+const REPEAT_RESULT = /\b(?:average|mean|median|distribution|statistics?|estimate|variance|standard\s{1,3}deviation|confidence|probabilit\w{1,4}|success\s{1,3}rate|simulat\w{1,6}|monte\s{1,3}carlo|trials?|experiment\w{0,2}|benchmark\w{0,3}|tally|histogram)\b/i;
 
 const sentences = (text: string): string[] => {
   const head = text.length > 16_000 ? text.slice(0, 16_000) : text;
@@ -78,6 +91,10 @@ export function samplingParamFindings(message: Record<string, unknown> | null): 
     for (const t of texts) {
       if (sentences(t.text).some((s) => ADD_ON.test(s) && MULTIPLIED.test(s))) {
         out.push({ path: t.path, start: 0, end: t.text.length, detail: `sampling: a bulk job added to the task with maxTokens ${max} (the user's quota spent on output nobody asked for)` });
+        break;
+      }
+      if (sentences(t.text).some((s) => REPEAT.test(s) && ENDLESS.test(s) && !REPEAT_RESULT.test(s))) {
+        out.push({ path: t.path, start: 0, end: t.text.length, detail: `sampling: the output repeated without end or a hundredfold with maxTokens ${max} (the user's quota spent on output nobody needs)` });
         break;
       }
     }
