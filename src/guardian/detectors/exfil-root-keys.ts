@@ -10,7 +10,7 @@
  *
  * What passes: a key whose last word is a credential word but whose value is a flag or a number (`reset_password=1`,
  * `show_password=false`), a travel or event pass (`boarding_pass=LH4471ABC`: a pass word needs a value written as a
- * password is: letters and digits and a symbol or both cases), a key of something else (`cacheKey`, `sortKey`,
+ * password is: letters and digits and a symbol other than `-`, `_`, `.`, or both cases), a key of something else (`cacheKey`, `sortKey`,
  * `idempotencyKey`: `key` counts only after a word that names the account's own key).
  */
 
@@ -58,8 +58,11 @@ const PASS_WORDS = new Set(["pass", "pw", "mdp"]);
 /** Words before `key` that make it the account's own key (not a cache, sort or idempotency key). */
 const ROOT_KEY_QUALIFIERS = new Set(["account", "master", "root", "admin", "private", "secret", "shared", "signing", "storage", "encryption"]);
 
-/** A value written as a password is: 6 to 64 characters, a letter and a digit, and a symbol or both cases. */
-const PASSWORD_LIKE = /^(?=[^\s]{0,64}\d)(?=[^\s]{0,64}\p{L})(?=[^\s]{0,64}(?:[^\p{L}\p{N}]|\p{Ll}[^\s]{0,64}\p{Lu}|\p{Lu}[^\s]{0,64}\p{Ll}))[^\s]{6,64}$/u;
+/** Words before `secret` that make it an API client's secret, sent to the API that issued it. */
+const API_CLIENT = new Set(["api", "app", "client", "consumer", "measurement"]);
+
+/** A value written as a password is: 6 to 64 characters, a letter and a digit, and a symbol (not a code's `-`, `_`, `.`) or both cases. */
+const PASSWORD_LIKE = /^(?=[^\s]{0,64}\d)(?=[^\s]{0,64}\p{L})(?=[^\s]{0,64}(?:[^\p{L}\p{N}_.\-]|\p{Ll}[^\s]{0,64}\p{Lu}|\p{Lu}[^\s]{0,64}\p{Ll}))[^\s]{6,64}$/u;
 /** A flag, a number, a placeholder or a word of the interface (`true`, `1`, `reset`, `***`, `{password}`). */
 const NOT_A_SECRET = /^(?:true|false|yes|no|on|off|null|none|undefined|\d{1,6}|\*+|x+|\.{3}|<[^>]*>|\{[^}]*\}|\$\{?[A-Za-z_]+\}?|[a-z]{1,12})$/i;
 /** A long random value: base64, base64url or hex of 24 characters or more. */
@@ -87,6 +90,9 @@ export function rootCredential(key: string, value: string): string | null {
   const v = value.trim();
   const two = words.slice(-2).join("");
   const three = words.slice(-3).join("");
+  // An API client's secret (`api_secret`, `client_secret`) authenticates calls to the API that issued it: the older
+  // checks judge it by its host.
+  if (last === "secret" && words.length >= 2 && API_CLIENT.has(words[words.length - 2] as string)) return null;
   if (SECRET_WORDS.has(last) || SECRET_WORDS.has(two) || SECRET_WORDS.has(three)) {
     return !NOT_A_SECRET.test(v) && (PASSWORD_LIKE.test(v) || KEY_LIKE.test(v)) ? "password" : null;
   }

@@ -581,7 +581,11 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
     if (PASSWORD_KEYS.test(key) && value.length >= 4 && !PASSWORD_PLACEHOLDER.test(value) && !(kind === "request" && (ownApiKey(key, url, secretOfAnother) || ownHookKey(key, url, secretOfAnother))) && !(API_KEY_NAME.test(key) && SITE_NAME.test(value))) return "password";
     // (Nineteenth round) A password or an account's own key under a key that qualifies or translates the word
     // (`bank_pass`, `adminPwd`, `senha`, `accountKey`): whoever receives the URL holds the account (exfil-root-keys.ts).
-    if (key !== "" && key !== "#" && !localHost(host) && rootCredential(key, value) !== null) return rootCredential(key, value);
+    // A key the older check reads as one word keeps that check's exceptions (an API's own key to its host).
+    if (key !== "" && key !== "#" && !PASSWORD_KEYS.test(key) && !localHost(host)) {
+      const root = rootCredential(key, value);
+      if (root !== null) return root;
+    }
     // A credential in a URL of the service that issued it (a browser key to the Maps loader) is how that service is called.
     if (key !== "" && value.length >= 16 && issuedHere(value, host)) continue;
     // (A `+` of base64 left unescaped in a query reads back as a blank.)
