@@ -9,6 +9,7 @@ import { base32Label, credentialObject, foldedBase64Label, linkTemplates, mailed
 import { isRelay, relayQueryToken, sensitivePayload, teamChat, withoutSpan } from "./exfil-relays.js";
 import { credentialInLink, dataOrders, hostedEndpoint, pastedFile, pasteSite, withoutAuthHeaders } from "./exfil-hosted.js";
 import { commandOutlets, DATA_FILE } from "./exfil-outlets.js";
+import { rootCredential } from "./exfil-root-keys.js";
 import { fileKind, isStore, localHost, relayQueryPayload, sentFiles, urlStatesData } from "./exfil-payloads.js";
 import { markedText } from "./exfil-words.js";
 import { madePublic } from "./exfil-public.js";
@@ -578,6 +579,13 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
     // (Seventeenth round) An API key that is a site's own domain name (an analytics API keyed by the site it counts)
     // is a public identifier: nothing unguessable leaves.
     if (PASSWORD_KEYS.test(key) && value.length >= 4 && !PASSWORD_PLACEHOLDER.test(value) && !(kind === "request" && (ownApiKey(key, url, secretOfAnother) || ownHookKey(key, url, secretOfAnother))) && !(API_KEY_NAME.test(key) && SITE_NAME.test(value))) return "password";
+    // (Nineteenth round) A password or an account's own key under a key that qualifies or translates the word
+    // (`bank_pass`, `adminPwd`, `senha`, `accountKey`): whoever receives the URL holds the account (exfil-root-keys.ts).
+    // A key the older check reads as one word keeps that check's exceptions (an API's own key to its host).
+    if (key !== "" && key !== "#" && !PASSWORD_KEYS.test(key) && !localHost(host)) {
+      const root = rootCredential(key, value);
+      if (root !== null) return root;
+    }
     // A credential in a URL of the service that issued it (a browser key to the Maps loader) is how that service is called.
     if (key !== "" && value.length >= 16 && issuedHere(value, host)) continue;
     // (A `+` of base64 left unescaped in a query reads back as a blank.)
