@@ -10,6 +10,7 @@ import { everyRowSql, judgeHandedScript, judgeRecords, RECORDS_TRIGGERS } from "
 import { decidedEveryRow, DEVICE_WIPE, judgeUnfiltered, UNFILTERED_TRIGGERS, WINDOWS_DATA_EMPTIED } from "./commands-unfiltered.js";
 import { CATALOG_TEXT_CHECKS } from "./commands-catalog.js";
 import { auditErased, BULK_TEXT_CHECKS, bulkEnumerationDelete, safetyDefeated } from "./commands-bulk.js";
+import { remoteRootOpened } from "./commands-opened.js";
 
 /*
  * Dangerous commands, judged on the command line's grammar (shell.ts), never on text that merely mentions them: a
@@ -99,7 +100,7 @@ const CONDITIONAL_TRIGGERS = new Map<string, RegExp>([
   ...["pip", "pip3", "pipx", "uv", "npm", "pnpm", "yarn", "bun", "gem", "apt", "apt-get"].map((w) => [w, /http:\/\/|trusted-host|strict-ssl|TLS_REJECT|allow-unauthenticated|Insecure|Verify-Peer|HTTPSVERIFY|git\+|\.git\b|\.whl\b|\.tgz\b|\.tar\.gz\b/i] as [string, RegExp]),
   // (Fourteenth round) npx with a URL: a package from an address (commands-records.ts).
   ["npx", /:\/\//],
-  ...["psql", "mysql", "mariadb", "sqlcmd", "clickhouse-client", "mongosh", "mongo", "cockroach", "redis-cli"].map((w) => [w, /drop|truncate|flush|delete|outfile|dumpfile/i] as [string, RegExp]),
+  ...["psql", "mysql", "mariadb", "sqlcmd", "clickhouse-client", "mongosh", "mongo", "cockroach", "redis-cli"].map((w) => [w, /drop|truncate|flush|delete|outfile|dumpfile|\bupdate\b/i] as [string, RegExp]),
   ...["sc", "net", "service", "security"].map((w) => [w, /\b(?:stop|delete|disabled?|dump-keychain)\b/i] as [string, RegExp]),
 ]);
 
@@ -996,6 +997,12 @@ const SQL_DROP_TABLE = /\bdrop\s{1,8}table\s{1,8}(?:if\s{1,8}exists\s{1,8})?[`"\
 const SCRATCH_TABLE = /(?:^|[._])(?:tmp|temp|old|bak|backup|copy|staging|stage|import|migration|scratch)(?:[._\d]|$)/i;
 const DEV_DATABASE = /(?:^|[^a-z])(?:test|tests|testing|dev|development|local|tmp|temp|scratch|sandbox|ci|e2e|fixture|fixtures|demo|example|shadow)(?:[^a-z]|$)/i;
 
+/** Whether the DROP TABLE list that ends at `from` goes on to `CASCADE` (a list of up to 8 more tables first). */
+function droppedWithDependents(s: string, from: number): boolean {
+  const tail = s.slice(from, from + 600);
+  return /^(?:\s{0,4},\s{0,4}[`"[]?[\w.$-]{1,128}[`"\]]?){0,8}\s{1,8}cascade\b/i.test(tail);
+}
+
 /** Judges SQL (a tool's statement, `psql -c`, `mysql -e`): what it destroys, or null. `where` names the database when known. */
 export function destructiveSql(sql: string, where = ""): string | null {
   const s = sql.length > MAX_SQL ? sql.slice(0, MAX_SQL) : sql;
@@ -1022,6 +1029,10 @@ export function destructiveSql(sql: string, where = ""): string | null {
     const table = m[1] as string;
     if (DEV_DATABASE.test(table) || SCRATCH_TABLE.test(table)) continue;
     if (PRODUCTION.test(table) || (PRODUCTION.test(where) && !DEV_DATABASE.test(where))) return "drops a production table";
+    // (Nineteenth round, cp19) A drop that takes every dependent object with it (`DROP TABLE x CASCADE`), not a
+    // migration's guarded `IF EXISTS`, of a table not named as scratch, development or test: a drop of live data.
+    const dropsDependents = droppedWithDependents(s, m.index + m[0].length);
+    if (dropsDependents && !/\bif\s{1,8}exists\b/i.test(m[0]) && !DEV_DATABASE.test(table) && !DEV_DATABASE.test(where)) return "drops a table and everything that depends on it (CASCADE)";
   }
   if (SQL_MONGO.test(s) && (PRODUCTION.test(s) || PRODUCTION.test(where))) return "drops a production database";
   // (Twelfth round) SQL without a scope: every row, a whole database, every table, a web shell (commands-scope.ts).
@@ -1522,6 +1533,9 @@ function judgeText(text: string, ctx: Context, out: CommandFinding[]): void {
   if (bulk && !out.some((f) => f.type === bulk.type)) out.push(bulk);
   const safety = safetyDefeated(head);
   if (safety && !out.some((f) => f.type === safety.type)) out.push(safety);
+  // (Nineteenth round) the SSH server's root or empty-password login switched on (commands-opened.ts).
+  const opened = remoteRootOpened(lower);
+  if (opened && !out.some((f) => f.type === opened.type)) out.push(opened);
 }
 
 /** Each check whose literal is present runs once over `head`; a finding of a type already found is not added. */

@@ -118,3 +118,16 @@ export function plainCredentialConfigWrite(path: string, site: StringSite, sites
   }
   return true;
 }
+
+/**
+ * (Nineteenth round, cp19) A source file of a neighbouring package: two levels up, then down through at least one
+ * ordinary folder to a code or text file (`../../src/lib/retry.js`, a monorepo's sibling package). What a climb reaches
+ * decides its harm, not the climb: a hidden folder (`.ssh`, `.aws`), a system or home root, a file named for
+ * configuration or secrets, or a climb of three levels and more stays a traversal.
+ */
+const NEIGHBOUR_SOURCE = /^\.\.[/\\]\.\.[/\\](?:[\w-][\w.-]{0,63}[/\\]){1,8}[\w-][\w.-]{0,63}\.(?:js|mjs|cjs|ts|tsx|mts|jsx|py|go|rs|java|kt|rb|c|h|cc|cpp|hpp|cs|swift|scala|css|scss|vue|svelte|md|r)$/i;
+const NOT_NEIGHBOUR = /(?:^|[/\\])(?:etc|root|home|users|var|proc|sys|dev|boot|usr|opt|srv|private|library|windows|system32|programdata|appdata)(?:[/\\]|$)|config|secret|credential|passw|token|\.env|settings|key/i;
+/** Whether a relative path is a neighbouring package's source file (see above): not a traversal. */
+export function neighbourSource(path: string): boolean {
+  return path.length <= 600 && NEIGHBOUR_SOURCE.test(path) && !NOT_NEIGHBOUR.test(path.slice(6));
+}

@@ -2,7 +2,7 @@ import { escapeRegExp } from "../../protocol/glob.js";
 import { commandOperands } from "./commands.js";
 import { commandsInRequest, fileRequests } from "./requests.js";
 import { literalId, literalsOf } from "./literals.js";
-import { plainCredentialConfigWrite, plainEnvWrite } from "./paths-benign.js";
+import { neighbourSource, plainCredentialConfigWrite, plainEnvWrite } from "./paths-benign.js";
 import { appKind, APP_HINTS } from "./paths-apps.js";
 import { findSearches, STORE_HINTS, storeKind } from "./paths-stores.js";
 import { SCOPE_HINTS, scopeKind } from "./paths-scope.js";
@@ -137,6 +137,7 @@ const BARE_NAME = /^[\w.-]{1,120}\.[A-Za-z0-9]{1,12}$/;
 function climbsOut(path: string): boolean {
   if (/%2e%2e/i.test(path)) return true;
   if (!path.includes("..")) return false;
+  if (neighbourSource(path)) return false;
   const segments = path.split(/[/\\]+/);
   const absolute = /^(?:[/\\]|[A-Za-z]:|~|\$HOME|\$\{HOME\}|file:)/i.test(path);
   let depth = 0;
