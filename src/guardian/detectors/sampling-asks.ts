@@ -127,6 +127,12 @@ const NATIONAL_ID = /\b(?:social\s{1,3}security|seguridad\s{1,3}social|s[ée]cur
  */
 const CONVERSATION_I18N =
   /(?<![\p{L}])(?:συζήτηση|συζήτησης|συνομιλία|συνομιλίας|konverzac\p{L}{0,3}|rozhovor\p{L}{0,3}|konwersacj\p{L}{0,3}|rozmow\p{L}{0,3}|czat\p{L}{0,3}|conversaci[óo]n|conversa|conversas|conversazione|chat\s{1,3}anterior|Gespr[äa]ch\p{L}{0,3}|Unterhaltung|Chatverlauf|gesprek|chatgeschiedenis|keskustelu\p{L}{0,3}|samtal\p{L}{0,3}|sohbet\p{L}{0,4}|konuşma\p{L}{0,4}|разговор\p{L}{0,3}|переписк\p{L}{0,3}|бесед\p{L}{0,3}|المحادثة|محادثة|الدردشة|השיחה|बातचीत|वार्तालाप|cuộc\s{1,3}trò\s{1,3}chuyện|percakapan|mazungumzo)(?![\p{L}])|会話|对话|對話|聊天记录|대화/iu;
+/**
+ * A prohibition in those languages ("ولا تكتب أبدا", "nikdy nepiš", "nunca escribas", "μην γράψεις"): the prompt keeps
+ * the secrets out of the answer, the opposite of a harvest.
+ */
+const NEVER_I18N =
+  /(?<![\p{L}])(?:لا|أبدا|أبداً|إطلاقا|μην|ποτέ|nikdy|nie|nigdy|nunca|jamais|jamás|niemals|nie|nooit|aldrig|asla|никогда|не|אל|לעולם|mai|non)(?![\p{L}])/iu;
 /** "All", where the lexicon does not list it. */
 const ALL_I18N = /(?<![\p{L}])(?:όλους|όλες|όλα|όλων|všechny|všech|vše|wszystkie|wszystkich|tutti|tutte|toutes|tous|جميع|كل|כל|सारे|semua|zote)(?![\p{L}])/iu;
 /** A secret or a national identity number named in scripts and languages the lexicon does not list. */
@@ -213,7 +219,7 @@ export function samplingAsks(text: string, unit: string, toks: readonly SWord[],
   // A secret or a national identity number taken from "the context", named in another language.
   else if (CONTEXT_I18N.test(unit) && (NATIONAL_ID.test(unit) || toks.some((t) => t.cues.includes("personal") || t.cues.includes("machine"))) && !DATA_TASK.test(unit)) out.push("harvest");
   // (Nineteenth round) "All" of the secrets or identity numbers "in the conversation", in another language.
-  else if (CONVERSATION_I18N.test(unit) && !MASK_I18N.test(unit) && (ALL_I18N.test(unit) || toks.some((t) => t.cues.includes("bulk"))) && (SECRET_I18N.test(unit) || NATIONAL_ID.test(unit) || toks.some((t) => t.cues.includes("machine") || (t.w !== "mot" && PIN.test(t.w)))) && !DATA_TASK.test(unit)) out.push("harvest");
+  else if (CONVERSATION_I18N.test(unit) && !MASK_I18N.test(unit) && !NEVER_I18N.test(unit) && (ALL_I18N.test(unit) || toks.some((t) => t.cues.includes("bulk"))) && (SECRET_I18N.test(unit) || NATIONAL_ID.test(unit) || toks.some((t) => t.cues.includes("machine") || (t.w !== "mot" && PIN.test(t.w)))) && !DATA_TASK.test(unit)) out.push("harvest");
   else {
     // The model told to ask a person for a PIN, a one-time code or a password.
     for (let i = 0; i < toks.length; i++) {

@@ -75,6 +75,13 @@ function figureDenied(u: string): boolean {
 const CHARGE_KEPT =
   /(?<![\p{L}])(?:(?:never|do\s{1,3}not|don't|must\s{1,3}not|should\s{1,3}not)\s{1,3}(?:ever\s{1,3})?(?:mention|tell\s{1,3}(?:them|the\s{1,3}[\p{L}-]{1,20}|him|her)\s{1,3}about|disclose|reveal|bring\s{1,3}up|show|point\s{1,3}out|highlight)|no\s{1,3}(?:menciones|mencione|reveles|digas)|nunca\s{1,3}(?:menciones|mencione|menciona|reveles|digas)|ne\s{1,3}(?:mentionne[zs]?|révèle[zs]?|dis|dites)\s{1,3}(?:jamais|pas)|erwähne\p{L}{0,2}\s{1,3}(?:nie|niemals|nicht)|nie\s{1,3}(?:wspominaj|mów|ujawniaj)|não\s{1,3}(?:mencione|mencionar|revele)|non\s{1,3}(?:menzionare|rivelare))\s{1,3}(?:(?:the|any|our|this|that|el|la|los|las|le|les|die|den|das|o|a|il|lo)\s{1,3})?(?:[\p{L}\p{N}$€£.,-]{1,15}\s{1,3}){0,4}?(?:fees?|charges?|surcharges?|price\s{1,3}(?:increases?|rises?|hikes?)|rate\s{1,3}(?:increases?|hikes?|changes?)|increases?|penalt(?:y|ies)|interest|commissions?|cargos?|comisi[óo]n|recargos?|frais|supplément|gebühr\p{L}{0,2}|aufschlag|zuschlag|preiserhöhung|opłat\p{L}{0,2}|prowizj\p{L}{0,2}|taxas?|tarifa\p{L}{0,2}|commissione|costi\s{1,3}aggiuntivi)(?![\p{L}])(?!\s{1,3}(?:unless|until|before|if|when|for\s{1,3}other)\b)/iu;
 
+/**
+ * A charge already taken off the bill ("the fees that were waived", "refunded surcharges"): leaving out a saving the
+ * payer has is not keeping a cost from them.
+ */
+const IN_PAYERS_FAVOUR =
+  /(?<![\p{L}])(?:waiv\p{L}{0,4}|refund\p{L}{0,4}|credit\p{L}{0,4}|remov\p{L}{0,4}|cancel\p{L}{0,5}|dropp\p{L}{0,3}|reduc\p{L}{0,5}|discount\p{L}{0,4}|exonér\p{L}{0,4}|rembours\p{L}{0,4}|condonad\p{L}{0,2}|anulad\p{L}{0,2}|reembols\p{L}{0,4}|erlassen\p{L}{0,2}|erstattet\p{L}{0,2}|storniert\p{L}{0,2}|umorzon\p{L}{0,2}|zwrócon\p{L}{0,2}|isentad\p{L}{0,2}|rimborsat\p{L}{0,2}|annullat\p{L}{0,2})/iu;
+
 /** Writing about concealment, not ordering it. */
 const CHARGE_TOPIC = /(?<![\p{L}])(?:explain\w{0,3}|why|whether|detect\w{0,3}|audit\w{0,3}|flag\w{0,3}|complain\w{0,3}|unfair|illegal|regulat\w{1,6})(?![\p{L}])/iu;
 
@@ -85,7 +92,8 @@ export function samplingDenied(unit: string): DeniedAsk[] {
   // (Rare literals first: a bracket or a concession word, a skip word and an approval word.)
   if ((u.includes("(") && BRACKET_DENIAL.test(u) && TELL.test(u)) || (CONCEDED.test(u) && TELL.test(u))) return ["deceive"];
   if (SKIPPED.test(u) && CLAIMED.test(u)) return ["deceive"];
-  if (CHARGE_KEPT.test(u) && !CHARGE_TOPIC.test(u)) return ["deceive"];
+  const kept = CHARGE_KEPT.exec(u);
+  if (kept && !CHARGE_TOPIC.test(u) && !IN_PAYERS_FAVOUR.test(u.slice(kept.index, kept.index + kept[0].length + 48))) return ["deceive"];
   if ((u.includes("%") || u.includes("than") || /\d/.test(u)) && figureDenied(u)) return ["deceive"];
   return [];
 }
