@@ -132,7 +132,7 @@ const CONVERSATION_I18N =
  * the secrets out of the answer, the opposite of a harvest.
  */
 const NEVER_I18N =
-  /(?<![\p{L}])(?:لا|أبدا|أبداً|إطلاقا|μην|ποτέ|nikdy|nie|nigdy|nunca|jamais|jamás|niemals|nie|nooit|aldrig|asla|никогда|не|אל|לעולם|mai|non)(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:لا|أبدا|أبداً|إطلاقا|μην|ποτέ|nikdy|nie|nigdy|nunca|jamais|jamás|niemals|nooit|aldrig|asla|никогда|не|אל|לעולם|mai|non)(?![\p{L}])/iu;
 /** "All", where the lexicon does not list it. */
 const ALL_I18N = /(?<![\p{L}])(?:όλους|όλες|όλα|όλων|všechny|všech|vše|wszystkie|wszystkich|tutti|tutte|toutes|tous|جميع|كل|כל|सारे|semua|zote)(?![\p{L}])/iu;
 /** A secret or a national identity number named in scripts and languages the lexicon does not list. */
