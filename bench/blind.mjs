@@ -6,6 +6,7 @@
 //                                        case must come out unchanged; this checks the harness and the cases, and
 //                                        says nothing about detection
 //   --only id,id  --class name  --jobs N (parallel MCP cases, default 2)  --verbose (each case as it ends)
+//   --minutes N (the whole run gives up after N minutes, default 20)
 //   --out file.json (default bench/results-blind.json; with --only/--class, *.partial.json)  --cases dir  --keep
 //   (keep the work directory: each case's decision log, pins, server record)
 //
@@ -47,6 +48,8 @@ const ONLY = option("--only") ? new Set(option("--only").split(",")) : null;
 const ONLY_CLASS = option("--class");
 const OUT = option("--out", join(root, "bench", "results-blind.json"));
 const MESSAGE_TIMEOUT_MS = 10_000;
+/** The whole run gives up after this many minutes (`--minutes N`; longer on a machine shared with other work). */
+const MINUTES = Math.max(1, Number(option("--minutes", 20)));
 
 class HarnessError extends Error {}
 const children = new Set();
@@ -61,9 +64,9 @@ const killAll = () => {
 };
 process.on("exit", killAll);
 const overall = setTimeout(() => {
-  console.error("blind: still running after 20 minutes; giving up");
+  console.error(`blind: still running after ${MINUTES} minutes; giving up (--minutes N allows longer)`);
   process.exit(2);
-}, 20 * 60_000);
+}, MINUTES * 60_000);
 overall.unref();
 
 // ---------------------------------------------------------------------------------------------------------------
