@@ -21,7 +21,7 @@ import { normalize, type NormalText } from "./normalize.js";
 import { describedDirectives, NAMES_NOT_VALUE } from "./poisoning.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
 import { genuineBidiPair } from "./bidi.js";
-import { intoFile, paymentReference, selfSummary, serverHeld, tokenTopic } from "./injection-benign.js";
+import { intoFile, paymentReference, selfSummary, serverHeld, takenElsewhere, tokenTopic } from "./injection-benign.js";
 import { secretsOnlyForbidden, wrongdoerDescribed } from "./sampling-benign.js";
 import { samplingTurnFindings } from "./sampling-turns.js";
 import { samplingParamFindings } from "./sampling-params.js";
@@ -1060,6 +1060,13 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   if (ctx.role === "description" && ctx.field !== true && ctx.instructions !== true && (sig.r.read_secret !== undefined || sig.r.harvest !== undefined) && !dest && selfSummary(text, s, unit, ctx.self)) {
     delete sig.r.read_secret;
     delete sig.r.harvest;
+  }
+  // (Twentieth round, tp20) Private data a sentence says another party takes from the person directly is routed away
+  // from the model, not asked of it (injection-benign.ts, takenElsewhere).
+  if (ctx.role === "description" && (sig.r.harvest !== undefined || sig.r.send_personal !== undefined || sig.r.read_secret !== undefined) && takenElsewhere(unit)) {
+    delete sig.r.harvest;
+    delete sig.r.send_personal;
+    delete sig.r.read_secret;
   }
   if (cjk) cjkCues(unit, sig);
   // Heads naming the model in any script, keeping the act out of the record, prompts that harvest (injection-directed.ts).
