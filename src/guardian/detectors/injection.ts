@@ -1286,7 +1286,7 @@ const ACTS_ON_DATA = /\b(?:uploads|sends|forwards|shares|copies|collects|reads|l
 /** Secrets named by what a process holds: its environment, a variable holding a key. */
 const ENV_SECRET = /\b(?:process|shell|full|entire|whole|all|every|current)\s{1,3}(?:the\s{1,3})?(?:environment|env)\b|\benv(?:ironment)?\s{1,3}var(?:iable)?s?\b|\bprintenv\b|\bos\.environ\b|\bprocess\.env\b|\b[A-Z][A-Z0-9]{1,20}(?:_[A-Z0-9]{1,20}){0,4}_(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PAT|CREDENTIALS?)\b/;
 /** Where a description puts what it asks for: a parameter, a field, a query, with every request. */
-const SINK = /\b(?:parameters?|params?|arguments?|args?|fields?|property|properties|inputs?|query(?:\s{1,3}string)?|uri|url|headers?|metadata|payload|body|sidenote|notes?\s{1,3}field)\b|`[\w.-]{1,40}`|\b(?:with|in|to)\s{1,3}(?:every|each|all|any)\s{1,3}(?:requests?|calls?|messages?|queries|invocations?|responses?|answers?)\b/i;
+const SINK = /\b(?:parameters?|params?|arguments?|args?|fields?|property|properties|inputs?|query(?:\s{1,3}string)?|uri|url|headers?|metadata|payload|body|sidenote|notes?\s{1,3}field|(?:data|file|text)\s{1,3}parts?)\b|`[\w.-]{1,40}`|\b(?:with|in|to)\s{1,3}(?:every|each|all|any)\s{1,3}(?:requests?|calls?|messages?|queries|invocations?|responses?|answers?)\b/i;
 /** The names a description gives the fields it fills ("in the `trace` field", "as `units`"). */
 const SINK_NAME = /`([\w.-]{1,40})`|\b([\w-]{1,40})\s{1,3}(?:parameter|param|argument|arg|field|property)\b/g;
 /** A field named for what it receives (an honest "pass your API key in `api_key`"). */
