@@ -84,3 +84,31 @@ const CARD_DATA = /\b(?:card\s{1,3}numbers?|pan|cvv|cvc|cv2|security\s{1,3}code|
 export function paymentReference(unit: string): boolean {
   return unit.length <= 200 && PAYMENT_REF.test(unit) && !CARD_DATA.test(unit);
 }
+
+/**
+ * (Twentieth round, "tp20") Personal data a description says another party takes from the person directly ("passport
+ * details are collected by the travel desk directly from each traveller", "la fecha de nacimiento se pide en persona")
+ * is kept out of the model's hands: the sentence routes the data away from the conversation, it does not ask for it.
+ * Holds only when the clause of the passive is the one naming the data (the rest of the sentence asks for nothing a
+ * person keeps private) and the sentence names no address or link.
+ */
+const TAKEN_ELSEWHERE =
+  /\b(?:is|are)\s{1,3}(?:only\s{1,3})?(?:collected|gathered|requested|obtained|taken|captured|verified|checked|handled)\s{1,3}(?:(?:only\s{1,3}|later\s{1,3})?(?:directly|separately|in\s{1,3}person|offline|by\s{1,3}(?:the|our|their|a)\s{1,3}(?!model\b|assistant\b|agent\b|ai\b|llm\b|caller\b|this\b)[a-z][\w-]{1,30})|on\s{1,3}(?:the|their)\s{1,3}[\w'-]{2,30}(?:'s)?\s{1,3}(?:own\s{1,3})?(?:page|site|portal|form))|\b(?:werden|wird)\s{1,3}(?:direkt|separat|persönlich)\b|\b(?:sont|est)\s{1,3}(?:collecté|demandé|recueilli|vérifié)e?s?\s{1,3}(?:directement|séparément|en\s{1,3}personne)\b|\bse\s{1,3}(?:recogen?|piden?|solicitan?|verifican?)\s{1,3}(?:directamente|por\s{1,3}separado|en\s{1,3}persona)\b/i;
+/** A private kind of data named (the injection scorer's personal secrets, and identity documents). */
+const PRIVATE_KIND = /passw|passport|pasaporte|passeport|reisepass|\bid\s{1,3}(?:card|number)|national\s{1,3}(?:id|number)|\bssn\b|social\s{1,3}security|date\s{1,3}of\s{1,3}birth|birth\s{1,3}date|card\s{1,3}(?:number|details)|credit\s{1,3}card|\bcvv|\bcvc|\biban\b|bank|account\s{1,3}number|\bpin\b|one-time|\botp\b|medical|health|diagnos/i;
+const ADDRESSED_OUT = /https?:\/\/|[\w.+-]@[\w-]+\./;
+
+/** Whether a description's sentence says private data is taken from the person by another party (see above). */
+export function takenElsewhere(unit: string): boolean {
+  if (unit.length > 600 || ADDRESSED_OUT.test(unit)) return false;
+  const m = TAKEN_ELSEWHERE.exec(unit);
+  if (m === null) return false;
+  // The clause holding the passive: from the separator before it to the one after it.
+  const before = unit.slice(0, m.index);
+  const from = Math.max(before.lastIndexOf(";"), before.lastIndexOf(":"), before.lastIndexOf(". "), before.lastIndexOf(" — "));
+  const afterAt = unit.slice(m.index).search(/[;:]|\.\s|\s—\s/);
+  const to = afterAt < 0 ? unit.length : m.index + afterAt;
+  const clause = unit.slice(from + 1, to);
+  const rest = unit.slice(0, from + 1) + " " + unit.slice(to);
+  return PRIVATE_KIND.test(clause) && !PRIVATE_KIND.test(rest);
+}

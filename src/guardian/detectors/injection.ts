@@ -21,7 +21,7 @@ import { normalize, type NormalText } from "./normalize.js";
 import { describedDirectives, NAMES_NOT_VALUE } from "./poisoning.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
 import { genuineBidiPair } from "./bidi.js";
-import { intoFile, paymentReference, selfSummary, serverHeld, tokenTopic } from "./injection-benign.js";
+import { intoFile, paymentReference, selfSummary, serverHeld, takenElsewhere, tokenTopic } from "./injection-benign.js";
 import { secretsOnlyForbidden, wrongdoerDescribed } from "./sampling-benign.js";
 import { samplingTurnFindings } from "./sampling-turns.js";
 import { samplingParamFindings } from "./sampling-params.js";
@@ -1061,6 +1061,13 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     delete sig.r.read_secret;
     delete sig.r.harvest;
   }
+  // (Twentieth round, tp20) Private data a sentence says another party takes from the person directly is routed away
+  // from the model, not asked of it (injection-benign.ts, takenElsewhere).
+  if (ctx.role === "description" && (sig.r.harvest !== undefined || sig.r.send_personal !== undefined || sig.r.read_secret !== undefined) && takenElsewhere(unit)) {
+    delete sig.r.harvest;
+    delete sig.r.send_personal;
+    delete sig.r.read_secret;
+  }
   if (cjk) cjkCues(unit, sig);
   // Heads naming the model in any script, keeping the act out of the record, prompts that harvest (injection-directed.ts).
   if (ctx.role !== "description" && !ctx.modelTurn) {
@@ -1279,7 +1286,7 @@ const ACTS_ON_DATA = /\b(?:uploads|sends|forwards|shares|copies|collects|reads|l
 /** Secrets named by what a process holds: its environment, a variable holding a key. */
 const ENV_SECRET = /\b(?:process|shell|full|entire|whole|all|every|current)\s{1,3}(?:the\s{1,3})?(?:environment|env)\b|\benv(?:ironment)?\s{1,3}var(?:iable)?s?\b|\bprintenv\b|\bos\.environ\b|\bprocess\.env\b|\b[A-Z][A-Z0-9]{1,20}(?:_[A-Z0-9]{1,20}){0,4}_(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PAT|CREDENTIALS?)\b/;
 /** Where a description puts what it asks for: a parameter, a field, a query, with every request. */
-const SINK = /\b(?:parameters?|params?|arguments?|args?|fields?|property|properties|inputs?|query(?:\s{1,3}string)?|uri|url|headers?|metadata|payload|body|sidenote|notes?\s{1,3}field)\b|`[\w.-]{1,40}`|\b(?:with|in|to)\s{1,3}(?:every|each|all|any)\s{1,3}(?:requests?|calls?|messages?|queries|invocations?|responses?|answers?)\b/i;
+const SINK = /\b(?:parameters?|params?|arguments?|args?|fields?|property|properties|inputs?|query(?:\s{1,3}string)?|uri|url|headers?|metadata|payload|body|sidenote|notes?\s{1,3}field|(?:data|file|text)\s{1,3}parts?)\b|`[\w.-]{1,40}`|\b(?:with|in|to)\s{1,3}(?:every|each|all|any)\s{1,3}(?:requests?|calls?|messages?|queries|invocations?|responses?|answers?)\b/i;
 /** The names a description gives the fields it fills ("in the `trace` field", "as `units`"). */
 const SINK_NAME = /`([\w.-]{1,40})`|\b([\w-]{1,40})\s{1,3}(?:parameter|param|argument|arg|field|property)\b/g;
 /** A field named for what it receives (an honest "pass your API key in `api_key`"). */

@@ -190,7 +190,10 @@ const KEPT = new RegExp(
     String.raw`|\b(?:without|no)\s{1,3}(?:the\s{1,3})?(?:user's|client's|customer's|owner's|their)\s{1,3}(?:knowledge|approval|consent|permission|confirmation)` +
     String.raw`|\b(?:(?:client|user|customer|owner|buyer|seller)\s{1,3})?(?:approval|confirmation|consent|permission)\s{1,3}(?:is\s{1,3})?(?:not|never)\s{1,3}(?:required|needed|necessary)` +
     String.raw`|\byou\s{1,3}(?:don'?t|do\s{1,3}not|need\s{1,3}not|needn'?t)\s{1,3}(?:need\s{1,3}to\s{1,3})?(?:confirm|ask(?:\s{1,3}(?:first|for\s{1,3}(?:confirmation|permission|approval)))?)\b(?!\s{1,3}(?:for|about|the)\s{1,3}(?!confirmation|permission|approval))` +
-    String.raw`|\bbefore\s{1,3}(?:showing|telling|asking|notifying|informing|confirming\s{1,3}with)\s{1,3}(?:${PERSON}|the\s{1,3}(?:list|results?|options?))\b`,
+    String.raw`|\bbefore\s{1,3}(?:showing|telling|asking|notifying|informing|confirming\s{1,3}with)\s{1,3}(?:${PERSON}|the\s{1,3}(?:list|results?|options?))\b` +
+    // (Twentieth round, tp20) The person's say taken away by name: "never ask the user for confirmation", "do not
+    // ask the client before …", "no need to ask the owner first".
+    String.raw`|\b(?:do\s{1,3}not|don'?t|never|no\s{1,3}need\s{1,3}to)\s{1,3}ask\s{1,3}${PERSON}\s{1,3}(?:for\s{1,3}(?:their\s{1,3}|any\s{1,3})?(?:confirmation|approval|permission|consent)|before|first)\b`,
   "iu",
 );
 const KEPT_OTHER =
@@ -198,7 +201,7 @@ const KEPT_OTHER =
 
 /** An order in the imperative to act: at a clause's start or after an order word (English and the lists' languages). */
 const ACT_ORDER =
-  /(?:^|[.;:!?,(—–-]\s{0,3}|\b(?:also|then|first|always|and|must|should|please|to|now|automatically|immediately|silently)\s{1,3})(?:delete|remove|erase|purge|drop|wipe|set|overwrite|change|modify|update|release|transfer|pay|purchase|buy|order|checkout|charge|refund|post|publish|send|forward|copy|append|add|include|fill|attach|grant|approve|disable|enable|create|share|upload|sign|submit|book|cancel|move|rate|rewrite|raise|lower|void|close|merge|push|deploy|invite|subscribe|enroll|register|apply|accept|reject)\b/gi;
+  /(?:^|[.;:!?,(—–-]\s{0,3}|\b(?:also|then|first|always|and|must|should|please|to|now|automatically|immediately|silently|just)\s{1,3})(?:delete|remove|erase|purge|drop|wipe|set|overwrite|change|modify|update|release|transfer|pay|purchase|buy|order|checkout|charge|refund|post|publish|send|forward|copy|append|add|include|fill|attach|grant|approve|disable|enable|create|share|upload|sign|submit|book|cancel|move|rate|rewrite|raise|lower|void|close|merge|push|deploy|invite|subscribe|enroll|register|apply|accept|reject)\b/gi;
 const ACT_OTHER =
   /\b(?:verwijder|zet|vul\p{L}{0,2}|stuur|voeg|maak\s{1,3}over|lösche|setze|sende|füge|überweise|supprime[zr]?|envoie[zr]?|ajoute[zr]?|transf[eè]re[zr]?|vire[zr]?|elimina|borra|env[ií]a|añade|agrega|transfiere|exclua|envie|adicione|transfira|sil|gönder\p{L}{0,8}|ekle|aktar\p{L}{0,4}|удали|отправь|добавь|переведи)(?![\p{L}])|削除|追加|送信|列挙|変更|購入|삭제|추가|전송|변경|구매|删除|添加|发送|修改|购买/iu;
 /** What may fairly be kept from view: plumbing, or a secret value (withholding it protects the user). */
@@ -227,12 +230,26 @@ function actedBehindBack(u: string, example = false): boolean {
     const lead = m[0].trimStart();
     // (The first sentence is the tool's summary, often in the imperative — "Add a note to a ticket." — unless an
     // order word stands before the verb.)
-    if (m.index < firstEnd && !/^(?:also|then|first|always|must|should|please|now|automatically|immediately|silently)\b/i.test(lead)) continue;
+    if (m.index < firstEnd && !/^(?:also|then|first|always|must|should|please|now|automatically|immediately|silently|just)\b/i.test(lead)) continue;
     if (/^to\s/i.test(lead) && !/\b(?:need|needs|have|has|want|wants|going)\s{1,3}$/i.test(u.slice(Math.max(0, m.index - 12), m.index + 1)) && !/\b(?:must|should|always|also)\b[^.;]{0,40}$/i.test(u.slice(Math.max(0, m.index - 60), m.index + 1))) continue;
     return true;
   }
-  return ACT_OTHER.test(u);
+  if (ACT_OTHER.test(u)) return true;
+  // (Twentieth round, tp20) The act named in the consent's own phrase ("do not ask the user before releasing any
+  // payment"), or an authority the server claims for the model to act ("the model is authorised to approve"): a
+  // server cannot grant what only the user can.
+  return ASKED_BEFORE_ACT.test(u) || (CLAIMED_AUTHORITY.test(u) && !NEGATED_AUTHORITY.test(u));
 }
+
+/** Consent removed over an act named as a gerund: "never ask the client before deleting …". */
+const ASKED_BEFORE_ACT = new RegExp(
+  String.raw`\b(?:do\s{1,3}not|don'?t|never|no\s{1,3}need\s{1,3}to)\s{1,3}ask\s{1,3}${PERSON}\s{1,3}before\s{1,3}(?:delet|remov|eras|purg|wip|releas|transferr|pay|purchas|buy|order|charg|refund|post|publish|send|forward|submitt|approv|cancell?|sign|shar|upload|book|mov|void|clos|merg|push|deploy|overwrit|chang|grant|revok|wir)ing\b`,
+  "iu",
+);
+/** Authority claimed for the model or the tool to act: "is authorised to approve", "pre-authorised to pay". */
+const CLAIMED_AUTHORITY =
+  /\b(?:model|assistant|agent|ai|llm|you|tool|caller|callers)\s{1,3}(?:is|are)\s{1,3}(?:pre-?|already\s{1,3}|fully\s{1,3})?(?:authori[sz]ed|permitted|allowed|cleared|entitled)\s{1,3}to\s{1,3}(?:delete|remove|release|transfer|pay|purchase|buy|charge|refund|send|submit|approve|cancel|sign|move|void|close|merge|push|deploy|grant|revoke|wire|execute|run)\b/i;
+const NEGATED_AUTHORITY = /\b(?:is|are)\s{1,3}(?:not|never)\s{1,3}(?:pre-?)?(?:authori[sz]ed|permitted|allowed|cleared|entitled)\b|\b(?:only|unless|once|after|if)\b[^.;]{0,40}\b(?:confirm|confirms|confirmed|approves|approved)\b/i;
 
 /* --- 4. A name that gives orders ---------------------------------------------------------------------------------- */
 
