@@ -1313,6 +1313,12 @@ function requestedUrls(sites: StringSite[], message: Record<string, unknown>): R
           out.push({ site, url, start: m.index, end: m.index + url.length, host: false });
         }
       }
+      // (Twentieth round) A host name another agent is asked to resolve or reach (a data part's `host`, a value that is
+      // only a host name, a `dig` in its text) is one it will look up, as a tool's argument is.
+      if (site.path[1] === "message" && site.path[2] === "parts" && v.length <= 65536 && hostContext(site, words)) {
+        HOST_NAME.lastIndex = 0;
+        for (let m; (m = HOST_NAME.exec(v)) !== null && out.length < 256; ) out.push({ site, url: m[0], start: m.index, end: m.index + m[0].length, host: true });
+      }
       continue;
     }
     // A value that is one URL is the whole URL, parentheses and all (`…list%20(14%20names)%2C%20…`).
