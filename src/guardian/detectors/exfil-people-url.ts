@@ -114,8 +114,18 @@ export function statedPeople(value: string): string | null {
 
 /** A header cell that names a person (not a generic `name`: a product's, a file's). */
 const PERSON_COLUMN = /^(?:resident|tenant|patient|employee|client|customer|member|donor|student|applicant|guest|participant|subject|borrower|debtor|full_?name|person|contact|staff|worker|volunteer)s?$/i;
+/**
+ * (Twentieth round) The same header in other languages: a business's people (customers, patients, staff, members) or
+ * a person's full name, with an optional "name" after it (`Kundenname`, `nom_client`, `고객명`, `顧客名`).
+ */
+const PERSON_COLUMN_WORLD =
+  /^(?:kunden?(?:name)?|patient(?:en|in)?(?:name)?|mitarbeiter(?:in|name)?|nom(?:_?(?:du_?)?client|_?complet)?|clients?|clientes?|clienti|pacientes?|pazienti|empleados?|funcionarios?|dipendenti|klant(?:en|naam)?|medewerkers?|klienci|pracownicy|고객(?:명|이름)?|환자(?:명)?|직원(?:명)?|회원(?:명)?|성명|顧客(?:名)?|患者(?:名)?|社員(?:名)?|従業員(?:名)?|氏名|客户(?:名称|姓名)?|员工(?:姓名)?|姓名|会员)$/iu;
 /** A cell that is a person's name: two words or more, each capitalised (`Keisha Osei`, `R. Singh`). */
 const PERSON_CELL = /^\p{Lu}[\p{L}'’.-]{0,30}(?:\s\p{Lu}[\p{L}'’.-]{0,30}){1,3}$/u;
+/** (Twentieth round) A name in a script without capitals: two to five Hangul or Han characters (`김서연`, `山田 太郎`). */
+const PERSON_CELL_UNCASED = /^[\p{Script=Hangul}\p{Script=Han}]{1,3}\s?[\p{Script=Hangul}\p{Script=Han}]{1,3}$/u;
+/** A cell of a number: an amount or an id of three digits or more, or a phone number written with its separators. */
+const NUMBER_CELL = /^\$?\d[\d,.]{2,}$|^\+?\(?\d[\d ().-]{5,18}\d$/;
 
 /**
  * A table of people: a header row with a column that names a person, then three rows or more of the same width
@@ -129,13 +139,14 @@ export function peopleTable(text: string): boolean {
     const sep = (lines[i] as string).includes("\t") ? "\t" : (lines[i] as string).includes(";") ? ";" : ",";
     const header = (lines[i] as string).split(sep).map((c) => c.trim());
     if (header.length < 3) continue;
-    const col = header.findIndex((c) => PERSON_COLUMN.test(c));
+    const col = header.findIndex((c) => PERSON_COLUMN.test(c) || PERSON_COLUMN_WORLD.test(c));
     if (col < 0) continue;
     let rows = 0;
     for (const line of lines.slice(i + 1, i + 65)) {
       const cells = line.split(sep).map((c) => c.trim());
       if (cells.length !== header.length) break;
-      if (PERSON_CELL.test(cells[col] as string) && cells.some((c, k) => k !== col && /^\$?\d[\d,.]{2,}$/.test(c) && digits(c) >= 3)) rows++;
+      const who = cells[col] as string;
+      if ((PERSON_CELL.test(who) || PERSON_CELL_UNCASED.test(who)) && cells.some((c, k) => k !== col && NUMBER_CELL.test(c) && digits(c) >= 3)) rows++;
     }
     if (rows >= 3) return true;
   }

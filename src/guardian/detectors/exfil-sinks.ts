@@ -126,7 +126,9 @@ function personalMoney(t: string): string | null {
 
 const B32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 /** Characters of text or an identifier a folded group may decode to (a casing that gives other bytes is not text). */
-const TEXT_BYTE = /^[A-Za-z0-9 .,:;@_+/-]$/;
+const TEXT_BYTE = /^[A-Za-z0-9 .,:;@_+/|-]$/;
+/** (Twentieth round) Bytes of words: a casing that decodes to letters, digits and blanks is preferred over punctuation. */
+const WORD_BYTE = /^[A-Za-z0-9 ]$/;
 
 /** Whether decoded bytes read as text or an identifier: all printable, nearly all letters, digits and blanks. */
 function textual(s: string, share = 0.8): boolean {
@@ -172,8 +174,11 @@ export function foldedBase64Label(label: string): string | null {
     if (g.length === 1) return null;
     const letters: number[] = [];
     for (let j = 0; j < g.length; j++) if (/[a-z]/.test(g[j] as string)) letters.push(j);
+    // (Twentieth round) Of the casings that decode to text, the one of most letters, digits and blanks: a record's
+    // separators (`id|name|number`) are text too, but the first casing found could trade a letter for a symbol.
     let found: string | null = null;
-    for (let mask = 0; mask < 1 << letters.length && found === null; mask++) {
+    let best = -1;
+    for (let mask = 0; mask < 1 << letters.length && best < g.length - 1; mask++) {
       const chars = g.split("");
       letters.forEach((j, b) => {
         if (mask & (1 << b)) chars[j] = (chars[j] as string).toUpperCase();
@@ -182,12 +187,18 @@ export function foldedBase64Label(label: string): string | null {
       for (const c of chars) acc = (acc << 6) | b64Value(c);
       const bytes = g.length === 4 ? [(acc >> 16) & 0xff, (acc >> 8) & 0xff, acc & 0xff] : g.length === 3 ? [(acc >> 10) & 0xff, (acc >> 2) & 0xff] : [(acc >> 4) & 0xff];
       const s = String.fromCharCode(...bytes);
-      if ([...s].every((c) => TEXT_BYTE.test(c))) found = s;
+      if (![...s].every((c) => TEXT_BYTE.test(c))) continue;
+      const words = [...s].filter((c) => WORD_BYTE.test(c)).length;
+      if (words > best) {
+        best = words;
+        found = s;
+      }
     }
     if (found === null) return null;
     out += found;
   }
-  return textual(out, 0.85) ? out : null;
+  // A field separator between a record's values reads as a blank.
+  return textual(out.replace(/\|/g, " "), 0.85) ? out : null;
 }
 
 /* ------------------------------------------------------------------------------------------------------------------ */
@@ -202,6 +213,13 @@ const PRIVATE_NAME = /(?:^|[^a-z])(?:passport|pp|ssn|national_?id|dob|birth|card
 /** (Thirteenth round) A hole named for somebody's own data, and holes that are a search's or a page's whoever fills them. */
 const WHOSE_HOLE = /^(?:their|his|her|the\s{1,2}user'?s|user'?s|the\s{1,2}customer'?s|customer'?s|the\s{1,2}client'?s|client'?s)\s/i;
 const NOT_PRIVATE_HOLE = /\b(?:search|query|terms?|keywords?|question|topic|page|locale|lang|language|city|country|region|timezone|product|item|sku|colou?r|size)\b/i;
+/**
+ * (Twentieth round) A hole for the session itself, in any of several languages: the conversation, its history, the
+ * messages, the memory. A link with such a hole has one use, to carry the session away, so it needs no words that hand
+ * it over. A hole for a reference to the session (`{conversation_id}`, `{chat_url}`) names no content.
+ */
+const SESSION_HOLE = /(?:^|[^a-z])(?:conversation|convo|chat|chat_?log|history|transcript|messages|dialog(?:ue)?|memory|memories|context|chatverlauf|verlauf|gespraech|historique|historial|conversacion|conversa|conversazione|cronologia|storico|dialogo|gesprek|rozmowa|konversation|samtal|keskustelu)(?:$|[^a-z])/i;
+const SESSION_REFERENCE = /(?:^|[^a-z])(?:id|ids|uuid|guid|key|ref|no|num|number|name|title|url|link|slug|count|length|date|time|type|mode|lang|locale|page)$/i;
 /** Words that hand the reader the link to fill in and open. */
 const FILL = /\b(?:fill(?:ed|ing)?(?:\s{1,3}in)?|replace|substitut\w{0,4}|insert|plug\s{1,3}in|complete(?:d)?\s{1,3}with|with\s{1,3}(?:your|the|their)\s{1,3}[\w' ]{0,40}(?:filled|details|data|values?|appended|added|attached|included)|(?:give|hand|present|send)\s{1,3}(?:the\s{1,3})?(?:user|them|him|her|customer|client)\s{1,3}(?:this|the|a)\s{1,3}link|open|visit|click|render|show|display|navigate|follow)\b/i;
 /** An API's documentation shows its endpoints with a method or a client before them. */
@@ -245,6 +263,7 @@ export function linkTemplates(sites: readonly StringSite[], allowed: (host: stri
       if (API_DOC.test(v.slice(Math.max(0, m.index - 100), m.index))) continue;
       let holes = 0;
       let private_ = false;
+      let session = false;
       for (const pair of raw.slice(q + 1).split("#")[0]!.split("&", 32)) {
         const eq = pair.indexOf("=");
         if (eq < 0) continue;
@@ -259,13 +278,15 @@ export function linkTemplates(sites: readonly StringSite[], allowed: (host: stri
         if (!hole) continue;
         holes++;
         const name = hole[1] ?? hole[2] ?? hole[3] ?? hole[4] ?? "";
-        if (PRIVATE_NAME.test(name.replace(/[ .'-]+/g, "_")) || PRIVATE_NAME.test(key)) private_ = true;
+        const named = name.replace(/[ .'-]+/g, "_");
+        if (SESSION_HOLE.test(named) && !SESSION_REFERENCE.test(named) && !NOT_PRIVATE_HOLE.test(name)) session = private_ = true;
+        if (PRIVATE_NAME.test(named) || PRIVATE_NAME.test(key)) private_ = true;
         // (Thirteenth round) A hole for the reader's principal's own data: `{their open positions}`, `{the user's plan}`.
         else if (WHOSE_HOLE.test(name) && !NOT_PRIVATE_HOLE.test(name)) private_ = true;
       }
       if (holes === 0 || !private_) continue;
       const around = v.slice(Math.max(0, m.index - 300), Math.min(v.length, end + 300));
-      if (!FILL.test(around)) continue;
+      if (!session && !FILL.test(around)) continue;
       // The instruction is the sentence that hands the link over ("open … — fill {conversation} with the chat"): cut it whole.
       const { start, stop } = sentenceAround(v, m.index, end);
       out.push({ type: "exfiltration.link", path: site.path, start, end: stop, detail: "a link template for private data" });

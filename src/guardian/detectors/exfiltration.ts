@@ -1246,6 +1246,8 @@ const HOST_KEYS = /^(?:host|hostname|domain|server|target|address|fqdn|name_?ser
 const HOST_WORDS = ["dig", "nslookup", "host", "ping", "curl", "wget", "nc ", "ncat", "telnet", "ssh", "Resolve-DnsName", "getent"];
 const HOST_COMMANDS = new RegExp(`\\b(?:${HOST_WORDS.map((w) => w.trim()).join("|")})\\b`, "i");
 const HOST_WORD_IDS = HOST_WORDS.map(literalId);
+/** (Twentieth round) Words that ask for a name to be resolved, in a message to another agent. */
+const LOOKUP_WORDS = /\b(?:dig|nslookup|Resolve-DnsName|resolve|look\s{1,3}up|lookup)\b/i;
 const URL_IDS = [literalId("://")];
 
 /** A URL in a command line from `start`, extended over the `$(…)` it holds and what follows them up to a blank (1 KB at most). */
@@ -1312,6 +1314,13 @@ function requestedUrls(sites: StringSite[], message: Record<string, unknown>): R
           const url = m[0].replace(/[.,;:!?]+$/, "");
           out.push({ site, url, start: m.index, end: m.index + url.length, host: false });
         }
+      }
+      // (Twentieth round) A host name another agent is asked to resolve (a data part's `host`, a value that is only a
+      // host name, a lookup asked in its text) is one it will look up, as a tool's argument is. Prose that merely
+      // mentions a host is not a lookup: the words are the resolvers', not `host` or `ping`.
+      if (site.path[1] === "message" && site.path[2] === "parts" && v.length <= 65536 && (hostContext(site, false) || (v.includes(".") && LOOKUP_WORDS.test(v)))) {
+        HOST_NAME.lastIndex = 0;
+        for (let m; (m = HOST_NAME.exec(v)) !== null && out.length < 256; ) out.push({ site, url: m[0], start: m.index, end: m.index + m[0].length, host: true });
       }
       continue;
     }

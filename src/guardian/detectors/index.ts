@@ -29,6 +29,7 @@ import { storedSecrets } from "./secrets-stores.js";
 import { modelInput, scoreText, type ModelInput, type TextModel } from "./text-model.js";
 import { detectReturnedBulk } from "./pii-returned.js";
 import { loadTextModel } from "./text-model-asset.js";
+import { shortRequestOfAddressedFiles } from "./text-model-abstain.js";
 import { listKey, recalled, remember } from "./list-memo.js";
 
 export type { Detection } from "./scan.js";
@@ -183,6 +184,8 @@ function textModelDetector(p: TextModelParams): CompiledDetector | string {
       const input = s.modelInput;
       // Nothing that reads as words (data only: a CSV file, a blob): the model has nothing to judge.
       if (input.text === "") return [];
+      // (Twentieth round) A few words with documents given by address: the address is the rules' (text-model-abstain.ts).
+      if (input.kind === "send" && shortRequestOfAddressedFiles(s.message, input.text)) return [];
       const score = scoreText(model, input.kind, input.text, input.flags);
       return score >= threshold ? [{ type: "text_model", path: [], start: 0, end: 0, detail: `text model score ${score.toFixed(3)} ≥ ${threshold} (${input.kind})` }] : [];
     },
