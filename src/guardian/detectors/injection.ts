@@ -342,7 +342,7 @@ const DEST_WORDS = new Set(["webhook", "endpoint", "url", "link", "image", "img"
  */
 const SOURCE_PREP = new Set(["from", "of", "on", "du", "des", "depuis", "sur", "del", "desde", "en", "von", "vom", "aus", "auf", "da", "do", "dal", "dalla", "dallo", "della", "dello", "dai", "dagli", "dalle"]);
 const ARTICLE = new Set(["the", "this", "that", "its", "their", "le", "la", "les", "l'", "el", "los", "las", "der", "die", "das", "dem", "den", "o", "a", "il", "lo", "gli", "ce", "cet", "cette", "son", "sa", "ses", "su", "sus"]);
-function sourcePlace(toks: readonly { w: string }[], i: number): boolean {
+export function sourcePlace(toks: readonly { w: string }[], i: number): boolean {
   const before = toks[i - 1]?.w ?? "";
   if (SOURCE_PREP.has(before)) return true;
   return ARTICLE.has(before) && SOURCE_PREP.has(toks[i - 2]?.w ?? "");
