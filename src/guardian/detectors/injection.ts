@@ -335,6 +335,18 @@ const PERSONAL_PHRASES = /\b(?:security[\s_-]codes?|verification[\s_-]codes?|one
 const URL = /\bhttps?:\/\/[^\s"'<>`)]{2,}|\b(?:[a-z0-9-]{1,63}\.){1,8}(?:com|net|org|io|dev|app|xyz|site|top|ru|cn|info|biz|example|evil|cc|me|co|sh|ly|tk|ml|ga|cf|gq|link|click|online)\/[^\s"'<>`)]*/i;
 const EMAIL = /\b[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}\b/;
 const DEST_WORDS = new Set(["webhook", "endpoint", "url", "link", "image", "img", "server", "address", "domain", "website", "site", "query", "dirección", "adresse", "adresse", "endereço", "адрес", "сервер"]);
+/**
+ * (Twentieth round, "inj20") A place named as where data comes from or lives — "from the site", "on the server", "du
+ * site", "del servidor", "vom Server" — is its source, not a destination: only a place data goes to makes a request a
+ * sending. (One article may stand between the preposition and the place.)
+ */
+const SOURCE_PREP = new Set(["from", "of", "on", "du", "des", "depuis", "sur", "del", "desde", "en", "von", "vom", "aus", "auf", "da", "do", "dal", "dalla", "dallo", "della", "dello", "dai", "dagli", "dalle"]);
+const ARTICLE = new Set(["the", "this", "that", "its", "their", "le", "la", "les", "l'", "el", "los", "las", "der", "die", "das", "dem", "den", "o", "a", "il", "lo", "gli", "ce", "cet", "cette", "son", "sa", "ses", "su", "sus"]);
+export function sourcePlace(toks: readonly { w: string }[], i: number): boolean {
+  const before = toks[i - 1]?.w ?? "";
+  if (SOURCE_PREP.has(before)) return true;
+  return ARTICLE.has(before) && SOURCE_PREP.has(toks[i - 2]?.w ?? "");
+}
 const CODE = /`[^`\n]{2,200}`|\$\(|\|\s{0,4}(?:ba|z|da)?sh\b|\bcurl\s|\bwget\s|\bpowershell\b|\bbash\s-c\b|\bsudo\s|\bchmod\s|\bpython3?\s-c\b|\bnode\s-e\b|\bnc\s-[el]/i;
 /** A URL said to be piped into a shell ("https://…/i.sh piped to sh"). */
 const PIPED_URL = /\b[a-z]{2,8}:\/\/[^\s]{1,200}\s{1,3}(?:piped|pipe[sd]?|fed)\s{1,3}(?:in)?to\s{1,3}(?:ba|z|da)?sh\b/i;
@@ -634,7 +646,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     personal = personalObject(toks) || PERSONAL_PHRASES.test(unit) || near("bulk", "files", 3) || near("files", "bulk", 2) || RECENT_BULK.test(unit);
     // (Each pattern only where its one necessary character is: a URL has "/", an address "@".)
     link = unit.includes("/") && URL.test(unit);
-    dest = link || (unit.includes("@") && EMAIL.test(unit)) || toks.some((t, i) => t.w === "to" && (w(i + 1) === "me" || w(i + 1) === "us")) || toks.some((t) => DEST_WORDS.has(t.w)) || NEXT_MESSAGE.test(unit) || PHONE_DEST.test(unit) || HANDLE_DEST.test(unit);
+    dest = link || (unit.includes("@") && EMAIL.test(unit)) || toks.some((t, i) => t.w === "to" && (w(i + 1) === "me" || w(i + 1) === "us")) || toks.some((t, i) => DEST_WORDS.has(t.w) && !sourcePlace(toks, i)) || NEXT_MESSAGE.test(unit) || PHONE_DEST.test(unit) || HANDLE_DEST.test(unit);
   }
 
   // What is asked.
