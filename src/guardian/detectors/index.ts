@@ -11,6 +11,7 @@ import { detectSensitivePath, mayHoldSensitivePath } from "./paths.js";
 import { key as argumentKey, siteRoles, type RoledSite } from "./sites.js";
 import { commandsInRequest } from "./requests.js";
 import { sqlHandedOver } from "./commands-reach.js";
+import { runsByItself } from "./commands-autorun.js";
 import { detectSecretAssignments } from "./assignments.js";
 import { detectConcealedPoisoning } from "./poisoning-concealed.js";
 import { detectStandingPoisoning } from "./poisoning-standing.js";
@@ -245,6 +246,11 @@ export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[]
     } else if (site.role === "content" && deliveredScript(site, sites)) {
       const body = site.value.length > MAX_SCRIPT ? site.value.slice(0, MAX_SCRIPT) : site.value;
       for (const f of judgeCommandLine(body)) out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: f.detail });
+    } else if (site.tool !== undefined && site.value.length >= 8 && writtenWhereRun(site, sites)) {
+      // (Twentieth round) A file written where another program runs it by itself (commands-autorun.ts): its content
+      // is the command line that program will run.
+      const body = site.value.length > MAX_SCRIPT ? site.value.slice(0, MAX_SCRIPT) : site.value;
+      for (const f of judgeCommandLine(body)) out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: `a file written where it runs by itself: ${f.detail}` });
     } else if (site.role === "content" && deliveredManifest(site)) {
       // (Twelfth round) A workload manifest a remote agent delivers, judged as `kubectl apply` judges one.
       const how = podReachesHost(site.value);
@@ -274,6 +280,12 @@ export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[]
     }
   }
   return out;
+}
+/** The body a tool writes (`content`, `text`…) beside a path (`path`, `file`…) that is run by itself. */
+function writtenWhereRun(site: RoledSite, sites: readonly RoledSite[]): boolean {
+  const name = String(site.path[site.path.length - 1]).toLowerCase();
+  if (!/^(?:content|contents|text|body|data|script|source|code|file_content|filecontent|new_content|newcontent)$/.test(name)) return false;
+  return childrenOf(sites, site.path.slice(0, -1)).some((x) => x !== site && /^(?:path|file|filename|file_path|filepath|target|destination|dest)$/i.test(String(x.path[x.path.length - 1])) && runsByItself(x.value));
 }
 const SQL_DATA_KEY = /^(?:sql|query|statement|stmt|sql_query|sqlquery)$/i;
 
