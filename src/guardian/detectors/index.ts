@@ -313,9 +313,12 @@ function commandsHandedBack(text: string): { start: number; end: number }[] {
       back = text.lastIndexOf("\n", Math.max(0, back - 2)) + 1;
       lead = text.slice(text.lastIndexOf("\n", Math.max(0, back - 2)) + 1, back);
     }
-    return HANDING_OVER.test(lead) && !WARNED_OFF.test(lead) && lead.trim().split(/\s+/).length >= 3;
+    // (Twentieth round) A capitalised imperative alone ("Run:", "Paste this:") hands over as a sentence does; a
+    // lower-case `run:` is a file's key (a workflow's step), and stays one.
+    return HANDING_OVER.test(lead) && !WARNED_OFF.test(lead) && (lead.trim().split(/\s+/).length >= 3 || SHORT_IMPERATIVE.test(lead));
   });
 }
+const SHORT_IMPERATIVE = /^\s{0,8}(?:[-*]\s{1,4})?(?:Run|Execute|Paste|Type|Enter|Launch|Copy)(?:\s{1,4}(?:this|it|that|the\s{1,4}command|now|as\s{1,4}root)){0,2}\s{0,4}:\s{0,4}$/;
 const HANDING_OVER = /\b(?:run|execute|paste|type|enter|launch|copy)\b/i;
 /** "Never run …", "don't paste …", "avoid running …": a warning, not a hand-over. */
 const WARNED_OFF = /\b(?:never|don't|dont|do\s{1,3}not|avoid|should\s{1,3}not|shouldn't|must\s{1,3}not)\b/i;

@@ -969,7 +969,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   if (has("target") && AGAINST_USER.test(unit)) addT(sig, "against_user");
   // "without notifying the employee", "without informing anyone": keeping someone other than "the user" in the dark.
   for (let i = 0; i < n - 1; i++) {
-    if (at(i, "without") && at(i + 1, "comm") && /(?:ing|en|ar|er|ir)$/.test(w(i + 1))) addT(sig, ctx.role === "description" ? "secrecy" : "secrecy_weak");
+    // (Twentieth round) "without showing any values", "without printing the keys": the verb's object is the secret
+    // itself and nobody is kept out — a guard on the data, not secrecy about the act.
+    if (at(i, "without") && at(i + 1, "comm") && /(?:ing|en|ar|er|ir)$/.test(w(i + 1)) && !guardsValues(w, i + 2)) addT(sig, ctx.role === "description" ? "secrecy" : "secrecy_weak");
   }
   // Acting without the user's say: "do not ask for confirmation", "without asking", "no need to confirm".
   for (let i = 0; i < n - 1; i++) {
@@ -2187,6 +2189,18 @@ function fire(units: Unit[], threshold: number, window: number, extra: Partial<R
 }
 
 /** The instruction spans of one text (a string, a hidden span, a decoded layer, a JSON field), in its own offsets. */
+/** Things a negated showing keeps out of the answer (the data, not a person), and the words before them. */
+const SHOWN_VALUES = new Set(["value", "values", "contents", "secrets", "secret", "keys", "passwords", "tokens", "credentials", "digits"]);
+const KEPT_OUT = new Set(["to", "user", "users", "anyone", "customer", "customers", "him", "her", "team", "admin", "admins"]);
+const SHOWN_DET = new Set(["any", "the", "their", "its", "actual", "real", "raw", "full"]);
+/** Whether the words from `j` are a value's name (after a determiner or two) with no person or "to" after it. */
+function guardsValues(w: (i: number) => string, j: number): boolean {
+  let k = j;
+  while (k < j + 2 && SHOWN_DET.has(w(k))) k++;
+  if (!SHOWN_VALUES.has(w(k))) return false;
+  return ![1, 2, 3].some((d) => KEPT_OUT.has(w(k + d)));
+}
+
 export function judgeText(text: string, ctx: Ctx, threshold: number, extra: Partial<Record<TClass, number>> = {}, gate = true): Cut[] {
   if (text.length === 0) return [];
   let all = pieces(text);
