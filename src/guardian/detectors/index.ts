@@ -246,7 +246,7 @@ export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[]
     } else if (site.role === "content" && deliveredScript(site, sites)) {
       const body = site.value.length > MAX_SCRIPT ? site.value.slice(0, MAX_SCRIPT) : site.value;
       for (const f of judgeCommandLine(body)) out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: f.detail });
-    } else if (site.tool !== undefined && site.value.length >= 8 && writtenWhereRun(site, sites)) {
+    } else if (site.path[0] === "params" && site.tool !== undefined && site.value.length >= 8 && writtenWhereRun(site, sites)) {
       // (Twentieth round) A file written where another program runs it by itself (commands-autorun.ts): its content
       // is the command line that program will run.
       const body = site.value.length > MAX_SCRIPT ? site.value.slice(0, MAX_SCRIPT) : site.value;
