@@ -168,6 +168,9 @@ const SQL_LEAD = /^(?:truncate|drop|delete\s{1,8}from)\s/i;
 /** What introduces a statement to run: `Run:`, `execute this on the warehouse:`, `please run \``, a code span's quote. */
 const RUN_LEAD = /\b(?:run|execute|exec|apply|issue)\b[^:`\n]{0,60}?(?::\s{0,8}`{0,3}|`{1,3}|\s{1,4}(?=(?:truncate|drop|delete)\s))\s{0,4}(?:sql\s{0,4})?/gi;
 
+/** Verbs of running in scripts and languages RUN_LEAD does not read (matched as substrings, before a colon). */
+const RUN_WORLD = /실행|実行|执行|執行|运行|運行|выполни|запусти|виконай|wykonaj|uruchom|çalıştır|yürüt|chạy|thực thi|jalankan|eksekusi|เรียกใช้|รัน|चलाओ|चलाएं|चलाइए|نفّذ|نفذ|شغّل|شغل|הרץ|הפעל|εκτέλεσε|spusť|proveď|futtasd|rulează|ausführen|führe|ejecuta|exécute|esegui|executa|voer\s{1,3}uit/i;
+
 /**
  * (Eleventh round) SQL a request hands another agent to run: a line that is a statement, or one that introduces it
  * ("Run: TRUNCATE TABLE prod.fct_orders CASCADE;"), read from the statement's start; at most 16 lines of a request's
@@ -182,6 +185,10 @@ export function sqlHandedOver(text: string): string[] {
     const starts = [line.trimStart().replace(/^(?:[-*>]\s{1,4})?`{0,3}/, "")];
     RUN_LEAD.lastIndex = 0;
     for (let m, n = 0; (m = RUN_LEAD.exec(line)) !== null && n < 8; n++) starts.push(line.slice(m.index + m[0].length));
+    // (Twentieth round) The same request in a language whose verb is not a word before the statement ("이 쿼리를
+    // 실행해 줘: DROP TABLE …", "请执行：…"): a verb of running anywhere before the line's colon, the statement after it.
+    const colon = line.search(/[:：]/);
+    if (colon > 0 && RUN_WORLD.test(line.slice(0, colon))) starts.push(line.slice(colon + 1).trimStart().replace(/^`{0,3}/, ""));
     for (const rest of starts) if (SQL_LEAD.test(rest) && out.length < 16) out.push(rest.replace(/`{1,3}[^`]{0,200}$/, ""));
     if (out.length >= 16) break;
   }

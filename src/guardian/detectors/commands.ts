@@ -9,6 +9,7 @@ import { CONTROL_TRIGGERS, judgeControl, judgeMirror } from "./commands-control.
 import { everyRowSql, judgeHandedScript, judgeRecords, RECORDS_TRIGGERS } from "./commands-records.js";
 import { decidedEveryRow, DEVICE_WIPE, judgeUnfiltered, UNFILTERED_TRIGGERS, WINDOWS_DATA_EMPTIED } from "./commands-unfiltered.js";
 import { CATALOG_TEXT_CHECKS } from "./commands-catalog.js";
+import { erasedSql } from "./commands-erased.js";
 import { auditErased, BULK_TEXT_CHECKS, bulkEnumerationDelete, safetyDefeated } from "./commands-bulk.js";
 import { remoteRootOpened } from "./commands-opened.js";
 
@@ -1038,7 +1039,8 @@ export function destructiveSql(sql: string, where = ""): string | null {
   // (Twelfth round) SQL without a scope: every row, a whole database, every table, a web shell (commands-scope.ts).
   // (Fourteenth round) Every row rewritten, every dependent object dropped, where production is named (commands-records.ts).
   // (Seventeenth round) The audit trail's recent rows deleted (commands-bulk.ts).
-  return unscopedSql(s, where) ?? everyRowSql(s, where) ?? decidedEveryRow(s, where) ?? auditErased(s);
+  // (Twentieth round) A tautological filter, a column's values erased on every row, a live table dropped (commands-erased.ts).
+  return unscopedSql(s, where) ?? everyRowSql(s, where) ?? decidedEveryRow(s, where) ?? auditErased(s) ?? erasedSql(s, where);
 }
 
 /** Database CLIs that destroy a database: `dropdb --force`, `psql -c 'DROP DATABASE …'`, `redis-cli -h remote FLUSHALL`. */

@@ -11,6 +11,7 @@ import { detectSensitivePath, mayHoldSensitivePath } from "./paths.js";
 import { key as argumentKey, siteRoles, type RoledSite } from "./sites.js";
 import { commandsInRequest } from "./requests.js";
 import { sqlHandedOver } from "./commands-reach.js";
+import { runsByItself } from "./commands-autorun.js";
 import { detectSecretAssignments } from "./assignments.js";
 import { detectConcealedPoisoning } from "./poisoning-concealed.js";
 import { detectStandingPoisoning } from "./poisoning-standing.js";
@@ -248,6 +249,11 @@ export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[]
     } else if (site.role === "content" && deliveredScript(site, sites)) {
       const body = site.value.length > MAX_SCRIPT ? site.value.slice(0, MAX_SCRIPT) : site.value;
       for (const f of judgeCommandLine(body)) out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: f.detail });
+    } else if (site.path[0] === "params" && site.tool !== undefined && site.value.length >= 8 && writtenWhereRun(site, sites)) {
+      // (Twentieth round) A file written where another program runs it by itself (commands-autorun.ts): its content
+      // is the command line that program will run.
+      const body = site.value.length > MAX_SCRIPT ? site.value.slice(0, MAX_SCRIPT) : site.value;
+      for (const f of judgeCommandLine(body)) out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: `a file written where it runs by itself: ${f.detail}` });
     } else if (site.role === "content" && deliveredManifest(site)) {
       // (Twelfth round) A workload manifest a remote agent delivers, judged as `kubectl apply` judges one.
       const how = podReachesHost(site.value);
@@ -278,6 +284,12 @@ export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[]
   }
   return out;
 }
+/** The body a tool writes (`content`, `text`…) beside a path (`path`, `file`…) that is run by itself. */
+function writtenWhereRun(site: RoledSite, sites: readonly RoledSite[]): boolean {
+  const name = String(site.path[site.path.length - 1]).toLowerCase();
+  if (!/^(?:content|contents|text|body|data|script|source|code|file_content|filecontent|new_content|newcontent)$/.test(name)) return false;
+  return childrenOf(sites, site.path.slice(0, -1)).some((x) => x !== site && /^(?:path|file|filename|file_path|filepath|target|destination|dest)$/i.test(String(x.path[x.path.length - 1])) && runsByItself(x.value));
+}
 const SQL_DATA_KEY = /^(?:sql|query|statement|stmt|sql_query|sqlquery)$/i;
 
 /**
@@ -304,9 +316,12 @@ function commandsHandedBack(text: string): { start: number; end: number }[] {
       back = text.lastIndexOf("\n", Math.max(0, back - 2)) + 1;
       lead = text.slice(text.lastIndexOf("\n", Math.max(0, back - 2)) + 1, back);
     }
-    return HANDING_OVER.test(lead) && !WARNED_OFF.test(lead) && lead.trim().split(/\s+/).length >= 3;
+    // (Twentieth round) A capitalised imperative alone ("Run:", "Paste this:") hands over as a sentence does; a
+    // lower-case `run:` is a file's key (a workflow's step), and stays one.
+    return HANDING_OVER.test(lead) && !WARNED_OFF.test(lead) && (lead.trim().split(/\s+/).length >= 3 || SHORT_IMPERATIVE.test(lead));
   });
 }
+const SHORT_IMPERATIVE = /^\s{0,8}(?:[-*]\s{1,4})?(?:Run|Execute|Paste|Type|Enter|Launch|Copy)(?:\s{1,4}(?:this|it|that|the\s{1,4}command|now|as\s{1,4}root)){0,2}\s{0,4}:\s{0,4}$/;
 const HANDING_OVER = /\b(?:run|execute|paste|type|enter|launch|copy)\b/i;
 /** "Never run …", "don't paste …", "avoid running …": a warning, not a hand-over. */
 const WARNED_OFF = /\b(?:never|don't|dont|do\s{1,3}not|avoid|should\s{1,3}not|shouldn't|must\s{1,3}not)\b/i;

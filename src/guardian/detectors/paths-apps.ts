@@ -81,6 +81,16 @@ const VPN_NOT = /(?:^|\/)(?:update-resolv-conf|update-systemd-resolved|README[^/
 const OVPN = /\.ovpn$/i;
 
 /** Ansible's vault password file by its usual names. */
+/**
+ * (Twentieth round) A desktop application's saved sign-in, by what its file says it keeps: a file in a per-user
+ * application-data folder (`AppData`, `Library/Application Support`, `.config`, `.local/share`) whose name is a login,
+ * sign-in, session or auth state, token or cookie store (`LoginState.xml`, `session_token.json`, `auth-cache.dat`).
+ * Reading it lets another machine act as the signed-in user. A project's source file of the same name (outside those
+ * folders) and the app's logs pass.
+ */
+const APP_DATA = /(?:^|[/\\])(?:AppData[/\\](?:Roaming|Local|LocalLow)|Library[/\\]Application Support|\.config|\.local[/\\]share)[/\\](?:[^/\\]{1,80}[/\\]){1,5}/i;
+const SIGNIN_STATE = /^(?:user[-_ ]?)?(?:login|logon|signin|sign[-_ ]in|session|auth|oauth|sso)[-_ ]?(?:state|states|token|tokens|cache|info|data|store|cookies?)\.(?:xml|json|dat|bin|db|sqlite|ini|txt|plist|cache)$/i;
+
 const VAULT_PASS = /^\.?(?:ansible[-_.])?vault[-_]?pass(?:word)?(?:[-_]file)?(?:\.txt)?$/i;
 
 /** The kind of sensitive path one of these families finds, or null. */
@@ -95,6 +105,7 @@ export function appKind(p: string): string | null {
   if (HOME_API_KEY.test(p)) return "sensitive_path.credential_file";
   if ((VPN.test(p) && !VPN_NOT.test(p)) || (OVPN.test(base) && !SAMPLE.test(base) && !TEST_TREE.test(p))) return "sensitive_path.credential_file";
   if (VAULT_PASS.test(base)) return "sensitive_path.credential_file";
+  if (SIGNIN_STATE.test(base) && APP_DATA.test(p) && !/[/\\](?:logs?|crash\w{0,12})[/\\]/i.test(p)) return "sensitive_path.app_session";
   return null;
 }
 
@@ -105,4 +116,4 @@ export function appKind(p: string): string | null {
 export const APP_HINTS = ["wp-config", "configuration.php", "localsettings", "settings.php", "env.php", "config.php", "web.config", "airflow", "superset_config", "app.ini", "grafana.ini", "odoo.conf",
   "bitwarden", "1password", "enpass", "dashlane", "nordpass", "keeper", "roboform", ".lpass", ".opvault", ".1pif", ".1pux", ".psafe3", "agilekeychain",
   ".vdf", "ssfn", "epicgames", "launcher_accounts", "riotgames", ".dmp", ".kirbi", "ntds", ".save", ".sav", ".hiv", ".bak", "shadowcopy", ".pk8", "kaggle", "ngrok", "clearml", ".modal", ".comet", ".jfrog", "transifex",
-  ".ovpn", "openvpn", "ipsec", "swanctl", "vault_pass", "vault-pass", "vaultpass"];
+  ".ovpn", "openvpn", "ipsec", "swanctl", "vault_pass", "vault-pass", "vaultpass", "ssh_host", "appdata", "application support"];

@@ -28,7 +28,9 @@ const SENSITIVE: { type: string; re: RegExp }[] = [
   {
     type: "sensitive_path.ssh_key",
     // Anything in ~/.ssh but its config, known hosts and public keys; private keys by their usual names anywhere.
-    re: /(?:^|[/\\])(?:\.ssh[/\\](?!(?:config|known_hosts(?:\.old)?|environment|authorized_keys2?)$)[^/\\]+|id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?)$|^\/etc\/ssh\/ssh_host_[a-z0-9]+_key$/i,
+    // (Twentieth round) A server's host private key by its name wherever the server keeps it (`/etc/ssh`, Windows's
+    // `ProgramData\ssh`, `/usr/local/etc/ssh`, another machine's share, a backup): whoever holds it can pose as the host.
+    re: /(?:^|[/\\])(?:\.ssh[/\\](?!(?:config|known_hosts(?:\.old)?|environment|authorized_keys2?)$)[^/\\]+|id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?)$|(?:^|[/\\])ssh_host_[a-z0-9]{1,16}_key$/i,
   },
   {
     type: "sensitive_path.cloud_credentials",
@@ -245,6 +247,12 @@ function pathsIn(value: string, writing = false, bare = false): { type: string; 
     if (token.length < 4 || !(PATHISH.test(token) || (bare && BARE_NAME.test(token)))) continue;
     let type = sensitiveKind(token);
     if (!type && token.includes("%")) type = sensitiveKind(percentDecoded(token));
+    // (Twentieth round) A sentence's full stop after the path ("… the content of /etc/shadow.") is not part of it.
+    if (!type && /[.!?:]$/.test(token)) {
+      const stripped = token.replace(/[.!?:]{1,4}$/, "");
+      type = stripped.length >= 4 ? sensitiveKind(stripped) : null;
+      if (type) token = stripped;
+    }
     if (!type && writing && GRANTS_LOGIN.test(token)) type = "sensitive_path.ssh_key";
     if (type) out.push({ type, start: m.index + offset, end: m.index + offset + token.length, path: token });
   }

@@ -75,6 +75,17 @@ const FILE_VERB = /(?:^|[\s,;:(])(?:read|upload|send|attach|copy|cat|open|fetch|
  */
 const FILE_VERB_WORLD = /读取|读一下|读出|打开|查看|发送|发给|发到|传给|上传|复制|拷贝|打包|压缩|导出|获取|讀取|發送|上傳|複製|打開|読み取|読んで|読み込|送って|送信|アップロード|コピー|開いて|添付|表示して|읽어|읽고|보내|업로드|복사|열어|첨부|прочитай|прочти|прочитать|отправь|отправить|пришли|загрузи|скопируй|открой|покажи|выгрузи|упакуй|надішли|прочитайте|przeczytaj|wyślij|prześlij|skopiuj|otwórz|gönder|yükle|kopyala|اقرأ|أرسل|ارسل|ارفع|انسخ|पढ़ो|पढ़ें|भेजो|भेजें|अपलोड/;
 
+/**
+ * (Twentieth round) More of the world's requests: Vietnamese, Indonesian and Malay, Thai verbs (read, open, send, copy,
+ * upload, show, attach), the verbs of showing Korean, German and the Romance languages use ("보여 줘", "zeig mir",
+ * "muéstrame"), and the request endings that carry any verb in Korean, Japanese and Chinese ("…해 줘", "…ください",
+ * "请…", "帮我…"): a line that asks, whatever it asks for.
+ */
+const FILE_VERB_MORE = /đọc|gửi|mở file|mở tệp|sao chép|tải lên|đính kèm|hiển thị|cho tôi xem|\b(?:baca|bacakan|kirim|kirimkan|salin|unggah|tampilkan|lampirkan|buka|zeig|zeige|zeigen|muestra|muéstrame|montre|montrez|mostra|mostrami|mostre|toon)\b|อ่าน|ส่ง|เปิด|คัดลอก|แสดง|보여|줘|주세요|ください|下さい|请|請|帮我|幫我/i;
+
+/** A climb of three levels and more: `../../../`, `..\\..\\..\\`. */
+const CLIMB_OUT = /(?:\.\.[/\\]){3}/;
+
 /** A line in those scripts that asks why or how, or to explain (a question about a file, not a request to open it). */
 const WORLD_QUESTION = /为什么|為什麼|解释|解釋|说明|說明|怎么|怎麼|如何|是否|吗[？?]|なぜ|どうして|説明|ですか|왜|설명|나요|почему|зачем|объясни|объяснить|czemu|dlaczego|wyjaśnij|neden|açıkla|لماذا|اشرح|क्यों|समझाओ|[？?]\s{0,4}$/;
 
@@ -91,7 +102,10 @@ export function fileRequests(text: string): Span[] {
     const m = FILE_VERB.exec(line);
     if (m !== null) push(out, lineStart + m.index, lineStart + line.length);
     // (Japanese, Korean, Turkish, Hindi put the object before the verb: the whole line is the request.)
-    else if (FILE_VERB_WORLD.test(line) && !WORLD_QUESTION.test(line)) push(out, lineStart, lineStart + line.length);
+    else if ((FILE_VERB_WORLD.test(line) || FILE_VERB_MORE.test(line)) && !WORLD_QUESTION.test(line)) push(out, lineStart, lineStart + line.length);
+    // (Twentieth round) A climb of three levels and more out of a folder ("Get docs/../../../../root/…") is a request
+    // to reach outside whatever verb carries it, in any language; the path judgement decides where it lands.
+    else if (line.includes("..") && CLIMB_OUT.test(line) && !WORLD_QUESTION.test(line)) push(out, lineStart, lineStart + line.length);
     lineStart = lineEnd + 1;
   }
   return out;

@@ -134,10 +134,10 @@ const CONVERSATION_I18N =
 const NEVER_I18N =
   /(?<![\p{L}])(?:لا|أبدا|أبداً|إطلاقا|μην|ποτέ|nikdy|nie|nigdy|nunca|jamais|jamás|niemals|nooit|aldrig|asla|никогда|не|אל|לעולם|mai|non)(?![\p{L}])/iu;
 /** "All", where the lexicon does not list it. */
-const ALL_I18N = /(?<![\p{L}])(?:όλους|όλες|όλα|όλων|všechny|všech|vše|wszystkie|wszystkich|tutti|tutte|toutes|tous|جميع|كل|כל|सारे|semua|zote)(?![\p{L}])/iu;
+const ALL_I18N = /(?<![\p{L}])(?:όλους|όλες|όλα|όλων|všechny|všech|vše|wszystkie|wszystkich|tutti|tutte|toutes|tous|جميع|كل|כל|सारे|semua|zote|toàn\s{1,3}bộ|tất\s{1,3}cả|seluruh|lahat|tüm|bütün|सभी|সব)(?![\p{L}])/iu;
 /** A secret or a national identity number named in scripts and languages the lexicon does not list. */
 const SECRET_I18N =
-  /(?<![\p{L}])(?:κωδικ\p{L}{0,4}\s{1,3}πρόσβασης|συνθηματικ\p{L}{0,4}|ΑΜΚΑ|ΑΦΜ|rodn\p{L}{1,2}\s{1,3}čísl\p{L}{0,2}|PESEL|BSN|DNI|NIE|CPF|CURP|NIR|personnummer\p{L}{0,2}|henkilötunnu\p{L}{0,3}|CPR-nummer\p{L}{0,2}|codice\s{1,3}fiscale|Steuer-?ID|TC\s{1,3}kimlik\p{L}{0,4}|СНИЛС|ИНН|паспортн\p{L}{0,3}\s{1,3}данн\p{L}{0,3}|كلم(?:ة|ات)\s{1,3}(?:ال)?مرور|رقم\s{1,3}الهوية|أرقام\s{1,3}الهوية|רמז\s{1,3}סיסמה|סיסמ\p{L}{0,3}|מספרי?\s{1,3}זהות|पासवर्ड|आधार)(?![\p{L}])/u;
+  /(?<![\p{L}])(?:κωδικ\p{L}{0,4}\s{1,3}πρόσβασης|συνθηματικ\p{L}{0,4}|ΑΜΚΑ|ΑΦΜ|rodn\p{L}{1,2}\s{1,3}čísl\p{L}{0,2}|PESEL|BSN|DNI|NIE|CPF|CURP|NIR|personnummer\p{L}{0,2}|henkilötunnu\p{L}{0,3}|CPR-nummer\p{L}{0,2}|codice\s{1,3}fiscale|Steuer-?ID|TC\s{1,3}kimlik\p{L}{0,4}|СНИЛС|ИНН|паспортн\p{L}{0,3}\s{1,3}данн\p{L}{0,3}|كلم(?:ة|ات)\s{1,3}(?:ال)?مرور|رقم\s{1,3}الهوية|أرقام\s{1,3}الهوية|רמז\s{1,3}סיסמה|סיסמ\p{L}{0,3}|מספרי?\s{1,3}זהות|पासवर्ड|आधार|CCCD|CMND|căn\s{1,3}cước|mật\s{1,3}khẩu|số\s{1,3}tài\s{1,3}khoản|NIK|KTP|kata\s{1,3}sandi|nomor\s{1,3}rekening)(?![\p{L}])/u;
 
 /** Masking or anonymising the data, in other languages ("zamaskuj", "anonimizuj", "schwärze", "enmascara"). */
 const MASK_I18N = /(?<![\p{L}])(?:za?maskuj\p{L}{0,3}|maskier\p{L}{0,3}|anonymi\p{L}{1,6}|anonimi\p{L}{1,6}|anonymis\p{L}{1,6}|pseudonymi\p{L}{1,6}|schwärz\p{L}{0,3}|enmascar\p{L}{1,4}|masque\p{L}{0,3}|oculta\p{L}{0,2}|skryj|zakryj|ukryj|redig\p{L}{1,4}|maskeer|μάσκαρ\p{L}{0,4}|απόκρυψ\p{L}{0,2}|анонимиз\p{L}{0,4}|скрой|замаскируй)(?![\p{L}])/iu;
@@ -219,7 +219,8 @@ export function samplingAsks(text: string, unit: string, toks: readonly SWord[],
   // A secret or a national identity number taken from "the context", named in another language.
   else if (CONTEXT_I18N.test(unit) && (NATIONAL_ID.test(unit) || toks.some((t) => t.cues.includes("personal") || t.cues.includes("machine"))) && !DATA_TASK.test(unit)) out.push("harvest");
   // (Nineteenth round) "All" of the secrets or identity numbers "in the conversation", in another language.
-  else if (CONVERSATION_I18N.test(unit) && !MASK_I18N.test(unit) && !NEVER_I18N.test(unit) && (ALL_I18N.test(unit) || toks.some((t) => t.cues.includes("bulk"))) && (SECRET_I18N.test(unit) || NATIONAL_ID.test(unit) || toks.some((t) => t.cues.includes("machine") || (t.w !== "mot" && PIN.test(t.w)))) && !DATA_TASK.test(unit)) out.push("harvest");
+  // (Twentieth round) "In the context" is the same place as "in the conversation": what the session holds.
+  else if ((CONVERSATION_I18N.test(unit) || CONTEXT_I18N.test(unit)) && !MASK_I18N.test(unit) && !NEVER_I18N.test(unit) && (ALL_I18N.test(unit) || toks.some((t) => t.cues.includes("bulk"))) && (SECRET_I18N.test(unit) || NATIONAL_ID.test(unit) || toks.some((t) => t.cues.includes("machine") || (t.w !== "mot" && PIN.test(t.w)))) && !DATA_TASK.test(unit)) out.push("harvest");
   else {
     // The model told to ask a person for a PIN, a one-time code or a password.
     for (let i = 0; i < toks.length; i++) {
