@@ -113,6 +113,19 @@ export function sendsText(message: Record<string, unknown>): boolean {
   return typeof message.method === "string" && "id" in message && (TOOL_CALLS.has(message.method) || A2A_SENDS.has(message.method));
 }
 
+/** Whether a call requests a URL or writes a file at a path (its top-level arguments say so). */
+function requestsOrWrites(message: Record<string, unknown>): boolean {
+  const params = message.params;
+  const args = params !== null && typeof params === "object" ? (params as Record<string, unknown>).arguments : undefined;
+  if (args === null || typeof args !== "object" || Array.isArray(args)) return false;
+  for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
+    if (typeof value !== "string") continue;
+    if (URL_VALUE.test(value.trim())) return true;
+    if (FILE_PATH_KEY.test(key) && /[/\\]|\.\w{1,8}$/.test(value)) return true;
+  }
+  return false;
+}
+
 /**
  * Labelled credentials in what an outbound call or a message to another agent sends to people or a place. A call that
  * requests a URL or writes a file at a path is left out (see above).
@@ -122,14 +135,9 @@ export function detectLabelledSecrets(sites: readonly StringSite[], message: Rec
   if (typeof method !== "string" || !("id" in message)) return [];
   const tool = TOOL_CALLS.has(method);
   if (!tool && !A2A_SENDS.has(method)) return [];
-  if (tool) {
-    for (const site of sites) {
-      if (site.path[0] !== "params" || site.path[1] !== "arguments") continue;
-      const key = site.path[site.path.length - 1];
-      if (URL_VALUE.test(site.value.trim()) && site.path.length === 3) return [];
-      if (typeof key === "string" && FILE_PATH_KEY.test(key) && site.path.length === 3 && /[/\\]|\.\w{1,8}$/.test(site.value)) return [];
-    }
-  }
+  // (Twentieth round) Read from the call's own arguments, not from the sites given: a normalised view (a decoded
+  // layer of the content) comes without the path argument beside it, and must be left out all the same.
+  if (tool && requestsOrWrites(message)) return [];
   const out: Detection[] = [];
   for (const site of sites) {
     if (site.path[0] !== "params" || site.path.includes("_meta") || site.path.includes("headers")) continue;
