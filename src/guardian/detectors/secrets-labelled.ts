@@ -1,4 +1,5 @@
 import { entropy } from "./entropy.js";
+import { passwordSpansInWords } from "./exfil-words.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -89,6 +90,8 @@ export function labelledSecrets(v: string, payload = false): { start: number; en
     }
     if (out.length >= 8) break;
   }
+  // (Twentieth round) A password given by its word in another language ("mật khẩu …", "비밀번호 …", "mot de passe …").
+  for (const f of passwordSpansInWords(v)) if (!out.some((o) => o.start < f.end && f.start < o.end)) out.push(f);
   for (const re of [PAIR, PGPASS]) {
     re.lastIndex = 0;
     for (let m, n = 0; (m = re.exec(v)) !== null && n < 32; n++) {
