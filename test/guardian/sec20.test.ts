@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ownTreeConfigRead } from "../../src/guardian/detectors/paths-configs.js";
 import { passwordSpansInWords } from "../../src/guardian/detectors/exfil-words.js";
-import { detectLabelledSecrets, labelledSecrets } from "../../src/guardian/detectors/secrets-labelled.js";
+import { detectLabelledReturned, detectLabelledSecrets, labelledSecrets } from "../../src/guardian/detectors/secrets-labelled.js";
+import { detectNamedField } from "../../src/guardian/detectors/secrets-context.js";
+import type { Detection } from "../../src/guardian/detectors/scan.js";
 
 /* Twentieth round (issue 24, "sec20"): secrets by principle. */
 
@@ -49,5 +51,49 @@ describe("a page written with a browser key keeps its exemption in every layer (
   it("still reads a message sent to people", () => {
     const m = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "send_email", arguments: { to: "a@b.example", body: "x" } } };
     expect(detectLabelledSecrets([{ path: ["params", "arguments", "body"], value: "the api key: Zq8#mK2pL9xR4tW7vB" }], m).length).toBe(1);
+  });
+});
+
+describe("a password field by its short name (secrets-context.ts)", () => {
+  const field = (key: string, value: string) => {
+    const found: Detection[] = [];
+    detectNamedField({ path: ["result", "parts", 0, "data", key], value }, found);
+    return found.length;
+  };
+  it("finds smtp_pass, DB_PASS, mailPass with a chosen or random value", () => {
+    for (const [k, v] of [["smtp_pass", "Gl0ss#Matte2026"], ["DB_PASS", "Tr4m!Depot#61"], ["mailPass", "4b1f0c9e7d2a8f3b6c5e1d0a9b8c7f6e-1a2b3c4d"], ["rtspPass", "Cam#Lobby2026x"]] as const) expect(field(k, v), k).toBe(1);
+  });
+  it("passes tickets and steps named pass, a bare pass, placeholders", () => {
+    for (const [k, v] of [["boarding_pass", "BP-2026-LX4471z"], ["first_pass", "Inline2-complete"], ["day_pass", "SKI-2026-0117-Q4"], ["pass", "2026-332T04:10Z"], ["smtp_pass", "changeme"], ["db_pass", "${DB_PASSWORD}"]] as const) expect(field(k, v), k).toBe(0);
+  });
+  it("stays fast on a long value", () => {
+    const t = performance.now();
+    field("smtp_pass", "A1!".repeat(20000));
+    expect(performance.now() - t).toBeLessThan(200);
+  });
+});
+
+describe("a credential stated in words in what comes back (secrets-labelled.ts)", () => {
+  const reply = (text: string) => {
+    const message = { jsonrpc: "2.0", id: 1, result: { kind: "message", parts: [{ kind: "text", text }] } };
+    return detectLabelledReturned([{ path: ["result", "parts", 0, "text"], value: text }], message).map((d) => text.slice(d.start, d.end));
+  };
+  it("finds a login pair in words and a password in hex", () => {
+    expect(reply("Use host ftp.bakery.example, user upload_bot pass Cr0issant!77 for now.")).toEqual(["Cr0issant!77"]);
+    expect(reply("The router's admin password 5e8c1b7a9d3f0e26b4a1 is the factory one.")).toEqual(["5e8c1b7a9d3f0e26b4a1"]);
+  });
+  it("passes a policy, a rotation how-to, a public web config and jwt.io's example", () => {
+    expect(reply("Password policy: minimum 14 characters, history 24; user accounts pass review quarterly.")).toEqual([]);
+    expect(reply("To change the relay password, open Settings, click Rotate; the old password stops working after 10 minutes.")).toEqual([]);
+    expect(reply('apiKey: "AIzaSyB7uM2xQ0pL9vK4wR8tN1cY6dF3hJ5sA0e", authDomain: "tide.firebaseapp.com"')).toEqual([]);
+    expect(reply("Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c")).toEqual([]);
+    expect(reply('apiKey: "<REDACTED>", appId: "1:408127735510:web:3a9d0e2b1c4f"')).toEqual([]);
+  });
+  it("reads only responses, and stays fast on a long text", () => {
+    expect(detectLabelledReturned([{ path: ["params", "x"], value: "user a pass Cr0issant!77" }], { jsonrpc: "2.0", id: 1, method: "tools/call", params: {} })).toEqual([]);
+    const t = performance.now();
+    reply("user a pass ".repeat(5000));
+    reply("password ".repeat(7000));
+    expect(performance.now() - t).toBeLessThan(500);
   });
 });

@@ -1,5 +1,6 @@
 import { entropy } from "./entropy.js";
 import { passwordSpansInWords } from "./exfil-words.js";
+import { browserConfig } from "./secrets.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -41,6 +42,8 @@ function randomLooking(v: string, label: string): boolean {
   // Words joined into a passphrase (`bluebird-garden-42`) are a memorable password, not a generated key.
   if (/^[a-z]{3,12}(?:[-_.][a-z]{3,12}){1,5}(?:[-_.]?\d{1,4})?$/i.test(v)) return false;
   if (/^[0-9a-f]{32,}$/i.test(v)) return /[a-f]/i.test(v) && /\d/.test(v);
+  // (Twentieth round) A password that is hex was generated, not chosen: 16 digits or more after a password's word.
+  if (/^passw|^pwd/i.test(label) && /^[0-9a-f]{16,}$/i.test(v)) return /[a-f]/i.test(v) && /\d/.test(v) && entropy(v) >= 3;
   const classes = Number(/[a-z]/.test(v)) + Number(/[A-Z]/.test(v)) + Number(/\d/.test(v)) + Number(/[^A-Za-z0-9]/.test(v));
   if (classes >= 3 && entropy(v) >= 3.5) return true;
   return v.length >= 32 && entropy(v) >= 4.0;
@@ -48,11 +51,16 @@ function randomLooking(v: string, label: string): boolean {
 
 /** A login pair: a user's word, a user name, a slash, a password with a letter and a digit or a symbol. */
 const PAIR = /\b(?:admin|user(?:name)?|login|account|svc|service\s{1,3}account|benutzer|usuario|utilisateur)\s{0,3}[:=]?\s{1,3}[A-Za-z][\w.@-]{1,39}\s{0,2}\/\s{0,2}([^\s"'/,;]{8,64})/gi;
+/**
+ * (Twentieth round) A login pair in words: a user's word and name, then a password's word and the password
+ * (`user ops@x.example pass Zr7!kLm2Qp`, `login: kiosk, password Tr4m#61x`).
+ */
+const PAIR_WORDS = /\b(?:user(?:name)?|login|account|benutzer|usuario|utilisateur)\s{0,3}[:=]?\s{1,3}[A-Za-z][\w.@-]{1,63}[,;]?\s{1,3}(?:pass|pw|pwd|password|passwd)\s{0,3}[:=]?\s{1,3}([^\s"',;]{8,64})/gi;
 /** A `.pgpass` line: host, port, database, user, password. */
 const PGPASS = /(?:^|["'\s])[A-Za-z0-9.*_-]{1,253}:(?:\d{1,5}|\*):[\w*.-]{1,63}:[\w*.@-]{1,63}:([^\s"':]{6,128})(?=$|["'\s])/gm;
 
 /** Credentials by label in one text: the value's span. `payload`: the text is a request's payload (see below). */
-export function labelledSecrets(v: string, payload = false): { start: number; end: number }[] {
+export function labelledSecrets(v: string, payload = false, firstOnly = false): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
   if (v.length > MAX_TEXT) return out;
   LABEL.lastIndex = 0;
@@ -82,6 +90,8 @@ export function labelledSecrets(v: string, payload = false): { start: number; en
       if (/^[/~.]|^\w{2,10}:(?!\d)|^(?:ssh-|ecdsa-|sk-ssh|AAAA[BC]3NzaC1)/.test(value)) break;
       if (!randomLooking(value, m[0])) {
         if (/^[a-z_]\w{0,30}\.[a-z_]\w{0,30}$/i.test(value) && /^[\s=:(]{0,3}$/.test(window.slice(0, w.index))) break;
+        // (Twentieth round) In what comes back, only the label's own value: further on are other fields' values.
+        if (firstOnly) break;
         continue;
       }
       const start = m.index + m[0].length + w.index + (raw.length - raw.replace(/^[=:]+/, "").length);
@@ -92,7 +102,7 @@ export function labelledSecrets(v: string, payload = false): { start: number; en
   }
   // (Twentieth round) A password given by its word in another language ("mật khẩu …", "비밀번호 …", "mot de passe …").
   for (const f of passwordSpansInWords(v)) if (!out.some((o) => o.start < f.end && f.start < o.end)) out.push(f);
-  for (const re of [PAIR, PGPASS]) {
+  for (const re of [PAIR, PAIR_WORDS, PGPASS]) {
     re.lastIndex = 0;
     for (let m, n = 0; (m = re.exec(v)) !== null && n < 32; n++) {
       const secret = (m[1] as string).replace(/[.,;:!?)]+$/, "");
@@ -149,6 +159,29 @@ export function detectLabelledSecrets(sites: readonly StringSite[], message: Rec
     if (typeof key === "string" && NOT_SENT.test(key)) continue;
     if (site.value.length < 12) continue;
     for (const f of labelledSecrets(site.value)) out.push({ type: "secrets.labelled", path: site.path, start: f.start, end: f.end });
+  }
+  return out;
+}
+
+/**
+ * (Twentieth round, "sec20") A credential given by its label in what comes back: a tool's result or another agent's
+ * reply that states a password or a key in words ("current settings: … user … pass …", "the password is …"). The same
+ * judgement as above, on the text of a response; what is called or run is not in a response.
+ */
+export function detectLabelledReturned(sites: readonly StringSite[], message: Record<string, unknown>): Detection[] {
+  if (!("result" in message) || "method" in message) return [];
+  const out: Detection[] = [];
+  for (const site of sites) {
+    if (site.path[0] !== "result" || site.path.includes("_meta") || site.value.length < 12) continue;
+    const key = site.path[site.path.length - 1];
+    if (typeof key === "string" && NOT_SENT.test(key)) continue;
+    for (const f of labelledSecrets(site.value, false, true)) {
+      // A JWT is judged by its own format, which knows the published examples (jwt.io's) that guides quote.
+      if (site.value.startsWith("eyJ", f.start)) continue;
+      // A browser key in the web-app config it ships in is public by design (secrets.ts says so of its formats).
+      if (browserConfig(site.value, f.start)) continue;
+      out.push({ type: "secrets.labelled", path: site.path, start: f.start, end: f.end });
+    }
   }
   return out;
 }
