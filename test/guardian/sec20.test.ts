@@ -4,6 +4,7 @@ import { passwordSpansInWords } from "../../src/guardian/detectors/exfil-words.j
 import { detectLabelledReturned, detectLabelledSecrets, labelledSecrets } from "../../src/guardian/detectors/secrets-labelled.js";
 import { detectNamedField } from "../../src/guardian/detectors/secrets-context.js";
 import type { Detection } from "../../src/guardian/detectors/scan.js";
+import { detectShapedCredentials } from "../../src/guardian/detectors/secrets-shapes.js";
 
 /* Twentieth round (issue 24, "sec20"): secrets by principle. */
 
@@ -94,6 +95,32 @@ describe("a credential stated in words in what comes back (secrets-labelled.ts)"
     const t = performance.now();
     reply("user a pass ".repeat(5000));
     reply("password ".repeat(7000));
+    expect(performance.now() - t).toBeLessThan(500);
+  });
+});
+
+describe("a key that says of itself it is a live secret (secrets-shapes.ts), an access token's label in Romance languages", () => {
+  const shaped = (value: string) => {
+    const found: Detection[] = [];
+    detectShapedCredentials({ path: ["x"], value }, found);
+    return found.map((d) => value.slice(d.start, d.end));
+  };
+  it("finds live_sk_, sk_prod_, secret_live_ with a random run", () => {
+    expect(shaped("Schlüssel: live_sk_T4nG9qWm2ZxR7pLc5VbN8kYd3HsJ")).toEqual(["live_sk_T4nG9qWm2ZxR7pLc5VbN8kYd3HsJ"]);
+    expect(shaped("clave sk_prod_9hKq2LmX7vB4nR8tZ1cW6yF3pD5sGj.")).toEqual(["sk_prod_9hKq2LmX7vB4nR8tZ1cW6yF3pD5sGj"]);
+  });
+  it("passes test keys, variable names and words", () => {
+    for (const t of ["test_sk_T4nG9qWm2ZxR7pLc5VbN8kYd3HsJ", "rotate LIVE_SK_PAYMENTS_WEBHOOK_SECRET_NAME", "prod_secret_rotation_job_runs_weekly_now"]) expect(shaped(t), t).toEqual([]);
+  });
+  it("reads a token's label in French, Spanish, Italian", () => {
+    expect(spans("le jeton d'accès : Hq8Zt3LmV6pW1xRk9NcB4yDf7Gs2Qe5")).toEqual(["Hq8Zt3LmV6pW1xRk9NcB4yDf7Gs2Qe5"]);
+    expect(spans("usa il token di accesso Vn3Kp8Rz6Qw1Tm9Lx4Hc7By2Gd5Fs0J.")).toEqual(["Vn3Kp8Rz6Qw1Tm9Lx4Hc7By2Gd5Fs0J"]);
+    expect(spans("El token de acceso caducó el 03/02; hay que regenerarlo.")).toEqual([]);
+  });
+  it("stays fast on a long adversarial text", () => {
+    const t = performance.now();
+    shaped("live_sk_".repeat(8000));
+    spans("jeton d'accès ".repeat(4000));
     expect(performance.now() - t).toBeLessThan(500);
   });
 });

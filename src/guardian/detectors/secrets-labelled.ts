@@ -27,7 +27,7 @@ import type { Detection, StringSite } from "./scan.js";
 const MAX_TEXT = 65_536;
 
 const LABEL =
-  /\b(?:passwor[dt]|passwd|pwd|passphrase|passcode|psk|pre-?shared\s{1,3}key|client_?secret|secret|api[\s_-]?(?:key|token|nyckel\w{0,3}|schl(?:ü|ue)ssel|cl[ée]|clave|chiave|sleutel)|(?:rest|access|deploy|admin|master|private|service|secret)[\s_-]?key|(?:refresh|access|bearer|auth|api|deploy|bot|personal\s{1,3}access)[\s_-]?token|bearer|key(?=["']?\s{0,2}[:=]))\b/gi;
+  /\b(?:passwor[dt]|passwd|pwd|passphrase|passcode|psk|pre-?shared\s{1,3}key|client_?secret|secret|api[\s_-]?(?:key|token|nyckel\w{0,3}|schl(?:ü|ue)ssel|cl[ée]|clave|chiave|sleutel)|(?:rest|access|deploy|admin|master|private|service|secret)[\s_-]?key|(?:refresh|access|bearer|auth|api|deploy|bot|personal\s{1,3}access)[\s_-]?token|(?:jeton|token)\s{1,3}(?:d['’]\s{0,2}|de\s{1,3}|di\s{1,3})?(?:api|acc[eè]s|acceso|acesso|accesso)|bearer|key(?=["']?\s{0,2}[:=]))\b/gi;
 /** A value after a label: a run of the characters keys and passwords are made of. */
 const VALUE = /[A-Za-z0-9!#$%&*+/=._|:~@^?-]{8,256}/g;
 const HASH_WORD = /\b(?:sha\d{0,3}|md5|checksum|digest|fingerprint|hash|commit|id|e\.g\.|example|such\s{1,3}as|for\s{1,3}instance|policy|must|should)\b/i;
