@@ -1,6 +1,7 @@
 import { entropy } from "./entropy.js";
 import { passwordSpansInWords } from "./exfil-words.js";
 import { browserConfig } from "./secrets.js";
+import { literalId, literalsOf } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -56,6 +57,10 @@ const PAIR = /\b(?:admin|user(?:name)?|login|account|svc|service\s{1,3}account|b
  * (`user ops@x.example pass Zr7!kLm2Qp`, `login: kiosk, password Tr4m#61x`).
  */
 const PAIR_WORDS = /\b(?:user(?:name)?|login|account|benutzer|usuario|utilisateur)\s{0,3}[:=]?\s{1,3}[A-Za-z][\w.@-]{1,63}[,;]?\s{1,3}(?:pass|pw|pwd|password|passwd)\s{0,3}[:=]?\s{1,3}([^\s"',;]{8,64})/gi;
+/** A cheap test before exfil-words.ts's password words: a non-ASCII character, or a Latin-script word's stem. */
+const MAYBE_PASSWORD_WORD = /[^\x00-\x7f]|passwort|kennwort|wachtwoord|passe|contrase|senha|parol|haslo|heslo|sifre|senord|passord|adgangskode|salasana|sandi/i;
+/** Literals one of the labels holds (the message's literal prefilter, for what comes back): see detectLabelledReturned. */
+export const RETURNED_LABEL_IDS = ["pass", "pw", "psk", "secret", "token", "key", "bearer", "jeton"].map((l) => literalId(l));
 /** A `.pgpass` line: host, port, database, user, password. */
 const PGPASS = /(?:^|["'\s])[A-Za-z0-9.*_-]{1,253}:(?:\d{1,5}|\*):[\w*.-]{1,63}:[\w*.@-]{1,63}:([^\s"':]{6,128})(?=$|["'\s])/gm;
 
@@ -101,7 +106,8 @@ export function labelledSecrets(v: string, payload = false, firstOnly = false): 
     if (out.length >= 8) break;
   }
   // (Twentieth round) A password given by its word in another language ("mật khẩu …", "비밀번호 …", "mot de passe …").
-  for (const f of passwordSpansInWords(v)) if (!out.some((o) => o.start < f.end && f.start < o.end)) out.push(f);
+  // (Only where one of the words can be: a character outside ASCII, or the Latin-script words' stems.)
+  if (MAYBE_PASSWORD_WORD.test(v)) for (const f of passwordSpansInWords(v)) if (!out.some((o) => o.start < f.end && f.start < o.end)) out.push(f);
   for (const re of [PAIR, PAIR_WORDS, PGPASS]) {
     re.lastIndex = 0;
     for (let m, n = 0; (m = re.exec(v)) !== null && n < 32; n++) {
@@ -168,8 +174,11 @@ export function detectLabelledSecrets(sites: readonly StringSite[], message: Rec
  * reply that states a password or a key in words ("current settings: … user … pass …", "the password is …"). The same
  * judgement as above, on the text of a response; what is called or run is not in a response.
  */
-export function detectLabelledReturned(sites: readonly StringSite[], message: Record<string, unknown>): Detection[] {
+export function detectLabelledReturned(sites: StringSite[], message: Record<string, unknown>): Detection[] {
   if (!("result" in message) || "method" in message) return [];
+  // A short response that holds none of the labels' literals, nor a character outside ASCII, has nothing to find.
+  const lits = literalsOf(sites);
+  if (lits !== null && !lits.any(RETURNED_LABEL_IDS) && !sites.some((s) => /[^\x00-\x7f]/.test(s.value))) return [];
   const out: Detection[] = [];
   for (const site of sites) {
     if (site.path[0] !== "result" || site.path.includes("_meta") || site.value.length < 12) continue;
