@@ -106,13 +106,25 @@ const AFTER_WORD = /^[\s:：=]{0,3}(?:(?:is|est|ist|es|é|è|jest|je|là|adalah|
  * reset link pass.
  */
 export function passwordInWords(text: string): boolean {
+  return passwordSpansInWords(text, 1).length > 0;
+}
+
+/**
+ * (Twentieth round, "sec20") The values of passwords stated in words in these languages, as spans of `text` (at most
+ * `max`): what secrets-labelled.ts cuts from a message sent to people or another agent.
+ */
+export function passwordSpansInWords(text: string, max = 8): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
   const t = text.length > 65536 ? text.slice(0, 65536) : text;
   const re = new RegExp(PASSWORD_WORD.source, "gu");
-  for (let n = 0; re.exec(t) !== null && n < 16; n++) {
+  for (let n = 0; re.exec(t) !== null && n < 16 && out.length < max; n++) {
+    const m = AFTER_WORD.exec(t.slice(re.lastIndex, re.lastIndex + 64));
     // (A sentence's closing mark is not the value's: "Passwort vergessen?")
-    const v = AFTER_WORD.exec(t.slice(re.lastIndex, re.lastIndex + 64))?.[1]?.replace(/[?!.:]+$/, "");
-    if (v === undefined || v.length < 6 || /:\/\/|^[$%{<*]|^x{4,}$/i.test(v)) continue;
-    if (/[A-Za-z]/.test(v) && /[0-9!@#$%^&*?~]/.test(v)) return true;
+    const v = m?.[1]?.replace(/[?!.:]+$/, "");
+    if (m === null || v === undefined || v.length < 6 || /:\/\/|^[$%{<*]|^x{4,}$/i.test(v)) continue;
+    if (!/[A-Za-z]/.test(v) || !/[0-9!@#$%^&*?~]/.test(v)) continue;
+    const start = re.lastIndex + m[0].length - (m[1] as string).length;
+    out.push({ start, end: start + v.length });
   }
-  return false;
+  return out;
 }

@@ -57,6 +57,26 @@ export function productionConfig(p: string): boolean {
   return PRODUCTION_CONFIG.test(base) || PRODUCTION_IN_CONFIG.test(p) || (PRODUCTION_FOLDER.test(p) && !LOGGING.test(base));
 }
 
+/*
+ * (Twentieth round, "sec20") Reading the project's own production configuration, inside the working tree: a relative
+ * path that does not climb (`config/production.yml`, `deploy/app.prod.yaml`). The agent opening the project it works
+ * on is its ordinary job; what the file holds is judged on the way back (a key or a password in the result is cut
+ * there, and the session's flow labels follow it out), while a file that holds only references (`vault:…`,
+ * `${VAR}`) or masked values passes. A deployed server's file (an absolute path, a drive, a share, the home), a climb
+ * out of the tree, and a file named for its secrets (`secrets.prod.yml`, `credentials-production.json`, `prod.env`)
+ * stay refused at the call.
+ */
+const OUTSIDE_TREE = /^(?:[/\\~$%]|[a-z][a-z0-9+.-]{0,20}:)/i;
+const CLIMB = /(?:^|[/\\])\.\.(?:[/\\]|$)|%2e|%252e/i;
+const NAMED_SECRET = /(?:^|[-_.])(?:secrets?|credentials?|creds|passwords?|keys?|tokens?|vault|env)(?:[-_.]|$)/i;
+/** Whether a read of this production configuration stays in the project's own tree (see above). */
+export function ownTreeConfigRead(p: string): boolean {
+  if (p.length > 4096 || !productionConfig(p)) return false;
+  if (OUTSIDE_TREE.test(p) || CLIMB.test(p)) return false;
+  const base = p.slice(Math.max(p.lastIndexOf("/"), p.lastIndexOf("\\")) + 1);
+  return !NAMED_SECRET.test(base);
+}
+
 /** Server files whose format exists to hold a login (see above). */
 const LOGIN_FILE = /(?:^|[/\\])(?:sssd[/\\](?:conf\.d[/\\][^/\\]{1,80}\.conf|sssd\.conf)|tomcat-users\.xml|(?:ldap|pam_ldap|libnss-ldap)\.secret|nslcd\.conf|samba[/\\]smbpasswd|smbpasswd|(?:secrets|passdb)\.tdb|rsyncd?\.secrets|davfs2[/\\]secrets|\.?smbcredentials|cifs-credentials|\.?msmtprc|\.fetchmailrc|exim4[/\\]passwd\.client|cwallet\.sso|ewallet\.p12|AppData[/\\]Roaming[/\\]postgresql[/\\]pgpass\.conf|%APPDATA%[/\\]postgresql[/\\]pgpass\.conf)$/i;
 

@@ -7,7 +7,7 @@ import { appKind, APP_HINTS } from "./paths-apps.js";
 import { findSearches, STORE_HINTS, storeKind } from "./paths-stores.js";
 import { SCOPE_HINTS, scopeKind } from "./paths-scope.js";
 import { HOLDS_HINTS, holdsKind } from "./paths-holds.js";
-import { CONFIGS_HINTS, configKind, productionConfig, uriClimb } from "./paths-configs.js";
+import { CONFIGS_HINTS, configKind, ownTreeConfigRead, productionConfig, uriClimb } from "./paths-configs.js";
 import { NETWORK_HINTS, networkKind } from "./paths-network.js";
 import { CATALOG_HINTS, catalogKind } from "./paths-catalog.js";
 import { KEYS_HINTS, keyKind } from "./paths-keys.js";
@@ -458,6 +458,8 @@ export function detectSensitivePath(sites: readonly (StringSite | RoledSite)[], 
       if (verb === "writing" && f.type === "sensitive_path.credential_file" && plainCredentialConfigWrite(f.path, site, sites)) continue;
       // (Fourteenth round) Writing an app's production configuration hands nothing over (paths-configs.ts).
       if (verb === "writing" && f.type === "sensitive_path.credential_file" && productionConfig(f.path)) continue;
+      // (Twentieth round) Reading it inside the project's own tree: its content is judged on the way back.
+      if (verb === "reading" && f.type === "sensitive_path.credential_file" && ownTreeConfigRead(f.path)) continue;
       out.push({ type: f.type, path: site.path, start: f.start, end: f.end, detail: detail(f.type, f.path, verb) });
     }
   }

@@ -461,26 +461,51 @@ function valueAfter(v: string, e: number, strong: boolean, password: boolean): {
   return null;
 }
 
+/**
+ * (Twentieth round, "sec20") A field whose name ends in `pass` as its own word (`smtp_pass`, `DB_PASS`, `mailPass`):
+ * configurations' short name for a password. (A bare `pass` is as often a time or a ticket: a satellite's pass.) Only a field's name, never prose (where
+ * "pass" is a verb).
+ */
+const PASS_FIELD = /(?:^|[_.-])(?:pass|PASS|Pass)$|[a-z0-9]Pass$/;
+/**
+ * …and the word before it names what one logs in to or as (a mail or database server, a protocol, an account):
+ * "pass" after other words is a ticket or a step (`boarding_pass`, `day_pass`, `first_pass`).
+ */
+const LOGIN_TARGET = /^(?:smtp|mail|email|imap|pop3?|db|database|sql|mysql|pg|postgres|mongo|redis|ftp|sftp|ssh|ldap|bind|proxy|vpn|admin|root|user|login|account|acct|auth|api|app|service|svc|broker|mq|amqp|rabbit|mqtt|router|nas|camera|cam|rtsp|jdbc|dsn|relay|sasl|basic|http|web|portal|panel|cpanel|console)$/;
+
+/** The credential noun ending a field's name (a password for `…_pass`), or null. */
+function fieldNoun(key: string): { noun: string; index: number } | null {
+  const m = NOUN_AT_END.exec(key);
+  if (m !== null) return { noun: m[0], index: m.index };
+  if (!PASS_FIELD.test(key)) return null;
+  const before = words(key).slice(-2, -1)[0];
+  return before !== undefined && LOGIN_TARGET.test(before) ? { noun: "passwd", index: key.length - 4 } : null;
+}
+
 /** A structured field named for a credential (`"secret_key": "<uuid>"` in a data part, `apiKey`, `ApiTokens[0]`). */
 export function detectNamedField(site: StringSite, found: Detection[]): void {
   const v = site.value;
-  if (v.length < 16 || v.length > MAX_VALUE) return;
+  if (v.length < 10 || v.length > MAX_VALUE) return;
   let k = site.path.length - 1;
   while (k >= 0 && typeof site.path[k] === "number") k--;
   const key = site.path[k];
   if (typeof key !== "string" || key.length > 64) return;
-  const m = NOUN_AT_END.exec(key);
-  if (m === null) return;
-  if (/^pats?$/i.test(m[0]) && !/^PATs?$/.test(m[0])) return;
-  if (m.index > 0 && /[a-z]/.test(m[0][0] as string) && /[A-Za-z0-9]/.test(key[m.index - 1] as string)) return;
+  const f = fieldNoun(key);
+  if (f === null) return;
+  const noun = f.noun;
+  if (/^pats?$/i.test(noun) && !/^PATs?$/.test(noun)) return;
+  if (noun !== "passwd" && f.index > 0 && /[a-z]/.test(noun[0] as string) && /[A-Za-z0-9]/.test(key[f.index - 1] as string)) return;
+  // (Twentieth round) A password field holds a chosen password of ten characters or more; other credentials sixteen.
+  const password = /^(?:passw|passphrase|pwd)/i.test(noun);
+  if (v.length < 16 && !password) return;
   const nameWords = words(key);
   // A bare `key` is any map's key (an object key, a cache key); `token`, `secret`, `password` alone name a secret.
-  if (nameWords.length < 2 && !STRONG_NOUN.test(m[0])) return;
-  if (!secretName(nameWords, m[0])) return;
+  if (nameWords.length < 2 && !STRONG_NOUN.test(noun)) return;
+  if (!secretName(nameWords, noun)) return;
   const value = v.trim();
   const start = v.indexOf(value);
-  if (!/^[A-Za-z0-9_.~+/=!:-]+$/.test(value)) return;
-  if (!credentialShaped(value, strength(nameWords, m[0])) || isCiphertext(v, start)) return;
+  if (!/^[A-Za-z0-9_.~+/=!:@#$%^&*?-]+$/.test(value) || (!password && !/^[A-Za-z0-9_.~+/=!:-]+$/.test(value))) return;
+  if (!credentialShaped(value, strength(nameWords, noun), password) || isCiphertext(v, start)) return;
   if (found.some((d) => d.path === site.path && d.start < start + value.length && start < d.end)) return;
   found.push({ type: "secrets.credential", path: site.path, start, end: start + value.length });
 }

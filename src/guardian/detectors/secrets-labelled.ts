@@ -1,4 +1,7 @@
 import { entropy } from "./entropy.js";
+import { passwordSpansInWords } from "./exfil-words.js";
+import { browserConfig } from "./secrets.js";
+import { literalId, literalsOf } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -25,7 +28,7 @@ import type { Detection, StringSite } from "./scan.js";
 const MAX_TEXT = 65_536;
 
 const LABEL =
-  /\b(?:passwor[dt]|passwd|pwd|passphrase|passcode|psk|pre-?shared\s{1,3}key|client_?secret|secret|api[\s_-]?(?:key|token|nyckel\w{0,3}|schl(?:ü|ue)ssel|cl[ée]|clave|chiave|sleutel)|(?:rest|access|deploy|admin|master|private|service|secret)[\s_-]?key|(?:refresh|access|bearer|auth|api|deploy|bot|personal\s{1,3}access)[\s_-]?token|bearer|key(?=["']?\s{0,2}[:=]))\b/gi;
+  /\b(?:passwor[dt]|passwd|pwd|passphrase|passcode|psk|pre-?shared\s{1,3}key|client_?secret|secret|api[\s_-]?(?:key|token|nyckel\w{0,3}|schl(?:ü|ue)ssel|cl[ée]|clave|chiave|sleutel)|(?:rest|access|deploy|admin|master|private|service|secret)[\s_-]?key|(?:refresh|access|bearer|auth|api|deploy|bot|personal\s{1,3}access)[\s_-]?token|(?:jeton|token)\s{1,3}(?:d['’]\s{0,2}|de\s{1,3}|di\s{1,3})?(?:api|acc[eè]s|acceso|acesso|accesso)|bearer|key(?=["']?\s{0,2}[:=]))\b/gi;
 /** A value after a label: a run of the characters keys and passwords are made of. */
 const VALUE = /[A-Za-z0-9!#$%&*+/=._|:~@^?-]{8,256}/g;
 const HASH_WORD = /\b(?:sha\d{0,3}|md5|checksum|digest|fingerprint|hash|commit|id|e\.g\.|example|such\s{1,3}as|for\s{1,3}instance|policy|must|should)\b/i;
@@ -40,6 +43,8 @@ function randomLooking(v: string, label: string): boolean {
   // Words joined into a passphrase (`bluebird-garden-42`) are a memorable password, not a generated key.
   if (/^[a-z]{3,12}(?:[-_.][a-z]{3,12}){1,5}(?:[-_.]?\d{1,4})?$/i.test(v)) return false;
   if (/^[0-9a-f]{32,}$/i.test(v)) return /[a-f]/i.test(v) && /\d/.test(v);
+  // (Twentieth round) A password that is hex was generated, not chosen: 16 digits or more after a password's word.
+  if (/^passw|^pwd/i.test(label) && /^[0-9a-f]{16,}$/i.test(v)) return /[a-f]/i.test(v) && /\d/.test(v) && entropy(v) >= 3;
   const classes = Number(/[a-z]/.test(v)) + Number(/[A-Z]/.test(v)) + Number(/\d/.test(v)) + Number(/[^A-Za-z0-9]/.test(v));
   if (classes >= 3 && entropy(v) >= 3.5) return true;
   return v.length >= 32 && entropy(v) >= 4.0;
@@ -47,11 +52,20 @@ function randomLooking(v: string, label: string): boolean {
 
 /** A login pair: a user's word, a user name, a slash, a password with a letter and a digit or a symbol. */
 const PAIR = /\b(?:admin|user(?:name)?|login|account|svc|service\s{1,3}account|benutzer|usuario|utilisateur)\s{0,3}[:=]?\s{1,3}[A-Za-z][\w.@-]{1,39}\s{0,2}\/\s{0,2}([^\s"'/,;]{8,64})/gi;
+/**
+ * (Twentieth round) A login pair in words: a user's word and name, then a password's word and the password
+ * (`user ops@x.example pass Zr7!kLm2Qp`, `login: kiosk, password Tr4m#61x`).
+ */
+const PAIR_WORDS = /\b(?:user(?:name)?|login|account|benutzer|usuario|utilisateur)\s{0,3}[:=]?\s{1,3}[A-Za-z][\w.@-]{1,63}[,;]?\s{1,3}(?:pass|pw|pwd|password|passwd)\s{0,3}[:=]?\s{1,3}([^\s"',;]{8,64})/gi;
+/** A cheap test before exfil-words.ts's password words: a non-ASCII character, or a Latin-script word's stem. */
+const MAYBE_PASSWORD_WORD = /[^\x00-\x7f]|passwort|kennwort|wachtwoord|passe|contrase|senha|parol|haslo|heslo|sifre|senord|passord|adgangskode|salasana|sandi/i;
+/** Literals one of the labels holds (the message's literal prefilter, for what comes back): see detectLabelledReturned. */
+export const RETURNED_LABEL_IDS = ["pass", "pw", "psk", "secret", "token", "key", "bearer", "jeton"].map((l) => literalId(l));
 /** A `.pgpass` line: host, port, database, user, password. */
 const PGPASS = /(?:^|["'\s])[A-Za-z0-9.*_-]{1,253}:(?:\d{1,5}|\*):[\w*.-]{1,63}:[\w*.@-]{1,63}:([^\s"':]{6,128})(?=$|["'\s])/gm;
 
 /** Credentials by label in one text: the value's span. `payload`: the text is a request's payload (see below). */
-export function labelledSecrets(v: string, payload = false): { start: number; end: number }[] {
+export function labelledSecrets(v: string, payload = false, firstOnly = false): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
   if (v.length > MAX_TEXT) return out;
   LABEL.lastIndex = 0;
@@ -81,6 +95,8 @@ export function labelledSecrets(v: string, payload = false): { start: number; en
       if (/^[/~.]|^\w{2,10}:(?!\d)|^(?:ssh-|ecdsa-|sk-ssh|AAAA[BC]3NzaC1)/.test(value)) break;
       if (!randomLooking(value, m[0])) {
         if (/^[a-z_]\w{0,30}\.[a-z_]\w{0,30}$/i.test(value) && /^[\s=:(]{0,3}$/.test(window.slice(0, w.index))) break;
+        // (Twentieth round) In what comes back, only the label's own value: further on are other fields' values.
+        if (firstOnly) break;
         continue;
       }
       const start = m.index + m[0].length + w.index + (raw.length - raw.replace(/^[=:]+/, "").length);
@@ -89,7 +105,10 @@ export function labelledSecrets(v: string, payload = false): { start: number; en
     }
     if (out.length >= 8) break;
   }
-  for (const re of [PAIR, PGPASS]) {
+  // (Twentieth round) A password given by its word in another language ("mật khẩu …", "비밀번호 …", "mot de passe …").
+  // (Only where one of the words can be: a character outside ASCII, or the Latin-script words' stems.)
+  if (MAYBE_PASSWORD_WORD.test(v)) for (const f of passwordSpansInWords(v)) if (!out.some((o) => o.start < f.end && f.start < o.end)) out.push(f);
+  for (const re of [PAIR, PAIR_WORDS, PGPASS]) {
     re.lastIndex = 0;
     for (let m, n = 0; (m = re.exec(v)) !== null && n < 32; n++) {
       const secret = (m[1] as string).replace(/[.,;:!?)]+$/, "");
@@ -113,6 +132,19 @@ export function sendsText(message: Record<string, unknown>): boolean {
   return typeof message.method === "string" && "id" in message && (TOOL_CALLS.has(message.method) || A2A_SENDS.has(message.method));
 }
 
+/** Whether a call requests a URL or writes a file at a path (its top-level arguments say so). */
+function requestsOrWrites(message: Record<string, unknown>): boolean {
+  const params = message.params;
+  const args = params !== null && typeof params === "object" ? (params as Record<string, unknown>).arguments : undefined;
+  if (args === null || typeof args !== "object" || Array.isArray(args)) return false;
+  for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
+    if (typeof value !== "string") continue;
+    if (URL_VALUE.test(value.trim())) return true;
+    if (FILE_PATH_KEY.test(key) && /[/\\]|\.\w{1,8}$/.test(value)) return true;
+  }
+  return false;
+}
+
 /**
  * Labelled credentials in what an outbound call or a message to another agent sends to people or a place. A call that
  * requests a URL or writes a file at a path is left out (see above).
@@ -122,14 +154,9 @@ export function detectLabelledSecrets(sites: readonly StringSite[], message: Rec
   if (typeof method !== "string" || !("id" in message)) return [];
   const tool = TOOL_CALLS.has(method);
   if (!tool && !A2A_SENDS.has(method)) return [];
-  if (tool) {
-    for (const site of sites) {
-      if (site.path[0] !== "params" || site.path[1] !== "arguments") continue;
-      const key = site.path[site.path.length - 1];
-      if (URL_VALUE.test(site.value.trim()) && site.path.length === 3) return [];
-      if (typeof key === "string" && FILE_PATH_KEY.test(key) && site.path.length === 3 && /[/\\]|\.\w{1,8}$/.test(site.value)) return [];
-    }
-  }
+  // (Twentieth round) Read from the call's own arguments, not from the sites given: a normalised view (a decoded
+  // layer of the content) comes without the path argument beside it, and must be left out all the same.
+  if (tool && requestsOrWrites(message)) return [];
   const out: Detection[] = [];
   for (const site of sites) {
     if (site.path[0] !== "params" || site.path.includes("_meta") || site.path.includes("headers")) continue;
@@ -138,6 +165,32 @@ export function detectLabelledSecrets(sites: readonly StringSite[], message: Rec
     if (typeof key === "string" && NOT_SENT.test(key)) continue;
     if (site.value.length < 12) continue;
     for (const f of labelledSecrets(site.value)) out.push({ type: "secrets.labelled", path: site.path, start: f.start, end: f.end });
+  }
+  return out;
+}
+
+/**
+ * (Twentieth round, "sec20") A credential given by its label in what comes back: a tool's result or another agent's
+ * reply that states a password or a key in words ("current settings: … user … pass …", "the password is …"). The same
+ * judgement as above, on the text of a response; what is called or run is not in a response.
+ */
+export function detectLabelledReturned(sites: StringSite[], message: Record<string, unknown>): Detection[] {
+  if (!("result" in message) || "method" in message) return [];
+  // A short response that holds none of the labels' literals, nor a character outside ASCII, has nothing to find.
+  const lits = literalsOf(sites);
+  if (lits !== null && !lits.any(RETURNED_LABEL_IDS) && !sites.some((s) => /[^\x00-\x7f]/.test(s.value))) return [];
+  const out: Detection[] = [];
+  for (const site of sites) {
+    if (site.path[0] !== "result" || site.path.includes("_meta") || site.value.length < 12) continue;
+    const key = site.path[site.path.length - 1];
+    if (typeof key === "string" && NOT_SENT.test(key)) continue;
+    for (const f of labelledSecrets(site.value, false, true)) {
+      // A JWT is judged by its own format, which knows the published examples (jwt.io's) that guides quote.
+      if (site.value.startsWith("eyJ", f.start)) continue;
+      // A browser key in the web-app config it ships in is public by design (secrets.ts says so of its formats).
+      if (browserConfig(site.value, f.start)) continue;
+      out.push({ type: "secrets.labelled", path: site.path, start: f.start, end: f.end });
+    }
   }
   return out;
 }

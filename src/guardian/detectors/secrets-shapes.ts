@@ -1,3 +1,4 @@
+import { entropy } from "./entropy.js";
 import { credentialShaped } from "./secrets-context.js";
 import type { Detection, StringSite } from "./scan.js";
 
@@ -215,4 +216,23 @@ export function detectShapedCredentials(site: StringSite, found: Detection[]): v
   loginKeywords(head, found);
   appPasswords(head, found);
   if (head.value.includes("://")) linkCredentials(head, found);
+  liveSecretKeys(head, found);
+}
+
+/*
+ * (Twentieth round, "sec20") A key that says of itself it is a live secret key: a prefix pairing `sk` or `secret` with
+ * `live` or `prod`, in either order (`live_sk_…`, `sk_prod_…`, `secret-live-…`), then a random run. Whatever the
+ * service and whatever the language of the sentence around it (a test key's `test_sk_` is not one).
+ */
+const LIVE_SECRET = /(?<![A-Za-z0-9])(?:(?:live|prod)[_-](?:sk|secret)|(?:sk|secret)[_-](?:live|prod))[_-]([A-Za-z0-9]{20,128})(?![A-Za-z0-9])/gi;
+
+function liveSecretKeys(site: StringSite, found: Detection[]): void {
+  const v = site.value;
+  if (!/live|prod/i.test(v) || !/sk|secret/i.test(v)) return;
+  LIVE_SECRET.lastIndex = 0;
+  for (let m, n = 0; (m = LIVE_SECRET.exec(v)) !== null && n < 16; n++) {
+    const tail = m[1] as string;
+    if (!/[A-Z]/.test(tail) || !/[a-z]/.test(tail) || !/[0-9]/.test(tail) || entropy(tail) < 3.6) continue;
+    found.push({ type: "secrets.credential", path: site.path, start: m.index, end: m.index + m[0].length });
+  }
 }
