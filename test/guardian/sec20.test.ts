@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ownTreeConfigRead } from "../../src/guardian/detectors/paths-configs.js";
 import { passwordSpansInWords } from "../../src/guardian/detectors/exfil-words.js";
-import { detectLabelledReturned, detectLabelledSecrets, labelledSecrets } from "../../src/guardian/detectors/secrets-labelled.js";
+import { detectLabelledSecrets, labelledSecrets } from "../../src/guardian/detectors/secrets-labelled.js";
 import { detectNamedField } from "../../src/guardian/detectors/secrets-context.js";
 import type { Detection } from "../../src/guardian/detectors/scan.js";
 import { detectShapedCredentials } from "../../src/guardian/detectors/secrets-shapes.js";
@@ -71,31 +71,6 @@ describe("a password field by its short name (secrets-context.ts)", () => {
     const t = performance.now();
     field("smtp_pass", "A1!".repeat(20000));
     expect(performance.now() - t).toBeLessThan(200);
-  });
-});
-
-describe("a credential stated in words in what comes back (secrets-labelled.ts)", () => {
-  const reply = (text: string) => {
-    const message = { jsonrpc: "2.0", id: 1, result: { kind: "message", parts: [{ kind: "text", text }] } };
-    return detectLabelledReturned([{ path: ["result", "parts", 0, "text"], value: text }], message).map((d) => text.slice(d.start, d.end));
-  };
-  it("finds a login pair in words and a password in hex", () => {
-    expect(reply("Use host ftp.bakery.example, user upload_bot pass Cr0issant!77 for now.")).toEqual(["Cr0issant!77"]);
-    expect(reply("The router's admin password 5e8c1b7a9d3f0e26b4a1 is the factory one.")).toEqual(["5e8c1b7a9d3f0e26b4a1"]);
-  });
-  it("passes a policy, a rotation how-to, a public web config and jwt.io's example", () => {
-    expect(reply("Password policy: minimum 14 characters, history 24; user accounts pass review quarterly.")).toEqual([]);
-    expect(reply("To change the relay password, open Settings, click Rotate; the old password stops working after 10 minutes.")).toEqual([]);
-    expect(reply('apiKey: "AIzaSyB7uM2xQ0pL9vK4wR8tN1cY6dF3hJ5sA0e", authDomain: "tide.firebaseapp.com"')).toEqual([]);
-    expect(reply("Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c")).toEqual([]);
-    expect(reply('apiKey: "<REDACTED>", appId: "1:408127735510:web:3a9d0e2b1c4f"')).toEqual([]);
-  });
-  it("reads only responses, and stays fast on a long text", () => {
-    expect(detectLabelledReturned([{ path: ["params", "x"], value: "user a pass Cr0issant!77" }], { jsonrpc: "2.0", id: 1, method: "tools/call", params: {} })).toEqual([]);
-    const t = performance.now();
-    reply("user a pass ".repeat(5000));
-    reply("password ".repeat(7000));
-    expect(performance.now() - t).toBeLessThan(500);
   });
 });
 

@@ -473,6 +473,9 @@ const PASS_FIELD = /(?:^|[_.-])(?:pass|PASS|Pass)$|[a-z0-9]Pass$/;
  */
 const LOGIN_TARGET = /^(?:smtp|mail|email|imap|pop3?|db|database|sql|mysql|pg|postgres|mongo|redis|ftp|sftp|ssh|ldap|bind|proxy|vpn|admin|root|user|login|account|acct|auth|api|app|service|svc|broker|mq|amqp|rabbit|mqtt|router|nas|camera|cam|rtsp|jdbc|dsn|relay|sasl|basic|http|web|portal|panel|cpanel|console)$/;
 
+/** Words of a password field's name that say the password is shared with visitors by design. */
+const SHARED_BY_DESIGN = new Set(["wifi", "wlan", "wpa", "wpa2", "ssid", "guest", "guests", "hotspot", "visitor"]);
+
 /** The credential noun ending a field's name (a password for `…_pass`), or null. */
 function fieldNoun(key: string): { noun: string; index: number } | null {
   const m = NOUN_AT_END.exec(key);
@@ -499,6 +502,9 @@ export function detectNamedField(site: StringSite, found: Detection[]): void {
   const password = /^(?:passw|passphrase|pwd)/i.test(noun);
   if (v.length < 16 && !password) return;
   const nameWords = words(key);
+  // (Twentieth round, the lead) A network's or a guest's password is handed to visitors by design (a Wi-Fi key given to
+  // a cleaner or a guest): the shorter chosen passwords count only for an account's own.
+  if (v.length < 16 && nameWords.some((w) => SHARED_BY_DESIGN.has(w.toLowerCase()))) return;
   // A bare `key` is any map's key (an object key, a cache key); `token`, `secret`, `password` alone name a secret.
   if (nameWords.length < 2 && !STRONG_NOUN.test(noun)) return;
   if (!secretName(nameWords, noun)) return;

@@ -1,7 +1,5 @@
 import { entropy } from "./entropy.js";
 import { passwordSpansInWords } from "./exfil-words.js";
-import { browserConfig } from "./secrets.js";
-import { literalId, literalsOf } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -59,13 +57,11 @@ const PAIR = /\b(?:admin|user(?:name)?|login|account|svc|service\s{1,3}account|b
 const PAIR_WORDS = /\b(?:user(?:name)?|login|account|benutzer|usuario|utilisateur)\s{0,3}[:=]?\s{1,3}[A-Za-z][\w.@-]{1,63}[,;]?\s{1,3}(?:pass|pw|pwd|password|passwd)\s{0,3}[:=]?\s{1,3}([^\s"',;]{8,64})/gi;
 /** A cheap test before exfil-words.ts's password words: a non-ASCII character, or a Latin-script word's stem. */
 const MAYBE_PASSWORD_WORD = /[^\x00-\x7f]|passwort|kennwort|wachtwoord|passe|contrase|senha|parol|haslo|heslo|sifre|senord|passord|adgangskode|salasana|sandi/i;
-/** Literals one of the labels holds (the message's literal prefilter, for what comes back): see detectLabelledReturned. */
-export const RETURNED_LABEL_IDS = ["pass", "pw", "psk", "secret", "token", "key", "bearer", "jeton"].map((l) => literalId(l));
 /** A `.pgpass` line: host, port, database, user, password. */
 const PGPASS = /(?:^|["'\s])[A-Za-z0-9.*_-]{1,253}:(?:\d{1,5}|\*):[\w*.-]{1,63}:[\w*.@-]{1,63}:([^\s"':]{6,128})(?=$|["'\s])/gm;
 
 /** Credentials by label in one text: the value's span. `payload`: the text is a request's payload (see below). */
-export function labelledSecrets(v: string, payload = false, firstOnly = false): { start: number; end: number }[] {
+export function labelledSecrets(v: string, payload = false): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
   if (v.length > MAX_TEXT) return out;
   LABEL.lastIndex = 0;
@@ -95,8 +91,6 @@ export function labelledSecrets(v: string, payload = false, firstOnly = false): 
       if (/^[/~.]|^\w{2,10}:(?!\d)|^(?:ssh-|ecdsa-|sk-ssh|AAAA[BC]3NzaC1)/.test(value)) break;
       if (!randomLooking(value, m[0])) {
         if (/^[a-z_]\w{0,30}\.[a-z_]\w{0,30}$/i.test(value) && /^[\s=:(]{0,3}$/.test(window.slice(0, w.index))) break;
-        // (Twentieth round) In what comes back, only the label's own value: further on are other fields' values.
-        if (firstOnly) break;
         continue;
       }
       const start = m.index + m[0].length + w.index + (raw.length - raw.replace(/^[=:]+/, "").length);
@@ -165,32 +159,6 @@ export function detectLabelledSecrets(sites: readonly StringSite[], message: Rec
     if (typeof key === "string" && NOT_SENT.test(key)) continue;
     if (site.value.length < 12) continue;
     for (const f of labelledSecrets(site.value)) out.push({ type: "secrets.labelled", path: site.path, start: f.start, end: f.end });
-  }
-  return out;
-}
-
-/**
- * (Twentieth round, "sec20") A credential given by its label in what comes back: a tool's result or another agent's
- * reply that states a password or a key in words ("current settings: … user … pass …", "the password is …"). The same
- * judgement as above, on the text of a response; what is called or run is not in a response.
- */
-export function detectLabelledReturned(sites: StringSite[], message: Record<string, unknown>): Detection[] {
-  if (!("result" in message) || "method" in message) return [];
-  // A short response that holds none of the labels' literals, nor a character outside ASCII, has nothing to find.
-  const lits = literalsOf(sites);
-  if (lits !== null && !lits.any(RETURNED_LABEL_IDS) && !sites.some((s) => /[^\x00-\x7f]/.test(s.value))) return [];
-  const out: Detection[] = [];
-  for (const site of sites) {
-    if (site.path[0] !== "result" || site.path.includes("_meta") || site.value.length < 12) continue;
-    const key = site.path[site.path.length - 1];
-    if (typeof key === "string" && NOT_SENT.test(key)) continue;
-    for (const f of labelledSecrets(site.value, false, true)) {
-      // A JWT is judged by its own format, which knows the published examples (jwt.io's) that guides quote.
-      if (site.value.startsWith("eyJ", f.start)) continue;
-      // A browser key in the web-app config it ships in is public by design (secrets.ts says so of its formats).
-      if (browserConfig(site.value, f.start)) continue;
-      out.push({ type: "secrets.labelled", path: site.path, start: f.start, end: f.end });
-    }
   }
   return out;
 }
