@@ -95,7 +95,9 @@ describe("a framework's database wiped with its guard overridden, a production t
     expect(destructiveSql("DROP TABLE orders_prod;")).not.toBeNull();
     expect(destructiveSql("DROP TABLE tmp_import_2026;", "billing_prod")).toBeNull();
     expect(destructiveSql("DROP TABLE sessions;", "app_dev")).toBeNull();
-    expect(destructiveSql("DROP TABLE sessions;")).toBeNull();
+    // (Twentieth round, cps20) A live table dropped needs no production context to be refused, as a DELETE without
+    // WHERE needs none: commands-erased.ts. A scratch table or a development database still passes (above).
+    expect(destructiveSql("DROP TABLE sessions;")).not.toBeNull();
   });
 });
 
