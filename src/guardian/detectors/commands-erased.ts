@@ -18,6 +18,8 @@
  * Linear: bounded regexes, at most 16 statements of each kind per text, the first 64 KB.
  */
 
+import { statementStart } from "./commands-unfiltered.js";
+
 const MAX_SQL = 65536;
 /** Tables and databases named as made to be thrown away (test, scratch, temporary, backup, import, staging). */
 const DISPOSABLE = /(?:^|[^a-z])(?:test|tests|testing|dev|development|local|tmp|temp|old|bak|backup|copy|scratch|sandbox|ci|e2e|fixtures?|demo|example|staging|stage|stg|seed|seeds|mock|sample|import|imports|migration|cache)(?:[^a-z]|$)/i;
@@ -29,10 +31,6 @@ const DROP_TABLE = /\bdrop\s{1,8}table\s{1,8}(if\s{1,8}exists\s{1,8})?([`"[]?[\w
 const COUNTER = /(?:count|counter|hits|views|attempts|retries|retry|tries|failures|failed_logins|unread|streak|usage|used|quota_used|login_attempts|errors|bounces|clicks|impressions)s?$/i;
 /** What erases a value: zero, NULL, an empty string. */
 const ERASING = /^(?:0|0\.0{1,8}|-0|null|''|""|N'')$/i;
-
-function statementStart(s: string, i: number): boolean {
-  return /(?:^|;|\b(?:begin|then|else|do|as)\b|\$\$|\()\s*$/i.test(s.slice(Math.max(0, i - 48), i).replace(/--[^\n]{0,200}$/gm, ""));
-}
 
 /** A condition that holds for every row: `1=1`, `true`, `1`, `'a'='a'`, `id = id`, `1 <> 0`, alone. */
 export function alwaysTrue(cond: string): boolean {

@@ -1,3 +1,4 @@
+import { statementStart } from "./commands-unfiltered.js";
 import { isOption, optionValue, type Command, type Script } from "./shell.js";
 
 /*
@@ -283,10 +284,6 @@ const PRODUCTION_NAME = /(?:^|[^a-z])(?:prod|production|prd|live)(?:[^a-z]|$)/i;
 const NOT_PRODUCTION = /(?:^|[^a-z])(?:test|tests|testing|dev|development|local|tmp|temp|scratch|sandbox|ci|e2e|fixtures?|demo|example|staging|stage|stg|backup|bak|copy|import|migration)(?:[^a-z]|$)/i;
 const UPDATE_SET = /\bupdate\s{1,8}((?:[`"[]?[\w$-]{1,64}[`"\]]?\.){0,2}[`"[]?[\w$-]{1,64}[`"\]]?)\s{1,8}set\s/gi;
 const DROP_CASCADE = /\bdrop\s{1,8}(extension|type|domain|function|collation|sequence)\s{1,8}(?:if\s{1,8}exists\s{1,8})?([\w$".-]{1,128})[^;]{0,200}?\bcascade\b/gi;
-
-function statementStart(s: string, i: number): boolean {
-  return /(?:^|;|\b(?:begin|then|else|do|as)\b|\$\$|\()\s*$/i.test(s.slice(Math.max(0, i - 48), i).replace(/--[^\n]{0,200}$/gm, ""));
-}
 
 export function everyRowSql(s: string, where: string): string | null {
   if (NOT_PRODUCTION.test(where) && !PRODUCTION_NAME.test(where)) return null;

@@ -183,7 +183,8 @@ const LITERAL = /^(?:'[^']{0,200}'|N'[^']{0,200}'|"[^"]{0,200}"|-?\d{1,18}(?:\.\
 const DISPOSABLE_TABLE = /(?:^|[^a-z])(?:test|tests|testing|dev|development|local|tmp|temp|scratch|sandbox|ci|e2e|fixtures?|demo|example|staging|stage|stg|seed|seeds|mock|sample)(?:[^a-z]|$)/i;
 const UPDATE_SET = /\bupdate\s{1,8}((?:[`"[]?[\w$-]{1,64}[`"\]]?\.){0,2}[`"[]?[\w$-]{1,64}[`"\]]?)\s{1,8}set\s/gi;
 
-function statementStart(s: string, i: number): boolean {
+/** Whether a statement begins at `i` (after a `;`, a block's keyword, `$$` or `(`; comments skipped). */
+export function statementStart(s: string, i: number): boolean {
   return /(?:^|;|\b(?:begin|then|else|do|as)\b|\$\$|\()\s*$/i.test(s.slice(Math.max(0, i - 48), i).replace(/--[^\n]{0,200}$/gm, ""));
 }
 
