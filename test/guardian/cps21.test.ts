@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { erasedSql } from "../../src/guardian/detectors/commands-erased.js";
 import { debugUnits } from "../../src/guardian/detectors/injection.js";
 import { unreported } from "../../src/guardian/detectors/sampling-benign.js";
 import { cpuMs } from "../support/cpu.js";
@@ -23,6 +24,25 @@ describe("cps21: an event reported is not an ask", () => {
     const t0 = cpuMs();
     unreported(long);
     harvest(("the user pasted " + "a ".repeat(300) + ". ").repeat(200));
+    expect(cpuMs() - t0).toBeLessThan(1500);
+  });
+});
+
+describe("cps21: a live table emptied", () => {
+  it("judges TRUNCATE of a live table, not a reload, a disposable table or a shell truncate", () => {
+    expect(erasedSql("TRUNCATE TABLE loan_history;")).toMatch(/empties the table loan_history/);
+    expect(erasedSql("truncate only appointments restart identity")).toMatch(/appointments/);
+    expect(erasedSql("TRUNCATE a_tmp, invoices CASCADE")).toMatch(/invoices/);
+    expect(erasedSql("TRUNCATE t1; INSERT INTO t1 SELECT * FROM src;")).toBeNull();
+    expect(erasedSql("TRUNCATE TABLE stg_orders;")).toBeNull();
+    expect(erasedSql("truncate -s 0 app.log")).toBeNull();
+    expect(erasedSql("SELECT 'truncate table x' AS hint")).toBeNull();
+  });
+  it("stays fast on a long adversarial input", () => {
+    const t0 = cpuMs();
+    erasedSql("TRUNCATE a" + ", b".repeat(20_000));
+    erasedSql("TRUNCATE t; " + "insert into ".repeat(5_000));
+    erasedSql(";truncate ".repeat(20_000));
     expect(cpuMs() - t0).toBeLessThan(1500);
   });
 });
