@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { erasedSql } from "../../src/guardian/detectors/commands-erased.js";
 import { doubleStory } from "../../src/guardian/detectors/sampling-double.js";
+import { namedKind } from "../../src/guardian/detectors/paths-named.js";
+import { sensitiveKind } from "../../src/guardian/detectors/paths.js";
 import { debugUnits } from "../../src/guardian/detectors/injection.js";
 import { unreported } from "../../src/guardian/detectors/sampling-benign.js";
 import { cpuMs } from "../support/cpu.js";
@@ -65,6 +67,24 @@ describe("cps21: two stories, one for the reader", () => {
     doubleStory("si " + "pregunta ".repeat(5_000));
     doubleStory("wenn " + "a ".repeat(10_000) + "fragt");
     doubleStory("tell the user " + "x ".repeat(10_000) + " but actually");
+    expect(cpuMs() - t0).toBeLessThan(1500);
+  });
+});
+
+describe("cps21: a file named for the secrets it holds", () => {
+  it("reads the secret's own noun in a data file, in several languages", () => {
+    for (const p of ["/home/li/Desktop/passwords.txt", "D:\\Kanzlei\\Passwörter 2026.xlsx", "/Users/ana/senhas-banco.csv", "C:\\Users\\x\\şifreler.txt", "/opt/hsm/slot1.pin", "/home/a/.tool/api_token.txt"]) {
+      expect(namedKind(p)).toBe("sensitive_path.credential_file");
+      expect(sensitiveKind(p)).not.toBeNull();
+    }
+  });
+  it("passes files about secrets, word lists, code, docs, locales and design tokens", () => {
+    for (const p of ["data/common-passwords.txt", "wiki/password-policy.pdf", "src/passwords.ts", "docs/passwords.md", "web/locales/de/passwords.json", "ui/tokens/token-colors.json", "assets/pin-icons.json", "test/fixtures/passwords.txt"]) expect(namedKind(p)).toBeNull();
+  });
+  it("stays fast on a long adversarial input", () => {
+    const t0 = cpuMs();
+    namedKind("/a/" + "passwords-".repeat(400) + ".txt");
+    namedKind("/" + "a/".repeat(2_000) + "token" + "_x".repeat(100));
     expect(cpuMs() - t0).toBeLessThan(1500);
   });
 });
