@@ -13,7 +13,10 @@
  *   computed from the row (`SET total = price * qty`);
  * - **a live table dropped**: `DROP TABLE t` (or a list) removes the rows and the definition at once. A migration's
  *   guarded `IF EXISTS`, a table the same text creates again (a rebuild), and tables or databases named as scratch,
- *   temporary, backup, import, development or test pass, as before.
+ *   temporary, backup, import, development or test pass, as before;
+ * - (Twenty-first round, "cps21") **a live table emptied**: `TRUNCATE [TABLE] t` removes every row as a drop does,
+ *   keeping only the definition; it is judged as the drop is. A table the same text fills again (`INSERT INTO t`,
+ *   `COPY t FROM`, `LOAD DATA … INTO TABLE t`: a reload) and disposable tables pass.
  *
  * Linear: bounded regexes, at most 16 statements of each kind per text, the first 64 KB.
  */
@@ -27,6 +30,7 @@ const TABLE = "((?:[`\"\\[]?[\\w$-]{1,64}[`\"\\]]?\\.){0,2}[`\"\\[]?[\\w$-]{1,64
 const DELETE_WHERE = new RegExp(`\\bdelete\\s{1,8}from\\s{1,8}${TABLE}\\s{1,8}where\\s{1,8}([^;]{1,120}?)\\s{0,8}(?:;|$)`, "gi");
 const UPDATE_SET = new RegExp(`\\bupdate\\s{1,8}${TABLE}\\s{1,8}set\\s`, "gi");
 const DROP_TABLE = /\bdrop\s{1,8}table\s{1,8}(if\s{1,8}exists\s{1,8})?([`"[]?[\w.$-]{1,128}[`"\]]?(?:\s{0,4},\s{0,4}[`"[]?[\w.$-]{1,128}[`"\]]?){0,8})/gi;
+const TRUNCATE_TABLE = /\btruncate\s{1,8}(?:table\s{1,8})?(?:only\s{1,8})?([`"[]?[\w.$-]{1,128}[`"\]]?(?:\s{0,4},\s{0,4}[`"[]?[\w.$-]{1,128}[`"\]]?){0,8})/gi;
 /** Counters: made to be reset to zero. */
 const COUNTER = /(?:count|counter|hits|views|attempts|retries|retry|tries|failures|failed_logins|unread|streak|usage|used|quota_used|login_attempts|errors|bounces|clicks|impressions)s?$/i;
 /** What erases a value: zero, NULL, an empty string. */
@@ -112,7 +116,24 @@ export function erasedSql(sql: string, where = ""): string | null {
       if (live !== undefined) return `drops the table ${live.slice(0, 64)} and every row in it`;
     }
   }
+  if (lower.includes("truncate")) {
+    TRUNCATE_TABLE.lastIndex = 0;
+    for (let m, n = 0; (m = TRUNCATE_TABLE.exec(s)) !== null && n < 16; n++) {
+      if (!statementStart(s, m.index)) continue;
+      const tables = (m[1] as string).split(",").map((t) => t.trim().replace(/[`"[\]]/g, ""));
+      const live = tables.find((t) => t !== "" && !t.startsWith("-") && !/^(?:table|only|if)$/i.test(t) && !DISPOSABLE.test(t) && !filledAgain(lower, t.toLowerCase(), m.index));
+      if (live !== undefined) return `empties the table ${live.slice(0, 64)} of every row`;
+    }
+  }
   return null;
+}
+
+/** Whether the text fills the emptied table again after emptying it (a reload), or creates it again. */
+function filledAgain(lower: string, table: string, from: number): boolean {
+  const rest = lower.slice(from, from + 8000);
+  if (!/\b(?:insert|copy|load\s{1,8}data|create\s{1,8}table)\b/.test(rest)) return false;
+  const bare = table.replace(/^.*\./, "").replace(/[$-]/g, "\\$&");
+  return new RegExp(`\\b(?:insert\\s{1,8}(?:into\\s{1,8})?|copy\\s{1,8}|into\\s{1,8}table\\s{1,8}|create\\s{1,8}table\\s{1,8}(?:if\\s{1,8}not\\s{1,8}exists\\s{1,8})?)(?:[\\w$]{1,64}\\.){0,2}[\`"\\[]?${bare}\\b`).test(rest);
 }
 
 /** Whether the text creates the dropped table again after the drop (a rebuild). */

@@ -22,7 +22,7 @@ import { describedDirectives, NAMES_NOT_VALUE } from "./poisoning.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
 import { genuineBidiPair } from "./bidi.js";
 import { intoFile, paymentReference, selfSummary, serverHeld, takenElsewhere, tokenTopic } from "./injection-benign.js";
-import { secretsOnlyForbidden, wrongdoerDescribed } from "./sampling-benign.js";
+import { secretsOnlyForbidden, unreported, wrongdoerDescribed } from "./sampling-benign.js";
 import { samplingTurnFindings } from "./sampling-turns.js";
 import { samplingParamFindings } from "./sampling-params.js";
 import { cardSecretFindings } from "./poisoning-card-secrets.js";
@@ -731,7 +731,7 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   // the session holds — whatever language its verb is in.
   // (Not "summarise every e-mail in the conversation": personal data summarised for the reader, twelfth round.)
   if (ctx.role === "prompt" && ctx.withContext === true && !has("neg") && !has("without") && (near("bulk", "machine", 4) || (near("bulk", "personal", 4) && !(SUMMARY_TASK.test(unit) && !has("machine"))))) addR(sig, "harvest");
-  if (ctx.role === "prompt") promptAsks(unit, sig, { sessionInPrompt: promptSession(text), secretPath, machine: machine || SECRET_IDENT.test(unit), personal, link, embeds: requested.some((i) => EMBED.has(w(i))) || toks.some((t) => EMBED.has(t.w)) });
+  if (ctx.role === "prompt") promptAsks(unit, sig, { asked: request, sessionInPrompt: promptSession(text), secretPath, machine: machine || SECRET_IDENT.test(unit), personal, link, embeds: requested.some((i) => EMBED.has(w(i))) || toks.some((t) => EMBED.has(t.w)) });
   // (A property that names where its value comes from — "which environment variable holds it", "read by the server" —
   // asks for a name, not the secret: poisoning.ts.)
   // (In any language: a description that has the model send a secret it names — a password, a card, a key — with
@@ -1240,6 +1240,8 @@ const QUERY_SLOT = /[?&][\w-]{1,20}=(?:$|[\s"')\]]|\{|<|[A-Z][A-Z_]{2,}\b|\.{3}|
 const URL_WORDS = /\b(?:url|urls|link|links|image|img|pixel|query|querystring|src)\b|!\[|<img/i;
 
 interface Prompted {
+  /** The unit asks the model for something (an imperative or a polite request). */
+  asked: boolean;
   /** The prompt names the session somewhere (another sentence may say what to do with it). */
   sessionInPrompt: boolean;
   secretPath: boolean;
@@ -1257,7 +1259,8 @@ interface Prompted {
  * is") asks for nothing the session holds.
  */
 function promptAsks(unit: string, sig: Sig, o: Prompted): void {
-  const here = SESSION.test(unit) || SESSION_I18N.test(unit);
+  // (Twenty-first round) "The user pasted a password": an event reported, with nothing asked, names no session data.
+  const here = (SESSION.test(unit) && (o.asked || SESSION.test(unreported(unit)))) || SESSION_I18N.test(unit);
   // (The session named in another sentence counts for secrets asked in bulk — "every API key you find" — or for a link.)
   const session = here || (o.sessionInPrompt && BULK_SECRET.test(unit));
   const linked = here || o.sessionInPrompt;

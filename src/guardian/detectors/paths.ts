@@ -11,6 +11,7 @@ import { CONFIGS_HINTS, configKind, ownTreeConfigRead, productionConfig, uriClim
 import { NETWORK_HINTS, networkKind } from "./paths-network.js";
 import { CATALOG_HINTS, catalogKind } from "./paths-catalog.js";
 import { KEYS_HINTS, keyKind } from "./paths-keys.js";
+import { NAMED_HINTS, namedKind } from "./paths-named.js";
 import type { Detection, StringSite } from "./scan.js";
 import type { RoledSite } from "./sites.js";
 
@@ -118,7 +119,9 @@ const HINTS = [".ssh", "id_", ".aws", ".azure", "gcloud", ".kube", ".docker", ".
   // (Sixteenth round: products' credential and session files from their documented locations: paths-catalog.ts.)
   ...CATALOG_HINTS,
   // (Seventeenth round) private keys by name, stash files, keyrings kept as files, logins under an account's name.
-  ...KEYS_HINTS];
+  ...KEYS_HINTS,
+  // (Twenty-first round: a file its owner named for the secrets it holds: paths-named.ts.)
+  ...NAMED_HINTS];
 const SENSITIVE_HINT = new RegExp(HINTS.map(escapeRegExp).join("|"), "i");
 const SENSITIVE_HINT_IDS = HINTS.map(literalId);
 const HINTS_LOWER = HINTS.map((h) => h.toLowerCase());
@@ -181,7 +184,7 @@ export function sensitiveKind(path: string): string | null {
   const p = lexical(windowsForm(path.replace(PROC_ROOT, "")));
   for (const s of SENSITIVE) if (s.re.test(p)) return s.type;
   if (keyFileInSystemFolder(p)) return "sensitive_path.system";
-  return storeKind(p) ?? appKind(p) ?? scopeKind(p) ?? holdsKind(p) ?? configKind(p) ?? networkKind(p) ?? catalogKind(p) ?? keyKind(p);
+  return storeKind(p) ?? appKind(p) ?? scopeKind(p) ?? holdsKind(p) ?? configKind(p) ?? networkKind(p) ?? catalogKind(p) ?? keyKind(p) ?? namedKind(p);
 }
 
 /** `/proc/self/root/etc/shadow` is `/etc/shadow`: a process's root link is the root (sixth round). */

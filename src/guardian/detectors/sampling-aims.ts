@@ -1,3 +1,5 @@
+import { doubleStory } from "./sampling-double.js";
+
 /*
  * Thirteenth round ("smp13"): what a server's sampling prompt aims the client's model at, read as a few broad
  * structures rather than the words of known cases. Called once per unit of a sampling prompt from sampling-asks.ts
@@ -223,6 +225,8 @@ function handledInNextClause(unit: string, end: number): boolean {
 }
 
 function deceives(text: string, unit: string): boolean {
+  // (Twenty-first round) A denial prepared for whoever asks, or a told story undone by the real act (sampling-double.ts).
+  if (doubleStory(unit)) return true;
   // An answer fixed against the input: a merit verdict and a quantifier over the evidence, or one literal identity.
   if (MERIT.test(unit) && !OPEN.test(unit)) {
     if (AGAINST.test(unit)) return true;

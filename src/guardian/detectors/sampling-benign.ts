@@ -52,3 +52,19 @@ export function wrongdoerDescribed(unit: string): boolean {
   const u = unit.length > 2000 ? unit.slice(0, 2000) : unit;
   return WRONGDOER.test(u) && DEFENCE.test(u);
 }
+
+/*
+ * Twenty-first round ("cps21"): **an event reported is not an ask**. "Ticket: the user pasted the Wi-Fi password by
+ * mistake" names what the user did as the subject of its sentence; the session's data is asked for only as an
+ * object — "the PIN the user typed", "repeat what the user shared". A clause that opens with the user as the subject of
+ * a past act (after a label, a stop or nothing; "the", "a", "our" allowed) is removed before the session is looked
+ * for, in a unit that asks the model for nothing (injection.ts, promptAsks).
+ */
+const REPORTED_ACT =
+  /(?:^|[.;:!?\n(]|\s-\s)\s{0,3}(?:(?:the|a|an|our|one|this)\s{1,3})?user\s{1,3}(?:(?:has|had|have)\s{1,3})?(?:accidentally\s{1,3}|mistakenly\s{1,3}|inadvertently\s{1,3})?(?:shared|provided|gave|sent|typed|pasted|stored|saved|configured)\b/gi;
+
+/** The unit with every clause that reports the user's own past act cut out. */
+export function unreported(unit: string): string {
+  const u = unit.length > 2000 ? unit.slice(0, 2000) : unit;
+  return u.replace(REPORTED_ACT, " ");
+}
