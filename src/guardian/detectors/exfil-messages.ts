@@ -1,4 +1,5 @@
 import { passwordInWords } from "./exfil-words.js";
+import { passwordList, recoveryCodes } from "./exfil-credential-lists.js";
 import { sensitivePayload } from "./exfil-relays.js";
 import { pastedFile } from "./exfil-hosted.js";
 import { fileKind } from "./exfil-payloads.js";
@@ -20,7 +21,8 @@ import type { Detection, StringSite } from "./scan.js";
  *   connection string's password with any symbol, a value named `…_secret_…`), several doors' access codes, people's
  *   rows in a JSON body's escaped CSV, identity-document numbers named in other languages, an identity form's fields
  *   (birth date beside an SSN's or a passport's number).
- * - **A text message or a push to a phone** (an SMS tool, a push tool) carrying those credentials or codes.
+ * - **A text message or a push to a phone** (an SMS tool, a push tool, a phone's messenger) carrying those credentials
+ *   or codes, or (twenty-first round) several passwords or recovery codes by their shape.
  *
  * Linear: bounded regexes over at most 64 KB of a value, at most 256 values of a message walked.
  */
@@ -178,7 +180,9 @@ export function messagePayload(text: string): string | null {
 /* ------------------------------------------------------------------------------------------------------------------ */
 
 /** Tools that text or push to a phone: `send_sms`, `notify_send_sms`, `sms.send`, `push_notification`, `send_whatsapp`. */
-const PHONE_TOOL = /(?:^|[_.\-/])(?:sms|mms|text_?message|whatsapp|push(?:_?notification)?|pushover|ntfy)(?:$|[_.\-/])|^(?:text|sms)[A-Z_]/i;
+// (Twenty-first round) The messengers people read on their phones count as text messages: Telegram, Viber, WeChat,
+// iMessage, KakaoTalk, Zalo, Threema.
+const PHONE_TOOL = /(?:^|[_.\-/])(?:sms|mms|text_?message|whatsapp|telegram|viber|wechat|imessage|kakao(?:talk)?|zalo|threema|push(?:_?notification)?|pushover|ntfy)(?:$|[_.\-/])|^(?:text|sms|telegram)[A-Z_]/i;
 const PHONE_NUMBER = /^\s{0,4}\+?\d[\d ().-]{6,20}\d\s{0,4}$/;
 
 /**
@@ -191,7 +195,8 @@ export function phoneMessages(sites: readonly StringSite[], tool: string): Detec
   const out: Detection[] = [];
   for (const site of sites.length > 256 ? sites.slice(0, 256) : sites) {
     if (site.path[0] !== "params" || site.path[1] !== "arguments" || site.value.length < 12 || PHONE_NUMBER.test(site.value)) continue;
-    const what = messageSecrets(site.value);
+    // (Twenty-first round) Credentials by their shape: several passwords, recovery codes (exfil-credential-lists.ts).
+    const what = messageSecrets(site.value) ?? (passwordList(site.value) ? "passwords" : recoveryCodes(site.value) ? "recovery codes" : null);
     if (what) out.push({ type: "exfiltration.request", path: site.path, start: 0, end: site.value.length, detail: `a text message carries ${what}` });
   }
   return out;
