@@ -11,7 +11,7 @@ import { contactExport, declaredRows, detectSpecial, healthToCollector } from ".
 import { homeLocations } from "./pii-location.js";
 import { jsonRecords } from "./pii-records-json.js";
 import { formBodyFields, jsonFormFields, onFormBodies } from "./pii-form-body.js";
-import { ownTransaction } from "./pii-own-record.js";
+import { oneRecordDocuments, ownTransaction } from "./pii-own-record.js";
 import { detectProtected } from "./pii-protected.js";
 import { detectTraces } from "./pii-traces.js";
 import type { Detection, StringSite } from "./scan.js";
@@ -288,7 +288,8 @@ function bulkOf(sites: StringSite[], pii: () => Detection[], schema: () => unkno
     const held = cardHits(sites, cardsApart, labelledCards).filter((h) => luhn(h.key === "" ? h.site.value.slice(h.start, h.end).replace(/\D/g, "") : h.key) && DOB.test(h.site.value) && !firstPerson(h.site.value.slice(0, 4096)));
     if (held.length > 0) add("pii_bulk.identity", asDetections(held));
   }
-  else if (strongIds.length >= 1 && idList.length >= 2) add("pii_bulk.id_list", asDetections(idList));
+  // (Twenty-first round) Two numbers of different kinds in two fields of one record: one person's documents (pii-own-record.ts).
+  else if (strongIds.length >= 1 && idList.length >= 2 && !oneRecordDocuments(sites, idList)) add("pii_bulk.id_list", asDetections(idList));
   else if (idList.length >= 3) add("pii_bulk.ssn_list", asDetections(idList));
 
   if (rows.length > 0) add("pii_bulk.payment_card", asDetections(rows));

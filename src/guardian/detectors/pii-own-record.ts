@@ -47,3 +47,28 @@ export function ownTransaction(sites: readonly StringSite[], id: StringSite, ids
   if (travel) return inRecord.some((s) => s.path.length === record.length + 1 && BOOKING_KEY.test(String(last(s.path))) && LOCATOR.test(s.value.trim()));
   return inRecord.some((s) => s.path.slice(record.length).some((k) => typeof k === "string" && ORDER_KEY.test(k)));
 }
+
+/*
+ * (Twenty-first round, "pii21") One person's documents in one record. A list of identity numbers is a leak because it
+ * names several people; two numbers of different kinds (a national number and an identity card's, a tax number and a
+ * passport) in one structured record, each under its own field, name one person twice: the record a KYC or onboarding
+ * service keeps. It holds only for two numbers, each the only one in its own field of the same JSON object, the fields
+ * named differently, and the numbers of different shapes (length, or letters beside digits): two numbers of one shape
+ * are a list of one kind (two people's SSNs), and numbers in two objects or in prose still count.
+ */
+const shape = (key: string) => `${key.length}:${/[a-z]/i.test(key) ? "a" : ""}${/\d/.test(key) ? "d" : ""}`;
+
+/** Whether two identity numbers are one person's documents of two kinds, in two fields of one record. */
+export function oneRecordDocuments(sites: readonly StringSite[], hits: readonly { site: StringSite; key: string }[]): boolean {
+  if (hits.length !== 2) return false;
+  const [a, b] = hits as [{ site: StringSite; key: string }, { site: StringSite; key: string }];
+  if (a.site === b.site || shape(a.key) === shape(b.key)) return false;
+  const ka = last(a.site.path);
+  const kb = last(b.site.path);
+  if (typeof ka !== "string" || typeof kb !== "string" || ka.replace(/\d/g, "") === kb.replace(/\d/g, "")) return false;
+  const record = a.site.path.slice(0, -1);
+  if (record.length !== b.site.path.length - 1 || !record.every((x, i) => b.site.path[i] === x)) return false;
+  const inRecord = sites.filter((s) => under(s.path, record));
+  if (inRecord.length > 16) return false;
+  return inRecord.filter((s) => typeof last(s.path) === "string" && NAME_KEY.test(last(s.path) as string)).length <= 1;
+}
