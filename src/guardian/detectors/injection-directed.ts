@@ -183,6 +183,9 @@ const SUCCESS = new Set(["passed", "succeeded", "worked", "fine", "ok", "okay", 
 const CONDITION = new Set(["if", "when", "once", "after", "whether", "unless"]);
 const APPROVALS = new Set(["approvals", "approval", "reviews", "reviewers", "approvers", "sign-off", "signoff", "sign-offs", "consent", "ack", "acks"]);
 
+/** Words before a bare "not" that make "not …ing" an order or an address ("you are not reporting this", "keep not …"). */
+const STATE_BLOCKERS = new Set(["you", "are", "be", "keep", "try", "you're", "youre", "please", "and", "just"]);
+
 /** Whether a clause ends between two offsets (a sentence stop, a semicolon, a line). */
 const clauseGap = (text: string, a: number, b: number) => /[.;!?\n]/.test(text.slice(a, b));
 
@@ -200,6 +203,12 @@ function concealment(text: string, toks: readonly DTok[], ctx: DCtx, out: Direct
         if (k > i && clauseGap(text, (toks[k - 1] as DTok).e, x.s)) break;
         if ((k > i || neg) && (has(x, "comm") || (k > i && RECORD_VERBS.has(x.w)))) v = k;
       }
+      // (Twenty-first round, "inj21") A bare "not" before a verb's -ing form, with no "do" and no "you be" before it,
+      // states a condition — "the agent not reporting", "backups not syncing", "printer not responding" — it orders
+      // nobody to keep quiet. An order to keep something quiet is an imperative ("do not report", "never mention") or
+      // "without telling", which stay.
+      // (After a comma it is an adjunct to an order: "export the table, not telling anyone", which stays.)
+      if (v === i + 1 && t.w === "not" && /ing$/.test(w(v)) && i > 0 && !STATE_BLOCKERS.has(w(i - 1)) && !/[,;]/.test(text.slice((toks[i - 1] as DTok).e, t.s))) v = -1;
       if (v >= 0) {
         // What follows the verb to the clause's end (at most eight words).
         const after: DTok[] = [];

@@ -90,11 +90,23 @@ const AGENT_LABEL = /\b(?:[Aa]gent|AGENT|[Rr]ep|[Rr]epresentative|[Oo]perator)\s
 /** The model's names other than the label's own word. */
 const OTHER_AI = /\b(?:AI|assistant|model|LLM|bot|copilot|chatbot|GPT|Claude)\b/;
 
-/** The unit's only "agent" is a help desk's label before a person's name. */
+/**
+ * (Twenty-first round, "inj21") "Comment (agent):", "Reply (support agent):", "Note (Agent) :" — a role in brackets
+ * before a colon says who wrote the line (a thread's author), not whom it addresses.
+ */
+const AUTHOR_LABEL = /\(\s{0,2}(?:[\p{L}-]{1,20}\s{1,2})?(?:agent|Agent|AGENT)\s{0,2}\)\s{0,2}:/u;
+
+/** The unit's only "agent" is a help desk's label before a person's name, or a line's author in brackets. */
 export function agentLabel(unit: string): boolean {
   const clip = unit.length > 600 ? unit.slice(0, 600) : unit;
-  const m = AGENT_LABEL.exec(clip);
+  const m = AGENT_LABEL.exec(clip) ?? authorLabel(clip);
   if (!m) return false;
   const rest = clip.slice(0, m.index) + " " + clip.slice(m.index + m[0].length);
   return !OTHER_AI.test(rest) && !/\bagents?\b/i.test(rest);
+}
+
+/** An author label whose role word is not the model's own name ("(AI agent):" addresses the model). */
+function authorLabel(clip: string): RegExpExecArray | null {
+  const m = AUTHOR_LABEL.exec(clip);
+  return m && !OTHER_AI.test(m[0]) ? m : null;
 }
