@@ -13,7 +13,7 @@
 //   nice -n 15 node bench/train-classifier.mjs --holdout blind22,blind23   (an experiment: train without those sets,
 //                                                       print their recall at 0.5–3 % of their benign cases flagged)
 //
-// Training data: test/fixtures/blind{,2,…,52}/ and test/fixtures/corpus/*.test.yaml, as of the commit the CV recorded
+// Training data: test/fixtures/blind{,2,…,55}/ and test/fixtures/corpus/*.test.yaml, as of the commit the CV recorded
 // (git show; see DATA_COMMIT below). Never read here: any later blind
 // set, and test/fixtures/model-eval/ (judged through the packs by bench/model-eval.mjs, aggregates only).
 // The offline experiment that chose these settings (docs/detection.md, "A classifier trained on the project's own
