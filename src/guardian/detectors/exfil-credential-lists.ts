@@ -15,7 +15,7 @@
 
 const MAX_TEXT = 65_536;
 
-/** A value with a password's shape, standing alone (after a blank, `:`, `=`, `/`, `(`, or at the start). */
+/** A value with a password's shape, standing alone (after a blank, `:`, `=`, `/`, `(`, `,`, `;`, or at the start). */
 const PASSWORD_SHAPE = /(?<![^\s:=/(,;])[A-Za-z0-9!#$%&*?@^~._+-]{8,32}(?![^\s,;)])/g;
 
 function passwordShaped(v: string): boolean {
