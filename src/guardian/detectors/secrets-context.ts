@@ -105,6 +105,10 @@ let claimed: (value: string) => boolean = () => false;
 export function deferToFormats(test: (value: string) => boolean): void {
   claimed = test;
 }
+/** Whether a published format judges this value (see above): the labelled check (secrets-labelled.ts) defers too. */
+export function claimedByFormat(value: string): boolean {
+  return claimed(value);
+}
 
 /** A run of the characters a credential value is made of (one more than the longest value: longer runs are no value). */
 const MAX_VALUE = 1024;

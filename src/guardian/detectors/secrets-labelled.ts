@@ -1,6 +1,7 @@
 import { entropy } from "./entropy.js";
 import { passwordSpansInWords } from "./exfil-words.js";
 import type { Detection, StringSite } from "./scan.js";
+import { claimedByFormat } from "./secrets-context.js";
 
 /*
  * (Fourteenth round, "exf14") A credential given by its label in what a call sends to people or a place — a chat
@@ -31,6 +32,8 @@ const LABEL =
 const VALUE = /[A-Za-z0-9!#$%&*+/=._|:~@^?-]{8,256}/g;
 const HASH_WORD = /\b(?:sha\d{0,3}|md5|checksum|digest|fingerprint|hash|commit|id|e\.g\.|example|such\s{1,3}as|for\s{1,3}instance|policy|must|should)\b/i;
 const PLACEHOLDER = /^(?:\$\{?|\{\{|<|%|\*{3})|your|xxxx|example|changeme|placeholder|redacted|\*\*\*/i;
+/** A JWT's shape: the JWT format judges it (a real one is reported there; jwt.io's sample and public keys are not). */
+const JWT_SHAPE = /^eyJ[\w-]{8,4096}\.eyJ[\w-]{8,8192}\.[\w-]{16,1024}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Whether a value is random-looking: three classes and entropy, or long hex, or long and dense. */
@@ -89,6 +92,9 @@ export function labelledSecrets(v: string, payload = false): { start: number; en
       if (HASH_WORD.test(window.slice(0, w.index))) break;
       // A reference, not a value: a path, an environment or vault reference, code (`os.environ[…]`), an SSH key's blob.
       if (/^[/~.]|^\w{2,10}:(?!\d)|^(?:ssh-|ecdsa-|sk-ssh|AAAA[BC]3NzaC1)/.test(value)) break;
+      // (Twenty-second round) A value a published format owns (a JWT, a vendor's prefix, a documented example) is that
+      // format's to judge: it reports a real one, and a documented sample is nobody's secret after any label.
+      if (JWT_SHAPE.test(value) || claimedByFormat(value)) break;
       if (!randomLooking(value, m[0])) {
         if (/^[a-z_]\w{0,30}\.[a-z_]\w{0,30}$/i.test(value) && /^[\s=:(]{0,3}$/.test(window.slice(0, w.index))) break;
         continue;

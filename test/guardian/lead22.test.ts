@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { labelledSecrets } from "../../src/guardian/detectors/secrets-labelled.js";
+// Loaded for its side effect too: it tells the contextual and labelled checks which values its formats own.
+import { detectSecrets } from "../../src/guardian/detectors/secrets.js";
+
+/* Twenty-second round (issue 24, the lead): a value a published format owns is that format's to judge, after any label. */
+
+const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+const jwt = (claims: object) => `${b64({ alg: "HS256", typ: "JWT" })}.${b64(claims)}.${"Qk3r9XvLp2Wm7TzA1bNc5dYe8fGh0jKs"}`;
+const SAMPLE = jwt({ sub: "1234567890", name: "John Doe", iat: 1516239022 });
+const REAL = jwt({ sub: "u-4821", name: "Ana Novak", exp: 1764386400, iss: "https://auth.clinic.test" });
+const spans = (t: string) => labelledSecrets(t).map((s) => t.slice(s.start, s.end));
+const formats = (t: string) => detectSecrets([{ path: ["params", "arguments", "text"], value: t }]).map((d) => d.type);
+
+describe("a documented sample after a label (secrets-labelled.ts defers to the formats)", () => {
+  it("leaves jwt.io's sample and vendors' documented keys to their formats, which pass them", () => {
+    for (const t of [`Authorization: Bearer ${SAMPLE}`, `token: ${SAMPLE} fails, why?`, "api key: sk_test_4eC39HqLyjWDarjtT1zdp7dc", "secret key: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"]) {
+      expect(spans(t), t).toEqual([]);
+      expect(formats(t), t).toEqual([]);
+    }
+  });
+  it("still has a real token reported, by its format, after the same labels", () => {
+    for (const t of [`Authorization: Bearer ${REAL}`, `access token: ${REAL}`]) {
+      expect(spans(t), t).toEqual([]);
+      expect(formats(t), t).toContain("secrets.jwt");
+    }
+    expect(formats("api key: sk_live_51NqTr7Ks2vXeLm9PpWc4Hd8Yb3Jz6Qa0Rf").length).toBeGreaterThan(0);
+  });
+  it("keeps a random value with no format's shape, after a label, its own", () => {
+    expect(spans("bearer token: Zq8#Lm2vWp5Rt9Xk4Hn7")).toEqual(["Zq8#Lm2vWp5Rt9Xk4Hn7"]);
+  });
+  it("stays fast on a long run of labels and JWT-like values", () => {
+    const t = performance.now();
+    labelledSecrets(`token: eyJ${"a".repeat(5000)}.eyJ${"b".repeat(5000)}. `.repeat(5));
+    expect(performance.now() - t).toBeLessThan(50);
+  });
+});
