@@ -14,6 +14,8 @@
  * spans, at most MAX_SPANS per text.
  */
 
+import { asksInMoreLanguages } from "./requests-world.js";
+
 export interface Span {
   start: number;
   end: number;
@@ -103,6 +105,8 @@ export function fileRequests(text: string): Span[] {
     if (m !== null) push(out, lineStart + m.index, lineStart + line.length);
     // (Japanese, Korean, Turkish, Hindi put the object before the verb: the whole line is the request.)
     else if ((FILE_VERB_WORLD.test(line) || FILE_VERB_MORE.test(line)) && !WORLD_QUESTION.test(line)) push(out, lineStart, lineStart + line.length);
+    // (Twenty-second round) The verbs and the word "contents" in more languages (requests-world.ts).
+    else if (asksInMoreLanguages(line) && !WORLD_QUESTION.test(line)) push(out, lineStart, lineStart + line.length);
     // (Twentieth round) A climb of three levels and more out of a folder ("Get docs/../../../../root/…") is a request
     // to reach outside whatever verb carries it, in any language; the path judgement decides where it lands.
     else if (line.includes("..") && CLIMB_OUT.test(line) && !WORLD_QUESTION.test(line)) push(out, lineStart, lineStart + line.length);
