@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { datasetIn } from "../../src/guardian/detectors/exfil-dataset.js";
 import { fileRequests } from "../../src/guardian/detectors/requests.js";
 import { labelledSecrets } from "../../src/guardian/detectors/secrets-labelled.js";
 // Loaded for its side effect too: it tells the contextual and labelled checks which values its formats own.
@@ -62,5 +63,23 @@ describe("a request to another agent in more of the world's languages (requests-
     fileRequests(`${"sadržaja ".repeat(4000)} /etc/shadow ${"a".repeat(60000)}`);
     fileRequests("ž".repeat(65000));
     expect(performance.now() - t).toBeLessThan(100);
+  });
+});
+
+describe("a short dataset to a tunnel or a file drop (exfil-dataset.ts)", () => {
+  it("finds a table's rows and a statement of an export", () => {
+    for (const t of ["pupil_id;surname;guardian_phone\n20871;Kovač;+386 41 555 201", "meter_no,customer,reading\nWM-44810,Okafor J,10442", "code|name\nX1|Ana Petrova", "exportació completa: 3 412 socis (nom, telèfon, IBAN)", "watchlist export: 12 812 names incl. reasons", '{"index":"crm","hits":20417,"export":"name,email"}'])
+      expect(datasetIn(t), t).not.toBeNull();
+  });
+  it("passes a test event, a status line, a greeting and a form body", () => {
+    for (const t of ['{"type":"payment_intent.succeeded","id":"evt_test_1","amount":1200}', "nightly import finished: 1,200 rows in 4 s", "Hello, world\nping 1", "command=/deploy&text=staging&user_name=mira", "Call me at 555 0100 (mobile, evenings)"])
+      expect(datasetIn(t), t).toBeNull();
+  });
+  it("stays fast on long adversarial input", () => {
+    const t = performance.now();
+    datasetIn(`${"a,".repeat(3000)}\n${"1,".repeat(3000)}`);
+    datasetIn(`${"123 456 ".repeat(600)}(${"ab, ".repeat(400)}`);
+    datasetIn("(" + "x,".repeat(5000));
+    expect(performance.now() - t).toBeLessThan(50);
   });
 });

@@ -20,6 +20,7 @@ import { chunkedLookups, environmentSent, wildcardHostData } from "./exfil-code.
 import { logOnly, ownApiKey, pasteHost, recipientTagsOnly } from "./exfil-handed.js";
 import { basicInQuery, contactsInQuery, endpointMessage, ownHookKey, phoneMessages, rootDrops, secretInQuery, slugSecret, tokenWithApi } from "./exfil-messages.js";
 import { forwardedOutside } from "./exfil-forwarding.js";
+import { datasetIn } from "./exfil-dataset.js";
 import { gatewayPayload, phoneGateway } from "./exfil-gateways.js";
 import { commandSenders, handedDataFile, namedCredential } from "./exfil-senders.js";
 
@@ -1121,6 +1122,9 @@ function toTunnel(r: Requested, sites: StringSite[], lists: ExfiltrationLists, t
     if (site === r.site || site.path[0] !== "params" || site.path.includes("_meta")) continue;
     const w = site.value;
     if (w.length >= PAYLOAD_LENGTH || (w.length >= 32 && isBlob(w)) || w.split("\n", 4).length >= 4) return "a payload to a tunnel or a file drop";
+    // (Twenty-second round) A short dataset: a table's rows, or a statement of an export (exfil-dataset.ts).
+    const dataset = site.path.includes("arguments") ? datasetIn(w) : null;
+    if (dataset !== null) return `${dataset} to a tunnel or a file drop`;
     // A local file handed to the request (an upload tool's `path`), or a random-looking value (a token, a session
     // cookie) in the payload: data, as it would be in the URL.
     const key = site.path[site.path.length - 1];

@@ -1,0 +1,79 @@
+/*
+ * (Twenty-second round) A dataset handed to a tunnel or a file drop, however short (exfiltration.ts, `toTunnel`).
+ * A request to somebody's tunnel or an anonymous drop is exfiltration when it carries data; until now "data" was a
+ * payload of some size, encoded, a file or a token. What is sent can be short and still be a dataset:
+ *
+ * - *a table*: a header line of column names (identifiers joined by one separator, `,` `;` tab or `|`, no blank after
+ *   it) and a line under it with as many fields and a digit — an export's first rows (`gl_account,balance` then
+ *   `100100,48210334.12`);
+ * - *a statement of an export*: a count of a hundred or more followed by the records' fields in brackets, in any
+ *   language (`3 412 socis (nom, telèfon, IBAN)`); or a count of records (`12,812 names`, `"hits":48213`, in a few
+ *   languages) with a word that says they were taken out (export, dump, extract, backup, database, list).
+ *
+ * A test event posted to one's own tunnel (`{"event":"order.created","id":"test_1"}`), a health check, a status line
+ * ("imported 1,200 rows" with no export's word) pass. Linear: bounded regexes over the first 4 KB and first six lines.
+ */
+
+const MAX_TEXT = 4096;
+/** A letter or a mark on either side ends a word. */
+const word = (alternatives: string): RegExp => new RegExp(`(?<![\\p{L}\\p{M}])(?:${alternatives})(?![\\p{L}\\p{M}])`, "iu");
+
+/** A column name: an identifier, no blank. */
+const COLUMN = /^[\p{L}_][\p{L}\p{N}_.-]{0,31}$/u;
+const SEPARATORS = [",", ";", "\t", "|"];
+
+/** A header of column names and a row under it with as many fields and a digit. */
+export function tableRows(text: string): boolean {
+  const lines = text.slice(0, MAX_TEXT).split("\n", 6).map((l) => l.replace(/\r$/, ""));
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const header = lines[i] as string;
+    const row = lines[i + 1] as string;
+    for (const sep of SEPARATORS) {
+      if (!header.includes(sep)) continue;
+      const names = header.split(sep);
+      if (names.length < 2 || names.length > 40 || !names.every((n) => COLUMN.test(n))) continue;
+      const fields = row.split(sep);
+      if (fields.length === names.length && /\d/.test(row) && fields.every((f) => f.length > 0 && f.length <= 200)) return true;
+    }
+  }
+  return false;
+}
+
+/** A count of a hundred or more: `48213`, `18 220`, `12,812`, `4.812`. */
+const COUNT = /(?<![\d.,])(?:\d{1,3}(?:[ ,.\u00a0\u202f]\d{3}){1,3}|\d{3,9})(?![\d])/g;
+/** Records, rows and the people they are of, in a few languages. */
+const RECORDS = word(
+  "records?|rows?|entries|names|users|customers|clients|accounts|members|contacts|patients|guests|employees|hits|transactions|rekod|rekodi|rekords?|registros|registres|enregistrements|lignes|filas|righe|linhas|datensätze|zeilen|einträge|kunden|rekordów|wierszy|záznamů|záznamov|zapisov|zapisa|rekordot|sort|записей|строк|клиентов|kayıt|satır|bản ghi|baris|rader|poster|rivit|tietuetta|pelanggan|wateja|kumbukumbu",
+);
+/** A word that says records were taken out, in a few languages. */
+const TAKEN_OUT = word(
+  "export|exports|exported|dump|dumped|extract|backup|database|db|list|listing|full|izvoz|eksport|eksportu|exportación|exportação|exportação|exportar|auszug|sicherung|datenbank|base de datos|base de dados|banco de dados|baza|bazy|pangkalan data|senarai|adatbázis|lista|liste|seznam|spisak|список|выгрузка|дамп|veritabanı|dışa aktarım|orodha|hifadhidata",
+);
+/** Fields listed in brackets: `(name, phone, address)`. */
+const FIELD_LIST = /\(\s{0,2}[\p{L}_][\p{L}_ -]{1,24}(?:\s{0,2},\s{0,2}[\p{L}_][\p{L}_ -]{1,24}){1,9}\s{0,2}\)/u;
+/** JSON keys of an export's description. */
+const EXPORT_KEYS = /"(?:export|dump|hits|rows|records|total_records|row_count)"\s{0,2}:/i;
+
+/** A statement that a hundred records or more were taken out. */
+export function exportStatement(text: string): boolean {
+  const t = text.slice(0, MAX_TEXT);
+  if (EXPORT_KEYS.test(t) && /"(?:hits|rows|records|total_records|row_count)"\s{0,2}:\s{0,2}\d{3,}/i.test(t) && /"(?:export|dump)"\s{0,2}:/i.test(t)) return true;
+  COUNT.lastIndex = 0;
+  for (let m, n = 0; (m = COUNT.exec(t)) !== null && n < 16; n++) {
+    const after = t.slice(m.index + m[0].length, m.index + m[0].length + 48);
+    // A count of things is followed by their word (`3 412 socis`), not by more digits or a bracket (a phone number).
+    if (!/^\s{1,2}\p{L}/u.test(after)) continue;
+    // Fields in brackets right after the count say what the records are, in any language (`3 412 socis (nom, …)`).
+    if (FIELD_LIST.test(after)) return true;
+    if (RECORDS.test(after.slice(0, 32)) && (TAKEN_OUT.test(t) || FIELD_LIST.test(t))) return true;
+  }
+  return false;
+}
+
+/** What a short payload to a tunnel or a drop is, when it is a dataset: its description, or null. */
+export function datasetIn(text: string): string | null {
+  if (text.length < 12) return null;
+  if (tableRows(text)) return "a table's rows";
+  if (exportStatement(text)) return "an export of records";
+  return null;
+}
