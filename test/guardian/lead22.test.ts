@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { datasetIn } from "../../src/guardian/detectors/exfil-dataset.js";
+import { datasetIn, peopleRows } from "../../src/guardian/detectors/exfil-dataset.js";
+import { mailedSecrets } from "../../src/guardian/detectors/exfil-sinks.js";
 import { fileRequests } from "../../src/guardian/detectors/requests.js";
 import { labelledSecrets } from "../../src/guardian/detectors/secrets-labelled.js";
 // Loaded for its side effect too: it tells the contextual and labelled checks which values its formats own.
@@ -80,6 +81,26 @@ describe("a short dataset to a tunnel or a file drop (exfil-dataset.ts)", () => 
     datasetIn(`${"a,".repeat(3000)}\n${"1,".repeat(3000)}`);
     datasetIn(`${"123 456 ".repeat(600)}(${"ab, ".repeat(400)}`);
     datasetIn("(" + "x,".repeat(5000));
+    expect(performance.now() - t).toBeLessThan(50);
+  });
+});
+
+describe("people's rows and export files mailed to a personal mailbox (exfil-dataset.ts, exfil-sinks.ts)", () => {
+  const mail = (args: Record<string, unknown>) => mailedSecrets(Object.entries(args).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x, i) => ({ path: ["params", "arguments", k, i], value: String(x) })) : [{ path: ["params", "arguments", k], value: String(v) }])));
+  it("finds two rows of people, or one and an elided rest", () => {
+    expect(peopleRows("account;name;phone\n1;Ivana Horvat;+385 91 555 2210\n2;Marko Babić;+385 98 555 7712")).toBe(true);
+    expect(peopleRows("nimi,puhelin\nAino Virtanen,+358 40 555 1234\n… 1 284 more")).toBe(true);
+    expect(peopleRows("term,translation\ninvoice,račun\nreceipt,potvrda")).toBe(false);
+    expect(peopleRows("name,phone\nAino,+358 40 555 1234")).toBe(false);
+  });
+  it("refuses an export file attached to a personal mailbox, not to a company's", () => {
+    expect(mail({ to: "k.novak@gmail.com", body: "see attached", attachments: ["exports/pupils.xlsx"] }).length).toBe(1);
+    expect(mail({ to: "finance@client.example", body: "see attached", attachments: ["exports/pupils.xlsx"] }).length).toBe(0);
+    expect(mail({ to: "k.novak@gmail.com", body: "your pass", attachments: ["passes/bp.pdf"] }).length).toBe(0);
+  });
+  it("stays fast on a long table", () => {
+    const t = performance.now();
+    peopleRows(`name;${"a;".repeat(30)}x\n` + `${"1;".repeat(31)}2\n`.repeat(400));
     expect(performance.now() - t).toBeLessThan(50);
   });
 });

@@ -77,3 +77,34 @@ export function datasetIn(text: string): string | null {
   if (exportStatement(text)) return "an export of records";
   return null;
 }
+
+/** A column that holds a person's name or contact, in a few languages (`guest_name`, `telefon`, `e-mail`, `nimi`). */
+const PERSON_COLUMN =
+  /^(?:(?:first|last|full|sur|given|family|customer|client|guest|patient|member|user|contact|driver|renter|holder)[_ .-]?names?|names?|surname|nome|nombre|nom|ime|prezime|név|nev|pangalan|jina|imię|nazwisko|jméno|příjmení|nimi|namn|navn|naam|vorname|nachname|phone|phone_?(?:no|number)|mobile|mobil|tel|telefon[eo]?|teléfono|telefono|puhelin|simu|e-?mail|email_?address|correo|address|adresse|dirección|indirizzo|alamat|anwani|cím|dob|birth_?date|date_?of_?birth|iban|ssn)$/i;
+/** An elided rest of the table: `... 4,812 rows`, `… 2 310 more`, `(+1,204 more)`. */
+const ELIDED = /(?:\.{3}|…|\+)\s{0,2}(?:\d{1,3}(?:[ ,.\u00a0\u202f]\d{3}){1,3}|\d{3,9})\s{0,2}\p{L}/u;
+
+/**
+ * (Twenty-second round) People's rows in a table: a header of column names with a person's column, and two rows under
+ * it with as many fields — or one row and an elided rest of a hundred rows or more (`… 4,812 rows`): the sample of an
+ * export. (exfil-people-url.ts's `peopleTable` asks three rows with a person's name and a figure.)
+ */
+export function peopleRows(text: string): boolean {
+  const lines = text.slice(0, MAX_TEXT).split("\n", 12).map((l) => l.replace(/\r$/, ""));
+  for (let i = 0; i + 1 < lines.length && i < 6; i++) {
+    const header = (lines[i] as string).trim();
+    for (const sep of SEPARATORS) {
+      if (!header.includes(sep)) continue;
+      const names = header.split(sep);
+      if (names.length < 2 || names.length > 40 || !names.every((n) => COLUMN.test(n)) || !names.some((n) => PERSON_COLUMN.test(n))) continue;
+      let rows = 0;
+      for (const line of lines.slice(i + 1)) {
+        const fields = line.trim().split(sep);
+        if (fields.length !== names.length || !fields.every((f) => f.length > 0 && f.length <= 200)) break;
+        rows++;
+      }
+      if (rows >= 2 || (rows === 1 && ELIDED.test(text.slice(0, MAX_TEXT)))) return true;
+    }
+  }
+  return false;
+}

@@ -1,3 +1,4 @@
+import { peopleRows } from "./exfil-dataset.js";
 import { identityNumbers, peopleTable } from "./exfil-people-url.js";
 import { markedText } from "./exfil-words.js";
 import { localHost } from "./local-hosts.js";
@@ -345,6 +346,9 @@ const RECIPIENT_KEY = /^(?:to|cc|bcc|recipients?|to_?address(?:es)?|send_?to|ema
 const BODY_KEY = /^(?:body|text|html|content|message|body_?(?:text|html)|plain|plain_?text|html_?body|text_?body|description|notes|document_?text)$/i;
 const ADDRESS = /[A-Za-z0-9._%+-]{1,64}@([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,6})/g;
 const PERSONAL_MAIL = new Set(["gmail", "googlemail", "yahoo", "ymail", "outlook", "hotmail", "live", "msn", "icloud", "aol", "proton", "protonmail", "pm", "gmx", "yandex", "zoho", "tutanota", "tuta", "fastmail", "hey", "mailfence", "web", "qq", "163", "naver"]);
+/** (Twenty-second round) An attachment's argument, and a file an export is kept in (a table, a database, its dump). */
+const ATTACHMENT_KEY = /^(?:attachments?|attach(?:ed)?|files?|file_?names?|file_?paths?|documents?)$/i;
+const EXPORT_FILE = /\.(?:csv|tsv|xlsx?|xlsm|ods|sql|dump|bak|db|sqlite3?|mdb|accdb|parquet|jsonl|vcf)(?:\.(?:gz|bz2|xz|zst|zip|7z|gpg))?$/i;
 
 /** Recovery or backup codes with three codes or more after them. */
 const RECOVERY_CODES = /\b(?:recovery|backup|2fa|mfa|two[- ]factor|emergency|scratch)\s{1,3}codes?\b[^\n]{0,40}(?:(?:\n|\\n|[,;]|\s)\s{0,4}(?:\d{1,2}[.)]\s{1,2}|[-*•]\s{1,2})?(?:[A-Za-z0-9]{4,5}[ -]?[A-Za-z0-9]{4,5}|\d{6,10})(?![\w-])){3}/i;
@@ -366,6 +370,7 @@ function personalMailbox(domain: string): boolean {
 export function mailedSecrets(sites: readonly StringSite[]): Detection[] {
   const recipients: string[] = [];
   const bodies: StringSite[] = [];
+  const files: StringSite[] = [];
   let seen = 0;
   for (const site of sites) {
     if (++seen > 256) break;
@@ -376,11 +381,15 @@ export function mailedSecrets(sites: readonly StringSite[]): Detection[] {
       ADDRESS.lastIndex = 0;
       for (let m, n = 0; (m = ADDRESS.exec(site.value)) !== null && n < 32; n++) recipients.push((m[1] as string).toLowerCase());
     } else if (BODY_KEY.test(key) && site.value.length >= 20) bodies.push(site);
+    else if ((ATTACHMENT_KEY.test(key) || ATTACHMENT_KEY.test(keys[0] ?? "")) && site.value.length <= 1024 && EXPORT_FILE.test(site.value.trim())) files.push(site);
   }
   const outside = recipients.filter((d) => !localHost(d));
-  if (outside.length === 0 || bodies.length === 0) return [];
+  if (outside.length === 0 || (bodies.length === 0 && files.length === 0)) return [];
   const personal = outside.some(personalMailbox);
   const out: Detection[] = [];
+  // (Twenty-second round) A table or a database attached to a personal mailbox: an export leaves the organisation for an
+  // account nobody there controls (a company address, a client's or a vendor's, may be meant to get it).
+  if (personal) for (const f of files) out.push({ type: "exfiltration.request", path: f.path, start: 0, end: f.value.length, detail: "the e-mail attaches an export file to a personal mailbox" });
   for (const b of bodies) {
     const t = cap(b.value);
     let what: string | null = null;
@@ -389,7 +398,8 @@ export function mailedSecrets(sites: readonly StringSite[]): Detection[] {
     // (exfil-words.ts; a disclaimer is no mark). A company address, a client's or a vendor's, may be meant to get it.
     else if (personal && markedText(t)) what = "text marked confidential";
     // (Eighteenth round) Other people's identity numbers, or a table of people with their figures (exfil-people-url.ts).
-    else if (personal && (identityNumbers(t) || peopleTable(t))) what = "people's records";
+    // (Twenty-second round) Or two rows of people, or one and an elided rest of an export (exfil-dataset.ts).
+    else if (personal && (identityNumbers(t) || peopleTable(t) || peopleRows(t))) what = "people's records";
     else if (personal && PEOPLE_HEADER.test(t)) {
       const header = PEOPLE_HEADER.exec(t) as RegExpExecArray;
       ADDRESS.lastIndex = 0;
