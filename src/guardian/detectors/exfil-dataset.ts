@@ -78,9 +78,12 @@ export function datasetIn(text: string): string | null {
   return null;
 }
 
-/** A column that holds a person's name or contact, in a few languages (`guest_name`, `telefon`, `e-mail`, `nimi`). */
+/**
+ * A column that holds a person's name or contact, in a few languages (`guest_name`, `surname`, `telefon`, `e-mail`): a bare
+ * `name` may be a product's (a price list), so it does not count alone.
+ */
 const PERSON_COLUMN =
-  /^(?:(?:first|last|full|sur|given|family|customer|client|guest|patient|member|user|contact|driver|renter|holder)[_ .-]?names?|names?|surname|nome|nombre|nom|ime|prezime|név|nev|pangalan|jina|imię|nazwisko|jméno|příjmení|nimi|namn|navn|naam|vorname|nachname|phone|phone_?(?:no|number)|mobile|mobil|tel|telefon[eo]?|teléfono|telefono|puhelin|simu|e-?mail|email_?address|correo|address|adresse|dirección|indirizzo|alamat|anwani|cím|dob|birth_?date|date_?of_?birth|iban|ssn)$/i;
+  /^(?:(?:first|last|full|sur|given|family|customer|client|guest|patient|member|user|contact|driver|renter|holder)[_ .-]?names?|surname|vorname|nachname|prezime|nazwisko|příjmení|sukunimi|efternamn|apellidos?|cognome|sobrenome|phone|phone_?(?:no|number)|mobile|mobil|tel|telefon[eo]?|teléfono|telefono|puhelin|simu|e-?mail|email_?address|correo|address|adresse|dirección|indirizzo|alamat|anwani|cím|dob|birth_?date|date_?of_?birth|iban|ssn)$/i;
 /** An elided rest of the table: `... 4,812 rows`, `… 2 310 more`, `(+1,204 more)`. */
 const ELIDED = /(?:\.{3}|…|\+)\s{0,2}(?:\d{1,3}(?:[ ,.\u00a0\u202f]\d{3}){1,3}|\d{3,9})\s{0,2}\p{L}/u;
 

@@ -348,6 +348,8 @@ const ADDRESS = /[A-Za-z0-9._%+-]{1,64}@([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,6
 const PERSONAL_MAIL = new Set(["gmail", "googlemail", "yahoo", "ymail", "outlook", "hotmail", "live", "msn", "icloud", "aol", "proton", "protonmail", "pm", "gmx", "yandex", "zoho", "tutanota", "tuta", "fastmail", "hey", "mailfence", "web", "qq", "163", "naver"]);
 /** (Twenty-second round) An attachment's argument, and a file an export is kept in (a table, a database, its dump). */
 const ATTACHMENT_KEY = /^(?:attachments?|attach(?:ed)?|files?|file_?names?|file_?paths?|documents?)$/i;
+/** A file named for holding no one's data: a template, a sample, a blank form, a schema. */
+const NO_DATA_FILE = /(?:^|[/\\_. -])(?:templates?|samples?|examples?|blank|empty|schema|mock|dummy|demo|vorlage|plantilla|modelo|modèle)(?:[/\\_. -]|$)/i;
 const EXPORT_FILE = /\.(?:csv|tsv|xlsx?|xlsm|ods|sql|dump|bak|db|sqlite3?|mdb|accdb|parquet|jsonl|vcf)(?:\.(?:gz|bz2|xz|zst|zip|7z|gpg))?$/i;
 
 /** Recovery or backup codes with three codes or more after them. */
@@ -381,7 +383,7 @@ export function mailedSecrets(sites: readonly StringSite[]): Detection[] {
       ADDRESS.lastIndex = 0;
       for (let m, n = 0; (m = ADDRESS.exec(site.value)) !== null && n < 32; n++) recipients.push((m[1] as string).toLowerCase());
     } else if (BODY_KEY.test(key) && site.value.length >= 20) bodies.push(site);
-    else if ((ATTACHMENT_KEY.test(key) || ATTACHMENT_KEY.test(keys[0] ?? "")) && site.value.length <= 1024 && EXPORT_FILE.test(site.value.trim())) files.push(site);
+    else if ((ATTACHMENT_KEY.test(key) || ATTACHMENT_KEY.test(keys[0] ?? "")) && site.value.length <= 1024 && EXPORT_FILE.test(site.value.trim()) && !NO_DATA_FILE.test(site.value)) files.push(site);
   }
   const outside = recipients.filter((d) => !localHost(d));
   if (outside.length === 0 || (bodies.length === 0 && files.length === 0)) return [];
