@@ -104,3 +104,10 @@ describe("people's rows and export files mailed to a personal mailbox (exfil-dat
     expect(performance.now() - t).toBeLessThan(50);
   });
 });
+
+describe("a bare name column counts when its cells read as people's names (exfil-dataset.ts)", () => {
+  it("takes `Anna Kwiatkowska` under `name`, not `Kettle` or `Mug set`", () => {
+    expect(peopleRows("account;name;balance\nPL61;Marek Zieliński;184220.11\nPL83;Anna Kwiatkowska;9120.40")).toBe(true);
+    expect(peopleRows("sku,name,price\nK-100,Kettle,39.00\nM-310,Mug set,18.50\nT-220,Toaster,45.00")).toBe(false);
+  });
+});

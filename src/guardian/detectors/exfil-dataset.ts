@@ -84,6 +84,10 @@ export function datasetIn(text: string): string | null {
  */
 const PERSON_COLUMN =
   /^(?:(?:first|last|full|sur|given|family|customer|client|guest|patient|member|user|contact|driver|renter|holder)[_ .-]?names?|surname|vorname|nachname|prezime|nazwisko|příjmení|sukunimi|efternamn|apellidos?|cognome|sobrenome|phone|phone_?(?:no|number)|mobile|mobil|tel|telefon[eo]?|teléfono|telefono|puhelin|simu|e-?mail|email_?address|correo|address|adresse|dirección|indirizzo|alamat|anwani|cím|dob|birth_?date|date_?of_?birth|iban|ssn)$/i;
+/** A bare name column, and a cell that reads as a person's name (two to four capitalised words: `Anna Kwiatkowska`). */
+const NAME_COLUMN = /^(?:names?|nom|nome|nombre|naam|nimi|ime|név|namn|navn|jina|pangalan|imię|jméno)$/i;
+const PERSON_CELL = /^\p{Lu}\p{Ll}{1,30}(?:[ -]\p{Lu}\p{Ll}{1,30}){1,3}$/u;
+
 /** An elided rest of the table: `... 4,812 rows`, `… 2 310 more`, `(+1,204 more)`. */
 const ELIDED = /(?:\.{3}|…|\+)\s{0,2}(?:\d{1,3}(?:[ ,.\u00a0\u202f]\d{3}){1,3}|\d{3,9})\s{0,2}\p{L}/u;
 
@@ -99,11 +103,16 @@ export function peopleRows(text: string): boolean {
     for (const sep of SEPARATORS) {
       if (!header.includes(sep)) continue;
       const names = header.split(sep);
-      if (names.length < 2 || names.length > 40 || !names.every((n) => COLUMN.test(n)) || !names.some((n) => PERSON_COLUMN.test(n))) continue;
+      if (names.length < 2 || names.length > 40 || !names.every((n) => COLUMN.test(n))) continue;
+      const person = names.some((n) => PERSON_COLUMN.test(n));
+      const nameAt = person ? -1 : names.findIndex((n) => NAME_COLUMN.test(n));
+      if (!person && nameAt < 0) continue;
       let rows = 0;
       for (const line of lines.slice(i + 1)) {
         const fields = line.trim().split(sep);
         if (fields.length !== names.length || !fields.every((f) => f.length > 0 && f.length <= 200)) break;
+        // (Under a bare `name`, a product's name is no person's: each row's cell must read as one.)
+        if (nameAt >= 0 && !PERSON_CELL.test((fields[nameAt] as string).trim())) break;
         rows++;
       }
       if (rows >= 2 || (rows === 1 && ELIDED.test(text.slice(0, MAX_TEXT)))) return true;

@@ -343,11 +343,13 @@ export function sentCredentials(sites: readonly StringSite[]): Detection[] {
 
 // (Eighteenth round) Who an invitation or an envelope goes to is a recipient too: attendees, guests, signers.
 const RECIPIENT_KEY = /^(?:to|cc|bcc|recipients?|to_?address(?:es)?|send_?to|email_?to|attendees?|invitees?|guests?|signers?|participants?)$/i;
+/** (Twenty-second round) Whom a file is shared with, as the argument's own key (an `email` object holds a whole mail). */
+const SHARED_WITH_KEY = /^(?:email|email_?address|share_?with|shared_?with|grantees?|user_?email)$/i;
 const BODY_KEY = /^(?:body|text|html|content|message|body_?(?:text|html)|plain|plain_?text|html_?body|text_?body|description|notes|document_?text)$/i;
 const ADDRESS = /[A-Za-z0-9._%+-]{1,64}@([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,6})/g;
 const PERSONAL_MAIL = new Set(["gmail", "googlemail", "yahoo", "ymail", "outlook", "hotmail", "live", "msn", "icloud", "aol", "proton", "protonmail", "pm", "gmx", "yandex", "zoho", "tutanota", "tuta", "fastmail", "hey", "mailfence", "web", "qq", "163", "naver"]);
 /** (Twenty-second round) An attachment's argument, and a file an export is kept in (a table, a database, its dump). */
-const ATTACHMENT_KEY = /^(?:attachments?|attach(?:ed)?|files?|file_?names?|file_?paths?|documents?)$/i;
+const ATTACHMENT_KEY = /^(?:attachments?|attach(?:ed)?|files?|file_?names?|file_?paths?|file_?ids?|documents?)$/i;
 /** A file named for holding no one's data: a template, a sample, a blank form, a schema. */
 const NO_DATA_FILE = /(?:^|[/\\_. -])(?:templates?|samples?|examples?|blank|empty|schema|mock|dummy|demo|vorlage|plantilla|modelo|modèle)(?:[/\\_. -]|$)/i;
 const EXPORT_FILE = /\.(?:csv|tsv|xlsx?|xlsm|ods|sql|dump|bak|db|sqlite3?|mdb|accdb|parquet|jsonl|vcf)(?:\.(?:gz|bz2|xz|zst|zip|7z|gpg))?$/i;
@@ -379,7 +381,7 @@ export function mailedSecrets(sites: readonly StringSite[]): Detection[] {
     if (site.path[0] !== "params" || site.path[1] !== "arguments") continue;
     const keys = site.path.slice(2).filter((k): k is string => typeof k === "string");
     const key = keys[keys.length - 1] ?? "";
-    if (RECIPIENT_KEY.test(key) || RECIPIENT_KEY.test(keys[0] ?? "")) {
+    if (RECIPIENT_KEY.test(key) || RECIPIENT_KEY.test(keys[0] ?? "") || SHARED_WITH_KEY.test(key)) {
       ADDRESS.lastIndex = 0;
       for (let m, n = 0; (m = ADDRESS.exec(site.value)) !== null && n < 32; n++) recipients.push((m[1] as string).toLowerCase());
     } else if (BODY_KEY.test(key) && site.value.length >= 20) bodies.push(site);
@@ -391,7 +393,7 @@ export function mailedSecrets(sites: readonly StringSite[]): Detection[] {
   const out: Detection[] = [];
   // (Twenty-second round) A table or a database attached to a personal mailbox: an export leaves the organisation for an
   // account nobody there controls (a company address, a client's or a vendor's, may be meant to get it).
-  if (personal) for (const f of files) out.push({ type: "exfiltration.request", path: f.path, start: 0, end: f.value.length, detail: "the e-mail attaches an export file to a personal mailbox" });
+  if (personal) for (const f of files) out.push({ type: "exfiltration.request", path: f.path, start: 0, end: f.value.length, detail: "an export file attached or shared to a personal mailbox" });
   for (const b of bodies) {
     const t = cap(b.value);
     let what: string | null = null;
