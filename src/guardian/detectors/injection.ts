@@ -2718,7 +2718,7 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
       // (Twenty-second round) Look-alike letters of another script inside Latin words, which nobody reading sees, and a
       // field named as the agent's directive, which no renderer shows its user: judged as hidden text
       // (injection-concealed.ts). The field's value is read under a head naming the agent.
-      if (out.length === judged && hasNonAsciiLetter(site.value) && lookalikeWords(site.value) >= 2) {
+      if (out.length === judged && !n.identity && hasNonAsciiLetter(site.value) && lookalikeWords(site.value) >= 2) {
         for (const c of judgeText(n.text, ctx, threshold, { hidden: T.hidden })) {
           const o = n.identity ? { start: c.start, end: c.end } : n.original(c.start, c.end);
           push(site, role, c, o.start, o.end);
