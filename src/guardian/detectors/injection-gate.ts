@@ -103,7 +103,7 @@ const upper = (text: Uint16Array, at: number) => {
   return a >= 65 && a <= 90 && b >= 65 && b <= 90;
 };
 
-const GENERIC_AI = new Set([...WORLD_GENERIC, "model", "models", "agent", "agents", "bot", "bots", "orchestrator", "orchestrators", "agencie", "agenta", "agentowi", "модель", "модели", "modelo", "modell", "agente", "agentes", "агент", "агенту", "бот", "modèle"]);
+const GENERIC_AI = new Set([...WORLD_GENERIC, "model", "models", "agent", "agents", "bot", "bots", "orchestrator", "orchestrators", "orkestrator", "orkiestrator", "orquestador", "orquestrador", "orchestrateur", "orchestratore", "оркестратор", "оркестратору", "agencie", "agenta", "agentowi", "модель", "модели", "modelo", "modell", "agente", "agentes", "агент", "агенту", "бот", "modèle"]);
 
 const FROM_CUES: [Cue, number][] = [
   ["ai", G.AI],

@@ -65,7 +65,7 @@ const WORDS: Partial<Record<Cue, string>> = {
     "asistente asistentes ia modelo agente agentes assistente assistentes " + // es pt
     "modèle agents " + // fr (assistant, agent, ia above)
     "assistent assistenten ki modell sprachmodell " + // de
-    "ассистент ассистенту ассистента помощник помощнику ии модель модели агент агенту нейросеть бот assistente intelligenza ki-agent ki-agenten ki-assistent ki-assistenten agenten ai-agent ai-agents ai-assistant ai-assistants llm-based ia-agent orchestrator orchestrators bots asystent asystencie asystenta asystentowi agencie agenta agentowi czatbot",
+    "ассистент ассистенту ассистента помощник помощнику ии модель модели агент агенту нейросеть бот assistente intelligenza ki-agent ki-agenten ki-assistent ki-assistenten agenten ai-agent ai-agents ai-assistant ai-assistants llm-based ia-agent orchestrator orchestrators orkestrator orkiestrator orquestador orquestrador orchestrateur orchestratore оркестратор оркестратору bots asystent asystencie asystenta asystentowi agencie agenta agentowi czatbot",
   you: "you your yours yourself u " +
     "tú tu te ti usted tus vosotros " +
     "toi vous votre vos ton ta tes " +

@@ -17,6 +17,7 @@ import { NO_SPACE_VOCATIVE, WORLD_AND, WORLD_GENERIC } from "./injection-languag
 import { reading } from "./injection-readings.js";
 import { spelledNames } from "./injection-names.js";
 import { asksNothing, documentHead } from "./injection-notices.js";
+import { directiveField, hasNonAsciiLetter, headOrder, lookalikeWords } from "./injection-concealed.js";
 import { normalize, type NormalText } from "./normalize.js";
 import { describedDirectives, NAMES_NOT_VALUE } from "./poisoning.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
@@ -845,6 +846,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     }
   }
 
+  // (Twenty-second round) A head naming the agent opens an order whatever its verb (injection-concealed.ts).
+  if (ctx.role === "content" && sig.t.addressed !== undefined && sig.r.request === undefined && headOrder(unit.trimStart())) addR(sig, "request");
+
   // An instruction in a language the scorer cannot read: the model named (in Latin letters, as most languages borrow
   // "AI", "agent"), nothing read as asked but an imperative, no English function words around, and a place to send to — an e-mail
   // address, a URL, a phone number, an account or an amount. What the model is to do there cannot be read, but content
@@ -1463,7 +1467,7 @@ const EXECUTABLE_URL = /\bhttps?:\/\/[^\s"'<>`)]{1,200}\.(?:exe|msi|bat|cmd|ps1|
 const WEAKEN = /\b(?:disable|deactivate|uninstall|turn\s{1,3}off|switch\s{1,3}off|skip|bypass|delete|remove|drop|lift)\s{1,3}(?:[\w'-]{1,20}\s{1,3}){0,3}?(?:antivirus|anti-virus|firewall|defender|2fa|mfa|two-factor|2-factor|security|logging|audit(?:ing)?|protections?|sandbox|safeguards?|code\s{1,3}review|reviews?|scanning|checks?|approvals?|verification|four-eyes|two-person|confirmations?(?:\s{1,3}steps?)?|pinning|certificate\s{1,3}validation|signature\s{1,3}checks?|branch\s{1,3}rules?|rulesets?)\b|\b(?:add|install|import|put)\b[^.\n]{0,40}?\b(?:trust\s{0,2}store|trusted\s{1,3}roots?|root\s{1,3}(?:store|CAs?|certificates?))\b|\bmark\s{1,3}(?:it|this|them|the\s{1,3}(?:cert\w{0,9}|key|host|signature))\s{1,3}(?:as\s{1,3})?trusted\b/i;
 const CONFIRM = new Set(["review", "reviewing", "checking", "confirm", "confirmation", "confirming", "asking", "validation", "permission", "approval", "consent", "verify", "double-check", "confirmación", "confirmar", "confirmation", "bestätigung", "bestätigen", "bestätigt", "confirmée", "confirmado", "confirmação", "подтверждения", "подтверждение", "conferma"]);
 const POLITE = new Set(["please", "kindly", "bitte", "пожалуйста", "veuillez", "plaît", "favor", "pls", "plz"]);
-const GENERIC_AI = new Set(["model", "models", "agent", "agents", "bot", "bots", "orchestrator", "orchestrators", "agencie", "agenta", "agentowi", "модель", "модели", "modelo", "modell", "agente", "agentes", "агент", "агенту", "бот", "modèle"]);
+const GENERIC_AI = new Set(["model", "models", "agent", "agents", "bot", "bots", "orchestrator", "orchestrators", "orkestrator", "orkiestrator", "orquestador", "orquestrador", "orchestrateur", "orchestratore", "оркестратор", "оркестратору", "agencie", "agenta", "agentowi", "модель", "модели", "modelo", "modell", "agente", "agentes", "агент", "агенту", "бот", "modèle"]);
 for (const w of WORLD_GENERIC) GENERIC_AI.add(w);
 const GREETING = new Set(["hey", "hi", "hello", "dear", "attention", "attn", "querido", "querida", "cher", "chère", "liebe", "lieber", "caro", "cara", "дорогой", "привет", "hola", "bonjour", "hallo", "olá", "atención", "achtung", "atenção", "внимание"]);
 /** Words naming an agent by its place in the exchange ("the calling agent", "the requesting model"). */
@@ -2710,6 +2714,20 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
           const o = n.identity ? a : n.original(a.start, a.end);
           push(site, role, c, o.start, o.end);
         }
+      }
+      // (Twenty-second round) Look-alike letters of another script inside Latin words, which nobody reading sees, and a
+      // field named as the agent's directive, which no renderer shows its user: judged as hidden text
+      // (injection-concealed.ts). The field's value is read under a head naming the agent.
+      if (out.length === judged && !n.identity && hasNonAsciiLetter(site.value) && lookalikeWords(site.value) >= 2) {
+        for (const c of judgeText(n.text, ctx, threshold, { hidden: T.hidden })) {
+          const o = n.identity ? { start: c.start, end: c.end } : n.original(c.start, c.end);
+          push(site, role, c, o.start, o.end);
+        }
+      }
+      if (out.length === judged && role === "content" && directiveField(site.path[site.path.length - 1])) {
+        const head = "agent: ";
+        const c = judgeText(head + n.text, ctx, threshold, { hidden: T.hidden })[0];
+        if (c) push(site, role, c, 0, site.value.length);
       }
       // The sentence that names in it spell, read in order (injection-names.ts): judged like disguised text.
       const sn = out.length === judged ? spelledNames(n.text) : null;
