@@ -22,19 +22,27 @@ const word = (alternatives: string): RegExp => new RegExp(`(?<![\\p{L}\\p{M}])(?
 const COLUMN = /^[\p{L}_][\p{L}\p{N}_.-]{0,31}$/u;
 const SEPARATORS = [",", ";", "\t", "|"];
 
+/** Each way a line reads as a header: a separator it holds and the 2 to 40 column names it joins. */
+function* headers(line: string): Generator<{ sep: string; names: string[] }> {
+  for (const sep of SEPARATORS) {
+    if (!line.includes(sep)) continue;
+    const names = line.split(sep);
+    if (names.length >= 2 && names.length <= 40 && names.every((n) => COLUMN.test(n))) yield { sep, names };
+  }
+}
+
+/** A row's fields under a header of `count` columns: as many, none empty or longer than 200; or null. */
+function fieldsUnder(row: string, sep: string, count: number): string[] | null {
+  const fields = row.split(sep);
+  return fields.length === count && fields.every((f) => f.length > 0 && f.length <= 200) ? fields : null;
+}
+
 /** A header of column names and a row under it with as many fields and a digit. */
 export function tableRows(text: string): boolean {
   const lines = text.slice(0, MAX_TEXT).split("\n", 6).map((l) => l.replace(/\r$/, ""));
   for (let i = 0; i + 1 < lines.length; i++) {
-    const header = lines[i] as string;
     const row = lines[i + 1] as string;
-    for (const sep of SEPARATORS) {
-      if (!header.includes(sep)) continue;
-      const names = header.split(sep);
-      if (names.length < 2 || names.length > 40 || !names.every((n) => COLUMN.test(n))) continue;
-      const fields = row.split(sep);
-      if (fields.length === names.length && /\d/.test(row) && fields.every((f) => f.length > 0 && f.length <= 200)) return true;
-    }
+    for (const { sep, names } of headers(lines[i] as string)) if (/\d/.test(row) && fieldsUnder(row, sep, names.length) !== null) return true;
   }
   return false;
 }
@@ -51,13 +59,14 @@ const TAKEN_OUT = word(
 );
 /** Fields listed in brackets: `(name, phone, address)`. */
 const FIELD_LIST = /\(\s{0,2}[\p{L}_][\p{L}_ -]{1,24}(?:\s{0,2},\s{0,2}[\p{L}_][\p{L}_ -]{1,24}){1,9}\s{0,2}\)/u;
-/** JSON keys of an export's description. */
-const EXPORT_KEYS = /"(?:export|dump|hits|rows|records|total_records|row_count)"\s{0,2}:/i;
+/** A JSON export's description: a count of a hundred or more under a count's key, beside an `export` or `dump` key. */
+const EXPORT_COUNT = /"(?:hits|rows|records|total_records|row_count)"\s{0,2}:\s{0,2}\d{3,}/i;
+const EXPORT_KEY = /"(?:export|dump)"\s{0,2}:/i;
 
 /** A statement that a hundred records or more were taken out. */
 export function exportStatement(text: string): boolean {
   const t = text.slice(0, MAX_TEXT);
-  if (EXPORT_KEYS.test(t) && /"(?:hits|rows|records|total_records|row_count)"\s{0,2}:\s{0,2}\d{3,}/i.test(t) && /"(?:export|dump)"\s{0,2}:/i.test(t)) return true;
+  if (EXPORT_COUNT.test(t) && EXPORT_KEY.test(t)) return true;
   COUNT.lastIndex = 0;
   for (let m, n = 0; (m = COUNT.exec(t)) !== null && n < 16; n++) {
     const after = t.slice(m.index + m[0].length, m.index + m[0].length + 48);
@@ -99,20 +108,15 @@ const ELIDED = /(?:\.{3}|…|\+)\s{0,2}(?:\d{1,3}(?:[ ,.\u00a0\u202f]\d{3}){1,3}
 export function peopleRows(text: string): boolean {
   const lines = text.slice(0, MAX_TEXT).split("\n", 12).map((l) => l.replace(/\r$/, ""));
   for (let i = 0; i + 1 < lines.length && i < 6; i++) {
-    const header = (lines[i] as string).trim();
-    for (const sep of SEPARATORS) {
-      if (!header.includes(sep)) continue;
-      const names = header.split(sep);
-      if (names.length < 2 || names.length > 40 || !names.every((n) => COLUMN.test(n))) continue;
+    for (const { sep, names } of headers((lines[i] as string).trim())) {
       const person = names.some((n) => PERSON_COLUMN.test(n));
       const nameAt = person ? -1 : names.findIndex((n) => NAME_COLUMN.test(n));
       if (!person && nameAt < 0) continue;
       let rows = 0;
       for (const line of lines.slice(i + 1)) {
-        const fields = line.trim().split(sep);
-        if (fields.length !== names.length || !fields.every((f) => f.length > 0 && f.length <= 200)) break;
+        const fields = fieldsUnder(line.trim(), sep, names.length);
         // (Under a bare `name`, a product's name is no person's: each row's cell must read as one.)
-        if (nameAt >= 0 && !PERSON_CELL.test((fields[nameAt] as string).trim())) break;
+        if (fields === null || (nameAt >= 0 && !PERSON_CELL.test((fields[nameAt] as string).trim()))) break;
         rows++;
       }
       if (rows >= 2 || (rows === 1 && ELIDED.test(text.slice(0, MAX_TEXT)))) return true;

@@ -2720,7 +2720,7 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
       // (injection-concealed.ts). The field's value is read under a head naming the agent.
       if (out.length === judged && !n.identity && hasNonAsciiLetter(site.value) && lookalikeWords(site.value) >= 2) {
         for (const c of judgeText(n.text, ctx, threshold, { hidden: T.hidden })) {
-          const o = n.identity ? { start: c.start, end: c.end } : n.original(c.start, c.end);
+          const o = n.original(c.start, c.end);
           push(site, role, c, o.start, o.end);
         }
       }
