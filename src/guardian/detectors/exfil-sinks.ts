@@ -1,4 +1,5 @@
 import { peopleRows } from "./exfil-dataset.js";
+import { personalMailbox } from "./exfil-payloads.js";
 import { identityNumbers, peopleTable } from "./exfil-people-url.js";
 import { markedText } from "./exfil-words.js";
 import { localHost } from "./local-hosts.js";
@@ -347,7 +348,6 @@ const RECIPIENT_KEY = /^(?:to|cc|bcc|recipients?|to_?address(?:es)?|send_?to|ema
 const SHARED_WITH_KEY = /^(?:email|email_?address|share_?with|shared_?with|grantees?|user_?email)$/i;
 const BODY_KEY = /^(?:body|text|html|content|message|body_?(?:text|html)|plain|plain_?text|html_?body|text_?body|description|notes|document_?text)$/i;
 const ADDRESS = /[A-Za-z0-9._%+-]{1,64}@([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,6})/g;
-const PERSONAL_MAIL = new Set(["gmail", "googlemail", "yahoo", "ymail", "outlook", "hotmail", "live", "msn", "icloud", "aol", "proton", "protonmail", "pm", "gmx", "yandex", "zoho", "tutanota", "tuta", "fastmail", "hey", "mailfence", "web", "qq", "163", "naver"]);
 /** (Twenty-second round) An attachment's argument, and a file an export is kept in (a table, a database, its dump). */
 const ATTACHMENT_KEY = /^(?:attachments?|attach(?:ed)?|files?|file_?names?|file_?paths?|file_?ids?|documents?)$/i;
 /** A file named for holding no one's data: a template, a sample, a blank form, a schema. */
@@ -362,10 +362,6 @@ const PRIVATE_KEY = /-----BEGIN (?:[A-Z]{1,12} )?PRIVATE KEY-----/;
 /** A CSV header naming a person's fields, then rows. */
 const PEOPLE_HEADER = /(?:^|\n|>)\s{0,4}(?:[A-Za-z_ ]{1,30}[,;\t]){1,20}[A-Za-z_ ]{1,30}\s{0,2}(?:\r?\n)/;
 const PERSON_FIELD = /\b(?:e-?mail|phone|mobile|first_?name|last_?name|full_?name|address|dob|birth|ssn|iban|salary)\b/i;
-
-function personalMailbox(domain: string): boolean {
-  return domain.toLowerCase().split(".").slice(0, -1).some((l) => PERSONAL_MAIL.has(l));
-}
 
 /**
  * A call that mails (a recipient argument) credentials with their values to any address off the machine, or an

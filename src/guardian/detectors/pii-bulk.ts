@@ -10,6 +10,7 @@ import { CARD_DETAIL_WORDS, cardCells, cardDumps, catalogueIds, catalogueLabel, 
 import { contactExport, declaredRows, detectSpecial, healthToCollector } from "./pii-special.js";
 import { homeLocations } from "./pii-location.js";
 import { jsonRecords } from "./pii-records-json.js";
+import { peopleContacts } from "./pii-contacts.js";
 import { formBodyFields, jsonFormFields, onFormBodies } from "./pii-form-body.js";
 import { oneRecordDocuments, ownTransaction } from "./pii-own-record.js";
 import { detectProtected } from "./pii-protected.js";
@@ -30,6 +31,8 @@ import type { Detection, StringSite } from "./scan.js";
  *                          row: `4556…,12/26,331`)
  *   pii_bulk.card_list     three card numbers or more
  *   pii_bulk.iban_list     three IBANs or more (a transfer names two: the payer's and the payee's)
+ *   pii_bulk.contacts      (twenty-third round) a list of people with personal contacts in a message to another agent
+ *                          (pii-contacts.ts)
  *   pii_bulk.people        three people's records or more (two when each code is named or checks itself: ninth
  *                          round), each an identifier-like code with a name and another personal field, in any
  *                          list's structure (pii-people.ts)
@@ -134,7 +137,8 @@ function bulkOf(sites: StringSite[], pii: () => Detection[], schema: () => unkno
   const lits = literalsOf(sites);
   // (Tenth round) records that need no number: several people's health or disciplinary data, or one identified
   // person's health data sent to an advertising or analytics collector (pii-special.ts).
-  const special = [...detectSpecial(sites), ...healthToCollector(sites)];
+  // (Twenty-third round) a list of people with personal contacts handed to another agent (pii-contacts.ts).
+  const special = [...detectSpecial(sites), ...healthToCollector(sites), ...peopleContacts(sites)];
   if (lits !== null && lits.digits < 6) return special;
   const found = pii();
   const of = (type: string) => found.filter((d) => d.type === type);

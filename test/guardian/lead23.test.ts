@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { peopleContacts } from "../../src/guardian/detectors/pii-contacts.js";
+import type { StringSite } from "../../src/guardian/detectors/scan.js";
+
+/* Twenty-third round (issue 24, the lead): a list of people with personal contacts handed to another agent. */
+
+const PARTS = ["params", "message", "parts"];
+/** The sites of an A2A send's data part: each record's fields under `params.message.parts[1].data.<list>[i]`. */
+function dataPart(list: string, records: Record<string, string>[], root = PARTS): StringSite[] {
+  return records.flatMap((r, i) => Object.entries(r).map(([k, value]) => ({ path: [...root, 1, "data", list, i, k], value })));
+}
+const text = (value: string, root = PARTS): StringSite[] => [{ path: [...root, 0, "text"], value }];
+const found = (sites: StringSite[]) => peopleContacts(sites).map((d) => d.type);
+
+describe("people's contacts handed to another agent (pii-contacts.ts)", () => {
+  it("finds three people with phones in a data part, whatever the keys' language", () => {
+    const recs = [
+      { navn: "Kari Nordmann", mobil: "+47 912 44 820" },
+      { navn: "Ola Hansen", mobil: "+47 934 10 227" },
+      { navn: "Siri Berg", mobil: "+47 478 66 105" },
+    ];
+    expect(found(dataPart("kunder", recs))).toEqual(["pii_bulk.contacts"]);
+  });
+  it("finds two people when each record holds more than a name and a contact", () => {
+    const recs = [
+      { e: "tereza.kralova@seznam.cz", karta: "VK-448120", body: "1820", uroven: "zlatá" },
+      { e: "p.dvorak@gmail.com", karta: "VK-301877", body: "640", uroven: "stříbrná" },
+    ];
+    expect(found(dataPart("clenove", recs))).toEqual(["pii_bulk.contacts"]);
+  });
+  it("finds text lines of names with phones or personal mailboxes", () => {
+    expect(found(text("Virtanen Aino 040 118 2231; Korhonen Eero 050 664 0912; Mäkinen Liisa 044 772 1045"))).toEqual(["pii_bulk.contacts"]);
+    expect(found(text("Jan Peeters, jan.peeters@hotmail.com\nEls Claes, els.claes@gmail.com\nTom Maes, tommaes@outlook.be"))).toEqual(["pii_bulk.contacts"]);
+  });
+  it("passes a couple's booking, business leads, office lines, build numbers and order lists", () => {
+    expect(found(dataPart("pax", [{ name: "Eva Lind", phone: "+46 70 123 45 67" }, { name: "Per Lind", phone: "+46 73 765 43 21" }]))).toEqual([]);
+    const leads = ["+49 30 2244 1000", "+49 40 3011 2000", "+49 89 5512 3000"].map((phone, i) => ({ name: `Lead ${i}`, company: `Firma ${i} GmbH`, phone }));
+    expect(found(dataPart("leads", leads))).toEqual([]);
+    expect(found(dataPart("leads", [0, 1, 2].map((i) => ({ name: `Kontakt ${i}`, email: `k${i}@firma${i}.de` }))))).toEqual([]);
+    expect(found(text("Desks: Lisbon +351 21 340 5500; Porto +351 22 600 1200; Faro +351 289 800 300"))).toEqual([]);
+    expect(found(text("build 20261126001 Jane Smith\nbuild 20261126002 Omar Haddad\nbuild 20261126003 Li Wei"))).toEqual([]);
+    expect(found(dataPart("orders", [0, 1, 2].map((i) => ({ order: `SO-2026-11824${i}`, total: `1${i}8.20`, date: `2026-11-2${i}` }))))).toEqual([]);
+  });
+  it("reads only what is handed to another agent: an MCP tool's arguments are exfiltration's to judge", () => {
+    const recs = [0, 1, 2].map((i) => ({ name: `Anna Berg${i}`, phone: `+46 70 123 45 6${i}` }));
+    expect(found(dataPart("rows", recs, ["params", "arguments", "body"]))).toEqual([]);
+  });
+  it("stays fast on long runs of digits, separators and addresses", () => {
+    const t = performance.now();
+    peopleContacts(text(`${"1 2-3.4 (5) ".repeat(4000)}\n${"a@gmail.com Ab Cd 0123 456 789;".repeat(1500)}`));
+    peopleContacts(dataPart("x", Array.from({ length: 600 }, (_, i) => ({ n: "Ab Cd", p: `+1 555 010 ${String(i).padStart(4, "0")}` }))));
+    expect(performance.now() - t).toBeLessThan(100);
+  });
+});
