@@ -41,9 +41,19 @@ describe("people's contacts handed to another agent (pii-contacts.ts)", () => {
     expect(found(text("build 20261126001 Jane Smith\nbuild 20261126002 Omar Haddad\nbuild 20261126003 Li Wei"))).toEqual([]);
     expect(found(dataPart("orders", [0, 1, 2].map((i) => ({ order: `SO-2026-11824${i}`, total: `1${i}8.20`, date: `2026-11-2${i}` }))))).toEqual([]);
   });
-  it("reads only what is handed to another agent: an MCP tool's arguments are exfiltration's to judge", () => {
-    const recs = [0, 1, 2].map((i) => ({ name: `Anna Berg${i}`, phone: `+46 70 123 45 6${i}` }));
-    expect(found(dataPart("rows", recs, ["params", "arguments", "body"]))).toEqual([]);
+  it("holds a tool's call to records handed somewhere its other arguments name", () => {
+    const ARGS = ["params", "arguments"];
+    const dest: StringSite = { path: [...ARGS, "spreadsheet_id"], value: "1xQ-partner-sheet" };
+    // Names and phones only: an address book's cards (a team's on-call list) pass.
+    const cards = [0, 1, 2].map((i) => ({ name: `Anna Berg${i}`, phone: `+46 70 123 45 6${i}` }));
+    expect(found([dest, ...dataPart("rows", cards, ARGS)])).toEqual([]);
+    // Records (a contact and two fields more) to a named sheet are found…
+    const recs = [0, 1].map((i) => ({ name: `Jan Vos${i}`, phone: `06 1234 587${i}`, owed: `€ ${i}40`, note: "second reminder" }));
+    expect(found([dest, ...dataPart("rows", recs, ARGS)])).toEqual(["pii_bulk.contacts"]);
+    // …but not a batch whose only argument is the list: it writes to those people themselves.
+    const lines = "Anna Nowak 2026-12-04 10:30, tel. 601 234 567\nPiotr Zielinski 2026-12-04 11:00, tel. 602 345 678\nEwa Wojcik 2026-12-05 09:15, tel. 603 456 789";
+    expect(found([{ path: [...ARGS, "messages"], value: lines }])).toEqual([]);
+    expect(found([{ path: [...ARGS, "chat_id"], value: "-100221" }, { path: [...ARGS, "text"], value: lines }])).toEqual(["pii_bulk.contacts"]);
   });
   it("stays fast on long runs of digits, separators and addresses", () => {
     const t = performance.now();

@@ -2,23 +2,27 @@ import { personalMailbox } from "./exfil-payloads.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
- * (Twenty-third round) People's contacts handed to another agent (`pii_bulk.contacts`): a list of people, each with a
- * way to reach them personally — a phone number, or an address at a personal mailbox — in a message the user's side
- * sends to another agent. Whatever the list is for (a "partner sync", a score, a post), the other agent is another
- * party: a people list given to it has left the organisation that collected it.
+ * (Twenty-third round) People's contacts handed on (`pii_bulk.contacts`): a list of people, each with a way to reach
+ * them personally — a phone number, or an address at a personal mailbox — in what the user's side hands to another
+ * agent or to a tool that sends it somewhere. Whatever the list is for (a "partner sync", a score, a post, a sheet), a
+ * people list given to another party has left the organisation that collected it.
  *
- * A list is either the records of one JSON list (each item an object; a data part's `members`, `riders`, rows of any
- * name and language, since only the values are read) or the lines of a text (`;` or a new line between people).
- * It is refused when:
- *   - three people or more each have a personal contact of their own (different numbers or addresses), or
- *   - two people or more do, each record holding two fields more than the contact and a name (an account number, a
- *     balance, a tier, a condition: a record, not an address book's card).
+ * A list is either the records of one JSON list (each item an object or a row; a data part's `members`, a sheet's
+ * `values`, of any name and language, since only the values are read) or the lines of a text (`;` or a new line
+ * between people, each line with one contact and a name beside it).
+ *   - To another agent (an A2A message's parts) it is refused with three people who each have a contact of their own,
+ *     or two whose records each hold two fields more than the contact and a name (an account number, a balance, a
+ *     tier, a condition: a record, not an address book's card).
+ *   - To a tool (a call's arguments) only records count (two in JSON, three lines of text), and only when the call
+ *     names somewhere else for them in an argument of its own (a recipient, a chat, a sheet, a paste's title): a batch
+ *     whose one argument is the list (`sms_batch`'s reminders) writes to those people themselves. Whether the tool
+ *     sends off the machine is the pack's `no-bulk-pii-out` to judge, as for all of `pii_bulk`.
  *
- * What passes: one person or a couple (a family's booking: two names and their phones); business contacts (an address
- * at a company's own domain, or a record naming its company or organisation: leads for the user's own CRM); numbers
- * that are not phones (dates, amounts, order ids: a phone has 9 to 15 digits and no decimal point); anything an MCP
- * tool is given, whose destination exfiltration's checks judge (a tool is the user's own until shown otherwise).
- * Cost: only the strings of an A2A message's parts are read; at most 64 KB of text per string and 256 records.
+ * What passes: one person or a couple (a family's booking: two names and their phones); an address book's cards (a
+ * team's on-call names and numbers); business contacts (an address at a company's own domain, a record naming its
+ * company or organisation by a key or by its legal form: `Gusto Srl`); numbers that are not phones (dates, amounts,
+ * order and build numbers: a phone has 9 to 15 digits, separated, or after `+` or a trunk `0`).
+ * Cost: only strings under `params.message.parts` or `params.arguments` of 64 KB at most are read; 256 records.
  */
 
 const MAX_TEXT = 64 * 1024;
@@ -28,6 +32,8 @@ const PHONE = /(?<![\w+./:-])\+?\(?\d[\d ().-]{6,22}\d(?![\w/:]|[.,]\d)/g;
 const EMAIL = /[A-Za-z0-9._%+-]{1,64}@([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,4}\.[A-Za-z]{2,24})/g;
 /** A record's field that names the organisation it belongs to: a business contact. */
 const COMPANY_KEY = /^(?:company|company_?name|organi[sz]ation|org|employer|firm|business|account_?name)$/i;
+/** A value naming a firm by its legal form (`Gusto Srl`, `Nordic Pack AB`, `FreshLog d.o.o.`): a business contact too. */
+const COMPANY_VALUE = /\p{L}[\p{L}&.'-]{0,40} (?:GmbH|Ltd|LLC|Inc|Srl|S\.r\.l|S\.?p\.?A|S\.?A|SAS|SARL|B\.?V|N\.?V|AG|AB|Oy|A\/S|ApS|d\.o\.o|Sp\. z o\.o|PLC|Pty|Kft|s\.r\.o|a\.s|Ltda|KK|Bhd|Tbk)(?![\p{L}])\.?/u;
 
 /** The personal contacts in a string: phone numbers (digits only) and personal mailboxes' addresses. */
 function contactsIn(v: string): string[] {
@@ -46,9 +52,11 @@ function contactsIn(v: string): string[] {
   return out;
 }
 
-/** Whether a path lies in an A2A message's parts (`params.message.parts…`): what is handed to another agent. */
-function inA2aParts(path: Detection["path"]): boolean {
-  return path[0] === "params" && path[1] === "message" && path[2] === "parts";
+/** Where a string is handed on: an A2A message's parts (another agent), a tool call's arguments, or neither. */
+function handedTo(path: Detection["path"]): "agent" | "tool" | null {
+  if (path[0] !== "params") return null;
+  if (path[1] === "message" && path[2] === "parts") return "agent";
+  return path[1] === "arguments" ? "tool" : null;
 }
 
 interface Rec {
@@ -78,19 +86,19 @@ function jsonLists(sites: readonly StringSite[]): Map<string, Map<string, Rec>> 
     }
     rec.fields++;
     const key = p[p.length - 1];
-    if (typeof key === "string" && COMPANY_KEY.test(key)) rec.company = true;
+    if ((typeof key === "string" && COMPANY_KEY.test(key)) || (site.value.length <= 120 && COMPANY_VALUE.test(site.value))) rec.company = true;
     for (const c of contactsIn(site.value)) rec.contacts.add(c);
   }
   return lists;
 }
 
-/** A list's verdict: enough people with contacts of their own (see the header). */
-function bulk(recs: readonly Rec[]): boolean {
+/** A list's verdict: enough people with contacts of their own (see the header); a tool's needs records. */
+function bulk(recs: readonly Rec[], to: "agent" | "tool"): boolean {
   const withContact = recs.filter((r) => r.contacts.size > 0 && !r.company);
-  const distinct = new Set(withContact.map((r) => [...r.contacts][0]));
-  if (distinct.size >= 3) return true;
   // A name and the contact, and two fields more.
-  return distinct.size >= 2 && withContact.filter((r) => r.fields - r.contacts.size >= 3).length >= 2;
+  const rich = new Set(withContact.filter((r) => r.fields - r.contacts.size >= 3).map((r) => [...r.contacts][0]));
+  if (rich.size >= 2) return true;
+  return to === "agent" && new Set(withContact.map((r) => [...r.contacts][0])).size >= 3;
 }
 
 /**
@@ -99,31 +107,45 @@ function bulk(recs: readonly Rec[]): boolean {
  */
 const NAME = /\p{Lu}\p{Ll}{1,30},? {1,2}\p{Lu}\p{Ll}{0,30}|[\u0600-\u06ff\u10a0-\u10ff\u1200-\u137f\u0e00-\u0e7f\u3040-\u9fff\uac00-\ud7af]{2}/u;
 
-/** A text's lines (or `;`-separated entries), each a person when it holds one personal contact and a name beside it. */
-function textPeople(v: string): number {
+/**
+ * A text's lines (or `;`-separated entries), each a person when it holds one personal contact and a name beside it:
+ * how many people, and how many of their lines hold two words or codes more (a booking code, an id, a date, a shift).
+ */
+function textPeople(v: string): { people: number; rich: number } {
   const seen = new Set<string>();
+  const rich = new Set<string>();
   for (const line of v.split(/[;\n]/, 512)) {
     const contacts = contactsIn(line);
-    if (contacts.length !== 1 || !NAME.test(line.replace(/\S+@\S+/g, ""))) continue;
-    seen.add(contacts[0] as string);
+    const rest = line.replace(/\S+@\S+/g, " ");
+    if (contacts.length !== 1 || !NAME.test(rest)) continue;
+    const contact = contacts[0] as string;
+    seen.add(contact);
+    const others = rest.replace(PHONE, " ").replace(NAME, " ").match(/[\p{L}\p{N}][\p{L}\p{N}/.:-]{1,40}/gu) ?? [];
+    if (others.length >= 2) rich.add(contact);
   }
-  return seen.size;
+  return { people: seen.size, rich: rich.size };
 }
 
 export function peopleContacts(sites: readonly StringSite[]): Detection[] {
-  const parts = sites.filter((s) => inA2aParts(s.path) && s.value.length <= MAX_TEXT);
-  if (parts.length === 0) return [];
+  const handed = sites.filter((s) => handedTo(s.path) !== null && s.value.length <= MAX_TEXT);
+  if (handed.length === 0) return [];
+  const to = handedTo((handed[0] as StringSite).path) as "agent" | "tool";
+  const parts = handed.filter((s) => handedTo(s.path) === to);
   const out: Detection[] = [];
+  // A tool's list is payload when the call names somewhere else for it (a recipient, a chat, a sheet, a paste's title):
+  // another argument of its own. A batch whose only argument is the list (`sms_batch`'s lines) writes to those people.
+  const elsewhere = (site: StringSite) => to === "agent" || parts.some((s) => s.path.length === 3 && s.path[2] !== site.path[2]);
   for (const list of jsonLists(parts).values()) {
     const recs = [...list.values()];
-    if (bulk(recs)) {
-      const first = recs.find((r) => r.contacts.size > 0) as Rec;
+    const first = recs.find((r) => r.contacts.size > 0);
+    if (first !== undefined && bulk(recs, to) && elsewhere(first.site)) {
       out.push({ type: "pii_bulk.contacts", path: first.site.path, start: 0, end: first.site.value.length });
     }
   }
   for (const s of parts) {
     if (s.value.length < 24 || !/\d{3}|@/.test(s.value)) continue;
-    if (textPeople(s.value) >= 3) out.push({ type: "pii_bulk.contacts", path: s.path, start: 0, end: s.value.length });
+    const t = textPeople(s.value);
+    if ((t.rich >= 3 || (to === "agent" && t.people >= 3)) && elsewhere(s)) out.push({ type: "pii_bulk.contacts", path: s.path, start: 0, end: s.value.length });
   }
   return out;
 }
