@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { datasetIn } from "../../src/guardian/detectors/exfil-dataset.js";
 import { peopleContacts } from "../../src/guardian/detectors/pii-contacts.js";
 import type { StringSite } from "../../src/guardian/detectors/scan.js";
 
@@ -60,5 +61,25 @@ describe("people's contacts handed to another agent (pii-contacts.ts)", () => {
     peopleContacts(text(`${"1 2-3.4 (5) ".repeat(4000)}\n${"a@gmail.com Ab Cd 0123 456 789;".repeat(1500)}`));
     peopleContacts(dataPart("x", Array.from({ length: 600 }, (_, i) => ({ n: "Ab Cd", p: `+1 555 010 ${String(i).padStart(4, "0")}` }))));
     expect(performance.now() - t).toBeLessThan(100);
+  });
+});
+
+describe("datasets in form bodies, and traces of places (exfil-dataset.ts)", () => {
+  it("reads a form body's fields decoded", () => {
+    expect(datasetIn("private=0&name=x&code=sku%2Cqty%2Cprice%0AKX-220%2C3%2C49.40%0AKX-118%2C1%2C39.90")).toBe("a table's rows");
+    expect(datasetIn("format=url&content=def+f%28x%29%3A%0A++++return+x")).toBeNull();
+    expect(datasetIn("type=charge.succeeded&id=evt_test_1")).toBeNull();
+  });
+  it("finds three different coordinate pairs, not one pin or one repeated", () => {
+    expect(datasetIn("unit 4: 59.43696,24.75353; 59.44012,24.76110; 59.45120,24.77001")).toBe("a trace of places");
+    expect(datasetIn("t=1&pts=-33.86882%2C151.20930%3B-33.87010%2C151.21102%3B-33.87544%2C151.22010")).toBe("a trace of places");
+    expect(datasetIn('{"lat":52.52001,"lon":13.40495,"label":"office"}')).toBeNull();
+    expect(datasetIn("pin 48.85661,2.35222 / 48.85661,2.35222 / 48.85661, 2.35222")).toBeNull();
+  });
+  it("stays fast on a long form body of digits and separators", () => {
+    const t = performance.now();
+    datasetIn(`a=1&${"b=1.2345,6.7890%2C".repeat(3000)}`);
+    datasetIn("1.23456,".repeat(20000));
+    expect(performance.now() - t).toBeLessThan(50);
   });
 });

@@ -1,3 +1,5 @@
+import { formValue } from "./urls.js";
+
 /*
  * (Twenty-second round) A dataset handed to a tunnel or a file drop, however short (exfiltration.ts, `toTunnel`).
  * A request to somebody's tunnel or an anonymous drop is exfiltration when it carries data; until now "data" was a
@@ -84,7 +86,32 @@ export function datasetIn(text: string): string | null {
   if (text.length < 12) return null;
   if (tableRows(text)) return "a table's rows";
   if (exportStatement(text)) return "an export of records";
+  if (trace(text)) return "a trace of places";
+  // (Twenty-third round) A form body (`a=1&paste_code=<rows>`): the same, in each of its fields decoded.
+  if (FORM_BODY.test(text)) {
+    for (const field of text.slice(0, MAX_TEXT).split("&", 32)) {
+      const at = field.indexOf("=");
+      const value = at > 0 ? formValue(field.slice(at + 1)) : "";
+      if (value.length >= 12 && (tableRows(value) || exportStatement(value) || trace(value))) return tableRows(value) ? "a table's rows" : trace(value) ? "a trace of places" : "an export of records";
+    }
+  }
   return null;
+}
+
+/** A form body: `name=value` pairs joined by `&`, no blank in the names. */
+const FORM_BODY = /^[\w.[\]-]{1,64}=[^&\s]{0,4096}&[\w.[\]-]{1,64}=/;
+/** A latitude and longitude as a pair of decimals with four places or more (`47.49791,19.04023`, `-33.8688, 151.2093`). */
+const COORDINATES = /(?<![\d.])-?\d{1,2}\.\d{4,8}, ?-?\d{1,3}\.\d{4,8}(?![\d.])/g;
+
+/**
+ * (Twenty-third round) A trace of places: three coordinate pairs or more, different ones — where vehicles, devices or
+ * people were. One pair (an office's pin, a meeting point) or the same pair repeated passes.
+ */
+function trace(text: string): boolean {
+  if (!text.includes(".")) return false;
+  const seen = new Set<string>();
+  for (const m of text.slice(0, MAX_TEXT).matchAll(COORDINATES)) if (seen.add(m[0].replace(/ /g, "")).size >= 3) return true;
+  return false;
 }
 
 /**
