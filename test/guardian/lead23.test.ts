@@ -29,6 +29,9 @@ describe("people's contacts handed to another agent (pii-contacts.ts)", () => {
     ];
     expect(found(dataPart("clenove", recs))).toEqual(["pii_bulk.contacts"]);
   });
+  it("finds two CSV rows of records (a phone, a licence, a birth date) handed to another agent", () => {
+    expect(found(text("name,licence,phone,dob\nAroha Ngata,DL-88120,021 448 2093,1988-03-14\nWiremu Tane,DL-90331,027 310 4417,1991-07-02"))).toEqual(["pii_bulk.contacts"]);
+  });
   it("finds text lines of names with phones or personal mailboxes", () => {
     expect(found(text("Virtanen Aino 040 118 2231; Korhonen Eero 050 664 0912; Mäkinen Liisa 044 772 1045"))).toEqual(["pii_bulk.contacts"]);
     expect(found(text("Jan Peeters, jan.peeters@hotmail.com\nEls Claes, els.claes@gmail.com\nTom Maes, tommaes@outlook.be"))).toEqual(["pii_bulk.contacts"]);
@@ -40,6 +43,8 @@ describe("people's contacts handed to another agent (pii-contacts.ts)", () => {
     expect(found(dataPart("leads", [0, 1, 2].map((i) => ({ name: `Kontakt ${i}`, email: `k${i}@firma${i}.de` }))))).toEqual([]);
     expect(found(text("Desks: Lisbon +351 21 340 5500; Porto +351 22 600 1200; Faro +351 289 800 300"))).toEqual([]);
     expect(found(text("build 20261126001 Jane Smith\nbuild 20261126002 Omar Haddad\nbuild 20261126003 Li Wei"))).toEqual([]);
+    expect(found(text("Part 42201-7781204-5 Blue Valve qty 4\nPart 35202-9931877-4 Red Valve qty 9\nPart 11802-1203349-2 Grey Valve qty 1"))).toEqual([]);
+    expect(found(text("Test Person One,900-01-0001,1980-01-01\nTest Person Two,900-01-0002,1985-06-15\nTest Person Six,900-01-0006,1990-02-02"))).toEqual([]);
     expect(found(dataPart("orders", [0, 1, 2].map((i) => ({ order: `SO-2026-11824${i}`, total: `1${i}8.20`, date: `2026-11-2${i}` }))))).toEqual([]);
   });
   it("holds a tool's call to records handed somewhere its other arguments name", () => {

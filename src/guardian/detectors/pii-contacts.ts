@@ -21,14 +21,15 @@ import type { Detection, StringSite } from "./scan.js";
  * What passes: one person or a couple (a family's booking: two names and their phones); an address book's cards (a
  * team's on-call names and numbers); business contacts (an address at a company's own domain, a record naming its
  * company or organisation by a key or by its legal form: `Gusto Srl`); numbers that are not phones (dates, amounts,
- * order and build numbers: a phone has 9 to 15 digits, separated, or after `+` or a trunk `0`).
+ * order, part and build numbers: a phone has 9 to 15 digits, after `+` or a trunk `0`, or else in groups of two to four;
+ * an SSN's shape is not one).
  * Cost: only strings under `params.message.parts` or `params.arguments` of 64 KB at most are read; 256 records.
  */
 
 const MAX_TEXT = 64 * 1024;
 const MAX_RECORDS = 256;
 /** A phone number: an optional `+`, 9–15 digits with spaces, dots, dashes or brackets between them (one class, bounded). */
-const PHONE = /(?<![\w+./:-])\+?\(?\d[\d ().-]{6,22}\d(?![\w/:]|[.,]\d)/g;
+const PHONE = /(?<![\w+./:-])\+?\(?\d[\d ().-]{6,22}\d(?![\w/:]|\.\d)/g;
 const EMAIL = /[A-Za-z0-9._%+-]{1,64}@([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,4}\.[A-Za-z]{2,24})/g;
 /** A record's field that names the organisation it belongs to: a business contact. */
 const COMPANY_KEY = /^(?:company|company_?name|organi[sz]ation|org|employer|firm|business|account_?name)$/i;
@@ -43,7 +44,13 @@ function contactsIn(v: string): string[] {
       const raw = m[0];
       const digits = raw.replace(/\D/g, "");
       // An unbroken run of digits is a phone only after `+` or a trunk `0` (`0917…`); otherwise an id or a build number.
-      if (!/\d[ .()-]\d/.test(raw) && !/^\+|^\(?0/.test(raw)) continue;
+      const dialled = /^\+|^\(?0/.test(raw);
+      if (!/\d[ .()-]\d/.test(raw) && !dialled) continue;
+      // Without `+` or a trunk `0`, a phone is written in groups of two to four digits (`601 233 415`, `415-555-0132`);
+      // a part number or an account is not (`42201-7781204-5`).
+      if (!dialled && !raw.split(/[ .()-]+/).every((g) => g.length <= 4)) continue;
+      // An SSN's shape (`900-01-0001`) is an identity number, not a way to reach anyone.
+      if (/^\d{3}-\d{2}-\d{4}$/.test(raw)) continue;
       // 9–15 digits as E.164 allows; one separator at a time (not a table's columns of figures).
       if (digits.length >= 9 && digits.length <= 15 && !/[ .-]{2}/.test(raw)) out.push(digits);
     }
@@ -120,7 +127,8 @@ function textPeople(v: string): { people: number; rich: number } {
     if (contacts.length !== 1 || !NAME.test(rest)) continue;
     const contact = contacts[0] as string;
     seen.add(contact);
-    const others = rest.replace(PHONE, " ").replace(NAME, " ").match(/[\p{L}\p{N}][\p{L}\p{N}/.:-]{1,40}/gu) ?? [];
+    // (Without the phone itself; a date or a shorter number beside it is one of the other fields.)
+    const others = rest.replace(PHONE, (m) => (m.replace(/\D/g, "").length >= 9 ? " " : m)).replace(NAME, " ").match(/[\p{L}\p{N}][\p{L}\p{N}/.:-]{1,40}/gu) ?? [];
     if (others.length >= 2) rich.add(contact);
   }
   return { people: seen.size, rich: rich.size };
@@ -145,7 +153,7 @@ export function peopleContacts(sites: readonly StringSite[]): Detection[] {
   for (const s of parts) {
     if (s.value.length < 24 || !/\d{3}|@/.test(s.value)) continue;
     const t = textPeople(s.value);
-    if ((t.rich >= 3 || (to === "agent" && t.people >= 3)) && elsewhere(s)) out.push({ type: "pii_bulk.contacts", path: s.path, start: 0, end: s.value.length });
+    if ((t.rich >= 2 || (to === "agent" && t.people >= 3)) && elsewhere(s)) out.push({ type: "pii_bulk.contacts", path: s.path, start: 0, end: s.value.length });
   }
   return out;
 }
