@@ -18,6 +18,7 @@ import { detectStandingPoisoning } from "./poisoning-standing.js";
 import { detectUserOverrides } from "./poisoning-overrides.js";
 import { detectProtectionPoisoning } from "./poisoning-protections.js";
 import { detectCataloguePoisoning } from "./poisoning-catalogue.js";
+import { detectShadowing } from "./poisoning-shadowing.js";
 import { detectOutputDemands } from "./poisoning-outputs.js";
 import { compileExfiltrationParams, detectExfiltration, detectUrlData, type ExfiltrationParams } from "./exfiltration.js";
 import { detectPiiBulk } from "./pii-bulk.js";
@@ -228,7 +229,9 @@ function poisoning(s: MessageScan, p?: InjectionParams): Detection[] {
   // (Sixteenth round) Names asking for secrets, borrowed credentials, consent claimed, every command changed (poisoning-catalogue.ts).
   for (const d of protections) cut.add(JSON.stringify(d.path));
   const catalogue = detectCataloguePoisoning(uncut(), s.message.result);
-  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...overrides, ...protections, ...catalogue, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
+  // (Twenty-third round) A tool that has the model use it instead of another it claims no longer counts (poisoning-shadowing.ts).
+  const shadowing = detectShadowing(s.message.result).filter((d) => !cut.has(JSON.stringify(d.path)));
+  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...overrides, ...protections, ...catalogue, ...shadowing, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
 }
 
 /**
