@@ -65,7 +65,9 @@ export function madePublic(args: unknown): Detection[] {
   if (args === null || typeof args !== "object" || Array.isArray(args)) return [];
   let isPublic = false;
   const publicDest = new Set<string>();
-  const marked: { path: (string | number)[]; value: string; what: string }[] = [];
+  // What may be marked, in the order met: tested only when something is made public (issue 25: most calls publish
+  // nothing, and the marks' searches were most of this detector's time).
+  const maybe: { path: (string | number)[]; value: string; password: boolean }[] = [];
   const commandLine: { path: (string | number)[]; value: string; what: string }[] = [];
   let seen = 0;
   const visit = (v: unknown, path: (string | number)[], key: string, depth: number) => {
@@ -73,15 +75,13 @@ export function madePublic(args: unknown): Detection[] {
     if (publicSwitch(key, v)) isPublic = true;
     if (typeof v === "string") {
       // (Twelfth round) A connection string with its password, in what the call publishes (a gist's file, a notebook).
-      if (v.length <= 65536 && v.includes("://") && connectionPassword(v)) marked.push({ path, value: v, what: "a password" });
+      if (v.length <= 65536 && v.includes("://")) maybe.push({ path, value: v, password: true });
       if (v.length > 1024) return;
       const k = key.replace(/\d+$/, "");
       if (DEST_KEY.test(k) && /(?:^|[^a-z0-9])public(?:$|[^a-z0-9])/i.test(v)) publicDest.add(path.join("."));
-      if (SOURCE_KEY.test(k) || DEST_KEY.test(k)) {
-        if (INTERNAL_MARK.test(v)) marked.push({ path, value: v, what: "data marked internal" });
-        else if (peopleData(v)) marked.push({ path, value: v, what: "a data file of people's records" });
-      }
-      if (DUMP_TO_PUBLIC.test(v)) commandLine.push({ path, value: v, what: "a database dump" });
+      if (SOURCE_KEY.test(k) || DEST_KEY.test(k)) maybe.push({ path, value: v, password: false });
+      // (The dump's pipe and its bucket's `://` are literals: no search without them.)
+      if (v.includes("|") && v.includes("://") && DUMP_TO_PUBLIC.test(v)) commandLine.push({ path, value: v, what: "a database dump" });
       // A command line that publishes with a switch to public: its words are its arguments.
       if (v.length <= 1024 && PUBLIC_FLAG.test(v) && PUBLISHER.test(v)) {
         for (const w of v.split(/\s+/, 64)) {
@@ -104,6 +104,14 @@ export function madePublic(args: unknown): Detection[] {
   };
   for (const [k, x] of Object.entries(args as Record<string, unknown>)) visit(x, ["params", "arguments", k], k, 1);
   const out: Detection[] = commandLine.map((m) => ({ type: "exfiltration.request", path: m.path, start: 0, end: m.value.length, detail: `the command makes ${m.what} public` }));
+  if (!isPublic && publicDest.size === 0) return out;
+  const marked: { path: (string | number)[]; value: string; what: string }[] = [];
+  for (const { path, value: v, password } of maybe) {
+    if (password) {
+      if (connectionPassword(v)) marked.push({ path, value: v, what: "a password" });
+    } else if (INTERNAL_MARK.test(v)) marked.push({ path, value: v, what: "data marked internal" });
+    else if (peopleData(v)) marked.push({ path, value: v, what: "a data file of people's records" });
+  }
   for (const m of marked) {
     // A destination named public is the switch for what the other arguments name, not for itself.
     const pub = isPublic || [...publicDest].some((p) => p !== m.path.join("."));

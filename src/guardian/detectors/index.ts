@@ -356,9 +356,20 @@ const CMD_KEYS = new Set(["command", "cmd", "commands", "entrypoint", "argv"]);
 /** An argument's name as sites.ts compares names (`sql_query`, `sqlQuery` → sqlquery); "" for an index. */
 const lowerKey = (k: string | number | undefined) => (typeof k === "string" ? argumentKey(k) : "");
 
-function toolWords(tool: string): string[] {
-  return tool.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9.-]+/).filter(Boolean);
+function toolWords(tool: string): readonly string[] {
+  // (Issue 25) Kept per name, for names of up to 128 characters (256 of them at most): a call's every argument asks
+  // for its tool's words, and a server has a few tools, called again and again.
+  let words = toolWordsOf.get(tool);
+  if (words === undefined) {
+    words = tool.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9.-]+/).filter(Boolean);
+    if (tool.length <= 128) {
+      if (toolWordsOf.size >= 256) toolWordsOf.clear();
+      toolWordsOf.set(tool, words);
+    }
+  }
+  return words;
 }
+const toolWordsOf = new Map<string, readonly string[]>();
 
 function toolLines(sites: readonly RoledSite[]): { site: RoledSite; text: string }[] {
   const out: { site: RoledSite; text: string }[] = [];

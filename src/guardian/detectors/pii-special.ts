@@ -179,8 +179,24 @@ function words(k: string): string {
     .toLowerCase();
 }
 
+/**
+ * Whether a text can hold none of the names personOf looks for: ASCII with fewer than two capitals. Every pattern it
+ * reads needs two upper-case letters (`\p{Lu}`, in ASCII `[A-Z]`) or a character outside ASCII (the CJK names), so
+ * a record of such texts (most of a sentence split at its `;`s) skips the four Unicode searches (issue 25).
+ */
+function noName(text: string): boolean {
+  let caps = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 128) return false;
+    if (c >= 65 && c <= 90 && ++caps >= 2) return false;
+  }
+  return true;
+}
+
 /** A person's name in a record: from a name field, or the first full name in its text that is nobody's title. */
 function personOf(rec: Rec): string | null {
+  if (rec.every((c) => noName(c.text))) return null;
   for (const c of rec) {
     if (c.key !== null && NAME_KEY.test(words(c.key))) {
       const t = c.text.trim();

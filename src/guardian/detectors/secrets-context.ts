@@ -645,26 +645,35 @@ export function detectSelfDescribing(site: StringSite, found: Detection[]): void
   // Base58 runs of a WIF key's or an extended private key's length, in one pass; each checked by its checksum.
   if (v.length < 51) return;
   // In a long string, in its first WEAK_REACH characters (as secrets.ts reads its weak prefixes): the run search reads
-  // every character, and a key this short is pasted, not buried in a megabyte.
+  // every run it probes, and a key this short is pasted, not buried in a megabyte.
   const n = Math.min(v.length, WEAK_REACH);
   let checked = 0;
-  for (let i = 0; i < n && checked < 64; ) {
-    const c = v.charCodeAt(i);
-    if (c >= 128 || B58_CHAR[c] !== 1) {
-      i++;
-      continue;
+  // (Issue 25) Only runs of 51 characters or more matter, and each holds a multiple of 51: the text is probed there,
+  // and a run is read out from a probe that falls in one (the same runs, in the same order, as a pass over every
+  // character; prose's words are read once each, where a probe lands in them).
+  for (let p = 0; p < n && checked < 64; p += RUN_PROBE) {
+    const c = v.charCodeAt(p);
+    if (c >= 128 || B58_CHAR[c] !== 1) continue;
+    let i = p;
+    while (i > 0) {
+      const d = v.charCodeAt(i - 1);
+      if (d >= 128 || B58_CHAR[d] !== 1) break;
+      i--;
     }
-    let j = i + 1;
+    let j = p + 1;
     while (j < n) {
       const d = v.charCodeAt(j);
       if (d >= 128 || B58_CHAR[d] !== 1) break;
       j++;
     }
+    // (The next probe after this run.)
+    p = Math.floor(j / RUN_PROBE) * RUN_PROBE;
     const len = j - i;
     if ((len === 51 || len === 52 || len === 111) && !TOKEN_CHAR.test(v[i - 1] ?? "") && !TOKEN_CHAR.test(v[j] ?? "")) {
       checked++;
       if (privateBase58(v.slice(i, j))) push("secrets.private_key", i, j);
     }
-    i = j;
   }
 }
+/** The shortest run the base58 search wants (a WIF key's 51 characters): a run that long holds a multiple of it. */
+const RUN_PROBE = 51;

@@ -150,6 +150,7 @@ export function proseOf(text: string): string {
   const kept: string[] = [];
   const n = text.length;
   let start = 0;
+  let wideKept = false;
   while (start <= n) {
     let end = text.indexOf("\n", start);
     if (end < 0) end = n;
@@ -158,8 +159,10 @@ export function proseOf(text: string): string {
     let words = 0;
     let wide = 0;
     let inWord = false;
+    let lineWide = false;
     for (let i = start; i < end; i++) {
       let c = text.charCodeAt(i);
+      if (c >= 128) lineWide = true;
       if (c === 32 || c === 9 || c === 13 || c === 0xa0 || c === 0x3000) {
         inWord = false;
         continue;
@@ -179,11 +182,23 @@ export function proseOf(text: string): string {
         if (c > 0xdff && isUnspaced(c)) wide++;
       }
     }
-    if (letters * 2 >= nonBlank && (words >= 2 || wide >= 4 || NAMED_WORDS.test(text.slice(start, end).trimStart()))) kept.push(text.slice(start, end));
+    if (letters * 2 >= nonBlank && (words >= 2 || wide >= 4 || NAMED_WORDS.test(text.slice(start, end).trimStart()))) {
+      kept.push(text.slice(start, end));
+      if (lineWide) wideKept = true;
+    }
     start = end + 1;
   }
-  return kept.join("\n");
+  const prose = kept.join("\n");
+  asciiProse = wideKept ? null : prose;
+  return prose;
 }
+
+/**
+ * The last text proseOf returned, when it is all ASCII (else null): the featuriser, handed that text, skips its own
+ * search for a character outside ASCII (issue 25: a pass over the same characters, done twice). A fact about the
+ * string's content only, so a stale value is never wrong: a text equal to it is ASCII too.
+ */
+let asciiProse: string | null = null;
 
 /** Whether a code point outside ASCII is a letter (`\p{L}`), cached per BMP code unit. */
 const letterCache = new Uint8Array(65536); // 0 unknown, 1 letter, 2 not
@@ -296,8 +311,9 @@ for (let c = 1; c < 256; c++) LOG1[c] = 1 + Math.log(c);
 function countFeatures(text: string, flags: readonly string[], mask: number): Counter {
   const t = counter;
   const words = t.words;
+  const ascii = text === asciiProse;
   if (text.length > WINDOW) text = window(text);
-  if (/[^\x00-\x7f]/.test(text)) text = text.toLowerCase();
+  if (!ascii && /[^\x00-\x7f]/.test(text)) text = text.toLowerCase();
   // at most length + 2 codes, and fewer than 4 features per code
   let bits = 10;
   while (bits < TABLE_BITS && 1 << bits < 4 * text.length + 4 * flags.length + 72) bits++;
