@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { judgeCommandLine } from "../../src/guardian/detectors/commands.js";
 import { endlessSend } from "../../src/guardian/detectors/commands-flood.js";
+import { returnedLogins } from "../../src/guardian/detectors/secrets-returned.js";
 import { cpuMs } from "../support/cpu.js";
 
 /* Issue 24, twenty-third round ("sec23"): docs/detection.md, "Twenty-third round: … ("sec23")". */
@@ -32,6 +33,30 @@ describe("sec23: a loop that sends without end or pause", () => {
     const long = "while true; do ".repeat(20_000) + "for((;;))".repeat(10_000) + " ping -a -b -c".repeat(10_000);
     const t0 = cpuMs();
     flood(long);
+    expect(cpuMs() - t0).toBeLessThan(2000);
+  });
+});
+
+describe("sec23: a login handed back", () => {
+  const values = (t: string) => returnedLogins(t).map((f) => t.slice(f.start, f.end));
+  it("finds an account and its password side by side, in words or as variables, in several languages", () => {
+    expect(values("Retried with user billing@clinic.example and password Rx8#kT2mVq on the relay.")).toEqual(["Rx8#kT2mVq"]);
+    expect(values("FTP_USER=upload-bot FTP_PASS=Wq7!zN3pLx")).toEqual(["Wq7!zN3pLx"]);
+    expect(values("ftp-user: scans ftp-pass: Sc4n$2026box")).toEqual(["Sc4n$2026box"]);
+    expect(values("usuario caja02 contraseña Caja#2026pv")).toEqual(["Caja#2026pv"]);
+  });
+  it("passes a default, a placeholder, a sealed value, a plain word and a name alone", () => {
+    expect(values("Factory default: user admin password admin1234")).toEqual([]);
+    expect(values("user: you@company.com password: <your password>")).toEqual([]);
+    expect(values("username: orders\npassword: AgC4kLm9Qx2Vb7Nw3Rt8Yz1Hs6Jd5Fg0Pq4Wm2Xn8Kc3Lv7Bt9Zr1Ys5Gh6Df0Ja2QeZ")).toEqual([]);
+    expect(values("user alice password forgotten")).toEqual([]);
+    expect(values("The user reception2 has no password yet.")).toEqual([]);
+  });
+  it("stays linear on long adversarial input", () => {
+    const long = ("smtp_user=a" + "b".repeat(60) + " x_pass ").repeat(800) + "user ".repeat(5_000);
+    const t0 = cpuMs();
+    returnedLogins(long);
+    returnedLogins("user " + "a.".repeat(30_000));
     expect(cpuMs() - t0).toBeLessThan(2000);
   });
 });
