@@ -34,7 +34,7 @@ export function endlessSend(lower: string): OpenedFinding | null {
     const f = FLOOD_OPTION.exec(lower);
     if (f) return { type: "dangerous_command.flood", detail: "sends with a flood option: a denial of service of what it reaches", start: f.index, end: f.index + f[0].length };
   }
-  if (!(lower.includes("while") || lower.includes("until") || lower.includes("for") || lower.includes("loop"))) return null;
+  if (!(lower.includes("while") || lower.includes("until") || lower.includes("for(") || lower.includes("for (") || lower.includes("loop"))) return null;
   ENDLESS.lastIndex = 0;
   for (let m, n = 0; (m = ENDLESS.exec(lower)) !== null && n < 8; n++) {
     const at = m.index + m[0].length;

@@ -26,13 +26,17 @@ const PLACEHOLDER = /^(?:\$\{?|\{\{|<|%|\*{3}|\[)|your|xxxx|example|changeme|pla
 /** A line that says the login is published on purpose (the word itself, not a host's `.example`). */
 const PUBLISHED = /(?<![.@\w-])(?:default|demo|sample|example|e\.g\.|dummy|fake|placeholder)\b/i;
 
+/** The same words as plain alternations, tested on a text before the pair's regex (which has no literal to start on). */
+const USER_WORD = /user|login|account|benutzer|usuario|utilisateur|utente|gebruiker/i;
+const PASS_WORD = /pass|pw|kennwort|contrase|mot\sde|senha|wachtwoord/i;
+
 const GATE_USER = ["user", "login", "account", "benutzer", "usuario", "utilisateur", "utente", "gebruiker"].map((l) => literalId(l));
 const GATE_PASS = ["pass", "pw", "kennwort", "contrase", "mot de", "senha", "wachtwoord"].map((l) => literalId(l));
 
 /** The spans of passwords stated beside their account in one text. */
 export function returnedLogins(v: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
-  if (v.length > MAX_TEXT) return out;
+  if (v.length > MAX_TEXT || !USER_WORD.test(v) || !PASS_WORD.test(v)) return out;
   RETURNED_PAIR.lastIndex = 0;
   for (let m, n = 0; (m = RETURNED_PAIR.exec(v)) !== null && n < 32; n++) {
     const raw = m[2] as string;
