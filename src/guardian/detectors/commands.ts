@@ -12,6 +12,7 @@ import { CATALOG_TEXT_CHECKS } from "./commands-catalog.js";
 import { erasedSql } from "./commands-erased.js";
 import { auditErased, BULK_TEXT_CHECKS, bulkEnumerationDelete, safetyDefeated } from "./commands-bulk.js";
 import { remoteRootOpened } from "./commands-opened.js";
+import { endlessSend } from "./commands-flood.js";
 
 /*
  * Dangerous commands, judged on the command line's grammar (shell.ts), never on text that merely mentions them: a
@@ -1538,6 +1539,9 @@ function judgeText(text: string, ctx: Context, out: CommandFinding[]): void {
   // (Nineteenth round) the SSH server's root or empty-password login switched on (commands-opened.ts).
   const opened = remoteRootOpened(lower);
   if (opened && !out.some((f) => f.type === opened.type)) out.push(opened);
+  // (Twenty-third round) a loop that sends without end or pause, a flood option (commands-flood.ts).
+  const flood = endlessSend(lower);
+  if (flood && !out.some((f) => f.type === flood.type)) out.push(flood);
 }
 
 /** Each check whose literal is present runs once over `head`; a finding of a type already found is not added. */

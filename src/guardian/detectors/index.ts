@@ -1,5 +1,6 @@
 import { detectPii, PII_TYPES } from "./pii.js";
 import { detectLabelledSecrets, sendsText, withLabelled } from "./secrets-labelled.js";
+import { detectReturnedLogins, returnsText } from "./secrets-returned.js";
 import { detectSecrets } from "./secrets.js";
 import { compileUrlParams, detectUrls, type UrlParams } from "./urls.js";
 import { detectInjection, detectPoisoning, isAgentCard, type InjectionInput, type InjectionParams } from "./injection.js";
@@ -112,7 +113,8 @@ export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
       // A credential sent where it is meant to go (a webhook URL posted to, a token to its own API) is not leaving: audience.ts.
       // (Twelfth round) A credential stored in a secret store (a masked CI variable, a repository secret): secrets-stores.ts.
       // (Fourteenth round) A credential given by its label in text a call or a message sends: secrets-labelled.ts.
-      return { key: spec, run: (s) => storedSecrets(s.message, usedAsMeant(s.message, () => s.roles, withLabelled(findAllNormalised(s, s.strings, detectSecrets), sendsText(s.message) ? findAllNormalised(s, s.strings, (v) => detectLabelledSecrets(v, s.message)) : []))) };
+      // (Twenty-third round) A login (an account and its password side by side) in a response: secrets-returned.ts.
+      return { key: spec, run: (s) => storedSecrets(s.message, usedAsMeant(s.message, () => s.roles, withLabelled(findAllNormalised(s, s.strings, detectSecrets), sendsText(s.message) ? findAllNormalised(s, s.strings, (v) => detectLabelledSecrets(v, s.message)) : returnsText(s.message) ? findAllNormalised(s, s.strings, (v) => detectReturnedLogins(v, s.message)) : []))) };
     case "secret_assignment":
       return { key: spec, run: (s) => findAllNormalised(s, s.strings, detectSecretAssignments) };
     case "exfiltration": {
