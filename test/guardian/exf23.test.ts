@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { openedPlaces, pushedData } from "../../src/guardian/detectors/exfil-remotes.js";
+import { credentialInLink } from "../../src/guardian/detectors/exfil-hosted.js";
 
 /* Twenty-third round (issue 24, "exf23"): places a call itself opens to others (exfil-remotes.ts). */
 
@@ -62,6 +63,24 @@ describe("a data file on an anonymous FTP account", () => {
     for (let i = 0; i < 500; i++) args[`path${i}`] = `ftp://${"a".repeat(200)}/${"b/".repeat(400)}`;
     const t = performance.now();
     openedPlaces("upload", { ...args, acl: "public", body: "x".repeat(70000) });
+    expect(performance.now() - t).toBeLessThan(100);
+  });
+});
+
+describe("a vendor's live key, by its shape, in a link handed to another agent (exfil-hosted.ts)", () => {
+  const link = (u: string) => credentialInLink(new URL(u));
+  it("finds a live key under any name", () => {
+    expect(link("https://x.example-conv.net/get?auth=pay_live_Rk82nVq4Lz7Tx1Wm9Cb3")).not.toBeNull();
+    expect(link("https://x.example-tools.io/f?ref=bkg_live_7Hn2Qx9Lm4Pz8Rt1Vw6K")).not.toBeNull();
+  });
+  it("passes a publishable key, an event's name, a key of no randomness", () => {
+    expect(link("https://shop.example/c?key=pk_live_51Hq8ZtLmPx2Vw9Kd3Rb")).toBeNull();
+    expect(link("https://cdn.example/v.mp4?stream=evt_live_2026Nov28Final")).toBeNull();
+    expect(link("https://x.example/?ref=abc_live_aaaaaaaaaaaaaaaaaaaa")).toBeNull();
+  });
+  it("stays fast on a long query", () => {
+    const t = performance.now();
+    link(`https://x.example/?${"k=ab_live_".repeat(300)}${"A1".repeat(3000)}`);
     expect(performance.now() - t).toBeLessThan(100);
   });
 });
