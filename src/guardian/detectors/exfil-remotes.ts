@@ -105,13 +105,26 @@ function textOf(v: unknown): string | null {
 }
 
 /** A tool call's arguments: a push of an export to a URL, public content, an upload to an anonymous FTP account. */
-export function openedPlaces(tool: string, args: unknown): Detection[] {
+export function openedPlaces(tool: string, args: unknown, sites?: readonly StringSite[]): Detection[] {
+  // Gated on what is rare before anything is walked: a push tool, a short value that says public, an FTP URL.
+  const push = tool.includes("push");
+  if (sites !== undefined && !push) {
+    let open = false;
+    for (const site of sites) {
+      const v = site.value;
+      if ((v.length <= 24 && v.length >= 3 && PUBLIC_ACL.test(v.trim())) || (v.length >= 6 && (v.charCodeAt(0) | 32) === 102 && /^ftps?:/i.test(v))) {
+        open = true;
+        break;
+      }
+    }
+    if (!open) return [];
+  }
   const all = strings(args);
   if (all.length === 0) return [];
   const out: Detection[] = [];
   const str = (e: { value: unknown }) => (typeof e.value === "string" ? e.value : "");
   // A push tool handed the repository of an export and a remote as a URL.
-  if (/push/i.test(tool)) {
+  if (push) {
     const remote = all.find((e) => REMOTE_KEY.test(e.key) && str(e).length <= 2048 && publicRemote(str(e)));
     const repo = all.find((e) => REPO_KEY.test(e.key) && str(e).length <= 300 && exportName(str(e)));
     if (remote && repo) out.push({ type: "exfiltration.request", path: remote.path, start: 0, end: str(remote).length, detail: "an export's repository pushed to a remote the call names" });

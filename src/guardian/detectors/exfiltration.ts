@@ -850,7 +850,7 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
       addApart(out, forwardedOutside(sites));
       // (Twenty-third round) Data pushed to a remote the call names, made public, or put on anonymous FTP (exfil-remotes.ts).
       addApart(out, pushedDataIn(sites));
-      addApart(out, openedPlaces(typeof tool === "string" ? tool : "", (message.params as { arguments?: unknown } | undefined)?.arguments));
+      addApart(out, openedPlaces(typeof tool === "string" ? tool : "", (message.params as { arguments?: unknown } | undefined)?.arguments, sites));
     }
     // (Twelfth round) An account's credential in a data part sent to another agent (exfil-sinks.ts).
     if (A2A_SENDS.has(message.method as string)) {
