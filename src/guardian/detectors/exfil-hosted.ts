@@ -223,6 +223,7 @@ export function hostedPayload(text: string): string | null {
 /* -------------------------------------------------------------------------------------------------------------- */
 
 /** Query keys that name a credential of the user's: an API key, a secret, a session, a password. */
+const LIVE_SECRET = /^(?!pk_)[a-z]{2,10}_live_[A-Za-z0-9]{16,200}$/;
 const CREDENTIAL_KEY = /^(?:[a-z0-9]{1,20}[_-])?(?:api[_-]?key|apikey|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|session(?:[_-]?(?:id|token|key))?|sessid|sid|password|passwd|pwd|cookie)$|LoginSecure$|^(?:dd|datadog|sentry|segment|mixpanel)[_-]?(?:api[_-]?)?key$|^(?:bearer(?:[_-]?token)?|refresh[_-]?token|id[_-]?token|sas(?:[_-]?(?:key|token))?|shared[_-]?access[_-]?key|access[_-]?key|private[_-]?token)$/i;
 
 /**
@@ -238,6 +239,9 @@ export function credentialInLink(url: URL, recognised: (value: string) => boolea
     if (value.length >= 16 && value.length <= 4096 && recognised(value)) return `a credential (${key}) in a link handed to another agent`;
     // A token with a service's prefix (`hf_…`, `glpat-…`, `sk_live_…`) under `token`: a key, not a share link's id.
     if (/^(?:[a-z0-9]{1,20}[_-])?token$/i.test(key) && !/^(?:page|next|continuation|csrf|xsrf|state|sync|resume|cursor)[_-]?token$/i.test(key) && /^[a-z]{2,10}(?:_live|_test)?[_-][A-Za-z0-9]{20,200}$/.test(value) && randomValue(value.replace(/^[a-z]{2,10}(?:_live|_test)?[_-]/, ""))) return `a credential (${key}) in a link handed to another agent`;
+    // (Twenty-third round) A vendor's live secret key by its shape (`xx_live_<random>`; a publishable `pk_` is public),
+    // under any name (`key`, `token`): a live key in a link another agent opens has left its account.
+    if (value.length <= 256 && LIVE_SECRET.test(value) && randomValue(value.replace(/^[a-z]{2,10}_live_/, ""))) return `a live key (${key}) in a link handed to another agent`;
     if (!CREDENTIAL_KEY.test(key) || value.length < 16 || value.length > 4096) continue;
     if (/^(?:\*+|x+|<[^>]*>|\{[^}]*\}|\$\{?[A-Za-z_]+\}?)$/i.test(value)) continue;
     if (randomValue(value)) return `a credential (${key}) in a link handed to another agent`;

@@ -23,6 +23,7 @@ import { forwardedOutside } from "./exfil-forwarding.js";
 import { datasetIn } from "./exfil-dataset.js";
 import { gatewayPayload, phoneGateway } from "./exfil-gateways.js";
 import { commandSenders, handedDataFile, namedCredential } from "./exfil-senders.js";
+import { openedPlaces, pushedDataIn } from "./exfil-remotes.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -847,6 +848,9 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
       addApart(out, rootDrops(sites, localHost, (h) => lists.allow.some((re) => re.test(h))));
       // (Fifteenth round) Logs, flows or mirrored traffic sent to a public address (exfil-forwarding.ts).
       addApart(out, forwardedOutside(sites));
+      // (Twenty-third round) Data pushed to a remote the call names, made public, or put on anonymous FTP (exfil-remotes.ts).
+      addApart(out, pushedDataIn(sites));
+      addApart(out, openedPlaces(typeof tool === "string" ? tool : "", (message.params as { arguments?: unknown } | undefined)?.arguments, sites));
     }
     // (Twelfth round) An account's credential in a data part sent to another agent (exfil-sinks.ts).
     if (A2A_SENDS.has(message.method as string)) {
