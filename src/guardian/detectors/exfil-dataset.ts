@@ -84,18 +84,23 @@ export function exportStatement(text: string): boolean {
 /** What a short payload to a tunnel or a drop is, when it is a dataset: its description, or null. */
 export function datasetIn(text: string): string | null {
   if (text.length < 12) return null;
-  if (tableRows(text)) return "a table's rows";
-  if (exportStatement(text)) return "an export of records";
-  if (trace(text)) return "a trace of places";
+  const whole = datasetShape(text);
+  if (whole !== null || !FORM_BODY.test(text)) return whole;
   // (Twenty-third round) A form body (`a=1&paste_code=<rows>`): the same, in each of its fields decoded.
-  if (FORM_BODY.test(text)) {
-    for (const field of text.slice(0, MAX_TEXT).split("&", 32)) {
-      const at = field.indexOf("=");
-      const value = at > 0 ? formValue(field.slice(at + 1)) : "";
-      if (value.length >= 12 && (tableRows(value) || exportStatement(value) || trace(value))) return tableRows(value) ? "a table's rows" : trace(value) ? "a trace of places" : "an export of records";
-    }
+  for (const field of text.slice(0, MAX_TEXT).split("&", 32)) {
+    const at = field.indexOf("=");
+    const value = at > 0 ? formValue(field.slice(at + 1)) : "";
+    const shape = value.length >= 12 ? datasetShape(value) : null;
+    if (shape !== null) return shape;
   }
   return null;
+}
+
+/** A text's dataset, described: a table's rows, an export's statement, a trace of places; or null. */
+function datasetShape(text: string): string | null {
+  if (tableRows(text)) return "a table's rows";
+  if (exportStatement(text)) return "an export of records";
+  return trace(text) ? "a trace of places" : null;
 }
 
 /** A form body: `name=value` pairs joined by `&`, no blank in the names. */

@@ -31,8 +31,8 @@ import type { Detection, StringSite } from "./scan.js";
  *                          row: `4556…,12/26,331`)
  *   pii_bulk.card_list     three card numbers or more
  *   pii_bulk.iban_list     three IBANs or more (a transfer names two: the payer's and the payee's)
- *   pii_bulk.contacts      (twenty-third round) a list of people with personal contacts in a message to another agent
- *                          (pii-contacts.ts)
+ *   pii_bulk.contacts      (twenty-third round) a list of people with personal contacts handed to another agent, or
+ *                          as records to a tool whose other arguments name where they go (pii-contacts.ts)
  *   pii_bulk.people        three people's records or more (two when each code is named or checks itself: ninth
  *                          round), each an identifier-like code with a name and another personal field, in any
  *                          list's structure (pii-people.ts)
