@@ -2,6 +2,10 @@
 // case files' conveniences (a tool call written as tool + arguments, file bytes and resource blobs written as text)
 // expanded into what goes on the wire, and what each target message carries. The schema: test/fixtures/blind/README.md.
 
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
+
 export const b64 = (s) => Buffer.from(s, "utf8").toString("base64");
 
 export const omit = (o, k) => {
@@ -78,3 +82,83 @@ export function stringsOf(v, out = []) {
     }
   return out;
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// The open blind sets as message sequences (bench/decisions-compare.mjs, bench/blind-inproc.mjs)
+
+let ids = 0;
+
+/** The open blind sets, by name only: blind, blind2 … blind63. 64 or above are never read. */
+export function openBlindSets(fixtures) {
+  const open = (name) => {
+    if (name === "blind") return true;
+    const m = /^blind([1-9][0-9]*)$/.exec(name);
+    if (!m) return false;
+    const n = Number(m[1]);
+    return n < 64;
+  };
+  return readdirSync(fixtures)
+    .filter(open)
+    .filter((n) => statSync(join(fixtures, n)).isDirectory())
+    .sort((a, b) => (Number(a.slice(5)) || 1) - (Number(b.slice(5)) || 1));
+}
+
+const LISTS = [
+  ["tools/list", "tools", "tools"],
+  ["prompts/list", "prompts", "prompts"],
+  ["resources/list", "resources", "resources"],
+  ["resources/templates/list", "resourceTemplates", "resourceTemplates"],
+];
+
+/** A blind case's messages in the order bench/blind.mjs plays them, each with its direction and the request it answers. */
+export function blindSteps(c) {
+  const steps = [];
+  const answer = (method, params, result, extra = {}) => {
+    const id = ++ids;
+    steps.push({ protocol: c.protocol, message: { jsonrpc: "2.0", id, ...result }, request: { jsonrpc: "2.0", id, method, ...(params ? { params } : {}) }, direction: "inbound", ...extra });
+  };
+  if (c.protocol === "a2a") {
+    if (c.card) answer("agent/card", null, { result: c.card });
+    const send = { jsonrpc: "2.0", id: ++ids, method: c.send?.method ?? "message/send", params: { message: { kind: "message", role: "user", messageId: `m-${ids}`, parts: c.send?.parts ?? [] } } };
+    steps.push({ protocol: "a2a", message: send, request: null, direction: "outbound" });
+    const r = c.reply ?? {};
+    const replies = r.events ?? [r.task ?? r.message].filter(Boolean);
+    for (const ev of replies) steps.push({ protocol: "a2a", message: { jsonrpc: "2.0", id: send.id, result: ev }, request: send, direction: "inbound" });
+    return steps;
+  }
+  const s = c.server ?? {};
+  // The messages the case writes (an initialize without instructions or an empty list carries nothing of the case).
+  if (s.instructions !== undefined || s.serverInfo !== undefined)
+    answer("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } }, {
+      result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: s.serverInfo ?? { name: "s", version: "1" }, ...(s.instructions !== undefined ? { instructions: s.instructions } : {}) },
+    });
+  for (const [method, key, field] of LISTS) if (s[key]) answer(method, {}, { result: { [field]: s[key] } });
+  if (c.call) {
+    const call = { jsonrpc: "2.0", id: ++ids, method: c.call.method ?? "tools/call", params: c.call.params ?? {} };
+    steps.push({ protocol: "mcp", message: call, request: null, direction: "outbound" });
+    if (c.sampling) steps.push({ protocol: "mcp", message: { jsonrpc: "2.0", id: ++ids, method: "sampling/createMessage", params: c.sampling }, request: null, direction: "inbound" });
+    if (c.result !== undefined) steps.push({ protocol: "mcp", message: { jsonrpc: "2.0", id: call.id, result: c.result }, request: call, direction: "inbound" });
+    else if (c.error !== undefined) steps.push({ protocol: "mcp", message: { jsonrpc: "2.0", id: call.id, error: c.error }, request: call, direction: "inbound" });
+  }
+  return steps;
+}
+
+export function openBlindCases(fixtures, only = null) {
+  const out = [];
+  for (const set of openBlindSets(fixtures)) {
+    if (only && !only.includes(set)) continue;
+    const dir = join(fixtures, set);
+    for (const f of readdirSync(dir).filter((x) => /\.ya?ml$/.test(x)).sort()) {
+      const doc = parseYaml(readFileSync(join(dir, f), "utf8"), { maxAliasCount: -1 });
+      const list = Array.isArray(doc) ? doc : doc?.cases;
+      if (!Array.isArray(list)) continue;
+      const defaults = Array.isArray(doc) ? {} : (doc.defaults ?? {});
+      for (const raw of list) {
+        const c = normalizeCase(raw, defaults, doc.class, f);
+        out.push({ name: `${set}/${f}: ${c.id}`, set, case: c, steps: blindSteps(c) });
+      }
+    }
+  }
+  return out;
+}
+

@@ -9,13 +9,13 @@
 //
 // Every blind set numbered 64 or above is BLIND: this script skips it by name and never reads a file under it (only
 // test/fixtures/blind/, blind2/ … blind63/ are read).
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { isDeepStrictEqual } from "node:util";
 import { parse as parseYaml } from "yaml";
-import { normalizeCase } from "./blind-cases.mjs";
+import { openBlindCases } from "./blind-cases.mjs";
 
 setFlagsFromString("--regexp-tier-up-ticks=0");
 
@@ -28,21 +28,6 @@ if (!other) {
 const packs = process.argv.flatMap((a, i) => (process.argv[i - 1] === "--pack" ? [a] : []));
 if (!packs.length) packs.push("balanced", "strict");
 const fixtures = join(root, "test", "fixtures");
-
-/** The open blind sets, by name only: blind, blind2 … blind63. 64 or above are never read. */
-function openBlindSets() {
-  const open = (name) => {
-    if (name === "blind") return true;
-    const m = /^blind([1-9][0-9]*)$/.exec(name);
-    if (!m) return false;
-    const n = Number(m[1]);
-    return n < 64;
-  };
-  return readdirSync(fixtures)
-    .filter(open)
-    .filter((n) => statSync(join(fixtures, n)).isDirectory())
-    .sort((a, b) => (Number(a.slice(5)) || 1) - (Number(b.slice(5)) || 1));
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Cases as sequences of {protocol, message, direction, request, server?, route?, agent?}
@@ -82,64 +67,6 @@ function corpusCases() {
   return out;
 }
 
-const LISTS = [
-  ["tools/list", "tools", "tools"],
-  ["prompts/list", "prompts", "prompts"],
-  ["resources/list", "resources", "resources"],
-  ["resources/templates/list", "resourceTemplates", "resourceTemplates"],
-];
-
-/** A blind case's messages in the order bench/blind.mjs plays them, each with its direction and the request it answers. */
-function blindSteps(c) {
-  const steps = [];
-  const answer = (method, params, result, extra = {}) => {
-    const id = ++ids;
-    steps.push({ protocol: c.protocol, message: { jsonrpc: "2.0", id, ...result }, request: { jsonrpc: "2.0", id, method, ...(params ? { params } : {}) }, direction: "inbound", ...extra });
-  };
-  if (c.protocol === "a2a") {
-    if (c.card) answer("agent/card", null, { result: c.card });
-    const send = { jsonrpc: "2.0", id: ++ids, method: c.send?.method ?? "message/send", params: { message: { kind: "message", role: "user", messageId: `m-${ids}`, parts: c.send?.parts ?? [] } } };
-    steps.push({ protocol: "a2a", message: send, request: null, direction: "outbound" });
-    const r = c.reply ?? {};
-    const replies = r.events ?? [r.task ?? r.message].filter(Boolean);
-    for (const ev of replies) steps.push({ protocol: "a2a", message: { jsonrpc: "2.0", id: send.id, result: ev }, request: send, direction: "inbound" });
-    return steps;
-  }
-  const s = c.server ?? {};
-  // The messages the case writes (an initialize without instructions or an empty list carries nothing of the case).
-  if (s.instructions !== undefined || s.serverInfo !== undefined)
-    answer("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } }, {
-      result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: s.serverInfo ?? { name: "s", version: "1" }, ...(s.instructions !== undefined ? { instructions: s.instructions } : {}) },
-    });
-  for (const [method, key, field] of LISTS) if (s[key]) answer(method, {}, { result: { [field]: s[key] } });
-  if (c.call) {
-    const call = { jsonrpc: "2.0", id: ++ids, method: c.call.method ?? "tools/call", params: c.call.params ?? {} };
-    steps.push({ protocol: "mcp", message: call, request: null, direction: "outbound" });
-    if (c.sampling) steps.push({ protocol: "mcp", message: { jsonrpc: "2.0", id: ++ids, method: "sampling/createMessage", params: c.sampling }, request: null, direction: "inbound" });
-    if (c.result !== undefined) steps.push({ protocol: "mcp", message: { jsonrpc: "2.0", id: call.id, result: c.result }, request: call, direction: "inbound" });
-    else if (c.error !== undefined) steps.push({ protocol: "mcp", message: { jsonrpc: "2.0", id: call.id, error: c.error }, request: call, direction: "inbound" });
-  }
-  return steps;
-}
-
-function blindCases() {
-  const out = [];
-  for (const set of openBlindSets()) {
-    const dir = join(fixtures, set);
-    for (const f of readdirSync(dir).filter((x) => /\.ya?ml$/.test(x)).sort()) {
-      const doc = parseYaml(readFileSync(join(dir, f), "utf8"), { maxAliasCount: -1 });
-      const list = Array.isArray(doc) ? doc : doc?.cases;
-      if (!Array.isArray(list)) continue;
-      const defaults = Array.isArray(doc) ? {} : (doc.defaults ?? {});
-      for (const raw of list) {
-        const c = normalizeCase(raw, defaults, doc.class, f);
-        out.push({ name: `${set}/${f}: ${c.id}`, steps: blindSteps(c) });
-      }
-    }
-  }
-  return out;
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 
 async function build(dir) {
@@ -156,7 +83,7 @@ async function build(dir) {
 }
 
 const started = performance.now();
-const cases = [...corpusCases(), ...blindCases()];
+const cases = [...corpusCases(), ...openBlindCases(fixtures)];
 const builds = [await build(other), await build(root)];
 const now = () => new Date("2026-11-28T12:00:00Z");
 /** The answer with what no decision is made of left out (the pack's hash; timings, if any). */
