@@ -20,6 +20,7 @@ const pack = option("--pack") ?? "balanced";
 const list = process.argv.includes("--list");
 
 const M = await import(join(root, "dist", "index.js"));
+await M.detectorsReady(); // the shell grammar, as every command waits for it (until then lines go to the tokenizer)
 const file = join(root, "rules", `${pack}.yaml`);
 if (!existsSync(file)) throw new Error(`${file}: no such pack`);
 const { ruleSet, problems } = M.loadRules(M.readRuleSources(file));

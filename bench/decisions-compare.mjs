@@ -71,6 +71,7 @@ function corpusCases() {
 
 async function build(dir) {
   const M = await import(join(dir, "dist", "index.js"));
+  await M.detectorsReady?.(); // the shell grammar, as every command waits for it (until then lines go to the tokenizer)
   const guardians = {};
   for (const p of packs) {
     const file = join(dir, "rules", `${p}.yaml`);
