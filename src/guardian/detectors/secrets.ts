@@ -434,8 +434,8 @@ function detectSecretsIn(sites: StringSite[], prefilter: boolean): Detection[] {
     const v = site.value;
     const found: Detection[] = [];
     detectNamedField(site, found);
-    detectNamedCredentials(site, found);
-    detectSelfDescribing(site, found);
+    detectNamedCredentials(site, found, lits);
+    detectSelfDescribing(site, found, lits);
     detectWrappedValues(site, found);
     // (Eleventh round) Credentials by a service's shape or a protocol's place: any Authorization scheme, a login call's
     // keyword, an app password's groups, an API credential in a link inside text (secrets-shapes.ts).
@@ -443,7 +443,7 @@ function detectSecretsIn(sites: StringSite[], prefilter: boolean): Detection[] {
     // (Thirteenth round) A value piped into a login's --password-stdin, a base64 JSON token carrying a secret (secrets-piped.ts).
     detectPipedCredentials(site, found);
     // (Fifteenth round) A login's `identity / password`, an Authorization pair, an environment listing (secrets-pairs.ts).
-    detectPairedCredentials(site, found);
+    detectPairedCredentials(site, found, lits);
     if (!formats) {
       keepApart(found, out);
       continue;
