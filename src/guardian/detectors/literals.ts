@@ -51,7 +51,14 @@ export class MessageLiterals {
     // The tables are shared: when another message was scanned since, this one is scanned again.
     if (this.stamp !== epoch) this.stamp = mark(this.sites);
     const e = this.stamp;
-    for (const id of literals) if (holds(registry[id] as Int32Array, e)) return true;
+    if (literals.length === 1) return holds(registry[literals[0] as number] as Int32Array, e);
+    const { entries, starts } = groupOf(literals);
+    for (let k = 0, j = 0; k < literals.length; k++) {
+      const end = starts[k + 1] as number;
+      while (j < end && stamps[entries[j] as number] === e) j++;
+      if (j === end) return true;
+      j = end;
+    }
     return false;
   }
 
@@ -60,9 +67,43 @@ export class MessageLiterals {
     if (this.stamp !== epoch) this.stamp = mark(this.sites);
     const e = this.stamp;
     const out: number[] = [];
-    for (let k = 0; k < literals.length; k++) if (holds(registry[literals[k] as number] as Int32Array, e)) out.push(k);
+    const { entries, starts } = groupOf(literals);
+    for (let k = 0, j = 0; k < literals.length; k++) {
+      const end = starts[k + 1] as number;
+      while (j < end && stamps[entries[j] as number] === e) j++;
+      if (j === end) out.push(k);
+      j = end;
+    }
     return out;
   }
+}
+
+/**
+ * A list of literals as `any` and `passing` read it (issue 25): every literal's entries (its pairs, then its first
+ * character) one after another in one array of indices into `stamps`, literal k's from `starts[k]` to `starts[k + 1]`.
+ * Made once per list (the detectors' lists are module constants), so a check of 450 literals reads two typed arrays
+ * and not 450 of them; a literal holds when all its entries do, whatever order they are read in.
+ */
+interface LiteralGroup {
+  entries: Int32Array;
+  starts: Int32Array;
+}
+const groups = new WeakMap<readonly number[], LiteralGroup>();
+function groupOf(literals: readonly number[]): LiteralGroup {
+  let g = groups.get(literals);
+  if (g === undefined) {
+    const starts = new Int32Array(literals.length + 1);
+    const all: number[] = [];
+    literals.forEach((id, k) => {
+      const seen = registry[id] as Int32Array;
+      for (let i = 1; i < seen.length; i++) all.push(seen[i] as number);
+      all.push(SINGLES + (seen[0] as number));
+      starts[k + 1] = all.length;
+    });
+    g = { entries: Int32Array.from(all), starts };
+    groups.set(literals, g);
+  }
+  return g;
 }
 
 /**
@@ -72,9 +113,12 @@ export class MessageLiterals {
  */
 const fold = (c: number): number => (c | 0x20) & 0x7f;
 
-/** The pass (epoch) that last saw each character and each pair of characters: nothing is cleared between messages. */
-const singles = new Uint16Array(128);
-const pairs = new Uint16Array(128 * 128);
+/**
+ * The pass (epoch) that last saw each pair of characters (at `prev << 7 | c`) and each character (at SINGLES + c):
+ * nothing is cleared between messages.
+ */
+const SINGLES = 128 * 128;
+const stamps = new Uint16Array(SINGLES + 128);
 let epoch = 0;
 
 /**
@@ -100,8 +144,7 @@ let markedDigits = 0;
 /** Stamps every character and pair of the strings with a new epoch, counting digits on the way. */
 function mark(sites: StringSite[]): number {
   if (++epoch === 0xffff) {
-    singles.fill(0);
-    pairs.fill(0);
+    stamps.fill(0);
     epoch = 1;
   }
   const e = epoch;
@@ -112,8 +155,8 @@ function mark(sites: StringSite[]): number {
     for (let i = 0; i < v.length; i++) {
       const c = v.charCodeAt(i);
       const f = fold(c);
-      singles[f] = e;
-      pairs[(prev << 7) | f] = e;
+      stamps[SINGLES + f] = e;
+      stamps[(prev << 7) | f] = e;
       prev = f;
       // Counted without a branch (a digit among letters is a branch mispredicted).
       digits += c - 48 >>> 0 < 10 ? 1 : 0;
@@ -123,8 +166,9 @@ function mark(sites: StringSite[]): number {
   return e;
 }
 
+/** Whether one literal may occur: its first character and every pair of it seen in pass `e`. */
 function holds(seen: Int32Array, e: number): boolean {
-  if (singles[seen[0] as number] !== e) return false;
-  for (let i = 1; i < seen.length; i++) if (pairs[seen[i] as number] !== e) return false;
+  if (stamps[SINGLES + (seen[0] as number)] !== e) return false;
+  for (let i = 1; i < seen.length; i++) if (stamps[seen[i] as number] !== e) return false;
   return true;
 }

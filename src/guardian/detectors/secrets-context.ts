@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { isCiphertext } from "./ciphertext.js";
 import { entropy } from "./entropy.js";
+import { literalId, type MessageLiterals } from "./literals.js";
 import { indexOfRare } from "./rare-index.js";
 import type { Detection, StringSite } from "./scan.js";
 
@@ -56,6 +57,9 @@ function* nouns(v: string): Generator<{ index: number; 0: string }> {
     if (m !== null) yield { index: x.index, 0: m[0] };
   }
 }
+
+/** Every noun holds one of these (NOUN's alternatives, `passw` for both spellings of password): literals.ts's ids. */
+const NOUN_STEMS = ["key", "token", "secret", "passw", "passphrase", "pwd", "credential", "pat"].map(literalId);
 
 /** The same, ending a field's name. */
 const NOUN_AT_END = new RegExp(`(?:${NOUN.source})$`, "i");
@@ -339,14 +343,15 @@ function inLink(v: string, at: number): boolean {
 /** A Wi-Fi network named on a password's line. */
 const WIFI_LINE = /\b(?:wi-?fi|wlan|wireless\s{1,3}network|ssid|guest\s{1,3}network|hotspot)\b/i;
 
-export function detectNamedCredentials(site: StringSite, found: Detection[]): void {
+export function detectNamedCredentials(site: StringSite, found: Detection[], lits: MessageLiterals | null = null): void {
   const v = site.value;
   if (v.length < 16) return;
   const push = (start: number, end: number) => found.push({ type: "secrets.credential", path: site.path, start, end });
   let reach = 0;
   // (Every hit's work is bounded — 96 characters of prose, one value run — and hits are 3 characters apart at least.)
-  const words10 = new LongWords(v);
-  for (const m of nouns(v)) {
+  // (Issue 25) A short message without any noun's stem anywhere (the literal prefilter of its strings: literals.ts) has no noun.
+  const words10 = lits === null || lits.any(NOUN_STEMS) ? new LongWords(v) : null;
+  if (words10 !== null) for (const m of nouns(v)) {
     const s = m.index;
     const e = s + m[0].length;
     if (s < reach) continue;
@@ -614,9 +619,19 @@ for (const c of B58) B58_CHAR[c.charCodeAt(0)] = 1;
 const TOKEN_CHAR = /[A-Za-z0-9+/=_-]/;
 
 /** Self-describing secrets (part 2), added to `found`. */
-export function detectSelfDescribing(site: StringSite, found: Detection[]): void {
+export function detectSelfDescribing(site: StringSite, found: Detection[], lits: MessageLiterals | null = null): void {
   const v = site.value;
   const push = (type: string, start: number, end: number) => found.push({ type, path: site.path, start, end });
+  // (Issue 25) The literal searches, only where the short message's literal prefilter (literals.ts) holds one of them.
+  if (lits === null || lits.any(SELF_DESCRIBING)) literalSecrets(v, push);
+  base58Keys(v, push);
+}
+
+/** The literals the self-describing formats start with (PuTTY, otpauth, the key files): literals.ts's ids. */
+const SELF_DESCRIBING = ["PuTTY-User-Key-File-", "otpauth:", ...KEY_FILES.map(([literal]) => literal)].map(literalId);
+
+/** PuTTY keys' private lines, otpauth secrets and the key files' headers (detectSelfDescribing). */
+function literalSecrets(v: string, push: (type: string, start: number, end: number) => void): void {
   for (const at of occurrences(v, "PuTTY-User-Key-File-")) {
     const lines = v.indexOf("Private-Lines:", at);
     if (lines < 0 || lines - at > 4096) continue;
@@ -642,6 +657,10 @@ export function detectSelfDescribing(site: StringSite, found: Detection[]): void
       if (m !== null) push("secrets.private_key", at, at + m[0].length);
     }
   }
+}
+
+/** Bitcoin WIF and extended private keys, by their base58 runs (detectSelfDescribing). */
+function base58Keys(v: string, push: (type: string, start: number, end: number) => void): void {
   // Base58 runs of a WIF key's or an extended private key's length, in one pass; each checked by its checksum.
   if (v.length < 51) return;
   // In a long string, in its first WEAK_REACH characters (as secrets.ts reads its weak prefixes): the run search reads

@@ -1,4 +1,5 @@
 import { entropy } from "./entropy.js";
+import { literalId, type MessageLiterals } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -78,6 +79,13 @@ const KEY_COLUMN = /^(?:ki|opc|op|k|key|secret|password|passwd|pwd|token|psk|api
 // 9. An eSIM activation code.
 const LPA = /LPA:1\$[A-Za-z0-9.-]{3,253}\$([A-Za-z0-9-]{8,64})(?![A-Za-z0-9-])/g;
 // 10. An API client's constructor with one string.
+/** What each gated search needs (literals.ts's ids): a match of the search holds one of its literals. */
+const AUTHORIZATION = [literalId("authorization")];
+const AUTH_NAMES = ["_auth", "_cred", "_userpass", "_login"].map(literalId);
+const ECHO_WORD = [literalId("echo")];
+const PSK_WORDS = ["psk", "shared", "ipsec"].map(literalId);
+const PK = [literalId("pk_")];
+
 const CLIENT_CTOR = /(?<![A-Za-z0-9_])(?:[a-z_][A-Za-z0-9_]{0,40}\.)?[A-Za-z0-9]{0,40}(?:API|Api|Client|Session|SDK|Sdk)\([ \t]{0,4}(?:api_?key[ \t]{0,2}=[ \t]{0,2})?["']([A-Za-z0-9._~+/=-]{20,256})["'][ \t]{0,4}[,)]/g;
 
 function echoedSecrets(v: string, push: (start: number, end: number) => void): void {
@@ -172,14 +180,17 @@ function keyColumns(v: string, push: (start: number, end: number) => void): void
 }
 
 /** Credentials that a login, an Authorization pair or an environment listing places (the five structures above). */
-export function detectPairedCredentials(site: StringSite, found: Detection[]): void {
+export function detectPairedCredentials(site: StringSite, found: Detection[], lits: MessageLiterals | null = null): void {
   const v = site.value;
   if (v.length < 16) return;
+  // (Issue 25) Each search below that a literal gates runs only where the short message's literal prefilter
+  // (literals.ts: every pair of the literal's characters is somewhere in its strings, in any case) lets it through.
+  const may = (ids: readonly number[]) => lits === null || lits.any(ids);
   const push = (start: number, end: number) => {
     if (!found.some((d) => d.path === site.path && d.start < end && start < d.end)) found.push({ type: "secrets.credential", path: site.path, start, end });
   };
   const lower = v.length <= 200_000 ? v : v.slice(0, 200_000);
-  if (/authorization/i.test(lower)) {
+  if (may(AUTHORIZATION) && /authorization/i.test(lower)) {
     AUTH_PAIR.lastIndex = 0;
     for (let m, n = 0; (m = AUTH_PAIR.exec(lower)) !== null && n < 32; n++) {
       const key = m[1] as string;
@@ -208,7 +219,7 @@ export function detectPairedCredentials(site: StringSite, found: Detection[]): v
       reach = end;
     }
   }
-  if (/_(?:AUTH|CREDENTIALS|CREDS|USERPASS|LOGIN)[ \t]{0,3}=/.test(lower)) {
+  if (may(AUTH_NAMES) && /_(?:AUTH|CREDENTIALS|CREDS|USERPASS|LOGIN)[ \t]{0,3}=/.test(lower)) {
     AUTH_VAR.lastIndex = 0;
     for (let m, n = 0; (m = AUTH_VAR.exec(lower)) !== null && n < 32; n++) {
       const pw = m[3] as string;
@@ -235,8 +246,8 @@ export function detectPairedCredentials(site: StringSite, found: Detection[]): v
       }
     }
   }
-  if (/echo/.test(lower) && lower.includes("$") && lower.includes("\n")) echoedSecrets(lower, push);
-  if (/psk|pre-?shared|ipsec/i.test(lower)) {
+  if (may(ECHO_WORD) && /echo/.test(lower) && lower.includes("$") && lower.includes("\n")) echoedSecrets(lower, push);
+  if (may(PSK_WORDS) && /psk|pre-?shared|ipsec/i.test(lower)) {
     PSK.lastIndex = 0;
     for (let m, n = 0; (m = PSK.exec(lower)) !== null && n < 16; n++) {
       const raw = m[1] as string;
@@ -265,7 +276,7 @@ export function detectPairedCredentials(site: StringSite, found: Detection[]): v
       if (start >= 0 && start + key.length <= end + 2) push(start, start + key.length);
     }
   }
-  if (/pk_(?:live|test)_/.test(lower)) {
+  if (may(PK) && /pk_(?:live|test)_/.test(lower)) {
     PRIVATE_PK.lastIndex = 0;
     for (let m, n = 0; (m = PRIVATE_PK.exec(lower)) !== null && n < 16; n++) {
       const key = m[1] as string;

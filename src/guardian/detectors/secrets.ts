@@ -401,8 +401,9 @@ const STRONG_IDS = LITERALS.map((_, i) => i).filter((i) => !isWeak(LITERALS[i] a
 const WEAK_IDS = LITERALS.map((_, i) => i).filter((i) => isWeak(LITERALS[i] as string));
 const FINDER = new LiteralFinder(STRONG_IDS.map((i) => LITERALS[i] as string));
 const WEAK_FINDER = new LiteralFinder(WEAK_IDS.map((i) => LITERALS[i] as string));
-const IDS = LITERALS.map((l) => [literalId(l)]);
-const PREFILTER_IDS = [...new Set([...IDS.flat(), literalId("://"), literalId("kty")])];
+/** Each literal's id, in LITERALS' order (`passing` gives the places of those that may occur). */
+const LITERAL_IDS = LITERALS.map(literalId);
+const PREFILTER_IDS = [...new Set([...LITERAL_IDS, literalId("://"), literalId("kty")])];
 
 /** Strings at least this long are searched by rare character (LiteralFinder); shorter ones literal by literal. */
 const LONG = 4096;
@@ -428,14 +429,14 @@ function detectSecretsIn(sites: StringSite[], prefilter: boolean): Detection[] {
   if (lits !== null) {
     formats = lits.any(PREFILTER_IDS);
     present = [];
-    if (formats) for (let i = 0; i < IDS.length; i++) if (lits.any(IDS[i] as number[])) present.push(i);
+    if (formats) present = lits.passing(LITERAL_IDS);
   }
   for (const site of sites) {
     const v = site.value;
     const found: Detection[] = [];
     detectNamedField(site, found);
-    detectNamedCredentials(site, found);
-    detectSelfDescribing(site, found);
+    detectNamedCredentials(site, found, lits);
+    detectSelfDescribing(site, found, lits);
     detectWrappedValues(site, found);
     // (Eleventh round) Credentials by a service's shape or a protocol's place: any Authorization scheme, a login call's
     // keyword, an app password's groups, an API credential in a link inside text (secrets-shapes.ts).
@@ -443,7 +444,7 @@ function detectSecretsIn(sites: StringSite[], prefilter: boolean): Detection[] {
     // (Thirteenth round) A value piped into a login's --password-stdin, a base64 JSON token carrying a secret (secrets-piped.ts).
     detectPipedCredentials(site, found);
     // (Fifteenth round) A login's `identity / password`, an Authorization pair, an environment listing (secrets-pairs.ts).
-    detectPairedCredentials(site, found);
+    detectPairedCredentials(site, found, lits);
     if (!formats) {
       keepApart(found, out);
       continue;

@@ -135,6 +135,9 @@ export function modelInput(message: Record<string, unknown>, sites: readonly Str
 }
 
 const LETTER = /\p{L}/u;
+/** proseOf's reading of an ASCII character: 0 a blank (space, tab, carriage return), 1 a letter, 2 anything else. */
+const ASCII_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) ASCII_CLASS[c] = c === 32 || c === 9 || c === 13 ? 0 : (c | 32) >= 97 && (c | 32) <= 122 ? 1 : 2;
 /** A name that spells words (`remove-the-branch-protection`, `upload_the_keys`): three letter-only parts or more. */
 const NAMED_WORDS = /^(?:\p{L}{2,}[-_]){2,}\p{L}{2,}/u;
 
@@ -162,7 +165,19 @@ export function proseOf(text: string): string {
     let lineWide = false;
     for (let i = start; i < end; i++) {
       let c = text.charCodeAt(i);
-      if (c >= 128) lineWide = true;
+      if (c < 128) {
+        // (Issue 25) ASCII by its class alone: a blank, a letter, or another character.
+        const k = ASCII_CLASS[c] as number;
+        if (k === 0) inWord = false;
+        else {
+          nonBlank++;
+          if (!inWord) words++;
+          inWord = true;
+          letters += k & 1;
+        }
+        continue;
+      }
+      lineWide = true;
       if (c === 32 || c === 9 || c === 13 || c === 0xa0 || c === 0x3000) {
         inWord = false;
         continue;
@@ -177,7 +192,7 @@ export function proseOf(text: string): string {
       nonBlank++;
       if (!inWord) words++;
       inWord = true;
-      if (c < 128 ? (c | 32) >= 97 && (c | 32) <= 122 : isLetter(c)) {
+      if (isLetter(c)) {
         letters++;
         if (c > 0xdff && isUnspaced(c)) wide++;
       }
