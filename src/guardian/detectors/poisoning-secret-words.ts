@@ -22,7 +22,8 @@ import type { Detection, JsonPath, StringSite } from "./scan.js";
  * lexicon's `comm` class: "show the user what will be sent and wait for confirmation"); an account number (IBAN, the
  * `recipient` class); a secret's own flows (reset, change, forgotten, strength,
  * policy, manager — in the lexicon's `act` and `delete` classes too: "změň heslo"); a tool built to take the secret (a
- * property named pass…, pin, pwd, login, credential, secret, auth, otp, code) unless the string is an agent card's,
+ * property named pass…, pin, pwd, login, credential, secret, auth, otp, code, in its schema or in backticks in the
+ * description: "in the `username` and `password` fields") unless the string is an agent card's,
  * which authenticates through its security schemes; passports and card numbers (identity data, judged elsewhere);
  * strings that are not descriptions (names, ids, URLs, tags). The string is cut whole.
  *
@@ -95,6 +96,16 @@ function clauses(text: string): string[] {
   return t.split(/[.!?;\n。！？؟።]+/u).slice(0, MAX_CLAUSES);
 }
 
+/** Field names a string gives in backticks or quotes (`password`): a tool that says where it takes the secret. */
+function fieldsNamed(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.slice(0, MAX_CHARS).matchAll(/[`'"]([A-Za-z_][\w.-]{0,40})[`'"]/g)) {
+    out.push(m[1] as string);
+    if (out.length >= 16) break;
+  }
+  return out;
+}
+
 /** The property names of the tool a string of a `tools/list` result belongs to (its input schema's, any depth). */
 function toolFields(result: unknown, path: JsonPath): string[] {
   if (path[1] !== "tools" || typeof path[2] !== "number") return [];
@@ -127,7 +138,7 @@ export function detectSecretDemands(sites: readonly StringSite[], result: unknow
     if (!(card ? CARD_DESCRIBING(site.path) : MCP_DESCRIBING(site.path))) continue;
     if (++n > MAX_STRINGS || out.length >= 16) break;
     if (!clauses(site.value).some(demandsSecret)) continue;
-    if (!card && toolFields(result, site.path).some((f) => OWN_FIELD.test(f))) continue;
+    if (!card && [...toolFields(result, site.path), ...fieldsNamed(site.value)].some((f) => OWN_FIELD.test(f))) continue;
     out.push({ type: "tool_poisoning.secret_any_language", path: site.path, start: 0, end: site.value.length, detail: "a description demands a person's password, PIN or code be handed over" });
   }
   return out;
