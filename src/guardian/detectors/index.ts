@@ -20,6 +20,7 @@ import { detectUserOverrides } from "./poisoning-overrides.js";
 import { detectProtectionPoisoning } from "./poisoning-protections.js";
 import { detectCataloguePoisoning } from "./poisoning-catalogue.js";
 import { detectShadowing } from "./poisoning-shadowing.js";
+import { detectSecretDemands } from "./poisoning-secret-words.js";
 import { detectOutputDemands } from "./poisoning-outputs.js";
 import { compileExfiltrationParams, detectExfiltration, detectUrlData, type ExfiltrationParams } from "./exfiltration.js";
 import { detectPiiBulk } from "./pii-bulk.js";
@@ -233,7 +234,10 @@ function poisoning(s: MessageScan, p?: InjectionParams): Detection[] {
   const catalogue = detectCataloguePoisoning(uncut(), s.message.result);
   // (Twenty-third round) A tool that has the model use it instead of another it claims no longer counts (poisoning-shadowing.ts).
   const shadowing = detectShadowing(s.message.result).filter((d) => !cut.has(JSON.stringify(d.path)));
-  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...overrides, ...protections, ...catalogue, ...shadowing, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
+  // (tp24) A login secret demanded in any language the lexicon reads (poisoning-secret-words.ts).
+  for (const d of [...catalogue, ...shadowing]) cut.add(JSON.stringify(d.path));
+  const secretWords = detectSecretDemands(uncut(), s.message.result, card);
+  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...overrides, ...protections, ...catalogue, ...shadowing, ...secretWords, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
 }
 
 /**
