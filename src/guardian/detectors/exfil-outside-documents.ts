@@ -147,10 +147,11 @@ export function outsideDocuments(tool: string, sites: readonly StringSite[]): De
   for (const dest of candidates) {
     const word = outsideIdentifier(dest.value.trim());
     if (word === null) continue;
-    // Something beside the destination is written there: a value of its own of some length, or several values.
+    // Something beside the destination is written there: 16 characters or more of other values, or three values.
     const others = args.filter((s) => s !== dest && JSON.stringify(s.path.slice(0, 3)) !== JSON.stringify(dest.path.slice(0, 3)));
     const carried = others.filter((s) => /[\p{L}\p{N}]/u.test(s.value));
-    const data = carried.some((s) => s.value.length >= 16) || carried.length >= 3;
+    // (A table or a file named by reference counts: `{table: "supplier_prices", format: "csv"}`.)
+    const data = carried.reduce((n, s) => n + Math.min(s.value.length, 64), 0) >= 16 || carried.length >= 3;
     if (!data) continue;
     return [{ type: "exfiltration.outside_document", path: dest.path, start: 0, end: dest.value.length, detail: `the call writes data into a destination its identifier calls ${word === "an owner's personal mailbox" ? "owned by a personal mailbox" : `"${word}"`}` }];
   }
