@@ -65,7 +65,7 @@ const OUTSIDE_GATE = /outside|extern|ext(?=[A-Z_\-.]|$)|foreign|stranger|competi
 
 /** Tool names that read a document rather than write to it. */
 const READ_TOOL = /(?:^|[_.\-/])(?:get|read|list|fetch|search|find|query|view|download|describe|show|lookup|load|import|open|inspect|export_from|copy_from|sync_from)(?:$|[_.\-/])/i;
-/** Tool names that put something somewhere (checked when the tool's name says neither). */
+/** Tool names that put something somewhere: beside a read word (`fetch_and_append`) the call still writes. */
 const WRITE_TOOL = /append|write|update|insert|add|put|post|upload|export|save|send|share|create|copy|move|push|sync|publish|set|batch|fill|submit|paste|store|log|record/i;
 
 /** Query keys of a document link that name its owner. */

@@ -6,10 +6,11 @@
  * sender knows should not be where it is going. Sent to a personal mailbox (gmail, gmx, yandex…), it is the company's
  * confidential material leaving through the side door.
  *
- * What passes: the same words to a company address (a colleague, a client's or a vendor's: exfil-sinks.ts decides,
- * only a personal mailbox counts); a surprise kept from someone ("keep the party between us" still counts: the mailbox
- * gate is the guard, and a customer's own mail rarely asks for secrecy); a disclaimer about the message's handling
- * (exfil-words.ts reads those); "share it with everyone", "between 9 and 5".
+ * What passes: the same words to a company address (a colleague's surprise party, a client's or a vendor's address:
+ * exfil-sinks.ts decides, only a personal mailbox counts); mail to a personal mailbox that asks nothing of the kind (a
+ * customer's own booking); a disclaimer about the message's handling (exfil-words.ts reads those); "share it with
+ * everyone", "between 9 and 5", "the distance between us and the depot". A personal mailbox asked to keep a surprise
+ * still counts: the mailbox is the guard, and a customer's own mail rarely asks for secrecy.
  *
  * Bounded: one alternation of fixed phrases with `\s{1,3}` between words, over 64 KB at most.
  */
