@@ -137,11 +137,15 @@ export function outsideDocuments(tool: string, sites: readonly StringSite[]): De
   if (READ_TOOL.test(tool) && !WRITE_TOOL.test(tool.replace(READ_TOOL, ""))) return [];
   const args = sites.filter(inArguments).slice(0, 64);
   // Gate: a destination key with a value that holds an outside word's stem or an owner's address.
+  // (The key first: it is short, and most calls name no destination at all.)
   const candidates = args.filter((s) => {
-    const v = s.value.trim();
-    if (v.length < 3 || v.length > 2048 || LOCAL_PATH.test(v) || !(OUTSIDE_GATE.test(v) || v.includes("@"))) return false;
+    if (s.value.length < 3 || s.value.length > 2048) return false;
     const key = keyOf(s);
-    return DESTINATION_KEY.test(key) || (LINK_KEY.test(key) && DOCUMENT_LINK.test(v));
+    const link = LINK_KEY.test(key);
+    if (!link && !DESTINATION_KEY.test(key)) return false;
+    const v = s.value.trim();
+    if (LOCAL_PATH.test(v) || !(OUTSIDE_GATE.test(v) || v.includes("@"))) return false;
+    return !link || DOCUMENT_LINK.test(v);
   });
   if (candidates.length === 0) return [];
   for (const dest of candidates) {
