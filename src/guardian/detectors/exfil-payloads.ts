@@ -178,7 +178,9 @@ const ADDRESS = /[A-Za-z0-9._%+-]{1,64}@([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,6
 /** Personal mailbox providers, by a label of the domain (any suffix). */
 const PERSONAL_MAIL = new Set(["gmail", "googlemail", "yahoo", "ymail", "outlook", "hotmail", "live", "msn", "icloud", "aol", "proton", "protonmail", "pm", "gmx", "yandex", "zoho", "tutanota", "tuta", "fastmail", "hey", "mailfence", "web", "qq", "163", "naver",
   // (Twenty-third round) national free-mail providers: Czech, Polish, Italian, French, German, Russian, Indian, Korean, Bulgarian.
-  "seznam", "wp", "onet", "interia", "libero", "virgilio", "laposte", "t-online", "freenet", "rambler", "rediffmail", "hanmail", "abv"]);
+  "seznam", "wp", "onet", "interia", "libero", "virgilio", "laposte", "t-online", "freenet", "rambler", "rediffmail", "hanmail", "abv",
+  // (Twenty-fourth round) Ukrainian, and the independent personal providers.
+  "ukr", "mailbox", "posteo", "disroot", "riseup"]);
 
 /** A host that is this machine or its network: the one shared list (local-hosts.ts). */
 export { localHost };

@@ -15,7 +15,7 @@
  */
 
 /** Words that name a password or a secret, in the languages people write query keys in (lower case, accents kept). */
-const SECRET_WORDS = new Set([
+export const SECRET_WORDS: ReadonlySet<string> = new Set([
   "password",
   "passwd",
   "pwd",
@@ -53,7 +53,7 @@ const SECRET_WORDS = new Set([
 ]);
 
 /** `pass` alone: a password in a key (`bank_pass`), or a ticket (`boarding_pass`); the value decides. */
-const PASS_WORDS = new Set(["pass", "pw", "mdp"]);
+export const PASS_WORDS: ReadonlySet<string> = new Set(["pass", "pw", "mdp"]);
 
 /** Words before `key` that make it the account's own key (not a cache, sort or idempotency key). */
 const ROOT_KEY_QUALIFIERS = new Set(["account", "master", "root", "admin", "private", "secret", "shared", "signing", "storage", "encryption"]);
@@ -62,9 +62,9 @@ const ROOT_KEY_QUALIFIERS = new Set(["account", "master", "root", "admin", "priv
 const API_CLIENT = new Set(["api", "app", "client", "consumer", "measurement"]);
 
 /** A value written as a password is: 6 to 64 characters, a letter and a digit, and a symbol (not a code's `-`, `_`, `.`) or both cases. */
-const PASSWORD_LIKE = /^(?=[^\s]{0,64}\d)(?=[^\s]{0,64}\p{L})(?=[^\s]{0,64}(?:[^\p{L}\p{N}_.\-]|\p{Ll}[^\s]{0,64}\p{Lu}|\p{Lu}[^\s]{0,64}\p{Ll}))[^\s]{6,64}$/u;
+export const PASSWORD_LIKE = /^(?=[^\s]{0,64}\d)(?=[^\s]{0,64}\p{L})(?=[^\s]{0,64}(?:[^\p{L}\p{N}_.\-]|\p{Ll}[^\s]{0,64}\p{Lu}|\p{Lu}[^\s]{0,64}\p{Ll}))[^\s]{6,64}$/u;
 /** A flag, a number, a placeholder or a word of the interface (`true`, `1`, `reset`, `***`, `{password}`). */
-const NOT_A_SECRET = /^(?:true|false|yes|no|on|off|null|none|undefined|\d{1,6}|\*+|x+|\.{3}|<[^>]*>|\{[^}]*\}|\$\{?[A-Za-z_]+\}?|[a-z]{1,12})$/i;
+export const NOT_A_SECRET = /^(?:true|false|yes|no|on|off|null|none|undefined|\d{1,6}|\*+|x+|\.{3}|<[^>]*>|\{[^}]*\}|\$\{?[A-Za-z_]+\}?|[a-z]{1,12})$/i;
 /** A long random value: base64, base64url or hex of 24 characters or more. */
 const KEY_LIKE = /^[A-Za-z0-9+/_-]{24,512}={0,2}$/;
 

@@ -2,6 +2,7 @@ import { peopleRows } from "./exfil-dataset.js";
 import { personalMailbox } from "./exfil-payloads.js";
 import { identityNumbers, peopleTable } from "./exfil-people-url.js";
 import { markedText } from "./exfil-words.js";
+import { secrecyAsked } from "./exfil-secrecy.js";
 import { localHost } from "./local-hosts.js";
 import type { Detection, StringSite } from "./scan.js";
 
@@ -397,6 +398,8 @@ export function mailedSecrets(sites: readonly StringSite[]): Detection[] {
     // (Seventeenth round) Text its writer marked as not for outsiders, in any language, to a personal mailbox
     // (exfil-words.ts; a disclaimer is no mark). A company address, a client's or a vendor's, may be meant to get it.
     else if (personal && markedText(t)) what = "text marked confidential";
+    // (Twenty-fourth round) Or asked, in words, to be kept to the reader (exfil-secrecy.ts): "keep it between us".
+    else if (personal && secrecyAsked(t)) what = "text its writer asks to keep secret";
     // (Eighteenth round) Other people's identity numbers, or a table of people with their figures (exfil-people-url.ts).
     // (Twenty-second round) Or two rows of people, or one and an elided rest of an export (exfil-dataset.ts).
     else if (personal && (identityNumbers(t) || peopleTable(t) || peopleRows(t))) what = "people's records";

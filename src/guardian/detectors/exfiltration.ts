@@ -24,6 +24,8 @@ import { datasetIn } from "./exfil-dataset.js";
 import { gatewayPayload, phoneGateway } from "./exfil-gateways.js";
 import { commandSenders, handedDataFile, namedCredential } from "./exfil-senders.js";
 import { openedPlaces, pushedDataIn } from "./exfil-remotes.js";
+import { outsideDocuments } from "./exfil-outside-documents.js";
+import { pathCredential } from "./exfil-path-credentials.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -570,6 +572,9 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
     const value = decode(segments[i + 1] as string);
     if (PASSWORD_KEYS.test(decode(segments[i] as string)) && value.length >= 4 && !PASSWORD_PLACEHOLDER.test(value) && /[0-9!@#$%^*+?~]/.test(value)) return "password";
   }
+  // (Twenty-fourth round) A short or translated word for the password, or the word and the value in one segment
+  // (`/pw/Kastanje-Boom-1987!/`, `/password-Vz7!lab2026/`), to a host that is not this machine's (exfil-path-credentials.ts).
+  if (!localHost(host) && pathCredential(segments.map((x) => decode(x)))) return "password";
   for (const { key, value } of pieces) {
     if (depth < 2 && ABSOLUTE.test(value)) {
       const nested = judgeUrl(value, kind, depth + 1, lists);
@@ -851,6 +856,8 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
       // (Twenty-third round) Data pushed to a remote the call names, made public, or put on anonymous FTP (exfil-remotes.ts).
       addApart(out, pushedDataIn(sites));
       addApart(out, openedPlaces(typeof tool === "string" ? tool : "", (message.params as { arguments?: unknown } | undefined)?.arguments, sites));
+      // (Twenty-fourth round) Data written into a document whose own identifier says it is outside (exfil-outside-documents.ts).
+      addApart(out, outsideDocuments(typeof tool === "string" ? tool : "", sites));
     }
     // (Twelfth round) An account's credential in a data part sent to another agent (exfil-sinks.ts).
     if (A2A_SENDS.has(message.method as string)) {
