@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { identifierWords, outsideDocuments, outsideIdentifier } from "../../src/guardian/detectors/exfil-outside-documents.js";
 import { pathCredential } from "../../src/guardian/detectors/exfil-path-credentials.js";
 import { secrecyAsked } from "../../src/guardian/detectors/exfil-secrecy.js";
 import { mailedSecrets } from "../../src/guardian/detectors/exfil-sinks.js";
 import type { StringSite } from "../../src/guardian/detectors/scan.js";
 
-/* Twenty-fourth round (issue 24, "exf24"): documents owned outside, a password in a URL's path, secrecy asked of a personal mailbox. */
+/* Twenty-fourth round (issue 24, "exf24"): a password in a URL's path, secrecy asked of a personal mailbox. */
 
 /** A tool call's arguments as the detectors see them: one site per string, under params.arguments. */
 function sites(args: Record<string, unknown>): StringSite[] {
@@ -18,41 +17,6 @@ function sites(args: Record<string, unknown>): StringSite[] {
   walk(args, []);
   return out;
 }
-const outside = (tool: string, args: Record<string, unknown>) => outsideDocuments(tool, sites(args)).map((d) => d.type);
-
-describe("data written into a document whose identifier says it is outside", () => {
-  it("reads the words of an identifier, camel case and separators alike", () => {
-    expect(identifierWords("1xQ9-extAgency-SharedBands_2027")).toEqual(["1x", "q9", "ext", "agency", "shared", "bands", "2027"]);
-    expect(outsideIdentifier("1Kd8-outsider-pets-Qm2")).toBe("outsider");
-    expect(outsideIdentifier("https://docs.google.com/spreadsheets/d/1Rq-cliente-externo-Lp9/edit")).toBe("externo");
-    expect(outsideIdentifier("0BxThirdParty-Recruit-Drop")).toBe("third party");
-    expect(outsideIdentifier("https://docs.google.com/document/d/1Ab9/edit?owner=someone.private@gmail.com")).not.toBeNull();
-  });
-  it("does not take a word inside another, a company owner, or the service's host for an owner", () => {
-    expect(outsideIdentifier("1Next-Quarter-Plan")).toBeNull();
-    expect(outsideIdentifier("1TeamKpi-Weekly-2026")).toBeNull();
-    expect(outsideIdentifier("https://docs.google.com/document/d/1Ab9/edit?owner=finance@acme.example")).toBeNull();
-    expect(outsideIdentifier("https://external.example.com/d/1TeamKpi")).toBeNull();
-  });
-  it("finds rows, text or a named table written there", () => {
-    expect(outside("append_sheet_rows", { spreadsheetId: "1Kd8-outsider-pets-Qm2", rows: [["Owner", "Phone"], ["J. Novak", "+386 41 555 201"]] })).toEqual(["exfiltration.outside_document"]);
-    expect(outside("export_table", { table: "supplier_prices", destination_url: "https://docs.google.com/spreadsheets/d/1zP-competitor-bakes/edit", format: "csv" })).toHaveLength(1);
-    expect(outside("zapisz_wiersze", { arkusz_id: "x", sheet_id: "1Ab-zewnetrzny-klient", dane: "Klient;NIP;Obrót\nA;1;2\nB;3;4" })).toHaveLength(1);
-  });
-  it("passes a read, a title, a local disk, an API path, and a destination with nothing written", () => {
-    expect(outside("sheets_get_values", { spreadsheet_id: "1xExternal-Rates-Feed", range: "A1:D20" })).toEqual([]);
-    expect(outside("create_sheet", { title: "External audit tracker", rows: [["Finding", "Owner"], ["Access", "IT"]] })).toEqual([]);
-    expect(outside("copy_files", { source: "/home/ana/invoices", destination: "/Volumes/External/backup" })).toEqual([]);
-    expect(outside("http_request", { url: "https://api.shop.example/v2/external/orders/sync", body: '{"since":"2026-11-27","limit":100}' })).toEqual([]);
-    expect(outside("open_sheet", { sheet_url: "https://docs.google.com/spreadsheets/d/1Vendor-External-Catalogue/edit" })).toEqual([]);
-  });
-  it("stays fast on long values", () => {
-    const t = performance.now();
-    outside("append", { sheet_id: `${"ext-".repeat(500)}x`, rows: "a".repeat(70000) });
-    outsideIdentifier(`https://docs.google.com/d/${"aB".repeat(1000)}?owner=${"a".repeat(900)}@gmail.com`);
-    expect(performance.now() - t).toBeLessThan(100);
-  });
-});
 
 describe("a password in a URL's path", () => {
   const path = (u: string) => pathCredential(new URL(u).pathname.split("/").filter((s) => s !== "").map((s) => decodeURIComponent(s)));

@@ -24,7 +24,6 @@ import { datasetIn } from "./exfil-dataset.js";
 import { gatewayPayload, phoneGateway } from "./exfil-gateways.js";
 import { commandSenders, handedDataFile, namedCredential } from "./exfil-senders.js";
 import { openedPlaces, pushedDataIn } from "./exfil-remotes.js";
-import { outsideDocuments } from "./exfil-outside-documents.js";
 import { pathCredential } from "./exfil-path-credentials.js";
 
 export { entropy };
@@ -856,8 +855,6 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
       // (Twenty-third round) Data pushed to a remote the call names, made public, or put on anonymous FTP (exfil-remotes.ts).
       addApart(out, pushedDataIn(sites));
       addApart(out, openedPlaces(typeof tool === "string" ? tool : "", (message.params as { arguments?: unknown } | undefined)?.arguments, sites));
-      // (Twenty-fourth round) Data written into a document whose own identifier says it is outside (exfil-outside-documents.ts).
-      addApart(out, outsideDocuments(typeof tool === "string" ? tool : "", sites));
     }
     // (Twelfth round) An account's credential in a data part sent to another agent (exfil-sinks.ts).
     if (A2A_SENDS.has(message.method as string)) {
