@@ -41,6 +41,8 @@ const NOT_LOGIN =
   /pas{1,2}[aeioò]?p|paspo|pas[pf]or|pasipa|pasfo|fasfo|baasab|pase$|pasi$|pasas$|пасп|пашп|пасош|шиноснома|гузарнома|төлқұжат|vegabr|putovnic|паспорт|পাসপো|पासपो|પાસપો|ਪਾਸਪੋ|ପାସପ|கடவுச்சீட்டு|పాస్పో|ಪಾಸ್ಪೋ|പാസ്പോ|ፓስፖ|პასპ|անձնագ|gaphasipo|ipaspoti|iphasipothi|passaport|pasaport|paspoort|dərkon|דרכון|جواز|گذرنامه|پاسپ|kart|card|cárta|cerdyn|katin|kaad|kaart|karat|ikhadi|targeta|tarxeta|kertu|корт|карт|ბარათ|քարտ|ካርድ|کارڈ|কার্ড|कार्ड|કાર્ડ|ਕਾਰਡ|కార్డు|ಕಾರ್ಡ್|കാർഡ്|அட்டை|කාඩ්|אשראי|ائتمان|conversation|conversa|chat|histor/iu;
 /** Secrets written the same in every language, in capitals. */
 const ACRONYM = /^(?:M?PIN|OTP|TAN|PUK|CVV2?|CVC2?)$/;
+/** Codes a service itself issues and sends to its user ("Sends a one-time password (OTP) to the user by SMS"). */
+const ISSUED = /^(?:OTP|TAN)$|^one-?time$/i;
 /** A secret's own flows, in the languages whose words the lexicon has no class for. */
 const OWN_FLOW = /\b(?:reset\w{0,3}|forgot\w{0,3}|chang\w{1,3}|recover\w{0,3}|expir\w{1,4}|strength|strong|policy|manager|vault|generat\w{1,4}|hash\w{0,3}|breach\w{0,3}|rotat\w{1,4})\b/i;
 /** Property names of a tool built to take a login secret. */
@@ -74,6 +76,8 @@ export function demandsSecret(clause: string): boolean {
   let demand = -1;
   let party = false;
   let firstNeg = -1;
+  let issued = false;
+  let modal = false;
   for (let i = 0; i < originals.length; i++) {
     const original = (originals[i] as string).replace(/^['’-]+|['’-]+$/g, "");
     const word = original.normalize("NFKC").toLowerCase();
@@ -83,10 +87,14 @@ export function demandsSecret(clause: string): boolean {
     if (cues.includes("act") || cues.includes("delete") || cues.includes("comm")) return false;
     if (cues.includes("neg") && firstNeg < 0) firstNeg = i;
     if (secret < 0 && isSecretWord(word, original)) secret = i;
+    if (ISSUED.test(original)) issued = true;
+    if (cues.includes("modal")) modal = true;
     if (demand < 0 && (cues.includes("send") || cues.includes("modal"))) demand = i;
     if (cues.some((c) => PARTY.has(c))) party = true;
   }
   if (secret < 0 || demand < 0 || !party) return false;
+  // A one-time code is what a sign-in service sends its user: only a demand with must or always takes it from them.
+  if (issued && !modal) return false;
   return firstNeg < 0 || firstNeg > Math.max(secret, demand);
 }
 
