@@ -139,7 +139,7 @@ export function blindSteps(c) {
   };
   if (c.protocol === "a2a") {
     if (c.card) answer("agent/card", null, { result: servedCard(c) });
-    const send = { jsonrpc: "2.0", id: ++ids, method: c.send?.method ?? "message/send", params: { message: { kind: "message", role: "user", messageId: `m-${ids}`, parts: c.send?.parts ?? [] } } };
+    const send = { jsonrpc: "2.0", id: ++ids, method: c.send?.method ?? "message/send", params: { message: { kind: "message", role: "user", messageId: `m-${ids}`, parts: c.send?.parts ?? [] }, ...(c.send?.configuration ? { configuration: c.send.configuration } : {}) } };
     steps.push({ protocol: "a2a", message: send, request: null, direction: "outbound" });
     const r = c.reply ?? {};
     const replies = r.events ?? [r.task ?? r.message].filter(Boolean);
