@@ -40,10 +40,11 @@ function two(s: string, i: number): number {
   return dg(s, i) * 10 + dg(s, i + 1);
 }
 
-const NOW = Date.now();
-/** A real date, not in the future. */
+/** A year before now: a date of this year is more often an order's or a batch's number than a birth. */
+const LATEST = Date.now() - 365 * 24 * 3600 * 1000;
+/** A real date, a year ago or more. */
 function born(y: number, m: number, d: number): boolean {
-  return validDate(y, m, d) && Date.UTC(y, m - 1, d) <= NOW;
+  return validDate(y, m, d) && Date.UTC(y, m - 1, d) <= LATEST;
 }
 
 /** A two-digit year read as the latest century that does not put it in the future. */
@@ -117,19 +118,30 @@ export function residentIdCn(s: string): boolean {
   return s[17] === (c === 10 ? "X" : String(c));
 }
 
+/** Indonesia's provinces, the NIK's first two digits. */
+const ID_PROVINCES = new Set([11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 31, 32, 33, 34, 35, 36, 51, 52, 53, 61, 62, 63, 64, 65, 71, 72, 73, 74, 75, 76, 81, 82, 91, 92, 93, 94]);
+
 /** Indonesia's NIK: region, birth date (day +40 for women), serial. */
 export function nikId(s: string): boolean {
-  if (s.length !== 16) return false;
-  const province = two(s, 0);
-  if (province < 11 || province > 94) return false;
+  if (s.length !== 16 || !/^\d+$/.test(s)) return false;
+  if (!ID_PROVINCES.has(two(s, 0))) return false;
   let d = two(s, 6);
   if (d > 40) d -= 40;
   const m = two(s, 8);
   return born(yearOf(two(s, 10), m, d), m, d) && s.slice(12) !== "0000";
 }
 
+/**
+ * Whether a dated number also has a check digit (all but the NIK): two such records are already a list, as two named
+ * numbers are; NIKs need three.
+ */
+export function nationalSure(compact: string): boolean {
+  return compact.length !== 16 && nationalDated(compact);
+}
+
 /** A national identity number that carries a birth date and passes its country's check (see above). */
 export function nationalDated(compact: string): boolean {
+  if (!/^\d{9,17}[\dX]$/.test(compact)) return false;
   switch (compact.length) {
     case 10:
       return personnummerSe(compact);

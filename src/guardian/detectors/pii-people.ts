@@ -1,7 +1,7 @@
 import { luhn } from "./pii.js";
 import { checkedIdentity } from "./pii-checks.js";
 import { datedIdentity } from "./pii-dated.js";
-import { checkedColumn, nationalDated } from "./pii-national.js";
+import { checkedColumn, nationalDated, nationalSure } from "./pii-national.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -717,7 +717,7 @@ export function detectPeople(sites: StringSite[], testCard: (digits: string) => 
       keys.add(id.key);
       // (Tenth round) a whole card number (Luhn) beside a person's name is as sure as a checked identity number:
       // two customers' cards with their names are bulk payment data.
-      if (j.strong || j.card !== null || j.ids.some((f) => checkedIdentity(f.key) || datedIdentity(f.key) || nationalDated(f.key))) sure++;
+      if (j.strong || j.card !== null || j.ids.some((f) => checkedIdentity(f.key) || datedIdentity(f.key) || nationalSure(f.key))) sure++;
       for (const f of j.ids) people.push(f);
       if (j.national) national = true;
     }
