@@ -259,7 +259,7 @@ function labelClass(label: string | null): KeyClass {
 }
 
 /** Judge one record: its identifiers and which personal fields it carries. */
-function judge(pieces: Piece[], listStrong: boolean): Judgement {
+function judge(pieces: Piece[], listStrong: boolean, nat = true): Judgement {
   const j: Judgement = { ids: [], generic: true, strong: false, kinds: new Set(), card: null, exp: false, cvv: false, placeholder: false, national: false };
   for (const p of pieces) {
     const v = p.site.value;
@@ -328,14 +328,14 @@ function judge(pieces: Piece[], listStrong: boolean): Judgement {
     }
     // Unnamed (or a name the vocabularies do not know): read the text itself.
     const had = j.ids.length;
-    free(p, lead, trimmed, j, listStrong, p.key !== null && NOT_A_PERSON_KEY.test(words(p.key)));
+    free(p, lead, trimmed, j, listStrong, p.key !== null && NOT_A_PERSON_KEY.test(words(p.key)), nat);
     if (j.ids.length > had && !(p.key !== null && GENERIC_KEY.test(words(p.key)))) j.generic = false;
   }
   return j;
 }
 
 /** A field read without a name: its codes (with the labels before them), names, addresses, contacts. */
-function free(p: Piece, lead: number, text: string, j: Judgement, listStrong: boolean, noName: boolean): void {
+function free(p: Piece, lead: number, text: string, j: Judgement, listStrong: boolean, noName: boolean, nat: boolean): void {
   const v = p.site.value;
   if (EMAIL.test(text)) j.kinds.add("email");
   if (ADDRESS.test(text)) j.kinds.add("address");
@@ -414,7 +414,7 @@ function free(p: Piece, lead: number, text: string, j: Judgement, listStrong: bo
       j.card = { site: p.site, start, end: start + t.length, key: compact };
       j.ids.push(j.card);
       // (Twenty-fourth round) sixteen digits that are an Indonesian NIK (its region and birth date) may pass Luhn too.
-      if (nationalDated(compact) && !j.kinds.has("dob")) {
+      if (nat && nationalDated(compact) && !j.kinds.has("dob")) {
         j.kinds.add("dob");
         j.national = true;
       }
@@ -438,11 +438,11 @@ function free(p: Piece, lead: number, text: string, j: Judgement, listStrong: bo
     if (l === 0 && datedIdentity(compact)) j.kinds.add("dob");
     // (Twenty-fourth round) more countries' dated numbers (pii-national.ts), and a number that passes a national
     // check (pii-checks.ts) names itself as a label would.
-    else if (l <= 1 && nationalDated(compact) && !j.kinds.has("dob")) {
+    else if (nat && l <= 1 && nationalDated(compact) && !j.kinds.has("dob")) {
       j.kinds.add("dob");
       j.national = true;
     }
-    if (l === 0 && !named && checkedIdentity(compact)) {
+    if (nat && l === 0 && !named && checkedIdentity(compact)) {
       j.strong = true;
       j.national = true;
     }
@@ -694,7 +694,9 @@ export function detectPeople(sites: StringSite[], testCard: (digits: string) => 
     let placeholders = 0;
     // Records whose code is named (a field, a label, a title) or checks itself as a national identity number.
     let sure = 0;
-    let national = false;
+    // (Twenty-fourth round) what the list holds without pii-national.ts's reading: a list already bulk stays `people`.
+    const plain = new Set<string>();
+    let plainSure = 0;
     // (Twenty-fourth round) named records whose only other field is an unnamed code: a column if their codes all pass one check.
     const column: Judgement[] = [];
     // The first 64 records of a list decide it (a list that long is bulk or not by then).
@@ -719,7 +721,12 @@ export function detectPeople(sites: StringSite[], testCard: (digits: string) => 
       // two customers' cards with their names are bulk payment data.
       if (j.strong || j.card !== null || j.ids.some((f) => checkedIdentity(f.key) || datedIdentity(f.key) || nationalSure(f.key))) sure++;
       for (const f of j.ids) people.push(f);
-      if (j.national) national = true;
+      const j0 = j.national ? judge(rec, list.strong, false) : j;
+      j0.placeholder = false;
+      if (j0 === j || personal(j0)) {
+        plain.add(id.key);
+        if (j0.strong || j0.card !== null || j0.ids.some((f) => checkedIdentity(f.key) || datedIdentity(f.key))) plainSure++;
+      }
     }
     const codes = column.map((j) => (j.ids[0] as Found).key).filter((k) => !keys.has(k));
     if (codes.length === column.length && checkedColumn(codes)) {
@@ -727,12 +734,11 @@ export function detectPeople(sites: StringSite[], testCard: (digits: string) => 
         keys.add((j.ids[0] as Found).key);
         people.push(j.ids[0] as Found);
       }
-      national = true;
     }
     // Three records, or (ninth round) two whose codes are each named or checked: two people's identity numbers are
     // already bulk (as `pii_bulk.id_list` counts two named numbers).
     const enough = keys.size >= 3 || (keys.size === 2 && sure === 2);
-    const type = national ? "pii_bulk.national_ids" : "pii_bulk.people";
+    const type = plain.size >= 3 || (plain.size === 2 && plainSure === 2) ? "pii_bulk.people" : "pii_bulk.national_ids";
     if (enough && placeholders * 2 <= keys.size) for (const f of people) out.push({ type, path: f.site.path, start: f.start, end: f.end });
   }
   return out;
