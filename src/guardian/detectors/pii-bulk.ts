@@ -33,6 +33,8 @@ import type { Detection, StringSite } from "./scan.js";
  *   pii_bulk.iban_list     three IBANs or more (a transfer names two: the payer's and the payee's)
  *   pii_bulk.contacts      (twenty-third round) a list of people with personal contacts handed to another agent, or
  *                          as records to a tool whose other arguments name where they go (pii-contacts.ts)
+ *   pii_bulk.national_ids  (twenty-fourth round) people's lists keyed by national identity numbers nobody labelled,
+ *                          read from the numbers' own structure (pii-national.ts), when no other finding names them
  *   pii_bulk.people        three people's records or more (two when each code is named or checks itself: ninth
  *                          round), each an identifier-like code with a name and another personal field, in any
  *                          list's structure (pii-people.ts)
@@ -302,6 +304,8 @@ function bulkOf(sites: StringSite[], pii: () => Detection[], schema: () => unkno
     add("pii_bulk.payment_card", asDetections(labelledCards.filter((h) => !cards.some((c) => c.path === h.site.path && c.start <= h.start && h.end <= c.end))));
   } else if (rows.length === 0 && cards.length >= 3) add("pii_bulk.card_list", cards);
   if (ibans.length >= 3) add("pii_bulk.iban_list", ibans);
+  // (Twenty-fourth round) `national_ids` names what no other check finds: beside another finding it adds nothing.
+  if (out.some((d) => d.type !== "pii_bulk.national_ids") && out.some((d) => d.type === "pii_bulk.national_ids")) return dedupe(out.filter((d) => d.type !== "pii_bulk.national_ids"));
   return dedupe(out);
 }
 

@@ -1,6 +1,7 @@
 import { luhn } from "./pii.js";
 import { checkedIdentity } from "./pii-checks.js";
 import { datedIdentity } from "./pii-dated.js";
+import { checkedColumn, nationalDated, nationalSure } from "./pii-national.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -233,6 +234,8 @@ interface Judgement {
   exp: boolean;
   cvv: boolean;
   placeholder: boolean;
+  /** (Twenty-fourth round) a code that names itself by its country's structure made the record a person's (pii-national.ts). */
+  national: boolean;
 }
 
 /** The words right before a span in its string (a label: "IRD 144-598-466", "CI 1.035.690-6", "Order #…"). */
@@ -256,8 +259,8 @@ function labelClass(label: string | null): KeyClass {
 }
 
 /** Judge one record: its identifiers and which personal fields it carries. */
-function judge(pieces: Piece[], listStrong: boolean): Judgement {
-  const j: Judgement = { ids: [], generic: true, strong: false, kinds: new Set(), card: null, exp: false, cvv: false, placeholder: false };
+function judge(pieces: Piece[], listStrong: boolean, nat = true): Judgement {
+  const j: Judgement = { ids: [], generic: true, strong: false, kinds: new Set(), card: null, exp: false, cvv: false, placeholder: false, national: false };
   for (const p of pieces) {
     const v = p.site.value;
     const text = v.slice(p.start, p.end);
@@ -325,14 +328,14 @@ function judge(pieces: Piece[], listStrong: boolean): Judgement {
     }
     // Unnamed (or a name the vocabularies do not know): read the text itself.
     const had = j.ids.length;
-    free(p, lead, trimmed, j, listStrong, p.key !== null && NOT_A_PERSON_KEY.test(words(p.key)));
+    free(p, lead, trimmed, j, listStrong, p.key !== null && NOT_A_PERSON_KEY.test(words(p.key)), nat);
     if (j.ids.length > had && !(p.key !== null && GENERIC_KEY.test(words(p.key)))) j.generic = false;
   }
   return j;
 }
 
 /** A field read without a name: its codes (with the labels before them), names, addresses, contacts. */
-function free(p: Piece, lead: number, text: string, j: Judgement, listStrong: boolean, noName: boolean): void {
+function free(p: Piece, lead: number, text: string, j: Judgement, listStrong: boolean, noName: boolean, nat: boolean): void {
   const v = p.site.value;
   if (EMAIL.test(text)) j.kinds.add("email");
   if (ADDRESS.test(text)) j.kinds.add("address");
@@ -410,6 +413,11 @@ function free(p: Piece, lead: number, text: string, j: Judgement, listStrong: bo
     if ((d === 15 || d === 16 || d === 19 || (d === 13 && compact[0] === "4")) && l === 0 && /^[2-6]/.test(compact) && luhn(compact) && lc !== "id") {
       j.card = { site: p.site, start, end: start + t.length, key: compact };
       j.ids.push(j.card);
+      // (Twenty-fourth round) sixteen digits that are an Indonesian NIK (its region and birth date) may pass Luhn too.
+      if (nat && nationalDated(compact) && !j.kinds.has("dob")) {
+        j.kinds.add("dob");
+        j.national = true;
+      }
       continue;
     }
     const named = lc === "id" || listStrong;
@@ -428,6 +436,16 @@ function free(p: Piece, lead: number, text: string, j: Judgement, listStrong: bo
     // (Twelfth round) a national number that carries its holder's birth date (and passes its check) is the record's
     // birth date too (pii-dated.ts).
     if (l === 0 && datedIdentity(compact)) j.kinds.add("dob");
+    // (Twenty-fourth round) more countries' dated numbers (pii-national.ts), and a number that passes a national
+    // check (pii-checks.ts) names itself as a label would.
+    else if (nat && l <= 1 && nationalDated(compact) && !j.kinds.has("dob")) {
+      j.kinds.add("dob");
+      j.national = true;
+    }
+    if (nat && l === 0 && !named && checkedIdentity(compact)) {
+      j.strong = true;
+      j.national = true;
+    }
   }
   rest += text.slice(last);
   if (!j.kinds.has("name") && !noName) {
@@ -676,6 +694,11 @@ export function detectPeople(sites: StringSite[], testCard: (digits: string) => 
     let placeholders = 0;
     // Records whose code is named (a field, a label, a title) or checks itself as a national identity number.
     let sure = 0;
+    // (Twenty-fourth round) what the list holds without pii-national.ts's reading: a list already bulk stays `people`.
+    const plain = new Set<string>();
+    let plainSure = 0;
+    // (Twenty-fourth round) named records whose only other field is an unnamed code: a column if their codes all pass one check.
+    const column: Judgement[] = [];
     // The first 64 records of a list decide it (a list that long is bulk or not by then).
     for (const rec of list.records.slice(0, PER_LIST)) {
       if (++seen > MAX_RECORDS) break;
@@ -685,7 +708,10 @@ export function detectPeople(sites: StringSite[], testCard: (digits: string) => 
       if (j.card && j.exp && j.cvv && !j.placeholder) out.push({ type: "pii_bulk.payment_card", path: j.card.site.path, start: j.card.start, end: j.card.end });
       const wasPlaceholder = j.placeholder;
       j.placeholder = false;
-      if (!personal(j)) continue;
+      if (!personal(j)) {
+        if (!wasPlaceholder && j.kinds.has("name") && !j.strong && j.card === null && j.ids.length > 0) column.push(j);
+        continue;
+      }
       // Placeholders (Test Testsson, 000-00-0000) make a list a fixture only when they are most of it.
       if (wasPlaceholder) placeholders++;
       const id = j.ids[0] as Found;
@@ -693,13 +719,27 @@ export function detectPeople(sites: StringSite[], testCard: (digits: string) => 
       keys.add(id.key);
       // (Tenth round) a whole card number (Luhn) beside a person's name is as sure as a checked identity number:
       // two customers' cards with their names are bulk payment data.
-      if (j.strong || j.card !== null || j.ids.some((f) => checkedIdentity(f.key) || datedIdentity(f.key))) sure++;
+      if (j.strong || j.card !== null || j.ids.some((f) => checkedIdentity(f.key) || datedIdentity(f.key) || nationalSure(f.key))) sure++;
       for (const f of j.ids) people.push(f);
+      const j0 = j.national ? judge(rec, list.strong, false) : j;
+      j0.placeholder = false;
+      if (j0 === j || personal(j0)) {
+        plain.add(id.key);
+        if (j0.strong || j0.card !== null || j0.ids.some((f) => checkedIdentity(f.key) || datedIdentity(f.key))) plainSure++;
+      }
+    }
+    const codes = column.map((j) => (j.ids[0] as Found).key).filter((k) => !keys.has(k));
+    if (codes.length === column.length && checkedColumn(codes)) {
+      for (const j of column) {
+        keys.add((j.ids[0] as Found).key);
+        people.push(j.ids[0] as Found);
+      }
     }
     // Three records, or (ninth round) two whose codes are each named or checked: two people's identity numbers are
     // already bulk (as `pii_bulk.id_list` counts two named numbers).
     const enough = keys.size >= 3 || (keys.size === 2 && sure === 2);
-    if (enough && placeholders * 2 <= keys.size) for (const f of people) out.push({ type: "pii_bulk.people", path: f.site.path, start: f.start, end: f.end });
+    const type = plain.size >= 3 || (plain.size === 2 && plainSure === 2) ? "pii_bulk.people" : "pii_bulk.national_ids";
+    if (enough && placeholders * 2 <= keys.size) for (const f of people) out.push({ type, path: f.site.path, start: f.start, end: f.end });
   }
   return out;
 }
