@@ -19,6 +19,7 @@ import { spelledNames } from "./injection-names.js";
 import { asksNothing, documentHead } from "./injection-notices.js";
 import { directiveField, hasNonAsciiLetter, headOrder, lookalikeWords } from "./injection-concealed.js";
 import { addressedField, deceptionCounts } from "./injection-fields.js";
+import { handedCalls } from "./injection-calls.js";
 import { normalize, type NormalText } from "./normalize.js";
 import { describedDirectives, NAMES_NOT_VALUE } from "./poisoning.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
@@ -2784,6 +2785,17 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
   // (Fourteenth round) An agent card that teaches its callers to send a person's password, codes or key (poisoning-card-secrets.ts):
   // after the scorer's findings, so a sentence both cut keeps the scorer's finer type.
   for (const p of cardSecretFindings(input.sites, message !== null && message.method === undefined && isAgentCard(message.result))) out.push({ type: "instruction", path: p.path, start: p.start, end: p.end, role: "description", detail: p.detail });
+  // (Twenty-fourth round) A tool call handed to the reader in returned data, spelled as the order it is and judged
+  // (injection-calls.ts): every string of the call object is cut.
+  for (const call of handedCalls(message)) {
+    const cut = judgeText(call.text, { role: "content", self: null, tools, quoted, budget }, threshold)[0];
+    if (!cut) continue;
+    const d = call.path.length;
+    for (const site of input.sites) {
+      if (site.path.length <= d || !call.path.every((k, i) => site.path[i] === k)) continue;
+      push(site, roleOf(message, site.path), { ...cut, kind: "handed_call" }, 0, site.value.length);
+    }
+  }
   byThreshold ??= new Map();
   byThreshold.set(`${threshold}:${quoted}:${limit}`, out);
   cache.set(input.sites, byThreshold);
