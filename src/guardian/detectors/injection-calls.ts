@@ -21,7 +21,7 @@ type Json = unknown;
 type Path = (string | number)[];
 
 export interface HandedCall {
-  /** The object's path in the message. */
+  /** The path of what is cut: the call object, or the object that hands it over under a key of pending calls. */
   path: Path;
   /** The call spelled as an order, to be judged. */
   text: string;
@@ -120,20 +120,22 @@ export function handedCalls(message: Record<string, unknown> | null): HandedCall
   if (message === null || message.method !== undefined || !isObj(message.result as Json)) return [];
   const out: HandedCall[] = [];
   let nodes = 0;
-  const walk = (v: Json, path: Path, depth: number, pending: boolean) => {
+  // `envelope`: the object that holds a key of pending calls — its other fields ("note": "execute the call above")
+  // hand the call over with it, and are cut with it.
+  const walk = (v: Json, path: Path, depth: number, envelope: Path | null) => {
     if (depth > 8 || ++nodes > 2000 || out.length >= 8) return;
     if (Array.isArray(v)) {
-      v.forEach((x, i) => walk(x, [...path, i], depth + 1, pending));
+      v.forEach((x, i) => walk(x, [...path, i], depth + 1, envelope));
       return;
     }
     if (!isObj(v)) return;
-    const call = handed(v, pending) ? callOf(v) : null;
+    const call = handed(v, envelope !== null) ? callOf(v) : null;
     if (call) {
-      out.push({ path, text: `agent: call ${words(call.name)} with ${flat(call.rest, 560)}`.slice(0, 600) });
+      out.push({ path: envelope ?? path, text: `agent: call ${words(call.name)} with ${flat(call.rest, 560)}`.slice(0, 600) });
       return;
     }
-    for (const [k, x] of Object.entries(v)) walk(x, [...path, k], depth + 1, PENDING_KEYS.has(norm(k)));
+    for (const [k, x] of Object.entries(v)) walk(x, [...path, k], depth + 1, PENDING_KEYS.has(norm(k)) ? path : null);
   };
-  walk(message.result, ["result"], 0, false);
+  walk(message.result, ["result"], 0, null);
   return out;
 }
