@@ -118,24 +118,37 @@ function handed(o: Record<string, Json>, underPending: boolean): boolean {
 /** Every call handed to the reader in a response's `result`, spelled as an order ("agent: call … with …"). */
 export function handedCalls(message: Record<string, unknown> | null): HandedCall[] {
   if (message === null || message.method !== undefined || !isObj(message.result as Json)) return [];
+  // A listing (tools, prompts, resources) is what a server says about itself, judged as poisoning: no data handed back.
+  const r = message.result as Record<string, Json>;
+  if (Array.isArray(r.tools) || Array.isArray(r.prompts) || Array.isArray(r.resources) || Array.isArray(r.resourceTemplates)) return [];
   const out: HandedCall[] = [];
   let nodes = 0;
   // `envelope`: the object that holds a key of pending calls — its other fields ("note": "execute the call above")
-  // hand the call over with it, and are cut with it.
-  const walk = (v: Json, path: Path, depth: number, envelope: Path | null) => {
+  // hand the call over with it, and are cut with it. One path stack, copied only where a call is found.
+  const path: Path = ["result"];
+  const walk = (v: Json, depth: number, envelope: Path | null) => {
     if (depth > 8 || ++nodes > 2000 || out.length >= 8) return;
     if (Array.isArray(v)) {
-      v.forEach((x, i) => walk(x, [...path, i], depth + 1, envelope));
+      for (let i = 0; i < v.length && nodes <= 2000; i++) {
+        path.push(i);
+        walk(v[i], depth + 1, envelope);
+        path.pop();
+      }
       return;
     }
     if (!isObj(v)) return;
     const call = handed(v, envelope !== null) ? callOf(v) : null;
     if (call) {
-      out.push({ path: envelope ?? path, text: `agent: call ${words(call.name)} with ${flat(call.rest, 560)}`.slice(0, 600) });
+      out.push({ path: envelope ?? [...path], text: `agent: call ${words(call.name)} with ${flat(call.rest, 560)}`.slice(0, 600) });
       return;
     }
-    for (const [k, x] of Object.entries(v)) walk(x, [...path, k], depth + 1, PENDING_KEYS.has(norm(k)) ? path : null);
+    for (const k in v) {
+      if (nodes > 2000) break;
+      path.push(k);
+      walk(v[k], depth + 1, PENDING_KEYS.has(norm(k)) ? path.slice(0, -1) : null);
+      path.pop();
+    }
   };
-  walk(message.result, ["result"], 0, null);
+  walk(message.result, 0, null);
   return out;
 }

@@ -2788,7 +2788,9 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
   // (Twenty-fourth round) A tool call handed to the reader in returned data, spelled as the order it is and judged
   // (injection-calls.ts): every string of the call object is cut.
   for (const call of handedCalls(message)) {
-    const cut = judgeText(call.text, { role: "content", self: null, tools, quoted, budget }, threshold)[0];
+    // The head is the shape's, not the sender's words: the call itself must ask for something consequential, so a
+    // stricter threshold than the balanced one does not make any handed call an attack.
+    const cut = judgeText(call.text, { role: "content", self: null, tools, quoted, budget }, Math.max(threshold, 4.5))[0];
     if (!cut) continue;
     const d = call.path.length;
     for (const site of input.sites) {
