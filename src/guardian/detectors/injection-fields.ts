@@ -71,6 +71,17 @@ export function fieldParts(name: string): string[] {
 /** How a field's name addresses the model that reads it: "machine" (only a program reads it), "agent" (an agent, who may be a person), or null. */
 export function addressedField(name: unknown): "machine" | "agent" | null {
   if (typeof name !== "string" || name.length < 5 || name.length > 80) return null;
+  // Field names repeat across a large result: each is read once (a bounded table).
+  const known = seen.get(name);
+  if (known !== undefined) return known;
+  const grade = gradeOf(name);
+  if (seen.size >= 1024) seen.clear();
+  seen.set(name, grade);
+  return grade;
+}
+const seen = new Map<string, "machine" | "agent" | null>();
+
+function gradeOf(name: string): "machine" | "agent" | null {
   const p = fieldParts(name).filter((x) => x !== "x"); // a vendor extension's "x-"
   if (p.length < 2 || p.length > 8) return null;
   // A machine reader first, an instruction word next: "ai_instruction", "llmHint", "assistant_guidance". Plural
