@@ -18,6 +18,8 @@ import { reading } from "./injection-readings.js";
 import { spelledNames } from "./injection-names.js";
 import { asksNothing, documentHead } from "./injection-notices.js";
 import { directiveField, hasNonAsciiLetter, headOrder, lookalikeWords } from "./injection-concealed.js";
+import { addressedField, deceptionCounts } from "./injection-fields.js";
+import { handedCalls } from "./injection-calls.js";
 import { normalize, type NormalText } from "./normalize.js";
 import { describedDirectives, NAMES_NOT_VALUE } from "./poisoning.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
@@ -2627,6 +2629,12 @@ function hiddenUnicode(site: StringSite, role: Role, out: Finding[]): void {
   }
 }
 
+/** The name of the field a string sits in: the last key of its path, past at most two list indexes. */
+function namedKey(path: JsonPath): string | null {
+  for (let i = path.length - 1; i >= 0 && i >= path.length - 3; i--) if (typeof path[i] === "string") return path[i] as string;
+  return null;
+}
+
 export interface InjectionInput {
   sites: StringSite[];
   message: Record<string, unknown> | null;
@@ -2729,6 +2737,14 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
         const c = judgeText(head + n.text, ctx, threshold, { hidden: T.hidden })[0];
         if (c) push(site, role, c, 0, site.value.length);
       }
+      // (Twenty-fourth round) A field of a result or a reply whose name addresses the reading model ("note_for_agent",
+      // "ai_instruction"): its value is read under a head naming the agent, not as hidden text; it must still ask for
+      // something (injection-fields.ts). The whole field is cut.
+      const grade = out.length === judged && role === "content" && site.path[0] === "result" ? addressedField(namedKey(site.path)) : null;
+      if (grade !== null && !directiveField(namedKey(site.path))) {
+        const c = judgeText("agent: " + n.text, ctx, threshold)[0];
+        if (c && deceptionCounts(grade, c.kind)) push(site, role, { ...c, kind: "addressed_field" }, 0, site.value.length);
+      }
       // The sentence that names in it spell, read in order (injection-names.ts): judged like disguised text.
       const sn = out.length === judged ? spelledNames(n.text) : null;
       if (sn) {
@@ -2769,6 +2785,19 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
   // (Fourteenth round) An agent card that teaches its callers to send a person's password, codes or key (poisoning-card-secrets.ts):
   // after the scorer's findings, so a sentence both cut keeps the scorer's finer type.
   for (const p of cardSecretFindings(input.sites, message !== null && message.method === undefined && isAgentCard(message.result))) out.push({ type: "instruction", path: p.path, start: p.start, end: p.end, role: "description", detail: p.detail });
+  // (Twenty-fourth round) A tool call handed to the reader in returned data, spelled as the order it is and judged
+  // (injection-calls.ts): every string of the call object is cut.
+  for (const call of handedCalls(message)) {
+    // The head is the shape's, not the sender's words: the call itself must ask for something consequential, so a
+    // stricter threshold than the balanced one does not make any handed call an attack.
+    const cut = judgeText(call.text, { role: "content", self: null, tools, quoted, budget }, Math.max(threshold, 4.5))[0];
+    if (!cut) continue;
+    const d = call.path.length;
+    for (const site of input.sites) {
+      if (site.path.length <= d || !call.path.every((k, i) => site.path[i] === k)) continue;
+      push(site, roleOf(message, site.path), { ...cut, kind: "handed_call" }, 0, site.value.length);
+    }
+  }
   byThreshold ??= new Map();
   byThreshold.set(`${threshold}:${quoted}:${limit}`, out);
   cache.set(input.sites, byThreshold);
