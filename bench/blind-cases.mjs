@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
+import { servedCard } from "../test/fixtures/servers/replay-a2a-card.mjs";
 
 export const b64 = (s) => Buffer.from(s, "utf8").toString("base64");
 
@@ -110,26 +111,6 @@ const LISTS = [
   ["resources/templates/list", "resourceTemplates", "resourceTemplates"],
 ];
 
-/**
- * The card the replaying agent serves for a case (test/fixtures/servers/replay-a2a-agent.mjs): the case's fields merged
- * over its default 0.3 card, with its URL. A card without `url` or `protocolVersion` is not read as an agent card.
- */
-function servedCard(c) {
-  return {
-    name: `Agent ${c.id}`,
-    description: "A remote agent.",
-    protocolVersion: "0.3.0",
-    version: "1.0.0",
-    preferredTransport: "JSONRPC",
-    capabilities: { streaming: true, pushNotifications: false },
-    defaultInputModes: ["text/plain"],
-    defaultOutputModes: ["text/plain"],
-    skills: [{ id: "general", name: "General", description: "General requests.", tags: ["general"] }],
-    ...c.card,
-    url: `http://127.0.0.1:41241/c/${c.id}/a2a/jsonrpc`,
-  };
-}
-
 /** A blind case's messages in the order bench/blind.mjs plays them, each with its direction and the request it answers. */
 export function blindSteps(c) {
   const steps = [];
@@ -138,7 +119,7 @@ export function blindSteps(c) {
     steps.push({ protocol: c.protocol, message: { jsonrpc: "2.0", id, ...result }, request: { jsonrpc: "2.0", id, method, ...(params ? { params } : {}) }, direction: "inbound", ...extra });
   };
   if (c.protocol === "a2a") {
-    if (c.card) answer("agent/card", null, { result: servedCard(c) });
+    if (c.card) answer("agent/card", null, { result: servedCard(c, "http://127.0.0.1:41241") }); // as the replaying agent serves it: without `url` and `protocolVersion` a card is not read as one
     const send = { jsonrpc: "2.0", id: ++ids, method: c.send?.method ?? "message/send", params: { message: { kind: "message", role: "user", messageId: `m-${ids}`, parts: c.send?.parts ?? [] }, ...(c.send?.configuration ? { configuration: c.send.configuration } : {}) } };
     steps.push({ protocol: "a2a", message: send, request: null, direction: "outbound" });
     const r = c.reply ?? {};
