@@ -1,4 +1,4 @@
-import { validDate } from "./pii-checks.js";
+import { tajHu, validDate } from "./pii-checks.js";
 import { luhn } from "./pii.js";
 
 /*
@@ -173,13 +173,6 @@ function taxIdHu(s: string): boolean {
   let sum = 0;
   for (let i = 0; i < 9; i++) sum += dg(s, i) * (i + 1);
   return sum % 11 === dg(s, 9);
-}
-
-function tajHu(s: string): boolean {
-  if (s.length !== 9) return false;
-  let sum = 0;
-  for (let i = 0; i < 8; i++) sum += dg(s, i) * (i % 2 === 0 ? 3 : 7);
-  return sum % 10 === dg(s, 8);
 }
 
 const COLUMN_CHECKS: ((s: string) => boolean)[] = [(s) => s.length === 9 && luhn(s), myNumberJp, taxIdHu, tajHu];
