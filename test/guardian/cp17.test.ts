@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { cpuMs } from "../support/cpu.js";
 import { judgeCommandLine } from "../../src/guardian/detectors/commands.js";
 import { auditErased, BULK_TEXT_CHECKS, bulkEnumerationDelete, safetyDefeated } from "../../src/guardian/detectors/commands-bulk.js";
 import { decidedEveryRow } from "../../src/guardian/detectors/commands-unfiltered.js";
@@ -60,10 +61,10 @@ describe("a safety function defeated (commands-bulk.ts)", () => {
   it("finds a bypass switched on, not switched off, read, or another tag written", () => {
     for (const l of ["plc.write('Press3.Guard_Interlock_Override', True)", "client.get_node('ns=2;s=Boiler1.ESD_Bypass').set_value(True)", "bms.write('AHU4.Fire_Alarm_Inhibit', 1)"]) expect(types(l), l).toContain("dangerous_command.defense_evasion");
     for (const l of ["plc.write('Press3.Guard_Interlock_Override', False)", "print(client.get_node('ns=2;s=Boiler1.ESD_Bypass').get_value())", "bms.write('AHU4.Supply_Temp_Setpoint', 1)"]) expect(types(l), l).not.toContain("dangerous_command.defense_evasion");
-    const t = performance.now();
+    const t = cpuMs();
     safetyDefeated("write('" + "bypass ".repeat(3000));
     safetyDefeated("get_node('x')." + "set_value(".repeat(4000));
-    expect(performance.now() - t).toBeLessThan(400);
+    expect(cpuMs() - t).toBeLessThan(400);
   });
 });
 
@@ -101,21 +102,21 @@ describe("cost: long adversarial input stays fast", () => {
       "for x in $(gcloud " + "'(' ".repeat(4000) + ")",
     ];
     for (const l of lines) {
-      const t = performance.now();
+      const t = cpuMs();
       for (const c of BULK_TEXT_CHECKS) {
         c.re.lastIndex = 0;
         c.re.exec(l);
       }
       bulkEnumerationDelete(l);
-      expect(performance.now() - t, l.slice(0, 24)).toBeLessThan(400);
+      expect(cpuMs() - t, l.slice(0, 24)).toBeLessThan(400);
     }
     const sql = "DELETE FROM audit_log WHERE " + "a = 'b' OR ".repeat(4000);
-    let t = performance.now();
+    let t = cpuMs();
     auditErased(sql);
     decidedEveryRow("UPDATE t SET status='APPROVED' WHERE " + "status = 'x' OR ".repeat(4000));
-    expect(performance.now() - t).toBeLessThan(400);
-    t = performance.now();
+    expect(cpuMs() - t).toBeLessThan(400);
+    t = cpuMs();
     for (let i = 0; i < 50; i++) keyKind("/home/u/." + "a/".repeat(1500) + "x@" + "b.".repeat(400) + "json");
-    expect(performance.now() - t).toBeLessThan(500);
+    expect(cpuMs() - t).toBeLessThan(500);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { cpuMs } from "../support/cpu.js";
 import { judgeCommandLine } from "../../src/guardian/detectors/commands.js";
 import { CATALOG_TEXT_CHECKS } from "../../src/guardian/detectors/commands-catalog.js";
 import { sensitiveKind } from "../../src/guardian/detectors/paths.js";
@@ -24,12 +25,12 @@ describe("commands from the public catalogues (commands-catalog.ts)", () => {
   it("stays linear on long adversarial lines", () => {
     const lines = ["sudo vim " + "-c x ".repeat(4000), "chmod 4755 " + "a/".repeat(8000), "echo " + "/tmp/ ".repeat(4000) + "> /etc/x", "grep -r password " + "/ ".repeat(8000), "Get-ChildItem C:\\ " + "-Recurse ".repeat(3000), "net user a b /add " + "x ".repeat(8000)];
     for (const l of lines) {
-      const t = performance.now();
+      const t = cpuMs();
       for (const c of CATALOG_TEXT_CHECKS) {
         c.re.lastIndex = 0;
         c.re.exec(l);
       }
-      expect(performance.now() - t, l.slice(0, 20)).toBeLessThan(400);
+      expect(cpuMs() - t, l.slice(0, 20)).toBeLessThan(400);
     }
   });
 });
@@ -42,8 +43,8 @@ describe("products' credential files (paths-catalog.ts)", () => {
 
   it("stays linear on long adversarial paths", () => {
     const long = "~/" + ".config/".repeat(500) + "x".repeat(100);
-    const t = performance.now();
+    const t = cpuMs();
     for (let i = 0; i < 50; i++) catalogKind(long);
-    expect(performance.now() - t).toBeLessThan(500);
+    expect(cpuMs() - t).toBeLessThan(500);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { cpuMs } from "../support/cpu.js";
 import { openedPlaces, pushedData } from "../../src/guardian/detectors/exfil-remotes.js";
 import { credentialInLink } from "../../src/guardian/detectors/exfil-hosted.js";
 
@@ -27,10 +28,10 @@ describe("data pushed to a remote the command names for the first time", () => {
     expect(pushedData("git add a.sql && git remote add m https://git.firm.example/ops/a.git && git push m main")).toEqual([]);
   });
   it("stays fast on a long adversarial line", () => {
-    const t = performance.now();
+    const t = cpuMs();
     pushedData(`git add ${"a.csv ".repeat(2000)}; ${"git remote add x y ".repeat(500)} git push ${"-".repeat(3000)}`);
     pushedData(`cd ${"/export".repeat(2000)} ; git push`);
-    expect(performance.now() - t).toBeLessThan(100);
+    expect(cpuMs() - t).toBeLessThan(100);
   });
 });
 
@@ -61,9 +62,9 @@ describe("a data file on an anonymous FTP account", () => {
   it("stays fast on a long argument object", () => {
     const args: Record<string, string> = {};
     for (let i = 0; i < 500; i++) args[`path${i}`] = `ftp://${"a".repeat(200)}/${"b/".repeat(400)}`;
-    const t = performance.now();
+    const t = cpuMs();
     openedPlaces("upload", { ...args, acl: "public", body: "x".repeat(70000) });
-    expect(performance.now() - t).toBeLessThan(100);
+    expect(cpuMs() - t).toBeLessThan(100);
   });
 });
 
@@ -79,8 +80,8 @@ describe("a vendor's live key, by its shape, in a link handed to another agent (
     expect(link("https://x.example/?ref=abc_live_aaaaaaaaaaaaaaaaaaaa")).toBeNull();
   });
   it("stays fast on a long query", () => {
-    const t = performance.now();
+    const t = cpuMs();
     link(`https://x.example/?${"k=ab_live_".repeat(300)}${"A1".repeat(3000)}`);
-    expect(performance.now() - t).toBeLessThan(100);
+    expect(cpuMs() - t).toBeLessThan(100);
   });
 });

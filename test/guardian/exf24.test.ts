@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { cpuMs } from "../support/cpu.js";
 import { pathCredential } from "../../src/guardian/detectors/exfil-path-credentials.js";
 import { secrecyAsked } from "../../src/guardian/detectors/exfil-secrecy.js";
 import { mailedSecrets } from "../../src/guardian/detectors/exfil-sinks.js";
@@ -35,9 +36,9 @@ describe("a password in a URL's path", () => {
     expect(path("https://wallet.example/pass/AbC123dEf9")).toBe(false);
   });
   it("stays fast on a long path", () => {
-    const t = performance.now();
+    const t = cpuMs();
     pathCredential(Array.from({ length: 5000 }, (_, i) => (i % 2 ? "password" : `password-${"Aa1!".repeat(40)}`)));
-    expect(performance.now() - t).toBeLessThan(100);
+    expect(cpuMs() - t).toBeLessThan(100);
   });
 });
 
@@ -62,8 +63,8 @@ describe("secrecy asked of a personal mailbox", () => {
     expect(mail("j.park@northwind.example")).toBe(0);
   });
   it("stays fast on a long body", () => {
-    const t = performance.now();
+    const t = cpuMs();
     secrecyAsked("keep it between ".repeat(10000));
-    expect(performance.now() - t).toBeLessThan(100);
+    expect(cpuMs() - t).toBeLessThan(100);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { cpuMs } from "../support/cpu.js";
 import { datasetIn, peopleRows } from "../../src/guardian/detectors/exfil-dataset.js";
 import { mailedSecrets } from "../../src/guardian/detectors/exfil-sinks.js";
 import { fileRequests } from "../../src/guardian/detectors/requests.js";
@@ -33,9 +34,9 @@ describe("a documented sample after a label (secrets-labelled.ts defers to the f
     expect(spans("bearer token: Zq8#Lm2vWp5Rt9Xk4Hn7")).toEqual(["Zq8#Lm2vWp5Rt9Xk4Hn7"]);
   });
   it("stays fast on a long run of labels and JWT-like values", () => {
-    const t = performance.now();
+    const t = cpuMs();
     labelledSecrets(`token: eyJ${"a".repeat(5000)}.eyJ${"b".repeat(5000)}. `.repeat(5));
-    expect(performance.now() - t).toBeLessThan(50);
+    expect(cpuMs() - t).toBeLessThan(50);
   });
 });
 
@@ -60,10 +61,10 @@ describe("a request to another agent in more of the world's languages (requests-
     for (const t of ["Lueteltu /etc/shadow oikeudet tarkastettiin.", "Avatar images live in ~/.ssh-free/avatars.", "Ravage /etc/shadow"]) expect(asked(t), t).toEqual([]);
   });
   it("stays fast on a long line", () => {
-    const t = performance.now();
+    const t = cpuMs();
     fileRequests(`${"sadržaja ".repeat(4000)} /etc/shadow ${"a".repeat(60000)}`);
     fileRequests("ž".repeat(65000));
-    expect(performance.now() - t).toBeLessThan(100);
+    expect(cpuMs() - t).toBeLessThan(100);
   });
 });
 
@@ -77,11 +78,11 @@ describe("a short dataset to a tunnel or a file drop (exfil-dataset.ts)", () => 
       expect(datasetIn(t), t).toBeNull();
   });
   it("stays fast on long adversarial input", () => {
-    const t = performance.now();
+    const t = cpuMs();
     datasetIn(`${"a,".repeat(3000)}\n${"1,".repeat(3000)}`);
     datasetIn(`${"123 456 ".repeat(600)}(${"ab, ".repeat(400)}`);
     datasetIn("(" + "x,".repeat(5000));
-    expect(performance.now() - t).toBeLessThan(50);
+    expect(cpuMs() - t).toBeLessThan(50);
   });
 });
 
@@ -99,9 +100,9 @@ describe("people's rows and export files mailed to a personal mailbox (exfil-dat
     expect(mail({ to: "k.novak@gmail.com", body: "your pass", attachments: ["passes/bp.pdf"] }).length).toBe(0);
   });
   it("stays fast on a long table", () => {
-    const t = performance.now();
+    const t = cpuMs();
     peopleRows(`name;${"a;".repeat(30)}x\n` + `${"1;".repeat(31)}2\n`.repeat(400));
-    expect(performance.now() - t).toBeLessThan(50);
+    expect(cpuMs() - t).toBeLessThan(50);
   });
 });
 

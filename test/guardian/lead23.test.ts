@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { cpuMs } from "../support/cpu.js";
 import { datasetIn } from "../../src/guardian/detectors/exfil-dataset.js";
 import { peopleContacts } from "../../src/guardian/detectors/pii-contacts.js";
 import { detectShadowing } from "../../src/guardian/detectors/poisoning-shadowing.js";
@@ -63,10 +64,10 @@ describe("people's contacts handed to another agent (pii-contacts.ts)", () => {
     expect(found([{ path: [...ARGS, "chat_id"], value: "-100221" }, { path: [...ARGS, "text"], value: lines }])).toEqual(["pii_bulk.contacts"]);
   });
   it("stays fast on long runs of digits, separators and addresses", () => {
-    const t = performance.now();
+    const t = cpuMs();
     peopleContacts(text(`${"1 2-3.4 (5) ".repeat(4000)}\n${"a@gmail.com Ab Cd 0123 456 789;".repeat(1500)}`));
     peopleContacts(dataPart("x", Array.from({ length: 600 }, (_, i) => ({ n: "Ab Cd", p: `+1 555 010 ${String(i).padStart(4, "0")}` }))));
-    expect(performance.now() - t).toBeLessThan(100);
+    expect(cpuMs() - t).toBeLessThan(100);
   });
 });
 
@@ -83,10 +84,10 @@ describe("datasets in form bodies, and traces of places (exfil-dataset.ts)", () 
     expect(datasetIn("pin 48.85661,2.35222 / 48.85661,2.35222 / 48.85661, 2.35222")).toBeNull();
   });
   it("stays fast on a long form body of digits and separators", () => {
-    const t = performance.now();
+    const t = cpuMs();
     datasetIn(`a=1&${"b=1.2345,6.7890%2C".repeat(3000)}`);
     datasetIn("1.23456,".repeat(20000));
-    expect(performance.now() - t).toBeLessThan(50);
+    expect(cpuMs() - t).toBeLessThan(50);
   });
 });
 
@@ -106,8 +107,8 @@ describe("tool shadowing (poisoning-shadowing.ts)", () => {
     expect(found({ content: [{ type: "text", text: "Never call send_email; it is deprecated." }] })).toEqual([]);
   });
   it("stays fast on a long description of names and claims", () => {
-    const t = performance.now();
+    const t = cpuMs();
     detectShadowing(list(["x", `${"instead of a_b ".repeat(120)}`.slice(0, 2000) + " deprecated"], ["y", `${"aaaa_bbbb ".repeat(200)}`.slice(0, 2048)]));
-    expect(performance.now() - t).toBeLessThan(50);
+    expect(cpuMs() - t).toBeLessThan(50);
   });
 });

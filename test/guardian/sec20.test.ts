@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { cpuMs } from "../support/cpu.js";
 import { ownTreeConfigRead } from "../../src/guardian/detectors/paths-configs.js";
 import { passwordSpansInWords } from "../../src/guardian/detectors/exfil-words.js";
 import { detectLabelledSecrets, labelledSecrets } from "../../src/guardian/detectors/secrets-labelled.js";
@@ -18,10 +19,10 @@ describe("a production configuration read inside the project's own tree (paths-c
     for (const p of ["/srv/x/config/production.yml", "../../x/config.prod.json", "a/../../config/production.json", "E:\\S\\appsettings.Production.json", "~/app/config/production.json", "https://h/config/production.json", "deploy/secrets.production.yaml", "credentials-prod.json", "config.prod.env", "a%2e%2e/config/production.json"]) expect(ownTreeConfigRead(p), p).toBe(false);
   });
   it("stays fast on a long path", () => {
-    const t = performance.now();
+    const t = cpuMs();
     ownTreeConfigRead("a/".repeat(2000) + "config/production.json");
     ownTreeConfigRead("../".repeat(1300) + "x");
-    expect(performance.now() - t).toBeLessThan(50);
+    expect(cpuMs() - t).toBeLessThan(50);
   });
 });
 
@@ -36,10 +37,10 @@ describe("a password given by its word in any language (exfil-words.ts, secrets-
     for (const t of ["Nowe hasło musi mieć co najmniej 12 znaków", "Sua senha foi redefinida com sucesso.", "비밀번호는 8자 이상이어야 합니다", "Passwort vergessen? Link anklicken", "Le mot de passe a été changé le 12/03."]) expect(spans(t), t).toEqual([]);
   });
   it("stays fast on a long adversarial text", () => {
-    const t = performance.now();
+    const t = cpuMs();
     passwordSpansInWords("hasło ".repeat(12000));
     labelledSecrets("пароль: a1".repeat(6000));
-    expect(performance.now() - t).toBeLessThan(500);
+    expect(cpuMs() - t).toBeLessThan(500);
   });
 });
 
@@ -68,9 +69,9 @@ describe("a password field by its short name (secrets-context.ts)", () => {
     for (const [k, v] of [["boarding_pass", "BP-2026-LX4471z"], ["first_pass", "Inline2-complete"], ["day_pass", "SKI-2026-0117-Q4"], ["pass", "2026-332T04:10Z"], ["smtp_pass", "changeme"], ["db_pass", "${DB_PASSWORD}"]] as const) expect(field(k, v), k).toBe(0);
   });
   it("stays fast on a long value", () => {
-    const t = performance.now();
+    const t = cpuMs();
     field("smtp_pass", "A1!".repeat(20000));
-    expect(performance.now() - t).toBeLessThan(200);
+    expect(cpuMs() - t).toBeLessThan(200);
   });
 });
 
@@ -93,9 +94,9 @@ describe("a key that says of itself it is a live secret (secrets-shapes.ts), an 
     expect(spans("El token de acceso caducó el 03/02; hay que regenerarlo.")).toEqual([]);
   });
   it("stays fast on a long adversarial text", () => {
-    const t = performance.now();
+    const t = cpuMs();
     shaped("live_sk_".repeat(8000));
     spans("jeton d'accès ".repeat(4000));
-    expect(performance.now() - t).toBeLessThan(500);
+    expect(cpuMs() - t).toBeLessThan(500);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { cpuMs } from "../support/cpu.js";
 import { _internals } from "../../src/guardian/detectors/poisoning-overrides.js";
 import { detectStandingPoisoning } from "../../src/guardian/detectors/poisoning-standing.js";
 
@@ -25,9 +26,9 @@ describe("tp18: a read-only tool that states a change and takes the user's say a
   });
   it("stays fast on a long adversarial description", () => {
     const long = "deletes no confirmation ".repeat(170) + ", but ".repeat(100);
-    const t = performance.now();
+    const t = cpuMs();
     for (let i = 0; i < 20; i++) readOnly(long.slice(0, 4000));
-    expect(performance.now() - t).toBeLessThan(500);
+    expect(cpuMs() - t).toBeLessThan(500);
   });
 });
 
@@ -48,8 +49,8 @@ describe("tp18: the user's secret asked for in inflected verbs and more language
   });
   it("stays fast on a long adversarial sentence", () => {
     const long = "menyertakan identifiants ".repeat(160) + " Sie ".repeat(100);
-    const t = performance.now();
+    const t = cpuMs();
     for (let i = 0; i < 20; i++) secretOrder(long.slice(0, 4000), [], long.slice(0, 4000));
-    expect(performance.now() - t).toBeLessThan(500);
+    expect(cpuMs() - t).toBeLessThan(500);
   });
 });

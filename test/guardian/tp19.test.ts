@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { cpuMs } from "../support/cpu.js";
 import { compileDetector, detectorsReady, MessageScan, type CompiledDetector } from "../../src/guardian/detectors/index.js";
 import { judgeText, THRESHOLDS } from "../../src/guardian/detectors/injection.js";
 import { describedDirectives, keepsFromUser, withheldDemand } from "../../src/guardian/detectors/poisoning.js";
@@ -18,9 +19,9 @@ beforeAll(async () => {
 const tools = (list: unknown[]) => tp.run(new MessageScan({ jsonrpc: "2.0", id: 1, result: { tools: list } }, "t", null));
 const described = (text: string) => judgeText(text, { role: "description", self: "t", tools: new Set() }, THRESHOLDS.balanced);
 const fast = (fn: () => unknown, times = 20) => {
-  const t = performance.now();
+  const t = cpuMs();
   for (let i = 0; i < times; i++) fn();
-  return performance.now() - t;
+  return cpuMs() - t;
 };
 
 describe("tp19: the user's instructions set aside", () => {

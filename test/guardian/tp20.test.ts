@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { cpuMs } from "../support/cpu.js";
 import { compileDetector, detectorsReady, MessageScan, type CompiledDetector } from "../../src/guardian/detectors/index.js";
 import { takenElsewhere } from "../../src/guardian/detectors/injection-benign.js";
 
@@ -15,9 +16,9 @@ const tool = (description: string, readOnly = false) => {
   return tp.run(new MessageScan({ jsonrpc: "2.0", id: 1, result: { tools: [t] } }, "t", null)).map((d) => d.type);
 };
 const fast = (fn: () => unknown, times = 10) => {
-  const t = performance.now();
+  const t = cpuMs();
   for (let i = 0; i < times; i++) fn();
-  return performance.now() - t;
+  return cpuMs() - t;
 };
 
 describe("tp20: the person's say taken away by name, or an authority claimed for the model", () => {

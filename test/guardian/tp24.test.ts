@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { cpuMs } from "../support/cpu.js";
 import { compileDetector, detectorsReady, MessageScan, type CompiledDetector } from "../../src/guardian/detectors/index.js";
 import { demandsSecret, detectSecretDemands } from "../../src/guardian/detectors/poisoning-secret-words.js";
 import { runTestFiles } from "../../src/cli/test-rules.js";
@@ -51,10 +52,10 @@ describe("tp24: a login secret demanded in languages the per-language lists do n
   });
   it("stays linear on long adversarial input", () => {
     const long = "парола ".repeat(20000) + "изпрати " + "a".repeat(50000);
-    const t = performance.now();
+    const t = cpuMs();
     tool(long);
     card(long);
-    expect(performance.now() - t).toBeLessThan(4000);
+    expect(cpuMs() - t).toBeLessThan(4000);
   });
   it("the tp24 corpus passes with the default pack", () => {
     const s = runTestFiles("test/fixtures/corpus/tp24.test.yaml");
