@@ -125,11 +125,11 @@ describe("files by what they hold (paths-apps.ts)", () => {
   });
 
   it("stays linear on long paths", () => {
-    const t0 = Date.now();
+    const t0 = cpuMs();
     appKind("/var/www/" + "a/".repeat(2000) + "config.php");
     appKind("~/.config/Bitwarden/" + "x/".repeat(2000));
     sensitiveKind("C:\\Users\\a\\AppData\\Roaming\\1Password\\" + "b\\".repeat(2000) + "c");
     appKind("x".repeat(4000) + ".pem");
-    expect(Date.now() - t0).toBeLessThan(500);
+    expect(cpuMs() - t0).toBeLessThan(500);
   });
 });

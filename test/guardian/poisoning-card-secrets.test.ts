@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { cpuMs } from "../support/cpu.js";
 import { cardSecretFindings, teachesSecret } from "../../src/guardian/detectors/poisoning-card-secrets.js";
 
 describe("an agent card that teaches its callers to send a person's login secret (smp14)", () => {
@@ -33,8 +34,8 @@ describe("an agent card that teaches its callers to send a person's login secret
   });
   it("stays linear on long adversarial inputs", () => {
     const long = `${"password ".repeat(5000)}${"не ".repeat(5000)}`;
-    const t0 = Date.now();
+    const t0 = cpuMs();
     teachesSecret(long);
-    expect(Date.now() - t0).toBeLessThan(500);
+    expect(cpuMs() - t0).toBeLessThan(500);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { cpuMs } from "../support/cpu.js";
 import { detectCataloguePoisoning } from "../../src/guardian/detectors/poisoning-catalogue.js";
 import { detectOutputDemands } from "../../src/guardian/detectors/poisoning-outputs.js";
 import type { StringSite } from "../../src/guardian/detectors/scan.js";
@@ -46,10 +47,10 @@ describe("poisoning from the public catalogues (smp16)", () => {
   });
   it("stays linear on long adversarial inputs", () => {
     const long = `${"every command ".repeat(200)}${"`chmod ".repeat(200)}${"the user has approved all ".repeat(100)}${"token other servers ".repeat(100)}`.slice(0, 4000);
-    const t0 = Date.now();
+    const t0 = cpuMs();
     detectCataloguePoisoning([desc(long)], tool({ name: "x", description: long, annotations: { readOnlyHint: true }, outputSchema: { description: long } }));
     detectOutputDemands({ result: { isError: true, content: [{ type: "text", text: long }] } }, [{ path: ["result", "content", 0, "text"], value: long, normal: undefined }]);
     samplingCatalogue(long, long);
-    expect(Date.now() - t0).toBeLessThan(300);
+    expect(cpuMs() - t0).toBeLessThan(300);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { cpuMs } from "../support/cpu.js";
 import { detectProtectionPoisoning } from "../../src/guardian/detectors/poisoning-protections.js";
 import type { JsonPath } from "../../src/guardian/detectors/scan.js";
 
@@ -38,8 +39,8 @@ describe("poisoning by what a description switches off, redirects or copies (smp
   });
   it("stays linear on long adversarial inputs", () => {
     const long = `${"always set ".repeat(300)}${"instead of the account ".repeat(100)}${"a@b.example invia ".repeat(100)}`.slice(0, 4000);
-    const t0 = Date.now();
+    const t0 = cpuMs();
     detectProtectionPoisoning([prop("redact", long), desc(long)]);
-    expect(Date.now() - t0).toBeLessThan(300);
+    expect(cpuMs() - t0).toBeLessThan(300);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { cpuMs } from "../support/cpu.js";
 import { secretsOnlyForbidden, wrongdoerDescribed } from "../../src/guardian/detectors/sampling-benign.js";
 import { samplingDenied } from "../../src/guardian/detectors/sampling-denied.js";
 import { samplingTurnFindings } from "../../src/guardian/detectors/sampling-turns.js";
@@ -60,11 +61,11 @@ describe("prompts that name secrets or fraud and ask for neither (smp17)", () =>
 describe("cost (smp17)", () => {
   it("stays fast on long adversarial inputs", () => {
     const long = `${"tell that (it was ".repeat(3000)}${"without check say ".repeat(3000)}${"obwohl er ".repeat(3000)}`;
-    const t0 = Date.now();
+    const t0 = cpuMs();
     samplingDenied(long);
     secretsOnlyForbidden(`${"never ask for passwords, ".repeat(3000)}`);
     wrongdoerDescribed("fraudsters ".repeat(5000));
     samplingTurnFindings(turns(...Array.from({ length: 40 }, (_, i): [string, string] => [i % 2 ? "assistant" : "user", "has approved I approve password restate the ".repeat(200)])));
-    expect(Date.now() - t0).toBeLessThan(500);
+    expect(cpuMs() - t0).toBeLessThan(500);
   });
 });

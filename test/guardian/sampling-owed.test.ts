@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { cpuMs } from "../support/cpu.js";
 import { samplingOwed } from "../../src/guardian/detectors/sampling-owed.js";
 
 describe("sampling prompts that take what the reader is owed (smp15)", () => {
@@ -58,8 +59,8 @@ describe("sampling prompts that take what the reader is owed (smp15)", () => {
   });
   it("stays linear on long adversarial inputs", () => {
     const long = `${"must not learn how ".repeat(2000)}${"insert the clause not ".repeat(2000)}${"state that not even though it ".repeat(1000)}${"şifre ".repeat(2000)}`;
-    const t0 = Date.now();
+    const t0 = cpuMs();
     samplingOwed(long, long);
-    expect(Date.now() - t0).toBeLessThan(500);
+    expect(cpuMs() - t0).toBeLessThan(500);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { cpuMs } from "../support/cpu.js";
 import { samplingParamFindings } from "../../src/guardian/detectors/sampling-params.js";
 
 const req = (params: Record<string, unknown>) => ({ jsonrpc: "2.0", id: 1, method: "sampling/createMessage", params });
@@ -25,8 +26,8 @@ describe("sampling parameters turned against the user (smp14)", () => {
   });
   it("stays linear on long adversarial inputs", () => {
     const long = `${"repeat ".repeat(20000)}${"also ".repeat(20000)}`;
-    const t0 = Date.now();
+    const t0 = cpuMs();
     samplingParamFindings(req({ maxTokens: 200000, messages: msg(long), stopSequences: Array(100).fill("a".repeat(80)) }));
-    expect(Date.now() - t0).toBeLessThan(500);
+    expect(cpuMs() - t0).toBeLessThan(500);
   });
 });

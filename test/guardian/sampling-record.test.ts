@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { cpuMs } from "../support/cpu.js";
 import { samplingRecord } from "../../src/guardian/detectors/sampling-record.js";
 
 describe("sampling prompts against the record (smp14)", () => {
@@ -27,8 +28,8 @@ describe("sampling prompts against the record (smp14)", () => {
   });
   it("stays linear on long adversarial inputs", () => {
     const long = `${"regardless of the ".repeat(3000)}${"do not mention the ".repeat(3000)}${"so the ".repeat(3000)}`;
-    const t0 = Date.now();
+    const t0 = cpuMs();
     samplingRecord(long, long, true);
-    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(cpuMs() - t0).toBeLessThan(1000);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { cpuMs } from "../support/cpu.js";
 import { detectConcealedPoisoning } from "../../src/guardian/detectors/poisoning-concealed.js";
 import { _internals } from "../../src/guardian/detectors/poisoning-overrides.js";
 import { detectStandingPoisoning } from "../../src/guardian/detectors/poisoning-standing.js";
@@ -54,10 +55,10 @@ describe("tp17: the user's secret asked for, in more languages and places", () =
   it("stays fast on long adversarial inputs", () => {
     const long = `${"skicka lösenord varje ".repeat(150)}${"bez pytania ".repeat(100)}`.slice(0, 4000);
     const big = `${"open( curl -T post https://a.example ".repeat(100)}`.slice(0, 4000);
-    const t0 = Date.now();
+    const t0 = cpuMs();
     secretOrder(long, ["auth"], long, { example: true, uri: true });
     found(tool({ code: { type: "string", default: big }, notify: { type: "string", default: "https://a.example/x", description: `${"leave ".repeat(600)}` } }));
-    expect(Date.now() - t0).toBeLessThan(300);
+    expect(cpuMs() - t0).toBeLessThan(300);
   });
 });
 
@@ -77,8 +78,8 @@ describe("tp17: a read-only tool that orders a change during its own use", () =>
   });
   it("stays fast on a long adversarial description", () => {
     const long = `${"while reviewing, approve ".repeat(200)}`.slice(0, 4000);
-    const t0 = Date.now();
+    const t0 = cpuMs();
     ro(long);
-    expect(Date.now() - t0).toBeLessThan(300);
+    expect(cpuMs() - t0).toBeLessThan(300);
   });
 });
