@@ -2,6 +2,7 @@ import { insideSignedUrl } from "./signed-urls.js";
 import { entropy } from "./entropy.js";
 import { isCiphertext } from "./ciphertext.js";
 import { literalId, literalsOf } from "./literals.js";
+import { includesRare } from "./rare-index.js";
 import type { Detection, StringSite } from "./scan.js";
 import { browserConfig, SECRET_RUN } from "./secrets.js";
 import { sharedUnits } from "./units.js";
@@ -256,7 +257,7 @@ export function detectSecretAssignments(sites: StringSite[], prefilter = true, n
       out.push({ type: "secrets.assignment", path: site.path, start: end - value.length, end });
       lastEnd = end;
     }
-    if (v.includes("value")) namedValues(site, out);
+    if (includesRare(v, "value")) namedValues(site, out);
   }
   return out;
 }

@@ -25,6 +25,7 @@ import { gatewayPayload, phoneGateway } from "./exfil-gateways.js";
 import { commandSenders, handedDataFile, namedCredential } from "./exfil-senders.js";
 import { openedPlaces, pushedDataIn } from "./exfil-remotes.js";
 import { pathCredential } from "./exfil-path-credentials.js";
+import { includesRare } from "./rare-index.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -255,7 +256,7 @@ const ABSOLUTE = /^(?:https?:)?\/\//i;
 /** Every URL that a Markdown or HTML renderer would fetch (images) or offer (links) in the string. */
 function renderedUrls(v: string): Found[] {
   const out: Found[] = [];
-  if (v.includes("](")) {
+  if (includesRare(v, "](")) {
     let floor = 0;
     for (let at = v.indexOf("]("); at >= 0; at = v.indexOf("](", at + 2)) {
       INLINE.lastIndex = at;
@@ -267,7 +268,7 @@ function renderedUrls(v: string): Found[] {
       floor = at;
     }
   }
-  if (v.includes("]:")) {
+  if (includesRare(v, "]:")) {
     REFERENCE.lastIndex = 0;
     for (let m; (m = REFERENCE.exec(v)) !== null; ) {
       const url = m[1] as string;
@@ -291,7 +292,7 @@ function renderedUrls(v: string): Found[] {
       }
     }
   }
-  if (v.includes("url(")) {
+  if (includesRare(v, "url(")) {
     CSS_URL.lastIndex = 0;
     for (let m; (m = CSS_URL.exec(v)) !== null; ) {
       const url = m[1] as string;
@@ -1042,7 +1043,8 @@ function foreignSlots(sites: StringSite[], lists: ExfiltrationLists): Detection[
   const out: Detection[] = [];
   for (const site of sites) {
     const v = site.value;
-    if (v.length > 1_048_576 || !v.includes("://") || !SLOT_WORD.test(v)) continue;
+    // (The `_` searched for first: a memchr, where the expression's scan of a megabyte without one cost 0.15 ms.)
+    if (v.length > 1_048_576 || !v.includes("://") || !v.includes("_") || !SLOT_WORD.test(v)) continue;
     SERVICE_SLOT.lastIndex = 0;
     for (let m, n = 0; (m = SERVICE_SLOT.exec(v)) !== null && n < 64; n++) {
       const service = (m[1] as string).toLowerCase();

@@ -24,7 +24,7 @@ const REACH = 65_536;
 const PIPED = /(?:echo|printf)[ \t]{1,3}(?:-[ne][ \t]{1,3})?(["']?)([A-Za-z0-9_.~+/=:@!#%^*-]{12,256})\1[ \t]{0,3}\|[ \t]{0,3}[^|\n]{0,160}?(?:--password-stdin|--with-token|\bvault[ \t]{1,3}login[ \t]{1,3}-(?:[ \t]|$))/g;
 
 function piped(v: string, push: (s: number, e: number) => void): void {
-  if (!v.includes("-stdin") && !v.includes("with-token") && !v.includes("vault")) return;
+  if (!includesRare(v, "-stdin") && !includesRare(v, "with-token") && !includesRare(v, "vault")) return;
   PIPED.lastIndex = 0;
   const text = v.length > REACH ? v.slice(0, REACH) : v;
   for (let m, n = 0; (m = PIPED.exec(text)) !== null && n < MAX_HITS; n++) {
