@@ -21,6 +21,7 @@ import { detectProtectionPoisoning } from "./poisoning-protections.js";
 import { detectCataloguePoisoning } from "./poisoning-catalogue.js";
 import { detectShadowing } from "./poisoning-shadowing.js";
 import { detectSecretDemands } from "./poisoning-secret-words.js";
+import { detectInflectedSecretDemands } from "./poisoning-secret-stems.js";
 import { detectOutputDemands } from "./poisoning-outputs.js";
 import { compileExfiltrationParams, detectExfiltration, detectUrlData, type ExfiltrationParams } from "./exfiltration.js";
 import { detectPiiBulk } from "./pii-bulk.js";
@@ -237,7 +238,10 @@ function poisoning(s: MessageScan, p?: InjectionParams): Detection[] {
   // (tp24) A login secret demanded in any language the lexicon reads (poisoning-secret-words.ts).
   for (const d of [...catalogue, ...shadowing]) cut.add(JSON.stringify(d.path));
   const secretWords = detectSecretDemands(uncut(), s.message.result, card);
-  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...overrides, ...protections, ...catalogue, ...shadowing, ...secretWords, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
+  // (tp25) The same with the secret or the demand inflected or prefixed, by stems (poisoning-secret-stems.ts).
+  for (const d of secretWords) cut.add(JSON.stringify(d.path));
+  const secretStems = detectInflectedSecretDemands(uncut(), s.message.result, card);
+  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...overrides, ...protections, ...catalogue, ...shadowing, ...secretWords, ...secretStems, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
 }
 
 /**

@@ -46,15 +46,15 @@ const ISSUED = /^(?:OTP|TAN)$|^one-?time$/i;
 /** A secret's own flows, in the languages whose words the lexicon has no class for. */
 const OWN_FLOW = /\b(?:reset\w{0,3}|forgot\w{0,3}|chang\w{1,3}|recover\w{0,3}|expir\w{1,4}|strength|strong|policy|manager|vault|generat\w{1,4}|hash\w{0,3}|breach\w{0,3}|rotat\w{1,4})\b/i;
 /** Property names of a tool built to take a login secret. */
-const OWN_FIELD = /pass|pin|pwd|login|credential|secret|auth|otp|code|heslo|haslo|parol|senha|sandi/i;
+export const OWN_FIELD = /pass|pin|pwd|login|credential|secret|auth|otp|code|heslo|haslo|parol|senha|sandi/i;
 /** Where a card's strings describe it: its description, its skills, its provider's name, its security schemes. */
-const CARD_DESCRIBING = (p: JsonPath): boolean =>
+export const CARD_DESCRIBING = (p: JsonPath): boolean =>
   p[1] === "description" ||
   (p[1] === "skills" && (p[3] === "description" || p[3] === "examples" || p[3] === "name")) ||
   (p[1] === "provider" && p[2] === "organization") ||
   (p[1] === "securitySchemes" && p[p.length - 1] === "description");
 /** Where an MCP server's strings describe it: descriptions and titles at any depth, examples, the instructions. */
-const MCP_DESCRIBING = (p: JsonPath): boolean => {
+export const MCP_DESCRIBING = (p: JsonPath): boolean => {
   const last = p[p.length - 1];
   return last === "description" || last === "title" || p[1] === "instructions" || (typeof last === "number" && p[p.length - 2] === "examples");
 };
@@ -105,7 +105,7 @@ function clauses(text: string): string[] {
 }
 
 /** Field names a string gives in backticks or quotes (`password`): a tool that says where it takes the secret. */
-function fieldsNamed(text: string): string[] {
+export function fieldsNamed(text: string): string[] {
   const out: string[] = [];
   for (const m of text.slice(0, MAX_CHARS).matchAll(/[`'"]([A-Za-z_][\w.-]{0,40})[`'"]/g)) {
     out.push(m[1] as string);
@@ -115,7 +115,7 @@ function fieldsNamed(text: string): string[] {
 }
 
 /** The property names of the tool a string of a `tools/list` result belongs to (its input schema's, any depth). */
-function toolFields(result: unknown, path: JsonPath): string[] {
+export function toolFields(result: unknown, path: JsonPath): string[] {
   if (path[1] !== "tools" || typeof path[2] !== "number") return [];
   const tool = (result as { tools?: unknown[] }).tools?.[path[2]];
   const out: string[] = [];
