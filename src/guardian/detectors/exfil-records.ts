@@ -1,5 +1,6 @@
 import type { Detection, StringSite } from "./scan.js";
 import { personalMailbox } from "./exfil-payloads.js";
+import { sensitivePayload } from "./exfil-relays.js";
 
 /*
  * (Twenty-fifth round, "exf25a") The organisation's records sent where nobody in it can read them back
@@ -92,13 +93,15 @@ function shapeOf(entry: string): { shape: string; name: boolean; figure: boolean
 function entriesOf(text: string): string[] {
   const out: string[] = [];
   for (const line of text.split(/\r?\n|\\n/, MAX_ENTRIES)) {
+    // A line with semicolons keeps its commas for the fields of each record (`Name, phone, code; Name, phone, code`).
+    const commas = !line.includes(";");
     let depth = 0;
     let from = 0;
     for (let i = 0; i <= line.length && out.length < MAX_ENTRIES; i++) {
       const c = line[i];
       if (c === "(" || c === "[" || c === "{") depth++;
       else if ((c === ")" || c === "]" || c === "}") && depth > 0) depth--;
-      else if (i === line.length || c === ";" || c === "|" || (c === "," && depth === 0 && /\s/.test(line[i + 1] ?? " "))) {
+      else if (i === line.length || c === ";" || (commas && c === "," && depth === 0 && /\s/.test(line[i + 1] ?? " "))) {
         const piece = line.slice(from, i).trim();
         if (piece !== "") out.push(piece.length > MAX_ENTRY ? piece.slice(0, MAX_ENTRY) : piece);
         from = i + 1;
@@ -145,6 +148,14 @@ export function recordList(text: string): string | null {
 const RECIPIENT_KEY = /^(?:to|cc|bcc|recipients?|recipient_?emails?|to_?address(?:es)?|send_?to|email_?to)$/i;
 const BODY_KEY = /^(?:body|text|html|content|message|body_?(?:text|html)|plain|plain_?text|html_?body|text_?body|caption|description)$/i;
 const ADDRESS = /[A-Za-z0-9._%+-]{1,64}@([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,6})/g;
+/** Whether a value holds an address at a personal mailbox provider. */
+function personalAddress(v: string): boolean {
+  if (!v.includes("@") || v.length > 4096) return false;
+  ADDRESS.lastIndex = 0;
+  for (let m, n = 0; (m = ADDRESS.exec(v)) !== null && n < 32; n++) if (personalMailbox(m[1] as string)) return true;
+  return false;
+}
+
 /** Query keys a Telegram or Discord call carries its message in. */
 const MESSAGE_QUERY = /^(?:text|caption|content|message)$/i;
 
@@ -176,13 +187,58 @@ function payloadTexts(v: string): string[] {
   return [v];
 }
 
+/** A key that sets where a mailbox's mail is forwarded (`ForwardingSmtpAddress`, `forwardTo`, `redirect_to`). */
+const FORWARD_KEY = /^(?:(?:auto_?)?forward(?:ing)?_?(?:smtp_?)?(?:address(?:es)?|to|email|recipients?)?|redirect_?to|forward_?as_?attachment_?to)$/i;
+/** A key that names the mailbox or account a call changes. */
+const MAILBOX_KEY = /^(?:identity|mailbox|user|user_?id|user_?principal_?name|upn|account|owner|email)$/i;
+
+/** Text that calls itself the organisation's own: "internal recall plan", "internal memo" (one word between at most). */
+const INTERNAL_DOC = /\binternal\s{1,3}(?:[a-z]{2,20}\s{1,3})?(?:plans?|memos?|reports?|minutes|roadmaps?|strateg(?:y|ies)|forecasts?|budgets?|pricing|figures|investigations?|notes)\b/i;
+
+/** A gist made public by the call: a gist tool or GitHub's gists endpoint, with `public` set true. */
+function publicGist(tool: string, args: unknown, sites: readonly StringSite[]): string[] | null {
+  const isTrue = (v: unknown) => v === true || v === "true";
+  const contents = (o: Record<string, unknown>): string[] => {
+    const out: string[] = [];
+    if (typeof o.content === "string") out.push(o.content);
+    const files = o.files;
+    if (files !== null && typeof files === "object" && !Array.isArray(files)) {
+      for (const f of Object.values(files as Record<string, unknown>).slice(0, 32)) {
+        if (typeof f === "string") out.push(f);
+        else if (f !== null && typeof f === "object" && typeof (f as { content?: unknown }).content === "string") out.push((f as { content: string }).content);
+      }
+    }
+    return out;
+  };
+  if (/gist/i.test(tool) && !/(?:^|[_-])(?:get|read|list|fetch|search|view|show|delete)(?:$|[_-])/i.test(tool)) {
+    if (args === null || typeof args !== "object" || Array.isArray(args)) return null;
+    const o = args as Record<string, unknown>;
+    return isTrue(o.public) ? contents(o) : null;
+  }
+  const url = sites.find((s) => s.path[0] === "params" && s.path[1] === "arguments" && /^https:\/\/api\.github\.com\/gists\/?$/i.test(s.value.trim()));
+  if (url === undefined) return null;
+  for (const s of sites) {
+    if (s === url || s.path[0] !== "params" || s.path[1] !== "arguments" || !s.value.trimStart().startsWith("{") || s.value.length > MAX_TEXT * 4) continue;
+    try {
+      const body = JSON.parse(s.value) as unknown;
+      if (body !== null && typeof body === "object" && !Array.isArray(body) && isTrue((body as Record<string, unknown>).public)) return contents(body as Record<string, unknown>);
+    } catch {
+      // not a JSON body
+    }
+  }
+  return null;
+}
+
 /**
  * A tool call's arguments: a list of records sent to a Telegram bot or a Discord webhook, or mailed to a personal
- * mailbox. The finding is the destination (the hook's URL, the recipient's value).
+ * mailbox; a mailbox's mail forwarded to a personal mailbox; text marked confidential or internal, or a person's
+ * records, in a gist the call makes public. The finding is the destination (the hook's URL, the recipient's value),
+ * or the gist's content.
  */
-export function outsideRecords(sites: readonly StringSite[]): Detection[] {
+export function outsideRecords(sites: readonly StringSite[], tool = "", callArgs?: unknown): Detection[] {
   let hook: { site: StringSite; url: URL } | null = null;
   const mailboxes: StringSite[] = [];
+  const forwards: StringSite[] = [];
   const args: StringSite[] = [];
   let seen = 0;
   for (const site of sites) {
@@ -198,6 +254,10 @@ export function outsideRecords(sites: readonly StringSite[]): Detection[] {
     }
     const keys = site.path.slice(2).filter((k): k is string => typeof k === "string");
     const key = keys[keys.length - 1] ?? "";
+    if (keys.some((k) => FORWARD_KEY.test(k)) && v.includes("@") && v.length <= 4096 && personalAddress(v)) {
+      forwards.push(site);
+      continue;
+    }
     if ((RECIPIENT_KEY.test(key) || RECIPIENT_KEY.test(keys[0] ?? "")) && v.includes("@") && v.length <= 4096) {
       ADDRESS.lastIndex = 0;
       for (let m, n = 0; (m = ADDRESS.exec(v)) !== null && n < 32; n++) {
@@ -210,8 +270,25 @@ export function outsideRecords(sites: readonly StringSite[]): Detection[] {
     }
     args.push(site);
   }
-  if (hook === null && mailboxes.length === 0) return [];
   const out: Detection[] = [];
+  // A public gist: judged by what it says of itself or carries (a code snippet, a config template pass).
+  if (tool.includes("gist") || sites.some((s) => s.value.includes("api.github.com/gists"))) {
+    const texts = publicGist(tool, callArgs, sites);
+    for (const t of texts ?? []) {
+      const what = sensitivePayload(t) ?? (INTERNAL_DOC.test(t.length > MAX_TEXT ? t.slice(0, MAX_TEXT) : t) ? "text marked internal" : null);
+      if (what === null) continue;
+      const at = sites.find((s) => s.value === t) ?? sites.find((s) => s.value.includes("api.github.com/gists"));
+      if (at !== undefined) out.push({ type: "exfiltration.outside_records", path: at.path, start: 0, end: at.value.length, detail: `${what} in a gist the call makes public` });
+      break;
+    }
+  }
+  // A mailbox's mail forwarded to a personal mailbox (unless the mailbox changed is a personal one itself).
+  for (const f of forwards) {
+    if (sites.some((s) => s.path[0] === "params" && s.path[1] === "arguments" && MAILBOX_KEY.test(String(s.path[s.path.length - 1])) && personalAddress(s.value))) break;
+    out.push({ type: "exfiltration.outside_records", path: f.path, start: 0, end: f.value.length, detail: "a mailbox's mail forwarded to a personal mailbox" });
+    break;
+  }
+  if (hook === null && mailboxes.length === 0) return out;
   if (hook !== null) {
     const texts: string[] = [];
     for (const [k, x] of hook.url.searchParams) if (MESSAGE_QUERY.test(k) && texts.length < 8) texts.push(x);

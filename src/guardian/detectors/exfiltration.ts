@@ -857,7 +857,7 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
       addApart(out, pushedDataIn(sites));
       addApart(out, openedPlaces(typeof tool === "string" ? tool : "", (message.params as { arguments?: unknown } | undefined)?.arguments, sites));
       // (Twenty-fifth round) A list of records to a messenger bot or webhook, or to a personal mailbox (exfil-records.ts).
-      addApart(out, outsideRecords(sites));
+      addApart(out, outsideRecords(sites, typeof tool === "string" ? tool : "", (message.params as { arguments?: unknown } | undefined)?.arguments));
     }
     // (Twelfth round) An account's credential in a data part sent to another agent (exfil-sinks.ts).
     if (A2A_SENDS.has(message.method as string)) {
