@@ -1,6 +1,6 @@
 import type { Detection, StringSite } from "./scan.js";
 import { personalMailbox } from "./exfil-payloads.js";
-import { sensitivePayload } from "./exfil-relays.js";
+import { markedText } from "./exfil-words.js";
 
 /*
  * (Twenty-fifth round, "exf25a") The organisation's records sent where nobody in it can read them back
@@ -89,31 +89,42 @@ function shapeOf(entry: string): { shape: string; name: boolean; figure: boolean
   return { shape: tokens.join(""), name, figure };
 }
 
-/** Entries of a text: lines, then semicolons, then commas outside brackets (a "label:" before the first is dropped). */
+/** A line that is one labelled field of a form ("Adres: …", "Mobiel nummer: …"): a label of words, a colon, a value. */
+const FIELD_LINE = /^\s{0,8}[\p{L}][\p{L}\p{M} ().'’/-]{0,40}:\s/u;
+
+/**
+ * Entries of a text: lines, then semicolons, then commas outside brackets; the heading of a line ("open bookings: …",
+ * "VIP accounts: …") is not part of its first entry. In a text of several lines, a line that is one labelled field
+ * with no list in its value is a form's field, not a record: a person's own record written as a form ("Naam: …",
+ * "IBAN: …") is one record however many fields it has.
+ */
 function entriesOf(text: string): string[] {
   const out: string[] = [];
-  for (const line of text.split(/\r?\n|\\n/, MAX_ENTRIES)) {
+  const lines = text.split(/\r?\n|\\n/, MAX_ENTRIES);
+  const several = lines.filter((l) => l.trim() !== "").length >= 2;
+  for (const line of lines) {
+    if (several && FIELD_LINE.test(line) && !/[;,]\s/.test(line)) continue;
     // A line with semicolons keeps its commas for the fields of each record (`Name, phone, code; Name, phone, code`).
     const commas = !line.includes(";");
     let depth = 0;
     let from = 0;
+    let first = true;
     for (let i = 0; i <= line.length && out.length < MAX_ENTRIES; i++) {
       const c = line[i];
       if (c === "(" || c === "[" || c === "{") depth++;
       else if ((c === ")" || c === "]" || c === "}") && depth > 0) depth--;
       else if (i === line.length || c === ";" || (commas && c === "," && depth === 0 && /\s/.test(line[i + 1] ?? " "))) {
-        const piece = line.slice(from, i).trim();
+        let piece = line.slice(from, i).trim();
+        if (first) {
+          const colon = piece.lastIndexOf(": ");
+          if (colon > 0 && colon < piece.length - 2) piece = piece.slice(colon + 2);
+          first = false;
+        }
         if (piece !== "") out.push(piece.length > MAX_ENTRY ? piece.slice(0, MAX_ENTRY) : piece);
         from = i + 1;
       }
     }
     if (out.length >= MAX_ENTRIES) break;
-  }
-  // The list's heading ("open bookings: …", "VIP accounts: …") is not part of its first entry.
-  if (out.length > 0) {
-    const first = out[0] as string;
-    const colon = first.lastIndexOf(": ");
-    if (colon > 0 && colon < first.length - 2) out[0] = first.slice(colon + 2);
   }
   return out;
 }
@@ -275,7 +286,9 @@ export function outsideRecords(sites: readonly StringSite[], tool = "", callArgs
   if (tool.includes("gist") || sites.some((s) => s.value.includes("api.github.com/gists"))) {
     const texts = publicGist(tool, callArgs, sites);
     for (const t of texts ?? []) {
-      const what = sensitivePayload(t) ?? (INTERNAL_DOC.test(t.length > MAX_TEXT ? t.slice(0, MAX_TEXT) : t) ? "text marked internal" : null);
+      // (Not credentials: a config template's `password = ${env:…}` is other checks' to judge.)
+      const cut = t.length > MAX_TEXT ? t.slice(0, MAX_TEXT) : t;
+      const what = markedText(cut) ? "text marked confidential" : INTERNAL_DOC.test(cut) ? "text marked internal" : null;
       if (what === null) continue;
       const at = sites.find((s) => s.value === t) ?? sites.find((s) => s.value.includes("api.github.com/gists"));
       if (at !== undefined) out.push({ type: "exfiltration.outside_records", path: at.path, start: 0, end: at.value.length, detail: `${what} in a gist the call makes public` });
