@@ -247,6 +247,8 @@ function publicGist(tool: string, args: unknown, sites: readonly StringSite[]): 
  * or the gist's content.
  */
 export function outsideRecords(sites: readonly StringSite[], tool = "", callArgs?: unknown): Detection[] {
+  // Gated on what every branch needs before anything is walked: an address, a URL, or a gist tool.
+  if (!tool.includes("gist") && !sites.some((s) => s.value.includes("@") || s.value.includes("://"))) return [];
   let hook: { site: StringSite; url: URL } | null = null;
   const mailboxes: StringSite[] = [];
   const forwards: StringSite[] = [];
