@@ -23,6 +23,10 @@ import { markedText } from "./exfil-words.js";
  * "build 1.9.0-rc2 passed (Win64, Linux)"); a customer's own booking or export mailed to their own address is one
  * person's record, not a list.
  *
+ * Also: a mailbox's mail forwarded to a personal mailbox (`ForwardingSmtpAddress`, `forwardTo`… holding a free-mail
+ * address; not when the mailbox changed is a personal one itself), and a gist the call makes public whose text is
+ * marked (exfil-words.ts) or calls itself internal ("internal recall plan"); code and config templates pass.
+ *
  * Left alone: scripts without letter case (Hebrew, Arabic, CJK, Devanagari names are not told from words), a list of
  * figures without names ("oxycodone 10mg 412, fentanyl 25mcg 60"), data named rather than pasted (other checks read
  * attachments and file names), and every other destination.
