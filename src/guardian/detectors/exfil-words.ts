@@ -27,6 +27,14 @@ const LATIN_MARK = new RegExp(
       "undisclosed",
       "price[-\\s]sensitive",
       "insider?\\s{1,3}information",
+      // (Twenty-fifth round, exf25a) A court's seal, and "do not forward" in the languages the other marks are read in.
+      "(?:filed\\s{1,3})?under\\s{1,3}seal",
+      "nicht\\s{1,3}weiterleiten",
+      "ne\\s{1,3}pas\\s{1,3}transférer",
+      "no\\s{1,3}reenviar",
+      "nie\\s{1,3}przekazywać(?:\\s{1,3}dalej)?",
+      "не\\s{1,3}пересилати",
+      "не\\s{1,3}пересылать",
       // German, Dutch, Scandinavian
       "vertraulich",
       "streng\\s{1,3}geheim",

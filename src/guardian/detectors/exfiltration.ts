@@ -26,6 +26,7 @@ import { commandSenders, handedDataFile, namedCredential } from "./exfil-senders
 import { openedPlaces, pushedDataIn } from "./exfil-remotes.js";
 import { pathCredential } from "./exfil-path-credentials.js";
 import { includesRare } from "./rare-index.js";
+import { outsideRecords } from "./exfil-records.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -856,6 +857,8 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
       // (Twenty-third round) Data pushed to a remote the call names, made public, or put on anonymous FTP (exfil-remotes.ts).
       addApart(out, pushedDataIn(sites));
       addApart(out, openedPlaces(typeof tool === "string" ? tool : "", (message.params as { arguments?: unknown } | undefined)?.arguments, sites));
+      // (Twenty-fifth round) A list of records to a messenger bot or webhook, or to a personal mailbox (exfil-records.ts).
+      addApart(out, outsideRecords(sites, typeof tool === "string" ? tool : "", (message.params as { arguments?: unknown } | undefined)?.arguments));
     }
     // (Twelfth round) An account's credential in a data part sent to another agent (exfil-sinks.ts).
     if (A2A_SENDS.has(message.method as string)) {
