@@ -1,0 +1,150 @@
+/*
+ * Twenty-fifth round (issue 24, "inj25"): a note labelled for the reading model, in any language. Returned data (a
+ * tool's result, a remote agent's reply, its streamed status, an artifact) that opens a line, a bracket or a comment
+ * with a head saying "this is a note / an instruction for the agent" — "Note to the orchestrating agent:",
+ * "[Poznámka pro řídicího agenta: …]", "<!-- Pokyn pro agenta: …", "Вказівка агенту-замовнику:", "Lưu ý cho tác tử gọi
+ * đến:", "הוראה לעוזר הבינה המלאכותית:", "[एजेंट के लिए गुप्त निर्देश]", "Agent instruction (priority):" — names its
+ * reader by the head's structure: a message word and a reader word within one short head. The scorer (injection.ts)
+ * reads such a head as addressing the model (as it reads "Assistant:") and adds a small weight for the label itself:
+ * the text declares itself a message to the model. What follows must still ask or hide something for a finding —
+ * the label alone stays below the threshold.
+ *
+ * Read as a head:
+ * - at most HEAD_MAX characters before a ":" (or "：", or a closing "]"), after an optional opener ("[", "(", "<!--",
+ *   ">", "-", "*", "#", bidi marks); at most 9 words;
+ * - a message word (note, instruction, directive, message, hint… in the languages the lexicon reads) and a reader
+ *   (agent, assistant, AI, LLM, model, orchestrator — by stem, so the inflected forms "agenta", "агенту", "asystenta"
+ *   count — and the Indic, Hebrew, Arabic and Vietnamese words);
+ * - the reader after the message word ("note for the agent"), or before it only when the word is an instruction
+ *   (not a note: "Agent note:" is its author's) or a postposition says "for" ("एजेंट के लिए … निर्देश").
+ *
+ * Left alone: a note by its author ("Agent note:", "note from the assistant:"), a head that is a sentence (more words),
+ * a reader word that is part of another word ("management", "agency"), the body of a note that asks nothing (a
+ * pagination note to the calling agent scores below the threshold), and every role but returned content.
+ *
+ * Linear: one bounded scan of at most HEAD_MAX + 8 characters per unit and set lookups; no regular expressions.
+ */
+
+const HEAD_MAX = 90;
+
+/** Message words: what a note for someone is called. */
+const MESSAGE = new Set([
+  "note", "notes", "notice", "message", "memo", "hint", "hints", "remark", "reminder",
+  // de, nl, es, pt, fr, it
+  "hinweis", "hinweise", "notiz", "nachricht", "mitteilung", "opmerking", "bericht", "nota", "notas", "mensaje", "aviso", "mensagem",
+  "remarque", "message", "avis", "messaggio", "avviso",
+  // cs, sk, pl, uk, ru, bg
+  "poznámka", "poznámky", "zpráva", "upozornění", "správa", "uwaga", "notatka", "wiadomość", "informacja",
+  "примітка", "повідомлення", "нотатка", "увага", "примечание", "сообщение", "заметка", "бележка", "съобщение",
+  // tr, id, vi (one syllable each), hi, he, ar
+  "not", "catatan", "pesan", "ghi", "lưu", "नोट", "संदेश", "टिप्पणी", "הערה", "הודעה", "ملاحظة", "رسالة",
+]);
+/** Instruction words: a message that is an order to its reader (a reader may come before them). */
+const INSTRUCTION = new Set([
+  "instruction", "instructions", "directive", "directives", "command", "commands", "order", "orders", "guidance", "task",
+  "anweisung", "anweisungen", "befehl", "auftrag", "instructie", "opdracht", "instrucción", "instrucciones", "orden", "instrução",
+  "instruções", "ordem", "consigne", "consignes", "istruzione", "istruzioni", "ordine",
+  "pokyn", "pokyny", "příkaz", "instrukce", "polecenie", "instrukcja", "wskazówka", "rozkaz",
+  "вказівка", "вказівки", "інструкція", "інструкції", "наказ", "указание", "указания", "инструкция", "инструкции", "команда",
+  "talimat", "talimatı", "perintah", "instruksi", "lệnh", "chỉ", "निर्देश", "आदेश", "הוראה", "הוראות", "تعليمات", "أوامر",
+]);
+/** Reader stems: a word that starts with one names the model or an agent program ("agenta", "асистенту"). */
+const READER_STEMS = ["agent", "агент", "асистент", "ассистент", "assistant", "assistent", "asistent", "asystent", "orchestrat", "оркестр", "llm", "chatbot"];
+/** Readers read whole (short or script-bound words), with Hebrew and Arabic prefixed forms. */
+const READER_WORDS = new Set(["ai", "ki", "ia", "ші", "ии", "bot", "model", "modelu", "modelo", "modello", "modèle", "modell", "модели", "моделі", "copilot",
+  "एजेंट", "सहायक", "סוכן", "לסוכן", "הסוכן", "עוזר", "לעוזר", "העוזר", "الوكيل", "للوكيل", "المساعد", "للمساعد"]);
+/** Two-word readers of Vietnamese ("tác tử", "trợ lý"): the first syllable, whose second follows. */
+const READER_PAIRS: Record<string, string> = { "tác": "tử", "trợ": "lý", "tac": "tu" };
+/** A reader that is part of another word: an agency, a management agent's noun phrases. */
+const NOT_READER = new Set(["agency", "agencies", "agenda", "agentur", "agentura", "agentury"]);
+/** Postpositions saying "for" after a reader ("एजेंट के लिए", "ajan için", "エージェントへの"). */
+const FOR_AFTER = new Set(["लिए", "için", "uchun", "үшін"]);
+/** Words saying the note is by its reader, not for it: "note from the agent". */
+const FROM = new Set(["from", "by", "von", "de", "od", "від", "от", "dari", "từ", "से"]);
+
+function isOpener(ch: string): boolean {
+  return ch === " " || ch === "\t" || ch === "[" || ch === "(" || ch === ">" || ch === "-" || ch === "*" || ch === "#" || ch === "•" || ch === "!" || ch === "<" ||
+    ch === "\u2066" || ch === "\u2067" || ch === "\u2068" || ch === "\u200e" || ch === "\u200f" || ch === "\u202a" || ch === "\u202b";
+}
+
+function isReader(w: string, next: string): boolean {
+  if (NOT_READER.has(w)) return false;
+  if (READER_WORDS.has(w)) return true;
+  if (READER_PAIRS[w] !== undefined && READER_PAIRS[w] === next) return true;
+  for (const s of READER_STEMS) if (w.startsWith(s) && w.length <= s.length + 14) return true;
+  return false;
+}
+
+/**
+ * Whether `unit` opens with a head that labels what follows as a note or an instruction for the reading model
+ * ("Note to the calling agent:", "Pokyn pro agenta:", "[एजेंट के लिए गुप्त निर्देश]"): see the header.
+ */
+export function readerNote(unit: string): boolean {
+  let i = 0;
+  const n = Math.min(unit.length, HEAD_MAX + 8);
+  while (i < n && isOpener(unit[i] as string)) i++;
+  const start = i;
+  let end = -1;
+  for (let j = start; j < n && j - start <= HEAD_MAX; j++) {
+    const ch = unit[j] as string;
+    if (ch === ":" || ch === "：" || ch === "]") {
+      end = j;
+      break;
+    }
+    if (ch === "\n" || ch === "." || ch === "!" || ch === "?" || ch === ";") return false;
+  }
+  if (end <= start) return false;
+  const words: string[] = [];
+  let w = "";
+  for (let j = start; j <= end; j++) {
+    const ch = j === end ? " " : (unit[j] as string);
+    if (ch === " " || ch === "(" || ch === ")" || ch === "," || ch === "_" || ch === "\u00a0" || ch === "«" || ch === "»" || ch === '"') {
+      if (w) words.push(w.toLowerCase());
+      w = "";
+      if (words.length > 9) return false;
+    } else w += ch;
+  }
+  if (words.length < 2) return false;
+  let message = -1;
+  let order = -1;
+  let reader = -1;
+  for (let k = 0; k < words.length; k++) {
+    const x = words[k] as string;
+    if (message < 0 && MESSAGE.has(x)) message = k;
+    if (order < 0 && INSTRUCTION.has(x)) order = k;
+    if (reader < 0 && isReader(x, words[k + 1] ?? "") && !FROM.has(words[k - 1] ?? "") && !FROM.has(words[k - 2] ?? "")) reader = k;
+  }
+  if (reader < 0) return false;
+  // The reader after a message or an instruction word: "note for the agent", "pokyn pro agenta" — the label opening
+  // the head, after one qualifier at most ("Internal note", "Secret instruction"); a head that is a sentence ("When
+  // guest notes talk to your AI:") is a title.
+  const label = Math.min(message < 0 ? Infinity : message, order < 0 ? Infinity : order);
+  if (label < reader) return label <= 1;
+  if (reader > 1) return false;
+  // The reader first: only before an instruction word ("Agent instruction:"), or with "for" after it ("एजेंट के लिए").
+  if (order > reader) return true;
+  return message > reader && words.slice(reader + 1, message).some((x) => FOR_AFTER.has(x));
+}
+
+/** Heads reported per text at most (each makes its sentence read by the scorer). */
+const MAX_HEADS = 64;
+
+/**
+ * Where `text` holds a note head (see `readerNote`): at the text's start, a line's, or a sentence's (after ". ", "! ",
+ * "? "). For the scorer's gate (injection-gate.ts knows words, not heads): a sentence with a head is read even when its
+ * words alone could not make a finding. Each candidate is scanned up to its first stop, colon or HEAD_MAX characters, so
+ * the candidates' scans do not overlap beyond that and the pass stays linear.
+ */
+export function noteHeads(text: string): number[] {
+  const out: number[] = [];
+  const L = text.length;
+  const tryAt = (s: number) => {
+    if (s < L && readerNote(text.slice(s, Math.min(L, s + HEAD_MAX + 8)))) out.push(s);
+  };
+  tryAt(0);
+  for (let i = 0; i < L && out.length < MAX_HEADS; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || ((c === 46 || c === 33 || c === 63) && text.charCodeAt(i + 1) === 32)) tryAt(i + 1);
+  }
+  return out;
+}
