@@ -32,7 +32,7 @@ const MESSAGE = new Set([
   "note", "notes", "notice", "message", "memo", "hint", "hints", "remark", "reminder",
   // de, nl, es, pt, fr, it
   "hinweis", "hinweise", "notiz", "nachricht", "mitteilung", "opmerking", "bericht", "nota", "notas", "mensaje", "aviso", "mensagem",
-  "remarque", "message", "avis", "messaggio", "avviso",
+  "remarque", "avis", "messaggio", "avviso",
   // cs, sk, pl, uk, ru, bg
   "poznámka", "poznámky", "zpráva", "upozornění", "správa", "uwaga", "notatka", "wiadomość", "informacja",
   "примітка", "повідомлення", "нотатка", "увага", "примечание", "сообщение", "заметка", "бележка", "съобщение",
@@ -59,6 +59,15 @@ const READER_PAIRS: Record<string, string> = { "tác": "tử", "trợ": "lý", "
 const NOT_READER = new Set(["agency", "agencies", "agenda", "agentur", "agentura", "agentury"]);
 /** Postpositions saying "for" after a reader ("एजेंट के लिए", "ajan için", "エージェントへの"). */
 const FOR_AFTER = new Set(["लिए", "için", "uchun", "үшін"]);
+/** A head's qualifiers that keep the note from the user: "secret instruction", "गुप्त निर्देश", "tajný pokyn". */
+const SECRET = new Set(["secret", "hidden", "confidential", "covert", "geheim", "geheime", "geheimer", "secreta", "secreto", "secrète", "segreta", "segreto",
+  "tajný", "tajná", "tajné", "tajny", "tajna", "tajne", "таємна", "таємний", "секретна", "секретний", "секретная", "секретный", "тайная", "тайный",
+  "gizli", "rahasia", "bí", "गुप्त", "सीक्रेट", "סודית", "סודי", "חסויה", "سري", "سرية"]);
+/** The user, and a negation, in a head: "(not for the user)", "(nicht für den Nutzer)", "(не для користувача)". */
+const USER = new Set(["user", "users", "nutzer", "benutzer", "utilisateur", "usuario", "utente", "utilizador", "uživatele", "uživatel", "používateľa", "użytkownika",
+  "користувача", "пользователя", "kullanıcı", "kullanıcıya", "pengguna", "người", "उपयोगकर्ता", "המשתמש", "למשתמש", "المستخدم", "للمستخدم"]);
+const NOT = new Set(["not", "nicht", "pas", "no", "non", "ne", "не", "nie", "değil", "bukan", "không", "नहीं", "לא", "ليس", "ليست"]);
+
 /** Words saying the note is by its reader, not for it: "note from the agent". */
 const FROM = new Set(["from", "by", "von", "de", "od", "від", "от", "dari", "từ", "से"]);
 
@@ -80,6 +89,14 @@ function isReader(w: string, next: string): boolean {
  * ("Note to the calling agent:", "Pokyn pro agenta:", "[एजेंट के लिए गुप्त निर्देश]"): see the header.
  */
 export function readerNote(unit: string): boolean {
+  return noteGrade(unit) > 0;
+}
+
+/**
+ * 0: no note head; 1: a note head for the model; 2: one that keeps itself from the user — a secrecy qualifier ("secret
+ * instruction for the agent", "[एजेंट के लिए गुप्त निर्देश]") or the user negated in the head ("(not for the user)").
+ */
+export function noteGrade(unit: string): 0 | 1 | 2 {
   let i = 0;
   const n = Math.min(unit.length, HEAD_MAX + 8);
   while (i < n && isOpener(unit[i] as string)) i++;
@@ -91,9 +108,9 @@ export function readerNote(unit: string): boolean {
       end = j;
       break;
     }
-    if (ch === "\n" || ch === "." || ch === "!" || ch === "?" || ch === ";") return false;
+    if (ch === "\n" || ch === "." || ch === "!" || ch === "?" || ch === ";") return 0;
   }
-  if (end <= start) return false;
+  if (end <= start) return 0;
   const words: string[] = [];
   let w = "";
   for (let j = start; j <= end; j++) {
@@ -101,10 +118,10 @@ export function readerNote(unit: string): boolean {
     if (ch === " " || ch === "(" || ch === ")" || ch === "," || ch === "_" || ch === "\u00a0" || ch === "«" || ch === "»" || ch === '"') {
       if (w) words.push(w.toLowerCase());
       w = "";
-      if (words.length > 9) return false;
+      if (words.length > 9) return 0;
     } else w += ch;
   }
-  if (words.length < 2) return false;
+  if (words.length < 2) return 0;
   let message = -1;
   let order = -1;
   let reader = -1;
@@ -114,16 +131,18 @@ export function readerNote(unit: string): boolean {
     if (order < 0 && INSTRUCTION.has(x)) order = k;
     if (reader < 0 && isReader(x, words[k + 1] ?? "") && !FROM.has(words[k - 1] ?? "") && !FROM.has(words[k - 2] ?? "")) reader = k;
   }
-  if (reader < 0) return false;
+  if (reader < 0) return 0;
   // The reader after a message or an instruction word: "note for the agent", "pokyn pro agenta" — the label opening
   // the head, after one qualifier at most ("Internal note", "Secret instruction"); a head that is a sentence ("When
   // guest notes talk to your AI:") is a title.
   const label = Math.min(message < 0 ? Infinity : message, order < 0 ? Infinity : order);
-  if (label < reader) return label <= 1;
-  if (reader > 1) return false;
+  let head = false;
+  if (label < reader) head = label <= 1;
   // The reader first: only before an instruction word ("Agent instruction:"), or with "for" after it ("एजेंट के लिए").
-  if (order > reader) return true;
-  return message > reader && words.slice(reader + 1, message).some((x) => FOR_AFTER.has(x));
+  else if (reader <= 1) head = order > reader || (message > reader && words.slice(reader + 1, message).some((x) => FOR_AFTER.has(x)));
+  if (!head) return 0;
+  const kept = words.some((x) => SECRET.has(x)) || (words.some((x) => USER.has(x)) && words.some((x) => NOT.has(x)));
+  return kept ? 2 : 1;
 }
 
 /** Heads reported per text at most (each makes its sentence read by the scorer). */

@@ -20,7 +20,7 @@ import { asksNothing, documentHead } from "./injection-notices.js";
 import { directiveField, hasNonAsciiLetter, headOrder, lookalikeWords } from "./injection-concealed.js";
 import { addressedField, deceptionCounts } from "./injection-fields.js";
 import { handedCalls } from "./injection-calls.js";
-import { noteHeads, readerNote } from "./injection-asides.js";
+import { noteGrade, noteHeads } from "./injection-asides.js";
 import { normalize, type NormalText } from "./normalize.js";
 import { describedDirectives, NAMES_NOT_VALUE } from "./poisoning.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
@@ -853,9 +853,12 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   // (Twenty-fifth round) A head labelling what follows as a note or an instruction for the reading model, in any
   // language ("Pokyn pro agenta:", "[एजेंट के लिए … निर्देश]"): it addresses the model, and the label adds a little
   // (injection-asides.ts). The body must still ask or hide something.
-  if (ctx.role === "content" && !ctx.modelTurn && readerNote(unit)) {
+  const note = ctx.role === "content" && !ctx.modelTurn ? noteGrade(unit) : 0;
+  if (note > 0) {
     if (sig.t.addressed === undefined) addT(sig, "addressed");
     addT(sig, "reader_note");
+    // (A note for the model that keeps itself from the user: "secret instruction for the agent", "(not for the user)".)
+    if (note === 2) addT(sig, "secrecy_weak");
   }
 
   // (Twenty-second round) A head naming the agent opens an order whatever its verb (injection-concealed.ts).
