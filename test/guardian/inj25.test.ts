@@ -32,6 +32,7 @@ describe("a note head for the reading model", () => {
     expect(readerNote("Note for the agency: invoices are due on Friday.")).toBe(false);
     expect(readerNote("Pokyn pro referenta: podpis patří na poslední stranu.")).toBe(false);
     expect(readerNote("Agent: the truck broke down near Plainview.")).toBe(false);
+    expect(readerNote("Internal note (agents): only use after a team lead approves.")).toBe(false);
     expect(readerNote("The agent asked for a note. Then: nothing.")).toBe(false);
   });
   it("grades a head that keeps the note from the user higher", () => {

@@ -112,11 +112,20 @@ export function noteGrade(unit: string): 0 | 1 | 2 {
   }
   if (end <= start) return 0;
   const words: string[] = [];
+  // Which words stood in parentheses: a reader there is an audience tag ("Internal note (agents):", the helpdesk's
+  // people who may see it), not the note's addressee.
+  const tagged: boolean[] = [];
+  let depth = 0;
   let w = "";
   for (let j = start; j <= end; j++) {
     const ch = j === end ? " " : (unit[j] as string);
-    if (ch === " " || ch === "(" || ch === ")" || ch === "," || ch === "_" || ch === "\u00a0" || ch === "«" || ch === "»" || ch === '"') {
-      if (w) words.push(w.toLowerCase());
+    if (ch === " " || ch === "(" || ch === ")" || ch === "," || ch === "_" || ch === "\u00a0" || ch === "«" || ch === "»" || ch === '"' || ch === "'" || ch === "\u2019") {
+      if (w) {
+        words.push(w.toLowerCase());
+        tagged.push(depth > 0);
+      }
+      if (ch === "(") depth++;
+      else if (ch === ")" && depth > 0) depth--;
       w = "";
       if (words.length > 9) return 0;
     } else w += ch;
@@ -129,7 +138,7 @@ export function noteGrade(unit: string): 0 | 1 | 2 {
     const x = words[k] as string;
     if (message < 0 && MESSAGE.has(x)) message = k;
     if (order < 0 && INSTRUCTION.has(x)) order = k;
-    if (reader < 0 && isReader(x, words[k + 1] ?? "") && !FROM.has(words[k - 1] ?? "") && !FROM.has(words[k - 2] ?? "")) reader = k;
+    if (reader < 0 && !tagged[k] && isReader(x, words[k + 1] ?? "") && !FROM.has(words[k - 1] ?? "") && !FROM.has(words[k - 2] ?? "")) reader = k;
   }
   if (reader < 0) return 0;
   // The reader after a message or an instruction word: "note for the agent", "pokyn pro agenta" — the label opening
