@@ -96,19 +96,27 @@ export function readerNote(unit: string): boolean {
  * 0: no note head; 1: a note head for the model; 2: one that keeps itself from the user — a secrecy qualifier ("secret
  * instruction for the agent", "[एजेंट के लिए गुप्त निर्देश]") or the user negated in the head ("(not for the user)").
  */
-export function noteGrade(unit: string): 0 | 1 | 2 {
-  let i = 0;
-  const n = Math.min(unit.length, HEAD_MAX + 8);
+export function noteGrade(unit: string, from = 0): 0 | 1 | 2 {
+  let i = from;
+  const n = Math.min(unit.length, from + HEAD_MAX + 8);
   while (i < n && isOpener(unit[i] as string)) i++;
   const start = i;
   let end = -1;
+  // (Read by code unit: most sentences of a long text stop here. A colon ends a head only before a space or the end —
+  // not in "https://" or "09:15".)
   for (let j = start; j < n && j - start <= HEAD_MAX; j++) {
-    const ch = unit[j] as string;
-    if (ch === ":" || ch === "：" || ch === "]") {
+    const c = unit.charCodeAt(j);
+    if (c === 58) {
+      const d = j + 1 < unit.length ? unit.charCodeAt(j + 1) : 32;
+      if (d !== 32 && d !== 10 && d !== 9 && d !== 13 && d !== 160) return 0;
       end = j;
       break;
     }
-    if (ch === "\n" || ch === "." || ch === "!" || ch === "?" || ch === ";") return 0;
+    if (c === 0xff1a || c === 93) {
+      end = j;
+      break;
+    }
+    if (c === 10 || c === 46 || c === 33 || c === 63 || c === 59) return 0;
   }
   if (end <= start) return 0;
   const words: string[] = [];
@@ -160,19 +168,50 @@ const MAX_HEADS = 64;
 /**
  * Where `text` holds a note head (see `readerNote`): at the text's start, a line's, or a sentence's (after ". ", "! ",
  * "? "). For the scorer's gate (injection-gate.ts knows words, not heads): a sentence with a head is read even when its
- * words alone could not make a finding. Each candidate is scanned up to its first stop, colon or HEAD_MAX characters, so
- * the candidates' scans do not overlap beyond that and the pass stays linear.
+ * words alone could not make a finding. Found from the heads' ends — a colon before a space, "]", "：", looked up
+ * natively — each walked back to its sentence's start, never past the previous end (a head holds no other), so the
+ * pass is linear and costs next to nothing on text without colons.
  */
 export function noteHeads(text: string): number[] {
   const out: number[] = [];
   const L = text.length;
-  const tryAt = (s: number) => {
-    if (s < L && readerNote(text.slice(s, Math.min(L, s + HEAD_MAX + 8)))) out.push(s);
-  };
-  tryAt(0);
-  for (let i = 0; i < L && out.length < MAX_HEADS; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || ((c === 46 || c === 33 || c === 63) && text.charCodeAt(i + 1) === 32)) tryAt(i + 1);
+  let colon = text.indexOf(":");
+  let bracket = text.indexOf("]");
+  let wide = text.indexOf("\uff1a");
+  let prev = -1;
+  let last = -1;
+  while (out.length < MAX_HEADS) {
+    let e = L;
+    if (colon >= 0 && colon < e) e = colon;
+    if (bracket >= 0 && bracket < e) e = bracket;
+    if (wide >= 0 && wide < e) e = wide;
+    if (e === L) break;
+    if (e === colon) colon = text.indexOf(":", e + 1);
+    if (e === bracket) bracket = text.indexOf("]", e + 1);
+    if (e === wide) wide = text.indexOf("\uff1a", e + 1);
+    // (A colon ends a head only before a space or the end: "https://", "09:15" are skipped unread — noteGrade stops
+    // at them too.)
+    if (text.charCodeAt(e) === 58 && e + 1 < L) {
+      const d = text.charCodeAt(e + 1);
+      if (d !== 32 && d !== 10 && d !== 9 && d !== 13 && d !== 160) continue;
+    }
+    // The sentence's start: a line break or a stop before a space, within HEAD_MAX + 8 characters, not before the
+    // previous end.
+    const floor = Math.max(prev + 1, e - HEAD_MAX - 8);
+    let s = -1;
+    for (let j = e - 1; j >= floor; j--) {
+      const c = text.charCodeAt(j);
+      if (c === 10 || ((c === 46 || c === 33 || c === 63) && text.charCodeAt(j + 1) === 32)) {
+        s = j + 1;
+        break;
+      }
+    }
+    if (s < 0 && floor === 0) s = 0;
+    prev = e;
+    if (s >= 0 && s > last && noteGrade(text, s) > 0) {
+      out.push(s);
+      last = s;
+    }
   }
   return out;
 }
