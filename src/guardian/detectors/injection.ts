@@ -856,9 +856,12 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   const note = ctx.role === "content" && !ctx.modelTurn ? noteGrade(unit) : 0;
   if (note > 0) {
     if (sig.t.addressed === undefined) addT(sig, "addressed");
-    addT(sig, "reader_note");
-    // (A note for the model that keeps itself from the user: "secret instruction for the agent", "(not for the user)".)
-    if (note === 2) addT(sig, "secrecy_weak");
+    // (A note for the model that keeps itself from the user: "secret instruction for the agent", "(not for the user)".
+    // A plain note head only addresses: "Note for the calling agent: ask again with offset=20" stays below `strict`.)
+    if (note === 2) {
+      addT(sig, "reader_note");
+      addT(sig, "secrecy_weak");
+    }
   }
 
   // (Twenty-second round) A head naming the agent opens an order whatever its verb (injection-concealed.ts).
