@@ -5,9 +5,9 @@
  * "[Poznámka pro řídicího agenta: …]", "<!-- Pokyn pro agenta: …", "Вказівка агенту-замовнику:", "Lưu ý cho tác tử gọi
  * đến:", "הוראה לעוזר הבינה המלאכותית:", "[एजेंट के लिए गुप्त निर्देश]", "Agent instruction (priority):" — names its
  * reader by the head's structure: a message word and a reader word within one short head. The scorer (injection.ts)
- * reads such a head as addressing the model (as it reads "Assistant:") and adds a small weight for the label itself:
- * the text declares itself a message to the model. What follows must still ask or hide something for a finding —
- * the label alone stays below the threshold.
+ * reads such a head as addressing the model (as it reads "Assistant:"); what follows must still ask or hide something
+ * for a finding. A head that keeps the note from the user — a secrecy qualifier ("secret instruction", "गुप्त
+ * निर्देश") or the user negated ("(not for the user)") — adds the label's weight and secrecy (`noteGrade` 2).
  *
  * Read as a head:
  * - at most HEAD_MAX characters before a ":" (or "：", or a closing "]"), after an optional opener ("[", "(", "<!--",
