@@ -20,6 +20,7 @@ import { asksNothing, documentHead } from "./injection-notices.js";
 import { directiveField, hasNonAsciiLetter, headOrder, lookalikeWords } from "./injection-concealed.js";
 import { addressedField, deceptionCounts } from "./injection-fields.js";
 import { handedCalls } from "./injection-calls.js";
+import { noteGrade, noteHeads } from "./injection-asides.js";
 import { normalize, type NormalText } from "./normalize.js";
 import { describedDirectives, NAMES_NOT_VALUE } from "./poisoning.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
@@ -85,6 +86,7 @@ const T = {
   against_user: 2.5,
   agent_reply: 2,
   pretext: 1.5,
+  reader_note: 1,
 } as const;
 
 /** Requests: what the text asks for. */
@@ -845,6 +847,20 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       const noun = READER_NOUNS.has(w(i + 1)) || READER_NOUNS.has(w(i + 2));
       if ((w(i) === "whoever" && reads) || (noun && (reads || /^[^.!?\n]{0,40}[:,]/.test(text.slice((toks[i] as Tok).e, (toks[i] as Tok).e + 42)) || VOCATIVE_NOUN.has(w(i - 2)) || VOCATIVE_NOUN.has(w(i - 3))))) addT(sig, "addressed");
       else if (noun && toks.slice(i + 2, i + 5).some((x) => x.cues.includes("modal"))) addT(sig, "addressed_subject");
+    }
+  }
+
+  // (Twenty-fifth round) A head labelling what follows as a note or an instruction for the reading model, in any
+  // language ("Pokyn pro agenta:", "[एजेंट के लिए … निर्देश]"): it addresses the model, and the label adds a little
+  // (injection-asides.ts). The body must still ask or hide something.
+  const note = ctx.role === "content" && !ctx.modelTurn ? noteGrade(unit) : 0;
+  if (note > 0) {
+    if (sig.t.addressed === undefined) addT(sig, "addressed");
+    // (A note for the model that keeps itself from the user: "secret instruction for the agent", "(not for the user)".
+    // A plain note head only addresses: "Note for the calling agent: ask again with offset=20" stays below `strict`.)
+    if (note === 2) {
+      addT(sig, "reader_note");
+      addT(sig, "secrecy_weak");
     }
   }
 
@@ -2104,6 +2120,7 @@ const KIND_ORDER: [string, (TClass | RClass)[]][] = [
   ["hidden_text", ["hidden", "hidden_instructions"]],
   ["deception", ["deceive"]],
   ["sabotage", ["sabotage"]],
+  ["reader_note", ["reader_note"]],
 ];
 
 /** Signals that come from markers over a unit (not from its words). */
@@ -2259,6 +2276,16 @@ export function judgeText(text: string, ctx: Ctx, threshold: number, extra: Part
   // Content is read only where a finding is possible (injection-gate.ts); a description, a prompt or hidden text whole.
   // (`gate` false reads content whole too: what the gate must never change, as a test holds it to.)
   const gated = gate && ctx.role === "content" && Object.keys(extra).length === 0;
+  // (Twenty-fifth round) A sentence that opens with a note head for the model (injection-asides.ts) is read, whatever
+  // its words: the gate knows words, not heads.
+  if (gated) {
+    const heads = noteHeads(text);
+    if (heads.length > 0)
+      all = all.map((p) => {
+        const inP = heads.filter((h) => h >= p.s && h < p.e);
+        return inP.length === 0 ? p : { ...p, possible: true, hot: [...p.hot, ...inP.map((h) => h + 1)].sort((a, b) => a - b) };
+      });
+  }
   let chosen = gated ? all.filter((p) => p.possible) : all;
   if (chosen.length === 0) return [];
   const marks = markers(text, chosen, ctx.quoted === "cut");
@@ -2913,6 +2940,7 @@ const SIGNAL_NAMES: Record<string, string> = {
   grant: "gives an outsider access",
   prompt: "prompt to the model",
   agent_reply: "asked of the calling agent",
+  reader_note: "labelled as a note for the AI",
   send_secret_out: "sends secrets out",
   send_secret: "sends secrets",
   send_personal_out: "sends personal data out",
