@@ -25,6 +25,7 @@ import { gatewayPayload, phoneGateway } from "./exfil-gateways.js";
 import { commandSenders, handedDataFile, namedCredential } from "./exfil-senders.js";
 import { openedPlaces, pushedDataIn } from "./exfil-remotes.js";
 import { pathCredential } from "./exfil-path-credentials.js";
+import { beaconFacts, pixelPath } from "./exfil-beacons.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -566,6 +567,10 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
       if (stated) return stated;
     }
   }
+  // (Twenty-fifth round) Facts in a beacon's query — an image's, or a tracking pixel's a tool fetches — and a list of
+  // records in a request's query (exfil-beacons.ts).
+  const facts = beaconFacts(url, kind);
+  if (facts !== null) return facts;
   // A password as a path segment after one that names it: `/u/ana/pass/S3cret!x/`.
   for (let i = 0; i + 1 < segments.length; i++) {
     const value = decode(segments[i + 1] as string);
@@ -601,15 +606,16 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
     if (blobs.some(encodedPersonalData)) return "encoded personal data";
     // A tool's request may carry a pagination cursor or a signed id: only credentials count there (and anything,
     // after the session saw a secret: the url_data detector).
-    if (kind === "request") continue;
+    // (Twenty-fifth round) A tracking pixel a tool fetches does what a rendered image does: judged as one.
+    if (kind === "request" && !pixelPath(url.pathname)) continue;
     // (Fifteenth round) An OAuth or SDK client id is public by definition (RFC 6749 §2.2): a payment button's
     // `client-id=` in its script URL names the merchant's app. Only a random one: text encoded into it is data.
     if (CLIENT_ID_KEY.test(key) && blobs.length === 1 && blobs[0] === plain && !decodesToText(plain)) continue;
     if (blobs.length > 0) return "encoded data";
     if (key === "" || value.length < 16) continue;
-    if (kind === "image" && isProse(value)) return "text";
+    if (kind !== "link" && isProse(value)) return "text";
     // A link's query may hold words (a search); an image's may not, and neither may hold a random-looking value.
-    if (DATA_KEYS.test(key) && /[A-Za-z]/.test(value) && (kind === "image" ? /\s/.test(value) || entropy(value) >= 3.5 : !/\s/.test(value) && entropy(value) >= 3.8)) return "data";
+    if (DATA_KEYS.test(key) && /[A-Za-z]/.test(value) && (kind !== "link" ? /\s/.test(value) || entropy(value) >= 3.5 : !/\s/.test(value) && entropy(value) >= 3.8)) return "data";
   }
   return null;
 }

@@ -1,0 +1,106 @@
+import { cardNumberIn, ibanIn } from "./exfil-payloads.js";
+import { localHost } from "./local-hosts.js";
+
+/*
+ * (Twenty-fifth round, "exf25b") Facts carried by a beacon: an image the reader's client fetches on its own (a Markdown
+ * `![…](…)` or an HTML `<img>` in a result, a reply, a message) or a tracking pixel a tool is asked to fetch
+ * (`…/p.gif?…`, `…/t.png?…`), whose query holds the business's or a person's facts in plain words rather than encoded
+ * (exfiltration.ts judgeUrl; findings `exfiltration.image` and `exfiltration.request`, detail "the URL carries facts
+ * in a beacon's query"; docs/detection.md, "exf25b"). The earlier checks read an image's query for prose, encoded
+ * blobs, placeholders and secrets; an image's query asks a server how to draw it (a size, a style, a version, an id),
+ * and none of these is a sum of money, an account, an e-mail address or a list of records:
+ *
+ * - **a strong fact**: an e-mail address, an IBAN (mod-97), a payment card (Luhn), a list of two or more `name:amount`
+ *   pairs (`Ellison:25000,Achebe:10000`), a list of two or more records (items cut at `;` or new lines, each several
+ *   words with a number: `Kessler Farms 42,000 bu @ 4.62; Brandt Ag 18,500 bu @ 4.55`);
+ * - **a sum under a key that names money** (`amt`, `price`, `balance`, `escrow`, `salary`, `preis`, `saldo`…) of five
+ *   digits or more, or written with cents;
+ * - **two sums or more**: values of five to nine digits (cents allowed) under keys that are not a size, a time, a
+ *   version or an id (`w`, `width`, `zoom`, `ts`, `from`, `v`, `rev`, `…id`): an epoch time has ten digits or more.
+ *
+ * And, for any request a tool makes to a host off the allow list, a list of three records or more in one query value
+ * (the same items, each with a run of three digits or more): a table handed over in a GET.
+ *
+ * What passes: an image's sizes, styles, versions and cache-busters (`?w=1200`, `?style=flat`, `?v=3`), a map's
+ * centre and zoom, a dashboard panel's time range (`from=now-6h`, epoch milliseconds), a chart renderer's own JSON
+ * (judged by renderers.ts before this), one id or one number under a key that names no money, a search query of words.
+ * Links are not read here (a link's query may be a search a person typed). Local hosts pass.
+ *
+ * Bounded: 32 query values of 2 KB at most; every pattern is linear (bounded quantifiers, no nesting).
+ */
+
+const MAX_VALUES = 32;
+const MAX_VALUE = 2048;
+
+/** The last path segment of a tracking pixel: a one- or two-letter image, or one named for what it does. */
+const PIXEL = /(?:^|\/)(?:[a-z0-9]{1,2}|px|pix|pixel|beacon|track|tracker|tracking|open|spacer|blank|clear|transparent|1x1|collect|event|hit|ping|log)\.(?:gif|png|jpe?g|webp|svg|bmp)$/i;
+/** A segment that names a pixel whatever its extension (`/pixel/…`, `/beacon`). */
+const PIXEL_WORD = /(?:^|\/)(?:pixel|beacon|tracking-pixel|open-pixel)(?:\/|$|\.)/i;
+
+/** Whether a requested URL's path is a tracking pixel: a tool that fetches it does what a rendered image does. */
+export function pixelPath(pathname: string): boolean {
+  const p = pathname.length > 512 ? pathname.slice(-512) : pathname;
+  return PIXEL.test(p) || PIXEL_WORD.test(p);
+}
+
+const EMAIL = /[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,6}\.[A-Za-z]{2,24}/;
+/** `name:amount` pairs: a word (letters, blanks, dots), `:` or `=`, then a number of three digits or more. */
+const NAME_AMOUNT = /(?:^|[,;|&])\s{0,2}\p{L}[\p{L} .'-]{1,40}\s{0,2}[:=]\s{0,2}[$€£]?\d[\d,. ]{1,12}\d(?=\s{0,2}(?:[,;|&]|$))/gu;
+/** Keys that name a sum of money, in a few languages (the whole key, or its last part after `_`/`-`). */
+const MONEY_KEY = /(?:^|[_-])(?:amt|amount|amnt|price|prices|cost|costs|total|sum|bal|balance|saldo|solde|salary|salaries|pay|payout|wage|wages|income|revenue|budget|escrow|fee|fees|bid|offer|loan|debt|settlement|valuation|preis|precio|prix|prezzo|preco|betrag|kwota|cena|importe|montant|gehalt|sueldo|salario|stipendio|wynagrodzenie)$/i;
+/** Keys whose numbers are a size, a time, a version, a page or an id, not a sum. */
+const NOT_A_SUM = /(?:^|[_-])(?:w|h|wd|ht|width|height|size|sz|s|q|quality|dpr|zoom|z|x|y|lat|lon|lng|v|ver|version|rev|t|ts|time|timestamp|date|from|to|start|end|since|until|cb|cache|nocache|rnd|rand|random|r|seed|_|page|p|offset|limit|per_page|count|n|id|ids|uid|pid|cid|sid|tid|panel|port|build|frame|layer|dpi|fps|bitrate|year)$|id$/i;
+/** A sum: five to nine digits (not an epoch time), or a number with cents. */
+const SUM = /^(?:[1-9]\d{4,8}(?:[.,]\d{1,2})?|[1-9]\d{0,2}(?:[,. ]\d{3}){1,2}(?:[.,]\d{2})?|\d{3,8}[.,]\d{2})$/;
+/** A number of three digits or more (thousands separators allowed): what a record's amount or quantity is. */
+const BIG_NUMBER = /\d{3}|\d[,. ]\d{3}/;
+
+/** The items of a list of records in a value: cut at `;` or new lines, each several words with letters and a number. */
+function records(value: string): number {
+  const items = value.split(/[;\n]/, 64);
+  let n = 0;
+  for (const raw of items) {
+    const item = raw.trim();
+    if (item.length < 6 || item.length > 200) continue;
+    if (!/\s/.test(item) || !/\p{L}{2}/u.test(item) || !BIG_NUMBER.test(item)) continue;
+    n++;
+  }
+  return n;
+}
+
+function nameAmounts(value: string): number {
+  NAME_AMOUNT.lastIndex = 0;
+  let n = 0;
+  while (NAME_AMOUNT.exec(value) !== null && n < 8) n++;
+  return n;
+}
+
+/**
+ * What the query of a beacon (an image a renderer fetches, or a pixel a tool requests) or a tool's request carries in
+ * plain facts, or null. `kind` is how the URL is used: only an image, or a request, is read.
+ */
+export function beaconFacts(url: URL, kind: "image" | "link" | "request"): string | null {
+  if (kind === "link" || url.search.length < 4) return null;
+  const host = url.hostname.toLowerCase();
+  if (localHost(host)) return null;
+  const beacon = kind === "image" || pixelPath(url.pathname);
+  let sums = 0;
+  let n = 0;
+  for (const [rawKey, rawValue] of url.searchParams) {
+    if (++n > MAX_VALUES) break;
+    const key = rawKey.length > 64 ? rawKey.slice(0, 64) : rawKey;
+    const value = (rawValue.length > MAX_VALUE ? rawValue.slice(0, MAX_VALUE) : rawValue).trim();
+    if (value.length < 3) continue;
+    // A table of records in one value, to any host a tool is asked to open.
+    if (records(value) >= (beacon ? 2 : 3)) return "a list of records";
+    if (!beacon) continue;
+    if (EMAIL.test(value)) return "an e-mail address in a beacon's query";
+    if (/\d{4}/.test(value) && (ibanIn(value.replace(/\s/g, "")) || cardNumberIn(value))) return "payment details in a beacon's query";
+    if (nameAmounts(value) >= 2) return "names with amounts in a beacon's query";
+    if (SUM.test(value)) {
+      if (MONEY_KEY.test(key)) return "a sum of money in a beacon's query";
+      if (!NOT_A_SUM.test(key) && ++sums >= 2) return "sums in a beacon's query";
+    }
+  }
+  return null;
+}
