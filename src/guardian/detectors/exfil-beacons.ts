@@ -104,3 +104,25 @@ export function beaconFacts(url: URL, kind: "image" | "link" | "request"): strin
   }
   return null;
 }
+
+/** `key=value` or `key:value` items, joined by `;`, `&`, `,` or `|`: a record written out. */
+const KEY_VALUE = /(?:^|[;&,|]\s{0,2})[A-Za-z_][A-Za-z0-9_]{1,23}\s{0,2}[=:]\s{0,2}[^;&,|\s=]{1,64}(?=\s{0,2}(?:[;&,|]|$))/g;
+
+/**
+ * Whether text decoded from a host label is a record (two `key=value` items or more: `issuer_key=3f9a…;bin=535588`),
+ * where the older test wanted words (mostly letters). Read on 256 characters at most.
+ */
+export function recordText(text: string): boolean {
+  const t = text.length > 256 ? text.slice(0, 256) : text;
+  if (!/^[\x20-\x7e]+$/.test(t)) return false;
+  KEY_VALUE.lastIndex = 0;
+  let n = 0;
+  while (KEY_VALUE.exec(t) !== null) if (++n >= 2) return true;
+  return false;
+}
+
+/** The host of an absolute URL as it is written (its case kept: a URL parser folds it), or null. */
+export function writtenHost(raw: string): string | null {
+  const m = /^[a-z][a-z0-9+.-]{0,15}:\/\/(?:[^@/?#\s]{0,256}@)?([^/:?#\s[\]]{1,253})/i.exec(raw);
+  return m ? (m[1] as string) : null;
+}

@@ -25,7 +25,7 @@ import { gatewayPayload, phoneGateway } from "./exfil-gateways.js";
 import { commandSenders, handedDataFile, namedCredential } from "./exfil-senders.js";
 import { openedPlaces, pushedDataIn } from "./exfil-remotes.js";
 import { pathCredential } from "./exfil-path-credentials.js";
-import { beaconFacts, pixelPath } from "./exfil-beacons.js";
+import { beaconFacts, pixelPath, recordText, writtenHost } from "./exfil-beacons.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -452,7 +452,8 @@ function hostData(host: string): string | null {
     if (!hex && !b64) continue;
     if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(l)) continue; // a UUID
     if (hex && l.length >= 16 && l.length % 2 === 0 && decodedText(l) !== null) return "encoded text in the host name";
-    if (b64 && l.length >= 16 && decodedText(l) !== null && /^[\x20-\x7e\t\n\r]*$/.test(decodedText(l) as string) && wordsIn(decodedText(l) as string)) return "encoded text in the host name";
+    // (Twenty-fifth round) …or a record (`key=value;key=value`), as readable as words (exfil-beacons.ts).
+    if (b64 && l.length >= 16 && decodedText(l) !== null && /^[\x20-\x7e\t\n\r]*$/.test(decodedText(l) as string) && (wordsIn(decodedText(l) as string) || recordText(decodedText(l) as string))) return "encoded text in the host name";
     if (base32Text(l)) return "encoded text in the host name";
     // (Twelfth round) Base32 of a number or an identifier, and base64 whose case DNS folded (exfil-sinks.ts).
     if (base32Label(l) || foldedBase64Label(l) !== null) return "encoded text in the host name";
@@ -662,7 +663,9 @@ function judgeUrl(raw: string, kind: Kind, depth: number, lists: ExfiltrationLis
     for (const [, value] of url.searchParams) if (depth < 2 && ABSOLUTE.test(value)) return judgeUrl(value, kind, depth + 1, lists);
     return null;
   }
-  const dns = hostData(host);
+  // (Twenty-fifth round) The name as written too: base64 in a label keeps its case until the parser folds it.
+  const written = writtenHost(raw);
+  const dns = hostData(host) ?? (written !== null && written !== host && written.toLowerCase() === host ? hostData(written) : null);
   if (dns !== null) return dns;
   if (depth < 2) {
     // (Eighth round) A URL inside this one — a translation proxy, a redirector, an archive, a `?url=` wrapper — is
@@ -1257,7 +1260,8 @@ const TOOL_CALLS = new Set(["tools/call", "steps/toolCallRequest"]);
 const A2A_SENDS = new Set(["message/send", "message/stream", "SendMessage", "SendStreamingMessage"]);
 const REQUEST_URL = /\bhttps?:\/\/[^\s"'<>`)\]}]{1,8192}/gi;
 /** A host name of three labels or more, standing alone (a `dig`/`nslookup` argument, a `host` parameter). */
-const HOST_NAME = /(?<![\w.@/:-])(?:[A-Za-z0-9_-]{1,63}\.){2,8}[A-Za-z]{2,24}(?![\w.-]|:\/\/|\()/g;
+// (Twenty-fifth round) A doubled dot (an empty label) does not end the name: the labels before it still carry what they hold.
+const HOST_NAME = /(?<![\w.@/:-])(?:[A-Za-z0-9_-]{1,63}\.{1,2}){2,8}[A-Za-z]{2,24}(?![\w.-]|:\/\/|\()/g;
 
 /** Arguments that name a host, and commands that resolve or contact one: where a bare host name is a request. */
 const HOST_KEYS = /^(?:host|hostname|domain|server|target|address|fqdn|name_?server|lookup)$/i;
@@ -1283,7 +1287,7 @@ function overSubstitutions(v: string, start: number, end: number): string {
 }
 
 /** A value that is nothing but a host name (three labels or more): whatever the argument is called, it names a host. */
-const WHOLE_HOST = /^\s*(?:[A-Za-z0-9_-]{1,63}\.){2,8}[A-Za-z]{2,24}\.?\s*$/;
+const WHOLE_HOST = /^\s*(?:[A-Za-z0-9_-]{1,63}\.{1,2}){2,8}[A-Za-z]{2,24}\.?\s*$/;
 
 function hostContext(site: StringSite, words: boolean): boolean {
   const key = site.path[site.path.length - 1];
