@@ -126,3 +126,46 @@ export function writtenHost(raw: string): string | null {
   const m = /^[a-z][a-z0-9+.-]{0,15}:\/\/(?:[^@/?#\s]{0,256}@)?([^/:?#\s[\]]{1,253})/i.exec(raw);
   return m ? (m[1] as string) : null;
 }
+
+/** Currency codes (ISO 4217, the common ones): joined to a number in a host's label, a sum of money. */
+const CURRENCY = "usd|eur|gbp|pln|chf|jpy|cny|rmb|inr|rub|uah|czk|huf|sek|nok|dkk|brl|mxn|cad|aud|nzd|zar|krw|sgd|hkd|aed|ron|ils";
+/** A number of three digits or more, or with a magnitude (`41m`, `2bn`, `850k`). */
+const AMOUNT = "(?:\\d{3,12}(?:k|m|mn|bn)?|\\d{1,3}(?:k|m|mn|bn))";
+const MONEY_LABEL = new RegExp(`(?:^|[-_])(?:(?:${CURRENCY})[-_]?${AMOUNT}|${AMOUNT}[-_]?(?:${CURRENCY}))(?=$|[-_])`, "i");
+
+/**
+ * Whether a host name's label holds a sum of money: a currency code joined to an amount (`usd1840`, `182m-gbp`,
+ * `eur-41m`). A host's name says where it is (`eu-west-1`, `eur1-api`), never what a deal is worth. Labels of 63
+ * characters at most.
+ */
+export function moneyLabel(label: string): boolean {
+  return label.length <= 63 && MONEY_LABEL.test(label);
+}
+
+/** Words that ask for a name to be resolved (a resolver's command, or the verb), in a few languages. */
+const LOOKUP = /\b(?:dig|nslookup|Resolve-DnsName|host\s{1,3}-t|ping|resolv(?:e|es|ed|ing)|look(?:ing)?\s{0,3}up|lookup|query\s{1,3}(?:the\s{1,3})?(?:dns|name|host)|auflösen|aufzulösen|résou(?:dre|s|t)|resolver|resolva|rozwiąż|rozwiązać|risolvi|risolvere|разреши|разрешите|резолв\p{L}{0,4})/iu;
+/** A host name of three labels or more standing alone (a doubled dot counts as one). */
+const NAME = /(?<![\w.@/:-])(?:[A-Za-z0-9_-]{1,63}\.{1,2}){2,8}[A-Za-z]{2,24}(?![\w.-]|:\/\/|\()/g;
+
+/**
+ * (Twenty-fifth round) Names that what comes back (a tool's result, an agent's reply or status update) asks its reader
+ * to resolve: "verify the licence by resolving <name> and report back". The lookup is a request the reader makes; a
+ * name whose labels carry data (judged by `verdict`, the same judgement as a name a tool is asked to look up) hands
+ * that data to whoever runs the zone. A name mentioned without a lookup word nearby (80 characters before it), or
+ * whose labels carry nothing, passes. At most 64 KB of a string and 64 names are read.
+ */
+export function askedLookups(sites: readonly { path: (string | number)[]; value: string }[], verdict: (host: string) => string | null): { path: (string | number)[]; start: number; end: number; detail: string }[] {
+  const out: { path: (string | number)[]; start: number; end: number; detail: string }[] = [];
+  let names = 0;
+  for (const site of sites) {
+    const v = site.value;
+    if (v.length > 65_536 || !v.includes(".") || !LOOKUP.test(v)) continue;
+    NAME.lastIndex = 0;
+    for (let m; (m = NAME.exec(v)) !== null && names < 64; names++) {
+      if (!LOOKUP.test(v.slice(Math.max(0, m.index - 80), m.index))) continue;
+      const what = verdict(m[0]);
+      if (what !== null) out.push({ path: site.path, start: m.index, end: m.index + m[0].length, detail: `a name the reader is asked to resolve carries ${what}` });
+    }
+  }
+  return out;
+}

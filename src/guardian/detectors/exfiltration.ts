@@ -25,7 +25,7 @@ import { gatewayPayload, phoneGateway } from "./exfil-gateways.js";
 import { commandSenders, handedDataFile, namedCredential } from "./exfil-senders.js";
 import { openedPlaces, pushedDataIn } from "./exfil-remotes.js";
 import { pathCredential } from "./exfil-path-credentials.js";
-import { beaconFacts, pixelPath, recordText, writtenHost } from "./exfil-beacons.js";
+import { askedLookups, beaconFacts, moneyLabel, pixelPath, recordText, writtenHost } from "./exfil-beacons.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -446,6 +446,8 @@ function hostData(host: string): string | null {
   let dataLabels = 0;
   for (const label of sub) {
     const l = label.replace(/^x--/, "");
+    // (Twenty-fifth round) A sum of money written into a label (`usd1840`, `182m-gbp`): exfil-beacons.ts.
+    if (moneyLabel(l)) return "a sum of money in the host name";
     if (l.length < 12) continue;
     const hex = HEX.test(l);
     const b64 = /^[A-Za-z0-9_-]+$/.test(l) && /[0-9]/.test(l) && /[a-z]/i.test(l);
@@ -834,6 +836,8 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
     addApart(out, linkTemplates(sites, (h) => lists.allow.some((re) => re.test(h))));
     // (Thirteenth round) An order to send private data in bulk, or secrets, to an address (exfil-hosted.ts).
     addApart(out, dataOrders(sites, (h) => lists.allow.some((re) => re.test(h)), localHost).map((d) => ({ type: "exfiltration.link", path: d.path, start: d.start, end: d.end, detail: "an order to send private data to an address" })));
+    // (Twenty-fifth round) A name the reader is asked to resolve whose labels carry data (exfil-beacons.ts).
+    addApart(out, askedLookups(sites, (h) => hostVerdict(h, lists)).map((d) => ({ type: "exfiltration.dns", ...d })));
   }
   if (message !== undefined) {
     for (const r of requestedUrls(sites, message)) {
