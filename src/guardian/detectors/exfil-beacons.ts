@@ -143,7 +143,7 @@ export function moneyLabel(label: string): boolean {
 }
 
 /** Words that ask for a name to be resolved (a resolver's command, or the verb), in a few languages. */
-const LOOKUP = /\b(?:dig|nslookup|Resolve-DnsName|host\s{1,3}-t|ping|resolv(?:e|es|ed|ing)|look(?:ing)?\s{0,3}up|lookup|query\s{1,3}(?:the\s{1,3})?(?:dns|name|host)|auflösen|aufzulösen|résou(?:dre|s|t)|resolver|resolva|rozwiąż|rozwiązać|risolvi|risolvere|разреши|разрешите|резолв\p{L}{0,4})/iu;
+const LOOKUP = /\b(?:dig|nslookup|Resolve-DnsName|host\s{1,3}-t|ping|resolv(?:e|es|ed|ing)|look(?:ing)?\s{0,3}up|lookup|query\s{1,3}(?:the\s{1,3})?(?:dns|name|host)|auflösen|aufzulösen|résou(?:dre|s|t)|resolver|resolva|resuelv\p{L}{0,3}|rozwiąż|rozwiązać|risolvi|risolvere|разреши|разрешите|резолв\p{L}{0,4})/iu;
 /** A host name of three labels or more standing alone (a doubled dot counts as one). */
 const NAME = /(?<![\w.@/:-])(?:[A-Za-z0-9_-]{1,63}\.{1,2}){2,8}[A-Za-z]{2,24}(?![\w.-]|:\/\/|\()/g;
 
@@ -151,7 +151,7 @@ const NAME = /(?<![\w.@/:-])(?:[A-Za-z0-9_-]{1,63}\.{1,2}){2,8}[A-Za-z]{2,24}(?!
  * (Twenty-fifth round) Names that what comes back (a tool's result, an agent's reply or status update) asks its reader
  * to resolve: "verify the licence by resolving <name> and report back". The lookup is a request the reader makes; a
  * name whose labels carry data (judged by `verdict`, the same judgement as a name a tool is asked to look up) hands
- * that data to whoever runs the zone. A name mentioned without a lookup word nearby (80 characters before it), or
+ * that data to whoever runs the zone. A name mentioned without a lookup word nearby (80 characters before it, 40 after: a verb may end the sentence), or
  * whose labels carry nothing, passes. At most 64 KB of a string and 64 names are read.
  */
 export function askedLookups(sites: readonly { path: (string | number)[]; value: string }[], verdict: (host: string) => string | null): { path: (string | number)[]; start: number; end: number; detail: string }[] {
@@ -162,9 +162,10 @@ export function askedLookups(sites: readonly { path: (string | number)[]; value:
     if (v.length > 65_536 || !v.includes(".") || !LOOKUP.test(v)) continue;
     NAME.lastIndex = 0;
     for (let m; (m = NAME.exec(v)) !== null && names < 64; names++) {
-      if (!LOOKUP.test(v.slice(Math.max(0, m.index - 80), m.index))) continue;
+      const end = m.index + m[0].length;
+      if (!LOOKUP.test(v.slice(Math.max(0, m.index - 80), m.index)) && !LOOKUP.test(v.slice(end, end + 40))) continue;
       const what = verdict(m[0]);
-      if (what !== null) out.push({ path: site.path, start: m.index, end: m.index + m[0].length, detail: `a name the reader is asked to resolve carries ${what}` });
+      if (what !== null) out.push({ path: site.path, start: m.index, end, detail: `a name the reader is asked to resolve carries ${what}` });
     }
   }
   return out;
