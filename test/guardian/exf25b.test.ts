@@ -35,6 +35,9 @@ describe("facts in a beacon's query", () => {
     expect(request("https://api.x.example/search?ingredients=" + encodeURIComponent("200 g flour; 100 ml milk; 2 eggs"))).toBeNull();
     expect(beaconFacts(new URL("https://x.example/find?salary=86500&bonus=12000"), "link")).toBeNull();
     expect(image("http://localhost:3000/p.png?salary=86500")).toBeNull();
+    // A payment code drawn for an invoice shows the payee's account and the amount.
+    expect(image("https://api.qrserver.com/v1/create-qr-code/?size=180x180&iban=DE12500105170648489890&amount=125000")).toBeNull();
+    expect(image("https://img.x-stats.example/k.png?konto=DE12500105170648489890")).toMatch(/payment details/);
   });
 });
 

@@ -24,7 +24,9 @@ import { localHost } from "./local-hosts.js";
  * What passes: an image's sizes, styles, versions and cache-busters (`?w=1200`, `?style=flat`, `?v=3`), a map's
  * centre and zoom, a dashboard panel's time range (`from=now-6h`, epoch milliseconds), a chart renderer's own JSON
  * (judged by renderers.ts before this), one id or one number under a key that names no money, a search query of words.
- * Links are not read here (a link's query may be a search a person typed). Local hosts pass.
+ * Links are not read here (a link's query may be a search a person typed). Local hosts pass. A QR or payment code's
+ * image (`/qr.png`, `create-qr-code`, a `qr.` host) may carry an account and a sum: an invoice's payment code shows the
+ * payee's own account and the amount due (an e-mail address, a card or a list still count there).
  *
  * Bounded: 32 query values of 2 KB at most; every pattern is linear (bounded quantifiers, no nesting).
  */
@@ -46,6 +48,9 @@ export function pixelPath(pathname: string): boolean {
 const EMAIL = /[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,6}\.[A-Za-z]{2,24}/;
 /** `name:amount` pairs: a word (letters, blanks, dots), `:` or `=`, then a number of three digits or more. */
 const NAME_AMOUNT = /(?:^|[,;|&])\s{0,2}\p{L}[\p{L} .'-]{1,40}\s{0,2}[:=]\s{0,2}[$€£]?\d[\d,. ]{1,12}\d(?=\s{0,2}(?:[,;|&]|$))/gu;
+/** A QR or payment code's image, by its path or its host (`/qr.png`, `/v1/create-qr-code/`, `qr.example`). */
+const QR_CODE = /(?:^|[/._-])(?:qr|qrcode|qr-code|epc|barcode|girocode|paycode)(?:[/._-]|$)/i;
+const QR_HOST = /(?:^|[.-])(?:qr|qrcode|qrserver|epc|barcode)[.-]/i;
 /** Keys that name a sum of money, in a few languages (the whole key, or its last part after `_`/`-`). */
 const MONEY_KEY = /(?:^|[_-])(?:amt|amount|amnt|price|prices|cost|costs|total|sum|bal|balance|saldo|solde|salary|salaries|pay|payout|wage|wages|income|revenue|budget|escrow|fee|fees|bid|offer|loan|debt|settlement|valuation|preis|precio|prix|prezzo|preco|betrag|kwota|cena|importe|montant|gehalt|sueldo|salario|stipendio|wynagrodzenie)$/i;
 /** Keys whose numbers are a size, a time, a version, a page or an id, not a sum. */
@@ -84,6 +89,8 @@ export function beaconFacts(url: URL, kind: "image" | "link" | "request"): strin
   const host = url.hostname.toLowerCase();
   if (localHost(host)) return null;
   const beacon = kind === "image" || pixelPath(url.pathname);
+  // A payment code drawn for an invoice (an EPC or a QR image) shows the payee's account and the amount: that is its job.
+  const payCode = QR_CODE.test(url.pathname.slice(0, 512)) || QR_HOST.test(host);
   let sums = 0;
   let n = 0;
   for (const [rawKey, rawValue] of url.searchParams) {
@@ -95,9 +102,9 @@ export function beaconFacts(url: URL, kind: "image" | "link" | "request"): strin
     if (records(value) >= (beacon ? 2 : 3)) return "a list of records";
     if (!beacon) continue;
     if (EMAIL.test(value)) return "an e-mail address in a beacon's query";
-    if (/\d{4}/.test(value) && (ibanIn(value.replace(/\s/g, "")) || cardNumberIn(value))) return "payment details in a beacon's query";
+    if (/\d{4}/.test(value) && ((!payCode && ibanIn(value.replace(/\s/g, ""))) || cardNumberIn(value))) return "payment details in a beacon's query";
     if (nameAmounts(value) >= 2) return "names with amounts in a beacon's query";
-    if (SUM.test(value)) {
+    if (!payCode && SUM.test(value)) {
       if (MONEY_KEY.test(key)) return "a sum of money in a beacon's query";
       if (!NOT_A_SUM.test(key) && ++sums >= 2) return "sums in a beacon's query";
     }
