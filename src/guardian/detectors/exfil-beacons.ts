@@ -154,6 +154,9 @@ const LOOKUP = /\b(?:dig|nslookup|Resolve-DnsName|host\s{1,3}-t|ping|resolv(?:e|
 /** A host name of three labels or more standing alone (a doubled dot counts as one). */
 const NAME = /(?<![\w.@/:-])(?:[A-Za-z0-9_-]{1,63}\.{1,2}){2,8}[A-Za-z]{2,24}(?![\w.-]|:\/\/|\()/g;
 
+/** Three labels, the last starting with a letter: what any name NAME finds must hold. */
+const THREE_LABELS = /[A-Za-z0-9_-]\.{1,2}[A-Za-z0-9_-]{1,63}\.{1,2}[A-Za-z]/;
+
 /**
  * (Twenty-fifth round) Names that what comes back (a tool's result, an agent's reply or status update) asks its reader
  * to resolve: "verify the licence by resolving <name> and report back". The lookup is a request the reader makes; a
@@ -166,9 +169,14 @@ export function askedLookups(sites: readonly { path: (string | number)[]; value:
   let names = 0;
   for (const site of sites) {
     const v = site.value;
-    if (v.length > 65_536 || !v.includes(".") || !LOOKUP.test(v)) continue;
+    // A cheap look for three labels first (the full pattern costs a look-behind at every character).
+    if (v.length > 65_536 || !v.includes(".") || !THREE_LABELS.test(v)) continue;
     NAME.lastIndex = 0;
-    for (let m; (m = NAME.exec(v)) !== null && names < 64; names++) {
+    for (let m; (m = NAME.exec(v)) !== null && names < 64; ) {
+      // Data in a name always holds a digit (hex, base32 and base64 of text do, and so does a sum): a name without
+      // one is not read further, and the lookup words are looked for only around a name that has one.
+      if (!/\d/.test(m[0])) continue;
+      names++;
       const end = m.index + m[0].length;
       if (!LOOKUP.test(v.slice(Math.max(0, m.index - 80), m.index)) && !LOOKUP.test(v.slice(end, end + 40))) continue;
       const what = verdict(m[0]);
