@@ -172,11 +172,7 @@ export function askedLookups(sites: readonly { path: (string | number)[]; value:
     // A cheap look for three labels first (the full pattern costs a look-behind at every character).
     if (v.length > 65_536 || !v.includes(".") || !THREE_LABELS.test(v)) continue;
     NAME.lastIndex = 0;
-    for (let m; (m = NAME.exec(v)) !== null && names < 64; ) {
-      // Data in a name always holds a digit (hex, base32 and base64 of text do, and so does a sum): a name without
-      // one is not read further, and the lookup words are looked for only around a name that has one.
-      if (!/\d/.test(m[0])) continue;
-      names++;
+    for (let m; (m = NAME.exec(v)) !== null && names < 64; names++) {
       const end = m.index + m[0].length;
       if (!LOOKUP.test(v.slice(Math.max(0, m.index - 80), m.index)) && !LOOKUP.test(v.slice(end, end + 40))) continue;
       const what = verdict(m[0]);
