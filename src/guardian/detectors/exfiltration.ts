@@ -27,6 +27,7 @@ import { openedPlaces, pushedDataIn } from "./exfil-remotes.js";
 import { pathCredential } from "./exfil-path-credentials.js";
 import { includesRare } from "./rare-index.js";
 import { outsideRecords } from "./exfil-records.js";
+import { askedLookups, beaconFacts, moneyLabel, pixelPath, recordText, writtenHost } from "./exfil-beacons.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -447,13 +448,16 @@ function hostData(host: string): string | null {
   let dataLabels = 0;
   for (const label of sub) {
     const l = label.replace(/^x--/, "");
+    // (Twenty-fifth round) A sum of money written into a label (`usd1840`, `182m-gbp`): exfil-beacons.ts.
+    if (moneyLabel(l)) return "a sum of money in the host name";
     if (l.length < 12) continue;
     const hex = HEX.test(l);
     const b64 = /^[A-Za-z0-9_-]+$/.test(l) && /[0-9]/.test(l) && /[a-z]/i.test(l);
     if (!hex && !b64) continue;
     if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(l)) continue; // a UUID
     if (hex && l.length >= 16 && l.length % 2 === 0 && decodedText(l) !== null) return "encoded text in the host name";
-    if (b64 && l.length >= 16 && decodedText(l) !== null && /^[\x20-\x7e\t\n\r]*$/.test(decodedText(l) as string) && wordsIn(decodedText(l) as string)) return "encoded text in the host name";
+    // (Twenty-fifth round) …or a record (`key=value;key=value`), as readable as words (exfil-beacons.ts).
+    if (b64 && l.length >= 16 && decodedText(l) !== null && /^[\x20-\x7e\t\n\r]*$/.test(decodedText(l) as string) && (wordsIn(decodedText(l) as string) || recordText(decodedText(l) as string))) return "encoded text in the host name";
     if (base32Text(l)) return "encoded text in the host name";
     // (Twelfth round) Base32 of a number or an identifier, and base64 whose case DNS folded (exfil-sinks.ts).
     if (base32Label(l) || foldedBase64Label(l) !== null) return "encoded text in the host name";
@@ -568,6 +572,10 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
       if (stated) return stated;
     }
   }
+  // (Twenty-fifth round) Facts in a beacon's query — an image's, or a tracking pixel's a tool fetches — and a list of
+  // records in a request's query (exfil-beacons.ts).
+  const facts = beaconFacts(url, kind);
+  if (facts !== null) return facts;
   // A password as a path segment after one that names it: `/u/ana/pass/S3cret!x/`.
   for (let i = 0; i + 1 < segments.length; i++) {
     const value = decode(segments[i + 1] as string);
@@ -603,15 +611,16 @@ function carriedData(url: URL, kind: Kind, depth: number, lists: ExfiltrationLis
     if (blobs.some(encodedPersonalData)) return "encoded personal data";
     // A tool's request may carry a pagination cursor or a signed id: only credentials count there (and anything,
     // after the session saw a secret: the url_data detector).
-    if (kind === "request") continue;
+    // (Twenty-fifth round) A tracking pixel a tool fetches does what a rendered image does: judged as one.
+    if (kind === "request" && !pixelPath(url.pathname)) continue;
     // (Fifteenth round) An OAuth or SDK client id is public by definition (RFC 6749 §2.2): a payment button's
     // `client-id=` in its script URL names the merchant's app. Only a random one: text encoded into it is data.
     if (CLIENT_ID_KEY.test(key) && blobs.length === 1 && blobs[0] === plain && !decodesToText(plain)) continue;
     if (blobs.length > 0) return "encoded data";
     if (key === "" || value.length < 16) continue;
-    if (kind === "image" && isProse(value)) return "text";
+    if (kind !== "link" && isProse(value)) return "text";
     // A link's query may hold words (a search); an image's may not, and neither may hold a random-looking value.
-    if (DATA_KEYS.test(key) && /[A-Za-z]/.test(value) && (kind === "image" ? /\s/.test(value) || entropy(value) >= 3.5 : !/\s/.test(value) && entropy(value) >= 3.8)) return "data";
+    if (DATA_KEYS.test(key) && /[A-Za-z]/.test(value) && (kind !== "link" ? /\s/.test(value) || entropy(value) >= 3.5 : !/\s/.test(value) && entropy(value) >= 3.8)) return "data";
   }
   return null;
 }
@@ -658,7 +667,9 @@ function judgeUrl(raw: string, kind: Kind, depth: number, lists: ExfiltrationLis
     for (const [, value] of url.searchParams) if (depth < 2 && ABSOLUTE.test(value)) return judgeUrl(value, kind, depth + 1, lists);
     return null;
   }
-  const dns = hostData(host);
+  // (Twenty-fifth round) The name as written too: base64 in a label keeps its case until the parser folds it.
+  const written = writtenHost(raw);
+  const dns = hostData(host) ?? (written !== null && written !== host && written.toLowerCase() === host ? hostData(written) : null);
   if (dns !== null) return dns;
   if (depth < 2) {
     // (Eighth round) A URL inside this one — a translation proxy, a redirector, an archive, a `?url=` wrapper — is
@@ -827,6 +838,8 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
     addApart(out, linkTemplates(sites, (h) => lists.allow.some((re) => re.test(h))));
     // (Thirteenth round) An order to send private data in bulk, or secrets, to an address (exfil-hosted.ts).
     addApart(out, dataOrders(sites, (h) => lists.allow.some((re) => re.test(h)), localHost).map((d) => ({ type: "exfiltration.link", path: d.path, start: d.start, end: d.end, detail: "an order to send private data to an address" })));
+    // (Twenty-fifth round) A name the reader is asked to resolve whose labels carry data (exfil-beacons.ts).
+    addApart(out, askedLookups(sites, (h) => hostVerdict(h, lists)).map((d) => ({ type: "exfiltration.dns", ...d })));
   }
   if (message !== undefined) {
     for (const r of requestedUrls(sites, message)) {
@@ -1256,7 +1269,8 @@ const TOOL_CALLS = new Set(["tools/call", "steps/toolCallRequest"]);
 const A2A_SENDS = new Set(["message/send", "message/stream", "SendMessage", "SendStreamingMessage"]);
 const REQUEST_URL = /\bhttps?:\/\/[^\s"'<>`)\]}]{1,8192}/gi;
 /** A host name of three labels or more, standing alone (a `dig`/`nslookup` argument, a `host` parameter). */
-const HOST_NAME = /(?<![\w.@/:-])(?:[A-Za-z0-9_-]{1,63}\.){2,8}[A-Za-z]{2,24}(?![\w.-]|:\/\/|\()/g;
+// (Twenty-fifth round) A doubled dot (an empty label) does not end the name: the labels before it still carry what they hold.
+const HOST_NAME = /(?<![\w.@/:-])(?:[A-Za-z0-9_-]{1,63}\.{1,2}){2,8}[A-Za-z]{2,24}(?![\w.-]|:\/\/|\()/g;
 
 /** Arguments that name a host, and commands that resolve or contact one: where a bare host name is a request. */
 const HOST_KEYS = /^(?:host|hostname|domain|server|target|address|fqdn|name_?server|lookup)$/i;
@@ -1282,7 +1296,7 @@ function overSubstitutions(v: string, start: number, end: number): string {
 }
 
 /** A value that is nothing but a host name (three labels or more): whatever the argument is called, it names a host. */
-const WHOLE_HOST = /^\s*(?:[A-Za-z0-9_-]{1,63}\.){2,8}[A-Za-z]{2,24}\.?\s*$/;
+const WHOLE_HOST = /^\s*(?:[A-Za-z0-9_-]{1,63}\.{1,2}){2,8}[A-Za-z]{2,24}\.?\s*$/;
 
 function hostContext(site: StringSite, words: boolean): boolean {
   const key = site.path[site.path.length - 1];
