@@ -421,9 +421,11 @@ export function pieces(str: string): Piece[] {
     ev.push(at);
   };
   let h = 0;
-  /** Where the word being read started (-1 between words), and where its elided prefix ends (0: none). */
+  /** Where the word being read started (-1 between words), where its elided prefix ends (0: none), and where the part
+   * before a later apostrophe ends (0: none). */
   let wordStart = -1;
   let elided = 0;
+  let before = 0;
   let lastNl = -1;
   let lt = -9;
   // Word counter, and where the last word of each pairing class was.
@@ -469,6 +471,12 @@ export function pieces(str: string): Piece[] {
     if ((t === APOS || t === HYPHEN) && wordStart >= 0 && i + 1 < L && fold(text[i + 1] as number) > 0) {
       // Elision ("l'assistente", "all'utente"): the word after a short prefix is hashed on its own as well.
       if (t === APOS && i - wordStart <= 4) elided = i - wordStart + 1;
+      // An apostrophe after a longer part ("avustaja'l'…", "assistant's"): the reader takes the parts on either side
+      // as words of their own, so both are probed at the word's end.
+      else if (t === APOS) {
+        if (before === 0) before = i - wordStart;
+        elided = i - wordStart + 1;
+      }
       // (Fifteenth round) A compound's last part too ("ИИ-ассистента", "reviewer-agent"): a role the scorer reads.
       // ("User-Agent", the HTTP header, is not one; nor an account's handle, "@review-bot".)
       else if (t === HYPHEN && i - wordStart <= 24 && !(wordStart > 0 && (text[wordStart - 1] as number) === 64) && !(i - wordStart === 4 && ((text[wordStart] as number) | 32) === 117 && ((text[wordStart + 3] as number) | 32) === 114)) elided = i - wordStart + 1;
@@ -486,6 +494,10 @@ export function pieces(str: string): Piece[] {
         k = kinds[j] as number;
       }
       if (elided > 0 && len > elided && (j = slot(key(hashUnits(text, wordStart + elided, i, false)))) >= 0) bits |= vals[j] as number;
+      if (before > 0 && (j = slot(key(hashUnits(text, wordStart, wordStart + before, true)))) >= 0) {
+        bits |= vals[j] as number;
+        k |= kinds[j] as number;
+      }
       if (len >= 7 && (j = slot(key(hashUnits(text, wordStart, wordStart + 7, true) ^ SALT7))) >= 0) {
         bits |= vals[j] as number;
         k |= kinds[j] as number;
@@ -575,6 +587,7 @@ export function pieces(str: string): Piece[] {
       wordStart = -1;
       h = 0;
       elided = 0;
+      before = 0;
     }
     // A message object written inside data (`{"role":`, `{"jsonrpc":`): a forged turn or protocol message.
     if (c === 123 && forgedAt(text, i + 1)) hit(i);
