@@ -1,5 +1,5 @@
 import { lookup } from "./injection-lexicon.js";
-import { CARD_DESCRIBING, fieldsNamed, MCP_DESCRIBING, OWN_FIELD, toolFields } from "./poisoning-secret-words.js";
+import { describingDemands, OWN_FIELD } from "./poisoning-secret-words.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
 
 /*
@@ -32,11 +32,10 @@ import type { Detection, JsonPath, StringSite } from "./scan.js";
  * passports and card numbers (identity data, judged elsewhere); strings that are not descriptions. The string is cut
  * whole. A string poisoning-secret-words.ts already cut is not read again.
  *
- * Cost: only describing strings (at most MAX_STRINGS), each read up to MAX_CHARS, at most MAX_CLAUSES sentences of at
- * most MAX_WORDS words; per word a map lookup and a scan of a fixed stem list; no regular expression backtracks.
+ * Cost: only describing strings (at most 512: describingDemands), each read up to MAX_CHARS, at most MAX_CLAUSES
+ * sentences of at most MAX_WORDS words; per word a map lookup and a scan of a fixed stem list; no regular expression backtracks.
  */
 
-const MAX_STRINGS = 512;
 const MAX_CHARS = 4096;
 const MAX_CLAUSES = 40;
 const MAX_WORDS = 120;
@@ -178,17 +177,10 @@ function propertyName(path: JsonPath): string | undefined {
  * demand a login secret with an inflected secret word or a hand-over verb the lexicon does not read.
  */
 export function detectInflectedSecretDemands(sites: readonly StringSite[], result: unknown, card: boolean): Detection[] {
-  const out: Detection[] = [];
-  let n = 0;
-  for (const site of sites) {
-    if (site.path[0] !== "result" || site.value.length < 12) continue;
-    if (!(card ? CARD_DESCRIBING(site.path) : MCP_DESCRIBING(site.path))) continue;
-    if (++n > MAX_STRINGS || out.length >= 16) break;
+  const demands = (site: StringSite): boolean => {
     const prop = card ? undefined : propertyName(site.path);
     const field = prop !== undefined && !OWN_FIELD.test(prop);
-    if (!sentences(site.value).some((s) => demandsSecretInflected(s, field))) continue;
-    if (!card && [...toolFields(result, site.path), ...fieldsNamed(site.value)].some((f) => OWN_FIELD.test(f))) continue;
-    out.push({ type: "tool_poisoning.secret_inflected", path: site.path, start: 0, end: site.value.length, detail: "a description demands a person's password or PIN be handed over" });
-  }
-  return out;
+    return sentences(site.value).some((s) => demandsSecretInflected(s, field));
+  };
+  return describingDemands(sites, result, card, demands, "tool_poisoning.secret_inflected", "a description demands a person's password or PIN be handed over");
 }

@@ -48,13 +48,13 @@ const OWN_FLOW = /\b(?:reset\w{0,3}|forgot\w{0,3}|chang\w{1,3}|recover\w{0,3}|ex
 /** Property names of a tool built to take a login secret. */
 export const OWN_FIELD = /pass|pin|pwd|login|credential|secret|auth|otp|code|heslo|haslo|parol|senha|sandi/i;
 /** Where a card's strings describe it: its description, its skills, its provider's name, its security schemes. */
-export const CARD_DESCRIBING = (p: JsonPath): boolean =>
+const CARD_DESCRIBING = (p: JsonPath): boolean =>
   p[1] === "description" ||
   (p[1] === "skills" && (p[3] === "description" || p[3] === "examples" || p[3] === "name")) ||
   (p[1] === "provider" && p[2] === "organization") ||
   (p[1] === "securitySchemes" && p[p.length - 1] === "description");
 /** Where an MCP server's strings describe it: descriptions and titles at any depth, examples, the instructions. */
-export const MCP_DESCRIBING = (p: JsonPath): boolean => {
+const MCP_DESCRIBING = (p: JsonPath): boolean => {
   const last = p[p.length - 1];
   return last === "description" || last === "title" || p[1] === "instructions" || (typeof last === "number" && p[p.length - 2] === "examples");
 };
@@ -105,7 +105,7 @@ function clauses(text: string): string[] {
 }
 
 /** Field names a string gives in backticks or quotes (`password`): a tool that says where it takes the secret. */
-export function fieldsNamed(text: string): string[] {
+function fieldsNamed(text: string): string[] {
   const out: string[] = [];
   for (const m of text.slice(0, MAX_CHARS).matchAll(/[`'"]([A-Za-z_][\w.-]{0,40})[`'"]/g)) {
     out.push(m[1] as string);
@@ -115,7 +115,7 @@ export function fieldsNamed(text: string): string[] {
 }
 
 /** The property names of the tool a string of a `tools/list` result belongs to (its input schema's, any depth). */
-export function toolFields(result: unknown, path: JsonPath): string[] {
+function toolFields(result: unknown, path: JsonPath): string[] {
   if (path[1] !== "tools" || typeof path[2] !== "number") return [];
   const tool = (result as { tools?: unknown[] }).tools?.[path[2]];
   const out: string[] = [];
@@ -135,19 +135,28 @@ export function toolFields(result: unknown, path: JsonPath): string[] {
 }
 
 /**
- * The describing strings (of an MCP server's lists and `initialize` result, or of an A2A agent card when `card`) that
- * demand a login secret of a party in any language the lexicon reads.
+ * The describing strings (of an MCP server's lists and `initialize` result, or of an A2A agent card when `card`) of
+ * which `demands` holds, as findings of `type`: at most 512 strings read and 16 found; a string whose tool has a field
+ * for the secret, or that names one, is left. This check and the stems' (poisoning-secret-stems.ts) share it.
  */
-export function detectSecretDemands(sites: readonly StringSite[], result: unknown, card: boolean): Detection[] {
+export function describingDemands(sites: readonly StringSite[], result: unknown, card: boolean, demands: (site: StringSite) => boolean, type: string, detail: string): Detection[] {
   const out: Detection[] = [];
   let n = 0;
   for (const site of sites) {
     if (site.path[0] !== "result" || site.value.length < 12) continue;
     if (!(card ? CARD_DESCRIBING(site.path) : MCP_DESCRIBING(site.path))) continue;
     if (++n > MAX_STRINGS || out.length >= 16) break;
-    if (!clauses(site.value).some(demandsSecret)) continue;
+    if (!demands(site)) continue;
     if (!card && [...toolFields(result, site.path), ...fieldsNamed(site.value)].some((f) => OWN_FIELD.test(f))) continue;
-    out.push({ type: "tool_poisoning.secret_any_language", path: site.path, start: 0, end: site.value.length, detail: "a description demands a person's password, PIN or code be handed over" });
+    out.push({ type, path: site.path, start: 0, end: site.value.length, detail });
   }
   return out;
+}
+
+/**
+ * The describing strings (of an MCP server's lists and `initialize` result, or of an A2A agent card when `card`) that
+ * demand a login secret of a party in any language the lexicon reads.
+ */
+export function detectSecretDemands(sites: readonly StringSite[], result: unknown, card: boolean): Detection[] {
+  return describingDemands(sites, result, card, (site) => clauses(site.value).some(demandsSecret), "tool_poisoning.secret_any_language", "a description demands a person's password, PIN or code be handed over");
 }
