@@ -1,23 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { sitesOf } from "../support/sites.js";
 import { cpuMs } from "../support/cpu.js";
 import { pathCredential } from "../../src/guardian/detectors/exfil-path-credentials.js";
 import { secrecyAsked } from "../../src/guardian/detectors/exfil-secrecy.js";
 import { mailedSecrets } from "../../src/guardian/detectors/exfil-sinks.js";
-import type { StringSite } from "../../src/guardian/detectors/scan.js";
 
 /* Twenty-fourth round (issue 24, "exf24"): a password in a URL's path, secrecy asked of a personal mailbox. */
-
-/** A tool call's arguments as the detectors see them: one site per string, under params.arguments. */
-function sites(args: Record<string, unknown>): StringSite[] {
-  const out: StringSite[] = [];
-  const walk = (v: unknown, path: (string | number)[]) => {
-    if (typeof v === "string") out.push({ path: ["params", "arguments", ...path], value: v });
-    else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i]));
-    else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, [...path, k]);
-  };
-  walk(args, []);
-  return out;
-}
 
 describe("a password in a URL's path", () => {
   const path = (u: string) => pathCredential(new URL(u).pathname.split("/").filter((s) => s !== "").map((s) => decodeURIComponent(s)));
@@ -57,7 +45,7 @@ describe("secrecy asked of a personal mailbox", () => {
     expect(secrecyAsked("Contre nous, ils ont gagné 2-1.")).toBe(false);
   });
   it("counts only for a personal mailbox", () => {
-    const mail = (to: string) => mailedSecrets(sites({ to, subject: "x", body: "Here are the unreleased figures, keep it between us." })).length;
+    const mail = (to: string) => mailedSecrets(sitesOf({ to, subject: "x", body: "Here are the unreleased figures, keep it between us." })).length;
     expect(mail("d.keller.home@gmail.com")).toBe(1);
     expect(mail("archive@ukr.net")).toBe(1);
     expect(mail("j.park@northwind.example")).toBe(0);

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { cpuMs } from "../support/cpu.js";
-import { compileDetector, detectorsReady, MessageScan, type CompiledDetector } from "../../src/guardian/detectors/index.js";
+import { cardTypes, toolTypes } from "../support/sites.js";
+import { compileDetector, detectorsReady, type CompiledDetector } from "../../src/guardian/detectors/index.js";
 import { demandsSecret, detectSecretDemands } from "../../src/guardian/detectors/poisoning-secret-words.js";
 import { runTestFiles } from "../../src/cli/test-rules.js";
 
@@ -12,10 +13,8 @@ beforeAll(async () => {
   await detectorsReady();
   tp = compileDetector({ tool_poisoning: { threshold: 4.5 } }) as CompiledDetector;
 });
-const card = (description: string, skills: unknown[] = []) =>
-  tp.run(new MessageScan({ jsonrpc: "2.0", id: 1, result: { name: "a", description, url: "http://127.0.0.1:9/", protocolVersion: "0.3.0", version: "1", capabilities: {}, skills } }, "t", null)).map((d) => d.type);
-const tool = (description: string, properties: Record<string, unknown> = { id: { type: "string" } }) =>
-  tp.run(new MessageScan({ jsonrpc: "2.0", id: 1, result: { tools: [{ name: "t", description, inputSchema: { type: "object", properties } }] } }, "t", null)).map((d) => d.type);
+const card = (description: string, skills?: unknown[]) => cardTypes(tp, description, skills);
+const tool = (description: string, properties?: Record<string, unknown>) => toolTypes(tp, description, properties);
 
 describe("tp24: a login secret demanded in languages the per-language lists do not read", () => {
   it("cuts a card, a skill, a tool and instructions that demand a password or PIN (Swahili, Bulgarian, Catalan, Georgian, Romanian, Tagalog)", () => {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { cpuMs } from "../support/cpu.js";
-import { compileDetector, detectorsReady, MessageScan, type CompiledDetector } from "../../src/guardian/detectors/index.js";
+import { cardTypes, toolTypes } from "../support/sites.js";
+import { compileDetector, detectorsReady, type CompiledDetector } from "../../src/guardian/detectors/index.js";
 import { demandsSecretInflected, detectInflectedSecretDemands } from "../../src/guardian/detectors/poisoning-secret-stems.js";
 import { runTestFiles } from "../../src/cli/test-rules.js";
 
@@ -12,10 +13,8 @@ beforeAll(async () => {
   await detectorsReady();
   tp = compileDetector({ tool_poisoning: { threshold: 4.5 } }) as CompiledDetector;
 });
-const card = (description: string, skills: unknown[] = []) =>
-  tp.run(new MessageScan({ jsonrpc: "2.0", id: 1, result: { name: "a", description, url: "http://127.0.0.1:9/", protocolVersion: "0.3.0", version: "1", capabilities: {}, skills } }, "t", null)).map((d) => d.type);
-const tool = (description: string, properties: Record<string, unknown> = { id: { type: "string" } }) =>
-  tp.run(new MessageScan({ jsonrpc: "2.0", id: 1, result: { tools: [{ name: "t", description, inputSchema: { type: "object", properties } }] } }, "t", null)).map((d) => d.type);
+const card = (description: string, skills?: unknown[]) => cardTypes(tp, description, skills);
+const tool = (description: string, properties?: Record<string, unknown>) => toolTypes(tp, description, properties);
 
 /** Cut by this check, or by an earlier poisoning check that read the same string first. */
 const cut = (types: string[]) => types.some((t) => t.startsWith("tool_poisoning."));

@@ -24,3 +24,13 @@ export function detector(spec: DetectorSpec): CompiledDetector {
 export function callFindings(tool: string, args: Record<string, unknown>, spec: DetectorSpec = "exfiltration"): string[] {
   return new MessageScan({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool, arguments: args } }, "srv", null).run(detector(spec)).map((x) => x.detail ?? x.type);
 }
+
+/** The finding types a detector gives on an A2A agent card with this description and these skills. */
+export function cardTypes(d: CompiledDetector, description: string, skills: unknown[] = []): string[] {
+  return d.run(new MessageScan({ jsonrpc: "2.0", id: 1, result: { name: "a", description, url: "http://127.0.0.1:9/", protocolVersion: "0.3.0", version: "1", capabilities: {}, skills } }, "t", null)).map((x) => x.type);
+}
+
+/** The finding types a detector gives on a one-tool `tools/list` result with this description and input-schema properties. */
+export function toolTypes(d: CompiledDetector, description: string, properties: Record<string, unknown> = { id: { type: "string" } }): string[] {
+  return d.run(new MessageScan({ jsonrpc: "2.0", id: 1, result: { tools: [{ name: "t", description, inputSchema: { type: "object", properties } }] } }, "t", null)).map((x) => x.type);
+}
