@@ -185,6 +185,14 @@ const PERSONAL_MAIL = new Set(["gmail", "googlemail", "yahoo", "ymail", "outlook
 /** A host that is this machine or its network: the one shared list (local-hosts.ts). */
 export { localHost };
 
+/** The domains of the e-mail addresses in a text, the first `max` of them. */
+export function mailDomains(text: string, max = 32): string[] {
+  const out: string[] = [];
+  ADDRESS.lastIndex = 0;
+  for (let m; out.length < max && (m = ADDRESS.exec(text)) !== null; ) out.push(m[1] as string);
+  return out;
+}
+
 export function personalMailbox(domain: string): boolean {
   const labels = domain.toLowerCase().split(".");
   // (`web.de` and `mail.ru`-like names: the label before the suffix; `gmail.example`: the first of two.)
@@ -247,8 +255,8 @@ export function sentFiles(sites: readonly StringSite[], allowed: (host: string) 
       if (kind) files.push({ site, kind });
     }
     if (RECIPIENT_KEY.test(key) || RECIPIENT_KEY.test(top)) {
-      ADDRESS.lastIndex = 0;
-      for (let m, n = 0; (m = ADDRESS.exec(v)) !== null && n < 32; n++) (recipients ??= []).push(m[1] as string);
+      const domains = mailDomains(v);
+      if (domains.length > 0) (recipients ??= []).push(...domains);
     }
     if (key === "method" && site.path.length === 3) method = v.trim().toUpperCase();
     if (upload === null && !fetches && URL_KEY.test(key) && /^https?:\/\//i.test(v)) {

@@ -1,5 +1,5 @@
 import type { Detection, StringSite } from "./scan.js";
-import { personalMailbox } from "./exfil-payloads.js";
+import { mailDomains, personalMailbox } from "./exfil-payloads.js";
 import { markedText } from "./exfil-words.js";
 
 /*
@@ -162,13 +162,10 @@ export function recordList(text: string): string | null {
 
 const RECIPIENT_KEY = /^(?:to|cc|bcc|recipients?|recipient_?emails?|to_?address(?:es)?|send_?to|email_?to)$/i;
 const BODY_KEY = /^(?:body|text|html|content|message|body_?(?:text|html)|plain|plain_?text|html_?body|text_?body|caption|description)$/i;
-const ADDRESS = /[A-Za-z0-9._%+-]{1,64}@([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,6})/g;
 /** Whether a value holds an address at a personal mailbox provider. */
 function personalAddress(v: string): boolean {
   if (!v.includes("@") || v.length > 4096) return false;
-  ADDRESS.lastIndex = 0;
-  for (let m, n = 0; (m = ADDRESS.exec(v)) !== null && n < 32; n++) if (personalMailbox(m[1] as string)) return true;
-  return false;
+  return mailDomains(v).some(personalMailbox);
 }
 
 /** Query keys a Telegram or Discord call carries its message in. */
@@ -276,13 +273,7 @@ export function outsideRecords(sites: readonly StringSite[], tool = "", callArgs
       continue;
     }
     if ((RECIPIENT_KEY.test(key) || RECIPIENT_KEY.test(keys[0] ?? "")) && v.includes("@") && v.length <= 4096) {
-      ADDRESS.lastIndex = 0;
-      for (let m, n = 0; (m = ADDRESS.exec(v)) !== null && n < 32; n++) {
-        if (personalMailbox(m[1] as string)) {
-          mailboxes.push(site);
-          break;
-        }
-      }
+      if (personalAddress(v)) mailboxes.push(site);
       continue;
     }
     args.push(site);

@@ -1,5 +1,5 @@
 import { DATA_FILE } from "./exfil-outlets.js";
-import { fileKind, personalMailbox } from "./exfil-payloads.js";
+import { fileKind, mailDomains, personalMailbox } from "./exfil-payloads.js";
 import type { ChannelFinding } from "./exfil-channels.js";
 
 /*
@@ -18,7 +18,6 @@ import type { ChannelFinding } from "./exfil-channels.js";
  */
 
 const MAILERS = /^(?:mail|mailx|s-nail|mutt|neomutt|swaks|sendmail|msmtp)$/;
-const ADDRESS = /[A-Za-z0-9._%+-]{1,64}@([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,6})/g;
 /** Documents and media named for a subject (`hr/handbook.pdf`): not a data file by a word of their name. */
 const DOCUMENT = /\.(?:pdf|md|txt|log|html?|docx?|pptx?|odt|odp|png|jpe?g|gif|svg|webp|mp4|mov|webm|mp3)$/i;
 
@@ -78,9 +77,7 @@ function mailed(v: string): ChannelFinding[] {
         if ((w === "-a" || w === "-A" || w === "--attach" || w === "--attach-type" || w === "<") && dataFile(next.replace(/^@/, ""))) file = next.replace(/^@/, "");
         else if (/^(?:--attach=|<)/.test(w) && dataFile(w.replace(/^(?:--attach=@?|<)/, ""))) file = w.replace(/^(?:--attach=@?|<)/, "");
       }
-      let personal = false;
-      ADDRESS.lastIndex = 0;
-      for (let m, n = 0; (m = ADDRESS.exec(p)) !== null && n < 16; n++) if (personalMailbox(m[1] as string)) personal = true;
+      const personal = mailDomains(p, 16).some(personalMailbox);
       if (file !== null && personal) out.push({ start: offset, end: offset + p.length, detail: `a data file (${file}) mailed to a personal mailbox` });
     }
     // What this part feeds the next through a pipe: `cat <data file>`.

@@ -1,5 +1,5 @@
 import { peopleRows } from "./exfil-dataset.js";
-import { personalMailbox } from "./exfil-payloads.js";
+import { mailDomains, personalMailbox } from "./exfil-payloads.js";
 import { identityNumbers, peopleTable } from "./exfil-people-url.js";
 import { markedText } from "./exfil-words.js";
 import { secrecyAsked } from "./exfil-secrecy.js";
@@ -348,7 +348,6 @@ const RECIPIENT_KEY = /^(?:to|cc|bcc|recipients?|to_?address(?:es)?|send_?to|ema
 /** (Twenty-second round) Whom a file is shared with, as the argument's own key (an `email` object holds a whole mail). */
 const SHARED_WITH_KEY = /^(?:email|email_?address|share_?with|shared_?with|grantees?|user_?email)$/i;
 const BODY_KEY = /^(?:body|text|html|content|message|body_?(?:text|html)|plain|plain_?text|html_?body|text_?body|description|notes|document_?text)$/i;
-const ADDRESS = /[A-Za-z0-9._%+-]{1,64}@([A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,6})/g;
 /** (Twenty-second round) An attachment's argument, and a file an export is kept in (a table, a database, its dump). */
 const ATTACHMENT_KEY = /^(?:attachments?|attach(?:ed)?|files?|file_?names?|file_?paths?|file_?ids?|documents?)$/i;
 /** A file named for holding no one's data: a template, a sample, a blank form, a schema. */
@@ -379,8 +378,7 @@ export function mailedSecrets(sites: readonly StringSite[]): Detection[] {
     const keys = site.path.slice(2).filter((k): k is string => typeof k === "string");
     const key = keys[keys.length - 1] ?? "";
     if (RECIPIENT_KEY.test(key) || RECIPIENT_KEY.test(keys[0] ?? "") || SHARED_WITH_KEY.test(key)) {
-      ADDRESS.lastIndex = 0;
-      for (let m, n = 0; (m = ADDRESS.exec(site.value)) !== null && n < 32; n++) recipients.push((m[1] as string).toLowerCase());
+      for (const d of mailDomains(site.value)) recipients.push(d.toLowerCase());
     } else if (BODY_KEY.test(key) && site.value.length >= 20) bodies.push(site);
     else if ((ATTACHMENT_KEY.test(key) || ATTACHMENT_KEY.test(keys[0] ?? "")) && site.value.length <= 1024 && EXPORT_FILE.test(site.value.trim()) && !NO_DATA_FILE.test(site.value)) files.push(site);
   }
@@ -405,11 +403,7 @@ export function mailedSecrets(sites: readonly StringSite[]): Detection[] {
     else if (personal && (identityNumbers(t) || peopleTable(t) || peopleRows(t))) what = "people's records";
     else if (personal && PEOPLE_HEADER.test(t)) {
       const header = PEOPLE_HEADER.exec(t) as RegExpExecArray;
-      ADDRESS.lastIndex = 0;
-      let rows = 0;
-      const rest = t.slice(header.index);
-      while (rows < 3 && ADDRESS.exec(rest) !== null) rows++;
-      if (PERSON_FIELD.test(header[0]) && rows >= 2) what = "an export of people's records";
+      if (PERSON_FIELD.test(header[0]) && mailDomains(t.slice(header.index), 2).length >= 2) what = "an export of people's records";
     }
     if (what) out.push({ type: "exfiltration.request", path: b.path, start: 0, end: b.value.length, detail: `the e-mail carries ${what}${personal ? " to a personal mailbox" : " off the machine"}` });
   }
