@@ -144,6 +144,23 @@ export function blindSteps(c) {
   return steps;
 }
 
+/**
+ * One step through an embedded guardian as the proxy hands it over: a fresh copy of the message and its request, in
+ * the step's session and route (pins are kept per route). The probe and decisions-compare both judge this way.
+ */
+export function judgeStep(M, guardian, step, session, route = step.route ?? "test") {
+  const ctx = {
+    direction: step.direction,
+    session,
+    route,
+    transport: "test",
+    agent: step.agent ? { id: step.agent } : null,
+    server: { name: step.server ?? "test-server" },
+    request: step.request ? structuredClone(step.request) : null,
+  };
+  return guardian.call(M.buildAosRequest(step.protocol === "a2a" ? "protocols/A2A" : "protocols/MCP", structuredClone(step.message), ctx));
+}
+
 export function openBlindCases(fixtures, only = null) {
   const out = [];
   for (const set of openBlindSets(fixtures)) {

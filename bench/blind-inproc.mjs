@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openBlindCases } from "./blind-cases.mjs";
+import { judgeStep, openBlindCases } from "./blind-cases.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const option = (name) => {
@@ -55,16 +55,8 @@ openBlindCases(join(root, "test", "fixtures"), sets).forEach((bc, ci) => {
   let hit = false;
   let why = "";
   for (const s of bc.steps) {
-    const ctx = {
-      direction: s.direction,
-      session: `case-${ci}`,
-      route: `case-${ci}`, // pins are kept per route: a list another case showed is not a rug pull
-      transport: "test",
-      agent: null,
-      server: { name: "test-server" },
-      request: s.request ? structuredClone(s.request) : null,
-    };
-    const res = guardian.call(M.buildAosRequest(s.protocol === "a2a" ? "protocols/A2A" : "protocols/MCP", structuredClone(s.message), ctx));
+    // pins are kept per route: a list another case showed is not a rug pull
+    const res = judgeStep(M, guardian, s, `case-${ci}`, `case-${ci}`);
     const decision = res.result?.decision ?? "error";
     if (decision !== "allow" && (c.label === "benign" || isTarget(c, s))) {
       hit = true;

@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { isDeepStrictEqual } from "node:util";
 import { parse as parseYaml } from "yaml";
-import { openBlindCases } from "./blind-cases.mjs";
+import { judgeStep, openBlindCases } from "./blind-cases.mjs";
 
 setFlagsFromString("--regexp-tier-up-ticks=0");
 
@@ -99,18 +99,8 @@ for (const p of packs) {
     c.steps.forEach((s, si) => {
       messages++;
       const got = builds.map((b, bi) => {
-        const msg = structuredClone(s.message);
-        const ctx = {
-          direction: s.direction,
-          session,
-          route: s.route ?? "test",
-          transport: "test",
-          agent: s.agent ? { id: s.agent } : null,
-          server: s.server ? { name: s.server } : { name: "test-server" },
-          request: s.request ? structuredClone(s.request) : null,
-        };
         try {
-          return answer(guardians[bi].call(b.M.buildAosRequest(s.protocol === "a2a" ? "protocols/A2A" : "protocols/MCP", msg, ctx)));
+          return answer(judgeStep(b.M, guardians[bi], s, session));
         } catch (e) {
           return { threw: String(e?.message ?? e) };
         }
