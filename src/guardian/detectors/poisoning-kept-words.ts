@@ -48,7 +48,7 @@ const MAX_WORDS = 80;
 const NEAR = 3;
 
 /** Negations the lexicon's `neg` class lacks: Norwegian, Swedish, Urdu, Persian, Bengali, Swahili ("si"), Catalan. */
-const NEG_MORE = new Set(["ikke", "ikkje", "inte", "ei", "نہ", "نہیں", "نباید", "نمی", "نیست", "نشود", "নেই", "না", "নয়", "sio", "hapana"]);
+const NEG_MORE = new Set(["ikke", "ikkje", "inte", "ei", "نہ", "نہیں", "نباید", "نمی", "نیست", "نشود", "নেই", "না", "নয়", "sio", "hapana", "kamwe"]);
 /** Fused negative telling verbs (Swahili "usi-" subjunctives, Persian "نـ" imperatives): negation and telling in one word. */
 const FUSED_PREFIX = ["usimw", "usiw", "usim", "msim", "msiw"];
 const FUSED_VERB = ["ambi", "elez", "julish", "onyesh", "arifu"];
@@ -90,6 +90,8 @@ const URL = /\bhttps?:\/\/(?!localhost\b|127\.|\[::1\])[\w-]{1,63}(?:\.[\w-]{1,6
 const EMAIL = /[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}/;
 const HANDLE = /(?:^|[\s(:،,])@[A-Za-z][A-Za-z0-9_]{3,31}(?![\w.@])/;
 const IBAN = /(?:^|[^A-Za-z0-9])[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,4})?(?![A-Za-z0-9])/;
+/** URLs and e-mail addresses, taken out before a clause is split into words. */
+const ADDRESSES = /\b[a-z][\w+.-]{0,20}:\/\/\S{1,2048}|[\w.+-]{1,64}@[\w.-]{1,255}/giu;
 /** A pointer to the product's own pages: a link given to read, not a place to send to. */
 const POINTER = /\b(?:see|visit|docs?|documentation|learn\s{1,3}more|support|help|terms|privacy)\b/i;
 
@@ -109,7 +111,8 @@ const startsWithAny = (w: string, stems: readonly string[]): boolean => stems.so
 /** The words of a clause, with the parts of an elided or hyphenated word ("l'usuari", "dir-li-ho") read too. */
 function wordsOf(clause: string): Word[] {
   const out: Word[] = [];
-  for (const raw of clause.split(/[^\p{L}\p{M}\p{N}'’\u200c\u200d-]+/u)) {
+  // (An address's own parts are not words: "…example.cat/ajuda" has no "cat" in it.)
+  for (const raw of clause.replace(ADDRESSES, " ").split(/[^\p{L}\p{M}\p{N}'’\u200c\u200d-]+/u)) {
     if (out.length >= MAX_WORDS) break;
     const original = raw.replace(/^['’-]+|['’-]+$/g, "");
     if (original === "") continue;
@@ -127,7 +130,7 @@ function wordsOf(clause: string): Word[] {
   return out;
 }
 
-const isNeg = (w: Word) => w.cues.includes("neg") || NEG_MORE.has(w.word.trimEnd());
+const isNeg = (w: Word) => w.cues.includes("neg") || NEG_MORE.has(w.word.trimEnd()) || (w.word.length >= 7 && FUSED_PREFIX.some((p) => w.word.startsWith(p)));
 const isTell = (w: Word) => w.cues.includes("comm") || startsWithAny(w.word, TELL_MORE);
 const isFused = (w: Word) => FUSED_PREFIX.some((p) => w.word.startsWith(p) && FUSED_VERB.some((v) => w.word.includes(v, p.length)));
 const isParty = (w: Word) => w.cues.includes("target") || w.cues.includes("you");
