@@ -22,6 +22,7 @@ import { detectCataloguePoisoning } from "./poisoning-catalogue.js";
 import { detectShadowing } from "./poisoning-shadowing.js";
 import { detectSecretDemands } from "./poisoning-secret-words.js";
 import { detectInflectedSecretDemands } from "./poisoning-secret-stems.js";
+import { detectKeptFromPerson, detectSplitWords } from "./poisoning-kept-words.js";
 import { detectOutputDemands } from "./poisoning-outputs.js";
 import { compileExfiltrationParams, detectExfiltration, detectUrlData, type ExfiltrationParams } from "./exfiltration.js";
 import { detectPiiBulk } from "./pii-bulk.js";
@@ -241,7 +242,12 @@ function poisoning(s: MessageScan, p?: InjectionParams): Detection[] {
   // (tp25) The same with the secret or the demand inflected or prefixed, by stems (poisoning-secret-stems.ts).
   for (const d of secretWords) cut.add(JSON.stringify(d.path));
   const secretStems = detectInflectedSecretDemands(uncut(), s.message.result, card);
-  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...overrides, ...protections, ...catalogue, ...shadowing, ...secretWords, ...secretStems, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
+  // (tp26) Something kept from the person while their secret or a fixed destination is demanded, in any language (poisoning-kept-words.ts).
+  for (const d of secretStems) cut.add(JSON.stringify(d.path));
+  const keptWords = detectKeptFromPerson(uncut(), s.message.result, card);
+  for (const d of keptWords) cut.add(JSON.stringify(d.path));
+  const splitWords = detectSplitWords(uncut(), s.message.result, card);
+  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...overrides, ...protections, ...catalogue, ...shadowing, ...secretWords, ...secretStems, ...keptWords, ...splitWords, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
 }
 
 /**
