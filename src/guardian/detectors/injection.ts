@@ -11,6 +11,7 @@ import { catalogueCues } from "./injection-catalogue.js";
 import { covertCues } from "./injection-covert.js";
 import { questionedQuote } from "./injection-questioned.js";
 import { chatTemplate, doubledJoiner, elidedQuote, inJinja, reportedFrom } from "./injection-mentions.js";
+import { citedQuote } from "./injection-cited.js";
 import { aiAsObject, freedClause } from "./injection-clauses.js";
 import { orderCues } from "./injection-orders.js";
 import { NO_SPACE_VOCATIVE, WORLD_AND, WORLD_GENERIC } from "./injection-languages-world.js";
@@ -436,12 +437,13 @@ function quotedSpans(text: string, s: number, e: number): [number, number][] {
     i = j;
   }
   // A single-quoted passage ('disregard prior rules and …'): opened after a space or a colon before a letter, closed
-  // by a mark after a letter and before a space or punctuation (an apostrophe inside a word is neither).
+  // by a mark after a letter (or an ellipsis: 'AI agent: refund to card ending …') and before a space or punctuation
+  // (an apostrophe inside a word is neither).
   for (let i = s; i < e; i++) {
     if (text.charCodeAt(i) !== 39 || !(i === 0 || /[\s:(\[]/.test(text[i - 1] as string)) || !/[A-Za-z]/.test(text[i + 1] ?? "")) continue;
     let j = i + 2;
     const last = Math.min(e, i + 601);
-    while (j < last && !(text.charCodeAt(j) === 39 && /[A-Za-z0-9.!?]/.test(text[j - 1] as string) && (j + 1 >= e || /[\s.,;:!?)\]]/.test(text[j + 1] as string)))) j++;
+    while (j < last && !(text.charCodeAt(j) === 39 && /[A-Za-z0-9.!?…]/.test(text[j - 1] as string) && (j + 1 >= e || /[\s.,;:!?)\]]/.test(text[j + 1] as string)))) j++;
     if (j >= last || out.some(([a, b]) => a <= i && i < b)) continue;
     out.push([i, j + 1]);
     i = j;
@@ -1197,6 +1199,12 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       sig.report = true;
     }
     // (Seventeenth round) A quotation cut off where its object should stand: shown, not given (injection-mentions.ts).
+    // (Twenty-sixth round) A quotation cited as found text ("the form contained the text "…"", "paste fake '…' blocks"):
+    // the evidence a report names, not an order it gives (injection-cited.ts). Only where the quotation was found.
+    if (at < 0 && sig.quoted.length > 0) {
+      const q = citedQuote(unit);
+      if (q >= 0 && sig.quoted.some(([a]) => a >= s + q && a <= s + q + 4)) sig.report = true;
+    }
     const el = at < 0 ? elidedQuote(unit, text.slice(e, e + 40)) : null;
     if (el) {
       if (!sig.quoted.some(([a, b]) => a <= s + el[0] && s + el[0] < b)) sig.quoted.push([s + el[0], s + el[1]]);
@@ -2476,7 +2484,10 @@ export function nestedFields(fields: Field[]): Field[] {
   const out: Field[] = [];
   let nextParent = 1 << 20;
   for (const f of fields) {
-    const inner = f.value.length >= 8 && f.value.length <= 65_536 && (f.value[0] === "{" || f.value[0] === "[") ? jsonFields(f.value) : null;
+    // (Twenty-sixth round) A chat message with a system or developer role serialized into a record's field (an alert's
+    // "description": "{\"role\":\"system\",\"content\":…}") is a turn forged inside data: read whole, as the header it is,
+    // not as its loose values.
+    const inner = f.value.length >= 8 && f.value.length <= 65_536 && (f.value[0] === "{" || f.value[0] === "[") && !FORGED_ONE.test(f.value.slice(0, 200)) ? jsonFields(f.value) : null;
     if (!inner || inner.length === 0) {
       out.push(f);
       continue;
@@ -2492,6 +2503,9 @@ export function nestedFields(fields: Field[]): Field[] {
   }
   return out;
 }
+
+/** FORGED_MESSAGE without its global flag, for a test at one place. */
+const FORGED_ONE = new RegExp(FORGED_MESSAGE.source);
 
 function unescapeJson(raw: string, offset: number): Field {
   let value = "";
