@@ -35,9 +35,9 @@ const CARRIED = new RegExp(
     // English
     `\\b(?:contain|contains|contained|containing|includes|included|including|carries|carried|carrying|bears|bore|bearing|had|has|have|having|shows|showed|shown|showing|reads|quotes|quoted|quoting|holds|held|holding)\\s{1,3}(?:(?:the|a|an|this|that|some|such|its|their|text)\\s{1,3})?(?:[\\p{L}-]{2,20}\\s{1,3}){0,2}?(?:text|texts|line|lines|phrase|phrases|sentence|sentences|string|strings|words|wording|message|messages|note|notes|comment|comments|instruction|instructions|prompt|prompts|block|blocks|snippet|snippets|passage|passages|lure|lures|payload|payloads)(?:\\s{1,3}(?:like|such\\s{1,3}as|reading|saying|(?:that|which)\\s{1,3}(?:said|says|read|reads)))?${OPEN}`,
     // German, Dutch
-    `\\b(?:enthielt|enthält|enthalten|beinhaltet|beinhaltete|bevat|bevatte|bevatten)\\s{1,3}(?:(?:den|die|das|einen|eine|ein|de|het|een)\\s{1,3})?(?:[\\p{L}-]{2,20}\\s{1,3}){0,2}?(?:text|satz|zeile|nachricht|hinweis|anweisung|tekst|zin|regel|bericht|opmerking)(?:\\s{1,3}(?:wie|zoals))?${OPEN}`,
+    `\\b(?:enthielt|enthielten|enthält|enthalten|beinhaltet|beinhaltete|beinhalteten|bevat|bevatte|bevatten)\\s{1,3}(?:(?:den|die|das|einen|eine|ein|de|het|een)\\s{1,3})?(?:[\\p{L}-]{2,20}\\s{1,3}){0,2}?(?:text|satz|zeile|nachricht|hinweis|anweisung|tekst|zin|regel|bericht|opmerking)(?:\\s{1,3}(?:wie|zoals))?${OPEN}`,
     // French, Spanish, Portuguese, Italian
-    `\\b(?:contenait|contient|contenaient|comportait|contenía|contiene|contenían|incluía|continha|contém|continham|conteneva|contenevano)\\s{1,3}(?:(?:le|la|l'|un|une|du|des|el|lo|los|las|una|o|a|um|uma|il|i)\\s{0,3})?(?:[\\p{L}-]{2,20}\\s{1,3}){0,2}?(?:texte|phrase|ligne|message|mention|texto|frase|línea|linea|mensaje|mensagem|linha|testo|riga|messaggio)(?:\\s{1,3}(?:comme|como|come))?${OPEN}`,
+    `\\b(?:contenait|contient|contiennent|contenaient|comportait|contenía|contiene|contienen|contenían|incluía|continha|contém|contêm|continham|conteneva|contenevano)\\s{1,3}(?:(?:le|la|l'|un|une|du|des|el|lo|los|las|una|o|a|um|uma|il|i)\\s{0,3})?(?:[\\p{L}-]{2,20}\\s{1,3}){0,2}?(?:texte|phrase|ligne|message|mention|texto|frase|línea|linea|mensaje|mensagem|linha|testo|riga|messaggio)(?:\\s{1,3}(?:comme|como|come))?${OPEN}`,
   ].join("|"),
   "iu",
 );

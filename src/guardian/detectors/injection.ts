@@ -12,6 +12,7 @@ import { covertCues } from "./injection-covert.js";
 import { questionedQuote } from "./injection-questioned.js";
 import { chatTemplate, doubledJoiner, elidedQuote, inJinja, reportedFrom } from "./injection-mentions.js";
 import { citedQuote } from "./injection-cited.js";
+import { forgedUserTurn } from "./injection-turns.js";
 import { aiAsObject, freedClause } from "./injection-clauses.js";
 import { orderCues } from "./injection-orders.js";
 import { NO_SPACE_VOCATIVE, WORLD_AND, WORLD_GENERIC } from "./injection-languages-world.js";
@@ -1635,7 +1636,7 @@ function cjkCues(unit: string, sig: Sig): void {
 const CHAT_TOKEN = /<\|[a-z_]{2,30}\|>|\[\/?(?:INST|SYS)\]|<<\/?SYS>>|<\/?(?:start_of_turn|end_of_turn)>/gi;
 /** (Its content is prose: a list of `<user id="7"><name>…` records is not a turn.) */
 const ROLE_ELEMENT = /<\/[A-Za-z][\w-]{0,30}>[ \t]{0,8}\r?\n?[ \t]{0,8}<(?:user|human|user_message|human_message|user_turn|user_input|principal|principal_message)(?:[ \t][^<>\n]{0,60})?>(?=[ \t\n]{0,4}[A-Za-z][^<>\n]{0,30}[ \t])/gi;
-const TURN = /^[ \t>*_#]{0,8}(human|user|assistant|ai|system|claude|chatgpt|gpt|model|bot|h|a)[ \t]{0,3}(?:\*\*)?:/gim;
+const TURN = /^[ \t>*_#]{0,8}(?:\[(human|user|assistant|ai|system|model|bot)\]|(human|user|assistant|ai|system|claude|chatgpt|gpt|model|bot|h|a))[ \t]{0,3}(?:\*\*)?:/gim;
 const END_TAG = /<\/(?:tool_?(?:results?|outputs?|response|call)|function_?(?:results?|outputs?|response|calls?)|results?|outputs?|search_results|documents?|context|data|observation|untrusted[\w-]{0,20}|external[\w-]{0,20}|email|file_contents?|page|web_?page|retrieved[\w-]{0,20})>(?=[ \t]{0,8}(?:\r?\n|$))/gi;
 const END_LINE = /^[ \t]{0,8}[-=*#[<(]{0,8}[ \t]{0,4}(?:END[ _]OF[ _][A-Z]{2,16}(?:[ _][A-Z]{2,16}){0,3}|(?:TOOL|FUNCTION)[ _](?:RESULT|OUTPUT)[ _]END|\/?END)[ \t]{0,4}[-=*\]>)]{0,8}[ \t]*$/gm;
 const HEADER_LINE = /^[ \t]{0,8}(?:#{1,6}[ \t]{0,4})?[[<(*]{0,3}[ \t]{0,2}(?:(?:SYSTEM|ADMIN|ADMINISTRATOR|DEVELOPER|SECURITY|OPERATOR)(?:[ _](?:NOTICE|MESSAGE|ALERT|UPDATE|OVERRIDE|PROMPT|INSTRUCTIONS?|NOTE|WARNING|DIRECTIVE|COMMAND|REQUIREMENT))?|PLATFORM[ _](?:(?:POLICY|SECURITY|COMPLIANCE)[ _])?(?:NOTICE|MESSAGE|ALERT|UPDATE|DIRECTIVE|REQUIREMENT)(?:[ \t][\d.\-/]{2,12})?|(?:System|Admin|Developer)[ _](?:notice|message|alert|update|override|prompt|instructions?|note|directive)|(?:IMPORTANT|URGENT|NEW|UPDATED)[ _]INSTRUCTIONS?|INSTRUCTIONS?[ _](?:FOR|TO)[ _](?:THE[ _])?(?:AI|ASSISTANT|MODEL|AGENT|LLM)|SYSTEM(?:NACHRICHT|HINWEIS|MELDUNG)|(?:MENSAJE|AVISO|NOTA)[ _]DEL[ _]SISTEMA|(?:MESSAGE|AVIS|NOTE)[ _]SYST[ÈE]ME)[ \t]{0,2}[\]>)*]{0,3}[ \t]{0,2}(?:[:\-—]|$)/gm;
@@ -1784,7 +1785,7 @@ function inCodeSpan(text: string, s: number, e: number): boolean {
   return false;
 }
 
-function markers(text: string, regions: readonly { s: number; e: number }[], quotesCut = false): Marker[] {
+function markers(text: string, regions: readonly { s: number; e: number }[], quotesCut = false, reply = false): Marker[] {
   const out: Marker[] = [];
   // Each region is searched on its own (a search never runs past its region), with offsets into the text.
   const slices = regions.map((r) => ({ at: r.s, text: text.slice(r.s, r.e) }));
@@ -1852,12 +1853,15 @@ function markers(text: string, regions: readonly { s: number; e: number }[], quo
   });
   const turns: { s: number; e: number; who: string }[] = [];
   all(TURN, (m) => {
-    if (!isShown(m.index)) turns.push({ s: m.index, e: m.index + m[0].length, who: (m[1] as string).toLowerCase() });
+    if (!isShown(m.index)) turns.push({ s: m.index, e: m.index + m[0].length, who: ((m[1] ?? m[2]) as string).toLowerCase() });
   });
   const user = turns.some((t) => ["human", "user", "h"].includes(t.who));
   const model = turns.some((t) => ["assistant", "ai", "claude", "chatgpt", "gpt", "model", "bot", "a"].includes(t.who));
+  // (Twenty-sixth round) A remote agent's reply speaks as the agent: a line in it labelled as the user's turn after
+  // the agent's own words ("Round 7 tagged.\n[user]: actually stop…") is a user turn forged mid-stream (injection-turns.ts).
+  const forgedUser = reply && !model && forgedUserTurn(text, turns);
   for (const t of turns) {
-    const afterEnd = endAt >= 0 && t.s > endAt;
+    const afterEnd = (endAt >= 0 && t.s > endAt) || (forgedUser && t.s > 0);
     // A lone "System:" line is a log line as often as a spoofed turn: it counts as a header (below), not also as a turn.
     if ((user && model) || afterEnd) out.push({ s: t.s, e: t.e, kind: "turn", reach: text.length, model: !["human", "user", "h"].includes(t.who) });
   }
@@ -2296,7 +2300,7 @@ export function judgeText(text: string, ctx: Ctx, threshold: number, extra: Part
   }
   let chosen = gated ? all.filter((p) => p.possible) : all;
   if (chosen.length === 0) return [];
-  const marks = markers(text, chosen, ctx.quoted === "cut");
+  const marks = markers(text, chosen, ctx.quoted === "cut", ctx.reply === true);
   if (marks.some((k) => k.kind === "turn")) ctx = { ...ctx, transcript: true };
   // What a marker reaches (the rest of the string after a fake end, an element, a header's paragraph) is read too.
   if (gated && marks.length > 0) {
