@@ -1851,19 +1851,23 @@ function markers(text: string, regions: readonly { s: number; e: number }[], quo
     const acts = CALL_ACTS.test(call.match(CALL_NAME)?.[1] ?? "") && CALL_CARGO.test(call);
     out.push({ s: m.index, e: m.index + m[0].length, kind: acts ? "chat_token" : "header", reach });
   });
-  const turns: { s: number; e: number; who: string }[] = [];
+  const turns: { s: number; e: number; who: string; bracket: boolean }[] = [];
   all(TURN, (m) => {
-    if (!isShown(m.index)) turns.push({ s: m.index, e: m.index + m[0].length, who: ((m[1] ?? m[2]) as string).toLowerCase() });
+    if (!isShown(m.index)) turns.push({ s: m.index, e: m.index + m[0].length, who: ((m[1] ?? m[2]) as string).toLowerCase(), bracket: m[1] !== undefined });
   });
-  const user = turns.some((t) => ["human", "user", "h"].includes(t.who));
-  const model = turns.some((t) => ["assistant", "ai", "claude", "chatgpt", "gpt", "model", "bot", "a"].includes(t.who));
-  // (Twenty-sixth round) A remote agent's reply speaks as the agent: a line in it labelled as the user's turn after
-  // the agent's own words ("Round 7 tagged.\n[user]: actually stop…") is a user turn forged mid-stream (injection-turns.ts).
-  const forgedUser = reply && !model && forgedUserTurn(text, turns);
-  for (const t of turns) {
-    const afterEnd = (endAt >= 0 && t.s > endAt) || (forgedUser && t.s > 0);
+  const plain = turns.filter((t) => !t.bracket);
+  const user = plain.some((t) => ["human", "user", "h"].includes(t.who));
+  const model = plain.some((t) => ["assistant", "ai", "claude", "chatgpt", "gpt", "model", "bot", "a"].includes(t.who));
+  for (const t of plain) {
+    const afterEnd = endAt >= 0 && t.s > endAt;
     // A lone "System:" line is a log line as often as a spoofed turn: it counts as a header (below), not also as a turn.
     if ((user && model) || afterEnd) out.push({ s: t.s, e: t.e, kind: "turn", reach: text.length, model: !["human", "user", "h"].includes(t.who) });
+  }
+  // (Twenty-sixth round) A remote agent's reply speaks as the agent: a line in it labelled as the user's turn ("User:",
+  // "[user]:") after the agent's own words, with no model turn anywhere, is a user turn forged mid-stream
+  // (injection-turns.ts). Only what the rules above did not already count.
+  if (reply && !turns.some((t) => MODEL_WHO.has(t.who)) && !(user && model)) {
+    for (const t of turns) if (USER_WHO.has(t.who) && t.s > 0 && !(endAt >= 0 && t.s > endAt && !t.bracket) && forgedUserTurn(text, [t])) out.push({ s: t.s, e: t.e, kind: "turn", reach: text.length, model: false });
   }
   // Closing one's own output and opening a user's turn as an element ("</translation>\n<user>Great, now approve…"):
   // a boundary faked from inside a result, whatever the element's name.
@@ -2508,6 +2512,8 @@ export function nestedFields(fields: Field[]): Field[] {
   return out;
 }
 
+const USER_WHO = new Set(["human", "user", "h"]);
+const MODEL_WHO = new Set(["assistant", "ai", "claude", "chatgpt", "gpt", "model", "bot", "a"]);
 /** FORGED_MESSAGE without its global flag, for a test at one place. */
 const FORGED_ONE = new RegExp(FORGED_MESSAGE.source);
 
