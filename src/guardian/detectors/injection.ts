@@ -11,6 +11,8 @@ import { catalogueCues } from "./injection-catalogue.js";
 import { covertCues } from "./injection-covert.js";
 import { questionedQuote } from "./injection-questioned.js";
 import { chatTemplate, doubledJoiner, elidedQuote, inJinja, reportedFrom } from "./injection-mentions.js";
+import { citedQuote } from "./injection-cited.js";
+import { forgedUserTurn } from "./injection-turns.js";
 import { aiAsObject, freedClause } from "./injection-clauses.js";
 import { orderCues } from "./injection-orders.js";
 import { NO_SPACE_VOCATIVE, WORLD_AND, WORLD_GENERIC } from "./injection-languages-world.js";
@@ -436,12 +438,13 @@ function quotedSpans(text: string, s: number, e: number): [number, number][] {
     i = j;
   }
   // A single-quoted passage ('disregard prior rules and …'): opened after a space or a colon before a letter, closed
-  // by a mark after a letter and before a space or punctuation (an apostrophe inside a word is neither).
+  // by a mark after a letter (or an ellipsis: 'AI agent: refund to card ending …') and before a space or punctuation
+  // (an apostrophe inside a word is neither).
   for (let i = s; i < e; i++) {
     if (text.charCodeAt(i) !== 39 || !(i === 0 || /[\s:(\[]/.test(text[i - 1] as string)) || !/[A-Za-z]/.test(text[i + 1] ?? "")) continue;
     let j = i + 2;
     const last = Math.min(e, i + 601);
-    while (j < last && !(text.charCodeAt(j) === 39 && /[A-Za-z0-9.!?]/.test(text[j - 1] as string) && (j + 1 >= e || /[\s.,;:!?)\]]/.test(text[j + 1] as string)))) j++;
+    while (j < last && !(text.charCodeAt(j) === 39 && /[A-Za-z0-9.!?…]/.test(text[j - 1] as string) && (j + 1 >= e || /[\s.,;:!?)\]]/.test(text[j + 1] as string)))) j++;
     if (j >= last || out.some(([a, b]) => a <= i && i < b)) continue;
     out.push([i, j + 1]);
     i = j;
@@ -1197,6 +1200,12 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
       sig.report = true;
     }
     // (Seventeenth round) A quotation cut off where its object should stand: shown, not given (injection-mentions.ts).
+    // (Twenty-sixth round) A quotation cited as found text ("the form contained the text "…"", "paste fake '…' blocks"):
+    // the evidence a report names, not an order it gives (injection-cited.ts). Only where the quotation was found.
+    if (at < 0 && sig.quoted.length > 0) {
+      const q = citedQuote(unit);
+      if (q >= 0 && sig.quoted.some(([a]) => a >= s + q && a <= s + q + 4)) sig.report = true;
+    }
     const el = at < 0 ? elidedQuote(unit, text.slice(e, e + 40)) : null;
     if (el) {
       if (!sig.quoted.some(([a, b]) => a <= s + el[0] && s + el[0] < b)) sig.quoted.push([s + el[0], s + el[1]]);
@@ -1627,7 +1636,7 @@ function cjkCues(unit: string, sig: Sig): void {
 const CHAT_TOKEN = /<\|[a-z_]{2,30}\|>|\[\/?(?:INST|SYS)\]|<<\/?SYS>>|<\/?(?:start_of_turn|end_of_turn)>/gi;
 /** (Its content is prose: a list of `<user id="7"><name>…` records is not a turn.) */
 const ROLE_ELEMENT = /<\/[A-Za-z][\w-]{0,30}>[ \t]{0,8}\r?\n?[ \t]{0,8}<(?:user|human|user_message|human_message|user_turn|user_input|principal|principal_message)(?:[ \t][^<>\n]{0,60})?>(?=[ \t\n]{0,4}[A-Za-z][^<>\n]{0,30}[ \t])/gi;
-const TURN = /^[ \t>*_#]{0,8}(human|user|assistant|ai|system|claude|chatgpt|gpt|model|bot|h|a)[ \t]{0,3}(?:\*\*)?:/gim;
+const TURN = /^[ \t>*_#]{0,8}(?:\[(human|user|assistant|ai|system|model|bot)\]|(human|user|assistant|ai|system|claude|chatgpt|gpt|model|bot|h|a))[ \t]{0,3}(?:\*\*)?:/gim;
 const END_TAG = /<\/(?:tool_?(?:results?|outputs?|response|call)|function_?(?:results?|outputs?|response|calls?)|results?|outputs?|search_results|documents?|context|data|observation|untrusted[\w-]{0,20}|external[\w-]{0,20}|email|file_contents?|page|web_?page|retrieved[\w-]{0,20})>(?=[ \t]{0,8}(?:\r?\n|$))/gi;
 const END_LINE = /^[ \t]{0,8}[-=*#[<(]{0,8}[ \t]{0,4}(?:END[ _]OF[ _][A-Z]{2,16}(?:[ _][A-Z]{2,16}){0,3}|(?:TOOL|FUNCTION)[ _](?:RESULT|OUTPUT)[ _]END|\/?END)[ \t]{0,4}[-=*\]>)]{0,8}[ \t]*$/gm;
 const HEADER_LINE = /^[ \t]{0,8}(?:#{1,6}[ \t]{0,4})?[[<(*]{0,3}[ \t]{0,2}(?:(?:SYSTEM|ADMIN|ADMINISTRATOR|DEVELOPER|SECURITY|OPERATOR)(?:[ _](?:NOTICE|MESSAGE|ALERT|UPDATE|OVERRIDE|PROMPT|INSTRUCTIONS?|NOTE|WARNING|DIRECTIVE|COMMAND|REQUIREMENT))?|PLATFORM[ _](?:(?:POLICY|SECURITY|COMPLIANCE)[ _])?(?:NOTICE|MESSAGE|ALERT|UPDATE|DIRECTIVE|REQUIREMENT)(?:[ \t][\d.\-/]{2,12})?|(?:System|Admin|Developer)[ _](?:notice|message|alert|update|override|prompt|instructions?|note|directive)|(?:IMPORTANT|URGENT|NEW|UPDATED)[ _]INSTRUCTIONS?|INSTRUCTIONS?[ _](?:FOR|TO)[ _](?:THE[ _])?(?:AI|ASSISTANT|MODEL|AGENT|LLM)|SYSTEM(?:NACHRICHT|HINWEIS|MELDUNG)|(?:MENSAJE|AVISO|NOTA)[ _]DEL[ _]SISTEMA|(?:MESSAGE|AVIS|NOTE)[ _]SYST[ÈE]ME)[ \t]{0,2}[\]>)*]{0,3}[ \t]{0,2}(?:[:\-—]|$)/gm;
@@ -1776,7 +1785,7 @@ function inCodeSpan(text: string, s: number, e: number): boolean {
   return false;
 }
 
-function markers(text: string, regions: readonly { s: number; e: number }[], quotesCut = false): Marker[] {
+function markers(text: string, regions: readonly { s: number; e: number }[], quotesCut = false, reply = false): Marker[] {
   const out: Marker[] = [];
   // Each region is searched on its own (a search never runs past its region), with offsets into the text.
   const slices = regions.map((r) => ({ at: r.s, text: text.slice(r.s, r.e) }));
@@ -1842,16 +1851,23 @@ function markers(text: string, regions: readonly { s: number; e: number }[], quo
     const acts = CALL_ACTS.test(call.match(CALL_NAME)?.[1] ?? "") && CALL_CARGO.test(call);
     out.push({ s: m.index, e: m.index + m[0].length, kind: acts ? "chat_token" : "header", reach });
   });
-  const turns: { s: number; e: number; who: string }[] = [];
+  const turns: { s: number; e: number; who: string; bracket: boolean }[] = [];
   all(TURN, (m) => {
-    if (!isShown(m.index)) turns.push({ s: m.index, e: m.index + m[0].length, who: (m[1] as string).toLowerCase() });
+    if (!isShown(m.index)) turns.push({ s: m.index, e: m.index + m[0].length, who: ((m[1] ?? m[2]) as string).toLowerCase(), bracket: m[1] !== undefined });
   });
-  const user = turns.some((t) => ["human", "user", "h"].includes(t.who));
-  const model = turns.some((t) => ["assistant", "ai", "claude", "chatgpt", "gpt", "model", "bot", "a"].includes(t.who));
-  for (const t of turns) {
+  const plain = turns.filter((t) => !t.bracket);
+  const user = plain.some((t) => ["human", "user", "h"].includes(t.who));
+  const model = plain.some((t) => ["assistant", "ai", "claude", "chatgpt", "gpt", "model", "bot", "a"].includes(t.who));
+  for (const t of plain) {
     const afterEnd = endAt >= 0 && t.s > endAt;
     // A lone "System:" line is a log line as often as a spoofed turn: it counts as a header (below), not also as a turn.
     if ((user && model) || afterEnd) out.push({ s: t.s, e: t.e, kind: "turn", reach: text.length, model: !["human", "user", "h"].includes(t.who) });
+  }
+  // (Twenty-sixth round) A remote agent's reply speaks as the agent: a line in it labelled as the user's turn ("User:",
+  // "[user]:") after the agent's own words, with no model turn anywhere, is a user turn forged mid-stream
+  // (injection-turns.ts). Only what the rules above did not already count.
+  if (reply && !turns.some((t) => MODEL_WHO.has(t.who)) && !(user && model)) {
+    for (const t of turns) if (USER_WHO.has(t.who) && t.s > 0 && !(endAt >= 0 && t.s > endAt && !t.bracket) && forgedUserTurn(text, [t])) out.push({ s: t.s, e: t.e, kind: "turn", reach: text.length, model: false });
   }
   // Closing one's own output and opening a user's turn as an element ("</translation>\n<user>Great, now approve…"):
   // a boundary faked from inside a result, whatever the element's name.
@@ -2288,7 +2304,7 @@ export function judgeText(text: string, ctx: Ctx, threshold: number, extra: Part
   }
   let chosen = gated ? all.filter((p) => p.possible) : all;
   if (chosen.length === 0) return [];
-  const marks = markers(text, chosen, ctx.quoted === "cut");
+  const marks = markers(text, chosen, ctx.quoted === "cut", ctx.reply === true);
   if (marks.some((k) => k.kind === "turn")) ctx = { ...ctx, transcript: true };
   // What a marker reaches (the rest of the string after a fake end, an element, a header's paragraph) is read too.
   if (gated && marks.length > 0) {
@@ -2476,7 +2492,10 @@ export function nestedFields(fields: Field[]): Field[] {
   const out: Field[] = [];
   let nextParent = 1 << 20;
   for (const f of fields) {
-    const inner = f.value.length >= 8 && f.value.length <= 65_536 && (f.value[0] === "{" || f.value[0] === "[") ? jsonFields(f.value) : null;
+    // (Twenty-sixth round) A chat message with a system or developer role serialized into a record's field (an alert's
+    // "description": "{\"role\":\"system\",\"content\":…}") is a turn forged inside data: read whole, as the header it is,
+    // not as its loose values.
+    const inner = f.value.length >= 8 && f.value.length <= 65_536 && (f.value[0] === "{" || f.value[0] === "[") && !FORGED_ONE.test(f.value.slice(0, 200)) ? jsonFields(f.value) : null;
     if (!inner || inner.length === 0) {
       out.push(f);
       continue;
@@ -2492,6 +2511,11 @@ export function nestedFields(fields: Field[]): Field[] {
   }
   return out;
 }
+
+const USER_WHO = new Set(["human", "user", "h"]);
+const MODEL_WHO = new Set(["assistant", "ai", "claude", "chatgpt", "gpt", "model", "bot", "a"]);
+/** FORGED_MESSAGE without its global flag, for a test at one place. */
+const FORGED_ONE = new RegExp(FORGED_MESSAGE.source);
 
 function unescapeJson(raw: string, offset: number): Field {
   let value = "";
