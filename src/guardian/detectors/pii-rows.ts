@@ -28,8 +28,9 @@ import type { Detection, StringSite } from "./scan.js";
  * What passes: one person's record or a couple's (the user's own profile, a family's booking); directories and
  * lead lists (names with work or personal contacts, a creation date of this decade: nothing private); lists of
  * numbers without names; test data whose only contacts are placeholders (`example.test`, no phone); dates that are
- * recent (orders, visits, logins). Cost: strings of 64 KB at most, 512 lines each, lines of 1,000 characters, 256
- * JSON records; every pattern is bounded (no nested quantifiers).
+ * recent (orders, visits, logins). Cost: a message with fewer than 30 digits is done after counting them; strings of
+ * 64 KB at most, 512 lines each, lines of 1,000 characters, JSON fields of 200 and 256 JSON records; every pattern is
+ * bounded (no nested quantifiers).
  */
 
 const MAX_TEXT = 64 * 1024;
@@ -40,7 +41,9 @@ const MAX_RECORDS = 256;
 const BORN_BEFORE = Date.now() - 10 * 365.25 * 24 * 3600 * 1000;
 
 /** Digits of other scripts, one UTF-16 unit each, as ASCII digits (spans are kept). */
+const OTHER_DIGIT = /[\u0660-\u0669\u06f0-\u06f9\u0966-\u096f\u09e6-\u09ef\uff10-\uff19]/;
 function asciiDigits(v: string): string {
+  if (!OTHER_DIGIT.test(v)) return v;
   return v.replace(/[\u0660-\u0669\u06f0-\u06f9\u0966-\u096f\u09e6-\u09ef\uff10-\uff19]/g, (c) => {
     const x = c.charCodeAt(0);
     const base = x >= 0xff10 ? 0xff10 : x >= 0x09e6 ? 0x09e6 : x >= 0x0966 ? 0x0966 : x >= 0x06f0 ? 0x06f0 : 0x0660;
@@ -55,8 +58,17 @@ function asciiDigits(v: string): string {
 const OTHER_NAME = /[\u0590-\u05ff\u0900-\u0dff]{2}/;
 const named = (v: string) => PERSON_NAME.test(v) || OTHER_NAME.test(v);
 
-/** Two digits of any of the scripts read, or one of another script: a text that may hold a record. */
-const OTHER_DIGITS_OR_TWO = /\d{2}|[\u0660-\u0669\u06f0-\u06f9\u0966-\u096f\u09e6-\u09ef\uff10-\uff19]/;
+const MIN_DIGITS = 30;
+
+/** How many digits (of the scripts read) a string holds, counting up to `enough`. */
+function digitsIn(v: string, enough: number): number {
+  let n = 0;
+  for (let i = 0; i < v.length && n < enough; i++) {
+    const c = v.charCodeAt(i);
+    if ((c >= 48 && c <= 57) || (c >= 0x0660 && ((c <= 0x0669) || (c >= 0x06f0 && c <= 0x06f9) || (c >= 0x0966 && c <= 0x096f) || (c >= 0x09e6 && c <= 0x09ef) || (c >= 0xff10 && c <= 0xff19)))) n++;
+  }
+  return n;
+}
 
 /** A date: year first (`1983-06-14`) or last (`14.06.1983`, `06/14/1983`). */
 const DATE = /(?<![\d.\/-])(?:((?:19|20)\d\d)[-./](\d{1,2})[-./](\d{1,2})|(\d{1,2})[-./](\d{1,2})[-./]((?:19|20)\d\d))(?![\d\/])/g;
@@ -146,12 +158,12 @@ interface Fields {
 function fieldsOf(v: string, key: string | null): Fields {
   const t = asciiDigits(v);
   const birthKey = key !== null && /dob|birth|born|geburt|nacim|naiss|nascit|geboorte|urodz|生年月日|出生/i.test(key);
-  const idKey = key !== null && !birthKey && (namesIdentity(key) || catalogueLabel(key));
   const births = birthDates(t, birthKey);
   let ids = identityNumbers(t);
-  if (idKey && ids.length === 0) {
+  if (key !== null && !birthKey && ids.length === 0) {
+    // A value under a key that names an identity number (the key is read only for a value shaped as one).
     const compact = t.replace(/[\s.-]/g, "");
-    if (/^[A-Z0-9]{6,20}$/i.test(compact) && /\d{4}/.test(compact)) ids = [compact.toUpperCase()];
+    if (/^[A-Z0-9]{6,20}$/i.test(compact) && /\d{4}/.test(compact) && (namesIdentity(key) || catalogueLabel(key))) ids = [compact.toUpperCase()];
   }
   // A number read as an identity number or a date is not also a phone.
   const taken = new Set(ids);
@@ -216,12 +228,18 @@ function textRows(site: StringSite): Row[] {
 function jsonRows(sites: readonly StringSite[]): Row[][] {
   const lists = new Map<string, Map<string, { fields: Fields; named: boolean; spans: Row["spans"] }>>();
   let seen = 0;
-  for (const site of sites) {
+  /** The item index of a list a site is a field of (one object down at most), or -1. */
+  const itemAt = (p: Detection["path"]) => (typeof p[p.length - 2] === "number" ? p.length - 2 : p.length >= 3 && typeof p[p.length - 3] === "number" ? p.length - 3 : -1);
+  // A record's field is a short value (a name, a date, a number, an address): longer texts are read as lines. Two
+  // records need two such fields with six digits or more (a birth date, an identity number): else there is no list.
+  const fields = sites.filter((s) => s.value.length <= 200 && itemAt(s.path) >= 1);
+  let numbered = 0;
+  for (const s of fields) if (digitsIn(s.value, 6) >= 6 && ++numbered >= 2) break;
+  if (numbered < 2) return [];
+  for (const site of fields) {
     const p = site.path;
-    let i = -1;
-    for (let k = p.length - 2; k >= 1 && k >= p.length - 3; k--) if (typeof p[k] === "number") { i = k; break; }
-    if (i < 0 || site.value.length > 4096) continue;
-    const listKey = JSON.stringify(p.slice(0, i));
+    const i = itemAt(p);
+    const listKey = p.slice(0, i).join("\u0001");
     let list = lists.get(listKey);
     if (!list) lists.set(listKey, (list = new Map()));
     const recKey = String(p[i]);
@@ -231,11 +249,14 @@ function jsonRows(sites: readonly StringSite[]): Row[][] {
       list.set(recKey, (rec = { fields: { births: [], ids: [], contacts: [] }, named: false, spans: [] }));
     }
     const last = p[p.length - 1];
-    const f = fieldsOf(site.value, typeof last === "string" ? last : null);
-    rec.fields.births.push(...f.births);
-    rec.fields.ids.push(...f.ids);
-    rec.fields.contacts.push(...f.contacts);
-    if (site.value.length <= 80 && named(asciiDigits(site.value))) rec.named = true;
+    const v = asciiDigits(site.value);
+    // Only a value with a digit or an `@` holds a date, a number or a contact; a name has neither.
+    if (/\d|@/.test(v)) {
+      const f = fieldsOf(v, typeof last === "string" ? last : null);
+      rec.fields.births.push(...f.births);
+      rec.fields.ids.push(...f.ids);
+      rec.fields.contacts.push(...f.contacts);
+    } else if (!rec.named && v.length <= 80 && named(v)) rec.named = true;
     rec.spans.push({ path: site.path, start: 0, end: site.value.length });
   }
   const out: Row[][] = [];
@@ -258,7 +279,12 @@ export function detectPeopleRows(sites: readonly StringSite[]): Detection[] {
     for (const r of rows) for (const s of r.spans) out.push({ type: "pii_bulk.people_rows", path: s.path, start: s.start, end: s.end });
   };
   const small = sites.filter((s) => s.value.length <= MAX_TEXT);
-  for (const s of small) if (s.value.length >= 48 && OTHER_DIGITS_OR_TWO.test(s.value)) push(textRows(s));
+  // Two records hold 30 digits at least (a birth date and a phone, or a birth date and an SSN, each): a message with
+  // fewer holds no bulk, and most answers are done here.
+  let digits = 0;
+  for (const s of small) if ((digits += digitsIn(s.value, MIN_DIGITS - digits)) >= MIN_DIGITS) break;
+  if (digits < MIN_DIGITS) return out;
+  for (const s of small) if (s.value.length >= 48 && digitsIn(s.value, MIN_DIGITS) >= MIN_DIGITS) push(textRows(s));
   for (const rows of jsonRows(small)) push(rows);
   return out;
 }
