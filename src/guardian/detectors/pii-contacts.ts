@@ -37,7 +37,7 @@ const COMPANY_KEY = /^(?:company|company_?name|organi[sz]ation|org|employer|firm
 const COMPANY_VALUE = /\p{L}[\p{L}&.'-]{0,40} (?:GmbH|Ltd|LLC|Inc|Srl|S\.r\.l|S\.?p\.?A|S\.?A|SAS|SARL|B\.?V|N\.?V|AG|AB|Oy|A\/S|ApS|d\.o\.o|Sp\. z o\.o|PLC|Pty|Kft|s\.r\.o|a\.s|Ltda|KK|Bhd|Tbk)(?![\p{L}])\.?/u;
 
 /** The personal contacts in a string: phone numbers (digits only) and personal mailboxes' addresses. */
-function contactsIn(v: string): string[] {
+export function contactsIn(v: string): string[] {
   const out: string[] = [];
   if (/\d{3}/.test(v) || /\d[ .-]\d/.test(v)) {
     for (const m of v.matchAll(PHONE)) {
@@ -112,7 +112,7 @@ function bulk(recs: readonly Rec[], to: "agent" | "tool"): boolean {
  * A person's name beside the contact: two capitalised words (`Nowak Anna`, `Santos, Ana`), or a word of a script without
  * capitals (Georgian, Amharic, Arabic, Thai, Chinese, Japanese, Korean). A city or a desk named in one word is not.
  */
-const NAME = /\p{Lu}\p{Ll}{1,30},? {1,2}\p{Lu}\p{Ll}{0,30}|[\u0600-\u06ff\u10a0-\u10ff\u1200-\u137f\u0e00-\u0e7f\u3040-\u9fff\uac00-\ud7af]{2}/u;
+export const PERSON_NAME = /\p{Lu}\p{Ll}{1,30},? {1,2}\p{Lu}\p{Ll}{0,30}|[\u0600-\u06ff\u10a0-\u10ff\u1200-\u137f\u0e00-\u0e7f\u3040-\u9fff\uac00-\ud7af]{2}/u;
 
 /**
  * A text's lines (or `;`-separated entries), each a person when it holds one personal contact and a name beside it:
@@ -124,11 +124,11 @@ function textPeople(v: string): { people: number; rich: number } {
   for (const line of v.split(/[;\n]/, 512)) {
     const contacts = contactsIn(line);
     const rest = line.replace(/\S+@\S+/g, " ");
-    if (contacts.length !== 1 || !NAME.test(rest)) continue;
+    if (contacts.length !== 1 || !PERSON_NAME.test(rest)) continue;
     const contact = contacts[0] as string;
     seen.add(contact);
     // (Without the phone itself; a date or a shorter number beside it is one of the other fields.)
-    const others = rest.replace(PHONE, (m) => (m.replace(/\D/g, "").length >= 9 ? " " : m)).replace(NAME, " ").match(/[\p{L}\p{N}][\p{L}\p{N}/.:-]{1,40}/gu) ?? [];
+    const others = rest.replace(PHONE, (m) => (m.replace(/\D/g, "").length >= 9 ? " " : m)).replace(PERSON_NAME, " ").match(/[\p{L}\p{N}][\p{L}\p{N}/.:-]{1,40}/gu) ?? [];
     if (others.length >= 2) rich.add(contact);
   }
   return { people: seen.size, rich: rich.size };

@@ -1,4 +1,5 @@
 import { detectPiiBulk } from "./pii-bulk.js";
+import { detectPeopleRows } from "./pii-rows.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -55,11 +56,13 @@ function twoLongNumbers(sites: readonly StringSite[]): boolean {
 }
 
 export function detectReturnedBulk(sites: StringSite[]): Detection[] {
-  if (!twoLongNumbers(sites)) return [];
+  // (Twenty-sixth round) people's rows: names with birth dates or identity numbers beside contacts (pii-rows.ts).
+  const rows = detectPeopleRows(sites);
+  if (!twoLongNumbers(sites)) return rows;
   const heads = sites.map((s) => (s.value.length > HEAD ? { ...s, value: s.value.slice(0, HEAD) } : s));
   const found = detectPiiBulk(heads);
   const lists = found.filter((d) => LISTS.has(d.type));
   const paired = found.filter((d) => PAIRED.has(d.type));
   const distinct = new Set(paired.map((d) => `${String(d.path)}:${d.start}`));
-  return distinct.size >= 2 ? [...lists, ...paired] : lists;
+  return [...rows, ...(distinct.size >= 2 ? [...lists, ...paired] : lists)];
 }
