@@ -2,6 +2,7 @@ import type { Detection, JsonPath } from "./scan.js";
 import type { RoledSite } from "./sites.js";
 import { detectSecrets, jwtPart } from "./secrets.js";
 import { grantsNothing } from "./secrets-public.js";
+import { vendorDomain } from "./secrets-vendor.js";
 
 /*
  * A credential used where it is meant to go is not a credential leaving. A Slack, Discord or Teams webhook URL is
@@ -300,6 +301,8 @@ export function usedAsMeant(message: Record<string, unknown>, roles: () => reado
       const body = bodies.find((x) => samePath(x.path, d.path));
       return body !== undefined && inBody() && /(?:^|[&{,\s"])grant_type["']?\s{0,2}[=:]/.test(body.value) && tokenEndpoint(opened);
     }
+    // (fp26) A vendor's key in a header of an https call to the vendor's own domain, for formats not mapped above: secrets-vendor.ts.
+    if (AUDIENCE[type] === undefined && headers.some((h) => samePath(h.path, d.path)) && opened.every((o) => o.urls.every((u) => /^https:/i.test(o.site.value.slice(u.start, u.start + 6)))) && hosts.every((h) => vendorDomain(type, h))) return true;
     if (AUDIENCE[type] === undefined || !hosts.every((h) => issuedFor(type, h))) return false;
     // In a header or an auth argument of a call that opens only the credential's own service.
     if (headers.some((h) => samePath(h.path, d.path))) return true;

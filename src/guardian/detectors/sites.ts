@@ -166,9 +166,18 @@ function nearestName(path: JsonPath, from: number): string | null {
 /** A site with its role, built field by field (an object spread here costs microseconds per string). */
 const roled = (site: StringSite, role: SiteRole): RoledSite => ({ path: site.path, value: site.value, role });
 
+/** (fp26) A key that is a file's name (`.gitignore`, `README.md`, `src/app.ts`) and a value of several lines under it. */
+const FILE_NAME_KEY = /^(?:[\w.-]{1,64}[/\\]){0,8}[\w.-]{0,64}\.[A-Za-z0-9_-]{1,16}$/;
+function fileContentUnder(name: string, value: string): boolean {
+  return value.includes("\n") && name.length <= 512 && FILE_NAME_KEY.test(name);
+}
+
 function callArg(site: StringSite, tool: string, top: string | null, name: string | null, schemaOf: SchemaOf | undefined): RoledSite {
   let role: SiteRole = name === null ? "other" : argumentRole(name, tool);
   if (role === "other" && top !== null && schemaOf) role = schemaRole(schemaOf(tool), top) ?? "other";
+  // (fp26) A map of file names to contents in one argument (`files: {".gitignore": "…", "src/app.ts": "…"}`): a value
+  // of several lines under a file's name is that file's content, as `content` is beside `path`, not a path opened.
+  if (role !== "command" && role !== "content" && name !== null && name !== top && fileContentUnder(name, site.value)) role = "content";
   // A value that is itself a path is one; so is a one-token value of a tool that works on files.
   if (role === "other" && (looksLikePath(site.value) || (isFileTool(tool) && site.value.length <= 4096 && /^\S+$/.test(site.value)))) role = "path";
   // A one-token value that climbs out of its folder (`guides/../../../../home/runner/.ssh/id_rsa` as a `page`): a path,
