@@ -161,25 +161,25 @@ export function proseOf(text: string): string {
     let nonBlank = 0;
     let words = 0;
     let wide = 0;
-    let inWord = false;
+    // 1 inside a word, else 0 (a number: the ASCII branch below adds it in without a branch)
+    let inWord = 0;
     let lineWide = false;
     for (let i = start; i < end; i++) {
       let c = text.charCodeAt(i);
       if (c < 128) {
-        // (Issue 25) ASCII by its class alone: a blank, a letter, or another character.
+        // (Issue 25) ASCII by its class alone: a blank, a letter, or another character. Counted without a branch
+        // (perf26): `nb` is 1 for a non-blank; a word starts at a non-blank outside one (`~inWord` is −1 or −2).
         const k = ASCII_CLASS[c] as number;
-        if (k === 0) inWord = false;
-        else {
-          nonBlank++;
-          if (!inWord) words++;
-          inWord = true;
-          letters += k & 1;
-        }
+        const nb = (k + 1) >> 1;
+        nonBlank += nb;
+        words += nb & ~inWord;
+        inWord = nb;
+        letters += k & 1;
         continue;
       }
       lineWide = true;
       if (c === 32 || c === 9 || c === 13 || c === 0xa0 || c === 0x3000) {
-        inWord = false;
+        inWord = 0;
         continue;
       }
       if (c >= 0xd800 && c <= 0xdbff && i + 1 < end) {
@@ -190,8 +190,8 @@ export function proseOf(text: string): string {
         }
       }
       nonBlank++;
-      if (!inWord) words++;
-      inWord = true;
+      if (inWord === 0) words++;
+      inWord = 1;
       if (isLetter(c)) {
         letters++;
         if (c > 0xdff && isUnspaced(c)) wide++;
