@@ -35,7 +35,7 @@ const URL_IN = /\bhttps?:\/\/[^\s"'<>`)\]}]{1,8192}/gi;
 
 /** A query parameter that names a credential: `key`, `<word>_key`, `apiKey`, `secret`, `access_token`, `password`. */
 const KEY_NAME = /^(?:[a-z0-9]{1,24}[_.-])?(?:key|api[_-]?key|apikey|secret|api[_-]?secret|secret[_-]?key|access[_-]?key|access[_-]?token|auth[_-]?token|api[_-]?token|private[_-]?token|refresh[_-]?token|password|passwd|pwd)$/i;
-const CAMEL_KEY_NAME = /^[a-z]{1,24}(?:Api)?(?:Key|Secret|Token|Password)$/;
+const CAMEL_KEY_NAME = /^[a-z]{1,24}(?:[A-Z][a-z]{1,16}){0,2}(?:Key|Secret|Token|Password)$/;
 /** Names of keys that are no credential, or a public one. */
 const NOT_CREDENTIAL = /(?:^|[_.-])(?:idempotency|cache|sort|partition|primary|foreign|public|pub|publishable|site|object|row|dedupe?|correlation|request|trace|lookup|map|group|s3|file|blob|page|next|continuation|csrf|xsrf|state|sync|resume|cursor|license|licence|language|lang|search|sorting|order|primary)[_.-]?(?:key|token)$|^(?:idempotency|cache|sort|partition|primary|public|pub|publishable|site|object|row|page|next|continuation|csrf|xsrf|state|sync|resume|cursor)(?:Key|Token)$/i;
 /** Parameters of a signed link: its signature is made to be handed over. */
