@@ -21,7 +21,7 @@ import { issuedFor } from "./audience.js";
  *   has left its account.
  *
  * What it leaves alone: signed links (S3/GCS presigned, Azure SAS, CloudFront), whose signature is made to be handed
- * over; a share link's bare `token=`; a key's public kinds (`public_key`, `site_key`, `publishable_key`) and names that
+ * over; a share link's bare `token=`; a key's public kinds (`public_key`, `site_key`, a publishable `pk_…` or a test-mode `sk_test_…` value) and names that
  * are no credential (`idempotency_key`, `cache_key`, `sort_key`, `object_key`); values that are words, paths, ids or
  * placeholders; a push token that is a JWT, a UUID or any random string (the client's own); local hosts; MCP calls
  * (exfiltration.ts judges their URLs).
@@ -60,6 +60,9 @@ function randomLooking(raw: string): boolean {
   return x.length >= 20 && /^[a-z0-9]+$/i.test(x) && x.replace(/\D/g, "").length * 5 >= x.length;
 }
 
+/** A key that says by its prefix it is public (a publishable `pk_…`) or a test mode's (`sk_test_…`): nothing to protect. */
+const PUBLIC_OR_TEST = /^(?:pk|pub|publishable)[_-]|^[a-z]{2,10}[_-]test[_-]/i;
+
 const PLACEHOLDER = /^(?:\*+|x+|<[^>]{0,64}>|\{[^}]{0,64}\}|\$\{?[A-Za-z_]{1,64}\}?|%[A-Z_]{1,64}%)$/i;
 
 /** The credential a URL handed to another agent carries, by its query's names or a webhook's path; null when none. */
@@ -79,7 +82,7 @@ export function linkCredential(raw: string, allowed: (host: string) => boolean):
   for (const [key, value] of q) {
     if (++n > 64) break;
     if (key.length > 48 || !(KEY_NAME.test(key) || CAMEL_KEY_NAME.test(key)) || NOT_CREDENTIAL.test(key)) continue;
-    if (value.length < 16 || value.length > 4096 || PLACEHOLDER.test(value) || /^https?:/i.test(value)) continue;
+    if (value.length < 16 || value.length > 4096 || PLACEHOLDER.test(value) || /^https?:/i.test(value) || PUBLIC_OR_TEST.test(value)) continue;
     if (randomLooking(value)) return `a credential (${key}) in a link handed to another agent`;
   }
   return accountList(q);
