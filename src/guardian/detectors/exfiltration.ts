@@ -28,6 +28,7 @@ import { pathCredential } from "./exfil-path-credentials.js";
 import { includesRare } from "./rare-index.js";
 import { outsideRecords } from "./exfil-records.js";
 import { askedLookups, beaconFacts, moneyLabel, pixelPath, recordText, writtenHost } from "./exfil-beacons.js";
+import { agentLinkCredentials } from "./exfil-agent-links.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -878,6 +879,8 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
       addApart(out, sentCredentials(sites));
       // (Twelfth round) Another agent asked to put what the message carries on a public paste site or drop.
       addApart(out, namedDrop(sites, (h) => lists.tunnels.some((re) => re.test(h)) && !lists.allow.some((re) => re.test(h)), (t) => sensitivePayload(t)));
+      // (exf26b) A credential in an address handed to the other agent, a service's key as a push token (exfil-agent-links.ts).
+      addApart(out, agentLinkCredentials(sites, message, (h) => lists.allow.some((re) => re.test(h))));
     }
   }
   return out;
