@@ -28,6 +28,7 @@ import { pathCredential } from "./exfil-path-credentials.js";
 import { includesRare } from "./rare-index.js";
 import { outsideRecords } from "./exfil-records.js";
 import { copiedRepositories } from "./exfil-copies.js";
+import { outsideCodes } from "./exfil-codes.js";
 import { askedLookups, beaconFacts, moneyLabel, pixelPath, recordText, writtenHost } from "./exfil-beacons.js";
 
 export { entropy };
@@ -875,6 +876,8 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
       addApart(out, outsideRecords(sites, typeof tool === "string" ? tool : "", (message.params as { arguments?: unknown } | undefined)?.arguments));
       // (Twenty-sixth round) A repository pushed whole, or to a copy, on a forge account the call names (exfil-copies.ts).
       addApart(out, copiedRepositories(sites, typeof tool === "string" ? tool : "", (message.params as { arguments?: unknown } | undefined)?.arguments));
+      // (Twenty-sixth round) Keypad codes, logins, keys sent to a messenger, a text message or a personal mailbox (exfil-codes.ts).
+      addApart(out, outsideCodes(sites, typeof tool === "string" ? tool : ""));
     }
     // (Twelfth round) An account's credential in a data part sent to another agent (exfil-sinks.ts).
     if (A2A_SENDS.has(message.method as string)) {
