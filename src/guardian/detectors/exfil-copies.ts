@@ -8,12 +8,14 @@ import { publicRemote } from "./exfil-remotes.js";
  * Caught: a push whose destination is written into the call as a URL (`https://github.com/<account>/<repo>.git`,
  * `git@gitlab.com:<account>/…`, a bare IP), or a remote the same command line adds with such a URL, on a public forge
  * (GitHub, GitLab, Bitbucket, Codeberg… exfil-channels.ts's FORGES) or a bare address, when
- * - the push takes the whole repository: `--mirror` or `--all` (every branch, every ref), or a push tool's
- *   `mirror`/`all` option set; or
  * - the destination names itself a copy: an account or repository called a mirror, a backup, a copy, an archive, a
- *   dump, a leak, a clone (a few languages: `kopie`, `copia`, `respaldo`, `sauvegarde`, `sicherung`, `yedek`…).
- * The whole of a project's history sent to an account the call cannot show is the organisation's is the copy
- * walking out; a configured remote (`origin`) is the project's and is never judged here.
+ *   dump, a leak, a clone (a few languages: `kopie`, `kopia`, `copia`, `respaldo`, `sauvegarde`, `sicherung`,
+ *   `yedek`…); or
+ * - the push takes the whole repository (`--mirror`, `--all`, or a push tool's `mirror`/`all` option) to a bare
+ *   address or an account named like a throwaway or a person's (a run of two digits or more: `jdoe1987`, `dev-42`).
+ * A copy of a project sent to an account the call cannot show is the organisation's is the copy walking out; a
+ * configured remote (`origin`) is the project's and is never judged here. A migration (`--mirror` to
+ * `github.com/acme-platform/…`, the corpus's exfil8 and exf17 look-alikes) names an organisation, not a copy.
  *
  * Read from: any command line in the arguments (`run_shell`'s `command`), a git tool's argument words (`args` as a
  * string or a list: `{tool: git, args: ["push", "--mirror", URL]}`), a push tool's remote URL argument.
@@ -40,6 +42,19 @@ function unquote(w: string): string {
   return w.replace(/^["']|["']$/g, "");
 }
 
+/** The account of a remote URL (`https://host/<account>/…`, `git@host:<account>/…`), lower case, or null. */
+function accountOf(remote: string): string | null {
+  const m = /^(?:[a-z][a-z0-9+.-]{0,15}:\/\/(?:[^@/\s]{1,200}@)?[^/\s]{1,253}\/|[\w.-]{1,64}@[\w.-]{1,253}:)([^/\s]{1,100})\//i.exec(remote);
+  return m === null ? null : (m[1] as string).toLowerCase();
+}
+
+/** A whole push judged by its destination: an account with a run of digits (a throwaway's, a person's year). */
+function wholeToLoose(remote: string): boolean {
+  if (/^(?:[a-z][a-z0-9+.-]{0,15}:\/\/(?:[^@/\s]{1,200}@)?|[\w.-]{1,64}@)\d{1,3}(?:\.\d{1,3}){3}(?:[:/]|$)/i.test(remote)) return true; // a bare address
+  const account = accountOf(remote);
+  return account !== null && /\d{2}/.test(account);
+}
+
 /** Whether a remote URL's account or repository calls itself a copy (`…/rk-models-backup/…`, `…/pricing-copy.git`). */
 export function copyNamed(remote: string): boolean {
   const m = /^(?:[a-z][a-z0-9+.-]{0,15}:\/\/(?:[^@/\s]{1,200}@)?[^/\s]{1,253}\/|[\w.-]{1,64}@[\w.-]{1,253}:)(\S{1,400})$/i.exec(remote);
@@ -63,7 +78,7 @@ export function copiedPushes(line: string): { start: number; end: number; detail
     if (target === undefined) continue;
     const remote = added.get(target) ?? target;
     if (!publicRemote(remote)) continue;
-    if (whole || copyNamed(remote)) out.push({ start: m.index, end: m.index + m[0].length, detail: whole ? "the whole repository pushed to a forge account the call names" : "a repository pushed to a copy on a forge account the call names" });
+    if (copyNamed(remote) || (whole && wholeToLoose(remote))) out.push({ start: m.index, end: m.index + m[0].length, detail: whole ? "the whole repository pushed to a forge account the call names" : "a repository pushed to a copy on a forge account the call names" });
   }
   return out;
 }
@@ -108,7 +123,7 @@ export function copiedRepositories(sites: readonly StringSite[], tool = "", args
       const remote = site.value.trim();
       // A git remote: a git tool's, or a URL that says it is one (`….git`, `git@host:path`); not any upload's URL.
       if (remote.length > 2048 || !(gitTool || /\.git\/?$/i.test(remote) || /^[\w.-]{1,64}@[\w.-]{1,253}:/.test(remote))) continue;
-      if (!publicRemote(remote) || !(whole || copyNamed(remote))) continue;
+      if (!publicRemote(remote) || !(copyNamed(remote) || (whole && wholeToLoose(remote)))) continue;
       out.push({ type: "exfiltration.repo_copy", path: site.path, start: 0, end: site.value.length, detail: whole ? "the whole repository pushed to a forge account the call names" : "a repository pushed to a copy on a forge account the call names" });
       break;
     }
