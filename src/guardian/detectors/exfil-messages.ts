@@ -182,7 +182,7 @@ export function messagePayload(text: string): string | null {
 /** Tools that text or push to a phone: `send_sms`, `notify_send_sms`, `sms.send`, `push_notification`, `send_whatsapp`. */
 // (Twenty-first round) The messengers people read on their phones count as text messages: Telegram, Viber, WeChat,
 // iMessage, KakaoTalk, Zalo, Threema.
-const PHONE_TOOL = /(?:^|[_.\-/])(?:sms|mms|text_?message|whatsapp|telegram|viber|wechat|imessage|kakao(?:talk)?|zalo|threema|push(?:_?notification)?|pushover|ntfy)(?:$|[_.\-/])|^(?:text|sms|telegram)[A-Z_]/i;
+export const PHONE_TOOL = /(?:^|[_.\-/])(?:sms|mms|text_?message|whatsapp|telegram|viber|wechat|imessage|kakao(?:talk)?|zalo|threema|push(?:_?notification)?|pushover|ntfy)(?:$|[_.\-/])|^(?:text|sms|telegram)[A-Z_]/i;
 const PHONE_NUMBER = /^\s{0,4}\+?\d[\d ().-]{6,20}\d\s{0,4}$/;
 
 /**

@@ -43,7 +43,7 @@ const TELEGRAM_SEND = /^\/bot[^/]{1,120}\/send[A-Za-z]{0,20}\/?$/;
 const DISCORD_HOOK = /^\/api\/(?:v\d{1,2}\/)?webhooks\/\d{5,25}\/[^/]{8,200}/;
 
 /** The host and path of an http(s) URL a value starts with (a bare URL, or one with a query). */
-function messengerHook(v: string): URL | null {
+export function messengerHook(v: string): URL | null {
   if (v.length > 4096 || !/^https?:\/\//i.test(v)) return null;
   let url: URL;
   try {
@@ -172,7 +172,7 @@ function personalAddress(v: string): boolean {
 const MESSAGE_QUERY = /^(?:text|caption|content|message)$/i;
 
 /** The texts a payload carries: a JSON body's strings, a form body's values, or the text itself. */
-function payloadTexts(v: string): string[] {
+export function payloadTexts(v: string): string[] {
   const s = v.trim();
   if (s.startsWith("{") || s.startsWith("[")) {
     try {

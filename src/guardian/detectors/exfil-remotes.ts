@@ -26,7 +26,7 @@ const NOT_DATA = /(?:^|[/\\_. -])(?:templates?|samples?|examples?|blank|empty|sc
 const EXPORT_NAME = /(?:^|[/\\_. -])(?:exports?|dumps?|extracts?|exportaci[oó]n|exporta[cç][aã]o|esportazione|eksport|exporte|экспорт|vienti)(?:[/\\_. -]|$)/i;
 
 /** The host of a git remote (`https://host/…`, `ssh://git@host/…`, `git@host:path`) when it is a public forge's or a bare address. */
-function publicRemote(remote: string): boolean {
+export function publicRemote(remote: string): boolean {
   const url = /^(?:https?|ssh|git):\/\/(?:[^@/\s]{1,200}@)?([^/:\s]{1,253})/i.exec(remote) ?? /^[\w.-]{1,64}@([\w.-]{1,253}):/.exec(remote);
   if (url === null) return false;
   const host = (url[1] as string).toLowerCase();

@@ -27,6 +27,8 @@ import { openedPlaces, pushedDataIn } from "./exfil-remotes.js";
 import { pathCredential } from "./exfil-path-credentials.js";
 import { includesRare } from "./rare-index.js";
 import { outsideRecords } from "./exfil-records.js";
+import { copiedRepositories } from "./exfil-copies.js";
+import { outsideCodes } from "./exfil-codes.js";
 import { askedLookups, beaconFacts, moneyLabel, pixelPath, recordText, writtenHost } from "./exfil-beacons.js";
 import { agentLinkCredentials } from "./exfil-agent-links.js";
 
@@ -873,6 +875,10 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
       addApart(out, openedPlaces(typeof tool === "string" ? tool : "", (message.params as { arguments?: unknown } | undefined)?.arguments, sites));
       // (Twenty-fifth round) A list of records to a messenger bot or webhook, or to a personal mailbox (exfil-records.ts).
       addApart(out, outsideRecords(sites, typeof tool === "string" ? tool : "", (message.params as { arguments?: unknown } | undefined)?.arguments));
+      // (Twenty-sixth round) A repository pushed whole, or to a copy, on a forge account the call names (exfil-copies.ts).
+      addApart(out, copiedRepositories(sites, typeof tool === "string" ? tool : "", (message.params as { arguments?: unknown } | undefined)?.arguments));
+      // (Twenty-sixth round) Keypad codes, logins, keys sent to a messenger, a text message or a personal mailbox (exfil-codes.ts).
+      addApart(out, outsideCodes(sites, typeof tool === "string" ? tool : ""));
     }
     // (Twelfth round) An account's credential in a data part sent to another agent (exfil-sinks.ts).
     if (A2A_SENDS.has(message.method as string)) {
