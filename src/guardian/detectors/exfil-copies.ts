@@ -11,7 +11,7 @@ import { publicRemote } from "./exfil-remotes.js";
  * - the destination names itself a copy: an account or repository called a mirror, a backup, a copy, an archive, a
  *   dump, a leak, a clone (a few languages: `kopie`, `kopia`, `copia`, `respaldo`, `sauvegarde`, `sicherung`,
  *   `yedek`…); or
- * - the push takes the whole repository (`--mirror`, `--all`, or a push tool's `mirror`/`all` option) to a bare
+ * - the push takes the whole repository (`--mirror`, `--all`, or a push tool's `mirror`/`all` option) to a bare public
  *   address or an account named like a throwaway or a person's (a run of two digits or more: `jdoe1987`, `dev-42`).
  * A copy of a project sent to an account the call cannot show is the organisation's is the copy walking out; a
  * configured remote (`origin`) is the project's and is never judged here. A migration (`--mirror` to
@@ -50,7 +50,9 @@ function accountOf(remote: string): string | null {
 
 /** A whole push judged by its destination: an account with a run of digits (a throwaway's, a person's year). */
 function wholeToLoose(remote: string): boolean {
-  if (/^(?:[a-z][a-z0-9+.-]{0,15}:\/\/(?:[^@/\s]{1,200}@)?|[\w.-]{1,64}@)\d{1,3}(?:\.\d{1,3}){3}(?:[:/]|$)/i.test(remote)) return true; // a bare address
+  // a bare public address; a private or loopback one is the organisation's own (10/8, 172.16/12, 192.168/16, 127/8)
+  const bare = /^(?:[a-z][a-z0-9+.-]{0,15}:\/\/(?:[^@/\s]{1,200}@)?|[\w.-]{1,64}@)(\d{1,3}(?:\.\d{1,3}){3})(?:[:/]|$)/i.exec(remote);
+  if (bare !== null) return !/^(?:10|127)\.|^192\.168\.|^172\.(?:1[6-9]|2\d|3[01])\./.test(bare[1] as string);
   const account = accountOf(remote);
   return account !== null && /\d{2}/.test(account);
 }
