@@ -816,6 +816,7 @@ function carriesAnything(raw: string, lists: ExfiltrationLists): boolean {
 /** Images and links whose URL carries data to a host off the allow list: the URL is the finding. */
 export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists, message?: Record<string, unknown>): Detection[] {
   const out: Detection[] = [];
+  const allowed = (h: string) => lists.allow.some((re) => re.test(h));
   // A document often repeats a URL (a badge, a logo): each distinct one is parsed and weighed once.
   const judged = new Map<string, string | null>();
   for (const site of sites) {
@@ -838,9 +839,9 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
   if (message === undefined || !("method" in message)) {
     addApart(out, foreignSlots(sites, lists));
     // (Twelfth round) A link to fill with private data and open, handed back (exfil-sinks.ts).
-    addApart(out, linkTemplates(sites, (h) => lists.allow.some((re) => re.test(h))));
+    addApart(out, linkTemplates(sites, allowed));
     // (Thirteenth round) An order to send private data in bulk, or secrets, to an address (exfil-hosted.ts).
-    addApart(out, dataOrders(sites, (h) => lists.allow.some((re) => re.test(h)), localHost).map((d) => ({ type: "exfiltration.link", path: d.path, start: d.start, end: d.end, detail: "an order to send private data to an address" })));
+    addApart(out, dataOrders(sites, allowed, localHost).map((d) => ({ type: "exfiltration.link", path: d.path, start: d.start, end: d.end, detail: "an order to send private data to an address" })));
     // (Twenty-fifth round) A name the reader is asked to resolve whose labels carry data (exfil-beacons.ts).
     addApart(out, askedLookups(sites, (h) => hostVerdict(h, lists)).map((d) => ({ type: "exfiltration.dns", ...d })));
   }
@@ -855,38 +856,40 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
     addApart(out, channels(sites, message, lists));
     // (Tenth round) A file that should not leave, handed to a call that uploads or mails it (exfil-payloads.ts).
     if (TOOL_CALLS.has(message.method as string) && "id" in message) {
-      const tool = (message.params as { name?: unknown } | undefined)?.name;
-      addApart(out, sentFiles(sites, (h) => lists.allow.some((re) => re.test(h)), typeof tool === "string" ? tool : ""));
+      const named = (message.params as { name?: unknown } | undefined)?.name;
+      const tool = typeof named === "string" ? named : "";
+      const args = (message.params as { arguments?: unknown } | undefined)?.arguments;
+      addApart(out, sentFiles(sites, allowed, tool));
       // (Eleventh round) Data marked internal, or people's records, published by the call (exfil-public.ts).
-      addApart(out, madePublic((message.params as { arguments?: unknown } | undefined)?.arguments));
+      addApart(out, madePublic(args));
       // (Twelfth round) Credentials, or people's records to a personal mailbox, in an e-mail's body (exfil-sinks.ts).
       addApart(out, mailedSecrets(sites));
-      addApart(out, secretFileUploads(sites, (h) => lists.allow.some((re) => re.test(h))));
+      addApart(out, secretFileUploads(sites, allowed));
       // (Fourteenth round) The whole environment sent by code, data cut into DNS lookups (exfil-code.ts).
-      addApart(out, environmentSent(sites, localHost, (h) => lists.allow.some((re) => re.test(h))));
+      addApart(out, environmentSent(sites, localHost, allowed));
       addApart(out, chunkedLookups(sites));
       // (Fifteenth round) Credentials or access codes in what an SMS or a push tool sends (exfil-messages.ts).
-      addApart(out, phoneMessages(sites, typeof tool === "string" ? tool : ""));
-      addApart(out, rootDrops(sites, localHost, (h) => lists.allow.some((re) => re.test(h))));
+      addApart(out, phoneMessages(sites, tool));
+      addApart(out, rootDrops(sites, localHost, allowed));
       // (Fifteenth round) Logs, flows or mirrored traffic sent to a public address (exfil-forwarding.ts).
       addApart(out, forwardedOutside(sites));
       // (Twenty-third round) Data pushed to a remote the call names, made public, or put on anonymous FTP (exfil-remotes.ts).
       addApart(out, pushedDataIn(sites));
-      addApart(out, openedPlaces(typeof tool === "string" ? tool : "", (message.params as { arguments?: unknown } | undefined)?.arguments, sites));
+      addApart(out, openedPlaces(tool, args, sites));
       // (Twenty-fifth round) A list of records to a messenger bot or webhook, or to a personal mailbox (exfil-records.ts).
-      addApart(out, outsideRecords(sites, typeof tool === "string" ? tool : "", (message.params as { arguments?: unknown } | undefined)?.arguments));
+      addApart(out, outsideRecords(sites, tool, args));
       // (Twenty-sixth round) A repository pushed whole, or to a copy, on a forge account the call names (exfil-copies.ts).
-      addApart(out, copiedRepositories(sites, typeof tool === "string" ? tool : "", (message.params as { arguments?: unknown } | undefined)?.arguments));
+      addApart(out, copiedRepositories(sites, tool, args));
       // (Twenty-sixth round) Keypad codes, logins, keys sent to a messenger, a text message or a personal mailbox (exfil-codes.ts).
-      addApart(out, outsideCodes(sites, typeof tool === "string" ? tool : ""));
+      addApart(out, outsideCodes(sites, tool));
     }
     // (Twelfth round) An account's credential in a data part sent to another agent (exfil-sinks.ts).
     if (A2A_SENDS.has(message.method as string)) {
       addApart(out, sentCredentials(sites));
       // (Twelfth round) Another agent asked to put what the message carries on a public paste site or drop.
-      addApart(out, namedDrop(sites, (h) => lists.tunnels.some((re) => re.test(h)) && !lists.allow.some((re) => re.test(h)), (t) => sensitivePayload(t)));
+      addApart(out, namedDrop(sites, (h) => lists.tunnels.some((re) => re.test(h)) && !allowed(h), (t) => sensitivePayload(t)));
       // (exf26b) A credential in an address handed to the other agent, a service's key as a push token (exfil-agent-links.ts).
-      addApart(out, agentLinkCredentials(sites, message, (h) => lists.allow.some((re) => re.test(h))));
+      addApart(out, agentLinkCredentials(sites, message, allowed));
     }
   }
   return out;

@@ -211,41 +211,39 @@ function poisoning(s: MessageScan, p?: InjectionParams): Detection[] {
   // What a server says of itself (an agent card: all of it), less the strings a finding already covers.
   const described = s.strings.filter((x) => selfDescription(x) || (card && x.path[0] === "result"));
   const uncut = () => described.filter((x) => !cut.has(JSON.stringify(x.path)));
+  /** A check's findings, whose strings the checks after it no longer read. */
+  const claim = <T extends Detection>(found: T[]): T[] => {
+    for (const d of found) cut.add(JSON.stringify(d.path));
+    return found;
+  };
   const withheld = detectWithheldDemands(uncut());
   // (Tenth round) Property names spelled as sentences, skill examples stating a credential, a destination kept
   // against the user's choice (poisoning-fields.ts).
   const fields = detectFieldPoisoning(uncut(), s.message.result);
   // (Eleventh round) A directive concealed from the user, an outcome decided for a chosen few, "AI:" addressed with a
   // destination, a destination pinned by a default (poisoning-concealed.ts).
-  for (const d of fields) cut.add(JSON.stringify(d.path));
-  for (const d of withheld) cut.add(JSON.stringify(d.path));
-  const concealed = detectConcealedPoisoning(uncut(), s.message.result);
+  claim(fields);
+  claim(withheld);
+  const concealed = claim(detectConcealedPoisoning(uncut(), s.message.result));
   // (Twelfth round) A standing order kept from the user, a read-only tool that orders a write, output given authority,
   // a bare dotfile handed over, a quoted command, others' records, every message copied (poisoning-standing.ts).
-  for (const d of concealed) cut.add(JSON.stringify(d.path));
-  const standing = detectStandingPoisoning(uncut(), s.message.result);
+  const standing = claim(detectStandingPoisoning(uncut(), s.message.result));
   // (Thirteenth round) The user's secret asked for, the user's choice overridden, an act done behind the user's back,
   // a name that gives orders (poisoning-overrides.ts).
-  for (const d of standing) cut.add(JSON.stringify(d.path));
-  const overrides = detectUserOverrides(uncut(), s.message.result);
+  const overrides = claim(detectUserOverrides(uncut(), s.message.result));
   // (Fifteenth round) A protection switched off for good, money redirected, a copy sent abroad in other languages (poisoning-protections.ts).
-  for (const d of overrides) cut.add(JSON.stringify(d.path));
-  const protections = detectProtectionPoisoning(uncut());
+  const protections = claim(detectProtectionPoisoning(uncut()));
   // (Sixteenth round) Names asking for secrets, borrowed credentials, consent claimed, every command changed (poisoning-catalogue.ts).
-  for (const d of protections) cut.add(JSON.stringify(d.path));
   const catalogue = detectCataloguePoisoning(uncut(), s.message.result);
   // (Twenty-third round) A tool that has the model use it instead of another it claims no longer counts (poisoning-shadowing.ts).
   const shadowing = detectShadowing(s.message.result).filter((d) => !cut.has(JSON.stringify(d.path)));
   // (tp24) A login secret demanded in any language the lexicon reads (poisoning-secret-words.ts).
-  for (const d of [...catalogue, ...shadowing]) cut.add(JSON.stringify(d.path));
-  const secretWords = detectSecretDemands(uncut(), s.message.result, card);
+  claim([...catalogue, ...shadowing]);
+  const secretWords = claim(detectSecretDemands(uncut(), s.message.result, card));
   // (tp25) The same with the secret or the demand inflected or prefixed, by stems (poisoning-secret-stems.ts).
-  for (const d of secretWords) cut.add(JSON.stringify(d.path));
-  const secretStems = detectInflectedSecretDemands(uncut(), s.message.result, card);
+  const secretStems = claim(detectInflectedSecretDemands(uncut(), s.message.result, card));
   // (tp26) Something kept from the person while their secret or a fixed destination is demanded, in any language (poisoning-kept-words.ts).
-  for (const d of secretStems) cut.add(JSON.stringify(d.path));
-  const keptWords = detectKeptFromPerson(uncut(), s.message.result, card);
-  for (const d of keptWords) cut.add(JSON.stringify(d.path));
+  const keptWords = claim(detectKeptFromPerson(uncut(), s.message.result, card));
   const splitWords = detectSplitWords(uncut(), s.message.result, card);
   return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...overrides, ...protections, ...catalogue, ...shadowing, ...secretWords, ...secretStems, ...keptWords, ...splitWords, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
 }
