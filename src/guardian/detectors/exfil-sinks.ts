@@ -349,7 +349,8 @@ const RECIPIENT_KEY = /^(?:to|cc|bcc|recipients?|to_?address(?:es)?|send_?to|ema
 const SHARED_WITH_KEY = /^(?:email|email_?address|share_?with|shared_?with|grantees?|user_?email)$/i;
 const BODY_KEY = /^(?:body|text|html|content|message|body_?(?:text|html)|plain|plain_?text|html_?body|text_?body|description|notes|document_?text)$/i;
 /** (Twenty-second round) An attachment's argument, and a file an export is kept in (a table, a database, its dump). */
-const ATTACHMENT_KEY = /^(?:attachments?|attach(?:ed)?|files?|file_?names?|file_?paths?|file_?ids?|documents?)$/i;
+// (exf27) Also an attachment named with what it holds: `attachment_path`, `attachment_files`, `attach_file`.
+const ATTACHMENT_KEY = /^(?:attachments?|attach(?:ed)?|files?|file_?names?|file_?paths?|file_?ids?|documents?|(?:attachments?|attach)_?(?:paths?|files?|file_?paths?|names?|file_?names?))$/i;
 /** A file named for holding no one's data: a template, a sample, a blank form, a schema. */
 const NO_DATA_FILE = /(?:^|[/\\_. -])(?:templates?|samples?|examples?|blank|empty|schema|mock|dummy|demo|vorlage|plantilla|modelo|modèle)(?:[/\\_. -]|$)/i;
 const EXPORT_FILE = /\.(?:csv|tsv|xlsx?|xlsm|ods|sql|dump|bak|db|sqlite3?|mdb|accdb|parquet|jsonl|vcf)(?:\.(?:gz|bz2|xz|zst|zip|7z|gpg))?$/i;

@@ -29,6 +29,7 @@ import { includesRare } from "./rare-index.js";
 import { outsideRecords } from "./exfil-records.js";
 import { copiedRepositories } from "./exfil-copies.js";
 import { outsideCodes } from "./exfil-codes.js";
+import { outsideFigures } from "./exfil-figures.js";
 import { askedLookups, beaconFacts, moneyLabel, pixelPath, recordText, writtenHost } from "./exfil-beacons.js";
 import { agentLinkCredentials } from "./exfil-agent-links.js";
 
@@ -882,6 +883,8 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
       addApart(out, copiedRepositories(sites, tool, args));
       // (Twenty-sixth round) Keypad codes, logins, keys sent to a messenger, a text message or a personal mailbox (exfil-codes.ts).
       addApart(out, outsideCodes(sites, tool));
+      // (exf27) A report of figures, or a data file named, sent to a messenger bot or webhook (exfil-figures.ts).
+      addApart(out, outsideFigures(sites));
     }
     // (Twelfth round) An account's credential in a data part sent to another agent (exfil-sinks.ts).
     if (A2A_SENDS.has(message.method as string)) {
