@@ -53,10 +53,10 @@ const BANNER_WORDS = new Set([
   "prioritaire", "nuova", "nuovo", "nova", "novo", "novas", "nieuwe", "nye", "ny", "nya", "uusi", "nowa", "nowe", "nový", "nová", "nové", "новое", "новая",
   "новые", "нове", "нова", "нові", "yeni", "baru", "mới", "नया", "नई", "নতুন", "புதிய", "కొత్త", "mpya", "جدید", "جديد", "חדש", "חדשה",
   "del", "de", "da", "du", "des", "der", "des", "van", "von", "для", "від", "от", "dari", "từ", "से", "கணினி",
-  "zpráva", "zprávy", "správa", "wiadomość", "komunikat", "повідомлення", "сообщение", "mesaj", "mesajı", "mensaje", "message", "meddelelse", "melding",
+  "zpráva", "zprávy", "správa", "wiadomość", "komunikat", "повідомлення", "сообщение", "mesaj", "mesajı", "mesaji", "mensaje", "message", "meddelelse", "melding",
   "meddelande", "viesti", "üzenet", "μήνυμα", "پیام", "رسالة", "הודעה", "संदेश", "বার্তা", "செய்தி", "సందేశం", "ujumbe", "pesan", "tin",
   "அறிவுறுத்தல்", "அறிவிப்பு", "निर्देश", "অনুদেশ", "নির্দেশ", "సూచన", "maagizo", "maelekezo", "dastur", "دستور", "تعليمات", "הוראות", "hướng", "dẫn",
-  "besked", "beskjed", "ilmoitus", "közlemény", "uyarı", "talimat", "talimatı", "pengumuman", "thông", "báo",
+  "hệ", "thống", "besked", "beskjed", "ilmoitus", "közlemény", "uyarı", "talimat", "talimatı", "pengumuman", "thông", "báo",
 ]);
 
 /** A mark that frames a banner. */
@@ -96,13 +96,14 @@ export function roleLabel(label: string): boolean {
     else if (ch === ")") depth = Math.max(0, depth - 1);
     else if (depth === 0) bare += ch;
   }
-  const lower = bare.toLowerCase();
+  // (Turkish "İ" lowers to "i" and a combining dot: the dot is dropped.)
+  const lower = bare.toLowerCase().replace(/\u0307/g, "");
   let role = ROLE_INSIDE.some((x) => lower.includes(x));
   const raws = bare.split(/[\s:—–,|/]+/).filter((x) => x !== "" && x !== "-");
   if (raws.length === 0 || raws.length > 8) return false;
   let others = 0;
   for (const raw of raws) {
-    const w = raw.toLowerCase();
+    const w = raw.toLowerCase().replace(/\u0307/g, "");
     if (isRole(w, raw)) role = true;
     else if (!BANNER_WORDS.has(w) && !MESSAGE.has(w) && !INSTRUCTION.has(w) && !/^[\d.v]{1,8}$/.test(w) && !ROLE_INSIDE.some((x) => w.includes(x))) others++;
   }
