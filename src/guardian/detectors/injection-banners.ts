@@ -18,7 +18,9 @@ import { INSTRUCTION, MESSAGE } from "./injection-asides.js";
  *   "update", "override" and linking words;
  * - written as a banner is: in a script with case, the authority's name in capitals ("*** System restart required ***",
  *   Ubuntu's login notice, is a sentence; "--- processing operator remark ---" a section);
- * - standing after other text (a banner that opens a text is its title) and before a line of text.
+ * - standing after other text (a banner that opens a text is its title) — or anywhere in a remote agent's reply, whose
+ *   streamed status or artifact is the agent speaking: a status that opens "### OPERATØR ###" is a voice faked mid-stream
+ *   — and before a line of text.
  * The caller (injection.ts `markers`) counts the banner as a header (2.5) and as a faked end (`after_marker`, 1.5) over
  * the paragraph after it; the paragraph must still ask something (any request) for a finding, so a banner before data
  * ("=== SYSTEM ===\nOS: Ubuntu 24.04") adds nothing.
@@ -111,7 +113,7 @@ export function roleLabel(label: string): boolean {
 }
 
 /** The role banners of `text` between `s` and `e`: each banner line's span. */
-export function roleBanners(text: string, s: number, e: number): { s: number; e: number }[] {
+export function roleBanners(text: string, s: number, e: number, reply = false): { s: number; e: number }[] {
   const out: { s: number; e: number }[] = [];
   let at = s;
   while (at < e && out.length < 16) {
@@ -126,7 +128,7 @@ export function roleBanners(text: string, s: number, e: number): { s: number; e:
         let b = nl;
         while (b > a && /\s/.test(text.charAt(b - 1))) b--;
         const label = framedLabel(text.slice(a, b));
-        if (label !== null && roleLabel(label) && /\S/.test(text.slice(Math.max(0, at - 400), at)) && /\p{L}/u.test(text.slice(nl, nl + 200))) out.push({ s: a, e: b });
+        if (label !== null && roleLabel(label) && (reply || /\S/.test(text.slice(Math.max(0, at - 400), at))) && /\p{L}/u.test(text.slice(nl, nl + 200))) out.push({ s: a, e: b });
       }
     }
     at = nl + 1;

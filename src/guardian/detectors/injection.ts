@@ -1886,7 +1886,7 @@ function markers(text: string, regions: readonly { s: number; e: number }[], quo
   // language ("### OPERATØR ###", "*** SİSTEM MESAJI ***"), after the data's own text: a header and a faked end over
   // the paragraph after it (injection-banners.ts). The paragraph must still ask something.
   for (const r of regions) {
-    for (const b of roleBanners(text, r.s, r.e)) {
+    for (const b of roleBanners(text, r.s, r.e, reply)) {
       if (isShown(b.s)) continue;
       const reach = paraEnd(b.e + 1);
       out.push({ s: b.s, e: b.e, kind: "header", reach }, { s: b.s, e: b.e, kind: "after_marker", reach });
@@ -2315,7 +2315,7 @@ export function judgeText(text: string, ctx: Ctx, threshold: number, extra: Part
   }
   // (Twenty-seventh round) So is a piece holding a framed banner in an authority's name (injection-banners.ts).
   if (gated) {
-    const banners = roleBanners(text, 0, text.length);
+    const banners = roleBanners(text, 0, text.length, ctx.reply === true);
     if (banners.length > 0)
       all = all.map((p) => {
         const inP = banners.filter((b) => b.s >= p.s && b.s < p.e);
