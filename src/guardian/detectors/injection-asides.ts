@@ -28,7 +28,7 @@
 const HEAD_MAX = 90;
 
 /** Message words: what a note for someone is called. */
-const MESSAGE = new Set([
+export const MESSAGE = new Set([
   "note", "notes", "notice", "message", "memo", "hint", "hints", "remark", "reminder",
   // de, nl, es, pt, fr, it
   "hinweis", "hinweise", "notiz", "nachricht", "mitteilung", "opmerking", "bericht", "nota", "notas", "mensaje", "aviso", "mensagem",
@@ -40,7 +40,7 @@ const MESSAGE = new Set([
   "not", "catatan", "pesan", "ghi", "lưu", "नोट", "संदेश", "टिप्पणी", "הערה", "הודעה", "ملاحظة", "رسالة",
 ]);
 /** Instruction words: a message that is an order to its reader (a reader may come before them). */
-const INSTRUCTION = new Set([
+export const INSTRUCTION = new Set([
   "instruction", "instructions", "directive", "directives", "command", "commands", "order", "orders", "guidance", "task",
   "anweisung", "anweisungen", "befehl", "auftrag", "instructie", "opdracht", "instrucción", "instrucciones", "orden", "instrução",
   "instruções", "ordem", "consigne", "consignes", "istruzione", "istruzioni", "ordine",

@@ -13,6 +13,7 @@ import { questionedQuote } from "./injection-questioned.js";
 import { chatTemplate, doubledJoiner, elidedQuote, inJinja, reportedFrom } from "./injection-mentions.js";
 import { citedQuote } from "./injection-cited.js";
 import { forgedUserTurn } from "./injection-turns.js";
+import { roleBanners } from "./injection-banners.js";
 import { aiAsObject, freedClause } from "./injection-clauses.js";
 import { orderCues } from "./injection-orders.js";
 import { NO_SPACE_VOCATIVE, WORLD_AND, WORLD_GENERIC } from "./injection-languages-world.js";
@@ -1881,6 +1882,16 @@ function markers(text: string, regions: readonly { s: number; e: number }[], quo
   all(BANNER, (m) => {
     if (!isShown(m.index)) out.push({ s: m.index, e: m.index + m[0].length, kind: "header", reach: paraEnd(m.index + m[0].length + 1) });
   });
+  // (Twenty-seventh round) A framed banner naming the system, an operator, an administrator or a developer in any
+  // language ("### OPERATØR ###", "*** SİSTEM MESAJI ***"), after the data's own text: a header and a faked end over
+  // the paragraph after it (injection-banners.ts). The paragraph must still ask something.
+  for (const r of regions) {
+    for (const b of roleBanners(text, r.s, r.e, reply)) {
+      if (isShown(b.s)) continue;
+      const reach = paraEnd(b.e + 1);
+      out.push({ s: b.s, e: b.e, kind: "header", reach }, { s: b.s, e: b.e, kind: "after_marker", reach });
+    }
+  }
   all(AI_BLOCK, (m) => {
     if (!isShown(m.index) && text.charCodeAt(m.index + (text.charCodeAt(m.index + 1) === 47 ? 1 : 2)) !== 47) out.push({ s: m.index, e: m.index + m[0].length, kind: "header", reach: paraEnd(m.index) });
   });
@@ -2300,6 +2311,15 @@ export function judgeText(text: string, ctx: Ctx, threshold: number, extra: Part
       all = all.map((p) => {
         const inP = heads.filter((h) => h >= p.s && h < p.e);
         return inP.length === 0 ? p : { ...p, possible: true, hot: [...p.hot, ...inP.map((h) => h + 1)].sort((a, b) => a - b) };
+      });
+  }
+  // (Twenty-seventh round) So is a piece holding a framed banner in an authority's name (injection-banners.ts).
+  if (gated) {
+    const banners = roleBanners(text, 0, text.length, ctx.reply === true);
+    if (banners.length > 0)
+      all = all.map((p) => {
+        const inP = banners.filter((b) => b.s >= p.s && b.s < p.e);
+        return inP.length === 0 ? p : { ...p, possible: true, hot: [...p.hot, ...inP.map((b) => b.s + 1)].sort((a, b) => a - b) };
       });
   }
   let chosen = gated ? all.filter((p) => p.possible) : all;
