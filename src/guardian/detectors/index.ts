@@ -23,6 +23,7 @@ import { detectShadowing } from "./poisoning-shadowing.js";
 import { detectSecretDemands } from "./poisoning-secret-words.js";
 import { detectInflectedSecretDemands } from "./poisoning-secret-stems.js";
 import { detectKeptFromPerson, detectSplitWords } from "./poisoning-kept-words.js";
+import { detectOwnFieldFill } from "./poisoning-own-field.js";
 import { detectOutputDemands } from "./poisoning-outputs.js";
 import { compileExfiltrationParams, detectExfiltration, detectUrlData, type ExfiltrationParams } from "./exfiltration.js";
 import { detectPiiBulk } from "./pii-bulk.js";
@@ -245,7 +246,9 @@ function poisoning(s: MessageScan, p?: InjectionParams): Detection[] {
   // (tp26) Something kept from the person while their secret or a fixed destination is demanded, in any language (poisoning-kept-words.ts).
   const keptWords = claim(detectKeptFromPerson(uncut(), s.message.result, card));
   const splitWords = detectSplitWords(uncut(), s.message.result, card);
-  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...overrides, ...protections, ...catalogue, ...shadowing, ...secretWords, ...secretStems, ...keptWords, ...splitWords, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
+  // (tp27) A description in another language that has the model fill its own free-text field (poisoning-own-field.ts).
+  const ownField = claim(detectOwnFieldFill(s.message.result).filter((d) => !cut.has(JSON.stringify(d.path))));
+  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...overrides, ...protections, ...catalogue, ...shadowing, ...secretWords, ...secretStems, ...keptWords, ...splitWords, ...ownField, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
 }
 
 /**
