@@ -5,7 +5,6 @@ import { literalId, literalsOf } from "./literals.js";
 import { includesRare } from "./rare-index.js";
 import type { Detection, StringSite } from "./scan.js";
 import { browserConfig, SECRET_RUN } from "./secrets.js";
-import { sharedUnits } from "./units.js";
 
 /*
  * Credentials written as an assignment — `name = value`, `NAME=value`, YAML `name: value`, JSON `"name": "value"` —
@@ -144,9 +143,9 @@ const STEMS_BY_FIRST: (string[] | undefined)[] = new Array<string[] | undefined>
 for (const stem of STEMS) (STEMS_BY_FIRST[stem.charCodeAt(0)] ??= []).push(stem);
 
 /** Whether `stem` (lower case) occurs at `i` in any case, ending by `end`. */
-function stemAt(v: Uint16Array, i: number, end: number, stem: string): boolean {
+function stemAt(v: string, i: number, end: number, stem: string): boolean {
   if (i + stem.length > end) return false;
-  for (let k = 1; k < stem.length; k++) if (((v[i + k] as number) | 0x20) !== stem.charCodeAt(k)) return false;
+  for (let k = 1; k < stem.length; k++) if ((v.charCodeAt(i + k) | 0x20) !== stem.charCodeAt(k)) return false;
   return true;
 }
 
@@ -168,23 +167,24 @@ function candidatesBeforeSeparators(v: string): number[] | null {
     if (c === 0x3a || c === 0x3d) sample++;
   }
   if (sample > LONG >> 5) return null;
-  // The names are read from the code units (units.ts): faster than a charCodeAt per character in a long string.
-  const u = sharedUnits(v);
+  // The names are read from the string itself (issue 25, perf27): `indexOf` has just read the characters before each
+  // separator, so they are in the cache, where the shared code-unit copy (units.ts) of a megabyte, made by the scanners
+  // before, is not: the first read before each separator was a miss, most of this pass's time on a 1 MB result.
   const at: number[] = [];
   for (const sep of [":", "="]) {
     for (let q = v.indexOf(sep); q >= 0; q = v.indexOf(sep, q + 1)) {
       if (--budget < 0) return null;
       let end = q;
-      while (end > 0 && q - end < 8 && (u[end - 1] === 0x20 || u[end - 1] === 0x09)) end--;
-      if (end > 0 && (u[end - 1] === 0x22 || u[end - 1] === 0x27)) end--;
+      while (end > 0 && q - end < 8 && (v.charCodeAt(end - 1) === 0x20 || v.charCodeAt(end - 1) === 0x09)) end--;
+      if (end > 0 && (v.charCodeAt(end - 1) === 0x22 || v.charCodeAt(end - 1) === 0x27)) end--;
       let start = end;
-      while (start > 0 && q - start < WORD_REACH && isNameChar(u[start - 1] as number)) start--;
+      while (start > 0 && q - start < WORD_REACH && isNameChar(v.charCodeAt(start - 1))) start--;
       // Each stem at each place of the name, in any case (the name is ASCII: the 0x20 bit folds a letter's case).
       for (let i = start; i + 3 <= end; i++) {
-        const first = STEMS_BY_FIRST[(u[i] as number) | 0x20];
+        const first = STEMS_BY_FIRST[v.charCodeAt(i) | 0x20];
         if (first === undefined) continue;
         for (const stem of first) {
-          if (!stemAt(u, i, end, stem)) continue;
+          if (!stemAt(v, i, end, stem)) continue;
           at.push(i);
           if (stem === "key") for (let back = 1; back <= 3 && i - back >= 0; back++) at.push(i - back);
         }

@@ -594,7 +594,7 @@ export class MessageScan {
 
   /** What the injection scorer reads: the strings, the message (for where each sits) and their normal forms. */
   get injectionInput(): InjectionInput {
-    this.injection ??= { sites: this.strings, message: this.message, normal: (site) => this.normal(site) };
+    this.injection ??= { sites: this.strings, message: this.message, normal: (site) => this.normal(site), memo: [] };
     return this.injection;
   }
 

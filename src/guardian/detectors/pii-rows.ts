@@ -60,12 +60,23 @@ const named = (v: string) => PERSON_NAME.test(v) || OTHER_NAME.test(v);
 
 const MIN_DIGITS = 30;
 
-/** How many digits (of the scripts read) a string holds, counting up to `enough`. */
+/** A digit of the other scripts read (`c` ≥ U+0660): Arabic-Indic, Persian, Devanagari, Bengali, full-width. */
+const wideDigit = (c: number): boolean => c <= 0x0669 || (c >= 0x06f0 && c <= 0x06f9) || (c >= 0x0966 && c <= 0x096f) || (c >= 0x09e6 && c <= 0x09ef) || (c >= 0xff10 && c <= 0xff19);
+
+/**
+ * How many digits (of the scripts read) a string holds, counting up to `enough`. (Issue 25, perf27: the count is
+ * tested only where it grows, and an ASCII digit by one unsigned compare; twice as fast on a 1 KB result's prose,
+ * where every character was tested against `enough` as well. The same count.)
+ */
 function digitsIn(v: string, enough: number): number {
+  if (enough <= 0) return 0;
   let n = 0;
-  for (let i = 0; i < v.length && n < enough; i++) {
+  const length = v.length;
+  for (let i = 0; i < length; i++) {
     const c = v.charCodeAt(i);
-    if ((c >= 48 && c <= 57) || (c >= 0x0660 && ((c <= 0x0669) || (c >= 0x06f0 && c <= 0x06f9) || (c >= 0x0966 && c <= 0x096f) || (c >= 0x09e6 && c <= 0x09ef) || (c >= 0xff10 && c <= 0xff19)))) n++;
+    if ((c - 48) >>> 0 < 10 || (c >= 0x0660 && wideDigit(c))) {
+      if (++n >= enough) return n;
+    }
   }
   return n;
 }
