@@ -27,7 +27,7 @@ import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { normalizeCase, targetContent } from "./blind-cases.mjs";
 import { MessageScan } from "../dist/guardian/detectors/index.js";
-import { textFeatures, KINDS } from "../dist/guardian/detectors/text-model.js";
+import { textFeatures, KINDS, experiment } from "../dist/guardian/detectors/text-model.js";
 import { encodeTextModel, TEXT_MODEL_FILE } from "../dist/guardian/detectors/text-model-asset.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -48,6 +48,7 @@ const { values: args } = parseArgs({
     avg: { type: "string" },
     "corpus-weight": { type: "string" },
     loss: { type: "string" },
+    "kind-words": { type: "boolean", default: false },
   },
 });
 const r3 = (x) => Math.round(x * 1000) / 1000;
@@ -79,6 +80,7 @@ if (args.l2) SETTING.l2 = Number(args.l2);
 if (args.avg) SETTING.avg = Number(args.avg);
 if (args["corpus-weight"]) SETTING.corpusWeight = Number(args["corpus-weight"]);
 if (args.loss) SETTING.loss = args.loss;
+if (args["kind-words"]) experiment.kindWords = SETTING.kindWords = true;
 const TRAIN_SETS = ["blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17", "blind18", "blind19", "blind20", "blind21", "blind22", "blind23", "blind24", "blind25", "blind26", "blind27", "blind28", "blind29", "blind30", "blind31", "blind32", "blind33", "blind34", "blind35", "blind36", "blind37", "blind38", "blind39", "blind40", "blind41", "blind42", "blind43", "blind44", "blind45", "blind46", "blind47", "blind48", "blind49", "blind50", "blind51", "blind52", "blind53", "blind54", "blind55", "blind56", "blind57", "blind58", "blind59", "blind60", "blind61", "blind63", "blind64", "blind65", "blind66", "blind67", "blind68", "blind69", "blind70", "blind71", "blind72"];
 /** Out of fold, at most this share of the training blind sets' benign cases may be flagged. */
 const BENIGN_RATE = 0.01;
