@@ -1,5 +1,5 @@
 import type { Detection, StringSite } from "./scan.js";
-import { messengerHook, payloadTexts } from "./exfil-records.js";
+import { hookIn, payloadTexts } from "./exfil-records.js";
 import { PHONE_TOOL } from "./exfil-messages.js";
 import { mailDomains, personalMailbox } from "./exfil-payloads.js";
 import { DATA_FILE } from "./exfil-outlets.js";
@@ -120,7 +120,7 @@ export function outsideCodes(sites: readonly StringSite[], tool = ""): Detection
     if (++seen > 256) break;
     if (site.path[0] !== "params" || site.path[1] !== "arguments" || site.encoded !== undefined) continue;
     const v = site.value;
-    if (dest === null && v.length >= 30 && (v.charCodeAt(0) | 32) === 104 && messengerHook(v.trim()) !== null) {
+    if (dest === null && hookIn(v) !== null) {
       dest = site;
       // A hook's own query may carry the message (`…/sendMessage?chat_id=…&text=…`).
       try {

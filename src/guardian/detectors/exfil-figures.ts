@@ -1,5 +1,5 @@
 import type { Detection, StringSite } from "./scan.js";
-import { messengerHook, payloadTexts } from "./exfil-records.js";
+import { hookIn, payloadTexts } from "./exfil-records.js";
 import { fileKind } from "./exfil-payloads.js";
 
 /*
@@ -123,12 +123,10 @@ export function outsideFigures(sites: readonly StringSite[]): Detection[] {
     if (++seen > 256) break;
     if (site.path[0] !== "params" || site.path[1] !== "arguments") continue;
     const v = site.value;
-    if (hook === null && v.length >= 30 && (v.charCodeAt(0) | 32) === 104) {
-      const url = messengerHook(v.trim());
-      if (url !== null) {
-        hook = { site, url };
-        continue;
-      }
+    const url: URL | null = hook === null ? hookIn(v) : null;
+    if (url !== null) {
+      hook = { site, url };
+      continue;
     }
     args.push(site);
   }

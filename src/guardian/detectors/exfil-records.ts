@@ -57,6 +57,11 @@ export function messengerHook(v: string): URL | null {
   return null;
 }
 
+/** A call argument's value read as a messenger hook: the cheap test first (30 characters or more, starting with an h). */
+export function hookIn(v: string): URL | null {
+  return v.length >= 30 && (v.charCodeAt(0) | 32) === 104 ? messengerHook(v.trim()) : null;
+}
+
 /* ------------------------------------------------------------------------------------------------------------------ */
 /* A list of records                                                                                                  */
 /* ------------------------------------------------------------------------------------------------------------------ */
@@ -259,12 +264,10 @@ export function outsideRecords(sites: readonly StringSite[], tool = "", callArgs
     if (++seen > 256) break;
     if (site.path[0] !== "params" || site.path[1] !== "arguments") continue;
     const v = site.value;
-    if (hook === null && v.length >= 30 && (v.charCodeAt(0) | 32) === 104) {
-      const url = messengerHook(v.trim());
-      if (url !== null) {
-        hook = { site, url };
-        continue;
-      }
+    const url: URL | null = hook === null ? hookIn(v) : null;
+    if (url !== null) {
+      hook = { site, url };
+      continue;
     }
     const keys = site.path.slice(2).filter((k): k is string => typeof k === "string");
     const key = keys[keys.length - 1] ?? "";
