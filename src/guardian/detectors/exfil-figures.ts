@@ -1,5 +1,5 @@
 import type { Detection, StringSite } from "./scan.js";
-import { hookIn, payloadTexts } from "./exfil-records.js";
+import { hookAndArguments, payloadTexts } from "./exfil-records.js";
 import { fileKind } from "./exfil-payloads.js";
 
 /*
@@ -116,20 +116,7 @@ const MESSAGE_QUERY = /^(?:text|caption|content|message)$/i;
  * names. The finding is the hook's URL.
  */
 export function outsideFigures(sites: readonly StringSite[]): Detection[] {
-  let hook: { site: StringSite; url: URL } | null = null;
-  const args: StringSite[] = [];
-  let seen = 0;
-  for (const site of sites) {
-    if (++seen > 256) break;
-    if (site.path[0] !== "params" || site.path[1] !== "arguments") continue;
-    const v = site.value;
-    const url: URL | null = hook === null ? hookIn(v) : null;
-    if (url !== null) {
-      hook = { site, url };
-      continue;
-    }
-    args.push(site);
-  }
+  const { hook, rest: args } = hookAndArguments(sites);
   if (hook === null) return [];
   const texts: string[] = [];
   for (const [k, x] of hook.url.searchParams) if (MESSAGE_QUERY.test(k) && texts.length < 8) texts.push(x);

@@ -62,6 +62,24 @@ export function hookIn(v: string): URL | null {
   return v.length >= 30 && (v.charCodeAt(0) | 32) === 104 ? messengerHook(v.trim()) : null;
 }
 
+/**
+ * A tool call's argument strings (among its first 256 strings): the first messenger hook apart, the others in order.
+ * outsideRecords and exfil-figures' outsideFigures read the same split.
+ */
+export function hookAndArguments(sites: readonly StringSite[]): { hook: { site: StringSite; url: URL } | null; rest: StringSite[] } {
+  let hook: { site: StringSite; url: URL } | null = null;
+  const rest: StringSite[] = [];
+  let seen = 0;
+  for (const site of sites) {
+    if (++seen > 256) break;
+    if (site.path[0] !== "params" || site.path[1] !== "arguments") continue;
+    const url: URL | null = hook === null ? hookIn(site.value) : null;
+    if (url !== null) hook = { site, url };
+    else rest.push(site);
+  }
+  return { hook, rest };
+}
+
 /* ------------------------------------------------------------------------------------------------------------------ */
 /* A list of records                                                                                                  */
 /* ------------------------------------------------------------------------------------------------------------------ */
@@ -255,20 +273,12 @@ function publicGist(tool: string, args: unknown, sites: readonly StringSite[]): 
 export function outsideRecords(sites: readonly StringSite[], tool = "", callArgs?: unknown): Detection[] {
   // Gated on what every branch needs before anything is walked: an address, a URL, or a gist tool.
   if (!tool.includes("gist") && !sites.some((s) => s.value.includes("@") || s.value.includes("://"))) return [];
-  let hook: { site: StringSite; url: URL } | null = null;
+  const { hook, rest } = hookAndArguments(sites);
   const mailboxes: StringSite[] = [];
   const forwards: StringSite[] = [];
   const args: StringSite[] = [];
-  let seen = 0;
-  for (const site of sites) {
-    if (++seen > 256) break;
-    if (site.path[0] !== "params" || site.path[1] !== "arguments") continue;
+  for (const site of rest) {
     const v = site.value;
-    const url: URL | null = hook === null ? hookIn(v) : null;
-    if (url !== null) {
-      hook = { site, url };
-      continue;
-    }
     const keys = site.path.slice(2).filter((k): k is string => typeof k === "string");
     const key = keys[keys.length - 1] ?? "";
     if (keys.some((k) => FORWARD_KEY.test(k)) && v.includes("@") && v.length <= 4096 && personalAddress(v)) {
