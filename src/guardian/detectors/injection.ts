@@ -2303,24 +2303,19 @@ export function judgeText(text: string, ctx: Ctx, threshold: number, extra: Part
   // Content is read only where a finding is possible (injection-gate.ts); a description, a prompt or hidden text whole.
   // (`gate` false reads content whole too: what the gate must never change, as a test holds it to.)
   const gated = gate && ctx.role === "content" && Object.keys(extra).length === 0;
-  // (Twenty-fifth round) A sentence that opens with a note head for the model (injection-asides.ts) is read, whatever
-  // its words: the gate knows words, not heads.
-  if (gated) {
-    const heads = noteHeads(text);
-    if (heads.length > 0)
+  // A piece holding one of these places is read, whatever its words: the gate knows words, not heads or banners.
+  const readAt = (at: readonly number[]) => {
+    if (at.length > 0)
       all = all.map((p) => {
-        const inP = heads.filter((h) => h >= p.s && h < p.e);
+        const inP = at.filter((h) => h >= p.s && h < p.e);
         return inP.length === 0 ? p : { ...p, possible: true, hot: [...p.hot, ...inP.map((h) => h + 1)].sort((a, b) => a - b) };
       });
-  }
-  // (Twenty-seventh round) So is a piece holding a framed banner in an authority's name (injection-banners.ts).
+  };
   if (gated) {
-    const banners = roleBanners(text, 0, text.length, ctx.reply === true);
-    if (banners.length > 0)
-      all = all.map((p) => {
-        const inP = banners.filter((b) => b.s >= p.s && b.s < p.e);
-        return inP.length === 0 ? p : { ...p, possible: true, hot: [...p.hot, ...inP.map((b) => b.s + 1)].sort((a, b) => a - b) };
-      });
+    // (Twenty-fifth round) a sentence that opens with a note head for the model (injection-asides.ts);
+    readAt(noteHeads(text));
+    // (twenty-seventh round) a framed banner in an authority's name (injection-banners.ts).
+    readAt(roleBanners(text, 0, text.length, ctx.reply === true).map((b) => b.s));
   }
   let chosen = gated ? all.filter((p) => p.possible) : all;
   if (chosen.length === 0) return [];
