@@ -153,4 +153,31 @@ describe("duplicate request ids over serve (raw HTTP, ids chosen)", () => {
     expect((await post({ jsonrpc: "2.0", id: 7, method: "ping" })).body).toMatchObject({ id: 7, result: {} });
     expect(p.log().filter((l) => (l.reasonCode as string[]).includes("DUPLICATE_ID"))).toHaveLength(3);
   }, 30_000);
+
+  it("a batch with an id twice, its session deleted before it is answered: one answer for each element, the repeated id twice", async () => {
+    const open = await fetch(route, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: JSON_AND_SSE },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }),
+    });
+    await open.text();
+    const own = { ...headers, "mcp-session-id": open.headers.get("mcp-session-id") ?? "" };
+    await (await fetch(route, { method: "POST", headers: own, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) })).text();
+    const long = { name: "trigger-long-running-operation", arguments: { duration: 8, steps: 8 }, _meta: { progressToken: "pd" } };
+    // The first progress switches the batch's POST to SSE: once its headers are here, the batch is pending.
+    const batch = await fetch(route, {
+      method: "POST",
+      headers: own,
+      body: JSON.stringify([
+        { jsonrpc: "2.0", id: "dup", method: "tools/call", params: long },
+        { jsonrpc: "2.0", id: "dup", method: "tools/call", params: { name: "echo", arguments: { message: "hello" } } },
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+      ]),
+    });
+    expect(batch.headers.get("content-type")).toContain("text/event-stream");
+    expect((await fetch(route, { method: "DELETE", headers: own })).status).toBe(200);
+    const answers = events(await batch.text()).filter((m) => m.id === "dup");
+    expect(answers).toHaveLength(2);
+    expect(answers.every((m) => m.error?.code === -32052)).toBe(true);
+  }, 30_000);
 });

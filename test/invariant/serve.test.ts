@@ -46,12 +46,15 @@ type Run = typeof runArb extends fc.Arbitrary<infer T> ? T : never;
 
 /** Counterexamples found before, run first every time as regressions. */
 const plainPost = (frame: FrameTemplate): Op => ({ op: "post", slot: 0, sid: "own", key: "own", headers: { contentType: "application/json", accept: "application/json, text/event-stream", host: "own", origin: "", version: "own" }, frame });
-const echo = (id: string | number): FrameTemplate => ({ one: { jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { message: "hello" } } } });
+const echoCall = (id: string | number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { message: "hello" } } });
+const echo = (id: string | number): FrameTemplate => ({ one: echoCall(id) });
 const EXAMPLES: [Run][] = [
   // The same id twice at once in one session: the first request was never answered.
   [{ route: "http", sessions: [{ version: "2025-06-18", key: "alice" }], waves: [[plainPost(echo(1)), plainPost(echo(1))]] }],
   // A request and a DELETE of its session at once: the request got a 200 with no answer in it.
   [{ route: "stdio", sessions: [{ version: "2025-06-18", key: "alice" }], waves: [[plainPost(echo(FRESH)), { op: "delete", slot: 0, sid: "own", key: "own" }]] }],
+  // A batch with an id twice and a DELETE of its session at once: the session's end answered the repeated id once.
+  [{ route: "http", sessions: [{ version: "2025-03-26", key: "alice" }], waves: [[plainPost({ batch: [echoCall("dup"), echoCall("dup"), { jsonrpc: "2.0", method: "notifications/initialized" }] }), { op: "delete", slot: 0, sid: "own", key: "own" }]] }],
 ];
 interface Slot {
   sid: string;

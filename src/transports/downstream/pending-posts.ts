@@ -9,6 +9,8 @@ export interface Exchange {
   res: ServerResponse;
   /** The requests (id keys) it still waits for: its own table of what is pending. */
   waiting: Set<string>;
+  /** Its requests' id keys as they came, a repeated id once per request: a batch's orphans get one answer each. */
+  requests: readonly string[];
   batch: boolean;
   stream: Stream | null;
   /** The proxy's own protected-resource metadata URL for this route, for an upstream's auth challenge (made if one comes). */
@@ -69,7 +71,7 @@ export class PendingPosts {
 
   /** A POST awaits answers to these requests. */
   add(res: ServerResponse, requests: string[], batch: boolean, metadata: () => string): Exchange {
-    const ex: Exchange = { res, waiting: new Set(requests), batch, stream: null, metadata, cut: false };
+    const ex: Exchange = { res, waiting: new Set(requests), requests, batch, stream: null, metadata, cut: false };
     for (const k of ex.waiting) {
       const list = this.byKey.get(k);
       if (list) list.push(ex);
@@ -112,13 +114,15 @@ export class PendingPosts {
   /**
    * The session ends (a DELETE or shutdown racing its requests): each request still waiting on a POST that is still
    * listening gets its one answer here (-32052, a batch's as one array), through `deliver`, since the session's own
-   * answer could no longer reach a stream that is about to close.
+   * answer could no longer reach a stream that is about to close. A batch is answered as one, so one still waiting
+   * has had none of its answers: each of its requests gets one, an id it repeats (the duplicate the session refused)
+   * once per request.
    */
   answerOrphans(deliver: (ex: Exchange, key: string, text: string) => void): void {
     for (const ex of this.open()) {
       const keys = [...ex.waiting];
       if (keys.length === 0 || ex.cut) continue;
-      if (ex.batch) deliver(ex, keys[0] as string, JSON.stringify(keys.map(sessionEnded)));
+      if (ex.batch) deliver(ex, keys[0] as string, JSON.stringify(ex.requests.map(sessionEnded)));
       else for (const k of keys) deliver(ex, k, JSON.stringify(sessionEnded(k)));
     }
   }
