@@ -27,7 +27,7 @@ import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { normalizeCase, targetContent } from "./blind-cases.mjs";
 import { MessageScan } from "../dist/guardian/detectors/index.js";
-import { textFeatures, KINDS, experiment } from "../dist/guardian/detectors/text-model.js";
+import { textFeatures, KINDS } from "../dist/guardian/detectors/text-model.js";
 import { encodeTextModel, TEXT_MODEL_FILE } from "../dist/guardian/detectors/text-model-asset.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -48,7 +48,6 @@ const { values: args } = parseArgs({
     avg: { type: "string" },
     "corpus-weight": { type: "string" },
     loss: { type: "string" },
-    "kind-words": { type: "boolean", default: false },
   },
 });
 const r3 = (x) => Math.round(x * 1000) / 1000;
@@ -68,20 +67,21 @@ const readData = (path) => git("show", `${DATA_COMMIT}:${path}`);
 /**
  * The chosen setting: the experiment's CV (32 settings) chose learning rate 0.1, 8 epochs, L2 1e-6 at 2^22 buckets;
  * with sets 8 and 9 in the training data (nine folds) the CV's recall at 0.3–3 % of benign cases flagged was highest
- * at 2^20 buckets (2^19 … 2^23 tried; docs/detection.md, "Eighth round"), so 2^20.
+ * at 2^20 buckets (2^19 … 2^23 tried; docs/detection.md, "Eighth round"), so 2^20. The corpus's cases count half
+ * (corpusWeight 0.5): with the words hashed with their message's kind (text-model.ts), the twenty-seventh round's full
+ * CV found that 1.4 points of mean recall better than the corpus at full weight (docs/detection.md, "model27").
  */
-const SETTING = { bits: 20, epochs: 8, l2: 1e-6, lr: 0.1, seed: 1, keep: 0 };
+const SETTING = { bits: 20, epochs: 8, l2: 1e-6, lr: 0.1, seed: 1, keep: 0, corpusWeight: 0.5 };
 if (args.bits) SETTING.bits = Number(args.bits);
 if (args.keep) SETTING.keep = Number(args.keep);
 if (args.epochs) SETTING.epochs = Number(args.epochs);
 if (args.lr) SETTING.lr = Number(args.lr);
 if (args.l2) SETTING.l2 = Number(args.l2);
-// (model27 experiments; absent from SETTING unless given, so the shipped setting's record is unchanged)
+// (model27 experiments; absent from SETTING unless given)
 if (args.avg) SETTING.avg = Number(args.avg);
 if (args["corpus-weight"]) SETTING.corpusWeight = Number(args["corpus-weight"]);
 if (args.loss) SETTING.loss = args.loss;
-if (args["kind-words"]) experiment.kindWords = SETTING.kindWords = true;
-const TRAIN_SETS = ["blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17", "blind18", "blind19", "blind20", "blind21", "blind22", "blind23", "blind24", "blind25", "blind26", "blind27", "blind28", "blind29", "blind30", "blind31", "blind32", "blind33", "blind34", "blind35", "blind36", "blind37", "blind38", "blind39", "blind40", "blind41", "blind42", "blind43", "blind44", "blind45", "blind46", "blind47", "blind48", "blind49", "blind50", "blind51", "blind52", "blind53", "blind54", "blind55", "blind56", "blind57", "blind58", "blind59", "blind60", "blind61", "blind63", "blind64", "blind65", "blind66", "blind67", "blind68", "blind69", "blind70", "blind71", "blind72"];
+const TRAIN_SETS = ["blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17", "blind18", "blind19", "blind20", "blind21", "blind22", "blind23", "blind24", "blind25", "blind26", "blind27", "blind28", "blind29", "blind30", "blind31", "blind32", "blind33", "blind34", "blind35", "blind36", "blind37", "blind38", "blind39", "blind40", "blind41", "blind42", "blind43", "blind44", "blind45", "blind46", "blind47", "blind48", "blind49", "blind50", "blind51", "blind52", "blind53", "blind54", "blind55", "blind56", "blind57", "blind58", "blind59", "blind60", "blind61", "blind63", "blind64", "blind65", "blind66", "blind67", "blind68", "blind69", "blind70", "blind71", "blind72", "blind73", "blind74", "blind75"];
 /** Out of fold, at most this share of the training blind sets' benign cases may be flagged. */
 const BENIGN_RATE = 0.01;
 /** Out of fold, at most this share of the training blind sets' benign tool-call messages may be flagged. */

@@ -317,7 +317,8 @@ for (let c = 1; c < 256; c++) LOG1[c] = 1 + Math.log(c);
 /**
  * Counts the features of `text` (at most WINDOW characters: longer text is cut to its head and tail) into the counter:
  * character 3–5-grams of " text " and word 1–2-grams, lowered, whitespace runs as one space; plus `flags`. Counted in
- * this order: each character n-gram by where it starts (3, 4, then 5 characters), then each word followed by the pair
+ * this order: each character n-gram by where it starts (3, 4, then 5 characters), then each word, the word again
+ * hashed with the message's kind (what a word means in a tool call is not what it means in a result), and the pair
  * it ends, then the flags (the order the slots are read in, so the sums that score them are the same every time).
  *
  * One pass over the text: each character is lowered and folded, and the n-grams that start four places back are
@@ -329,10 +330,9 @@ function countFeatures(text: string, flags: readonly string[], mask: number, kin
   const ascii = text === asciiProse;
   if (text.length > WINDOW) text = window(text);
   if (!ascii && /[^\x00-\x7f]/.test(text)) text = text.toLowerCase();
-  // at most length + 2 codes, and fewer than 4 features per code (5 with the kind words)
-  const kindWords = experiment.kindWords;
+  // at most length + 2 codes, and fewer than 5 features per code
   let bits = 10;
-  while (bits < TABLE_BITS && 1 << bits < (kindWords ? 5 : 4) * text.length + 4 * flags.length + 72) bits++;
+  while (bits < TABLE_BITS && 1 << bits < 5 * text.length + 4 * flags.length + 72) bits++;
   const kindSalt = 0x100 + kindIndex;
   t.used = 0;
   t.shift = 32 - bits;
@@ -393,7 +393,7 @@ function countFeatures(text: string, flags: readonly string[], mask: number, kin
     } else if (inWord) {
       inWord = false;
       words[nw++] = (w >>> 0) & mask;
-      if (kindWords) words[nw++] = (fold(w, kindSalt) >>> 0) & mask;
+      words[nw++] = (fold(w, kindSalt) >>> 0) & mask;
       if (paired) words[nw++] = (pair >>> 0) & mask;
       prev = first;
       paired = true;
@@ -413,13 +413,6 @@ function countFeatures(text: string, flags: readonly string[], mask: number, kin
   for (const f of flags) t.bump(fnv(f) & mask);
   return t;
 }
-
-/**
- * Experimental features, off unless bench/train-classifier.mjs turns them on (`--kind-words`): each word hashed a second
- * time with the message's kind. Off, the features are exactly the shipped model's. The twenty-seventh round's CV
- * (docs/detection.md, "model27") found it worth shipping with the next retraining.
- */
-export const experiment = { kindWords: false };
 
 /** The value of a bucket counted `c` times: 1 + ln c. */
 const logCount = (c: number) => (c < 256 ? (LOG1[c] as number) : 1 + Math.log(c));
