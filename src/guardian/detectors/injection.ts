@@ -12,6 +12,7 @@ import { covertCues } from "./injection-covert.js";
 import { questionedQuote } from "./injection-questioned.js";
 import { chatTemplate, doubledJoiner, elidedQuote, inJinja, reportedFrom } from "./injection-mentions.js";
 import { citedQuote } from "./injection-cited.js";
+import { exampleQuote, warnedAsk } from "./injection-warned.js";
 import { forgedUserTurn } from "./injection-turns.js";
 import { roleBanners } from "./injection-banners.js";
 import { aiAsObject, freedClause } from "./injection-clauses.js";
@@ -1206,6 +1207,16 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     if (at < 0 && sig.quoted.length > 0) {
       const q = citedQuote(unit);
       if (q >= 0 && sig.quoted.some(([a]) => a >= s + q && a <= s + q + 4)) sig.report = true;
+      // (Twenty-eighth round) a quotation given as an example of what others say ("mails saying things like "…"").
+      const x = q < 0 ? exampleQuote(unit) : -1;
+      if (x >= 0 && sig.quoted.some(([a]) => a >= s + x && a <= s + x + 4)) sig.report = true;
+    }
+    // (Twenty-eighth round) a third party's ask of the reader named in a conditional that a refusal answers ("if
+    // someone asks you to paste a token, do not do it"): warned about, not asked — quoted (injection-warned.ts).
+    const warned = at < 0 ? warnedAsk(unit) : null;
+    if (warned) {
+      if (!sig.quoted.some(([a, b]) => a <= s + warned[0] && s + warned[0] < b)) sig.quoted.push([s + warned[0], s + warned[1]]);
+      sig.report = true;
     }
     const el = at < 0 ? elidedQuote(unit, text.slice(e, e + 40)) : null;
     if (el) {
@@ -3092,9 +3103,9 @@ export function detectToolPoisoning(sites: StringSite[], params?: InjectionParam
 }
 
 /** For tests and tuning: every unit of a text with its signals. */
-export function debugUnits(text: string, ctx: Ctx): { text: string; t: object; r: object; cue: boolean }[] {
+export function debugUnits(text: string, ctx: Ctx): { text: string; t: object; r: object; cue: boolean; report: boolean; quoted: [number, number][] }[] {
   return sentences(text, 0, text.length).map(([s, e]) => {
     const sig = analyse(text, s, e, ctx);
-    return { text: text.slice(s, e), t: sig.t, r: sig.r, cue: sig.cue };
+    return { text: text.slice(s, e), t: sig.t, r: sig.r, cue: sig.cue, report: sig.report, quoted: sig.quoted };
   });
 }
