@@ -30,9 +30,13 @@ export function personalDrive(host: string, path: string): boolean {
 /** An archive or a structured export, beyond DATA_FILE's tables, dumps and export folders. */
 const ARCHIVE_OR_EXPORT = /\.(?:tar|tgz|zip|7z|rar|xml|json|ndjson|xlsm|ods|mdb|accdb|sav|dta)(?:\.(?:gz|bz2|xz|zst|gpg))?$/i;
 
+const DOCUMENT = /\.(?:pdf|docx?|pptx?|odt|odp|rtf|txt|md|jpe?g|png|gif|heic|webp|svg|tiff?|mp4|mov|mp3|wav)$/i;
+
 /** A file that holds data by its name: a table, a dump, an export folder's file, an archive, an XML/JSON export. */
 export function dataFileName(path: string): boolean {
   const p = path.trim().replace(/[?#].*$/, "");
   if (p.length === 0 || p.length > 1024) return false;
+  // A document, a text or a picture is what a drive is for, whatever folder it sits in (`invoices/INV-0412.pdf`).
+  if (DOCUMENT.test(p)) return false;
   return DATA_FILE.test(p) || ARCHIVE_OR_EXPORT.test(p);
 }
