@@ -1,3 +1,4 @@
+import { dataFileName, personalDrive } from "./exfil-storage.js";
 import { entropy } from "./entropy.js";
 import { luhn } from "./pii.js";
 import { ibanValid } from "./pii-checks.js";
@@ -243,6 +244,8 @@ export function sentFiles(sites: readonly StringSite[], allowed: (host: string) 
   let recipients: string[] | null = null;
   let upload: string | null = null;
   let fileRequest = false;
+  let drive = false;
+  const dataFiles: StringSite[] = [];
   for (const site of sites) {
     if (site.path[0] !== "params" || site.path[1] !== "arguments" || site.path.includes("_meta")) continue;
     // The argument's own name, or its array's (`attachments: [...]`), or an object's inside (`attachments[0].path`).
@@ -253,6 +256,8 @@ export function sentFiles(sites: readonly StringSite[], allowed: (host: string) 
     if (files.length < 32 && (FILE_KEY.test(key) || FILE_KEY.test(top))) {
       const kind = fileKind(v.trim());
       if (kind) files.push({ site, kind });
+      // (exf28) A data file by its name, for a personal cloud drive (exfil-storage.ts).
+      else if (dataFiles.length < 32 && dataFileName(v)) dataFiles.push(site);
     }
     if (RECIPIENT_KEY.test(key) || RECIPIENT_KEY.test(top)) {
       const domains = mailDomains(v);
@@ -265,20 +270,22 @@ export function sentFiles(sites: readonly StringSite[], allowed: (host: string) 
         const h = u.hostname.toLowerCase();
         if (!localHost(h) && !allowed(h)) upload = h;
         fileRequest = fileRequestLink(h, u.pathname);
+        drive = personalDrive(h, u.pathname);
       } catch {
         /* not a URL */
       }
     }
   }
   if (method === "GET" || method === "HEAD") upload = null;
-  if (files.length === 0 || (recipients === null && upload === null)) return [];
   const out: Detection[] = [];
+  if (upload !== null && drive) for (const site of dataFiles) out.push({ type: "exfiltration.request", path: site.path, start: 0, end: site.value.length, detail: `the call sends a data file to a personal cloud drive (${upload})` });
+  if (files.length === 0 || (recipients === null && upload === null)) return out;
   const personal = recipients !== null && recipients.some(personalMailbox);
   const outside = recipients !== null && recipients.some((d) => !localHost(d.toLowerCase()));
   for (const f of files) {
     const anywhere = f.kind === "store" || f.kind === "mailbox";
     // (Fourteenth round) A file-request link is an inbox owned by whoever made it: an export or records there leave.
-    const hit = upload !== null ? anywhere || f.kind === "dump" || (fileRequest && f.kind !== "capture") : anywhere ? outside : personal;
+    const hit = upload !== null ? anywhere || f.kind === "dump" || ((fileRequest || drive) && f.kind !== "capture") : anywhere ? outside : personal;
     if (hit) out.push({ type: "exfiltration.request", path: f.site.path, start: 0, end: f.site.value.length, detail: `the call sends ${KIND_WORDS[f.kind]}${upload !== null ? ` to ${upload}` : recipients !== null && personal ? " to a personal mailbox" : " by e-mail"}` });
   }
   return out;

@@ -1,6 +1,7 @@
 import { entropy } from "./entropy.js";
 import { localHost } from "./local-hosts.js";
 import { fieldRows, statedPeople } from "./exfil-people-url.js";
+import { namedAccount, personRow, plainTable } from "./exfil-rows.js";
 
 /*
  * (Eleventh round, "exf11") What a requested URL's query carries that is somebody's data, where the earlier checks
@@ -94,6 +95,8 @@ export function encodedText(value: string): string | null {
   if (records(text)) return "encoded records";
   // (Eighteenth round) Rows of fields however separated, people under their numbers, labelled identifiers (exfil-people-url.ts).
   if (fieldRows(text) || statedPeople(text) !== null) return "encoded records";
+  // (exf28) One person's row: a contact and other fields (exfil-rows.ts).
+  if (personRow(text)) return "an encoded person's record";
   return null;
 }
 
@@ -122,7 +125,8 @@ export function queryCarriesData(raw: string | URL, allowed: (host: string) => b
   const href = typeof raw === "string" ? raw : raw.href;
   if (href.length > MAX_URL || href.length < 20) return null;
   // Nothing to read: no value long enough to be encoded, no address or phone number.
-  if (!LONG_RUN.test(href) && !/@|%40|\+|%2B/i.test(href)) return null;
+  // (exf28) A new line or a blank escaped: a table's rows, a person's full name (exfil-rows.ts).
+  if (!LONG_RUN.test(href) && !/@|%40|\+|%2B|%0A|%20/i.test(href)) return null;
   let url: URL;
   try {
     url = typeof raw === "string" ? new URL(raw) : raw;
@@ -141,6 +145,8 @@ export function queryCarriesData(raw: string | URL, allowed: (host: string) => b
       const found = encodedText(value);
       if (found) return found;
     }
+    // (exf28) A table written plainly in one value (exfil-rows.ts).
+    if (value.includes("\n") && plainTable(value)) return "a table";
     const person = contact(value);
     if (person) identifier = true;
     if (SENSITIVE_KEY.test(key) && value.trim().length >= 2 && !PLACEHOLDER.test(value.trim())) sensitive = true;
@@ -150,6 +156,8 @@ export function queryCarriesData(raw: string | URL, allowed: (host: string) => b
     }
   }
   if (identifier && sensitive) return "a person's record";
+  // (exf28) A person's full name beside a card, a loyalty or a member number (exfil-rows.ts).
+  if (namedAccount(url.searchParams)) return "a person's record";
   let segments = 0;
   for (const segment of url.pathname.split("/")) {
     if (segment.length < 24 || ++segments > 16) continue;

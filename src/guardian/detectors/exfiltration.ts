@@ -32,6 +32,7 @@ import { outsideCodes } from "./exfil-codes.js";
 import { outsideFigures } from "./exfil-figures.js";
 import { askedLookups, beaconFacts, moneyLabel, pixelPath, recordText, writtenHost } from "./exfil-beacons.js";
 import { agentLinkCredentials } from "./exfil-agent-links.js";
+import { chunkedLabels } from "./exfil-rows.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -471,7 +472,9 @@ function hostData(host: string): string | null {
   }
   // (Eighth round) A secret split over labels (63 characters each at most): the labels joined and decoded.
   if (dataLabels >= 1 && dataLength >= 24 && joinedSecret(sub)) return "encoded credentials in the host name";
-  return dataLabels >= 2 && dataLength >= 60 ? "encoded data in the host name" : null;
+  if (dataLabels >= 2 && dataLength >= 60) return "encoded data in the host name";
+  // (exf28) Bytes cut into chunks of one length across the labels, as DNS tunnels send them (exfil-rows.ts).
+  return chunkedLabels(sub) ? "data cut into chunks across the host name" : null;
 }
 
 /** Whether the labels, joined, are base64url or hex of a credential (a token, a credentials file's lines). */
