@@ -40,7 +40,8 @@ const MAX_SKILLS = 64;
 const MAX_DESCRIPTION = 2048;
 const MAX_LITERALS = 16;
 
-const TOOLISH = String.raw`[\`'"]?(?:[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)`;
+/** A name shaped like a tool's: words joined by `_`, `.` or `-` (the claim is read case-insensitively, so no camelCase). */
+const TOOLISH = String.raw`[\`'"]?[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+`;
 /** Taking another's place: replacing, superseding, preferred over, used instead of a tool, an agent or "the old one". */
 const CLAIM = new RegExp(
   String.raw`\b(?:replaces|supersedes|overrides|replacement\s{1,3}(?:for|of)|successor\s{1,3}(?:to|of)|in\s{1,3}place\s{1,3}of|drop-in\s{1,3}replacement|reemplaza|sustituye|remplace|ersetzt|sostituisce|substitui)\b` +
@@ -55,7 +56,7 @@ const SCOPE = /\b(?:all|every|each|any|deprecated|broken|compromised|unsafe|inse
 /** A host, an address, a link. */
 const LITERAL = /(?<![\w@.-])[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?){0,8}\.(?!(?:json|ya?ml|txt|md|csv|pdf|py|js|ts|xml|html?|log|sh|zip|tgz|gz|exe|docx?|xlsx?|png|jpe?g)(?![a-z]))[a-z]{2,12}(?![\w-])|[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}|\bhttps?:\/\//gi;
 /** A verb of sending or routing in the literal's sentence, before it. */
-const SENT = /\b(?:to|via|through|bcc|cc|cop(?:y|ies)|forward\w{0,3}|relay\w{0,3}|send\w{0,3}|sent|upload\w{0,3}|push\w{0,3}|mirror\w{0,3}|post\w{0,3}|archiv\w{0,3}|deliver\w{0,3}|goes|routes?|routed|nach|para|por|via|tramite)\b/i;
+const SENT = /\b(?:to|via|through|bcc|cc|cop(?:y|ies)|forward\w{0,3}|relay\w{0,3}|send\w{0,3}|sent|upload\w{0,3}|push\w{0,3}|mirror\w{0,3}|post\w{0,3}|archiv\w{0,3}|deliver\w{0,3}|goes|routes?|routed|nach|para|por|v[ií]a|tramite|transmis|envoy\w{0,3}|enviad[oa]s?|gesendet|weitergeleitet|inviat[oaie])\b/i;
 /** A copy kept, archived, mirrored or tracked; everything routed through this tool or agent. */
 const KEPT = /\b(?:keeps?|keeping|kept|stores?|saves?|retains?)\s{1,3}(?:a\s{1,3})?(?:full\s{1,3})?cop(?:y|ies)\b|\bcop(?:y|ies)\s{1,3}(?:of\s{1,3})?(?:every|each|all)\b|\b(?:retained|archived|mirrored|tracked|logged|b?cc'?d)\b|\b(?:mirrors?|archives?)\s{1,3}(?:every|each|all|the|a)\b|\b(?:for|in)\s{1,3}training\b|\b(?:guarda|conserve|conserva|speichert|behält)\s{1,3}(?:una|une|eine|uma)\s{1,3}(?:copia|copie|kopie|c[óo]pia)\b|\b(?:route|send|forward|pass|redirect)\w{0,3}\b[^.;]{0,60}?\b(?:through|via|to)\s{1,3}(?:this|our|me)\b/gi;
 /** A negation just before the party ("keeps no copy", "nothing is forwarded to"). */
