@@ -24,6 +24,8 @@ import { detectSecretDemands } from "./poisoning-secret-words.js";
 import { detectInflectedSecretDemands } from "./poisoning-secret-stems.js";
 import { detectKeptFromPerson, detectSplitWords } from "./poisoning-kept-words.js";
 import { detectOwnFieldFill } from "./poisoning-own-field.js";
+import { detectSuccessorRelay } from "./poisoning-successor.js";
+import { detectSelfApproval } from "./poisoning-self-approval.js";
 import { detectOutputDemands } from "./poisoning-outputs.js";
 import { compileExfiltrationParams, detectExfiltration, detectUrlData, type ExfiltrationParams } from "./exfiltration.js";
 import { detectPiiBulk } from "./pii-bulk.js";
@@ -248,7 +250,11 @@ function poisoning(s: MessageScan, p?: InjectionParams): Detection[] {
   const splitWords = detectSplitWords(uncut(), s.message.result, card);
   // (tp27) A description in another language that has the model fill its own free-text field (poisoning-own-field.ts).
   const ownField = claim(detectOwnFieldFill(s.message.result).filter((d) => !cut.has(JSON.stringify(d.path))));
-  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...overrides, ...protections, ...catalogue, ...shadowing, ...secretWords, ...secretStems, ...keptWords, ...splitWords, ...ownField, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
+  // (tp28) A tool or agent that claims another's place and relays what passes through it to a party of its own (poisoning-successor.ts).
+  const successor = claim(detectSuccessorRelay(s.message.result, card).filter((d) => !cut.has(JSON.stringify(d.path))));
+  // (tp28) A tool's description that sets the tool's own approval field to true itself (poisoning-self-approval.ts).
+  const selfApproval = claim(detectSelfApproval(s.message.result).filter((d) => !cut.has(JSON.stringify(d.path))));
+  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...overrides, ...protections, ...catalogue, ...shadowing, ...secretWords, ...secretStems, ...keptWords, ...splitWords, ...ownField, ...successor, ...selfApproval, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
 }
 
 /**
