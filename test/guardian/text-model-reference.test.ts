@@ -24,10 +24,10 @@ const isWord = (c: number) => (c < 128 ? /[A-Za-z0-9_./~$-]/.test(String.fromCha
 /**
  * The reference: the window (first HEAD and last WINDOW − HEAD − 1 characters joined by a newline), lowered, whitespace
  * runs as one space, a space either side; then each character 3-, 4- and 5-gram by where it starts ("c" + its codes),
- * each word ("w" + its codes) followed by the pair it ends ("b" + the first word, a space, the second), the flags; FNV-1a
- * of each, masked to `bits`. Returns the buckets in the order first counted, with their counts.
+ * each word ("w" + its codes), the word with the message's kind ("w" + its codes + 0x100 + the kind's index in KINDS),
+ * then the pair it ends ("b" + the first word, a space, the second), the flags; FNV-1a of each, masked to `bits`. Returns the buckets in the order first counted, with their counts.
  */
-function referenceCounts(bits: number, text: string, flags: readonly string[]): Map<number, number> {
+function referenceCounts(bits: number, kind: MessageKind, text: string, flags: readonly string[]): Map<number, number> {
   if (text.length > WINDOW) text = text.slice(0, HEAD) + "\n" + text.slice(text.length - (WINDOW - HEAD - 1));
   const lowered = /[^\x00-\x7f]/.test(text) ? text.toLowerCase() : text.replace(/[A-Z]/g, (c) => c.toLowerCase());
   const codes = [32];
@@ -56,6 +56,7 @@ function referenceCounts(bits: number, text: string, flags: readonly string[]): 
   }
   words.forEach((word, k) => {
     count(fnv([W, ...word]));
+    count(fnv([W, ...word, 0x100 + KINDS.indexOf(kind)]));
     if (k > 0) count(fnv([B, ...(words[k - 1] as number[]), 32, ...word]));
   });
   for (const f of flags) count(fnv(f));
@@ -66,7 +67,7 @@ function referenceCounts(bits: number, text: string, flags: readonly string[]): 
 function referenceScore(m: TextModel, weights: Map<number, number>, kind: MessageKind, text: string, flags: readonly string[]): number {
   let norm = 0;
   let dot = 0;
-  for (const [bucket, c] of referenceCounts(m.bits, text, flags)) {
+  for (const [bucket, c] of referenceCounts(m.bits, kind, text, flags)) {
     const v = 1 + Math.log(c);
     norm += v * v;
     dot += (weights.get(bucket) ?? 0) * v;
@@ -132,7 +133,7 @@ describe("text model: the featuriser equals its reference", () => {
   const m = loadTextModel();
   const weights = quantised(m);
   const check = (text: string, flags: readonly string[] = []) => {
-    const ref = referenceCounts(m.bits, text, flags);
+    const ref = referenceCounts(m.bits, "result", text, flags);
     const f = textFeatures(m.bits, "result", text, flags);
     // the same buckets, in the same order, with the same values
     expect(Array.from(f.idx.subarray(0, f.idx.length - 1))).toEqual([...ref.keys()]);
