@@ -1,3 +1,4 @@
+import { literalId, literalsOf } from "./literals.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -106,8 +107,17 @@ const ENCODED = /b32encode|b64encode|urlsafe_b64encode|\bbase32\b|\bbase64\b|hex
 /** A literal of encoded data long enough to be a secret's (base32 or hex, 40 characters or more). */
 const ENCODED_LITERAL = /["'](?:[a-z2-7]{40,}|[A-Z2-7]{40,}|[0-9a-f]{40,})["']/;
 
+/**
+ * Every RESOLVER match holds one of these (in any case): a short message whose literal prefilter holds none of them
+ * has no resolver call, and its strings are not searched (issue 25: the alternation, tried at every word of a 1 KB
+ * call's arguments, was about 1 % of judging it).
+ */
+const RESOLVER_IDS = ["gethostby", "getaddrinfo", "dns.", "resolver.", "resolve-dnsname", "inetaddress.getbyname", "net.lookup", "nslookup", "dig"].map(literalId);
+
 export function chunkedLookups(sites: readonly StringSite[]): Detection[] {
   const out: Detection[] = [];
+  const lits = literalsOf(sites as StringSite[]);
+  if (lits !== null && !lits.any(RESOLVER_IDS)) return out;
   for (const site of sites) {
     if (site.path[0] !== "params" || site.path[1] !== "arguments") continue;
     const v = site.value;

@@ -82,8 +82,9 @@ export function madePublic(args: unknown): Detection[] {
       if (SOURCE_KEY.test(k) || DEST_KEY.test(k)) maybe.push({ path, value: v, password: false });
       // (The dump's pipe and its bucket's `://` are literals: no search without them.)
       if (v.includes("|") && v.includes("://") && DUMP_TO_PUBLIC.test(v)) commandLine.push({ path, value: v, what: "a database dump" });
-      // A command line that publishes with a switch to public: its words are its arguments.
-      if (v.length <= 1024 && PUBLIC_FLAG.test(v) && PUBLISHER.test(v)) {
+      // A command line that publishes with a switch to public: its words are its arguments. (Every switch starts with
+      // a `-`: a string without one is not searched, issue 25.)
+      if (v.length <= 1024 && v.includes("-") && PUBLIC_FLAG.test(v) && PUBLISHER.test(v)) {
         for (const w of v.split(/\s+/, 64)) {
           const word = w.replace(/^-{1,2}[a-z-]{1,20}=/i, "").replace(/^["']|["']$/g, "");
           if (!/[/\\.]/.test(word) || /^https?:/i.test(word)) continue;

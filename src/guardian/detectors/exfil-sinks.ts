@@ -3,6 +3,7 @@ import { mailDomains, personalMailbox } from "./exfil-payloads.js";
 import { identityNumbers, peopleTable } from "./exfil-people-url.js";
 import { markedText } from "./exfil-words.js";
 import { secrecyAsked } from "./exfil-secrecy.js";
+import { literalId, literalsOf } from "./literals.js";
 import { localHost } from "./local-hosts.js";
 import type { Detection, StringSite } from "./scan.js";
 
@@ -463,9 +464,14 @@ const SECRET_FILE = /(?:^|[/\\\s'"=@])(?:[\w.-]{0,60}\.tfstate(?:\.backup)?|kube
 const UPLOAD_OF = /\b(?:curl|wget|http|https|xh)\b[^\n|;&]{0,200}?(?:\s(?:-T|--upload-file|--post-file|--body-file)(?:\s{1,4}|=)["']?|\s(?:-F|--form)\s{1,4}["']?[\w-]{1,40}=@|\s(?:-d|--data(?:-binary|-raw|-ascii)?)(?:\s{1,4}|=)["']?@|\s@)([^\s'";|&]{1,300})/g;
 const COMMAND_URL = /\bhttps?:\/\/([A-Za-z0-9.-]{1,253})/g;
 
+/** The upload commands' names: a short message whose literal prefilter holds none of them uploads nothing (issue 25). */
+const UPLOADER_IDS = ["curl", "wget", "http", "xh"].map(literalId);
+
 /** A command line that uploads a file of secrets to a host off the machine: the upload is the finding. */
 export function secretFileUploads(sites: readonly StringSite[], allowed: (host: string) => boolean): Detection[] {
   const out: Detection[] = [];
+  const lits = literalsOf(sites as StringSite[]);
+  if (lits !== null && !lits.any(UPLOADER_IDS)) return out;
   let seen = 0;
   for (const site of sites) {
     if (++seen > 256) break;

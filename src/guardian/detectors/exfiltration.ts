@@ -1322,6 +1322,13 @@ function hostContext(site: StringSite, words: boolean): boolean {
 }
 
 const requested = new WeakMap<StringSite[], Requested[]>();
+/**
+ * The last short message's list (issue 25): its detectors ask one after the other, and a `WeakMap.set` per call was
+ * about 1 % of judging a 1 KB call. Only a short message (one literalsOf reads) is kept here, so no large message
+ * outlives its turn; a long one's list stays in `requested`.
+ */
+let lastSites: StringSite[] | null = null;
+let lastRequested: Requested[] = [];
 
 interface Requested {
   site: StringSite;
@@ -1343,11 +1350,16 @@ function requestedUrls(sites: StringSite[], message: Record<string, unknown>): R
   const tool = TOOL_CALLS.has(method);
   if (!tool && !A2A_SENDS.has(method)) return [];
   // The exfiltration and url_data detectors of one message ask for the same list.
-  const cached = requested.get(sites);
+  if (sites === lastSites) return lastRequested;
+  const lits = literalsOf(sites);
+  const cached = lits === null ? requested.get(sites) : undefined;
   if (cached) return cached;
   const out: Requested[] = [];
-  requested.set(sites, out);
-  const lits = literalsOf(sites);
+  if (lits === null) requested.set(sites, out);
+  else {
+    lastSites = sites;
+    lastRequested = out;
+  }
   const urls = lits === null || lits.any(URL_IDS);
   const words = lits === null || lits.any(HOST_WORD_IDS);
   for (const site of sites) {

@@ -400,7 +400,9 @@ export function detectNamedCredentials(site: StringSite, found: Detection[], lit
   }
   CLIENT_CALL.lastIndex = 0;
   const calls = v.length > WEAK_REACH ? v.slice(0, WEAK_REACH) : v;
-  for (let m, n = 0; (m = CLIENT_CALL.exec(calls)) !== null && n < 64; n++) {
+  // Every call has its `(` (issue 25: a text without one is not searched).
+  const called = calls.includes("(");
+  for (let m, n = 0; called && (m = CLIENT_CALL.exec(calls)) !== null && n < 64; n++) {
     if (DATA_CONSTRUCTOR.test(m[0])) continue;
     const at = m.index + m[0].length;
     const r = valueAt(v, at);
