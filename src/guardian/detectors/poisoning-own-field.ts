@@ -174,17 +174,25 @@ export function ownFieldFilled(description: string, schema: unknown): string | u
   return undefined;
 }
 
-/** The tools of a `tools/list` result whose description fills one of their own free-text fields (cut whole). */
-export function detectOwnFieldFill(result: unknown): Detection[] {
+/**
+ * Each tool of a `tools/list` result (at most MAX_TOOLS) whose description `judge` finds a field of its own schema in:
+ * one finding of `type` for the whole description, `detail` naming the field. tp27's and tp28's own-field checks.
+ */
+export function describedToolFields(result: unknown, judge: (description: string, inputSchema: unknown) => string | undefined, type: string, detail: (field: string) => string): Detection[] {
   if (result === null || typeof result !== "object" || !Array.isArray((result as { tools?: unknown }).tools)) return [];
   const out: Detection[] = [];
   ((result as { tools: unknown[] }).tools).slice(0, MAX_TOOLS).forEach((t, i) => {
     if (t === null || typeof t !== "object") return;
     const { description, inputSchema } = t as { description?: unknown; inputSchema?: unknown };
     if (typeof description !== "string") return;
-    const field = ownFieldFilled(description, inputSchema);
+    const field = judge(description, inputSchema);
     if (field === undefined) return;
-    out.push({ type: "tool_poisoning.own_field_fill", path: ["result", "tools", i, "description"], start: 0, end: description.length, detail: `a description in another language has the model fill its own free-text field ${field.slice(0, 40)}` });
+    out.push({ type, path: ["result", "tools", i, "description"], start: 0, end: description.length, detail: detail(field.slice(0, 40)) });
   });
   return out;
+}
+
+/** The tools of a `tools/list` result whose description fills one of their own free-text fields (cut whole). */
+export function detectOwnFieldFill(result: unknown): Detection[] {
+  return describedToolFields(result, ownFieldFilled, "tool_poisoning.own_field_fill", (field) => `a description in another language has the model fill its own free-text field ${field}`);
 }

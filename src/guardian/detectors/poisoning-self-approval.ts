@@ -1,3 +1,4 @@
+import { describedToolFields } from "./poisoning-own-field.js";
 import type { Detection } from "./scan.js";
 
 /*
@@ -19,11 +20,10 @@ import type { Detection } from "./scan.js";
  * after, once, if, when, until, before, and their German, French, Spanish, Italian and Portuguese words); a field of
  * another kind (`dry_run`, `force`); the field's own description ("true when a human confirmed"), which documents it.
  *
- * Cost: only `result.tools` (at most MAX_TOOLS), descriptions of at most MAX_DESCRIPTION characters, at most MAX_PROPS
+ * Cost: only `result.tools` (at most 256, poisoning-own-field.ts), descriptions of at most MAX_DESCRIPTION characters, at most MAX_PROPS
  * properties and MAX_HITS occurrences each; bounded quantifiers.
  */
 
-const MAX_TOOLS = 256;
 const MAX_PROPS = 64;
 const MAX_HITS = 16;
 const MAX_DESCRIPTION = 4096;
@@ -87,15 +87,5 @@ export function selfApproved(description: string, schema: unknown): string | und
 
 /** The tools of a `tools/list` result whose description sets their own approval field to true (cut whole). */
 export function detectSelfApproval(result: unknown): Detection[] {
-  if (result === null || typeof result !== "object" || !Array.isArray((result as { tools?: unknown }).tools)) return [];
-  const out: Detection[] = [];
-  ((result as { tools: unknown[] }).tools).slice(0, MAX_TOOLS).forEach((t, i) => {
-    if (t === null || typeof t !== "object") return;
-    const { description, inputSchema } = t as { description?: unknown; inputSchema?: unknown };
-    if (typeof description !== "string") return;
-    const field = selfApproved(description, inputSchema);
-    if (field === undefined) return;
-    out.push({ type: "tool_poisoning.self_approval", path: ["result", "tools", i, "description"], start: 0, end: description.length, detail: `a description has the model set the tool's own approval field ${field.slice(0, 40)} to true itself` });
-  });
-  return out;
+  return describedToolFields(result, selfApproved, "tool_poisoning.self_approval", (field) => `a description has the model set the tool's own approval field ${field} to true itself`);
 }
