@@ -9,11 +9,12 @@ import { openStream as open } from "../support/sse-stream.js";
 
 const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" };
 
-async function initialize(url: string): Promise<string> {
-  const x = await open(url, "POST", HEADERS, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+async function initialize(url: string, version = "2025-06-18"): Promise<string> {
+  const headers = { ...HEADERS, "mcp-protocol-version": version };
+  const x = await open(url, "POST", headers, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
   x.res.resume();
   const sid = x.res.headers["mcp-session-id"] as string;
-  const n = await open(url, "POST", { ...HEADERS, "mcp-session-id": sid }, { jsonrpc: "2.0", method: "notifications/initialized" });
+  const n = await open(url, "POST", { ...headers, "mcp-session-id": sid }, { jsonrpc: "2.0", method: "notifications/initialized" });
   n.res.resume();
   return sid;
 }
@@ -73,6 +74,28 @@ describe("serve: streams", () => {
     const steps = [...before, ...seen].filter((m) => m.method === "notifications/progress").map((m) => (m as { params: { progress: number } }).params.progress);
     expect(steps).toEqual([1, 2, 3, 4, 5]);
     expect(seen.at(-1)).toMatchObject({ id: 8, result: {} });
+  });
+
+  it("a cut batch with an id twice, resumed, its session deleted before the answer: one -32052 for each request on the resumed stream", async () => {
+    const url = `${p.base}/mcp/stdio`;
+    // Batches are 2025-03-26's (2025-06-18 has none).
+    const sid = await initialize(url, "2025-03-26");
+    const long = { ...longCall(0, 5), id: "dup" };
+    const echo = { jsonrpc: "2.0", id: "dup", method: "tools/call", params: { name: "echo", arguments: { message: "again" } } };
+    const x = await open(url, "POST", { ...HEADERS, "mcp-protocol-version": "2025-03-26", "mcp-session-id": sid }, [long, echo]);
+    const first = await x.next();
+    expect(first?.id).toBeDefined();
+    x.close();
+    await new Promise((r) => setTimeout(r, 300));
+    const g = await open(url, "GET", { accept: "text/event-stream", "mcp-session-id": sid, "last-event-id": first?.id as string });
+    expect(g.res.statusCode).toBe(200);
+    // A stdio server's request cannot be aborted: the batch still waits when the session ends.
+    expect((await fetch(url, { method: "DELETE", headers: { "mcp-session-id": sid } })).status).toBe(200);
+    const seen: { id?: unknown; error?: { code: number } }[] = [];
+    for (let e = await g.next(); e; e = await g.next()) seen.push(JSON.parse(e.data) as { id?: unknown; error?: { code: number } });
+    const answers = seen.filter((m) => m.id === "dup");
+    expect(answers).toHaveLength(2);
+    expect(answers.every((m) => m.error?.code === -32052)).toBe(true);
   });
 
   it("replay logs are bounded in characters: a resume from before what was let go is refused, not served with a gap", async () => {

@@ -101,7 +101,8 @@ export class HttpSession implements Downstream {
       if (ex.waiting.size === 0) return;
       // The agent stopped listening: release the upstream stream (the answer, if any, stays resumable).
       this.pending.cut(ex, (k) => this.connection.upstream.abandon?.(k));
-      if (ex.stream) this.streams.cutOff(ex.stream, ex.waiting);
+      // A batch still waiting has had none of its answers: its stream owes one per request, a repeated id each time.
+      if (ex.stream) this.streams.cutOff(ex.stream, ex.batch ? ex.requests : ex.waiting);
     });
     return ex;
   }
