@@ -16,7 +16,7 @@ import { mailDomains, personalMailbox } from "./exfil-payloads.js";
  * - **card fragments**: two cards or more written masked (`4*0446`, `**** 1182`, `XXXX-XXXX-XXXX-7730`, `•••• 5521`)
  *   or as a brand or a word for a card beside its last four digits (`Visa ending 4410`, `MC x9012`, `card …1234`,
  *   `last4 3381`), or one such card with its expiry (`exp 08/28`); or the message naming card tails, expiry dates or
- *   security codes as what it carries (`card last4+expiry list`, `card tails`, `card CVV`), in a few languages;
+ *   security codes as what it carries (`card last4+expiry list`, `card tails`, `card CVV`; not a single card's `card ending 4821`), in a few languages;
  * - **a contact list**, to a chat or a bot only: two distinct phone numbers or more (nine digits or more each, in any
  *   script's text: `09-7712-33451`, `+234 803 123 4567`);
  * - **a list of records** (exfil-records.ts's recordList), to a messenger tool's chat (the earlier check read hooks).
@@ -39,7 +39,7 @@ const LAST_FOUR = /(?<![\p{L}])(?:last\s{0,2}(?:4|four)(?:\s{0,2}digits)?|ending
 /** An expiry date beside a card: `exp 08/28`, `expiry 08/2028`, `gültig bis 08/28`, `vence 08/28`. */
 const EXPIRY = /(?<![\p{L}])(?:exp(?:iry|ires|iration)?|valid\s{1,2}(?:thru|until)|gültig\s{1,2}bis|vence|venc\.?|scad(?:enza)?)\.?\s{0,2}[:=]?\s{0,2}(?:0[1-9]|1[0-2])\s?\/\s?(?:\d{2}|20\d{2})(?!\d)/iu;
 /** The message naming card fragments as what it carries (`card last4+expiry list`, `card tails`, `CVV`). */
-const NAMED_TAILS = /(?<![\p{L}])(?:cards?|karten?|tarjetas?|cart[õo]es|cart[ãa]o|cartes?|карт\p{L}{0,3})[\s-]{1,3}(?:last\s{0,2}(?:4|four)|last4|tails?|endings?|numbers?\s{1,2}and\s{1,2}expiry|expiry|expiries|cvv|cvc)(?![\p{L}])/iu;
+const NAMED_TAILS = /(?<![\p{L}])(?:cards?|karten?|tarjetas?|cart[õo]es|cart[ãa]o|cartes?|карт\p{L}{0,3})[\s-]{1,3}(?:last\s{0,2}(?:4|four)|last4|tails?|endings?|numbers?\s{1,2}and\s{1,2}expiry|expiry|expiries|cvv|cvc|terminaci[oó]n(?:es)?|vencimientos?|endziffern|ablaufdat(?:en|um)|validades?|fins\s{1,2}de\s{1,2}cart[ãa]o|окончани\p{L}{1,2}|срок\p{L}{0,2}\s{1,2}действия)(?![\p{L}])(?!\s{0,2}(?:in\s{1,2}|en\s{1,2}|auf\s{1,2})?[:#=x*.…-]{0,3}\s{0,2}\d)/iu;
 
 /** Whether a text carries payment cards (see the header), and which way. */
 export function cardFragments(text: string): string | null {
@@ -67,16 +67,12 @@ export function phoneList(text: string): boolean {
   const seen = new Set<string>();
   PHONE.lastIndex = 0;
   for (let m, n = 0; (m = PHONE.exec(t)) !== null && n < 128; n++) {
-    // Numbers written one after another with blanks between are taken apart at the blanks.
-    const whole = m[0].replace(/\D/g, "");
-    for (const piece of whole.length > 15 ? m[0].split(/\s+/) : [m[0]]) {
-      const digits = piece.replace(/\D/g, "");
-      if (digits.length < 9 || digits.length > 15) continue;
-      // Dates and times written as digits (`2026-11-28 04:10`) are no phone numbers.
-      if (/^(?:19|20)\d{2}[01]\d[0-3]\d/.test(digits) && !piece.startsWith("+") && !piece.startsWith("0")) continue;
-      seen.add(digits);
-      if (seen.size >= 2) return true;
-    }
+    const digits = m[0].replace(/\D/g, "");
+    if (digits.length < 9 || digits.length > 15) continue;
+    // Dates and times written as digits (`2026-11-28 04:10`) are no phone numbers.
+    if (/^(?:19|20)\d{2}[01]\d[0-3]\d/.test(digits) && !m[0].startsWith("+") && !m[0].startsWith("0")) continue;
+    seen.add(digits);
+    if (seen.size >= 2) return true;
   }
   return false;
 }
