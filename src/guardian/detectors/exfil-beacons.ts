@@ -18,6 +18,10 @@ import { localHost } from "./local-hosts.js";
  * - **two sums or more**: values of five to nine digits (cents allowed) under keys that are not a size, a time, a
  *   version or an id (`w`, `width`, `zoom`, `ts`, `from`, `v`, `rev`, `…id`): an epoch time has ten digits or more.
  *
+ * - (exf29) **a list of identifiers**: three distinct phone numbers or member, policy or account numbers or more in one
+ *   value, cut at commas, semicolons or bars (`?ids=DD88310027,MET7712004,CIG5530981`, `?w=08031234567,08059876543,…`);
+ *   every item must be one (a list of quantities, words or hashes passes).
+ *
  * And, for any request a tool makes to a host off the allow list, a list of three records or more in one query value
  * (the same items, each with a run of three digits or more): a table handed over in a GET.
  *
@@ -73,6 +77,29 @@ function records(value: string): number {
   return n;
 }
 
+/**
+ * (exf29) An identifier a beacon may carry about a person: a phone number (a `+` or a leading 0, nine to fifteen
+ * digits, blanks and hyphens allowed) or a member's, a policy's or an account's number (up to four letters, then five
+ * to fourteen digits: `DD88310027`, `MET7712004`, `KD-4471209`). A bare number without a leading 0 is a quantity (a
+ * chart's values, a time), not one of these.
+ */
+const PERSON_ID = /^(?:\+\d[\d -]{7,18}\d|0\d[\d -]{7,16}\d|[A-Za-z]{1,4}-?\d{5,14})$/;
+
+/** Whether a value lists three distinct identifiers or more (exf29): a beacon handing over whose records these are. */
+export function identifierList(value: string): boolean {
+  if (value.length < 20 || !/[,;|]/.test(value)) return false;
+  const seen = new Set<string>();
+  for (const raw of value.split(/[,;|]/, 64)) {
+    const item = raw.trim();
+    if (item.length < 6 || item.length > 24) continue;
+    if (!PERSON_ID.test(item)) return false;
+    const digits = item.replace(/[^0-9]/g, "");
+    if (item.startsWith("+") || item.startsWith("0") ? digits.length < 9 || digits.length > 15 : false) return false;
+    seen.add(item.replace(/[\s-]/g, "").toUpperCase());
+  }
+  return seen.size >= 3;
+}
+
 function nameAmounts(value: string): number {
   NAME_AMOUNT.lastIndex = 0;
   let n = 0;
@@ -104,6 +131,7 @@ export function beaconFacts(url: URL, kind: "image" | "link" | "request"): strin
     if (EMAIL.test(value)) return "an e-mail address in a beacon's query";
     if (/\d{4}/.test(value) && ((!payCode && ibanIn(value.replace(/\s/g, ""))) || cardNumberIn(value))) return "payment details in a beacon's query";
     if (nameAmounts(value) >= 2) return "names with amounts in a beacon's query";
+    if (identifierList(value)) return "a list of phone or member numbers in a beacon's query";
     if (!payCode && SUM.test(value)) {
       if (MONEY_KEY.test(key)) return "a sum of money in a beacon's query";
       if (!NOT_A_SUM.test(key) && ++sums >= 2) return "sums in a beacon's query";

@@ -33,6 +33,7 @@ import { outsideFigures } from "./exfil-figures.js";
 import { askedLookups, beaconFacts, moneyLabel, pixelPath, recordText, writtenHost } from "./exfil-beacons.js";
 import { agentLinkCredentials } from "./exfil-agent-links.js";
 import { chunkedLabels } from "./exfil-rows.js";
+import { outsideCards } from "./exfil-cards.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -888,6 +889,8 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
       addApart(out, outsideCodes(sites, tool));
       // (exf27) A report of figures, or a data file named, sent to a messenger bot or webhook (exfil-figures.ts).
       addApart(out, outsideFigures(sites));
+      // (exf29) Payment cards, a contact list, records sent to a messenger bot, webhook or chat (exfil-cards.ts).
+      addApart(out, outsideCards(sites, tool));
     }
     // (Twelfth round) An account's credential in a data part sent to another agent (exfil-sinks.ts).
     if (A2A_SENDS.has(message.method as string)) {
