@@ -109,3 +109,22 @@ export function unseenHead(unit: string): boolean {
   const c = first.charCodeAt(0);
   return !(c >= 0x30 && c <= 0x39);
 }
+
+/** The model's possessive ("your operator", "tu operador", "deinen Entwickler", "твоего оператора"). */
+const YOUR = new Set(["your", "yours", "tu", "tus", "ton", "ta", "tes", "votre", "vos", "dein", "deine", "deinen", "deiner", "ihren", "teu", "tua", "teus", "tuo", "tuoi", "твой", "твоего", "твоих", "ваш", "вашего", "ваших", "je", "jouw", "din", "dina", "dine", "twojego", "twoich"]);
+/** Who deploys and instructs the model: its principal, not a document and not the user. */
+const PRINCIPAL = ["operator", "operador", "opérateur", "operatore", "betreiber", "оператор", "developer", "desarrollador", "développeur", "entwickler", "sviluppator", "desenvolvedor", "разработчик", "ontwikkelaar", "utvikler", "utvecklare", "creator", "creador", "créateur", "deployer"];
+
+/**
+ * Twenty-ninth round, for the scorer's override reading: after a verb of setting aside ("ignore", "disregard",
+ * "olvida", "ignoriere"), the model's possessive and a word for the one who deploys and instructs it — "Ignore your
+ * operator.", "ignora a tu desarrollador", "ignoriere deinen Entwickler" — set that principal's instructions aside as
+ * surely as "ignore your instructions" does. Up to one article or preposition between ("a tu", "à ton"). Not "ignore
+ * the operator's warning light" (no possessive of the model's) and not a negated verb (the scorer skips those).
+ */
+export function principalSetAside(w1: string, w2: string, w3: string): boolean {
+  const [pos, noun] = YOUR.has(w1) ? [w1, w2] : YOUR.has(w2) && w1.length <= 2 ? [w2, w3] : ["", ""];
+  if (!pos || !noun) return false;
+  for (const p of PRINCIPAL) if (noun.startsWith(p) && !noun.endsWith("'s") && !noun.endsWith("s'")) return true;
+  return false;
+}

@@ -25,7 +25,7 @@ import { directiveField, hasNonAsciiLetter, headOrder, lookalikeWords } from "./
 import { addressedField, deceptionCounts } from "./injection-fields.js";
 import { handedCalls } from "./injection-calls.js";
 import { noteGrade, noteHeads } from "./injection-asides.js";
-import { unseenHead } from "./injection-unseen.js";
+import { principalSetAside, unseenHead } from "./injection-unseen.js";
 import { normalize, type NormalText } from "./normalize.js";
 import { describedDirectives, NAMES_NOT_VALUE } from "./poisoning.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
@@ -902,6 +902,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
         const rest = toks.slice(j + 1, j + 6);
         if (rest.some((x) => ASKED.has(x.w)) && rest.some((x) => x.cues.includes("target") || x.cues.includes("you"))) strong = true;
       }
+      // (Twenty-ninth round) "ignore your operator", "ignora a tu desarrollador": the model's principal itself set aside,
+      // not a document or a request of it (injection-unseen.ts, `principalSetAside`).
+      if (!strong && principalSetAside(w(i + 1), w(i + 2), w(i + 3))) strong = true;
       if (strong) {
         addT(sig, "override");
         continue;
