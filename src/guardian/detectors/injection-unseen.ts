@@ -26,7 +26,10 @@
  * head with a one- to three-word body ("<!-- agent: build-7 -->"). What the note asks is not read here: the scorer
  * weighs it as hidden text addressed to the model (hidden 2, addressed 2.5, imperative 0.5: cut at `balanced`).
  *
- * One pass over at most the unit's first 160 characters; no regular expression.
+ * And `principalSetAside` (below), for the scorer's override reading: "Ignore your operator", "olvida a tu operador" —
+ * the model's principal itself set aside, in a data part's field that the scorer read only as "addressed".
+ *
+ * One pass over at most the unit's first 160 characters; no regular expression that can backtrack.
  */
 
 /** Reader words matched whole (lower-case). */
