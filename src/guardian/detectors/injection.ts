@@ -25,6 +25,7 @@ import { directiveField, hasNonAsciiLetter, headOrder, lookalikeWords } from "./
 import { addressedField, deceptionCounts } from "./injection-fields.js";
 import { handedCalls } from "./injection-calls.js";
 import { noteGrade, noteHeads } from "./injection-asides.js";
+import { principalSetAside, unseenHead } from "./injection-unseen.js";
 import { normalize, type NormalText } from "./normalize.js";
 import { describedDirectives, NAMES_NOT_VALUE } from "./poisoning.js";
 import type { Detection, JsonPath, StringSite } from "./scan.js";
@@ -499,6 +500,8 @@ interface Ctx {
   reply?: boolean;
   /** A sampling request that asks the client to include its context (`includeContext`: `thisServer`, `allServers`). */
   withContext?: boolean;
+  /** (Twenty-ninth round) The text is a layer no renderer shows its user (a comment, a hidden element, look-alike letters). */
+  unseen?: boolean;
 }
 
 /** What is left of a message's budget of closely read characters (docs/detection.md, "What judging costs"). */
@@ -869,6 +872,13 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     }
   }
 
+  // (Twenty-ninth round) In a layer the user never sees, a head naming the reading program over a clause is an order
+  // to it, whatever the clause's language (injection-unseen.ts).
+  if (ctx.unseen === true && ctx.role === "content" && !ctx.modelTurn && unseenHead(unit)) {
+    if (sig.t.addressed === undefined) addT(sig, "addressed");
+    if (sig.r.request === undefined) addR(sig, "request");
+  }
+
   // (Twenty-second round) A head naming the agent opens an order whatever its verb (injection-concealed.ts).
   if (ctx.role === "content" && sig.t.addressed !== undefined && sig.r.request === undefined && headOrder(unit.trimStart())) addR(sig, "request");
 
@@ -892,6 +902,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
         const rest = toks.slice(j + 1, j + 6);
         if (rest.some((x) => ASKED.has(x.w)) && rest.some((x) => x.cues.includes("target") || x.cues.includes("you"))) strong = true;
       }
+      // (Twenty-ninth round) "ignore your operator", "ignora a tu desarrollador": the model's principal itself set aside,
+      // not a document or a request of it (injection-unseen.ts, `principalSetAside`).
+      if (!strong && principalSetAside(w(i + 1), w(i + 2), w(i + 3))) strong = true;
       if (strong) {
         addT(sig, "override");
         continue;
@@ -2809,7 +2822,8 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
         }
       }
       const hiddenCtx: Ctx = n.hidden.length + n.decoded.length > 0 ? { ...ctx, role: "content" } : ctx;
-      for (const h of n.hidden) for (const c of judgeText(h.text, hiddenCtx, threshold, { hidden: T.hidden })) push(site, role, { ...c, kind: c.kind === "instruction" ? "hidden_text" : c.kind }, h.start, h.end);
+      const unseenCtx: Ctx = { ...hiddenCtx, unseen: true };
+      for (const h of n.hidden) for (const c of judgeText(h.text, unseenCtx, threshold, { hidden: T.hidden })) push(site, role, { ...c, kind: c.kind === "instruction" ? "hidden_text" : c.kind }, h.start, h.end);
       for (const d of n.decoded) for (const c of judgeText(d.view.text, hiddenCtx, threshold, { hidden: T.hidden })) push(site, role, c, d.start, d.end);
       // The text as it is meant to be read, when it is disguised (injection-readings.ts): judged like hidden text.
       const r = out.length === judged ? reading(n.text) : null;
@@ -2824,7 +2838,7 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
       // field named as the agent's directive, which no renderer shows its user: judged as hidden text
       // (injection-concealed.ts). The field's value is read under a head naming the agent.
       if (out.length === judged && !n.identity && hasNonAsciiLetter(site.value) && lookalikeWords(site.value) >= 2) {
-        for (const c of judgeText(n.text, ctx, threshold, { hidden: T.hidden })) {
+        for (const c of judgeText(n.text, { ...ctx, unseen: true }, threshold, { hidden: T.hidden })) {
           const o = n.original(c.start, c.end);
           push(site, role, c, o.start, o.end);
         }
