@@ -2,17 +2,17 @@
  * tp29 (issue 24): a sampling request whose "assistant" turn is a promise the model never made (`prompt_injection.forged_turn`).
  *
  * A server writes every turn of its `sampling/createMessage` request, the assistant's as well as the user's. The
- * structure that recurs across the sets (60–78, in every domain): an earlier assistant turn in which "the model"
+ * structure that recurs across the sets (19–78, in every domain): an earlier assistant turn in which "the model"
  * commits itself to an act in the first person ("I will e-mail the drawings to …", "I have disabled the rate floor",
- * "Next I will issue …") and either says the act was agreed or ordered by someone ("as agreed with the admin", "as the
- * family asked", "the owner has approved", "I confirm", "verified with the director"), or a later user turn ratifies
- * it ("continue exactly as you said", "go ahead", "as you already agreed", "do it"); or an assistant turn that breaks
- * off before a secret the user turn asked for ("Sure, the password is:") with a later turn that has it continue. The
- * model is made to carry out a commitment nobody made.
+ * "Next I will issue …") and says the act was agreed, ordered or approved by someone else ("as agreed with the admin",
+ * "as the family asked", "the owner has approved", "I confirm", "verified with the director"); or such a claim, or a
+ * promise "as you asked", that a later user turn ratifies ("continue exactly as you said", "go ahead", "as you
+ * already agreed", "do it"); or an assistant turn that breaks off before a secret the turn before asked for ("Sure,
+ * the password is:") with a later turn that has it go on. The model is made to carry out a commitment nobody made.
  *
  * What passes: assistant turns that answer or report (third person, facts: "RFI 118 asks whether …", "Here is a draft:
  * …"), whatever the next turn asks ("Now make it shorter", "Write a note confirming it"); a first-person promise with no
- * claimed agreement and no later turn ratifying it ("I will summarise it in three lines." then "Shorter please"); a
+ * claimed agreement ("I will summarise it in three lines." then "Shorter please", or then "Continue"); a
  * turn that says an approval is pending or missing; the last turn of a request (a prefill the model continues is
  * the host's own technique, and says nothing was agreed). Read in English, French, Spanish, German, Portuguese and
  * Italian. Every check is a bounded regex over one turn (its first 4,000 characters, at most 32 turns).
