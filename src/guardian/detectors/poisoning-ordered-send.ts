@@ -43,6 +43,8 @@ const NEGATED = new RegExp(`(?<![\\p{L}])(?:never|not|don't|no|jamais|nunca|nie|
 /** The sentence of `text` that orders its reader to send to a fixed outside place, or null. */
 export function orderedSend(text: string): { start: number; end: number } | null {
   const t = text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
+  // No destination written anywhere (no "://", no "@"): nothing to send to, and nothing more to read.
+  if (!t.includes("://") && !t.includes("@")) return null;
   let at = 0;
   for (const sentence of t.split(/(?<=[.;!?])\s+/)) {
     const start = t.indexOf(sentence, at);
