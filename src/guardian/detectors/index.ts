@@ -20,6 +20,7 @@ import { detectUserOverrides } from "./poisoning-overrides.js";
 import { detectProtectionPoisoning } from "./poisoning-protections.js";
 import { detectCataloguePoisoning } from "./poisoning-catalogue.js";
 import { detectShadowing } from "./poisoning-shadowing.js";
+import { detectOrderedSend } from "./poisoning-ordered-send.js";
 import { detectSecretDemands } from "./poisoning-secret-words.js";
 import { detectInflectedSecretDemands } from "./poisoning-secret-stems.js";
 import { detectKeptFromPerson, detectSplitWords } from "./poisoning-kept-words.js";
@@ -254,7 +255,9 @@ function poisoning(s: MessageScan, p?: InjectionParams): Detection[] {
   const successor = claim(detectSuccessorRelay(s.message.result, card).filter((d) => !cut.has(JSON.stringify(d.path))));
   // (tp28) A tool's description that sets the tool's own approval field to true itself (poisoning-self-approval.ts).
   const selfApproval = claim(detectSelfApproval(s.message.result).filter((d) => !cut.has(JSON.stringify(d.path))));
-  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...overrides, ...protections, ...catalogue, ...shadowing, ...secretWords, ...secretStems, ...keptWords, ...splitWords, ...ownField, ...successor, ...selfApproval, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
+  // (tp29) A describing string that orders its reader to send something to a fixed outside place (poisoning-ordered-send.ts).
+  const orderedSend = claim(detectOrderedSend(uncut()));
+  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...overrides, ...protections, ...catalogue, ...shadowing, ...secretWords, ...secretStems, ...keptWords, ...splitWords, ...ownField, ...successor, ...selfApproval, ...orderedSend, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
 }
 
 /**

@@ -33,6 +33,7 @@ import { genuineBidiPair } from "./bidi.js";
 import { intoFile, paymentReference, selfSummary, serverHeld, takenElsewhere, tokenTopic } from "./injection-benign.js";
 import { secretsOnlyForbidden, unreported, wrongdoerDescribed } from "./sampling-benign.js";
 import { samplingTurnFindings } from "./sampling-turns.js";
+import { forgedTurnFindings } from "./sampling-forged.js";
 import { samplingParamFindings } from "./sampling-params.js";
 import { cardSecretFindings } from "./poisoning-card-secrets.js";
 import { classifierFrame, userMessageSite } from "./sampling-frame.js";
@@ -2885,6 +2886,8 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
   for (const p of samplingParamFindings(message)) out.push({ type: "instruction", path: p.path, start: p.start, end: p.end, role: "prompt", detail: p.detail });
   // (Seventeenth round) Its turns borrowing an approval or a consent the server cannot give (sampling-turns.ts).
   for (const p of samplingTurnFindings(message)) out.push({ type: "instruction", path: p.path, start: p.start, end: p.end, role: "prompt", detail: p.detail });
+  // (tp29) An assistant turn the server wrote that commits the model to an act nobody agreed (sampling-forged.ts).
+  for (const p of forgedTurnFindings(message)) out.push({ type: "forged_turn", path: p.path, start: p.start, end: p.end, role: "prompt", detail: p.detail });
   for (const sites of groups.values()) {
     try {
       judgeSiblings(sites, message, tools, threshold, quoted, push, budget);
