@@ -29,33 +29,50 @@ export function listKey(message: Record<string, unknown>, server: string, report
   return `${server}\u0000${reported ?? ""}\u0000${json}`;
 }
 
-/** Each list's findings by detector key, least recently used first. */
-const lists = new Map<string, Map<string, readonly Detection[]>>();
-let chars = 0;
-
-export function recalled(key: string, detector: string): readonly Detection[] | undefined {
-  const found = lists.get(key);
-  if (found === undefined) return undefined;
-  lists.delete(key);
-  lists.set(key, found);
-  return found.get(detector);
+/**
+ * What is remembered of a list: each detector's findings by its key, and each tool's pin fingerprint by its index
+ * (pins.ts: a pure function of the tool, so the same for every message of the same list; the pins themselves are
+ * compared afresh every time).
+ */
+export interface ListEntry {
+  readonly found: Map<string, readonly Detection[]>;
+  readonly fingerprints: (string | undefined)[];
 }
 
-export function remember(key: string, detector: string, found: readonly Detection[]): void {
+/** Each list's entry, least recently used first. */
+const lists = new Map<string, ListEntry>();
+let chars = 0;
+
+/**
+ * The entry of a list, made when the list is new (the least recently used dropped beyond the bounds) and moved to the
+ * end as the most recently used: looked up once per message, which keeps it for its detectors.
+ */
+export function listEntry(key: string): ListEntry {
   let entry = lists.get(key);
-  if (entry === undefined) {
-    entry = new Map();
+  if (entry !== undefined) {
+    lists.delete(key);
     lists.set(key, entry);
-    chars += key.length;
-    for (const [k] of lists) {
-      if (lists.size <= MAX_LISTS && chars <= MAX_CHARS) break;
-      lists.delete(k);
-      chars -= k.length;
-    }
+    return entry;
   }
+  entry = { found: new Map(), fingerprints: [] };
+  lists.set(key, entry);
+  chars += key.length;
+  for (const [k] of lists) {
+    if (lists.size <= MAX_LISTS && chars <= MAX_CHARS) break;
+    lists.delete(k);
+    chars -= k.length;
+  }
+  return entry;
+}
+
+export function recalled(entry: ListEntry, detector: string): readonly Detection[] | undefined {
+  return entry.found.get(detector);
+}
+
+export function remember(entry: ListEntry, detector: string, found: readonly Detection[]): void {
   // Shared by every message of the same list from now on: frozen, so nobody changes another message's findings.
   for (const d of found) Object.freeze(d);
-  entry.set(detector, Object.freeze(found));
+  entry.found.set(detector, Object.freeze(found));
 }
 
 /** How many lists are remembered, and their keys' characters (for tests). */

@@ -109,7 +109,13 @@ export function describeChange(server: string, tool: string, pin: Pin, now: { fi
  * Rug pulls in a tools/list result: a tool whose fingerprint differs from its pin. The finding is the whole tool (so a
  * `redact` takes it out of the list); tools seen for the first time and changes are returned for the guardian to store.
  */
-export function detectToolChanges(message: Record<string, unknown>, scope: PinScope, pins: PinStore): { detections: Detection[]; newPins: NewPin[] } {
+export function detectToolChanges(
+  message: Record<string, unknown>,
+  scope: PinScope,
+  pins: PinStore,
+  /** The tools' fingerprints by index, from an earlier message of the same list (list-memo.ts): read, and filled in. */
+  fingerprints?: (string | undefined)[],
+): { detections: Detection[]; newPins: NewPin[] } {
   const result = message.result as { tools?: unknown } | undefined;
   const detections: Detection[] = [];
   const newPins: NewPin[] = [];
@@ -123,7 +129,11 @@ export function detectToolChanges(message: Record<string, unknown>, scope: PinSc
     const t = tool as Record<string, unknown>;
     if (typeof t.name !== "string") return;
     const definition = toolDefinition(t);
-    const fingerprint = digest(definition);
+    let fingerprint = fingerprints?.[i];
+    if (fingerprint === undefined) {
+      fingerprint = digest(definition);
+      if (fingerprints !== undefined) fingerprints[i] = fingerprint;
+    }
     const pin = pins.get(at, t.name);
     if (pin === undefined) {
       newPins.push(found(t.name, fingerprint, definition, "new"));
