@@ -39,7 +39,7 @@ import { modelInput, scoreText, type ModelInput, type TextModel } from "./text-m
 import { detectReturnedBulk } from "./pii-returned.js";
 import { loadTextModel } from "./text-model-asset.js";
 import { shortRequestOfAddressedFiles } from "./text-model-abstain.js";
-import { listEntry, listKey, recalled, remember, type ListEntry } from "./list-memo.js";
+import { listEntry, recalled, remember, type ListEntry } from "./list-memo.js";
 
 export type { Detection } from "./scan.js";
 
@@ -631,10 +631,7 @@ export class MessageScan {
 
   /** The list memo's entry of this message, looked up once (null: not a list result, or too long). */
   private get listEntry(): ListEntry | null {
-    if (this.list === undefined) {
-      const key = listKey(this.message, this.scope.key, this.scope.reported);
-      this.list = key === null ? null : listEntry(key);
-    }
+    if (this.list === undefined) this.list = listEntry(this.message, this.scope.key, this.scope.reported);
     return this.list;
   }
 
