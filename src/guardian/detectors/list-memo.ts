@@ -43,7 +43,7 @@ export interface ListEntry {
   readonly fingerprints: (string | undefined)[];
 }
 
-/** A remembered list: its result (a copy of its own), where it is filed, its size. */
+/** A remembered list: its result (a copy of its own), its server names, its size. */
 interface Kept {
   readonly value: unknown;
   readonly bucket: string;
@@ -51,7 +51,7 @@ interface Kept {
   readonly entry: ListEntry;
 }
 
-/** The lists by server names and size (equal lists have equal sizes), and all of them least recently used first. */
+/** The lists by server names, and all of them least recently used first. */
 const buckets = new Map<string, Kept[]>();
 const lists = new Map<Kept, true>();
 let chars = 0;
@@ -60,19 +60,18 @@ let chars = 0;
  * The entry of a list result (null for any other message: see `listKey`), made when the list is new (the least
  * recently used dropped beyond the bounds) and moved to the end as the most recently used; looked up once per message,
  * which keeps it for its detectors. Two lists share an entry exactly when their `listKey`s are equal, but no key is
- * built: the result is walked once for its size, then compared with the remembered lists of that size (same keys in
- * the same order, same values: what makes JSON.stringify's texts equal), which is several times cheaper than
- * stringifying a 7 KB list and hashing the text. A list holding anything JSON cannot say (undefined, a function, a
- * non-finite number, a hole, a class instance) is not remembered.
+ * built: the result is compared with the lists remembered for the same server names (same keys in the same order,
+ * same values: what makes JSON.stringify's texts equal; a compare ends at the first difference, and all of them
+ * together read at most MAX_CHARS), which is several times cheaper than stringifying a 7 KB list and hashing the
+ * text. A list holding anything JSON cannot say (undefined, a function, a non-finite number, a hole, a class instance)
+ * is not remembered.
  */
 export function listEntry(message: Record<string, unknown>, server: string, reported: string | null | undefined): ListEntry | null {
   const result = message.result;
   if (result === null || typeof result !== "object" || Array.isArray(result)) return null;
   if (!LIST_KEYS.some((k) => Array.isArray((result as Record<string, unknown>)[k]))) return null;
   for (const k in message) if (k !== "jsonrpc" && k !== "id" && k !== "result") return null;
-  const size = sizeOf(result, 0);
-  if (size < 0 || size > MAX_LIST) return null;
-  const bucket = `${server}\u0000${reported ?? ""}\u0000${size}`;
+  const bucket = `${server}\u0000${reported ?? ""}`;
   const kept = buckets.get(bucket);
   if (kept !== undefined) {
     for (const k of kept) {
@@ -83,6 +82,9 @@ export function listEntry(message: Record<string, unknown>, server: string, repo
       }
     }
   }
+  // A new list: remembered when JSON can say all of it (a remembered list is, so a list equal to one is too).
+  const size = sizeOf(result, 0);
+  if (size < 0 || size > MAX_LIST) return null;
   const k: Kept = { value: JSON.parse(JSON.stringify(result)) as unknown, bucket, size, entry: { found: new Map(), fingerprints: [] } };
   if (kept === undefined) buckets.set(bucket, [k]);
   else kept.push(k);
@@ -142,7 +144,10 @@ function sizeOf(v: unknown, depth: number): number {
   return size;
 }
 
-/** Whether two values sizeOf accepted have the same JSON text: the same keys in the same order, the same values. */
+/**
+ * Whether a remembered value (`a`: JSON's own, as sizeOf accepts) and a message's have the same JSON text: the same
+ * keys in the same order, the same values (so `b` holds only what JSON can say, as `a` does).
+ */
 function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
@@ -152,6 +157,8 @@ function sameJson(a: unknown, b: unknown): boolean {
     return true;
   }
   if (Array.isArray(b)) return false;
+  const proto = Object.getPrototypeOf(b) as unknown;
+  if (proto !== Object.prototype && proto !== null) return false;
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
   const kx = Object.keys(x);
