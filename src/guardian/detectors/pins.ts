@@ -128,23 +128,27 @@ export function detectToolChanges(
     if (tool === null || typeof tool !== "object") return;
     const t = tool as Record<string, unknown>;
     if (typeof t.name !== "string") return;
-    const definition = toolDefinition(t);
+    // The definition only where it is kept or described: a tool seen as pinned again with a remembered fingerprint
+    // needs none.
+    let definition: ToolDefinition | undefined;
     let fingerprint = fingerprints?.[i];
     if (fingerprint === undefined) {
+      definition = toolDefinition(t);
       fingerprint = digest(definition);
       if (fingerprints !== undefined) fingerprints[i] = fingerprint;
     }
     const pin = pins.get(at, t.name);
     if (pin === undefined) {
-      newPins.push(found(t.name, fingerprint, definition, "new"));
+      newPins.push(found(t.name, fingerprint, definition ?? toolDefinition(t), "new"));
       return;
     }
     if (pinMatches(pin, t, fingerprint)) {
       // A legacy pin gets its definition; a change that was taken back is no longer pending; pins found under the
       // reported name are copied under the key.
-      if (pin.legacy || pin.pending || from !== undefined) newPins.push(found(t.name, fingerprint, definition, "settled"));
+      if (pin.legacy || pin.pending || from !== undefined) newPins.push(found(t.name, fingerprint, definition ?? toolDefinition(t), "settled"));
       return;
     }
+    definition ??= toolDefinition(t);
     if (pin.pending?.fingerprint !== fingerprint || from !== undefined) newPins.push(found(t.name, fingerprint, definition, "changed"));
     detections.push({ type: "tool_changed", path: ["result", "tools", i], start: 0, end: 0, whole: true, detail: describeChange(server, t.name, pin, { fingerprint, definition }) });
   });
