@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildAosRequest } from "../../src/guardian/aos.js";
-import { listKey, memoSize } from "../../src/guardian/detectors/list-memo.js";
+import { listEntry, listKey, memoSize } from "../../src/guardian/detectors/list-memo.js";
 import { EmbeddedGuardian } from "../../src/guardian/embedded.js";
 import { loadRules, readRuleSources } from "../../src/guardian/rules/load.js";
 import { PinFile } from "../../src/guardian/state.js";
@@ -76,5 +76,52 @@ describe("a list a server sent before is not read again (list-memo.ts)", () => {
     // Another server with the same list has pins of its own: its first sight of the tool pins it.
     expect(list(g, [v2], "dict2").decision).toBe("allow");
     pins.close();
+  });
+
+  it("two lists share an entry exactly when their keys are equal (the entry is found without building the key)", () => {
+    // Random lists and near twins: a value changed, keys swapped, a number's sign, a type, an item more or less.
+    let seed = 29;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    const atoms: unknown[] = ["a", "b", "", "ab", "x".repeat(rnd(3) + 3), 0, -0, 1, 1.5, 10, true, false, null, "\ud800", "0"];
+    const value = (depth: number): unknown => {
+      const r = rnd(depth > 2 ? 2 : 5);
+      if (r < 2) return atoms[rnd(atoms.length)];
+      if (r === 2) return Array.from({ length: rnd(3) }, () => value(depth + 1));
+      const o: Record<string, unknown> = {};
+      for (let i = rnd(4); i > 0; i--) o[["name", "b", "1", "0", "description", "title"][rnd(6)] as string] = value(depth + 1);
+      return o;
+    };
+    const twin = (v: unknown): unknown => {
+      if (rnd(4) === 0) return value(2);
+      if (Array.isArray(v)) {
+        const c = v.map((x) => (rnd(3) === 0 ? twin(x) : x));
+        if (rnd(5) === 0) c.push(atoms[rnd(atoms.length)]);
+        if (rnd(5) === 0) c.pop();
+        return c;
+      }
+      if (v !== null && typeof v === "object") {
+        const keys = Object.keys(v);
+        if (rnd(3) === 0) keys.reverse();
+        const o: Record<string, unknown> = {};
+        for (const k of keys) o[k] = rnd(3) === 0 ? twin((v as Record<string, unknown>)[k]) : (v as Record<string, unknown>)[k];
+        return o;
+      }
+      return rnd(2) === 0 ? atoms[rnd(atoms.length)] : v;
+    };
+    let same = 0;
+    for (let n = 0; n < 4000; n++) {
+      const tools = Array.from({ length: rnd(4) }, () => value(1));
+      const a = { jsonrpc: "2.0", id: 1, result: { tools } };
+      const b = JSON.parse(JSON.stringify({ jsonrpc: "2.0", id: 2, result: rnd(3) === 0 ? { tools } : { tools: twin(tools) } })) as Record<string, unknown>;
+      const server = `p${n}`;
+      const equal = listKey(a, server, null) === listKey(b, server, null);
+      expect(listEntry(a, server, null) === listEntry(b, server, null)).toBe(equal);
+      if (equal) same++;
+    }
+    expect(same).toBeGreaterThan(1000);
+    // What JSON cannot say is not remembered (judged afresh each time).
+    expect(listEntry({ jsonrpc: "2.0", id: 1, result: { tools: [{ name: "x", n: Number.NaN }] } }, "fs", null)).toBeNull();
+    expect(listEntry({ jsonrpc: "2.0", id: 1, result: { tools: [{ name: "x", d: undefined }] } }, "fs", null)).toBeNull();
+    expect(listEntry({ jsonrpc: "2.0", id: 1, result: { tools: [{ name: "x", description: "y".repeat(1 << 20) }] } }, "fs", null)).toBeNull();
   });
 });

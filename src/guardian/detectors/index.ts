@@ -40,7 +40,7 @@ import { modelInput, scoreText, type ModelInput, type TextModel } from "./text-m
 import { detectReturnedBulk } from "./pii-returned.js";
 import { loadTextModel } from "./text-model-asset.js";
 import { shortRequestOfAddressedFiles } from "./text-model-abstain.js";
-import { listKey, recalled, remember } from "./list-memo.js";
+import { listEntry, recalled, remember, type ListEntry } from "./list-memo.js";
 
 export type { Detection } from "./scan.js";
 
@@ -621,7 +621,7 @@ export class MessageScan {
     let found = this.results.get(detector.key);
     if (!found) {
       // A list a server sent before is not read again (list-memo.ts); the pins' check always runs.
-      const list = detector.key === "tool_changed" ? null : this.listKey;
+      const list = detector.key === "tool_changed" ? null : this.listEntry;
       found = list === null ? undefined : (recalled(list, detector.key) as Detection[] | undefined);
       if (!found) {
         found = this.onOriginal(detector.run(this));
@@ -632,13 +632,13 @@ export class MessageScan {
     return found;
   }
 
-  /** The list memo's key of this message (null: not a list result, or too long). */
-  private get listKey(): string | null {
-    if (this.list === undefined) this.list = listKey(this.message, this.scope.key, this.scope.reported);
+  /** The list memo's entry of this message, looked up once (null: not a list result, or too long). */
+  private get listEntry(): ListEntry | null {
+    if (this.list === undefined) this.list = listEntry(this.message, this.scope.key, this.scope.reported);
     return this.list;
   }
 
-  private list: string | null | undefined;
+  private list: ListEntry | null | undefined;
 
   /** Findings in a file's decoded text stand for the whole encoded payload: the text a redaction can replace. */
   private onOriginal(found: Detection[]): Detection[] {
@@ -659,7 +659,7 @@ export class MessageScan {
       const pins = this.pins;
       if (pins === null) this.changes = { detections: [], newPins: [] };
       else if (this.message.method === "tools/call") this.changes = { detections: detectCallToChangedTool(this.message, this.scope, pins), newPins: [] };
-      else this.changes = detectToolChanges(this.message, this.scope, pins);
+      else this.changes = detectToolChanges(this.message, this.scope, pins, this.listEntry?.fingerprints);
     }
     return this.changes;
   }

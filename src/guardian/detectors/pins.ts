@@ -109,7 +109,13 @@ export function describeChange(server: string, tool: string, pin: Pin, now: { fi
  * Rug pulls in a tools/list result: a tool whose fingerprint differs from its pin. The finding is the whole tool (so a
  * `redact` takes it out of the list); tools seen for the first time and changes are returned for the guardian to store.
  */
-export function detectToolChanges(message: Record<string, unknown>, scope: PinScope, pins: PinStore): { detections: Detection[]; newPins: NewPin[] } {
+export function detectToolChanges(
+  message: Record<string, unknown>,
+  scope: PinScope,
+  pins: PinStore,
+  /** The tools' fingerprints by index, from an earlier message of the same list (list-memo.ts): read, and filled in. */
+  fingerprints?: (string | undefined)[],
+): { detections: Detection[]; newPins: NewPin[] } {
   const result = message.result as { tools?: unknown } | undefined;
   const detections: Detection[] = [];
   const newPins: NewPin[] = [];
@@ -122,19 +128,27 @@ export function detectToolChanges(message: Record<string, unknown>, scope: PinSc
     if (tool === null || typeof tool !== "object") return;
     const t = tool as Record<string, unknown>;
     if (typeof t.name !== "string") return;
-    const definition = toolDefinition(t);
-    const fingerprint = digest(definition);
+    // The definition only where it is kept or described: a tool seen as pinned again with a remembered fingerprint
+    // needs none.
+    let definition: ToolDefinition | undefined;
+    let fingerprint = fingerprints?.[i];
+    if (fingerprint === undefined) {
+      definition = toolDefinition(t);
+      fingerprint = digest(definition);
+      if (fingerprints !== undefined) fingerprints[i] = fingerprint;
+    }
     const pin = pins.get(at, t.name);
     if (pin === undefined) {
-      newPins.push(found(t.name, fingerprint, definition, "new"));
+      newPins.push(found(t.name, fingerprint, definition ?? toolDefinition(t), "new"));
       return;
     }
     if (pinMatches(pin, t, fingerprint)) {
       // A legacy pin gets its definition; a change that was taken back is no longer pending; pins found under the
       // reported name are copied under the key.
-      if (pin.legacy || pin.pending || from !== undefined) newPins.push(found(t.name, fingerprint, definition, "settled"));
+      if (pin.legacy || pin.pending || from !== undefined) newPins.push(found(t.name, fingerprint, definition ?? toolDefinition(t), "settled"));
       return;
     }
+    definition ??= toolDefinition(t);
     if (pin.pending?.fingerprint !== fingerprint || from !== undefined) newPins.push(found(t.name, fingerprint, definition, "changed"));
     detections.push({ type: "tool_changed", path: ["result", "tools", i], start: 0, end: 0, whole: true, detail: describeChange(server, t.name, pin, { fingerprint, definition }) });
   });
