@@ -18,6 +18,7 @@
  * Italian. Every check is a bounded regex over one turn (its first 4,000 characters, at most 32 turns).
  */
 import type { JsonPath } from "./scan.js";
+import { turnsOf, type Turn } from "./sampling-turns.js";
 
 export interface ForgedTurn {
   path: JsonPath;
@@ -25,9 +26,6 @@ export interface ForgedTurn {
   end: number;
   detail: string;
 }
-
-const MAX_TURNS = 32;
-const MAX_TEXT = 4000;
 
 /** The model committing itself, in the first person, to an act it will do or says it did. */
 const COMMITS =
@@ -49,26 +47,6 @@ const SECRET =
 /** A turn that breaks off where the answer would begin: "It is:", "Here it is —". */
 const BREAKS_OFF = /[:：—–-]\s{0,3}$/;
 
-interface Turn {
-  role: string;
-  text: string;
-  path: JsonPath;
-}
-
-function turnsOf(params: Record<string, unknown>): Turn[] {
-  const out: Turn[] = [];
-  const msgs = params.messages;
-  if (!Array.isArray(msgs)) return out;
-  msgs.slice(0, MAX_TURNS).forEach((m, i) => {
-    if (m === null || typeof m !== "object") return;
-    const role = (m as { role?: unknown }).role;
-    const c = (m as { content?: unknown }).content;
-    if (typeof role !== "string" || c === null || typeof c !== "object" || Array.isArray(c)) return;
-    const text = (c as { text?: unknown }).text;
-    if (typeof text === "string") out.push({ role, text: text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text, path: ["params", "messages", i, "content", "text"] });
-  });
-  return out;
-}
 
 /** Why an assistant turn followed by `later` user turns is a forged commitment, or null. */
 export function forgedCommitment(turn: string, before: string, later: readonly string[]): string | null {

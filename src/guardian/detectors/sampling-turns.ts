@@ -42,13 +42,15 @@ const SECRET =
 /** A secret kept out: "do not include the password". */
 const SECRET_OK = /\b(?:do\s{1,3}not|don't|never|without|mask\w{0,3}|redact\w{0,3}|rotate|reset|change)\b/i;
 
-interface Turn {
+/** A sampling request's text turn: its role, its text (the first 4,000 characters) and where it stands. */
+export interface Turn {
   role: string;
   text: string;
   path: JsonPath;
 }
 
-function turnsOf(params: Record<string, unknown>): Turn[] {
+/** A sampling request's first 32 messages that carry text (sampling-forged.ts reads them too). */
+export function turnsOf(params: Record<string, unknown>): Turn[] {
   const out: Turn[] = [];
   const msgs = params.messages;
   if (!Array.isArray(msgs)) return out;
