@@ -18,16 +18,23 @@ const MAX_LIST = 1 << 20;
 const MAX_LISTS = 64;
 const MAX_CHARS = 8 << 20;
 
+/** A list result's `result` (`{jsonrpc, id, result: {tools: [...]}}`, or prompts, resources, templates); null for any other message. */
+function listResult(message: Record<string, unknown>): object | null {
+  const result = message.result;
+  if (result === null || typeof result !== "object" || Array.isArray(result)) return null;
+  if (!LIST_KEYS.some((k) => Array.isArray((result as Record<string, unknown>)[k]))) return null;
+  for (const k in message) if (k !== "jsonrpc" && k !== "id" && k !== "result") return null;
+  return result;
+}
+
 /**
  * What makes two messages the same list for the memo, as a key: a list result's (`{jsonrpc, id, result: {tools:
  * [...]}}`) JSON with the server's names; null for any other message. `listEntry` finds the entry of equal keys
  * without building one.
  */
 export function listKey(message: Record<string, unknown>, server: string, reported: string | null | undefined): string | null {
-  const result = message.result;
-  if (result === null || typeof result !== "object" || Array.isArray(result)) return null;
-  if (!LIST_KEYS.some((k) => Array.isArray((result as Record<string, unknown>)[k]))) return null;
-  for (const k in message) if (k !== "jsonrpc" && k !== "id" && k !== "result") return null;
+  const result = listResult(message);
+  if (result === null) return null;
   const json = JSON.stringify(result);
   if (json.length > MAX_LIST) return null;
   return `${server}\u0000${reported ?? ""}\u0000${json}`;
@@ -67,10 +74,8 @@ let chars = 0;
  * is not remembered.
  */
 export function listEntry(message: Record<string, unknown>, server: string, reported: string | null | undefined): ListEntry | null {
-  const result = message.result;
-  if (result === null || typeof result !== "object" || Array.isArray(result)) return null;
-  if (!LIST_KEYS.some((k) => Array.isArray((result as Record<string, unknown>)[k]))) return null;
-  for (const k in message) if (k !== "jsonrpc" && k !== "id" && k !== "result") return null;
+  const result = listResult(message);
+  if (result === null) return null;
   const bucket = `${server}\u0000${reported ?? ""}`;
   const kept = buckets.get(bucket);
   if (kept !== undefined) {
@@ -181,7 +186,7 @@ export function remember(entry: ListEntry, detector: string, found: readonly Det
   entry.found.set(detector, Object.freeze(found));
 }
 
-/** How many lists are remembered, and their keys' characters (for tests). */
+/** How many lists are remembered, and about how many characters of JSON they hold (for tests). */
 export function memoSize(): { lists: number; chars: number } {
   return { lists: lists.size, chars };
 }
