@@ -246,6 +246,7 @@ export function sentFiles(sites: readonly StringSite[], allowed: (host: string) 
   let fileRequest = false;
   let drive = false;
   const dataFiles: StringSite[] = [];
+  const fileSites: StringSite[] = [];
   for (const site of sites) {
     if (site.path[0] !== "params" || site.path[1] !== "arguments" || site.path.includes("_meta")) continue;
     // The argument's own name, or its array's (`attachments: [...]`), or an object's inside (`attachments[0].path`).
@@ -253,12 +254,8 @@ export function sentFiles(sites: readonly StringSite[], allowed: (host: string) 
     const key = keys[keys.length - 1] ?? "";
     const top = keys[0] ?? "";
     const v = site.value;
-    if (files.length < 32 && (FILE_KEY.test(key) || FILE_KEY.test(top))) {
-      const kind = fileKind(v.trim());
-      if (kind) files.push({ site, kind });
-      // (exf28) A data file by its name, for a personal cloud drive (exfil-storage.ts).
-      else if (dataFiles.length < 32 && dataFileName(v)) dataFiles.push(site);
-    }
+    // (Issue 25, perf30) A file argument's kind is read below, once the call is known to send somewhere.
+    if (FILE_KEY.test(key) || FILE_KEY.test(top)) fileSites.push(site);
     if (RECIPIENT_KEY.test(key) || RECIPIENT_KEY.test(top)) {
       const domains = mailDomains(v);
       if (domains.length > 0) (recipients ??= []).push(...domains);
@@ -277,6 +274,16 @@ export function sentFiles(sites: readonly StringSite[], allowed: (host: string) 
     }
   }
   if (method === "GET" || method === "HEAD") upload = null;
+  // (Issue 25, perf30) A call that neither uploads nor mails sends no file: its files' kinds (a dozen expressions per
+  // file argument) are not read. Otherwise they are read as before, in the arguments' order, 32 of each at most.
+  if (recipients === null && upload === null) return [];
+  for (const site of fileSites) {
+    if (files.length >= 32) break;
+    const kind = fileKind(site.value.trim());
+    if (kind) files.push({ site, kind });
+    // (exf28) A data file by its name, for a personal cloud drive (exfil-storage.ts).
+    else if (dataFiles.length < 32 && dataFileName(site.value)) dataFiles.push(site);
+  }
   const out: Detection[] = [];
   if (upload !== null && drive) for (const site of dataFiles) out.push({ type: "exfiltration.request", path: site.path, start: 0, end: site.value.length, detail: `the call sends a data file to a personal cloud drive (${upload})` });
   if (files.length === 0 || (recipients === null && upload === null)) return out;
