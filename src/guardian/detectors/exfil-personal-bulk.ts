@@ -24,7 +24,7 @@ import { mailDomains, personalMailbox } from "./exfil-payloads.js";
  * register of people with a purpose of the sender's own or their fields (`ग्राहकहरूको सूची … घरमा हेर्न`).
  *
  * Left alone: the reader's own data ("your full export", "alle Ihre Ladevorgänge", "all your orders": a second-person
- * or first-person-singular possessive between), a customer's receipt or booking (no collection word, counts under
+ * or first-person-singular possessive up to five words before or between), a customer's receipt or booking (no collection word, counts under
  * twenty), a year before a noun ("the 2026 members' meeting"), a collection without carriage ("All members are
  * welcome"), anything to a company's or a vendor's address, and every call without a personal mailbox.
  *
@@ -161,10 +161,10 @@ interface Word {
 /** Numbers with separators of thousands (`3,412`, `1.204`, `3 214`), and any other run of letters, marks or digits. */
 const WORD = /\d{1,3}(?:[,.\u00a0\u202f ]\d{3}){1,3}(?![\d])|[\p{L}\p{M}\p{Nd}][\p{L}\p{M}\p{Nd}'’-]{0,63}/gu;
 
-function wordsOf(text: string): Word[] {
+function wordsOf(text: string, max: number): Word[] {
   const out: Word[] = [];
   WORD.lastIndex = 0;
-  for (let m: RegExpExecArray | null; out.length < MAX_WORDS && (m = WORD.exec(text)) !== null; ) {
+  for (let m: RegExpExecArray | null; out.length < max && (m = WORD.exec(text)) !== null; ) {
     const raw = m[0];
     if (raw.length > MAX_WORD) continue;
     const digits = /^\d[\d,.\u00a0\u202f ]*$/.test(raw) ? raw.replace(/[^\d]/g, "") : null;
@@ -179,10 +179,25 @@ const isHolder = (w: string) => HOLDER_EN.test(w) || HOLDER.test(w) || (w.length
 const VERB_NEXT = exact("the|a|an|this|these|that|those|his|her|their|its");
 const isYear = (x: Word) => x.n !== null && x.n >= 1900 && x.n <= 2099 && /^\d{4}$/.test(x.w);
 
-/** What an e-mail's text says it carries in bulk (see the header), or null. */
+/** What an e-mail's text says it carries in bulk (see the header), sentence by sentence, or null. */
 export function bulkDeclared(text: string): string | null {
   const t = asciiDigits(text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text);
-  const words = wordsOf(t);
+  let budget = MAX_WORDS;
+  for (const sentence of t.split(SENTENCE_END, 256)) {
+    if (budget <= 0) break;
+    const words = wordsOf(sentence, budget);
+    budget -= words.length;
+    const what = sentenceBulk(sentence, words);
+    if (what !== null) return what;
+  }
+  return null;
+}
+
+/** Sentences end at a full stop, a question or an exclamation mark before a blank (not `1.204`), a danda, a line break. */
+const SENTENCE_END = /[.!?。।؟](?=\s|$)|\r?\n/;
+
+/** One sentence's judgement: the collection and what says it is carried must be said together. */
+function sentenceBulk(t: string, words: Word[]): string | null {
   const at = (k: number) => (words[k] as Word).w;
   // Whose: a possessive of the reader or the writer one or two words before, or between (`your full export`, `all your orders`).
   const own = (from: number, to: number) => {
@@ -201,21 +216,21 @@ export function bulkDeclared(text: string): string | null {
     holder ||= h;
     // A count of a hundred or more of rows or records: an export, whatever else is said.
     if (x.n !== null && x.n >= 100 && !isYear(x)) {
-      for (let j = i + 1; j <= i + 3 && j < words.length; j++) if (ROWS.test(at(j)) && !own(i - 2, j)) return "a count of exported rows";
+      for (let j = i + 1; j <= i + 3 && j < words.length; j++) if (ROWS.test(at(j)) && !own(i - 5, j)) return "a count of exported rows";
     }
     const counted = x.n !== null && x.n >= 20 && !isYear(x);
     const whole = !counted && WHOLE.test(x.w) && !(/^complete$/i.test(x.w) && i + 1 < words.length && VERB_NEXT.test(at(i + 1)));
     if (counted || whole) {
       for (let j = i + 1; j <= i + (counted ? 3 : 5) && j < words.length; j++) {
         const y = at(j);
-        if (isPeople(y) && !own(i - 2, j)) wholePeople = true;
-        else if (whole && isHolder(y) && !own(i - 2, j)) wholeHolder = true;
+        if (isPeople(y) && !own(i - 5, j)) wholePeople = true;
+        else if (whole && isHolder(y) && !own(i - 5, j)) wholeHolder = true;
         else continue;
         break;
       }
     }
     // A word for all or complete after what it qualifies (`llista completa`, `lista completa de clientes`).
-    if ((p || h) && !own(i - 2, i)) {
+    if ((p || h) && !own(i - 5, i)) {
       for (let j = i + 1; j <= i + 2 && j < words.length; j++) {
         if (!WHOLE.test(at(j))) continue;
         if (p) wholePeople = true;
