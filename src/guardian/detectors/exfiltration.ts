@@ -34,6 +34,7 @@ import { askedLookups, beaconFacts, moneyLabel, pixelPath, recordText, writtenHo
 import { agentLinkCredentials } from "./exfil-agent-links.js";
 import { chunkedLabels } from "./exfil-rows.js";
 import { outsideCards } from "./exfil-cards.js";
+import { personalBulk } from "./exfil-personal-bulk.js";
 
 export { entropy };
 import type { Detection, StringSite } from "./scan.js";
@@ -891,6 +892,8 @@ export function detectExfiltration(sites: StringSite[], lists: ExfiltrationLists
       addApart(out, outsideFigures(sites));
       // (exf29) Payment cards, a contact list, records sent to a messenger bot, webhook or chat (exfil-cards.ts).
       addApart(out, outsideCards(sites, tool));
+      // (exf30) Records declared in bulk ("attached all 412 customers") in an e-mail to a personal mailbox (exfil-personal-bulk.ts).
+      addApart(out, personalBulk(sites));
     }
     // (Twelfth round) An account's credential in a data part sent to another agent (exfil-sinks.ts).
     if (A2A_SENDS.has(message.method as string)) {
