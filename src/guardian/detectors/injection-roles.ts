@@ -114,3 +114,21 @@ export function systemTurns(text: string, s: number, e: number): { s: number; e:
   }
   return out;
 }
+
+/** A plain object. */
+function obj(x: unknown): x is Record<string, unknown> {
+  return x !== null && typeof x === "object" && !Array.isArray(x);
+}
+
+/**
+ * Whether a response's result has the shape of an A2A agent's reply without saying its `kind`: a message (`parts`,
+ * with the agent's role or none), a task or a status update (`status` with a `state`), an artifact update (`artifact`
+ * with `parts`), a task's `artifacts`. (An MCP result holds `content`, a task's `status` there is a string.)
+ */
+export function agentShaped(result: unknown): boolean {
+  if (!obj(result) || result.content !== undefined) return false;
+  if (Array.isArray(result.parts)) return result.role === undefined || result.role === "agent";
+  if (obj(result.status) && typeof result.status.state === "string") return true;
+  if (obj(result.artifact) && Array.isArray(result.artifact.parts)) return true;
+  return Array.isArray(result.artifacts) && result.artifacts.every((a) => obj(a) && Array.isArray(a.parts));
+}

@@ -15,7 +15,7 @@ import { citedQuote } from "./injection-cited.js";
 import { exampleQuote, warnedAsk } from "./injection-warned.js";
 import { forgedUserTurn } from "./injection-turns.js";
 import { roleBanners } from "./injection-banners.js";
-import { systemTurns } from "./injection-roles.js";
+import { agentShaped, systemTurns } from "./injection-roles.js";
 import { aiAsObject, freedClause } from "./injection-clauses.js";
 import { orderCues } from "./injection-orders.js";
 import { NO_SPACE_VOCATIVE, WORLD_AND, WORLD_GENERIC } from "./injection-languages-world.js";
@@ -2650,10 +2650,13 @@ export function isAgentCard(result: unknown): boolean {
   return typeof c.name === "string" && (Array.isArray(c.skills) || (c.capabilities !== null && typeof c.capabilities === "object")) && (typeof c.url === "string" || Array.isArray(c.supportedInterfaces) || typeof c.protocolVersion === "string");
 }
 
-/** A remote A2A agent's reply: a message, a task, a status or an artifact update (its `result.kind`). */
+/**
+ * A remote A2A agent's reply: a message, a task, a status or an artifact update (its `result.kind`) — or, from an agent
+ * that leaves `kind` out (thirtieth round, injection-roles.ts `agentShaped`), a result of that shape.
+ */
 function isAgentReply(message: Record<string, unknown> | null): boolean {
   const kind = (message?.result as Record<string, unknown> | undefined)?.kind;
-  return kind === "message" || kind === "task" || kind === "status-update" || kind === "artifact-update";
+  return kind === "message" || kind === "task" || kind === "status-update" || kind === "artifact-update" || (message !== null && message.method === undefined && agentShaped(message.result));
 }
 
 /** What a string is to the model, from where it sits. */
