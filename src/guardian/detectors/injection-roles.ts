@@ -97,15 +97,15 @@ export function systemTurns(text: string, s: number, e: number): { s: number; e:
       // A doubled bracket ("[[SYSTEM]]", "<<SYS>>" is a chat token, read elsewhere).
       const doubled = text.charAt(b) === open;
       if (doubled) b++;
-      const shut = text.indexOf(close, b);
+      const shut = text.slice(b, Math.min(lineEnd, b + 26)).indexOf(close) + b;
       if (shut > b && shut - b <= 24 && shut < lineEnd && systemWord(text.slice(b, shut))) {
         let c = shut + 1;
         if (doubled && text.charAt(c) === close) c++;
         // An element's body runs to its closing tag on the line; a label's to the end of the line.
         let bodyEnd = lineEnd;
         if (open === "<") {
-          const tag = text.indexOf("</", c);
-          if (tag >= 0 && tag < lineEnd) bodyEnd = tag;
+          const tag = text.slice(c, lineEnd).indexOf("</");
+          if (tag >= 0) bodyEnd = c + tag;
         }
         if (clause(text.slice(c, bodyEnd))) out.push({ s: a, e: c, end: nl });
       }
@@ -131,4 +131,30 @@ export function agentShaped(result: unknown): boolean {
   if (obj(result.status) && typeof result.status.state === "string") return true;
   if (obj(result.artifact) && Array.isArray(result.artifact.parts)) return true;
   return Array.isArray(result.artifacts) && result.artifacts.every((a) => obj(a) && Array.isArray(a.parts));
+}
+
+/**
+ * Whether the word ending at `at` is a record's label: one to three spaces, then an identifier with a digit in it
+ * ("FR-2201", "#44", "3", "R-12", "2026-11") of at most 24 characters, then a colon. "Alert FR-2201: a customer
+ * pasted …" names an alert, it does not ask anyone to alert; "Update 3: the bridge reopened" is the third update. The
+ * scorer (injection.ts) does not read such a word as an imperative; "Alert the team: …", "Update the payee to …" (no
+ * number before the colon) are read as before.
+ */
+export function recordLabel(text: string, at: number): boolean {
+  let i = at;
+  const end = Math.min(text.length, at + 28);
+  let spaces = 0;
+  while (i < end && text.charCodeAt(i) === 32 && spaces < 3) {
+    i++;
+    spaces++;
+  }
+  if (spaces === 0) return false;
+  let digit = false;
+  const from = i;
+  for (; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) digit = true;
+    else if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45 || c === 35 || c === 46 || c === 47 || c === 95)) break;
+  }
+  return digit && i > from && i - from <= 24 && text.charCodeAt(i) === 58;
 }

@@ -15,7 +15,7 @@ import { citedQuote } from "./injection-cited.js";
 import { exampleQuote, warnedAsk } from "./injection-warned.js";
 import { forgedUserTurn } from "./injection-turns.js";
 import { roleBanners } from "./injection-banners.js";
-import { agentShaped, systemTurns } from "./injection-roles.js";
+import { agentShaped, recordLabel, systemTurns } from "./injection-roles.js";
 import { aiAsObject, freedClause } from "./injection-clauses.js";
 import { orderCues } from "./injection-orders.js";
 import { NO_SPACE_VOCATIVE, WORLD_AND, WORLD_GENERIC } from "./injection-languages-world.js";
@@ -595,7 +595,10 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     // (A build file's keyword — a Dockerfile's "RUN", a CI file's "run:" — is a line of the file, not an order: the
     // image builds it later, nobody is asked to run it now.)
     const fileKeyword = j < n && (((toks[j] as Tok).raw === "RUN" || (toks[j] as Tok).raw === "CMD") || (w(j) === "run" && text.charCodeAt((toks[j] as Tok).e) === 58)) && leadBack(text, (toks[j] as Tok).s - (text.charCodeAt((toks[j] as Tok).s - 2) === 45 ? 2 : 0));
-    if (j < n && !inCode(j) && textVerb && !fileKeyword && ((toks[j] as Tok).imp || politeGerman) && VERB_CUES.some((c) => at(j, c)) && !negatedAt(j) && !(w(j) === "do" && at(j + 1, "neg"))) requested.push(j);
+    // (Thirtieth round: a verb that names a record before its number and a colon — "Alert FR-2201:", "Update 3:",
+    // "Review R-12:" — is the record's label, not an order: injection-roles.ts `recordLabel`.)
+    const label = j < n && recordLabel(text, (toks[j] as Tok).e);
+    if (j < n && !inCode(j) && textVerb && !fileKeyword && !label && ((toks[j] as Tok).imp || politeGerman) && VERB_CUES.some((c) => at(j, c)) && !negatedAt(j) && !(w(j) === "do" && at(j + 1, "neg"))) requested.push(j);
   }
   // (Languages that put the verb last — "… teslimat adresini değiştir", "… पर भेजें": the imperative form is asked
   // where it stands.)
