@@ -24,6 +24,13 @@
  * build log read by a tool is full of "[system]" lines); a turn shown in a fenced block of a text about attacks or in a
  * code span (the caller's rules).
  *
+ * And two smaller readings of the same round: `agentShaped`, an A2A reply read as one by its shape when it carries no
+ * `kind` (a message with `parts`, a status with a `state`, an artifact, a task's artifacts), so every reading of an
+ * agent's reply (this one, inj26's forged user turn, inj27's banners) holds for agents that leave `kind` out; and
+ * `recordLabel`, a verb naming a record before its number and a colon ("Alert FR-2201:", "Update 7:") read as the
+ * record's label, not as an imperative — a fraud desk's "Alert FR-2201: a customer pasted "ignore previous
+ * instructions …"" reports the quoted attack (the quotation's rules, eleventh round) instead of ordering an alert.
+ *
  * Linear: one pass over the region's lines, each read for at most its first 400 characters; no regular expression.
  */
 
