@@ -597,8 +597,8 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     const fileKeyword = j < n && (((toks[j] as Tok).raw === "RUN" || (toks[j] as Tok).raw === "CMD") || (w(j) === "run" && text.charCodeAt((toks[j] as Tok).e) === 58)) && leadBack(text, (toks[j] as Tok).s - (text.charCodeAt((toks[j] as Tok).s - 2) === 45 ? 2 : 0));
     // (Thirtieth round: a verb that names a record before its number and a colon — "Alert FR-2201:", "Update 3:",
     // "Review R-12:" — is the record's label, not an order: injection-roles.ts `recordLabel`.)
-    const label = j < n && recordLabel(text, (toks[j] as Tok).e);
-    if (j < n && !inCode(j) && textVerb && !fileKeyword && !label && ((toks[j] as Tok).imp || politeGerman) && VERB_CUES.some((c) => at(j, c)) && !negatedAt(j) && !(w(j) === "do" && at(j + 1, "neg"))) requested.push(j);
+    // (Read last, only for a verb that would be asked.)
+    if (j < n && !inCode(j) && textVerb && !fileKeyword && ((toks[j] as Tok).imp || politeGerman) && VERB_CUES.some((c) => at(j, c)) && !negatedAt(j) && !(w(j) === "do" && at(j + 1, "neg")) && !recordLabel(text, (toks[j] as Tok).e)) requested.push(j);
   }
   // (Languages that put the verb last — "… teslimat adresini değiştir", "… पर भेजें": the imperative form is asked
   // where it stands.)
