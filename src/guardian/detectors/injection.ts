@@ -15,6 +15,7 @@ import { citedQuote } from "./injection-cited.js";
 import { exampleQuote, warnedAsk } from "./injection-warned.js";
 import { forgedUserTurn } from "./injection-turns.js";
 import { roleBanners } from "./injection-banners.js";
+import { agentShaped, recordLabel, systemTurns } from "./injection-roles.js";
 import { aiAsObject, freedClause } from "./injection-clauses.js";
 import { orderCues } from "./injection-orders.js";
 import { NO_SPACE_VOCATIVE, WORLD_AND, WORLD_GENERIC } from "./injection-languages-world.js";
@@ -68,6 +69,7 @@ const T = {
   persona: 4.5,
   persona_weak: 3,
   chat_token: 4.5,
+  system_turn: 4.5,
   turn: 2.5,
   end_marker: 2.5,
   after_marker: 1.5,
@@ -133,7 +135,7 @@ const R = {
  * The gate (injection-gate.ts) skips paragraphs that cannot hold one.
  */
 const PRIMARY = new Set<string>([
-  "addressed", "addressed_2p", "addressed_subject", "override", "override_weak", "persona", "persona_weak", "chat_token", "turn", "end_marker",
+  "addressed", "addressed_2p", "addressed_subject", "override", "override_weak", "persona", "persona_weak", "chat_token", "system_turn", "turn", "end_marker",
   "after_marker", "header", "tag", "secrecy", "secrecy_weak", "stealth", "authority", "new_task", "hidden_instructions", "hidden", "cross_tool", "prompt",
   "send_secret_out", "send_secret", "send_personal_out", "send_personal", "read_secret", "recipients", "payment", "destructive", "exec_download",
   "against_user", "harvest", "reroute", "cross_tool_change", "hide_action", "dangerous_command", "decode_run", "deceive", "sabotage",
@@ -593,7 +595,10 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     // (A build file's keyword — a Dockerfile's "RUN", a CI file's "run:" — is a line of the file, not an order: the
     // image builds it later, nobody is asked to run it now.)
     const fileKeyword = j < n && (((toks[j] as Tok).raw === "RUN" || (toks[j] as Tok).raw === "CMD") || (w(j) === "run" && text.charCodeAt((toks[j] as Tok).e) === 58)) && leadBack(text, (toks[j] as Tok).s - (text.charCodeAt((toks[j] as Tok).s - 2) === 45 ? 2 : 0));
-    if (j < n && !inCode(j) && textVerb && !fileKeyword && ((toks[j] as Tok).imp || politeGerman) && VERB_CUES.some((c) => at(j, c)) && !negatedAt(j) && !(w(j) === "do" && at(j + 1, "neg"))) requested.push(j);
+    // (Thirtieth round: a verb that names a record before its number and a colon — "Alert FR-2201:", "Update 3:",
+    // "Review R-12:" — is the record's label, not an order: injection-roles.ts `recordLabel`.)
+    // (Read last, only for a verb that would be asked.)
+    if (j < n && !inCode(j) && textVerb && !fileKeyword && ((toks[j] as Tok).imp || politeGerman) && VERB_CUES.some((c) => at(j, c)) && !negatedAt(j) && !(w(j) === "do" && at(j + 1, "neg")) && !recordLabel(text, (toks[j] as Tok).e)) requested.push(j);
   }
   // (Languages that put the verb last — "… teslimat adresini değiştir", "… पर भेजें": the imperative form is asked
   // where it stands.)
@@ -1917,6 +1922,17 @@ function markers(text: string, regions: readonly { s: number; e: number }[], quo
       out.push({ s: b.s, e: b.e, kind: "header", reach }, { s: b.s, e: b.e, kind: "after_marker", reach });
     }
   }
+  // (Thirtieth round) In a remote agent's reply, a line opening with the system's name alone as a turn label
+  // ("[SYSTEM]: …", "<system>…", "[ਸਿਸਟਮ]: …") over a clause, in any language: the system's turn forged mid-reply, a
+  // chat-template token written in words, over the rest of its paragraph (injection-roles.ts).
+  if (reply) {
+    for (const r of regions) {
+      for (const t of systemTurns(text, r.s, r.e)) {
+        if (isShown(t.s) || (!quotesCut && inCodeSpan(text, t.s, t.e))) continue;
+        out.push({ s: t.s, e: t.e, kind: "system_turn", reach: Math.max(t.end, paraEnd(t.s)) });
+      }
+    }
+  }
   all(AI_BLOCK, (m) => {
     if (!isShown(m.index) && text.charCodeAt(m.index + (text.charCodeAt(m.index + 1) === 47 ? 1 : 2)) !== 47) out.push({ s: m.index, e: m.index + m[0].length, kind: "header", reach: paraEnd(m.index) });
   });
@@ -2156,6 +2172,7 @@ const USER_CONFIRMS = /\b(?:always\s{1,3})?asks?\s{1,3}the\s{1,3}user\s{1,3}to\s
 /** Which class names a finding: the most telling signal of the window that fired. */
 const KIND_ORDER: [string, (TClass | RClass)[]][] = [
   ["override", ["override", "override_weak", "new_task", "persona", "persona_weak"]],
+  ["system_turn", ["system_turn"]],
   ["role", ["chat_token", "turn", "end_marker", "after_marker", "header"]],
   ["cross_tool", ["cross_tool"]],
   ["exfiltration", ["send_secret_out", "send_personal_out", "send_secret", "send_personal", "send_out", "unread_dest"]],
@@ -2176,7 +2193,7 @@ const KIND_ORDER: [string, (TClass | RClass)[]][] = [
 ];
 
 /** Signals that come from markers over a unit (not from its words). */
-const MARKER_KINDS = new Set<string>(["chat_token", "turn", "end_marker", "after_marker", "header", "tag", "comment", "heading", "hidden"]);
+const MARKER_KINDS = new Set<string>(["chat_token", "system_turn", "turn", "end_marker", "after_marker", "header", "tag", "comment", "heading", "hidden"]);
 
 function rScore(sig: Sig): number {
   const vals = Object.values(sig.r) as number[];
@@ -2341,6 +2358,8 @@ export function judgeText(text: string, ctx: Ctx, threshold: number, extra: Part
     readAt(noteHeads(text));
     // (twenty-seventh round) a framed banner in an authority's name (injection-banners.ts).
     readAt(roleBanners(text, 0, text.length, ctx.reply === true).map((b) => b.s));
+    // (thirtieth round) the system's turn forged in a remote agent's reply (injection-roles.ts).
+    if (ctx.reply === true) readAt(systemTurns(text, 0, text.length).map((t) => t.s));
   }
   let chosen = gated ? all.filter((p) => p.possible) : all;
   if (chosen.length === 0) return [];
@@ -2634,10 +2653,13 @@ export function isAgentCard(result: unknown): boolean {
   return typeof c.name === "string" && (Array.isArray(c.skills) || (c.capabilities !== null && typeof c.capabilities === "object")) && (typeof c.url === "string" || Array.isArray(c.supportedInterfaces) || typeof c.protocolVersion === "string");
 }
 
-/** A remote A2A agent's reply: a message, a task, a status or an artifact update (its `result.kind`). */
+/**
+ * A remote A2A agent's reply: a message, a task, a status or an artifact update (its `result.kind`) — or, from an agent
+ * that leaves `kind` out (thirtieth round, injection-roles.ts `agentShaped`), a result of that shape.
+ */
 function isAgentReply(message: Record<string, unknown> | null): boolean {
   const kind = (message?.result as Record<string, unknown> | undefined)?.kind;
-  return kind === "message" || kind === "task" || kind === "status-update" || kind === "artifact-update";
+  return kind === "message" || kind === "task" || kind === "status-update" || kind === "artifact-update" || (message !== null && message.method === undefined && agentShaped(message.result));
 }
 
 /** What a string is to the model, from where it sits. */
@@ -3002,6 +3024,7 @@ const SIGNAL_NAMES: Record<string, string> = {
   persona_weak: "unlocks a mode",
   chat_token: "chat-template tokens",
   turn: "invented turns",
+  system_turn: "the system's turn forged in an agent's reply",
   end_marker: "fake end of output",
   after_marker: "text after a fake end",
   header: "system-style header",
