@@ -4,7 +4,7 @@ import { luhn } from "./pii.js";
 import { ibanValid } from "./pii-checks.js";
 import { markedDocument } from "./exfil-marked.js";
 import { localHost } from "./local-hosts.js";
-import type { Detection, StringSite } from "./scan.js";
+import { argumentNames, type Detection, type StringSite } from "./scan.js";
 import { exportFile, fileRequestLink } from "./exfil-handed.js";
 import { formValue } from "./urls.js";
 
@@ -250,9 +250,7 @@ export function sentFiles(sites: readonly StringSite[], allowed: (host: string) 
   for (const site of sites) {
     if (site.path[0] !== "params" || site.path[1] !== "arguments" || site.path.includes("_meta")) continue;
     // The argument's own name, or its array's (`attachments: [...]`), or an object's inside (`attachments[0].path`).
-    const keys = site.path.slice(2).filter((k): k is string => typeof k === "string");
-    const key = keys[keys.length - 1] ?? "";
-    const top = keys[0] ?? "";
+    const { key, top } = argumentNames(site);
     const v = site.value;
     // (Issue 25, perf30) A file argument's kind is read below, once the call is known to send somewhere.
     if (FILE_KEY.test(key) || FILE_KEY.test(top)) fileSites.push(site);

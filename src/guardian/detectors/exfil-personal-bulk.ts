@@ -1,4 +1,4 @@
-import type { Detection, StringSite } from "./scan.js";
+import { argumentNames, type Detection, type StringSite } from "./scan.js";
 import { mailDomains, personalMailbox } from "./exfil-payloads.js";
 
 /*
@@ -262,10 +262,9 @@ export function personalBulk(sites: readonly StringSite[]): Detection[] {
   for (const site of sites) {
     if (++seen > 256) break;
     if (site.path[0] !== "params" || site.path[1] !== "arguments") continue;
-    const keys = site.path.slice(2).filter((k): k is string => typeof k === "string");
-    const key = keys[keys.length - 1] ?? "";
+    const { key, top } = argumentNames(site);
     const v = site.value;
-    if (RECIPIENT_KEY.test(key) || RECIPIENT_KEY.test(keys[0] ?? "")) {
+    if (RECIPIENT_KEY.test(key) || RECIPIENT_KEY.test(top)) {
       if (v.includes("@") && v.length <= 4096 && mailDomains(v).some(personalMailbox)) recipients.push(site);
     } else if (TEXT_KEY.test(key) && texts.length < 16 && v.length >= 4) texts.push(v);
   }

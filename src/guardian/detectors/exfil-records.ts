@@ -1,4 +1,4 @@
-import type { Detection, StringSite } from "./scan.js";
+import { argumentNames, type Detection, type StringSite } from "./scan.js";
 import { mailDomains, personalMailbox } from "./exfil-payloads.js";
 import { markedText } from "./exfil-words.js";
 
@@ -279,13 +279,12 @@ export function outsideRecords(sites: readonly StringSite[], tool = "", callArgs
   const args: StringSite[] = [];
   for (const site of rest) {
     const v = site.value;
-    const keys = site.path.slice(2).filter((k): k is string => typeof k === "string");
-    const key = keys[keys.length - 1] ?? "";
-    if (keys.some((k) => FORWARD_KEY.test(k)) && v.includes("@") && v.length <= 4096 && personalAddress(v)) {
+    const { key, top, names } = argumentNames(site);
+    if (names.some((k) => FORWARD_KEY.test(k)) && v.includes("@") && v.length <= 4096 && personalAddress(v)) {
       forwards.push(site);
       continue;
     }
-    if ((RECIPIENT_KEY.test(key) || RECIPIENT_KEY.test(keys[0] ?? "")) && v.includes("@") && v.length <= 4096) {
+    if ((RECIPIENT_KEY.test(key) || RECIPIENT_KEY.test(top)) && v.includes("@") && v.length <= 4096) {
       if (personalAddress(v)) mailboxes.push(site);
       continue;
     }
@@ -325,8 +324,7 @@ export function outsideRecords(sites: readonly StringSite[], tool = "", callArgs
   }
   if (mailboxes.length > 0) {
     for (const a of args) {
-      const keys = a.path.slice(2).filter((k): k is string => typeof k === "string");
-      if (!BODY_KEY.test(keys[keys.length - 1] ?? "") || a.value.length < 20) continue;
+      if (!BODY_KEY.test(argumentNames(a).key) || a.value.length < 20) continue;
       const what = recordList(a.value);
       if (what === null) continue;
       const to = mailboxes[0] as StringSite;

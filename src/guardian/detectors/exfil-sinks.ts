@@ -5,7 +5,7 @@ import { markedText } from "./exfil-words.js";
 import { secrecyAsked } from "./exfil-secrecy.js";
 import { literalId, literalsOf } from "./literals.js";
 import { localHost } from "./local-hosts.js";
-import type { Detection, StringSite } from "./scan.js";
+import { argumentNames, type Detection, type StringSite } from "./scan.js";
 
 /*
  * (Twelfth round, "exf12") Where data goes and what it is, for the shapes sets 18 to 21 showed again and again
@@ -377,12 +377,11 @@ export function mailedSecrets(sites: readonly StringSite[]): Detection[] {
   for (const site of sites) {
     if (++seen > 256) break;
     if (site.path[0] !== "params" || site.path[1] !== "arguments") continue;
-    const keys = site.path.slice(2).filter((k): k is string => typeof k === "string");
-    const key = keys[keys.length - 1] ?? "";
-    if (RECIPIENT_KEY.test(key) || RECIPIENT_KEY.test(keys[0] ?? "") || SHARED_WITH_KEY.test(key)) {
+    const { key, top } = argumentNames(site);
+    if (RECIPIENT_KEY.test(key) || RECIPIENT_KEY.test(top) || SHARED_WITH_KEY.test(key)) {
       for (const d of mailDomains(site.value)) recipients.push(d.toLowerCase());
     } else if (BODY_KEY.test(key) && site.value.length >= 20) bodies.push(site);
-    else if ((ATTACHMENT_KEY.test(key) || ATTACHMENT_KEY.test(keys[0] ?? "")) && site.value.length <= 1024 && EXPORT_FILE.test(site.value.trim()) && !NO_DATA_FILE.test(site.value)) files.push(site);
+    else if ((ATTACHMENT_KEY.test(key) || ATTACHMENT_KEY.test(top)) && site.value.length <= 1024 && EXPORT_FILE.test(site.value.trim()) && !NO_DATA_FILE.test(site.value)) files.push(site);
   }
   const outside = recipients.filter((d) => !localHost(d));
   if (outside.length === 0 || (bodies.length === 0 && files.length === 0)) return [];

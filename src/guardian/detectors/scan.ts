@@ -16,6 +16,15 @@ export interface StringSite {
   normal?: NormalText | undefined;
 }
 
+/**
+ * The names a call argument's string sits under, array indexes left out (`attachments[0].path` → attachments, path):
+ * its own name (`key`), its top-level argument's (`top`) and all of them (`names`).
+ */
+export function argumentNames(site: StringSite): { key: string; top: string; names: string[] } {
+  const names = site.path.slice(2).filter((k): k is string => typeof k === "string");
+  return { key: names[names.length - 1] ?? "", top: names[0] ?? "", names };
+}
+
 /** The strings directly under `parent` (its own keys' values): the fields of one object, the items of one array. */
 export function childrenOf<T extends StringSite>(sites: readonly T[], parent: readonly (string | number)[]): T[] {
   return sites.filter((s) => s.path.length === parent.length + 1 && parent.every((k, i) => s.path[i] === k));
