@@ -1,6 +1,7 @@
 import { detectPii, PII_TYPES } from "./pii.js";
 import { detectLabelledSecrets, sendsText, withLabelled } from "./secrets-labelled.js";
 import { detectReturnedLogins, returnsText } from "./secrets-returned.js";
+import { detectStatedSecrets } from "./secrets-stated.js";
 import { detectSecrets } from "./secrets.js";
 import { compileUrlParams, detectUrls, type UrlParams } from "./urls.js";
 import { detectInjection, detectPoisoning, isAgentCard, type InjectionInput, type InjectionParams } from "./injection.js";
@@ -121,7 +122,7 @@ export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
       // (Twelfth round) A credential stored in a secret store (a masked CI variable, a repository secret): secrets-stores.ts.
       // (Fourteenth round) A credential given by its label in text a call or a message sends: secrets-labelled.ts.
       // (Twenty-third round) A login (an account and its password side by side) in a response: secrets-returned.ts.
-      return { key: spec, run: (s) => storedSecrets(s.message, usedAsMeant(s.message, () => s.roles, withLabelled(findAllNormalised(s, s.strings, detectSecrets), sendsText(s.message) ? findAllNormalised(s, s.strings, (v) => detectLabelledSecrets(v, s.message)) : returnsText(s.message) ? findAllNormalised(s, s.strings, (v) => detectReturnedLogins(v, s.message)) : []))) };
+      return { key: spec, run: (s) => storedSecrets(s.message, usedAsMeant(s.message, () => s.roles, withLabelled(findAllNormalised(s, s.strings, detectSecrets), sendsText(s.message) ? findAllNormalised(s, s.strings, (v) => detectLabelledSecrets(v, s.message)) : returnsText(s.message) ? returnedSecrets(s) : []))) };
     case "secret_assignment":
       return { key: spec, run: (s) => findAllNormalised(s, s.strings, detectSecretAssignments) };
     case "exfiltration": {
@@ -166,6 +167,14 @@ export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
       if ((PII_TYPES as string[]).includes(spec)) return { key: spec, run: (s) => detectPii(s.strings, spec) };
       return `unknown detector "${spec}" (known: ${DETECTOR_NAMES.join(", ")})`;
   }
+}
+
+/**
+ * Credentials a response hands back: a login's account and password side by side (secrets-returned.ts), and (leak30) a
+ * password or a secret stated after its word in any language, or a shadow file's hash (secrets-stated.ts).
+ */
+function returnedSecrets(s: MessageScan): Detection[] {
+  return withLabelled(findAllNormalised(s, s.strings, (v) => detectReturnedLogins(v, s.message)), findAllNormalised(s, s.strings, (v) => detectStatedSecrets(v, true)));
 }
 
 /**
