@@ -10,6 +10,7 @@ import { detectFieldPoisoning } from "./poisoning-fields.js";
 import { commandName, destructiveSql, isProgramName, judgeCommandLine, podReachesHost } from "./commands.js";
 import { deliveredManifest, namedScript } from "./delivered-files.js";
 import { detectSensitivePath, mayHoldSensitivePath } from "./paths.js";
+import { askedInReply, pathsHandedBack } from "./paths-handed.js";
 import { key as argumentKey, siteRoles, type RoledSite } from "./sites.js";
 import { commandsInRequest } from "./requests.js";
 import { sqlHandedOver } from "./commands-reach.js";
@@ -151,9 +152,13 @@ export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
       return {
         key: spec,
         run: (s) => {
+          // (leak30) A remote agent's reply hands its text to the calling agent as a request (paths-handed.ts).
+          const returns = returnsText(s.message);
+          const roles = returns ? pathsHandedBack(s.roles) : s.roles;
           // A file system opens the literal name: only encoded layers hide a path (a percent-encoded file: URI).
-          const found = mayHoldSensitivePath(s.strings) ? detectSensitivePath(s.roles, false) : [];
-          return hasViews(s, s.strings, "decoded") ? findInViews(s, s.roles, (v) => detectSensitivePath(v), "decoded", found) : found;
+          const found = mayHoldSensitivePath(s.strings) ? detectSensitivePath(roles, false) : [];
+          const all = hasViews(s, s.strings, "decoded") ? findInViews(s, roles, (v) => detectSensitivePath(v), "decoded", found) : found;
+          return returns && roles !== s.roles ? askedInReply(all, roles) : all;
         },
       };
     case "dangerous_command":
