@@ -1,3 +1,4 @@
+import { namedScript } from "./delivered-files.js";
 import { lookup } from "./injection-lexicon.js";
 import { fileRequests } from "./requests.js";
 import type { Detection, JsonPath } from "./scan.js";
@@ -13,7 +14,7 @@ import type { RoledSite } from "./sites.js";
  * requests.ts `fileRequests` finds asking to read, open, send, upload or attach, in the languages it reads, and climbs
  * of three levels), and a file part's `uri` with a URL's.
  *
- * What it leaves alone: a command line the reply gives the caller for its own files (`chmod 600 ~/.ssh/id_ed25519`,
+ * What it leaves alone: a script the reply delivers (a text starting `#!`, an artifact named as a script); a command line the reply gives the caller for its own files (`chmod 600 ~/.ssh/id_ed25519`,
  * `postmap /etc/postfix/sasl_passwd`: dangerous ones are `cut-commands-handed-back`'s); a line that warns, with a word
  * of the lexicon's `neg` class ("never copy ~/.ssh/id_ed25519 to the cluster", "soha ne másold"); a path mentioned
  * without a request ("your kubeconfig lives in ~/.kube/config"); an MCP tool's result (content, not a request).
@@ -36,7 +37,9 @@ export function pathsHandedBack(roles: RoledSite[]): RoledSite[] {
   for (let i = 0; i < roles.length; i++) {
     const r = roles[i] as RoledSite;
     if (r.role !== "content") continue;
-    const role = handedBack(r.path) ? "request" : fileUriHandedBack(r.path) ? "url" : null;
+    // (A script the reply delivers — `#!/bin/sh…`, an artifact named `init.sh` — is run where it lands, not a request to
+    // the caller: its command lines are the dangerous-command judgement's.)
+    const role = handedBack(r.path) ? (/^\s{0,8}#!/.test(r.value.slice(0, 64)) || namedScript(r, roles) ? null : "request") : fileUriHandedBack(r.path) ? "url" : null;
     if (role === null) continue;
     out ??= roles.slice();
     out[i] = { path: r.path, value: r.value, role };
