@@ -73,7 +73,7 @@ export function askedInReply(found: Detection[], roles: readonly RoledSite[]): D
     if (text === undefined) return true;
     let spans = asked.get(key);
     if (spans === undefined) {
-      spans = fileRequests(text).filter((s) => !negated(text.slice(s.start, s.end)));
+      spans = fileRequests(text).filter((s) => !negated(text.slice(text.lastIndexOf("\n", s.start - 1) + 1, s.end)));
       asked.set(key, spans);
     }
     return spans.some((s) => d.start >= s.start && d.start < s.end);
