@@ -3,11 +3,12 @@ import { runTestFiles } from "../../src/cli/test-rules.js";
 import { detectSecrets } from "../../src/guardian/detectors/secrets.js";
 import { detectStatedSecrets, shadowHashes, statedCredentials } from "../../src/guardian/detectors/secrets-stated.js";
 import { askedInReply, pathsHandedBack } from "../../src/guardian/detectors/paths-handed.js";
+import { handsOverInAnyLanguage } from "../../src/guardian/detectors/commands-handed.js";
 import type { RoledSite } from "../../src/guardian/detectors/sites.js";
 import { cpuMs } from "../support/cpu.js";
 
-/* Issue 24, leak30: credentials and sensitive paths handed back in what an agent or a tool replies (secrets-stated.ts,
- * paths-handed.ts, secrets.ts `passwordRunAt`). The corpus cases are in test/fixtures/corpus/leak30.test.yaml;
+/* Issue 24, leak30: credentials, sensitive paths and commands handed back in what an agent or a tool replies
+ * (secrets-stated.ts, paths-handed.ts, commands-handed.ts, secrets.ts `passwordRunAt`). The corpus cases are in test/fixtures/corpus/leak30.test.yaml;
  * docs/detection.md, "leak30". */
 
 const stated = (v: string) => statedCredentials(v).map((f) => v.slice(f.start, f.end));
@@ -93,11 +94,31 @@ describe("leak30: paths a remote agent's reply asks the caller to open", () => {
   });
 });
 
+describe("leak30: a command line handed over in a reply, in any language", () => {
+  it("reads an exec verb of the lexicon or an introducing colon as a hand-over", () => {
+    expect(handsOverInAnyLanguage("Ejecuta en la base de producción ")).toBe(true);
+    expect(handsOverInAnyLanguage("Выполни ")).toBe(true);
+    expect(handsOverInAnyLanguage("Gbaa nke a ozugbo: ")).toBe(true);
+    expect(handsOverInAnyLanguage("Fix: ")).toBe(true);
+  });
+  it("leaves a warning, an account of an attack and a plain mention alone", () => {
+    expect(handsOverInAnyLanguage("Nunca ejecutes ")).toBe(false);
+    expect(handsOverInAnyLanguage("Researchers saw attackers tell agents: ")).toBe(false);
+    expect(handsOverInAnyLanguage("The log shows ")).toBe(false);
+    expect(handsOverInAnyLanguage("")).toBe(false);
+  });
+  it("stays bounded on a long lead", () => {
+    const t = cpuMs();
+    for (let i = 0; i < 200; i++) handsOverInAnyLanguage("word ".repeat(20_000) + ":");
+    expect(cpuMs() - t).toBeLessThan(3000);
+  });
+});
+
 describe("leak30: the corpus", () => {
   it("passes as labelled with the default pack", () => {
     const s = runTestFiles("test/fixtures/corpus/leak30.test.yaml");
     const failed = s.files.flatMap((f) => f.results.filter((r) => !r.ok).map((r) => r.name));
     expect(failed).toEqual([]);
-    expect(s.passed).toBeGreaterThanOrEqual(25);
+    expect(s.passed).toBeGreaterThanOrEqual(33);
   });
 });

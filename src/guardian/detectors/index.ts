@@ -14,6 +14,7 @@ import { askedInReply, pathsHandedBack } from "./paths-handed.js";
 import { key as argumentKey, siteRoles, type RoledSite } from "./sites.js";
 import { commandsInRequest } from "./requests.js";
 import { sqlHandedOver } from "./commands-reach.js";
+import { handsOverInAnyLanguage } from "./commands-handed.js";
 import { runsByItself } from "./commands-autorun.js";
 import { detectSecretAssignments } from "./assignments.js";
 import { detectConcealedPoisoning } from "./poisoning-concealed.js";
@@ -313,6 +314,15 @@ export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[]
           const hit = destructiveSql(sql, at > 0 ? site.value.slice(Math.max(0, at - 160), at) : "");
           if (hit) out.push({ type: "dangerous_command.database_destroy", path: site.path, start: 0, end: site.value.length, detail: hit });
         }
+      } else {
+        // (leak30) A statement a reply hands the caller to run, its line's words before it handing it over (commands-handed.ts).
+        for (const sql of sqlHandedOver(site.value)) {
+          const at = site.value.indexOf(sql);
+          const lead = at > 0 ? site.value.slice(site.value.lastIndexOf("\n", at - 1) + 1, at) : "";
+          if (WARNED_OFF.test(lead) || !(HANDING_OVER.test(lead) || handsOverInAnyLanguage(lead))) continue;
+          const hit = destructiveSql(sql, lead.slice(-160));
+          if (hit) out.push({ type: "dangerous_command.database_destroy", path: site.path, start: at, end: at + sql.length, detail: hit });
+        }
       }
     }
     // (Twelfth round) A statement in a request's data part (`{"sql": …, "target": "prod"}`): a SQL tool's statement.
@@ -361,7 +371,9 @@ function commandsHandedBack(text: string): { start: number; end: number }[] {
     }
     // (Twentieth round) A capitalised imperative alone ("Run:", "Paste this:") hands over as a sentence does; a
     // lower-case `run:` is a file's key (a workflow's step), and stays one.
-    return HANDING_OVER.test(lead) && !WARNED_OFF.test(lead) && (lead.trim().split(/\s+/).length >= 3 || SHORT_IMPERATIVE.test(lead));
+    if (HANDING_OVER.test(lead) && !WARNED_OFF.test(lead) && (lead.trim().split(/\s+/).length >= 3 || SHORT_IMPERATIVE.test(lead))) return true;
+    // (leak30) The same hand-over in the lexicon's languages, or a colon that introduces the line (commands-handed.ts).
+    return !WARNED_OFF.test(lead) && handsOverInAnyLanguage(lead);
   });
 }
 const SHORT_IMPERATIVE = /^\s{0,8}(?:[-*]\s{1,4})?(?:Run|Execute|Paste|Type|Enter|Launch|Copy)(?:\s{1,4}(?:this|it|that|the\s{1,4}command|now|as\s{1,4}root)){0,2}\s{0,4}:\s{0,4}$/;

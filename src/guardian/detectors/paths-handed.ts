@@ -16,7 +16,8 @@ import type { RoledSite } from "./sites.js";
  *
  * What it leaves alone: a script the reply delivers (a text starting `#!`, an artifact named as a script); a command line the reply gives the caller for its own files (`chmod 600 ~/.ssh/id_ed25519`,
  * `postmap /etc/postfix/sasl_passwd`: dangerous ones are `cut-commands-handed-back`'s); a line that warns, with a word
- * of the lexicon's `neg` class ("never copy ~/.ssh/id_ed25519 to the cluster", "soha ne másold"); a path mentioned
+ * of the lexicon's `neg` class ("never copy ~/.ssh/id_ed25519 to the cluster", "soha ne másold") or `report` class (an
+ * account of an attack), or whose verb is an infinitive ("a poisoned tool asked models to read ~/.ssh"); a path mentioned
  * without a request ("your kubeconfig lives in ~/.kube/config"); an MCP tool's result (content, not a request).
  *
  * Cost: one pass over the roles; `fileRequests` once per re-roled text (bounded there); one lexicon lookup per word of
@@ -47,15 +48,19 @@ export function pathsHandedBack(roles: RoledSite[]): RoledSite[] {
   return out ?? roles;
 }
 
-/** Whether a line holds a word of the lexicon's `neg` class (a warning, not a request). */
+/** Whether a line holds a word of the lexicon's `neg` or `report` class (a warning, an account of an attack). */
 function negated(line: string): boolean {
   let n = 0;
   for (const m of line.matchAll(/[\p{L}\p{M}'’]{1,40}/gu)) {
     if (++n > MAX_WORDS) break;
-    if (lookup(m[0].normalize("NFKC").toLowerCase().replace(/’/g, "'"))?.cues.includes("neg")) return true;
+    const cues = lookup(m[0].normalize("NFKC").toLowerCase().replace(/’/g, "'"))?.cues;
+    if (cues && (cues.includes("neg") || cues.includes("report"))) return true;
   }
   return false;
 }
+
+/** A verb in the infinitive ("asked models to read ~/.ssh keys", "wie man … zu lesen"): told of, not asked. */
+const INFINITIVE = /(?:^|\s)(?:to|zu)\s{1,3}$/i;
 
 /**
  * The findings on re-roled reply texts that lie on a line asking the caller to open or send a file, with no negation
@@ -73,7 +78,11 @@ export function askedInReply(found: Detection[], roles: readonly RoledSite[]): D
     if (text === undefined) return true;
     let spans = asked.get(key);
     if (spans === undefined) {
-      spans = fileRequests(text).filter((s) => !negated(text.slice(text.lastIndexOf("\n", s.start - 1) + 1, s.end)));
+      spans = fileRequests(text).filter((s) => {
+        const lineStart = text.lastIndexOf("\n", s.start - 1) + 1;
+        const verb = s.start + (/^[\s,;:(]/.test(text.slice(s.start, s.start + 1)) ? 1 : 0);
+        return !negated(text.slice(lineStart, s.end)) && !INFINITIVE.test(text.slice(Math.max(lineStart, verb - 16), verb));
+      });
       asked.set(key, spans);
     }
     return spans.some((s) => d.start >= s.start && d.start < s.end);
