@@ -106,6 +106,7 @@ describe("leak30: a command line handed over in a reply, in any language", () =>
     expect(handsOverInAnyLanguage("Researchers saw attackers tell agents: ")).toBe(false);
     expect(handsOverInAnyLanguage("The log shows ")).toBe(false);
     expect(handsOverInAnyLanguage("")).toBe(false);
+    expect(handsOverInAnyLanguage("  - run: ")).toBe(false);
   });
   it("stays bounded on a long lead", () => {
     const t = cpuMs();
