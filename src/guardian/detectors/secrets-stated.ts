@@ -26,7 +26,8 @@ import type { Detection, StringSite } from "./scan.js";
  * portal"); requests and calls (what goes out is judged by the other secret checks). A hash outside a shadow line (an
  * article about the format) is not a finding.
  *
- * Linear: texts up to MAX_TEXT, at most MAX_WORDS words looked up per text, one sticky bounded regex at each word.
+ * Linear: texts up to MAX_TEXT; one pass for tokens shaped as a value (none: done), then only the words that end just
+ * before one are looked up (at most MAX_WORDS), one sticky bounded regex at each.
  */
 
 const MAX_TEXT = 65_536;
@@ -66,6 +67,21 @@ function randomValue(v: string): boolean {
   return /[A-Z]/.test(t) && /[a-z]/.test(t) && /\d/.test(t) && new Set(t).size >= 12;
 }
 
+/** The most characters between a word's end and its value (separators, quotes, a copula: AFTER). */
+const AFTER_MAX = 16;
+const TOKEN = /[^\s`"'«»“”‘’<>()[\]{},;]{8,128}/g;
+
+/** Where the tokens that could be a chosen password or a random value start (at most MAX_WORDS of them). */
+function candidateStarts(t: string): number[] {
+  const out: number[] = [];
+  TOKEN.lastIndex = 0;
+  for (let m; (m = TOKEN.exec(t)) !== null && out.length < MAX_WORDS; ) {
+    const v = m[0];
+    if (/\d/.test(v) && /[a-z]/.test(v) && (/[A-Z]/.test(v) || SYMBOL.test(v) || /^[0-9a-f]{32,}/i.test(v))) out.push(m.index);
+  }
+  return out;
+}
+
 /** The words of a text with their ends, split on anything that is not a letter, a mark or a digit. */
 const WORD = /[\p{L}\p{M}][\p{L}\p{M}\p{N}_-]{1,40}/gu;
 
@@ -73,9 +89,17 @@ const WORD = /[\p{L}\p{M}][\p{L}\p{M}\p{N}_-]{1,40}/gu;
 export function statedCredentials(v: string): { start: number; end: number; what: string }[] {
   const out: { start: number; end: number; what: string }[] = [];
   const t = v.length > MAX_TEXT ? v.slice(0, MAX_TEXT) : v;
+  // Values first (one pass): most texts hold no token shaped as a password or a key, and then no word is looked up.
+  const values = candidateStarts(t);
+  if (values.length === 0) return out;
+  let next = 0;
   WORD.lastIndex = 0;
   let n = 0;
   for (let m; (m = WORD.exec(t)) !== null && n < MAX_WORDS && out.length < MAX_FOUND; n++) {
+    const end = m.index + m[0].length;
+    while (next < values.length && (values[next] as number) <= end) next++;
+    if (next >= values.length) break;
+    if ((values[next] as number) - end > AFTER_MAX) continue;
     const word = m[0].normalize("NFKC").toLowerCase();
     const cues = lookup(word)?.cues;
     if (!cues) continue;
