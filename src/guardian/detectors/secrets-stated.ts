@@ -69,15 +69,28 @@ function randomValue(v: string): boolean {
 
 /** The most characters between a word's end and its value (separators, quotes, a copula: AFTER). */
 const AFTER_MAX = 16;
-const TOKEN = /[^\s`"'«»“”‘’<>()[\]{},;]{8,128}/g;
+/** Characters that end a token (as AFTER's value class excludes them). */
+const ENDS = new Set([..." \t\n\r\f\v`\"'«»“”‘’<>()[]{},;"].map((c) => c.charCodeAt(0)));
+const DIGIT = /\d/g;
 
-/** Where the tokens that could be a chosen password or a random value start (at most MAX_WORDS of them). */
+/**
+ * Where the tokens that could be a chosen password or a random value start (at most MAX_WORDS of them). Every such
+ * value holds a digit: the digits are found by one regex search, and only the token around each is read.
+ */
 function candidateStarts(t: string): number[] {
   const out: number[] = [];
-  TOKEN.lastIndex = 0;
-  for (let m; (m = TOKEN.exec(t)) !== null && out.length < MAX_WORDS; ) {
-    const v = m[0];
-    if (/\d/.test(v) && /[a-z]/.test(v) && (/[A-Z]/.test(v) || SYMBOL.test(v) || /^[0-9a-f]{32,}/i.test(v))) out.push(m.index);
+  DIGIT.lastIndex = 0;
+  for (let m; (m = DIGIT.exec(t)) !== null && out.length < MAX_WORDS; ) {
+    let start = m.index;
+    while (start > 0 && m.index - start < 128 && !ENDS.has(t.charCodeAt(start - 1))) start--;
+    let end = m.index + 1;
+    while (end < t.length && end - start < 129 && !ENDS.has(t.charCodeAt(end))) end++;
+    DIGIT.lastIndex = end;
+    if (end - start < 8 || end - start > 128) continue;
+    const v = t.slice(start, end);
+    // (An address is never the value: PLACEHOLDER drops it.)
+    if (v.includes("://")) continue;
+    if (/[a-z]/.test(v) && (/[A-Z]/.test(v) || SYMBOL.test(v) || /^[0-9a-f]{32,}/i.test(v))) out.push(start);
   }
   return out;
 }
