@@ -1,6 +1,7 @@
 import { detectPii, PII_TYPES } from "./pii.js";
 import { detectLabelledSecrets, sendsText, withLabelled } from "./secrets-labelled.js";
 import { detectReturnedLogins, returnsText } from "./secrets-returned.js";
+import { detectStatedSecrets } from "./secrets-stated.js";
 import { detectSecrets } from "./secrets.js";
 import { compileUrlParams, detectUrls, type UrlParams } from "./urls.js";
 import { detectInjection, detectPoisoning, isAgentCard, type InjectionInput, type InjectionParams } from "./injection.js";
@@ -9,9 +10,11 @@ import { detectFieldPoisoning } from "./poisoning-fields.js";
 import { commandName, destructiveSql, isProgramName, judgeCommandLine, podReachesHost } from "./commands.js";
 import { deliveredManifest, namedScript } from "./delivered-files.js";
 import { detectSensitivePath, mayHoldSensitivePath } from "./paths.js";
+import { askedInReply, pathsHandedBack } from "./paths-handed.js";
 import { key as argumentKey, siteRoles, type RoledSite } from "./sites.js";
 import { commandsInRequest } from "./requests.js";
 import { sqlHandedOver } from "./commands-reach.js";
+import { handsOverInAnyLanguage } from "./commands-handed.js";
 import { runsByItself } from "./commands-autorun.js";
 import { detectSecretAssignments } from "./assignments.js";
 import { detectConcealedPoisoning } from "./poisoning-concealed.js";
@@ -121,7 +124,7 @@ export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
       // (Twelfth round) A credential stored in a secret store (a masked CI variable, a repository secret): secrets-stores.ts.
       // (Fourteenth round) A credential given by its label in text a call or a message sends: secrets-labelled.ts.
       // (Twenty-third round) A login (an account and its password side by side) in a response: secrets-returned.ts.
-      return { key: spec, run: (s) => storedSecrets(s.message, usedAsMeant(s.message, () => s.roles, withLabelled(findAllNormalised(s, s.strings, detectSecrets), sendsText(s.message) ? findAllNormalised(s, s.strings, (v) => detectLabelledSecrets(v, s.message)) : returnsText(s.message) ? findAllNormalised(s, s.strings, (v) => detectReturnedLogins(v, s.message)) : []))) };
+      return { key: spec, run: (s) => storedSecrets(s.message, usedAsMeant(s.message, () => s.roles, withLabelled(findAllNormalised(s, s.strings, detectSecrets), sendsText(s.message) ? findAllNormalised(s, s.strings, (v) => detectLabelledSecrets(v, s.message)) : returnsText(s.message) ? returnedSecrets(s) : []))) };
     case "secret_assignment":
       return { key: spec, run: (s) => findAllNormalised(s, s.strings, detectSecretAssignments) };
     case "exfiltration": {
@@ -150,9 +153,13 @@ export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
       return {
         key: spec,
         run: (s) => {
+          // (leak30) A remote agent's reply hands its text to the calling agent as a request (paths-handed.ts).
+          const returns = returnsText(s.message);
+          const roles = returns ? pathsHandedBack(s.roles) : s.roles;
           // A file system opens the literal name: only encoded layers hide a path (a percent-encoded file: URI).
-          const found = mayHoldSensitivePath(s.strings) ? detectSensitivePath(s.roles, false) : [];
-          return hasViews(s, s.strings, "decoded") ? findInViews(s, s.roles, (v) => detectSensitivePath(v), "decoded", found) : found;
+          const found = mayHoldSensitivePath(s.strings) ? detectSensitivePath(roles, false) : [];
+          const all = hasViews(s, s.strings, "decoded") ? findInViews(s, roles, (v) => detectSensitivePath(v), "decoded", found) : found;
+          return returns && roles !== s.roles ? askedInReply(all, roles) : all;
         },
       };
     case "dangerous_command":
@@ -166,6 +173,14 @@ export function compileDetector(spec: DetectorSpec): CompiledDetector | string {
       if ((PII_TYPES as string[]).includes(spec)) return { key: spec, run: (s) => detectPii(s.strings, spec) };
       return `unknown detector "${spec}" (known: ${DETECTOR_NAMES.join(", ")})`;
   }
+}
+
+/**
+ * Credentials a response hands back: a login's account and password side by side (secrets-returned.ts), and (leak30) a
+ * password or a secret stated after its word in any language, or a shadow file's hash (secrets-stated.ts).
+ */
+function returnedSecrets(s: MessageScan): Detection[] {
+  return withLabelled(findAllNormalised(s, s.strings, (v) => detectReturnedLogins(v, s.message)), findAllNormalised(s, s.strings, (v) => detectStatedSecrets(v, true)));
 }
 
 /**
@@ -299,6 +314,15 @@ export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[]
           const hit = destructiveSql(sql, at > 0 ? site.value.slice(Math.max(0, at - 160), at) : "");
           if (hit) out.push({ type: "dangerous_command.database_destroy", path: site.path, start: 0, end: site.value.length, detail: hit });
         }
+      } else {
+        // (leak30) A statement a reply hands the caller to run, its line's words before it handing it over (commands-handed.ts).
+        for (const sql of sqlHandedOver(site.value)) {
+          const at = site.value.indexOf(sql);
+          const lead = at > 0 ? site.value.slice(site.value.lastIndexOf("\n", at - 1) + 1, at) : "";
+          if (WARNED_OFF.test(lead) || !(HANDING_OVER.test(lead) || handsOverInAnyLanguage(lead))) continue;
+          const hit = destructiveSql(sql, lead.slice(-160));
+          if (hit) out.push({ type: "dangerous_command.database_destroy", path: site.path, start: at, end: at + sql.length, detail: hit });
+        }
       }
     }
     // (Twelfth round) A statement in a request's data part (`{"sql": …, "target": "prod"}`): a SQL tool's statement.
@@ -347,7 +371,9 @@ function commandsHandedBack(text: string): { start: number; end: number }[] {
     }
     // (Twentieth round) A capitalised imperative alone ("Run:", "Paste this:") hands over as a sentence does; a
     // lower-case `run:` is a file's key (a workflow's step), and stays one.
-    return HANDING_OVER.test(lead) && !WARNED_OFF.test(lead) && (lead.trim().split(/\s+/).length >= 3 || SHORT_IMPERATIVE.test(lead));
+    if (HANDING_OVER.test(lead) && !WARNED_OFF.test(lead) && (lead.trim().split(/\s+/).length >= 3 || SHORT_IMPERATIVE.test(lead))) return true;
+    // (leak30) The same hand-over in the lexicon's languages, or a colon that introduces the line (commands-handed.ts).
+    return !WARNED_OFF.test(lead) && handsOverInAnyLanguage(lead);
   });
 }
 const SHORT_IMPERATIVE = /^\s{0,8}(?:[-*]\s{1,4})?(?:Run|Execute|Paste|Type|Enter|Launch|Copy)(?:\s{1,4}(?:this|it|that|the\s{1,4}command|now|as\s{1,4}root)){0,2}\s{0,4}:\s{0,4}$/;

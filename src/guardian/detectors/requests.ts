@@ -39,6 +39,8 @@ const COMMAND_WORDS = new Set([
   "find", "terraform", "tofu", "pulumi", "eksctl", "doctl", "gh",
   // (Ninth round) protections and privileges (commands-ninth.ts, defense evasion).
   "setenforce", "iptables", "ip6tables", "nft", "ufw", "setcap",
+  // (leak30) database shells, whose statements commands.ts judges (`psql -c "DROP SCHEMA … CASCADE"`).
+  "psql", "mysql", "mariadb", "mongosh", "redis-cli", "sqlcmd",
 ]);
 
 /** A command word standing as a word, followed by a blank: one regex pass, the gate before lines are read. */
@@ -58,7 +60,7 @@ const PIPING = /\s(?:\||&&|\|\||2?>>?|<)\s|\$\(/;
 const RUN_VERB = /\b(?:run|execute|exec|launch|invoke|paste|type|ausführen|führe|führen|starte|ejecuta|ejecutar|lanza|exécute|exécutez|exécuter|lance|lancez|esegui|eseguire|executa|executar|rode)\b/i;
 
 /** A clause's start (after a lead word such as "then" or "please"), and the lower-case word that begins it. */
-const CLAUSE_START = /(?:^|[,;:—–]\s+|\.\s+|\$\s+|^\s*[-*>]\s+|\s&&\s+)(?:(?:[Tt]hen|[Aa]nd|[Aa]lso|[Pp]lease|[Nn]ow|[Ff]irst|[Jj]ust|[Nn]ext)\s+)?([a-z][a-z0-9.+-]{0,15})(?=\s+\S)/g;
+const CLAUSE_START = /(?:^|[,;:—–]\s+|\.\s+|\$\s+|^\s*[-*>]\s+|\s&&\s+)(?:(?:[Tt]hen|[Aa]nd|[Aa]lso|[Pp]lease|[Nn]ow|[Ff]irst|[Jj]ust|[Nn]ext)\s+)?(?:(?:[Rr]un|[Ee]xecute)\s+)?([a-z][a-z0-9.+-]{0,15})(?=\s+\S)/g;
 
 /** A cron schedule (five fields, or `@reboot`…) after a blank, a colon or the line's start, and the word that follows. */
 const CRON_LINE = /(?:^|[\s:])(@(?:reboot|yearly|annually|monthly|weekly|daily|midnight|hourly)|(?:[\d*/,-]{1,20}[ \t]{1,4}){4}[\d*/,-]{1,20})[ \t]{1,4}([a-z][a-z0-9.+-]{0,15})(?=\s)/;

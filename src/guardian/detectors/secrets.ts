@@ -588,6 +588,9 @@ function connectionString(site: StringSite, at: number, found: Detection[]): voi
     if (v.charCodeAt(end) === 64) lastAt = end; // @
     end++;
   }
+  // (leak30) A password written unencoded with `#` or `?` in it (`mysql://app:Lr8#vQ2z!x@db:3306/app`): a URL parser
+  // ends the authority there, a person and a driver do not. Read on to an `@` that a host follows, on the same run.
+  if (lastAt < 0 && (v[end] === "#" || v[end] === "?")) lastAt = passwordRunAt(v, from, end);
   if (lastAt < 0 || lastAt === end - 1) return;
   const colon = v.indexOf(":", from);
   if (colon < 0 || colon > lastAt) return;
@@ -606,6 +609,23 @@ function connectionString(site: StringSite, at: number, found: Detection[]): voi
   }
   if (DEFAULT_PASSWORDS.has(plain.toLowerCase()) || FILLER.test(plain) || /password|passwd|^(?:secret|changeme)\d{0,3}$/i.test(plain)) return;
   found.push({ type: "secrets.connection_string", path: site.path, start: colon + 1, end: lastAt });
+}
+
+/**
+ * The `@` that ends a user's password holding `#` or `?` (the authority scan stopped at `stop`): `user:` before the
+ * stop, then one run without spaces, quotes or slashes to its last `@`, and a host (and port) after it. -1 if none.
+ */
+function passwordRunAt(v: string, from: number, stop: number): number {
+  const colon = v.indexOf(":", from);
+  if (colon < 0 || colon >= stop || !/^[\w.%+-]{1,64}$/.test(v.slice(from, colon))) return -1;
+  let at = -1;
+  for (let i = stop; i < v.length && i - from < 256; i++) {
+    const c = v[i] as string;
+    if (c === "@") at = i;
+    else if (/[\s"'<>`/\\]/.test(c)) break;
+  }
+  if (at < 0) return -1;
+  return /^[A-Za-z0-9][A-Za-z0-9.-]{0,252}(?::\d{1,5})?(?=[/?#\s"'<>`,;)]|$)/.test(v.slice(at + 1, at + 270)) ? at : -1;
 }
 
 /** The formats' names, for docs and tests. */

@@ -1,0 +1,33 @@
+import { lookup } from "./injection-lexicon.js";
+
+/*
+ * (leak30, issue 24) Whether the words before a command line in a remote agent's reply hand it over to be run, in any
+ * language the injection scorer's lexicon reads (`cut-commands-handed-back`, index.ts `commandsHandedBack`). The
+ * seventh round's reading takes English verbs (run, execute, paste…); a reply in Spanish, Igbo or Russian that says
+ * "Ejecuta en la base de producción: …", "Gbaa nke a ozugbo: psql -c …" or "Выполни: …" hands the line over all the
+ * same. Here the lead hands over when it holds a word of the lexicon's `exec` class (ejecuta, führe, выполни,
+ * uruchom…) or ends with a colon that introduces the line ("Fix: …", "Gbaa nke a ozugbo: …"; not a lower-case key alone,
+ * `run:` in a workflow) — and holds no word of
+ * the `neg` class (a warning: "nunca ejecutes …") nor of the `report` class (an article quoting an attack).
+ *
+ * Cost: at most MAX_WORDS lexicon lookups per lead.
+ */
+
+const MAX_WORDS = 40;
+const KEY_ALONE = /^\s{0,16}(?:[-*]\s{1,4})?[a-z_][\w.-]{0,40}\s{0,4}:\s{0,4}$/;
+
+export function handsOverInAnyLanguage(lead: string): boolean {
+  const t = lead.length > 400 ? lead.slice(-400) : lead;
+  // A lower-case key alone (`run:`, `- command:`) is a file's field, a workflow's step: not a sentence.
+  if (KEY_ALONE.test(t)) return false;
+  let exec = false;
+  let n = 0;
+  for (const m of t.matchAll(/[\p{L}\p{M}'’]{1,40}/gu)) {
+    if (++n > MAX_WORDS) break;
+    const cues = lookup(m[0].normalize("NFKC").toLowerCase().replace(/’/g, "'"))?.cues;
+    if (!cues) continue;
+    if (cues.includes("neg") || cues.includes("report")) return false;
+    if (cues.includes("exec")) exec = true;
+  }
+  return exec || (n >= 1 && /:\s{0,4}$/.test(t));
+}
