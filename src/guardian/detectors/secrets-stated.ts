@@ -71,6 +71,10 @@ function randomValue(v: string): boolean {
 const AFTER_MAX = 16;
 /** Characters that end a token (as AFTER's value class excludes them). */
 const ENDS = new Set([..." \t\n\r\f\v`\"'«»“”‘’<>()[]{},;"].map((c) => c.charCodeAt(0)));
+/** ENDS as a table for the first 256 code units (a token's walk reads one per character; a Set's lookup cost more). */
+const ENDS_LOW = new Uint8Array(256).map((_, c) => (ENDS.has(c) ? 1 : 0));
+/** Whether a code unit ends a token (ENDS). */
+const ends = (c: number): boolean => (c < 256 ? ENDS_LOW[c] === 1 : ENDS.has(c));
 const DIGIT = /\d/g;
 
 /**
@@ -82,9 +86,9 @@ function candidateStarts(t: string): number[] {
   DIGIT.lastIndex = 0;
   for (let m; (m = DIGIT.exec(t)) !== null && out.length < MAX_WORDS; ) {
     let start = m.index;
-    while (start > 0 && m.index - start < 128 && !ENDS.has(t.charCodeAt(start - 1))) start--;
+    while (start > 0 && m.index - start < 128 && !ends(t.charCodeAt(start - 1))) start--;
     let end = m.index + 1;
-    while (end < t.length && end - start < 129 && !ENDS.has(t.charCodeAt(end))) end++;
+    while (end < t.length && end - start < 129 && !ends(t.charCodeAt(end))) end++;
     DIGIT.lastIndex = end;
     if (end - start < 8 || end - start > 128) continue;
     const v = t.slice(start, end);
