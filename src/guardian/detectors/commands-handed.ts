@@ -1,4 +1,4 @@
-import { lookup } from "./injection-lexicon.js";
+import { cuesOfWords } from "./injection-lexicon.js";
 
 /*
  * (leak30, issue 24) Whether the words before a command line in a remote agent's reply hand it over to be run, in any
@@ -20,14 +20,7 @@ export function handsOverInAnyLanguage(lead: string): boolean {
   const t = lead.length > 400 ? lead.slice(-400) : lead;
   // A lower-case key alone (`run:`, `- command:`) is a file's field, a workflow's step: not a sentence.
   if (KEY_ALONE.test(t)) return false;
-  let exec = false;
-  let n = 0;
-  for (const m of t.matchAll(/[\p{L}\p{M}'’]{1,40}/gu)) {
-    if (++n > MAX_WORDS) break;
-    const cues = lookup(m[0].normalize("NFKC").toLowerCase().replace(/’/g, "'"))?.cues;
-    if (!cues) continue;
-    if (cues.includes("neg") || cues.includes("report")) return false;
-    if (cues.includes("exec")) exec = true;
-  }
-  return exec || (n >= 1 && /:\s{0,4}$/.test(t));
+  const { words, cues } = cuesOfWords(t, MAX_WORDS);
+  if (cues.has("neg") || cues.has("report")) return false;
+  return cues.has("exec") || (words >= 1 && /:\s{0,4}$/.test(t));
 }

@@ -229,6 +229,22 @@ export function lookup(word: string): Entry | undefined {
 }
 
 /**
+ * The cue classes of a short text's first `max` words (runs of letters and marks with their apostrophes; NFKC, lower
+ * case, `’` read as `'`), and how many words it read: a lead or a line read by its words in any language
+ * (commands-handed.ts, paths-handed.ts).
+ */
+export function cuesOfWords(text: string, max: number): { words: number; cues: Set<Cue> } {
+  const cues = new Set<Cue>();
+  let words = 0;
+  for (const m of text.matchAll(/[\p{L}\p{M}'’]{1,40}/gu)) {
+    if (words >= max) break;
+    words++;
+    for (const c of lookup(m[0].normalize("NFKC").toLowerCase().replace(/’/g, "'"))?.cues ?? []) cues.add(c);
+  }
+  return { words, cues };
+}
+
+/**
  * Words that carry a class whatever their ending (a prefix), and one fragment that does anywhere in a word (typos:
  * "iunstructions"). The gate (injection-gate.ts) reads the same prefixes.
  */

@@ -1,5 +1,5 @@
 import { namedScript } from "./delivered-files.js";
-import { lookup } from "./injection-lexicon.js";
+import { cuesOfWords } from "./injection-lexicon.js";
 import { fileRequests } from "./requests.js";
 import type { Detection, JsonPath } from "./scan.js";
 import type { RoledSite } from "./sites.js";
@@ -50,13 +50,8 @@ export function pathsHandedBack(roles: RoledSite[]): RoledSite[] {
 
 /** Whether a line holds a word of the lexicon's `neg` or `report` class (a warning, an account of an attack). */
 function negated(line: string): boolean {
-  let n = 0;
-  for (const m of line.matchAll(/[\p{L}\p{M}'’]{1,40}/gu)) {
-    if (++n > MAX_WORDS) break;
-    const cues = lookup(m[0].normalize("NFKC").toLowerCase().replace(/’/g, "'"))?.cues;
-    if (cues && (cues.includes("neg") || cues.includes("report"))) return true;
-  }
-  return false;
+  const { cues } = cuesOfWords(line, MAX_WORDS);
+  return cues.has("neg") || cues.has("report");
 }
 
 /** A verb in the infinitive ("asked models to read ~/.ssh keys", "wie man … zu lesen"): told of, not asked. */
