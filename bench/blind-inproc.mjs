@@ -3,7 +3,7 @@
 // messages in one session with the embedded guardian, as bench/decisions-compare.mjs does, and counts an attack as
 // caught when any of its target messages is not allowed unchanged (denied, held, or rewritten), and a benign case as
 // changed when any of its messages is. Prints counts per class; --list adds the ids of missed attacks and changed
-// benign cases. Sets numbered 82 or above are blind and never read (bench/blind-cases.mjs openBlindSets).
+// benign cases. Sets numbered 85 or above are blind and never read (bench/blind-cases.mjs openBlindSets).
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -7,8 +7,8 @@
 // rewritten message: the whole answer) and a last line `decisions-compare: N messages × M packs, D differences`.
 // Exit 1 when D > 0.
 //
-// Every blind set numbered 82 or above is BLIND: this script skips it by name and never reads a file under it (only
-// test/fixtures/blind/, blind2/ … blind81/ are read).
+// Every blind set numbered 85 or above is BLIND: this script skips it by name and never reads a file under it (only
+// test/fixtures/blind/, blind2/ … blind84/ are read).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
