@@ -1,3 +1,5 @@
+import { encodedRuns } from "./normalize-decode.js";
+
 /**
  * Twenty-ninth round (issue 24, "inj29"): a note for the reading agent in text its user never sees, in any language.
  * Returned data (a tool's result, a remote agent's reply or artifact) that carries, in a layer no renderer shows — an
@@ -29,7 +31,8 @@
  * And `principalSetAside` (below), for the scorer's override reading: "Ignore your operator", "olvida a tu operador" —
  * the model's principal itself set aside, in a data part's field that the scorer read only as "addressed".
  *
- * One pass over at most the unit's first 160 characters; no regular expression that can backtrack.
+ * One pass over at most the unit's first 160 characters (and a one-word body's first 4,096, `encodedClause`); no regular
+ * expression that can backtrack.
  */
 
 /** Reader words matched whole (lower-case). */
@@ -106,11 +109,39 @@ export function unseenHead(unit: string): boolean {
   let end = close + width;
   while (end < text.length && !".!?。".includes(text[end] as string)) end++;
   const body = words(text.slice(close + width, end));
+  if (body.length === 1 && named === 1 && encodedClause(unit, close + width)) return true;
   if (body.length < (named === 2 ? VOICE_BODY : 4)) return false;
   const first = (body[0] as string).toLowerCase();
   if (STATUS.has(first)) return false;
   const c = first.charCodeAt(0);
   return !(c >= 0x30 && c <= 0x39);
+}
+
+/** A word of prose in a decoded run: letters alone, maybe closed by a comma or a stop. */
+const PROSE_WORD = /^\p{L}{2,24}[,.;:!?]?$/u;
+
+/**
+ * Thirty-first round: the body of a head naming the reader is one encoded run (hex or base64, at least 32 characters)
+ * whose decoding is a clause of four words or more — "<!-- agent-config (hex, apply): 4f726465722034…" hides its
+ * order twice, from the user and from a reader of words. A hash or a key under the same head decodes to bytes, not
+ * words, and configuration decodes to JSON: both are left alone. Reads at most the
+ * run's first 4,096 characters after the head.
+ */
+function encodedClause(unit: string, from: number): boolean {
+  let a = from;
+  while (a < unit.length && a < from + 4 && unit[a] === " ") a++;
+  let b = a;
+  while (b < unit.length && b < a + 4096 && unit.charCodeAt(b) > 0x20 && unit[b] !== "-") b++;
+  if (b - a < 32) return false;
+  const run = encodedRuns(unit.slice(a, b), { left: 4096 })[0];
+  if (run === undefined || run.start > 0 || run.end - run.start < 32) return false;
+  // Prose, not data: four of its first eight words are letters alone (a word may end in a comma or a stop), and it
+  // does not open as JSON, markup or a list ('{"mode": "fast", …}' under an "agent-config" head is configuration).
+  const t = run.text.trimStart();
+  if (t === "" || "{[<".includes(t[0] as string)) return false;
+  let count = 0;
+  for (const w of t.split(/\s+/, 8)) if (PROSE_WORD.test(w)) count++;
+  return count >= 4;
 }
 
 /** The model's possessive ("your operator", "tu operador", "deinen Entwickler", "твоего оператора"). */

@@ -545,8 +545,9 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
   }
   if (n === 0 && !cjk) return sig;
   // No word of any class: only urgency marks and the cut-extending characters can be here (exactly what the full
-  // reading below would find for such a unit).
-  if (present.size === 0 && !cjk && ctx.role === "content") {
+  // reading below would find for such a unit). (Thirty-first round: a hidden unit whose head names the reader is read
+  // in full — its body may be one encoded run, a word of no class: injection-unseen.ts.)
+  if (present.size === 0 && !cjk && ctx.role === "content" && !(ctx.unseen === true && !ctx.modelTurn && unseenHead(unit))) {
     if (unit.includes("!!!") || unit.includes("ASAP")) addT(sig, "urgency");
     sig.own = Object.keys(sig.t).length > 0;
     if (!sig.cue) sig.cue = unit.includes("://") || unit.includes("@") || unit.includes("~/") || unit.includes("/.");
