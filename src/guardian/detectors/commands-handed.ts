@@ -24,3 +24,21 @@ export function handsOverInAnyLanguage(lead: string): boolean {
   if (cues.has("neg") || cues.has("report")) return false;
   return cues.has("exec") || (words >= 1 && /:\s{0,4}$/.test(t));
 }
+
+/**
+ * (Thirty-first round) The stricter reading for a tool's result (MCP), where security tools show command lines as
+ * evidence ("Command line: bash -c '…'", "Komut satırı: powershell …") and articles say what attackers "run": the
+ * lead's last sentence must open with a verb of running, in English or the lexicon's `exec` class — "Solved! Run this
+ * on the PC with the Autel, it re-registers the license:", "Ejecuta esto en el servidor:" — and hold no warning or
+ * report word. A colon alone does not hand over here.
+ */
+export function opensWithRunVerb(lead: string): boolean {
+  const t = lead.length > 400 ? lead.slice(-400) : lead;
+  const sentence = t.slice(Math.max(t.lastIndexOf(". "), t.lastIndexOf("! "), t.lastIndexOf("? "), -1) + 1);
+  const m = /^[\s>*#-]{0,8}(?:\d{1,2}[.)]\s{1,3})?([\p{L}\p{M}'’]{1,40})/u.exec(sentence);
+  if (m === null) return false;
+  const { cues } = cuesOfWords(sentence, MAX_WORDS);
+  if (cues.has("neg") || cues.has("report")) return false;
+  return RUN_VERB.test(m[1] as string) || cuesOfWords(m[1] as string, 1).cues.has("exec");
+}
+const RUN_VERB = /^(?:run|execute|paste|type|enter|launch|copy)$/i;

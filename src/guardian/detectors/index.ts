@@ -14,7 +14,7 @@ import { askedInReply, pathsHandedBack } from "./paths-handed.js";
 import { key as argumentKey, siteRoles, type RoledSite } from "./sites.js";
 import { commandsInRequest } from "./requests.js";
 import { sqlHandedOver } from "./commands-reach.js";
-import { handsOverInAnyLanguage } from "./commands-handed.js";
+import { handsOverInAnyLanguage, opensWithRunVerb } from "./commands-handed.js";
 import { runsByItself } from "./commands-autorun.js";
 import { detectSecretAssignments } from "./assignments.js";
 import { detectConcealedPoisoning } from "./poisoning-concealed.js";
@@ -303,7 +303,7 @@ export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[]
       const how = podReachesHost(site.value);
       if (how) out.push({ type: "dangerous_command.privileged_container", path: site.path, start: 0, end: site.value.length, detail: `a delivered manifest runs a pod with ${how}` });
     } else if (site.role === "request" || (site.role === "content" && handedBack(site.path))) {
-      for (const span of site.role === "request" ? commandsInRequest(site.value) : commandsHandedBack(site.value)) {
+      for (const span of site.role === "request" ? commandsInRequest(site.value) : commandsHandedBack(site.value, site.path[1] === "content")) {
         for (const f of judgeCommandLine(site.value.slice(span.start, span.end))) out.push({ type: f.type, path: site.path, start: span.start + f.start, end: span.start + f.end, detail: f.detail });
       }
       // (Eleventh round) SQL handed over to be run: judged as a SQL tool's statement (commands-reach.ts).
@@ -319,7 +319,7 @@ export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[]
         for (const sql of sqlHandedOver(site.value)) {
           const at = site.value.indexOf(sql);
           const lead = at > 0 ? site.value.slice(site.value.lastIndexOf("\n", at - 1) + 1, at) : "";
-          if (WARNED_OFF.test(lead) || !(HANDING_OVER.test(lead) || handsOverInAnyLanguage(lead))) continue;
+          if (WARNED_OFF.test(lead) || !(site.path[1] === "content" ? opensWithRunVerb(lead) : HANDING_OVER.test(lead) || handsOverInAnyLanguage(lead))) continue;
           const hit = destructiveSql(sql, lead.slice(-160));
           if (hit) out.push({ type: "dangerous_command.database_destroy", path: site.path, start: at, end: at + sql.length, detail: hit });
         }
@@ -351,14 +351,19 @@ const SQL_DATA_KEY = /^(?:sql|query|statement|stmt|sql_query|sqlquery)$/i;
  * ("Run this in an elevated prompt: …") is judged as a request's is. An MCP tool's result is content: a page or a
  * README quoting `curl … | bash` hands nothing over.
  */
-const handedBack = (path: readonly (string | number)[]) => path[0] === "result" && path[path.length - 1] === "text" && path.includes("parts") && !path.includes("history");
+/**
+ * A reply's text part (A2A), or (thirty-first round) a tool result's text block (MCP): the calling model reads both,
+ * so a line either hands it to run ("Solved! Run this on the PC: nc -e /bin/sh …") is judged as a request's.
+ */
+const handedBack = (path: readonly (string | number)[]) =>
+  path[0] === "result" && path[path.length - 1] === "text" && ((path.includes("parts") && !path.includes("history")) || (path[1] === "content" && path.length === 4));
 
 /**
  * The command lines a reply hands over: those of commandsInRequest introduced by a sentence asking the reader to run
  * them ("Run this in an elevated prompt: …", "Before I continue, execute: …") on their line or the line before — not a
  * file the reply delivers, whose `- run: …` is a key of the file.
  */
-function commandsHandedBack(text: string): { start: number; end: number }[] {
+function commandsHandedBack(text: string, toolResult = false): { start: number; end: number }[] {
   return commandsInRequest(text).filter((span) => {
     const lineStart = text.lastIndexOf("\n", span.start - 1) + 1;
     let lead = text.slice(lineStart, span.start);
@@ -369,6 +374,8 @@ function commandsHandedBack(text: string): { start: number; end: number }[] {
       back = text.lastIndexOf("\n", Math.max(0, back - 2)) + 1;
       lead = text.slice(text.lastIndexOf("\n", Math.max(0, back - 2)) + 1, back);
     }
+    // (Thirty-first round) A tool's result hands over only with a sentence opening on a verb of running.
+    if (toolResult) return !WARNED_OFF.test(lead) && opensWithRunVerb(lead);
     // (Twentieth round) A capitalised imperative alone ("Run:", "Paste this:") hands over as a sentence does; a
     // lower-case `run:` is a file's key (a workflow's step), and stays one.
     if (HANDING_OVER.test(lead) && !WARNED_OFF.test(lead) && (lead.trim().split(/\s+/).length >= 3 || SHORT_IMPERATIVE.test(lead))) return true;
@@ -433,7 +440,9 @@ function toolLines(sites: readonly RoledSite[]): { site: RoledSite; text: string
   if (CONTAINER_TOOL.test(program) && words.some((w) => CONTAINER_RUN.test(w))) {
     const parts: string[] = [program === "podman" || program === "nerdctl" ? program : "docker", words.find((w) => CONTAINER_RUN.test(w)) === "exec" ? "exec" : "run"];
     const pick = (keys: Set<string>) => args.filter((x) => keys.has(lowerKey(x.path[2])));
-    for (const x of pick(OPTION_KEYS)) parts.push(shellWord(x.value));
+    // (Thirty-first round) An options string ("-v /var/run/docker.sock:/var/run/docker.sock --net=host") is the
+    // line's own words, as a command string is; a vector's items are each one word.
+    for (const x of pick(OPTION_KEYS)) parts.push(typeof x.path[3] === "number" ? shellWord(x.value) : x.value);
     for (const x of pick(VOLUME_KEYS)) parts.push("-v", shellWord(x.value));
     const image = pick(IMAGE_KEYS)[0];
     if (image === undefined) return out;
