@@ -8,7 +8,8 @@ import type { Detection, JsonPath, StringSite } from "./scan.js";
  * CVV, CVC — in a describing string written in a language no word list reads, and tied to the place it is to go by
  * what needs no language either. The misses of sets 60–84 in Xhosa, Zulu, Azerbaijani, Burmese, Somali, Hausa…
  * demand "the customer's ID number and the OTP from the bank" or "the bank card's PIN"; their words change every round,
- * the acronym, the tool's own field names and the shape of an address to the reader do not. Two checks:
+ * the acronym, the tool's own field names and the shape of an address to the reader do not (PIN1 and PIN2 too: the
+ * two PINs of an eID card or a Smart-ID). Two checks:
  *
  * 1. **`tool_poisoning.secret_into_field`** — a tool's description whose sentence after the first (not English: the
  *    lexicon's checks read English) names a secret acronym and one of the tool's own optional free-text fields — one
@@ -26,8 +27,8 @@ import type { Detection, JsonPath, StringSite } from "./scan.js";
  *
  * What they leave alone: a negation of the lexicon's anywhere in the sentence (every language it reads: "weligaa",
  * "never", "heç", "niemals" — verb-final languages negate after the secret), unless it negates telling ("ha u
- * sheegin", "don't mention it": the order kept from the person); a tool built to take the secret (a property named pass…, pin, otp, code… —
- * `OWN_FIELD`); a required field, an enum, a number, a field with a default or one whose description says what goes in
+ * sheegin", "don't mention it": the order kept from the person); a tool built to take the secret (a property named
+ * pass…, pin, otp, code… — `OWN_FIELD`); a required field, an enum, a number, a field with a default or one whose description says what goes in
  * it; a field name that labels its sentence ("Qeyd: …"); the first sentence (what the tool does, or a card's title
  * line: "Care script for SIM swaps: send an OTP …"); a one-word label ("Qaphela:", "Note:", "Important:": notices as
  * often as orders); English sentences; OTP and TAN after a label (codes a service sends its user); acronyms in lower
@@ -45,9 +46,9 @@ const MAX_SENTENCES = 40;
 const MAX_WORDS = 120;
 
 /** Secrets written the same in every language, in capitals. */
-const SECRET = new Set(["PIN", "MPIN", "OTP", "TAN", "PUK", "CVV", "CVV2", "CVC", "CVC2"]);
+const SECRET = new Set(["PIN", "PIN1", "PIN2", "MPIN", "OTP", "TAN", "PUK", "CVV", "CVV2", "CVC", "CVC2"]);
 /** After a label, only the secrets a person keeps: OTP and TAN are what a service itself sends its user. */
-const KEPT_SECRET = new Set(["PIN", "MPIN", "PUK", "CVV", "CVV2", "CVC", "CVC2"]);
+const KEPT_SECRET = new Set(["PIN", "PIN1", "PIN2", "MPIN", "PUK", "CVV", "CVV2", "CVC", "CVC2"]);
 /** Sentence ends: Latin ones before a space, the wide ones of other scripts (Burmese ။, Ethiopic ።, Armenian ։…), new lines. */
 const SENTENCE_END = /[.!?;](?=\s)|[。！？；؟۔।॥။።։།។\n]/u;
 /** A label opening a sentence: two to six words (no digits, no sentence marks) and a colon. */
