@@ -28,6 +28,7 @@ import { detectSecretDemands } from "./poisoning-secret-words.js";
 import { detectInflectedSecretDemands } from "./poisoning-secret-stems.js";
 import { detectKeptFromPerson, detectSplitWords } from "./poisoning-kept-words.js";
 import { detectOwnFieldFill } from "./poisoning-own-field.js";
+import { detectSecretAcronyms } from "./poisoning-secret-acronym.js";
 import { detectSuccessorRelay } from "./poisoning-successor.js";
 import { detectSelfApproval } from "./poisoning-self-approval.js";
 import { detectOutputDemands } from "./poisoning-outputs.js";
@@ -272,7 +273,9 @@ function poisoning(s: MessageScan, p?: InjectionParams): Detection[] {
   const selfApproval = claim(detectSelfApproval(s.message.result).filter((d) => !cut.has(JSON.stringify(d.path))));
   // (tp29) A describing string that orders its reader to send something to a fixed outside place (poisoning-ordered-send.ts).
   const orderedSend = claim(detectOrderedSend(uncut()));
-  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...overrides, ...protections, ...catalogue, ...shadowing, ...secretWords, ...secretStems, ...keptWords, ...splitWords, ...ownField, ...successor, ...selfApproval, ...orderedSend, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
+  // (tp31) A PIN, code or CVV put into a free-text field of the tool's own, or named after a label addressing the reader (poisoning-secret-acronym.ts).
+  const secretAcronyms = claim(detectSecretAcronyms(uncut(), s.message.result, card).filter((d) => !cut.has(JSON.stringify(d.path))));
+  return [...scored, ...withheld, ...fields, ...concealed, ...standing, ...overrides, ...protections, ...catalogue, ...shadowing, ...secretWords, ...secretStems, ...keptWords, ...splitWords, ...ownField, ...successor, ...selfApproval, ...orderedSend, ...secretAcronyms, ...detectHiddenText(s, s.strings.filter(selfDescription), "tool_poisoning.hidden_text")];
 }
 
 /**

@@ -93,7 +93,7 @@ function laterSentence(d: string, i: number, j: number): string | undefined {
 }
 
 /** English: at least two of its function words, a quarter of the sentence's words or more. */
-function english(sentence: string): boolean {
+export function english(sentence: string): boolean {
   const ws = sentence.toLowerCase().split(/[^\p{L}]+/u).filter((w) => w.length > 1);
   let n = 0;
   for (const w of ws) if (ENGLISH.has(w)) n++;
@@ -108,7 +108,7 @@ function negatedBefore(sentence: string, name: string): boolean {
 }
 
 /** Whether a field is named for the one datum it holds: a secret (`OWN_FIELD`), a number, an account, a link, an id. */
-function namedForDatum(name: string, description: string): boolean {
+export function namedForDatum(name: string, description: string): boolean {
   if (OWN_FIELD.test(name)) return true;
   const words = name.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/);
   if (words.some((w) => DATUM_WORD.test(w))) return true;
@@ -139,7 +139,7 @@ function asLabel(d: string, i: number, j: number, name: string, ownDescription: 
 type Prop = { type?: unknown; enum?: unknown; format?: unknown; pattern?: unknown; const?: unknown; default?: unknown; description?: unknown };
 
 /** A free-text property's own description, when it is opaque (at most two words), or undefined. */
-function freeText(p: unknown): string | undefined {
+export function freeText(p: unknown): string | undefined {
   if (p === null || typeof p !== "object") return undefined;
   const s = p as Prop;
   if (s.type !== undefined && s.type !== "string") return undefined;
