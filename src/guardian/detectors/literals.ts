@@ -44,6 +44,8 @@ export class MessageLiterals {
     private stamp: number,
     /** How many ASCII digits the message holds. */
     readonly digits: number,
+    /** (perf31) Whether every code unit of the message is ASCII (below 128). */
+    readonly ascii: boolean = false,
   ) {}
 
   /** Whether any of these literals may occur (in any case). */
@@ -150,12 +152,14 @@ export function literalsOf(sites: StringSite[]): MessageLiterals | null {
   for (const s of sites) size += s.value.length;
   if (size >= SHORT) return null;
   const stamp = mark(sites);
-  last = new MessageLiterals(sites, stamp, markedDigits);
+  last = new MessageLiterals(sites, stamp, markedDigits, markedAscii);
   return last;
 }
 
 /** The ASCII digits the last `mark` saw. */
 let markedDigits = 0;
+/** Whether every code unit the last `mark` saw was ASCII. */
+let markedAscii = true;
 
 /** Stamps every character and pair of the strings with a new epoch, counting digits on the way. */
 function mark(sites: StringSite[]): number {
@@ -165,11 +169,14 @@ function mark(sites: StringSite[]): number {
   }
   const e = epoch;
   let digits = 0;
+  // every code unit or-ed together: below 128 when all are ASCII
+  let all = 0;
   for (let k = 0; k < sites.length; k++) {
     const v = (sites[k] as StringSite).value;
     let prev = 0;
     for (let i = 0; i < v.length; i++) {
       const c = v.charCodeAt(i);
+      all |= c;
       const f = fold(c);
       stamps[SINGLES + f] = e;
       stamps[(prev << 7) | f] = e;
@@ -179,6 +186,7 @@ function mark(sites: StringSite[]): number {
     }
   }
   markedDigits = digits;
+  markedAscii = all < 128;
   return e;
 }
 
