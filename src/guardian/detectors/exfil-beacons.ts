@@ -186,6 +186,18 @@ const NAME = /(?<![\w.@/:-])(?:[A-Za-z0-9_-]{1,63}\.{1,2}){2,8}[A-Za-z]{2,24}(?!
 const THREE_LABELS = /[A-Za-z0-9_-]\.{1,2}[A-Za-z0-9_-]{1,63}\.{1,2}[A-Za-z]/;
 
 /**
+ * (perf31) Whether a `.` is followed by a label's character or another `.`: THREE_LABELS' first dots are (found by
+ * `indexOf`, which a sentence's `. ` stops only at its full stops; the expression stops at every letter).
+ */
+function dotBeforeLabel(v: string): boolean {
+  for (let i = v.indexOf("."); i >= 0; i = v.indexOf(".", i + 1)) {
+    const c = v.charCodeAt(i + 1);
+    if ((c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122) || c === 95 || c === 45 || c === 46) return true;
+  }
+  return false;
+}
+
+/**
  * (Twenty-fifth round) Names that what comes back (a tool's result, an agent's reply or status update) asks its reader
  * to resolve: "verify the licence by resolving <name> and report back". The lookup is a request the reader makes; a
  * name whose labels carry data (judged by `verdict`, the same judgement as a name a tool is asked to look up) hands
@@ -198,7 +210,7 @@ export function askedLookups(sites: readonly { path: (string | number)[]; value:
   for (const site of sites) {
     const v = site.value;
     // A cheap look for three labels first (the full pattern costs a look-behind at every character).
-    if (v.length > 65_536 || !v.includes(".") || !THREE_LABELS.test(v)) continue;
+    if (v.length > 65_536 || !dotBeforeLabel(v) || !THREE_LABELS.test(v)) continue;
     NAME.lastIndex = 0;
     for (let m; (m = NAME.exec(v)) !== null && names < 64; names++) {
       const end = m.index + m[0].length;

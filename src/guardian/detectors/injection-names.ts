@@ -54,6 +54,8 @@ function wordsOf(name: string): string | null {
 /** The sentence the names of `text` spell, read in order; null when there is none to read. */
 export function spelledNames(text: string): SpelledNames | null {
   if (text.length > MAX_NAMES_TEXT || text.length < 16) return null;
+  // (perf31) The joiner first, by `includes` (a fast search): the expression stops at every letter of a text without one.
+  if (!text.includes("-") && !text.includes("_") && !text.includes("/")) return null;
   if (!/[A-Za-z][-_/][A-Za-z]/.test(text)) return null;
   const found: { words: string; n: number; start: number; end: number }[] = [];
   NAME.lastIndex = 0;

@@ -344,8 +344,10 @@ const SPELLED_WORD = /\b(?:alfa|alpha|bravo|charlie|delta|echo|foxtrot|golf|hote
  */
 function mayBeDisguised(text: string): boolean {
   if (RARE.test(text)) return true;
-  if (ENCLOSED.test(text)) return true;
-  if (/[^\x00-\x7f]/.test(text)) {
+  // (perf31) ENCLOSED needs a `(` or a character outside the BMP (so outside ASCII): asked only of a text with one.
+  const wide = /[^\x00-\x7f]/.test(text);
+  if ((wide || text.includes("(")) && ENCLOSED.test(text)) return true;
+  if (wide) {
     LINE.lastIndex = 0;
     for (let x = LINE.exec(text); x !== null; x = LINE.exec(text)) if (lookalikeLine(x[0])) return true;
   }

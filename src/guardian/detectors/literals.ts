@@ -44,6 +44,8 @@ export class MessageLiterals {
     private stamp: number,
     /** How many ASCII digits the message holds. */
     readonly digits: number,
+    /** (perf31) Whether every code unit of the message is ASCII (below 128). */
+    readonly ascii: boolean = false,
   ) {}
 
   /** Whether any of these literals may occur (in any case). */
@@ -96,7 +98,10 @@ function groupOf(literals: readonly number[]): LiteralGroup {
     const all: number[] = [];
     literals.forEach((id, k) => {
       const seen = registry[id] as Int32Array;
-      for (let i = 1; i < seen.length; i++) all.push(seen[i] as number);
+      // (perf31) Its pairs rarest first (by how common their characters are: pairCommonness), so that a literal absent
+      // from a message is mostly known absent at its first read; any order gives the same answer.
+      const pairs = Array.from(seen.subarray(1)).sort((a, b) => pairCommonness(a) - pairCommonness(b) || a - b);
+      for (const p of pairs) all.push(p);
       all.push(SINGLES + (seen[0] as number));
       starts[k + 1] = all.length;
     });
@@ -112,6 +117,19 @@ function groupOf(literals: readonly number[]): LiteralGroup {
  * alike), which only lets more through, and branch-free.
  */
 const fold = (c: number): number => (c | 0x20) & 0x7f;
+
+/**
+ * (perf31) How common a character is, as the pass sees it (folded), in the text and arguments of messages: letters by
+ * their frequency in English, then blanks and a path's punctuation; a string's start (0) is rare (a message has few
+ * strings). Only orders a literal's pairs for groupOf: an estimate, never a condition.
+ */
+const COMMON = new Float64Array(128).fill(2);
+COMMON[0] = 3;
+for (let c = 0x30; c <= 0x39; c++) COMMON[c] = 5;
+"etaoinshrdlcumwfgypbvkjxqz".split("").forEach((ch, i) => (COMMON[ch.charCodeAt(0)] = [127, 91, 82, 75, 70, 67, 63, 61, 60, 43, 40, 28, 28, 24, 24, 22, 20, 20, 19, 15, 10, 8, 2, 2, 1, 1][i] as number));
+for (const [ch, n] of [[" ", 180], ["/", 30], [".", 20], ["-", 15], [",", 10], ["_", 10], [":", 8], ['"', 5]] as const) COMMON[fold(ch.charCodeAt(0))] = n;
+/** A pair's commonness (`prev << 7 | c`): the product of its characters'. */
+const pairCommonness = (pair: number): number => (COMMON[pair >> 7] as number) * (COMMON[pair & 0x7f] as number);
 
 /**
  * The pass (epoch) that last saw each pair of characters (at `prev << 7 | c`) and each character (at SINGLES + c):
@@ -134,12 +152,14 @@ export function literalsOf(sites: StringSite[]): MessageLiterals | null {
   for (const s of sites) size += s.value.length;
   if (size >= SHORT) return null;
   const stamp = mark(sites);
-  last = new MessageLiterals(sites, stamp, markedDigits);
+  last = new MessageLiterals(sites, stamp, markedDigits, markedAscii);
   return last;
 }
 
 /** The ASCII digits the last `mark` saw. */
 let markedDigits = 0;
+/** Whether every code unit the last `mark` saw was ASCII. */
+let markedAscii = true;
 
 /** Stamps every character and pair of the strings with a new epoch, counting digits on the way. */
 function mark(sites: StringSite[]): number {
@@ -149,11 +169,14 @@ function mark(sites: StringSite[]): number {
   }
   const e = epoch;
   let digits = 0;
+  // every code unit or-ed together: below 128 when all are ASCII
+  let all = 0;
   for (let k = 0; k < sites.length; k++) {
     const v = (sites[k] as StringSite).value;
     let prev = 0;
     for (let i = 0; i < v.length; i++) {
       const c = v.charCodeAt(i);
+      all |= c;
       const f = fold(c);
       stamps[SINGLES + f] = e;
       stamps[(prev << 7) | f] = e;
@@ -163,6 +186,7 @@ function mark(sites: StringSite[]): number {
     }
   }
   markedDigits = digits;
+  markedAscii = all < 128;
   return e;
 }
 

@@ -1,6 +1,7 @@
 import { contactsIn, PERSON_NAME } from "./pii-contacts.js";
 import { checkedIdentity, validDate } from "./pii-checks.js";
 import { nationalSure } from "./pii-national.js";
+import { literalsOf } from "./literals.js";
 import { catalogueChecked, catalogueLabel } from "./pii-catalogue.js";
 import { namesIdentity } from "./pii-people.js";
 import type { Detection, StringSite } from "./scan.js";
@@ -289,6 +290,9 @@ export function detectPeopleRows(sites: readonly StringSite[]): Detection[] {
     if (!bulk(rows)) return;
     for (const r of rows) for (const s of r.spans) out.push({ type: "pii_bulk.people_rows", path: s.path, start: s.start, end: s.end });
   };
+  // (perf31) A short message all in ASCII: its literal pass has counted its digits (all of them ASCII) already.
+  const lits = literalsOf(sites as StringSite[]);
+  if (lits !== null && lits.ascii && lits.digits < MIN_DIGITS) return out;
   const small = sites.filter((s) => s.value.length <= MAX_TEXT);
   // Two records hold 30 digits at least (a birth date and a phone, or a birth date and an SSN, each): a message with
   // fewer holds no bulk, and most answers are done here.

@@ -1,4 +1,5 @@
 import { entropy } from "./entropy.js";
+import { literalId, type MessageLiterals } from "./literals.js";
 import { credentialShaped } from "./secrets-context.js";
 import type { Detection, StringSite } from "./scan.js";
 
@@ -68,7 +69,7 @@ function credentialAfterScheme(scheme: string, cred: string): boolean {
   return credentialShaped(cred, true);
 }
 
-function authorizationHeaders(site: StringSite, found: Detection[]): void {
+function authorizationHeaders(site: StringSite, found: Detection[], lits: MessageLiterals | null): void {
   const v = site.value;
   let k = site.path.length - 1;
   while (k >= 0 && typeof site.path[k] === "number") k--;
@@ -83,6 +84,8 @@ function authorizationHeaders(site: StringSite, found: Detection[]): void {
     }
     return;
   }
+  // (perf31) Not searched for where the message's literal pass proves it absent (in any case).
+  if (lits !== null && !lits.any(UTHORIZATION)) return;
   for (const at of occurrences(v, "uthorization")) {
     AFTER_HEADER.lastIndex = at - 1;
     if (at === 0 || !AFTER_HEADER.test(v)) continue;
@@ -125,6 +128,12 @@ function loginKeywords(site: StringSite, found: Detection[]): void {
 const GROUPED = /(?:["']?\s{0,3}(?:[:=]|is|was|->)\s{0,3}|\s{1,3})["'`]?([A-Za-z0-9]{4}(?:[ -][A-Za-z0-9]{4}){3,7})(?![A-Za-z0-9-])/y;
 const NAMED_THEN_GROUPED = /[^\n.!?:=]{1,60}?(?:[:=]|\bis)\s{0,3}["'`]?([A-Za-z0-9]{4}(?:[ -][A-Za-z0-9]{4}){3,7})(?![A-Za-z0-9-])/y;
 const NOUNS = ["password", "Password", "PASSWORD", "passcode", "Passcode"];
+/** (perf31) The nouns for the literal prefilter (in any case: each of NOUNS is one of these). */
+const NOUN_IDS = ["password", "passcode"].map(literalId);
+const UTHORIZATION = [literalId("uthorization")];
+/** What liveSecretKeys' two tests look for (in any case), for the literal prefilter. */
+const LIVE_IDS = ["live", "prod"].map(literalId);
+const SECRET_IDS = ["sk", "secret"].map(literalId);
 
 function sequential(g: string): boolean {
   const a = g.toLowerCase();
@@ -150,7 +159,7 @@ export function groupedPassword(value: string): boolean {
 /** (Twelfth round) A user and its app password in a client's basic-auth option: `curl -u editor:"abcd EFGH …"`, `--user`. */
 const BASIC_AUTH_GROUPED = /(?:^|[\s'"])(?:-u|--user)(?:[ \t]{1,4}|=)["']?[^\s:"'$]{1,64}:["']?([A-Za-z0-9]{4}(?:[ -][A-Za-z0-9]{4}){3,7})(?![A-Za-z0-9-])/g;
 
-function appPasswords(site: StringSite, found: Detection[]): void {
+function appPasswords(site: StringSite, found: Detection[], lits: MessageLiterals | null): void {
   const v = site.value;
   if (v.length < 24) return;
   if (v.includes("-u") && v.length <= 65536) {
@@ -162,6 +171,7 @@ function appPasswords(site: StringSite, found: Detection[]): void {
       found.push({ type: "secrets.app_password", path: site.path, start: end - value.length, end });
     }
   }
+  if (lits !== null && !lits.any(NOUN_IDS)) return;
   for (const noun of NOUNS) {
     for (const at of occurrences(v, noun)) {
       GROUPED.lastIndex = at + noun.length;
@@ -215,18 +225,22 @@ function decodeSafe(s: string): string {
 }
 
 /** This module's findings in one string, added to `found` (the caller keeps overlapping findings apart). */
-export function detectShapedCredentials(site: StringSite, found: Detection[]): void {
+/**
+ * `lits` (perf31): the literal pass of the strings `site` is one of (literals.ts), when the message is short: searches
+ * for a literal it proves absent are skipped (the same findings).
+ */
+export function detectShapedCredentials(site: StringSite, found: Detection[], lits: MessageLiterals | null = null): void {
   const v = site.value;
   if (v.length < 16) return;
   // In a long string, its first REACH characters (as secrets-context.ts reads its weak signals): these credentials are
   // pasted into a message or a file, not buried in a megabyte, and a megabyte's literal searches would cost more than
   // every other secret rule's.
   const head = v.length > REACH ? { ...site, value: v.slice(0, REACH) } : site;
-  authorizationHeaders(head, found);
+  authorizationHeaders(head, found, lits);
   loginKeywords(head, found);
-  appPasswords(head, found);
+  appPasswords(head, found, lits);
   if (head.value.includes("://")) linkCredentials(head, found);
-  liveSecretKeys(head, found);
+  if (lits === null || (lits.any(LIVE_IDS) && lits.any(SECRET_IDS))) liveSecretKeys(head, found);
 }
 
 /*

@@ -440,9 +440,9 @@ function detectSecretsIn(sites: StringSite[], prefilter: boolean): Detection[] {
     detectWrappedValues(site, found);
     // (Eleventh round) Credentials by a service's shape or a protocol's place: any Authorization scheme, a login call's
     // keyword, an app password's groups, an API credential in a link inside text (secrets-shapes.ts).
-    detectShapedCredentials(site, found);
+    detectShapedCredentials(site, found, lits);
     // (Thirteenth round) A value piped into a login's --password-stdin, a base64 JSON token carrying a secret (secrets-piped.ts).
-    detectPipedCredentials(site, found);
+    detectPipedCredentials(site, found, lits);
     // (Fifteenth round) A login's `identity / password`, an Authorization pair, an environment listing (secrets-pairs.ts).
     detectPairedCredentials(site, found, lits);
     if (!formats) {
