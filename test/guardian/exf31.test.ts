@@ -70,7 +70,9 @@ describe("exf31: people's records handed to another agent", () => {
 });
 
 describe("exf31: the own-agent label (balanced pack)", () => {
-  const { ruleSet } = loadRules(readRuleSources("rules/balanced.yaml"));
+  const { ruleSet: loaded } = loadRules(readRuleSources("rules/balanced.yaml"));
+  if (!loaded) throw new Error("rules/balanced.yaml does not load");
+  const ruleSet = loaded;
   const rows = "Reconcile:\nref,tenant,address,due\nT-1,Laura Bennett,4 Ash Grove LS6,0\nT-2,Imran Qureshi,22 Kirkstall Rd LS4,1960\nT-3,Chloe Dunn,9 Cardigan Rd LS6,0";
   const send = { jsonrpc: "2.0", id: 2, method: "message/send", params: { message: { kind: "message", messageId: "m1", role: "user", parts: [{ kind: "text", text: rows }] } } };
   const card = (description: string, name = "Accounts Agent") => ({ jsonrpc: "2.0", id: 1, result: { name, description, url: "http://127.0.0.1:9/", protocolVersion: "0.3.0", version: "1", capabilities: {}, skills: [] } });
