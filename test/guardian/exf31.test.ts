@@ -8,6 +8,9 @@ import { loadRules, readRuleSources } from "../../src/guardian/rules/load.js";
 import type { StringSite } from "../../src/guardian/detectors/scan.js";
 import { sitesOf } from "../support/sites.js";
 import { cpuMs } from "../support/cpu.js";
+import { asciiDigits, otherDigit } from "../../src/guardian/detectors/digits.js";
+import { asciiDigits as bulkDigits } from "../../src/guardian/detectors/exfil-personal-bulk.js";
+import { detectPeopleRows } from "../../src/guardian/detectors/pii-rows.js";
 
 /* Issue 24, round exf31: people's records handed to another agent (pii-agent-records.ts), the own-agent label of the
    balanced pack, and special-category lists naming people by a title or a table's first cell (pii-special.ts).
@@ -109,6 +112,21 @@ describe("exf31: special-category lists naming people by a title or a table's fi
     expect(found("Dear Dr Okafor,\nMrs L Hart was seen today: dementia review, no change.\nRegards")).toBe(0);
     expect(found("Mr K Owusu - theatre 3, 08:00\nMs R Lane - theatre 1, 09:30\nMrs J Ellis - theatre 2, 13:00")).toBe(0);
     expect(found("Dr A Shah, diabetes clinic, Monday\nDr B Ng, epilepsy clinic, Tuesday\nDr C Roe, asthma clinic, Friday")).toBe(0);
+  });
+});
+
+describe("exf31: one helper for the digits of other scripts", () => {
+  it("reads the digits of 22 blocks as ASCII, keeping the length, for both checks", () => {
+    const t = "၁၂၃ ۱۴۰۰ ١٢ १८० ௧௨ ໑໒ ១២ ๑๒ １２ abc 09";
+    expect(asciiDigits(t)).toBe("123 1400 12 180 12 12 12 12 12 abc 09");
+    expect(asciiDigits(t).length).toBe(t.length);
+    expect(bulkDigits(t)).toBe(asciiDigits(t));
+    expect([otherDigit(0x35), otherDigit(0x661), otherDigit(0xe55), otherDigit(0xff19), otherDigit(0x4e00)]).toEqual([-1, 1, 5, 9, -1]);
+  });
+  it("lets pii-rows read a returned list written in Thai digits", () => {
+    const rows = "ผลการค้นหา:\nสมชาย ใจดี ๑๙๘๕-๐๓-๑๔ โทร ๐๘๑ ๒๓๔ ๕๖๗๘\nสมศรี มีสุข ๑๙๙๐-๐๗-๐๒ โทร ๐๘๙ ๔๔๐ ๑๒๓๙\nประยุทธ์ ทองดี ๑๙๗๘-๑๑-๒๓ โทร ๐๘๖ ๗๗๑ ๐๐๔๕";
+    expect(detectPeopleRows([{ path: ["result", "content", 0, "text"], value: rows }]).length).toBe(3);
+    expect(detectPeopleRows([{ path: ["result", "content", 0, "text"], value: "สมชาย ใจดี ๑๙๘๕-๐๓-๑๔ โทร ๐๘๑ ๒๓๔ ๕๖๗๘" }])).toEqual([]);
   });
 });
 
