@@ -1,4 +1,5 @@
 import { argumentNames, type Detection, type StringSite } from "./scan.js";
+import { asciiDigits } from "./digits.js";
 import { mailDomains, personalMailbox } from "./exfil-payloads.js";
 
 /*
@@ -41,21 +42,8 @@ const RECIPIENT_KEY = /^(?:to|cc|bcc|recipients?|recipient_?emails?|to_?address(
 /** Arguments that hold what a message says. */
 const TEXT_KEY = /^(?:subject|title|body|text|html|content|message|body_?(?:text|html)|plain|plain_?text|html_?body|text_?body|note|notes)$/i;
 
-/** Zeros of the decimal digit blocks a message may be written in (ASCII, Arabic-Indic, Persian, the Indic scripts, Thai, Lao, Tibetan, Myanmar, Khmer, Mongolian, full-width). */
-const ZEROS = [0x30, 0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6, 0xd66, 0xde6, 0xe50, 0xed0, 0xf20, 0x1040, 0x1090, 0x17e0, 0x1810, 0xff10];
-
-/** A text with every decimal digit of another script written as its ASCII digit (one UTF-16 unit each: offsets kept). */
-export function asciiDigits(text: string): string {
-  if (!/[^\x00-\x7f]/.test(text)) return text;
-  let out = "";
-  for (const ch of text) {
-    const cp = ch.codePointAt(0) as number;
-    let d = -1;
-    if (cp > 0x7f && cp <= 0xff19) for (const z of ZEROS) if (cp >= z && cp < z + 10) d = cp - z;
-    out += d >= 0 ? String.fromCharCode(48 + d) : ch;
-  }
-  return out;
-}
+/** Digits of any script read as digits: the shared helper (digits.ts, exf31), exported here as before. */
+export { asciiDigits };
 
 /** A word whose stem is one of these (any ending of up to `tail` letters or marks), case-insensitive. */
 const stems = (list: string, tail = 6): RegExp => new RegExp(`^(?:${list})[\\p{L}\\p{M}]{0,${tail}}$`, "iu");

@@ -11,6 +11,7 @@ import { contactExport, declaredRows, detectSpecial, healthToCollector } from ".
 import { homeLocations } from "./pii-location.js";
 import { jsonRecords } from "./pii-records-json.js";
 import { peopleContacts } from "./pii-contacts.js";
+import { agentRecords } from "./pii-agent-records.js";
 import { formBodyFields, jsonFormFields, onFormBodies } from "./pii-form-body.js";
 import { oneRecordDocuments, ownTransaction } from "./pii-own-record.js";
 import { detectProtected } from "./pii-protected.js";
@@ -33,6 +34,8 @@ import type { Detection, StringSite } from "./scan.js";
  *   pii_bulk.iban_list     three IBANs or more (a transfer names two: the payer's and the payee's)
  *   pii_bulk.contacts      (twenty-third round) a list of people with personal contacts handed to another agent, or
  *                          as records to a tool whose other arguments name where they go (pii-contacts.ts)
+ *   pii_bulk.agent_records (exf31) three people's records handed to another agent, each with a home address, a bank
+ *                          account or a personal contact, people named as initials or titles too (pii-agent-records.ts)
  *   pii_bulk.national_ids  (twenty-fourth round) people's lists keyed by national identity numbers nobody labelled,
  *                          read from the numbers' own structure (pii-national.ts), when no other finding names them
  *   pii_bulk.people        three people's records or more (two when each code is named or checks itself: ninth
@@ -140,7 +143,9 @@ function bulkOf(sites: StringSite[], pii: () => Detection[], schema: () => unkno
   // (Tenth round) records that need no number: several people's health or disciplinary data, or one identified
   // person's health data sent to an advertising or analytics collector (pii-special.ts).
   // (Twenty-third round) a list of people with personal contacts handed to another agent (pii-contacts.ts).
-  const special = [...detectSpecial(sites), ...healthToCollector(sites), ...peopleContacts(sites)];
+  // (exf31) people's records with a home address, a bank account or a personal mailbox handed to another agent (pii-agent-records.ts).
+  const contacts = peopleContacts(sites);
+  const special = [...detectSpecial(sites), ...healthToCollector(sites), ...contacts, ...(contacts.length === 0 ? agentRecords(sites) : [])];
   if (lits !== null && lits.digits < 6) return special;
   const found = pii();
   const of = (type: string) => found.filter((d) => d.type === type);

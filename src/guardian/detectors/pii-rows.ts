@@ -5,6 +5,7 @@ import { literalsOf } from "./literals.js";
 import { catalogueChecked, catalogueLabel } from "./pii-catalogue.js";
 import { namesIdentity } from "./pii-people.js";
 import type { Detection, StringSite } from "./scan.js";
+import { asciiDigits, otherDigit } from "./digits.js";
 
 /*
  * (Twenty-sixth round) People's records handed back (`pii_bulk.people_rows`): a tool's result or an agent's reply
@@ -16,8 +17,8 @@ import type { Detection, StringSite } from "./scan.js";
  * A record is a line of a text (a new line or `;` between people) with a person's name on it (two capitalised words,
  * or a word of a script without capitals: `Oliver Grant`, `امیر حسینی`, `राहुल शर्मा`), or the item of a JSON list (an A2A data
  * part's `accounts`, a result's `rows`, of any name and language: only values and the keys' meaning are read).
- * Its fields, in any language (digits of other scripts — Persian, Arabic, Devanagari, Bengali, full width — are
- * read as digits):
+ * Its fields, in any language (digits of other scripts — Persian, Arabic, the Indic scripts, Thai, Lao, Myanmar,
+ * Khmer, full width: digits.ts, shared with exfil-personal-bulk.ts since exf31 — are read as digits):
  *   - a birth date: a calendar date ten years ago or more (`1983-06-14`, `02/11/2001`), or any past date under a key
  *     that names a birth;
  *   - an identity number: a US SSN's shape with a valid area, a number that passes a national check (the catalogue's,
@@ -41,17 +42,6 @@ const MAX_RECORDS = 256;
 /** Ten years before now: an earlier date beside a person's name is read as a birth (an order of 2026 is not). */
 const BORN_BEFORE = Date.now() - 10 * 365.25 * 24 * 3600 * 1000;
 
-/** Digits of other scripts, one UTF-16 unit each, as ASCII digits (spans are kept). */
-const OTHER_DIGIT = /[\u0660-\u0669\u06f0-\u06f9\u0966-\u096f\u09e6-\u09ef\uff10-\uff19]/;
-function asciiDigits(v: string): string {
-  if (!OTHER_DIGIT.test(v)) return v;
-  return v.replace(/[\u0660-\u0669\u06f0-\u06f9\u0966-\u096f\u09e6-\u09ef\uff10-\uff19]/g, (c) => {
-    const x = c.charCodeAt(0);
-    const base = x >= 0xff10 ? 0xff10 : x >= 0x09e6 ? 0x09e6 : x >= 0x0966 ? 0x0966 : x >= 0x06f0 ? 0x06f0 : 0x0660;
-    return String(x - base);
-  });
-}
-
 /**
  * A person's name: pii-contacts.ts's (two capitalised words, or a word of Arabic, Georgian, Amharic, Thai or East Asian
  * script), or a word of another script without capitals (Hebrew, Devanagari, Bengali, the other Indic scripts).
@@ -60,9 +50,6 @@ const OTHER_NAME = /[\u0590-\u05ff\u0900-\u0dff]{2}/;
 const named = (v: string) => PERSON_NAME.test(v) || OTHER_NAME.test(v);
 
 const MIN_DIGITS = 30;
-
-/** A digit of the other scripts read (`c` ≥ U+0660): Arabic-Indic, Persian, Devanagari, Bengali, full-width. */
-const wideDigit = (c: number): boolean => c <= 0x0669 || (c >= 0x06f0 && c <= 0x06f9) || (c >= 0x0966 && c <= 0x096f) || (c >= 0x09e6 && c <= 0x09ef) || (c >= 0xff10 && c <= 0xff19);
 
 /**
  * How many digits (of the scripts read) a string holds, counting up to `enough`. (Issue 25, perf27: the count is
@@ -75,7 +62,7 @@ function digitsIn(v: string, enough: number): number {
   const length = v.length;
   for (let i = 0; i < length; i++) {
     const c = v.charCodeAt(i);
-    if ((c - 48) >>> 0 < 10 || (c >= 0x0660 && wideDigit(c))) {
+    if ((c - 48) >>> 0 < 10 || (c >= 0x0660 && otherDigit(c) >= 0)) {
       if (++n >= enough) return n;
     }
   }

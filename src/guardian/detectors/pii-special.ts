@@ -54,6 +54,13 @@ const INITIAL_NAME = /(?<![\p{L}\p{N}.])(?:\p{Lu}\.[ \t]{0,2}\p{Lu}[\p{Ll}'’-]
 const STREET = /(?<![\p{L}\p{N}])\d{1,4}[a-z]?[ \t]{1,2}(?:\p{Lu}[\p{Ll}'’-]{1,20}[ \t]{1,2}){1,3}(?:Lane|Road|Rd|Street|St|Avenue|Ave|Row|Close|Way|Drive|Court|Place|Gardens|Terrace|Crescent|Grove|Hill)\b|(?<![\p{L}])\p{Lu}[\p{Ll}]{2,20}(?:stra(?:ss|ß)e|str\.|weg|gasse|allee|platz)[ \t]{1,2}\d{1,4}(?![\d])/u;
 const BIRTH_DATE = /(?<![\d])(?:19\d{2}|20[0-2]\d)[-./](?:0?[1-9]|1[0-2])[-./](?:0?[1-9]|[12]\d|3[01])(?![\d])|(?<![\d])(?:0?[1-9]|[12]\d|3[01])[-./](?:0?[1-9]|1[0-2])[-./](?:19\d{2}|20[0-2]\d)(?![\d])/;
 
+/**
+ * (exf31) A title of address before a surname, an initial between them or not (`Mrs J Ellis`, `Mr K Owusu`, `Ms Lane`,
+ * `Herr Braun`, `Sra. Díaz`, `Mme Roux`): a person, written as a housing register or a care list writes residents.
+ * Clinicians' titles are not among them (CLINICIAN: who treats, not who is treated).
+ */
+const TITLED_NAME = /(?<![\p{L}])(?:Mr|Mrs|Ms|Miss|Mx|Mme|Mlle|Herr|Frau|Sr|Sra|Srta|Dhr|Mevr|Pan|Pani)\.?[ \t]{1,2}(?:\p{Lu}\.?[ \t]{1,2}){0,2}\p{Lu}[\p{Ll}'’-]{1,24}(?![\p{L}])/u;
+
 /** Titles of clinicians and staff before a name: the name is who treats, not who is treated. */
 const CLINICIAN = /(?:^|[^\p{L}])(?:dr|dr\.|prof|prof\.|nurse|doctor|dra|dra\.|pr\.|drs?\.)\s{0,2}$/iu;
 /** A name whose first word is a clinician's title (`Dr Anna Berg`, `Nurse Ella Ward`: NAME reads the title as a word). */
@@ -204,6 +211,20 @@ function personOf(rec: Rec): string | null {
       if (m && !NOT_PERSON.test(t)) return m[0];
       return null;
     }
+  }
+  // (exf31) A table whose name column is headed otherwise (`Driver`, `Tenant`, `Bewohner`): its first cell when that
+  // cell is a name and nothing else (`J. Harlan`, `Mrs J Ellis`, `Rosa Sandoval`).
+  const first = rec[0];
+  if (first !== undefined && first.key !== null && rec.length >= 3) {
+    const t = first.text.trim();
+    const m = t.length <= 48 ? (TITLED_NAME.exec(t) ?? INITIAL_SURNAME.exec(t) ?? NAME.exec(t)) : null;
+    if (m && m[0].length === t.length && !NOT_PERSON.test(t) && !CLINICIAN_NAME.test(t)) return m[0];
+  }
+  // (exf31) A name after a title of address (`Mrs J Ellis`, `Mr K Owusu`, `Herr Braun`): a person however the rest is written.
+  for (const c of rec) {
+    if (c.key !== null && !TEXT_KEY.test(words(c.key))) continue;
+    const m = TITLED_NAME.exec(c.text);
+    if (m) return m[0];
   }
   for (const c of rec) {
     if (c.key !== null && !TEXT_KEY.test(words(c.key))) continue;
