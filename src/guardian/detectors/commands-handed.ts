@@ -28,17 +28,29 @@ export function handsOverInAnyLanguage(lead: string): boolean {
 /**
  * (Thirty-first round) The stricter reading for a tool's result (MCP), where security tools show command lines as
  * evidence ("Command line: bash -c '…'", "Komut satırı: powershell …") and articles say what attackers "run": the
- * lead's last sentence must open with a verb of running, in English or the lexicon's `exec` class — "Solved! Run this
- * on the PC with the Autel, it re-registers the license:", "Ejecuta esto en el servidor:" — and hold no warning or
- * report word. A colon alone does not hand over here.
+ * lead's last sentence must open with a verb of running (English, or the German, Spanish, French, Italian and
+ * Portuguese forms requests.ts reads) — "Solved! Run this on the PC with the Autel, it re-registers the license:",
+ * "Ejecuta en la terminal del servidor:" — and hold no word of the lexicon's warning or report classes. A colon alone
+ * does not hand over here.
  */
 export function opensWithRunVerb(lead: string): boolean {
   const t = lead.length > 400 ? lead.slice(-400) : lead;
   const sentence = t.slice(Math.max(t.lastIndexOf(". "), t.lastIndexOf("! "), t.lastIndexOf("? "), -1) + 1);
   const m = /^[\s>*#-]{0,8}(?:\d{1,2}[.)]\s{1,3})?([\p{L}\p{M}'’]{1,40})/u.exec(sentence);
-  if (m === null) return false;
+  if (m === null || !RESULT_RUN_VERB.test(m[1] as string)) return false;
   const { cues } = cuesOfWords(sentence, MAX_WORDS);
-  if (cues.has("neg") || cues.has("report")) return false;
-  return RUN_VERB.test(m[1] as string) || cuesOfWords(m[1] as string, 1).cues.has("exec");
+  return !cues.has("neg") && !cues.has("report");
 }
-const RUN_VERB = /^(?:run|execute|paste|type|enter|launch|copy)$/i;
+
+/**
+ * Whether a tool's result may hand a line over at all (the verbs `opensWithRunVerb` reads, anywhere in the first
+ * 64 KB that requests.ts reads for command lines): a result without one is not read for command lines (issue 25: a
+ * megabyte of prose is one search, 0.1 ms, not the line reading's 0.3 ms).
+ */
+export function mayHandOverInResult(text: string): boolean {
+  return RESULT_RUN_ANYWHERE.test(text.length > 65536 ? text.slice(0, 65536) : text);
+}
+const VERBS = "run|execute|exec|launch|invoke|paste|type|enter|copy|ausführen|führe|führen|starte|ejecuta|ejecutar|lanza|exécute|exécutez|exécuter|lance|lancez|esegui|eseguire|executa|executar|rode";
+const RESULT_RUN_VERB = new RegExp(`^(?:${VERBS})$`, "i");
+// (Each verb opens with an ASCII letter after a space, a mark or a digit's stop: a word boundary before it holds.)
+const RESULT_RUN_ANYWHERE = new RegExp(`\\b(?:${VERBS})`, "i");

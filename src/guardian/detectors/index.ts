@@ -14,7 +14,7 @@ import { askedInReply, pathsHandedBack } from "./paths-handed.js";
 import { key as argumentKey, siteRoles, type RoledSite } from "./sites.js";
 import { commandsInRequest } from "./requests.js";
 import { sqlHandedOver } from "./commands-reach.js";
-import { handsOverInAnyLanguage, opensWithRunVerb } from "./commands-handed.js";
+import { handsOverInAnyLanguage, mayHandOverInResult, opensWithRunVerb } from "./commands-handed.js";
 import { runsByItself } from "./commands-autorun.js";
 import { detectSecretAssignments } from "./assignments.js";
 import { detectConcealedPoisoning } from "./poisoning-concealed.js";
@@ -367,6 +367,7 @@ const handedBack = (path: readonly (string | number)[]) =>
  * file the reply delivers, whose `- run: …` is a key of the file.
  */
 function commandsHandedBack(text: string, toolResult = false): { start: number; end: number }[] {
+  if (toolResult && !mayHandOverInResult(text)) return [];
   return commandsInRequest(text).filter((span) => {
     const lineStart = text.lastIndexOf("\n", span.start - 1) + 1;
     let lead = text.slice(lineStart, span.start);
