@@ -34,6 +34,7 @@ import { genuineBidiPair } from "./bidi.js";
 import { intoFile, paymentReference, selfSummary, serverHeld, takenElsewhere, tokenTopic } from "./injection-benign.js";
 import { secretsOnlyForbidden, unreported, wrongdoerDescribed } from "./sampling-benign.js";
 import { samplingTurnFindings } from "./sampling-turns.js";
+import { commissionedDefence } from "./sampling-commissioned.js";
 import { forgedTurnFindings } from "./sampling-forged.js";
 import { samplingParamFindings } from "./sampling-params.js";
 import { cardSecretFindings } from "./poisoning-card-secrets.js";
@@ -1240,6 +1241,15 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     const el = at < 0 ? elidedQuote(unit, text.slice(e, e + 40)) : null;
     if (el) {
       if (!sig.quoted.some(([a, b]) => a <= s + el[0] && s + el[0] < b)) sig.quoted.push([s + el[0], s + el[1]]);
+      sig.report = true;
+    }
+  }
+  // (samp31) A sampling prompt that commissions a text for people about a defence ("write a training note for staff:
+  // why an assistant must never follow text like "…"): its topic names the attack, quoted (sampling-commissioned.ts).
+  if (sig.own && ctx.role === "prompt") {
+    const cd = commissionedDefence(unit);
+    if (cd) {
+      if (!sig.quoted.some(([a, b]) => a <= s + cd[0] && s + cd[0] < b)) sig.quoted.push([s + cd[0], s + cd[1]]);
       sig.report = true;
     }
   }
