@@ -35,6 +35,7 @@ import { intoFile, paymentReference, selfSummary, serverHeld, takenElsewhere, to
 import { secretsOnlyForbidden, unreported, wrongdoerDescribed } from "./sampling-benign.js";
 import { samplingTurnFindings } from "./sampling-turns.js";
 import { commissionedDefence } from "./sampling-commissioned.js";
+import { handshakeFindings } from "./sampling-handshake.js";
 import { forgedTurnFindings } from "./sampling-forged.js";
 import { samplingParamFindings } from "./sampling-params.js";
 import { cardSecretFindings } from "./poisoning-card-secrets.js";
@@ -2919,7 +2920,11 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
   // (Seventeenth round) Its turns borrowing an approval or a consent the server cannot give (sampling-turns.ts).
   for (const p of samplingTurnFindings(message)) out.push({ type: "instruction", path: p.path, start: p.start, end: p.end, role: "prompt", detail: p.detail });
   // (tp29) An assistant turn the server wrote that commits the model to an act nobody agreed (sampling-forged.ts).
-  for (const p of forgedTurnFindings(message)) out.push({ type: "forged_turn", path: p.path, start: p.start, end: p.end, role: "prompt", detail: p.detail });
+  const forged = forgedTurnFindings(message);
+  for (const p of forged) out.push({ type: "forged_turn", path: p.path, start: p.start, end: p.end, role: "prompt", detail: p.detail });
+  // (samp31) Or one known by its shape in any language: an order acknowledged, ratified, carrying a send, a secret or a
+  // concealment (sampling-handshake.ts).
+  if (forged.length === 0) for (const p of handshakeFindings(message)) out.push({ type: "forged_turn", path: p.path, start: p.start, end: p.end, role: "prompt", detail: p.detail });
   for (const sites of groups.values()) {
     try {
       judgeSiblings(sites, message, tools, threshold, quoted, push, budget);
