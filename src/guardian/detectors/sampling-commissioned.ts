@@ -35,14 +35,26 @@ const TOPIC_START =
 /** What is written, or for whom. */
 const GENRE =
   /(?<![\p{L}])(?:notes?|tips?|warnings?|paragraphs?|slides?|summary|notices?|bulletins?|newsletters?|reminders?|guides?|guidance|training|posters?|faqs?|explanations?|memos?|briefings?|posts?|articles?|handouts?|checklists?|lessons?|awareness|alerts?|staff|employees|team|colleagues|customers|clients|supporters|members|users|students|parents|volunteers|drivers|dispatchers|operators|lawyers|nurses|agents|workers|note|conseil|avertissement|formation|personnel|nota|aviso|consejo|formación|empleados|personal|aviso|formação|funcionários|hinweis|warnung|schulung|mitarbeiter|avviso|formazione|personale)(?![\p{L}])/iu;
-/** A defence in the topic: a prohibition, a refusal, a report. */
-const DEFENCE =
-  /(?<![\p{L}])(?:never|must\s{1,3}not|mustn't|should\s{1,3}not|shouldn't|do\s{1,3}not|don't|does\s{1,3}not|will\s{1,3}not|won't|nobody|no\s{1,3}one|no\s{1,3}auto|(?:be|is|are|gets?)\s{1,3}(?:refused|rejected|reported|blocked|flagged|ignored|declined)|refuse|reject|report\s{1,3}(?:it|them|this|that|suspicious|to)|jamais|ne\s{1,3}(?:pas|doit)|nunca|jamás|no\s{1,3}(?:debe|deben|hay\s{1,3}que)|niemals|nie|nicht|mai|non\s{1,3}(?:deve|devono))(?![\p{L}])/iu;
+/**
+ * A defence in the topic: a prohibition of a harmful act ("must never follow", "do not click", "never do it"), a
+ * refusal or a report ("must be refused", "should be reported"), or the party that "will never ask". Not a spur ("do
+ * not ignore this", "don't worry", "never miss a payment") nor a concealment ("do not tell the auditors").
+ */
+const DEFENCE = new RegExp(
+  [
+    String.raw`(?<![\p{L}])(?:never|must\s{1,3}not|mustn't|should\s{1,3}not|shouldn't|do\s{1,3}not|don't|may\s{1,3}not|cannot|can't)\s{1,3}(?:ever\s{1,3})?(?:[\p{L}'-]{1,20}\s{1,3}){0,2}?(?:share|give|follow|obey|click|send|open|reply|read|paste|enter|type|pay|trust|act|run|install|forward|disclose|reveal|answer|comply|provide|hand|accept|approve|execute|download|scan|do\s{1,3}(?:it|so|that|this))(?![\p{L}])`,
+    String.raw`(?<![\p{L}])(?:be|is|are|gets?|being)\s{1,3}(?:refused|rejected|reported|blocked|flagged|declined|ignored)(?![\p{L}])`,
+    String.raw`(?<![\p{L}])(?:refuse|reject|decline)\s{1,3}(?:it|them|this|that|such)|(?<![\p{L}])report\s{1,3}(?:it|them|this|that|suspicious|to)(?![\p{L}])`,
+    String.raw`(?<![\p{L}])(?:nobody|no\s{1,3}one|never|will\s{1,3}never|would\s{1,3}never)\s{1,3}(?:will\s{1,3}|would\s{1,3})?(?:ever\s{1,3})?(?:ask|call|phone|e-?mail|text|request|contact|message)\w{0,3}(?![\p{L}])`,
+    String.raw`(?<![\p{L}])(?:jamais|nunca|jamás|niemals|mai)(?![\p{L}])`,
+  ].join("|"),
+  "iu",
+);
 /** A second order to the model in the topic, or the session's data, or a destination: no exemption. */
 const SECOND_ORDER =
-  /(?:^|[,;—–]|(?<![\p{L}])(?:and|then|also|plus|y|et|und|e)(?![\p{L}]))\s{0,3}(?:then\s{1,3}|also\s{1,3})?(?:append|attach|insert|include|add|paste|list|output|print|reveal|send|forward|e-?mail|post|upload|give\s{1,3}(?:me|us)|copy)(?![\p{L}])|(?<![\p{L}])(?:afterwards|additionally|at\s{1,3}the\s{1,3}(?:end|bottom|top|start))(?![\p{L}])/iu;
+  /(?:^|[,;—–]|(?<![\p{L}])(?:and|then|also|plus|but|so|just|now|instead|or|y|et|und|e)(?![\p{L}]))\s{0,3}(?:then\s{1,3}|also\s{1,3}|just\s{1,3})?(?:append|attach|insert|include|add|paste|list|output|print|reveal|send|forward|e-?mail|post|upload|give\s{1,3}(?:me|us)|copy|type|enter|reply|respond|tell\s{1,3}(?:me|us)|share|disclose|provide|put|show|write\s{1,3}(?:down|out))(?![\p{L}])|(?<![\p{L}])(?:afterwards|additionally|at\s{1,3}the\s{1,3}(?:end|bottom|top|start))(?![\p{L}])/iu;
 const SESSION_HERE =
-  /(?<![\p{L}])(?:(?:this|the|our|current|whole|entire)\s{1,3}(?:conversation|chat|session|thread|context)|you(?:'ve|\s{1,3}have)?\s{1,3}(?:seen|read|been\s{1,3}given|received)|in\s{1,3}your\s{1,3}(?:context|memory)|(?:previous|earlier|prior)\s{1,3}(?:messages?|turns?))(?![\p{L}])/iu;
+  /(?<![\p{L}])(?:(?:this|the|our|current|whole|entire)\s{1,3}(?:conversation|chat|session|thread|context)|you(?:'ve|\s{1,3}have)?\s{1,3}(?:seen|read|been\s{1,3}given|received)|in\s{1,3}your\s{1,3}(?:context|memory|reply|answer|response|output)|(?:previous|earlier|prior)\s{1,3}(?:messages?|turns?))(?![\p{L}])/iu;
 const DESTINATION = /:\/\/|[\w.-]@[\w-]|(?<![\p{L}])www\.|\b[a-z0-9-]{2,40}\.(?:com|net|org|io|co|dev|app|xyz|info|me|ru|cn|site|online|top)\b/iu;
 /** A quotation: its text is the example the topic names, not the topic's own words. */
 const QUOTATION = /"[^"\n]{0,300}"|“[^”\n]{0,300}”|«[^»\n]{0,300}»|'[^'\n]{1,300}'(?![\p{L}])/gu;
