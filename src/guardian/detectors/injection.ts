@@ -34,6 +34,8 @@ import { genuineBidiPair } from "./bidi.js";
 import { intoFile, paymentReference, selfSummary, serverHeld, takenElsewhere, tokenTopic } from "./injection-benign.js";
 import { secretsOnlyForbidden, unreported, wrongdoerDescribed } from "./sampling-benign.js";
 import { samplingTurnFindings } from "./sampling-turns.js";
+import { commissionedDefence } from "./sampling-commissioned.js";
+import { handshakeFindings } from "./sampling-handshake.js";
 import { forgedTurnFindings } from "./sampling-forged.js";
 import { samplingParamFindings } from "./sampling-params.js";
 import { cardSecretFindings } from "./poisoning-card-secrets.js";
@@ -1241,6 +1243,15 @@ function analyse(text: string, s: number, e: number, ctx: Ctx): Sig {
     const el = at < 0 ? elidedQuote(unit, text.slice(e, e + 40)) : null;
     if (el) {
       if (!sig.quoted.some(([a, b]) => a <= s + el[0] && s + el[0] < b)) sig.quoted.push([s + el[0], s + el[1]]);
+      sig.report = true;
+    }
+  }
+  // (samp31) A sampling prompt that commissions a text for people about a defence ("write a training note for staff:
+  // why an assistant must never follow text like "…"): its topic names the attack, quoted (sampling-commissioned.ts).
+  if (sig.own && ctx.role === "prompt") {
+    const cd = commissionedDefence(unit);
+    if (cd) {
+      if (!sig.quoted.some(([a, b]) => a <= s + cd[0] && s + cd[0] < b)) sig.quoted.push([s + cd[0], s + cd[1]]);
       sig.report = true;
     }
   }
@@ -2910,7 +2921,11 @@ function findings(input: InjectionInput, threshold: number, quoted: "pass" | "cu
   // (Seventeenth round) Its turns borrowing an approval or a consent the server cannot give (sampling-turns.ts).
   for (const p of samplingTurnFindings(message)) out.push({ type: "instruction", path: p.path, start: p.start, end: p.end, role: "prompt", detail: p.detail });
   // (tp29) An assistant turn the server wrote that commits the model to an act nobody agreed (sampling-forged.ts).
-  for (const p of forgedTurnFindings(message)) out.push({ type: "forged_turn", path: p.path, start: p.start, end: p.end, role: "prompt", detail: p.detail });
+  const forged = forgedTurnFindings(message);
+  for (const p of forged) out.push({ type: "forged_turn", path: p.path, start: p.start, end: p.end, role: "prompt", detail: p.detail });
+  // (samp31) Or one known by its shape in any language: an order acknowledged, ratified, carrying a send, a secret or a
+  // concealment (sampling-handshake.ts).
+  if (forged.length === 0) for (const p of handshakeFindings(message)) out.push({ type: "forged_turn", path: p.path, start: p.start, end: p.end, role: "prompt", detail: p.detail });
   for (const sites of groups.values()) {
     try {
       judgeSiblings(sites, message, tools, threshold, quoted, push, budget);
