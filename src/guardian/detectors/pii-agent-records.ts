@@ -1,5 +1,6 @@
 import { contactsIn, PERSON_NAME } from "./pii-contacts.js";
 import { personalMailbox } from "./exfil-payloads.js";
+import { ibanValid } from "./pii-checks.js";
 import type { Detection, StringSite } from "./scan.js";
 
 /*
@@ -54,27 +55,13 @@ const SORT_CODE = /(?<![\d-])\d{2}-\d{2}-\d{2}[ \t/]{1,3}\d{8}(?!\d)/;
 /** An IBAN's shape, spaced in fours or not. */
 const IBAN = /(?<![A-Z0-9])[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?(?![A-Z0-9])/g;
 
-/** An IBAN's mod-97 check. */
-function ibanValid(raw: string): boolean {
-  const s = raw.replace(/ /g, "");
-  if (s.length < 15 || s.length > 34) return false;
-  const r = s.slice(4) + s.slice(0, 4);
-  let m = 0;
-  for (const ch of r) {
-    const c = ch.charCodeAt(0);
-    const v = c >= 65 ? String(c - 55) : ch;
-    for (const d of v) m = (m * 10 + (d.charCodeAt(0) - 48)) % 97;
-  }
-  return m === 1;
-}
-
 /** A bank account in a record (its digits and letters), or null. */
 function bankField(text: string): string | null {
   const sort = SORT_CODE.exec(text);
   if (sort) return sort[0].replace(/\D/g, "");
   if (!/[A-Z]{2}\d{2}/.test(text)) return null;
   IBAN.lastIndex = 0;
-  for (let m: RegExpExecArray | null, n = 0; (m = IBAN.exec(text)) !== null && n < 8; n++) if (ibanValid(m[0])) return m[0].replace(/ /g, "");
+  for (let m: RegExpExecArray | null, n = 0; (m = IBAN.exec(text)) !== null && n < 8; n++) if (ibanValid(m[0].replace(/ /g, ""))) return m[0].replace(/ /g, "");
   return null;
 }
 
