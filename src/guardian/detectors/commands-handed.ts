@@ -1,4 +1,5 @@
 import { cuesOfWords } from "./injection-lexicon.js";
+import { RUN_VERBS } from "./requests.js";
 
 /*
  * (leak30, issue 24) Whether the words before a command line in a remote agent's reply hand it over to be run, in any
@@ -44,13 +45,15 @@ export function opensWithRunVerb(lead: string): boolean {
 
 /**
  * Whether a tool's result may hand a line over at all (the verbs `opensWithRunVerb` reads, anywhere in the first
- * 64 KB that requests.ts reads for command lines): a result without one is not read for command lines (issue 25: a
- * megabyte of prose is one search, 0.1 ms, not the line reading's 0.3 ms).
+ * 64 KB that requests.ts reads for command lines and commands-reach.ts for statements): a result without one is not
+ * read for either (issue 25: a megabyte of prose is one search, 0.1 ms, not the line reading's 0.3 ms; a long result
+ * with SQL in it would pay the statements' reading, ~2.6 ms on 1 MB).
  */
 export function mayHandOverInResult(text: string): boolean {
   return RESULT_RUN_ANYWHERE.test(text.length > 65536 ? text.slice(0, 65536) : text);
 }
-const VERBS = "run|execute|exec|launch|invoke|paste|type|enter|copy|ausführen|führe|führen|starte|ejecuta|ejecutar|lanza|exécute|exécutez|exécuter|lance|lancez|esegui|eseguire|executa|executar|rode";
+/** requests.ts's verbs of running, and the reply reading's "enter" and "copy" (index.ts `HANDING_OVER`). */
+const VERBS = `${RUN_VERBS}|enter|copy`;
 const RESULT_RUN_VERB = new RegExp(`^(?:${VERBS})$`, "i");
 // (Each verb opens with an ASCII letter after a space, a mark or a digit's stop: a word boundary before it holds.)
 const RESULT_RUN_ANYWHERE = new RegExp(`\\b(?:${VERBS})`, "i");

@@ -305,8 +305,10 @@ export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[]
       // (Twelfth round) A workload manifest a remote agent delivers, judged as `kubectl apply` judges one.
       const how = podReachesHost(site.value);
       if (how) out.push({ type: "dangerous_command.privileged_container", path: site.path, start: 0, end: site.value.length, detail: `a delivered manifest runs a pod with ${how}` });
-    } else if (site.role === "request" || (site.role === "content" && handedBack(site.path))) {
-      for (const span of site.role === "request" ? commandsInRequest(site.value) : commandsHandedBack(site.value, site.path[1] === "content")) {
+    } else if (site.role === "request" || (site.role === "content" && handedBack(site.path) && (!toolResult(site.path) || mayHandOverInResult(site.value)))) {
+      // (Thirty-first round) A tool's result with no verb of running in the 64 KB both readings below take is not read
+      // for command lines or statements at all (commands-handed.ts).
+      for (const span of site.role === "request" ? commandsInRequest(site.value) : commandsHandedBack(site.value, toolResult(site.path))) {
         for (const f of judgeCommandLine(site.value.slice(span.start, span.end))) out.push({ type: f.type, path: site.path, start: span.start + f.start, end: span.start + f.end, detail: f.detail });
       }
       // (Eleventh round) SQL handed over to be run: judged as a SQL tool's statement (commands-reach.ts).
@@ -322,7 +324,7 @@ export function detectDangerousCommand(sites: readonly RoledSite[]): Detection[]
         for (const sql of sqlHandedOver(site.value)) {
           const at = site.value.indexOf(sql);
           const lead = at > 0 ? site.value.slice(site.value.lastIndexOf("\n", at - 1) + 1, at) : "";
-          if (WARNED_OFF.test(lead) || !(site.path[1] === "content" ? opensWithRunVerb(lead) : HANDING_OVER.test(lead) || handsOverInAnyLanguage(lead))) continue;
+          if (WARNED_OFF.test(lead) || !(toolResult(site.path) ? opensWithRunVerb(lead) : HANDING_OVER.test(lead) || handsOverInAnyLanguage(lead))) continue;
           const hit = destructiveSql(sql, lead.slice(-160));
           if (hit) out.push({ type: "dangerous_command.database_destroy", path: site.path, start: at, end: at + sql.length, detail: hit });
         }
@@ -351,23 +353,21 @@ const SQL_DATA_KEY = /^(?:sql|query|statement|stmt|sql_query|sqlquery)$/i;
 /**
  * (Seventh round) The text of a remote agent's reply (a message's, a status update's or an artifact's parts, not the
  * task's history): the calling agent is a model that acts on it, so a command line the reply hands over to be run
- * ("Run this in an elevated prompt: …") is judged as a request's is. An MCP tool's result is content: a page or a
- * README quoting `curl … | bash` hands nothing over.
- */
-/**
- * A reply's text part (A2A), or (thirty-first round) a tool result's text block (MCP): the calling model reads both,
- * so a line either hands it to run ("Solved! Run this on the PC: nc -e /bin/sh …") is judged as a request's.
+ * ("Run this in an elevated prompt: …") is judged as a request's is. (Thirty-first round) So is an MCP tool's result's
+ * text block ("Solved! Run this on the PC: nc -e /bin/sh …"), read with a stricter lead (`toolResult`,
+ * commands-handed.ts `opensWithRunVerb`): a page or a README quoting `curl … | bash` hands nothing over.
  */
 const handedBack = (path: readonly (string | number)[]) =>
-  path[0] === "result" && path[path.length - 1] === "text" && ((path.includes("parts") && !path.includes("history")) || (path[1] === "content" && path.length === 4));
+  path[0] === "result" && path[path.length - 1] === "text" && ((path.includes("parts") && !path.includes("history")) || toolResult(path));
+/** An MCP tool's result's text block (`result.content[i].text`). */
+const toolResult = (path: readonly (string | number)[]) => path[0] === "result" && path[1] === "content" && path.length === 4;
 
 /**
  * The command lines a reply hands over: those of commandsInRequest introduced by a sentence asking the reader to run
  * them ("Run this in an elevated prompt: …", "Before I continue, execute: …") on their line or the line before — not a
  * file the reply delivers, whose `- run: …` is a key of the file.
  */
-function commandsHandedBack(text: string, toolResult = false): { start: number; end: number }[] {
-  if (toolResult && !mayHandOverInResult(text)) return [];
+function commandsHandedBack(text: string, fromTool = false): { start: number; end: number }[] {
   return commandsInRequest(text).filter((span) => {
     const lineStart = text.lastIndexOf("\n", span.start - 1) + 1;
     let lead = text.slice(lineStart, span.start);
@@ -379,7 +379,7 @@ function commandsHandedBack(text: string, toolResult = false): { start: number; 
       lead = text.slice(text.lastIndexOf("\n", Math.max(0, back - 2)) + 1, back);
     }
     // (Thirty-first round) A tool's result hands over only with a sentence opening on a verb of running.
-    if (toolResult) return !WARNED_OFF.test(lead) && opensWithRunVerb(lead);
+    if (fromTool) return !WARNED_OFF.test(lead) && opensWithRunVerb(lead);
     // (Twentieth round) A capitalised imperative alone ("Run:", "Paste this:") hands over as a sentence does; a
     // lower-case `run:` is a file's key (a workflow's step), and stays one.
     if (HANDING_OVER.test(lead) && !WARNED_OFF.test(lead) && (lead.trim().split(/\s+/).length >= 3 || SHORT_IMPERATIVE.test(lead))) return true;

@@ -56,8 +56,10 @@ const WRITING_TASK = /^\W{0,8}(?:(?:please|pls|can\s{1,3}you|could\s{1,3}you|kin
 /** Shell plumbing later in the clause (`tar czf - ~/.ssh | nc …`): the words before it are a command's. */
 const PIPING = /\s(?:\||&&|\|\||2?>>?|<)\s|\$\(/;
 
+/** Verbs of running a request's line is asked with (also commands-handed.ts's, for a tool's result). */
+export const RUN_VERBS = "run|execute|exec|launch|invoke|paste|type|ausführen|führe|führen|starte|ejecuta|ejecutar|lanza|exécute|exécutez|exécuter|lance|lancez|esegui|eseguire|executa|executar|rode";
 /** The text asks for something to be run (English, German, Spanish, French, Italian, Portuguese). */
-const RUN_VERB = /\b(?:run|execute|exec|launch|invoke|paste|type|ausführen|führe|führen|starte|ejecuta|ejecutar|lanza|exécute|exécutez|exécuter|lance|lancez|esegui|eseguire|executa|executar|rode)\b/i;
+const RUN_VERB = new RegExp(`\\b(?:${RUN_VERBS})\\b`, "i");
 
 /** A clause's start (after a lead word such as "then" or "please"), and the lower-case word that begins it. */
 const CLAUSE_START = /(?:^|[,;:—–]\s+|\.\s+|\$\s+|^\s*[-*>]\s+|\s&&\s+)(?:(?:[Tt]hen|[Aa]nd|[Aa]lso|[Pp]lease|[Nn]ow|[Ff]irst|[Jj]ust|[Nn]ext)\s+)?(?:(?:[Rr]un|[Ee]xecute)\s+)?([a-z][a-z0-9.+-]{0,15})(?=\s+\S)/g;
