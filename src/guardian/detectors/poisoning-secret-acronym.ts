@@ -116,7 +116,7 @@ export function secretIntoField(description: string, schema: unknown): string | 
   for (const s of sentences(description).slice(1)) {
     const ws = words(s.text);
     const secret = secretAt(ws, SECRET);
-    if (secret < 0 || english(s.text)) continue;
+    if (secret < 0 || english(s.text) || negatedWithin(ws, ws.length)) continue;
     for (let i = 0; i < ws.length; i++) {
       const w = ws[i] as string;
       const name = parts(w).map((p) => fields.get(p.toLowerCase())).find((x) => x !== undefined) ?? fields.get(w.toLowerCase());
@@ -124,7 +124,7 @@ export function secretIntoField(description: string, schema: unknown): string | 
       // The field's name labelling its sentence ("Qeyd: …") is a word of the prose, not where something is put.
       const at = s.text.indexOf(w);
       if (i === 0 && /^\s{0,2}[:：]/u.test(s.text.slice(at + w.length))) continue;
-      if (!negatedWithin(ws, ws.length)) return name;
+      return name;
     }
   }
   return undefined;

@@ -24,9 +24,7 @@
  */
 
 const HEAD = new RegExp(
-  [
-    String.raw`^[\s"'“(]{0,3}(?:please\s{1,3}|kindly\s{1,3})?(?:write|draft|compose|prepare|create|produce|explain|outline|put\s{1,3}together|rédige[sz]?|écri(?:s|vez)|explique[sz]?|prépare[sz]?|redacta|escribe|explica|prepara|redige|escreva|escreve|explique|schreibe?|erkläre?|verfasse|erstelle|scrivi|spiega|prepara)(?![\p{L}])`,
-  ].join("|"),
+  String.raw`^[\s"'“(]{0,3}(?:please\s{1,3}|kindly\s{1,3})?(?:write|draft|compose|prepare|create|produce|explain|outline|put\s{1,3}together|rédige[sz]?|écri(?:s|vez)|explique[sz]?|prépare[sz]?|redacta|escribe|explica|prepara|redige|escreva|escreve|explique|schreibe?|erkläre?|verfasse|erstelle|scrivi|spiega|prepara)(?![\p{L}])`,
   "iu",
 );
 /** Where the commission's head ends and its topic starts: a colon, or "why / how / that / about" (and the same in the other languages). */
@@ -65,20 +63,19 @@ const QUOTATION = /"[^"\n]{0,300}"|“[^”\n]{0,300}”|«[^»\n]{0,300}»|'[^'
  */
 export function commissionedDefence(unit: string): [number, number] | null {
   if (unit.length > 600) return null;
-  const u = unit;
-  const head = HEAD.exec(u);
+  const head = HEAD.exec(unit);
   if (!head) return null;
   const after = head.index + head[0].length;
-  const rest = u.slice(after, after + 160);
+  const rest = unit.slice(after, after + 160);
   const t = TOPIC_START.exec(rest);
   if (!t) return null;
   const from = after + t.index + t[0].length;
   // What is written, or for whom, is named in the head (or the verb is "explain", which names its topic by "why/how").
-  const headText = u.slice(0, from);
+  const headText = unit.slice(0, from);
   if (!GENRE.test(headText) && !/^[\s"'“(]{0,3}(?:please\s{1,3})?(?:explain|explique|explica|erkläre?|spiega)/iu.test(headText)) return null;
-  const topic = u.slice(from);
+  const topic = unit.slice(from);
   const bare = topic.replace(QUOTATION, (q) => " ".repeat(q.length));
   if (!DEFENCE.test(bare)) return null;
   if (SECOND_ORDER.test(bare) || SESSION_HERE.test(bare) || DESTINATION.test(topic)) return null;
-  return [from, u.length];
+  return [from, unit.length];
 }
